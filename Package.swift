@@ -1,0 +1,61 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "runner",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "runner", targets: ["RunnerCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        // libyaml from the system (libyaml-dev), seen only by the YAML module.
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
+        // YAML text to a Node tree with 1-based marks; the only code that touches libyaml.
+        .target(name: "YAML", dependencies: ["CYAML"]),
+        // Value types of the "HTTP in Swift" design: requests, bodies, responses, errors, options.
+        .target(name: "HTTPCore"),
+        // The HTTPLoader chain and the AsyncHTTPClient transport.
+        .target(name: "Loaders", dependencies: [
+            "HTTPCore",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+        // JSONPath (RFC 9535), matchers, JSON Schema: judging a response.
+        .target(name: "Expectations", dependencies: ["HTTPCore"]),
+        // The collection format: YAML nodes to located definitions, templates, environments, diagnostics.
+        .target(name: "CollectionFormat", dependencies: ["YAML", "HTTPCore", "Expectations"]),
+        // Schedules a run: order, flows, jobs, variable scope, outcomes as events.
+        .target(name: "Running", dependencies: ["CollectionFormat", "Expectations", "Loaders", "HTTPCore"]),
+        // Console, JUnit and JSON reports; redaction lives here once.
+        .target(name: "Reporting", dependencies: ["Running", "CollectionFormat", "HTTPCore"]),
+        // The `runner` command: argument parsing, wiring, exit codes.
+        .executableTarget(name: "RunnerCLI", dependencies: [
+            "CollectionFormat", "Running", "Reporting", "Loaders", "HTTPCore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        // A real HTTP server for tests, bound to 127.0.0.1 on port 0.
+        .target(name: "TestSupport", dependencies: [
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+
+        .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
+        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
+        .testTarget(name: "LoadersTests", dependencies: ["Loaders", "HTTPCore", "TestSupport"]),
+        .testTarget(name: "ExpectationsTests", dependencies: ["Expectations", "HTTPCore"]),
+        .testTarget(name: "CollectionFormatTests", dependencies: ["CollectionFormat", "YAML", "HTTPCore", "Expectations"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

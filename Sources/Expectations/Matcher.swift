@@ -1,0 +1,65 @@
+import HTTPCore
+
+/// A check on a value, as FORMAT.md's matcher table defines it; generic over the value type so that
+/// the collection can hold templated values and resolve them to `JSONValue` before evaluation.
+public indirect enum Matcher<Value: Sendable>: Sendable {
+    case equals(Value)
+    case notEquals(Value)
+    case lessThan(Value)
+    case lessThanOrEqual(Value)
+    case greaterThan(Value)
+    case greaterThanOrEqual(Value)
+    case contains(Value)
+    case notContains(Value)
+    case startsWith(Value)
+    case endsWith(Value)
+    case matches(Value)
+    case exists(Bool)
+    case type(JSONType)
+    case length(Matcher<Value>)
+    case `in`([Value])
+    case isEmpty(Bool)
+    case each(Matcher<Value>)
+    case not(Matcher<Value>)
+    /// Every one must hold (a mapping of several operators).
+    case all([Matcher<Value>])
+}
+
+/// The types a `type:` matcher names.
+public enum JSONType: String, Sendable, CaseIterable {
+    case string, number, integer, boolean, array, object, null
+}
+
+extension Matcher {
+    /// The operator names of FORMAT.md, in table order.
+    public static var operatorNames: [String] {
+        ["equals", "notEquals", "lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual",
+         "contains", "notContains", "startsWith", "endsWith", "matches", "exists", "type", "length",
+         "in", "isEmpty", "each", "not"]
+    }
+
+    /// The same matcher with every value transformed (used to resolve templates).
+    public func map<T: Sendable, E: Error>(_ transform: (Value) throws(E) -> T) throws(E) -> Matcher<T> {
+        switch self {
+        case .equals(let v): .equals(try transform(v))
+        case .notEquals(let v): .notEquals(try transform(v))
+        case .lessThan(let v): .lessThan(try transform(v))
+        case .lessThanOrEqual(let v): .lessThanOrEqual(try transform(v))
+        case .greaterThan(let v): .greaterThan(try transform(v))
+        case .greaterThanOrEqual(let v): .greaterThanOrEqual(try transform(v))
+        case .contains(let v): .contains(try transform(v))
+        case .notContains(let v): .notContains(try transform(v))
+        case .startsWith(let v): .startsWith(try transform(v))
+        case .endsWith(let v): .endsWith(try transform(v))
+        case .matches(let v): .matches(try transform(v))
+        case .exists(let b): .exists(b)
+        case .type(let t): .type(t)
+        case .length(let m): .length(try m.map(transform))
+        case .in(let vs): .in(try vs.map { (v) throws(E) -> T in try transform(v) })
+        case .isEmpty(let b): .isEmpty(b)
+        case .each(let m): .each(try m.map(transform))
+        case .not(let m): .not(try m.map(transform))
+        case .all(let ms): .all(try ms.map { (m) throws(E) -> Matcher<T> in try m.map(transform) })
+        }
+    }
+}
