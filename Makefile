@@ -1,0 +1,17 @@
+# Two commands for a newcomer: `make example` and `make test`.
+.PHONY: setup build example test
+
+setup:
+	./scripts/setup
+
+build: setup
+	swift build
+
+# Checks the example collection against the local environment (sends nothing).
+example: build
+	.build/debug/runner validate requests/ --env local
+
+# Runs every test: unit, integration (a real server on 127.0.0.1) and end-to-end.
+test: setup
+	swift build
+	swift test
