@@ -36,42 +36,19 @@ import YAML
     }
 
     @Test func controlCharactersAreLocated() throws {
-        let error = try #require(parseError("a: 1\nb: x\u{1}\n"))
-        #expect(error.kind == .syntax)
-        #expect(error.mark == Mark(2, 5))
-        #expect(error.message == "control characters are not allowed")
+        expectError("a: 1\nb: x\u{1}\n", .syntax, at: Mark(2, 5), "control characters are not allowed")
     }
 
     @Test func duplicateKeyPointsAtTheSecondAndNamesTheFirstLine() throws {
-        let error = try #require(parseError("name: a\nurl: /x\nname: b\n"))
-        #expect(error.kind == .duplicateKey)
-        #expect(error.mark == Mark(3, 1))
-        #expect(error.message == "duplicate key \"name\" (first defined on line 1)")
+        expectError("name: a\nurl: /x\nname: b\n", .duplicateKey, at: Mark(3, 1), "duplicate key \"name\" (first defined on line 1)")
     }
 
     @Test func duplicateKeysAreFoundInLargeMappingsAndComparedByValue() throws {
         let many = (0..<20).map { "k\($0): \($0)" }.joined(separator: "\n")
-        let large = try #require(parseError(many + "\nk3: again\n"))
-        #expect(large.kind == .duplicateKey)
-        #expect(large.mark == Mark(21, 1))
-        #expect(large.message == "duplicate key \"k3\" (first defined on line 4)")
-
-        let nested = try #require(parseError("a:\n  x: 1\n  y: 2\n  'x': 3\n"))
-        #expect(nested.mark == Mark(4, 3))
+        expectError(many + "\nk3: again\n", .duplicateKey, at: Mark(21, 1), "duplicate key \"k3\" (first defined on line 4)")
+        expectError("a:\n  x: 1\n  y: 2\n  'x': 3\n", .duplicateKey, at: Mark(4, 3))
         #expect(try YAMLParser.parse("1: a\n'1': b\n") != nil)
         #expect(parseError("~: a\nnull: b\n")?.kind == .duplicateKey)
-    }
-
-    @Test(arguments: [
-        ("[a]: 1\n", Mark(1, 1), "a list cannot be used as a mapping key"),
-        ("x: 1\n? {a: 1}\n: 2\n", Mark(2, 3), "a mapping cannot be used as a mapping key"),
-        ("s: &s [1]\n*s : 2\n", Mark(2, 1), "a list cannot be used as a mapping key"),
-    ])
-    func nonScalarKeysAreRejected(text: String, mark: Mark, message: String) throws {
-        let error = try #require(parseError(text))
-        #expect(error.kind == .nonScalarKey)
-        #expect(error.mark == mark)
-        #expect(error.message == message)
     }
 
     @Test(arguments: [
@@ -79,37 +56,29 @@ import YAML
         ("---\na: 1\n---\n", Mark(3, 1)),
         ("a: 1\n...\nb: 2\n", Mark(3, 1)),
     ])
-    func aSecondDocumentIsRejectedAtItsStart(text: String, mark: Mark) throws {
-        let error = try #require(parseError(text))
-        #expect(error.kind == .multipleDocuments)
-        #expect(error.mark == mark)
+    func aSecondDocumentIsRejectedAtItsStart(text: String, mark: Mark) {
+        expectError(text, .multipleDocuments, at: mark, "a file holds one document, but a second document starts here")
     }
 
     @Test func undefinedAndSelfReferencingAliases() throws {
-        let missing = try #require(parseError("a: 1\nb: *nope\n"))
-        #expect(missing.kind == .undefinedAlias)
-        #expect(missing.mark == Mark(2, 4))
-        #expect(missing.message == "undefined alias *nope")
-
-        let recursive = try #require(parseError("a: &r [1, *r]\n"))
-        #expect(recursive.kind == .undefinedAlias)
-        #expect(recursive.mark == Mark(1, 11))
+        expectError("a: 1\nb: *nope\n", .undefinedAlias, at: Mark(2, 4), "undefined alias *nope")
+        expectError("a: &r [1, *r]\n", .undefinedAlias, at: Mark(1, 11))
     }
 
     @Test(arguments: [
-        ("k: !!int foo", Mark(1, 4), "\"foo\" is not a valid value for tag !!int"),
-        ("k: !!int 1.5", Mark(1, 4), "\"1.5\" is not a valid value for tag !!int"),
-        ("k: !!float x", Mark(1, 4), "\"x\" is not a valid value for tag !!float"),
-        ("k: !!bool yes", Mark(1, 4), "\"yes\" is not a valid value for tag !!bool"),
-        ("k: !!null 0", Mark(1, 4), "\"0\" is not a valid value for tag !!null"),
-        ("k:\n  - !!str [a]", Mark(2, 5), "tag !!str cannot be used on a list"),
-        ("k: !!seq {a: 1}", Mark(1, 4), "tag !!seq cannot be used on a mapping"),
+        ("[a]: 1\n", YAMLError.Kind.nonScalarKey, Mark(1, 1), "a list cannot be used as a mapping key"),
+        ("x: 1\n? {a: 1}\n: 2\n", .nonScalarKey, Mark(2, 3), "a mapping cannot be used as a mapping key"),
+        ("s: &s [1]\n*s : 2\n", .nonScalarKey, Mark(2, 1), "a list cannot be used as a mapping key"),
+        ("k: !!int foo", .tagMismatch, Mark(1, 4), "\"foo\" is not a valid value for tag !!int"),
+        ("k: !!int 1.5", .tagMismatch, Mark(1, 4), "\"1.5\" is not a valid value for tag !!int"),
+        ("k: !!float x", .tagMismatch, Mark(1, 4), "\"x\" is not a valid value for tag !!float"),
+        ("k: !!bool yes", .tagMismatch, Mark(1, 4), "\"yes\" is not a valid value for tag !!bool"),
+        ("k: !!null 0", .tagMismatch, Mark(1, 4), "\"0\" is not a valid value for tag !!null"),
+        ("k:\n  - !!str [a]", .tagMismatch, Mark(2, 5), "tag !!str cannot be used on a list"),
+        ("k: !!seq {a: 1}", .tagMismatch, Mark(1, 4), "tag !!seq cannot be used on a mapping"),
     ])
-    func tagsThatDoNotFitAreRejected(text: String, mark: Mark, message: String) throws {
-        let error = try #require(parseError(text))
-        #expect(error.kind == .tagMismatch)
-        #expect(error.mark == mark)
-        #expect(error.message == message)
+    func keysAndTagsThatDoNotFitAreRejected(text: String, kind: YAMLError.Kind, mark: Mark, message: String) {
+        expectError(text, kind, at: mark, message)
     }
 
     @Test(arguments: [

@@ -32,3 +32,19 @@ extension Mark {
         self.init(line: line, column: column)
     }
 }
+
+/// Expects parsing `text` to fail with this kind, mark and (when given) message.
+func expectError(
+    _ text: String, _ kind: YAMLError.Kind, at mark: Mark, _ message: String? = nil,
+    limits: Limits = .default, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    guard let error = parseError(text, limits: limits) else {
+        Issue.record("expected \(kind) at \(mark), but it parsed", sourceLocation: sourceLocation)
+        return
+    }
+    #expect(error.kind == kind, sourceLocation: sourceLocation)
+    #expect(error.mark == mark, sourceLocation: sourceLocation)
+    if let message {
+        #expect(error.message == message, sourceLocation: sourceLocation)
+    }
+}

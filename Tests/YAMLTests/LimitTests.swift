@@ -5,31 +5,22 @@ import YAML
     @Test(arguments: [10_000, 100_000])
     func deepFlowSequencesFailFastAtTheFirstLevelTooDeep(levels: Int) throws {
         let text = String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
-        let error = try #require(parseError(text))
-        #expect(error.kind == .tooDeep)
-        #expect(error.mark == Mark(1, 257))
-        #expect(error.message == "nesting is deeper than the limit of 256 levels")
+        expectError(text, .tooDeep, at: Mark(1, 257), "nesting is deeper than the limit of 256 levels")
     }
 
     @Test(arguments: [10_000, 100_000])
     func deepFlowMappingsFailFast(levels: Int) throws {
         let text = String(repeating: "{a: ", count: levels) + "1" + String(repeating: "}", count: levels)
-        let error = try #require(parseError(text))
-        #expect(error.kind == .tooDeep)
-        #expect(error.mark == Mark(1, 1 + 256 * 4))
+        expectError(text, .tooDeep, at: Mark(1, 1 + 256 * 4))
     }
 
     @Test func deepBlockSequencesFailFast() throws {
-        let error = try #require(parseError(String(repeating: "- ", count: 10_000) + "x\n"))
-        #expect(error.kind == .tooDeep)
-        #expect(error.mark == Mark(1, 1 + 256 * 2))
+        expectError(String(repeating: "- ", count: 10_000) + "x\n", .tooDeep, at: Mark(1, 1 + 256 * 2))
     }
 
     @Test func deepBlockMappingsAreMarkedAtTheMappingThatGoesTooDeep() throws {
         let text = (0..<300).map { String(repeating: " ", count: $0) + "a:" }.joined(separator: "\n")
-        let error = try #require(parseError(text))
-        #expect(error.kind == .tooDeep)
-        #expect(error.mark == Mark(257, 257))
+        expectError(text, .tooDeep, at: Mark(257, 257))
     }
 
     @Test func nestingUpToTheLimitParses() throws {
@@ -41,18 +32,14 @@ import YAML
     @Test func aliasesCannotNestDeeperThanTheLimit() throws {
         let limits = Limits(maxDepth: 4)
         #expect(try YAMLParser.parse("a: &a [[[1]]]\n", limits: limits) != nil)
-        let error = try #require(parseError("a: &a [[[1]]]\nb: [*a]\n", limits: limits))
-        #expect(error.kind == .tooDeep)
-        #expect(error.mark == Mark(2, 5))
+        expectError("a: &a [[[1]]]\nb: [*a]\n", .tooDeep, at: Mark(2, 5), limits: limits)
     }
 
     @Test func aliasExpansionIsCountedInNodesAgainstTheBudget() throws {
         let limits = Limits(maxAliasExpansion: 3)
         #expect(try YAMLParser.parse("a: &a [1, 2]\nb: *a\n", limits: limits) != nil)
-        let error = try #require(parseError("a: &a [1, 2]\nb: *a\nc: *a\n", limits: limits))
-        #expect(error.kind == .aliasBudgetExceeded)
-        #expect(error.mark == Mark(3, 4))
-        #expect(error.message == "aliases expand to more than 3 nodes")
+        expectError("a: &a [1, 2]\nb: *a\nc: *a\n", .aliasBudgetExceeded, at: Mark(3, 4),
+                    "aliases expand to more than 3 nodes", limits: limits)
     }
 
     @Test func billionLaughsIsRejectedWithin100Milliseconds() throws {
