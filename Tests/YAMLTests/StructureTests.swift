@@ -72,17 +72,3 @@ import YAML
         #expect(root["missing"] == nil)
     }
 }
-
-extension Node: Equatable {
-    /// Structural equality for tests: content and marks.
-    public static func == (lhs: Node, rhs: Node) -> Bool {
-        guard lhs.mark == rhs.mark else { return false }
-        switch (lhs.content, rhs.content) {
-        case (.scalar(let a), .scalar(let b)): return a == b
-        case (.sequence(let a), .sequence(let b)): return a == b
-        case (.mapping(let a), .mapping(let b)):
-            return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-        default: return false
-        }
-    }
-}
