@@ -81,6 +81,8 @@ public struct YAMLError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         case syntax, duplicateKey, nonScalarKey, multipleDocuments, invalidUTF8,
              tooDeep, aliasBudgetExceeded, tooLarge, undefinedAlias
+        /// An explicit tag that does not fit its node, such as `!!int foo` or `!!str [a]`.
+        case tagMismatch
     }
 
     public var kind: Kind

@@ -1,10 +1,67 @@
 internal import CYAML
 
 /// Parses YAML text into a node tree.
+///
+/// Behaviour shared by every entry point:
+/// - Input over `limits.maxInputBytes` fails with `.tooLarge` at 1:1; invalid UTF-8 fails with `.invalidUTF8`
+///   at the first bad byte; an empty or comment-only input returns nil; a second document is an error.
+/// - Every node carries the mark of its start (1-based line and column, columns count Unicode scalars).
+///   For a node with an anchor or tag, the start is the first property (`&a` or `!!str`).
+/// - An alias yields a copy of the anchored node: the copy's root carries the alias's mark, the nodes
+///   inside it keep their marks at the anchor. An alias before its anchor (or inside it) is `.undefinedAlias`.
+/// - Plain untagged scalars are typed by the YAML 1.2 core schema; integers beyond `Int` become `.double`.
+///   `<<` is an ordinary key (no merge).
+/// - Nesting deeper than `limits.maxDepth` (aliases included) and alias expansion beyond
+///   `limits.maxAliasExpansion` nodes fail as soon as they are seen.
 public enum YAMLParser {
     /// Parses one document; returns nil for an empty input (no document, or only comments).
     public static func parse(_ bytes: [UInt8], limits: Limits = .default) throws(YAMLError) -> Node? {
-        // Implemented by the YAML work (see Sources/YAML).
-        throw YAMLError(.syntax, "not implemented", at: Mark(line: 1, column: 1))
+        try bytes.withUnsafeBufferPointer { (buffer) throws(YAMLError) -> Node? in
+            try parse(buffer: buffer, limits: limits)
+        }
+    }
+
+    /// Parses one document from a string; returns nil for an empty input (no document, or only comments).
+    public static func parse(_ text: String, limits: Limits = .default) throws(YAMLError) -> Node? {
+        var text = text
+        // `withUTF8` rethrows untyped errors, so the typed result travels out in a `Result`.
+        let result = text.withUTF8 { buffer in
+            Result { () throws(YAMLError) -> Node? in try parse(buffer: buffer, limits: limits) }
+        }
+        return try result.get()
+    }
+
+    /// Parses one document from UTF-8 bytes that stay valid for the duration of the call.
+    public static func parse(buffer: UnsafeBufferPointer<UInt8>, limits: Limits = .default) throws(YAMLError) -> Node? {
+        guard buffer.count <= limits.maxInputBytes else {
+            throw YAMLError(.tooLarge, "the input has \(buffer.count) bytes, more than the limit of \(limits.maxInputBytes) bytes",
+                            at: Mark(line: 1, column: 1), suggestion: "split it into smaller files")
+        }
+        if let offset = SourcePosition.firstInvalidUTF8Offset(in: buffer) {
+            let byte = String(buffer[offset], radix: 16, uppercase: true)
+            throw YAMLError(.invalidUTF8, "invalid UTF-8 (byte 0x\(byte.count == 1 ? "0" + byte : byte))",
+                            at: SourcePosition.mark(ofByteOffset: offset, in: buffer), suggestion: "save the file as UTF-8")
+        }
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
+
+        let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
+        defer { parser.deallocate() }
+        guard yaml_parser_initialize(parser) == 1 else {
+            throw YAMLError(.syntax, "out of memory while parsing YAML", at: Mark(line: 1, column: 1))
+        }
+        defer { yaml_parser_delete(parser) }
+        yaml_parser_set_input_string(parser, base, buffer.count)
+
+        var builder = TreeBuilder(limits: limits)
+        var event = yaml_event_t()
+        while true {
+            guard yaml_parser_parse(parser, &event) == 1 else {
+                throw SyntaxErrors.error(from: parser, source: buffer)
+            }
+            defer { yaml_event_delete(&event) }
+            if try builder.consume(event) {
+                return builder.root
+            }
+        }
     }
 }

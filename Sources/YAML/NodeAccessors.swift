@@ -1,0 +1,57 @@
+/// Conveniences for decoders that walk a `Node` tree and report what they found.
+extension Node {
+    /// The scalar, when this node is one.
+    public var scalar: Scalar? {
+        if case .scalar(let scalar) = content { return scalar }
+        return nil
+    }
+
+    /// The pairs in source order, when this node is a mapping.
+    public var mapping: [Pair]? {
+        if case .mapping(let pairs) = content { return pairs }
+        return nil
+    }
+
+    /// The items, when this node is a sequence.
+    public var sequence: [Node]? {
+        if case .sequence(let items) = content { return items }
+        return nil
+    }
+
+    /// The text of a scalar whose core-schema value is a string, or nil.
+    public var string: String? {
+        if case .string(let text)? = scalar?.value { return text }
+        return nil
+    }
+
+    /// Whether this node is a null scalar (`null`, `~`, or empty).
+    public var isNull: Bool {
+        scalar?.value == .null
+    }
+
+    /// The value of the first pair whose key is a scalar with this text, when this node is a mapping.
+    public subscript(key: String) -> Node? {
+        mapping?.first { $0.key.scalar?.text == key }?.value
+    }
+
+    /// A word for messages such as "expected a mapping, found a list": mapping, list, string, number, boolean or null.
+    public var kindName: String {
+        switch content {
+        case .mapping: return "mapping"
+        case .sequence: return "list"
+        case .scalar(let scalar): return scalar.value.kindName
+        }
+    }
+}
+
+extension Scalar.Value {
+    /// A word for messages: string, number, boolean or null.
+    public var kindName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .int, .double: return "number"
+        case .string: return "string"
+        }
+    }
+}

@@ -1,0 +1,62 @@
+internal import CYAML
+
+/// Turns a libyaml parser failure into a `YAMLError` with a 1-based mark and a readable message.
+enum SyntaxErrors {
+    /// The error libyaml reported for `parser`, located in `source`.
+    static func error(from parser: UnsafePointer<yaml_parser_t>, source: UnsafeBufferPointer<UInt8>) -> YAMLError {
+        let state = parser.pointee
+        let problem = state.problem.map { String(cString: $0) } ?? "invalid YAML"
+        switch state.error {
+        case YAML_MEMORY_ERROR:
+            return YAMLError(.syntax, "out of memory while parsing YAML", at: Mark(line: 1, column: 1))
+        case YAML_READER_ERROR:
+            // Reader errors carry a byte offset but no mark.
+            let mark = SourcePosition.mark(ofByteOffset: state.problem_offset, in: source)
+            return YAMLError(.syntax, problem, at: mark)
+        default:
+            let problemMark = mark(of: state.problem_mark)
+            if isTab(at: problemMark, in: source) {
+                return YAMLError(.syntax, "tab character used for indentation", at: problemMark,
+                                 suggestion: "indent with spaces; YAML does not allow tabs for indentation")
+            }
+            if problem == "did not find expected <document start>" {
+                // Content after a `...` document end marker is a second document without `---`.
+                return TreeBuilder.secondDocument(at: problemMark)
+            }
+            var message = problem
+            let contextMark = mark(of: state.context_mark)
+            // A context at the problem itself ("while scanning for the next token") adds nothing.
+            if let context = state.context.map({ String(cString: $0) }), contextMark != problemMark {
+                message += " (\(context) that starts at line \(contextMark.line), column \(contextMark.column))"
+            }
+            return YAMLError(.syntax, message, at: problemMark, suggestion: suggestion(forProblem: problem))
+        }
+    }
+
+    /// Converts a 0-based libyaml mark to a 1-based `Mark`.
+    static func mark(of mark: yaml_mark_t) -> Mark {
+        Mark(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    }
+
+    private static func isTab(at mark: Mark, in source: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let offset = SourcePosition.byteOffset(of: mark, in: source) else { return false }
+        return source[offset] == UInt8(ascii: "\t")
+    }
+
+    private static func suggestion(forProblem problem: String) -> String? {
+        switch problem {
+        case "mapping values are not allowed in this context":
+            return "quote the value if it contains ': ', or check the indentation of this line"
+        case "found character that cannot start any token":
+            return "quote the value if it starts with a special character such as @, ` or %"
+        case "did not find expected key":
+            return "check the indentation: keys of one mapping must start in the same column"
+        case "could not find expected ':'":
+            return "add ': ' after the key, or quote a value that spans several lines"
+        case "found undefined tag handle":
+            return "use a known tag such as !!str, or quote the value"
+        default:
+            return nil
+        }
+    }
+}

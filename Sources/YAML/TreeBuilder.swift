@@ -1,0 +1,216 @@
+internal import CYAML
+
+/// Builds a `Node` tree from libyaml events with an explicit stack (no recursion per nesting level).
+///
+/// Enforces the limits while consuming events, rejects duplicate and non-scalar keys, more than one
+/// document, and resolves aliases. The root of an alias copy carries the alias's mark; the nodes inside
+/// it keep their marks at the anchor.
+struct TreeBuilder {
+    /// A node that an anchor names, with its size in nodes and its nesting height, computed once.
+    private struct Anchored {
+        var node: Node
+        var size: Int
+        var height: Int
+    }
+
+    /// A mapping or sequence whose end event has not arrived yet.
+    private struct Frame {
+        let isMapping: Bool
+        let mark: Mark
+        let anchor: String?
+        var items: [Node] = []
+        var pairs: [Pair] = []
+        var pendingKey: Node?
+        /// Key value to pair index, built once a mapping grows past `linearKeySearchLimit`.
+        var keyIndex: [Scalar.Value: Int]?
+        /// Nodes in this subtree, including alias expansions.
+        var size = 1
+        /// Collections on the deepest path, this one included.
+        var height = 1
+    }
+
+    private static let linearKeySearchLimit = 8
+
+    let limits: Limits
+    private var stack: [Frame] = []
+    private var anchors: [String: Anchored] = [:]
+    private var aliasExpansion = 0
+    private var documentCount = 0
+    /// The document's root node, once its events are consumed.
+    private(set) var root: Node?
+
+    init(limits: Limits) {
+        self.limits = limits
+    }
+
+    /// Consumes one event; returns true at the end of the stream.
+    mutating func consume(_ event: yaml_event_t) throws(YAMLError) -> Bool {
+        let mark = SyntaxErrors.mark(of: event.start_mark)
+        switch event.type {
+        case YAML_STREAM_END_EVENT:
+            return true
+        case YAML_DOCUMENT_START_EVENT:
+            documentCount += 1
+            if documentCount > 1 {
+                throw Self.secondDocument(at: mark)
+            }
+        case YAML_SCALAR_EVENT:
+            let scalar = try Self.scalar(of: event, at: mark)
+            try complete(Node(.scalar(scalar), mark: mark), size: 1, height: 0, anchor: Self.string(event.data.scalar.anchor))
+        case YAML_ALIAS_EVENT:
+            try expandAlias(named: Self.string(event.data.alias.anchor) ?? "", at: mark)
+        case YAML_SEQUENCE_START_EVENT:
+            let data = event.data.sequence_start
+            try open(isMapping: false, tag: Self.string(data.tag), anchor: Self.string(data.anchor), at: mark)
+        case YAML_MAPPING_START_EVENT:
+            let data = event.data.mapping_start
+            try open(isMapping: true, tag: Self.string(data.tag), anchor: Self.string(data.anchor), at: mark)
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            let frame = stack.removeLast()
+            let content: Node.Content = frame.isMapping ? .mapping(frame.pairs) : .sequence(frame.items)
+            try complete(Node(content, mark: frame.mark), size: frame.size, height: frame.height, anchor: frame.anchor)
+        default:
+            break
+        }
+        return false
+    }
+
+    private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        pointer.map { String(cString: $0) }
+    }
+
+    private static func scalar(of event: yaml_event_t, at mark: Mark) throws(YAMLError) -> Scalar {
+        let data = event.data.scalar
+        let bytes = UnsafeBufferPointer(start: data.value, count: data.length)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let style: Scalar.Style
+        switch data.style {
+        case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
+        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: style = .doubleQuoted
+        case YAML_LITERAL_SCALAR_STYLE: style = .literal
+        case YAML_FOLDED_SCALAR_STYLE: style = .folded
+        default: style = .plain
+        }
+        let tag = string(data.tag)
+        let value: Scalar.Value
+        if let tag {
+            guard let tagged = ScalarResolver.taggedValue(bytes, text: text, tag: tag) else {
+                throw YAMLError(.tagMismatch, "\"\(text)\" is not a valid value for tag \(ScalarResolver.shortName(ofTag: tag))",
+                                at: mark, suggestion: "correct the value or remove the tag")
+            }
+            value = tagged
+        } else if style == .plain {
+            value = ScalarResolver.implicitValue(bytes, text: text)
+        } else {
+            value = .string(text)
+        }
+        return Scalar(text: text, style: style, tag: tag, value: value)
+    }
+
+    private static func kindName(isMapping: Bool) -> String {
+        isMapping ? "mapping" : "list"
+    }
+
+    private mutating func open(isMapping: Bool, tag: String?, anchor: String?, at mark: Mark) throws(YAMLError) {
+        if stack.count >= limits.maxDepth {
+            throw tooDeep(at: mark)
+        }
+        if let top = stack.last, top.isMapping, top.pendingKey == nil {
+            throw nonScalarKey(kindName: Self.kindName(isMapping: isMapping), at: mark)
+        }
+        if let tag, !ScalarResolver.collectionAccepts(tag: tag, isMapping: isMapping) {
+            throw YAMLError(.tagMismatch, "tag \(ScalarResolver.shortName(ofTag: tag)) cannot be used on a \(Self.kindName(isMapping: isMapping))",
+                            at: mark, suggestion: "remove the tag")
+        }
+        stack.append(Frame(isMapping: isMapping, mark: mark, anchor: anchor))
+    }
+
+    private mutating func expandAlias(named name: String, at mark: Mark) throws(YAMLError) {
+        guard let anchored = anchors[name] else {
+            throw YAMLError(.undefinedAlias, "undefined alias *\(name)", at: mark,
+                            suggestion: "define the anchor &\(name) before this alias, outside the node that uses it")
+        }
+        aliasExpansion += anchored.size
+        if aliasExpansion > limits.maxAliasExpansion {
+            throw YAMLError(.aliasBudgetExceeded,
+                            "aliases expand to more than \(limits.maxAliasExpansion) nodes",
+                            at: mark, suggestion: "use fewer aliases; nested aliases multiply the size of the document")
+        }
+        if stack.count + anchored.height > limits.maxDepth {
+            throw tooDeep(at: mark)
+        }
+        var copy = anchored.node
+        copy.mark = mark
+        try attach(copy, size: anchored.size, height: anchored.height)
+    }
+
+    private mutating func complete(_ node: Node, size: Int, height: Int, anchor: String?) throws(YAMLError) {
+        if let anchor {
+            anchors[anchor] = Anchored(node: node, size: size, height: height)
+        }
+        try attach(node, size: size, height: height)
+    }
+
+    /// Adds a finished node to the collection being built, or makes it the root.
+    private mutating func attach(_ node: Node, size: Int, height: Int) throws(YAMLError) {
+        guard !stack.isEmpty else {
+            root = node
+            return
+        }
+        let top = stack.count - 1
+        stack[top].size += size
+        stack[top].height = max(stack[top].height, height + 1)
+        guard stack[top].isMapping else {
+            stack[top].items.append(node)
+            return
+        }
+        if let key = stack[top].pendingKey {
+            stack[top].pairs.append(Pair(key: key, value: node))
+            stack[top].pendingKey = nil
+            return
+        }
+        guard case .scalar(let key) = node.content else {
+            throw nonScalarKey(kindName: node.kindName, at: node.mark)
+        }
+        try checkDuplicate(key, at: node.mark, inFrame: top)
+        stack[top].pendingKey = node
+    }
+
+    private mutating func checkDuplicate(_ key: Scalar, at mark: Mark, inFrame top: Int) throws(YAMLError) {
+        let count = stack[top].pairs.count
+        var firstIndex: Int?
+        if count < Self.linearKeySearchLimit {
+            firstIndex = stack[top].pairs.firstIndex { $0.key.scalar?.value == key.value }
+        } else {
+            if stack[top].keyIndex == nil {
+                var index: [Scalar.Value: Int] = [:]
+                for (position, pair) in stack[top].pairs.enumerated() {
+                    if let value = pair.key.scalar?.value { index[value] = position }
+                }
+                stack[top].keyIndex = index
+            }
+            firstIndex = stack[top].keyIndex?.updateValue(count, forKey: key.value)
+        }
+        if let firstIndex {
+            let firstLine = stack[top].pairs[firstIndex].key.mark.line
+            throw YAMLError(.duplicateKey, "duplicate key \"\(key.text)\" (first defined on line \(firstLine))",
+                            at: mark, suggestion: "remove one of the two entries or rename this key")
+        }
+    }
+
+    /// The error for a second document in the input, which libyaml may also report after a `...` line.
+    static func secondDocument(at mark: Mark) -> YAMLError {
+        YAMLError(.multipleDocuments, "a file holds one document, but a second document starts here",
+                  at: mark, suggestion: "remove the '---' or '...' line, or split the documents into separate files")
+    }
+
+    private func tooDeep(at mark: Mark) -> YAMLError {
+        YAMLError(.tooDeep, "nesting is deeper than the limit of \(limits.maxDepth) levels", at: mark,
+                  suggestion: "flatten the structure")
+    }
+
+    private func nonScalarKey(kindName: String, at mark: Mark) -> YAMLError {
+        YAMLError(.nonScalarKey, "a \(kindName) cannot be used as a mapping key", at: mark,
+                  suggestion: "use a string, number or boolean as the key")
+    }
+}
