@@ -85,6 +85,9 @@ public final class HTTPClientTransport: HTTPLoader {
                                        decompression: decompression)
             : HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: decompression)
         configuration.httpVersion = .automatic
+        // A failed connect fails the request at once; the retry loader decides about trying again.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 32
         return configuration
     }
 
