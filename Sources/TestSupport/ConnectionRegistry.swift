@@ -7,6 +7,7 @@ final class ConnectionRegistry: Sendable {
     private struct Storage {
         var open: [ObjectIdentifier: any Channel] = [:]
         var isClosed = false
+        var acceptedCount = 0
     }
 
     private let storage = NIOLockedValueBox(Storage())
@@ -16,6 +17,7 @@ final class ConnectionRegistry: Sendable {
         let id = ObjectIdentifier(channel)
         let accepted = storage.withLockedValue { storage in
             if storage.isClosed { return false }
+            storage.acceptedCount += 1
             storage.open[id] = channel
             return true
         }
@@ -26,6 +28,11 @@ final class ConnectionRegistry: Sendable {
         channel.closeFuture.whenComplete { [storage] _ in
             _ = storage.withLockedValue { $0.open.removeValue(forKey: id) }
         }
+    }
+
+    /// How many connections were accepted since the server started.
+    var acceptedCount: Int {
+        storage.withLockedValue { $0.acceptedCount }
     }
 
     /// Refuses new connections and returns the ones still open, for the caller to close.

@@ -109,6 +109,11 @@ public final class TestServer: Sendable {
         count(of: path)
     }
 
+    /// How many TCP connections the server has accepted so far (keep-alive reuse shows as fewer).
+    public var connectionsAccepted: Int {
+        connections.acceptedCount
+    }
+
     /// How many OAuth tokens `/oauth/token` has issued.
     public var tokensIssued: Int {
         state.tokensIssued

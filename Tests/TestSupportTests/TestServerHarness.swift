@@ -14,12 +14,13 @@ struct Harness {
     static func with(
         followRedirects: Bool = false,
         decompression: HTTPClient.Decompression = .disabled,
+        readTimeout: TimeAmount = .seconds(5),
         _ body: (Harness) async throws -> Void
     ) async throws {
         let server = try await TestServer.start()
         let configuration = HTTPClient.Configuration(
             redirectConfiguration: followRedirects ? .follow(max: 10, allowCycles: false) : .disallow,
-            timeout: .init(connect: .seconds(2), read: .seconds(5)),
+            timeout: .init(connect: .seconds(2), read: readTimeout),
             decompression: decompression
         )
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
@@ -39,9 +40,10 @@ struct Harness {
         _ path: String,
         method: HTTPMethod = .GET,
         headers: [(String, String)] = [],
-        body: String? = nil
+        body: String? = nil,
+        timeout: TimeAmount = .seconds(10)
     ) async throws -> Fetched {
-        try await fetch(url: server.url(path), method: method, headers: headers, body: body)
+        try await fetch(url: server.url(path), method: method, headers: headers, body: body, timeout: timeout)
     }
 
     /// Sends a request to an absolute URL and collects the whole response.
@@ -49,7 +51,8 @@ struct Harness {
         url: String,
         method: HTTPMethod = .GET,
         headers: [(String, String)] = [],
-        body: String? = nil
+        body: String? = nil,
+        timeout: TimeAmount = .seconds(10)
     ) async throws -> Fetched {
         var request = HTTPClientRequest(url: url)
         request.method = method
@@ -57,7 +60,7 @@ struct Harness {
         if let body {
             request.body = .bytes(ByteBuffer(string: body))
         }
-        let response = try await client.execute(request, timeout: .seconds(10))
+        let response = try await client.execute(request, timeout: timeout)
         let bytes = try await response.body.collect(upTo: 64 * 1024 * 1024)
         return Fetched(status: Int(response.status.code), headers: response.headers, body: Array(bytes.readableBytesView))
     }
