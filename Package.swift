@@ -56,6 +56,7 @@ let package = Package(
         .testTarget(name: "LoadersTests", dependencies: ["Loaders", "HTTPCore", "TestSupport"]),
         .testTarget(name: "ExpectationsTests", dependencies: ["Expectations", "HTTPCore"]),
         .testTarget(name: "CollectionFormatTests", dependencies: ["CollectionFormat", "YAML", "HTTPCore", "Expectations"]),
+        .testTarget(name: "RunningTests", dependencies: ["Running", "Reporting", "CollectionFormat", "Loaders", "HTTPCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: [
             "TestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),

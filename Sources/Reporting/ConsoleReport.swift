@@ -21,7 +21,7 @@ public struct ConsoleReport: Sendable {
     /// Everything printed when a request finishes: its line, then its exchange and problems.
     public func render(_ outcome: RequestOutcome) -> String {
         var text = line(for: outcome)
-        if verbose, let exchange = outcome.exchange { text += "\n" + render(exchange, of: outcome) }
+        if verbose { for exchange in outcome.exchanges { text += "\n" + render(exchange) } }
         if let problems = OutcomeText.problems(of: outcome, sources: sources, redactor: redactor, color: color) {
             text += "\n" + problems
         }
@@ -42,15 +42,21 @@ public struct ConsoleReport: Sendable {
         return verdict + "  " + TerminalText.printable(redactor.redact(columns.joined(separator: "  ")))
     }
 
-    /// The request and response of an exchange, `>` and `<` prefixed, credentials and secrets hidden.
-    func render(_ exchange: Exchange, of outcome: RequestOutcome) -> String {
-        var lines = ["> \(outcome.method) \(outcome.url)"]
+    /// One hop, `>` and `<` prefixed, credentials and secrets hidden, bodies cut at 2 KiB.
+    func render(_ exchange: Exchange) -> String {
+        var lines = ["> \(exchange.method) \(exchange.url)"]
         lines += exchange.requestHeaders.map { "> \($0.name): \(redactor.redactHeader(name: $0.name, value: $0.value))" }
-        if let body = exchange.requestBody, !body.isEmpty { lines += [">"] + Self.truncated(body).split(separator: "\n", omittingEmptySubsequences: false).map { "> \($0)" } }
-        if let status = outcome.statusCode { lines.append("< \(status)") }
+        lines += Self.bodyLines(exchange.requestBody, prefix: ">")
+        if let status = exchange.status { lines.append("< \(status)  \(OutcomeText.duration(exchange.duration))") }
         lines += exchange.responseHeaders.map { "< \($0.name): \(redactor.redactHeader(name: $0.name, value: $0.value))" }
-        if let body = exchange.responseBody, !body.isEmpty { lines += ["<"] + Self.truncated(body).split(separator: "\n", omittingEmptySubsequences: false).map { "< \($0)" } }
+        lines += Self.bodyLines(exchange.responseBody, prefix: "<")
+        if let error = exchange.error { lines.append("! \(error)") }
         return TerminalText.printable(redactor.redact(lines.joined(separator: "\n")))
+    }
+
+    private static func bodyLines(_ body: String?, prefix: String) -> [String] {
+        guard let body, !body.isEmpty else { return [] }
+        return [prefix] + truncated(body).split(separator: "\n", omittingEmptySubsequences: false).map { "\(prefix) \($0)" }
     }
 
     /// `7 requests: 5 passed, 1 failed, 0 errors, 1 skipped in 1.23 s`.

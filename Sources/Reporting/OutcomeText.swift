@@ -9,10 +9,10 @@ enum OutcomeText {
         var diagnostics = outcome.failures.map { failure in
             var diagnostic = failure.diagnostic
             diagnostic.message = TerminalText.printable(diagnostic.message)
-            diagnostic.notes += [
+            diagnostic.notes = [
                 "expected: \(TerminalText.printable(failure.expected))",
                 "actual:   \(TerminalText.printable(failure.actual))",
-            ]
+            ] + diagnostic.notes.map(TerminalText.printable)
             return diagnostic
         }
         if var error = outcome.error {
@@ -30,10 +30,3 @@ enum OutcomeText {
     }
 }
 
-extension Duration {
-    /// The duration in milliseconds.
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 /// Replaces secret values and credential header values with `***`; every output goes through one.
 public struct Redactor: Sendable {
@@ -9,8 +10,19 @@ public struct Redactor: Sendable {
     /// Secret values, longest first so a secret containing another is hidden whole.
     private let secrets: [String]
 
+    /// Hides each secret as written and in the forms it takes in URLs and JSON text.
     public init(secrets: some Sequence<String>) {
-        self.secrets = Set(secrets.filter { !$0.isEmpty }).sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+        let forms = secrets.filter { !$0.isEmpty }.flatMap(Self.encodedForms)
+        self.secrets = Set(forms).sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+    }
+
+    /// A secret as written, percent-encoded (as in a query) and escaped (as inside a JSON string).
+    private static func encodedForms(of secret: String) -> [String] {
+        var forms = [secret, PercentEncoding.encodeAllButAlphanumerics(secret)]
+        if let query = secret.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) { forms.append(query) }
+        let json = JSONValue.string(secret).serialized()
+        forms.append(String(json.dropFirst().dropLast()))
+        return forms
     }
 
     /// The text with every secret value replaced by `***`.

@@ -27,14 +27,14 @@ public struct RequestOutcome: Sendable {
     public var error: Diagnostic?
     /// Why it was skipped (verdict `skipped`).
     public var skipReason: String?
-    /// The exchange, for verbose output and reports.
-    public var exchange: Exchange?
+    /// Every hop sent for the request (redirects and retries included), recorded with `--verbose`.
+    public var exchanges: [Exchange]
 
     public init(
         file: String, flow: String? = nil, name: String, method: String, url: String, verdict: Verdict,
         statusCode: Int? = nil, duration: Duration? = nil, attempts: Int = 1,
         failures: [ExpectationFailure] = [], error: Diagnostic? = nil, skipReason: String? = nil,
-        exchange: Exchange? = nil
+        exchanges: [Exchange] = []
     ) {
         self.file = file
         self.flow = flow
@@ -48,7 +48,7 @@ public struct RequestOutcome: Sendable {
         self.failures = failures
         self.error = error
         self.skipReason = skipReason
-        self.exchange = exchange
+        self.exchanges = exchanges
     }
 
     /// The name shown in reports: `flow › step` for steps.
@@ -69,21 +69,35 @@ public struct ExpectationFailure: Sendable {
     }
 }
 
-/// A request and its response as sent and received, for `--verbose` and reports.
+/// One hop of a request as sent and received, for `--verbose` (credential headers already masked).
 public struct Exchange: Sendable {
+    public var method: String
+    public var url: String
     public var requestHeaders: [(name: String, value: String)]
     public var requestBody: String?
+    /// The response status, nil when the hop failed.
+    public var status: Int?
     public var responseHeaders: [(name: String, value: String)]
+    /// The response body as text, or a note such as `(512 bytes of binary data)`.
     public var responseBody: String?
+    /// Why the hop failed, when it did.
+    public var error: String?
+    public var duration: Duration
 
     public init(
-        requestHeaders: [(name: String, value: String)], requestBody: String?,
-        responseHeaders: [(name: String, value: String)], responseBody: String?
+        method: String, url: String, requestHeaders: [(name: String, value: String)], requestBody: String?,
+        status: Int?, responseHeaders: [(name: String, value: String)], responseBody: String?, error: String?,
+        duration: Duration
     ) {
+        self.method = method
+        self.url = url
         self.requestHeaders = requestHeaders
         self.requestBody = requestBody
+        self.status = status
         self.responseHeaders = responseHeaders
         self.responseBody = responseBody
+        self.error = error
+        self.duration = duration
     }
 }
 
