@@ -48,6 +48,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
 
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
@@ -56,6 +57,9 @@ let package = Package(
         .testTarget(name: "ExpectationsTests", dependencies: ["Expectations", "HTTPCore"]),
         .testTarget(name: "CollectionFormatTests", dependencies: ["CollectionFormat", "YAML", "HTTPCore", "Expectations"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "TestSupportTests", dependencies: [
+            "TestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,66 @@
+internal import Foundation
+internal import NIOConcurrencyHelpers
+
+/// The mutable memory of a test server: received requests, issued tokens and per-key attempt counters.
+final class ServerState: Sendable {
+    /// Everything behind the lock.
+    private struct Storage {
+        var requests: [RecordedRequest] = []
+        var tokenExpiries: [String: Date] = [:]
+        var tokensIssued = 0
+        var attemptsByKey: [String: Int] = [:]
+    }
+
+    private let storage = NIOLockedValueBox(Storage())
+
+    /// Remembers a received request.
+    func record(_ request: RecordedRequest) {
+        storage.withLockedValue { $0.requests.append(request) }
+    }
+
+    /// All requests received so far, oldest first.
+    var requests: [RecordedRequest] {
+        storage.withLockedValue { $0.requests }
+    }
+
+    /// Issues the next token `tok-N`, valid for `lifetime` seconds from now.
+    func issueToken(lifetime: TimeInterval) -> String {
+        storage.withLockedValue { storage in
+            storage.tokensIssued += 1
+            let token = "tok-\(storage.tokensIssued)"
+            storage.tokenExpiries[token] = Date().addingTimeInterval(lifetime)
+            return token
+        }
+    }
+
+    /// How many tokens were issued so far.
+    var tokensIssued: Int {
+        storage.withLockedValue { $0.tokensIssued }
+    }
+
+    /// Whether `token` was issued and has not expired yet.
+    func isValid(token: String) -> Bool {
+        storage.withLockedValue { storage in
+            guard let expiry = storage.tokenExpiries[token] else { return false }
+            return expiry > Date()
+        }
+    }
+
+    /// Makes every issued token invalid from now on.
+    func expireAllTokens() {
+        storage.withLockedValue { storage in
+            for token in storage.tokenExpiries.keys {
+                storage.tokenExpiries[token] = .distantPast
+            }
+        }
+    }
+
+    /// Counts one more attempt for `key` and returns the attempt number (1 for the first).
+    func nextAttempt(for key: String) -> Int {
+        storage.withLockedValue { storage in
+            let attempt = storage.attemptsByKey[key, default: 0] + 1
+            storage.attemptsByKey[key] = attempt
+            return attempt
+        }
+    }
+}

@@ -1,0 +1,142 @@
+internal import NIOConcurrencyHelpers
+internal import NIOCore
+internal import NIOHTTP1
+internal import NIOPosix
+
+/// A real HTTP/1.1 server inside the test process, on 127.0.0.1 and a free port, with routes for client tests.
+///
+/// Start it with `TestServer.start()`, always `stop()` it. Both `localhost` and `127.0.0.1` reach it when
+/// `localhost` resolves to 127.0.0.1 (as on Linux); clients that try `::1` first fall back to 127.0.0.1.
+///
+/// Routes (keep-alive everywhere; Content-Length bodies unless noted):
+/// `/echo` (any method, JSON of the request), `/status/{code}?header=N:V`, `/wait/{ms}`,
+/// `/redirect/{code}?to=URL`, `/redirect/chain/{n}`, `/redirect/cycle` ⇄ `/redirect/cycle/b`,
+/// `/redirect/cross?to=localhost|127.0.0.1&path=/echo` (all take `?code=`, default 302),
+/// `/basic-auth/{user}/{pass}`, `/bearer/{token}`, `POST /oauth/token[?expires_in=S]`, `/oauth/protected`,
+/// `/retry-after/{s}?key=K&times=N`, `/fail-then-succeed/{key}/{n}?status=503`, `/set-cookie?n=v`,
+/// `/headers?N=V`, `/json/{users|user|empty|types|nested}`, `/text`, `/close-mid-body`, `/wrong-length`,
+/// `/drip?bytes=N&interval_ms=M`, `/stall`, `/chunked?chunks=N&size=S` (chunked), `/large/{bytes}`,
+/// `/large-chunked/{bytes}` (chunked), `/gzip`, `/gzip-bomb?bytes=N`; anything else is 404.
+public final class TestServer: Sendable {
+    /// The client id `/oauth/token` accepts.
+    public static let oauthClientID = "test-client"
+    /// The client secret `/oauth/token` accepts.
+    public static let oauthClientSecret = "test-secret"
+
+    /// The host the server listens on.
+    public let host: String
+    /// The port the server listens on, chosen by the system.
+    public let port: Int
+
+    private let group: MultiThreadedEventLoopGroup
+    private let listener: any Channel
+    private let connections: ConnectionRegistry
+    private let state: ServerState
+    private let isStopped = NIOLockedValueBox(false)
+
+    private init(
+        host: String,
+        port: Int,
+        group: MultiThreadedEventLoopGroup,
+        listener: any Channel,
+        connections: ConnectionRegistry,
+        state: ServerState
+    ) {
+        self.host = host
+        self.port = port
+        self.group = group
+        self.listener = listener
+        self.connections = connections
+        self.state = state
+    }
+
+    /// Starts a server listening on `host` and a port the system picks.
+    public static func start(host: String = "127.0.0.1") async throws -> TestServer {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let connections = ConnectionRegistry()
+        let state = ServerState()
+        let router = Router(state: state)
+        do {
+            let listener = try await ServerBootstrap(group: group)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { channel in
+                    connections.add(channel)
+                    return channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                        try channel.pipeline.syncOperations.addHandler(RequestCollector(state: state, router: router))
+                    }
+                }
+                .bind(host: host, port: 0)
+                .get()
+            guard let port = listener.localAddress?.port else {
+                throw TestServerError.noPort
+            }
+            return TestServer(
+                host: host, port: port, group: group, listener: listener, connections: connections, state: state
+            )
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+
+    /// The server's root URL, e.g. "http://127.0.0.1:8080".
+    public var baseURL: String {
+        "http://\(host):\(port)"
+    }
+
+    /// The absolute URL of `path` on this server; `path` should start with "/".
+    public func url(_ path: String) -> String {
+        baseURL + path
+    }
+
+    /// Closes the listener and every open connection (stalled ones included) and releases the threads.
+    public func stop() async throws {
+        let alreadyStopped = isStopped.withLockedValue { stopped in
+            defer { stopped = true }
+            return stopped
+        }
+        guard !alreadyStopped else { return }
+        try? await listener.close()
+        for connection in connections.closeRegistry() {
+            try? await connection.close()
+        }
+        try await group.shutdownGracefully()
+    }
+
+    /// All requests received so far, oldest first.
+    public func receivedRequests() -> [RecordedRequest] {
+        state.requests
+    }
+
+    /// How many requests arrived for exactly this path (query ignored), e.g. `count(of: "/echo")`.
+    public func count(of route: String) -> Int {
+        state.requests.count { $0.path == route }
+    }
+
+    /// How many requests arrived for exactly this path (query ignored); the same as `count(of:)`.
+    public func requestCount(path: String) -> Int {
+        count(of: path)
+    }
+
+    /// How many TCP connections the server has accepted so far (keep-alive reuse shows as fewer).
+    public var connectionsAccepted: Int {
+        connections.acceptedCount
+    }
+
+    /// How many OAuth tokens `/oauth/token` has issued.
+    public var tokensIssued: Int {
+        state.tokensIssued
+    }
+
+    /// Makes every token issued so far invalid, as if they had all expired.
+    public func expireAllTokens() {
+        state.expireAllTokens()
+    }
+}
+
+/// Failures of starting a test server.
+enum TestServerError: Error {
+    /// The bound listener reported no port.
+    case noPort
+}
