@@ -167,6 +167,14 @@ import TestSupport
         }
     }
 
+    @Test func insecureRequestsUseTheirOwnClient() async throws {
+        try await withChain { server, loader in
+            let response = try await loader.load(get("/echo", HTTPRequestOptions(insecure: true)))
+            #expect(response.status == .ok)
+            #expect(server.count(of: "/echo") == 1)
+        }
+    }
+
     @Test func gzipBodiesAreDecoded() async throws {
         try await withChain { _, loader in
             let response = try await loader.load(get("/gzip"))
