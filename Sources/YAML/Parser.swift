@@ -1,6 +1,18 @@
 internal import CYAML
 
 /// Parses YAML text into a node tree.
+///
+/// Behaviour shared by every entry point:
+/// - Input over `limits.maxInputBytes` fails with `.tooLarge` at 1:1; invalid UTF-8 fails with `.invalidUTF8`
+///   at the first bad byte; an empty or comment-only input returns nil; a second document is an error.
+/// - Every node carries the mark of its start (1-based line and column, columns count Unicode scalars).
+///   For a node with an anchor or tag, the start is the first property (`&a` or `!!str`).
+/// - An alias yields a copy of the anchored node: the copy's root carries the alias's mark, the nodes
+///   inside it keep their marks at the anchor. An alias before its anchor (or inside it) is `.undefinedAlias`.
+/// - Plain untagged scalars are typed by the YAML 1.2 core schema; integers beyond `Int` become `.double`.
+///   `<<` is an ordinary key (no merge).
+/// - Nesting deeper than `limits.maxDepth` (aliases included) and alias expansion beyond
+///   `limits.maxAliasExpansion` nodes fail as soon as they are seen.
 public enum YAMLParser {
     /// Parses one document; returns nil for an empty input (no document, or only comments).
     public static func parse(_ bytes: [UInt8], limits: Limits = .default) throws(YAMLError) -> Node? {

@@ -19,9 +19,14 @@ enum SyntaxErrors {
                 return YAMLError(.syntax, "tab character used for indentation", at: problemMark,
                                  suggestion: "indent with spaces; YAML does not allow tabs for indentation")
             }
+            if problem == "did not find expected <document start>" {
+                // Content after a `...` document end marker is a second document without `---`.
+                return TreeBuilder.secondDocument(at: problemMark)
+            }
             var message = problem
-            if let context = state.context.map({ String(cString: $0) }) {
-                let contextMark = mark(of: state.context_mark)
+            let contextMark = mark(of: state.context_mark)
+            // A context at the problem itself ("while scanning for the next token") adds nothing.
+            if let context = state.context.map({ String(cString: $0) }), contextMark != problemMark {
                 message += " (\(context) that starts at line \(contextMark.line), column \(contextMark.column))"
             }
             return YAMLError(.syntax, message, at: problemMark, suggestion: suggestion(forProblem: problem))

@@ -52,8 +52,7 @@ struct TreeBuilder {
         case YAML_DOCUMENT_START_EVENT:
             documentCount += 1
             if documentCount > 1 {
-                throw YAMLError(.multipleDocuments, "a file holds one document, but a second document starts here",
-                                at: mark, suggestion: "remove the '---' line, or split the documents into separate files")
+                throw Self.secondDocument(at: mark)
             }
         case YAML_SCALAR_EVENT:
             let scalar = try Self.scalar(of: event, at: mark)
@@ -197,6 +196,12 @@ struct TreeBuilder {
             throw YAMLError(.duplicateKey, "duplicate key \"\(key.text)\" (first defined on line \(firstLine))",
                             at: mark, suggestion: "remove one of the two entries or rename this key")
         }
+    }
+
+    /// The error for a second document in the input, which libyaml may also report after a `...` line.
+    static func secondDocument(at mark: Mark) -> YAMLError {
+        YAMLError(.multipleDocuments, "a file holds one document, but a second document starts here",
+                  at: mark, suggestion: "remove the '---' or '...' line, or split the documents into separate files")
     }
 
     private func tooDeep(at mark: Mark) -> YAMLError {

@@ -1,0 +1,112 @@
+import Testing
+import YAML
+
+@Suite struct ErrorTests {
+    @Test(arguments: [
+        ("a:\n\tb: 1\n", Mark(2, 1)),
+        ("a:\n  b: 1\n\tc: 2\n", Mark(3, 1)),
+        ("a:\n  \tb: 1\n", Mark(2, 3)),
+    ])
+    func tabIndentationIsNamed(text: String, mark: Mark) throws {
+        let error = try #require(parseError(text))
+        #expect(error.kind == .syntax)
+        #expect(error.mark == mark)
+        #expect(error.message == "tab character used for indentation")
+        #expect(error.suggestion?.hasPrefix("indent with spaces") == true)
+    }
+
+    @Test func libyamlProblemsKeepTheirTextContextAndMark() throws {
+        let unclosed = try #require(parseError("a: [1, 2\n"))
+        #expect(unclosed.kind == .syntax)
+        #expect(unclosed.mark == Mark(2, 1))
+        #expect(unclosed.message == "did not find expected ',' or ']' (while parsing a flow sequence that starts at line 1, column 4)")
+
+        let colon = try #require(parseError("a: b: c\n"))
+        #expect(colon.mark == Mark(1, 5))
+        #expect(colon.message == "mapping values are not allowed in this context")
+        #expect(colon.suggestion != nil)
+
+        let quote = try #require(parseError("é: \"open\n"))
+        #expect(quote.mark == Mark(2, 1))
+        #expect(quote.message == "found unexpected end of stream (while scanning a quoted scalar that starts at line 1, column 4)")
+
+        let token = try #require(parseError("key: @foo\n"))
+        #expect(token.mark == Mark(1, 6))
+        #expect(token.message == "found character that cannot start any token")
+    }
+
+    @Test func controlCharactersAreLocated() throws {
+        expectError("a: 1\nb: x\u{1}\n", .syntax, at: Mark(2, 5), "control characters are not allowed")
+    }
+
+    @Test func duplicateKeyPointsAtTheSecondAndNamesTheFirstLine() throws {
+        expectError("name: a\nurl: /x\nname: b\n", .duplicateKey, at: Mark(3, 1), "duplicate key \"name\" (first defined on line 1)")
+    }
+
+    @Test func duplicateKeysAreFoundInLargeMappingsAndComparedByValue() throws {
+        let many = (0..<20).map { "k\($0): \($0)" }.joined(separator: "\n")
+        expectError(many + "\nk3: again\n", .duplicateKey, at: Mark(21, 1), "duplicate key \"k3\" (first defined on line 4)")
+        expectError("a:\n  x: 1\n  y: 2\n  'x': 3\n", .duplicateKey, at: Mark(4, 3))
+        #expect(try YAMLParser.parse("1: a\n'1': b\n") != nil)
+        #expect(parseError("~: a\nnull: b\n")?.kind == .duplicateKey)
+    }
+
+    @Test(arguments: [
+        ("a: 1\n---\nb: 2\n", Mark(2, 1)),
+        ("---\na: 1\n---\n", Mark(3, 1)),
+        ("a: 1\n...\nb: 2\n", Mark(3, 1)),
+    ])
+    func aSecondDocumentIsRejectedAtItsStart(text: String, mark: Mark) {
+        expectError(text, .multipleDocuments, at: mark, "a file holds one document, but a second document starts here")
+    }
+
+    @Test func undefinedAndSelfReferencingAliases() throws {
+        expectError("a: 1\nb: *nope\n", .undefinedAlias, at: Mark(2, 4), "undefined alias *nope")
+        expectError("a: &r [1, *r]\n", .undefinedAlias, at: Mark(1, 11))
+    }
+
+    @Test(arguments: [
+        ("[a]: 1\n", YAMLError.Kind.nonScalarKey, Mark(1, 1), "a list cannot be used as a mapping key"),
+        ("x: 1\n? {a: 1}\n: 2\n", .nonScalarKey, Mark(2, 3), "a mapping cannot be used as a mapping key"),
+        ("s: &s [1]\n*s : 2\n", .nonScalarKey, Mark(2, 1), "a list cannot be used as a mapping key"),
+        ("k: !!int foo", .tagMismatch, Mark(1, 4), "\"foo\" is not a valid value for tag !!int"),
+        ("k: !!int 1.5", .tagMismatch, Mark(1, 4), "\"1.5\" is not a valid value for tag !!int"),
+        ("k: !!float x", .tagMismatch, Mark(1, 4), "\"x\" is not a valid value for tag !!float"),
+        ("k: !!bool yes", .tagMismatch, Mark(1, 4), "\"yes\" is not a valid value for tag !!bool"),
+        ("k: !!null 0", .tagMismatch, Mark(1, 4), "\"0\" is not a valid value for tag !!null"),
+        ("k:\n  - !!str [a]", .tagMismatch, Mark(2, 5), "tag !!str cannot be used on a list"),
+        ("k: !!seq {a: 1}", .tagMismatch, Mark(1, 4), "tag !!seq cannot be used on a mapping"),
+    ])
+    func keysAndTagsThatDoNotFitAreRejected(text: String, kind: YAMLError.Kind, mark: Mark, message: String) {
+        expectError(text, kind, at: mark, message)
+    }
+
+    @Test(arguments: [
+        ([0x61, 0x3A, 0x20, 0xFF], Mark(1, 4), "0xFF"),
+        (Array("a: 1\nbé: ".utf8) + [0xC3, 0x28], Mark(2, 5), "0xC3"),
+        (Array("x: 😀".utf8) + [0xF0, 0x9F, 0x98], Mark(1, 5), "0xF0"),
+        (Array("x: ".utf8) + [0xC0, 0xAF], Mark(1, 4), "0xC0"),
+        (Array("x:\r\ny: ".utf8) + [0xED, 0xA0, 0x80], Mark(2, 4), "0xED"),
+        ([0xFF, 0xFE, 0x61, 0x00], Mark(1, 1), "0xFF"),
+    ])
+    func invalidUTF8IsLocatedAtTheFirstBadByte(bytes: [UInt8], mark: Mark, byte: String) throws {
+        let error = try #require(parseError(bytes))
+        #expect(error.kind == .invalidUTF8)
+        #expect(error.mark == mark)
+        #expect(error.message == "invalid UTF-8 (byte \(byte))")
+    }
+
+    @Test func inputOverTheSizeLimitIsRejectedAtTheStart() throws {
+        let limits = Limits(maxInputBytes: 10)
+        let error = try #require(parseError("a: 1234567890\n", limits: limits))
+        #expect(error.kind == .tooLarge)
+        #expect(error.mark == Mark(1, 1))
+        #expect(error.message == "the input has 14 bytes, more than the limit of 10 bytes")
+        #expect(try YAMLParser.parse("a: 123456", limits: limits) != nil)
+    }
+
+    @Test func errorDescriptionLeadsWithTheMark() throws {
+        let error = try #require(parseError("a: 1\na: 2\n"))
+        #expect(error.description == "2:1: duplicate key \"a\" (first defined on line 1)")
+    }
+}

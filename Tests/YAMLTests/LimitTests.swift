@@ -1,0 +1,60 @@
+import Testing
+import YAML
+
+@Suite struct LimitTests {
+    @Test(arguments: [10_000, 100_000])
+    func deepFlowSequencesFailFastAtTheFirstLevelTooDeep(levels: Int) throws {
+        let text = String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
+        expectError(text, .tooDeep, at: Mark(1, 257), "nesting is deeper than the limit of 256 levels")
+    }
+
+    @Test(arguments: [10_000, 100_000])
+    func deepFlowMappingsFailFast(levels: Int) throws {
+        let text = String(repeating: "{a: ", count: levels) + "1" + String(repeating: "}", count: levels)
+        expectError(text, .tooDeep, at: Mark(1, 1 + 256 * 4))
+    }
+
+    @Test func deepBlockSequencesFailFast() throws {
+        expectError(String(repeating: "- ", count: 10_000) + "x\n", .tooDeep, at: Mark(1, 1 + 256 * 2))
+    }
+
+    @Test func deepBlockMappingsAreMarkedAtTheMappingThatGoesTooDeep() throws {
+        let text = (0..<300).map { String(repeating: " ", count: $0) + "a:" }.joined(separator: "\n")
+        expectError(text, .tooDeep, at: Mark(257, 257))
+    }
+
+    @Test func nestingUpToTheLimitParses() throws {
+        let limits = Limits(maxDepth: 3)
+        #expect(try YAMLParser.parse("[[[1]]]", limits: limits) != nil)
+        #expect(parseError("[[[[1]]]]", limits: limits)?.mark == Mark(1, 4))
+    }
+
+    @Test func aliasesCannotNestDeeperThanTheLimit() throws {
+        let limits = Limits(maxDepth: 4)
+        #expect(try YAMLParser.parse("a: &a [[[1]]]\n", limits: limits) != nil)
+        expectError("a: &a [[[1]]]\nb: [*a]\n", .tooDeep, at: Mark(2, 5), limits: limits)
+    }
+
+    @Test func aliasExpansionIsCountedInNodesAgainstTheBudget() throws {
+        let limits = Limits(maxAliasExpansion: 3)
+        #expect(try YAMLParser.parse("a: &a [1, 2]\nb: *a\n", limits: limits) != nil)
+        expectError("a: &a [1, 2]\nb: *a\nc: *a\n", .aliasBudgetExceeded, at: Mark(3, 4),
+                    "aliases expand to more than 3 nodes", limits: limits)
+    }
+
+    @Test func billionLaughsIsRejectedWithin100Milliseconds() throws {
+        var lines = ["a: &a [" + Array(repeating: "\"lol\"", count: 10).joined(separator: ", ") + "]"]
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
+        for (previous, name) in zip(names, names.dropFirst()) {
+            lines.append("\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 10).joined(separator: ", ") + "]")
+        }
+        let text = lines.joined(separator: "\n") + "\n"
+        var error: YAMLError?
+        let elapsed = ContinuousClock().measure {
+            error = parseError(text)
+        }
+        #expect(error?.kind == .aliasBudgetExceeded)
+        #expect(error?.mark.line == 5)
+        #expect(elapsed < .milliseconds(100))
+    }
+}

@@ -1,0 +1,43 @@
+import Testing
+import YAML
+
+@Suite struct SourceSnippetTests {
+    @Test func caretPointsAtTheColumn() throws {
+        let snippet = try #require(SourceSnippet(source: "a: 1\nname: [x\nc: 3\n", mark: Mark(2, 8)))
+        #expect(snippet.line == "name: [x")
+        #expect(snippet.caret == "       ^")
+        #expect(snippet.rendered == "name: [x\n       ^")
+    }
+
+    @Test func tabsInTheLineAreKeptSoTheCaretAligns() throws {
+        let snippet = try #require(SourceSnippet(source: "a:\n\t b: 1\n", mark: Mark(2, 3)))
+        #expect(snippet.line == "\t b: 1")
+        #expect(snippet.caret == "\t ^")
+    }
+
+    @Test func columnsCountCharacters() throws {
+        let snippet = try #require(SourceSnippet(source: "é😀: x", mark: Mark(1, 5)))
+        #expect(snippet.caret == "    ^")
+    }
+
+    @Test func lineBreaksOfEveryKindAreRecognised() throws {
+        #expect(SourceSnippet(source: "a\r\nbb\r\nc", mark: Mark(2, 2))?.line == "bb")
+        #expect(SourceSnippet(source: "a\rbb\rc", mark: Mark(3, 1))?.line == "c")
+    }
+
+    @Test func markAfterTheEndOfALineOrFile() throws {
+        let pastEnd = try #require(SourceSnippet(source: "ab\n", mark: Mark(1, 5)))
+        #expect(pastEnd.caret == "    ^")
+        let lastLine = try #require(SourceSnippet(source: "ab\n", mark: Mark(2, 1)))
+        #expect(lastLine.line == "" && lastLine.caret == "^")
+        #expect(SourceSnippet(source: "ab\n", mark: Mark(3, 1)) == nil)
+        #expect(SourceSnippet(source: "ab", mark: Mark(0, 1)) == nil)
+    }
+
+    @Test func snippetOfAParseError() throws {
+        let source = "a:\n  b: 1\n\tc: 2\n"
+        let error = try #require(parseError(source))
+        let snippet = try #require(SourceSnippet(source: source, mark: error.mark))
+        #expect(snippet.rendered == "\tc: 2\n^")
+    }
+}
