@@ -1,4 +1,3 @@
-import Foundation
 import YAML
 
 /// The checks of `runner validate` that span files: variables defined at their point of use, referenced files.
@@ -76,8 +75,8 @@ struct CollectionValidator {
             diagnostics.add(.error("cannot read schema '\(reference.written)'", path: path, at: reference.mark))
             return
         }
-        if let problem = ExternalChecks.jsonProblem(Data(bytes)) {
-            diagnostics.add(.error("schema '\(reference.written)' is \(problem)", path: path, at: reference.mark))
+        if let problem = ExternalChecks.jsonProblem(bytes) {
+            diagnostics.add(.error("schema '\(reference.written)' is not valid JSON: \(problem)", path: path, at: reference.mark))
         }
     }
 }

@@ -1,37 +1,41 @@
+import Expectations
 import Foundation
+import HTTPCore
 
-/// Load-time checks whose engines live in the Expectations module: JSONPath, regular expressions, JSON.
+/// Load-time checks whose engines live in the Expectations and HTTPCore modules: JSONPath, regular expressions, JSON.
 enum ExternalChecks {
-    /// Why a JSONPath query does not parse, with the offset (in characters) of the problem; nil when valid.
+    /// Why a JSONPath query (RFC 9535) does not parse, with the offset (in Unicode scalars) of the problem; nil when valid.
     static func jsonPathProblem(_ query: String) -> (message: String, offset: Int)? {
-        // TODO: use the RFC 9535 parser of branch `expectations` once merged.
-        guard query.hasPrefix("$") else { return ("a JSONPath query starts with '$'", 0) }
-        return nil
+        do {
+            _ = try JSONPath(query)
+            return nil
+        } catch {
+            return (error.message, error.offset)
+        }
     }
 
-    /// Why a regular expression does not compile; nil when valid.
+    /// Why a regular expression does not compile (the engine of `matches`); nil when valid.
     static func regexProblem(_ pattern: String) -> String? {
         do {
-            _ = try NSRegularExpression(pattern: pattern)
+            try Matcher<JSONValue>.validatePattern(pattern)
             return nil
         } catch {
             return "invalid regular expression '\(pattern)'"
         }
     }
 
-    /// The number of capture groups of a valid regular expression.
+    /// The number of capture groups of a valid regular expression (same ICU engine as `matches`).
     static func captureGroupCount(_ pattern: String) -> Int {
         (try? NSRegularExpression(pattern: pattern))?.numberOfCaptureGroups ?? 0
     }
 
-    /// Why a text is not JSON; nil when valid.
-    static func jsonProblem(_ data: Data) -> String? {
-        // TODO: use JSONValue.parse of branch `expectations` once merged (for line and column).
+    /// Why bytes are not JSON (with line and column); nil when valid.
+    static func jsonProblem(_ bytes: [UInt8]) -> String? {
         do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            _ = try JSONValue.parse(bytes)
             return nil
         } catch {
-            return "not valid JSON"
+            return error.description
         }
     }
 }

@@ -151,7 +151,7 @@ import YAML
     @Test func jsonPathKeysAndCaptures() {
         #expect(problems("""
             request: { url: /a }
-            expect: { body: { id: 1 } }
+            expect: { body: { id: 1, "$.a[": 2 } }
             capture:
               a: id
               b: { regex: 'id=[0-9]+' }
@@ -159,7 +159,8 @@ import YAML
               1x: $.id
               d: { header: A, cookie: B }
             """) == [
-            "requests/r.yaml:2:19: error: invalid JSONPath 'id': a JSONPath query starts with '$'",
+            "requests/r.yaml:2:19: error: invalid JSONPath 'id': a JSONPath query must start with '$'",
+            "requests/r.yaml:2:31: error: invalid JSONPath '$.a[': expected a selector",
             "requests/r.yaml:4:6: error: expected a JSONPath starting with '$' or a mapping with one of header, cookie, regex, status for 'capture.a', found the string 'id'",
             "requests/r.yaml:5:15: error: the regular expression of 'capture.b.regex' has no capture group [help: wrap the part to capture in parentheses, such as 'id=([0-9]+)']",
             "requests/r.yaml:6:16: error: 'capture.c.status' must be true",

@@ -245,7 +245,7 @@ import YAML
             "requests/raw.yaml:1:29: error: file 'fixtures' is a directory (looked for 'requests/fixtures') [help: paths are relative to the request file]",
             "requests/raw.yaml:2:19: error: file 'schemas/none.json' does not exist (looked for 'requests/schemas/none.json') [help: paths are relative to the request file]",
             "requests/up.yaml:5:24: error: file 'fixtures/missing.png' does not exist (looked for 'requests/fixtures/missing.png') [help: paths are relative to the request file]",
-            "requests/up.yaml:6:19: error: schema 'schemas/bad.json' is not valid JSON",
+            "requests/up.yaml:6:19: error: schema 'schemas/bad.json' is not valid JSON: invalid JSON at line 1, column 3: expected a string key in object, found 'n'",
         ])
     }
 
