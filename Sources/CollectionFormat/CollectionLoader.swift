@@ -48,6 +48,24 @@ public struct LoadedCollection: Sendable {
 }
 
 /// Reads, decodes and validates a collection, collecting every diagnostic.
+///
+/// Choices where FORMAT.md is silent:
+/// - Without `--env` no environment is used (not `default`); `environments/` is still located so that it
+///   is skipped when a directory above it is given. Hidden files and directories are skipped too.
+/// - `--var` values are strings (no YAML typing: `--var zip=01234` stays "01234").
+/// - Durations: a non-negative decimal and a unit `ms`, `s`, `m` or `h` (`1.5s` is fine; `5`, `5 s`, `-1s` are not).
+/// - `throttle` is an environment option only; in a request it is an error that says so.
+/// - `capture: { status: true }` captures the status code (an addition).
+/// - `expect.status` lists may mix codes and classes (`[200, "3xx"]`).
+/// - A request's captures count for the requests after it (later steps, later files), not for itself; the
+///   captures of skipped requests count too. Environment headers, query and auth (unless the request sets
+///   `auth`) are checked at every request, and reported in the environment file.
+/// - Environment `variables` may use templates over secrets, `--var`s, built-ins and earlier variables;
+///   they and `baseURL` are resolved once when the environment loads.
+/// - The default name of a file is its path without extension relative to the directory argument, or
+///   the argument itself without extension when a file is given; a step's default name is `step N`.
+/// - File paths (`file`, multipart `file`, `schema`) are not templates.
+/// - `{{` has no escape; a lone `}}` is literal text.
 public enum CollectionLoader {
     /// Decodes every file, resolves the environment and validates variables and referenced files.
     public static func load(_ request: LoadRequest) -> LoadedCollection {
