@@ -237,34 +237,34 @@ struct JSONPathParser {
 
     /// `a || b || …`
     private mutating func parseOr() throws(JSONPathError) -> ParsedExpression {
-        let firstStart = position
-        let first = try parseAnd()
-        var operands: [LogicalExpression] = []
-        while skipBlanksIfFollowedBy("||") {
-            if operands.isEmpty { operands.append(try parseLogical(first, at: firstStart)) }
-            position += 2
-            skipBlanks()
-            let start = position
-            let next = try parseAnd()
-            operands.append(try parseLogical(next, at: start))
-        }
-        return operands.isEmpty ? first : .logical(.or(operands))
+        try parseChain(separatedBy: "||", operand: { (parser) throws(JSONPathError) in try parser.parseAnd() },
+                       combine: LogicalExpression.or)
     }
 
     /// `a && b && …`
     private mutating func parseAnd() throws(JSONPathError) -> ParsedExpression {
+        try parseChain(separatedBy: "&&", operand: { (parser) throws(JSONPathError) in try parser.parseBasic() },
+                       combine: LogicalExpression.and)
+    }
+
+    /// Operands joined by `token`; a single operand is returned as parsed, several are combined.
+    private mutating func parseChain(
+        separatedBy token: String,
+        operand parseOperand: (inout JSONPathParser) throws(JSONPathError) -> ParsedExpression,
+        combine: ([LogicalExpression]) -> LogicalExpression
+    ) throws(JSONPathError) -> ParsedExpression {
         let firstStart = position
-        let first = try parseBasic()
+        let first = try parseOperand(&self)
         var operands: [LogicalExpression] = []
-        while skipBlanksIfFollowedBy("&&") {
+        while skipBlanksIfFollowedBy(token) {
             if operands.isEmpty { operands.append(try parseLogical(first, at: firstStart)) }
-            position += 2
+            position += token.unicodeScalars.count
             skipBlanks()
             let start = position
-            let next = try parseBasic()
+            let next = try parseOperand(&self)
             operands.append(try parseLogical(next, at: start))
         }
-        return operands.isEmpty ? first : .logical(.and(operands))
+        return operands.isEmpty ? first : .logical(combine(operands))
     }
 
     /// A parenthesised expression, a negated test, or an operand with an optional comparison.
