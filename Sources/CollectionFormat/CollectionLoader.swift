@@ -14,16 +14,19 @@ public struct LoadRequest: Sendable {
     public var processEnvironment: [String: String]
     /// The directory relative paths start from.
     public var currentDirectory: String
+    /// Whether to check variables and referenced files (`validate`, `run`); `list` only decodes.
+    public var checksReferences: Bool
 
     public init(paths: [String], environmentName: String? = nil, environmentsDirectory: String? = nil,
                 variables: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],
-                currentDirectory: String) {
+                currentDirectory: String, checksReferences: Bool = true) {
         self.paths = paths
         self.environmentName = environmentName
         self.environmentsDirectory = environmentsDirectory
         self.variables = variables
         self.processEnvironment = processEnvironment
         self.currentDirectory = currentDirectory
+        self.checksReferences = checksReferences
     }
 }
 
@@ -108,7 +111,7 @@ public enum CollectionLoader {
         }
 
         let environmentBroken = request.environmentName != nil && environment == nil
-        if !environmentBroken {
+        if request.checksReferences && !environmentBroken {
             var validator = CollectionValidator(environment: environment, commandLine: request.variables,
                                                 processEnvironment: request.processEnvironment)
             validator.validate(files)

@@ -15,6 +15,8 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// A hint, rendered as `= help: ...`.
     public var suggestion: String?
+    /// Further facts, each rendered as `= note` lines after the source line (expected and actual values).
+    public var notes: [String] = []
 
     public init(_ severity: Severity = .error, path: String?, mark: Mark?, message: String, suggestion: String? = nil) {
         self.severity = severity

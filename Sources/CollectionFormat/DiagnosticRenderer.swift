@@ -1,3 +1,4 @@
+import Foundation
 import YAML
 
 /// Renders diagnostics the way a compiler does: location, message, source line with a caret, help.
@@ -30,6 +31,9 @@ public enum DiagnosticRenderer {
             let caret = snippet?.caret ?? String(repeating: " ", count: max(0, mark.column - 1)) + "^"
             output += style.apply(" \(mark.line) |", .blue) + (line.isEmpty ? "" : " \(line)") + "\n"
             output += style.apply(emptyGutter + "|", .blue) + " " + caret.dropLast() + style.apply("^", .boldRed) + "\n"
+        }
+        for note in diagnostic.notes {
+            output += emptyGutter + "= " + note.replacingOccurrences(of: "\n", with: "\n" + emptyGutter + "  ") + "\n"
         }
         if let suggestion = diagnostic.suggestion {
             output += emptyGutter + style.apply("= help:", .bold) + " \(suggestion)\n"

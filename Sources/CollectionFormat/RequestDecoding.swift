@@ -1,3 +1,4 @@
+import Foundation
 import YAML
 
 /// Where a request file sits, for resolving the files it names.
@@ -122,6 +123,10 @@ extension NodeDecoder {
         if let urlNode = fields["url"] {
             if let url = template(urlNode, for: "request.url") {
                 if url.source.isEmpty { error("'request.url' is empty", at: urlNode.mark) }
+                if let scheme = Self.literalScheme(of: url), scheme != "http", scheme != "https" {
+                    error("unsupported URL scheme '\(scheme)': a URL is http(s) or a path relative to the environment's baseURL",
+                          at: urlNode.mark, suggestion: "use an http:// or https:// URL, or a path such as /users")
+                }
                 spec.url = url
             }
         } else {
@@ -270,5 +275,16 @@ enum PathText {
     static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }
         return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}
+
+extension NodeDecoder {
+    /// The scheme of a URL template whose literal start is `scheme://`, lowercased; nil for paths.
+    static func literalScheme(of url: Template) -> String? {
+        guard case .literal(let text)? = url.segments.first, let separator = text.range(of: "://") else { return nil }
+        let scheme = text[..<separator.lowerBound]
+        guard let first = scheme.first, first.isLetter,
+              scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else { return nil }
+        return scheme.lowercased()
     }
 }
