@@ -24,6 +24,17 @@ public struct JSONPath: Sendable, CustomStringConvertible {
             .map { JSONPathNode(value: $0.value, location: $0.location?.elements ?? []) }
     }
 
+    /// The value an expectation or capture sees (FORMAT.md): nil when nothing is selected, the value
+    /// when one node is, and a list of the values when several are.
+    public func comparableValue(in document: JSONValue) -> JSONValue? {
+        let selected = values(in: document)
+        switch selected.count {
+        case 0: return nil
+        case 1: return selected[0]
+        default: return .array(selected)
+        }
+    }
+
     /// The values the query selects in `document`, in RFC order.
     public func values(in document: JSONValue) -> [JSONValue] {
         JSONPathEvaluator(root: document, tracksLocations: false).evaluate(query, current: document).map(\.value)

@@ -106,7 +106,9 @@ struct JSONPathParser {
         case "?":
             position += 1
             skipBlanks()
-            return .filter(try parseLogical(try parseOr()))
+            let start = position
+            let expression = try parseOr()
+            return .filter(try parseLogical(expression, at: start))
         case ":", "-", "0"..."9":
             return try parseIndexOrSlice()
         default:
@@ -235,28 +237,34 @@ struct JSONPathParser {
 
     /// `a || b || …`
     private mutating func parseOr() throws(JSONPathError) -> ParsedExpression {
-        let first = try parseAnd()
-        var operands: [LogicalExpression] = []
-        while skipBlanksIfFollowedBy("||") {
-            if operands.isEmpty { operands.append(try parseLogical(first)) }
-            position += 2
-            skipBlanks()
-            operands.append(try parseLogical(try parseAnd()))
-        }
-        return operands.isEmpty ? first : .logical(.or(operands))
+        try parseChain(separatedBy: "||", operand: { (parser) throws(JSONPathError) in try parser.parseAnd() },
+                       combine: LogicalExpression.or)
     }
 
     /// `a && b && …`
     private mutating func parseAnd() throws(JSONPathError) -> ParsedExpression {
-        let first = try parseBasic()
+        try parseChain(separatedBy: "&&", operand: { (parser) throws(JSONPathError) in try parser.parseBasic() },
+                       combine: LogicalExpression.and)
+    }
+
+    /// Operands joined by `token`; a single operand is returned as parsed, several are combined.
+    private mutating func parseChain(
+        separatedBy token: String,
+        operand parseOperand: (inout JSONPathParser) throws(JSONPathError) -> ParsedExpression,
+        combine: ([LogicalExpression]) -> LogicalExpression
+    ) throws(JSONPathError) -> ParsedExpression {
+        let firstStart = position
+        let first = try parseOperand(&self)
         var operands: [LogicalExpression] = []
-        while skipBlanksIfFollowedBy("&&") {
-            if operands.isEmpty { operands.append(try parseLogical(first)) }
-            position += 2
+        while skipBlanksIfFollowedBy(token) {
+            if operands.isEmpty { operands.append(try parseLogical(first, at: firstStart)) }
+            position += token.unicodeScalars.count
             skipBlanks()
-            operands.append(try parseLogical(try parseBasic()))
+            let start = position
+            let next = try parseOperand(&self)
+            operands.append(try parseLogical(next, at: start))
         }
-        return operands.isEmpty ? first : .logical(.and(operands))
+        return operands.isEmpty ? first : .logical(combine(operands))
     }
 
     /// A parenthesised expression, a negated test, or an operand with an optional comparison.
@@ -280,7 +288,9 @@ struct JSONPathParser {
     private mutating func parseParenthesised() throws(JSONPathError) -> LogicalExpression {
         position += 1
         skipBlanks()
-        let inner = try parseLogical(try parseOr())
+        let start = position
+        let parsed = try parseOr()
+        let inner = try parseLogical(parsed, at: start)
         skipBlanks()
         guard current == ")" else { throw error("expected ')', found \(describeCurrent())") }
         position += 1
@@ -422,18 +432,18 @@ struct JSONPathParser {
     }
 
     /// The expression as a logical expression: a query becomes an existence test.
-    private func parseLogical(_ parsed: ParsedExpression, at start: Int? = nil) throws(JSONPathError) -> LogicalExpression {
+    private func parseLogical(_ parsed: ParsedExpression, at start: Int) throws(JSONPathError) -> LogicalExpression {
         switch parsed {
         case .logical(let logical): return logical
         case .query(let query): return .exists(query)
         case .function(let call):
             guard call.name.resultType != .value else {
                 throw error("\(call.name.rawValue)() returns a value, which must be compared, not used as a test",
-                            at: start ?? position)
+                            at: start)
             }
             return .function(call)
         case .literal:
-            throw error("a literal must be compared, not used as a test", at: start ?? position)
+            throw error("a literal must be compared, not used as a test", at: start)
         }
     }
 

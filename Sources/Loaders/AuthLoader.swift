@@ -76,11 +76,9 @@ public struct OAuth2AccessToken: Sendable, Hashable {
         var tokenOptions = HTTPRequestOptions(timeout: options.timeout, insecure: options.insecure,
                                               maxResponseBytes: options.maxResponseBytes)
         tokenOptions.auth = .none
-        let clientID = PercentEncoding.encodeAllButAlphanumerics(credentials.clientID)
-        let secret = PercentEncoding.encodeAllButAlphanumerics(credentials.clientSecret)
         let request = HTTPRequest(
             method: .post, url: credentials.tokenURL,
-            headers: ["Accept": "application/json", "Authorization": AuthLoader.basicCredentials(clientID, secret)],
+            headers: ["Accept": "application/json", "Authorization": AuthLoader.basicCredentials(credentials.clientID, credentials.clientSecret)],
             body: FormBody(fields), options: tokenOptions)
         let sentAt = ContinuousClock.now
         let response = try await loader.load(request)

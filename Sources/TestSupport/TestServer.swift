@@ -7,6 +7,16 @@ internal import NIOPosix
 ///
 /// Start it with `TestServer.start()`, always `stop()` it. Both `localhost` and `127.0.0.1` reach it when
 /// `localhost` resolves to 127.0.0.1 (as on Linux); clients that try `::1` first fall back to 127.0.0.1.
+///
+/// Routes (keep-alive everywhere; Content-Length bodies unless noted):
+/// `/echo` (any method, JSON of the request), `/status/{code}?header=N:V`, `/wait/{ms}`,
+/// `/redirect/{code}?to=URL`, `/redirect/chain/{n}`, `/redirect/cycle` ⇄ `/redirect/cycle/b`,
+/// `/redirect/cross?to=localhost|127.0.0.1&path=/echo` (all take `?code=`, default 302),
+/// `/basic-auth/{user}/{pass}`, `/bearer/{token}`, `POST /oauth/token[?expires_in=S]`, `/oauth/protected`,
+/// `/retry-after/{s}?key=K&times=N`, `/fail-then-succeed/{key}/{n}?status=503`, `/set-cookie?n=v`,
+/// `/headers?N=V`, `/json/{users|user|empty|types|nested}`, `/text`, `/close-mid-body`, `/wrong-length`,
+/// `/drip?bytes=N&interval_ms=M`, `/stall`, `/chunked?chunks=N&size=S` (chunked), `/large/{bytes}`,
+/// `/large-chunked/{bytes}` (chunked), `/gzip`, `/gzip-bomb?bytes=N`; anything else is 404.
 public final class TestServer: Sendable {
     /// The client id `/oauth/token` accepts.
     public static let oauthClientID = "test-client"

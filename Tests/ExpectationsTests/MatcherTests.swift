@@ -107,6 +107,22 @@ import Testing
         #expect(nested.invalidPatterns().map(\.pattern) == ["("])
     }
 
+    @Test func sharedCompiledPatternsWorkAcrossConcurrentTasks() async {
+        let matcher = M.matches(.string("^item-[0-9]+$"))
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    (0..<200).allSatisfy { index in
+                        matcher.evaluate(.string("item-\(task * 1000 + index)")).holds
+                            && !matcher.evaluate(.string("item-x\(index)")).holds
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results == Array(repeating: true, count: 8))
+    }
+
     @Test func compactDescriptionTruncates() {
         let long = JSONValue.string(String(repeating: "x", count: 50))
         #expect(long.compactDescription(maxLength: 10) == "\"xxxxxxxx…")
