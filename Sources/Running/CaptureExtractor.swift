@@ -1,4 +1,4 @@
-public import CollectionFormat
+internal import CollectionFormat
 internal import Expectations
 internal import Foundation
 internal import HTTPCore

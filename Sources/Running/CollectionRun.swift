@@ -1,5 +1,5 @@
 public import CollectionFormat
-public import HTTPCore
+internal import HTTPCore
 public import Loaders
 internal import Synchronization
 

@@ -1,5 +1,5 @@
 internal import Foundation
-public import CollectionFormat
+internal import CollectionFormat
 internal import Expectations
 internal import HTTPCore
 internal import YAML

@@ -1,5 +1,5 @@
 internal import Foundation
-public import HTTPCore
+internal import HTTPCore
 
 /// A response body read once for every check and capture of a request: as text, and parsed as JSON at most once.
 final class ResponseContent {

@@ -1,7 +1,7 @@
 internal import Foundation
-public import CollectionFormat
-public import HTTPCore
-public import Loaders
+internal import CollectionFormat
+internal import HTTPCore
+internal import Loaders
 internal import Synchronization
 
 /// Sends one request (or step) through the chain and judges it: build, load, check expectations, capture.

@@ -102,7 +102,7 @@ import Testing
             Issue.record("no failure in \(json)")
             return
         }
-        #expect(failure["location"] == .string("requests/1.yaml:9:12"))
+        #expect(failure["location"] == .string("requests/1.yaml:9:13"))
         #expect(failure["expected"] == .string(#""nothing""#))
     }
 
