@@ -111,7 +111,7 @@ struct ExpectationChecker {
             var failure = failure(subject, at: reference.mark,
                                   message: "the body does not match the schema (\(violations.count) \(violations.count == 1 ? "violation" : "violations"))",
                                   expected: "a body valid against \(reference.written)", actual: violations[0].description)
-            failure.diagnostic.notes += (shown + more).map { "violation: \($0)" }
+            if violations.count > 1 { failure.diagnostic.notes += (shown + more).map { "violation: \($0)" } }
             return [failure]
         }
     }

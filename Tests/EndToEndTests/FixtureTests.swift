@@ -18,6 +18,9 @@ import Testing
         #expect(result.exitCode == Int32(expectedExit.trimmingCharacters(in: .whitespacesAndNewlines)),
                 "stderr:\n\(result.stderr)\nstdout:\n\(result.stdout)")
         let normalize = { (text: String) in arguments.first == "run" ? OutputPatterns.normalizingTimes(text) : text }
+        if arguments.first == "run", ProcessInfo.processInfo.environment["RECORD_FIXTURES"] == "1" {
+            try fixture.record(stdout: normalize(result.stdout), stderr: normalize(result.stderr), port: server.port)
+        }
         if let expected = fixture.optionalFile("expected-stderr") {
             #expect(normalize(result.stderr) == OutputPatterns.substituting(port: server.port, in: expected))
         }
