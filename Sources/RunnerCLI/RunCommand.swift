@@ -46,6 +46,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGINT) { _ in _exit(130) }
         let loaded = collection.load()
         try DiagnosticsOutput.reportProblems(of: loaded)
         let options = RunOptions(jobs: jobs, tags: tags, excludedTags: excludedTags, bail: bail, recordExchanges: verbose)

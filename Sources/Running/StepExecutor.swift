@@ -111,7 +111,18 @@ final class ExchangeLog: Sendable {
     }
 
     private static func bodyText(_ body: Data) -> String {
-        String(validatingUTF8Data: body) ?? "(\(body.count) bytes of binary data)"
+        guard let text = String(validatingUTF8Data: body) else { return "(\(body.count) bytes of binary data)" }
+        return maskingTokens(in: text)
+    }
+
+    /// The members of an OAuth2 token response that are credentials.
+    static let tokenMembers: Set<String> = ["access_token", "refresh_token", "id_token"]
+
+    /// A JSON token response with its tokens replaced by `***`; other text as it is.
+    static func maskingTokens(in text: String) -> String {
+        guard text.contains("_token"), case .object(var object)? = try? JSONValue.parse(text) else { return text }
+        for key in object.keys where tokenMembers.contains(key) { object[key] = .string("***") }
+        return JSONValue.object(object).serialized()
     }
 
     /// The trace layer that records into the current task's log.

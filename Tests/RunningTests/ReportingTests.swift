@@ -106,6 +106,26 @@ import Testing
         #expect(failure["expected"] == .string(#""nothing""#))
     }
 
+    @Test func recordedExchangesHideOAuth2Tokens() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": """
+                request: { url: /reports }
+                auth: { oauth2: { tokenURL: /oauth/token, clientID: c, clientSecret: s } }
+                """,
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [
+            .path("/v1/oauth/token", .json(#"{"access_token":"tok-abc-123","token_type":"Bearer","expires_in":60}"#)),
+        ], fallback: .response(status: 200))
+        let summary = await CollectionRun(collection: collection.load(), options: RunOptions(recordExchanges: true), transport: loader).run()
+        let exchanges = try #require(summary.outcomes.first?.exchanges)
+        #expect(exchanges.count == 2)
+        #expect(exchanges.allSatisfy { !($0.responseBody ?? "").contains("tok-abc-123") })
+        #expect(exchanges[0].responseBody?.contains(#""access_token":"***""#) == true)
+        #expect(exchanges[1].requestHeaders.contains { $0.name == "Authorization" && $0.value == "***" })
+    }
+
     @Test func redactorHidesEncodedFormsAndCredentialHeaders() {
         let redactor = Redactor(secrets: ["a b&c", ""])
         #expect(redactor.redact("x=a%20b%26c y=a b&c") == "x=*** y=***")
