@@ -43,10 +43,16 @@ let package = Package(
             "CollectionFormat", "Running", "Reporting", "Loaders", "HTTPCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        // A real HTTP server for tests, bound to 127.0.0.1 on port 0.
-        .target(name: "TestSupport", dependencies: [
+        // A small NIO HTTP/1.1 server on a loopback address that hands whole requests to a handler.
+        .target(name: "LoopbackHTTP", dependencies: [
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ]),
+        // A real HTTP server for tests, bound to 127.0.0.1 on port 0.
+        .target(name: "TestSupport", dependencies: [
+            "LoopbackHTTP",
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
