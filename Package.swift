@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "runner", targets: ["RunnerCLI"]),
+        .executable(name: "demo-api", targets: ["DemoAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -56,6 +57,14 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
+        // The demo API the example collection runs against: routes and in-memory state.
+        .target(name: "DemoAPICore", dependencies: [
+            "LoopbackHTTP",
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ]),
+        // The `demo-api` command: serves DemoAPICore on 127.0.0.1 until SIGINT/SIGTERM.
+        .executableTarget(name: "DemoAPI", dependencies: ["DemoAPICore"]),
 
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
@@ -65,6 +74,9 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: [
             "TestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
+        .testTarget(name: "DemoAPITests", dependencies: [
+            "DemoAPICore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
     ],
     swiftLanguageModes: [.v6]
