@@ -8,19 +8,32 @@ public struct SourceSnippet: Sendable, Hashable {
     /// The snippet for `mark` in `source`, or nil when the mark's line is not in the source.
     ///
     /// Lines end at LF, CR LF or CR, as libyaml counts them; columns count characters (Unicode scalars).
-    /// A column past the end of the line puts the caret just after the last character.
-    public init?(source: String, mark: Mark) {
-        guard mark.line >= 1, let line = Self.line(number: mark.line, in: source) else { return nil }
-        var prefix = ""
-        var column = 1
-        for character in line.unicodeScalars where column < mark.column {
+    /// A column past the end of the line puts the caret just after the last character. A line longer
+    /// than `maxWidth` is cut to a window around the column, with `…` where text was left out.
+    public init?(source: String, mark: Mark, maxWidth: Int = 120) {
+        guard mark.line >= 1, let fullLine = Self.line(number: mark.line, in: source) else { return nil }
+        let scalars = Array(fullLine.unicodeScalars)
+        var window = scalars[...]
+        var column = mark.column
+        var leading = "", trailing = ""
+        if scalars.count > maxWidth {
+            let start = max(0, min(mark.column - 1 - maxWidth / 2, scalars.count - maxWidth))
+            window = scalars[start..<min(scalars.count, start + maxWidth)]
+            if start > 0 { leading = "…"; column = column - start + 1 }
+            if window.endIndex < scalars.count { trailing = "…" }
+        }
+        var prefix = leading.isEmpty ? "" : " "
+        var current = 1
+        for character in window where current < column {
             prefix.unicodeScalars.append(character == "\t" ? "\t" : " ")
-            column += 1
+            current += 1
         }
-        if column < mark.column {
-            prefix += String(repeating: " ", count: mark.column - column)
+        if current < column {
+            prefix += String(repeating: " ", count: column - current)
         }
-        self.line = String(line)
+        var line = String.UnicodeScalarView()
+        line.append(contentsOf: window)
+        self.line = leading + String(line) + trailing
         self.caret = prefix + "^"
     }
 

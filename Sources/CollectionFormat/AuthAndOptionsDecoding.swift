@@ -1,0 +1,139 @@
+import YAML
+
+extension NodeDecoder {
+    static let optionKeys = ["timeout", "delay", "followRedirects", "maxRedirects", "insecure", "retry", "throttle"]
+
+    /// `auth:` `none`, or a mapping with exactly one of basic, bearer, oauth2.
+    mutating func auth(_ node: Node) -> Located<AuthDefinition>? {
+        if case .scalar(let scalar) = node.content {
+            if scalar.text == "none" { return Located(.none, at: node.mark) }
+            typeMismatch(node, expected: "'none' or a mapping with one of basic, bearer, oauth2", for: "auth",
+                         suggestion: Suggestions.didYouMean(scalar.text, among: ["none"]))
+            return nil
+        }
+        guard let pairs = mapping(node, for: "auth") else { return nil }
+        _ = fields(pairs, allowed: AuthDefinition.kinds, in: "auth")
+        let kinds = pairs.filter { AuthDefinition.kinds.contains(Self.keyText($0.key)) }
+        guard let kind = kinds.first else {
+            if pairs.isEmpty { error("'auth' is empty: expected one of basic, bearer, oauth2, or 'none'", at: node.mark) }
+            return nil
+        }
+        for extra in kinds.dropFirst() {
+            error("more than one auth kind: '\(Self.keyText(kind.key))' and '\(Self.keyText(extra.key))'", at: extra.key.mark)
+        }
+        let value = kind.value
+        let definition: AuthDefinition?
+        switch Self.keyText(kind.key) {
+        case "basic":
+            let parts = requiredTemplates(value, keys: ["username", "password"], optional: [], in: "auth.basic")
+            definition = parts.map { .basic(username: $0["username"]!, password: $0["password"]!) }
+        case "bearer":
+            definition = template(value, for: "auth.bearer").map { .bearer($0) }
+        default:
+            let parts = requiredTemplates(value, keys: ["tokenURL", "clientID", "clientSecret"], optional: ["scope"],
+                                          in: "auth.oauth2")
+            definition = parts.map {
+                .oauth2(OAuth2Definition(tokenURL: $0["tokenURL"]!, clientID: $0["clientID"]!,
+                                         clientSecret: $0["clientSecret"]!, scope: $0["scope"]))
+            }
+        }
+        return definition.map { Located($0, at: node.mark) }
+    }
+
+    /// A mapping of templates where `keys` are required; nil if any is missing or wrong.
+    private mutating func requiredTemplates(_ node: Node, keys: [String], optional: [String], in context: String) -> [String: Template]? {
+        guard let pairs = mapping(node, for: context) else { return nil }
+        let fields = fields(pairs, allowed: keys + optional, in: context)
+        var templates: [String: Template] = [:]
+        var complete = true
+        for key in keys + optional {
+            guard let value = fields[key] else {
+                if keys.contains(key) {
+                    missing(key, in: context, at: node.mark)
+                    complete = false
+                }
+                continue
+            }
+            if let template = template(value, for: "\(context).\(key)") { templates[key] = template } else { complete = false }
+        }
+        return complete ? templates : nil
+    }
+
+    /// `options:`; `throttle` is allowed in environments only.
+    mutating func options(_ node: Node, allowsThrottle: Bool) -> OptionsDefinition {
+        var options = OptionsDefinition()
+        guard let pairs = mapping(node, for: "options") else { return options }
+        let allowed = allowsThrottle ? Self.optionKeys : Self.optionKeys.filter { $0 != "throttle" }
+        let fields = fields(pairs, allowed: allowed, in: "options", explanations: [
+            "throttle": "'throttle' is a rate shared by all requests: set it in the environment's options",
+        ])
+        func located<T>(_ key: String, _ decode: (inout NodeDecoder, Node) -> T?) -> Located<T>? {
+            guard let value = fields[key], let decoded = decode(&self, value) else { return nil }
+            return Located(decoded, at: value.mark)
+        }
+        options.timeout = located("timeout") { $0.duration($1, for: "options.timeout") }
+        options.delay = located("delay") { $0.duration($1, for: "options.delay") }
+        options.followRedirects = located("followRedirects") { $0.bool($1, for: "options.followRedirects") }
+        options.maxRedirects = located("maxRedirects") { $0.int($1, for: "options.maxRedirects", in: 0...Int.max) }
+        options.insecure = located("insecure") { $0.bool($1, for: "options.insecure") }
+        if let insecure = options.insecure, insecure.value {
+            warning("'insecure: true' skips TLS certificate verification", at: insecure.mark)
+        }
+        options.retry = fields["retry"].flatMap { retry($0) }
+        if let throttle = fields["throttle"], let pairs = mapping(throttle, for: "options.throttle") {
+            let throttleFields = self.fields(pairs, allowed: ["perSecond"], in: "options.throttle")
+            if let rate = throttleFields["perSecond"] {
+                options.throttle = positiveNumber(rate, for: "options.throttle.perSecond")
+                    .map { ThrottleDefinition(perSecond: $0, mark: rate.mark) }
+            } else {
+                missing("perSecond", in: "options.throttle", at: throttle.mark)
+            }
+        }
+        return options
+    }
+
+    /// `options.retry`.
+    private mutating func retry(_ node: Node) -> RetryDefinition? {
+        guard let pairs = mapping(node, for: "options.retry") else { return nil }
+        let fields = fields(pairs, allowed: ["attempts", "delay", "backoff", "on"], in: "options.retry")
+        var retry = RetryDefinition(mark: node.mark)
+        if let value = fields["attempts"], let attempts = int(value, for: "options.retry.attempts", in: 1...Int.max) {
+            retry.attempts = Located(attempts, at: value.mark)
+        }
+        if let value = fields["delay"], let delay = duration(value, for: "options.retry.delay") {
+            retry.delay = Located(delay, at: value.mark)
+        }
+        if let value = fields["backoff"], let name = string(value, for: "options.retry.backoff") {
+            if let backoff = RetryDefinition.Backoff(rawValue: name) {
+                retry.backoff = Located(backoff, at: value.mark)
+            } else {
+                let kinds = RetryDefinition.Backoff.allCases.map(\.rawValue)
+                error("unknown backoff '\(name)': expected constant or exponential", at: value.mark,
+                      suggestion: Suggestions.didYouMean(name, among: kinds))
+            }
+        }
+        if let value = fields["on"] {
+            retry.on = Located(scalarOrSequence(value).compactMap { retryCondition($0) }, at: value.mark)
+        }
+        return retry
+    }
+
+    /// A status code (100-599), `timeout` or `connection`.
+    private mutating func retryCondition(_ node: Node) -> RetryDefinition.Condition? {
+        if case .scalar(let scalar) = node.content {
+            switch scalar.value {
+            case .int:
+                return int(node, for: "options.retry.on", in: 100...599).map { .status($0) }
+            case .string(let text):
+                if text == "timeout" { return .timeout }
+                if text == "connection" { return .connection }
+                error("unknown retry condition '\(text)': expected a status code, timeout or connection", at: node.mark,
+                      suggestion: Suggestions.didYouMean(text, among: ["timeout", "connection"]))
+                return nil
+            default: break
+            }
+        }
+        typeMismatch(node, expected: "a status code, timeout or connection", for: "options.retry.on")
+        return nil
+    }
+}

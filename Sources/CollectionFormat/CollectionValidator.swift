@@ -1,0 +1,82 @@
+import YAML
+
+/// The checks of `runner validate` that span files: variables defined at their point of use, referenced files.
+struct CollectionValidator {
+    let environment: ResolvedEnvironment?
+    let processEnvironment: [String: String]
+    private(set) var diagnostics = DiagnosticBag()
+    /// The names defined so far in run order.
+    private var defined: Set<String>
+
+    init(environment: ResolvedEnvironment?, commandLine: [(name: String, value: String)], processEnvironment: [String: String]) {
+        self.environment = environment
+        self.processEnvironment = processEnvironment
+        defined = Set(commandLine.map(\.name))
+        if let environment {
+            defined.formUnion(environment.variables.keys)
+            defined.formUnion(environment.secrets.map(\.name))
+        }
+    }
+
+    /// Checks the files in run order; captures of a request count for the requests after it.
+    mutating func validate(_ files: [RequestFile]) {
+        for file in files {
+            for step in file.steps {
+                check(step.templates, in: file.path)
+                checkEnvironmentTemplates(for: step)
+                for reference in step.fileReferences { check(reference, in: file.path) }
+                if let schema = step.expect.schema, FileSystem.kind(of: schema.absolutePath).exists {
+                    checkSchema(schema, in: file.path)
+                }
+                defined.formUnion(step.captures.map(\.name))
+            }
+        }
+    }
+
+    /// The environment's headers, query and auth are used by every request (auth unless overridden).
+    private mutating func checkEnvironmentTemplates(for step: RequestDefinition) {
+        guard let environment else { return }
+        for header in environment.headers { check([header.value.value], in: header.path) }
+        for parameter in environment.query { check(parameter.value.templates, in: parameter.path) }
+        if step.auth == nil, let auth = environment.auth { check(auth.value.value.templates, in: auth.path) }
+    }
+
+    /// Every variable of the templates must be defined; every `$env.NAME` set.
+    private mutating func check(_ templates: [Template], in path: String) {
+        for template in templates {
+            for (expression, mark) in template.expressions {
+                switch expression {
+                case .variable(let variable) where !defined.contains(variable.name):
+                    diagnostics.add(VariableScope.undefinedVariable(variable.name, at: mark, among: defined).diagnostic(in: path))
+                case .builtin(.env(let name)) where processEnvironment[name] == nil:
+                    diagnostics.add(VariableScope.unsetEnvironmentVariable(name, at: mark).diagnostic(in: path))
+                default: break
+                }
+            }
+        }
+    }
+
+    /// A referenced file must exist and be a regular file; returns whether it does.
+    @discardableResult
+    private mutating func check(_ reference: FileReference, in path: String) -> Bool {
+        let kind = FileSystem.kind(of: reference.absolutePath)
+        guard kind.exists, !kind.isDirectory else {
+            let problem = kind.exists ? "is a directory" : "does not exist"
+            diagnostics.add(.error("file '\(reference.written)' \(problem) (looked for '\(reference.path)')", path: path,
+                                   at: reference.mark, suggestion: "paths are relative to the request file"))
+            return false
+        }
+        return true
+    }
+
+    /// A schema file must be JSON.
+    private mutating func checkSchema(_ reference: FileReference, in path: String) {
+        guard let bytes = FileSystem.read(reference.absolutePath) else {
+            diagnostics.add(.error("cannot read schema '\(reference.written)'", path: path, at: reference.mark))
+            return
+        }
+        if let problem = ExternalChecks.jsonProblem(bytes) {
+            diagnostics.add(.error("schema '\(reference.written)' is not valid JSON: \(problem)", path: path, at: reference.mark))
+        }
+    }
+}

@@ -1,0 +1,98 @@
+public import YAML
+
+/// One problem found while reading a collection: where it is, what is wrong, and how to fix it.
+public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// How bad the problem is; any error makes a collection invalid.
+    public enum Severity: String, Sendable, Hashable {
+        case error, warning
+    }
+
+    public var severity: Severity
+    /// The file as the user named it (relative where possible), or nil for problems of the command line.
+    public var path: String?
+    /// Where in the file, or nil when the problem concerns the whole file.
+    public var mark: Mark?
+    public var message: String
+    /// A hint, rendered as `= help: ...`.
+    public var suggestion: String?
+    /// Further facts, each rendered as `= note` lines after the source line (expected and actual values).
+    public var notes: [String] = []
+
+    public init(_ severity: Severity = .error, path: String?, mark: Mark?, message: String, suggestion: String? = nil) {
+        self.severity = severity
+        self.path = path
+        self.mark = mark
+        self.message = message
+        self.suggestion = suggestion
+    }
+
+    /// Builds an error diagnostic.
+    public static func error(_ message: String, path: String?, at mark: Mark?, suggestion: String? = nil) -> Diagnostic {
+        Diagnostic(.error, path: path, mark: mark, message: message, suggestion: suggestion)
+    }
+
+    /// Builds a warning diagnostic.
+    public static func warning(_ message: String, path: String?, at mark: Mark?, suggestion: String? = nil) -> Diagnostic {
+        Diagnostic(.warning, path: path, mark: mark, message: message, suggestion: suggestion)
+    }
+
+    /// The first line of the rendered form: `path:line:col: error: message`.
+    public var description: String {
+        var location = ""
+        if let path {
+            location = path
+            if let mark { location += ":\(mark.line):\(mark.column)" }
+            location += ": "
+        }
+        return "\(location)\(severity.rawValue): \(message)"
+    }
+}
+
+/// Collects every problem of a run so all of them are reported, not only the first.
+public struct DiagnosticBag: Sendable {
+    public private(set) var diagnostics: [Diagnostic] = []
+    private var seen: Set<Diagnostic> = []
+
+    public init() {}
+
+    /// Adds a diagnostic unless the same one (path, mark, message) was already reported.
+    public mutating func add(_ diagnostic: Diagnostic) {
+        if seen.insert(diagnostic).inserted { diagnostics.append(diagnostic) }
+    }
+
+    /// Adds several diagnostics.
+    public mutating func add(contentsOf diagnostics: some Sequence<Diagnostic>) {
+        for diagnostic in diagnostics { add(diagnostic) }
+    }
+
+    /// Whether any error (not only warnings) was reported.
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    /// The diagnostics sorted by path, then position; problems without a path come first.
+    public var sorted: [Diagnostic] { Self.sort(diagnostics) }
+
+    /// Sorts diagnostics by path then mark, keeping the reporting order for ties.
+    public static func sort(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.enumerated().sorted { lhs, rhs in
+            let left = (lhs.element.path ?? "", lhs.element.mark?.line ?? 0, lhs.element.mark?.column ?? 0, lhs.offset)
+            let right = (rhs.element.path ?? "", rhs.element.mark?.line ?? 0, rhs.element.mark?.column ?? 0, rhs.offset)
+            return left < right
+        }.map(\.element)
+    }
+}
+
+/// The text of every file read in a run, by displayed path, for rendering source lines.
+public struct SourceCache: Sendable {
+    private var texts: [String: String] = [:]
+
+    public init() {}
+
+    /// Records the text of a file.
+    public mutating func store(_ text: String, for path: String) { texts[path] = text }
+
+    /// The paths of every file read, sorted.
+    public var paths: [String] { texts.keys.sorted() }
+
+    /// The text of a file, if it was read.
+    public func text(for path: String) -> String? { texts[path] }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import YAML
+
+/// Renders diagnostics the way a compiler does: location, message, source line with a caret, help.
+public enum DiagnosticRenderer {
+    /// Renders all diagnostics, sorted by path and position, separated by blank lines.
+    public static func render(_ diagnostics: [Diagnostic], sources: SourceCache, color: Bool) -> String {
+        DiagnosticBag.sort(diagnostics)
+            .map { render($0, sources: sources, color: color) }
+            .joined(separator: "\n")
+    }
+
+    /// Renders one diagnostic, ending with a line break.
+    public static func render(_ diagnostic: Diagnostic, sources: SourceCache, color: Bool) -> String {
+        let style = Style(enabled: color)
+        var location = ""
+        if let path = diagnostic.path {
+            location = path
+            if let mark = diagnostic.mark { location += ":\(mark.line):\(mark.column)" }
+            location += ": "
+        }
+        let severity = diagnostic.severity == .error
+            ? style.apply("error", .boldRed) : style.apply("warning", .boldYellow)
+        var output = style.apply(location, .bold) + severity + style.apply(": \(diagnostic.message)", .bold) + "\n"
+
+        let gutterWidth = diagnostic.mark.map { String($0.line).count } ?? 1
+        let emptyGutter = String(repeating: " ", count: gutterWidth + 2)
+        if let mark = diagnostic.mark, let path = diagnostic.path {
+            let snippet = sources.text(for: path).flatMap { SourceSnippet(source: $0, mark: mark) }
+            let line = snippet?.line ?? ""
+            let caret = snippet?.caret ?? String(repeating: " ", count: max(0, mark.column - 1)) + "^"
+            output += style.apply(" \(mark.line) |", .blue) + (line.isEmpty ? "" : " \(line)") + "\n"
+            output += style.apply(emptyGutter + "|", .blue) + " " + caret.dropLast() + style.apply("^", .boldRed) + "\n"
+        }
+        for note in diagnostic.notes {
+            output += emptyGutter + "= " + note.replacingOccurrences(of: "\n", with: "\n" + emptyGutter + "  ") + "\n"
+        }
+        if let suggestion = diagnostic.suggestion {
+            output += emptyGutter + style.apply("= help:", .bold) + " \(suggestion)\n"
+        }
+        return output
+    }
+
+    /// ANSI styling that is a no-op when color is off.
+    private struct Style {
+        enum Code: String {
+            case bold = "1", boldRed = "1;31", boldYellow = "1;33", blue = "34"
+        }
+
+        let enabled: Bool
+
+        func apply(_ text: String, _ code: Code) -> String {
+            enabled && !text.isEmpty ? "\u{1B}[\(code.rawValue)m\(text)\u{1B}[0m" : text
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import YAML
+
+extension NodeDecoder {
+    static let environmentKeys = ["extends", "baseURL", "headers", "query", "variables", "secrets", "auth", "options"]
+
+    /// Decodes one environment file; `root` is nil for an empty file (an empty environment).
+    mutating func environment(_ root: Node?, name: String) -> EnvironmentDefinition {
+        var environment = EnvironmentDefinition(name: name, path: path)
+        guard let root, let pairs = mapping(root, for: "environment '\(name)'") else { return environment }
+        let fields = fields(pairs, allowed: Self.environmentKeys, in: nil)
+        if let value = fields["extends"], let base = string(value, for: "extends") {
+            environment.extends = Located(base, at: value.mark)
+        }
+        environment.baseURL = fields["baseURL"].flatMap { template($0, for: "baseURL") }
+        environment.headers = fields["headers"].map { headers($0, for: "headers") } ?? []
+        environment.query = fields["query"].map { parameters($0, for: "query") } ?? []
+        if let value = fields["variables"], let variablePairs = mapping(value, for: "variables") {
+            for pair in variablePairs {
+                guard let name = variableName(pair.key, in: "variables"), let value = templateValue(pair.value) else { continue }
+                environment.variables.append(VariableDefinition(name: name, nameMark: pair.key.mark, value: value))
+            }
+        }
+        if let value = fields["secrets"], let secretPairs = mapping(value, for: "secrets") {
+            environment.secrets = secretPairs.compactMap { secret($0) }
+        }
+        environment.auth = fields["auth"].flatMap { auth($0) }
+        environment.options = fields["options"].map { options($0, allowsThrottle: true) } ?? OptionsDefinition()
+        return environment
+    }
+
+    /// A key that must be a valid variable name.
+    private mutating func variableName(_ key: Node, in context: String) -> String? {
+        let name = Self.keyText(key)
+        guard VariablePath.isValidName(name) else {
+            error("invalid variable name '\(name)' in '\(context)': use letters, digits, '_' and '-', not starting with a digit",
+                  at: key.mark)
+            return nil
+        }
+        return name
+    }
+
+    /// `name: { env: NAME, default: value }`.
+    private mutating func secret(_ pair: Pair) -> SecretDefinition? {
+        guard let name = variableName(pair.key, in: "secrets") else { return nil }
+        let context = "secrets.\(name)"
+        guard let pairs = mapping(pair.value, for: context) else { return nil }
+        let fields = fields(pairs, allowed: ["env", "default"], in: context)
+        guard let envNode = fields["env"] else {
+            missing("env", in: context, at: pair.value.mark)
+            return nil
+        }
+        guard let env = string(envNode, for: "\(context).env") else { return nil }
+        guard isEnvironmentVariableName(env) else {
+            error("invalid environment variable name '\(env)'", at: envNode.mark)
+            return nil
+        }
+        let defaultValue = fields["default"].flatMap { node in
+            string(node, for: "\(context).default").map { Located($0, at: node.mark) }
+        }
+        return SecretDefinition(name: name, nameMark: pair.key.mark, env: Located(env, at: envNode.mark),
+                                defaultValue: defaultValue)
+    }
+}

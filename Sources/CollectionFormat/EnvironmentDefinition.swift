@@ -1,0 +1,118 @@
+public import HTTPCore
+public import YAML
+
+/// One environment file as written, before `extends` is applied.
+public struct EnvironmentDefinition: Sendable {
+    /// The name used with `--env` (the file name without extension).
+    public var name: String
+    /// The file as displayed.
+    public var path: String
+    public var extends: Located<String>?
+    public var baseURL: Template?
+    public var headers: [HeaderField]
+    public var query: [Parameter]
+    public var variables: [VariableDefinition]
+    public var secrets: [SecretDefinition]
+    public var auth: Located<AuthDefinition>?
+    public var options: OptionsDefinition
+
+    public init(name: String, path: String, extends: Located<String>? = nil, baseURL: Template? = nil,
+                headers: [HeaderField] = [], query: [Parameter] = [], variables: [VariableDefinition] = [],
+                secrets: [SecretDefinition] = [], auth: Located<AuthDefinition>? = nil,
+                options: OptionsDefinition = OptionsDefinition()) {
+        self.name = name
+        self.path = path
+        self.extends = extends
+        self.baseURL = baseURL
+        self.headers = headers
+        self.query = query
+        self.variables = variables
+        self.secrets = secrets
+        self.auth = auth
+        self.options = options
+    }
+}
+
+/// `variables.<name>`: any YAML value; strings may use templates.
+public struct VariableDefinition: Sendable, Hashable {
+    public var name: String
+    public var nameMark: Mark
+    public var value: TemplateValue
+
+    public init(name: String, nameMark: Mark, value: TemplateValue) {
+        self.name = name
+        self.nameMark = nameMark
+        self.value = value
+    }
+}
+
+/// `secrets.<name>: { env: NAME, default: ... }`.
+public struct SecretDefinition: Sendable, Hashable {
+    public var name: String
+    public var nameMark: Mark
+    /// The process environment variable to read.
+    public var env: Located<String>
+    /// Used when the process environment lacks `env`.
+    public var defaultValue: Located<String>?
+
+    public init(name: String, nameMark: Mark, env: Located<String>, defaultValue: Located<String>?) {
+        self.name = name
+        self.nameMark = nameMark
+        self.env = env
+        self.defaultValue = defaultValue
+    }
+}
+
+/// A value with the file it was declared in (environments merge several files).
+public struct Sourced<Value: Sendable>: Sendable {
+    public var value: Value
+    /// The displayed path of the declaring file.
+    public var path: String
+
+    public init(_ value: Value, path: String) {
+        self.value = value
+        self.path = path
+    }
+}
+
+/// A secret with its value, for the variable scope and redaction.
+public struct ResolvedSecret: Sendable, Hashable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// The selected environment with its `extends` chain merged, secrets read and variables resolved.
+public struct ResolvedEnvironment: Sendable {
+    /// The name given to `--env`.
+    public var name: String
+    /// The names from the selected environment to its farthest base.
+    public var chain: [String]
+    /// The resolved `baseURL` (scheme, host, port and path prefix), if any environment of the chain sets it.
+    public var baseURL: String?
+    /// Headers added to every request (the request's own win), each with its file.
+    public var headers: [Sourced<HeaderField>]
+    /// Query parameters added to every request unless it sets them.
+    public var query: [Sourced<Parameter>]
+    /// Every variable, resolved, in declaration order.
+    public var variables: JSONObject
+    public var secrets: [ResolvedSecret]
+    /// The environment's auth, unless a request overrides it.
+    public var auth: Sourced<Located<AuthDefinition>>?
+    /// Options for every request (a request's own win field by field).
+    public var options: OptionsDefinition
+
+    /// A scope with these variables and secrets, the command-line variables and the process environment.
+    public func scope(commandLine: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],
+                      builtins: BuiltinValues = .live) -> VariableScope {
+        var scope = VariableScope(processEnvironment: processEnvironment, builtins: builtins)
+        for (name, value) in variables.members { scope.define(name, value, in: .environment) }
+        for secret in secrets { scope.define(secret.name, .string(secret.value), in: .environment, secret: true) }
+        for (name, value) in commandLine { scope.define(name, .string(value), in: .commandLine) }
+        return scope
+    }
+}

@@ -1,0 +1,148 @@
+import YAML
+
+extension NodeDecoder {
+    /// The `expect:` mapping.
+    mutating func expect(_ node: Node, location: FileLocation) -> ExpectDefinition {
+        var expect = ExpectDefinition()
+        guard let pairs = mapping(node, for: "expect") else { return expect }
+        let fields = fields(pairs, allowed: ["status", "headers", "body", "text", "schema", "duration"], in: "expect")
+        if let value = fields["status"] { expect.status = status(value).map { Located($0, at: value.mark) } }
+        if let value = fields["headers"], let headerPairs = mapping(value, for: "expect.headers") {
+            for pair in headerPairs {
+                let name = Self.keyText(pair.key)
+                guard let matcher = matcher(pair.value, for: "expect.headers.\(name)") else { continue }
+                expect.headers.append(HeaderExpectation(name: name, nameMark: pair.key.mark, matcher: matcher, mark: pair.value.mark))
+            }
+        }
+        if let value = fields["body"], let bodyPairs = mapping(value, for: "expect.body") {
+            for pair in bodyPairs {
+                let query = Self.keyText(pair.key)
+                checkJSONPath(query, in: pair.key)
+                guard let matcher = matcher(pair.value, for: "expect.body.\(query)") else { continue }
+                expect.body.append(BodyExpectation(path: query, pathMark: pair.key.mark, matcher: matcher, mark: pair.value.mark))
+            }
+        }
+        if let value = fields["text"] { expect.text = matcher(value, for: "expect.text").map { Located($0, at: value.mark) } }
+        if let value = fields["schema"] { expect.schema = fileReference(value, for: "expect.schema", location: location) }
+        if let value = fields["duration"] {
+            expect.duration = durationMatcher(value, for: "expect.duration").map { Located($0, at: value.mark) }
+        }
+        return expect
+    }
+
+    /// `expect.status`: an integer, a class like "2xx", a list of them, or a matcher.
+    private mutating func status(_ node: Node) -> StatusExpectation? {
+        switch node.content {
+        case .mapping: return matcher(node, for: "expect.status").map { .matcher($0) }
+        case .sequence(let items):
+            if items.isEmpty { error("'expect.status' is an empty list", at: node.mark) }
+            let patterns = items.compactMap { statusPattern($0) }
+            return patterns.count == items.count ? .oneOf(patterns) : nil
+        case .scalar: return statusPattern(node).map { .oneOf([$0]) }
+        }
+    }
+
+    /// One status code (100-599) or class (`1xx` to `5xx`).
+    private mutating func statusPattern(_ node: Node) -> StatusPattern? {
+        let hint = "expected a status code (100-599), a class like \"2xx\", a list of codes, or a matcher"
+        guard case .scalar(let scalar) = node.content else {
+            typeMismatch(node, expected: "a status code or a class like \"2xx\"", for: "expect.status")
+            return nil
+        }
+        switch scalar.value {
+        case .int(let code):
+            guard (100...599).contains(code) else {
+                error("invalid status \(code): status codes are between 100 and 599", at: node.mark)
+                return nil
+            }
+            return .code(code)
+        case .string(let text):
+            let characters = Array(text.lowercased())
+            if characters.count == 3, let digit = characters[0].wholeNumberValue, (1...5).contains(digit),
+               characters[1] == "x", characters[2] == "x" {
+                return .statusClass(digit)
+            }
+            error("invalid status pattern '\(text)'", at: node.mark, suggestion: hint)
+        default:
+            error("invalid status \(Self.describe(node))", at: node.mark, suggestion: hint)
+        }
+        return nil
+    }
+
+    /// Reports a JSONPath query that does not parse, at the offending character of the key.
+    mutating func checkJSONPath(_ query: String, in node: Node) {
+        guard let problem = ExternalChecks.jsonPathProblem(query) else { return }
+        var mark = node.mark
+        if case .scalar(let scalar) = node.content, scalar.style == .plain || scalar.style == .singleQuoted
+            || scalar.style == .doubleQuoted, !query.contains("\n") {
+            mark.column += problem.offset + (scalar.style == .plain ? 0 : 1)
+        }
+        error("invalid JSONPath '\(query)': \(problem.message)", at: mark)
+    }
+
+    /// The `capture:` mapping.
+    mutating func captures(_ node: Node) -> [CaptureDefinition] {
+        guard let pairs = mapping(node, for: "capture") else { return [] }
+        var captures: [CaptureDefinition] = []
+        for pair in pairs {
+            let name = Self.keyText(pair.key)
+            guard VariablePath.isValidName(name) else {
+                error("invalid capture name '\(name)': use letters, digits, '_' and '-', not starting with a digit",
+                      at: pair.key.mark)
+                continue
+            }
+            if let source = captureSource(pair.value, name: name) {
+                captures.append(CaptureDefinition(name: name, nameMark: pair.key.mark, source: source, mark: pair.value.mark))
+            }
+        }
+        return captures
+    }
+
+    /// `$...`, or a mapping with one of header, cookie, regex, status.
+    private mutating func captureSource(_ node: Node, name: String) -> CaptureDefinition.Source? {
+        let context = "capture.\(name)"
+        let expected = "a JSONPath starting with '$' or a mapping with one of header, cookie, regex, status"
+        if case .scalar(let scalar) = node.content, case .string(let text) = scalar.value, text.hasPrefix("$") {
+            checkJSONPath(text, in: node)
+            return .jsonPath(text)
+        }
+        guard case .mapping(let pairs) = node.content else {
+            typeMismatch(node, expected: expected, for: context)
+            return nil
+        }
+        _ = fields(pairs, allowed: CaptureDefinition.kinds, in: context)
+        let kinds = pairs.filter { CaptureDefinition.kinds.contains(Self.keyText($0.key)) }
+        guard let kind = kinds.first else {
+            if pairs.isEmpty { typeMismatch(node, expected: expected, for: context) }
+            return nil
+        }
+        for extra in kinds.dropFirst() {
+            error("more than one capture source: '\(Self.keyText(kind.key))' and '\(Self.keyText(extra.key))'", at: extra.key.mark)
+        }
+        let place = "\(context).\(Self.keyText(kind.key))"
+        switch Self.keyText(kind.key) {
+        case "header": return string(kind.value, for: place).map { .header($0) }
+        case "cookie": return string(kind.value, for: place).map { .cookie($0) }
+        case "status":
+            guard bool(kind.value, for: place) == true else {
+                if case .scalar(let scalar) = kind.value.content, scalar.value == .bool(false) {
+                    error("'\(place)' must be true", at: kind.value.mark)
+                }
+                return nil
+            }
+            return .status
+        default:
+            guard let pattern = string(kind.value, for: place) else { return nil }
+            if let problem = ExternalChecks.regexProblem(pattern) {
+                error(problem, at: kind.value.mark)
+                return nil
+            }
+            guard ExternalChecks.captureGroupCount(pattern) >= 1 else {
+                error("the regular expression of '\(place)' has no capture group", at: kind.value.mark,
+                      suggestion: "wrap the part to capture in parentheses, such as 'id=([0-9]+)'")
+                return nil
+            }
+            return .regex(pattern)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Expectations
+import Foundation
+import HTTPCore
+
+/// Load-time checks whose engines live in the Expectations and HTTPCore modules: JSONPath, regular expressions, JSON.
+enum ExternalChecks {
+    /// Why a JSONPath query (RFC 9535) does not parse, with the offset (in Unicode scalars) of the problem; nil when valid.
+    static func jsonPathProblem(_ query: String) -> (message: String, offset: Int)? {
+        do {
+            _ = try JSONPath(query)
+            return nil
+        } catch {
+            return (error.message, error.offset)
+        }
+    }
+
+    /// Why a regular expression does not compile (the engine of `matches`); nil when valid.
+    static func regexProblem(_ pattern: String) -> String? {
+        do {
+            try Matcher<JSONValue>.validatePattern(pattern)
+            return nil
+        } catch {
+            return "invalid regular expression '\(pattern)'"
+        }
+    }
+
+    /// The number of capture groups of a valid regular expression (same ICU engine as `matches`).
+    static func captureGroupCount(_ pattern: String) -> Int {
+        (try? NSRegularExpression(pattern: pattern))?.numberOfCaptureGroups ?? 0
+    }
+
+    /// Why bytes are not JSON (with line and column); nil when valid.
+    static func jsonProblem(_ bytes: [UInt8]) -> String? {
+        do {
+            _ = try JSONValue.parse(bytes)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+}

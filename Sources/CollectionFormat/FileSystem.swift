@@ -1,0 +1,42 @@
+import Foundation
+
+/// The few file-system questions the loader asks, on absolute paths.
+enum FileSystem {
+    /// Whether a path exists, and whether it is a directory.
+    static func kind(of path: String) -> (exists: Bool, isDirectory: Bool) {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        return (exists, isDirectory.boolValue)
+    }
+
+    /// The bytes of a file, or nil if it cannot be read.
+    static func read(_ path: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+    }
+
+    /// The entries of a directory, or nil if it cannot be listed.
+    static func entries(of directory: String) -> [String]? {
+        try? FileManager.default.contentsOfDirectory(atPath: directory)
+    }
+
+    /// The path with `.`/`..` removed and symbolic links resolved, for identity checks.
+    static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
+    }
+
+    /// `path` made absolute against `directory`, with `.` and `..` removed.
+    static func absolute(_ path: String, from directory: String) -> String {
+        let joined = path.hasPrefix("/") ? path : PathText.join(directory, path)
+        return URL(fileURLWithPath: joined).standardizedFileURL.path
+    }
+
+    /// `path` relative to `directory` (with `..` where needed), for display.
+    static func relative(_ path: String, to directory: String) -> String {
+        let target = path.split(separator: "/").map(String.init)
+        let base = directory.split(separator: "/").map(String.init)
+        var common = 0
+        while common < target.count, common < base.count, target[common] == base[common] { common += 1 }
+        let parts = Array(repeating: "..", count: base.count - common) + target[common...]
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+}

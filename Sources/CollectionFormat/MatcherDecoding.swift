@@ -1,0 +1,155 @@
+import Expectations
+import YAML
+
+extension NodeDecoder {
+    /// The operators that apply to `expect.duration`.
+    static let durationOperators = ["equals", "notEquals", "lessThan", "lessThanOrEqual", "greaterThan",
+                                    "greaterThanOrEqual", "in", "not"]
+    private static let comparisonOperators: Set = ["lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual"]
+
+    /// A matcher: a literal means `equals`, a mapping of operators means all must hold.
+    mutating func matcher(_ node: Node, for context: String) -> Matcher<TemplateValue>? {
+        matcher(node, for: context, operators: Matcher<TemplateValue>.operatorNames, allowsDurations: false)
+    }
+
+    /// A matcher on durations (`expect.duration`): comparisons whose operands are durations.
+    mutating func durationMatcher(_ node: Node, for context: String) -> Matcher<Duration>? {
+        guard let matcher = matcher(node, for: context, operators: Self.durationOperators, allowsDurations: true) else { return nil }
+        do {
+            return try matcher.map { (operand) throws(TemplateError) -> Duration in
+                guard case .string(let template) = operand.content, template.isLiteral,
+                      let duration = DurationSyntax.parse(template.source) else {
+                    throw TemplateError("expected a duration like 250ms, 5s or 1m for '\(context)'", at: operand.mark)
+                }
+                return duration
+            }
+        } catch {
+            report(error)
+            return nil
+        }
+    }
+
+    private mutating func matcher(_ node: Node, for context: String, operators: [String],
+                                  allowsDurations: Bool) -> Matcher<TemplateValue>? {
+        guard case .mapping(let pairs) = node.content else {
+            return templateValue(node).map { .equals($0) }
+        }
+        guard !pairs.isEmpty else {
+            error("empty matcher for '\(context)': expected operators such as equals, contains, exists", at: node.mark)
+            return nil
+        }
+        var matchers: [Matcher<TemplateValue>] = []
+        var complete = true
+        for pair in pairs {
+            let name = Self.keyText(pair.key)
+            guard operators.contains(name) else {
+                complete = false
+                reportUnknownOperator(name, at: pair.key.mark, context: context, operators: operators)
+                continue
+            }
+            if let decoded = matcherOperator(name, pair.value, context: context, operators: operators,
+                                             allowsDurations: allowsDurations) {
+                matchers.append(decoded)
+            } else {
+                complete = false
+            }
+        }
+        guard complete else { return nil }
+        return matchers.count == 1 ? matchers[0] : .all(matchers)
+    }
+
+    private mutating func reportUnknownOperator(_ name: String, at mark: Mark, context: String, operators: [String]) {
+        if Matcher<TemplateValue>.operatorNames.contains(name) {
+            error("operator '\(name)' does not apply to '\(context)'", at: mark,
+                  suggestion: "'\(context)' allows \(operators.joined(separator: ", "))")
+            return
+        }
+        error("unknown matcher operator '\(name)'", at: mark, suggestion: Suggestions.didYouMean(name, among: operators)
+            ?? "to compare with an object, write { equals: { ... } }")
+    }
+
+    /// One operator and its operand.
+    private mutating func matcherOperator(_ name: String, _ value: Node, context: String, operators: [String],
+                                          allowsDurations: Bool) -> Matcher<TemplateValue>? {
+        let place = "\(context).\(name)"
+        switch name {
+        case "exists": return bool(value, for: place).map { .exists($0) }
+        case "isEmpty": return bool(value, for: place).map { .isEmpty($0) }
+        case "type":
+            guard let typeName = string(value, for: place) else { return nil }
+            guard let type = JSONType(rawValue: typeName) else {
+                error("unknown type '\(typeName)': expected one of \(JSONType.allCases.map(\.rawValue).joined(separator: ", "))",
+                      at: value.mark, suggestion: Suggestions.didYouMean(typeName, among: JSONType.allCases.map(\.rawValue)))
+                return nil
+            }
+            return .type(type)
+        case "length": return lengthMatcher(value, for: place)
+        case "in":
+            guard let items = sequence(value, for: place) else { return nil }
+            let values = items.compactMap { templateValue($0) }
+            return values.count == items.count ? .in(values) : nil
+        case "each", "not":
+            guard let nested = matcher(value, for: place, operators: operators, allowsDurations: allowsDurations) else { return nil }
+            return name == "each" ? .each(nested) : .not(nested)
+        default:
+            guard let operand = templateValue(value) else { return nil }
+            if name == "matches" { checkPattern(operand, for: place) }
+            if Self.comparisonOperators.contains(name), !allowsDurations { checkNumber(operand, for: place) }
+            return Self.valueOperator(name, operand)
+        }
+    }
+
+    /// The operators whose operand is a value.
+    private static func valueOperator(_ name: String, _ operand: TemplateValue) -> Matcher<TemplateValue> {
+        switch name {
+        case "notEquals": .notEquals(operand)
+        case "lessThan": .lessThan(operand)
+        case "lessThanOrEqual": .lessThanOrEqual(operand)
+        case "greaterThan": .greaterThan(operand)
+        case "greaterThanOrEqual": .greaterThanOrEqual(operand)
+        case "contains": .contains(operand)
+        case "notContains": .notContains(operand)
+        case "startsWith": .startsWith(operand)
+        case "endsWith": .endsWith(operand)
+        case "matches": .matches(operand)
+        default: .equals(operand)
+        }
+    }
+
+    /// `length`: an integer (or a single template) or a nested matcher.
+    private mutating func lengthMatcher(_ node: Node, for context: String) -> Matcher<TemplateValue>? {
+        if case .mapping = node.content {
+            return matcher(node, for: context).map { .length($0) }
+        }
+        if case .scalar(let scalar) = node.content {
+            if case .int(let count) = scalar.value, count >= 0 {
+                return .length(.equals(TemplateValue(.int(count), mark: node.mark)))
+            }
+            if case .string = scalar.value, let template = parseTemplate(scalar, at: node.mark), template.singleExpression != nil {
+                return .length(.equals(TemplateValue(.string(template), mark: node.mark)))
+            }
+        }
+        typeMismatch(node, expected: "a non-negative integer or a matcher", for: context)
+        return nil
+    }
+
+    /// A literal regular expression must compile.
+    private mutating func checkPattern(_ operand: TemplateValue, for context: String) {
+        guard case .string(let template) = operand.content else {
+            error("expected a regular expression (a string) for '\(context)'", at: operand.mark)
+            return
+        }
+        if template.isLiteral, let problem = ExternalChecks.regexProblem(template.source) {
+            error(problem, at: operand.mark)
+        }
+    }
+
+    /// A comparison operand must be a number (or a template that yields one).
+    private mutating func checkNumber(_ operand: TemplateValue, for context: String) {
+        switch operand.content {
+        case .int, .double: return
+        case .string(let template) where !template.isLiteral: return
+        default: error("expected a number for '\(context)'", at: operand.mark)
+        }
+    }
+}

@@ -1,0 +1,238 @@
+import YAML
+
+/// Reads YAML nodes of one file into typed values, reporting every problem instead of stopping.
+struct NodeDecoder {
+    let source: SourceText
+    private(set) var diagnostics = DiagnosticBag()
+
+    init(source: SourceText) {
+        self.source = source
+    }
+
+    /// The path of the file as displayed.
+    var path: String { source.path }
+
+    /// Reports an error at a mark of this file.
+    mutating func error(_ message: String, at mark: Mark?, suggestion: String? = nil) {
+        diagnostics.add(.error(message, path: path, at: mark, suggestion: suggestion))
+    }
+
+    /// Reports a warning at a mark of this file.
+    mutating func warning(_ message: String, at mark: Mark?, suggestion: String? = nil) {
+        diagnostics.add(.warning(message, path: path, at: mark, suggestion: suggestion))
+    }
+
+    /// Reports a template error of this file.
+    mutating func report(_ error: TemplateError) {
+        diagnostics.add(error.diagnostic(in: path))
+    }
+
+    // MARK: Shapes
+
+    /// The pairs of a mapping, or nil after reporting "expected a mapping".
+    mutating func mapping(_ node: Node, for context: String?) -> [Pair]? {
+        if case .mapping(let pairs) = node.content { return pairs }
+        typeMismatch(node, expected: "a mapping", for: context)
+        return nil
+    }
+
+    /// The items of a list, or nil after reporting "expected a list".
+    mutating func sequence(_ node: Node, for context: String?) -> [Node]? {
+        if case .sequence(let items) = node.content { return items }
+        typeMismatch(node, expected: "a list", for: context)
+        return nil
+    }
+
+    /// The items of a list, or the node itself as a one-item list when it is a scalar.
+    func scalarOrSequence(_ node: Node) -> [Node] {
+        if case .sequence(let items) = node.content { return items }
+        return [node]
+    }
+
+    /// Reports that `node` is not what was expected.
+    mutating func typeMismatch(_ node: Node, expected: String, for context: String?, suggestion: String? = nil) {
+        let place = context.map { " for '\($0)'" } ?? ""
+        error("expected \(expected)\(place), found \(Self.describe(node))", at: node.mark, suggestion: suggestion)
+    }
+
+    /// "a list", "a mapping", "the string 'x'", "the integer 5", "null", ...
+    static func describe(_ node: Node) -> String {
+        switch node.content {
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .scalar(let scalar):
+            switch scalar.value {
+            case .null: return "null"
+            case .bool(let value): return "the boolean \(value)"
+            case .int(let value): return "the integer \(value)"
+            case .double: return "the number \(scalar.text)"
+            case .string(let text): return "the string '\(text)'"
+            }
+        }
+    }
+
+    /// The keys allowed at one level, with their pairs; reports unknown keys with a suggestion.
+    mutating func fields(_ pairs: [Pair], allowed: [String], in context: String?,
+                         explanations: [String: String] = [:]) -> Fields {
+        var found: [String: Pair] = [:]
+        for pair in pairs {
+            let key = Self.keyText(pair.key)
+            if allowed.contains(key) {
+                found[key] = pair
+            } else {
+                let place = context.map { " in '\($0)'" } ?? ""
+                let suggestion = explanations[key] ?? Suggestions.didYouMean(key, among: allowed)
+                    ?? "allowed keys: \(allowed.joined(separator: ", "))"
+                error("unknown key '\(key)'\(place)", at: pair.key.mark, suggestion: suggestion)
+            }
+        }
+        return Fields(pairs: found, mark: pairs.first?.key.mark)
+    }
+
+    /// The text of a mapping key.
+    static func keyText(_ node: Node) -> String {
+        if case .scalar(let scalar) = node.content { return scalar.text }
+        return ""
+    }
+
+    /// Reports a missing required key at the mapping's mark.
+    mutating func missing(_ key: String, in context: String?, at mark: Mark) {
+        let place = context.map { " in '\($0)'" } ?? ""
+        error("missing key '\(key)'\(place)", at: mark)
+    }
+
+    // MARK: Scalars
+
+    /// A non-null scalar as text (numbers and booleans as written).
+    mutating func string(_ node: Node, for context: String?) -> String? {
+        if case .scalar(let scalar) = node.content, scalar.value != .null { return scalar.text }
+        typeMismatch(node, expected: "a string", for: context)
+        return nil
+    }
+
+    /// A boolean scalar (`true` or `false`).
+    mutating func bool(_ node: Node, for context: String?) -> Bool? {
+        if case .scalar(let scalar) = node.content, case .bool(let value) = scalar.value { return value }
+        typeMismatch(node, expected: "a boolean (true or false)", for: context)
+        return nil
+    }
+
+    /// An integer scalar within `range`.
+    mutating func int(_ node: Node, for context: String?, in range: ClosedRange<Int>) -> Int? {
+        guard case .scalar(let scalar) = node.content, case .int(let value) = scalar.value else {
+            typeMismatch(node, expected: "an integer", for: context)
+            return nil
+        }
+        guard range.contains(value) else {
+            let bounds = range.upperBound == Int.max ? "at least \(range.lowerBound)" : "between \(range.lowerBound) and \(range.upperBound)"
+            error("'\(context ?? "value")' must be \(bounds), found \(value)", at: node.mark)
+            return nil
+        }
+        return value
+    }
+
+    /// A number scalar (integer or float) greater than zero.
+    mutating func positiveNumber(_ node: Node, for context: String?) -> Double? {
+        if case .scalar(let scalar) = node.content {
+            let number: Double? = switch scalar.value {
+            case .int(let int): Double(int)
+            case .double(let double): double
+            default: nil
+            }
+            if let number, number > 0, number.isFinite { return number }
+        }
+        typeMismatch(node, expected: "a number greater than 0", for: context)
+        return nil
+    }
+
+    /// A duration such as `250ms`, `1.5s`, `1m` or `2h`.
+    mutating func duration(_ node: Node, for context: String?) -> Duration? {
+        if case .scalar(let scalar) = node.content, case .string(let text) = scalar.value,
+           let duration = DurationSyntax.parse(text) {
+            return duration
+        }
+        var suggestion = "write a number and a unit: ms, s, m or h (such as 250ms, 5s, 1m)"
+        if case .scalar(let scalar) = node.content, case .int(let number) = scalar.value, number >= 0 {
+            suggestion = "add a unit, such as '\(number)s' or '\(number)ms'"
+        }
+        typeMismatch(node, expected: "a duration like 250ms, 5s or 1m", for: context, suggestion: suggestion)
+        return nil
+    }
+
+    // MARK: Templates
+
+    /// A scalar as a template (numbers and booleans as their text).
+    mutating func template(_ node: Node, for context: String?) -> Template? {
+        guard case .scalar(let scalar) = node.content, scalar.value != .null else {
+            typeMismatch(node, expected: "a string", for: context)
+            return nil
+        }
+        return parseTemplate(scalar, at: node.mark)
+    }
+
+    /// Parses a scalar's text as a template, reporting syntax errors.
+    mutating func parseTemplate(_ scalar: Scalar, at mark: Mark) -> Template? {
+        do {
+            return try Template.parse(scalar.text, at: mark, markOfOffset: source.braceLocator(for: scalar, at: mark))
+        } catch {
+            report(error)
+            return nil
+        }
+    }
+
+    /// Any YAML value as a template value tree (strings parsed as templates).
+    mutating func templateValue(_ node: Node) -> TemplateValue? {
+        switch node.content {
+        case .scalar(let scalar):
+            switch scalar.value {
+            case .null: return TemplateValue(.null, mark: node.mark)
+            case .bool(let value): return TemplateValue(.bool(value), mark: node.mark)
+            case .int(let value): return TemplateValue(.int(value), mark: node.mark)
+            case .double(let value): return TemplateValue(.double(value), mark: node.mark)
+            case .string: return parseTemplate(scalar, at: node.mark).map { TemplateValue(.string($0), mark: node.mark) }
+            }
+        case .sequence(let items):
+            let values = items.compactMap { templateValue($0) }
+            return values.count == items.count ? TemplateValue(.array(values), mark: node.mark) : nil
+        case .mapping(let pairs):
+            var members: [TemplateValue.Member] = []
+            for pair in pairs {
+                guard let value = templateValue(pair.value) else { continue }
+                members.append(.init(key: Self.keyText(pair.key), keyMark: pair.key.mark, value: value))
+            }
+            return members.count == pairs.count ? TemplateValue(.object(members), mark: node.mark) : nil
+        }
+    }
+}
+
+/// The known keys found in one mapping.
+struct Fields {
+    let pairs: [String: Pair]
+    /// The mark of the mapping's first key (nil for an empty mapping).
+    let mark: Mark?
+
+    /// The value node of a key, if present.
+    subscript(key: String) -> Node? { pairs[key]?.value }
+
+    /// The key node of a key, if present.
+    func keyNode(_ key: String) -> Node? { pairs[key]?.key }
+
+    /// Whether a key is present.
+    func has(_ key: String) -> Bool { pairs[key] != nil }
+}
+
+/// The duration syntax: a non-negative decimal number and a unit (ms, s, m, h), no space.
+enum DurationSyntax {
+    /// Parses `250ms`, `5s`, `1.5s`, `1m`, `2h`; nil for anything else.
+    static func parse(_ text: String) -> Duration? {
+        let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+        for unit in units where text.hasSuffix(unit.suffix) {
+            let number = text.dropLast(unit.suffix.count)
+            guard let first = number.first, first.isASCII, first.isNumber,
+                  number.allSatisfy({ ($0.isASCII && $0.isNumber) || $0 == "." }),
+                  let value = Double(number), value.isFinite else { return nil }
+            return .milliseconds(value * unit.seconds * 1000)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,290 @@
+import Foundation
+import YAML
+
+/// Where a request file sits, for resolving the files it names.
+struct FileLocation: Sendable {
+    /// The displayed directory of the request file ("" for the current directory).
+    let displayDirectory: String
+    /// The absolute directory of the request file.
+    let absoluteDirectory: String
+
+    /// A reference to `written`, relative to the request file unless absolute.
+    func reference(_ written: String, at mark: Mark) -> FileReference {
+        if written.hasPrefix("/") {
+            return FileReference(written: written, path: written, absolutePath: written, mark: mark)
+        }
+        return FileReference(written: written, path: PathText.join(displayDirectory, written),
+                             absolutePath: PathText.join(absoluteDirectory, written), mark: mark)
+    }
+}
+
+extension NodeDecoder {
+    static let definitionKeys = ["name", "tags", "skip", "request", "auth", "options", "expect", "capture"]
+    static let requestKeys = ["method", "url", "query", "headers"] + BodyDefinition.keys
+
+    /// Decodes a whole request file; `root` is nil for an empty file.
+    mutating func requestFile(_ root: Node?, absolutePath: String, defaultName: String, location: FileLocation) -> RequestFile {
+        var file = RequestFile(path: path, absolutePath: absolutePath, name: defaultName, tags: [], skip: nil,
+                               steps: [], isFlow: false)
+        guard let root else {
+            error("empty file: expected a request (keys like 'request', 'expect') or 'steps'", at: nil)
+            return file
+        }
+        guard case .mapping(let pairs) = root.content else {
+            error("expected a mapping at the top level (keys like 'request', 'expect') or 'steps', found \(Self.describe(root))",
+                  at: root.mark)
+            return file
+        }
+        let isFlow = pairs.contains { Self.keyText($0.key) == "steps" }
+        guard isFlow else {
+            let definition = requestDefinition(pairs, at: root.mark, defaultName: defaultName, context: nil,
+                                               location: location, explanations: [:])
+            file.name = definition.name
+            file.tags = definition.tags
+            file.skip = definition.skip
+            file.steps = [definition]
+            return file
+        }
+        let notInFlow = "in a flow, put it inside a step"
+        let fields = fields(pairs, allowed: ["name", "tags", "skip", "steps"], in: nil,
+                            explanations: Dictionary(uniqueKeysWithValues: Self.definitionKeys.map { ($0, notInFlow) }))
+        file.isFlow = true
+        file.name = fields["name"].flatMap { string($0, for: "name") } ?? defaultName
+        file.tags = fields["tags"].map { tags($0) } ?? []
+        file.skip = fields["skip"].flatMap { skip($0) }
+        if let stepsNode = fields["steps"], let items = sequence(stepsNode, for: "steps") {
+            if items.isEmpty { error("'steps' is empty: a flow needs at least one step", at: stepsNode.mark) }
+            for (index, item) in items.enumerated() {
+                guard let stepPairs = mapping(item, for: "steps") else { continue }
+                file.steps.append(requestDefinition(stepPairs, at: item.mark, defaultName: "step \(index + 1)",
+                                                    context: nil, location: location,
+                                                    explanations: ["steps": "flows cannot nest: 'steps' is only allowed at the top level"]))
+            }
+        }
+        return file
+    }
+
+    /// Decodes the keys of one request (a file's top level or a step).
+    mutating func requestDefinition(_ pairs: [Pair], at mark: Mark, defaultName: String, context: String?,
+                                    location: FileLocation, explanations: [String: String]) -> RequestDefinition {
+        let fields = fields(pairs, allowed: Self.definitionKeys, in: context, explanations: explanations)
+        let request: RequestSpec
+        if let node = fields["request"] {
+            request = requestSpec(node, location: location)
+        } else {
+            missing("request", in: context, at: mark)
+            request = RequestSpec(method: Located("GET", at: mark), url: .literal("", at: mark), query: [], headers: [],
+                                  body: nil, mark: mark)
+        }
+        return RequestDefinition(
+            name: fields["name"].flatMap { string($0, for: "name") } ?? defaultName,
+            tags: fields["tags"].map { tags($0) } ?? [],
+            skip: fields["skip"].flatMap { skip($0) },
+            request: request,
+            auth: fields["auth"].flatMap { auth($0) },
+            options: fields["options"].map { options($0, allowsThrottle: false) } ?? OptionsDefinition(),
+            expect: fields["expect"].map { expect($0, location: location) } ?? ExpectDefinition(),
+            captures: fields["capture"].map { captures($0) } ?? [],
+            mark: mark)
+    }
+
+    /// `tags:` a list of strings, or one string.
+    mutating func tags(_ node: Node) -> [String] {
+        if case .mapping = node.content {
+            typeMismatch(node, expected: "a list of tags", for: "tags")
+            return []
+        }
+        return scalarOrSequence(node).compactMap { string($0, for: "tags") }
+    }
+
+    /// `skip:` true, false or a reason.
+    mutating func skip(_ node: Node) -> Skip? {
+        if case .scalar(let scalar) = node.content {
+            switch scalar.value {
+            case .bool(let value): return value ? Skip(reason: nil, mark: node.mark) : nil
+            case .string(let reason): return Skip(reason: reason, mark: node.mark)
+            default: break
+            }
+        }
+        typeMismatch(node, expected: "true, false or a reason", for: "skip")
+        return nil
+    }
+
+    /// The `request:` mapping.
+    mutating func requestSpec(_ node: Node, location: FileLocation) -> RequestSpec {
+        var spec = RequestSpec(method: Located("GET", at: node.mark), url: .literal("", at: node.mark), query: [],
+                               headers: [], body: nil, mark: node.mark)
+        guard let pairs = mapping(node, for: "request") else { return spec }
+        let fields = fields(pairs, allowed: Self.requestKeys, in: "request")
+        if let methodNode = fields["method"], let method = string(methodNode, for: "request.method") {
+            checkMethod(method, at: methodNode.mark)
+            spec.method = Located(method, at: methodNode.mark)
+        }
+        if let urlNode = fields["url"] {
+            if let url = template(urlNode, for: "request.url") {
+                if url.source.isEmpty { error("'request.url' is empty", at: urlNode.mark) }
+                if let scheme = Self.literalScheme(of: url), scheme != "http", scheme != "https" {
+                    error("unsupported URL scheme '\(scheme)': a URL is http(s) or a path relative to the environment's baseURL",
+                          at: urlNode.mark, suggestion: "use an http:// or https:// URL, or a path such as /users")
+                }
+                spec.url = url
+            }
+        } else {
+            missing("url", in: "request", at: node.mark)
+        }
+        spec.query = fields["query"].map { parameters($0, for: "request.query") } ?? []
+        spec.headers = fields["headers"].map { headers($0, for: "request.headers") } ?? []
+        spec.body = body(fields, pairs: pairs, location: location)
+        return spec
+    }
+
+    /// Checks that a method is an RFC 9110 token; warns about lower-case standard methods.
+    private mutating func checkMethod(_ method: String, at mark: Mark) {
+        guard HTTPSyntax.isToken(method) else {
+            error("invalid method '\(method)': a method is a token (letters, digits and !#$%&'*+-.^_`|~)", at: mark)
+            return
+        }
+        let standard = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
+        if method != method.uppercased(), standard.contains(method.uppercased()) {
+            warning("method '\(method)' is sent as written; methods are case-sensitive",
+                    at: mark, suggestion: "did you mean '\(method.uppercased())'?")
+        }
+    }
+
+    /// A mapping of names to a scalar or a list of scalars (query, form).
+    mutating func parameters(_ node: Node, for context: String) -> [Parameter] {
+        guard let pairs = mapping(node, for: context) else { return [] }
+        var parameters: [Parameter] = []
+        for pair in pairs {
+            var values: [TemplateValue] = []
+            for item in scalarOrSequence(pair.value) {
+                guard case .scalar = item.content else {
+                    typeMismatch(item, expected: "a scalar or a list of scalars", for: "\(context).\(Self.keyText(pair.key))")
+                    continue
+                }
+                if let value = templateValue(item) { values.append(value) }
+            }
+            parameters.append(Parameter(name: Self.keyText(pair.key), nameMark: pair.key.mark, values: values))
+        }
+        return parameters
+    }
+
+    /// A mapping of header names to templated values.
+    mutating func headers(_ node: Node, for context: String) -> [HeaderField] {
+        guard let pairs = mapping(node, for: context) else { return [] }
+        var headers: [HeaderField] = []
+        for pair in pairs {
+            let name = Self.keyText(pair.key)
+            guard HTTPSyntax.isToken(name) else {
+                error("invalid header name '\(name)'", at: pair.key.mark,
+                      suggestion: "header names are tokens: letters, digits and !#$%&'*+-.^_`|~")
+                continue
+            }
+            if let value = template(pair.value, for: "\(context).\(name)") {
+                headers.append(HeaderField(name: name, nameMark: pair.key.mark, value: value))
+            }
+        }
+        return headers
+    }
+
+    /// The one body key of a request, if any; reports a second one.
+    private mutating func body(_ fields: Fields, pairs: [Pair], location: FileLocation) -> Located<BodyDefinition>? {
+        let bodyPairs = pairs.filter { BodyDefinition.keys.contains(Self.keyText($0.key)) }
+        guard let first = bodyPairs.first else { return nil }
+        for extra in bodyPairs.dropFirst() {
+            error("more than one body: '\(Self.keyText(first.key))' and '\(Self.keyText(extra.key))'", at: extra.key.mark,
+                  suggestion: "a request has at most one of json, form, multipart, text, file")
+        }
+        let node = first.value
+        let body: BodyDefinition?
+        switch Self.keyText(first.key) {
+        case "json": body = templateValue(node).map { .json($0) }
+        case "form": body = .form(parameters(node, for: "request.form"))
+        case "multipart": body = multipart(node, location: location).map { .multipart($0) }
+        case "text": body = template(node, for: "request.text").map { .text($0) }
+        default: body = fileReference(node, for: "request.file", location: location).map { .file($0) }
+        }
+        return body.map { Located($0, at: first.key.mark) }
+    }
+
+    /// The parts of `multipart:`.
+    private mutating func multipart(_ node: Node, location: FileLocation) -> [MultipartPart]? {
+        guard let items = sequence(node, for: "request.multipart") else { return nil }
+        var parts: [MultipartPart] = []
+        for item in items {
+            guard let pairs = mapping(item, for: "request.multipart") else { continue }
+            let fields = fields(pairs, allowed: ["name", "value", "file", "contentType"], in: "request.multipart")
+            guard let nameNode = fields["name"] else {
+                missing("name", in: "request.multipart", at: item.mark)
+                continue
+            }
+            guard let name = template(nameNode, for: "request.multipart.name") else { continue }
+            switch (fields["value"], fields["file"]) {
+            case (let value?, nil):
+                if let contentType = fields.keyNode("contentType") {
+                    error("'contentType' applies to file parts only", at: contentType.mark)
+                }
+                if let value = template(value, for: "request.multipart.value") {
+                    parts.append(MultipartPart(name: name, content: .value(value), mark: item.mark))
+                }
+            case (nil, let file?):
+                let contentType = fields["contentType"].flatMap { string($0, for: "request.multipart.contentType") }
+                if let reference = fileReference(file, for: "request.multipart.file", location: location) {
+                    parts.append(MultipartPart(name: name, content: .file(reference, contentType: contentType), mark: item.mark))
+                }
+            case (nil, nil):
+                error("a multipart part needs 'value' or 'file'", at: item.mark)
+            case (_?, _?):
+                error("a multipart part has either 'value' or 'file', not both", at: fields.keyNode("file")!.mark)
+            }
+        }
+        return parts
+    }
+
+    /// A file path relative to the request file.
+    mutating func fileReference(_ node: Node, for context: String, location: FileLocation) -> FileReference? {
+        guard let written = string(node, for: context) else { return nil }
+        guard !written.isEmpty else {
+            error("'\(context)' is empty: expected a file path", at: node.mark)
+            return nil
+        }
+        return location.reference(written, at: node.mark)
+    }
+}
+
+/// Lexical rules of HTTP (RFC 9110).
+enum HTTPSyntax {
+    /// Whether `text` is a non-empty token: letters, digits and `!#$%&'*+-.^_`|~`.
+    static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
+        }
+    }
+}
+
+/// Joining displayed and absolute paths without Foundation's URL rules.
+enum PathText {
+    /// `directory/name`, without a leading `./` or doubled slashes.
+    static func join(_ directory: String, _ name: String) -> String {
+        if directory.isEmpty || directory == "." { return name }
+        return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// The directory part of a path ("" when there is none).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}
+
+extension NodeDecoder {
+    /// The scheme of a URL template whose literal start is `scheme://`, lowercased; nil for paths.
+    static func literalScheme(of url: Template) -> String? {
+        guard case .literal(let text)? = url.segments.first, let separator = text.range(of: "://") else { return nil }
+        let scheme = text[..<separator.lowerBound]
+        guard let first = scheme.first, first.isLetter,
+              scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else { return nil }
+        return scheme.lowercased()
+    }
+}

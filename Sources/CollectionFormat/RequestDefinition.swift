@@ -1,0 +1,348 @@
+public import Expectations
+public import YAML
+
+/// One request file: a single request, or a flow of steps that share variables.
+public struct RequestFile: Sendable {
+    /// The file as displayed (the path argument joined with the file's place under it).
+    public var path: String
+    /// The absolute path of the file.
+    public var absolutePath: String
+    /// `name:` or the file's path without extension, relative to the directory argument.
+    public var name: String
+    public var tags: [String]
+    public var skip: Skip?
+    /// The requests in order: one for a single request, the steps of a flow.
+    public var steps: [RequestDefinition]
+    /// Whether the file used `steps:`.
+    public var isFlow: Bool
+
+    public init(path: String, absolutePath: String, name: String, tags: [String], skip: Skip?,
+                steps: [RequestDefinition], isFlow: Bool) {
+        self.path = path
+        self.absolutePath = absolutePath
+        self.name = name
+        self.tags = tags
+        self.skip = skip
+        self.steps = steps
+        self.isFlow = isFlow
+    }
+}
+
+/// `skip: true` or `skip: "a reason"`.
+public struct Skip: Sendable, Hashable {
+    public var reason: String?
+    public var mark: Mark
+
+    public init(reason: String?, mark: Mark) {
+        self.reason = reason
+        self.mark = mark
+    }
+}
+
+/// One request with its auth, options, expectations and captures (a single-request file or a step).
+public struct RequestDefinition: Sendable {
+    public var name: String
+    public var tags: [String]
+    public var skip: Skip?
+    public var request: RequestSpec
+    /// Overrides the environment's auth; `.none` turns it off.
+    public var auth: Located<AuthDefinition>?
+    public var options: OptionsDefinition
+    public var expect: ExpectDefinition
+    public var captures: [CaptureDefinition]
+    /// Where the definition starts.
+    public var mark: Mark
+}
+
+/// The `request:` mapping.
+public struct RequestSpec: Sendable {
+    /// Any RFC 9110 token; `GET` by default.
+    public var method: Located<String>
+    public var url: Template
+    public var query: [Parameter]
+    public var headers: [HeaderField]
+    public var body: Located<BodyDefinition>?
+    public var mark: Mark
+}
+
+/// A query or form parameter; a list value means the key repeats.
+public struct Parameter: Sendable, Hashable {
+    public var name: String
+    public var nameMark: Mark
+    public var values: [TemplateValue]
+
+    public init(name: String, nameMark: Mark, values: [TemplateValue]) {
+        self.name = name
+        self.nameMark = nameMark
+        self.values = values
+    }
+}
+
+/// A header and its templated value.
+public struct HeaderField: Sendable, Hashable {
+    public var name: String
+    public var nameMark: Mark
+    public var value: Template
+
+    public init(name: String, nameMark: Mark, value: Template) {
+        self.name = name
+        self.nameMark = nameMark
+        self.value = value
+    }
+}
+
+/// The body of a request: exactly one of the body keys.
+public enum BodyDefinition: Sendable, Hashable {
+    /// Any YAML value, sent as JSON.
+    case json(TemplateValue)
+    /// `application/x-www-form-urlencoded`.
+    case form([Parameter])
+    /// `multipart/form-data`.
+    case multipart([MultipartPart])
+    /// Sent as is; `text/plain` unless a Content-Type header is given.
+    case text(Template)
+    /// The raw bytes of a file.
+    case file(FileReference)
+
+    /// The body keys, in FORMAT.md order.
+    public static let keys = ["json", "form", "multipart", "text", "file"]
+}
+
+/// One part of a multipart body: a value or a file.
+public struct MultipartPart: Sendable, Hashable {
+    /// What the part carries.
+    public enum Content: Sendable, Hashable {
+        case value(Template)
+        case file(FileReference, contentType: String?)
+    }
+
+    public var name: Template
+    public var content: Content
+    public var mark: Mark
+
+    public init(name: Template, content: Content, mark: Mark) {
+        self.name = name
+        self.content = content
+        self.mark = mark
+    }
+}
+
+/// A file named in a request file, relative to that file.
+public struct FileReference: Sendable, Hashable {
+    /// The path as written.
+    public var written: String
+    /// The path as displayed (joined to the request file's displayed directory).
+    public var path: String
+    /// The absolute path, for reading.
+    public var absolutePath: String
+    public var mark: Mark
+
+    public init(written: String, path: String, absolutePath: String, mark: Mark) {
+        self.written = written
+        self.path = path
+        self.absolutePath = absolutePath
+        self.mark = mark
+    }
+}
+
+/// How a request authenticates.
+public enum AuthDefinition: Sendable, Hashable {
+    /// `auth: none`: no authentication, even if the environment has some.
+    case none
+    case basic(username: Template, password: Template)
+    case bearer(Template)
+    case oauth2(OAuth2Definition)
+
+    /// The mapping keys of the auth kinds.
+    public static let kinds = ["basic", "bearer", "oauth2"]
+}
+
+/// OAuth 2 client credentials.
+public struct OAuth2Definition: Sendable, Hashable {
+    public var tokenURL: Template
+    public var clientID: Template
+    public var clientSecret: Template
+    public var scope: Template?
+
+    public init(tokenURL: Template, clientID: Template, clientSecret: Template, scope: Template?) {
+        self.tokenURL = tokenURL
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.scope = scope
+    }
+}
+
+/// Per-request options; each is also settable for all requests in an environment.
+public struct OptionsDefinition: Sendable, Hashable {
+    public var timeout: Located<Duration>?
+    public var delay: Located<Duration>?
+    public var followRedirects: Located<Bool>?
+    public var maxRedirects: Located<Int>?
+    public var insecure: Located<Bool>?
+    public var retry: RetryDefinition?
+    /// Only in environments: a rate shared by all parallel workers.
+    public var throttle: ThrottleDefinition?
+
+    public init(timeout: Located<Duration>? = nil, delay: Located<Duration>? = nil, followRedirects: Located<Bool>? = nil,
+                maxRedirects: Located<Int>? = nil, insecure: Located<Bool>? = nil, retry: RetryDefinition? = nil,
+                throttle: ThrottleDefinition? = nil) {
+        self.timeout = timeout
+        self.delay = delay
+        self.followRedirects = followRedirects
+        self.maxRedirects = maxRedirects
+        self.insecure = insecure
+        self.retry = retry
+        self.throttle = throttle
+    }
+
+    /// These options over `base`, field by field (retry too); the receiver wins.
+    public func merged(over base: OptionsDefinition) -> OptionsDefinition {
+        OptionsDefinition(
+            timeout: timeout ?? base.timeout, delay: delay ?? base.delay,
+            followRedirects: followRedirects ?? base.followRedirects, maxRedirects: maxRedirects ?? base.maxRedirects,
+            insecure: insecure ?? base.insecure,
+            retry: retry.map { $0.merged(over: base.retry) } ?? base.retry,
+            throttle: throttle ?? base.throttle)
+    }
+}
+
+/// `options.retry`.
+public struct RetryDefinition: Sendable, Hashable {
+    /// How the delay grows between tries.
+    public enum Backoff: String, Sendable, Hashable, CaseIterable {
+        case constant, exponential
+    }
+
+    /// What makes a try worth repeating.
+    public enum Condition: Sendable, Hashable {
+        case status(Int)
+        case timeout
+        case connection
+    }
+
+    /// Total tries, including the first.
+    public var attempts: Located<Int>?
+    public var delay: Located<Duration>?
+    public var backoff: Located<Backoff>?
+    public var on: Located<[Condition]>?
+    public var mark: Mark
+
+    public init(attempts: Located<Int>? = nil, delay: Located<Duration>? = nil, backoff: Located<Backoff>? = nil,
+                on: Located<[Condition]>? = nil, mark: Mark) {
+        self.attempts = attempts
+        self.delay = delay
+        self.backoff = backoff
+        self.on = on
+        self.mark = mark
+    }
+
+    /// This retry over `base`, field by field; the receiver wins.
+    public func merged(over base: RetryDefinition?) -> RetryDefinition {
+        guard let base else { return self }
+        return RetryDefinition(attempts: attempts ?? base.attempts, delay: delay ?? base.delay,
+                               backoff: backoff ?? base.backoff, on: on ?? base.on, mark: mark)
+    }
+}
+
+/// `options.throttle` (environments only).
+public struct ThrottleDefinition: Sendable, Hashable {
+    public var perSecond: Double
+    public var mark: Mark
+
+    public init(perSecond: Double, mark: Mark) {
+        self.perSecond = perSecond
+        self.mark = mark
+    }
+}
+
+/// The `expect:` mapping.
+public struct ExpectDefinition: Sendable {
+    public var status: Located<StatusExpectation>?
+    public var headers: [HeaderExpectation]
+    public var body: [BodyExpectation]
+    public var text: Located<Matcher<TemplateValue>>?
+    public var schema: FileReference?
+    public var duration: Located<Matcher<Duration>>?
+
+    public init(status: Located<StatusExpectation>? = nil, headers: [HeaderExpectation] = [], body: [BodyExpectation] = [],
+                text: Located<Matcher<TemplateValue>>? = nil, schema: FileReference? = nil,
+                duration: Located<Matcher<Duration>>? = nil) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.text = text
+        self.schema = schema
+        self.duration = duration
+    }
+}
+
+/// `expect.status`: codes and classes, or a matcher on the number.
+public enum StatusExpectation: Sendable {
+    /// An integer, a class like `"2xx"`, or a list of them: the status must be one of them.
+    case oneOf([StatusPattern])
+    case matcher(Matcher<TemplateValue>)
+}
+
+/// One accepted status: an exact code or a class.
+public enum StatusPattern: Sendable, Hashable, CustomStringConvertible {
+    case code(Int)
+    /// `"2xx"` is `.statusClass(2)`.
+    case statusClass(Int)
+
+    /// Whether a status code fits the pattern.
+    public func matches(_ status: Int) -> Bool {
+        switch self {
+        case .code(let code): status == code
+        case .statusClass(let digit): status / 100 == digit
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .code(let code): String(code)
+        case .statusClass(let digit): "\(digit)xx"
+        }
+    }
+}
+
+/// `expect.headers.<name>`: names are case-insensitive.
+public struct HeaderExpectation: Sendable {
+    public var name: String
+    public var nameMark: Mark
+    public var matcher: Matcher<TemplateValue>
+    /// Where the expected value is written.
+    public var mark: Mark
+}
+
+/// `expect.body.<JSONPath>`.
+public struct BodyExpectation: Sendable {
+    /// The RFC 9535 query, checked when the file is read.
+    public var path: String
+    public var pathMark: Mark
+    public var matcher: Matcher<TemplateValue>
+    /// Where the expected value is written.
+    public var mark: Mark
+}
+
+/// `capture.<name>`: a variable for every later request of the run.
+public struct CaptureDefinition: Sendable, Hashable {
+    /// Where the captured value comes from.
+    public enum Source: Sendable, Hashable {
+        /// A JSONPath on the JSON body (`$.id`).
+        case jsonPath(String)
+        case header(String)
+        case cookie(String)
+        /// The first capture group of a regular expression on the body text.
+        case regex(String)
+        /// `{ status: true }`: the response status code (an addition to FORMAT.md).
+        case status
+    }
+
+    public var name: String
+    public var nameMark: Mark
+    public var source: Source
+    public var mark: Mark
+
+    /// The mapping keys of the capture kinds.
+    public static let kinds = ["header", "cookie", "regex", "status"]
+}

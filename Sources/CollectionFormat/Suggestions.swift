@@ -1,0 +1,41 @@
+/// "Did you mean" suggestions by edit distance.
+public enum Suggestions {
+    /// The candidate closest to `word`, if it is close enough to be a likely typo.
+    public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+        let target = Array(word.lowercased())
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            let distance = editDistance(target, Array(candidate.lowercased()))
+            if best == nil || distance < best!.distance { best = (candidate, distance) }
+        }
+        guard let best else { return nil }
+        let allowed = max(1, min(3, (max(target.count, best.candidate.count) + 2) / 3))
+        return best.distance <= allowed ? best.candidate : nil
+    }
+
+    /// `did you mean 'x'?` for the closest candidate, or nil.
+    public static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String? {
+        closest(to: word, among: candidates).map { "did you mean '\($0)'?" }
+    }
+
+    /// Optimal string alignment distance (Levenshtein plus adjacent transpositions).
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previousPrevious = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], previousPrevious[j - 2] + 1)
+                }
+            }
+            (previousPrevious, previous, current) = (previous, current, previousPrevious)
+        }
+        return previous[b.count]
+    }
+}

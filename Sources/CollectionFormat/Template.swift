@@ -1,0 +1,277 @@
+public import YAML
+
+/// A string with `{{ ... }}` expressions, parsed when the file is read.
+public struct Template: Sendable, Hashable, CustomStringConvertible {
+    /// A piece of a template: literal text or an expression with the mark of its `{{`.
+    public enum Segment: Sendable, Hashable {
+        case literal(String)
+        case expression(TemplateExpression, mark: Mark)
+    }
+
+    public var segments: [Segment]
+    /// The text as written (after YAML unescaping).
+    public var source: String
+    /// Where the scalar starts.
+    public var mark: Mark
+
+    public init(segments: [Segment], source: String, mark: Mark) {
+        self.segments = segments
+        self.source = source
+        self.mark = mark
+    }
+
+    /// A template without expressions.
+    public static func literal(_ text: String, at mark: Mark) -> Template {
+        Template(segments: text.isEmpty ? [] : [.literal(text)], source: text, mark: mark)
+    }
+
+    /// The expression when the template is exactly one `{{ ... }}` (it then keeps the value's type).
+    public var singleExpression: (expression: TemplateExpression, mark: Mark)? {
+        if segments.count == 1, case .expression(let expression, let mark) = segments[0] { return (expression, mark) }
+        return nil
+    }
+
+    /// Every expression with the mark of its `{{`.
+    public var expressions: [(expression: TemplateExpression, mark: Mark)] {
+        segments.compactMap { if case .expression(let e, let m) = $0 { (e, m) } else { nil } }
+    }
+
+    /// Whether the template has no expressions.
+    public var isLiteral: Bool { expressions.isEmpty }
+
+    public var description: String { source }
+
+    /// Parses `text`; `markOfOffset` maps the offset (in Unicode scalars) of a `{{` to its mark.
+    public static func parse(_ text: String, at mark: Mark, markOfOffset: (Int) -> Mark) throws(TemplateError) -> Template {
+        let scalars = Array(text.unicodeScalars)
+        var segments: [Segment] = []
+        var literal = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            guard scalars[index] == "{", index + 1 < scalars.count, scalars[index + 1] == "{" else {
+                literal.append(scalars[index])
+                index += 1
+                continue
+            }
+            let openMark = markOfOffset(index)
+            guard let close = closingBraces(in: scalars, from: index + 2) else {
+                throw TemplateError("unterminated '{{' (missing '}}')", at: openMark,
+                                    suggestion: "close the expression with '}}'")
+            }
+            let inner = String(String.UnicodeScalarView(scalars[(index + 2)..<close]))
+            let expression = try TemplateExpression.parse(inner, at: openMark)
+            if !literal.isEmpty { segments.append(.literal(String(literal))) }
+            literal = String.UnicodeScalarView()
+            segments.append(.expression(expression, mark: openMark))
+            index = close + 2
+        }
+        if !literal.isEmpty { segments.append(.literal(String(literal))) }
+        return Template(segments: segments, source: text, mark: mark)
+    }
+
+    /// The offset of the first `}}` at or after `start`, or nil.
+    private static func closingBraces(in scalars: [Unicode.Scalar], from start: Int) -> Int? {
+        var index = start
+        while index + 1 < scalars.count {
+            if scalars[index] == "}" && scalars[index + 1] == "}" { return index }
+            index += 1
+        }
+        return nil
+    }
+}
+
+/// What is inside `{{ ... }}`: a variable path or a built-in.
+public enum TemplateExpression: Sendable, Hashable, CustomStringConvertible {
+    /// A variable name with dotted keys and indexes: `user.emails[0]`.
+    case variable(VariablePath)
+    case builtin(Builtin)
+
+    /// The built-in values.
+    public enum Builtin: Sendable, Hashable {
+        case uuid, timestamp, isoDate, randomInt
+        /// `$env.NAME`: a process environment variable.
+        case env(String)
+
+        /// The names after `$`.
+        public static let names = ["uuid", "timestamp", "isoDate", "randomInt", "env"]
+    }
+
+    public var description: String {
+        switch self {
+        case .variable(let path): path.description
+        case .builtin(.env(let name)): "$env.\(name)"
+        case .builtin(let builtin): "$\(builtin)"
+        }
+    }
+
+    /// Parses the text between `{{` and `}}`; errors point at the `{{`.
+    static func parse(_ text: String, at mark: Mark) throws(TemplateError) -> TemplateExpression {
+        let trimmed = text.trimmingWhitespace()
+        guard !trimmed.isEmpty else {
+            throw TemplateError("empty expression '{{\(text)}}'", at: mark,
+                                suggestion: "write a variable name, such as '{{ userId }}'")
+        }
+        if trimmed.hasPrefix("$") { return .builtin(try parseBuiltin(String(trimmed.dropFirst()), at: mark)) }
+        do {
+            return .variable(try VariablePath.parse(trimmed))
+        } catch {
+            throw TemplateError("invalid expression '\(trimmed)': \(error.reason)", at: mark,
+                                suggestion: "use a variable name with dotted keys and indexes, such as 'user.emails[0]'")
+        }
+    }
+
+    private static func parseBuiltin(_ text: String, at mark: Mark) throws(TemplateError) -> Builtin {
+        switch text {
+        case "uuid": return .uuid
+        case "timestamp": return .timestamp
+        case "isoDate": return .isoDate
+        case "randomInt": return .randomInt
+        default:
+            if text.hasPrefix("env.") {
+                let name = String(text.dropFirst(4))
+                if isEnvironmentVariableName(name) { return .env(name) }
+                throw TemplateError("invalid environment variable name '\(name)' in '$env.\(name)'", at: mark)
+            }
+            if text == "env" {
+                throw TemplateError("'$env' needs a variable name", at: mark, suggestion: "write '$env.NAME'")
+            }
+            let name = text.prefix { $0 != "." && $0 != "[" }
+            throw TemplateError("unknown built-in '$\(text)'", at: mark,
+                                suggestion: Suggestions.closest(to: String(name), among: Builtin.names)
+                                    .map { "did you mean '$\($0)'?" } ?? "built-ins are $uuid, $timestamp, $isoDate, $randomInt, $env.NAME")
+        }
+    }
+}
+
+/// Whether `name` is a portable environment variable name: `[A-Za-z_][A-Za-z0-9_]*`.
+func isEnvironmentVariableName(_ name: String) -> Bool {
+    guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+    return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+}
+
+/// A variable name followed by keys and indexes, as in `user.emails[0]`.
+public struct VariablePath: Sendable, Hashable, CustomStringConvertible {
+    /// One step into a structured value.
+    public enum Component: Sendable, Hashable {
+        case key(String)
+        case index(Int)
+    }
+
+    public var name: String
+    public var components: [Component]
+
+    public init(name: String, components: [Component] = []) {
+        self.name = name
+        self.components = components
+    }
+
+    public var description: String {
+        name + components.map { component in
+            switch component {
+            case .key(let key): key.unicodeScalars.allSatisfy(Self.isNameCharacter) ? ".\(key)" : "[\"\(key)\"]"
+            case .index(let index): "[\(index)]"
+            }
+        }.joined()
+    }
+
+    /// The description of the path up to (excluding) component `count`.
+    func prefix(_ count: Int) -> String {
+        VariablePath(name: name, components: Array(components.prefix(count))).description
+    }
+
+    /// Why a path did not parse.
+    struct SyntaxError: Error {
+        let reason: String
+    }
+
+    /// Whether a character may appear in a variable name (letters, digits, `_`, `-`).
+    static func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-"
+    }
+
+    /// Whether `text` is a valid variable name (not starting with a digit or `-`).
+    public static func isValidName(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, first != "-", !("0"..."9").contains(first) else { return false }
+        return text.unicodeScalars.allSatisfy(isNameCharacter)
+    }
+
+    /// Parses `name(.key|[index]|["key"])*`.
+    static func parse(_ text: String) throws(SyntaxError) -> VariablePath {
+        let scalars = Array(text.unicodeScalars)
+        var index = 0
+        func readName() -> String {
+            let start = index
+            while index < scalars.count, isNameCharacter(scalars[index]) { index += 1 }
+            return String(String.UnicodeScalarView(scalars[start..<index]))
+        }
+        let name = readName()
+        guard isValidName(name) else {
+            throw SyntaxError(reason: name.isEmpty ? "expected a variable name" : "'\(name)' is not a valid variable name")
+        }
+        var components: [Component] = []
+        while index < scalars.count {
+            switch scalars[index] {
+            case ".":
+                index += 1
+                let key = readName()
+                guard !key.isEmpty else { throw SyntaxError(reason: "expected a key after '.'") }
+                components.append(.key(key))
+            case "[":
+                index += 1
+                components.append(try readBracket(scalars, &index))
+            default:
+                throw SyntaxError(reason: "unexpected '\(scalars[index])'")
+            }
+        }
+        return VariablePath(name: name, components: components)
+    }
+
+    /// Reads `123]` or `"key"]` after a `[`.
+    private static func readBracket(_ scalars: [Unicode.Scalar], _ index: inout Int) throws(SyntaxError) -> Component {
+        guard index < scalars.count else { throw SyntaxError(reason: "unterminated '['") }
+        let quote = scalars[index]
+        if quote == "\"" || quote == "'" {
+            let start = index + 1
+            guard let end = scalars[start...].firstIndex(of: quote), end + 1 < scalars.count, scalars[end + 1] == "]" else {
+                throw SyntaxError(reason: "unterminated quoted key")
+            }
+            index = end + 2
+            return .key(String(String.UnicodeScalarView(scalars[start..<end])))
+        }
+        let start = index
+        while index < scalars.count, ("0"..."9").contains(scalars[index]) { index += 1 }
+        guard index > start, index < scalars.count, scalars[index] == "]",
+              let number = Int(String(String.UnicodeScalarView(scalars[start..<index]))) else {
+            throw SyntaxError(reason: "expected a non-negative integer index or a quoted key in '[...]'")
+        }
+        index += 1
+        return .index(number)
+    }
+}
+
+/// A problem with a template: a syntax error when the file is read, or an undefined variable when resolved.
+public struct TemplateError: Error, Sendable, Hashable {
+    public var message: String
+    public var mark: Mark
+    public var suggestion: String?
+
+    public init(_ message: String, at mark: Mark, suggestion: String? = nil) {
+        self.message = message
+        self.mark = mark
+        self.suggestion = suggestion
+    }
+
+    /// The error as a diagnostic in `path`.
+    public func diagnostic(in path: String?) -> Diagnostic {
+        .error(message, path: path, at: mark, suggestion: suggestion)
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces, tabs and line breaks.
+    func trimmingWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[start...end])
+    }
+}

@@ -1,0 +1,58 @@
+public import YAML
+
+/// A value tree mirroring YAML/JSON whose strings are templates; every node keeps its mark.
+public struct TemplateValue: Sendable, Hashable {
+    /// What the node holds.
+    public indirect enum Content: Sendable, Hashable {
+        case null
+        case bool(Bool)
+        case int(Int)
+        case double(Double)
+        case string(Template)
+        case array([TemplateValue])
+        case object([Member])
+    }
+
+    /// One member of an object, in source order.
+    public struct Member: Sendable, Hashable {
+        public var key: String
+        public var keyMark: Mark
+        public var value: TemplateValue
+
+        public init(key: String, keyMark: Mark, value: TemplateValue) {
+            self.key = key
+            self.keyMark = keyMark
+            self.value = value
+        }
+    }
+
+    public var content: Content
+    public var mark: Mark
+
+    public init(_ content: Content, mark: Mark) {
+        self.content = content
+        self.mark = mark
+    }
+
+    /// Every template in the tree, depth first in source order.
+    public var templates: [Template] {
+        switch content {
+        case .null, .bool, .int, .double: []
+        case .string(let template): [template]
+        case .array(let items): items.flatMap(\.templates)
+        case .object(let members): members.flatMap(\.value.templates)
+        }
+    }
+
+    /// The value's text when it is a scalar (numbers and booleans as written in JSON), else nil.
+    public var scalarTemplate: Template? {
+        switch content {
+        case .null: .literal("null", at: mark)
+        case .bool(let value): .literal(String(value), at: mark)
+        case .int(let value): .literal(String(value), at: mark)
+        case .double(let value): .literal(JSONText.number(value), at: mark)
+        case .string(let template): template
+        case .array, .object: nil
+        }
+    }
+}

@@ -1,0 +1,166 @@
+public import Foundation
+public import HTTPCore
+public import YAML
+
+/// Where the built-ins get their values; injectable so tests are deterministic.
+public struct BuiltinValues: Sendable {
+    public var now: @Sendable () -> Date
+    public var uuid: @Sendable () -> String
+    public var randomInt: @Sendable () -> Int
+
+    public init(now: @escaping @Sendable () -> Date, uuid: @escaping @Sendable () -> String,
+                randomInt: @escaping @Sendable () -> Int) {
+        self.now = now
+        self.uuid = uuid
+        self.randomInt = randomInt
+    }
+
+    /// The clock, a random lower-case UUID, and a random integer in 0...2147483647.
+    public static let live = BuiltinValues(
+        now: { Date() },
+        uuid: { UUID().uuidString.lowercased() },
+        randomInt: { Int.random(in: 0...Int(Int32.max)) }
+    )
+}
+
+/// The variables visible to a request, in layers, with the names that are secrets.
+public struct VariableScope: Sendable {
+    /// Where a variable comes from; later layers win.
+    public enum Layer: Int, Sendable, Hashable, Comparable, CaseIterable {
+        /// The environment's `variables` and `secrets`.
+        case environment
+        /// Captures of earlier requests.
+        case capture
+        /// `--var name=value` on the command line.
+        case commandLine
+
+        public static func < (lhs: Layer, rhs: Layer) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    private var layers: [Layer: [String: JSONValue]] = [:]
+    /// The names defined by the environment's `secrets`.
+    public private(set) var secretNames: Set<String> = []
+    /// The process environment, for `$env.NAME`.
+    public var processEnvironment: [String: String]
+    public var builtins: BuiltinValues
+
+    public init(processEnvironment: [String: String] = [:], builtins: BuiltinValues = .live) {
+        self.processEnvironment = processEnvironment
+        self.builtins = builtins
+    }
+
+    /// Defines (or replaces) a variable in a layer; `secret` marks its value for redaction.
+    public mutating func define(_ name: String, _ value: JSONValue, in layer: Layer, secret: Bool = false) {
+        layers[layer, default: [:]][name] = value
+        if secret { secretNames.insert(name) }
+    }
+
+    /// The value of a variable from the highest layer that defines it.
+    public func value(of name: String) -> JSONValue? {
+        for layer in Layer.allCases.reversed() {
+            if let value = layers[layer]?[name] { return value }
+        }
+        return nil
+    }
+
+    /// Every defined name, in all layers.
+    public var definedNames: Set<String> { Set(layers.values.flatMap(\.keys)) }
+
+    /// The text of every secret value (non-empty), for redaction by reporters.
+    public var secretValues: Set<String> {
+        Set(secretNames.compactMap { layers[.environment]?[$0] }.map(JSONText.interpolated).filter { !$0.isEmpty })
+    }
+
+    /// Resolves a template: a single `{{ ... }}` keeps its value's type, anything else is a string.
+    public func resolve(_ template: Template) throws(TemplateError) -> JSONValue {
+        if let (expression, mark) = template.singleExpression { return try evaluate(expression, at: mark) }
+        return .string(try resolveString(template))
+    }
+
+    /// Resolves a template to text; non-string values are written as JSON.
+    public func resolveString(_ template: Template) throws(TemplateError) -> String {
+        var text = ""
+        for segment in template.segments {
+            switch segment {
+            case .literal(let literal): text += literal
+            case .expression(let expression, let mark): text += JSONText.interpolated(try evaluate(expression, at: mark))
+            }
+        }
+        return text
+    }
+
+    /// Resolves every template of a value tree.
+    public func resolve(_ value: TemplateValue) throws(TemplateError) -> JSONValue {
+        switch value.content {
+        case .null: return .null
+        case .bool(let bool): return .bool(bool)
+        case .int(let int): return .int(int)
+        case .double(let double): return .double(double)
+        case .string(let template): return try resolve(template)
+        case .array(let items):
+            var resolved: [JSONValue] = []
+            for item in items { resolved.append(try resolve(item)) }
+            return .array(resolved)
+        case .object(let members):
+            var object = JSONObject()
+            for member in members { object[member.key] = try resolve(member.value) }
+            return .object(object)
+        }
+    }
+
+    /// The value of one expression.
+    public func evaluate(_ expression: TemplateExpression, at mark: Mark) throws(TemplateError) -> JSONValue {
+        switch expression {
+        case .builtin(.uuid): return .string(builtins.uuid())
+        case .builtin(.timestamp): return .int(Int(builtins.now().timeIntervalSince1970.rounded(.down)))
+        case .builtin(.isoDate): return .string(builtins.now().formatted(.iso8601))
+        case .builtin(.randomInt): return .int(builtins.randomInt())
+        case .builtin(.env(let name)):
+            guard let value = processEnvironment[name] else { throw Self.unsetEnvironmentVariable(name, at: mark) }
+            return .string(value)
+        case .variable(let path):
+            guard let root = value(of: path.name) else {
+                throw Self.undefinedVariable(path.name, at: mark, among: definedNames)
+            }
+            return try Self.follow(path, from: root, at: mark)
+        }
+    }
+
+    /// The error for a variable that no layer defines, with a suggestion among the defined names.
+    public static func undefinedVariable(_ name: String, at mark: Mark, among defined: Set<String>) -> TemplateError {
+        let suggestion = Suggestions.didYouMean(name, among: defined.sorted())
+            ?? "define it in the environment's 'variables', capture it in an earlier request, or pass --var \(name)=VALUE"
+        return TemplateError("undefined variable '\(name)'", at: mark, suggestion: suggestion)
+    }
+
+    /// The error for `$env.NAME` when the process environment lacks NAME.
+    public static func unsetEnvironmentVariable(_ name: String, at mark: Mark) -> TemplateError {
+        TemplateError("environment variable '\(name)' is not set (used as '$env.\(name)')", at: mark)
+    }
+
+    /// Walks the keys and indexes of a path into a value.
+    private static func follow(_ path: VariablePath, from root: JSONValue, at mark: Mark) throws(TemplateError) -> JSONValue {
+        var current = root
+        for (position, component) in path.components.enumerated() {
+            let parent = path.prefix(position)
+            switch (component, current) {
+            case (.key(let key), .object(let object)):
+                guard let next = object[key] else {
+                    throw TemplateError("'\(parent)' has no key '\(key)' (in '\(path)')", at: mark,
+                                        suggestion: Suggestions.didYouMean(key, among: object.keys))
+                }
+                current = next
+            case (.index(let index), .array(let items)):
+                guard index < items.count else {
+                    throw TemplateError("index \(index) is out of range: '\(parent)' has \(items.count) elements (in '\(path)')", at: mark)
+                }
+                current = items[index]
+            case (.key, _):
+                throw TemplateError("'\(parent)' is \(JSONText.kindName(of: current)), not an object (in '\(path)')", at: mark)
+            case (.index, _):
+                throw TemplateError("'\(parent)' is \(JSONText.kindName(of: current)), not a list (in '\(path)')", at: mark)
+            }
+        }
+        return current
+    }
+}

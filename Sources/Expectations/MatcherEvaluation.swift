@@ -1,0 +1,217 @@
+public import HTTPCore
+
+/// Whether a matcher holds for a value and, when it does not, why.
+public struct MatchResult: Sendable, Hashable {
+    /// Whether the matcher holds.
+    public let holds: Bool
+    /// Why it does not hold, e.g. `expected a value greater than 5, got 3`; nil when it holds.
+    public let message: String?
+
+    /// A matcher that holds.
+    public static let success = MatchResult(holds: true, message: nil)
+
+    /// A matcher that does not hold, for the reason given.
+    public static func failure(_ message: String) -> MatchResult { MatchResult(holds: false, message: message) }
+}
+
+/// A `matches` pattern that is not a valid regular expression.
+public struct InvalidPatternError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The pattern as written.
+    public let pattern: String
+    /// What the regular expression engine objected to.
+    public let reason: String
+
+    public var description: String { "invalid regular expression '\(pattern)': \(reason)" }
+}
+
+extension Matcher {
+    /// Checks that `pattern` compiles as a `matches` regular expression (NSRegularExpression syntax).
+    public static func validatePattern(_ pattern: String) throws(InvalidPatternError) {
+        _ = try compiledPattern(pattern)
+    }
+
+    static func compiledPattern(_ pattern: String) throws(InvalidPatternError) -> RegularExpression {
+        do {
+            return try RegularExpression.cached(icuPattern: pattern)
+        } catch {
+            throw InvalidPatternError(pattern: pattern, reason: error.reason)
+        }
+    }
+}
+
+extension Matcher where Value == JSONValue {
+    /// Checks the matcher against `actual`, which is nil when absent (e.g. a JSONPath that selected nothing).
+    ///
+    /// Comparisons hold for two numbers (by value) or two strings (lexicographically by Unicode scalars);
+    /// `length` counts characters of a string, elements of a list, members of an object; `type: integer`
+    /// accepts any number without a fraction. Only `exists: false` and `not` can hold for an absent value.
+    public func evaluate(_ actual: JSONValue?) -> MatchResult {
+        switch self {
+        case .all(let matchers):
+            let messages = matchers.compactMap { $0.evaluate(actual).message }
+            return messages.isEmpty ? .success : .failure(messages.joined(separator: "; "))
+        case .not(let inner):
+            return inner.evaluate(actual).holds ? fail(actual) : .success
+        case .each(let inner):
+            guard case .array(let elements)? = actual else { return fail(actual, note: "not a list") }
+            for (index, element) in elements.enumerated() {
+                if let message = inner.evaluate(element).message { return .failure("element [\(index)]: \(message)") }
+            }
+            return .success
+        case .length(let inner):
+            guard let actual, let length = actual.matchLength else { return fail(actual, note: "it has no length") }
+            return inner.evaluate(.int(length)).holds ? .success : fail(actual, note: "length \(length)")
+        case .matches(let pattern):
+            guard case .string(let patternText) = pattern else {
+                return .failure("the pattern of 'matches' must be a string, got \(pattern.compactDescription())")
+            }
+            let expression: RegularExpression
+            do {
+                expression = try Self.compiledPattern(patternText)
+            } catch {
+                return .failure(error.description)
+            }
+            guard case .string(let text)? = actual else { return fail(actual) }
+            return expression.hasMatch(in: text) ? .success : fail(actual)
+        default:
+            return holds(for: actual) ? .success : fail(actual)
+        }
+    }
+
+    /// Every `matches` pattern in the matcher that is not a valid regular expression.
+    public func invalidPatterns() -> [InvalidPatternError] {
+        switch self {
+        case .matches(.string(let pattern)):
+            do throws(InvalidPatternError) {
+                try Self.validatePattern(pattern)
+                return []
+            } catch {
+                return [error]
+            }
+        case .length(let inner), .each(let inner), .not(let inner): return inner.invalidPatterns()
+        case .all(let matchers): return matchers.flatMap { $0.invalidPatterns() }
+        default: return []
+        }
+    }
+
+    /// Whether a leaf matcher (no nesting, no pattern) holds for `actual`.
+    private func holds(for actual: JSONValue?) -> Bool {
+        switch self {
+        case .exists(let expected): return (actual != nil) == expected
+        case .type(let type): return actual.map { $0.hasType(type) } ?? false
+        case .isEmpty(let expected): return actual?.matchLength.map { ($0 == 0) == expected } ?? false
+        case .in(let candidates): return actual.map(candidates.contains) ?? false
+        default: break
+        }
+        guard let actual else { return false }
+        switch self {
+        case .equals(let expected): return actual == expected
+        case .notEquals(let expected): return actual != expected
+        case .lessThan(let bound): return Self.order(actual, bound).map { $0 < 0 } ?? false
+        case .lessThanOrEqual(let bound): return Self.order(actual, bound).map { $0 <= 0 } ?? false
+        case .greaterThan(let bound): return Self.order(actual, bound).map { $0 > 0 } ?? false
+        case .greaterThanOrEqual(let bound): return Self.order(actual, bound).map { $0 >= 0 } ?? false
+        case .contains(let part): return Self.contains(actual, part) ?? false
+        case .notContains(let part): return Self.contains(actual, part).map { !$0 } ?? false
+        case .startsWith(.string(let prefix)):
+            if case .string(let text) = actual { return text.hasPrefix(prefix) } else { return false }
+        case .endsWith(.string(let suffix)):
+            if case .string(let text) = actual { return text.hasSuffix(suffix) } else { return false }
+        default: return false
+        }
+    }
+
+    /// -1, 0 or 1 for two numbers or two strings; nil when they cannot be compared.
+    private static func order(_ left: JSONValue, _ right: JSONValue) -> Int? {
+        switch (left, right) {
+        case let (.int(a), .int(b)): return a < b ? -1 : (a == b ? 0 : 1)
+        case let (.string(a), .string(b)):
+            if a == b { return 0 }
+            return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) ? -1 : 1
+        default:
+            guard let a = left.numberValue, let b = right.numberValue else { return nil }
+            return a < b ? -1 : (a == b ? 0 : 1)
+        }
+    }
+
+    /// Whether a string contains a substring or a list an element; nil for other kinds.
+    private static func contains(_ container: JSONValue, _ part: JSONValue) -> Bool? {
+        switch (container, part) {
+        case let (.string(text), .string(substring)): text.contains(substring)
+        case let (.array(elements), element): elements.contains(element)
+        default: nil
+        }
+    }
+
+    private func fail(_ actual: JSONValue?, note: String? = nil) -> MatchResult {
+        var got = actual.map { $0.compactDescription() } ?? "nothing"
+        if let note { got += " (\(note))" }
+        return .failure("expected \(expectation), got \(got)")
+    }
+
+    /// What the matcher expects, as a noun phrase: `a value greater than 5`, `"abc"`, `no value`.
+    public var expectation: String {
+        switch self {
+        case .equals(let value): value.compactDescription()
+        case .exists(true): "a value"
+        case .exists(false): "no value"
+        case .in(let values): "one of \(JSONValue.array(values).compactDescription())"
+        default: "a value \(predicate)"
+        }
+    }
+
+    /// What the matcher expects, as a phrase following "a value": `greater than 5`, `of type integer`.
+    var predicate: String {
+        switch self {
+        case .equals(let value): "equal to \(value.compactDescription())"
+        case .notEquals(let value): "other than \(value.compactDescription())"
+        case .lessThan(let value): "less than \(value.compactDescription())"
+        case .lessThanOrEqual(let value): "less than or equal to \(value.compactDescription())"
+        case .greaterThan(let value): "greater than \(value.compactDescription())"
+        case .greaterThanOrEqual(let value): "greater than or equal to \(value.compactDescription())"
+        case .contains(let value): "containing \(value.compactDescription())"
+        case .notContains(let value): "not containing \(value.compactDescription())"
+        case .startsWith(let value): "starting with \(value.compactDescription())"
+        case .endsWith(let value): "ending with \(value.compactDescription())"
+        case .matches(let value): "matching \(value.compactDescription())"
+        case .exists(let present): present ? "that is present" : "that is absent"
+        case .type(let type): "of type \(type.rawValue)"
+        case .length(.equals(let value)): "with length \(value.compactDescription())"
+        case .length(let inner): "with length \(inner.predicate)"
+        case .in(let values): "in \(JSONValue.array(values).compactDescription())"
+        case .isEmpty(let empty): empty ? "that is empty" : "that is not empty"
+        case .each(let inner): "whose every element is \(inner.predicate)"
+        case .not(let inner): "not \(inner.predicate)"
+        case .all(let matchers): matchers.map(\.predicate).joined(separator: " and ")
+        }
+    }
+}
+
+extension JSONValue {
+    /// The value as compact JSON for messages, cut to `maxLength` characters with a trailing `…`.
+    public func compactDescription(maxLength: Int = 120) -> String {
+        let text = serialized()
+        guard text.count > maxLength else { return text }
+        return String(text.prefix(max(maxLength - 1, 0))) + "…"
+    }
+
+    /// Characters of a string, elements of a list, members of an object; nil for other values.
+    var matchLength: Int? {
+        switch self {
+        case .string(let string): string.count
+        case .array(let elements): elements.count
+        case .object(let object): object.count
+        default: nil
+        }
+    }
+
+    /// Whether the value is of `type`; `integer` is any number without a fraction.
+    func hasType(_ type: JSONType) -> Bool {
+        switch (type, self) {
+        case (.string, .string), (.boolean, .bool), (.array, .array), (.object, .object), (.null, .null): true
+        case (.number, .int), (.number, .double), (.integer, .int): true
+        case (.integer, .double(let double)): double.isFinite && double.rounded(.towardZero) == double
+        default: false
+        }
+    }
+}

@@ -1,0 +1,96 @@
+public import Foundation
+
+/// A request body: knows whether it is empty, which headers it implies and how to become bytes.
+public protocol HTTPBody: Sendable {
+    /// Whether the body has no content to send.
+    var isEmpty: Bool { get }
+    /// Headers the body implies, such as `Content-Type`; a request's own headers win.
+    var additionalHeaders: HTTPHeaders { get }
+    /// The bytes to send.
+    func encode() throws -> Data
+}
+
+extension HTTPBody {
+    public var isEmpty: Bool { false }
+    public var additionalHeaders: HTTPHeaders { [:] }
+}
+
+/// No body at all.
+public struct EmptyBody: HTTPBody {
+    public init() {}
+    public var isEmpty: Bool { true }
+    public func encode() throws -> Data { Data() }
+}
+
+/// Raw bytes with an optional content type.
+public struct DataBody: HTTPBody {
+    public var data: Data
+    public var contentType: String?
+
+    /// Creates a body from bytes, sending `contentType` as `Content-Type` when given.
+    public init(_ data: Data, contentType: String? = nil) {
+        self.data = data
+        self.contentType = contentType
+    }
+
+    /// Creates a body from text sent as UTF-8, `text/plain; charset=utf-8` unless told otherwise.
+    public init(text: String, contentType: String? = "text/plain; charset=utf-8") {
+        self.init(Data(text.utf8), contentType: contentType)
+    }
+
+    public var isEmpty: Bool { data.isEmpty }
+
+    public var additionalHeaders: HTTPHeaders {
+        contentType.map { ["Content-Type": $0] } ?? [:]
+    }
+
+    public func encode() throws -> Data { data }
+}
+
+/// Percent-encoding shared by form bodies and query strings.
+public enum PercentEncoding {
+    /// Percent-encodes every byte of the UTF-8 form except ASCII letters and digits.
+    public static func encodeAllButAlphanumerics(_ string: String) -> String {
+        var encoded = ""
+        encoded.reserveCapacity(string.utf8.count)
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                encoded += "%"
+                encoded += hexDigits[Int(byte >> 4)]
+                encoded += hexDigits[Int(byte & 0x0F)]
+            }
+        }
+        return encoded
+    }
+
+    private static let hexDigits = "0123456789ABCDEF".map(String.init)
+}
+
+/// An `application/x-www-form-urlencoded` body; fields keep their order and may repeat.
+public struct FormBody: HTTPBody {
+    public var fields: [(name: String, value: String)]
+
+    /// Creates a form from ordered name/value pairs.
+    public init(_ fields: [(name: String, value: String)]) {
+        self.fields = fields
+    }
+
+    public var isEmpty: Bool { fields.isEmpty }
+
+    public var additionalHeaders: HTTPHeaders {
+        ["Content-Type": "application/x-www-form-urlencoded"]
+    }
+
+    /// The encoded text: `name=value` pairs joined by `&`, all but ASCII alphanumerics percent-encoded.
+    public var encodedText: String {
+        fields.map {
+            PercentEncoding.encodeAllButAlphanumerics($0.name) + "=" + PercentEncoding.encodeAllButAlphanumerics($0.value)
+        }.joined(separator: "&")
+    }
+
+    public func encode() throws -> Data { Data(encodedText.utf8) }
+}

@@ -1,0 +1,105 @@
+/// HTTP header fields: names compare case-insensitively, order is kept, a name may repeat.
+public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+    /// One header field as given, with its original name spelling.
+    public struct Field: Sendable, Hashable {
+        public var name: String
+        public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The fields in the order they were added.
+    public private(set) var fields: [Field] = []
+
+    /// Creates empty headers.
+    public init() {}
+
+    /// Creates headers from name/value pairs, keeping their order.
+    public init(_ pairs: [(String, String)]) {
+        for (name, value) in pairs { add(name: name, value: value) }
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements)
+    }
+
+    /// The number of fields, counting repeated names separately.
+    public var count: Int { fields.count }
+
+    /// Whether there are no fields.
+    public var isEmpty: Bool { fields.isEmpty }
+
+    /// The first value for a name; setting replaces every field of that name (nil removes them).
+    public subscript(name: String) -> String? {
+        get { fields.first { Self.sameName($0.name, name) }?.value }
+        set {
+            if let newValue { set(name: name, value: newValue) } else { remove(name: name) }
+        }
+    }
+
+    /// All values for a name, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { Self.sameName($0.name, name) }.map(\.value)
+    }
+
+    /// Whether a field with this name exists.
+    public func contains(_ name: String) -> Bool {
+        fields.contains { Self.sameName($0.name, name) }
+    }
+
+    /// Appends a field, keeping any existing fields of the same name.
+    public mutating func add(name: String, value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Replaces every field of this name with one field, kept at the position of the first.
+    public mutating func set(name: String, value: String) {
+        if let index = fields.firstIndex(where: { Self.sameName($0.name, name) }) {
+            fields[index] = Field(name: name, value: value)
+            var position = fields.index(after: index)
+            while position < fields.endIndex {
+                if Self.sameName(fields[position].name, name) { fields.remove(at: position) } else { position += 1 }
+            }
+        } else {
+            add(name: name, value: value)
+        }
+    }
+
+    /// Removes every field of this name.
+    public mutating func remove(name: String) {
+        fields.removeAll { Self.sameName($0.name, name) }
+    }
+
+    /// Adds the fields of `other` whose names are not present here.
+    public mutating func addMissing(from other: HTTPHeaders) {
+        let missing = other.fields.filter { !contains($0.name) }
+        fields.append(contentsOf: missing)
+    }
+
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    public var description: String {
+        fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    }
+
+    /// Equal when the same fields appear in the same order, names compared case-insensitively.
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.count == rhs.fields.count
+            && zip(lhs.fields, rhs.fields).allSatisfy { sameName($0.name, $1.name) && $0.value == $1.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for field in fields {
+            hasher.combine(field.name.lowercased())
+            hasher.combine(field.value)
+        }
+    }
+
+    /// Whether two header names are the same, ignoring ASCII case.
+    public static func sameName(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a.lowercased() == b.lowercased()
+    }
+}

@@ -1,0 +1,33 @@
+public import Foundation
+
+/// A response as a value: the request that produced it, status, headers, body and timing.
+public struct HTTPResponse: Sendable {
+    /// The request that produced this response (the last hop after redirects).
+    public var request: HTTPRequest
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    /// The body bytes, decompressed.
+    public var body: Data
+    /// When sending started.
+    public var startedAt: Date
+    /// The time of the whole exchange, from sending to the last body byte.
+    public var duration: Duration
+    /// How many attempts it took, counting the first.
+    public var attempts: Int
+
+    public init(
+        request: HTTPRequest, status: HTTPStatus, headers: HTTPHeaders = [:], body: Data = Data(),
+        startedAt: Date = Date(), duration: Duration = .zero, attempts: Int = 1
+    ) {
+        self.request = request
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.startedAt = startedAt
+        self.duration = duration
+        self.attempts = attempts
+    }
+
+    /// The body as UTF-8 text, nil when it is not valid UTF-8.
+    public var text: String? { String(data: body, encoding: .utf8) }
+}

@@ -1,0 +1,49 @@
+public import Foundation
+
+/// Where relative requests go and what every request gets: scheme, host, port, path prefix, headers, query.
+public struct ServerEnvironment: Sendable, Hashable {
+    public var scheme: String
+    public var host: String
+    public var port: Int?
+    /// Joined in front of relative paths; empty or starting with `/`, no trailing `/`.
+    public var pathPrefix: String
+    /// Added to every request that does not set the header.
+    public var headers: HTTPHeaders
+    /// Added to every request whose query does not have an item of that name.
+    public var query: [URLQueryItem]
+
+    public init(
+        scheme: String = "https", host: String, port: Int? = nil, pathPrefix: String = "",
+        headers: HTTPHeaders = [:], query: [URLQueryItem] = []
+    ) {
+        self.scheme = scheme
+        self.host = host
+        self.port = port
+        self.pathPrefix = Self.normalizedPrefix(pathPrefix)
+        self.headers = headers
+        self.query = query
+    }
+
+    /// Creates an environment from a base URL such as `https://qa.example.com:8443/api`;
+    /// nil unless it is an absolute http(s) URL with a host.
+    public init?(baseURL: String, headers: HTTPHeaders = [:], query: [URLQueryItem] = []) {
+        guard let components = URLComponents(string: baseURL),
+              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = components.host, !host.isEmpty
+        else { return nil }
+        self.init(scheme: scheme, host: host, port: components.port, pathPrefix: components.percentEncodedPath,
+                  headers: headers, query: (components.queryItems ?? []) + query)
+    }
+
+    /// Joins the path prefix and a relative path with exactly one `/` between them.
+    public func joinedPath(_ path: String) -> String {
+        let relative = path.drop { $0 == "/" }
+        if relative.isEmpty { return pathPrefix.isEmpty ? "/" : pathPrefix + (path.hasSuffix("/") ? "/" : "") }
+        return pathPrefix + "/" + relative
+    }
+
+    private static func normalizedPrefix(_ prefix: String) -> String {
+        let trimmed = prefix.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
+        return trimmed.isEmpty ? "" : "/" + trimmed
+    }
+}

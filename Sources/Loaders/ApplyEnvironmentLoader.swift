@@ -1,0 +1,40 @@
+public import HTTPCore
+
+/// Fills what a request leaves unset from a `ServerEnvironment`: scheme, host, port, path prefix,
+/// headers and query items.
+public struct ApplyEnvironmentLoader: HTTPLoader {
+    public let environment: ServerEnvironment
+    public let next: any HTTPLoader
+
+    public init(environment: ServerEnvironment, next: any HTTPLoader) {
+        self.environment = environment
+        self.next = next
+    }
+
+    public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        try await next.load(Self.apply(environment, to: request))
+    }
+
+    /// The request completed from the environment; an absolute URL keeps its origin and path.
+    public static func apply(_ environment: ServerEnvironment, to request: HTTPRequest) -> HTTPRequest {
+        var request = request
+        if request.host == nil || request.host == "" {
+            request.host = environment.host
+            request.port = environment.port
+            request.components.percentEncodedPath = environment.joinedPath(request.components.percentEncodedPath)
+        }
+        if request.scheme == nil { request.scheme = environment.scheme }
+        request.headers.addMissing(from: environment.headers)
+        for item in environment.query where !request.hasQueryItem(named: item.name) {
+            request.appendQueryItem(name: item.name, value: item.value)
+        }
+        return request
+    }
+}
+
+extension LoaderLayer {
+    /// Completes relative requests from `environment`.
+    public static func applyEnvironment(_ environment: ServerEnvironment) -> LoaderLayer {
+        LoaderLayer { ApplyEnvironmentLoader(environment: environment, next: $0) }
+    }
+}

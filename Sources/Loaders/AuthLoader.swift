@@ -1,0 +1,153 @@
+public import HTTPCore
+internal import Foundation
+
+/// Adds credentials from `options.auth`: Basic, Bearer, or an OAuth2 client-credentials token.
+///
+/// A request that already carries `Authorization` is left alone. OAuth2 tokens are fetched through
+/// `tokenLoader` (by default the rest of the chain), shared by every request with the same credentials,
+/// reused until shortly before they expire, and dropped after a 401 so the next request fetches anew.
+public struct AuthLoader: HTTPLoader {
+    public let next: any HTTPLoader
+    let tokenLoader: any HTTPLoader
+    let tokens: OAuth2TokenStore
+
+    /// Creates an auth loader; tokens are fetched through `tokenLoader`, or `next` when it is nil.
+    public init(next: any HTTPLoader, tokenLoader: (any HTTPLoader)? = nil, tokens: OAuth2TokenStore = OAuth2TokenStore()) {
+        self.next = next
+        self.tokenLoader = tokenLoader ?? next
+        self.tokens = tokens
+    }
+
+    public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        guard !request.headers.contains("Authorization") else { return try await next.load(request) }
+        var authorized = request
+        switch request.options.auth {
+        case .none:
+            return try await next.load(request)
+        case let .basic(username, password):
+            authorized.headers["Authorization"] = Self.basicCredentials(username, password)
+            return try await next.load(authorized)
+        case .bearer(let token):
+            authorized.headers["Authorization"] = "Bearer \(token)"
+            return try await next.load(authorized)
+        case .oauth2ClientCredentials(let credentials):
+            let tokenLoader = self.tokenLoader
+            let token = try await tokens.token(for: credentials) { () async throws(HTTPError) -> OAuth2AccessToken in
+                try await OAuth2AccessToken.fetch(credentials, using: tokenLoader, options: request.options)
+            }
+            authorized.headers["Authorization"] = "\(token.type) \(token.value)"
+            let response = try await next.load(authorized)
+            if response.status == .unauthorized { await tokens.invalidate(credentials, ifValue: token.value) }
+            return response
+        }
+    }
+
+    /// The `Authorization` value for Basic credentials (RFC 7617).
+    static func basicCredentials(_ username: String, _ password: String) -> String {
+        "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
+    }
+}
+
+/// An OAuth2 access token and when to stop using it.
+public struct OAuth2AccessToken: Sendable, Hashable {
+    public var value: String
+    /// The scheme for `Authorization`, normally `Bearer`.
+    public var type: String
+    /// When the token should no longer be used; nil when the server gave no lifetime.
+    public var expiresAt: ContinuousClock.Instant?
+
+    public init(value: String, type: String = "Bearer", expiresAt: ContinuousClock.Instant? = nil) {
+        self.value = value
+        self.type = type
+        self.expiresAt = expiresAt
+    }
+
+    /// Whether the token may still be used at `now`.
+    public func isValid(at now: ContinuousClock.Instant) -> Bool {
+        expiresAt.map { now < $0 } ?? true
+    }
+
+    /// Fetches a token with the client-credentials grant, authenticating the client with Basic auth.
+    static func fetch(
+        _ credentials: OAuth2ClientCredentials, using loader: any HTTPLoader, options: HTTPRequestOptions
+    ) async throws(HTTPError) -> OAuth2AccessToken {
+        var fields = [(name: "grant_type", value: "client_credentials")]
+        if let scope = credentials.scope { fields.append((name: "scope", value: scope)) }
+        var tokenOptions = HTTPRequestOptions(timeout: options.timeout, insecure: options.insecure,
+                                              maxResponseBytes: options.maxResponseBytes)
+        tokenOptions.auth = .none
+        let request = HTTPRequest(
+            method: .post, url: credentials.tokenURL,
+            headers: ["Accept": "application/json", "Authorization": AuthLoader.basicCredentials(credentials.clientID, credentials.clientSecret)],
+            body: FormBody(fields), options: tokenOptions)
+        let sentAt = ContinuousClock.now
+        let response = try await loader.load(request)
+        return try parse(response, sentAt: sentAt)
+    }
+
+    /// Reads `access_token`, `token_type` and `expires_in` from a token response (RFC 6749 section 5.1).
+    static func parse(_ response: HTTPResponse, sentAt: ContinuousClock.Instant) throws(HTTPError) -> OAuth2AccessToken {
+        let failure = { (detail: String) in
+            HTTPError(.invalidResponse, request: response.request, response: response,
+                      message: "the OAuth2 token request to \(response.request.displayURL) \(detail)")
+        }
+        guard response.status.isSuccess else { throw failure("was refused with status \(response.status.code)") }
+        guard let document = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
+              let value = document["access_token"] as? String, !value.isEmpty
+        else { throw failure("returned no access_token") }
+        let type = (document["token_type"] as? String).map { $0.lowercased() == "bearer" ? "Bearer" : $0 } ?? "Bearer"
+        let lifetime = (document["expires_in"] as? NSNumber)?.doubleValue ?? (document["expires_in"] as? String).flatMap(Double.init)
+        let expiresAt = lifetime.map { seconds in
+            sentAt.advanced(by: .milliseconds(Int64(max(0, seconds - min(30, seconds / 10)) * 1000)))
+        }
+        return OAuth2AccessToken(value: value, type: type, expiresAt: expiresAt)
+    }
+}
+
+/// Caches OAuth2 tokens per credentials for a run; concurrent requests share one in-flight fetch.
+public actor OAuth2TokenStore {
+    private enum Entry {
+        case fetching(Task<Result<OAuth2AccessToken, HTTPError>, Never>)
+        case ready(OAuth2AccessToken)
+    }
+
+    private var entries: [OAuth2ClientCredentials: Entry] = [:]
+
+    public init() {}
+
+    /// A valid token for `credentials`: the cached one, the one being fetched, or a new fetch.
+    public func token(
+        for credentials: OAuth2ClientCredentials,
+        fetch: @escaping @Sendable () async throws(HTTPError) -> OAuth2AccessToken
+    ) async throws(HTTPError) -> OAuth2AccessToken {
+        switch entries[credentials] {
+        case .ready(let token) where token.isValid(at: .now):
+            return token
+        case .fetching(let task):
+            return try await task.value.get()
+        default:
+            let task = Task { () async -> Result<OAuth2AccessToken, HTTPError> in
+                do throws(HTTPError) { return .success(try await fetch()) } catch { return .failure(error) }
+            }
+            entries[credentials] = .fetching(task)
+            let result = await task.value
+            switch result {
+            case .success(let token): entries[credentials] = .ready(token)
+            case .failure: entries[credentials] = nil
+            }
+            return try result.get()
+        }
+    }
+
+    /// Forgets the cached token for `credentials` when it is still `value`.
+    public func invalidate(_ credentials: OAuth2ClientCredentials, ifValue value: String) {
+        if case .ready(let token) = entries[credentials], token.value == value { entries[credentials] = nil }
+    }
+}
+
+extension LoaderLayer {
+    /// Adds credentials from each request's `options.auth`; tokens fetched through the rest of the chain.
+    public static func auth(tokens: OAuth2TokenStore = OAuth2TokenStore()) -> LoaderLayer {
+        LoaderLayer { AuthLoader(next: $0, tokens: tokens) }
+    }
+}

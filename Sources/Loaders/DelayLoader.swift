@@ -1,0 +1,24 @@
+public import HTTPCore
+
+/// Waits `options.delay` before handing a request on.
+public struct DelayLoader: HTTPLoader {
+    public let next: any HTTPLoader
+    let sleeper: Sleeper
+
+    public init(next: any HTTPLoader, sleeper: Sleeper = .continuous) {
+        self.next = next
+        self.sleeper = sleeper
+    }
+
+    public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        if let delay = request.options.delay { try await sleeper(delay, for: request) }
+        return try await next.load(request)
+    }
+}
+
+extension LoaderLayer {
+    /// Waits each request's `options.delay` before sending.
+    public static func delay(sleeper: Sleeper = .continuous) -> LoaderLayer {
+        LoaderLayer { DelayLoader(next: $0, sleeper: sleeper) }
+    }
+}

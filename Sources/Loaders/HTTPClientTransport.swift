@@ -1,0 +1,193 @@
+public import HTTPCore
+internal import AsyncHTTPClient
+internal import NIOCore
+internal import NIOHTTP1
+internal import Foundation
+internal import Synchronization
+
+/// The end of the chain: sends requests over AsyncHTTPClient and reads the response body under a cap.
+///
+/// One pooled client (keep-alive, HTTP/1.1 and HTTP/2, TLS verified) serves every request; requests with
+/// `options.insecure` use a second client without certificate verification, created on first use.
+/// Neither client follows redirects (the redirect loader does). Bodies are gzip/deflate-decoded with a
+/// ratio limit and read until `options.maxResponseBytes`, past which reading stops with
+/// `responseTooLarge`. Call `shutdown()` when done, or use `withTransport`.
+public final class HTTPClientTransport: HTTPLoader {
+    private let secureClient: HTTPClient
+    private let insecureClient = Mutex<HTTPClient?>(nil)
+    private let decompressionRatio: Int
+
+    /// Creates a transport; compressed bodies may expand at most `decompressionRatio` times.
+    public init(decompressionRatio: Int = 100) {
+        self.decompressionRatio = decompressionRatio
+        secureClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                                  configuration: Self.configuration(insecure: false, decompressionRatio: decompressionRatio))
+    }
+
+    /// Runs `body` with a new transport and shuts it down afterwards, also when `body` throws.
+    public static func withTransport<T: Sendable>(
+        decompressionRatio: Int = 100, _ body: (HTTPClientTransport) async throws -> T
+    ) async throws -> T {
+        let transport = HTTPClientTransport(decompressionRatio: decompressionRatio)
+        do {
+            let result = try await body(transport)
+            try await transport.shutdown()
+            return result
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+    }
+
+    /// Closes every pooled connection; the transport cannot be used afterwards.
+    public func shutdown() async throws {
+        let insecure = insecureClient.withLock { client in
+            defer { client = nil }
+            return client
+        }
+        try await secureClient.shutdown()
+        try await insecure?.shutdown()
+    }
+
+    public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        let outgoing = try Self.clientRequest(for: request)
+        let client = request.options.insecure ? insecure() : secureClient
+        let startedAt = Date()
+        let start = ContinuousClock.now
+        do {
+            let response = try await client.execute(outgoing, deadline: .distantFuture)
+            let body = try await Self.readBody(response, of: request)
+            return HTTPResponse(
+                request: request, status: HTTPStatus(Int(response.status.code)),
+                headers: HTTPHeaders(response.headers.map { ($0.name, $0.value) }),
+                body: body, startedAt: startedAt, duration: start.duration(to: .now))
+        } catch let error as HTTPError {
+            throw error
+        } catch {
+            throw TransportErrorMapping.httpError(for: error, request: request)
+        }
+    }
+
+    private func insecure() -> HTTPClient {
+        insecureClient.withLock { client in
+            if let client { return client }
+            let created = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                                     configuration: Self.configuration(insecure: true, decompressionRatio: decompressionRatio))
+            client = created
+            return created
+        }
+    }
+
+    private static func configuration(insecure: Bool, decompressionRatio: Int) -> HTTPClient.Configuration {
+        let decompression = HTTPClient.Decompression.enabled(limit: .ratio(decompressionRatio))
+        var configuration = insecure
+            ? HTTPClient.Configuration(certificateVerification: .none, redirectConfiguration: .disallow,
+                                       decompression: decompression)
+            : HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: decompression)
+        configuration.httpVersion = .automatic
+        // A failed connect fails the request at once; the retry loader decides about trying again.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 32
+        return configuration
+    }
+
+    /// The AsyncHTTPClient request: URL, method, headers (the body's own filling gaps) and body bytes.
+    private static func clientRequest(for request: HTTPRequest) throws(HTTPError) -> HTTPClientRequest {
+        guard let scheme = request.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              request.host?.isEmpty == false, let url = request.url
+        else {
+            throw HTTPError(.invalidRequest, request: request,
+                            message: "\(request.displayURL) is not an absolute http or https URL")
+        }
+        let body: Data
+        do { body = try request.body.encode() } catch {
+            throw HTTPError(.invalidRequest, request: request, underlyingError: error,
+                            message: "the body of \(request.method) \(request.displayURL) could not be encoded: \(error)")
+        }
+        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        var headers = request.headers
+        headers.addMissing(from: request.body.additionalHeaders)
+        if !headers.contains("Accept-Encoding") { headers["Accept-Encoding"] = "gzip, deflate" }
+        for field in headers { outgoing.headers.add(name: field.name, value: field.value) }
+        if !body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        return outgoing
+    }
+
+    /// Reads the whole body, failing as soon as it would pass `maxResponseBytes`.
+    private static func readBody(_ response: HTTPClientResponse, of request: HTTPRequest) async throws -> Data {
+        let limit = request.options.maxResponseBytes
+        let tooLarge = HTTPError(.responseTooLarge, request: request,
+                                 message: "the response from \(request.displayURL) is larger than the limit of \(limit) bytes")
+        if let declared = response.headers.first(name: "Content-Length").flatMap(Int.init), declared > limit,
+           response.headers.first(name: "Content-Encoding") == nil {
+            throw tooLarge
+        }
+        var body = Data()
+        for try await chunk in response.body {
+            guard body.count + chunk.readableBytes <= limit else { throw tooLarge }
+            body.append(contentsOf: chunk.readableBytesView)
+        }
+        return body
+    }
+}
+
+/// Translates AsyncHTTPClient and SwiftNIO errors into `HTTPError` codes with readable messages.
+enum TransportErrorMapping {
+    static func httpError(for error: any Error, request: HTTPRequest) -> HTTPError {
+        let (code, detail) = classify(error)
+        let target = request.displayURL
+        let message: String = switch code {
+        case .cancelled: "the request to \(target) was cancelled"
+        case .cannotConnect: "could not connect to \(request.host ?? target) (\(detail))"
+        case .timedOut: "the request to \(target) timed out (\(detail))"
+        case .insecureConnection:
+            "the TLS connection to \(request.host ?? target) failed; the server's certificate could not be verified (\(detail)); set `insecure: true` only for servers you trust"
+        case .responseTooLarge: "the response from \(target) expanded beyond the decompression limit (\(detail))"
+        case .invalidResponse: "the response from \(target) was not valid HTTP (\(detail))"
+        case .invalidRequest: "the request to \(target) is invalid (\(detail))"
+        default: "the request to \(target) failed: \(detail)"
+        }
+        return HTTPError(code, request: request, underlyingError: error, message: message)
+    }
+
+    private static func classify(_ error: any Error) -> (HTTPError.Code, String) {
+        if error is CancellationError || Task.isCancelled { return (.cancelled, "cancelled") }
+        if let clientError = error as? HTTPClientError { return classify(clientError) }
+        if let ioError = error as? IOError { return (.cannotConnect, ioError.description) }
+        if let channelError = error as? ChannelError {
+            return channelError == .connectTimeout(.zero) || "\(channelError)".contains("connectTimeout")
+                ? (.cannotConnect, "connect timed out") : (.cannotConnect, "\(channelError)")
+        }
+        if error is HTTPParserError { return (.invalidResponse, "\(error)") }
+        let typeName = String(reflecting: type(of: error))
+        if typeName.contains("NIOConnectionError") || typeName.contains("SocketAddressError") {
+            return (.cannotConnect, connectionDetail(error))
+        }
+        if typeName.contains("SSL") || typeName.contains("TLS") { return (.insecureConnection, "\(error)") }
+        if typeName.contains("DecompressionError") {
+            return "\(error)".contains("limit") ? (.responseTooLarge, "\(error)") : (.invalidResponse, "\(error)")
+        }
+        return (.unknown, "\(error)")
+    }
+
+    private static func classify(_ error: HTTPClientError) -> (HTTPError.Code, String) {
+        switch error {
+        case .cancelled: (.cancelled, "cancelled")
+        case .connectTimeout: (.cannotConnect, "connect timed out")
+        case .deadlineExceeded, .readTimeout, .writeTimeout: (.timedOut, "\(error)")
+        case .remoteConnectionClosed: (.cannotConnect, "the server closed the connection before the response was complete")
+        case .invalidURL, .emptyHost, .emptyScheme, .traceRequestWithBody:
+            (.invalidRequest, "\(error)")
+        case .tlsHandshakeTimeout: (.insecureConnection, "TLS handshake timed out")
+        default: (.unknown, "\(error)")
+        }
+    }
+
+    /// A short reason for a failed connect, preferring the underlying socket error.
+    private static func connectionDetail(_ error: any Error) -> String {
+        let text = "\(error)"
+        if text.contains("refused") || text.contains("ECONNREFUSED") || text.contains("errno: 111") { return "connection refused" }
+        return text
+    }
+}

@@ -1,0 +1,85 @@
+public import HTTPCore
+internal import Foundation
+
+/// Follows 301, 302, 303, 307 and 308 responses up to `options.maxRedirects`.
+///
+/// 303 (and 301/302 after a POST) continue as GET without a body. A hop to another scheme, host or port
+/// drops `Authorization`, `Cookie` and `Proxy-Authorization`. Targets that are not http(s) are refused,
+/// and a hop back to a URL already visited with the same method is reported as a cycle.
+public struct RedirectLoader: HTTPLoader {
+    public let next: any HTTPLoader
+
+    /// Headers that never cross to another origin.
+    public static let credentialHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
+
+    public init(next: any HTTPLoader) { self.next = next }
+
+    public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        var current = request
+        var visited: Set<String> = [Self.visitKey(current)]
+        var hops = 0
+        while true {
+            let response = try await next.load(current)
+            guard request.options.followRedirects, response.status.isFollowableRedirect,
+                  let location = response.headers["Location"] else { return response }
+            guard hops < request.options.maxRedirects else {
+                throw HTTPError(.tooManyRedirects, request: current, response: response,
+                                message: "more than \(request.options.maxRedirects) redirects, starting at \(request.displayURL)")
+            }
+            current = try Self.nextRequest(after: response, location: location)
+            guard visited.insert(Self.visitKey(current)).inserted else {
+                throw HTTPError(.tooManyRedirects, request: current, response: response,
+                                message: "redirect cycle: \(response.request.displayURL) leads back to \(current.displayURL)")
+            }
+            hops += 1
+        }
+    }
+
+    /// The request for the hop to `location`, as RFC 9110 section 15.4 describes.
+    static func nextRequest(after response: HTTPResponse, location: String) throws(HTTPError) -> HTTPRequest {
+        let previous = response.request
+        guard let base = previous.url, let target = URL(string: location, relativeTo: base)?.absoluteURL,
+              let components = URLComponents(url: target, resolvingAgainstBaseURL: true)
+        else {
+            throw HTTPError(.invalidResponse, request: previous, response: response,
+                            message: "\(previous.displayURL) redirected to an invalid URL: \(location)")
+        }
+        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              components.host?.isEmpty == false
+        else {
+            throw HTTPError(.invalidResponse, request: previous, response: response,
+                            message: "refused to follow a redirect from \(previous.displayURL) to \(location): only http and https are followed")
+        }
+        var next = previous
+        next.components = components
+        let code = response.status.code
+        if code == 303 && previous.method != .head || (code == 301 || code == 302) && previous.method == .post {
+            next.method = .get
+            next.body = EmptyBody()
+            for name in ["Content-Type", "Content-Length", "Transfer-Encoding"] { next.headers.remove(name: name) }
+        }
+        if !sameOrigin(previous, next) {
+            for name in credentialHeaders { next.headers.remove(name: name) }
+        }
+        return next
+    }
+
+    /// Whether two requests share scheme, host and (default-filled) port.
+    static func sameOrigin(_ a: HTTPRequest, _ b: HTTPRequest) -> Bool {
+        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+            && effectivePort(a) == effectivePort(b)
+    }
+
+    private static func effectivePort(_ request: HTTPRequest) -> Int? {
+        request.port ?? (request.scheme?.lowercased() == "https" ? 443 : 80)
+    }
+
+    private static func visitKey(_ request: HTTPRequest) -> String {
+        request.method.rawValue + " " + (request.url?.absoluteString ?? request.displayURL)
+    }
+}
+
+extension LoaderLayer {
+    /// Follows redirects as each request's options say.
+    public static let redirects = LoaderLayer { RedirectLoader(next: $0) }
+}

@@ -1,0 +1,63 @@
+public import HTTPCore
+public import Foundation
+
+/// Retries attempts as `options.retry` says: on listed statuses and error kinds, with backoff, honouring
+/// `Retry-After`; the response or error records how many attempts were made.
+public struct RetryLoader: HTTPLoader {
+    public let next: any HTTPLoader
+    let sleeper: Sleeper
+    let jitter: @Sendable () -> Double
+
+    /// Creates a retry loader; `jitter` returns a value in 0...1 for exponential backoff.
+    public init(next: any HTTPLoader, sleeper: Sleeper = .continuous,
+                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }) {
+        self.next = next
+        self.sleeper = sleeper
+        self.jitter = jitter
+    }
+
+    public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        guard let strategy = request.options.retry, strategy.attempts > 1 else { return try await next.load(request) }
+        var attempt = 1
+        while true {
+            let wait: Duration
+            do {
+                var response = try await next.load(request)
+                response.attempts = attempt
+                guard attempt < strategy.attempts, strategy.shouldRetry(status: response.status) else { return response }
+                wait = Self.retryAfter(in: response.headers) ?? strategy.delay(afterAttempt: attempt, jitter: jitter())
+            } catch {
+                var error = error
+                error.attempts = attempt
+                guard attempt < strategy.attempts, strategy.shouldRetry(error: error) else { throw error }
+                wait = strategy.delay(afterAttempt: attempt, jitter: jitter())
+            }
+            try await sleeper(wait, for: request)
+            attempt += 1
+        }
+    }
+
+    /// The wait a `Retry-After` header asks for: delay seconds or an HTTP-date (RFC 9110 section 10.2.3).
+    public static func retryAfter(in headers: HTTPHeaders, now: Date = Date()) -> Duration? {
+        guard let value = headers["Retry-After"]?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
+        guard let date = httpDate(value) else { return nil }
+        return .milliseconds(Int64(max(0, date.timeIntervalSince(now)) * 1000))
+    }
+
+    /// Parses the IMF-fixdate form, `Sun, 06 Nov 1994 08:49:37 GMT`.
+    private static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.date(from: text)
+    }
+}
+
+extension LoaderLayer {
+    /// Retries as each request's `options.retry` says.
+    public static func retry(sleeper: Sleeper = .continuous) -> LoaderLayer {
+        LoaderLayer { RetryLoader(next: $0, sleeper: sleeper) }
+    }
+}

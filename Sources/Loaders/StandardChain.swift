@@ -1,0 +1,18 @@
+public import HTTPCore
+
+extension LoaderLayer {
+    /// The layers of the runner's chain, outermost first: environment, User-Agent and request id, delay,
+    /// retry, throttle, timeout (per attempt), auth, redirects, then trace (each hop) when `trace` is given.
+    public static func standard(
+        environment: ServerEnvironment?, userAgent: String? = nil, requestIDHeader: String? = nil,
+        tokens: OAuth2TokenStore = OAuth2TokenStore(), trace: LoaderLayer? = nil
+    ) -> [LoaderLayer] {
+        var layers: [LoaderLayer] = []
+        if let environment { layers.append(.applyEnvironment(environment)) }
+        if let userAgent { layers.append(.userAgent(userAgent)) }
+        if let requestIDHeader { layers.append(.requestID(header: requestIDHeader)) }
+        layers += [.delay(), .retry(), .throttle(), .timeout, .auth(tokens: tokens), .redirects]
+        if let trace { layers.append(trace) }
+        return layers
+    }
+}

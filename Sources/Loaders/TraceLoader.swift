@@ -1,0 +1,85 @@
+public import HTTPCore
+internal import Foundation
+
+/// One request/response exchange as `--verbose` shows it, with credentials already masked.
+public struct TracedExchange: Sendable {
+    /// The request as sent, with credential header values replaced by `***`.
+    public var request: HTTPRequest
+    /// The encoded request body as text, when it is UTF-8 (secrets masked).
+    public var requestBodyText: String?
+    /// The response, with credential header values masked and the body masked when it is text.
+    public var response: HTTPResponse?
+    /// The failure, when there was no response.
+    public var error: HTTPError?
+    /// Time from handing the request on to the result.
+    public var duration: Duration
+}
+
+/// Reports every exchange that passes through it to a callback, after masking credentials.
+///
+/// Values of `Authorization`, `Cookie`, `Set-Cookie` and `Proxy-Authorization` become `***`; the
+/// `redacting` function (the reporter's secret masking) is applied to the URL, every other header value
+/// and text bodies. Place it right before the transport to see each hop and attempt.
+public struct TraceLoader: HTTPLoader {
+    public let next: any HTTPLoader
+    let redacting: @Sendable (String) -> String
+    let report: @Sendable (TracedExchange) -> Void
+
+    /// Header names whose values are always masked.
+    public static let credentialHeaders = ["Authorization", "Cookie", "Set-Cookie", "Proxy-Authorization"]
+
+    public init(next: any HTTPLoader, redacting: @escaping @Sendable (String) -> String = { $0 },
+                report: @escaping @Sendable (TracedExchange) -> Void) {
+        self.next = next
+        self.redacting = redacting
+        self.report = report
+    }
+
+    public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        let start = ContinuousClock.now
+        do {
+            let response = try await next.load(request)
+            report(traced(request, response: response, error: nil, duration: start.duration(to: .now)))
+            return response
+        } catch {
+            report(traced(request, response: error.response, error: error, duration: start.duration(to: .now)))
+            throw error
+        }
+    }
+
+    private func traced(_ request: HTTPRequest, response: HTTPResponse?, error: HTTPError?, duration: Duration) -> TracedExchange {
+        var shownRequest = request
+        shownRequest.headers = masked(request.headers)
+        if let url = request.components.string, let redactedURL = URLComponents(string: redacting(url)) {
+            shownRequest.components = redactedURL
+        }
+        let bodyText = request.body.isEmpty ? nil : (try? request.body.encode()).flatMap { String(data: $0, encoding: .utf8) }
+        var shownResponse = response
+        if let response {
+            shownResponse?.request = shownRequest
+            shownResponse?.headers = masked(response.headers)
+            if let text = response.text { shownResponse?.body = Data(redacting(text).utf8) }
+        }
+        var shownError = error
+        shownError?.request = shownRequest
+        shownError?.response = shownResponse
+        shownError?.message = error.map { redacting($0.message) } ?? ""
+        return TracedExchange(request: shownRequest, requestBodyText: bodyText.map(redacting),
+                              response: shownResponse, error: shownError, duration: duration)
+    }
+
+    private func masked(_ headers: HTTPHeaders) -> HTTPHeaders {
+        HTTPHeaders(headers.map { field in
+            let secret = Self.credentialHeaders.contains { HTTPHeaders.sameName($0, field.name) }
+            return (field.name, secret ? "***" : redacting(field.value))
+        })
+    }
+}
+
+extension LoaderLayer {
+    /// Reports each exchange to `report`, credentials masked and `redacting` applied.
+    public static func trace(redacting: @escaping @Sendable (String) -> String = { $0 },
+                             report: @escaping @Sendable (TracedExchange) -> Void) -> LoaderLayer {
+        LoaderLayer { TraceLoader(next: $0, redacting: redacting, report: report) }
+    }
+}

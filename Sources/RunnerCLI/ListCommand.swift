@@ -1,0 +1,57 @@
+import ArgumentParser
+import CollectionFormat
+import Foundation
+
+/// `runner list`: the requests that would run, in order.
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "Print the requests that would run, in order: name, method, URL template, tags."
+    )
+
+    @Argument(help: "Request files or directories of them.")
+    var paths: [String]
+
+    func run() throws {
+        let loaded = CollectionLoader.load(LoadRequest(
+            paths: paths, environmentName: nil, environmentsDirectory: nil, variables: [],
+            processEnvironment: [:], currentDirectory: FileManager.default.currentDirectoryPath,
+            checksReferences: false
+        ))
+        try DiagnosticsOutput.reportProblems(of: loaded)
+        var rows: [[String]] = []
+        for file in loaded.files {
+            for step in file.steps {
+                let name = file.isFlow ? "\(file.name) › \(step.name)" : step.name
+                let tags = (file.tags + step.tags).uniqued()
+                var columns = [name, step.request.method.value, step.request.url.source]
+                columns.append(tags.isEmpty ? "" : "[" + tags.joined(separator: ", ") + "]")
+                if file.skip != nil || step.skip != nil { columns[3] += columns[3].isEmpty ? "(skipped)" : " (skipped)" }
+                rows.append(columns)
+            }
+        }
+        Console.out(Table.render(rows))
+    }
+}
+
+/// Aligns rows of text into columns separated by two spaces.
+enum Table {
+    static func render(_ rows: [[String]]) -> String {
+        guard let columnCount = rows.map(\.count).max() else { return "" }
+        var widths = Array(repeating: 0, count: columnCount)
+        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+        return rows.map { row in
+            row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n")
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements in order, each once.
+    func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}

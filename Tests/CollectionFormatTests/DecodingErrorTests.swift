@@ -1,0 +1,230 @@
+import Testing
+import YAML
+@testable import CollectionFormat
+
+@Suite struct DecodingErrorTests {
+    @Test func unknownKeysAtEveryLevelSuggestTheClosest() {
+        #expect(problems("""
+            reqest: { url: /a }
+            """) == [
+            "requests/r.yaml:1:1: error: unknown key 'reqest' [help: did you mean 'request'?]",
+            "requests/r.yaml:1:1: error: missing key 'request'",
+        ])
+        #expect(problems("""
+            request:
+              method: GET
+              url: /users
+              heders:
+                A: b
+            """) == ["requests/r.yaml:4:3: error: unknown key 'heders' in 'request' [help: did you mean 'headers'?]"])
+        #expect(problems("""
+            request: { url: /a }
+            options: { timout: 5s, retry: { atempts: 2 } }
+            expect: { stauts: 200 }
+            capture: { a: { heder: X } }
+            auth: { basic: { user: a, password: b } }
+            """) == [
+            "requests/r.yaml:2:12: error: unknown key 'timout' in 'options' [help: did you mean 'timeout'?]",
+            "requests/r.yaml:2:33: error: unknown key 'atempts' in 'options.retry' [help: did you mean 'attempts'?]",
+            "requests/r.yaml:3:11: error: unknown key 'stauts' in 'expect' [help: did you mean 'status'?]",
+            "requests/r.yaml:4:17: error: unknown key 'heder' in 'capture.a' [help: did you mean 'header'?]",
+            "requests/r.yaml:5:16: error: missing key 'username' in 'auth.basic'",
+            "requests/r.yaml:5:18: error: unknown key 'user' in 'auth.basic' [help: allowed keys: username, password]",
+        ])
+    }
+
+    @Test func wrongTypesNameWhatWasFound() {
+        #expect(problems("request:\n  - url: /a\n") == [
+            "requests/r.yaml:2:3: error: expected a mapping for 'request', found a list",
+        ])
+        #expect(problems("request:\n  url: /a\n  headers: [a, b]\n") == [
+            "requests/r.yaml:3:12: error: expected a mapping for 'request.headers', found a list",
+        ])
+        #expect(problems("request: { url: /a }\noptions: { followRedirects: yes, maxRedirects: -1 }\n") == [
+            "requests/r.yaml:2:29: error: expected a boolean (true or false) for 'options.followRedirects', found the string 'yes'",
+            "requests/r.yaml:2:48: error: 'options.maxRedirects' must be at least 0, found -1",
+        ])
+        #expect(problems("request: { url: /a, query: { a: { b: c } } }") == [
+            "requests/r.yaml:1:33: error: expected a scalar or a list of scalars for 'request.query.a', found a mapping",
+        ])
+    }
+
+    @Test func topLevelShapes() {
+        #expect(problems("") == ["requests/r.yaml: error: empty file: expected a request (keys like 'request', 'expect') or 'steps'"])
+        #expect(problems("# only a comment\n") == ["requests/r.yaml: error: empty file: expected a request (keys like 'request', 'expect') or 'steps'"])
+        #expect(problems("- a\n- b\n") == [
+            "requests/r.yaml:1:1: error: expected a mapping at the top level (keys like 'request', 'expect') or 'steps', found a list",
+        ])
+        #expect(problems("hello\n") == [
+            "requests/r.yaml:1:1: error: expected a mapping at the top level (keys like 'request', 'expect') or 'steps', found the string 'hello'",
+        ])
+        #expect(problems("request: { method: GET }") == ["requests/r.yaml:1:10: error: missing key 'url' in 'request'"])
+    }
+
+    @Test func flowShapes() {
+        #expect(problems("""
+            request: { url: /a }
+            steps:
+              - request: { url: /b }
+                steps: []
+            """) == [
+            "requests/r.yaml:1:1: error: unknown key 'request' [help: in a flow, put it inside a step]",
+            "requests/r.yaml:4:5: error: unknown key 'steps' [help: flows cannot nest: 'steps' is only allowed at the top level]",
+        ])
+        #expect(problems("steps: []") == ["requests/r.yaml:1:8: error: 'steps' is empty: a flow needs at least one step"])
+    }
+
+    @Test func twoBodyKeys() {
+        #expect(problems("request:\n  url: /a\n  json: {}\n  text: hi\n") == [
+            "requests/r.yaml:4:3: error: more than one body: 'json' and 'text' [help: a request has at most one of json, form, multipart, text, file]",
+        ])
+    }
+
+    @Test func multipartParts() {
+        #expect(problems("""
+            request:
+              url: /a
+              multipart:
+                - { name: a }
+                - { name: b, value: x, file: y }
+                - { value: x }
+                - { name: c, value: x, contentType: text/plain }
+            """) == [
+            "requests/r.yaml:4:7: error: a multipart part needs 'value' or 'file'",
+            "requests/r.yaml:5:28: error: a multipart part has either 'value' or 'file', not both",
+            "requests/r.yaml:6:7: error: missing key 'name' in 'request.multipart'",
+            "requests/r.yaml:7:28: error: 'contentType' applies to file parts only",
+        ])
+    }
+
+    @Test(arguments: [
+        ("5", "requests/r.yaml:2:21: error: expected a duration like 250ms, 5s or 1m for 'options.timeout', found the integer 5 [help: add a unit, such as '5s' or '5ms']"),
+        ("5 s", "requests/r.yaml:2:21: error: expected a duration like 250ms, 5s or 1m for 'options.timeout', found the string '5 s' [help: write a number and a unit: ms, s, m or h (such as 250ms, 5s, 1m)]"),
+        ("-1s", "requests/r.yaml:2:21: error: expected a duration like 250ms, 5s or 1m for 'options.timeout', found the string '-1s' [help: write a number and a unit: ms, s, m or h (such as 250ms, 5s, 1m)]"),
+    ])
+    func badDurations(text: String, message: String) {
+        #expect(problems("request: { url: /a }\noptions: { timeout: \(text) }") == [message])
+    }
+
+    @Test(arguments: [
+        ("\"2x\"", "requests/r.yaml:3:11: error: invalid status pattern '2x' [help: expected a status code (100-599), a class like \"2xx\", a list of codes, or a matcher]"),
+        ("700", "requests/r.yaml:3:11: error: invalid status 700: status codes are between 100 and 599"),
+        ("[200, abc]", "requests/r.yaml:3:17: error: invalid status pattern 'abc' [help: expected a status code (100-599), a class like \"2xx\", a list of codes, or a matcher]"),
+        ("true", "requests/r.yaml:3:11: error: invalid status the boolean true [help: expected a status code (100-599), a class like \"2xx\", a list of codes, or a matcher]"),
+    ])
+    func badStatusPatterns(text: String, message: String) {
+        #expect(problems("request: { url: /a }\nexpect:\n  status: \(text)") == [message])
+    }
+
+    @Test func matcherErrors() {
+        #expect(problems("""
+            request: { url: /a }
+            expect:
+              body:
+                $.a: { lenght: 3 }
+                $.b: { type: strng }
+                $.c: { matches: '([a-z' }
+                $.d: { exists: maybe }
+                $.e: { length: many }
+                $.f: {}
+                $.g: { name: x }
+                $.h: { each: { contans: x } }
+                $.i: { lessThan: abc }
+              duration: { contains: 5s, lessThan: 5 }
+            """) == [
+            "requests/r.yaml:4:12: error: unknown matcher operator 'lenght' [help: did you mean 'length'?]",
+            "requests/r.yaml:5:18: error: unknown type 'strng': expected one of string, number, integer, boolean, array, object, null [help: did you mean 'string'?]",
+            "requests/r.yaml:6:21: error: invalid regular expression '([a-z'",
+            "requests/r.yaml:7:20: error: expected a boolean (true or false) for 'expect.body.$.d.exists', found the string 'maybe'",
+            "requests/r.yaml:8:20: error: expected a non-negative integer or a matcher for 'expect.body.$.e.length', found the string 'many'",
+            "requests/r.yaml:9:10: error: empty matcher for 'expect.body.$.f': expected operators such as equals, contains, exists",
+            "requests/r.yaml:10:12: error: unknown matcher operator 'name' [help: to compare with an object, write { equals: { ... } }]",
+            "requests/r.yaml:11:20: error: unknown matcher operator 'contans' [help: did you mean 'contains'?]",
+            "requests/r.yaml:12:22: error: expected a number for 'expect.body.$.i.lessThan'",
+            "requests/r.yaml:13:15: error: operator 'contains' does not apply to 'expect.duration' [help: 'expect.duration' allows equals, notEquals, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual, in, not]",
+        ])
+        #expect(problems("request: { url: /a }\nexpect: { duration: { lessThan: 5 } }") == [
+            "requests/r.yaml:2:33: error: expected a duration like 250ms, 5s or 1m for 'expect.duration'",
+        ])
+    }
+
+    @Test func jsonPathKeysAndCaptures() {
+        #expect(problems("""
+            request: { url: /a }
+            expect: { body: { id: 1, "$.a[": 2 } }
+            capture:
+              a: id
+              b: { regex: 'id=[0-9]+' }
+              c: { status: false }
+              1x: $.id
+              d: { header: A, cookie: B }
+            """) == [
+            "requests/r.yaml:2:19: error: invalid JSONPath 'id': a JSONPath query must start with '$'",
+            "requests/r.yaml:2:31: error: invalid JSONPath '$.a[': expected a selector",
+            "requests/r.yaml:4:6: error: expected a JSONPath starting with '$' or a mapping with one of header, cookie, regex, status for 'capture.a', found the string 'id'",
+            "requests/r.yaml:5:15: error: the regular expression of 'capture.b.regex' has no capture group [help: wrap the part to capture in parentheses, such as 'id=([0-9]+)']",
+            "requests/r.yaml:6:16: error: 'capture.c.status' must be true",
+            "requests/r.yaml:7:3: error: invalid capture name '1x': use letters, digits, '_' and '-', not starting with a digit",
+            "requests/r.yaml:8:19: error: more than one capture source: 'header' and 'cookie'",
+        ])
+    }
+
+    @Test func authAndOptionErrors() {
+        #expect(problems("""
+            request: { url: /a }
+            auth: nonee
+            options:
+              throttle: { perSecond: 2 }
+              retry: { backoff: exponental, on: [timeot, 999] }
+            """) == [
+            "requests/r.yaml:2:7: error: expected 'none' or a mapping with one of basic, bearer, oauth2 for 'auth', found the string 'nonee' [help: did you mean 'none'?]",
+            "requests/r.yaml:4:3: error: unknown key 'throttle' in 'options' [help: 'throttle' is a rate shared by all requests: set it in the environment's options]",
+            "requests/r.yaml:5:21: error: unknown backoff 'exponental': expected constant or exponential [help: did you mean 'exponential'?]",
+            "requests/r.yaml:5:38: error: unknown retry condition 'timeot': expected a status code, timeout or connection [help: did you mean 'timeout'?]",
+            "requests/r.yaml:5:46: error: 'options.retry.on' must be between 100 and 599, found 999",
+        ])
+        #expect(problems("request: { url: /a }\nauth: { bearer: a, basic: { username: u, password: p } }") == [
+            "requests/r.yaml:2:20: error: more than one auth kind: 'bearer' and 'basic'",
+        ])
+        #expect(problems("request: { url: /a }\nauth: { token: a }") == [
+            "requests/r.yaml:2:9: error: unknown key 'token' in 'auth' [help: allowed keys: basic, bearer, oauth2]",
+        ])
+    }
+
+    @Test func methodsAreTokens() {
+        #expect(problems("request: { method: \"GE T\", url: /a }") == [
+            "requests/r.yaml:1:20: error: invalid method 'GE T': a method is a token (letters, digits and !#$%&'*+-.^_`|~)",
+        ])
+        #expect(problems("request: { method: post, url: /a }") == [
+            "requests/r.yaml:1:20: warning: method 'post' is sent as written; methods are case-sensitive [help: did you mean 'POST'?]",
+        ])
+        #expect(problems("request: { method: PROPFIND, url: /a }").isEmpty)
+    }
+
+    @Test func templateSyntaxErrorsAreLocatedAtTheBraces() {
+        #expect(problems("request:\n  url: /users/{{ id\n") == [
+            "requests/r.yaml:2:15: error: unterminated '{{' (missing '}}') [help: close the expression with '}}']",
+        ])
+        #expect(problems("request:\n  url: \"/a/{{ }}\"\n") == [
+            "requests/r.yaml:2:12: error: empty expression '{{ }}' [help: write a variable name, such as '{{ userId }}']",
+        ])
+    }
+
+    @Test func yamlErrorsBecomeDiagnostics() {
+        let tab = problems("request:\n\turl: /a\n")
+        #expect(tab.count == 1 && tab[0].hasPrefix("requests/r.yaml:2:"))
+        let duplicate = problems("request: { url: /a }\nrequest: { url: /b }\n")
+        #expect(duplicate.count == 1 && duplicate[0].hasPrefix("requests/r.yaml:2:1: error:"))
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(problems(deep).count == 1)
+        var bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...9 { bomb += "\(Character(UnicodeScalar(97 + level)!)): &\(Character(UnicodeScalar(97 + level)!)) [" + Array(repeating: "*\(Character(UnicodeScalar(96 + level)!))", count: 10).joined(separator: ", ") + "]\n" }
+        #expect(problems(bomb).count == 1)
+    }
+
+    @Test func invalidUTF8BytesAreRejected() {
+        let document = SourceLoader.parse([0x61, 0x3A, 0x20, 0xFF, 0x0A], path: "requests/r.yaml")
+        #expect(document.diagnostics.count == 1)
+        #expect(document.diagnostics.first?.mark != nil)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import YAML
+@testable import CollectionFormat
+
+/// Decodes YAML text as a request file named `path` in /project/requests.
+func decodeRequestFile(_ yaml: String, path: String = "requests/r.yaml") -> (file: RequestFile, diagnostics: [Diagnostic]) {
+    let document = SourceLoader.parse(Array(yaml.utf8), path: path)
+    guard document.diagnostics.isEmpty else {
+        return (RequestFile(path: path, absolutePath: "/project/" + path, name: "r", tags: [], skip: nil, steps: [], isFlow: false),
+                document.diagnostics)
+    }
+    var decoder = NodeDecoder(source: document.source)
+    let location = FileLocation(displayDirectory: "requests", absoluteDirectory: "/project/requests")
+    let file = decoder.requestFile(document.root, absolutePath: "/project/" + path, defaultName: "r", location: location)
+    return (file, decoder.diagnostics.sorted)
+}
+
+/// Decodes YAML text as a single request and expects no diagnostics.
+func decodeRequest(_ yaml: String, sourceLocation: SourceLocation = #_sourceLocation) -> RequestDefinition? {
+    let (file, diagnostics) = decodeRequestFile(yaml)
+    #expect(diagnostics.isEmpty, "\(diagnostics)", sourceLocation: sourceLocation)
+    return file.steps.first
+}
+
+/// The one-line form (`path:line:col: error: message`) and help of every diagnostic.
+func problems(_ yaml: String) -> [String] {
+    decodeRequestFile(yaml).diagnostics.map { diagnostic in
+        diagnostic.description + (diagnostic.suggestion.map { " [help: \($0)]" } ?? "")
+    }
+}
+
+/// Decodes YAML text as an environment file.
+func decodeEnvironment(_ yaml: String, name: String = "qa") -> (EnvironmentDefinition, [Diagnostic]) {
+    let path = "environments/\(name).yaml"
+    let document = SourceLoader.parse(Array(yaml.utf8), path: path)
+    var decoder = NodeDecoder(source: document.source)
+    let environment = decoder.environment(document.root, name: name)
+    return (environment, document.diagnostics + decoder.diagnostics.sorted)
+}
+
+/// A scratch directory tree for loader tests, removed by `remove()`.
+struct ScratchDirectory {
+    let root: String
+
+    init() {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("collection-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    }
+
+    /// Writes a file (creating directories) relative to the root.
+    func write(_ relativePath: String, _ text: String) {
+        let path = root + "/" + relativePath
+        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                 withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    }
+
+    /// Loads paths with the root as the current directory.
+    func load(_ paths: [String], env: String? = nil, environments: String? = nil,
+              vars: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:]) -> LoadedCollection {
+        CollectionLoader.load(LoadRequest(paths: paths, environmentName: env, environmentsDirectory: environments,
+                                          variables: vars, processEnvironment: processEnvironment, currentDirectory: root))
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: root) }
+}
+
+/// The one-line form and help of a loaded collection's diagnostics.
+func problems(of collection: LoadedCollection) -> [String] {
+    collection.diagnostics.map { $0.description + ($0.suggestion.map { " [help: \($0)]" } ?? "") }
+}

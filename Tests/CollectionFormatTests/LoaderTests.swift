@@ -1,0 +1,281 @@
+import HTTPCore
+import Testing
+import YAML
+@testable import CollectionFormat
+
+@Suite struct DiscoveryTests {
+    @Test func collectsYAMLFilesInLexicalPathOrderSkippingEnvironments() {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        for path in ["requests/users/02-fetch.yaml", "requests/users/01-create.yml", "requests/auth/login.yaml",
+                     "requests/a-z.yaml", "requests/notes.txt", "requests/.hidden/x.yaml", "environments/qa.yaml"] {
+            scratch.write(path, "request: { url: /x }\n")
+        }
+        let (files, problems) = Discovery.requestFiles(["requests/", "."], currentDirectory: scratch.root,
+                                                       skipping: scratch.root + "/environments")
+        #expect(problems.isEmpty)
+        #expect(files.map(\.path) == ["requests/a-z.yaml", "requests/auth/login.yaml", "requests/users/01-create.yml",
+                                      "requests/users/02-fetch.yaml"])
+        #expect(files.map(\.defaultName) == ["a-z", "auth/login", "users/01-create", "users/02-fetch"])
+    }
+
+    @Test func missingPathIsADiagnosticWithoutMark() {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        let collection = scratch.load(["nope", "also/missing.yaml"])
+        #expect(problems(of: collection) == ["also/missing.yaml: error: no such file or directory",
+                                             "nope: error: no such file or directory"])
+    }
+
+    @Test func findsEnvironmentsByWalkingUp() {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/qa.yaml", "baseURL: https://qa.example.com\n")
+        scratch.write("requests/users/a.yaml", "request: { url: /a }\n")
+        let found = Discovery.environmentsDirectory(near: "requests/users/a.yaml", currentDirectory: scratch.root)
+        #expect(found?.path == "environments")
+        let fromInside = Discovery.environmentsDirectory(near: ".", currentDirectory: scratch.root + "/requests/users")
+        #expect(fromInside?.path == "../../environments")
+    }
+}
+
+@Suite struct EnvironmentTests {
+    @Test func decodesEveryEnvironmentKey() {
+        let (environment, diagnostics) = decodeEnvironment("""
+            extends: base
+            baseURL: https://qa-1.example.com/api
+            headers: { User-Agent: "my-api-tests" }
+            query: { lang: en }
+            variables:
+              userName: qa-bot
+              limits: { max: 10 }
+            secrets:
+              password: { env: QA_PASSWORD }
+              token: { env: QA_TOKEN, default: "" }
+            auth: { bearer: "{{ token }}" }
+            options:
+              timeout: 10s
+              throttle: { perSecond: 20 }
+            """)
+        #expect(diagnostics.isEmpty)
+        #expect(environment.extends == Located("base", at: Mark(line: 1, column: 10)))
+        #expect(environment.baseURL?.source == "https://qa-1.example.com/api")
+        #expect(environment.headers.map(\.name) == ["User-Agent"])
+        #expect(environment.query.map(\.name) == ["lang"])
+        #expect(environment.variables.map(\.name) == ["userName", "limits"])
+        #expect(environment.secrets.map(\.env.value) == ["QA_PASSWORD", "QA_TOKEN"])
+        #expect(environment.secrets[1].defaultValue?.value == "")
+        #expect(environment.options.timeout?.value == .seconds(10))
+        #expect(environment.options.throttle?.perSecond == 20)
+    }
+
+    @Test func unknownEnvironmentKeysAndSecretShapes() {
+        let (_, diagnostics) = decodeEnvironment("baseUrl: x\nsecrets: { a: { evn: A }, b: B }\n")
+        #expect(diagnostics.map(\.description) == [
+            "environments/qa.yaml:1:1: error: unknown key 'baseUrl'",
+            "environments/qa.yaml:2:17: error: unknown key 'evn' in 'secrets.a'",
+            "environments/qa.yaml:2:15: error: missing key 'env' in 'secrets.a'",
+            "environments/qa.yaml:2:30: error: expected a mapping for 'secrets.b', found the string 'B'",
+        ].sorted { ($0.split(separator: ":")[1], $0) < ($1.split(separator: ":")[1], $1) })
+        #expect(diagnostics.first?.suggestion == "did you mean 'baseURL'?")
+    }
+
+    func project() -> ScratchDirectory {
+        let scratch = ScratchDirectory()
+        scratch.write("environments/base.yaml", """
+            baseURL: https://base.example.com
+            headers: { User-Agent: base, X-Base: "1" }
+            query: { lang: en }
+            variables: { userName: base-bot, limits: { max: 5 }, greeting: "hi {{ userName }}" }
+            secrets: { token: { env: TOKEN, default: dflt } }
+            options: { timeout: 10s, retry: { attempts: 2, delay: 1s } }
+            """)
+        scratch.write("environments/qa.yaml", """
+            extends: base
+            baseURL: "https://{{ host }}/api"
+            headers: { user-agent: qa }
+            variables: { host: qa.example.com, limits: { max: 10 } }
+            secrets: { password: { env: QA_PASSWORD } }
+            auth: { bearer: "{{ token }}" }
+            options: { retry: { attempts: 5 } }
+            """)
+        scratch.write("environments/loop-a.yaml", "extends: loop-b\n")
+        scratch.write("environments/loop-b.yaml", "extends: loop-a\n")
+        scratch.write("environments/broken.yaml", "extends: bse\n")
+        scratch.write("requests/a.yaml", "request: { url: /a }\n")
+        return scratch
+    }
+
+    @Test func extendsMergesKeyByKey() throws {
+        let scratch = project()
+        defer { scratch.remove() }
+        let collection = scratch.load(["requests"], env: "qa", processEnvironment: ["QA_PASSWORD": "pw"])
+        #expect(problems(of: collection).isEmpty)
+        let environment = try #require(collection.environment)
+        #expect(environment.chain == ["qa", "base"])
+        #expect(environment.baseURL == "https://qa.example.com/api")
+        #expect(environment.headers.map { "\($0.value.name)=\($0.value.value.source)@\($0.path)" }
+                == ["user-agent=qa@environments/qa.yaml", "X-Base=1@environments/base.yaml"])
+        #expect(environment.query.map(\.value.name) == ["lang"])
+        #expect(environment.variables["userName"] == .string("base-bot"))
+        #expect(environment.variables["greeting"] == .string("hi base-bot"))
+        #expect(environment.variables["limits"] == .object(JSONObject([("max", .int(10))])))
+        #expect(environment.secrets == [ResolvedSecret(name: "token", value: "dflt"), ResolvedSecret(name: "password", value: "pw")])
+        #expect(environment.options.timeout?.value == .seconds(10))
+        #expect(environment.options.retry?.attempts?.value == 5)
+        #expect(environment.options.retry?.delay?.value == .seconds(1))
+        guard case .bearer? = environment.auth?.value.value else { Issue.record("auth"); return }
+        #expect(collection.scope.secretValues == ["pw", "dflt"])
+        #expect(collection.sources.paths == ["environments/base.yaml", "environments/qa.yaml", "requests/a.yaml"])
+    }
+
+    @Test func cycleIsReportedAtTheClosingExtends() {
+        let scratch = project()
+        defer { scratch.remove() }
+        #expect(problems(of: scratch.load(["requests"], env: "loop-a")) == [
+            "environments/loop-b.yaml:1:10: error: 'extends: loop-a' closes a cycle: loop-a -> loop-b -> loop-a [help: remove 'extends' from one environment of the cycle]",
+        ])
+    }
+
+    @Test func unknownEnvironmentAndBaseSuggestNames() {
+        let scratch = project()
+        defer { scratch.remove() }
+        #expect(problems(of: scratch.load(["requests"], env: "qaa")) == [
+            "error: unknown environment 'qaa' [help: did you mean 'qa'? (available environments: base, broken, loop-a, loop-b, qa)]",
+        ])
+        #expect(problems(of: scratch.load(["requests"], env: "broken")) == [
+            "environments/broken.yaml:1:10: error: environment 'bse' does not exist [help: did you mean 'base'?]",
+        ])
+    }
+
+    @Test func missingSecretIsLocatedAndDefaultsApply() {
+        let scratch = project()
+        defer { scratch.remove() }
+        #expect(problems(of: scratch.load(["requests"], env: "qa")) == [
+            "environments/qa.yaml:5:29: error: secret 'password': environment variable QA_PASSWORD is not set [help: set QA_PASSWORD in the environment, or give the secret a 'default']",
+        ])
+        let withToken = scratch.load(["requests"], env: "base", processEnvironment: ["TOKEN": "real"])
+        #expect(withToken.environment?.secrets == [ResolvedSecret(name: "token", value: "real")])
+    }
+
+    @Test func noEnvironmentWithoutEnvAndExplicitDirectory() {
+        let scratch = project()
+        defer { scratch.remove() }
+        let collection = scratch.load(["requests"])
+        #expect(collection.environment == nil && collection.diagnostics.isEmpty)
+        #expect(problems(of: scratch.load(["requests"], env: "qa", environments: "nowhere")) == [
+            "error: environments directory 'nowhere' does not exist",
+        ])
+        scratch.write("other/envs/x.yaml", "baseURL: http://localhost:8080\n")
+        #expect(scratch.load(["requests"], env: "x", environments: "other/envs").environment?.baseURL == "http://localhost:8080")
+    }
+
+    @Test func badBaseURLIsLocated() {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/e.yaml", "baseURL: qa.example.com\n")
+        scratch.write("r.yaml", "request: { url: /a }\n")
+        #expect(problems(of: scratch.load(["r.yaml"], env: "e")) == [
+            "environments/e.yaml:1:10: error: baseURL 'qa.example.com' is not an absolute http or https URL [help: write it like https://api.example.com/v1]",
+        ])
+    }
+}
+
+@Suite struct ValidationTests {
+    @Test func undefinedVariableIsLocatedWithASuggestion() {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/local.yaml", "baseURL: http://localhost\nvariables: { userName: bot, limits: { max: 3 } }\n")
+        scratch.write("requests/a.yaml", "request:\n  url: /users/{{ usrName }}?max={{ limits.max }}&c={{ cli }}\n")
+        let collection = scratch.load(["requests"], env: "local", vars: [("cli", "1")])
+        #expect(problems(of: collection) == [
+            "requests/a.yaml:2:15: error: undefined variable 'usrName' [help: did you mean 'userName'?]",
+        ])
+        #expect(collection.hasErrors)
+    }
+
+    @Test func capturesOfEarlierRequestsCountLaterOnesDoNot() {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("requests/01-login.yaml", """
+            request: { method: POST, url: /login }
+            capture: { token: $.token }
+            """)
+        scratch.write("requests/02-flow.yaml", """
+            steps:
+              - request: { url: "/me?t={{ token }}&u={{ userId }}" }
+                capture: { userId: $.id }
+              - request: { url: "/users/{{ userId }}/{{ later }}" }
+            """)
+        scratch.write("requests/03-later.yaml", "request: { url: /x }\ncapture: { later: { header: X } }\n")
+        #expect(problems(of: scratch.load(["requests"])) == [
+            "requests/02-flow.yaml:2:42: error: undefined variable 'userId' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var userId=VALUE]",
+            "requests/02-flow.yaml:4:42: error: undefined variable 'later' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var later=VALUE]",
+        ])
+    }
+
+    @Test func environmentTemplatesAreCheckedWhereUsed() {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/qa.yaml", "baseURL: http://localhost\nauth: { bearer: \"{{ token }}\" }\n")
+        scratch.write("requests/01-login.yaml", "request: { url: /login }\nauth: none\ncapture: { token: $.token }\n")
+        scratch.write("requests/02-me.yaml", "request: { url: /me }\n")
+        #expect(scratch.load(["requests"], env: "qa").diagnostics.isEmpty)
+        scratch.write("requests/00-first.yaml", "request: { url: /first }\n")
+        #expect(problems(of: scratch.load(["requests"], env: "qa")) == [
+            "environments/qa.yaml:2:18: error: undefined variable 'token' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var token=VALUE]",
+        ])
+    }
+
+    @Test func referencedFilesMustExistAndSchemasBeJSON() {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("requests/fixtures/a.png", "png")
+        scratch.write("requests/schemas/bad.json", "{ nope")
+        scratch.write("requests/up.yaml", """
+            request:
+              url: /upload
+              multipart:
+                - { name: a, file: fixtures/a.png }
+                - { name: b, file: fixtures/missing.png }
+            expect: { schema: schemas/bad.json }
+            """)
+        scratch.write("requests/raw.yaml", "request: { url: /raw, file: fixtures }\nexpect: { schema: schemas/none.json }\n")
+        #expect(problems(of: scratch.load(["requests"])) == [
+            "requests/raw.yaml:1:29: error: file 'fixtures' is a directory (looked for 'requests/fixtures') [help: paths are relative to the request file]",
+            "requests/raw.yaml:2:19: error: file 'schemas/none.json' does not exist (looked for 'requests/schemas/none.json') [help: paths are relative to the request file]",
+            "requests/up.yaml:5:24: error: file 'fixtures/missing.png' does not exist (looked for 'requests/fixtures/missing.png') [help: paths are relative to the request file]",
+            "requests/up.yaml:6:19: error: schema 'schemas/bad.json' is not valid JSON: invalid JSON at line 1, column 3: expected a string key in object, found 'n'",
+        ])
+    }
+
+    @Test func envBuiltinNeedsTheProcessVariable() {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("r.yaml", "request: { url: \"/{{ $env.API_KEY }}\" }\n")
+        #expect(problems(of: scratch.load(["r.yaml"])) == [
+            "r.yaml:1:19: error: environment variable 'API_KEY' is not set (used as '$env.API_KEY')",
+        ])
+        #expect(scratch.load(["r.yaml"], processEnvironment: ["API_KEY": "k"]).diagnostics.isEmpty)
+    }
+
+    @Test func allProblemsOfARunAreReportedAndRendered() {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("requests/users/create.yaml", "request:\n  method: GET\n  url: /users\n  heders:\n    A: b\n")
+        scratch.write("requests/bad.yaml", "request: [\n")
+        scratch.write("requests/empty.yaml", "")
+        let collection = scratch.load(["requests"], vars: [("bad name", "x")])
+        #expect(collection.diagnostics.count == 4)
+        let rendered = DiagnosticRenderer.render(collection.diagnostics, sources: collection.sources, color: false)
+        #expect(rendered.hasSuffix("""
+            requests/users/create.yaml:4:3: error: unknown key 'heders' in 'request'
+             4 |   heders:
+               |   ^
+               = help: did you mean 'headers'?
+
+            """))
+        #expect(rendered.hasPrefix("error: invalid variable name 'bad name' in --var\n"))
+        #expect(collection.files.map(\.path) == ["requests/empty.yaml", "requests/users/create.yaml"])
+    }
+}

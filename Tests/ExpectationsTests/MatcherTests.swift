@@ -1,0 +1,132 @@
+import HTTPCore
+import Testing
+@testable import Expectations
+
+@Suite struct MatcherTests {
+    typealias M = Matcher<JSONValue>
+
+    /// A case: matcher, actual value (nil = absent), and the failure message (nil = holds).
+    struct Case: Sendable, CustomTestStringConvertible {
+        let matcher: M
+        let actual: JSONValue?
+        let failure: String?
+        var testDescription: String { "\(matcher.expectation) vs \(actual?.serialized() ?? "absent")" }
+    }
+
+    static let list = JSONValue.array([.int(1), .string("a"), .array([.int(2)])])
+    static let object = JSONValue.object(JSONObject([("k", .int(1)), ("l", .int(2))]))
+
+    static let cases: [Case] = [
+        Case(matcher: .equals(.int(1)), actual: .double(1.0), failure: nil),
+        Case(matcher: .equals(object), actual: .object(JSONObject([("l", .int(2)), ("k", .double(1))])), failure: nil),
+        Case(matcher: .equals(.string("x")), actual: .string("y"), failure: #"expected "x", got "y""#),
+        Case(matcher: .equals(.int(1)), actual: nil, failure: "expected 1, got nothing"),
+        Case(matcher: .notEquals(.int(1)), actual: .int(2), failure: nil),
+        Case(matcher: .notEquals(.int(1)), actual: .double(1), failure: "expected a value other than 1, got 1.0"),
+        Case(matcher: .lessThan(.int(5)), actual: .double(4.5), failure: nil),
+        Case(matcher: .lessThan(.int(5)), actual: .int(5), failure: "expected a value less than 5, got 5"),
+        Case(matcher: .lessThan(.int(5)), actual: .string("4"), failure: #"expected a value less than 5, got "4""#),
+        Case(matcher: .lessThanOrEqual(.int(5)), actual: .int(5), failure: nil),
+        Case(matcher: .lessThanOrEqual(.int(5)), actual: .int(6), failure: "expected a value less than or equal to 5, got 6"),
+        Case(matcher: .greaterThan(.int(5)), actual: .int(6), failure: nil),
+        Case(matcher: .greaterThan(.int(5)), actual: .int(3), failure: "expected a value greater than 5, got 3"),
+        Case(matcher: .greaterThan(.string("abc")), actual: .string("abd"), failure: nil),
+        Case(matcher: .greaterThanOrEqual(.double(2.5)), actual: .double(2.5), failure: nil),
+        Case(matcher: .greaterThanOrEqual(.int(3)), actual: nil,
+             failure: "expected a value greater than or equal to 3, got nothing"),
+        Case(matcher: .contains(.string("ell")), actual: .string("hello"), failure: nil),
+        Case(matcher: .contains(.array([.int(2)])), actual: list, failure: nil),
+        Case(matcher: .contains(.int(3)), actual: list,
+             failure: #"expected a value containing 3, got [1,"a",[2]]"#),
+        Case(matcher: .contains(.string("z")), actual: .int(1), failure: #"expected a value containing "z", got 1"#),
+        Case(matcher: .notContains(.string("z")), actual: .string("abc"), failure: nil),
+        Case(matcher: .notContains(.string("a")), actual: list, failure: #"expected a value not containing "a", got [1,"a",[2]]"#),
+        Case(matcher: .startsWith(.string("he")), actual: .string("hello"), failure: nil),
+        Case(matcher: .startsWith(.string("lo")), actual: .string("hello"),
+             failure: #"expected a value starting with "lo", got "hello""#),
+        Case(matcher: .endsWith(.string("lo")), actual: .string("hello"), failure: nil),
+        Case(matcher: .endsWith(.string("he")), actual: .string("hello"),
+             failure: #"expected a value ending with "he", got "hello""#),
+        Case(matcher: .matches(.string("^h.l+o$")), actual: .string("hello"), failure: nil),
+        Case(matcher: .matches(.string("[0-9]+")), actual: .string("id-42"), failure: nil),
+        Case(matcher: .matches(.string("^[0-9]+$")), actual: .string("id-42"),
+             failure: #"expected a value matching "^[0-9]+$", got "id-42""#),
+        Case(matcher: .exists(true), actual: .null, failure: nil),
+        Case(matcher: .exists(true), actual: nil, failure: "expected a value, got nothing"),
+        Case(matcher: .exists(false), actual: nil, failure: nil),
+        Case(matcher: .exists(false), actual: .int(1), failure: "expected no value, got 1"),
+        Case(matcher: .type(.integer), actual: .double(3.0), failure: nil),
+        Case(matcher: .type(.integer), actual: .double(3.5), failure: "expected a value of type integer, got 3.5"),
+        Case(matcher: .type(.number), actual: .int(3), failure: nil),
+        Case(matcher: .type(.string), actual: .string(""), failure: nil),
+        Case(matcher: .type(.boolean), actual: .null, failure: "expected a value of type boolean, got null"),
+        Case(matcher: .type(.array), actual: list, failure: nil),
+        Case(matcher: .type(.object), actual: object, failure: nil),
+        Case(matcher: .type(.null), actual: .null, failure: nil),
+        Case(matcher: .length(.equals(.int(5))), actual: .string("héllo"), failure: nil),
+        Case(matcher: .length(.equals(.int(3))), actual: list, failure: nil),
+        Case(matcher: .length(.equals(.int(2))), actual: object, failure: nil),
+        Case(matcher: .length(.equals(.int(3))), actual: .string("ab"),
+             failure: #"expected a value with length 3, got "ab" (length 2)"#),
+        Case(matcher: .length(.greaterThan(.int(2))), actual: .array([]),
+             failure: "expected a value with length greater than 2, got [] (length 0)"),
+        Case(matcher: .length(.equals(.int(1))), actual: .int(7), failure: "expected a value with length 1, got 7 (it has no length)"),
+        Case(matcher: .in([.int(1), .string("a")]), actual: .string("a"), failure: nil),
+        Case(matcher: .in([.int(1), .string("a")]), actual: .int(2), failure: #"expected one of [1,"a"], got 2"#),
+        Case(matcher: .isEmpty(true), actual: .string(""), failure: nil),
+        Case(matcher: .isEmpty(true), actual: list, failure: #"expected a value that is empty, got [1,"a",[2]]"#),
+        Case(matcher: .isEmpty(false), actual: object, failure: nil),
+        Case(matcher: .isEmpty(false), actual: .array([]), failure: "expected a value that is not empty, got []"),
+        Case(matcher: .each(.type(.integer)), actual: .array([.int(1), .int(2)]), failure: nil),
+        Case(matcher: .each(.greaterThan(.int(1))), actual: .array([.int(2), .int(1)]),
+             failure: "element [1]: expected a value greater than 1, got 1"),
+        Case(matcher: .each(.exists(true)), actual: .string("x"),
+             failure: #"expected a value whose every element is that is present, got "x" (not a list)"#),
+        Case(matcher: .not(.equals(.int(3))), actual: .int(4), failure: nil),
+        Case(matcher: .not(.equals(.int(3))), actual: .int(3), failure: "expected a value not equal to 3, got 3"),
+        Case(matcher: .not(.contains(.string("x"))), actual: nil, failure: nil),
+        Case(matcher: .all([.type(.integer), .greaterThan(.int(0))]), actual: .int(3), failure: nil),
+        Case(matcher: .all([.type(.string), .greaterThan(.int(5))]), actual: .int(3),
+             failure: "expected a value of type string, got 3; expected a value greater than 5, got 3"),
+    ]
+
+    @Test(arguments: cases)
+    func evaluates(_ testCase: Case) {
+        let result = testCase.matcher.evaluate(testCase.actual)
+        #expect(result.holds == (testCase.failure == nil))
+        #expect(result.message == testCase.failure)
+    }
+
+    @Test func invalidPatternIsAnEvaluationFailureAndALoadTimeError() {
+        let result = M.matches(.string("a(")).evaluate(.string("a"))
+        #expect(!result.holds)
+        #expect(result.message?.hasPrefix("invalid regular expression 'a(':") == true)
+        #expect(throws: InvalidPatternError.self) { try Matcher<String>.validatePattern("[z-a]") }
+        #expect(throws: Never.self) { try Matcher<String>.validatePattern("^\\d{3}-[a-z]+$") }
+        let nested = M.all([.not(.matches(.string("ok"))), .each(.matches(.string("(")))])
+        #expect(nested.invalidPatterns().map(\.pattern) == ["("])
+    }
+
+    @Test func sharedCompiledPatternsWorkAcrossConcurrentTasks() async {
+        let matcher = M.matches(.string("^item-[0-9]+$"))
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    (0..<200).allSatisfy { index in
+                        matcher.evaluate(.string("item-\(task * 1000 + index)")).holds
+                            && !matcher.evaluate(.string("item-x\(index)")).holds
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results == Array(repeating: true, count: 8))
+    }
+
+    @Test func compactDescriptionTruncates() {
+        let long = JSONValue.string(String(repeating: "x", count: 50))
+        #expect(long.compactDescription(maxLength: 10) == "\"xxxxxxxx…")
+        #expect(long.compactDescription(maxLength: 10).count == 10)
+        #expect(JSONValue.array([.int(1), .null]).compactDescription() == "[1,null]")
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import HTTPCore
+
+@Suite struct BodyTests {
+    @Test func formEncodesAllButAlphanumerics() throws {
+        let body = FormBody([("name", "Arthur Dent"), ("q", "a+b&c=d/é"), ("tag", "x"), ("tag", "y")])
+        #expect(body.encodedText == "name=Arthur%20Dent&q=a%2Bb%26c%3Dd%2F%C3%A9&tag=x&tag=y")
+        #expect(try body.encode() == Data(body.encodedText.utf8))
+        #expect(body.additionalHeaders["content-type"] == "application/x-www-form-urlencoded")
+    }
+
+    @Test func jsonBodyIsCompactAndKeepsOrder() throws {
+        let value: JSONValue = .object(JSONObject([
+            ("z", .int(1)), ("a", .array([.bool(true), .null, .double(1.5), .double(2)])),
+            ("s", .string("quote\" slash\\ nl\n ctl\u{01} é")),
+        ]))
+        let text = String(decoding: try JSONBody(value).encode(), as: UTF8.self)
+        #expect(text == #"{"z":1,"a":[true,null,1.5,2],"s":"quote\" slash\\ nl\n ctl\u0001 é"}"#)
+        #expect(JSONBody(.null).additionalHeaders["Content-Type"] == "application/json")
+    }
+
+    @Test func jsonBodyRejectsNaN() {
+        #expect(throws: BodyEncodingError.self) { try JSONBody(.double(.nan)).encode() }
+    }
+
+    @Test func multipartLayout() throws {
+        let body = MultipartBody(parts: [
+            .field(name: "note", value: "hello"),
+            .file(name: "avatar", filename: "a\"b.png", contentType: "image/png", content: .data(Data([0, 1, 2]))),
+        ], boundary: "XYZ")
+        let expected = "--XYZ\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhello\r\n"
+            + "--XYZ\r\nContent-Disposition: form-data; name=\"avatar\"; filename=\"a%22b.png\"\r\n"
+            + "Content-Type: image/png\r\n\r\n\u{0}\u{1}\u{2}\r\n--XYZ--\r\n"
+        #expect(try body.encode() == Data(expected.utf8))
+        #expect(body.additionalHeaders["Content-Type"] == "multipart/form-data; boundary=XYZ")
+    }
+
+    @Test func multipartReadsFilesAtEncodeTime() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("multipart-\(UUID()).txt")
+        let body = MultipartBody(parts: [.file(name: "f", filename: "f.txt", contentType: "text/plain", content: .file(url))],
+                                 boundary: "B")
+        #expect(throws: BodyEncodingError.self) { try body.encode() }
+        try Data("later".utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(String(decoding: try body.encode(), as: UTF8.self).contains("\r\n\r\nlater\r\n--B--"))
+    }
+
+    @Test func dataAndEmptyBodies() throws {
+        #expect(EmptyBody().isEmpty)
+        #expect(DataBody(text: "hi").additionalHeaders["Content-Type"] == "text/plain; charset=utf-8")
+        #expect(DataBody(Data()).isEmpty)
+        #expect(DataBody(Data([1])).additionalHeaders.isEmpty)
+    }
+}

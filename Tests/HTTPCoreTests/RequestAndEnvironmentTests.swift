@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import HTTPCore
+
+@Suite struct RequestAndEnvironmentTests {
+    @Test func environmentFromBaseURL() throws {
+        let environment = try #require(ServerEnvironment(baseURL: "https://qa.example.com:8443/api/v1/?lang=en"))
+        #expect(environment.scheme == "https")
+        #expect(environment.host == "qa.example.com")
+        #expect(environment.port == 8443)
+        #expect(environment.pathPrefix == "/api/v1")
+        #expect(environment.query == [URLQueryItem(name: "lang", value: "en")])
+    }
+
+    @Test func environmentRejectsNonHTTPBaseURLs() {
+        #expect(ServerEnvironment(baseURL: "ftp://example.com") == nil)
+        #expect(ServerEnvironment(baseURL: "/relative") == nil)
+        #expect(ServerEnvironment(baseURL: "http://example.com")?.pathPrefix == "")
+    }
+
+    @Test func pathJoining() throws {
+        let environment = try #require(ServerEnvironment(baseURL: "http://h/api/"))
+        #expect(environment.joinedPath("/users") == "/api/users")
+        #expect(environment.joinedPath("users/1") == "/api/users/1")
+        #expect(environment.joinedPath("") == "/api")
+        let bare = try #require(ServerEnvironment(baseURL: "http://h"))
+        #expect(bare.joinedPath("users") == "/users")
+        #expect(bare.joinedPath("") == "/")
+    }
+
+    @Test func requestAccessors() throws {
+        var request = try #require(HTTPRequest(method: .post, url: "http://example.com:8080/a?x=1"))
+        #expect(request.scheme == "http")
+        #expect(request.host == "example.com")
+        #expect(request.port == 8080)
+        #expect(request.path == "/a")
+        #expect(request.isAbsolute)
+        request.appendQueryItem(name: "q", value: "a+b c")
+        #expect(request.url?.absoluteString == "http://example.com:8080/a?x=1&q=a%2Bb%20c")
+        #expect(request.queryItems.last == URLQueryItem(name: "q", value: "a+b c"))
+        #expect(request.hasQueryItem(named: "x"))
+        let relative = try #require(HTTPRequest(url: "/users"))
+        #expect(!relative.isAbsolute)
+    }
+
+    @Test func retryDelays() {
+        let constant = RetryStrategy(attempts: 3, delay: .milliseconds(100))
+        #expect(constant.delay(afterAttempt: 2, jitter: 0.3) == .milliseconds(100))
+        let exponential = RetryStrategy(attempts: 5, delay: .milliseconds(100), backoff: .exponential)
+        #expect(exponential.delay(afterAttempt: 1, jitter: 1) == .milliseconds(100))
+        #expect(exponential.delay(afterAttempt: 3, jitter: 1) == .milliseconds(400))
+        #expect(exponential.delay(afterAttempt: 3, jitter: 0) == .milliseconds(200))
+        #expect(constant.shouldRetry(status: .serviceUnavailable))
+        #expect(!constant.shouldRetry(status: .notFound))
+    }
+
+    @Test func throttleInterval() {
+        #expect(ThrottleRate(perSecond: 10).interval == .milliseconds(100))
+        #expect(ThrottleRate(perSecond: 0).interval == nil)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import HTTPCore
+import Loaders
+
+@Suite struct AuthLoaderTests {
+    let credentials = OAuth2ClientCredentials(tokenURL: URL(string: "http://auth.test/oauth/token")!,
+                                              clientID: "id", clientSecret: "s3cret", scope: "read")
+
+    func authorization(for auth: AuthMethod, headers: HTTPHeaders = [:]) async throws -> String? {
+        let scripted = ScriptedLoader()
+        _ = try await AuthLoader(next: scripted).load(request(headers: headers, options: HTTPRequestOptions(auth: auth)))
+        return await scripted.received.first?.headers["Authorization"]
+    }
+
+    @Test func basicAndBearer() async throws {
+        #expect(try await authorization(for: .basic(username: "Aladdin", password: "open sesame"))
+            == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
+        #expect(try await authorization(for: .bearer(token: "abc")) == "Bearer abc")
+        #expect(try await authorization(for: .none) == nil)
+        #expect(try await authorization(for: .bearer(token: "abc"), headers: ["authorization": "Custom x"]) == "Custom x")
+    }
+
+    func tokenRoutes(expiresIn: Int = 3600) -> [ScriptedLoader.Route] {
+        [
+            .path("/oauth/token", .delayed(.milliseconds(50), .json(#"{"access_token":"tok","token_type":"bearer","expires_in":\#(expiresIn)}"#))),
+            .path("/unauthorized", .response(status: 401)),
+        ]
+    }
+
+    @Test func oauthTokenIsFetchedOnceForParallelRequests() async throws {
+        let scripted = ScriptedLoader(routes: tokenRoutes(), fallback: .response(status: 200))
+        let loader = AuthLoader(next: scripted)
+        let options = HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 { group.addTask { _ = try await loader.load(request(options: options)) } }
+            try await group.waitForAll()
+        }
+        let sent = await scripted.received
+        let tokenRequests = sent.filter { $0.path == "/oauth/token" }
+        #expect(tokenRequests.count == 1)
+        #expect(sent.filter { $0.path == "/items" }.allSatisfy { $0.headers["Authorization"] == "Bearer tok" })
+        let tokenRequest = try #require(tokenRequests.first)
+        #expect(tokenRequest.method == .post)
+        #expect(tokenRequest.headers["Authorization"] == "Basic " + Data("id:s3cret".utf8).base64EncodedString())
+        #expect(String(decoding: try tokenRequest.body.encode(), as: UTF8.self) == "grant%5Ftype=client%5Fcredentials&scope=read")
+    }
+
+    @Test func expiredTokensAreFetchedAgain() async throws {
+        let scripted = ScriptedLoader(routes: tokenRoutes(expiresIn: 0), fallback: .response(status: 200))
+        let loader = AuthLoader(next: scripted)
+        let options = HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))
+        _ = try await loader.load(request(options: options))
+        _ = try await loader.load(request(options: options))
+        #expect(await scripted.received.filter { $0.path == "/oauth/token" }.count == 2)
+    }
+
+    @Test func unauthorizedDropsTheCachedToken() async throws {
+        let scripted = ScriptedLoader(routes: tokenRoutes(), fallback: .response(status: 200))
+        let loader = AuthLoader(next: scripted)
+        let options = HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))
+        _ = try await loader.load(request("http://api.test/unauthorized", options: options))
+        _ = try await loader.load(request(options: options))
+        #expect(await scripted.received.filter { $0.path == "/oauth/token" }.count == 2)
+    }
+
+    @Test func refusedTokenRequestIsAnError() async {
+        let scripted = ScriptedLoader(routes: [.path("/oauth/token", .response(status: 400))])
+        let error = await failure(of: AuthLoader(next: scripted),
+                                  request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
+        #expect(error?.code == .invalidResponse)
+        #expect(error?.message.contains("400") == true)
+    }
+}

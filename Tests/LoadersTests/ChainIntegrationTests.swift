@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+import HTTPCore
+import Loaders
+import TestSupport
+
+/// The assembled chain over the real transport against the in-process test server.
+@Suite(.serialized) struct ChainIntegrationTests {
+    /// Runs `body` with a started server and the standard chain pointed at it; stops both afterwards.
+    func withChain(_ body: (TestServer, any HTTPLoader) async throws -> Void) async throws {
+        let server = try await TestServer.start()
+        let transport = HTTPClientTransport()
+        let environment = try #require(ServerEnvironment(baseURL: server.baseURL))
+        let loader = chain(LoaderLayer.standard(environment: environment, userAgent: "runner-tests"), ending: transport)
+        do {
+            try await body(server, loader)
+        } catch {
+            try? await transport.shutdown()
+            try? await server.stop()
+            throw error
+        }
+        try await transport.shutdown()
+        try await server.stop()
+    }
+
+    func get(_ path: String, headers: HTTPHeaders = [:], _ options: HTTPRequestOptions = HTTPRequestOptions()) -> HTTPRequest {
+        HTTPRequest(url: path, headers: headers, options: options)!
+    }
+
+    func json(_ response: HTTPResponse) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+    }
+
+    @Test func sendsRelativeRequestsToTheEnvironment() async throws {
+        try await withChain { server, loader in
+            var post = get("/echo?a=1")
+            post.method = .post
+            post.body = JSONBody(.object(JSONObject([("name", .string("Arthur"))])))
+            let response = try await loader.load(post)
+            #expect(response.status == .ok)
+            #expect(response.duration > .zero)
+            let recorded = try #require(server.receivedRequests().last)
+            #expect(recorded.method == "POST")
+            #expect(recorded.query("a") == "1")
+            #expect(recorded.header("user-agent") == "runner-tests")
+            #expect(recorded.header("content-type") == "application/json")
+            #expect(recorded.bodyText == #"{"name":"Arthur"}"#)
+        }
+    }
+
+    @Test func retriesRetryAndStop() async throws {
+        try await withChain { server, loader in
+            let retry = HTTPRequestOptions(retry: RetryStrategy(attempts: 3, delay: .milliseconds(20)))
+            let recovered = try await loader.load(get("/fail-then-succeed/recovers/2", retry))
+            #expect(recovered.status == .ok)
+            #expect(recovered.attempts == 3)
+            #expect(server.count(of: "/fail-then-succeed/recovers/2") == 3)
+
+            let exhausted = try await loader.load(get("/fail-then-succeed/exhausts/5", retry))
+            #expect(exhausted.status == .serviceUnavailable)
+            #expect(exhausted.attempts == 3)
+            #expect(server.count(of: "/fail-then-succeed/exhausts/5") == 3)
+        }
+    }
+
+    @Test func retryHonoursRetryAfter() async throws {
+        try await withChain { _, loader in
+            let start = ContinuousClock.now
+            let options = HTTPRequestOptions(retry: RetryStrategy(attempts: 2, delay: .milliseconds(10)))
+            let response = try await loader.load(get("/retry-after/1?key=honour&times=1", options))
+            #expect(response.status == .ok)
+            #expect(start.duration(to: .now) >= .milliseconds(950))
+        }
+    }
+
+    @Test func throttleHoldsTheRateUnderParallelLoad() async throws {
+        try await withChain { server, loader in
+            let options = HTTPRequestOptions(throttle: ThrottleRate(perSecond: 10))
+            let start = ContinuousClock.now
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<20 { group.addTask { try await loader.load(get("/echo?n=\(index)", options)).status.code } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 200, count: 20))
+            #expect(start.duration(to: .now) >= .milliseconds(1850))
+            #expect(server.count(of: "/echo") == 20)
+        }
+    }
+
+    @Test func oauthTokenIsFetchedOnceForParallelRequests() async throws {
+        try await withChain { server, loader in
+            let credentials = OAuth2ClientCredentials(
+                tokenURL: URL(string: server.url("/oauth/token"))!, clientID: TestServer.oauthClientID,
+                clientSecret: TestServer.oauthClientSecret, scope: "read")
+            let options = HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<16 { group.addTask { try await loader.load(get("/oauth/protected", options)).status.code } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 200, count: 16))
+            #expect(server.tokensIssued == 1)
+        }
+    }
+
+    @Test func credentialsAreDroppedOnCrossOriginRedirectsOnly() async throws {
+        try await withChain { server, loader in
+            let headers: HTTPHeaders = ["Cookie": "session=1", "X-Keep": "yes"]
+            let bearer = HTTPRequestOptions(auth: .bearer(token: "secret-token"))
+            let cross = try await loader.load(get("/redirect/cross?to=localhost&path=/echo", headers: headers, bearer))
+            #expect(cross.status == .ok)
+            #expect(cross.request.host == "localhost")
+            let crossed = try #require(server.receivedRequests().last)
+            #expect(crossed.path == "/echo")
+            #expect(crossed.header("Authorization") == nil)
+            #expect(crossed.header("Cookie") == nil)
+            #expect(crossed.header("X-Keep") == "yes")
+
+            let same = try await loader.load(get("/redirect/302?to=/echo", headers: headers, bearer))
+            #expect(same.status == .ok)
+            let kept = try #require(server.receivedRequests().last)
+            #expect(kept.header("Authorization") == "Bearer secret-token")
+            #expect(kept.header("Cookie") == "session=1")
+        }
+    }
+
+    @Test func redirectLimitsAndCycles() async throws {
+        try await withChain { _, loader in
+            let followed = try await loader.load(get("/redirect/chain/3"))
+            #expect(followed.status == .ok)
+            let limited = await failure(of: loader, get("/redirect/chain/3", HTTPRequestOptions(maxRedirects: 2)))
+            #expect(limited?.code == .tooManyRedirects)
+            #expect(await failure(of: loader, get("/redirect/cycle"))?.code == .tooManyRedirects)
+            let unfollowed = try await loader.load(get("/redirect/chain/1", HTTPRequestOptions(followRedirects: false)))
+            #expect(unfollowed.status == .found)
+        }
+    }
+
+    @Test func timeoutEndsAnIdleRequestNearItsLimit() async throws {
+        try await withChain { _, loader in
+            let start = ContinuousClock.now
+            let error = await failure(of: loader, get("/wait/10000", HTTPRequestOptions(timeout: .seconds(1))))
+            let elapsed = start.duration(to: .now)
+            #expect(error?.code == .timedOut)
+            #expect(elapsed >= .seconds(1) && elapsed <= .milliseconds(1100))
+        }
+    }
+
+    @Test func cancellingTheTaskCancelsTheTransport() async throws {
+        try await withChain { _, loader in
+            let task = Task { await failure(of: loader, get("/wait/10000")) }
+            try await Task.sleep(for: .milliseconds(200))
+            let start = ContinuousClock.now
+            task.cancel()
+            #expect(await task.value?.code == .cancelled)
+            #expect(start.duration(to: .now) < .seconds(1))
+        }
+    }
+
+    @Test func oversizedBodiesStopAtTheCap() async throws {
+        try await withChain { _, loader in
+            let capped = HTTPRequestOptions(maxResponseBytes: 100_000)
+            #expect(await failure(of: loader, get("/large/1000000", capped))?.code == .responseTooLarge)
+            #expect(await failure(of: loader, get("/large-chunked/1000000", capped))?.code == .responseTooLarge)
+            #expect(await failure(of: loader, get("/gzip-bomb?bytes=1000000", capped))?.code == .responseTooLarge)
+            let fits = try await loader.load(get("/large-chunked/100000", capped))
+            #expect(fits.body.count == 100_000)
+        }
+    }
+
+    @Test func insecureRequestsUseTheirOwnClient() async throws {
+        try await withChain { server, loader in
+            let response = try await loader.load(get("/echo", HTTPRequestOptions(insecure: true)))
+            #expect(response.status == .ok)
+            #expect(server.count(of: "/echo") == 1)
+        }
+    }
+
+    @Test func gzipBodiesAreDecoded() async throws {
+        try await withChain { _, loader in
+            let response = try await loader.load(get("/gzip"))
+            #expect(try json(response)["gzipped"] as? Bool == true)
+        }
+    }
+
+    @Test func transportErrorsMapToCodes() async throws {
+        let server = try await TestServer.start()
+        let port = server.port
+        try await server.stop()
+        try await HTTPClientTransport.withTransport { transport in
+            let refused = await failure(of: transport, HTTPRequest(url: "http://127.0.0.1:\(port)/echo")!)
+            #expect(refused?.code == .cannotConnect)
+            #expect(await failure(of: transport, HTTPRequest(url: "/relative")!)?.code == .invalidRequest)
+        }
+        try await withChain { _, loader in
+            let broken = await failure(of: loader, get("/close-mid-body"))
+            #expect(broken?.code == .invalidResponse)
+            #expect(broken?.message.contains("/close-mid-body") == true)
+        }
+    }
+}

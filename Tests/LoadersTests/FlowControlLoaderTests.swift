@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import HTTPCore
+import Loaders
+
+@Suite struct ThrottleTests {
+    @Test func scheduleSpacesSlotsByTheInterval() async {
+        let schedule = ThrottleSchedule()
+        let start = ContinuousClock.now
+        let slots = [
+            await schedule.reserveSlot(now: start, interval: .milliseconds(100)),
+            await schedule.reserveSlot(now: start, interval: .milliseconds(100)),
+            await schedule.reserveSlot(now: start.advanced(by: .milliseconds(50)), interval: .milliseconds(100)),
+            await schedule.reserveSlot(now: start.advanced(by: .seconds(1)), interval: .milliseconds(100)),
+        ]
+        #expect(slots.map { start.duration(to: $0) } == [.zero, .milliseconds(100), .milliseconds(200), .seconds(1)])
+    }
+
+    @Test func loaderWaitsForItsSlotOnlyWhenThrottled() async throws {
+        let log = SleepLog()
+        let loader = ThrottleLoader(next: ScriptedLoader(), sleeper: log.sleeper)
+        let throttled = HTTPRequestOptions(throttle: ThrottleRate(perSecond: 10))
+        for _ in 0..<3 { _ = try await loader.load(request(options: throttled)) }
+        _ = try await loader.load(request())
+        let waits = await log.durations
+        #expect(waits.count == 2)
+        #expect(waits.allSatisfy { $0 > .milliseconds(50) && $0 <= .milliseconds(200) })
+        #expect(waits[1] > waits[0])
+    }
+}
+
+@Suite struct TimeoutTests {
+    @Test func endsASlowRequestWithTimedOut() async {
+        let scripted = ScriptedLoader([.delayed(.seconds(10), .response(status: 200))])
+        let start = ContinuousClock.now
+        let error = await failure(of: TimeoutLoader(next: scripted), request(options: HTTPRequestOptions(timeout: .milliseconds(100))))
+        #expect(error?.code == .timedOut)
+        #expect(error?.message.contains("100ms") == true)
+        #expect(start.duration(to: .now) < .seconds(2))
+    }
+
+    @Test func passesFastResponsesThrough() async throws {
+        let loader = TimeoutLoader(next: ScriptedLoader([.delayed(.milliseconds(10), .response(status: 201))]))
+        let response = try await loader.load(request(options: HTTPRequestOptions(timeout: .seconds(5))))
+        #expect(response.status == .created)
+    }
+
+    @Test func cancellationPropagatesThroughTheChain() async {
+        let scripted = ScriptedLoader([.delayed(.seconds(10), .response(status: 200))])
+        let loader = chain([.timeout, .retry()], ending: scripted)
+        let task = Task { await failure(of: loader, request(options: HTTPRequestOptions(timeout: .seconds(30)))) }
+        try? await Task.sleep(for: .milliseconds(50))
+        task.cancel()
+        #expect(await task.value?.code == .cancelled)
+    }
+}
+
+@Suite struct RetryTests {
+    let strategy = RetryStrategy(attempts: 3, delay: .milliseconds(100))
+
+    @Test func retriesListedStatusesUntilSuccess() async throws {
+        let log = SleepLog()
+        let scripted = ScriptedLoader([.response(status: 503), .response(status: 502), .response(status: 200)])
+        let response = try await RetryLoader(next: scripted, sleeper: log.sleeper)
+            .load(request(options: HTTPRequestOptions(retry: strategy)))
+        #expect(response.status == .ok)
+        #expect(response.attempts == 3)
+        #expect(await log.durations == [.milliseconds(100), .milliseconds(100)])
+    }
+
+    @Test func stopsAfterTheLastAttempt() async throws {
+        let scripted = ScriptedLoader(fallback: .response(status: 503))
+        let response = try await RetryLoader(next: scripted, sleeper: SleepLog().sleeper)
+            .load(request(options: HTTPRequestOptions(retry: strategy)))
+        #expect(response.status == .serviceUnavailable)
+        #expect(response.attempts == 3)
+        #expect(await scripted.count == 3)
+    }
+
+    @Test func doesNotRetryUnlistedStatusesOrErrors() async throws {
+        let scripted = ScriptedLoader([.response(status: 404), .failure(.invalidResponse)])
+        let loader = RetryLoader(next: scripted, sleeper: SleepLog().sleeper)
+        let options = HTTPRequestOptions(retry: strategy)
+        #expect(try await loader.load(request(options: options)).status == .notFound)
+        #expect(await failure(of: loader, request(options: options))?.code == .invalidResponse)
+        #expect(await scripted.count == 2)
+    }
+
+    @Test func retriesErrorKindsAndRecordsAttempts() async throws {
+        let scripted = ScriptedLoader([.failure(.timedOut), .failure(.cannotConnect), .failure(.timedOut)])
+        let error = await failure(of: RetryLoader(next: scripted, sleeper: SleepLog().sleeper),
+                                  request(options: HTTPRequestOptions(retry: strategy)))
+        #expect(error?.code == .timedOut)
+        #expect(error?.attempts == 3)
+        let onlyTimeouts = RetryStrategy(attempts: 3, delay: .zero, retryOn: [.timeout])
+        let second = ScriptedLoader([.failure(.cannotConnect)])
+        #expect(await failure(of: RetryLoader(next: second), request(options: HTTPRequestOptions(retry: onlyTimeouts)))?.attempts == 1)
+    }
+
+    @Test func exponentialBackoffWithJitter() async throws {
+        let log = SleepLog()
+        let scripted = ScriptedLoader([.response(status: 429), .response(status: 429), .response(status: 204)])
+        let exponential = RetryStrategy(attempts: 3, delay: .milliseconds(100), backoff: .exponential)
+        _ = try await RetryLoader(next: scripted, sleeper: log.sleeper, jitter: { 1 })
+            .load(request(options: HTTPRequestOptions(retry: exponential)))
+        #expect(await log.durations == [.milliseconds(100), .milliseconds(200)])
+    }
+
+    @Test func honoursRetryAfter() async throws {
+        let log = SleepLog()
+        let scripted = ScriptedLoader([.response(status: 429, headers: ["retry-after": "2"]), .response(status: 200)])
+        _ = try await RetryLoader(next: scripted, sleeper: log.sleeper).load(request(options: HTTPRequestOptions(retry: strategy)))
+        #expect(await log.durations == [.seconds(2)])
+        let now = Date(timeIntervalSince1970: 784_111_767)  // Sun, 06 Nov 1994 08:49:27 GMT
+        #expect(RetryLoader.retryAfter(in: ["Retry-After": "Sun, 06 Nov 1994 08:49:37 GMT"], now: now) == .seconds(10))
+        #expect(RetryLoader.retryAfter(in: ["Retry-After": "soon"]) == nil)
+    }
+}

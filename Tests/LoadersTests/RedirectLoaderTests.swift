@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import HTTPCore
+import Loaders
+
+@Suite struct RedirectLoaderTests {
+    func redirect(_ status: Int, to location: String) -> ScriptedLoader.Reply {
+        .response(status: status, headers: ["Location": location])
+    }
+
+    let credentials: HTTPHeaders = ["authorization": "Bearer t", "COOKIE": "a=b", "Proxy-Authorization": "p", "X-Keep": "1"]
+
+    @Test func seeOtherAndPostFoundBecomeGetWithoutBody() async throws {
+        for status in [303, 302, 301] {
+            let scripted = ScriptedLoader([redirect(status, to: "/next"), .response(status: 200)])
+            var post = request(method: .post, headers: ["Content-Type": "text/plain"])
+            post.body = DataBody(text: "payload")
+            let response = try await RedirectLoader(next: scripted).load(post)
+            let second = try #require(await scripted.received.last)
+            #expect(response.status == .ok)
+            #expect(second.method == .get)
+            #expect(second.body.isEmpty)
+            #expect(second.headers["Content-Type"] == nil)
+            #expect(second.url?.absoluteString == "http://api.test/next")
+        }
+    }
+
+    @Test func temporaryRedirectKeepsMethodAndBody() async throws {
+        let scripted = ScriptedLoader([redirect(307, to: "http://api.test/other"), .response(status: 200)])
+        var post = request(method: .post)
+        post.body = DataBody(text: "payload")
+        _ = try await RedirectLoader(next: scripted).load(post)
+        let second = try #require(await scripted.received.last)
+        #expect(second.method == .post)
+        #expect(try second.body.encode() == Data("payload".utf8))
+    }
+
+    @Test func crossOriginHopDropsCredentialsSameOriginKeepsThem() async throws {
+        for (location, kept) in [("http://other.test/x", false), ("https://api.test/x", false),
+                                 ("http://api.test:8080/x", false), ("/same", true), ("http://API.test:80/x", true)] {
+            let scripted = ScriptedLoader([redirect(302, to: location), .response(status: 200)])
+            _ = try await RedirectLoader(next: scripted).load(request(headers: credentials))
+            let second = try #require(await scripted.received.last)
+            for name in ["Authorization", "Cookie", "proxy-authorization"] {
+                #expect(second.headers.contains(name) == kept, "\(name) after a hop to \(location)")
+            }
+            #expect(second.headers["X-Keep"] == "1")
+        }
+    }
+
+    @Test func refusesNonHTTPTargets() async {
+        let scripted = ScriptedLoader([redirect(302, to: "file:///etc/passwd")])
+        let error = await failure(of: RedirectLoader(next: scripted), request())
+        #expect(error?.code == .invalidResponse)
+        #expect(error?.response?.status.code == 302)
+        #expect(await scripted.count == 1)
+    }
+
+    @Test func detectsCyclesAndLimits() async {
+        let cycle = ScriptedLoader(routes: [.path("/a", redirect(302, to: "/b")), .path("/b", redirect(302, to: "/a"))])
+        let cycleError = await failure(of: RedirectLoader(next: cycle), request("http://api.test/a"))
+        #expect(cycleError?.code == .tooManyRedirects)
+        #expect(cycleError?.message.contains("cycle") == true)
+
+        let endless = ScriptedLoader(routes: [.init({ _ in true }, reply: .response(status: 302, headers: ["Location": "?n=1"]))])
+        let chainOfHops = ScriptedLoader((1...5).map { redirect(301, to: "/hop\($0)") })
+        let limited = await failure(of: RedirectLoader(next: chainOfHops), request(options: HTTPRequestOptions(maxRedirects: 3)))
+        #expect(limited?.code == .tooManyRedirects)
+        #expect(await chainOfHops.count == 4)
+        #expect(await failure(of: RedirectLoader(next: endless), request())?.code == .tooManyRedirects)
+    }
+
+    @Test func returnsTheRedirectWhenNotFollowing() async throws {
+        let scripted = ScriptedLoader([redirect(302, to: "/next")])
+        let response = try await RedirectLoader(next: scripted).load(request(options: HTTPRequestOptions(followRedirects: false)))
+        #expect(response.status == .found)
+        #expect(await scripted.count == 1)
+    }
+}
+
+@Suite struct TraceLoaderTests {
+    final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private var exchanges: [TracedExchange] = []
+        func add(_ exchange: TracedExchange) { lock.withLock { exchanges.append(exchange) } }
+        var all: [TracedExchange] { lock.withLock { exchanges } }
+    }
+
+    @Test func reportsExchangesWithCredentialsMasked() async throws {
+        let collected = Collected()
+        let scripted = ScriptedLoader([.response(status: 200, headers: ["Set-Cookie": "s=1", "X-Echo": "hunter2"],
+                                                 body: Data("token hunter2".utf8)), .failure(.cannotConnect)])
+        let loader = chain([.trace(redacting: { $0.replacingOccurrences(of: "hunter2", with: "***") }, report: collected.add)],
+                           ending: scripted)
+        var sent = request("http://api.test/items?key=hunter2", method: .post, headers: ["authorization": "Basic abc", "X-Other": "ok"])
+        sent.body = DataBody(text: "pw=hunter2")
+        let response = try await loader.load(sent)
+        #expect(response.text == "token hunter2")
+        #expect(await failure(of: loader, request())?.code == .cannotConnect)
+
+        let exchanges = collected.all
+        #expect(exchanges.count == 2)
+        let first = exchanges[0]
+        #expect(first.request.headers["Authorization"] == "***")
+        #expect(first.request.headers["X-Other"] == "ok")
+        #expect(first.request.url?.absoluteString == "http://api.test/items?key=***")
+        #expect(first.requestBodyText == "pw=***")
+        #expect(first.response?.headers["set-cookie"] == "***")
+        #expect(first.response?.headers["X-Echo"] == "***")
+        #expect(first.response?.text == "token ***")
+        #expect(exchanges[1].error?.code == .cannotConnect)
+        #expect(await scripted.received.first?.headers["Authorization"] == "Basic abc")
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import HTTPCore
+import Loaders
+
+/// Records the waits a loader asks for instead of waiting.
+actor SleepLog {
+    private(set) var durations: [Duration] = []
+
+    func add(_ duration: Duration) { durations.append(duration) }
+
+    nonisolated var sleeper: Sleeper { Sleeper { await self.add($0) } }
+}
+
+/// A request to an absolute URL with the given options.
+func request(_ url: String = "http://api.test/items", method: HTTPMethod = .get,
+             headers: HTTPHeaders = [:], options: HTTPRequestOptions = HTTPRequestOptions()) -> HTTPRequest {
+    HTTPRequest(method: method, url: url, headers: headers, options: options)!
+}
+
+/// Loads `request`, returning the error it fails with, or nil when it succeeds.
+func failure(of loader: any HTTPLoader, _ request: HTTPRequest) async -> HTTPError? {
+    do {
+        _ = try await loader.load(request)
+        return nil
+    } catch {
+        return error
+    }
+}
