@@ -14,21 +14,20 @@ struct DemoHarness {
 
     /// Runs `body` against a new server and client, stopping both afterwards even on failure.
     static func with(followRedirects: Bool = false, _ body: (DemoHarness) async throws -> Void) async throws {
-        let server = try await DemoServer.start(port: 0, settings: settings)
-        let configuration = HTTPClient.Configuration(
-            redirectConfiguration: followRedirects ? .follow(max: 3, allowCycles: false) : .disallow,
-            timeout: .init(connect: .seconds(2), read: .seconds(5))
+        let redirects: HTTPClient.Configuration.RedirectConfiguration = followRedirects ? .follow(max: 3, allowCycles: false) : .disallow
+        let harness = DemoHarness(
+            server: try await DemoServer.start(port: 0, settings: settings),
+            client: HTTPClient(configuration: .init(redirectConfiguration: redirects, timeout: .init(connect: .seconds(2), read: .seconds(5))))
         )
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        var failure: (any Error)?
         do {
-            try await body(DemoHarness(server: server, client: client))
+            try await body(harness)
         } catch {
-            try? await client.shutdown()
-            try? await server.stop()
-            throw error
+            failure = error
         }
-        try await client.shutdown()
-        try await server.stop()
+        try await harness.client.shutdown()
+        try await harness.server.stop()
+        if let failure { throw failure }
     }
 
     /// Sends a request to `path` and collects the whole response.
