@@ -1,18 +1,17 @@
-internal import Foundation
-internal import NIOCore
-internal import NIOHTTP1
+public import NIOCore
+public import NIOHTTP1
 
 /// Writes one HTTP response on a connection: whole, streamed, chunked, delayed or cut short.
-struct ResponseWriter: Sendable {
+public struct ResponseWriter: Sendable {
     /// The connection the response goes to.
-    let channel: any Channel
+    public let channel: any Channel
     /// Whether the connection stays open after this response.
-    let keepAlive: Bool
+    public let keepAlive: Bool
     /// Whether the request was HEAD, so body bytes must not be sent.
-    let omitsBody: Bool
+    public let omitsBody: Bool
 
     /// Sends a complete response with a Content-Length body.
-    func send(
+    public func send(
         _ status: HTTPResponseStatus,
         headers: [(String, String)] = [],
         contentType: String? = "text/plain; charset=utf-8",
@@ -31,18 +30,18 @@ struct ResponseWriter: Sendable {
     }
 
     /// Sends a complete response whose body is `object` serialised as JSON.
-    func sendJSON(_ status: HTTPResponseStatus = .ok, headers: [(String, String)] = [], _ object: Any) {
+    public func sendJSON(_ status: HTTPResponseStatus = .ok, headers: [(String, String)] = [], _ object: Any) {
         send(status, headers: headers, contentType: "application/json", body: JSONText.bytes(of: object))
     }
 
     /// Sends a complete response whose body is the given JSON text.
-    func sendJSONText(_ status: HTTPResponseStatus = .ok, headers: [(String, String)] = [], _ text: String) {
+    public func sendJSONText(_ status: HTTPResponseStatus = .ok, headers: [(String, String)] = [], _ text: String) {
         send(status, headers: headers, contentType: "application/json", body: Array(text.utf8))
     }
 
     /// Writes the status line and headers, adding the Connection header; the body follows separately.
     @discardableResult
-    func writeHead(_ status: HTTPResponseStatus, headers: [(String, String)]) -> EventLoopFuture<Void> {
+    public func writeHead(_ status: HTTPResponseStatus, headers: [(String, String)]) -> EventLoopFuture<Void> {
         var head = HTTPResponseHead(version: .http1_1, status: status, headers: HTTPHeaders(headers))
         head.headers.replaceOrAdd(name: "Connection", value: keepAlive ? "keep-alive" : "close")
         return channel.writeAndFlush(HTTPServerResponsePart.head(head))
@@ -50,13 +49,13 @@ struct ResponseWriter: Sendable {
 
     /// Writes some body bytes (or nothing for HEAD requests); the future completes once they are sent.
     @discardableResult
-    func writeBody(_ bytes: [UInt8]) -> EventLoopFuture<Void> {
+    public func writeBody(_ bytes: [UInt8]) -> EventLoopFuture<Void> {
         writeBody(channel.allocator.buffer(bytes: bytes))
     }
 
     /// Writes a buffer of body bytes (or nothing for HEAD requests); the future completes once sent.
     @discardableResult
-    func writeBody(_ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+    public func writeBody(_ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         if omitsBody {
             return channel.eventLoop.makeSucceededVoidFuture()
         }
@@ -64,25 +63,30 @@ struct ResponseWriter: Sendable {
     }
 
     /// Ends the response, closing the connection unless it is kept alive.
-    func finish() {
+    public func finish() {
         let ended = channel.writeAndFlush(HTTPServerResponsePart.end(nil))
         if !keepAlive {
             ended.whenComplete { [channel] _ in channel.close(promise: nil) }
         }
     }
 
+    /// The IP address of the client at the other end of the connection, e.g. "127.0.0.1".
+    public var clientAddress: String? {
+        channel.remoteAddress?.ipAddress
+    }
+
     /// Closes the connection at once, whatever the response state.
-    func closeConnection() {
+    public func closeConnection() {
         channel.close(promise: nil)
     }
 
     /// Runs `work` on the connection's event loop after `milliseconds`, without blocking the loop.
-    func after(milliseconds: Int64, _ work: @escaping @Sendable () -> Void) {
+    public func after(milliseconds: Int64, _ work: @escaping @Sendable () -> Void) {
         channel.eventLoop.scheduleTask(in: .milliseconds(milliseconds), work)
     }
 
     /// Sends `byteCount` body bytes in pieces, each after the previous one left, then ends the response.
-    func stream(byteCount: Int, pieceSize: Int = 64 * 1024, pause milliseconds: Int64 = 0) {
+    public func stream(byteCount: Int, pieceSize: Int = 64 * 1024, pause milliseconds: Int64 = 0) {
         let piece = channel.allocator.buffer(repeating: UInt8(ascii: "x"), count: max(1, min(pieceSize, byteCount)))
         @Sendable func writePiece(remaining: Int) {
             guard remaining > 0 else {
@@ -99,23 +103,5 @@ struct ResponseWriter: Sendable {
             }
         }
         writePiece(remaining: byteCount)
-    }
-}
-
-/// JSON serialisation of Foundation values for response bodies.
-enum JSONText {
-    /// The UTF-8 JSON text of a Foundation value (dictionary, array, string, number, bool, NSNull).
-    static func bytes(of object: Any) -> [UInt8] {
-        let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: options) else {
-            return Array("null".utf8)
-        }
-        return Array(data)
-    }
-
-    /// The Foundation value of a JSON text, or nil when the bytes are not JSON.
-    static func parse(_ bytes: [UInt8]) -> Any? {
-        guard !bytes.isEmpty else { return nil }
-        return try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
     }
 }

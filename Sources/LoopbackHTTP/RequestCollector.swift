@@ -1,20 +1,18 @@
 internal import NIOCore
 internal import NIOHTTP1
 
-/// Gathers the parts of each HTTP request on a connection, records it and hands it to the router.
+/// Gathers the parts of each HTTP request on a connection and hands the complete request to the server's handler.
 final class RequestCollector: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let state: ServerState
-    private let router: Router
+    private let handler: LoopbackServer.Handler
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
 
-    /// A collector that records into `state` and answers through `router`.
-    init(state: ServerState, router: Router) {
-        self.state = state
-        self.router = router
+    /// A collector that answers every complete request through `handler`.
+    init(handler: @escaping LoopbackServer.Handler) {
+        self.handler = handler
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -27,21 +25,20 @@ final class RequestCollector: ChannelInboundHandler {
         case .end:
             guard let head else { return }
             self.head = nil
-            let request = RecordedRequest(head: head, body: body)
+            let request = IncomingRequest(head: head, body: body)
             body = []
-            state.record(request)
             let writer = ResponseWriter(
                 channel: context.channel,
                 keepAlive: head.isKeepAlive,
                 omitsBody: head.method == .HEAD
             )
-            router.respond(to: request, with: writer)
+            handler(request, writer)
         }
     }
 }
 
-extension RecordedRequest {
-    /// A record of a request made of its NIO head and collected body.
+extension IncomingRequest {
+    /// A request made of its NIO head and collected body.
     init(head: HTTPRequestHead, body: [UInt8]) {
         let target = head.uri[...]
         let queryStart = target.firstIndex(of: "?")
