@@ -85,14 +85,13 @@ struct ExpectationChecker {
         return failures
     }
 
-    /// What a query selects: nothing (absent), the one node, or several nodes as a list.
+    /// What a query selects. A singular query (names and indexes only) gives its node, or nothing
+    /// (absent); any other query (wildcards, slices, filters, descendants) gives the list of its nodes,
+    /// empty when none matched, so the result's shape does not depend on how many nodes match.
     static func selection(_ query: JSONPath, in document: JSONValue) -> JSONValue? {
         let values = query.values(in: document)
-        switch values.count {
-        case 0: return nil
-        case 1: return values[0]
-        default: return .array(values)
-        }
+        guard query.isSingular else { return .array(values) }
+        return values.first
     }
 
     private func check(schema result: Result<JSONSchema, PreparedStep.SchemaProblem>, reference: FileReference,

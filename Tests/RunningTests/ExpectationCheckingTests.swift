@@ -53,6 +53,20 @@ import Testing
         #expect(result.verdict == .passed, "\(result.failures.map(\.diagnostic.message))")
     }
 
+    @Test func nonSingularQueriesAreAlwaysLists() async throws {
+        let result = try await outcome("""
+            request: { url: /a }
+            expect:
+              body:
+                $.items[*].id: [7]
+                $.items[?@.id > 100]: { isEmpty: true }
+                $..id: { contains: 7 }
+                $.items[0].id: 7
+                $.items[1].id: { exists: false }
+            """, reply: .json(#"{"items":[{"id":7}]}"#))
+        #expect(result.verdict == .passed, "\(result.failures.map(\.actual))")
+    }
+
     @Test func aBodyThatIsNotJSONFailsWithAClearMessage() async throws {
         let html = try await outcome("""
             request: { url: /a }
