@@ -85,13 +85,10 @@ struct ExpectationChecker {
         return failures
     }
 
-    /// What a query selects. A singular query (names and indexes only) gives its node, or nothing
-    /// (absent); any other query (wildcards, slices, filters, descendants) gives the list of its nodes,
-    /// empty when none matched, so the result's shape does not depend on how many nodes match.
+    /// What a query selects, as FORMAT.md says: one node is compared as that node, several as the list
+    /// of them, and none is absent (so `exists: false` holds).
     static func selection(_ query: JSONPath, in document: JSONValue) -> JSONValue? {
-        let values = query.values(in: document)
-        guard query.isSingular else { return .array(values) }
-        return values.first
+        query.comparableValue(in: document)
     }
 
     private func check(schema result: Result<JSONSchema, PreparedStep.SchemaProblem>, reference: FileReference,

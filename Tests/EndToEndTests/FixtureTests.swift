@@ -12,7 +12,7 @@ import Testing
         var environment = fixture.environment()
         environment["TEST_SERVER_PORT"] = String(server.port)
         let arguments = try fixture.arguments()
-        let result = try RunnerProcess.run(arguments, in: fixture.directory, environment: environment)
+        let result = try await RunnerProcess.run(arguments, in: fixture.directory, environment: environment)
         try await server.stop()
         let expectedExit = try #require(fixture.optionalFile("expected-exit"), "missing expected-exit")
         #expect(result.exitCode == Int32(expectedExit.trimmingCharacters(in: .whitespacesAndNewlines)),

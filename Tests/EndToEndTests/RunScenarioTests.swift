@@ -23,7 +23,7 @@ import Testing
         let all = arguments + ["--report-junit", junit.path, "--report-json", json.path]
         let result: RunnerProcess.Result
         do {
-            result = try RunnerProcess.run(all, in: Self.scenario(scenario), environment: environment)
+            result = try await RunnerProcess.run(all, in: Self.scenario(scenario), environment: environment)
             try await server.stop()
         } catch {
             try? await server.stop()

@@ -53,18 +53,27 @@ import Testing
         #expect(result.verdict == .passed, "\(result.failures.map(\.diagnostic.message))")
     }
 
-    @Test func nonSingularQueriesAreAlwaysLists() async throws {
+    @Test func aQueryIsComparedByHowManyNodesItSelects() async throws {
         let result = try await outcome("""
             request: { url: /a }
             expect:
               body:
-                $.items[*].id: [7]
-                $.items[?@.id > 100]: { isEmpty: true }
-                $..id: { contains: 7 }
+                $.items[*].id: 7
+                $.items[?@.id > 100]: { exists: false }
+                $..id: [7, 8]
                 $.items[0].id: 7
-                $.items[1].id: { exists: false }
-            """, reply: .json(#"{"items":[{"id":7}]}"#))
+                $.items[2].id: { exists: false }
+            """, reply: .json(#"{"items":[{"id":7},{"x":{"id":8}}]}"#))
         #expect(result.verdict == .passed, "\(result.failures.map(\.actual))")
+        // One node is that node, not a list of one: comparing it to a list fails.
+        let single = try await outcome("""
+            request: { url: /a }
+            expect:
+              body:
+                $.items[*].id: [7]
+            """, reply: .json(#"{"items":[{"id":7}]}"#))
+        #expect(single.verdict == .failed)
+        #expect(single.failures.first?.actual == "7")
     }
 
     @Test func aBodyThatIsNotJSONFailsWithAClearMessage() async throws {
