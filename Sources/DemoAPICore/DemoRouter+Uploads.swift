@@ -9,15 +9,16 @@ extension DemoRouter {
         struct File: Encodable {
             let name: String
             let filename: String
-            let contentType: String
             let size: Int
+            let contentType: String
         }
 
         let fields: [String: String]
         let files: [File]
     }
 
-    /// `POST /api/uploads` (Basic auth as the demo user): 201 with the fields and files received.
+    /// `POST /api/uploads` (Basic auth as the demo user): 201 with the fields and files received; any
+    /// other non-empty body is described as one file named `body`.
     func upload(_ request: IncomingRequest, _ writer: ResponseWriter) {
         guard let credentials = request.basicCredentials,
               credentials.user == settings.username, credentials.password == settings.password
@@ -34,8 +35,12 @@ extension DemoRouter {
         } else if contentType.lowercased().hasPrefix("application/x-www-form-urlencoded") {
             let fields = request.formItems.map { ($0.name, $0.value) }
             sendEncoded(.created, UploadSummary(fields: Dictionary(fields) { first, _ in first }, files: []), writer)
+        } else if !request.body.isEmpty {
+            let file = UploadSummary.File(name: "body", filename: "", size: request.body.count,
+                                          contentType: contentType.isEmpty ? "application/octet-stream" : contentType)
+            sendEncoded(.created, UploadSummary(fields: [:], files: [file]), writer)
         } else {
-            sendError(.unsupportedMediaType, "send multipart/form-data or application/x-www-form-urlencoded", writer)
+            sendError(.badRequest, "send a body: multipart/form-data, application/x-www-form-urlencoded or raw bytes", writer)
         }
     }
 
@@ -48,8 +53,8 @@ extension DemoRouter {
                 files.append(.init(
                     name: part.name,
                     filename: filename,
-                    contentType: part.contentType ?? "application/octet-stream",
-                    size: part.body.count
+                    size: part.body.count,
+                    contentType: part.contentType ?? "application/octet-stream"
                 ))
             } else if fields[part.name] == nil {
                 fields[part.name] = String(decoding: part.body, as: UTF8.self)

@@ -143,6 +143,15 @@ struct DemoBehaviourTests {
             #expect(anonymous.header("WWW-Authenticate")?.hasPrefix("Basic") == true)
             let broken = try await demo.fetch("/api/uploads", method: .POST, headers: [basic, contentType], body: Array("--XyZ\r\nno end".utf8))
             #expect(broken.status == 400)
+
+            let raw = try await demo.fetch("/api/uploads", method: .POST, headers: [basic, ("Content-Type", "text/plain")], body: Array("a note".utf8))
+            #expect(raw.status == 201)
+            let rawFile = try #require((raw.json["files"] as? [[String: Any]])?.first)
+            #expect(rawFile["name"] as? String == "body")
+            #expect(rawFile["size"] as? Int == 6)
+            #expect(rawFile["contentType"] as? String == "text/plain")
+            let empty = try await demo.fetch("/api/uploads", method: .POST, headers: [basic], body: [])
+            #expect(empty.status == 400)
         }
     }
 
