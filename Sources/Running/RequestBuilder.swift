@@ -175,7 +175,7 @@ public struct RequestBuilder: Sendable {
         let value = try resolve(template, path: path, scope: scope)
         guard let bad = value.unicodeScalars.first(where: { $0 == "\r" || $0 == "\n" || $0 == "\u{0}" }) else { return value }
         let character = bad == "\r" ? "a carriage return (CR)" : bad == "\n" ? "a line feed (LF)" : "a NUL character"
-        throw RunFailure(.error("the value of header '\(name)' contains \(character); header values cannot span lines",
+        throw RunFailure(.error("the value of header '\(name)' contains \(character); header values cannot contain CR, LF or NUL",
                                 path: path, at: template.mark,
                                 suggestion: "remove line breaks from the variable's value"))
     }

@@ -50,7 +50,12 @@ import Testing
         let hexPort = String(format: ":%04X", port)
         var inodes: Set<String> = []
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+            // Read to the end: /proc files report size 0 and arrive a page at a time.
+            let data = FileHandle(forReadingAtPath: table).map { handle in
+                defer { try? handle.close() }
+                return handle.readDataToEndOfFile()
+            } ?? Data()
+            let text = String(decoding: data, as: UTF8.self)
             for line in text.split(separator: "\n").dropFirst() {
                 let columns = line.split(separator: " ")
                 guard columns.count > 9, columns[1].hasSuffix(hexPort) || columns[2].hasSuffix(hexPort), columns[9] != "0" else { continue }
