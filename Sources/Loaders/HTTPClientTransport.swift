@@ -138,28 +138,42 @@ enum TransportErrorMapping {
         let (code, detail) = classify(error)
         let target = request.displayURL
         let message: String = switch code {
+        case _ where detail == closedEarly:
+            "the connection to \(authority(of: request)) closed before the response from \(target) was complete"
         case .cancelled: "the request to \(target) was cancelled"
-        case .cannotConnect: "could not connect to \(request.host ?? target) (\(detail))"
-        case .timedOut: "the request to \(target) timed out (\(detail))"
+        case .cannotConnect: "could not connect to \(authority(of: request)): \(detail)"
+        case .timedOut: "the request to \(target) timed out: \(detail)"
         case .insecureConnection:
             "the TLS connection to \(request.host ?? target) failed; the server's certificate could not be verified (\(detail)); set `insecure: true` only for servers you trust"
-        case .responseTooLarge: "the response from \(target) expanded beyond the decompression limit (\(detail))"
-        case .invalidResponse: "the response from \(target) was not valid HTTP (\(detail))"
-        case .invalidRequest: "the request to \(target) is invalid (\(detail))"
+        case .responseTooLarge: "the response from \(target) expanded beyond the decompression limit: \(detail)"
+        case .invalidResponse: "the response from \(target) was not valid HTTP: \(detail)"
+        case .invalidRequest: "the request to \(target) is invalid: \(detail)"
         default: "the request to \(target) failed: \(detail)"
         }
         return HTTPError(code, request: request, underlyingError: error, message: message)
     }
 
+    /// The detail that stands for a connection closed while the response was still arriving.
+    private static let closedEarly = "closed early"
+
+    /// `host:port` of the request, the port filled in from the scheme when the URL has none.
+    private static func authority(of request: HTTPRequest) -> String {
+        guard let host = request.host else { return request.displayURL }
+        let port = request.port ?? (request.scheme?.lowercased() == "https" ? 443 : 80)
+        return "\(host):\(port)"
+    }
+
     private static func classify(_ error: any Error) -> (HTTPError.Code, String) {
         if error is CancellationError || Task.isCancelled { return (.cancelled, "cancelled") }
         if let clientError = error as? HTTPClientError { return classify(clientError) }
-        if let ioError = error as? IOError { return (.cannotConnect, ioError.description) }
+        if let ioError = error as? IOError { return (.cannotConnect, reason(errno: ioError.errnoCode)) }
         if let channelError = error as? ChannelError {
             return channelError == .connectTimeout(.zero) || "\(channelError)".contains("connectTimeout")
                 ? (.cannotConnect, "connect timed out") : (.cannotConnect, "\(channelError)")
         }
-        if error is HTTPParserError { return (.invalidResponse, "\(error)") }
+        if let parserError = error as? HTTPParserError {
+            return parserError == .invalidEOFState ? (.invalidResponse, closedEarly) : (.invalidResponse, "\(error)")
+        }
         let typeName = String(reflecting: type(of: error))
         if typeName.contains("NIOConnectionError") || typeName.contains("SocketAddressError") {
             return (.cannotConnect, connectionDetail(error))
@@ -175,13 +189,21 @@ enum TransportErrorMapping {
         switch error {
         case .cancelled: (.cancelled, "cancelled")
         case .connectTimeout: (.cannotConnect, "connect timed out")
-        case .deadlineExceeded, .readTimeout, .writeTimeout: (.timedOut, "\(error)")
-        case .remoteConnectionClosed: (.cannotConnect, "the server closed the connection before the response was complete")
+        case .readTimeout: (.timedOut, "no data arrived in time")
+        case .writeTimeout: (.timedOut, "the request could not be written in time")
+        case .deadlineExceeded: (.timedOut, "the deadline passed")
+        case .remoteConnectionClosed: (.cannotConnect, closedEarly)
         case .invalidURL, .emptyHost, .emptyScheme, .traceRequestWithBody:
             (.invalidRequest, "\(error)")
         case .tlsHandshakeTimeout: (.insecureConnection, "TLS handshake timed out")
         default: (.unknown, "\(error)")
         }
+    }
+
+    /// A short lower-case reason for a socket error number, e.g. "connection refused".
+    private static func reason(errno code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
     }
 
     /// A short reason for a failed connect, preferring the underlying socket error.

@@ -4,7 +4,8 @@ internal import Foundation
 /// Follows 301, 302, 303, 307 and 308 responses up to `options.maxRedirects`.
 ///
 /// 303 (and 301/302 after a POST) continue as GET without a body. A hop to another scheme, host or port
-/// drops `Authorization`, `Cookie` and `Proxy-Authorization`. Targets that are not http(s) are refused,
+/// drops `Authorization`, `Cookie` and `Proxy-Authorization`; a later hop back to the first request's origin
+/// carries that request's credentials again. Targets that are not http(s) are refused,
 /// and a hop back to a URL already visited with the same method is reported as a cycle.
 public struct RedirectLoader: HTTPLoader {
     public let next: any HTTPLoader
@@ -26,7 +27,7 @@ public struct RedirectLoader: HTTPLoader {
                 throw HTTPError(.tooManyRedirects, request: current, response: response,
                                 message: "more than \(request.options.maxRedirects) redirects, starting at \(request.displayURL)")
             }
-            current = try Self.nextRequest(after: response, location: location)
+            current = Self.restoringCredentials(of: request, in: try Self.nextRequest(after: response, location: location))
             guard visited.insert(Self.visitKey(current)).inserted else {
                 throw HTTPError(.tooManyRedirects, request: current, response: response,
                                 message: "redirect cycle: \(response.request.displayURL) leads back to \(current.displayURL)")
@@ -62,6 +63,18 @@ public struct RedirectLoader: HTTPLoader {
             for name in credentialHeaders { next.headers.remove(name: name) }
         }
         return next
+    }
+
+    /// `hop` with the credential headers of `original` when it goes back to `original`'s origin.
+    static func restoringCredentials(of original: HTTPRequest, in hop: HTTPRequest) -> HTTPRequest {
+        guard sameOrigin(original, hop) else { return hop }
+        var restored = hop
+        for name in credentialHeaders {
+            let values = original.headers.values(for: name)
+            guard !values.isEmpty, !restored.headers.contains(name) else { continue }
+            for value in values { restored.headers.add(name: name, value: value) }
+        }
+        return restored
     }
 
     /// Whether two requests share scheme, host and (default-filled) port.

@@ -20,6 +20,7 @@ public struct ConsoleReport: Sendable {
 
     /// Everything printed when a request finishes: its line, then its exchange and problems.
     public func render(_ outcome: RequestOutcome) -> String {
+        redactor.learn(from: outcome)
         var text = line(for: outcome)
         if verbose { for exchange in outcome.exchanges { text += "\n" + render(exchange) } }
         if let problems = OutcomeText.problems(of: outcome, sources: sources, redactor: redactor, color: color) {

@@ -9,6 +9,7 @@ public enum JSONReport {
 
     /// The report of a run, with secrets redacted.
     public static func render(_ summary: RunSummary, sources: SourceCache, redactor: Redactor) -> String {
+        for outcome in summary.outcomes { redactor.learn(from: outcome) }
         func text(_ value: String) -> JSONValue { .string(redactor.redact(value)) }
         func optional(_ value: String?) -> JSONValue { value.map(text) ?? .null }
         func milliseconds(_ duration: Duration?) -> JSONValue {

@@ -6,6 +6,7 @@ import Running
 public enum JUnitReport {
     /// The report of a run; well-formed whatever the responses contained, with secrets redacted.
     public static func render(_ summary: RunSummary, sources: SourceCache, redactor: Redactor) -> String {
+        for outcome in summary.outcomes { redactor.learn(from: outcome) }
         var files: [String] = []
         var outcomesByFile: [String: [RequestOutcome]] = [:]
         for outcome in summary.outcomes {

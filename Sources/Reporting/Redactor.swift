@@ -1,32 +1,50 @@
 import Foundation
 import HTTPCore
+import Running
+internal import Synchronization
 
 /// Replaces secret values and credential header values with `***`; every output goes through one.
+///
+/// Besides the environment's secrets it hides what outcomes reveal (`RequestOutcome.sensitiveValues`:
+/// credentials sent, captures derived from secrets) once it has learnt them; copies share what is learnt.
 public struct Redactor: Sendable {
     /// Header names whose values are always hidden, lowercased.
     public static let credentialHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
     public static let mask = "***"
 
-    /// Secret values, longest first so a secret containing another is hidden whole.
-    private let secrets: [String]
+    /// The forms of every secret, longest first so a secret containing another is hidden whole.
+    private let secrets: SecretForms
 
     /// Hides each secret as written and in the forms it takes in URLs and JSON text.
     public init(secrets: some Sequence<String>) {
-        let forms = secrets.filter { !$0.isEmpty }.flatMap(Self.encodedForms)
-        self.secrets = Set(forms).sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+        self.secrets = SecretForms(Set(secrets.filter { !$0.isEmpty }.flatMap(Self.encodedForms)))
     }
 
-    /// A secret as written, percent-encoded (as in a query) and escaped (as inside a JSON string).
+    /// Hides, from now on, the values `outcome` revealed (credentials it sent, captures derived from secrets).
+    public func learn(from outcome: RequestOutcome) {
+        let values = outcome.sensitiveValues.filter { !$0.isEmpty }
+        guard !values.isEmpty else { return }
+        secrets.add(values.flatMap(Self.encodedForms))
+    }
+
+    /// A secret as written and encoded up to twice (percent-encoded as in a query, escaped as inside a JSON
+    /// string), so that it stays hidden when a server embeds an encoded request in its JSON answer.
     private static func encodedForms(of secret: String) -> [String] {
-        var forms = [secret, PercentEncoding.encodeAllButAlphanumerics(secret)]
-        if let query = secret.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) { forms.append(query) }
-        let json = JSONValue.string(secret).serialized()
-        forms.append(String(json.dropFirst().dropLast()))
-        return forms
+        let once = encodings(of: secret)
+        return [secret] + once + once.flatMap(encodings)
+    }
+
+    /// The forms one encoding step gives: percent-encoded (two character sets) and JSON-escaped.
+    private static func encodings(of text: String) -> [String] {
+        var forms = [PercentEncoding.encodeAllButAlphanumerics(text)]
+        if let query = text.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) { forms.append(query) }
+        forms.append(String(JSONValue.string(text).serialized().dropFirst().dropLast()))
+        return forms.filter { $0 != text }
     }
 
     /// The text with every secret value replaced by `***`.
     public func redact(_ text: String) -> String {
+        let secrets = self.secrets.longestFirst
         guard !secrets.isEmpty else { return text }
         var result = text
         for secret in secrets where result.contains(secret) {
@@ -38,5 +56,30 @@ public struct Redactor: Sendable {
     /// A header's value as it may be printed: hidden for credential headers, else with secrets redacted.
     public func redactHeader(name: String, value: String) -> String {
         Self.credentialHeaders.contains(name.lowercased()) ? Self.mask : redact(value)
+    }
+}
+
+/// The set of secret forms a redactor hides, shared by its copies and grown as outcomes reveal more.
+private final class SecretForms: Sendable {
+    private let forms: Mutex<(all: Set<String>, sorted: [String])>
+
+    init(_ initial: Set<String>) {
+        forms = Mutex((initial, Self.sorted(initial)))
+    }
+
+    /// Every form, longest first.
+    var longestFirst: [String] { forms.withLock { $0.sorted } }
+
+    /// Adds forms not yet known.
+    func add(_ new: [String]) {
+        forms.withLock { forms in
+            let before = forms.all.count
+            forms.all.formUnion(new)
+            if forms.all.count != before { forms.sorted = Self.sorted(forms.all) }
+        }
+    }
+
+    private static func sorted(_ forms: Set<String>) -> [String] {
+        forms.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
     }
 }

@@ -28,7 +28,7 @@ public struct RequestBuilder: Sendable {
             }
         }
         for header in spec.headers {
-            request.headers.add(name: header.name, value: try resolve(header.value, path: path, scope: scope))
+            request.headers.add(name: header.name, value: try headerValue(header.value, named: header.name, path: path, scope: scope))
         }
         try addEnvironmentDefaults(to: &request, scope: scope)
         if let body = spec.body {
@@ -63,7 +63,8 @@ public struct RequestBuilder: Sendable {
     private func addEnvironmentDefaults(to request: inout HTTPRequest, scope: VariableScope) throws(RunFailure) {
         guard let environment else { return }
         for header in environment.headers where !request.headers.contains(header.value.name) {
-            request.headers.add(name: header.value.name, value: try resolve(header.value.value, path: header.path, scope: scope))
+            request.headers.add(name: header.value.name,
+                                value: try headerValue(header.value.value, named: header.value.name, path: header.path, scope: scope))
         }
         for parameter in environment.query where !request.hasQueryItem(named: parameter.value.name) {
             for value in parameter.value.values {
@@ -148,7 +149,7 @@ public struct RequestBuilder: Sendable {
             return .basic(username: try resolve(username, path: path, scope: scope),
                           password: try resolve(password, path: path, scope: scope))
         case .bearer(let token):
-            return .bearer(token: try resolve(token, path: path, scope: scope))
+            return .bearer(token: try headerValue(token, named: "Authorization", path: path, scope: scope))
         case .oauth2(let oauth):
             let tokenURL = try resolve(oauth.tokenURL, path: path, scope: scope)
             guard let url = absoluteURL(tokenURL) else {
@@ -167,6 +168,16 @@ public struct RequestBuilder: Sendable {
         if components.scheme != nil { return components.url }
         guard let base = environment?.baseURL.flatMap({ ServerEnvironment(baseURL: $0) }) else { return nil }
         return ApplyEnvironmentLoader.apply(base, to: HTTPRequest(components: components)).url
+    }
+
+    /// A header value resolved from its template; CR, LF and NUL (which would split or end the header) are refused.
+    private func headerValue(_ template: Template, named name: String, path: String, scope: VariableScope) throws(RunFailure) -> String {
+        let value = try resolve(template, path: path, scope: scope)
+        guard let bad = value.unicodeScalars.first(where: { $0 == "\r" || $0 == "\n" || $0 == "\u{0}" }) else { return value }
+        let character = bad == "\r" ? "a carriage return (CR)" : bad == "\n" ? "a line feed (LF)" : "a NUL character"
+        throw RunFailure(.error("the value of header '\(name)' contains \(character); header values cannot contain CR, LF or NUL",
+                                path: path, at: template.mark,
+                                suggestion: "remove line breaks from the variable's value"))
     }
 
     private func resolve(_ template: Template, path: String, scope: VariableScope) throws(RunFailure) -> String {

@@ -29,6 +29,9 @@ public struct RequestOutcome: Sendable {
     public var skipReason: String?
     /// Every hop sent for the request (redirects and retries included), recorded with `--verbose`.
     public var exchanges: [Exchange]
+    /// Values this request revealed that every output must hide like secrets: the credentials it sent
+    /// (a server may echo them) and captured values derived from secrets.
+    public var sensitiveValues: [String] = []
 
     public init(
         file: String, flow: String? = nil, name: String, method: String, url: String, verdict: Verdict,

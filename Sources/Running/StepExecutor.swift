@@ -33,6 +33,7 @@ struct StepExecutor: Sendable {
             return Result(outcome: outcome, captures: [])
         }
         outcome.url = displayURL(of: request)
+        outcome.sensitiveValues = request.options.auth.credentialTexts
 
         let log = ExchangeLog()
         let start = ContinuousClock.now
@@ -66,6 +67,8 @@ struct StepExecutor: Sendable {
                 return Result(outcome: outcome, captures: [])
             }
             let captured = CaptureExtractor(step: step, path: file.path).capture(from: content)
+            let sources = scope.secretValues.union(outcome.sensitiveValues)
+            outcome.sensitiveValues += captured.values.map(\.value.interpolatedText).filter { SensitiveText.derives($0, from: sources) }
             outcome.failures += captured.failures
             if !outcome.failures.isEmpty { outcome.verdict = .failed }
             return Result(outcome: outcome, captures: captured.values)

@@ -34,6 +34,7 @@ struct Router: Sendable {
         case "large-chunked": large(rest, chunked: true, writer)
         case "gzip": gzip(request, writer)
         case "gzip-bomb": gzipBomb(request, writer)
+        case "hostile": hostile(request, writer)
         default: notFound(writer)
         }
     }

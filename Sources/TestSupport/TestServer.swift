@@ -13,7 +13,8 @@ public import LoopbackHTTP
 /// `/retry-after/{s}?key=K&times=N`, `/fail-then-succeed/{key}/{n}?status=503`, `/set-cookie?n=v`,
 /// `/headers?N=V`, `/json/{users|user|empty|types|nested}`, `/text`, `/close-mid-body`, `/wrong-length`,
 /// `/drip?bytes=N&interval_ms=M`, `/stall`, `/chunked?chunks=N&size=S` (chunked), `/large/{bytes}`,
-/// `/large-chunked/{bytes}` (chunked), `/gzip`, `/gzip-bomb?bytes=N`; anything else is 404.
+/// `/large-chunked/{bytes}` (chunked), `/gzip`, `/gzip-bomb?bytes=N`,
+/// `/hostile?nul=1&json=1` (markup, `]]>`, NUL and terminal escapes in the body); anything else is 404.
 public final class TestServer: Sendable {
     /// The client id `/oauth/token` accepts.
     public static let oauthClientID = "test-client"

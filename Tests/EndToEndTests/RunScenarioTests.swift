@@ -5,48 +5,34 @@ import Testing
 
 /// `runner run` scenarios checked by parsing what it writes: secrets, reports, parallel runs, verbose output.
 @Suite struct RunScenarioTests {
-    /// A scenario folder below `Scenarios/`.
-    private static func scenario(_ name: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenarios/\(name)")
+    private static let secrets = ["SECRET_TOKEN": "tok-Sup3rS3cret", "SECRET_PASSWORD": "pw-\"Hidden!42", "SECRET_API_KEY": "key-0xDEADBEEF"]
+
+    /// What must never be printed: each secret, its start and end, its percent-encoded and JSON-escaped
+    /// forms, and the Basic credentials built from the password.
+    private static var secretFragments: [String] {
+        Self.secrets.values.flatMap { secret in
+            [secret, String(secret.prefix(8)), String(secret.suffix(8)),
+             secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!,
+             secret.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)!,
+             String(String(data: try! JSONSerialization.data(withJSONObject: [secret]), encoding: .utf8)!.dropFirst(2).dropLast(2))]
+        } + [Data("user:\(Self.secrets["SECRET_PASSWORD"]!)".utf8).base64EncodedString()]
     }
 
-    /// Runs `runner` in a scenario with a fresh test server; reports go to a temporary folder.
-    private static func run(_ scenario: String, _ arguments: [String], environment extra: [String: String] = [:])
-        async throws -> (result: RunnerProcess.Result, junit: String?, json: String?) {
-        let server = try await TestServer.start()
-        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("runner-reports-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: reports) }
-        var environment = ["NO_COLOR": "1", "TEST_SERVER_PORT": String(server.port)]
-        environment.merge(extra) { $1 }
-        let junit = reports.appendingPathComponent("junit.xml"), json = reports.appendingPathComponent("report.json")
-        let all = arguments + ["--report-junit", junit.path, "--report-json", json.path]
-        let result: RunnerProcess.Result
-        do {
-            result = try await RunnerProcess.run(all, in: Self.scenario(scenario), environment: environment)
-            try await server.stop()
-        } catch {
-            try? await server.stop()
-            throw error
-        }
-        return (result, try? String(contentsOf: junit, encoding: .utf8), try? String(contentsOf: json, encoding: .utf8))
-    }
-
-    private static let secrets = ["SECRET_TOKEN": "tok-Sup3rS3cret", "SECRET_PASSWORD": "pw-Hidden!42", "SECRET_API_KEY": "key-0xDEADBEEF"]
-
-    @Test func secretsAppearInNoOutput() async throws {
-        let (result, junit, json) = try await Self.run("secrets", ["run", "requests", "--env", "ci", "--verbose"], environment: Self.secrets)
+    @Test(arguments: [false, true]) func secretsAppearInNoOutput(verbose: Bool) async throws {
+        let output = try await ScenarioRun.run(
+            "secrets", ["run", "requests", "--env", "ci"] + (verbose ? ["--verbose"] : []), environment: Self.secrets)
+        let (result, junit, json) = (output.result, output.junit, output.json)
         #expect(result.exitCode == 4, "\(result.stdout)\n\(result.stderr)")
         let junitText = try #require(junit), jsonText = try #require(json)
         let outputs = ["stdout": result.stdout, "stderr": result.stderr, "junit": junitText, "json": jsonText]
         for (name, output) in outputs {
-            for secret in Self.secrets.values {
-                let fragments = [secret, String(secret.prefix(8)), secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!]
-                for fragment in fragments {
-                    #expect(!output.contains(fragment), "\(name) shows '\(fragment)'")
-                }
+            for fragment in Self.secretFragments {
+                #expect(!output.contains(fragment), "\(name) shows '\(fragment)'")
             }
         }
+        #expect(result.stdout.contains("FAIL   uses the derived captures"), "the derived values reached the server and came back")
+        #expect(result.stdout.contains("FAIL   the server echoes Basic credentials"))
+        guard verbose else { return }
         #expect(result.stdout.contains("> Authorization: ***"))
         #expect(result.stdout.contains("> Cookie: ***"))
         #expect(result.stdout.contains("< Set-Cookie: ***"))
@@ -55,30 +41,32 @@ import Testing
     }
 
     @Test func junitReportIsWellFormedAndLocated() async throws {
-        let (_, junit, _) = try await Self.run("secrets", ["run", "requests", "--env", "ci"], environment: Self.secrets)
+        let junit = try await ScenarioRun.run("secrets", ["run", "requests", "--env", "ci"], environment: Self.secrets).junit
         let junitText = try #require(junit)
         let document = try XMLDocument(xmlString: junitText)
         let suites = try document.nodes(forXPath: "/testsuites/testsuite").compactMap { $0 as? XMLElement }
         #expect(suites.map { $0.attribute(forName: "name")?.stringValue } == [
             "requests/01-echo.yaml", "requests/02-basic.yaml", "requests/03-cookie.yaml", "requests/04-uses-capture.yaml",
+            "requests/05-derived-capture.yaml", "requests/06-uses-derived.yaml", "requests/07-basic-echo.yaml",
         ])
         let failures = try document.nodes(forXPath: "//testcase/failure").compactMap { $0 as? XMLElement }
-        #expect(failures.count == 4)
+        #expect(failures.count == 6)
         #expect(failures.first?.stringValue?.contains("requests/01-echo.yaml:9:22") == true)
         #expect(failures.first?.attribute(forName: "message")?.stringValue == "body $.json.password did not match")
     }
 
     @Test func jsonReportListsEveryOutcome() async throws {
-        let (result, _, json) = try await Self.run("secrets", ["run", "requests", "--env", "ci"], environment: Self.secrets)
+        let output = try await ScenarioRun.run("secrets", ["run", "requests", "--env", "ci"], environment: Self.secrets)
+        let (result, json) = (output.result, output.json)
         let jsonText = try #require(json)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(jsonText.utf8)) as? [String: Any])
         #expect(object["version"] as? Int == 1)
         let summary = try #require(object["summary"] as? [String: Any])
-        #expect(summary["total"] as? Int == 4)
-        #expect(summary["failed"] as? Int == 4)
+        #expect(summary["total"] as? Int == 7)
+        #expect(summary["failed"] as? Int == 6)
         #expect(summary["exitStatus"] as? Int == Int(result.exitCode))
         let requests = try #require(object["requests"] as? [[String: Any]])
-        #expect(requests.map { $0["result"] as? String } == ["failed", "failed", "failed", "failed"])
+        #expect(requests.map { $0["result"] as? String } == ["failed", "failed", "failed", "failed", "passed", "failed", "failed"])
         let failures = try #require(requests[0]["failures"] as? [[String: Any]])
         #expect(failures.map { $0["location"] as? String } == [
             "requests/01-echo.yaml:9:22", "requests/01-echo.yaml:10:30", "requests/01-echo.yaml:11:29",
@@ -88,8 +76,8 @@ import Testing
     }
 
     @Test func parallelAndSequentialRunsGiveTheSameResults() async throws {
-        let sequential = try await Self.run("parallel", ["run", "requests", "--env", "local"])
-        let parallel = try await Self.run("parallel", ["run", "requests", "--env", "local", "--jobs", "4"])
+        let sequential = try await ScenarioRun.run("parallel", ["run", "requests", "--env", "local"])
+        let parallel = try await ScenarioRun.run("parallel", ["run", "requests", "--env", "local", "--jobs", "4"])
         #expect(sequential.result.exitCode == 4)
         #expect(parallel.result.exitCode == sequential.result.exitCode)
         let normalized = { (text: String) in
@@ -103,7 +91,7 @@ import Testing
     }
 
     @Test func verboseShowsEveryHop() async throws {
-        let (result, _, _) = try await Self.run("../Fixtures/run/redirects", ["run", "requests/01-follow.yaml", "--env", "local", "--verbose"])
+        let result = try await ScenarioRun.run("../Fixtures/run/redirects", ["run", "requests/01-follow.yaml", "--env", "local", "--verbose"]).result
         #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
         let requests = result.stdout.split(separator: "\n").filter { $0.hasPrefix("> GET ") }
         #expect(requests.count == 3, "\(result.stdout)")

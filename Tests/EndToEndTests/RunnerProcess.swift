@@ -28,24 +28,40 @@ enum RunnerProcess {
 
     /// Runs `runner` with the arguments in a directory and waits for it to end, on a thread of its own so
     /// that waiting never blocks Swift's cooperative pool (which timing-sensitive tests share).
-    static func run(_ arguments: [String], in directory: URL, environment: [String: String]) async throws -> Result {
+    /// With `terminal`, standard output is a pseudo-terminal (so the runner may colour it).
+    /// `whileRunning` is called on a thread of its own with the child's process id once it started.
+    static func run(
+        _ arguments: [String], in directory: URL, environment: [String: String], terminal: Bool = false,
+        whileRunning: (@Sendable (Int32) -> Void)? = nil
+    ) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(with: Swift.Result { try runBlocking(arguments, in: directory, environment: environment) })
+                continuation.resume(with: Swift.Result {
+                    try runBlocking(arguments, in: directory, environment: environment, terminal: terminal, whileRunning: whileRunning)
+                })
             }
         }
     }
 
-    private static func runBlocking(_ arguments: [String], in directory: URL, environment: [String: String]) throws -> Result {
+    private static func runBlocking(
+        _ arguments: [String], in directory: URL, environment: [String: String], terminal: Bool,
+        whileRunning: (@Sendable (Int32) -> Void)?
+    ) throws -> Result {
         let process = Process()
         process.executableURL = try executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
+        let out = terminal ? try PseudoTerminal() : nil
+        let pipe = Pipe(), err = Pipe()
+        process.standardOutput = out.map { FileHandle(fileDescriptor: $0.secondary, closeOnDealloc: false) } ?? pipe
         process.standardError = err
         try process.run()
+        out?.closeSecondary()
+        if let whileRunning {
+            let pid = process.processIdentifier
+            Thread.detachNewThread { whileRunning(pid) }
+        }
         // Read both pipes while the process runs so a large output cannot block it.
         nonisolated(unsafe) var errData = Data()
         let group = DispatchGroup()
@@ -54,7 +70,7 @@ enum RunnerProcess {
             errData = err.fileHandleForReading.readDataToEndOfFile()
             group.leave()
         }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let outData = out?.readToEnd() ?? pipe.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
         return Result(
@@ -62,5 +78,39 @@ enum RunnerProcess {
             stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self)
         )
+    }
+}
+
+/// A pseudo-terminal pair: the child writes to the secondary side, the test reads the primary side.
+private final class PseudoTerminal {
+    let primary: Int32
+    private(set) var secondary: Int32
+
+    /// Opens `/dev/ptmx`, unlocks it (TIOCSPTLCK) and opens the secondary it names (TIOCGPTN); Linux only.
+    init() throws {
+        primary = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0, number: UInt32 = 0
+        guard primary >= 0, ioctl(primary, UInt(0x4004_5431), &unlock) == 0, ioctl(primary, UInt(0x8004_5430), &number) == 0 else {
+            throw CocoaError(.fileReadUnknown)
+        }
+        secondary = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        guard secondary >= 0 else { throw CocoaError(.fileReadUnknown) }
+    }
+
+    /// Closes the test's copy of the child's side, so reading ends when the child exits.
+    func closeSecondary() {
+        if secondary >= 0 { close(secondary) }
+        secondary = -1
+    }
+
+    /// Everything the child wrote, until it closed the terminal (read fails with EIO then).
+    func readToEnd() -> Data {
+        var data = Data(), buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(primary, &buffer, buffer.count)
+            if count > 0 { data.append(contentsOf: buffer[0..<count]) } else if count < 0 && errno == EINTR { continue } else { break }
+        }
+        close(primary)
+        return data
     }
 }

@@ -48,6 +48,18 @@ import Loaders
         }
     }
 
+    @Test func hopBackToTheFirstOriginCarriesItsCredentialsAgain() async throws {
+        let scripted = ScriptedLoader([redirect(302, to: "http://other.test/x"), redirect(302, to: "http://api.test/back"),
+                                       .response(status: 200)])
+        _ = try await RedirectLoader(next: scripted).load(request(headers: credentials))
+        let hops = await scripted.received
+        #expect(hops.count == 3)
+        #expect(hops[1].headers["Authorization"] == nil && hops[1].headers["Cookie"] == nil)
+        #expect(hops[2].headers["Authorization"] == "Bearer t")
+        #expect(hops[2].headers["Cookie"] == "a=b")
+        #expect(hops[2].headers["Proxy-Authorization"] == "p")
+    }
+
     @Test func refusesNonHTTPTargets() async {
         let scripted = ScriptedLoader([redirect(302, to: "file:///etc/passwd")])
         let error = await failure(of: RedirectLoader(next: scripted), request())

@@ -133,4 +133,15 @@ import Testing
         #expect(redactor.redactHeader(name: "X-Other", value: "v a b&c") == "v ***")
         #expect(Redactor(secrets: []).redact("unchanged") == "unchanged")
     }
+
+    @Test func redactorHidesDoublyEscapedSecretsAndWhatOutcomesReveal() {
+        let redactor = Redactor(secrets: [#"pw-"x"#])
+        #expect(redactor.redact(#"{"body":"{\"p\":\"pw-\\\"x\"}"}"#) == #"{"body":"{\"p\":\"***\"}"}"#)
+        var outcome = RequestOutcome(file: "a.yaml", name: "a", method: "GET", url: "/a", verdict: .passed)
+        outcome.sensitiveValues = ["dXNlcjpwdw==", "tail-of-token"]
+        let copy = redactor
+        #expect(copy.redact("Basic dXNlcjpwdw== tail-of-token") == "Basic dXNlcjpwdw== tail-of-token")
+        redactor.learn(from: outcome)
+        #expect(copy.redact("Basic dXNlcjpwdw== tail-of-token") == "Basic *** ***", "copies share what is learnt")
+    }
 }

@@ -127,4 +127,27 @@ import Testing
         ])
         #expect(request.url?.absoluteString == "http://other.test:8080/x?y=1")
     }
+
+    @Test func lineBreaksInHeaderValuesFromVariablesAreRejectedWhereTheHeaderIsWritten() async throws {
+        let cases: [(files: [String: String], location: String, name: String)] = [
+            (["requests/a.yaml": "request:\n  url: /a\n  headers: { X-Note: \"n {{ v }}\" }\n"], "requests/a.yaml:3:22", "X-Note"),
+            (["environments/test.yaml": environment("headers: { X-Team: \"{{ v }}\" }"),
+              "requests/a.yaml": "request: { url: /a }\n"], "environments/test.yaml:2:20", "X-Team"),
+            (["requests/a.yaml": "request: { url: /a }\nauth: { bearer: \"{{ v }}\" }\n"], "requests/a.yaml:2:17", "Authorization"),
+        ]
+        for (value, character) in [("a\r\nX-Injected: 1", "carriage return"), ("a\nb", "line feed"), ("a\u{0}b", "NUL")] {
+            for (files, location, name) in cases {
+                let collection = try TestCollection(files.merging(["environments/test.yaml": environment()]) { first, _ in first })
+                defer { collection.remove() }
+                let loader = ScriptedLoader()
+                let summary = try await collection.run(loader, variables: [("v", value)])
+                let outcome = try #require(summary.outcomes.first)
+                #expect(outcome.verdict == .errored)
+                #expect(outcome.error?.description.hasPrefix("\(location): error: the value of header '\(name)' contains a") == true,
+                        "\(outcome.error?.description ?? "no error")")
+                #expect(outcome.error?.message.contains(character) == true)
+                #expect(await loader.received.isEmpty, "nothing is sent")
+            }
+        }
+    }
 }

@@ -1,0 +1,108 @@
+import Foundation
+import FoundationXML
+import TestSupport
+import Testing
+
+/// `runner run` against servers that misbehave: stalls and broken bodies, redirects across host names,
+/// hostile response bodies and header injection.
+@Suite struct HardeningScenarioTests {
+    /// The lines of `text` that start with `prefix`.
+    private static func lines(_ text: String, startingWith prefix: String) -> [Substring] {
+        text.split(separator: "\n").filter { $0.hasPrefix(prefix) }
+    }
+
+    @Test func stallsAndBrokenBodiesErrorWithinTheTimeoutAndTheRunGoesOn() async throws {
+        let output = try await ScenarioRun.run("faults", ["run", "requests", "--env", "local"])
+        let stdout = output.result.stdout
+        #expect(output.result.exitCode == 3, "\(stdout)\n\(output.result.stderr)")
+        let verdicts = Self.lines(stdout, startingWith: "").compactMap { $0.split(separator: " ").first }.filter { ["PASS", "ERROR", "FAIL"].contains($0) }
+        #expect(verdicts == ["ERROR", "ERROR", "ERROR", "ERROR", "PASS"], "\(stdout)")
+        let port = try #require(output.received.first?.header("Host")?.split(separator: ":").last)
+        let base = "http://127.0.0.1:\(port)"
+        #expect(stdout.contains("requests/01-stall.yaml:1:17: error: no complete response from \(base)/stall within 1s"), "\(stdout)")
+        #expect(stdout.contains("requests/02-drip.yaml:1:17: error: no complete response from \(base)/drip?bytes=10&interval_ms=1000 within 1s"))
+        #expect(stdout.contains("requests/03-close-mid-body.yaml:1:17: error: the connection to 127.0.0.1:\(port) closed before the response from \(base)/close-mid-body was complete"), "\(stdout)")
+        #expect(stdout.contains("requests/04-wrong-length.yaml:1:17: error: no complete response from \(base)/wrong-length within 1s"))
+        #expect(stdout.contains("5 requests: 1 passed, 4 errored"))
+        // Each error ends within its timeout (1 s) plus a generous margin, not when the server gives up.
+        let requests = try ScenarioRun.jsonRequests(output.json)
+        #expect(requests.count == 5)
+        for request in requests.prefix(4) {
+            let milliseconds = try #require(request["durationMs"] as? Double)
+            #expect(milliseconds < 5000, "\(request["name"] ?? "") took \(milliseconds) ms")
+        }
+    }
+
+    @Test func credentialsAreDroppedAtTheOtherHostAndPresentAgainBackAtTheFirst() async throws {
+        let output = try await ScenarioRun.run("redirect-auth", ["run", "requests", "--env", "local"])
+        let stdout = output.result.stdout
+        #expect(stdout.contains("PASS   01-bearer"), "\(stdout)\n\(output.result.stderr)")
+        #expect(stdout.contains("PASS   02-basic"))
+        #expect(stdout.contains("PASS   05-passes"))
+        #expect(output.result.exitCode == 3)
+        for scheme in ["Bearer", "Basic"] {
+            let chain = output.received.filter { $0.uri.contains(scheme.lowercased()) }
+            #expect(chain.map { $0.header("Host")?.split(separator: ":").first.map(String.init) } == ["localhost", "127.0.0.1", "localhost"],
+                    "\(chain.map(\.uri))")
+            #expect(chain.map { $0.header("Authorization")?.hasPrefix(scheme + " ") == true } == [true, false, true],
+                    "\(scheme): sent to localhost, dropped at 127.0.0.1, sent again back at localhost")
+        }
+        #expect(stdout.contains("requests/03-cycle.yaml:1:17: error: redirect cycle: "), "\(stdout)")
+        #expect(stdout.contains("/redirect/cycle/b leads back to http://localhost:"))
+        #expect(stdout.contains("requests/04-limit.yaml:1:17: error: more than 3 redirects, starting at http://localhost:"))
+        #expect(Self.lines(stdout, startingWith: "ERROR").count == 2)
+    }
+
+    /// Every hostile body in the console (with and without `--verbose`), the JUnit and the JSON report.
+    @Test(arguments: [false, true]) func hostileBodiesLeaveReportsWellFormedAndTheConsoleFreeOfEscapes(verbose: Bool) async throws {
+        let output = try await ScenarioRun.run(
+            "output-safety", ["run", "requests", "--env", "local", "--var", "injected=a\r\nX-Injected: 1"] + (verbose ? ["--verbose"] : []))
+        let stdout = output.result.stdout
+        #expect(output.result.exitCode == 3, "\(stdout)\n\(output.result.stderr)")
+        #expect(!stdout.utf8.contains(0x1B) && !output.result.stderr.utf8.contains(0x1B), "no raw ESC with NO_COLOR set")
+        #expect(!stdout.utf8.contains(0), "no raw NUL")
+        #expect(!stdout.unicodeScalars.contains("\u{9B}"), "no raw C1 CSI")
+        #expect(stdout.contains(#"\u001b[31mRED"#) || stdout.contains(#"\u{1B}[31mRED"#), "escapes are shown, visibly: \(stdout)")
+        #expect(Self.lines(stdout, startingWith: "FAIL").count == 3)
+
+        let junit = try #require(output.junit)
+        let document = try XMLDocument(xmlString: junit)
+        let failures = try document.nodes(forXPath: "//testcase/failure").compactMap { $0 as? XMLElement }
+        #expect(failures.count == 3)
+        #expect(failures.contains { $0.stringValue?.contains("<script>alert(1)</script> ]]>") == true }, "\(junit)")
+        let json = try ScenarioRun.jsonRequests(output.json)
+        #expect(json.map { $0["result"] as? String } == ["failed", "failed", "failed", "errored", "passed"])
+    }
+
+    @Test func colouredOutputHasOnlyItsOwnEscapes() async throws {
+        let output = try await ScenarioRun.run(
+            "output-safety", ["run", "requests/01-text.yaml", "--env", "local", "--verbose"], environment: ["NO_COLOR": ""], terminal: true)
+        let stdout = output.result.stdout
+        #expect(stdout.contains("FAIL"), "\(stdout)")
+        let escapes = stdout.components(separatedBy: "\u{1B}").dropFirst()
+        #expect(escapes.allSatisfy { $0.hasPrefix("[") && $0.prefix(while: { $0 != "m" }).allSatisfy { $0 == "[" || $0.isNumber || $0 == ";" } },
+                "every ESC starts a colour (SGR) sequence of the runner's own: \(escapes.map { $0.prefix(12) })")
+        #expect(!stdout.contains("\u{1B}]"), "no OSC sequence from the server")
+    }
+
+    @Test func aLineBreakInAHeaderFromAVariableIsRejectedAndNothingIsSent() async throws {
+        let output = try await ScenarioRun.run(
+            "output-safety", ["run", "requests/04-header-injection.yaml", "--env", "local", "--var", "injected=a\r\nX-Injected: 1"])
+        let stdout = output.result.stdout
+        #expect(output.result.exitCode == 3, "\(stdout)")
+        #expect(stdout.contains("requests/04-header-injection.yaml:4:13: error: the value of header 'X-Note' contains a carriage return (CR); header values cannot contain CR, LF or NUL"),
+                "\(stdout)")
+        #expect(output.received.isEmpty, "nothing was sent: \(output.received.map(\.uri))")
+    }
+
+    @Test func variablesInTheQueryAndPathArePercentEncoded() async throws {
+        let output = try await ScenarioRun.run(
+            "output-safety", ["run", "requests/05-query-injection.yaml", "--env", "local", "--var", "injected=a\r\nX-Injected: 1"])
+        #expect(output.result.exitCode == 0, "\(output.result.stdout)")
+        let received = try #require(output.received.first)
+        #expect(received.header("X-Injected") == nil)
+        #expect(received.query("admin") == nil)
+        #expect(received.query("q") == "a\r\nX-Injected: 1&admin=1#frag")
+        #expect(received.uri.hasPrefix("/echo/a%0D%0AX-Injected:%201?"), "\(received.uri)")
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import TestSupport
+
+/// Runs `runner` in a folder below `Scenarios/` against a fresh test server, reports to a temporary folder.
+enum ScenarioRun {
+    /// What a scenario run printed and wrote, and what the test server received.
+    struct Output: Sendable {
+        var result: RunnerProcess.Result
+        var junit: String?
+        var json: String?
+        var received: [RecordedRequest]
+    }
+
+    /// A scenario folder below `Scenarios/`.
+    static func folder(_ name: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenarios/\(name)")
+    }
+
+    /// Runs `runner` with `arguments` plus `--report-junit` and `--report-json`; NO_COLOR is set unless
+    /// `environment` sets it to "" (then it is left out).
+    static func run(
+        _ scenario: String, _ arguments: [String], environment extra: [String: String] = [:], terminal: Bool = false
+    ) async throws -> Output {
+        let server = try await TestServer.start()
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("runner-reports-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: reports) }
+        var environment = ["NO_COLOR": "1", "TEST_SERVER_PORT": String(server.port)]
+        environment.merge(extra) { $1 }
+        environment = environment.filter { !$0.value.isEmpty || $0.key != "NO_COLOR" }
+        let junit = reports.appendingPathComponent("junit.xml"), json = reports.appendingPathComponent("report.json")
+        let all = arguments + ["--report-junit", junit.path, "--report-json", json.path]
+        let result: RunnerProcess.Result
+        do {
+            result = try await RunnerProcess.run(all, in: folder(scenario), environment: environment, terminal: terminal)
+            try await server.stop()
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        return Output(result: result, junit: try? String(contentsOf: junit, encoding: .utf8),
+                      json: try? String(contentsOf: json, encoding: .utf8), received: server.receivedRequests())
+    }
+
+    /// The `requests` of a JSON report, in run order.
+    static func jsonRequests(_ json: String?) throws -> [[String: Any]] {
+        let object = try JSONSerialization.jsonObject(with: Data((json ?? "").utf8)) as? [String: Any]
+        return object?["requests"] as? [[String: Any]] ?? []
+    }
+}
