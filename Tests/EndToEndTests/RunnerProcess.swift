@@ -34,12 +34,8 @@ enum RunnerProcess {
         _ arguments: [String], in directory: URL, environment: [String: String], terminal: Bool = false,
         whileRunning: (@Sendable (Int32) -> Void)? = nil
     ) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Swift.Result {
-                    try runBlocking(arguments, in: directory, environment: environment, terminal: terminal, whileRunning: whileRunning)
-                })
-            }
+        try await onOwnThread {
+            try runBlocking(arguments, in: directory, environment: environment, terminal: terminal, whileRunning: whileRunning)
         }
     }
 
@@ -112,5 +108,13 @@ private final class PseudoTerminal {
         }
         close(primary)
         return data
+    }
+}
+
+/// Runs blocking work (spawning and waiting for a process) on a thread of its own, so that it never
+/// holds one of the few threads of Swift's cooperative pool, which timing-sensitive tests share.
+func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
     }
 }
