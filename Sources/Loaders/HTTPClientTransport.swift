@@ -55,7 +55,7 @@ public final class HTTPClientTransport: HTTPLoader {
         let startedAt = Date()
         let start = ContinuousClock.now
         do {
-            let response = try await client.execute(outgoing, deadline: .distantFuture)
+            let response = try await Self.execute(outgoing, on: client)
             let body = try await Self.readBody(response, of: request)
             return HTTPResponse(
                 request: request, status: HTTPStatus(Int(response.status.code)),
@@ -65,6 +65,17 @@ public final class HTTPClientTransport: HTTPLoader {
             throw error
         } catch {
             throw TransportErrorMapping.httpError(for: error, request: request)
+        }
+    }
+
+    /// Executes `outgoing`, once more when the pooled connection it got was already closed: nothing was sent
+    /// then, so repeating is safe for every method. (A server that sends more than its Content-Length makes
+    /// the client drop that connection just as the next request may be handed it.)
+    private static func execute(_ outgoing: HTTPClientRequest, on client: HTTPClient) async throws -> HTTPClientResponse {
+        do {
+            return try await client.execute(outgoing, deadline: .distantFuture)
+        } catch ChannelError.ioOnClosedChannel {
+            return try await client.execute(outgoing, deadline: .distantFuture)
         }
     }
 
@@ -143,14 +154,29 @@ enum TransportErrorMapping {
         case .cancelled: "the request to \(target) was cancelled"
         case .cannotConnect: "could not connect to \(authority(of: request)): \(detail)"
         case .timedOut: "the request to \(target) timed out: \(detail)"
-        case .insecureConnection:
-            "the TLS connection to \(request.host ?? target) failed; the server's certificate could not be verified (\(detail)); set `insecure: true` only for servers you trust"
+        case .insecureConnection: tlsMessage(detail, server: authority(of: request))
         case .responseTooLarge: "the response from \(target) expanded beyond the decompression limit: \(detail)"
         case .invalidResponse: "the response from \(target) was not valid HTTP: \(detail)"
         case .invalidRequest: "the request to \(target) is invalid: \(detail)"
         default: "the request to \(target) failed: \(detail)"
         }
         return HTTPError(code, request: request, underlyingError: error, message: message)
+    }
+
+    /// What a failed TLS handshake means, from its BoringSSL reason: an untrusted certificate, a server
+    /// without TLS, or another failure named by its reason.
+    private static func tlsMessage(_ detail: String, server: String) -> String {
+        let reason = detail.range(of: #"OPENSSL_internal:[A-Z0-9_]+"#, options: .regularExpression)
+            .map { String(detail[$0].dropFirst("OPENSSL_internal:".count)) } ?? detail
+        return switch reason {
+        case "CERTIFICATE_VERIFY_FAILED":
+            "the certificate of \(server) is not trusted: it is self-signed or signed by an unknown authority, "
+                + "has expired, or names another host; set `insecure: true` only for servers you trust"
+        case "WRONG_VERSION_NUMBER":
+            "the TLS handshake with \(server) failed (WRONG_VERSION_NUMBER): the server does not speak TLS on "
+                + "this port; check the scheme (http or https) and the port"
+        default: "the TLS handshake with \(server) failed: \(reason)"
+        }
     }
 
     /// The detail that stands for a connection closed while the response was still arriving.

@@ -1,5 +1,5 @@
 internal import NIOConcurrencyHelpers
-internal import NIOCore
+public import NIOCore
 internal import NIOHTTP1
 internal import NIOPosix
 
@@ -29,10 +29,12 @@ public final class LoopbackServer: Sendable {
         self.connections = connections
     }
 
-    /// Starts a server on `host` and `port` (0: a free port the system picks) that answers through `handler`.
+    /// Starts a server on `host` and `port` (0: a free port the system picks) that answers through `handler`;
+    /// `prepareConnection` may add handlers (such as TLS) to each new connection before the HTTP ones.
     public static func start(
         host: String = "127.0.0.1",
         port: Int = 0,
+        prepareConnection: (@Sendable (any Channel) throws -> Void)? = nil,
         handler: @escaping Handler
     ) async throws -> LoopbackServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -43,6 +45,7 @@ public final class LoopbackServer: Sendable {
                 .childChannelInitializer { channel in
                     connections.add(channel)
                     return channel.eventLoop.makeCompletedFuture {
+                        try prepareConnection?(channel)
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                         try channel.pipeline.syncOperations.addHandler(RequestCollector(handler: handler))
                     }

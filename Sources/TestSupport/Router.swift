@@ -27,6 +27,7 @@ struct Router: Sendable {
         case "fail-then-succeed": failThenSucceed(rest, request, writer)
         case "close-mid-body": closeMidBody(writer)
         case "wrong-length": wrongLength(writer)
+        case "overlong-body": overlongBody(writer)
         case "drip": drip(request, writer)
         case "stall": break
         case "chunked": chunked(request, writer)

@@ -1,4 +1,5 @@
 public import LoopbackHTTP
+internal import NIOCore
 
 /// A real HTTP/1.1 server inside the test process, on 127.0.0.1 and a free port, with routes for client tests.
 ///
@@ -11,7 +12,7 @@ public import LoopbackHTTP
 /// `/redirect/cross?to=localhost|127.0.0.1&path=/echo` (all take `?code=`, default 302),
 /// `/basic-auth/{user}/{pass}`, `/bearer/{token}`, `POST /oauth/token[?expires_in=S]`, `/oauth/protected`,
 /// `/retry-after/{s}?key=K&times=N`, `/fail-then-succeed/{key}/{n}?status=503`, `/set-cookie?n=v`,
-/// `/headers?N=V`, `/json/{users|user|empty|types|nested}`, `/text`, `/close-mid-body`, `/wrong-length`,
+/// `/headers?N=V`, `/json/{users|user|empty|types|nested}`, `/text`, `/close-mid-body`, `/wrong-length`, `/overlong-body`,
 /// `/drip?bytes=N&interval_ms=M`, `/stall`, `/chunked?chunks=N&size=S` (chunked), `/large/{bytes}`,
 /// `/large-chunked/{bytes}` (chunked), `/gzip`, `/gzip-bomb?bytes=N`,
 /// `/hostile?nul=1&json=1` (markup, `]]>`, NUL and terminal escapes in the body); anything else is 404.
@@ -21,6 +22,8 @@ public final class TestServer: Sendable {
     /// The client secret `/oauth/token` accepts.
     public static let oauthClientSecret = "test-secret"
 
+    /// "http", or "https" for a TLS server.
+    public let scheme: String
     /// The host the server listens on.
     public var host: String { server.host }
     /// The port the server listens on, chosen by the system.
@@ -29,25 +32,33 @@ public final class TestServer: Sendable {
     private let server: LoopbackServer
     private let state: ServerState
 
-    private init(server: LoopbackServer, state: ServerState) {
+    private init(scheme: String, server: LoopbackServer, state: ServerState) {
+        self.scheme = scheme
         self.server = server
         self.state = state
     }
 
     /// Starts a server listening on `host` and a port the system picks.
     public static func start(host: String = "127.0.0.1") async throws -> TestServer {
+        try await start(host: host, scheme: "http", prepareConnection: nil)
+    }
+
+    /// Starts a server whose connections pass through `prepareConnection` (e.g. a TLS handler) before HTTP.
+    static func start(
+        host: String, scheme: String, prepareConnection: (@Sendable (any Channel) throws -> Void)?
+    ) async throws -> TestServer {
         let state = ServerState()
         let router = Router(state: state)
-        let server = try await LoopbackServer.start(host: host) { request, writer in
+        let server = try await LoopbackServer.start(host: host, prepareConnection: prepareConnection) { request, writer in
             state.record(request)
             router.respond(to: request, with: writer)
         }
-        return TestServer(server: server, state: state)
+        return TestServer(scheme: scheme, server: server, state: state)
     }
 
     /// The server's root URL, e.g. "http://127.0.0.1:8080".
     public var baseURL: String {
-        server.baseURL
+        "\(scheme)://\(host):\(port)"
     }
 
     /// The absolute URL of `path` on this server; `path` should start with "/".

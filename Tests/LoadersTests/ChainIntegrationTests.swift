@@ -8,19 +8,7 @@ import TestSupport
 @Suite(.serialized) struct ChainIntegrationTests {
     /// Runs `body` with a started server and the standard chain pointed at it; stops both afterwards.
     func withChain(_ body: (TestServer, any HTTPLoader) async throws -> Void) async throws {
-        let server = try await TestServer.start()
-        let transport = HTTPClientTransport()
-        let environment = try #require(ServerEnvironment(baseURL: server.baseURL))
-        let loader = chain(LoaderLayer.standard(environment: environment, userAgent: "runner-tests"), ending: transport)
-        do {
-            try await body(server, loader)
-        } catch {
-            try? await transport.shutdown()
-            try? await server.stop()
-            throw error
-        }
-        try await transport.shutdown()
-        try await server.stop()
+        try await withStandardChain(on: TestServer.start(), body)
     }
 
     func get(_ path: String, headers: HTTPHeaders = [:], _ options: HTTPRequestOptions = HTTPRequestOptions()) -> HTTPRequest {

@@ -1,6 +1,8 @@
 import Foundation
+import Testing
 import HTTPCore
 import Loaders
+import TestSupport
 
 /// Records the waits a loader asks for instead of waiting.
 actor SleepLog {
@@ -25,4 +27,20 @@ func failure(of loader: any HTTPLoader, _ request: HTTPRequest) async -> HTTPErr
     } catch {
         return error
     }
+}
+
+/// Runs `body` with `server` and the standard chain over a new transport pointed at it; stops both afterwards.
+func withStandardChain(on server: TestServer, _ body: (TestServer, any HTTPLoader) async throws -> Void) async throws {
+    let transport = HTTPClientTransport()
+    do {
+        let environment = try #require(ServerEnvironment(baseURL: server.baseURL))
+        let loader = chain(LoaderLayer.standard(environment: environment, userAgent: "runner-tests"), ending: transport)
+        try await body(server, loader)
+    } catch {
+        try? await transport.shutdown()
+        try? await server.stop()
+        throw error
+    }
+    try await transport.shutdown()
+    try await server.stop()
 }

@@ -1,0 +1,11 @@
+internal import LoopbackHTTP
+internal import NIOHTTP1
+
+/// Framing faults beyond the streaming routes: responses whose body is longer than they announce.
+extension Router {
+    /// `/overlong-body`: announces 10 bytes, sends 30 ("0123456789" then 20 `x`), and keeps the connection open.
+    func overlongBody(_ writer: ResponseWriter) {
+        writer.writeHead(.ok, headers: [("Content-Type", "text/plain"), ("Content-Length", "10")])
+        writer.writeBody(Array("0123456789".utf8) + Array(repeating: UInt8(ascii: "x"), count: 20))
+    }
+}

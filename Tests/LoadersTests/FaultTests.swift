@@ -1,0 +1,80 @@
+import Testing
+import HTTPCore
+import Loaders
+import TestSupport
+
+/// Servers that stall, drip, cut a body short or lie about its length: each request ends with a clear
+/// `HTTPError` within its timeout, and the next request through the same chain still succeeds.
+@Suite(.serialized) struct FaultTests {
+    /// Loads `path` with `timeout` and returns the error and how long it took to arrive.
+    func fault(_ path: String, timeout: Duration, _ loader: any HTTPLoader) async throws -> (HTTPError, Duration) {
+        let start = ContinuousClock.now
+        let error = try #require(await failure(of: loader, request(path, options: HTTPRequestOptions(timeout: timeout))))
+        return (error, start.duration(to: .now))
+    }
+
+    /// Whether `elapsed` is within `limit` plus 10% and 100ms.
+    func withinLimit(_ elapsed: Duration, _ limit: Duration) -> Bool {
+        elapsed <= limit * 1.1 + .milliseconds(100)
+    }
+
+    /// The chain still answers a plain request after a fault.
+    func expectRecovery(_ loader: any HTTPLoader) async throws {
+        #expect(try await loader.load(request("/echo")).status == .ok)
+    }
+
+    @Test func aServerThatNeverAnswersTimesOut() async throws {
+        try await withStandardChain(on: TestServer.start()) { _, loader in
+            let (error, elapsed) = try await fault("/stall", timeout: .seconds(1), loader)
+            #expect(error.code == .timedOut)
+            #expect(error.message.contains("/stall") && error.message.contains("within 1s"))
+            #expect(elapsed >= .seconds(1) && withinLimit(elapsed, .seconds(1)))
+            try await expectRecovery(loader)
+        }
+    }
+
+    @Test func aServerThatDripsTimesOutDuringTheBody() async throws {
+        try await withStandardChain(on: TestServer.start()) { _, loader in
+            let (error, elapsed) = try await fault("/drip?bytes=30&interval_ms=1000", timeout: .milliseconds(2500), loader)
+            #expect(error.code == .timedOut)
+            #expect(error.message.contains("/drip") && error.message.contains("within 2.5s"))
+            #expect(elapsed >= .milliseconds(2500) && withinLimit(elapsed, .milliseconds(2500)))
+            try await expectRecovery(loader)
+        }
+    }
+
+    @Test func aServerThatClosesMidBodyIsAnInvalidResponse() async throws {
+        try await withStandardChain(on: TestServer.start()) { _, loader in
+            let (error, elapsed) = try await fault("/close-mid-body", timeout: .seconds(2), loader)
+            #expect(error.code == .invalidResponse)
+            #expect(error.message.contains("/close-mid-body"))
+            #expect(error.message.contains("closed before the response"))
+            #expect(withinLimit(elapsed, .seconds(2)))
+            try await expectRecovery(loader)
+        }
+    }
+
+    @Test func aShortBodyBehindALongerContentLengthTimesOut() async throws {
+        try await withStandardChain(on: TestServer.start()) { _, loader in
+            let (error, elapsed) = try await fault("/wrong-length", timeout: .seconds(1), loader)
+            #expect(error.code == .timedOut)
+            #expect(error.message.contains("/wrong-length") && error.message.contains("within 1s"))
+            #expect(elapsed >= .seconds(1) && withinLimit(elapsed, .seconds(1)))
+            try await expectRecovery(loader)
+        }
+    }
+
+    @Test func bytesBeyondTheContentLengthDoNotLeakIntoTheNextResponse() async throws {
+        try await withStandardChain(on: TestServer.start()) { _, loader in
+            let options = HTTPRequestOptions(timeout: .seconds(2))
+            for _ in 0..<5 {
+                let response = try await loader.load(request("/overlong-body", options: options))
+                #expect(response.status == .ok)
+                #expect(String(decoding: response.body, as: UTF8.self) == "0123456789")
+                let next = try await loader.load(request("/echo", options: options))
+                #expect(next.status == .ok)
+                #expect(next.body.first == UInt8(ascii: "{"))
+            }
+        }
+    }
+}
