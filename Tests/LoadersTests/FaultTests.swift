@@ -67,7 +67,7 @@ import TestSupport
     @Test func bytesBeyondTheContentLengthDoNotLeakIntoTheNextResponse() async throws {
         try await withStandardChain(on: TestServer.start()) { _, loader in
             let options = HTTPRequestOptions(timeout: .seconds(2))
-            for _ in 0..<5 {
+            for _ in 0..<10 {
                 let response = try await loader.load(request("/overlong-body", options: options))
                 #expect(response.status == .ok)
                 #expect(String(decoding: response.body, as: UTF8.self) == "0123456789")
