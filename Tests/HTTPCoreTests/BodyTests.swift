@@ -16,12 +16,13 @@ import HTTPCore
             ("s", .string("quote\" slash\\ nl\n ctl\u{01} é")),
         ]))
         let text = String(decoding: try JSONBody(value).encode(), as: UTF8.self)
-        #expect(text == #"{"z":1,"a":[true,null,1.5,2],"s":"quote\" slash\\ nl\n ctl\u0001 é"}"#)
+        #expect(text == #"{"z":1,"a":[true,null,1.5,2.0],"s":"quote\" slash\\ nl\n ctl\u0001 é"}"#)
         #expect(JSONBody(.null).additionalHeaders["Content-Type"] == "application/json")
     }
 
     @Test func jsonBodyRejectsNaN() {
         #expect(throws: BodyEncodingError.self) { try JSONBody(.double(.nan)).encode() }
+        #expect(throws: BodyEncodingError.self) { try JSONBody(.array([.int(1), .object(JSONObject([("x", .double(.infinity))]))])).encode() }
     }
 
     @Test func multipartLayout() throws {
