@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make example` and `make test`.
-.PHONY: setup build example test
+.PHONY: setup build example test bench
 
 setup:
 	./scripts/setup
@@ -15,3 +15,7 @@ example: build
 test: setup
 	swift build
 	swift test
+
+# Measures the release build beside a raw HTTP client loop and prints a table of ratios (docs/benchmarks.md).
+bench: setup
+	swift build -c release && .build/release/runner-bench

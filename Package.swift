@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "runner", targets: ["RunnerCLI"]),
+        .executable(name: "runner-bench", targets: ["Benchmarks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -49,6 +50,11 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ]),
+        // `runner-bench`: the release runner beside a raw AsyncHTTPClient loop, as ratios (`make bench`).
+        .executableTarget(name: "Benchmarks", dependencies: [
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
