@@ -7,9 +7,9 @@ setup:
 build: setup
 	swift build
 
-# Checks the example collection against the local environment (sends nothing).
-example: build
-	.build/debug/runner validate requests/ --env local
+# Starts the demo API on a free loopback port, runs the example collection against it, stops the API.
+example: setup
+	./scripts/run-example
 
 # Runs every test: unit, integration (a real server on 127.0.0.1) and end-to-end.
 test: setup

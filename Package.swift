@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "runner", targets: ["RunnerCLI"]),
+        .executable(name: "demo-api", targets: ["DemoAPI"]),
         .executable(name: "runner-bench", targets: ["Benchmarks"]),
     ],
     dependencies: [
@@ -44,13 +45,27 @@ let package = Package(
             "CollectionFormat", "Running", "Reporting", "Loaders", "HTTPCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        // A real HTTP server for tests, bound to 127.0.0.1 on port 0.
-        .target(name: "TestSupport", dependencies: [
+        // A small NIO HTTP/1.1 server on a loopback address that hands whole requests to a handler.
+        .target(name: "LoopbackHTTP", dependencies: [
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
+        // A real HTTP server for tests, bound to 127.0.0.1 on port 0.
+        .target(name: "TestSupport", dependencies: [
+            "LoopbackHTTP",
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ]),
+        // The demo API the example collection runs against: routes and in-memory state.
+        .target(name: "DemoAPICore", dependencies: [
+            "LoopbackHTTP",
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ]),
+        // The `demo-api` command: serves DemoAPICore on 127.0.0.1 until SIGINT/SIGTERM.
+        .executableTarget(name: "DemoAPI", dependencies: ["DemoAPICore"]),
         // `runner-bench`: the release runner beside a raw AsyncHTTPClient loop, as ratios (`make bench`).
         .executableTarget(name: "Benchmarks", dependencies: [
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -62,9 +77,13 @@ let package = Package(
         .testTarget(name: "LoadersTests", dependencies: ["Loaders", "HTTPCore", "TestSupport"]),
         .testTarget(name: "ExpectationsTests", dependencies: ["Expectations", "HTTPCore"]),
         .testTarget(name: "CollectionFormatTests", dependencies: ["CollectionFormat", "YAML", "HTTPCore", "Expectations"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "RunningTests", dependencies: ["Running", "Reporting", "CollectionFormat", "Loaders", "HTTPCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["Fixtures", "Scenarios"]),
         .testTarget(name: "TestSupportTests", dependencies: [
             "TestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
+        .testTarget(name: "DemoAPITests", dependencies: [
+            "DemoAPICore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -14,6 +14,26 @@ enum FileSystem {
         FileManager.default.contents(atPath: path).map { [UInt8]($0) }
     }
 
+    /// The size of a file in bytes from stat(2), without opening it; nil if it cannot be stat'ed.
+    static func size(of path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+
+    /// At most `limit + 1` bytes of a file (one more than allowed tells a file that is too large), or nil
+    /// if it cannot be read.
+    static func read(_ path: String, upTo limit: Int) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        do {
+            // nil means end of file: an empty file.
+            return try handle.read(upToCount: limit + 1).map { [UInt8]($0) } ?? []
+        } catch {
+            return nil
+        }
+    }
+
     /// The entries of a directory, or nil if it cannot be listed.
     static func entries(of directory: String) -> [String]? {
         try? FileManager.default.contentsOfDirectory(atPath: directory)

@@ -12,16 +12,24 @@ struct SourceDocument {
 /// Reads files and parses YAML, turning YAML errors into diagnostics.
 enum SourceLoader {
     /// Reads and parses a file; nil when it cannot be read.
-    static func load(path: String, absolutePath: String) -> SourceDocument? {
-        guard let bytes = FileSystem.read(absolutePath) else { return nil }
-        return parse(bytes, path: path)
+    ///
+    /// The size is checked with stat before reading, so a file over `limits.maxInputBytes` is never loaded;
+    /// the read itself stops after the limit in case the file grows in between.
+    static func load(path: String, absolutePath: String, limits: Limits = .default) -> SourceDocument? {
+        if let size = FileSystem.size(of: absolutePath), size > limits.maxInputBytes {
+            let diagnostic = Diagnostic.error("the file has \(size) bytes, more than the limit of \(limits.maxInputBytes) bytes",
+                                              path: path, at: nil, suggestion: "split it into smaller files")
+            return SourceDocument(source: SourceText(path: path, text: ""), root: nil, diagnostics: [diagnostic])
+        }
+        guard let bytes = FileSystem.read(absolutePath, upTo: limits.maxInputBytes) else { return nil }
+        return parse(bytes, path: path, limits: limits)
     }
 
     /// Parses bytes as one YAML document.
-    static func parse(_ bytes: [UInt8], path: String) -> SourceDocument {
+    static func parse(_ bytes: [UInt8], path: String, limits: Limits = .default) -> SourceDocument {
         let source = SourceText(path: path, text: String(decoding: bytes, as: UTF8.self))
         do {
-            let root = try YAMLParser.parse(bytes)
+            let root = try YAMLParser.parse(bytes, limits: limits)
             return SourceDocument(source: source, root: root, diagnostics: [])
         } catch {
             let diagnostic = Diagnostic.error(error.message, path: path, at: error.mark, suggestion: error.suggestion)

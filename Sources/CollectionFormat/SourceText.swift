@@ -1,16 +1,25 @@
 import YAML
 
-/// The text of one file split into lines, for locating positions inside scalars.
+/// The text of one file and where its lines start, for locating positions inside scalars.
 struct SourceText: Sendable {
     /// The path as displayed in diagnostics.
     let path: String
     let text: String
-    private let lines: [[Unicode.Scalar]]
+    /// The UTF-8 offset where each line starts; lines end at LF, CR LF or CR, as libyaml counts them.
+    private let lineStarts: [Int]
 
     init(path: String, text: String) {
         self.path = path
         self.text = text
-        lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) }
+        lineStarts = Self.withUTF8(of: text) { bytes in
+            var starts = [0]
+            var line = LineBreaks.line(startingAt: 0, in: bytes)
+            while line.next > line.end {
+                starts.append(line.next)
+                line = LineBreaks.line(startingAt: line.next, in: bytes)
+            }
+            return starts
+        }
     }
 
     /// Maps the offset of a `{{` inside a scalar's text to its mark in the file.
@@ -44,24 +53,40 @@ struct SourceText: Sendable {
         return offsets
     }
 
-    /// Marks of the first `count` `{{` pairs at or after `start`.
+    /// Marks of the first `count` `{{` pairs at or after `start`, scanning the UTF-8 bytes line by line.
     private func braceMarks(from start: Mark, count: Int) -> [Mark] {
-        var marks: [Mark] = []
-        var line = start.line - 1
-        var column = start.column - 1
-        while line < lines.count, line >= 0, marks.count < count {
-            let characters = lines[line]
-            while column + 1 < characters.count, marks.count < count {
-                if characters[column] == "{" && characters[column + 1] == "{" {
-                    marks.append(Mark(line: line + 1, column: column + 1))
-                    column += 2
-                } else {
+        guard start.line >= 1, start.line <= lineStarts.count else { return [] }
+        return Self.withUTF8(of: text) { bytes in
+            var marks: [Mark] = []
+            var lineNumber = start.line
+            var line = (start: lineStarts[lineNumber - 1], bounds: LineBreaks.line(startingAt: lineStarts[lineNumber - 1], in: bytes))
+            var index = LineBreaks.byteOffset(afterScalars: start.column - 1, in: bytes, line.start..<line.bounds.end)
+            var column = start.column
+            while marks.count < count {
+                while index + 1 < line.bounds.end, marks.count < count {
+                    if bytes[index] == UInt8(ascii: "{") && bytes[index + 1] == UInt8(ascii: "{") {
+                        marks.append(Mark(line: lineNumber, column: column))
+                        index += 2
+                        column += 2
+                        continue
+                    }
+                    index += 1
+                    while index < line.bounds.end, bytes[index] & 0xC0 == 0x80 { index += 1 }
                     column += 1
                 }
+                guard line.bounds.next > line.bounds.end else { break }
+                lineNumber += 1
+                line = (line.bounds.next, LineBreaks.line(startingAt: line.bounds.next, in: bytes))
+                index = line.start
+                column = 1
             }
-            line += 1
-            column = 0
+            return marks
         }
-        return marks
+    }
+
+    /// Runs `body` over the UTF-8 bytes of `text` (contiguous for native strings, so no copy).
+    private static func withUTF8<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var text = text
+        return text.withUTF8(body)
     }
 }

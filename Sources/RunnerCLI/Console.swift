@@ -13,8 +13,22 @@ enum Console {
         isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
     }
 
+    /// Whether standard output is a terminal that accepts colour (never with `NO_COLOR`).
+    static var colorOnStandardOutput: Bool { isatty(STDOUT_FILENO) == 1 && colorAllowed }
+
+    /// Whether a progress line may be drawn on standard error (a terminal).
+    static var progressOnStandardError: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// Replaces the progress line on standard error with `text` (empty clears it), without a line break.
+    static func progress(_ text: String) {
+        try? FileHandle.standardError.write(contentsOf: Data(("\r\u{1B}[K" + text).utf8))
+    }
+
+    private static var colorAllowed: Bool { ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true }
+
+    /// Writes a line; a closed pipe is ignored rather than ending the process.
     private static func write(_ text: String, to handle: FileHandle) {
         let line = text.hasSuffix("\n") ? text : text + "\n"
-        handle.write(Data(line.utf8))
+        try? handle.write(contentsOf: Data(line.utf8))
     }
 }

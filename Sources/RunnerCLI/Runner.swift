@@ -8,7 +8,7 @@ struct Runner: AsyncParsableCommand {
         commandName: "runner",
         abstract: "Run declarative HTTP request collections and check their expectations.",
         version: "0.1.0",
-        subcommands: [ValidateCommand.self, ListCommand.self]
+        subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self]
     )
 
     /// Parses, runs, and exits with FORMAT.md's statuses: a bad command line is 1, never a crash.

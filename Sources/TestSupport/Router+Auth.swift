@@ -1,4 +1,5 @@
 internal import Foundation
+internal import LoopbackHTTP
 internal import NIOHTTP1
 
 /// The authentication and retry routes: Basic, Bearer, OAuth client credentials, 429 and flaky endpoints.
@@ -6,7 +7,7 @@ extension Router {
     /// `/basic-auth/{user}/{pass}`: 200 when the Basic credentials match, else 401 with a challenge.
     func basicAuth(_ rest: [String], _ request: RecordedRequest, _ writer: ResponseWriter) {
         guard rest.count == 2 else { return badRequest("user and password expected", writer) }
-        let credentials = Self.basicCredentials(request)
+        let credentials = request.basicCredentials
         if credentials?.user == rest[0] && credentials?.password == rest[1] {
             writer.sendJSON(.ok, ["authenticated": true, "user": rest[0]])
         } else {
@@ -17,7 +18,7 @@ extension Router {
     /// `/bearer/{token}`: 200 when `Authorization: Bearer {token}` matches, else 401.
     func bearer(_ rest: [String], _ request: RecordedRequest, _ writer: ResponseWriter) {
         guard let expected = rest.first else { return badRequest("token expected", writer) }
-        if Self.bearerToken(request) == expected {
+        if request.bearerToken == expected {
             writer.sendJSON(.ok, ["authenticated": true, "token": expected])
         } else {
             unauthorized(challenge: "Bearer realm=\"test\"", writer)
@@ -29,7 +30,7 @@ extension Router {
         switch rest.first ?? "" {
         case "token": issueToken(request, writer)
         case "protected":
-            if let token = Self.bearerToken(request), state.isValid(token: token) {
+            if let token = request.bearerToken, state.isValid(token: token) {
                 writer.sendJSON(.ok, ["ok": true, "token": token])
             } else {
                 unauthorized(challenge: "Bearer error=\"invalid_token\"", writer)
@@ -43,12 +44,12 @@ extension Router {
         guard request.method == "POST" else {
             return writer.sendJSON(.methodNotAllowed, headers: [("Allow", "POST")], ["error": "invalid_request"])
         }
-        let form = QueryItem.parse(Substring(request.bodyText ?? ""))
+        let form = request.formItems
         func field(_ name: String) -> String? { form.first { $0.name == name }?.value }
         guard field("grant_type") == "client_credentials" else {
             return writer.sendJSON(.badRequest, ["error": "unsupported_grant_type"])
         }
-        let basic = Self.basicCredentials(request)
+        let basic = request.basicCredentials
         let clientID = basic?.user ?? field("client_id")
         let clientSecret = basic?.password ?? field("client_secret")
         guard clientID == TestServer.oauthClientID, clientSecret == TestServer.oauthClientSecret else {
@@ -89,28 +90,5 @@ extension Router {
     /// 401 with a WWW-Authenticate challenge.
     private func unauthorized(challenge: String, _ writer: ResponseWriter) {
         writer.sendJSON(.unauthorized, headers: [("WWW-Authenticate", challenge)], ["authenticated": false])
-    }
-
-    /// The user and password of an `Authorization: Basic` header, if present and well-formed.
-    private static func basicCredentials(_ request: RecordedRequest) -> (user: String, password: String)? {
-        guard let encoded = authorization(request, scheme: "Basic"),
-              let data = Data(base64Encoded: encoded),
-              let decoded = String(data: data, encoding: .utf8),
-              let colon = decoded.firstIndex(of: ":")
-        else { return nil }
-        return (String(decoded[..<colon]), String(decoded[decoded.index(after: colon)...]))
-    }
-
-    /// The token of an `Authorization: Bearer` header, if present.
-    private static func bearerToken(_ request: RecordedRequest) -> String? {
-        authorization(request, scheme: "Bearer")
-    }
-
-    /// The credentials after `scheme ` in the Authorization header (scheme case-insensitive).
-    private static func authorization(_ request: RecordedRequest, scheme: String) -> String? {
-        guard let header = request.header("Authorization") else { return nil }
-        let prefix = scheme.lowercased() + " "
-        guard header.lowercased().hasPrefix(prefix) else { return nil }
-        return header.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
     }
 }

@@ -1,3 +1,4 @@
+internal import LoopbackHTTP
 internal import NIOHTTP1
 
 /// The `/redirect/...` routes: single redirects, chains, a loop and a hop to the other host name.

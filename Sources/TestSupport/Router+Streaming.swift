@@ -1,3 +1,4 @@
+internal import LoopbackHTTP
 internal import NIOHTTP1
 
 /// The transport-misbehaviour and body-shape routes: truncated, dripping, stalled, chunked, large, gzip.

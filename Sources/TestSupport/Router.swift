@@ -1,4 +1,5 @@
 internal import Foundation
+internal import LoopbackHTTP
 internal import NIOHTTP1
 
 /// Chooses the route for a request by its first path segment and answers it.

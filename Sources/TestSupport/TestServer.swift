@@ -1,7 +1,4 @@
-internal import NIOConcurrencyHelpers
-internal import NIOCore
-internal import NIOHTTP1
-internal import NIOPosix
+public import LoopbackHTTP
 
 /// A real HTTP/1.1 server inside the test process, on 127.0.0.1 and a free port, with routes for client tests.
 ///
@@ -24,65 +21,32 @@ public final class TestServer: Sendable {
     public static let oauthClientSecret = "test-secret"
 
     /// The host the server listens on.
-    public let host: String
+    public var host: String { server.host }
     /// The port the server listens on, chosen by the system.
-    public let port: Int
+    public var port: Int { server.port }
 
-    private let group: MultiThreadedEventLoopGroup
-    private let listener: any Channel
-    private let connections: ConnectionRegistry
+    private let server: LoopbackServer
     private let state: ServerState
-    private let isStopped = NIOLockedValueBox(false)
 
-    private init(
-        host: String,
-        port: Int,
-        group: MultiThreadedEventLoopGroup,
-        listener: any Channel,
-        connections: ConnectionRegistry,
-        state: ServerState
-    ) {
-        self.host = host
-        self.port = port
-        self.group = group
-        self.listener = listener
-        self.connections = connections
+    private init(server: LoopbackServer, state: ServerState) {
+        self.server = server
         self.state = state
     }
 
     /// Starts a server listening on `host` and a port the system picks.
     public static func start(host: String = "127.0.0.1") async throws -> TestServer {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let connections = ConnectionRegistry()
         let state = ServerState()
         let router = Router(state: state)
-        do {
-            let listener = try await ServerBootstrap(group: group)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelInitializer { channel in
-                    connections.add(channel)
-                    return channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        try channel.pipeline.syncOperations.addHandler(RequestCollector(state: state, router: router))
-                    }
-                }
-                .bind(host: host, port: 0)
-                .get()
-            guard let port = listener.localAddress?.port else {
-                throw TestServerError.noPort
-            }
-            return TestServer(
-                host: host, port: port, group: group, listener: listener, connections: connections, state: state
-            )
-        } catch {
-            try? await group.shutdownGracefully()
-            throw error
+        let server = try await LoopbackServer.start(host: host) { request, writer in
+            state.record(request)
+            router.respond(to: request, with: writer)
         }
+        return TestServer(server: server, state: state)
     }
 
     /// The server's root URL, e.g. "http://127.0.0.1:8080".
     public var baseURL: String {
-        "http://\(host):\(port)"
+        server.baseURL
     }
 
     /// The absolute URL of `path` on this server; `path` should start with "/".
@@ -92,16 +56,7 @@ public final class TestServer: Sendable {
 
     /// Closes the listener and every open connection (stalled ones included) and releases the threads.
     public func stop() async throws {
-        let alreadyStopped = isStopped.withLockedValue { stopped in
-            defer { stopped = true }
-            return stopped
-        }
-        guard !alreadyStopped else { return }
-        try? await listener.close()
-        for connection in connections.closeRegistry() {
-            try? await connection.close()
-        }
-        try await group.shutdownGracefully()
+        try await server.stop()
     }
 
     /// All requests received so far, oldest first.
@@ -121,7 +76,7 @@ public final class TestServer: Sendable {
 
     /// How many TCP connections the server has accepted so far (keep-alive reuse shows as fewer).
     public var connectionsAccepted: Int {
-        connections.acceptedCount
+        server.connectionsAccepted
     }
 
     /// How many OAuth tokens `/oauth/token` has issued.
@@ -133,10 +88,4 @@ public final class TestServer: Sendable {
     public func expireAllTokens() {
         state.expireAllTokens()
     }
-}
-
-/// Failures of starting a test server.
-enum TestServerError: Error {
-    /// The bound listener reported no port.
-    case noPort
 }

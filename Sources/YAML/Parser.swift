@@ -12,7 +12,8 @@ internal import CYAML
 /// - Plain untagged scalars are typed by the YAML 1.2 core schema; integers beyond `Int` become `.double`.
 ///   `<<` is an ordinary key (no merge).
 /// - Nesting deeper than `limits.maxDepth` (aliases included) and alias expansion beyond
-///   `limits.maxAliasExpansion` nodes fail as soon as they are seen.
+///   `limits.maxAliasExpansion` nodes fail as soon as they are seen; so do more than `limits.maxNodes` nodes
+///   (alias copies included) and a scalar over `limits.maxScalarBytes`, at the node that crosses the limit.
 public enum YAMLParser {
     /// Parses one document; returns nil for an empty input (no document, or only comments).
     public static func parse(_ bytes: [UInt8], limits: Limits = .default) throws(YAMLError) -> Node? {

@@ -2,10 +2,12 @@
 enum SourcePosition {
     /// The byte offset of the first byte that is not well-formed UTF-8, or nil when the whole buffer is valid.
     static func firstInvalidUTF8Offset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        // A raw pointer keeps this loop fast in debug builds too (it runs over every file read).
+        guard let base = bytes.baseAddress else { return nil }
         var index = 0
         let count = bytes.count
         while index < count {
-            let lead = bytes[index]
+            let lead = base[index]
             if lead < 0x80 {
                 index += 1
                 continue
@@ -24,11 +26,11 @@ enum SourcePosition {
             default: return index
             }
             guard index + length <= count else { return index }
-            let second = bytes[index + 1]
+            let second = base[index + 1]
             guard second >= lowerBound, second <= upperBound else { return index }
             var continuation = index + 2
             while continuation < index + length {
-                guard bytes[continuation] & 0xC0 == 0x80 else { return index }
+                guard base[continuation] & 0xC0 == 0x80 else { return index }
                 continuation += 1
             }
             index += length

@@ -11,56 +11,38 @@ public struct SourceSnippet: Sendable, Hashable {
     /// A column past the end of the line puts the caret just after the last character. A line longer
     /// than `maxWidth` is cut to a window around the column, with `…` where text was left out.
     public init?(source: String, mark: Mark, maxWidth: Int = 120) {
-        guard mark.line >= 1, let fullLine = Self.line(number: mark.line, in: source) else { return nil }
-        let scalars = Array(fullLine.unicodeScalars)
-        var window = scalars[...]
-        var column = mark.column
-        var leading = "", trailing = ""
-        if scalars.count > maxWidth {
-            let start = max(0, min(mark.column - 1 - maxWidth / 2, scalars.count - maxWidth))
-            window = scalars[start..<min(scalars.count, start + maxWidth)]
-            if start > 0 { leading = "…"; column = column - start + 1 }
-            if window.endIndex < scalars.count { trailing = "…" }
+        guard mark.line >= 1 else { return nil }
+        // Works on the UTF-8 bytes and decodes only the window, so a line of megabytes costs one pass.
+        var source = source
+        let window: (text: String, column: Int, leading: Bool, trailing: Bool)? = source.withUTF8 { bytes in
+            guard let line = LineBreaks.range(ofLine: mark.line, in: bytes) else { return nil }
+            let scalarCount = LineBreaks.scalarCount(in: bytes, line)
+            var start = 0, end = scalarCount
+            if scalarCount > maxWidth {
+                start = max(0, min(mark.column - 1 - maxWidth / 2, scalarCount - maxWidth))
+                end = min(scalarCount, start + maxWidth)
+            }
+            let lower = LineBreaks.byteOffset(afterScalars: start, in: bytes, line)
+            let upper = LineBreaks.byteOffset(afterScalars: end - start, in: bytes, lower..<line.upperBound)
+            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[lower..<upper]), as: UTF8.self),
+                    mark.column - start, start > 0, end < scalarCount)
         }
-        var prefix = leading.isEmpty ? "" : " "
+        guard let window else { return nil }
+        var prefix = window.leading ? " " : ""
         var current = 1
-        for character in window where current < column {
+        for character in window.text.unicodeScalars where current < window.column {
             prefix.unicodeScalars.append(character == "\t" ? "\t" : " ")
             current += 1
         }
-        if current < column {
-            prefix += String(repeating: " ", count: column - current)
+        if current < window.column {
+            prefix += String(repeating: " ", count: window.column - current)
         }
-        var line = String.UnicodeScalarView()
-        line.append(contentsOf: window)
-        self.line = leading + String(line) + trailing
+        self.line = (window.leading ? "…" : "") + window.text + (window.trailing ? "…" : "")
         self.caret = prefix + "^"
     }
 
     /// The line followed by the caret line.
     public var rendered: String {
         line + "\n" + caret
-    }
-
-    private static func line(number: Int, in source: String) -> Substring? {
-        var current = 1
-        var lineStart = source.unicodeScalars.startIndex
-        var index = lineStart
-        let scalars = source.unicodeScalars
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
-            guard scalar == "\n" || scalar == "\r" else {
-                scalars.formIndex(after: &index)
-                continue
-            }
-            if current == number { return Substring(scalars[lineStart..<index]) }
-            scalars.formIndex(after: &index)
-            if scalar == "\r", index < scalars.endIndex, scalars[index] == "\n" {
-                scalars.formIndex(after: &index)
-            }
-            current += 1
-            lineStart = index
-        }
-        return current == number ? Substring(scalars[lineStart..<index]) : nil
     }
 }

@@ -35,6 +35,7 @@ struct TreeBuilder {
     private var stack: [Frame] = []
     private var anchors: [String: Anchored] = [:]
     private var aliasExpansion = 0
+    private var nodeCount = 0
     private var documentCount = 0
     /// The document's root node, once its events are consumed.
     private(set) var root: Node?
@@ -55,7 +56,8 @@ struct TreeBuilder {
                 throw Self.secondDocument(at: mark)
             }
         case YAML_SCALAR_EVENT:
-            let scalar = try Self.scalar(of: event, at: mark)
+            try countNodes(1, at: mark)
+            let scalar = try self.scalar(of: event, at: mark)
             try complete(Node(.scalar(scalar), mark: mark), size: 1, height: 0, anchor: Self.string(event.data.scalar.anchor))
         case YAML_ALIAS_EVENT:
             try expandAlias(named: Self.string(event.data.alias.anchor) ?? "", at: mark)
@@ -79,8 +81,12 @@ struct TreeBuilder {
         pointer.map { String(cString: $0) }
     }
 
-    private static func scalar(of event: yaml_event_t, at mark: Mark) throws(YAMLError) -> Scalar {
+    private func scalar(of event: yaml_event_t, at mark: Mark) throws(YAMLError) -> Scalar {
         let data = event.data.scalar
+        guard data.length <= limits.maxScalarBytes else {
+            throw YAMLError(.tooLarge, "this value has \(data.length) bytes, more than the limit of \(limits.maxScalarBytes) bytes",
+                            at: mark, suggestion: "put long text in a file and send it with `file:`")
+        }
         let bytes = UnsafeBufferPointer(start: data.value, count: data.length)
         let text = String(decoding: bytes, as: UTF8.self)
         let style: Scalar.Style
@@ -91,7 +97,7 @@ struct TreeBuilder {
         case YAML_FOLDED_SCALAR_STYLE: style = .folded
         default: style = .plain
         }
-        let tag = string(data.tag)
+        let tag = Self.string(data.tag)
         let value: Scalar.Value
         if let tag {
             guard let tagged = ScalarResolver.taggedValue(bytes, text: text, tag: tag) else {
@@ -115,6 +121,7 @@ struct TreeBuilder {
         if stack.count >= limits.maxDepth {
             throw tooDeep(at: mark)
         }
+        try countNodes(1, at: mark)
         if let top = stack.last, top.isMapping, top.pendingKey == nil {
             throw nonScalarKey(kindName: Self.kindName(isMapping: isMapping), at: mark)
         }
@@ -139,9 +146,19 @@ struct TreeBuilder {
         if stack.count + anchored.height > limits.maxDepth {
             throw tooDeep(at: mark)
         }
+        try countNodes(anchored.size, at: mark)
         var copy = anchored.node
         copy.mark = mark
         try attach(copy, size: anchored.size, height: anchored.height)
+    }
+
+    /// Adds nodes about to be built to the document's count, failing at `mark` past `limits.maxNodes`.
+    private mutating func countNodes(_ count: Int, at mark: Mark) throws(YAMLError) {
+        nodeCount += count
+        if nodeCount > limits.maxNodes {
+            throw YAMLError(.tooLarge, "the document has more than \(limits.maxNodes) nodes", at: mark,
+                            suggestion: "split it into several files, or put a large body in a file and send it with `file:`")
+        }
     }
 
     private mutating func complete(_ node: Node, size: Int, height: Int, anchor: String?) throws(YAMLError) {

@@ -57,4 +57,14 @@ struct FixtureCase: CustomTestStringConvertible, Sendable {
     func optionalFile(_ name: String) -> String? {
         try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
     }
+
+    /// Writes the output of a `run` case as the case's expected files, the port written as `{{PORT}}`
+    /// (`RECORD_FIXTURES=1 swift test --filter EndToEndTests`; review the diff before committing).
+    func record(stdout: String, stderr: String, port: Int) throws {
+        for (name, text) in [("expected-stdout", stdout), ("expected-stderr", stderr)] {
+            let url = directory.appendingPathComponent(name)
+            let generic = text.replacingOccurrences(of: String(port), with: "{{PORT}}")
+            if generic.isEmpty { try? FileManager.default.removeItem(at: url) } else { try Data(generic.utf8).write(to: url) }
+        }
+    }
 }

@@ -26,8 +26,17 @@ enum RunnerProcess {
         var description: String { "the runner executable was not found next to the tests; run `swift build` first" }
     }
 
-    /// Runs `runner` with the arguments in a directory and waits for it to end.
-    static func run(_ arguments: [String], in directory: URL, environment: [String: String]) throws -> Result {
+    /// Runs `runner` with the arguments in a directory and waits for it to end, on a thread of its own so
+    /// that waiting never blocks Swift's cooperative pool (which timing-sensitive tests share).
+    static func run(_ arguments: [String], in directory: URL, environment: [String: String]) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Swift.Result { try runBlocking(arguments, in: directory, environment: environment) })
+            }
+        }
+    }
+
+    private static func runBlocking(_ arguments: [String], in directory: URL, environment: [String: String]) throws -> Result {
         let process = Process()
         process.executableURL = try executable
         process.arguments = arguments

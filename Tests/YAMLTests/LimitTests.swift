@@ -54,7 +54,21 @@ import YAML
             error = parseError(text)
         }
         #expect(error?.kind == .aliasBudgetExceeded)
-        #expect(error?.mark.line == 5)
+        #expect(error?.mark.line == 4)
         #expect(elapsed < .milliseconds(100))
+    }
+
+    @Test func nodesAreCountedAliasCopiesIncluded() throws {
+        let limits = Limits(maxNodes: 5)
+        #expect(try YAMLParser.parse("a: [1, 2]\n", limits: limits) != nil)
+        expectError("a: [1, 2]\nb: 3\n", .tooLarge, at: Mark(2, 1), "the document has more than 5 nodes", limits: limits)
+        expectError("a: &a [1]\nb: *a\n", .tooLarge, at: Mark(2, 4), "the document has more than 5 nodes", limits: limits)
+    }
+
+    @Test func aScalarOverTheLimitIsMarkedAtItsStart() throws {
+        let limits = Limits(maxScalarBytes: 4)
+        #expect(try YAMLParser.parse("a: 1234\n", limits: limits) != nil)
+        expectError("a: b\nc: \"éé é\"\n", .tooLarge, at: Mark(2, 4), "this value has 7 bytes, more than the limit of 4 bytes",
+                    limits: limits)
     }
 }

@@ -40,4 +40,14 @@ import YAML
         let snippet = try #require(SourceSnippet(source: source, mark: error.mark))
         #expect(snippet.rendered == "\tc: 2\n^")
     }
+
+    @Test func aLongLineIsCutToAWindowWithTheCaretUnderTheMarkedCharacter() throws {
+        let line = (0..<3000).map { String($0 % 10) }.joined() + "é"
+        let snippet = try #require(SourceSnippet(source: "a: 1\n" + line + "\nb: 2\n", mark: Mark(2, 200), maxWidth: 20))
+        #expect(snippet.line == "…90123456789012345678…")
+        #expect(snippet.caret == String(repeating: " ", count: 11) + "^")
+        let atTheEnd = try #require(SourceSnippet(source: line, mark: Mark(1, 3001), maxWidth: 20))
+        #expect(atTheEnd.line == "…1234567890123456789é")
+        #expect(atTheEnd.caret == String(repeating: " ", count: 20) + "^")
+    }
 }

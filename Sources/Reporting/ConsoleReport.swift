@@ -1,0 +1,93 @@
+import Foundation
+import CollectionFormat
+import Running
+
+/// What the console shows: a line per request, its problems as located diagnostics, and a summary.
+public struct ConsoleReport: Sendable {
+    public var sources: SourceCache
+    public var redactor: Redactor
+    /// ANSI colours; only on a terminal and never with `NO_COLOR` (the caller decides).
+    public var color: Bool
+    /// Show each exchange (`--verbose`).
+    public var verbose: Bool
+
+    public init(sources: SourceCache, redactor: Redactor, color: Bool, verbose: Bool) {
+        self.sources = sources
+        self.redactor = redactor
+        self.color = color
+        self.verbose = verbose
+    }
+
+    /// Everything printed when a request finishes: its line, then its exchange and problems.
+    public func render(_ outcome: RequestOutcome) -> String {
+        var text = line(for: outcome)
+        if verbose { for exchange in outcome.exchanges { text += "\n" + render(exchange) } }
+        if let problems = OutcomeText.problems(of: outcome, sources: sources, redactor: redactor, color: color) {
+            text += "\n" + problems
+        }
+        return text
+    }
+
+    /// `PASS  name  METHOD url  status  time  (n attempts)`.
+    public func line(for outcome: RequestOutcome) -> String {
+        var columns = [
+            outcome.displayName,
+            "\(outcome.method) \(outcome.url)",
+        ]
+        if let status = outcome.statusCode { columns.append(String(status)) }
+        if let duration = outcome.duration { columns.append(OutcomeText.duration(duration)) }
+        if outcome.attempts > 1 { columns.append("(\(outcome.attempts) attempts)") }
+        if let reason = outcome.skipReason { columns.append("(\(reason))") }
+        let verdict = paint(outcome.verdict.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0), outcome.verdict.colour)
+        return verdict + "  " + TerminalText.printable(redactor.redact(columns.joined(separator: "  ")))
+    }
+
+    /// One hop, `>` and `<` prefixed, credentials and secrets hidden, bodies cut at 2 KiB.
+    func render(_ exchange: Exchange) -> String {
+        var lines = ["> \(exchange.method) \(exchange.url)"]
+        lines += exchange.requestHeaders.map { "> \($0.name): \(redactor.redactHeader(name: $0.name, value: $0.value))" }
+        lines += Self.bodyLines(exchange.requestBody, prefix: ">")
+        if let status = exchange.status { lines.append("< \(status)  \(OutcomeText.duration(exchange.duration))") }
+        lines += exchange.responseHeaders.map { "< \($0.name): \(redactor.redactHeader(name: $0.name, value: $0.value))" }
+        lines += Self.bodyLines(exchange.responseBody, prefix: "<")
+        if let error = exchange.error { lines.append("! \(error)") }
+        return TerminalText.printable(redactor.redact(lines.joined(separator: "\n")))
+    }
+
+    private static func bodyLines(_ body: String?, prefix: String) -> [String] {
+        guard let body, !body.isEmpty else { return [] }
+        return [prefix] + truncated(body).split(separator: "\n", omittingEmptySubsequences: false).map { "\(prefix) \($0)" }
+    }
+
+    /// `7 requests: 5 passed, 1 failed, 0 errors, 1 skipped in 1.23 s`.
+    public func summary(_ summary: RunSummary) -> String {
+        let total = summary.outcomes.count
+        var parts = ["\(summary.count(.passed)) passed"]
+        if summary.count(.failed) > 0 { parts.append(paint("\(summary.count(.failed)) failed", RequestOutcome.Verdict.failed.colour)) }
+        if summary.count(.errored) > 0 { parts.append(paint("\(summary.count(.errored)) errored", RequestOutcome.Verdict.errored.colour)) }
+        if summary.count(.skipped) > 0 { parts.append("\(summary.count(.skipped)) skipped") }
+        return "\(total) \(total == 1 ? "request" : "requests"): \(parts.joined(separator: ", ")) in \(OutcomeText.duration(summary.duration))"
+    }
+
+    /// The progress line shown on a terminal during long runs (the caller overwrites it with `\r`).
+    public func progress(done: Int, total: Int) -> String { "[\(done)/\(total)] running…" }
+
+    private func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+
+    /// Bodies longer than 2 KiB are cut in verbose output.
+    private static func truncated(_ body: String) -> String {
+        body.utf8.count <= 2048 ? body : String(decoding: body.utf8.prefix(2048), as: UTF8.self) + "… (\(body.utf8.count) bytes)"
+    }
+}
+
+extension RequestOutcome.Verdict {
+    /// The ANSI colour code of the verdict.
+    var colour: String {
+        switch self {
+        case .passed: "32"
+        case .failed: "31"
+        case .errored: "35"
+        case .skipped: "33"
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import CollectionFormat
+import HTTPCore
+import Running
+
+/// The `--report-json` document: a stable, documented shape with every outcome (see README, "JSON report").
+public enum JSONReport {
+    /// Version of the shape; bumped only when a field changes meaning or disappears.
+    public static let version = 1
+
+    /// The report of a run, with secrets redacted.
+    public static func render(_ summary: RunSummary, sources: SourceCache, redactor: Redactor) -> String {
+        func text(_ value: String) -> JSONValue { .string(redactor.redact(value)) }
+        func optional(_ value: String?) -> JSONValue { value.map(text) ?? .null }
+        func milliseconds(_ duration: Duration?) -> JSONValue {
+            duration.map { .double(($0.milliseconds * 1000).rounded() / 1000) } ?? .null
+        }
+        func location(_ diagnostic: Diagnostic) -> JSONValue {
+            guard let path = diagnostic.path else { return .null }
+            return text(diagnostic.mark.map { "\(path):\($0.line):\($0.column)" } ?? path)
+        }
+
+        let requests: [JSONValue] = summary.outcomes.map { outcome in
+            .object(JSONObject([
+                ("file", text(outcome.file)),
+                ("flow", optional(outcome.flow)),
+                ("name", text(outcome.name)),
+                ("method", text(outcome.method)),
+                ("url", text(outcome.url)),
+                ("result", .string(outcome.verdict.jsonName)),
+                ("status", outcome.statusCode.map(JSONValue.int) ?? .null),
+                ("durationMs", milliseconds(outcome.duration)),
+                ("attempts", .int(outcome.attempts)),
+                ("failures", .array(outcome.failures.map { failure in
+                    .object(JSONObject([
+                        ("location", location(failure.diagnostic)),
+                        ("message", text(failure.diagnostic.message)),
+                        ("expected", text(failure.expected)),
+                        ("actual", text(failure.actual)),
+                    ]))
+                })),
+                ("error", outcome.error.map { error in
+                    .object(JSONObject([("location", location(error)), ("message", text(error.message))]))
+                } ?? .null),
+                ("skipReason", optional(outcome.skipReason)),
+            ]))
+        }
+        let report = JSONValue.object(JSONObject([
+            ("version", .int(version)),
+            ("summary", .object(JSONObject([
+                ("total", .int(summary.outcomes.count)),
+                ("passed", .int(summary.count(.passed))),
+                ("failed", .int(summary.count(.failed))),
+                ("errored", .int(summary.count(.errored))),
+                ("skipped", .int(summary.count(.skipped))),
+                ("durationMs", milliseconds(summary.duration)),
+                ("exitStatus", .int(Int(summary.exitStatus))),
+            ]))),
+            ("requests", .array(requests)),
+        ]))
+        return report.serialized(pretty: true) + "\n"
+    }
+}
+
+extension RequestOutcome.Verdict {
+    /// The verdict's name in the JSON report.
+    var jsonName: String {
+        switch self {
+        case .passed: "passed"
+        case .failed: "failed"
+        case .errored: "errored"
+        case .skipped: "skipped"
+        }
+    }
+}

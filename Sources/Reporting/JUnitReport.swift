@@ -1,0 +1,53 @@
+import CollectionFormat
+import Foundation
+import Running
+
+/// JUnit XML as GitHub, GitLab and Jenkins read it: a testsuite per file, a testcase per request or step.
+public enum JUnitReport {
+    /// The report of a run; well-formed whatever the responses contained, with secrets redacted.
+    public static func render(_ summary: RunSummary, sources: SourceCache, redactor: Redactor) -> String {
+        var files: [String] = []
+        var outcomesByFile: [String: [RequestOutcome]] = [:]
+        for outcome in summary.outcomes {
+            if outcomesByFile[outcome.file] == nil { files.append(outcome.file) }
+            outcomesByFile[outcome.file, default: []].append(outcome)
+        }
+        func text(_ value: String) -> String { XMLText.escape(redactor.redact(value)) }
+
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"runner\" tests=\"\(summary.outcomes.count)\" failures=\"\(summary.count(.failed))\""
+        xml += " errors=\"\(summary.count(.errored))\" skipped=\"\(summary.count(.skipped))\" time=\"\(seconds(summary.duration))\">\n"
+        for file in files {
+            let outcomes = outcomesByFile[file]!
+            let suite = RunSummary(outcomes: outcomes, duration: outcomes.reduce(.zero) { $0 + ($1.duration ?? .zero) })
+            xml += "  <testsuite name=\"\(text(file))\" tests=\"\(outcomes.count)\" failures=\"\(suite.count(.failed))\""
+            xml += " errors=\"\(suite.count(.errored))\" skipped=\"\(suite.count(.skipped))\" time=\"\(seconds(suite.duration))\">\n"
+            for outcome in outcomes {
+                xml += "    <testcase name=\"\(text(outcome.displayName))\" classname=\"\(text(file))\""
+                xml += " time=\"\(seconds(outcome.duration ?? .zero))\""
+                let details = OutcomeText.problems(of: outcome, sources: sources, redactor: redactor, color: false)
+                switch outcome.verdict {
+                case .passed:
+                    xml += "/>\n"
+                    continue
+                case .skipped:
+                    xml += ">\n      <skipped message=\"\(text(outcome.skipReason ?? "skipped"))\"/>\n"
+                case .failed:
+                    let first = outcome.failures.first?.diagnostic.message ?? "expectation failed"
+                    xml += ">\n      <failure type=\"expectation\" message=\"\(text(first))\">\(text(details ?? ""))</failure>\n"
+                case .errored:
+                    let message = outcome.error?.message ?? "request could not complete"
+                    xml += ">\n      <error type=\"request\" message=\"\(text(message))\">\(text(details ?? ""))</error>\n"
+                }
+                xml += "    </testcase>\n"
+            }
+            xml += "  </testsuite>\n"
+        }
+        xml += "</testsuites>\n"
+        return xml
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        String(format: "%.3f", duration.milliseconds / 1000)
+    }
+}

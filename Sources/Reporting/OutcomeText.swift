@@ -1,0 +1,32 @@
+import CollectionFormat
+import Running
+
+/// The words every output uses for an outcome's problems, rendered the same way everywhere.
+enum OutcomeText {
+    /// Every failure or the error of an outcome as located diagnostics with expected and actual values;
+    /// text that came from a server is made terminal-safe before any colour is added.
+    static func problems(of outcome: RequestOutcome, sources: SourceCache, redactor: Redactor, color: Bool) -> String? {
+        var diagnostics = outcome.failures.map { failure in
+            var diagnostic = failure.diagnostic
+            diagnostic.message = TerminalText.printable(diagnostic.message)
+            diagnostic.notes = [
+                "expected: \(TerminalText.printable(failure.expected))",
+                "actual:   \(TerminalText.printable(failure.actual))",
+            ] + diagnostic.notes.map(TerminalText.printable)
+            return diagnostic
+        }
+        if var error = outcome.error {
+            error.message = TerminalText.printable(error.message)
+            diagnostics.append(error)
+        }
+        guard !diagnostics.isEmpty else { return nil }
+        return redactor.redact(DiagnosticRenderer.render(diagnostics, sources: sources, color: color))
+    }
+
+    /// A duration as people read it: `84 ms`, `1.25 s`.
+    static func duration(_ duration: Duration) -> String {
+        let milliseconds = duration.milliseconds
+        return milliseconds < 1000 ? "\(Int(milliseconds.rounded())) ms" : String(format: "%.2f s", milliseconds / 1000)
+    }
+}
+

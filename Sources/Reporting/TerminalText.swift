@@ -1,0 +1,25 @@
+/// Text from a server or a file made safe to print on a terminal: no raw escape sequences.
+enum TerminalText {
+    /// The text with control characters (ESC, NUL, C1 controls, …) shown as `\u{1B}`-style escapes;
+    /// line breaks and tabs are kept.
+    static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x09: false
+        case 0..<0x20, 0x7F...0x9F: true
+        default: false
+        }
+    }
+}

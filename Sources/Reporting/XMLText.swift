@@ -1,0 +1,26 @@
+/// Escaping that keeps JUnit XML well-formed whatever a response contains.
+enum XMLText {
+    /// Text safe inside an element or a double-quoted attribute: markup escaped, characters XML 1.0
+    /// forbids (NUL, other C0 controls such as ESC, U+FFFE, U+FFFF) replaced by U+FFFD.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+            default:
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF || (0x7F...0x9F).contains(scalar.value) {
+                    result += "\u{FFFD}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
+    }
+}

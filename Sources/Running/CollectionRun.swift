@@ -1,0 +1,168 @@
+public import CollectionFormat
+internal import HTTPCore
+public import Loaders
+internal import Synchronization
+
+/// Runs a loaded collection: files in lexical order (or in parallel with `jobs`), flows in order,
+/// captures shared with every later request, and every request judged into a `RequestOutcome`.
+///
+/// With `jobs > 1` a file starts once every earlier file that captures a variable it uses has finished,
+/// and it sees the captures of earlier files only, so parallel and sequential runs give the same results.
+public struct CollectionRun: Sendable {
+    public let collection: LoadedCollection
+    public let options: RunOptions
+    /// The files to run, in order, with the steps the tag filters select.
+    let plan: [PlannedFile]
+    /// For each planned file, the earlier planned files it waits for.
+    let dependencies: [Set<Int>]
+    private let executor: StepExecutor
+
+    /// A file and its selected steps, prepared.
+    struct PlannedFile: Sendable {
+        let file: RequestFile
+        let steps: [PreparedStep]
+    }
+
+    /// Prepares a run; requests go through the standard loader chain ending at `transport`.
+    public init(collection: LoadedCollection, options: RunOptions, transport: any HTTPLoader) {
+        self.collection = collection
+        self.options = options
+        let schemas = SchemaCache()
+        plan = collection.files.compactMap { file in
+            let steps = options.selectedSteps(of: file).map { PreparedStep($0.step, schemas: schemas) }
+            return steps.isEmpty ? nil : PlannedFile(file: file, steps: steps)
+        }
+        dependencies = Self.dependencies(of: plan, environment: collection.environment)
+        let server = collection.environment?.baseURL.flatMap { ServerEnvironment(baseURL: $0) }
+        let layers = LoaderLayer.standard(
+            environment: server, userAgent: options.userAgent, tokens: OAuth2TokenStore(),
+            trace: options.recordExchanges ? ExchangeLog.layer : nil)
+        executor = StepExecutor(loader: chain(layers, ending: transport), builder: RequestBuilder(environment: collection.environment),
+                                server: server, recordExchanges: options.recordExchanges)
+    }
+
+    /// For each file that runs (in order), the indexes of the earlier ones it waits for with `jobs > 1`.
+    public var fileDependencies: [[Int]] { dependencies.map { $0.sorted() } }
+
+    /// How many requests the run will report (selected steps, skipped ones included).
+    public var requestCount: Int { plan.reduce(0) { $0 + $1.steps.count } }
+
+    /// Runs every planned request; `onOutcome` receives each outcome in run order as soon as it can.
+    public func run(onOutcome: @escaping @Sendable (RequestOutcome) -> Void = { _ in }) async -> RunSummary {
+        let start = ContinuousClock.now
+        let emitter = OutcomeEmitter(emit: onOutcome)
+        let bailed = BailFlag()
+        var results: [Int: FileResult] = [:]
+        await withTaskGroup(of: (Int, FileResult).self) { group in
+            var started = Set<Int>()
+            var running = 0
+            while true {
+                for index in plan.indices where running < options.jobs && !started.contains(index)
+                    && dependencies[index].allSatisfy({ results[$0] != nil }) {
+                    started.insert(index)
+                    running += 1
+                    let scope = scope(for: index, after: results)
+                    group.addTask {
+                        let result = await runFile(index, scope: scope, emitter: emitter, bailed: bailed)
+                        await emitter.finish(file: index)
+                        return (index, result)
+                    }
+                }
+                guard let (index, result) = await group.next() else { break }
+                running -= 1
+                results[index] = result
+            }
+        }
+        let outcomes = plan.indices.flatMap { results[$0]?.outcomes ?? [] }
+        return RunSummary(outcomes: outcomes, duration: start.duration(to: .now))
+    }
+
+    /// What running one file produced.
+    struct FileResult: Sendable {
+        var outcomes: [RequestOutcome] = []
+        var captures: [(name: String, value: JSONValue)] = []
+    }
+
+    /// The starting scope with the captures of every finished earlier file, in file order.
+    private func scope(for index: Int, after results: [Int: FileResult]) -> VariableScope {
+        var scope = collection.scope
+        for earlier in 0..<index {
+            for capture in results[earlier]?.captures ?? [] { scope.define(capture.name, capture.value, in: .capture) }
+        }
+        return scope
+    }
+
+    /// Runs the steps of a file in order; a failed step skips the rest of its flow.
+    private func runFile(_ index: Int, scope startScope: VariableScope, emitter: OutcomeEmitter, bailed: BailFlag) async -> FileResult {
+        let planned = plan[index]
+        var scope = startScope
+        var result = FileResult()
+        var failedStep: String?
+        for step in planned.steps {
+            var outcome: RequestOutcome
+            if let reason = skipReason(of: step.definition, in: planned.file, failedStep: failedStep,
+                                       bailed: options.bail && bailed.isSet) {
+                outcome = RequestOutcome(file: planned.file.path, flow: planned.file.isFlow ? planned.file.name : nil,
+                                         name: step.definition.name, method: step.definition.request.method.value,
+                                         url: step.definition.request.url.source, verdict: .skipped, skipReason: reason)
+            } else {
+                let stepResult = await executor.run(step, of: planned.file, scope: scope)
+                outcome = stepResult.outcome
+                for capture in stepResult.captures {
+                    scope.define(capture.name, capture.value, in: .capture)
+                    result.captures.append(capture)
+                }
+                if outcome.verdict == .failed || outcome.verdict == .errored {
+                    failedStep = step.definition.name
+                    if options.bail { bailed.set() }
+                }
+            }
+            result.outcomes.append(outcome)
+            await emitter.add(outcome, file: index)
+        }
+        return result
+    }
+
+    /// Why a step does not run, or nil when it runs.
+    private func skipReason(of step: RequestDefinition, in file: RequestFile, failedStep: String?, bailed: Bool) -> String? {
+        if let skip = file.skip ?? step.skip { return skip.reason ?? "skipped" }
+        if let failedStep { return "an earlier step failed: \(failedStep)" }
+        if bailed { return "not run: --bail stopped the run after a failure" }
+        return nil
+    }
+
+    /// For each file, the earlier files that capture a variable it (or the environment it uses) reads.
+    static func dependencies(of plan: [PlannedFile], environment: ResolvedEnvironment?) -> [Set<Int>] {
+        var environmentTemplates: [Template] = []
+        if let environment {
+            environmentTemplates = environment.headers.map(\.value.value) + environment.query.flatMap(\.value.templates)
+            if let auth = environment.auth { environmentTemplates += auth.value.value.templates }
+        }
+        let environmentNames = variableNames(in: environmentTemplates)
+        let captured = plan.map { Set($0.steps.flatMap { $0.definition.captures.map(\.name) }) }
+        return plan.indices.map { index in
+            let used = environmentNames.union(variableNames(in: plan[index].steps.flatMap(\.definition.templates)))
+            return Set((0..<index).filter { !captured[$0].isDisjoint(with: used) })
+        }
+    }
+
+    /// The root names of the variables the templates read.
+    private static func variableNames(in templates: [Template]) -> Set<String> {
+        var names = Set<String>()
+        for template in templates {
+            for (expression, _) in template.expressions {
+                if case .variable(let path) = expression { names.insert(path.name) }
+            }
+        }
+        return names
+    }
+}
+
+/// Set once a request fails under `--bail`; read by every file before each step.
+final class BailFlag: Sendable {
+    private let flag = Mutex(false)
+
+    var isSet: Bool { flag.withLock { $0 } }
+
+    func set() { flag.withLock { $0 = true } }
+}

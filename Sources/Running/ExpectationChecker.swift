@@ -1,0 +1,180 @@
+internal import Foundation
+internal import CollectionFormat
+internal import Expectations
+internal import HTTPCore
+internal import YAML
+
+/// Checks a response against a request's `expect:` block, each failure located at its expectation.
+struct ExpectationChecker {
+    let step: PreparedStep
+    /// The request file, for locations.
+    let path: String
+    let scope: VariableScope
+
+    /// Every expectation that does not hold; templates in expected values are resolved with the scope.
+    func failures(of content: ResponseContent, duration: Duration) throws(RunFailure) -> [ExpectationFailure] {
+        let expect = step.definition.expect
+        var failures: [ExpectationFailure] = []
+        if let status = expect.status {
+            failures += try check(status: status, actual: content.response.status.code)
+        }
+        for header in expect.headers {
+            failures += try check(header: header, in: content.response.headers)
+        }
+        failures += try checkBody(content)
+        if let text = expect.text {
+            switch content.text {
+            case .success(let body):
+                failures += try check(text.value, against: .string(body), subject: "text", at: text.mark)
+            case .failure(let problem):
+                failures.append(failure("text", at: text.mark, message: "text cannot be checked", expected: "a text body", actual: problem.message))
+            }
+        }
+        if let schema = expect.schema, let compiled = step.schema {
+            failures += check(schema: compiled, reference: schema, content: content)
+        }
+        if let limit = expect.duration {
+            failures += check(duration: duration, against: limit)
+        }
+        return failures
+    }
+
+    private func check(status: Located<StatusExpectation>, actual: Int) throws(RunFailure) -> [ExpectationFailure] {
+        switch status.value {
+        case .oneOf(let patterns):
+            guard !patterns.contains(where: { $0.matches(actual) }) else { return [] }
+            let expected = patterns.count == 1 ? patterns[0].description : "one of " + patterns.map(\.description).joined(separator: ", ")
+            return [failure("status", at: status.mark, message: "status did not match",
+                            expected: expected, actual: String(actual))]
+        case .matcher(let matcher):
+            return try check(matcher, against: .int(actual), subject: "status", at: status.mark)
+        }
+    }
+
+    /// A header is absent, one value, or several joined by `, `; numbers compare with numeric operands.
+    private func check(header: HeaderExpectation, in headers: HTTPHeaders) throws(RunFailure) -> [ExpectationFailure] {
+        let values = headers.values(for: header.name)
+        let matcher = try resolve(header.matcher)
+        var actual: JSONValue? = values.isEmpty ? nil : .string(values.joined(separator: ", "))
+        if case .string(let text)? = actual, matcher.hasNumericOperand, let number = Self.number(text) {
+            actual = number
+        }
+        return evaluate(matcher, against: actual, subject: "header \(header.name)", at: header.mark)
+    }
+
+    /// The `body:` queries; a body that is not JSON fails once, at the first query.
+    private func checkBody(_ content: ResponseContent) throws(RunFailure) -> [ExpectationFailure] {
+        let expectations = step.definition.expect.body
+        guard let first = expectations.first else { return [] }
+        let document: JSONValue
+        switch content.json {
+        case .success(let value): document = value
+        case .failure(let problem):
+            return [failure("body \(first.path)", at: first.mark, message: "body \(first.path) cannot be checked", expected: "a JSON body", actual: problem.message)]
+        }
+        var failures: [ExpectationFailure] = []
+        for (expectation, query) in zip(expectations, step.bodyQueries) {
+            guard let query else {
+                failures.append(failure("body \(expectation.path)", at: expectation.pathMark,
+                                        message: "'\(expectation.path)' is not a valid JSONPath query", expected: "a valid query", actual: expectation.path))
+                continue
+            }
+            failures += try check(expectation.matcher, against: Self.selection(query, in: document),
+                                  subject: "body \(expectation.path)", at: expectation.mark)
+        }
+        return failures
+    }
+
+    /// What a query selects, as FORMAT.md says: one node is compared as that node, several as the list
+    /// of them, and none is absent (so `exists: false` holds).
+    static func selection(_ query: JSONPath, in document: JSONValue) -> JSONValue? {
+        query.comparableValue(in: document)
+    }
+
+    private func check(schema result: Result<JSONSchema, PreparedStep.SchemaProblem>, reference: FileReference,
+                       content: ResponseContent) -> [ExpectationFailure] {
+        let subject = "schema \(reference.written)"
+        switch (result, content.json) {
+        case (.failure(let problem), _):
+            return [failure(subject, at: reference.mark, message: "\(subject) cannot be used", expected: "a usable schema", actual: problem.message)]
+        case (_, .failure(let problem)):
+            return [failure(subject, at: reference.mark, message: "\(subject) cannot be checked", expected: "a JSON body", actual: problem.message)]
+        case (.success(let schema), .success(let document)):
+            let violations = schema.validate(document)
+            guard !violations.isEmpty else { return [] }
+            let shown = violations.prefix(5).map(\.description)
+            let more = violations.count > shown.count ? ["… and \(violations.count - shown.count) more"] : []
+            var failure = failure(subject, at: reference.mark,
+                                  message: "the body does not match the schema (\(violations.count) \(violations.count == 1 ? "violation" : "violations"))",
+                                  expected: "a body valid against \(reference.written)", actual: violations[0].description)
+            if violations.count > 1 { failure.diagnostic.notes += (shown + more).map { "violation: \($0)" } }
+            return [failure]
+        }
+    }
+
+    /// `duration` compares milliseconds.
+    private func check(duration: Duration, against limit: Located<Matcher<Duration>>) -> [ExpectationFailure] {
+        let matcher = limit.value.map { JSONValue.double($0.milliseconds) }
+        let actual = (duration.milliseconds * 10).rounded() / 10
+        let result = matcher.evaluate(.double(actual))
+        guard !result.holds else { return [] }
+        return [failure("duration", at: limit.mark, message: "duration did not match",
+                        expected: matcher.expectation + " ms", actual: "\(actual) ms")]
+    }
+
+    private func check(_ matcher: Matcher<TemplateValue>, against actual: JSONValue?, subject: String, at mark: Mark) throws(RunFailure) -> [ExpectationFailure] {
+        evaluate(try resolve(matcher), against: actual, subject: subject, at: mark)
+    }
+
+    private func evaluate(_ matcher: Matcher<JSONValue>, against actual: JSONValue?, subject: String, at mark: Mark) -> [ExpectationFailure] {
+        let result = matcher.evaluate(actual)
+        guard !result.holds else { return [] }
+        return [failure(subject, at: mark, message: Self.message(subject, detail: result.message),
+                        expected: matcher.expectation, actual: actual.map { $0.compactDescription(maxLength: 300) } ?? "nothing")]
+    }
+
+    private func resolve(_ matcher: Matcher<TemplateValue>) throws(RunFailure) -> Matcher<JSONValue> {
+        do {
+            return try matcher.map { (value) throws(TemplateError) -> JSONValue in try scope.resolve(value) }
+        } catch {
+            throw RunFailure(error, in: path)
+        }
+    }
+
+    private func failure(_ subject: String, at mark: Mark, message: String, expected: String, actual: String) -> ExpectationFailure {
+        ExpectationFailure(diagnostic: .error(message, path: path, at: mark), expected: expected, actual: actual)
+    }
+
+    /// `body $.id did not match`, with the matcher's explanation when it says more than expected and actual.
+    private static func message(_ subject: String, detail: String?) -> String {
+        guard let detail, !detail.hasPrefix("expected ") || detail.contains("; ") else { return "\(subject) did not match" }
+        return "\(subject) did not match: \(detail)"
+    }
+
+    /// A header value read as a JSON number, when it is one.
+    private static func number(_ text: String) -> JSONValue? {
+        if let int = Int(text) { return .int(int) }
+        return Double(text).flatMap { $0.isFinite ? .double($0) : nil }
+    }
+}
+
+extension Matcher where Value == JSONValue {
+    /// Whether any operand (nested ones included) is a number.
+    var hasNumericOperand: Bool {
+        var found = false
+        _ = map { value in
+            if case .int = value { found = true }
+            if case .double = value { found = true }
+            return value
+        }
+        return found
+    }
+}
+
+extension Duration {
+    /// The duration in milliseconds.
+    public var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}

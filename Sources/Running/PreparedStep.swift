@@ -1,0 +1,95 @@
+internal import Foundation
+internal import CollectionFormat
+internal import Expectations
+internal import HTTPCore
+
+/// A request definition with what its checks need compiled once per run: JSONPath queries, regular
+/// expressions and the schema, so the per-request work is resolving, sending and evaluating.
+struct PreparedStep: Sendable {
+    let definition: RequestDefinition
+    /// The compiled query of each `expect.body` entry (same order); nil when it does not compile.
+    let bodyQueries: [JSONPath?]
+    /// The compiled source of each capture (same order).
+    let captureSources: [CompiledCapture]
+    /// The schema of `expect.schema`, or why it cannot be used.
+    let schema: Result<JSONSchema, SchemaProblem>?
+
+    /// A capture source with its query or pattern compiled.
+    enum CompiledCapture: Sendable {
+        case jsonPath(JSONPath)
+        case header(String)
+        case cookie(String)
+        case regex(CapturePattern)
+        case status
+        /// The source could not be compiled (validation normally prevents this).
+        case invalid(String)
+    }
+
+    /// Why a schema file cannot be used.
+    struct SchemaProblem: Error, Sendable {
+        let message: String
+    }
+
+    init(_ definition: RequestDefinition, schemas: SchemaCache) {
+        self.definition = definition
+        bodyQueries = definition.expect.body.map { try? JSONPath($0.path) }
+        captureSources = definition.captures.map { capture in
+            switch capture.source {
+            case .jsonPath(let text):
+                do { return .jsonPath(try JSONPath(text)) } catch { return .invalid("\(error)") }
+            case .header(let name): return .header(name)
+            case .cookie(let name): return .cookie(name)
+            case .regex(let pattern):
+                do { return .regex(try CapturePattern(pattern)) } catch { return .invalid("invalid regular expression '\(pattern)': \(error)") }
+            case .status: return .status
+            }
+        }
+        schema = definition.expect.schema.map { schemas.schema(at: $0.absolutePath) }
+    }
+}
+
+/// A regular expression whose first capture group is captured from the body text.
+struct CapturePattern: @unchecked Sendable {
+    // NSRegularExpression is immutable after creation and safe to share.
+    private let expression: NSRegularExpression
+
+    init(_ pattern: String) throws {
+        expression = try NSRegularExpression(pattern: pattern)
+    }
+
+    /// The first group of the first match (or the whole match without groups); nil without a match.
+    func firstGroup(in text: String) -> String? {
+        guard let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
+        let range = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
+        return Range(range, in: text).map { String(text[$0]) }
+    }
+}
+
+/// Schema files read and compiled once per run, by absolute path.
+final class SchemaCache: @unchecked Sendable {
+    private var schemas: [String: Result<JSONSchema, PreparedStep.SchemaProblem>] = [:]
+    private let lock = NSLock()
+
+    /// The compiled schema in the file, or why it cannot be used.
+    func schema(at absolutePath: String) -> Result<JSONSchema, PreparedStep.SchemaProblem> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = schemas[absolutePath] { return known }
+        let result = Self.compile(absolutePath)
+        schemas[absolutePath] = result
+        return result
+    }
+
+    private static func compile(_ absolutePath: String) -> Result<JSONSchema, PreparedStep.SchemaProblem> {
+        guard let data = FileManager.default.contents(atPath: absolutePath) else {
+            return .failure(.init(message: "cannot read the schema file"))
+        }
+        do {
+            return .success(try JSONSchema(try JSONValue.parse(data)))
+        } catch let error as JSONParseError {
+            return .failure(.init(message: "the schema file is not JSON: \(error)"))
+        } catch {
+            return .failure(.init(message: "the schema is invalid: \(error)"))
+        }
+    }
+}

@@ -1,0 +1,195 @@
+internal import Foundation
+public import CollectionFormat
+public import HTTPCore
+internal import Loaders
+
+/// Turns a request definition into an `HTTPRequest` by resolving its templates against a variable scope.
+///
+/// A relative URL stays relative here; the chain's ApplyEnvironment loader joins it to the environment's
+/// `baseURL`. The environment's headers and query are resolved per request, so they may use captures;
+/// the request's own headers and query parameters win.
+public struct RequestBuilder: Sendable {
+    public let environment: ResolvedEnvironment?
+
+    public init(environment: ResolvedEnvironment?) {
+        self.environment = environment
+    }
+
+    /// The request for `definition` (a request or step of the file at `path`); throws a located diagnostic.
+    public func build(_ definition: RequestDefinition, path: String, scope: VariableScope) throws(RunFailure) -> HTTPRequest {
+        let spec = definition.request
+        guard let method = HTTPMethod(spec.method.value) else {
+            throw RunFailure(.error("'\(spec.method.value)' is not an HTTP method", path: path, at: spec.method.mark))
+        }
+        var request = HTTPRequest(method: method, components: try url(spec.url, path: path, scope: scope))
+        for parameter in spec.query {
+            for value in parameter.values {
+                request.appendQueryItem(name: parameter.name, value: try text(of: value, path: path, scope: scope))
+            }
+        }
+        for header in spec.headers {
+            request.headers.add(name: header.name, value: try resolve(header.value, path: path, scope: scope))
+        }
+        try addEnvironmentDefaults(to: &request, scope: scope)
+        if let body = spec.body {
+            request.body = try self.body(body.value, headers: request.headers, path: path, scope: scope)
+        }
+        request.options = try options(for: definition, path: path, scope: scope)
+        return request
+    }
+
+    /// The URL components of the resolved `url:`; relative unless it starts with a scheme.
+    private func url(_ template: Template, path: String, scope: VariableScope) throws(RunFailure) -> URLComponents {
+        let text = try resolve(template, path: path, scope: scope)
+        let encoded = text.addingPercentEncoding(withAllowedCharacters: Self.urlCharacters) ?? text
+        guard let components = URLComponents(string: text) ?? URLComponents(string: encoded) else {
+            throw RunFailure(.error("'\(text)' is not a valid URL", path: path, at: template.mark))
+        }
+        if components.scheme == nil, environment?.baseURL == nil {
+            throw RunFailure(.error("the relative URL '\(text)' needs an environment with a baseURL", path: path,
+                                    at: template.mark, suggestion: "pass --env NAME, or write an absolute http(s) URL"))
+        }
+        return components
+    }
+
+    /// Characters kept as they are when a URL with spaces or other unsafe characters is percent-encoded.
+    private static let urlCharacters: CharacterSet = {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.insert(charactersIn: "#%")
+        return allowed
+    }()
+
+    /// The environment's headers and query items that the request does not set itself.
+    private func addEnvironmentDefaults(to request: inout HTTPRequest, scope: VariableScope) throws(RunFailure) {
+        guard let environment else { return }
+        for header in environment.headers where !request.headers.contains(header.value.name) {
+            request.headers.add(name: header.value.name, value: try resolve(header.value.value, path: header.path, scope: scope))
+        }
+        for parameter in environment.query where !request.hasQueryItem(named: parameter.value.name) {
+            for value in parameter.value.values {
+                request.appendQueryItem(name: parameter.value.name, value: try text(of: value, path: parameter.path, scope: scope))
+            }
+        }
+    }
+
+    /// The body of the request; files are relative to the request file.
+    private func body(_ body: BodyDefinition, headers: HTTPHeaders, path: String, scope: VariableScope) throws(RunFailure) -> any HTTPBody {
+        switch body {
+        case .json(let value):
+            return JSONBody(try resolve(value, path: path, scope: scope))
+        case .form(let parameters):
+            var fields: [(name: String, value: String)] = []
+            for parameter in parameters {
+                for value in parameter.values { fields.append((parameter.name, try text(of: value, path: path, scope: scope))) }
+            }
+            return FormBody(fields)
+        case .multipart(let parts):
+            var encoded: [MultipartBody.Part] = []
+            for part in parts {
+                let name = try resolve(part.name, path: path, scope: scope)
+                switch part.content {
+                case .value(let value):
+                    encoded.append(.field(name: name, value: try resolve(value, path: path, scope: scope)))
+                case .file(let reference, let contentType):
+                    let url = URL(fileURLWithPath: reference.absolutePath)
+                    encoded.append(.file(name: name, filename: url.lastPathComponent,
+                                         contentType: contentType ?? "application/octet-stream", content: .file(url)))
+                }
+            }
+            return MultipartBody(parts: encoded)
+        case .text(let template):
+            let text = try resolve(template, path: path, scope: scope)
+            return DataBody(text: text, contentType: headers.contains("Content-Type") ? nil : "text/plain; charset=utf-8")
+        case .file(let reference):
+            guard let data = FileManager.default.contents(atPath: reference.absolutePath) else {
+                throw RunFailure(.error("cannot read '\(reference.written)' (looked for '\(reference.path)')", path: path,
+                                        at: reference.mark))
+            }
+            return DataBody(data, contentType: headers.contains("Content-Type") ? nil : "application/octet-stream")
+        }
+    }
+
+    /// The typed options: the environment's as defaults, the request's winning key by key, and the auth.
+    private func options(for definition: RequestDefinition, path: String, scope: VariableScope) throws(RunFailure) -> HTTPRequestOptions {
+        let merged = definition.options.merged(over: environment?.options ?? OptionsDefinition())
+        var options = HTTPRequestOptions(
+            timeout: merged.timeout?.value, delay: merged.delay?.value,
+            followRedirects: merged.followRedirects?.value ?? true, maxRedirects: merged.maxRedirects?.value ?? 10,
+            insecure: merged.insecure?.value ?? false,
+            throttle: merged.throttle.map { ThrottleRate(perSecond: $0.perSecond) })
+        if let retry = merged.retry {
+            options.retry = RetryStrategy(
+                attempts: retry.attempts?.value ?? 3, delay: retry.delay?.value ?? .milliseconds(200),
+                backoff: retry.backoff?.value == .exponential ? .exponential : .constant,
+                retryOn: retry.on.map { Set($0.value.map(Self.condition)) } ?? RetryStrategy.defaultConditions)
+        }
+        if let auth = definition.auth {
+            options.auth = try authMethod(auth.value, path: path, scope: scope)
+        } else if let auth = environment?.auth {
+            options.auth = try authMethod(auth.value.value, path: auth.path, scope: scope)
+        }
+        return options
+    }
+
+    private static func condition(_ condition: RetryDefinition.Condition) -> RetryStrategy.Condition {
+        switch condition {
+        case .status(let code): .status(code)
+        case .timeout: .timeout
+        case .connection: .connection
+        }
+    }
+
+    /// The credentials of an auth definition with its templates resolved.
+    private func authMethod(_ auth: AuthDefinition, path: String, scope: VariableScope) throws(RunFailure) -> AuthMethod {
+        switch auth {
+        case .none:
+            return .none
+        case let .basic(username, password):
+            return .basic(username: try resolve(username, path: path, scope: scope),
+                          password: try resolve(password, path: path, scope: scope))
+        case .bearer(let token):
+            return .bearer(token: try resolve(token, path: path, scope: scope))
+        case .oauth2(let oauth):
+            let tokenURL = try resolve(oauth.tokenURL, path: path, scope: scope)
+            guard let url = absoluteURL(tokenURL) else {
+                throw RunFailure(.error("the OAuth2 tokenURL '\(tokenURL)' is not an http(s) URL", path: path, at: oauth.tokenURL.mark))
+            }
+            return .oauth2ClientCredentials(OAuth2ClientCredentials(
+                tokenURL: url, clientID: try resolve(oauth.clientID, path: path, scope: scope),
+                clientSecret: try resolve(oauth.clientSecret, path: path, scope: scope),
+                scope: try oauth.scope.map { (template) throws(RunFailure) -> String in try resolve(template, path: path, scope: scope) }))
+        }
+    }
+
+    /// An absolute URL as is, or a relative one joined to the environment's baseURL.
+    private func absoluteURL(_ text: String) -> URL? {
+        guard let components = URLComponents(string: text) else { return nil }
+        if components.scheme != nil { return components.url }
+        guard let base = environment?.baseURL.flatMap({ ServerEnvironment(baseURL: $0) }) else { return nil }
+        return ApplyEnvironmentLoader.apply(base, to: HTTPRequest(components: components)).url
+    }
+
+    private func resolve(_ template: Template, path: String, scope: VariableScope) throws(RunFailure) -> String {
+        do { return try scope.resolveString(template) } catch { throw RunFailure(error, in: path) }
+    }
+
+    private func resolve(_ value: TemplateValue, path: String, scope: VariableScope) throws(RunFailure) -> JSONValue {
+        do { return try scope.resolve(value) } catch { throw RunFailure(error, in: path) }
+    }
+
+    /// A query or form value as text: strings as they are, other values as JSON.
+    private func text(of value: TemplateValue, path: String, scope: VariableScope) throws(RunFailure) -> String {
+        try resolve(value, path: path, scope: scope).interpolatedText
+    }
+}
+
+extension JSONValue {
+    /// The text a value contributes to a string: strings as they are, everything else as compact JSON.
+    var interpolatedText: String {
+        switch self {
+        case .string(let string): string
+        case .double(let double) where double.isFinite && double == double.rounded() && abs(double) < 1e15: String(Int(double))
+        default: serialized()
+        }
+    }
+}

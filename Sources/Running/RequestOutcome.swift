@@ -1,0 +1,125 @@
+public import CollectionFormat
+
+/// What happened to one request (or one step of a flow) in a run.
+public struct RequestOutcome: Sendable {
+    /// The verdict printed at the start of the request's line.
+    public enum Verdict: String, Sendable, CaseIterable {
+        case passed = "PASS", failed = "FAIL", errored = "ERROR", skipped = "SKIP"
+    }
+
+    /// The request file as the user named it.
+    public var file: String
+    /// The flow's name when the request is a step of a flow.
+    public var flow: String?
+    public var name: String
+    public var method: String
+    /// The URL that was sent (or would have been), before redaction.
+    public var url: String
+    public var verdict: Verdict
+    public var statusCode: Int?
+    /// The time of the whole request, retries included.
+    public var duration: Duration?
+    /// How many attempts it took; more than one when retried.
+    public var attempts: Int
+    /// The expectations that did not hold (verdict `failed`).
+    public var failures: [ExpectationFailure]
+    /// Why the request could not complete (verdict `errored`), located when it is about the file.
+    public var error: Diagnostic?
+    /// Why it was skipped (verdict `skipped`).
+    public var skipReason: String?
+    /// Every hop sent for the request (redirects and retries included), recorded with `--verbose`.
+    public var exchanges: [Exchange]
+
+    public init(
+        file: String, flow: String? = nil, name: String, method: String, url: String, verdict: Verdict,
+        statusCode: Int? = nil, duration: Duration? = nil, attempts: Int = 1,
+        failures: [ExpectationFailure] = [], error: Diagnostic? = nil, skipReason: String? = nil,
+        exchanges: [Exchange] = []
+    ) {
+        self.file = file
+        self.flow = flow
+        self.name = name
+        self.method = method
+        self.url = url
+        self.verdict = verdict
+        self.statusCode = statusCode
+        self.duration = duration
+        self.attempts = attempts
+        self.failures = failures
+        self.error = error
+        self.skipReason = skipReason
+        self.exchanges = exchanges
+    }
+
+    /// The name shown in reports: `flow › step` for steps.
+    public var displayName: String { flow.map { "\($0) › \(name)" } ?? name }
+}
+
+/// An expectation that did not hold: where it was declared, what was expected, what came.
+public struct ExpectationFailure: Sendable {
+    /// The location of the expectation and what it checks (`status`, `body $.id`), as a diagnostic.
+    public var diagnostic: Diagnostic
+    public var expected: String
+    public var actual: String
+
+    public init(diagnostic: Diagnostic, expected: String, actual: String) {
+        self.diagnostic = diagnostic
+        self.expected = expected
+        self.actual = actual
+    }
+}
+
+/// One hop of a request as sent and received, for `--verbose` (credential headers already masked).
+public struct Exchange: Sendable {
+    public var method: String
+    public var url: String
+    public var requestHeaders: [(name: String, value: String)]
+    public var requestBody: String?
+    /// The response status, nil when the hop failed.
+    public var status: Int?
+    public var responseHeaders: [(name: String, value: String)]
+    /// The response body as text, or a note such as `(512 bytes of binary data)`.
+    public var responseBody: String?
+    /// Why the hop failed, when it did.
+    public var error: String?
+    public var duration: Duration
+
+    public init(
+        method: String, url: String, requestHeaders: [(name: String, value: String)], requestBody: String?,
+        status: Int?, responseHeaders: [(name: String, value: String)], responseBody: String?, error: String?,
+        duration: Duration
+    ) {
+        self.method = method
+        self.url = url
+        self.requestHeaders = requestHeaders
+        self.requestBody = requestBody
+        self.status = status
+        self.responseHeaders = responseHeaders
+        self.responseBody = responseBody
+        self.error = error
+        self.duration = duration
+    }
+}
+
+/// The outcomes of a whole run and how long it took.
+public struct RunSummary: Sendable {
+    public var outcomes: [RequestOutcome]
+    public var duration: Duration
+
+    public init(outcomes: [RequestOutcome], duration: Duration) {
+        self.outcomes = outcomes
+        self.duration = duration
+    }
+
+    /// How many outcomes have a verdict.
+    public func count(_ verdict: RequestOutcome.Verdict) -> Int {
+        outcomes.reduce(0) { $0 + ($1.verdict == verdict ? 1 : 0) }
+    }
+
+    /// FORMAT.md's exit status: 3 when a request could not complete, else 4 when an expectation failed, else 0.
+    public var exitStatus: Int32 {
+        if count(.errored) > 0 { return 3 }
+        if count(.failed) > 0 { return 4 }
+        return 0
+    }
+}

@@ -1,0 +1,130 @@
+internal import Foundation
+internal import CollectionFormat
+internal import HTTPCore
+internal import Loaders
+internal import Synchronization
+
+/// Sends one request (or step) through the chain and judges it: build, load, check expectations, capture.
+struct StepExecutor: Sendable {
+    let loader: any HTTPLoader
+    let builder: RequestBuilder
+    /// Where relative URLs go, for the URL shown in outcomes.
+    let server: ServerEnvironment?
+    let recordExchanges: Bool
+
+    /// What a step produced: its outcome and the variables it captured.
+    struct Result: Sendable {
+        var outcome: RequestOutcome
+        var captures: [(name: String, value: JSONValue)]
+    }
+
+    /// Runs `step` of `file` with the variables in `scope`.
+    func run(_ step: PreparedStep, of file: RequestFile, scope: VariableScope) async -> Result {
+        let definition = step.definition
+        var outcome = RequestOutcome(
+            file: file.path, flow: file.isFlow ? file.name : nil, name: definition.name,
+            method: definition.request.method.value, url: definition.request.url.source, verdict: .passed)
+        let request: HTTPRequest
+        do {
+            request = try builder.build(definition, path: file.path, scope: scope)
+        } catch {
+            outcome.verdict = .errored
+            outcome.error = error.diagnostic
+            return Result(outcome: outcome, captures: [])
+        }
+        outcome.url = displayURL(of: request)
+
+        let log = ExchangeLog()
+        let start = ContinuousClock.now
+        let loaded: Swift.Result<HTTPResponse, HTTPError>
+        if recordExchanges {
+            loaded = await ExchangeLog.$current.withValue(log) { await load(request) }
+        } else {
+            loaded = await load(request)
+        }
+        let duration = start.duration(to: .now)
+        outcome.duration = duration
+        outcome.exchanges = log.exchanges
+
+        switch loaded {
+        case .failure(let error):
+            outcome.verdict = .errored
+            outcome.attempts = error.attempts
+            outcome.statusCode = error.response?.status.code
+            outcome.error = .error(error.message, path: file.path, at: definition.request.url.mark)
+            return Result(outcome: outcome, captures: [])
+        case .success(let response):
+            outcome.statusCode = response.status.code
+            outcome.attempts = response.attempts
+            let content = ResponseContent(response)
+            do {
+                outcome.failures = try ExpectationChecker(step: step, path: file.path, scope: scope)
+                    .failures(of: content, duration: duration)
+            } catch {
+                outcome.verdict = .errored
+                outcome.error = error.diagnostic
+                return Result(outcome: outcome, captures: [])
+            }
+            let captured = CaptureExtractor(step: step, path: file.path).capture(from: content)
+            outcome.failures += captured.failures
+            if !outcome.failures.isEmpty { outcome.verdict = .failed }
+            return Result(outcome: outcome, captures: captured.values)
+        }
+    }
+
+    private func load(_ request: HTTPRequest) async -> Swift.Result<HTTPResponse, HTTPError> {
+        do { return .success(try await loader.load(request)) } catch { return .failure(error) }
+    }
+
+    /// The URL as it will be sent: relative ones joined to the environment.
+    private func displayURL(of request: HTTPRequest) -> String {
+        let absolute = server.map { ApplyEnvironmentLoader.apply($0, to: request) } ?? request
+        return absolute.components.string ?? absolute.path
+    }
+}
+
+/// The exchanges of the request being run, filled by the trace layer through a task-local.
+final class ExchangeLog: Sendable {
+    private let recorded = Mutex<[Exchange]>([])
+
+    /// The log of the request running in the current task, when exchanges are recorded.
+    @TaskLocal static var current: ExchangeLog?
+
+    /// Every exchange recorded so far.
+    var exchanges: [Exchange] { recorded.withLock { $0 } }
+
+    /// Records a traced exchange (credential headers already masked by the trace loader).
+    func record(_ traced: TracedExchange) {
+        var requestHeaders = traced.request.headers
+        requestHeaders.addMissing(from: traced.request.body.additionalHeaders)
+        let exchange = Exchange(
+            method: traced.request.method.rawValue,
+            url: traced.request.components.string ?? traced.request.path,
+            requestHeaders: requestHeaders.map { ($0.name, $0.value) },
+            requestBody: traced.requestBodyText,
+            status: traced.response?.status.code,
+            responseHeaders: traced.response?.headers.map { ($0.name, $0.value) } ?? [],
+            responseBody: traced.response.map { Self.bodyText($0.body) },
+            error: traced.error?.message,
+            duration: traced.duration)
+        recorded.withLock { $0.append(exchange) }
+    }
+
+    private static func bodyText(_ body: Data) -> String {
+        guard let text = String(validatingUTF8Data: body) else { return "(\(body.count) bytes of binary data)" }
+        return maskingTokens(in: text)
+    }
+
+    /// The members of an OAuth2 token response that are credentials.
+    static let tokenMembers: Set<String> = ["access_token", "refresh_token", "id_token"]
+
+    /// A JSON token response with its tokens replaced by `***`; other text as it is.
+    static func maskingTokens(in text: String) -> String {
+        guard text.contains("_token"), case .object(var object)? = try? JSONValue.parse(text) else { return text }
+        for key in object.keys where tokenMembers.contains(key) { object[key] = .string("***") }
+        return JSONValue.object(object).serialized()
+    }
+
+    /// The trace layer that records into the current task's log.
+    static let layer = LoaderLayer.trace { traced in ExchangeLog.current?.record(traced) }
+}

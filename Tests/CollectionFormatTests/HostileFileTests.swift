@@ -1,0 +1,121 @@
+import Testing
+import YAML
+@testable import CollectionFormat
+
+/// A file built to exhaust the loader, and the located error it must be rejected with.
+struct HostileFile: Sendable, CustomStringConvertible {
+    let name: String
+    let make: @Sendable () -> String
+    /// The diagnostic's one-line form: `requests/a.yaml[:line:column]: error: message`.
+    let expected: String
+
+    var description: String { name }
+
+    /// Nine levels of ten aliases each: 10⁹ strings once expanded.
+    static let billionLaughs = HostileFile(name: "billion laughs", make: {
+        aliasLevels { name, previous in "[" + repeated(previous.map { "*\($0)" } ?? "lol", 10, ", ") + "]" }
+    }, expected: "requests/a.yaml:4:36: error: aliases expand to more than 10000 nodes")
+
+    /// The same with mappings of a thousand keys per level.
+    static let wideAliasBomb = HostileFile(name: "alias bomb of wide mappings", make: {
+        aliasLevels { name, previous in
+            "{" + (0..<1000).map { "k\($0): " + (previous.map { "*\($0)" } ?? "lol") }.joined(separator: ", ") + "}"
+        }
+    }, expected: "requests/a.yaml:2:44: error: aliases expand to more than 10000 nodes")
+
+    static let all: [HostileFile] = [
+        billionLaughs, wideAliasBomb,
+        HostileFile(name: "100,000 nested flow lists",
+                    make: { String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) },
+                    expected: "requests/a.yaml:1:257: error: nesting is deeper than the limit of 256 levels"),
+        HostileFile(name: "100,000 nested block lists", make: { String(repeating: "- ", count: 100_000) + "x\n" },
+                    expected: "requests/a.yaml:1:513: error: nesting is deeper than the limit of 256 levels"),
+        HostileFile(name: "100,000 nested flow mappings",
+                    make: { String(repeating: "{a: ", count: 100_000) + "1" + String(repeating: "}", count: 100_000) },
+                    expected: "requests/a.yaml:1:1025: error: nesting is deeper than the limit of 256 levels"),
+        HostileFile(name: "50 MB file", make: { validHead + String(repeating: "# padding\n", count: 5 << 20) },
+                    expected: "requests/a.yaml: error: the file has 52428848 bytes, more than the limit of 1048576 bytes"),
+        HostileFile(name: "20 MB single-line scalar", make: { validHead + "name: " + String(repeating: "x", count: 20 << 20) },
+                    expected: "requests/a.yaml: error: the file has 20971574 bytes, more than the limit of 1048576 bytes"),
+        HostileFile(name: "900 KB single-line scalar", make: { validHead + "name: " + String(repeating: "é", count: 450_000) },
+                    expected: "requests/a.yaml:4:7: error: this value has 900000 bytes, more than the limit of 65536 bytes"),
+        HostileFile(name: "1 MB line of 500,000 list items", make: { validHead + "tags: [" + String(repeating: "a,", count: 500_000) + "]" },
+                    expected: "requests/a.yaml:4:39990: error: the document has more than 20000 nodes"),
+    ]
+
+    /// A valid request file start, so that only the hostile part is wrong.
+    static let validHead = "request:\n  method: GET\n  url: http://127.0.0.1/\n"
+
+    /// Lines `a: &a ...` to `i: &i ...`, each built from the anchor before it (nil for the first).
+    private static func aliasLevels(_ value: (String, String?) -> String) -> String {
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
+        return names.indices.map { index in
+            let previous = index == 0 ? nil : names[index - 1]
+            return "\(names[index]): &\(names[index]) " + value(names[index], previous)
+        }.joined(separator: "\n") + "\n"
+    }
+
+    private static func repeated(_ text: String, _ count: Int, _ separator: String) -> String {
+        Array(repeating: text, count: count).joined(separator: separator)
+    }
+}
+
+/// Hostile files go through the whole path (stat, read, UTF-8 check, libyaml, tree, decoding, rendering)
+/// and are rejected with a located error within 100 ms.
+@Suite(.serialized) struct HostileFileTests {
+    @Test(arguments: HostileFile.all)
+    func rejectedWithALocatedErrorWithin100Milliseconds(_ hostile: HostileFile) throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("requests/a.yaml", hostile.make())
+
+        // The best of three runs, so that other tests running in parallel do not make this one flaky.
+        var fastest = Duration.seconds(3600)
+        var rendered = ""
+        var collection: LoadedCollection?
+        for _ in 0..<3 where fastest >= .milliseconds(100) {
+            let elapsed = ContinuousClock().measure {
+                let loaded = scratch.load(["requests"])
+                rendered = DiagnosticRenderer.render(loaded.diagnostics, sources: loaded.sources, color: false)
+                collection = loaded
+            }
+            fastest = min(fastest, elapsed)
+        }
+        let loaded = try #require(collection)
+        #expect(problems(of: loaded).map { $0.prefix { $0 != "[" }.trimmingCharacters(in: .whitespaces) } == [hostile.expected])
+        #expect(loaded.hasErrors && loaded.files.isEmpty)
+        #expect(fastest < .milliseconds(100), "took \(fastest)")
+        // The rendered snippet is a window of at most 120 characters, whatever the line's length.
+        let longest = rendered.split(separator: "\n").map(\.count).max() ?? 0
+        #expect(longest < 200, "rendered:\n\(rendered.prefix(1000))")
+    }
+
+    @Test func aFileOverTheLimitIsNeverRead() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("requests/a.yaml", String(repeating: "#", count: Limits.default.maxInputBytes + 1))
+        let document = try #require(SourceLoader.load(path: "requests/a.yaml", absolutePath: scratch.root + "/requests/a.yaml"))
+        #expect(document.source.text.isEmpty)
+        #expect(document.diagnostics.map(\.message) == ["the file has 1048577 bytes, more than the limit of 1048576 bytes"])
+        #expect(document.diagnostics.first?.mark == nil)
+    }
+
+    @Test func aFileAtTheLimitIsRead() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        let text = HostileFile.validHead + "# " + String(repeating: "x", count: Limits.default.maxInputBytes - HostileFile.validHead.utf8.count - 3) + "\n"
+        scratch.write("requests/a.yaml", text)
+        #expect(text.utf8.count == Limits.default.maxInputBytes)
+        let loaded = scratch.load(["requests"])
+        #expect(loaded.diagnostics.isEmpty)
+        #expect(loaded.requestCount == 1)
+    }
+
+    @Test func templatesAreLocatedOnLinesThatEndInCRLF() throws {
+        let source = SourceText(path: "r.yaml", text: "a: 1\r\nb: x {{ one }} {{ two }}\r\nc: 2\r\n")
+        let scalar = Scalar(text: "x {{ one }} {{ two }}", style: .plain, tag: nil, value: .string("x {{ one }} {{ two }}"))
+        let locate = source.braceLocator(for: scalar, at: Mark(line: 2, column: 4))
+        #expect(locate(2) == Mark(line: 2, column: 6))
+        #expect(locate(12) == Mark(line: 2, column: 16))
+    }
+}

@@ -1,0 +1,143 @@
+import CollectionFormat
+import Foundation
+import HTTPCore
+import Loaders
+import Running
+import Testing
+
+/// Captures across requests, flows, skipping, tags, `--bail` and `--jobs`.
+@Suite struct CaptureAndSchedulingTests {
+    @Test func capturesOfEveryKindReachLaterRequests() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": """
+                request: { url: /login }
+                capture:
+                  id: $.user.id
+                  etag: { header: etag }
+                  session: { cookie: session }
+                  csrf: { regex: 'csrf=([a-z0-9]+)' }
+                  code: { status: true }
+                """,
+            "requests/2.yaml": """
+                request:
+                  url: "/users/{{ id }}"
+                  headers: { X-Tag: "{{ etag }}", X-Session: "{{ session }}", X-Csrf: "{{ csrf }}", X-Code: "{{ code }}" }
+                """,
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [
+            .path("/v1/login", .json(#"{"user":{"id":7},"note":"csrf=abc123"}"#, status: 201,
+                                     headers: [("ETag", "\"v1\""), ("Set-Cookie", "session=s-9; Path=/; HttpOnly")])),
+        ], fallback: .response(status: 200))
+        let summary = try await collection.run(loader)
+        #expect(summary.outcomes.map(\.verdict) == [.passed, .passed])
+        let second = try #require(await loader.received.last)
+        #expect(second.path == "/v1/users/7")
+        #expect(second.headers["X-Tag"] == "\"v1\"")
+        #expect(second.headers["X-Session"] == "s-9")
+        #expect(second.headers["X-Csrf"] == "abc123")
+        #expect(second.headers["X-Code"] == "201")
+    }
+
+    @Test func aCaptureThatFindsNothingFailsTheRequest() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /a }\ncapture:\n  id: $.id\n",
+        ])
+        defer { collection.remove() }
+        let summary = try await collection.run(ScriptedLoader([.json("{}")]))
+        #expect(summary.outcomes[0].verdict == .failed)
+        #expect(summary.outcomes[0].failures[0].diagnostic.message == "capture 'id' found no value")
+        #expect(summary.outcomes[0].failures[0].diagnostic.mark?.line == 3)
+    }
+
+    @Test func aFailedStepSkipsTheRestOfItsFlowOnly() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": """
+                name: Checkout
+                steps:
+                  - { name: one, request: { url: /ok } }
+                  - { name: two, request: { url: /bad }, expect: { status: 200 } }
+                  - { name: three, request: { url: /ok } }
+                """,
+            "requests/2.yaml": "request: { url: /ok }\n",
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [.path("/v1/bad", .response(status: 500))], fallback: .response(status: 200))
+        let summary = try await collection.run(loader)
+        #expect(summary.outcomes.map(\.verdict) == [.passed, .failed, .skipped, .passed])
+        #expect(summary.outcomes[2].skipReason == "an earlier step failed: two")
+        #expect(summary.outcomes[0].displayName == "Checkout › one")
+        #expect(await loader.count == 3)
+        #expect(summary.exitStatus == 4)
+    }
+
+    @Test func skipTagsAndBail() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "tags: [smoke]\nrequest: { url: /a }\n",
+            "requests/2.yaml": "tags: [smoke]\nskip: later\nrequest: { url: /b }\n",
+            "requests/3.yaml": "tags: [smoke, slow]\nrequest: { url: /c }\n",
+            "requests/4.yaml": "request: { url: /d }\n",
+            "requests/5.yaml": "tags: [smoke]\nrequest: { url: /bad }\nexpect: { status: 200 }\n",
+            "requests/6.yaml": "tags: [smoke]\nrequest: { url: /e }\n",
+        ])
+        defer { collection.remove() }
+        let routes: [ScriptedLoader.Route] = [.path("/v1/bad", .response(status: 500))]
+        let filtered = try await collection.run(ScriptedLoader(routes: routes, fallback: .response(status: 200)),
+                                                options: RunOptions(tags: ["smoke"], excludedTags: ["slow"]))
+        #expect(filtered.outcomes.map(\.file) == ["requests/1.yaml", "requests/2.yaml", "requests/5.yaml", "requests/6.yaml"])
+        #expect(filtered.outcomes.map(\.verdict) == [.passed, .skipped, .failed, .passed])
+        #expect(filtered.outcomes[1].skipReason == "later")
+
+        let loader = ScriptedLoader(routes: routes, fallback: .response(status: 200))
+        let bailed = try await collection.run(loader, options: RunOptions(bail: true))
+        #expect(bailed.outcomes.map(\.verdict) == [.passed, .skipped, .passed, .passed, .failed, .skipped])
+        #expect(bailed.outcomes[5].skipReason?.contains("--bail") == true)
+        #expect(await loader.count == 4)
+    }
+
+    @Test func parallelRunsGiveTheSameResultsAsSequentialOnes() async throws {
+        var files = ["environments/test.yaml": environment()]
+        files["requests/00-login.yaml"] = "request: { url: /login }\ncapture:\n  token: $.token\n"
+        for index in 1...12 {
+            files["requests/\(String(format: "%02d", index))-use.yaml"] = """
+                request: { url: "/items/\(index)", headers: { X-Token: "{{ token }}" } }
+                capture:
+                  last: $.n
+                """
+        }
+        files["requests/99-last.yaml"] = "request: { url: '/final/{{ last }}' }\n"
+        let collection = try TestCollection(files)
+        defer { collection.remove() }
+        func loader() -> ScriptedLoader {
+            var routes: [ScriptedLoader.Route] = [.path("/v1/login", .delayed(.milliseconds(20), .json(#"{"token":"t-1"}"#)))]
+            for index in 1...12 {
+                routes.append(.path("/v1/items/\(index)", .delayed(.milliseconds(Int64(13 - index) * 3), .json(#"{"n":\#(index)}"#))))
+            }
+            return ScriptedLoader(routes: routes, fallback: .response(status: 200))
+        }
+        let sequentialLoader = loader(), parallelLoader = loader()
+        let sequential = try await collection.run(sequentialLoader, options: RunOptions(jobs: 1))
+        let parallel = try await collection.run(parallelLoader, options: RunOptions(jobs: 6))
+        #expect(sequential.outcomes.map(\.url) == parallel.outcomes.map(\.url))
+        #expect(parallel.outcomes.map(\.verdict).allSatisfy { $0 == .passed })
+        #expect(parallel.outcomes.last?.url == "http://api.test/v1/final/12")
+        let tokens = await parallelLoader.received.filter { $0.path.hasPrefix("/v1/items") }.map { $0.headers["X-Token"] }
+        #expect(tokens == Array(repeating: "t-1", count: 12))
+    }
+
+    @Test func filesWaitOnlyForEarlierFilesThatCaptureWhatTheyUse() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment("auth: { bearer: '{{ token }}' }\nvariables: { token: none }"),
+            "requests/1.yaml": "request: { url: /a }\ncapture:\n  id: $.id\n",
+            "requests/2.yaml": "request: { url: /b }\ncapture:\n  token: $.t\n",
+            "requests/3.yaml": "request: { url: '/c/{{ id }}' }\n",
+        ])
+        defer { collection.remove() }
+        let run = CollectionRun(collection: collection.load(), options: RunOptions(jobs: 3), transport: ScriptedLoader())
+        #expect(run.fileDependencies == [[], [], [0, 1]])
+    }
+}

@@ -1,0 +1,149 @@
+import CollectionFormat
+import Foundation
+import HTTPCore
+import Loaders
+import Running
+import Testing
+
+/// Checking responses: each failure located at its expectation, with expected and actual values.
+@Suite struct ExpectationCheckingTests {
+    /// The outcome of one request answered with `reply`.
+    private func outcome(_ request: String, reply: ScriptedLoader.Reply, extraFiles: [String: String] = [:]) async throws -> RequestOutcome {
+        var files = ["environments/test.yaml": environment(), "requests/a.yaml": request]
+        files.merge(extraFiles) { $1 }
+        let collection = try TestCollection(files)
+        defer { collection.remove() }
+        let summary = try await collection.run(ScriptedLoader([], fallback: reply))
+        return try #require(summary.outcomes.first)
+    }
+
+    @Test func statusFailurePointsAtTheExpectation() async throws {
+        let result = try await outcome("""
+            request: { url: /a }
+            expect:
+              status: [200, "3xx"]
+            """, reply: .response(status: 404))
+        #expect(result.verdict == .failed)
+        let failure = try #require(result.failures.first)
+        #expect(failure.diagnostic.path == "requests/a.yaml")
+        #expect(failure.diagnostic.mark?.line == 3)
+        #expect(failure.diagnostic.mark?.column == 11)
+        #expect(failure.expected == "one of 200, 3xx")
+        #expect(failure.actual == "404")
+    }
+
+    @Test func passingExpectationsOfEveryKind() async throws {
+        let result = try await outcome("""
+            request: { url: /a }
+            expect:
+              status: { in: [200, 201] }
+              headers:
+                content-type: { contains: json }
+                X-Total: { greaterThan: 10 }
+                X-Literal: "12"
+              body:
+                $.items[*].id: [1, 2]
+                $.items[0].id: 1
+                $.missing: { exists: false }
+              text: { contains: '"items"' }
+              duration: { lessThan: 10s }
+              schema: user.schema.json
+            """, reply: .json(#"{"items":[{"id":1},{"id":2}]}"#, headers: [("X-Total", "12"), ("X-Literal", "12")]),
+            extraFiles: ["requests/user.schema.json": #"{"type":"object","required":["items"]}"#])
+        #expect(result.verdict == .passed, "\(result.failures.map(\.diagnostic.message))")
+    }
+
+    @Test func aQueryIsComparedByHowManyNodesItSelects() async throws {
+        let result = try await outcome("""
+            request: { url: /a }
+            expect:
+              body:
+                $.items[*].id: 7
+                $.items[?@.id > 100]: { exists: false }
+                $..id: [7, 8]
+                $.items[0].id: 7
+                $.items[2].id: { exists: false }
+            """, reply: .json(#"{"items":[{"id":7},{"x":{"id":8}}]}"#))
+        #expect(result.verdict == .passed, "\(result.failures.map(\.actual))")
+        // One node is that node, not a list of one: comparing it to a list fails.
+        let single = try await outcome("""
+            request: { url: /a }
+            expect:
+              body:
+                $.items[*].id: [7]
+            """, reply: .json(#"{"items":[{"id":7}]}"#))
+        #expect(single.verdict == .failed)
+        #expect(single.failures.first?.actual == "7")
+    }
+
+    @Test func aBodyThatIsNotJSONFailsWithAClearMessage() async throws {
+        let html = try await outcome("""
+            request: { url: /a }
+            expect:
+              body:
+                $.id: 1
+                $.name: x
+            """, reply: .response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html>".utf8)))
+        #expect(html.failures.count == 1)
+        #expect(html.failures[0].actual.contains("not JSON"))
+        #expect(html.failures[0].actual.contains("text/html"))
+
+        let binary = try await outcome("""
+            request: { url: /a }
+            expect:
+              text: { contains: x }
+            """, reply: .response(status: 200, body: Data([0xFF, 0x00, 0xFE])))
+        #expect(binary.failures.first?.actual.contains("binary") == true)
+
+        let empty = try await outcome("""
+            request: { url: /a }
+            expect:
+              body: { $.id: 1 }
+            """, reply: .response(status: 204))
+        #expect(empty.failures.first?.actual.contains("empty") == true)
+    }
+
+    @Test func bodyFailuresCarryExpectedAndActual() async throws {
+        let located = try await outcome("""
+            request: { url: /a }
+            expect:
+              body:
+                $.count: { greaterThan: 5 }
+            """, reply: .json(#"{"count":3}"#))
+        let failure = try #require(located.failures.first)
+        #expect(failure.expected == "a value greater than 5")
+        #expect(failure.actual == "3")
+        #expect(failure.diagnostic.mark?.line == 4)
+    }
+
+    @Test func schemaViolationsNameTheInstancePath() async throws {
+        let result = try await outcome("""
+            request: { url: /a }
+            expect:
+              schema: s.json
+            """, reply: .json(#"{"id":"x"}"#),
+            extraFiles: ["requests/s.json": #"{"properties":{"id":{"type":"integer"}}}"#])
+        let failure = try #require(result.failures.first)
+        #expect(failure.actual.contains("$.id"))
+    }
+
+    @Test func durationComparesMilliseconds() async throws {
+        let result = try await outcome("""
+            request: { url: /a }
+            expect:
+              duration: { lessThan: 1ms }
+            """, reply: .delayed(.milliseconds(30), .response(status: 200)))
+        #expect(result.verdict == .failed)
+        #expect(result.failures.first?.actual.hasSuffix(" ms") == true)
+    }
+
+    @Test func transportErrorsAreErrorsWithTheMessageAndAttempts() async throws {
+        let result = try await outcome("""
+            request: { url: /a }
+            options: { retry: { attempts: 2, delay: 1ms } }
+            """, reply: .failure(.cannotConnect))
+        #expect(result.verdict == .errored)
+        #expect(result.error?.message.contains("scripted cannotConnect") == true)
+        #expect(result.attempts == 2)
+    }
+}

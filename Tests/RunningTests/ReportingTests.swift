@@ -1,0 +1,136 @@
+import CollectionFormat
+import Foundation
+import FoundationXML
+import HTTPCore
+import Loaders
+import Reporting
+import Running
+import Testing
+
+/// Redaction and the console, JUnit and JSON outputs.
+@Suite struct ReportingTests {
+    private static let secret = "pa&ss w0rd\"x"
+
+    /// A run whose requests and responses are full of the secret and of hostile characters.
+    private func hostileRun() async throws -> (RunSummary, LoadedCollection) {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment("secrets: { password: { env: PASSWORD } }\nauth: { basic: { username: u, password: '{{ password }}' } }"),
+            "requests/1.yaml": """
+                name: echo <&> "quoted"
+                request:
+                  method: POST
+                  url: "/echo?p={{ password }}"
+                  headers: { X-Secret: "{{ password }}", Cookie: "session=abc" }
+                  json: { password: "{{ password }}" }
+                expect:
+                  body:
+                    $.echo: nothing
+                """,
+            "requests/2.yaml": "request: { url: /down }\n",
+            "requests/3.yaml": "skip: '<later>'\nrequest: { url: /x }\n",
+        ])
+        defer { collection.remove() }
+        let loaded = collection.load(processEnvironment: ["PASSWORD": Self.secret])
+        let echoed = #"{"echo":"\#(Self.secret.replacingOccurrences(of: "\"", with: "\\\""))\u0000\u001b[31m]]>"}"#
+        let loader = ScriptedLoader(routes: [
+            .path("/v1/echo", .json(echoed, headers: [("Set-Cookie", "token=zzz")])),
+            .path("/v1/down", .failure(.cannotConnect)),
+        ])
+        let summary = await CollectionRun(collection: loaded, options: RunOptions(recordExchanges: true), transport: loader).run()
+        return (summary, loaded)
+    }
+
+    private func reports() async throws -> (console: String, junit: String, json: String) {
+        let (summary, loaded) = try await hostileRun()
+        let redactor = Redactor(secrets: loaded.scope.secretValues)
+        let console = ConsoleReport(sources: loaded.sources, redactor: redactor, color: false, verbose: true)
+        let text = summary.outcomes.map(console.render).joined(separator: "\n") + "\n" + console.summary(summary)
+        return (text, JUnitReport.render(summary, sources: loaded.sources, redactor: redactor),
+                JSONReport.render(summary, sources: loaded.sources, redactor: redactor))
+    }
+
+    @Test func noOutputContainsTheSecretOrCredentialValues() async throws {
+        let (console, junit, json) = try await reports()
+        for output in [console, junit, json] {
+            #expect(!output.contains("w0rd"))
+            #expect(!output.contains("pa%26ss"))
+            #expect(!output.contains("session=abc"))
+            #expect(!output.contains("token=zzz"))
+        }
+        #expect(console.contains("> Authorization: ***"))
+        #expect(console.contains("> X-Secret: ***"))
+        #expect(console.contains("< Set-Cookie: ***"))
+        #expect(!console.contains("\u{1B}["), "no raw escape sequences from the server")
+    }
+
+    @Test func junitIsWellFormedWithASuitePerFileAndLocatedFailures() async throws {
+        let junit = try await reports().junit
+        let document = try XMLDocument(xmlString: junit)
+        let suites = try document.nodes(forXPath: "/testsuites/testsuite")
+        #expect(suites.count == 3)
+        let root = try #require(document.rootElement())
+        #expect(root.attribute(forName: "tests")?.stringValue == "3")
+        #expect(root.attribute(forName: "failures")?.stringValue == "1")
+        #expect(root.attribute(forName: "errors")?.stringValue == "1")
+        #expect(root.attribute(forName: "skipped")?.stringValue == "1")
+        let failure = try #require(try document.nodes(forXPath: "//testcase/failure").first as? XMLElement)
+        #expect(failure.stringValue?.contains("requests/1.yaml:9:") == true)
+        let testcase = try #require(failure.parent as? XMLElement)
+        #expect(testcase.attribute(forName: "name")?.stringValue == #"echo <&> "quoted""#)
+        #expect(try document.nodes(forXPath: "//testcase/error").count == 1)
+        #expect((try document.nodes(forXPath: "//testcase/skipped").first as? XMLElement)?
+            .attribute(forName: "message")?.stringValue == "<later>")
+    }
+
+    @Test func jsonReportHasEveryOutcome() async throws {
+        let json = try await reports().json
+        let document = try JSONValue.parse(json)
+        guard case .object(let root) = document, case .array(let requests)? = root["requests"],
+              case .object(let summary)? = root["summary"] else {
+            Issue.record("unexpected shape: \(json)")
+            return
+        }
+        #expect(root["version"] == .int(1))
+        #expect(summary["total"] == .int(3))
+        #expect(summary["exitStatus"] == .int(3))
+        let results = requests.compactMap { request -> JSONValue? in
+            if case .object(let object) = request { return object["result"] } else { return nil }
+        }
+        #expect(results == [.string("failed"), .string("errored"), .string("skipped")])
+        guard case .object(let first) = requests[0], case .array(let failures)? = first["failures"],
+              case .object(let failure) = failures[0] else {
+            Issue.record("no failure in \(json)")
+            return
+        }
+        #expect(failure["location"] == .string("requests/1.yaml:9:13"))
+        #expect(failure["expected"] == .string(#""nothing""#))
+    }
+
+    @Test func recordedExchangesHideOAuth2Tokens() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": """
+                request: { url: /reports }
+                auth: { oauth2: { tokenURL: /oauth/token, clientID: c, clientSecret: s } }
+                """,
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [
+            .path("/v1/oauth/token", .json(#"{"access_token":"tok-abc-123","token_type":"Bearer","expires_in":60}"#)),
+        ], fallback: .response(status: 200))
+        let summary = await CollectionRun(collection: collection.load(), options: RunOptions(recordExchanges: true), transport: loader).run()
+        let exchanges = try #require(summary.outcomes.first?.exchanges)
+        #expect(exchanges.count == 2)
+        #expect(exchanges.allSatisfy { !($0.responseBody ?? "").contains("tok-abc-123") })
+        #expect(exchanges[0].responseBody?.contains(#""access_token":"***""#) == true)
+        #expect(exchanges[1].requestHeaders.contains { $0.name == "Authorization" && $0.value == "***" })
+    }
+
+    @Test func redactorHidesEncodedFormsAndCredentialHeaders() {
+        let redactor = Redactor(secrets: ["a b&c", ""])
+        #expect(redactor.redact("x=a%20b%26c y=a b&c") == "x=*** y=***")
+        #expect(redactor.redactHeader(name: "proxy-authorization", value: "Basic x") == "***")
+        #expect(redactor.redactHeader(name: "X-Other", value: "v a b&c") == "v ***")
+        #expect(Redactor(secrets: []).redact("unchanged") == "unchanged")
+    }
+}

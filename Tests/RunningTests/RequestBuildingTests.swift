@@ -1,0 +1,130 @@
+import CollectionFormat
+import Foundation
+import HTTPCore
+import Loaders
+import Running
+import Testing
+
+/// Building `HTTPRequest`s from definitions: URL, query, headers, bodies, auth and options.
+@Suite struct RequestBuildingTests {
+    /// The first request a collection sends, as the transport received it.
+    private func firstRequest(_ files: [String: String], variables: [(name: String, value: String)] = []) async throws -> HTTPRequest {
+        let collection = try TestCollection(files)
+        defer { collection.remove() }
+        let loader = ScriptedLoader()
+        let summary = try await collection.run(loader, variables: variables)
+        #expect(summary.outcomes.first?.verdict == .passed, "\(summary.outcomes.first?.error?.message ?? "")")
+        return try #require(await loader.received.first)
+    }
+
+    @Test func jsonBodyKeepsTheTypeOfSingleTemplates() async throws {
+        let request = try await firstRequest([
+            "environments/test.yaml": environment("variables: { count: 2, user: { name: Ada } }"),
+            "requests/a.yaml": """
+                request:
+                  method: POST
+                  url: /users
+                  json: { n: "{{ count }}", s: "n={{ count }}", name: "{{ user.name }}", list: [1, null] }
+                """,
+        ])
+        #expect(request.method == .post)
+        #expect(request.url?.absoluteString == "http://api.test/v1/users")
+        let body = try #require(request.body as? JSONBody)
+        #expect(body.value == .object(JSONObject([
+            ("n", .int(2)), ("s", .string("n=2")), ("name", .string("Ada")), ("list", .array([.int(1), .null])),
+        ])))
+    }
+
+    @Test func queryRepeatsListsAndEnvironmentDefaultsYieldToTheRequest() async throws {
+        let request = try await firstRequest([
+            "environments/test.yaml": environment("""
+                headers: { X-Team: "{{ team }}", Accept: text/plain }
+                query: { lang: en, page: 9 }
+                variables: { team: core }
+                """),
+            "requests/a.yaml": """
+                request:
+                  url: /search
+                  query: { page: 2, tag: [a, b], q: "a&b" }
+                  headers: { Accept: application/json }
+                """,
+        ])
+        let items = request.queryItems.map { "\($0.name)=\($0.value ?? "")" }
+        #expect(items == ["page=2", "tag=a", "tag=b", "q=a&b", "lang=en"])
+        #expect(request.headers["Accept"] == "application/json")
+        #expect(request.headers["X-Team"] == "core")
+        #expect(request.headers["User-Agent"] == "runner/0.1")
+    }
+
+    @Test func textBodyIsPlainTextUnlessAContentTypeIsGiven() async throws {
+        let plain = try await firstRequest([
+            "environments/test.yaml": environment(),
+            "requests/a.yaml": "request: { method: PUT, url: /t, text: hello }\n",
+        ])
+        #expect(plain.body.additionalHeaders["Content-Type"] == "text/plain; charset=utf-8")
+        #expect(try plain.body.encode() == Data("hello".utf8))
+        let typed = try await firstRequest([
+            "environments/test.yaml": environment(),
+            "requests/a.yaml": "request: { method: PUT, url: /t, text: '<a/>', headers: { Content-Type: application/xml } }\n",
+        ])
+        #expect(typed.body.additionalHeaders["Content-Type"] == nil)
+        #expect(typed.headers["Content-Type"] == "application/xml")
+    }
+
+    @Test func formAndFileBodies() async throws {
+        let form = try await firstRequest([
+            "environments/test.yaml": environment(),
+            "requests/a.yaml": "request: { method: POST, url: /f, form: { name: Arthur Dent, tag: [a, b] } }\n",
+        ])
+        #expect(String(decoding: try form.body.encode(), as: UTF8.self) == "name=Arthur%20Dent&tag=a&tag=b")
+        let file = try await firstRequest([
+            "environments/test.yaml": environment(),
+            "requests/a.yaml": "request: { method: POST, url: /f, file: data/payload.bin }\n",
+            "requests/data/payload.bin": "bytes",
+        ])
+        #expect(try file.body.encode() == Data("bytes".utf8))
+        #expect(file.body.additionalHeaders["Content-Type"] == "application/octet-stream")
+    }
+
+    @Test func requestAuthOverridesTheEnvironmentAndNoneTurnsItOff() async throws {
+        let files = [
+            "environments/test.yaml": environment("auth: { bearer: env-token }"),
+            "requests/1.yaml": "request: { url: /a }\n",
+            "requests/2.yaml": "request: { url: /b }\nauth: { basic: { username: u, password: p } }\n",
+            "requests/3.yaml": "request: { url: /c }\nauth: none\n",
+        ]
+        let collection = try TestCollection(files)
+        defer { collection.remove() }
+        let loader = ScriptedLoader()
+        _ = try await collection.run(loader)
+        let received = await loader.received
+        #expect(received.map { $0.headers["Authorization"] } == ["Bearer env-token", "Basic dTpw", nil])
+    }
+
+    @Test func environmentOptionsAreDefaultsThatRequestsOverrideKeyByKey() async throws {
+        let request = try await firstRequest([
+            "environments/test.yaml": environment("options: { timeout: 10s, followRedirects: false, retry: { attempts: 2, delay: 1ms } }"),
+            "requests/a.yaml": "request: { url: /a }\noptions: { timeout: 5s, retry: { attempts: 4 } }\n",
+        ])
+        #expect(request.options.timeout == .seconds(5))
+        #expect(request.options.followRedirects == false)
+        #expect(request.options.retry?.attempts == 4)
+        #expect(request.options.retry?.delay == .milliseconds(1))
+    }
+
+    @Test func commandLineVariablesWinOverTheEnvironment() async throws {
+        let request = try await firstRequest([
+            "environments/test.yaml": environment("variables: { id: env }"),
+            "requests/a.yaml": "request: { url: '/items/{{ id }}' }\n",
+        ], variables: [("id", "cli")])
+        #expect(request.path == "/v1/items/cli")
+    }
+
+    @Test func anAbsoluteURLIsSentAsIs() async throws {
+        let request = try await firstRequest([
+            "environments/test.yaml": environment(),
+            "requests/a.yaml": "request: { url: 'http://other.test:8080/x?y=1' }\n",
+        ])
+        #expect(request.url?.absoluteString == "http://other.test:8080/x?y=1")
+    }
+}
