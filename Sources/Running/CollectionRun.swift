@@ -53,6 +53,7 @@ public struct CollectionRun: Sendable {
         let emitter = OutcomeEmitter(emit: onOutcome)
         let bailed = BailFlag()
         var results: [Int: FileResult] = [:]
+        var finishedPrefix = FinishedPrefix(scope: collection.scope)
         await withTaskGroup(of: (Int, FileResult).self) { group in
             var started = Set<Int>()
             var running = 0
@@ -61,7 +62,7 @@ public struct CollectionRun: Sendable {
                     && dependencies[index].allSatisfy({ results[$0] != nil }) {
                     started.insert(index)
                     running += 1
-                    let scope = scope(for: index, after: results)
+                    let scope = finishedPrefix.scope(for: index, after: results)
                     group.addTask {
                         let result = await runFile(index, scope: scope, emitter: emitter, bailed: bailed)
                         await emitter.finish(file: index)
@@ -83,13 +84,35 @@ public struct CollectionRun: Sendable {
         var captures: [(name: String, value: JSONValue)] = []
     }
 
-    /// The starting scope with the captures of every finished earlier file, in file order.
-    private func scope(for index: Int, after results: [Int: FileResult]) -> VariableScope {
-        var scope = collection.scope
-        for earlier in 0..<index {
-            for capture in results[earlier]?.captures ?? [] { scope.define(capture.name, capture.value, in: .capture) }
+    /// The collection's scope with the captures of the longest run of finished files from the first,
+    /// kept up to date as files finish, so a file's starting scope costs the files after that run only
+    /// (not every earlier file, which made a run quadratic in its number of files).
+    struct FinishedPrefix {
+        /// The collection's scope with the captures of files `0..<count`, in file order.
+        private(set) var scope: VariableScope
+        /// How many files from the first have finished and are in `scope`.
+        private(set) var count = 0
+
+        init(scope: VariableScope) {
+            self.scope = scope
         }
-        return scope
+
+        /// The starting scope of file `index`: the captures of every finished earlier file, in file order.
+        mutating func scope(for index: Int, after results: [Int: FileResult]) -> VariableScope {
+            while count < index, let finished = results[count] {
+                Self.define(finished.captures, in: &scope)
+                count += 1
+            }
+            var scope = self.scope
+            for earlier in count..<max(count, index) {
+                Self.define(results[earlier]?.captures ?? [], in: &scope)
+            }
+            return scope
+        }
+
+        private static func define(_ captures: [(name: String, value: JSONValue)], in scope: inout VariableScope) {
+            for capture in captures { scope.define(capture.name, capture.value, in: .capture) }
+        }
     }
 
     /// Runs the steps of a file in order; a failed step skips the rest of its flow.
