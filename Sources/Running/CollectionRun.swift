@@ -162,10 +162,17 @@ public struct CollectionRun: Sendable {
             if let auth = environment.auth { environmentTemplates += auth.value.value.templates }
         }
         let environmentNames = variableNames(in: environmentTemplates)
-        let captured = plan.map { Set($0.steps.flatMap { $0.definition.captures.map(\.name) }) }
+        // For each variable name, the files capturing it, in order: looking up only the names a file
+        // uses keeps this linear in the number of files (comparing with every earlier file was quadratic).
+        var capturers: [String: [Int]] = [:]
+        for index in plan.indices {
+            for name in Set(plan[index].steps.flatMap { $0.definition.captures.map(\.name) }) {
+                capturers[name, default: []].append(index)
+            }
+        }
         return plan.indices.map { index in
             let used = environmentNames.union(variableNames(in: plan[index].steps.flatMap(\.definition.templates)))
-            return Set((0..<index).filter { !captured[$0].isDisjoint(with: used) })
+            return Set(used.flatMap { capturers[$0]?.prefix { $0 < index } ?? [] })
         }
     }
 
