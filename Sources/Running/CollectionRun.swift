@@ -56,10 +56,15 @@ public struct CollectionRun: Sendable {
         var finishedPrefix = FinishedPrefix(scope: collection.scope)
         await withTaskGroup(of: (Int, FileResult).self) { group in
             var started = Set<Int>()
+            var firstUnstarted = 0
             var running = 0
             while true {
-                for index in plan.indices where running < options.jobs && !started.contains(index)
-                    && dependencies[index].allSatisfy({ results[$0] != nil }) {
+                // Files before `firstUnstarted` have all started; the scan stops once `jobs` files run,
+                // so each pass costs the files it looks at, not the whole plan.
+                while started.contains(firstUnstarted) { firstUnstarted += 1 }
+                for index in firstUnstarted..<plan.count {
+                    guard running < options.jobs else { break }
+                    guard !started.contains(index), dependencies[index].allSatisfy({ results[$0] != nil }) else { continue }
                     started.insert(index)
                     running += 1
                     let scope = finishedPrefix.scope(for: index, after: results)
