@@ -12,6 +12,9 @@ struct BenchmarkSuite {
     private struct RoundSample {
         var runnerRate: Double
         var rawRate: Double
+        /// CPU seconds per request (all threads; the runner's from `wait4`, the raw loop's from `getrusage`).
+        var runnerCPU: Double
+        var rawCPU: Double
     }
 
     /// Peak resident bytes of the runs at N/10 and at N files.
@@ -26,6 +29,10 @@ struct BenchmarkSuite {
     let rounds: Int
     let jobs: Int
     private var peaks: [Int: MemoryPeaks] = [:]
+    /// Median seconds of the raw loop for N requests, by server name and concurrency, in measuring order.
+    private var rawSeconds: [(server: String, concurrency: Int, seconds: Double)] = []
+    /// Median seconds of `runner validate` on N files.
+    private var validateSeconds: Double?
 
     private static let startUpRepeats = 5
     private static let validateTarget = 5_000.0
@@ -48,19 +55,20 @@ struct BenchmarkSuite {
         for round in 1...rounds {
             for concurrency in [1, jobs] {
                 progress("round \(round)/\(rounds): \(server.name), \(mode(concurrency))")
-                var rawSeconds = 0.0
+                var raw = (seconds: 0.0, cpuSeconds: 0.0)
                 var measured: ChildMeasurement?
                 // Alternate which goes first, so neither always meets a cold or a warm server.
                 for runnerFirst in round % 2 == 0 ? [true, false] : [false, true] {
                     if runnerFirst {
                         measured = try tool.run(collections.large, port: server.port, jobs: concurrency)
                     } else {
-                        rawSeconds = try await RawClientLoop.run(url: server.healthURL, count: count, concurrency: concurrency)
+                        raw = try await RawClientLoop.run(url: server.healthURL, count: count, concurrency: concurrency)
                     }
                 }
                 guard let measured else { continue }
                 samples[concurrency, default: []].append(
-                    RoundSample(runnerRate: Double(count) / measured.seconds, rawRate: Double(count) / rawSeconds))
+                    RoundSample(runnerRate: Double(count) / measured.seconds, rawRate: Double(count) / raw.seconds,
+                                runnerCPU: measured.cpuSeconds / Double(count), rawCPU: raw.cpuSeconds / Double(count)))
                 if measuringMemory {
                     let small = try tool.run(collections.small, port: server.port, jobs: concurrency)
                     peaks[concurrency, default: MemoryPeaks()].large.append(measured.peakResidentBytes)
@@ -68,29 +76,48 @@ struct BenchmarkSuite {
                 }
             }
         }
-        return [1, jobs].map { concurrency in
+        return [1, jobs].flatMap { concurrency in
             let taken = samples[concurrency] ?? []
+            rawSeconds.append((server.name, concurrency, Double(count) / taken.map(\.rawRate).median))
             let ratios = taken.map { $0.runnerRate / $0.rawRate }
             let target = concurrency == 1 ? 0.8 : 0.7
             let ratio = ratios.median
-            return ResultRow(
-                measure: "throughput, \(server.name), \(mode(concurrency))", unit: "req/s",
-                runner: Figure.whole(taken.map(\.runnerRate).median), raw: Figure.whole(taken.map(\.rawRate).median),
-                ratio: "\(Figure.decimal(ratio)) (\(Figure.decimal(ratios.min() ?? 0))-\(Figure.decimal(ratios.max() ?? 0)))",
-                target: "runner/raw >= \(Figure.decimal(target))", verdict: Verdict(ratio >= target))
+            let runnerCPU = taken.map(\.runnerCPU).median, rawCPU = taken.map(\.rawCPU).median
+            return [
+                ResultRow(
+                    measure: "throughput, \(server.name), \(mode(concurrency))", unit: "req/s",
+                    runner: Figure.whole(taken.map(\.runnerRate).median), raw: Figure.whole(taken.map(\.rawRate).median),
+                    ratio: "\(Figure.decimal(ratio)) (\(Figure.decimal(ratios.min() ?? 0))-\(Figure.decimal(ratios.max() ?? 0)))",
+                    target: "runner/raw >= \(Figure.decimal(target))", verdict: Verdict(ratio >= target)),
+                ResultRow(
+                    measure: "CPU per request, \(server.name), \(mode(concurrency))", unit: "us",
+                    runner: Figure.whole(runnerCPU * 1e6), raw: Figure.whole(rawCPU * 1e6),
+                    ratio: "x\(Figure.decimal(runnerCPU / rawCPU))"),
+            ]
         }
     }
 
     /// Files per second of `runner validate` on the large collection.
-    func parsing() throws -> [ResultRow] {
-        let rates = try (1...rounds).map { round in
+    mutating func parsing() throws -> [ResultRow] {
+        let seconds = try (1...rounds).map { round in
             progress("round \(round)/\(rounds): validate")
-            return Double(count) / (try tool.validate(collections.large).seconds)
+            return try tool.validate(collections.large).seconds
         }
-        let rate = rates.median
+        validateSeconds = seconds.median
+        let rate = Double(count) / seconds.median
         return [ResultRow(
             measure: "validate, \(Figure.whole(Double(count))) files", unit: "files/s", runner: Figure.whole(rate),
             target: ">= \(Figure.whole(Self.validateTarget)) files/s", verdict: Verdict(rate >= Self.validateTarget))]
+    }
+
+    /// The best runner/raw a run could reach if reading and checking the files (what `validate` costs)
+    /// were its only work beyond the raw loop's: raw / (raw + validate), for each throughput row.
+    func parsingCeilingRows() -> [ResultRow] {
+        guard let validateSeconds else { return [] }
+        return rawSeconds.map { raw in
+            ResultRow(measure: "ceiling from parsing alone, \(raw.server), \(mode(raw.concurrency))", unit: "",
+                      runner: "", ratio: Figure.decimal(raw.seconds / (raw.seconds + validateSeconds)))
+        }
     }
 
     /// Wall time of `runner --version` and of a one-request run against `server`.

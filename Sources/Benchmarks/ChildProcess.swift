@@ -9,6 +9,8 @@ import Foundation
 struct ChildMeasurement: Sendable {
     /// Time from spawn to exit, in seconds.
     var seconds: Double
+    /// User plus system CPU time the child used, in seconds (all its threads).
+    var cpuSeconds: Double
     /// The child's own peak resident set size in bytes (from `wait4`'s `ru_maxrss`).
     var peakResidentBytes: Int
     /// The exit status, or nil when a signal ended the child.
@@ -56,6 +58,7 @@ enum ChildProcess {
         let exited = status & 0x7f == 0
         return ChildMeasurement(
             seconds: elapsed.inSeconds,
+            cpuSeconds: usage.cpuSeconds,
             peakResidentBytes: Int(usage.ru_maxrss) * 1024,
             exitStatus: exited ? (status >> 8) & 0xff : nil,
             errorTail: tail(ofFile: errorLog))
@@ -65,5 +68,19 @@ enum ChildProcess {
     private static func tail(ofFile path: String, lines: Int = 8) -> String {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return "" }
         return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
+    }
+}
+
+extension rusage {
+    /// User plus system CPU time, in seconds.
+    var cpuSeconds: Double {
+        Double(ru_utime.tv_sec) + Double(ru_utime.tv_usec) / 1e6 + Double(ru_stime.tv_sec) + Double(ru_stime.tv_usec) / 1e6
+    }
+
+    /// This process's usage so far (all threads).
+    static func ofThisProcess() -> rusage {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return usage
     }
 }

@@ -4,9 +4,11 @@ import Foundation
 /// The ceiling the runner is compared with: the same GETs sent by a bare AsyncHTTPClient loop,
 /// with no YAML, no templating and no checks, reading each whole body.
 enum RawClientLoop {
-    /// Sends `count` GETs of `url` with `concurrency` workers on a fresh client; returns the seconds taken.
-    static func run(url: String, count: Int, concurrency: Int) async throws -> Double {
+    /// Sends `count` GETs of `url` with `concurrency` workers on a fresh client; returns the seconds taken
+    /// and the CPU seconds this process used meanwhile (nothing else runs in it during the loop).
+    static func run(url: String, count: Int, concurrency: Int) async throws -> (seconds: Double, cpuSeconds: Double) {
         try await HTTPClient.withHTTPClient { client in
+            let startUsage = rusage.ofThisProcess()
             let start = ContinuousClock.now
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for worker in 0..<concurrency {
@@ -18,7 +20,7 @@ enum RawClientLoop {
                 try await group.waitForAll()
             }
             let elapsed = start.duration(to: .now)
-            return elapsed.inSeconds
+            return (elapsed.inSeconds, rusage.ofThisProcess().cpuSeconds - startUsage.cpuSeconds)
         }
     }
 
