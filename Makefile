@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make example` and `make test`.
-.PHONY: setup build example test
+.PHONY: setup build example test bench bench
 
 setup:
 	./scripts/setup
@@ -16,3 +16,7 @@ example: setup
 test: setup
 	swift build
 	swift test --no-parallel
+
+# Measures the release build beside a raw HTTP client loop and prints a table of ratios (README, "Benchmarks").
+bench: setup
+	swift build -c release && .build/release/runner-bench

@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "runner", targets: ["RunnerCLI"]),
         .executable(name: "demo-api", targets: ["DemoAPI"]),
+        .executable(name: "runner-bench", targets: ["Benchmarks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -72,6 +73,11 @@ let package = Package(
         ]),
         // The `demo-api` command: serves DemoAPICore on 127.0.0.1 until SIGINT/SIGTERM.
         .executableTarget(name: "DemoAPI", dependencies: ["DemoAPICore"]),
+        // `runner-bench`: the release runner beside a raw AsyncHTTPClient loop, as ratios (`make bench`).
+        .executableTarget(name: "Benchmarks", dependencies: [
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
 
         .testTarget(name: "YAMLTests", dependencies: ["YAML"], exclude: ["Regressions"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),

@@ -53,15 +53,21 @@ public struct CollectionRun: Sendable {
         let emitter = OutcomeEmitter(emit: onOutcome)
         let bailed = BailFlag()
         var results: [Int: FileResult] = [:]
+        var finishedPrefix = FinishedPrefix(scope: collection.scope)
         await withTaskGroup(of: (Int, FileResult).self) { group in
             var started = Set<Int>()
+            var firstUnstarted = 0
             var running = 0
             while true {
-                for index in plan.indices where running < options.jobs && !started.contains(index)
-                    && dependencies[index].allSatisfy({ results[$0] != nil }) {
+                // Files before `firstUnstarted` have all started; the scan stops once `jobs` files run,
+                // so each pass costs the files it looks at, not the whole plan.
+                while started.contains(firstUnstarted) { firstUnstarted += 1 }
+                for index in firstUnstarted..<plan.count {
+                    guard running < options.jobs else { break }
+                    guard !started.contains(index), dependencies[index].allSatisfy({ results[$0] != nil }) else { continue }
                     started.insert(index)
                     running += 1
-                    let scope = scope(for: index, after: results)
+                    let scope = finishedPrefix.scope(for: index, after: results)
                     group.addTask {
                         let result = await runFile(index, scope: scope, emitter: emitter, bailed: bailed)
                         await emitter.finish(file: index)
@@ -83,13 +89,35 @@ public struct CollectionRun: Sendable {
         var captures: [(name: String, value: JSONValue)] = []
     }
 
-    /// The starting scope with the captures of every finished earlier file, in file order.
-    private func scope(for index: Int, after results: [Int: FileResult]) -> VariableScope {
-        var scope = collection.scope
-        for earlier in 0..<index {
-            for capture in results[earlier]?.captures ?? [] { scope.define(capture.name, capture.value, in: .capture) }
+    /// The collection's scope with the captures of the longest run of finished files from the first,
+    /// kept up to date as files finish, so a file's starting scope costs the files after that run only
+    /// (not every earlier file, which made a run quadratic in its number of files).
+    struct FinishedPrefix {
+        /// The collection's scope with the captures of files `0..<count`, in file order.
+        private(set) var scope: VariableScope
+        /// How many files from the first have finished and are in `scope`.
+        private(set) var count = 0
+
+        init(scope: VariableScope) {
+            self.scope = scope
         }
-        return scope
+
+        /// The starting scope of file `index`: the captures of every finished earlier file, in file order.
+        mutating func scope(for index: Int, after results: [Int: FileResult]) -> VariableScope {
+            while count < index, let finished = results[count] {
+                Self.define(finished.captures, in: &scope)
+                count += 1
+            }
+            var scope = self.scope
+            for earlier in count..<max(count, index) {
+                Self.define(results[earlier]?.captures ?? [], in: &scope)
+            }
+            return scope
+        }
+
+        private static func define(_ captures: [(name: String, value: JSONValue)], in scope: inout VariableScope) {
+            for capture in captures { scope.define(capture.name, capture.value, in: .capture) }
+        }
     }
 
     /// Runs the steps of a file in order; a failed step skips the rest of its flow.
@@ -139,10 +167,17 @@ public struct CollectionRun: Sendable {
             if let auth = environment.auth { environmentTemplates += auth.value.value.templates }
         }
         let environmentNames = variableNames(in: environmentTemplates)
-        let captured = plan.map { Set($0.steps.flatMap { $0.definition.captures.map(\.name) }) }
+        // For each variable name, the files capturing it, in order: looking up only the names a file
+        // uses keeps this linear in the number of files (comparing with every earlier file was quadratic).
+        var capturers: [String: [Int]] = [:]
+        for index in plan.indices {
+            for name in Set(plan[index].steps.flatMap { $0.definition.captures.map(\.name) }) {
+                capturers[name, default: []].append(index)
+            }
+        }
         return plan.indices.map { index in
             let used = environmentNames.union(variableNames(in: plan[index].steps.flatMap(\.definition.templates)))
-            return Set((0..<index).filter { !captured[$0].isDisjoint(with: used) })
+            return Set(used.flatMap { capturers[$0]?.prefix { $0 < index } ?? [] })
         }
     }
 

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+
+/// `runner-bench`: measures the release `runner` beside a raw AsyncHTTPClient loop in one run and
+/// prints a table of figures and ratios, with PASS/MISS against the targets of issue 6.
+@main
+struct RunnerBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "runner-bench",
+        abstract: "Measure runner's throughput, parsing, start-up and memory beside a raw HTTP client loop.",
+        discussion: "Build first with `swift build -c release`; run from the package directory (or pass the paths).")
+
+    @Option(help: "Request files in the throughput and parsing collections (memory is also measured at a tenth of it).")
+    var count = 10_000
+
+    @Option(help: "Rounds of interleaved raw/runner measurements; figures are medians over them.")
+    var rounds = 3
+
+    @Option(help: "Concurrency of the parallel runs (runner --jobs and raw workers).")
+    var jobs = 8
+
+    @Option(help: "The runner executable to measure.")
+    var runner = ".build/release/runner"
+
+    @Option(name: .customLong("demo-api"), help: "The demo API executable to start as a server.")
+    var demoAPI = ".build/release/demo-api"
+
+    @Flag(help: "Do not start nginx even when it is installed.")
+    var noNginx = false
+
+    func validate() throws {
+        guard count >= 10, rounds >= 1, jobs >= 2 else {
+            throw ValidationError("--count must be at least 10, --rounds at least 1 and --jobs at least 2")
+        }
+        guard FileManager.default.isExecutableFile(atPath: runner) else {
+            throw ValidationError("no runner executable at \(runner); build it with `swift build -c release`")
+        }
+    }
+
+    func run() async throws {
+        let generator = try CollectionGenerator.makeTemporary()
+        defer { generator.remove() }
+        progress("generating \(count) + \(count / 10) + 1 request files in \(generator.root.path)")
+        let collections = BenchmarkSuite.Collections(
+            large: try generator.collection(named: "large", count: count),
+            small: try generator.collection(named: "small", count: count / 10),
+            single: try generator.collection(named: "single", count: 1))
+
+        let servers = startServers()
+        defer { servers.forEach { $0.stop() } }
+        var suite = BenchmarkSuite(
+            tool: RunnerTool(executable: runner, environments: generator.root.appendingPathComponent("environments").path),
+            collections: collections, count: count, rounds: rounds, jobs: jobs)
+
+        let loadBefore = loadAverage()
+        var rows: [ResultRow] = []
+        for server in servers {
+            rows += try await suite.throughput(against: server, measuringMemory: server === servers.first)
+        }
+        rows += try suite.parsing()
+        rows += suite.parsingCeilingRows()
+        rows += try suite.startUp(against: servers.first)
+        rows += suite.memoryRows()
+
+        print("runner-bench: \(runner), N = \(Figure.whole(Double(count))), \(rounds) rounds (medians; ratios are medians of per-round ratios, range in brackets)")
+        print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadBefore) before, \(loadAverage()) after")
+        print("")
+        print(ResultTable.render(rows))
+        if servers.isEmpty { print("\nno server could be started: throughput and memory were not measured") }
+    }
+
+    /// The demo API and nginx, each when available; a message for each one skipped.
+    private func startServers() -> [LocalServer] {
+        var servers: [LocalServer] = []
+        if FileManager.default.isExecutableFile(atPath: demoAPI) {
+            do { servers.append(try LocalServer.demoAPI(executable: demoAPI)) } catch { progress("skipping the demo API: \(error)") }
+        } else {
+            progress("skipping the demo API: no executable at \(demoAPI) (swift build -c release builds it)")
+        }
+        if noNginx {
+            progress("skipping nginx: --no-nginx")
+        } else {
+            do {
+                if let nginx = try LocalServer.nginx() { servers.append(nginx) } else { progress("skipping nginx: not installed (apt-get install nginx)") }
+            } catch {
+                progress("skipping nginx: \(error)")
+            }
+        }
+        return servers
+    }
+
+    /// The 1-minute load average, formatted.
+    private func loadAverage() -> String {
+        var loads = [0.0, 0.0, 0.0]
+        return getloadavg(&loads, 3) > 0 ? Figure.decimal(loads[0]) : "unknown"
+    }
+}
+
+/// A line of progress on standard error, so that standard output holds only the results.
+func progress(_ message: String) {
+    FileHandle.standardError.write(Data("runner-bench: \(message)\n".utf8))
+}

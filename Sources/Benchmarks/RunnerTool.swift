@@ -1,0 +1,35 @@
+/// The release `runner` executable, run on generated collections and measured each time.
+struct RunnerTool: Sendable {
+    /// Path of the executable.
+    let executable: String
+    /// The generated `environments/` directory (holding `bench.yaml`).
+    let environments: String
+
+    /// `runner run COLLECTION --env bench --var port=PORT [--jobs N]`; fails unless it exits 0.
+    func run(_ collection: String, port: Int, jobs: Int) throws -> ChildMeasurement {
+        try measured(["run", collection] + environmentArguments(port: port) + (jobs > 1 ? ["--jobs", String(jobs)] : []))
+    }
+
+    /// `runner validate COLLECTION --env bench --var port=1`; fails unless it exits 0.
+    func validate(_ collection: String) throws -> ChildMeasurement {
+        try measured(["validate", collection] + environmentArguments(port: 1))
+    }
+
+    /// `runner --version`.
+    func version() throws -> ChildMeasurement {
+        try measured(["--version"])
+    }
+
+    private func environmentArguments(port: Int) -> [String] {
+        ["--env", "bench", "--environments", environments, "--var", "port=\(port)"]
+    }
+
+    private func measured(_ arguments: [String]) throws -> ChildMeasurement {
+        let measurement = try ChildProcess.measure(executable, arguments)
+        guard measurement.exitStatus == 0 else {
+            let ending = measurement.exitStatus.map { "exited with \($0)" } ?? "ended by a signal"
+            throw BenchmarkError(description: "runner \(arguments.joined(separator: " ")) \(ending):\n\(measurement.errorTail)")
+        }
+        return measurement
+    }
+}
