@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make example` and `make test`.
-.PHONY: setup build example test bench bench
+.PHONY: setup build example test bench
 
 setup:
 	./scripts/setup
