@@ -45,8 +45,9 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        signal(SIGPIPE, SIG_IGN)
+        // Interrupted runs end with the shell's status for the signal, never by the signal itself.
         signal(SIGINT) { _ in _exit(130) }
+        signal(SIGTERM) { _ in _exit(143) }
         let loaded = collection.load()
         try DiagnosticsOutput.reportProblems(of: loaded)
         let options = RunOptions(jobs: jobs, tags: tags, excludedTags: excludedTags, bail: bail, recordExchanges: verbose)

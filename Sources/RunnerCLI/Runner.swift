@@ -13,6 +13,8 @@ struct Runner: AsyncParsableCommand {
 
     /// Parses, runs, and exits with FORMAT.md's statuses: a bad command line is 1, never a crash.
     static func main() async {
+        // A closed pipe (`runner list | head`) is a write error to ignore, not a signal that kills us.
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
             if var command = command as? AsyncParsableCommand {
