@@ -16,6 +16,9 @@ public struct LoadRequest: Sendable {
     public var currentDirectory: String
     /// Whether to check variables and referenced files (`validate`, `run`); `list` only decodes.
     public var checksReferences: Bool
+    /// Whether the collection is about to be sent (`run`): then a relative URL without a baseURL is an
+    /// error even without `--env`, while `validate` without `--env` cannot know the baseURL to come.
+    public var forSending: Bool = false
 
     public init(paths: [String], environmentName: String? = nil, environmentsDirectory: String? = nil,
                 variables: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],
@@ -114,6 +117,7 @@ public enum CollectionLoader {
         if request.checksReferences && !environmentBroken {
             var validator = CollectionValidator(environment: environment, commandLine: request.variables,
                                                 processEnvironment: request.processEnvironment)
+            validator.forSending = request.forSending
             validator.validate(files)
             diagnostics.add(contentsOf: validator.diagnostics.diagnostics)
         }

@@ -4,6 +4,8 @@ import YAML
 struct CollectionValidator {
     let environment: ResolvedEnvironment?
     let processEnvironment: [String: String]
+    /// Whether the collection is about to be sent (`run`), not only checked.
+    var forSending = false
     private(set) var diagnostics = DiagnosticBag()
     /// The names defined so far in run order.
     private var defined: Set<String>
@@ -23,6 +25,7 @@ struct CollectionValidator {
         for file in files {
             for step in file.steps {
                 check(step.templates, in: file.path)
+                checkBaseURL(for: step.request.url, in: file.path)
                 checkEnvironmentTemplates(for: step)
                 for reference in step.fileReferences { check(reference, in: file.path) }
                 if let schema = step.expect.schema, FileSystem.kind(of: schema.absolutePath).exists {
@@ -31,6 +34,17 @@ struct CollectionValidator {
                 defined.formUnion(step.captures.map(\.name))
             }
         }
+    }
+
+    /// A URL written as a path needs an environment with a `baseURL` to be joined to: an error when the
+    /// selected environment has none, and, before sending, when no environment is selected.
+    private mutating func checkBaseURL(for url: Template, in path: String) {
+        guard environment?.baseURL == nil, environment != nil || forSending,
+              case .literal? = url.segments.first, NodeDecoder.literalScheme(of: url) == nil else { return }
+        let place = environment.map { "environment '\($0.name)' has no baseURL" } ?? "no environment is selected"
+        diagnostics.add(.error("the relative URL '\(url.source)' needs a baseURL, but \(place)", path: path, at: url.mark,
+                               suggestion: environment == nil ? "pass --env NAME, or write an absolute http(s) URL"
+                                   : "set baseURL in the environment, or write an absolute http(s) URL"))
     }
 
     /// The environment's headers, query and auth are used by every request (auth unless overridden).

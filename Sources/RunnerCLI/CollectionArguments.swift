@@ -35,15 +35,17 @@ struct CollectionArguments: ParsableArguments {
         }
     }
 
-    /// Loads and checks the collection these arguments name.
-    func load() -> LoadedCollection {
-        CollectionLoader.load(LoadRequest(
+    /// Loads and checks the collection these arguments name, `forSending` it (`run`) or only checking it.
+    func load(forSending: Bool = false) -> LoadedCollection {
+        var request = LoadRequest(
             paths: paths,
             environmentName: environment,
             environmentsDirectory: environmentsDirectory,
             variables: variablePairs,
             processEnvironment: ProcessInfo.processInfo.environment,
             currentDirectory: FileManager.default.currentDirectoryPath
-        ))
+        )
+        request.forSending = forSending
+        return CollectionLoader.load(request)
     }
 }

@@ -42,13 +42,22 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        // A report that cannot be written is found out before anything is sent.
+        for (flag, path) in [("--report-junit", junitReport), ("--report-json", jsonReport)] {
+            guard let path else { continue }
+            let parent = (path as NSString).deletingLastPathComponent
+            let directory = parent.isEmpty ? "." : parent
+            guard FileManager.default.isWritableFile(atPath: directory) else {
+                throw ValidationError("\(flag): cannot write '\(path)': the directory '\(directory)' does not exist or is not writable")
+            }
+        }
     }
 
     func run() async throws {
         // Interrupted runs end with the shell's status for the signal, never by the signal itself.
         signal(SIGINT) { _ in _exit(130) }
         signal(SIGTERM) { _ in _exit(143) }
-        let loaded = collection.load()
+        let loaded = collection.load(forSending: true)
         try DiagnosticsOutput.reportProblems(of: loaded)
         let options = RunOptions(jobs: jobs, tags: tags, excludedTags: excludedTags, bail: bail, recordExchanges: verbose)
         let redactor = Redactor(secrets: loaded.scope.secretValues)

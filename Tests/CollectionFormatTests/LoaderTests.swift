@@ -279,3 +279,28 @@ import YAML
         #expect(collection.files.map(\.path) == ["requests/empty.yaml", "requests/users/create.yaml"])
     }
 }
+
+@Suite struct BaseURLTests {
+    @Test func aRelativeURLNeedsABaseURLFromTheSelectedEnvironment() {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/bare.yaml", "variables: { a: 1 }\n")
+        scratch.write("environments/full.yaml", "baseURL: http://127.0.0.1:1/api\n")
+        scratch.write("requests/a.yaml", "request: { url: /users }\n")
+        scratch.write("requests/b.yaml", "request: { url: \"{{ $env.BASE }}/users\" }\n")
+        scratch.write("requests/c.yaml", "request: { url: http://127.0.0.1:1/x }\n")
+        let bare = scratch.load(["requests"], env: "bare", processEnvironment: ["BASE": "http://h"])
+        #expect(problems(of: bare) == [
+            "requests/a.yaml:1:17: error: the relative URL '/users' needs a baseURL, but environment 'bare' has no baseURL"
+                + " [help: set baseURL in the environment, or write an absolute http(s) URL]",
+        ])
+        #expect(scratch.load(["requests"], env: "full", processEnvironment: ["BASE": "http://h"]).diagnostics.isEmpty)
+        // Without --env, validate cannot know the baseURL to come; a run must have one.
+        #expect(scratch.load(["requests"], processEnvironment: ["BASE": "http://h"]).diagnostics.isEmpty)
+        let run = scratch.load(["requests"], processEnvironment: ["BASE": "http://h"], forSending: true)
+        #expect(problems(of: run) == [
+            "requests/a.yaml:1:17: error: the relative URL '/users' needs a baseURL, but no environment is selected"
+                + " [help: pass --env NAME, or write an absolute http(s) URL]",
+        ])
+    }
+}

@@ -23,7 +23,7 @@ import YAML
     @Test func commandLineVariablesAreStringsAndWinOverTheEnvironment() throws {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
-        scratch.write("environments/qa.yaml", "variables: { page: 1, user: env }\nsecrets: { key: { env: KEY } }\n")
+        scratch.write("environments/qa.yaml", "baseURL: http://127.0.0.1:1\nvariables: { page: 1, user: env }\nsecrets: { key: { env: KEY } }\n")
         scratch.write("requests/a.yaml", "request: { url: \"/{{ user }}?p={{ page }}\" }\n")
         let collection = scratch.load(["requests/a.yaml"], env: "qa", vars: [("page", "2")], processEnvironment: ["KEY": "k"])
         #expect(collection.diagnostics.isEmpty)
