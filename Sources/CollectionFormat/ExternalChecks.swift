@@ -1,18 +1,32 @@
 import Expectations
 import Foundation
 import HTTPCore
+import Synchronization
 
 /// Load-time checks whose engines live in the Expectations and HTTPCore modules: JSONPath, regular expressions, JSON.
 enum ExternalChecks {
     /// Why a JSONPath query (RFC 9535) does not parse, with the offset (in Unicode scalars) of the problem; nil when valid.
+    ///
+    /// Answers are kept by query text: a collection repeats the same few queries in many files.
     static func jsonPathProblem(_ query: String) -> (message: String, offset: Int)? {
+        if let known = jsonPathAnswers.withLock({ $0[query] }) { return known.problem }
+        let problem: (message: String, offset: Int)?
         do {
             _ = try JSONPath(query)
-            return nil
+            problem = nil
         } catch {
-            return (error.message, error.offset)
+            problem = (error.message, error.offset)
         }
+        jsonPathAnswers.withLock { $0[query] = JSONPathAnswer(problem: problem) }
+        return problem
     }
+
+    /// What `jsonPathProblem` found for one query text.
+    private struct JSONPathAnswer: Sendable {
+        let problem: (message: String, offset: Int)?
+    }
+
+    private static let jsonPathAnswers = Mutex<[String: JSONPathAnswer]>([:])
 
     /// Why a regular expression does not compile (the engine of `matches`); nil when valid.
     static func regexProblem(_ pattern: String) -> String? {

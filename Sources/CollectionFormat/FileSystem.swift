@@ -21,16 +21,41 @@ enum FileSystem {
         return Int(info.st_size)
     }
 
-    /// At most `limit + 1` bytes of a file (one more than allowed tells a file that is too large), or nil
-    /// if it cannot be read.
-    static func read(_ path: String, upTo limit: Int) -> [UInt8]? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        do {
-            // nil means end of file: an empty file.
-            return try handle.read(upToCount: limit + 1).map { [UInt8]($0) } ?? []
-        } catch {
-            return nil
+    /// What `contents(of:limit:)` found.
+    enum BoundedContents: Equatable {
+        /// At most `limit + 1` bytes (one more than allowed tells a file that grew past the limit).
+        case bytes([UInt8])
+        /// The file's size (from fstat, or stat when it cannot be opened) is over the limit; nothing was read.
+        case tooLarge(size: Int)
+    }
+
+    /// The bytes of a file up to `limit`, or its size when it is larger; nil if it cannot be read.
+    ///
+    /// One open(2), fstat(2) on the descriptor and read(2)s straight into the array: one path lookup per
+    /// file instead of stat plus FileHandle's open, and no copy through `Data`.
+    static func contents(of path: String, limit: Int) -> BoundedContents? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            return size(of: path).flatMap { $0 > limit ? .tooLarge(size: $0) : nil }
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        let statted = fstat(descriptor, &info) == 0
+        if statted, Int(info.st_size) > limit { return .tooLarge(size: Int(info.st_size)) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(statted ? Int(info.st_size) + 1 : 4096)
+        let chunkSize = 16 * 1024
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunkSize) { chunk -> BoundedContents? in
+            while bytes.count <= limit {
+                let count = Foundation.read(descriptor, chunk.baseAddress, min(chunkSize, limit + 1 - bytes.count))
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return nil
+                }
+                if count == 0 { break }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<count]))
+            }
+            return .bytes(bytes)
         }
     }
 

@@ -16,13 +16,16 @@ enum SourceLoader {
     /// The size is checked with stat before reading, so a file over `limits.maxInputBytes` is never loaded;
     /// the read itself stops after the limit in case the file grows in between.
     static func load(path: String, absolutePath: String, limits: Limits = .default) -> SourceDocument? {
-        if let size = FileSystem.size(of: absolutePath), size > limits.maxInputBytes {
+        switch FileSystem.contents(of: absolutePath, limit: limits.maxInputBytes) {
+        case nil:
+            return nil
+        case .tooLarge(let size):
             let diagnostic = Diagnostic.error("the file has \(size) bytes, more than the limit of \(limits.maxInputBytes) bytes",
                                               path: path, at: nil, suggestion: "split it into smaller files")
             return SourceDocument(source: SourceText(path: path, text: ""), root: nil, diagnostics: [diagnostic])
+        case .bytes(let bytes):
+            return parse(bytes, path: path, limits: limits)
         }
-        guard let bytes = FileSystem.read(absolutePath, upTo: limits.maxInputBytes) else { return nil }
-        return parse(bytes, path: path, limits: limits)
     }
 
     /// Parses bytes as one YAML document.

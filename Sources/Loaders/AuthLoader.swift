@@ -19,6 +19,7 @@ public struct AuthLoader: HTTPLoader {
     }
 
     public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        if case .none = request.options.auth { return try await next.load(request) }
         guard !request.headers.contains("Authorization") else { return try await next.load(request) }
         var authorized = request
         switch request.options.auth {

@@ -17,12 +17,14 @@ public struct RedirectLoader: HTTPLoader {
 
     public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         var current = request
-        var visited: Set<String> = [Self.visitKey(current)]
+        // Filled at the first redirect: most responses are not redirects and need no visit keys.
+        var visited: Set<String> = []
         var hops = 0
         while true {
             let response = try await next.load(current)
             guard request.options.followRedirects, response.status.isFollowableRedirect,
                   let location = response.headers["Location"] else { return response }
+            if visited.isEmpty { visited.insert(Self.visitKey(request)) }
             guard hops < request.options.maxRedirects else {
                 throw HTTPError(.tooManyRedirects, request: current, response: response,
                                 message: "more than \(request.options.maxRedirects) redirects, starting at \(request.displayURL)")

@@ -39,7 +39,7 @@ public struct ConsoleReport: Sendable {
         if let duration = outcome.duration { columns.append(OutcomeText.duration(duration)) }
         if outcome.attempts > 1 { columns.append("(\(outcome.attempts) attempts)") }
         if let reason = outcome.skipReason { columns.append("(\(reason))") }
-        let verdict = paint(outcome.verdict.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0), outcome.verdict.colour)
+        let verdict = paint(outcome.verdict.paddedLabel, outcome.verdict.colour)
         return verdict + "  " + TerminalText.printable(redactor.redact(columns.joined(separator: "  ")))
     }
 
@@ -82,6 +82,12 @@ public struct ConsoleReport: Sendable {
 }
 
 extension RequestOutcome.Verdict {
+    /// The verdict's word padded with spaces to five characters (`PASS `), so the names line up.
+    var paddedLabel: String {
+        let label = rawValue
+        return label.count >= 5 ? label : label + String(repeating: " ", count: 5 - label.count)
+    }
+
     /// The ANSI colour code of the verdict.
     var colour: String {
         switch self {

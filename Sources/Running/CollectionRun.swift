@@ -27,9 +27,9 @@ public struct CollectionRun: Sendable {
     public init(collection: LoadedCollection, options: RunOptions, transport: any HTTPLoader) {
         self.collection = collection
         self.options = options
-        let schemas = SchemaCache()
+        let compiled = CompiledChecks()
         plan = collection.files.compactMap { file in
-            let steps = options.selectedSteps(of: file).map { PreparedStep($0.step, schemas: schemas) }
+            let steps = options.selectedSteps(of: file).map { PreparedStep($0.step, compiled: compiled) }
             return steps.isEmpty ? nil : PlannedFile(file: file, steps: steps)
         }
         dependencies = Self.dependencies(of: plan, environment: collection.environment)

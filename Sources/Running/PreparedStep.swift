@@ -30,21 +30,51 @@ struct PreparedStep: Sendable {
         let message: String
     }
 
-    init(_ definition: RequestDefinition, schemas: SchemaCache) {
+    init(_ definition: RequestDefinition, compiled: CompiledChecks) {
         self.definition = definition
-        bodyQueries = definition.expect.body.map { try? JSONPath($0.path) }
+        bodyQueries = definition.expect.body.map { try? compiled.query($0.path).get() }
         captureSources = definition.captures.map { capture in
             switch capture.source {
             case .jsonPath(let text):
-                do { return .jsonPath(try JSONPath(text)) } catch { return .invalid("\(error)") }
+                switch compiled.query(text) {
+                case .success(let query): return .jsonPath(query)
+                case .failure(let error): return .invalid("\(error)")
+                }
             case .header(let name): return .header(name)
             case .cookie(let name): return .cookie(name)
             case .regex(let pattern):
-                do { return .regex(try CapturePattern(pattern)) } catch { return .invalid("invalid regular expression '\(pattern)': \(error)") }
+                switch compiled.pattern(pattern) {
+                case .success(let compiled): return .regex(compiled)
+                case .failure(let error): return .invalid("invalid regular expression '\(pattern)': \(error)")
+                }
             case .status: return .status
             }
         }
-        schema = definition.expect.schema.map { schemas.schema(at: $0.absolutePath) }
+        schema = definition.expect.schema.map { compiled.schemas.schema(at: $0.absolutePath) }
+    }
+}
+
+/// What a run compiles for its checks, once per distinct text: many requests share the same queries
+/// (`$.id`), so they share one compiled value (less work and memory per request file).
+final class CompiledChecks {
+    let schemas = SchemaCache()
+    private var queries: [String: Result<JSONPath, JSONPathError>] = [:]
+    private var patterns: [String: Result<CapturePattern, any Error>] = [:]
+
+    /// The compiled JSONPath query of `text`, or why it does not compile.
+    func query(_ text: String) -> Result<JSONPath, JSONPathError> {
+        if let known = queries[text] { return known }
+        let result = Result { () throws(JSONPathError) -> JSONPath in try JSONPath(text) }
+        queries[text] = result
+        return result
+    }
+
+    /// The compiled capture pattern of `text`, or why it does not compile.
+    func pattern(_ text: String) -> Result<CapturePattern, any Error> {
+        if let known = patterns[text] { return known }
+        let result = Result { try CapturePattern(text) }
+        patterns[text] = result
+        return result
     }
 }
 

@@ -26,13 +26,15 @@ struct StepExecutor: Sendable {
             method: definition.request.method.value, url: definition.request.url.source, verdict: .passed)
         let request: HTTPRequest
         do {
-            request = try builder.build(definition, path: file.path, scope: scope)
+            // Joined to the environment here, once, for the URL shown; the chain's ApplyEnvironment
+            // loader then finds nothing left to fill (applying it again changes nothing).
+            request = try absolute(builder.build(definition, path: file.path, scope: scope))
         } catch {
             outcome.verdict = .errored
             outcome.error = error.diagnostic
             return Result(outcome: outcome, captures: [])
         }
-        outcome.url = displayURL(of: request)
+        outcome.url = request.components.string ?? request.path
         outcome.sensitiveValues = request.options.auth.credentialTexts
 
         let log = ExchangeLog()
@@ -79,10 +81,9 @@ struct StepExecutor: Sendable {
         do { return .success(try await loader.load(request)) } catch { return .failure(error) }
     }
 
-    /// The URL as it will be sent: relative ones joined to the environment.
-    private func displayURL(of request: HTTPRequest) -> String {
-        let absolute = server.map { ApplyEnvironmentLoader.apply($0, to: request) } ?? request
-        return absolute.components.string ?? absolute.path
+    /// The request as it will be sent: a relative one joined to the environment.
+    private func absolute(_ request: HTTPRequest) -> HTTPRequest {
+        server.map { ApplyEnvironmentLoader.apply($0, to: request) } ?? request
     }
 }
 
