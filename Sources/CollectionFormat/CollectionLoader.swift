@@ -93,15 +93,10 @@ public enum CollectionLoader {
                 diagnostics.add(.error("cannot read the file", path: file.path, at: nil))
                 continue
             }
-            sources.store(document.source.text, for: file.path)
-            diagnostics.add(contentsOf: document.diagnostics)
-            guard document.diagnostics.isEmpty else { continue }
-            var decoder = NodeDecoder(source: document.source)
-            let location = FileLocation(displayDirectory: PathText.directory(of: file.path),
-                                        absoluteDirectory: PathText.directory(of: file.absolutePath))
-            files.append(decoder.requestFile(document.root, absolutePath: file.absolutePath,
-                                             defaultName: file.defaultName, location: location))
-            diagnostics.add(contentsOf: decoder.diagnostics.diagnostics)
+            let decoded = FileDecoding.requestFile(document, absolutePath: file.absolutePath, defaultName: file.defaultName)
+            sources.store(decoded.text, for: file.path)
+            diagnostics.add(contentsOf: decoded.diagnostics)
+            if let requestFile = decoded.value { files.append(requestFile) }
         }
 
         var environment: ResolvedEnvironment?

@@ -74,13 +74,10 @@ struct EnvironmentResolver {
             diagnostics.add(.error("cannot read the file", path: display, at: nil))
             return nil
         }
-        sources.store(document.source.text, for: display)
-        diagnostics.add(contentsOf: document.diagnostics)
-        guard document.diagnostics.isEmpty else { return nil }
-        var decoder = NodeDecoder(source: document.source)
-        let definition = decoder.environment(document.root, name: name)
-        diagnostics.add(contentsOf: decoder.diagnostics.diagnostics)
-        return decoder.diagnostics.hasErrors ? nil : definition
+        let decoded = FileDecoding.environment(document, name: name)
+        sources.store(decoded.text, for: display)
+        diagnostics.add(contentsOf: decoded.diagnostics)
+        return decoded.value
     }
 
     /// Applies the chain from the farthest base to the selected environment, then resolves values.

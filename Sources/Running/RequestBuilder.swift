@@ -11,6 +11,10 @@ internal import Loaders
 public struct RequestBuilder: Sendable {
     public let environment: ResolvedEnvironment?
 
+    /// The limit for one attempt when neither the request nor the environment sets `timeout`, so that a
+    /// server that never answers cannot hang a run.
+    public static let defaultTimeout: Duration = .seconds(30)
+
     public init(environment: ResolvedEnvironment?) {
         self.environment = environment
     }
@@ -110,11 +114,12 @@ public struct RequestBuilder: Sendable {
         }
     }
 
-    /// The typed options: the environment's as defaults, the request's winning key by key, and the auth.
+    /// The typed options: the environment's as defaults, the request's winning key by key, and the auth;
+    /// without a timeout in either, `defaultTimeout`.
     private func options(for definition: RequestDefinition, path: String, scope: VariableScope) throws(RunFailure) -> HTTPRequestOptions {
         let merged = definition.options.merged(over: environment?.options ?? OptionsDefinition())
         var options = HTTPRequestOptions(
-            timeout: merged.timeout?.value, delay: merged.delay?.value,
+            timeout: merged.timeout?.value ?? Self.defaultTimeout, delay: merged.delay?.value,
             followRedirects: merged.followRedirects?.value ?? true, maxRedirects: merged.maxRedirects?.value ?? 10,
             insecure: merged.insecure?.value ?? false,
             throttle: merged.throttle.map { ThrottleRate(perSecond: $0.perSecond) })

@@ -3,17 +3,12 @@ import Testing
 import YAML
 @testable import CollectionFormat
 
-/// Decodes YAML text as a request file named `path` in /project/requests.
+/// Decodes YAML text as a request file named `path` in /project, the way the loader decodes each file.
 func decodeRequestFile(_ yaml: String, path: String = "requests/r.yaml") -> (file: RequestFile, diagnostics: [Diagnostic]) {
-    let document = SourceLoader.parse(Array(yaml.utf8), path: path)
-    guard document.diagnostics.isEmpty else {
-        return (RequestFile(path: path, absolutePath: "/project/" + path, name: "r", tags: [], skip: nil, steps: [], isFlow: false),
-                document.diagnostics)
-    }
-    var decoder = NodeDecoder(source: document.source)
-    let location = FileLocation(displayDirectory: "requests", absoluteDirectory: "/project/requests")
-    let file = decoder.requestFile(document.root, absolutePath: "/project/" + path, defaultName: "r", location: location)
-    return (file, decoder.diagnostics.sorted)
+    let decoded = FileDecoding.requestFile(Array(yaml.utf8), path: path, absolutePath: "/project/" + path, defaultName: "r")
+    let file = decoded.value
+        ?? RequestFile(path: path, absolutePath: "/project/" + path, name: "r", tags: [], skip: nil, steps: [], isFlow: false)
+    return (file, DiagnosticBag.sort(decoded.diagnostics))
 }
 
 /// Decodes YAML text as a single request and expects no diagnostics.

@@ -17,11 +17,12 @@ enum ScenarioRun {
     }
 
     /// Runs `runner` with `arguments` plus `--report-junit` and `--report-json`; NO_COLOR is set unless
-    /// `environment` sets it to "" (then it is left out).
+    /// `environment` sets it to "" (then it is left out). With `tls`, the test server speaks HTTPS.
     static func run(
-        _ scenario: String, _ arguments: [String], environment extra: [String: String] = [:], terminal: Bool = false
+        _ scenario: String, _ arguments: [String], environment extra: [String: String] = [:], terminal: Bool = false,
+        tls: TestServerTLS? = nil
     ) async throws -> Output {
-        let server = try await TestServer.start()
+        let server = if let tls { try await TestServer.start(tls: tls) } else { try await TestServer.start() }
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("runner-reports-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: reports) }

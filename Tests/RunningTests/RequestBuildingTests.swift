@@ -112,6 +112,23 @@ import Testing
         #expect(request.options.retry?.delay == .milliseconds(1))
     }
 
+    @Test(arguments: [
+        (environmentOptions: "", requestOptions: "", timeout: RequestBuilder.defaultTimeout),
+        (environmentOptions: "options: { timeout: 10s }", requestOptions: "", timeout: .seconds(10)),
+        (environmentOptions: "", requestOptions: "options: { timeout: 2m }", timeout: .seconds(120)),
+        (environmentOptions: "options: { timeout: 10s }", requestOptions: "options: { timeout: 250ms }", timeout: .milliseconds(250)),
+    ])
+    func aRequestWithoutATimeoutGetsTheDefaultAndAnExplicitOneWins(
+        environmentOptions: String, requestOptions: String, timeout: Duration
+    ) async throws {
+        let request = try await firstRequest([
+            "environments/test.yaml": environment(environmentOptions),
+            "requests/a.yaml": "request: { url: /a }\n\(requestOptions)\n",
+        ])
+        #expect(request.options.timeout == timeout)
+        #expect(RequestBuilder.defaultTimeout == .seconds(30))
+    }
+
     @Test func commandLineVariablesWinOverTheEnvironment() async throws {
         let request = try await firstRequest([
             "environments/test.yaml": environment("variables: { id: env }"),

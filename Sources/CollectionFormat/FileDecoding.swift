@@ -1,0 +1,50 @@
+/// One file decoded from its bytes: its definitions, every problem found in it, and its text.
+public struct DecodedFile<Value: Sendable>: Sendable {
+    /// The definitions; nil when the YAML does not parse (and, for an environment, when it has errors).
+    public var value: Value?
+    /// The problems of this file, in the order found.
+    public var diagnostics: [Diagnostic]
+    /// The file's text, for rendering diagnostics.
+    public var text: String
+}
+
+/// Decodes request and environment files from bytes in memory; `CollectionLoader` reads each file and
+/// decodes it through the same functions, so this is exactly its per-file path without the file system.
+public enum FileDecoding {
+    /// Decodes a request file's bytes; `path` is shown in diagnostics, and relative file references
+    /// (`file`, multipart files, `schema`) resolve against the directory of `absolutePath`. Nothing is read.
+    public static func requestFile(_ bytes: [UInt8], path: String, absolutePath: String,
+                                   defaultName: String) -> DecodedFile<RequestFile> {
+        requestFile(SourceLoader.parse(bytes, path: path), absolutePath: absolutePath, defaultName: defaultName)
+    }
+
+    /// Decodes an environment file's bytes; `name` is the environment's name, `path` is shown in diagnostics.
+    public static func environment(_ bytes: [UInt8], path: String, name: String) -> DecodedFile<EnvironmentDefinition> {
+        environment(SourceLoader.parse(bytes, path: path), name: name)
+    }
+
+    /// Decodes a parsed request file; its YAML error, if any, is the only diagnostic.
+    static func requestFile(_ document: SourceDocument, absolutePath: String,
+                            defaultName: String) -> DecodedFile<RequestFile> {
+        guard document.diagnostics.isEmpty else {
+            return DecodedFile(value: nil, diagnostics: document.diagnostics, text: document.source.text)
+        }
+        var decoder = NodeDecoder(source: document.source)
+        let location = FileLocation(displayDirectory: PathText.directory(of: document.source.path),
+                                    absoluteDirectory: PathText.directory(of: absolutePath))
+        let file = decoder.requestFile(document.root, absolutePath: absolutePath, defaultName: defaultName,
+                                       location: location)
+        return DecodedFile(value: file, diagnostics: decoder.diagnostics.diagnostics, text: document.source.text)
+    }
+
+    /// Decodes a parsed environment file; no value when it has errors.
+    static func environment(_ document: SourceDocument, name: String) -> DecodedFile<EnvironmentDefinition> {
+        guard document.diagnostics.isEmpty else {
+            return DecodedFile(value: nil, diagnostics: document.diagnostics, text: document.source.text)
+        }
+        var decoder = NodeDecoder(source: document.source)
+        let definition = decoder.environment(document.root, name: name)
+        return DecodedFile(value: decoder.diagnostics.hasErrors ? nil : definition,
+                           diagnostics: decoder.diagnostics.diagnostics, text: document.source.text)
+    }
+}

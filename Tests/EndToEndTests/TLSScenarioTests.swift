@@ -1,0 +1,42 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `runner run` against an HTTPS test server whose certificate is self-signed.
+@Suite struct TLSScenarioTests {
+    /// The warning `options: { insecure: true }` gives where it is written.
+    private static let insecureWarning = "warning: 'insecure: true' skips TLS certificate verification"
+
+    /// How many times `part` occurs in `text`.
+    private static func occurrences(of part: String, in text: String) -> Int {
+        text.components(separatedBy: part).count - 1
+    }
+
+    @Test func anUntrustedCertificateIsAnErrorAndNothingIsReceived() async throws {
+        let output = try await ScenarioRun.run("tls", ["run", "verified", "--env", "local"], tls: .selfSigned)
+        let stdout = output.result.stdout
+        #expect(output.result.exitCode == 3, "\(stdout)\n\(output.result.stderr)")
+        #expect(stdout.contains("ERROR  get  GET https://127.0.0.1:"), "\(stdout)")
+        #expect(stdout.contains("verified/get.yaml:1:17: error: the certificate of 127.0.0.1:"), "\(stdout)")
+        #expect(stdout.contains("is not trusted: it is self-signed or signed by an unknown authority"), "\(stdout)")
+        #expect(stdout.contains("insecure: true"), "the message names the way out: \(stdout)")
+        #expect(!output.result.stderr.contains("warning"), "no insecure warning when nothing is insecure")
+        #expect(output.received.isEmpty, "the handshake failed, so no request reached the server")
+    }
+
+    @Test(arguments: [
+        (["run", "insecure-request", "--env", "local"], "insecure-request/get.yaml:2:22: "),
+        (["run", "verified", "--env", "insecure"], "environments/insecure.yaml:2:22: "),
+    ])
+    func insecureReachesTheServerAndWarnsOnceWhereItIsWritten(arguments: [String], place: String) async throws {
+        let output = try await ScenarioRun.run("tls", arguments, tls: .selfSigned)
+        let (stdout, stderr) = (output.result.stdout, output.result.stderr)
+        #expect(output.result.exitCode == 0, "\(stdout)\n\(stderr)")
+        #expect(stdout.contains("PASS   get  GET https://127.0.0.1:"), "\(stdout)")
+        #expect(stdout.contains("1 request: 1 passed"), "\(stdout)")
+        #expect(Self.occurrences(of: Self.insecureWarning, in: stderr) == 1, "\(stderr)")
+        #expect(stderr.contains(place + Self.insecureWarning), "\(stderr)")
+        #expect(!stdout.contains("warning"), "warnings go to standard error: \(stdout)")
+        #expect(output.received.map(\.uri) == ["/echo"])
+    }
+}
