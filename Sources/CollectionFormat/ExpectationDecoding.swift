@@ -64,7 +64,7 @@ extension NodeDecoder {
             }
             error("invalid status pattern '\(text)'", at: node.mark, suggestion: hint)
         default:
-            error("invalid status \(Self.describe(node))", at: node.mark, suggestion: hint)
+            error("invalid status: found \(Self.describe(node))", at: node.mark, suggestion: hint)
         }
         return nil
     }

@@ -110,7 +110,7 @@ import YAML
         ("\"2x\"", "requests/r.yaml:3:11: error: invalid status pattern '2x' [help: expected a status code (100-599), a class like \"2xx\", a list of codes, or a matcher]"),
         ("700", "requests/r.yaml:3:11: error: invalid status 700: status codes are between 100 and 599"),
         ("[200, abc]", "requests/r.yaml:3:17: error: invalid status pattern 'abc' [help: expected a status code (100-599), a class like \"2xx\", a list of codes, or a matcher]"),
-        ("true", "requests/r.yaml:3:11: error: invalid status the boolean true [help: expected a status code (100-599), a class like \"2xx\", a list of codes, or a matcher]"),
+        ("true", "requests/r.yaml:3:11: error: invalid status: found the boolean true [help: expected a status code (100-599), a class like \"2xx\", a list of codes, or a matcher]"),
     ])
     func badStatusPatterns(text: String, message: String) {
         #expect(problems("request: { url: /a }\nexpect:\n  status: \(text)") == [message])
