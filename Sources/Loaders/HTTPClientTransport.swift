@@ -64,7 +64,7 @@ public final class HTTPClientTransport: HTTPLoader {
         } catch let error as HTTPError {
             throw error
         } catch {
-            throw TransportErrorMapping.httpError(for: error, request: request)
+            throw TransportErrorMapping.httpError(for: error, request: request, decompressionRatio: decompressionRatio)
         }
     }
 
@@ -125,27 +125,39 @@ public final class HTTPClientTransport: HTTPLoader {
         return outgoing
     }
 
-    /// Reads the whole body, failing as soon as it would pass `maxResponseBytes`.
+    /// Reads the whole body, failing as soon as it would pass `maxResponseBytes` (at once when the
+    /// Content-Length of an uncompressed body says so). Leaving the body unread closes the connection.
     private static func readBody(_ response: HTTPClientResponse, of request: HTTPRequest) async throws -> Data {
         let limit = request.options.maxResponseBytes
-        let tooLarge = HTTPError(.responseTooLarge, request: request,
-                                 message: "the response from \(request.displayURL) is larger than the limit of \(limit) bytes")
+        let target = "the response from \(request.displayURL)"
         if let declared = response.headers.first(name: "Content-Length").flatMap(Int.init), declared > limit,
            response.headers.first(name: "Content-Encoding") == nil {
-            throw tooLarge
+            throw HTTPError(.responseTooLarge, request: request,
+                            message: "\(target) declares \(declared) bytes (Content-Length), more than the limit of \(byteCount(limit))")
         }
         var body = Data()
         for try await chunk in response.body {
-            guard body.count + chunk.readableBytes <= limit else { throw tooLarge }
+            guard body.count + chunk.readableBytes <= limit else {
+                throw HTTPError(.responseTooLarge, request: request,
+                                message: "\(target) is larger than the limit of \(byteCount(limit)); reading stopped there")
+            }
             body.append(contentsOf: chunk.readableBytesView)
         }
         return body
+    }
+
+    /// A byte count for a message: "10 MiB (10485760 bytes)" for whole mebibytes, else "100000 bytes".
+    static func byteCount(_ bytes: Int) -> String {
+        let mebibyte = 1024 * 1024
+        return bytes >= mebibyte && bytes % mebibyte == 0 ? "\(bytes / mebibyte) MiB (\(bytes) bytes)" : "\(bytes) bytes"
     }
 }
 
 /// Translates AsyncHTTPClient and SwiftNIO errors into `HTTPError` codes with readable messages.
 enum TransportErrorMapping {
-    static func httpError(for error: any Error, request: HTTPRequest) -> HTTPError {
+    /// The `HTTPError` for a failure of AsyncHTTPClient or SwiftNIO; `decompressionRatio` is the transport's
+    /// limit on how many times a compressed body may inflate.
+    static func httpError(for error: any Error, request: HTTPRequest, decompressionRatio: Int) -> HTTPError {
         let (code, detail) = classify(error)
         let target = request.displayURL
         let message: String = switch code {
@@ -155,7 +167,9 @@ enum TransportErrorMapping {
         case .cannotConnect: "could not connect to \(authority(of: request)): \(detail)"
         case .timedOut: "the request to \(target) timed out: \(detail)"
         case .insecureConnection: tlsMessage(detail, server: authority(of: request))
-        case .responseTooLarge: "the response from \(target) expanded beyond the decompression limit: \(detail)"
+        case .responseTooLarge:
+            "the response from \(target) inflates more than \(decompressionRatio) times its compressed size "
+                + "(the decompression limit, against gzip bombs); reading stopped there"
         case .invalidResponse: "the response from \(target) was not valid HTTP: \(detail)"
         case .invalidRequest: "the request to \(target) is invalid: \(detail)"
         default: "the request to \(target) failed: \(detail)"

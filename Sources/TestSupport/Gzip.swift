@@ -18,6 +18,7 @@ enum Gzip {
     }
 
     /// `count` zero bytes as a gzip member about 1/150 of that size: one literal, then 258-byte copies.
+    /// Cheap for a gigabyte: each copy is 13 bits, so after the first one every 8 copies are the same 13 bytes.
     static func zeros(count: Int) -> [UInt8] {
         var bits = BitWriter()
         bits.write(1, count: 1)  // BFINAL
@@ -27,9 +28,18 @@ enum Gzip {
             bits.writeCode(0x30, length: 8)  // literal 0
             remaining -= 1
         }
+        if remaining >= 258 {
+            bits.writeCopyOf258()  // 3 + 8 + 13 bits: byte-aligned from here
+            remaining -= 258
+        }
+        var group = BitWriter()
+        for _ in 0..<8 {
+            group.writeCopyOf258()
+        }
+        bits.appendAligned(group.bytes, times: remaining / (8 * 258))
+        remaining %= 8 * 258
         while remaining >= 258 {
-            bits.writeCode(0xC5, length: 8)  // length symbol 285 = 258 bytes
-            bits.writeCode(0, length: 5)  // distance symbol 0 = 1 byte back
+            bits.writeCopyOf258()
             remaining -= 258
         }
         for _ in 0..<remaining {
@@ -75,6 +85,23 @@ private struct BitWriter {
             write(code >> bit & 1, count: 1)
         }
     }
+
+    /// Appends a copy of the 258 bytes just written (length symbol 285, distance symbol 0 = 1 byte back).
+    mutating func writeCopyOf258() {
+        writeCode(0xC5, length: 8)
+        writeCode(0, length: 5)
+    }
+
+    /// Appends `bytes` `times` times; the writer must be at a byte boundary unless `times` is 0.
+    mutating func appendAligned(_ bytes: [UInt8], times: Int) {
+        guard times > 0 else { return }
+        precondition(bitCount % 8 == 0, "appendAligned needs a byte boundary")
+        self.bytes.reserveCapacity(self.bytes.count + bytes.count * times)
+        for _ in 0..<times {
+            self.bytes += bytes
+        }
+        bitCount += 8 * bytes.count * times
+    }
 }
 
 /// The CRC-32 (IEEE 802.3, reflected 0xEDB88320) checksum gzip trailers carry.
@@ -88,17 +115,42 @@ enum CRC32 {
         ~bytes.reduce(~UInt32(0)) { crc, byte in step(crc, byte) }
     }
 
-    /// The checksum of `count` zero bytes, without allocating them.
+    /// The checksum of `count` zero bytes in about log2(count) steps: feeding a zero byte is a linear map of
+    /// the 32-bit register over GF(2), so `count` zeros are that map's `count`-th power.
     static func checksum(zeros count: Int) -> UInt32 {
-        var crc = ~UInt32(0)
-        for _ in 0..<count {
-            crc = step(crc, 0)
+        var power = GF2Matrix(columns: (0..<32).map { step(1 << UInt32($0), 0) })
+        var result = GF2Matrix.identity
+        var remaining = count
+        while remaining > 0 {
+            if remaining & 1 == 1 {
+                result = result.times(power)
+            }
+            power = power.times(power)
+            remaining >>= 1
         }
-        return ~crc
+        return ~result.apply(~0)
     }
 
     /// Feeds one byte into a running (inverted) CRC.
     private static func step(_ crc: UInt32, _ byte: UInt8) -> UInt32 {
         table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+    }
+}
+
+/// A 32×32 matrix over GF(2), stored as its columns: the image of each bit of a 32-bit vector.
+private struct GF2Matrix {
+    var columns: [UInt32]
+
+    /// The matrix that maps every vector to itself.
+    static let identity = GF2Matrix(columns: (0..<32).map { 1 << UInt32($0) })
+
+    /// The image of `vector`: the sum (XOR) of the columns of its set bits.
+    func apply(_ vector: UInt32) -> UInt32 {
+        (0..<32).reduce(0) { sum, bit in vector >> UInt32(bit) & 1 == 1 ? sum ^ columns[bit] : sum }
+    }
+
+    /// The product `self × other`: applies `other` first, then `self`.
+    func times(_ other: GF2Matrix) -> GF2Matrix {
+        GF2Matrix(columns: other.columns.map(apply))
     }
 }

@@ -69,7 +69,7 @@ enum MeasuredProcess {
     }
 
     /// The `VmHWM` of a running process in bytes, or 0 when it cannot be read (it has exited).
-    private static func highWaterMark(of pid: pid_t) -> Int {
+    static func highWaterMark(of pid: pid_t) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
               let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")

@@ -9,6 +9,8 @@ enum ScenarioRun {
         var junit: String?
         var json: String?
         var received: [RecordedRequest]
+        /// How many TCP connections the test server accepted (a closed connection cannot be reused).
+        var connectionsAccepted: Int
     }
 
     /// A scenario folder below `Scenarios/`.
@@ -18,9 +20,10 @@ enum ScenarioRun {
 
     /// Runs `runner` with `arguments` plus `--report-junit` and `--report-json`; NO_COLOR is set unless
     /// `environment` sets it to "" (then it is left out). With `tls`, the test server speaks HTTPS.
+    /// `whileRunning` gets the runner's process id, as in `RunnerProcess.run`.
     static func run(
         _ scenario: String, _ arguments: [String], environment extra: [String: String] = [:], terminal: Bool = false,
-        tls: TestServerTLS? = nil
+        tls: TestServerTLS? = nil, whileRunning: (@Sendable (Int32) -> Void)? = nil
     ) async throws -> Output {
         let server = if let tls { try await TestServer.start(tls: tls) } else { try await TestServer.start() }
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("runner-reports-\(UUID().uuidString)")
@@ -33,14 +36,16 @@ enum ScenarioRun {
         let all = arguments + ["--report-junit", junit.path, "--report-json", json.path]
         let result: RunnerProcess.Result
         do {
-            result = try await RunnerProcess.run(all, in: folder(scenario), environment: environment, terminal: terminal)
+            result = try await RunnerProcess.run(all, in: folder(scenario), environment: environment, terminal: terminal,
+                                                 whileRunning: whileRunning)
             try await server.stop()
         } catch {
             try? await server.stop()
             throw error
         }
         return Output(result: result, junit: try? String(contentsOf: junit, encoding: .utf8),
-                      json: try? String(contentsOf: json, encoding: .utf8), received: server.receivedRequests())
+                      json: try? String(contentsOf: json, encoding: .utf8), received: server.receivedRequests(),
+                      connectionsAccepted: server.connectionsAccepted)
     }
 
     /// The `requests` of a JSON report, in run order.

@@ -98,6 +98,8 @@ struct TestServerTransportTests {
             #expect(Array(raw.body.prefix(2)) == [0x1F, 0x8B])
             let rawBomb = try await harness.fetch("/gzip-bomb?bytes=1000000")
             #expect(rawBomb.body.count < 10_000)
+            let gigabyteBomb = try await harness.fetch("/gzip-bomb?bytes=1000000000")
+            #expect(gigabyteBomb.body.count < 1_000_000_000 / 150)
         }
         try await Harness.with(decompression: .enabled(limit: .none)) { harness in
             let decoded = try await harness.fetch("/gzip")
@@ -105,6 +107,11 @@ struct TestServerTransportTests {
             let bomb = try await harness.fetch("/gzip-bomb?bytes=1000000")
             #expect(bomb.body.count == 1_000_000)
             #expect(bomb.body.allSatisfy { $0 == 0 })
+            // Every path of the generator (no copy, a partial group, whole groups) inflates with a valid CRC.
+            for count in [0, 1, 258, 259, 260, 2323, 2324, 5000] {
+                let small = try await harness.fetch("/gzip-bomb?bytes=\(count)")
+                #expect(small.body == [UInt8](repeating: 0, count: count), "\(count) zero bytes")
+            }
         }
         try await Harness.with(decompression: .enabled(limit: .ratio(20))) { harness in
             await #expect(throws: (any Error).self) {
