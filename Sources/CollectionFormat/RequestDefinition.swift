@@ -179,18 +179,22 @@ public struct OptionsDefinition: Sendable, Hashable {
     public var followRedirects: Located<Bool>?
     public var maxRedirects: Located<Int>?
     public var insecure: Located<Bool>?
+    /// The largest response body read, in bytes (an addition to FORMAT.md; default 10 MiB).
+    public var maxResponseBytes: Located<Int>?
     public var retry: RetryDefinition?
     /// Only in environments: a rate shared by all parallel workers.
     public var throttle: ThrottleDefinition?
 
     public init(timeout: Located<Duration>? = nil, delay: Located<Duration>? = nil, followRedirects: Located<Bool>? = nil,
-                maxRedirects: Located<Int>? = nil, insecure: Located<Bool>? = nil, retry: RetryDefinition? = nil,
+                maxRedirects: Located<Int>? = nil, insecure: Located<Bool>? = nil,
+                maxResponseBytes: Located<Int>? = nil, retry: RetryDefinition? = nil,
                 throttle: ThrottleDefinition? = nil) {
         self.timeout = timeout
         self.delay = delay
         self.followRedirects = followRedirects
         self.maxRedirects = maxRedirects
         self.insecure = insecure
+        self.maxResponseBytes = maxResponseBytes
         self.retry = retry
         self.throttle = throttle
     }
@@ -200,7 +204,7 @@ public struct OptionsDefinition: Sendable, Hashable {
         OptionsDefinition(
             timeout: timeout ?? base.timeout, delay: delay ?? base.delay,
             followRedirects: followRedirects ?? base.followRedirects, maxRedirects: maxRedirects ?? base.maxRedirects,
-            insecure: insecure ?? base.insecure,
+            insecure: insecure ?? base.insecure, maxResponseBytes: maxResponseBytes ?? base.maxResponseBytes,
             retry: retry.map { $0.merged(over: base.retry) } ?? base.retry,
             throttle: throttle ?? base.throttle)
     }

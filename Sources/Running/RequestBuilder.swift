@@ -122,7 +122,8 @@ public struct RequestBuilder: Sendable {
             timeout: merged.timeout?.value ?? Self.defaultTimeout, delay: merged.delay?.value,
             followRedirects: merged.followRedirects?.value ?? true, maxRedirects: merged.maxRedirects?.value ?? 10,
             insecure: merged.insecure?.value ?? false,
-            throttle: merged.throttle.map { ThrottleRate(perSecond: $0.perSecond) })
+            throttle: merged.throttle.map { ThrottleRate(perSecond: $0.perSecond) },
+            maxResponseBytes: merged.maxResponseBytes?.value ?? HTTPRequestOptions.defaultMaxResponseBytes)
         if let retry = merged.retry {
             options.retry = RetryStrategy(
                 attempts: retry.attempts?.value ?? 3, delay: retry.delay?.value ?? .milliseconds(200),

@@ -129,6 +129,19 @@ import Testing
         #expect(RequestBuilder.defaultTimeout == .seconds(30))
     }
 
+    @Test(arguments: [
+        (environmentOptions: "", requestOptions: "", bytes: 10 * 1024 * 1024),
+        (environmentOptions: "options: { maxResponseBytes: 2048 }", requestOptions: "", bytes: 2048),
+        (environmentOptions: "options: { maxResponseBytes: 2048 }", requestOptions: "options: { maxResponseBytes: 100 }", bytes: 100),
+    ])
+    func theResponseBodyCapIsTenMiBUnlessAFileSetsIt(environmentOptions: String, requestOptions: String, bytes: Int) async throws {
+        let request = try await firstRequest([
+            "environments/test.yaml": environment(environmentOptions),
+            "requests/a.yaml": "request: { url: /a }\n\(requestOptions)\n",
+        ])
+        #expect(request.options.maxResponseBytes == bytes)
+    }
+
     @Test func commandLineVariablesWinOverTheEnvironment() async throws {
         let request = try await firstRequest([
             "environments/test.yaml": environment("variables: { id: env }"),
