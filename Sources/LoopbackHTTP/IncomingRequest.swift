@@ -8,6 +8,8 @@ public struct IncomingRequest: Sendable, Equatable {
         public let value: String
     }
 
+    /// The protocol version the request arrived over, e.g. "HTTP/1.1" or "HTTP/2.0".
+    public let httpVersion: String
     /// The request method, e.g. "GET".
     public let method: String
     /// The request target exactly as received, path and query, e.g. "/echo?a=1".

@@ -30,11 +30,13 @@ public final class LoopbackServer: Sendable {
     }
 
     /// Starts a server on `host` and `port` (0: a free port the system picks) that answers through `handler`;
-    /// `prepareConnection` may add handlers (such as TLS) to each new connection before the HTTP ones.
+    /// `prepareConnection` may add handlers (such as TLS) to each new connection before the HTTP ones, which
+    /// `protocolSetup` adds (HTTP/1.1 unless told otherwise).
     public static func start(
         host: String = "127.0.0.1",
         port: Int = 0,
         prepareConnection: (@Sendable (any Channel) throws -> Void)? = nil,
+        protocolSetup: @escaping ProtocolSetup = http1,
         handler: @escaping Handler
     ) async throws -> LoopbackServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -44,11 +46,11 @@ public final class LoopbackServer: Sendable {
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelInitializer { channel in
                     connections.add(channel)
-                    return channel.eventLoop.makeCompletedFuture {
-                        try prepareConnection?(channel)
-                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        try channel.pipeline.syncOperations.addHandler(RequestCollector(handler: handler))
+                    let handleRequests: @Sendable (any Channel) throws -> Void = { messages in
+                        try messages.pipeline.syncOperations.addHandler(RequestCollector(handler: handler))
                     }
+                    return channel.eventLoop.makeCompletedFuture { try prepareConnection?(channel) }
+                        .flatMap { protocolSetup(channel, handleRequests) }
                 }
                 .bind(host: host, port: port)
                 .get()

@@ -43,6 +43,7 @@ extension IncomingRequest {
         let target = head.uri[...]
         let queryStart = target.firstIndex(of: "?")
         self.init(
+            httpVersion: "HTTP/\(head.version.major).\(head.version.minor)",
             method: head.method.rawValue,
             uri: head.uri,
             path: String(target[..<(queryStart ?? target.endIndex)]),

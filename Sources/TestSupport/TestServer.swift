@@ -43,13 +43,16 @@ public final class TestServer: Sendable {
         try await start(host: host, scheme: "http", prepareConnection: nil)
     }
 
-    /// Starts a server whose connections pass through `prepareConnection` (e.g. a TLS handler) before HTTP.
+    /// Starts a server whose connections pass through `prepareConnection` (e.g. a TLS handler) before HTTP,
+    /// which `protocolSetup` adds.
     static func start(
-        host: String, scheme: String, prepareConnection: (@Sendable (any Channel) throws -> Void)?
+        host: String, scheme: String, prepareConnection: (@Sendable (any Channel) throws -> Void)?,
+        protocolSetup: @escaping LoopbackServer.ProtocolSetup = LoopbackServer.http1
     ) async throws -> TestServer {
         let state = ServerState()
         let router = Router(state: state)
-        let server = try await LoopbackServer.start(host: host, prepareConnection: prepareConnection) { request, writer in
+        let server = try await LoopbackServer.start(host: host, prepareConnection: prepareConnection,
+                                                    protocolSetup: protocolSetup) { request, writer in
             state.record(request)
             router.respond(to: request, with: writer)
         }

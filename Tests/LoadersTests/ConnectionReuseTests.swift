@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import HTTPCore
+import Loaders
+import TestSupport
+
+/// The transport's connection pool through the standard chain: keep-alive reuse over HTTP/1.1, a bounded
+/// number of connections under parallel load, and HTTP/2 negotiated by ALPN and multiplexed on one connection.
+@Suite(.serialized) struct ConnectionReuseTests {
+    /// Sends `count` requests for `path` at once and returns their statuses.
+    func parallelStatuses(_ count: Int, _ path: String, options: HTTPRequestOptions = HTTPRequestOptions(),
+                          through loader: any HTTPLoader) async throws -> [HTTPStatus] {
+        try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+            for _ in 0..<count {
+                group.addTask { try await loader.load(request(path, options: options)).status }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    @Test func sequentialRequestsReuseOneKeepAliveConnection() async throws {
+        try await withStandardChain(on: TestServer.start()) { server, loader in
+            for _ in 0..<20 {
+                let response = try await loader.load(request("/echo"))
+                #expect(response.status == .ok)
+            }
+            #expect(server.count(of: "/echo") == 20)
+            #expect(server.connectionsAccepted == 1)
+        }
+    }
+
+    @Test func parallelRequestsShareABoundedPool() async throws {
+        try await withStandardChain(on: TestServer.start()) { server, loader in
+            // 64 overlapping requests: the pool opens at most its per-host limit of 32 connections.
+            let burst = try await parallelStatuses(64, "/wait/100", through: loader)
+            #expect(burst == Array(repeating: .ok, count: 64))
+            let afterBurst = server.connectionsAccepted
+            #expect(afterBurst > 1)
+            #expect(afterBurst <= 32)
+            // Later rounds of fewer parallel requests find idle pooled connections and open none.
+            for _ in 0..<3 {
+                let round = try await parallelStatuses(8, "/wait/20", through: loader)
+                #expect(round == Array(repeating: .ok, count: 8))
+            }
+            #expect(server.connectionsAccepted == afterBurst)
+        }
+    }
+
+    @Test func http2IsNegotiatedOverTLS() async throws {
+        try await withStandardChain(on: TestServer.startHTTP2()) { server, loader in
+            let response = try await loader.load(request("/echo", options: HTTPRequestOptions(insecure: true)))
+            #expect(response.status == .ok)
+            #expect(server.receivedRequests().map(\.httpVersion) == ["HTTP/2.0"])
+        }
+    }
+
+    @Test func parallelHTTP2RequestsShareOneConnection() async throws {
+        try await withStandardChain(on: TestServer.startHTTP2()) { server, loader in
+            let insecure = HTTPRequestOptions(insecure: true)
+            // The first request establishes the connection; until it has, the pool cannot know it is HTTP/2.
+            let first = try await loader.load(request("/echo", options: insecure))
+            #expect(first.status == .ok)
+            let statuses = try await parallelStatuses(20, "/wait/50", options: insecure, through: loader)
+            #expect(statuses == Array(repeating: .ok, count: 20))
+            #expect(server.count(of: "/wait/50") == 20)
+            #expect(server.receivedRequests().allSatisfy { $0.httpVersion == "HTTP/2.0" })
+            #expect(server.connectionsAccepted == 1)
+        }
+    }
+
+    @Test func http2EchoRoundTrip() async throws {
+        try await withStandardChain(on: TestServer.startHTTP2()) { server, loader in
+            var post = request("/echo?a=1", method: .post, headers: ["X-Trace": "abc"],
+                               options: HTTPRequestOptions(insecure: true))
+            post.body = JSONBody(.object(JSONObject([("name", .string("Arthur"))])))
+            let response = try await loader.load(post)
+            #expect(response.status == .ok)
+            let echoed = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+            #expect(echoed["method"] as? String == "POST")
+            #expect(echoed["path"] as? String == "/echo")
+            #expect(echoed["body"] as? String == #"{"name":"Arthur"}"#)
+            let headers = try #require(echoed["headers"] as? [String: String])
+            #expect(headers["x-trace"] == "abc")
+            #expect(headers["user-agent"] == "runner-tests")
+            #expect(headers["content-type"] == "application/json")
+            let recorded = try #require(server.receivedRequests().last)
+            #expect(recorded.httpVersion == "HTTP/2.0")
+            #expect(recorded.query("a") == "1")
+        }
+    }
+}
