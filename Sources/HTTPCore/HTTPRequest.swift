@@ -8,6 +8,9 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     public var body: any HTTPBody
     public var options: HTTPRequestOptions
+    /// When the request must be complete, set by the timeout loader for each attempt; the transport
+    /// ends it with `timedOut` then (redirect hops and a token fetch share their request's deadline).
+    public var deadline: ContinuousClock.Instant?
 
     /// Creates a request from URL components.
     public init(

@@ -34,7 +34,8 @@ public struct AuthLoader: HTTPLoader {
         case .oauth2ClientCredentials(let credentials):
             let tokenLoader = self.tokenLoader
             let token = try await tokens.token(for: credentials) { () async throws(HTTPError) -> OAuth2AccessToken in
-                try await OAuth2AccessToken.fetch(credentials, using: tokenLoader, options: request.options)
+                try await OAuth2AccessToken.fetch(credentials, using: tokenLoader, options: request.options,
+                                                  deadline: request.deadline)
             }
             authorized.headers["Authorization"] = "\(token.type) \(token.value)"
             let response = try await next.load(authorized)
@@ -70,17 +71,19 @@ public struct OAuth2AccessToken: Sendable, Hashable {
 
     /// Fetches a token with the client-credentials grant, authenticating the client with Basic auth.
     static func fetch(
-        _ credentials: OAuth2ClientCredentials, using loader: any HTTPLoader, options: HTTPRequestOptions
+        _ credentials: OAuth2ClientCredentials, using loader: any HTTPLoader, options: HTTPRequestOptions,
+        deadline: ContinuousClock.Instant? = nil
     ) async throws(HTTPError) -> OAuth2AccessToken {
         var fields = [(name: "grant_type", value: "client_credentials")]
         if let scope = credentials.scope { fields.append((name: "scope", value: scope)) }
         var tokenOptions = HTTPRequestOptions(timeout: options.timeout, insecure: options.insecure,
                                               maxResponseBytes: options.maxResponseBytes)
         tokenOptions.auth = .none
-        let request = HTTPRequest(
+        var request = HTTPRequest(
             method: .post, url: credentials.tokenURL,
             headers: ["Accept": "application/json", "Authorization": AuthLoader.basicCredentials(credentials.clientID, credentials.clientSecret)],
             body: FormBody(fields), options: tokenOptions)
+        request.deadline = deadline
         let sentAt = ContinuousClock.now
         let response = try await loader.load(request)
         return try parse(response, sentAt: sentAt)

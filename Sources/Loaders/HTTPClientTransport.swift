@@ -50,17 +50,18 @@ public final class HTTPClientTransport: HTTPLoader {
     }
 
     public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-        let outgoing = try Self.clientRequest(for: request)
+        let (url, headers, body) = try Self.clientRequestParts(for: request)
         let client = request.options.insecure ? insecure() : secureClient
         let startedAt = Date()
         let start = ContinuousClock.now
         do {
-            let response = try await Self.execute(outgoing, on: client)
-            let body = try await Self.readBody(response, of: request)
+            let outgoing = try HTTPClient.Request(url: url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue),
+                                                  headers: headers, body: body.readableBytes == 0 ? nil : .byteBuffer(body))
+            let (head, received) = try await Self.execute(outgoing, for: request, on: client)
             return HTTPResponse(
-                request: request, status: HTTPStatus(Int(response.status.code)),
-                headers: HTTPHeaders(response.headers.map { ($0.name, $0.value) }),
-                body: body, startedAt: startedAt, duration: start.duration(to: .now))
+                request: request, status: HTTPStatus(Int(head.status.code)),
+                headers: HTTPHeaders(head.headers.map { ($0.name, $0.value) }),
+                body: Data(received.readableBytesView), startedAt: startedAt, duration: start.duration(to: .now))
         } catch let error as HTTPError {
             throw error
         } catch {
@@ -68,15 +69,33 @@ public final class HTTPClientTransport: HTTPLoader {
         }
     }
 
-    /// Executes `outgoing`, once more when the pooled connection it got was already closed: nothing was sent
-    /// then, so repeating is safe for every method. (A server that sends more than its Content-Length makes
-    /// the client drop that connection just as the next request may be handed it.)
-    private static func execute(_ outgoing: HTTPClientRequest, on client: HTTPClient) async throws -> HTTPClientResponse {
-        do {
-            return try await client.execute(outgoing, deadline: .distantFuture)
-        } catch ChannelError.ioOnClosedChannel {
-            return try await client.execute(outgoing, deadline: .distantFuture)
+    /// Executes `outgoing` under the request's deadline (which covers the body too), once more when the pooled
+    /// connection it got was already closed: nothing was sent then, so repeating is safe for every method.
+    /// (A server that sends more than its Content-Length makes the client drop that connection just as the
+    /// next request may be handed it.) Task cancellation cancels the request.
+    private static func execute(
+        _ outgoing: HTTPClient.Request, for request: HTTPRequest, on client: HTTPClient
+    ) async throws -> CappedBodyCollector.Response {
+        let deadline = request.deadline.map(nioDeadline)
+        func attempt() async throws -> CappedBodyCollector.Response {
+            let task = client.execute(request: outgoing, delegate: CappedBodyCollector(request: request), deadline: deadline)
+            return try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
         }
+        do {
+            return try await attempt()
+        } catch ChannelError.ioOnClosedChannel {
+            return try await attempt()
+        }
+    }
+
+    /// The NIO deadline at the same moment as a continuous-clock instant.
+    private static func nioDeadline(_ instant: ContinuousClock.Instant) -> NIODeadline {
+        let remaining = ContinuousClock.now.duration(to: instant).components
+        return .now() + .nanoseconds(remaining.seconds * 1_000_000_000 + remaining.attoseconds / 1_000_000_000)
     }
 
     private func insecure() -> HTTPClient {
@@ -102,8 +121,8 @@ public final class HTTPClientTransport: HTTPLoader {
         return configuration
     }
 
-    /// The AsyncHTTPClient request: URL, method, headers (the body's own filling gaps) and body bytes.
-    private static func clientRequest(for request: HTTPRequest) throws(HTTPError) -> HTTPClientRequest {
+    /// The URL, headers (the body's own filling gaps) and body bytes of the AsyncHTTPClient request.
+    private static func clientRequestParts(for request: HTTPRequest) throws(HTTPError) -> (String, NIOHTTP1.HTTPHeaders, ByteBuffer) {
         guard let scheme = request.scheme?.lowercased(), scheme == "http" || scheme == "https",
               request.host?.isEmpty == false, let url = request.url
         else {
@@ -115,35 +134,12 @@ public final class HTTPClientTransport: HTTPLoader {
             throw HTTPError(.invalidRequest, request: request, underlyingError: error,
                             message: "the body of \(request.method) \(request.displayURL) could not be encoded: \(error)")
         }
-        var outgoing = HTTPClientRequest(url: url.absoluteString)
-        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         var headers = request.headers
         headers.addMissing(from: request.body.additionalHeaders)
         if !headers.contains("Accept-Encoding") { headers["Accept-Encoding"] = "gzip, deflate" }
-        for field in headers { outgoing.headers.add(name: field.name, value: field.value) }
-        if !body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        return outgoing
-    }
-
-    /// Reads the whole body, failing as soon as it would pass `maxResponseBytes` (at once when the
-    /// Content-Length of an uncompressed body says so). Leaving the body unread closes the connection.
-    private static func readBody(_ response: HTTPClientResponse, of request: HTTPRequest) async throws -> Data {
-        let limit = request.options.maxResponseBytes
-        let target = "the response from \(request.displayURL)"
-        if let declared = response.headers.first(name: "Content-Length").flatMap(Int.init), declared > limit,
-           response.headers.first(name: "Content-Encoding") == nil {
-            throw HTTPError(.responseTooLarge, request: request,
-                            message: "\(target) declares \(declared) bytes (Content-Length), more than the limit of \(byteCount(limit))")
-        }
-        var body = Data()
-        for try await chunk in response.body {
-            guard body.count + chunk.readableBytes <= limit else {
-                throw HTTPError(.responseTooLarge, request: request,
-                                message: "\(target) is larger than the limit of \(byteCount(limit)); reading stopped there")
-            }
-            body.append(contentsOf: chunk.readableBytesView)
-        }
-        return body
+        var outgoing = NIOHTTP1.HTTPHeaders()
+        for field in headers { outgoing.add(name: field.name, value: field.value) }
+        return (url.absoluteString, outgoing, ByteBuffer(bytes: body))
     }
 
     /// A byte count for a message: "10 MiB (10485760 bytes)" for whole mebibytes, else "100000 bytes".
@@ -151,6 +147,52 @@ public final class HTTPClientTransport: HTTPLoader {
         let mebibyte = 1024 * 1024
         return bytes >= mebibyte && bytes % mebibyte == 0 ? "\(bytes / mebibyte) MiB (\(bytes) bytes)" : "\(bytes) bytes"
     }
+}
+
+/// Collects a response on the event loop, failing as soon as the body would pass `maxResponseBytes`
+/// (at once when the Content-Length of an uncompressed body says so).
+final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable {
+    typealias Response = (head: HTTPResponseHead, body: ByteBuffer)
+
+    private let request: HTTPRequest
+    // Touched only on the request's event loop, one callback at a time.
+    private var head: HTTPResponseHead?
+    private var body = ByteBuffer()
+
+    init(request: HTTPRequest) {
+        self.request = request
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        self.head = head
+        let limit = request.options.maxResponseBytes
+        if let declared = head.headers.first(name: "Content-Length").flatMap(Int.init), declared > limit,
+           head.headers.first(name: "Content-Encoding") == nil {
+            return task.eventLoop.makeFailedFuture(HTTPError(
+                .responseTooLarge, request: request,
+                message: "\(target) declares \(declared) bytes (Content-Length), more than the limit of \(HTTPClientTransport.byteCount(limit))"))
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
+        let limit = request.options.maxResponseBytes
+        guard body.readableBytes + part.readableBytes <= limit else {
+            return task.eventLoop.makeFailedFuture(HTTPError(
+                .responseTooLarge, request: request,
+                message: "\(target) is larger than the limit of \(HTTPClientTransport.byteCount(limit)); reading stopped there"))
+        }
+        var part = part
+        body.writeBuffer(&part)
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
+        guard let head else { throw HTTPClientError.remoteConnectionClosed }
+        return (head, body)
+    }
+
+    private var target: String { "the response from \(request.displayURL)" }
 }
 
 /// Translates AsyncHTTPClient and SwiftNIO errors into `HTTPError` codes with readable messages.

@@ -9,7 +9,8 @@ public actor ScriptedLoader: HTTPLoader {
         case response(status: Int, headers: HTTPHeaders = [:], body: Data = Data())
         /// A failure with this code.
         case failure(HTTPError.Code)
-        /// The reply after a wait; cancellation during the wait fails with `cancelled`.
+        /// The reply after a wait; cancellation during the wait fails with `cancelled`, and a request
+        /// deadline that comes first fails it with `timedOut` at the deadline.
         indirect case delayed(Duration, Reply)
 
         /// A JSON text response with status 200 unless told otherwise.
@@ -72,6 +73,10 @@ public actor ScriptedLoader: HTTPLoader {
         case .failure(let code):
             throw HTTPError(code, request: request, message: "scripted \(code.rawValue) for \(request.displayURL)")
         case let .delayed(duration, reply):
+            if let deadline = request.deadline, ContinuousClock.now + duration > deadline {
+                try await Sleeper.continuous(ContinuousClock.now.duration(to: deadline), for: request)
+                throw HTTPError(.timedOut, request: request, message: "scripted deadline passed for \(request.displayURL)")
+            }
             try await Sleeper.continuous(duration, for: request)
             return try await answer(reply, to: request)
         }

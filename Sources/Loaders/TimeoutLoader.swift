@@ -1,10 +1,11 @@
 public import HTTPCore
 
-/// Ends a request after `options.timeout` with a `timedOut` error by cancelling the rest of the chain.
+/// Ends a request after `options.timeout` with a `timedOut` error.
 ///
-/// Placed inside the retry loader, the limit applies per attempt (redirect hops and a token fetch
-/// included), so a timed-out attempt can be retried. Cancellation reaches the transport as task
-/// cancellation, which abandons the connection.
+/// Sets the request's absolute `deadline` (the earlier of an existing one and now + timeout), which the
+/// transport hands to AsyncHTTPClient: no timer task per request. Placed inside the retry loader, the limit
+/// applies per attempt (redirect hops and a token fetch included), so a timed-out attempt can be retried
+/// with a fresh deadline. Whatever fails once the deadline has passed is reported as the timeout.
 public struct TimeoutLoader: HTTPLoader {
     public let next: any HTTPLoader
 
@@ -12,22 +13,16 @@ public struct TimeoutLoader: HTTPLoader {
 
     public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         guard let timeout = request.options.timeout else { return try await next.load(request) }
-        let next = self.next
-        let outcome = await withTaskGroup(of: Result<HTTPResponse, HTTPError>?.self) { group in
-            group.addTask {
-                do throws(HTTPError) { return .success(try await next.load(request)) } catch { return .failure(error) }
-            }
-            group.addTask {
-                do { try await Task.sleep(for: timeout) } catch { return nil }
-                return .failure(HTTPError(.timedOut, request: request,
-                                          message: "no complete response from \(request.displayURL) within \(timeout.readable)"))
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+        let limit = ContinuousClock.now + timeout
+        let deadline = request.deadline.map { min($0, limit) } ?? limit
+        var limited = request
+        limited.deadline = deadline
+        do {
+            return try await next.load(limited)
+        } catch where !Task.isCancelled && ContinuousClock.now >= deadline {
+            throw HTTPError(.timedOut, request: request, underlyingError: error,
+                            message: "no complete response from \(request.displayURL) within \(timeout.readable)")
         }
-        guard let outcome else { throw HTTPError.cancelled(request) }
-        return try outcome.get()
     }
 }
 

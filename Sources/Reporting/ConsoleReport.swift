@@ -62,7 +62,7 @@ public struct ConsoleReport: Sendable {
 
     /// `7 requests: 5 passed, 1 failed, 0 errors, 1 skipped in 1.23 s`.
     public func summary(_ summary: RunSummary) -> String {
-        let total = summary.outcomes.count
+        let total = summary.total
         var parts = ["\(summary.count(.passed)) passed"]
         if summary.count(.failed) > 0 { parts.append(paint("\(summary.count(.failed)) failed", RequestOutcome.Verdict.failed.colour)) }
         if summary.count(.errored) > 0 { parts.append(paint("\(summary.count(.errored)) errored", RequestOutcome.Verdict.errored.colour)) }

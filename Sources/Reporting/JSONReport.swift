@@ -48,7 +48,7 @@ public enum JSONReport {
         let report = JSONValue.object(JSONObject([
             ("version", .int(version)),
             ("summary", .object(JSONObject([
-                ("total", .int(summary.outcomes.count)),
+                ("total", .int(summary.total)),
                 ("passed", .int(summary.count(.passed))),
                 ("failed", .int(summary.count(.failed))),
                 ("errored", .int(summary.count(.errored))),

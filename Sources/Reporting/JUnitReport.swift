@@ -16,7 +16,7 @@ public enum JUnitReport {
         func text(_ value: String) -> String { XMLText.escape(redactor.redact(value)) }
 
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"runner\" tests=\"\(summary.outcomes.count)\" failures=\"\(summary.count(.failed))\""
+        xml += "<testsuites name=\"runner\" tests=\"\(summary.total)\" failures=\"\(summary.count(.failed))\""
         xml += " errors=\"\(summary.count(.errored))\" skipped=\"\(summary.count(.skipped))\" time=\"\(seconds(summary.duration))\">\n"
         for file in files {
             let outcomes = outcomesByFile[file]!

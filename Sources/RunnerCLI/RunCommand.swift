@@ -68,7 +68,7 @@ struct RunCommand: AsyncParsableCommand {
             summary = try await HTTPClientTransport.withTransport { transport in
                 let run = CollectionRun(collection: loaded, options: options, transport: transport)
                 let progress = ProgressLine(total: run.requestCount, enabled: Console.progressOnStandardError)
-                let result = await run.run { outcome in
+                let result = await run.run(keepingOutcomes: junitReport != nil || jsonReport != nil) { outcome in
                     progress.clear()
                     Console.out(console.render(outcome))
                     progress.advance(console)

@@ -48,7 +48,11 @@ public struct CollectionRun: Sendable {
     public var requestCount: Int { plan.reduce(0) { $0 + $1.steps.count } }
 
     /// Runs every planned request; `onOutcome` receives each outcome in run order as soon as it can.
-    public func run(onOutcome: @escaping @Sendable (RequestOutcome) -> Void = { _ in }) async -> RunSummary {
+    ///
+    /// The summary keeps every outcome when `keepingOutcomes` (for reports); otherwise only the counts,
+    /// so a run's memory does not grow with its outcomes.
+    public func run(keepingOutcomes: Bool = true,
+                    onOutcome: @escaping @Sendable (RequestOutcome) -> Void = { _ in }) async -> RunSummary {
         let start = ContinuousClock.now
         let emitter = OutcomeEmitter(emit: onOutcome)
         let bailed = BailFlag()
@@ -69,7 +73,8 @@ public struct CollectionRun: Sendable {
                     running += 1
                     let scope = finishedPrefix.scope(for: index, after: results)
                     group.addTask {
-                        let result = await runFile(index, scope: scope, emitter: emitter, bailed: bailed)
+                        let result = await runFile(index, scope: scope, keepingOutcomes: keepingOutcomes,
+                                                   emitter: emitter, bailed: bailed)
                         await emitter.finish(file: index)
                         return (index, result)
                     }
@@ -80,12 +85,17 @@ public struct CollectionRun: Sendable {
             }
         }
         let outcomes = plan.indices.flatMap { results[$0]?.outcomes ?? [] }
-        return RunSummary(outcomes: outcomes, duration: start.duration(to: .now))
+        let counts = results.values.reduce(into: [RequestOutcome.Verdict: Int]()) { counts, result in
+            counts.merge(result.counts, uniquingKeysWith: +)
+        }
+        return RunSummary(counts: counts, duration: start.duration(to: .now), outcomes: outcomes)
     }
 
     /// What running one file produced.
     struct FileResult: Sendable {
+        /// The file's outcomes, when the run keeps them.
         var outcomes: [RequestOutcome] = []
+        var counts: [RequestOutcome.Verdict: Int] = [:]
         var captures: [(name: String, value: JSONValue)] = []
     }
 
@@ -121,7 +131,8 @@ public struct CollectionRun: Sendable {
     }
 
     /// Runs the steps of a file in order; a failed step skips the rest of its flow.
-    private func runFile(_ index: Int, scope startScope: VariableScope, emitter: OutcomeEmitter, bailed: BailFlag) async -> FileResult {
+    private func runFile(_ index: Int, scope startScope: VariableScope, keepingOutcomes: Bool,
+                         emitter: OutcomeEmitter, bailed: BailFlag) async -> FileResult {
         let planned = plan[index]
         var scope = startScope
         var result = FileResult()
@@ -145,7 +156,8 @@ public struct CollectionRun: Sendable {
                     if options.bail { bailed.set() }
                 }
             }
-            result.outcomes.append(outcome)
+            result.counts[outcome.verdict, default: 0] += 1
+            if keepingOutcomes { result.outcomes.append(outcome) }
             await emitter.add(outcome, file: index)
         }
         return result

@@ -104,20 +104,32 @@ public struct Exchange: Sendable {
     }
 }
 
-/// The outcomes of a whole run and how long it took.
+/// The counts of a whole run's verdicts, how long it took, and its outcomes when they were kept.
 public struct RunSummary: Sendable {
+    /// Every outcome in run order; empty when the run kept only the counts (no report asked for them).
     public var outcomes: [RequestOutcome]
     public var duration: Duration
+    /// How many requests the run reported, whether or not their outcomes were kept.
+    public private(set) var total: Int
+    private var counts: [RequestOutcome.Verdict: Int]
 
+    /// A summary of `outcomes`, which it keeps.
     public init(outcomes: [RequestOutcome], duration: Duration) {
+        var counts: [RequestOutcome.Verdict: Int] = [:]
+        for outcome in outcomes { counts[outcome.verdict, default: 0] += 1 }
+        self.init(counts: counts, duration: duration, outcomes: outcomes)
+    }
+
+    /// A summary from verdict counts, with the outcomes that were kept (none, or all of them).
+    public init(counts: [RequestOutcome.Verdict: Int], duration: Duration, outcomes: [RequestOutcome] = []) {
         self.outcomes = outcomes
         self.duration = duration
+        self.counts = counts
+        total = counts.values.reduce(0, +)
     }
 
     /// How many outcomes have a verdict.
-    public func count(_ verdict: RequestOutcome.Verdict) -> Int {
-        outcomes.reduce(0) { $0 + ($1.verdict == verdict ? 1 : 0) }
-    }
+    public func count(_ verdict: RequestOutcome.Verdict) -> Int { counts[verdict] ?? 0 }
 
     /// FORMAT.md's exit status: 3 when a request could not complete, else 4 when an expectation failed, else 0.
     public var exitStatus: Int32 {

@@ -53,6 +53,37 @@ import Loaders
         task.cancel()
         #expect(await task.value?.code == .cancelled)
     }
+
+    @Test func eachAttemptGetsAFreshDeadline() async throws {
+        let scripted = ScriptedLoader([.delayed(.milliseconds(300), .response(status: 200)),
+                                       .delayed(.milliseconds(100), .response(status: 201))])
+        let loader = chain([.retry(), .timeout], ending: scripted)
+        let options = HTTPRequestOptions(timeout: .milliseconds(200), retry: RetryStrategy(attempts: 2, delay: .zero))
+        let response = try await loader.load(request(options: options))
+        #expect(response.status == .created)
+        let deadlines = await scripted.received.compactMap(\.deadline)
+        #expect(deadlines.count == 2 && deadlines[1] > deadlines[0])
+    }
+
+    @Test func keepsAnEarlierDeadlineAndReportsItsOwnTimeout() async {
+        var limited = request(options: HTTPRequestOptions(timeout: .seconds(5)))
+        let earlier = ContinuousClock.now + .milliseconds(100)
+        limited.deadline = earlier
+        let error = await failure(of: TimeoutLoader(next: ScriptedLoader([.delayed(.seconds(10), .response(status: 200))])), limited)
+        #expect(error?.code == .timedOut)
+        #expect(error?.message.contains("within 5s") == true)
+        #expect(ContinuousClock.now - earlier < .seconds(2))
+    }
+}
+
+@Suite struct ScriptedDeadlineTests {
+    @Test func aDelayedReplyPastTheDeadlineFailsAtTheDeadline() async {
+        var late = request()
+        late.deadline = ContinuousClock.now + .milliseconds(100)
+        let error = await failure(of: ScriptedLoader([.delayed(.seconds(10), .response(status: 200))]), late)
+        #expect(error?.code == .timedOut)
+        #expect(ContinuousClock.now >= late.deadline!)
+    }
 }
 
 @Suite struct RetryTests {
