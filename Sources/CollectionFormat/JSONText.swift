@@ -5,14 +5,8 @@ enum JSONText {
     /// The text a value contributes to a string: strings as is, everything else as compact JSON.
     static func interpolated(_ value: JSONValue) -> String {
         if case .string(let string) = value { return string }
-        return serialize(value)
+        return value.serialized()
     }
-
-    /// Compact JSON text.
-    static func serialize(_ value: JSONValue) -> String { value.serialized() }
-
-    /// A double as JSON writes it.
-    static func number(_ double: Double) -> String { JSONValue.double(double).serialized() }
 
     /// "a string", "a number", ... for messages.
     static func kindName(of value: JSONValue) -> String {

@@ -43,16 +43,4 @@ public struct TemplateValue: Sendable, Hashable {
         case .object(let members): members.flatMap(\.value.templates)
         }
     }
-
-    /// The value's text when it is a scalar (numbers and booleans as written in JSON), else nil.
-    public var scalarTemplate: Template? {
-        switch content {
-        case .null: .literal("null", at: mark)
-        case .bool(let value): .literal(String(value), at: mark)
-        case .int(let value): .literal(String(value), at: mark)
-        case .double(let value): .literal(JSONText.number(value), at: mark)
-        case .string(let template): template
-        case .array, .object: nil
-        }
-    }
 }

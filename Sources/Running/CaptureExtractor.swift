@@ -51,7 +51,7 @@ struct CaptureExtractor {
             switch content.json {
             case .failure(let problem): return .failure(Missing(expected: "a JSON body", actual: problem.message))
             case .success(let document):
-                guard let value = ExpectationChecker.selection(query, in: document) else {
+                guard let value = query.comparableValue(in: document) else {
                     return .failure(Missing(expected: "a value at \(query)", actual: "the query selected nothing"))
                 }
                 return .success(value)

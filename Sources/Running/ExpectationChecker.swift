@@ -79,16 +79,10 @@ struct ExpectationChecker {
                                         message: "'\(expectation.path)' is not a valid JSONPath query", expected: "a valid query", actual: expectation.path))
                 continue
             }
-            failures += try check(expectation.matcher, against: Self.selection(query, in: document),
+            failures += try check(expectation.matcher, against: query.comparableValue(in: document),
                                   subject: "body \(expectation.path)", at: expectation.mark)
         }
         return failures
-    }
-
-    /// What a query selects, as FORMAT.md says: one node is compared as that node, several as the list
-    /// of them, and none is absent (so `exists: false` holds).
-    static func selection(_ query: JSONPath, in document: JSONValue) -> JSONValue? {
-        query.comparableValue(in: document)
     }
 
     private func check(schema result: Result<JSONSchema, PreparedStep.SchemaProblem>, reference: FileReference,
