@@ -75,30 +75,35 @@ public struct LoadedCollection: Sendable {
 public enum CollectionLoader {
     /// Decodes every file, resolves the environment and validates variables and referenced files.
     public static func load(_ request: LoadRequest) -> LoadedCollection {
+        load(request, keepingFiles: true) { _, _ in }
+    }
+
+    /// Checks a collection exactly as `load(_:)` does but keeps none of its request files: each decoded
+    /// file is handed to `visit` in run order and dropped, and only the texts of files with problems are
+    /// kept (`files` is empty). A run decodes each file again with `reload(_:)` when its turn comes, so its
+    /// memory does not grow with the number of files.
+    public static func check(_ request: LoadRequest,
+                             visiting visit: (DiscoveredFile, RequestFile) -> Void) -> LoadedCollection {
+        load(request, keepingFiles: false, visit: visit)
+    }
+
+    /// Reads and decodes a request file again (a run's second pass); nil when it cannot be read.
+    public static func reload(_ file: DiscoveredFile) -> DecodedFile<RequestFile>? {
+        SourceLoader.load(path: file.path, absolutePath: file.absolutePath).map {
+            FileDecoding.requestFile($0, absolutePath: file.absolutePath, defaultName: file.defaultName)
+        }
+    }
+
+    private static func load(_ request: LoadRequest, keepingFiles: Bool,
+                             visit: (DiscoveredFile, RequestFile) -> Void) -> LoadedCollection {
         var diagnostics = DiagnosticBag()
-        var sources = SourceCache()
+        let sources = SourceCache()
         for (name, _) in request.variables where !VariablePath.isValidName(name) {
             diagnostics.add(.error("invalid variable name '\(name)' in --var", path: nil, at: nil,
                                    suggestion: "use letters, digits, '_' and '-', not starting with a digit"))
         }
 
         let environmentsDirectory = locateEnvironments(request, diagnostics: &diagnostics)
-        let (discovered, discoveryProblems) = Discovery.requestFiles(
-            request.paths, currentDirectory: request.currentDirectory, skipping: environmentsDirectory?.absolute)
-        diagnostics.add(contentsOf: discoveryProblems)
-
-        var files: [RequestFile] = []
-        for file in discovered {
-            guard let document = SourceLoader.load(path: file.path, absolutePath: file.absolutePath) else {
-                diagnostics.add(.error("cannot read the file", path: file.path, at: nil))
-                continue
-            }
-            let decoded = FileDecoding.requestFile(document, absolutePath: file.absolutePath, defaultName: file.defaultName)
-            sources.store(decoded.text, for: file.path)
-            diagnostics.add(contentsOf: decoded.diagnostics)
-            if let requestFile = decoded.value { files.append(requestFile) }
-        }
-
         var environment: ResolvedEnvironment?
         if let name = request.environmentName, let directory = environmentsDirectory {
             var resolver = EnvironmentResolver(directory: directory, processEnvironment: request.processEnvironment,
@@ -107,15 +112,35 @@ public enum CollectionLoader {
             diagnostics.add(contentsOf: resolver.diagnostics.diagnostics)
             for path in resolver.sources.paths { sources.store(resolver.sources.text(for: path)!, for: path) }
         }
-
         let environmentBroken = request.environmentName != nil && environment == nil
-        if request.checksReferences && !environmentBroken {
-            var validator = CollectionValidator(environment: environment, commandLine: request.variables,
-                                                processEnvironment: request.processEnvironment)
-            validator.forSending = request.forSending
-            validator.validate(files)
-            diagnostics.add(contentsOf: validator.diagnostics.diagnostics)
+        var validator = CollectionValidator(environment: environment, commandLine: request.variables,
+                                            processEnvironment: request.processEnvironment)
+        validator.forSending = request.forSending
+        let validates = request.checksReferences && !environmentBroken
+
+        let (discovered, discoveryProblems) = Discovery.requestFiles(
+            request.paths, currentDirectory: request.currentDirectory, skipping: environmentsDirectory?.absolute)
+        diagnostics.add(contentsOf: discoveryProblems)
+        var files: [RequestFile] = []
+        for location in discovered {
+            guard let decoded = reload(location) else {
+                diagnostics.add(.error("cannot read the file", path: location.path, at: nil))
+                continue
+            }
+            diagnostics.add(contentsOf: decoded.diagnostics)
+            var problems = decoded.diagnostics
+            if let file = decoded.value {
+                if validates {
+                    let before = validator.diagnostics.diagnostics.count
+                    validator.validate(file)
+                    problems += validator.diagnostics.diagnostics.dropFirst(before)
+                }
+                if keepingFiles { files.append(file) }
+                visit(location, file)
+            }
+            if keepingFiles || !problems.isEmpty { sources.store(decoded.text, for: location.path) }
         }
+        diagnostics.add(contentsOf: validator.diagnostics.diagnostics)
 
         let scope = environment?.scope(commandLine: request.variables, processEnvironment: request.processEnvironment)
             ?? ResolvedEnvironment.empty.scope(commandLine: request.variables, processEnvironment: request.processEnvironment)

@@ -20,19 +20,17 @@ struct CollectionValidator {
         }
     }
 
-    /// Checks the files in run order; captures of a request count for the requests after it.
-    mutating func validate(_ files: [RequestFile]) {
-        for file in files {
-            for step in file.steps {
-                check(step.templates, in: file.path)
-                checkBaseURL(for: step.request.url, in: file.path)
-                checkEnvironmentTemplates(for: step)
-                for reference in step.fileReferences { check(reference, in: file.path) }
-                if let schema = step.expect.schema, FileSystem.kind(of: schema.absolutePath).exists {
-                    checkSchema(schema, in: file.path)
-                }
-                defined.formUnion(step.captures.map(\.name))
+    /// Checks the next file in run order; captures of a request count for the requests after it.
+    mutating func validate(_ file: RequestFile) {
+        for step in file.steps {
+            check(step.templates, in: file.path)
+            checkBaseURL(for: step.request.url, in: file.path)
+            checkEnvironmentTemplates(for: step)
+            for reference in step.fileReferences { check(reference, in: file.path) }
+            if let schema = step.expect.schema, FileSystem.kind(of: schema.absolutePath).exists {
+                checkSchema(schema, in: file.path)
             }
+            defined.formUnion(step.captures.map(\.name))
         }
     }
 

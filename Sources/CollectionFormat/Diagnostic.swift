@@ -1,3 +1,4 @@
+internal import Synchronization
 public import YAML
 
 /// One problem found while reading a collection: where it is, what is wrong, and how to fix it.
@@ -81,18 +82,21 @@ public struct DiagnosticBag: Sendable {
     }
 }
 
-/// The text of every file read in a run, by displayed path, for rendering source lines.
-public struct SourceCache: Sendable {
-    private var texts: [String: String] = [:]
+/// The texts of the files a run may show lines of, by displayed path, for rendering source lines.
+///
+/// Shared by reference: a run that decodes its files again as they run stores the text of a file whose
+/// request fails, and the reports holding the same cache can show its lines.
+public final class SourceCache: Sendable {
+    private let texts = Mutex<[String: String]>([:])
 
     public init() {}
 
     /// Records the text of a file.
-    public mutating func store(_ text: String, for path: String) { texts[path] = text }
+    public func store(_ text: String, for path: String) { texts.withLock { $0[path] = text } }
 
-    /// The paths of every file read, sorted.
-    public var paths: [String] { texts.keys.sorted() }
+    /// The paths of every file stored, sorted.
+    public var paths: [String] { texts.withLock { $0.keys.sorted() } }
 
-    /// The text of a file, if it was read.
-    public func text(for path: String) -> String? { texts[path] }
+    /// The text of a file, if it was stored.
+    public func text(for path: String) -> String? { texts.withLock { $0[path] } }
 }

@@ -1,10 +1,10 @@
 /// A request file found under the paths of a run.
-struct DiscoveredFile: Sendable, Hashable {
+public struct DiscoveredFile: Sendable, Hashable {
     /// The path as displayed: the argument joined with the file's place under it.
-    let path: String
-    let absolutePath: String
+    public let path: String
+    public let absolutePath: String
     /// The file's path without extension, relative to the directory argument (or as given for a file).
-    let defaultName: String
+    public let defaultName: String
 }
 
 /// Finds request files and the environments directory.

@@ -1,7 +1,7 @@
 import Expectations
 import Foundation
 import HTTPCore
-import Synchronization
+internal import Synchronization
 
 /// Load-time checks whose engines live in the Expectations and HTTPCore modules: JSONPath, regular expressions, JSON.
 enum ExternalChecks {

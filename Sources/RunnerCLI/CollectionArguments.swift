@@ -35,8 +35,18 @@ struct CollectionArguments: ParsableArguments {
         }
     }
 
-    /// Loads and checks the collection these arguments name, `forSending` it (`run`) or only checking it.
-    func load(forSending: Bool = false) -> LoadedCollection {
+    /// Loads and checks the collection these arguments name, keeping every file (`validate`, `list`).
+    func load() -> LoadedCollection {
+        CollectionLoader.load(loadRequest(forSending: false))
+    }
+
+    /// Checks the collection these arguments name before sending it, handing each file to `visit` and
+    /// keeping none (`run` decodes each file again when it runs).
+    func check(visiting visit: (DiscoveredFile, RequestFile) -> Void) -> LoadedCollection {
+        CollectionLoader.check(loadRequest(forSending: true), visiting: visit)
+    }
+
+    private func loadRequest(forSending: Bool) -> LoadRequest {
         var request = LoadRequest(
             paths: paths,
             environmentName: environment,
@@ -46,6 +56,6 @@ struct CollectionArguments: ParsableArguments {
             currentDirectory: FileManager.default.currentDirectoryPath
         )
         request.forSending = forSending
-        return CollectionLoader.load(request)
+        return request
     }
 }

@@ -57,16 +57,17 @@ struct RunCommand: AsyncParsableCommand {
         // Interrupted runs end with the shell's status for the signal, never by the signal itself.
         signal(SIGINT) { _ in _exit(130) }
         signal(SIGTERM) { _ in _exit(143) }
-        let loaded = collection.load(forSending: true)
-        try DiagnosticsOutput.reportProblems(of: loaded)
         let options = RunOptions(jobs: jobs, tags: tags, excludedTags: excludedTags, bail: bail, recordExchanges: verbose)
+        var planner = RunPlanner(options: options)
+        let loaded = collection.check { location, file in planner.add(file, at: location) }
+        try DiagnosticsOutput.reportProblems(of: loaded)
         let redactor = Redactor(secrets: loaded.scope.secretValues)
         let console = ConsoleReport(sources: loaded.sources, redactor: redactor, color: Console.colorOnStandardOutput, verbose: verbose)
 
         let summary: RunSummary
         do {
             summary = try await HTTPClientTransport.withTransport { transport in
-                let run = CollectionRun(collection: loaded, options: options, transport: transport)
+                let run = CollectionRun(collection: loaded, plan: planner, transport: transport)
                 let progress = ProgressLine(total: run.requestCount, enabled: Console.progressOnStandardError)
                 let result = await run.run(keepingOutcomes: junitReport != nil || jsonReport != nil) { outcome in
                     progress.clear()

@@ -8,31 +8,31 @@ internal import Synchronization
 ///
 /// With `jobs > 1` a file starts once every earlier file that captures a variable it uses has finished,
 /// and it sees the captures of earlier files only, so parallel and sequential runs give the same results.
+/// A run planned with `RunPlanner` over `CollectionLoader.check` holds no file's definitions: each file is
+/// decoded again when its turn comes and dropped after it ran, so memory does not grow with the collection.
 public struct CollectionRun: Sendable {
     public let collection: LoadedCollection
     public let options: RunOptions
     /// The files to run, in order, with the steps the tag filters select.
-    let plan: [PlannedFile]
+    let plan: [RunPlanner.PlannedFile]
     /// For each planned file, the earlier planned files it waits for.
     let dependencies: [Set<Int>]
+    private let compiled = CompiledChecks()
     private let executor: StepExecutor
 
-    /// A file and its selected steps, prepared.
-    struct PlannedFile: Sendable {
-        let file: RequestFile
-        let steps: [PreparedStep]
+    /// Prepares a run of the files `collection` kept; requests go through the standard loader chain ending at `transport`.
+    public init(collection: LoadedCollection, options: RunOptions, transport: any HTTPLoader) {
+        var planner = RunPlanner(options: options)
+        for file in collection.files { planner.add(file) }
+        self.init(collection: collection, plan: planner, transport: transport)
     }
 
-    /// Prepares a run; requests go through the standard loader chain ending at `transport`.
-    public init(collection: LoadedCollection, options: RunOptions, transport: any HTTPLoader) {
+    /// Prepares a run of the files `plan` was given (see `CollectionLoader.check`), with its options.
+    public init(collection: LoadedCollection, plan planner: RunPlanner, transport: any HTTPLoader) {
         self.collection = collection
-        self.options = options
-        let compiled = CompiledChecks()
-        plan = collection.files.compactMap { file in
-            let steps = options.selectedSteps(of: file).map { PreparedStep($0.step, compiled: compiled) }
-            return steps.isEmpty ? nil : PlannedFile(file: file, steps: steps)
-        }
-        dependencies = Self.dependencies(of: plan, environment: collection.environment)
+        options = planner.options
+        plan = planner.files
+        dependencies = planner.dependencies(environment: collection.environment)
         let server = collection.environment?.baseURL.flatMap { ServerEnvironment(baseURL: $0) }
         let layers = LoaderLayer.standard(
             environment: server, userAgent: options.userAgent, tokens: OAuth2TokenStore(),
@@ -45,7 +45,7 @@ public struct CollectionRun: Sendable {
     public var fileDependencies: [[Int]] { dependencies.map { $0.sorted() } }
 
     /// How many requests the run will report (selected steps, skipped ones included).
-    public var requestCount: Int { plan.reduce(0) { $0 + $1.steps.count } }
+    public var requestCount: Int { plan.reduce(0) { $0 + $1.stepCount } }
 
     /// Runs every planned request; `onOutcome` receives each outcome in run order as soon as it can.
     ///
@@ -56,8 +56,10 @@ public struct CollectionRun: Sendable {
         let start = ContinuousClock.now
         let emitter = OutcomeEmitter(emit: onOutcome)
         let bailed = BailFlag()
-        var results: [Int: FileResult] = [:]
-        var finishedPrefix = FinishedPrefix(scope: collection.scope)
+        var finished = FinishedFiles(scope: collection.scope)
+        var counts: [RequestOutcome.Verdict: Int] = [:]
+        var outcomes: [Int: [RequestOutcome]] = [:]
+        var prefetcher = Prefetcher(plan: plan, window: options.jobs + 1)
         await withTaskGroup(of: (Int, FileResult).self) { group in
             var started = Set<Int>()
             var firstUnstarted = 0
@@ -65,30 +67,65 @@ public struct CollectionRun: Sendable {
             while true {
                 // Files before `firstUnstarted` have all started; the scan stops once `jobs` files run,
                 // so each pass costs the files it looks at, not the whole plan.
-                while started.contains(firstUnstarted) { firstUnstarted += 1 }
+                while started.remove(firstUnstarted) != nil { firstUnstarted += 1 }
+                prefetcher.prefetch(after: firstUnstarted)
                 for index in firstUnstarted..<plan.count {
                     guard running < options.jobs else { break }
-                    guard !started.contains(index), dependencies[index].allSatisfy({ results[$0] != nil }) else { continue }
+                    guard !started.contains(index), dependencies[index].allSatisfy(finished.contains) else { continue }
                     started.insert(index)
                     running += 1
-                    let scope = finishedPrefix.scope(for: index, after: results)
+                    let scope = finished.scope(for: index)
+                    let definitions = prefetcher.take(index)
                     group.addTask {
-                        let result = await runFile(index, scope: scope, keepingOutcomes: keepingOutcomes,
-                                                   emitter: emitter, bailed: bailed)
+                        let result = await runFile(index, definitions: await definitions(), scope: scope,
+                                                   keepingOutcomes: keepingOutcomes, emitter: emitter, bailed: bailed)
                         await emitter.finish(file: index)
                         return (index, result)
                     }
                 }
                 guard let (index, result) = await group.next() else { break }
                 running -= 1
-                results[index] = result
+                finished.add(index, captures: result.captures)
+                counts.merge(result.counts, uniquingKeysWith: +)
+                if keepingOutcomes { outcomes[index] = result.outcomes }
             }
         }
-        let outcomes = plan.indices.flatMap { results[$0]?.outcomes ?? [] }
-        let counts = results.values.reduce(into: [RequestOutcome.Verdict: Int]()) { counts, result in
-            counts.merge(result.counts, uniquingKeysWith: +)
+        return RunSummary(counts: counts, duration: start.duration(to: .now),
+                          outcomes: plan.indices.flatMap { outcomes[$0] ?? [] })
+    }
+
+    /// Decodes the files about to run ahead of their turn, on other tasks, so that decoding a file again
+    /// overlaps the requests of the files before it; at most `window` files are decoded ahead.
+    struct Prefetcher {
+        let plan: [RunPlanner.PlannedFile]
+        let window: Int
+        private var decoding: [Int: Task<RunPlanner.FileSource.Definitions, Never>] = [:]
+        /// Files before this one have been prefetched (or need no decoding).
+        private var next = 0
+
+        init(plan: [RunPlanner.PlannedFile], window: Int) {
+            self.plan = plan
+            self.window = window
         }
-        return RunSummary(counts: counts, duration: start.duration(to: .now), outcomes: outcomes)
+
+        /// Starts decoding the files from `first` on, up to the window.
+        mutating func prefetch(after first: Int) {
+            next = max(next, first)
+            while next < min(first + window, plan.count) {
+                if case .onDisk = plan[next].source {
+                    let source = plan[next].source
+                    decoding[next] = Task { source.definitions() }
+                }
+                next += 1
+            }
+        }
+
+        /// The definitions of file `index`: the prefetched ones, or decoded on the spot.
+        mutating func take(_ index: Int) -> @Sendable () async -> RunPlanner.FileSource.Definitions {
+            if let task = decoding.removeValue(forKey: index) { return { await task.value } }
+            let source = plan[index].source
+            return { source.definitions() }
+        }
     }
 
     /// What running one file produced.
@@ -99,28 +136,39 @@ public struct CollectionRun: Sendable {
         var captures: [(name: String, value: JSONValue)] = []
     }
 
-    /// The collection's scope with the captures of the longest run of finished files from the first,
-    /// kept up to date as files finish, so a file's starting scope costs the files after that run only
-    /// (not every earlier file, which made a run quadratic in its number of files).
-    struct FinishedPrefix {
-        /// The collection's scope with the captures of files `0..<count`, in file order.
-        private(set) var scope: VariableScope
-        /// How many files from the first have finished and are in `scope`.
-        private(set) var count = 0
+    /// The finished files and their captures, kept as the collection's scope with the captures of the
+    /// longest run of finished files from the first (in file order), plus the captures of files finished
+    /// after a gap, until the gap closes. So a file's starting scope costs the files after that run only,
+    /// and nothing is kept per file once the run has passed it.
+    struct FinishedFiles {
+        /// The collection's scope with the captures of files `0..<prefix`, in file order.
+        private var prefixScope: VariableScope
+        /// How many files from the first have finished and are in `prefixScope`.
+        private var prefix = 0
+        /// The captures of finished files after the prefix, by file.
+        private var later: [Int: [(name: String, value: JSONValue)]] = [:]
 
         init(scope: VariableScope) {
-            self.scope = scope
+            prefixScope = scope
+        }
+
+        /// Whether file `index` has finished.
+        func contains(_ index: Int) -> Bool { index < prefix || later[index] != nil }
+
+        /// Records a finished file and its captures.
+        mutating func add(_ index: Int, captures: [(name: String, value: JSONValue)]) {
+            later[index] = captures
+            while let captures = later.removeValue(forKey: prefix) {
+                Self.define(captures, in: &prefixScope)
+                prefix += 1
+            }
         }
 
         /// The starting scope of file `index`: the captures of every finished earlier file, in file order.
-        mutating func scope(for index: Int, after results: [Int: FileResult]) -> VariableScope {
-            while count < index, let finished = results[count] {
-                Self.define(finished.captures, in: &scope)
-                count += 1
-            }
-            var scope = self.scope
-            for earlier in count..<max(count, index) {
-                Self.define(results[earlier]?.captures ?? [], in: &scope)
+        func scope(for index: Int) -> VariableScope {
+            var scope = prefixScope
+            for earlier in prefix..<max(prefix, index) {
+                Self.define(later[earlier] ?? [], in: &scope)
             }
             return scope
         }
@@ -131,34 +179,47 @@ public struct CollectionRun: Sendable {
     }
 
     /// Runs the steps of a file in order; a failed step skips the rest of its flow.
-    private func runFile(_ index: Int, scope startScope: VariableScope, keepingOutcomes: Bool,
-                         emitter: OutcomeEmitter, bailed: BailFlag) async -> FileResult {
-        let planned = plan[index]
-        var scope = startScope
+    private func runFile(_ index: Int, definitions: RunPlanner.FileSource.Definitions, scope startScope: VariableScope,
+                         keepingOutcomes: Bool, emitter: OutcomeEmitter, bailed: BailFlag) async -> FileResult {
         var result = FileResult()
+        func report(_ outcome: RequestOutcome) async {
+            result.counts[outcome.verdict, default: 0] += 1
+            if keepingOutcomes { result.outcomes.append(outcome) }
+            await emitter.add(outcome, file: index)
+        }
+        let file: RequestFile
+        let text: String?
+        switch definitions {
+        case .file(let decoded, let decodedText):
+            (file, text) = (decoded, decodedText)
+        case .unusable(let outcome):
+            await report(outcome)
+            return result
+        }
+        var scope = startScope
         var failedStep: String?
-        for step in planned.steps {
+        for (_, definition) in options.selectedSteps(of: file) {
             var outcome: RequestOutcome
-            if let reason = skipReason(of: step.definition, in: planned.file, failedStep: failedStep,
+            if let reason = skipReason(of: definition, in: file, failedStep: failedStep,
                                        bailed: options.bail && bailed.isSet) {
-                outcome = RequestOutcome(file: planned.file.path, flow: planned.file.isFlow ? planned.file.name : nil,
-                                         name: step.definition.name, method: step.definition.request.method.value,
-                                         url: step.definition.request.url.source, verdict: .skipped, skipReason: reason)
+                outcome = RequestOutcome(file: file.path, flow: file.isFlow ? file.name : nil,
+                                         name: definition.name, method: definition.request.method.value,
+                                         url: definition.request.url.source, verdict: .skipped, skipReason: reason)
             } else {
-                let stepResult = await executor.run(step, of: planned.file, scope: scope)
+                let stepResult = await executor.run(PreparedStep(definition, compiled: compiled), of: file, scope: scope)
                 outcome = stepResult.outcome
                 for capture in stepResult.captures {
                     scope.define(capture.name, capture.value, in: .capture)
                     result.captures.append(capture)
                 }
                 if outcome.verdict == .failed || outcome.verdict == .errored {
-                    failedStep = step.definition.name
+                    failedStep = definition.name
                     if options.bail { bailed.set() }
+                    // A file decoded again for the run has no text kept yet; its lines are shown now.
+                    if let text, collection.sources.text(for: file.path) == nil { collection.sources.store(text, for: file.path) }
                 }
             }
-            result.counts[outcome.verdict, default: 0] += 1
-            if keepingOutcomes { result.outcomes.append(outcome) }
-            await emitter.add(outcome, file: index)
+            await report(outcome)
         }
         return result
     }
@@ -169,39 +230,6 @@ public struct CollectionRun: Sendable {
         if let failedStep { return "an earlier step failed: \(failedStep)" }
         if bailed { return "not run: --bail stopped the run after a failure" }
         return nil
-    }
-
-    /// For each file, the earlier files that capture a variable it (or the environment it uses) reads.
-    static func dependencies(of plan: [PlannedFile], environment: ResolvedEnvironment?) -> [Set<Int>] {
-        var environmentTemplates: [Template] = []
-        if let environment {
-            environmentTemplates = environment.headers.map(\.value.value) + environment.query.flatMap(\.value.templates)
-            if let auth = environment.auth { environmentTemplates += auth.value.value.templates }
-        }
-        let environmentNames = variableNames(in: environmentTemplates)
-        // For each variable name, the files capturing it, in order: looking up only the names a file
-        // uses keeps this linear in the number of files (comparing with every earlier file was quadratic).
-        var capturers: [String: [Int]] = [:]
-        for index in plan.indices {
-            for name in Set(plan[index].steps.flatMap { $0.definition.captures.map(\.name) }) {
-                capturers[name, default: []].append(index)
-            }
-        }
-        return plan.indices.map { index in
-            let used = environmentNames.union(variableNames(in: plan[index].steps.flatMap(\.definition.templates)))
-            return Set(used.flatMap { capturers[$0]?.prefix { $0 < index } ?? [] })
-        }
-    }
-
-    /// The root names of the variables the templates read.
-    private static func variableNames(in templates: [Template]) -> Set<String> {
-        var names = Set<String>()
-        for template in templates {
-            for (expression, _) in template.expressions {
-                if case .variable(let path) = expression { names.insert(path.name) }
-            }
-        }
-        return names
     }
 }
 

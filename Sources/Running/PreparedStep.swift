@@ -2,6 +2,7 @@ internal import Foundation
 internal import CollectionFormat
 internal import Expectations
 internal import HTTPCore
+internal import Synchronization
 
 /// A request definition with what its checks need compiled once per run: JSONPath queries, regular
 /// expressions and the schema, so the per-request work is resolving, sending and evaluating.
@@ -55,26 +56,30 @@ struct PreparedStep: Sendable {
 }
 
 /// What a run compiles for its checks, once per distinct text: many requests share the same queries
-/// (`$.id`), so they share one compiled value (less work and memory per request file).
-final class CompiledChecks {
+/// (`$.id`), so they share one compiled value (less work and memory per request file). Files that run
+/// in parallel share it.
+final class CompiledChecks: Sendable {
     let schemas = SchemaCache()
-    private var queries: [String: Result<JSONPath, JSONPathError>] = [:]
-    private var patterns: [String: Result<CapturePattern, any Error>] = [:]
+    private let queries = Mutex<[String: Result<JSONPath, JSONPathError>]>([:])
+    private let patterns = Mutex<[String: Result<CapturePattern, any Error>]>([:])
 
     /// The compiled JSONPath query of `text`, or why it does not compile.
     func query(_ text: String) -> Result<JSONPath, JSONPathError> {
-        if let known = queries[text] { return known }
-        let result = Result { () throws(JSONPathError) -> JSONPath in try JSONPath(text) }
-        queries[text] = result
-        return result
+        Self.compiled(text, in: queries) { text in Result { () throws(JSONPathError) -> JSONPath in try JSONPath(text) } }
     }
 
     /// The compiled capture pattern of `text`, or why it does not compile.
     func pattern(_ text: String) -> Result<CapturePattern, any Error> {
-        if let known = patterns[text] { return known }
-        let result = Result { try CapturePattern(text) }
-        patterns[text] = result
-        return result
+        Self.compiled(text, in: patterns) { text in Result { try CapturePattern(text) } }
+    }
+
+    /// The value cached for `text`, compiled (outside the lock) and cached on first use.
+    private static func compiled<Value: Sendable>(_ text: String, in cache: borrowing Mutex<[String: Value]>,
+                                        compile: (String) -> Value) -> Value {
+        if let known = cache.withLock({ $0[text] }) { return known }
+        let value = compile(text)
+        cache.withLock { $0[text] = value }
+        return value
     }
 }
 

@@ -100,25 +100,9 @@ import Testing
     }
 
     @Test func parallelRunsGiveTheSameResultsAsSequentialOnes() async throws {
-        var files = ["environments/test.yaml": environment()]
-        files["requests/00-login.yaml"] = "request: { url: /login }\ncapture:\n  token: $.token\n"
-        for index in 1...12 {
-            files["requests/\(String(format: "%02d", index))-use.yaml"] = """
-                request: { url: "/items/\(index)", headers: { X-Token: "{{ token }}" } }
-                capture:
-                  last: $.n
-                """
-        }
-        files["requests/99-last.yaml"] = "request: { url: '/final/{{ last }}' }\n"
-        let collection = try TestCollection(files)
+        let collection = try TestCollection(capturingCollectionFiles())
         defer { collection.remove() }
-        func loader() -> ScriptedLoader {
-            var routes: [ScriptedLoader.Route] = [.path("/v1/login", .delayed(.milliseconds(20), .json(#"{"token":"t-1"}"#)))]
-            for index in 1...12 {
-                routes.append(.path("/v1/items/\(index)", .delayed(.milliseconds(Int64(13 - index) * 3), .json(#"{"n":\#(index)}"#))))
-            }
-            return ScriptedLoader(routes: routes, fallback: .response(status: 200))
-        }
+        let loader = capturingLoader
         let sequentialLoader = loader(), parallelLoader = loader()
         let sequential = try await collection.run(sequentialLoader, options: RunOptions(jobs: 1))
         let parallel = try await collection.run(parallelLoader, options: RunOptions(jobs: 6))

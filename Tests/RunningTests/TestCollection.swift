@@ -18,20 +18,42 @@ struct TestCollection {
         }
     }
 
-    /// Loads `requests/` with environment `test` when `environments/test.yaml` exists.
+    /// Loads `requests/` with environment `test` when `environments/test.yaml` exists, keeping every file.
     func load(variables: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:]) -> LoadedCollection {
-        let hasEnvironment = FileManager.default.fileExists(atPath: root.appendingPathComponent("environments/test.yaml").path)
-        return CollectionLoader.load(LoadRequest(
-            paths: ["requests"], environmentName: hasEnvironment ? "test" : nil, variables: variables,
-            processEnvironment: processEnvironment, currentDirectory: root.path))
+        CollectionLoader.load(loadRequest(variables: variables, processEnvironment: processEnvironment))
     }
 
-    /// Runs the collection against a scripted loader; fails the test when the collection is invalid.
+    /// Checks the collection as `runner run` does: no file kept, each planned to be decoded again when it runs.
+    func plan(_ options: RunOptions = RunOptions(), variables: [(name: String, value: String)] = [],
+              processEnvironment: [String: String] = [:]) -> (LoadedCollection, RunPlanner) {
+        var planner = RunPlanner(options: options)
+        let loaded = CollectionLoader.check(loadRequest(variables: variables, processEnvironment: processEnvironment)) {
+            planner.add($1, at: $0)
+        }
+        return (loaded, planner)
+    }
+
+    /// Runs the collection against a scripted loader as `runner run` does (or from the kept files of `load`
+    /// when `keepingFiles`); fails the test when the collection is invalid.
     func run(_ loader: ScriptedLoader, options: RunOptions = RunOptions(), variables: [(name: String, value: String)] = [],
-             processEnvironment: [String: String] = [:]) async throws -> RunSummary {
-        let loaded = load(variables: variables, processEnvironment: processEnvironment)
+             processEnvironment: [String: String] = [:], keepingFiles: Bool = false) async throws -> RunSummary {
+        if keepingFiles {
+            let loaded = load(variables: variables, processEnvironment: processEnvironment)
+            guard !loaded.hasErrors else { throw InvalidCollection(diagnostics: loaded.diagnostics) }
+            return await CollectionRun(collection: loaded, options: options, transport: loader).run()
+        }
+        let (loaded, planner) = plan(options, variables: variables, processEnvironment: processEnvironment)
         guard !loaded.hasErrors else { throw InvalidCollection(diagnostics: loaded.diagnostics) }
-        return await CollectionRun(collection: loaded, options: options, transport: loader).run()
+        return await CollectionRun(collection: loaded, plan: planner, transport: loader).run()
+    }
+
+    private func loadRequest(variables: [(name: String, value: String)], processEnvironment: [String: String]) -> LoadRequest {
+        let hasEnvironment = FileManager.default.fileExists(atPath: root.appendingPathComponent("environments/test.yaml").path)
+        var request = LoadRequest(
+            paths: ["requests"], environmentName: hasEnvironment ? "test" : nil, variables: variables,
+            processEnvironment: processEnvironment, currentDirectory: root.path)
+        request.forSending = true
+        return request
     }
 
     /// Removes the folder.
@@ -55,4 +77,32 @@ extension ScriptedLoader.Reply {
         all["Content-Type"] = "application/json"
         return .response(status: status, headers: all, body: Data(text.utf8))
     }
+}
+
+/// A login file capturing `token`, twelve files sending it and capturing `last` (the one numbered
+/// `failing` expects the wrong `$.n`), and a last file using `last`; answered by `capturingLoader()`.
+func capturingCollectionFiles(failing: Int? = nil) -> [String: String] {
+    var files = ["environments/test.yaml": environment()]
+    files["requests/00-login.yaml"] = "request: { url: /login }\ncapture:\n  token: $.token\n"
+    for index in 1...12 {
+        files["requests/\(String(format: "%02d", index))-use.yaml"] = """
+            request: { url: "/items/\(index)", headers: { X-Token: "{{ token }}" } }
+            expect:
+              body:
+                $.n: \(index == failing ? index * 10 : index)
+            capture:
+              last: $.n
+            """
+    }
+    files["requests/99-last.yaml"] = "request: { url: '/final/{{ last }}' }\n"
+    return files
+}
+
+/// Answers the files of `capturingCollectionFiles`, later items sooner, so parallel files finish out of order.
+func capturingLoader() -> ScriptedLoader {
+    var routes: [ScriptedLoader.Route] = [.path("/v1/login", .delayed(.milliseconds(20), .json(#"{"token":"t-1"}"#)))]
+    for index in 1...12 {
+        routes.append(.path("/v1/items/\(index)", .delayed(.milliseconds(Int64(13 - index) * 3), .json(#"{"n":\#(index)}"#))))
+    }
+    return ScriptedLoader(routes: routes, fallback: .response(status: 200))
 }

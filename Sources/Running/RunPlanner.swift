@@ -1,0 +1,115 @@
+public import CollectionFormat
+internal import Foundation
+
+/// Plans a run from the files of a collection in run order: for each file with selected steps, where to
+/// find its definitions, how many steps it reports, and which earlier files capture variables it uses.
+///
+/// Fed by `CollectionLoader.check` (files streamed, decoded again when they run) or by a loaded
+/// collection's files (kept).
+public struct RunPlanner: Sendable {
+    public let options: RunOptions
+    /// The files that run, in order.
+    private(set) var files: [PlannedFile] = []
+    /// For each planned file, the earlier planned files capturing a variable its steps use.
+    private var fileDependencies: [Set<Int>] = []
+    /// For each variable name, the planned files capturing it, in order.
+    private var capturers: [String: [Int]] = [:]
+
+    /// A file that runs: where its definitions come from and how many of its steps are selected.
+    struct PlannedFile: Sendable {
+        let source: FileSource
+        let stepCount: Int
+    }
+
+    /// Where a planned file's definitions come from when its turn comes.
+    enum FileSource: Sendable {
+        /// Kept in memory since loading.
+        case kept(RequestFile)
+        /// Read and decoded again from disk (it was checked when the collection was loaded).
+        case onDisk(DiscoveredFile)
+
+        /// A file's definitions ready to run, or why it cannot run any more.
+        enum Definitions {
+            /// The definitions and, when decoded again, the file's text.
+            case file(RequestFile, text: String?)
+            /// The outcome reporting that the file changed or went away after it was checked.
+            case unusable(RequestOutcome)
+        }
+
+        /// The file's definitions, decoded again when they are not kept.
+        func definitions() -> Definitions {
+            switch self {
+            case .kept(let file):
+                return .file(file, text: nil)
+            case .onDisk(let location):
+                guard let decoded = CollectionLoader.reload(location) else {
+                    return .unusable(Self.unusable(location, "the file cannot be read any more"))
+                }
+                let error = decoded.diagnostics.first { $0.severity == .error }
+                guard let file = decoded.value, error == nil else {
+                    let reason = error.map { ": \($0.message)" } ?? ""
+                    return .unusable(Self.unusable(location, "the file changed after it was checked\(reason)"))
+                }
+                return .file(file, text: decoded.text)
+            }
+        }
+
+        private static func unusable(_ location: DiscoveredFile, _ message: String) -> RequestOutcome {
+            RequestOutcome(file: location.path, name: location.defaultName, method: "", url: "", verdict: .errored,
+                           error: .error(message, path: location.path, at: nil,
+                                         suggestion: "run again once the collection stops changing"))
+        }
+    }
+
+    public init(options: RunOptions) {
+        self.options = options
+    }
+
+    /// Adds the next file in run order, to be decoded again from `location` when it runs.
+    public mutating func add(_ file: RequestFile, at location: DiscoveredFile) {
+        add(file, source: .onDisk(location))
+    }
+
+    /// Adds the next file in run order, kept in memory.
+    public mutating func add(_ file: RequestFile) {
+        add(file, source: .kept(file))
+    }
+
+    private mutating func add(_ file: RequestFile, source: FileSource) {
+        let steps = options.selectedSteps(of: file).map(\.step)
+        guard !steps.isEmpty else { return }
+        let index = files.count
+        let used = Self.variableNames(in: steps.flatMap(\.templates))
+        fileDependencies.append(Set(used.flatMap { capturers[$0] ?? [] }))
+        for name in Set(steps.flatMap { $0.captures.map(\.name) }) {
+            capturers[name, default: []].append(index)
+        }
+        files.append(PlannedFile(source: source, stepCount: steps.count))
+    }
+
+    /// For each planned file, the earlier files capturing a variable it or the environment's headers,
+    /// query or auth (applied to every request) use.
+    func dependencies(environment: ResolvedEnvironment?) -> [Set<Int>] {
+        var environmentTemplates: [Template] = []
+        if let environment {
+            environmentTemplates = environment.headers.map(\.value.value) + environment.query.flatMap(\.value.templates)
+            if let auth = environment.auth { environmentTemplates += auth.value.value.templates }
+        }
+        let environmentCapturers = Self.variableNames(in: environmentTemplates).flatMap { capturers[$0] ?? [] }
+        guard !environmentCapturers.isEmpty else { return fileDependencies }
+        return fileDependencies.indices.map { index in
+            fileDependencies[index].union(environmentCapturers.filter { $0 < index })
+        }
+    }
+
+    /// The root names of the variables the templates read.
+    private static func variableNames(in templates: [Template]) -> Set<String> {
+        var names = Set<String>()
+        for template in templates {
+            for (expression, _) in template.expressions {
+                if case .variable(let path) = expression { names.insert(path.name) }
+            }
+        }
+        return names
+    }
+}

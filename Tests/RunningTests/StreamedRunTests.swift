@@ -1,0 +1,60 @@
+import CollectionFormat
+import Foundation
+import HTTPCore
+import Loaders
+import Running
+import Testing
+
+/// `runner run` checks every file first and keeps none: each is decoded again when its turn comes.
+@Suite struct StreamedRunTests {
+    private func collection() throws -> TestCollection { try TestCollection(capturingCollectionFiles(failing: 7)) }
+
+    private func loader() -> ScriptedLoader { capturingLoader() }
+
+    @Test(arguments: [1, 4])
+    func streamedRunsGiveTheSameOutcomesAsRunsOfKeptFiles(jobs: Int) async throws {
+        let collection = try collection()
+        defer { collection.remove() }
+        let streamed = try await collection.run(loader(), options: RunOptions(jobs: jobs))
+        let kept = try await collection.run(loader(), options: RunOptions(jobs: jobs), keepingFiles: true)
+        #expect(streamed.outcomes.count == 14)
+        #expect(streamed.outcomes.map(\.url) == kept.outcomes.map(\.url))
+        #expect(streamed.outcomes.map(\.verdict) == kept.outcomes.map(\.verdict))
+        #expect(streamed.outcomes.filter { $0.verdict == .failed }.map(\.file) == ["requests/07-use.yaml"])
+        #expect(streamed.outcomes.last?.url == "http://api.test/v1/final/12")
+    }
+
+    @Test func checkingKeepsNoFilesAndOnlyTheTextsOfFilesWithFailures() async throws {
+        let collection = try collection()
+        defer { collection.remove() }
+        let (loaded, planner) = collection.plan()
+        #expect(loaded.files.isEmpty)
+        #expect(!loaded.hasErrors)
+        #expect(loaded.sources.text(for: "requests/07-use.yaml") == nil)
+        let run = CollectionRun(collection: loaded, plan: planner, transport: loader())
+        #expect(run.requestCount == 14)
+        _ = await run.run()
+        // The failed expectation's file is kept for its snippet; passing files are not.
+        #expect(loaded.sources.text(for: "requests/07-use.yaml")?.contains("$.n: 70") == true)
+        #expect(loaded.sources.text(for: "requests/06-use.yaml") == nil)
+    }
+
+    @Test func aFileThatChangedAfterTheCheckIsReportedAsAnErrorNotSent() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /one }\n",
+            "requests/2.yaml": "request: { url: /two }\n",
+        ])
+        defer { collection.remove() }
+        let (loaded, planner) = collection.plan()
+        #expect(!loaded.hasErrors)
+        try Data("request: { url: /two\n".utf8).write(to: collection.root.appendingPathComponent("requests/2.yaml"))
+        let loader = ScriptedLoader()
+        let summary = await CollectionRun(collection: loaded, plan: planner, transport: loader).run()
+        #expect(summary.outcomes.map(\.verdict) == [.passed, .errored])
+        let message = try #require(summary.outcomes.last?.error?.message)
+        #expect(message.hasPrefix("the file changed after it was checked: "))
+        #expect(summary.exitStatus == 3)
+        #expect(await loader.received.map(\.path) == ["/v1/one"])
+    }
+}
