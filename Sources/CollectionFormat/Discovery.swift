@@ -1,10 +1,41 @@
 /// A request file found under the paths of a run.
+///
+/// Compact, since a run keeps one for every file: the argument it was found under, shared by every file
+/// found there, and its place under it; the paths are put together when asked for.
 public struct DiscoveredFile: Sendable, Hashable {
+    /// A path argument as displayed and as an absolute path.
+    final class Root: Sendable {
+        let display: String
+        let absolute: String
+
+        init(display: String, absolute: String) {
+            self.display = display
+            self.absolute = absolute
+        }
+    }
+
+    private let root: Root
+    /// The file's place under a directory argument; empty when the argument is the file itself.
+    private let relative: String
+
+    init(root: Root, relative: String) {
+        self.root = root
+        self.relative = relative
+    }
+
     /// The path as displayed: the argument joined with the file's place under it.
-    public let path: String
-    public let absolutePath: String
+    public var path: String { relative.isEmpty ? root.display : PathText.join(root.display, relative) }
+
+    public var absolutePath: String { relative.isEmpty ? root.absolute : PathText.join(root.absolute, relative) }
+
     /// The file's path without extension, relative to the directory argument (or as given for a file).
-    public let defaultName: String
+    public var defaultName: String { Discovery.withoutExtension(relative.isEmpty ? root.display : relative) }
+
+    public static func == (lhs: DiscoveredFile, rhs: DiscoveredFile) -> Bool {
+        lhs.path == rhs.path && lhs.absolutePath == rhs.absolutePath
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(absolutePath) }
 }
 
 /// Finds request files and the environments directory.
@@ -12,40 +43,32 @@ enum Discovery {
     static let extensions = [".yaml", ".yml"]
 
     /// Every .yaml/.yml file under the paths, each directory in lexical path order, skipping `skipping`
-    /// (the environments directory) and hidden entries; a missing path is a diagnostic.
+    /// (the environments directory) and hidden entries; a missing path is a diagnostic. A file reached
+    /// twice (through two arguments or links) counts once.
     static func requestFiles(_ paths: [String], currentDirectory: String, skipping: String?) -> ([DiscoveredFile], [Diagnostic]) {
         var files: [DiscoveredFile] = []
         var diagnostics: [Diagnostic] = []
-        var seen: Set<String> = []
-        let skipped = skipping.map(FileSystem.canonical)
+        var seen: Set<FileSystem.FileIdentity> = []
+        let skipped = skipping.flatMap(FileSystem.status)?.identity
         for argument in paths {
             let display = trimmedArgument(argument)
             let absolute = FileSystem.absolute(display, from: currentDirectory)
-            let kind = FileSystem.kind(of: absolute)
-            guard kind.exists else {
+            guard let status = FileSystem.status(of: absolute) else {
                 diagnostics.append(.error("no such file or directory", path: display, at: nil))
                 continue
             }
-            var found: [DiscoveredFile] = []
-            if kind.isDirectory {
-                var visited: Set<String> = []
-                let relatives = collect(in: absolute, prefix: [], skipping: skipped, visited: &visited)
-                found = relatives.sorted { $0.lexicographicallyPrecedes($1) }.map { components in
-                    let relative = components.joined(separator: "/")
-                    return DiscoveredFile(path: PathText.join(display, relative),
-                                          absolutePath: PathText.join(absolute, relative),
-                                          defaultName: withoutExtension(relative))
-                }
-                if found.isEmpty {
+            let root = DiscoveredFile.Root(display: display, absolute: absolute)
+            if status.isDirectory {
+                var visited: Set<FileSystem.FileIdentity> = [status.identity]
+                let before = files.count
+                collect(in: absolute, under: "", root: root, skipping: skipped, visited: &visited, seen: &seen, into: &files)
+                if files.count == before, !hasAnyRequestFile(in: absolute, skipping: skipped) {
                     diagnostics.append(.warning("no .yaml or .yml files found in this directory", path: display, at: nil))
                 }
             } else if hasYAMLExtension(display) {
-                found = [DiscoveredFile(path: display, absolutePath: absolute, defaultName: withoutExtension(display))]
+                if seen.insert(status.identity).inserted { files.append(DiscoveredFile(root: root, relative: "")) }
             } else {
                 diagnostics.append(.error("not a request file: expected a .yaml or .yml file", path: display, at: nil))
-            }
-            for file in found where seen.insert(FileSystem.canonical(file.absolutePath)).inserted {
-                files.append(file)
             }
         }
         return (files, diagnostics)
@@ -59,24 +82,32 @@ enum Discovery {
         return text
     }
 
-    /// Relative component paths of YAML files under `directory`.
-    private static func collect(in directory: String, prefix: [String], skipping: String?,
-                                visited: inout Set<String>) -> [[String]] {
-        guard visited.insert(FileSystem.canonical(directory)).inserted, let entries = FileSystem.entries(of: directory) else {
-            return []
-        }
-        var result: [[String]] = []
-        for entry in entries where !entry.hasPrefix(".") {
+    /// Appends the YAML files under `directory` (whose place under the argument is `place`) in lexical
+    /// order of their path components: entries sorted, each directory's files where its name sorts.
+    private static func collect(in directory: String, under place: String, root: DiscoveredFile.Root,
+                                skipping: FileSystem.FileIdentity?, visited: inout Set<FileSystem.FileIdentity>,
+                                seen: inout Set<FileSystem.FileIdentity>, into files: inout [DiscoveredFile]) {
+        guard let entries = FileSystem.entries(of: directory) else { return }
+        for entry in entries.sorted() where !entry.hasPrefix(".") {
             let path = PathText.join(directory, entry)
-            let kind = FileSystem.kind(of: path)
-            if kind.isDirectory {
-                if let skipping, FileSystem.canonical(path) == skipping { continue }
-                result += collect(in: path, prefix: prefix + [entry], skipping: skipping, visited: &visited)
-            } else if hasYAMLExtension(entry) {
-                result.append(prefix + [entry])
+            guard let status = FileSystem.status(of: path) else { continue }
+            let relative = place.isEmpty ? entry : place + "/" + entry
+            if status.isDirectory {
+                guard status.identity != skipping, visited.insert(status.identity).inserted else { continue }
+                collect(in: path, under: relative, root: root, skipping: skipping, visited: &visited, seen: &seen, into: &files)
+            } else if hasYAMLExtension(entry), seen.insert(status.identity).inserted {
+                files.append(DiscoveredFile(root: root, relative: relative))
             }
         }
-        return result
+    }
+
+    /// Whether a directory holds any YAML file at all (also one found before through another argument).
+    private static func hasAnyRequestFile(in directory: String, skipping: FileSystem.FileIdentity?) -> Bool {
+        var visited: Set<FileSystem.FileIdentity> = [], seen: Set<FileSystem.FileIdentity> = []
+        var files: [DiscoveredFile] = []
+        collect(in: directory, under: "", root: DiscoveredFile.Root(display: "", absolute: directory),
+                skipping: skipping, visited: &visited, seen: &seen, into: &files)
+        return !files.isEmpty
     }
 
     static func hasYAMLExtension(_ name: String) -> Bool {

@@ -9,6 +9,27 @@ enum FileSystem {
         return (exists, isDirectory.boolValue)
     }
 
+    /// What stat(2) says of an existing path (symbolic links followed): whether it is a directory, and
+    /// which file it is, so that two paths to one file (links, `..`) count once.
+    struct Status: Equatable {
+        var isDirectory: Bool
+        var identity: FileIdentity
+    }
+
+    /// The device and inode of a file: the same for every path that leads to it.
+    struct FileIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// stat(2) of a path; nil when it does not exist or cannot be stat'ed.
+    static func status(of path: String) -> Status? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Status(isDirectory: (info.st_mode & S_IFMT) == S_IFDIR,
+                      identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+    }
+
     /// The bytes of a file, or nil if it cannot be read.
     static func read(_ path: String) -> [UInt8]? {
         FileManager.default.contents(atPath: path).map { [UInt8]($0) }
