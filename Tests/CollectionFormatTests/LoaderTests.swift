@@ -1,3 +1,4 @@
+import Foundation
 import HTTPCore
 import Testing
 import YAML
@@ -17,6 +18,35 @@ import YAML
         #expect(files.map(\.path) == ["requests/a-z.yaml", "requests/auth/login.yaml", "requests/users/01-create.yml",
                                       "requests/users/02-fetch.yaml"])
         #expect(files.map(\.defaultName) == ["a-z", "auth/login", "users/01-create", "users/02-fetch"])
+    }
+
+    @Test func aFileReachedTwiceCountsOnceAndLinkedDirectoriesDoNotLoop() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("requests/a.yaml", "request: { url: /a }\n")
+        scratch.write("requests/sub/b.yaml", "request: { url: /b }\n")
+        scratch.write("other/c.yaml", "request: { url: /c }\n")
+        let manager = FileManager.default
+        try manager.createSymbolicLink(atPath: scratch.root + "/requests/sub/a-again.yaml", withDestinationPath: "../a.yaml")
+        try manager.createSymbolicLink(atPath: scratch.root + "/requests/sub/loop", withDestinationPath: "..")
+        let (files, problems) = Discovery.requestFiles(["requests", "requests/sub/b.yaml", "other/../other"],
+                                                       currentDirectory: scratch.root, skipping: nil)
+        #expect(problems.isEmpty)
+        #expect(files.map(\.path) == ["requests/a.yaml", "requests/sub/b.yaml", "other/../other/c.yaml"])
+        #expect(files.map(\.absolutePath) == [scratch.root + "/requests/a.yaml", scratch.root + "/requests/sub/b.yaml",
+                                               scratch.root + "/other/c.yaml"])
+        #expect(files.map(\.defaultName) == ["a", "sub/b", "c"])
+    }
+
+    @Test func aDirectoryWithoutRequestFilesIsAWarningUnlessItsFilesCameEarlier() {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("requests/sub/b.yaml", "request: { url: /b }\n")
+        scratch.write("empty/notes.txt", "not a request\n")
+        let (files, problems) = Discovery.requestFiles(["requests", "requests/sub", "empty"],
+                                                       currentDirectory: scratch.root, skipping: nil)
+        #expect(files.map(\.path) == ["requests/sub/b.yaml"])
+        #expect(problems.map(\.description) == ["empty: warning: no .yaml or .yml files found in this directory"])
     }
 
     @Test func missingPathIsADiagnosticWithoutMark() {
