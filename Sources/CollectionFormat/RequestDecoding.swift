@@ -273,7 +273,8 @@ enum PathText {
 
     /// The directory part of a path ("" when there is none).
     static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
+        // On UTF-8 bytes: `/` is never part of a multi-byte character, and Character search is slow.
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }
