@@ -5,14 +5,17 @@ internal import NIOHTTP1
 internal import Foundation
 internal import Synchronization
 
-/// The end of the chain: sends requests over AsyncHTTPClient and reads the response body under a cap.
+/// The end of the chain: sends `http://` requests over a lean SwiftNIO HTTP/1.1 client and `https://` requests
+/// over AsyncHTTPClient, and reads the response body under a cap.
 ///
-/// One pooled client (keep-alive, HTTP/1.1 and HTTP/2, TLS verified) serves every request; requests with
+/// Cleartext requests use pooled keep-alive HTTP/1.1 connections (`HTTP1Client`). For TLS one pooled
+/// AsyncHTTPClient (keep-alive, HTTP/1.1 and HTTP/2, certificates verified) serves every request; requests with
 /// `options.insecure` use a second client without certificate verification, created on first use.
-/// Neither client follows redirects (the redirect loader does). Bodies are gzip/deflate-decoded with a
+/// No client follows redirects (the redirect loader does). Bodies are gzip/deflate-decoded with a
 /// ratio limit and read until `options.maxResponseBytes`, past which reading stops with
 /// `responseTooLarge`. Call `shutdown()` when done, or use `withTransport`.
 public final class HTTPClientTransport: HTTPLoader {
+    private let cleartextClient: HTTP1Client
     private let secureClient: HTTPClient
     private let insecureClient = Mutex<HTTPClient?>(nil)
     private let decompressionRatio: Int
@@ -20,6 +23,7 @@ public final class HTTPClientTransport: HTTPLoader {
     /// Creates a transport; compressed bodies may expand at most `decompressionRatio` times.
     public init(decompressionRatio: Int = 100) {
         self.decompressionRatio = decompressionRatio
+        cleartextClient = HTTP1Client(decompressionRatio: decompressionRatio)
         secureClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                   configuration: Self.configuration(insecure: false, decompressionRatio: decompressionRatio))
     }
@@ -45,19 +49,17 @@ public final class HTTPClientTransport: HTTPLoader {
             defer { client = nil }
             return client
         }
+        await cleartextClient.shutdown()
         try await secureClient.shutdown()
         try await insecure?.shutdown()
     }
 
     public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         let (url, headers, body) = try Self.clientRequestParts(for: request)
-        let client = request.options.insecure ? insecure() : secureClient
         let startedAt = Date()
         let start = ContinuousClock.now
         do {
-            let outgoing = try HTTPClient.Request(url: url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue),
-                                                  headers: headers, body: body.readableBytes == 0 ? nil : .byteBuffer(body))
-            let (head, received) = try await Self.execute(outgoing, for: request, on: client)
+            let (head, received) = try await send(request, url: url, headers: headers, body: body)
             return HTTPResponse(
                 request: request, status: HTTPStatus(Int(head.status.code)),
                 headers: HTTPHeaders(head.headers.map { ($0.name, $0.value) }),
@@ -67,6 +69,19 @@ public final class HTTPClientTransport: HTTPLoader {
         } catch {
             throw TransportErrorMapping.httpError(for: error, request: request, decompressionRatio: decompressionRatio)
         }
+    }
+
+    /// Sends `http://` requests over the cleartext HTTP/1.1 client, `https://` ones over AsyncHTTPClient.
+    private func send(
+        _ request: HTTPRequest, url: URL, headers: NIOHTTP1.HTTPHeaders, body: ByteBuffer
+    ) async throws -> CappedBodyCollector.Response {
+        if url.scheme?.lowercased() == "http" {
+            return try await cleartextClient.execute(request, headers: headers, body: body,
+                                                     deadline: request.deadline.map(Self.nioDeadline))
+        }
+        let outgoing = try HTTPClient.Request(url: url.absoluteString, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue),
+                                              headers: headers, body: body.readableBytes == 0 ? nil : .byteBuffer(body))
+        return try await Self.execute(outgoing, for: request, on: request.options.insecure ? insecure() : secureClient)
     }
 
     /// Executes `outgoing` under the request's deadline (which covers the body too), once more when the pooled
@@ -121,8 +136,8 @@ public final class HTTPClientTransport: HTTPLoader {
         return configuration
     }
 
-    /// The URL, headers (the body's own filling gaps) and body bytes of the AsyncHTTPClient request.
-    private static func clientRequestParts(for request: HTTPRequest) throws(HTTPError) -> (String, NIOHTTP1.HTTPHeaders, ByteBuffer) {
+    /// The URL, headers (the body's own filling gaps) and body bytes of the outgoing request.
+    private static func clientRequestParts(for request: HTTPRequest) throws(HTTPError) -> (URL, NIOHTTP1.HTTPHeaders, ByteBuffer) {
         guard let scheme = request.scheme?.lowercased(), scheme == "http" || scheme == "https",
               request.host?.isEmpty == false, let url = request.url
         else {
@@ -139,7 +154,7 @@ public final class HTTPClientTransport: HTTPLoader {
         if !headers.contains("Accept-Encoding") { headers["Accept-Encoding"] = "gzip, deflate" }
         var outgoing = NIOHTTP1.HTTPHeaders()
         for field in headers { outgoing.add(name: field.name, value: field.value) }
-        return (url.absoluteString, outgoing, ByteBuffer(bytes: body))
+        return (url, outgoing, ByteBuffer(bytes: body))
     }
 
     /// A byte count for a message: "10 MiB (10485760 bytes)" for whole mebibytes, else "100000 bytes".
@@ -154,33 +169,24 @@ public final class HTTPClientTransport: HTTPLoader {
 final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable {
     typealias Response = (head: HTTPResponseHead, body: ByteBuffer)
 
-    private let request: HTTPRequest
+    private let limit: ResponseSizeLimit
     // Touched only on the request's event loop, one callback at a time.
     private var head: HTTPResponseHead?
     private var body = ByteBuffer()
 
     init(request: HTTPRequest) {
-        self.request = request
+        limit = ResponseSizeLimit(request: request)
     }
 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         self.head = head
-        let limit = request.options.maxResponseBytes
-        if let declared = head.headers.first(name: "Content-Length").flatMap(Int.init), declared > limit,
-           head.headers.first(name: "Content-Encoding") == nil {
-            return task.eventLoop.makeFailedFuture(HTTPError(
-                .responseTooLarge, request: request,
-                message: "\(target) declares \(declared) bytes (Content-Length), more than the limit of \(HTTPClientTransport.byteCount(limit))"))
-        }
+        do { try limit.checkDeclaredLength(of: head) } catch { return task.eventLoop.makeFailedFuture(error) }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
-        let limit = request.options.maxResponseBytes
-        guard body.readableBytes + part.readableBytes <= limit else {
-            return task.eventLoop.makeFailedFuture(HTTPError(
-                .responseTooLarge, request: request,
-                message: "\(target) is larger than the limit of \(HTTPClientTransport.byteCount(limit)); reading stopped there"))
+        do { try limit.checkGrowth(received: body.readableBytes, partSize: part.readableBytes) } catch {
+            return task.eventLoop.makeFailedFuture(error)
         }
         var part = part
         body.writeBuffer(&part)
@@ -191,8 +197,6 @@ final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable
         guard let head else { throw HTTPClientError.remoteConnectionClosed }
         return (head, body)
     }
-
-    private var target: String { "the response from \(request.displayURL)" }
 }
 
 /// Translates AsyncHTTPClient and SwiftNIO errors into `HTTPError` codes with readable messages.

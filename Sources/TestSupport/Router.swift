@@ -36,6 +36,9 @@ struct Router: Sendable {
         case "gzip": gzip(request, writer)
         case "gzip-bomb": gzipBomb(request, writer)
         case "hostile": hostile(request, writer)
+        case "drop": drop(rest, writer)
+        case "close-after": closeAfter(writer)
+        case "http10": http10(writer)
         default: notFound(writer)
         }
     }

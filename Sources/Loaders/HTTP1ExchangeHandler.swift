@@ -1,0 +1,113 @@
+internal import AsyncHTTPClient
+internal import NIOCore
+internal import NIOHTTP1
+
+/// One request for a pooled HTTP/1.1 connection: what to send, when it must be answered and where the response goes.
+struct HTTP1Exchange: Sendable {
+    var head: HTTPRequestHead
+    /// The body bytes, nil for none.
+    var body: ByteBuffer?
+    var limit: ResponseSizeLimit
+    /// When the whole response must have arrived; the connection is closed then.
+    var deadline: NIODeadline?
+    var response: EventLoopPromise<CappedBodyCollector.Response>
+}
+
+/// A request failed before any byte of its response arrived because its connection was closed or broke: on a
+/// connection that served earlier requests this means the server closed it while idle, and sending again is safe.
+struct StaleConnectionError: Error {
+    let underlying: any Error
+}
+
+/// The last handler of a pooled connection: writes each `HTTP1Exchange` and collects its response head and
+/// (decompressed) body under the size limit, one exchange at a time.
+///
+/// The exchange fails, and the connection is closed, when its deadline passes, the response passes the limit or
+/// is not valid HTTP, or the connection closes first. Bytes arriving while no exchange is pending close it too.
+final class HTTP1ExchangeHandler: ChannelDuplexHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundIn = HTTP1Exchange
+    typealias OutboundOut = HTTPClientRequestPart
+
+    /// The exchange being answered and what has arrived of its response.
+    private struct Pending {
+        let exchange: HTTP1Exchange
+        var head: HTTPResponseHead?
+        var body = ByteBuffer()
+        var timer: Scheduled<Void>?
+    }
+
+    private var pending: Pending?
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let exchange = unwrapOutboundIn(data)
+        guard pending == nil else {
+            exchange.response.fail(ChannelError.inappropriateOperationForState)
+            promise?.fail(ChannelError.inappropriateOperationForState)
+            return
+        }
+        pending = Pending(exchange: exchange)
+        if let deadline = exchange.deadline {
+            pending?.timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
+                self.fail(HTTPClientError.deadlineExceeded, context: context)
+            }
+        }
+        let written = context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.assumeIsolated().whenFailure { error in
+            self.fail(error, context: context)
+        }
+        if let promise { written.futureResult.cascade(to: promise) }
+        context.write(wrapOutboundOut(.head(exchange.head)), promise: nil)
+        if let body = exchange.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+        context.write(wrapOutboundOut(.end(nil)), promise: written)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard var current = pending else {
+            context.close(promise: nil)
+            return
+        }
+        do {
+            switch unwrapInboundIn(data) {
+            case .head(let head):
+                current.head = head
+                pending = current
+                try current.exchange.limit.checkDeclaredLength(of: head)
+            case .body(var part):
+                try current.exchange.limit.checkGrowth(received: current.body.readableBytes, partSize: part.readableBytes)
+                pending = nil  // the buffer stays uniquely referenced while it grows
+                if current.body.readableBytes == 0 { current.body = part } else { current.body.writeBuffer(&part) }
+                pending = current
+            case .end:
+                pending = nil
+                current.timer?.cancel()
+                guard let head = current.head else { throw HTTPClientError.remoteConnectionClosed }
+                current.exchange.response.succeed((head, current.body))
+            }
+        } catch {
+            fail(error, context: context)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        fail(error, context: context)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        fail(HTTPClientError.remoteConnectionClosed, context: context, closing: false)
+        context.fireChannelInactive()
+    }
+
+    /// Fails the pending exchange, if any, and closes the connection; a connection that closed or broke before any
+    /// response byte arrived fails it with `StaleConnectionError`.
+    private func fail(_ error: any Error, context: ChannelHandlerContext, closing: Bool = true) {
+        if let current = pending {
+            pending = nil
+            current.timer?.cancel()
+            let broken = error is IOError || error as? ChannelError == .ioOnClosedChannel
+                || error as? HTTPClientError == .remoteConnectionClosed
+            current.exchange.response.fail(broken && current.head == nil ? StaleConnectionError(underlying: error) : error)
+        }
+        if closing { context.close(promise: nil) }
+    }
+}

@@ -1,0 +1,46 @@
+internal import LoopbackHTTP
+internal import NIOCore
+internal import NIOHTTP1
+
+/// Routes that end or limit the connection itself, for tests of a client's keep-alive pool.
+extension Router {
+    /// `/drop/{key}/{count}`: the first `count` requests for `key` close the connection without an answer;
+    /// later ones get 200 `{"attempts": n}`.
+    func drop(_ rest: [String], _ writer: ResponseWriter) {
+        guard rest.count == 2, let drops = Int(rest[1]) else {
+            return badRequest("key and drop count expected", writer)
+        }
+        let attempt = state.nextAttempt(for: "drop:" + rest[0])
+        if attempt <= drops {
+            writer.closeConnection()
+        } else {
+            writer.sendJSON(.ok, ["attempts": attempt])
+        }
+    }
+
+    /// `/close-after`: a complete 200 response saying `Connection: close` (whatever the request asked), then the
+    /// connection closes.
+    func closeAfter(_ writer: ResponseWriter) {
+        let body = Array("closing".utf8)
+        sendRaw(HTTPResponseHead(version: .http1_1, status: .ok,
+                                 headers: ["Connection": "close", "Content-Length": String(body.count)]),
+                body: body, closing: true, writer)
+    }
+
+    /// `/http10`: an HTTP/1.0 200 response without a Connection header (so not keep-alive), the connection
+    /// left open.
+    func http10(_ writer: ResponseWriter) {
+        let body = Array("old".utf8)
+        sendRaw(HTTPResponseHead(version: .http1_0, status: .ok, headers: ["Content-Length": String(body.count)]),
+                body: body, closing: false, writer)
+    }
+
+    /// Writes `head` as given (no Connection header added) and `body`, then closes the connection when `closing`.
+    private func sendRaw(_ head: HTTPResponseHead, body: [UInt8], closing: Bool, _ writer: ResponseWriter) {
+        let channel = writer.channel
+        channel.write(HTTPServerResponsePart.head(head), promise: nil)
+        channel.write(HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(bytes: body))), promise: nil)
+        let ended = channel.writeAndFlush(HTTPServerResponsePart.end(nil))
+        if closing { ended.whenComplete { _ in channel.close(promise: nil) } }
+    }
+}

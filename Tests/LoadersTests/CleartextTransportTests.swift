@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import HTTPCore
+import Loaders
+import TestSupport
+
+/// The transport's own HTTP/1.1 client for `http://` URLs: request framing, response shapes, and when a
+/// keep-alive connection is reused, retried or given up.
+@Suite(.serialized) struct CleartextTransportTests {
+    /// Runs `body` with a test server and a bare transport (no chain), stopping both afterwards.
+    func withTransport(_ body: (TestServer, HTTPClientTransport) async throws -> Void) async throws {
+        let server = try await TestServer.start()
+        do {
+            try await HTTPClientTransport.withTransport { transport in try await body(server, transport) }
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        try await server.stop()
+    }
+
+    /// The headers `/echo` saw, lower-cased names.
+    func echoedHeaders(_ response: HTTPResponse) throws -> [String: String] {
+        let document = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+        return try #require(document["headers"] as? [String: String])
+    }
+
+    @Test func requestsCarryHostAndFramingAsAsyncHTTPClientSendsThem() async throws {
+        try await withTransport { server, transport in
+            let get = try echoedHeaders(try await transport.load(request(server.url("/echo?a=b%20c"))))
+            #expect(get["host"] == "127.0.0.1:\(server.port)")
+            #expect(get["content-length"] == nil)
+            #expect(get["accept-encoding"] == "gzip, deflate")
+            let emptyPost = try echoedHeaders(try await transport.load(request(server.url("/echo"), method: .post)))
+            #expect(emptyPost["content-length"] == "0")
+            var post = request(server.url("/echo"), method: .post, headers: ["Content-Length": "999"])
+            post.body = JSONBody(.object(JSONObject([("n", .int(1))])))
+            let posted = try await transport.load(post)
+            #expect(try echoedHeaders(posted)["content-length"] == "7")
+            #expect(try echoedHeaders(posted)["content-type"] == "application/json")
+            #expect(server.receivedRequests().first?.uri == "/echo?a=b%20c")
+            #expect(server.connectionsAccepted == 1)
+        }
+    }
+
+    @Test func headChunked204AndRepeatedHeadersKeepTheConnection() async throws {
+        try await withTransport { server, transport in
+            let head = try await transport.load(request(server.url("/large/5000"), method: .head))
+            #expect(head.status == .ok)
+            #expect(head.headers["Content-Length"] == "5000")
+            #expect(head.body.isEmpty)
+            let chunked = try await transport.load(request(server.url("/chunked?chunks=3&size=4")))
+            #expect(String(decoding: chunked.body, as: UTF8.self) == "aaaabbbbcccc")
+            let noContent = try await transport.load(request(server.url("/status/204")))
+            #expect(noContent.status.code == 204)
+            #expect(noContent.body.isEmpty)
+            let cookies = try await transport.load(request(server.url("/set-cookie?b=2&a=1")))
+            #expect(cookies.headers.values(for: "Set-Cookie") == ["b=2; Path=/", "a=1; Path=/"])
+            #expect(server.connectionsAccepted == 1)
+        }
+    }
+
+    @Test func connectionsThatEndAfterTheResponseAreNotReused() async throws {
+        try await withTransport { server, transport in
+            let closing = try await transport.load(request(server.url("/close-after")))
+            #expect(String(decoding: closing.body, as: UTF8.self) == "closing")
+            #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
+            #expect(server.connectionsAccepted == 2)
+            let old = try await transport.load(request(server.url("/http10")))
+            #expect(String(decoding: old.body, as: UTF8.self) == "old")
+            #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
+            #expect(server.connectionsAccepted == 4)
+            _ = try await transport.load(request(server.url("/echo"), headers: ["Connection": "close"]))
+            #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
+            #expect(server.connectionsAccepted == 6)
+        }
+    }
+
+    @Test func aReusedConnectionClosedBeforeAnyAnswerIsRetriedOnceOnANewOne() async throws {
+        try await withTransport { server, transport in
+            #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
+            let retried = try await transport.load(request(server.url("/drop/once/1"), method: .post))
+            #expect(retried.status == .ok)
+            #expect(server.count(of: "/drop/once/1") == 2)
+            #expect(server.connectionsAccepted == 2)
+            // Dropped again on the new connection: no third try.
+            let error = try #require(await failure(of: transport, request(server.url("/drop/twice/2"))))
+            #expect(error.code == .cannotConnect)
+            #expect(error.message == "the connection to 127.0.0.1:\(server.port) closed before the response from "
+                + "\(server.url("/drop/twice/2")) was complete")
+            #expect(server.count(of: "/drop/twice/2") == 2)
+        }
+    }
+
+    @Test func aNewConnectionClosedBeforeAnyAnswerIsNotRetried() async throws {
+        try await withTransport { server, transport in
+            let error = try #require(await failure(of: transport, request(server.url("/drop/fresh/5"))))
+            #expect(error.code == .cannotConnect)
+            #expect(error.message.contains("closed before the response"))
+            #expect(server.count(of: "/drop/fresh/5") == 1)
+        }
+    }
+
+    @Test func parallelRequestsOpenNoMoreConnectionsThanRequestsInFlight() async throws {
+        try await withTransport { server, transport in
+            for _ in 0..<3 {
+                try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+                    for _ in 0..<8 { group.addTask { try await transport.load(request(server.url("/wait/30"))).status } }
+                    for try await status in group { #expect(status == .ok) }
+                }
+            }
+            #expect(server.connectionsAccepted <= 8)
+            #expect(server.count(of: "/wait/30") == 24)
+        }
+    }
+
+    @Test func connectionRefusedNamesTheAddress() async throws {
+        let server = try await TestServer.start()
+        let port = server.port
+        try await server.stop()
+        try await HTTPClientTransport.withTransport { transport in
+            let error = try #require(await failure(of: transport, request("http://127.0.0.1:\(port)/echo")))
+            #expect(error.code == .cannotConnect)
+            #expect(error.message == "could not connect to 127.0.0.1:\(port): connection refused")
+        }
+    }
+
+    @Test func aDeadlineEndsTheRequestAndClosesItsConnection() async throws {
+        try await withTransport { server, transport in
+            var stalled = request(server.url("/stall"))
+            stalled.deadline = .now + .milliseconds(300)
+            let start = ContinuousClock.now
+            let error = try #require(await failure(of: transport, stalled))
+            #expect(error.code == .timedOut)
+            #expect(start.duration(to: .now) < .seconds(1))
+            #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
+            #expect(server.connectionsAccepted == 2)
+        }
+    }
+}
