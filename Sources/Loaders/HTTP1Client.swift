@@ -13,9 +13,10 @@ internal import NIOHTTP1
 final class HTTP1Client: Sendable {
     private let pool: HTTP1ConnectionPool
 
-    /// Creates a client; compressed bodies may expand at most `decompressionRatio` times.
-    init(decompressionRatio: Int) {
-        pool = HTTP1ConnectionPool(decompressionRatio: decompressionRatio)
+    /// Creates a client opening at most `maxConnectionsPerHost` connections to one host; compressed bodies may
+    /// expand at most `decompressionRatio` times.
+    init(decompressionRatio: Int, maxConnectionsPerHost: Int) {
+        pool = HTTP1ConnectionPool(decompressionRatio: decompressionRatio, maxConnectionsPerHost: maxConnectionsPerHost)
     }
 
     /// Closes every pooled connection.

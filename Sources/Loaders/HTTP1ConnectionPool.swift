@@ -60,7 +60,7 @@ final class HTTP1ConnectionPool: Sendable {
     let maxConnectionsPerHost: Int
 
     /// Creates an empty pool; compressed bodies may expand at most `decompressionRatio` times.
-    init(decompressionRatio: Int, maxConnectionsPerHost: Int = 32) {
+    init(decompressionRatio: Int, maxConnectionsPerHost: Int) {
         self.decompressionRatio = decompressionRatio
         self.maxConnectionsPerHost = maxConnectionsPerHost
     }

@@ -21,9 +21,14 @@ public final class HTTPClientTransport: HTTPLoader {
     private let decompressionRatio: Int
 
     /// Creates a transport; compressed bodies may expand at most `decompressionRatio` times.
-    public init(decompressionRatio: Int = 100) {
+    public convenience init(decompressionRatio: Int = 100) {
+        self.init(decompressionRatio: decompressionRatio, cleartextConnectionsPerHost: 32)
+    }
+
+    /// Creates a transport that opens at most `cleartextConnectionsPerHost` `http://` connections to one host.
+    init(decompressionRatio: Int, cleartextConnectionsPerHost: Int) {
         self.decompressionRatio = decompressionRatio
-        cleartextClient = HTTP1Client(decompressionRatio: decompressionRatio)
+        cleartextClient = HTTP1Client(decompressionRatio: decompressionRatio, maxConnectionsPerHost: cleartextConnectionsPerHost)
         secureClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                   configuration: Self.configuration(insecure: false, decompressionRatio: decompressionRatio))
     }

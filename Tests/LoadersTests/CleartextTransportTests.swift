@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import HTTPCore
-import Loaders
+@testable import Loaders
 import TestSupport
 
 /// The transport's own HTTP/1.1 client for `http://` URLs: request framing, response shapes, and when a
@@ -134,6 +134,59 @@ import TestSupport
             let error = try #require(await failure(of: transport, stalled))
             #expect(error.code == .timedOut)
             #expect(start.duration(to: .now) < .seconds(1))
+            #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
+            #expect(server.connectionsAccepted == 2)
+        }
+    }
+}
+
+/// The cleartext pool at its per-host connection limit: requests wait for a connection, and give up waiting on
+/// their deadline or cancellation.
+@Suite(.serialized) struct CleartextPoolLimitTests {
+    /// Runs `body` with a test server and a transport allowing one cleartext connection per host.
+    func withOneConnection(_ body: (TestServer, HTTPClientTransport) async throws -> Void) async throws {
+        let server = try await TestServer.start()
+        let transport = HTTPClientTransport(decompressionRatio: 100, cleartextConnectionsPerHost: 1)
+        do {
+            try await body(server, transport)
+        } catch {
+            try? await transport.shutdown()
+            try? await server.stop()
+            throw error
+        }
+        try await transport.shutdown()
+        try await server.stop()
+    }
+
+    @Test func requestsBeyondTheLimitWaitForTheConnection() async throws {
+        try await withOneConnection { server, transport in
+            try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+                for _ in 0..<6 { group.addTask { try await transport.load(request(server.url("/wait/20"))).status } }
+                for try await status in group { #expect(status == .ok) }
+            }
+            #expect(server.count(of: "/wait/20") == 6)
+            #expect(server.connectionsAccepted == 1)
+        }
+    }
+
+    @Test func aWaitingRequestEndsOnItsDeadlineOrCancellation() async throws {
+        try await withOneConnection { server, transport in
+            let holder = Task { await failure(of: transport, request(server.url("/stall"))) }
+            try await Task.sleep(for: .milliseconds(100))
+            var waiting = request(server.url("/echo"))
+            waiting.deadline = .now + .milliseconds(200)
+            let start = ContinuousClock.now
+            let timedOut = await failure(of: transport, waiting)
+            #expect(timedOut?.code == .timedOut)
+            #expect(start.duration(to: .now) < .milliseconds(800))
+            let cancelled = Task { await failure(of: transport, request(server.url("/echo"))) }
+            try await Task.sleep(for: .milliseconds(100))
+            cancelled.cancel()
+            #expect(await cancelled.value?.code == .cancelled)
+            #expect(server.count(of: "/echo") == 0)
+            // Ending the request that holds the connection frees the slot for the next one.
+            holder.cancel()
+            #expect(await holder.value?.code == .cancelled)
             #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
             #expect(server.connectionsAccepted == 2)
         }
