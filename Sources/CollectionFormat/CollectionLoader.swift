@@ -122,8 +122,8 @@ public enum CollectionLoader {
             request.paths, currentDirectory: request.currentDirectory, skipping: environmentsDirectory?.absolute)
         diagnostics.add(contentsOf: discoveryProblems)
         var files: [RequestFile] = []
-        for location in discovered {
-            guard let decoded = reload(location) else {
+        for (location, decoded) in decodedInOrder(discovered) {
+            guard let decoded else {
                 diagnostics.add(.error("cannot read the file", path: location.path, at: nil))
                 continue
             }
@@ -146,6 +146,16 @@ public enum CollectionLoader {
             ?? ResolvedEnvironment.empty.scope(commandLine: request.variables, processEnvironment: request.processEnvironment)
         return LoadedCollection(files: files, environment: environment, diagnostics: diagnostics.sorted,
                                 sources: sources, scope: scope)
+    }
+
+    /// The files decoded on every core, a batch at a time, and handed on in order: a batch's definitions are
+    /// all that is held at once.
+    private static func decodedInOrder(_ files: [DiscoveredFile]) -> some Sequence<(DiscoveredFile, DecodedFile<RequestFile>?)> {
+        let batchSize = 64
+        return stride(from: 0, to: files.count, by: batchSize).lazy.flatMap { start in
+            let batch = Array(files[start..<min(start + batchSize, files.count)])
+            return zip(batch, batch.concurrentMap(reload))
+        }
     }
 
     /// The environments directory: `--environments DIR`, or found by walking up from the first path.
