@@ -54,11 +54,56 @@ public struct CollectionRun: Sendable {
     public func run(keepingOutcomes: Bool = true,
                     onOutcome: @escaping @Sendable (RequestOutcome) -> Void = { _ in }) async -> RunSummary {
         let start = ContinuousClock.now
-        let emitter = OutcomeEmitter(emit: onOutcome)
-        let bailed = BailFlag()
-        var finished = FinishedFiles(scope: collection.scope)
+        let context = FileContext(emitter: OutcomeEmitter(emit: onOutcome), bailed: BailFlag(), keepingOutcomes: keepingOutcomes)
+        var results = Results(scope: collection.scope, keepingOutcomes: keepingOutcomes)
+        if options.jobs == 1 {
+            await runSequentially(context, into: &results)
+        } else {
+            await runInParallel(context, into: &results)
+        }
+        return RunSummary(counts: results.counts, duration: start.duration(to: .now),
+                          outcomes: plan.indices.flatMap { results.outcomes[$0] ?? [] })
+    }
+
+    /// What every file of a run reports to.
+    struct FileContext: Sendable {
+        let emitter: OutcomeEmitter
+        let bailed: BailFlag
+        let keepingOutcomes: Bool
+    }
+
+    /// What the finished files produced: their captures (for the files after them), counts and kept outcomes.
+    struct Results {
+        var finished: FinishedFiles
         var counts: [RequestOutcome.Verdict: Int] = [:]
         var outcomes: [Int: [RequestOutcome]] = [:]
+        let keepingOutcomes: Bool
+
+        init(scope: VariableScope, keepingOutcomes: Bool) {
+            finished = FinishedFiles(scope: scope)
+            self.keepingOutcomes = keepingOutcomes
+        }
+
+        mutating func record(_ index: Int, _ result: FileResult) {
+            finished.add(index, captures: result.captures)
+            counts.merge(result.counts, uniquingKeysWith: +)
+            if keepingOutcomes { outcomes[index] = result.outcomes }
+        }
+    }
+
+    /// Runs the files one after another on this task: no child task and no hand-off per file.
+    private func runSequentially(_ context: FileContext, into results: inout Results) async {
+        var prefetcher = Prefetcher(plan: plan, window: 2)
+        for index in plan.indices {
+            prefetcher.prefetch(after: index)
+            let definitions = await prefetcher.take(index)()
+            let result = await runFile(index, definitions: definitions, scope: results.finished.scope(for: index), context)
+            results.record(index, result)
+        }
+    }
+
+    /// Runs up to `jobs` files at once, each once the earlier files it depends on have finished.
+    private func runInParallel(_ context: FileContext, into results: inout Results) async {
         var prefetcher = Prefetcher(plan: plan, window: options.jobs + 1)
         await withTaskGroup(of: (Int, FileResult).self) { group in
             var started = Set<Int>()
@@ -71,27 +116,20 @@ public struct CollectionRun: Sendable {
                 prefetcher.prefetch(after: firstUnstarted)
                 for index in firstUnstarted..<plan.count {
                     guard running < options.jobs else { break }
-                    guard !started.contains(index), dependencies[index].allSatisfy(finished.contains) else { continue }
+                    guard !started.contains(index), dependencies[index].allSatisfy(results.finished.contains) else { continue }
                     started.insert(index)
                     running += 1
-                    let scope = finished.scope(for: index)
+                    let scope = results.finished.scope(for: index)
                     let definitions = prefetcher.take(index)
                     group.addTask {
-                        let result = await runFile(index, definitions: await definitions(), scope: scope,
-                                                   keepingOutcomes: keepingOutcomes, emitter: emitter, bailed: bailed)
-                        await emitter.finish(file: index)
-                        return (index, result)
+                        (index, await runFile(index, definitions: await definitions(), scope: scope, context))
                     }
                 }
                 guard let (index, result) = await group.next() else { break }
                 running -= 1
-                finished.add(index, captures: result.captures)
-                counts.merge(result.counts, uniquingKeysWith: +)
-                if keepingOutcomes { outcomes[index] = result.outcomes }
+                results.record(index, result)
             }
         }
-        return RunSummary(counts: counts, duration: start.duration(to: .now),
-                          outcomes: plan.indices.flatMap { outcomes[$0] ?? [] })
     }
 
     /// Decodes the files about to run ahead of their turn, on other tasks, so that decoding a file again
@@ -178,14 +216,22 @@ public struct CollectionRun: Sendable {
         }
     }
 
+    /// Runs the steps of a file in order, then lets the emitter hand on what it held back after them.
+    private func runFile(_ index: Int, definitions: RunPlanner.FileSource.Definitions, scope: VariableScope,
+                         _ context: FileContext) async -> FileResult {
+        let result = await runSteps(index, definitions: definitions, scope: scope, context)
+        await context.emitter.finish(file: index)
+        return result
+    }
+
     /// Runs the steps of a file in order; a failed step skips the rest of its flow.
-    private func runFile(_ index: Int, definitions: RunPlanner.FileSource.Definitions, scope startScope: VariableScope,
-                         keepingOutcomes: Bool, emitter: OutcomeEmitter, bailed: BailFlag) async -> FileResult {
+    private func runSteps(_ index: Int, definitions: RunPlanner.FileSource.Definitions, scope startScope: VariableScope,
+                          _ context: FileContext) async -> FileResult {
         var result = FileResult()
         func report(_ outcome: RequestOutcome) async {
             result.counts[outcome.verdict, default: 0] += 1
-            if keepingOutcomes { result.outcomes.append(outcome) }
-            await emitter.add(outcome, file: index)
+            if context.keepingOutcomes { result.outcomes.append(outcome) }
+            await context.emitter.add(outcome, file: index)
         }
         let file: RequestFile
         let text: String?
@@ -201,7 +247,7 @@ public struct CollectionRun: Sendable {
         for (_, definition) in options.selectedSteps(of: file) {
             var outcome: RequestOutcome
             if let reason = skipReason(of: definition, in: file, failedStep: failedStep,
-                                       bailed: options.bail && bailed.isSet) {
+                                       bailed: options.bail && context.bailed.isSet) {
                 outcome = RequestOutcome(file: file.path, flow: file.isFlow ? file.name : nil,
                                          name: definition.name, method: definition.request.method.value,
                                          url: definition.request.url.source, verdict: .skipped, skipReason: reason)
@@ -214,7 +260,7 @@ public struct CollectionRun: Sendable {
                 }
                 if outcome.verdict == .failed || outcome.verdict == .errored {
                     failedStep = definition.name
-                    if options.bail { bailed.set() }
+                    if options.bail { context.bailed.set() }
                     // A file decoded again for the run has no text kept yet; its lines are shown now.
                     if let text, collection.sources.text(for: file.path) == nil { collection.sources.store(text, for: file.path) }
                 }
