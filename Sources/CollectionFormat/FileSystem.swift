@@ -53,7 +53,8 @@ enum FileSystem {
     /// The bytes of a file up to `limit`, or its size when it is larger; nil if it cannot be read.
     ///
     /// One open(2), fstat(2) on the descriptor and read(2)s straight into the array: one path lookup per
-    /// file instead of stat plus FileHandle's open, and no copy through `Data`.
+    /// file instead of stat plus FileHandle's open, and no copy through `Data`. A regular file is read up to
+    /// the size fstat gave (one read for a small file), which is within the limit.
     static func contents(of path: String, limit: Int) -> BoundedContents? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -75,6 +76,8 @@ enum FileSystem {
                 }
                 if count == 0 { break }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<count]))
+                // A regular file read up to its size has nothing more: no read(2) only to see the end.
+                if statted, (info.st_mode & S_IFMT) == S_IFREG, bytes.count == Int(info.st_size) { break }
             }
             return .bytes(bytes)
         }
