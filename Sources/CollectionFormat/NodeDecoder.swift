@@ -172,6 +172,7 @@ struct NodeDecoder {
 
     /// Parses a scalar's text as a template, reporting syntax errors.
     mutating func parseTemplate(_ scalar: Scalar, at mark: Mark) -> Template? {
+        if let plain = Template.plain(scalar.text, at: mark) { return plain }
         do {
             return try Template.parse(scalar.text, at: mark, markOfOffset: source.braceLocator(for: scalar, at: mark))
         } catch {

@@ -280,10 +280,21 @@ enum PathText {
 }
 
 extension NodeDecoder {
+    /// Where the first `://` of a text starts, found on UTF-8 bytes.
+    private static func schemeSeparator(in text: String) -> String.Index? {
+        let bytes = text.utf8
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            if bytes[index] == UInt8(ascii: ":"), bytes[index...].starts(with: "://".utf8) { return index }
+            bytes.formIndex(after: &index)
+        }
+        return nil
+    }
+
     /// The scheme of a URL template whose literal start is `scheme://`, lowercased; nil for paths.
     static func literalScheme(of url: Template) -> String? {
-        guard case .literal(let text)? = url.segments.first, let separator = text.range(of: "://") else { return nil }
-        let scheme = text[..<separator.lowerBound]
+        guard case .literal(let text)? = url.segments.first, let separator = schemeSeparator(in: text) else { return nil }
+        let scheme = text[..<separator]
         guard let first = scheme.first, first.isLetter,
               scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else { return nil }
         return scheme.lowercased()

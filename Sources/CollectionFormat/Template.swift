@@ -43,6 +43,7 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `text`; `markOfOffset` maps the offset (in Unicode scalars) of a `{{` to its mark.
     public static func parse(_ text: String, at mark: Mark, markOfOffset: (Int) -> Mark) throws(TemplateError) -> Template {
+        if let plain = plain(text, at: mark) { return plain }
         let scalars = Array(text.unicodeScalars)
         var segments: [Segment] = []
         var literal = String.UnicodeScalarView()
@@ -67,6 +68,18 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         }
         if !literal.isEmpty { segments.append(.literal(String(literal))) }
         return Template(segments: segments, source: text, mark: mark)
+    }
+
+    /// The template of a text without `{{`, one literal, found by a scan of its UTF-8 bytes (most texts of
+    /// a collection are plain); nil when the text has `{{` and needs parsing.
+    static func plain(_ text: String, at mark: Mark) -> Template? {
+        var afterBrace = false
+        for byte in text.utf8 {
+            let isBrace = byte == UInt8(ascii: "{")
+            if isBrace && afterBrace { return nil }
+            afterBrace = isBrace
+        }
+        return Template(segments: text.isEmpty ? [] : [.literal(text)], source: text, mark: mark)
     }
 
     /// The offset of the first `}}` at or after `start`, or nil.
