@@ -199,7 +199,11 @@ public struct VariablePath: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether a character may appear in a variable name (letters, digits, `_`, `-`).
     static func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-"
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", "_", "-": true
+        // Unicode properties are a table lookup; ASCII (nearly every name) is answered above.
+        default: !scalar.isASCII && scalar.properties.isAlphabetic
+        }
     }
 
     /// Whether `text` is a valid variable name (not starting with a digit or `-`).
