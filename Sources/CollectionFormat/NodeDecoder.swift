@@ -74,11 +74,12 @@ struct NodeDecoder {
     /// The keys allowed at one level, with their pairs; reports unknown keys with a suggestion.
     mutating func fields(_ pairs: [Pair], allowed: [String], in context: String?,
                          explanations: [String: String] = [:]) -> Fields {
-        var found: [String: Pair] = [:]
+        var found: [(key: String, pair: Pair)] = []
+        found.reserveCapacity(pairs.count)
         for pair in pairs {
             let key = Self.keyText(pair.key)
             if allowed.contains(key) {
-                found[key] = pair
+                found.append((key, pair))
             } else {
                 let place = context.map { " in '\($0)'" } ?? ""
                 let suggestion = explanations[key] ?? Suggestions.didYouMean(key, among: allowed)
@@ -207,19 +208,24 @@ struct NodeDecoder {
 }
 
 /// The known keys found in one mapping.
+///
+/// A list searched in order: a mapping of the format has a handful of keys (duplicates are rejected when
+/// parsing), where a linear search beats hashing every key.
 struct Fields {
-    let pairs: [String: Pair]
+    let pairs: [(key: String, pair: Pair)]
     /// The mark of the mapping's first key (nil for an empty mapping).
     let mark: Mark?
 
     /// The value node of a key, if present.
-    subscript(key: String) -> Node? { pairs[key]?.value }
+    subscript(key: String) -> Node? { pair(key)?.value }
 
     /// The key node of a key, if present.
-    func keyNode(_ key: String) -> Node? { pairs[key]?.key }
+    func keyNode(_ key: String) -> Node? { pair(key)?.key }
 
     /// Whether a key is present.
-    func has(_ key: String) -> Bool { pairs[key] != nil }
+    func has(_ key: String) -> Bool { pair(key) != nil }
+
+    private func pair(_ key: String) -> Pair? { pairs.first { $0.key == key }?.pair }
 }
 
 /// The duration syntax: a non-negative decimal number and a unit (ms, s, m, h), no space.
