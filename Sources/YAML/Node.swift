@@ -18,7 +18,7 @@ public struct Mark: Sendable, Hashable, Comparable, CustomStringConvertible {
 /// One node of a parsed YAML document, with the mark where it starts.
 public struct Node: Sendable {
     /// What the node holds.
-    public enum Content: Sendable {
+    public indirect enum Content: Sendable {
         case scalar(Scalar)
         case mapping([Pair])
         case sequence([Node])
