@@ -35,13 +35,14 @@ public struct LoadRequest: Sendable {
 
 /// Everything read for a run: the request files in run order, the environment, and every problem found.
 public struct LoadedCollection: Sendable {
-    /// The request files in run order, decoded as far as possible even when they have errors.
+    /// The request files in run order, decoded as far as possible even when they have errors; empty when
+    /// the collection was only checked (`CollectionLoader.check`, whose visitor saw each file instead).
     public var files: [RequestFile]
     /// The selected environment, or nil without `--env` (or when it is broken).
     public var environment: ResolvedEnvironment?
     /// Every problem, sorted by path then position.
     public var diagnostics: [Diagnostic]
-    /// The text of every file read, for rendering diagnostics.
+    /// The texts of the files read (only those with problems when checked), for rendering diagnostics.
     public var sources: SourceCache
     /// The starting variable scope: the environment's variables and secrets, `--var`s, the process environment.
     public var scope: VariableScope
@@ -49,7 +50,7 @@ public struct LoadedCollection: Sendable {
     /// Whether any diagnostic is an error (then nothing may be sent; exit 2).
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
-    /// The number of requests (steps of flows counted one by one).
+    /// The number of requests in `files` (steps of flows counted one by one).
     public var requestCount: Int { files.reduce(0) { $0 + $1.steps.count } }
 }
 
