@@ -95,7 +95,7 @@ public struct CollectionRun: Sendable {
     private func runSequentially(_ context: FileContext, into results: inout Results) async {
         var prefetcher = Prefetcher(plan: plan, window: 2)
         for index in plan.indices {
-            prefetcher.prefetch(after: index)
+            prefetcher.prefetch(from: index)
             let definitions = await prefetcher.take(index)()
             let result = await runFile(index, definitions: definitions, scope: results.finished.scope(for: index), context)
             results.record(index, result)
@@ -113,7 +113,7 @@ public struct CollectionRun: Sendable {
                 // Files before `firstUnstarted` have all started; the scan stops once `jobs` files run,
                 // so each pass costs the files it looks at, not the whole plan.
                 while started.remove(firstUnstarted) != nil { firstUnstarted += 1 }
-                prefetcher.prefetch(after: firstUnstarted)
+                prefetcher.prefetch(from: firstUnstarted)
                 for index in firstUnstarted..<plan.count {
                     guard running < options.jobs else { break }
                     guard !started.contains(index), dependencies[index].allSatisfy(results.finished.contains) else { continue }
@@ -147,7 +147,7 @@ public struct CollectionRun: Sendable {
         }
 
         /// Starts decoding the files from `first` on, up to the window.
-        mutating func prefetch(after first: Int) {
+        mutating func prefetch(from first: Int) {
             next = max(next, first)
             while next < min(first + window, plan.count) {
                 if case .onDisk = plan[next].source {
