@@ -23,7 +23,7 @@ struct CollectionValidator {
     /// Checks the next file in run order; captures of a request count for the requests after it.
     mutating func validate(_ file: RequestFile) {
         for step in file.steps {
-            check(step.templates, in: file.path)
+            step.forEachTemplate { check($0, in: file.path) }
             checkBaseURL(for: step.request.url, in: file.path)
             checkEnvironmentTemplates(for: step)
             for reference in step.fileReferences { check(reference, in: file.path) }
@@ -55,15 +55,17 @@ struct CollectionValidator {
 
     /// Every variable of the templates must be defined; every `$env.NAME` set.
     private mutating func check(_ templates: [Template], in path: String) {
-        for template in templates {
-            for (expression, mark) in template.expressions {
-                switch expression {
-                case .variable(let variable) where !defined.contains(variable.name):
-                    diagnostics.add(VariableScope.undefinedVariable(variable.name, at: mark, among: defined).diagnostic(in: path))
-                case .builtin(.env(let name)) where processEnvironment[name] == nil:
-                    diagnostics.add(VariableScope.unsetEnvironmentVariable(name, at: mark).diagnostic(in: path))
-                default: break
-                }
+        for template in templates { check(template, in: path) }
+    }
+
+    private mutating func check(_ template: Template, in path: String) {
+        for (expression, mark) in template.expressions {
+            switch expression {
+            case .variable(let variable) where !defined.contains(variable.name):
+                diagnostics.add(VariableScope.undefinedVariable(variable.name, at: mark, among: defined).diagnostic(in: path))
+            case .builtin(.env(let name)) where processEnvironment[name] == nil:
+                diagnostics.add(VariableScope.unsetEnvironmentVariable(name, at: mark).diagnostic(in: path))
+            default: break
             }
         }
     }

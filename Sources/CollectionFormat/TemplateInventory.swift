@@ -2,14 +2,16 @@ public import Expectations
 
 extension RequestDefinition {
     /// Every template the request uses, in source order: request, auth, expectations.
-    public var templates: [Template] {
-        var templates = request.templates
-        if let auth { templates += auth.value.templates }
-        for header in expect.headers { templates += header.matcher.operandTemplates }
-        for body in expect.body { templates += body.matcher.operandTemplates }
-        if case .matcher(let matcher)? = expect.status?.value { templates += matcher.operandTemplates }
-        if let text = expect.text { templates += text.value.operandTemplates }
-        return templates
+    public var templates: [Template] { collect(forEachTemplate) }
+
+    /// Calls `body` with every template the request uses, in source order, building no list.
+    public func forEachTemplate(_ body: (Template) -> Void) {
+        request.forEachTemplate(body)
+        auth?.value.forEachTemplate(body)
+        for header in expect.headers { header.matcher.forEachOperandTemplate(body) }
+        for expectation in expect.body { expectation.matcher.forEachOperandTemplate(body) }
+        if case .matcher(let matcher)? = expect.status?.value { matcher.forEachOperandTemplate(body) }
+        expect.text?.value.forEachOperandTemplate(body)
     }
 
     /// Every file the request names: body file, multipart files, schema.
@@ -28,48 +30,82 @@ extension RequestDefinition {
 
 extension RequestSpec {
     /// The templates of the URL, query, headers and body.
-    public var templates: [Template] {
-        var templates = [url] + query.flatMap(\.templates) + headers.map(\.value)
-        switch body?.value {
-        case .json(let value)?: templates += value.templates
-        case .form(let parameters)?: templates += parameters.flatMap(\.templates)
+    public var templates: [Template] { collect(forEachTemplate) }
+
+    /// Calls `body` with the templates of the URL, query, headers and body, in order.
+    public func forEachTemplate(_ body: (Template) -> Void) {
+        body(url)
+        for parameter in query { parameter.forEachTemplate(body) }
+        for header in headers { body(header.value) }
+        switch self.body?.value {
+        case .json(let value)?: value.forEachTemplate(body)
+        case .form(let parameters)?: for parameter in parameters { parameter.forEachTemplate(body) }
         case .multipart(let parts)?:
             for part in parts {
-                templates.append(part.name)
-                if case .value(let value) = part.content { templates.append(value) }
+                body(part.name)
+                if case .value(let value) = part.content { body(value) }
             }
-        case .text(let text)?: templates.append(text)
+        case .text(let text)?: body(text)
         case .file?, nil: break
         }
-        return templates
     }
 }
 
 extension Parameter {
     /// The templates of the values.
-    public var templates: [Template] { values.flatMap(\.templates) }
+    public var templates: [Template] { collect(forEachTemplate) }
+
+    /// Calls `body` with the template of each value.
+    public func forEachTemplate(_ body: (Template) -> Void) {
+        for value in values { value.forEachTemplate(body) }
+    }
 }
 
 extension AuthDefinition {
     /// The templates of the credentials.
-    public var templates: [Template] {
+    public var templates: [Template] { collect(forEachTemplate) }
+
+    /// Calls `body` with the template of each credential.
+    public func forEachTemplate(_ body: (Template) -> Void) {
         switch self {
-        case .none: []
-        case .basic(let username, let password): [username, password]
-        case .bearer(let token): [token]
-        case .oauth2(let oauth): [oauth.tokenURL, oauth.clientID, oauth.clientSecret] + (oauth.scope.map { [$0] } ?? [])
+        case .none: break
+        case .basic(let username, let password): body(username); body(password)
+        case .bearer(let token): body(token)
+        case .oauth2(let oauth):
+            for template in [oauth.tokenURL, oauth.clientID, oauth.clientSecret] { body(template) }
+            if let scope = oauth.scope { body(scope) }
         }
     }
 }
 
 extension Matcher where Value == TemplateValue {
     /// The templates of every operand, nested matchers included.
-    public var operandTemplates: [Template] {
-        var templates: [Template] = []
-        _ = map { value in
-            templates += value.templates
-            return value
-        }
-        return templates
+    public var operandTemplates: [Template] { collect(forEachOperandTemplate) }
+
+    /// Calls `body` with the templates of every operand, nested matchers included.
+    public func forEachOperandTemplate(_ body: (Template) -> Void) {
+        forEachOperand { $0.forEachTemplate(body) }
     }
+}
+
+extension TemplateValue {
+    /// Every template in the tree, depth first in source order.
+    public var templates: [Template] { collect(forEachTemplate) }
+
+    /// Calls `body` with every template in the tree, depth first in source order.
+    public func forEachTemplate(_ body: (Template) -> Void) {
+        switch content {
+        case .null, .bool, .int, .double: break
+        case .string(let template): body(template)
+        case .array(let items): for item in items { item.forEachTemplate(body) }
+        case .object(let members): for member in members { member.value.forEachTemplate(body) }
+        }
+    }
+}
+
+/// The templates a `forEachTemplate` function visits, as a list.
+private func collect(_ forEach: ((Template) -> Void) -> Void) -> [Template] {
+    var templates: [Template] = []
+    forEach { templates.append($0) }
+    return templates
 }

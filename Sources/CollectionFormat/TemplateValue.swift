@@ -34,13 +34,4 @@ public struct TemplateValue: Sendable, Hashable {
         self.mark = mark
     }
 
-    /// Every template in the tree, depth first in source order.
-    public var templates: [Template] {
-        switch content {
-        case .null, .bool, .int, .double: []
-        case .string(let template): [template]
-        case .array(let items): items.flatMap(\.templates)
-        case .object(let members): members.flatMap(\.value.templates)
-        }
-    }
 }

@@ -38,6 +38,20 @@ extension Matcher {
          "in", "isEmpty", "each", "not"]
     }
 
+    /// Calls `body` with every operand in order, nested matchers included, building nothing.
+    public func forEachOperand(_ body: (Value) -> Void) {
+        switch self {
+        case .equals(let v), .notEquals(let v), .lessThan(let v), .lessThanOrEqual(let v), .greaterThan(let v),
+             .greaterThanOrEqual(let v), .contains(let v), .notContains(let v), .startsWith(let v), .endsWith(let v),
+             .matches(let v):
+            body(v)
+        case .exists, .type, .isEmpty: break
+        case .length(let m), .each(let m), .not(let m): m.forEachOperand(body)
+        case .in(let vs): vs.forEach(body)
+        case .all(let ms): for m in ms { m.forEachOperand(body) }
+        }
+    }
+
     /// The same matcher with every value transformed (used to resolve templates).
     public func map<T: Sendable, E: Error>(_ transform: (Value) throws(E) -> T) throws(E) -> Matcher<T> {
         switch self {

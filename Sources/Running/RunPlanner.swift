@@ -79,7 +79,8 @@ public struct RunPlanner: Sendable {
         let steps = options.selectedSteps(of: file).map(\.step)
         guard !steps.isEmpty else { return }
         let index = files.count
-        let used = Self.variableNames(in: steps.flatMap(\.templates))
+        var used = Set<String>()
+        for step in steps { step.forEachTemplate { Self.addVariableNames(of: $0, to: &used) } }
         fileDependencies.append(Set(used.flatMap { capturers[$0] ?? [] }))
         for name in Set(steps.flatMap { $0.captures.map(\.name) }) {
             capturers[name, default: []].append(index)
@@ -105,11 +106,14 @@ public struct RunPlanner: Sendable {
     /// The root names of the variables the templates read.
     private static func variableNames(in templates: [Template]) -> Set<String> {
         var names = Set<String>()
-        for template in templates {
-            for (expression, _) in template.expressions {
-                if case .variable(let path) = expression { names.insert(path.name) }
-            }
-        }
+        for template in templates { addVariableNames(of: template, to: &names) }
         return names
+    }
+
+    /// Adds the root names of the variables a template reads.
+    private static func addVariableNames(of template: Template, to names: inout Set<String>) {
+        for (expression, _) in template.expressions {
+            if case .variable(let path) = expression { names.insert(path.name) }
+        }
     }
 }
