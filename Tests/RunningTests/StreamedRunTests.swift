@@ -57,4 +57,21 @@ import Testing
         #expect(summary.exitStatus == 3)
         #expect(await loader.received.map(\.path) == ["/v1/one"])
     }
+
+    @Test func aFileRemovedAfterTheCheckIsReportedAsAnError() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /one }\n",
+            "requests/2.yaml": "request: { url: /two }\n",
+        ])
+        defer { collection.remove() }
+        let (loaded, planner) = collection.plan(RunOptions(jobs: 2))
+        try FileManager.default.removeItem(at: collection.root.appendingPathComponent("requests/1.yaml"))
+        let loader = ScriptedLoader()
+        let summary = await CollectionRun(collection: loaded, plan: planner, transport: loader).run()
+        #expect(summary.outcomes.map(\.verdict) == [.errored, .passed])
+        #expect(summary.outcomes.first?.error?.message == "the file cannot be read any more")
+        #expect(summary.outcomes.first?.file == "requests/1.yaml")
+        #expect(await loader.received.map(\.path) == ["/v1/two"])
+    }
 }
