@@ -29,12 +29,17 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler {
     typealias OutboundIn = HTTP1Exchange
     typealias OutboundOut = HTTPClientRequestPart
 
-    /// The exchange being answered and what has arrived of its response.
-    private struct Pending {
+    /// The exchange being answered and what has arrived of its response (a reference, so that each part of
+    /// the response updates it in place instead of copying the exchange).
+    private final class Pending {
         let exchange: HTTP1Exchange
         var head: HTTPResponseHead?
         var body = ByteBuffer()
         var timer: Scheduled<Void>?
+
+        init(exchange: HTTP1Exchange) {
+            self.exchange = exchange
+        }
     }
 
     private var pending: Pending?
@@ -46,9 +51,10 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler {
             promise?.fail(ChannelError.inappropriateOperationForState)
             return
         }
-        pending = Pending(exchange: exchange)
+        let current = Pending(exchange: exchange)
+        pending = current
         if let deadline = exchange.deadline {
-            pending?.timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
+            current.timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
                 self.fail(HTTPClientError.deadlineExceeded, context: context)
             }
         }
@@ -63,7 +69,7 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard var current = pending else {
+        guard let current = pending else {
             context.close(promise: nil)
             return
         }
@@ -71,13 +77,10 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler {
             switch unwrapInboundIn(data) {
             case .head(let head):
                 current.head = head
-                pending = current
                 try current.exchange.limit.checkDeclaredLength(of: head)
             case .body(var part):
                 try current.exchange.limit.checkGrowth(received: current.body.readableBytes, partSize: part.readableBytes)
-                pending = nil  // the buffer stays uniquely referenced while it grows
                 if current.body.readableBytes == 0 { current.body = part } else { current.body.writeBuffer(&part) }
-                pending = current
             case .end:
                 pending = nil
                 current.timer?.cancel()
