@@ -41,17 +41,52 @@ public struct Skip: Sendable, Hashable {
 
 /// One request with its auth, options, expectations and captures (a single-request file or a step).
 public struct RequestDefinition: Sendable {
-    public var name: String
-    public var tags: [String]
-    public var skip: Skip?
-    public var request: RequestSpec
+    /// The fields, shared by every copy: a definition is copied often (plans, steps, checks) and never
+    /// changed, so a copy costs one reference instead of every string and list inside it.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let name: String
+        let tags: [String]
+        let skip: Skip?
+        let request: RequestSpec
+        let auth: Located<AuthDefinition>?
+        let options: OptionsDefinition
+        let expect: ExpectDefinition
+        let captures: [CaptureDefinition]
+        let mark: Mark
+
+        init(name: String, tags: [String], skip: Skip?, request: RequestSpec, auth: Located<AuthDefinition>?,
+             options: OptionsDefinition, expect: ExpectDefinition, captures: [CaptureDefinition], mark: Mark) {
+            self.name = name
+            self.tags = tags
+            self.skip = skip
+            self.request = request
+            self.auth = auth
+            self.options = options
+            self.expect = expect
+            self.captures = captures
+            self.mark = mark
+        }
+    }
+
+    init(name: String, tags: [String], skip: Skip?, request: RequestSpec, auth: Located<AuthDefinition>?,
+         options: OptionsDefinition, expect: ExpectDefinition, captures: [CaptureDefinition], mark: Mark) {
+        storage = Storage(name: name, tags: tags, skip: skip, request: request, auth: auth, options: options,
+                          expect: expect, captures: captures, mark: mark)
+    }
+
+    public var name: String { storage.name }
+    public var tags: [String] { storage.tags }
+    public var skip: Skip? { storage.skip }
+    public var request: RequestSpec { storage.request }
     /// Overrides the environment's auth; `.none` turns it off.
-    public var auth: Located<AuthDefinition>?
-    public var options: OptionsDefinition
-    public var expect: ExpectDefinition
-    public var captures: [CaptureDefinition]
+    public var auth: Located<AuthDefinition>? { storage.auth }
+    public var options: OptionsDefinition { storage.options }
+    public var expect: ExpectDefinition { storage.expect }
+    public var captures: [CaptureDefinition] { storage.captures }
     /// Where the definition starts.
-    public var mark: Mark
+    public var mark: Mark { storage.mark }
 }
 
 /// The `request:` mapping.
