@@ -2,6 +2,7 @@ public import CollectionFormat
 internal import HTTPCore
 public import Loaders
 internal import Synchronization
+internal import Dispatch
 
 /// Runs a loaded collection: files in lexical order (or in parallel with `jobs`), flows in order,
 /// captures shared with every later request, and every request judged into a `RequestOutcome`.
@@ -132,12 +133,12 @@ public struct CollectionRun: Sendable {
         }
     }
 
-    /// Decodes the files about to run ahead of their turn, on other tasks, so that decoding a file again
+    /// Decodes the files about to run ahead of their turn, on other threads, so that decoding a file again
     /// overlaps the requests of the files before it; at most `window` files are decoded ahead.
     struct Prefetcher {
         let plan: [RunPlanner.PlannedFile]
         let window: Int
-        private var decoding: [Int: Task<RunPlanner.FileSource.Definitions, Never>] = [:]
+        private var decoding: [Int: DecodingAhead] = [:]
         /// Files before this one have been prefetched (or need no decoding).
         private var next = 0
 
@@ -152,7 +153,7 @@ public struct CollectionRun: Sendable {
             while next < min(first + window, plan.count) {
                 if case .onDisk = plan[next].source {
                     let source = plan[next].source
-                    decoding[next] = Task { source.definitions() }
+                    decoding[next] = DecodingAhead(source)
                 }
                 next += 1
             }
@@ -160,9 +161,47 @@ public struct CollectionRun: Sendable {
 
         /// The definitions of file `index`: the prefetched ones, or decoded on the spot.
         mutating func take(_ index: Int) -> @Sendable () async -> RunPlanner.FileSource.Definitions {
-            if let task = decoding.removeValue(forKey: index) { return { await task.value } }
+            if let ahead = decoding.removeValue(forKey: index) { return { await ahead.definitions() } }
             let source = plan[index].source
             return { source.definitions() }
+        }
+    }
+
+    /// A file being decoded on a thread of Dispatch's global queue: off the run's own thread even when the
+    /// run's tasks live on an event loop (a sequential run), so decoding uses the other core.
+    final class DecodingAhead: Sendable {
+        private enum State {
+            case decoding(waiter: CheckedContinuation<RunPlanner.FileSource.Definitions, Never>?)
+            case decoded(RunPlanner.FileSource.Definitions)
+        }
+
+        private let state = Mutex(State.decoding(waiter: nil))
+
+        /// Starts decoding `source`.
+        init(_ source: RunPlanner.FileSource) {
+            DispatchQueue.global().async { self.finish(source.definitions()) }
+        }
+
+        /// The definitions, once decoded.
+        func definitions() async -> RunPlanner.FileSource.Definitions {
+            if case .decoded(let definitions) = state.withLock({ $0 }) { return definitions }
+            return await withCheckedContinuation { continuation in
+                let decoded = state.withLock { state -> RunPlanner.FileSource.Definitions? in
+                    if case .decoded(let definitions) = state { return definitions }
+                    state = .decoding(waiter: continuation)
+                    return nil
+                }
+                if let decoded { continuation.resume(returning: decoded) }
+            }
+        }
+
+        private func finish(_ definitions: RunPlanner.FileSource.Definitions) {
+            let waiter = state.withLock { state -> CheckedContinuation<RunPlanner.FileSource.Definitions, Never>? in
+                defer { state = .decoded(definitions) }
+                if case .decoding(let waiter) = state { return waiter }
+                return nil
+            }
+            waiter?.resume(returning: definitions)
         }
     }
 
