@@ -147,15 +147,7 @@ import TestSupport
     func withOneConnection(_ body: (TestServer, HTTPClientTransport) async throws -> Void) async throws {
         let server = try await TestServer.start()
         let transport = HTTPClientTransport(decompressionRatio: 100, cleartextConnectionsPerHost: 1)
-        do {
-            try await body(server, transport)
-        } catch {
-            try? await transport.shutdown()
-            try? await server.stop()
-            throw error
-        }
-        try await transport.shutdown()
-        try await server.stop()
+        try await stopping(server, transport) { try await body(server, transport) }
     }
 
     @Test func requestsBeyondTheLimitWaitForTheConnection() async throws {

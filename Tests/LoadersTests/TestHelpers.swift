@@ -32,10 +32,17 @@ func failure(of loader: any HTTPLoader, _ request: HTTPRequest) async -> HTTPErr
 /// Runs `body` with `server` and the standard chain over a new transport pointed at it; stops both afterwards.
 func withStandardChain(on server: TestServer, _ body: (TestServer, any HTTPLoader) async throws -> Void) async throws {
     let transport = HTTPClientTransport()
-    do {
+    try await stopping(server, transport) {
         let environment = try #require(ServerEnvironment(baseURL: server.baseURL))
         let loader = chain(LoaderLayer.standard(environment: environment, userAgent: "runner-tests"), ending: transport)
         try await body(server, loader)
+    }
+}
+
+/// Runs `body`, then shuts `transport` down and stops `server`, also when `body` throws.
+func stopping(_ server: TestServer, _ transport: HTTPClientTransport, after body: () async throws -> Void) async throws {
+    do {
+        try await body()
     } catch {
         try? await transport.shutdown()
         try? await server.stop()
