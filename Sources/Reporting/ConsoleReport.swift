@@ -31,10 +31,9 @@ public struct ConsoleReport: Sendable {
 
     /// `PASS  name  METHOD url  status  time  (n attempts)`.
     public func line(for outcome: RequestOutcome) -> String {
-        var columns = [
-            outcome.displayName,
-            "\(outcome.method) \(outcome.url)",
-        ]
+        var columns = [outcome.displayName]
+        // A file that could not be decoded again at its turn has no request to show.
+        if !outcome.method.isEmpty || !outcome.url.isEmpty { columns.append("\(outcome.method) \(outcome.url)") }
         if let status = outcome.statusCode { columns.append(String(status)) }
         if let duration = outcome.duration { columns.append(OutcomeText.duration(duration)) }
         if outcome.attempts > 1 { columns.append("(\(outcome.attempts) attempts)") }

@@ -1,5 +1,4 @@
 public import CollectionFormat
-internal import Foundation
 
 /// Plans a run from the files of a collection in run order: for each file with selected steps, where to
 /// find its definitions, how many steps it reports, and which earlier files capture variables it uses.

@@ -2,6 +2,7 @@ import CollectionFormat
 import Foundation
 import HTTPCore
 import Loaders
+import Reporting
 import Running
 import Testing
 
@@ -72,6 +73,8 @@ import Testing
         #expect(summary.outcomes.map(\.verdict) == [.errored, .passed])
         #expect(summary.outcomes.first?.error?.message == "the file cannot be read any more")
         #expect(summary.outcomes.first?.file == "requests/1.yaml")
+        let console = ConsoleReport(sources: loaded.sources, redactor: Redactor(secrets: []), color: false, verbose: false)
+        #expect(console.line(for: try #require(summary.outcomes.first)) == "ERROR  1")
         #expect(await loader.received.map(\.path) == ["/v1/two"])
     }
 }
