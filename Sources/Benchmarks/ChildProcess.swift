@@ -28,10 +28,22 @@ struct BenchmarkError: Error, CustomStringConvertible {
 /// Runs a program to its end and measures it with `posix_spawn` and `wait4` (its own rusage, not the
 /// running maximum of every child that `RUSAGE_CHILDREN` reports).
 enum ChildProcess {
+    /// The start of the names of this process's temporary error logs of children.
+    private static var errorLogPrefix: String { "runner-bench-stderr-\(getpid())-" }
+
+    /// Removes the error logs of children still running (the benchmark was interrupted).
+    static func removeErrorLogs() {
+        let directory = FileManager.default.temporaryDirectory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasPrefix(errorLogPrefix) {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+
     /// Runs `executable` with `arguments`, standard output to /dev/null, and measures it.
     static func measure(_ executable: String, _ arguments: [String]) throws -> ChildMeasurement {
         let errorLog = FileManager.default.temporaryDirectory
-            .appendingPathComponent("runner-bench-stderr-\(getpid())-\(UInt32.random(in: 0 ... .max)).log").path
+            .appendingPathComponent("\(errorLogPrefix)\(UInt32.random(in: 0 ... .max)).log").path
         defer { unlink(errorLog) }
 
         var actions = posix_spawn_file_actions_t()

@@ -16,6 +16,9 @@ final class LocalServer {
         self.scratch = scratch
     }
 
+    /// The server's process and its scratch directory, for stopping it from a signal handler.
+    var leftovers: (process: pid_t, directory: URL?) { (process.processIdentifier, scratch) }
+
     /// The URL of the path every generated request asks for.
     var healthURL: String { "http://127.0.0.1:\(port)\(CollectionGenerator.path)" }
 

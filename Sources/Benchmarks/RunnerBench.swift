@@ -48,6 +48,9 @@ struct RunnerBench: AsyncParsableCommand {
 
         let servers = startServers()
         defer { servers.forEach { $0.stop() } }
+        let signalHandlers = Self.stoppingOnSignals(processes: servers.map(\.leftovers.process),
+                                                    directories: [generator.root] + servers.compactMap(\.leftovers.directory))
+        defer { signalHandlers.forEach { $0.cancel() } }
         var suite = BenchmarkSuite(
             tool: RunnerTool(executable: runner, environments: generator.root.appendingPathComponent("environments").path),
             collections: collections, count: count, rounds: rounds, jobs: jobs)
@@ -70,6 +73,23 @@ struct RunnerBench: AsyncParsableCommand {
     }
 
     /// The demo API and nginx, each when available; a message for each one skipped.
+    /// On SIGINT or SIGTERM, stops the servers and removes the generated files before exiting with the
+    /// shell's status for the signal: an interrupted benchmark leaves no server running.
+    private static func stoppingOnSignals(processes: [pid_t], directories: [URL]) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                for process in processes { kill(process, SIGTERM) }
+                for directory in directories { try? FileManager.default.removeItem(at: directory) }
+                ChildProcess.removeErrorLogs()
+                Foundation.exit(128 + number)
+            }
+            source.resume()
+            return source
+        }
+    }
+
     private func startServers() -> [LocalServer] {
         var servers: [LocalServer] = []
         if FileManager.default.isExecutableFile(atPath: demoAPI) {
