@@ -129,17 +129,14 @@ public enum CollectionLoader {
                 continue
             }
             diagnostics.add(contentsOf: decoded.diagnostics)
-            var problems = decoded.diagnostics
+            let validatorProblems = validator.diagnostics.diagnostics.count
             if let file = decoded.value {
-                if validates {
-                    let before = validator.diagnostics.diagnostics.count
-                    validator.validate(file)
-                    problems += validator.diagnostics.diagnostics.dropFirst(before)
-                }
+                if validates { validator.validate(file) }
                 if keepingFiles { files.append(file) }
                 visit(location, file)
             }
-            if keepingFiles || !problems.isEmpty { sources.store(decoded.text, for: location.path) }
+            let hasProblems = !decoded.diagnostics.isEmpty || validator.diagnostics.diagnostics.count > validatorProblems
+            if keepingFiles || hasProblems { sources.store(decoded.text, for: location.path) }
         }
         diagnostics.add(contentsOf: validator.diagnostics.diagnostics)
 

@@ -90,8 +90,12 @@ enum Discovery {
         guard let entries = FileSystem.entries(of: directory) else { return }
         for entry in entries.sorted() where !entry.hasPrefix(".") {
             let path = PathText.join(directory, entry)
-            guard let status = FileSystem.status(of: path) else { continue }
             let relative = place.isEmpty ? entry : place + "/" + entry
+            guard let status = FileSystem.status(of: path) else {
+                // A request file that cannot be stat'ed (a broken link) is listed, so reading it reports it.
+                if hasYAMLExtension(entry) { files.append(DiscoveredFile(root: root, relative: relative)) }
+                continue
+            }
             if status.isDirectory {
                 guard status.identity != skipping, visited.insert(status.identity).inserted else { continue }
                 collect(in: path, under: relative, root: root, skipping: skipping, visited: &visited, seen: &seen, into: &files)

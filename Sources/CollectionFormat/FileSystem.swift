@@ -88,18 +88,6 @@ enum FileSystem {
         try? FileManager.default.contentsOfDirectory(atPath: directory)
     }
 
-    /// The path with `.`/`..` removed and symbolic links resolved, for identity checks.
-    ///
-    /// realpath(3) for paths that exist (Foundation's URL resolution, done for every discovered file, was
-    /// about a tenth of `validate`'s time); Foundation's answer for those that do not.
-    static func canonical(_ path: String) -> String {
-        if let resolved = realpath(path, nil) {
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
-        return URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
-    }
-
     /// `path` made absolute against `directory`, with `.` and `..` removed.
     static func absolute(_ path: String, from directory: String) -> String {
         let joined = path.hasPrefix("/") ? path : PathText.join(directory, path)

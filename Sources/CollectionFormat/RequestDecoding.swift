@@ -76,7 +76,7 @@ extension NodeDecoder {
             request = RequestSpec(method: Located("GET", at: mark), url: .literal("", at: mark), query: [], headers: [],
                                   body: nil, mark: mark)
         }
-        return RequestDefinition(
+        return RequestDefinition(.init(
             name: fields["name"].flatMap { string($0, for: "name") } ?? defaultName,
             tags: fields["tags"].map { tags($0) } ?? [],
             skip: fields["skip"].flatMap { skip($0) },
@@ -85,7 +85,7 @@ extension NodeDecoder {
             options: fields["options"].map { options($0, allowsThrottle: false) } ?? OptionsDefinition(),
             expect: fields["expect"].map { expect($0, location: location) } ?? ExpectDefinition(),
             captures: fields["capture"].map { captures($0) } ?? [],
-            mark: mark)
+            mark: mark))
     }
 
     /// `tags:` a list of strings, or one string.

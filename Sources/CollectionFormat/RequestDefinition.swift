@@ -45,48 +45,39 @@ public struct RequestDefinition: Sendable {
     /// changed, so a copy costs one reference instead of every string and list inside it.
     private let storage: Storage
 
+    struct Fields: Sendable {
+        var name: String
+        var tags: [String]
+        var skip: Skip?
+        var request: RequestSpec
+        var auth: Located<AuthDefinition>?
+        var options: OptionsDefinition
+        var expect: ExpectDefinition
+        var captures: [CaptureDefinition]
+        var mark: Mark
+    }
+
     private final class Storage: Sendable {
-        let name: String
-        let tags: [String]
-        let skip: Skip?
-        let request: RequestSpec
-        let auth: Located<AuthDefinition>?
-        let options: OptionsDefinition
-        let expect: ExpectDefinition
-        let captures: [CaptureDefinition]
-        let mark: Mark
+        let fields: Fields
 
-        init(name: String, tags: [String], skip: Skip?, request: RequestSpec, auth: Located<AuthDefinition>?,
-             options: OptionsDefinition, expect: ExpectDefinition, captures: [CaptureDefinition], mark: Mark) {
-            self.name = name
-            self.tags = tags
-            self.skip = skip
-            self.request = request
-            self.auth = auth
-            self.options = options
-            self.expect = expect
-            self.captures = captures
-            self.mark = mark
-        }
+        init(_ fields: Fields) { self.fields = fields }
     }
 
-    init(name: String, tags: [String], skip: Skip?, request: RequestSpec, auth: Located<AuthDefinition>?,
-         options: OptionsDefinition, expect: ExpectDefinition, captures: [CaptureDefinition], mark: Mark) {
-        storage = Storage(name: name, tags: tags, skip: skip, request: request, auth: auth, options: options,
-                          expect: expect, captures: captures, mark: mark)
+    init(_ fields: Fields) {
+        storage = Storage(fields)
     }
 
-    public var name: String { storage.name }
-    public var tags: [String] { storage.tags }
-    public var skip: Skip? { storage.skip }
-    public var request: RequestSpec { storage.request }
+    public var name: String { storage.fields.name }
+    public var tags: [String] { storage.fields.tags }
+    public var skip: Skip? { storage.fields.skip }
+    public var request: RequestSpec { storage.fields.request }
     /// Overrides the environment's auth; `.none` turns it off.
-    public var auth: Located<AuthDefinition>? { storage.auth }
-    public var options: OptionsDefinition { storage.options }
-    public var expect: ExpectDefinition { storage.expect }
-    public var captures: [CaptureDefinition] { storage.captures }
+    public var auth: Located<AuthDefinition>? { storage.fields.auth }
+    public var options: OptionsDefinition { storage.fields.options }
+    public var expect: ExpectDefinition { storage.fields.expect }
+    public var captures: [CaptureDefinition] { storage.fields.captures }
     /// Where the definition starts.
-    public var mark: Mark { storage.mark }
+    public var mark: Mark { storage.fields.mark }
 }
 
 /// The `request:` mapping.

@@ -283,7 +283,7 @@ public struct CollectionRun: Sendable {
         }
         var scope = startScope
         var failedStep: String?
-        for (_, definition) in options.selectedSteps(of: file) {
+        for definition in options.selectedSteps(of: file) {
             var outcome: RequestOutcome
             if let reason = skipReason(of: definition, in: file, failedStep: failedStep,
                                        bailed: options.bail && context.bailed.isSet) {

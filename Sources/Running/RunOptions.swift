@@ -31,9 +31,9 @@ public struct RunOptions: Sendable {
         return tags.isEmpty || requestTags.contains(where: tags.contains)
     }
 
-    /// The steps of a file that the tag filters select, with their index in the file.
-    public func selectedSteps(of file: RequestFile) -> [(index: Int, step: RequestDefinition)] {
-        file.steps.enumerated().filter { selects(tags: file.tags + $0.element.tags) }.map { ($0.offset, $0.element) }
+    /// The steps of a file that the tag filters select, in order.
+    public func selectedSteps(of file: RequestFile) -> [RequestDefinition] {
+        file.steps.filter { selects(tags: file.tags + $0.tags) }
     }
 }
 

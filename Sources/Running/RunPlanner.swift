@@ -75,7 +75,7 @@ public struct RunPlanner: Sendable {
     }
 
     private mutating func add(_ file: RequestFile, source: FileSource) {
-        let steps = options.selectedSteps(of: file).map(\.step)
+        let steps = options.selectedSteps(of: file)
         guard !steps.isEmpty else { return }
         let index = files.count
         var used = Set<String>()

@@ -38,6 +38,15 @@ import YAML
         #expect(files.map(\.defaultName) == ["a", "sub/b", "c"])
     }
 
+    @Test func aBrokenLinkToARequestFileIsReportedNotSkipped() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("requests/a.yaml", "request: { url: /a }\n")
+        try FileManager.default.createSymbolicLink(atPath: scratch.root + "/requests/gone.yaml", withDestinationPath: "nowhere.yaml")
+        let collection = scratch.load(["requests"])
+        #expect(problems(of: collection) == ["requests/gone.yaml: error: cannot read the file"])
+    }
+
     @Test func aDirectoryWithoutRequestFilesIsAWarningUnlessItsFilesCameEarlier() {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }

@@ -38,6 +38,10 @@ import Testing
         // The failed expectation's file is kept for its snippet; passing files are not.
         #expect(loaded.sources.text(for: "requests/07-use.yaml")?.contains("$.n: 70") == true)
         #expect(loaded.sources.text(for: "requests/06-use.yaml") == nil)
+        // The reports written after the run show the failing line too.
+        let summary = await CollectionRun(collection: loaded, plan: planner, transport: loader()).run()
+        let junit = JUnitReport.render(summary, sources: loaded.sources, redactor: Redactor(secrets: []))
+        #expect(junit.contains("$.n: 70"))
     }
 
     @Test func aFileThatChangedAfterTheCheckIsReportedAsAnErrorNotSent() async throws {
