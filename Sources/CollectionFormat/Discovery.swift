@@ -87,18 +87,18 @@ enum Discovery {
     private static func collect(in directory: String, under place: String, root: DiscoveredFile.Root,
                                 skipping: FileSystem.FileIdentity?, visited: inout Set<FileSystem.FileIdentity>,
                                 seen: inout Set<FileSystem.FileIdentity>, into files: inout [DiscoveredFile]) {
-        guard let entries = FileSystem.entries(of: directory) else { return }
-        for entry in entries.sorted() where !entry.hasPrefix(".") {
-            let path = PathText.join(directory, entry)
+        guard let entries = FileSystem.visibleEntries(of: directory) else { return }
+        for (entry, status) in entries {
             let relative = place.isEmpty ? entry : place + "/" + entry
-            guard let status = FileSystem.status(of: path) else {
+            guard let status else {
                 // A request file that cannot be stat'ed (a broken link) is listed, so reading it reports it.
                 if hasYAMLExtension(entry) { files.append(DiscoveredFile(root: root, relative: relative)) }
                 continue
             }
             if status.isDirectory {
                 guard status.identity != skipping, visited.insert(status.identity).inserted else { continue }
-                collect(in: path, under: relative, root: root, skipping: skipping, visited: &visited, seen: &seen, into: &files)
+                collect(in: PathText.join(directory, entry), under: relative, root: root, skipping: skipping,
+                        visited: &visited, seen: &seen, into: &files)
             } else if hasYAMLExtension(entry), seen.insert(status.identity).inserted {
                 files.append(DiscoveredFile(root: root, relative: relative))
             }

@@ -14,6 +14,11 @@ enum FileSystem {
     struct Status: Equatable {
         var isDirectory: Bool
         var identity: FileIdentity
+
+        init(_ info: stat) {
+            isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
+            identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        }
     }
 
     /// The device and inode of a file: the same for every path that leads to it.
@@ -26,8 +31,28 @@ enum FileSystem {
     static func status(of path: String) -> Status? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return Status(isDirectory: (info.st_mode & S_IFMT) == S_IFDIR,
-                      identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+        return Status(info)
+    }
+
+    /// The visible entries of a directory (names not starting with `.`) in lexical order, each with what
+    /// stat(2) says of it (nil for a broken link); nil if the directory cannot be listed.
+    ///
+    /// One descriptor for the directory: each entry is stat'ed relative to it (fstatat), not by its full path.
+    static func visibleEntries(of directory: String) -> [(name: String, status: Status?)]? {
+        guard let stream = opendir(directory) else { return nil }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(cString: bytes.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if !name.hasPrefix(".") { names.append(name) }
+        }
+        let descriptor = dirfd(stream)
+        return names.sorted().map { name in
+            var info = stat()
+            return (name, fstatat(descriptor, name, &info, 0) == 0 ? Status(info) : nil)
+        }
     }
 
     /// The bytes of a file, or nil if it cannot be read.

@@ -30,14 +30,14 @@ struct NodeDecoder {
     // MARK: Shapes
 
     /// The pairs of a mapping, or nil after reporting "expected a mapping".
-    mutating func mapping(_ node: Node, for context: String?) -> [Pair]? {
+    mutating func mapping(_ node: Node, for context: String?) -> Node.Pairs? {
         if case .mapping(let pairs) = node.content { return pairs }
         typeMismatch(node, expected: "a mapping", for: context)
         return nil
     }
 
     /// The items of a list, or nil after reporting "expected a list".
-    mutating func sequence(_ node: Node, for context: String?) -> [Node]? {
+    mutating func sequence(_ node: Node, for context: String?) -> Node.Items? {
         if case .sequence(let items) = node.content { return items }
         typeMismatch(node, expected: "a list", for: context)
         return nil
@@ -45,7 +45,7 @@ struct NodeDecoder {
 
     /// The items of a list, or the node itself as a one-item list when it is a scalar.
     func scalarOrSequence(_ node: Node) -> [Node] {
-        if case .sequence(let items) = node.content { return items }
+        if case .sequence(let items) = node.content { return Array(items) }
         return [node]
     }
 
@@ -72,7 +72,7 @@ struct NodeDecoder {
     }
 
     /// The keys allowed at one level, with their pairs; reports unknown keys with a suggestion.
-    mutating func fields(_ pairs: [Pair], allowed: [String], in context: String?,
+    mutating func fields(_ pairs: Node.Pairs, allowed: [String], in context: String?,
                          explanations: [String: String] = [:]) -> Fields {
         var found: [(key: String, pair: Pair)] = []
         found.reserveCapacity(pairs.count)

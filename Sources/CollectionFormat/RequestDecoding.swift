@@ -65,7 +65,7 @@ extension NodeDecoder {
     }
 
     /// Decodes the keys of one request (a file's top level or a step).
-    mutating func requestDefinition(_ pairs: [Pair], at mark: Mark, defaultName: String, context: String?,
+    mutating func requestDefinition(_ pairs: Node.Pairs, at mark: Mark, defaultName: String, context: String?,
                                     location: FileLocation, explanations: [String: String]) -> RequestDefinition {
         let fields = fields(pairs, allowed: Self.definitionKeys, in: context, explanations: explanations)
         let request: RequestSpec
@@ -188,7 +188,7 @@ extension NodeDecoder {
     }
 
     /// The one body key of a request, if any; reports a second one.
-    private mutating func body(_ fields: Fields, pairs: [Pair], location: FileLocation) -> Located<BodyDefinition>? {
+    private mutating func body(_ fields: Fields, pairs: Node.Pairs, location: FileLocation) -> Located<BodyDefinition>? {
         let bodyPairs = pairs.filter { BodyDefinition.keys.contains(Self.keyText($0.key)) }
         guard let first = bodyPairs.first else { return nil }
         for extra in bodyPairs.dropFirst() {

@@ -16,20 +16,104 @@ public struct Mark: Sendable, Hashable, Comparable, CustomStringConvertible {
 }
 
 /// One node of a parsed YAML document, with the mark where it starts.
+///
+/// A node is a place in its document: the document keeps every node in a few flat arrays, so parsing
+/// a file allocates per array, not per node, and a node is cheap to copy.
 public struct Node: Sendable {
     /// What the node holds.
-    public indirect enum Content: Sendable {
+    public enum Content: Sendable {
         case scalar(Scalar)
-        case mapping([Pair])
-        case sequence([Node])
+        case mapping(Pairs)
+        case sequence(Items)
     }
 
-    public var content: Content
-    public var mark: Mark
+    let document: Document
+    let index: Int
 
-    public init(_ content: Content, mark: Mark) {
-        self.content = content
-        self.mark = mark
+    init(_ document: Document, _ index: Int) {
+        self.document = document
+        self.index = index
+    }
+
+    /// Where the node starts (for an alias, where the alias is written).
+    public var mark: Mark { document.records[index].mark }
+
+    public var content: Content {
+        let record = document.records[index]
+        switch record.kind {
+        case .scalar: return .scalar(document.scalars[record.start])
+        case .mapping: return .mapping(Pairs(nodes: Items(document: document, start: record.start, count: 2 * record.count)))
+        case .sequence: return .sequence(Items(document: document, start: record.start, count: record.count))
+        }
+    }
+
+    /// A mapping's pairs in source order.
+    public struct Pairs: RandomAccessCollection, Sendable {
+        /// The keys and values in turn: key, value, key, value.
+        let nodes: Items
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { nodes.count / 2 }
+
+        public subscript(position: Int) -> Pair {
+            Pair(key: nodes[2 * position], value: nodes[2 * position + 1])
+        }
+    }
+
+    /// A sequence's items in source order.
+    public struct Items: RandomAccessCollection, Sendable {
+        let document: Document
+        let start: Int
+        public let count: Int
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { count }
+
+        public subscript(position: Int) -> Node {
+            Node(document, Int(document.children[start + position]))
+        }
+    }
+}
+
+/// The nodes of one parsed document in flat arrays; `Node` values point into it.
+final class Document: Sendable {
+    /// What a node is and where its parts are.
+    struct Record: Sendable {
+        enum Kind: UInt8, Sendable { case scalar, mapping, sequence }
+
+        let kind: Kind
+        let line: Int32
+        let column: Int32
+        /// For a scalar, its index in `scalars`; for a collection, where its children start in `children`.
+        let start: Int
+        /// For a mapping, its pairs; for a sequence, its items; 0 for a scalar.
+        let count: Int
+
+        init(kind: Kind, mark: Mark, start: Int, count: Int) {
+            self.kind = kind
+            line = Int32(clamping: mark.line)
+            column = Int32(clamping: mark.column)
+            self.start = start
+            self.count = count
+        }
+
+        var mark: Mark { Mark(line: Int(line), column: Int(column)) }
+
+        /// The same node written at another place (an alias).
+        func moved(to mark: Mark) -> Record {
+            Record(kind: kind, mark: mark, start: start, count: count)
+        }
+    }
+
+    let records: [Record]
+    /// The children of every collection, each collection's together (a mapping's as key, value, key, value).
+    let children: [Int32]
+    let scalars: [Scalar]
+
+    init(records: [Record], children: [Int32], scalars: [Scalar]) {
+        self.records = records
+        self.children = children
+        self.scalars = scalars
     }
 }
 

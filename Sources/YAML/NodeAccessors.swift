@@ -7,13 +7,13 @@ extension Node {
     }
 
     /// The pairs in source order, when this node is a mapping.
-    public var mapping: [Pair]? {
+    public var mapping: Pairs? {
         if case .mapping(let pairs) = content { return pairs }
         return nil
     }
 
     /// The items, when this node is a sequence.
-    public var sequence: [Node]? {
+    public var sequence: Items? {
         if case .sequence(let items) = content { return items }
         return nil
     }

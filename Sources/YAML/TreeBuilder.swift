@@ -1,14 +1,14 @@
 internal import CYAML
 
-/// Builds a `Node` tree from libyaml events with an explicit stack (no recursion per nesting level).
+/// Builds a `Document` from libyaml events with an explicit stack (no recursion per nesting level).
 ///
 /// Enforces the limits while consuming events, rejects duplicate and non-scalar keys, more than one
 /// document, and resolves aliases. The root of an alias copy carries the alias's mark; the nodes inside
-/// it keep their marks at the anchor.
+/// it keep their marks at the anchor (they are the anchored nodes themselves).
 struct TreeBuilder {
     /// A node that an anchor names, with its size in nodes and its nesting height, computed once.
     private struct Anchored {
-        var node: Node
+        var index: Int
         var size: Int
         var height: Int
     }
@@ -18,9 +18,8 @@ struct TreeBuilder {
         let isMapping: Bool
         let mark: Mark
         let anchor: String?
-        var items: [Node] = []
-        var pairs: [Pair] = []
-        var pendingKey: Node?
+        /// Where this collection's children start in `pending`.
+        let firstChild: Int
         /// Key value to pair index, built once a mapping grows past `linearKeySearchLimit`.
         var keyIndex: [Scalar.Value: Int]?
         /// Nodes in this subtree, including alias expansions.
@@ -33,15 +32,28 @@ struct TreeBuilder {
 
     let limits: Limits
     private var stack: [Frame] = []
+    private var records: [Document.Record] = []
+    private var children: [Int32] = []
+    private var scalars: [Scalar] = []
+    /// The children of the open collections, innermost last; moved to `children` when a collection ends.
+    private var pending: [Int32] = []
     private var anchors: [String: Anchored] = [:]
     private var aliasExpansion = 0
     private var nodeCount = 0
     private var documentCount = 0
-    /// The document's root node, once its events are consumed.
-    private(set) var root: Node?
+    private var rootIndex: Int?
 
     init(limits: Limits) {
         self.limits = limits
+        records.reserveCapacity(32)
+        children.reserveCapacity(32)
+        scalars.reserveCapacity(24)
+        pending.reserveCapacity(16)
+    }
+
+    /// The document's root node, once its events are consumed.
+    var root: Node? {
+        rootIndex.map { Node(Document(records: records, children: children, scalars: scalars), $0) }
     }
 
     /// Consumes one event; returns true at the end of the stream.
@@ -58,7 +70,9 @@ struct TreeBuilder {
         case YAML_SCALAR_EVENT:
             try countNodes(1, at: mark)
             let scalar = try self.scalar(of: event, at: mark)
-            try complete(Node(.scalar(scalar), mark: mark), size: 1, height: 0, anchor: Self.string(event.data.scalar.anchor))
+            scalars.append(scalar)
+            let index = append(Document.Record(kind: .scalar, mark: mark, start: scalars.count - 1, count: 0))
+            try complete(index, size: 1, height: 0, anchor: Self.string(event.data.scalar.anchor))
         case YAML_ALIAS_EVENT:
             try expandAlias(named: Self.string(event.data.alias.anchor) ?? "", at: mark)
         case YAML_SEQUENCE_START_EVENT:
@@ -69,12 +83,23 @@ struct TreeBuilder {
             try open(isMapping: true, tag: Self.string(data.tag), anchor: Self.string(data.anchor), at: mark)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let frame = stack.removeLast()
-            let content: Node.Content = frame.isMapping ? .mapping(frame.pairs) : .sequence(frame.items)
-            try complete(Node(content, mark: frame.mark), size: frame.size, height: frame.height, anchor: frame.anchor)
+            let start = children.count
+            children.append(contentsOf: pending[frame.firstChild...])
+            let count = pending.count - frame.firstChild
+            pending.removeSubrange(frame.firstChild...)
+            let index = append(Document.Record(kind: frame.isMapping ? .mapping : .sequence, mark: frame.mark, start: start,
+                                               count: frame.isMapping ? count / 2 : count))
+            try complete(index, size: frame.size, height: frame.height, anchor: frame.anchor)
         default:
             break
         }
         return false
+    }
+
+    /// Adds a node's record and returns its index.
+    private mutating func append(_ record: Document.Record) -> Int {
+        records.append(record)
+        return records.count - 1
     }
 
     private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
@@ -122,14 +147,14 @@ struct TreeBuilder {
             throw tooDeep(at: mark)
         }
         try countNodes(1, at: mark)
-        if let top = stack.last, top.isMapping, top.pendingKey == nil {
+        if let top = stack.last, top.isMapping, (pending.count - top.firstChild).isMultiple(of: 2) {
             throw nonScalarKey(kindName: Self.kindName(isMapping: isMapping), at: mark)
         }
         if let tag, !ScalarResolver.collectionAccepts(tag: tag, isMapping: isMapping) {
             throw YAMLError(.tagMismatch, "tag \(ScalarResolver.shortName(ofTag: tag)) cannot be used on a \(Self.kindName(isMapping: isMapping))",
                             at: mark, suggestion: "remove the tag")
         }
-        stack.append(Frame(isMapping: isMapping, mark: mark, anchor: anchor))
+        stack.append(Frame(isMapping: isMapping, mark: mark, anchor: anchor, firstChild: pending.count))
     }
 
     private mutating func expandAlias(named name: String, at mark: Mark) throws(YAMLError) {
@@ -147,8 +172,7 @@ struct TreeBuilder {
             throw tooDeep(at: mark)
         }
         try countNodes(anchored.size, at: mark)
-        var copy = anchored.node
-        copy.mark = mark
+        let copy = append(records[anchored.index].moved(to: mark))
         try attach(copy, size: anchored.size, height: anchored.height)
     }
 
@@ -161,58 +185,56 @@ struct TreeBuilder {
         }
     }
 
-    private mutating func complete(_ node: Node, size: Int, height: Int, anchor: String?) throws(YAMLError) {
+    private mutating func complete(_ index: Int, size: Int, height: Int, anchor: String?) throws(YAMLError) {
         if let anchor {
-            anchors[anchor] = Anchored(node: node, size: size, height: height)
+            anchors[anchor] = Anchored(index: index, size: size, height: height)
         }
-        try attach(node, size: size, height: height)
+        try attach(index, size: size, height: height)
     }
 
     /// Adds a finished node to the collection being built, or makes it the root.
-    private mutating func attach(_ node: Node, size: Int, height: Int) throws(YAMLError) {
+    private mutating func attach(_ index: Int, size: Int, height: Int) throws(YAMLError) {
         guard !stack.isEmpty else {
-            root = node
+            rootIndex = index
             return
         }
         let top = stack.count - 1
         stack[top].size += size
         stack[top].height = max(stack[top].height, height + 1)
-        guard stack[top].isMapping else {
-            stack[top].items.append(node)
-            return
+        if stack[top].isMapping, (pending.count - stack[top].firstChild).isMultiple(of: 2) {
+            let record = records[index]
+            guard record.kind == .scalar else {
+                throw nonScalarKey(kindName: Self.kindName(isMapping: record.kind == .mapping), at: record.mark)
+            }
+            try checkDuplicate(scalars[record.start], at: record.mark, inFrame: top)
         }
-        if let key = stack[top].pendingKey {
-            stack[top].pairs.append(Pair(key: key, value: node))
-            stack[top].pendingKey = nil
-            return
-        }
-        guard case .scalar(let key) = node.content else {
-            throw nonScalarKey(kindName: node.kindName, at: node.mark)
-        }
-        try checkDuplicate(key, at: node.mark, inFrame: top)
-        stack[top].pendingKey = node
+        pending.append(Int32(index))
     }
 
     private mutating func checkDuplicate(_ key: Scalar, at mark: Mark, inFrame top: Int) throws(YAMLError) {
-        let count = stack[top].pairs.count
+        let first = stack[top].firstChild
+        let count = (pending.count - first) / 2
         var firstIndex: Int?
         if count < Self.linearKeySearchLimit {
-            firstIndex = stack[top].pairs.firstIndex { $0.key.scalar?.value == key.value }
+            firstIndex = (0..<count).first { keyScalar(pending[first + 2 * $0]).value == key.value }
         } else {
             if stack[top].keyIndex == nil {
                 var index: [Scalar.Value: Int] = [:]
-                for (position, pair) in stack[top].pairs.enumerated() {
-                    if let value = pair.key.scalar?.value { index[value] = position }
-                }
+                for position in 0..<count { index[keyScalar(pending[first + 2 * position]).value] = position }
                 stack[top].keyIndex = index
             }
             firstIndex = stack[top].keyIndex?.updateValue(count, forKey: key.value)
         }
         if let firstIndex {
-            let firstLine = stack[top].pairs[firstIndex].key.mark.line
+            let firstLine = records[Int(pending[first + 2 * firstIndex])].line
             throw YAMLError(.duplicateKey, "duplicate key \"\(key.text)\" (first defined on line \(firstLine))",
                             at: mark, suggestion: "remove one of the two entries or rename this key")
         }
+    }
+
+    /// The scalar of a key node (keys are always scalars).
+    private func keyScalar(_ index: Int32) -> Scalar {
+        scalars[records[Int(index)].start]
     }
 
     /// The error for a second document in the input, which libyaml may also report after a `...` line.
