@@ -100,45 +100,45 @@ extension NodeDecoder {
 
     /// `$...`, or a mapping with one of header, cookie, regex, status.
     private mutating func captureSource(_ node: Node, name: String) -> CaptureDefinition.Source? {
-        let context = "capture.\(name)"
+        func context() -> String { "capture.\(name)" }
         let expected = "a JSONPath starting with '$' or a mapping with one of header, cookie, regex, status"
         if case .scalar(let scalar) = node.content, case .string(let text) = scalar.value, text.hasPrefix("$") {
             checkJSONPath(text, in: node)
             return .jsonPath(text)
         }
         guard case .mapping(let pairs) = node.content else {
-            typeMismatch(node, expected: expected, for: context)
+            typeMismatch(node, expected: expected, for: context())
             return nil
         }
-        _ = fields(pairs, allowed: CaptureDefinition.kinds, in: context)
+        _ = fields(pairs, allowed: CaptureDefinition.kinds, in: context())
         let kinds = pairs.filter { CaptureDefinition.kinds.contains(Self.keyText($0.key)) }
         guard let kind = kinds.first else {
-            if pairs.isEmpty { typeMismatch(node, expected: expected, for: context) }
+            if pairs.isEmpty { typeMismatch(node, expected: expected, for: context()) }
             return nil
         }
         for extra in kinds.dropFirst() {
             error("more than one capture source: '\(Self.keyText(kind.key))' and '\(Self.keyText(extra.key))'", at: extra.key.mark)
         }
-        let place = "\(context).\(Self.keyText(kind.key))"
+        func place() -> String { "\(context()).\(Self.keyText(kind.key))" }
         switch Self.keyText(kind.key) {
-        case "header": return string(kind.value, for: place).map { .header($0) }
-        case "cookie": return string(kind.value, for: place).map { .cookie($0) }
+        case "header": return string(kind.value, for: place()).map { .header($0) }
+        case "cookie": return string(kind.value, for: place()).map { .cookie($0) }
         case "status":
-            guard bool(kind.value, for: place) == true else {
+            guard bool(kind.value, for: place()) == true else {
                 if case .scalar(let scalar) = kind.value.content, scalar.value == .bool(false) {
-                    error("'\(place)' must be true", at: kind.value.mark)
+                    error("'\(place())' must be true", at: kind.value.mark)
                 }
                 return nil
             }
             return .status
         default:
-            guard let pattern = string(kind.value, for: place) else { return nil }
+            guard let pattern = string(kind.value, for: place()) else { return nil }
             if let problem = ExternalChecks.regexProblem(pattern) {
                 error(problem, at: kind.value.mark)
                 return nil
             }
             guard ExternalChecks.captureGroupCount(pattern) >= 1 else {
-                error("the regular expression of '\(place)' has no capture group", at: kind.value.mark,
+                error("the regular expression of '\(place())' has no capture group", at: kind.value.mark,
                       suggestion: "wrap the part to capture in parentheses, such as 'id=([0-9]+)'")
                 return nil
             }

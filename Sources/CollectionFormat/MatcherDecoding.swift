@@ -8,18 +8,20 @@ extension NodeDecoder {
     private static let comparisonOperators: Set = ["lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual"]
 
     /// A matcher: a literal means `equals`, a mapping of operators means all must hold.
-    mutating func matcher(_ node: Node, for context: String) -> Matcher<TemplateValue>? {
-        matcher(node, for: context, operators: Matcher<TemplateValue>.operatorNames, allowsDurations: false)
+    mutating func matcher(_ node: Node, for context: @autoclosure () -> String) -> Matcher<TemplateValue>? {
+        matcher(node, for: context(), operators: Matcher<TemplateValue>.operatorNames, allowsDurations: false)
     }
 
     /// A matcher on durations (`expect.duration`): comparisons whose operands are durations.
-    mutating func durationMatcher(_ node: Node, for context: String) -> Matcher<Duration>? {
-        guard let matcher = matcher(node, for: context, operators: Self.durationOperators, allowsDurations: true) else { return nil }
+    mutating func durationMatcher(_ node: Node, for context: @autoclosure () -> String) -> Matcher<Duration>? {
+        guard let matcher = matcher(node, for: context(), operators: Self.durationOperators, allowsDurations: true) else {
+            return nil
+        }
         do {
             return try matcher.map { (operand) throws(TemplateError) -> Duration in
                 guard case .string(let template) = operand.content, template.isLiteral,
                       let duration = DurationSyntax.parse(template.source) else {
-                    throw TemplateError("expected a duration like 250ms, 5s or 1m for '\(context)'", at: operand.mark)
+                    throw TemplateError("expected a duration like 250ms, 5s or 1m for '\(context())'", at: operand.mark)
                 }
                 return duration
             }
@@ -29,13 +31,13 @@ extension NodeDecoder {
         }
     }
 
-    private mutating func matcher(_ node: Node, for context: String, operators: [String],
+    private mutating func matcher(_ node: Node, for context: @autoclosure () -> String, operators: [String],
                                   allowsDurations: Bool) -> Matcher<TemplateValue>? {
         guard case .mapping(let pairs) = node.content else {
             return templateValue(node).map { .equals($0) }
         }
         guard !pairs.isEmpty else {
-            error("empty matcher for '\(context)': expected operators such as equals, contains, exists", at: node.mark)
+            error("empty matcher for '\(context())': expected operators such as equals, contains, exists", at: node.mark)
             return nil
         }
         var matchers: [Matcher<TemplateValue>] = []
@@ -44,10 +46,10 @@ extension NodeDecoder {
             let name = Self.keyText(pair.key)
             guard operators.contains(name) else {
                 complete = false
-                reportUnknownOperator(name, at: pair.key.mark, context: context, operators: operators)
+                reportUnknownOperator(name, at: pair.key.mark, context: context(), operators: operators)
                 continue
             }
-            if let decoded = matcherOperator(name, pair.value, context: context, operators: operators,
+            if let decoded = matcherOperator(name, pair.value, context: context(), operators: operators,
                                              allowsDurations: allowsDurations) {
                 matchers.append(decoded)
             } else {
@@ -58,10 +60,11 @@ extension NodeDecoder {
         return matchers.count == 1 ? matchers[0] : .all(matchers)
     }
 
-    private mutating func reportUnknownOperator(_ name: String, at mark: Mark, context: String, operators: [String]) {
+    private mutating func reportUnknownOperator(_ name: String, at mark: Mark, context: @autoclosure () -> String,
+                                                operators: [String]) {
         if Matcher<TemplateValue>.operatorNames.contains(name) {
-            error("operator '\(name)' does not apply to '\(context)'", at: mark,
-                  suggestion: "'\(context)' allows \(operators.joined(separator: ", "))")
+            error("operator '\(name)' does not apply to '\(context())'", at: mark,
+                  suggestion: "'\(context())' allows \(operators.joined(separator: ", "))")
             return
         }
         error("unknown matcher operator '\(name)'", at: mark, suggestion: Suggestions.didYouMean(name, among: operators)
@@ -69,32 +72,34 @@ extension NodeDecoder {
     }
 
     /// One operator and its operand.
-    private mutating func matcherOperator(_ name: String, _ value: Node, context: String, operators: [String],
+    private mutating func matcherOperator(_ name: String, _ value: Node, context: @autoclosure () -> String, operators: [String],
                                           allowsDurations: Bool) -> Matcher<TemplateValue>? {
-        let place = "\(context).\(name)"
+        func place() -> String { "\(context()).\(name)" }
         switch name {
-        case "exists": return bool(value, for: place).map { .exists($0) }
-        case "isEmpty": return bool(value, for: place).map { .isEmpty($0) }
+        case "exists": return bool(value, for: place()).map { .exists($0) }
+        case "isEmpty": return bool(value, for: place()).map { .isEmpty($0) }
         case "type":
-            guard let typeName = string(value, for: place) else { return nil }
+            guard let typeName = string(value, for: place()) else { return nil }
             guard let type = JSONType(rawValue: typeName) else {
                 error("unknown type '\(typeName)': expected one of \(JSONType.allCases.map(\.rawValue).joined(separator: ", "))",
                       at: value.mark, suggestion: Suggestions.didYouMean(typeName, among: JSONType.allCases.map(\.rawValue)))
                 return nil
             }
             return .type(type)
-        case "length": return lengthMatcher(value, for: place)
+        case "length": return lengthMatcher(value, for: place())
         case "in":
-            guard let items = sequence(value, for: place) else { return nil }
+            guard let items = sequence(value, for: place()) else { return nil }
             let values = items.compactMap { templateValue($0) }
             return values.count == items.count ? .in(values) : nil
         case "each", "not":
-            guard let nested = matcher(value, for: place, operators: operators, allowsDurations: allowsDurations) else { return nil }
+            guard let nested = matcher(value, for: place(), operators: operators, allowsDurations: allowsDurations) else {
+                return nil
+            }
             return name == "each" ? .each(nested) : .not(nested)
         default:
             guard let operand = templateValue(value) else { return nil }
-            if name == "matches" { checkPattern(operand, for: place) }
-            if Self.comparisonOperators.contains(name), !allowsDurations { checkNumber(operand, for: place) }
+            if name == "matches" { checkPattern(operand, for: place()) }
+            if Self.comparisonOperators.contains(name), !allowsDurations { checkNumber(operand, for: place()) }
             return Self.valueOperator(name, operand)
         }
     }
@@ -117,9 +122,9 @@ extension NodeDecoder {
     }
 
     /// `length`: an integer (or a single template) or a nested matcher.
-    private mutating func lengthMatcher(_ node: Node, for context: String) -> Matcher<TemplateValue>? {
+    private mutating func lengthMatcher(_ node: Node, for context: @autoclosure () -> String) -> Matcher<TemplateValue>? {
         if case .mapping = node.content {
-            return matcher(node, for: context).map { .length($0) }
+            return matcher(node, for: context()).map { .length($0) }
         }
         if case .scalar(let scalar) = node.content {
             if case .int(let count) = scalar.value, count >= 0 {
@@ -129,14 +134,14 @@ extension NodeDecoder {
                 return .length(.equals(TemplateValue(.string(template), mark: node.mark)))
             }
         }
-        typeMismatch(node, expected: "a non-negative integer or a matcher", for: context)
+        typeMismatch(node, expected: "a non-negative integer or a matcher", for: context())
         return nil
     }
 
     /// A literal regular expression must compile.
-    private mutating func checkPattern(_ operand: TemplateValue, for context: String) {
+    private mutating func checkPattern(_ operand: TemplateValue, for context: @autoclosure () -> String) {
         guard case .string(let template) = operand.content else {
-            error("expected a regular expression (a string) for '\(context)'", at: operand.mark)
+            error("expected a regular expression (a string) for '\(context())'", at: operand.mark)
             return
         }
         if template.isLiteral, let problem = ExternalChecks.regexProblem(template.source) {
@@ -145,11 +150,11 @@ extension NodeDecoder {
     }
 
     /// A comparison operand must be a number (or a template that yields one).
-    private mutating func checkNumber(_ operand: TemplateValue, for context: String) {
+    private mutating func checkNumber(_ operand: TemplateValue, for context: @autoclosure () -> String) {
         switch operand.content {
         case .int, .double: return
         case .string(let template) where !template.isLiteral: return
-        default: error("expected a number for '\(context)'", at: operand.mark)
+        default: error("expected a number for '\(context())'", at: operand.mark)
         }
     }
 }

@@ -30,16 +30,16 @@ struct NodeDecoder {
     // MARK: Shapes
 
     /// The pairs of a mapping, or nil after reporting "expected a mapping".
-    mutating func mapping(_ node: Node, for context: String?) -> Node.Pairs? {
+    mutating func mapping(_ node: Node, for context: @autoclosure () -> String?) -> Node.Pairs? {
         if case .mapping(let pairs) = node.content { return pairs }
-        typeMismatch(node, expected: "a mapping", for: context)
+        typeMismatch(node, expected: "a mapping", for: context())
         return nil
     }
 
     /// The items of a list, or nil after reporting "expected a list".
-    mutating func sequence(_ node: Node, for context: String?) -> Node.Items? {
+    mutating func sequence(_ node: Node, for context: @autoclosure () -> String?) -> Node.Items? {
         if case .sequence(let items) = node.content { return items }
-        typeMismatch(node, expected: "a list", for: context)
+        typeMismatch(node, expected: "a list", for: context())
         return nil
     }
 
@@ -50,8 +50,8 @@ struct NodeDecoder {
     }
 
     /// Reports that `node` is not what was expected.
-    mutating func typeMismatch(_ node: Node, expected: String, for context: String?, suggestion: String? = nil) {
-        let place = context.map { " for '\($0)'" } ?? ""
+    mutating func typeMismatch(_ node: Node, expected: String, for context: @autoclosure () -> String?, suggestion: String? = nil) {
+        let place = context().map { " for '\($0)'" } ?? ""
         error("expected \(expected)\(place), found \(Self.describe(node))", at: node.mark, suggestion: suggestion)
     }
 
@@ -72,7 +72,7 @@ struct NodeDecoder {
     }
 
     /// The keys allowed at one level, with their pairs; reports unknown keys with a suggestion.
-    mutating func fields(_ pairs: Node.Pairs, allowed: [String], in context: String?,
+    mutating func fields(_ pairs: Node.Pairs, allowed: [String], in context: @autoclosure () -> String?,
                          explanations: [String: String] = [:]) -> Fields {
         var found: [(key: String, pair: Pair)] = []
         found.reserveCapacity(pairs.count)
@@ -81,7 +81,7 @@ struct NodeDecoder {
             if allowed.contains(key) {
                 found.append((key, pair))
             } else {
-                let place = context.map { " in '\($0)'" } ?? ""
+                let place = context().map { " in '\($0)'" } ?? ""
                 let suggestion = explanations[key] ?? Suggestions.didYouMean(key, among: allowed)
                     ?? "allowed keys: \(allowed.joined(separator: ", "))"
                 error("unknown key '\(key)'\(place)", at: pair.key.mark, suggestion: suggestion)
@@ -97,43 +97,43 @@ struct NodeDecoder {
     }
 
     /// Reports a missing required key at the mapping's mark.
-    mutating func missing(_ key: String, in context: String?, at mark: Mark) {
-        let place = context.map { " in '\($0)'" } ?? ""
+    mutating func missing(_ key: String, in context: @autoclosure () -> String?, at mark: Mark) {
+        let place = context().map { " in '\($0)'" } ?? ""
         error("missing key '\(key)'\(place)", at: mark)
     }
 
     // MARK: Scalars
 
     /// A non-null scalar as text (numbers and booleans as written).
-    mutating func string(_ node: Node, for context: String?) -> String? {
+    mutating func string(_ node: Node, for context: @autoclosure () -> String?) -> String? {
         if case .scalar(let scalar) = node.content, scalar.value != .null { return scalar.text }
-        typeMismatch(node, expected: "a string", for: context)
+        typeMismatch(node, expected: "a string", for: context())
         return nil
     }
 
     /// A boolean scalar (`true` or `false`).
-    mutating func bool(_ node: Node, for context: String?) -> Bool? {
+    mutating func bool(_ node: Node, for context: @autoclosure () -> String?) -> Bool? {
         if case .scalar(let scalar) = node.content, case .bool(let value) = scalar.value { return value }
-        typeMismatch(node, expected: "a boolean (true or false)", for: context)
+        typeMismatch(node, expected: "a boolean (true or false)", for: context())
         return nil
     }
 
     /// An integer scalar within `range`.
-    mutating func int(_ node: Node, for context: String?, in range: ClosedRange<Int>) -> Int? {
+    mutating func int(_ node: Node, for context: @autoclosure () -> String?, in range: ClosedRange<Int>) -> Int? {
         guard case .scalar(let scalar) = node.content, case .int(let value) = scalar.value else {
-            typeMismatch(node, expected: "an integer", for: context)
+            typeMismatch(node, expected: "an integer", for: context())
             return nil
         }
         guard range.contains(value) else {
             let bounds = range.upperBound == Int.max ? "at least \(range.lowerBound)" : "between \(range.lowerBound) and \(range.upperBound)"
-            error("'\(context ?? "value")' must be \(bounds), found \(value)", at: node.mark)
+            error("'\(context() ?? "value")' must be \(bounds), found \(value)", at: node.mark)
             return nil
         }
         return value
     }
 
     /// A number scalar (integer or float) greater than zero.
-    mutating func positiveNumber(_ node: Node, for context: String?) -> Double? {
+    mutating func positiveNumber(_ node: Node, for context: @autoclosure () -> String?) -> Double? {
         if case .scalar(let scalar) = node.content {
             let number: Double? = switch scalar.value {
             case .int(let int): Double(int)
@@ -142,12 +142,12 @@ struct NodeDecoder {
             }
             if let number, number > 0, number.isFinite { return number }
         }
-        typeMismatch(node, expected: "a number greater than 0", for: context)
+        typeMismatch(node, expected: "a number greater than 0", for: context())
         return nil
     }
 
     /// A duration such as `250ms`, `1.5s`, `1m` or `2h`.
-    mutating func duration(_ node: Node, for context: String?) -> Duration? {
+    mutating func duration(_ node: Node, for context: @autoclosure () -> String?) -> Duration? {
         if case .scalar(let scalar) = node.content, case .string(let text) = scalar.value,
            let duration = DurationSyntax.parse(text) {
             return duration
@@ -156,16 +156,16 @@ struct NodeDecoder {
         if case .scalar(let scalar) = node.content, case .int(let number) = scalar.value, number >= 0 {
             suggestion = "add a unit, such as '\(number)s' or '\(number)ms'"
         }
-        typeMismatch(node, expected: "a duration like 250ms, 5s or 1m", for: context, suggestion: suggestion)
+        typeMismatch(node, expected: "a duration like 250ms, 5s or 1m", for: context(), suggestion: suggestion)
         return nil
     }
 
     // MARK: Templates
 
     /// A scalar as a template (numbers and booleans as their text).
-    mutating func template(_ node: Node, for context: String?) -> Template? {
+    mutating func template(_ node: Node, for context: @autoclosure () -> String?) -> Template? {
         guard case .scalar(let scalar) = node.content, scalar.value != .null else {
-            typeMismatch(node, expected: "a string", for: context)
+            typeMismatch(node, expected: "a string", for: context())
             return nil
         }
         return parseTemplate(scalar, at: node.mark)

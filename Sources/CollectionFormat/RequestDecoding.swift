@@ -65,14 +65,14 @@ extension NodeDecoder {
     }
 
     /// Decodes the keys of one request (a file's top level or a step).
-    mutating func requestDefinition(_ pairs: Node.Pairs, at mark: Mark, defaultName: String, context: String?,
+    mutating func requestDefinition(_ pairs: Node.Pairs, at mark: Mark, defaultName: String, context: @autoclosure () -> String?,
                                     location: FileLocation, explanations: [String: String]) -> RequestDefinition {
-        let fields = fields(pairs, allowed: Self.definitionKeys, in: context, explanations: explanations)
+        let fields = fields(pairs, allowed: Self.definitionKeys, in: context(), explanations: explanations)
         let request: RequestSpec
         if let node = fields["request"] {
             request = requestSpec(node, location: location)
         } else {
-            missing("request", in: context, at: mark)
+            missing("request", in: context(), at: mark)
             request = RequestSpec(method: Located("GET", at: mark), url: .literal("", at: mark), query: [], headers: [],
                                   body: nil, mark: mark)
         }
@@ -152,14 +152,14 @@ extension NodeDecoder {
     }
 
     /// A mapping of names to a scalar or a list of scalars (query, form).
-    mutating func parameters(_ node: Node, for context: String) -> [Parameter] {
-        guard let pairs = mapping(node, for: context) else { return [] }
+    mutating func parameters(_ node: Node, for context: @autoclosure () -> String) -> [Parameter] {
+        guard let pairs = mapping(node, for: context()) else { return [] }
         var parameters: [Parameter] = []
         for pair in pairs {
             var values: [TemplateValue] = []
             for item in scalarOrSequence(pair.value) {
                 guard case .scalar = item.content else {
-                    typeMismatch(item, expected: "a scalar or a list of scalars", for: "\(context).\(Self.keyText(pair.key))")
+                    typeMismatch(item, expected: "a scalar or a list of scalars", for: "\(context()).\(Self.keyText(pair.key))")
                     continue
                 }
                 if let value = templateValue(item) { values.append(value) }
@@ -170,8 +170,8 @@ extension NodeDecoder {
     }
 
     /// A mapping of header names to templated values.
-    mutating func headers(_ node: Node, for context: String) -> [HeaderField] {
-        guard let pairs = mapping(node, for: context) else { return [] }
+    mutating func headers(_ node: Node, for context: @autoclosure () -> String) -> [HeaderField] {
+        guard let pairs = mapping(node, for: context()) else { return [] }
         var headers: [HeaderField] = []
         for pair in pairs {
             let name = Self.keyText(pair.key)
@@ -180,7 +180,7 @@ extension NodeDecoder {
                       suggestion: "header names are tokens: letters, digits and !#$%&'*+-.^_`|~")
                 continue
             }
-            if let value = template(pair.value, for: "\(context).\(name)") {
+            if let value = template(pair.value, for: "\(context()).\(name)") {
                 headers.append(HeaderField(name: name, nameMark: pair.key.mark, value: value))
             }
         }
@@ -242,10 +242,10 @@ extension NodeDecoder {
     }
 
     /// A file path relative to the request file.
-    mutating func fileReference(_ node: Node, for context: String, location: FileLocation) -> FileReference? {
-        guard let written = string(node, for: context) else { return nil }
+    mutating func fileReference(_ node: Node, for context: @autoclosure () -> String, location: FileLocation) -> FileReference? {
+        guard let written = string(node, for: context()) else { return nil }
         guard !written.isEmpty else {
-            error("'\(context)' is empty: expected a file path", at: node.mark)
+            error("'\(context())' is empty: expected a file path", at: node.mark)
             return nil
         }
         return location.reference(written, at: node.mark)

@@ -1,3 +1,4 @@
+internal import Synchronization
 import YAML
 
 /// The text of one file and where its lines start, for locating positions inside scalars.
@@ -5,21 +6,34 @@ struct SourceText: Sendable {
     /// The path as displayed in diagnostics.
     let path: String
     let text: String
+    /// Where the lines start, found the first time a template asks (most files need no line index).
+    private let lineIndex = LineIndex()
+
     /// The UTF-8 offset where each line starts; lines end at LF, CR LF or CR, as libyaml counts them.
-    private let lineStarts: [Int]
+    private final class LineIndex: Sendable {
+        private let starts = Mutex<[Int]?>(nil)
+
+        func starts(of text: String) -> [Int] {
+            starts.withLock { starts in
+                if let starts { return starts }
+                let found = SourceText.withUTF8(of: text) { bytes in
+                    var found = [0]
+                    var line = LineBreaks.line(startingAt: 0, in: bytes)
+                    while line.next > line.end {
+                        found.append(line.next)
+                        line = LineBreaks.line(startingAt: line.next, in: bytes)
+                    }
+                    return found
+                }
+                starts = found
+                return found
+            }
+        }
+    }
 
     init(path: String, text: String) {
         self.path = path
         self.text = text
-        lineStarts = Self.withUTF8(of: text) { bytes in
-            var starts = [0]
-            var line = LineBreaks.line(startingAt: 0, in: bytes)
-            while line.next > line.end {
-                starts.append(line.next)
-                line = LineBreaks.line(startingAt: line.next, in: bytes)
-            }
-            return starts
-        }
     }
 
     /// Maps the offset of a `{{` inside a scalar's text to its mark in the file.
@@ -55,6 +69,7 @@ struct SourceText: Sendable {
 
     /// Marks of the first `count` `{{` pairs at or after `start`, scanning the UTF-8 bytes line by line.
     private func braceMarks(from start: Mark, count: Int) -> [Mark] {
+        let lineStarts = lineIndex.starts(of: text)
         guard start.line >= 1, start.line <= lineStarts.count else { return [] }
         return Self.withUTF8(of: text) { bytes in
             var marks: [Mark] = []
@@ -85,7 +100,7 @@ struct SourceText: Sendable {
     }
 
     /// Runs `body` over the UTF-8 bytes of `text` (contiguous for native strings, so no copy).
-    private static func withUTF8<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    fileprivate static func withUTF8<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         var text = text
         return text.withUTF8(body)
     }
