@@ -100,6 +100,14 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Whether two header names are the same, ignoring ASCII case.
     public static func sameName(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.lowercased() == b.lowercased()
+        guard a.utf8.count == b.utf8.count else { return false }
+        // Names are nearly always ASCII: compared byte by byte with A-Z folded, without lowercased copies;
+        // names with other characters are compared as before, by `lowercased()`.
+        var differ = false
+        for (x, y) in zip(a.utf8, b.utf8) {
+            guard x < 0x80, y < 0x80 else { return a.lowercased() == b.lowercased() }
+            if x != y, !(x | 0x20 == y | 0x20 && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(x | 0x20)) { differ = true }
+        }
+        return !differ
     }
 }

@@ -60,11 +60,11 @@ public final class HTTPClientTransport: HTTPLoader {
     }
 
     public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-        let (url, headers, body) = try Self.clientRequestParts(for: request)
+        let (route, headers, body) = try Self.clientRequestParts(for: request)
         let startedAt = Date()
         let start = ContinuousClock.now
         do {
-            let (head, received) = try await send(request, url: url, headers: headers, body: body)
+            let (head, received) = try await send(request, route: route, headers: headers, body: body)
             return HTTPResponse(
                 request: request, status: HTTPStatus(Int(head.status.code)),
                 headers: HTTPHeaders(head.headers.map { ($0.name, $0.value) }),
@@ -76,11 +76,18 @@ public final class HTTPClientTransport: HTTPLoader {
         }
     }
 
+    /// Which client sends a request: the cleartext HTTP/1.1 client for `http://`, AsyncHTTPClient for `https://`
+    /// (with the `URL` it needs; the cleartext client needs none, which saves building one per request).
+    private enum Route {
+        case cleartext
+        case secure(URL)
+    }
+
     /// Sends `http://` requests over the cleartext HTTP/1.1 client, `https://` ones over AsyncHTTPClient.
     private func send(
-        _ request: HTTPRequest, url: URL, headers: NIOHTTP1.HTTPHeaders, body: ByteBuffer
+        _ request: HTTPRequest, route: Route, headers: NIOHTTP1.HTTPHeaders, body: ByteBuffer
     ) async throws -> CappedBodyCollector.Response {
-        if url.scheme?.lowercased() == "http" {
+        guard case .secure(let url) = route else {
             return try await cleartextClient.execute(request, headers: headers, body: body,
                                                      deadline: request.deadline.map(Self.nioDeadline))
         }
@@ -141,10 +148,12 @@ public final class HTTPClientTransport: HTTPLoader {
         return configuration
     }
 
-    /// The URL, headers (the body's own filling gaps) and body bytes of the outgoing request.
-    private static func clientRequestParts(for request: HTTPRequest) throws(HTTPError) -> (URL, NIOHTTP1.HTTPHeaders, ByteBuffer) {
+    /// The route, headers (the body's own filling gaps) and body bytes of the outgoing request.
+    private static func clientRequestParts(for request: HTTPRequest) throws(HTTPError) -> (Route, NIOHTTP1.HTTPHeaders, ByteBuffer) {
+        // The components form a URL exactly when they form its text, which is cheaper to ask for.
         guard let scheme = request.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              request.host?.isEmpty == false, let url = request.url
+              request.host?.isEmpty == false,
+              let route = scheme == "http" ? request.components.string.map({ _ in Route.cleartext }) : request.url.map(Route.secure)
         else {
             throw HTTPError(.invalidRequest, request: request,
                             message: "\(request.displayURL) is not an absolute http or https URL")
@@ -159,7 +168,7 @@ public final class HTTPClientTransport: HTTPLoader {
         if !headers.contains("Accept-Encoding") { headers["Accept-Encoding"] = "gzip, deflate" }
         var outgoing = NIOHTTP1.HTTPHeaders()
         for field in headers { outgoing.add(name: field.name, value: field.value) }
-        return (url, outgoing, ByteBuffer(bytes: body))
+        return (route, outgoing, ByteBuffer(bytes: body))
     }
 
     /// A byte count for a message: "10 MiB (10485760 bytes)" for whole mebibytes, else "100000 bytes".
