@@ -93,7 +93,7 @@ final class HTTP1Client: Sendable {
         let address = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         var headers = headers
         if !headers.contains(name: "Host") {
-            let name = address.contains(":") ? "[\(address)]" : address
+            let name = address.utf8.contains(UInt8(ascii: ":")) ? "[\(address)]" : address
             headers.add(name: "Host", value: port == 80 ? name : "\(name):\(port)")
         }
         headers.remove(name: "Content-Length")
