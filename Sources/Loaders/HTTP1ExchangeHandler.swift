@@ -3,14 +3,25 @@ internal import NIOCore
 internal import NIOHTTP1
 
 /// One request for a pooled HTTP/1.1 connection: what to send, when it must be answered and where the response goes.
-struct HTTP1Exchange: Sendable {
-    var head: HTTPRequestHead
+///
+/// A class, so that passing it through the pipeline moves a reference instead of boxing and copying the fields.
+final class HTTP1Exchange: Sendable {
+    let head: HTTPRequestHead
     /// The body bytes, nil for none.
-    var body: ByteBuffer?
-    var limit: ResponseSizeLimit
+    let body: ByteBuffer?
+    let limit: ResponseSizeLimit
     /// When the whole response must have arrived; the connection is closed then.
-    var deadline: NIODeadline?
-    var response: EventLoopPromise<CappedBodyCollector.Response>
+    let deadline: NIODeadline?
+    let response: EventLoopPromise<CappedBodyCollector.Response>
+
+    init(head: HTTPRequestHead, body: ByteBuffer?, limit: ResponseSizeLimit, deadline: NIODeadline?,
+         response: EventLoopPromise<CappedBodyCollector.Response>) {
+        self.head = head
+        self.body = body
+        self.limit = limit
+        self.deadline = deadline
+        self.response = response
+    }
 }
 
 /// A request failed before any byte of its response arrived because its connection was closed or broke: on a
@@ -35,7 +46,6 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler {
         let exchange: HTTP1Exchange
         var head: HTTPResponseHead?
         var body = ByteBuffer()
-        var timer: Scheduled<Void>?
 
         init(exchange: HTTP1Exchange) {
             self.exchange = exchange
@@ -43,6 +53,10 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler {
     }
 
     private var pending: Pending?
+    /// Ends the pending exchange at its deadline. It outlives exchanges: when it fires it ends the exchange then
+    /// pending if that one's deadline has passed, else waits on for it; so a request schedules (and cancels) a
+    /// timer only when its deadline comes before the one already set, not each time.
+    private var timer: (deadline: NIODeadline, task: Scheduled<Void>)?
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let exchange = unwrapOutboundIn(data)
@@ -51,13 +65,8 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler {
             promise?.fail(ChannelError.inappropriateOperationForState)
             return
         }
-        let current = Pending(exchange: exchange)
-        pending = current
-        if let deadline = exchange.deadline {
-            current.timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
-                self.fail(HTTPClientError.deadlineExceeded, context: context)
-            }
-        }
+        pending = Pending(exchange: exchange)
+        if let deadline = exchange.deadline { armTimer(for: deadline, context: context) }
         let written = context.eventLoop.makePromise(of: Void.self)
         written.futureResult.assumeIsolated().whenFailure { error in
             self.fail(error, context: context)
@@ -83,7 +92,6 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler {
                 if current.body.readableBytes == 0 { current.body = part } else { current.body.writeBuffer(&part) }
             case .end:
                 pending = nil
-                current.timer?.cancel()
                 guard let head = current.head else { throw HTTPClientError.remoteConnectionClosed }
                 current.exchange.response.succeed((head, current.body))
             }
@@ -98,7 +106,32 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         fail(HTTPClientError.remoteConnectionClosed, context: context, closing: false)
+        timer?.task.cancel()
+        timer = nil
         context.fireChannelInactive()
+    }
+
+    /// Makes sure the timer fires by `deadline`.
+    private func armTimer(for deadline: NIODeadline, context: ChannelHandlerContext) {
+        if let timer {
+            guard deadline < timer.deadline else { return }
+            timer.task.cancel()
+        }
+        let task = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
+            self.timer = nil
+            self.deadlineReached(context: context)
+        }
+        timer = (deadline, task)
+    }
+
+    /// Ends the pending exchange when its deadline has passed, else waits for it.
+    private func deadlineReached(context: ChannelHandlerContext) {
+        guard let deadline = pending?.exchange.deadline else { return }
+        if NIODeadline.now() >= deadline {
+            fail(HTTPClientError.deadlineExceeded, context: context)
+        } else {
+            armTimer(for: deadline, context: context)
+        }
     }
 
     /// Fails the pending exchange, if any, and closes the connection; a connection that closed or broke before any
@@ -106,7 +139,6 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler {
     private func fail(_ error: any Error, context: ChannelHandlerContext, closing: Bool = true) {
         if let current = pending {
             pending = nil
-            current.timer?.cancel()
             let broken = error is IOError || error as? ChannelError == .ioOnClosedChannel
                 || error as? HTTPClientError == .remoteConnectionClosed
             current.exchange.response.fail(broken && current.head == nil ? StaleConnectionError(underlying: error) : error)

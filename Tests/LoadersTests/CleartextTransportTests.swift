@@ -138,6 +138,34 @@ import TestSupport
             #expect(server.connectionsAccepted == 2)
         }
     }
+
+    @Test func eachRequestOnAReusedConnectionEndsAtItsOwnDeadline() async throws {
+        try await withTransport { server, transport in
+            // A later deadline than the connection's timer: the timer fires first and waits on for this one.
+            var quick = request(server.url("/echo"))
+            quick.deadline = .now + .milliseconds(200)
+            #expect(try await transport.load(quick).status == .ok)
+            var stalled = request(server.url("/stall"))
+            stalled.deadline = .now + .milliseconds(700)
+            var start = ContinuousClock.now
+            let late = try #require(await failure(of: transport, stalled))
+            #expect(late.code == .timedOut)
+            #expect(start.duration(to: .now) >= .milliseconds(650), "not ended at the earlier request's deadline")
+            #expect(start.duration(to: .now) < .seconds(2))
+            #expect(server.connectionsAccepted == 1)
+
+            // An earlier deadline than the connection's timer: the timer is brought forward.
+            var slow = request(server.url("/echo"))
+            slow.deadline = .now + .seconds(60)
+            #expect(try await transport.load(slow).status == .ok)
+            stalled.deadline = .now + .milliseconds(300)
+            start = .now
+            let early = try #require(await failure(of: transport, stalled))
+            #expect(early.code == .timedOut)
+            #expect(start.duration(to: .now) < .seconds(1))
+            #expect(server.connectionsAccepted == 2)
+        }
+    }
 }
 
 /// The cleartext pool at its per-host connection limit: requests wait for a connection, and give up waiting on
