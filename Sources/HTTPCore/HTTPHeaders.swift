@@ -19,6 +19,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Creates headers from name/value pairs, keeping their order.
     public init(_ pairs: [(String, String)]) {
+        fields.reserveCapacity(pairs.count)
         for (name, value) in pairs { add(name: name, value: value) }
     }
 
