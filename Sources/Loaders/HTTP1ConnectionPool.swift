@@ -2,7 +2,6 @@ internal import AsyncHTTPClient
 internal import NIOCore
 internal import NIOPosix
 internal import NIOHTTP1
-internal import NIOHTTPCompression
 internal import Synchronization
 
 /// Cleartext HTTP/1.1 keep-alive connections by host and port, on the shared NIO event loop group.
@@ -159,7 +158,8 @@ final class HTTP1ConnectionPool: Sendable {
         return Lease(channel: channel, endpoint: endpoint, reused: false)
     }
 
-    /// A bootstrap for connections with the HTTP/1.1 codec, the response decompressor and an exchange handler.
+    /// A bootstrap for connections with the HTTP/1.1 codec and an exchange handler (which adds the response
+    /// decompressor when a response is encoded).
     private func bootstrap(deadline: NIODeadline?) -> ClientBootstrap {
         let limit = deadline.map { min(Self.connectTimeout, $0 - .now()) } ?? Self.connectTimeout
         let ratio = decompressionRatio
@@ -169,8 +169,7 @@ final class HTTP1ConnectionPool: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     try pipeline.addHTTPClientHandlers()
-                    try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .ratio(ratio)))
-                    try pipeline.addHandler(HTTP1ExchangeHandler())
+                    try pipeline.addHandler(HTTP1ExchangeHandler(decompressionRatio: ratio))
                 }
             }
     }

@@ -1,6 +1,7 @@
 internal import AsyncHTTPClient
 internal import NIOCore
 internal import NIOHTTP1
+internal import NIOHTTPCompression
 
 /// One request for a pooled HTTP/1.1 connection: what to send, when it must be answered and where the response goes.
 ///
@@ -33,6 +34,11 @@ struct StaleConnectionError: Error {
 /// The last handler of a pooled connection: writes each `HTTP1Exchange` and collects its response head and
 /// (decompressed) body under the size limit, one exchange at a time.
 ///
+/// The first response with a `Content-Encoding` puts a `NIOHTTPResponseDecompressor` (with the ratio limit) in
+/// front of this handler, for the rest of the connection's life, and hands that head to it; connections whose
+/// responses are never encoded skip its pass over every part. (Requests always carry `Accept-Encoding`, so its
+/// outbound side, which adds that header when missing, has nothing to do.)
+///
 /// The exchange fails, and the connection is closed, when its deadline passes, the response passes the limit or
 /// is not valid HTTP, or the connection closes first. Bytes arriving while no exchange is pending close it too.
 final class HTTP1ExchangeHandler: ChannelDuplexHandler {
@@ -53,10 +59,19 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler {
     }
 
     private var pending: Pending?
+    /// Compressed bodies may expand at most this many times.
+    private let decompressionRatio: Int
+    /// Whether the decompressor is in the pipeline.
+    private var decompressing = false
     /// Ends the pending exchange at its deadline. It outlives exchanges: when it fires it ends the exchange then
     /// pending if that one's deadline has passed, else waits on for it; so a request schedules (and cancels) a
     /// timer only when its deadline comes before the one already set, not each time.
     private var timer: (deadline: NIODeadline, task: Scheduled<Void>)?
+
+    /// Creates the handler of one connection; compressed bodies may expand at most `decompressionRatio` times.
+    init(decompressionRatio: Int) {
+        self.decompressionRatio = decompressionRatio
+    }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let exchange = unwrapOutboundIn(data)
@@ -85,6 +100,10 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler {
         do {
             switch unwrapInboundIn(data) {
             case .head(let head):
+                if !decompressing, head.headers.contains(name: "Content-Encoding") {
+                    try addDecompressor(handing: data, context: context)
+                    return
+                }
                 current.head = head
                 try current.exchange.limit.checkDeclaredLength(of: head)
             case .body(var part):
@@ -98,6 +117,16 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler {
         } catch {
             fail(error, context: context)
         }
+    }
+
+    /// Puts the decompressor in front of this handler and gives it the head that asks for it, which it passes
+    /// back here (with its body parts decompressed after it).
+    private func addDecompressor(handing head: NIOAny, context: ChannelHandlerContext) throws {
+        let decompressor = NIOHTTPResponseDecompressor(limit: .ratio(decompressionRatio))
+        let pipeline = context.pipeline.syncOperations
+        try pipeline.addHandler(decompressor, position: .before(self))
+        decompressing = true
+        decompressor.channelRead(context: try pipeline.context(handler: decompressor), data: head)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -139,6 +139,31 @@ import TestSupport
         }
     }
 
+    @Test func encodedResponsesAreDecodedUnderTheRatioLimitWhereverTheyComeOnAConnection() async throws {
+        try await withTransport { server, transport in
+            func gzipped(_ response: HTTPResponse) throws -> Bool {
+                let document = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+                return try #require(document)["gzipped"] as? Bool == true
+            }
+            #expect(try echoedHeaders(try await transport.load(request(server.url("/echo"))))["accept-encoding"] == "gzip, deflate")
+            #expect(try gzipped(try await transport.load(request(server.url("/gzip")))))
+            #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
+            let other = try await transport.load(request(server.url("/headers?Content-Encoding=br")))
+            #expect(other.headers["Content-Encoding"] == "br")
+            #expect(try JSONSerialization.jsonObject(with: other.body) as? [String: String] == ["Content-Encoding": "br"])
+            #expect(try gzipped(try await transport.load(request(server.url("/gzip")))))
+            #expect(server.connectionsAccepted == 1)
+            let bomb = try #require(await failure(of: transport, request(server.url("/gzip-bomb"))))
+            #expect(bomb.code == .responseTooLarge)
+            #expect(bomb.message.contains("inflates more than 100 times"))
+            // The first response of a new connection is encoded.
+            let firstBomb = try #require(await failure(of: transport, request(server.url("/gzip-bomb"))))
+            #expect(firstBomb.code == .responseTooLarge)
+            #expect(try gzipped(try await transport.load(request(server.url("/gzip")))))
+            #expect(server.connectionsAccepted == 3)
+        }
+    }
+
     @Test func eachRequestOnAReusedConnectionEndsAtItsOwnDeadline() async throws {
         try await withTransport { server, transport in
             // A later deadline than the connection's timer: the timer fires first and waits on for this one.
