@@ -82,7 +82,7 @@ final class HTTP1Client: Sendable {
 
     /// Where to connect and the request head: origin-form target, `Host` (with the port when not 80) unless set,
     /// and `Content-Length` as AsyncHTTPClient frames it (none for an empty GET, HEAD, DELETE, CONNECT or TRACE
-    /// body, 0 for other methods).
+    /// body, 0 for other methods); throws `invalidHeaderToken` for a head that may not be sent.
     private static func endpointAndHead(
         of request: HTTPRequest, headers: NIOHTTP1.HTTPHeaders, bodyLength: Int
     ) throws -> (HTTP1ConnectionPool.Endpoint, HTTPRequestHead) {
@@ -106,6 +106,7 @@ final class HTTP1Client: Sendable {
         let path = request.components.percentEncodedPath
         let query = request.components.percentEncodedQuery.map { "?\($0)" } ?? ""
         let head = HTTPRequestHead(version: .http1_1, method: method, uri: (path.isEmpty ? "/" : path) + query, headers: headers)
+        try HTTP1RequestValidation.check(head)
         return (HTTP1ConnectionPool.Endpoint(host: address, port: port), head)
     }
 }

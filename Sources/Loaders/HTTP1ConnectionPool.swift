@@ -168,7 +168,8 @@ final class HTTP1ConnectionPool: Sendable {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
-                    try pipeline.addHTTPClientHandlers()
+                    // Heads are validated before a connection is leased (`HTTP1RequestValidation`).
+                    try pipeline.addHTTPClientHandlers(enableOutboundHeaderValidation: false)
                     try pipeline.addHandler(HTTP1ExchangeHandler(decompressionRatio: ratio))
                 }
             }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import HTTPCore
 @testable import Loaders
+import NIOHTTP1
 import TestSupport
 
 /// The transport's own HTTP/1.1 client for `http://` URLs: request framing, response shapes, and when a
@@ -161,6 +162,31 @@ import TestSupport
             #expect(firstBomb.code == .responseTooLarge)
             #expect(try gzipped(try await transport.load(request(server.url("/gzip")))))
             #expect(server.connectionsAccepted == 3)
+        }
+    }
+
+    @Test func headsWithBytesHTTPForbidsAreRefusedBeforeAnythingIsSent() async throws {
+        try await withTransport { server, transport in
+            for (name, value) in [("X-Note", "a\r\nX-Injected: 1"), ("X-Note", "a\nb"), ("X-Note", "a\u{0}"), ("X-Note", "a\u{7F}"),
+                                  ("Bad Name", "a"), ("X-Na:me", "a"), ("X(1)", "a")] {
+                let error = try #require(await failure(of: transport, request(server.url("/echo"), headers: [name: value])))
+                #expect(error.code == .invalidResponse, "\(name): \(value)")
+                #expect(error.message.hasSuffix("was not valid HTTP: invalid character in header"), "\(error.message)")
+            }
+            #expect(server.connectionsAccepted == 0, "nothing was sent")
+            let allowed = try echoedHeaders(try await transport.load(request(server.url("/echo"), headers: ["X-Note": "tab\there é"])))
+            #expect(allowed["x-note"] == "tab\there é")
+        }
+    }
+
+    @Test func theRequestTargetAndMethodMustBeMadeOfAllowedBytes() throws {
+        func head(_ uri: String, method: NIOHTTP1.HTTPMethod = .GET) -> HTTPRequestHead {
+            HTTPRequestHead(version: .http1_1, method: method, uri: uri, headers: ["Host": "h"])
+        }
+        try HTTP1RequestValidation.check(head("/a%20b/~x;y=1?q=[1]&r=$!'()*+,:@#f"))
+        try HTTP1RequestValidation.check(head("/", method: .RAW(value: "PURGE-ALL")))
+        for refused in [head("/a b"), head("/a\r\nX: 1"), head("/é"), head("/a\"b"), head("/{x}"), head("/", method: .RAW(value: "GE T"))] {
+            #expect(throws: HTTPParserError.invalidHeaderToken) { try HTTP1RequestValidation.check(refused) }
         }
     }
 
