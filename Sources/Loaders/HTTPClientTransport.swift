@@ -85,7 +85,7 @@ public final class HTTPClientTransport: HTTPLoader {
 
     /// Sends `http://` requests over the cleartext HTTP/1.1 client, `https://` ones over AsyncHTTPClient.
     private func send(
-        _ request: HTTPRequest, route: Route, headers: NIOHTTP1.HTTPHeaders, body: ByteBuffer
+        _ request: HTTPRequest, route: Route, headers: consuming NIOHTTP1.HTTPHeaders, body: ByteBuffer
     ) async throws -> CappedBodyCollector.Response {
         guard case .secure(let url) = route else {
             return try await cleartextClient.execute(request, headers: headers, body: body,
@@ -163,11 +163,16 @@ public final class HTTPClientTransport: HTTPLoader {
             throw HTTPError(.invalidRequest, request: request, underlyingError: error,
                             message: "the body of \(request.method) \(request.displayURL) could not be encoded: \(error)")
         }
-        var headers = request.headers
-        headers.addMissing(from: request.body.additionalHeaders)
-        if !headers.contains("Accept-Encoding") { headers["Accept-Encoding"] = "gzip, deflate" }
+        // The request's fields, the body's where the request has none of that name, then Accept-Encoding unless
+        // either has it; written once into storage with room for the ones the HTTP/1.1 client adds.
+        let extra = request.body.additionalHeaders
         var outgoing = NIOHTTP1.HTTPHeaders()
-        for field in headers { outgoing.add(name: field.name, value: field.value) }
+        outgoing.reserveCapacity(request.headers.count + extra.count + 3)
+        for field in request.headers { outgoing.add(name: field.name, value: field.value) }
+        for field in extra where !request.headers.contains(field.name) { outgoing.add(name: field.name, value: field.value) }
+        if !request.headers.contains("Accept-Encoding"), !extra.contains("Accept-Encoding") {
+            outgoing.add(name: "Accept-Encoding", value: "gzip, deflate")
+        }
         return (route, outgoing, ByteBuffer(bytes: body))
     }
 
