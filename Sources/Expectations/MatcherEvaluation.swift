@@ -137,10 +137,39 @@ extension Matcher where Value == JSONValue {
     /// Whether a string contains a substring or a list an element; nil for other kinds.
     private static func contains(_ container: JSONValue, _ part: JSONValue) -> Bool? {
         switch (container, part) {
-        case let (.string(text), .string(substring)): text.contains(substring)
+        case let (.string(text), .string(substring)): contains(text, substring)
         case let (.array(elements), element): elements.contains(element)
         default: nil
         }
+    }
+
+    /// Foundation's `contains` for strings (an empty part is never contained); ASCII strings, where it compares
+    /// byte for byte, are searched here without bridging to `NSString`.
+    private static func contains(_ text: String, _ part: String) -> Bool {
+        var text = text
+        var part = part
+        let found = text.withUTF8 { haystack in
+            part.withUTF8 { needle -> Bool? in
+                guard !needle.isEmpty, Self.isASCII(haystack), Self.isASCII(needle) else { return nil }
+                guard needle.count <= haystack.count else { return false }
+                let first = needle[0]
+                for start in 0...(haystack.count - needle.count) where haystack[start] == first {
+                    if bytesMatch(haystack, from: start, needle) { return true }
+                }
+                return false
+            }
+        }
+        return found ?? text.contains(part)
+    }
+
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 < 0x80 }
+    }
+
+    /// Whether `haystack` holds `needle` at `start` (which leaves room for all of it).
+    private static func bytesMatch(_ haystack: UnsafeBufferPointer<UInt8>, from start: Int, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        for offset in 1..<needle.count where haystack[start + offset] != needle[offset] { return false }
+        return true
     }
 
     private func fail(_ actual: JSONValue?, note: String? = nil) -> MatchResult {

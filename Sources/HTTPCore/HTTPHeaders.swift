@@ -19,6 +19,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Creates headers from name/value pairs, keeping their order.
     public init(_ pairs: [(String, String)]) {
+        fields.reserveCapacity(pairs.count)
         for (name, value) in pairs { add(name: name, value: value) }
     }
 
@@ -42,7 +43,9 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// All values for a name, in order.
     public func values(for name: String) -> [String] {
-        fields.filter { Self.sameName($0.name, name) }.map(\.value)
+        var values: [String] = []
+        for field in fields where Self.sameName(field.name, name) { values.append(field.value) }
+        return values
     }
 
     /// Whether a field with this name exists.
@@ -100,6 +103,26 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Whether two header names are the same, ignoring ASCII case.
     public static func sameName(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.lowercased() == b.lowercased()
+        guard a.utf8.count == b.utf8.count else { return false }
+        // Names are nearly always ASCII: compared byte by byte with A-Z folded, without lowercased copies;
+        // names with other characters are compared as before, by `lowercased()`.
+        let folded = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in asciiEqualFoldingCase(x, y) }
+        }
+        switch folded {
+        case .some(.some(let equal?)): return equal
+        default: return a.lowercased() == b.lowercased()
+        }
+    }
+
+    /// Whether two equally long ASCII byte strings are equal but for the case of letters; nil unless both are ASCII.
+    private static func asciiEqualFoldingCase(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool? {
+        var differ = false
+        for index in x.indices {
+            let (p, q) = (x[index], y[index])
+            guard p < 0x80, q < 0x80 else { return nil }
+            if p != q, !(p | 0x20 == q | 0x20 && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(p | 0x20)) { differ = true }
+        }
+        return !differ
     }
 }

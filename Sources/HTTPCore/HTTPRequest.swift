@@ -47,9 +47,37 @@ public struct HTTPRequest: Sendable {
         set { components.scheme = newValue }
     }
 
+    /// The host, decoded (percent-escapes and IDNA `xn--` labels as Unicode), as `URLComponents.host` gives it.
     public var host: String? {
-        get { components.host }
+        get {
+            // `URLComponents.host` runs IDNA decoding on every read; a host of plain ASCII without `%` or an
+            // `xn--` label reads the same encoded, which is several times cheaper.
+            if let encoded = components.encodedHost, Self.decodesToItself(encoded) { return encoded }
+            return components.host
+        }
         set { components.host = newValue }
+    }
+
+    /// Whether an encoded host is also its decoded form: ASCII, without percent-escapes or IDNA labels.
+    static func decodesToItself(_ host: String) -> Bool {
+        var utf8 = host.utf8.makeIterator()
+        // Bytes since the start of the current label, up to four, to find an `xn--` prefix (any case).
+        var labelStart: UInt32 = 0
+        var labelLength = 0
+        while let byte = utf8.next() {
+            guard byte < 0x80, byte != UInt8(ascii: "%") else { return false }
+            if byte == UInt8(ascii: ".") {
+                labelStart = 0
+                labelLength = 0
+                continue
+            }
+            if labelLength < 4 {
+                labelStart = labelStart << 8 | UInt32(byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0))
+                labelLength += 1
+                if labelLength == 4, labelStart == 0x786E_2D2D { return false } // "xn--"
+            }
+        }
+        return true
     }
 
     public var port: Int? {

@@ -18,12 +18,13 @@ public struct ApplyEnvironmentLoader: HTTPLoader {
     /// The request completed from the environment; an absolute URL keeps its origin and path.
     public static func apply(_ environment: ServerEnvironment, to request: HTTPRequest) -> HTTPRequest {
         var request = request
-        if request.host == nil || request.host == "" {
+        // The scheme goes first: setting it on components that have a host makes Foundation read the host again.
+        if request.scheme == nil { request.scheme = environment.scheme }
+        if request.host?.isEmpty ?? true {
             request.host = environment.host
             request.port = environment.port
             request.components.percentEncodedPath = environment.joinedPath(request.components.percentEncodedPath)
         }
-        if request.scheme == nil { request.scheme = environment.scheme }
         request.headers.addMissing(from: environment.headers)
         for item in environment.query where !request.hasQueryItem(named: item.name) {
             request.appendQueryItem(name: item.name, value: item.value)

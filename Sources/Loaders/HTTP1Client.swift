@@ -26,7 +26,7 @@ final class HTTP1Client: Sendable {
 
     /// Sends `request` with the given headers (the host and framing fields are added here) and body, and
     /// returns the response head and decompressed body.
-    func execute(_ request: HTTPRequest, headers: NIOHTTP1.HTTPHeaders, body: ByteBuffer,
+    func execute(_ request: HTTPRequest, headers: consuming NIOHTTP1.HTTPHeaders, body: ByteBuffer,
                  deadline: NIODeadline?) async throws -> CappedBodyCollector.Response {
         let (endpoint, head) = try Self.endpointAndHead(of: request, headers: headers, bodyLength: body.readableBytes)
         let exchange = { (response: EventLoopPromise<CappedBodyCollector.Response>) in
@@ -82,18 +82,17 @@ final class HTTP1Client: Sendable {
 
     /// Where to connect and the request head: origin-form target, `Host` (with the port when not 80) unless set,
     /// and `Content-Length` as AsyncHTTPClient frames it (none for an empty GET, HEAD, DELETE, CONNECT or TRACE
-    /// body, 0 for other methods).
+    /// body, 0 for other methods); throws `invalidHeaderToken` for a head that may not be sent.
     private static func endpointAndHead(
-        of request: HTTPRequest, headers: NIOHTTP1.HTTPHeaders, bodyLength: Int
+        of request: HTTPRequest, headers: consuming NIOHTTP1.HTTPHeaders, bodyLength: Int
     ) throws -> (HTTP1ConnectionPool.Endpoint, HTTPRequestHead) {
         guard let host = request.host, !host.isEmpty else { throw HTTPClientError.emptyHost }
         let method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         if method == .TRACE && bodyLength > 0 { throw HTTPClientError.traceRequestWithBody }
         let port = request.port ?? 80
         let address = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        var headers = headers
         if !headers.contains(name: "Host") {
-            let name = address.contains(":") ? "[\(address)]" : address
+            let name = address.utf8.contains(UInt8(ascii: ":")) ? "[\(address)]" : address
             headers.add(name: "Host", value: port == 80 ? name : "\(name):\(port)")
         }
         headers.remove(name: "Content-Length")
@@ -106,6 +105,7 @@ final class HTTP1Client: Sendable {
         let path = request.components.percentEncodedPath
         let query = request.components.percentEncodedQuery.map { "?\($0)" } ?? ""
         let head = HTTPRequestHead(version: .http1_1, method: method, uri: (path.isEmpty ? "/" : path) + query, headers: headers)
+        try HTTP1RequestValidation.check(head)
         return (HTTP1ConnectionPool.Endpoint(host: address, port: port), head)
     }
 }

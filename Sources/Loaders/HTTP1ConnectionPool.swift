@@ -2,7 +2,6 @@ internal import AsyncHTTPClient
 internal import NIOCore
 internal import NIOPosix
 internal import NIOHTTP1
-internal import NIOHTTPCompression
 internal import Synchronization
 
 /// Cleartext HTTP/1.1 keep-alive connections by host and port, on the shared NIO event loop group.
@@ -71,20 +70,13 @@ final class HTTP1ConnectionPool: Sendable {
                cancellation: ExchangeCancellation) async throws -> Lease {
         let step = try state.withLock { state throws -> LeaseStep in
             guard !state.isShutDown else { throw HTTPClientError.alreadyShutdown }
-            var host = state.hosts[endpoint, default: HostConnections()]
-            defer { state.hosts[endpoint] = host }
-            // An idle connection found closed lowers `open` in its close callback.
-            while reuseIdle, let channel = host.idle.popLast() {
-                if channel.isActive { return .reuse(channel) }
+            let waiterID = state.lastWaiterID + 1
+            // The host's entry is changed in place: a copy taken out and written back would copy its arrays.
+            let step = nextStep(for: &state.hosts[endpoint, default: HostConnections()], reuseIdle: reuseIdle) {
+                Waiter(id: waiterID, promise: group.next().makePromise())
             }
-            if host.open < maxConnectionsPerHost {
-                host.open += 1
-                return .connect
-            }
-            state.lastWaiterID += 1
-            let waiter = Waiter(id: state.lastWaiterID, promise: group.next().makePromise())
-            host.waiters.append(waiter)
-            return .wait(waiter)
+            if case .wait = step { state.lastWaiterID = waiterID }
+            return step
         }
         switch step {
         case .reuse(let channel):
@@ -97,6 +89,21 @@ final class HTTP1ConnectionPool: Sendable {
             }
             return Lease(channel: channel, endpoint: endpoint, reused: true)
         }
+    }
+
+    /// Takes an idle connection (unless `reuseIdle` is false), else a slot to connect in, else queues `waiter()`.
+    private func nextStep(for host: inout HostConnections, reuseIdle: Bool, waiter: () -> Waiter) -> LeaseStep {
+        // An idle connection found closed lowers `open` in its close callback.
+        while reuseIdle, let channel = host.idle.popLast() {
+            if channel.isActive { return .reuse(channel) }
+        }
+        if host.open < maxConnectionsPerHost {
+            host.open += 1
+            return .connect
+        }
+        let queued = waiter()
+        host.waiters.append(queued)
+        return .wait(queued)
     }
 
     /// Gives a leased connection back: kept (or handed to a waiting request) when `reusable` and still open,
@@ -159,7 +166,8 @@ final class HTTP1ConnectionPool: Sendable {
         return Lease(channel: channel, endpoint: endpoint, reused: false)
     }
 
-    /// A bootstrap for connections with the HTTP/1.1 codec, the response decompressor and an exchange handler.
+    /// A bootstrap for connections with the HTTP/1.1 codec and an exchange handler (which adds the response
+    /// decompressor when a response is encoded).
     private func bootstrap(deadline: NIODeadline?) -> ClientBootstrap {
         let limit = deadline.map { min(Self.connectTimeout, $0 - .now()) } ?? Self.connectTimeout
         let ratio = decompressionRatio
@@ -168,9 +176,9 @@ final class HTTP1ConnectionPool: Sendable {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
-                    try pipeline.addHTTPClientHandlers()
-                    try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .ratio(ratio)))
-                    try pipeline.addHandler(HTTP1ExchangeHandler())
+                    // Heads are validated before a connection is leased (`HTTP1RequestValidation`).
+                    try pipeline.addHTTPClientHandlers(enableOutboundHeaderValidation: false)
+                    try pipeline.addHandler(HTTP1ExchangeHandler(decompressionRatio: ratio))
                 }
             }
     }

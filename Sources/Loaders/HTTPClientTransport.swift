@@ -60,11 +60,11 @@ public final class HTTPClientTransport: HTTPLoader {
     }
 
     public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-        let (url, headers, body) = try Self.clientRequestParts(for: request)
+        let (route, headers, body) = try Self.clientRequestParts(for: request)
         let startedAt = Date()
         let start = ContinuousClock.now
         do {
-            let (head, received) = try await send(request, url: url, headers: headers, body: body)
+            let (head, received) = try await send(request, route: route, headers: headers, body: body)
             return HTTPResponse(
                 request: request, status: HTTPStatus(Int(head.status.code)),
                 headers: HTTPHeaders(head.headers.map { ($0.name, $0.value) }),
@@ -76,11 +76,18 @@ public final class HTTPClientTransport: HTTPLoader {
         }
     }
 
+    /// Which client sends a request: the cleartext HTTP/1.1 client for `http://`, AsyncHTTPClient for `https://`
+    /// (with the `URL` it needs; the cleartext client needs none, which saves building one per request).
+    private enum Route {
+        case cleartext
+        case secure(URL)
+    }
+
     /// Sends `http://` requests over the cleartext HTTP/1.1 client, `https://` ones over AsyncHTTPClient.
     private func send(
-        _ request: HTTPRequest, url: URL, headers: NIOHTTP1.HTTPHeaders, body: ByteBuffer
+        _ request: HTTPRequest, route: Route, headers: consuming NIOHTTP1.HTTPHeaders, body: ByteBuffer
     ) async throws -> CappedBodyCollector.Response {
-        if url.scheme?.lowercased() == "http" {
+        guard case .secure(let url) = route else {
             return try await cleartextClient.execute(request, headers: headers, body: body,
                                                      deadline: request.deadline.map(Self.nioDeadline))
         }
@@ -141,10 +148,12 @@ public final class HTTPClientTransport: HTTPLoader {
         return configuration
     }
 
-    /// The URL, headers (the body's own filling gaps) and body bytes of the outgoing request.
-    private static func clientRequestParts(for request: HTTPRequest) throws(HTTPError) -> (URL, NIOHTTP1.HTTPHeaders, ByteBuffer) {
+    /// The route, headers (the body's own filling gaps) and body bytes of the outgoing request.
+    private static func clientRequestParts(for request: HTTPRequest) throws(HTTPError) -> (Route, NIOHTTP1.HTTPHeaders, ByteBuffer) {
+        // The components form a URL exactly when they form its text, which is cheaper to ask for.
         guard let scheme = request.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              request.host?.isEmpty == false, let url = request.url
+              request.host?.isEmpty == false,
+              let route = scheme == "http" ? request.components.string.map({ _ in Route.cleartext }) : request.url.map(Route.secure)
         else {
             throw HTTPError(.invalidRequest, request: request,
                             message: "\(request.displayURL) is not an absolute http or https URL")
@@ -154,12 +163,17 @@ public final class HTTPClientTransport: HTTPLoader {
             throw HTTPError(.invalidRequest, request: request, underlyingError: error,
                             message: "the body of \(request.method) \(request.displayURL) could not be encoded: \(error)")
         }
-        var headers = request.headers
-        headers.addMissing(from: request.body.additionalHeaders)
-        if !headers.contains("Accept-Encoding") { headers["Accept-Encoding"] = "gzip, deflate" }
+        // The request's fields, the body's where the request has none of that name, then Accept-Encoding unless
+        // either has it; written once into storage with room for the ones the HTTP/1.1 client adds.
+        let extra = request.body.additionalHeaders
         var outgoing = NIOHTTP1.HTTPHeaders()
-        for field in headers { outgoing.add(name: field.name, value: field.value) }
-        return (url, outgoing, ByteBuffer(bytes: body))
+        outgoing.reserveCapacity(request.headers.count + extra.count + 3)
+        for field in request.headers { outgoing.add(name: field.name, value: field.value) }
+        for field in extra where !request.headers.contains(field.name) { outgoing.add(name: field.name, value: field.value) }
+        if !request.headers.contains("Accept-Encoding"), !extra.contains("Accept-Encoding") {
+            outgoing.add(name: "Accept-Encoding", value: "gzip, deflate")
+        }
+        return (route, outgoing, ByteBuffer(bytes: body))
     }
 
     /// A byte count for a message: "10 MiB (10485760 bytes)" for whole mebibytes, else "100000 bytes".

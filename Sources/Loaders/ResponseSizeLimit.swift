@@ -4,12 +4,19 @@ internal import NIOHTTP1
 
 /// The cap on a response body (`options.maxResponseBytes`, after decompression) and the errors for passing it,
 /// shared by both transports' body collectors.
-struct ResponseSizeLimit: Sendable {
+///
+/// A class: it is consulted for every part of a response, and a reference costs one retain where a copy of the
+/// request it keeps for messages costs one per field.
+final class ResponseSizeLimit: Sendable {
     /// The request whose response is read, for messages.
     let request: HTTPRequest
-
     /// The limit of the request.
-    var maxBytes: Int { request.options.maxResponseBytes }
+    let maxBytes: Int
+
+    init(request: HTTPRequest) {
+        self.request = request
+        maxBytes = request.options.maxResponseBytes
+    }
 
     /// Fails at once when an uncompressed response declares a Content-Length above the limit.
     func checkDeclaredLength(of head: HTTPResponseHead) throws(HTTPError) {

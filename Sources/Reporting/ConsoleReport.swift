@@ -31,15 +31,27 @@ public struct ConsoleReport: Sendable {
 
     /// `PASS  name  METHOD url  status  time  (n attempts)`.
     public func line(for outcome: RequestOutcome) -> String {
-        var columns = [outcome.displayName]
+        // Built in one string with room for the usual columns (a line per request): no array of columns to join.
+        var columns = ""
+        columns.reserveCapacity(outcome.name.utf8.count + (outcome.flow?.utf8.count ?? 0) + outcome.method.utf8.count
+                                + outcome.url.utf8.count + 48)
+        columns += outcome.displayName
+        func add(_ column: String) {
+            columns += "  "
+            columns += column
+        }
         // A file that could not be decoded again at its turn has no request to show.
-        if !outcome.method.isEmpty || !outcome.url.isEmpty { columns.append("\(outcome.method) \(outcome.url)") }
-        if let status = outcome.statusCode { columns.append(String(status)) }
-        if let duration = outcome.duration { columns.append(OutcomeText.duration(duration)) }
-        if outcome.attempts > 1 { columns.append("(\(outcome.attempts) attempts)") }
-        if let reason = outcome.skipReason { columns.append("(\(reason))") }
+        if !outcome.method.isEmpty || !outcome.url.isEmpty {
+            add(outcome.method)
+            columns += " "
+            columns += outcome.url
+        }
+        if let status = outcome.statusCode { add(String(status)) }
+        if let duration = outcome.duration { add(OutcomeText.duration(duration)) }
+        if outcome.attempts > 1 { add("(\(outcome.attempts) attempts)") }
+        if let reason = outcome.skipReason { add("(\(reason))") }
         let verdict = paint(outcome.verdict.paddedLabel, outcome.verdict.colour)
-        return verdict + "  " + TerminalText.printable(redactor.redact(columns.joined(separator: "  ")))
+        return verdict + "  " + TerminalText.printable(redactor.redact(columns))
     }
 
     /// One hop, `>` and `<` prefixed, credentials and secrets hidden, bodies cut at 2 KiB.
@@ -83,8 +95,12 @@ public struct ConsoleReport: Sendable {
 extension RequestOutcome.Verdict {
     /// The verdict's word padded with spaces to five characters (`PASS `), so the names line up.
     var paddedLabel: String {
-        let label = rawValue
-        return label.count >= 5 ? label : label + String(repeating: " ", count: 5 - label.count)
+        switch self {
+        case .passed: "PASS "
+        case .failed: "FAIL "
+        case .errored: "ERROR"
+        case .skipped: "SKIP "
+        }
     }
 
     /// The ANSI colour code of the verdict.

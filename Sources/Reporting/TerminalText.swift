@@ -3,7 +3,11 @@ enum TerminalText {
     /// The text with control characters (ESC, NUL, C1 controls, …) shown as `\u{1B}`-style escapes;
     /// line breaks and tabs are kept.
     static func printable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        // Most text is printable ASCII, which needs no look at its scalars.
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { (0x20..<0x7F).contains($0) || $0 == 0x0A || $0 == 0x09 }
+        }
+        guard plain != true, text.unicodeScalars.contains(where: isControl) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             if isControl(scalar) {

@@ -28,7 +28,18 @@ enum Console {
 
     /// Writes a line; a closed pipe is ignored rather than ending the process.
     private static func write(_ text: String, to handle: FileHandle) {
-        let line = text.hasSuffix("\n") ? text : text + "\n"
-        try? handle.write(contentsOf: Data(line.utf8))
+        var line = text.hasSuffix("\n") ? text : text + "\n"
+        // Written from the string's own bytes (a line per request), without copying them into `Data` first.
+        line.withUTF8 { bytes in
+            var written = 0
+            while written < bytes.count {
+                let result = Foundation.write(handle.fileDescriptor, bytes.baseAddress! + written, bytes.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                written += result
+            }
+        }
     }
 }

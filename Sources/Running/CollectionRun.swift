@@ -74,7 +74,7 @@ public struct CollectionRun: Sendable {
     }
 
     /// What the finished files produced: their captures (for the files after them), counts and kept outcomes.
-    struct Results {
+    struct Results: Sendable {
         var finished: FinishedFiles
         var counts: [RequestOutcome.Verdict: Int] = [:]
         var outcomes: [Int: [RequestOutcome]] = [:]
@@ -104,38 +104,125 @@ public struct CollectionRun: Sendable {
     }
 
     /// Runs up to `jobs` files at once, each once the earlier files it depends on have finished.
+    ///
+    /// `jobs` worker tasks each take the first file that may start, run it and record its result, until every
+    /// file has started: no task per file, and no hop to a coordinating task between files.
     private func runInParallel(_ context: FileContext, into results: inout Results) async {
-        var prefetcher = Prefetcher(plan: plan, window: options.jobs + 1)
-        await withTaskGroup(of: (Int, FileResult).self) { group in
-            var started = Set<Int>()
-            var firstUnstarted = 0
-            var running = 0
-            while true {
-                // Files before `firstUnstarted` have all started; the scan stops once `jobs` files run,
-                // so each pass costs the files it looks at, not the whole plan.
-                while started.remove(firstUnstarted) != nil { firstUnstarted += 1 }
-                prefetcher.prefetch(from: firstUnstarted)
-                for index in firstUnstarted..<plan.count {
-                    guard running < options.jobs else { break }
-                    guard !started.contains(index), dependencies[index].allSatisfy(results.finished.contains) else { continue }
-                    started.insert(index)
-                    running += 1
-                    let scope = results.finished.scope(for: index)
-                    let definitions = prefetcher.take(index)
-                    group.addTask {
-                        (index, await runFile(index, definitions: await definitions(), scope: scope, context))
+        let queue = FileQueue(plan: plan, dependencies: dependencies, results: results, window: options.jobs + 1)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<min(options.jobs, plan.count) {
+                group.addTask {
+                    while let file = await queue.next() {
+                        let result = await runFile(file.index, definitions: await file.definitions(), scope: file.scope, context)
+                        queue.finish(file.index, result)
                     }
                 }
-                guard let (index, result) = await group.next() else { break }
-                running -= 1
-                results.record(index, result)
+            }
+        }
+        results = queue.results
+    }
+
+    /// The files of a parallel run not started yet, handed out in order as the files they depend on finish,
+    /// and the results of the finished ones.
+    final class FileQueue: Sendable {
+        /// A file handed to a worker: its starting scope and its definitions (decoded ahead, or on the spot).
+        struct File: Sendable {
+            let index: Int
+            let scope: VariableScope
+            let definitions: @Sendable () async -> RunPlanner.FileSource.Definitions
+        }
+
+        private struct State {
+            var results: Results
+            var prefetcher: Prefetcher
+            var started = Set<Int>()
+            /// Files before this one have all started.
+            var firstUnstarted = 0
+            /// Workers waiting for a file to finish because no file may start yet.
+            var waiting: [CheckedContinuation<Void, Never>] = []
+        }
+
+        /// What a worker does next.
+        private enum Step {
+            case run(File)
+            case stop
+            case wait
+        }
+
+        private let dependencies: [Set<Int>]
+        private let count: Int
+        private let state: Mutex<State>
+
+        init(plan: [RunPlanner.PlannedFile], dependencies: [Set<Int>], results: Results, window: Int) {
+            self.dependencies = dependencies
+            count = plan.count
+            state = Mutex(State(results: results, prefetcher: Prefetcher(plan: plan, window: window)))
+        }
+
+        /// The results recorded so far (every file's once the workers have stopped).
+        var results: Results { state.withLock { $0.results } }
+
+        /// The first file that may start, waiting while none may; nil once every file has started.
+        func next() async -> File? {
+            while true {
+                let step = state.withLock { state -> Step in
+                    if let file = start(&state) { return .run(file) }
+                    return state.firstUnstarted == count ? .stop : .wait
+                }
+                switch step {
+                case .run(let file): return file
+                case .stop: return nil
+                case .wait:
+                    await withCheckedContinuation { continuation in
+                        // Checked again under the lock that records the wait, so a file finishing meanwhile is not missed.
+                        let waits = state.withLock { state in
+                            guard mustWait(&state) else { return false }
+                            state.waiting.append(continuation)
+                            return true
+                        }
+                        if !waits { continuation.resume() }
+                    }
+                }
+            }
+        }
+
+        /// Records a finished file and wakes the workers waiting for one.
+        func finish(_ index: Int, _ result: FileResult) {
+            let waiting = state.withLock { state in
+                state.results.record(index, result)
+                defer { state.waiting = [] }
+                return state.waiting
+            }
+            for worker in waiting { worker.resume() }
+        }
+
+        /// Starts the first file whose dependencies have all finished, if any.
+        private func start(_ state: inout State) -> File? {
+            guard let index = firstReady(&state) else { return nil }
+            state.started.insert(index)
+            return File(index: index, scope: state.results.finished.scope(for: index), definitions: state.prefetcher.take(index))
+        }
+
+        /// Whether files remain but none may start before another finishes.
+        private func mustWait(_ state: inout State) -> Bool {
+            firstReady(&state) == nil && state.firstUnstarted < count
+        }
+
+        /// The first file not started whose dependencies have all finished; prefetches the files after the started ones.
+        private func firstReady(_ state: inout State) -> Int? {
+            // Files before `firstUnstarted` have all started, so each look costs the files after them only.
+            while state.started.remove(state.firstUnstarted) != nil { state.firstUnstarted += 1 }
+            state.prefetcher.prefetch(from: state.firstUnstarted)
+            let (started, finished) = (state.started, state.results.finished)
+            return (state.firstUnstarted..<count).first { index in
+                !started.contains(index) && dependencies[index].allSatisfy(finished.contains)
             }
         }
     }
 
     /// Decodes the files about to run ahead of their turn, on other threads, so that decoding a file again
     /// overlaps the requests of the files before it; at most `window` files are decoded ahead.
-    struct Prefetcher {
+    struct Prefetcher: Sendable {
         let plan: [RunPlanner.PlannedFile]
         let window: Int
         private var decoding: [Int: DecodingAhead] = [:]
@@ -217,7 +304,7 @@ public struct CollectionRun: Sendable {
     /// longest run of finished files from the first (in file order), plus the captures of files finished
     /// after a gap, until the gap closes. So a file's starting scope costs the files after that run only,
     /// and nothing is kept per file once the run has passed it.
-    struct FinishedFiles {
+    struct FinishedFiles: Sendable {
         /// The collection's scope with the captures of files `0..<prefix`, in file order.
         private var prefixScope: VariableScope
         /// How many files from the first have finished and are in `prefixScope`.

@@ -116,13 +116,17 @@ struct ExpectationChecker {
                         expected: matcher.expectation + " ms", actual: "\(actual) ms")]
     }
 
-    private func check(_ matcher: Matcher<TemplateValue>, against actual: JSONValue?, subject: String, at mark: Mark) throws(RunFailure) -> [ExpectationFailure] {
-        evaluate(try resolve(matcher), against: actual, subject: subject, at: mark)
+    /// `subject` names the expectation in a failure; only a failure needs its text.
+    private func check(_ matcher: Matcher<TemplateValue>, against actual: JSONValue?, subject: @autoclosure () -> String,
+                       at mark: Mark) throws(RunFailure) -> [ExpectationFailure] {
+        evaluate(try resolve(matcher), against: actual, subject: subject(), at: mark)
     }
 
-    private func evaluate(_ matcher: Matcher<JSONValue>, against actual: JSONValue?, subject: String, at mark: Mark) -> [ExpectationFailure] {
+    private func evaluate(_ matcher: Matcher<JSONValue>, against actual: JSONValue?, subject: @autoclosure () -> String,
+                          at mark: Mark) -> [ExpectationFailure] {
         let result = matcher.evaluate(actual)
         guard !result.holds else { return [] }
+        let subject = subject()
         return [failure(subject, at: mark, message: Self.message(subject, detail: result.message),
                         expected: matcher.expectation, actual: actual.map { $0.compactDescription(maxLength: 300) } ?? "nothing")]
     }
@@ -156,10 +160,9 @@ extension Matcher where Value == JSONValue {
     /// Whether any operand (nested ones included) is a number.
     var hasNumericOperand: Bool {
         var found = false
-        _ = map { value in
+        forEachOperand { value in
             if case .int = value { found = true }
             if case .double = value { found = true }
-            return value
         }
         return found
     }

@@ -45,8 +45,10 @@ public struct RequestBuilder: Sendable {
     /// The URL components of the resolved `url:`; relative unless it starts with a scheme.
     private func url(_ template: Template, path: String, scope: VariableScope) throws(RunFailure) -> URLComponents {
         let text = try resolve(template, path: path, scope: scope)
-        let encoded = text.addingPercentEncoding(withAllowedCharacters: Self.urlCharacters) ?? text
-        guard let components = URLComponents(string: text) ?? URLComponents(string: encoded) else {
+        // Percent-encoding is a fallback for text that does not parse as it is, so most URLs never pay for it.
+        guard let components = URLComponents(string: text)
+            ?? URLComponents(string: text.addingPercentEncoding(withAllowedCharacters: Self.urlCharacters) ?? text)
+        else {
             throw RunFailure(.error("'\(text)' is not a valid URL", path: path, at: template.mark))
         }
         if components.scheme == nil, environment?.baseURL == nil {

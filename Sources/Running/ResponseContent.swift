@@ -63,7 +63,14 @@ final class ResponseContent {
 extension String {
     /// The text of UTF-8 bytes, nil when they are not valid UTF-8 or contain NUL.
     init?(validatingUTF8Data data: Data) {
-        guard !data.contains(0), let text = String(bytes: data, encoding: .utf8) else { return nil }
-        self = text
+        let decoded = data.withUnsafeBytes { bytes -> String? in
+            guard !bytes.contains(0) else { return nil }
+            // Foundation drops a leading byte order mark; without one, the standard library's validation
+            // decodes the same text without a detour through Foundation.
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return String(bytes: bytes, encoding: .utf8) }
+            return String(validating: bytes, as: UTF8.self)
+        }
+        guard let decoded else { return nil }
+        self = decoded
     }
 }

@@ -37,17 +37,17 @@ struct StepExecutor: Sendable {
         outcome.url = request.components.string ?? request.path
         outcome.sensitiveValues = request.options.auth.credentialTexts
 
-        let log = ExchangeLog()
         let start = ContinuousClock.now
         let loaded: Swift.Result<HTTPResponse, HTTPError>
         if recordExchanges {
+            let log = ExchangeLog()
             loaded = await ExchangeLog.$current.withValue(log) { await load(request) }
+            outcome.exchanges = log.exchanges
         } else {
             loaded = await load(request)
         }
         let duration = start.duration(to: .now)
         outcome.duration = duration
-        outcome.exchanges = log.exchanges
 
         switch loaded {
         case .failure(let error):

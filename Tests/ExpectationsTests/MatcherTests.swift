@@ -97,6 +97,23 @@ import Testing
         #expect(result.message == testCase.failure)
     }
 
+    @Test func containsSearchesTextAsFoundationDoes() {
+        let holding: [(String, String)] = [
+            ("application/json; charset=utf-8", "application/json"), ("abc", "abc"), ("abc", "c"), ("aab", "ab"),
+            ("a\r\nb", "\n"), ("a\r\nb", "\r"), ("grüße", "üß"), ("x-café", "x-"),
+        ]
+        let missing: [(String, String)] = [
+            ("abc", ""), ("", ""), ("", "a"), ("ab", "abc"), ("ABC", "abc"), ("abx", "abc"), ("e\u{301}", "e"), ("café", "cafe"),
+        ]
+        for (text, part) in holding {
+            #expect(M.contains(.string(part)).evaluate(.string(text)).holds, "\(text) contains \(part)")
+        }
+        for (text, part) in missing {
+            #expect(!M.contains(.string(part)).evaluate(.string(text)).holds, "\(text) does not contain \(part)")
+            #expect(M.notContains(.string(part)).evaluate(.string(text)).holds)
+        }
+    }
+
     @Test func invalidPatternIsAnEvaluationFailureAndALoadTimeError() {
         let result = M.matches(.string("a(")).evaluate(.string("a"))
         #expect(!result.holds)

@@ -31,6 +31,21 @@ import HTTPCore
         #expect(headers["accept"] == "*/*")
     }
 
+    @Test func namesFoldASCIILettersOnlyAndOtherNamesAsLowercasedText() {
+        #expect(HTTPHeaders.sameName("X-Request-ID", "x-request-id"))
+        #expect(HTTPHeaders.sameName("", ""))
+        #expect(!HTTPHeaders.sameName("X-A", "X-B"))
+        #expect(!HTTPHeaders.sameName("X-A", "X-AB"))
+        // Pairs one bit apart (0x20) that are not letters stay different.
+        #expect(!HTTPHeaders.sameName("X[", "X{"))
+        #expect(!HTTPHeaders.sameName("@", "`"))
+        #expect(!HTTPHeaders.sameName("X-1", "X-\u{11}"))
+        // Non-ASCII names compare as `lowercased()` does, as before.
+        #expect(HTTPHeaders.sameName("X-Ä", "x-ä"))
+        #expect(!HTTPHeaders.sameName("X-Ä", "x-ö"))
+        #expect(HTTPHeaders.sameName("Ab-É", "aB-é"))
+    }
+
     @Test func equalityIgnoresNameCase() {
         #expect(HTTPHeaders([("A", "1")]) == HTTPHeaders([("a", "1")]))
         #expect(HTTPHeaders([("A", "1")]) != HTTPHeaders([("a", "2")]))

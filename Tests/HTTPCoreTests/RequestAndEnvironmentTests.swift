@@ -28,6 +28,23 @@ import HTTPCore
         #expect(bare.joinedPath("") == "/")
     }
 
+    @Test func hostReadsAsFoundationDecodesIt() throws {
+        let urls = [
+            "http://127.0.0.1:8080/a", "http://Example.COM/", "http://a_b.example/", "http://[::1]:80/",
+            "http://xn--bcher-kva.ch/", "http://www.XN--BCHER-KVA.ch/", "http://b%C3%BCcher.ch/", "http://bücher.ch/",
+            "http://axn--b.example/", "http://[fe80::1%25eth0]/", "/relative", "http:///path",
+        ]
+        for url in urls {
+            let request = try #require(HTTPRequest(url: url), "\(url)")
+            #expect(request.host == request.components.host, "\(url)")
+        }
+        #expect(try #require(HTTPRequest(url: "http://xn--bcher-kva.ch/")).host == "bücher.ch")
+        var set = HTTPRequest(components: URLComponents())
+        set.host = "bücher.ch"
+        #expect(set.host == "bücher.ch")
+        #expect(set.components.encodedHost == "xn--bcher-kva.ch")
+    }
+
     @Test func requestAccessors() throws {
         var request = try #require(HTTPRequest(method: .post, url: "http://example.com:8080/a?x=1"))
         #expect(request.scheme == "http")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import HTTPCore
 @testable import Loaders
+import NIOHTTP1
 import TestSupport
 
 /// The transport's own HTTP/1.1 client for `http://` URLs: request framing, response shapes, and when a
@@ -135,6 +136,84 @@ import TestSupport
             #expect(error.code == .timedOut)
             #expect(start.duration(to: .now) < .seconds(1))
             #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
+            #expect(server.connectionsAccepted == 2)
+        }
+    }
+
+    @Test func encodedResponsesAreDecodedUnderTheRatioLimitWhereverTheyComeOnAConnection() async throws {
+        try await withTransport { server, transport in
+            func gzipped(_ response: HTTPResponse) throws -> Bool {
+                let document = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+                return try #require(document)["gzipped"] as? Bool == true
+            }
+            #expect(try echoedHeaders(try await transport.load(request(server.url("/echo"))))["accept-encoding"] == "gzip, deflate")
+            #expect(try gzipped(try await transport.load(request(server.url("/gzip")))))
+            #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
+            let other = try await transport.load(request(server.url("/headers?Content-Encoding=br")))
+            #expect(other.headers["Content-Encoding"] == "br")
+            #expect(try JSONSerialization.jsonObject(with: other.body) as? [String: String] == ["Content-Encoding": "br"])
+            #expect(try gzipped(try await transport.load(request(server.url("/gzip")))))
+            #expect(server.connectionsAccepted == 1)
+            let bomb = try #require(await failure(of: transport, request(server.url("/gzip-bomb"))))
+            #expect(bomb.code == .responseTooLarge)
+            #expect(bomb.message.contains("inflates more than 100 times"))
+            // The first response of a new connection is encoded.
+            let firstBomb = try #require(await failure(of: transport, request(server.url("/gzip-bomb"))))
+            #expect(firstBomb.code == .responseTooLarge)
+            #expect(try gzipped(try await transport.load(request(server.url("/gzip")))))
+            #expect(server.connectionsAccepted == 3)
+        }
+    }
+
+    @Test func headsWithBytesHTTPForbidsAreRefusedBeforeAnythingIsSent() async throws {
+        try await withTransport { server, transport in
+            for (name, value) in [("X-Note", "a\r\nX-Injected: 1"), ("X-Note", "a\nb"), ("X-Note", "a\u{0}"), ("X-Note", "a\u{7F}"),
+                                  ("Bad Name", "a"), ("X-Na:me", "a"), ("X(1)", "a")] {
+                let error = try #require(await failure(of: transport, request(server.url("/echo"), headers: [name: value])))
+                #expect(error.code == .invalidResponse, "\(name): \(value)")
+                #expect(error.message.hasSuffix("was not valid HTTP: invalid character in header"), "\(error.message)")
+            }
+            #expect(server.connectionsAccepted == 0, "nothing was sent")
+            let allowed = try echoedHeaders(try await transport.load(request(server.url("/echo"), headers: ["X-Note": "tab\there é"])))
+            #expect(allowed["x-note"] == "tab\there é")
+        }
+    }
+
+    @Test func theRequestTargetAndMethodMustBeMadeOfAllowedBytes() throws {
+        func head(_ uri: String, method: NIOHTTP1.HTTPMethod = .GET) -> HTTPRequestHead {
+            HTTPRequestHead(version: .http1_1, method: method, uri: uri, headers: ["Host": "h"])
+        }
+        try HTTP1RequestValidation.check(head("/a%20b/~x;y=1?q=[1]&r=$!'()*+,:@#f"))
+        try HTTP1RequestValidation.check(head("/", method: .RAW(value: "PURGE-ALL")))
+        for refused in [head("/a b"), head("/a\r\nX: 1"), head("/é"), head("/a\"b"), head("/{x}"), head("/", method: .RAW(value: "GE T"))] {
+            #expect(throws: HTTPParserError.invalidHeaderToken) { try HTTP1RequestValidation.check(refused) }
+        }
+    }
+
+    @Test func eachRequestOnAReusedConnectionEndsAtItsOwnDeadline() async throws {
+        try await withTransport { server, transport in
+            // A later deadline than the connection's timer: the timer fires first and waits on for this one.
+            var quick = request(server.url("/echo"))
+            quick.deadline = .now + .milliseconds(200)
+            #expect(try await transport.load(quick).status == .ok)
+            var stalled = request(server.url("/stall"))
+            stalled.deadline = .now + .milliseconds(700)
+            var start = ContinuousClock.now
+            let late = try #require(await failure(of: transport, stalled))
+            #expect(late.code == .timedOut)
+            #expect(start.duration(to: .now) >= .milliseconds(650), "not ended at the earlier request's deadline")
+            #expect(start.duration(to: .now) < .seconds(2))
+            #expect(server.connectionsAccepted == 1)
+
+            // An earlier deadline than the connection's timer: the timer is brought forward.
+            var slow = request(server.url("/echo"))
+            slow.deadline = .now + .seconds(60)
+            #expect(try await transport.load(slow).status == .ok)
+            stalled.deadline = .now + .milliseconds(300)
+            start = .now
+            let early = try #require(await failure(of: transport, stalled))
+            #expect(early.code == .timedOut)
+            #expect(start.duration(to: .now) < .seconds(1))
             #expect(server.connectionsAccepted == 2)
         }
     }

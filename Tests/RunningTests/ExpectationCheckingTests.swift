@@ -103,6 +103,22 @@ import Testing
         #expect(empty.failures.first?.actual.contains("empty") == true)
     }
 
+    @Test func textBodiesDecodeAsUTF8WithoutAByteOrderMarkAndRefuseNULAndInvalidBytes() async throws {
+        let expectText = """
+            request: { url: /a }
+            expect:
+              text: { equals: "grüße" }
+            """
+        let plain = try await outcome(expectText, reply: .response(status: 200, body: Data("grüße".utf8)))
+        #expect(plain.verdict == .passed, "\(plain.failures.map(\.actual))")
+        let marked = try await outcome(expectText, reply: .response(status: 200, body: Data([0xEF, 0xBB, 0xBF] + Array("grüße".utf8))))
+        #expect(marked.verdict == .passed, "a leading byte order mark is not part of the text")
+        for bytes in [Array("gr\u{0}ße".utf8), [0x67, 0xC3], [0xC0, 0x80], [0xED, 0xA0, 0x80]] {
+            let refused = try await outcome(expectText, reply: .response(status: 200, body: Data(bytes)))
+            #expect(refused.failures.first?.actual.contains("binary") == true, "\(bytes)")
+        }
+    }
+
     @Test func bodyFailuresCarryExpectedAndActual() async throws {
         let located = try await outcome("""
             request: { url: /a }

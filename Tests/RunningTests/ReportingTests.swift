@@ -63,6 +63,21 @@ import Testing
         #expect(!console.contains("\u{1B}["), "no raw escape sequences from the server")
     }
 
+    @Test func consoleLinesShowEveryColumnAndEscapeControlCharactersOnly() {
+        let console = ConsoleReport(sources: SourceCache(), redactor: Redactor(secrets: ["s3cret"]), color: false, verbose: false)
+        func line(name: String, url: String = "http://h/a", attempts: Int = 1, skipReason: String? = nil) -> String {
+            console.line(for: RequestOutcome(file: "a.yaml", flow: "Flow", name: name, method: "GET", url: url, verdict: .passed,
+                                             statusCode: 200, duration: .milliseconds(84), attempts: attempts, skipReason: skipReason))
+        }
+        #expect(line(name: "Plain\ttab") == "PASS   Flow › Plain\ttab  GET http://h/a  200  84 ms")
+        #expect(line(name: "x", url: "http://h/?k=s3cret", attempts: 2, skipReason: "why")
+                == "PASS   Flow › x  GET http://h/?k=***  200  84 ms  (2 attempts)  (why)")
+        #expect(line(name: "esc\u{1B}[31m") == "PASS   Flow › esc\\u{1B}[31m  GET http://h/a  200  84 ms")
+        #expect(line(name: "c1\u{85}é\u{7F}") == "PASS   Flow › c1\\u{85}é\\u{7F}  GET http://h/a  200  84 ms")
+        #expect(console.line(for: RequestOutcome(file: "a.yaml", name: "gone", method: "", url: "", verdict: .errored))
+                == "ERROR  gone")
+    }
+
     @Test func junitIsWellFormedWithASuitePerFileAndLocatedFailures() async throws {
         let junit = try await reports().junit
         let document = try XMLDocument(xmlString: junit)

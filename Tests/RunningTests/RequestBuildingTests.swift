@@ -158,6 +158,29 @@ import Testing
         #expect(request.url?.absoluteString == "http://other.test:8080/x?y=1")
     }
 
+    @Test func aURLWithCharactersThatNeedEncodingIsEncodedAndOneWithoutIsKeptAsWritten() async throws {
+        let encoded = try await firstRequest([
+            "environments/test.yaml": environment(),
+            "requests/a.yaml": "request: { url: '/items/{{ name }}?q={{ q }}' }\n",
+        ], variables: [("name", "a b|ü"), ("q", "x y")])
+        #expect(encoded.components.percentEncodedPath == "/v1/items/a%20b%7C%C3%BC")
+        #expect(encoded.components.percentEncodedQuery == "q=x%20y")
+        let kept = try await firstRequest([
+            "environments/test.yaml": environment(),
+            "requests/a.yaml": "request: { url: '/items/a%2Fb?q=1&r=%20#frag' }\n",
+        ])
+        #expect(kept.url?.absoluteString == "http://api.test/v1/items/a%2Fb?q=1&r=%20#frag")
+    }
+
+    @Test func aNonASCIIHostIsSentAsBefore() async throws {
+        let request = try await firstRequest([
+            "environments/test.yaml": "baseURL: http://bücher.example:8080/v1\n",
+            "requests/a.yaml": "request: { url: /a }\n",
+        ])
+        #expect(request.host == "bücher.example")
+        #expect(request.url?.absoluteString == "http://xn--bcher-kva.example:8080/v1/a")
+    }
+
     @Test func lineBreaksInHeaderValuesFromVariablesAreRejectedWhereTheHeaderIsWritten() async throws {
         let cases: [(files: [String: String], location: String, name: String)] = [
             (["requests/a.yaml": "request:\n  url: /a\n  headers: { X-Note: \"n {{ v }}\" }\n"], "requests/a.yaml:3:22", "X-Note"),
