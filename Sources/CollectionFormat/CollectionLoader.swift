@@ -119,14 +119,12 @@ public enum CollectionLoader {
         validator.forSending = request.forSending
         let validates = request.checksReferences && !environmentBroken
 
-        let (discovered, discoveryProblems) = Discovery.requestFiles(
-            request.paths, currentDirectory: request.currentDirectory, skipping: environmentsDirectory?.absolute)
-        diagnostics.add(contentsOf: discoveryProblems)
         var files: [RequestFile] = []
-        for (location, decoded) in decodedInOrder(discovered) {
+        // Each decoded file is checked here in run order while later files are found and decoded.
+        func receive(_ location: DiscoveredFile, _ decoded: DecodedFile<RequestFile>?) {
             guard let decoded else {
                 diagnostics.add(.error("cannot read the file", path: location.path, at: nil))
-                continue
+                return
             }
             diagnostics.add(contentsOf: decoded.diagnostics)
             let validatorProblems = validator.diagnostics.diagnostics.count
@@ -138,22 +136,19 @@ public enum CollectionLoader {
             let hasProblems = !decoded.diagnostics.isEmpty || validator.diagnostics.diagnostics.count > validatorProblems
             if keepingFiles || hasProblems { sources.store(decoded.text, for: location.path) }
         }
+        var pipeline = DecodingPipeline(decode: reload)
+        let discoveryProblems = Discovery.requestFiles(request.paths, currentDirectory: request.currentDirectory,
+                                                       skipping: environmentsDirectory?.absolute) { file in
+            pipeline.add(file, receive: receive)
+        }
+        pipeline.finish(receive: receive)
+        diagnostics.add(contentsOf: discoveryProblems)
         diagnostics.add(contentsOf: validator.diagnostics.diagnostics)
 
         let scope = environment?.scope(commandLine: request.variables, processEnvironment: request.processEnvironment)
             ?? ResolvedEnvironment.empty.scope(commandLine: request.variables, processEnvironment: request.processEnvironment)
         return LoadedCollection(files: files, environment: environment, diagnostics: diagnostics.sorted,
                                 sources: sources, scope: scope)
-    }
-
-    /// The files decoded on every core, a batch at a time, and handed on in order: a batch's definitions are
-    /// all that is held at once.
-    private static func decodedInOrder(_ files: [DiscoveredFile]) -> some Sequence<(DiscoveredFile, DecodedFile<RequestFile>?)> {
-        let batchSize = 64
-        return stride(from: 0, to: files.count, by: batchSize).lazy.flatMap { start in
-            let batch = Array(files[start..<min(start + batchSize, files.count)])
-            return zip(batch, batch.concurrentMap(reload))
-        }
     }
 
     /// The environments directory: `--environments DIR`, or found by walking up from the first path.

@@ -42,11 +42,11 @@ public struct DiscoveredFile: Sendable, Hashable {
 enum Discovery {
     static let extensions = [".yaml", ".yml"]
 
-    /// Every .yaml/.yml file under the paths, each directory in lexical path order, skipping `skipping`
-    /// (the environments directory) and hidden entries; a missing path is a diagnostic. A file reached
-    /// twice (through two arguments or links) counts once.
-    static func requestFiles(_ paths: [String], currentDirectory: String, skipping: String?) -> ([DiscoveredFile], [Diagnostic]) {
-        var files: [DiscoveredFile] = []
+    /// Hands `found` every .yaml/.yml file under the paths as it is found, each directory in lexical path
+    /// order, skipping `skipping` (the environments directory) and hidden entries; returns the problems (a
+    /// missing path). A file reached twice (through two arguments or links) counts once.
+    static func requestFiles(_ paths: [String], currentDirectory: String, skipping: String?,
+                             found: (DiscoveredFile) -> Void) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var seen: Set<FileSystem.FileIdentity> = []
         let skipped = skipping.flatMap(FileSystem.status)?.identity
@@ -60,18 +60,21 @@ enum Discovery {
             let root = DiscoveredFile.Root(display: display, absolute: absolute)
             if status.isDirectory {
                 var visited: Set<FileSystem.FileIdentity> = [status.identity]
-                let before = files.count
-                collect(in: absolute, under: "", root: root, skipping: skipped, visited: &visited, seen: &seen, into: &files)
-                if files.count == before, !hasAnyRequestFile(in: absolute, skipping: skipped) {
+                var count = 0
+                collect(in: absolute, under: "", root: root, skipping: skipped, visited: &visited, seen: &seen) { file in
+                    count += 1
+                    found(file)
+                }
+                if count == 0, !hasAnyRequestFile(in: absolute, skipping: skipped) {
                     diagnostics.append(.warning("no .yaml or .yml files found in this directory", path: display, at: nil))
                 }
             } else if hasYAMLExtension(display) {
-                if seen.insert(status.identity).inserted { files.append(DiscoveredFile(root: root, relative: "")) }
+                if seen.insert(status.identity).inserted { found(DiscoveredFile(root: root, relative: "")) }
             } else {
                 diagnostics.append(.error("not a request file: expected a .yaml or .yml file", path: display, at: nil))
             }
         }
-        return (files, diagnostics)
+        return diagnostics
     }
 
     /// The argument without `./` prefixes and trailing slashes (but `/` stays `/`).
@@ -86,21 +89,21 @@ enum Discovery {
     /// order of their path components: entries sorted, each directory's files where its name sorts.
     private static func collect(in directory: String, under place: String, root: DiscoveredFile.Root,
                                 skipping: FileSystem.FileIdentity?, visited: inout Set<FileSystem.FileIdentity>,
-                                seen: inout Set<FileSystem.FileIdentity>, into files: inout [DiscoveredFile]) {
+                                seen: inout Set<FileSystem.FileIdentity>, found: (DiscoveredFile) -> Void) {
         guard let entries = FileSystem.visibleEntries(of: directory) else { return }
         for (entry, status) in entries {
             let relative = place.isEmpty ? entry : place + "/" + entry
             guard let status else {
                 // A request file that cannot be stat'ed (a broken link) is listed, so reading it reports it.
-                if hasYAMLExtension(entry) { files.append(DiscoveredFile(root: root, relative: relative)) }
+                if hasYAMLExtension(entry) { found(DiscoveredFile(root: root, relative: relative)) }
                 continue
             }
             if status.isDirectory {
                 guard status.identity != skipping, visited.insert(status.identity).inserted else { continue }
                 collect(in: PathText.join(directory, entry), under: relative, root: root, skipping: skipping,
-                        visited: &visited, seen: &seen, into: &files)
+                        visited: &visited, seen: &seen, found: found)
             } else if hasYAMLExtension(entry), seen.insert(status.identity).inserted {
-                files.append(DiscoveredFile(root: root, relative: relative))
+                found(DiscoveredFile(root: root, relative: relative))
             }
         }
     }
@@ -108,10 +111,10 @@ enum Discovery {
     /// Whether a directory holds any YAML file at all (also one found before through another argument).
     private static func hasAnyRequestFile(in directory: String, skipping: FileSystem.FileIdentity?) -> Bool {
         var visited: Set<FileSystem.FileIdentity> = [], seen: Set<FileSystem.FileIdentity> = []
-        var files: [DiscoveredFile] = []
+        var any = false
         collect(in: directory, under: "", root: DiscoveredFile.Root(display: "", absolute: directory),
-                skipping: skipping, visited: &visited, seen: &seen, into: &files)
-        return !files.isEmpty
+                skipping: skipping, visited: &visited, seen: &seen) { _ in any = true }
+        return any
     }
 
     static func hasYAMLExtension(_ name: String) -> Bool {

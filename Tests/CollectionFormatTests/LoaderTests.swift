@@ -12,7 +12,7 @@ import YAML
                      "requests/a-z.yaml", "requests/notes.txt", "requests/.hidden/x.yaml", "environments/qa.yaml"] {
             scratch.write(path, "request: { url: /x }\n")
         }
-        let (files, problems) = Discovery.requestFiles(["requests/", "."], currentDirectory: scratch.root,
+        let (files, problems) = discover(["requests/", "."], currentDirectory: scratch.root,
                                                        skipping: scratch.root + "/environments")
         #expect(problems.isEmpty)
         #expect(files.map(\.path) == ["requests/a-z.yaml", "requests/auth/login.yaml", "requests/users/01-create.yml",
@@ -29,7 +29,7 @@ import YAML
         let manager = FileManager.default
         try manager.createSymbolicLink(atPath: scratch.root + "/requests/sub/a-again.yaml", withDestinationPath: "../a.yaml")
         try manager.createSymbolicLink(atPath: scratch.root + "/requests/sub/loop", withDestinationPath: "..")
-        let (files, problems) = Discovery.requestFiles(["requests", "requests/sub/b.yaml", "other/../other"],
+        let (files, problems) = discover(["requests", "requests/sub/b.yaml", "other/../other"],
                                                        currentDirectory: scratch.root, skipping: nil)
         #expect(problems.isEmpty)
         #expect(files.map(\.path) == ["requests/a.yaml", "requests/sub/b.yaml", "other/../other/c.yaml"])
@@ -52,7 +52,7 @@ import YAML
         defer { scratch.remove() }
         scratch.write("requests/sub/b.yaml", "request: { url: /b }\n")
         scratch.write("empty/notes.txt", "not a request\n")
-        let (files, problems) = Discovery.requestFiles(["requests", "requests/sub", "empty"],
+        let (files, problems) = discover(["requests", "requests/sub", "empty"],
                                                        currentDirectory: scratch.root, skipping: nil)
         #expect(files.map(\.path) == ["requests/sub/b.yaml"])
         #expect(problems.map(\.description) == ["empty: warning: no .yaml or .yml files found in this directory"])
@@ -342,4 +342,11 @@ import YAML
                 + " [help: pass --env NAME, or write an absolute http(s) URL]",
         ])
     }
+}
+
+/// The files discovery finds under the paths, in the order found, and its problems.
+func discover(_ paths: [String], currentDirectory: String, skipping: String?) -> ([DiscoveredFile], [Diagnostic]) {
+    var files: [DiscoveredFile] = []
+    let problems = Discovery.requestFiles(paths, currentDirectory: currentDirectory, skipping: skipping) { files.append($0) }
+    return (files, problems)
 }
