@@ -22,8 +22,8 @@ public struct RunPlanner: Sendable {
 
     /// Where a planned file's definitions come from when its turn comes.
     enum FileSource: Sendable {
-        /// Kept in memory since loading.
-        case kept(RequestFile)
+        /// Kept in memory since loading (boxed: a plan holds one source per file, mostly on disk).
+        indirect case kept(RequestFile)
         /// Read and decoded again from disk (it was checked when the collection was loaded).
         case onDisk(DiscoveredFile)
 
