@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 
-/// The ceiling the runner is compared with: the same GETs sent by a bare AsyncHTTPClient loop,
+/// What the runner is compared with: the same GETs sent by a bare AsyncHTTPClient loop,
 /// with no YAML, no templating and no checks, reading each whole body.
 enum RawClientLoop {
     /// Sends `count` GETs of `url` with `concurrency` workers on a fresh client; returns the seconds taken

@@ -61,7 +61,7 @@ struct RunnerBench: AsyncParsableCommand {
             rows += try await suite.throughput(against: server, measuringMemory: server === servers.first)
         }
         rows += try suite.parsing()
-        rows += suite.parsingCeilingRows()
+        rows += suite.parsingEstimateRows()
         rows += try suite.startUp(against: servers.first)
         rows += suite.memoryRows()
 

@@ -26,12 +26,12 @@ struct DecodingPipeline<Decoded: Sendable>: ~Copyable {
     /// Batches added and not handed back yet, oldest first.
     private var ahead: [Batch<Decoded>] = []
 
-    /// Starts `workers` threads: by default one fewer than the cores, at least one.
+    /// Starts `workers` threads: by default one fewer than the cores, at least one (with none, the caller decodes alone).
     init(batchSize: Int = 32, maxBatchesAhead: Int = 8, workers: Int = defaultDecodingWorkers, decode: @escaping Decode) {
         queue = BatchQueue(decode: decode)
         self.batchSize = batchSize
         self.maxBatchesAhead = maxBatchesAhead
-        for _ in 0..<max(1, workers) { queue.startWorker() }
+        for _ in 0..<max(0, workers) { queue.startWorker() }
     }
 
     deinit {
@@ -145,16 +145,18 @@ private final class BatchQueue<Decoded: Sendable>: Sendable {
         return batch != nil
     }
 
-    /// Starts a thread that decodes batches as they come until `stop()`.
+    /// Starts a thread that decodes batches as they come until `stop()`; without it (no thread could be
+    /// started) the caller decodes every batch itself.
     func startWorker() {
         workers.withLock { $0 += 1 }
-        detachThread { [self] in
+        let started = detachThread { [self] in
             while true {
                 available.wait()
                 while decodeNext() {}
                 if waiting.withLock({ $0.stopped && $0.batches.isEmpty }) { return }
             }
         }
+        if !started { workers.withLock { $0 -= 1 } }
     }
 
     /// Lets every worker end once no batch is left.
@@ -164,17 +166,22 @@ private final class BatchQueue<Decoded: Sendable>: Sendable {
     }
 }
 
-/// Runs `body` on a new detached POSIX thread.
-private func detachThread(_ body: @escaping @Sendable () -> Void) {
+/// Runs `body` on a new detached POSIX thread; false when no thread could be started.
+private func detachThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     final class Body: Sendable {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
     var thread = pthread_t()
+    let argument = Unmanaged.passRetained(Body(body))
     let created = pthread_create(&thread, nil, { argument in
         Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
         return nil
-    }, Unmanaged.passRetained(Body(body)).toOpaque())
-    precondition(created == 0, "cannot start a decoding thread")
+    }, argument.toOpaque())
+    guard created == 0 else {
+        argument.release()
+        return false
+    }
     pthread_detach(thread)
+    return true
 }

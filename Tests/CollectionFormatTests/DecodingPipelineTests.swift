@@ -9,7 +9,7 @@ import Testing
         DiscoveredFile(root: root, relative: "file-\(number).yaml")
     }
 
-    @Test(arguments: [1, 3])
+    @Test(arguments: [0, 1, 3])
     func decodedFilesComeBackInTheOrderAddedWithABoundedNumberOut(workers: Int) {
         var pipeline = DecodingPipeline(batchSize: 8, maxBatchesAhead: 3, workers: workers) { $0.defaultName.uppercased() }
         var received: [String] = []
