@@ -26,11 +26,13 @@ struct DecodingPipeline<Decoded: Sendable>: ~Copyable {
     /// Batches added and not handed back yet, oldest first.
     private var ahead: [Batch<Decoded>] = []
 
-    /// Starts `workers` threads: by default one fewer than the cores, at least one (with none, the caller decodes alone).
-    init(batchSize: Int = 32, maxBatchesAhead: Int = 8, workers: Int = defaultDecodingWorkers, decode: @escaping Decode) {
+    /// Starts `workers` threads: by default one fewer than the cores, at least one (with none, the caller
+    /// decodes alone). By default two batches per decoding thread are out, from four to eight: enough to keep
+    /// the threads busy, few enough that a collection of large files holds few of them decoded at once.
+    init(batchSize: Int = 32, maxBatchesAhead: Int? = nil, workers: Int = defaultDecodingWorkers, decode: @escaping Decode) {
         queue = BatchQueue(decode: decode)
         self.batchSize = batchSize
-        self.maxBatchesAhead = maxBatchesAhead
+        self.maxBatchesAhead = maxBatchesAhead ?? min(8, max(4, 2 * (max(0, workers) + 1)))
         for _ in 0..<max(0, workers) { queue.startWorker() }
     }
 
