@@ -30,8 +30,7 @@ public enum FileDecoding {
             return DecodedFile(value: nil, diagnostics: document.diagnostics, text: document.source.text)
         }
         var decoder = NodeDecoder(source: document.source)
-        let location = FileLocation(displayDirectory: PathText.directory(of: document.source.path),
-                                    absoluteDirectory: PathText.directory(of: absolutePath))
+        let location = FileLocation(displayPath: document.source.path, absolutePath: absolutePath)
         let file = decoder.requestFile(document.root, absolutePath: absolutePath, defaultName: defaultName,
                                        location: location)
         return DecodedFile(value: file, diagnostics: decoder.diagnostics.diagnostics, text: document.source.text)

@@ -4,6 +4,8 @@ import YAML
 struct NodeDecoder {
     let source: SourceText
     private(set) var diagnostics = DiagnosticBag()
+    /// The source's line starts, found at the first template that needs them.
+    private var lineStarts: [Int]?
 
     init(source: SourceText) {
         self.source = source
@@ -175,7 +177,9 @@ struct NodeDecoder {
     mutating func parseTemplate(_ scalar: Scalar, at mark: Mark) -> Template? {
         if let plain = Template.plain(scalar.text, at: mark) { return plain }
         do {
-            return try Template.parse(scalar.text, at: mark, markOfOffset: source.braceLocator(for: scalar, at: mark))
+            if lineStarts == nil { lineStarts = source.lineStarts() }
+            let locator = source.braceLocator(for: scalar, at: mark, lineStarts: lineStarts)
+            return try Template.parse(scalar.text, at: mark, markOfOffset: locator)
         } catch {
             report(error)
             return nil

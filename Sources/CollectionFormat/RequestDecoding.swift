@@ -3,18 +3,19 @@ import YAML
 
 /// Where a request file sits, for resolving the files it names.
 struct FileLocation: Sendable {
-    /// The displayed directory of the request file ("" for the current directory).
-    let displayDirectory: String
-    /// The absolute directory of the request file.
-    let absoluteDirectory: String
+    /// The request file's path as displayed.
+    let displayPath: String
+    /// The request file's absolute path.
+    let absolutePath: String
 
-    /// A reference to `written`, relative to the request file unless absolute.
+    /// A reference to `written`, relative to the request file's directory unless absolute (the directories
+    /// are found here, for the few files that refer to others).
     func reference(_ written: String, at mark: Mark) -> FileReference {
         if written.hasPrefix("/") {
             return FileReference(written: written, path: written, absolutePath: written, mark: mark)
         }
-        return FileReference(written: written, path: PathText.join(displayDirectory, written),
-                             absolutePath: PathText.join(absoluteDirectory, written), mark: mark)
+        return FileReference(written: written, path: PathText.join(PathText.directory(of: displayPath), written),
+                             absolutePath: PathText.join(PathText.directory(of: absolutePath), written), mark: mark)
     }
 }
 

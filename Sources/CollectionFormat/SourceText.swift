@@ -1,4 +1,3 @@
-internal import Synchronization
 import YAML
 
 /// The text of one file and where its lines start, for locating positions inside scalars.
@@ -6,34 +5,24 @@ struct SourceText: Sendable {
     /// The path as displayed in diagnostics.
     let path: String
     let text: String
-    /// Where the lines start, found the first time a template asks (most files need no line index).
-    private let lineIndex = LineIndex()
-
-    /// The UTF-8 offset where each line starts; lines end at LF, CR LF or CR, as libyaml counts them.
-    private final class LineIndex: Sendable {
-        private let starts = Mutex<[Int]?>(nil)
-
-        func starts(of text: String) -> [Int] {
-            starts.withLock { starts in
-                if let starts { return starts }
-                let found = SourceText.withUTF8(of: text) { bytes in
-                    var found = [0]
-                    var line = LineBreaks.line(startingAt: 0, in: bytes)
-                    while line.next > line.end {
-                        found.append(line.next)
-                        line = LineBreaks.line(startingAt: line.next, in: bytes)
-                    }
-                    return found
-                }
-                starts = found
-                return found
-            }
-        }
-    }
 
     init(path: String, text: String) {
         self.path = path
         self.text = text
+    }
+
+    /// The UTF-8 offset where each line starts; lines end at LF, CR LF or CR, as libyaml counts them.
+    /// Found only for files with templates (`NodeDecoder` asks once and keeps it).
+    func lineStarts() -> [Int] {
+        Self.withUTF8(of: text) { bytes in
+            var starts = [0]
+            var line = LineBreaks.line(startingAt: 0, in: bytes)
+            while line.next > line.end {
+                starts.append(line.next)
+                line = LineBreaks.line(startingAt: line.next, in: bytes)
+            }
+            return starts
+        }
     }
 
     /// Maps the offset of a `{{` inside a scalar's text to its mark in the file.
@@ -41,11 +30,11 @@ struct SourceText: Sendable {
     /// For plain and quoted scalars the n-th `{{` of the text is the n-th `{{` of the source from the
     /// scalar's start (escapes and folding change offsets, not the order of braces); block scalars
     /// and braces that cannot be found point at the scalar's start.
-    func braceLocator(for scalar: Scalar, at mark: Mark) -> (Int) -> Mark {
+    func braceLocator(for scalar: Scalar, at mark: Mark, lineStarts: [Int]? = nil) -> (Int) -> Mark {
         guard scalar.style != .literal, scalar.style != .folded else { return { _ in mark } }
         let textOffsets = Self.braceOffsets(in: Array(scalar.text.unicodeScalars))
         guard !textOffsets.isEmpty else { return { _ in mark } }
-        let sourceMarks = braceMarks(from: mark, count: textOffsets.count)
+        let sourceMarks = braceMarks(from: mark, count: textOffsets.count, lineStarts: lineStarts ?? self.lineStarts())
         return { offset in
             guard let position = textOffsets.firstIndex(of: offset), position < sourceMarks.count else { return mark }
             return sourceMarks[position]
@@ -68,8 +57,7 @@ struct SourceText: Sendable {
     }
 
     /// Marks of the first `count` `{{` pairs at or after `start`, scanning the UTF-8 bytes line by line.
-    private func braceMarks(from start: Mark, count: Int) -> [Mark] {
-        let lineStarts = lineIndex.starts(of: text)
+    private func braceMarks(from start: Mark, count: Int, lineStarts: [Int]) -> [Mark] {
         guard start.line >= 1, start.line <= lineStarts.count else { return [] }
         return Self.withUTF8(of: text) { bytes in
             var marks: [Mark] = []
@@ -100,7 +88,7 @@ struct SourceText: Sendable {
     }
 
     /// Runs `body` over the UTF-8 bytes of `text` (contiguous for native strings, so no copy).
-    fileprivate static func withUTF8<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    private static func withUTF8<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         var text = text
         return text.withUTF8(body)
     }
