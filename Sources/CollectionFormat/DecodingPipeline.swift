@@ -170,20 +170,38 @@ private final class BatchQueue<Decoded: Sendable>: Sendable {
 
 /// Runs `body` on a new detached POSIX thread; false when no thread could be started.
 private func detachThread(_ body: @escaping @Sendable () -> Void) -> Bool {
-    final class Body: Sendable {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-    }
+    let argument = Unmanaged.passRetained(ThreadBody(body))
+    #if canImport(Glibc)
     var thread = pthread_t()
-    let argument = Unmanaged.passRetained(Body(body))
-    let created = pthread_create(&thread, nil, { argument in
-        Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
-        return nil
-    }, argument.toOpaque())
+    let created = pthread_create(&thread, nil, { ThreadBody.run($0) }, argument.toOpaque())
+    #else
+    var thread: pthread_t?
+    let created = pthread_create(&thread, nil, { ThreadBody.run($0) }, argument.toOpaque())
+    #endif
     guard created == 0 else {
         argument.release()
         return false
     }
+    #if canImport(Glibc)
     pthread_detach(thread)
+    #else
+    if let thread { pthread_detach(thread) }
+    #endif
     return true
+}
+
+/// What a new thread runs, handed to it as a retained pointer.
+private final class ThreadBody: Sendable {
+    let body: @Sendable () -> Void
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        self.body = body
+    }
+
+    /// The thread's entry: takes back the retained body and runs it.
+    static func run(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        guard let argument else { return nil }
+        Unmanaged<ThreadBody>.fromOpaque(argument).takeRetainedValue().body()
+        return nil
+    }
 }
