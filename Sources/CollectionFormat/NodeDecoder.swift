@@ -94,8 +94,7 @@ struct NodeDecoder {
 
     /// The text of a mapping key.
     static func keyText(_ node: Node) -> String {
-        if case .scalar(let scalar) = node.content { return scalar.text }
-        return ""
+        node.scalarText ?? ""
     }
 
     /// Reports a missing required key at the mapping's mark.
@@ -108,7 +107,7 @@ struct NodeDecoder {
 
     /// A non-null scalar as text (numbers and booleans as written).
     mutating func string(_ node: Node, for context: @autoclosure () -> String?) -> String? {
-        if case .scalar(let scalar) = node.content, scalar.value != .null { return scalar.text }
+        if !node.isNull, let text = node.scalarText { return text }
         typeMismatch(node, expected: "a string", for: context())
         return nil
     }

@@ -18,20 +18,29 @@ extension Node {
         return nil
     }
 
+    /// The text of a scalar as written (after unescaping), or nil; cheaper than `scalar?.text`, which
+    /// copies the whole scalar.
+    public var scalarText: String? {
+        let record = document.records[index]
+        return record.kind == .scalar ? document.scalars[record.start].text : nil
+    }
+
     /// The text of a scalar whose core-schema value is a string, or nil.
     public var string: String? {
-        if case .string(let text)? = scalar?.value { return text }
-        return nil
+        let record = document.records[index]
+        guard record.kind == .scalar, case .string(let text) = document.scalars[record.start].value else { return nil }
+        return text
     }
 
     /// Whether this node is a null scalar (`null`, `~`, or empty).
     public var isNull: Bool {
-        scalar?.value == .null
+        let record = document.records[index]
+        return record.kind == .scalar && document.scalars[record.start].value == .null
     }
 
     /// The value of the first pair whose key is a scalar with this text, when this node is a mapping.
     public subscript(key: String) -> Node? {
-        mapping?.first { $0.key.scalar?.text == key }?.value
+        mapping?.first { $0.key.scalarText == key }?.value
     }
 
     /// A word for messages such as "expected a mapping, found a list": mapping, list, string, number, boolean or null.

@@ -206,35 +206,35 @@ struct TreeBuilder {
             guard record.kind == .scalar else {
                 throw nonScalarKey(kindName: Self.kindName(isMapping: record.kind == .mapping), at: record.mark)
             }
-            try checkDuplicate(scalars[record.start], at: record.mark, inFrame: top)
+            try checkDuplicate(scalarAt: record.start, at: record.mark, inFrame: top)
         }
         pending.append(Int32(index))
     }
 
-    private mutating func checkDuplicate(_ key: Scalar, at mark: Mark, inFrame top: Int) throws(YAMLError) {
+    /// Rejects a key (the scalar at `scalarIndex`) whose value an earlier key of the mapping has.
+    private mutating func checkDuplicate(scalarAt scalarIndex: Int, at mark: Mark, inFrame top: Int) throws(YAMLError) {
         let first = stack[top].firstChild
         let count = (pending.count - first) / 2
+        // Only the values are read from the stored scalars: copying a whole scalar retains all its strings.
+        func keyValue(_ position: Int) -> Scalar.Value {
+            scalars[records[Int(pending[first + 2 * position])].start].value
+        }
         var firstIndex: Int?
         if count < Self.linearKeySearchLimit {
-            firstIndex = (0..<count).first { keyScalar(pending[first + 2 * $0]).value == key.value }
+            firstIndex = (0..<count).first { keyValue($0) == scalars[scalarIndex].value }
         } else {
             if stack[top].keyIndex == nil {
                 var index: [Scalar.Value: Int] = [:]
-                for position in 0..<count { index[keyScalar(pending[first + 2 * position]).value] = position }
+                for position in 0..<count { index[keyValue(position)] = position }
                 stack[top].keyIndex = index
             }
-            firstIndex = stack[top].keyIndex?.updateValue(count, forKey: key.value)
+            firstIndex = stack[top].keyIndex?.updateValue(count, forKey: scalars[scalarIndex].value)
         }
         if let firstIndex {
             let firstLine = records[Int(pending[first + 2 * firstIndex])].line
-            throw YAMLError(.duplicateKey, "duplicate key \"\(key.text)\" (first defined on line \(firstLine))",
+            throw YAMLError(.duplicateKey, "duplicate key \"\(scalars[scalarIndex].text)\" (first defined on line \(firstLine))",
                             at: mark, suggestion: "remove one of the two entries or rename this key")
         }
-    }
-
-    /// The scalar of a key node (keys are always scalars).
-    private func keyScalar(_ index: Int32) -> Scalar {
-        scalars[records[Int(index)].start]
     }
 
     /// The error for a second document in the input, which libyaml may also report after a `...` line.

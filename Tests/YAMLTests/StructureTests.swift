@@ -71,4 +71,13 @@ import YAML
         #expect(root["b"]?.string == nil && root["b"]?.kindName == "boolean")
         #expect(root["missing"] == nil)
     }
+
+    @Test func scalarTextAndNullAnswerForScalarsOnly() throws {
+        let root = try document("t: 'text'\nn: 012\nz: ~\ne:\nm: {a: 1}\nl: [x]\n")
+        #expect(root["t"]?.scalarText == "text" && root["n"]?.scalarText == "012")
+        #expect(root["z"]?.scalarText == "~" && root["e"]?.scalarText == "")
+        #expect(root["m"]?.scalarText == nil && root["l"]?.scalarText == nil && root.scalarText == nil)
+        #expect(root["z"]?.isNull == true && root["e"]?.isNull == true)
+        #expect(root["t"]?.isNull == false && root["m"]?.isNull == false && root["l"]?.isNull == false)
+    }
 }
