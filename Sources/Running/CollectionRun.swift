@@ -17,7 +17,7 @@ public struct CollectionRun: Sendable {
     /// The files to run, in order, with the steps the tag filters select.
     let plan: [RunPlanner.PlannedFile]
     /// For each planned file, the earlier planned files it waits for.
-    let dependencies: [Set<Int>]
+    let dependencies: FileDependencies
     private let compiled = CompiledChecks()
     private let executor: StepExecutor
 
@@ -43,7 +43,7 @@ public struct CollectionRun: Sendable {
     }
 
     /// For each file that runs (in order), the indexes of the earlier ones it waits for with `jobs > 1`.
-    public var fileDependencies: [[Int]] { dependencies.map { $0.sorted() } }
+    public var fileDependencies: [[Int]] { plan.indices.map { dependencies.files(before: $0) } }
 
     /// How many requests the run will report (selected steps, skipped ones included).
     public var requestCount: Int { plan.reduce(0) { $0 + $1.stepCount } }
@@ -108,7 +108,7 @@ public struct CollectionRun: Sendable {
     /// `jobs` worker tasks each take the first file that may start, run it and record its result, until every
     /// file has started: no task per file, and no hop to a coordinating task between files.
     private func runInParallel(_ context: FileContext, into results: inout Results) async {
-        let queue = FileQueue(plan: plan, dependencies: dependencies, results: results, window: options.jobs + 1)
+        let queue = FileQueue(plan: plan, dependencies: dependencies, results: results, jobs: options.jobs)
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<min(options.jobs, plan.count) {
                 group.addTask {
@@ -134,6 +134,7 @@ public struct CollectionRun: Sendable {
 
         private struct State {
             var results: Results
+            var progress: CaptureProgress
             var prefetcher: Prefetcher
             var started = Set<Int>()
             /// Files before this one have all started.
@@ -149,14 +150,17 @@ public struct CollectionRun: Sendable {
             case wait
         }
 
-        private let dependencies: [Set<Int>]
         private let count: Int
+        /// How far past the first file not started a worker looks for one that may start: far enough to keep
+        /// the workers busy, bounded so that a long chain of waiting files costs no scan of all of them.
+        private let lookahead: Int
         private let state: Mutex<State>
 
-        init(plan: [RunPlanner.PlannedFile], dependencies: [Set<Int>], results: Results, window: Int) {
-            self.dependencies = dependencies
+        init(plan: [RunPlanner.PlannedFile], dependencies: FileDependencies, results: Results, jobs: Int) {
             count = plan.count
-            state = Mutex(State(results: results, prefetcher: Prefetcher(plan: plan, window: window)))
+            lookahead = max(256, 16 * jobs)
+            state = Mutex(State(results: results, progress: CaptureProgress(dependencies),
+                                prefetcher: Prefetcher(plan: plan, window: jobs + 1)))
         }
 
         /// The results recorded so far (every file's once the workers have stopped).
@@ -190,6 +194,8 @@ public struct CollectionRun: Sendable {
         func finish(_ index: Int, _ result: FileResult) {
             let waiting = state.withLock { state in
                 state.results.record(index, result)
+                let finished = state.results.finished
+                state.progress.finished(index, isFinished: finished.contains)
                 defer { state.waiting = [] }
                 return state.waiting
             }
@@ -208,14 +214,15 @@ public struct CollectionRun: Sendable {
             firstReady(&state) == nil && state.firstUnstarted < count
         }
 
-        /// The first file not started whose dependencies have all finished; prefetches the files after the started ones.
+        /// The first file not started, within the lookahead, whose dependencies have all finished; prefetches
+        /// the files after the started ones.
         private func firstReady(_ state: inout State) -> Int? {
             // Files before `firstUnstarted` have all started, so each look costs the files after them only.
             while state.started.remove(state.firstUnstarted) != nil { state.firstUnstarted += 1 }
             state.prefetcher.prefetch(from: state.firstUnstarted)
-            let (started, finished) = (state.started, state.results.finished)
-            return (state.firstUnstarted..<count).first { index in
-                !started.contains(index) && dependencies[index].allSatisfy(finished.contains)
+            let (started, progress) = (state.started, state.progress)
+            return (state.firstUnstarted..<min(count, state.firstUnstarted + lookahead)).first { index in
+                !started.contains(index) && progress.mayStart(index)
             }
         }
     }

@@ -9,10 +9,14 @@ public struct RunPlanner: Sendable {
     public let options: RunOptions
     /// The files that run, in order.
     private(set) var files: [PlannedFile] = []
-    /// For each planned file, the earlier planned files capturing a variable its steps use.
-    private var fileDependencies: [Set<Int>] = []
-    /// For each variable name, the planned files capturing it, in order.
-    private var capturers: [String: [Int]] = [:]
+    /// The number of each variable captured so far.
+    private var variables: [String: Int] = [:]
+    /// For each variable, by number, the planned files capturing it, in order.
+    private var capturers: [[Int]] = []
+    /// For each planned file, the variables its steps use that earlier files capture.
+    private var waits: [[FileDependencies.Wait]] = []
+    /// For each planned file, the variables it captures.
+    private var captures: [[Int]] = []
 
     /// A file that runs: where its definitions come from and how many of its steps are selected.
     struct PlannedFile: Sendable {
@@ -80,26 +84,43 @@ public struct RunPlanner: Sendable {
         let index = files.count
         var used = Set<String>()
         for step in steps { step.forEachTemplate { Self.addVariableNames(of: $0, to: &used) } }
-        fileDependencies.append(Set(used.flatMap { capturers[$0] ?? [] }))
+        waits.append(used.compactMap { name in
+            variables[name].map { FileDependencies.Wait(variable: $0, capturersBefore: capturers[$0].count) }
+        })
+        var captured: [Int] = []
         for name in Set(steps.flatMap { $0.captures.map(\.name) }) {
-            capturers[name, default: []].append(index)
+            let variable = variables[name] ?? capturers.count
+            if variable == capturers.count {
+                variables[name] = variable
+                capturers.append([])
+            }
+            capturers[variable].append(index)
+            captured.append(variable)
         }
+        captures.append(captured)
         files.append(PlannedFile(source: source, stepCount: steps.count))
     }
 
     /// For each planned file, the earlier files capturing a variable it or the environment's headers,
     /// query or auth (applied to every request) use.
-    func dependencies(environment: ResolvedEnvironment?) -> [Set<Int>] {
+    func dependencies(environment: ResolvedEnvironment?) -> FileDependencies {
         var environmentTemplates: [Template] = []
         if let environment {
             environmentTemplates = environment.headers.map(\.value.value) + environment.query.flatMap(\.value.templates)
             if let auth = environment.auth { environmentTemplates += auth.value.value.templates }
         }
-        let environmentCapturers = Self.variableNames(in: environmentTemplates).flatMap { capturers[$0] ?? [] }
-        guard !environmentCapturers.isEmpty else { return fileDependencies }
-        return fileDependencies.indices.map { index in
-            fileDependencies[index].union(environmentCapturers.filter { $0 < index })
+        let ownWaits = FileDependencies(capturers: capturers, waits: waits, captures: captures)
+        let environmentVariables = Self.variableNames(in: environmentTemplates).compactMap { variables[$0] }
+        guard !environmentVariables.isEmpty else { return ownWaits }
+        let allWaits = waits.indices.map { index in
+            var fileWaits = waits[index]
+            for variable in environmentVariables where !fileWaits.contains(where: { $0.variable == variable }) {
+                let before = ownWaits.capturers(of: variable, before: index)
+                if before > 0 { fileWaits.append(FileDependencies.Wait(variable: variable, capturersBefore: before)) }
+            }
+            return fileWaits
         }
+        return FileDependencies(capturers: capturers, waits: allWaits, captures: captures)
     }
 
     /// The root names of the variables the templates read.
