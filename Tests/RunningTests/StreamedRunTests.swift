@@ -8,6 +8,15 @@ import Testing
 
 /// `runner run` checks every file first and keeps none: each is decoded again when its turn comes.
 @Suite struct StreamedRunTests {
+    /// Two files of one request each, `/one` and `/two`, to change or remove between the check and the run.
+    private static func twoFiles() throws -> TestCollection {
+        try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /one }\n",
+            "requests/2.yaml": "request: { url: /two }\n",
+        ])
+    }
+
     private func collection() throws -> TestCollection { try TestCollection(capturingCollectionFiles(failing: 7)) }
 
     private func loader() -> ScriptedLoader { capturingLoader() }
@@ -45,11 +54,7 @@ import Testing
     }
 
     @Test func aFileThatChangedAfterTheCheckIsReportedAsAnErrorNotSent() async throws {
-        let collection = try TestCollection([
-            "environments/test.yaml": environment(),
-            "requests/1.yaml": "request: { url: /one }\n",
-            "requests/2.yaml": "request: { url: /two }\n",
-        ])
+        let collection = try Self.twoFiles()
         defer { collection.remove() }
         let (loaded, planner) = collection.plan()
         #expect(!loaded.hasErrors)
@@ -64,11 +69,7 @@ import Testing
     }
 
     @Test func aFileRemovedAfterTheCheckIsReportedAsAnError() async throws {
-        let collection = try TestCollection([
-            "environments/test.yaml": environment(),
-            "requests/1.yaml": "request: { url: /one }\n",
-            "requests/2.yaml": "request: { url: /two }\n",
-        ])
+        let collection = try Self.twoFiles()
         defer { collection.remove() }
         let (loaded, planner) = collection.plan(RunOptions(jobs: 2))
         try FileManager.default.removeItem(at: collection.root.appendingPathComponent("requests/1.yaml"))
