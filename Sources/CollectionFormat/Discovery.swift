@@ -44,7 +44,8 @@ enum Discovery {
 
     /// Hands `found` every .yaml/.yml file under the paths as it is found, each directory in lexical path
     /// order, skipping `skipping` (the environments directory) and hidden entries; returns the problems (a
-    /// missing path). A file reached twice (through two arguments or links) counts once.
+    /// missing path, a directory that cannot be listed). A file reached twice (through two arguments or
+    /// links) counts once.
     static func requestFiles(_ paths: [String], currentDirectory: String, skipping: String?,
                              found: (DiscoveredFile) -> Void) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
@@ -61,11 +62,13 @@ enum Discovery {
             if status.isDirectory {
                 var visited: Set<FileSystem.FileIdentity> = [status.identity]
                 var count = 0
-                collect(in: absolute, under: "", root: root, skipping: skipped, visited: &visited, seen: &seen) { file in
+                let problemsBefore = diagnostics.count
+                collect(in: absolute, under: "", root: root, skipping: skipped, visited: &visited, seen: &seen,
+                        problems: &diagnostics) { file in
                     count += 1
                     found(file)
                 }
-                if count == 0, !hasAnyRequestFile(in: absolute, skipping: skipped) {
+                if count == 0, diagnostics.count == problemsBefore, !hasAnyRequestFile(in: absolute, skipping: skipped) {
                     diagnostics.append(.warning("no .yaml or .yml files found in this directory", path: display, at: nil))
                 }
             } else if hasYAMLExtension(display) {
@@ -89,8 +92,14 @@ enum Discovery {
     /// order of their path components: entries sorted, each directory's files where its name sorts.
     private static func collect(in directory: String, under place: String, root: DiscoveredFile.Root,
                                 skipping: FileSystem.FileIdentity?, visited: inout Set<FileSystem.FileIdentity>,
-                                seen: inout Set<FileSystem.FileIdentity>, found: (DiscoveredFile) -> Void) {
-        guard let entries = FileSystem.visibleEntries(of: directory) else { return }
+                                seen: inout Set<FileSystem.FileIdentity>, problems: inout [Diagnostic],
+                                found: (DiscoveredFile) -> Void) {
+        guard let entries = FileSystem.visibleEntries(of: directory) else {
+            // Its request files would silently not run.
+            let path = place.isEmpty ? root.display : PathText.join(root.display, place)
+            problems.append(.error("cannot read the directory", path: path, at: nil, suggestion: "check its permissions"))
+            return
+        }
         for (entry, status) in entries {
             let relative = place.isEmpty ? entry : place + "/" + entry
             guard let status else {
@@ -101,7 +110,7 @@ enum Discovery {
             if status.isDirectory {
                 guard status.identity != skipping, visited.insert(status.identity).inserted else { continue }
                 collect(in: PathText.join(directory, entry), under: relative, root: root, skipping: skipping,
-                        visited: &visited, seen: &seen, found: found)
+                        visited: &visited, seen: &seen, problems: &problems, found: found)
             } else if hasYAMLExtension(entry), seen.insert(status.identity).inserted {
                 found(DiscoveredFile(root: root, relative: relative))
             }
@@ -112,8 +121,9 @@ enum Discovery {
     private static func hasAnyRequestFile(in directory: String, skipping: FileSystem.FileIdentity?) -> Bool {
         var visited: Set<FileSystem.FileIdentity> = [], seen: Set<FileSystem.FileIdentity> = []
         var any = false
+        var problems: [Diagnostic] = []
         collect(in: directory, under: "", root: DiscoveredFile.Root(display: "", absolute: directory),
-                skipping: skipping, visited: &visited, seen: &seen) { _ in any = true }
+                skipping: skipping, visited: &visited, seen: &seen, problems: &problems) { _ in any = true }
         return any
     }
 

@@ -47,6 +47,21 @@ import YAML
         #expect(problems(of: collection) == ["requests/gone.yaml: error: cannot read the file"])
     }
 
+    /// Root reads any directory, so this runs only as another user.
+    @Test(.enabled(if: getuid() != 0, "running as root, which can read a directory without permissions"))
+    func aDirectoryThatCannotBeReadIsAnErrorNotSkipped() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("requests/a.yaml", "request: { url: /a }\n")
+        scratch.write("requests/locked/b.yaml", "request: { url: /b }\n")
+        let locked = scratch.root + "/requests/locked"
+        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: locked)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked) }
+        let (files, problems) = discover(["requests"], currentDirectory: scratch.root, skipping: nil)
+        #expect(files.map(\.path) == ["requests/a.yaml"])
+        #expect(problems.map(\.description) == ["requests/locked: error: cannot read the directory"])
+    }
+
     @Test func aDirectoryWithoutRequestFilesIsAWarningUnlessItsFilesCameEarlier() {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
