@@ -18,10 +18,10 @@ struct EnvironmentResolver {
         self.commandLine = commandLine
     }
 
-    /// The environment names available in the directory, sorted.
+    /// The environment names available in the directory (hidden files aside, as for request files), sorted.
     var availableNames: [String] {
-        let entries = FileSystem.entries(of: directory.absolute) ?? []
-        return Set(entries.filter(Discovery.hasYAMLExtension).map(Discovery.withoutExtension)).sorted()
+        let names = (FileSystem.visibleEntries(of: directory.absolute) ?? []).map(\.name)
+        return Set(names.filter(Discovery.hasYAMLExtension).map(Discovery.withoutExtension)).sorted()
     }
 
     /// Resolves `name`; nil (with diagnostics) when it or its chain is broken.

@@ -108,11 +108,6 @@ enum FileSystem {
         }
     }
 
-    /// The entries of a directory, or nil if it cannot be listed.
-    static func entries(of directory: String) -> [String]? {
-        try? FileManager.default.contentsOfDirectory(atPath: directory)
-    }
-
     /// `path` made absolute against `directory`, with `.` and `..` removed.
     static func absolute(_ path: String, from directory: String) -> String {
         let joined = path.hasPrefix("/") ? path : PathText.join(directory, path)

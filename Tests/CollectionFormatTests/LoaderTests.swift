@@ -191,6 +191,17 @@ import YAML
         ])
     }
 
+    @Test func hiddenEnvironmentFilesAreNotEnvironments() {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/qa.yaml", "baseURL: http://qa.test\n")
+        scratch.write("environments/.old.yaml", "baseURL: http://old.test\n")
+        scratch.write("requests/a.yaml", "request: { url: /a }\n")
+        #expect(problems(of: scratch.load(["requests"], env: ".old")) == [
+            "error: unknown environment '.old' [help: available environments: qa]",
+        ])
+    }
+
     @Test func unknownEnvironmentAndBaseSuggestNames() {
         let scratch = project()
         defer { scratch.remove() }
