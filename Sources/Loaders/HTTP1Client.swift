@@ -19,6 +19,9 @@ final class HTTP1Client: Sendable {
         pool = HTTP1ConnectionPool(decompressionRatio: decompressionRatio, maxConnectionsPerHost: maxConnectionsPerHost)
     }
 
+    /// The event loops the connections are on.
+    var eventLoops: [any EventLoop] { pool.eventLoops }
+
     /// Closes every pooled connection.
     func shutdown() async {
         await pool.shutdown()

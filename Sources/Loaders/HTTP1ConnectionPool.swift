@@ -8,7 +8,8 @@ internal import Synchronization
 ///
 /// At most `maxConnectionsPerHost` connections to one host are open at once; a request finding none idle and the
 /// limit reached waits for one to be released (or closed, freeing its slot). Idle connections stay until reused,
-/// closed by their server, or `shutdown()`.
+/// closed by their server, or `shutdown()`. A request from a task on one of the group's loops (`LoopExecutor`)
+/// takes an idle connection on its own loop first, and opens new ones there, so its response needs no thread hop.
 final class HTTP1ConnectionPool: Sendable {
     /// Where a connection goes.
     struct Endpoint: Hashable, Sendable {
@@ -64,16 +65,20 @@ final class HTTP1ConnectionPool: Sendable {
         self.maxConnectionsPerHost = maxConnectionsPerHost
     }
 
+    /// The event loops connections are opened on.
+    var eventLoops: [any EventLoop] { Array(group.makeIterator()) }
+
     /// A connection to `endpoint`: an idle one (unless `reuseIdle` is false), a new one, or one released while
     /// waiting. Fails with `deadlineExceeded` when `deadline` passes first, or when `cancellation` is triggered.
     func lease(_ endpoint: Endpoint, reuseIdle: Bool = true, deadline: NIODeadline?,
                cancellation: ExchangeCancellation) async throws -> Lease {
+        let loop = MultiThreadedEventLoopGroup.currentEventLoop ?? group.next()
         let step = try state.withLock { state throws -> LeaseStep in
             guard !state.isShutDown else { throw HTTPClientError.alreadyShutdown }
             let waiterID = state.lastWaiterID + 1
             // The host's entry is changed in place: a copy taken out and written back would copy its arrays.
             let step = nextStep(for: &state.hosts[endpoint, default: HostConnections()], reuseIdle: reuseIdle) {
-                Waiter(id: waiterID, promise: group.next().makePromise())
+                Waiter(id: waiterID, promise: loop.makePromise())
             }
             if case .wait = step { state.lastWaiterID = waiterID }
             return step
@@ -82,10 +87,10 @@ final class HTTP1ConnectionPool: Sendable {
         case .reuse(let channel):
             return Lease(channel: channel, endpoint: endpoint, reused: true)
         case .connect:
-            return try await connect(endpoint, deadline: deadline)
+            return try await connect(endpoint, on: loop, deadline: deadline)
         case .wait(let waiter):
             guard let channel = try await wait(waiter, for: endpoint, deadline: deadline, cancellation: cancellation) else {
-                return try await connect(endpoint, deadline: deadline)
+                return try await connect(endpoint, on: loop, deadline: deadline)
             }
             return Lease(channel: channel, endpoint: endpoint, reused: true)
         }
@@ -94,6 +99,10 @@ final class HTTP1ConnectionPool: Sendable {
     /// Takes an idle connection (unless `reuseIdle` is false), else a slot to connect in, else queues `waiter()`.
     private func nextStep(for host: inout HostConnections, reuseIdle: Bool, waiter: () -> Waiter) -> LeaseStep {
         // An idle connection found closed lowers `open` in its close callback.
+        if reuseIdle, let onThisLoop = host.idle.lastIndex(where: { $0.eventLoop.inEventLoop }) {
+            let channel = host.idle.remove(at: onThisLoop)
+            if channel.isActive { return .reuse(channel) }
+        }
         while reuseIdle, let channel = host.idle.popLast() {
             if channel.isActive { return .reuse(channel) }
         }
@@ -144,10 +153,10 @@ final class HTTP1ConnectionPool: Sendable {
     }
 
     /// Opens a connection in a slot already counted in `open`; the slot is freed when it fails or later closes.
-    private func connect(_ endpoint: Endpoint, deadline: NIODeadline?) async throws -> Lease {
+    private func connect(_ endpoint: Endpoint, on loop: any EventLoop, deadline: NIODeadline?) async throws -> Lease {
         let channel: any Channel
         do {
-            channel = try await bootstrap(deadline: deadline).connect(host: endpoint.host, port: endpoint.port).get()
+            channel = try await bootstrap(on: loop, deadline: deadline).connect(host: endpoint.host, port: endpoint.port).get()
         } catch {
             freeSlot(of: endpoint)
             if let deadline, NIODeadline.now() >= deadline { throw HTTPClientError.deadlineExceeded }
@@ -168,10 +177,10 @@ final class HTTP1ConnectionPool: Sendable {
 
     /// A bootstrap for connections with the HTTP/1.1 codec and an exchange handler (which adds the response
     /// decompressor when a response is encoded).
-    private func bootstrap(deadline: NIODeadline?) -> ClientBootstrap {
+    private func bootstrap(on loop: any EventLoop, deadline: NIODeadline?) -> ClientBootstrap {
         let limit = deadline.map { min(Self.connectTimeout, $0 - .now()) } ?? Self.connectTimeout
         let ratio = decompressionRatio
-        return ClientBootstrap(group: group)
+        return ClientBootstrap(group: loop)
             .connectTimeout(max(limit, .milliseconds(1)))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {

@@ -20,6 +20,8 @@ public struct CollectionRun: Sendable {
     let dependencies: FileDependencies
     private let compiled = CompiledChecks()
     private let executor: StepExecutor
+    /// The transport, when its event loops can host the workers of a parallel run.
+    private let loopTransport: HTTPClientTransport?
 
     /// Prepares a run of the files `collection` kept; requests go through the standard loader chain ending at `transport`.
     public init(collection: LoadedCollection, options: RunOptions, transport: any HTTPLoader) {
@@ -40,6 +42,7 @@ public struct CollectionRun: Sendable {
             trace: options.recordExchanges ? ExchangeLog.layer : nil)
         executor = StepExecutor(loader: chain(layers, ending: transport), builder: RequestBuilder(environment: collection.environment),
                                 server: server, recordExchanges: options.recordExchanges)
+        loopTransport = transport as? HTTPClientTransport
     }
 
     /// For each file that runs (in order), the indexes of the earlier ones it waits for with `jobs > 1`.
@@ -105,18 +108,27 @@ public struct CollectionRun: Sendable {
 
     /// Runs up to `jobs` files at once, each once the earlier files it depends on have finished.
     ///
-    /// `jobs` worker tasks each take the first file that may start, run it and record its result, until every
-    /// file has started: no task per file, and no hop to a coordinating task between files.
+    /// `jobs` worker tasks each take the first file that may start, decode it, run it and record its result,
+    /// until every file has started: no task per file, and no hop to a coordinating task between files. With
+    /// `HTTPClientTransport` the workers run on its event loops (`workerExecutors(_:)`), so a response resumes its
+    /// worker on the thread that read it; a worker yields its loop between files.
     private func runInParallel(_ context: FileContext, into results: inout Results) async {
         let queue = FileQueue(plan: plan, dependencies: dependencies, results: results, jobs: options.jobs)
+        let work: @Sendable () async -> Void = {
+            while let file = await queue.next() {
+                let result = await runFile(file.index, definitions: file.source.definitions(), scope: file.scope, context)
+                queue.finish(file.index, result)
+                // A file whose requests never wait (all skipped, or failing before they are sent) must not hold
+                // the loop from the other workers' connections and timers.
+                await Task.yield()
+            }
+        }
+        let workers = min(options.jobs, plan.count)
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<min(options.jobs, plan.count) {
-                group.addTask {
-                    while let file = await queue.next() {
-                        let result = await runFile(file.index, definitions: await file.definitions(), scope: file.scope, context)
-                        queue.finish(file.index, result)
-                    }
-                }
+            if #available(macOS 15, *), let loopTransport {
+                for executor in loopTransport.workerExecutors(workers) { group.addTask(executorPreference: executor, operation: work) }
+            } else {
+                for _ in 0..<workers { group.addTask(operation: work) }
             }
         }
         results = queue.results
@@ -125,17 +137,16 @@ public struct CollectionRun: Sendable {
     /// The files of a parallel run not started yet, handed out in order as the files they depend on finish,
     /// and the results of the finished ones.
     final class FileQueue: Sendable {
-        /// A file handed to a worker: its starting scope and its definitions (decoded ahead, or on the spot).
+        /// A file handed to a worker: its starting scope and where its definitions come from.
         struct File: Sendable {
             let index: Int
             let scope: VariableScope
-            let definitions: @Sendable () async -> RunPlanner.FileSource.Definitions
+            let source: RunPlanner.FileSource
         }
 
         private struct State {
             var results: Results
             var progress: CaptureProgress
-            var prefetcher: Prefetcher
             var started = Set<Int>()
             /// Files before this one have all started.
             var firstUnstarted = 0
@@ -150,17 +161,17 @@ public struct CollectionRun: Sendable {
             case wait
         }
 
-        private let count: Int
+        private let plan: [RunPlanner.PlannedFile]
+        private var count: Int { plan.count }
         /// How far past the first file not started a worker looks for one that may start: far enough to keep
         /// the workers busy, bounded so that a long chain of waiting files costs no scan of all of them.
         private let lookahead: Int
         private let state: Mutex<State>
 
         init(plan: [RunPlanner.PlannedFile], dependencies: FileDependencies, results: Results, jobs: Int) {
-            count = plan.count
+            self.plan = plan
             lookahead = max(256, 16 * jobs)
-            state = Mutex(State(results: results, progress: CaptureProgress(dependencies),
-                                prefetcher: Prefetcher(plan: plan, window: jobs + 1)))
+            state = Mutex(State(results: results, progress: CaptureProgress(dependencies)))
         }
 
         /// The results recorded so far (every file's once the workers have stopped).
@@ -206,7 +217,7 @@ public struct CollectionRun: Sendable {
         private func start(_ state: inout State) -> File? {
             guard let index = firstReady(&state) else { return nil }
             state.started.insert(index)
-            return File(index: index, scope: state.results.finished.scope(for: index), definitions: state.prefetcher.take(index))
+            return File(index: index, scope: state.results.finished.scope(for: index), source: plan[index].source)
         }
 
         /// Whether files remain but none may start before another finishes.
@@ -214,12 +225,10 @@ public struct CollectionRun: Sendable {
             firstReady(&state) == nil && state.firstUnstarted < count
         }
 
-        /// The first file not started, within the lookahead, whose dependencies have all finished; prefetches
-        /// the files after the started ones.
+        /// The first file not started, within the lookahead, whose dependencies have all finished.
         private func firstReady(_ state: inout State) -> Int? {
             // Files before `firstUnstarted` have all started, so each look costs the files after them only.
             while state.started.remove(state.firstUnstarted) != nil { state.firstUnstarted += 1 }
-            state.prefetcher.prefetch(from: state.firstUnstarted)
             let (started, progress) = (state.started, state.progress)
             return (state.firstUnstarted..<min(count, state.firstUnstarted + lookahead)).first { index in
                 !started.contains(index) && progress.mayStart(index)
@@ -227,8 +236,9 @@ public struct CollectionRun: Sendable {
         }
     }
 
-    /// Decodes the files about to run ahead of their turn, on other threads, so that decoding a file again
-    /// overlaps the requests of the files before it; at most `window` files are decoded ahead.
+    /// Decodes the files of a sequential run ahead of their turn, on other threads, so that decoding a file again
+    /// overlaps the requests of the files before it; at most `window` files are decoded ahead. (Parallel runs
+    /// decode each file in its worker: the other workers keep the cores busy.)
     struct Prefetcher: Sendable {
         let plan: [RunPlanner.PlannedFile]
         let window: Int
