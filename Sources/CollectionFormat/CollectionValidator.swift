@@ -22,13 +22,15 @@ struct CollectionValidator {
 
     /// Checks the next file in run order; captures of a request count for the requests after it.
     mutating func validate(_ file: RequestFile) {
+        // The closures capture the path only: capturing `file` copied the whole file (a retain per string in it).
+        let path = file.path
         for step in file.steps {
-            step.forEachTemplate { check($0, in: file.path) }
-            checkBaseURL(for: step.request.url, in: file.path)
+            step.forEachTemplate { check($0, in: path) }
+            checkBaseURL(for: step.request.url, in: path)
             checkEnvironmentTemplates(for: step)
-            for reference in step.fileReferences { check(reference, in: file.path) }
+            for reference in step.fileReferences { check(reference, in: path) }
             if let schema = step.expect.schema, FileSystem.kind(of: schema.absolutePath).exists {
-                checkSchema(schema, in: file.path)
+                checkSchema(schema, in: path)
             }
             defined.formUnion(step.captures.map(\.name))
         }
