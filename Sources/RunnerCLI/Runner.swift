@@ -18,7 +18,9 @@ struct Runner: AsyncParsableCommand {
     /// A run that sends one file at a time (`--jobs 1`, the default) runs its tasks on SwiftNIO's event
     /// loops, where the responses arrive: a request resumes on the thread its response came in on instead of
     /// waking a thread of the default pool (about 15% less wall time, see docs/benchmarks.md). Parallel runs
-    /// keep the default pool: on the loops every task would stay on the loop that started it.
+    /// keep the default pool for everything but their workers, which `CollectionRun` spreads over the loops
+    /// itself (`HTTPClientTransport.workerExecutors`): as the global executor, the loops would keep every task
+    /// on the loop that started it.
     static func main() {
         // A closed pipe (`runner list | head`) is a write error to ignore, not a signal that kills us.
         signal(SIGPIPE, SIG_IGN)
