@@ -33,21 +33,21 @@ struct NodeDecoder {
 
     /// The pairs of a mapping, or nil after reporting "expected a mapping".
     mutating func mapping(_ node: Node, for context: @autoclosure () -> String?) -> Node.Pairs? {
-        if case .mapping(let pairs) = node.content { return pairs }
+        if let pairs = node.mapping { return pairs }
         typeMismatch(node, expected: "a mapping", for: context())
         return nil
     }
 
     /// The items of a list, or nil after reporting "expected a list".
     mutating func sequence(_ node: Node, for context: @autoclosure () -> String?) -> Node.Items? {
-        if case .sequence(let items) = node.content { return items }
+        if let items = node.sequence { return items }
         typeMismatch(node, expected: "a list", for: context())
         return nil
     }
 
     /// The items of a list, or the node itself as a one-item list when it is a scalar.
     func scalarOrSequence(_ node: Node) -> [Node] {
-        if case .sequence(let items) = node.content { return Array(items) }
+        if let items = node.sequence { return Array(items) }
         return [node]
     }
 

@@ -41,9 +41,9 @@ public struct Node: Sendable {
     public var content: Content {
         let record = document.records[index]
         switch record.kind {
-        case .scalar: return .scalar(document.scalars[record.start])
-        case .mapping: return .mapping(Pairs(nodes: Items(document: document, start: record.start, count: 2 * record.count)))
-        case .sequence: return .sequence(Items(document: document, start: record.start, count: record.count))
+        case .scalar: return .scalar(document.scalars.scalar(at: record.start))
+        case .mapping: return .mapping(mapping!)
+        case .sequence: return .sequence(sequence!)
         }
     }
 
@@ -108,12 +108,89 @@ final class Document: Sendable {
     let records: [Record]
     /// The children of every collection, each collection's together (a mapping's as key, value, key, value).
     let children: [Int32]
-    let scalars: [Scalar]
+    let scalars: ScalarTable
 
-    init(records: [Record], children: [Int32], scalars: [Scalar]) {
+    init(records: [Record], children: [Int32], scalars: ScalarTable) {
         self.records = records
         self.children = children
         self.scalars = scalars
+    }
+}
+
+/// The scalars of a document, by index, stored so that a scalar costs one string (its text, which is also its
+/// value when the value is a string): building and freeing a document retains and releases nothing more.
+struct ScalarTable: Sendable {
+    /// What a scalar holds besides its text, with no reference in it.
+    struct Facts: Sendable {
+        enum Kind: UInt8, Sendable { case null, bool, int, double, string }
+
+        let style: Scalar.Style
+        let kind: Kind
+        /// A bool's, int's or double's bits; 0 otherwise.
+        let bits: UInt64
+        /// The scalar's explicit tag, as an index in `tags`, or -1.
+        let tag: Int32
+    }
+
+    /// The text of each scalar.
+    private(set) var texts: [String] = []
+    /// The rest of each scalar.
+    private(set) var facts: [Facts] = []
+    /// The explicit tags of the scalars that have one.
+    private var tags: [String] = []
+
+    /// Reserves room for `count` scalars.
+    mutating func reserveCapacity(_ count: Int) {
+        texts.reserveCapacity(count)
+        facts.reserveCapacity(count)
+    }
+
+    /// Adds a scalar; its index is the count before.
+    mutating func append(text: String, style: Scalar.Style, value: Scalar.Value, tag: String?) {
+        let kind: Facts.Kind, bits: UInt64
+        switch value {
+        case .null: (kind, bits) = (.null, 0)
+        case .bool(let bool): (kind, bits) = (.bool, bool ? 1 : 0)
+        case .int(let int): (kind, bits) = (.int, UInt64(bitPattern: Int64(int)))
+        case .double(let double): (kind, bits) = (.double, double.bitPattern)
+        case .string: (kind, bits) = (.string, 0)
+        }
+        if let tag { tags.append(tag) }
+        facts.append(Facts(style: style, kind: kind, bits: bits, tag: tag == nil ? -1 : Int32(tags.count - 1)))
+        texts.append(text)
+    }
+
+    var count: Int { texts.count }
+
+    /// The core-schema value of the scalar at `index`.
+    func value(at index: Int) -> Scalar.Value {
+        let facts = facts[index]
+        switch facts.kind {
+        case .null: return .null
+        case .bool: return .bool(facts.bits != 0)
+        case .int: return .int(Int(Int64(bitPattern: facts.bits)))
+        case .double: return .double(Double(bitPattern: facts.bits))
+        case .string: return .string(texts[index])
+        }
+    }
+
+    /// The scalar at `index`, whole.
+    func scalar(at index: Int) -> Scalar {
+        let facts = facts[index]
+        return Scalar(text: texts[index], style: facts.style, tag: facts.tag < 0 ? nil : tags[Int(facts.tag)],
+                      value: value(at: index))
+    }
+
+    /// Whether the scalars at `first` and `second` have equal core-schema values, compared in place.
+    func sameValue(at first: Int, _ second: Int) -> Bool {
+        let (one, other) = (facts[first], facts[second])
+        guard one.kind == other.kind else { return false }
+        switch one.kind {
+        case .null: return true
+        case .bool, .int: return one.bits == other.bits
+        case .double: return Double(bitPattern: one.bits) == Double(bitPattern: other.bits)
+        case .string: return texts[first] == texts[second]
+        }
     }
 }
 

@@ -8,34 +8,34 @@ extension Node {
 
     /// The pairs in source order, when this node is a mapping.
     public var mapping: Pairs? {
-        if case .mapping(let pairs) = content { return pairs }
-        return nil
+        let record = document.records[index]
+        return record.kind == .mapping ? Pairs(nodes: Items(document: document, start: record.start, count: 2 * record.count)) : nil
     }
 
     /// The items, when this node is a sequence.
     public var sequence: Items? {
-        if case .sequence(let items) = content { return items }
-        return nil
+        let record = document.records[index]
+        return record.kind == .sequence ? Items(document: document, start: record.start, count: record.count) : nil
     }
 
     /// The text of a scalar as written (after unescaping), or nil; cheaper than `scalar?.text`, which
     /// copies the whole scalar.
     public var scalarText: String? {
         let record = document.records[index]
-        return record.kind == .scalar ? document.scalars[record.start].text : nil
+        return record.kind == .scalar ? document.scalars.texts[record.start] : nil
     }
 
     /// The text of a scalar whose core-schema value is a string, or nil.
     public var string: String? {
         let record = document.records[index]
-        guard record.kind == .scalar, case .string(let text) = document.scalars[record.start].value else { return nil }
-        return text
+        guard record.kind == .scalar, document.scalars.facts[record.start].kind == .string else { return nil }
+        return document.scalars.texts[record.start]
     }
 
     /// Whether this node is a null scalar (`null`, `~`, or empty).
     public var isNull: Bool {
         let record = document.records[index]
-        return record.kind == .scalar && document.scalars[record.start].value == .null
+        return record.kind == .scalar && document.scalars.facts[record.start].kind == .null
     }
 
     /// The value of the first pair whose key is a scalar with this text, when this node is a mapping.
@@ -45,10 +45,11 @@ extension Node {
 
     /// A word for messages such as "expected a mapping, found a list": mapping, list, string, number, boolean or null.
     public var kindName: String {
-        switch content {
+        let record = document.records[index]
+        switch record.kind {
         case .mapping: return "mapping"
         case .sequence: return "list"
-        case .scalar(let scalar): return scalar.value.kindName
+        case .scalar: return document.scalars.value(at: record.start).kindName
         }
     }
 }

@@ -34,7 +34,7 @@ struct TreeBuilder {
     private var stack: [Frame] = []
     private var records: [Document.Record] = []
     private var children: [Int32] = []
-    private var scalars: [Scalar] = []
+    private var scalars = ScalarTable()
     /// The children of the open collections, innermost last; moved to `children` when a collection ends.
     private var pending: [Int32] = []
     private var anchors: [String: Anchored] = [:]
@@ -69,8 +69,7 @@ struct TreeBuilder {
             }
         case YAML_SCALAR_EVENT:
             try countNodes(1, at: mark)
-            let scalar = try self.scalar(of: event, at: mark)
-            scalars.append(scalar)
+            try appendScalar(of: event, at: mark)
             let index = append(Document.Record(kind: .scalar, mark: mark, start: scalars.count - 1, count: 0))
             try complete(index, size: 1, height: 0, anchor: Self.string(event.data.scalar.anchor))
         case YAML_ALIAS_EVENT:
@@ -106,7 +105,8 @@ struct TreeBuilder {
         pointer.map { String(cString: $0) }
     }
 
-    private func scalar(of event: yaml_event_t, at mark: Mark) throws(YAMLError) -> Scalar {
+    /// Stores a scalar event's text, style, value and tag.
+    private mutating func appendScalar(of event: yaml_event_t, at mark: Mark) throws(YAMLError) {
         let data = event.data.scalar
         guard data.length <= limits.maxScalarBytes else {
             throw YAMLError(.tooLarge, "this value has \(data.length) bytes, more than the limit of \(limits.maxScalarBytes) bytes",
@@ -135,7 +135,7 @@ struct TreeBuilder {
         } else {
             value = .string(text)
         }
-        return Scalar(text: text, style: style, tag: tag, value: value)
+        scalars.append(text: text, style: style, value: value, tag: tag)
     }
 
     private static func kindName(isMapping: Bool) -> String {
@@ -215,24 +215,26 @@ struct TreeBuilder {
     private mutating func checkDuplicate(scalarAt scalarIndex: Int, at mark: Mark, inFrame top: Int) throws(YAMLError) {
         let first = stack[top].firstChild
         let count = (pending.count - first) / 2
-        // Only the values are read from the stored scalars: copying a whole scalar retains all its strings.
+        func keyScalar(_ position: Int) -> Int {
+            records[Int(pending[first + 2 * position])].start
+        }
         func keyValue(_ position: Int) -> Scalar.Value {
-            scalars[records[Int(pending[first + 2 * position])].start].value
+            scalars.value(at: keyScalar(position))
         }
         var firstIndex: Int?
         if count < Self.linearKeySearchLimit {
-            firstIndex = (0..<count).first { keyValue($0) == scalars[scalarIndex].value }
+            firstIndex = (0..<count).first { scalars.sameValue(at: keyScalar($0), scalarIndex) }
         } else {
             if stack[top].keyIndex == nil {
                 var index: [Scalar.Value: Int] = [:]
                 for position in 0..<count { index[keyValue(position)] = position }
                 stack[top].keyIndex = index
             }
-            firstIndex = stack[top].keyIndex?.updateValue(count, forKey: scalars[scalarIndex].value)
+            firstIndex = stack[top].keyIndex?.updateValue(count, forKey: scalars.value(at: scalarIndex))
         }
         if let firstIndex {
             let firstLine = records[Int(pending[first + 2 * firstIndex])].line
-            throw YAMLError(.duplicateKey, "duplicate key \"\(scalars[scalarIndex].text)\" (first defined on line \(firstLine))",
+            throw YAMLError(.duplicateKey, "duplicate key \"\(scalars.texts[scalarIndex])\" (first defined on line \(firstLine))",
                             at: mark, suggestion: "remove one of the two entries or rename this key")
         }
     }

@@ -49,6 +49,11 @@ import YAML
         expectError("a:\n  x: 1\n  y: 2\n  'x': 3\n", .duplicateKey, at: Mark(4, 3))
         #expect(try YAMLParser.parse("1: a\n'1': b\n") != nil)
         #expect(parseError("~: a\nnull: b\n")?.kind == .duplicateKey)
+        // Typed keys compare by value in small mappings too: same number or boolean written two ways.
+        #expect(parseError("0x10: a\n16: b\n")?.kind == .duplicateKey)
+        #expect(parseError("true: a\nTrue: b\n")?.kind == .duplicateKey)
+        #expect(parseError("1.5: a\n1.50: b\n")?.kind == .duplicateKey)
+        #expect(try YAMLParser.parse("1: a\n1.0: b\ntrue: c\n'true': d\nfalse: e\n.nan: f\n.nan: g\n") != nil)
     }
 
     @Test(arguments: [
