@@ -90,8 +90,10 @@ public enum CollectionLoader {
 
     /// Reads and decodes a request file again (a run's second pass); nil when it cannot be read.
     public static func reload(_ file: DiscoveredFile) -> DecodedFile<RequestFile>? {
-        SourceLoader.load(path: file.path, absolutePath: file.absolutePath).map {
-            FileDecoding.requestFile($0, absolutePath: file.absolutePath, defaultName: file.defaultName)
+        // A file's paths are joined on each access: once each here.
+        let absolutePath = file.absolutePath
+        return SourceLoader.load(path: file.path, absolutePath: absolutePath).map {
+            FileDecoding.requestFile($0, absolutePath: absolutePath, defaultName: file.defaultName)
         }
     }
 
