@@ -146,14 +146,14 @@ struct ScalarTable: Sendable {
     }
 
     /// Adds a scalar; its index is the count before.
-    mutating func append(text: String, style: Scalar.Style, value: Scalar.Value, tag: String?) {
+    mutating func append(text: String, style: Scalar.Style, value: ScalarResolver.Resolved, tag: String?) {
         let kind: Facts.Kind, bits: UInt64
         switch value {
-        case .null: (kind, bits) = (.null, 0)
-        case .bool(let bool): (kind, bits) = (.bool, bool ? 1 : 0)
-        case .int(let int): (kind, bits) = (.int, UInt64(bitPattern: Int64(int)))
-        case .double(let double): (kind, bits) = (.double, double.bitPattern)
-        case .string: (kind, bits) = (.string, 0)
+        case .typed(.null): (kind, bits) = (.null, 0)
+        case .typed(.bool(let bool)): (kind, bits) = (.bool, bool ? 1 : 0)
+        case .typed(.int(let int)): (kind, bits) = (.int, UInt64(bitPattern: Int64(int)))
+        case .typed(.double(let double)): (kind, bits) = (.double, double.bitPattern)
+        case .typed(.string), .string: (kind, bits) = (.string, 0)
         }
         if let tag { tags.append(tag) }
         facts.append(Facts(style: style, kind: kind, bits: bits, tag: tag == nil ? -1 : Int32(tags.count - 1)))

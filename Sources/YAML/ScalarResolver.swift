@@ -12,41 +12,49 @@ enum ScalarResolver {
     static let mapTag = tagPrefix + "map"
     static let seqTag = tagPrefix + "seq"
 
+    /// A scalar's core-schema value as resolved: a string's value is its own text, so `.string` carries none
+    /// (building a document then holds one reference per scalar, not two).
+    enum Resolved: Equatable {
+        case string
+        case typed(Scalar.Value)
+    }
+
     /// The core schema value of an untagged plain scalar, read from its UTF-8 bytes.
-    static func implicitValue(_ bytes: UnsafeBufferPointer<UInt8>, text: String) -> Scalar.Value {
-        guard let first = bytes.first else { return .null }
+    static func implicitValue(_ bytes: UnsafeBufferPointer<UInt8>, text: String) -> Resolved {
+        guard let first = bytes.first else { return .typed(.null) }
         // Every typed form starts with one of these; anything else is a string without further work.
         switch first {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."):
-            return number(bytes, text: text) ?? .string(text)
+            return number(bytes, text: text).map(Resolved.typed) ?? .string
         case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "~"):
-            return isNull(bytes) ? .null : .string(text)
+            return isNull(bytes) ? .typed(.null) : .string
         case UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"):
-            return bool(bytes).map(Scalar.Value.bool) ?? .string(text)
+            return bool(bytes).map { .typed(.bool($0)) } ?? .string
         default:
-            return .string(text)
+            return .string
         }
     }
 
     /// The value of a scalar with an explicit tag, or nil when the text does not fit a core tag.
-    static func taggedValue(_ bytes: UnsafeBufferPointer<UInt8>, text: String, tag: String) -> Scalar.Value? {
+    static func taggedValue(_ bytes: UnsafeBufferPointer<UInt8>, text: String, tag: String) -> Resolved? {
         switch tag {
         case intTag:
-            return integer(bytes)
+            return integer(bytes).map(Resolved.typed)
         case floatTag:
-            return float(bytes, text: text) ?? integer(bytes).map { value in
+            let value = float(bytes, text: text) ?? integer(bytes).map { value in
                 if case .int(let int) = value { return .double(Double(int)) }
                 return value
             }
+            return value.map(Resolved.typed)
         case boolTag:
-            return bool(bytes).map(Scalar.Value.bool)
+            return bool(bytes).map { .typed(.bool($0)) }
         case nullTag:
-            return bytes.isEmpty || isNull(bytes) ? .null : nil
+            return bytes.isEmpty || isNull(bytes) ? .typed(.null) : nil
         case mapTag, seqTag:
             return nil
         default:
             // `!!str`, the non-specific `!` and tags outside the core schema keep the text.
-            return .string(text)
+            return .string
         }
     }
 

@@ -123,7 +123,7 @@ struct TreeBuilder {
         default: style = .plain
         }
         let tag = Self.string(data.tag)
-        let value: Scalar.Value
+        let value: ScalarResolver.Resolved
         if let tag {
             guard let tagged = ScalarResolver.taggedValue(bytes, text: text, tag: tag) else {
                 throw YAMLError(.tagMismatch, "\"\(text)\" is not a valid value for tag \(ScalarResolver.shortName(ofTag: tag))",
@@ -133,7 +133,7 @@ struct TreeBuilder {
         } else if style == .plain {
             value = ScalarResolver.implicitValue(bytes, text: text)
         } else {
-            value = .string(text)
+            value = .string
         }
         scalars.append(text: text, style: style, value: value, tag: tag)
     }
