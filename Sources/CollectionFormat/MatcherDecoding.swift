@@ -19,11 +19,19 @@ extension NodeDecoder {
         }
         do {
             return try matcher.map { (operand) throws(TemplateError) -> Duration in
-                guard case .string(let template) = operand.content, template.isLiteral,
-                      let duration = DurationSyntax.parse(template.source) else {
+                var reading = DurationSyntax.Reading.invalid
+                if case .string(let template) = operand.content, template.isLiteral {
+                    reading = DurationSyntax.read(template.source)
+                }
+                switch reading {
+                case .duration(let duration):
+                    return duration
+                case .tooLong:
+                    throw TemplateError("'\(context())' may be at most \(DurationSyntax.longestText)", at: operand.mark,
+                                        suggestion: "use a shorter duration")
+                case .invalid:
                     throw TemplateError("expected a duration like 250ms, 5s or 1m for '\(context())'", at: operand.mark)
                 }
-                return duration
             }
         } catch {
             report(error)

@@ -149,9 +149,17 @@ struct NodeDecoder {
 
     /// A duration such as `250ms`, `1.5s`, `1m` or `2h`.
     mutating func duration(_ node: Node, for context: @autoclosure () -> String?) -> Duration? {
-        if case .scalar(let scalar) = node.content, case .string(let text) = scalar.value,
-           let duration = DurationSyntax.parse(text) {
-            return duration
+        if case .scalar(let scalar) = node.content, case .string(let text) = scalar.value {
+            switch DurationSyntax.read(text) {
+            case .duration(let duration):
+                return duration
+            case .tooLong:
+                error("'\(context() ?? "duration")' may be at most \(DurationSyntax.longestText), found \(text)", at: node.mark,
+                      suggestion: "use a shorter duration")
+                return nil
+            case .invalid:
+                break
+            }
         }
         var suggestion = "write a number and a unit: ms, s, m or h (such as 250ms, 5s, 1m)"
         if case .scalar(let scalar) = node.content, case .int(let number) = scalar.value, number >= 0 {
@@ -233,16 +241,38 @@ struct Fields {
 
 /// The duration syntax: a non-negative decimal number and a unit (ms, s, m, h), no space.
 enum DurationSyntax {
-    /// Parses `250ms`, `5s`, `1.5s`, `1m`, `2h`; nil for anything else.
-    static func parse(_ text: String) -> Duration? {
+    /// The longest duration a file may write: a week. Anything longer is a mistake, and far longer values
+    /// would not fit the clocks that carry deadlines.
+    static let longest = Duration.seconds(7 * 24 * 3600)
+    /// `longest` as a file writes it, for messages.
+    static let longestText = "168h (a week)"
+
+    /// What a duration's text says.
+    enum Reading: Equatable {
+        case duration(Duration)
+        /// Well formed, but longer than `longest`.
+        case tooLong
+        case invalid
+    }
+
+    /// Reads `250ms`, `5s`, `1.5s`, `1m`, `2h`.
+    static func read(_ text: String) -> Reading {
         let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         for unit in units where text.hasSuffix(unit.suffix) {
             let number = text.dropLast(unit.suffix.count)
             guard let first = number.first, first.isASCII, first.isNumber,
                   number.allSatisfy({ ($0.isASCII && $0.isNumber) || $0 == "." }),
-                  let value = Double(number), value.isFinite else { return nil }
-            return .milliseconds(value * unit.seconds * 1000)
+                  let value = Double(number), value.isFinite else { return .invalid }
+            let seconds = value * unit.seconds
+            guard seconds <= Double(longest.components.seconds) else { return .tooLong }
+            return .duration(.milliseconds(seconds * 1000))
         }
+        return .invalid
+    }
+
+    /// Parses a duration no longer than `longest`; nil for anything else.
+    static func parse(_ text: String) -> Duration? {
+        if case .duration(let duration) = read(text) { return duration }
         return nil
     }
 }

@@ -131,8 +131,26 @@ import YAML
         #expect(DurationSyntax.parse("2h") == .seconds(7200))
         #expect(DurationSyntax.parse("0s") == .zero)
         for bad in ["5", "5 s", "-1s", "s", ".5s", "5sec", "1e3ms", ""] {
-            #expect(DurationSyntax.parse(bad) == nil, "\(bad)")
+            #expect(DurationSyntax.read(bad) == .invalid, "\(bad)")
         }
+        // At most a week: longer values are refused, not turned into a duration the clocks cannot hold.
+        #expect(DurationSyntax.parse("168h") == .seconds(604_800))
+        #expect(DurationSyntax.read("168.5h") == .tooLong)
+        #expect(DurationSyntax.read("1001111111111111111111111111111111111111111111111111111111ms") == .tooLong)
+    }
+
+    @Test func aDurationLongerThanAWeekIsALocatedError() {
+        #expect(problems("""
+            request: { url: /a }
+            options:
+              delay: 1001111111111111111111111111111111111111111111111111111111ms
+            expect:
+              duration: { lessThan: 9999999h }
+            """) == [
+            "requests/r.yaml:3:10: error: 'options.delay' may be at most 168h (a week), found "
+                + "1001111111111111111111111111111111111111111111111111111111ms [help: use a shorter duration]",
+            "requests/r.yaml:5:25: error: 'expect.duration' may be at most 168h (a week) [help: use a shorter duration]",
+        ])
     }
 
     @Test func decodesExpectations() throws {
