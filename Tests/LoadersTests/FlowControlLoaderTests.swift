@@ -146,4 +146,17 @@ import Loaders
         #expect(RetryLoader.retryAfter(in: ["Retry-After": "Sun, 06 Nov 1994 08:49:37 GMT"], now: now) == .seconds(10))
         #expect(RetryLoader.retryAfter(in: ["Retry-After": "soon"]) == nil)
     }
+
+    @Test func aRetryAfterLongerThanFiveMinutesKeepsTheResponseInsteadOfWaiting() async throws {
+        let log = SleepLog()
+        let scripted = ScriptedLoader([.response(status: 503, headers: ["Retry-After": "301"]), .response(status: 200)])
+        let response = try await RetryLoader(next: scripted, sleeper: log.sleeper)
+            .load(request(options: HTTPRequestOptions(retry: strategy)))
+        #expect(response.status == .serviceUnavailable)
+        #expect(response.attempts == 1)
+        #expect(await log.durations.isEmpty)
+        let patient = ScriptedLoader([.response(status: 503, headers: ["Retry-After": "300"]), .response(status: 200)])
+        #expect(try await RetryLoader(next: patient, sleeper: log.sleeper).load(request(options: HTTPRequestOptions(retry: strategy))).status == .ok)
+        #expect(await log.durations == [.seconds(300)])
+    }
 }
