@@ -42,9 +42,19 @@ public struct Node: Sendable {
         let record = document.records[index]
         switch record.kind {
         case .scalar: return .scalar(document.scalars.scalar(at: record.start))
-        case .mapping: return .mapping(mapping!)
-        case .sequence: return .sequence(sequence!)
+        case .mapping: return .mapping(pairs(of: record))
+        case .sequence: return .sequence(items(of: record))
         }
+    }
+
+    /// The pairs of a mapping's record.
+    func pairs(of record: Document.Record) -> Pairs {
+        Pairs(nodes: Items(document: document, start: record.start, count: 2 * record.count))
+    }
+
+    /// The items of a sequence's record.
+    func items(of record: Document.Record) -> Items {
+        Items(document: document, start: record.start, count: record.count)
     }
 
     /// A mapping's pairs in source order.

@@ -9,13 +9,13 @@ extension Node {
     /// The pairs in source order, when this node is a mapping.
     public var mapping: Pairs? {
         let record = document.records[index]
-        return record.kind == .mapping ? Pairs(nodes: Items(document: document, start: record.start, count: 2 * record.count)) : nil
+        return record.kind == .mapping ? pairs(of: record) : nil
     }
 
     /// The items, when this node is a sequence.
     public var sequence: Items? {
         let record = document.records[index]
-        return record.kind == .sequence ? Items(document: document, start: record.start, count: record.count) : nil
+        return record.kind == .sequence ? items(of: record) : nil
     }
 
     /// The text of a scalar as written (after unescaping), or nil; cheaper than `scalar?.text`, which
