@@ -106,6 +106,11 @@ public struct RetryStrategy: Sendable, Hashable {
     public var backoff: Backoff
     public var retryOn: Set<Condition>
 
+    /// The longest wait a retry makes unless told to: exponential backoff grows to it (or to `delay`, when that is
+    /// longer) and stops, and a `Retry-After` asking for more is not waited for. So a large `attempts` or a server
+    /// cannot turn retrying into a hang.
+    public static let longestWait = Duration.seconds(300)
+
     /// The conditions used when none are given: 429, 502, 503, 504, timeouts and connection failures.
     public static let defaultConditions: Set<Condition> = [
         .status(429), .status(502), .status(503), .status(504), .timeout, .connection,
@@ -144,7 +149,7 @@ public struct RetryStrategy: Sendable, Hashable {
         case .exponential:
             let growth = Double(1 << min(max(attempt - 1, 0), 30))
             let factor = 0.5 + 0.5 * min(max(jitter, 0), 1)
-            return delay * (growth * factor)
+            return min(delay * (growth * factor), max(delay, Self.longestWait))
         }
     }
 }

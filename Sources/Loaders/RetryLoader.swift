@@ -27,7 +27,7 @@ public struct RetryLoader: HTTPLoader {
                 guard attempt < strategy.attempts, strategy.shouldRetry(status: response.status) else { return response }
                 let asked = Self.retryAfter(in: response.headers)
                 // A server asking for a longer wait than a run can give gets its answer kept, not a hang.
-                if let asked, asked > Self.longestRetryAfter { return response }
+                if let asked, asked > RetryStrategy.longestWait { return response }
                 wait = asked ?? strategy.delay(afterAttempt: attempt, jitter: jitter())
             } catch {
                 var error = error
@@ -39,9 +39,6 @@ public struct RetryLoader: HTTPLoader {
             attempt += 1
         }
     }
-
-    /// The longest `Retry-After` honoured; a response asking for more is not retried.
-    public static let longestRetryAfter = Duration.seconds(300)
 
     /// The wait a `Retry-After` header asks for: delay seconds or an HTTP-date (RFC 9110 section 10.2.3).
     public static func retryAfter(in headers: HTTPHeaders, now: Date = Date()) -> Duration? {

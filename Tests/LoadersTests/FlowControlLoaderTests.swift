@@ -137,6 +137,16 @@ import Loaders
         #expect(await log.durations == [.milliseconds(100), .milliseconds(200)])
     }
 
+    @Test func exponentialBackoffStopsGrowingAtFiveMinutesUnlessTheDelayIsLonger() {
+        let growing = RetryStrategy(attempts: 100, delay: .seconds(1), backoff: .exponential)
+        #expect(growing.delay(afterAttempt: 9, jitter: 1) == .seconds(256))
+        #expect(growing.delay(afterAttempt: 10, jitter: 1) == .seconds(300))
+        #expect(growing.delay(afterAttempt: 60, jitter: 1) == .seconds(300))
+        let long = RetryStrategy(attempts: 3, delay: .seconds(600), backoff: .exponential)
+        #expect(long.delay(afterAttempt: 1, jitter: 1) == .seconds(600))
+        #expect(long.delay(afterAttempt: 2, jitter: 1) == .seconds(600))
+    }
+
     @Test func honoursRetryAfter() async throws {
         let log = SleepLog()
         let scripted = ScriptedLoader([.response(status: 429, headers: ["retry-after": "2"]), .response(status: 200)])
