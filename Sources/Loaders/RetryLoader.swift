@@ -2,7 +2,8 @@ public import HTTPCore
 public import Foundation
 
 /// Retries attempts as `options.retry` says: on listed statuses and error kinds, with backoff, honouring
-/// `Retry-After`; the response or error records how many attempts were made.
+/// `Retry-After` up to `RetryStrategy.longestWait` (a response asking for more is kept, not retried); the
+/// response or error records how many attempts were made.
 public struct RetryLoader: HTTPLoader {
     public let next: any HTTPLoader
     let sleeper: Sleeper
