@@ -118,9 +118,9 @@ public struct CollectionRun: Sendable {
             while let file = await queue.next() {
                 let result = await runFile(file.index, definitions: file.source.definitions(), scope: file.scope, context)
                 queue.finish(file.index, result)
-                // A file whose requests never wait (all skipped, or failing before they are sent) must not hold
-                // the loop from the other workers' connections and timers.
-                await Task.yield()
+                // A file whose requests never waited for a response (all skipped, or failing before they are sent)
+                // must not hold the loop from the other workers' connections and timers.
+                if !result.waitedForResponse { await Task.yield() }
             }
         }
         let workers = min(options.jobs, plan.count)
@@ -315,6 +315,8 @@ public struct CollectionRun: Sendable {
         var outcomes: [RequestOutcome] = []
         var counts: [RequestOutcome.Verdict: Int] = [:]
         var captures: [(name: String, value: JSONValue)] = []
+        /// Whether a response arrived for one of its requests: its worker then let other tasks run on its thread.
+        var waitedForResponse = false
     }
 
     /// The finished files and their captures, kept as the collection's scope with the captures of the
@@ -363,7 +365,7 @@ public struct CollectionRun: Sendable {
     private func runFile(_ index: Int, definitions: RunPlanner.FileSource.Definitions, scope: VariableScope,
                          _ context: FileContext) async -> FileResult {
         let result = await runSteps(index, definitions: definitions, scope: scope, context)
-        await context.emitter.finish(file: index)
+        context.emitter.finish(file: index)
         return result
     }
 
@@ -371,10 +373,11 @@ public struct CollectionRun: Sendable {
     private func runSteps(_ index: Int, definitions: RunPlanner.FileSource.Definitions, scope startScope: VariableScope,
                           _ context: FileContext) async -> FileResult {
         var result = FileResult()
-        func report(_ outcome: RequestOutcome) async {
+        func report(_ outcome: RequestOutcome) {
             result.counts[outcome.verdict, default: 0] += 1
+            if outcome.statusCode != nil { result.waitedForResponse = true }
             if context.keepingOutcomes { result.outcomes.append(outcome) }
-            await context.emitter.add(outcome, file: index)
+            context.emitter.add(outcome, file: index)
         }
         let file: RequestFile
         let text: String?
@@ -382,7 +385,7 @@ public struct CollectionRun: Sendable {
         case .file(let decoded, let decodedText):
             (file, text) = (decoded, decodedText)
         case .unusable(let outcome):
-            await report(outcome)
+            report(outcome)
             return result
         }
         var scope = startScope
@@ -408,7 +411,7 @@ public struct CollectionRun: Sendable {
                     if let text, collection.sources.text(for: file.path) == nil { collection.sources.store(text, for: file.path) }
                 }
             }
-            await report(outcome)
+            report(outcome)
         }
         return result
     }

@@ -1,11 +1,21 @@
+internal import Synchronization
+
 /// Hands outcomes on in run order (file by file) while files run in parallel, so the output of a
 /// parallel run reads like a sequential one; outcomes of the earliest unfinished file go out at once.
-actor OutcomeEmitter {
+///
+/// A lock, not an actor: a worker hands its outcome on without leaving its thread (an actor would take two
+/// hops between threads per call, each a wake-up of another thread). `emit` runs under the lock, one call at
+/// a time and in order.
+final class OutcomeEmitter: Sendable {
+    private struct State {
+        /// The file whose outcomes are handed on as they come.
+        var current = 0
+        var buffered: [Int: [RequestOutcome]] = [:]
+        var finished: Set<Int> = []
+    }
+
     private let emit: @Sendable (RequestOutcome) -> Void
-    /// The file whose outcomes are handed on as they come.
-    private var current = 0
-    private var buffered: [Int: [RequestOutcome]] = [:]
-    private var finished: Set<Int> = []
+    private let state = Mutex(State())
 
     init(emit: @escaping @Sendable (RequestOutcome) -> Void) {
         self.emit = emit
@@ -13,15 +23,19 @@ actor OutcomeEmitter {
 
     /// An outcome of file number `file` (in run order).
     func add(_ outcome: RequestOutcome, file: Int) {
-        if file == current { emit(outcome) } else { buffered[file, default: []].append(outcome) }
+        state.withLock { state in
+            if file == state.current { emit(outcome) } else { state.buffered[file, default: []].append(outcome) }
+        }
     }
 
     /// File number `file` has no more outcomes.
     func finish(file: Int) {
-        finished.insert(file)
-        while finished.contains(current) {
-            current += 1
-            for outcome in buffered.removeValue(forKey: current) ?? [] { emit(outcome) }
+        state.withLock { state in
+            state.finished.insert(file)
+            while state.finished.remove(state.current) != nil {
+                state.current += 1
+                for outcome in state.buffered.removeValue(forKey: state.current) ?? [] { emit(outcome) }
+            }
         }
     }
 }

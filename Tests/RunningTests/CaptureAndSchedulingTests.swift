@@ -3,6 +3,7 @@ import Foundation
 import HTTPCore
 import Loaders
 import Running
+import Synchronization
 import Testing
 
 /// Captures across requests, flows, skipping, tags, `--bail` and `--jobs`.
@@ -111,6 +112,31 @@ import Testing
         #expect(parallel.outcomes.last?.url == "http://api.test/v1/final/12")
         let tokens = await parallelLoader.received.filter { $0.path.hasPrefix("/v1/items") }.map { $0.headers["X-Token"] }
         #expect(tokens == Array(repeating: "t-1", count: 12))
+    }
+
+    @Test func aParallelRunHandsOutcomesOnInFileOrderWhenLaterFilesFinishFirst() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /1 }\n",
+            "requests/2.yaml": "steps:\n  - name: first\n    request: { url: /2 }\n  - name: second\n    request: { url: /2 }\n",
+            "requests/3.yaml": "request: { url: /3 }\n",
+            "requests/4.yaml": "request: { url: /4 }\n",
+        ])
+        defer { collection.remove() }
+        // The first file answers last, the last file first.
+        let loader = ScriptedLoader(routes: (1...4).map { file in
+            .path("/v1/\(file)", .delayed(.milliseconds(40 * (4 - file)), .response(status: 200)))
+        })
+        let (loaded, planner) = collection.plan(RunOptions(jobs: 4))
+        let handedOn = Mutex<[String]>([])
+        let summary = await CollectionRun(collection: loaded, plan: planner, transport: loader).run { outcome in
+            handedOn.withLock { $0.append("\(outcome.file) \(outcome.name)") }
+        }
+        let order = handedOn.withLock { $0 }
+        #expect(order == summary.outcomes.map { "\($0.file) \($0.name)" })
+        #expect(order.map { $0.split(separator: " ").first.map(String.init) ?? "" }
+                == ["requests/1.yaml", "requests/2.yaml", "requests/2.yaml", "requests/3.yaml", "requests/4.yaml"])
+        #expect(summary.outcomes.allSatisfy { $0.verdict == .passed })
     }
 
     @Test func filesWaitOnlyForEarlierFilesThatCaptureWhatTheyUse() async throws {
