@@ -37,7 +37,10 @@ public struct VariableScope: Sendable {
         public static func < (lhs: Layer, rhs: Layer) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
-    private var layers: [Layer: [String: JSONValue]] = [:]
+    /// One table per layer, in layer order: defining a variable copies (when shared) its layer's table only.
+    private var environmentValues: [String: JSONValue] = [:]
+    private var captureValues: [String: JSONValue] = [:]
+    private var commandLineValues: [String: JSONValue] = [:]
     /// The names defined by the environment's `secrets`.
     public private(set) var secretNames: Set<String> = []
     /// The process environment, for `$env.NAME`.
@@ -51,24 +54,27 @@ public struct VariableScope: Sendable {
 
     /// Defines (or replaces) a variable in a layer; `secret` marks its value for redaction.
     public mutating func define(_ name: String, _ value: JSONValue, in layer: Layer, secret: Bool = false) {
-        layers[layer, default: [:]][name] = value
+        switch layer {
+        case .environment: environmentValues[name] = value
+        case .capture: captureValues[name] = value
+        case .commandLine: commandLineValues[name] = value
+        }
         if secret { secretNames.insert(name) }
     }
 
     /// The value of a variable from the highest layer that defines it.
     public func value(of name: String) -> JSONValue? {
-        for layer in Layer.allCases.reversed() {
-            if let value = layers[layer]?[name] { return value }
-        }
-        return nil
+        commandLineValues[name] ?? captureValues[name] ?? environmentValues[name]
     }
 
     /// Every defined name, in all layers.
-    public var definedNames: Set<String> { Set(layers.values.flatMap(\.keys)) }
+    public var definedNames: Set<String> {
+        Set(environmentValues.keys).union(captureValues.keys).union(commandLineValues.keys)
+    }
 
     /// The text of every secret value (non-empty), for redaction by reporters.
     public var secretValues: Set<String> {
-        Set(secretNames.compactMap { layers[.environment]?[$0] }.map(JSONText.interpolated).filter { !$0.isEmpty })
+        Set(secretNames.compactMap { environmentValues[$0] }.map(JSONText.interpolated).filter { !$0.isEmpty })
     }
 
     /// Resolves a template: a single `{{ ... }}` keeps its value's type, anything else is a string.
