@@ -5,7 +5,11 @@ internal import Synchronization
 ///
 /// A lock, not an actor: a worker hands its outcome on without leaving its thread (an actor would take two
 /// hops between threads per call, each a wake-up of another thread). `emit` runs under the lock, one call at
-/// a time and in order.
+/// a time and in order. A standard output that blocks (a paused pager) pauses the workers, so outcomes never
+/// pile up in memory (a SwiftNIO loop handles ready I/O before due timers in each turn, so responses that
+/// arrived meanwhile should be read before their timeouts fire; not covered by a test).
+/// (Emitting on a queue of its own instead cost a thread switch per outcome: 2,000 -> 15,000-19,000
+/// context switches for 10,000 requests with `--jobs 8`.)
 final class OutcomeEmitter: Sendable {
     private struct State {
         /// The file whose outcomes are handed on as they come.
