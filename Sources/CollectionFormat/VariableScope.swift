@@ -26,15 +26,13 @@ public struct BuiltinValues: Sendable {
 /// The variables visible to a request, in layers, with the names that are secrets.
 public struct VariableScope: Sendable {
     /// Where a variable comes from; later layers win.
-    public enum Layer: Int, Sendable, Hashable, Comparable, CaseIterable {
+    public enum Layer: Sendable, Hashable {
         /// The environment's `variables` and `secrets`.
         case environment
         /// Captures of earlier requests.
         case capture
         /// `--var name=value` on the command line.
         case commandLine
-
-        public static func < (lhs: Layer, rhs: Layer) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     /// One table per layer, in layer order: defining a variable copies (when shared) its layer's table only.

@@ -115,13 +115,10 @@ import Testing
     }
 
     @Test func aParallelRunHandsOutcomesOnInFileOrderWhenLaterFilesFinishFirst() async throws {
-        let collection = try TestCollection([
-            "environments/test.yaml": environment(),
-            "requests/1.yaml": "request: { url: /1 }\n",
-            "requests/2.yaml": "steps:\n  - name: first\n    request: { url: /2 }\n  - name: second\n    request: { url: /2 }\n",
-            "requests/3.yaml": "request: { url: /3 }\n",
-            "requests/4.yaml": "request: { url: /4 }\n",
-        ])
+        var files = ["environments/test.yaml": environment(),
+                     "requests/2.yaml": "steps:\n  - name: first\n    request: { url: /2 }\n  - name: second\n    request: { url: /2 }\n"]
+        for file in [1, 3, 4] { files["requests/\(file).yaml"] = "request: { url: /\(file) }\n" }
+        let collection = try TestCollection(files)
         defer { collection.remove() }
         // The first file answers last, the last file first.
         let loader = ScriptedLoader(routes: (1...4).map { file in
