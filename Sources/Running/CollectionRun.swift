@@ -79,7 +79,7 @@ public struct CollectionRun: Sendable {
     /// What the finished files produced: their captures (for the files after them), counts and kept outcomes.
     struct Results: Sendable {
         var finished: FinishedFiles
-        var counts: [RequestOutcome.Verdict: Int] = [:]
+        var counts = VerdictCounts()
         var outcomes: [Int: [RequestOutcome]] = [:]
         let keepingOutcomes: Bool
 
@@ -90,7 +90,7 @@ public struct CollectionRun: Sendable {
 
         mutating func record(_ index: Int, _ result: FileResult) {
             finished.add(index, captures: result.captures)
-            counts.merge(result.counts, uniquingKeysWith: +)
+            counts += result.counts
             if keepingOutcomes { outcomes[index] = result.outcomes }
         }
     }
@@ -205,8 +205,7 @@ public struct CollectionRun: Sendable {
         func finish(_ index: Int, _ result: FileResult) {
             let waiting = state.withLock { state in
                 state.results.record(index, result)
-                let finished = state.results.finished
-                state.progress.finished(index, isFinished: finished.contains)
+                state.progress.finished(index, among: state.results.finished)
                 defer { state.waiting = [] }
                 return state.waiting
             }
@@ -313,7 +312,7 @@ public struct CollectionRun: Sendable {
     struct FileResult: Sendable {
         /// The file's outcomes, when the run keeps them.
         var outcomes: [RequestOutcome] = []
-        var counts: [RequestOutcome.Verdict: Int] = [:]
+        var counts = VerdictCounts()
         var captures: [(name: String, value: JSONValue)] = []
         /// Whether a response arrived for one of its requests: its worker then let other tasks run on its thread.
         var waitedForResponse = false
@@ -374,7 +373,7 @@ public struct CollectionRun: Sendable {
                           _ context: FileContext) async -> FileResult {
         var result = FileResult()
         func report(_ outcome: RequestOutcome) {
-            result.counts[outcome.verdict, default: 0] += 1
+            result.counts[outcome.verdict] += 1
             if outcome.statusCode != nil { result.waitedForResponse = true }
             if context.keepingOutcomes { result.outcomes.append(outcome) }
             context.emitter.add(outcome, file: index)

@@ -52,11 +52,11 @@ struct CaptureProgress: Sendable {
         dependencies.waits[index].allSatisfy { finishedCapturers[$0.variable] >= $0.capturersBefore }
     }
 
-    /// Records that file `index` finished; `isFinished` tells whether a file has.
-    mutating func finished(_ index: Int, isFinished: (Int) -> Bool) {
+    /// Records that file `index` finished; `finished` holds every file finished so far (borrowed: no copy).
+    mutating func finished(_ index: Int, among finished: borrowing CollectionRun.FinishedFiles) {
         for variable in dependencies.captures[index] {
             let files = dependencies.capturers[variable]
-            while finishedCapturers[variable] < files.count, isFinished(files[finishedCapturers[variable]]) {
+            while finishedCapturers[variable] < files.count, finished.contains(files[finishedCapturers[variable]]) {
                 finishedCapturers[variable] += 1
             }
         }

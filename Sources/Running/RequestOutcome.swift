@@ -104,32 +104,73 @@ public struct Exchange: Sendable {
     }
 }
 
+/// How many requests got each verdict: four numbers, so counting a file's outcomes and adding them to a
+/// run's allocates and hashes nothing.
+public struct VerdictCounts: Sendable, Equatable {
+    private var passed = 0, failed = 0, errored = 0, skipped = 0
+
+    public init() {}
+
+    /// The counts of `outcomes`.
+    public init(_ outcomes: [RequestOutcome]) {
+        for outcome in outcomes { self[outcome.verdict] += 1 }
+    }
+
+    public subscript(verdict: RequestOutcome.Verdict) -> Int {
+        get {
+            switch verdict {
+            case .passed: passed
+            case .failed: failed
+            case .errored: errored
+            case .skipped: skipped
+            }
+        }
+        set {
+            switch verdict {
+            case .passed: passed = newValue
+            case .failed: failed = newValue
+            case .errored: errored = newValue
+            case .skipped: skipped = newValue
+            }
+        }
+    }
+
+    /// Every verdict's count.
+    public var total: Int { passed + failed + errored + skipped }
+
+    /// Adds `other`'s counts to these.
+    public static func += (counts: inout VerdictCounts, other: VerdictCounts) {
+        counts.passed += other.passed
+        counts.failed += other.failed
+        counts.errored += other.errored
+        counts.skipped += other.skipped
+    }
+}
+
 /// The counts of a whole run's verdicts, how long it took, and its outcomes when they were kept.
 public struct RunSummary: Sendable {
     /// Every outcome in run order; empty when the run kept only the counts (no report asked for them).
     public var outcomes: [RequestOutcome]
     public var duration: Duration
-    /// How many requests the run reported, whether or not their outcomes were kept.
-    public private(set) var total: Int
-    private var counts: [RequestOutcome.Verdict: Int]
+    private var counts: VerdictCounts
 
     /// A summary of `outcomes`, which it keeps.
     public init(outcomes: [RequestOutcome], duration: Duration) {
-        var counts: [RequestOutcome.Verdict: Int] = [:]
-        for outcome in outcomes { counts[outcome.verdict, default: 0] += 1 }
-        self.init(counts: counts, duration: duration, outcomes: outcomes)
+        self.init(counts: VerdictCounts(outcomes), duration: duration, outcomes: outcomes)
     }
 
     /// A summary from verdict counts, with the outcomes that were kept (none, or all of them).
-    public init(counts: [RequestOutcome.Verdict: Int], duration: Duration, outcomes: [RequestOutcome] = []) {
+    public init(counts: VerdictCounts, duration: Duration, outcomes: [RequestOutcome] = []) {
         self.outcomes = outcomes
         self.duration = duration
         self.counts = counts
-        total = counts.values.reduce(0, +)
     }
 
+    /// How many requests the run reported, whether or not their outcomes were kept.
+    public var total: Int { counts.total }
+
     /// How many outcomes have a verdict.
-    public func count(_ verdict: RequestOutcome.Verdict) -> Int { counts[verdict] ?? 0 }
+    public func count(_ verdict: RequestOutcome.Verdict) -> Int { counts[verdict] }
 
     /// FORMAT.md's exit status: 3 when a request could not complete, else 4 when an expectation failed, else 0.
     public var exitStatus: Int32 {
