@@ -106,7 +106,7 @@ public struct Exchange: Sendable {
 
 /// How many requests got each verdict: four numbers, so counting a file's outcomes and adding them to a
 /// run's allocates and hashes nothing.
-public struct VerdictCounts: Sendable, Equatable {
+public struct VerdictCounts: Sendable {
     private var passed = 0, failed = 0, errored = 0, skipped = 0
 
     public init() {}
@@ -116,6 +116,7 @@ public struct VerdictCounts: Sendable, Equatable {
         for outcome in outcomes { self[outcome.verdict] += 1 }
     }
 
+    /// How many requests got `verdict`.
     public subscript(verdict: RequestOutcome.Verdict) -> Int {
         get {
             switch verdict {
