@@ -75,6 +75,33 @@ import Testing
         #expect(summary.exitStatus == 4)
     }
 
+    /// A run that keeps no outcomes (no report asked for them) still counts every verdict, sequentially and
+    /// in parallel, and FORMAT.md's exit status puts 3 (a request could not complete) before 4 (a failed expectation).
+    @Test(arguments: [1, 4])
+    func aRunKeepingOnlyCountsCountsEveryVerdictAndAnErrorOutranksAFailure(jobs: Int) async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /ok }\n",
+            "requests/2.yaml": "request: { url: /bad }\nexpect: { status: 200 }\n",
+            "requests/3.yaml": "request: { url: /down }\n",
+            "requests/4.yaml": "skip: true\nrequest: { url: /ok }\n",
+            "requests/5.yaml": "request: { url: /ok }\n",
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [
+            .path("/v1/bad", .response(status: 500)), .path("/v1/down", .failure(.cannotConnect)),
+        ], fallback: .response(status: 200))
+        let (loaded, planner) = collection.plan(RunOptions(jobs: jobs))
+        let summary = await CollectionRun(collection: loaded, plan: planner, transport: loader).run(keepingOutcomes: false)
+        #expect(summary.outcomes.isEmpty)
+        #expect(summary.count(.passed) == 2)
+        #expect(summary.count(.failed) == 1)
+        #expect(summary.count(.errored) == 1)
+        #expect(summary.count(.skipped) == 1)
+        #expect(summary.total == 5)
+        #expect(summary.exitStatus == 3)
+    }
+
     @Test func skipTagsAndBail() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment(),
