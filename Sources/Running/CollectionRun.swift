@@ -108,15 +108,16 @@ public struct CollectionRun: Sendable {
 
     /// Runs up to `jobs` files at once, each once the earlier files it depends on have finished.
     ///
-    /// `jobs` worker tasks each take the first file that may start, decode it, run it and record its result,
-    /// until every file has started: no task per file, and no hop to a coordinating task between files. With
+    /// `jobs` worker tasks each take the first file that may start, decode it (with its batch), run it and record its
+    /// result, until every file has started: no task per file, and no hop to a coordinating task between files. With
     /// `HTTPClientTransport` the workers run on its event loops (`workerExecutors(_:)`), so a response resumes its
     /// worker on the thread that read it; a worker yields its loop between files.
     private func runInParallel(_ context: FileContext, into results: inout Results) async {
         let queue = FileQueue(plan: plan, dependencies: dependencies, results: results, jobs: options.jobs)
+        let decoding = BatchDecoding(plan: plan)
         let work: @Sendable () async -> Void = {
             while let file = await queue.next() {
-                let result = await runFile(file.index, definitions: file.source.definitions(), scope: file.scope, context)
+                let result = await runFile(file.index, definitions: decoding.definitions(of: file.index), scope: file.scope, context)
                 queue.finish(file.index, result)
                 // A file whose requests never waited for a response (all skipped, or failing before they are sent)
                 // must not hold the loop from the other workers' connections and timers.
@@ -237,7 +238,7 @@ public struct CollectionRun: Sendable {
 
     /// Decodes the files of a sequential run ahead of their turn, on other threads, so that decoding a file again
     /// overlaps the requests of the files before it; at most `window` files are decoded ahead. (Parallel runs
-    /// decode each file in its worker: the other workers keep the cores busy.)
+    /// decode in their workers, a batch at a time: `BatchDecoding`.)
     struct Prefetcher: Sendable {
         let plan: [RunPlanner.PlannedFile]
         let window: Int

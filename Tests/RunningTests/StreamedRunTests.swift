@@ -68,6 +68,40 @@ import Testing
         #expect(await loader.received.map(\.path) == ["/v1/one"])
     }
 
+    /// Seventy files in several decoding batches: every tenth captures `n`, which the nine after it send, so
+    /// workers wait across batch boundaries; file 37 breaks after the check.
+    @Test(arguments: [2, 8])
+    func aParallelRunOfManyFilesDecodesEachAgainInBatchesAndKeepsTheirOrder(jobs: Int) async throws {
+        var files = ["environments/test.yaml": environment()]
+        for index in 0..<70 {
+            files["requests/\(String(format: "%02d", index)).yaml"] = index.isMultiple(of: 10)
+                ? "request: { url: /items/\(index) }\ncapture:\n  n: $.n\n"
+                : "request: { url: /items/\(index), headers: { X-N: '{{ n }}' } }\n"
+        }
+        let collection = try TestCollection(files)
+        defer { collection.remove() }
+        let (loaded, planner) = collection.plan(RunOptions(jobs: jobs))
+        #expect(!loaded.hasErrors)
+        try Data("request: { url: /items/37\n".utf8).write(to: collection.root.appendingPathComponent("requests/37.yaml"))
+        // Later files answer sooner, so files finish out of order.
+        let loader = ScriptedLoader(routes: (0..<70).map { index in
+            .path("/v1/items/\(index)", .delayed(.milliseconds(Int64(70 - index) / 10), .json(#"{"n":\#(index)}"#)))
+        })
+        let summary = await CollectionRun(collection: loaded, plan: planner, transport: loader).run()
+
+        #expect(summary.outcomes.map(\.file) == (0..<70).map { "requests/\(String(format: "%02d", $0)).yaml" })
+        #expect(summary.outcomes.filter { $0.verdict == .errored }.map(\.file) == ["requests/37.yaml"])
+        #expect(summary.outcomes.filter { $0.verdict == .passed }.count == 69)
+        let received = await loader.received
+        #expect(received.count == 69)
+        #expect(!received.contains { $0.path == "/v1/items/37" })
+        // Each file sent the `n` of the tenth file before it: captures crossed the batches in order.
+        for request in received where !request.path.hasSuffix("0") {
+            let index = Int(request.path.split(separator: "/").last!)!
+            #expect(request.headers["X-N"] == String(index / 10 * 10), "file \(index)")
+        }
+    }
+
     @Test func aFileRemovedAfterTheCheckIsReportedAsAnError() async throws {
         let collection = try Self.twoFiles()
         defer { collection.remove() }
