@@ -138,11 +138,10 @@ public struct CollectionRun: Sendable {
     /// The files of a parallel run not started yet, handed out in order as the files they depend on finish,
     /// and the results of the finished ones.
     final class FileQueue: Sendable {
-        /// A file handed to a worker: its starting scope and where its definitions come from.
+        /// A file handed to a worker, with its starting scope.
         struct File: Sendable {
             let index: Int
             let scope: VariableScope
-            let source: RunPlanner.FileSource
         }
 
         private struct State {
@@ -217,7 +216,7 @@ public struct CollectionRun: Sendable {
         private func start(_ state: inout State) -> File? {
             guard let index = firstReady(&state) else { return nil }
             state.started.insert(index)
-            return File(index: index, scope: state.results.finished.scope(for: index), source: plan[index].source)
+            return File(index: index, scope: state.results.finished.scope(for: index))
         }
 
         /// Whether files remain but none may start before another finishes.
