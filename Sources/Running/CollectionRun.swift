@@ -10,7 +10,8 @@ internal import Dispatch
 /// With `jobs > 1` a file starts once every earlier file that captures a variable it uses has finished,
 /// and it sees the captures of earlier files only, so parallel and sequential runs give the same results.
 /// A run planned with `RunPlanner` over `CollectionLoader.check` holds no file's definitions: each file is
-/// decoded again when its turn comes and dropped after it ran, so memory does not grow with the collection.
+/// decoded again shortly before its turn (a few ahead, or with its batch in a parallel run) and dropped after it
+/// ran, so memory does not grow with the collection.
 public struct CollectionRun: Sendable {
     public let collection: LoadedCollection
     public let options: RunOptions
