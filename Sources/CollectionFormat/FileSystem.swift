@@ -77,9 +77,9 @@ enum FileSystem {
 
     /// The bytes of a file up to `limit`, or its size when it is larger; nil if it cannot be read.
     ///
-    /// One open(2), fstat(2) on the descriptor and read(2)s straight into the array: one path lookup per
-    /// file instead of stat plus FileHandle's open, and no copy through `Data`. A regular file is read up to
-    /// the size fstat gave (one read for a small file), which is within the limit.
+    /// One open(2), fstat(2) on the descriptor and read(2)s straight into arrays: one path lookup per file
+    /// instead of stat plus FileHandle's open, no copy through `Data` and no read buffer besides the result. A
+    /// regular file is read up to the size fstat gave (one read for a small file), which is within the limit.
     static func contents(of path: String, limit: Int) -> BoundedContents? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -90,22 +90,30 @@ enum FileSystem {
         let statted = fstat(descriptor, &info) == 0
         if statted, Int(info.st_size) > limit { return .tooLarge(size: Int(info.st_size)) }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(statted ? Int(info.st_size) + 1 : 4096)
-        let chunkSize = 16 * 1024
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunkSize) { chunk -> BoundedContents? in
-            while bytes.count <= limit {
-                let count = Foundation.read(descriptor, chunk.baseAddress, min(chunkSize, limit + 1 - bytes.count))
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return nil
-                }
-                if count == 0 { break }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<count]))
-                // A regular file read up to its size has nothing more: no read(2) only to see the end.
-                if statted, (info.st_mode & S_IFMT) == S_IFREG, bytes.count == Int(info.st_size) { break }
-            }
-            return .bytes(bytes)
+        // The size fstat gave (plus a byte to notice a file that grew) in one read(2); a file that is not regular,
+        // or larger than that by now, is read on until its end or one byte past the limit.
+        var wanted = statted ? Int(info.st_size) + 1 : 4096
+        while bytes.count <= limit {
+            guard let chunk = read(descriptor, upTo: min(wanted, limit + 1 - bytes.count)) else { return nil }
+            if chunk.isEmpty { break }
+            if bytes.isEmpty { bytes = chunk } else { bytes += chunk }
+            // A regular file read up to its size has nothing more: no read(2) only to see the end.
+            if statted, (info.st_mode & S_IFMT) == S_IFREG, bytes.count == Int(info.st_size) { break }
+            wanted = 4096
         }
+        return .bytes(bytes)
+    }
+
+    /// One read(2) of at most `count` bytes, straight into a new array (empty at the end of the file); nil on an error.
+    private static func read(_ descriptor: Int32, upTo count: Int) -> [UInt8]? {
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var result: Int
+            repeat { result = Foundation.read(descriptor, buffer.baseAddress, count) } while result < 0 && errno == EINTR
+            failed = result < 0
+            initialized = max(result, 0)
+        }
+        return failed ? nil : bytes
     }
 
     /// `path` made absolute against `directory`, with `.` and `..` removed.

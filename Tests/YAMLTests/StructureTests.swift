@@ -81,3 +81,35 @@ import YAML
         #expect(root["t"]?.isNull == false && root["m"]?.isNull == false && root["l"]?.isNull == false)
     }
 }
+
+/// libyaml reads the input a few hundred bytes at a time (`cyaml_parser_initialize_small`): documents far larger than
+/// that, with characters of several bytes across every chunk boundary, more tokens than its first queue and
+/// deeper nesting than its first stacks, parse whole with their marks.
+@Suite struct LargeInputTests {
+    @Test func aLargeDocumentWithMultibyteTextParsesWholeWithItsMarks() throws {
+        let count = 3_000
+        let lines = (0..<count).map { "ключ-\($0): \"値 \($0) ✓ é\"" }
+        let pairs = try #require(try document(lines.joined(separator: "\n")).mapping)
+        #expect(pairs.count == count)
+        for index in [0, 1, 17, 999, 2_048, count - 1] {
+            #expect(pairs[index].key.string == "ключ-\(index)")
+            #expect(pairs[index].value.string == "値 \(index) ✓ é")
+            let keyColumns = "ключ-\(index): ".count
+            #expect(pairs[index].value.mark == Mark(index + 1, keyColumns + 1))
+        }
+    }
+
+    @Test func nestingDeeperThanTheFirstStacksParses() throws {
+        let depth = 100
+        let text = String(repeating: "[", count: depth) + "deep" + String(repeating: "]", count: depth)
+        var node = try document(text)
+        for _ in 0..<depth { node = try #require(node.sequence?.first) }
+        #expect(node.string == "deep")
+        #expect(node.mark == Mark(1, depth + 1))
+    }
+
+    @Test func aLongScalarCrossingManyChunksKeepsEveryCharacter() throws {
+        let text = String(repeating: "añ✓𝄞", count: 5_000)
+        #expect(try value("k", in: "k: \(text)\nnext: 1").string == text)
+    }
+}
