@@ -2,7 +2,6 @@ public import CollectionFormat
 internal import HTTPCore
 public import Loaders
 internal import Synchronization
-internal import Dispatch
 
 /// Runs a loaded collection: files in lexical order (or in parallel with `jobs`), flows in order,
 /// captures shared with every later request, and every request judged into a `RequestOutcome`.
@@ -10,8 +9,8 @@ internal import Dispatch
 /// With `jobs > 1` a file starts once every earlier file that captures a variable it uses has finished,
 /// and it sees the captures of earlier files only, so parallel and sequential runs give the same results.
 /// A run planned with `RunPlanner` over `CollectionLoader.check` holds no file's definitions: each file is
-/// decoded again shortly before its turn (a few ahead, or with its batch in a parallel run) and dropped after it
-/// ran, so memory does not grow with the collection.
+/// decoded again shortly before its turn (on a thread of its own, a bounded number of files ahead: `ReadAhead`) and
+/// dropped after it ran, so memory does not grow with the collection.
 public struct CollectionRun: Sendable {
     public let collection: LoadedCollection
     public let options: RunOptions
@@ -96,12 +95,17 @@ public struct CollectionRun: Sendable {
         }
     }
 
+    /// Decoded files kept ahead of the workers (`ReadAhead`). A sequential run takes one file at a time, and the
+    /// thread best decodes one as each is taken (two ahead); parallel workers on two cores take files faster than a
+    /// thread with a share of a core decodes them, and the thread best works in bursts of half its window.
+    static func readAheadWindow(jobs: Int) -> Int { jobs == 1 ? 2 : 32 }
+
     /// Runs the files one after another on this task: no child task and no hand-off per file.
     private func runSequentially(_ context: FileContext, into results: inout Results) async {
-        var prefetcher = Prefetcher(plan: plan, window: 2)
+        let decoding = ReadAhead(plan: plan, window: Self.readAheadWindow(jobs: options.jobs))
+        defer { decoding.stop() }
         for index in plan.indices {
-            prefetcher.prefetch(from: index)
-            let definitions = await prefetcher.take(index)()
+            let definitions = await decoding.definitions(of: index)
             let result = await runFile(index, definitions: definitions, scope: results.finished.scope(for: index), context)
             results.record(index, result)
         }
@@ -109,13 +113,14 @@ public struct CollectionRun: Sendable {
 
     /// Runs up to `jobs` files at once, each once the earlier files it depends on have finished.
     ///
-    /// `jobs` worker tasks each take the first file that may start, decode it (with its batch), run it and record its
-    /// result, until every file has started: no task per file, and no hop to a coordinating task between files. With
+    /// `jobs` worker tasks each take the first file that may start, take its definitions from `ReadAhead`, run it and
+    /// record its result, until every file has started: no task per file, and no hop to a coordinating task between files. With
     /// `HTTPClientTransport` the workers run on its event loops (`workerExecutors(_:)`), so a response resumes its
     /// worker on the thread that read it; a worker yields its loop between files.
     private func runInParallel(_ context: FileContext, into results: inout Results) async {
         let queue = FileQueue(plan: plan, dependencies: dependencies, results: results, jobs: options.jobs)
-        let decoding = BatchDecoding(plan: plan)
+        let decoding = ReadAhead(plan: plan, window: Self.readAheadWindow(jobs: options.jobs))
+        defer { decoding.stop() }
         let work: @Sendable () async -> Void = {
             while let file = await queue.next() {
                 let result = await runFile(file.index, definitions: decoding.definitions(of: file.index), scope: file.scope, context)
@@ -233,79 +238,6 @@ public struct CollectionRun: Sendable {
             return (state.firstUnstarted..<min(count, state.firstUnstarted + lookahead)).first { index in
                 !started.contains(index) && progress.mayStart(index)
             }
-        }
-    }
-
-    /// Decodes the files of a sequential run ahead of their turn, on other threads, so that decoding a file again
-    /// overlaps the requests of the files before it; at most `window` files are decoded ahead. (Parallel runs
-    /// decode in their workers, a batch at a time: `BatchDecoding`.)
-    struct Prefetcher: Sendable {
-        let plan: [RunPlanner.PlannedFile]
-        let window: Int
-        private var decoding: [Int: DecodingAhead] = [:]
-        /// Files before this one have been prefetched (or need no decoding).
-        private var next = 0
-
-        init(plan: [RunPlanner.PlannedFile], window: Int) {
-            self.plan = plan
-            self.window = window
-        }
-
-        /// Starts decoding the files from `first` on, up to the window.
-        mutating func prefetch(from first: Int) {
-            next = max(next, first)
-            while next < min(first + window, plan.count) {
-                if case .onDisk = plan[next].source {
-                    let source = plan[next].source
-                    decoding[next] = DecodingAhead(source)
-                }
-                next += 1
-            }
-        }
-
-        /// The definitions of file `index`: the prefetched ones, or decoded on the spot.
-        mutating func take(_ index: Int) -> @Sendable () async -> RunPlanner.FileSource.Definitions {
-            if let ahead = decoding.removeValue(forKey: index) { return { await ahead.definitions() } }
-            let source = plan[index].source
-            return { source.definitions() }
-        }
-    }
-
-    /// A file being decoded on a thread of Dispatch's global queue: off the run's own thread even when the
-    /// run's tasks live on an event loop (a sequential run), so decoding uses the other core.
-    final class DecodingAhead: Sendable {
-        private enum State {
-            case decoding(waiter: CheckedContinuation<RunPlanner.FileSource.Definitions, Never>?)
-            case decoded(RunPlanner.FileSource.Definitions)
-        }
-
-        private let state = Mutex(State.decoding(waiter: nil))
-
-        /// Starts decoding `source`.
-        init(_ source: RunPlanner.FileSource) {
-            DispatchQueue.global().async { self.finish(source.definitions()) }
-        }
-
-        /// The definitions, once decoded.
-        func definitions() async -> RunPlanner.FileSource.Definitions {
-            if case .decoded(let definitions) = state.withLock({ $0 }) { return definitions }
-            return await withCheckedContinuation { continuation in
-                let decoded = state.withLock { state -> RunPlanner.FileSource.Definitions? in
-                    if case .decoded(let definitions) = state { return definitions }
-                    state = .decoding(waiter: continuation)
-                    return nil
-                }
-                if let decoded { continuation.resume(returning: decoded) }
-            }
-        }
-
-        private func finish(_ definitions: RunPlanner.FileSource.Definitions) {
-            let waiter = state.withLock { state -> CheckedContinuation<RunPlanner.FileSource.Definitions, Never>? in
-                defer { state = .decoded(definitions) }
-                if case .decoding(let waiter) = state { return waiter }
-                return nil
-            }
-            waiter?.resume(returning: definitions)
         }
     }
 

@@ -68,10 +68,10 @@ import Testing
         #expect(await loader.received.map(\.path) == ["/v1/one"])
     }
 
-    /// Seventy files in several decoding batches: every tenth captures `n`, which the nine after it send, so
-    /// workers wait across batch boundaries; file 37 breaks after the check.
+    /// Seventy files, more than the read-ahead window holds: every tenth captures `n`, which the nine after it send,
+    /// so workers wait for each other while files are decoded ahead; file 37 breaks after the check.
     @Test(arguments: [2, 8])
-    func aParallelRunOfManyFilesDecodesEachAgainInBatchesAndKeepsTheirOrder(jobs: Int) async throws {
+    func aParallelRunOfManyFilesDecodesEachAgainAheadAndKeepsTheirOrder(jobs: Int) async throws {
         var files = ["environments/test.yaml": environment()]
         for index in 0..<70 {
             files["requests/\(String(format: "%02d", index)).yaml"] = index.isMultiple(of: 10)
@@ -95,7 +95,7 @@ import Testing
         let received = await loader.received
         #expect(received.count == 69)
         #expect(!received.contains { $0.path == "/v1/items/37" })
-        // Each file sent the `n` of the tenth file before it: captures crossed the batches in order.
+        // Each file sent the `n` of the tenth file before it: captures reached later files in order.
         for request in received where !request.path.hasSuffix("0") {
             let index = Int(request.path.split(separator: "/").last!)!
             #expect(request.headers["X-N"] == String(index / 10 * 10), "file \(index)")
