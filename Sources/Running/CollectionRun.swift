@@ -113,10 +113,10 @@ public struct CollectionRun: Sendable {
 
     /// Runs up to `jobs` files at once, each once the earlier files it depends on have finished.
     ///
-    /// `jobs` worker tasks each take the first file that may start, take its definitions from `ReadAhead`, run it and
-    /// record its result, until every file has started: no task per file, and no hop to a coordinating task between files. With
-    /// `HTTPClientTransport` the workers run on its event loops (`workerExecutors(_:)`), so a response resumes its
-    /// worker on the thread that read it; a worker yields its loop between files.
+    /// `jobs` worker tasks each take the first file that may start, take its definitions from `ReadAhead`, run it
+    /// and record its result, until every file has started: no task per file, and no hop to a coordinating task
+    /// between files. With `HTTPClientTransport` the workers run on its event loops (`workerExecutors(_:)`), so a
+    /// response resumes its worker on the thread that read it; a worker yields its loop between files.
     private func runInParallel(_ context: FileContext, into results: inout Results) async {
         let queue = FileQueue(plan: plan, dependencies: dependencies, results: results, jobs: options.jobs)
         let decoding = ReadAhead(plan: plan, window: Self.readAheadWindow(jobs: options.jobs))

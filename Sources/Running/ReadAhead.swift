@@ -7,7 +7,8 @@ internal import Foundation
 ///
 /// The run's workers send requests on the event loops; decoding there held a loop from its other connections and
 /// left workers waiting for each other's decodes. The thread keeps at most `window` decoded files that nobody has
-/// asked for yet, and stops when it has nothing left to decode or `stop()` is called. A worker asking for a file
+/// asked for yet; with a full window it sleeps until half of it has been taken, so it decodes in bursts instead of
+/// being woken for every file. It ends when it has nothing left to decode or `stop()` is called. A worker asking for a file
 /// the thread has decoded takes it; one asking for the file the thread is decoding waits for it; any other file
 /// (ahead of the thread, behind a full window, or asked for twice) the worker decodes itself, so no worker ever
 /// waits for a file the thread may not reach.
@@ -21,6 +22,7 @@ final class ReadAhead: Sendable {
         var decoding: (index: Int, waiters: [CheckedContinuation<Void, Never>])?
         /// Whether each file has been asked for (the thread skips those).
         var asked: [Bool]
+        /// Whether the run no longer needs the thread.
         var stopped = false
         /// Whether the thread sleeps until half the window is free.
         var sleeping = false
