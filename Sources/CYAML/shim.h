@@ -36,7 +36,16 @@ static inline int cyaml_parser_initialize_small(yaml_parser_t *parser) {
     parser->tag_directives.start = malloc(CYAML_INITIAL_STACK_SIZE * sizeof(yaml_tag_directive_t));
     if (!parser->raw_buffer.start || !parser->buffer.start || !parser->tokens.start || !parser->indents.start
         || !parser->simple_keys.start || !parser->states.start || !parser->marks.start || !parser->tag_directives.start) {
-        yaml_parser_delete(parser);
+        // Not yaml_parser_delete: with the stacks' tops not set yet it would pop from a null pointer.
+        free(parser->raw_buffer.start);
+        free(parser->buffer.start);
+        free(parser->tokens.start);
+        free(parser->indents.start);
+        free(parser->simple_keys.start);
+        free(parser->states.start);
+        free(parser->marks.start);
+        free(parser->tag_directives.start);
+        memset(parser, 0, sizeof(*parser));
         return 0;
     }
     parser->raw_buffer.pointer = parser->raw_buffer.last = parser->raw_buffer.start;

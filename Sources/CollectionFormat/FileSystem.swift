@@ -90,15 +90,16 @@ enum FileSystem {
         let statted = fstat(descriptor, &info) == 0
         if statted, Int(info.st_size) > limit { return .tooLarge(size: Int(info.st_size)) }
         var bytes: [UInt8] = []
-        // The size fstat gave (plus a byte to notice a file that grew) in one read(2); a file that is not regular,
-        // or larger than that by now, is read on until its end or one byte past the limit.
-        var wanted = statted ? Int(info.st_size) + 1 : 4096
+        // A regular file: the size fstat gave (plus a byte to notice a file that grew) in one read(2). Anything else,
+        // or a file larger than that by now, is read on 4 KiB at a time until its end or one byte past the limit.
+        let regular = statted && (info.st_mode & S_IFMT) == S_IFREG
+        var wanted = regular ? Int(info.st_size) + 1 : 4096
         while bytes.count <= limit {
             guard let chunk = read(descriptor, upTo: min(wanted, limit + 1 - bytes.count)) else { return nil }
             if chunk.isEmpty { break }
             if bytes.isEmpty { bytes = chunk } else { bytes += chunk }
             // A regular file read up to its size has nothing more: no read(2) only to see the end.
-            if statted, (info.st_mode & S_IFMT) == S_IFREG, bytes.count == Int(info.st_size) { break }
+            if regular, bytes.count == Int(info.st_size) { break }
             wanted = 4096
         }
         return .bytes(bytes)

@@ -95,9 +95,9 @@ public struct CollectionRun: Sendable {
         }
     }
 
-    /// Decoded files kept ahead of the workers (`ReadAhead`). A sequential run takes one file at a time, and the
-    /// thread best decodes one as each is taken (two ahead); parallel workers on two cores take files faster than a
-    /// thread with a share of a core decodes them, and the thread best works in bursts of half its window.
+    /// Decoded files kept ahead of the workers (`ReadAhead`). A sequential run takes one file at a time and its
+    /// thread decodes one as each is taken (two ahead); parallel workers take files many times faster, and a larger
+    /// window lets the thread decode in bursts of half of it instead of waking for every file (which cost 6% CPU).
     static func readAheadWindow(jobs: Int) -> Int { jobs == 1 ? 2 : 32 }
 
     /// Runs the files one after another on this task: no child task and no hand-off per file.

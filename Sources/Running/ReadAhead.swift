@@ -57,20 +57,20 @@ final class ReadAhead: Sendable {
     func definitions(of index: Int) async -> Definitions {
         guard plan[index].source.isOnDisk else { return plan[index].source.definitions() }
         while true {
-            enum Next { case take(Definitions), wait, decode }
+            enum Next { case take(Definitions, wakingTheThread: Bool), wait, decode }
             let next: Next = state.withLock { state in
-                if let ready = state.ready.removeValue(forKey: index) { return .take(ready) }
+                if let ready = state.ready.removeValue(forKey: index) {
+                    // A sleeping thread goes on once half its window has been taken.
+                    let wakes = state.sleeping && state.ready.count <= window / 2
+                    if wakes { state.sleeping = false }
+                    return .take(ready, wakingTheThread: wakes)
+                }
                 if state.decoding?.index == index { return .wait }
                 state.asked[index] = true
                 return .decode
             }
             switch next {
-            case .take(let definitions):
-                let wakes = state.withLock { state in
-                    guard state.sleeping, state.ready.count <= window / 2 else { return false }
-                    state.sleeping = false
-                    return true
-                }
+            case .take(let definitions, let wakes):
                 if wakes { wake.signal() }
                 return definitions
             case .decode:
@@ -98,10 +98,10 @@ final class ReadAhead: Sendable {
         if wakes { wake.signal() }
     }
 
-    /// The files decoded that nobody has asked for yet, in order.
+    /// The files decoded that nobody has asked for yet, in order (for tests).
     var decodedAhead: [Int] { state.withLock { $0.ready.keys.sorted() } }
 
-    /// Whether the thread has ended (or never started).
+    /// Whether the thread has ended or never started (for tests).
     var hasEnded: Bool { state.withLock { $0.ended } }
 
     /// The thread's work: each file not asked for yet, in order, once the window has room for it.
@@ -132,13 +132,5 @@ final class ReadAhead: Sendable {
             }
             for waiter in waiters { waiter.resume() }
         }
-    }
-}
-
-extension RunPlanner.FileSource {
-    /// Whether the file is read again from disk at its turn (not kept from the check).
-    var isOnDisk: Bool {
-        if case .onDisk = self { return true }
-        return false
     }
 }

@@ -39,6 +39,12 @@ public struct RunPlanner: Sendable {
             case unusable(RequestOutcome)
         }
 
+        /// Whether the file is read again from disk at its turn (not kept from the check).
+        var isOnDisk: Bool {
+            if case .onDisk = self { return true }
+            return false
+        }
+
         /// The file's definitions, decoded again when they are not kept.
         func definitions() -> Definitions {
             switch self {
