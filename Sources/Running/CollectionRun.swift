@@ -106,7 +106,7 @@ public struct CollectionRun: Sendable {
         defer { decoding.stop() }
         for index in plan.indices {
             let definitions = await decoding.definitions(of: index)
-            let result = await runFile(index, definitions: definitions, scope: results.finished.scope(for: index), context)
+            let result = await runFile(index, definitions: definitions, scope: results.finished.scope(for: index, reading: dependencies), context)
             results.record(index, result)
         }
     }
@@ -222,7 +222,7 @@ public struct CollectionRun: Sendable {
         private func start(_ state: inout State) -> File? {
             guard let index = firstReady(&state) else { return nil }
             state.started.insert(index)
-            return File(index: index, scope: state.results.finished.scope(for: index))
+            return File(index: index, scope: state.results.finished.scope(for: index, reading: state.progress.dependencies))
         }
 
         /// Whether files remain but none may start before another finishes.
@@ -280,10 +280,20 @@ public struct CollectionRun: Sendable {
         }
 
         /// The starting scope of file `index`: the captures of every finished earlier file, in file order.
-        func scope(for index: Int) -> VariableScope {
+        ///
+        /// Past the prefix only the variables the file reads are defined (`dependencies.waits`): those are all it
+        /// can see, and a file in a parallel run starts once every earlier file capturing them has finished.
+        func scope(for index: Int, reading dependencies: FileDependencies) -> VariableScope {
             var scope = prefixScope
-            for earlier in prefix..<max(prefix, index) {
-                Self.define(later[earlier] ?? [], in: &scope)
+            guard index > prefix else { return scope }
+            for wait in dependencies.waits[index] {
+                let name = dependencies.names[wait.variable], capturers = dependencies.capturers[wait.variable]
+                let firstAfterPrefix = dependencies.capturers(of: wait.variable, before: prefix)
+                for file in capturers[min(firstAfterPrefix, wait.capturersBefore)..<wait.capturersBefore] {
+                    for capture in later[file] ?? [] where capture.name == name {
+                        scope.define(name, capture.value, in: .capture)
+                    }
+                }
             }
             return scope
         }

@@ -11,6 +11,8 @@ struct FileDependencies: Sendable {
         let capturersBefore: Int
     }
 
+    /// The name of each variable, by number.
+    let names: [String]
     /// For each variable, by number, the planned files capturing it, in order.
     let capturers: [[Int]]
     /// For each planned file, the variables it waits for.

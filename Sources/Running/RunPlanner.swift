@@ -11,6 +11,8 @@ public struct RunPlanner: Sendable {
     private(set) var files: [PlannedFile] = []
     /// The number of each variable captured so far.
     private var variables: [String: Int] = [:]
+    /// The name of each variable, by number.
+    private var names: [String] = []
     /// For each variable, by number, the planned files capturing it, in order.
     private var capturers: [[Int]] = []
     /// For each planned file, the variables its steps use that earlier files capture.
@@ -98,6 +100,7 @@ public struct RunPlanner: Sendable {
             let variable = variables[name] ?? capturers.count
             if variable == capturers.count {
                 variables[name] = variable
+                names.append(name)
                 capturers.append([])
             }
             capturers[variable].append(index)
@@ -115,7 +118,7 @@ public struct RunPlanner: Sendable {
             environmentTemplates = environment.headers.map(\.value.value) + environment.query.flatMap(\.value.templates)
             if let auth = environment.auth { environmentTemplates += auth.value.value.templates }
         }
-        let ownWaits = FileDependencies(capturers: capturers, waits: waits, captures: captures)
+        let ownWaits = FileDependencies(names: names, capturers: capturers, waits: waits, captures: captures)
         let environmentVariables = Self.variableNames(in: environmentTemplates).compactMap { variables[$0] }
         guard !environmentVariables.isEmpty else { return ownWaits }
         let allWaits = waits.indices.map { index in
@@ -126,7 +129,7 @@ public struct RunPlanner: Sendable {
             }
             return fileWaits
         }
-        return FileDependencies(capturers: capturers, waits: allWaits, captures: captures)
+        return FileDependencies(names: names, capturers: capturers, waits: allWaits, captures: captures)
     }
 
     /// The root names of the variables the templates read.

@@ -163,6 +163,30 @@ import Testing
         #expect(summary.outcomes.allSatisfy { $0.verdict == .passed })
     }
 
+    @Test(arguments: [1, 4])
+    func aFileStartingWhileAnEarlierOneRunsSeesTheLastCaptureOfWhatItReads(jobs: Int) async throws {
+        // File 1 captures nothing the others read and, with 4 jobs, answers only once file 4 has been sent;
+        // files 2 and 3 capture `id` (and 2 `other`); file 4 reads both.
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /slow }\ncapture:\n  slow: $.n\n",
+            "requests/2.yaml": "request: { url: /two }\ncapture:\n  id: $.n\n  other: $.m\n",
+            "requests/3.yaml": "request: { url: /three }\ncapture:\n  id: $.n\n",
+            "requests/4.yaml": "request: { url: '/use/{{ id }}/{{ other }}' }\n",
+        ])
+        defer { collection.remove() }
+        let loader = HeldUntilLoader(holding: jobs > 1 ? "/v1/slow" : "", until: "/v1/use", inner: ScriptedLoader(routes: [
+            .path("/v1/slow", .json(#"{"n":1}"#)),
+            .path("/v1/two", .json(#"{"n":2,"m":"b"}"#)),
+            .path("/v1/three", .json(#"{"n":3}"#)),
+        ], fallback: .response(status: 200)))
+        let (loaded, planner) = collection.plan(RunOptions(jobs: jobs))
+        let summary = await CollectionRun(collection: loaded, plan: planner, transport: loader).run()
+        #expect(summary.outcomes.map(\.verdict) == [.passed, .passed, .passed, .passed])
+        #expect(summary.outcomes.last?.url == "http://api.test/v1/use/3/b")
+        #expect(await loader.heldRequestWaited == (jobs > 1))
+    }
+
     @Test func filesWaitOnlyForEarlierFilesThatCaptureWhatTheyUse() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment("auth: { bearer: '{{ token }}' }\nvariables: { token: none }"),
@@ -173,5 +197,28 @@ import Testing
         defer { collection.remove() }
         let run = CollectionRun(collection: collection.load(), options: RunOptions(jobs: 3), transport: ScriptedLoader())
         #expect(run.fileDependencies == [[], [], [0, 1]])
+    }
+}
+
+/// Holds the answer to one path until a request for another path has arrived (at most 2 seconds), and
+/// says whether it did arrive first.
+private actor HeldUntilLoader: HTTPLoader {
+    private let held: String, until: String
+    private let inner: ScriptedLoader
+    private var arrived = false
+    /// Whether the held request's answer waited for the other request.
+    private(set) var heldRequestWaited = false
+
+    init(holding held: String, until: String, inner: ScriptedLoader) {
+        (self.held, self.until, self.inner) = (held, until, inner)
+    }
+
+    func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        if request.path.hasPrefix(until) { arrived = true }
+        if request.path == held {
+            for _ in 0..<200 where !arrived { try? await Task.sleep(for: .milliseconds(10)) }
+            heldRequestWaited = arrived
+        }
+        return try await inner.load(request)
     }
 }
