@@ -67,7 +67,11 @@ final class HTTP1Client: Sendable {
             throw CancellationError()
         }
         let response = channel.eventLoop.makePromise(of: CappedBodyCollector.Response.self)
-        channel.writeAndFlush(exchange(response)).whenFailure { error in
+        let written = channel.eventLoop.makePromise(of: Void.self)
+        // Through the pipeline, whose generic write is inlined here: `Channel.writeAndFlush` is a protocol requirement,
+        // unspecialized, and wraps the exchange in `NIOAny` with dynamic casts (runtime conformance lookups per request).
+        channel.pipeline.writeAndFlush(exchange(response), promise: written)
+        written.futureResult.whenFailure { error in
             // Only reached first when the exchange never got to the handler: the connection was closed already.
             response.fail(StaleConnectionError(underlying: error))
         }

@@ -78,7 +78,7 @@ public final class HTTPClientTransport: HTTPLoader {
             return HTTPResponse(
                 request: request, status: HTTPStatus(Int(head.status.code)),
                 headers: HTTPHeaders(head.headers.map { ($0.name, $0.value) }),
-                body: Data(received.readableBytesView), startedAt: startedAt, duration: start.duration(to: .now))
+                body: received.withUnsafeReadableBytes { Data($0) }, startedAt: startedAt, duration: start.duration(to: .now))
         } catch let error as HTTPError {
             throw error
         } catch {
