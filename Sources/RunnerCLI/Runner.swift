@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import NIOCore
 import NIOPosix
-import Running
 
 /// The `runner` command: run, validate and list HTTP request collections.
 @main
@@ -21,8 +20,7 @@ struct Runner: AsyncParsableCommand {
     /// waking a thread of the default pool (about 15% less wall time, see docs/benchmarks.md). Parallel runs
     /// keep the default pool for everything but their workers, which `CollectionRun` spreads over the loops
     /// itself (`HTTPClientTransport.workerExecutors`): as the global executor, the loops would keep every task
-    /// on the loop that started it. A run has one loop per two cores, at most one per job
-    /// (`RunOptions.eventLoopCount(cores:)`).
+    /// on the loop that started it.
     static func main() {
         // A closed pipe (`runner list | head`) is a write error to ignore, not a signal that kills us.
         signal(SIGPIPE, SIG_IGN)
@@ -32,12 +30,8 @@ struct Runner: AsyncParsableCommand {
         } catch {
             fail(error)
         }
-        if let run = command as? RunCommand {
-            // Before anything uses the loops; `NIO_SINGLETON_GROUP_LOOP_COUNT` still decides when it is set.
-            if ProcessInfo.processInfo.environment["NIO_SINGLETON_GROUP_LOOP_COUNT"] == nil {
-                NIOSingletons.groupLoopCountSuggestion = RunOptions(jobs: run.jobs).eventLoopCount(cores: System.coreCount)
-            }
-            if run.jobs == 1 { _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor() }
+        if let run = command as? RunCommand, run.jobs == 1 {
+            _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         }
         let handedOver = HandedOver(command)
         Task.detached {

@@ -31,18 +31,6 @@ public struct RunOptions: Sendable {
         return tags.isEmpty || requestTags.contains(where: tags.contains)
     }
 
-    /// How many event loops a run's requests should use on a machine with `cores` cores: one for every two
-    /// cores, at least one and no more than `jobs`.
-    ///
-    /// A run's workers share the loops, and its requests are light for a loop (tens of microseconds of CPU
-    /// each), so more loops mostly add hand-offs between threads (locks taken from two loops, wake-ups on the
-    /// other core). The other half of the machine is left for the thread decoding files ahead, the kernel's
-    /// network stack and, often in CI, the API under test itself: on 2 cores, one loop instead of two took
-    /// 13% fewer cycles per `--jobs 8` request against nginx on the same machine (16% against the demo API).
-    public func eventLoopCount(cores: Int) -> Int {
-        max(1, min(jobs, cores / 2))
-    }
-
     /// The steps of a file that the tag filters select, in order.
     public func selectedSteps(of file: RequestFile) -> [RequestDefinition] {
         file.steps.filter { selects(tags: file.tags + $0.tags) }

@@ -187,16 +187,6 @@ import Testing
         #expect(await loader.heldRequestWaited == (jobs > 1))
     }
 
-    @Test func aRunUsesAnEventLoopPerTwoCoresAndNoMoreThanItHasJobs() {
-        #expect(RunOptions(jobs: 8).eventLoopCount(cores: 1) == 1)
-        #expect(RunOptions(jobs: 8).eventLoopCount(cores: 2) == 1)
-        #expect(RunOptions(jobs: 8).eventLoopCount(cores: 3) == 1)
-        #expect(RunOptions(jobs: 8).eventLoopCount(cores: 8) == 4)
-        #expect(RunOptions(jobs: 8).eventLoopCount(cores: 64) == 8)
-        #expect(RunOptions(jobs: 1).eventLoopCount(cores: 16) == 1)
-        #expect(RunOptions(jobs: 3).eventLoopCount(cores: 16) == 3)
-    }
-
     @Test func filesWaitOnlyForEarlierFilesThatCaptureWhatTheyUse() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment("auth: { bearer: '{{ token }}' }\nvariables: { token: none }"),
