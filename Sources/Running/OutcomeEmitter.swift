@@ -7,7 +7,8 @@ internal import Synchronization
 /// hops between threads per call, each a wake-up of another thread). `emit` runs one call at a time and in
 /// order, but outside the lock: the worker that finds nobody emitting emits what is due, and a worker that
 /// comes meanwhile queues its outcome and goes on instead of sleeping on the lock (with `emit` under the lock,
-/// workers on two event loops waited for each other's writes: 5% more cycles per `--jobs 8` request).
+/// workers on two event loops waited for each other's writes: four times the futex calls, and 3% more wall time
+/// for 10,000 requests with `--jobs 8` when standard output is a pipe; no change when it is /dev/null).
 /// A standard output that blocks (a paused pager) still pauses the workers: once `queueLimit` outcomes wait,
 /// a worker waits for the write in progress, so outcomes never pile up in memory (a SwiftNIO loop handles
 /// ready I/O before due timers in each turn, so responses that arrived meanwhile should be read before their
