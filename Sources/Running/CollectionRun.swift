@@ -253,8 +253,8 @@ public struct CollectionRun: Sendable {
 
     /// The finished files and their captures, kept as the collection's scope with the captures of the
     /// longest run of finished files from the first (in file order), plus the captures of files finished
-    /// after a gap, until the gap closes. So a file's starting scope costs the files after that run only,
-    /// and nothing is kept per file once the run has passed it.
+    /// after a gap, until the gap closes. So a file's starting scope costs the captures it reads from files
+    /// after that run only, and nothing is kept per file once the run has passed it.
     struct FinishedFiles: Sendable {
         /// The collection's scope with the captures of files `0..<prefix`, in file order.
         private var prefixScope: VariableScope
