@@ -35,6 +35,11 @@ import Testing
         #expect(!everOverlapped)
     }
 
+    /// Waits up to five seconds for `condition`, checking every millisecond.
+    private static func waitUntil(_ condition: () -> Bool) async throws {
+        for _ in 0..<5_000 where !condition() { try await Task.sleep(for: .milliseconds(1)) }
+    }
+
     @Test func anEmitThatBlocksHoldsBackTheWorkersOnceTheQueueIsFull() async throws {
         let release = DispatchSemaphore(value: 0)
         let emittedCount = Atomic<Int>(0)
@@ -47,7 +52,8 @@ import Testing
             emitter.add(Self.outcome(file: 0, step: 0), file: 0)
         }
         blocked.start()
-        try await Task.sleep(for: .milliseconds(50))
+        // The first outcome's write has begun (and blocks) before anything else is added.
+        try await Self.waitUntil { emittedCount.load(ordering: .sequentiallyConsistent) == 1 }
         let producer = Thread {
             for step in 1...(OutcomeEmitter.queueLimit + 10) {
                 emitter.add(Self.outcome(file: 0, step: step), file: 0)
@@ -55,13 +61,12 @@ import Testing
             }
         }
         producer.start()
-        try await Task.sleep(for: .milliseconds(200))
+        try await Self.waitUntil { added.load(ordering: .sequentiallyConsistent) >= OutcomeEmitter.queueLimit }
+        try await Task.sleep(for: .milliseconds(100))
         // The producer queued up to the limit and then waits for the blocked write.
         #expect(added.load(ordering: .sequentiallyConsistent) == OutcomeEmitter.queueLimit)
         release.signal()
-        for _ in 0..<500 where emittedCount.load(ordering: .sequentiallyConsistent) < OutcomeEmitter.queueLimit + 11 {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await Self.waitUntil { emittedCount.load(ordering: .sequentiallyConsistent) >= OutcomeEmitter.queueLimit + 11 }
         #expect(emittedCount.load(ordering: .sequentiallyConsistent) == OutcomeEmitter.queueLimit + 11)
         #expect(added.load(ordering: .sequentiallyConsistent) == OutcomeEmitter.queueLimit + 10)
     }
