@@ -99,7 +99,8 @@ public struct CollectionRun: Sendable {
     /// thread decodes one as each is taken (two ahead); parallel workers take files many times faster, and a larger
     /// window lets the thread decode in bursts of half of it instead of waking for every file (which cost 6% CPU).
     /// 256 rather than 32: bursts of 128 files put the thread to sleep and wake it 8 times less often, which took
-    /// 3-5% off the CPU per `--jobs 8` request (about 1 MB more held ahead, whatever the number of files).
+    /// 3-5% off the CPU per `--jobs 8` request (about 1 MB more held ahead of small request files, whatever their
+    /// number; large files are held fewer at a time, see `ReadAhead.defaultByteBudget`).
     static func readAheadWindow(jobs: Int) -> Int { jobs == 1 ? 2 : 256 }
 
     /// Runs the files one after another on this task: no child task and no hand-off per file.

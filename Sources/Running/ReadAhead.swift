@@ -7,8 +7,9 @@ internal import Foundation
 ///
 /// The run's workers send requests on the event loops; decoding there held a loop from its other connections and
 /// left workers waiting for each other's decodes. The thread keeps at most `window` decoded files that nobody has
-/// asked for yet; with a full window it sleeps until half of it has been taken, so it decodes in bursts instead of
-/// being woken for every file. It ends when it has nothing left to decode or `stop()` is called. A worker asking for a file
+/// asked for yet, and stops short of that once their texts reach `byteBudget` bytes (a window of large files would
+/// hold that many large decoded files); with a full window it sleeps until half of it (in files and in bytes) has
+/// been taken, so it decodes in bursts instead of being woken for every file. It ends when it has nothing left to decode or `stop()` is called. A worker asking for a file
 /// the thread has decoded takes it; one asking for the file the thread is decoding waits for it; any other file
 /// (ahead of the thread, behind a full window, or asked for twice) the worker decodes itself, so no worker ever
 /// waits for a file the thread may not reach.
@@ -18,6 +19,8 @@ final class ReadAhead: Sendable {
     private struct State {
         /// Decoded files nobody has asked for yet.
         var ready: [Int: Definitions] = [:]
+        /// The bytes of their texts.
+        var readyBytes = 0
         /// The file the thread is decoding, with the workers waiting for it.
         var decoding: (index: Int, waiters: [CheckedContinuation<Void, Never>])?
         /// Whether each file has been asked for (the thread skips those).
@@ -33,14 +36,21 @@ final class ReadAhead: Sendable {
     private let plan: [RunPlanner.PlannedFile]
     private let state: Mutex<State>
     private let window: Int
+    private let byteBudget: Int
     /// Wakes the thread, sleeping with a full window, once half of it has been taken.
     private let wake = DispatchSemaphore(value: 0)
 
-    /// Starts decoding the files of `plan` that must be read again, keeping at most `window` of them ahead.
-    init(plan: [RunPlanner.PlannedFile], window: Int) {
+    /// Texts of decoded files held ahead before the window counts as full: many small request files fill the
+    /// window first; files of hundreds of kilobytes are held a few at a time.
+    static let defaultByteBudget = 4 << 20
+
+    /// Starts decoding the files of `plan` that must be read again, keeping at most `window` of them ahead, fewer
+    /// once their texts reach `byteBudget` bytes.
+    init(plan: [RunPlanner.PlannedFile], window: Int, byteBudget: Int = defaultByteBudget) {
         self.plan = plan
         state = Mutex(State(asked: Array(repeating: false, count: plan.count)))
         self.window = window
+        self.byteBudget = byteBudget
         guard plan.contains(where: \.source.isOnDisk) else {
             state.withLock { $0.ended = true }
             return
@@ -60,8 +70,9 @@ final class ReadAhead: Sendable {
             enum Next { case take(Definitions, wakingTheThread: Bool), wait, decode }
             let next: Next = state.withLock { state in
                 if let ready = state.ready.removeValue(forKey: index) {
+                    state.readyBytes -= ready.textBytes
                     // A sleeping thread goes on once half its window has been taken.
-                    let wakes = state.sleeping && state.ready.count <= window / 2
+                    let wakes = state.sleeping && state.ready.count <= window / 2 && state.readyBytes <= byteBudget / 2
                     if wakes { state.sleeping = false }
                     return .take(ready, wakingTheThread: wakes)
                 }
@@ -113,7 +124,7 @@ final class ReadAhead: Sendable {
                 next = state.withLock { state in
                     if state.stopped { return .stop }
                     if state.asked[index] { return .skip }
-                    if state.ready.count >= window {
+                    if state.ready.count >= window || state.readyBytes >= byteBudget {
                         state.sleeping = true
                         return .sleep
                     }
@@ -127,10 +138,19 @@ final class ReadAhead: Sendable {
             let definitions = plan[index].source.definitions()
             let waiters = state.withLock { state in
                 state.ready[index] = definitions
+                state.readyBytes += definitions.textBytes
                 defer { state.decoding = nil }
                 return state.decoding?.waiters ?? []
             }
             for waiter in waiters { waiter.resume() }
         }
+    }
+}
+
+private extension RunPlanner.FileSource.Definitions {
+    /// The size of the decoded file's text, which stands for what its definitions hold.
+    var textBytes: Int {
+        if case .file(_, let text?) = self { return text.utf8.count }
+        return 0
     }
 }

@@ -83,6 +83,26 @@ import Testing
         #expect(decoding.decodedAhead == [4, 5, 6, 8])
     }
 
+    /// Texts of 27 bytes against a budget of 100: the window of 64 counts as full at four files, and the thread goes
+    /// on once the texts held are down to half the budget.
+    @Test func theThreadHoldsAtMostItsByteBudgetOfTextAhead() async throws {
+        let (collection, plan) = try Self.planned()
+        defer { collection.remove() }
+        let decoding = ReadAhead(plan: plan, window: 64, byteBudget: 100)
+        defer { decoding.stop() }
+        #expect(try await Self.eventually { decoding.decodedAhead.count == 4 })
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(decoding.decodedAhead == [0, 1, 2, 3])
+
+        _ = await decoding.definitions(of: 0)
+        _ = await decoding.definitions(of: 1)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(decoding.decodedAhead == [2, 3], "54 bytes held, more than half the budget: the thread sleeps on")
+        _ = await decoding.definitions(of: 2)
+        #expect(try await Self.eventually { decoding.decodedAhead.count == 4 })
+        #expect(decoding.decodedAhead == [3, 4, 5, 6])
+    }
+
     @Test func stoppingEndsTheThreadAndAPlanWithNothingToReadStartsNone() async throws {
         let (collection, plan) = try Self.planned()
         defer { collection.remove() }
