@@ -31,6 +31,14 @@ import Testing
         return condition()
     }
 
+    /// The files held ahead once `count` of them are, after 50 ms more in which the thread could overshoot; nil when
+    /// `count` is never reached.
+    private static func heldAhead(by decoding: ReadAhead, settlingAt count: Int) async throws -> [Int]? {
+        guard try await eventually({ decoding.decodedAhead.count == count }) else { return nil }
+        try await Task.sleep(for: .milliseconds(50))
+        return decoding.decodedAhead
+    }
+
     @Test(arguments: [2, 4, 64])
     func eachWorkerGetsItsOwnFileWhateverOrderTheyAskIn(window: Int) async throws {
         let (collection, plan) = try Self.planned()
@@ -65,22 +73,17 @@ import Testing
         defer { collection.remove() }
         let decoding = ReadAhead(plan: plan, window: 4)
         defer { decoding.stop() }
-        #expect(try await Self.eventually { decoding.decodedAhead.count == 4 })
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(decoding.decodedAhead == [0, 1, 2, 3])
+        #expect(try await Self.heldAhead(by: decoding, settlingAt: 4) == [0, 1, 2, 3])
 
         #expect(Self.path(await decoding.definitions(of: 0)) == Self.expectedPath(0))
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(decoding.decodedAhead == [1, 2, 3], "one of four taken: the thread sleeps on")
+        #expect(try await Self.heldAhead(by: decoding, settlingAt: 3) == [1, 2, 3], "one of four taken: the thread sleeps on")
         _ = await decoding.definitions(of: 1)
-        #expect(try await Self.eventually { decoding.decodedAhead.count == 4 })
-        #expect(decoding.decodedAhead == [2, 3, 4, 5])
+        #expect(try await Self.heldAhead(by: decoding, settlingAt: 4) == [2, 3, 4, 5])
 
         #expect(Self.path(await decoding.definitions(of: 7)) == Self.expectedPath(7))
         _ = await decoding.definitions(of: 2)
         _ = await decoding.definitions(of: 3)
-        #expect(try await Self.eventually { decoding.decodedAhead.count == 4 })
-        #expect(decoding.decodedAhead == [4, 5, 6, 8])
+        #expect(try await Self.heldAhead(by: decoding, settlingAt: 4) == [4, 5, 6, 8])
     }
 
     /// Texts of 27 bytes against a budget of 100: the window of 64 counts as full at four files, and the thread goes
@@ -90,17 +93,14 @@ import Testing
         defer { collection.remove() }
         let decoding = ReadAhead(plan: plan, window: 64, byteBudget: 100)
         defer { decoding.stop() }
-        #expect(try await Self.eventually { decoding.decodedAhead.count == 4 })
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(decoding.decodedAhead == [0, 1, 2, 3])
+        #expect(try await Self.heldAhead(by: decoding, settlingAt: 4) == [0, 1, 2, 3])
 
         _ = await decoding.definitions(of: 0)
         _ = await decoding.definitions(of: 1)
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(decoding.decodedAhead == [2, 3], "54 bytes held, more than half the budget: the thread sleeps on")
+        #expect(try await Self.heldAhead(by: decoding, settlingAt: 2) == [2, 3],
+                "54 bytes held, more than half the budget: the thread sleeps on")
         _ = await decoding.definitions(of: 2)
-        #expect(try await Self.eventually { decoding.decodedAhead.count == 4 })
-        #expect(decoding.decodedAhead == [3, 4, 5, 6])
+        #expect(try await Self.heldAhead(by: decoding, settlingAt: 4) == [3, 4, 5, 6])
     }
 
     @Test func stoppingEndsTheThreadAndAPlanWithNothingToReadStartsNone() async throws {
