@@ -1,4 +1,5 @@
 import HTTPCore
+import YAML
 
 /// What the command line asks to load.
 public struct LoadRequest: Sendable {
@@ -76,29 +77,46 @@ public struct LoadedCollection: Sendable {
 public enum CollectionLoader {
     /// Decodes every file, resolves the environment and validates variables and referenced files.
     public static func load(_ request: LoadRequest) -> LoadedCollection {
-        load(request, keepingFiles: true) { _, _ in }
+        load(request, keepingFiles: true) { _, _, _ in }
     }
 
     /// Checks a collection exactly as `load(_:)` does but keeps none of its request files: each decoded
     /// file is handed to `visit` in run order and dropped, and only the texts of files with problems are
     /// kept (`files` is empty). A run decodes each file again with `reload(_:)` when its turn comes, so its
     /// memory does not grow with the number of files.
-    public static func check(_ request: LoadRequest,
-                             visiting visit: (DiscoveredFile, RequestFile) -> Void) -> LoadedCollection {
-        load(request, keepingFiles: false, visit: visit)
+    ///
+    /// With a `spill`, the parsed document of each file that decodes is written to it and `visit` is told where
+    /// (nil for a file that is not spilled), so that the run takes the file up again with `reload(_:from:)`.
+    public static func check(_ request: LoadRequest, spillingTo spill: SpillFile? = nil,
+                             visiting visit: (DiscoveredFile, RequestFile, SpilledFile?) -> Void) -> LoadedCollection {
+        load(request, keepingFiles: false, spill: spill, visit: visit)
     }
 
     /// Reads and decodes a request file again (a run's second pass); nil when it cannot be read.
     public static func reload(_ file: DiscoveredFile) -> DecodedFile<RequestFile>? {
-        // A file's paths are joined on each access: once each here.
-        let absolutePath = file.absolutePath
-        return SourceLoader.load(path: file.path, absolutePath: absolutePath).map {
-            FileDecoding.requestFile($0, absolutePath: absolutePath, defaultName: file.defaultName)
-        }
+        decode(file, keepingRoot: false)?.decoded
     }
 
-    private static func load(_ request: LoadRequest, keepingFiles: Bool,
-                             visit: (DiscoveredFile, RequestFile) -> Void) -> LoadedCollection {
+    /// Decodes a request file again from the image its check spilled, or from its path when the image cannot be
+    /// read back; the file is decoded as it was checked, even if it changed since.
+    public static func reload(_ file: DiscoveredFile, from spilled: SpilledFile) -> DecodedFile<RequestFile>? {
+        guard let (text, root) = spilled.withImage(DocumentImage.read) ?? nil else { return reload(file) }
+        let document = SourceDocument(source: SourceText(path: file.path, text: text), root: root, diagnostics: [])
+        return FileDecoding.requestFile(document, absolutePath: file.absolutePath, defaultName: file.defaultName)
+    }
+
+    /// Reads and decodes a request file, with the root of its parsed document when `keepingRoot` and it decodes
+    /// (to be spilled); nil when it cannot be read.
+    private static func decode(_ file: DiscoveredFile, keepingRoot: Bool) -> (decoded: DecodedFile<RequestFile>, root: Node?)? {
+        // A file's paths are joined on each access: once each here.
+        let absolutePath = file.absolutePath
+        guard let document = SourceLoader.load(path: file.path, absolutePath: absolutePath) else { return nil }
+        let decoded = FileDecoding.requestFile(document, absolutePath: absolutePath, defaultName: file.defaultName)
+        return (decoded, keepingRoot && decoded.value != nil ? document.root : nil)
+    }
+
+    private static func load(_ request: LoadRequest, keepingFiles: Bool, spill: SpillFile? = nil,
+                             visit: (DiscoveredFile, RequestFile, SpilledFile?) -> Void) -> LoadedCollection {
         var diagnostics = DiagnosticBag()
         let sources = SourceCache()
         for (name, _) in request.variables where !VariablePath.isValidName(name) {
@@ -123,8 +141,8 @@ public enum CollectionLoader {
 
         var files: [RequestFile] = []
         // Each decoded file is checked here in run order while later files are found and decoded.
-        func receive(_ location: DiscoveredFile, _ decoded: DecodedFile<RequestFile>?) {
-            guard let decoded else {
+        func receive(_ location: DiscoveredFile, _ read: (decoded: DecodedFile<RequestFile>, root: Node?)?) {
+            guard let decoded = read?.decoded else {
                 diagnostics.add(.error("cannot read the file", path: location.path, at: nil))
                 return
             }
@@ -133,12 +151,16 @@ public enum CollectionLoader {
             if let file = decoded.value {
                 if validates { validator.validate(file) }
                 if keepingFiles { files.append(file) }
-                visit(location, file)
+                let spilled = read?.root.flatMap { root in
+                    spill?.append { DocumentImage.append(root, text: decoded.text, to: &$0) }
+                }
+                visit(location, file, spilled)
             }
             let hasProblems = !decoded.diagnostics.isEmpty || validator.diagnostics.diagnostics.count > validatorProblems
             if keepingFiles || hasProblems { sources.store(decoded.text, for: location.path) }
         }
-        var pipeline = DecodingPipeline(decode: reload)
+        let spilling = spill != nil
+        var pipeline = DecodingPipeline { decode($0, keepingRoot: spilling) }
         let discoveryProblems = Discovery.requestFiles(request.paths, currentDirectory: request.currentDirectory,
                                                        skipping: environmentsDirectory?.absolute) { file in
             pipeline.add(file, receive: receive)

@@ -40,10 +40,10 @@ struct CollectionArguments: ParsableArguments {
         CollectionLoader.load(loadRequest(forSending: false))
     }
 
-    /// Checks the collection these arguments name before sending it, handing each file to `visit` and
-    /// keeping none (`run` decodes each file again when it runs).
-    func check(visiting visit: (DiscoveredFile, RequestFile) -> Void) -> LoadedCollection {
-        CollectionLoader.check(loadRequest(forSending: true), visiting: visit)
+    /// Checks the collection these arguments name before sending it, handing each file to `visit` with where it
+    /// was spilled and keeping none (`run` decodes each file again when it runs).
+    func check(spillingTo spill: SpillFile?, visiting visit: (DiscoveredFile, RequestFile, SpilledFile?) -> Void) -> LoadedCollection {
+        CollectionLoader.check(loadRequest(forSending: true), spillingTo: spill, visiting: visit)
     }
 
     private func loadRequest(forSending: Bool) -> LoadRequest {

@@ -59,7 +59,9 @@ struct RunCommand: AsyncParsableCommand {
         signal(SIGTERM) { _ in _exit(143) }
         let options = RunOptions(jobs: jobs, tags: tags, excludedTags: excludedTags, bail: bail, recordExchanges: verbose)
         var planner = RunPlanner(options: options)
-        let loaded = collection.check { location, file in planner.add(file, at: location) }
+        let loaded = collection.check(spillingTo: SpillFile.temporary()) { location, file, spilled in
+            planner.add(file, at: location, spilled: spilled)
+        }
         try DiagnosticsOutput.reportProblems(of: loaded)
         let redactor = Redactor(secrets: loaded.scope.secretValues)
         let console = ConsoleReport(sources: loaded.sources, redactor: redactor, color: Console.colorOnStandardOutput, verbose: verbose)

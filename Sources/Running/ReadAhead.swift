@@ -51,7 +51,7 @@ final class ReadAhead: Sendable {
         state = Mutex(State(asked: Array(repeating: false, count: plan.count)))
         self.window = window
         self.byteBudget = byteBudget
-        guard plan.contains(where: \.source.isOnDisk) else {
+        guard plan.contains(where: \.source.decodesAgain) else {
             state.withLock { $0.ended = true }
             return
         }
@@ -65,7 +65,7 @@ final class ReadAhead: Sendable {
 
     /// The definitions of planned file `index`.
     func definitions(of index: Int) async -> Definitions {
-        guard plan[index].source.isOnDisk else { return plan[index].source.definitions() }
+        guard plan[index].source.decodesAgain else { return plan[index].source.definitions() }
         while true {
             enum Next { case take(Definitions, wakingTheThread: Bool), wait, decode }
             let next: Next = state.withLock { state in
@@ -117,7 +117,7 @@ final class ReadAhead: Sendable {
 
     /// The thread's work: each file not asked for yet, in order, once the window has room for it.
     private func decodeInOrder() {
-        for index in plan.indices where plan[index].source.isOnDisk {
+        for index in plan.indices where plan[index].source.decodesAgain {
             enum Next { case decode, skip, sleep, stop }
             var next = Next.sleep
             while next == .sleep {

@@ -32,6 +32,8 @@ public struct RunPlanner: Sendable {
         indirect case kept(RequestFile)
         /// Read and decoded again from disk (it was checked when the collection was loaded).
         case onDisk(DiscoveredFile)
+        /// Decoded again from the image of its parsed document that the check spilled.
+        case spilled(DiscoveredFile, SpilledFile)
 
         /// A file's definitions ready to run, or why it cannot run any more.
         enum Definitions {
@@ -41,10 +43,10 @@ public struct RunPlanner: Sendable {
             case unusable(RequestOutcome)
         }
 
-        /// Whether the file is read again from disk at its turn (not kept from the check).
-        var isOnDisk: Bool {
-            if case .onDisk = self { return true }
-            return false
+        /// Whether the file is decoded again at its turn (not kept from the check).
+        var decodesAgain: Bool {
+            if case .kept = self { return false }
+            return true
         }
 
         /// The file's definitions, decoded again when they are not kept.
@@ -53,16 +55,23 @@ public struct RunPlanner: Sendable {
             case .kept(let file):
                 return .file(file, text: nil)
             case .onDisk(let location):
-                guard let decoded = CollectionLoader.reload(location) else {
-                    return .unusable(Self.unusable(location, "the file cannot be read any more"))
-                }
-                let error = decoded.diagnostics.first { $0.severity == .error }
-                guard let file = decoded.value, error == nil else {
-                    let reason = error.map { ": \($0.message)" } ?? ""
-                    return .unusable(Self.unusable(location, "the file changed after it was checked\(reason)"))
-                }
-                return .file(file, text: decoded.text)
+                return Self.definitions(of: location, decoded: CollectionLoader.reload(location))
+            case .spilled(let location, let spilled):
+                return Self.definitions(of: location, decoded: CollectionLoader.reload(location, from: spilled))
             }
+        }
+
+        /// The definitions of a file decoded again, or why it cannot run.
+        private static func definitions(of location: DiscoveredFile, decoded: DecodedFile<RequestFile>?) -> Definitions {
+            guard let decoded else {
+                return .unusable(Self.unusable(location, "the file cannot be read any more"))
+            }
+            let error = decoded.diagnostics.first { $0.severity == .error }
+            guard let file = decoded.value, error == nil else {
+                let reason = error.map { ": \($0.message)" } ?? ""
+                return .unusable(Self.unusable(location, "the file changed after it was checked\(reason)"))
+            }
+            return .file(file, text: decoded.text)
         }
 
         private static func unusable(_ location: DiscoveredFile, _ message: String) -> RequestOutcome {
@@ -76,9 +85,10 @@ public struct RunPlanner: Sendable {
         self.options = options
     }
 
-    /// Adds the next file in run order, to be decoded again from `location` when it runs.
-    public mutating func add(_ file: RequestFile, at location: DiscoveredFile) {
-        add(file, source: .onDisk(location))
+    /// Adds the next file in run order, to be decoded again when it runs: from its spilled image when there is
+    /// one, otherwise from `location`.
+    public mutating func add(_ file: RequestFile, at location: DiscoveredFile, spilled: SpilledFile? = nil) {
+        add(file, source: spilled.map { .spilled(location, $0) } ?? .onDisk(location))
     }
 
     /// Adds the next file in run order, kept in memory.

@@ -100,9 +100,13 @@ final class Document: Sendable {
         let count: Int
 
         init(kind: Kind, mark: Mark, start: Int, count: Int) {
+            self.init(kind: kind, line: Int32(clamping: mark.line), column: Int32(clamping: mark.column), start: start, count: count)
+        }
+
+        init(kind: Kind, line: Int32, column: Int32, start: Int, count: Int) {
             self.kind = kind
-            line = Int32(clamping: mark.line)
-            column = Int32(clamping: mark.column)
+            self.line = line
+            self.column = column
             self.start = start
             self.count = count
         }
@@ -147,7 +151,16 @@ struct ScalarTable: Sendable {
     /// The rest of each scalar.
     private(set) var facts: [Facts] = []
     /// The explicit tags of the scalars that have one.
-    private var tags: [String] = []
+    private(set) var tags: [String] = []
+
+    init() {}
+
+    /// A table of scalars read back from a `DocumentImage`.
+    init(texts: [String], facts: [Facts], tags: [String]) {
+        self.texts = texts
+        self.facts = facts
+        self.tags = tags
+    }
 
     /// Reserves room for `count` scalars.
     mutating func reserveCapacity(_ count: Int) {

@@ -53,10 +53,24 @@ import Testing
         #expect(junit.contains("$.n: 70"))
     }
 
-    @Test func aFileThatChangedAfterTheCheckIsReportedAsAnErrorNotSent() async throws {
+    @Test func aSpilledFileRunsAsItWasCheckedThoughItChangedOrWentAwaySince() async throws {
         let collection = try Self.twoFiles()
         defer { collection.remove() }
         let (loaded, planner) = collection.plan()
+        #expect(!loaded.hasErrors)
+        try Data("request: { url: /changed }\n".utf8).write(to: collection.root.appendingPathComponent("requests/1.yaml"))
+        try FileManager.default.removeItem(at: collection.root.appendingPathComponent("requests/2.yaml"))
+        let loader = ScriptedLoader()
+        let summary = await CollectionRun(collection: loaded, plan: planner, transport: loader).run()
+        #expect(summary.outcomes.map(\.verdict) == [.passed, .passed])
+        #expect(summary.exitStatus == 0)
+        #expect(await loader.received.map(\.path) == ["/v1/one", "/v1/two"])
+    }
+
+    @Test func aFileThatChangedAfterTheCheckIsReportedAsAnErrorNotSentWithoutASpillFile() async throws {
+        let collection = try Self.twoFiles()
+        defer { collection.remove() }
+        let (loaded, planner) = collection.plan(spilling: false)
         #expect(!loaded.hasErrors)
         try Data("request: { url: /two\n".utf8).write(to: collection.root.appendingPathComponent("requests/2.yaml"))
         let loader = ScriptedLoader()
@@ -69,7 +83,8 @@ import Testing
     }
 
     /// Seventy files, more than the read-ahead window holds: every tenth captures `n`, which the nine after it send,
-    /// so workers wait for each other while files are decoded ahead; file 37 breaks after the check.
+    /// so workers wait for each other while files are decoded ahead; file 37 breaks after the check (read again from
+    /// its path: no spill file).
     @Test(arguments: [2, 8])
     func aParallelRunOfManyFilesDecodesEachAgainAheadAndKeepsTheirOrder(jobs: Int) async throws {
         var files = ["environments/test.yaml": environment()]
@@ -80,7 +95,7 @@ import Testing
         }
         let collection = try TestCollection(files)
         defer { collection.remove() }
-        let (loaded, planner) = collection.plan(RunOptions(jobs: jobs))
+        let (loaded, planner) = collection.plan(RunOptions(jobs: jobs), spilling: false)
         #expect(!loaded.hasErrors)
         try Data("request: { url: /items/37\n".utf8).write(to: collection.root.appendingPathComponent("requests/37.yaml"))
         // Later files answer sooner, so files finish out of order.
@@ -102,10 +117,10 @@ import Testing
         }
     }
 
-    @Test func aFileRemovedAfterTheCheckIsReportedAsAnError() async throws {
+    @Test func aFileRemovedAfterTheCheckIsReportedAsAnErrorWithoutASpillFile() async throws {
         let collection = try Self.twoFiles()
         defer { collection.remove() }
-        let (loaded, planner) = collection.plan(RunOptions(jobs: 2))
+        let (loaded, planner) = collection.plan(RunOptions(jobs: 2), spilling: false)
         try FileManager.default.removeItem(at: collection.root.appendingPathComponent("requests/1.yaml"))
         let loader = ScriptedLoader()
         let summary = await CollectionRun(collection: loaded, plan: planner, transport: loader).run()

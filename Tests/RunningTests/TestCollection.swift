@@ -23,12 +23,14 @@ struct TestCollection {
         CollectionLoader.load(loadRequest(variables: variables, processEnvironment: processEnvironment))
     }
 
-    /// Checks the collection as `runner run` does: no file kept, each planned to be decoded again when it runs.
+    /// Checks the collection as `runner run` does: no file kept, each planned to be decoded again when it runs, from
+    /// the image spilled by the check (or, when not `spilling`, from its path).
     func plan(_ options: RunOptions = RunOptions(), variables: [(name: String, value: String)] = [],
-              processEnvironment: [String: String] = [:]) -> (LoadedCollection, RunPlanner) {
+              processEnvironment: [String: String] = [:], spilling: Bool = true) -> (LoadedCollection, RunPlanner) {
         var planner = RunPlanner(options: options)
-        let loaded = CollectionLoader.check(loadRequest(variables: variables, processEnvironment: processEnvironment)) {
-            planner.add($1, at: $0)
+        let request = loadRequest(variables: variables, processEnvironment: processEnvironment)
+        let loaded = CollectionLoader.check(request, spillingTo: spilling ? SpillFile.temporary() : nil) {
+            planner.add($1, at: $0, spilled: $2)
         }
         return (loaded, planner)
     }
