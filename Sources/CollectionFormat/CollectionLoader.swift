@@ -82,11 +82,10 @@ public enum CollectionLoader {
 
     /// Checks a collection exactly as `load(_:)` does but keeps none of its request files: each decoded
     /// file is handed to `visit` in run order and dropped, and only the texts of files with problems are
-    /// kept (`files` is empty). A run decodes each file again with `reload(_:)` when its turn comes, so its
-    /// memory does not grow with the number of files.
-    ///
-    /// With a `spill`, the parsed document of each file that decodes is written to it and `visit` is told where
-    /// (nil for a file that is not spilled), so that the run takes the file up again with `reload(_:from:)`.
+    /// kept (`files` is empty). A run decodes each file again when its turn comes, so its memory does not grow
+    /// with the number of files: with a `spill`, the parsed document of each file that decodes is written to it,
+    /// `visit` is told where, and the run decodes the file from there with `reload(_:from:)`; a file not spilled
+    /// (no spill, or writing it failed) is read again from its path with `reload(_:)`.
     public static func check(_ request: LoadRequest, spillingTo spill: SpillFile? = nil,
                              visiting visit: (DiscoveredFile, RequestFile, SpilledFile?) -> Void) -> LoadedCollection {
         load(request, keepingFiles: false, spill: spill, visit: visit)
