@@ -11,12 +11,13 @@ public struct ApplyEnvironmentLoader: HTTPLoader {
         self.next = next
     }
 
-    public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+    public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         try await next.load(Self.apply(environment, to: request))
     }
 
-    /// The request completed from the environment; an absolute URL keeps its origin and path.
-    public static func apply(_ environment: ServerEnvironment, to request: HTTPRequest) -> HTTPRequest {
+    /// The request completed from the environment; an absolute URL keeps its origin and path. (Taken, not
+    /// borrowed, so that the request is changed in place rather than copied.)
+    public static func apply(_ environment: ServerEnvironment, to request: consuming HTTPRequest) -> HTTPRequest {
         var request = request
         // The scheme goes first: setting it on components that have a host makes Foundation read the host again.
         if request.scheme == nil { request.scheme = environment.scheme }

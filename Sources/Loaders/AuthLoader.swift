@@ -18,27 +18,26 @@ public struct AuthLoader: HTTPLoader {
         self.tokens = tokens
     }
 
-    public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+    public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        // The request is handed on, changed in place when it needs a header: never copied.
         if case .none = request.options.auth { return try await next.load(request) }
         guard !request.headers.contains("Authorization") else { return try await next.load(request) }
-        var authorized = request
         switch request.options.auth {
         case .none:
             return try await next.load(request)
         case let .basic(username, password):
-            authorized.headers["Authorization"] = Self.basicCredentials(username, password)
-            return try await next.load(authorized)
+            request.headers["Authorization"] = Self.basicCredentials(username, password)
+            return try await next.load(request)
         case .bearer(let token):
-            authorized.headers["Authorization"] = "Bearer \(token)"
-            return try await next.load(authorized)
+            request.headers["Authorization"] = "Bearer \(token)"
+            return try await next.load(request)
         case .oauth2ClientCredentials(let credentials):
-            let tokenLoader = self.tokenLoader
+            let (tokenLoader, options, deadline) = (self.tokenLoader, request.options, request.deadline)
             let token = try await tokens.token(for: credentials) { () async throws(HTTPError) -> OAuth2AccessToken in
-                try await OAuth2AccessToken.fetch(credentials, using: tokenLoader, options: request.options,
-                                                  deadline: request.deadline)
+                try await OAuth2AccessToken.fetch(credentials, using: tokenLoader, options: options, deadline: deadline)
             }
-            authorized.headers["Authorization"] = "\(token.type) \(token.value)"
-            let response = try await next.load(authorized)
+            request.headers["Authorization"] = "\(token.type) \(token.value)"
+            let response = try await next.load(request)
             if response.status == .unauthorized { await tokens.invalidate(credentials, ifValue: token.value) }
             return response
         }

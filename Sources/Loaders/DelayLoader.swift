@@ -10,7 +10,7 @@ public struct DelayLoader: HTTPLoader {
         self.sleeper = sleeper
     }
 
-    public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+    public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         if let delay = request.options.delay { try await sleeper(delay, for: request) }
         return try await next.load(request)
     }

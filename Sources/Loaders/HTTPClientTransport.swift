@@ -69,7 +69,7 @@ public final class HTTPClientTransport: HTTPLoader {
         try await insecure?.shutdown()
     }
 
-    public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+    public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         let (route, headers, body) = try Self.clientRequestParts(for: request)
         let startedAt = Date()
         let start = ContinuousClock.now

@@ -3,7 +3,10 @@ public import HTTPCore
 /// Turns a request into a response: one link of a loader chain, or the transport at its end.
 public protocol HTTPLoader: Sendable {
     /// Loads the request; every failure arrives as an `HTTPError`.
-    func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse
+    ///
+    /// The request is taken, not borrowed: a loader that changes it changes it in place and hands it on, where a
+    /// copy would retain each of its fields again (eleven, for every loader, for every request).
+    func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse
 }
 
 /// One link of a chain before its next loader is known; `chain(_:ending:)` joins them.

@@ -15,27 +15,29 @@ public struct RedirectLoader: HTTPLoader {
 
     public init(next: any HTTPLoader) { self.next = next }
 
-    public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-        var current = request
-        // Filled at the first redirect: most responses are not redirects and need no visit keys.
-        var visited: Set<String> = []
+    public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        let follows = request.options.followRedirects, limit = request.options.maxRedirects
+        var response = try await next.load(request)
+        // Most responses are not redirects: the request is handed on as it is, and taken back from the response
+        // (which holds it as sent) only when there is a hop to make.
+        guard follows, response.status.isFollowableRedirect, response.headers["Location"] != nil else { return response }
+        let original = response.request
+        var visited: Set<String> = [Self.visitKey(original)]
         var hops = 0
-        while true {
-            let response = try await next.load(current)
-            guard request.options.followRedirects, response.status.isFollowableRedirect,
-                  let location = response.headers["Location"] else { return response }
-            if visited.isEmpty { visited.insert(Self.visitKey(request)) }
-            guard hops < request.options.maxRedirects else {
-                throw HTTPError(.tooManyRedirects, request: current, response: response,
-                                message: "more than \(request.options.maxRedirects) redirects, starting at \(request.displayURL)")
+        while response.status.isFollowableRedirect, let location = response.headers["Location"] {
+            guard hops < limit else {
+                throw HTTPError(.tooManyRedirects, request: response.request, response: response,
+                                message: "more than \(limit) redirects, starting at \(original.displayURL)")
             }
-            current = Self.restoringCredentials(of: request, in: try Self.nextRequest(after: response, location: location))
-            guard visited.insert(Self.visitKey(current)).inserted else {
-                throw HTTPError(.tooManyRedirects, request: current, response: response,
-                                message: "redirect cycle: \(response.request.displayURL) leads back to \(current.displayURL)")
+            let hop = Self.restoringCredentials(of: original, in: try Self.nextRequest(after: response, location: location))
+            guard visited.insert(Self.visitKey(hop)).inserted else {
+                throw HTTPError(.tooManyRedirects, request: hop, response: response,
+                                message: "redirect cycle: \(response.request.displayURL) leads back to \(hop.displayURL)")
             }
             hops += 1
+            response = try await next.load(hop)
         }
+        return response
     }
 
     /// The request for the hop to `location`, as RFC 9110 section 15.4 describes.

@@ -17,13 +17,13 @@ public struct RetryLoader: HTTPLoader {
         self.jitter = jitter
     }
 
-    public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+    public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         guard let strategy = request.options.retry, strategy.attempts > 1 else { return try await next.load(request) }
         var attempt = 1
         while true {
             let wait: Duration
             do {
-                var response = try await next.load(request)
+                var response = try await next.load(copy request)
                 response.attempts = attempt
                 guard attempt < strategy.attempts, strategy.shouldRetry(status: response.status) else { return response }
                 let asked = Self.retryAfter(in: response.headers)

@@ -60,8 +60,8 @@ public actor ScriptedLoader: HTTPLoader {
     /// How many requests were received.
     public var count: Int { received.count }
 
-    public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-        received.append(request)
+    public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        received.append(copy request)
         let reply = routes.first { $0.matches(request) }?.reply ?? (replies.isEmpty ? fallback : replies.removeFirst())
         return try await answer(reply, to: request)
     }

@@ -13,7 +13,7 @@ public struct ThrottleLoader: HTTPLoader {
         self.sleeper = sleeper
     }
 
-    public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+    public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         if let interval = request.options.throttle?.interval {
             let now = ContinuousClock.now
             let slot = await schedule.reserveSlot(now: now, interval: interval)

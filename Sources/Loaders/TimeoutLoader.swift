@@ -11,17 +11,18 @@ public struct TimeoutLoader: HTTPLoader {
 
     public init(next: any HTTPLoader) { self.next = next }
 
-    public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+    public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         guard let timeout = request.options.timeout else { return try await next.load(request) }
         let limit = ContinuousClock.now + timeout
         let deadline = request.deadline.map { min($0, limit) } ?? limit
-        var limited = request
-        limited.deadline = deadline
+        // The request as it came, for the error: a later loader may change or replace what it sends.
+        let received = copy request
+        request.deadline = deadline
         do {
-            return try await next.load(limited)
+            return try await next.load(request)
         } catch where !Task.isCancelled && ContinuousClock.now >= deadline {
-            throw HTTPError(.timedOut, request: request, underlyingError: error,
-                            message: "no complete response from \(request.displayURL) within \(timeout.readable)")
+            throw HTTPError(.timedOut, request: received, underlyingError: error,
+                            message: "no complete response from \(received.displayURL) within \(timeout.readable)")
         }
     }
 }

@@ -35,10 +35,10 @@ public struct TraceLoader: HTTPLoader {
         self.report = report
     }
 
-    public func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+    public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         let start = ContinuousClock.now
         do {
-            let response = try await next.load(request)
+            let response = try await next.load(copy request)
             report(traced(request, response: response, error: nil, duration: start.duration(to: .now)))
             return response
         } catch {

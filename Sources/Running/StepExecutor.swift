@@ -44,7 +44,7 @@ struct StepExecutor: Sendable {
             loaded = await ExchangeLog.$current.withValue(log) { await load(request) }
             outcome.exchanges = log.exchanges
         } else {
-            loaded = await load(request)
+            loaded = await load(consume request)
         }
         let duration = start.duration(to: .now)
         outcome.duration = duration
@@ -77,13 +77,14 @@ struct StepExecutor: Sendable {
         }
     }
 
-    private func load(_ request: HTTPRequest) async -> Swift.Result<HTTPResponse, HTTPError> {
+    private func load(_ request: consuming HTTPRequest) async -> Swift.Result<HTTPResponse, HTTPError> {
         do { return .success(try await loader.load(request)) } catch { return .failure(error) }
     }
 
     /// The request as it will be sent: a relative one joined to the environment.
-    private func absolute(_ request: HTTPRequest) -> HTTPRequest {
-        server.map { ApplyEnvironmentLoader.apply($0, to: request) } ?? request
+    private func absolute(_ request: consuming HTTPRequest) -> HTTPRequest {
+        guard let server else { return request }
+        return ApplyEnvironmentLoader.apply(server, to: request)
     }
 }
 

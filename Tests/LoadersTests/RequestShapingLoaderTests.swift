@@ -41,7 +41,7 @@ import Loaders
 
     @Test func closureSeesEveryRequest() async throws {
         let scripted = ScriptedLoader()
-        let loader = chain([.modifyRequest { var r = $0; r.method = .put; return r }], ending: scripted)
+        let loader = chain([.modifyRequest { $0.method = .put }], ending: scripted)
         _ = try await loader.load(request())
         #expect(await scripted.received.first?.method == .put)
     }

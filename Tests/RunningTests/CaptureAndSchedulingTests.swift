@@ -213,7 +213,7 @@ private actor HeldUntilLoader: HTTPLoader {
         (self.held, self.until, self.inner) = (held, until, inner)
     }
 
-    func load(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+    func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         if request.path.hasPrefix(until) { arrived = true }
         if request.path == held {
             for _ in 0..<200 where !arrived { try? await Task.sleep(for: .milliseconds(10)) }
