@@ -16,9 +16,9 @@ struct FileDependencies: Sendable {
     /// For each variable, by number, the planned files capturing it, in order.
     let capturers: [[Int]]
     /// For each planned file, the variables it waits for.
-    let waits: [[Wait]]
+    let waits: FileLists<Wait>
     /// For each planned file, the variables it captures.
-    let captures: [[Int]]
+    let captures: FileLists<Int>
 
     /// The earlier files that file `index` waits for, in order (listed on demand: quadratic in a chain).
     func files(before index: Int) -> [Int] {
@@ -62,5 +62,30 @@ struct CaptureProgress: Sendable {
                 finishedCapturers[variable] += 1
             }
         }
+    }
+}
+
+/// A list of values for each planned file, the lists stored end to end: a plan holds two arrays for all its files
+/// rather than an array per file (a file that captures a variable would otherwise cost an allocation of its own,
+/// kept for the whole run).
+struct FileLists<Element: Sendable>: RandomAccessCollection, Sendable {
+    private var elements: [Element] = []
+    /// Where each file's list ends in `elements`.
+    private var ends: [Int] = []
+
+    init() {}
+
+    /// Adds the list of the next file.
+    mutating func append(_ list: some Sequence<Element>) {
+        elements.append(contentsOf: list)
+        ends.append(elements.count)
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { ends.count }
+
+    /// The list of file `index`.
+    subscript(index: Int) -> ArraySlice<Element> {
+        elements[(index == 0 ? 0 : ends[index - 1])..<ends[index]]
     }
 }

@@ -16,9 +16,9 @@ public struct RunPlanner: Sendable {
     /// For each variable, by number, the planned files capturing it, in order.
     private var capturers: [[Int]] = []
     /// For each planned file, the variables its steps use that earlier files capture.
-    private var waits: [[FileDependencies.Wait]] = []
+    private var waits = FileLists<FileDependencies.Wait>()
     /// For each planned file, the variables it captures.
-    private var captures: [[Int]] = []
+    private var captures = FileLists<Int>()
 
     /// A file that runs: where its definitions come from and how many of its steps are selected.
     struct PlannedFile: Sendable {
@@ -105,8 +105,7 @@ public struct RunPlanner: Sendable {
         waits.append(used.compactMap { name in
             variables[name].map { FileDependencies.Wait(variable: $0, capturersBefore: capturers[$0].count) }
         })
-        var captured: [Int] = []
-        for name in Set(steps.flatMap { $0.captures.map(\.name) }) {
+        let captured = Set(steps.flatMap { $0.captures.map(\.name) }).map { name in
             let variable = variables[name] ?? capturers.count
             if variable == capturers.count {
                 variables[name] = variable
@@ -114,7 +113,7 @@ public struct RunPlanner: Sendable {
                 capturers.append([])
             }
             capturers[variable].append(index)
-            captured.append(variable)
+            return variable
         }
         captures.append(captured)
         files.append(PlannedFile(source: source, stepCount: steps.count))
@@ -131,13 +130,14 @@ public struct RunPlanner: Sendable {
         let ownWaits = FileDependencies(names: names, capturers: capturers, waits: waits, captures: captures)
         let environmentVariables = Self.variableNames(in: environmentTemplates).compactMap { variables[$0] }
         guard !environmentVariables.isEmpty else { return ownWaits }
-        let allWaits = waits.indices.map { index in
-            var fileWaits = waits[index]
+        var allWaits = FileLists<FileDependencies.Wait>()
+        for index in waits.indices {
+            var fileWaits = Array(waits[index])
             for variable in environmentVariables where !fileWaits.contains(where: { $0.variable == variable }) {
                 let before = ownWaits.capturers(of: variable, before: index)
                 if before > 0 { fileWaits.append(FileDependencies.Wait(variable: variable, capturersBefore: before)) }
             }
-            return fileWaits
+            allWaits.append(fileWaits)
         }
         return FileDependencies(names: names, capturers: capturers, waits: allWaits, captures: captures)
     }

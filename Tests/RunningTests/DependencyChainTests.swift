@@ -26,6 +26,15 @@ import Testing
         #expect(run.dependencies.waits[599] == [FileDependencies.Wait(variable: 0, capturersBefore: 599)])
     }
 
+    @Test func fileListsGiveBackEachFilesListIncludingEmptyOnes() {
+        var lists = FileLists<Int>()
+        let appended: [[Int]] = [[], [1, 2], [], [], [3], [4, 5, 6], []]
+        for list in appended { lists.append(list) }
+        #expect(lists.count == appended.count)
+        #expect(lists.map(Array.init) == appended)
+        #expect(lists[5].first == 4 && lists[5].last == 6)
+    }
+
     @Test func aParallelRunOfAChainLongerThanTheLookaheadSendsEveryFileInOrder() async throws {
         let collection = try TestCollection(Self.chainFiles(600))
         defer { collection.remove() }
