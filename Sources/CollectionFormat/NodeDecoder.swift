@@ -76,20 +76,20 @@ struct NodeDecoder {
     /// The keys allowed at one level, with their pairs; reports unknown keys with a suggestion.
     mutating func fields(_ pairs: Node.Pairs, allowed: [String], in context: @autoclosure () -> String?,
                          explanations: [String: String] = [:]) -> Fields {
-        var found: [(key: String, pair: Pair)] = []
+        var found: [(key: String, position: Int)] = []
         found.reserveCapacity(pairs.count)
-        for pair in pairs {
-            let key = Self.keyText(pair.key)
+        for position in pairs.indices {
+            let key = pairs.keyText(at: position) ?? ""
             if allowed.contains(key) {
-                found.append((key, pair))
+                found.append((key, position))
             } else {
                 let place = context().map { " in '\($0)'" } ?? ""
                 let suggestion = explanations[key] ?? Suggestions.didYouMean(key, among: allowed)
                     ?? "allowed keys: \(allowed.joined(separator: ", "))"
-                error("unknown key '\(key)'\(place)", at: pair.key.mark, suggestion: suggestion)
+                error("unknown key '\(key)'\(place)", at: pairs.key(at: position).mark, suggestion: suggestion)
             }
         }
-        return Fields(pairs: found, mark: pairs.first?.key.mark)
+        return Fields(pairs: pairs, found: found)
     }
 
     /// The text of a mapping key.
@@ -223,20 +223,29 @@ struct NodeDecoder {
 /// A list searched in order: a mapping of the format has a handful of keys (duplicates are rejected when
 /// parsing), where a linear search beats hashing every key.
 struct Fields {
-    let pairs: [(key: String, pair: Pair)]
+    /// The mapping's pairs.
+    private let pairs: Node.Pairs
+    /// The allowed keys found, with the position of their pair (nodes are made only for the keys asked for).
+    private let found: [(key: String, position: Int)]
+
+    init(pairs: Node.Pairs, found: [(key: String, position: Int)]) {
+        self.pairs = pairs
+        self.found = found
+    }
+
     /// The mark of the mapping's first key (nil for an empty mapping).
-    let mark: Mark?
+    var mark: Mark? { pairs.isEmpty ? nil : pairs.key(at: 0).mark }
 
     /// The value node of a key, if present.
-    subscript(key: String) -> Node? { pair(key)?.value }
+    subscript(key: String) -> Node? { position(of: key).map(pairs.value(at:)) }
 
     /// The key node of a key, if present.
-    func keyNode(_ key: String) -> Node? { pair(key)?.key }
+    func keyNode(_ key: String) -> Node? { position(of: key).map(pairs.key(at:)) }
 
     /// Whether a key is present.
-    func has(_ key: String) -> Bool { pair(key) != nil }
+    func has(_ key: String) -> Bool { position(of: key) != nil }
 
-    private func pair(_ key: String) -> Pair? { pairs.first { $0.key == key }?.pair }
+    private func position(of key: String) -> Int? { found.first { $0.key == key }?.position }
 }
 
 /// The duration syntax: a non-negative decimal number and a unit (ms, s, m, h), no space.

@@ -68,6 +68,16 @@ public struct Node: Sendable {
         public subscript(position: Int) -> Pair {
             Pair(key: nodes[2 * position], value: nodes[2 * position + 1])
         }
+
+        /// The key of the pair at `position`.
+        public func key(at position: Int) -> Node { nodes[2 * position] }
+
+        /// The value of the pair at `position`.
+        public func value(at position: Int) -> Node { nodes[2 * position + 1] }
+
+        /// The text of the key at `position` when it is a scalar, read in place: a decoder looking up its keys
+        /// makes no node (and no reference to the document) for each of them.
+        public func keyText(at position: Int) -> String? { nodes.scalarText(at: 2 * position) }
     }
 
     /// A sequence's items in source order.
@@ -81,6 +91,12 @@ public struct Node: Sendable {
 
         public subscript(position: Int) -> Node {
             Node(document, Int(document.children[start + position]))
+        }
+
+        /// The text of the item at `position` when it is a scalar, read in place.
+        func scalarText(at position: Int) -> String? {
+            let record = document.records[Int(document.children[start + position])]
+            return record.kind == .scalar ? document.scalars.texts[record.start] : nil
         }
     }
 }
