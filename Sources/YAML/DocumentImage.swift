@@ -12,32 +12,53 @@ public enum DocumentImage {
     private static let magic: UInt32 = 0x3149_4452  // "RDI1"
 
     /// Appends the image of `root`'s document and of the text it was parsed from to `bytes`.
+    ///
+    /// The image is written in place at the end of `bytes`, into room for its largest possible size, which is then
+    /// cut to what was written: appending it byte by byte cost more than everything else the check does to a file
+    /// but parse and decode it.
     public static func append(_ root: Node, text: String, to bytes: inout [UInt8]) {
         let document = root.document
         let scalars = document.scalars
-        var text = text
-        text.withUTF8 { utf8 in
-            Swift.withUnsafeBytes(of: magic) { bytes.append(contentsOf: $0) }
-            for count in [utf8.count, document.records.count, document.children.count, scalars.count, scalars.tags.count,
-                          root.index] {
-                bytes.append(number: UInt64(count))
+        // LEB128 takes at most 10 bytes for a 64-bit number; each record is a byte and four numbers, each scalar a
+        // byte, two numbers and its text with its length.
+        let numberBytes = 10
+        var bound = 4 + 6 * numberBytes + text.utf8.count + document.records.count * (1 + 4 * numberBytes)
+            + document.children.count * numberBytes + scalars.count * (1 + 3 * numberBytes)
+            + scalars.tags.count * numberBytes
+        for scalarText in scalars.texts { bound += scalarText.utf8.count }
+        for tag in scalars.tags { bound += tag.utf8.count }
+
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: bound))
+        let written = bytes.withUnsafeMutableBufferPointer { buffer in
+            var writer = ImageWriter(UnsafeMutableBufferPointer(rebasing: buffer[start...]))
+            writer.bytes(of: magic)
+            writer.number(text.utf8.count)
+            writer.number(document.records.count)
+            writer.number(document.children.count)
+            writer.number(scalars.count)
+            writer.number(scalars.tags.count)
+            writer.number(root.index)
+            writer.text(text)
+            for record in document.records {
+                writer.byte(record.kind.rawValue)
+                writer.number(Int(record.line))
+                writer.number(Int(record.column))
+                writer.number(record.start)
+                writer.number(record.count)
             }
-            bytes.append(contentsOf: utf8)
-        }
-        for record in document.records {
-            bytes.append(record.kind.rawValue)
-            for number in [Int(record.line), Int(record.column), record.start, record.count] {
-                bytes.append(number: UInt64(number))
+            for child in document.children { writer.number(Int(child)) }
+            for index in scalars.facts.indices {
+                let facts = scalars.facts[index]
+                writer.byte(facts.style.code << 4 | facts.kind.rawValue)
+                writer.number(facts.bits)
+                writer.number(Int(facts.tag) + 1)
+                writer.counted(scalars.texts[index])
             }
+            for tag in scalars.tags { writer.counted(tag) }
+            return writer.offset
         }
-        for child in document.children { bytes.append(number: UInt64(child)) }
-        for (facts, scalarText) in zip(scalars.facts, scalars.texts) {
-            bytes.append(facts.style.code << 4 | facts.kind.rawValue)
-            bytes.append(number: facts.bits)
-            bytes.append(number: UInt64(facts.tag + 1))
-            bytes.append(string: scalarText)
-        }
-        for tag in scalars.tags { bytes.append(string: tag) }
+        bytes.removeLast(bound - written)
     }
 
     /// The source text and root node of the document an image holds; nil when the bytes are not one whole image.
@@ -150,24 +171,58 @@ private struct ImageReader {
     }
 }
 
-private extension [UInt8] {
-    /// Appends a number in LEB128: seven bits a byte, low bits first, the high bit set on all bytes but the last.
-    mutating func append(number: UInt64) {
-        var number = number
-        while number >= 0x80 {
-            append(UInt8(truncatingIfNeeded: number) | 0x80)
-            number >>= 7
-        }
-        append(UInt8(number))
+/// Writes the fields of an image into room known to be large enough (`append` reserves the largest size).
+private struct ImageWriter {
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    private(set) var offset = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
     }
 
-    /// Appends a string's UTF-8 byte count and bytes.
-    mutating func append(string: String) {
+    mutating func byte(_ byte: UInt8) {
+        precondition(offset < buffer.count, "an image outgrew the room reserved for it")
+        buffer[offset] = byte
+        offset += 1
+    }
+
+    /// A number in LEB128: seven bits a byte, low bits first, the high bit set on all bytes but the last.
+    mutating func number(_ number: UInt64) {
+        var number = number
+        while number >= 0x80 {
+            byte(UInt8(truncatingIfNeeded: number) | 0x80)
+            number >>= 7
+        }
+        byte(UInt8(number))
+    }
+
+    /// A count, index or non-negative field as a number.
+    mutating func number(_ number: Int) {
+        self.number(UInt64(number))
+    }
+
+    /// The bytes of a fixed-size value as they are in memory.
+    mutating func bytes<Value>(of value: Value) {
+        withUnsafeBytes(of: value) { raw in
+            for byte in raw { self.byte(byte) }
+        }
+    }
+
+    /// A string's UTF-8 bytes.
+    mutating func text(_ string: String) {
         var string = string
         string.withUTF8 { utf8 in
-            append(number: UInt64(utf8.count))
-            append(contentsOf: utf8)
+            guard let source = utf8.baseAddress else { return }
+            precondition(utf8.count <= buffer.count - offset, "an image outgrew the room reserved for it")
+            (buffer.baseAddress! + offset).update(from: source, count: utf8.count)
+            offset += utf8.count
         }
+    }
+
+    /// A string's UTF-8 byte count and bytes.
+    mutating func counted(_ string: String) {
+        number(string.utf8.count)
+        text(string)
     }
 }
 
