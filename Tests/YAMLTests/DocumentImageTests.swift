@@ -34,6 +34,24 @@ import YAML
         #expect(outline(root).contains("5:36 plain !!str '42' string(\"42\")"))
     }
 
+    @Test func largeDocumentsReadBackAndImagesFollowEachOtherExactly() throws {
+        // Hundreds of nodes and long scalars: counts, indices and lengths that take several bytes each.
+        let text = "items:\n" + (0..<400).map { index in
+            "  - { id: \(index), name: \"item \(index) ✓\", note: x\(String(repeating: "y", count: index)) }"
+        }.joined(separator: "\n") + "\n"
+        let root = try document(text)
+        var bytes: [UInt8] = []
+        DocumentImage.append(root, text: text, to: &bytes)
+        let first = bytes.count
+        DocumentImage.append(root, text: text, to: &bytes)
+        #expect(bytes.count == 2 * first)
+        for range in [0..<first, first..<bytes.count] {
+            let read = try #require(Array(bytes[range]).withUnsafeBytes(DocumentImage.read))
+            #expect(read.text == text)
+            #expect(outline(read.root) == outline(root))
+        }
+    }
+
     @Test func anImageOfASmallFileStaysUnderOneKibibyte() throws {
         let text = "request:\n  url: /api/health\nexpect:\n  status: 200\n  body:\n    $.status: ok\ncapture:\n  s: $.status\n"
         var bytes: [UInt8] = []
