@@ -18,5 +18,6 @@ test: setup
 	swift test --no-parallel
 
 # Measures the release build beside a raw HTTP client loop and prints a table of ratios (README, "Benchmarks").
+# Release executables are built as users ship them: the Swift runtime and Foundation linked in (the raw loop too).
 bench: setup
-	swift build -c release && .build/release/runner-bench
+	swift build -c release --static-swift-stdlib && .build/release/runner-bench

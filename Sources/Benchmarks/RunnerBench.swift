@@ -8,7 +8,7 @@ struct RunnerBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runner-bench",
         abstract: "Measure runner's throughput, parsing, start-up and memory beside a raw HTTP client loop.",
-        discussion: "Build first with `swift build -c release`; run from the package directory (or pass the paths).")
+        discussion: "Build first with `swift build -c release --static-swift-stdlib` (as `make bench` does); run from the package directory (or pass the paths).")
 
     @Option(help: "Request files in the throughput and parsing collections (memory is also measured at a tenth of it).")
     var count = 10_000
@@ -33,7 +33,7 @@ struct RunnerBench: AsyncParsableCommand {
             throw ValidationError("--count must be at least 10, --rounds at least 1 and --jobs at least 2")
         }
         guard FileManager.default.isExecutableFile(atPath: runner) else {
-            throw ValidationError("no runner executable at \(runner); build it with `swift build -c release`")
+            throw ValidationError("no runner executable at \(runner); build it with `swift build -c release --static-swift-stdlib`")
         }
     }
 
@@ -95,7 +95,7 @@ struct RunnerBench: AsyncParsableCommand {
         if FileManager.default.isExecutableFile(atPath: demoAPI) {
             do { servers.append(try LocalServer.demoAPI(executable: demoAPI)) } catch { progress("skipping the demo API: \(error)") }
         } else {
-            progress("skipping the demo API: no executable at \(demoAPI) (swift build -c release builds it)")
+            progress("skipping the demo API: no executable at \(demoAPI) (swift build -c release --static-swift-stdlib builds it)")
         }
         if noNginx {
             progress("skipping nginx: --no-nginx")
