@@ -233,9 +233,6 @@ struct Fields {
         self.found = found
     }
 
-    /// The mark of the mapping's first key (nil for an empty mapping).
-    var mark: Mark? { pairs.isEmpty ? nil : pairs.key(at: 0).mark }
-
     /// The value node of a key, if present.
     subscript(key: String) -> Node? { position(of: key).map(pairs.value(at:)) }
 
