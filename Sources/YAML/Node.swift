@@ -66,7 +66,7 @@ public struct Node: Sendable {
         public var endIndex: Int { nodes.count / 2 }
 
         public subscript(position: Int) -> Pair {
-            Pair(key: nodes[2 * position], value: nodes[2 * position + 1])
+            Pair(key: key(at: position), value: value(at: position))
         }
 
         /// The key of the pair at `position`.
@@ -95,8 +95,7 @@ public struct Node: Sendable {
 
         /// The text of the item at `position` when it is a scalar, read in place.
         func scalarText(at position: Int) -> String? {
-            let record = document.records[Int(document.children[start + position])]
-            return record.kind == .scalar ? document.scalars.texts[record.start] : nil
+            document.scalarText(ofNode: Int(document.children[start + position]))
         }
     }
 }
@@ -144,6 +143,12 @@ final class Document: Sendable {
         self.records = records
         self.children = children
         self.scalars = scalars
+    }
+
+    /// The text of node `index` when it is a scalar, or nil.
+    func scalarText(ofNode index: Int) -> String? {
+        let record = records[index]
+        return record.kind == .scalar ? scalars.texts[record.start] : nil
     }
 }
 

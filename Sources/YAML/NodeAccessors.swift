@@ -20,10 +20,7 @@ extension Node {
 
     /// The text of a scalar as written (after unescaping), or nil; cheaper than `scalar?.text`, which
     /// copies the whole scalar.
-    public var scalarText: String? {
-        let record = document.records[index]
-        return record.kind == .scalar ? document.scalars.texts[record.start] : nil
-    }
+    public var scalarText: String? { document.scalarText(ofNode: index) }
 
     /// The text of a scalar whose core-schema value is a string, or nil.
     public var string: String? {
