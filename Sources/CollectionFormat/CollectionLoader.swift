@@ -96,6 +96,9 @@ public enum CollectionLoader {
         decode(file, keepingRoot: false)?.decoded
     }
 
+    /// A file read and decoded by a check: its definitions, the root of its document when kept, and which file it is.
+    private typealias Read = (decoded: DecodedFile<RequestFile>, root: Node?, identity: FileSystem.FileIdentity?)
+
     /// Decodes a request file again from the image its check spilled, or from its path when the image cannot be
     /// read back; the file is decoded as it was checked, even if it changed since.
     public static func reload(_ file: DiscoveredFile, from spilled: SpilledFile) -> DecodedFile<RequestFile>? {
@@ -105,13 +108,13 @@ public enum CollectionLoader {
     }
 
     /// Reads and decodes a request file, with the root of its parsed document when `keepingRoot` and it decodes
-    /// (to be spilled); nil when it cannot be read.
-    private static func decode(_ file: DiscoveredFile, keepingRoot: Bool) -> (decoded: DecodedFile<RequestFile>, root: Node?)? {
+    /// (to be spilled), and which file it is; nil when it cannot be read.
+    private static func decode(_ file: DiscoveredFile, keepingRoot: Bool) -> Read? {
         // A file's paths are joined on each access: once each here.
         let absolutePath = file.absolutePath
         guard let document = SourceLoader.load(path: file.path, absolutePath: absolutePath) else { return nil }
         let decoded = FileDecoding.requestFile(document, absolutePath: absolutePath, defaultName: file.defaultName)
-        return (decoded, keepingRoot && decoded.value != nil ? document.root : nil)
+        return (decoded, keepingRoot && decoded.value != nil ? document.root : nil, document.identity)
     }
 
     private static func load(_ request: LoadRequest, keepingFiles: Bool, spill: SpillFile? = nil,
@@ -139,8 +142,11 @@ public enum CollectionLoader {
         let validates = request.checksReferences && !environmentBroken
 
         var files: [RequestFile] = []
+        /// The files read so far: a file reached again (through another argument or a link) counts once, where first found.
+        var seen: Set<FileSystem.FileIdentity> = []
         // Each decoded file is checked here in run order while later files are found and decoded.
-        func receive(_ location: DiscoveredFile, _ read: (decoded: DecodedFile<RequestFile>, root: Node?)?) {
+        func receive(_ location: DiscoveredFile, _ read: Read?) {
+            if let identity = read?.identity, !seen.insert(identity).inserted { return }
             guard let decoded = read?.decoded else {
                 diagnostics.add(.error("cannot read the file", path: location.path, at: nil))
                 return

@@ -44,12 +44,13 @@ enum Discovery {
 
     /// Hands `found` every .yaml/.yml file under the paths as it is found, each directory in lexical path
     /// order, skipping `skipping` (the environments directory) and hidden entries; returns the problems (a
-    /// missing path, a directory that cannot be listed). A file reached twice (through two arguments or
-    /// links) counts once.
+    /// missing path, a directory that cannot be listed). A directory reached twice (through two arguments or
+    /// links) is listed once; a file reached twice is handed on each time, and counts once when it is read (its
+    /// identity comes with its contents, so the files of a directory are not stat'ed one by one here).
     static func requestFiles(_ paths: [String], currentDirectory: String, skipping: String?,
                              found: (DiscoveredFile) -> Void) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        var seen: Set<FileSystem.FileIdentity> = []
+        var visited: Set<FileSystem.FileIdentity> = []
         let skipped = skipping.flatMap(FileSystem.status)?.identity
         for argument in paths {
             let display = trimmedArgument(argument)
@@ -60,11 +61,10 @@ enum Discovery {
             }
             let root = DiscoveredFile.Root(display: display, absolute: absolute)
             if status.isDirectory {
-                var visited: Set<FileSystem.FileIdentity> = [status.identity]
+                guard visited.insert(status.identity).inserted else { continue }
                 var count = 0
                 let problemsBefore = diagnostics.count
-                collect(in: absolute, under: "", root: root, skipping: skipped, visited: &visited, seen: &seen,
-                        problems: &diagnostics) { file in
+                collect(in: absolute, under: "", root: root, skipping: skipped, visited: &visited, problems: &diagnostics) { file in
                     count += 1
                     found(file)
                 }
@@ -72,7 +72,7 @@ enum Discovery {
                     diagnostics.append(.warning("no .yaml or .yml files found in this directory", path: display, at: nil))
                 }
             } else if hasYAMLExtension(display) {
-                if seen.insert(status.identity).inserted { found(DiscoveredFile(root: root, relative: "")) }
+                found(DiscoveredFile(root: root, relative: ""))
             } else {
                 diagnostics.append(.error("not a request file: expected a .yaml or .yml file", path: display, at: nil))
             }
@@ -92,38 +92,33 @@ enum Discovery {
     /// order of their path components: entries sorted, each directory's files where its name sorts.
     private static func collect(in directory: String, under place: String, root: DiscoveredFile.Root,
                                 skipping: FileSystem.FileIdentity?, visited: inout Set<FileSystem.FileIdentity>,
-                                seen: inout Set<FileSystem.FileIdentity>, problems: inout [Diagnostic],
-                                found: (DiscoveredFile) -> Void) {
+                                problems: inout [Diagnostic], found: (DiscoveredFile) -> Void) {
         guard let entries = FileSystem.visibleEntries(of: directory) else {
             // Its request files would silently not run.
             let path = place.isEmpty ? root.display : PathText.join(root.display, place)
             problems.append(.error("cannot read the directory", path: path, at: nil, suggestion: "check its permissions"))
             return
         }
-        for (entry, status) in entries {
+        for (entry, kind) in entries {
             let relative = place.isEmpty ? entry : place + "/" + entry
-            guard let status else {
-                // A request file that cannot be stat'ed (a broken link) is listed, so reading it reports it.
-                if hasYAMLExtension(entry) { found(DiscoveredFile(root: root, relative: relative)) }
-                continue
-            }
-            if status.isDirectory {
+            switch kind {
+            case .statted(let status?) where status.isDirectory:
                 guard status.identity != skipping, visited.insert(status.identity).inserted else { continue }
                 collect(in: PathText.join(directory, entry), under: relative, root: root, skipping: skipping,
-                        visited: &visited, seen: &seen, problems: &problems, found: found)
-            } else if hasYAMLExtension(entry), seen.insert(status.identity).inserted {
-                found(DiscoveredFile(root: root, relative: relative))
+                        visited: &visited, problems: &problems, found: found)
+            case .file, .statted:
+                // A request file that cannot be stat'ed (a broken link) is listed too, so reading it reports it.
+                if hasYAMLExtension(entry) { found(DiscoveredFile(root: root, relative: relative)) }
             }
         }
     }
 
     /// Whether a directory holds any YAML file at all (also one found before through another argument).
     private static func hasAnyRequestFile(in directory: String, skipping: FileSystem.FileIdentity?) -> Bool {
-        var visited: Set<FileSystem.FileIdentity> = [], seen: Set<FileSystem.FileIdentity> = []
+        var visited: Set<FileSystem.FileIdentity> = [], problems: [Diagnostic] = []
         var any = false
-        var problems: [Diagnostic] = []
         collect(in: directory, under: "", root: DiscoveredFile.Root(display: "", absolute: directory),
-                skipping: skipping, visited: &visited, seen: &seen, problems: &problems) { _ in any = true }
+                skipping: skipping, visited: &visited, problems: &problems) { _ in any = true }
         return any
     }
 

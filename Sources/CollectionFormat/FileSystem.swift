@@ -34,37 +34,42 @@ enum FileSystem {
         return Status(info)
     }
 
-    /// The visible entries of a directory (names not starting with `.`) in lexical order, each with what
-    /// stat(2) says of it (nil for a broken link); nil if the directory cannot be listed.
+    /// What a directory entry is, as far as finding request files needs to know.
+    enum EntryKind: Equatable {
+        /// A regular file, as the directory listing says: not stat'ed (a file reached twice is told by the identity its
+        /// reading finds).
+        case file
+        /// An entry stat'ed (a directory, a link, or one the listing does not type) and what stat(2) says of it
+        /// (symbolic links followed); nil for a broken link.
+        case statted(Status?)
+    }
+
+    /// The visible entries of a directory (names not starting with `.`) in lexical order, with their kinds; nil if the
+    /// directory cannot be listed.
     ///
-    /// One descriptor for the directory: each entry is stat'ed relative to it (fstatat), not by its full path.
-    static func visibleEntries(of directory: String) -> [(name: String, status: Status?)]? {
+    /// Regular files are known from the listing's entry type; only the other entries are stat'ed, relative to the
+    /// directory's descriptor (fstatat), not by their full path.
+    static func visibleEntries(of directory: String) -> [(name: String, kind: EntryKind)]? {
         guard let stream = opendir(directory) else { return nil }
         defer { closedir(stream) }
-        var names: [String] = []
+        var entries: [(name: String, regular: Bool)] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                 String(cString: bytes.baseAddress!.assumingMemoryBound(to: CChar.self))
             }
-            if !name.hasPrefix(".") { names.append(name) }
+            if !name.hasPrefix(".") { entries.append((name, entry.pointee.d_type == UInt8(DT_REG))) }
         }
         let descriptor = dirfd(stream)
-        return names.sorted().map { name in
+        return entries.sorted { $0.name < $1.name }.map { entry in
+            if entry.regular { return (entry.name, .file) }
             var info = stat()
-            return (name, fstatat(descriptor, name, &info, 0) == 0 ? Status(info) : nil)
+            return (entry.name, .statted(fstatat(descriptor, entry.name, &info, 0) == 0 ? Status(info) : nil))
         }
     }
 
     /// The bytes of a file, or nil if it cannot be read.
     static func read(_ path: String) -> [UInt8]? {
         FileManager.default.contents(atPath: path).map { [UInt8]($0) }
-    }
-
-    /// The size of a file in bytes from stat(2), without opening it; nil if it cannot be stat'ed.
-    static func size(of path: String) -> Int? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Int(info.st_size)
     }
 
     /// What `contents(of:limit:)` found.
@@ -75,20 +80,23 @@ enum FileSystem {
         case tooLarge(size: Int)
     }
 
-    /// The bytes of a file up to `limit`, or its size when it is larger; nil if it cannot be read.
+    /// The bytes of a file up to `limit`, or its size when it is larger, and which file it is; nil if it cannot be read.
     ///
     /// One open(2), fstat(2) on the descriptor and read(2)s straight into arrays: one path lookup per file
     /// instead of stat plus FileHandle's open, no copy through `Data` and no read buffer besides the result. A
     /// regular file is read up to the size fstat gave (one read for a small file), which is within the limit.
-    static func contents(of path: String, limit: Int) -> BoundedContents? {
+    static func contents(of path: String, limit: Int) -> (contents: BoundedContents, identity: FileIdentity?)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            return size(of: path).flatMap { $0 > limit ? .tooLarge(size: $0) : nil }
+            var info = stat()
+            guard stat(path, &info) == 0, Int(info.st_size) > limit else { return nil }
+            return (.tooLarge(size: Int(info.st_size)), Status(info).identity)
         }
         defer { close(descriptor) }
         var info = stat()
         let statted = fstat(descriptor, &info) == 0
-        if statted, Int(info.st_size) > limit { return .tooLarge(size: Int(info.st_size)) }
+        let identity = statted ? Status(info).identity : nil
+        if statted, Int(info.st_size) > limit { return (.tooLarge(size: Int(info.st_size)), identity) }
         var bytes: [UInt8] = []
         // A regular file: the size fstat gave (plus a byte to notice a file that grew) in one read(2). Anything else,
         // or a file larger than that by now, is read on 4 KiB at a time until its end or one byte past the limit.
@@ -102,7 +110,7 @@ enum FileSystem {
             if regular, bytes.count == Int(info.st_size) { break }
             wanted = 4096
         }
-        return .bytes(bytes)
+        return (.bytes(bytes), identity)
     }
 
     /// One read(2) of at most `count` bytes, straight into a new array (empty at the end of the file); nil on an error.

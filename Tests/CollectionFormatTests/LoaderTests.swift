@@ -29,13 +29,21 @@ import YAML
         let manager = FileManager.default
         try manager.createSymbolicLink(atPath: scratch.root + "/requests/sub/a-again.yaml", withDestinationPath: "../a.yaml")
         try manager.createSymbolicLink(atPath: scratch.root + "/requests/sub/loop", withDestinationPath: "..")
-        let (files, problems) = discover(["requests", "requests/sub/b.yaml", "other/../other"],
-                                                       currentDirectory: scratch.root, skipping: nil)
+        try manager.linkItem(atPath: scratch.root + "/other/c.yaml", toPath: scratch.root + "/other/c-hard.yaml")
+        let paths = ["requests", "requests/sub/b.yaml", "other/../other"]
+        // Discovery lists a directory once (the link back to its parent does not loop) and hands on every path to a file;
+        // loading reads each file once, under the path it was first found at.
+        let (found, problems) = discover(paths, currentDirectory: scratch.root, skipping: nil)
         #expect(problems.isEmpty)
-        #expect(files.map(\.path) == ["requests/a.yaml", "requests/sub/b.yaml", "other/../other/c.yaml"])
+        #expect(found.map(\.path) == ["requests/a.yaml", "requests/sub/a-again.yaml", "requests/sub/b.yaml",
+                                       "requests/sub/b.yaml", "other/../other/c-hard.yaml", "other/../other/c.yaml"])
+        let collection = scratch.load(paths)
+        #expect(collection.diagnostics.isEmpty)
+        let files = collection.files
+        #expect(files.map(\.path) == ["requests/a.yaml", "requests/sub/b.yaml", "other/../other/c-hard.yaml"])
         #expect(files.map(\.absolutePath) == [scratch.root + "/requests/a.yaml", scratch.root + "/requests/sub/b.yaml",
-                                               scratch.root + "/other/c.yaml"])
-        #expect(files.map(\.defaultName) == ["a", "sub/b", "c"])
+                                               scratch.root + "/other/c-hard.yaml"])
+        #expect(files.map(\.name) == ["a", "sub/b", "c-hard"])
     }
 
     @Test func aBrokenLinkToARequestFileIsReportedNotSkipped() throws {
@@ -67,8 +75,9 @@ import YAML
         defer { scratch.remove() }
         scratch.write("requests/sub/b.yaml", "request: { url: /b }\n")
         scratch.write("empty/notes.txt", "not a request\n")
-        let (files, problems) = discover(["requests", "requests/sub", "empty"],
+        let (files, problems) = discover(["requests", "requests/sub", "empty", "empty"],
                                                        currentDirectory: scratch.root, skipping: nil)
+        // `requests/sub` was listed within `requests`: not again, and no warning; an empty directory warns once.
         #expect(files.map(\.path) == ["requests/sub/b.yaml"])
         #expect(problems.map(\.description) == ["empty: warning: no .yaml or .yml files found in this directory"])
     }
