@@ -26,8 +26,10 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // libyaml's allocation functions with a per-thread cache of small blocks (glibc only).
+        .target(name: "CYAMLAllocator"),
         // YAML text to a Node tree with 1-based marks; the only code that touches libyaml.
-        .target(name: "YAML", dependencies: ["CYAML"]),
+        .target(name: "YAML", dependencies: ["CYAML", "CYAMLAllocator"]),
         // Value types of the "HTTP in Swift" design: requests, bodies, responses, errors, options.
         .target(name: "HTTPCore"),
         // The HTTPLoader chain and the AsyncHTTPClient transport.
@@ -86,7 +88,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .testTarget(name: "YAMLTests", dependencies: ["YAML"], exclude: ["Regressions"]),
+        .testTarget(name: "YAMLTests", dependencies: ["YAML", "CYAMLAllocator"], exclude: ["Regressions"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "LoadersTests", dependencies: ["Loaders", "HTTPCore", "TestSupport"]),
         .testTarget(name: "ExpectationsTests", dependencies: ["Expectations", "HTTPCore"]),
