@@ -45,8 +45,9 @@ struct TreeBuilder {
 
     init(limits: Limits) {
         self.limits = limits
-        // Room for a small request file's nodes; each array stays under 1 KiB (30 records of 32 bytes), which
-        // glibc serves from its per-thread cache (larger requests make it consolidate its free lists).
+        // Room for a small request file's nodes and nesting; each array stays under 1 KiB (30 records of 32 bytes,
+        // 8 frames), which glibc serves from its per-thread cache (larger requests make it consolidate its free lists).
+        stack.reserveCapacity(8)
         records.reserveCapacity(30)
         children.reserveCapacity(32)
         scalars.reserveCapacity(24)
