@@ -35,7 +35,7 @@ enum FileSystem {
     }
 
     /// What a directory entry is, as far as finding request files needs to know.
-    enum EntryKind: Equatable {
+    enum EntryKind {
         /// A regular file, as the directory listing says: not stat'ed (a file reached twice is told by the identity its
         /// reading finds).
         case file
