@@ -96,9 +96,6 @@ public enum CollectionLoader {
         decode(file, keepingRoot: false)?.decoded
     }
 
-    /// A file read and decoded by a check: its definitions, the root of its document when kept, and which file it is.
-    private typealias Read = (decoded: DecodedFile<RequestFile>, root: Node?, identity: FileSystem.FileIdentity?)
-
     /// Decodes a request file again from the image its check spilled, or from its path when the image cannot be
     /// read back; the file is decoded as it was checked, even if it changed since.
     public static func reload(_ file: DiscoveredFile, from spilled: SpilledFile) -> DecodedFile<RequestFile>? {
@@ -106,6 +103,9 @@ public enum CollectionLoader {
         let document = SourceDocument(source: SourceText(path: file.path, text: text), root: root, diagnostics: [])
         return FileDecoding.requestFile(document, absolutePath: file.absolutePath, defaultName: file.defaultName)
     }
+
+    /// A file read and decoded by a check: its definitions, the root of its document when kept, and which file it is.
+    private typealias Read = (decoded: DecodedFile<RequestFile>, root: Node?, identity: FileSystem.FileIdentity?)
 
     /// Reads and decodes a request file, with the root of its parsed document when `keepingRoot` and it decodes
     /// (to be spilled), and which file it is; nil when it cannot be read.
