@@ -4,7 +4,7 @@ import Testing
 @testable import YAML
 
 /// libyaml's allocation functions, replaced: the small strings it frees while scanning are kept for the thread's next
-/// ones (as many taken as kept again, parse after parse), and documents parse the same.
+/// ones (taken again parse after parse, so they do not pile up), and documents parse the same.
 @Suite struct AllocatorTests {
     private static let document = """
         name: Health check
@@ -30,9 +30,15 @@ import Testing
             }.start()
         }
         #expect(counts[0] == 0)
-        // The first parse leaves blocks kept; the next ones take them again and leave as many.
+        // The first parse leaves blocks kept; the next ones take them again and leave about as many. Not exactly as
+        // many: with none kept, malloc may hand a 16-byte request a larger chunk (a free one too small to split),
+        // which is not kept when freed, and the heap's layout differs from run to run. Without the blocks being
+        // taken again, each parse would add a first parse's worth, and the first would already fill the thread's 64
+        // (a parse of this document frees some 70 small strings).
         #expect(counts[1] > 0)
-        #expect(counts[2] == counts[1] && counts[3] == counts[1])
+        #expect(counts[2] > 0 && counts[3] > 0)
+        #expect(counts[3] < 2 * counts[1])
+        #expect(counts.allSatisfy { $0 < 64 })
     }
 
     /// Blocks handed back hold what libyaml writes into them next: a document parsed on a thread with none kept and
