@@ -4,6 +4,13 @@ internal import NIOCore
 internal import NIOSSL
 internal import X509
 
+/// The scheme a test server speaks: plain HTTP, or HTTPS with a self-signed certificate (which only requests
+/// with `insecure` accept).
+public enum TestServerScheme: String, CaseIterable, Sendable {
+    case http
+    case https
+}
+
 /// How a TLS test server proves its identity.
 public enum TestServerTLS: Sendable {
     /// A certificate made for this server when it starts, signed by its own key: no client trusts it.
@@ -19,6 +26,15 @@ extension TestServer {
         let context = try NIOSSLContext(configuration: SelfSignedIdentity.generate().serverConfiguration)
         return try await start(host: host, scheme: "https") { channel in
             try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+        }
+    }
+
+    /// Starts a server speaking `scheme` on `host` and a free port: `start(host:)` for http,
+    /// `start(host:tls: .selfSigned)` for https.
+    public static func start(_ scheme: TestServerScheme, host: String = "127.0.0.1") async throws -> TestServer {
+        switch scheme {
+        case .http: try await start(host: host)
+        case .https: try await start(host: host, tls: .selfSigned)
         }
     }
 }

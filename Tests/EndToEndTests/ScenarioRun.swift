@@ -19,13 +19,14 @@ enum ScenarioRun {
     }
 
     /// Runs `runner` with `arguments` plus `--report-junit` and `--report-json`; NO_COLOR is set unless
-    /// `environment` sets it to "" (then it is left out). With `tls`, the test server speaks HTTPS.
+    /// `environment` sets it to "" (then it is left out). The test server speaks `scheme` (https: a self-signed
+    /// certificate).
     /// `whileRunning` gets the runner's process id, as in `RunnerProcess.run`.
     static func run(
         _ scenario: String, _ arguments: [String], environment extra: [String: String] = [:], terminal: Bool = false,
-        tls: TestServerTLS? = nil, whileRunning: (@Sendable (Int32) -> Void)? = nil
+        scheme: TestServerScheme = .http, whileRunning: (@Sendable (Int32) -> Void)? = nil
     ) async throws -> Output {
-        let server = if let tls { try await TestServer.start(tls: tls) } else { try await TestServer.start() }
+        let server = try await TestServer.start(scheme)
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("runner-reports-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: reports) }

@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func anUntrustedCertificateIsAnErrorAndNothingIsReceived() async throws {
-        let output = try await ScenarioRun.run("tls", ["run", "verified", "--env", "local"], tls: .selfSigned)
+        let output = try await ScenarioRun.run("tls", ["run", "verified", "--env", "local"], scheme: .https)
         let stdout = output.result.stdout
         #expect(output.result.exitCode == 3, "\(stdout)\n\(output.result.stderr)")
         #expect(stdout.contains("ERROR  get  GET https://127.0.0.1:"), "\(stdout)")
@@ -29,7 +29,7 @@ import Testing
         (["run", "verified", "--env", "insecure"], "environments/insecure.yaml:2:22: "),
     ])
     func insecureReachesTheServerAndWarnsOnceWhereItIsWritten(arguments: [String], place: String) async throws {
-        let output = try await ScenarioRun.run("tls", arguments, tls: .selfSigned)
+        let output = try await ScenarioRun.run("tls", arguments, scheme: .https)
         let (stdout, stderr) = (output.result.stdout, output.result.stderr)
         #expect(output.result.exitCode == 0, "\(stdout)\n\(stderr)")
         #expect(stdout.contains("PASS   get  GET https://127.0.0.1:"), "\(stdout)")
