@@ -18,6 +18,8 @@ public final class HTTPClientTransport: HTTPLoader {
     private let cleartextClient: HTTP1Client
     private let secureClient: HTTPClient
     private let insecureClient = Mutex<HTTPClient?>(nil)
+    /// Which of the secure clients' connections have carried a request.
+    private let connectionReuse = ConnectionReuseLog()
     private let decompressionRatio: Int
 
     /// Creates a transport; compressed bodies may expand at most `decompressionRatio` times.
@@ -103,29 +105,44 @@ public final class HTTPClientTransport: HTTPLoader {
         }
         let outgoing = try HTTPClient.Request(url: url.absoluteString, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue),
                                               headers: headers, body: body.readableBytes == 0 ? nil : .byteBuffer(body))
-        return try await Self.execute(outgoing, for: request, on: request.options.insecure ? insecure() : secureClient)
+        return try await execute(outgoing, for: request, on: request.options.insecure ? insecure() : secureClient)
     }
 
-    /// Executes `outgoing` under the request's deadline (which covers the body too), once more when the pooled
-    /// connection it got was already closed: nothing was sent then, so repeating is safe for every method.
-    /// (A server that sends more than its Content-Length makes the client drop that connection just as the
-    /// next request may be handed it.) Task cancellation cancels the request.
-    private static func execute(
+    /// Executes `outgoing` under the request's deadline (which covers the body too), once more on another
+    /// connection when the pooled one it got was closed before any response byte arrived, as the cleartext client
+    /// does: when it was closed already (nothing was sent), or when it had carried an earlier request (the server
+    /// closed the idle keep-alive connection as it was handed out again, or dropped it after a response longer than
+    /// its Content-Length). Task cancellation cancels the request.
+    private func execute(
         _ outgoing: HTTPClient.Request, for request: HTTPRequest, on client: HTTPClient
     ) async throws -> CappedBodyCollector.Response {
-        let deadline = request.deadline.map(nioDeadline)
+        let deadline = request.deadline.map(Self.nioDeadline)
         func attempt() async throws -> CappedBodyCollector.Response {
-            let task = client.execute(request: outgoing, delegate: CappedBodyCollector(request: request), deadline: deadline)
-            return try await withTaskCancellationHandler {
-                try await task.futureResult.get()
-            } onCancel: {
-                task.cancel()
+            let collector = CappedBodyCollector(request: request)
+            let connection = ConnectionReuseLog.Use()
+            let task = client.execute(request: outgoing, delegate: collector, deadline: deadline,
+                                      logger: connectionReuse.logger(noting: connection))
+            do {
+                return try await withTaskCancellationHandler {
+                    try await task.futureResult.get()
+                } onCancel: {
+                    task.cancel()
+                }
+            } catch let error as HTTPClientError where error == .remoteConnectionClosed && connection.wasReused
+                        && !collector.receivedHead {
+                throw StaleConnectionError(underlying: error)
             }
         }
         do {
-            return try await attempt()
-        } catch ChannelError.ioOnClosedChannel {
-            return try await attempt()
+            do {
+                return try await attempt()
+            } catch ChannelError.ioOnClosedChannel {
+                return try await attempt()
+            } catch is StaleConnectionError where !Task.isCancelled {
+                return try await attempt()
+            }
+        } catch let stale as StaleConnectionError {
+            throw stale.underlying
         }
     }
 
@@ -221,6 +238,9 @@ final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable
         body.writeBuffer(&part)
         return task.eventLoop.makeSucceededVoidFuture()
     }
+
+    /// Whether the response head arrived; read once the request has ended.
+    var receivedHead: Bool { head != nil }
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
         guard let head else { throw HTTPClientError.remoteConnectionClosed }
