@@ -320,6 +320,13 @@ enum TransportErrorMapping {
         return (.unknown, "\(error)")
     }
 
+    /// AsyncHTTPClient's refusals of header names and values (errors that carry the names or values, so
+    /// told apart by their kind's `shortDescription`).
+    private static let invalidHeaderKinds: Set<String> = [
+        HTTPClientError.invalidHeaderFieldNames([]).shortDescription,
+        HTTPClientError.invalidHeaderFieldValues([]).shortDescription,
+    ]
+
     private static func classify(_ error: HTTPClientError) -> (HTTPError.Code, String) {
         switch error {
         case .cancelled: (.cancelled, "cancelled")
@@ -331,6 +338,8 @@ enum TransportErrorMapping {
         case .invalidURL, .emptyHost, .emptyScheme, .traceRequestWithBody:
             (.invalidRequest, "\(error)")
         case .tlsHandshakeTimeout: (.insecureConnection, "TLS handshake timed out")
+        // As the cleartext client reports the same heads (`HTTP1RequestValidation`).
+        case _ where invalidHeaderKinds.contains(error.shortDescription): (.invalidResponse, "\(HTTPParserError.invalidHeaderToken)")
         default: (.unknown, "\(error)")
         }
     }
