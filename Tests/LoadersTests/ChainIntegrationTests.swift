@@ -4,11 +4,12 @@ import HTTPCore
 import Loaders
 import TestSupport
 
-/// The assembled chain over the real transport against the in-process test server.
+/// The assembled chain over the real transport against the in-process test server; what the transport decides
+/// (timeouts, cancellation, size caps, decoding, error codes) over http and https.
 @Suite(.serialized) struct ChainIntegrationTests {
-    /// Runs `body` with a started server and the standard chain pointed at it; stops both afterwards.
-    func withChain(_ body: (TestServer, any HTTPLoader) async throws -> Void) async throws {
-        try await withStandardChain(on: TestServer.start(), body)
+    /// Runs `body` with a started server speaking `scheme` and the standard chain pointed at it; stops both afterwards.
+    func withChain(over scheme: TestServerScheme = .http, _ body: (TestServer, any HTTPLoader) async throws -> Void) async throws {
+        try await withStandardChain(over: scheme, body)
     }
 
     func get(_ path: String, headers: HTTPHeaders = [:], _ options: HTTPRequestOptions = HTTPRequestOptions()) -> HTTPRequest {
@@ -123,8 +124,9 @@ import TestSupport
         }
     }
 
-    @Test func timeoutEndsAnIdleRequestNearItsLimit() async throws {
-        try await withChain { _, loader in
+    @Test(arguments: TestServerScheme.allCases)
+    func timeoutEndsAnIdleRequestNearItsLimit(_ scheme: TestServerScheme) async throws {
+        try await withChain(over: scheme) { _, loader in
             let start = ContinuousClock.now
             let error = await failure(of: loader, get("/wait/10000", HTTPRequestOptions(timeout: .seconds(1))))
             let elapsed = start.duration(to: .now)
@@ -133,8 +135,9 @@ import TestSupport
         }
     }
 
-    @Test func cancellingTheTaskCancelsTheTransport() async throws {
-        try await withChain { _, loader in
+    @Test(arguments: TestServerScheme.allCases)
+    func cancellingTheTaskCancelsTheTransport(_ scheme: TestServerScheme) async throws {
+        try await withChain(over: scheme) { _, loader in
             let task = Task { await failure(of: loader, get("/wait/10000")) }
             try await Task.sleep(for: .milliseconds(200))
             let start = ContinuousClock.now
@@ -144,8 +147,9 @@ import TestSupport
         }
     }
 
-    @Test func oversizedBodiesStopAtTheCap() async throws {
-        try await withChain { _, loader in
+    @Test(arguments: TestServerScheme.allCases)
+    func oversizedBodiesStopAtTheCap(_ scheme: TestServerScheme) async throws {
+        try await withChain(over: scheme) { _, loader in
             let capped = HTTPRequestOptions(maxResponseBytes: 100_000)
             #expect(await failure(of: loader, get("/large/1000000", capped))?.code == .responseTooLarge)
             #expect(await failure(of: loader, get("/large-chunked/1000000", capped))?.code == .responseTooLarge)
@@ -163,23 +167,25 @@ import TestSupport
         }
     }
 
-    @Test func gzipBodiesAreDecoded() async throws {
-        try await withChain { _, loader in
+    @Test(arguments: TestServerScheme.allCases)
+    func gzipBodiesAreDecoded(_ scheme: TestServerScheme) async throws {
+        try await withChain(over: scheme) { _, loader in
             let response = try await loader.load(get("/gzip"))
             #expect(try json(response)["gzipped"] as? Bool == true)
         }
     }
 
-    @Test func transportErrorsMapToCodes() async throws {
-        let server = try await TestServer.start()
+    @Test(arguments: TestServerScheme.allCases)
+    func transportErrorsMapToCodes(_ scheme: TestServerScheme) async throws {
+        let server = try await TestServer.start(scheme)
         let port = server.port
         try await server.stop()
         try await HTTPClientTransport.withTransport { transport in
-            let refused = await failure(of: transport, HTTPRequest(url: "http://127.0.0.1:\(port)/echo")!)
+            let refused = await failure(of: transport, HTTPRequest(url: "\(scheme)://127.0.0.1:\(port)/echo")!)
             #expect(refused?.code == .cannotConnect)
             #expect(await failure(of: transport, HTTPRequest(url: "/relative")!)?.code == .invalidRequest)
         }
-        try await withChain { _, loader in
+        try await withChain(over: scheme) { _, loader in
             let broken = await failure(of: loader, get("/close-mid-body"))
             #expect(broken?.code == .invalidResponse)
             #expect(broken?.message.contains("/close-mid-body") == true)

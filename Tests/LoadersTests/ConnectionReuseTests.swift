@@ -4,8 +4,9 @@ import HTTPCore
 import Loaders
 import TestSupport
 
-/// The transport's connection pool through the standard chain: keep-alive reuse over HTTP/1.1, a bounded
-/// number of connections under parallel load, and HTTP/2 negotiated by ALPN and multiplexed on one connection.
+/// The transport's connection pools through the standard chain: keep-alive reuse over HTTP/1.1 and a bounded
+/// number of connections under parallel load (over http and https), and HTTP/2 negotiated by ALPN and
+/// multiplexed on one connection (over https only: HTTP/2 is offered by TLS's ALPN).
 @Suite(.serialized) struct ConnectionReuseTests {
     /// Sends `count` requests for `path` at once and returns their statuses.
     func parallelStatuses(_ count: Int, _ path: String, options: HTTPRequestOptions = HTTPRequestOptions(),
@@ -18,8 +19,9 @@ import TestSupport
         }
     }
 
-    @Test func sequentialRequestsReuseOneKeepAliveConnection() async throws {
-        try await withStandardChain(on: TestServer.start()) { server, loader in
+    @Test(arguments: TestServerScheme.allCases)
+    func sequentialRequestsReuseOneKeepAliveConnection(_ scheme: TestServerScheme) async throws {
+        try await withStandardChain(over: scheme) { server, loader in
             for _ in 0..<20 {
                 let response = try await loader.load(request("/echo"))
                 #expect(response.status == .ok)
@@ -29,8 +31,9 @@ import TestSupport
         }
     }
 
-    @Test func parallelRequestsShareABoundedPool() async throws {
-        try await withStandardChain(on: TestServer.start()) { server, loader in
+    @Test(arguments: TestServerScheme.allCases)
+    func parallelRequestsShareABoundedPool(_ scheme: TestServerScheme) async throws {
+        try await withStandardChain(over: scheme) { server, loader in
             // 64 overlapping requests: the pool opens at most its per-host limit of 32 connections.
             let burst = try await parallelStatuses(64, "/wait/100", through: loader)
             #expect(burst == Array(repeating: .ok, count: 64))

@@ -3,8 +3,8 @@ import HTTPCore
 import Loaders
 import TestSupport
 
-/// Servers that stall, drip, cut a body short or lie about its length: each request ends with a clear
-/// `HTTPError` within its timeout, and the next request through the same chain still succeeds.
+/// Servers that stall, drip, cut a body short or lie about its length, over http and https: each request ends
+/// with a clear `HTTPError` within its timeout, and the next request through the same chain still succeeds.
 @Suite(.serialized) struct FaultTests {
     /// Loads `path` with `timeout` and returns the error and how long it took to arrive.
     func fault(_ path: String, timeout: Duration, _ loader: any HTTPLoader) async throws -> (HTTPError, Duration) {
@@ -23,8 +23,9 @@ import TestSupport
         #expect(try await loader.load(request("/echo")).status == .ok)
     }
 
-    @Test func aServerThatNeverAnswersTimesOut() async throws {
-        try await withStandardChain(on: TestServer.start()) { _, loader in
+    @Test(arguments: TestServerScheme.allCases)
+    func aServerThatNeverAnswersTimesOut(_ scheme: TestServerScheme) async throws {
+        try await withStandardChain(over: scheme) { _, loader in
             let (error, elapsed) = try await fault("/stall", timeout: .seconds(1), loader)
             #expect(error.code == .timedOut)
             #expect(error.message.contains("/stall") && error.message.contains("within 1s"))
@@ -33,8 +34,9 @@ import TestSupport
         }
     }
 
-    @Test func aServerThatDripsTimesOutDuringTheBody() async throws {
-        try await withStandardChain(on: TestServer.start()) { _, loader in
+    @Test(arguments: TestServerScheme.allCases)
+    func aServerThatDripsTimesOutDuringTheBody(_ scheme: TestServerScheme) async throws {
+        try await withStandardChain(over: scheme) { _, loader in
             let (error, elapsed) = try await fault("/drip?bytes=30&interval_ms=1000", timeout: .milliseconds(2500), loader)
             #expect(error.code == .timedOut)
             #expect(error.message.contains("/drip") && error.message.contains("within 2.5s"))
@@ -43,8 +45,9 @@ import TestSupport
         }
     }
 
-    @Test func aServerThatClosesMidBodyIsAnInvalidResponse() async throws {
-        try await withStandardChain(on: TestServer.start()) { _, loader in
+    @Test(arguments: TestServerScheme.allCases)
+    func aServerThatClosesMidBodyIsAnInvalidResponse(_ scheme: TestServerScheme) async throws {
+        try await withStandardChain(over: scheme) { _, loader in
             let (error, elapsed) = try await fault("/close-mid-body", timeout: .seconds(2), loader)
             #expect(error.code == .invalidResponse)
             #expect(error.message.contains("/close-mid-body"))
@@ -54,8 +57,9 @@ import TestSupport
         }
     }
 
-    @Test func aShortBodyBehindALongerContentLengthTimesOut() async throws {
-        try await withStandardChain(on: TestServer.start()) { _, loader in
+    @Test(arguments: TestServerScheme.allCases)
+    func aShortBodyBehindALongerContentLengthTimesOut(_ scheme: TestServerScheme) async throws {
+        try await withStandardChain(over: scheme) { _, loader in
             let (error, elapsed) = try await fault("/wrong-length", timeout: .seconds(1), loader)
             #expect(error.code == .timedOut)
             #expect(error.message.contains("/wrong-length") && error.message.contains("within 1s"))
@@ -64,8 +68,9 @@ import TestSupport
         }
     }
 
-    @Test func bytesBeyondTheContentLengthDoNotLeakIntoTheNextResponse() async throws {
-        try await withStandardChain(on: TestServer.start()) { _, loader in
+    @Test(arguments: TestServerScheme.allCases)
+    func bytesBeyondTheContentLengthDoNotLeakIntoTheNextResponse(_ scheme: TestServerScheme) async throws {
+        try await withStandardChain(over: scheme) { _, loader in
             let options = HTTPRequestOptions(timeout: .seconds(2))
             for _ in 0..<10 {
                 let response = try await loader.load(request("/overlong-body", options: options))

@@ -29,13 +29,44 @@ func failure(of loader: any HTTPLoader, _ request: HTTPRequest) async -> HTTPErr
     }
 }
 
-/// Runs `body` with `server` and the standard chain over a new transport pointed at it; stops both afterwards.
-func withStandardChain(on server: TestServer, _ body: (TestServer, any HTTPLoader) async throws -> Void) async throws {
+/// The headers `/echo` saw, lower-cased names.
+func echoedHeaders(_ response: HTTPResponse) throws -> [String: String] {
+    let document = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+    return try #require(document["headers"] as? [String: String])
+}
+
+/// Runs `body` with `server` and the standard chain over a new transport pointed at it, after `layers` when
+/// given; stops both afterwards.
+func withStandardChain(on server: TestServer, after layers: [LoaderLayer] = [],
+                       _ body: (TestServer, any HTTPLoader) async throws -> Void) async throws {
     let transport = HTTPClientTransport()
     try await stopping(server, transport) {
         let environment = try #require(ServerEnvironment(baseURL: server.baseURL))
-        let loader = chain(LoaderLayer.standard(environment: environment, userAgent: "runner-tests"), ending: transport)
+        let loader = chain(layers + LoaderLayer.standard(environment: environment, userAgent: "runner-tests"), ending: transport)
         try await body(server, loader)
+    }
+}
+
+/// Runs `body` with a new test server speaking `scheme` and the standard chain pointed at it, trusting the
+/// server's certificate (`TestServerScheme.trusting`); stops both afterwards.
+func withStandardChain(over scheme: TestServerScheme, _ body: (TestServer, any HTTPLoader) async throws -> Void) async throws {
+    try await withStandardChain(on: TestServer.start(scheme), after: scheme.trusting, body)
+}
+
+/// Runs `body` with a new test server speaking `scheme` and a bare transport (no chain but
+/// `TestServerScheme.trusting`); stops both afterwards.
+func withTransport(over scheme: TestServerScheme, _ body: (TestServer, any HTTPLoader) async throws -> Void) async throws {
+    let server = try await TestServer.start(scheme)
+    let transport = HTTPClientTransport()
+    try await stopping(server, transport) { try await body(server, chain(scheme.trusting, ending: transport)) }
+}
+
+extension TestServerScheme {
+    /// What lets requests reach a test server of this scheme: for https a layer setting `insecure` on every
+    /// request (the server's certificate is self-signed), as an environment's `options: { insecure: true }`
+    /// does in a run; nothing for http.
+    var trusting: [LoaderLayer] {
+        self == .https ? [.modifyRequest { $0.options.insecure = true }] : []
     }
 }
 

@@ -1,0 +1,202 @@
+import Foundation
+import Testing
+import HTTPCore
+import Loaders
+import TestSupport
+
+/// What users see of the transport, over http:// (its own HTTP/1.1 client) and https:// (AsyncHTTPClient) alike:
+/// request framing, response shapes, deadlines, decompression under the ratio limit, and when a keep-alive
+/// connection is reused, retried or given up.
+@Suite(.serialized) struct TransportTests {
+    @Test(arguments: TestServerScheme.allCases)
+    func requestsCarryHostAndFramingAsAsyncHTTPClientSendsThem(_ scheme: TestServerScheme) async throws {
+        try await withTransport(over: scheme) { server, transport in
+            let get = try echoedHeaders(try await transport.load(request(server.url("/echo?a=b%20c"))))
+            #expect(get["host"] == "127.0.0.1:\(server.port)")
+            #expect(get["content-length"] == nil)
+            #expect(get["accept-encoding"] == "gzip, deflate")
+            let emptyPost = try echoedHeaders(try await transport.load(request(server.url("/echo"), method: .post)))
+            #expect(emptyPost["content-length"] == "0")
+            var post = request(server.url("/echo"), method: .post, headers: ["Content-Length": "999"])
+            post.body = JSONBody(.object(JSONObject([("n", .int(1))])))
+            let posted = try await transport.load(post)
+            #expect(try echoedHeaders(posted)["content-length"] == "7")
+            #expect(try echoedHeaders(posted)["content-type"] == "application/json")
+            #expect(server.receivedRequests().first?.uri == "/echo?a=b%20c")
+            #expect(server.connectionsAccepted == 1)
+        }
+    }
+
+    @Test(arguments: TestServerScheme.allCases)
+    func headChunked204AndRepeatedHeadersKeepTheConnection(_ scheme: TestServerScheme) async throws {
+        try await withTransport(over: scheme) { server, transport in
+            let head = try await transport.load(request(server.url("/large/5000"), method: .head))
+            #expect(head.status == .ok)
+            #expect(head.headers["Content-Length"] == "5000")
+            #expect(head.body.isEmpty)
+            let chunked = try await transport.load(request(server.url("/chunked?chunks=3&size=4")))
+            #expect(String(decoding: chunked.body, as: UTF8.self) == "aaaabbbbcccc")
+            let noContent = try await transport.load(request(server.url("/status/204")))
+            #expect(noContent.status.code == 204)
+            #expect(noContent.body.isEmpty)
+            let cookies = try await transport.load(request(server.url("/set-cookie?b=2&a=1")))
+            #expect(cookies.headers.values(for: "Set-Cookie") == ["b=2; Path=/", "a=1; Path=/"])
+            #expect(server.connectionsAccepted == 1)
+        }
+    }
+
+    @Test(arguments: TestServerScheme.allCases)
+    func connectionsThatEndAfterTheResponseAreNotReused(_ scheme: TestServerScheme) async throws {
+        try await withTransport(over: scheme) { server, transport in
+            let closing = try await transport.load(request(server.url("/close-after")))
+            #expect(String(decoding: closing.body, as: UTF8.self) == "closing")
+            #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
+            #expect(server.connectionsAccepted == 2)
+            // The HTTP/1.0 answer comes on the second connection, which is closed after it.
+            let old = try await transport.load(request(server.url("/http10")))
+            #expect(String(decoding: old.body, as: UTF8.self) == "old")
+            #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
+            #expect(server.connectionsAccepted == 3)
+            _ = try await transport.load(request(server.url("/echo"), headers: ["Connection": "close"]))
+            #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
+            #expect(server.connectionsAccepted == 4)
+        }
+    }
+
+    @Test(arguments: TestServerScheme.allCases)
+    func aReusedConnectionClosedBeforeAnyAnswerIsRetriedOnceOnANewOne(_ scheme: TestServerScheme) async throws {
+        try await withTransport(over: scheme) { server, transport in
+            #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
+            let retried = try await transport.load(request(server.url("/drop/once/1"), method: .post))
+            #expect(retried.status == .ok)
+            #expect(server.count(of: "/drop/once/1") == 2)
+            #expect(server.connectionsAccepted == 2)
+            // Dropped again on the new connection: no third try.
+            let error = try #require(await failure(of: transport, request(server.url("/drop/twice/2"))))
+            #expect(error.code == .cannotConnect)
+            #expect(error.message == "the connection to 127.0.0.1:\(server.port) closed before the response from "
+                + "\(server.url("/drop/twice/2")) was complete")
+            #expect(server.count(of: "/drop/twice/2") == 2)
+        }
+    }
+
+    @Test(arguments: TestServerScheme.allCases)
+    func aNewConnectionClosedBeforeAnyAnswerIsNotRetried(_ scheme: TestServerScheme) async throws {
+        try await withTransport(over: scheme) { server, transport in
+            let error = try #require(await failure(of: transport, request(server.url("/drop/fresh/5"))))
+            #expect(error.code == .cannotConnect)
+            #expect(error.message.contains("closed before the response"))
+            #expect(server.count(of: "/drop/fresh/5") == 1)
+        }
+    }
+
+    @Test(arguments: TestServerScheme.allCases)
+    func parallelRequestsOpenNoMoreConnectionsThanRequestsInFlight(_ scheme: TestServerScheme) async throws {
+        try await withTransport(over: scheme) { server, transport in
+            for _ in 0..<3 {
+                try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+                    for _ in 0..<8 { group.addTask { try await transport.load(request(server.url("/wait/30"))).status } }
+                    for try await status in group { #expect(status == .ok) }
+                }
+            }
+            #expect(server.connectionsAccepted <= 8)
+            #expect(server.count(of: "/wait/30") == 24)
+        }
+    }
+
+    @Test(arguments: TestServerScheme.allCases)
+    func connectionRefusedNamesTheAddress(_ scheme: TestServerScheme) async throws {
+        let server = try await TestServer.start(scheme)
+        let port = server.port
+        try await server.stop()
+        try await HTTPClientTransport.withTransport { transport in
+            let error = try #require(await failure(of: transport, request("\(scheme)://127.0.0.1:\(port)/echo")))
+            #expect(error.code == .cannotConnect)
+            #expect(error.message == "could not connect to 127.0.0.1:\(port): connection refused")
+        }
+    }
+
+    @Test(arguments: TestServerScheme.allCases)
+    func aDeadlineEndsTheRequestAndClosesItsConnection(_ scheme: TestServerScheme) async throws {
+        try await withTransport(over: scheme) { server, transport in
+            var stalled = request(server.url("/stall"))
+            stalled.deadline = .now + .milliseconds(300)
+            let start = ContinuousClock.now
+            let error = try #require(await failure(of: transport, stalled))
+            #expect(error.code == .timedOut)
+            #expect(start.duration(to: .now) < .seconds(1))
+            #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
+            #expect(server.connectionsAccepted == 2)
+        }
+    }
+
+    @Test(arguments: TestServerScheme.allCases)
+    func encodedResponsesAreDecodedUnderTheRatioLimitWhereverTheyComeOnAConnection(_ scheme: TestServerScheme) async throws {
+        try await withTransport(over: scheme) { server, transport in
+            func gzipped(_ response: HTTPResponse) throws -> Bool {
+                let document = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+                return try #require(document)["gzipped"] as? Bool == true
+            }
+            #expect(try echoedHeaders(try await transport.load(request(server.url("/echo"))))["accept-encoding"] == "gzip, deflate")
+            #expect(try gzipped(try await transport.load(request(server.url("/gzip")))))
+            #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
+            let other = try await transport.load(request(server.url("/headers?Content-Encoding=br")))
+            #expect(other.headers["Content-Encoding"] == "br")
+            #expect(try JSONSerialization.jsonObject(with: other.body) as? [String: String] == ["Content-Encoding": "br"])
+            #expect(try gzipped(try await transport.load(request(server.url("/gzip")))))
+            #expect(server.connectionsAccepted == 1)
+            let bomb = try #require(await failure(of: transport, request(server.url("/gzip-bomb"))))
+            #expect(bomb.code == .responseTooLarge)
+            #expect(bomb.message.contains("inflates more than 100 times"))
+            // The first response of a new connection is encoded.
+            let firstBomb = try #require(await failure(of: transport, request(server.url("/gzip-bomb"))))
+            #expect(firstBomb.code == .responseTooLarge)
+            #expect(try gzipped(try await transport.load(request(server.url("/gzip")))))
+            #expect(server.connectionsAccepted == 3)
+        }
+    }
+
+    @Test(arguments: TestServerScheme.allCases)
+    func eachRequestOnAReusedConnectionEndsAtItsOwnDeadline(_ scheme: TestServerScheme) async throws {
+        try await withTransport(over: scheme) { server, transport in
+            // A later deadline than the connection's timer: the timer fires first and waits on for this one.
+            var quick = request(server.url("/echo"))
+            quick.deadline = .now + .milliseconds(200)
+            #expect(try await transport.load(quick).status == .ok)
+            var stalled = request(server.url("/stall"))
+            stalled.deadline = .now + .milliseconds(700)
+            var start = ContinuousClock.now
+            let late = try #require(await failure(of: transport, stalled))
+            #expect(late.code == .timedOut)
+            #expect(start.duration(to: .now) >= .milliseconds(650), "not ended at the earlier request's deadline")
+            #expect(start.duration(to: .now) < .seconds(2))
+            #expect(server.connectionsAccepted == 1)
+
+            // An earlier deadline than the connection's timer: the timer is brought forward.
+            var slow = request(server.url("/echo"))
+            slow.deadline = .now + .seconds(60)
+            #expect(try await transport.load(slow).status == .ok)
+            stalled.deadline = .now + .milliseconds(300)
+            start = .now
+            let early = try #require(await failure(of: transport, stalled))
+            #expect(early.code == .timedOut)
+            #expect(start.duration(to: .now) < .seconds(1))
+            #expect(server.connectionsAccepted == 2)
+        }
+    }
+
+    @Test(arguments: TestServerScheme.allCases)
+    func headsWithBytesHTTPForbidsAreRefusedBeforeAnythingIsSent(_ scheme: TestServerScheme) async throws {
+        try await withTransport(over: scheme) { server, transport in
+            for (name, value) in [("X-Note", "a\r\nX-Injected: 1"), ("X-Note", "a\nb"), ("X-Note", "a\u{0}"), ("X-Note", "a\u{7F}"),
+                                  ("Bad Name", "a"), ("X-Na:me", "a"), ("X(1)", "a")] {
+                let error = try #require(await failure(of: transport, request(server.url("/echo"), headers: [name: value])))
+                #expect(error.code == .invalidResponse, "\(name): \(value)")
+                #expect(error.message.hasSuffix("was not valid HTTP: invalid character in header"), "\(error.message)")
+            }
+            #expect(server.connectionsAccepted == 0, "nothing was sent")
+            let allowed = try echoedHeaders(try await transport.load(request(server.url("/echo"), headers: ["X-Note": "tab\there é"])))
+            #expect(allowed["x-note"] == "tab\there é")
+        }
+    }
+}
