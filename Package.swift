@@ -41,6 +41,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // JSONPath (RFC 9535), matchers, JSON Schema: judging a response.
@@ -92,7 +93,14 @@ let package = Package(
 
         .testTarget(name: "YAMLTests", dependencies: ["YAML", "CYAMLAllocator"], exclude: ["Regressions"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
-        .testTarget(name: "LoadersTests", dependencies: ["Loaders", "HTTPCore", "TestSupport"]),
+        .testTarget(name: "LoadersTests", dependencies: [
+            "Loaders", "HTTPCore", "TestSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
         .testTarget(name: "ExpectationsTests", dependencies: ["Expectations", "HTTPCore"]),
         .testTarget(name: "CollectionFormatTests", dependencies: ["CollectionFormat", "YAML", "HTTPCore", "Expectations"],
                     exclude: ["Regressions"]),

@@ -2,6 +2,9 @@ public import HTTPCore
 internal import AsyncHTTPClient
 internal import NIOCore
 internal import NIOHTTP1
+internal import NIOHTTPCompression
+internal import NIOPosix
+internal import NIOSSL
 internal import Foundation
 internal import Synchronization
 
@@ -248,7 +251,7 @@ final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable
     }
 }
 
-/// Translates AsyncHTTPClient and SwiftNIO errors into `HTTPError` codes with readable messages.
+/// Translates AsyncHTTPClient and SwiftNIO errors into `HTTPError` codes with readable messages, by their types.
 enum TransportErrorMapping {
     /// The `HTTPError` for a failure of AsyncHTTPClient or SwiftNIO; `decompressionRatio` is the transport's
     /// limit on how many times a compressed body may inflate.
@@ -261,7 +264,7 @@ enum TransportErrorMapping {
         case .cancelled: "the request to \(target) was cancelled"
         case .cannotConnect: "could not connect to \(authority(of: request)): \(detail)"
         case .timedOut: "the request to \(target) timed out: \(detail)"
-        case .insecureConnection: tlsMessage(detail, server: authority(of: request))
+        case .insecureConnection: tlsMessage(reason: boringSSLReason(of: error) ?? detail, server: authority(of: request))
         case .responseTooLarge:
             "the response from \(target) inflates more than \(decompressionRatio) times its compressed size "
                 + "(the decompression limit, against gzip bombs); reading stopped there"
@@ -274,10 +277,8 @@ enum TransportErrorMapping {
 
     /// What a failed TLS handshake means, from its BoringSSL reason: an untrusted certificate, a server
     /// without TLS, or another failure named by its reason.
-    private static func tlsMessage(_ detail: String, server: String) -> String {
-        let reason = detail.range(of: #"OPENSSL_internal:[A-Z0-9_]+"#, options: .regularExpression)
-            .map { String(detail[$0].dropFirst("OPENSSL_internal:".count)) } ?? detail
-        return switch reason {
+    private static func tlsMessage(reason: String, server: String) -> String {
+        switch reason {
         case "CERTIFICATE_VERIFY_FAILED":
             "the certificate of \(server) is not trusted: it is self-signed or signed by an unknown authority, "
                 + "has expired, or names another host; set `insecure: true` only for servers you trust"
@@ -286,6 +287,28 @@ enum TransportErrorMapping {
                 + "this port; check the scheme (http or https) and the port"
         default: "the TLS handshake with \(server) failed: \(reason)"
         }
+    }
+
+    /// The reason BoringSSL gave for a TLS failure, e.g. `CERTIFICATE_VERIFY_FAILED`, or nil when the error
+    /// carries no BoringSSL error stack. BoringSSL puts its reason only in the text of each error on the
+    /// stack (`error:…:SSL routines:OPENSSL_internal:REASON at file:line`); the first that names one is taken.
+    private static func boringSSLReason(of error: any Error) -> String? {
+        let stack: NIOBoringSSLErrorStack
+        switch error {
+        case NIOSSLError.handshakeFailed(let failure), NIOSSLError.shutdownFailed(let failure): return boringSSLReason(of: failure)
+        case BoringSSLError.sslError(let errors), BoringSSLError.unknownError(let errors),
+             BoringSSLError.invalidSNIName(let errors), BoringSSLError.failedToSetALPN(let errors):
+            stack = errors
+        default: return nil
+        }
+        let marker = "OPENSSL_internal:"
+        for entry in stack {
+            let text = entry.description
+            guard let start = text.range(of: marker)?.upperBound else { continue }
+            let reason = text[start...].prefix { $0.isASCII && ($0.isUppercase || $0.isNumber || $0 == "_") }
+            if !reason.isEmpty { return String(reason) }
+        }
+        return nil
     }
 
     /// The detail that stands for a connection closed while the response was still arriving.
@@ -298,26 +321,28 @@ enum TransportErrorMapping {
         return "\(host):\(port)"
     }
 
+    /// The code and a short detail for an error, by its type.
     private static func classify(_ error: any Error) -> (HTTPError.Code, String) {
         if error is CancellationError || Task.isCancelled { return (.cancelled, "cancelled") }
-        if let clientError = error as? HTTPClientError { return classify(clientError) }
-        if let ioError = error as? IOError { return (.cannotConnect, reason(errno: ioError.errnoCode)) }
-        if let channelError = error as? ChannelError {
-            return channelError == .connectTimeout(.zero) || "\(channelError)".contains("connectTimeout")
-                ? (.cannotConnect, "connect timed out") : (.cannotConnect, "\(channelError)")
+        switch error {
+        case let error as HTTPClientError: return classify(error)
+        case let error as IOError: return (.cannotConnect, reason(errno: error.errnoCode))
+        case ChannelError.connectTimeout: return (.cannotConnect, "connect timed out")
+        case is ChannelError: return (.cannotConnect, "\(error)")
+        case HTTPParserError.invalidEOFState: return (.invalidResponse, closedEarly)
+        case is HTTPParserError: return (.invalidResponse, "\(error)")
+        case let error as NIOConnectionError:
+            let refused = error.connectionErrors.contains { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }
+            return (.cannotConnect, refused ? reason(errno: ECONNREFUSED) : "\(error)")
+        case is SocketAddressError, is SocketAddressError.UnknownHost, is SocketAddressError.FailedToParseIPByteBuffer:
+            return (.cannotConnect, "\(error)")
+        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError, is NIOSSLCloseTimedOutError, is NIOTLSUnwrappingError:
+            return (.insecureConnection, "\(error)")
+        case NIOHTTPDecompression.DecompressionError.limit: return (.responseTooLarge, "\(error)")
+        case is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError:
+            return (.invalidResponse, "\(error)")
+        default: return (.unknown, "\(error)")
         }
-        if let parserError = error as? HTTPParserError {
-            return parserError == .invalidEOFState ? (.invalidResponse, closedEarly) : (.invalidResponse, "\(error)")
-        }
-        let typeName = String(reflecting: type(of: error))
-        if typeName.contains("NIOConnectionError") || typeName.contains("SocketAddressError") {
-            return (.cannotConnect, connectionDetail(error))
-        }
-        if typeName.contains("SSL") || typeName.contains("TLS") { return (.insecureConnection, "\(error)") }
-        if typeName.contains("DecompressionError") {
-            return "\(error)".contains("limit") ? (.responseTooLarge, "\(error)") : (.invalidResponse, "\(error)")
-        }
-        return (.unknown, "\(error)")
     }
 
     /// AsyncHTTPClient's refusals of header names and values (errors that carry the names or values, so
@@ -339,7 +364,7 @@ enum TransportErrorMapping {
             (.invalidRequest, "\(error)")
         case .tlsHandshakeTimeout: (.insecureConnection, "TLS handshake timed out")
         // As the cleartext client reports the same heads (`HTTP1RequestValidation`).
-        case _ where invalidHeaderKinds.contains(error.shortDescription): (.invalidResponse, "\(HTTPParserError.invalidHeaderToken)")
+        case _ where invalidHeaderKinds.contains(error.shortDescription): classify(HTTPParserError.invalidHeaderToken)
         default: (.unknown, "\(error)")
         }
     }
@@ -348,12 +373,5 @@ enum TransportErrorMapping {
     private static func reason(errno code: Int32) -> String {
         let text = String(cString: strerror(code))
         return text.prefix(1).lowercased() + text.dropFirst()
-    }
-
-    /// A short reason for a failed connect, preferring the underlying socket error.
-    private static func connectionDetail(_ error: any Error) -> String {
-        let text = "\(error)"
-        if text.contains("refused") || text.contains("ECONNREFUSED") || text.contains("errno: 111") { return "connection refused" }
-        return text
     }
 }

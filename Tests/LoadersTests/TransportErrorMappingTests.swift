@@ -1,0 +1,55 @@
+import AsyncHTTPClient
+import Foundation
+import Testing
+import HTTPCore
+@testable import Loaders
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import NIOSSL
+
+/// Errors of SwiftNIO, NIOSSL and AsyncHTTPClient, most of which the test servers cannot provoke, each given
+/// the code and message its type stands for.
+@Suite struct TransportErrorMappingTests {
+    /// A type the mapping does not know.
+    struct OtherError: Error, CustomStringConvertible {
+        var description: String { "something else" }
+    }
+
+    static let target = "https://example.test:8443/items"
+    static let closedEarly = "the connection to example.test:8443 closed before the response from \(target) was complete"
+    static let badHead = "the response from \(target) was not valid HTTP: invalid character in header"
+
+    /// Each error, its code, and its message or the start of it.
+    static var cases: [(error: any Error, code: HTTPError.Code, message: String)] { [
+        (ChannelError.connectTimeout(.seconds(10)), .cannotConnect, "could not connect to example.test:8443: connect timed out"),
+        (ChannelError.ioOnClosedChannel, .cannotConnect, "could not connect to example.test:8443: "),
+        (IOError(errnoCode: ECONNREFUSED, reason: "connect"), .cannotConnect, "could not connect to example.test:8443: connection refused"),
+        (SocketAddressError.unsupported, .cannotConnect, "could not connect to example.test:8443: "),
+        (HTTPParserError.invalidEOFState, .invalidResponse, closedEarly),
+        (HTTPParserError.invalidHeaderToken, .invalidResponse, badHead),
+        (NIOHTTPDecompression.DecompressionError.limit, .responseTooLarge,
+         "the response from \(target) inflates more than 100 times its compressed size"),
+        (NIOHTTPDecompression.DecompressionError.inflationError(-3), .invalidResponse, "the response from \(target) was not valid HTTP: "),
+        (NIOHTTPDecompression.ExtraDecompressionError.truncatedData, .invalidResponse, "the response from \(target) was not valid HTTP: "),
+        (NIOSSLError.uncleanShutdown, .insecureConnection, "the TLS handshake with example.test:8443 failed: uncleanShutdown"),
+        (NIOSSLExtraError.failedToValidateHostname, .insecureConnection, "the TLS handshake with example.test:8443 failed: "),
+        (BoringSSLError.syscallError, .insecureConnection, "the TLS handshake with example.test:8443 failed: syscallError"),
+        (HTTPClientError.remoteConnectionClosed, .cannotConnect, closedEarly),
+        (HTTPClientError.deadlineExceeded, .timedOut, "the request to \(target) timed out: the deadline passed"),
+        (HTTPClientError.tlsHandshakeTimeout, .insecureConnection, "the TLS handshake with example.test:8443 failed: TLS handshake timed out"),
+        (HTTPClientError.invalidHeaderFieldValues(["a\nb"]), .invalidResponse, badHead),
+        (HTTPClientError.invalidHeaderFieldNames(["a b"]), .invalidResponse, badHead),
+        (HTTPClientError.bodyLengthMismatch, .unknown, "the request to \(target) failed: HTTPClientError.bodyLengthMismatch"),
+        (OtherError(), .unknown, "the request to \(target) failed: something else"),
+    ] }
+
+    @Test func errorsAreClassifiedByTheirTypes() throws {
+        let request = try #require(HTTPRequest(url: Self.target))
+        for (error, code, message) in Self.cases {
+            let mapped = TransportErrorMapping.httpError(for: error, request: request, decompressionRatio: 100)
+            #expect(mapped.code == code, "\(error)")
+            #expect(mapped.message.hasPrefix(message), "\(error): \(mapped.message)")
+        }
+    }
+}
