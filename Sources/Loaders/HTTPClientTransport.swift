@@ -172,6 +172,12 @@ public final class HTTPClientTransport: HTTPLoader {
                                        decompression: decompression)
             : HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: decompression)
         configuration.httpVersion = .automatic
+        // A connection the client ends (at the size cap, a deadline, cancellation) closes right after its
+        // close_notify, as a cleartext one closes at once, instead of reading on, for up to NIOSSL's default of
+        // five seconds, whatever the server still sends until its own close_notify.
+        var tls = configuration.tlsConfiguration ?? .makeClientConfiguration()
+        tls.shutdownTimeout = .zero
+        configuration.tlsConfiguration = tls
         // A failed connect fails the request at once; the retry loader decides about trying again.
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 32
