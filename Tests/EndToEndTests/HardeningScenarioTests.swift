@@ -3,22 +3,23 @@ import FoundationXML
 import TestSupport
 import Testing
 
-/// `runner run` against servers that misbehave: stalls and broken bodies, redirects across host names,
-/// hostile response bodies and header injection.
+/// `runner run` against servers that misbehave: stalls and broken bodies (over http and https), redirects
+/// across host names, hostile response bodies and header injection.
 @Suite struct HardeningScenarioTests {
     /// The lines of `text` that start with `prefix`.
     private static func lines(_ text: String, startingWith prefix: String) -> [Substring] {
         text.split(separator: "\n").filter { $0.hasPrefix(prefix) }
     }
 
-    @Test func stallsAndBrokenBodiesErrorWithinTheTimeoutAndTheRunGoesOn() async throws {
-        let output = try await ScenarioRun.run("faults", ["run", "requests", "--env", "local"])
+    @Test(arguments: TestServerScheme.allCases)
+    func stallsAndBrokenBodiesErrorWithinTheTimeoutAndTheRunGoesOn(_ scheme: TestServerScheme) async throws {
+        let output = try await ScenarioRun.run("faults", ["run", "requests", "--env", scheme.scenarioEnvironment], scheme: scheme)
         let stdout = output.result.stdout
         #expect(output.result.exitCode == 3, "\(stdout)\n\(output.result.stderr)")
         let verdicts = Self.lines(stdout, startingWith: "").compactMap { $0.split(separator: " ").first }.filter { ["PASS", "ERROR", "FAIL"].contains($0) }
         #expect(verdicts == ["ERROR", "ERROR", "ERROR", "ERROR", "PASS"], "\(stdout)")
         let port = try #require(output.received.first?.header("Host")?.split(separator: ":").last)
-        let base = "http://127.0.0.1:\(port)"
+        let base = "\(scheme)://127.0.0.1:\(port)"
         #expect(stdout.contains("requests/01-stall.yaml:1:17: error: no complete response from \(base)/stall within 1s"), "\(stdout)")
         #expect(stdout.contains("requests/02-drip.yaml:1:17: error: no complete response from \(base)/drip?bytes=10&interval_ms=1000 within 1s"))
         #expect(stdout.contains("requests/03-close-mid-body.yaml:1:17: error: the connection to 127.0.0.1:\(port) closed before the response from \(base)/close-mid-body was complete"), "\(stdout)")

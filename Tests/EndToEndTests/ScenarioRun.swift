@@ -55,3 +55,11 @@ enum ScenarioRun {
         return object?["requests"] as? [[String: Any]] ?? []
     }
 }
+
+extension TestServerScheme {
+    /// The environment of the `faults` and `size` scenarios for a server of this scheme: `local`, or
+    /// `local-https` (the same with an https base URL and `insecure: true`, the server's certificate being self-signed).
+    var scenarioEnvironment: String {
+        self == .http ? "local" : "local-https"
+    }
+}

@@ -1,10 +1,11 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
-/// `runner run` against bodies over the 10 MiB cap: 200 MB with Content-Length, 200 MB chunked and a gzip
-/// bomb that inflates to 1 GB. Each is stopped at the cap, the connection is closed rather than drained,
-/// and the runner's memory stays far below the body sizes.
+/// `runner run` against bodies over the 10 MiB cap, over http and https: 200 MB with Content-Length, 200 MB
+/// chunked and a gzip bomb that inflates to 1 GB. Each is stopped at the cap, the connection is closed rather
+/// than drained, and the runner's memory stays far below the body sizes.
 @Suite struct SizeLimitScenarioTests {
     /// The runner's peak resident memory and the bytes it read, sampled from /proc while it runs.
     struct Usage: Sendable, CustomStringConvertible {
@@ -36,22 +37,24 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(2))) func oversizedBodiesAndAGzipBombStopAtTheCapWithMemoryBounded() async throws {
+    @Test(.timeLimit(.minutes(2)), arguments: TestServerScheme.allCases)
+    func oversizedBodiesAndAGzipBombStopAtTheCapWithMemoryBounded(_ scheme: TestServerScheme) async throws {
         let usage = Mutex(Usage())
         let clock = ContinuousClock(), start = clock.now
-        let output = try await ScenarioRun.run("size", ["run", "requests", "--env", "local"]) { pid in
+        let output = try await ScenarioRun.run("size", ["run", "requests", "--env", scheme.scenarioEnvironment],
+                                               scheme: scheme) { pid in
             Usage.sample(pid, into: usage)
         }
         let elapsed = start.duration(to: clock.now)
         let measured = usage.withLock { $0 }
         let stdout = output.result.stdout
-        print("size scenario: \(measured), \(elapsed), \(output.connectionsAccepted) connections")
+        print("size scenario over \(scheme): \(measured), \(elapsed), \(output.connectionsAccepted) connections")
 
         #expect(output.result.exitCode == 3, "\(stdout)\n\(output.result.stderr)")
         let verdicts = stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first }.filter { ["PASS", "ERROR", "FAIL"].contains($0) }
         #expect(verdicts == ["ERROR", "ERROR", "ERROR", "PASS"], "\(stdout)")
         let port = try #require(output.received.first?.header("Host")?.split(separator: ":").last)
-        let base = "http://127.0.0.1:\(port)"
+        let base = "\(scheme)://127.0.0.1:\(port)"
         #expect(stdout.contains("requests/01-large.yaml:1:17: error: the response from \(base)/large/200000000 declares 200000000 bytes (Content-Length), more than the limit of 10 MiB (10485760 bytes)"), "\(stdout)")
         #expect(stdout.contains("requests/02-large-chunked.yaml:1:17: error: the response from \(base)/large-chunked/200000000 is larger than the limit of 10 MiB (10485760 bytes); reading stopped there"), "\(stdout)")
         #expect(stdout.contains("requests/03-gzip-bomb.yaml:1:17: error: the response from \(base)/gzip-bomb?bytes=1000000000 inflates more than 100 times its compressed size"), "\(stdout)")
