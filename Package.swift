@@ -66,16 +66,19 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
+        // A self-signed certificate and key generated at run time, for loopback HTTPS servers.
+        .target(name: "SelfSignedCertificate", dependencies: [
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // A real HTTP server for tests, bound to 127.0.0.1 on port 0.
         .target(name: "TestSupport", dependencies: [
-            "LoopbackHTTP",
+            "LoopbackHTTP", "SelfSignedCertificate",
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "NIOHTTP2", package: "swift-nio-http2"),
-            .product(name: "X509", package: "swift-certificates"),
-            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The demo API the example collection runs against: routes and in-memory state.
         .target(name: "DemoAPICore", dependencies: [

@@ -2,6 +2,7 @@ internal import LoopbackHTTP
 internal import NIOCore
 internal import NIOHTTP2
 internal import NIOSSL
+internal import SelfSignedCertificate
 
 extension TestServer {
     /// Starts an HTTPS server (a self-signed certificate, as `start(tls: .selfSigned)`) that offers HTTP/2 by

@@ -1,8 +1,6 @@
-internal import Crypto
-internal import Foundation
 internal import NIOCore
 internal import NIOSSL
-internal import X509
+internal import SelfSignedCertificate
 
 /// The scheme a test server speaks: plain HTTP, or HTTPS with a self-signed certificate (which only requests
 /// with `insecure` accept).
@@ -39,38 +37,7 @@ extension TestServer {
     }
 }
 
-/// A freshly generated P-256 key and the self-signed certificate it signs.
-struct SelfSignedIdentity {
-    /// The PEM text of the certificate.
-    let certificatePEM: String
-    /// The PEM text of the private key.
-    let privateKeyPEM: String
-
-    /// A new key and a certificate for `localhost`, valid from an hour ago for a day.
-    static func generate() throws -> SelfSignedIdentity {
-        let key = P256.Signing.PrivateKey()
-        let name = try DistinguishedName {
-            CommonName("runner test server")
-            OrganizationName("runner tests")
-        }
-        let now = Date()
-        let certificate = try Certificate(
-            version: .v3,
-            serialNumber: Certificate.SerialNumber(),
-            publicKey: Certificate.PublicKey(key.publicKey),
-            notValidBefore: now.addingTimeInterval(-3600),
-            notValidAfter: now.addingTimeInterval(86_400),
-            issuer: name,
-            subject: name,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.notCertificateAuthority)
-                SubjectAlternativeNames([.dnsName("localhost")])
-            },
-            issuerPrivateKey: Certificate.PrivateKey(key)
-        )
-        return SelfSignedIdentity(certificatePEM: try certificate.serializeAsPEM().pemString, privateKeyPEM: key.pemRepresentation)
-    }
-
+extension SelfSignedIdentity {
     /// A NIOSSL server configuration presenting this certificate, HTTP/1.1 only.
     var serverConfiguration: TLSConfiguration {
         get throws {
