@@ -83,10 +83,12 @@ let package = Package(
         // The demo API the example collection runs against: routes and in-memory state.
         .target(name: "DemoAPICore", dependencies: [
             "LoopbackHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
-        // The `demo-api` command: serves DemoAPICore on 127.0.0.1 until SIGINT/SIGTERM.
+        // The `demo-api` command: serves DemoAPICore on 127.0.0.1 (HTTPS with --tls-cert/--tls-key) until SIGINT/SIGTERM.
         .executableTarget(name: "DemoAPI", dependencies: ["DemoAPICore"]),
         // `runner-bench`: the release runner beside a raw AsyncHTTPClient loop, as ratios (`make bench`).
         .executableTarget(name: "Benchmarks", dependencies: [
@@ -113,7 +115,7 @@ let package = Package(
             "TestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "DemoAPITests", dependencies: [
-            "DemoAPICore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "DemoAPICore", "SelfSignedCertificate", .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
     ],
     swiftLanguageModes: [.v6]

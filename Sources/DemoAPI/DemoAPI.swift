@@ -1,18 +1,19 @@
 import DemoAPICore
 import Foundation
 
-/// `demo-api [--port N]`: serves the demo API on 127.0.0.1 until SIGINT or SIGTERM.
+/// `demo-api [--port N] [--tls-cert FILE --tls-key FILE]`: serves the demo API on 127.0.0.1 (over HTTPS with that
+/// PEM certificate chain and key) until SIGINT or SIGTERM.
 @main
 struct DemoAPICommand {
-    /// Parses the port, starts the server, prints its URL on one line and stops cleanly on a signal.
+    /// Parses the options, starts the server, prints its URL on one line and stops cleanly on a signal.
     static func main() async {
-        guard let port = port(from: Array(CommandLine.arguments.dropFirst())) else {
-            FileHandle.standardError.write(Data("usage: demo-api [--port N]   (N from 0 to 65535; 0 picks a free port)\n".utf8))
+        guard let options = Options(arguments: Array(CommandLine.arguments.dropFirst())) else {
+            FileHandle.standardError.write(Data("usage: demo-api [--port N] [--tls-cert FILE --tls-key FILE]   (N from 0 to 65535; 0 picks a free port)\n".utf8))
             exit(1)
         }
         TerminationSignal.install()
         do {
-            let server = try await DemoServer.start(port: port)
+            let server = try await DemoServer.start(port: options.port, tls: options.tls)
             FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
             await TerminationSignal.next()
             try await server.stop()
@@ -22,17 +23,31 @@ struct DemoAPICommand {
         }
     }
 
-    /// The port of `--port N` or `--port=N` (0 when absent), or nil for any other arguments.
-    static func port(from arguments: [String]) -> Int? {
-        var value = "0"
-        switch arguments.count {
-        case 0: break
-        case 1 where arguments[0].hasPrefix("--port="): value = String(arguments[0].dropFirst("--port=".count))
-        case 2 where arguments[0] == "--port": value = arguments[1]
-        default: return nil
+    /// What the command line asks for.
+    struct Options {
+        var port = 0
+        var tls: DemoServer.TLSFiles?
+
+        /// Parses `--port N` (0 when absent), `--tls-cert FILE` and `--tls-key FILE`, each also as `--name=value`
+        /// and at most once, the two files together or not at all; nil for anything else.
+        init?(arguments: [String]) {
+            var values: [String: String] = [:]
+            var remaining = arguments[...]
+            while let argument = remaining.popFirst() {
+                let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                guard let name = parts.first, ["--port", "--tls-cert", "--tls-key"].contains(name), values[name] == nil,
+                      let value = parts.count == 2 ? parts[1] : remaining.popFirst()
+                else { return nil }
+                values[name] = value
+            }
+            guard let port = Int(values["--port"] ?? "0"), (0...65_535).contains(port) else { return nil }
+            self.port = port
+            switch (values["--tls-cert"], values["--tls-key"]) {
+            case (nil, nil): tls = nil
+            case (let certificate?, let key?): tls = DemoServer.TLSFiles(certificateChain: certificate, privateKey: key)
+            default: return nil
+            }
         }
-        guard let port = Int(value), (0...65_535).contains(port) else { return nil }
-        return port
     }
 }
 

@@ -3,6 +3,7 @@ import DemoAPICore
 import Foundation
 import NIOCore
 import NIOHTTP1
+import SelfSignedCertificate
 
 /// A fresh demo server with an HTTP client, both stopped after each use.
 struct DemoHarness {
@@ -12,12 +13,23 @@ struct DemoHarness {
     let server: DemoServer
     let client: HTTPClient
 
-    /// Runs `body` against a new server and client, stopping both afterwards even on failure.
-    static func with(followRedirects: Bool = false, _ body: (DemoHarness) async throws -> Void) async throws {
+    /// Runs `body` against a new server and client, stopping both afterwards even on failure. With `tls`, the
+    /// server serves HTTPS with a self-signed certificate (written to a temporary folder, removed afterwards)
+    /// and the client does not verify it.
+    static func with(followRedirects: Bool = false, tls: Bool = false, _ body: (DemoHarness) async throws -> Void) async throws {
         let redirects: HTTPClient.Configuration.RedirectConfiguration = followRedirects ? .follow(max: 3, allowCycles: false) : .disallow
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("demo-api-tls-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var files: DemoServer.TLSFiles?
+        if tls {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let written = try SelfSignedIdentity.generate().write(into: folder)
+            files = DemoServer.TLSFiles(certificateChain: written.certificate, privateKey: written.privateKey)
+        }
         let harness = DemoHarness(
-            server: try await DemoServer.start(port: 0, settings: settings),
-            client: HTTPClient(configuration: .init(redirectConfiguration: redirects, timeout: .init(connect: .seconds(2), read: .seconds(5))))
+            server: try await DemoServer.start(port: 0, settings: settings, tls: files),
+            client: HTTPClient(configuration: .init(certificateVerification: tls ? .none : .fullVerification, redirectConfiguration: redirects,
+                                                    timeout: .init(connect: .seconds(2), read: .seconds(5))))
         )
         var failure: (any Error)?
         do {

@@ -277,6 +277,18 @@ struct DemoBehaviourTests {
         #expect(custom.clientSecret == "s")
     }
 
+    @Test("with a certificate and key it serves the same routes over HTTPS")
+    func servesHTTPS() async throws {
+        try await DemoHarness.with(tls: true) { demo in
+            #expect(demo.server.baseURL.hasPrefix("https://127.0.0.1:"))
+            let health = try await demo.fetch("/api/health")
+            #expect(health.status == 200)
+            #expect(health.json["status"] as? String == "ok")
+            let authorization = try await demo.login()
+            #expect(try await demo.fetch("/api/users", headers: [authorization]).status == 200)
+        }
+    }
+
     @Test("start binds the given port on 127.0.0.1 and stop releases it")
     func fixedPort() async throws {
         let first = try await DemoServer.start(port: 0, settings: DemoHarness.settings)
