@@ -90,8 +90,9 @@ let package = Package(
         ]),
         // The `demo-api` command: serves DemoAPICore on 127.0.0.1 (HTTPS with --tls-cert/--tls-key) until SIGINT/SIGTERM.
         .executableTarget(name: "DemoAPI", dependencies: ["DemoAPICore"]),
-        // `runner-bench`: the release runner beside a raw AsyncHTTPClient loop, as ratios (`make bench`).
+        // `runner-bench`: the release runner beside a raw AsyncHTTPClient loop over http and https, as ratios (`make bench`).
         .executableTarget(name: "Benchmarks", dependencies: [
+            "SelfSignedCertificate",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

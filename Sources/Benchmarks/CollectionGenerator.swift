@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Every request file is a GET of `/api/health` (which the demo API and the nginx configuration both
 /// answer with `{"status":"ok"}` and `Content-Type: application/json`) with three expectations (status,
-/// a header, a JSONPath) and one capture. The environment `bench` takes the server's port as `--var port=N`.
+/// a header, a JSONPath) and one capture. The environments `bench` (http) and `bench-https` (https, with
+/// `insecure: true` for the benchmark's self-signed certificate) take the server's port as `--var port=N`.
 struct CollectionGenerator: Sendable {
     /// The directory that holds `environments/` and the generated collections.
     let root: URL
@@ -19,6 +20,8 @@ struct CollectionGenerator: Sendable {
         let environments = root.appendingPathComponent("environments")
         try FileManager.default.createDirectory(at: environments, withIntermediateDirectories: true)
         try write("baseURL: http://127.0.0.1:{{ port }}\n", to: environments.appendingPathComponent("bench.yaml").path)
+        try write("baseURL: https://127.0.0.1:{{ port }}\noptions: { insecure: true }\n",
+                  to: environments.appendingPathComponent("bench-https.yaml").path)
         return CollectionGenerator(root: root)
     }
 

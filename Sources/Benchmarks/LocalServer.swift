@@ -2,15 +2,18 @@ import Foundation
 
 /// A server process on 127.0.0.1 that the benchmark sends requests to; `stop()` ends it.
 final class LocalServer {
-    /// A short name for the table: `demo-api` or `nginx`.
+    /// A short name for the table: `demo-api`, `demo-api https` or `nginx`.
     let name: String
+    /// "http", or "https" for a server with a self-signed certificate (which clients do not verify).
+    let scheme: String
     /// The loopback port it listens on.
     let port: Int
     private let process: Process
     private let scratch: URL?
 
-    private init(name: String, port: Int, process: Process, scratch: URL?) {
+    private init(name: String, scheme: String = "http", port: Int, process: Process, scratch: URL?) {
         self.name = name
+        self.scheme = scheme
         self.port = port
         self.process = process
         self.scratch = scratch
@@ -20,7 +23,7 @@ final class LocalServer {
     var leftovers: (process: pid_t, directory: URL?) { (process.processIdentifier, scratch) }
 
     /// The URL of the path every generated request asks for.
-    var healthURL: String { "http://127.0.0.1:\(port)\(CollectionGenerator.path)" }
+    var healthURL: String { "\(scheme)://127.0.0.1:\(port)\(CollectionGenerator.path)" }
 
     /// Ends the server with SIGTERM, waits for it and removes its scratch files.
     func stop() {
@@ -31,11 +34,12 @@ final class LocalServer {
         if let scratch { try? FileManager.default.removeItem(at: scratch) }
     }
 
-    /// Starts the demo API on a free port and reads the port from its `listening on URL` line.
-    static func demoAPI(executable: String) throws -> LocalServer {
+    /// Starts the demo API on a free port, over HTTPS with the PEM certificate and key of `tls` when given, and
+    /// reads the port from its `listening on URL` line.
+    static func demoAPI(executable: String, tls: (certificate: String, privateKey: String)? = nil) throws -> LocalServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--port", "0"]
+        process.arguments = ["--port", "0"] + (tls.map { ["--tls-cert", $0.certificate, "--tls-key", $0.privateKey] } ?? [])
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -52,7 +56,8 @@ final class LocalServer {
             if process.isRunning { process.terminate() }
             throw BenchmarkError(description: "\(executable) did not print 'listening on URL' (it printed '\(text)')")
         }
-        return LocalServer(name: "demo-api", port: port, process: process, scratch: nil)
+        return tls == nil ? LocalServer(name: "demo-api", port: port, process: process, scratch: nil)
+            : LocalServer(name: "demo-api https", scheme: "https", port: port, process: process, scratch: nil)
     }
 
     /// Starts nginx with a temporary configuration that serves `{"status":"ok"}` as JSON on a free

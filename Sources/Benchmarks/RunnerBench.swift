@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
+import SelfSignedCertificate
 
-/// `runner-bench`: measures the release `runner` beside a raw AsyncHTTPClient loop in one run and
-/// prints a table of figures and ratios, with PASS/MISS against the targets of issue 6.
+/// `runner-bench`: measures the release `runner` beside a raw AsyncHTTPClient loop in one run (over http, and
+/// over https against the demo API) and prints a table of figures and ratios, with PASS/MISS against the
+/// targets of issue 6 (for http).
 @main
 struct RunnerBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,7 +48,7 @@ struct RunnerBench: AsyncParsableCommand {
             small: try generator.collection(named: "small", count: count / 10),
             single: try generator.collection(named: "single", count: 1))
 
-        let servers = startServers()
+        let servers = startServers(tlsFolder: generator.root)
         defer { servers.forEach { $0.stop() } }
         let signalHandlers = Self.stoppingOnSignals(processes: servers.map(\.leftovers.process),
                                                     directories: [generator.root] + servers.compactMap(\.leftovers.directory))
@@ -72,7 +74,6 @@ struct RunnerBench: AsyncParsableCommand {
         if servers.isEmpty { print("\nno server could be started: throughput and memory were not measured") }
     }
 
-    /// The demo API and nginx, each when available; a message for each one skipped.
     /// On SIGINT or SIGTERM, stops the servers and removes the generated files before exiting with the
     /// shell's status for the signal: an interrupted benchmark leaves no server running.
     private static func stoppingOnSignals(processes: [pid_t], directories: [URL]) -> [any DispatchSourceSignal] {
@@ -90,10 +91,18 @@ struct RunnerBench: AsyncParsableCommand {
         }
     }
 
-    private func startServers() -> [LocalServer] {
+    /// The demo API over http and over https (with a self-signed certificate generated now, its files written
+    /// into `tlsFolder`), and nginx, each when available; a message for each one skipped.
+    private func startServers(tlsFolder: URL) -> [LocalServer] {
         var servers: [LocalServer] = []
         if FileManager.default.isExecutableFile(atPath: demoAPI) {
             do { servers.append(try LocalServer.demoAPI(executable: demoAPI)) } catch { progress("skipping the demo API: \(error)") }
+            do {
+                let files = try SelfSignedIdentity.generate().write(into: tlsFolder)
+                servers.append(try LocalServer.demoAPI(executable: demoAPI, tls: files))
+            } catch {
+                progress("skipping the demo API over https: \(error)")
+            }
         } else {
             progress("skipping the demo API: no executable at \(demoAPI) (swift build -c release --static-swift-stdlib builds it)")
         }

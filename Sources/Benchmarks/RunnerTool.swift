@@ -5,9 +5,10 @@ struct RunnerTool: Sendable {
     /// The generated `environments/` directory (holding `bench.yaml`).
     let environments: String
 
-    /// `runner run COLLECTION --env bench --var port=PORT [--jobs N]`; fails unless it exits 0.
-    func run(_ collection: String, port: Int, jobs: Int) throws -> ChildMeasurement {
-        try measured(["run", collection] + environmentArguments(port: port) + (jobs > 1 ? ["--jobs", String(jobs)] : []))
+    /// `runner run COLLECTION --env bench --var port=PORT [--jobs N]` (`--env bench-https` for an https
+    /// server); fails unless it exits 0.
+    func run(_ collection: String, port: Int, scheme: String = "http", jobs: Int) throws -> ChildMeasurement {
+        try measured(["run", collection] + environmentArguments(port: port, scheme: scheme) + (jobs > 1 ? ["--jobs", String(jobs)] : []))
     }
 
     /// `runner validate COLLECTION --env bench --var port=1`; fails unless it exits 0.
@@ -20,8 +21,8 @@ struct RunnerTool: Sendable {
         try measured(["--version"])
     }
 
-    private func environmentArguments(port: Int) -> [String] {
-        ["--env", "bench", "--environments", environments, "--var", "port=\(port)"]
+    private func environmentArguments(port: Int, scheme: String = "http") -> [String] {
+        ["--env", scheme == "https" ? "bench-https" : "bench", "--environments", environments, "--var", "port=\(port)"]
     }
 
     private func measured(_ arguments: [String]) throws -> ChildMeasurement {
