@@ -358,6 +358,7 @@ enum TransportErrorMapping {
         HTTPClientError.invalidHeaderFieldValues([]).shortDescription,
     ]
 
+    /// The code and a short detail for an AsyncHTTPClient error, by its value.
     private static func classify(_ error: HTTPClientError) -> (HTTPError.Code, String) {
         switch error {
         case .cancelled: (.cancelled, "cancelled")
