@@ -26,10 +26,8 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
-        // libyaml's allocation functions with a per-thread cache of small blocks (glibc only).
-        .target(name: "CYAMLAllocator"),
         // YAML text to a Node tree with 1-based marks; the only code that touches libyaml.
-        .target(name: "YAML", dependencies: ["CYAML", "CYAMLAllocator"]),
+        .target(name: "YAML", dependencies: ["CYAML"]),
         // Value types of the "HTTP in Swift" design: requests, bodies, responses, errors, options.
         .target(name: "HTTPCore"),
         // The HTTPLoader chain and the AsyncHTTPClient transport.
@@ -49,9 +47,11 @@ let package = Package(
         .target(name: "Running", dependencies: ["CollectionFormat", "Expectations", "Loaders", "HTTPCore"]),
         // Console, JUnit and JSON reports; redaction lives here once.
         .target(name: "Reporting", dependencies: ["Running", "CollectionFormat", "HTTPCore"]),
-        // The `runner` command: argument parsing, wiring, exit codes.
+        // What each command does, from its options to an exit status: load and check, run, report.
+        .target(name: "Commands", dependencies: ["CollectionFormat", "Running", "Reporting", "Loaders"]),
+        // The `runner` command: argument parsing only; each subcommand calls its entry point in Commands.
         .executableTarget(name: "RunnerCLI", dependencies: [
-            "CollectionFormat", "Running", "Reporting", "Loaders", "HTTPCore",
+            "Commands",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -63,9 +63,9 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
-        // A real HTTP server for tests, bound to 127.0.0.1 on port 0.
+        // Test support: a real HTTP server bound to 127.0.0.1 on port 0, and a scripted loader that answers without one.
         .target(name: "TestSupport", dependencies: [
-            "LoopbackHTTP",
+            "LoopbackHTTP", "Loaders", "HTTPCore",
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -88,13 +88,13 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .testTarget(name: "YAMLTests", dependencies: ["YAML", "CYAMLAllocator"], exclude: ["Regressions"]),
+        .testTarget(name: "YAMLTests", dependencies: ["YAML"], exclude: ["Regressions"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "LoadersTests", dependencies: ["Loaders", "HTTPCore", "TestSupport"]),
         .testTarget(name: "ExpectationsTests", dependencies: ["Expectations", "HTTPCore"]),
         .testTarget(name: "CollectionFormatTests", dependencies: ["CollectionFormat", "YAML", "HTTPCore", "Expectations"],
                     exclude: ["Regressions"]),
-        .testTarget(name: "RunningTests", dependencies: ["Running", "Reporting", "CollectionFormat", "Loaders", "HTTPCore"]),
+        .testTarget(name: "RunningTests", dependencies: ["Running", "Reporting", "CollectionFormat", "Loaders", "HTTPCore", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["Fixtures", "Scenarios"]),
         .testTarget(name: "TestSupportTests", dependencies: [
             "TestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -130,7 +130,7 @@ public enum BodyDefinition: Sendable, Hashable {
     /// The raw bytes of a file.
     case file(FileReference)
 
-    /// The body keys, in FORMAT.md order.
+    /// The body keys, in the order docs/format.md lists them.
     public static let keys = ["json", "form", "multipart", "text", "file"]
 }
 
@@ -205,7 +205,7 @@ public struct OptionsDefinition: Sendable, Hashable {
     public var followRedirects: Located<Bool>?
     public var maxRedirects: Located<Int>?
     public var insecure: Located<Bool>?
-    /// The largest response body read, in bytes (an addition to FORMAT.md; default 10 MiB).
+    /// The largest response body read, in bytes (an addition to the base format; default 10 MiB).
     public var maxResponseBytes: Located<Int>?
     public var retry: RetryDefinition?
     /// Only in environments: a rate shared by all parallel workers.
@@ -364,7 +364,7 @@ public struct CaptureDefinition: Sendable, Hashable {
         case cookie(String)
         /// The first capture group of a regular expression on the body text.
         case regex(String)
-        /// `{ status: true }`: the response status code (an addition to FORMAT.md).
+        /// `{ status: true }`: the response status code (an addition to the base format).
         case status
     }
 

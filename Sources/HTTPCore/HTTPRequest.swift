@@ -93,6 +93,9 @@ public struct HTTPRequest: Sendable {
     /// The full URL, nil while the components do not form one.
     public var url: URL? { components.url }
 
+    /// The URL as text for messages, even while it is relative.
+    public var displayURL: String { components.string ?? path }
+
     /// Whether scheme and host are set.
     public var isAbsolute: Bool { components.scheme != nil && components.host != nil }
 

@@ -40,12 +40,9 @@ public struct ConsoleReport: Sendable {
             columns += "  "
             columns += column
         }
-        // A file that could not be decoded again at its turn has no request to show.
-        if !outcome.method.isEmpty || !outcome.url.isEmpty {
-            add(outcome.method)
-            columns += " "
-            columns += outcome.url
-        }
+        add(outcome.method)
+        columns += " "
+        columns += outcome.url
         if let status = outcome.statusCode { add(String(status)) }
         if let duration = outcome.duration { add(OutcomeText.duration(duration)) }
         if outcome.attempts > 1 { add("(\(outcome.attempts) attempts)") }

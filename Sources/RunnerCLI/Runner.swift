@@ -1,4 +1,5 @@
 import ArgumentParser
+import Commands
 import Foundation
 import NIOCore
 import NIOPosix
@@ -17,7 +18,7 @@ struct Runner: AsyncParsableCommand {
     ///
     /// A run that sends one file at a time (`--jobs 1`, the default) runs its tasks on SwiftNIO's event
     /// loops, where the responses arrive: a request resumes on the thread its response came in on instead of
-    /// waking a thread of the default pool (about 15% less wall time, see docs/benchmarks.md). Parallel runs
+    /// waking a thread of the default pool. Parallel runs
     /// keep the default pool for everything but their workers, which `CollectionRun` spreads over the loops
     /// itself (`HTTPClientTransport.workerExecutors`): as the global executor, the loops would keep every task
     /// on the loop that started it.
@@ -40,7 +41,7 @@ struct Runner: AsyncParsableCommand {
         dispatchMain()
     }
 
-    /// Runs a parsed command and exits with FORMAT.md's statuses: a bad command line is 1, never a crash.
+    /// Runs a parsed command and exits with the documented statuses: a bad command line is 1, never a crash.
     private static func execute(_ command: any ParsableCommand) async -> Never {
         do {
             var command = command
@@ -70,16 +71,4 @@ private struct HandedOver<Value>: @unchecked Sendable {
     let value: Value
 
     init(_ value: Value) { self.value = value }
-}
-
-/// Exit statuses of FORMAT.md.
-enum ExitStatus: Int32 {
-    case success = 0
-    case badCommandLine = 1
-    case invalidCollection = 2
-    case requestFailed = 3
-    case expectationFailed = 4
-
-    /// The status as an error that ends the command.
-    var exit: ExitCode { ExitCode(rawValue) }
 }

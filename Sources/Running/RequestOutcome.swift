@@ -173,7 +173,7 @@ public struct RunSummary: Sendable {
     /// How many outcomes have a verdict.
     public func count(_ verdict: RequestOutcome.Verdict) -> Int { counts[verdict] }
 
-    /// FORMAT.md's exit status: 3 when a request could not complete, else 4 when an expectation failed, else 0.
+    /// The exit status (docs/format.md): 3 when a request could not complete, else 4 when an expectation failed, else 0.
     public var exitStatus: Int32 {
         if count(.errored) > 0 { return 3 }
         if count(.failed) > 0 { return 4 }

@@ -8,8 +8,6 @@ internal import Synchronization
 struct StepExecutor: Sendable {
     let loader: any HTTPLoader
     let builder: RequestBuilder
-    /// Where relative URLs go, for the URL shown in outcomes.
-    let server: ServerEnvironment?
     let recordExchanges: Bool
 
     /// What a step produced: its outcome and the variables it captured.
@@ -26,9 +24,7 @@ struct StepExecutor: Sendable {
             method: definition.request.method.value, url: definition.request.url.source, verdict: .passed)
         let request: HTTPRequest
         do {
-            // Joined to the environment here, once, for the URL shown; the chain's ApplyEnvironment
-            // loader then finds nothing left to fill (applying it again changes nothing).
-            request = try absolute(builder.build(definition, path: file.path, scope: scope))
+            request = try builder.build(definition, path: file.path, scope: scope)
         } catch {
             outcome.verdict = .errored
             outcome.error = error.diagnostic
@@ -79,12 +75,6 @@ struct StepExecutor: Sendable {
 
     private func load(_ request: consuming HTTPRequest) async -> Swift.Result<HTTPResponse, HTTPError> {
         do { return .success(try await loader.load(request)) } catch { return .failure(error) }
-    }
-
-    /// The request as it will be sent: a relative one joined to the environment.
-    private func absolute(_ request: consuming HTTPRequest) -> HTTPRequest {
-        guard let server else { return request }
-        return ApplyEnvironmentLoader.apply(server, to: request)
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import HTTPCore
 import Loaders
+import TestSupport
 
 @Suite struct AuthLoaderTests {
     let credentials = OAuth2ClientCredentials(tokenURL: URL(string: "http://auth.test/oauth/token")!,

@@ -2,6 +2,7 @@ import CollectionFormat
 import Loaders
 @testable import Running
 import Testing
+import TestSupport
 
 /// A collection in which every file captures what the next one reads: the longest chain of dependencies.
 @Suite struct DependencyChainTests {

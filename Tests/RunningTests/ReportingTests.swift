@@ -6,6 +6,7 @@ import Loaders
 import Reporting
 import Running
 import Testing
+import TestSupport
 
 /// Redaction and the console, JUnit and JSON outputs.
 @Suite struct ReportingTests {
@@ -74,8 +75,6 @@ import Testing
                 == "PASS   Flow › x  GET http://h/?k=***  200  84 ms  (2 attempts)  (why)")
         #expect(line(name: "esc\u{1B}[31m") == "PASS   Flow › esc\\u{1B}[31m  GET http://h/a  200  84 ms")
         #expect(line(name: "c1\u{85}é\u{7F}") == "PASS   Flow › c1\\u{85}é\\u{7F}  GET http://h/a  200  84 ms")
-        #expect(console.line(for: RequestOutcome(file: "a.yaml", name: "gone", method: "", url: "", verdict: .errored))
-                == "ERROR  gone")
     }
 
     @Test func junitIsWellFormedWithASuitePerFileAndLocatedFailures() async throws {

@@ -1,35 +1,36 @@
-import ArgumentParser
 import CollectionFormat
 
 /// `runner validate`: checks a collection and its environment completely, sending nothing.
-struct ValidateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "validate",
-        abstract: "Check every file, variable and referenced file of a collection; send nothing."
-    )
+public struct Validate: Sendable {
+    public var collection: CollectionSelection
 
-    @OptionGroup var collection: CollectionArguments
+    public init(collection: CollectionSelection) {
+        self.collection = collection
+    }
 
-    func run() throws {
-        let loaded = collection.load()
-        try DiagnosticsOutput.reportProblems(of: loaded)
-        let requests = loaded.files.reduce(0) { $0 + $1.steps.count }
+    /// Prints every problem, or a one-line summary when there is none.
+    public func execute() -> ExitStatus {
+        let loaded = collection.load(forSending: false)
+        if let status = DiagnosticsOutput.report(loaded) { return status }
+        let requests = loaded.requestCount
         let environment = loaded.environment.map { " with environment '\($0.name)'" } ?? ""
         Console.out("\(requests) \(plural(requests, "request")) in \(loaded.files.count) \(plural(loaded.files.count, "file")) valid\(environment)")
+        return .success
     }
 }
 
-/// Prints a collection's diagnostics and ends the command with status 2 when any is an error.
+/// Prints a collection's diagnostics to standard error.
 enum DiagnosticsOutput {
-    static func reportProblems(of loaded: LoadedCollection) throws {
-        guard !loaded.diagnostics.isEmpty else { return }
+    /// Prints the diagnostics; `.invalidCollection` when any is an error (nothing may be sent), nil otherwise.
+    static func report(_ loaded: LoadedCollection) -> ExitStatus? {
+        guard !loaded.diagnostics.isEmpty else { return nil }
         Console.error(DiagnosticRenderer.render(loaded.diagnostics, sources: loaded.sources, color: Console.colorOnStandardError))
         let errors = loaded.diagnostics.filter { $0.severity == .error }
-        guard !errors.isEmpty else { return }
+        guard !errors.isEmpty else { return nil }
         let files = Set(errors.compactMap(\.path)).count
         let place = files == 0 ? "" : " in \(files) \(plural(files, "file"))"
         Console.error("error: \(errors.count) \(plural(errors.count, "problem"))\(place); nothing was sent")
-        throw ExitStatus.invalidCollection.exit
+        return .invalidCollection
     }
 }
 

@@ -1,26 +1,26 @@
 import Foundation
 
 /// Writes to standard output and standard error without the non-Sendable C globals.
-enum Console {
+public enum Console {
     /// Writes a line to standard output.
-    static func out(_ text: String) { write(text, to: .standardOutput) }
+    public static func out(_ text: String) { write(text, to: .standardOutput) }
 
     /// Writes a line to standard error.
-    static func error(_ text: String) { write(text, to: .standardError) }
+    public static func error(_ text: String) { write(text, to: .standardError) }
 
     /// Whether standard error is a terminal that accepts colour (never with `NO_COLOR`).
-    static var colorOnStandardError: Bool {
+    public static var colorOnStandardError: Bool {
         isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
     }
 
     /// Whether standard output is a terminal that accepts colour (never with `NO_COLOR`).
-    static var colorOnStandardOutput: Bool { isatty(STDOUT_FILENO) == 1 && colorAllowed }
+    public static var colorOnStandardOutput: Bool { isatty(STDOUT_FILENO) == 1 && colorAllowed }
 
     /// Whether a progress line may be drawn on standard error (a terminal).
-    static var progressOnStandardError: Bool { isatty(STDERR_FILENO) == 1 }
+    public static var progressOnStandardError: Bool { isatty(STDERR_FILENO) == 1 }
 
     /// Replaces the progress line on standard error with `text` (empty clears it), without a line break.
-    static func progress(_ text: String) {
+    public static func progress(_ text: String) {
         try? FileHandle.standardError.write(contentsOf: Data(("\r\u{1B}[K" + text).utf8))
     }
 

@@ -1,24 +1,18 @@
-import ArgumentParser
-import CollectionFormat
 import Foundation
+import CollectionFormat
 
-/// `runner list`: the requests that would run, in order.
-struct ListCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "list",
-        abstract: "Print the requests that would run, in order: name, method, URL template, tags."
-    )
+/// `runner list`: the requests that would run, in order: name, method, URL template and tags.
+public struct List: Sendable {
+    public var paths: [String]
 
-    @Argument(help: "Request files or directories of them.")
-    var paths: [String]
+    public init(paths: [String]) {
+        self.paths = paths
+    }
 
-    func run() throws {
-        let loaded = CollectionLoader.load(LoadRequest(
-            paths: paths, environmentName: nil, environmentsDirectory: nil, variables: [],
-            processEnvironment: [:], currentDirectory: FileManager.default.currentDirectoryPath,
-            checksReferences: false
-        ))
-        try DiagnosticsOutput.reportProblems(of: loaded)
+    /// Prints a row per request, or the problems that keep the files from being read.
+    public func execute() -> ExitStatus {
+        let loaded = CollectionSelection(paths: paths).load(forSending: false, checksReferences: false)
+        if let status = DiagnosticsOutput.report(loaded) { return status }
         var rows: [[String]] = []
         for file in loaded.files {
             for step in file.steps {
@@ -31,6 +25,7 @@ struct ListCommand: ParsableCommand {
             }
         }
         Console.out(Table.render(rows))
+        return .success
     }
 }
 

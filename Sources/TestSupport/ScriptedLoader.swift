@@ -1,4 +1,5 @@
 public import HTTPCore
+public import Loaders
 public import Foundation
 
 /// A loader for tests: answers from canned replies and records every request it receives.
@@ -71,7 +72,7 @@ public actor ScriptedLoader: HTTPLoader {
         case let .response(status, headers, body):
             return HTTPResponse(request: request, status: HTTPStatus(status), headers: headers, body: body)
         case .failure(let code):
-            throw HTTPError(code, request: request, message: "scripted \(code.rawValue) for \(request.displayURL)")
+            throw HTTPError(code, request: request, message: "scripted \(code) for \(request.displayURL)")
         case let .delayed(duration, reply):
             if let deadline = request.deadline, ContinuousClock.now + duration > deadline {
                 try await Sleeper.continuous(ContinuousClock.now.duration(to: deadline), for: request)

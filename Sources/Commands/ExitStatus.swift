@@ -1,0 +1,8 @@
+/// The exit statuses of the command line.
+public enum ExitStatus: Int32, Sendable {
+    case success = 0
+    case badCommandLine = 1
+    case invalidCollection = 2
+    case requestFailed = 3
+    case expectationFailed = 4
+}
