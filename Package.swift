@@ -53,8 +53,6 @@ let package = Package(
         .executableTarget(name: "RunnerCLI", dependencies: [
             "Commands",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         // A small NIO HTTP/1.1 server on a loopback address that hands whole requests to a handler.
         .target(name: "LoopbackHTTP", dependencies: [

@@ -20,6 +20,9 @@ public struct LoadRequest: Sendable {
     /// Whether the collection is about to be sent (`run`): then a relative URL without a baseURL is an
     /// error even without `--env`, while `validate` without `--env` cannot know the baseURL to come.
     public var forSending: Bool = false
+    /// The requests `--tag` and `--exclude-tag` select: a selected request may not use a variable that only a
+    /// request left out captures.
+    public var selection = TagFilter()
 
     public init(paths: [String], environmentName: String? = nil, environmentsDirectory: String? = nil,
                 variables: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],
@@ -76,7 +79,7 @@ public struct LoadedCollection: Sendable {
 public enum CollectionLoader {
     /// Reads, decodes and checks every file once, resolves the environment and validates variables and
     /// referenced files; the decoded files are kept, so what was checked is what runs.
-    public static func load(_ request: LoadRequest) -> LoadedCollection {
+    public static func load(_ request: LoadRequest) async -> LoadedCollection {
         var diagnostics = DiagnosticBag()
         let sources = SourceCache()
         for (name, _) in request.variables where !VariablePath.isValidName(name) {
@@ -97,6 +100,7 @@ public enum CollectionLoader {
         var validator = CollectionValidator(environment: environment, commandLine: request.variables,
                                             processEnvironment: request.processEnvironment)
         validator.forSending = request.forSending
+        validator.selection = request.selection
         let validates = request.checksReferences && !environmentBroken
 
         var locations: [DiscoveredFile] = []
@@ -105,17 +109,15 @@ public enum CollectionLoader {
         var files: [RequestFile] = []
         // A file reached again (through another argument or a link) counts once, where first found.
         var seen: Set<FileSystem.FileIdentity> = []
-        for location in locations {
-            guard let document = SourceLoader.load(path: location.path, absolutePath: location.absolutePath) else {
+        for (location, read) in zip(locations, await read(locations)) {
+            guard let read else {
                 diagnostics.add(.error("cannot read the file", path: location.path, at: nil))
                 continue
             }
-            if let identity = document.identity, !seen.insert(identity).inserted { continue }
-            let decoded = FileDecoding.requestFile(document, absolutePath: location.absolutePath,
-                                                   defaultName: location.defaultName)
-            diagnostics.add(contentsOf: decoded.diagnostics)
-            sources.store(decoded.text, for: location.path)
-            guard let file = decoded.value else { continue }
+            if let identity = read.identity, !seen.insert(identity).inserted { continue }
+            diagnostics.add(contentsOf: read.decoded.diagnostics)
+            sources.store(read.decoded.text, for: location.path)
+            guard let file = read.decoded.value else { continue }
             if validates { validator.validate(file) }
             files.append(file)
         }
@@ -124,6 +126,31 @@ public enum CollectionLoader {
         let scope = (environment ?? .empty).scope(commandLine: request.variables, processEnvironment: request.processEnvironment)
         return LoadedCollection(files: files, environment: environment, diagnostics: diagnostics.sorted,
                                 sources: sources, scope: scope)
+    }
+
+    /// A request file read and decoded, and which file it is (nil when that is not known).
+    private typealias Read = (decoded: DecodedFile<RequestFile>, identity: FileSystem.FileIdentity?)
+
+    /// Reads and decodes the files on every core, a batch of files per task; nil for a file that cannot be read.
+    /// The results come in the order of `locations`; checking them, which needs that order, is left to the caller.
+    private static func read(_ locations: [DiscoveredFile]) async -> [Read?] {
+        let batchSize = 64
+        return await withTaskGroup(of: (start: Int, reads: [Read?]).self) { group in
+            for start in stride(from: 0, to: locations.count, by: batchSize) {
+                let batch = locations[start..<min(start + batchSize, locations.count)]
+                group.addTask { (start, batch.map(read)) }
+            }
+            var reads = [Read?](repeating: nil, count: locations.count)
+            for await batch in group { reads.replaceSubrange(batch.start..<batch.start + batch.reads.count, with: batch.reads) }
+            return reads
+        }
+    }
+
+    /// Reads and decodes one request file; nil when it cannot be read.
+    private static func read(_ location: DiscoveredFile) -> Read? {
+        let absolutePath = location.absolutePath
+        guard let document = SourceLoader.load(path: location.path, absolutePath: absolutePath) else { return nil }
+        return (FileDecoding.requestFile(document, absolutePath: absolutePath, defaultName: location.defaultName), document.identity)
     }
 
     /// The environments directory: `--environments DIR`, or found by walking up from the first path.

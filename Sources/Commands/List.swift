@@ -3,19 +3,21 @@ import CollectionFormat
 
 /// `runner list`: the requests that would run, in order: name, method, URL template and tags.
 public struct List: Sendable {
-    public var paths: [String]
+    /// The paths and the tag filter (no environment or variables: nothing is resolved).
+    public var collection: CollectionSelection
 
-    public init(paths: [String]) {
-        self.paths = paths
+    public init(collection: CollectionSelection) {
+        self.collection = collection
     }
 
-    /// Prints a row per request, or the problems that keep the files from being read.
-    public func execute() -> ExitStatus {
-        let loaded = CollectionSelection(paths: paths).load(forSending: false, checksReferences: false)
+    /// Prints a row per selected request, or the problems that keep the files from being read.
+    public func execute() async -> ExitStatus {
+        let loaded = await collection.load(forSending: false, checksReferences: false)
         if let status = DiagnosticsOutput.report(loaded) { return status }
+        guard collection.selectedRequests(in: loaded) != nil else { return .badCommandLine }
         var rows: [[String]] = []
         for file in loaded.files {
-            for step in file.steps {
+            for step in collection.filter.selectedSteps(of: file) {
                 let name = file.isFlow ? "\(file.name) › \(step.name)" : step.name
                 let tags = (file.tags + step.tags).uniqued()
                 var columns = [name, step.request.method.value, step.request.url.source]

@@ -10,8 +10,6 @@ public struct Run: Sendable {
     public var collection: CollectionSelection
     /// How many files run at the same time.
     public var jobs = 1
-    public var tags: [String] = []
-    public var excludedTags: [String] = []
     /// Stop at the first failed request.
     public var bail = false
     /// Show each exchange.
@@ -29,9 +27,10 @@ public struct Run: Sendable {
         // Interrupted runs end with the shell's status for the signal, never by the signal itself.
         signal(SIGINT) { _ in _exit(130) }
         signal(SIGTERM) { _ in _exit(143) }
-        let loaded = collection.load(forSending: true)
+        let loaded = await collection.load(forSending: true)
         if let status = DiagnosticsOutput.report(loaded) { return status }
-        let options = RunOptions(jobs: jobs, tags: tags, excludedTags: excludedTags, bail: bail, recordExchanges: verbose)
+        guard collection.selectedRequests(in: loaded) != nil else { return .badCommandLine }
+        let options = RunOptions(jobs: jobs, selection: collection.filter, bail: bail, recordExchanges: verbose)
         let redactor = Redactor(secrets: loaded.scope.secretValues)
         let console = ConsoleReport(sources: loaded.sources, redactor: redactor, color: Console.colorOnStandardOutput, verbose: verbose)
 

@@ -9,12 +9,14 @@ public struct Validate: Sendable {
     }
 
     /// Prints every problem, or a one-line summary when there is none.
-    public func execute() -> ExitStatus {
-        let loaded = collection.load(forSending: false)
+    public func execute() async -> ExitStatus {
+        let loaded = await collection.load(forSending: false)
         if let status = DiagnosticsOutput.report(loaded) { return status }
+        guard let selected = collection.selectedRequests(in: loaded) else { return .badCommandLine }
         let requests = loaded.requestCount
         let environment = loaded.environment.map { " with environment '\($0.name)'" } ?? ""
-        Console.out("\(requests) \(plural(requests, "request")) in \(loaded.files.count) \(plural(loaded.files.count, "file")) valid\(environment)")
+        let selection = collection.filter.selectsAll ? "" : " (\(selected) selected by \(collection.filter.commandLine))"
+        Console.out("\(requests) \(plural(requests, "request")) in \(loaded.files.count) \(plural(loaded.files.count, "file")) valid\(environment)\(selection)")
         return .success
     }
 }

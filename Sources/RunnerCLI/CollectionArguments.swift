@@ -15,6 +15,8 @@ struct CollectionArguments: ParsableArguments {
     @Option(name: .customLong("var"), help: "A variable, NAME=VALUE; overrides the environment and captures.")
     var variables: [String] = []
 
+    @OptionGroup var tags: TagArguments
+
     mutating func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one request file or directory") }
         for variable in variables where CollectionSelection.variable(variable) == nil {
@@ -25,12 +27,22 @@ struct CollectionArguments: ParsableArguments {
     /// The collection these arguments select.
     var selection: CollectionSelection {
         CollectionSelection(paths: paths, environmentName: environment, environmentsDirectory: environmentsDirectory,
-                            variables: variables.compactMap(CollectionSelection.variable))
+                            variables: variables.compactMap(CollectionSelection.variable), tags: tags.tags,
+                            excludedTags: tags.excludedTags)
     }
 }
 
+/// `--tag` and `--exclude-tag`, shared by `run`, `validate` and `list`.
+struct TagArguments: ParsableArguments {
+    @Option(name: .customLong("tag"), help: "Only requests with this tag (file or request tags); repeatable.")
+    var tags: [String] = []
+
+    @Option(name: .customLong("exclude-tag"), help: "Leave out requests with this tag; repeatable.")
+    var excludedTags: [String] = []
+}
+
 /// `runner validate`: checks a collection and its environment completely, sending nothing.
-struct ValidateCommand: ParsableCommand {
+struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check every file, variable and referenced file of a collection; send nothing."
@@ -38,13 +50,13 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var collection: CollectionArguments
 
-    func run() throws {
-        try Validate(collection: collection.selection).execute().end()
+    func run() async throws {
+        try await Validate(collection: collection.selection).execute().end()
     }
 }
 
 /// `runner list`: the requests that would run, in order.
-struct ListCommand: ParsableCommand {
+struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "Print the requests that would run, in order: name, method, URL template, tags."
@@ -53,8 +65,10 @@ struct ListCommand: ParsableCommand {
     @Argument(help: "Request files or directories of them.")
     var paths: [String]
 
-    func run() throws {
-        try List(paths: paths).execute().end()
+    @OptionGroup var tags: TagArguments
+
+    func run() async throws {
+        try await List(collection: CollectionSelection(paths: paths, tags: tags.tags, excludedTags: tags.excludedTags)).execute().end()
     }
 }
 

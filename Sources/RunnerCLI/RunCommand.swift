@@ -18,12 +18,6 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "How many files run at the same time (flows stay in order).")
     var jobs: Int = 1
 
-    @Option(name: .customLong("tag"), help: "Run only requests with this tag (file or request tags); repeatable.")
-    var tags: [String] = []
-
-    @Option(name: .customLong("exclude-tag"), help: "Leave out requests with this tag; repeatable.")
-    var excludedTags: [String] = []
-
     @Flag(help: "Stop at the first failed request; the rest are reported as skipped.")
     var bail = false
 
@@ -52,8 +46,6 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         var run = Run(collection: collection.selection)
         run.jobs = jobs
-        run.tags = tags
-        run.excludedTags = excludedTags
         run.bail = bail
         run.verbose = verbose
         run.junitReport = junitReport

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Commands
 import Foundation
-import NIOCore
-import NIOPosix
 
 /// The `runner` command: run, validate and list HTTP request collections.
 @main
@@ -15,13 +13,6 @@ struct Runner: AsyncParsableCommand {
     )
 
     /// Parses the command line, then runs the command on a task and parks the main thread.
-    ///
-    /// A run that sends one file at a time (`--jobs 1`, the default) runs its tasks on SwiftNIO's event
-    /// loops, where the responses arrive: a request resumes on the thread its response came in on instead of
-    /// waking a thread of the default pool. Parallel runs
-    /// keep the default pool for everything but their workers, which `CollectionRun` spreads over the loops
-    /// itself (`HTTPClientTransport.workerExecutors`): as the global executor, the loops would keep every task
-    /// on the loop that started it.
     static func main() {
         // A closed pipe (`runner list | head`) is a write error to ignore, not a signal that kills us.
         signal(SIGPIPE, SIG_IGN)
@@ -30,9 +21,6 @@ struct Runner: AsyncParsableCommand {
             command = try parseAsRoot()
         } catch {
             fail(error)
-        }
-        if let run = command as? RunCommand, run.jobs == 1 {
-            _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         }
         let handedOver = HandedOver(command)
         Task.detached {

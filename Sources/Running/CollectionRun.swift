@@ -52,11 +52,7 @@ public struct CollectionRun: Sendable {
         let start = ContinuousClock.now
         let context = FileContext(emitter: OutcomeEmitter(emit: onOutcome), bailed: BailFlag(), keepingOutcomes: keepingOutcomes)
         var results = Results(scope: collection.scope, keepingOutcomes: keepingOutcomes)
-        if options.jobs == 1 {
-            await runSequentially(context, into: &results)
-        } else {
-            await runInParallel(context, into: &results)
-        }
+        await runFiles(context, into: &results)
         return RunSummary(counts: results.counts, duration: start.duration(to: .now),
                           outcomes: plan.indices.flatMap { results.outcomes[$0] ?? [] })
     }
@@ -87,20 +83,13 @@ public struct CollectionRun: Sendable {
         }
     }
 
-    /// Runs the files one after another on this task: no child task and no hand-off per file.
-    private func runSequentially(_ context: FileContext, into results: inout Results) async {
-        for index in plan.indices {
-            let result = await runFile(index, scope: results.finished.scope(for: index, reading: dependencies), context)
-            results.record(index, result)
-        }
-    }
-
-    /// Runs up to `jobs` files at once, each once the earlier files it depends on have finished.
+    /// Runs up to `jobs` files at once (one after another with one job), each once the earlier files it depends on
+    /// have finished.
     ///
-    /// `jobs` worker tasks each take the first file that may start, run it and record its result, until every file has started: no task per file, and no hop to a coordinating task
-    /// between files. With `HTTPClientTransport` the workers run on its event loops (`workerExecutors(_:)`), so a
+    /// `jobs` worker tasks each take the first file that may start, run it and record its result, until every file
+    /// has started: no task per file, and no hop to a coordinating task between files. With `HTTPClientTransport` the workers run on its event loops (`workerExecutors(_:)`), so a
     /// response resumes its worker on the thread that read it; a worker yields its loop between files.
-    private func runInParallel(_ context: FileContext, into results: inout Results) async {
+    private func runFiles(_ context: FileContext, into results: inout Results) async {
         let queue = FileQueue(plan: plan, dependencies: dependencies, results: results, jobs: options.jobs)
         let work: @Sendable () async -> Void = {
             while let file = await queue.next() {
@@ -303,7 +292,7 @@ public struct CollectionRun: Sendable {
         }
         var scope = startScope
         var failedStep: String?
-        for definition in options.selectedSteps(of: file) {
+        for definition in options.selection.selectedSteps(of: file) {
             var outcome: RequestOutcome
             if let reason = skipReason(of: definition, in: file, failedStep: failedStep,
                                        bailed: options.bail && context.bailed.isSet) {

@@ -29,7 +29,7 @@ struct RunPlanner: Sendable {
 
     /// Adds the next file in run order.
     mutating func add(_ file: RequestFile) {
-        let steps = options.selectedSteps(of: file)
+        let steps = options.selection.selectedSteps(of: file)
         guard !steps.isEmpty else { return }
         let index = files.count
         var used = Set<String>()

@@ -92,7 +92,7 @@ import TestSupport
         let loader = ScriptedLoader(routes: [
             .path("/v1/bad", .response(status: 500)), .path("/v1/down", .failure(.cannotConnect)),
         ], fallback: .response(status: 200))
-        let summary = await CollectionRun(collection: collection.load(), options: RunOptions(jobs: jobs), transport: loader).run(keepingOutcomes: false)
+        let summary = await CollectionRun(collection: await collection.load(), options: RunOptions(jobs: jobs), transport: loader).run(keepingOutcomes: false)
         #expect(summary.outcomes.isEmpty)
         #expect(summary.count(.passed) == 2)
         #expect(summary.count(.failed) == 1)
@@ -115,7 +115,7 @@ import TestSupport
         defer { collection.remove() }
         let routes: [ScriptedLoader.Route] = [.path("/v1/bad", .response(status: 500))]
         let filtered = try await collection.run(ScriptedLoader(routes: routes, fallback: .response(status: 200)),
-                                                options: RunOptions(tags: ["smoke"], excludedTags: ["slow"]))
+                                                options: RunOptions(selection: TagFilter(tags: ["smoke"], excludedTags: ["slow"])))
         #expect(filtered.outcomes.map(\.file) == ["requests/1.yaml", "requests/2.yaml", "requests/5.yaml", "requests/6.yaml"])
         #expect(filtered.outcomes.map(\.verdict) == [.passed, .skipped, .failed, .passed])
         #expect(filtered.outcomes[1].skipReason == "later")
@@ -152,7 +152,7 @@ import TestSupport
             .path("/v1/\(file)", .delayed(.milliseconds(40 * (4 - file)), .response(status: 200)))
         })
         let handedOn = Mutex<[String]>([])
-        let summary = await CollectionRun(collection: collection.load(), options: RunOptions(jobs: 4), transport: loader).run { outcome in
+        let summary = await CollectionRun(collection: await collection.load(), options: RunOptions(jobs: 4), transport: loader).run { outcome in
             handedOn.withLock { $0.append("\(outcome.file) \(outcome.name)") }
         }
         let order = handedOn.withLock { $0 }
@@ -179,7 +179,7 @@ import TestSupport
             .path("/v1/two", .json(#"{"n":2,"m":"b"}"#)),
             .path("/v1/three", .json(#"{"n":3}"#)),
         ], fallback: .response(status: 200)))
-        let summary = await CollectionRun(collection: collection.load(), options: RunOptions(jobs: jobs), transport: loader).run()
+        let summary = await CollectionRun(collection: await collection.load(), options: RunOptions(jobs: jobs), transport: loader).run()
         #expect(summary.outcomes.map(\.verdict) == [.passed, .passed, .passed, .passed])
         #expect(summary.outcomes.last?.url == "http://api.test/v1/use/3/b")
         #expect(await loader.heldRequestWaited == (jobs > 1))
@@ -193,7 +193,7 @@ import TestSupport
             "requests/3.yaml": "request: { url: '/c/{{ id }}' }\n",
         ])
         defer { collection.remove() }
-        let run = CollectionRun(collection: collection.load(), options: RunOptions(jobs: 3), transport: ScriptedLoader())
+        let run = CollectionRun(collection: await collection.load(), options: RunOptions(jobs: 3), transport: ScriptedLoader())
         #expect(run.fileDependencies == [[], [], [0, 1]])
     }
 }

@@ -22,7 +22,7 @@ import Testing
     func filesRunAsTheyWereCheckedThoughTheyChangedOrWentAwaySince(jobs: Int) async throws {
         let collection = try Self.twoFiles()
         defer { collection.remove() }
-        let loaded = collection.load()
+        let loaded = await collection.load()
         #expect(!loaded.hasErrors)
         try Data("request: { url: /changed\n".utf8).write(to: collection.root.appendingPathComponent("requests/1.yaml"))
         try FileManager.default.removeItem(at: collection.root.appendingPathComponent("requests/2.yaml"))
@@ -36,7 +36,7 @@ import Testing
     @Test func aFailedExpectationShowsItsLineInTheReportsWrittenAfterTheRun() async throws {
         let collection = try TestCollection(capturingCollectionFiles(failing: 7))
         defer { collection.remove() }
-        let loaded = collection.load()
+        let loaded = await collection.load()
         let summary = await CollectionRun(collection: loaded, options: RunOptions(), transport: capturingLoader()).run()
         #expect(summary.outcomes.filter { $0.verdict == .failed }.map(\.file) == ["requests/07-use.yaml"])
         let junit = JUnitReport.render(summary, sources: loaded.sources, redactor: Redactor(secrets: []))

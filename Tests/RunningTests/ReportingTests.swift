@@ -31,7 +31,7 @@ import TestSupport
             "requests/3.yaml": "skip: '<later>'\nrequest: { url: /x }\n",
         ])
         defer { collection.remove() }
-        let loaded = collection.load(processEnvironment: ["PASSWORD": Self.secret])
+        let loaded = await collection.load(processEnvironment: ["PASSWORD": Self.secret])
         let echoed = #"{"echo":"\#(Self.secret.replacingOccurrences(of: "\"", with: "\\\""))\u0000\u001b[31m]]>"}"#
         let loader = ScriptedLoader(routes: [
             .path("/v1/echo", .json(echoed, headers: [("Set-Cookie", "token=zzz")])),
@@ -64,7 +64,7 @@ import TestSupport
         #expect(!console.contains("\u{1B}["), "no raw escape sequences from the server")
     }
 
-    @Test func consoleLinesShowEveryColumnAndEscapeControlCharactersOnly() {
+    @Test func consoleLinesShowEveryColumnAndEscapeControlCharactersOnly() async {
         let console = ConsoleReport(sources: SourceCache(), redactor: Redactor(secrets: ["s3cret"]), color: false, verbose: false)
         func line(name: String, url: String = "http://h/a", attempts: Int = 1, skipReason: String? = nil) -> String {
             console.line(for: RequestOutcome(file: "a.yaml", flow: "Flow", name: name, method: "GET", url: url, verdict: .passed,
@@ -132,7 +132,7 @@ import TestSupport
         let loader = ScriptedLoader(routes: [
             .path("/v1/oauth/token", .json(#"{"access_token":"tok-abc-123","token_type":"Bearer","expires_in":60}"#)),
         ], fallback: .response(status: 200))
-        let summary = await CollectionRun(collection: collection.load(), options: RunOptions(recordExchanges: true), transport: loader).run()
+        let summary = await CollectionRun(collection: await collection.load(), options: RunOptions(recordExchanges: true), transport: loader).run()
         let exchanges = try #require(summary.outcomes.first?.exchanges)
         #expect(exchanges.count == 2)
         #expect(exchanges.allSatisfy { !($0.responseBody ?? "").contains("tok-abc-123") })
@@ -140,7 +140,7 @@ import TestSupport
         #expect(exchanges[1].requestHeaders.contains { $0.name == "Authorization" && $0.value == "***" })
     }
 
-    @Test func redactorHidesEncodedFormsAndCredentialHeaders() {
+    @Test func redactorHidesEncodedFormsAndCredentialHeaders() async {
         let redactor = Redactor(secrets: ["a b&c", ""])
         #expect(redactor.redact("x=a%20b%26c y=a b&c") == "x=*** y=***")
         #expect(redactor.redactHeader(name: "proxy-authorization", value: "Basic x") == "***")
@@ -148,7 +148,7 @@ import TestSupport
         #expect(Redactor(secrets: []).redact("unchanged") == "unchanged")
     }
 
-    @Test func redactorHidesDoublyEscapedSecretsAndWhatOutcomesReveal() {
+    @Test func redactorHidesDoublyEscapedSecretsAndWhatOutcomesReveal() async {
         let redactor = Redactor(secrets: [#"pw-"x"#])
         #expect(redactor.redact(#"{"body":"{\"p\":\"pw-\\\"x\"}"}"#) == #"{"body":"{\"p\":\"***\"}"}"#)
         var outcome = RequestOutcome(file: "a.yaml", name: "a", method: "GET", url: "/a", verdict: .passed)

@@ -20,15 +20,18 @@ struct TestCollection {
     }
 
     /// Loads `requests/` with environment `test` when `environments/test.yaml` exists, keeping every file.
-    func load(variables: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:]) -> LoadedCollection {
-        CollectionLoader.load(loadRequest(variables: variables, processEnvironment: processEnvironment))
+    func load(variables: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],
+              selection: TagFilter = TagFilter()) async -> LoadedCollection {
+        var request = loadRequest(variables: variables, processEnvironment: processEnvironment)
+        request.selection = selection
+        return await CollectionLoader.load(request)
     }
 
     /// Loads and runs the collection against a scripted loader as `runner run` does; fails the test when the
     /// collection is invalid.
     func run(_ loader: ScriptedLoader, options: RunOptions = RunOptions(), variables: [(name: String, value: String)] = [],
              processEnvironment: [String: String] = [:]) async throws -> RunSummary {
-        let loaded = load(variables: variables, processEnvironment: processEnvironment)
+        let loaded = await load(variables: variables, processEnvironment: processEnvironment, selection: options.selection)
         guard !loaded.hasErrors else { throw InvalidCollection(diagnostics: loaded.diagnostics) }
         return await CollectionRun(collection: loaded, options: options, transport: loader).run()
     }
