@@ -287,6 +287,8 @@ public struct ThrottleDefinition: Sendable, Hashable {
 
 /// The `expect:` mapping.
 public struct ExpectDefinition: Sendable {
+    /// `expect.error`: the request passes exactly when it fails this way (a negative test).
+    public var error: Located<ExpectedFailure>?
     public var status: Located<StatusExpectation>?
     public var headers: [HeaderExpectation]
     public var body: [BodyExpectation]
@@ -304,6 +306,18 @@ public struct ExpectDefinition: Sendable {
         self.schema = schema
         self.duration = duration
     }
+}
+
+/// How a request is expected to fail (`expect.error`), named as in `retry.on`.
+public enum ExpectedFailure: String, Sendable, CaseIterable {
+    /// It does not complete within its timeout.
+    case timeout
+    /// No connection can be made, or it closes before the response.
+    case connection
+    /// The TLS handshake fails (an untrusted certificate, a server without TLS).
+    case tls
+    /// The response body passes its size or decompression limit.
+    case tooLarge
 }
 
 /// `expect.status`: codes and classes, or a matcher on the number.

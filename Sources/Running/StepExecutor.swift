@@ -47,14 +47,27 @@ struct StepExecutor: Sendable {
 
         switch loaded {
         case .failure(let error):
-            outcome.verdict = .errored
             outcome.attempts = error.attempts
             outcome.statusCode = error.response?.status.code
+            if let expected = definition.expect.error {
+                let kind = ExpectedFailure(error.code)
+                outcome.verdict = kind == expected.value ? .passed : .failed
+                if kind != expected.value {
+                    outcome.failures = [Self.unexpected(expected, actual: "\(kind.map { "error: \($0.rawValue): " } ?? "")\(error.message)", in: file.path)]
+                }
+                return Result(outcome: outcome, captures: [])
+            }
+            outcome.verdict = .errored
             outcome.error = .error(error.message, path: file.path, at: definition.request.url.mark)
             return Result(outcome: outcome, captures: [])
         case .success(let response):
             outcome.statusCode = response.status.code
             outcome.attempts = response.attempts
+            if let expected = definition.expect.error {
+                outcome.verdict = .failed
+                outcome.failures = [Self.unexpected(expected, actual: "status \(response.status.code)", in: file.path)]
+                return Result(outcome: outcome, captures: [])
+            }
             let content = ResponseContent(response)
             do {
                 outcome.failures = try ExpectationChecker(step: step, path: file.path, scope: scope)
@@ -71,6 +84,12 @@ struct StepExecutor: Sendable {
             if !outcome.failures.isEmpty { outcome.verdict = .failed }
             return Result(outcome: outcome, captures: captured.values)
         }
+    }
+
+    /// The failure of a request that did not fail the way `expect.error` says.
+    private static func unexpected(_ expected: Located<ExpectedFailure>, actual: String, in path: String) -> ExpectationFailure {
+        ExpectationFailure(diagnostic: .error("the request did not fail as expect.error says", path: path, at: expected.mark),
+                           expected: "error: \(expected.value.rawValue)", actual: actual)
     }
 
     private func load(_ request: consuming HTTPRequest) async -> Swift.Result<HTTPResponse, HTTPError> {
@@ -122,4 +141,17 @@ final class ExchangeLog: Sendable {
 
     /// The trace layer that records into the current task's log.
     static let layer = LoaderLayer.trace { traced in ExchangeLog.current?.record(traced) }
+}
+
+extension ExpectedFailure {
+    /// The kind of failure an `HTTPError` code stands for; nil for failures `expect.error` cannot name.
+    init?(_ code: HTTPError.Code) {
+        switch code {
+        case .timedOut: self = .timeout
+        case .cannotConnect: self = .connection
+        case .insecureConnection: self = .tls
+        case .responseTooLarge: self = .tooLarge
+        default: return nil
+        }
+    }
 }
