@@ -5,4 +5,8 @@ public enum ExitStatus: Int32, Sendable {
     case invalidCollection = 2
     case requestFailed = 3
     case expectationFailed = 4
+    /// Stopped by SIGINT (Ctrl-C), as a shell reports it.
+    case interrupted = 130
+    /// Stopped by SIGTERM, as a shell reports it.
+    case terminated = 143
 }

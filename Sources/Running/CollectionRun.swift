@@ -318,6 +318,7 @@ public struct CollectionRun: Sendable {
 
     /// Why a step does not run, or nil when it runs.
     private func skipReason(of step: RequestDefinition, in file: RequestFile, failedStep: String?, bailed: Bool) -> String? {
+        if Task.isCancelled { return "cancelled" }
         if let skip = file.skip ?? step.skip { return skip.reason ?? "skipped" }
         if let failedStep { return "an earlier step failed: \(failedStep)" }
         if bailed { return "not run: --bail stopped the run after a failure" }

@@ -49,6 +49,12 @@ struct StepExecutor: Sendable {
         case .failure(let error):
             outcome.attempts = error.attempts
             outcome.statusCode = error.response?.status.code
+            if error.code == .cancelled, Task.isCancelled {
+                // The run was cancelled (SIGINT, SIGTERM) while this request was under way: it did not complete.
+                outcome.verdict = .skipped
+                outcome.skipReason = "cancelled"
+                return Result(outcome: outcome, captures: [])
+            }
             if let expected = definition.expect.error {
                 let kind = ExpectedFailure(error.code)
                 outcome.verdict = kind == expected.value ? .passed : .failed

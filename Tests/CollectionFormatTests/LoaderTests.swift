@@ -172,7 +172,7 @@ import YAML
     @Test func extendsMergesKeyByKey() async throws {
         let scratch = project()
         defer { scratch.remove() }
-        let collection = await scratch.load(["requests"], env: "qa", processEnvironment: ["QA_PASSWORD": "pw"])
+        let collection = await scratch.load(["requests"], env: "qa", processEnvironment: ["QA_PASSWORD": "pw-1"])
         #expect(problems(of: collection).isEmpty)
         let environment = try #require(collection.environment)
         #expect(environment.chain == ["qa", "base"])
@@ -183,12 +183,12 @@ import YAML
         #expect(environment.variables["userName"] == .string("base-bot"))
         #expect(environment.variables["greeting"] == .string("hi base-bot"))
         #expect(environment.variables["limits"] == .object(JSONObject([("max", .int(10))])))
-        #expect(environment.secrets == [ResolvedSecret(name: "token", value: "dflt"), ResolvedSecret(name: "password", value: "pw")])
+        #expect(environment.secrets == [ResolvedSecret(name: "token", value: "dflt"), ResolvedSecret(name: "password", value: "pw-1")])
         #expect(environment.options.timeout?.value == .seconds(10))
         #expect(environment.options.retry?.attempts?.value == 5)
         #expect(environment.options.retry?.delay?.value == .seconds(1))
         guard case .bearer? = environment.auth?.value.value else { Issue.record("auth"); return }
-        #expect(collection.scope.secretValues == ["pw", "dflt"])
+        #expect(collection.scope.secretValues == ["pw-1", "dflt"])
         #expect(collection.sources.paths == ["environments/base.yaml", "environments/qa.yaml", "requests/a.yaml"])
     }
 

@@ -25,12 +25,12 @@ import YAML
         defer { scratch.remove() }
         scratch.write("environments/qa.yaml", "baseURL: http://127.0.0.1:1\nvariables: { page: 1, user: env }\nsecrets: { key: { env: KEY } }\n")
         scratch.write("requests/a.yaml", "request: { url: \"/{{ user }}?p={{ page }}\" }\n")
-        let collection = await scratch.load(["requests/a.yaml"], env: "qa", vars: [("page", "2")], processEnvironment: ["KEY": "k"])
+        let collection = await scratch.load(["requests/a.yaml"], env: "qa", vars: [("page", "2")], processEnvironment: ["KEY": "key-1"])
         #expect(collection.diagnostics.isEmpty)
         #expect(collection.files.map(\.name) == ["requests/a"])
         #expect(collection.scope.value(of: "page") == .string("2"))
         #expect(collection.scope.value(of: "user") == .string("env"))
-        #expect(collection.scope.secretValues == ["k"])
+        #expect(collection.scope.secretValues == ["key-1"])
         #expect(try collection.scope.resolveString(collection.files[0].steps[0].request.url) == "/env?p=2")
     }
 

@@ -158,4 +158,12 @@ import TestSupport
         redactor.learn(from: outcome)
         #expect(copy.redact("Basic dXNlcjpwdw== tail-of-token") == "Basic *** ***", "copies share what is learnt")
     }
+
+    @Test func secretsTooShortForFreeTextAreHiddenWhereTheyAreAWholeValue() async {
+        let redactor = Redactor(secrets: ["ab", "long-secret"])
+        #expect(redactor.redact("ab") == "***")
+        #expect(redactor.redact("GET /x?k=ab&abc=1 \"ab\" tab about ab") == "GET /x?k=***&abc=1 \"***\" tab about ***")
+        #expect(redactor.redact("abab xlong-secretx") == "abab x***x")
+        #expect(redactor.redactHeader(name: "X-Key", value: "ab") == "***")
+    }
 }
