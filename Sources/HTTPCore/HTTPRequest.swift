@@ -111,8 +111,8 @@ public struct HTTPRequest: Sendable {
     public mutating func appendQueryItem(name: String, value: String?) {
         var items = components.percentEncodedQueryItems ?? []
         items.append(URLQueryItem(
-            name: PercentEncoding.encodeAllButAlphanumerics(name),
-            value: value.map(PercentEncoding.encodeAllButAlphanumerics)))
+            name: PercentEncoding.encode(name),
+            value: value.map { PercentEncoding.encode($0) }))
         components.percentEncodedQueryItems = items
     }
 }

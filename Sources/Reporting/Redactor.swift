@@ -41,9 +41,9 @@ public struct Redactor: Sendable {
         return [secret] + once + once.flatMap(encodings)
     }
 
-    /// The forms one encoding step gives: percent-encoded (two character sets) and JSON-escaped.
+    /// The forms one encoding step gives: percent-encoded (three character sets) and JSON-escaped.
     private static func encodings(of text: String) -> [String] {
-        var forms = [PercentEncoding.encodeAllButAlphanumerics(text)]
+        var forms = [PercentEncoding.encode(text), PercentEncoding.encode(text, keeping: .alphanumerics)]
         if let query = text.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) { forms.append(query) }
         forms.append(String(JSONValue.string(text).serialized().dropFirst().dropLast()))
         return forms.filter { $0 != text }
