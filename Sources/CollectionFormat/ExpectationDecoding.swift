@@ -99,7 +99,9 @@ extension NodeDecoder {
             || scalar.style == .doubleQuoted, !query.contains("\n") {
             mark.column += problem.offset + (scalar.style == .plain ? 0 : 1)
         }
-        error("invalid JSONPath '\(query)': \(problem.message)", at: mark)
+        let bracketed = ExternalChecks.bracketedName(in: query, at: problem.offset)
+            .map { "a name with characters like '-' goes in brackets: \($0)" }
+        error("invalid JSONPath '\(query)': \(problem.message)", at: mark, suggestion: bracketed)
     }
 
     /// The `capture:` mapping.

@@ -65,7 +65,9 @@ public struct ConsoleReport: Sendable {
 
     private static func bodyLines(_ body: String?, prefix: String) -> [String] {
         guard let body, !body.isEmpty else { return [] }
-        return [prefix] + truncated(body).split(separator: "\n", omittingEmptySubsequences: false).map { "\(prefix) \($0)" }
+        // Lines end in LF or CRLF (multipart bodies): each line is shown on its own, without an escaped CR.
+        let lines = truncated(body).replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        return [prefix] + lines.map { "\(prefix) \($0)" }
     }
 
     /// `7 requests: 5 passed, 1 failed, 0 errors, 1 skipped in 1.23 s`.

@@ -115,12 +115,10 @@ final class ExchangeLog: Sendable {
 
     /// Records a traced exchange (credential headers already masked by the trace loader).
     func record(_ traced: TracedExchange) {
-        var requestHeaders = traced.request.headers
-        requestHeaders.addMissing(from: traced.request.body.additionalHeaders)
         let exchange = Exchange(
             method: traced.request.method.rawValue,
             url: traced.request.components.string ?? traced.request.path,
-            requestHeaders: requestHeaders.map { ($0.name, $0.value) },
+            requestHeaders: traced.request.headers.map { ($0.name, $0.value) },
             requestBody: traced.requestBodyText,
             status: traced.response?.status.code,
             responseHeaders: traced.response?.headers.map { ($0.name, $0.value) } ?? [],

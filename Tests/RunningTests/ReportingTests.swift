@@ -3,7 +3,7 @@ import Foundation
 import FoundationXML
 import HTTPCore
 import Loaders
-import Reporting
+@testable import Reporting
 import Running
 import Testing
 import TestSupport
@@ -91,6 +91,9 @@ import TestSupport
         #expect(failure.stringValue?.contains("requests/1.yaml:9:") == true)
         let testcase = try #require(failure.parent as? XMLElement)
         #expect(testcase.attribute(forName: "name")?.stringValue == #"echo <&> "quoted""#)
+        // CI tools group cases by class name: the file's path in dotted form, without its extension.
+        #expect(testcase.attribute(forName: "classname")?.stringValue == "requests.1")
+        #expect(JUnitReport.className(of: "./requests/users/01-create.v2.yaml") == "requests.users.01-create.v2")
         #expect(try document.nodes(forXPath: "//testcase/error").count == 1)
         #expect((try document.nodes(forXPath: "//testcase/skipped").first as? XMLElement)?
             .attribute(forName: "message")?.stringValue == "<later>")
