@@ -107,6 +107,7 @@ public enum CollectionLoader {
         diagnostics.add(contentsOf: Discovery.requestFiles(request.paths, currentDirectory: request.currentDirectory,
                                                            skipping: environmentsDirectory?.absolute) { locations.append($0) })
         var files: [RequestFile] = []
+        var fragments = FragmentInliner(sources: sources)
         // A file reached again (through another argument or a link) counts once, where first found.
         var seen: Set<FileSystem.FileIdentity> = []
         for (location, read) in zip(locations, await read(locations)) {
@@ -117,10 +118,12 @@ public enum CollectionLoader {
             if let identity = read.identity, !seen.insert(identity).inserted { continue }
             diagnostics.add(contentsOf: read.decoded.diagnostics)
             sources.store(read.decoded.text, for: location.path)
-            guard let file = read.decoded.value else { continue }
+            guard let decoded = read.decoded.value else { continue }
+            let file = fragments.inline(decoded)
             if validates { validator.validate(file) }
             files.append(file)
         }
+        diagnostics.add(contentsOf: fragments.diagnostics)
         diagnostics.add(contentsOf: validator.diagnostics.diagnostics)
 
         let scope = (environment ?? .empty).scope(commandLine: request.variables, processEnvironment: request.processEnvironment)

@@ -29,11 +29,19 @@ struct CollectionValidator {
 
     /// Checks the next file in run order; captures of a request count for the requests after it.
     mutating func validate(_ file: RequestFile) {
-        // The closures capture the path only: capturing `file` copied the whole file (a retain per string in it).
-        let path = file.path
         for step in file.steps {
+            // A used file's steps are checked where they are written.
+            let path = step.path
             let selected = selection.selects(step, of: file)
+            // `with:` values are resolved in the flow's scope; their names are defined for this step only.
+            let (outer, outerWhenSelected) = (defined, definedWhenSelected)
+            for input in step.inputs {
+                input.value.forEachTemplate { check($0, in: path, selected: selected) }
+                defined.insert(input.name)
+                definedWhenSelected.insert(input.name)
+            }
             step.forEachTemplate { check($0, in: path, selected: selected) }
+            (defined, definedWhenSelected) = (outer, outerWhenSelected)
             checkBaseURL(for: step.request.url, in: path)
             checkEnvironmentTemplates(for: step, selected: selected)
             for reference in step.fileReferences { check(reference, in: path) }
@@ -45,7 +53,7 @@ struct CollectionValidator {
             if selected {
                 definedWhenSelected.formUnion(captured)
             } else {
-                for name in captured where capturedWhenLeftOut[name] == nil { capturedWhenLeftOut[name] = path }
+                for name in captured where capturedWhenLeftOut[name] == nil { capturedWhenLeftOut[name] = file.path }
             }
         }
     }

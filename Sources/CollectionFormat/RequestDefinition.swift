@@ -15,6 +15,8 @@ public struct RequestFile: Sendable {
     public var steps: [RequestDefinition]
     /// Whether the file used `steps:`.
     public var isFlow: Bool
+    /// The `use:` steps not inlined yet, in order: the loader replaces each by the steps of the file it names.
+    var uses: [StepUse] = []
 
     public init(path: String, absolutePath: String, name: String, tags: [String], skip: Skip?,
                 steps: [RequestDefinition], isFlow: Bool) {
@@ -26,6 +28,22 @@ public struct RequestFile: Sendable {
         self.steps = steps
         self.isFlow = isFlow
     }
+}
+
+/// A `- use: FILE` step of a flow, with its `with:` variables, and where in the steps it goes.
+struct StepUse: Sendable {
+    /// How many steps come before it.
+    var position: Int
+    var file: FileReference
+    var inputs: [StepInput]
+    var mark: Mark
+}
+
+/// One `with:` variable of a used file's steps: a template resolved in the using flow's scope.
+public struct StepInput: Sendable {
+    public var name: String
+    public var value: TemplateValue
+    public var mark: Mark
 }
 
 /// `skip: true` or `skip: "a reason"`.
@@ -46,6 +64,8 @@ public struct RequestDefinition: Sendable {
     private let storage: Storage
 
     struct Fields: Sendable {
+        /// The file the definition is written in, as displayed (a used fragment's, for its steps).
+        var path: String
         var name: String
         var tags: [String]
         var skip: Skip?
@@ -55,6 +75,8 @@ public struct RequestDefinition: Sendable {
         var expect: ExpectDefinition
         var captures: [CaptureDefinition]
         var mark: Mark
+        /// The `with:` variables of the `use:` that brought this step in, outermost first.
+        var inputs: [StepInput] = []
     }
 
     private final class Storage: Sendable {
@@ -66,6 +88,19 @@ public struct RequestDefinition: Sendable {
     init(_ fields: Fields) {
         storage = Storage(fields)
     }
+
+    /// The definition with `inputs` before its own: a step brought in by a `use:` with `with:` variables.
+    func adding(inputs: [StepInput]) -> RequestDefinition {
+        guard !inputs.isEmpty else { return self }
+        var fields = storage.fields
+        fields.inputs = inputs + fields.inputs
+        return RequestDefinition(fields)
+    }
+
+    /// The file the definition is written in, as displayed: diagnostics about it point there.
+    public var path: String { storage.fields.path }
+    /// The `with:` variables this step gets, outermost first (a later one wins).
+    public var inputs: [StepInput] { storage.fields.inputs }
 
     public var name: String { storage.fields.name }
     public var tags: [String] { storage.fields.tags }

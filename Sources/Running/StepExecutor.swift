@@ -16,15 +16,17 @@ struct StepExecutor: Sendable {
         var captures: [(name: String, value: JSONValue)]
     }
 
-    /// Runs `step` of `file` with the variables in `scope`.
-    func run(_ step: PreparedStep, of file: RequestFile, scope: VariableScope) async -> Result {
+    /// Runs `step` of `file` with the variables in `scope` (and the step's `with:` variables, resolved in it).
+    func run(_ step: PreparedStep, of file: RequestFile, scope flowScope: VariableScope) async -> Result {
         let definition = step.definition
         var outcome = RequestOutcome(
             file: file.path, flow: file.isFlow ? file.name : nil, name: definition.name,
             method: definition.request.method.value, url: definition.request.url.source, verdict: .passed)
         let request: HTTPRequest
+        let scope: VariableScope
         do {
-            request = try builder.build(definition, path: file.path, scope: scope)
+            scope = try Self.scope(flowScope, with: definition.inputs, in: definition.path)
+            request = try builder.build(definition, path: definition.path, scope: scope)
         } catch {
             outcome.verdict = .errored
             outcome.error = error.diagnostic
@@ -59,37 +61,46 @@ struct StepExecutor: Sendable {
                 let kind = ExpectedFailure(error.code)
                 outcome.verdict = kind == expected.value ? .passed : .failed
                 if kind != expected.value {
-                    outcome.failures = [Self.unexpected(expected, actual: "\(kind.map { "error: \($0.rawValue): " } ?? "")\(error.message)", in: file.path)]
+                    outcome.failures = [Self.unexpected(expected, actual: "\(kind.map { "error: \($0.rawValue): " } ?? "")\(error.message)", in: definition.path)]
                 }
                 return Result(outcome: outcome, captures: [])
             }
             outcome.verdict = .errored
-            outcome.error = .error(error.message, path: file.path, at: definition.request.url.mark)
+            outcome.error = .error(error.message, path: definition.path, at: definition.request.url.mark)
             return Result(outcome: outcome, captures: [])
         case .success(let response):
             outcome.statusCode = response.status.code
             outcome.attempts = response.attempts
             if let expected = definition.expect.error {
                 outcome.verdict = .failed
-                outcome.failures = [Self.unexpected(expected, actual: "status \(response.status.code)", in: file.path)]
+                outcome.failures = [Self.unexpected(expected, actual: "status \(response.status.code)", in: definition.path)]
                 return Result(outcome: outcome, captures: [])
             }
             let content = ResponseContent(response)
             do {
-                outcome.failures = try ExpectationChecker(step: step, path: file.path, scope: scope)
+                outcome.failures = try ExpectationChecker(step: step, path: definition.path, scope: scope)
                     .failures(of: content, duration: duration)
             } catch {
                 outcome.verdict = .errored
                 outcome.error = error.diagnostic
                 return Result(outcome: outcome, captures: [])
             }
-            let captured = CaptureExtractor(step: step, path: file.path).capture(from: content)
+            let captured = CaptureExtractor(step: step, path: definition.path).capture(from: content)
             let sources = scope.secretValues.union(outcome.sensitiveValues)
             outcome.sensitiveValues += captured.values.map(\.value.interpolatedText).filter { SensitiveText.derives($0, from: sources) }
             outcome.failures += captured.failures
             if !outcome.failures.isEmpty { outcome.verdict = .failed }
             return Result(outcome: outcome, captures: captured.values)
         }
+    }
+
+    /// The flow's scope with the step's `with:` variables defined, each resolved in the scope so far.
+    private static func scope(_ scope: VariableScope, with inputs: [StepInput], in path: String) throws(RunFailure) -> VariableScope {
+        var scope = scope
+        for input in inputs {
+            do { scope.define(input.name, try scope.resolve(input.value), in: .input) } catch { throw RunFailure(error, in: path) }
+        }
+        return scope
     }
 
     /// The failure of a request that did not fail the way `expect.error` says.
