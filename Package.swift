@@ -27,10 +27,8 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
-        // libyaml's allocation functions with a per-thread cache of small blocks (glibc only).
-        .target(name: "CYAMLAllocator"),
         // YAML text to a Node tree with 1-based marks; the only code that touches libyaml.
-        .target(name: "YAML", dependencies: ["CYAML", "CYAMLAllocator"]),
+        .target(name: "YAML", dependencies: ["CYAML"]),
         // Value types of the "HTTP in Swift" design: requests, bodies, responses, errors, options.
         .target(name: "HTTPCore"),
         // The HTTPLoader chain and the AsyncHTTPClient transport.
@@ -52,12 +50,12 @@ let package = Package(
         .target(name: "Running", dependencies: ["CollectionFormat", "Expectations", "Loaders", "HTTPCore"]),
         // Console, JUnit and JSON reports; redaction lives here once.
         .target(name: "Reporting", dependencies: ["Running", "CollectionFormat", "HTTPCore"]),
-        // The `runner` command: argument parsing, wiring, exit codes.
+        // What each command does, from its options to an exit status: load and check, run, report.
+        .target(name: "Commands", dependencies: ["CollectionFormat", "Running", "Reporting", "Loaders"]),
+        // The `runner` command: argument parsing only; each subcommand calls its entry point in Commands.
         .executableTarget(name: "RunnerCLI", dependencies: [
-            "CollectionFormat", "Running", "Reporting", "Loaders", "HTTPCore",
+            "Commands",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         // A small NIO HTTP/1.1 server on a loopback address that hands whole requests to a handler.
         .target(name: "LoopbackHTTP", dependencies: [
@@ -71,9 +69,9 @@ let package = Package(
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // A real HTTP server for tests, bound to 127.0.0.1 on port 0.
+        // Test support: a real HTTP server bound to 127.0.0.1 on port 0, and a scripted loader that answers without one.
         .target(name: "TestSupport", dependencies: [
-            "LoopbackHTTP", "SelfSignedCertificate",
+            "LoopbackHTTP", "SelfSignedCertificate", "Loaders", "HTTPCore",
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -97,7 +95,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .testTarget(name: "YAMLTests", dependencies: ["YAML", "CYAMLAllocator"], exclude: ["Regressions"]),
+        .testTarget(name: "YAMLTests", dependencies: ["YAML"], exclude: ["Regressions"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "LoadersTests", dependencies: [
             "Loaders", "HTTPCore", "TestSupport",
@@ -110,7 +108,7 @@ let package = Package(
         .testTarget(name: "ExpectationsTests", dependencies: ["Expectations", "HTTPCore"]),
         .testTarget(name: "CollectionFormatTests", dependencies: ["CollectionFormat", "YAML", "HTTPCore", "Expectations"],
                     exclude: ["Regressions"]),
-        .testTarget(name: "RunningTests", dependencies: ["Running", "Reporting", "CollectionFormat", "Loaders", "HTTPCore"]),
+        .testTarget(name: "RunningTests", dependencies: ["Running", "Reporting", "CollectionFormat", "Loaders", "HTTPCore", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["Fixtures", "Scenarios"]),
         .testTarget(name: "TestSupportTests", dependencies: [
             "TestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),

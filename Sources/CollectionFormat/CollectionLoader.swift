@@ -20,6 +20,9 @@ public struct LoadRequest: Sendable {
     /// Whether the collection is about to be sent (`run`): then a relative URL without a baseURL is an
     /// error even without `--env`, while `validate` without `--env` cannot know the baseURL to come.
     public var forSending: Bool = false
+    /// The requests `--tag` and `--exclude-tag` select: a selected request may not use a variable that only a
+    /// request left out captures.
+    public var selection = TagFilter()
 
     public init(paths: [String], environmentName: String? = nil, environmentsDirectory: String? = nil,
                 variables: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],
@@ -36,14 +39,13 @@ public struct LoadRequest: Sendable {
 
 /// Everything read for a run: the request files in run order, the environment, and every problem found.
 public struct LoadedCollection: Sendable {
-    /// The request files in run order, decoded as far as possible even when they have errors; empty when
-    /// the collection was only checked (`CollectionLoader.check`, whose visitor saw each file instead).
+    /// The request files in run order, decoded as far as possible even when they have errors.
     public var files: [RequestFile]
     /// The selected environment, or nil without `--env` (or when it is broken).
     public var environment: ResolvedEnvironment?
     /// Every problem, sorted by path then position.
     public var diagnostics: [Diagnostic]
-    /// The texts of the files read (only those with problems when checked), for rendering diagnostics.
+    /// The texts of the files read, for rendering diagnostics.
     public var sources: SourceCache
     /// The starting variable scope: the environment's variables and secrets, `--var`s, the process environment.
     public var scope: VariableScope
@@ -57,7 +59,7 @@ public struct LoadedCollection: Sendable {
 
 /// Reads, decodes and validates a collection, collecting every diagnostic.
 ///
-/// Choices where FORMAT.md is silent:
+/// Choices where the format alone would be silent (docs/format.md documents each):
 /// - Without `--env` no environment is used (not `default`); `environments/` is still located so that it
 ///   is skipped when a directory above it is given. Hidden files and directories are skipped too.
 /// - `--var` values are strings (no YAML typing: `--var zip=01234` stays "01234").
@@ -75,50 +77,9 @@ public struct LoadedCollection: Sendable {
 /// - File paths (`file`, multipart `file`, `schema`) are not templates.
 /// - `{{` has no escape; a lone `}}` is literal text.
 public enum CollectionLoader {
-    /// Decodes every file, resolves the environment and validates variables and referenced files.
-    public static func load(_ request: LoadRequest) -> LoadedCollection {
-        load(request, keepingFiles: true) { _, _, _ in }
-    }
-
-    /// Checks a collection exactly as `load(_:)` does but keeps none of its request files: each decoded
-    /// file is handed to `visit` in run order and dropped, and only the texts of files with problems are
-    /// kept (`files` is empty). A run decodes each file again when its turn comes, so its memory does not grow
-    /// with the number of files: with a `spill`, the parsed document of each file that decodes is written to it,
-    /// `visit` is told where, and the run decodes the file from there with `reload(_:from:)`; a file not spilled
-    /// (no spill, or writing it failed) is read again from its path with `reload(_:)`.
-    public static func check(_ request: LoadRequest, spillingTo spill: SpillFile? = nil,
-                             visiting visit: (DiscoveredFile, RequestFile, SpilledFile?) -> Void) -> LoadedCollection {
-        load(request, keepingFiles: false, spill: spill, visit: visit)
-    }
-
-    /// Reads and decodes a request file again (a run's second pass); nil when it cannot be read.
-    public static func reload(_ file: DiscoveredFile) -> DecodedFile<RequestFile>? {
-        decode(file, keepingRoot: false)?.decoded
-    }
-
-    /// Decodes a request file again from the image its check spilled, or from its path when the image cannot be
-    /// read back; the file is decoded as it was checked, even if it changed since.
-    public static func reload(_ file: DiscoveredFile, from spilled: SpilledFile) -> DecodedFile<RequestFile>? {
-        guard let (text, root) = spilled.withImage(DocumentImage.read) ?? nil else { return reload(file) }
-        let document = SourceDocument(source: SourceText(path: file.path, text: text), root: root, diagnostics: [])
-        return FileDecoding.requestFile(document, absolutePath: file.absolutePath, defaultName: file.defaultName)
-    }
-
-    /// A file read and decoded by a check: its definitions, the root of its document when kept, and which file it is.
-    private typealias Read = (decoded: DecodedFile<RequestFile>, root: Node?, identity: FileSystem.FileIdentity?)
-
-    /// Reads and decodes a request file, with the root of its parsed document when `keepingRoot` and it decodes
-    /// (to be spilled), and which file it is; nil when it cannot be read.
-    private static func decode(_ file: DiscoveredFile, keepingRoot: Bool) -> Read? {
-        // A file's paths are joined on each access: once each here.
-        let absolutePath = file.absolutePath
-        guard let document = SourceLoader.load(path: file.path, absolutePath: absolutePath) else { return nil }
-        let decoded = FileDecoding.requestFile(document, absolutePath: absolutePath, defaultName: file.defaultName)
-        return (decoded, keepingRoot && decoded.value != nil ? document.root : nil, document.identity)
-    }
-
-    private static func load(_ request: LoadRequest, keepingFiles: Bool, spill: SpillFile? = nil,
-                             visit: (DiscoveredFile, RequestFile, SpilledFile?) -> Void) -> LoadedCollection {
+    /// Reads, decodes and checks every file once, resolves the environment and validates variables and
+    /// referenced files; the decoded files are kept, so what was checked is what runs.
+    public static func load(_ request: LoadRequest) async -> LoadedCollection {
         var diagnostics = DiagnosticBag()
         let sources = SourceCache()
         for (name, _) in request.variables where !VariablePath.isValidName(name) {
@@ -139,45 +100,60 @@ public enum CollectionLoader {
         var validator = CollectionValidator(environment: environment, commandLine: request.variables,
                                             processEnvironment: request.processEnvironment)
         validator.forSending = request.forSending
+        validator.selection = request.selection
         let validates = request.checksReferences && !environmentBroken
 
+        var locations: [DiscoveredFile] = []
+        diagnostics.add(contentsOf: Discovery.requestFiles(request.paths, currentDirectory: request.currentDirectory,
+                                                           skipping: environmentsDirectory?.absolute) { locations.append($0) })
         var files: [RequestFile] = []
-        /// The files read so far: a file reached again (through another argument or a link) counts once, where first found.
+        var fragments = FragmentInliner(sources: sources)
+        // A file reached again (through another argument or a link) counts once, where first found.
         var seen: Set<FileSystem.FileIdentity> = []
-        // Each decoded file is checked here in run order while later files are found and decoded.
-        func receive(_ location: DiscoveredFile, _ read: Read?) {
-            if let identity = read?.identity, !seen.insert(identity).inserted { return }
-            guard let decoded = read?.decoded else {
+        for (location, read) in zip(locations, await read(locations)) {
+            guard let read else {
                 diagnostics.add(.error("cannot read the file", path: location.path, at: nil))
-                return
+                continue
             }
-            diagnostics.add(contentsOf: decoded.diagnostics)
-            let validatorProblems = validator.diagnostics.diagnostics.count
-            if let file = decoded.value {
-                if validates { validator.validate(file) }
-                if keepingFiles { files.append(file) }
-                let spilled = read?.root.flatMap { root in
-                    spill?.append { DocumentImage.append(root, text: decoded.text, to: &$0) }
-                }
-                visit(location, file, spilled)
-            }
-            let hasProblems = !decoded.diagnostics.isEmpty || validator.diagnostics.diagnostics.count > validatorProblems
-            if keepingFiles || hasProblems { sources.store(decoded.text, for: location.path) }
+            if let identity = read.identity, !seen.insert(identity).inserted { continue }
+            diagnostics.add(contentsOf: read.decoded.diagnostics)
+            sources.store(read.decoded.text, for: location.path)
+            guard let decoded = read.decoded.value else { continue }
+            let file = fragments.inline(decoded)
+            if validates { validator.validate(file) }
+            files.append(file)
         }
-        let spilling = spill != nil
-        var pipeline = DecodingPipeline { decode($0, keepingRoot: spilling) }
-        let discoveryProblems = Discovery.requestFiles(request.paths, currentDirectory: request.currentDirectory,
-                                                       skipping: environmentsDirectory?.absolute) { file in
-            pipeline.add(file, receive: receive)
-        }
-        pipeline.finish(receive: receive)
-        diagnostics.add(contentsOf: discoveryProblems)
+        diagnostics.add(contentsOf: fragments.diagnostics)
         diagnostics.add(contentsOf: validator.diagnostics.diagnostics)
 
-        let scope = environment?.scope(commandLine: request.variables, processEnvironment: request.processEnvironment)
-            ?? ResolvedEnvironment.empty.scope(commandLine: request.variables, processEnvironment: request.processEnvironment)
+        let scope = (environment ?? .empty).scope(commandLine: request.variables, processEnvironment: request.processEnvironment)
         return LoadedCollection(files: files, environment: environment, diagnostics: diagnostics.sorted,
                                 sources: sources, scope: scope)
+    }
+
+    /// A request file read and decoded, and which file it is (nil when that is not known).
+    private typealias Read = (decoded: DecodedFile<RequestFile>, identity: FileSystem.FileIdentity?)
+
+    /// Reads and decodes the files on every core, a batch of files per task; nil for a file that cannot be read.
+    /// The results come in the order of `locations`; checking them, which needs that order, is left to the caller.
+    private static func read(_ locations: [DiscoveredFile]) async -> [Read?] {
+        let batchSize = 64
+        return await withTaskGroup(of: (start: Int, reads: [Read?]).self) { group in
+            for start in stride(from: 0, to: locations.count, by: batchSize) {
+                let batch = locations[start..<min(start + batchSize, locations.count)]
+                group.addTask { (start, batch.map(read)) }
+            }
+            var reads = [Read?](repeating: nil, count: locations.count)
+            for await batch in group { reads.replaceSubrange(batch.start..<batch.start + batch.reads.count, with: batch.reads) }
+            return reads
+        }
+    }
+
+    /// Reads and decodes one request file; nil when it cannot be read.
+    private static func read(_ location: DiscoveredFile) -> Read? {
+        let absolutePath = location.absolutePath
+        guard let document = SourceLoader.load(path: location.path, absolutePath: absolutePath) else { return nil }
+        return (FileDecoding.requestFile(document, absolutePath: absolutePath, defaultName: location.defaultName), document.identity)
     }
 
     /// The environments directory: `--environments DIR`, or found by walking up from the first path.

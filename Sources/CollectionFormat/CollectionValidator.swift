@@ -6,9 +6,15 @@ struct CollectionValidator {
     let processEnvironment: [String: String]
     /// Whether the collection is about to be sent (`run`), not only checked.
     var forSending = false
+    /// The requests `--tag` and `--exclude-tag` select.
+    var selection = TagFilter()
     private(set) var diagnostics = DiagnosticBag()
     /// The names defined so far in run order.
     private var defined: Set<String>
+    /// The names defined so far by the environment, `--var`s and the captures of selected requests.
+    private var definedWhenSelected: Set<String>
+    /// For each name captured by a request the selection leaves out, the first file capturing it.
+    private var capturedWhenLeftOut: [String: String] = [:]
 
     init(environment: ResolvedEnvironment?, commandLine: [(name: String, value: String)], processEnvironment: [String: String]) {
         self.environment = environment
@@ -18,21 +24,37 @@ struct CollectionValidator {
             defined.formUnion(environment.variables.keys)
             defined.formUnion(environment.secrets.map(\.name))
         }
+        definedWhenSelected = defined
     }
 
     /// Checks the next file in run order; captures of a request count for the requests after it.
     mutating func validate(_ file: RequestFile) {
-        // The closures capture the path only: capturing `file` copied the whole file (a retain per string in it).
-        let path = file.path
         for step in file.steps {
-            step.forEachTemplate { check($0, in: path) }
+            // A used file's steps are checked where they are written.
+            let path = step.path
+            let selected = selection.selects(step, of: file)
+            // `with:` values are resolved in the flow's scope; their names are defined for this step only.
+            let (outer, outerWhenSelected) = (defined, definedWhenSelected)
+            for input in step.inputs {
+                input.value.forEachTemplate { check($0, in: path, selected: selected) }
+                defined.insert(input.name)
+                definedWhenSelected.insert(input.name)
+            }
+            step.forEachTemplate { check($0, in: path, selected: selected) }
+            (defined, definedWhenSelected) = (outer, outerWhenSelected)
             checkBaseURL(for: step.request.url, in: path)
-            checkEnvironmentTemplates(for: step)
+            checkEnvironmentTemplates(for: step, selected: selected)
             for reference in step.fileReferences { check(reference, in: path) }
             if let schema = step.expect.schema, FileSystem.kind(of: schema.absolutePath).exists {
                 checkSchema(schema, in: path)
             }
-            defined.formUnion(step.captures.map(\.name))
+            let captured = step.captures.map(\.name)
+            defined.formUnion(captured)
+            if selected {
+                definedWhenSelected.formUnion(captured)
+            } else {
+                for name in captured where capturedWhenLeftOut[name] == nil { capturedWhenLeftOut[name] = file.path }
+            }
         }
     }
 
@@ -48,23 +70,30 @@ struct CollectionValidator {
     }
 
     /// The environment's headers, query and auth are used by every request (auth unless overridden).
-    private mutating func checkEnvironmentTemplates(for step: RequestDefinition) {
+    private mutating func checkEnvironmentTemplates(for step: RequestDefinition, selected: Bool) {
         guard let environment else { return }
-        for header in environment.headers { check([header.value.value], in: header.path) }
-        for parameter in environment.query { check(parameter.value.templates, in: parameter.path) }
-        if step.auth == nil, let auth = environment.auth { check(auth.value.value.templates, in: auth.path) }
+        for header in environment.headers { check([header.value.value], in: header.path, selected: selected) }
+        for parameter in environment.query { check(parameter.value.templates, in: parameter.path, selected: selected) }
+        if step.auth == nil, let auth = environment.auth { check(auth.value.value.templates, in: auth.path, selected: selected) }
     }
 
     /// Every variable of the templates must be defined; every `$env.NAME` set.
-    private mutating func check(_ templates: [Template], in path: String) {
-        for template in templates { check(template, in: path) }
+    private mutating func check(_ templates: [Template], in path: String, selected: Bool) {
+        for template in templates { check(template, in: path, selected: selected) }
     }
 
-    private mutating func check(_ template: Template, in path: String) {
+    /// Every variable must be defined before it is used, and, in a selected request, not only by the captures of
+    /// requests the selection leaves out; every `$env.NAME` must be set.
+    private mutating func check(_ template: Template, in path: String, selected: Bool) {
         for (expression, mark) in template.expressions {
             switch expression {
             case .variable(let variable) where !defined.contains(variable.name):
                 diagnostics.add(VariableScope.undefinedVariable(variable.name, at: mark, among: defined).diagnostic(in: path))
+            case .variable(let variable) where selected && !definedWhenSelected.contains(variable.name):
+                let capturer = capturedWhenLeftOut[variable.name] ?? "a request left out"
+                diagnostics.add(.error("'\(variable.name)' is captured only by \(capturer), which \(selection.commandLine) leaves out",
+                                       path: path, at: mark,
+                                       suggestion: "select \(capturer) too, or pass --var \(variable.name)=VALUE"))
             case .builtin(.env(let name)) where processEnvironment[name] == nil:
                 diagnostics.add(VariableScope.unsetEnvironmentVariable(name, at: mark).diagnostic(in: path))
             default: break

@@ -71,6 +71,9 @@ enum Discovery {
                 if count == 0, diagnostics.count == problemsBefore, !hasAnyRequestFile(in: absolute, skipping: skipped) {
                     diagnostics.append(.warning("no .yaml or .yml files found in this directory", path: display, at: nil))
                 }
+            } else if isUsedOnly(PathText.lastComponent(of: display)) {
+                diagnostics.append(.warning("not run on its own: a file whose name starts with '_' runs only where a flow uses it",
+                                            path: display, at: nil))
             } else if hasYAMLExtension(display) {
                 found(DiscoveredFile(root: root, relative: ""))
             } else {
@@ -99,7 +102,7 @@ enum Discovery {
             problems.append(.error("cannot read the directory", path: path, at: nil, suggestion: "check its permissions"))
             return
         }
-        for (entry, kind) in entries {
+        for (entry, kind) in entries where !isUsedOnly(entry) {
             let relative = place.isEmpty ? entry : place + "/" + entry
             switch kind {
             case .statted(let status?) where status.isDirectory:
@@ -120,6 +123,11 @@ enum Discovery {
         collect(in: directory, under: "", root: DiscoveredFile.Root(display: "", absolute: directory),
                 skipping: skipping, visited: &visited, problems: &problems) { _ in any = true }
         return any
+    }
+
+    /// Whether a file or directory name starts with `_`: such files are fragments, run only where a flow uses them.
+    static func isUsedOnly(_ name: String) -> Bool {
+        name.hasPrefix("_")
     }
 
     static func hasYAMLExtension(_ name: String) -> Bool {

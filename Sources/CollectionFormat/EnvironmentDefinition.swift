@@ -77,6 +77,10 @@ public struct Sourced<Value: Sendable>: Sendable {
 
 /// A secret with its value, for the variable scope and redaction.
 public struct ResolvedSecret: Sendable, Hashable {
+    /// Secrets shorter than this are hidden only where they are a whole value: inside other text they would hide
+    /// every occurrence of a common letter or word.
+    public static let shortestHiddenInText = 4
+
     public var name: String
     public var value: String
 

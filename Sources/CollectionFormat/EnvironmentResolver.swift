@@ -130,16 +130,26 @@ struct EnvironmentResolver {
         return merged
     }
 
-    /// The secret's value from the process environment or its default; a located error when neither exists.
+    /// The secret's value from the process environment, or its default when the variable is unset or empty (as CI
+    /// gives forks); a located error when neither exists. A value too short to hide in free text is a warning.
     private mutating func readSecret(_ secret: Sourced<SecretDefinition>) -> ResolvedSecret? {
         let definition = secret.value
-        if let value = processEnvironment[definition.env.value] ?? definition.defaultValue?.value {
-            return ResolvedSecret(name: definition.name, value: value)
+        let name = definition.env.value
+        let set = processEnvironment[name].flatMap { $0.isEmpty ? nil : $0 }
+        guard let value = set ?? definition.defaultValue?.value else {
+            let problem = processEnvironment[name] == nil ? "is not set" : "is empty"
+            diagnostics.add(.error("secret '\(definition.name)': environment variable \(name) \(problem)",
+                                   path: secret.path, at: definition.env.mark,
+                                   suggestion: "set \(name) in the environment, or give the secret a 'default'"))
+            return nil
         }
-        diagnostics.add(.error("secret '\(definition.name)': environment variable \(definition.env.value) is not set",
-                               path: secret.path, at: definition.env.mark,
-                               suggestion: "set \(definition.env.value) in the environment, or give the secret a 'default'"))
-        return nil
+        if !value.isEmpty, value.count < ResolvedSecret.shortestHiddenInText {
+            diagnostics.add(.warning("secret '\(definition.name)' has fewer than \(ResolvedSecret.shortestHiddenInText) characters: "
+                                     + "it is hidden where it is a whole value, but not inside other text",
+                                     path: secret.path, at: definition.env.mark,
+                                     suggestion: "use a longer secret value"))
+        }
+        return ResolvedSecret(name: definition.name, value: value)
     }
 
     /// The base URL as text; it must be an absolute http or https URL.

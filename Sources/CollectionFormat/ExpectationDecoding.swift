@@ -5,7 +5,14 @@ extension NodeDecoder {
     mutating func expect(_ node: Node, location: FileLocation) -> ExpectDefinition {
         var expect = ExpectDefinition()
         guard let pairs = mapping(node, for: "expect") else { return expect }
-        let fields = fields(pairs, allowed: ["status", "headers", "body", "text", "schema", "duration"], in: "expect")
+        let fields = fields(pairs, allowed: ["error", "status", "headers", "body", "text", "schema", "duration"], in: "expect")
+        if let value = fields["error"] {
+            expect.error = expectedFailure(value).map { Located($0, at: value.mark) }
+            for other in pairs where Self.keyText(other.key) != "error" {
+                error("'expect.\(Self.keyText(other.key))' cannot be checked when 'expect.error' expects no response", at: other.key.mark,
+                      suggestion: "remove it, or remove 'expect.error'")
+            }
+        }
         if let value = fields["status"] { expect.status = status(value).map { Located($0, at: value.mark) } }
         if let value = fields["headers"], let headerPairs = mapping(value, for: "expect.headers") {
             for pair in headerPairs {
@@ -28,6 +35,21 @@ extension NodeDecoder {
             expect.duration = durationMatcher(value, for: "expect.duration").map { Located($0, at: value.mark) }
         }
         return expect
+    }
+
+    /// `expect.error`: one of the ways a request can fail.
+    private mutating func expectedFailure(_ node: Node) -> ExpectedFailure? {
+        let names = ExpectedFailure.allCases.map(\.rawValue)
+        guard case .scalar(let scalar) = node.content, case .string(let text) = scalar.value else {
+            typeMismatch(node, expected: "one of " + names.joined(separator: ", "), for: "expect.error")
+            return nil
+        }
+        guard let failure = ExpectedFailure(rawValue: text) else {
+            error("unknown error kind '\(text)' for 'expect.error'", at: node.mark,
+                  suggestion: Suggestions.didYouMean(text, among: names) ?? "use one of " + names.joined(separator: ", "))
+            return nil
+        }
+        return failure
     }
 
     /// `expect.status`: an integer, a class like "2xx", a list of them, or a matcher.
@@ -77,7 +99,9 @@ extension NodeDecoder {
             || scalar.style == .doubleQuoted, !query.contains("\n") {
             mark.column += problem.offset + (scalar.style == .plain ? 0 : 1)
         }
-        error("invalid JSONPath '\(query)': \(problem.message)", at: mark)
+        let bracketed = ExternalChecks.bracketedName(in: query, at: problem.offset)
+            .map { "a name with characters like '-' goes in brackets: \($0)" }
+        error("invalid JSONPath '\(query)': \(problem.message)", at: mark, suggestion: bracketed)
     }
 
     /// The `capture:` mapping.

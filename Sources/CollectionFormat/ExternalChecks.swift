@@ -21,6 +21,19 @@ enum ExternalChecks {
         return problem
     }
 
+    /// The query with the member name around `offset` (in Unicode scalars) written in brackets, such as
+    /// `$.headers['X-Team']` for `$.headers.X-Team`, when that parses; nil otherwise.
+    static func bracketedName(in query: String, at offset: Int) -> String? {
+        let scalars = Array(query.unicodeScalars)
+        guard offset < scalars.count, let dot = scalars[..<offset].lastIndex(of: ".") else { return nil }
+        let end = scalars[offset...].firstIndex { $0 == "." || $0 == "[" } ?? scalars.count
+        let name = String(String.UnicodeScalarView(scalars[(dot + 1)..<end]))
+        guard !name.isEmpty, !name.contains("'"), !name.contains("\\") else { return nil }
+        let rewritten = String(String.UnicodeScalarView(scalars[..<dot])) + "['\(name)']"
+            + String(String.UnicodeScalarView(scalars[end...]))
+        return jsonPathProblem(rewritten) == nil ? rewritten : nil
+    }
+
     /// What `jsonPathProblem` found for one query text.
     private struct JSONPathAnswer: Sendable {
         let problem: (message: String, offset: Int)?

@@ -22,7 +22,7 @@ enum FileSystem {
     }
 
     /// The device and inode of a file: the same for every path that leads to it.
-    struct FileIdentity: Hashable {
+    struct FileIdentity: Hashable, Sendable {
         var device: UInt64
         var inode: UInt64
     }

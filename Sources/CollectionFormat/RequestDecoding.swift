@@ -57,12 +57,40 @@ extension NodeDecoder {
             if items.isEmpty { error("'steps' is empty: a flow needs at least one step", at: stepsNode.mark) }
             for (index, item) in items.enumerated() {
                 guard let stepPairs = mapping(item, for: "steps") else { continue }
+                if stepPairs.contains(where: { Self.keyText($0.key) == "use" }) {
+                    if let use = stepUse(stepPairs, at: item.mark, position: file.steps.count, location: location) {
+                        file.uses.append(use)
+                    }
+                    continue
+                }
                 file.steps.append(requestDefinition(stepPairs, at: item.mark, defaultName: "step \(index + 1)",
                                                     context: nil, location: location,
                                                     explanations: ["steps": "flows cannot nest: 'steps' is only allowed at the top level"]))
             }
         }
         return file
+    }
+
+    /// `- use: FILE` with optional `with:` variables: the steps of another file, inlined when the collection loads.
+    mutating func stepUse(_ pairs: Node.Pairs, at mark: Mark, position: Int, location: FileLocation) -> StepUse? {
+        let fields = fields(pairs, allowed: ["use", "with"], in: "use",
+                            explanations: Dictionary(uniqueKeysWithValues: Self.definitionKeys.map {
+                                ($0, "a 'use' step takes the steps of another file; put '\($0)' in that file")
+                            }))
+        guard let node = fields["use"], let written = string(node, for: "use") else { return nil }
+        var inputs: [StepInput] = []
+        if let withNode = fields["with"], let withPairs = mapping(withNode, for: "with") {
+            for pair in withPairs {
+                let name = Self.keyText(pair.key)
+                guard VariablePath.isValidName(name) else {
+                    error("invalid variable name '\(name)' in 'with'", at: pair.key.mark,
+                          suggestion: "use letters, digits, '_' and '-', not starting with a digit")
+                    continue
+                }
+                if let value = templateValue(pair.value) { inputs.append(StepInput(name: name, value: value, mark: pair.key.mark)) }
+            }
+        }
+        return StepUse(position: position, file: location.reference(written, at: node.mark), inputs: inputs, mark: node.mark)
     }
 
     /// Decodes the keys of one request (a file's top level or a step).
@@ -78,6 +106,7 @@ extension NodeDecoder {
                                   body: nil, mark: mark)
         }
         return RequestDefinition(.init(
+            path: path,
             name: fields["name"].flatMap { string($0, for: "name") } ?? defaultName,
             tags: fields["tags"].map { tags($0) } ?? [],
             skip: fields["skip"].flatMap { skip($0) },
@@ -270,6 +299,12 @@ enum PathText {
     static func join(_ directory: String, _ name: String) -> String {
         if directory.isEmpty || directory == "." { return name }
         return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// The last component of a path (the whole path when it has no `/`).
+    static func lastComponent(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(path[path.utf8.index(after: slash)...])
     }
 
     /// The directory part of a path ("" when there is none).

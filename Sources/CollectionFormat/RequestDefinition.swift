@@ -15,6 +15,8 @@ public struct RequestFile: Sendable {
     public var steps: [RequestDefinition]
     /// Whether the file used `steps:`.
     public var isFlow: Bool
+    /// The `use:` steps not inlined yet, in order: the loader replaces each by the steps of the file it names.
+    var uses: [StepUse] = []
 
     public init(path: String, absolutePath: String, name: String, tags: [String], skip: Skip?,
                 steps: [RequestDefinition], isFlow: Bool) {
@@ -26,6 +28,22 @@ public struct RequestFile: Sendable {
         self.steps = steps
         self.isFlow = isFlow
     }
+}
+
+/// A `- use: FILE` step of a flow, with its `with:` variables, and where in the steps it goes.
+struct StepUse: Sendable {
+    /// How many steps come before it.
+    var position: Int
+    var file: FileReference
+    var inputs: [StepInput]
+    var mark: Mark
+}
+
+/// One `with:` variable of a used file's steps: a template resolved in the using flow's scope.
+public struct StepInput: Sendable {
+    public var name: String
+    public var value: TemplateValue
+    public var mark: Mark
 }
 
 /// `skip: true` or `skip: "a reason"`.
@@ -46,6 +64,8 @@ public struct RequestDefinition: Sendable {
     private let storage: Storage
 
     struct Fields: Sendable {
+        /// The file the definition is written in, as displayed (a used fragment's, for its steps).
+        var path: String
         var name: String
         var tags: [String]
         var skip: Skip?
@@ -55,6 +75,8 @@ public struct RequestDefinition: Sendable {
         var expect: ExpectDefinition
         var captures: [CaptureDefinition]
         var mark: Mark
+        /// The `with:` variables of the `use:` that brought this step in, outermost first.
+        var inputs: [StepInput] = []
     }
 
     private final class Storage: Sendable {
@@ -66,6 +88,19 @@ public struct RequestDefinition: Sendable {
     init(_ fields: Fields) {
         storage = Storage(fields)
     }
+
+    /// The definition with `inputs` before its own: a step brought in by a `use:` with `with:` variables.
+    func adding(inputs: [StepInput]) -> RequestDefinition {
+        guard !inputs.isEmpty else { return self }
+        var fields = storage.fields
+        fields.inputs = inputs + fields.inputs
+        return RequestDefinition(fields)
+    }
+
+    /// The file the definition is written in, as displayed: diagnostics about it point there.
+    public var path: String { storage.fields.path }
+    /// The `with:` variables this step gets, outermost first (a later one wins).
+    public var inputs: [StepInput] { storage.fields.inputs }
 
     public var name: String { storage.fields.name }
     public var tags: [String] { storage.fields.tags }
@@ -130,7 +165,7 @@ public enum BodyDefinition: Sendable, Hashable {
     /// The raw bytes of a file.
     case file(FileReference)
 
-    /// The body keys, in FORMAT.md order.
+    /// The body keys, in the order docs/format.md lists them.
     public static let keys = ["json", "form", "multipart", "text", "file"]
 }
 
@@ -205,7 +240,7 @@ public struct OptionsDefinition: Sendable, Hashable {
     public var followRedirects: Located<Bool>?
     public var maxRedirects: Located<Int>?
     public var insecure: Located<Bool>?
-    /// The largest response body read, in bytes (an addition to FORMAT.md; default 10 MiB).
+    /// The largest response body read, in bytes (an addition to the base format; default 10 MiB).
     public var maxResponseBytes: Located<Int>?
     public var retry: RetryDefinition?
     /// Only in environments: a rate shared by all parallel workers.
@@ -287,6 +322,8 @@ public struct ThrottleDefinition: Sendable, Hashable {
 
 /// The `expect:` mapping.
 public struct ExpectDefinition: Sendable {
+    /// `expect.error`: the request passes exactly when it fails this way (a negative test).
+    public var error: Located<ExpectedFailure>?
     public var status: Located<StatusExpectation>?
     public var headers: [HeaderExpectation]
     public var body: [BodyExpectation]
@@ -304,6 +341,18 @@ public struct ExpectDefinition: Sendable {
         self.schema = schema
         self.duration = duration
     }
+}
+
+/// How a request is expected to fail (`expect.error`), named as in `retry.on`.
+public enum ExpectedFailure: String, Sendable, CaseIterable {
+    /// It does not complete within its timeout.
+    case timeout
+    /// No connection can be made, or it closes before the response.
+    case connection
+    /// The TLS handshake fails (an untrusted certificate, a server without TLS).
+    case tls
+    /// The response body passes its size or decompression limit.
+    case tooLarge
 }
 
 /// `expect.status`: codes and classes, or a matcher on the number.
@@ -364,7 +413,7 @@ public struct CaptureDefinition: Sendable, Hashable {
         case cookie(String)
         /// The first capture group of a regular expression on the body text.
         case regex(String)
-        /// `{ status: true }`: the response status code (an addition to FORMAT.md).
+        /// `{ status: true }`: the response status code (an addition to the base format).
         case status
     }
 

@@ -31,6 +31,8 @@ public struct VariableScope: Sendable {
         case environment
         /// Captures of earlier requests.
         case capture
+        /// The `with:` variables of a used file's steps.
+        case input
         /// `--var name=value` on the command line.
         case commandLine
     }
@@ -38,6 +40,7 @@ public struct VariableScope: Sendable {
     /// One table per layer, in layer order: defining a variable copies (when shared) its layer's table only.
     private var environmentValues: [String: JSONValue] = [:]
     private var captureValues: [String: JSONValue] = [:]
+    private var inputValues: [String: JSONValue] = [:]
     private var commandLineValues: [String: JSONValue] = [:]
     /// The names defined by the environment's `secrets`.
     public private(set) var secretNames: Set<String> = []
@@ -55,6 +58,7 @@ public struct VariableScope: Sendable {
         switch layer {
         case .environment: environmentValues[name] = value
         case .capture: captureValues[name] = value
+        case .input: inputValues[name] = value
         case .commandLine: commandLineValues[name] = value
         }
         if secret { secretNames.insert(name) }
@@ -62,12 +66,12 @@ public struct VariableScope: Sendable {
 
     /// The value of a variable from the highest layer that defines it.
     public func value(of name: String) -> JSONValue? {
-        commandLineValues[name] ?? captureValues[name] ?? environmentValues[name]
+        commandLineValues[name] ?? inputValues[name] ?? captureValues[name] ?? environmentValues[name]
     }
 
     /// Every defined name, in all layers.
     public var definedNames: Set<String> {
-        Set(environmentValues.keys).union(captureValues.keys).union(commandLineValues.keys)
+        Set(environmentValues.keys).union(captureValues.keys).union(inputValues.keys).union(commandLineValues.keys)
     }
 
     /// The text of every secret value (non-empty), for redaction by reporters.

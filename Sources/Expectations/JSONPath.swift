@@ -24,7 +24,7 @@ public struct JSONPath: Sendable, CustomStringConvertible {
             .map { JSONPathNode(value: $0.value, location: $0.location?.elements ?? []) }
     }
 
-    /// The value an expectation or capture sees (FORMAT.md): nil when nothing is selected, the value
+    /// The value an expectation or capture sees (docs/format.md): nil when nothing is selected, the value
     /// when one node is, and a list of the values when several are.
     public func comparableValue(in document: JSONValue) -> JSONValue? {
         let selected = values(in: document)

@@ -1,6 +1,6 @@
 import HTTPCore
 
-/// A check on a value, as FORMAT.md's matcher table defines it; generic over the value type so that
+/// A check on a value, as the matcher table of docs/format.md defines it; generic over the value type so that
 /// the collection can hold templated values and resolve them to `JSONValue` before evaluation.
 public indirect enum Matcher<Value: Sendable>: Sendable {
     case equals(Value)
@@ -31,7 +31,7 @@ public enum JSONType: String, Sendable, CaseIterable {
 }
 
 extension Matcher {
-    /// The operator names of FORMAT.md, in table order.
+    /// The operator names of docs/format.md, in table order.
     public static var operatorNames: [String] {
         ["equals", "notEquals", "lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual",
          "contains", "notContains", "startsWith", "endsWith", "matches", "exists", "type", "length",

@@ -44,7 +44,9 @@ extension Matcher where Value == JSONValue {
     ///
     /// Comparisons hold for two numbers (by value) or two strings (lexicographically by Unicode scalars);
     /// `length` counts characters of a string, elements of a list, members of an object; `type: integer`
-    /// accepts any number without a fraction. Only `exists: false` and `not` can hold for an absent value.
+    /// accepts any number without a fraction. Only `exists: false`, `notEquals`, `notContains` and `not` can hold
+    /// for an absent value: nothing is equal to it and it contains nothing, so `notEquals: x` and `not: { equals: x }`
+    /// agree.
     public func evaluate(_ actual: JSONValue?) -> MatchResult {
         switch self {
         case .all(let matchers):
@@ -74,7 +76,23 @@ extension Matcher where Value == JSONValue {
             guard case .string(let text)? = actual else { return fail(actual) }
             return expression.hasMatch(in: text) ? .success : fail(actual)
         default:
-            return holds(for: actual) ? .success : fail(actual)
+            return holds(for: actual) ? .success : fail(actual, note: typesDiffer(from: actual))
+        }
+    }
+
+    /// For `equals` between a number and a string of the same text (`42` and `"42"`): that the types differ, and
+    /// how to write the expected value to compare the other way.
+    private func typesDiffer(from actual: JSONValue?) -> String? {
+        guard case .equals(let expected) = self, let actual else { return nil }
+        switch (expected, actual) {
+        case (.string(let text), .int), (.string(let text), .double):
+            guard actual.serialized() == text else { return nil }
+            return "a number, not the string \(expected.serialized()): the types differ; write \(text) without quotes to compare numbers"
+        case (.int, .string(let text)), (.double, .string(let text)):
+            guard expected.serialized() == text else { return nil }
+            return "a string, not the number \(text): the types differ; write '\(text)' in quotes to compare as text"
+        default:
+            return nil
         }
     }
 
@@ -101,6 +119,7 @@ extension Matcher where Value == JSONValue {
         case .type(let type): return actual.map { $0.hasType(type) } ?? false
         case .isEmpty(let expected): return actual?.matchLength.map { ($0 == 0) == expected } ?? false
         case .in(let candidates): return actual.map(candidates.contains) ?? false
+        case .notEquals where actual == nil, .notContains where actual == nil: return true
         default: break
         }
         guard let actual else { return false }
@@ -210,8 +229,22 @@ extension Matcher where Value == JSONValue {
         case .in(let values): "in \(JSONValue.array(values).compactDescription())"
         case .isEmpty(let empty): empty ? "that is empty" : "that is not empty"
         case .each(let inner): "whose every element is \(inner.predicate)"
-        case .not(let inner): "not \(inner.predicate)"
+        case .not(let inner): inner.negatedPredicate
         case .all(let matchers): matchers.map(\.predicate).joined(separator: " and ")
+        }
+    }
+
+    /// The predicate of `not` around this matcher: `that is not empty`, `other than 5`, `not matching "x"`.
+    private var negatedPredicate: String {
+        switch self {
+        case .isEmpty(let empty): Matcher.isEmpty(!empty).predicate
+        case .exists(let present): Matcher.exists(!present).predicate
+        case .equals(let value): Matcher.notEquals(value).predicate
+        case .notEquals(let value): Matcher.equals(value).predicate
+        case .contains(let value): Matcher.notContains(value).predicate
+        case .notContains(let value): Matcher.contains(value).predicate
+        case .not(let inner): inner.predicate
+        default: "not \(predicate)"
         }
     }
 }

@@ -49,14 +49,24 @@ public struct DataBody: HTTPBody {
 
 /// Percent-encoding shared by form bodies and query strings.
 public enum PercentEncoding {
-    /// Percent-encodes every byte of the UTF-8 form except ASCII letters and digits.
-    public static func encodeAllButAlphanumerics(_ string: String) -> String {
+    /// The ASCII bytes an encoding leaves as they are.
+    public enum Kept: Sendable {
+        /// RFC 3986's unreserved characters: letters, digits, `-`, `.`, `_` and `~` (query names and values, forms).
+        case unreserved
+        /// Letters and digits only.
+        case alphanumerics
+    }
+
+    /// Percent-encodes every byte of the UTF-8 form except the ones `kept` names.
+    public static func encode(_ string: String, keeping kept: Kept = .unreserved) -> String {
         var encoded = ""
         encoded.reserveCapacity(string.utf8.count)
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                  UInt8(ascii: "0")...UInt8(ascii: "9"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~") where kept == .unreserved:
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 encoded += "%"
@@ -88,7 +98,7 @@ public struct FormBody: HTTPBody {
     /// The encoded text: `name=value` pairs joined by `&`, all but ASCII alphanumerics percent-encoded.
     public var encodedText: String {
         fields.map {
-            PercentEncoding.encodeAllButAlphanumerics($0.name) + "=" + PercentEncoding.encodeAllButAlphanumerics($0.value)
+            PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value)
         }.joined(separator: "&")
     }
 

@@ -1,9 +1,39 @@
 /// Why a request could not complete: a code, the request, any response, the cause and a readable message.
 public struct HTTPError: Error, Sendable, CustomStringConvertible {
-    /// The kind of failure.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
-        case invalidRequest, cannotConnect, timedOut, cancelled, insecureConnection
-        case invalidResponse, responseTooLarge, tooManyRedirects, unknown
+    /// The kind of failure: a struct over a private enum, so that a new kind breaks no caller's `switch`.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Kind: String, Sendable, Hashable {
+            case invalidRequest, cannotConnect, timedOut, cancelled, insecureConnection
+            case invalidResponse, responseTooLarge, tooManyRedirects, unknown
+        }
+
+        private let kind: Kind
+
+        private init(_ kind: Kind) {
+            self.kind = kind
+        }
+
+        /// The request cannot be sent as it is (not an absolute http(s) URL, a body that cannot be encoded).
+        public static let invalidRequest = Code(.invalidRequest)
+        /// No connection could be made, or it closed before the response.
+        public static let cannotConnect = Code(.cannotConnect)
+        /// The request did not complete within its timeout.
+        public static let timedOut = Code(.timedOut)
+        /// The request was cancelled.
+        public static let cancelled = Code(.cancelled)
+        /// The TLS handshake failed (an untrusted certificate, a server without TLS).
+        public static let insecureConnection = Code(.insecureConnection)
+        /// The response was not valid HTTP, or was cut short.
+        public static let invalidResponse = Code(.invalidResponse)
+        /// The response body passed its size or decompression limit.
+        public static let responseTooLarge = Code(.responseTooLarge)
+        /// Redirects went on past the limit or in a cycle.
+        public static let tooManyRedirects = Code(.tooManyRedirects)
+        /// Any other failure.
+        public static let unknown = Code(.unknown)
+
+        /// The code's name, such as `timedOut`.
+        public var description: String { kind.rawValue }
     }
 
     public var code: Code

@@ -93,6 +93,9 @@ public struct HTTPRequest: Sendable {
     /// The full URL, nil while the components do not form one.
     public var url: URL? { components.url }
 
+    /// The URL as text for messages, even while it is relative.
+    public var displayURL: String { components.string ?? path }
+
     /// Whether scheme and host are set.
     public var isAbsolute: Bool { components.scheme != nil && components.host != nil }
 
@@ -108,8 +111,8 @@ public struct HTTPRequest: Sendable {
     public mutating func appendQueryItem(name: String, value: String?) {
         var items = components.percentEncodedQueryItems ?? []
         items.append(URLQueryItem(
-            name: PercentEncoding.encodeAllButAlphanumerics(name),
-            value: value.map(PercentEncoding.encodeAllButAlphanumerics)))
+            name: PercentEncoding.encode(name),
+            value: value.map { PercentEncoding.encode($0) }))
         components.percentEncodedQueryItems = items
     }
 }

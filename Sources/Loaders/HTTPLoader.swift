@@ -55,8 +55,3 @@ extension HTTPError {
                   message: "the request to \(request.displayURL) was cancelled")
     }
 }
-
-extension HTTPRequest {
-    /// The URL as text for messages, even while it is relative.
-    var displayURL: String { components.string ?? path }
-}

@@ -1,8 +1,9 @@
 public import HTTPCore
 
 extension LoaderLayer {
-    /// The layers of the runner's chain, outermost first: environment, User-Agent and request id, delay,
-    /// retry, throttle, timeout (per attempt), auth, redirects, then trace (each hop) when `trace` is given.
+    /// The layers of the runner's chain, outermost first: the environment (when given, for requests that are
+    /// still relative), User-Agent and request id, delay, retry, throttle, timeout (per attempt), auth, redirects,
+    /// then trace (each hop) when `trace` is given.
     public static func standard(
         environment: ServerEnvironment?, userAgent: String? = nil, requestIDHeader: String? = nil,
         tokens: OAuth2TokenStore = OAuth2TokenStore(), trace: LoaderLayer? = nil

@@ -3,7 +3,7 @@ internal import Foundation
 
 /// One request/response exchange as `--verbose` shows it, with credentials already masked.
 public struct TracedExchange: Sendable {
-    /// The request as sent, with credential header values replaced by `***`.
+    /// The request as sent (with the header fields the transport adds), credential header values replaced by `***`.
     public var request: HTTPRequest
     /// The encoded request body as text, when it is UTF-8 (secrets masked).
     public var requestBodyText: String?
@@ -48,12 +48,13 @@ public struct TraceLoader: HTTPLoader {
     }
 
     private func traced(_ request: HTTPRequest, response: HTTPResponse?, error: HTTPError?, duration: Duration) -> TracedExchange {
+        let body = request.body.isEmpty ? nil : try? request.body.encode()
         var shownRequest = request
-        shownRequest.headers = masked(request.headers)
+        shownRequest.headers = masked(request.headersAsSent(bodyLength: body?.count ?? 0))
         if let url = request.components.string, let redactedURL = URLComponents(string: redacting(url)) {
             shownRequest.components = redactedURL
         }
-        let bodyText = request.body.isEmpty ? nil : (try? request.body.encode()).flatMap { String(data: $0, encoding: .utf8) }
+        let bodyText = body.flatMap { String(data: $0, encoding: .utf8) }
         var shownResponse = response
         if let response {
             shownResponse?.request = shownRequest

@@ -40,12 +40,9 @@ public struct ConsoleReport: Sendable {
             columns += "  "
             columns += column
         }
-        // A file that could not be decoded again at its turn has no request to show.
-        if !outcome.method.isEmpty || !outcome.url.isEmpty {
-            add(outcome.method)
-            columns += " "
-            columns += outcome.url
-        }
+        add(outcome.method)
+        columns += " "
+        columns += outcome.url
         if let status = outcome.statusCode { add(String(status)) }
         if let duration = outcome.duration { add(OutcomeText.duration(duration)) }
         if outcome.attempts > 1 { add("(\(outcome.attempts) attempts)") }
@@ -68,7 +65,9 @@ public struct ConsoleReport: Sendable {
 
     private static func bodyLines(_ body: String?, prefix: String) -> [String] {
         guard let body, !body.isEmpty else { return [] }
-        return [prefix] + truncated(body).split(separator: "\n", omittingEmptySubsequences: false).map { "\(prefix) \($0)" }
+        // Lines end in LF or CRLF (multipart bodies): each line is shown on its own, without an escaped CR.
+        let lines = truncated(body).replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        return [prefix] + lines.map { "\(prefix) \($0)" }
     }
 
     /// `7 requests: 5 passed, 1 failed, 0 errors, 1 skipped in 1.23 s`.

@@ -2,7 +2,7 @@ import CollectionFormat
 import HTTPCore
 import Running
 
-/// The `--report-json` document: a stable, documented shape with every outcome (see README, "JSON report").
+/// The `--report-json` document: a stable, documented shape with every outcome (docs/json-report.md).
 public enum JSONReport {
     /// Version of the shape; bumped only when a field changes meaning or disappears.
     public static let version = 1

@@ -24,7 +24,7 @@ public enum JUnitReport {
             xml += "  <testsuite name=\"\(text(file))\" tests=\"\(outcomes.count)\" failures=\"\(suite.count(.failed))\""
             xml += " errors=\"\(suite.count(.errored))\" skipped=\"\(suite.count(.skipped))\" time=\"\(seconds(suite.duration))\">\n"
             for outcome in outcomes {
-                xml += "    <testcase name=\"\(text(outcome.displayName))\" classname=\"\(text(file))\""
+                xml += "    <testcase name=\"\(text(outcome.displayName))\" classname=\"\(text(Self.className(of: file)))\""
                 xml += " time=\"\(seconds(outcome.duration ?? .zero))\""
                 let details = OutcomeText.problems(of: outcome, sources: sources, redactor: redactor, color: false)
                 switch outcome.verdict {
@@ -50,5 +50,15 @@ public enum JUnitReport {
 
     private static func seconds(_ duration: Duration) -> String {
         String(format: "%.3f", duration.milliseconds / 1000)
+    }
+
+    /// A file's path in the dotted form CI tools group test cases by: `requests/users/01-create.yaml` becomes
+    /// `requests.users.01-create`.
+    static func className(of path: String) -> String {
+        var components = path.split(separator: "/").filter { $0 != "." }.map(String.init)
+        if let last = components.last, let dot = last.lastIndex(of: "."), dot != last.startIndex {
+            components[components.count - 1] = String(last[..<dot])
+        }
+        return components.joined(separator: ".")
     }
 }

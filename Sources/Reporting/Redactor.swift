@@ -1,3 +1,4 @@
+import CollectionFormat
 import Foundation
 import HTTPCore
 import Running
@@ -14,10 +15,16 @@ public struct Redactor: Sendable {
 
     /// The forms of every secret, longest first so a secret containing another is hidden whole.
     private let secrets: SecretForms
+    /// Secrets too short to hide inside other text (`ResolvedSecret.shortestHiddenInText`): hidden only where they
+    /// stand as a whole value, between characters that are not letters or digits.
+    private let shortSecrets: [String]
 
     /// Hides each secret as written and in the forms it takes in URLs and JSON text.
     public init(secrets: some Sequence<String>) {
-        self.secrets = SecretForms(Set(secrets.filter { !$0.isEmpty }.flatMap(Self.encodedForms)))
+        let values = secrets.filter { !$0.isEmpty }
+        let isShort = { (value: String) in value.count < ResolvedSecret.shortestHiddenInText }
+        self.secrets = SecretForms(Set(values.filter { !isShort($0) }.flatMap(Self.encodedForms)))
+        shortSecrets = Set(values.filter(isShort)).sorted { $0.count > $1.count }
     }
 
     /// Hides, from now on, the values `outcome` revealed (credentials it sent, captures derived from secrets).
@@ -34,9 +41,9 @@ public struct Redactor: Sendable {
         return [secret] + once + once.flatMap(encodings)
     }
 
-    /// The forms one encoding step gives: percent-encoded (two character sets) and JSON-escaped.
+    /// The forms one encoding step gives: percent-encoded (three character sets) and JSON-escaped.
     private static func encodings(of text: String) -> [String] {
-        var forms = [PercentEncoding.encodeAllButAlphanumerics(text)]
+        var forms = [PercentEncoding.encode(text), PercentEncoding.encode(text, keeping: .alphanumerics)]
         if let query = text.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) { forms.append(query) }
         forms.append(String(JSONValue.string(text).serialized().dropFirst().dropLast()))
         return forms.filter { $0 != text }
@@ -44,13 +51,30 @@ public struct Redactor: Sendable {
 
     /// The text with every secret value replaced by `***`.
     public func redact(_ text: String) -> String {
-        let secrets = self.secrets.longestFirst
-        guard !secrets.isEmpty else { return text }
         var result = text
-        for secret in secrets where result.contains(secret) {
+        for secret in secrets.longestFirst where result.contains(secret) {
             result = result.replacingOccurrences(of: secret, with: Self.mask)
         }
+        for secret in shortSecrets where result.contains(secret) {
+            result = Self.hiding(wholeValue: secret, in: result)
+        }
         return result
+    }
+
+    /// `text` with each occurrence of `secret` that no letter or digit touches replaced by `***`.
+    private static func hiding(wholeValue secret: String, in text: String) -> String {
+        var result = ""
+        var rest = text[...]
+        while let range = rest.range(of: secret) {
+            let before = range.lowerBound > text.startIndex ? text[text.index(before: range.lowerBound)] : nil
+            let after = range.upperBound < text.endIndex ? text[range.upperBound] : nil
+            let whole = !(before?.isLetter ?? false) && !(before?.isNumber ?? false)
+                && !(after?.isLetter ?? false) && !(after?.isNumber ?? false)
+            result += rest[..<range.lowerBound]
+            result += whole ? mask : secret
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
     }
 
     /// A header's value as it may be printed: hidden for credential headers, else with secrets redacted.

@@ -1,6 +1,5 @@
 import ArgumentParser
-import CollectionFormat
-import Foundation
+import Commands
 
 /// The arguments that name a collection and its environment, shared by `validate` and `run`.
 struct CollectionArguments: ParsableArguments {
@@ -16,46 +15,66 @@ struct CollectionArguments: ParsableArguments {
     @Option(name: .customLong("var"), help: "A variable, NAME=VALUE; overrides the environment and captures.")
     var variables: [String] = []
 
+    @OptionGroup var tags: TagArguments
+
     mutating func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one request file or directory") }
-        for variable in variables {
-            guard let name = variable.split(separator: "=", maxSplits: 1).first, variable.contains("="),
-                  VariablePath.isValidName(String(name))
-            else {
-                throw ValidationError("--var expects NAME=VALUE with a variable name, got '\(variable)'")
-            }
+        for variable in variables where CollectionSelection.variable(variable) == nil {
+            throw ValidationError("--var expects NAME=VALUE with a variable name, got '\(variable)'")
         }
     }
 
-    /// The `--var` arguments as name and value pairs.
-    var variablePairs: [(name: String, value: String)] {
-        variables.map { argument in
-            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
-        }
+    /// The collection these arguments select.
+    var selection: CollectionSelection {
+        CollectionSelection(paths: paths, environmentName: environment, environmentsDirectory: environmentsDirectory,
+                            variables: variables.compactMap(CollectionSelection.variable), tags: tags.tags,
+                            excludedTags: tags.excludedTags)
     }
+}
 
-    /// Loads and checks the collection these arguments name, keeping every file (`validate`, `list`).
-    func load() -> LoadedCollection {
-        CollectionLoader.load(loadRequest(forSending: false))
+/// `--tag` and `--exclude-tag`, shared by `run`, `validate` and `list`.
+struct TagArguments: ParsableArguments {
+    @Option(name: .customLong("tag"), help: "Only requests with this tag (file or request tags); repeatable.")
+    var tags: [String] = []
+
+    @Option(name: .customLong("exclude-tag"), help: "Leave out requests with this tag; repeatable.")
+    var excludedTags: [String] = []
+}
+
+/// `runner validate`: checks a collection and its environment completely, sending nothing.
+struct ValidateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check every file, variable and referenced file of a collection; send nothing."
+    )
+
+    @OptionGroup var collection: CollectionArguments
+
+    func run() async throws {
+        try await Validate(collection: collection.selection).execute().end()
     }
+}
 
-    /// Checks the collection these arguments name before sending it, handing each file to `visit` with where it
-    /// was spilled and keeping none (`run` decodes each file again when it runs).
-    func check(spillingTo spill: SpillFile?, visiting visit: (DiscoveredFile, RequestFile, SpilledFile?) -> Void) -> LoadedCollection {
-        CollectionLoader.check(loadRequest(forSending: true), spillingTo: spill, visiting: visit)
+/// `runner list`: the requests that would run, in order.
+struct ListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "Print the requests that would run, in order: name, method, URL template, tags."
+    )
+
+    @Argument(help: "Request files or directories of them.")
+    var paths: [String]
+
+    @OptionGroup var tags: TagArguments
+
+    func run() async throws {
+        try await List(collection: CollectionSelection(paths: paths, tags: tags.tags, excludedTags: tags.excludedTags)).execute().end()
     }
+}
 
-    private func loadRequest(forSending: Bool) -> LoadRequest {
-        var request = LoadRequest(
-            paths: paths,
-            environmentName: environment,
-            environmentsDirectory: environmentsDirectory,
-            variables: variablePairs,
-            processEnvironment: ProcessInfo.processInfo.environment,
-            currentDirectory: FileManager.default.currentDirectoryPath
-        )
-        request.forSending = forSending
-        return request
+extension ExitStatus {
+    /// Ends the command with this status (returns for success).
+    func end() throws {
+        if self != .success { throw ExitCode(rawValue) }
     }
 }

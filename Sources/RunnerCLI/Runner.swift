@@ -1,7 +1,6 @@
 import ArgumentParser
+import Commands
 import Foundation
-import NIOCore
-import NIOPosix
 
 /// The `runner` command: run, validate and list HTTP request collections.
 @main
@@ -14,13 +13,6 @@ struct Runner: AsyncParsableCommand {
     )
 
     /// Parses the command line, then runs the command on a task and parks the main thread.
-    ///
-    /// A run that sends one file at a time (`--jobs 1`, the default) runs its tasks on SwiftNIO's event
-    /// loops, where the responses arrive: a request resumes on the thread its response came in on instead of
-    /// waking a thread of the default pool (about 15% less wall time, see docs/benchmarks.md). Parallel runs
-    /// keep the default pool for everything but their workers, which `CollectionRun` spreads over the loops
-    /// itself (`HTTPClientTransport.workerExecutors`): as the global executor, the loops would keep every task
-    /// on the loop that started it.
     static func main() {
         // A closed pipe (`runner list | head`) is a write error to ignore, not a signal that kills us.
         signal(SIGPIPE, SIG_IGN)
@@ -30,9 +22,6 @@ struct Runner: AsyncParsableCommand {
         } catch {
             fail(error)
         }
-        if let run = command as? RunCommand, run.jobs == 1 {
-            _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-        }
         let handedOver = HandedOver(command)
         Task.detached {
             await execute(handedOver.value)
@@ -40,7 +29,7 @@ struct Runner: AsyncParsableCommand {
         dispatchMain()
     }
 
-    /// Runs a parsed command and exits with FORMAT.md's statuses: a bad command line is 1, never a crash.
+    /// Runs a parsed command and exits with the documented statuses: a bad command line is 1, never a crash.
     private static func execute(_ command: any ParsableCommand) async -> Never {
         do {
             var command = command
@@ -70,16 +59,4 @@ private struct HandedOver<Value>: @unchecked Sendable {
     let value: Value
 
     init(_ value: Value) { self.value = value }
-}
-
-/// Exit statuses of FORMAT.md.
-enum ExitStatus: Int32 {
-    case success = 0
-    case badCommandLine = 1
-    case invalidCollection = 2
-    case requestFailed = 3
-    case expectationFailed = 4
-
-    /// The status as an error that ends the command.
-    var exit: ExitCode { ExitCode(rawValue) }
 }

@@ -8,9 +8,6 @@ internal import Synchronization
 ///
 /// With `jobs > 1` a file starts once every earlier file that captures a variable it uses has finished,
 /// and it sees the captures of earlier files only, so parallel and sequential runs give the same results.
-/// A run planned with `RunPlanner` over `CollectionLoader.check` holds no file's definitions: each file is
-/// decoded again shortly before its turn (on a thread of its own, a bounded number of files ahead: `ReadAhead`) and
-/// dropped after it ran, so memory does not grow with the collection.
 public struct CollectionRun: Sendable {
     public let collection: LoadedCollection
     public let options: RunOptions
@@ -23,25 +20,20 @@ public struct CollectionRun: Sendable {
     /// The transport, when its event loops can host the workers of a parallel run.
     private let loopTransport: HTTPClientTransport?
 
-    /// Prepares a run of the files `collection` kept; requests go through the standard loader chain ending at `transport`.
+    /// Prepares a run of the files `collection` holds; requests go through the standard loader chain ending at `transport`.
     public init(collection: LoadedCollection, options: RunOptions, transport: any HTTPLoader) {
         var planner = RunPlanner(options: options)
         for file in collection.files { planner.add(file) }
-        self.init(collection: collection, plan: planner, transport: transport)
-    }
-
-    /// Prepares a run of the files `plan` was given (see `CollectionLoader.check`), with its options.
-    public init(collection: LoadedCollection, plan planner: RunPlanner, transport: any HTTPLoader) {
         self.collection = collection
-        options = planner.options
+        self.options = options
         plan = planner.files
         dependencies = planner.dependencies(environment: collection.environment)
-        let server = collection.environment?.baseURL.flatMap { ServerEnvironment(baseURL: $0) }
+        // The builder applies the environment; the chain gets absolute requests.
         let layers = LoaderLayer.standard(
-            environment: server, userAgent: options.userAgent, tokens: OAuth2TokenStore(),
+            environment: nil, userAgent: options.userAgent, tokens: OAuth2TokenStore(),
             trace: options.recordExchanges ? ExchangeLog.layer : nil)
         executor = StepExecutor(loader: chain(layers, ending: transport), builder: RequestBuilder(environment: collection.environment),
-                                server: server, recordExchanges: options.recordExchanges)
+                                recordExchanges: options.recordExchanges)
         loopTransport = transport as? HTTPClientTransport
     }
 
@@ -60,11 +52,7 @@ public struct CollectionRun: Sendable {
         let start = ContinuousClock.now
         let context = FileContext(emitter: OutcomeEmitter(emit: onOutcome), bailed: BailFlag(), keepingOutcomes: keepingOutcomes)
         var results = Results(scope: collection.scope, keepingOutcomes: keepingOutcomes)
-        if options.jobs == 1 {
-            await runSequentially(context, into: &results)
-        } else {
-            await runInParallel(context, into: &results)
-        }
+        await runFiles(context, into: &results)
         return RunSummary(counts: results.counts, duration: start.duration(to: .now),
                           outcomes: plan.indices.flatMap { results.outcomes[$0] ?? [] })
     }
@@ -95,38 +83,17 @@ public struct CollectionRun: Sendable {
         }
     }
 
-    /// Decoded files kept ahead of the workers (`ReadAhead`). A sequential run takes one file at a time and its
-    /// thread decodes one as each is taken (two ahead); parallel workers take files many times faster, and a larger
-    /// window lets the thread decode in bursts of half of it instead of waking for every file (which cost 6% CPU).
-    /// 256 rather than 32: bursts of 128 files put the thread to sleep and wake it 8 times less often, which took
-    /// 3-5% off the CPU per `--jobs 8` request (about 1 MB more held ahead of small request files, whatever their
-    /// number; large files are held fewer at a time, see `ReadAhead.defaultByteBudget`).
-    static func readAheadWindow(jobs: Int) -> Int { jobs == 1 ? 2 : 256 }
-
-    /// Runs the files one after another on this task: no child task and no hand-off per file.
-    private func runSequentially(_ context: FileContext, into results: inout Results) async {
-        let decoding = ReadAhead(plan: plan, window: Self.readAheadWindow(jobs: options.jobs))
-        defer { decoding.stop() }
-        for index in plan.indices {
-            let definitions = await decoding.definitions(of: index)
-            let result = await runFile(index, definitions: definitions, scope: results.finished.scope(for: index, reading: dependencies), context)
-            results.record(index, result)
-        }
-    }
-
-    /// Runs up to `jobs` files at once, each once the earlier files it depends on have finished.
+    /// Runs up to `jobs` files at once (one after another with one job), each once the earlier files it depends on
+    /// have finished.
     ///
-    /// `jobs` worker tasks each take the first file that may start, take its definitions from `ReadAhead`, run it
-    /// and record its result, until every file has started: no task per file, and no hop to a coordinating task
-    /// between files. With `HTTPClientTransport` the workers run on its event loops (`workerExecutors(_:)`), so a
+    /// `jobs` worker tasks each take the first file that may start, run it and record its result, until every file
+    /// has started: no task per file, and no hop to a coordinating task between files. With `HTTPClientTransport` the workers run on its event loops (`workerExecutors(_:)`), so a
     /// response resumes its worker on the thread that read it; a worker yields its loop between files.
-    private func runInParallel(_ context: FileContext, into results: inout Results) async {
+    private func runFiles(_ context: FileContext, into results: inout Results) async {
         let queue = FileQueue(plan: plan, dependencies: dependencies, results: results, jobs: options.jobs)
-        let decoding = ReadAhead(plan: plan, window: Self.readAheadWindow(jobs: options.jobs))
-        defer { decoding.stop() }
         let work: @Sendable () async -> Void = {
             while let file = await queue.next() {
-                let result = await runFile(file.index, definitions: decoding.definitions(of: file.index), scope: file.scope, context)
+                let result = await runFile(file.index, scope: file.scope, context)
                 queue.finish(file.index, result)
                 // A file whose requests never waited for a response (all skipped, or failing before they are sent)
                 // must not hold the loop from the other workers' connections and timers.
@@ -307,15 +274,14 @@ public struct CollectionRun: Sendable {
     }
 
     /// Runs the steps of a file in order, then lets the emitter hand on what it held back after them.
-    private func runFile(_ index: Int, definitions: RunPlanner.FileSource.Definitions, scope: VariableScope,
-                         _ context: FileContext) async -> FileResult {
-        let result = await runSteps(index, definitions: definitions, scope: scope, context)
+    private func runFile(_ index: Int, scope: VariableScope, _ context: FileContext) async -> FileResult {
+        let result = await runSteps(of: plan[index].file, index, scope: scope, context)
         context.emitter.finish(file: index)
         return result
     }
 
     /// Runs the steps of a file in order; a failed step skips the rest of its flow.
-    private func runSteps(_ index: Int, definitions: RunPlanner.FileSource.Definitions, scope startScope: VariableScope,
+    private func runSteps(of file: RequestFile, _ index: Int, scope startScope: VariableScope,
                           _ context: FileContext) async -> FileResult {
         var result = FileResult()
         func report(_ outcome: RequestOutcome) {
@@ -324,18 +290,9 @@ public struct CollectionRun: Sendable {
             if context.keepingOutcomes { result.outcomes.append(outcome) }
             context.emitter.add(outcome, file: index)
         }
-        let file: RequestFile
-        let text: String?
-        switch definitions {
-        case .file(let decoded, let decodedText):
-            (file, text) = (decoded, decodedText)
-        case .unusable(let outcome):
-            report(outcome)
-            return result
-        }
         var scope = startScope
         var failedStep: String?
-        for definition in options.selectedSteps(of: file) {
+        for definition in options.selection.selectedSteps(of: file) {
             var outcome: RequestOutcome
             if let reason = skipReason(of: definition, in: file, failedStep: failedStep,
                                        bailed: options.bail && context.bailed.isSet) {
@@ -352,8 +309,6 @@ public struct CollectionRun: Sendable {
                 if outcome.verdict == .failed || outcome.verdict == .errored {
                     failedStep = definition.name
                     if options.bail { context.bailed.set() }
-                    // A file decoded again for the run has no text kept yet; its lines are shown now.
-                    if let text, collection.sources.text(for: file.path) == nil { collection.sources.store(text, for: file.path) }
                 }
             }
             report(outcome)
@@ -363,6 +318,7 @@ public struct CollectionRun: Sendable {
 
     /// Why a step does not run, or nil when it runs.
     private func skipReason(of step: RequestDefinition, in file: RequestFile, failedStep: String?, bailed: Bool) -> String? {
+        if Task.isCancelled { return "cancelled" }
         if let skip = file.skip ?? step.skip { return skip.reason ?? "skipped" }
         if let failedStep { return "an earlier step failed: \(failedStep)" }
         if bailed { return "not run: --bail stopped the run after a failure" }

@@ -17,6 +17,11 @@ struct ExpectationChecker {
         var failures: [ExpectationFailure] = []
         if let status = expect.status {
             failures += try check(status: status, actual: content.response.status.code)
+        } else if content.response.status.code >= 400 {
+            // Without expect.status an error status is a failure: a 500 must not pass a check that forgot to say.
+            let code = content.response.status.code
+            failures.append(failure("status", at: step.definition.request.url.mark, message: "status \(code), and no expect.status accepts it",
+                                    expected: "a status below 400, or the statuses expect.status lists", actual: String(code)))
         }
         for header in expect.headers {
             failures += try check(header: header, in: content.response.headers)

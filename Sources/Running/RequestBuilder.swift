@@ -5,11 +5,13 @@ internal import Loaders
 
 /// Turns a request definition into an `HTTPRequest` by resolving its templates against a variable scope.
 ///
-/// A relative URL stays relative here; the chain's ApplyEnvironment loader joins it to the environment's
-/// `baseURL`. The environment's headers and query are resolved per request, so they may use captures;
-/// the request's own headers and query parameters win.
+/// The environment is applied here, in one place: a relative URL is joined to its `baseURL`, and its headers,
+/// query, options and auth fill what the request leaves unset. Its headers and query are resolved per request,
+/// so they may use captures; the request's own headers and query parameters win.
 public struct RequestBuilder: Sendable {
     public let environment: ResolvedEnvironment?
+    /// Where relative URLs go: the environment's `baseURL`.
+    private let server: ServerEnvironment?
 
     /// The limit for one attempt when neither the request nor the environment sets `timeout`, so that a
     /// server that never answers cannot hang a run.
@@ -17,6 +19,7 @@ public struct RequestBuilder: Sendable {
 
     public init(environment: ResolvedEnvironment?) {
         self.environment = environment
+        server = environment?.baseURL.flatMap { ServerEnvironment(baseURL: $0) }
     }
 
     /// The request for `definition` (a request or step of the file at `path`); throws a located diagnostic.
@@ -35,6 +38,7 @@ public struct RequestBuilder: Sendable {
             request.headers.add(name: header.name, value: try headerValue(header.value, named: header.name, path: path, scope: scope))
         }
         try addEnvironmentDefaults(to: &request, scope: scope)
+        if let server { request = ApplyEnvironmentLoader.apply(server, to: request) }
         if let body = spec.body {
             request.body = try self.body(body.value, headers: request.headers, path: path, scope: scope)
         }
@@ -174,8 +178,8 @@ public struct RequestBuilder: Sendable {
     private func absoluteURL(_ text: String) -> URL? {
         guard let components = URLComponents(string: text) else { return nil }
         if components.scheme != nil { return components.url }
-        guard let base = environment?.baseURL.flatMap({ ServerEnvironment(baseURL: $0) }) else { return nil }
-        return ApplyEnvironmentLoader.apply(base, to: HTTPRequest(components: components)).url
+        guard let server else { return nil }
+        return ApplyEnvironmentLoader.apply(server, to: HTTPRequest(components: components)).url
     }
 
     /// A header value resolved from its template; CR, LF and NUL (which would split or end the header) are refused.

@@ -153,6 +153,9 @@ public struct RunSummary: Sendable {
     /// Every outcome in run order; empty when the run kept only the counts (no report asked for them).
     public var outcomes: [RequestOutcome]
     public var duration: Duration
+    /// The exit status of a run stopped before it could end: 2 when the collection is invalid, the shell's status for
+    /// the signal that cancelled it (130 for SIGINT, 143 for SIGTERM).
+    public var stopStatus: Int32?
     private var counts: VerdictCounts
 
     /// A summary of `outcomes`, which it keeps.
@@ -167,14 +170,28 @@ public struct RunSummary: Sendable {
         self.counts = counts
     }
 
+    /// The summary of a run that could not start because the collection is invalid: an errored case per error
+    /// (its location and message), for the reports a CI step publishes.
+    public static func invalidCollection(_ diagnostics: [Diagnostic]) -> RunSummary {
+        let outcomes = diagnostics.filter { $0.severity == .error }.map { diagnostic in
+            RequestOutcome(file: diagnostic.path ?? "collection", name: diagnostic.path ?? "collection", method: "", url: "",
+                           verdict: .errored, error: diagnostic)
+        }
+        var summary = RunSummary(outcomes: outcomes, duration: .zero)
+        summary.stopStatus = 2
+        return summary
+    }
+
     /// How many requests the run reported, whether or not their outcomes were kept.
     public var total: Int { counts.total }
 
     /// How many outcomes have a verdict.
     public func count(_ verdict: RequestOutcome.Verdict) -> Int { counts[verdict] }
 
-    /// FORMAT.md's exit status: 3 when a request could not complete, else 4 when an expectation failed, else 0.
+    /// The exit status (docs/format.md): `stopStatus` when the run stopped early, else 3 when a request could not
+    /// complete, else 4 when an expectation failed, else 0.
     public var exitStatus: Int32 {
+        if let stopStatus { return stopStatus }
         if count(.errored) > 0 { return 3 }
         if count(.failed) > 0 { return 4 }
         return 0

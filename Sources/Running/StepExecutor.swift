@@ -8,8 +8,6 @@ internal import Synchronization
 struct StepExecutor: Sendable {
     let loader: any HTTPLoader
     let builder: RequestBuilder
-    /// Where relative URLs go, for the URL shown in outcomes.
-    let server: ServerEnvironment?
     let recordExchanges: Bool
 
     /// What a step produced: its outcome and the variables it captured.
@@ -18,17 +16,17 @@ struct StepExecutor: Sendable {
         var captures: [(name: String, value: JSONValue)]
     }
 
-    /// Runs `step` of `file` with the variables in `scope`.
-    func run(_ step: PreparedStep, of file: RequestFile, scope: VariableScope) async -> Result {
+    /// Runs `step` of `file` with the variables in `scope` (and the step's `with:` variables, resolved in it).
+    func run(_ step: PreparedStep, of file: RequestFile, scope flowScope: VariableScope) async -> Result {
         let definition = step.definition
         var outcome = RequestOutcome(
             file: file.path, flow: file.isFlow ? file.name : nil, name: definition.name,
             method: definition.request.method.value, url: definition.request.url.source, verdict: .passed)
         let request: HTTPRequest
+        let scope: VariableScope
         do {
-            // Joined to the environment here, once, for the URL shown; the chain's ApplyEnvironment
-            // loader then finds nothing left to fill (applying it again changes nothing).
-            request = try absolute(builder.build(definition, path: file.path, scope: scope))
+            scope = try Self.scope(flowScope, with: definition.inputs, in: definition.path)
+            request = try builder.build(definition, path: definition.path, scope: scope)
         } catch {
             outcome.verdict = .errored
             outcome.error = error.diagnostic
@@ -51,24 +49,43 @@ struct StepExecutor: Sendable {
 
         switch loaded {
         case .failure(let error):
-            outcome.verdict = .errored
             outcome.attempts = error.attempts
             outcome.statusCode = error.response?.status.code
-            outcome.error = .error(error.message, path: file.path, at: definition.request.url.mark)
+            if error.code == .cancelled, Task.isCancelled {
+                // The run was cancelled (SIGINT, SIGTERM) while this request was under way: it did not complete.
+                outcome.verdict = .skipped
+                outcome.skipReason = "cancelled"
+                return Result(outcome: outcome, captures: [])
+            }
+            if let expected = definition.expect.error {
+                let kind = ExpectedFailure(error.code)
+                outcome.verdict = kind == expected.value ? .passed : .failed
+                if kind != expected.value {
+                    outcome.failures = [Self.unexpected(expected, actual: "\(kind.map { "error: \($0.rawValue): " } ?? "")\(error.message)", in: definition.path)]
+                }
+                return Result(outcome: outcome, captures: [])
+            }
+            outcome.verdict = .errored
+            outcome.error = .error(error.message, path: definition.path, at: definition.request.url.mark)
             return Result(outcome: outcome, captures: [])
         case .success(let response):
             outcome.statusCode = response.status.code
             outcome.attempts = response.attempts
+            if let expected = definition.expect.error {
+                outcome.verdict = .failed
+                outcome.failures = [Self.unexpected(expected, actual: "status \(response.status.code)", in: definition.path)]
+                return Result(outcome: outcome, captures: [])
+            }
             let content = ResponseContent(response)
             do {
-                outcome.failures = try ExpectationChecker(step: step, path: file.path, scope: scope)
+                outcome.failures = try ExpectationChecker(step: step, path: definition.path, scope: scope)
                     .failures(of: content, duration: duration)
             } catch {
                 outcome.verdict = .errored
                 outcome.error = error.diagnostic
                 return Result(outcome: outcome, captures: [])
             }
-            let captured = CaptureExtractor(step: step, path: file.path).capture(from: content)
+            let captured = CaptureExtractor(step: step, path: definition.path).capture(from: content)
             let sources = scope.secretValues.union(outcome.sensitiveValues)
             outcome.sensitiveValues += captured.values.map(\.value.interpolatedText).filter { SensitiveText.derives($0, from: sources) }
             outcome.failures += captured.failures
@@ -77,14 +94,23 @@ struct StepExecutor: Sendable {
         }
     }
 
-    private func load(_ request: consuming HTTPRequest) async -> Swift.Result<HTTPResponse, HTTPError> {
-        do { return .success(try await loader.load(request)) } catch { return .failure(error) }
+    /// The flow's scope with the step's `with:` variables defined, each resolved in the scope so far.
+    private static func scope(_ scope: VariableScope, with inputs: [StepInput], in path: String) throws(RunFailure) -> VariableScope {
+        var scope = scope
+        for input in inputs {
+            do { scope.define(input.name, try scope.resolve(input.value), in: .input) } catch { throw RunFailure(error, in: path) }
+        }
+        return scope
     }
 
-    /// The request as it will be sent: a relative one joined to the environment.
-    private func absolute(_ request: consuming HTTPRequest) -> HTTPRequest {
-        guard let server else { return request }
-        return ApplyEnvironmentLoader.apply(server, to: request)
+    /// The failure of a request that did not fail the way `expect.error` says.
+    private static func unexpected(_ expected: Located<ExpectedFailure>, actual: String, in path: String) -> ExpectationFailure {
+        ExpectationFailure(diagnostic: .error("the request did not fail as expect.error says", path: path, at: expected.mark),
+                           expected: "error: \(expected.value.rawValue)", actual: actual)
+    }
+
+    private func load(_ request: consuming HTTPRequest) async -> Swift.Result<HTTPResponse, HTTPError> {
+        do { return .success(try await loader.load(request)) } catch { return .failure(error) }
     }
 }
 
@@ -100,12 +126,10 @@ final class ExchangeLog: Sendable {
 
     /// Records a traced exchange (credential headers already masked by the trace loader).
     func record(_ traced: TracedExchange) {
-        var requestHeaders = traced.request.headers
-        requestHeaders.addMissing(from: traced.request.body.additionalHeaders)
         let exchange = Exchange(
             method: traced.request.method.rawValue,
             url: traced.request.components.string ?? traced.request.path,
-            requestHeaders: requestHeaders.map { ($0.name, $0.value) },
+            requestHeaders: traced.request.headers.map { ($0.name, $0.value) },
             requestBody: traced.requestBodyText,
             status: traced.response?.status.code,
             responseHeaders: traced.response?.headers.map { ($0.name, $0.value) } ?? [],
@@ -132,4 +156,17 @@ final class ExchangeLog: Sendable {
 
     /// The trace layer that records into the current task's log.
     static let layer = LoaderLayer.trace { traced in ExchangeLog.current?.record(traced) }
+}
+
+extension ExpectedFailure {
+    /// The kind of failure an `HTTPError` code stands for; nil for failures `expect.error` cannot name.
+    init?(_ code: HTTPError.Code) {
+        switch code {
+        case .timedOut: self = .timeout
+        case .cannotConnect: self = .connection
+        case .insecureConnection: self = .tls
+        case .responseTooLarge: self = .tooLarge
+        default: return nil
+        }
+    }
 }

@@ -176,13 +176,6 @@ struct ScalarTable: Sendable {
 
     init() {}
 
-    /// A table of scalars read back from a `DocumentImage`.
-    init(texts: [String], facts: [Facts], tags: [String]) {
-        self.texts = texts
-        self.facts = facts
-        self.tags = tags
-    }
-
     /// Reserves room for `count` scalars.
     mutating func reserveCapacity(_ count: Int) {
         texts.reserveCapacity(count)

@@ -47,7 +47,7 @@ public enum YAMLParser {
 
         let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
         defer { parser.deallocate() }
-        guard cyaml_parser_initialize_small(parser) == 1 else {
+        guard yaml_parser_initialize(parser) == 1 else {
             throw YAMLError(.syntax, "out of memory while parsing YAML", at: Mark(line: 1, column: 1))
         }
         defer { yaml_parser_delete(parser) }

@@ -64,7 +64,7 @@ struct HostileFile: Sendable, CustomStringConvertible {
 /// and are rejected with a located error within 100 ms.
 @Suite(.serialized) struct HostileFileTests {
     @Test(arguments: HostileFile.all)
-    func rejectedWithALocatedErrorWithin100Milliseconds(_ hostile: HostileFile) throws {
+    func rejectedWithALocatedErrorWithin100Milliseconds(_ hostile: HostileFile) async throws {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         scratch.write("requests/a.yaml", hostile.make())
@@ -74,8 +74,8 @@ struct HostileFile: Sendable, CustomStringConvertible {
         var rendered = ""
         var collection: LoadedCollection?
         for _ in 0..<3 where fastest >= .milliseconds(100) {
-            let elapsed = ContinuousClock().measure {
-                let loaded = scratch.load(["requests"])
+            let elapsed = await ContinuousClock().measure {
+                let loaded = await scratch.load(["requests"])
                 rendered = DiagnosticRenderer.render(loaded.diagnostics, sources: loaded.sources, color: false)
                 collection = loaded
             }
@@ -90,7 +90,7 @@ struct HostileFile: Sendable, CustomStringConvertible {
         #expect(longest < 200, "rendered:\n\(rendered.prefix(1000))")
     }
 
-    @Test func aFileOverTheLimitIsNeverRead() throws {
+    @Test func aFileOverTheLimitIsNeverRead() async throws {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         scratch.write("requests/a.yaml", String(repeating: "#", count: Limits.default.maxInputBytes + 1))
@@ -100,18 +100,18 @@ struct HostileFile: Sendable, CustomStringConvertible {
         #expect(document.diagnostics.first?.mark == nil)
     }
 
-    @Test func aFileAtTheLimitIsRead() throws {
+    @Test func aFileAtTheLimitIsRead() async throws {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         let text = HostileFile.validHead + "# " + String(repeating: "x", count: Limits.default.maxInputBytes - HostileFile.validHead.utf8.count - 3) + "\n"
         scratch.write("requests/a.yaml", text)
         #expect(text.utf8.count == Limits.default.maxInputBytes)
-        let loaded = scratch.load(["requests"])
+        let loaded = await scratch.load(["requests"])
         #expect(loaded.diagnostics.isEmpty)
         #expect(loaded.requestCount == 1)
     }
 
-    @Test func templatesAreLocatedOnLinesThatEndInCRLF() throws {
+    @Test func templatesAreLocatedOnLinesThatEndInCRLF() async throws {
         let source = SourceText(path: "r.yaml", text: "a: 1\r\nb: x {{ one }} {{ two }}\r\nc: 2\r\n")
         let scalar = Scalar(text: "x {{ one }} {{ two }}", style: .plain, tag: nil, value: .string("x {{ one }} {{ two }}"))
         let locate = source.braceLocator(for: scalar, at: Mark(line: 2, column: 4))

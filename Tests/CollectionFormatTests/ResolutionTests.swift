@@ -4,7 +4,7 @@ import YAML
 @testable import CollectionFormat
 
 @Suite struct ResolutionTests {
-    @Test func jsonBodyKeepsTypesOfSingleTemplates() throws {
+    @Test func jsonBodyKeepsTypesOfSingleTemplates() async throws {
         let definition = try #require(decodeRequest("""
             request:
               url: /a
@@ -20,21 +20,21 @@ import YAML
         ])))
     }
 
-    @Test func commandLineVariablesAreStringsAndWinOverTheEnvironment() throws {
+    @Test func commandLineVariablesAreStringsAndWinOverTheEnvironment() async throws {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         scratch.write("environments/qa.yaml", "baseURL: http://127.0.0.1:1\nvariables: { page: 1, user: env }\nsecrets: { key: { env: KEY } }\n")
         scratch.write("requests/a.yaml", "request: { url: \"/{{ user }}?p={{ page }}\" }\n")
-        let collection = scratch.load(["requests/a.yaml"], env: "qa", vars: [("page", "2")], processEnvironment: ["KEY": "k"])
+        let collection = await scratch.load(["requests/a.yaml"], env: "qa", vars: [("page", "2")], processEnvironment: ["KEY": "key-1"])
         #expect(collection.diagnostics.isEmpty)
         #expect(collection.files.map(\.name) == ["requests/a"])
         #expect(collection.scope.value(of: "page") == .string("2"))
         #expect(collection.scope.value(of: "user") == .string("env"))
-        #expect(collection.scope.secretValues == ["k"])
+        #expect(collection.scope.secretValues == ["key-1"])
         #expect(try collection.scope.resolveString(collection.files[0].steps[0].request.url) == "/env?p=2")
     }
 
-    @Test func hostileYAMLBecomesALocatedDiagnostic() {
+    @Test func hostileYAMLBecomesALocatedDiagnostic() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         scratch.write("deep.yaml", String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000))
@@ -44,7 +44,7 @@ import YAML
             bomb += "\(names[level]): &\(names[level]) [" + Array(repeating: "*\(names[level - 1])", count: 9).joined(separator: ", ") + "]\n"
         }
         scratch.write("bomb.yaml", bomb)
-        let collection = scratch.load(["deep.yaml", "bomb.yaml"])
+        let collection = await scratch.load(["deep.yaml", "bomb.yaml"])
         #expect(collection.diagnostics.count == 2)
         #expect(collection.diagnostics.allSatisfy { $0.mark != nil && $0.severity == .error })
         #expect(collection.files.isEmpty)

@@ -1,14 +1,16 @@
 import Foundation
 
-/// Makes run output comparable with golden files: the server's port and measured times vary.
+/// Makes run output comparable with golden files: the server's port, measured times and multipart boundaries vary.
 enum OutputPatterns {
     /// The expected text with `{{PORT}}` replaced by the test server's port.
     static func substituting(port: Int, in expected: String) -> String {
         expected.replacingOccurrences(of: "{{PORT}}", with: String(port))
     }
 
-    /// The text with every measured time (`84 ms`, `1.25 s`, `612.3 ms`) replaced by `<time>`.
+    /// The text with every measured time (`84 ms`, `1.25 s`, `612.3 ms`) replaced by `<time>`, and every multipart
+    /// boundary's random part by `<id>`.
     static func normalizingTimes(_ text: String) -> String {
         text.replacingOccurrences(of: #"\b[0-9]+(\.[0-9]+)? m?s\b"#, with: "<time>", options: .regularExpression)
+            .replacingOccurrences(of: #"runner-boundary-[0-9A-F-]{36}"#, with: "runner-boundary-<id>", options: .regularExpression)
     }
 }

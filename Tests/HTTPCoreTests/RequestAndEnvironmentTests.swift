@@ -56,6 +56,9 @@ import HTTPCore
         #expect(request.url?.absoluteString == "http://example.com:8080/a?x=1&q=a%2Bb%20c")
         #expect(request.queryItems.last == URLQueryItem(name: "q", value: "a+b c"))
         #expect(request.hasQueryItem(named: "x"))
+        // RFC 3986 unreserved characters stay as written; everything else is encoded.
+        request.appendQueryItem(name: "sort_by-k.v~", value: "a-b.c_d~e/f?&#=é")
+        #expect(request.url?.absoluteString.hasSuffix("&sort_by-k.v~=a-b.c_d~e%2Ff%3F%26%23%3D%C3%A9") == true)
         let relative = try #require(HTTPRequest(url: "/users"))
         #expect(!relative.isAbsolute)
     }

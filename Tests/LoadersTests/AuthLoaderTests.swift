@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import HTTPCore
 import Loaders
+import TestSupport
 
 @Suite struct AuthLoaderTests {
     let credentials = OAuth2ClientCredentials(tokenURL: URL(string: "http://auth.test/oauth/token")!,
@@ -43,7 +44,7 @@ import Loaders
         let tokenRequest = try #require(tokenRequests.first)
         #expect(tokenRequest.method == .post)
         #expect(tokenRequest.headers["Authorization"] == "Basic " + Data("id:s3cret".utf8).base64EncodedString())
-        #expect(String(decoding: try tokenRequest.body.encode(), as: UTF8.self) == "grant%5Ftype=client%5Fcredentials&scope=read")
+        #expect(String(decoding: try tokenRequest.body.encode(), as: UTF8.self) == "grant_type=client_credentials&scope=read")
     }
 
     @Test func expiredTokensAreFetchedAgain() async throws {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import HTTPCore
 import Loaders
+import TestSupport
 
 @Suite struct ThrottleTests {
     @Test func scheduleSpacesSlotsByTheInterval() async {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import HTTPCore
 import Loaders
+import TestSupport
 
 @Suite struct RedirectLoaderTests {
     func redirect(_ status: Int, to location: String) -> ScriptedLoader.Reply {

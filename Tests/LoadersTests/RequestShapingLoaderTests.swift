@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import HTTPCore
 import Loaders
+import TestSupport
 
 @Suite struct ApplyEnvironmentTests {
     let environment = ServerEnvironment(baseURL: "https://qa.example.com:8443/api",

@@ -5,6 +5,7 @@ import Loaders
 import Running
 import Synchronization
 import Testing
+import TestSupport
 
 /// Captures across requests, flows, skipping, tags, `--bail` and `--jobs`.
 @Suite struct CaptureAndSchedulingTests {
@@ -76,7 +77,7 @@ import Testing
     }
 
     /// A run that keeps no outcomes (no report asked for them) still counts every verdict, sequentially and
-    /// in parallel, and FORMAT.md's exit status puts 3 (a request could not complete) before 4 (a failed expectation).
+    /// in parallel, and the exit status puts 3 (a request could not complete) before 4 (a failed expectation).
     @Test(arguments: [1, 4])
     func aRunKeepingOnlyCountsCountsEveryVerdictAndAnErrorOutranksAFailure(jobs: Int) async throws {
         let collection = try TestCollection([
@@ -91,8 +92,7 @@ import Testing
         let loader = ScriptedLoader(routes: [
             .path("/v1/bad", .response(status: 500)), .path("/v1/down", .failure(.cannotConnect)),
         ], fallback: .response(status: 200))
-        let (loaded, planner) = collection.plan(RunOptions(jobs: jobs))
-        let summary = await CollectionRun(collection: loaded, plan: planner, transport: loader).run(keepingOutcomes: false)
+        let summary = await CollectionRun(collection: await collection.load(), options: RunOptions(jobs: jobs), transport: loader).run(keepingOutcomes: false)
         #expect(summary.outcomes.isEmpty)
         #expect(summary.count(.passed) == 2)
         #expect(summary.count(.failed) == 1)
@@ -115,7 +115,7 @@ import Testing
         defer { collection.remove() }
         let routes: [ScriptedLoader.Route] = [.path("/v1/bad", .response(status: 500))]
         let filtered = try await collection.run(ScriptedLoader(routes: routes, fallback: .response(status: 200)),
-                                                options: RunOptions(tags: ["smoke"], excludedTags: ["slow"]))
+                                                options: RunOptions(selection: TagFilter(tags: ["smoke"], excludedTags: ["slow"])))
         #expect(filtered.outcomes.map(\.file) == ["requests/1.yaml", "requests/2.yaml", "requests/5.yaml", "requests/6.yaml"])
         #expect(filtered.outcomes.map(\.verdict) == [.passed, .skipped, .failed, .passed])
         #expect(filtered.outcomes[1].skipReason == "later")
@@ -151,9 +151,8 @@ import Testing
         let loader = ScriptedLoader(routes: (1...4).map { file in
             .path("/v1/\(file)", .delayed(.milliseconds(40 * (4 - file)), .response(status: 200)))
         })
-        let (loaded, planner) = collection.plan(RunOptions(jobs: 4))
         let handedOn = Mutex<[String]>([])
-        let summary = await CollectionRun(collection: loaded, plan: planner, transport: loader).run { outcome in
+        let summary = await CollectionRun(collection: await collection.load(), options: RunOptions(jobs: 4), transport: loader).run { outcome in
             handedOn.withLock { $0.append("\(outcome.file) \(outcome.name)") }
         }
         let order = handedOn.withLock { $0 }
@@ -180,8 +179,7 @@ import Testing
             .path("/v1/two", .json(#"{"n":2,"m":"b"}"#)),
             .path("/v1/three", .json(#"{"n":3}"#)),
         ], fallback: .response(status: 200)))
-        let (loaded, planner) = collection.plan(RunOptions(jobs: jobs))
-        let summary = await CollectionRun(collection: loaded, plan: planner, transport: loader).run()
+        let summary = await CollectionRun(collection: await collection.load(), options: RunOptions(jobs: jobs), transport: loader).run()
         #expect(summary.outcomes.map(\.verdict) == [.passed, .passed, .passed, .passed])
         #expect(summary.outcomes.last?.url == "http://api.test/v1/use/3/b")
         #expect(await loader.heldRequestWaited == (jobs > 1))
@@ -195,7 +193,7 @@ import Testing
             "requests/3.yaml": "request: { url: '/c/{{ id }}' }\n",
         ])
         defer { collection.remove() }
-        let run = CollectionRun(collection: collection.load(), options: RunOptions(jobs: 3), transport: ScriptedLoader())
+        let run = CollectionRun(collection: await collection.load(), options: RunOptions(jobs: 3), transport: ScriptedLoader())
         #expect(run.fileDependencies == [[], [], [0, 1]])
     }
 }

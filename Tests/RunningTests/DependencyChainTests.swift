@@ -2,6 +2,7 @@ import CollectionFormat
 import Loaders
 @testable import Running
 import Testing
+import TestSupport
 
 /// A collection in which every file captures what the next one reads: the longest chain of dependencies.
 @Suite struct DependencyChainTests {
@@ -14,10 +15,10 @@ import Testing
         return files
     }
 
-    @Test func eachFileWaitsForEveryEarlierCapturerButHoldsOneCountPerVariable() throws {
+    @Test func eachFileWaitsForEveryEarlierCapturerButHoldsOneCountPerVariable() async throws {
         let collection = try TestCollection(Self.chainFiles(600))
         defer { collection.remove() }
-        let run = CollectionRun(collection: collection.load(), options: RunOptions(jobs: 4), transport: ScriptedLoader())
+        let run = CollectionRun(collection: await collection.load(), options: RunOptions(jobs: 4), transport: ScriptedLoader())
         #expect(run.fileDependencies[0].isEmpty)
         #expect(run.fileDependencies[3] == [0, 1, 2])
         #expect(run.fileDependencies[599] == Array(0..<599))
@@ -26,7 +27,7 @@ import Testing
         #expect(run.dependencies.waits[599] == [FileDependencies.Wait(variable: 0, capturersBefore: 599)])
     }
 
-    @Test func fileListsGiveBackEachFilesListIncludingEmptyOnes() {
+    @Test func fileListsGiveBackEachFilesListIncludingEmptyOnes() async {
         var lists = FileLists<Int>()
         let appended: [[Int]] = [[], [1, 2], [], [], [3], [4, 5, 6], []]
         for list in appended { lists.append(list) }

@@ -4,6 +4,7 @@ import HTTPCore
 import Loaders
 import Running
 import Testing
+import TestSupport
 
 /// Checking responses: each failure located at its expectation, with expected and actual values.
 @Suite struct ExpectationCheckingTests {

@@ -4,6 +4,7 @@ import HTTPCore
 import Loaders
 import Running
 import Testing
+import TestSupport
 
 /// Building `HTTPRequest`s from definitions: URL, query, headers, bodies, auth and options.
 @Suite struct RequestBuildingTests {

@@ -3,6 +3,7 @@ import Foundation
 import HTTPCore
 import Loaders
 import Running
+import TestSupport
 
 /// A collection written to a temporary folder: `requests/…` files and `environments/test.yaml`.
 struct TestCollection {
@@ -19,34 +20,20 @@ struct TestCollection {
     }
 
     /// Loads `requests/` with environment `test` when `environments/test.yaml` exists, keeping every file.
-    func load(variables: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:]) -> LoadedCollection {
-        CollectionLoader.load(loadRequest(variables: variables, processEnvironment: processEnvironment))
+    func load(variables: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],
+              selection: TagFilter = TagFilter()) async -> LoadedCollection {
+        var request = loadRequest(variables: variables, processEnvironment: processEnvironment)
+        request.selection = selection
+        return await CollectionLoader.load(request)
     }
 
-    /// Checks the collection as `runner run` does: no file kept, each planned to be decoded again when it runs, from
-    /// the image spilled by the check (or, when not `spilling`, from its path).
-    func plan(_ options: RunOptions = RunOptions(), variables: [(name: String, value: String)] = [],
-              processEnvironment: [String: String] = [:], spilling: Bool = true) -> (LoadedCollection, RunPlanner) {
-        var planner = RunPlanner(options: options)
-        let request = loadRequest(variables: variables, processEnvironment: processEnvironment)
-        let loaded = CollectionLoader.check(request, spillingTo: spilling ? SpillFile.temporary() : nil) {
-            planner.add($1, at: $0, spilled: $2)
-        }
-        return (loaded, planner)
-    }
-
-    /// Runs the collection against a scripted loader as `runner run` does (or from the kept files of `load`
-    /// when `keepingFiles`); fails the test when the collection is invalid.
+    /// Loads and runs the collection against a scripted loader as `runner run` does; fails the test when the
+    /// collection is invalid.
     func run(_ loader: ScriptedLoader, options: RunOptions = RunOptions(), variables: [(name: String, value: String)] = [],
-             processEnvironment: [String: String] = [:], keepingFiles: Bool = false) async throws -> RunSummary {
-        if keepingFiles {
-            let loaded = load(variables: variables, processEnvironment: processEnvironment)
-            guard !loaded.hasErrors else { throw InvalidCollection(diagnostics: loaded.diagnostics) }
-            return await CollectionRun(collection: loaded, options: options, transport: loader).run()
-        }
-        let (loaded, planner) = plan(options, variables: variables, processEnvironment: processEnvironment)
+             processEnvironment: [String: String] = [:]) async throws -> RunSummary {
+        let loaded = await load(variables: variables, processEnvironment: processEnvironment, selection: options.selection)
         guard !loaded.hasErrors else { throw InvalidCollection(diagnostics: loaded.diagnostics) }
-        return await CollectionRun(collection: loaded, plan: planner, transport: loader).run()
+        return await CollectionRun(collection: loaded, options: options, transport: loader).run()
     }
 
     private func loadRequest(variables: [(name: String, value: String)], processEnvironment: [String: String]) -> LoadRequest {

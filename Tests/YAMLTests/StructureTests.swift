@@ -82,9 +82,8 @@ import YAML
     }
 }
 
-/// libyaml reads the input a few hundred bytes at a time (`cyaml_parser_initialize_small`): documents far larger than
-/// that, with characters of several bytes across every chunk boundary, more tokens than its first queue and
-/// deeper nesting than its first stacks, parse whole with their marks.
+/// Documents far larger than libyaml's input buffer, with characters of several bytes across its chunk boundaries,
+/// more tokens than its first queue and deeper nesting than its first stacks, parse whole with their marks.
 @Suite struct LargeInputTests {
     @Test func aLargeDocumentWithMultibyteTextParsesWholeWithItsMarks() throws {
         let count = 3_000

@@ -1,0 +1,84 @@
+import YAML
+
+/// Replaces the `use:` steps of flows by the steps of the files they name, each file read and decoded once per
+/// collection; a missing file and a cycle of uses are located errors at the `use:`.
+struct FragmentInliner {
+    /// The files used so far, by absolute path: nil when one could not be read or decoded.
+    private var fragments: [String: RequestFile?] = [:]
+    /// Every problem found, each used file's own reported once.
+    private(set) var diagnostics: [Diagnostic] = []
+    /// Where the texts of used files go, for rendering their diagnostics.
+    let sources: SourceCache
+
+    init(sources: SourceCache) {
+        self.sources = sources
+    }
+
+    /// The file with its `use:` steps replaced by the steps they bring in.
+    mutating func inline(_ file: RequestFile) -> RequestFile {
+        guard !file.uses.isEmpty else { return file }
+        var inlined = file
+        inlined.steps = steps(of: file, through: [(file.absolutePath, file.path)])
+        inlined.uses = []
+        return inlined
+    }
+
+    /// The steps of `file`, its uses inlined; `chain` holds the files using it, outermost first.
+    private mutating func steps(of file: RequestFile, through chain: [(absolute: String, display: String)]) -> [RequestDefinition] {
+        var steps: [RequestDefinition] = []
+        var next = 0
+        for use in file.uses {
+            steps += file.steps[next..<use.position]
+            next = use.position
+            steps += usedSteps(use, in: file.path, through: chain)
+        }
+        return steps + file.steps[next...]
+    }
+
+    /// The steps one `use:` brings in, with its `with:` variables.
+    private mutating func usedSteps(_ use: StepUse, in path: String,
+                                    through chain: [(absolute: String, display: String)]) -> [RequestDefinition] {
+        let absolute = PathText.normalized(use.file.absolutePath), display = PathText.normalized(use.file.path)
+        if let start = chain.firstIndex(where: { $0.absolute == absolute }) {
+            let cycle = (chain[start...].map(\.display) + [display]).joined(separator: " → ")
+            diagnostics.append(.error("'use' makes a cycle: \(cycle)", path: path, at: use.mark,
+                                      suggestion: "a file cannot use itself, directly or through other files"))
+            return []
+        }
+        guard let fragment = fragment(use.file, absolute: absolute, display: display, in: path) else { return [] }
+        return steps(of: fragment, through: chain + [(absolute, display)]).map { $0.adding(inputs: use.inputs) }
+    }
+
+    /// The used file, read and decoded the first time it is used; nil when it cannot be.
+    private mutating func fragment(_ reference: FileReference, absolute: String, display: String, in path: String) -> RequestFile? {
+        if let known = fragments[absolute] { return known }
+        let kind = FileSystem.kind(of: absolute)
+        guard kind.exists, !kind.isDirectory,
+              let document = SourceLoader.load(path: display, absolutePath: absolute) else {
+            let problem = kind.isDirectory ? "is a directory" : kind.exists ? "cannot be read" : "does not exist"
+            diagnostics.append(.error("used file '\(reference.written)' \(problem) (looked for '\(display)')", path: path,
+                                      at: reference.mark, suggestion: "paths are relative to the file that uses them"))
+            fragments[absolute] = .some(nil)
+            return nil
+        }
+        let decoded = FileDecoding.requestFile(document, absolutePath: absolute,
+                                               defaultName: Discovery.withoutExtension(display))
+        diagnostics += decoded.diagnostics
+        sources.store(decoded.text, for: display)
+        fragments[absolute] = .some(decoded.value)
+        return decoded.value
+    }
+}
+
+extension PathText {
+    /// The path with `.` segments and `name/..` pairs removed, as far as the text allows.
+    static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." { parts.removeLast() } else { parts.append(part) }
+        }
+        let joined = parts.joined(separator: "/")
+        return path.hasPrefix("/") ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+}

@@ -1,0 +1,36 @@
+/// Which requests `--tag` and `--exclude-tag` select: a request's own tags and its file's count.
+public struct TagFilter: Sendable, Hashable {
+    /// Select only requests with one of these tags; empty selects every request.
+    public var tags: [String]
+    /// Leave out requests with one of these tags.
+    public var excludedTags: [String]
+
+    public init(tags: [String] = [], excludedTags: [String] = []) {
+        self.tags = tags
+        self.excludedTags = excludedTags
+    }
+
+    /// Whether the filter selects every request.
+    public var selectsAll: Bool { tags.isEmpty && excludedTags.isEmpty }
+
+    /// Whether a request with these tags is selected.
+    public func selects(tags requestTags: [String]) -> Bool {
+        if !excludedTags.isEmpty, requestTags.contains(where: excludedTags.contains) { return false }
+        return tags.isEmpty || requestTags.contains(where: tags.contains)
+    }
+
+    /// Whether a step of `file` is selected.
+    public func selects(_ step: RequestDefinition, of file: RequestFile) -> Bool {
+        selects(tags: file.tags + step.tags)
+    }
+
+    /// The steps of a file that the filter selects, in order.
+    public func selectedSteps(of file: RequestFile) -> [RequestDefinition] {
+        selectsAll ? file.steps : file.steps.filter { selects($0, of: file) }
+    }
+
+    /// The filter as written on the command line, such as `--tag smoke --exclude-tag slow`.
+    public var commandLine: String {
+        (tags.map { "--tag \($0)" } + excludedTags.map { "--exclude-tag \($0)" }).joined(separator: " ")
+    }
+}

@@ -1,0 +1,62 @@
+import CollectionFormat
+import Foundation
+
+/// The collection a command works on: its paths, environment and `--var`s.
+public struct CollectionSelection: Sendable {
+    /// Request files or directories, as typed.
+    public var paths: [String]
+    /// `--env NAME`.
+    public var environmentName: String?
+    /// `--environments DIR`.
+    public var environmentsDirectory: String?
+    /// `--var NAME=VALUE`, in order (later wins).
+    public var variables: [(name: String, value: String)]
+    /// `--tag` and `--exclude-tag`.
+    public var filter: TagFilter
+
+    public init(paths: [String], environmentName: String? = nil, environmentsDirectory: String? = nil,
+                variables: [(name: String, value: String)] = [], tags: [String] = [], excludedTags: [String] = []) {
+        self.paths = paths
+        self.environmentName = environmentName
+        self.environmentsDirectory = environmentsDirectory
+        self.variables = variables
+        filter = TagFilter(tags: tags, excludedTags: excludedTags)
+    }
+
+    /// A `--var` argument as a name and a value; nil unless it is `NAME=VALUE` with a valid variable name.
+    public static func variable(_ argument: String) -> (name: String, value: String)? {
+        guard let equals = argument.firstIndex(of: "=") else { return nil }
+        let name = String(argument[..<equals])
+        guard VariablePath.isValidName(name) else { return nil }
+        return (name, String(argument[argument.index(after: equals)...]))
+    }
+
+    /// Reads and checks the collection in the current directory with the process environment.
+    func load(forSending: Bool, checksReferences: Bool = true) async -> LoadedCollection {
+        var request = LoadRequest(
+            paths: paths, environmentName: environmentName, environmentsDirectory: environmentsDirectory,
+            variables: variables, processEnvironment: ProcessInfo.processInfo.environment,
+            currentDirectory: FileManager.default.currentDirectoryPath, checksReferences: checksReferences)
+        request.forSending = forSending
+        request.selection = filter
+        return await CollectionLoader.load(request)
+    }
+
+    /// How many requests of `loaded` the filter selects; nil, after saying why, when it selects none (a run that
+    /// tests nothing must not pass).
+    func selectedRequests(in loaded: LoadedCollection) -> Int? {
+        let count = loaded.files.reduce(0) { $0 + filter.selectedSteps(of: $1).count }
+        guard count == 0 else { return count }
+        guard !filter.selectsAll else {
+            Console.error("error: no request to run in \(paths.joined(separator: " ")): no .yaml or .yml request file was found")
+            return nil
+        }
+        let known = Set(loaded.files.flatMap { file in file.tags + file.steps.flatMap(\.tags) })
+        var message = "error: \(filter.commandLine) selects no request"
+        let guesses = filter.tags.filter { !known.contains($0) }.compactMap { Suggestions.closest(to: $0, among: known) }
+        if let guess = guesses.first { message += "; did you mean '\(guess)'?" }
+        message += known.isEmpty ? "\n  the collection has no tags" : "\n  the collection's tags: " + known.sorted().joined(separator: ", ")
+        Console.error(message)
+        return nil
+    }
+}

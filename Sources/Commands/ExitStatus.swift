@@ -1,0 +1,12 @@
+/// The exit statuses of the command line.
+public enum ExitStatus: Int32, Sendable {
+    case success = 0
+    case badCommandLine = 1
+    case invalidCollection = 2
+    case requestFailed = 3
+    case expectationFailed = 4
+    /// Stopped by SIGINT (Ctrl-C), as a shell reports it.
+    case interrupted = 130
+    /// Stopped by SIGTERM, as a shell reports it.
+    case terminated = 143
+}

@@ -1,0 +1,54 @@
+import Foundation
+import CollectionFormat
+
+/// `runner list`: the requests that would run, in order: name, method, URL template and tags.
+public struct List: Sendable {
+    /// The paths and the tag filter (no environment or variables: nothing is resolved).
+    public var collection: CollectionSelection
+
+    public init(collection: CollectionSelection) {
+        self.collection = collection
+    }
+
+    /// Prints a row per selected request, or the problems that keep the files from being read.
+    public func execute() async -> ExitStatus {
+        let loaded = await collection.load(forSending: false, checksReferences: false)
+        if let status = DiagnosticsOutput.report(loaded) { return status }
+        guard collection.selectedRequests(in: loaded) != nil else { return .badCommandLine }
+        var rows: [[String]] = []
+        for file in loaded.files {
+            for step in collection.filter.selectedSteps(of: file) {
+                let name = file.isFlow ? "\(file.name) › \(step.name)" : step.name
+                let tags = (file.tags + step.tags).uniqued()
+                var columns = [name, step.request.method.value, step.request.url.source]
+                columns.append(tags.isEmpty ? "" : "[" + tags.joined(separator: ", ") + "]")
+                if file.skip != nil || step.skip != nil { columns[3] += columns[3].isEmpty ? "(skipped)" : " (skipped)" }
+                rows.append(columns)
+            }
+        }
+        Console.out(Table.render(rows))
+        return .success
+    }
+}
+
+/// Aligns rows of text into columns separated by two spaces.
+enum Table {
+    static func render(_ rows: [[String]]) -> String {
+        guard let columnCount = rows.map(\.count).max() else { return "" }
+        var widths = Array(repeating: 0, count: columnCount)
+        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+        return rows.map { row in
+            row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n")
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements in order, each once.
+    func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}

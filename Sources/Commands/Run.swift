@@ -1,0 +1,167 @@
+import CollectionFormat
+import Foundation
+import Loaders
+import Reporting
+import Running
+import Synchronization
+import Dispatch
+
+/// `runner run`: reads and checks the collection, sends every request, checks its expectations and reports.
+public struct Run: Sendable {
+    public var collection: CollectionSelection
+    /// How many files run at the same time.
+    public var jobs = 1
+    /// Stop at the first failed request.
+    public var bail = false
+    /// Show each exchange.
+    public var verbose = false
+    /// Where to write the JUnit XML and JSON reports.
+    public var junitReport: String?
+    public var jsonReport: String?
+
+    public init(collection: CollectionSelection) {
+        self.collection = collection
+    }
+
+    /// Runs the collection, printing a line per request and a summary; the exit status says how it went.
+    public func execute() async -> ExitStatus {
+        let interruption = Interruption()
+        let loaded = await collection.load(forSending: true)
+        if let status = DiagnosticsOutput.report(loaded) {
+            // The CI step that publishes a report finds one: a case per problem.
+            _ = writeReports(.invalidCollection(loaded.diagnostics), loaded: loaded, redactor: Redactor(secrets: loaded.scope.secretValues))
+            return status
+        }
+        guard collection.selectedRequests(in: loaded) != nil else { return .badCommandLine }
+        let options = RunOptions(jobs: jobs, selection: collection.filter, bail: bail, recordExchanges: verbose)
+        let redactor = Redactor(secrets: loaded.scope.secretValues)
+        let console = ConsoleReport(sources: loaded.sources, redactor: redactor, color: Console.colorOnStandardOutput, verbose: verbose)
+
+        var summary: RunSummary
+        do {
+            summary = try await HTTPClientTransport.withTransport { transport in
+                let run = CollectionRun(collection: loaded, options: options, transport: transport)
+                let progress = ProgressLine(total: run.requestCount, enabled: Console.progressOnStandardError)
+                let keepingOutcomes = junitReport != nil || jsonReport != nil
+                let result = await interruption.cancelling {
+                    await run.run(keepingOutcomes: keepingOutcomes) { outcome in
+                        progress.clear()
+                        Console.out(console.render(outcome))
+                        progress.advance(console)
+                    }
+                }
+                progress.clear()
+                return result
+            }
+        } catch {
+            Console.error("error: \(error)")
+            return .requestFailed
+        }
+        summary.stopStatus = interruption.status?.rawValue
+        Console.out(console.summary(summary))
+        guard writeReports(summary, loaded: loaded, redactor: redactor) else { return .badCommandLine }
+        return ExitStatus(rawValue: summary.exitStatus) ?? .requestFailed
+    }
+
+    /// Writes `--report-junit` and `--report-json`; false (after saying why) when one cannot be written.
+    private func writeReports(_ summary: RunSummary, loaded: LoadedCollection, redactor: Redactor) -> Bool {
+        let reports = [
+            (junitReport, { JUnitReport.render(summary, sources: loaded.sources, redactor: redactor) }),
+            (jsonReport, { JSONReport.render(summary, sources: loaded.sources, redactor: redactor) }),
+        ]
+        for case let (path?, render) in reports {
+            do {
+                try Data(render().utf8).write(to: URL(fileURLWithPath: path))
+            } catch {
+                Console.error("error: cannot write the report '\(path)': \(error.localizedDescription)")
+                return false
+            }
+        }
+        return true
+    }
+}
+
+/// The `[done/total] running…` line on a terminal, redrawn after each request of a long run.
+final class ProgressLine: Sendable {
+    private let total: Int
+    private let enabled: Bool
+    private let done = Mutex(0)
+
+    init(total: Int, enabled: Bool) {
+        self.total = total
+        self.enabled = enabled && total > 1
+    }
+
+    /// Counts a finished request and redraws the line.
+    func advance(_ console: ConsoleReport) {
+        guard enabled else { return }
+        let count = done.withLock { value in
+            value += 1
+            return value
+        }
+        if count < total { Console.progress(console.progress(done: count, total: total)) }
+    }
+
+    /// Removes the line so regular output starts at the beginning of a clean line.
+    func clear() {
+        if enabled { Console.progress("") }
+    }
+}
+
+/// Turns SIGINT and SIGTERM into the cancellation of the run, so that what ran is reported and the reports are
+/// written; a second signal ends the process at once. (Unchecked: `sources` is set in `init` and only cancelled in
+/// `deinit`; the rest is behind a mutex.)
+final class Interruption: @unchecked Sendable {
+    private struct State {
+        var signal: Int32?
+        var task: Task<RunSummary, Never>?
+    }
+
+    private let state = Mutex(State())
+    private let sources: [any DispatchSourceSignal]
+
+    /// Watches SIGINT and SIGTERM from now on.
+    init() {
+        var sources: [any DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            sources.append(DispatchSource.makeSignalSource(signal: number, queue: .global()))
+        }
+        self.sources = sources
+        for (source, number) in zip(sources, [SIGINT, SIGTERM]) {
+            source.setEventHandler { [unowned self] in received(number) }
+            source.resume()
+        }
+    }
+
+    deinit {
+        for source in sources { source.cancel() }
+    }
+
+    /// The exit status for the signal received, if one was.
+    var status: ExitStatus? {
+        state.withLock { $0.signal }.map { $0 == SIGTERM ? .terminated : .interrupted }
+    }
+
+    /// Runs `body` in a task that a signal cancels.
+    func cancelling(_ body: @escaping @Sendable () async -> RunSummary) async -> RunSummary {
+        let task = Task { await body() }
+        let cancelled = state.withLock { state in
+            state.task = task
+            return state.signal != nil
+        }
+        if cancelled { task.cancel() }
+        return await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+    }
+
+    /// The first signal cancels the run; a second one ends the process with its status.
+    private func received(_ number: Int32) {
+        let (first, task) = state.withLock { state in
+            defer { if state.signal == nil { state.signal = number } }
+            return (state.signal == nil, state.task)
+        }
+        guard first else { _exit(number == SIGTERM ? 143 : 130) }
+        Console.error("\n\(number == SIGTERM ? "terminated" : "interrupted"): cancelling the run; the requests not run are reported as skipped")
+        task?.cancel()
+    }
+}

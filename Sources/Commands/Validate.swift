@@ -1,0 +1,40 @@
+import CollectionFormat
+
+/// `runner validate`: checks a collection and its environment completely, sending nothing.
+public struct Validate: Sendable {
+    public var collection: CollectionSelection
+
+    public init(collection: CollectionSelection) {
+        self.collection = collection
+    }
+
+    /// Prints every problem, or a one-line summary when there is none.
+    public func execute() async -> ExitStatus {
+        let loaded = await collection.load(forSending: false)
+        if let status = DiagnosticsOutput.report(loaded) { return status }
+        guard let selected = collection.selectedRequests(in: loaded) else { return .badCommandLine }
+        let requests = loaded.requestCount
+        let environment = loaded.environment.map { " with environment '\($0.name)'" } ?? ""
+        let selection = collection.filter.selectsAll ? "" : " (\(selected) selected by \(collection.filter.commandLine))"
+        Console.out("\(requests) \(plural(requests, "request")) in \(loaded.files.count) \(plural(loaded.files.count, "file")) valid\(environment)\(selection)")
+        return .success
+    }
+}
+
+/// Prints a collection's diagnostics to standard error.
+enum DiagnosticsOutput {
+    /// Prints the diagnostics; `.invalidCollection` when any is an error (nothing may be sent), nil otherwise.
+    static func report(_ loaded: LoadedCollection) -> ExitStatus? {
+        guard !loaded.diagnostics.isEmpty else { return nil }
+        Console.error(DiagnosticRenderer.render(loaded.diagnostics, sources: loaded.sources, color: Console.colorOnStandardError))
+        let errors = loaded.diagnostics.filter { $0.severity == .error }
+        guard !errors.isEmpty else { return nil }
+        let files = Set(errors.compactMap(\.path)).count
+        let place = files == 0 ? "" : " in \(files) \(plural(files, "file"))"
+        Console.error("error: \(errors.count) \(plural(errors.count, "problem"))\(place); nothing was sent")
+        return .invalidCollection
+    }
+}
+
+/// "1 file", "2 files".
+func plural(_ count: Int, _ noun: String) -> String { count == 1 ? noun : noun + "s" }

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+/// A report file exists on every exit path a CI step sees: an invalid collection, and a run cancelled by a signal.
+@Suite struct ReportScenarioTests {
+    @Test func anInvalidCollectionWritesAReportWithAnErroredCasePerProblem() async throws {
+        let output = try await ScenarioRun.run("invalid", ["run", "requests"])
+        #expect(output.result.exitCode == 2)
+        let requests = try ScenarioRun.jsonRequests(output.json)
+        #expect(requests.map { $0["result"] as? String } == ["errored", "errored"])
+        let errors = requests.compactMap { $0["error"] as? [String: Any] }.compactMap { $0["message"] as? String }
+        #expect(errors.count == 2)
+        #expect(errors.contains { $0.contains("heders") } && errors.contains { $0.contains("999") })
+        #expect(output.json?.contains(#""exitStatus" : 2"#) == true || output.json?.contains(#""exitStatus": 2"#) == true)
+        let junit = try #require(output.junit)
+        #expect(junit.components(separatedBy: "<error").count - 1 == 2)
+        #expect(output.received.isEmpty)
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func aSignalCancelsTheRunAndTheReportsSayWhatRanAndWhatWasCancelled(signal: Int32, status: Int32) async throws {
+        // The second file stalls (a server that never answers); the signal comes while it waits.
+        let output = try await ScenarioRun.run("cancel", ["run", "requests", "--env", "local"]) { pid in
+            Thread.sleep(forTimeInterval: 2)
+            kill(pid, signal)
+        }
+        #expect(output.result.exitCode == status, "\(output.result.stdout)\n\(output.result.stderr)")
+        let requests = try ScenarioRun.jsonRequests(output.json)
+        #expect(requests.map { $0["result"] as? String } == ["passed", "skipped", "skipped"])
+        #expect(requests.dropFirst().map { $0["skipReason"] as? String } == ["cancelled", "cancelled"])
+        #expect(output.json?.contains("\(status)") == true)
+        #expect(output.junit?.contains("cancelled") == true)
+        #expect(output.result.stdout.contains("3 requests: 1 passed, 2 skipped"))
+    }
+}
