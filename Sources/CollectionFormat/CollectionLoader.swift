@@ -53,8 +53,8 @@ public struct LoadedCollection: Sendable {
     /// Whether any diagnostic is an error (then nothing may be sent; exit 2).
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
-    /// The number of requests in `files` (steps of flows counted one by one).
-    public var requestCount: Int { files.reduce(0) { $0 + $1.steps.count } }
+    /// The number of requests in `files` (steps of flows counted one by one, once per row of an `each:` file).
+    public var requestCount: Int { files.reduce(0) { $0 + $1.steps.count * $1.runCount } }
 }
 
 /// Reads, decodes and validates a collection, collecting every diagnostic.
@@ -118,7 +118,12 @@ public enum CollectionLoader {
             if let identity = read.identity, !seen.insert(identity).inserted { continue }
             diagnostics.add(contentsOf: read.decoded.diagnostics)
             sources.store(read.decoded.text, for: location.path)
-            guard let decoded = read.decoded.value else { continue }
+            guard var decoded = read.decoded.value else { continue }
+            if let reference = decoded.rowsFile {
+                let (rows, problems) = DataRowsReader.rows(reference, in: decoded.path, sources: sources)
+                diagnostics.add(contentsOf: problems)
+                (decoded.rows, decoded.rowsFile, decoded.rowsUnknown) = (rows, nil, rows == nil)
+            }
             let file = fragments.inline(decoded)
             if validates { validator.validate(file) }
             files.append(file)

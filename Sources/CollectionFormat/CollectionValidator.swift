@@ -29,7 +29,25 @@ struct CollectionValidator {
 
     /// Checks the next file in run order; captures of a request count for the requests after it.
     mutating func validate(_ file: RequestFile) {
+        // Without its rows (reported where each: names them), the file's variables cannot be known.
+        guard !file.rowsUnknown else { return }
+        // An each: file's row values are resolved in the file's starting scope; its columns are variables of its steps.
+        let fileSelected = file.steps.contains { selection.selects($0, of: file) }
+        let rowOnly = (file.rows?.columns ?? []).filter { !defined.contains($0) }
+        for row in file.rows?.rows ?? [] {
+            for value in row { value.forEachTemplate { check($0, in: file.path, selected: fileSelected) } }
+        }
+        defined.formUnion(rowOnly)
+        definedWhenSelected.formUnion(rowOnly)
+        if let name = file.nameTemplate { check(name, in: file.path, selected: fileSelected) }
+        var captured: Set<String> = []
+        defer {
+            let gone = Set(rowOnly).subtracting(captured)
+            defined.subtract(gone)
+            definedWhenSelected.subtract(gone)
+        }
         for step in file.steps {
+            captured.formUnion(step.captures.map(\.name))
             // A used file's steps are checked where they are written.
             let path = step.path
             let selected = selection.selects(step, of: file)

@@ -180,6 +180,12 @@ struct NodeDecoder {
         return parseTemplate(scalar, at: node.mark)
     }
 
+    /// Whether a node is a scalar whose text has a `{{`.
+    static func containsTemplate(_ node: Node) -> Bool {
+        if case .scalar(let scalar) = node.content { return scalar.text.contains("{{") }
+        return false
+    }
+
     /// Parses a scalar's text as a template, reporting syntax errors.
     mutating func parseTemplate(_ scalar: Scalar, at mark: Mark) -> Template? {
         if let plain = Template.plain(scalar.text, at: mark) { return plain }

@@ -37,9 +37,15 @@ extension NodeDecoder {
             return file
         }
         let isFlow = pairs.contains { Self.keyText($0.key) == "steps" }
+        if let each = pairs.first(where: { Self.keyText($0.key) == "each" }) {
+            self.each(each.value, for: &file, location: location)
+            if let name = pairs.first(where: { Self.keyText($0.key) == "name" })?.value, Self.containsTemplate(name) {
+                file.nameTemplate = template(name, for: "name")
+            }
+        }
         guard isFlow else {
             let definition = requestDefinition(pairs, at: root.mark, defaultName: defaultName, context: nil,
-                                               location: location, explanations: [:])
+                                               location: location, explanations: [:], extraKeys: ["each"])
             file.name = definition.name
             file.tags = definition.tags
             file.skip = definition.skip
@@ -47,7 +53,7 @@ extension NodeDecoder {
             return file
         }
         let notInFlow = "in a flow, put it inside a step"
-        let fields = fields(pairs, allowed: ["name", "tags", "skip", "steps"], in: nil,
+        let fields = fields(pairs, allowed: ["name", "tags", "skip", "each", "steps"], in: nil,
                             explanations: Dictionary(uniqueKeysWithValues: Self.definitionKeys.map { ($0, notInFlow) }))
         file.isFlow = true
         file.name = fields["name"].flatMap { string($0, for: "name") } ?? defaultName
@@ -69,6 +75,51 @@ extension NodeDecoder {
             }
         }
         return file
+    }
+
+    /// `each:` a data file (read by the loader) or an inline list of mappings.
+    mutating func each(_ node: Node, for file: inout RequestFile, location: FileLocation) {
+        switch node.content {
+        case .scalar:
+            if let written = string(node, for: "each") { file.rowsFile = location.reference(written, at: node.mark) }
+        case .sequence(let items):
+            file.rows = rows(items, at: node.mark, in: "each")
+        case .mapping:
+            typeMismatch(node, expected: "a .csv, .json or .yaml file, or a list of mappings", for: "each")
+        }
+    }
+
+    /// Rows from a list of mappings: the first row's keys are the columns, and every row must have the same keys.
+    mutating func rows(_ items: Node.Items, at mark: Mark, in context: String) -> DataRows? {
+        guard !items.isEmpty else {
+            error("'\(context)' has no rows", at: mark, suggestion: "give at least one row")
+            return nil
+        }
+        var columns: [String]?
+        var rows: [[TemplateValue]] = []
+        for (index, item) in items.enumerated() {
+            guard case .mapping(let pairs) = item.content else {
+                error("row \(index + 1) of '\(context)' is not a mapping: found \(Self.describe(item))", at: item.mark,
+                      suggestion: "write each row as a mapping of names to values, such as { user: bob, age: 42 }")
+                continue
+            }
+            let keys = pairs.map { Self.keyText($0.key) }
+            for (key, pair) in zip(keys, pairs) where !VariablePath.isValidName(key) {
+                error("invalid variable name '\(key)' in row \(index + 1)", at: pair.key.mark,
+                      suggestion: "use letters, digits, '_' and '-', not starting with a digit")
+            }
+            if columns == nil { columns = keys }
+            guard let columns, Set(keys) == Set(columns) else {
+                let expected = columns!.joined(separator: ", ")
+                error("row \(index + 1) has the names \(keys.joined(separator: ", ")), but row 1 has \(expected)", at: item.mark,
+                      suggestion: "give every row the same names")
+                continue
+            }
+            let values = columns.compactMap { column in pairs.first { Self.keyText($0.key) == column }.flatMap { templateValue($0.value) } }
+            if values.count == columns.count { rows.append(values) }
+        }
+        // With bad rows the columns are still known, so the file's variables are checked against them.
+        return columns.map { DataRows(columns: $0, rows: rows, mark: mark) }
     }
 
     /// `- use: FILE` with optional `with:` variables: the steps of another file, inlined when the collection loads.
@@ -95,8 +146,9 @@ extension NodeDecoder {
 
     /// Decodes the keys of one request (a file's top level or a step).
     mutating func requestDefinition(_ pairs: Node.Pairs, at mark: Mark, defaultName: String, context: @autoclosure () -> String?,
-                                    location: FileLocation, explanations: [String: String]) -> RequestDefinition {
-        let fields = fields(pairs, allowed: Self.definitionKeys, in: context(), explanations: explanations)
+                                    location: FileLocation, explanations: [String: String],
+                                    extraKeys: [String] = []) -> RequestDefinition {
+        let fields = fields(pairs, allowed: Self.definitionKeys + extraKeys, in: context(), explanations: explanations)
         let request: RequestSpec
         if let node = fields["request"] {
             request = requestSpec(node, location: location)

@@ -15,8 +15,18 @@ public struct RequestFile: Sendable {
     public var steps: [RequestDefinition]
     /// Whether the file used `steps:`.
     public var isFlow: Bool
+    /// `each:`: the rows the file runs once for each, in order; nil for a file that runs once.
+    public var rows: DataRows?
+    /// How many times the file runs: once per row of `each:`, else once.
+    public var runCount: Int { rows?.rows.count ?? 1 }
+    /// A `name:` with templates over the row variables, naming each row's run.
+    public var nameTemplate: Template?
     /// The `use:` steps not inlined yet, in order: the loader replaces each by the steps of the file it names.
     var uses: [StepUse] = []
+    /// `each:` naming a file, not read yet: the loader reads its rows.
+    var rowsFile: FileReference?
+    /// Whether `each:` names rows that could not be read at all: the file's variables cannot be checked.
+    var rowsUnknown = false
 
     public init(path: String, absolutePath: String, name: String, tags: [String], skip: Skip?,
                 steps: [RequestDefinition], isFlow: Bool) {
@@ -28,6 +38,14 @@ public struct RequestFile: Sendable {
         self.steps = steps
         self.isFlow = isFlow
     }
+}
+
+/// The rows of an `each:` file: the column names once, and each row's values in column order.
+public struct DataRows: Sendable {
+    public var columns: [String]
+    public var rows: [[TemplateValue]]
+    /// Where `each:` is written.
+    public var mark: Mark
 }
 
 /// A `- use: FILE` step of a flow, with its `with:` variables, and where in the steps it goes.

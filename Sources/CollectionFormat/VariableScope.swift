@@ -29,6 +29,8 @@ public struct VariableScope: Sendable {
     public enum Layer: Sendable, Hashable {
         /// The environment's `variables` and `secrets`.
         case environment
+        /// The fields of the row an `each:` file runs for.
+        case row
         /// Captures of earlier requests.
         case capture
         /// The `with:` variables of a used file's steps.
@@ -39,6 +41,7 @@ public struct VariableScope: Sendable {
 
     /// One table per layer, in layer order: defining a variable copies (when shared) its layer's table only.
     private var environmentValues: [String: JSONValue] = [:]
+    private var rowValues: [String: JSONValue] = [:]
     private var captureValues: [String: JSONValue] = [:]
     private var inputValues: [String: JSONValue] = [:]
     private var commandLineValues: [String: JSONValue] = [:]
@@ -57,6 +60,7 @@ public struct VariableScope: Sendable {
     public mutating func define(_ name: String, _ value: JSONValue, in layer: Layer, secret: Bool = false) {
         switch layer {
         case .environment: environmentValues[name] = value
+        case .row: rowValues[name] = value
         case .capture: captureValues[name] = value
         case .input: inputValues[name] = value
         case .commandLine: commandLineValues[name] = value
@@ -66,12 +70,12 @@ public struct VariableScope: Sendable {
 
     /// The value of a variable from the highest layer that defines it.
     public func value(of name: String) -> JSONValue? {
-        commandLineValues[name] ?? inputValues[name] ?? captureValues[name] ?? environmentValues[name]
+        commandLineValues[name] ?? inputValues[name] ?? captureValues[name] ?? rowValues[name] ?? environmentValues[name]
     }
 
     /// Every defined name, in all layers.
     public var definedNames: Set<String> {
-        Set(environmentValues.keys).union(captureValues.keys).union(inputValues.keys).union(commandLineValues.keys)
+        Set(environmentValues.keys).union(rowValues.keys).union(captureValues.keys).union(inputValues.keys).union(commandLineValues.keys)
     }
 
     /// The text of every secret value (non-empty), for redaction by reporters.

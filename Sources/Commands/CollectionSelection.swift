@@ -45,7 +45,7 @@ public struct CollectionSelection: Sendable {
     /// How many requests of `loaded` the filter selects; nil, after saying why, when it selects none (a run that
     /// tests nothing must not pass).
     func selectedRequests(in loaded: LoadedCollection) -> Int? {
-        let count = loaded.files.reduce(0) { $0 + filter.selectedSteps(of: $1).count }
+        let count = loaded.files.reduce(0) { $0 + filter.selectedSteps(of: $1).count * $1.runCount }
         guard count == 0 else { return count }
         guard !filter.selectsAll else {
             Console.error("error: no request to run in \(paths.joined(separator: " ")): no .yaml or .yml request file was found")

@@ -17,17 +17,34 @@ public struct List: Sendable {
         guard collection.selectedRequests(in: loaded) != nil else { return .badCommandLine }
         var rows: [[String]] = []
         for file in loaded.files {
-            for step in collection.filter.selectedSteps(of: file) {
-                let name = file.isFlow ? "\(file.name) › \(step.name)" : step.name
-                let tags = (file.tags + step.tags).uniqued()
-                var columns = [name, step.request.method.value, step.request.url.source]
-                columns.append(tags.isEmpty ? "" : "[" + tags.joined(separator: ", ") + "]")
-                if file.skip != nil || step.skip != nil { columns[3] += columns[3].isEmpty ? "(skipped)" : " (skipped)" }
-                rows.append(columns)
+            for label in Self.rowLabels(of: file) {
+                for step in collection.filter.selectedSteps(of: file) {
+                    let name = file.isFlow ? "\(label ?? file.name) › \(step.name)" : label ?? step.name
+                    let tags = (file.tags + step.tags).uniqued()
+                    var columns = [name, step.request.method.value, step.request.url.source]
+                    columns.append(tags.isEmpty ? "" : "[" + tags.joined(separator: ", ") + "]")
+                    if file.skip != nil || step.skip != nil { columns[3] += columns[3].isEmpty ? "(skipped)" : " (skipped)" }
+                    rows.append(columns)
+                }
             }
         }
         Console.out(Table.render(rows))
         return .success
+    }
+}
+
+extension List {
+    /// The name of each row's run of an `each:` file (`NAME [ROW]`, or its `name:` template resolved with the row's
+    /// literal values); one nil for a file that runs once.
+    static func rowLabels(of file: RequestFile) -> [String?] {
+        guard let rows = file.rows else { return [nil] }
+        return rows.rows.indices.map { row in
+            var scope = VariableScope()
+            for (column, value) in zip(rows.columns, rows.rows[row]) {
+                if let resolved = try? scope.resolve(value) { scope.define(column, resolved, in: .row) }
+            }
+            return file.nameTemplate.flatMap { try? scope.resolveString($0) } ?? "\(file.name) [\(row + 1)]"
+        }
     }
 }
 

@@ -290,30 +290,64 @@ public struct CollectionRun: Sendable {
             if context.keepingOutcomes { result.outcomes.append(outcome) }
             context.emitter.add(outcome, file: index)
         }
-        var scope = startScope
-        var failedStep: String?
-        for definition in options.selection.selectedSteps(of: file) {
-            var outcome: RequestOutcome
-            if let reason = skipReason(of: definition, in: file, failedStep: failedStep,
-                                       bailed: options.bail && context.bailed.isSet) {
-                outcome = RequestOutcome(file: file.path, flow: file.isFlow ? file.name : nil,
-                                         name: definition.name, method: definition.request.method.value,
-                                         url: definition.request.url.source, verdict: .skipped, skipReason: reason)
-            } else {
-                let stepResult = await executor.run(PreparedStep(definition, compiled: compiled), of: file, scope: scope)
-                outcome = stepResult.outcome
-                for capture in stepResult.captures {
-                    scope.define(capture.name, capture.value, in: .capture)
-                    result.captures.append(capture)
+        // An each: file runs once per row, one row after another, each from the file's starting scope.
+        for row in file.rows.map({ Array($0.rows.indices) }) ?? [-1] {
+            var scope = startScope
+            var rowProblem: RunFailure?
+            var label: String?
+            if let rows = file.rows, row >= 0 {
+                do throws(RunFailure) {
+                    scope = try Self.scope(startScope, withRow: row, of: rows, in: file.path)
+                    label = try Self.label(of: file, row: row, scope: scope)
+                } catch {
+                    rowProblem = error
+                }
+            }
+            var failedStep: String?
+            for definition in options.selection.selectedSteps(of: file) {
+                let flow = file.isFlow ? label ?? file.name : nil
+                let name = file.isFlow ? definition.name : label ?? definition.name
+                var outcome: RequestOutcome
+                if let reason = skipReason(of: definition, in: file, failedStep: failedStep,
+                                           bailed: options.bail && context.bailed.isSet) {
+                    outcome = RequestOutcome(file: file.path, flow: flow, name: name, method: definition.request.method.value,
+                                             url: definition.request.url.source, verdict: .skipped, skipReason: reason)
+                } else if let rowProblem {
+                    outcome = RequestOutcome(file: file.path, flow: flow, name: name, method: definition.request.method.value,
+                                             url: definition.request.url.source, verdict: .errored, error: rowProblem.diagnostic)
+                } else {
+                    let stepResult = await executor.run(PreparedStep(definition, compiled: compiled), of: file, scope: scope)
+                    outcome = stepResult.outcome
+                    (outcome.flow, outcome.name) = (flow, name)
+                    for capture in stepResult.captures {
+                        scope.define(capture.name, capture.value, in: .capture)
+                        result.captures.append(capture)
+                    }
                 }
                 if outcome.verdict == .failed || outcome.verdict == .errored {
                     failedStep = definition.name
                     if options.bail { context.bailed.set() }
                 }
+                report(outcome)
             }
-            report(outcome)
         }
         return result
+    }
+
+    /// The file's starting scope with the fields of row `row` defined, each resolved in that scope.
+    private static func scope(_ scope: VariableScope, withRow row: Int, of rows: DataRows,
+                              in path: String) throws(RunFailure) -> VariableScope {
+        var scope = scope
+        for (column, value) in zip(rows.columns, rows.rows[row]) {
+            do { scope.define(column, try scope.resolve(value), in: .row) } catch { throw RunFailure(error, in: path) }
+        }
+        return scope
+    }
+
+    /// How a row's run is named: by the file's `name:` template, or `NAME [ROW]` (rows numbered from 1).
+    private static func label(of file: RequestFile, row: Int, scope: VariableScope) throws(RunFailure) -> String {
+        guard let template = file.nameTemplate else { return "\(file.name) [\(row + 1)]" }
+        do { return try scope.resolveString(template) } catch { throw RunFailure(error, in: file.path) }
     }
 
     /// Why a step does not run, or nil when it runs.

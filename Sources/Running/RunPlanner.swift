@@ -34,6 +34,9 @@ struct RunPlanner: Sendable {
         let index = files.count
         var used = Set<String>()
         for step in steps { step.forEachTemplate { Self.addVariableNames(of: $0, to: &used) } }
+        for row in file.rows?.rows ?? [] {
+            for value in row { value.forEachTemplate { Self.addVariableNames(of: $0, to: &used) } }
+        }
         waits.append(used.compactMap { name in
             variables[name].map { FileDependencies.Wait(variable: $0, capturersBefore: capturers[$0].count) }
         })
@@ -48,7 +51,7 @@ struct RunPlanner: Sendable {
             return variable
         }
         captures.append(captured)
-        files.append(PlannedFile(file: file, stepCount: steps.count))
+        files.append(PlannedFile(file: file, stepCount: steps.count * file.runCount))
     }
 
     /// For each planned file, the earlier files capturing a variable it or the environment's headers,

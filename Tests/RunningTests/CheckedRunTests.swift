@@ -71,3 +71,25 @@ import Testing
         }
     }
 }
+
+/// `each:` files run once per row, one row after another.
+@Suite struct DataDrivenRunTests {
+    @Test(arguments: [1, 4])
+    func aThousandRowCSVRunsEveryRowInOrderWithItsVariables(jobs: Int) async throws {
+        let csv = "n,label\n" + (1...1_000).map { "\($0),\"row, \($0)\"" }.joined(separator: "\n") + "\n"
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/_rows.csv": csv,
+            "requests/rows.yaml": "each: _rows.csv\nrequest: { url: '/items/{{ n }}', headers: { X-Label: '{{ label }}' } }\n",
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader()
+        let summary = try await collection.run(loader, options: RunOptions(jobs: jobs))
+        #expect(summary.outcomes.count == 1_000)
+        #expect(summary.outcomes.allSatisfy { $0.verdict == .passed })
+        #expect(summary.outcomes.prefix(2).map(\.name) == ["rows [1]", "rows [2]"])
+        let received = await loader.received
+        #expect(received.map(\.path) == (1...1_000).map { "/v1/items/\($0)" })
+        #expect(received.last?.headers["X-Label"] == "row, 1000")
+    }
+}

@@ -1,0 +1,88 @@
+import YAML
+
+/// A CSV text read as RFC 4180 records: fields separated by commas, records by CRLF or LF, fields in double
+/// quotes may hold commas, line breaks and doubled quotes; a UTF-8 byte order mark at the start is skipped.
+struct CSVTable {
+    /// One record and where it starts.
+    struct Record {
+        var fields: [String]
+        var mark: Mark
+    }
+
+    /// What makes a text not CSV, and where.
+    struct SyntaxError: Error {
+        var message: String
+        var mark: Mark
+    }
+
+    /// The records in order; an empty text has none, and a line break at the very end starts no record.
+    let records: [Record]
+
+    init(_ text: String) throws(SyntaxError) {
+        var records: [Record] = []
+        var scalars = Array(text.unicodeScalars)[...]
+        if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }
+        var (line, column) = (1, 1)
+        var fields: [String] = []
+        var field = String.UnicodeScalarView()
+        var recordMark = Mark(line: 1, column: 1)
+        var quoted = false, wasQuoted = false, quoteMark = recordMark
+        var index = scalars.startIndex
+        func endField() {
+            fields.append(String(field))
+            field = String.UnicodeScalarView()
+            wasQuoted = false
+        }
+        func endRecord() {
+            endField()
+            records.append(Record(fields: fields, mark: recordMark))
+            fields = []
+        }
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            let next = scalars.index(after: index)
+            if quoted {
+                if scalar == "\"" {
+                    if next < scalars.endIndex, scalars[next] == "\"" {
+                        field.append("\"")
+                        index = scalars.index(after: next)
+                        column += 2
+                        continue
+                    }
+                    quoted = false
+                    wasQuoted = true
+                } else {
+                    field.append(scalar)
+                }
+                if scalar == "\n" { (line, column) = (line + 1, 1) } else { column += 1 }
+                index = next
+                continue
+            }
+            switch scalar {
+            case "\"" where field.isEmpty && !wasQuoted:
+                quoted = true
+                quoteMark = Mark(line: line, column: column)
+            case "\"":
+                throw SyntaxError(message: "a quote inside a field that does not start with one", mark: Mark(line: line, column: column))
+            case ",":
+                endField()
+            case "\r" where next < scalars.endIndex && scalars[next] == "\n":
+                break
+            case "\n", "\r":
+                endRecord()
+                (line, column) = (line + 1, 0)
+                recordMark = Mark(line: line, column: 1)
+            default:
+                guard !wasQuoted else {
+                    throw SyntaxError(message: "text after the closing quote of a field", mark: Mark(line: line, column: column))
+                }
+                field.append(scalar)
+            }
+            column += 1
+            index = next
+        }
+        if quoted { throw SyntaxError(message: "a quoted field is not closed", mark: quoteMark) }
+        if !fields.isEmpty || !field.isEmpty || wasQuoted { endRecord() }
+        self.records = records
+    }
+}

@@ -1,0 +1,76 @@
+import YAML
+
+/// Reads the rows of an `each:` file: a `.csv` file whose first record names the columns, or a `.json`, `.yaml` or
+/// `.yml` file holding a list of mappings. Problems inside the file are located there; a missing, empty or
+/// unreadable file at the `each:` of the request file.
+enum DataRowsReader {
+    /// The rows of the file `reference` names (written in the request file at `path`), with every problem found.
+    static func rows(_ reference: FileReference, in path: String, sources: SourceCache) -> (rows: DataRows?, problems: [Diagnostic]) {
+        let kind = FileSystem.kind(of: reference.absolutePath)
+        guard kind.exists, !kind.isDirectory else {
+            let problem = kind.isDirectory ? "is a directory" : "does not exist"
+            return (nil, [.error("each: file '\(reference.written)' \(problem) (looked for '\(reference.path)')", path: path,
+                                 at: reference.mark, suggestion: "paths are relative to the request file")])
+        }
+        if reference.written.hasSuffix(".csv") { return csvRows(reference, in: path, sources: sources) }
+        guard Discovery.hasYAMLExtension(reference.written) || reference.written.hasSuffix(".json") else {
+            return (nil, [.error("each: file '\(reference.written)' is not a .csv, .json, .yaml or .yml file", path: path,
+                                 at: reference.mark)])
+        }
+        guard let document = SourceLoader.load(path: reference.path, absolutePath: reference.absolutePath) else {
+            return (nil, [.error("cannot read each: file '\(reference.written)'", path: path, at: reference.mark)])
+        }
+        sources.store(document.source.text, for: reference.path)
+        guard document.diagnostics.isEmpty else { return (nil, document.diagnostics) }
+        guard let root = document.root else { return (nil, [empty(reference, in: path)]) }
+        var decoder = NodeDecoder(source: document.source)
+        guard case .sequence(let items) = root.content else {
+            decoder.typeMismatch(root, expected: "a list of mappings (one per row)", for: nil)
+            return (nil, decoder.diagnostics.diagnostics)
+        }
+        let rows = decoder.rows(items, at: reference.mark, in: reference.written)
+        let problems = decoder.diagnostics.diagnostics.map { diagnostic in
+            // A list with no rows is reported where `each:` names the file.
+            diagnostic.message.hasSuffix("has no rows") ? empty(reference, in: path) : diagnostic
+        }
+        return (rows, problems)
+    }
+
+    /// Rows from CSV: the first record names the columns; every other record must have as many fields.
+    private static func csvRows(_ reference: FileReference, in path: String, sources: SourceCache) -> (rows: DataRows?, problems: [Diagnostic]) {
+        guard let bytes = FileSystem.read(reference.absolutePath) else {
+            return (nil, [.error("cannot read each: file '\(reference.written)'", path: path, at: reference.mark)])
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        sources.store(text, for: reference.path)
+        let table: CSVTable
+        do {
+            table = try CSVTable(text)
+        } catch {
+            return (nil, [.error("invalid CSV: \(error.message)", path: reference.path, at: error.mark)])
+        }
+        guard let header = table.records.first, table.records.count > 1 else { return (nil, [empty(reference, in: path)]) }
+        var problems: [Diagnostic] = []
+        for name in header.fields where !VariablePath.isValidName(name) {
+            problems.append(.error("invalid column name '\(name)': column names are variable names", path: reference.path,
+                                   at: header.mark, suggestion: "use letters, digits, '_' and '-', not starting with a digit"))
+        }
+        var rows: [[TemplateValue]] = []
+        for (index, record) in table.records.dropFirst().enumerated() {
+            guard record.fields.count == header.fields.count else {
+                let count = record.fields.count == 1 ? "1 field" : "\(record.fields.count) fields"
+                problems.append(.error("row \(index + 1) has \(count), but the header has \(header.fields.count)",
+                                       path: reference.path, at: record.mark,
+                                       suggestion: "quote fields that contain commas or line breaks"))
+                continue
+            }
+            rows.append(record.fields.map { TemplateValue(.string(.literal($0, at: record.mark)), mark: record.mark) })
+        }
+        return (DataRows(columns: header.fields, rows: rows, mark: reference.mark), problems)
+    }
+
+    private static func empty(_ reference: FileReference, in path: String) -> Diagnostic {
+        .error("each: file '\(reference.written)' has no rows", path: path, at: reference.mark,
+               suggestion: "give it a header and at least one row (CSV), or a list of mappings (JSON, YAML)")
+    }
+}

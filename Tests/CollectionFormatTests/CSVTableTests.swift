@@ -1,0 +1,33 @@
+import Testing
+import YAML
+@testable import CollectionFormat
+
+/// `each:` CSV files are read as RFC 4180 says, with the line of every record for located errors.
+@Suite struct CSVTableTests {
+    @Test func quotedFieldsKeepCommasLineBreaksAndDoubledQuotes() throws {
+        let table = try CSVTable("\u{FEFF}name,note\r\nArthur,plain\r\n\"Ford, Prefect\",\"says \"\"hi\"\"\"\r\nZaphod,\"two\nlines\"\r\n")
+        #expect(table.records.map(\.fields) == [["name", "note"], ["Arthur", "plain"], ["Ford, Prefect", #"says "hi""#],
+                                                 ["Zaphod", "two\nlines"]])
+        #expect(table.records.map(\.mark.line) == [1, 2, 3, 4])
+    }
+
+    @Test func aLastRecordWithoutALineBreakAndEmptyFieldsCount() throws {
+        #expect(try CSVTable("a,b\n,\n\"\",x").records.map(\.fields) == [["a", "b"], ["", ""], ["", "x"]])
+        #expect(try CSVTable("").records.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("a\n\"open", "a quoted field is not closed", 2, 1),
+        ("a\nx\"y", "a quote inside a field that does not start with one", 2, 2),
+        ("a\n\"x\"y", "text after the closing quote of a field", 2, 4),
+    ])
+    func malformedTextIsALocatedError(text: String, message: String, line: Int, column: Int) {
+        #expect(throws: CSVTable.SyntaxError.self) { try CSVTable(text) }
+        do {
+            _ = try CSVTable(text)
+        } catch {
+            #expect(error.message == message)
+            #expect(error.mark == Mark(line: line, column: column))
+        }
+    }
+}
