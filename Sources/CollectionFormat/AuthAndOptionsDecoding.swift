@@ -59,8 +59,9 @@ extension NodeDecoder {
         return complete ? templates : nil
     }
 
-    /// `options:`; `throttle` is allowed in environments only.
-    mutating func options(_ node: Node, allowsThrottle: Bool) -> OptionsDefinition {
+    /// `options:`; `throttle` is allowed in environments only, `retry.stopWhen` in requests only (`location` is the
+    /// request file's, for the files its expectations name).
+    mutating func options(_ node: Node, allowsThrottle: Bool, location: FileLocation? = nil) -> OptionsDefinition {
         var options = OptionsDefinition()
         guard let pairs = mapping(node, for: "options") else { return options }
         let allowed = allowsThrottle ? Self.optionKeys : Self.optionKeys.filter { $0 != "throttle" }
@@ -80,7 +81,7 @@ extension NodeDecoder {
         if let insecure = options.insecure, insecure.value {
             warning("'insecure: true' skips TLS certificate verification", at: insecure.mark)
         }
-        options.retry = fields["retry"].flatMap { retry($0) }
+        options.retry = fields["retry"].flatMap { retry($0, location: location) }
         if let throttle = fields["throttle"], let pairs = mapping(throttle, for: "options.throttle") {
             let throttleFields = self.fields(pairs, allowed: ["perSecond"], in: "options.throttle")
             if let rate = throttleFields["perSecond"] {
@@ -94,9 +95,9 @@ extension NodeDecoder {
     }
 
     /// `options.retry`.
-    private mutating func retry(_ node: Node) -> RetryDefinition? {
+    private mutating func retry(_ node: Node, location: FileLocation?) -> RetryDefinition? {
         guard let pairs = mapping(node, for: "options.retry") else { return nil }
-        let fields = fields(pairs, allowed: ["attempts", "delay", "backoff", "on"], in: "options.retry")
+        let fields = fields(pairs, allowed: ["attempts", "delay", "backoff", "on", "stopWhen"], in: "options.retry")
         var retry = RetryDefinition(mark: node.mark)
         if let value = fields["attempts"], let attempts = int(value, for: "options.retry.attempts", in: 1...Int.max) {
             retry.attempts = Located(attempts, at: value.mark)
@@ -115,6 +116,22 @@ extension NodeDecoder {
         }
         if let value = fields["on"] {
             retry.on = Located(scalarOrSequence(value).compactMap { retryCondition($0) }, at: value.mark)
+            if retry.polls, retry.attempts == nil {
+                error("polling ('expectations' in 'options.retry.on') needs 'attempts'", at: value.mark,
+                      suggestion: "say how many tries at most, such as attempts: 20")
+            }
+        }
+        if let value = fields["stopWhen"] {
+            if let location {
+                retry.stopWhen = Located(expect(value, location: location), at: value.mark)
+                if !retry.polls {
+                    error("'stopWhen' ends polling, but 'options.retry.on' does not poll", at: value.mark,
+                          suggestion: "add 'expectations' to 'on'")
+                }
+            } else {
+                error("'stopWhen' belongs in a request's options, beside the expectations it stops polling for",
+                      at: value.mark)
+            }
         }
         return retry
     }
@@ -128,13 +145,14 @@ extension NodeDecoder {
             case .string(let text):
                 if text == "timeout" { return .timeout }
                 if text == "connection" { return .connection }
-                error("unknown retry condition '\(text)': expected a status code, timeout or connection", at: node.mark,
-                      suggestion: Suggestions.didYouMean(text, among: ["timeout", "connection"]))
+                if text == "expectations" { return .expectations }
+                error("unknown retry condition '\(text)': expected a status code, timeout, connection or expectations",
+                      at: node.mark, suggestion: Suggestions.didYouMean(text, among: ["timeout", "connection", "expectations"]))
                 return nil
             default: break
             }
         }
-        typeMismatch(node, expected: "a status code, timeout or connection", for: "options.retry.on")
+        typeMismatch(node, expected: "a status code, timeout, connection or expectations", for: "options.retry.on")
         return nil
     }
 }

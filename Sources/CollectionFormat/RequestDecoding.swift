@@ -164,7 +164,7 @@ extension NodeDecoder {
             skip: fields["skip"].flatMap { skip($0) },
             request: request,
             auth: fields["auth"].flatMap { auth($0) },
-            options: fields["options"].map { options($0, allowsThrottle: false) } ?? OptionsDefinition(),
+            options: fields["options"].map { options($0, allowsThrottle: false, location: location) } ?? OptionsDefinition(),
             expect: fields["expect"].map { expect($0, location: location) } ?? ExpectDefinition(),
             captures: fields["capture"].map { captures($0) } ?? [],
             mark: mark))

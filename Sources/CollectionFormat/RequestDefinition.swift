@@ -115,6 +115,15 @@ public struct RequestDefinition: Sendable {
         return RequestDefinition(fields)
     }
 
+    /// The definition with other expectations: what `retry.stopWhen` checks, in the same request.
+    public func with(expect: ExpectDefinition) -> RequestDefinition {
+        var fields = storage.fields
+        fields.expect = expect
+        fields.captures = []
+        fields.options.retry?.stopWhen = nil
+        return RequestDefinition(fields)
+    }
+
     /// The file the definition is written in, as displayed: diagnostics about it point there.
     public var path: String { storage.fields.path }
     /// The `with:` variables this step gets, outermost first (a later one wins).
@@ -252,7 +261,7 @@ public struct OAuth2Definition: Sendable, Hashable {
 }
 
 /// Per-request options; each is also settable for all requests in an environment.
-public struct OptionsDefinition: Sendable, Hashable {
+public struct OptionsDefinition: Sendable {
     public var timeout: Located<Duration>?
     public var delay: Located<Duration>?
     public var followRedirects: Located<Bool>?
@@ -290,7 +299,7 @@ public struct OptionsDefinition: Sendable, Hashable {
 }
 
 /// `options.retry`.
-public struct RetryDefinition: Sendable, Hashable {
+public struct RetryDefinition: Sendable {
     /// How the delay grows between tries.
     public enum Backoff: String, Sendable, Hashable, CaseIterable {
         case constant, exponential
@@ -301,6 +310,8 @@ public struct RetryDefinition: Sendable, Hashable {
         case status(Int)
         case timeout
         case connection
+        /// An expectation or capture that does not hold: polling until they all do.
+        case expectations
     }
 
     /// Total tries, including the first.
@@ -308,22 +319,34 @@ public struct RetryDefinition: Sendable, Hashable {
     public var delay: Located<Duration>?
     public var backoff: Located<Backoff>?
     public var on: Located<[Condition]>?
+    /// `stopWhen:` expectations that end polling at once, as a failure, when they all hold (a terminal state).
+    public var stopWhen: Located<ExpectDefinition>?
     public var mark: Mark
 
     public init(attempts: Located<Int>? = nil, delay: Located<Duration>? = nil, backoff: Located<Backoff>? = nil,
-                on: Located<[Condition]>? = nil, mark: Mark) {
+                on: Located<[Condition]>? = nil, stopWhen: Located<ExpectDefinition>? = nil, mark: Mark) {
         self.attempts = attempts
         self.delay = delay
         self.backoff = backoff
         self.on = on
+        self.stopWhen = stopWhen
         self.mark = mark
     }
+
+    /// The attempts when `retry` does not say.
+    public static let defaultAttempts = 3
+    /// The delay between attempts when `retry` does not say.
+    public static let defaultDelay = Duration.milliseconds(200)
+
+    /// Whether the request is polled: retried while an expectation or capture does not hold.
+    public var polls: Bool { on?.value.contains(.expectations) ?? false }
 
     /// This retry over `base`, field by field; the receiver wins.
     public func merged(over base: RetryDefinition?) -> RetryDefinition {
         guard let base else { return self }
         return RetryDefinition(attempts: attempts ?? base.attempts, delay: delay ?? base.delay,
-                               backoff: backoff ?? base.backoff, on: on ?? base.on, mark: mark)
+                               backoff: backoff ?? base.backoff, on: on ?? base.on, stopWhen: stopWhen ?? base.stopWhen,
+                               mark: mark)
     }
 }
 

@@ -8,10 +8,8 @@ extension RequestDefinition {
     public func forEachTemplate(_ body: (Template) -> Void) {
         request.forEachTemplate(body)
         auth?.value.forEachTemplate(body)
-        for header in expect.headers { header.matcher.forEachOperandTemplate(body) }
-        for expectation in expect.body { expectation.matcher.forEachOperandTemplate(body) }
-        if case .matcher(let matcher)? = expect.status?.value { matcher.forEachOperandTemplate(body) }
-        expect.text?.value.forEachOperandTemplate(body)
+        expect.forEachTemplate(body)
+        options.retry?.stopWhen?.value.forEachTemplate(body)
     }
 
     /// Every file the request names: body file, multipart files, schema.
@@ -25,6 +23,16 @@ extension RequestDefinition {
         }
         if let schema = expect.schema { references.append(schema) }
         return references
+    }
+}
+
+extension ExpectDefinition {
+    /// Calls `body` with the templates of the expected values, in source order.
+    public func forEachTemplate(_ body: (Template) -> Void) {
+        for header in headers { header.matcher.forEachOperandTemplate(body) }
+        for expectation in self.body { expectation.matcher.forEachOperandTemplate(body) }
+        if case .matcher(let matcher)? = status?.value { matcher.forEachOperandTemplate(body) }
+        text?.value.forEachOperandTemplate(body)
     }
 }
 

@@ -13,6 +13,8 @@ public struct Run: Sendable {
     public var jobs = 1
     /// Stop at the first failed request.
     public var bail = false
+    /// Fail requests that passed only after a retry for a status or an error kind.
+    public var failOnFlaky = false
     /// Show each exchange.
     public var verbose = false
     /// Where to write the JUnit XML and JSON reports.
@@ -33,7 +35,8 @@ public struct Run: Sendable {
             return status
         }
         guard collection.selectedRequests(in: loaded) != nil else { return .badCommandLine }
-        let options = RunOptions(jobs: jobs, selection: collection.filter, bail: bail, recordExchanges: verbose)
+        var options = RunOptions(jobs: jobs, selection: collection.filter, bail: bail, recordExchanges: verbose)
+        options.failOnFlaky = failOnFlaky
         let redactor = Redactor(secrets: loaded.scope.secretValues)
         let console = ConsoleReport(sources: loaded.sources, redactor: redactor, color: Console.colorOnStandardOutput, verbose: verbose)
 

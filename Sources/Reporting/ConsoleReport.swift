@@ -46,6 +46,7 @@ public struct ConsoleReport: Sendable {
         if let status = outcome.statusCode { add(String(status)) }
         if let duration = outcome.duration { add(OutcomeText.duration(duration)) }
         if outcome.attempts > 1 { add("(\(outcome.attempts) attempts)") }
+        if outcome.flaky { add(paint("FLAKY", RequestOutcome.Verdict.skipped.colour)) }
         if let reason = outcome.skipReason { add("(\(reason))") }
         let verdict = paint(outcome.verdict.paddedLabel, outcome.verdict.colour)
         return verdict + "  " + TerminalText.printable(redactor.redact(columns))
@@ -73,7 +74,7 @@ public struct ConsoleReport: Sendable {
     /// `7 requests: 5 passed, 1 failed, 0 errors, 1 skipped in 1.23 s`.
     public func summary(_ summary: RunSummary) -> String {
         let total = summary.total
-        var parts = ["\(summary.count(.passed)) passed"]
+        var parts = ["\(summary.count(.passed)) passed" + (summary.flakyCount > 0 ? " (\(summary.flakyCount) flaky)" : "")]
         if summary.count(.failed) > 0 { parts.append(paint("\(summary.count(.failed)) failed", RequestOutcome.Verdict.failed.colour)) }
         if summary.count(.errored) > 0 { parts.append(paint("\(summary.count(.errored)) errored", RequestOutcome.Verdict.errored.colour)) }
         if summary.count(.skipped) > 0 { parts.append("\(summary.count(.skipped)) skipped") }

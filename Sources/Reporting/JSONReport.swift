@@ -31,6 +31,7 @@ public enum JSONReport {
                 ("status", outcome.statusCode.map(JSONValue.int) ?? .null),
                 ("durationMs", milliseconds(outcome.duration)),
                 ("attempts", .int(outcome.attempts)),
+                ("flaky", .bool(outcome.flaky)),
                 ("failures", .array(outcome.failures.map { failure in
                     .object(JSONObject([
                         ("location", location(failure.diagnostic)),
@@ -53,6 +54,7 @@ public enum JSONReport {
                 ("failed", .int(summary.count(.failed))),
                 ("errored", .int(summary.count(.errored))),
                 ("skipped", .int(summary.count(.skipped))),
+                ("flaky", .int(summary.flakyCount)),
                 ("durationMs", milliseconds(summary.duration)),
                 ("exitStatus", .int(Int(summary.exitStatus))),
             ]))),

@@ -27,7 +27,11 @@ public enum JUnitReport {
                 xml += "    <testcase name=\"\(text(outcome.displayName))\" classname=\"\(text(Self.className(of: file)))\""
                 xml += " time=\"\(seconds(outcome.duration ?? .zero))\""
                 let details = OutcomeText.problems(of: outcome, sources: sources, redactor: redactor, color: false)
+                let flaky = outcome.flaky ? "      <properties><property name=\"flaky\" value=\"true\"/></properties>\n" : ""
                 switch outcome.verdict {
+                case .passed where outcome.flaky:
+                    xml += ">\n" + flaky + "    </testcase>\n"
+                    continue
                 case .passed:
                     xml += "/>\n"
                     continue

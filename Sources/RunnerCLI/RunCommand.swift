@@ -21,6 +21,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Stop at the first failed request; the rest are reported as skipped.")
     var bail = false
 
+    @Flag(name: .customLong("fail-on-flaky"), help: "Fail requests that passed only after a retry for a status or an error.")
+    var failOnFlaky = false
+
     @Flag(help: "Show each exchange (headers and bodies, credentials hidden).")
     var verbose = false
 
@@ -47,6 +50,7 @@ struct RunCommand: AsyncParsableCommand {
         var run = Run(collection: collection.selection)
         run.jobs = jobs
         run.bail = bail
+        run.failOnFlaky = failOnFlaky
         run.verbose = verbose
         run.junitReport = junitReport
         run.jsonReport = jsonReport

@@ -285,7 +285,7 @@ public struct CollectionRun: Sendable {
                           _ context: FileContext) async -> FileResult {
         var result = FileResult()
         func report(_ outcome: RequestOutcome) {
-            result.counts[outcome.verdict] += 1
+            result.counts.add(outcome)
             if outcome.statusCode != nil { result.waitedForResponse = true }
             if context.keepingOutcomes { result.outcomes.append(outcome) }
             context.emitter.add(outcome, file: index)
@@ -324,6 +324,7 @@ public struct CollectionRun: Sendable {
                         result.captures.append(capture)
                     }
                 }
+                if outcome.flaky, options.failOnFlaky { Self.failFlaky(&outcome, definition) }
                 if outcome.verdict == .failed || outcome.verdict == .errored {
                     failedStep = definition.name
                     if options.bail { context.bailed.set() }
@@ -332,6 +333,15 @@ public struct CollectionRun: Sendable {
             }
         }
         return result
+    }
+
+    /// A flaky pass under `--fail-on-flaky`: a failure, located at the request's retry options (or its URL).
+    private static func failFlaky(_ outcome: inout RequestOutcome, _ definition: RequestDefinition) {
+        outcome.verdict = .failed
+        outcome.failures.append(ExpectationFailure(
+            diagnostic: .error("passed only after a retry, and --fail-on-flaky is set", path: definition.path,
+                               at: definition.options.retry?.mark ?? definition.request.url.mark),
+            expected: "a pass at the first attempt", actual: "a pass after \(outcome.attempts) attempts"))
     }
 
     /// The file's starting scope with the fields of row `row` defined, each resolved in that scope.

@@ -3,6 +3,7 @@ internal import CollectionFormat
 internal import Expectations
 internal import HTTPCore
 internal import Synchronization
+internal import YAML
 
 /// A request definition with what its checks need compiled once per run: JSONPath queries, regular
 /// expressions and the schema, so the per-request work is resolving, sending and evaluating.
@@ -14,6 +15,19 @@ struct PreparedStep: Sendable {
     let captureSources: [CompiledCapture]
     /// The schema of `expect.schema`, or why it cannot be used.
     let schema: Result<JSONSchema, SchemaProblem>?
+    /// The checks of `options.retry.stopWhen`, prepared the same way.
+    let stopWhen: StopChecks?
+
+    /// The prepared `stopWhen` expectations (a class: a step holds at most one, and a struct cannot hold itself).
+    final class StopChecks: Sendable {
+        let step: PreparedStep
+        let mark: Mark
+
+        init(_ step: PreparedStep, mark: Mark) {
+            self.step = step
+            self.mark = mark
+        }
+    }
 
     /// A capture source with its query or pattern compiled.
     enum CompiledCapture: Sendable {
@@ -52,6 +66,9 @@ struct PreparedStep: Sendable {
             }
         }
         schema = definition.expect.schema.map { compiled.schemas.schema(at: $0.absolutePath) }
+        stopWhen = definition.options.retry?.stopWhen.map { stop in
+            StopChecks(PreparedStep(definition.with(expect: stop.value), compiled: compiled), mark: stop.mark)
+        }
     }
 }
 

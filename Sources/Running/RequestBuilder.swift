@@ -132,9 +132,9 @@ public struct RequestBuilder: Sendable {
             maxResponseBytes: merged.maxResponseBytes?.value ?? HTTPRequestOptions.defaultMaxResponseBytes)
         if let retry = merged.retry {
             options.retry = RetryStrategy(
-                attempts: retry.attempts?.value ?? 3, delay: retry.delay?.value ?? .milliseconds(200),
+                attempts: retry.attempts?.value ?? RetryDefinition.defaultAttempts, delay: retry.delay?.value ?? RetryDefinition.defaultDelay,
                 backoff: retry.backoff?.value == .exponential ? .exponential : .constant,
-                retryOn: retry.on.map { Set($0.value.map(Self.condition)) } ?? RetryStrategy.defaultConditions)
+                retryOn: retry.on.map { Set($0.value.compactMap(Self.condition)) } ?? RetryStrategy.defaultConditions)
         }
         if let auth = definition.auth {
             options.auth = try authMethod(auth.value, path: path, scope: scope)
@@ -144,11 +144,13 @@ public struct RequestBuilder: Sendable {
         return options
     }
 
-    private static func condition(_ condition: RetryDefinition.Condition) -> RetryStrategy.Condition {
+    /// The chain's retry condition; nil for `expectations`, which the step's polling handles.
+    private static func condition(_ condition: RetryDefinition.Condition) -> RetryStrategy.Condition? {
         switch condition {
         case .status(let code): .status(code)
         case .timeout: .timeout
         case .connection: .connection
+        case .expectations: nil
         }
     }
 

@@ -21,6 +21,8 @@ public struct RequestOutcome: Sendable {
     public var duration: Duration?
     /// How many attempts it took; more than one when retried.
     public var attempts: Int
+    /// Whether it passed only after being retried for a status or an error kind (not for polling).
+    public var flaky = false
     /// The expectations that did not hold (verdict `failed`).
     public var failures: [ExpectationFailure]
     /// Why the request could not complete (verdict `errored`), located when it is about the file.
@@ -108,12 +110,20 @@ public struct Exchange: Sendable {
 /// run's allocates and hashes nothing.
 public struct VerdictCounts: Sendable {
     private var passed = 0, failed = 0, errored = 0, skipped = 0
+    /// How many passed only after retries for a status or an error kind (counted among `passed`).
+    public var flaky = 0
 
     public init() {}
 
     /// The counts of `outcomes`.
     public init(_ outcomes: [RequestOutcome]) {
-        for outcome in outcomes { self[outcome.verdict] += 1 }
+        for outcome in outcomes { add(outcome) }
+    }
+
+    /// Counts one more outcome.
+    public mutating func add(_ outcome: RequestOutcome) {
+        self[outcome.verdict] += 1
+        if outcome.flaky, outcome.verdict == .passed { flaky += 1 }
     }
 
     /// How many requests got `verdict`.
@@ -145,6 +155,7 @@ public struct VerdictCounts: Sendable {
         counts.failed += other.failed
         counts.errored += other.errored
         counts.skipped += other.skipped
+        counts.flaky += other.flaky
     }
 }
 
@@ -187,6 +198,9 @@ public struct RunSummary: Sendable {
 
     /// How many outcomes have a verdict.
     public func count(_ verdict: RequestOutcome.Verdict) -> Int { counts[verdict] }
+
+    /// How many passed only after retries for a status or an error kind.
+    public var flakyCount: Int { counts.flaky }
 
     /// The exit status (docs/format.md): `stopStatus` when the run stopped early, else 3 when a request could not
     /// complete, else 4 when an expectation failed, else 0.

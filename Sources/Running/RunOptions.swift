@@ -8,6 +8,8 @@ public struct RunOptions: Sendable {
     public var selection: TagFilter
     /// Stop at the first failed or errored request; what did not run is reported as skipped.
     public var bail: Bool
+    /// Fail a request that passed only after a retry for a status or an error kind.
+    public var failOnFlaky = false
     /// Record every exchange (hop) of each request for `--verbose`.
     public var recordExchanges: Bool
     /// The `User-Agent` of every request that does not set one.

@@ -16,13 +16,56 @@ struct StepExecutor: Sendable {
         var captures: [(name: String, value: JSONValue)]
     }
 
-    /// Runs `step` of `file` with the variables in `scope` (and the step's `with:` variables, resolved in it).
-    func run(_ step: PreparedStep, of file: RequestFile, scope flowScope: VariableScope) async -> Result {
+    /// Runs `step` of `file` with the variables in `scope` (and the step's `with:` variables, resolved in it);
+    /// a polled step (`expectations` in `retry.on`) is tried again while an expectation or capture fails.
+    func run(_ step: PreparedStep, of file: RequestFile, scope: VariableScope) async -> Result {
+        let retry = step.definition.options.merged(over: builder.environment?.options ?? OptionsDefinition()).retry
+        guard let retry, retry.polls else {
+            var result = await attempt(step, of: file, scope: scope).result
+            result.outcome.flaky = result.outcome.verdict == .passed && result.outcome.attempts > 1
+            return result
+        }
+        return await poll(step, of: file, scope: scope, retry: retry)
+    }
+
+    /// Tries a polled step until its expectations and captures hold, its attempts are spent (requests sent by
+    /// retries for statuses and errors count too), or its `stopWhen` expectations hold; the last try's outcome
+    /// reports it, with every request sent counted in its attempts.
+    private func poll(_ step: PreparedStep, of file: RequestFile, scope: VariableScope, retry: RetryDefinition) async -> Result {
+        let attempts = retry.attempts?.value ?? RetryDefinition.defaultAttempts
+        let strategy = RetryStrategy(attempts: attempts, delay: retry.delay?.value ?? RetryDefinition.defaultDelay,
+                                     backoff: retry.backoff?.value == .exponential ? .exponential : .constant)
+        var (sent, retriedForStatusOrError, tries) = (0, 0, 0)
+        while true {
+            tries += 1
+            var (result, stopped) = await attempt(step, of: file, scope: scope, sendsAtMost: attempts - sent)
+            sent += result.outcome.attempts
+            retriedForStatusOrError += result.outcome.attempts - 1
+            result.outcome.attempts = sent
+            result.outcome.flaky = result.outcome.verdict == .passed && retriedForStatusOrError > 0
+            if stopped, let stop = step.stopWhen {
+                result.outcome.failures.append(ExpectationFailure(
+                    diagnostic: .error("polling stopped: the stopWhen expectations hold", path: step.definition.path, at: stop.mark),
+                    expected: "every expectation to hold before stopWhen does", actual: "stopWhen held at try \(tries)"))
+            }
+            guard result.outcome.verdict == .failed, !stopped, sent < attempts else { return result }
+            do {
+                try await Task.sleep(for: strategy.delay(afterAttempt: tries, jitter: Double.random(in: 0...1)))
+            } catch {
+                return result
+            }
+        }
+    }
+
+    /// Sends the step once through the chain (whose retries send at most `sendsAtMost` requests) and judges the
+    /// answer; `stopped` says whether the step's `stopWhen` expectations hold for it.
+    private func attempt(_ step: PreparedStep, of file: RequestFile, scope flowScope: VariableScope,
+                         sendsAtMost: Int? = nil) async -> (result: Result, stopped: Bool) {
         let definition = step.definition
         var outcome = RequestOutcome(
             file: file.path, flow: file.isFlow ? file.name : nil, name: definition.name,
             method: definition.request.method.value, url: definition.request.url.source, verdict: .passed)
-        let request: HTTPRequest
+        var request: HTTPRequest
         let scope: VariableScope
         do {
             scope = try Self.scope(flowScope, with: definition.inputs, in: definition.path)
@@ -30,7 +73,10 @@ struct StepExecutor: Sendable {
         } catch {
             outcome.verdict = .errored
             outcome.error = error.diagnostic
-            return Result(outcome: outcome, captures: [])
+            return (Result(outcome: outcome, captures: []), false)
+        }
+        if let sendsAtMost, let attempts = request.options.retry?.attempts {
+            request.options.retry?.attempts = min(attempts, max(1, sendsAtMost))
         }
         outcome.url = request.components.string ?? request.path
         outcome.sensitiveValues = request.options.auth.credentialTexts
@@ -55,7 +101,7 @@ struct StepExecutor: Sendable {
                 // The run was cancelled (SIGINT, SIGTERM) while this request was under way: it did not complete.
                 outcome.verdict = .skipped
                 outcome.skipReason = "cancelled"
-                return Result(outcome: outcome, captures: [])
+                return (Result(outcome: outcome, captures: []), false)
             }
             if let expected = definition.expect.error {
                 let kind = ExpectedFailure(error.code)
@@ -63,18 +109,18 @@ struct StepExecutor: Sendable {
                 if kind != expected.value {
                     outcome.failures = [Self.unexpected(expected, actual: "\(kind.map { "error: \($0.rawValue): " } ?? "")\(error.message)", in: definition.path)]
                 }
-                return Result(outcome: outcome, captures: [])
+                return (Result(outcome: outcome, captures: []), false)
             }
             outcome.verdict = .errored
             outcome.error = .error(error.message, path: definition.path, at: definition.request.url.mark)
-            return Result(outcome: outcome, captures: [])
+            return (Result(outcome: outcome, captures: []), false)
         case .success(let response):
             outcome.statusCode = response.status.code
             outcome.attempts = response.attempts
             if let expected = definition.expect.error {
                 outcome.verdict = .failed
                 outcome.failures = [Self.unexpected(expected, actual: "status \(response.status.code)", in: definition.path)]
-                return Result(outcome: outcome, captures: [])
+                return (Result(outcome: outcome, captures: []), false)
             }
             let content = ResponseContent(response)
             do {
@@ -83,14 +129,19 @@ struct StepExecutor: Sendable {
             } catch {
                 outcome.verdict = .errored
                 outcome.error = error.diagnostic
-                return Result(outcome: outcome, captures: [])
+                return (Result(outcome: outcome, captures: []), false)
             }
             let captured = CaptureExtractor(step: step, path: definition.path).capture(from: content)
             let sources = scope.secretValues.union(outcome.sensitiveValues)
             outcome.sensitiveValues += captured.values.map(\.value.interpolatedText).filter { SensitiveText.derives($0, from: sources) }
             outcome.failures += captured.failures
             if !outcome.failures.isEmpty { outcome.verdict = .failed }
-            return Result(outcome: outcome, captures: captured.values)
+            let stopped = outcome.verdict == .failed && step.stopWhen.map { stop in
+                var checker = ExpectationChecker(step: stop.step, path: definition.path, scope: scope)
+                checker.judgesStatus = false
+                return (try? checker.failures(of: content, duration: duration))?.isEmpty == true
+            } == true
+            return (Result(outcome: outcome, captures: captured.values), stopped)
         }
     }
 

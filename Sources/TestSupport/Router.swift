@@ -25,6 +25,7 @@ struct Router: Sendable {
         case "oauth": oauth(rest, request, writer)
         case "retry-after": retryAfter(rest, request, writer)
         case "fail-then-succeed": failThenSucceed(rest, request, writer)
+        case "poll": poll(rest, request, writer)
         case "close-mid-body": closeMidBody(writer)
         case "wrong-length": wrongLength(writer)
         case "overlong-body": overlongBody(writer)

@@ -180,7 +180,7 @@ import YAML
             "requests/r.yaml:2:7: error: expected 'none' or a mapping with one of basic, bearer, oauth2 for 'auth', found the string 'nonee' [help: did you mean 'none'?]",
             "requests/r.yaml:4:3: error: unknown key 'throttle' in 'options' [help: 'throttle' is a rate shared by all requests: set it in the environment's options]",
             "requests/r.yaml:5:21: error: unknown backoff 'exponental': expected constant or exponential [help: did you mean 'exponential'?]",
-            "requests/r.yaml:5:38: error: unknown retry condition 'timeot': expected a status code, timeout or connection [help: did you mean 'timeout'?]",
+            "requests/r.yaml:5:38: error: unknown retry condition 'timeot': expected a status code, timeout, connection or expectations [help: did you mean 'timeout'?]",
             "requests/r.yaml:5:46: error: 'options.retry.on' must be between 100 and 599, found 999",
         ])
         #expect(problems("request: { url: /a }\nauth: { bearer: a, basic: { username: u, password: p } }") == [
