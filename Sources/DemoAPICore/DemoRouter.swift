@@ -17,6 +17,8 @@ struct DemoRouter: Sendable {
     let tokens = TokenStore()
     /// The limit of `/api/limited`.
     let limiter: RateLimiter
+    /// The report jobs of `/api/jobs`.
+    let jobs = JobStore()
     /// How many requests `/api/flaky` has received.
     let flakyCount = NIOLockedValueBox(0)
 
@@ -42,6 +44,9 @@ struct DemoRouter: Sendable {
                 "DELETE": { deleteUser(path[2], request, writer) },
             ])
         case ["api", "uploads"]: on.methods(["POST": { upload(request, writer) }])
+        case ["api", "jobs"]: on.methods(["POST": { createJob(request, writer) }])
+        case let path where path.count == 3 && path[0] == "api" && path[1] == "jobs":
+            on.methods(["GET": { pollJob(path[2], request, writer) }])
         case ["api", "reports", "daily"]: on.methods(["GET": { dailyReport(request, writer) }])
         case ["api", "limited"]: on.methods(["GET": { limited(writer) }])
         case ["api", "flaky"]: on.methods(["GET": { flaky(writer) }])

@@ -300,4 +300,24 @@ struct DemoBehaviourTests {
         try await second.stop()
         try await second.stop()
     }
+
+    @Test("a report job moves from queued through running to done, or FAILED, one state per poll")
+    func jobs() async throws {
+        try await DemoHarness.with { demo in
+            #expect(try await demo.send("/api/jobs", json: "{}").status == 401)
+            let authorization = try await demo.login()
+            for (body, last) in [("{}", "done"), (#"{"fail":true}"#, "FAILED")] {
+                let created = try await demo.send("/api/jobs", json: body, headers: [authorization])
+                #expect(created.status == 202)
+                let id = try #require(created.json["id"] as? Int)
+                #expect(created.header("Location") == "/api/jobs/\(id)")
+                var states: [String] = []
+                for _ in 0..<4 {
+                    states.append(try await demo.fetch("/api/jobs/\(id)", headers: [authorization]).json["state"] as? String ?? "")
+                }
+                #expect(states == ["running", "running", last, last])
+            }
+            #expect(try await demo.fetch("/api/jobs/999", headers: [authorization]).status == 404)
+        }
+    }
 }
