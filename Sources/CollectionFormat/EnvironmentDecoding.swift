@@ -29,7 +29,7 @@ extension NodeDecoder {
     }
 
     /// A key that must be a valid variable name.
-    private mutating func variableName(_ key: Node, in context: String) -> String? {
+    mutating func variableName(_ key: Node, in context: String) -> String? {
         let name = Self.keyText(key)
         guard VariablePath.isValidName(name) else {
             error("invalid variable name '\(name)' in '\(context)': use letters, digits, '_' and '-', not starting with a digit",

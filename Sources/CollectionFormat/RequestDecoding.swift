@@ -104,10 +104,7 @@ extension NodeDecoder {
                 continue
             }
             let keys = pairs.map { Self.keyText($0.key) }
-            for (key, pair) in zip(keys, pairs) where !VariablePath.isValidName(key) {
-                error("invalid variable name '\(key)' in row \(index + 1)", at: pair.key.mark,
-                      suggestion: "use letters, digits, '_' and '-', not starting with a digit")
-            }
+            for pair in pairs { _ = variableName(pair.key, in: "\(context) row \(index + 1)") }
             if columns == nil { columns = keys }
             guard let columns, Set(keys) == Set(columns) else {
                 let expected = columns!.joined(separator: ", ")
@@ -132,12 +129,7 @@ extension NodeDecoder {
         var inputs: [StepInput] = []
         if let withNode = fields["with"], let withPairs = mapping(withNode, for: "with") {
             for pair in withPairs {
-                let name = Self.keyText(pair.key)
-                guard VariablePath.isValidName(name) else {
-                    error("invalid variable name '\(name)' in 'with'", at: pair.key.mark,
-                          suggestion: "use letters, digits, '_' and '-', not starting with a digit")
-                    continue
-                }
+                guard let name = variableName(pair.key, in: "with") else { continue }
                 if let value = templateValue(pair.value) { inputs.append(StepInput(name: name, value: value, mark: pair.key.mark)) }
             }
         }

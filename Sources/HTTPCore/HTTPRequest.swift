@@ -107,7 +107,7 @@ public struct HTTPRequest: Sendable {
         queryItems.contains { $0.name == name }
     }
 
-    /// Appends a query item, percent-encoding all but ASCII alphanumerics (so `+` and `&` survive).
+    /// Appends a query item, percent-encoding all but RFC 3986 unreserved characters (so `+` and `&` survive).
     public mutating func appendQueryItem(name: String, value: String?) {
         var items = components.percentEncodedQueryItems ?? []
         items.append(URLQueryItem(

@@ -55,8 +55,7 @@ public final class HTTPClientTransport: HTTPLoader {
 
     /// Executors for `count` tasks that send requests through this transport, spread over the event loops of its
     /// `http://` connections: a task on one is given connections on its loop, so its responses need no thread
-    /// hop (10,000 requests by 8 workers: a fifth of the thread switches and 20% less CPU than on the global
-    /// executor). A task on one should not run long without waiting: it holds up the other connections on its loop.
+    /// hop. A task on one should not run long without waiting: it holds up the other connections on its loop.
     @available(macOS 15, *)
     public func workerExecutors(_ count: Int) -> [any TaskExecutor] {
         let loops = cleartextClient.eventLoops

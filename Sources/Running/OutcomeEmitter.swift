@@ -3,18 +3,11 @@ internal import Synchronization
 /// Hands outcomes on in run order (file by file) while files run in parallel, so the output of a
 /// parallel run reads like a sequential one; outcomes of the earliest unfinished file go out at once.
 ///
-/// A lock, not an actor: a worker hands its outcome on without leaving its thread (an actor would take two
-/// hops between threads per call, each a wake-up of another thread). `emit` runs one call at a time and in
-/// order, but outside the lock: the worker that finds nobody emitting emits what is due, and a worker that
-/// comes meanwhile queues its outcome and goes on instead of sleeping on the lock (with `emit` under the lock,
-/// workers on two event loops waited for each other's writes: four times the futex calls, and 3% more wall time
-/// for 10,000 requests with `--jobs 8` when standard output is a pipe; no change when it is /dev/null).
-/// A standard output that blocks (a paused pager) still pauses the workers: once `queueLimit` outcomes wait,
-/// a worker waits for the write in progress, so outcomes never pile up in memory (a SwiftNIO loop handles
-/// ready I/O before due timers in each turn, so responses that arrived meanwhile should be read before their
-/// timeouts fire; not covered by a test).
-/// (Emitting on a queue of its own instead cost a thread switch per outcome: 2,000 -> 15,000-19,000
-/// context switches for 10,000 requests with `--jobs 8`.)
+/// A lock, not an actor: a worker hands its outcome on without leaving its thread. `emit` runs one call at a time
+/// and in order, but outside the lock: the worker that finds nobody emitting emits what is due, and a worker that
+/// comes meanwhile queues its outcome and goes on instead of waiting for another worker's write. A standard output
+/// that blocks (a paused pager) still pauses the workers: once `queueLimit` outcomes wait, a worker waits for the
+/// write in progress, so outcomes never pile up in memory.
 final class OutcomeEmitter: Sendable {
     private struct State {
         /// The file whose outcomes are handed on as they come.
