@@ -23,6 +23,8 @@ public struct RequestFile: Sendable {
     public var nameTemplate: Template?
     /// The `use:` steps not inlined yet, in order: the loader replaces each by the steps of the file it names.
     var uses: [StepUse] = []
+    /// Whether some steps are still `use:` steps, to be replaced by the steps of other files when the collection loads.
+    public var usesOtherFiles: Bool { !uses.isEmpty }
     /// `each:` naming a file, not read yet: the loader reads its rows.
     var rowsFile: FileReference?
     /// Whether `each:` names rows that could not be read at all: the file's variables cannot be checked.

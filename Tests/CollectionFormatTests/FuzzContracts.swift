@@ -9,12 +9,13 @@ import YAML
 enum FuzzContracts {
     /// Decoded as a request file and as an environment (the loader's per-file path, in memory), the bytes
     /// give definitions or diagnostics located inside them, which render; a request file without errors has
-    /// requests, and an environment is returned exactly when it has no errors.
+    /// requests (or uses other files' steps), and an environment is returned exactly when it has no errors.
     static func collectionProblem(_ bytes: [UInt8]) -> String? {
         let request = FileDecoding.requestFile(bytes, path: "requests/fuzz.yaml", absolutePath: "/fuzz/requests/fuzz.yaml",
                                                defaultName: "fuzz")
         if let problem = diagnosticProblem(request, path: "requests/fuzz.yaml", size: bytes.count) { return problem }
-        if !request.diagnostics.contains(where: { $0.severity == .error }), request.value?.steps.isEmpty != false {
+        if !request.diagnostics.contains(where: { $0.severity == .error }),
+           request.value.map({ $0.steps.isEmpty && !$0.usesOtherFiles }) != false {
             return "a request file without errors and without requests"
         }
         let environment = FileDecoding.environment(bytes, path: "environments/fuzz.yaml", name: "fuzz")
