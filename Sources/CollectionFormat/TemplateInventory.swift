@@ -10,6 +10,7 @@ extension RequestDefinition {
         auth?.value.forEachTemplate(body)
         for header in expect.headers { header.matcher.forEachOperandTemplate(body) }
         for expectation in expect.body { expectation.matcher.forEachOperandTemplate(body) }
+        for expectation in expect.xpath { expectation.matcher.forEachOperandTemplate(body) }
         if case .matcher(let matcher)? = expect.status?.value { matcher.forEachOperandTemplate(body) }
         expect.text?.value.forEachOperandTemplate(body)
     }
@@ -46,6 +47,10 @@ extension RequestSpec {
                 if case .value(let value) = part.content { body(value) }
             }
         case .text(let text)?: body(text)
+        case .graphql(let graphql)?:
+            body(graphql.query)
+            graphql.variables?.forEachTemplate(body)
+            if let operationName = graphql.operationName { body(operationName) }
         case .file?, nil: break
         }
     }
