@@ -101,7 +101,7 @@ extension DemoRouter {
     }
 
     /// Whether the request carries a login token; answers 401 when it does not.
-    private func requireSession(_ request: IncomingRequest, _ writer: ResponseWriter) -> Bool {
+    func requireSession(_ request: IncomingRequest, _ writer: ResponseWriter) -> Bool {
         if tokens.isValid(request.bearerToken, for: .session) {
             return true
         }

@@ -41,6 +41,8 @@ struct DemoRouter: Sendable {
                 "PUT": { updateUser(path[2], request, writer) },
                 "DELETE": { deleteUser(path[2], request, writer) },
             ])
+        case ["api", "feed.xml"]: on.methods(["GET": { feed(request, writer) }])
+        case ["api", "graphql"]: on.methods(["POST": { graphql(request, writer) }])
         case ["api", "uploads"]: on.methods(["POST": { upload(request, writer) }])
         case ["api", "reports", "daily"]: on.methods(["GET": { dailyReport(request, writer) }])
         case ["api", "limited"]: on.methods(["GET": { limited(writer) }])
