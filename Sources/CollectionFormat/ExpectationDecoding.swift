@@ -82,10 +82,9 @@ extension NodeDecoder {
     /// of the key when libxml2 says where.
     mutating func checkXPath(_ expression: String, in node: Node, namespaces: [XPathNamespace]) {
         guard let problem = ExternalChecks.xpathProblem(expression, namespaces: namespaces) else { return }
-        var suggestion: String?
-        if problem.message.hasPrefix("undeclared namespace prefix") {
-            suggestion = namespaces.isEmpty
-                ? "declare it beside the request's xpath in 'expect', such as namespaces: { s: \"http://example.com/ns\" }"
+        let suggestion = problem.undeclaredPrefix.map { prefix in
+            namespaces.isEmpty
+                ? "declare it beside the request's xpath in 'expect', such as namespaces: { \(prefix): \"http://example.com/ns\" }"
                 : "declared prefixes: " + namespaces.map(\.prefix).joined(separator: ", ")
         }
         error("invalid XPath '\(expression)': \(problem.message)", at: Self.mark(ofOffset: problem.offset, in: node, text: expression),

@@ -218,8 +218,8 @@ extension NodeDecoder {
         spec.query = fields["query"].map { parameters($0, for: "request.query") } ?? []
         spec.headers = fields["headers"].map { headers($0, for: "request.headers") } ?? []
         spec.body = body(fields, pairs: pairs, location: location)
-        if case .graphql? = spec.body?.value, !fields.has("method") {
-            spec.method = Located("POST", at: spec.body!.mark)
+        if let body = spec.body, case .graphql = body.value, !fields.has("method") {
+            spec.method = Located("POST", at: body.mark)
         }
         return spec
     }

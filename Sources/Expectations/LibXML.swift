@@ -4,8 +4,6 @@ internal import CLibXML2
 struct LibXMLError: Sendable {
     /// libxml2's message, without its trailing line break.
     let message: String
-    /// libxml2's error code (`xmlParserErrors`).
-    let code: Int32
     /// Whether it is only a warning.
     let isWarning: Bool
     /// The 1-based line in a parsed document; 0 when not known.
@@ -17,7 +15,6 @@ struct LibXMLError: Sendable {
 
     init(_ error: xmlError) {
         message = error.message.map { String(cString: $0) }?.trimmingTrailingWhitespace() ?? "unknown error"
-        code = error.code
         isWarning = error.level == XML_ERR_WARNING
         line = Int(error.line)
         column = Int(error.int2)

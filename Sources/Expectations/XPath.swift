@@ -29,26 +29,22 @@ public final class XPath: @unchecked Sendable {
     public init(_ text: String, namespaces: [XPathNamespace] = []) throws(XPathError) {
         self.text = text
         self.namespaces = namespaces
-        let (compiled, errors) = LibXML.collectingErrors { () -> Result<OpaquePointer, XPathError> in
-            guard let empty = xmlNewDoc(nil) else { return .failure(XPathError(message: "out of memory", offset: nil)) }
+        let (compiled, errors) = LibXML.collectingErrors { () -> OpaquePointer? in
+            guard let empty = xmlNewDoc(nil) else { return nil }
             defer { xmlFreeDoc(empty) }
             let context = Self.newContext(on: empty, namespaces: namespaces)
             defer { xmlXPathFreeContext(context) }
             // Compiling with a context bounds the nesting depth of the expression.
-            guard let compiled = LibXML.withXMLString(text, { xmlXPathCtxtCompile(context, $0) }) else {
-                return .failure(XPathError(message: "", offset: nil))
-            }
+            guard let compiled = LibXML.withXMLString(text, { xmlXPathCtxtCompile(context, $0) }) else { return nil }
             guard let result = xmlXPathCompiledEval(compiled, context) else {
                 xmlXPathFreeCompExpr(compiled)
-                return .failure(XPathError(message: "", offset: nil))
+                return nil
             }
             xmlXPathFreeObject(result)
-            return .success(compiled)
+            return compiled
         }
-        switch compiled {
-        case .success(let pointer): self.compiled = pointer
-        case .failure(let failure): throw failure.message.isEmpty ? Self.error(from: errors, in: text, namespaces: namespaces) : failure
-        }
+        guard let compiled else { throw Self.error(from: errors, in: text, namespaces: namespaces) }
+        self.compiled = compiled
     }
 
     deinit {
@@ -85,6 +81,7 @@ public final class XPath: @unchecked Sendable {
         return context
     }
 
+    /// The comparable value of an evaluation's result (see `comparableValue(in:)`).
     private static func value(of result: xmlXPathObject) -> JSONValue? {
         switch result.type {
         case XPATH_NODESET, XPATH_XSLT_TREE:
@@ -120,7 +117,7 @@ public final class XPath: @unchecked Sendable {
         let names = XPathWrittenName.scan(text)
         for name in names {
             if let prefix = name.prefix, !namespaces.contains(where: { $0.prefix == prefix }) {
-                return XPathError(message: "undeclared namespace prefix '\(prefix)'", offset: name.offset)
+                return XPathError(message: "undeclared namespace prefix '\(prefix)'", offset: name.offset, undeclaredPrefix: prefix)
             }
             if name.role == .function, !isFunction(name.local) {
                 return XPathError(message: "unknown function '\(name.local)()'", offset: name.offset)
@@ -160,10 +157,13 @@ public struct XPathError: Error, Sendable, Hashable, CustomStringConvertible {
     public let message: String
     /// The 0-based offset of the problem in the expression, in Unicode scalars; nil when not known.
     public let offset: Int?
+    /// The prefix the expression uses without a namespace for it, when that is the problem.
+    public let undeclaredPrefix: String?
 
-    public init(message: String, offset: Int?) {
+    public init(message: String, offset: Int?, undeclaredPrefix: String? = nil) {
         self.message = message
         self.offset = offset
+        self.undeclaredPrefix = undeclaredPrefix
     }
 
     public var description: String { message }

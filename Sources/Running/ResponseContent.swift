@@ -60,7 +60,6 @@ final class ResponseContent {
     /// too large, not well-formed XML).
     var markup: Result<MarkupDocument, BodyProblem> {
         if let parsedMarkup { return parsedMarkup }
-        let contentType = response.headers["Content-Type"].map(MediaType.init)
         let syntax = markupSyntax
         let name = syntax == .html ? "HTML" : "XML"
         let result: Result<MarkupDocument, BodyProblem>
@@ -70,7 +69,7 @@ final class ResponseContent {
             result = .failure(BodyProblem(message: "the response body is too large to parse as \(name) (\(describedBody))"))
         } else {
             do {
-                result = .success(try MarkupDocument(parsing: response.body, as: syntax, charset: contentType?.charset))
+                result = .success(try MarkupDocument(parsing: response.body, as: syntax, charset: mediaType?.charset))
             } catch {
                 result = .failure(BodyProblem(message: "the response body is not \(name) (\(describedBody)): \(error)"))
             }
@@ -80,9 +79,9 @@ final class ResponseContent {
     }
 
     /// HTML when the Content-Type is `text/html`, XML otherwise.
-    var markupSyntax: MarkupDocument.Syntax {
-        response.headers["Content-Type"].map(MediaType.init)?.essence == "text/html" ? .html : .xml
-    }
+    var markupSyntax: MarkupDocument.Syntax { mediaType?.essence == "text/html" ? .html : .xml }
+
+    private var mediaType: MediaType? { response.headers["Content-Type"].map(MediaType.init) }
 
     /// What an XPath query needs the body to be: `an XML body` or `an HTML body`.
     var expectedMarkup: String { markupSyntax == .html ? "an HTML body" : "an XML body" }

@@ -57,10 +57,12 @@ import Testing
         #expect(try value("number(//a:entry[a:title = 'ada']/demo:age)", in: feed, namespaces: namespaces) == .int(36))
         // Elements in a default namespace are not matched by unprefixed names (XPath 1.0).
         #expect(try value("//entry", in: feed) == nil)
-        #expect(throws: XPathError(message: "undeclared namespace prefix 'd'", offset: 10)) {
+        #expect(throws: XPathError(message: "undeclared namespace prefix 'd'", offset: 10, undeclaredPrefix: "d")) {
             try XPath("//a:entry/d:age", namespaces: namespaces)
         }
-        #expect(throws: XPathError(message: "undeclared namespace prefix 'x'", offset: 7)) { try XPath("child::x:*") }
+        #expect(throws: XPathError(message: "undeclared namespace prefix 'x'", offset: 7, undeclaredPrefix: "x")) {
+            try XPath("child::x:*")
+        }
     }
 
     @Test func badExpressionsFailWhenCompiledWithTheirPlace() {
