@@ -27,6 +27,12 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // libxml2 from the system (libxml2-dev), seen only by the Expectations module: XML and HTML parsing, XPath 1.0.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
         // YAML text to a Node tree with 1-based marks; the only code that touches libyaml.
         .target(name: "YAML", dependencies: ["CYAML"]),
         // Value types of the "HTTP in Swift" design: requests, bodies, responses, errors, options.
@@ -42,8 +48,8 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // JSONPath (RFC 9535), matchers, JSON Schema: judging a response.
-        .target(name: "Expectations", dependencies: ["HTTPCore"]),
+        // JSONPath (RFC 9535), XPath 1.0, matchers, JSON Schema: judging a response.
+        .target(name: "Expectations", dependencies: ["HTTPCore", "CLibXML2"]),
         // The collection format: YAML nodes to located definitions, templates, environments, diagnostics.
         .target(name: "CollectionFormat", dependencies: ["YAML", "HTTPCore", "Expectations"]),
         // Schedules a run: order, flows, jobs, variable scope, outcomes as events.

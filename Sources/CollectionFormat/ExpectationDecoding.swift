@@ -1,3 +1,4 @@
+import Expectations
 import YAML
 
 extension NodeDecoder {
@@ -5,7 +6,8 @@ extension NodeDecoder {
     mutating func expect(_ node: Node, location: FileLocation) -> ExpectDefinition {
         var expect = ExpectDefinition()
         guard let pairs = mapping(node, for: "expect") else { return expect }
-        let fields = fields(pairs, allowed: ["error", "status", "headers", "body", "text", "schema", "duration"], in: "expect")
+        let fields = fields(pairs, allowed: ["error", "status", "headers", "body", "text", "schema", "duration", "xpath", "namespaces"],
+                            in: "expect")
         if let value = fields["error"] {
             expect.error = expectedFailure(value).map { Located($0, at: value.mark) }
             for other in pairs where Self.keyText(other.key) != "error" {
@@ -34,7 +36,69 @@ extension NodeDecoder {
         if let value = fields["duration"] {
             expect.duration = durationMatcher(value, for: "expect.duration").map { Located($0, at: value.mark) }
         }
+        if let value = fields["namespaces"] { expect.namespaces = namespaces(value) }
+        if let value = fields["xpath"], let xpathPairs = mapping(value, for: "expect.xpath") {
+            for pair in xpathPairs {
+                let expression = Self.keyText(pair.key)
+                checkXPath(expression, in: pair.key, namespaces: expect.namespaces)
+                guard let matcher = matcher(pair.value, for: "expect.xpath.\(expression)") else { continue }
+                expect.xpath.append(XPathExpectation(expression: expression, expressionMark: pair.key.mark, matcher: matcher,
+                                                     mark: pair.value.mark))
+            }
+        }
         return expect
+    }
+
+    /// `expect.namespaces`: prefixes (XML names without a colon) to namespace URIs.
+    private mutating func namespaces(_ node: Node) -> [XPathNamespace] {
+        guard let pairs = mapping(node, for: "expect.namespaces") else { return [] }
+        var namespaces: [XPathNamespace] = []
+        for pair in pairs {
+            let prefix = Self.keyText(pair.key)
+            guard Self.isNamespacePrefix(prefix) else {
+                error("invalid namespace prefix '\(prefix)'", at: pair.key.mark,
+                      suggestion: "a prefix is a name of letters, digits, '_', '-' and '.', not starting with a digit, '-' or '.'")
+                continue
+            }
+            guard case .scalar(let scalar) = pair.value.content, case .string(let uri) = scalar.value, !uri.isEmpty else {
+                typeMismatch(pair.value, expected: "a namespace URI", for: "expect.namespaces.\(prefix)",
+                             suggestion: "write the URI the document declares, such as \"http://www.w3.org/2005/Atom\"")
+                continue
+            }
+            namespaces.append(XPathNamespace(prefix: prefix, uri: uri))
+        }
+        return namespaces
+    }
+
+    /// Whether `text` is an XML namespace prefix (an NCName).
+    private static func isNamespacePrefix(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
+        return text.unicodeScalars.allSatisfy {
+            $0 == "_" || $0 == "-" || $0 == "." || $0.properties.isAlphabetic || $0.properties.numericType != nil
+        }
+    }
+
+    /// Reports an XPath expression that does not compile or names an undeclared prefix, at the offending character
+    /// of the key when libxml2 says where.
+    mutating func checkXPath(_ expression: String, in node: Node, namespaces: [XPathNamespace]) {
+        guard let problem = ExternalChecks.xpathProblem(expression, namespaces: namespaces) else { return }
+        let suggestion = problem.undeclaredPrefix.map { prefix in
+            namespaces.isEmpty
+                ? "declare it beside the request's xpath in 'expect', such as namespaces: { \(prefix): \"http://example.com/ns\" }"
+                : "declared prefixes: " + namespaces.map(\.prefix).joined(separator: ", ")
+        }
+        error("invalid XPath '\(expression)': \(problem.message)", at: Self.mark(ofOffset: problem.offset, in: node, text: expression),
+              suggestion: suggestion)
+    }
+
+    /// The mark of a character of a key's text, when the key is written on one line; the key's mark otherwise.
+    private static func mark(ofOffset offset: Int?, in node: Node, text: String) -> Mark {
+        var mark = node.mark
+        if let offset, case .scalar(let scalar) = node.content, scalar.style == .plain || scalar.style == .singleQuoted
+            || scalar.style == .doubleQuoted, !text.contains("\n") {
+            mark.column += offset + (scalar.style == .plain ? 0 : 1)
+        }
+        return mark
     }
 
     /// `expect.error`: one of the ways a request can fail.
@@ -94,18 +158,14 @@ extension NodeDecoder {
     /// Reports a JSONPath query that does not parse, at the offending character of the key.
     mutating func checkJSONPath(_ query: String, in node: Node) {
         guard let problem = ExternalChecks.jsonPathProblem(query) else { return }
-        var mark = node.mark
-        if case .scalar(let scalar) = node.content, scalar.style == .plain || scalar.style == .singleQuoted
-            || scalar.style == .doubleQuoted, !query.contains("\n") {
-            mark.column += problem.offset + (scalar.style == .plain ? 0 : 1)
-        }
+        let mark = Self.mark(ofOffset: problem.offset, in: node, text: query)
         let bracketed = ExternalChecks.bracketedName(in: query, at: problem.offset)
             .map { "a name with characters like '-' goes in brackets: \($0)" }
         error("invalid JSONPath '\(query)': \(problem.message)", at: mark, suggestion: bracketed)
     }
 
-    /// The `capture:` mapping.
-    mutating func captures(_ node: Node) -> [CaptureDefinition] {
+    /// The `capture:` mapping; `namespaces` are the request's, for xpath captures.
+    mutating func captures(_ node: Node, namespaces: [XPathNamespace]) -> [CaptureDefinition] {
         guard let pairs = mapping(node, for: "capture") else { return [] }
         var captures: [CaptureDefinition] = []
         for pair in pairs {
@@ -115,17 +175,17 @@ extension NodeDecoder {
                       at: pair.key.mark)
                 continue
             }
-            if let source = captureSource(pair.value, name: name) {
+            if let source = captureSource(pair.value, name: name, namespaces: namespaces) {
                 captures.append(CaptureDefinition(name: name, nameMark: pair.key.mark, source: source, mark: pair.value.mark))
             }
         }
         return captures
     }
 
-    /// `$...`, or a mapping with one of header, cookie, regex, status.
-    private mutating func captureSource(_ node: Node, name: String) -> CaptureDefinition.Source? {
+    /// `$...`, or a mapping with one of the capture kinds.
+    private mutating func captureSource(_ node: Node, name: String, namespaces: [XPathNamespace]) -> CaptureDefinition.Source? {
         func context() -> String { "capture.\(name)" }
-        let expected = "a JSONPath starting with '$' or a mapping with one of header, cookie, regex, status"
+        let expected = "a JSONPath starting with '$' or a mapping with one of " + CaptureDefinition.kinds.joined(separator: ", ")
         if case .scalar(let scalar) = node.content, case .string(let text) = scalar.value, text.hasPrefix("$") {
             checkJSONPath(text, in: node)
             return .jsonPath(text)
@@ -147,6 +207,10 @@ extension NodeDecoder {
         switch Self.keyText(kind.key) {
         case "header": return string(kind.value, for: place()).map { .header($0) }
         case "cookie": return string(kind.value, for: place()).map { .cookie($0) }
+        case "xpath":
+            guard let expression = string(kind.value, for: place()) else { return nil }
+            checkXPath(expression, in: kind.value, namespaces: namespaces)
+            return .xpath(expression)
         case "status":
             guard bool(kind.value, for: place()) == true else {
                 if case .scalar(let scalar) = kind.value.content, scalar.value == .bool(false) {

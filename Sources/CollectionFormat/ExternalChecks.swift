@@ -3,7 +3,7 @@ import Foundation
 import HTTPCore
 internal import Synchronization
 
-/// Load-time checks whose engines live in the Expectations and HTTPCore modules: JSONPath, regular expressions, JSON.
+/// Load-time checks whose engines live in the Expectations and HTTPCore modules: JSONPath, XPath, regular expressions, JSON.
 enum ExternalChecks {
     /// Why a JSONPath query (RFC 9535) does not parse, with the offset (in Unicode scalars) of the problem; nil when valid.
     ///
@@ -40,6 +40,30 @@ enum ExternalChecks {
     }
 
     private static let jsonPathAnswers = Mutex<[String: JSONPathAnswer]>([:])
+
+    /// Why an XPath expression does not compile with `namespaces`, or names a function or prefix it cannot use;
+    /// nil when valid. Answers are kept like those of `jsonPathProblem`.
+    static func xpathProblem(_ expression: String, namespaces: [XPathNamespace]) -> XPathError? {
+        let key = XPathKey(expression: expression, namespaces: namespaces)
+        if let known = xpathAnswers.withLock({ $0[key] }) { return known }
+        let problem: XPathError?
+        do {
+            _ = try XPath(expression, namespaces: namespaces)
+            problem = nil
+        } catch {
+            problem = error
+        }
+        xpathAnswers.withLock { $0[key] = .some(problem) }
+        return problem
+    }
+
+    /// An expression with the prefixes it is checked with.
+    private struct XPathKey: Hashable {
+        let expression: String
+        let namespaces: [XPathNamespace]
+    }
+
+    private static let xpathAnswers = Mutex<[XPathKey: XPathError?]>([:])
 
     /// Why a regular expression does not compile (the engine of `matches`); nil when valid.
     static func regexProblem(_ pattern: String) -> String? {

@@ -149,6 +149,7 @@ extension NodeDecoder {
             request = RequestSpec(method: Located("GET", at: mark), url: .literal("", at: mark), query: [], headers: [],
                                   body: nil, mark: mark)
         }
+        let expectations = fields["expect"].map { expect($0, location: location) } ?? ExpectDefinition()
         return RequestDefinition(.init(
             path: path,
             name: fields["name"].flatMap { string($0, for: "name") } ?? defaultName,
@@ -157,8 +158,8 @@ extension NodeDecoder {
             request: request,
             auth: fields["auth"].flatMap { auth($0) },
             options: fields["options"].map { options($0, allowsThrottle: false, location: location) } ?? OptionsDefinition(),
-            expect: fields["expect"].map { expect($0, location: location) } ?? ExpectDefinition(),
-            captures: fields["capture"].map { captures($0) } ?? [],
+            expect: expectations,
+            captures: fields["capture"].map { captures($0, namespaces: expectations.namespaces) } ?? [],
             mark: mark))
     }
 
@@ -209,6 +210,9 @@ extension NodeDecoder {
         spec.query = fields["query"].map { parameters($0, for: "request.query") } ?? []
         spec.headers = fields["headers"].map { headers($0, for: "request.headers") } ?? []
         spec.body = body(fields, pairs: pairs, location: location)
+        if let body = spec.body, case .graphql = body.value, !fields.has("method") {
+            spec.method = Located("POST", at: body.mark)
+        }
         return spec
     }
 
@@ -267,7 +271,7 @@ extension NodeDecoder {
         guard let first = bodyPairs.first else { return nil }
         for extra in bodyPairs.dropFirst() {
             error("more than one body: '\(Self.keyText(first.key))' and '\(Self.keyText(extra.key))'", at: extra.key.mark,
-                  suggestion: "a request has at most one of json, form, multipart, text, file")
+                  suggestion: "a request has at most one of " + BodyDefinition.keys.joined(separator: ", "))
         }
         let node = first.value
         let body: BodyDefinition?
@@ -276,9 +280,39 @@ extension NodeDecoder {
         case "form": body = .form(parameters(node, for: "request.form"))
         case "multipart": body = multipart(node, location: location).map { .multipart($0) }
         case "text": body = template(node, for: "request.text").map { .text($0) }
+        case "graphql": body = graphql(node).map { .graphql($0) }
         default: body = fileReference(node, for: "request.file", location: location).map { .file($0) }
         }
         return body.map { Located($0, at: first.key.mark) }
+    }
+
+    /// `graphql:` with `query` (required), `variables` and `operationName`.
+    private mutating func graphql(_ node: Node) -> GraphQLBody? {
+        guard let pairs = mapping(node, for: "request.graphql") else { return nil }
+        let fields = fields(pairs, allowed: GraphQLBody.keys, in: "request.graphql")
+        let variables = fields["variables"].flatMap { graphQLVariables($0) }
+        let operationName = fields["operationName"].flatMap { template($0, for: "request.graphql.operationName") }
+        guard let queryNode = fields["query"] else {
+            missing("query", in: "request.graphql", at: node.mark)
+            return nil
+        }
+        guard let query = template(queryNode, for: "request.graphql.query") else { return nil }
+        if query.source.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            error("'request.graphql.query' is empty", at: queryNode.mark, suggestion: "write the GraphQL document, such as '{ users { name } }'")
+        }
+        return GraphQLBody(query: query, variables: variables, operationName: operationName)
+    }
+
+    /// `graphql.variables`: a mapping, or a lone template whose value is sent as it is.
+    private mutating func graphQLVariables(_ node: Node) -> TemplateValue? {
+        if case .mapping = node.content { return templateValue(node) }
+        if case .scalar(let scalar) = node.content, case .string = scalar.value, Self.containsTemplate(node) {
+            guard let template = template(node, for: "request.graphql.variables") else { return nil }
+            if template.singleExpression != nil { return TemplateValue(.string(template), mark: node.mark) }
+        }
+        typeMismatch(node, expected: "a mapping of variables", for: "request.graphql.variables",
+                     suggestion: "write a mapping such as variables: { id: \"{{ userId }}\" }, or one template holding a mapping")
+        return nil
     }
 
     /// The parts of `multipart:`.

@@ -193,9 +193,28 @@ public enum BodyDefinition: Sendable, Hashable {
     case text(Template)
     /// The raw bytes of a file.
     case file(FileReference)
+    /// A GraphQL request, sent as JSON.
+    case graphql(GraphQLBody)
 
     /// The body keys, in the order docs/format.md lists them.
-    public static let keys = ["json", "form", "multipart", "text", "file"]
+    public static let keys = ["json", "form", "multipart", "text", "file", "graphql"]
+}
+
+/// `request.graphql`: a GraphQL operation, sent as `{"query": …, "variables": …, "operationName": …}`.
+public struct GraphQLBody: Sendable, Hashable {
+    public var query: Template
+    /// Any YAML value (a mapping, or a lone template holding one); strings inside are templates.
+    public var variables: TemplateValue?
+    public var operationName: Template?
+
+    /// The keys of `graphql:`.
+    public static let keys = ["query", "variables", "operationName"]
+
+    public init(query: Template, variables: TemplateValue?, operationName: Template?) {
+        self.query = query
+        self.variables = variables
+        self.operationName = operationName
+    }
 }
 
 /// One part of a multipart body: a value or a file.
@@ -373,16 +392,23 @@ public struct ExpectDefinition: Sendable {
     public var text: Located<Matcher<TemplateValue>>?
     public var schema: FileReference?
     public var duration: Located<Matcher<Duration>>?
+    /// `expect.xpath`: XPath 1.0 queries on the XML or HTML body.
+    public var xpath: [XPathExpectation]
+    /// `expect.namespaces`: the prefixes the request's XPath queries use, in `xpath` and in captures.
+    public var namespaces: [XPathNamespace]
 
     public init(status: Located<StatusExpectation>? = nil, headers: [HeaderExpectation] = [], body: [BodyExpectation] = [],
                 text: Located<Matcher<TemplateValue>>? = nil, schema: FileReference? = nil,
-                duration: Located<Matcher<Duration>>? = nil) {
+                duration: Located<Matcher<Duration>>? = nil, xpath: [XPathExpectation] = [],
+                namespaces: [XPathNamespace] = []) {
         self.status = status
         self.headers = headers
         self.body = body
         self.text = text
         self.schema = schema
         self.duration = duration
+        self.xpath = xpath
+        self.namespaces = namespaces
     }
 }
 
@@ -446,6 +472,16 @@ public struct BodyExpectation: Sendable {
     public var mark: Mark
 }
 
+/// `expect.xpath.<expression>`.
+public struct XPathExpectation: Sendable {
+    /// The XPath 1.0 expression, checked when the file is read.
+    public var expression: String
+    public var expressionMark: Mark
+    public var matcher: Matcher<TemplateValue>
+    /// Where the expected value is written.
+    public var mark: Mark
+}
+
 /// `capture.<name>`: a variable for every later request of the run.
 public struct CaptureDefinition: Sendable, Hashable {
     /// Where the captured value comes from.
@@ -456,6 +492,8 @@ public struct CaptureDefinition: Sendable, Hashable {
         case cookie(String)
         /// The first capture group of a regular expression on the body text.
         case regex(String)
+        /// An XPath 1.0 expression on the XML or HTML body, with the request's `expect.namespaces`.
+        case xpath(String)
         /// `{ status: true }`: the response status code (an addition to the base format).
         case status
     }
@@ -466,5 +504,5 @@ public struct CaptureDefinition: Sendable, Hashable {
     public var mark: Mark
 
     /// The mapping keys of the capture kinds.
-    public static let kinds = ["header", "cookie", "regex", "status"]
+    public static let kinds = ["header", "cookie", "regex", "xpath", "status"]
 }

@@ -31,6 +31,7 @@ extension ExpectDefinition {
     public func forEachTemplate(_ body: (Template) -> Void) {
         for header in headers { header.matcher.forEachOperandTemplate(body) }
         for expectation in self.body { expectation.matcher.forEachOperandTemplate(body) }
+        for expectation in xpath { expectation.matcher.forEachOperandTemplate(body) }
         if case .matcher(let matcher)? = status?.value { matcher.forEachOperandTemplate(body) }
         text?.value.forEachOperandTemplate(body)
     }
@@ -54,6 +55,10 @@ extension RequestSpec {
                 if case .value(let value) = part.content { body(value) }
             }
         case .text(let text)?: body(text)
+        case .graphql(let graphql)?:
+            body(graphql.query)
+            graphql.variables?.forEachTemplate(body)
+            if let operationName = graphql.operationName { body(operationName) }
         case .file?, nil: break
         }
     }

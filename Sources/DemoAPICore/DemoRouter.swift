@@ -43,6 +43,8 @@ struct DemoRouter: Sendable {
                 "PUT": { updateUser(path[2], request, writer) },
                 "DELETE": { deleteUser(path[2], request, writer) },
             ])
+        case ["api", "feed.xml"]: on.methods(["GET": { feed(request, writer) }])
+        case ["api", "graphql"]: on.methods(["POST": { graphql(request, writer) }])
         case ["api", "uploads"]: on.methods(["POST": { upload(request, writer) }])
         case ["api", "jobs"]: on.methods(["POST": { createJob(request, writer) }])
         case let path where path.count == 3 && path[0] == "api" && path[1] == "jobs":

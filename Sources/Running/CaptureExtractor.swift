@@ -65,6 +65,20 @@ struct CaptureExtractor {
                 }
                 return .success(.string(group))
             }
+        case .xpath(let xpath):
+            switch content.markup {
+            case .failure(let problem):
+                return .failure(Missing(expected: content.expectedMarkup, actual: problem.message))
+            case .success(let document):
+                do {
+                    guard let value = try xpath.comparableValue(in: document) else {
+                        return .failure(Missing(expected: "a value at \(xpath.text)", actual: "the query selected nothing"))
+                    }
+                    return .success(value)
+                } catch {
+                    return .failure(Missing(expected: "a value at \(xpath.text)", actual: error.message))
+                }
+            }
         case .invalid(let reason):
             return .failure(Missing(expected: "a valid capture", actual: reason))
         }

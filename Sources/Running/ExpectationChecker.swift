@@ -29,6 +29,7 @@ struct ExpectationChecker {
             failures += try check(header: header, in: content.response.headers)
         }
         failures += try checkBody(content)
+        failures += try checkXPath(content)
         if let text = expect.text {
             switch content.text {
             case .success(let body):
@@ -88,6 +89,33 @@ struct ExpectationChecker {
             }
             failures += try check(expectation.matcher, against: query.comparableValue(in: document),
                                   subject: "body \(expectation.path)", at: expectation.mark)
+        }
+        return failures
+    }
+
+    /// The `xpath:` queries; a body that is not XML (or HTML) fails once, at the first query.
+    private func checkXPath(_ content: ResponseContent) throws(RunFailure) -> [ExpectationFailure] {
+        let expectations = step.definition.expect.xpath
+        guard let first = expectations.first else { return [] }
+        let document: MarkupDocument
+        switch content.markup {
+        case .success(let parsed): document = parsed
+        case .failure(let problem):
+            return [failure("xpath \(first.expression)", at: first.mark, message: "xpath \(first.expression) cannot be checked",
+                            expected: content.expectedMarkup, actual: problem.message)]
+        }
+        var failures: [ExpectationFailure] = []
+        for (expectation, query) in zip(expectations, step.xpathQueries) {
+            let subject = "xpath \(expectation.expression)"
+            let actual: JSONValue?
+            do {
+                actual = try query.get().comparableValue(in: document)
+            } catch {
+                failures.append(failure(subject, at: expectation.expressionMark, message: "\(subject) cannot be evaluated",
+                                        expected: "a valid XPath expression", actual: error.message))
+                continue
+            }
+            failures += try check(expectation.matcher, against: actual, subject: subject, at: expectation.mark)
         }
         return failures
     }

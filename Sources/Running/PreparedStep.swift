@@ -11,6 +11,8 @@ struct PreparedStep: Sendable {
     let definition: RequestDefinition
     /// The compiled query of each `expect.body` entry (same order); nil when it does not compile.
     let bodyQueries: [JSONPath?]
+    /// The compiled expression of each `expect.xpath` entry (same order), or why it does not compile.
+    let xpathQueries: [Result<XPath, XPathError>]
     /// The compiled source of each capture (same order).
     let captureSources: [CompiledCapture]
     /// The schema of `expect.schema`, or why it cannot be used.
@@ -35,6 +37,7 @@ struct PreparedStep: Sendable {
         case header(String)
         case cookie(String)
         case regex(CapturePattern)
+        case xpath(XPath)
         case status
         /// The source could not be compiled (validation normally prevents this).
         case invalid(String)
@@ -48,6 +51,8 @@ struct PreparedStep: Sendable {
     init(_ definition: RequestDefinition, compiled: CompiledChecks) {
         self.definition = definition
         bodyQueries = definition.expect.body.map { try? compiled.query($0.path).get() }
+        let namespaces = definition.expect.namespaces
+        xpathQueries = definition.expect.xpath.map { compiled.xpath($0.expression, namespaces: namespaces) }
         captureSources = definition.captures.map { capture in
             switch capture.source {
             case .jsonPath(let text):
@@ -61,6 +66,11 @@ struct PreparedStep: Sendable {
                 switch compiled.pattern(pattern) {
                 case .success(let compiled): return .regex(compiled)
                 case .failure(let error): return .invalid("invalid regular expression '\(pattern)': \(error)")
+                }
+            case .xpath(let expression):
+                switch compiled.xpath(expression, namespaces: namespaces) {
+                case .success(let xpath): return .xpath(xpath)
+                case .failure(let error): return .invalid("invalid XPath '\(expression)': \(error)")
                 }
             case .status: return .status
             }
@@ -79,6 +89,13 @@ final class CompiledChecks: Sendable {
     let schemas = SchemaCache()
     private let queries = Mutex<[String: Result<JSONPath, JSONPathError>]>([:])
     private let patterns = Mutex<[String: Result<CapturePattern, any Error>]>([:])
+    private let xpaths = Mutex<[XPathKey: Result<XPath, XPathError>]>([:])
+
+    /// An XPath expression with the prefixes it is compiled with.
+    private struct XPathKey: Hashable {
+        let expression: String
+        let namespaces: [XPathNamespace]
+    }
 
     /// The compiled JSONPath query of `text`, or why it does not compile.
     func query(_ text: String) -> Result<JSONPath, JSONPathError> {
@@ -90,12 +107,19 @@ final class CompiledChecks: Sendable {
         Self.compiled(text, in: patterns) { text in Result { try CapturePattern(text) } }
     }
 
-    /// The value cached for `text`, compiled (outside the lock) and cached on first use.
-    private static func compiled<Value: Sendable>(_ text: String, in cache: borrowing Mutex<[String: Value]>,
-                                        compile: (String) -> Value) -> Value {
-        if let known = cache.withLock({ $0[text] }) { return known }
-        let value = compile(text)
-        cache.withLock { $0[text] = value }
+    /// The compiled XPath expression of `text` with `namespaces`, or why it does not compile.
+    func xpath(_ text: String, namespaces: [XPathNamespace]) -> Result<XPath, XPathError> {
+        Self.compiled(XPathKey(expression: text, namespaces: namespaces), in: xpaths) { key in
+            Result { () throws(XPathError) -> XPath in try XPath(key.expression, namespaces: key.namespaces) }
+        }
+    }
+
+    /// The value cached for `key`, compiled (outside the lock) and cached on first use.
+    private static func compiled<Key: Hashable & Sendable, Value: Sendable>(_ key: Key, in cache: borrowing Mutex<[Key: Value]>,
+                                                                   compile: (Key) -> Value) -> Value {
+        if let known = cache.withLock({ $0[key] }) { return known }
+        let value = compile(key)
+        cache.withLock { $0[key] = value }
         return value
     }
 }

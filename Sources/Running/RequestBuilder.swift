@@ -111,6 +111,13 @@ public struct RequestBuilder: Sendable {
         case .text(let template):
             let text = try resolve(template, path: path, scope: scope)
             return DataBody(text: text, contentType: headers.contains("Content-Type") ? nil : "text/plain; charset=utf-8")
+        case .graphql(let graphql):
+            var document = JSONObject([("query", .string(try resolve(graphql.query, path: path, scope: scope)))])
+            if let variables = graphql.variables { document["variables"] = try resolve(variables, path: path, scope: scope) }
+            if let operationName = graphql.operationName {
+                document["operationName"] = .string(try resolve(operationName, path: path, scope: scope))
+            }
+            return JSONBody(.object(document))
         case .file(let reference):
             guard let data = FileManager.default.contents(atPath: reference.absolutePath) else {
                 throw RunFailure(.error("cannot read '\(reference.written)' (looked for '\(reference.path)')", path: path,

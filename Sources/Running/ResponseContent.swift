@@ -1,14 +1,17 @@
 internal import Foundation
+internal import Expectations
 internal import HTTPCore
 
-/// A response body read once for every check and capture of a request: as text, and parsed as JSON at most once.
+/// A response body read once for every check and capture of a request: as text, and parsed as JSON and as
+/// XML or HTML at most once each.
 final class ResponseContent {
     let response: HTTPResponse
     private var parsedJSON: Result<JSONValue, BodyProblem>?
     private var decodedText: Result<String, BodyProblem>?
+    private var parsedMarkup: Result<MarkupDocument, BodyProblem>?
 
-    /// Bodies above this size are not parsed as JSON (they are still available as text).
-    static let maximumJSONBytes = 8 * 1024 * 1024
+    /// Bodies above this size are not parsed as JSON, XML or HTML (they are still available as text).
+    static let maximumParsedBytes = 8 * 1024 * 1024
 
     init(_ response: HTTPResponse) {
         self.response = response
@@ -38,7 +41,7 @@ final class ResponseContent {
         let result: Result<JSONValue, BodyProblem>
         if response.body.isEmpty {
             result = .failure(BodyProblem(message: "the response body is empty, not JSON"))
-        } else if response.body.count > Self.maximumJSONBytes {
+        } else if response.body.count > Self.maximumParsedBytes {
             result = .failure(BodyProblem(message: "the response body is too large to parse as JSON (\(describedBody))"))
         } else if case .failure(let problem) = text {
             result = .failure(BodyProblem(message: problem.message.replacingOccurrences(of: "not text", with: "not JSON")))
@@ -53,10 +56,59 @@ final class ResponseContent {
         return result
     }
 
+    /// The body parsed as HTML when the Content-Type is `text/html`, else as XML; or why it cannot be (empty,
+    /// too large, not well-formed XML).
+    var markup: Result<MarkupDocument, BodyProblem> {
+        if let parsedMarkup { return parsedMarkup }
+        let syntax = markupSyntax
+        let name = syntax == .html ? "HTML" : "XML"
+        let result: Result<MarkupDocument, BodyProblem>
+        if response.body.isEmpty {
+            result = .failure(BodyProblem(message: "the response body is empty, not \(name)"))
+        } else if response.body.count > Self.maximumParsedBytes {
+            result = .failure(BodyProblem(message: "the response body is too large to parse as \(name) (\(describedBody))"))
+        } else {
+            do {
+                result = .success(try MarkupDocument(parsing: response.body, as: syntax, charset: mediaType?.charset))
+            } catch {
+                result = .failure(BodyProblem(message: "the response body is not \(name) (\(describedBody)): \(error)"))
+            }
+        }
+        parsedMarkup = result
+        return result
+    }
+
+    /// HTML when the Content-Type is `text/html`, XML otherwise.
+    var markupSyntax: MarkupDocument.Syntax { mediaType?.essence == "text/html" ? .html : .xml }
+
+    private var mediaType: MediaType? { response.headers["Content-Type"].map(MediaType.init) }
+
+    /// What an XPath query needs the body to be: `an XML body` or `an HTML body`.
+    var expectedMarkup: String { markupSyntax == .html ? "an HTML body" : "an XML body" }
+
     /// `512 bytes, Content-Type text/html`.
     private var describedBody: String {
         let type = response.headers["Content-Type"].map { ", Content-Type \($0)" } ?? ""
         return "\(response.body.count) bytes\(type)"
+    }
+}
+
+/// The parts of a Content-Type value that choose a parser: `text/html; charset=UTF-8` is `text/html` and `UTF-8`.
+struct MediaType {
+    /// The type and subtype in lower case, without parameters.
+    let essence: String
+    /// The `charset` parameter without quotes, if any.
+    let charset: String?
+
+    init(_ value: String) {
+        let parts = value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        essence = parts.first?.lowercased() ?? ""
+        charset = parts.dropFirst().lazy.compactMap { parameter -> String? in
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2, pair[0].lowercased() == "charset" else { return nil }
+            let value = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            return value.isEmpty ? nil : value
+        }.first
     }
 }
 

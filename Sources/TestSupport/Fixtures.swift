@@ -1,4 +1,4 @@
-/// Fixed documents served by `/json/{name}` and `/text`, for expectation tests.
+/// Fixed documents served by `/json/{name}`, `/xml/{name}`, `/text` and `/html`, for expectation tests.
 enum Fixtures {
     /// JSON documents by name: `users`, `user`, `empty`, `types`, `nested`.
     static let json: [String: String] = [
@@ -25,6 +25,37 @@ enum Fixtures {
         {"sku":"Y2","qty":1,"price":24.5}],"customer":{"id":7,"tags":["vip","eu"]}}}
         """,
     ]
+
+    /// XML documents by name: `slides` (no namespaces) and `feed` (Atom as the default namespace, and a `d:` prefix).
+    static let xml: [String: String] = [
+        "slides": """
+        <?xml version="1.0" encoding="utf-8"?>
+        <slideshow title="Sample Slide Show" date="Date of publication" author="Yours Truly">
+          <slide type="all"><title>Wake up to WonderWidgets!</title></slide>
+          <slide type="all"><title>Overview</title><item>Why <em>WonderWidgets</em> are great</item></slide>
+        </slideshow>
+
+        """,
+        "feed": """
+        <?xml version="1.0" encoding="utf-8"?>
+        <feed xmlns="http://www.w3.org/2005/Atom" xmlns:d="urn:example:demo">
+          <title>Users</title>
+          <entry><id>urn:user:1</id><title>ada</title><d:age>36</d:age></entry>
+          <entry><id>urn:user:2</id><title>alan</title><d:age>41</d:age></entry>
+        </feed>
+
+        """,
+    ]
+
+    /// HTML as browsers accept it: upper-case tags, unclosed paragraphs and inputs, bare attribute values, `&nbsp;`.
+    static let looseHTML = """
+    <!DOCTYPE html>
+    <HTML><head><title>Orders</title>
+    <body><H1>Your&nbsp;orders</H1>
+    <p>First order<p>Second order
+    <form action=/checkout><input type=hidden name=token value=t-42><input name=coupon></form>
+
+    """
 
     /// An HTML page with a CSRF token in a hidden input.
     static let html = """

@@ -18,7 +18,9 @@ struct Router: Sendable {
         case "headers": headers(request, writer)
         case "set-cookie": setCookie(request, writer)
         case "json": fixture(rest, writer)
+        case "xml": xmlFixture(rest, writer)
         case "text": writer.send(.ok, contentType: "text/html; charset=utf-8", body: Array(Fixtures.html.utf8))
+        case "html": writer.send(.ok, contentType: "text/html", body: Array(Fixtures.looseHTML.utf8))
         case "redirect": redirect(rest, request, writer)
         case "basic-auth": basicAuth(rest, request, writer)
         case "bearer": bearer(rest, request, writer)
@@ -125,6 +127,14 @@ struct Router: Sendable {
         let cookies = request.queryItems.map { ("Set-Cookie", "\($0.name)=\($0.value); Path=/") }
         let body = Dictionary(request.queryItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         writer.sendJSON(.ok, headers: cookies, ["cookies": body])
+    }
+
+    /// `/xml/{name}`: one of the fixed XML documents as `application/xml`, or 404.
+    private func xmlFixture(_ rest: [String], _ writer: ResponseWriter) {
+        guard let name = rest.first, let document = Fixtures.xml[name] else {
+            return notFound(writer)
+        }
+        writer.send(.ok, contentType: "application/xml", body: Array(document.utf8))
     }
 
     /// `/json/{name}`: one of the fixed JSON documents, or 404.

@@ -76,7 +76,71 @@ import YAML
 
     @Test func twoBodyKeys() {
         #expect(problems("request:\n  url: /a\n  json: {}\n  text: hi\n") == [
-            "requests/r.yaml:4:3: error: more than one body: 'json' and 'text' [help: a request has at most one of json, form, multipart, text, file]",
+            "requests/r.yaml:4:3: error: more than one body: 'json' and 'text' [help: a request has at most one of json, form, multipart, text, file, graphql]",
+        ])
+    }
+
+    @Test func graphqlBodies() {
+        #expect(problems("""
+            request:
+              url: /graphql
+              json: {}
+              graphql: { query: "{ a }" }
+            """) == [
+            "requests/r.yaml:4:3: error: more than one body: 'json' and 'graphql' [help: a request has at most one of json, form, multipart, text, file, graphql]",
+        ])
+        #expect(problems("""
+            steps:
+              - request: { url: /g, graphql: { variables: { id: 1 } } }
+              - request: { url: /g, graphql: { query: "{ a }", operation: A } }
+              - request: { url: /g, graphql: { query: "{ a }", variables: [1] } }
+              - request: { url: /g, graphql: { query: "{ a }", variables: "id {{ x }}" } }
+              - request: { url: /g, graphql: { query: " " } }
+              - request: { url: /g, graphql: "{ a }" }
+            """) == [
+            "requests/r.yaml:2:34: error: missing key 'query' in 'request.graphql'",
+            "requests/r.yaml:3:52: error: unknown key 'operation' in 'request.graphql' [help: allowed keys: query, variables, operationName]",
+            "requests/r.yaml:4:63: error: expected a mapping of variables for 'request.graphql.variables', found a list"
+                + " [help: write a mapping such as variables: { id: \"{{ userId }}\" }, or one template holding a mapping]",
+            "requests/r.yaml:5:63: error: expected a mapping of variables for 'request.graphql.variables', found the string 'id {{ x }}'"
+                + " [help: write a mapping such as variables: { id: \"{{ userId }}\" }, or one template holding a mapping]",
+            "requests/r.yaml:6:43: error: 'request.graphql.query' is empty [help: write the GraphQL document, such as '{ users { name } }']",
+            "requests/r.yaml:7:34: error: expected a mapping for 'request.graphql', found the string '{ a }'",
+        ])
+    }
+
+    @Test func xpathExpressionsAndNamespaces() {
+        #expect(problems("""
+            request: { url: /a }
+            expect:
+              namespaces: { a: "urn:a", 1x: "urn:x", b: 3, c: "" }
+              xpath:
+                "count(//a:x": 1
+                //a:x/s:y: 1
+                "nope(1)": 1
+                "concat('a')": 1
+            capture:
+              t: { xpath: "//q:t" }
+              u: { xpath: "string(//a:t)" }
+            """) == [
+            "requests/r.yaml:3:29: error: invalid namespace prefix '1x' [help: a prefix is a name of letters, digits, '_', '-' and '.', not starting with a digit, '-' or '.']",
+            "requests/r.yaml:3:45: error: expected a namespace URI for 'expect.namespaces.b', found the integer 3"
+                + " [help: write the URI the document declares, such as \"http://www.w3.org/2005/Atom\"]",
+            "requests/r.yaml:3:51: error: expected a namespace URI for 'expect.namespaces.c', found the string ''"
+                + " [help: write the URI the document declares, such as \"http://www.w3.org/2005/Atom\"]",
+            "requests/r.yaml:5:17: error: invalid XPath 'count(//a:x': invalid expression",
+            "requests/r.yaml:6:11: error: invalid XPath '//a:x/s:y': undeclared namespace prefix 's' [help: declared prefixes: a]",
+            "requests/r.yaml:7:6: error: invalid XPath 'nope(1)': unknown function 'nope()'",
+            "requests/r.yaml:8:5: error: invalid XPath 'concat('a')': invalid number of arguments",
+            "requests/r.yaml:10:18: error: invalid XPath '//q:t': undeclared namespace prefix 'q' [help: declared prefixes: a]",
+        ])
+        #expect(problems("""
+            request: { url: /a }
+            expect: { xpath: { "//s:x": 1 }, namespaces: [a] }
+            """) == [
+            "requests/r.yaml:2:23: error: invalid XPath '//s:x': undeclared namespace prefix 's'"
+                + " [help: declare it beside the request's xpath in 'expect', such as namespaces: { s: \"http://example.com/ns\" }]",
+            "requests/r.yaml:2:46: error: expected a mapping for 'expect.namespaces', found a list",
         ])
     }
 
@@ -161,7 +225,7 @@ import YAML
             """) == [
             "requests/r.yaml:2:19: error: invalid JSONPath 'id': a JSONPath query must start with '$'",
             "requests/r.yaml:2:31: error: invalid JSONPath '$.a[': expected a selector",
-            "requests/r.yaml:4:6: error: expected a JSONPath starting with '$' or a mapping with one of header, cookie, regex, status for 'capture.a', found the string 'id'",
+            "requests/r.yaml:4:6: error: expected a JSONPath starting with '$' or a mapping with one of header, cookie, regex, xpath, status for 'capture.a', found the string 'id'",
             "requests/r.yaml:5:15: error: the regular expression of 'capture.b.regex' has no capture group [help: wrap the part to capture in parentheses, such as 'id=([0-9]+)']",
             "requests/r.yaml:6:16: error: 'capture.c.status' must be true",
             "requests/r.yaml:7:3: error: invalid capture name '1x': use letters, digits, '_' and '-', not starting with a digit",

@@ -81,6 +81,49 @@ import YAML
         #expect(avatar.written == "fixtures/avatar.png" && contentType == "image/png")
     }
 
+    @Test func decodesGraphQLBodiesSentWithPostByDefault() throws {
+        let request = try #require(decodeRequest("""
+            request:
+              url: /graphql
+              graphql:
+                query: "query User($id: ID!) { user(id: $id) { name } }"
+                variables: { id: "{{ userId }}", page: 2 }
+                operationName: User
+            """)?.request)
+        #expect(request.method.value == "POST")
+        guard case .graphql(let graphql)? = request.body?.value else { Issue.record("graphql"); return }
+        #expect(graphql.query.source == "query User($id: ID!) { user(id: $id) { name } }")
+        #expect(graphql.operationName?.source == "User")
+        guard case .object(let members)? = graphql.variables?.content else { Issue.record("variables"); return }
+        #expect(members.map(\.key) == ["id", "page"])
+        #expect(request.templates.compactMap { $0.singleExpression?.expression.description } == ["userId"])
+
+        let written = try #require(decodeRequest("""
+            request: { method: PUT, url: /graphql, graphql: { query: "{ a }", variables: "{{ vars }}" } }
+            """)?.request)
+        #expect(written.method.value == "PUT")
+        guard case .graphql(let lone)? = written.body?.value else { Issue.record("lone"); return }
+        #expect(lone.variables?.templates.map(\.source) == ["{{ vars }}"] && lone.operationName == nil)
+    }
+
+    @Test func decodesXPathExpectationsNamespacesAndCaptures() throws {
+        let definition = try #require(decodeRequest("""
+            request: { url: /feed.xml }
+            expect:
+              namespaces: { a: "http://www.w3.org/2005/Atom" }
+              xpath:
+                "count(//a:entry)": 2
+                "string(//a:title)": "{{ title }}"
+            capture:
+              first: { xpath: "string(//a:entry[1]/a:id)" }
+            """))
+        #expect(definition.expect.namespaces == [XPathNamespace(prefix: "a", uri: "http://www.w3.org/2005/Atom")])
+        #expect(definition.expect.xpath.map(\.expression) == ["count(//a:entry)", "string(//a:title)"])
+        #expect(definition.expect.xpath.map(\.expressionMark.line) == [5, 6])
+        #expect(definition.templates.map(\.source) == ["/feed.xml", "{{ title }}"])
+        #expect(definition.captures.map(\.source) == [.xpath("string(//a:entry[1]/a:id)")])
+    }
+
     @Test func decodesAuthKinds() {
         #expect(decodeRequest("request: { url: /a }\nauth: none")?.auth?.value == AuthDefinition.none)
         guard case .basic(let user, let password)? = decodeRequest("""

@@ -42,6 +42,41 @@ import TestSupport
         #expect(second.headers["X-Code"] == "201")
     }
 
+    @Test func xpathCapturesUseTheRequestsNamespaces() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": """
+                request: { url: /feed }
+                expect:
+                  namespaces: { a: "http://www.w3.org/2005/Atom" }
+                capture:
+                  title: { xpath: "string(/a:feed/a:title)" }
+                  count: { xpath: "count(//a:entry)" }
+                  names: { xpath: "//a:entry/a:title" }
+                  nothing: { xpath: "//a:missing" }
+                """,
+            "requests/2.yaml": """
+                request:
+                  method: POST
+                  url: /echo
+                  json: { title: "{{ title }}", count: "{{ count }}", names: "{{ names }}" }
+                """,
+        ])
+        defer { collection.remove() }
+        let feed = #"<feed xmlns="http://www.w3.org/2005/Atom"><title>Users</title><entry><title>ada</title></entry>"#
+            + #"<entry><title>alan</title></entry></feed>"#
+        let loader = ScriptedLoader(routes: [
+            .path("/v1/feed", .response(status: 200, headers: ["Content-Type": "application/xml"], body: Data(feed.utf8))),
+        ], fallback: .response(status: 200))
+        let summary = try await collection.run(loader)
+        #expect(summary.outcomes[0].failures.map(\.diagnostic.message) == ["capture 'nothing' found no value"])
+        #expect(summary.outcomes[0].failures.first?.actual == "the query selected nothing")
+        let body = try #require(await loader.received.last?.body as? JSONBody)
+        #expect(body.value == .object(JSONObject([
+            ("title", .string("Users")), ("count", .int(2)), ("names", .array([.string("ada"), .string("alan")])),
+        ])))
+    }
+
     @Test func aCaptureThatFindsNothingFailsTheRequest() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment(),

@@ -104,6 +104,68 @@ import TestSupport
         #expect(empty.failures.first?.actual.contains("empty") == true)
     }
 
+    @Test func xpathQueriesCompareLikeJSONPathResults() async throws {
+        let feed = """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>Users</title>
+            <entry><title>ada</title></entry><entry><title>alan</title></entry></feed>
+            """
+        let passing = try await outcome("""
+            request: { url: /feed }
+            expect:
+              namespaces: { a: "http://www.w3.org/2005/Atom" }
+              xpath:
+                "string(/a:feed/a:title)": Users
+                "count(//a:entry)": 2
+                "//a:entry/a:title": [ada, alan]
+                "//a:entry[1]/a:title": ada
+                "//a:missing": { exists: false }
+                "count(//a:entry) = 2": true
+            """, reply: .response(status: 200, headers: ["Content-Type": "application/atom+xml"], body: Data(feed.utf8)))
+        #expect(passing.verdict == .passed, "\(passing.failures.map(\.diagnostic.message))")
+
+        let failing = try await outcome("""
+            request: { url: /feed }
+            expect:
+              namespaces: { a: "http://www.w3.org/2005/Atom" }
+              xpath:
+                "count(//a:entry)": 3
+                "//a:entry/a:title": ada
+            """, reply: .response(status: 200, body: Data(feed.utf8)))
+        #expect(failing.failures.map(\.diagnostic.message) == ["xpath count(//a:entry) did not match", "xpath //a:entry/a:title did not match"])
+        #expect(failing.failures.map(\.actual) == ["2", #"["ada","alan"]"#])
+        #expect(failing.failures.map { $0.diagnostic.mark?.line } == [5, 6])
+    }
+
+    @Test func xpathReadsHTMLByItsContentTypeAndFailsOnceOnABodyThatIsNotXML() async throws {
+        let html = try await outcome("""
+            request: { url: /page }
+            expect:
+              xpath:
+                "string(//h1)": Welcome
+                "//input/@name": [csrf, user]
+            """, reply: .response(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"],
+                                  body: Data("<h1>Welcome<form><input name=csrf><input name=user></form>".utf8)))
+        #expect(html.verdict == .passed, "\(html.failures.map(\.actual))")
+
+        let json = try await outcome("""
+            request: { url: /a }
+            expect:
+              xpath:
+                "//id": 1
+                "//name": x
+            """, reply: .json(#"{"id":1}"#))
+        #expect(json.failures.count == 1)
+        #expect(json.failures[0].diagnostic.message == "xpath //id cannot be checked")
+        #expect(json.failures[0].expected == "an XML body")
+        #expect(json.failures[0].actual == "the response body is not XML (8 bytes, Content-Type application/json): "
+                + "line 1, column 1: Start tag expected, '<' not found")
+
+        let empty = try await outcome("request: { url: /a }\nexpect:\n  xpath: { \"//a\": 1 }\n",
+                                      reply: .response(status: 200, headers: ["Content-Type": "text/html"]))
+        #expect(empty.failures.first?.expected == "an HTML body")
+        #expect(empty.failures.first?.actual == "the response body is empty, not HTML")
+    }
+
     @Test func textBodiesDecodeAsUTF8WithoutAByteOrderMarkAndRefuseNULAndInvalidBytes() async throws {
         let expectText = """
             request: { url: /a }

@@ -36,6 +36,38 @@ import TestSupport
         ])))
     }
 
+    @Test func graphqlBodyIsAJSONPostWithTypedVariables() async throws {
+        let request = try await firstRequest([
+            "environments/test.yaml": environment("variables: { userId: 7, filter: { tag: admin } }"),
+            "requests/a.yaml": """
+                request:
+                  url: /graphql
+                  graphql:
+                    query: "query User($id: ID!) { user(id: $id) { name } }"
+                    variables: { id: "{{ userId }}", label: "user {{ userId }}", filter: "{{ filter }}" }
+                    operationName: User
+                """,
+        ])
+        #expect(request.method == .post)
+        #expect(request.headers["Content-Type"] == nil, "the body supplies it")
+        let body = try #require(request.body as? JSONBody)
+        #expect(body.additionalHeaders["Content-Type"] == "application/json")
+        #expect(body.value == .object(JSONObject([
+            ("query", .string("query User($id: ID!) { user(id: $id) { name } }")),
+            ("variables", .object(JSONObject([
+                ("id", .int(7)), ("label", .string("user 7")), ("filter", .object(JSONObject([("tag", .string("admin"))]))),
+            ]))),
+            ("operationName", .string("User")),
+        ])))
+
+        let minimal = try await firstRequest([
+            "environments/test.yaml": environment(),
+            "requests/a.yaml": "request: { method: PUT, url: /graphql, graphql: { query: \"{ users { name } }\" } }\n",
+        ])
+        #expect(minimal.method == .put)
+        #expect((minimal.body as? JSONBody)?.value == .object(JSONObject([("query", .string("{ users { name } }"))])))
+    }
+
     @Test func queryRepeatsListsAndEnvironmentDefaultsYieldToTheRequest() async throws {
         let request = try await firstRequest([
             "environments/test.yaml": environment("""

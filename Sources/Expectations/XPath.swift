@@ -1,0 +1,170 @@
+public import HTTPCore
+internal import CLibXML2
+internal import Synchronization
+
+/// A prefix and the namespace URI it stands for in XPath expressions.
+public struct XPathNamespace: Sendable, Hashable {
+    public var prefix: String
+    public var uri: String
+
+    public init(prefix: String, uri: String) {
+        self.prefix = prefix
+        self.uri = uri
+    }
+}
+
+/// A compiled XPath 1.0 expression (libxml2's engine) with the namespace prefixes it may use, e.g.
+/// `count(//s:slide)`; one instance may be shared by concurrent checks.
+public final class XPath: @unchecked Sendable {
+    /// The expression as written.
+    public let text: String
+    public let namespaces: [XPathNamespace]
+    /// libxml2's compiled expression, never changed by this class; libxml2 caches function lookups inside it while
+    /// evaluating, so evaluations take turns through `turns`.
+    private let compiled: OpaquePointer
+    private let turns = Mutex(())
+
+    /// Compiles `text` and tries it once on an empty document, so that syntax errors, unknown functions, wrong
+    /// argument counts and undeclared prefixes are found here rather than when a response arrives.
+    public init(_ text: String, namespaces: [XPathNamespace] = []) throws(XPathError) {
+        self.text = text
+        self.namespaces = namespaces
+        let (compiled, errors) = LibXML.collectingErrors { () -> OpaquePointer? in
+            guard let empty = xmlNewDoc(nil) else { return nil }
+            defer { xmlFreeDoc(empty) }
+            let context = Self.newContext(on: empty, namespaces: namespaces)
+            defer { xmlXPathFreeContext(context) }
+            // Compiling with a context bounds the nesting depth of the expression.
+            guard let compiled = LibXML.withXMLString(text, { xmlXPathCtxtCompile(context, $0) }) else { return nil }
+            guard let result = xmlXPathCompiledEval(compiled, context) else {
+                xmlXPathFreeCompExpr(compiled)
+                return nil
+            }
+            xmlXPathFreeObject(result)
+            return compiled
+        }
+        guard let compiled else { throw Self.error(from: errors, in: text, namespaces: namespaces) }
+        self.compiled = compiled
+    }
+
+    deinit {
+        xmlXPathFreeCompExpr(compiled)
+    }
+
+    /// The value an expectation or capture sees (docs/format.md): nil for an empty node-set, the string value of
+    /// one node, a list of the string values of several, and numbers, strings and booleans as themselves.
+    public func comparableValue(in document: MarkupDocument) throws(XPathError) -> JSONValue? {
+        let (value, errors) = withExtendedLifetime(document) {
+            LibXML.collectingErrors { () -> JSONValue?? in
+                let context = Self.newContext(on: document.tree, namespaces: namespaces)
+                defer { xmlXPathFreeContext(context) }
+                return turns.withLock { _ -> JSONValue?? in
+                    guard let result = xmlXPathCompiledEval(compiled, context) else { return .none }
+                    defer { xmlXPathFreeObject(result) }
+                    return .some(Self.value(of: result.pointee))
+                }
+            }
+        }
+        guard let value else { throw Self.error(from: errors, in: text, namespaces: namespaces) }
+        return value
+    }
+
+    /// A context for evaluating at the document node, with the prefixes registered.
+    private static func newContext(on document: xmlDocPtr, namespaces: [XPathNamespace]) -> xmlXPathContextPtr {
+        let context = xmlXPathNewContext(document)!
+        context.pointee.node = UnsafeMutableRawPointer(document).assumingMemoryBound(to: xmlNode.self)
+        for namespace in namespaces {
+            LibXML.withXMLString(namespace.prefix) { prefix in
+                LibXML.withXMLString(namespace.uri) { uri in _ = xmlXPathRegisterNs(context, prefix, uri) }
+            }
+        }
+        return context
+    }
+
+    /// The comparable value of an evaluation's result (see `comparableValue(in:)`).
+    private static func value(of result: xmlXPathObject) -> JSONValue? {
+        switch result.type {
+        case XPATH_NODESET, XPATH_XSLT_TREE:
+            guard let set = result.nodesetval, set.pointee.nodeNr > 0, let nodes = set.pointee.nodeTab else { return nil }
+            let texts = (0..<Int(set.pointee.nodeNr)).map { index in
+                nodes[index].map { JSONValue.string(LibXML.stringValue(of: $0)) } ?? .string("")
+            }
+            return texts.count == 1 ? texts[0] : .array(texts)
+        case XPATH_BOOLEAN:
+            return .bool(result.boolval != 0)
+        case XPATH_NUMBER:
+            return number(result.floatval)
+        default:
+            return .string(result.stringval.map { LibXML.string($0) } ?? "")
+        }
+    }
+
+    /// An XPath number: integers as integers, NaN and the infinities as XPath writes them (JSON has no such numbers).
+    private static func number(_ value: Double) -> JSONValue {
+        if value.isNaN { return .string("NaN") }
+        if value.isInfinite { return .string(value > 0 ? "Infinity" : "-Infinity") }
+        if value == value.rounded(), abs(value) < 9_007_199_254_740_992 { return .int(Int(value)) }
+        return .double(value)
+    }
+
+    /// The error to report for a failed compile or evaluation: libxml2's syntax error with its place, else the
+    /// undeclared prefix, unknown function or variable the expression writes, else libxml2's first error.
+    private static func error(from errors: [LibXMLError], in text: String, namespaces: [XPathNamespace]) -> XPathError {
+        let first = errors.first { !$0.isWarning } ?? errors.first
+        if let first, let byteOffset = first.expressionOffset {
+            return XPathError(message: lowercasingFirstLetter(first.message), offset: scalarOffset(ofByte: byteOffset, in: text))
+        }
+        let names = XPathWrittenName.scan(text)
+        for name in names {
+            if let prefix = name.prefix, !namespaces.contains(where: { $0.prefix == prefix }) {
+                return XPathError(message: "undeclared namespace prefix '\(prefix)'", offset: name.offset, undeclaredPrefix: prefix)
+            }
+            if name.role == .function, !isFunction(name.local) {
+                return XPathError(message: "unknown function '\(name.local)()'", offset: name.offset)
+            }
+            if name.role == .variable {
+                return XPathError(message: "undefined variable '$\(name.local)': XPath variables cannot be set here", offset: name.offset)
+            }
+        }
+        return XPathError(message: first.map { lowercasingFirstLetter($0.message) } ?? "the expression cannot be evaluated", offset: nil)
+    }
+
+    /// Whether libxml2 has an XPath function of this name.
+    private static func isFunction(_ name: String) -> Bool {
+        guard let context = xmlXPathNewContext(nil) else { return true }
+        defer { xmlXPathFreeContext(context) }
+        return LibXML.withXMLString(name) { xmlXPathFunctionLookup(context, $0) } != nil
+    }
+
+    /// The offset in Unicode scalars of a UTF-8 byte offset (clamped to the text).
+    private static func scalarOffset(ofByte byteOffset: Int, in text: String) -> Int {
+        let utf8 = text.utf8
+        let end = utf8.index(utf8.startIndex, offsetBy: min(max(byteOffset, 0), utf8.count))
+        return text.unicodeScalars[..<end].count
+    }
+
+    /// libxml2 writes `Invalid expression`; messages here start in lower case.
+    private static func lowercasingFirstLetter(_ message: String) -> String {
+        guard let first = message.first, first.isUppercase, message.dropFirst().first?.isLowercase ?? true else { return message }
+        return first.lowercased() + message.dropFirst()
+    }
+}
+
+/// Why an XPath expression does not compile or cannot be evaluated: libxml2's message, and where in the
+/// expression when it says.
+public struct XPathError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, e.g. `invalid expression`.
+    public let message: String
+    /// The 0-based offset of the problem in the expression, in Unicode scalars; nil when not known.
+    public let offset: Int?
+    /// The prefix the expression uses without a namespace for it, when that is the problem.
+    public let undeclaredPrefix: String?
+
+    public init(message: String, offset: Int?, undeclaredPrefix: String? = nil) {
+        self.message = message
+        self.offset = offset
+        self.undeclaredPrefix = undeclaredPrefix
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import HTTPCore
+import Testing
+@testable import Expectations
+
+@Suite struct XPathTests {
+    static let slides = """
+    <?xml version="1.0"?>
+    <slideshow title="Sample Slide Show" version="1.5">
+      <slide type="all"><title>Wake up to WonderWidgets!</title></slide>
+      <slide type="all"><title>Overview</title><item>Why <em>WonderWidgets</em> are great</item></slide>
+    </slideshow>
+    """
+
+    static let atom = """
+    <feed xmlns="http://www.w3.org/2005/Atom" xmlns:d="urn:demo">
+      <title>Users</title>
+      <entry><title>ada</title><d:age>36</d:age></entry>
+      <entry><title>alan</title></entry>
+    </feed>
+    """
+
+    private func document(_ text: String, _ syntax: MarkupDocument.Syntax = .xml, charset: String? = nil) throws -> MarkupDocument {
+        try MarkupDocument(parsing: Data(text.utf8), as: syntax, charset: charset)
+    }
+
+    private func value(_ expression: String, in document: MarkupDocument, namespaces: [XPathNamespace] = []) throws -> JSONValue? {
+        try XPath(expression, namespaces: namespaces).comparableValue(in: document)
+    }
+
+    @Test func nodeSetsAreAbsentOneTextOrAListOfTexts() throws {
+        let slides = try document(Self.slides)
+        #expect(try value("//nothing", in: slides) == nil)
+        #expect(try value("/slideshow/@title", in: slides) == .string("Sample Slide Show"))
+        #expect(try value("//slide[2]/item", in: slides) == .string("Why WonderWidgets are great"))
+        #expect(try value("//slide/title", in: slides) == .array([.string("Wake up to WonderWidgets!"), .string("Overview")]))
+        #expect(try value("//slide/@type", in: slides) == .array([.string("all"), .string("all")]))
+        #expect(try value("slideshow/slide[1]/title/text()", in: slides) == .string("Wake up to WonderWidgets!"))
+    }
+
+    @Test func numbersStringsAndBooleansAreThemselves() throws {
+        let slides = try document(Self.slides)
+        #expect(try value("count(//slide)", in: slides) == .int(2))
+        #expect(try value("number(/slideshow/@version)", in: slides) == .double(1.5))
+        #expect(try value("string(/slideshow/@title)", in: slides) == .string("Sample Slide Show"))
+        #expect(try value("string(//missing)", in: slides) == .string(""))
+        #expect(try value("boolean(//slide)", in: slides) == .bool(true))
+        #expect(try value("count(//slide) > 5", in: slides) == .bool(false))
+        #expect(try value("number('x')", in: slides) == .string("NaN"))
+        #expect(try value("-1 div 0", in: slides) == .string("-Infinity"))
+    }
+
+    @Test func prefixesComeFromTheDeclaredNamespacesNotTheDocument() throws {
+        let feed = try document(Self.atom)
+        let namespaces = [XPathNamespace(prefix: "a", uri: "http://www.w3.org/2005/Atom"), XPathNamespace(prefix: "demo", uri: "urn:demo")]
+        #expect(try value("//a:entry/a:title", in: feed, namespaces: namespaces) == .array([.string("ada"), .string("alan")]))
+        #expect(try value("number(//a:entry[a:title = 'ada']/demo:age)", in: feed, namespaces: namespaces) == .int(36))
+        // Elements in a default namespace are not matched by unprefixed names (XPath 1.0).
+        #expect(try value("//entry", in: feed) == nil)
+        #expect(throws: XPathError(message: "undeclared namespace prefix 'd'", offset: 10, undeclaredPrefix: "d")) {
+            try XPath("//a:entry/d:age", namespaces: namespaces)
+        }
+        #expect(throws: XPathError(message: "undeclared namespace prefix 'x'", offset: 7, undeclaredPrefix: "x")) {
+            try XPath("child::x:*")
+        }
+    }
+
+    @Test func badExpressionsFailWhenCompiledWithTheirPlace() {
+        #expect(throws: XPathError(message: "invalid expression", offset: 8)) { try XPath("//slide[") }
+        #expect(throws: XPathError(message: "invalid expression", offset: 6)) { try XPath("//é[1]]") }
+        #expect(throws: XPathError(message: "unknown function 'nope()'", offset: 6)) { try XPath("count(nope(1))") }
+        #expect(throws: XPathError(message: "invalid number of arguments", offset: nil)) { try XPath("substring('a')") }
+        #expect(throws: XPathError(message: "invalid type", offset: nil)) { try XPath("count('a')") }
+        #expect(throws: XPathError(message: "undefined variable '$v': XPath variables cannot be set here", offset: 4)) {
+            try XPath("1 + $v")
+        }
+        // Deep nesting is refused by libxml2's depth limit rather than exhausting the stack.
+        #expect(throws: XPathError.self) { try XPath(String(repeating: "(", count: 100_000) + "1" + String(repeating: ")", count: 100_000)) }
+    }
+
+    @Test func writtenNamesSkipLiteralsAndAxes() {
+        let names = XPathWrittenName.scan("child::s:a[@b = 'c:d'][f(1)]/text()/$v/s:*")
+        #expect(names == [
+            XPathWrittenName(prefix: "s", local: "a", role: .name, offset: 7),
+            XPathWrittenName(prefix: nil, local: "b", role: .name, offset: 12),
+            XPathWrittenName(prefix: nil, local: "f", role: .function, offset: 23),
+            XPathWrittenName(prefix: nil, local: "text", role: .name, offset: 29),
+            XPathWrittenName(prefix: nil, local: "v", role: .variable, offset: 36),
+            XPathWrittenName(prefix: "s", local: "*", role: .name, offset: 39),
+        ])
+    }
+
+    @Test func xmlThatIsNotWellFormedFailsWithTheParsersMessage() {
+        #expect(throws: MarkupParseError(description: "line 1, column 11: Opening and ending tag mismatch: b line 1 and a")) {
+            try document("<a><b></a>")
+        }
+        #expect(throws: MarkupParseError(description: "line 1, column 1: Start tag expected, '<' not found")) {
+            try document(#"{"not": "xml"}"#)
+        }
+    }
+
+    @Test func xmlReadsNothingFromOutsideAndRefusesEntityBombs() throws {
+        let external = try document("""
+            <?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>[&e;]</x>
+            """)
+        #expect(try value("string(/x)", in: external) == .string("[]"))
+        let levels = (1...9).map { level in
+            "<!ENTITY l\(level) \"" + String(repeating: level == 1 ? "lol" : "&l\(level - 1);", count: 10) + "\">"
+        }
+        let bomb = "<?xml version=\"1.0\"?><!DOCTYPE x [\(levels.joined())]><x>&l9;</x>"
+        #expect(throws: MarkupParseError.self) { try document(bomb) }
+    }
+
+    @Test func htmlIsParsedLikeABrowserWould() throws {
+        let page = try document("""
+            <!DOCTYPE html><HTML><title>Sign in</title>
+            <h1>Caf\u{E9} &amp; more&nbsp;here<p>first<P>second
+            <form action=/login><INPUT name=csrf value=abc><input name=user></form>
+            """, .html)
+        #expect(try value("string(//title)", in: page) == .string("Sign in"))
+        #expect(try value("string(//h1)", in: page) == .string("Caf\u{E9} & more\u{A0}here"))
+        #expect(try value("//p", in: page) == .array([.string("first"), .string("second\n")]))
+        #expect(try value("//form[@action = '/login']/input/@name", in: page) == .array([.string("csrf"), .string("user")]))
+        #expect(try value("count(/html/body)", in: page) == .int(1))
+    }
+
+    @Test func htmlThatIsNotUTF8IsReadByItsMetaCharsetElseAsLatin1() throws {
+        let windows1252 = Data("<meta charset=\"windows-1252\"><p>".utf8) + Data([0x80]) + Data("</p>".utf8)
+        #expect(try value("string(//p)", in: MarkupDocument(parsing: windows1252, as: .html)) == .string("\u{20AC}"))
+        let undeclared = Data("<p>caf".utf8) + Data([0xE9]) + Data("</p>".utf8)
+        #expect(try value("string(//p)", in: MarkupDocument(parsing: undeclared, as: .html)) == .string("caf\u{E9}"))
+    }
+
+    @Test func aCharsetOverridesTheDocumentsOwnDeclaration() throws {
+        let latin1 = Data("<?xml version=\"1.0\" encoding=\"utf-8\"?><x>caf".utf8) + Data([0xE9]) + Data("</x>".utf8)
+        let document = try MarkupDocument(parsing: latin1, as: .xml, charset: "ISO-8859-1")
+        #expect(try value("string(/x)", in: document) == .string("caf\u{E9}"))
+    }
+
+    @Test func oneExpressionServesConcurrentEvaluations() async throws {
+        let xpath = try XPath("count(//slide)")
+        let results = await withTaskGroup(of: JSONValue?.self) { group in
+            for _ in 0..<64 {
+                group.addTask {
+                    guard let document = try? MarkupDocument(parsing: Data(Self.slides.utf8), as: .xml) else { return nil }
+                    return try? xpath.comparableValue(in: document)
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results == Array(repeating: .int(2), count: 64))
+    }
+}
