@@ -115,6 +115,11 @@ public struct JSONSchemaError: Error, Sendable, Hashable, CustomStringConvertibl
         self.suggestion = suggestion
     }
 
+    /// `path` (a file a schema references) relative to the directory of `schemaFile`: `common.json`, `../shared/id.json`.
+    public static func path(of path: String, relativeTo schemaFile: String) -> String {
+        SchemaDocuments.relativePath(from: (schemaFile as NSString).deletingLastPathComponent, to: path)
+    }
+
     public var description: String {
         let place = textPosition.map { "line \($0.line), column \($0.column)" } ?? schemaPath
         return "invalid schema at \(otherFile.map { "\($0) " } ?? "")\(place): \(message)"

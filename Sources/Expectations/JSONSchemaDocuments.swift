@@ -116,7 +116,7 @@ struct SchemaDocuments {
         do {
             return try JSONValue.parse(data)
         } catch {
-            throw JSONSchemaError(message: "the schema file is not JSON: \(error.message)", schemaPath: "#", otherFile: other,
+            throw JSONSchemaError(message: "not valid JSON: \(error.message)", schemaPath: "#", otherFile: other,
                                   textPosition: JSONTextPosition(line: error.line, column: error.column))
         }
     }
