@@ -212,10 +212,10 @@ struct SchemaCompiler {
     // MARK: Nodes
 
     private mutating func compileNode(at location: SchemaLocation) throws(JSONSchemaError) -> SchemaNode {
-        let value = registry.value(at: location)
         guard let scanned = registry.scanned[location] else {
             throw registry.error("a schema must be an object or a boolean", at: location)
         }
+        let value = scanned.value
         guard case .object(let schema) = value else {
             guard case .bool(let accepts) = value else { throw registry.error("a schema must be an object or a boolean", at: location) }
             return SchemaNode(body: .always(accepts, keyword: Self.applyingKeyword(location)), location: display(location),

@@ -23,13 +23,13 @@ struct SchemaLocation: Hashable, Sendable {
 
     /// A name escaped as a JSON pointer token (`~` as `~0`, `/` as `~1`).
     static func escape(_ name: String) -> String {
-        guard name.contains("~") || name.contains("/") else { return name }
+        guard name.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return name }
         return name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     /// A JSON pointer token unescaped.
     static func unescape(_ token: String) -> String {
-        guard token.contains("~") else { return token }
+        guard token.utf8.contains(UInt8(ascii: "~")) else { return token }
         return token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
     }
 }
@@ -95,16 +95,33 @@ struct SchemaDocuments {
 
     /// The `file:` URI of an absolute path, percent-encoding what a URI path cannot hold.
     static func fileURI(forPath path: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "#?%")
-        return "file://" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path)
+        var encoded = "file://"
+        for byte in path.utf8 {
+            if Self.isPathCharacter(byte) {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                encoded += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return encoded
+    }
+
+    /// Whether a byte stands for itself in a URI path (RFC 3986 unreserved, sub-delims, `:`, `@`, `/`).
+    private static func isPathCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default:
+            "-._~!$&'()*+,;=:@/".utf8.contains(byte)
+        }
     }
 
     /// The absolute path a `file:` URI names (local host only), nil for other URIs.
     static func filePath(of uri: URIReference) -> String? {
         guard uri.scheme?.lowercased() == "file", uri.authority == nil || uri.authority == "" || uri.authority == "localhost"
         else { return nil }
-        return uri.path.removingPercentEncoding ?? uri.path
+        return URIReference.percentDecoded(uri.path)
     }
 
     /// Reads and parses a schema file; `uri` is nil for the schema compiled, whose problems are not "another file".

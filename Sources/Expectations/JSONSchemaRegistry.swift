@@ -51,8 +51,9 @@ struct SchemaResource {
     var dynamicAnchors: [String: SchemaLocation] = [:]
 }
 
-/// What scanning found for one subschema: its base URI, its resource and its dialect.
+/// What scanning found for one subschema: its value, base URI, resource and dialect.
 struct ScannedSchema {
+    let value: JSONValue
     let base: URIReference
     let resource: Int
     let dialect: SchemaDialect
@@ -119,7 +120,9 @@ struct SchemaRegistry {
                                dialect: SchemaDialect) throws(JSONSchemaError) {
         guard scanned[location] == nil else { return }
         guard case .object(let object) = value else {
-            if case .bool = value { scanned[location] = ScannedSchema(base: base, resource: resource, dialect: dialect) }
+            if case .bool = value {
+                scanned[location] = ScannedSchema(value: value, base: base, resource: resource, dialect: dialect)
+            }
             return
         }
         var base = base
@@ -164,9 +167,11 @@ struct SchemaRegistry {
                 resources[resource].dynamicAnchors[anchor.name] = location
             }
         }
-        scanned[location] = ScannedSchema(base: base, resource: resource, dialect: dialect)
-        for (keyword, shape) in Self.subschemaKeywords(dialect.draft) {
-            guard let member = object[keyword] else { continue }
+        scanned[location] = ScannedSchema(value: value, base: base, resource: resource, dialect: dialect)
+        let shapes = dialect.draft == .draft7 ? Self.subschemaKeywords7 : Self.subschemaKeywords2020
+        for keyword in object.keys {
+            guard let shape = shapes[keyword] else { continue }
+            let member = object[keyword]!
             let keywordLocation = location.appending(keyword)
             switch (shape, member) {
             case (.single, _), (.singleOrList, .object), (.singleOrList, .bool):
@@ -190,24 +195,20 @@ struct SchemaRegistry {
         case single, list, map, singleOrList
     }
 
-    private static let subschemaKeywords2020: [(String, SubschemaShape)] = [
-        ("$defs", .map), ("definitions", .map), ("properties", .map), ("patternProperties", .map),
-        ("dependentSchemas", .map), ("additionalProperties", .single), ("propertyNames", .single),
-        ("unevaluatedProperties", .single), ("prefixItems", .list), ("items", .single), ("contains", .single),
-        ("unevaluatedItems", .single), ("allOf", .list), ("anyOf", .list), ("oneOf", .list), ("not", .single),
-        ("if", .single), ("then", .single), ("else", .single), ("contentSchema", .single),
+    private static let subschemaKeywords2020: [String: SubschemaShape] = [
+        "$defs": .map, "definitions": .map, "properties": .map, "patternProperties": .map,
+        "dependentSchemas": .map, "additionalProperties": .single, "propertyNames": .single,
+        "unevaluatedProperties": .single, "prefixItems": .list, "items": .single, "contains": .single,
+        "unevaluatedItems": .single, "allOf": .list, "anyOf": .list, "oneOf": .list, "not": .single,
+        "if": .single, "then": .single, "else": .single, "contentSchema": .single,
     ]
 
-    private static let subschemaKeywords7: [(String, SubschemaShape)] = [
-        ("definitions", .map), ("properties", .map), ("patternProperties", .map), ("dependencies", .map),
-        ("additionalProperties", .single), ("propertyNames", .single), ("items", .singleOrList),
-        ("additionalItems", .single), ("contains", .single), ("allOf", .list), ("anyOf", .list), ("oneOf", .list),
-        ("not", .single), ("if", .single), ("then", .single), ("else", .single),
+    private static let subschemaKeywords7: [String: SubschemaShape] = [
+        "definitions": .map, "properties": .map, "patternProperties": .map, "dependencies": .map,
+        "additionalProperties": .single, "propertyNames": .single, "items": .singleOrList,
+        "additionalItems": .single, "contains": .single, "allOf": .list, "anyOf": .list, "oneOf": .list,
+        "not": .single, "if": .single, "then": .single, "else": .single,
     ]
-
-    private static func subschemaKeywords(_ draft: JSONSchemaDraft) -> [(String, SubschemaShape)] {
-        draft == .draft7 ? subschemaKeywords7 : subschemaKeywords2020
-    }
 
     // MARK: Dialects
 
@@ -252,7 +253,7 @@ struct SchemaRegistry {
             throw error("$ref '\(reference)' does not resolve: no schema is known as '\(shown)'", at: location, keyword: keyword)
         }
         let resource = resources[resourceIndex]
-        let fragment = target.fragment.map { $0.removingPercentEncoding ?? $0 } ?? ""
+        let fragment = target.fragment.map(URIReference.percentDecoded) ?? ""
         if fragment.isEmpty { return resource.location }
         if fragment.hasPrefix("/") {
             guard let found = try pointerTarget(fragment, in: resource) else {
@@ -298,7 +299,7 @@ struct SchemaRegistry {
                 nearest = known
             } else if case .object(let object) = value, case .string(let id)? = object["$id"] {
                 // A subschema no keyword leads to (under an unknown keyword) may still change the base URI.
-                nearest = ScannedSchema(base: URIReference(id).resolved(against: nearest.base).withoutFragment,
+                nearest = ScannedSchema(value: value, base: URIReference(id).resolved(against: nearest.base).withoutFragment,
                                         resource: nearest.resource, dialect: nearest.dialect)
             }
             let name = SchemaLocation.unescape(String(token))

@@ -12,26 +12,31 @@ struct URIReference: Hashable, Sendable, CustomStringConvertible {
 
     /// Splits `text` into its parts; every string is some URI reference, so this never fails.
     init(_ text: String) {
-        var rest = Substring(text)
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = String(rest[rest.index(after: hash)...])
-            rest = rest[..<hash]
+        // The delimiters are ASCII, so the UTF-8 view finds them without grapheme breaking.
+        let bytes = text.utf8
+        var end = bytes.endIndex
+        if let hash = bytes.firstIndex(of: UInt8(ascii: "#")) {
+            fragment = String(text[bytes.index(after: hash)...])
+            end = hash
         }
-        if let question = rest.firstIndex(of: "?") {
-            query = String(rest[rest.index(after: question)...])
-            rest = rest[..<question]
+        if let question = bytes[..<end].firstIndex(of: UInt8(ascii: "?")) {
+            query = String(text[bytes.index(after: question)..<end])
+            end = question
         }
-        if let colon = rest.firstIndex(of: ":"), Self.isScheme(rest[..<colon]) {
-            scheme = String(rest[..<colon])
-            rest = rest[rest.index(after: colon)...]
+        var start = bytes.startIndex
+        if let colon = bytes[..<end].firstIndex(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "/") }),
+           bytes[colon] == UInt8(ascii: ":"), Self.isScheme(bytes[start..<colon]) {
+            scheme = String(text[start..<colon])
+            start = bytes.index(after: colon)
         }
-        if rest.hasPrefix("//") {
-            let afterSlashes = rest.dropFirst(2)
-            let end = afterSlashes.firstIndex(of: "/") ?? afterSlashes.endIndex
-            authority = String(afterSlashes[..<end])
-            rest = afterSlashes[end...]
+        let rest = bytes[start..<end]
+        if rest.starts(with: "//".utf8) {
+            let authorityStart = bytes.index(start, offsetBy: 2)
+            let authorityEnd = bytes[authorityStart..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+            authority = String(text[authorityStart..<authorityEnd])
+            start = authorityEnd
         }
-        path = String(rest)
+        path = String(text[start..<end])
     }
 
     private init(scheme: String?, authority: String?, path: String, query: String?, fragment: String?) {
@@ -42,10 +47,36 @@ struct URIReference: Hashable, Sendable, CustomStringConvertible {
         self.fragment = fragment
     }
 
-    /// Whether `text` is an RFC 3986 scheme: a letter, then letters, digits, `+`, `-` or `.`.
-    private static func isScheme(_ text: Substring) -> Bool {
-        guard let first = text.unicodeScalars.first, first.isASCIILetter else { return false }
-        return text.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
+    /// Whether `bytes` are an RFC 3986 scheme: a letter, then letters, digits, `+`, `-` or `.`.
+    private static func isScheme(_ bytes: Substring.UTF8View) -> Bool {
+        guard let first = bytes.first, Self.isLetter(first) else { return false }
+        return bytes.allSatisfy { byte in
+            Self.isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    /// `text` with `%XX` escapes decoded (as UTF-8); malformed escapes stay as written.
+    static func percentDecoded(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        let bytes = Array(text.utf8)
+        var decoded: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+               let value = UInt8(String(decoding: bytes[index + 1...index + 2], as: UTF8.self), radix: 16) {
+                decoded.append(value)
+                index += 3
+            } else {
+                decoded.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: decoded, as: UTF8.self)
     }
 
     /// The reference as text.
@@ -121,8 +152,4 @@ struct URIReference: Hashable, Sendable, CustomStringConvertible {
         }
         return output.joined()
     }
-}
-
-extension Unicode.Scalar {
-    fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
 }

@@ -35,6 +35,17 @@ import Expectations
         ])
     }
 
+    @Test func readsFilesWhosePathsNeedPercentEncoding() throws {
+        let root = try Self.directory([
+            "my schemas #1/user é.json": ##"{"$ref": "common%20types.json#/$defs/id"}"##,
+            "my schemas #1/common types.json": ##"{"$defs": {"id": {"type": "integer"}}}"##,
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let schema = try JSONSchema(contentsOfFile: root.appendingPathComponent("my schemas #1/user é.json").path)
+        #expect(schema.isValid(.int(1)))
+        #expect(schema.validate(.string("x")).map(\.schemaPath) == ["common types.json#/$defs/id/type"])
+    }
+
     @Test func reportsANetworkReferenceWhereItIsWritten() throws {
         let root = try Self.directory([
             "user.json": ##"{"properties": {"address": {"$ref": "https://example.com/address.json"}}}"##,
