@@ -65,6 +65,7 @@ struct SchemaProblem: Sendable {
     let location: String
     let suggestion: String?
 
+    /// The problem `error` describes in the schema file `schemaFile`, shown as `displayPath`.
     init(_ error: JSONSchemaError, schemaFile: String, displayPath: String) {
         let file = error.otherFile ?? schemaFile
         let shownFile = error.otherFile.map { Self.displayPath(of: $0, besides: schemaFile, shownAs: displayPath) } ?? displayPath

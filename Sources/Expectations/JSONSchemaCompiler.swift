@@ -24,6 +24,7 @@ struct SchemaKeyword: Sendable {
     let name: String
     let rule: Rule
 
+    /// What the keyword checks, with its compiled operands.
     enum Rule: Sendable {
         case types(JSONTypeSet)
         case enumeration([JSONValue])
@@ -110,6 +111,7 @@ struct SchemaCompiler {
     /// Whether some `$dynamicRef` resolves dynamically, so every `$dynamicAnchor` must be compiled.
     private var usesDynamicScope = false
 
+    /// A compiler for one schema; nothing is read until `compile(root:)`.
     init(options: JSONSchema.Options) {
         registry = SchemaRegistry(options: options)
     }
@@ -160,6 +162,7 @@ struct SchemaCompiler {
         return node(at: target)
     }
 
+    /// A location as reports show it: `#/properties/id`, `common.json#/$defs/id`.
     private func display(_ location: SchemaLocation) -> String {
         registry.documents.displayName(of: location.document) + "#" + location.pointer
     }
@@ -169,9 +172,11 @@ struct SchemaCompiler {
     private func checkInPlaceCycles(_ compiled: [SchemaNode]) throws(JSONSchemaError) {
         var locations = [SchemaLocation](repeating: SchemaLocation(document: 0, pointer: ""), count: compiled.count)
         for (location, index) in indexes { locations[index] = location }
+        /// Depth-first search state of a node.
         enum Mark { case unvisited, active, done }
         var marks = [Mark](repeating: .unvisited, count: compiled.count)
         var trail: [Int] = []
+        /// Visits what `index` applies in place, throwing on reaching a node still being visited.
         func visit(_ index: Int) throws(JSONSchemaError) {
             marks[index] = .active
             trail.append(index)
@@ -211,6 +216,7 @@ struct SchemaCompiler {
 
     // MARK: Nodes
 
+    /// The node of the subschema at `location`, its keywords compiled (draft-07: `$ref` alone when present).
     private mutating func compileNode(at location: SchemaLocation) throws(JSONSchemaError) -> SchemaNode {
         guard let scanned = registry.scanned[location] else {
             throw registry.error("a schema must be an object or a boolean", at: location)
@@ -238,6 +244,7 @@ struct SchemaCompiler {
                           tracksEvaluation: keywords.contains { Self.isUnevaluated($0.rule) })
     }
 
+    /// Whether the rule is `unevaluatedProperties` or `unevaluatedItems`.
     private static func isUnevaluated(_ rule: SchemaKeyword.Rule) -> Bool {
         switch rule {
         case .unevaluatedItems, .unevaluatedProperties: true
@@ -272,11 +279,14 @@ struct SchemaCompiler {
 
     // MARK: Keywords
 
+    /// One keyword of a schema object compiled, or nil when it asserts nothing (annotations, unknown keywords,
+    /// a group member compiled with the group's first keyword).
     private mutating func compileKeyword(_ name: String, _ value: JSONValue, _ context: inout KeywordContext)
         throws(JSONSchemaError) -> SchemaKeyword? {
         guard let vocabulary = Self.vocabulary(of: name, draft: context.dialect.draft) else { return nil }
         guard vocabulary.isEmpty || context.dialect.vocabularies.contains(vocabulary) else { return nil }
         let location = context.location
+        /// The keyword `name` with `rule`.
         func keyword(_ rule: SchemaKeyword.Rule) -> SchemaKeyword { SchemaKeyword(name: name, rule: rule) }
         switch name {
         case "$ref", "$dynamicRef": return try referenceKeyword(name, value, context)
@@ -385,6 +395,7 @@ struct SchemaCompiler {
         return SchemaKeyword(name: name, rule: .ref(index))
     }
 
+    /// `properties`, `patternProperties` and `additionalProperties` of one schema object as one rule.
     private mutating func properties(_ context: KeywordContext) throws(JSONSchemaError) -> SchemaKeyword.Rule {
         let schema = context.schema
         let location = context.location
@@ -440,6 +451,7 @@ struct SchemaCompiler {
         return SchemaKeyword(name: first, rule: .items(prefix: prefix, rest: rest))
     }
 
+    /// `contains` with its bounds (draft-07 has none: at least one item must match).
     private mutating func contains(_ value: JSONValue, _ context: KeywordContext) throws(JSONSchemaError) -> SchemaKeyword {
         let location = context.location
         var minimum = 1
@@ -478,6 +490,7 @@ struct SchemaCompiler {
         return (required, schemas)
     }
 
+    /// The nodes of a list of subschemas (`allOf`, `prefixItems`, …).
     private mutating func schemaList(_ value: JSONValue, _ name: String, at location: SchemaLocation,
                                      allowsEmpty: Bool = false) throws(JSONSchemaError) -> [Int] {
         guard case .array(let schemas) = value, allowsEmpty || !schemas.isEmpty else {
@@ -490,6 +503,7 @@ struct SchemaCompiler {
         return indexes
     }
 
+    /// The types `type` names: one name or a list of them.
     private func types(_ value: JSONValue, at location: SchemaLocation) throws(JSONSchemaError) -> JSONTypeSet {
         let names: [JSONValue]
         switch value {
@@ -508,6 +522,7 @@ struct SchemaCompiler {
         return types
     }
 
+    /// A list of strings (`required`, a `dependentRequired` entry).
     private func strings(_ value: JSONValue, _ name: String, at location: SchemaLocation) throws(JSONSchemaError) -> [String] {
         guard case .array(let elements) = value else { throw wrongType(name, "an array of strings", at: location) }
         var strings: [String] = []
@@ -518,11 +533,13 @@ struct SchemaCompiler {
         return strings
     }
 
+    /// A numeric operand.
     private func number(_ value: JSONValue, _ name: String, at location: SchemaLocation) throws(JSONSchemaError) -> Double {
         guard let number = value.numberValue else { throw wrongType(name, "a number", at: location) }
         return number
     }
 
+    /// A non-negative integer operand (`2.0` counts); huge values are capped, since no instance reaches them.
     private func count(_ value: JSONValue, _ name: String, at location: SchemaLocation) throws(JSONSchemaError) -> Int {
         guard JSONTypeSet.integer.contains(typeOf: value), let number = value.numberValue, number >= 0 else {
             throw wrongType(name, "a non-negative integer", at: location)
@@ -530,6 +547,7 @@ struct SchemaCompiler {
         return number >= Double(Int.max / 2) ? Int.max / 2 : Int(number)
     }
 
+    /// A compiled ICU pattern (shared through the expression cache).
     private func regularExpression(_ pattern: String, at location: SchemaLocation, _ name: String)
         throws(JSONSchemaError) -> RegularExpression {
         do {
@@ -539,6 +557,7 @@ struct SchemaCompiler {
         }
     }
 
+    /// The error of a keyword whose value has the wrong form.
     private func wrongType(_ name: String, _ expected: String, at location: SchemaLocation) -> JSONSchemaError {
         registry.error("\(name) must be \(expected)", at: location, keyword: name)
     }

@@ -50,6 +50,7 @@ struct SchemaDocuments {
     private var indexByURI: [String: Int] = [:]
     let options: JSONSchema.Options
 
+    /// No documents yet; `options` says which may be loaded.
     init(options: JSONSchema.Options) {
         self.options = options
     }
@@ -59,6 +60,7 @@ struct SchemaDocuments {
         add(Document(uri: uri, value: value, filePath: options.readsLocalFiles ? Self.filePath(of: URIReference(uri)) : nil))
     }
 
+    /// Adds a document; returns its index.
     private mutating func add(_ document: Document) -> Int {
         list.append(document)
         indexByURI[document.uri] = list.count - 1

@@ -27,6 +27,7 @@ struct SchemaDialect: Hashable, Sendable {
     let draft: JSONSchemaDraft
     let vocabularies: SchemaVocabularies
 
+    /// A dialect of `draft` (2020-12: with `vocabularies`, all by default).
     init(_ draft: JSONSchemaDraft, vocabularies: SchemaVocabularies = .all) {
         self.draft = draft
         self.vocabularies = vocabularies
@@ -106,6 +107,7 @@ struct SchemaRegistry {
         return root
     }
 
+    /// The resource known by `uri`, registered at `location` the first time.
     private mutating func newResource(uri: String, at location: SchemaLocation) -> Int {
         if let known = resourceByURI[uri] { return known }
         resources.append(SchemaResource(uri: uri, location: location))

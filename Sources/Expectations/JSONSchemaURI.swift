@@ -39,6 +39,7 @@ struct URIReference: Hashable, Sendable, CustomStringConvertible {
         path = String(text[start..<end])
     }
 
+    /// A reference from its parts.
     private init(scheme: String?, authority: String?, path: String, query: String?, fragment: String?) {
         self.scheme = scheme
         self.authority = authority
@@ -56,6 +57,7 @@ struct URIReference: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether a byte is an ASCII letter.
     private static func isLetter(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }

@@ -11,6 +11,7 @@ struct EvaluatedParts {
     /// Further items evaluated (those `contains` matched).
     var items: Set<Int> = []
 
+    /// Adds what `other` evaluated.
     mutating func merge(_ other: EvaluatedParts) {
         allProperties = allProperties || other.allProperties
         if !allProperties { properties.formUnion(other.properties) }
@@ -19,7 +20,9 @@ struct EvaluatedParts {
         if !allItems { items.formUnion(other.items) }
     }
 
+    /// Whether the property `name` was evaluated.
     func hasEvaluated(property name: String) -> Bool { allProperties || properties.contains(name) }
+    /// Whether item `index` was evaluated.
     func hasEvaluated(item index: Int) -> Bool { allItems || index < itemPrefix || items.contains(index) }
 }
 
@@ -51,6 +54,7 @@ struct SchemaValidator {
     private var depth = 0
     static let maximumDepth = 512
 
+    /// A validator of `schema`; with `reports` false it only finds the verdict.
     init(schema: JSONSchema, reports: Bool) {
         nodes = schema.nodes
         dynamicAnchors = schema.dynamicAnchors
@@ -268,6 +272,7 @@ struct SchemaValidator {
         }
     }
 
+    /// `dependentRequired` and `dependentSchemas` (draft-07 `dependencies`) for the properties present.
     private mutating func applyDependencies(_ object: JSONObject, required: [(String, [String])], schemas: [(String, Int)],
                                             keyword: SchemaKeyword, node: SchemaNode,
                                             evaluated: inout EvaluatedParts?) -> Bool {
@@ -287,6 +292,7 @@ struct SchemaValidator {
         return valid
     }
 
+    /// `prefixItems` then `items` (draft-07: `items` as a list, then `additionalItems`), item by item.
     private mutating func applyItems(_ elements: [JSONValue], prefix: [Int], rest: Int?,
                                      evaluated: inout EvaluatedParts?) -> Bool {
         var valid = true
@@ -302,6 +308,7 @@ struct SchemaValidator {
         return valid
     }
 
+    /// Every subschema to the same value.
     private mutating func applyAllOf(_ schemas: [Int], to instance: JSONValue, evaluated: inout EvaluatedParts?) -> Bool {
         var valid = true
         for schema in schemas {
@@ -311,6 +318,7 @@ struct SchemaValidator {
         return valid
     }
 
+    /// At least one subschema must match (branches muted; what matching ones evaluated counts).
     private mutating func applyAnyOf(_ schemas: [Int], to instance: JSONValue, keyword: SchemaKeyword, node: SchemaNode,
                                      evaluated: inout EvaluatedParts?) -> Bool {
         var matched = false
@@ -326,6 +334,7 @@ struct SchemaValidator {
         return check(matched, keyword.name, node) { "matches none of the \(schemas.count) anyOf schemas" }
     }
 
+    /// Exactly one subschema must match; a violation names the matching ones.
     private mutating func applyOneOf(_ schemas: [Int], to instance: JSONValue, keyword: SchemaKeyword, node: SchemaNode,
                                      evaluated: inout EvaluatedParts?) -> Bool {
         var matches: [Int] = []
@@ -345,12 +354,14 @@ struct SchemaValidator {
         }
     }
 
+    /// The subschema must not match.
     private mutating func applyNot(_ schema: Int, to instance: JSONValue, keyword: SchemaKeyword, node: SchemaNode) -> Bool {
         var none: EvaluatedParts?
         let matched = validateMuted(instance, against: schema, evaluated: &none)
         return check(!matched, keyword.name, node) { "\(Self.show(instance)) must not match the schema in 'not'" }
     }
 
+    /// `if` (muted) decides whether `then` or `else` applies.
     private mutating func applyConditional(_ condition: Int, then: Int?, else otherwise: Int?, to instance: JSONValue,
                                            evaluated: inout EvaluatedParts?) -> Bool {
         var conditionParts: EvaluatedParts? = evaluated == nil ? nil : EvaluatedParts()
@@ -372,6 +383,7 @@ struct SchemaValidator {
         return target
     }
 
+    /// The subschema to every property nothing else evaluated.
     private mutating func applyUnevaluatedProperties(_ object: JSONObject, schema: Int,
                                                      evaluated: inout EvaluatedParts?) -> Bool {
         var valid = true
@@ -383,6 +395,7 @@ struct SchemaValidator {
         return valid
     }
 
+    /// The subschema to every item nothing else evaluated.
     private mutating func applyUnevaluatedItems(_ elements: [JSONValue], schema: Int,
                                                 evaluated: inout EvaluatedParts?) -> Bool {
         var valid = true
@@ -412,6 +425,7 @@ struct SchemaValidator {
         return validate(instance, against: target, evaluated: &evaluated)
     }
 
+    /// Each member against its `properties` entry, matching `patternProperties`, or else `additionalProperties`.
     private mutating func applyProperties(_ object: JSONObject, named: [String: Int], patterns: [(RegularExpression, Int)],
                                           additional: Int?, evaluated: inout EvaluatedParts?) -> Bool {
         var valid = true
@@ -457,6 +471,7 @@ struct SchemaValidator {
         return valid
     }
 
+    /// Counts the items matching `contains` (muted) against its bounds; matches count as evaluated.
     private mutating func applyContains(_ elements: [JSONValue], schema: Int, minimum: Int, maximum: Int?,
                                         minimumKeyword: String, node: SchemaNode, evaluated: inout EvaluatedParts?) -> Bool {
         var matches = 0
@@ -491,6 +506,7 @@ struct SchemaValidator {
         return holds
     }
 
+    /// Adds a violation at the current instance location.
     private mutating func report(_ message: String, keyword: String, schemaPath: String) {
         violations.append(JSONSchemaViolation(
             instancePath: JSONPathElement.readablePath(path), instancePointer: Self.pointer(path), keyword: keyword,

@@ -86,6 +86,7 @@ private struct JSONPointerScanner {
         return position < bytes.count ? position : nil
     }
 
+    /// The byte at `position`, nil at the end.
     private var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
 
     private mutating func skipWhitespace() {
@@ -120,6 +121,7 @@ private struct JSONPointerScanner {
         }
     }
 
+    /// Whether a byte ends a number or literal.
     private static func ends(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]")
             || byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09

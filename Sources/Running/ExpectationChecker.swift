@@ -85,6 +85,7 @@ struct ExpectationChecker {
         return failures
     }
 
+    /// The schema expectation: one failure listing every violation, or saying why the schema or body cannot be used.
     private func check(schema result: Result<JSONSchema, PreparedStep.SchemaProblem>, reference: FileReference,
                        content: ResponseContent) -> [ExpectationFailure] {
         let subject = "schema \(reference.written)"
