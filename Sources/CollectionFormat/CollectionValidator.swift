@@ -9,8 +9,6 @@ struct CollectionValidator {
     private(set) var diagnostics = DiagnosticBag()
     /// The names defined so far in run order.
     private var defined: Set<String>
-    /// What checking each schema file (by absolute path) found, so that a schema many requests use compiles once.
-    private var schemaProblems: [String: SchemaProblem?] = [:]
 
     init(environment: ResolvedEnvironment?, commandLine: [(name: String, value: String)], processEnvironment: [String: String]) {
         self.environment = environment
@@ -86,6 +84,9 @@ struct CollectionValidator {
         }
         return true
     }
+
+    /// What checking each schema file (by absolute path) found, so that a schema many requests use compiles once.
+    private var schemaProblems: [String: SchemaProblem?] = [:]
 
     /// A schema file must be JSON and a schema whose references resolve; a problem is reported at the request's
     /// `schema:` with a note saying where it is in the schema file (each file is compiled once per validation).
