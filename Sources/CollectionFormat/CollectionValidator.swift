@@ -132,14 +132,23 @@ struct CollectionValidator {
         return true
     }
 
-    /// A schema file must be JSON.
+    /// What checking each schema file (by absolute path) found, so that a schema many requests use compiles once.
+    private var schemaProblems: [String: SchemaProblem?] = [:]
+
+    /// A schema file must be JSON and a schema whose references resolve; a problem is reported at the request's
+    /// `schema:` with a note saying where it is in the schema file (each file is compiled once per validation).
     private mutating func checkSchema(_ reference: FileReference, in path: String) {
-        guard let bytes = FileSystem.read(reference.absolutePath) else {
-            diagnostics.add(.error("cannot read schema '\(reference.written)'", path: path, at: reference.mark))
-            return
+        let problem: SchemaProblem?
+        if let known = schemaProblems[reference.absolutePath] {
+            problem = known
+        } else {
+            problem = ExternalChecks.schemaProblem(atPath: reference.absolutePath, displayPath: reference.path)
+            schemaProblems[reference.absolutePath] = .some(problem)
         }
-        if let problem = ExternalChecks.jsonProblem(bytes) {
-            diagnostics.add(.error("schema '\(reference.written)' is not valid JSON: \(problem)", path: path, at: reference.mark))
-        }
+        guard let problem else { return }
+        var diagnostic = Diagnostic.error("schema '\(reference.written)' \(problem.message)", path: path, at: reference.mark,
+                                          suggestion: problem.suggestion)
+        diagnostic.notes = ["at \(problem.location)"]
+        diagnostics.add(diagnostic)
     }
 }

@@ -10,8 +10,8 @@ enum OutcomeText {
             var diagnostic = failure.diagnostic
             diagnostic.message = TerminalText.printable(diagnostic.message)
             diagnostic.notes = [
-                "expected: \(TerminalText.printable(failure.expected))",
-                "actual:   \(TerminalText.printable(failure.actual))",
+                "expected: \(aligned(TerminalText.printable(failure.expected)))",
+                "actual:   \(aligned(TerminalText.printable(failure.actual)))",
             ] + diagnostic.notes.map(TerminalText.printable)
             return diagnostic
         }
@@ -21,6 +21,11 @@ enum OutcomeText {
         }
         guard !diagnostics.isEmpty else { return nil }
         return redactor.redact(DiagnosticRenderer.render(diagnostics, sources: sources, color: color))
+    }
+
+    /// A value of several lines (every schema violation) with its later lines under its first, past `actual:   `.
+    private static func aligned(_ value: String) -> String {
+        value.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: "actual:   ".count))
     }
 
     /// A duration as people read it: `84 ms`, `1.25 s`.

@@ -120,6 +120,7 @@ struct ExpectationChecker {
         return failures
     }
 
+    /// The schema expectation: one failure listing every violation, or saying why the schema or body cannot be used.
     private func check(schema result: Result<JSONSchema, PreparedStep.SchemaProblem>, reference: FileReference,
                        content: ResponseContent) -> [ExpectationFailure] {
         let subject = "schema \(reference.written)"
@@ -131,15 +132,17 @@ struct ExpectationChecker {
         case (.success(let schema), .success(let document)):
             let violations = schema.validate(document)
             guard !violations.isEmpty else { return [] }
-            let shown = violations.prefix(5).map(\.description)
+            // Every violation, one per line, up to a number a person reads.
+            let shown = violations.prefix(Self.shownViolations).map(\.description)
             let more = violations.count > shown.count ? ["… and \(violations.count - shown.count) more"] : []
-            var failure = failure(subject, at: reference.mark,
-                                  message: "the body does not match the schema (\(violations.count) \(violations.count == 1 ? "violation" : "violations"))",
-                                  expected: "a body valid against \(reference.written)", actual: violations[0].description)
-            if violations.count > 1 { failure.diagnostic.notes += (shown + more).map { "violation: \($0)" } }
-            return [failure]
+            return [failure(subject, at: reference.mark,
+                            message: "the body does not match the schema (\(violations.count) \(violations.count == 1 ? "violation" : "violations"))",
+                            expected: "a body valid against \(reference.written)", actual: (shown + more).joined(separator: "\n"))]
         }
     }
+
+    /// The most schema violations a failure lists.
+    static let shownViolations = 100
 
     /// `duration` compares milliseconds.
     private func check(duration: Duration, against limit: Located<Matcher<Duration>>) -> [ExpectationFailure] {

@@ -157,15 +157,10 @@ final class SchemaCache: @unchecked Sendable {
     }
 
     private static func compile(_ absolutePath: String) -> Result<JSONSchema, PreparedStep.SchemaProblem> {
-        guard let data = FileManager.default.contents(atPath: absolutePath) else {
-            return .failure(.init(message: "cannot read the schema file"))
-        }
         do {
-            return .success(try JSONSchema(try JSONValue.parse(data)))
-        } catch let error as JSONParseError {
-            return .failure(.init(message: "the schema file is not JSON: \(error)"))
+            return .success(try JSONSchema(contentsOfFile: absolutePath))
         } catch {
-            return .failure(.init(message: "the schema is invalid: \(error)"))
+            return .failure(.init(message: "the schema cannot be used: \(error)"))
         }
     }
 }

@@ -319,7 +319,30 @@ import YAML
             "requests/raw.yaml:1:29: error: file 'fixtures' is a directory (looked for 'requests/fixtures') [help: paths are relative to the request file]",
             "requests/raw.yaml:2:19: error: file 'schemas/none.json' does not exist (looked for 'requests/schemas/none.json') [help: paths are relative to the request file]",
             "requests/up.yaml:5:24: error: file 'fixtures/missing.png' does not exist (looked for 'requests/fixtures/missing.png') [help: paths are relative to the request file]",
-            "requests/up.yaml:6:19: error: schema 'schemas/bad.json' is not valid JSON: invalid JSON at line 1, column 3: expected a string key in object, found 'n'",
+            "requests/up.yaml:6:19: error: schema 'schemas/bad.json' is not valid JSON: expected a string key in object, found 'n'",
+        ])
+    }
+
+    @Test func schemasMustCompileAndProblemsAreLocatedInTheSchemaFiles() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("requests/schemas/user.json", ##"{"properties": {"id": {"$ref": "common/id.json"}}}"##)
+        scratch.write("requests/schemas/common/id.json", "{\n  \"type\": \"integr\"\n}\n")
+        scratch.write("requests/schemas/bad-draft.json", ##"{"$schema": "http://json-schema.org/draft-04/schema#"}"##)
+        scratch.write("requests/a.yaml", "request: { url: /a }\nexpect: { schema: schemas/user.json }\n")
+        scratch.write("requests/b.yaml", "request: { url: /b }\nexpect: { schema: schemas/user.json }\n")
+        scratch.write("requests/c.yaml", "request: { url: /c }\nexpect: { schema: schemas/bad-draft.json }\n")
+        let diagnostics = await scratch.load(["requests"]).diagnostics
+        #expect(diagnostics.map(\.description) == [
+            #"requests/a.yaml:2:19: error: schema 'schemas/user.json' is invalid: unknown type "integr"; expected one of null, boolean, integer, number, string, array, object"#,
+            #"requests/b.yaml:2:19: error: schema 'schemas/user.json' is invalid: unknown type "integr"; expected one of null, boolean, integer, number, string, array, object"#,
+            "requests/c.yaml:2:19: error: schema 'schemas/bad-draft.json' is invalid: unknown $schema 'http://json-schema.org/draft-04/schema#'; "
+                + "supported: https://json-schema.org/draft/2020-12/schema, http://json-schema.org/draft-07/schema#",
+        ])
+        #expect(diagnostics.map(\.notes) == [
+            ["at requests/schemas/common/id.json:2:11 (#/type)"],
+            ["at requests/schemas/common/id.json:2:11 (#/type)"],
+            ["at requests/schemas/bad-draft.json:1:13 (#/$schema)"],
         ])
     }
 
