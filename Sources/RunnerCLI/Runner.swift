@@ -1,6 +1,7 @@
 import ArgumentParser
 import Commands
 import Foundation
+import RunnerVersion
 
 /// The `runner` command: run, validate and list HTTP request collections.
 @main
@@ -8,7 +9,7 @@ struct Runner: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runner",
         abstract: "Run declarative HTTP request collections and check their expectations.",
-        version: "0.1.0",
+        version: RunnerVersion.current,
         subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self]
     )
 
