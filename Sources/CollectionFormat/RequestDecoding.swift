@@ -20,8 +20,8 @@ struct FileLocation: Sendable {
 }
 
 extension NodeDecoder {
-    static let definitionKeys = ["name", "tags", "skip", "request", "auth", "options", "expect", "capture"]
-    static let requestKeys = ["method", "url", "query", "headers"] + BodyDefinition.keys
+    static let definitionKeys = FormatKeys.requestDefinition.names
+    static let requestKeys = FormatKeys.request.names
 
     /// Decodes a whole request file; `root` is nil for an empty file.
     mutating func requestFile(_ root: Node?, absolutePath: String, defaultName: String, location: FileLocation) -> RequestFile {
@@ -47,7 +47,7 @@ extension NodeDecoder {
             return file
         }
         let notInFlow = "in a flow, put it inside a step"
-        let fields = fields(pairs, allowed: ["name", "tags", "skip", "steps"], in: nil,
+        let fields = fields(pairs, allowed: FormatKeys.flowFile.names, in: nil,
                             explanations: Dictionary(uniqueKeysWithValues: Self.definitionKeys.map { ($0, notInFlow) }))
         file.isFlow = true
         file.name = fields["name"].flatMap { string($0, for: "name") } ?? defaultName
@@ -214,7 +214,7 @@ extension NodeDecoder {
         var parts: [MultipartPart] = []
         for item in items {
             guard let pairs = mapping(item, for: "request.multipart") else { continue }
-            let fields = fields(pairs, allowed: ["name", "value", "file", "contentType"], in: "request.multipart")
+            let fields = fields(pairs, allowed: FormatKeys.multipartPart.names, in: "request.multipart")
             guard let nameNode = fields["name"] else {
                 missing("name", in: "request.multipart", at: item.mark)
                 continue

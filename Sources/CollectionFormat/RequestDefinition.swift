@@ -131,7 +131,7 @@ public enum BodyDefinition: Sendable, Hashable {
     case file(FileReference)
 
     /// The body keys, in the order docs/format.md lists them.
-    public static let keys = ["json", "form", "multipart", "text", "file"]
+    public static let keys = FormatKeys.bodyKeys.map(\.name)
 }
 
 /// One part of a multipart body: a value or a file.
@@ -180,7 +180,7 @@ public enum AuthDefinition: Sendable, Hashable {
     case oauth2(OAuth2Definition)
 
     /// The mapping keys of the auth kinds.
-    public static let kinds = ["basic", "bearer", "oauth2"]
+    public static let kinds = FormatKeys.auth.names
 }
 
 /// OAuth 2 client credentials.
@@ -388,5 +388,5 @@ public struct CaptureDefinition: Sendable, Hashable {
     public var mark: Mark
 
     /// The mapping keys of the capture kinds.
-    public static let kinds = ["header", "cookie", "regex", "status"]
+    public static let kinds = FormatKeys.captureSource.names
 }
