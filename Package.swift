@@ -51,10 +51,10 @@ let package = Package(
         // Console, JUnit and JSON reports; redaction lives here once.
         .target(name: "Reporting", dependencies: ["Running", "CollectionFormat", "HTTPCore"]),
         // What each command does, from its options to an exit status: load and check, run, report.
-        .target(name: "Commands", dependencies: ["CollectionFormat", "Running", "Reporting", "Loaders"]),
+        .target(name: "Commands", dependencies: ["CollectionFormat", "Running", "Reporting", "Loaders", "RunnerVersion"]),
         // The `runner` command: argument parsing only; each subcommand calls its entry point in Commands.
         .executableTarget(name: "RunnerCLI", dependencies: [
-            "Commands", "RunnerVersion",
+            "Commands", "CollectionFormat", "RunnerVersion",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // A small NIO HTTP/1.1 server on a loopback address that hands whole requests to a handler.

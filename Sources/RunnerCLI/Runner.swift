@@ -3,14 +3,14 @@ import Commands
 import Foundation
 import RunnerVersion
 
-/// The `runner` command: run, validate and list HTTP request collections.
+/// The `runner` command: run, validate and list HTTP request collections; start one, and describe its format.
 @main
 struct Runner: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runner",
         abstract: "Run declarative HTTP request collections and check their expectations.",
         version: RunnerVersion.current,
-        subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self]
+        subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self, SchemaCommand.self, InitCommand.self]
     )
 
     /// Parses the command line, then runs the command on a task and parks the main thread.
