@@ -132,65 +132,93 @@ public enum FormatKeys {
 
     // MARK: Request files
 
-    private static let nameKey = FormatKey("name", .text, "The name in reports (not a template); default: the file's path without extension, or `step N` for a step.")
-    private static let tagsKey = FormatKey("tags", .scalarOrList(.text), "Tags for --tag and --exclude-tag: a list of strings, or one string.")
-    private static let skipKey = FormatKey("skip", .anyOf([.boolean, .string(pattern: nil, example: "waiting for ticket 42")]),
-                                           "true, false, or the reason it is skipped; reported as SKIP.")
+    private static let nameKey = FormatKey(
+        "name", .text, "The name in reports (not a template); default: the file's path without extension, or `step N`.")
+    private static let tagsKey = FormatKey(
+        "tags", .scalarOrList(.text), "Tags for --tag and --exclude-tag: a list of strings, or one string.")
+    private static let skipKey = FormatKey(
+        "skip", .anyOf([.boolean, .string(pattern: nil, example: "waiting for ticket 42")]),
+        "true, false, or the reason it is skipped; reported as SKIP.")
 
-    public static let requestDefinition = FormatMapping(.requestDefinition, "A request: the top level of a request file, or one step of a flow.", keys: [
-        nameKey, tagsKey, skipKey,
-        FormatKey("request", .keys(.request), "The request to send."),
-        FormatKey("auth", .auth, "How it authenticates: none, basic, bearer or oauth2; replaces the environment's auth."),
-        FormatKey("options", .keys(.requestOptions), "Timeout, delay, redirects and retries; each key overrides the environment's."),
-        FormatKey("expect", .keys(.expect), "What the response must satisfy."),
-        FormatKey("capture", .mapping(of: .captureSource), "Values kept as variables for later requests: a name to a JSONPath on the body, or to a header, cookie, regex or status."),
-    ], required: ["request"])
+    public static let requestDefinition = FormatMapping(
+        .requestDefinition, "A request: the top level of a request file, or one step of a flow.",
+        keys: [
+            nameKey, tagsKey, skipKey,
+            FormatKey("request", .keys(.request), "The request to send."),
+            FormatKey("auth", .auth, "How it authenticates: none, basic, bearer or oauth2; replaces the environment's auth."),
+            FormatKey("options", .keys(.requestOptions), "Timeout, delay, redirects and retries; each overrides the environment's."),
+            FormatKey("expect", .keys(.expect), "What the response must satisfy."),
+            FormatKey("capture", .mapping(of: .captureSource),
+                      "Variables for later requests: names to a JSONPath on the body, or to a header, cookie, regex or status."),
+        ],
+        required: ["request"])
 
-    public static let flowFile = FormatMapping(.flowFile, "A flow: requests run in order, where a failing step skips the rest.", keys: [
-        nameKey, tagsKey, skipKey,
-        FormatKey("steps", .list(of: .keys(.requestDefinition), nonEmpty: true), "The steps, each a request with the keys of a request file."),
-    ], required: ["steps"])
+    public static let flowFile = FormatMapping(
+        .flowFile, "A flow: requests run in order, where a failing step skips the rest.",
+        keys: [
+            nameKey, tagsKey, skipKey,
+            FormatKey("steps", .list(of: .keys(.requestDefinition), nonEmpty: true),
+                      "The steps, each a request with the keys of a request file."),
+        ],
+        required: ["steps"])
 
     /// The body keys of a request: at most one of them.
     static let bodyKeys = [
-        FormatKey("json", .anyValue, "A JSON body: any YAML value, whose strings are templates (a lone template keeps its type)."),
-        FormatKey("form", .mapping(of: .parameter), "A form body (application/x-www-form-urlencoded): names to a value or a list of values (templates)."),
+        FormatKey("json", .anyValue, "A JSON body: any YAML value, whose strings are templates (a lone one keeps its type)."),
+        FormatKey("form", .mapping(of: .parameter),
+                  "A form body (application/x-www-form-urlencoded): names to a value or a list of values (templates)."),
         FormatKey("multipart", .list(of: .keys(.multipartPart), nonEmpty: false), "A multipart/form-data body: a list of parts."),
         FormatKey("text", .text, "A text body (a template), sent as is."),
         FormatKey("file", .filePath, "A body of this file's bytes; the path is relative to the request file."),
     ]
 
-    public static let request = FormatMapping(.request, "The request to send: method, URL, query, headers and at most one body.", keys: [
-        FormatKey("method", .text, "The HTTP method, sent as written; default GET."),
-        FormatKey("url", .text, "A path joined to the environment's baseURL, or an absolute http(s) URL (a template)."),
-        FormatKey("query", .mapping(of: .parameter), "Query parameters: names to a value or a list of values (a list repeats the name); values are templates."),
-        FormatKey("headers", .mapping(of: .text), "Header names to values (templates)."),
-    ] + bodyKeys, required: ["url"], choice: .init(keys: bodyKeys.map(\.name), required: false))
+    public static let request = FormatMapping(
+        .request, "The request to send: method, URL, query, headers and at most one body.",
+        keys: [
+            FormatKey("method", .text, "The HTTP method, sent as written; default GET."),
+            FormatKey("url", .text, "A path joined to the environment's baseURL, or an absolute http(s) URL (a template)."),
+            FormatKey("query", .mapping(of: .parameter),
+                      "Query parameters: names to a value or a list of values (a list repeats the name); templates."),
+            FormatKey("headers", .mapping(of: .text), "Header names to values (templates)."),
+        ] + bodyKeys,
+        required: ["url"], choice: .init(keys: bodyKeys.map(\.name), required: false))
 
-    public static let multipartPart = FormatMapping(.multipartPart, "One part of a multipart body: a name and either a value or a file.", keys: [
-        FormatKey("name", .text, "The part's name (a template)."),
-        FormatKey("value", .text, "The part's value (a template)."),
-        FormatKey("file", .filePath, "A file sent as the part, relative to the request file; the part's filename is the file's name."),
-        FormatKey("contentType", .text, "The Content-Type of a file part; default application/octet-stream."),
-    ], required: ["name"], choice: .init(keys: ["value", "file"], required: true))
+    public static let multipartPart = FormatMapping(
+        .multipartPart, "One part of a multipart body: a name and either a value or a file.",
+        keys: [
+            FormatKey("name", .text, "The part's name (a template)."),
+            FormatKey("value", .text, "The part's value (a template)."),
+            FormatKey("file", .filePath, "A file sent as the part, relative to the request file; its name is the filename."),
+            FormatKey("contentType", .text, "The Content-Type of a file part; default application/octet-stream."),
+        ],
+        required: ["name"], choice: .init(keys: ["value", "file"], required: true))
 
-    public static let auth = FormatMapping(.auth, "One way to authenticate: basic, bearer or oauth2.", keys: [
-        FormatKey("basic", .keys(.basicAuth), "Basic authentication with a username and a password."),
-        FormatKey("bearer", .text, "A bearer token (a template)."),
-        FormatKey("oauth2", .keys(.oauth2), "A token fetched with the OAuth2 client-credentials grant, once per run."),
-    ], choice: .init(keys: ["basic", "bearer", "oauth2"], required: true))
+    public static let auth = FormatMapping(
+        .auth, "One way to authenticate: basic, bearer or oauth2.",
+        keys: [
+            FormatKey("basic", .keys(.basicAuth), "Basic authentication with a username and a password."),
+            FormatKey("bearer", .text, "A bearer token (a template)."),
+            FormatKey("oauth2", .keys(.oauth2), "A token fetched with the OAuth2 client-credentials grant, once per run."),
+        ],
+        choice: .init(keys: ["basic", "bearer", "oauth2"], required: true))
 
-    public static let basicAuth = FormatMapping(.basicAuth, "Basic authentication.", keys: [
-        FormatKey("username", .text, "The username (a template)."),
-        FormatKey("password", .text, "The password (a template)."),
-    ], required: ["username", "password"])
+    public static let basicAuth = FormatMapping(
+        .basicAuth, "Basic authentication.",
+        keys: [
+            FormatKey("username", .text, "The username (a template)."),
+            FormatKey("password", .text, "The password (a template)."),
+        ],
+        required: ["username", "password"])
 
-    public static let oauth2 = FormatMapping(.oauth2, "OAuth2 client credentials (RFC 6749, section 4.4).", keys: [
-        FormatKey("tokenURL", .text, "The token endpoint; a relative URL is joined to the environment's baseURL (a template)."),
-        FormatKey("clientID", .text, "The client ID (a template)."),
-        FormatKey("clientSecret", .text, "The client secret (a template)."),
-        FormatKey("scope", .text, "The scope to ask for (a template); optional."),
-    ], required: ["tokenURL", "clientID", "clientSecret"])
+    public static let oauth2 = FormatMapping(
+        .oauth2, "OAuth2 client credentials (RFC 6749, section 4.4).",
+        keys: [
+            FormatKey("tokenURL", .text, "The token endpoint; a relative URL is joined to the environment's baseURL (a template)."),
+            FormatKey("clientID", .text, "The client ID (a template)."),
+            FormatKey("clientSecret", .text, "The client secret (a template)."),
+            FormatKey("scope", .text, "The scope to ask for (a template); optional."),
+        ],
+        required: ["tokenURL", "clientID", "clientSecret"])
 
     // MARK: Options
 
@@ -200,96 +228,128 @@ public enum FormatKeys {
         FormatKey("followRedirects", .boolean, "Whether 3xx responses are followed; default true."),
         FormatKey("maxRedirects", .integer(0...Int.max), "The most redirects followed; default 10."),
         FormatKey("insecure", .boolean, "true skips TLS certificate verification (with a warning); default false."),
-        FormatKey("maxResponseBytes", .integer(1...Int.max), "The largest response body accepted, in bytes after decompression; default 10485760."),
+        FormatKey("maxResponseBytes", .integer(1...Int.max),
+                  "The largest response body accepted, in bytes after decompression; default 10485760."),
         FormatKey("retry", .keys(.retry), "Retries of failed attempts."),
     ]
 
-    public static let requestOptions = FormatMapping(.requestOptions, "Options of a request; each overrides the environment's.", keys: optionKeys)
+    public static let requestOptions = FormatMapping(
+        .requestOptions, "Options of a request; each overrides the environment's.", keys: optionKeys)
 
-    public static let environmentOptions = FormatMapping(.environmentOptions, "Options of every request; a request's own options win key by key.", keys: optionKeys + [
-        FormatKey("throttle", .keys(.throttle), "A rate shared by all requests and parallel workers (environments only)."),
-    ])
+    public static let environmentOptions = FormatMapping(
+        .environmentOptions, "Options of every request; a request's own options win key by key.",
+        keys: optionKeys + [
+            FormatKey("throttle", .keys(.throttle), "A rate shared by all requests and parallel workers (environments only)."),
+        ])
 
-    public static let retry = FormatMapping(.retry, "How failed attempts are retried.", keys: [
-        FormatKey("attempts", .integer(1...Int.max), "Total tries, the first included; default 3."),
-        FormatKey("delay", .duration, "The wait between tries; default 200ms."),
-        FormatKey("backoff", .words(RetryDefinition.Backoff.allCases.map(\.rawValue)), "constant (default) or exponential: the wait doubles after each try, with jitter."),
-        FormatKey("on", .scalarOrList(.anyOf([.integer(100...599), .words(["timeout", "connection"])])), "Status codes and the errors timeout and connection that are retried; default [429, 502, 503, 504, timeout, connection]."),
-    ])
+    public static let retry = FormatMapping(
+        .retry, "How failed attempts are retried.",
+        keys: [
+            FormatKey("attempts", .integer(1...Int.max), "Total tries, the first included; default 3."),
+            FormatKey("delay", .duration, "The wait between tries; default 200ms."),
+            FormatKey("backoff", .words(RetryDefinition.Backoff.allCases.map(\.rawValue)),
+                      "constant (default), or exponential: the wait doubles after each try, with jitter."),
+            FormatKey("on", .scalarOrList(.anyOf([.integer(100...599), .words(["timeout", "connection"])])),
+                      "What is retried: status codes, timeout, connection; default [429, 502, 503, 504, timeout, connection]."),
+        ])
 
-    public static let throttle = FormatMapping(.throttle, "A shared rate of requests.", keys: [
-        FormatKey("perSecond", .positiveNumber, "Requests per second, a number greater than 0."),
-    ], required: ["perSecond"])
+    public static let throttle = FormatMapping(
+        .throttle, "A shared rate of requests.",
+        keys: [FormatKey("perSecond", .positiveNumber, "Requests per second, a number greater than 0.")],
+        required: ["perSecond"])
 
     // MARK: Expectations and captures
 
-    public static let expect = FormatMapping(.expect, "What the response must satisfy; every expectation is checked.", keys: [
-        FormatKey("error", .words(ExpectedFailure.allCases.map(\.rawValue)), "The request is expected to fail this way: timeout, connection, tls or tooLarge; alone in expect."),
-        FormatKey("status", .anyOf([.statusCode, .list(of: .statusCode, nonEmpty: true), .keys(.matcher)]), "A status code, a class like \"2xx\", a list of them, or a matcher; without it a status of 400 or above fails."),
-        FormatKey("headers", .mapping(of: .matcher), "Header names (any case) to a value or a matcher."),
-        FormatKey("body", .queries(of: .matcher), "JSONPath queries (RFC 9535) on the JSON body to a value or a matcher."),
-        FormatKey("text", .matcher, "A value or a matcher on the whole body as text."),
-        FormatKey("schema", .filePath, "A JSON Schema file, relative to the request file, that the JSON body must satisfy."),
-        FormatKey("duration", .durationMatcher, "A matcher on the whole request time, with durations as operands: { lessThan: 500ms }."),
-    ])
+    public static let expect = FormatMapping(
+        .expect, "What the response must satisfy; every expectation is checked.",
+        keys: [
+            FormatKey("error", .words(ExpectedFailure.allCases.map(\.rawValue)),
+                      "The way the request must fail: timeout, connection, tls or tooLarge; alone in expect."),
+            FormatKey("status", .anyOf([.statusCode, .list(of: .statusCode, nonEmpty: true), .keys(.matcher)]),
+                      "A code, a class like \"2xx\", a list of them, or a matcher; without it a status of 400 or above fails."),
+            FormatKey("headers", .mapping(of: .matcher), "Header names (any case) to a value or a matcher."),
+            FormatKey("body", .queries(of: .matcher), "JSONPath queries (RFC 9535) on the JSON body to a value or a matcher."),
+            FormatKey("text", .matcher, "A value or a matcher on the whole body as text."),
+            FormatKey("schema", .filePath, "A JSON Schema file, relative to the request file, that the JSON body must satisfy."),
+            FormatKey("duration", .durationMatcher, "A matcher on the whole request time, with durations: { lessThan: 500ms }."),
+        ])
 
     /// The operators of a matcher, in docs/format.md's order; `Matcher.operatorNames` are the same.
-    public static let matcher = FormatMapping(.matcher, "Operators that must all hold; to compare with an object, use { equals: { ... } }.", keys: [
-        FormatKey("equals", .anyValue, "Holds when the value is deeply equal (numbers by value)."),
-        FormatKey("notEquals", .anyValue, "Holds when the value is not deeply equal, or absent."),
-        FormatKey("lessThan", .comparand, "Holds when the value is less (numbers by value, strings by code points)."),
-        FormatKey("lessThanOrEqual", .comparand, "Holds when the value is less or equal."),
-        FormatKey("greaterThan", .comparand, "Holds when the value is greater."),
-        FormatKey("greaterThanOrEqual", .comparand, "Holds when the value is greater or equal."),
-        FormatKey("contains", .anyValue, "Holds when a string contains the substring, or a list an equal element."),
-        FormatKey("notContains", .anyValue, "Holds when a string or list does not contain it, or the value is absent."),
-        FormatKey("startsWith", .anyValue, "Holds when a string starts with it."),
-        FormatKey("endsWith", .anyValue, "Holds when a string ends with it."),
-        FormatKey("matches", .string(pattern: nil, example: "^[a-z]+$"), "Holds when the regular expression (ICU, not anchored) finds a match in a string."),
-        FormatKey("exists", .boolean, "true: holds when the value is present; false: when it is absent."),
-        FormatKey("type", .words(JSONType.allCases.map(\.rawValue)), "Holds when the value is of this JSON type (integer: a number without a fraction)."),
-        FormatKey("length", .anyOf([.integer(0...Int.max), .string(pattern: nil, example: "{{ count }}"), .keys(.matcher)]), "Holds when a string's, list's or object's length equals it or satisfies the matcher."),
-        FormatKey("in", .list(of: .anyValue, nonEmpty: false), "Holds when the value equals one of the listed values."),
-        FormatKey("isEmpty", .boolean, "true: holds when a string, list or object is empty; false: when it is not."),
-        FormatKey("each", .matcher, "Holds when the value is a list whose every element satisfies the matcher."),
-        FormatKey("not", .matcher, "Holds when the value does not satisfy the matcher."),
-    ], nonEmpty: true)
+    public static let matcher = FormatMapping(
+        .matcher, "Operators that must all hold; to compare with an object, use { equals: { ... } }.",
+        keys: [
+            FormatKey("equals", .anyValue, "Holds when the value is deeply equal (numbers by value)."),
+            FormatKey("notEquals", .anyValue, "Holds when the value is not deeply equal, or absent."),
+            FormatKey("lessThan", .comparand, "Holds when the value is less (numbers by value, strings by code points)."),
+            FormatKey("lessThanOrEqual", .comparand, "Holds when the value is less or equal."),
+            FormatKey("greaterThan", .comparand, "Holds when the value is greater."),
+            FormatKey("greaterThanOrEqual", .comparand, "Holds when the value is greater or equal."),
+            FormatKey("contains", .anyValue, "Holds when a string contains the substring, or a list an equal element."),
+            FormatKey("notContains", .anyValue, "Holds when a string or list does not contain it, or the value is absent."),
+            FormatKey("startsWith", .anyValue, "Holds when a string starts with it."),
+            FormatKey("endsWith", .anyValue, "Holds when a string ends with it."),
+            FormatKey("matches", .string(pattern: nil, example: "^[a-z]+$"),
+                      "Holds when the regular expression (ICU, not anchored) finds a match in a string."),
+            FormatKey("exists", .boolean, "true: holds when the value is present; false: when it is absent."),
+            FormatKey("type", .words(JSONType.allCases.map(\.rawValue)),
+                      "Holds when the value is of this JSON type (integer: a number without a fraction)."),
+            FormatKey("length", .anyOf([.integer(0...Int.max), .string(pattern: nil, example: "{{ count }}"), .keys(.matcher)]),
+                      "Holds when a string's, list's or object's length equals it or satisfies the matcher."),
+            FormatKey("in", .list(of: .anyValue, nonEmpty: false), "Holds when the value equals one of the listed values."),
+            FormatKey("isEmpty", .boolean, "true: holds when a string, list or object is empty; false: when it is not."),
+            FormatKey("each", .matcher, "Holds when the value is a list whose every element satisfies the matcher."),
+            FormatKey("not", .matcher, "Holds when the value does not satisfy the matcher."),
+        ],
+        nonEmpty: true)
 
     /// The operators of `expect.duration`: comparisons whose operands are durations.
-    public static let durationMatcher = FormatMapping(.durationMatcher, "Operators on the request time, with durations as operands.", keys: matcher.keys.compactMap { key in
-        switch key.name {
-        case "equals", "notEquals", "lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual":
-            FormatKey(key.name, .duration, key.description)
-        case "in": FormatKey(key.name, .list(of: .duration, nonEmpty: false), key.description)
-        case "not": FormatKey(key.name, .durationMatcher, key.description)
-        default: nil
-        }
-    }, nonEmpty: true)
+    public static let durationMatcher = FormatMapping(
+        .durationMatcher, "Operators on the request time, with durations as operands.",
+        keys: matcher.keys.compactMap { key in
+            switch key.name {
+            case "equals", "notEquals", "lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual":
+                FormatKey(key.name, .duration, key.description)
+            case "in": FormatKey(key.name, .list(of: .duration, nonEmpty: false), key.description)
+            case "not": FormatKey(key.name, .durationMatcher, key.description)
+            default: nil
+            }
+        },
+        nonEmpty: true)
 
-    public static let captureSource = FormatMapping(.captureSource, "Where a captured value comes from: one of header, cookie, regex, status.", keys: [
-        FormatKey("header", .text, "The value of this response header (several values joined with ', ')."),
-        FormatKey("cookie", .text, "The value of the last Set-Cookie of this name."),
-        FormatKey("regex", .text, "The first capture group of this regular expression's first match in the body text."),
-        FormatKey("status", .oneOf([.bool(true)]), "true: the status code, as a number."),
-    ], choice: .init(keys: ["header", "cookie", "regex", "status"], required: true))
+    public static let captureSource = FormatMapping(
+        .captureSource, "Where a captured value comes from: one of header, cookie, regex, status.",
+        keys: [
+            FormatKey("header", .text, "The value of this response header (several values joined with ', ')."),
+            FormatKey("cookie", .text, "The value of the last Set-Cookie of this name."),
+            FormatKey("regex", .text, "The first capture group of this regular expression's first match in the body text."),
+            FormatKey("status", .oneOf([.bool(true)]), "true: the status code, as a number."),
+        ],
+        choice: .init(keys: ["header", "cookie", "regex", "status"], required: true))
 
     // MARK: Environment files
 
-    public static let environment = FormatMapping(.environment, "An environment: base URL, variables, secrets, headers, auth and options for every request.", keys: [
-        FormatKey("extends", .text, "Another environment of the same directory, loaded first and overridden key by key."),
-        FormatKey("baseURL", .text, "The absolute http(s) URL relative request URLs are joined to (a template)."),
-        FormatKey("headers", .mapping(of: .text), "Headers added to every request that does not set them: names to templates."),
-        FormatKey("query", .mapping(of: .parameter), "Query parameters added unless a request sets the name: names to a value or a list of values."),
-        FormatKey("variables", .mapping(of: .anyValue), "Variables: names to any YAML value; strings are templates."),
-        FormatKey("secrets", .mapping(of: .keys(.secret)), "Variables read from the process environment and hidden in every output."),
-        FormatKey("auth", .auth, "How every request authenticates unless it sets its own auth."),
-        FormatKey("options", .keys(.environmentOptions), "Options of every request, plus throttle."),
-    ])
+    public static let environment = FormatMapping(
+        .environment, "An environment: base URL, variables, secrets, headers, auth and options for every request.",
+        keys: [
+            FormatKey("extends", .text, "Another environment of the same directory, loaded first and overridden key by key."),
+            FormatKey("baseURL", .text, "The absolute http(s) URL relative request URLs are joined to (a template)."),
+            FormatKey("headers", .mapping(of: .text), "Headers added to every request that does not set them (templates)."),
+            FormatKey("query", .mapping(of: .parameter),
+                      "Query parameters added unless a request sets the name: names to a value or a list of values."),
+            FormatKey("variables", .mapping(of: .anyValue), "Variables: names to any YAML value; strings are templates."),
+            FormatKey("secrets", .mapping(of: .keys(.secret)), "Variables read from the process environment, hidden in every output."),
+            FormatKey("auth", .auth, "How every request authenticates unless it sets its own auth."),
+            FormatKey("options", .keys(.environmentOptions), "Options of every request, plus throttle."),
+        ])
 
-    public static let secret = FormatMapping(.secret, "A secret read from the process environment.", keys: [
-        FormatKey("env", .string(pattern: "^[A-Za-z_][A-Za-z0-9_]*$", example: "QA_TOKEN"), "The process environment variable that holds it; unset or empty is an error unless there is a default."),
-        FormatKey("default", .text, "The value used when the variable is unset or empty."),
-    ], required: ["env"])
+    public static let secret = FormatMapping(
+        .secret, "A secret read from the process environment.",
+        keys: [
+            FormatKey("env", .string(pattern: "^[A-Za-z_][A-Za-z0-9_]*$", example: "QA_TOKEN"),
+                      "The process environment variable that holds it; unset or empty is an error without a default."),
+            FormatKey("default", .text, "The value used when the variable is unset or empty."),
+        ],
+        required: ["env"])
 }
 
 extension ValueShape {
@@ -304,7 +364,9 @@ extension ValueShape {
     /// `auth`: `none`, or one way to authenticate.
     static let auth = ValueShape.anyOf([.words(["none"]), .keys(.auth)])
     /// A capture: a JSONPath on the body, or another source.
-    static let captureSource = ValueShape.anyOf([.string(pattern: FormatSchema.jsonPathPattern, example: "$.id"), .keys(.captureSource)])
+    static let captureSource = ValueShape.anyOf([
+        .string(pattern: FormatSchema.jsonPathPattern, example: "$.id"), .keys(.captureSource),
+    ])
     /// A query or form parameter: a scalar or a list of them.
     static let parameter = ValueShape.scalarOrList(.scalar)
 }

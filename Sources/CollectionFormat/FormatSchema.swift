@@ -99,7 +99,8 @@ public enum FormatSchema {
         case .text:
             return object(("type", types("string", "number", "boolean")))
         case .filePath:
-            return object(("type", types("string", "number", "boolean")), ("minLength", .int(1)), ("examples", .array([.string("user.json")])))
+            return object(("type", types("string", "number", "boolean")), ("minLength", .int(1)),
+                          ("examples", .array([.string("user.json")])))
         case .string(let pattern, let example):
             var result = object(("type", .string("string")), ("examples", .array([.string(example)])))
             if let pattern { result["pattern"] = .string(pattern) }
@@ -117,7 +118,8 @@ public enum FormatSchema {
         case .positiveNumber:
             return object(("type", .string("number")), ("exclusiveMinimum", .int(0)))
         case .duration:
-            return object(("type", .string("string")), ("pattern", .string(durationPattern)), ("examples", .array([.string("250ms"), .string("5s"), .string("1m")])))
+            return object(("type", .string("string")), ("pattern", .string(durationPattern)),
+                          ("examples", .array(["250ms", "5s", "1m"].map { .string($0) })))
         case .oneOf(let values):
             return object(("enum", .array(values)))
         case .anyValue:
@@ -136,7 +138,8 @@ public enum FormatSchema {
             return object(("type", .string("object")), ("additionalProperties", .object(schema(of: value))))
         case .queries(let value):
             let queries = JSONObject([(jsonPathPattern, .object(schema(of: value)))])
-            return object(("type", .string("object")), ("patternProperties", .object(queries)), ("additionalProperties", .bool(false)))
+            return object(("type", .string("object")), ("patternProperties", .object(queries)),
+                          ("additionalProperties", .bool(false)))
         case .keys(let name):
             return object(("$ref", .string("#/$defs/\(name.rawValue)")))
         case .anyOf(let shapes):
