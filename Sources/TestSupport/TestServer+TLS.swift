@@ -8,6 +8,8 @@ internal import X509
 public enum TestServerTLS: Sendable {
     /// A certificate made for this server when it starts, signed by its own key: no client trusts it.
     case selfSigned
+    /// A self-signed certificate made by the test, which may add it to a client's trusted certificates.
+    case identity(SelfSignedIdentity)
 }
 
 extension TestServer {
@@ -16,7 +18,11 @@ extension TestServer {
     /// The certificate and key are generated in memory at start (never written anywhere); the
     /// certificate names `localhost` and is valid for one day. Its `baseURL` starts with "https://".
     public static func start(host: String = "127.0.0.1", tls: TestServerTLS) async throws -> TestServer {
-        let context = try NIOSSLContext(configuration: SelfSignedIdentity.generate().serverConfiguration)
+        let identity = switch tls {
+        case .selfSigned: try SelfSignedIdentity.generate()
+        case .identity(let identity): identity
+        }
+        let context = try NIOSSLContext(configuration: identity.serverConfiguration)
         return try await start(host: host, scheme: "https") { channel in
             try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
         }
@@ -24,14 +30,14 @@ extension TestServer {
 }
 
 /// A freshly generated P-256 key and the self-signed certificate it signs.
-struct SelfSignedIdentity {
+public struct SelfSignedIdentity: Sendable {
     /// The PEM text of the certificate.
-    let certificatePEM: String
+    public let certificatePEM: String
     /// The PEM text of the private key.
     let privateKeyPEM: String
 
     /// A new key and a certificate for `localhost`, valid from an hour ago for a day.
-    static func generate() throws -> SelfSignedIdentity {
+    public static func generate() throws -> SelfSignedIdentity {
         let key = P256.Signing.PrivateKey()
         let name = try DistinguishedName {
             CommonName("runner test server")
