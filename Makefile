@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make example` and `make test`.
-.PHONY: setup build example test bench
+.PHONY: setup build example test bench dist
 
 setup:
 	./scripts/setup
@@ -16,6 +16,11 @@ example: setup
 test: setup
 	swift build
 	swift test --no-parallel
+
+# The release tarball: dist/runner-VERSION-linux-ARCH.tar.gz and its .sha256, a stripped binary that needs only the
+# C library (the Swift runtime, Foundation and libyaml linked in). See docs/install.md.
+dist: setup
+	./scripts/dist
 
 # Measures the release build beside a raw HTTP client loop and prints a table of ratios (README, "Benchmarks").
 # Release executables are built as users ship them: the Swift runtime and Foundation linked in (the raw loop too).

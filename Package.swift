@@ -35,6 +35,9 @@ let package = Package(
         ),
         // YAML text to a Node tree with 1-based marks; the only code that touches libyaml.
         .target(name: "YAML", dependencies: ["CYAML"]),
+        // The version from the VERSION file, written into Swift by the VersionFile plugin when building.
+        .target(name: "RunnerVersion", plugins: ["VersionFile"]),
+        .plugin(name: "VersionFile", capability: .buildTool()),
         // Value types of the "HTTP in Swift" design: requests, bodies, responses, errors, options.
         .target(name: "HTTPCore"),
         // The HTTPLoader chain and the AsyncHTTPClient transport.
@@ -53,14 +56,14 @@ let package = Package(
         // The collection format: YAML nodes to located definitions, templates, environments, diagnostics.
         .target(name: "CollectionFormat", dependencies: ["YAML", "HTTPCore", "Expectations"]),
         // Schedules a run: order, flows, jobs, variable scope, outcomes as events.
-        .target(name: "Running", dependencies: ["CollectionFormat", "Expectations", "Loaders", "HTTPCore"]),
+        .target(name: "Running", dependencies: ["CollectionFormat", "Expectations", "Loaders", "HTTPCore", "RunnerVersion"]),
         // Console, JUnit and JSON reports; redaction lives here once.
         .target(name: "Reporting", dependencies: ["Running", "CollectionFormat", "HTTPCore"]),
         // What each command does, from its options to an exit status: load and check, run, report.
-        .target(name: "Commands", dependencies: ["CollectionFormat", "Running", "Reporting", "Loaders"]),
+        .target(name: "Commands", dependencies: ["CollectionFormat", "Running", "Reporting", "Loaders", "RunnerVersion"]),
         // The `runner` command: argument parsing only; each subcommand calls its entry point in Commands.
         .executableTarget(name: "RunnerCLI", dependencies: [
-            "Commands",
+            "Commands", "CollectionFormat", "RunnerVersion",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // A small NIO HTTP/1.1 server on a loopback address that hands whole requests to a handler.
@@ -115,7 +118,7 @@ let package = Package(
         .testTarget(name: "CollectionFormatTests", dependencies: ["CollectionFormat", "YAML", "HTTPCore", "Expectations"],
                     exclude: ["Regressions"]),
         .testTarget(name: "RunningTests", dependencies: ["Running", "Reporting", "CollectionFormat", "Loaders", "HTTPCore", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["Fixtures", "Scenarios"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "SelfSignedCertificate", "DemoAPICore", "YAML"], exclude: ["Fixtures", "Scenarios"]),
         .testTarget(name: "TestSupportTests", dependencies: [
             "TestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),

@@ -1,8 +1,6 @@
 import YAML
 
 extension NodeDecoder {
-    static let optionKeys = ["timeout", "delay", "followRedirects", "maxRedirects", "insecure", "maxResponseBytes", "retry", "throttle"]
-
     /// `auth:` `none`, or a mapping with exactly one of basic, bearer, oauth2.
     mutating func auth(_ node: Node) -> Located<AuthDefinition>? {
         if case .scalar(let scalar) = node.content {
@@ -25,13 +23,12 @@ extension NodeDecoder {
         let definition: AuthDefinition?
         switch Self.keyText(kind.key) {
         case "basic":
-            let parts = requiredTemplates(value, keys: ["username", "password"], optional: [], in: "auth.basic")
+            let parts = requiredTemplates(value, FormatKeys.basicAuth, in: "auth.basic")
             definition = parts.map { .basic(username: $0["username"]!, password: $0["password"]!) }
         case "bearer":
             definition = template(value, for: "auth.bearer").map { .bearer($0) }
         default:
-            let parts = requiredTemplates(value, keys: ["tokenURL", "clientID", "clientSecret"], optional: ["scope"],
-                                          in: "auth.oauth2")
+            let parts = requiredTemplates(value, FormatKeys.oauth2, in: "auth.oauth2")
             definition = parts.map {
                 .oauth2(OAuth2Definition(tokenURL: $0["tokenURL"]!, clientID: $0["clientID"]!,
                                          clientSecret: $0["clientSecret"]!, scope: $0["scope"]))
@@ -40,15 +37,15 @@ extension NodeDecoder {
         return definition.map { Located($0, at: node.mark) }
     }
 
-    /// A mapping of templates where `keys` are required; nil if any is missing or wrong.
-    private mutating func requiredTemplates(_ node: Node, keys: [String], optional: [String], in context: String) -> [String: Template]? {
+    /// A mapping of templates with the keys of `format`, its required ones present; nil if any is missing or wrong.
+    private mutating func requiredTemplates(_ node: Node, _ format: FormatMapping, in context: String) -> [String: Template]? {
         guard let pairs = mapping(node, for: context) else { return nil }
-        let fields = fields(pairs, allowed: keys + optional, in: context)
+        let fields = fields(pairs, allowed: format.names, in: context)
         var templates: [String: Template] = [:]
         var complete = true
-        for key in keys + optional {
+        for key in format.names {
             guard let value = fields[key] else {
-                if keys.contains(key) {
+                if format.required.contains(key) {
                     missing(key, in: context, at: node.mark)
                     complete = false
                 }
@@ -64,7 +61,7 @@ extension NodeDecoder {
     mutating func options(_ node: Node, allowsThrottle: Bool, location: FileLocation? = nil) -> OptionsDefinition {
         var options = OptionsDefinition()
         guard let pairs = mapping(node, for: "options") else { return options }
-        let allowed = allowsThrottle ? Self.optionKeys : Self.optionKeys.filter { $0 != "throttle" }
+        let allowed = allowsThrottle ? FormatKeys.environmentOptions.names : FormatKeys.requestOptions.names
         let fields = fields(pairs, allowed: allowed, in: "options", explanations: [
             "throttle": "'throttle' is a rate shared by all requests: set it in the environment's options",
         ])
@@ -83,7 +80,7 @@ extension NodeDecoder {
         }
         options.retry = fields["retry"].flatMap { retry($0, location: location) }
         if let throttle = fields["throttle"], let pairs = mapping(throttle, for: "options.throttle") {
-            let throttleFields = self.fields(pairs, allowed: ["perSecond"], in: "options.throttle")
+            let throttleFields = self.fields(pairs, allowed: FormatKeys.throttle.names, in: "options.throttle")
             if let rate = throttleFields["perSecond"] {
                 options.throttle = positiveNumber(rate, for: "options.throttle.perSecond")
                     .map { ThrottleDefinition(perSecond: $0, mark: rate.mark) }
@@ -97,7 +94,7 @@ extension NodeDecoder {
     /// `options.retry`.
     private mutating func retry(_ node: Node, location: FileLocation?) -> RetryDefinition? {
         guard let pairs = mapping(node, for: "options.retry") else { return nil }
-        let fields = fields(pairs, allowed: ["attempts", "delay", "backoff", "on", "stopWhen"], in: "options.retry")
+        let fields = fields(pairs, allowed: FormatKeys.retry.names, in: "options.retry")
         var retry = RetryDefinition(mark: node.mark)
         if let value = fields["attempts"], let attempts = int(value, for: "options.retry.attempts", in: 1...Int.max) {
             retry.attempts = Located(attempts, at: value.mark)

@@ -1,7 +1,7 @@
 import YAML
 
 extension NodeDecoder {
-    static let environmentKeys = ["extends", "baseURL", "headers", "query", "variables", "secrets", "auth", "options"]
+    static let environmentKeys = FormatKeys.environment.names
 
     /// Decodes one environment file; `root` is nil for an empty file (an empty environment).
     mutating func environment(_ root: Node?, name: String) -> EnvironmentDefinition {
@@ -44,7 +44,7 @@ extension NodeDecoder {
         guard let name = variableName(pair.key, in: "secrets") else { return nil }
         let context = "secrets.\(name)"
         guard let pairs = mapping(pair.value, for: context) else { return nil }
-        let fields = fields(pairs, allowed: ["env", "default"], in: context)
+        let fields = fields(pairs, allowed: FormatKeys.secret.names, in: context)
         guard let envNode = fields["env"] else {
             missing("env", in: context, at: pair.value.mark)
             return nil

@@ -6,8 +6,7 @@ extension NodeDecoder {
     mutating func expect(_ node: Node, location: FileLocation) -> ExpectDefinition {
         var expect = ExpectDefinition()
         guard let pairs = mapping(node, for: "expect") else { return expect }
-        let fields = fields(pairs, allowed: ["error", "status", "headers", "body", "text", "schema", "duration", "xpath", "namespaces"],
-                            in: "expect")
+        let fields = fields(pairs, allowed: FormatKeys.expect.names, in: "expect")
         if let value = fields["error"] {
             expect.error = expectedFailure(value).map { Located($0, at: value.mark) }
             for other in pairs where Self.keyText(other.key) != "error" {

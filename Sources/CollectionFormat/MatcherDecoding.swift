@@ -3,13 +3,12 @@ import YAML
 
 extension NodeDecoder {
     /// The operators that apply to `expect.duration`.
-    static let durationOperators = ["equals", "notEquals", "lessThan", "lessThanOrEqual", "greaterThan",
-                                    "greaterThanOrEqual", "in", "not"]
+    static let durationOperators = FormatKeys.durationMatcher.names
     private static let comparisonOperators: Set = ["lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual"]
 
     /// A matcher: a literal means `equals`, a mapping of operators means all must hold.
     mutating func matcher(_ node: Node, for context: @autoclosure () -> String) -> Matcher<TemplateValue>? {
-        matcher(node, for: context(), operators: Matcher<TemplateValue>.operatorNames, allowsDurations: false)
+        matcher(node, for: context(), operators: FormatKeys.matcher.names, allowsDurations: false)
     }
 
     /// A matcher on durations (`expect.duration`): comparisons whose operands are durations.
@@ -70,7 +69,7 @@ extension NodeDecoder {
 
     private mutating func reportUnknownOperator(_ name: String, at mark: Mark, context: @autoclosure () -> String,
                                                 operators: [String]) {
-        if Matcher<TemplateValue>.operatorNames.contains(name) {
+        if FormatKeys.matcher.names.contains(name) {
             error("operator '\(name)' does not apply to '\(context())'", at: mark,
                   suggestion: "'\(context())' allows \(operators.joined(separator: ", "))")
             return

@@ -20,8 +20,8 @@ struct FileLocation: Sendable {
 }
 
 extension NodeDecoder {
-    static let definitionKeys = ["name", "tags", "skip", "request", "auth", "options", "expect", "capture"]
-    static let requestKeys = ["method", "url", "query", "headers"] + BodyDefinition.keys
+    static let definitionKeys = FormatKeys.requestDefinition.names
+    static let requestKeys = FormatKeys.request.names
 
     /// Decodes a whole request file; `root` is nil for an empty file.
     mutating func requestFile(_ root: Node?, absolutePath: String, defaultName: String, location: FileLocation) -> RequestFile {
@@ -45,7 +45,7 @@ extension NodeDecoder {
         }
         guard isFlow else {
             let definition = requestDefinition(pairs, at: root.mark, defaultName: defaultName, context: nil,
-                                               location: location, explanations: [:], extraKeys: ["each"])
+                                               location: location, explanations: [:], allowed: FormatKeys.singleRequestFile.names)
             file.name = definition.name
             file.tags = definition.tags
             file.skip = definition.skip
@@ -53,7 +53,7 @@ extension NodeDecoder {
             return file
         }
         let notInFlow = "in a flow, put it inside a step"
-        let fields = fields(pairs, allowed: ["name", "tags", "skip", "each", "steps"], in: nil,
+        let fields = fields(pairs, allowed: FormatKeys.flowFile.names, in: nil,
                             explanations: Dictionary(uniqueKeysWithValues: Self.definitionKeys.map { ($0, notInFlow) }))
         file.isFlow = true
         file.name = fields["name"].flatMap { string($0, for: "name") } ?? defaultName
@@ -121,7 +121,7 @@ extension NodeDecoder {
 
     /// `- use: FILE` with optional `with:` variables: the steps of another file, inlined when the collection loads.
     mutating func stepUse(_ pairs: Node.Pairs, at mark: Mark, position: Int, location: FileLocation) -> StepUse? {
-        let fields = fields(pairs, allowed: ["use", "with"], in: "use",
+        let fields = fields(pairs, allowed: FormatKeys.useStep.names, in: "use",
                             explanations: Dictionary(uniqueKeysWithValues: Self.definitionKeys.map {
                                 ($0, "a 'use' step takes the steps of another file; put '\($0)' in that file")
                             }))
@@ -139,8 +139,8 @@ extension NodeDecoder {
     /// Decodes the keys of one request (a file's top level or a step).
     mutating func requestDefinition(_ pairs: Node.Pairs, at mark: Mark, defaultName: String, context: @autoclosure () -> String?,
                                     location: FileLocation, explanations: [String: String],
-                                    extraKeys: [String] = []) -> RequestDefinition {
-        let fields = fields(pairs, allowed: Self.definitionKeys + extraKeys, in: context(), explanations: explanations)
+                                    allowed: [String] = Self.definitionKeys) -> RequestDefinition {
+        let fields = fields(pairs, allowed: allowed, in: context(), explanations: explanations)
         let request: RequestSpec
         if let node = fields["request"] {
             request = requestSpec(node, location: location)
@@ -321,7 +321,7 @@ extension NodeDecoder {
         var parts: [MultipartPart] = []
         for item in items {
             guard let pairs = mapping(item, for: "request.multipart") else { continue }
-            let fields = fields(pairs, allowed: ["name", "value", "file", "contentType"], in: "request.multipart")
+            let fields = fields(pairs, allowed: FormatKeys.multipartPart.names, in: "request.multipart")
             guard let nameNode = fields["name"] else {
                 missing("name", in: "request.multipart", at: item.mark)
                 continue

@@ -197,7 +197,7 @@ public enum BodyDefinition: Sendable, Hashable {
     case graphql(GraphQLBody)
 
     /// The body keys, in the order docs/format.md lists them.
-    public static let keys = ["json", "form", "multipart", "text", "file", "graphql"]
+    public static let keys = FormatKeys.bodyKeys.map(\.name)
 }
 
 /// `request.graphql`: a GraphQL operation, sent as `{"query": …, "variables": …, "operationName": …}`.
@@ -208,7 +208,7 @@ public struct GraphQLBody: Sendable, Hashable {
     public var operationName: Template?
 
     /// The keys of `graphql:`.
-    public static let keys = ["query", "variables", "operationName"]
+    public static let keys = FormatKeys.graphql.names
 
     public init(query: Template, variables: TemplateValue?, operationName: Template?) {
         self.query = query
@@ -263,7 +263,7 @@ public enum AuthDefinition: Sendable, Hashable {
     case oauth2(OAuth2Definition)
 
     /// The mapping keys of the auth kinds.
-    public static let kinds = ["basic", "bearer", "oauth2"]
+    public static let kinds = FormatKeys.auth.names
 }
 
 /// OAuth 2 client credentials.
@@ -504,5 +504,5 @@ public struct CaptureDefinition: Sendable, Hashable {
     public var mark: Mark
 
     /// The mapping keys of the capture kinds.
-    public static let kinds = ["header", "cookie", "regex", "xpath", "status"]
+    public static let kinds = FormatKeys.captureSource.names
 }

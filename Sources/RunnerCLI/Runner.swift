@@ -1,15 +1,16 @@
 import ArgumentParser
 import Commands
 import Foundation
+import RunnerVersion
 
-/// The `runner` command: run, validate and list HTTP request collections.
+/// The `runner` command: run, validate and list HTTP request collections; start one, and describe its format.
 @main
 struct Runner: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runner",
         abstract: "Run declarative HTTP request collections and check their expectations.",
-        version: "0.1.0",
-        subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self]
+        version: RunnerVersion.current,
+        subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self, SchemaCommand.self, InitCommand.self]
     )
 
     /// Parses the command line, then runs the command on a task and parks the main thread.

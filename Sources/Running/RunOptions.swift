@@ -1,4 +1,5 @@
 public import CollectionFormat
+import RunnerVersion
 
 /// How a run is carried out: parallelism, selection by tags, stopping early, recording exchanges.
 public struct RunOptions: Sendable {
@@ -16,7 +17,7 @@ public struct RunOptions: Sendable {
     public var userAgent: String
 
     public init(jobs: Int = 1, selection: TagFilter = TagFilter(), bail: Bool = false,
-                recordExchanges: Bool = false, userAgent: String = "runner/0.1") {
+                recordExchanges: Bool = false, userAgent: String = RunnerVersion.userAgent) {
         self.jobs = max(1, jobs)
         self.selection = selection
         self.bail = bail

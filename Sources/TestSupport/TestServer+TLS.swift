@@ -1,6 +1,6 @@
 internal import NIOCore
 internal import NIOSSL
-internal import SelfSignedCertificate
+public import SelfSignedCertificate
 
 /// The scheme a test server speaks: plain HTTP, or HTTPS with a self-signed certificate (which only requests
 /// with `insecure` accept).
@@ -13,6 +13,8 @@ public enum TestServerScheme: String, CaseIterable, Sendable {
 public enum TestServerTLS: Sendable {
     /// A certificate made for this server when it starts, signed by its own key: no client trusts it.
     case selfSigned
+    /// A self-signed certificate made by the test, which may add it to a client's trusted certificates.
+    case identity(SelfSignedIdentity)
 }
 
 extension TestServer {
@@ -21,7 +23,11 @@ extension TestServer {
     /// The certificate and key are generated in memory at start (never written anywhere); the
     /// certificate names `localhost` and is valid for one day. Its `baseURL` starts with "https://".
     public static func start(host: String = "127.0.0.1", tls: TestServerTLS) async throws -> TestServer {
-        let context = try NIOSSLContext(configuration: SelfSignedIdentity.generate().serverConfiguration)
+        let identity = switch tls {
+        case .selfSigned: try SelfSignedIdentity.generate()
+        case .identity(let identity): identity
+        }
+        let context = try NIOSSLContext(configuration: identity.serverConfiguration)
         return try await start(host: host, scheme: "https") { channel in
             try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
         }

@@ -9,7 +9,7 @@ import Testing
 /// - `env` (optional): `NAME=VALUE` lines, the whole process environment of the run;
 /// - `expected-exit`: the exit status;
 /// - `expected-stderr`, `expected-stdout` (optional): the exact output; `{{PORT}}` stands for the
-///   test server's port where a case needs one.
+///   test server's port where a case needs one, `{{VERSION}}` for runner's version (the VERSION file).
 struct FixtureCase: CustomTestStringConvertible, Sendable {
     let directory: URL
     let name: String
@@ -58,12 +58,13 @@ struct FixtureCase: CustomTestStringConvertible, Sendable {
         try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
     }
 
-    /// Writes the output of a `run` case as the case's expected files, the port written as `{{PORT}}`
-    /// (`RECORD_FIXTURES=1 swift test --filter EndToEndTests`; review the diff before committing).
+    /// Writes the output of a `run` case as the case's expected files, the port written as `{{PORT}}` and the
+    /// User-Agent's version as `{{VERSION}}` (`RECORD_FIXTURES=1 swift test --filter EndToEndTests`; review the
+    /// diff before committing).
     func record(stdout: String, stderr: String, port: Int) throws {
         for (name, text) in [("expected-stdout", stdout), ("expected-stderr", stderr)] {
             let url = directory.appendingPathComponent(name)
-            let generic = text.replacingOccurrences(of: String(port), with: "{{PORT}}")
+            let generic = OutputPatterns.generalizingVersion(in: text.replacingOccurrences(of: String(port), with: "{{PORT}}"))
             if generic.isEmpty { try? FileManager.default.removeItem(at: url) } else { try Data(generic.utf8).write(to: url) }
         }
     }

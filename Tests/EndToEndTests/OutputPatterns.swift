@@ -2,9 +2,15 @@ import Foundation
 
 /// Makes run output comparable with golden files: the server's port, measured times and multipart boundaries vary.
 enum OutputPatterns {
-    /// The expected text with `{{PORT}}` replaced by the test server's port.
+    /// The expected text with `{{PORT}}` replaced by the test server's port and `{{VERSION}}` by runner's version.
     static func substituting(port: Int, in expected: String) -> String {
         expected.replacingOccurrences(of: "{{PORT}}", with: String(port))
+            .replacingOccurrences(of: "{{VERSION}}", with: Repository.version)
+    }
+
+    /// The text with runner's `User-Agent` written as `runner/{{VERSION}}`, for recording expected output.
+    static func generalizingVersion(in text: String) -> String {
+        text.replacingOccurrences(of: "runner/\(Repository.version)", with: "runner/{{VERSION}}")
     }
 
     /// The text with every measured time (`84 ms`, `1.25 s`, `612.3 ms`) replaced by `<time>`, and every multipart

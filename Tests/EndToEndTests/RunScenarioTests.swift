@@ -97,6 +97,6 @@ import Testing
         #expect(requests.count == 3, "\(result.stdout)")
         #expect(result.stdout.contains("< 302"))
         #expect(result.stdout.contains("< Location: /redirect/chain/1"))
-        #expect(result.stdout.contains("> User-Agent: runner/0.1"))
+        #expect(result.stdout.contains("> User-Agent: runner/\(Repository.version)"))
     }
 }

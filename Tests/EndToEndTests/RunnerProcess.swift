@@ -34,17 +34,25 @@ enum RunnerProcess {
         _ arguments: [String], in directory: URL, environment: [String: String], terminal: Bool = false,
         whileRunning: (@Sendable (Int32) -> Void)? = nil
     ) async throws -> Result {
+        let runner = try executable
+        return try await onOwnThread {
+            try runBlocking(runner, arguments, in: directory, environment: environment, terminal: terminal, whileRunning: whileRunning)
+        }
+    }
+
+    /// Runs another program (a script, `tar`, `chroot`) the same way, and waits for it to end.
+    static func run(program: URL, _ arguments: [String], in directory: URL, environment: [String: String]) async throws -> Result {
         try await onOwnThread {
-            try runBlocking(arguments, in: directory, environment: environment, terminal: terminal, whileRunning: whileRunning)
+            try runBlocking(program, arguments, in: directory, environment: environment, terminal: false, whileRunning: nil)
         }
     }
 
     private static func runBlocking(
-        _ arguments: [String], in directory: URL, environment: [String: String], terminal: Bool,
+        _ program: URL, _ arguments: [String], in directory: URL, environment: [String: String], terminal: Bool,
         whileRunning: (@Sendable (Int32) -> Void)?
     ) throws -> Result {
         let process = Process()
-        process.executableURL = try executable
+        process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = directory
         process.environment = environment
@@ -74,6 +82,25 @@ enum RunnerProcess {
             stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self)
         )
+    }
+}
+
+extension RunnerProcess {
+    /// Runs a program of /usr/bin and returns what it printed; throws when it fails.
+    @discardableResult
+    static func tool(_ program: String, _ arguments: [String]) async throws -> RunnerProcess.Result {
+        let result = try await RunnerProcess.run(program: URL(fileURLWithPath: "/usr/bin/\(program)"), arguments,
+                                                 in: Repository.root, environment: ["PATH": "/usr/bin:/bin"])
+        guard result.exitCode == 0 else { throw CommandFailed(command: ([program] + arguments).joined(separator: " "), result: result) }
+        return result
+    }
+
+    /// A command that exited with a failure status.
+    struct CommandFailed: Error, CustomStringConvertible {
+        let command: String
+        let result: RunnerProcess.Result
+
+        var description: String { "\(command) exited with \(result.exitCode): \(result.stderr)" }
     }
 }
 

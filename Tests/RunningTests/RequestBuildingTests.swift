@@ -86,7 +86,7 @@ import TestSupport
         #expect(items == ["page=2", "tag=a", "tag=b", "q=a&b", "lang=en"])
         #expect(request.headers["Accept"] == "application/json")
         #expect(request.headers["X-Team"] == "core")
-        #expect(request.headers["User-Agent"] == "runner/0.1")
+        #expect(request.headers["User-Agent"] == RunOptions().userAgent)
     }
 
     @Test func textBodyIsPlainTextUnlessAContentTypeIsGiven() async throws {

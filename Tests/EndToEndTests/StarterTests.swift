@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// `runner schema` and `runner init`: what a team starts with.
+@Suite struct StarterTests {
+    private static let environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
+
+    /// Runs `runner` in a directory.
+    private func runner(_ arguments: [String], in directory: URL) async throws -> RunnerProcess.Result {
+        try await RunnerProcess.run(arguments, in: directory, environment: Self.environment)
+    }
+
+    /// A new empty directory, removed by the caller.
+    private func emptyDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("runner-starter-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func schemaPrintsADraft2020SchemaForEachKindOfFile() async throws {
+        var titles: [String] = []
+        for arguments in [["schema"], ["schema", "environment"]] {
+            let result = try await runner(arguments, in: Repository.root)
+            #expect(result.exitCode == 0, "\(result.stderr)")
+            let schema = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            #expect(schema["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
+            #expect((schema["$defs"] as? [String: Any])?.isEmpty == false)
+            titles.append(schema["title"] as? String ?? "")
+        }
+        #expect(titles == ["runner request file", "runner environment file"])
+        let wrongKind = try await runner(["schema", "requests"], in: Repository.root)
+        #expect(wrongKind.exitCode == 1, "\(wrongKind.stdout)")
+    }
+
+    @Test func initWritesACollectionThatValidatesAtOnce() async throws {
+        let directory = try emptyDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let initialized = try await runner(["init"], in: directory)
+        #expect(initialized.exitCode == 0, "\(initialized.stderr)")
+        #expect(initialized.stdout.contains("wrote requests/"), "\(initialized.stdout)")
+
+        let validated = try await runner(["validate", "requests/", "--env", "local"], in: directory)
+        #expect(validated.exitCode == 0, "\(validated.stdout)\n\(validated.stderr)")
+        #expect(validated.stdout.contains("valid with environment 'local'"), "\(validated.stdout)")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(".github/workflows/api.yml").path))
+
+        // The schemas are what `runner schema` prints, and every YAML file's first line points at its kind's schema.
+        for kind in ["request", "environment"] {
+            let written = try String(contentsOf: directory.appendingPathComponent(".runner/\(kind).schema.json"), encoding: .utf8)
+            #expect(written == (try await runner(["schema", kind], in: directory)).stdout)
+        }
+        for folder in ["requests", "environments"] {
+            let files = try FileManager.default.subpathsOfDirectory(atPath: directory.appendingPathComponent(folder).path)
+                .filter { $0.hasSuffix(".yaml") }
+            #expect(!files.isEmpty)
+            for file in files {
+                let url = directory.appendingPathComponent(folder).appendingPathComponent(file)
+                let firstLine = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
+                let prefix = "# yaml-language-server: $schema="
+                #expect(firstLine.hasPrefix(prefix), "\(file)")
+                let schema = url.deletingLastPathComponent().appendingPathComponent(String(firstLine.dropFirst(prefix.count)))
+                #expect(schema.path.hasSuffix(folder == "requests" ? "request.schema.json" : "environment.schema.json"))
+                #expect(FileManager.default.fileExists(atPath: schema.standardizedFileURL.path), "\(file): \(schema.path)")
+            }
+        }
+    }
+
+    @Test func initOverwritesNothingAndSaysWhichFilesExist() async throws {
+        let directory = try emptyDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let local = directory.appendingPathComponent("team/environments/local.yaml")
+        try FileManager.default.createDirectory(at: local.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("baseURL: http://127.0.0.1:9000\n".utf8).write(to: local)
+
+        let result = try await runner(["init", "team"], in: directory)
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains("team/environments/local.yaml"), "\(result.stderr)")
+        #expect(try String(contentsOf: local, encoding: .utf8) == "baseURL: http://127.0.0.1:9000\n")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("team/requests").path),
+                "nothing is written when a file exists")
+
+        let fresh = try await runner(["init", "fresh/api"], in: directory)
+        #expect(fresh.exitCode == 0, "\(fresh.stderr)")
+        #expect(fresh.stdout.contains("cd fresh/api && runner validate requests/ --env local"), "\(fresh.stdout)")
+    }
+}
