@@ -14,6 +14,8 @@ import Testing
         #expect(output.json?.contains(#""exitStatus" : 2"#) == true || output.json?.contains(#""exitStatus": 2"#) == true)
         let junit = try #require(output.junit)
         #expect(junit.components(separatedBy: "<error").count - 1 == 2)
+        // CI tools group cases by class name: the file's path in dotted form, without its extension.
+        #expect(junit.contains(#"classname="requests.a""#) && junit.contains(#"classname="requests.b""#))
         #expect(output.received.isEmpty)
     }
 
