@@ -1,7 +1,7 @@
 import YAML
 
 extension NodeDecoder {
-    static let optionKeys = ["timeout", "delay", "followRedirects", "maxRedirects", "insecure", "maxResponseBytes", "retry", "throttle"]
+    static let optionKeys = ["timeout", "delay", "followRedirects", "maxRedirects", "insecure", "maxResponseBytes", "retry", "throttle", "cookies"]
 
     /// `auth:` `none`, or a mapping with exactly one of basic, bearer, oauth2.
     mutating func auth(_ node: Node) -> Located<AuthDefinition>? {
@@ -78,6 +78,7 @@ extension NodeDecoder {
         options.maxRedirects = located("maxRedirects") { $0.int($1, for: "options.maxRedirects", in: 0...Int.max) }
         options.insecure = located("insecure") { $0.bool($1, for: "options.insecure") }
         options.maxResponseBytes = located("maxResponseBytes") { $0.int($1, for: "options.maxResponseBytes", in: 1...Int.max) }
+        options.cookies = located("cookies") { $0.bool($1, for: "options.cookies") }
         if let insecure = options.insecure, insecure.value {
             warning("'insecure: true' skips TLS certificate verification", at: insecure.mark)
         }

@@ -272,11 +272,13 @@ public struct OptionsDefinition: Sendable {
     public var retry: RetryDefinition?
     /// Only in environments: a rate shared by all parallel workers.
     public var throttle: ThrottleDefinition?
+    /// Whether the file's cookie jar applies to the request (default true).
+    public var cookies: Located<Bool>?
 
     public init(timeout: Located<Duration>? = nil, delay: Located<Duration>? = nil, followRedirects: Located<Bool>? = nil,
                 maxRedirects: Located<Int>? = nil, insecure: Located<Bool>? = nil,
                 maxResponseBytes: Located<Int>? = nil, retry: RetryDefinition? = nil,
-                throttle: ThrottleDefinition? = nil) {
+                throttle: ThrottleDefinition? = nil, cookies: Located<Bool>? = nil) {
         self.timeout = timeout
         self.delay = delay
         self.followRedirects = followRedirects
@@ -285,6 +287,7 @@ public struct OptionsDefinition: Sendable {
         self.maxResponseBytes = maxResponseBytes
         self.retry = retry
         self.throttle = throttle
+        self.cookies = cookies
     }
 
     /// These options over `base`, field by field (retry too); the receiver wins.
@@ -294,7 +297,7 @@ public struct OptionsDefinition: Sendable {
             followRedirects: followRedirects ?? base.followRedirects, maxRedirects: maxRedirects ?? base.maxRedirects,
             insecure: insecure ?? base.insecure, maxResponseBytes: maxResponseBytes ?? base.maxResponseBytes,
             retry: retry.map { $0.merged(over: base.retry) } ?? base.retry,
-            throttle: throttle ?? base.throttle)
+            throttle: throttle ?? base.throttle, cookies: cookies ?? base.cookies)
     }
 }
 

@@ -21,6 +21,8 @@ public struct HTTPRequestOptions: Sendable, Hashable {
     public var auth: AuthMethod
     /// The largest response body accepted, after decompression.
     public var maxResponseBytes: Int
+    /// Whether the cookie jar of the request's file sends its cookies and stores the ones the answer sets.
+    public var cookies: Bool
 
     /// The default response body cap: 10 MiB.
     public static let defaultMaxResponseBytes = 10 * 1024 * 1024
@@ -29,7 +31,8 @@ public struct HTTPRequestOptions: Sendable, Hashable {
     public init(
         timeout: Duration? = nil, delay: Duration? = nil, followRedirects: Bool = true, maxRedirects: Int = 10,
         insecure: Bool = false, retry: RetryStrategy? = nil, throttle: ThrottleRate? = nil,
-        auth: AuthMethod = .none, maxResponseBytes: Int = HTTPRequestOptions.defaultMaxResponseBytes
+        auth: AuthMethod = .none, maxResponseBytes: Int = HTTPRequestOptions.defaultMaxResponseBytes,
+        cookies: Bool = true
     ) {
         self.timeout = timeout
         self.delay = delay
@@ -40,6 +43,7 @@ public struct HTTPRequestOptions: Sendable, Hashable {
         self.throttle = throttle
         self.auth = auth
         self.maxResponseBytes = maxResponseBytes
+        self.cookies = cookies
     }
 }
 

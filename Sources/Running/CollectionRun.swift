@@ -290,7 +290,8 @@ public struct CollectionRun: Sendable {
             if context.keepingOutcomes { result.outcomes.append(outcome) }
             context.emitter.add(outcome, file: index)
         }
-        // An each: file runs once per row, one row after another, each from the file's starting scope.
+        // An each: file runs once per row, one row after another, each from the file's starting scope with a cookie
+        // jar of its own.
         for row in file.rows.map({ Array($0.rows.indices) }) ?? [-1] {
             var scope = startScope
             var rowProblem: RunFailure?
@@ -304,6 +305,7 @@ public struct CollectionRun: Sendable {
                 }
             }
             var failedStep: String?
+            let jar = CookieJar()
             for definition in options.selection.selectedSteps(of: file) {
                 let flow = file.isFlow ? label ?? file.name : nil
                 let name = file.isFlow ? definition.name : label ?? definition.name
@@ -316,7 +318,7 @@ public struct CollectionRun: Sendable {
                     outcome = RequestOutcome(file: file.path, flow: flow, name: name, method: definition.request.method.value,
                                              url: definition.request.url.source, verdict: .errored, error: rowProblem.diagnostic)
                 } else {
-                    let stepResult = await executor.run(PreparedStep(definition, compiled: compiled), of: file, scope: scope)
+                    let stepResult = await executor.run(PreparedStep(definition, compiled: compiled), of: file, scope: scope, jar: jar)
                     outcome = stepResult.outcome
                     (outcome.flow, outcome.name) = (flow, name)
                     for capture in stepResult.captures {

@@ -129,7 +129,8 @@ public struct RequestBuilder: Sendable {
             followRedirects: merged.followRedirects?.value ?? true, maxRedirects: merged.maxRedirects?.value ?? 10,
             insecure: merged.insecure?.value ?? false,
             throttle: merged.throttle.map { ThrottleRate(perSecond: $0.perSecond) },
-            maxResponseBytes: merged.maxResponseBytes?.value ?? HTTPRequestOptions.defaultMaxResponseBytes)
+            maxResponseBytes: merged.maxResponseBytes?.value ?? HTTPRequestOptions.defaultMaxResponseBytes,
+            cookies: merged.cookies?.value ?? true)
         if let retry = merged.retry {
             options.retry = RetryStrategy(
                 attempts: retry.attempts?.value ?? RetryDefinition.defaultAttempts, delay: retry.delay?.value ?? RetryDefinition.defaultDelay,
