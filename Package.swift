@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "CollectionFormatTests", dependencies: ["CollectionFormat", "YAML", "HTTPCore", "Expectations"],
                     exclude: ["Regressions"]),
         .testTarget(name: "RunningTests", dependencies: ["Running", "Reporting", "CollectionFormat", "Loaders", "HTTPCore", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["Fixtures", "Scenarios"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "SelfSignedCertificate"], exclude: ["Fixtures", "Scenarios"]),
         .testTarget(name: "TestSupportTests", dependencies: [
             "TestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),

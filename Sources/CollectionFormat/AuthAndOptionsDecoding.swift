@@ -1,7 +1,7 @@
 import YAML
 
 extension NodeDecoder {
-    static let optionKeys = ["timeout", "delay", "followRedirects", "maxRedirects", "insecure", "maxResponseBytes", "retry", "throttle", "cookies"]
+    static let optionKeys = ["timeout", "delay", "followRedirects", "maxRedirects", "insecure", "maxResponseBytes", "retry", "throttle", "cookies", "caCert"]
 
     /// `auth:` `none`, or a mapping with exactly one of basic, bearer, oauth2.
     mutating func auth(_ node: Node) -> Located<AuthDefinition>? {
@@ -59,9 +59,9 @@ extension NodeDecoder {
         return complete ? templates : nil
     }
 
-    /// `options:`; `throttle` is allowed in environments only, `retry.stopWhen` in requests only (`location` is the
-    /// request file's, for the files its expectations name).
-    mutating func options(_ node: Node, allowsThrottle: Bool, location: FileLocation? = nil) -> OptionsDefinition {
+    /// `options:` of the request or environment file at `location` (which the files it names are relative to);
+    /// `throttle` is allowed in environments only, `retry.stopWhen` in requests only.
+    mutating func options(_ node: Node, allowsThrottle: Bool, location: FileLocation) -> OptionsDefinition {
         var options = OptionsDefinition()
         guard let pairs = mapping(node, for: "options") else { return options }
         let allowed = allowsThrottle ? Self.optionKeys : Self.optionKeys.filter { $0 != "throttle" }
@@ -79,10 +79,11 @@ extension NodeDecoder {
         options.insecure = located("insecure") { $0.bool($1, for: "options.insecure") }
         options.maxResponseBytes = located("maxResponseBytes") { $0.int($1, for: "options.maxResponseBytes", in: 1...Int.max) }
         options.cookies = located("cookies") { $0.bool($1, for: "options.cookies") }
+        if let value = fields["caCert"] { options.caCert = certificateBundle(value, for: "options.caCert", location: location) }
         if let insecure = options.insecure, insecure.value {
             warning("'insecure: true' skips TLS certificate verification", at: insecure.mark)
         }
-        options.retry = fields["retry"].flatMap { retry($0, location: location) }
+        options.retry = fields["retry"].flatMap { retry($0, location: allowsThrottle ? nil : location) }
         if let throttle = fields["throttle"], let pairs = mapping(throttle, for: "options.throttle") {
             let throttleFields = self.fields(pairs, allowed: ["perSecond"], in: "options.throttle")
             if let rate = throttleFields["perSecond"] {
@@ -93,6 +94,17 @@ extension NodeDecoder {
             }
         }
         return options
+    }
+
+    /// A PEM certificate bundle relative to the file, checked now: it must exist and hold a certificate.
+    private mutating func certificateBundle(_ node: Node, for context: String, location: FileLocation) -> FileReference? {
+        guard let reference = fileReference(node, for: context, location: location) else { return nil }
+        if let problem = CertificateFile.problem(at: reference.absolutePath) {
+            error("'\(context)': the file '\(reference.written)' \(problem) (looked for '\(reference.path)')", at: node.mark,
+                  suggestion: "paths are relative to the file that names them")
+            return nil
+        }
+        return reference
     }
 
     /// `options.retry`.

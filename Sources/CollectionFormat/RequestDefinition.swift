@@ -274,11 +274,14 @@ public struct OptionsDefinition: Sendable {
     public var throttle: ThrottleDefinition?
     /// Whether the file's cookie jar applies to the request (default true).
     public var cookies: Located<Bool>?
+    /// A PEM bundle of certificates trusted besides the system's, relative to the file that names it.
+    public var caCert: FileReference?
 
     public init(timeout: Located<Duration>? = nil, delay: Located<Duration>? = nil, followRedirects: Located<Bool>? = nil,
                 maxRedirects: Located<Int>? = nil, insecure: Located<Bool>? = nil,
                 maxResponseBytes: Located<Int>? = nil, retry: RetryDefinition? = nil,
-                throttle: ThrottleDefinition? = nil, cookies: Located<Bool>? = nil) {
+                throttle: ThrottleDefinition? = nil, cookies: Located<Bool>? = nil,
+                caCert: FileReference? = nil) {
         self.timeout = timeout
         self.delay = delay
         self.followRedirects = followRedirects
@@ -288,6 +291,7 @@ public struct OptionsDefinition: Sendable {
         self.retry = retry
         self.throttle = throttle
         self.cookies = cookies
+        self.caCert = caCert
     }
 
     /// These options over `base`, field by field (retry too); the receiver wins.
@@ -297,7 +301,8 @@ public struct OptionsDefinition: Sendable {
             followRedirects: followRedirects ?? base.followRedirects, maxRedirects: maxRedirects ?? base.maxRedirects,
             insecure: insecure ?? base.insecure, maxResponseBytes: maxResponseBytes ?? base.maxResponseBytes,
             retry: retry.map { $0.merged(over: base.retry) } ?? base.retry,
-            throttle: throttle ?? base.throttle, cookies: cookies ?? base.cookies)
+            throttle: throttle ?? base.throttle, cookies: cookies ?? base.cookies,
+            caCert: caCert ?? base.caCert)
     }
 }
 

@@ -23,6 +23,8 @@ public struct HTTPRequestOptions: Sendable, Hashable {
     public var maxResponseBytes: Int
     /// Whether the cookie jar of the request's file sends its cookies and stores the ones the answer sets.
     public var cookies: Bool
+    /// PEM bundles of certificates trusted besides the system's for `https://` (absolute paths).
+    public var trustedCertificateFiles: [String]
 
     /// The default response body cap: 10 MiB.
     public static let defaultMaxResponseBytes = 10 * 1024 * 1024
@@ -32,7 +34,7 @@ public struct HTTPRequestOptions: Sendable, Hashable {
         timeout: Duration? = nil, delay: Duration? = nil, followRedirects: Bool = true, maxRedirects: Int = 10,
         insecure: Bool = false, retry: RetryStrategy? = nil, throttle: ThrottleRate? = nil,
         auth: AuthMethod = .none, maxResponseBytes: Int = HTTPRequestOptions.defaultMaxResponseBytes,
-        cookies: Bool = true
+        cookies: Bool = true, trustedCertificateFiles: [String] = []
     ) {
         self.timeout = timeout
         self.delay = delay
@@ -44,6 +46,7 @@ public struct HTTPRequestOptions: Sendable, Hashable {
         self.auth = auth
         self.maxResponseBytes = maxResponseBytes
         self.cookies = cookies
+        self.trustedCertificateFiles = trustedCertificateFiles
     }
 }
 

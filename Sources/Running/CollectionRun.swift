@@ -29,12 +29,23 @@ public struct CollectionRun: Sendable {
         plan = planner.files
         dependencies = planner.dependencies(environment: collection.environment)
         // The builder applies the environment; the chain gets absolute requests.
-        let layers = LoaderLayer.standard(
+        let layers = Self.trustLayers(options) + LoaderLayer.standard(
             environment: nil, userAgent: options.userAgent, tokens: OAuth2TokenStore(),
             trace: options.recordExchanges ? ExchangeLog.layer : nil)
         executor = StepExecutor(loader: chain(layers, ending: transport), builder: RequestBuilder(environment: collection.environment),
                                 recordExchanges: options.recordExchanges)
         loopTransport = transport as? HTTPClientTransport
+    }
+
+    /// The layer giving every request the certificate bundles of `--cacert` (in place of its `caCert`) and
+    /// `SSL_CERT_FILE`, when either is set.
+    private static func trustLayers(_ options: RunOptions) -> [LoaderLayer] {
+        guard options.caCert != nil || options.certificateFile != nil else { return [] }
+        let (caCert, certificateFile) = (options.caCert, options.certificateFile)
+        return [.modifyRequest { request in
+            let files = caCert.map { [$0] } ?? request.options.trustedCertificateFiles
+            request.options.trustedCertificateFiles = (certificateFile.map { [$0] } ?? []) + files
+        }]
     }
 
     /// For each file that runs (in order), the indexes of the earlier ones it waits for with `jobs > 1`.

@@ -130,7 +130,7 @@ public struct RequestBuilder: Sendable {
             insecure: merged.insecure?.value ?? false,
             throttle: merged.throttle.map { ThrottleRate(perSecond: $0.perSecond) },
             maxResponseBytes: merged.maxResponseBytes?.value ?? HTTPRequestOptions.defaultMaxResponseBytes,
-            cookies: merged.cookies?.value ?? true)
+            cookies: merged.cookies?.value ?? true, trustedCertificateFiles: merged.caCert.map { [$0.absolutePath] } ?? [])
         if let retry = merged.retry {
             options.retry = RetryStrategy(
                 attempts: retry.attempts?.value ?? RetryDefinition.defaultAttempts, delay: retry.delay?.value ?? RetryDefinition.defaultDelay,

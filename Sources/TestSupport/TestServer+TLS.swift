@@ -1,6 +1,6 @@
 internal import NIOCore
 internal import NIOSSL
-internal import SelfSignedCertificate
+public import SelfSignedCertificate
 
 /// The scheme a test server speaks: plain HTTP, or HTTPS with a self-signed certificate (which only requests
 /// with `insecure` accept).
@@ -13,15 +13,21 @@ public enum TestServerScheme: String, CaseIterable, Sendable {
 public enum TestServerTLS: Sendable {
     /// A certificate made for this server when it starts, signed by its own key: no client trusts it.
     case selfSigned
+    /// This certificate and key (such as one a `TestCertificateAuthority` issued).
+    case identity(SelfSignedIdentity)
 }
 
 extension TestServer {
     /// Starts an HTTPS server on `host` and a free port, with the same routes as the plain server.
     ///
-    /// The certificate and key are generated in memory at start (never written anywhere); the
+    /// A self-signed certificate and key are generated in memory at start (never written anywhere); the
     /// certificate names `localhost` and is valid for one day. Its `baseURL` starts with "https://".
     public static func start(host: String = "127.0.0.1", tls: TestServerTLS) async throws -> TestServer {
-        let context = try NIOSSLContext(configuration: SelfSignedIdentity.generate().serverConfiguration)
+        let identity = switch tls {
+        case .selfSigned: try SelfSignedIdentity.generate()
+        case .identity(let identity): identity
+        }
+        let context = try NIOSSLContext(configuration: identity.serverConfiguration)
         return try await start(host: host, scheme: "https") { channel in
             try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
         }
