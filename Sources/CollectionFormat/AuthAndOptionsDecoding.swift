@@ -1,7 +1,7 @@
 import YAML
 
 extension NodeDecoder {
-    static let optionKeys = ["timeout", "delay", "followRedirects", "maxRedirects", "insecure", "maxResponseBytes", "retry", "throttle", "cookies", "caCert"]
+    static let optionKeys = ["timeout", "delay", "followRedirects", "maxRedirects", "insecure", "maxResponseBytes", "retry", "throttle", "cookies", "caCert", "clientCert"]
 
     /// `auth:` `none`, or a mapping with exactly one of basic, bearer, oauth2.
     mutating func auth(_ node: Node) -> Located<AuthDefinition>? {
@@ -79,6 +79,7 @@ extension NodeDecoder {
         options.insecure = located("insecure") { $0.bool($1, for: "options.insecure") }
         options.maxResponseBytes = located("maxResponseBytes") { $0.int($1, for: "options.maxResponseBytes", in: 1...Int.max) }
         options.cookies = located("cookies") { $0.bool($1, for: "options.cookies") }
+        options.clientCert = fields["clientCert"].flatMap { clientCertificate($0, location: location) }
         if let value = fields["caCert"] { options.caCert = certificateBundle(value, for: "options.caCert", location: location) }
         if let insecure = options.insecure, insecure.value {
             warning("'insecure: true' skips TLS certificate verification", at: insecure.mark)
@@ -105,6 +106,24 @@ extension NodeDecoder {
             return nil
         }
         return reference
+    }
+
+    /// `options.clientCert`: `cert` and `key` files relative to the file, and an optional `password` template.
+    private mutating func clientCertificate(_ node: Node, location: FileLocation) -> ClientCertificateDefinition? {
+        let context = "options.clientCert"
+        guard let pairs = mapping(node, for: context) else { return nil }
+        let fields = fields(pairs, allowed: ["cert", "key", "password"], in: context)
+        for key in ["cert", "key"] where fields[key] == nil { missing(key, in: context, at: node.mark) }
+        guard let certificateNode = fields["cert"], let keyNode = fields["key"],
+              let certificate = fileReference(certificateNode, for: "\(context).cert", location: location),
+              let key = fileReference(keyNode, for: "\(context).key", location: location)
+        else { return nil }
+        var password: Template?
+        if let value = fields["password"] {
+            guard let template = template(value, for: "\(context).password") else { return nil }
+            password = template
+        }
+        return ClientCertificateDefinition(certificate: certificate, key: key, password: password, path: path, mark: node.mark)
     }
 
     /// `options.retry`.

@@ -25,6 +25,8 @@ public struct HTTPRequestOptions: Sendable, Hashable {
     public var cookies: Bool
     /// PEM bundles of certificates trusted besides the system's for `https://` (absolute paths).
     public var trustedCertificateFiles: [String]
+    /// The TLS client certificate presented to `https://` servers that ask for one.
+    public var clientCertificate: ClientCertificate?
 
     /// The default response body cap: 10 MiB.
     public static let defaultMaxResponseBytes = 10 * 1024 * 1024
@@ -47,6 +49,20 @@ public struct HTTPRequestOptions: Sendable, Hashable {
         self.maxResponseBytes = maxResponseBytes
         self.cookies = cookies
         self.trustedCertificateFiles = trustedCertificateFiles
+    }
+}
+
+/// A TLS client certificate: PEM files of the certificate (with any intermediates) and of its key, and the key's
+/// password when it is encrypted.
+public struct ClientCertificate: Sendable, Hashable {
+    public var certificateFile: String
+    public var keyFile: String
+    public var password: String?
+
+    public init(certificateFile: String, keyFile: String, password: String? = nil) {
+        self.certificateFile = certificateFile
+        self.keyFile = keyFile
+        self.password = password
     }
 }
 

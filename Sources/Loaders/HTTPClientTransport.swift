@@ -14,7 +14,8 @@ internal import Synchronization
 /// Cleartext requests use pooled keep-alive HTTP/1.1 connections (`HTTP1Client`). For TLS one pooled
 /// AsyncHTTPClient (keep-alive, HTTP/1.1 and HTTP/2, certificates verified against the system's roots) serves every
 /// request of the same TLS settings: a client without certificate verification serves `options.insecure`, and one
-/// per set of `options.trustedCertificateFiles` trusts those certificates too; each is created on first use.
+/// per set of `options.trustedCertificateFiles` and `options.clientCertificate` trusts those certificates too and
+/// presents that client certificate; each is created on first use.
 /// No client follows redirects (the redirect loader does). Bodies are gzip/deflate-decoded with a
 /// ratio limit and read until `options.maxResponseBytes`, past which reading stops with
 /// `responseTooLarge`. Call `shutdown()` when done, or use `withTransport`.
@@ -156,18 +157,21 @@ public final class HTTPClientTransport: HTTPLoader {
         return .now() + .nanoseconds(remaining.seconds * 1_000_000_000 + remaining.attoseconds / 1_000_000_000)
     }
 
-    /// The TLS settings of a client: whether it verifies certificates, and which files it trusts besides the system's.
+    /// The TLS settings of a client: whether it verifies certificates, which files it trusts besides the system's,
+    /// and the client certificate it presents.
     private struct TLSSettings: Hashable {
         var insecure: Bool
         var trustedCertificateFiles: [String]
+        var clientCertificate: ClientCertificate?
 
         /// The settings a request asks for; the trusted files matter only while certificates are verified.
         init(_ options: HTTPRequestOptions) {
             insecure = options.insecure
             trustedCertificateFiles = options.insecure ? [] : options.trustedCertificateFiles
+            clientCertificate = options.clientCertificate
         }
 
-        var isDefault: Bool { !insecure && trustedCertificateFiles.isEmpty }
+        var isDefault: Bool { !insecure && trustedCertificateFiles.isEmpty && clientCertificate == nil }
     }
 
     /// The client for the request's TLS settings, created on first use; a trusted file that cannot be loaded fails
@@ -183,7 +187,19 @@ public final class HTTPClientTransport: HTTPLoader {
                                 message: "cannot use the certificates of '\(file)' for \(request.displayURL): \(error)")
             }
         }
-        let configuration = Self.configuration(tls: settings.insecure ? .insecure : .trusting(roots), decompressionRatio: decompressionRatio)
+        var identity: ClientIdentity?
+        if let certificate = settings.clientCertificate {
+            do { identity = try ClientIdentity.load(certificate) } catch {
+                let file = error.file == .certificate ? certificate.certificateFile : certificate.keyFile
+                throw HTTPError(.invalidRequest, request: request, underlyingError: error,
+                                message: "cannot use the client certificate for \(request.displayURL): '\(file)' \(error.message)")
+            }
+        }
+        var configuration = Self.configuration(tls: settings.insecure ? .insecure : .trusting(roots), decompressionRatio: decompressionRatio)
+        if let identity {
+            configuration.tlsConfiguration?.certificateChain = identity.chain.map { .certificate($0) }
+            configuration.tlsConfiguration?.privateKey = .privateKey(identity.key)
+        }
         return otherClients.withLock { clients in
             if let client = clients[settings] { return client }
             let created = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)

@@ -31,9 +31,19 @@ public struct TestCertificateAuthority: Sendable {
 
     /// A new key and a server certificate for `localhost` signed by this authority, valid from an hour ago for a day.
     public func issueServerIdentity() throws -> SelfSignedIdentity {
+        try issue(commonName: "localhost", usage: .serverAuth)
+    }
+
+    /// A new key and a client certificate (for mutual TLS) signed by this authority, valid from an hour ago for a day.
+    public func issueClientIdentity() throws -> SelfSignedIdentity {
+        try issue(commonName: "runner test client", usage: .clientAuth)
+    }
+
+    /// A new key and a certificate for `localhost` with this extended key usage, signed by this authority.
+    private func issue(commonName: String, usage: ExtendedKeyUsage.Usage) throws -> SelfSignedIdentity {
         let leafKey = P256.Signing.PrivateKey()
         let subject = try DistinguishedName {
-            CommonName("localhost")
+            CommonName(commonName)
             OrganizationName("runner tests")
         }
         let certificate = try Certificate(
@@ -43,7 +53,7 @@ public struct TestCertificateAuthority: Sendable {
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(digitalSignature: true))
-                try ExtendedKeyUsage([.serverAuth])
+                try ExtendedKeyUsage([usage])
                 SubjectAlternativeNames([.dnsName("localhost")])
             },
             issuerPrivateKey: Certificate.PrivateKey(key))
