@@ -56,9 +56,9 @@ extension NodeDecoder {
         return complete ? templates : nil
     }
 
-    /// `options:`; `throttle` is allowed in environments only, `retry.stopWhen` in requests only (`location` is the
-    /// request file's, for the files its expectations name).
-    mutating func options(_ node: Node, allowsThrottle: Bool, location: FileLocation? = nil) -> OptionsDefinition {
+    /// `options:` of the request or environment file at `location` (which the files it names are relative to);
+    /// `throttle` is allowed in environments only, `retry.stopWhen` in requests only.
+    mutating func options(_ node: Node, allowsThrottle: Bool, location: FileLocation) -> OptionsDefinition {
         var options = OptionsDefinition()
         guard let pairs = mapping(node, for: "options") else { return options }
         let allowed = allowsThrottle ? FormatKeys.environmentOptions.names : FormatKeys.requestOptions.names
@@ -75,10 +75,13 @@ extension NodeDecoder {
         options.maxRedirects = located("maxRedirects") { $0.int($1, for: "options.maxRedirects", in: 0...Int.max) }
         options.insecure = located("insecure") { $0.bool($1, for: "options.insecure") }
         options.maxResponseBytes = located("maxResponseBytes") { $0.int($1, for: "options.maxResponseBytes", in: 1...Int.max) }
+        options.cookies = located("cookies") { $0.bool($1, for: "options.cookies") }
+        options.clientCert = fields["clientCert"].flatMap { clientCertificate($0, location: location) }
+        if let value = fields["caCert"] { options.caCert = certificateBundle(value, for: "options.caCert", location: location) }
         if let insecure = options.insecure, insecure.value {
             warning("'insecure: true' skips TLS certificate verification", at: insecure.mark)
         }
-        options.retry = fields["retry"].flatMap { retry($0, location: location) }
+        options.retry = fields["retry"].flatMap { retry($0, location: allowsThrottle ? nil : location) }
         if let throttle = fields["throttle"], let pairs = mapping(throttle, for: "options.throttle") {
             let throttleFields = self.fields(pairs, allowed: FormatKeys.throttle.names, in: "options.throttle")
             if let rate = throttleFields["perSecond"] {
@@ -89,6 +92,35 @@ extension NodeDecoder {
             }
         }
         return options
+    }
+
+    /// A PEM certificate bundle relative to the file, checked now: it must exist and hold a certificate.
+    private mutating func certificateBundle(_ node: Node, for context: String, location: FileLocation) -> FileReference? {
+        guard let reference = fileReference(node, for: context, location: location) else { return nil }
+        if let problem = CertificateFile.problem(at: reference.absolutePath) {
+            error("'\(context)': the file '\(reference.written)' \(problem) (looked for '\(reference.path)')", at: node.mark,
+                  suggestion: "paths are relative to the file that names them")
+            return nil
+        }
+        return reference
+    }
+
+    /// `options.clientCert`: `cert` and `key` files relative to the file, and an optional `password` template.
+    private mutating func clientCertificate(_ node: Node, location: FileLocation) -> ClientCertificateDefinition? {
+        let context = "options.clientCert"
+        guard let pairs = mapping(node, for: context) else { return nil }
+        let fields = fields(pairs, allowed: FormatKeys.clientCert.names, in: context)
+        for key in ["cert", "key"] where fields[key] == nil { missing(key, in: context, at: node.mark) }
+        guard let certificateNode = fields["cert"], let keyNode = fields["key"],
+              let certificate = fileReference(certificateNode, for: "\(context).cert", location: location),
+              let key = fileReference(keyNode, for: "\(context).key", location: location)
+        else { return nil }
+        var password: Template?
+        if let value = fields["password"] {
+            guard let template = template(value, for: "\(context).password") else { return nil }
+            password = template
+        }
+        return ClientCertificateDefinition(certificate: certificate, key: key, password: password, path: path, mark: node.mark)
     }
 
     /// `options.retry`.

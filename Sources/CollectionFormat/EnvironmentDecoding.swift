@@ -3,8 +3,8 @@ import YAML
 extension NodeDecoder {
     static let environmentKeys = FormatKeys.environment.names
 
-    /// Decodes one environment file; `root` is nil for an empty file (an empty environment).
-    mutating func environment(_ root: Node?, name: String) -> EnvironmentDefinition {
+    /// Decodes one environment file (at `absolutePath`); `root` is nil for an empty file (an empty environment).
+    mutating func environment(_ root: Node?, name: String, absolutePath: String) -> EnvironmentDefinition {
         var environment = EnvironmentDefinition(name: name, path: path)
         guard let root, let pairs = mapping(root, for: "environment '\(name)'") else { return environment }
         let fields = fields(pairs, allowed: Self.environmentKeys, in: nil)
@@ -24,7 +24,7 @@ extension NodeDecoder {
             environment.secrets = secretPairs.compactMap { secret($0) }
         }
         environment.auth = fields["auth"].flatMap { auth($0) }
-        environment.options = fields["options"].map { options($0, allowsThrottle: true) } ?? OptionsDefinition()
+        environment.options = fields["options"].map { options($0, allowsThrottle: true, location: FileLocation(displayPath: path, absolutePath: absolutePath)) } ?? OptionsDefinition()
         return environment
     }
 

@@ -70,11 +70,12 @@ struct EnvironmentResolver {
         let fileName = Discovery.extensions.map { name + $0 }
             .first { FileSystem.kind(of: PathText.join(directory.absolute, $0)).exists } ?? name + ".yaml"
         let display = PathText.join(directory.path, fileName)
-        guard let document = SourceLoader.load(path: display, absolutePath: PathText.join(directory.absolute, fileName)) else {
+        let absolutePath = PathText.join(directory.absolute, fileName)
+        guard let document = SourceLoader.load(path: display, absolutePath: absolutePath) else {
             diagnostics.add(.error("cannot read the file", path: display, at: nil))
             return nil
         }
-        let decoded = FileDecoding.environment(document, name: name)
+        let decoded = FileDecoding.environment(document, name: name, absolutePath: absolutePath)
         sources.store(decoded.text, for: display)
         diagnostics.add(contentsOf: decoded.diagnostics)
         return decoded.value

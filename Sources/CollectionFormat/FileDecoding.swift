@@ -20,7 +20,7 @@ public enum FileDecoding {
 
     /// Decodes an environment file's bytes; `name` is the environment's name, `path` is shown in diagnostics.
     public static func environment(_ bytes: [UInt8], path: String, name: String) -> DecodedFile<EnvironmentDefinition> {
-        environment(SourceLoader.parse(bytes, path: path), name: name)
+        environment(SourceLoader.parse(bytes, path: path), name: name, absolutePath: path)
     }
 
     /// Decodes a parsed request file; its YAML error, if any, is the only diagnostic.
@@ -36,13 +36,14 @@ public enum FileDecoding {
         return DecodedFile(value: file, diagnostics: decoder.diagnostics.diagnostics, text: document.source.text)
     }
 
-    /// Decodes a parsed environment file; no value when it has errors.
-    static func environment(_ document: SourceDocument, name: String) -> DecodedFile<EnvironmentDefinition> {
+    /// Decodes a parsed environment file (at `absolutePath`, which the files it names are relative to); no value when
+    /// it has errors.
+    static func environment(_ document: SourceDocument, name: String, absolutePath: String) -> DecodedFile<EnvironmentDefinition> {
         guard document.diagnostics.isEmpty else {
             return DecodedFile(value: nil, diagnostics: document.diagnostics, text: document.source.text)
         }
         var decoder = NodeDecoder(source: document.source)
-        let definition = decoder.environment(document.root, name: name)
+        let definition = decoder.environment(document.root, name: name, absolutePath: absolutePath)
         return DecodedFile(value: decoder.diagnostics.hasErrors ? nil : definition,
                            diagnostics: decoder.diagnostics.diagnostics, text: document.source.text)
     }

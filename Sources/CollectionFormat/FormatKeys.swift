@@ -61,7 +61,7 @@ public struct FormatMapping: Sendable {
     /// The mappings of the format; each name is also the mapping's name in the schema's `$defs`.
     public enum Name: String, Sendable, CaseIterable {
         case singleRequestFile, requestDefinition, flowFile, useStep, request, graphql, multipartPart, auth, basicAuth, oauth2,
-             requestOptions, environmentOptions, retry, throttle, expect, matcher, durationMatcher, captureSource,
+             requestOptions, environmentOptions, retry, clientCert, throttle, expect, matcher, durationMatcher, captureSource,
              environment, secret
     }
 
@@ -124,6 +124,7 @@ public enum FormatKeys {
         case .requestOptions: requestOptions
         case .environmentOptions: environmentOptions
         case .retry: retry
+        case .clientCert: clientCert
         case .throttle: throttle
         case .expect: expect
         case .matcher: matcher
@@ -262,6 +263,9 @@ public enum FormatKeys {
         FormatKey("maxResponseBytes", .integer(1...Int.max),
                   "The largest response body accepted, in bytes after decompression; default 10485760."),
         FormatKey("retry", .keys(.retry), "Retries of failed attempts."),
+        FormatKey("cookies", .boolean, "Whether the file's cookie jar stores and sends cookies; default true."),
+        FormatKey("caCert", .filePath, "A PEM bundle of certificate authorities trusted besides the system's (https)."),
+        FormatKey("clientCert", .keys(.clientCert), "A TLS client certificate (mutual TLS): cert, key and an optional password."),
     ]
 
     public static let requestOptions = FormatMapping(
@@ -285,6 +289,15 @@ public enum FormatKeys {
             FormatKey("stopWhen", .keys(.expect),
                       "Expectations that end polling at once, as a failure, when they hold (requests only)."),
         ])
+
+    public static let clientCert = FormatMapping(
+        .clientCert, "A TLS client certificate and its key, in PEM files relative to the file.",
+        keys: [
+            FormatKey("cert", .filePath, "The PEM certificate (or chain) presented to servers that ask for one."),
+            FormatKey("key", .filePath, "The PEM private key of the certificate, encrypted or not."),
+            FormatKey("password", .text, "The password of an encrypted key (a template, usually a secret)."),
+        ],
+        required: ["cert", "key"])
 
     public static let throttle = FormatMapping(
         .throttle, "A shared rate of requests.",

@@ -293,11 +293,18 @@ public struct OptionsDefinition: Sendable {
     public var retry: RetryDefinition?
     /// Only in environments: a rate shared by all parallel workers.
     public var throttle: ThrottleDefinition?
+    /// Whether the file's cookie jar applies to the request (default true).
+    public var cookies: Located<Bool>?
+    /// A PEM bundle of certificates trusted besides the system's, relative to the file that names it.
+    public var caCert: FileReference?
+    /// A TLS client certificate and its key.
+    public var clientCert: ClientCertificateDefinition?
 
     public init(timeout: Located<Duration>? = nil, delay: Located<Duration>? = nil, followRedirects: Located<Bool>? = nil,
                 maxRedirects: Located<Int>? = nil, insecure: Located<Bool>? = nil,
                 maxResponseBytes: Located<Int>? = nil, retry: RetryDefinition? = nil,
-                throttle: ThrottleDefinition? = nil) {
+                throttle: ThrottleDefinition? = nil, cookies: Located<Bool>? = nil,
+                caCert: FileReference? = nil, clientCert: ClientCertificateDefinition? = nil) {
         self.timeout = timeout
         self.delay = delay
         self.followRedirects = followRedirects
@@ -306,6 +313,9 @@ public struct OptionsDefinition: Sendable {
         self.maxResponseBytes = maxResponseBytes
         self.retry = retry
         self.throttle = throttle
+        self.cookies = cookies
+        self.caCert = caCert
+        self.clientCert = clientCert
     }
 
     /// These options over `base`, field by field (retry too); the receiver wins.
@@ -315,7 +325,27 @@ public struct OptionsDefinition: Sendable {
             followRedirects: followRedirects ?? base.followRedirects, maxRedirects: maxRedirects ?? base.maxRedirects,
             insecure: insecure ?? base.insecure, maxResponseBytes: maxResponseBytes ?? base.maxResponseBytes,
             retry: retry.map { $0.merged(over: base.retry) } ?? base.retry,
-            throttle: throttle ?? base.throttle)
+            throttle: throttle ?? base.throttle, cookies: cookies ?? base.cookies,
+            caCert: caCert ?? base.caCert, clientCert: clientCert ?? base.clientCert)
+    }
+}
+
+/// `options.clientCert`: a TLS client certificate and its key, as PEM files relative to the file that names them.
+public struct ClientCertificateDefinition: Sendable {
+    public var certificate: FileReference
+    public var key: FileReference
+    /// The key's password, when it is encrypted.
+    public var password: Template?
+    /// The file that names it (a request or environment file), as displayed.
+    public var path: String
+    public var mark: Mark
+
+    public init(certificate: FileReference, key: FileReference, password: Template?, path: String, mark: Mark) {
+        self.certificate = certificate
+        self.key = key
+        self.password = password
+        self.path = path
+        self.mark = mark
     }
 }
 

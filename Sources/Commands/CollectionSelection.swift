@@ -1,5 +1,6 @@
 import CollectionFormat
 import Foundation
+import Running
 
 /// The collection a command works on: its paths, environment and `--var`s.
 public struct CollectionSelection: Sendable {
@@ -31,7 +32,8 @@ public struct CollectionSelection: Sendable {
         return (name, String(argument[argument.index(after: equals)...]))
     }
 
-    /// Reads and checks the collection in the current directory with the process environment.
+    /// Reads and checks the collection in the current directory with the process environment (with `checksReferences`,
+    /// the files it names and the client certificates too).
     func load(forSending: Bool, checksReferences: Bool = true) async -> LoadedCollection {
         var request = LoadRequest(
             paths: paths, environmentName: environmentName, environmentsDirectory: environmentsDirectory,
@@ -39,7 +41,9 @@ public struct CollectionSelection: Sendable {
             currentDirectory: FileManager.default.currentDirectoryPath, checksReferences: checksReferences)
         request.forSending = forSending
         request.selection = filter
-        return await CollectionLoader.load(request)
+        var loaded = await CollectionLoader.load(request)
+        if checksReferences { loaded.diagnostics += ClientCertificateProblems.diagnostics(in: loaded) }
+        return loaded
     }
 
     /// How many requests of `loaded` the filter selects; nil, after saying why, when it selects none (a run that

@@ -20,6 +20,8 @@ public struct Run: Sendable {
     /// Where to write the JUnit XML and JSON reports.
     public var junitReport: String?
     public var jsonReport: String?
+    /// `--cacert`: a PEM bundle every request trusts, in place of the files' `caCert`.
+    public var caCert: String?
 
     public init(collection: CollectionSelection) {
         self.collection = collection
@@ -37,6 +39,16 @@ public struct Run: Sendable {
         guard collection.selectedRequests(in: loaded) != nil else { return .badCommandLine }
         var options = RunOptions(jobs: jobs, selection: collection.filter, bail: bail, recordExchanges: verbose)
         options.failOnFlaky = failOnFlaky
+        let environment = ProcessInfo.processInfo.environment
+        for (name, file) in [("--cacert", caCert), ("SSL_CERT_FILE", environment["SSL_CERT_FILE"])] {
+            guard let file, !file.isEmpty else { continue }
+            if let problem = CertificateFile.problem(at: Self.absolutePath(file)) {
+                Console.error("error: \(name): the file '\(file)' \(problem)")
+                return .invalidCollection
+            }
+        }
+        options.caCert = caCert.map(Self.absolutePath)
+        options.certificateFile = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : Self.absolutePath($0) }
         let redactor = Redactor(secrets: loaded.scope.secretValues)
         let console = ConsoleReport(sources: loaded.sources, redactor: redactor, color: Console.colorOnStandardOutput, verbose: verbose)
 
@@ -64,6 +76,11 @@ public struct Run: Sendable {
         Console.out(console.summary(summary))
         guard writeReports(summary, loaded: loaded, redactor: redactor) else { return .badCommandLine }
         return ExitStatus(rawValue: summary.exitStatus) ?? .requestFailed
+    }
+
+    /// `path` as an absolute path, relative to the current directory unless it starts with `/`.
+    private static func absolutePath(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
     /// Writes `--report-junit` and `--report-json`; false (after saying why) when one cannot be written.

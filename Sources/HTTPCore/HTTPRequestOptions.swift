@@ -21,6 +21,12 @@ public struct HTTPRequestOptions: Sendable, Hashable {
     public var auth: AuthMethod
     /// The largest response body accepted, after decompression.
     public var maxResponseBytes: Int
+    /// Whether the cookie jar of the request's file sends its cookies and stores the ones the answer sets.
+    public var cookies: Bool
+    /// PEM bundles of certificates trusted besides the system's for `https://` (absolute paths).
+    public var trustedCertificateFiles: [String]
+    /// The TLS client certificate presented to `https://` servers that ask for one.
+    public var clientCertificate: ClientCertificate?
 
     /// The default response body cap: 10 MiB.
     public static let defaultMaxResponseBytes = 10 * 1024 * 1024
@@ -29,7 +35,8 @@ public struct HTTPRequestOptions: Sendable, Hashable {
     public init(
         timeout: Duration? = nil, delay: Duration? = nil, followRedirects: Bool = true, maxRedirects: Int = 10,
         insecure: Bool = false, retry: RetryStrategy? = nil, throttle: ThrottleRate? = nil,
-        auth: AuthMethod = .none, maxResponseBytes: Int = HTTPRequestOptions.defaultMaxResponseBytes
+        auth: AuthMethod = .none, maxResponseBytes: Int = HTTPRequestOptions.defaultMaxResponseBytes,
+        cookies: Bool = true, trustedCertificateFiles: [String] = []
     ) {
         self.timeout = timeout
         self.delay = delay
@@ -40,6 +47,22 @@ public struct HTTPRequestOptions: Sendable, Hashable {
         self.throttle = throttle
         self.auth = auth
         self.maxResponseBytes = maxResponseBytes
+        self.cookies = cookies
+        self.trustedCertificateFiles = trustedCertificateFiles
+    }
+}
+
+/// A TLS client certificate: PEM files of the certificate (with any intermediates) and of its key, and the key's
+/// password when it is encrypted.
+public struct ClientCertificate: Sendable, Hashable {
+    public var certificateFile: String
+    public var keyFile: String
+    public var password: String?
+
+    public init(certificateFile: String, keyFile: String, password: String? = nil) {
+        self.certificateFile = certificateFile
+        self.keyFile = keyFile
+        self.password = password
     }
 }
 

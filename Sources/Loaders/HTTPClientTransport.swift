@@ -12,15 +12,18 @@ internal import Synchronization
 /// over AsyncHTTPClient, and reads the response body under a cap.
 ///
 /// Cleartext requests use pooled keep-alive HTTP/1.1 connections (`HTTP1Client`). For TLS one pooled
-/// AsyncHTTPClient (keep-alive, HTTP/1.1 and HTTP/2, certificates verified) serves every request; requests with
-/// `options.insecure` use a second client without certificate verification, created on first use.
+/// AsyncHTTPClient (keep-alive, HTTP/1.1 and HTTP/2, certificates verified against the system's roots) serves every
+/// request of the same TLS settings: a client without certificate verification serves `options.insecure`, and one
+/// per set of `options.trustedCertificateFiles` and `options.clientCertificate` trusts those certificates too and
+/// presents that client certificate; each is created on first use.
 /// No client follows redirects (the redirect loader does). Bodies are gzip/deflate-decoded with a
 /// ratio limit and read until `options.maxResponseBytes`, past which reading stops with
 /// `responseTooLarge`. Call `shutdown()` when done, or use `withTransport`.
 public final class HTTPClientTransport: HTTPLoader {
     private let cleartextClient: HTTP1Client
     private let secureClient: HTTPClient
-    private let insecureClient = Mutex<HTTPClient?>(nil)
+    /// The clients of TLS settings other than the default's, by settings.
+    private let otherClients = Mutex<[TLSSettings: HTTPClient]>([:])
     /// Which of the secure clients' connections have carried a request.
     private let connectionReuse = ConnectionReuseLog()
     private let decompressionRatio: Int
@@ -35,7 +38,7 @@ public final class HTTPClientTransport: HTTPLoader {
         self.decompressionRatio = decompressionRatio
         cleartextClient = HTTP1Client(decompressionRatio: decompressionRatio, maxConnectionsPerHost: cleartextConnectionsPerHost)
         secureClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                  configuration: Self.configuration(insecure: false, decompressionRatio: decompressionRatio))
+                                  configuration: Self.configuration(tls: nil, decompressionRatio: decompressionRatio))
     }
 
     /// Runs `body` with a new transport and shuts it down afterwards, also when `body` throws.
@@ -64,13 +67,13 @@ public final class HTTPClientTransport: HTTPLoader {
 
     /// Closes every pooled connection; the transport cannot be used afterwards.
     public func shutdown() async throws {
-        let insecure = insecureClient.withLock { client in
-            defer { client = nil }
-            return client
+        let others = otherClients.withLock { clients in
+            defer { clients = [:] }
+            return Array(clients.values)
         }
         await cleartextClient.shutdown()
         try await secureClient.shutdown()
-        try await insecure?.shutdown()
+        for client in others { try await client.shutdown() }
     }
 
     public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
@@ -107,7 +110,7 @@ public final class HTTPClientTransport: HTTPLoader {
         }
         let outgoing = try HTTPClient.Request(url: url.absoluteString, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue),
                                               headers: headers, body: body.readableBytes == 0 ? nil : .byteBuffer(body))
-        return try await execute(outgoing, for: request, on: request.options.insecure ? insecure() : secureClient)
+        return try await execute(outgoing, for: request, on: try client(for: request))
     }
 
     /// Executes `outgoing` under the request's deadline (which covers the body too), once more on another
@@ -154,28 +157,80 @@ public final class HTTPClientTransport: HTTPLoader {
         return .now() + .nanoseconds(remaining.seconds * 1_000_000_000 + remaining.attoseconds / 1_000_000_000)
     }
 
-    private func insecure() -> HTTPClient {
-        insecureClient.withLock { client in
-            if let client { return client }
-            let created = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                     configuration: Self.configuration(insecure: true, decompressionRatio: decompressionRatio))
-            client = created
+    /// The TLS settings of a client: whether it verifies certificates, which files it trusts besides the system's,
+    /// and the client certificate it presents.
+    private struct TLSSettings: Hashable {
+        var insecure: Bool
+        var trustedCertificateFiles: [String]
+        var clientCertificate: ClientCertificate?
+
+        /// The settings a request asks for; the trusted files matter only while certificates are verified.
+        init(_ options: HTTPRequestOptions) {
+            insecure = options.insecure
+            trustedCertificateFiles = options.insecure ? [] : options.trustedCertificateFiles
+            clientCertificate = options.clientCertificate
+        }
+
+        var isDefault: Bool { !insecure && trustedCertificateFiles.isEmpty && clientCertificate == nil }
+    }
+
+    /// The client for the request's TLS settings, created on first use; a trusted file that cannot be loaded fails
+    /// the request.
+    private func client(for request: HTTPRequest) throws(HTTPError) -> HTTPClient {
+        let settings = TLSSettings(request.options)
+        guard !settings.isDefault else { return secureClient }
+        if let client = otherClients.withLock({ $0[settings] }) { return client }
+        var roots: [NIOSSLCertificate] = []
+        for file in settings.trustedCertificateFiles {
+            do { roots += try NIOSSLCertificate.fromPEMFile(file) } catch {
+                throw HTTPError(.invalidRequest, request: request, underlyingError: error,
+                                message: "cannot use the certificates of '\(file)' for \(request.displayURL): \(error)")
+            }
+        }
+        var identity: ClientIdentity?
+        if let certificate = settings.clientCertificate {
+            do { identity = try ClientIdentity.load(certificate) } catch {
+                let file = error.file == .certificate ? certificate.certificateFile : certificate.keyFile
+                throw HTTPError(.invalidRequest, request: request, underlyingError: error,
+                                message: "cannot use the client certificate for \(request.displayURL): '\(file)' \(error.message)")
+            }
+        }
+        var configuration = Self.configuration(tls: settings.insecure ? .insecure : .trusting(roots), decompressionRatio: decompressionRatio)
+        if let identity {
+            configuration.tlsConfiguration?.certificateChain = identity.chain.map { .certificate($0) }
+            configuration.tlsConfiguration?.privateKey = .privateKey(identity.key)
+        }
+        return otherClients.withLock { clients in
+            if let client = clients[settings] { return client }
+            let created = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            clients[settings] = created
             return created
         }
     }
 
-    private static func configuration(insecure: Bool, decompressionRatio: Int) -> HTTPClient.Configuration {
+    /// How a client's certificate verification differs from the default (the system's roots).
+    private enum Verification {
+        /// No verification.
+        case insecure
+        /// The system's roots and these certificates.
+        case trusting([NIOSSLCertificate])
+    }
+
+    private static func configuration(tls verification: Verification?, decompressionRatio: Int) -> HTTPClient.Configuration {
         let decompression = HTTPClient.Decompression.enabled(limit: .ratio(decompressionRatio))
-        var configuration = insecure
-            ? HTTPClient.Configuration(certificateVerification: .none, redirectConfiguration: .disallow,
-                                       decompression: decompression)
-            : HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: decompression)
+        var configuration = if case .insecure = verification {
+            HTTPClient.Configuration(certificateVerification: .none, redirectConfiguration: .disallow,
+                                     decompression: decompression)
+        } else {
+            HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: decompression)
+        }
         configuration.httpVersion = .automatic
         // A connection the client ends (at the size cap, a deadline, cancellation) closes right after its
         // close_notify, as a cleartext one closes at once, instead of reading on, for up to NIOSSL's default of
         // five seconds, whatever the server still sends until its own close_notify.
         var tls = configuration.tlsConfiguration ?? .makeClientConfiguration()
         tls.shutdownTimeout = .zero
+        if case .trusting(let roots) = verification { tls.additionalTrustRoots = [.certificates(roots)] }
         configuration.tlsConfiguration = tls
         // A failed connect fails the request at once; the retry loader decides about trying again.
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -286,7 +341,8 @@ enum TransportErrorMapping {
         switch reason {
         case "CERTIFICATE_VERIFY_FAILED":
             "the certificate of \(server) is not trusted: it is self-signed or signed by an unknown authority, "
-                + "has expired, or names another host; set `insecure: true` only for servers you trust"
+                + "has expired, or names another host; trust its authority with `caCert` (or `--cacert`), or set "
+                + "`insecure: true` only for servers you trust"
         case "WRONG_VERSION_NUMBER":
             "the TLS handshake with \(server) failed (WRONG_VERSION_NUMBER): the server does not speak TLS on "
                 + "this port; check the scheme (http or https) and the port"

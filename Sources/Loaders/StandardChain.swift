@@ -2,8 +2,8 @@ public import HTTPCore
 
 extension LoaderLayer {
     /// The layers of the runner's chain, outermost first: the environment (when given, for requests that are
-    /// still relative), User-Agent and request id, delay, retry, throttle, timeout (per attempt), auth, redirects,
-    /// then trace (each hop) when `trace` is given.
+    /// still relative), User-Agent and request id, delay, retry, throttle, timeout (per attempt), auth, redirects, cookies
+    /// (each hop, in the current task's jar), then trace (each hop) when `trace` is given.
     public static func standard(
         environment: ServerEnvironment?, userAgent: String? = nil, requestIDHeader: String? = nil,
         tokens: OAuth2TokenStore = OAuth2TokenStore(), trace: LoaderLayer? = nil
@@ -12,7 +12,7 @@ extension LoaderLayer {
         if let environment { layers.append(.applyEnvironment(environment)) }
         if let userAgent { layers.append(.userAgent(userAgent)) }
         if let requestIDHeader { layers.append(.requestID(header: requestIDHeader)) }
-        layers += [.delay(), .retry(), .throttle(), .timeout, .auth(tokens: tokens), .redirects]
+        layers += [.delay(), .retry(), .throttle(), .timeout, .auth(tokens: tokens), .redirects, .cookies]
         if let trace { layers.append(trace) }
         return layers
     }

@@ -27,6 +27,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Show each exchange (headers and bodies, credentials hidden).")
     var verbose = false
 
+    @Option(name: .customLong("cacert"), help: "Trust the certificates of this PEM file (besides the system's) for every request.")
+    var caCert: String?
+
     @Option(name: .customLong("report-junit"), help: "Write a JUnit XML report to FILE.")
     var junitReport: String?
 
@@ -54,6 +57,7 @@ struct RunCommand: AsyncParsableCommand {
         run.verbose = verbose
         run.junitReport = junitReport
         run.jsonReport = jsonReport
+        run.caCert = caCert
         try await run.execute().end()
     }
 }

@@ -29,12 +29,23 @@ public struct CollectionRun: Sendable {
         plan = planner.files
         dependencies = planner.dependencies(environment: collection.environment)
         // The builder applies the environment; the chain gets absolute requests.
-        let layers = LoaderLayer.standard(
+        let layers = Self.trustLayers(options) + LoaderLayer.standard(
             environment: nil, userAgent: options.userAgent, tokens: OAuth2TokenStore(),
             trace: options.recordExchanges ? ExchangeLog.layer : nil)
         executor = StepExecutor(loader: chain(layers, ending: transport), builder: RequestBuilder(environment: collection.environment),
                                 recordExchanges: options.recordExchanges)
         loopTransport = transport as? HTTPClientTransport
+    }
+
+    /// The layer giving every request the certificate bundles of `--cacert` (in place of its `caCert`) and
+    /// `SSL_CERT_FILE`, when either is set.
+    private static func trustLayers(_ options: RunOptions) -> [LoaderLayer] {
+        guard options.caCert != nil || options.certificateFile != nil else { return [] }
+        let (caCert, certificateFile) = (options.caCert, options.certificateFile)
+        return [.modifyRequest { request in
+            let files = caCert.map { [$0] } ?? request.options.trustedCertificateFiles
+            request.options.trustedCertificateFiles = (certificateFile.map { [$0] } ?? []) + files
+        }]
     }
 
     /// For each file that runs (in order), the indexes of the earlier ones it waits for with `jobs > 1`.
@@ -290,7 +301,8 @@ public struct CollectionRun: Sendable {
             if context.keepingOutcomes { result.outcomes.append(outcome) }
             context.emitter.add(outcome, file: index)
         }
-        // An each: file runs once per row, one row after another, each from the file's starting scope.
+        // An each: file runs once per row, one row after another, each from the file's starting scope with a cookie
+        // jar of its own.
         for row in file.rows.map({ Array($0.rows.indices) }) ?? [-1] {
             var scope = startScope
             var rowProblem: RunFailure?
@@ -304,6 +316,7 @@ public struct CollectionRun: Sendable {
                 }
             }
             var failedStep: String?
+            let jar = CookieJar()
             for definition in options.selection.selectedSteps(of: file) {
                 let flow = file.isFlow ? label ?? file.name : nil
                 let name = file.isFlow ? definition.name : label ?? definition.name
@@ -316,7 +329,7 @@ public struct CollectionRun: Sendable {
                     outcome = RequestOutcome(file: file.path, flow: flow, name: name, method: definition.request.method.value,
                                              url: definition.request.url.source, verdict: .errored, error: rowProblem.diagnostic)
                 } else {
-                    let stepResult = await executor.run(PreparedStep(definition, compiled: compiled), of: file, scope: scope)
+                    let stepResult = await executor.run(PreparedStep(definition, compiled: compiled), of: file, scope: scope, jar: jar)
                     outcome = stepResult.outcome
                     (outcome.flow, outcome.name) = (flow, name)
                     for capture in stepResult.captures {

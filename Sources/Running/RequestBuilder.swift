@@ -136,7 +136,13 @@ public struct RequestBuilder: Sendable {
             followRedirects: merged.followRedirects?.value ?? true, maxRedirects: merged.maxRedirects?.value ?? 10,
             insecure: merged.insecure?.value ?? false,
             throttle: merged.throttle.map { ThrottleRate(perSecond: $0.perSecond) },
-            maxResponseBytes: merged.maxResponseBytes?.value ?? HTTPRequestOptions.defaultMaxResponseBytes)
+            maxResponseBytes: merged.maxResponseBytes?.value ?? HTTPRequestOptions.defaultMaxResponseBytes,
+            cookies: merged.cookies?.value ?? true, trustedCertificateFiles: merged.caCert.map { [$0.absolutePath] } ?? [])
+        if let client = merged.clientCert {
+            options.clientCertificate = ClientCertificate(
+                certificateFile: client.certificate.absolutePath, keyFile: client.key.absolutePath,
+                password: try client.password.map { (template) throws(RunFailure) -> String in try resolve(template, path: client.path, scope: scope) })
+        }
         if let retry = merged.retry {
             options.retry = RetryStrategy(
                 attempts: retry.attempts?.value ?? RetryDefinition.defaultAttempts, delay: retry.delay?.value ?? RetryDefinition.defaultDelay,

@@ -15,6 +15,10 @@ public struct RunOptions: Sendable {
     public var recordExchanges: Bool
     /// The `User-Agent` of every request that does not set one.
     public var userAgent: String
+    /// `--cacert`: the PEM bundle every request trusts besides the system's, in place of its files' `caCert`.
+    public var caCert: String?
+    /// `SSL_CERT_FILE`: a PEM bundle every request trusts besides the system's and its `caCert`.
+    public var certificateFile: String?
 
     public init(jobs: Int = 1, selection: TagFilter = TagFilter(), bail: Bool = false,
                 recordExchanges: Bool = false, userAgent: String = RunnerVersion.userAgent) {

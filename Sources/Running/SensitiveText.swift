@@ -31,3 +31,14 @@ extension AuthMethod {
 
     private static func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
 }
+
+extension HTTPHeaders {
+    /// The values of the cookies the `Cookie` headers send, long enough to hide on their own (a server may echo them).
+    var cookieValues: [String] {
+        values(for: "Cookie").flatMap { $0.split(separator: ";") }.compactMap { pair -> String? in
+            guard let equals = pair.firstIndex(of: "=") else { return nil }
+            let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            return value.count >= SensitiveText.minimumLength ? value : nil
+        }
+    }
+}

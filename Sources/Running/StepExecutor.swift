@@ -16,29 +16,31 @@ struct StepExecutor: Sendable {
         var captures: [(name: String, value: JSONValue)]
     }
 
-    /// Runs `step` of `file` with the variables in `scope` (and the step's `with:` variables, resolved in it);
-    /// a polled step (`expectations` in `retry.on`) is tried again while an expectation or capture fails.
-    func run(_ step: PreparedStep, of file: RequestFile, scope: VariableScope) async -> Result {
+    /// Runs `step` of `file` with the variables in `scope` (and the step's `with:` variables, resolved in it),
+    /// keeping cookies in `jar`; a polled step (`expectations` in `retry.on`) is tried again while an expectation
+    /// or capture fails.
+    func run(_ step: PreparedStep, of file: RequestFile, scope: VariableScope, jar: CookieJar? = nil) async -> Result {
         let retry = step.definition.options.merged(over: builder.environment?.options ?? OptionsDefinition()).retry
         guard let retry, retry.polls else {
-            var result = await attempt(step, of: file, scope: scope).result
+            var result = await attempt(step, of: file, scope: scope, jar: jar).result
             result.outcome.flaky = result.outcome.verdict == .passed && result.outcome.attempts > 1
             return result
         }
-        return await poll(step, of: file, scope: scope, retry: retry)
+        return await poll(step, of: file, scope: scope, jar: jar, retry: retry)
     }
 
     /// Tries a polled step until its expectations and captures hold, its attempts are spent (requests sent by
     /// retries for statuses and errors count too), or its `stopWhen` expectations hold; the last try's outcome
     /// reports it, with every request sent counted in its attempts.
-    private func poll(_ step: PreparedStep, of file: RequestFile, scope: VariableScope, retry: RetryDefinition) async -> Result {
+    private func poll(_ step: PreparedStep, of file: RequestFile, scope: VariableScope, jar: CookieJar?,
+                      retry: RetryDefinition) async -> Result {
         let attempts = retry.attempts?.value ?? RetryDefinition.defaultAttempts
         let strategy = RetryStrategy(attempts: attempts, delay: retry.delay?.value ?? RetryDefinition.defaultDelay,
                                      backoff: retry.backoff?.value == .exponential ? .exponential : .constant)
         var (sent, retriedForStatusOrError, tries) = (0, 0, 0)
         while true {
             tries += 1
-            var (result, stopped) = await attempt(step, of: file, scope: scope, sendsAtMost: attempts - sent)
+            var (result, stopped) = await attempt(step, of: file, scope: scope, jar: jar, sendsAtMost: attempts - sent)
             sent += result.outcome.attempts
             retriedForStatusOrError += result.outcome.attempts - 1
             result.outcome.attempts = sent
@@ -57,9 +59,9 @@ struct StepExecutor: Sendable {
         }
     }
 
-    /// Sends the step once through the chain (whose retries send at most `sendsAtMost` requests) and judges the
-    /// answer; `stopped` says whether the step's `stopWhen` expectations hold for it.
-    private func attempt(_ step: PreparedStep, of file: RequestFile, scope flowScope: VariableScope,
+    /// Sends the step once through the chain (whose retries send at most `sendsAtMost` requests) with `jar` as the
+    /// current cookie jar and judges the answer; `stopped` says whether the step's `stopWhen` expectations hold for it.
+    private func attempt(_ step: PreparedStep, of file: RequestFile, scope flowScope: VariableScope, jar: CookieJar?,
                          sendsAtMost: Int? = nil) async -> (result: Result, stopped: Bool) {
         let definition = step.definition
         var outcome = RequestOutcome(
@@ -79,17 +81,18 @@ struct StepExecutor: Sendable {
             request.options.retry?.attempts = min(attempts, max(1, sendsAtMost))
         }
         outcome.url = request.components.string ?? request.path
-        outcome.sensitiveValues = request.options.auth.credentialTexts
+        outcome.sensitiveValues = request.options.auth.credentialTexts + request.headers.cookieValues
 
         let start = ContinuousClock.now
         let loaded: Swift.Result<HTTPResponse, HTTPError>
         if recordExchanges {
             let log = ExchangeLog()
-            loaded = await ExchangeLog.$current.withValue(log) { await load(request) }
+            loaded = await ExchangeLog.$current.withValue(log) { await load(request, jar: jar) }
             outcome.exchanges = log.exchanges
         } else {
-            loaded = await load(consume request)
+            loaded = await load(consume request, jar: jar)
         }
+        outcome.sensitiveValues += jar?.storedCookies.map(\.value).filter { $0.count >= SensitiveText.minimumLength } ?? []
         let duration = start.duration(to: .now)
         outcome.duration = duration
 
@@ -158,6 +161,11 @@ struct StepExecutor: Sendable {
     private static func unexpected(_ expected: Located<ExpectedFailure>, actual: String, in path: String) -> ExpectationFailure {
         ExpectationFailure(diagnostic: .error("the request did not fail as expect.error says", path: path, at: expected.mark),
                            expected: "error: \(expected.value.rawValue)", actual: actual)
+    }
+
+    private func load(_ request: consuming HTTPRequest, jar: CookieJar?) async -> Swift.Result<HTTPResponse, HTTPError> {
+        guard let jar else { return await load(request) }
+        return await CookieJar.$current.withValue(jar) { [request] in await load(request) }
     }
 
     private func load(_ request: consuming HTTPRequest) async -> Swift.Result<HTTPResponse, HTTPError> {

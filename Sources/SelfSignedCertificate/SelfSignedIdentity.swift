@@ -2,8 +2,8 @@ public import Foundation
 internal import Crypto
 internal import X509
 
-/// A freshly generated P-256 key and the self-signed certificate it signs, as PEM text: an identity for a
-/// loopback HTTPS server that only clients skipping verification accept.
+/// A P-256 key and its certificate as PEM text: an identity for a loopback HTTPS server. `generate()` makes a
+/// self-signed one, which only clients skipping verification accept; `TestCertificateAuthority` issues others.
 public struct SelfSignedIdentity: Sendable {
     /// The PEM text of the certificate.
     public let certificatePEM: String

@@ -122,11 +122,19 @@ struct Router: Sendable {
         writer.sendJSON(.ok, headers: pairs, Dictionary(pairs, uniquingKeysWith: { first, _ in first }))
     }
 
-    /// `/set-cookie?name=value`: one Set-Cookie header per query parameter.
+    /// `/set-cookie?name=value`: one Set-Cookie header per query parameter; `/set-cookie/redirect?to=PATH&name=value`
+    /// sets them on a 302 to `PATH`.
     private func setCookie(_ request: RecordedRequest, _ writer: ResponseWriter) {
-        let cookies = request.queryItems.map { ("Set-Cookie", "\($0.name)=\($0.value); Path=/") }
-        let body = Dictionary(request.queryItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-        writer.sendJSON(.ok, headers: cookies, ["cookies": body])
+        let redirects = request.path.split(separator: "/").dropFirst().first == "redirect"
+        let items = request.queryItems.filter { !redirects || $0.name != "to" }
+        let cookies = items.map { ("Set-Cookie", "\($0.name)=\($0.value); Path=/") }
+        let body = Dictionary(items.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        if redirects {
+            let location = request.query("to") ?? "/echo"
+            writer.sendJSON(.found, headers: cookies + [("Location", location)], ["location": location])
+        } else {
+            writer.sendJSON(.ok, headers: cookies, ["cookies": body])
+        }
     }
 
     /// `/xml/{name}`: one of the fixed XML documents as `application/xml`, or 404.

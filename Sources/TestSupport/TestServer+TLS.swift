@@ -13,21 +13,29 @@ public enum TestServerScheme: String, CaseIterable, Sendable {
 public enum TestServerTLS: Sendable {
     /// A certificate made for this server when it starts, signed by its own key: no client trusts it.
     case selfSigned
-    /// A self-signed certificate made by the test, which may add it to a client's trusted certificates.
+    /// This certificate and key (such as one a `TestCertificateAuthority` issued).
     case identity(SelfSignedIdentity)
+    /// This certificate and key, and a client certificate signed by the authority whose PEM certificate is given is
+    /// required: a handshake without one fails.
+    case requiringClientCertificate(SelfSignedIdentity, authorityPEM: String)
 }
 
 extension TestServer {
     /// Starts an HTTPS server on `host` and a free port, with the same routes as the plain server.
     ///
-    /// The certificate and key are generated in memory at start (never written anywhere); the
+    /// A self-signed certificate and key are generated in memory at start (never written anywhere); the
     /// certificate names `localhost` and is valid for one day. Its `baseURL` starts with "https://".
     public static func start(host: String = "127.0.0.1", tls: TestServerTLS) async throws -> TestServer {
-        let identity = switch tls {
-        case .selfSigned: try SelfSignedIdentity.generate()
-        case .identity(let identity): identity
+        var configuration: TLSConfiguration
+        switch tls {
+        case .selfSigned: configuration = try SelfSignedIdentity.generate().serverConfiguration
+        case .identity(let identity): configuration = try identity.serverConfiguration
+        case .requiringClientCertificate(let identity, let authorityPEM):
+            configuration = try identity.serverConfiguration
+            configuration.certificateVerification = .noHostnameVerification
+            configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(authorityPEM.utf8)))
         }
-        let context = try NIOSSLContext(configuration: identity.serverConfiguration)
+        let context = try NIOSSLContext(configuration: configuration)
         return try await start(host: host, scheme: "https") { channel in
             try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
         }

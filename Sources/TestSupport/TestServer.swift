@@ -12,8 +12,8 @@ internal import NIOCore
 /// `/redirect/cross?to=localhost|127.0.0.1&path=/echo` (all take `?code=`, default 302),
 /// `/basic-auth/{user}/{pass}`, `/bearer/{token}`, `POST /oauth/token[?expires_in=S]`, `/oauth/protected`,
 /// `/retry-after/{s}?key=K&times=N`, `/fail-then-succeed/{key}/{n}?status=503`, `/set-cookie?n=v`,
-/// `/headers?N=V`, `/json/{users|user|empty|types|nested}`, `/xml/{slides|feed}`, `/text`, `/html`,
-/// `/close-mid-body`, `/wrong-length`, `/overlong-body`,
+/// `/set-cookie/redirect?to=PATH&n=v`, `/headers?N=V`, `/json/{users|user|empty|types|nested}`, `/xml/{slides|feed}`,
+/// `/text`, `/html`, `/close-mid-body`, `/wrong-length`, `/overlong-body`,
 /// `/drip?bytes=N&interval_ms=M`, `/stall`, `/chunked?chunks=N&size=S` (chunked), `/large/{bytes}`,
 /// `/large-chunked/{bytes}` (chunked), `/gzip`, `/gzip-bomb?bytes=N`,
 /// `/hostile?nul=1&json=1` (markup, `]]>`, NUL and terminal escapes in the body); anything else is 404.

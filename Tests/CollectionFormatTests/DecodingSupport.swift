@@ -30,7 +30,7 @@ func decodeEnvironment(_ yaml: String, name: String = "qa") -> (EnvironmentDefin
     let path = "environments/\(name).yaml"
     let document = SourceLoader.parse(Array(yaml.utf8), path: path)
     var decoder = NodeDecoder(source: document.source)
-    let environment = decoder.environment(document.root, name: name)
+    let environment = decoder.environment(document.root, name: name, absolutePath: path)
     return (environment, document.diagnostics + decoder.diagnostics.sorted)
 }
 

@@ -152,6 +152,7 @@ import YAML
               delay: 100ms
               followRedirects: false
               maxRedirects: 3
+              cookies: false
               retry:
                 attempts: 3
                 delay: 1.5s
@@ -162,6 +163,7 @@ import YAML
         #expect(options.delay?.value == .milliseconds(100))
         #expect(options.followRedirects?.value == false)
         #expect(options.maxRedirects?.value == 3)
+        #expect(options.cookies?.value == false)
         #expect(options.retry?.attempts?.value == 3)
         #expect(options.retry?.delay?.value == .milliseconds(1500))
         #expect(options.retry?.backoff?.value == .exponential)

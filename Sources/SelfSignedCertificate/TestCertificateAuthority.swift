@@ -1,0 +1,63 @@
+public import Foundation
+internal import Crypto
+internal import X509
+
+/// A certificate authority made at test time: a P-256 key and its self-signed CA certificate, which issues
+/// server certificates that clients trusting its certificate accept.
+public struct TestCertificateAuthority: Sendable {
+    /// The PEM text of the authority's certificate: the file a client adds to its trusted roots.
+    public let certificatePEM: String
+    private let key: P256.Signing.PrivateKey
+    private let name: DistinguishedName
+
+    /// A new authority, valid from an hour ago for a day.
+    public static func generate() throws -> TestCertificateAuthority {
+        let key = P256.Signing.PrivateKey()
+        let name = try DistinguishedName {
+            CommonName("runner test CA")
+            OrganizationName("runner tests")
+        }
+        let certificate = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(key.publicKey),
+            notValidBefore: Date().addingTimeInterval(-3600), notValidAfter: Date().addingTimeInterval(86_400),
+            issuer: name, subject: name,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+            },
+            issuerPrivateKey: Certificate.PrivateKey(key))
+        return TestCertificateAuthority(certificatePEM: try certificate.serializeAsPEM().pemString, key: key, name: name)
+    }
+
+    /// A new key and a server certificate for `localhost` signed by this authority, valid from an hour ago for a day.
+    public func issueServerIdentity() throws -> SelfSignedIdentity {
+        try issue(commonName: "localhost", usage: .serverAuth)
+    }
+
+    /// A new key and a client certificate (for mutual TLS) signed by this authority, valid from an hour ago for a day.
+    public func issueClientIdentity() throws -> SelfSignedIdentity {
+        try issue(commonName: "runner test client", usage: .clientAuth)
+    }
+
+    /// A new key and a certificate for `localhost` with this extended key usage, signed by this authority.
+    private func issue(commonName: String, usage: ExtendedKeyUsage.Usage) throws -> SelfSignedIdentity {
+        let leafKey = P256.Signing.PrivateKey()
+        let subject = try DistinguishedName {
+            CommonName(commonName)
+            OrganizationName("runner tests")
+        }
+        let certificate = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(leafKey.publicKey),
+            notValidBefore: Date().addingTimeInterval(-3600), notValidAfter: Date().addingTimeInterval(86_400),
+            issuer: name, subject: subject,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                Critical(KeyUsage(digitalSignature: true))
+                try ExtendedKeyUsage([usage])
+                SubjectAlternativeNames([.dnsName("localhost")])
+            },
+            issuerPrivateKey: Certificate.PrivateKey(key))
+        return SelfSignedIdentity(certificatePEM: try certificate.serializeAsPEM().pemString,
+                                  privateKeyPEM: leafKey.pemRepresentation)
+    }
+}

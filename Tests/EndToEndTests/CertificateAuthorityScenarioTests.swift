@@ -1,0 +1,104 @@
+import Foundation
+import SelfSignedCertificate
+import TestSupport
+import Testing
+
+/// `runner run` against an HTTPS server whose certificate a test CA issued: trusted through `caCert` (in a request
+/// or an environment), `--cacert` or `SSL_CERT_FILE`, and refused without them.
+@Suite struct CertificateAuthorityScenarioTests {
+    /// The `ca` scenario copied to a temporary folder, with the test CA's certificate written as `certs/ca.pem`.
+    struct Folder {
+        let url: URL
+        let authority: TestCertificateAuthority
+
+        init() throws {
+            authority = try TestCertificateAuthority.generate()
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("runner-ca-\(UUID().uuidString)")
+            try FileManager.default.copyItem(at: ScenarioRun.folder("ca"), to: url)
+            try Data(authority.certificatePEM.utf8).write(to: url.appendingPathComponent("certs/ca.pem"))
+        }
+
+        var caPath: String { url.appendingPathComponent("certs/ca.pem").path }
+
+        /// Runs `runner` in the folder against a server whose certificate the CA issued (and a plain one).
+        func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws
+            -> (result: RunnerProcess.Result, received: [RecordedRequest]) {
+            let server = try await TestServer.start(tls: .identity(authority.issueServerIdentity()))
+            let plain = try await TestServer.start()
+            var environment = ["NO_COLOR": "1", "TEST_SERVER_PORT": String(server.port), "TEST_HTTP_PORT": String(plain.port)]
+            environment.merge(extra) { $1 }
+            let result = try await RunnerProcess.run(arguments, in: url, environment: environment)
+            try await server.stop()
+            try await plain.stop()
+            return (result, server.receivedRequests() + plain.receivedRequests())
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: url) }
+    }
+
+    @Test(arguments: [
+        ["run", "requests", "--env", "local"],
+        ["run", "plain", "--env", "with-ca"],
+        ["run", "plain", "--env", "local", "--cacert", "certs/ca.pem"],
+    ])
+    func theTestAuthorityIsTrustedWhereItIsNamed(arguments: [String]) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (result, received) = try await folder.run(arguments)
+        #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("PASS   get  GET https://localhost:"), "\(result.stdout)")
+        #expect(received.map(\.uri) == ["/echo"])
+        #expect(!result.stderr.contains("warning"), "verification stays on: \(result.stderr)")
+    }
+
+    @Test func sslCertFileAddsTheBundleForEveryRequest() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (result, received) = try await folder.run(["run", "plain", "--env", "local"], environment: ["SSL_CERT_FILE": folder.caPath])
+        #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(received.count == 1)
+    }
+
+    @Test func withoutTheAuthorityTheCertificateIsNotTrustedAndTheMessageNamesTheWaysOut() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (result, received) = try await folder.run(["run", "plain", "--env", "local"])
+        #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("is not trusted"), "\(result.stdout)")
+        #expect(result.stdout.contains("`caCert`") && result.stdout.contains("`insecure: true`"), "\(result.stdout)")
+        #expect(received.isEmpty)
+    }
+
+    @Test func aCACertOverPlainHTTPChangesNothing() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (result, received) = try await folder.run(["run", "plain", "--env", "http"])
+        #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("PASS   get  GET http://127.0.0.1:"), "\(result.stdout)")
+        #expect(received.map(\.uri) == ["/echo"])
+    }
+
+    @Test(arguments: ["run", "validate"])
+    func aMissingOrCertificateLessFileIsALocatedErrorAndNothingIsSent(command: String) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (result, received) = try await folder.run([command, "invalid", "--env", "local"])
+        let output = result.stdout + result.stderr
+        #expect(result.exitCode == 2, "\(output)")
+        #expect(output.contains("invalid/missing.yaml:2:20: error: 'options.caCert': the file '../certs/missing.pem' does not exist"),
+                "\(output)")
+        #expect(output.contains("invalid/not-a-certificate.yaml:2:20: error: 'options.caCert': the file "
+                                + "'../certs/not-a-certificate.pem' holds no PEM certificate"), "\(output)")
+        #expect(received.isEmpty)
+    }
+
+    @Test func aBadCACertOnTheCommandLineStopsTheRun() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (result, received) = try await folder.run(["run", "plain", "--env", "local", "--cacert", "certs/not-a-certificate.pem"])
+        #expect(result.exitCode == 2, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("error: --cacert: the file 'certs/not-a-certificate.pem' holds no PEM certificate"),
+                "\(result.stderr)")
+        #expect(received.isEmpty)
+    }
+}

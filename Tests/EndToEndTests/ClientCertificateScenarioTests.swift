@@ -1,0 +1,114 @@
+import Foundation
+import SelfSignedCertificate
+import TestSupport
+import Testing
+
+/// The openssl command, which encrypts a test key.
+private let opensslPath = "/usr/bin/openssl"
+
+/// `runner run` against an HTTPS server that requires a client certificate its test CA issued (mutual TLS).
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: opensslPath), "the encrypted key is made with the openssl command"))
+struct ClientCertificateScenarioTests {
+    static let keyPassword = "correct horse"
+
+    /// The `client-cert` scenario copied to a temporary folder, with `certs/` written: the CA's certificate, a client
+    /// certificate and its key (plain and encrypted with `keyPassword`), and an unrelated key.
+    struct Folder {
+        let url: URL
+        let authority: TestCertificateAuthority
+
+        init() throws {
+            authority = try TestCertificateAuthority.generate()
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("runner-client-cert-\(UUID().uuidString)")
+            try FileManager.default.copyItem(at: ScenarioRun.folder("client-cert"), to: url)
+            let certs = url.appendingPathComponent("certs")
+            try FileManager.default.createDirectory(at: certs, withIntermediateDirectories: true)
+            let client = try authority.issueClientIdentity()
+            try Data(authority.certificatePEM.utf8).write(to: certs.appendingPathComponent("ca.pem"))
+            try Data(client.certificatePEM.utf8).write(to: certs.appendingPathComponent("client.pem"))
+            try Data(client.privateKeyPEM.utf8).write(to: certs.appendingPathComponent("client-key.pem"))
+            try Data(authority.issueClientIdentity().privateKeyPEM.utf8).write(to: certs.appendingPathComponent("other-key.pem"))
+            let encrypt = Process()
+            encrypt.executableURL = URL(fileURLWithPath: opensslPath)
+            encrypt.arguments = ["pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", certs.appendingPathComponent("client-key.pem").path,
+                                 "-out", certs.appendingPathComponent("client-key-encrypted.pem").path,
+                                 "-passout", "pass:\(ClientCertificateScenarioTests.keyPassword)"]
+            try encrypt.run()
+            encrypt.waitUntilExit()
+        }
+
+        /// Runs `runner` in the folder against a server requiring a client certificate of the CA (and a plain one).
+        func run(_ arguments: [String]) async throws -> (result: RunnerProcess.Result, received: [RecordedRequest]) {
+            let server = try await TestServer.start(tls: .requiringClientCertificate(
+                authority.issueServerIdentity(), authorityPEM: authority.certificatePEM))
+            let plain = try await TestServer.start()
+            let environment = ["NO_COLOR": "1", "TEST_SERVER_PORT": String(server.port), "TEST_HTTP_PORT": String(plain.port)]
+            let result = try await RunnerProcess.run(arguments, in: url, environment: environment)
+            try await server.stop()
+            try await plain.stop()
+            return (result, server.receivedRequests() + plain.receivedRequests())
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: url) }
+    }
+
+    @Test(arguments: [
+        ["run", "requests", "--env", "local"],
+        ["run", "plain", "--env", "with-client"],
+        ["run", "encrypted", "--env", "local", "--var", "keyPassword=\(keyPassword)"],
+    ])
+    func theClientCertificateOpensTheServer(arguments: [String]) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (result, received) = try await folder.run(arguments)
+        #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("PASS   get  GET https://localhost:"), "\(result.stdout)")
+        #expect(received.map(\.uri) == ["/echo"])
+        #expect(!result.stdout.contains(Self.keyPassword) && !result.stderr.contains(Self.keyPassword))
+    }
+
+    @Test func withoutOneTheHandshakeFailsAndNothingIsReceived() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (result, received) = try await folder.run(["run", "plain", "--env", "local"])
+        #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("ERROR  get  GET https://localhost:"), "\(result.stdout)")
+        #expect(received.isEmpty)
+    }
+
+    @Test func aClientCertificateOverPlainHTTPChangesNothing() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (result, received) = try await folder.run(["run", "plain", "--env", "http"])
+        #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(received.map(\.uri) == ["/echo"])
+    }
+
+    @Test(arguments: ["run", "validate"])
+    func unusableFilesAreLocatedErrorsAndNothingIsSent(command: String) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (result, received) = try await folder.run([command, "invalid", "--env", "local"])
+        let output = result.stdout + result.stderr
+        #expect(result.exitCode == 2, "\(output)")
+        for expected in [
+            "invalid/missing-key.yaml:5:10: error: 'options.clientCert.key': the file '../certs/missing-key.pem' does not exist",
+            "invalid/other-key.yaml:5:10: error: 'options.clientCert.key': the file '../certs/other-key.pem' does not belong to the certificate",
+            "invalid/no-password.yaml:5:10: error: 'options.clientCert.key': the file '../certs/client-key-encrypted.pem' is encrypted and no password is given",
+        ] {
+            #expect(output.contains(expected), "\(expected)\n\(output)")
+        }
+        #expect(received.isEmpty)
+    }
+
+    @Test func aWrongPasswordIsALocatedError() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (result, received) = try await folder.run(["run", "encrypted", "--env", "local", "--var", "keyPassword=wrong"])
+        #expect(result.exitCode == 2, "\(result.stdout)\n\(result.stderr)")
+        #expect((result.stdout + result.stderr).contains(
+            "encrypted/get.yaml:5:10: error: 'options.clientCert.key': the file '../certs/client-key-encrypted.pem' cannot be decrypted with the password given"),
+            "\(result.stdout)\n\(result.stderr)")
+        #expect(received.isEmpty)
+    }
+}
