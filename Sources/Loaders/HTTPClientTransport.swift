@@ -11,11 +11,12 @@ internal import Synchronization
 /// The end of the chain: sends `http://` requests over a lean SwiftNIO HTTP/1.1 client and `https://` requests
 /// over AsyncHTTPClient, and reads the response body under a cap.
 ///
-/// Cleartext requests use pooled keep-alive HTTP/1.1 connections (`HTTP1Client`). For TLS one pooled
-/// AsyncHTTPClient (keep-alive, HTTP/1.1 and HTTP/2, certificates verified against the system's roots) serves every
-/// request of the same TLS settings: a client without certificate verification serves `options.insecure`, and one
-/// per set of `options.trustedCertificateFiles` and `options.clientCertificate` trusts those certificates too and
-/// presents that client certificate; each is created on first use.
+/// Cleartext requests use pooled keep-alive HTTP/1.1 connections (`HTTP1Client`), to the server or to the proxy
+/// `options.proxy` chooses for it. For TLS one pooled AsyncHTTPClient (keep-alive, HTTP/1.1 and HTTP/2, certificates
+/// verified against the system's roots) serves every request of the same settings: `options.insecure` (no
+/// verification), `options.trustedCertificateFiles` (trusted besides the system's roots), `options.clientCertificate`
+/// and the proxy (reached with `CONNECT`); the default settings' client exists from the start, the others are
+/// created on first use.
 /// No client follows redirects (the redirect loader does). Bodies are gzip/deflate-decoded with a
 /// ratio limit and read until `options.maxResponseBytes`, past which reading stops with
 /// `responseTooLarge`. Call `shutdown()` when done, or use `withTransport`.
@@ -78,9 +79,7 @@ public final class HTTPClientTransport: HTTPLoader {
 
     public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         let (route, headers, body) = try Self.clientRequestParts(for: request)
-        let proxy = request.options.proxy.flatMap { settings in
-            request.host.flatMap { settings.proxy(scheme: request.scheme ?? "http", host: $0, port: request.port ?? (request.scheme == "https" ? 443 : 80)) }
-        }
+        let proxy = Self.proxy(for: request)
         let startedAt = Date()
         let start = ContinuousClock.now
         do {
@@ -97,6 +96,12 @@ public final class HTTPClientTransport: HTTPLoader {
         } catch {
             throw TransportErrorMapping.httpError(for: error, request: request, decompressionRatio: decompressionRatio, proxy: proxy)
         }
+    }
+
+    /// The proxy the request goes through, nil when it goes directly.
+    private static func proxy(for request: HTTPRequest) -> HTTPProxy? {
+        guard let settings = request.options.proxy, let scheme = request.scheme?.lowercased(), let host = request.host else { return nil }
+        return settings.proxy(scheme: scheme, host: host, port: request.port ?? (scheme == "https" ? 443 : 80))
     }
 
     /// Which client sends a request: the cleartext HTTP/1.1 client for `http://`, AsyncHTTPClient for `https://`
@@ -164,7 +169,7 @@ public final class HTTPClientTransport: HTTPLoader {
     }
 
     /// The TLS settings of a client: whether it verifies certificates, which files it trusts besides the system's,
-    /// and the client certificate it presents.
+    /// the client certificate it presents and the proxy it goes through.
     private struct TLSSettings: Hashable {
         var insecure: Bool
         var trustedCertificateFiles: [String]
@@ -183,8 +188,8 @@ public final class HTTPClientTransport: HTTPLoader {
         var isDefault: Bool { !insecure && trustedCertificateFiles.isEmpty && clientCertificate == nil && proxy == nil }
     }
 
-    /// The client for the request's TLS settings, created on first use; a trusted file that cannot be loaded fails
-    /// the request.
+    /// The client for the request's TLS settings, created on first use; a trusted file or a client certificate that
+    /// cannot be loaded fails the request.
     private func client(for request: HTTPRequest, proxy: HTTPProxy?) throws(HTTPError) -> HTTPClient {
         let settings = TLSSettings(request.options, proxy: proxy)
         guard !settings.isDefault else { return secureClient }
@@ -243,7 +248,7 @@ public final class HTTPClientTransport: HTTPLoader {
         // five seconds, whatever the server still sends until its own close_notify.
         var tls = configuration.tlsConfiguration ?? .makeClientConfiguration()
         tls.shutdownTimeout = .zero
-        if case .trusting(let roots) = verification { tls.additionalTrustRoots = [.certificates(roots)] }
+        if case .trusting(let roots) = verification, !roots.isEmpty { tls.additionalTrustRoots = [.certificates(roots)] }
         configuration.tlsConfiguration = tls
         // A failed connect fails the request at once; the retry loader decides about trying again.
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -339,7 +344,7 @@ enum TransportErrorMapping {
         let (code, detail) = classify(error)
         if let proxy, code == .cannotConnect, detail != closedEarly {
             return HTTPError(code, request: request, underlyingError: error,
-                             message: "could not connect to the proxy \(proxy.authority) (for \(request.displayURL)): \(detail)")
+                             message: "could not connect to the proxy \(proxy.authority): \(detail)")
         }
         let target = request.displayURL
         let message: String = switch code {
@@ -362,7 +367,7 @@ enum TransportErrorMapping {
     /// The error for a proxy that answered 407: its credentials are missing or wrong.
     static func proxyAuthenticationRequired(_ proxy: HTTPProxy, request: HTTPRequest) -> HTTPError {
         HTTPError(.invalidRequest, request: request,
-                  message: "the proxy \(proxy.authority) requires authentication (407 Proxy Authentication Required) for \(request.displayURL): "
+                  message: "the proxy \(proxy.authority) requires authentication (407 Proxy Authentication Required): "
                       + (proxy.username == nil ? "give its user and password in the proxy URL" : "it refused the user and password given"))
     }
 
