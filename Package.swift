@@ -81,6 +81,7 @@ let package = Package(
         // Test support: a real HTTP server bound to 127.0.0.1 on port 0, and a scripted loader that answers without one.
         .target(name: "TestSupport", dependencies: [
             "LoopbackHTTP", "SelfSignedCertificate", "Loaders", "HTTPCore",
+            .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOCore", package: "swift-nio"),

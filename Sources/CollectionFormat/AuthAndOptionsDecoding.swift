@@ -1,3 +1,4 @@
+import HTTPCore
 import YAML
 
 extension NodeDecoder {
@@ -76,6 +77,7 @@ extension NodeDecoder {
         options.insecure = located("insecure") { $0.bool($1, for: "options.insecure") }
         options.maxResponseBytes = located("maxResponseBytes") { $0.int($1, for: "options.maxResponseBytes", in: 1...Int.max) }
         options.cookies = located("cookies") { $0.bool($1, for: "options.cookies") }
+        options.proxy = located("proxy") { $0.proxy($1) }
         options.clientCert = fields["clientCert"].flatMap { clientCertificate($0, location: location) }
         if let value = fields["caCert"] { options.caCert = certificateBundle(value, for: "options.caCert", location: location) }
         if let insecure = options.insecure, insecure.value {
@@ -103,6 +105,25 @@ extension NodeDecoder {
             return nil
         }
         return reference
+    }
+
+    /// `options.proxy`: an `http://[user:password@]host[:port]` URL, or `none` for no proxy.
+    private mutating func proxy(_ node: Node) -> ProxySettings? {
+        guard let text = string(node, for: "options.proxy") else { return nil }
+        if text == "none" { return .direct }
+        guard let proxy = HTTPProxy(url: text) else {
+            error("'options.proxy' is not a proxy URL: '\(Self.hidingPassword(in: text))'", at: node.mark,
+                  suggestion: "write http://host:port (with user:password@ before the host when it needs them), or none")
+            return nil
+        }
+        return ProxySettings(proxy: proxy)
+    }
+
+    /// A URL as text with the password of its user information replaced by `***`.
+    private static func hidingPassword(in text: String) -> String {
+        guard let at = text.lastIndex(of: "@"), let scheme = text.range(of: "://"), scheme.upperBound < at,
+              let colon = text[scheme.upperBound..<at].firstIndex(of: ":") else { return text }
+        return String(text[...colon]) + "***" + String(text[at...])
     }
 
     /// `options.clientCert`: `cert` and `key` files relative to the file, and an optional `password` template.

@@ -266,6 +266,7 @@ public enum FormatKeys {
         FormatKey("cookies", .boolean, "Whether the file's cookie jar stores and sends cookies; default true."),
         FormatKey("caCert", .filePath, "A PEM bundle of certificate authorities trusted besides the system's (https)."),
         FormatKey("clientCert", .keys(.clientCert), "A TLS client certificate (mutual TLS): cert, key and an optional password."),
+        FormatKey("proxy", .text, "The proxy for http(s) requests (http://[user:password@]host:port), or none; default from HTTPS_PROXY, HTTP_PROXY, NO_PROXY."),
     ]
 
     public static let requestOptions = FormatMapping(

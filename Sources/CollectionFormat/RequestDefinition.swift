@@ -1,3 +1,4 @@
+public import HTTPCore
 public import Expectations
 public import YAML
 
@@ -299,12 +300,15 @@ public struct OptionsDefinition: Sendable {
     public var caCert: FileReference?
     /// A TLS client certificate and its key.
     public var clientCert: ClientCertificateDefinition?
+    /// The proxy of every request (`none`: no proxy, not even the process environment's).
+    public var proxy: Located<ProxySettings>?
 
     public init(timeout: Located<Duration>? = nil, delay: Located<Duration>? = nil, followRedirects: Located<Bool>? = nil,
                 maxRedirects: Located<Int>? = nil, insecure: Located<Bool>? = nil,
                 maxResponseBytes: Located<Int>? = nil, retry: RetryDefinition? = nil,
                 throttle: ThrottleDefinition? = nil, cookies: Located<Bool>? = nil,
-                caCert: FileReference? = nil, clientCert: ClientCertificateDefinition? = nil) {
+                caCert: FileReference? = nil, clientCert: ClientCertificateDefinition? = nil,
+                proxy: Located<ProxySettings>? = nil) {
         self.timeout = timeout
         self.delay = delay
         self.followRedirects = followRedirects
@@ -316,6 +320,7 @@ public struct OptionsDefinition: Sendable {
         self.cookies = cookies
         self.caCert = caCert
         self.clientCert = clientCert
+        self.proxy = proxy
     }
 
     /// These options over `base`, field by field (retry too); the receiver wins.
@@ -326,7 +331,8 @@ public struct OptionsDefinition: Sendable {
             insecure: insecure ?? base.insecure, maxResponseBytes: maxResponseBytes ?? base.maxResponseBytes,
             retry: retry.map { $0.merged(over: base.retry) } ?? base.retry,
             throttle: throttle ?? base.throttle, cookies: cookies ?? base.cookies,
-            caCert: caCert ?? base.caCert, clientCert: clientCert ?? base.clientCert)
+            caCert: caCert ?? base.caCert, clientCert: clientCert ?? base.clientCert,
+            proxy: proxy ?? base.proxy)
     }
 }
 

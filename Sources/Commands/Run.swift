@@ -1,5 +1,6 @@
 import CollectionFormat
 import Foundation
+import HTTPCore
 import Loaders
 import Reporting
 import Running
@@ -22,6 +23,8 @@ public struct Run: Sendable {
     public var jsonReport: String?
     /// `--cacert`: a PEM bundle every request trusts, in place of the files' `caCert`.
     public var caCert: String?
+    /// `--proxy`: the proxy of every request, in place of the files' `proxy`.
+    public var proxy: String?
 
     public init(collection: CollectionSelection) {
         self.collection = collection
@@ -48,8 +51,18 @@ public struct Run: Sendable {
             }
         }
         options.caCert = caCert.map(Self.absolutePath)
+        if let proxy {
+            guard let parsed = HTTPProxy(url: proxy) else {
+                Console.error("error: --proxy: not a proxy URL; write http://host:port, with user:password@ before the host when it needs them")
+                return .badCommandLine
+            }
+            options.proxy = parsed
+        }
+        options.environmentProxies = ProxySettings(environment: environment)
         options.certificateFile = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : Self.absolutePath($0) }
-        let redactor = Redactor(secrets: loaded.scope.secretValues)
+        let proxyCredentials = (options.proxy.map { ProxySettings(proxy: $0) }?.credentialTexts ?? [])
+            + options.environmentProxies.credentialTexts
+        let redactor = Redactor(secrets: Array(loaded.scope.secretValues) + proxyCredentials)
         let console = ConsoleReport(sources: loaded.sources, redactor: redactor, color: Console.colorOnStandardOutput, verbose: verbose)
 
         var summary: RunSummary

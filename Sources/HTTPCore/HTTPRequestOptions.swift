@@ -27,6 +27,8 @@ public struct HTTPRequestOptions: Sendable, Hashable {
     public var trustedCertificateFiles: [String]
     /// The TLS client certificate presented to `https://` servers that ask for one.
     public var clientCertificate: ClientCertificate?
+    /// The proxies the request goes through; nil until the run fills in the process environment's.
+    public var proxy: ProxySettings?
 
     /// The default response body cap: 10 MiB.
     public static let defaultMaxResponseBytes = 10 * 1024 * 1024

@@ -29,9 +29,10 @@ final class HTTP1Client: Sendable {
 
     /// Sends `request` with the given headers (the host and framing fields are added here) and body, and
     /// returns the response head and decompressed body.
-    func execute(_ request: HTTPRequest, headers: consuming NIOHTTP1.HTTPHeaders, body: ByteBuffer,
+    /// Through `proxy` the connection is the proxy's (pooled per proxy) and the target is in absolute form.
+    func execute(_ request: HTTPRequest, headers: consuming NIOHTTP1.HTTPHeaders, body: ByteBuffer, proxy: HTTPProxy? = nil,
                  deadline: NIODeadline?) async throws -> CappedBodyCollector.Response {
-        let (endpoint, head) = try Self.endpointAndHead(of: request, headers: headers, bodyLength: body.readableBytes)
+        let (endpoint, head) = try Self.endpointAndHead(of: request, headers: headers, bodyLength: body.readableBytes, proxy: proxy)
         let exchange = { (response: EventLoopPromise<CappedBodyCollector.Response>) in
             HTTP1Exchange(head: head, body: body.readableBytes == 0 ? nil : body,
                           limit: ResponseSizeLimit(request: request), deadline: deadline, response: response)
@@ -87,20 +88,23 @@ final class HTTP1Client: Sendable {
         }
     }
 
-    /// Where to connect and the request head: origin-form target, `Host` (with the port when not 80) unless set,
-    /// and `Content-Length` as AsyncHTTPClient frames it (none for an empty GET, HEAD, DELETE, CONNECT or TRACE
-    /// body, 0 for other methods); throws `invalidHeaderToken` for a head that may not be sent.
+    /// Where to connect and the request head: origin-form target (absolute form through a proxy, with its
+    /// `Proxy-Authorization` unless set), `Host` (with the port when not 80) unless set, and `Content-Length` as
+    /// AsyncHTTPClient frames it (none for an empty GET, HEAD, DELETE, CONNECT or TRACE body, 0 for other methods);
+    /// throws `invalidHeaderToken` for a head that may not be sent.
     private static func endpointAndHead(
-        of request: HTTPRequest, headers: consuming NIOHTTP1.HTTPHeaders, bodyLength: Int
+        of request: HTTPRequest, headers: consuming NIOHTTP1.HTTPHeaders, bodyLength: Int, proxy: HTTPProxy?
     ) throws -> (HTTP1ConnectionPool.Endpoint, HTTPRequestHead) {
         guard let host = request.host, !host.isEmpty else { throw HTTPClientError.emptyHost }
         let method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         if method == .TRACE && bodyLength > 0 { throw HTTPClientError.traceRequestWithBody }
         let port = request.port ?? 80
         let address = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        if !headers.contains(name: "Host") {
-            let name = address.utf8.contains(UInt8(ascii: ":")) ? "[\(address)]" : address
-            headers.add(name: "Host", value: port == 80 ? name : "\(name):\(port)")
+        let name = address.utf8.contains(UInt8(ascii: ":")) ? "[\(address)]" : address
+        let authority = port == 80 ? name : "\(name):\(port)"
+        if !headers.contains(name: "Host") { headers.add(name: "Host", value: authority) }
+        if let authorization = proxy?.authorization, !headers.contains(name: "Proxy-Authorization") {
+            headers.add(name: "Proxy-Authorization", value: authorization)
         }
         headers.remove(name: "Content-Length")
         headers.remove(name: "Transfer-Encoding")
@@ -111,8 +115,12 @@ final class HTTP1Client: Sendable {
         }
         let path = request.components.percentEncodedPath
         let query = request.components.percentEncodedQuery.map { "?\($0)" } ?? ""
-        let head = HTTPRequestHead(version: .http1_1, method: method, uri: (path.isEmpty ? "/" : path) + query, headers: headers)
+        let target = (path.isEmpty ? "/" : path) + query
+        let head = HTTPRequestHead(version: .http1_1, method: method, uri: proxy == nil ? target : "http://\(authority)\(target)",
+                                   headers: headers)
         try HTTP1RequestValidation.check(head)
-        return (HTTP1ConnectionPool.Endpoint(host: address, port: port), head)
+        let endpoint = proxy.map { HTTP1ConnectionPool.Endpoint(host: $0.host, port: $0.port) }
+            ?? HTTP1ConnectionPool.Endpoint(host: address, port: port)
+        return (endpoint, head)
     }
 }

@@ -11,11 +11,12 @@ internal import Synchronization
 /// The end of the chain: sends `http://` requests over a lean SwiftNIO HTTP/1.1 client and `https://` requests
 /// over AsyncHTTPClient, and reads the response body under a cap.
 ///
-/// Cleartext requests use pooled keep-alive HTTP/1.1 connections (`HTTP1Client`). For TLS one pooled
-/// AsyncHTTPClient (keep-alive, HTTP/1.1 and HTTP/2, certificates verified against the system's roots) serves every
-/// request of the same TLS settings: a client without certificate verification serves `options.insecure`, and one
-/// per set of `options.trustedCertificateFiles` and `options.clientCertificate` trusts those certificates too and
-/// presents that client certificate; each is created on first use.
+/// Cleartext requests use pooled keep-alive HTTP/1.1 connections (`HTTP1Client`), to the server or to the proxy
+/// `options.proxy` chooses for it. For TLS one pooled AsyncHTTPClient (keep-alive, HTTP/1.1 and HTTP/2, certificates
+/// verified against the system's roots) serves every request of the same settings: `options.insecure` (no
+/// verification), `options.trustedCertificateFiles` (trusted besides the system's roots), `options.clientCertificate`
+/// and the proxy (reached with `CONNECT`); the default settings' client exists from the start, the others are
+/// created on first use.
 /// No client follows redirects (the redirect loader does). Bodies are gzip/deflate-decoded with a
 /// ratio limit and read until `options.maxResponseBytes`, past which reading stops with
 /// `responseTooLarge`. Call `shutdown()` when done, or use `withTransport`.
@@ -78,10 +79,14 @@ public final class HTTPClientTransport: HTTPLoader {
 
     public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         let (route, headers, body) = try Self.clientRequestParts(for: request)
+        let proxy = Self.proxy(for: request)
         let startedAt = Date()
         let start = ContinuousClock.now
         do {
-            let (head, received) = try await send(request, route: route, headers: headers, body: body)
+            let (head, received) = try await send(request, route: route, headers: headers, body: body, proxy: proxy)
+            if let proxy, head.status == .proxyAuthenticationRequired {
+                throw TransportErrorMapping.proxyAuthenticationRequired(proxy, request: request)
+            }
             return HTTPResponse(
                 request: request, status: HTTPStatus(Int(head.status.code)),
                 headers: HTTPHeaders(head.headers.map { ($0.name, $0.value) }),
@@ -89,8 +94,14 @@ public final class HTTPClientTransport: HTTPLoader {
         } catch let error as HTTPError {
             throw error
         } catch {
-            throw TransportErrorMapping.httpError(for: error, request: request, decompressionRatio: decompressionRatio)
+            throw TransportErrorMapping.httpError(for: error, request: request, decompressionRatio: decompressionRatio, proxy: proxy)
         }
+    }
+
+    /// The proxy the request goes through, nil when it goes directly.
+    private static func proxy(for request: HTTPRequest) -> HTTPProxy? {
+        guard let settings = request.options.proxy, let scheme = request.scheme?.lowercased(), let host = request.host else { return nil }
+        return settings.proxy(scheme: scheme, host: host, port: request.port ?? (scheme == "https" ? 443 : 80))
     }
 
     /// Which client sends a request: the cleartext HTTP/1.1 client for `http://`, AsyncHTTPClient for `https://`
@@ -102,15 +113,15 @@ public final class HTTPClientTransport: HTTPLoader {
 
     /// Sends `http://` requests over the cleartext HTTP/1.1 client, `https://` ones over AsyncHTTPClient.
     private func send(
-        _ request: HTTPRequest, route: Route, headers: consuming NIOHTTP1.HTTPHeaders, body: ByteBuffer
+        _ request: HTTPRequest, route: Route, headers: consuming NIOHTTP1.HTTPHeaders, body: ByteBuffer, proxy: HTTPProxy?
     ) async throws -> CappedBodyCollector.Response {
         guard case .secure(let url) = route else {
-            return try await cleartextClient.execute(request, headers: headers, body: body,
+            return try await cleartextClient.execute(request, headers: headers, body: body, proxy: proxy,
                                                      deadline: request.deadline.map(Self.nioDeadline))
         }
         let outgoing = try HTTPClient.Request(url: url.absoluteString, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue),
                                               headers: headers, body: body.readableBytes == 0 ? nil : .byteBuffer(body))
-        return try await execute(outgoing, for: request, on: try client(for: request))
+        return try await execute(outgoing, for: request, on: try client(for: request, proxy: proxy))
     }
 
     /// Executes `outgoing` under the request's deadline (which covers the body too), once more on another
@@ -158,26 +169,29 @@ public final class HTTPClientTransport: HTTPLoader {
     }
 
     /// The TLS settings of a client: whether it verifies certificates, which files it trusts besides the system's,
-    /// and the client certificate it presents.
+    /// the client certificate it presents and the proxy it goes through.
     private struct TLSSettings: Hashable {
         var insecure: Bool
         var trustedCertificateFiles: [String]
         var clientCertificate: ClientCertificate?
+        /// The proxy its connections go through (with `CONNECT`).
+        var proxy: HTTPProxy?
 
         /// The settings a request asks for; the trusted files matter only while certificates are verified.
-        init(_ options: HTTPRequestOptions) {
+        init(_ options: HTTPRequestOptions, proxy: HTTPProxy?) {
             insecure = options.insecure
             trustedCertificateFiles = options.insecure ? [] : options.trustedCertificateFiles
             clientCertificate = options.clientCertificate
+            self.proxy = proxy
         }
 
-        var isDefault: Bool { !insecure && trustedCertificateFiles.isEmpty && clientCertificate == nil }
+        var isDefault: Bool { !insecure && trustedCertificateFiles.isEmpty && clientCertificate == nil && proxy == nil }
     }
 
-    /// The client for the request's TLS settings, created on first use; a trusted file that cannot be loaded fails
-    /// the request.
-    private func client(for request: HTTPRequest) throws(HTTPError) -> HTTPClient {
-        let settings = TLSSettings(request.options)
+    /// The client for the request's TLS settings, created on first use; a trusted file or a client certificate that
+    /// cannot be loaded fails the request.
+    private func client(for request: HTTPRequest, proxy: HTTPProxy?) throws(HTTPError) -> HTTPClient {
+        let settings = TLSSettings(request.options, proxy: proxy)
         guard !settings.isDefault else { return secureClient }
         if let client = otherClients.withLock({ $0[settings] }) { return client }
         var roots: [NIOSSLCertificate] = []
@@ -196,6 +210,10 @@ public final class HTTPClientTransport: HTTPLoader {
             }
         }
         var configuration = Self.configuration(tls: settings.insecure ? .insecure : .trusting(roots), decompressionRatio: decompressionRatio)
+        if let proxy {
+            configuration.proxy = .server(host: proxy.host, port: proxy.port,
+                                          authorization: proxy.username.map { .basic(username: $0, password: proxy.password ?? "") })
+        }
         if let identity {
             configuration.tlsConfiguration?.certificateChain = identity.chain.map { .certificate($0) }
             configuration.tlsConfiguration?.privateKey = .privateKey(identity.key)
@@ -230,7 +248,7 @@ public final class HTTPClientTransport: HTTPLoader {
         // five seconds, whatever the server still sends until its own close_notify.
         var tls = configuration.tlsConfiguration ?? .makeClientConfiguration()
         tls.shutdownTimeout = .zero
-        if case .trusting(let roots) = verification { tls.additionalTrustRoots = [.certificates(roots)] }
+        if case .trusting(let roots) = verification, !roots.isEmpty { tls.additionalTrustRoots = [.certificates(roots)] }
         configuration.tlsConfiguration = tls
         // A failed connect fails the request at once; the retry loader decides about trying again.
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -315,8 +333,19 @@ final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable
 enum TransportErrorMapping {
     /// The `HTTPError` for a failure of AsyncHTTPClient or SwiftNIO; `decompressionRatio` is the transport's
     /// limit on how many times a compressed body may inflate.
-    static func httpError(for error: any Error, request: HTTPRequest, decompressionRatio: Int) -> HTTPError {
+    static func httpError(for error: any Error, request: HTTPRequest, decompressionRatio: Int, proxy: HTTPProxy? = nil) -> HTTPError {
+        if let proxy, let clientError = error as? HTTPClientError {
+            if clientError == .proxyAuthenticationRequired { return proxyAuthenticationRequired(proxy, request: request) }
+            if clientError == .invalidProxyResponse {
+                return HTTPError(.cannotConnect, request: request, underlyingError: error,
+                                 message: "the proxy \(proxy.authority) refused the tunnel to \(authority(of: request))")
+            }
+        }
         let (code, detail) = classify(error)
+        if let proxy, code == .cannotConnect, detail != closedEarly {
+            return HTTPError(code, request: request, underlyingError: error,
+                             message: "could not connect to the proxy \(proxy.authority): \(detail)")
+        }
         let target = request.displayURL
         let message: String = switch code {
         case _ where detail == closedEarly:
@@ -333,6 +362,13 @@ enum TransportErrorMapping {
         default: "the request to \(target) failed: \(detail)"
         }
         return HTTPError(code, request: request, underlyingError: error, message: message)
+    }
+
+    /// The error for a proxy that answered 407: its credentials are missing or wrong.
+    static func proxyAuthenticationRequired(_ proxy: HTTPProxy, request: HTTPRequest) -> HTTPError {
+        HTTPError(.invalidRequest, request: request,
+                  message: "the proxy \(proxy.authority) requires authentication (407 Proxy Authentication Required): "
+                      + (proxy.username == nil ? "give its user and password in the proxy URL" : "it refused the user and password given"))
     }
 
     /// What a failed TLS handshake means, from its BoringSSL reason: an untrusted certificate, a server

@@ -30,6 +30,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("cacert"), help: "Trust the certificates of this PEM file (besides the system's) for every request.")
     var caCert: String?
 
+    @Option(name: .customLong("proxy"), help: "Send every request through this HTTP proxy (http://[user:password@]host:port).")
+    var proxy: String?
+
     @Option(name: .customLong("report-junit"), help: "Write a JUnit XML report to FILE.")
     var junitReport: String?
 
@@ -38,6 +41,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+
         // A report that cannot be written is found out before anything is sent.
         for (flag, path) in [("--report-junit", junitReport), ("--report-json", jsonReport)] {
             guard let path else { continue }
@@ -58,6 +62,7 @@ struct RunCommand: AsyncParsableCommand {
         run.junitReport = junitReport
         run.jsonReport = jsonReport
         run.caCert = caCert
+        run.proxy = proxy
         try await run.execute().end()
     }
 }

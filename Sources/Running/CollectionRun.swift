@@ -29,7 +29,7 @@ public struct CollectionRun: Sendable {
         plan = planner.files
         dependencies = planner.dependencies(environment: collection.environment)
         // The builder applies the environment; the chain gets absolute requests.
-        let layers = Self.trustLayers(options) + LoaderLayer.standard(
+        let layers = Self.trustLayers(options) + Self.proxyLayers(options) + LoaderLayer.standard(
             environment: nil, userAgent: options.userAgent, tokens: OAuth2TokenStore(),
             trace: options.recordExchanges ? ExchangeLog.layer : nil)
         executor = StepExecutor(loader: chain(layers, ending: transport), builder: RequestBuilder(environment: collection.environment),
@@ -45,6 +45,18 @@ public struct CollectionRun: Sendable {
         return [.modifyRequest { request in
             let files = caCert.map { [$0] } ?? request.options.trustedCertificateFiles
             request.options.trustedCertificateFiles = (certificateFile.map { [$0] } ?? []) + files
+        }]
+    }
+
+    /// The layer choosing each request's proxies: `--proxy`, else its files' `proxy`, else the process environment's;
+    /// `NO_PROXY` applies to each.
+    private static func proxyLayers(_ options: RunOptions) -> [LoaderLayer] {
+        let (override, environment) = (options.proxy, options.environmentProxies)
+        guard override != nil || environment != .direct else { return [] }
+        return [.modifyRequest { request in
+            var proxy = override.map { ProxySettings(proxy: $0) } ?? request.options.proxy ?? environment
+            proxy.bypass = environment.bypass
+            request.options.proxy = proxy
         }]
     }
 

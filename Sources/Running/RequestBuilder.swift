@@ -138,6 +138,7 @@ public struct RequestBuilder: Sendable {
             throttle: merged.throttle.map { ThrottleRate(perSecond: $0.perSecond) },
             maxResponseBytes: merged.maxResponseBytes?.value ?? HTTPRequestOptions.defaultMaxResponseBytes,
             cookies: merged.cookies?.value ?? true, trustedCertificateFiles: merged.caCert.map { [$0.absolutePath] } ?? [])
+        options.proxy = merged.proxy?.value
         if let client = merged.clientCert {
             options.clientCertificate = ClientCertificate(
                 certificateFile: client.certificate.absolutePath, keyFile: client.key.absolutePath,

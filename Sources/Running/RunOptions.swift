@@ -1,5 +1,6 @@
 public import CollectionFormat
 import RunnerVersion
+public import HTTPCore
 
 /// How a run is carried out: parallelism, selection by tags, stopping early, recording exchanges.
 public struct RunOptions: Sendable {
@@ -19,6 +20,11 @@ public struct RunOptions: Sendable {
     public var caCert: String?
     /// `SSL_CERT_FILE`: a PEM bundle every request trusts besides the system's and its `caCert`.
     public var certificateFile: String?
+    /// `--proxy`: the proxy of every request, in place of its files' `proxy`.
+    public var proxy: HTTPProxy?
+    /// The proxies of `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY`: for requests whose files set no `proxy`, and the
+    /// hosts every proxy is bypassed for.
+    public var environmentProxies = ProxySettings.direct
 
     public init(jobs: Int = 1, selection: TagFilter = TagFilter(), bail: Bool = false,
                 recordExchanges: Bool = false, userAgent: String = RunnerVersion.userAgent) {

@@ -82,6 +82,7 @@ struct StepExecutor: Sendable {
         }
         outcome.url = request.components.string ?? request.path
         outcome.sensitiveValues = request.options.auth.credentialTexts + request.headers.cookieValues
+            + (request.options.proxy?.credentialTexts.filter { $0.count >= SensitiveText.minimumLength } ?? [])
 
         let start = ContinuousClock.now
         let loaded: Swift.Result<HTTPResponse, HTTPError>
