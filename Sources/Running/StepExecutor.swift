@@ -20,7 +20,9 @@ struct StepExecutor: Sendable {
     /// keeping cookies in `jar`; a polled step (`expectations` in `retry.on`) is tried again while an expectation
     /// or capture fails.
     func run(_ step: PreparedStep, of file: RequestFile, scope: VariableScope, jar: CookieJar? = nil) async -> Result {
-        let retry = step.definition.options.merged(over: builder.environment?.options ?? OptionsDefinition()).retry
+        // Only the retry options decide whether the step polls: merged here without the rest of the options.
+        let environmentRetry = builder.environment?.options.retry
+        let retry = step.definition.options.retry.map { $0.merged(over: environmentRetry) } ?? environmentRetry
         guard let retry, retry.polls else {
             var result = await attempt(step, of: file, scope: scope, jar: jar).result
             result.outcome.flaky = result.outcome.verdict == .passed && result.outcome.attempts > 1

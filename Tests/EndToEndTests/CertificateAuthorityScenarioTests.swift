@@ -23,14 +23,7 @@ import Testing
         /// Runs `runner` in the folder against a server whose certificate the CA issued (and a plain one).
         func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws
             -> (result: RunnerProcess.Result, received: [RecordedRequest]) {
-            let server = try await TestServer.start(tls: .identity(authority.issueServerIdentity()))
-            let plain = try await TestServer.start()
-            var environment = ["NO_COLOR": "1", "TEST_SERVER_PORT": String(server.port), "TEST_HTTP_PORT": String(plain.port)]
-            environment.merge(extra) { $1 }
-            let result = try await RunnerProcess.run(arguments, in: url, environment: environment)
-            try await server.stop()
-            try await plain.stop()
-            return (result, server.receivedRequests() + plain.receivedRequests())
+            try await ScenarioRun.run(arguments, in: url, tls: .identity(authority.issueServerIdentity()), environment: extra)
         }
 
         func remove() { try? FileManager.default.removeItem(at: url) }

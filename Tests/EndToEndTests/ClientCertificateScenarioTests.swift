@@ -39,14 +39,8 @@ struct ClientCertificateScenarioTests {
 
         /// Runs `runner` in the folder against a server requiring a client certificate of the CA (and a plain one).
         func run(_ arguments: [String]) async throws -> (result: RunnerProcess.Result, received: [RecordedRequest]) {
-            let server = try await TestServer.start(tls: .requiringClientCertificate(
+            try await ScenarioRun.run(arguments, in: url, tls: .requiringClientCertificate(
                 authority.issueServerIdentity(), authorityPEM: authority.certificatePEM))
-            let plain = try await TestServer.start()
-            let environment = ["NO_COLOR": "1", "TEST_SERVER_PORT": String(server.port), "TEST_HTTP_PORT": String(plain.port)]
-            let result = try await RunnerProcess.run(arguments, in: url, environment: environment)
-            try await server.stop()
-            try await plain.stop()
-            return (result, server.receivedRequests() + plain.receivedRequests())
         }
 
         func remove() { try? FileManager.default.removeItem(at: url) }

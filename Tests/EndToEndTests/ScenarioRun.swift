@@ -49,6 +49,32 @@ enum ScenarioRun {
                       connectionsAccepted: server.connectionsAccepted)
     }
 
+    /// Runs `runner` with `arguments` in `folder` against an HTTPS test server speaking `tls` (its port in
+    /// `TEST_SERVER_PORT`) and a plain one (`TEST_HTTP_PORT`); both are stopped afterwards, also when the run throws.
+    static func run(
+        _ arguments: [String], in folder: URL, tls: TestServerTLS, environment extra: [String: String] = [:]
+    ) async throws -> (result: RunnerProcess.Result, received: [RecordedRequest]) {
+        let server = try await TestServer.start(tls: tls)
+        let plain: TestServer
+        do { plain = try await TestServer.start() } catch {
+            try? await server.stop()
+            throw error
+        }
+        var environment = ["NO_COLOR": "1", "TEST_SERVER_PORT": String(server.port), "TEST_HTTP_PORT": String(plain.port)]
+        environment.merge(extra) { $1 }
+        let result: RunnerProcess.Result
+        do {
+            result = try await RunnerProcess.run(arguments, in: folder, environment: environment)
+        } catch {
+            try? await server.stop()
+            try? await plain.stop()
+            throw error
+        }
+        try await server.stop()
+        try await plain.stop()
+        return (result, server.receivedRequests() + plain.receivedRequests())
+    }
+
     /// The `requests` of a JSON report, in run order.
     static func jsonRequests(_ json: String?) throws -> [[String: Any]] {
         let object = try JSONSerialization.jsonObject(with: Data((json ?? "").utf8)) as? [String: Any]
