@@ -110,15 +110,15 @@ public enum CollectionLoader {
         var fragments = FragmentInliner(sources: sources)
         // A file reached again (through another argument or a link) counts once, where first found.
         var seen: Set<FileSystem.FileIdentity> = []
-        for (location, read) in zip(locations, await read(locations)) {
+        await read(locations) { location, read in
             guard let read else {
                 diagnostics.add(.error("cannot read the file", path: location.path, at: nil))
-                continue
+                return
             }
-            if let identity = read.identity, !seen.insert(identity).inserted { continue }
+            if let identity = read.identity, !seen.insert(identity).inserted { return }
             diagnostics.add(contentsOf: read.decoded.diagnostics)
             sources.store(read.decoded.text, for: location.path)
-            guard var decoded = read.decoded.value else { continue }
+            guard var decoded = read.decoded.value else { return }
             if let reference = decoded.rowsFile {
                 let (rows, problems) = DataRowsReader.rows(reference, in: decoded.path, sources: sources)
                 diagnostics.add(contentsOf: problems)
@@ -139,18 +139,25 @@ public enum CollectionLoader {
     /// A request file read and decoded, and which file it is (nil when that is not known).
     private typealias Read = (decoded: DecodedFile<RequestFile>, identity: FileSystem.FileIdentity?)
 
-    /// Reads and decodes the files on every core, a batch of files per task; nil for a file that cannot be read.
-    /// The results come in the order of `locations`; checking them, which needs that order, is left to the caller.
-    private static func read(_ locations: [DiscoveredFile]) async -> [Read?] {
+    /// Reads and decodes the files on every core, a batch of files per task, and hands each file to `check` in the
+    /// order of `locations` (nil when it cannot be read) as soon as it and every file before it are decoded, so checking,
+    /// which needs that order, goes on while later files are decoded.
+    private static func read(_ locations: [DiscoveredFile], inOrder check: (DiscoveredFile, Read?) -> Void) async {
         let batchSize = 64
-        return await withTaskGroup(of: (start: Int, reads: [Read?]).self) { group in
+        await withTaskGroup(of: (start: Int, reads: [Read?]).self) { group in
             for start in stride(from: 0, to: locations.count, by: batchSize) {
                 let batch = locations[start..<min(start + batchSize, locations.count)]
                 group.addTask { (start, batch.map(read)) }
             }
-            var reads = [Read?](repeating: nil, count: locations.count)
-            for await batch in group { reads.replaceSubrange(batch.start..<batch.start + batch.reads.count, with: batch.reads) }
-            return reads
+            var waiting: [Int: [Read?]] = [:]
+            var next = 0
+            for await batch in group {
+                waiting[batch.start] = batch.reads
+                while let reads = waiting.removeValue(forKey: next) {
+                    for (offset, read) in reads.enumerated() { check(locations[next + offset], read) }
+                    next += reads.count
+                }
+            }
         }
     }
 

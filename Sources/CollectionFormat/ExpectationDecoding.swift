@@ -184,19 +184,19 @@ extension NodeDecoder {
     /// `$...`, or a mapping with one of the capture kinds.
     private mutating func captureSource(_ node: Node, name: String, namespaces: [XPathNamespace]) -> CaptureDefinition.Source? {
         func context() -> String { "capture.\(name)" }
-        let expected = "a JSONPath starting with '$' or a mapping with one of " + CaptureDefinition.kinds.joined(separator: ", ")
+        func expected() -> String { "a JSONPath starting with '$' or a mapping with one of " + CaptureDefinition.kinds.joined(separator: ", ") }
         if case .scalar(let scalar) = node.content, case .string(let text) = scalar.value, text.hasPrefix("$") {
             checkJSONPath(text, in: node)
             return .jsonPath(text)
         }
         guard case .mapping(let pairs) = node.content else {
-            typeMismatch(node, expected: expected, for: context())
+            typeMismatch(node, expected: expected(), for: context())
             return nil
         }
         _ = fields(pairs, allowed: CaptureDefinition.kinds, in: context())
         let kinds = pairs.filter { CaptureDefinition.kinds.contains(Self.keyText($0.key)) }
         guard let kind = kinds.first else {
-            if pairs.isEmpty { typeMismatch(node, expected: expected, for: context()) }
+            if pairs.isEmpty { typeMismatch(node, expected: expected(), for: context()) }
             return nil
         }
         for extra in kinds.dropFirst() {

@@ -17,17 +17,17 @@ public struct RequestFile: Sendable {
     /// Whether the file used `steps:`.
     public var isFlow: Bool
     /// `each:`: the rows the file runs once for each, in order; nil for a file that runs once.
-    public var rows: DataRows?
+    @Boxed public var rows: DataRows?
     /// How many times the file runs: once per row of `each:`, else once.
     public var runCount: Int { rows?.rows.count ?? 1 }
     /// A `name:` with templates over the row variables, naming each row's run.
-    public var nameTemplate: Template?
+    @Boxed public var nameTemplate: Template?
     /// The `use:` steps not inlined yet, in order: the loader replaces each by the steps of the file it names.
     var uses: [StepUse] = []
     /// Whether some steps are still `use:` steps, to be replaced by the steps of other files when the collection loads.
     public var usesOtherFiles: Bool { !uses.isEmpty }
     /// `each:` naming a file, not read yet: the loader reads its rows.
-    var rowsFile: FileReference?
+    @Boxed var rowsFile: FileReference?
     /// Whether `each:` names rows that could not be read at all: the file's variables cannot be checked.
     var rowsUnknown = false
 
@@ -91,7 +91,7 @@ public struct RequestDefinition: Sendable {
         var tags: [String]
         var skip: Skip?
         var request: RequestSpec
-        var auth: Located<AuthDefinition>?
+        @Boxed var auth: Located<AuthDefinition>?
         var options: OptionsDefinition
         var expect: ExpectDefinition
         var captures: [CaptureDefinition]
@@ -152,7 +152,7 @@ public struct RequestSpec: Sendable {
     public var url: Template
     public var query: [Parameter]
     public var headers: [HeaderField]
-    public var body: Located<BodyDefinition>?
+    @Boxed public var body: Located<BodyDefinition>?
     public var mark: Mark
 }
 
@@ -291,17 +291,17 @@ public struct OptionsDefinition: Sendable {
     public var insecure: Located<Bool>?
     /// The largest response body read, in bytes (an addition to the base format; default 10 MiB).
     public var maxResponseBytes: Located<Int>?
-    public var retry: RetryDefinition?
+    @Boxed public var retry: RetryDefinition?
     /// Only in environments: a rate shared by all parallel workers.
     public var throttle: ThrottleDefinition?
     /// Whether the file's cookie jar applies to the request (default true).
     public var cookies: Located<Bool>?
     /// A PEM bundle of certificates trusted besides the system's, relative to the file that names it.
-    public var caCert: FileReference?
+    @Boxed public var caCert: FileReference?
     /// A TLS client certificate and its key.
-    public var clientCert: ClientCertificateDefinition?
+    @Boxed public var clientCert: ClientCertificateDefinition?
     /// The proxy of every request (`none`: no proxy, not even the process environment's).
-    public var proxy: Located<ProxySettings>?
+    @Boxed public var proxy: Located<ProxySettings>?
 
     public init(timeout: Located<Duration>? = nil, delay: Located<Duration>? = nil, followRedirects: Located<Bool>? = nil,
                 maxRedirects: Located<Int>? = nil, insecure: Located<Bool>? = nil,

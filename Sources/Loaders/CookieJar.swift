@@ -32,6 +32,9 @@ public final class CookieJar: Sendable {
         self.now = now
     }
 
+    /// Whether the jar holds no cookie (expired ones included).
+    public var isEmpty: Bool { cookies.withLock { $0.isEmpty } }
+
     /// Every cookie not expired, in the order they were stored.
     public var storedCookies: [Cookie] {
         let now = now()

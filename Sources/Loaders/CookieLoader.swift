@@ -13,24 +13,32 @@ public struct CookieLoader: HTTPLoader {
     public init(next: any HTTPLoader) { self.next = next }
 
     public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-        guard request.options.cookies, let jar = CookieJar.current, let url = request.url else {
+        guard request.options.cookies, let jar = CookieJar.current else {
             return try await next.load(request)
         }
-        let original = copy request
-        if let cookies = jar.cookieHeader(for: url) {
+        // The request as handed over, when the jar's cookies were added to it; the URL is built only for a jar
+        // that holds cookies, and (in `store`) for an answer that sets some.
+        var original: HTTPRequest?
+        if !jar.isEmpty, let url = request.url, let cookies = jar.cookieHeader(for: url) {
+            original = copy request
             request.headers["Cookie"] = (request.headers.values(for: "Cookie") + [cookies]).joined(separator: "; ")
         }
         do {
             var response = try await next.load(request)
-            jar.store(setCookieHeaders: response.headers.values(for: "Set-Cookie"), from: url)
-            response.request = original
+            Self.store(response, in: jar)
+            if let original { response.request = original }
             return response
         } catch {
-            if let response = error.response {
-                jar.store(setCookieHeaders: response.headers.values(for: "Set-Cookie"), from: url)
-            }
+            if let response = error.response { Self.store(response, in: jar) }
             throw error
         }
+    }
+
+    /// Keeps the cookies `response` sets, as an answer to the URL of its request.
+    private static func store(_ response: HTTPResponse, in jar: CookieJar) {
+        let headers = response.headers.values(for: "Set-Cookie")
+        guard !headers.isEmpty, let url = response.request.url else { return }
+        jar.store(setCookieHeaders: headers, from: url)
     }
 }
 
