@@ -15,15 +15,27 @@ struct BenchmarkSuite {
         /// CPU seconds per request (all threads; the runner's from `wait4`, the raw loop's from `getrusage`).
         var runnerCPU: Double
         var rawCPU: Double
+        /// The baseline runner's rate and CPU seconds per request, when there is one.
+        var baselineRate: Double?
+        var baselineCPU: Double?
     }
 
     /// Peak resident bytes of the runs at N/10 and at N files.
     private struct MemoryPeaks {
         var small: [Int] = []
         var large: [Int] = []
+        /// The baseline runner's at N files.
+        var baseline: [Int] = []
+    }
+
+    /// What a round measures, in turn.
+    private enum Contender {
+        case raw, runner, baseline
     }
 
     let tool: RunnerTool
+    /// Another runner measured in the same rounds, for `baselineRows`.
+    let baseline: RunnerTool?
     let collections: Collections
     let count: Int
     let rounds: Int
@@ -33,13 +45,16 @@ struct BenchmarkSuite {
     private var rawSeconds: [(server: String, concurrency: Int, seconds: Double)] = []
     /// Median seconds of `runner validate` on N files.
     private var validateSeconds: Double?
+    /// The runner beside the baseline: throughput, CPU per request, validate and peak memory, runner/baseline.
+    private(set) var baselineRows: [ResultRow] = []
 
     private static let startUpRepeats = 5
     private static let validateTarget = 20_000.0
     private static let memoryLimit = 100_000_000
 
-    init(tool: RunnerTool, collections: Collections, count: Int, rounds: Int, jobs: Int) {
+    init(tool: RunnerTool, baseline: RunnerTool? = nil, collections: Collections, count: Int, rounds: Int, jobs: Int) {
         self.tool = tool
+        self.baseline = baseline
         self.collections = collections
         self.count = count
         self.rounds = rounds
@@ -56,25 +71,37 @@ struct BenchmarkSuite {
                 progress("round \(round)/\(rounds): \(server.name), \(mode(concurrency))")
                 var raw = (seconds: 0.0, cpuSeconds: 0.0)
                 var measured: ChildMeasurement?
-                // Alternate which goes first, so neither always meets a cold or a warm server.
-                for runnerFirst in round % 2 == 0 ? [true, false] : [false, true] {
-                    if runnerFirst {
+                var measuredBaseline: ChildMeasurement?
+                // Rotate which goes first, so none always meets a cold or a warm server.
+                var order: [Contender] = baseline == nil ? [.raw, .runner] : [.raw, .runner, .baseline]
+                order = Array(order[(round % order.count)...] + order[..<(round % order.count)])
+                for contender in order {
+                    switch contender {
+                    case .runner:
                         measured = try tool.run(collections.large, port: server.port, scheme: server.scheme, jobs: concurrency)
-                    } else {
+                    case .baseline:
+                        measuredBaseline = try baseline?.run(collections.large, port: server.port, scheme: server.scheme, jobs: concurrency)
+                    case .raw:
                         raw = try await RawClientLoop.run(url: server.healthURL, count: count, concurrency: concurrency)
                     }
                 }
                 guard let measured else { continue }
                 samples[concurrency, default: []].append(
                     RoundSample(runnerRate: Double(count) / measured.seconds, rawRate: Double(count) / raw.seconds,
-                                runnerCPU: measured.cpuSeconds / Double(count), rawCPU: raw.cpuSeconds / Double(count)))
+                                runnerCPU: measured.cpuSeconds / Double(count), rawCPU: raw.cpuSeconds / Double(count),
+                                baselineRate: measuredBaseline.map { Double(count) / $0.seconds },
+                                baselineCPU: measuredBaseline.map { $0.cpuSeconds / Double(count) }))
                 if measuringMemory {
                     let small = try tool.run(collections.small, port: server.port, scheme: server.scheme, jobs: concurrency)
                     peaks[concurrency, default: MemoryPeaks()].large.append(measured.peakResidentBytes)
                     peaks[concurrency, default: MemoryPeaks()].small.append(small.peakResidentBytes)
+                    if let measuredBaseline {
+                        peaks[concurrency, default: MemoryPeaks()].baseline.append(measuredBaseline.peakResidentBytes)
+                    }
                 }
             }
         }
+        baselineRows += [1, jobs].flatMap { concurrency in comparisonRows(samples[concurrency] ?? [], server: server, concurrency: concurrency) }
         return [1, jobs].flatMap { concurrency in
             let taken = samples[concurrency] ?? []
             rawSeconds.append((server.name, concurrency, Double(count) / taken.map(\.rawRate).median))
@@ -87,7 +114,7 @@ struct BenchmarkSuite {
                 ResultRow(
                     measure: "throughput, \(server.name), \(mode(concurrency))", unit: "req/s",
                     runner: Figure.whole(taken.map(\.runnerRate).median), raw: Figure.whole(taken.map(\.rawRate).median),
-                    ratio: "\(Figure.decimal(ratio)) (\(Figure.decimal(ratios.min() ?? 0))-\(Figure.decimal(ratios.max() ?? 0)))",
+                    ratio: Self.medianAndRange(ratios),
                     target: target.map { "runner/raw >= \(Figure.decimal($0))" } ?? "", verdict: target.map { Verdict(ratio >= $0) }),
                 ResultRow(
                     measure: "CPU per request, \(server.name), \(mode(concurrency))", unit: "us",
@@ -97,17 +124,47 @@ struct BenchmarkSuite {
         }
     }
 
-    /// Files per second of `runner validate` on the large collection.
+    /// Files per second of `runner validate` on the large collection (and of the baseline's, interleaved).
     mutating func parsing() throws -> [ResultRow] {
-        let seconds = try (1...rounds).map { round in
+        var seconds: [Double] = [], baselineSeconds: [Double] = []
+        for round in 1...rounds {
             progress("round \(round)/\(rounds): validate")
-            return try tool.validate(collections.large).seconds
+            seconds.append(try tool.validate(collections.large).seconds)
+            if let baseline { baselineSeconds.append(try baseline.validate(collections.large).seconds) }
         }
         validateSeconds = seconds.median
         let rate = Double(count) / seconds.median
+        if !baselineSeconds.isEmpty {
+            let ratios = zip(seconds, baselineSeconds).map { $1 / $0 }
+            baselineRows.append(ResultRow(
+                measure: "validate, \(Figure.whole(Double(count))) files", unit: "files/s", runner: Figure.whole(rate),
+                raw: Figure.whole(Double(count) / baselineSeconds.median), ratio: Self.medianAndRange(ratios)))
+        }
         return [ResultRow(
             measure: "validate, \(Figure.whole(Double(count))) files", unit: "files/s", runner: Figure.whole(rate),
             target: ">= \(Figure.whole(Self.validateTarget)) files/s", verdict: Verdict(rate >= Self.validateTarget))]
+    }
+
+    /// Throughput and CPU per request of the runner beside the baseline's, from the rounds of one server and mode.
+    private func comparisonRows(_ taken: [RoundSample], server: LocalServer, concurrency: Int) -> [ResultRow] {
+        let pairs = taken.compactMap { sample in
+            sample.baselineRate.map { (sample, baselineRate: $0, baselineCPU: sample.baselineCPU ?? 0) }
+        }
+        guard !pairs.isEmpty else { return [] }
+        let runnerCPU = pairs.map(\.0.runnerCPU).median, baselineCPU = pairs.map(\.baselineCPU).median
+        return [
+            ResultRow(measure: "throughput, \(server.name), \(mode(concurrency))", unit: "req/s",
+                      runner: Figure.whole(pairs.map(\.0.runnerRate).median), raw: Figure.whole(pairs.map(\.baselineRate).median),
+                      ratio: Self.medianAndRange(pairs.map { $0.0.runnerRate / $0.baselineRate })),
+            ResultRow(measure: "CPU per request, \(server.name), \(mode(concurrency))", unit: "us",
+                      runner: Figure.whole(runnerCPU * 1e6), raw: Figure.whole(baselineCPU * 1e6),
+                      ratio: "x\(Figure.decimal(runnerCPU / baselineCPU))"),
+        ]
+    }
+
+    /// "0.93 (0.90-0.97)": the median of `ratios` and their range.
+    private static func medianAndRange(_ ratios: [Double]) -> String {
+        "\(Figure.decimal(ratios.median)) (\(Figure.decimal(ratios.min() ?? 0))-\(Figure.decimal(ratios.max() ?? 0)))"
     }
 
     /// The runner/raw a run would reach if it sent like the raw loop and checking the files first (what
@@ -138,8 +195,14 @@ struct BenchmarkSuite {
 
     /// Peak resident memory at N/10 and N files, for each concurrency measured, with its growth per file between
     /// them (a run keeps every file it checked); the target is an absolute bound at N.
-    func memoryRows() -> [ResultRow] {
-        [1, jobs].flatMap { concurrency -> [ResultRow] in
+    mutating func memoryRows() -> [ResultRow] {
+        for concurrency in [1, jobs] {
+            guard let peak = peaks[concurrency], let large = peak.large.max(), let baseline = peak.baseline.max() else { continue }
+            baselineRows.append(ResultRow(
+                measure: "peak memory, N = \(Figure.whole(Double(count))), \(mode(concurrency))", unit: "MB",
+                runner: Figure.megabytes(large), raw: Figure.megabytes(baseline), ratio: "x\(Figure.decimal(Double(large) / Double(baseline)))"))
+        }
+        return [1, jobs].flatMap { concurrency -> [ResultRow] in
             guard let peak = peaks[concurrency], let small = peak.small.max(), let large = peak.large.max() else { return [] }
             let perFile = Double(large - small) / Double(max(1, count - count / 10))
             return [

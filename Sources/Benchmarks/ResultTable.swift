@@ -29,11 +29,12 @@ struct ResultRow: Sendable {
 
 /// Renders rows as an aligned text table: text columns left, figures right.
 enum ResultTable {
-    private static let headings = ["measure", "unit", "runner", "raw", "ratio", "target", ""]
     private static let rightAligned: Set<Int> = [2, 3, 4]
 
-    /// The table as lines of text, with a heading line and a rule under it.
-    static func render(_ rows: [ResultRow]) -> String {
+    /// The table as lines of text, with a heading line and a rule under it; `against` heads the column of the
+    /// figures the runner's are compared with.
+    static func render(_ rows: [ResultRow], against: String = "raw") -> String {
+        let headings = ["measure", "unit", "runner", against, "ratio", "target", ""]
         let cells = [headings] + rows.map {
             [$0.measure, $0.unit, $0.runner, $0.raw, $0.ratio, $0.target, $0.verdict?.rawValue ?? ""]
         }

@@ -24,6 +24,9 @@ struct RunnerBench: AsyncParsableCommand {
     @Option(help: "The runner executable to measure.")
     var runner = ".build/release/runner"
 
+    @Option(help: "Another runner executable (say, a build of the previous commit) measured in the same rounds, interleaved; a second table compares the two.")
+    var baseline: String?
+
     @Option(name: .customLong("demo-api"), help: "The demo API executable to start as a server.")
     var demoAPI = ".build/release/demo-api"
 
@@ -36,6 +39,9 @@ struct RunnerBench: AsyncParsableCommand {
         }
         guard FileManager.default.isExecutableFile(atPath: runner) else {
             throw ValidationError("no runner executable at \(runner); build it with `swift build -c release --static-swift-stdlib`")
+        }
+        if let baseline, !FileManager.default.isExecutableFile(atPath: baseline) {
+            throw ValidationError("no baseline executable at \(baseline)")
         }
     }
 
@@ -53,8 +59,10 @@ struct RunnerBench: AsyncParsableCommand {
         let signalHandlers = Self.stoppingOnSignals(processes: servers.map(\.leftovers.process),
                                                     directories: [generator.root] + servers.compactMap(\.leftovers.directory))
         defer { signalHandlers.forEach { $0.cancel() } }
+        let environments = generator.root.appendingPathComponent("environments").path
         var suite = BenchmarkSuite(
-            tool: RunnerTool(executable: runner, environments: generator.root.appendingPathComponent("environments").path),
+            tool: RunnerTool(executable: runner, environments: environments),
+            baseline: baseline.map { RunnerTool(executable: $0, environments: environments) },
             collections: collections, count: count, rounds: rounds, jobs: jobs)
 
         let loadBefore = loadAverage()
@@ -71,6 +79,10 @@ struct RunnerBench: AsyncParsableCommand {
         print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadBefore) before, \(loadAverage()) after")
         print("")
         print(ResultTable.render(rows))
+        if let baseline {
+            print("\nthe runner beside the baseline \(baseline), measured in the same rounds (ratios: runner/baseline)\n")
+            print(ResultTable.render(suite.baselineRows, against: "baseline"))
+        }
         if servers.isEmpty { print("\nno server could be started: throughput and memory were not measured") }
     }
 
