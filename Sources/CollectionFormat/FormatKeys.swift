@@ -88,13 +88,14 @@ public struct FormatMapping: Sendable {
         self.name = name
         self.description = description
         self.keys = keys
+        names = keys.map(\.name)
         self.required = required
         self.choice = choice
         self.nonEmpty = nonEmpty
     }
 
     /// The allowed keys' names, in order: what the decoder passes as `allowed:`.
-    public var names: [String] { keys.map(\.name) }
+    public let names: [String]
 }
 
 /// The keys of request and environment files: the one description the decoders take their allowed keys from and
