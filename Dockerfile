@@ -6,6 +6,9 @@
 # is older than Debian 12's (2.36), as in the release workflow.
 
 FROM swift:6.3-jammy AS build
+# scripts/dist downloads libxml2's source from a Debian mirror (docs/install.md): --build-arg RUNNER_DEBIAN_MIRROR=URL
+# picks another one than deb.debian.org.
+ARG RUNNER_DEBIAN_MIRROR
 WORKDIR /source
 COPY . .
 RUN ./scripts/dist && mkdir /release && tar -xzf dist/runner-*.tar.gz -C /release --strip-components=1

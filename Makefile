@@ -18,7 +18,8 @@ test: setup
 	swift test --no-parallel
 
 # The release tarball: dist/runner-VERSION-linux-ARCH.tar.gz and its .sha256, a stripped binary that needs only the
-# C library (the Swift runtime, Foundation and libyaml linked in). See docs/install.md.
+# C library (the Swift runtime, Foundation, libyaml and libxml2, built from Debian's source, linked in). See
+# docs/install.md.
 dist: setup
 	./scripts/dist
 
