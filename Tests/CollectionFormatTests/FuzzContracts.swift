@@ -67,7 +67,7 @@ enum FuzzContracts {
                 return "a diagnostic outside the input: \(diagnostic)"
             }
         }
-        var sources = SourceCache()
+        let sources = SourceCache()
         sources.store(decoded.text, for: path)
         _ = DiagnosticRenderer.render(decoded.diagnostics, sources: sources, color: false)
         return nil

@@ -1,0 +1,32 @@
+import Testing
+@testable import CollectionFormat
+
+/// `@Boxed` keeps an optional out of line with value semantics: copies share a box until one of them is set.
+@Suite struct BoxedTests {
+    private struct Holder {
+        @Boxed var numbers: [Int]?
+    }
+
+    @Test func nilTakesNoBoxAndAValueReadsBack() {
+        var holder = Holder(numbers: nil)
+        #expect(holder.numbers == nil)
+        #expect(MemoryLayout<Holder>.size == MemoryLayout<Int>.size)
+        holder.numbers = [1, 2]
+        #expect(holder.numbers == [1, 2])
+        holder.numbers = nil
+        #expect(holder.numbers == nil)
+    }
+
+    @Test func settingACopyLeavesTheOriginalAlone() {
+        let original = Holder(numbers: [1])
+        var copy = original
+        copy.numbers?.append(2)
+        #expect(original.numbers == [1])
+        #expect(copy.numbers == [1, 2])
+    }
+
+    @Test func aDecodedFileWithoutOptionsKeepsItsDefinitionSmall() {
+        #expect(MemoryLayout<OptionsDefinition>.size < 400, "large optional options are boxed")
+        #expect(MemoryLayout<RequestSpec>.size < 160, "the body is boxed")
+    }
+}
