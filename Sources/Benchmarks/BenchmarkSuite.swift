@@ -45,8 +45,8 @@ struct BenchmarkSuite {
     private var rawSeconds: [(server: String, concurrency: Int, seconds: Double)] = []
     /// Median seconds of `runner validate` on N files.
     private var validateSeconds: Double?
-    /// The runner beside the baseline: throughput, CPU per request, validate and peak memory, runner/baseline.
-    private(set) var baselineRows: [ResultRow] = []
+    /// The runner beside the baseline, measured so far: throughput, CPU per request and validate, runner/baseline.
+    private var baselineMeasured: [ResultRow] = []
 
     private static let startUpRepeats = 5
     private static let validateTarget = 20_000.0
@@ -101,7 +101,7 @@ struct BenchmarkSuite {
                 }
             }
         }
-        baselineRows += [1, jobs].flatMap { concurrency in comparisonRows(samples[concurrency] ?? [], server: server, concurrency: concurrency) }
+        baselineMeasured += [1, jobs].flatMap { concurrency in comparisonRows(samples[concurrency] ?? [], server: server, concurrency: concurrency) }
         return [1, jobs].flatMap { concurrency in
             let taken = samples[concurrency] ?? []
             rawSeconds.append((server.name, concurrency, Double(count) / taken.map(\.rawRate).median))
@@ -136,7 +136,7 @@ struct BenchmarkSuite {
         let rate = Double(count) / seconds.median
         if !baselineSeconds.isEmpty {
             let ratios = zip(seconds, baselineSeconds).map { $1 / $0 }
-            baselineRows.append(ResultRow(
+            baselineMeasured.append(ResultRow(
                 measure: "validate, \(Figure.whole(Double(count))) files", unit: "files/s", runner: Figure.whole(rate),
                 raw: Figure.whole(Double(count) / baselineSeconds.median), ratio: Self.medianAndRange(ratios)))
         }
@@ -195,13 +195,7 @@ struct BenchmarkSuite {
 
     /// Peak resident memory at N/10 and N files, for each concurrency measured, with its growth per file between
     /// them (a run keeps every file it checked); the target is an absolute bound at N.
-    mutating func memoryRows() -> [ResultRow] {
-        for concurrency in [1, jobs] {
-            guard let peak = peaks[concurrency], let large = peak.large.max(), let baseline = peak.baseline.max() else { continue }
-            baselineRows.append(ResultRow(
-                measure: "peak memory, N = \(Figure.whole(Double(count))), \(mode(concurrency))", unit: "MB",
-                runner: Figure.megabytes(large), raw: Figure.megabytes(baseline), ratio: "x\(Figure.decimal(Double(large) / Double(baseline)))"))
-        }
+    func memoryRows() -> [ResultRow] {
         return [1, jobs].flatMap { concurrency -> [ResultRow] in
             guard let peak = peaks[concurrency], let small = peak.small.max(), let large = peak.large.max() else { return [] }
             let perFile = Double(large - small) / Double(max(1, count - count / 10))
@@ -213,6 +207,16 @@ struct BenchmarkSuite {
                           ratio: "+\(Figure.decimal(perFile / 1_000, places: 1)) KB per file",
                           target: "< 100 MB", verdict: Verdict(large < Self.memoryLimit)),
             ]
+        }
+    }
+
+    /// The runner beside the baseline: what `baselineMeasured` holds, then peak memory at N files.
+    var baselineRows: [ResultRow] {
+        baselineMeasured + [1, jobs].compactMap { concurrency in
+            guard let peak = peaks[concurrency], let large = peak.large.max(), let baseline = peak.baseline.max() else { return nil }
+            return ResultRow(measure: "peak memory, N = \(Figure.whole(Double(count))), \(mode(concurrency))", unit: "MB",
+                             runner: Figure.megabytes(large), raw: Figure.megabytes(baseline),
+                             ratio: "x\(Figure.decimal(Double(large) / Double(baseline)))")
         }
     }
 
