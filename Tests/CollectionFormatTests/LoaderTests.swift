@@ -288,6 +288,27 @@ import YAML
         ])
     }
 
+    /// Files are decoded a batch at a time on every core, and checked in run order as batches complete: across
+    /// many batches, each file sees exactly the captures of the files before it.
+    @Test func capturesAreCheckedInRunOrderAcrossDecodingBatches() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        let count = 300
+        for index in 0..<count {
+            let uses = index == 0 ? "/first" : "/next/{{ value\(index - 1) }}"
+            // File 200 also uses what file 201 alone captures: too late, so it is undefined there.
+            let late = index == 200 ? "?t={{ token }}" : ""
+            let token = index == 201 ? ", token: $.t" : ""
+            scratch.write(String(format: "requests/%03d.yaml", index),
+                          "request: { url: \"\(uses)\(late)\" }\ncapture: { value\(index): $.v\(token) }\n")
+        }
+        let loaded = await scratch.load(["requests"])
+        #expect(loaded.files.map(\.path) == (0..<count).map { String(format: "requests/%03d.yaml", $0) })
+        #expect(problems(of: loaded) == [
+            "requests/200.yaml:1:41: error: undefined variable 'token' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var token=VALUE]",
+        ])
+    }
+
     @Test func environmentTemplatesAreCheckedWhereUsed() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
