@@ -1,3 +1,4 @@
+public import Expectations
 import HTTPCore
 import YAML
 
@@ -49,6 +50,9 @@ public struct LoadedCollection: Sendable {
     public var sources: SourceCache
     /// The starting variable scope: the environment's variables and secrets, `--var`s, the process environment.
     public var scope: VariableScope
+    /// The schema files `expect.schema` names, compiled when they were checked, by absolute path: a run uses
+    /// these, not the files as they are later.
+    public var schemas: [String: JSONSchema] = [:]
 
     /// Whether any diagnostic is an error (then nothing may be sent; exit 2).
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
@@ -132,8 +136,10 @@ public enum CollectionLoader {
         diagnostics.add(contentsOf: validator.diagnostics.diagnostics)
 
         let scope = (environment ?? .empty).scope(commandLine: request.variables, processEnvironment: request.processEnvironment)
-        return LoadedCollection(files: files, environment: environment, diagnostics: diagnostics.sorted,
-                                sources: sources, scope: scope)
+        var loaded = LoadedCollection(files: files, environment: environment, diagnostics: diagnostics.sorted,
+                                      sources: sources, scope: scope)
+        loaded.schemas = validator.schemas.compactMapValues { try? $0.get() }
+        return loaded
     }
 
     /// A request file read and decoded, and which file it is (nil when that is not known).

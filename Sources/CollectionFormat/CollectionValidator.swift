@@ -1,3 +1,4 @@
+import Expectations
 import YAML
 
 /// The checks of `runner validate` that span files: variables defined at their point of use, referenced files.
@@ -132,20 +133,17 @@ struct CollectionValidator {
         return true
     }
 
-    /// What checking each schema file (by absolute path) found, so that a schema many requests use compiles once.
-    private var schemaProblems: [String: SchemaProblem?] = [:]
+    /// Each schema file checked, by absolute path: compiled, or why it cannot be used. A schema many requests use
+    /// compiles once, and the run uses what was checked.
+    private(set) var schemas: [String: Result<JSONSchema, SchemaProblem>] = [:]
 
     /// A schema file must be JSON and a schema whose references resolve; a problem is reported at the request's
     /// `schema:` with a note saying where it is in the schema file (each file is compiled once per validation).
     private mutating func checkSchema(_ reference: FileReference, in path: String) {
-        let problem: SchemaProblem?
-        if let known = schemaProblems[reference.absolutePath] {
-            problem = known
-        } else {
-            problem = ExternalChecks.schemaProblem(atPath: reference.absolutePath, displayPath: reference.path)
-            schemaProblems[reference.absolutePath] = .some(problem)
-        }
-        guard let problem else { return }
+        let checked = schemas[reference.absolutePath]
+            ?? ExternalChecks.schema(atPath: reference.absolutePath, displayPath: reference.path)
+        schemas[reference.absolutePath] = checked
+        guard case .failure(let problem) = checked else { return }
         var diagnostic = Diagnostic.error("schema '\(reference.written)' \(problem.message)", path: path, at: reference.mark,
                                           suggestion: problem.suggestion)
         diagnostic.notes = ["at \(problem.location)"]

@@ -80,22 +80,21 @@ enum ExternalChecks {
         (try? NSRegularExpression(pattern: pattern))?.numberOfCaptureGroups ?? 0
     }
 
-    /// Why the schema file at `absolutePath` (which exists) cannot be used: not JSON, not a schema, an unknown
-    /// `$schema`, a `$ref` that does not resolve or names a network URL; nil when it compiles. `displayPath` is
-    /// how the file is shown, and where the problem is is shown relative to it.
-    static func schemaProblem(atPath absolutePath: String, displayPath: String) -> SchemaProblem? {
+    /// The schema in the file at `absolutePath` (which exists), compiled, or why it cannot be used: not JSON, not a
+    /// schema, an unknown `$schema`, a `$ref` that does not resolve or names a network URL. `displayPath` is how the
+    /// file is shown, and where the problem is is shown relative to it.
+    static func schema(atPath absolutePath: String, displayPath: String) -> Result<JSONSchema, SchemaProblem> {
         do {
-            _ = try JSONSchema(contentsOfFile: absolutePath)
-            return nil
+            return .success(try JSONSchema(contentsOfFile: absolutePath))
         } catch {
-            return SchemaProblem(error, schemaFile: absolutePath, displayPath: displayPath)
+            return .failure(SchemaProblem(error, schemaFile: absolutePath, displayPath: displayPath))
         }
     }
 }
 
 /// A schema file that cannot be used, with where the problem is: the file (the schema itself or one it
 /// references), the line and column in it when they can be found, and the JSON pointer.
-struct SchemaProblem: Sendable {
+struct SchemaProblem: Error {
     let message: String
     /// `requests/schemas/user.json:3:14 (#/properties/id/type)`, or without the position when the file does
     /// not lead there.

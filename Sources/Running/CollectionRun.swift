@@ -15,7 +15,7 @@ public struct CollectionRun: Sendable {
     let plan: [RunPlanner.PlannedFile]
     /// For each planned file, the earlier planned files it waits for.
     let dependencies: FileDependencies
-    private let compiled = CompiledChecks()
+    private let compiled: CompiledChecks
     private let executor: StepExecutor
     /// The transport, when its event loops can host the workers of a parallel run.
     private let loopTransport: HTTPClientTransport?
@@ -26,6 +26,7 @@ public struct CollectionRun: Sendable {
         for file in collection.files { planner.add(file) }
         self.collection = collection
         self.options = options
+        compiled = CompiledChecks(schemas: collection.schemas)
         plan = planner.files
         dependencies = planner.dependencies(environment: collection.environment)
         // The builder applies the environment; the chain gets absolute requests.

@@ -86,7 +86,12 @@ struct PreparedStep: Sendable {
 /// (`$.id`), so they share one compiled value (less work and memory per request file). Files that run
 /// in parallel share it.
 final class CompiledChecks: Sendable {
-    let schemas = SchemaCache()
+    let schemas: SchemaCache
+
+    /// Checks that start with the schemas the collection's check compiled (by absolute path).
+    init(schemas: [String: JSONSchema] = [:]) {
+        self.schemas = SchemaCache(schemas)
+    }
     private let queries = Mutex<[String: Result<JSONPath, JSONPathError>]>([:])
     private let patterns = Mutex<[String: Result<CapturePattern, any Error>]>([:])
     private let xpaths = Mutex<[XPathKey: Result<XPath, XPathError>]>([:])
@@ -141,10 +146,15 @@ struct CapturePattern: @unchecked Sendable {
     }
 }
 
-/// Schema files read and compiled once per run, by absolute path.
+/// Schema files compiled once per run, by absolute path: those the collection's check compiled, and any other
+/// read when first needed.
 final class SchemaCache: @unchecked Sendable {
-    private var schemas: [String: Result<JSONSchema, PreparedStep.SchemaProblem>] = [:]
+    private var schemas: [String: Result<JSONSchema, PreparedStep.SchemaProblem>]
     private let lock = NSLock()
+
+    init(_ checked: [String: JSONSchema]) {
+        schemas = checked.mapValues { .success($0) }
+    }
 
     /// The compiled schema in the file, or why it cannot be used.
     func schema(at absolutePath: String) -> Result<JSONSchema, PreparedStep.SchemaProblem> {

@@ -195,6 +195,23 @@ import TestSupport
         #expect(failure.diagnostic.mark?.line == 4)
     }
 
+    /// What was checked is what runs: a schema file changed after the collection was checked does not change the
+    /// verdict (the run uses the schema the check compiled).
+    @Test func theRunUsesTheSchemaAsItWasChecked() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": "baseURL: http://api.test\n",
+            "requests/a.yaml": "request: { url: /a }\nexpect: { schema: s.json }\n",
+            "requests/s.json": #"{"type":"object","required":["id"]}"#,
+        ])
+        defer { collection.remove() }
+        let loaded = await collection.load()
+        #expect(!loaded.hasErrors, "\(loaded.diagnostics)")
+        try Data(#"{"type":"object","required":["missing"]}"#.utf8).write(to: collection.root.appendingPathComponent("requests/s.json"))
+        let loader = ScriptedLoader(fallback: .json(#"{"id":1}"#))
+        let summary = await CollectionRun(collection: loaded, options: RunOptions(), transport: loader).run()
+        #expect(summary.count(.passed) == 1, "\(summary.outcomes.flatMap(\.failures).map(\.actual))")
+    }
+
     @Test func schemaViolationsNameTheInstancePath() async throws {
         let result = try await outcome("""
             request: { url: /a }
