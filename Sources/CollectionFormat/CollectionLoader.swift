@@ -1,4 +1,5 @@
 public import Expectations
+import Foundation
 import HTTPCore
 import YAML
 
@@ -146,18 +147,28 @@ public enum CollectionLoader {
     private typealias Read = (decoded: DecodedFile<RequestFile>, identity: FileSystem.FileIdentity?)
 
     /// Reads and decodes the files on every core, a batch of files per task, and hands each file to `check` in the
-    /// order of `locations` (nil when it cannot be read) as soon as it and every file before it are decoded, so checking,
-    /// which needs that order, goes on while later files are decoded.
+    /// order of `locations` (nil when it cannot be read) as soon as it and every file before it are decoded.
+    ///
+    /// A few batches more than there are cores are under way at once: with every batch queued up front, the
+    /// checking would wait behind all of them, and no checking would happen while files are decoded.
     private static func read(_ locations: [DiscoveredFile], inOrder check: (DiscoveredFile, Read?) -> Void) async {
         let batchSize = 64
+        let starts = Array(stride(from: 0, to: locations.count, by: batchSize))
+        let inFlight = ProcessInfo.processInfo.activeProcessorCount + 1
         await withTaskGroup(of: (start: Int, reads: [Read?]).self) { group in
-            for start in stride(from: 0, to: locations.count, by: batchSize) {
+            func decode(_ start: Int) {
                 let batch = locations[start..<min(start + batchSize, locations.count)]
                 group.addTask { (start, batch.map(read)) }
             }
+            for start in starts.prefix(inFlight) { decode(start) }
+            var queued = min(inFlight, starts.count)
             var waiting: [Int: [Read?]] = [:]
             var next = 0
             for await batch in group {
+                if queued < starts.count {
+                    decode(starts[queued])
+                    queued += 1
+                }
                 waiting[batch.start] = batch.reads
                 while let reads = waiting.removeValue(forKey: next) {
                     for (offset, read) in reads.enumerated() { check(locations[next + offset], read) }
