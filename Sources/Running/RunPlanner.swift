@@ -27,16 +27,22 @@ struct RunPlanner: Sendable {
         self.options = options
     }
 
-    /// Adds the next file in run order.
+    /// Adds the next file in run order: it waits for the earlier files capturing a variable its selected steps, their
+    /// `with:` values, its rows or its row names use.
     mutating func add(_ file: RequestFile) {
         let steps = options.selection.selectedSteps(of: file)
         guard !steps.isEmpty else { return }
         let index = files.count
         var used = Set<String>()
-        for step in steps { step.forEachTemplate { Self.addVariableNames(of: $0, to: &used) } }
-        for row in file.rows?.rows ?? [] {
-            for value in row { value.forEachTemplate { Self.addVariableNames(of: $0, to: &used) } }
+        let use = { (template: Template) in Self.addVariableNames(of: template, to: &used) }
+        for step in steps {
+            step.forEachTemplate(use)
+            for input in step.inputs { input.value.forEachTemplate(use) }
         }
+        for row in file.rows?.rows ?? [] {
+            for value in row { value.forEachTemplate(use) }
+        }
+        file.nameTemplate.map(use)
         waits.append(used.compactMap { name in
             variables[name].map { FileDependencies.Wait(variable: $0, capturersBefore: capturers[$0].count) }
         })

@@ -231,6 +231,22 @@ import TestSupport
         let run = CollectionRun(collection: await collection.load(), options: RunOptions(jobs: 3), transport: ScriptedLoader())
         #expect(run.fileDependencies == [[], [], [0, 1]])
     }
+
+    @Test func filesWaitForCapturesTheirWithValuesAndRowNamesUse() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/_fragments/_get.yaml": "request: { url: '/items/{{ item }}' }\n",
+            "requests/1.yaml": "request: { url: /a }\ncapture:\n  id: $.id\n",
+            "requests/2.yaml": "request: { url: /b }\ncapture:\n  label: $.label\n",
+            "requests/3.yaml": "steps:\n  - use: _fragments/_get.yaml\n    with: { item: '{{ id }}' }\n",
+            "requests/4.yaml": "each: [{ n: 1 }]\nname: '{{ label }} {{ n }}'\nrequest: { url: /d }\n",
+        ])
+        defer { collection.remove() }
+        let loaded = await collection.load()
+        #expect(loaded.diagnostics.isEmpty)
+        let run = CollectionRun(collection: loaded, options: RunOptions(jobs: 3), transport: ScriptedLoader())
+        #expect(run.fileDependencies == [[], [], [0], [1]])
+    }
 }
 
 /// Holds the answer to one path until a request for another path has arrived (at most 2 seconds), and
