@@ -14,6 +14,9 @@ public struct CollectionSelection: Sendable {
     public var variables: [(name: String, value: String)]
     /// `--tag` and `--exclude-tag`.
     public var filter: TagFilter
+    /// Whether the process exits once the command is done (the command line): the loaded collection is then left for
+    /// the exit to free, not freed object by object after the output is complete.
+    public var freedAtExit = false
 
     public init(paths: [String], environmentName: String? = nil, environmentsDirectory: String? = nil,
                 variables: [(name: String, value: String)] = [], tags: [String] = [], excludedTags: [String] = []) {
@@ -33,23 +36,24 @@ public struct CollectionSelection: Sendable {
     }
 
     /// Reads and checks the collection in the current directory with the process environment (with `checksReferences`,
-    /// the files it names and the client certificates too).
-    func load(forSending: Bool, checksReferences: Bool = true) async -> LoadedCollection {
+    /// the files it names and the client certificates too); `eachFile` gets each file in run order as it is checked.
+    func load(forSending: Bool, checksReferences: Bool = true, eachFile: (RequestFile) -> Void = { _ in }) async -> LoadedCollection {
         var request = LoadRequest(
             paths: paths, environmentName: environmentName, environmentsDirectory: environmentsDirectory,
             variables: variables, processEnvironment: ProcessInfo.processInfo.environment,
             currentDirectory: FileManager.default.currentDirectoryPath, checksReferences: checksReferences)
         request.forSending = forSending
         request.selection = filter
-        var loaded = await CollectionLoader.load(request)
+        var loaded = await CollectionLoader.load(request, eachFile: eachFile)
         if checksReferences { loaded.diagnostics += ClientCertificateProblems.diagnostics(in: loaded) }
+        if freedAtExit { ProcessExit.keep(loaded) }
         return loaded
     }
 
-    /// How many requests of `loaded` the filter selects; nil, after saying why, when it selects none (a run that
-    /// tests nothing must not pass).
-    func selectedRequests(in loaded: LoadedCollection) -> Int? {
-        let count = loaded.files.reduce(0) { $0 + filter.selectedSteps(of: $1).count * $1.runCount }
+    /// How many requests of `loaded` the filter selects (`count` when already known); nil, after saying why, when it
+    /// selects none (a run that tests nothing must not pass).
+    func selectedRequests(in loaded: LoadedCollection, count: Int? = nil) -> Int? {
+        let count = count ?? loaded.files.reduce(0) { $0 + filter.selectedSteps(of: $1).count * $1.runCount }
         guard count == 0 else { return count }
         guard !filter.selectsAll else {
             Console.error("error: no request to run in \(paths.joined(separator: " ")): no .yaml or .yml request file was found")

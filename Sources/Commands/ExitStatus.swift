@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The exit statuses of the command line.
 public enum ExitStatus: Int32, Sendable {
     case success = 0
@@ -9,4 +11,14 @@ public enum ExitStatus: Int32, Sendable {
     case interrupted = 130
     /// Stopped by SIGTERM, as a shell reports it.
     case terminated = 143
+}
+
+/// Values kept until the process exits, which frees them at once.
+enum ProcessExit {
+    private static let kept = Mutex<[any Sendable]>([])
+
+    /// Keeps `value` alive until the process exits.
+    static func keep(_ value: any Sendable) {
+        kept.withLock { $0.append(value) }
+    }
 }

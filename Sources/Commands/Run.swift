@@ -33,13 +33,14 @@ public struct Run: Sendable {
     /// Runs the collection, printing a line per request and a summary; the exit status says how it went.
     public func execute() async -> ExitStatus {
         let interruption = Interruption()
-        let loaded = await collection.load(forSending: true)
+        var planner = RunPlanner(selection: collection.filter)
+        let loaded = await collection.load(forSending: true) { planner.add($0) }
         if let status = DiagnosticsOutput.report(loaded) {
             // The CI step that publishes a report finds one: a case per problem.
             _ = writeReports(.invalidCollection(loaded.diagnostics), loaded: loaded, redactor: Redactor(secrets: loaded.scope.secretValues))
             return status
         }
-        guard collection.selectedRequests(in: loaded) != nil else { return .badCommandLine }
+        guard collection.selectedRequests(in: loaded, count: planner.requestCount) != nil else { return .badCommandLine }
         var options = RunOptions(jobs: jobs, selection: collection.filter, bail: bail, recordExchanges: verbose)
         options.failOnFlaky = failOnFlaky
         let environment = ProcessInfo.processInfo.environment
@@ -68,7 +69,7 @@ public struct Run: Sendable {
         var summary: RunSummary
         do {
             summary = try await HTTPClientTransport.withTransport { transport in
-                let run = CollectionRun(collection: loaded, options: options, transport: transport)
+                let run = CollectionRun(collection: loaded, planner: planner, options: options, transport: transport)
                 let progress = ProgressLine(total: run.requestCount, enabled: Console.progressOnStandardError)
                 let keepingOutcomes = junitReport != nil || jsonReport != nil
                 let result = await interruption.cancelling {

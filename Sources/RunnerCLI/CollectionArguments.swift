@@ -26,9 +26,11 @@ struct CollectionArguments: ParsableArguments {
 
     /// The collection these arguments select.
     var selection: CollectionSelection {
-        CollectionSelection(paths: paths, environmentName: environment, environmentsDirectory: environmentsDirectory,
-                            variables: variables.compactMap(CollectionSelection.variable), tags: tags.tags,
-                            excludedTags: tags.excludedTags)
+        var selection = CollectionSelection(paths: paths, environmentName: environment, environmentsDirectory: environmentsDirectory,
+                                            variables: variables.compactMap(CollectionSelection.variable), tags: tags.tags,
+                                            excludedTags: tags.excludedTags)
+        selection.freedAtExit = true
+        return selection
     }
 }
 
@@ -68,7 +70,9 @@ struct ListCommand: AsyncParsableCommand {
     @OptionGroup var tags: TagArguments
 
     func run() async throws {
-        try await List(collection: CollectionSelection(paths: paths, tags: tags.tags, excludedTags: tags.excludedTags)).execute().end()
+        var selection = CollectionSelection(paths: paths, tags: tags.tags, excludedTags: tags.excludedTags)
+        selection.freedAtExit = true
+        try await List(collection: selection).execute().end()
     }
 }
 

@@ -22,12 +22,18 @@ public struct CollectionRun: Sendable {
 
     /// Prepares a run of the files `collection` holds; requests go through the standard loader chain ending at `transport`.
     public init(collection: LoadedCollection, options: RunOptions, transport: any HTTPLoader) {
-        var planner = RunPlanner(options: options)
+        var planner = RunPlanner(selection: options.selection)
         for file in collection.files { planner.add(file) }
+        self.init(collection: collection, planner: planner, options: options, transport: transport)
+    }
+
+    /// Prepares a run of the files `planner` was given (those of `collection`, in order, with the selection of `options`).
+    public init(collection: LoadedCollection, planner: RunPlanner, options: RunOptions, transport: any HTTPLoader) {
         self.collection = collection
         self.options = options
         compiled = CompiledChecks(schemas: collection.schemas)
         plan = planner.files
+        requestCount = planner.requestCount
         dependencies = planner.dependencies(environment: collection.environment)
         // The builder applies the environment; the chain gets absolute requests.
         let layers = Self.trustLayers(options) + Self.proxyLayers(options) + LoaderLayer.standard(
@@ -65,7 +71,7 @@ public struct CollectionRun: Sendable {
     public var fileDependencies: [[Int]] { plan.indices.map { dependencies.files(before: $0) } }
 
     /// How many requests the run will report (selected steps, skipped ones included).
-    public var requestCount: Int { plan.reduce(0) { $0 + $1.stepCount } }
+    public let requestCount: Int
 
     /// Runs every planned request; `onOutcome` receives each outcome in run order as soon as it can.
     ///

@@ -1,9 +1,13 @@
-internal import CollectionFormat
+public import CollectionFormat
 
 /// Plans a run from the files of a collection in run order: for each file with selected steps, its definitions,
 /// how many steps it reports, and which earlier files capture variables it uses.
-struct RunPlanner: Sendable {
-    let options: RunOptions
+///
+/// `runner run` plans while the collection is read (each file as it is checked, while it is in the cache), not in a
+/// second pass over every file.
+public struct RunPlanner: Sendable {
+    /// The requests `--tag` and `--exclude-tag` select.
+    let selection: TagFilter
     /// The files that run, in order.
     private(set) var files: [PlannedFile] = []
     /// The number of each variable captured so far.
@@ -23,14 +27,17 @@ struct RunPlanner: Sendable {
         let stepCount: Int
     }
 
-    init(options: RunOptions) {
-        self.options = options
+    /// How many requests the planned files report (selected steps, once per row).
+    public var requestCount: Int { files.reduce(0) { $0 + $1.stepCount } }
+
+    public init(selection: TagFilter) {
+        self.selection = selection
     }
 
     /// Adds the next file in run order: it waits for the earlier files capturing a variable its selected steps, their
     /// `with:` values, its rows or its row names use.
-    mutating func add(_ file: RequestFile) {
-        let steps = options.selection.selectedSteps(of: file)
+    public mutating func add(_ file: RequestFile) {
+        let steps = selection.selectedSteps(of: file)
         guard !steps.isEmpty else { return }
         let index = files.count
         var used = Set<String>()
