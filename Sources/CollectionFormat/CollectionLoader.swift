@@ -109,14 +109,15 @@ public enum CollectionLoader {
         validator.selection = request.selection
         let validates = request.checksReferences && !environmentBroken
 
-        var locations: [DiscoveredFile] = []
-        diagnostics.add(contentsOf: Discovery.requestFiles(request.paths, currentDirectory: request.currentDirectory,
-                                                           skipping: environmentsDirectory?.absolute) { locations.append($0) })
+        var discoveryProblems: [Diagnostic] = []
         var files: [RequestFile] = []
         var fragments = FragmentInliner(sources: sources)
         // A file reached again (through another argument or a link) counts once, where first found.
         var seen: Set<FileSystem.FileIdentity> = []
-        await read(locations) { location, read in
+        await read(discovering: { found in
+            discoveryProblems = Discovery.requestFiles(request.paths, currentDirectory: request.currentDirectory,
+                                                       skipping: environmentsDirectory?.absolute, found: found)
+        }) { location, read in
             guard let read else {
                 diagnostics.add(.error("cannot read the file", path: location.path, at: nil))
                 return
@@ -135,6 +136,7 @@ public enum CollectionLoader {
             eachFile(file)
             files.append(file)
         }
+        diagnostics.add(contentsOf: discoveryProblems)
         diagnostics.add(contentsOf: fragments.diagnostics)
         diagnostics.add(contentsOf: validator.diagnostics.diagnostics)
 
@@ -148,33 +150,39 @@ public enum CollectionLoader {
     /// A request file read and decoded, and which file it is (nil when that is not known).
     private typealias Read = (decoded: DecodedFile<RequestFile>, identity: FileSystem.FileIdentity?)
 
-    /// Reads and decodes the files on every core, a batch of files per task, and hands each file to `check` in the
-    /// order of `locations` (nil when it cannot be read) as soon as it and every file before it are decoded.
+    /// Reads and decodes the files `discover` finds on every core, a batch of files per task, and hands each file to
+    /// `check` in the order found (nil when it cannot be read) as soon as it and every file before it are decoded.
     ///
-    /// A few batches more than there are cores are under way at once: with every batch queued up front, the
-    /// checking would wait behind all of them, and no checking would happen while files are decoded.
-    private static func read(_ locations: [DiscoveredFile], inOrder check: (DiscoveredFile, Read?) -> Void) async {
+    /// Batches are decoded while later files are still being found. A few batches more than there are cores are under
+    /// way at once: with every batch queued up front, the checking would wait behind all of them.
+    private static func read(discovering discover: ((DiscoveredFile) -> Void) -> Void,
+                             inOrder check: (DiscoveredFile, Read?) -> Void) async {
         let batchSize = 64
-        let starts = Array(stride(from: 0, to: locations.count, by: batchSize))
         let inFlight = ProcessInfo.processInfo.activeProcessorCount + 1
-        await withTaskGroup(of: (start: Int, reads: [Read?]).self) { group in
-            func decode(_ start: Int) {
-                let batch = locations[start..<min(start + batchSize, locations.count)]
-                group.addTask { (start, batch.map(read)) }
+        await withTaskGroup(of: (index: Int, reads: [Read?]).self) { group in
+            var batches: [[DiscoveredFile]] = [[]]
+            var started = 0
+            func decodeNext() {
+                let (index, batch) = (started, batches[started])
+                group.addTask { (index, batch.map(read)) }
+                started += 1
             }
-            for start in starts.prefix(inFlight) { decode(start) }
-            var queued = min(inFlight, starts.count)
-            var waiting: [Int: [Read?]] = [:]
+            discover { location in
+                batches[batches.count - 1].append(location)
+                guard batches[batches.count - 1].count == batchSize else { return }
+                batches.append([])
+                if started < inFlight { decodeNext() }
+            }
+            if batches[batches.count - 1].isEmpty { batches.removeLast() }
+            while started < min(inFlight, batches.count) { decodeNext() }
+            var decoded: [Int: [Read?]] = [:]
             var next = 0
             for await batch in group {
-                if queued < starts.count {
-                    decode(starts[queued])
-                    queued += 1
-                }
-                waiting[batch.start] = batch.reads
-                while let reads = waiting.removeValue(forKey: next) {
-                    for (offset, read) in reads.enumerated() { check(locations[next + offset], read) }
-                    next += reads.count
+                if started < batches.count { decodeNext() }
+                decoded[batch.index] = batch.reads
+                while let reads = decoded.removeValue(forKey: next) {
+                    for (location, read) in zip(batches[next], reads) { check(location, read) }
+                    next += 1
                 }
             }
         }
