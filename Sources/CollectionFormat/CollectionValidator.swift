@@ -88,12 +88,16 @@ struct CollectionValidator {
                                    : "set baseURL in the environment, or write an absolute http(s) URL"))
     }
 
-    /// The environment's headers, query and auth are used by every request (auth unless overridden).
+    /// The environment's headers, query, auth and client certificate password are used by every request (auth and
+    /// client certificate unless the request has its own).
     private mutating func checkEnvironmentTemplates(for step: RequestDefinition, selected: Bool) {
         guard let environment else { return }
         for header in environment.headers { check([header.value.value], in: header.path, selected: selected) }
         for parameter in environment.query { check(parameter.value.templates, in: parameter.path, selected: selected) }
         if step.auth == nil, let auth = environment.auth { check(auth.value.value.templates, in: auth.path, selected: selected) }
+        if step.options.clientCert == nil, let client = environment.options.clientCert, let password = client.password {
+            check(password, in: client.path, selected: selected)
+        }
     }
 
     /// Every variable of the templates must be defined; every `$env.NAME` set.

@@ -10,6 +10,7 @@ extension RequestDefinition {
         auth?.value.forEachTemplate(body)
         expect.forEachTemplate(body)
         options.retry?.stopWhen?.value.forEachTemplate(body)
+        if let password = options.clientCert?.password { body(password) }
     }
 
     /// Every file the request names: body file, multipart files, schema.

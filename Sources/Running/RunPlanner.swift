@@ -68,12 +68,13 @@ public struct RunPlanner: Sendable {
     }
 
     /// For each planned file, the earlier files capturing a variable it or the environment's headers,
-    /// query or auth (applied to every request) use.
+    /// query, auth or client certificate password (applied to every request) use.
     func dependencies(environment: ResolvedEnvironment?) -> FileDependencies {
         var environmentTemplates: [Template] = []
         if let environment {
             environmentTemplates = environment.headers.map(\.value.value) + environment.query.flatMap(\.value.templates)
             if let auth = environment.auth { environmentTemplates += auth.value.value.templates }
+            if let password = environment.options.clientCert?.password { environmentTemplates.append(password) }
         }
         let ownWaits = FileDependencies(names: names, capturers: capturers, waits: waits, captures: captures)
         let environmentVariables = Self.variableNames(in: environmentTemplates).compactMap { variables[$0] }

@@ -322,6 +322,20 @@ import YAML
         ])
     }
 
+    @Test func clientCertificatePasswordsAreCheckedLikeOtherTemplates() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/qa.yaml", "baseURL: http://localhost\noptions:\n  clientCert: { cert: c.pem, key: k.pem, password: \"{{ envPw }}\" }\n")
+        scratch.write("requests/01-own.yaml", "request: { url: /a }\ncapture: { envPw: $.p }\noptions:\n  clientCert: { cert: c.pem, key: k.pem, password: \"{{ pw }}\" }\n")
+        scratch.write("requests/02-environment.yaml", "request: { url: /b }\n")
+        #expect(problems(of: await scratch.load(["requests"], env: "qa")) == [
+            "requests/01-own.yaml:4:53: error: undefined variable 'pw' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var pw=VALUE]",
+        ])
+        scratch.write("requests/00-first.yaml", "request: { url: /first }\n")
+        #expect(problems(of: await scratch.load(["requests"], env: "qa")).first
+            == "environments/qa.yaml:3:53: error: undefined variable 'envPw' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var envPw=VALUE]")
+    }
+
     @Test func referencedFilesMustExistAndSchemasBeJSON() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }

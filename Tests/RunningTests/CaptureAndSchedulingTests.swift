@@ -232,6 +232,20 @@ import TestSupport
         #expect(run.fileDependencies == [[], [], [0, 1]])
     }
 
+    @Test func filesWaitForCapturesTheirClientCertificatePasswordsUse() async throws {
+        let certificate = "options:\n  clientCert: { cert: c.pem, key: k.pem, password: '{{ pw }}' }\n"
+        let collection = try TestCollection([
+            "environments/test.yaml": environment("options:\n  clientCert: { cert: c.pem, key: k.pem, password: '{{ envPw }}' }\nvariables: { envPw: none }"),
+            "requests/1.yaml": "request: { url: /a }\ncapture:\n  pw: $.p\n" + certificate,
+            "requests/2.yaml": "request: { url: /b }\ncapture:\n  envPw: $.p\n" + certificate,
+            "requests/3.yaml": "request: { url: /c }\n" + certificate,
+            "requests/4.yaml": "request: { url: /d }\n",
+        ])
+        defer { collection.remove() }
+        let run = CollectionRun(collection: await collection.load(), options: RunOptions(jobs: 3), transport: ScriptedLoader())
+        #expect(run.fileDependencies == [[], [0], [0, 1], [1]])
+    }
+
     @Test func filesWaitForCapturesTheirWithValuesAndRowNamesUse() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment(),
