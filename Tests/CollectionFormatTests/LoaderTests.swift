@@ -294,18 +294,23 @@ import YAML
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         let count = 300
+        // Spread over directories and arguments, so that batches are decoded while later files are still found.
+        let path = { (index: Int) in String(format: "requests/%d/%03d.yaml", index / 70, index) }
         for index in 0..<count {
             let uses = index == 0 ? "/first" : "/next/{{ value\(index - 1) }}"
             // File 200 also uses what file 201 alone captures: too late, so it is undefined there.
             let late = index == 200 ? "?t={{ token }}" : ""
             let token = index == 201 ? ", token: $.t" : ""
-            scratch.write(String(format: "requests/%03d.yaml", index),
-                          "request: { url: \"\(uses)\(late)\" }\ncapture: { value\(index): $.v\(token) }\n")
+            scratch.write(path(index), "request: { url: \"\(uses)\(late)\" }\ncapture: { value\(index): $.v\(token) }\n")
         }
-        let loaded = await scratch.load(["requests"])
-        #expect(loaded.files.map(\.path) == (0..<count).map { String(format: "requests/%03d.yaml", $0) })
+        var checked: [String] = []
+        let loaded = await scratch.load(["requests/0", "requests/1", "requests/2", "requests/3", "requests/4"]) {
+            checked.append($0.path)
+        }
+        #expect(loaded.files.map(\.path) == (0..<count).map(path))
+        #expect(checked == loaded.files.map(\.path))
         #expect(problems(of: loaded) == [
-            "requests/200.yaml:1:41: error: undefined variable 'token' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var token=VALUE]",
+            "requests/2/200.yaml:1:41: error: undefined variable 'token' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var token=VALUE]",
         ])
     }
 
