@@ -50,21 +50,25 @@ public struct CollectionSelection: Sendable {
         return loaded
     }
 
-    /// How many requests of `loaded` the filter selects (`count` when already known); nil, after saying why, when it
-    /// selects none (a run that tests nothing must not pass).
-    func selectedRequests(in loaded: LoadedCollection, count: Int? = nil) -> Int? {
-        let count = count ?? loaded.files.reduce(0) { $0 + filter.selectedSteps(of: $1).count * $1.runCount }
+    /// How many requests of `loaded` the filter selects; nil, after saying why, when it selects none (a run that tests
+    /// nothing must not pass).
+    func selectedRequests(in loaded: LoadedCollection) -> Int? {
+        let count = loaded.files.reduce(0) { $0 + filter.selectedSteps(of: $1).count * $1.runCount }
         guard count == 0 else { return count }
+        Console.error("error: " + noneSelected(in: loaded))
+        return nil
+    }
+
+    /// Why no request of `loaded` is selected: no request file was found, or the tag filter selects none (with the
+    /// tags the collection has).
+    func noneSelected(in loaded: LoadedCollection) -> String {
         guard !filter.selectsAll else {
-            Console.error("error: no request to run in \(paths.joined(separator: " ")): no .yaml or .yml request file was found")
-            return nil
+            return "no request to run in \(paths.joined(separator: " ")): no .yaml or .yml request file was found"
         }
         let known = Set(loaded.files.flatMap { file in file.tags + file.steps.flatMap(\.tags) })
-        var message = "error: \(filter.commandLine) selects no request"
+        var message = "\(filter.commandLine) selects no request"
         let guesses = filter.tags.filter { !known.contains($0) }.compactMap { Suggestions.closest(to: $0, among: known) }
         if let guess = guesses.first { message += "; did you mean '\(guess)'?" }
-        message += known.isEmpty ? "\n  the collection has no tags" : "\n  the collection's tags: " + known.sorted().joined(separator: ", ")
-        Console.error(message)
-        return nil
+        return message + (known.isEmpty ? "\n  the collection has no tags" : "\n  the collection's tags: " + known.sorted().joined(separator: ", "))
     }
 }

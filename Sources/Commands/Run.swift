@@ -35,27 +35,32 @@ public struct Run: Sendable {
         let interruption = Interruption()
         var planner = RunPlanner(selection: collection.filter)
         let loaded = await collection.load(forSending: true) { planner.add($0) }
-        if let status = DiagnosticsOutput.report(loaded) {
-            // The CI step that publishes a report finds one: a case per problem.
-            _ = writeReports(.invalidCollection(loaded.diagnostics), loaded: loaded, redactor: Redactor(secrets: loaded.scope.secretValues))
+        // Every way out writes the reports, so the CI step that publishes them finds them: a case per problem.
+        let stop = { (status: ExitStatus, problems: [Diagnostic]) -> ExitStatus in
+            _ = writeReports(.notSent(problems, status: status.rawValue), loaded: loaded,
+                             redactor: Redactor(secrets: loaded.scope.secretValues))
             return status
         }
-        guard collection.selectedRequests(in: loaded, count: planner.requestCount) != nil else { return .badCommandLine }
+        let stopWithError = { (status: ExitStatus, message: String) -> ExitStatus in
+            Console.error("error: \(message)")
+            return stop(status, [.error(message, path: nil, at: nil)])
+        }
+        if let status = DiagnosticsOutput.report(loaded) { return stop(status, loaded.diagnostics) }
+        guard planner.requestCount > 0 else { return stopWithError(.badCommandLine, collection.noneSelected(in: loaded)) }
         var options = RunOptions(jobs: jobs, selection: collection.filter, bail: bail, recordExchanges: verbose)
         options.failOnFlaky = failOnFlaky
         let environment = ProcessInfo.processInfo.environment
         for (name, file) in [("--cacert", caCert), ("SSL_CERT_FILE", environment["SSL_CERT_FILE"])] {
             guard let file, !file.isEmpty else { continue }
             if let problem = CertificateFile.problem(at: Self.absolutePath(file)) {
-                Console.error("error: \(name): the file '\(file)' \(problem)")
-                return .invalidCollection
+                return stopWithError(.invalidCollection, "\(name): the file '\(file)' \(problem)")
             }
         }
         options.caCert = caCert.map(Self.absolutePath)
         if let proxy {
             guard let parsed = HTTPProxy(url: proxy) else {
-                Console.error("error: --proxy: not a proxy URL; write http://host:port, with user:password@ before the host when it needs them")
-                return .badCommandLine
+                return stopWithError(.badCommandLine,
+                                     "--proxy: not a proxy URL; write http://host:port, with user:password@ before the host when it needs them")
             }
             options.proxy = parsed
         }
@@ -83,8 +88,7 @@ public struct Run: Sendable {
                 return result
             }
         } catch {
-            Console.error("error: \(error)")
-            return .requestFailed
+            return stopWithError(.requestFailed, "\(error)")
         }
         summary.stopStatus = interruption.status?.rawValue
         Console.out(console.summary(summary))

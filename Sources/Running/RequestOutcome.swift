@@ -181,15 +181,16 @@ public struct RunSummary: Sendable {
         self.counts = counts
     }
 
-    /// The summary of a run that could not start because the collection is invalid: an errored case per error
-    /// (its location and message), for the reports a CI step publishes.
-    public static func invalidCollection(_ diagnostics: [Diagnostic]) -> RunSummary {
+    /// The summary of a run that ended with `status` and no results (an invalid collection, nothing selected, an
+    /// unusable `--cacert` or `--proxy`, a transport that failed): an errored case per error (its location and
+    /// message), for the reports a CI step publishes.
+    public static func notSent(_ diagnostics: [Diagnostic], status: Int32) -> RunSummary {
         let outcomes = diagnostics.filter { $0.severity == .error }.map { diagnostic in
             RequestOutcome(file: diagnostic.path ?? "collection", name: diagnostic.path ?? "collection", method: "", url: "",
                            verdict: .errored, error: diagnostic)
         }
         var summary = RunSummary(outcomes: outcomes, duration: .zero)
-        summary.stopStatus = 2
+        summary.stopStatus = status
         return summary
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// A report file exists on every exit path a CI step sees: an invalid collection, and a run cancelled by a signal.
+/// A report file exists on every exit path a CI step sees: an invalid collection, a run stopped before sending (nothing
+/// selected, an unusable --cacert or --proxy), and a run cancelled by a signal.
 @Suite struct ReportScenarioTests {
     @Test func anInvalidCollectionWritesAReportWithAnErroredCasePerProblem() async throws {
         let output = try await ScenarioRun.run("invalid", ["run", "requests"])
@@ -16,6 +17,23 @@ import Testing
         #expect(junit.components(separatedBy: "<error").count - 1 == 2)
         // CI tools group cases by class name: the file's path in dotted form, without its extension.
         #expect(junit.contains(#"classname="requests.a""#) && junit.contains(#"classname="requests.b""#))
+        #expect(output.received.isEmpty)
+    }
+
+    @Test(arguments: [
+        (["--tag", "nope"], Int32(1), "--tag nope selects no request"),
+        (["--cacert", "missing.pem"], Int32(2), "--cacert: the file 'missing.pem' does not exist"),
+        (["--proxy", "ftp://proxy"], Int32(1), "--proxy: not a proxy URL"),
+    ])
+    func aRunStoppedBeforeSendingWritesAReportSayingWhy(arguments: [String], status: Int32, message: String) async throws {
+        let output = try await ScenarioRun.run("parallel", ["run", "requests", "--env", "local"] + arguments)
+        #expect(output.result.exitCode == status)
+        let requests = try ScenarioRun.jsonRequests(output.json)
+        #expect(requests.map { $0["result"] as? String } == ["errored"])
+        let error = requests.first?["error"] as? [String: Any]
+        #expect((error?["message"] as? String)?.hasPrefix(message) == true, "\(requests)")
+        #expect(output.json?.contains("\"exitStatus\": \(status)") == true)
+        #expect(try #require(output.junit).contains("<error type=\"request\" message=\"\(message.replacingOccurrences(of: "'", with: "&apos;"))"))
         #expect(output.received.isEmpty)
     }
 
