@@ -74,7 +74,7 @@ public struct FormatMapping: Sendable {
     public let name: Name
     /// What the mapping is, in one line.
     public let description: String
-    /// The allowed keys, in the order docs/format.md lists them.
+    /// The allowed keys.
     public let keys: [FormatKey]
     /// The keys that must be present.
     public let required: [String]

@@ -115,7 +115,7 @@ public struct JSONSchemaError: Error, Sendable, Hashable, CustomStringConvertibl
         self.suggestion = suggestion
     }
 
-    /// `path` (a file a schema references) relative to the directory of `schemaFile`: `common.json`, `../shared/id.json`.
+    /// `path` (a file a schema references) relative to the directory of `schemaFile`: `common.json`, `../common/id.json`.
     public static func path(of path: String, relativeTo schemaFile: String) -> String {
         SchemaDocuments.relativePath(from: (schemaFile as NSString).deletingLastPathComponent, to: path)
     }

@@ -140,7 +140,7 @@ struct SchemaDocuments {
         }
     }
 
-    /// `path` relative to the directory `base` (both absolute): `common.json`, `../shared/id.json`.
+    /// `path` relative to the directory `base` (both absolute): `common.json`, `../common/id.json`.
     static func relativePath(from base: String, to path: String) -> String {
         let from = base.split(separator: "/")
         let to = path.split(separator: "/")

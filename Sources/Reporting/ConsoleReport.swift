@@ -71,7 +71,7 @@ public struct ConsoleReport: Sendable {
         return [prefix] + lines.map { "\(prefix) \($0)" }
     }
 
-    /// `7 requests: 5 passed, 1 failed, 0 errors, 1 skipped in 1.23 s`.
+    /// `7 requests: 5 passed (1 flaky), 1 failed, 1 skipped in 84 ms`: counts of zero are left out, passed excepted.
     public func summary(_ summary: RunSummary) -> String {
         let total = summary.total
         var parts = ["\(summary.count(.passed)) passed" + (summary.flakyCount > 0 ? " (\(summary.flakyCount) flaky)" : "")]
