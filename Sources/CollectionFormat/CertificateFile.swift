@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Checks of a PEM file named as a bundle of trusted certificates (`caCert`, `--cacert`, `SSL_CERT_FILE`).
 public enum CertificateFile {

@@ -62,13 +62,14 @@ public enum PercentEncoding {
         var encoded = ""
         encoded.reserveCapacity(string.utf8.count)
         for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let keeps = switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+            case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): kept == .unreserved
+            default: false
+            }
+            if keeps {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~") where kept == .unreserved:
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
+            } else {
                 encoded += "%"
                 encoded += hexDigits[Int(byte >> 4)]
                 encoded += hexDigits[Int(byte & 0x0F)]

@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 
 /// An HTTP proxy: where it listens and the credentials it is sent in `Proxy-Authorization`.
 public struct HTTPProxy: Sendable, Hashable {

@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 internal import Crypto
 internal import X509
 

@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 internal import NIOCore
 internal import NIOPosix
 internal import Synchronization
@@ -82,7 +82,7 @@ private final class ProxyConnectionHandler: ChannelInboundHandler, @unchecked Se
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
         if tunnel, let upstream {
-            upstream.whenSuccess { $0.writeAndFlush(bytes, promise: nil) }
+            upstream.whenSuccess { [bytes] in $0.writeAndFlush(bytes, promise: nil) }
             return
         }
         buffer.writeBuffer(&bytes)
@@ -101,18 +101,20 @@ private final class ProxyConnectionHandler: ChannelInboundHandler, @unchecked Se
             if let required = log.credentials, authorization != required {
                 let answer = "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"test\"\r\n"
                     + "Content-Length: 0\r\nConnection: close\r\n\r\n"
-                context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer))).whenComplete { _ in context.close(promise: nil) }
+                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer))).whenComplete { _ in bound.value.close(promise: nil) }
                 return
             }
             if request.method == "CONNECT" {
                 tunnel = true
                 let parts = request.target.split(separator: ":")
                 let connected = connect(host: String(parts[0]), port: Int(parts.last ?? "") ?? 443, context: context)
+                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
                 connected.whenComplete { result in
                     if case .success = result {
-                        context.writeAndFlush(self.wrapOutboundOut(ByteBuffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n")), promise: nil)
+                        bound.value.writeAndFlush(NIOAny(ByteBuffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n")), promise: nil)
                     } else {
-                        context.close(promise: nil)
+                        bound.value.close(promise: nil)
                     }
                 }
                 return
@@ -135,7 +137,7 @@ private final class ProxyConnectionHandler: ChannelInboundHandler, @unchecked Se
             var out = ByteBuffer(string: forwarded + "\r\n")
             var body = request.body
             out.writeBuffer(&body)
-            upstream?.whenSuccess { $0.writeAndFlush(out, promise: nil) }
+            upstream?.whenSuccess { [out] in $0.writeAndFlush(out, promise: nil) }
         }
     }
 

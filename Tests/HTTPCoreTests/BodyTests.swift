@@ -10,6 +10,11 @@ import HTTPCore
         #expect(body.additionalHeaders["content-type"] == "application/x-www-form-urlencoded")
     }
 
+    @Test func percentEncodingKeepsWhatItsCharacterSetNames() {
+        #expect(PercentEncoding.encode("a-b.c_d~e f") == "a-b.c_d~e%20f")
+        #expect(PercentEncoding.encode("a-b.c_d~e f", keeping: .alphanumerics) == "a%2Db%2Ec%5Fd%7Ee%20f")
+    }
+
     @Test func jsonBodyIsCompactAndKeepsOrder() throws {
         let value: JSONValue = .object(JSONObject([
             ("z", .int(1)), ("a", .array([.bool(true), .null, .double(1.5), .double(2)])),

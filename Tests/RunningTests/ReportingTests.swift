@@ -146,6 +146,8 @@ import TestSupport
     @Test func redactorHidesEncodedFormsAndCredentialHeaders() async {
         let redactor = Redactor(secrets: ["a b&c", ""])
         #expect(redactor.redact("x=a%20b%26c y=a b&c") == "x=*** y=***")
+        // Encoded keeping letters and digits only, as Foundation's .alphanumerics does.
+        #expect(Redactor(secrets: ["pw-1.x_y"]).redact("p=pw%2D1%2Ex%5Fy") == "p=***")
         #expect(redactor.redactHeader(name: "proxy-authorization", value: "Basic x") == "***")
         #expect(redactor.redactHeader(name: "X-Other", value: "v a b&c") == "v ***")
         #expect(Redactor(secrets: []).redact("unchanged") == "unchanged")
