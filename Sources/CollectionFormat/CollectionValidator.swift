@@ -91,18 +91,7 @@ struct CollectionValidator {
     /// The environment's headers, query, auth and client certificate password are used by every request (auth and
     /// client certificate unless the request has its own).
     private mutating func checkEnvironmentTemplates(for step: RequestDefinition, selected: Bool) {
-        guard let environment else { return }
-        for header in environment.headers { check([header.value.value], in: header.path, selected: selected) }
-        for parameter in environment.query { check(parameter.value.templates, in: parameter.path, selected: selected) }
-        if step.auth == nil, let auth = environment.auth { check(auth.value.value.templates, in: auth.path, selected: selected) }
-        if step.options.clientCert == nil, let client = environment.options.clientCert, let password = client.password {
-            check(password, in: client.path, selected: selected)
-        }
-    }
-
-    /// Every variable of the templates must be defined; every `$env.NAME` set.
-    private mutating func check(_ templates: [Template], in path: String, selected: Bool) {
-        for template in templates { check(template, in: path, selected: selected) }
+        environment?.forEachRequestTemplate(usedBy: step) { check($0, in: $1, selected: selected) }
     }
 
     /// Every variable must be defined before it is used, and, in a selected request, not only by the captures of

@@ -27,6 +27,20 @@ extension RequestDefinition {
     }
 }
 
+extension ResolvedEnvironment {
+    /// Calls `body` with each template of the environment that requests use, and the file it is written in: headers,
+    /// query, auth and the client certificate's password; with `step`, auth and client certificate only when the step
+    /// has none of its own.
+    public func forEachRequestTemplate(usedBy step: RequestDefinition? = nil, _ body: (Template, _ path: String) -> Void) {
+        for header in headers { body(header.value.value, header.path) }
+        for parameter in query { parameter.value.forEachTemplate { body($0, parameter.path) } }
+        if step?.auth == nil, let auth { auth.value.value.forEachTemplate { body($0, auth.path) } }
+        if step?.options.clientCert == nil, let client = options.clientCert, let password = client.password {
+            body(password, client.path)
+        }
+    }
+}
+
 extension ExpectDefinition {
     /// Calls `body` with the templates of the expected values, in source order.
     public func forEachTemplate(_ body: (Template) -> Void) {
@@ -66,9 +80,6 @@ extension RequestSpec {
 }
 
 extension Parameter {
-    /// The templates of the values.
-    public var templates: [Template] { collect(forEachTemplate) }
-
     /// Calls `body` with the template of each value.
     public func forEachTemplate(_ body: (Template) -> Void) {
         for value in values { value.forEachTemplate(body) }
@@ -76,9 +87,6 @@ extension Parameter {
 }
 
 extension AuthDefinition {
-    /// The templates of the credentials.
-    public var templates: [Template] { collect(forEachTemplate) }
-
     /// Calls `body` with the template of each credential.
     public func forEachTemplate(_ body: (Template) -> Void) {
         switch self {
@@ -93,9 +101,6 @@ extension AuthDefinition {
 }
 
 extension Matcher where Value == TemplateValue {
-    /// The templates of every operand, nested matchers included.
-    public var operandTemplates: [Template] { collect(forEachOperandTemplate) }
-
     /// Calls `body` with the templates of every operand, nested matchers included.
     public func forEachOperandTemplate(_ body: (Template) -> Void) {
         forEachOperand { $0.forEachTemplate(body) }

@@ -16,10 +16,12 @@ public struct CollectionSelection: Sendable {
     public var filter: TagFilter
     /// Whether the process exits once the command is done (the command line): the loaded collection is then left for
     /// the exit to free, not freed object by object after the output is complete.
-    public var freedAtExit = false
+    public var freedAtExit: Bool
 
     public init(paths: [String], environmentName: String? = nil, environmentsDirectory: String? = nil,
-                variables: [(name: String, value: String)] = [], tags: [String] = [], excludedTags: [String] = []) {
+                variables: [(name: String, value: String)] = [], tags: [String] = [], excludedTags: [String] = [],
+                freedAtExit: Bool = false) {
+        self.freedAtExit = freedAtExit
         self.paths = paths
         self.environmentName = environmentName
         self.environmentsDirectory = environmentsDirectory

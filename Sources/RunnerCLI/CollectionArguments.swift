@@ -26,11 +26,9 @@ struct CollectionArguments: ParsableArguments {
 
     /// The collection these arguments select.
     var selection: CollectionSelection {
-        var selection = CollectionSelection(paths: paths, environmentName: environment, environmentsDirectory: environmentsDirectory,
-                                            variables: variables.compactMap(CollectionSelection.variable), tags: tags.tags,
-                                            excludedTags: tags.excludedTags)
-        selection.freedAtExit = true
-        return selection
+        CollectionSelection(paths: paths, environmentName: environment, environmentsDirectory: environmentsDirectory,
+                            variables: variables.compactMap(CollectionSelection.variable), tags: tags.tags,
+                            excludedTags: tags.excludedTags, freedAtExit: true)
     }
 }
 
@@ -70,9 +68,8 @@ struct ListCommand: AsyncParsableCommand {
     @OptionGroup var tags: TagArguments
 
     func run() async throws {
-        var selection = CollectionSelection(paths: paths, tags: tags.tags, excludedTags: tags.excludedTags)
-        selection.freedAtExit = true
-        try await List(collection: selection).execute().end()
+        try await List(collection: CollectionSelection(paths: paths, tags: tags.tags, excludedTags: tags.excludedTags,
+                                                       freedAtExit: true)).execute().end()
     }
 }
 

@@ -71,11 +71,7 @@ public struct RunPlanner: Sendable {
     /// query, auth or client certificate password (applied to every request) use.
     func dependencies(environment: ResolvedEnvironment?) -> FileDependencies {
         var environmentTemplates: [Template] = []
-        if let environment {
-            environmentTemplates = environment.headers.map(\.value.value) + environment.query.flatMap(\.value.templates)
-            if let auth = environment.auth { environmentTemplates += auth.value.value.templates }
-            if let password = environment.options.clientCert?.password { environmentTemplates.append(password) }
-        }
+        environment?.forEachRequestTemplate { template, _ in environmentTemplates.append(template) }
         let ownWaits = FileDependencies(names: names, capturers: capturers, waits: waits, captures: captures)
         let environmentVariables = Self.variableNames(in: environmentTemplates).compactMap { variables[$0] }
         guard !environmentVariables.isEmpty else { return ownWaits }
