@@ -12,14 +12,24 @@ enum DataRowsReader {
             return (nil, [.error("each: file '\(reference.written)' \(problem) (looked for '\(reference.path)')", path: path,
                                  at: reference.mark, suggestion: "paths are relative to the request file")])
         }
-        if reference.written.hasSuffix(".csv") { return csvRows(reference, in: path, sources: sources) }
-        guard Discovery.hasYAMLExtension(reference.written) || reference.written.hasSuffix(".json") else {
+        let isCSV = reference.written.hasSuffix(".csv")
+        guard isCSV || Discovery.hasYAMLExtension(reference.written) || reference.written.hasSuffix(".json") else {
             return (nil, [.error("each: file '\(reference.written)' is not a .csv, .json, .yaml or .yml file", path: path,
                                  at: reference.mark)])
         }
-        guard let document = SourceLoader.load(path: reference.path, absolutePath: reference.absolutePath) else {
+        // Every data file is held to the limit of every file, checked before reading (docs/format.md, Limits).
+        let limit = Limits.default.maxInputBytes
+        guard let read = FileSystem.contents(of: reference.absolutePath, limit: limit) else {
             return (nil, [.error("cannot read each: file '\(reference.written)'", path: path, at: reference.mark)])
         }
+        guard case .bytes(let bytes) = read.contents, bytes.count <= limit else {
+            let size = if case .tooLarge(let size) = read.contents { "\(size) bytes" } else { "grown past \(limit) bytes" }
+            return (nil, [.error("each: file '\(reference.written)' has \(size), more than the limit of \(limit >> 20) MiB for every file",
+                                 path: path, at: reference.mark,
+                                 suggestion: "split the rows over several data files, each named by its own request file")])
+        }
+        if isCSV { return csvRows(bytes, reference, in: path, sources: sources) }
+        let document = SourceLoader.parse(bytes, path: reference.path)
         sources.store(document.source.text, for: reference.path)
         guard document.diagnostics.isEmpty else { return (nil, document.diagnostics) }
         guard let root = document.root else { return (nil, [empty(reference, in: path)]) }
@@ -37,10 +47,8 @@ enum DataRowsReader {
     }
 
     /// Rows from CSV: the first record names the columns; every other record must have as many fields.
-    private static func csvRows(_ reference: FileReference, in path: String, sources: SourceCache) -> (rows: DataRows?, problems: [Diagnostic]) {
-        guard let bytes = FileSystem.read(reference.absolutePath) else {
-            return (nil, [.error("cannot read each: file '\(reference.written)'", path: path, at: reference.mark)])
-        }
+    private static func csvRows(_ bytes: [UInt8], _ reference: FileReference, in path: String,
+                                sources: SourceCache) -> (rows: DataRows?, problems: [Diagnostic]) {
         let text = String(decoding: bytes, as: UTF8.self)
         sources.store(text, for: reference.path)
         let table: CSVTable
@@ -51,9 +59,15 @@ enum DataRowsReader {
         }
         guard let header = table.records.first, table.records.count > 1 else { return (nil, [empty(reference, in: path)]) }
         var problems: [Diagnostic] = []
-        for name in header.fields where !VariablePath.isValidName(name) {
-            problems.append(.error("invalid column name '\(name)': column names are variable names", path: reference.path,
-                                   at: header.mark, suggestion: "use letters, digits, '_' and '-', not starting with a digit"))
+        var named: Set<String> = []
+        for name in header.fields {
+            if !VariablePath.isValidName(name) {
+                problems.append(.error("invalid column name '\(name)': column names are variable names", path: reference.path,
+                                       at: header.mark, suggestion: "use letters, digits, '_' and '-', not starting with a digit"))
+            } else if !named.insert(name).inserted {
+                problems.append(.error("duplicate column name '\(name)': a row would hold two values for one variable",
+                                       path: reference.path, at: header.mark, suggestion: "give each column its own name"))
+            }
         }
         var rows: [[TemplateValue]] = []
         for (index, record) in table.records.dropFirst().enumerated() {

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import CollectionFormat
+
+/// `each:` data files: held to the limit of every file, and read into rows whose names are variables.
+@Suite struct DataRowsTests {
+    /// A request file whose rows come from `data` (a path under `requests/`).
+    private func project(data: String, _ text: String) -> ScratchDirectory {
+        let scratch = ScratchDirectory()
+        scratch.write("requests/_data/" + data, text)
+        scratch.write("requests/rows.yaml", "each: _data/\(data)\nrequest: { url: 'http://127.0.0.1:1/{{ a }}' }\n")
+        return scratch
+    }
+
+    /// One byte over 1 MiB, for every kind of data file: an error at `each:` naming the file and the limit, and
+    /// nothing of the file read into rows.
+    @Test(arguments: ["big.csv", "big.json", "big.yaml"])
+    func aDataFileOverTheLimitOfEveryFileIsAnErrorAtEach(_ name: String) async {
+        let row = name.hasSuffix(".csv") ? "1\n" : "- { a: 1 }\n"
+        let header = name.hasSuffix(".csv") ? "a\n" : ""
+        let body = header + String(repeating: row, count: (1 << 20) / row.utf8.count + 1)
+        let scratch = project(data: name, body)
+        defer { scratch.remove() }
+        let collection = await scratch.load(["requests"])
+        #expect(problems(of: collection) == [
+            "requests/rows.yaml:1:7: error: each: file '_data/\(name)' has \(body.utf8.count) bytes, more than the limit of 1 MiB "
+                + "for every file [help: split the rows over several data files, each named by its own request file]",
+        ])
+        #expect(collection.files.first?.rows == nil)
+    }
+
+    @Test func aDataFileWithinTheLimitIsRead() async {
+        let scratch = project(data: "rows.csv", "a,b\n1,2\n3,4\n")
+        defer { scratch.remove() }
+        let collection = await scratch.load(["requests"])
+        #expect(problems(of: collection).isEmpty)
+        #expect(collection.files.first?.rows?.columns == ["a", "b"])
+        #expect(collection.files.first?.runCount == 2)
+    }
+
+    @Test func aDuplicateCSVColumnIsAnErrorAtTheHeaderNamingIt() async {
+        let scratch = project(data: "rows.csv", "a,b,a\n1,2,3\n")
+        defer { scratch.remove() }
+        let collection = await scratch.load(["requests"])
+        #expect(problems(of: collection) == [
+            "requests/_data/rows.csv:1:1: error: duplicate column name 'a': a row would hold two values for one variable "
+                + "[help: give each column its own name]",
+        ])
+    }
+}
