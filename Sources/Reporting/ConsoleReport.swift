@@ -71,11 +71,13 @@ public struct ConsoleReport: Sendable {
         return [prefix] + lines.map { "\(prefix) \($0)" }
     }
 
-    /// `7 requests: 5 passed (1 flaky), 1 failed, 1 skipped in 84 ms`: counts of zero are left out, passed excepted.
+    /// `7 requests: 5 passed (1 flaky), 1 failed, 1 skipped in 84 ms`: counts of zero are left out, passed excepted;
+    /// flaky requests `--fail-on-flaky` failed are counted after `failed`.
     public func summary(_ summary: RunSummary) -> String {
         let total = summary.total
-        var parts = ["\(summary.count(.passed)) passed" + (summary.flakyCount > 0 ? " (\(summary.flakyCount) flaky)" : "")]
-        if summary.count(.failed) > 0 { parts.append(paint("\(summary.count(.failed)) failed", RequestOutcome.Verdict.failed.colour)) }
+        let flaky = { (verdict: RequestOutcome.Verdict) in summary.flakyCount(verdict) > 0 ? " (\(summary.flakyCount(verdict)) flaky)" : "" }
+        var parts = ["\(summary.count(.passed)) passed" + flaky(.passed)]
+        if summary.count(.failed) > 0 { parts.append(paint("\(summary.count(.failed)) failed", RequestOutcome.Verdict.failed.colour) + flaky(.failed)) }
         if summary.count(.errored) > 0 { parts.append(paint("\(summary.count(.errored)) errored", RequestOutcome.Verdict.errored.colour)) }
         if summary.count(.skipped) > 0 { parts.append("\(summary.count(.skipped)) skipped") }
         return "\(total) \(total == 1 ? "request" : "requests"): \(parts.joined(separator: ", ")) in \(OutcomeText.duration(summary.duration))"

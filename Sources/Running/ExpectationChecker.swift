@@ -47,6 +47,15 @@ struct ExpectationChecker {
         return failures
     }
 
+    /// Whether `expect.status` accepts `status` (false when its templates cannot be resolved).
+    static func accepts(_ expectation: Located<StatusExpectation>, status: Int, scope: VariableScope) -> Bool {
+        switch expectation.value {
+        case .oneOf(let patterns): patterns.contains { $0.matches(status) }
+        case .matcher(let matcher):
+            (try? matcher.map { (value) throws(TemplateError) -> JSONValue in try scope.resolve(value) })?.evaluate(.int(status)).holds == true
+        }
+    }
+
     private func check(status: Located<StatusExpectation>, actual: Int) throws(RunFailure) -> [ExpectationFailure] {
         switch status.value {
         case .oneOf(let patterns):

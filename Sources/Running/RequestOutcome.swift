@@ -58,6 +58,15 @@ public struct RequestOutcome: Sendable {
 
     /// The name shown in reports: `flow › step` for steps.
     public var displayName: String { flow.map { "\($0) › \(name)" } ?? name }
+
+    /// Marks a request the run's cancellation (SIGINT, SIGTERM) stopped before it completed: skipped as
+    /// `cancelled`, with no verdict of its own.
+    mutating func cancel() {
+        verdict = .skipped
+        skipReason = "cancelled"
+        failures = []
+        flaky = false
+    }
 }
 
 /// An expectation that did not hold: where it was declared, what was expected, what came.
@@ -110,8 +119,11 @@ public struct Exchange: Sendable {
 /// run's allocates and hashes nothing.
 public struct VerdictCounts: Sendable {
     private var passed = 0, failed = 0, errored = 0, skipped = 0
-    /// How many passed only after retries for a status or an error kind (counted among `passed`).
+    /// How many passed only after retries for a status or an error kind (counted among `passed`, or among `failed`
+    /// when `--fail-on-flaky` failed them).
     public var flaky = 0
+    /// How many of the flaky ones `--fail-on-flaky` failed.
+    public var flakyFailed = 0
 
     public init() {}
 
@@ -123,7 +135,9 @@ public struct VerdictCounts: Sendable {
     /// Counts one more outcome.
     public mutating func add(_ outcome: RequestOutcome) {
         self[outcome.verdict] += 1
-        if outcome.flaky, outcome.verdict == .passed { flaky += 1 }
+        guard outcome.flaky else { return }
+        flaky += 1
+        if outcome.verdict == .failed { flakyFailed += 1 }
     }
 
     /// How many requests got `verdict`.
@@ -156,6 +170,7 @@ public struct VerdictCounts: Sendable {
         counts.errored += other.errored
         counts.skipped += other.skipped
         counts.flaky += other.flaky
+        counts.flakyFailed += other.flakyFailed
     }
 }
 
@@ -200,8 +215,17 @@ public struct RunSummary: Sendable {
     /// How many outcomes have a verdict.
     public func count(_ verdict: RequestOutcome.Verdict) -> Int { counts[verdict] }
 
-    /// How many passed only after retries for a status or an error kind.
+    /// How many passed only after retries for a status or an error kind (whether or not `--fail-on-flaky` failed them).
     public var flakyCount: Int { counts.flaky }
+
+    /// How many of the outcomes with `verdict` are flaky: passed ones, or failed ones under `--fail-on-flaky`.
+    public func flakyCount(_ verdict: RequestOutcome.Verdict) -> Int {
+        switch verdict {
+        case .passed: counts.flaky - counts.flakyFailed
+        case .failed: counts.flakyFailed
+        default: 0
+        }
+    }
 
     /// The exit status (docs/format.md): `stopStatus` when the run stopped early, else 3 when a request could not
     /// complete, else 4 when an expectation failed, else 0.

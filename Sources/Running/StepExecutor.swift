@@ -33,16 +33,18 @@ struct StepExecutor: Sendable {
 
     /// Tries a polled step until its expectations and captures hold, its attempts are spent (requests sent by
     /// retries for statuses and errors count too), or its `stopWhen` expectations hold; the last try's outcome
-    /// reports it, with every request sent counted in its attempts.
+    /// reports it, with every request sent counted in its attempts and the whole time since the first try (waits
+    /// included) as its duration. A run cancelled while waiting between tries skips the step as `cancelled`.
     private func poll(_ step: PreparedStep, of file: RequestFile, scope: VariableScope, jar: CookieJar?,
                       retry: RetryDefinition) async -> Result {
         let attempts = retry.attempts?.value ?? RetryDefinition.defaultAttempts
         let strategy = RetryStrategy(attempts: attempts, delay: retry.delay?.value ?? RetryDefinition.defaultDelay,
                                      backoff: retry.backoff?.value == .exponential ? .exponential : .constant)
+        let start = ContinuousClock.now
         var (sent, retriedForStatusOrError, tries) = (0, 0, 0)
         while true {
             tries += 1
-            var (result, stopped) = await attempt(step, of: file, scope: scope, jar: jar, sendsAtMost: attempts - sent)
+            var (result, stopped) = await attempt(step, of: file, scope: scope, jar: jar, sendsAtMost: attempts - sent, since: start)
             sent += result.outcome.attempts
             retriedForStatusOrError += result.outcome.attempts - 1
             result.outcome.attempts = sent
@@ -56,15 +58,18 @@ struct StepExecutor: Sendable {
             do {
                 try await Task.sleep(for: strategy.delay(afterAttempt: tries, jitter: Double.random(in: 0...1)))
             } catch {
+                // Cancelled (SIGINT, SIGTERM) while waiting: the step did not complete, as for a retry's wait.
+                result.outcome.cancel()
                 return result
             }
         }
     }
 
     /// Sends the step once through the chain (whose retries send at most `sendsAtMost` requests) with `jar` as the
-    /// current cookie jar and judges the answer; `stopped` says whether the step's `stopWhen` expectations hold for it.
+    /// current cookie jar and judges the answer, its duration counted from `since` (the first poll) or from the send;
+    /// `stopped` says whether the step's `stopWhen` expectations hold for it.
     private func attempt(_ step: PreparedStep, of file: RequestFile, scope flowScope: VariableScope, jar: CookieJar?,
-                         sendsAtMost: Int? = nil) async -> (result: Result, stopped: Bool) {
+                         sendsAtMost: Int? = nil, since pollStart: ContinuousClock.Instant? = nil) async -> (result: Result, stopped: Bool) {
         let definition = step.definition
         var outcome = RequestOutcome(
             file: file.path, flow: file.isFlow ? file.name : nil, name: definition.name,
@@ -82,11 +87,13 @@ struct StepExecutor: Sendable {
         if let sendsAtMost, let attempts = request.options.retry?.attempts {
             request.options.retry?.attempts = min(attempts, max(1, sendsAtMost))
         }
+        // An attempt ending the way the step expects (expect.error, an expected status) is final, not retried.
+        Self.keepFinal(&request.options.retry, expect: definition.expect, scope: scope)
         outcome.url = request.components.string ?? request.path
         outcome.sensitiveValues = request.options.auth.credentialTexts + request.headers.cookieValues
             + (request.options.proxy?.credentialTexts.filter { $0.count >= SensitiveText.minimumLength } ?? [])
 
-        let start = ContinuousClock.now
+        let start = pollStart ?? ContinuousClock.now
         let loaded: Swift.Result<HTTPResponse, HTTPError>
         if recordExchanges {
             let log = ExchangeLog()
@@ -105,8 +112,7 @@ struct StepExecutor: Sendable {
             outcome.statusCode = error.response?.status.code
             if error.code == .cancelled, Task.isCancelled {
                 // The run was cancelled (SIGINT, SIGTERM) while this request was under way: it did not complete.
-                outcome.verdict = .skipped
-                outcome.skipReason = "cancelled"
+                outcome.cancel()
                 return (Result(outcome: outcome, captures: []), false)
             }
             if let expected = definition.expect.error {
@@ -158,6 +164,22 @@ struct StepExecutor: Sendable {
             do { scope.define(input.name, try scope.resolve(input.value), in: .input) } catch { throw RunFailure(error, in: path) }
         }
         return scope
+    }
+
+    /// Removes from `retry` the conditions an attempt meeting `expect` matches, so that such an attempt is final.
+    private static func keepFinal(_ retry: inout RetryStrategy?, expect: ExpectDefinition, scope: VariableScope) {
+        guard let conditions = retry?.retryOn else { return }
+        retry?.retryOn = conditions.filter { !expects($0, expect, scope) }
+    }
+
+    /// Whether an attempt matching a retry condition meets `expect`: it fails with the error kind `expect.error`
+    /// names, or answers with a status `expect.status` accepts.
+    private static func expects(_ condition: RetryStrategy.Condition, _ expect: ExpectDefinition, _ scope: VariableScope) -> Bool {
+        switch condition {
+        case .timeout: expect.error?.value == .timeout
+        case .connection: expect.error?.value == .connection
+        case .status(let code): expect.error == nil && expect.status.map { ExpectationChecker.accepts($0, status: code, scope: scope) } == true
+        }
     }
 
     /// The failure of a request that did not fail the way `expect.error` says.
