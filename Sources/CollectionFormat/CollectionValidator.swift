@@ -16,6 +16,10 @@ struct CollectionValidator {
     private var definedWhenSelected: Set<String>
     /// For each name captured by a request the selection leaves out, the first file capturing it.
     private var capturedWhenLeftOut: [String: String] = [:]
+    /// The values known before sending: the environment's variables and secrets, `--var`s, the process environment.
+    private let known: VariableScope
+    /// The names a capture, a data row or a `with:` may have given another value than `known` holds.
+    private var redefined: Set<String> = []
 
     init(environment: ResolvedEnvironment?, commandLine: [(name: String, value: String)], processEnvironment: [String: String]) {
         self.environment = environment
@@ -26,6 +30,7 @@ struct CollectionValidator {
             defined.formUnion(environment.secrets.map(\.name))
         }
         definedWhenSelected = defined
+        known = (environment ?? .empty).scope(commandLine: commandLine, processEnvironment: processEnvironment)
     }
 
     /// Checks the next file in run order; captures of a request count for the requests after it.
@@ -40,6 +45,7 @@ struct CollectionValidator {
         }
         defined.formUnion(rowOnly)
         definedWhenSelected.formUnion(rowOnly)
+        redefined.formUnion(file.rows?.columns ?? [])
         if let name = file.nameTemplate { check(name, in: file.path, selected: fileSelected) }
         var captured: Set<String> = []
         defer {
@@ -58,8 +64,10 @@ struct CollectionValidator {
                 input.value.forEachTemplate { check($0, in: path, selected: selected) }
                 defined.insert(input.name)
                 definedWhenSelected.insert(input.name)
+                redefined.insert(input.name)
             }
-            step.forEachTemplate { check($0, in: path, selected: selected) }
+            checkGraphQLVariables(of: step, in: path)
+            step.forEachTemplate { check($0, in: path, selected: selected, usedAt: step.useSites) }
             (defined, definedWhenSelected) = (outer, outerWhenSelected)
             checkBaseURL(for: step.request.url, in: path)
             checkEnvironmentTemplates(for: step, selected: selected)
@@ -69,6 +77,7 @@ struct CollectionValidator {
             }
             let captured = step.captures.map(\.name)
             defined.formUnion(captured)
+            redefined.formUnion(captured)
             if selected {
                 definedWhenSelected.formUnion(captured)
             } else {
@@ -88,6 +97,16 @@ struct CollectionValidator {
                                    : "set baseURL in the environment, or write an absolute http(s) URL"))
     }
 
+    /// GraphQL `variables` written as one template must give a mapping: checked here when the value is known before
+    /// sending (an environment variable or a `--var` no capture, row or `with:` gives another value).
+    private mutating func checkGraphQLVariables(of step: RequestDefinition, in path: String) {
+        guard case .graphql(let graphql)? = step.request.body?.value, let variables = graphql.variables,
+              case .string(let template) = variables.content, case .variable(let variable)? = template.singleExpression?.expression,
+              !redefined.contains(variable.name), let value = try? known.resolve(variables),
+              let problem = GraphQLBody.variablesProblem(value, of: variables, in: path) else { return }
+        diagnostics.add(problem)
+    }
+
     /// The environment's headers, query, auth and client certificate password are used by every request (auth and
     /// client certificate unless the request has its own).
     private mutating func checkEnvironmentTemplates(for step: RequestDefinition, selected: Bool) {
@@ -96,9 +115,15 @@ struct CollectionValidator {
 
     /// Every variable must be defined before it is used, and, in a selected request, not only by the captures of
     /// requests the selection leaves out; every `$env.NAME` must be set.
-    private mutating func check(_ template: Template, in path: String, selected: Bool) {
+    ///
+    /// In a step a `use:` brought in (`sites`, outermost first), an undefined variable also names the `use:` steps that
+    /// could give it with `with:`.
+    private mutating func check(_ template: Template, in path: String, selected: Bool, usedAt sites: [UseSite] = []) {
         for (expression, mark) in template.expressions {
             switch expression {
+            case .variable(let variable) where !defined.contains(variable.name) && !sites.isEmpty:
+                diagnostics.addMergingNotes(Self.undefinedInUsedFile(variable.name, at: mark, in: path, usedAt: sites,
+                                                                     among: defined))
             case .variable(let variable) where !defined.contains(variable.name):
                 diagnostics.add(VariableScope.undefinedVariable(variable.name, at: mark, among: defined).diagnostic(in: path))
             case .variable(let variable) where selected && !definedWhenSelected.contains(variable.name):
@@ -111,6 +136,18 @@ struct CollectionValidator {
             default: break
             }
         }
+    }
+
+    /// An undefined variable in a used file, with a note at each `use:` that brought it in (the nearest first) and a
+    /// suggestion to give it there with `with:`.
+    private static func undefinedInUsedFile(_ name: String, at mark: Mark, in path: String, usedAt sites: [UseSite],
+                                            among defined: Set<String>) -> Diagnostic {
+        var diagnostic = VariableScope.undefinedVariable(name, at: mark, among: defined).diagnostic(in: path)
+        diagnostic.notes = sites.reversed().map { "note: \($0.path):\($0.mark.line):\($0.mark.column): this 'use:' gives no 'with:' value for '\(name)'" }
+        let place = sites.count == 1 ? "that 'use:'" : "one of those 'use:' steps"
+        let guess = Suggestions.closest(to: name, among: defined.sorted()).map { " (or did you mean '\($0)'?)" } ?? ""
+        diagnostic.suggestion = "add 'with: { \(name): ... }' to \(place), or define '\(name)' in the flow's scope\(guess)"
+        return diagnostic
     }
 
     /// A referenced file must exist and be a regular file; returns whether it does.

@@ -30,6 +30,8 @@ public struct RequestFile: Sendable {
     @Boxed var rowsFile: FileReference?
     /// Whether `each:` names rows that could not be read at all: the file's variables cannot be checked.
     var rowsUnknown = false
+    /// Where `each:` gives the rows (inline or a file), if it does.
+    var eachMark: Mark? { rows?.mark ?? rowsFile?.mark }
 
     public init(path: String, absolutePath: String, name: String, tags: [String], skip: Skip?,
                 steps: [RequestDefinition], isFlow: Bool) {
@@ -58,6 +60,12 @@ struct StepUse: Sendable {
     var file: FileReference
     var inputs: [StepInput]
     var mark: Mark
+}
+
+/// Where a `use:` is written: the using file, as displayed, and the `use:` key.
+public struct UseSite: Sendable, Hashable {
+    public var path: String
+    public var mark: Mark
 }
 
 /// One `with:` variable of a used file's steps: a template resolved in the using flow's scope.
@@ -98,6 +106,8 @@ public struct RequestDefinition: Sendable {
         var mark: Mark
         /// The `with:` variables of the `use:` that brought this step in, outermost first.
         var inputs: [StepInput] = []
+        /// The `use:` steps that brought this step in, outermost first; empty for a step written in its flow.
+        var useSites: [UseSite] = []
     }
 
     private final class Storage: Sendable {
@@ -110,11 +120,11 @@ public struct RequestDefinition: Sendable {
         storage = Storage(fields)
     }
 
-    /// The definition with `inputs` before its own: a step brought in by a `use:` with `with:` variables.
-    func adding(inputs: [StepInput]) -> RequestDefinition {
-        guard !inputs.isEmpty else { return self }
+    /// The definition brought in by the `use:` at `site`, its `with:` variables `inputs` before its own.
+    func used(at site: UseSite, inputs: [StepInput]) -> RequestDefinition {
         var fields = storage.fields
         fields.inputs = inputs + fields.inputs
+        fields.useSites.insert(site, at: 0)
         return RequestDefinition(fields)
     }
 
@@ -131,6 +141,8 @@ public struct RequestDefinition: Sendable {
     public var path: String { storage.fields.path }
     /// The `with:` variables this step gets, outermost first (a later one wins).
     public var inputs: [StepInput] { storage.fields.inputs }
+    /// The `use:` steps that brought this step in, outermost first.
+    public var useSites: [UseSite] { storage.fields.useSites }
 
     public var name: String { storage.fields.name }
     public var tags: [String] { storage.fields.tags }
@@ -215,6 +227,18 @@ public struct GraphQLBody: Sendable, Hashable {
         self.query = query
         self.variables = variables
         self.operationName = operationName
+    }
+
+    /// Why `value`, what `variables` gave, cannot be sent as GraphQL variables (a mapping, or null); nil when it can.
+    public static func variablesProblem(_ value: JSONValue, of variables: TemplateValue, in path: String) -> Diagnostic? {
+        switch value {
+        case .object, .null: return nil
+        default:
+            let written = if case .string(let template) = variables.content { "'\(template.source)'" } else { "the value" }
+            return .error("'request.graphql.variables' must be a mapping, but \(written) is \(JSONText.kindName(of: value))",
+                          path: path, at: variables.mark,
+                          suggestion: "give the variable a mapping, or write variables: { name: \"{{ value }}\" }")
+        }
     }
 }
 

@@ -113,7 +113,11 @@ public struct RequestBuilder: Sendable {
             return DataBody(text: text, contentType: headers.contains("Content-Type") ? nil : "text/plain; charset=utf-8")
         case .graphql(let graphql):
             var document = JSONObject([("query", .string(try resolve(graphql.query, path: path, scope: scope)))])
-            if let variables = graphql.variables { document["variables"] = try resolve(variables, path: path, scope: scope) }
+            if let variables = graphql.variables {
+                let value = try resolve(variables, path: path, scope: scope)
+                if let problem = GraphQLBody.variablesProblem(value, of: variables, in: path) { throw RunFailure(problem) }
+                document["variables"] = value
+            }
             if let operationName = graphql.operationName {
                 document["operationName"] = .string(try resolve(operationName, path: path, scope: scope))
             }
