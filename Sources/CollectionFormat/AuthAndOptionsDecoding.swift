@@ -99,31 +99,33 @@ extension NodeDecoder {
     /// A PEM certificate bundle relative to the file, checked now: it must exist and hold a certificate.
     private mutating func certificateBundle(_ node: Node, for context: String, location: FileLocation) -> FileReference? {
         guard let reference = fileReference(node, for: context, location: location) else { return nil }
-        if let problem = CertificateFile.problem(at: reference.absolutePath) {
-            error("'\(context)': the file '\(reference.written)' \(problem) (looked for '\(reference.path)')", at: node.mark,
-                  suggestion: "paths are relative to the file that names them")
+        if let problem = CertificateFile.check(at: reference.absolutePath) {
+            error("'\(context)': the file '\(reference.written)' \(problem.message) (looked for '\(reference.path)')", at: node.mark,
+                  suggestion: problem.fix ?? "paths are relative to the file that names them")
             return nil
         }
         return reference
     }
 
-    /// `options.proxy`: an `http://[user:password@]host[:port]` URL, or `none` for no proxy.
+    /// `options.proxy`: an `http://[user:password@]host[:port]` URL (port 1 to 65535), or `none` for no proxy. A
+    /// template is refused rather than sent as written: the proxy is chosen before variables are known.
     private mutating func proxy(_ node: Node) -> ProxySettings? {
         guard let text = string(node, for: "options.proxy") else { return nil }
         if text == "none" { return .direct }
-        guard let proxy = HTTPProxy(url: text) else {
-            error("'options.proxy' is not a proxy URL: '\(Self.hidingPassword(in: text))'", at: node.mark,
+        let shown = URLCredentials.hidingPasswords(in: text)
+        if text.contains("{{") {
+            error("'options.proxy' cannot use templates ({{ }}): '\(shown)'", at: node.mark,
+                  suggestion: "write the proxy URL as it is, or pass it with --proxy or the HTTP_PROXY and HTTPS_PROXY environment "
+                      + "variables (which keep a password out of the file)")
+            return nil
+        }
+        switch HTTPProxy.parse(text) {
+        case .success(let proxy): return ProxySettings(proxy: proxy)
+        case .failure(let problem):
+            error("'options.proxy' is not a proxy URL (\(problem)): '\(shown)'", at: node.mark,
                   suggestion: "write http://host:port (with user:password@ before the host when it needs them), or none")
             return nil
         }
-        return ProxySettings(proxy: proxy)
-    }
-
-    /// A URL as text with the password of its user information replaced by `***`.
-    private static func hidingPassword(in text: String) -> String {
-        guard let at = text.lastIndex(of: "@"), let scheme = text.range(of: "://"), scheme.upperBound < at,
-              let colon = text[scheme.upperBound..<at].firstIndex(of: ":") else { return text }
-        return String(text[...colon]) + "***" + String(text[at...])
     }
 
     /// `options.clientCert`: `cert` and `key` files relative to the file, and an optional `password` template.

@@ -57,12 +57,18 @@ public struct Run: Sendable {
             }
         }
         options.caCert = caCert.map(Self.absolutePath)
+        let proxyHelp = "write http://host:port, with user:password@ before the host when it needs them"
         if let proxy {
-            guard let parsed = HTTPProxy(url: proxy) else {
-                return stopWithError(.badCommandLine,
-                                     "--proxy: not a proxy URL; write http://host:port, with user:password@ before the host when it needs them")
+            switch HTTPProxy.parse(proxy) {
+            case .success(let parsed): options.proxy = parsed
+            case .failure(let problem): return stopWithError(.badCommandLine, "--proxy: not a proxy URL (\(problem)); \(proxyHelp)")
             }
-            options.proxy = parsed
+        }
+        // A malformed proxy variable is an error, as curl makes it: going directly instead could reach the server
+        // by a way the network does not allow, or fail far from the cause.
+        if let (name, problem) = ProxySettings.malformedVariables(in: environment).first {
+            return stopWithError(.badCommandLine, "the environment variable \(name) is not a proxy URL (\(problem)); "
+                                     + "\(proxyHelp), or unset it")
         }
         options.environmentProxies = ProxySettings(environment: environment)
         options.certificateFile = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : Self.absolutePath($0) }

@@ -2,6 +2,7 @@ internal import Foundation
 
 /// An HTTP proxy: where it listens and the credentials it is sent in `Proxy-Authorization`.
 public struct HTTPProxy: Sendable, Hashable {
+    /// The host name or IP address, an IPv6 address without its brackets.
     public var host: String
     public var port: Int
     public var username: String?
@@ -14,19 +15,54 @@ public struct HTTPProxy: Sendable, Hashable {
         self.password = password
     }
 
-    /// The proxy of a URL such as `http://user:pass@proxy.internal:3128` (scheme `http`, or none; port 1080 when
-    /// absent, as curl assumes); nil when the text is not such a URL.
-    public init?(url text: String) {
-        let written = text.contains("://") ? text : "http://" + text
-        guard let components = URLComponents(string: written), components.scheme?.lowercased() == "http",
-              let host = components.host, !host.isEmpty, components.path.isEmpty || components.path == "/",
-              components.query == nil, components.fragment == nil
-        else { return nil }
-        self.init(host: host, port: components.port ?? 1080, username: components.user, password: components.password)
+    /// Why a text is not a proxy URL, in words that follow "not a proxy URL: ".
+    public struct URLProblem: Error, Sendable, Hashable, CustomStringConvertible {
+        public var description: String
     }
 
-    /// `host:port`, as messages name the proxy.
-    public var authority: String { "\(host):\(port)" }
+    /// The ports a proxy URL may name.
+    public static let ports = 1...65535
+
+    /// The proxy of a URL such as `http://user:pass@proxy.internal:3128` (scheme `http`, or none; port 1080 when
+    /// absent, as curl assumes; an IPv6 address in brackets, `http://[::1]:3128`), or why the text is not one.
+    public static func parse(_ text: String) -> Result<HTTPProxy, URLProblem> {
+        let written = text.contains("://") ? text : "http://" + text
+        let problem = { (description: String) in Result<HTTPProxy, URLProblem>.failure(URLProblem(description: description)) }
+        if let port = Self.writtenPort(in: written), Int(port).map({ !ports.contains($0) }) ?? true {
+            return problem("the port '\(port)' is not a number from 1 to 65535")
+        }
+        guard let components = URLComponents(string: written) else { return problem("it is not a URL") }
+        guard components.scheme?.lowercased() == "http" else {
+            return problem("the scheme is '\(components.scheme ?? "")'; a proxy URL starts with http://")
+        }
+        guard var host = components.host, !host.isEmpty else { return problem("it has no host") }
+        guard components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil else {
+            return problem("it has a path, query or fragment; a proxy URL is http://host:port")
+        }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return .success(HTTPProxy(host: host, port: components.port ?? 1080, username: components.user, password: components.password))
+    }
+
+    /// The proxy of a URL `parse(_:)` accepts; nil when the text is not such a URL.
+    public init?(url text: String) {
+        guard case .success(let proxy) = Self.parse(text) else { return nil }
+        self = proxy
+    }
+
+    /// The port as written after the host of an `http://` URL (after the user information and any IPv6 brackets),
+    /// nil when none is written.
+    private static func writtenPort(in url: String) -> Substring? {
+        guard let schemeEnd = url.range(of: "://")?.upperBound else { return nil }
+        var authority = url[schemeEnd...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        if let bracket = authority.lastIndex(of: "]") { authority = authority[authority.index(after: bracket)...] }
+        guard let colon = authority.lastIndex(of: ":") else { return nil }
+        let port = authority[authority.index(after: colon)...]
+        return port.isEmpty ? nil : port
+    }
+
+    /// `host:port`, as messages name the proxy (`[::1]:port` for an IPv6 address).
+    public var authority: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     /// The `Proxy-Authorization` value for its credentials, nil without them.
     public var authorization: String? {
@@ -39,7 +75,8 @@ public struct HTTPProxy: Sendable, Hashable {
 public struct ProxySettings: Sendable, Hashable {
     public var http: HTTPProxy?
     public var https: HTTPProxy?
-    /// `NO_PROXY` entries: host suffixes with optional ports, a leading dot allowed, `*` for every host.
+    /// `NO_PROXY` entries: host suffixes, IP addresses and CIDR ranges, with optional ports, a leading dot allowed,
+    /// `*` for every host.
     public var bypass: [String]
 
     public init(http: HTTPProxy? = nil, https: HTTPProxy? = nil, bypass: [String] = []) {
@@ -57,13 +94,34 @@ public struct ProxySettings: Sendable, Hashable {
     }
 
     /// The settings of `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY` in `environment`, the lower-case name winning
-    /// over the upper-case one; a variable whose value is not a proxy URL is ignored.
+    /// over the upper-case one; a variable whose value is not a proxy URL is left out (`malformedVariables(in:)`
+    /// names it).
     public init(environment: [String: String]) {
-        func value(_ name: String) -> String? {
-            (environment[name.lowercased()] ?? environment[name]).flatMap { $0.isEmpty ? nil : $0 }
+        let proxies = Self.proxyVariables.map { Self.variable($0, in: environment).flatMap { try? HTTPProxy.parse($0.value).get() } }
+        self.init(http: proxies[0], https: proxies[1],
+                  bypass: Self.variable("NO_PROXY", in: environment).map {
+                      $0.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                  } ?? [])
+    }
+
+    /// The proxy variables the process environment is read from, in the order of `http` and `https`.
+    private static let proxyVariables = ["HTTP_PROXY", "HTTPS_PROXY"]
+
+    /// The variable of that name (the lower-case one winning) with its name as set, nil when unset or empty.
+    private static func variable(_ name: String, in environment: [String: String]) -> (name: String, value: String)? {
+        for spelling in [name.lowercased(), name] {
+            if let value = environment[spelling] { return value.isEmpty ? nil : (spelling, value) }
         }
-        self.init(http: value("HTTP_PROXY").flatMap(HTTPProxy.init(url:)), https: value("HTTPS_PROXY").flatMap(HTTPProxy.init(url:)),
-                  bypass: value("NO_PROXY").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? [])
+        return nil
+    }
+
+    /// `HTTP_PROXY` and `HTTPS_PROXY` (as they are spelt in `environment`) when their values are not proxy URLs,
+    /// each with why.
+    public static func malformedVariables(in environment: [String: String]) -> [(name: String, problem: HTTPProxy.URLProblem)] {
+        proxyVariables.compactMap { variable($0, in: environment) }.compactMap { variable in
+            guard case .failure(let problem) = HTTPProxy.parse(variable.value) else { return nil }
+            return (variable.name, problem)
+        }
     }
 
     /// The credential texts of its proxies (each password, and `user:password` in base64), which outputs hide.
@@ -80,19 +138,64 @@ public struct ProxySettings: Sendable, Hashable {
         return bypasses(host: host, port: port) ? nil : proxy
     }
 
-    /// Whether a `NO_PROXY` entry names the host (itself or a domain it is in), and its port when the entry has one.
+    /// Whether a `NO_PROXY` entry names the host, and its port when the entry has one: a host name matches an entry
+    /// naming it or a domain it is in; an IP address matches the same address or a CIDR range holding it (never a
+    /// suffix of its text).
     public func bypasses(host: String, port: Int) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return bypass.contains { entry in
-            var name = entry.lowercased()
-            if name == "*" { return true }
-            if let colon = name.lastIndex(of: ":"), !name.hasSuffix("]"), let entryPort = Int(name[name.index(after: colon)...]) {
-                guard entryPort == port else { return false }
-                name = String(name[..<colon])
-            }
-            name = name.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-            if name.hasPrefix(".") { name.removeFirst() }
-            return !name.isEmpty && (host == name || host.hasSuffix("." + name))
+        let host = Self.unbracketed(host.lowercased())
+        let address = IPAddress(host)
+        return bypass.contains { Self.entry($0.lowercased(), matches: host, address: address, port: port) }
+    }
+
+    private static func entry(_ entry: String, matches host: String, address: IPAddress?, port: Int) -> Bool {
+        var name = entry
+        if name == "*" { return true }
+        // A port follows `host`, `a.b.c.d` or `[v6]`; a bare IPv6 address (several colons) has none.
+        if let colon = name.lastIndex(of: ":"),
+           name.hasPrefix("[") ? name[..<colon].hasSuffix("]") : name.firstIndex(of: ":") == colon {
+            guard Int(name[name.index(after: colon)...]) == port else { return false }
+            name = String(name[..<colon])
         }
+        name = unbracketed(name)
+        if let slash = name.firstIndex(of: "/") {
+            guard let address, let network = IPAddress(String(name[..<slash])),
+                  let length = Int(name[name.index(after: slash)...]) else { return false }
+            return network.contains(address, prefixLength: length)
+        }
+        if let address { return IPAddress(name) == address }
+        if name.hasPrefix(".") { name.removeFirst() }
+        return !name.isEmpty && (host == name || host.hasSuffix("." + name))
+    }
+
+    private static func unbracketed(_ text: String) -> String {
+        text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text
+    }
+}
+
+/// An IPv4 or IPv6 address as its bytes, for `NO_PROXY` ranges.
+struct IPAddress: Hashable {
+    let bytes: [UInt8]
+
+    /// The address written in `text` (dotted IPv4, or IPv6 without brackets); nil for anything else.
+    init?(_ text: String) {
+        for (family, size) in [(AF_INET, 4), (AF_INET6, 16)] {
+            var bytes = [UInt8](repeating: 0, count: size)
+            if inet_pton(family, text, &bytes) == 1 {
+                self.bytes = bytes
+                return
+            }
+        }
+        return nil
+    }
+
+    /// Whether `address` is in the range of this address's first `prefixLength` bits (false across families).
+    func contains(_ address: IPAddress, prefixLength: Int) -> Bool {
+        guard address.bytes.count == bytes.count, (0...bytes.count * 8).contains(prefixLength) else { return false }
+        for index in bytes.indices {
+            let bits = min(8, max(0, prefixLength - index * 8))
+            let mask: UInt8 = bits == 0 ? 0 : ~UInt8(0) << (8 - bits)
+            if bytes[index] & mask != address.bytes[index] & mask { return false }
+        }
+        return true
     }
 }

@@ -37,3 +37,51 @@ import Testing
         #expect(ProxySettings.direct.proxy(scheme: "https", host: "example.test", port: 443) == nil)
     }
 }
+
+@Suite struct ProxyURLAndBypassTests {
+    @Test func aPortOutsideOneTo65535IsRefusedNotWrapped() {
+        for bad in ["http://127.0.0.1:99999", "http://127.0.0.1:65536", "http://127.0.0.1:0", "http://pu:S3cret@127.0.0.1:abc"] {
+            guard case .failure(let problem) = HTTPProxy.parse(bad) else {
+                Issue.record("\(bad) was accepted as \(String(describing: HTTPProxy(url: bad)))")
+                continue
+            }
+            #expect(problem.description.contains("from 1 to 65535"), "\(bad): \(problem)")
+            #expect(!problem.description.contains("S3cret"))
+        }
+        #expect(HTTPProxy(url: "http://127.0.0.1:65535")?.port == 65535)
+        #expect(HTTPProxy(url: "http://127.0.0.1:1")?.port == 1)
+    }
+
+    @Test func anIPv6LiteralProxyHasItsAddressWithoutBrackets() throws {
+        let proxy = try #require(HTTPProxy(url: "http://[::1]:8080"))
+        #expect(proxy.host == "::1" && proxy.port == 8080)
+        #expect(proxy.authority == "[::1]:8080")
+        #expect(HTTPProxy(url: "http://u:p@[fd00::2]")?.host == "fd00::2")
+    }
+
+    @Test func malformedEnvironmentVariablesAreNamedAsSpelt() {
+        let environment = ["https_proxy": "http://proxy:99999", "HTTP_PROXY": "http://fine:3128"]
+        let malformed = ProxySettings.malformedVariables(in: environment)
+        #expect(malformed.map(\.name) == ["https_proxy"])
+        #expect(ProxySettings(environment: environment).https == nil)
+        #expect(ProxySettings.malformedVariables(in: ["HTTPS_PROXY": "ftp://proxy:21"]).first?.problem.description.contains("http://") == true)
+    }
+
+    @Test func noProxyMatchesCIDRRangesAndIPAddressesOnlyWhole() {
+        let proxy = HTTPProxy(host: "proxy", port: 3128)
+        let settings = ProxySettings(proxy: proxy, bypass: ["10.0.0.0/8", "fd00::/8", "192.168.1.7:8080", "0.0.1", "::1", "[fe80::1]:443"])
+        #expect(settings.proxy(scheme: "http", host: "10.200.3.4", port: 80) == nil)
+        #expect(settings.proxy(scheme: "http", host: "11.0.0.1", port: 80) == proxy)
+        #expect(settings.proxy(scheme: "http", host: "[fd12::5]", port: 80) == nil)
+        #expect(settings.proxy(scheme: "http", host: "fe12::5", port: 80) == proxy)
+        #expect(settings.proxy(scheme: "http", host: "192.168.1.7", port: 8080) == nil)
+        #expect(settings.proxy(scheme: "http", host: "192.168.1.7", port: 80) == proxy)
+        #expect(settings.proxy(scheme: "http", host: "::1", port: 80) == nil)
+        #expect(settings.proxy(scheme: "https", host: "[fe80::1]", port: 443) == nil)
+        // "0.0.1" is no suffix of an address: 10.0.0.1 goes through the proxy.
+        let suffix = ProxySettings(proxy: proxy, bypass: ["0.0.1"])
+        #expect(suffix.proxy(scheme: "http", host: "10.0.0.1", port: 80) == proxy)
+        #expect(ProxySettings(proxy: proxy, bypass: ["0.0.0.0/0"]).proxy(scheme: "http", host: "8.8.8.8", port: 80) == nil)
+        #expect(ProxySettings(proxy: proxy, bypass: ["10.0.0.0/33"]).proxy(scheme: "http", host: "10.0.0.1", port: 80) == proxy)
+    }
+}
