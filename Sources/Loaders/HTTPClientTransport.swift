@@ -16,7 +16,9 @@ internal import Synchronization
 /// verified against the system's roots) serves every request of the same settings: `options.insecure` (no
 /// verification), `options.trustedCertificateFiles` (trusted besides the system's roots), `options.clientCertificate`
 /// and the proxy (reached with `CONNECT`); the default settings' client exists from the start, the others are
-/// created on first use.
+/// created on first use. A client's connection attempts (TCP, the proxy's `CONNECT`, the TLS handshake) are limited
+/// to the `options.timeout` of its requests, so none outlives the request that started it (AsyncHTTPClient keeps an
+/// attempt going after its request ended, for 30 s by default, and its shutdown waits for it).
 /// No client follows redirects (the redirect loader does). Bodies are gzip/deflate-decoded with a
 /// ratio limit and read until `options.maxResponseBytes`, past which reading stops with
 /// `responseTooLarge`. Call `shutdown()` when done, or use `withTransport`.
@@ -39,7 +41,7 @@ public final class HTTPClientTransport: HTTPLoader {
         self.decompressionRatio = decompressionRatio
         cleartextClient = HTTP1Client(decompressionRatio: decompressionRatio, maxConnectionsPerHost: cleartextConnectionsPerHost)
         secureClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                  configuration: Self.configuration(tls: nil, decompressionRatio: decompressionRatio))
+                                  configuration: Self.configuration(tls: nil, connectTimeout: nil, decompressionRatio: decompressionRatio))
     }
 
     /// Runs `body` with a new transport and shuts it down afterwards, also when `body` throws.
@@ -66,15 +68,24 @@ public final class HTTPClientTransport: HTTPLoader {
         return (0..<count).map { LoopExecutor(loop: loops[$0 % loops.count]) }
     }
 
-    /// Closes every pooled connection; the transport cannot be used afterwards.
-    public func shutdown() async throws {
+    /// Closes every pooled connection; the transport cannot be used afterwards. A connection attempt still under way
+    /// (its request was cancelled) is not waited for past `attemptGrace`: it ends by its connect timeout, in the
+    /// background.
+    public func shutdown(attemptGrace: Duration = .milliseconds(500)) async throws {
         let others = otherClients.withLock { clients in
             defer { clients = [:] }
             return Array(clients.values)
         }
+        let secureClosed = ([secureClient] + others).map { $0.shutdown() }
         await cleartextClient.shutdown()
-        try await secureClient.shutdown()
-        for client in others { try await client.shutdown() }
+        let loop = secureClosed[0].eventLoop
+        let closed = EventLoopFuture.andAllSucceed(secureClosed, on: loop)
+        // Whichever comes first: every client closed, or the grace period over (a second completion is ignored).
+        let done = loop.makePromise(of: Void.self)
+        closed.cascade(to: done)
+        let grace = loop.scheduleTask(in: Self.timeAmount(attemptGrace)) { done.succeed() }
+        closed.whenComplete { _ in grace.cancel() }
+        try await done.futureResult.get()
     }
 
     public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
@@ -164,18 +175,25 @@ public final class HTTPClientTransport: HTTPLoader {
 
     /// The NIO deadline at the same moment as a continuous-clock instant.
     private static func nioDeadline(_ instant: ContinuousClock.Instant) -> NIODeadline {
-        let remaining = ContinuousClock.now.duration(to: instant).components
-        return .now() + .nanoseconds(remaining.seconds * 1_000_000_000 + remaining.attoseconds / 1_000_000_000)
+        .now() + timeAmount(ContinuousClock.now.duration(to: instant))
+    }
+
+    /// A duration as a NIO time amount (limited to about 30 years).
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let components = duration.components
+        return .nanoseconds(min(components.seconds, 1 << 30) * 1_000_000_000 + components.attoseconds / 1_000_000_000)
     }
 
     /// The TLS settings of a client: whether it verifies certificates, which files it trusts besides the system's,
-    /// the client certificate it presents and the proxy it goes through.
+    /// the client certificate it presents and the proxy it goes through; and how long its connection attempts may take.
     private struct TLSSettings: Hashable {
         var insecure: Bool
         var trustedCertificateFiles: [String]
         var clientCertificate: ClientCertificate?
         /// The proxy its connections go through (with `CONNECT`).
         var proxy: HTTPProxy?
+        /// The requests' `timeout`, which limits each connection attempt (connect, `CONNECT`, TLS handshake) too.
+        var connectTimeout: Duration?
 
         /// The settings a request asks for; the trusted files matter only while certificates are verified.
         init(_ options: HTTPRequestOptions, proxy: HTTPProxy?) {
@@ -183,9 +201,12 @@ public final class HTTPClientTransport: HTTPLoader {
             trustedCertificateFiles = options.insecure ? [] : options.trustedCertificateFiles
             clientCertificate = options.clientCertificate
             self.proxy = proxy
+            connectTimeout = options.timeout
         }
 
-        var isDefault: Bool { !insecure && trustedCertificateFiles.isEmpty && clientCertificate == nil && proxy == nil }
+        var isDefault: Bool {
+            !insecure && trustedCertificateFiles.isEmpty && clientCertificate == nil && proxy == nil && connectTimeout == nil
+        }
     }
 
     /// The client for the request's TLS settings, created on first use; a trusted file or a client certificate that
@@ -209,7 +230,8 @@ public final class HTTPClientTransport: HTTPLoader {
                                 message: "cannot use the client certificate for \(request.displayURL): '\(file)' \(error.message)")
             }
         }
-        var configuration = Self.configuration(tls: settings.insecure ? .insecure : .trusting(roots), decompressionRatio: decompressionRatio)
+        var configuration = Self.configuration(tls: settings.insecure ? .insecure : .trusting(roots),
+                                               connectTimeout: settings.connectTimeout, decompressionRatio: decompressionRatio)
         if let proxy {
             configuration.proxy = .server(host: proxy.host, port: proxy.port,
                                           authorization: proxy.username.map { .basic(username: $0, password: proxy.password ?? "") })
@@ -234,7 +256,9 @@ public final class HTTPClientTransport: HTTPLoader {
         case trusting([NIOSSLCertificate])
     }
 
-    private static func configuration(tls verification: Verification?, decompressionRatio: Int) -> HTTPClient.Configuration {
+    private static func configuration(
+        tls verification: Verification?, connectTimeout: Duration?, decompressionRatio: Int
+    ) -> HTTPClient.Configuration {
         let decompression = HTTPClient.Decompression.enabled(limit: .ratio(decompressionRatio))
         var configuration = if case .insecure = verification {
             HTTPClient.Configuration(certificateVerification: .none, redirectConfiguration: .disallow,
@@ -243,6 +267,9 @@ public final class HTTPClientTransport: HTTPLoader {
             HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: decompression)
         }
         configuration.httpVersion = .automatic
+        // An attempt to connect (TCP, the proxy's CONNECT, the TLS handshake) outlives a cancelled or timed-out
+        // request until this timeout (30 s when none is set), and shutting the client down waits for it.
+        if let connectTimeout { configuration.timeout.connect = timeAmount(connectTimeout) }
         // A connection the client ends (at the size cap, a deadline, cancellation) closes right after its
         // close_notify, as a cleartext one closes at once, instead of reading on, for up to NIOSSL's default of
         // five seconds, whatever the server still sends until its own close_notify.

@@ -1,0 +1,72 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// A connection attempt that never completes (a TLS handshake with a server that accepts and never writes, a proxy that
+/// never answers `CONNECT`) ends with its request: the run exits as soon as its last request ended, and SIGINT ends it
+/// promptly (scenario `Scenarios/stalled-connect`).
+@Suite struct StalledConnectionTests {
+    /// The time a 1 s request is allowed with start-up and reports on a busy machine; the transport's own connect
+    /// timeout, when the request's timeout did not limit the attempt, was 30 s.
+    static let ceiling: Duration = .seconds(10)
+
+    @Test(arguments: [false, true])
+    func aHandshakeThatNeverEndsEndsWithTheRequestsTimeout(throughProxy: Bool) async throws {
+        let silent = try SilentListener()
+        defer { silent.close() }
+        let proxy = throughProxy ? ["--proxy", "http://127.0.0.1:\(silent.port)"] : []
+        let start = ContinuousClock.now
+        let output = try await ScenarioRun.run("stalled-connect", ["run", "requests/times-out.yaml", "--env", "local"] + proxy,
+                                               environment: ["SILENT_PORT": String(silent.port)])
+        let elapsed = ContinuousClock.now - start
+        #expect(output.result.exitCode == 3, "\(output.result.stdout)\n\(output.result.stderr)")
+        #expect(elapsed >= .seconds(1))
+        #expect(elapsed < Self.ceiling, "the run took \(elapsed)")
+        #expect(try ScenarioRun.jsonRequests(output.json).map { $0["result"] as? String } == ["errored"])
+        #expect(output.junit?.contains("<error") == true)
+    }
+
+    @Test func sigintDuringAHandshakeEndsTheRunPromptly() async throws {
+        let silent = try SilentListener()
+        defer { silent.close() }
+        let signalled = Mutex<ContinuousClock.Instant?>(nil)
+        let output = try await ScenarioRun.run("stalled-connect", ["run", "requests/waits.yaml", "--env", "local"],
+                                               environment: ["SILENT_PORT": String(silent.port)]) { pid in
+            Thread.sleep(forTimeInterval: 2)
+            signalled.withLock { $0 = .now }
+            kill(pid, SIGINT)
+        }
+        let sinceSignal = try ContinuousClock.now - #require(signalled.withLock { $0 })
+        #expect(output.result.exitCode == 130, "\(output.result.stdout)\n\(output.result.stderr)")
+        #expect(sinceSignal < Self.ceiling, "the run ended \(sinceSignal) after SIGINT")
+        #expect(try ScenarioRun.jsonRequests(output.json).map { $0["skipReason"] as? String } == ["cancelled"])
+    }
+}
+
+/// A TCP socket on 127.0.0.1 that listens and never accepts: the kernel completes connections into its backlog,
+/// and nothing is ever written to them. Closing it resets them.
+final class SilentListener: Sendable {
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && listen(descriptor, 64) == 0
+                    && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard descriptor >= 0, bound else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        self.descriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() {
+        _ = Glibc.close(descriptor)
+    }
+}
