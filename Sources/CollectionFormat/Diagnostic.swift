@@ -61,6 +61,19 @@ public struct DiagnosticBag: Sendable {
         if seen.insert(diagnostic).inserted { diagnostics.append(diagnostic) }
     }
 
+    /// Adds a diagnostic or, when one with the same severity, place and message was reported, the notes it lacks: a
+    /// problem in a used file found through several `use:` steps is reported once, naming each of them.
+    mutating func addMergingNotes(_ diagnostic: Diagnostic) {
+        guard let index = diagnostics.firstIndex(where: {
+            ($0.severity, $0.path, $0.mark, $0.message) == (diagnostic.severity, diagnostic.path, diagnostic.mark, diagnostic.message)
+        }) else { return add(diagnostic) }
+        var merged = diagnostics[index]
+        merged.notes += diagnostic.notes.filter { !merged.notes.contains($0) }
+        seen.remove(diagnostics[index])
+        seen.insert(merged)
+        diagnostics[index] = merged
+    }
+
     /// Adds several diagnostics.
     public mutating func add(contentsOf diagnostics: some Sequence<Diagnostic>) {
         for diagnostic in diagnostics { add(diagnostic) }

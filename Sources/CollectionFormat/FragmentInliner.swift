@@ -45,12 +45,14 @@ struct FragmentInliner {
                                       suggestion: "a file cannot use itself, directly or through other files"))
             return []
         }
-        guard let fragment = fragment(use.file, absolute: absolute, display: display, in: path) else { return [] }
-        return steps(of: fragment, through: chain + [(absolute, display)]).map { $0.adding(inputs: use.inputs) }
+        let site = UseSite(path: path, mark: use.mark)
+        guard let fragment = fragment(use.file, absolute: absolute, display: display, usedAt: site) else { return [] }
+        return steps(of: fragment, through: chain + [(absolute, display)]).map { $0.used(at: site, inputs: use.inputs) }
     }
 
-    /// The used file, read and decoded the first time it is used; nil when it cannot be.
-    private mutating func fragment(_ reference: FileReference, absolute: String, display: String, in path: String) -> RequestFile? {
+    /// The used file, read and decoded the first time it is used (at `site`); nil when it cannot be.
+    private mutating func fragment(_ reference: FileReference, absolute: String, display: String, usedAt site: UseSite) -> RequestFile? {
+        let path = site.path
         if let known = fragments[absolute] { return known }
         let kind = FileSystem.kind(of: absolute)
         guard kind.exists, !kind.isDirectory,
@@ -64,9 +66,21 @@ struct FragmentInliner {
         let decoded = FileDecoding.requestFile(document, absolutePath: absolute,
                                                defaultName: Discovery.withoutExtension(display))
         diagnostics += decoded.diagnostics
+        if let each = decoded.value.flatMap(\.eachMark) { diagnostics.append(Self.eachRefused(at: each, in: display, usedAt: site)) }
         sources.store(decoded.text, for: display)
         fragments[absolute] = .some(decoded.value)
         return decoded.value
+    }
+
+    /// `each:` in a used file: its steps run once, where a flow uses them, so rows cannot apply; the rows belong at
+    /// the top of the flow, whose row variables its used steps see.
+    private static func eachRefused(at mark: Mark, in path: String, usedAt site: UseSite) -> Diagnostic {
+        var diagnostic = Diagnostic.error("'each' cannot be used in a file that a flow uses: its steps run once, where they are used",
+                                          path: path, at: mark,
+                                          suggestion: "move 'each:' to the top of the flow that uses this file (\(site.path)); "
+                                              + "the used steps see the variables of its rows")
+        diagnostic.notes = ["note: \(site.path):\(site.mark.line):\(site.mark.column): used here"]
+        return diagnostic
     }
 }
 

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import CollectionFormat
+
+/// Files a flow brings in with `use:`: what they may hold, and problems in them that the `use:` can fix.
+@Suite struct FragmentTests {
+    /// Loads `requests/` of a project holding these files (paths under `requests/`).
+    private func load(_ files: KeyValuePairs<String, String>) async -> LoadedCollection {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        for (path, text) in files { scratch.write("requests/" + path, text) }
+        return await scratch.load(["requests"])
+    }
+
+    /// The rendered form of every diagnostic: location, message, notes and help.
+    private func rendered(_ collection: LoadedCollection) -> [String] {
+        collection.diagnostics.map { diagnostic in
+            ([diagnostic.description] + diagnostic.notes + (diagnostic.suggestion.map { ["help: \($0)"] } ?? []))
+                .joined(separator: "\n")
+        }
+    }
+
+    /// `each:` in a used file would be dropped (its steps run once, where used): it is refused at `each:`, inline or
+    /// naming a file, with the `use:` noted and the flow suggested as its place.
+    @Test(arguments: ["each: [{ id: 1 }, { id: 2 }]", "each: _rows.csv"])
+    func eachInAUsedFileIsRefusedAtEach(_ each: String) async {
+        let collection = await load([
+            "_rows.csv": "id\n1\n2\n",
+            "_fetch.yaml": "\(each)\nrequest: { url: 'http://127.0.0.1:1/{{ id }}' }\n",
+            "flow.yaml": "steps:\n  - use: _fetch.yaml\n",
+        ])
+        let problems = rendered(collection)
+        #expect(problems.first == """
+            requests/_fetch.yaml:1:7: error: 'each' cannot be used in a file that a flow uses: its steps run once, where they are used
+            note: requests/flow.yaml:2:10: used here
+            help: move 'each:' to the top of the flow that uses this file (requests/flow.yaml); the used steps see the variables of its rows
+            """)
+        #expect(collection.hasErrors)
+    }
+
+    /// With `each:` at the top of the flow, as the refusal suggests, the used steps see the row variables.
+    @Test func eachOnTheUsingFlowGivesItsRowsToTheUsedSteps() async {
+        let collection = await load([
+            "_fetch.yaml": "request: { url: 'http://127.0.0.1:1/{{ id }}' }\n",
+            "flow.yaml": "each: [{ id: 1 }, { id: 2 }]\nsteps:\n  - use: _fetch.yaml\n",
+        ])
+        #expect(collection.diagnostics.isEmpty, "\(rendered(collection))")
+        #expect(collection.requestCount == 2)
+    }
+
+    /// An undefined variable in a used file names the `use:` that gave it no `with:` value, once per `use:`, and
+    /// suggests giving it there; a `use:` that gives it is not named.
+    @Test func anUndefinedVariableInAUsedFileNamesEachUseWithoutAValue() async {
+        let collection = await load([
+            "_fetch.yaml": "request: { url: 'http://127.0.0.1:1/{{ userId }}' }\n",
+            "a.yaml": "steps:\n  - use: _fetch.yaml\n",
+            "b.yaml": "steps:\n  - use: _fetch.yaml\n    with: { userId: 7 }\n",
+            "c.yaml": "steps:\n  - name: first\n    request: { url: 'http://127.0.0.1:1/' }\n  - use: _fetch.yaml\n",
+        ])
+        #expect(rendered(collection) == [undefinedUserId(notingUsesAt: ["a.yaml:2:10", "c.yaml:4:10"])])
+    }
+
+    /// Through a used file that uses another, both `use:` steps are named, the nearest first.
+    @Test func aVariableUndefinedTwoUsesDeepNamesBothUses() async {
+        let collection = await load([
+            "_fetch.yaml": "request: { url: 'http://127.0.0.1:1/{{ userId }}' }\n",
+            "_outer.yaml": "steps:\n  - use: _fetch.yaml\n",
+            "flow.yaml": "steps:\n  - use: _outer.yaml\n",
+        ])
+        #expect(rendered(collection) == [undefinedUserId(notingUsesAt: ["_outer.yaml:2:10", "flow.yaml:2:10"])])
+    }
+
+    /// The error for `userId` undefined in `requests/_fetch.yaml`, with a note at each `use:` (under `requests/`).
+    private func undefinedUserId(notingUsesAt uses: [String]) -> String {
+        (["requests/_fetch.yaml:1:37: error: undefined variable 'userId'"]
+            + uses.map { "note: requests/\($0): this 'use:' gives no 'with:' value for 'userId'" }
+            + ["help: add 'with: { userId: ... }' to a 'use:' noted above, or define 'userId' in the using flow's scope"])
+            .joined(separator: "\n")
+    }
+}
