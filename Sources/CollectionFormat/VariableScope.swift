@@ -80,7 +80,7 @@ public struct VariableScope: Sendable {
 
     /// The text of every secret value (non-empty), for redaction by reporters.
     public var secretValues: Set<String> {
-        Set(secretNames.compactMap { environmentValues[$0] }.map(JSONText.interpolated).filter { !$0.isEmpty })
+        Set(secretNames.compactMap { environmentValues[$0] }.map(\.interpolatedText).filter { !$0.isEmpty })
     }
 
     /// Resolves a template: a single `{{ ... }}` keeps its value's type, anything else is a string.
@@ -95,7 +95,7 @@ public struct VariableScope: Sendable {
         for segment in template.segments {
             switch segment {
             case .literal(let literal): text += literal
-            case .expression(let expression, let mark): text += JSONText.interpolated(try evaluate(expression, at: mark))
+            case .expression(let expression, let mark): text += try evaluate(expression, at: mark).interpolatedText
             }
         }
         return text

@@ -225,14 +225,3 @@ public struct RequestBuilder: Sendable {
         try resolve(value, path: path, scope: scope).interpolatedText
     }
 }
-
-extension JSONValue {
-    /// The text a value contributes to a string: strings as they are, everything else as compact JSON.
-    var interpolatedText: String {
-        switch self {
-        case .string(let string): string
-        case .double(let double) where double.isFinite && double == double.rounded() && abs(double) < 1e15: String(Int(double))
-        default: serialized()
-        }
-    }
-}
