@@ -1,4 +1,5 @@
 import CollectionFormat
+import Reporting
 
 /// `runner validate`: checks a collection and its environment completely, sending nothing.
 public struct Validate: Sendable {
@@ -26,7 +27,10 @@ enum DiagnosticsOutput {
     /// Prints the diagnostics; `.invalidCollection` when any is an error (nothing may be sent), nil otherwise.
     static func report(_ loaded: LoadedCollection) -> ExitStatus? {
         guard !loaded.diagnostics.isEmpty else { return nil }
-        Console.error(DiagnosticRenderer.render(loaded.diagnostics, sources: loaded.sources, color: Console.colorOnStandardError))
+        // Through the redactor like every output: a source line may hold a secret or a URL's password.
+        let redactor = Redactor(secrets: loaded.scope.secretValues)
+        Console.error(redactor.redact(DiagnosticRenderer.render(loaded.diagnostics, sources: loaded.sources,
+                                                                color: Console.colorOnStandardError)))
         let errors = loaded.diagnostics.filter { $0.severity == .error }
         guard !errors.isEmpty else { return nil }
         let files = Set(errors.compactMap(\.path)).count

@@ -41,15 +41,54 @@ public struct Redactor: Sendable {
         return [secret] + once + once.flatMap(encodings)
     }
 
-    /// The forms one encoding step gives: percent-encoded (three character sets) and JSON-escaped.
+    /// The forms one encoding step gives: percent-encoded (three character sets) and JSON-escaped (every way).
     private static func encodings(of text: String) -> [String] {
         var forms = [PercentEncoding.encode(text), PercentEncoding.encode(text, keeping: .alphanumerics)]
         if let query = text.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) { forms.append(query) }
-        forms.append(String(JSONValue.string(text).serialized().dropFirst().dropLast()))
+        forms += jsonEscapings(of: text)
         return forms.filter { $0 != text }
     }
 
-    /// The text with every secret value replaced by `***`.
+    /// The ways JSON encoders write `text` inside a string: the minimal escaping, and with every non-ASCII
+    /// character as `\uXXXX` (Python's default; surrogate pairs beyond U+FFFF), with `<`, `>`, `&`, U+2028 and
+    /// U+2029 as `\uXXXX` (Go's default), with `/` as `\/` (PHP's default), in lower- and upper-case hex.
+    static func jsonEscapings(of text: String) -> Set<String> {
+        let minimal = String(JSONValue.string(text).serialized().dropFirst().dropLast())
+        guard text.unicodeScalars.contains(where: { !$0.isASCII || "/<>&".unicodeScalars.contains($0) }) else { return [minimal] }
+        var forms: Set<String> = []
+        for nonASCII in [false, true] {
+            for htmlSafe in [false, true] {
+                for slash in [false, true] {
+                    for upper in [false, true] {
+                        forms.insert(jsonEscaping(minimal, nonASCII: nonASCII, htmlSafe: htmlSafe, slash: slash, upper: upper))
+                    }
+                }
+            }
+        }
+        return forms
+    }
+
+    /// `escaped` (minimally JSON-escaped text) with more characters escaped as `\uXXXX` (or `\/`).
+    private static func jsonEscaping(_ escaped: String, nonASCII: Bool, htmlSafe: Bool, slash: Bool, upper: Bool) -> String {
+        var result = ""
+        for scalar in escaped.unicodeScalars {
+            let escapes = (nonASCII && !scalar.isASCII) || (htmlSafe && "<>&\u{2028}\u{2029}".unicodeScalars.contains(scalar))
+            if slash, scalar == "/" {
+                result += "\\/"
+            } else if escapes {
+                for unit in String(scalar).utf16 {
+                    let hex = String(unit, radix: 16, uppercase: upper)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                }
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// The text with every secret value, and the password of every URL in it (`http://user:***@host`), replaced
+    /// by `***`.
     public func redact(_ text: String) -> String {
         var result = text
         for secret in secrets.longestFirst where result.contains(secret) {
@@ -58,7 +97,7 @@ public struct Redactor: Sendable {
         for secret in shortSecrets where result.contains(secret) {
             result = Self.hiding(wholeValue: secret, in: result)
         }
-        return result
+        return URLCredentials.hidingPasswords(in: result)
     }
 
     /// `text` with each occurrence of `secret` that no letter or digit touches replaced by `***`.

@@ -171,4 +171,43 @@ import TestSupport
         #expect(redactor.redact("abab xlong-secretx") == "abab x***x")
         #expect(redactor.redactHeader(name: "X-Key", value: "ab") == "***")
     }
+
+    @Test func redactorHidesEveryJSONEscapingOfASecret() async {
+        let redactor = Redactor(secrets: ["P\u{E4}sswort123", "a/b<c>&d-\u{1F511}x"])
+        for echoed in [
+            #"{"p":"P\u00e4sswort123"}"#, #"{"p":"P\u00E4sswort123"}"#,
+            #"{"outer":"{\"p\":\"P\\u00e4sswort123\"}"}"#,
+            #"{"k":"a\/b\u003cc\u003e\u0026d-\ud83d\udd11x"}"#, #"{"k":"a/b<c>&d-\uD83D\uDD11x"}"#,
+        ] {
+            let redacted = redactor.redact(echoed)
+            #expect(redacted.contains("***") && !redacted.contains("sswort") && !redacted.contains("b<c") && !redacted.contains("b\\u003c"),
+                    "\(echoed) -> \(redacted)")
+        }
+    }
+
+    @Test func redactorHidesThePasswordOfEveryURLItShows() async {
+        let redactor = Redactor(secrets: [])
+        #expect(redactor.redact("'options.proxy' is not a proxy URL: 'http://pu:S3cret@127.0.0.1:abc'")
+                == "'options.proxy' is not a proxy URL: 'http://pu:***@127.0.0.1:abc'")
+        #expect(redactor.redact(" 2 | options: { proxy: \"http://pu:S3cret@127.0.0.1:abc\" }") == " 2 | options: { proxy: \"http://pu:***@127.0.0.1:abc\" }")
+        #expect(redactor.redact("GET https://user:pw@host/a@b and http://only-user@host/") == "GET https://user:***@host/a@b and http://only-user@host/")
+        #expect(redactor.redact("mail me@example.test, see http://x/y") == "mail me@example.test, see http://x/y")
+    }
+
+    @Test func aNotSentReportHidesAPasswordInTheSourceLineUnderItsError() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(""),
+            "requests/1.yaml": "request: { url: /a }\noptions: { proxy: \"http://pu:S3cret@127.0.0.1:abc\" }\n",
+        ])
+        defer { collection.remove() }
+        let loaded = await collection.load(processEnvironment: [:])
+        #expect(!loaded.diagnostics.isEmpty)
+        let summary = RunSummary.notSent(loaded.diagnostics, status: 2)
+        let redactor = Redactor(secrets: loaded.scope.secretValues)
+        let junit = JUnitReport.render(summary, sources: loaded.sources, redactor: redactor)
+        let json = JSONReport.render(summary, sources: loaded.sources, redactor: redactor)
+        for report in [junit, json] {
+            #expect(report.contains("pu:***@127.0.0.1:abc") && !report.contains("S3cret"), "\(report)")
+        }
+    }
 }
