@@ -148,22 +148,21 @@ struct CapturePattern: @unchecked Sendable {
 
 /// Schema files compiled once per run, by absolute path: those the collection's check compiled, and any other
 /// read when first needed.
-final class SchemaCache: @unchecked Sendable {
-    private var schemas: [String: Result<JSONSchema, PreparedStep.SchemaProblem>]
-    private let lock = NSLock()
+final class SchemaCache: Sendable {
+    private let schemas: Mutex<[String: Result<JSONSchema, PreparedStep.SchemaProblem>]>
 
     init(_ checked: [String: JSONSchema]) {
-        schemas = checked.mapValues { .success($0) }
+        schemas = Mutex(checked.mapValues { .success($0) })
     }
 
     /// The compiled schema in the file, or why it cannot be used.
     func schema(at absolutePath: String) -> Result<JSONSchema, PreparedStep.SchemaProblem> {
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = schemas[absolutePath] { return known }
-        let result = Self.compile(absolutePath)
-        schemas[absolutePath] = result
-        return result
+        schemas.withLock { schemas in
+            if let known = schemas[absolutePath] { return known }
+            let result = Self.compile(absolutePath)
+            schemas[absolutePath] = result
+            return result
+        }
     }
 
     private static func compile(_ absolutePath: String) -> Result<JSONSchema, PreparedStep.SchemaProblem> {
