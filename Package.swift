@@ -56,11 +56,11 @@ let package = Package(
         // The collection format: YAML nodes to located definitions, templates, environments, diagnostics.
         .target(name: "CollectionFormat", dependencies: ["YAML", "HTTPCore", "Expectations"]),
         // Schedules a run: order, flows, jobs, variable scope, outcomes as events.
-        .target(name: "Running", dependencies: ["CollectionFormat", "Expectations", "Loaders", "HTTPCore", "RunnerVersion"]),
+        .target(name: "Running", dependencies: ["CollectionFormat", "Expectations", "Loaders", "HTTPCore", "YAML", "RunnerVersion"]),
         // Console, JUnit and JSON reports; redaction lives here once.
         .target(name: "Reporting", dependencies: ["Running", "CollectionFormat", "HTTPCore"]),
         // What each command does, from its options to an exit status: load and check, run, report.
-        .target(name: "Commands", dependencies: ["CollectionFormat", "Running", "Reporting", "Loaders", "RunnerVersion"]),
+        .target(name: "Commands", dependencies: ["CollectionFormat", "Running", "Reporting", "Loaders", "HTTPCore", "RunnerVersion"]),
         // The `runner` command: argument parsing only; each subcommand calls its entry point in Commands.
         .executableTarget(name: "RunnerCLI", dependencies: [
             "Commands", "CollectionFormat", "RunnerVersion",
@@ -113,6 +113,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         .testTarget(name: "ExpectationsTests", dependencies: ["Expectations", "HTTPCore"]),
@@ -122,9 +123,11 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "SelfSignedCertificate", "DemoAPICore", "YAML"], exclude: ["Fixtures", "Scenarios"]),
         .testTarget(name: "TestSupportTests", dependencies: [
             "TestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .testTarget(name: "DemoAPITests", dependencies: [
             "DemoAPICore", "SelfSignedCertificate", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
     ],
     swiftLanguageModes: [.v6]
