@@ -43,6 +43,12 @@ public struct RequestBuilder: Sendable {
             request.body = try self.body(body.value, headers: request.headers, path: path, scope: scope)
         }
         request.options = try options(for: definition, path: path, scope: scope)
+        // Credentials in the URL (`http://user:password@host/`) are Basic auth, as curl and browsers use them, unless
+        // the request's `auth:` says otherwise; they win over the environment's auth. They stay in the URL, which
+        // outputs show as `user:***@`, and never reach the wire: the transports send the path and the host only.
+        if definition.auth == nil, let user = request.components.user {
+            request.options.auth = .basic(username: user, password: request.components.password ?? "")
+        }
         return request
     }
 
