@@ -13,9 +13,10 @@ import TestSupport
         return (error, start.duration(to: .now))
     }
 
-    /// Whether `elapsed` is within `limit` plus 10% and 100ms.
+    /// Whether `elapsed` ended near `limit`, not at a later timeout of its own (a stall would last until the test's
+    /// end): a ceiling generous enough for a busy two-core machine.
     func withinLimit(_ elapsed: Duration, _ limit: Duration) -> Bool {
-        elapsed <= limit * 1.1 + .milliseconds(100)
+        elapsed <= limit * 2 + .seconds(1)
     }
 
     /// The chain still answers a plain request after a fault.

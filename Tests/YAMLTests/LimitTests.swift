@@ -42,7 +42,7 @@ import YAML
                     "aliases expand to more than 3 nodes", limits: limits)
     }
 
-    @Test func billionLaughsIsRejectedWithin100Milliseconds() throws {
+    @Test func billionLaughsIsRejectedBeforeItExpands() throws {
         var lines = ["a: &a [" + Array(repeating: "\"lol\"", count: 10).joined(separator: ", ") + "]"]
         let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
         for (previous, name) in zip(names, names.dropFirst()) {
@@ -55,7 +55,9 @@ import YAML
         }
         #expect(error?.kind == .aliasBudgetExceeded)
         #expect(error?.mark.line == 4)
-        #expect(elapsed < .milliseconds(100))
+        // A billion nodes would take minutes and gigabytes: the budget stops it after a few hundred. The ceiling is
+        // generous, for a debug build on a busy machine.
+        #expect(elapsed < .seconds(2))
     }
 
     @Test func nodesAreCountedAliasCopiesIncluded() throws {
