@@ -35,6 +35,25 @@ public struct ServerEnvironment: Sendable, Hashable {
                   headers: headers, query: (components.queryItems ?? []) + query)
     }
 
+    /// The request completed from this environment: a relative one gets its scheme, host, port and path prefix; every
+    /// one gets the headers and query items it does not set itself; an absolute URL keeps its origin and path.
+    /// (Taken, not borrowed, so that the request is changed in place rather than copied.)
+    public func complete(_ request: consuming HTTPRequest) -> HTTPRequest {
+        var request = request
+        // The scheme goes first: setting it on components that have a host makes Foundation read the host again.
+        if request.scheme == nil { request.scheme = scheme }
+        if request.host?.isEmpty ?? true {
+            request.host = host
+            request.port = port
+            request.components.percentEncodedPath = joinedPath(request.components.percentEncodedPath)
+        }
+        request.headers.addMissing(from: headers)
+        for item in query where !request.hasQueryItem(named: item.name) {
+            request.appendQueryItem(name: item.name, value: item.value)
+        }
+        return request
+    }
+
     /// Joins the path prefix and a relative path with exactly one `/` between them.
     public func joinedPath(_ path: String) -> String {
         let relative = path.drop { $0 == "/" }

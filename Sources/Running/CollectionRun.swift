@@ -37,7 +37,7 @@ public struct CollectionRun: Sendable {
         dependencies = planner.dependencies(environment: collection.environment)
         // The builder applies the environment; the chain gets absolute requests.
         let layers = Self.trustLayers(options) + Self.proxyLayers(options) + LoaderLayer.standard(
-            environment: nil, userAgent: options.userAgent, tokens: OAuth2TokenStore(),
+            userAgent: options.userAgent, tokens: OAuth2TokenStore(),
             trace: options.recordExchanges ? ExchangeLog.layer : nil)
         executor = StepExecutor(loader: chain(layers, ending: transport), builder: RequestBuilder(environment: collection.environment),
                                 recordExchanges: options.recordExchanges)

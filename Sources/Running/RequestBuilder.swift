@@ -38,7 +38,7 @@ public struct RequestBuilder: Sendable {
             request.headers.add(name: header.name, value: try headerValue(header.value, named: header.name, path: path, scope: scope))
         }
         try addEnvironmentDefaults(to: &request, scope: scope)
-        if let server { request = ApplyEnvironmentLoader.apply(server, to: request) }
+        if let server { request = server.complete(request) }
         if let body = spec.body {
             request.body = try self.body(body.value, headers: request.headers, path: path, scope: scope)
         }
@@ -205,7 +205,7 @@ public struct RequestBuilder: Sendable {
         guard let components = URLComponents(string: text) else { return nil }
         if components.scheme != nil { return components.url }
         guard let server else { return nil }
-        return ApplyEnvironmentLoader.apply(server, to: HTTPRequest(components: components)).url
+        return server.complete(HTTPRequest(components: components)).url
     }
 
     /// A header value resolved from its template; CR, LF and NUL (which would split or end the header) are refused.

@@ -4,25 +4,22 @@ import HTTPCore
 import Loaders
 import TestSupport
 
-@Suite struct ApplyEnvironmentTests {
+@Suite struct ServerEnvironmentTests {
     let environment = ServerEnvironment(baseURL: "https://qa.example.com:8443/api",
                                         headers: ["User-Agent": "env-agent", "X-Env": "qa"],
                                         query: [URLQueryItem(name: "lang", value: "en")])!
 
-    @Test func fillsRelativeRequests() async throws {
-        let scripted = ScriptedLoader()
-        let loader = chain([.applyEnvironment(environment)], ending: scripted)
-        _ = try await loader.load(request("/users?page=2", headers: ["user-agent": "mine"]))
-        let sent = try #require(await scripted.received.first)
+    @Test func completesRelativeRequests() throws {
+        let sent = environment.complete(request("/users?page=2", headers: ["user-agent": "mine"]))
         #expect(sent.url?.absoluteString == "https://qa.example.com:8443/api/users?page=2&lang=en")
         #expect(sent.headers["User-Agent"] == "mine")
         #expect(sent.headers["x-env"] == "qa")
     }
 
     @Test func keepsAbsoluteURLsAndQueryItemsTheRequestSets() throws {
-        let applied = ApplyEnvironmentLoader.apply(environment, to: request("http://other.test:81/x?lang=de"))
+        let applied = environment.complete(request("http://other.test:81/x?lang=de"))
         #expect(applied.url?.absoluteString == "http://other.test:81/x?lang=de")
-        let relative = ApplyEnvironmentLoader.apply(environment, to: request("items"))
+        let relative = environment.complete(request("items"))
         #expect(relative.url?.absoluteString == "https://qa.example.com:8443/api/items?lang=en")
     }
 }

@@ -42,7 +42,8 @@ func withStandardChain(on server: TestServer, after layers: [LoaderLayer] = [],
     let transport = HTTPClientTransport()
     try await stopping(server, transport) {
         let environment = try #require(ServerEnvironment(baseURL: server.baseURL))
-        let loader = chain(layers + LoaderLayer.standard(environment: environment, userAgent: "runner-tests"), ending: transport)
+        let relative = LoaderLayer.modifyRequest { $0 = environment.complete($0) }
+        let loader = chain(layers + [relative] + LoaderLayer.standard(userAgent: "runner-tests"), ending: transport)
         try await body(server, loader)
     }
 }
