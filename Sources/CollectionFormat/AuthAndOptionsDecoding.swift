@@ -175,7 +175,7 @@ extension NodeDecoder {
         }
         if let value = fields["stopWhen"] {
             if let location {
-                retry.stopWhen = Located(expect(value, location: location), at: value.mark)
+                retry.stopWhen = Located(expect(value, location: location, context: "options.retry.stopWhen"), at: value.mark)
                 if !retry.polls {
                     error("'stopWhen' ends polling, but 'options.retry.on' does not poll", at: value.mark,
                           suggestion: "add 'expectations' to 'on'")

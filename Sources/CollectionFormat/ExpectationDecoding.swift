@@ -2,45 +2,46 @@ import Expectations
 import YAML
 
 extension NodeDecoder {
-    /// The `expect:` mapping.
-    mutating func expect(_ node: Node, location: FileLocation) -> ExpectDefinition {
+    /// The `expect:` mapping, or another of the same keys: `context` is its place in the file, which messages name
+    /// (`options.retry.stopWhen`).
+    mutating func expect(_ node: Node, location: FileLocation, context: String = "expect") -> ExpectDefinition {
         var expect = ExpectDefinition()
-        guard let pairs = mapping(node, for: "expect") else { return expect }
-        let fields = fields(pairs, allowed: FormatKeys.expect.names, in: "expect")
+        guard let pairs = mapping(node, for: context) else { return expect }
+        let fields = fields(pairs, allowed: FormatKeys.expect.names, in: context)
         if let value = fields["error"] {
-            expect.error = expectedFailure(value).map { Located($0, at: value.mark) }
+            expect.error = expectedFailure(value, for: "\(context).error").map { Located($0, at: value.mark) }
             for other in pairs where Self.keyText(other.key) != "error" {
-                error("'expect.\(Self.keyText(other.key))' cannot be checked when 'expect.error' expects no response", at: other.key.mark,
-                      suggestion: "remove it, or remove 'expect.error'")
+                error("'\(context).\(Self.keyText(other.key))' cannot be checked when '\(context).error' expects no response",
+                      at: other.key.mark, suggestion: "remove it, or remove '\(context).error'")
             }
         }
-        if let value = fields["status"] { expect.status = status(value).map { Located($0, at: value.mark) } }
-        if let value = fields["headers"], let headerPairs = mapping(value, for: "expect.headers") {
+        if let value = fields["status"] { expect.status = status(value, for: "\(context).status").map { Located($0, at: value.mark) } }
+        if let value = fields["headers"], let headerPairs = mapping(value, for: "\(context).headers") {
             for pair in headerPairs {
                 let name = Self.keyText(pair.key)
-                guard let matcher = matcher(pair.value, for: "expect.headers.\(name)") else { continue }
+                guard let matcher = matcher(pair.value, for: "\(context).headers.\(name)") else { continue }
                 expect.headers.append(HeaderExpectation(name: name, nameMark: pair.key.mark, matcher: matcher, mark: pair.value.mark))
             }
         }
-        if let value = fields["body"], let bodyPairs = mapping(value, for: "expect.body") {
+        if let value = fields["body"], let bodyPairs = mapping(value, for: "\(context).body") {
             for pair in bodyPairs {
                 let query = Self.keyText(pair.key)
                 checkJSONPath(query, in: pair.key)
-                guard let matcher = matcher(pair.value, for: "expect.body.\(query)") else { continue }
+                guard let matcher = matcher(pair.value, for: "\(context).body.\(query)") else { continue }
                 expect.body.append(BodyExpectation(path: query, pathMark: pair.key.mark, matcher: matcher, mark: pair.value.mark))
             }
         }
-        if let value = fields["text"] { expect.text = matcher(value, for: "expect.text").map { Located($0, at: value.mark) } }
-        if let value = fields["schema"] { expect.schema = fileReference(value, for: "expect.schema", location: location) }
+        if let value = fields["text"] { expect.text = matcher(value, for: "\(context).text").map { Located($0, at: value.mark) } }
+        if let value = fields["schema"] { expect.schema = fileReference(value, for: "\(context).schema", location: location) }
         if let value = fields["duration"] {
-            expect.duration = durationMatcher(value, for: "expect.duration").map { Located($0, at: value.mark) }
+            expect.duration = durationMatcher(value, for: "\(context).duration").map { Located($0, at: value.mark) }
         }
-        if let value = fields["namespaces"] { expect.namespaces = namespaces(value) }
-        if let value = fields["xpath"], let xpathPairs = mapping(value, for: "expect.xpath") {
+        if let value = fields["namespaces"] { expect.namespaces = namespaces(value, for: "\(context).namespaces") }
+        if let value = fields["xpath"], let xpathPairs = mapping(value, for: "\(context).xpath") {
             for pair in xpathPairs {
                 let expression = Self.keyText(pair.key)
                 checkXPath(expression, in: pair.key, namespaces: expect.namespaces)
-                guard let matcher = matcher(pair.value, for: "expect.xpath.\(expression)") else { continue }
+                guard let matcher = matcher(pair.value, for: "\(context).xpath.\(expression)") else { continue }
                 expect.xpath.append(XPathExpectation(expression: expression, expressionMark: pair.key.mark, matcher: matcher,
                                                      mark: pair.value.mark))
             }
@@ -49,8 +50,8 @@ extension NodeDecoder {
     }
 
     /// `expect.namespaces`: prefixes (XML names without a colon) to namespace URIs.
-    private mutating func namespaces(_ node: Node) -> [XPathNamespace] {
-        guard let pairs = mapping(node, for: "expect.namespaces") else { return [] }
+    private mutating func namespaces(_ node: Node, for context: String) -> [XPathNamespace] {
+        guard let pairs = mapping(node, for: context) else { return [] }
         var namespaces: [XPathNamespace] = []
         for pair in pairs {
             let prefix = Self.keyText(pair.key)
@@ -60,7 +61,7 @@ extension NodeDecoder {
                 continue
             }
             guard case .scalar(let scalar) = pair.value.content, case .string(let uri) = scalar.value, !uri.isEmpty else {
-                typeMismatch(pair.value, expected: "a namespace URI", for: "expect.namespaces.\(prefix)",
+                typeMismatch(pair.value, expected: "a namespace URI", for: "\(context).\(prefix)",
                              suggestion: "write the URI the document declares, such as \"http://www.w3.org/2005/Atom\"")
                 continue
             }
@@ -101,14 +102,14 @@ extension NodeDecoder {
     }
 
     /// `expect.error`: one of the ways a request can fail.
-    private mutating func expectedFailure(_ node: Node) -> ExpectedFailure? {
+    private mutating func expectedFailure(_ node: Node, for context: String) -> ExpectedFailure? {
         let names = ExpectedFailure.allCases.map(\.rawValue)
         guard case .scalar(let scalar) = node.content, case .string(let text) = scalar.value else {
-            typeMismatch(node, expected: "one of " + names.joined(separator: ", "), for: "expect.error")
+            typeMismatch(node, expected: "one of " + names.joined(separator: ", "), for: context)
             return nil
         }
         guard let failure = ExpectedFailure(rawValue: text) else {
-            error("unknown error kind '\(text)' for 'expect.error'", at: node.mark,
+            error("unknown error kind '\(text)' for '\(context)'", at: node.mark,
                   suggestion: Suggestions.didYouMean(text, among: names) ?? "use one of " + names.joined(separator: ", "))
             return nil
         }
@@ -116,22 +117,22 @@ extension NodeDecoder {
     }
 
     /// `expect.status`: an integer, a class like "2xx", a list of them, or a matcher.
-    private mutating func status(_ node: Node) -> StatusExpectation? {
+    private mutating func status(_ node: Node, for context: String) -> StatusExpectation? {
         switch node.content {
-        case .mapping: return matcher(node, for: "expect.status").map { .matcher($0) }
+        case .mapping: return matcher(node, for: context).map { .matcher($0) }
         case .sequence(let items):
-            if items.isEmpty { error("'expect.status' is an empty list", at: node.mark) }
-            let patterns = items.compactMap { statusPattern($0) }
+            if items.isEmpty { error("'\(context)' is an empty list", at: node.mark) }
+            let patterns = items.compactMap { statusPattern($0, for: context) }
             return patterns.count == items.count ? .oneOf(patterns) : nil
-        case .scalar: return statusPattern(node).map { .oneOf([$0]) }
+        case .scalar: return statusPattern(node, for: context).map { .oneOf([$0]) }
         }
     }
 
     /// One status code (100-599) or class (`1xx` to `5xx`).
-    private mutating func statusPattern(_ node: Node) -> StatusPattern? {
+    private mutating func statusPattern(_ node: Node, for context: String) -> StatusPattern? {
         let hint = "expected a status code (100-599), a class like \"2xx\", a list of codes, or a matcher"
         guard case .scalar(let scalar) = node.content else {
-            typeMismatch(node, expected: "a status code or a class like \"2xx\"", for: "expect.status")
+            typeMismatch(node, expected: "a status code or a class like \"2xx\"", for: context)
             return nil
         }
         switch scalar.value {

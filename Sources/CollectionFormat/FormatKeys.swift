@@ -61,7 +61,7 @@ public struct FormatMapping: Sendable {
     /// The mappings of the format; each name is also the mapping's name in the schema's `$defs`.
     public enum Name: String, Sendable, CaseIterable {
         case singleRequestFile, requestDefinition, flowFile, useStep, request, graphql, multipartPart, auth, basicAuth, oauth2,
-             requestOptions, environmentOptions, retry, clientCert, throttle, expect, matcher, durationMatcher, captureSource,
+             requestOptions, environmentOptions, retry, environmentRetry, clientCert, throttle, expect, matcher, durationMatcher, captureSource,
              environment, secret
     }
 
@@ -82,9 +82,11 @@ public struct FormatMapping: Sendable {
     public let choice: Choice?
     /// Whether the mapping needs at least one key.
     public let nonEmpty: Bool
+    /// Keys that, when present, must be the only key (`expect.error`).
+    public let alone: [String]
 
     init(_ name: Name, _ description: String, keys: [FormatKey], required: [String] = [], choice: Choice? = nil,
-         nonEmpty: Bool = false) {
+         nonEmpty: Bool = false, alone: [String] = []) {
         self.name = name
         self.description = description
         self.keys = keys
@@ -92,6 +94,7 @@ public struct FormatMapping: Sendable {
         self.required = required
         self.choice = choice
         self.nonEmpty = nonEmpty
+        self.alone = alone
     }
 
     /// The allowed keys' names, in order: what the decoder passes as `allowed:`.
@@ -125,6 +128,7 @@ public enum FormatKeys {
         case .requestOptions: requestOptions
         case .environmentOptions: environmentOptions
         case .retry: retry
+        case .environmentRetry: environmentRetry
         case .clientCert: clientCert
         case .throttle: throttle
         case .expect: expect
@@ -275,7 +279,7 @@ public enum FormatKeys {
 
     public static let environmentOptions = FormatMapping(
         .environmentOptions, "Options of every request; a request's own options win key by key.",
-        keys: optionKeys + [
+        keys: optionKeys.map { $0.name == "retry" ? FormatKey("retry", .keys(.environmentRetry), $0.description) : $0 } + [
             FormatKey("throttle", .keys(.throttle), "A rate shared by all requests and parallel workers (environments only)."),
         ])
 
@@ -291,6 +295,11 @@ public enum FormatKeys {
             FormatKey("stopWhen", .keys(.expect),
                       "Expectations that end polling at once, as a failure, when they hold (requests only)."),
         ])
+
+    /// `retry` in an environment: `stopWhen` belongs beside a request's own expectations.
+    public static let environmentRetry = FormatMapping(
+        .environmentRetry, "How failed attempts of every request are retried (stopWhen is a request's only).",
+        keys: retry.keys.filter { $0.name != "stopWhen" })
 
     public static let clientCert = FormatMapping(
         .clientCert, "A TLS client certificate and its key, in PEM files relative to the file.",
@@ -323,7 +332,8 @@ public enum FormatKeys {
             FormatKey("xpath", .mapping(of: .matcher), "XPath 1.0 expressions on the XML (or HTML) body to a value or a matcher."),
             FormatKey("namespaces", .mapping(of: .string(pattern: ".", example: "http://www.w3.org/2005/Atom")),
                       "Prefixes the xpath expressions and captures use, to namespace URIs."),
-        ])
+        ],
+        alone: ["error"])
 
     /// The operators of a matcher, in docs/format.md's order; `Matcher.operatorNames` are the same.
     public static let matcher = FormatMapping(

@@ -73,6 +73,10 @@ public enum FormatSchema {
         object["additionalProperties"] = .bool(false)
         if !mapping.required.isEmpty { object["required"] = .array(mapping.required.map { .string($0) }) }
         if mapping.nonEmpty { object["minProperties"] = .int(1) }
+        if !mapping.alone.isEmpty {
+            let alone = mapping.alone.map { ($0, JSONValue.object(JSONObject([("maxProperties", .int(1))]))) }
+            object["dependentSchemas"] = .object(JSONObject(alone))
+        }
         if let choice = mapping.choice {
             if choice.required {
                 object["oneOf"] = .array(choice.keys.map { requiring([$0]) })

@@ -112,8 +112,8 @@ import YAML
         }
     }
 
-    /// Required keys, choices and non-empty mappings: leaving out what is required, or writing two keys that
-    /// exclude each other, is an error for the decoder and a violation of the schema.
+    /// Required keys, choices, keys that stand alone and non-empty mappings: leaving out what is required, or writing
+    /// two keys that exclude each other, is an error for the decoder and a violation of the schema.
     @Test(arguments: FormatMapping.Name.allCases)
     func decoderAndSchemaRequireTheSameKeys(_ name: FormatMapping.Name) throws {
         let mapping = FormatKeys.mapping(name), kind = Self.kind(reaching: name)
@@ -132,6 +132,12 @@ import YAML
             broken.append(two)
         }
         if mapping.nonEmpty { broken.append(JSONObject()) }
+        for key in mapping.alone {
+            let other = try #require(mapping.keys.first { $0.name != key && base[$0.name] == nil })
+            var object = Samples.setting(key, to: Samples.value(mapping.keys.first { $0.name == key }!.shape), in: mapping)
+            object[other.name] = Samples.value(other.shape)
+            broken.append(object)
+        }
         for object in broken {
             let content = try #require(Samples.document(kind, placing: object, at: name))
             #expect(!Self.decodingErrors(content, kind).isEmpty, "the decoder accepts \(content.serialized())")
@@ -154,6 +160,19 @@ import YAML
                         "\(name).\(key) = \(probe.serialized()): decoder \(errors), schema \(schema.validate(content))")
             }
         }
+    }
+
+    /// What a user's trial found the schema accepting although the runner refuses it: `expect.error` beside another
+    /// expectation, and `stopWhen` in an environment's retry (it belongs beside a request's expectations).
+    @Test(arguments: [
+        (FormatSchema.FileKind.request, #"{"request": {"url": "/a"}, "expect": {"error": "timeout", "status": 200}}"#),
+        (.request, #"{"steps": [{"request": {"url": "/a"}, "options": {"retry": {"stopWhen": {"error": "tls", "text": "x"}}}}]}"#),
+        (.environment, #"{"options": {"retry": {"attempts": 3, "on": ["expectations"], "stopWhen": {"status": 500}}}}"#),
+    ])
+    func theSchemaRejectsWhatTheRunnerRejects(_ kind: FormatSchema.FileKind, _ text: String) throws {
+        let content = try JSONValue.parse(text)
+        #expect(!Self.decodingErrors(content, kind).isEmpty, "the decoder accepts \(text)")
+        #expect(!(try Self.schema(kind)).isValid(content), "the schema accepts \(text)")
     }
 
     // MARK: The repository's files
