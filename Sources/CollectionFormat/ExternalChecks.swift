@@ -71,7 +71,7 @@ enum ExternalChecks {
             try Matcher<JSONValue>.validatePattern(pattern)
             return nil
         } catch {
-            return "invalid regular expression '\(pattern)'"
+            return error.description
         }
     }
 

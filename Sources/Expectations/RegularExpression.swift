@@ -5,12 +5,24 @@ struct RegularExpression: @unchecked Sendable {
     // NSRegularExpression is immutable and documented as thread-safe.
     private let expression: NSRegularExpression
 
-    /// Compiles an ICU pattern, throwing Foundation's description of what is wrong.
+    /// Compiles an ICU pattern, throwing what is wrong with it in words.
     init(icuPattern: String) throws(RegularExpressionError) {
         do {
             expression = try NSRegularExpression(pattern: icuPattern)
         } catch {
-            throw RegularExpressionError(pattern: icuPattern, reason: "\(error.localizedDescription)")
+            throw RegularExpressionError(pattern: icuPattern, reason: Self.reason(icuPattern))
+        }
+    }
+
+    /// Why ICU refused a pattern. Foundation's error says only "The value is invalid"; Swift's regex parser reads the
+    /// same syntax and says what it expected where (`expected ']'`), so its message is the reason when it refuses the
+    /// pattern too.
+    private static func reason(_ pattern: String) -> String {
+        do {
+            _ = try Regex(pattern)
+            return "this syntax is not supported by ICU regular expressions"
+        } catch {
+            return "\(error)"
         }
     }
 
