@@ -32,13 +32,14 @@ public struct Run: Sendable {
 
     /// Runs the collection, printing a line per request and a summary; the exit status says how it went.
     public func execute() async -> ExitStatus {
-        let interruption = Interruption()
+        let reports = ReportFiles(junit: junitReport, json: jsonReport)
+        let interruption = Interruption { reports.writeAndExit(stoppedBy: $0) }
         var planner = RunPlanner(selection: collection.filter)
         let loaded = await collection.load(forSending: true) { planner.add($0) }
+        reports.use(sources: loaded.sources, redactor: Redactor(secrets: loaded.scope.secretValues))
         // Every way out writes the reports, so the CI step that publishes them finds them: a case per problem.
         let stop = { (status: ExitStatus, problems: [Diagnostic]) -> ExitStatus in
-            _ = writeReports(.notSent(problems, status: status.rawValue), loaded: loaded,
-                             redactor: Redactor(secrets: loaded.scope.secretValues))
+            _ = reports.write(.notSent(problems, status: status.rawValue))
             return status
         }
         let stopWithError = { (status: ExitStatus, message: String) -> ExitStatus in
@@ -75,6 +76,7 @@ public struct Run: Sendable {
         let proxyCredentials = (options.proxy.map { ProxySettings(proxy: $0) }?.credentialTexts ?? [])
             + options.environmentProxies.credentialTexts
         let redactor = Redactor(secrets: Array(loaded.scope.secretValues) + proxyCredentials)
+        reports.use(sources: loaded.sources, redactor: redactor)
         let console = ConsoleReport(sources: loaded.sources, redactor: redactor, color: Console.colorOnStandardOutput, verbose: verbose)
 
         var summary: RunSummary
@@ -85,6 +87,7 @@ public struct Run: Sendable {
                 let keepingOutcomes = junitReport != nil || jsonReport != nil
                 let result = await interruption.cancelling {
                     await run.run(keepingOutcomes: keepingOutcomes) { outcome in
+                        reports.record(outcome)
                         progress.clear()
                         Console.out(console.render(outcome))
                         progress.advance(console)
@@ -98,7 +101,7 @@ public struct Run: Sendable {
         }
         summary.stopStatus = interruption.status?.rawValue
         Console.out(console.summary(summary))
-        guard writeReports(summary, loaded: loaded, redactor: redactor) else { return .badCommandLine }
+        guard reports.write(summary) else { return .badCommandLine }
         return ExitStatus(rawValue: summary.exitStatus) ?? .requestFailed
     }
 
@@ -107,13 +110,75 @@ public struct Run: Sendable {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
-    /// Writes `--report-junit` and `--report-json`; false (after saying why) when one cannot be written.
-    private func writeReports(_ summary: RunSummary, loaded: LoadedCollection, redactor: Redactor) -> Bool {
-        let reports = [
-            (junitReport, { JUnitReport.render(summary, sources: loaded.sources, redactor: redactor) }),
-            (jsonReport, { JSONReport.render(summary, sources: loaded.sources, redactor: redactor) }),
+}
+
+/// `--report-junit` and `--report-json`, written once on every way out: by the run, or, when a second signal ends
+/// the process at once, from the outcomes reported so far.
+final class ReportFiles: Sendable {
+    private struct State {
+        var sources = SourceCache()
+        var redactor = Redactor(secrets: [])
+        /// The outcomes printed so far, in run order (kept only when a report is asked for).
+        var outcomes: [RequestOutcome] = []
+        var written = false
+    }
+
+    private let junit: String?
+    private let json: String?
+    private let started = ContinuousClock.now
+    private let state = Mutex(State())
+
+    init(junit: String?, json: String?) {
+        self.junit = junit
+        self.json = json
+    }
+
+    /// The sources that diagnostics point into and the redactor of every output, once they are known.
+    func use(sources: SourceCache, redactor: Redactor) {
+        state.withLock { state in
+            state.sources = sources
+            state.redactor = redactor
+        }
+    }
+
+    /// Keeps an outcome for a report written before the run ends.
+    func record(_ outcome: RequestOutcome) {
+        guard junit != nil || json != nil else { return }
+        state.withLock { $0.outcomes.append(outcome) }
+    }
+
+    /// Writes the reports of `summary`; false (after saying why) when one cannot be written.
+    func write(_ summary: RunSummary) -> Bool {
+        state.withLock { state in
+            state.written = true
+            return Self.write(summary, to: [junit, json], sources: state.sources, redactor: state.redactor)
+        }
+    }
+
+    /// Ends the process at once with the status of `signal`, after writing the reports from what ran so far (unless
+    /// the run wrote them already); holding the lock until the end keeps the run from writing them at the same time.
+    func writeAndExit(stoppedBy signal: Int32) -> Never {
+        let status = Interruption.status(for: signal)
+        return state.withLock { state -> Never in
+            if !state.written {
+                let message = "the run was stopped at once by a second signal (\(Interruption.name(of: signal))): "
+                    + "only the requests that ended before it are reported"
+                var summary = RunSummary(outcomes: state.outcomes + RunSummary.notSent([.error(message, path: nil, at: nil)],
+                                                                                          status: status.rawValue).outcomes,
+                                         duration: ContinuousClock.now - started)
+                summary.stopStatus = status.rawValue
+                _ = Self.write(summary, to: [junit, json], sources: state.sources, redactor: state.redactor)
+            }
+            _exit(status.rawValue)
+        }
+    }
+
+    private static func write(_ summary: RunSummary, to paths: [String?], sources: SourceCache, redactor: Redactor) -> Bool {
+        let renderers = [
+            { JUnitReport.render(summary, sources: sources, redactor: redactor) },
+            { JSONReport.render(summary, sources: sources, redactor: redactor) },
         ]
-        for case let (path?, render) in reports {
+        for case let (path?, render) in zip(paths, renderers) {
             do {
                 try Data(render().utf8).write(to: URL(fileURLWithPath: path))
             } catch {
@@ -153,19 +218,27 @@ final class ProgressLine: Sendable {
 }
 
 /// Turns SIGINT and SIGTERM into the cancellation of the run, so that what ran is reported and the reports are
-/// written; a second signal ends the process at once. (Unchecked: `sources` is set in `init` and only cancelled in
-/// `deinit`; the rest is behind a mutex.)
+/// written. The same signal again within `repeatWindow` is the same request to stop (GNU `timeout` signals the child
+/// and then its process group, microseconds apart) and is ignored; a different signal, or the same one later, ends the
+/// process at once through `stopAtOnce`. (Unchecked: `sources` is set in `init` and only cancelled in `deinit`; the
+/// rest is behind a mutex.)
 final class Interruption: @unchecked Sendable {
     private struct State {
         var signal: Int32?
+        var receivedAt: ContinuousClock.Instant?
         var task: Task<RunSummary, Never>?
     }
 
+    /// How soon the same signal again counts as the same request to stop.
+    static let repeatWindow: Duration = .milliseconds(500)
+
     private let state = Mutex(State())
     private let sources: [any DispatchSourceSignal]
+    private let stopAtOnce: @Sendable (Int32) -> Never
 
-    /// Watches SIGINT and SIGTERM from now on.
-    init() {
+    /// Watches SIGINT and SIGTERM from now on; `stopAtOnce` ends the process for a second signal.
+    init(stopAtOnce: @escaping @Sendable (Int32) -> Never = { _exit(Interruption.status(for: $0).rawValue) }) {
+        self.stopAtOnce = stopAtOnce
         var sources: [any DispatchSourceSignal] = []
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
@@ -182,9 +255,19 @@ final class Interruption: @unchecked Sendable {
         for source in sources { source.cancel() }
     }
 
+    /// The exit status for a signal: 143 for SIGTERM, 130 for SIGINT.
+    static func status(for signal: Int32) -> ExitStatus {
+        signal == SIGTERM ? .terminated : .interrupted
+    }
+
+    /// `SIGTERM` or `SIGINT`.
+    static func name(of signal: Int32) -> String {
+        signal == SIGTERM ? "SIGTERM" : "SIGINT"
+    }
+
     /// The exit status for the signal received, if one was.
     var status: ExitStatus? {
-        state.withLock { $0.signal }.map { $0 == SIGTERM ? .terminated : .interrupted }
+        state.withLock { $0.signal }.map(Self.status(for:))
     }
 
     /// Runs `body` in a task that a signal cancels.
@@ -198,14 +281,34 @@ final class Interruption: @unchecked Sendable {
         return await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
     }
 
-    /// The first signal cancels the run; a second one ends the process with its status.
+    /// What a signal asks for.
+    private enum Request {
+        /// The first signal: cancel the run (the task, when it has started).
+        case cancel(Task<RunSummary, Never>?)
+        /// The same signal again soon after: the same request.
+        case same
+        /// Another signal, or the same one later: stop at once.
+        case stopAtOnce
+    }
+
+    /// The first signal cancels the run; the same one within `repeatWindow` is ignored; any other ends the process.
+    /// (Signals that arrive before their handler runs are delivered to it once.)
     private func received(_ number: Int32) {
-        let (first, task) = state.withLock { state in
-            defer { if state.signal == nil { state.signal = number } }
-            return (state.signal == nil, state.task)
+        let now = ContinuousClock.now
+        let request = state.withLock { state -> Request in
+            guard let first = state.signal, let receivedAt = state.receivedAt else {
+                state.signal = number
+                state.receivedAt = now
+                return .cancel(state.task)
+            }
+            return first == number && now - receivedAt < Self.repeatWindow ? .same : .stopAtOnce
         }
-        guard first else { _exit(number == SIGTERM ? 143 : 130) }
-        Console.error("\n\(number == SIGTERM ? "terminated" : "interrupted"): cancelling the run; the requests not run are reported as skipped")
-        task?.cancel()
+        switch request {
+        case .cancel(let task):
+            Console.error("\n\(number == SIGTERM ? "terminated" : "interrupted"): cancelling the run; the requests not run are reported as skipped")
+            task?.cancel()
+        case .same: break
+        case .stopAtOnce: stopAtOnce(number)
+        }
     }
 }

@@ -1,0 +1,89 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Signals during a run: the same signal twice in a row (as GNU `timeout` sends SIGTERM to the child and then to its
+/// process group) is one request to stop, so the run is cancelled and its reports written; a different signal ends the
+/// run at once, and the reports still say what ran.
+@Suite struct SignalScenarioTests {
+    /// The reports of a run cancelled while its second file stalls (scenario `Scenarios/cancel`).
+    static func expectCancelled(_ output: ScenarioRun.Output, run: Int) throws {
+        #expect(output.result.exitCode == 143, "run \(run): \(output.result.stdout)\n\(output.result.stderr)")
+        let requests = try ScenarioRun.jsonRequests(#require(output.json, "run \(run): no JSON report"))
+        #expect(requests.map { $0["result"] as? String } == ["passed", "skipped", "skipped"])
+        #expect(requests.dropFirst().map { $0["skipReason"] as? String } == ["cancelled", "cancelled"])
+        #expect(output.json?.contains("\"exitStatus\": 143") == true)
+        #expect(output.junit?.contains(#"<skipped message="cancelled"/>"#) == true, "run \(run): no JUnit report")
+    }
+
+    @Test func twoSIGTERMsBackToBackCancelTheRunOnceAndWriteTheReports() async throws {
+        // Back to back, the two signals often reach the runner's handler as one; a few milliseconds apart, as two.
+        // Both are one request to stop when they come within 500 ms.
+        for (run, gap) in [0, 0, 0.002, 0.01, 0.05, 0.2].enumerated() {
+            let output = try await ScenarioRun.run("cancel", ["run", "requests", "--env", "local"]) { pid in
+                Thread.sleep(forTimeInterval: 2)
+                kill(pid, SIGTERM)
+                if gap > 0 { Thread.sleep(forTimeInterval: gap) }
+                kill(pid, SIGTERM)
+            }
+            try Self.expectCancelled(output, run: run + 1)
+        }
+    }
+
+    @Test func gnuTimeoutsSIGTERMToTheChildAndItsGroupWritesTheReports() async throws {
+        let timeout = URL(fileURLWithPath: "/usr/bin/timeout")
+        try #require(FileManager.default.isExecutableFile(atPath: timeout.path), "GNU timeout is not installed")
+        let runner = try RunnerProcess.executable.path
+        for run in 1...3 {
+            // `timeout` runs in a process group of its own, signals the runner, then the group (the runner again);
+            // with --preserve-status it exits with the runner's status.
+            let output = try await Self.run(program: timeout, ["--preserve-status", "-s", "TERM", "2", runner,
+                                                               "run", "requests", "--env", "local"])
+            try Self.expectCancelled(output, run: run)
+        }
+    }
+
+    @Test func aDifferentSecondSignalEndsTheRunAtOnceAndTheReportsSayWhatRan() async throws {
+        // A TLS handshake that never ends: after SIGTERM the run gives it a moment to close, when SIGINT comes.
+        let silent = try SilentListener()
+        defer { silent.close() }
+        let output = try await ScenarioRun.run("stalled-connect", ["run", "requests/waits.yaml", "--env", "local"],
+                                               environment: ["SILENT_PORT": String(silent.port)]) { pid in
+            Thread.sleep(forTimeInterval: 2)
+            kill(pid, SIGTERM)
+            Thread.sleep(forTimeInterval: 0.05)
+            kill(pid, SIGINT)
+        }
+        #expect(output.result.exitCode == 130, "\(output.result.stdout)\n\(output.result.stderr)")
+        let requests = try ScenarioRun.jsonRequests(output.json)
+        #expect(requests.first?["skipReason"] as? String == "cancelled", "\(requests)")
+        let message = "the run was stopped at once by a second signal (SIGINT)"
+        #expect((requests.last?["error"] as? [String: Any])?["message"] as? String == message
+                    + ": only the requests that ended before it are reported")
+        #expect(output.json?.contains("\"exitStatus\": 130") == true)
+        #expect(output.junit?.contains(message) == true)
+    }
+
+    /// Runs `program` with `arguments` in the `cancel` scenario against a fresh test server, with `--report-junit` and
+    /// `--report-json` to a temporary folder.
+    static func run(program: URL, _ arguments: [String]) async throws -> ScenarioRun.Output {
+        let server = try await TestServer.start()
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("runner-reports-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: reports) }
+        let junit = reports.appendingPathComponent("junit.xml"), json = reports.appendingPathComponent("report.json")
+        let result: RunnerProcess.Result
+        do {
+            result = try await RunnerProcess.run(program: program, arguments + ["--report-junit", junit.path, "--report-json", json.path],
+                                                 in: ScenarioRun.folder("cancel"),
+                                                 environment: ["NO_COLOR": "1", "TEST_SERVER_PORT": String(server.port)])
+            try await server.stop()
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        return ScenarioRun.Output(result: result, junit: try? String(contentsOf: junit, encoding: .utf8),
+                                  json: try? String(contentsOf: json, encoding: .utf8), received: server.receivedRequests(),
+                                  connectionsAccepted: server.connectionsAccepted)
+    }
+}
