@@ -11,6 +11,12 @@ public struct Init: Sendable {
 
     /// Writes every starter file, or nothing when any of them exists already.
     public func execute() -> ExitStatus {
+        if let file = fileInTheWay() {
+            let which = file == directory ? "'\(directory)' is a file" : "'\(file)', above '\(directory)', is a file"
+            Console.error("error: runner init writes into a directory, but \(which), not a directory\n"
+                + "give a directory that does not exist yet or holds no starter file, such as: runner init api-tests")
+            return .badCommandLine
+        }
         let files = StarterCollection.files
         let existing = files.map { place($0.path) }.filter { FileManager.default.fileExists(atPath: $0) }
         guard existing.isEmpty else {
@@ -40,6 +46,20 @@ public struct Init: Sendable {
             `runner schema request` and `runner schema environment` print them again).
             """)
         return .success
+    }
+
+    /// The directory, or the nearest folder above it that exists, when that is not a directory (a file): nothing can be
+    /// written under it. nil when the directory exists or can be created.
+    private func fileInTheWay() -> String? {
+        var path = directory
+        while !path.isEmpty {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return isDirectory.boolValue ? nil : path }
+            let parent = (path as NSString).deletingLastPathComponent
+            if parent == path { return nil }
+            path = parent
+        }
+        return nil
     }
 
     /// A starter file's path inside the directory.

@@ -83,4 +83,22 @@ import Testing
         #expect(fresh.exitCode == 0, "\(fresh.stderr)")
         #expect(fresh.stdout.contains("cd fresh/api && runner validate requests/ --env local"), "\(fresh.stdout)")
     }
+
+    /// `runner init FILE`, or a path under a file: a clear error naming the file (not the system's "Not a
+    /// directory"), exit 1, and nothing written.
+    @Test(arguments: [("notes.txt", "'notes.txt' is a file"), ("notes.txt/api", "'notes.txt', above 'notes.txt/api', is a file")])
+    func initIntoAFileSaysSoAndWritesNothing(_ target: String, _ message: String) async throws {
+        let directory = try emptyDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("notes\n".utf8).write(to: directory.appendingPathComponent("notes.txt"))
+
+        let result = try await runner(["init", target], in: directory)
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.hasPrefix("error: runner init writes into a directory, but \(message), not a directory\n"),
+                "\(result.stderr)")
+        #expect(!result.stderr.contains("could not be completed"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["notes.txt"])
+        #expect(try String(contentsOf: directory.appendingPathComponent("notes.txt"), encoding: .utf8) == "notes\n")
+    }
 }
