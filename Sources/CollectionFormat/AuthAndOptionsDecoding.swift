@@ -122,7 +122,7 @@ extension NodeDecoder {
         switch HTTPProxy.parse(text) {
         case .success(let proxy): return ProxySettings(proxy: proxy)
         case .failure(let problem):
-            error("'options.proxy' is not a proxy URL (\(problem)): '\(shown)'", at: node.mark,
+            error("'options.proxy' is not a proxy URL: '\(shown)': \(problem)", at: node.mark,
                   suggestion: "write http://host:port (with user:password@ before the host when it needs them), or none")
             return nil
         }

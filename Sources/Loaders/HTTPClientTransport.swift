@@ -105,6 +105,9 @@ public final class HTTPClientTransport: HTTPLoader {
         } catch let error as HTTPError {
             throw error
         } catch {
+            if let proxy, (error as? HTTPClientError) == .invalidProxyResponse {
+                throw await TransportErrorMapping.tunnelRefused(by: proxy, request: request, underlyingError: error)
+            }
             throw TransportErrorMapping.httpError(for: error, request: request, decompressionRatio: decompressionRatio, proxy: proxy)
         }
     }
@@ -389,6 +392,19 @@ enum TransportErrorMapping {
         default: "the request to \(target) failed: \(detail)"
         }
         return HTTPError(code, request: request, underlyingError: error, message: message)
+    }
+
+    /// The error for a proxy that refused a tunnel with a status other than 407, naming the status and carrying the
+    /// proxy's answer (which `--verbose` shows) when a second `CONNECT` gets it (AsyncHTTPClient keeps neither).
+    static func tunnelRefused(by proxy: HTTPProxy, request: HTTPRequest, underlyingError: any Error) async -> HTTPError {
+        let target = authority(of: request)
+        let answer = await ProxyTunnelProbe.answer(of: proxy, toTunnelTo: target, request: request)
+        var error = HTTPError(.cannotConnect, request: request, underlyingError: underlyingError,
+                              message: "the proxy \(proxy.authority) refused the tunnel to \(target)"
+                                  + (answer.map { ": \($0.status)" } ?? "") + "; check that the proxy allows CONNECT to this host and port, "
+                                  + "or reach it directly with NO_PROXY or proxy: none")
+        error.response = answer?.response
+        return error
     }
 
     /// The error for a proxy that answered 407: its credentials are missing or wrong.

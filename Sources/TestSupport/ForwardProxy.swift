@@ -24,11 +24,20 @@ public final class ForwardProxy: Sendable {
         let forwarded = Mutex<[Forwarded]>([])
         let connections = Mutex(0)
         let credentials: String?
+        /// The status line (`403 Forbidden`) a `CONNECT` is answered with instead of a tunnel.
+        let tunnelRefusal: String?
 
-        init(credentials: String?) { self.credentials = credentials }
+        init(credentials: String?, tunnelRefusal: String?) {
+            self.credentials = credentials
+            self.tunnelRefusal = tunnelRefusal
+        }
     }
 
-    private init(port: Int, channel: any Channel, log: Log) {
+    /// The address it listens on: `127.0.0.1`, or `::1`.
+    public let host: String
+
+    private init(host: String, port: Int, channel: any Channel, log: Log) {
+        self.host = host
         self.port = port
         self.channel = channel
         self.log = log
@@ -40,13 +49,16 @@ public final class ForwardProxy: Sendable {
     /// How many client connections it accepted.
     public var connectionsAccepted: Int { log.connections.withLock { $0 } }
 
-    /// `http://127.0.0.1:PORT`.
-    public var url: String { "http://127.0.0.1:\(port)" }
+    /// `http://127.0.0.1:PORT` (`http://[::1]:PORT` on the IPv6 loopback address).
+    public var url: String { host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)" }
 
-    /// Starts a proxy; with `username` and `password`, only requests carrying them in `Proxy-Authorization` pass.
-    public static func start(username: String? = nil, password: String? = nil) async throws -> ForwardProxy {
+    /// Starts a proxy on `host` (a loopback address); with `username` and `password`, only requests carrying them in
+    /// `Proxy-Authorization` pass; with `refusingTunnels` (a status line such as `403 Forbidden`) every `CONNECT` is
+    /// answered with it, a small text body and `Connection: close`.
+    public static func start(username: String? = nil, password: String? = nil, host: String = "127.0.0.1",
+                             refusingTunnels: String? = nil) async throws -> ForwardProxy {
         let credentials = username.map { "Basic " + Data("\($0):\(password ?? "")".utf8).base64EncodedString() }
-        let log = Log(credentials: credentials)
+        let log = Log(credentials: credentials, tunnelRefusal: refusingTunnels)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -55,8 +67,8 @@ public final class ForwardProxy: Sendable {
                     try channel.pipeline.syncOperations.addHandler(ProxyConnectionHandler(log: log))
                 }
             }
-            .bind(host: "127.0.0.1", port: 0).get()
-        return ForwardProxy(port: channel.localAddress?.port ?? 0, channel: channel, log: log)
+            .bind(host: host, port: 0).get()
+        return ForwardProxy(host: host, port: channel.localAddress?.port ?? 0, channel: channel, log: log)
     }
 
     /// Stops listening.
@@ -101,6 +113,14 @@ private final class ProxyConnectionHandler: ChannelInboundHandler, @unchecked Se
             if let required = log.credentials, authorization != required {
                 let answer = "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"test\"\r\n"
                     + "Content-Length: 0\r\nConnection: close\r\n\r\n"
+                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer))).whenComplete { _ in bound.value.close(promise: nil) }
+                return
+            }
+            if request.method == "CONNECT", let refusal = log.tunnelRefusal {
+                let body = "tunnels are not allowed by the test proxy"
+                let answer = "HTTP/1.1 \(refusal)\r\nContent-Type: text/plain\r\nX-Proxy-Policy: no-tunnels\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
                 let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
                 context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer))).whenComplete { _ in bound.value.close(promise: nil) }
                 return

@@ -26,8 +26,8 @@ import Testing
         let (result, received, _) = try await Folder(scheme: .http, files: Self.files(proxy: "http://127.0.0.1:65536"))
             .run([command, "requests", "--env", "local"], scheme: .http)
         #expect(result.exitCode == 2, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stderr.contains("requests/echo.yaml:2:19: error: 'options.proxy' is not a proxy URL "
-                                       + "(the port '65536' is not a number from 1 to 65535)"), "\(result.stderr)")
+        #expect(result.stderr.contains("requests/echo.yaml:2:19: error: 'options.proxy' is not a proxy URL: 'http://127.0.0.1:65536': "
+                                       + "the port '65536' is not a number from 1 to 65535"), "\(result.stderr)")
         #expect(received.isEmpty)
     }
 
@@ -41,8 +41,8 @@ import Testing
             let (result, received, _) = try await Folder(scheme: .http, files: Self.files(proxy: "http://pu:S3cret@127.0.0.1:abc"))
                 .run(arguments, scheme: .http)
             #expect(result.exitCode == 2, "\(result.stdout)\n\(result.stderr)")
-            #expect(result.stderr.contains("'options.proxy' is not a proxy URL (the port 'abc' is not a number from 1 to 65535): "
-                                           + "'http://pu:***@127.0.0.1:abc'"), "\(result.stderr)")
+            #expect(result.stderr.contains("'options.proxy' is not a proxy URL: 'http://pu:***@127.0.0.1:abc': "
+                                           + "the port 'abc' is not a number from 1 to 65535"), "\(result.stderr)")
             #expect(result.stderr.contains(#" 2 | options: { proxy: "http://pu:***@127.0.0.1:abc" }"#), "\(result.stderr)")
             #expect(!(result.stdout + result.stderr).contains("S3cret"), "\(result.stderr)")
             #expect(received.isEmpty)

@@ -1,0 +1,87 @@
+internal import Foundation
+internal import HTTPCore
+internal import Synchronization
+internal import NIOCore
+internal import NIOPosix
+
+/// Asks a proxy once more for the tunnel it refused, to learn its answer: AsyncHTTPClient reports a `CONNECT` refused
+/// with a status other than 407 without the status. The probe sends the same `CONNECT` (with the proxy's credentials),
+/// reads the answer's head and up to 4 KiB of its body, and closes; nil when the proxy does not answer as HTTP in time,
+/// or grants the tunnel this time.
+enum ProxyTunnelProbe {
+    /// The most of the answer kept: its head and the start of its body.
+    static let limit = 64 * 1024
+
+    /// The proxy's answer (as the response to `request`) and its status as written, such as `403 Forbidden`.
+    typealias Answer = (response: HTTPResponse, status: String)
+
+    static func answer(of proxy: HTTPProxy, toTunnelTo target: String, request: HTTPRequest,
+                       within timeout: TimeAmount = .seconds(2)) async -> Answer? {
+        var head = "CONNECT \(target) HTTP/1.1\r\nHost: \(target)\r\n"
+        if let authorization = proxy.authorization { head += "Proxy-Authorization: \(authorization)\r\n" }
+        let collected = Received()
+        let started = Date()
+        let start = ContinuousClock.now
+        do {
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(timeout)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Collector(into: collected)) }
+                }
+                .connect(host: proxy.host, port: proxy.port).get()
+            defer { channel.close(promise: nil) }
+            try await channel.writeAndFlush(ByteBuffer(string: head + "\r\n")).get()
+            let deadline = ContinuousClock.now + .nanoseconds(timeout.nanoseconds)
+            while ContinuousClock.now < deadline {
+                if let answer = parse(collected.bytes.withLock { $0 }, complete: !channel.isActive, request: request,
+                                        startedAt: started, duration: start.duration(to: .now)) {
+                    return answer.response.status.code / 100 == 2 ? nil : answer
+                }
+                if !channel.isActive { return nil }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        } catch {}
+        return nil
+    }
+
+    /// The answer in `buffer` once its head and its body (by `Content-Length`, or until the connection closed, or
+    /// `limit`) are in; nil while they are not, or when it is not HTTP.
+    private static func parse(_ buffer: ByteBuffer, complete: Bool, request: HTTPRequest, startedAt: Date,
+                              duration: Duration) -> Answer? {
+        let bytes = Array(buffer.readableBytesView)
+        guard let end = bytes.firstRange(of: Array("\r\n\r\n".utf8)) else { return nil }
+        var lines = String(decoding: bytes[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2)
+        guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/"), let code = Int(statusLine[1]) else { return nil }
+        let headers = HTTPHeaders(lines.compactMap { line -> (String, String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        })
+        let body = bytes[end.upperBound...]
+        let length = headers["Content-Length"].flatMap { Int($0) }
+        guard complete || body.count >= min(length ?? limit, limit) else { return nil }
+        let response = HTTPResponse(request: request, status: HTTPStatus(code), headers: headers,
+                                    body: Data(body.prefix(length ?? limit)), startedAt: startedAt, duration: duration)
+        return (response, statusLine.dropFirst().joined(separator: " "))
+    }
+
+    /// What the proxy sent so far.
+    private final class Received: Sendable {
+        let bytes = Mutex(ByteBuffer())
+    }
+
+    /// Keeps what the proxy sends, up to `limit` bytes.
+    private final class Collector: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        let received: Received
+
+        init(into received: Received) { self.received = received }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            var part = unwrapInboundIn(data)
+            received.bytes.withLock { buffer in
+                if buffer.readableBytes < ProxyTunnelProbe.limit { buffer.writeBuffer(&part) }
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import TestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whether this machine can listen on the IPv6 loopback address `::1`, or why not.
+enum IPv6Loopback {
+    static let unavailable: String? = {
+        let socket = Glibc.socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return "no IPv6 sockets on this machine: the IPv6 proxy test is skipped" }
+        defer { close(socket) }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_addr = in6addr_loopback
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+        }
+        return bound == 0 ? nil : "no IPv6 loopback address (::1) on this machine: the IPv6 proxy test is skipped"
+    }()
+}
+
+/// The proxy transport over `http://` and `https://`: a proxy on an IPv6 literal, and a tunnel refused with a status
+/// other than 407.
+@Suite struct ProxyTransportScenarioTests {
+    typealias Folder = ProxyScenarioTests.Folder
+
+    @Test(.enabled(if: IPv6Loopback.unavailable == nil, Comment(rawValue: IPv6Loopback.unavailable ?? "")),
+          arguments: TestServerScheme.allCases, ["flag", "option"])
+    func aProxyOnAnIPv6LiteralIsReached(scheme: TestServerScheme, way: String) async throws {
+        let proxy = try await ForwardProxy.start(host: "::1")
+        #expect(proxy.url.hasPrefix("http://[::1]:"))
+        var files = ProxyScenarioTests.echo
+        var arguments = ["run", "requests", "--env", "local"]
+        if way == "flag" { arguments += ["--proxy", proxy.url] } else { files = ProxyProblemScenarioTests.files(proxy: proxy.url) }
+        let (result, received, port) = try await Folder(scheme: scheme, files: files).run(arguments, scheme: scheme)
+        try await proxy.stop()
+        #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(received.map(\.uri) == ["/echo"])
+        let expected = ProxyScenarioTests.expectedTarget(scheme, port: port)
+        #expect(proxy.forwarded.map { "\($0.method) \($0.target)" } == ["\(expected.method) \(expected.target)"])
+    }
+
+    /// Only `https://` targets use `CONNECT`: an `http://` request through a proxy is forwarded, and a proxy's 403 to it
+    /// is that request's answer.
+    @Test(arguments: [false, true])
+    func aTunnelRefusedWithAStatusOtherThan407NamesItAndVerboseShowsTheAnswer(verbose: Bool) async throws {
+        let proxy = try await ForwardProxy.start(username: "pu", password: "Tunnel-Pa55", refusingTunnels: "403 Forbidden")
+        let url = proxy.url.replacingOccurrences(of: "http://", with: "http://pu:Tunnel-Pa55@")
+        let arguments = ["run", "requests", "--env", "local", "--proxy", url] + (verbose ? ["--verbose"] : [])
+        let (result, received, port) = try await Folder(scheme: .https, files: ProxyScenarioTests.echo).run(arguments, scheme: .https)
+        try await proxy.stop()
+        #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("the proxy 127.0.0.1:\(proxy.port) refused the tunnel to 127.0.0.1:\(port): 403 Forbidden; "
+                                       + "check that the proxy allows CONNECT"), "\(result.stdout)")
+        #expect(result.stdout.contains("X-Proxy-Policy: no-tunnels") == verbose, "\(result.stdout)")
+        #expect(result.stdout.contains("tunnels are not allowed by the test proxy") == verbose, "\(result.stdout)")
+        #expect(!result.stdout.contains("Tunnel-Pa55"))
+        #expect(received.isEmpty)
+        #expect(proxy.forwarded.allSatisfy { $0.method == "CONNECT" })
+    }
+}
