@@ -32,6 +32,11 @@ public struct Run: Sendable {
 
     /// Runs the collection, printing a line per request and a summary; the exit status says how it went.
     public func execute() async -> ExitStatus {
+        // A report that cannot be written is a bad command line, found before anything is read or sent.
+        if let problem = ReportFiles.problem(junit: junitReport, json: jsonReport) {
+            Console.error("error: \(problem)")
+            return .badCommandLine
+        }
         let reports = ReportFiles(junit: junitReport, json: jsonReport)
         let interruption = Interruption { reports.writeAndExit(stoppedBy: $0) }
         var planner = RunPlanner(selection: collection.filter)
@@ -179,14 +184,90 @@ final class ReportFiles: Sendable {
             { JSONReport.render(summary, sources: sources, redactor: redactor) },
         ]
         for case let (path?, render) in zip(paths, renderers) {
-            do {
-                try Data(render().utf8).write(to: URL(fileURLWithPath: path))
-            } catch {
-                Console.error("error: cannot write the report '\(path)': \(error.localizedDescription)")
+            if let reason = writeFile(path, render()) {
+                Console.error("error: cannot write the report '\(path)': \(reason)")
                 return false
             }
         }
         return true
+    }
+
+    /// Writes `text` to the file at `path`, created or truncated; nil, or why it could not, in words.
+    private static func writeFile(_ path: String, _ text: String) -> String? {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return reason(errno) }
+        var failure: Int32?
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        return failure.map(reason)
+    }
+
+    /// A system error number in words: "no space left on device".
+    private static func reason(_ code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+
+    /// What makes `--report-junit` or `--report-json` unusable, in words naming the flag and path: a directory, a
+    /// path whose directory is missing or not writable, a file that cannot be written, or both flags naming one file.
+    static func problem(junit: String?, json: String?) -> String? {
+        var files: [(flag: String, path: String, file: String)] = []
+        for (flag, path) in [("--report-junit", junit), ("--report-json", json)] {
+            guard let path else { continue }
+            switch check(path) {
+            case .failure(let problem): return "\(flag): cannot write '\(path)': \(problem.text)"
+            case .success(let file): files.append((flag, path, file))
+            }
+        }
+        if files.count == 2, files[0].file == files[1].file {
+            return "--report-junit and --report-json name the same file ('\(files[0].path)'"
+                + (files[0].path == files[1].path ? "" : " and '\(files[1].path)'") + "); give each report its own file"
+        }
+        return nil
+    }
+
+    /// Why a report path cannot be written.
+    private struct PathProblem: Error {
+        var text: String
+    }
+
+    /// The file a report path names, as an absolute path with its directory's symbolic links resolved, or why it
+    /// cannot be written.
+    private static func check(_ path: String) -> Result<String, PathProblem> {
+        guard !path.isEmpty else { return .failure(PathProblem(text: "the path is empty")) }
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            return .failure(PathProblem(text: "it is a directory; give the path of a file"))
+        }
+        if path.hasSuffix("/") { return .failure(PathProblem(text: "it ends with '/'; give the path of a file")) }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard stat(directory, &status) == 0 else {
+            return .failure(PathProblem(text: errno == ENOENT ? "its directory '\(directory)' does not exist"
+                                                               : "its directory '\(directory)': \(reason(errno))"))
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else { return .failure(PathProblem(text: "'\(directory)' is not a directory")) }
+        if access(path, F_OK) == 0 {
+            guard access(path, W_OK) == 0 else { return .failure(PathProblem(text: "the file is not writable")) }
+        } else if access(directory, W_OK | X_OK) != 0 {
+            return .failure(PathProblem(text: "its directory '\(directory)' is not writable"))
+        }
+        guard let resolved = realpath(directory, nil) else { return .failure(PathProblem(text: reason(errno))) }
+        defer { free(resolved) }
+        return .success(String(cString: resolved) + "/" + name)
     }
 }
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Commands
-import Foundation
 
 /// `runner run`: sends every request of a collection, checks its expectations and reports.
 struct RunCommand: AsyncParsableCommand {
@@ -42,16 +41,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
-
-        // A report that cannot be written is found out before anything is sent.
-        for (flag, path) in [("--report-junit", junitReport), ("--report-json", jsonReport)] {
-            guard let path else { continue }
-            let parent = (path as NSString).deletingLastPathComponent
-            let directory = parent.isEmpty ? "." : parent
-            guard FileManager.default.isWritableFile(atPath: directory) else {
-                throw ValidationError("\(flag): cannot write '\(path)': the directory '\(directory)' does not exist or is not writable")
-            }
-        }
+        // Report paths are checked by `Run`, before anything is read or sent.
     }
 
     func run() async throws {

@@ -1,0 +1,59 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A report path that cannot be written is a bad command line (exit 1) found before anything is sent, with a message
+/// naming the path and what is wrong; a report that fails to be written at the end says why in words.
+@Suite struct ReportPathTests {
+    /// Runs `runner run requests` with `arguments` in a new folder holding one request to a fresh test server, a
+    /// directory `adir` and a file `file.txt`.
+    static func run(_ arguments: [String]) async throws -> (result: RunnerProcess.Result, received: [RecordedRequest], folder: URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-report-paths-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("adir"), withIntermediateDirectories: true)
+        try Data().write(to: folder.appendingPathComponent("file.txt"))
+        try Data(#"request: { url: "http://127.0.0.1:{{ $env.TEST_SERVER_PORT }}/status/200" }"#.utf8)
+            .write(to: folder.appendingPathComponent("requests/ping.yaml"))
+        let server = try await TestServer.start()
+        let result: RunnerProcess.Result
+        do {
+            result = try await RunnerProcess.run(["run", "requests"] + arguments, in: folder,
+                                                 environment: ["NO_COLOR": "1", "TEST_SERVER_PORT": String(server.port)])
+            try await server.stop()
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        return (result, server.receivedRequests(), folder)
+    }
+
+    @Test(arguments: [
+        (["--report-junit", "adir"], "error: --report-junit: cannot write 'adir': it is a directory; give the path of a file"),
+        (["--report-json", "adir/"], "error: --report-json: cannot write 'adir/': it is a directory; give the path of a file"),
+        (["--report-json", "a/b/report.json"], "error: --report-json: cannot write 'a/b/report.json': its directory 'a/b' does not exist"),
+        (["--report-junit", "file.txt/junit.xml"], "error: --report-junit: cannot write 'file.txt/junit.xml': 'file.txt' is not a directory"),
+        (["--report-junit", "x", "--report-json", "x"],
+         "error: --report-junit and --report-json name the same file ('x'); give each report its own file"),
+        (["--report-junit", "x", "--report-json", "./x"],
+         "error: --report-junit and --report-json name the same file ('x' and './x'); give each report its own file"),
+    ])
+    func anUnusableReportPathIsABadCommandLineBeforeAnythingIsSent(arguments: [String], message: String) async throws {
+        let (result, received, folder) = try await Self.run(arguments)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(result.exitCode == 1, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!result.stderr.contains("NSCocoaErrorDomain"))
+        #expect(received.isEmpty, "the server received \(received.map(\.path))")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("x").path))
+    }
+
+    @Test func aReportThatCannotBeWrittenAtTheEndSaysWhyInWords() async throws {
+        try #require(FileManager.default.fileExists(atPath: "/dev/full"), "/dev/full is missing")
+        let (result, received, folder) = try await Self.run(["--report-json", "/dev/full"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(received.count == 1, "the request was sent before the report was written")
+        #expect(result.exitCode == 1, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("error: cannot write the report '/dev/full': no space left on device"), "\(result.stderr)")
+        #expect(!result.stderr.contains("NSCocoaErrorDomain"))
+    }
+}
