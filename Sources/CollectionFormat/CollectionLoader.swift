@@ -55,6 +55,9 @@ public struct LoadedCollection: Sendable {
     /// these, not the files as they are later.
     public var schemas: [String: JSONSchema] = [:]
 
+    /// Whether the paths hold no request file but used files (fragments, named with a leading `_`), which were skipped.
+    public var foundOnlyUsedFiles = false
+
     /// Whether any diagnostic is an error (then nothing may be sent; exit 2).
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
@@ -144,6 +147,7 @@ public enum CollectionLoader {
         var loaded = LoadedCollection(files: files, environment: environment, diagnostics: diagnostics.sorted,
                                       sources: sources, scope: scope)
         loaded.schemas = validator.schemas.compactMapValues { try? $0.get() }
+        loaded.foundOnlyUsedFiles = files.isEmpty && discoveryProblems.contains(where: Discovery.skipsUsedFiles)
         return loaded
     }
 

@@ -69,11 +69,13 @@ enum Discovery {
                     found(file)
                 }
                 if count == 0, diagnostics.count == problemsBefore, !hasAnyRequestFile(in: absolute, skipping: skipped) {
-                    diagnostics.append(.warning("no .yaml or .yml files found in this directory", path: display, at: nil))
+                    diagnostics.append(hasAnyRequestFile(in: absolute, skipping: skipped, includingUsedOnly: true)
+                        ? .warning(onlyUsedFiles, path: display, at: nil,
+                                   suggestion: "give the path of a flow that uses them, or take the '_' off a file that runs on its own")
+                        : .warning("no .yaml or .yml files found in this directory", path: display, at: nil))
                 }
             } else if isUsedOnly(PathText.lastComponent(of: display)) {
-                diagnostics.append(.warning("not run on its own: a file whose name starts with '_' runs only where a flow uses it",
-                                            path: display, at: nil))
+                diagnostics.append(.warning(usedFileGiven, path: display, at: nil))
             } else if hasYAMLExtension(display) {
                 found(DiscoveredFile(root: root, relative: ""))
             } else {
@@ -81,6 +83,17 @@ enum Discovery {
             }
         }
         return diagnostics
+    }
+
+    /// The warning for a directory whose YAML files are all used files (fragments).
+    static let onlyUsedFiles = "its .yaml and .yml files are all used files (named with a leading '_', or in a '_' folder), "
+        + "which run only where a flow uses them"
+    /// The warning for a used file given as an argument.
+    static let usedFileGiven = "not run on its own: a file whose name starts with '_' runs only where a flow uses it"
+
+    /// Whether a problem of `requestFiles` says that used files (fragments) were skipped.
+    static func skipsUsedFiles(_ diagnostic: Diagnostic) -> Bool {
+        diagnostic.path != nil && diagnostic.mark == nil && [onlyUsedFiles, usedFileGiven].contains(diagnostic.message)
     }
 
     /// The argument without `./` prefixes and trailing slashes (but `/` stays `/`).
@@ -93,22 +106,23 @@ enum Discovery {
 
     /// Appends the YAML files under `directory` (whose place under the argument is `place`) in lexical
     /// order of their path components: entries sorted, each directory's files where its name sorts.
+    /// With `includingUsedOnly`, files and folders whose names start with `_` are listed too.
     private static func collect(in directory: String, under place: String, root: DiscoveredFile.Root,
                                 skipping: FileSystem.FileIdentity?, visited: inout Set<FileSystem.FileIdentity>,
-                                problems: inout [Diagnostic], found: (DiscoveredFile) -> Void) {
+                                includingUsedOnly: Bool = false, problems: inout [Diagnostic], found: (DiscoveredFile) -> Void) {
         guard let entries = FileSystem.visibleEntries(of: directory) else {
             // Its request files would silently not run.
             let path = place.isEmpty ? root.display : PathText.join(root.display, place)
             problems.append(.error("cannot read the directory", path: path, at: nil, suggestion: "check its permissions"))
             return
         }
-        for (entry, kind) in entries where !isUsedOnly(entry) {
+        for (entry, kind) in entries where includingUsedOnly || !isUsedOnly(entry) {
             let relative = place.isEmpty ? entry : place + "/" + entry
             switch kind {
             case .statted(let status?) where status.isDirectory:
                 guard status.identity != skipping, visited.insert(status.identity).inserted else { continue }
                 collect(in: PathText.join(directory, entry), under: relative, root: root, skipping: skipping,
-                        visited: &visited, problems: &problems, found: found)
+                        visited: &visited, includingUsedOnly: includingUsedOnly, problems: &problems, found: found)
             case .file, .statted:
                 // A request file that cannot be stat'ed (a broken link) is listed too, so reading it reports it.
                 if hasYAMLExtension(entry) { found(DiscoveredFile(root: root, relative: relative)) }
@@ -116,12 +130,14 @@ enum Discovery {
         }
     }
 
-    /// Whether a directory holds any YAML file at all (also one found before through another argument).
-    private static func hasAnyRequestFile(in directory: String, skipping: FileSystem.FileIdentity?) -> Bool {
+    /// Whether a directory holds any YAML file at all (also one found before through another argument), used files too
+    /// with `includingUsedOnly`.
+    private static func hasAnyRequestFile(in directory: String, skipping: FileSystem.FileIdentity?,
+                                          includingUsedOnly: Bool = false) -> Bool {
         var visited: Set<FileSystem.FileIdentity> = [], problems: [Diagnostic] = []
         var any = false
-        collect(in: directory, under: "", root: DiscoveredFile.Root(display: "", absolute: directory),
-                skipping: skipping, visited: &visited, problems: &problems) { _ in any = true }
+        collect(in: directory, under: "", root: DiscoveredFile.Root(display: "", absolute: directory), skipping: skipping,
+                visited: &visited, includingUsedOnly: includingUsedOnly, problems: &problems) { _ in any = true }
         return any
     }
 

@@ -65,7 +65,10 @@ public struct CollectionSelection: Sendable {
     /// tags the collection has).
     func noneSelected(in loaded: LoadedCollection) -> String {
         guard !filter.selectsAll else {
-            return "no request to run in \(paths.joined(separator: " ")): no .yaml or .yml request file was found"
+            let place = "no request to run in \(paths.joined(separator: " "))"
+            guard loaded.foundOnlyUsedFiles else { return place + ": no .yaml or .yml request file was found" }
+            return place + ": only used files were found (named with a leading '_', or in a '_' folder), which run only where a "
+                + "flow uses them with 'use:'\n  give the path of a flow that uses them, or take the '_' off a file that runs on its own"
         }
         let known = Set(loaded.files.flatMap { file in file.tags + file.steps.flatMap(\.tags) })
         var message = "\(filter.commandLine) selects no request"

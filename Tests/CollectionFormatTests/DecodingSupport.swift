@@ -51,6 +51,11 @@ struct ScratchDirectory {
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     }
 
+    /// Writes several files, by path relative to the root.
+    func write(_ files: KeyValuePairs<String, String>) {
+        for (path, text) in files { write(path, text) }
+    }
+
     /// Loads paths with the root as the current directory.
     func load(_ paths: [String], env: String? = nil, environments: String? = nil,
               vars: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],

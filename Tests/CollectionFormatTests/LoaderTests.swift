@@ -82,6 +82,24 @@ import YAML
         #expect(problems.map(\.description) == ["empty: warning: no .yaml or .yml files found in this directory"])
     }
 
+    /// A directory of used files only (`_` names, `_` folders) is not "without .yaml files": the warning says they are
+    /// used files, and the loaded collection knows, so that "nothing to run" can say so too.
+    @Test func aDirectoryOfUsedFilesOnlySaysTheyAreUsedFiles() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write(["fragments/_login.yaml": "request: { url: /a }\n", "fragments/_steps/users.yaml": "request: { url: /b }\n",
+                       "mixed/_login.yaml": "request: { url: /a }\n", "mixed/run.yaml": "steps:\n  - use: _login.yaml\n"])
+        let onlyUsed = await scratch.load(["fragments"])
+        #expect(problems(of: onlyUsed) == [
+            "fragments: warning: its .yaml and .yml files are all used files (named with a leading '_', or in a '_' folder), which "
+                + "run only where a flow uses them [help: give the path of a flow that uses them, or take the '_' off a file that runs on its own]",
+        ])
+        #expect(onlyUsed.foundOnlyUsedFiles)
+        #expect(await scratch.load(["fragments/_login.yaml"]).foundOnlyUsedFiles)
+        let mixed = await scratch.load(["mixed"])
+        #expect(problems(of: mixed).isEmpty && !mixed.foundOnlyUsedFiles && mixed.requestCount == 1)
+    }
+
     @Test func missingPathIsADiagnosticWithoutMark() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
