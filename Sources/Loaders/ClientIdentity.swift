@@ -17,31 +17,11 @@ struct ClientIdentity {
     }
 
     /// Loads the files of `certificate`: a readable PEM certificate, a readable PEM key (decrypted with the password
-    /// when it is encrypted) and a key that belongs to the certificate.
+    /// when it is encrypted) and a key that belongs to the certificate; throws the first problem.
     static func load(_ certificate: ClientCertificate) throws(Problem) -> ClientIdentity {
-        guard FileManager.default.fileExists(atPath: certificate.certificateFile) else {
-            throw Problem(file: .certificate, message: "does not exist")
-        }
-        guard FileManager.default.fileExists(atPath: certificate.keyFile) else { throw Problem(file: .key, message: "does not exist") }
-        guard let certificateText = FileManager.default.contents(atPath: certificate.certificateFile) else {
-            throw Problem(file: .certificate, message: "cannot be read")
-        }
-        guard let chain = try? NIOSSLCertificate.fromPEMBytes(Array(certificateText)), !chain.isEmpty else {
-            throw Problem(file: .certificate, message: "holds no PEM certificate")
-        }
-        guard let keyText = FileManager.default.contents(atPath: certificate.keyFile) else {
-            throw Problem(file: .key, message: "cannot be read")
-        }
-        let encrypted = String(decoding: keyText, as: UTF8.self).contains("ENCRYPTED")
-        if encrypted, certificate.password == nil {
-            throw Problem(file: .key, message: "is encrypted and no password is given")
-        }
-        // Always through the callback: without one, BoringSSL would ask for the password on the terminal.
-        let password = Array((certificate.password ?? "").utf8)
-        guard let key = try? NIOSSLPrivateKey(bytes: Array(keyText), format: .pem, passphraseCallback: { set in set(password) })
-        else {
-            throw Problem(file: .key, message: encrypted ? "cannot be decrypted with the password given" : "holds no PEM private key")
-        }
+        let chain = loadChain(certificate), key = loadKey(certificate)
+        guard case .success(let chain) = chain else { throw chain.problem! }
+        guard case .success(let key) = key else { throw key.problem! }
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.certificateChain = chain.map { .certificate($0) }
         configuration.privateKey = .privateKey(key)
@@ -50,6 +30,51 @@ struct ClientIdentity {
         }
         return ClientIdentity(chain: chain, key: key)
     }
+
+    /// Every problem of `certificate`: the certificate file's and the key file's, each checked on its own, or (when
+    /// both load) a key that does not belong to the certificate.
+    static func problems(_ certificate: ClientCertificate) -> [Problem] {
+        let separate = [loadChain(certificate).problem, loadKey(certificate).problem].compactMap { $0 }
+        if !separate.isEmpty { return separate }
+        do { _ = try load(certificate) } catch { return [error] }
+        return []
+    }
+
+    /// The certificate chain of the certificate file.
+    private static func loadChain(_ certificate: ClientCertificate) -> Result<[NIOSSLCertificate], Problem> {
+        let problem = { (message: String) in Result<[NIOSSLCertificate], Problem>.failure(Problem(file: .certificate, message: message)) }
+        guard FileManager.default.fileExists(atPath: certificate.certificateFile) else { return problem("does not exist") }
+        guard let certificateText = FileManager.default.contents(atPath: certificate.certificateFile) else {
+            return problem("cannot be read")
+        }
+        guard let chain = try? NIOSSLCertificate.fromPEMBytes(Array(certificateText)), !chain.isEmpty else {
+            return problem("holds no PEM certificate")
+        }
+        return .success(chain)
+    }
+
+    /// The private key of the key file, decrypted with the password when it is encrypted.
+    private static func loadKey(_ certificate: ClientCertificate) -> Result<NIOSSLPrivateKey, Problem> {
+        let problem = { (message: String) in Result<NIOSSLPrivateKey, Problem>.failure(Problem(file: .key, message: message)) }
+        guard FileManager.default.fileExists(atPath: certificate.keyFile) else { return problem("does not exist") }
+        guard let keyText = FileManager.default.contents(atPath: certificate.keyFile) else { return problem("cannot be read") }
+        let encrypted = String(decoding: keyText, as: UTF8.self).contains("ENCRYPTED")
+        if encrypted, certificate.password == nil { return problem("is encrypted and no password is given") }
+        // Always through the callback: without one, BoringSSL would ask for the password on the terminal.
+        let password = Array((certificate.password ?? "").utf8)
+        guard let key = try? NIOSSLPrivateKey(bytes: Array(keyText), format: .pem, passphraseCallback: { set in set(password) })
+        else {
+            return problem(encrypted ? "cannot be decrypted with the password given" : "holds no PEM private key")
+        }
+        return .success(key)
+    }
+}
+
+extension Result {
+    /// The failure, nil on success.
+    fileprivate var problem: Failure? {
+        if case .failure(let failure) = self { failure } else { nil }
+    }
 }
 
 /// Checks of client certificates before anything is sent.
@@ -57,11 +82,12 @@ public enum ClientCertificateCheck {
     /// Why `certificate` cannot be used: the file it is about (`certificateFile` or `keyFile`) and what is wrong
     /// with it; nil when it can be.
     public static func problem(_ certificate: ClientCertificate) -> (file: String, message: String)? {
-        do {
-            _ = try ClientIdentity.load(certificate)
-            return nil
-        } catch {
-            return (error.file == .certificate ? certificate.certificateFile : certificate.keyFile, error.message)
-        }
+        problems(certificate).first
+    }
+
+    /// Every reason `certificate` cannot be used, the certificate file's and the key file's: each with the file it is
+    /// about (`certificateFile` or `keyFile`) and what is wrong with it; empty when it can be used.
+    public static func problems(_ certificate: ClientCertificate) -> [(file: String, message: String)] {
+        ClientIdentity.problems(certificate).map { ($0.file == .certificate ? certificate.certificateFile : certificate.keyFile, $0.message) }
     }
 }

@@ -422,6 +422,9 @@ enum TransportErrorMapping {
             "the certificate of \(server) is not trusted: it is self-signed or signed by an unknown authority, "
                 + "has expired, or names another host; trust its authority with `caCert` (or `--cacert`), or set "
                 + "`insecure: true` only for servers you trust"
+        case "TLSV1_ALERT_CERTIFICATE_REQUIRED", "TLSV13_ALERT_CERTIFICATE_REQUIRED":
+            "the server \(server) requires a client certificate (TLS alert: certificate required); give one with "
+                + "`options.clientCert` (its cert and key files) in the request or the environment"
         case "WRONG_VERSION_NUMBER":
             "the TLS handshake with \(server) failed (WRONG_VERSION_NUMBER): the server does not speak TLS on "
                 + "this port; check the scheme (http or https) and the port"

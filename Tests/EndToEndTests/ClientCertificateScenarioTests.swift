@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The openssl command, which encrypts a test key.
-private let opensslPath = "/usr/bin/openssl"
+let opensslPath = "/usr/bin/openssl"
 
 /// `runner run` against an HTTPS server that requires a client certificate its test CA issued (mutual TLS).
 @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: opensslPath), "the encrypted key is made with the openssl command"))
@@ -67,6 +67,10 @@ struct ClientCertificateScenarioTests {
         let (result, received) = try await folder.run(["run", "plain", "--env", "local"])
         #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("ERROR  get  GET https://localhost:"), "\(result.stdout)")
+        // The TLS alert "certificate required" is told in words, with the option that gives one.
+        #expect(result.stdout.contains("requires a client certificate (TLS alert: certificate required); give one with "
+                                       + "`options.clientCert`"), "\(result.stdout)")
+        #expect(!result.stdout.contains("ALERT_CERTIFICATE_REQUIRED"), "\(result.stdout)")
         #expect(received.isEmpty)
     }
 
