@@ -13,27 +13,13 @@ struct Runner: AsyncParsableCommand {
         subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self, SchemaCommand.self, InitCommand.self]
     )
 
-    /// Parses the command line, then runs the command on a task and parks the main thread.
-    static func main() {
+    /// Parses the command line and runs the command, exiting with the documented statuses: a bad command line is 1,
+    /// never a crash.
+    static func main() async {
         // A closed pipe (`runner list | head`) is a write error to ignore, not a signal that kills us.
         signal(SIGPIPE, SIG_IGN)
-        let command: any ParsableCommand
         do {
-            command = try parseAsRoot()
-        } catch {
-            fail(error)
-        }
-        let handedOver = HandedOver(command)
-        Task.detached {
-            await execute(handedOver.value)
-        }
-        dispatchMain()
-    }
-
-    /// Runs a parsed command and exits with the documented statuses: a bad command line is 1, never a crash.
-    private static func execute(_ command: any ParsableCommand) async -> Never {
-        do {
-            var command = command
+            var command = try parseAsRoot()
             if var command = command as? AsyncParsableCommand {
                 try await command.run()
             } else {
@@ -53,11 +39,4 @@ struct Runner: AsyncParsableCommand {
         Console.error("Run 'runner --help' for usage.")
         Foundation.exit(ExitStatus.badCommandLine.rawValue)
     }
-}
-
-/// A value moved from the main thread to the task that runs the command; nothing else touches it.
-private struct HandedOver<Value>: @unchecked Sendable {
-    let value: Value
-
-    init(_ value: Value) { self.value = value }
 }
