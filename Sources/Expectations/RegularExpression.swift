@@ -1,4 +1,5 @@
 internal import Foundation
+internal import Synchronization
 
 /// A compiled ICU regular expression (NSRegularExpression), shareable across tasks.
 struct RegularExpression: @unchecked Sendable {
@@ -46,21 +47,20 @@ struct RegularExpressionError: Error, Sendable {
     let reason: String
 }
 
-/// A bounded, lock-protected memo of compiled patterns.
-private final class RegularExpressionCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var compiled: [String: Result<RegularExpression, RegularExpressionError>] = [:]
+/// A bounded memo of compiled patterns, behind a mutex.
+private final class RegularExpressionCache: Sendable {
+    private let compiled = Mutex<[String: Result<RegularExpression, RegularExpressionError>]>([:])
     private let capacity = 512
 
     func expression(for pattern: String) throws(RegularExpressionError) -> RegularExpression {
-        if let hit = lock.withLock({ compiled[pattern] }) { return try hit.get() }
+        if let hit = compiled.withLock({ $0[pattern] }) { return try hit.get() }
         let result: Result<RegularExpression, RegularExpressionError>
         do throws(RegularExpressionError) {
             result = .success(try RegularExpression(icuPattern: pattern))
         } catch {
             result = .failure(error)
         }
-        lock.withLock {
+        compiled.withLock { compiled in
             if compiled.count >= capacity { compiled.removeAll(keepingCapacity: true) }
             compiled[pattern] = result
         }
