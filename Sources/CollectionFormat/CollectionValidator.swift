@@ -98,11 +98,13 @@ struct CollectionValidator {
     }
 
     /// GraphQL `variables` written as one template must give a mapping: checked here when the value is known before
-    /// sending (an environment variable or a `--var` no capture, row or `with:` gives another value).
+    /// sending (a built-in, or an environment variable or a `--var` no capture, row or `with:` gives another value).
     private mutating func checkGraphQLVariables(of step: RequestDefinition, in path: String) {
         guard case .graphql(let graphql)? = step.request.body?.value, let variables = graphql.variables,
-              case .string(let template) = variables.content, case .variable(let variable)? = template.singleExpression?.expression,
-              !redefined.contains(variable.name), let value = try? known.resolve(variables),
+              case .string(let template) = variables.content, let expression = template.singleExpression?.expression
+        else { return }
+        if case .variable(let variable) = expression, redefined.contains(variable.name) { return }
+        guard let value = try? known.resolve(variables),
               let problem = GraphQLBody.variablesProblem(value, of: variables, in: path) else { return }
         diagnostics.add(problem)
     }

@@ -163,6 +163,11 @@ struct EnvironmentResolver {
                                        at: url.value.mark, suggestion: "write it like https://api.example.com/v1"))
                 return nil
             }
+            if let problem = components.portProblem {
+                diagnostics.add(.error("baseURL '\(text)': \(problem)", path: url.path, at: url.value.mark,
+                                       suggestion: URLComponents.portSuggestion))
+                return nil
+            }
             return text
         } catch {
             diagnostics.add(error.diagnostic(in: url.path))

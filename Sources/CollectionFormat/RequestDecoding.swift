@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 import YAML
 
 /// Where a request file sits, for resolving the files it names.
@@ -201,6 +202,9 @@ extension NodeDecoder {
                 if let scheme = Self.literalScheme(of: url), scheme != "http", scheme != "https" {
                     error("unsupported URL scheme '\(scheme)': a URL is http(s) or a path relative to the environment's baseURL",
                           at: urlNode.mark, suggestion: "use an http:// or https:// URL, or a path such as /users")
+                }
+                if url.isLiteral, let problem = URLComponents(string: url.source)?.portProblem {
+                    error("'request.url': \(problem)", at: urlNode.mark, suggestion: URLComponents.portSuggestion)
                 }
                 spec.url = url
             }

@@ -51,6 +51,12 @@ public struct DataRows: Sendable {
     public var rows: [[TemplateValue]]
     /// Where `each:` is written.
     public var mark: Mark
+    /// The data file the rows were read from, as displayed; nil when they are written inline in the request file.
+    public var file: String? = nil
+
+    /// The file the row values are written in: the data file, or `requestFile` for inline rows. Problems in a value
+    /// (an undefined variable in a template) are located there.
+    public func valuesPath(in requestFile: String) -> String { file ?? requestFile }
 }
 
 /// A `- use: FILE` step of a flow, with its `with:` variables, and where in the steps it goes.
@@ -237,7 +243,7 @@ public struct GraphQLBody: Sendable, Hashable {
             let written = if case .string(let template) = variables.content { "'\(template.source)'" } else { "the value" }
             return .error("'request.graphql.variables' must be a mapping, but \(written) is \(JSONText.kindName(of: value))",
                           path: path, at: variables.mark,
-                          suggestion: "give the variable a mapping, or write variables: { name: \"{{ value }}\" }")
+                          suggestion: "write variables as a mapping, such as variables: { id: \"{{ userId }}\" }, or one template holding a mapping")
         }
     }
 }

@@ -83,12 +83,15 @@ extension JSONValue {
 
 extension JSONValue {
     /// The text a value contributes to a string (a template with text around it, a URL, a header, a query or form
-    /// value): strings as they are, a whole number as an integer (`3`, not `3.0`), anything else as compact JSON.
+    /// value): strings as they are, a whole number below 1e21 as an integer (`3`, not `3.0`; `100000000000000000000`,
+    /// not `1e+20`), anything else as compact JSON.
     /// The one rule for every place a value becomes text.
     public var interpolatedText: String {
         switch self {
         case .string(let string): string
-        case .double(let double) where double.isFinite && double == double.rounded() && abs(double) < 1e15: String(Int(double))
+        case .double(let double) where double.isFinite && double == double.rounded() && abs(double) < 1e21:
+            // Every digit, as JavaScript writes whole numbers below 1e21; past Int's range through the C formatter.
+            abs(double) < 1e18 ? String(Int(double)) : String(format: "%.0f", double)
         default: serialized()
         }
     }

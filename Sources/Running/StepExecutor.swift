@@ -60,6 +60,7 @@ struct StepExecutor: Sendable {
             } catch {
                 // Cancelled (SIGINT, SIGTERM) while waiting: the step did not complete, as for a retry's wait.
                 result.outcome.cancel()
+                result.outcome.duration = start.duration(to: .now)
                 return result
             }
         }

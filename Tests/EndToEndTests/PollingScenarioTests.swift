@@ -15,6 +15,8 @@ import Testing
         let requests = try ScenarioRun.jsonRequests(output.json)
         #expect(requests.map { $0["result"] as? String } == ["skipped", "skipped"])
         #expect(requests.map { $0["skipReason"] as? String } == ["cancelled", "cancelled"])
+        // Its time runs from the first poll to the signal, about 2 s, not the first poll's few milliseconds.
+        #expect(((requests.first?["durationMs"] as? NSNumber)?.doubleValue ?? 0) >= 1500, "\(requests)")
         #expect(output.result.stdout.contains("2 requests: 0 passed, 2 skipped"), "\(output.result.stdout)")
         #expect(!output.result.stdout.contains("FAIL"))
     }

@@ -38,16 +38,16 @@ import TestSupport
 
     @Test func aValueBecomesTheSameTextInTheURLTheQueryAHeaderAndAString() async throws {
         let request = try await firstRequest([
-            "environments/test.yaml": environment("variables: { n: 3.0, big: 2.5, flag: true, list: [1, 2.0] }"),
+            "environments/test.yaml": environment("variables: { n: 3.0, big: 2.5, flag: true, list: [1, 2.0], e: 1e20 }"),
             "requests/a.yaml": """
                 request:
-                  url: "/x/{{ n }}?u={{ n }}&b={{ big }}"
+                  url: "/x/{{ n }}?u={{ n }}&b={{ big }}&e={{ e }}"
                   query: { q: "{{ n }}", f: "{{ flag }}", l: "{{ list }}" }
                   headers: { X-N: "{{ n }}" }
                   json: { s: "n={{ n }}" }
                 """,
         ])
-        #expect(request.url?.absoluteString == "http://api.test/v1/x/3?u=3&b=2.5&q=3&f=true&l=%5B1%2C2.0%5D")
+        #expect(request.url?.absoluteString == "http://api.test/v1/x/3?u=3&b=2.5&e=100000000000000000000&q=3&f=true&l=%5B1%2C2.0%5D")
         #expect(request.headers["X-N"] == "3")
         #expect((request.body as? JSONBody)?.value == .object(JSONObject([("s", .string("n=3"))])))
     }
