@@ -40,8 +40,10 @@ struct CollectionValidator {
         // An each: file's row values are resolved in the file's starting scope; its columns are variables of its steps.
         let fileSelected = file.steps.contains { selection.selects($0, of: file) }
         let rowOnly = (file.rows?.columns ?? []).filter { !defined.contains($0) }
+        // Row values are written in the data file (or inline, in the request file), and located there.
+        let rowsPath = file.rows?.valuesPath(in: file.path) ?? file.path
         for row in file.rows?.rows ?? [] {
-            for value in row { value.forEachTemplate { check($0, in: file.path, selected: fileSelected) } }
+            for value in row { value.forEachTemplate { check($0, in: rowsPath, selected: fileSelected) } }
         }
         defined.formUnion(rowOnly)
         definedWhenSelected.formUnion(rowOnly)

@@ -38,7 +38,8 @@ enum DataRowsReader {
             decoder.typeMismatch(root, expected: "a list of mappings (one per row)", for: nil)
             return (nil, decoder.diagnostics.diagnostics)
         }
-        let rows = decoder.rows(items, at: reference.mark, in: reference.written)
+        var rows = decoder.rows(items, at: reference.mark, in: reference.written)
+        rows?.file = reference.path
         let problems = decoder.diagnostics.diagnostics.map { diagnostic in
             // A list with no rows is reported where `each:` names the file.
             diagnostic.message.hasSuffix("has no rows") ? empty(reference, in: path) : diagnostic
@@ -80,7 +81,7 @@ enum DataRowsReader {
             }
             rows.append(record.fields.map { TemplateValue(.string(.literal($0, at: record.mark)), mark: record.mark) })
         }
-        return (DataRows(columns: header.fields, rows: rows, mark: reference.mark), problems)
+        return (DataRows(columns: header.fields, rows: rows, mark: reference.mark, file: reference.path), problems)
     }
 
     private static func empty(_ reference: FileReference, in path: String) -> Diagnostic {

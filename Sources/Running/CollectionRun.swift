@@ -328,7 +328,7 @@ public struct CollectionRun: Sendable {
             var label: String?
             if let rows = file.rows, row >= 0 {
                 do throws(RunFailure) {
-                    scope = try Self.scope(startScope, withRow: row, of: rows, in: file.path)
+                    scope = try Self.scope(startScope, withRow: row, of: rows, in: rows.valuesPath(in: file.path))
                     label = try Self.label(of: file, row: row, scope: scope)
                 } catch {
                     rowProblem = error
@@ -376,7 +376,8 @@ public struct CollectionRun: Sendable {
             expected: "a pass at the first attempt", actual: "a pass after \(outcome.attempts) attempts"))
     }
 
-    /// The file's starting scope with the fields of row `row` defined, each resolved in that scope.
+    /// The file's starting scope with the fields of row `row` defined, each resolved in that scope; a problem is located
+    /// in `path`, the file the row values are written in (the data file, or the request file for inline rows).
     private static func scope(_ scope: VariableScope, withRow row: Int, of rows: DataRows,
                               in path: String) throws(RunFailure) -> VariableScope {
         var scope = scope

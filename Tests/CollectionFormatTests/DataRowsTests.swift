@@ -47,4 +47,29 @@ import Testing
                 + "[help: give each column its own name]",
         ])
     }
+
+    /// A row value is written in the data file: an undefined variable in it is located there, with its line quoted.
+    @Test(arguments: [
+        ("rows.yaml", "- a: ok\n- a: \"x {{ nothere }}\"\n", "requests/_data/rows.yaml:2:9", " 2 | - a: \"x {{ nothere }}\""),
+        ("rows.json", "[{\"a\": \"ok\"},\n {\"a\": \"{{ nothere }}\"}]\n", "requests/_data/rows.json:2:9",
+         " 2 |  {\"a\": \"{{ nothere }}\"}]"),
+    ])
+    func anUndefinedVariableInADataFileIsLocatedInTheDataFile(_ name: String, _ text: String, _ location: String,
+                                                               _ line: String) async {
+        let scratch = project(data: name, text)
+        defer { scratch.remove() }
+        let collection = await scratch.load(["requests"])
+        #expect(collection.diagnostics.map { $0.description.components(separatedBy: ": ")[0] } == [location])
+        let rendered = DiagnosticRenderer.render(collection.diagnostics, sources: collection.sources, color: false)
+        #expect(rendered.contains(line), "\(rendered)")
+    }
+
+    /// Rows written inline are in the request file: an undefined variable in one is located there.
+    @Test func anUndefinedVariableInInlineRowsIsLocatedInTheRequestFile() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("requests/rows.yaml", "each:\n  - a: '{{ nothere }}'\nrequest: { url: 'http://127.0.0.1:1/{{ a }}' }\n")
+        let collection = await scratch.load(["requests"])
+        #expect(collection.diagnostics.map { $0.description.components(separatedBy: ": ")[0] } == ["requests/rows.yaml:2:9"])
+    }
 }

@@ -261,6 +261,20 @@ import TestSupport
         let run = CollectionRun(collection: loaded, options: RunOptions(jobs: 3), transport: ScriptedLoader())
         #expect(run.fileDependencies == [[], [], [0], [1]])
     }
+
+    /// A row value that cannot be resolved when the file runs is an ERROR located in the data file it is written in.
+    @Test func aRowValueThatDoesNotResolveIsAnErrorInTheDataFile() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment("variables:\n  config: { a: 1 }\n"),
+            "requests/_data/rows.yaml": "- n: '{{ config.a }}'\n- n: 'x {{ config.b }}'\n",
+            "requests/a.yaml": "each: _data/rows.yaml\nrequest: { url: '/items/{{ n }}' }\n",
+        ])
+        defer { collection.remove() }
+        let summary = try await collection.run(ScriptedLoader(fallback: .response(status: 200)))
+        #expect(summary.outcomes.map(\.verdict) == [.passed, .errored])
+        let error = try #require(summary.outcomes.last?.error)
+        #expect(error.description.hasPrefix("requests/_data/rows.yaml:2:9: error: "), "\(error.description)")
+    }
 }
 
 /// Holds the answer to one path until a request for another path has arrived (at most 2 seconds), and
