@@ -475,9 +475,14 @@ enum TransportErrorMapping {
         case HTTPParserError.invalidEOFState: return (.invalidResponse, closedEarly)
         case is HTTPParserError: return (.invalidResponse, "\(error)")
         case let error as NIOConnectionError:
+            // No address to try: both lookups failed (NIO's text is "DNS error: SocketAddressError.UnknownHost: …").
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
+                return (.cannotConnect, unresolved(error.host))
+            }
             let refused = error.connectionErrors.contains { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }
             return (.cannotConnect, refused ? reason(errno: ECONNREFUSED) : "\(error)")
-        case is SocketAddressError, is SocketAddressError.UnknownHost, is SocketAddressError.FailedToParseIPByteBuffer:
+        case let error as SocketAddressError.UnknownHost: return (.cannotConnect, unresolved(error.host))
+        case is SocketAddressError, is SocketAddressError.FailedToParseIPByteBuffer:
             return (.cannotConnect, "\(error)")
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError, is NIOSSLCloseTimedOutError, is NIOTLSUnwrappingError:
             return (.insecureConnection, "\(error)")
@@ -512,6 +517,9 @@ enum TransportErrorMapping {
         default: (.unknown, "\(error)")
         }
     }
+
+    /// The detail for a host name that resolved to no address.
+    private static func unresolved(_ host: String) -> String { "the host name '\(host)' could not be resolved" }
 
     /// A short lower-case reason for a socket error number, e.g. "connection refused".
     private static func reason(errno code: Int32) -> String {
