@@ -301,16 +301,11 @@ public final class HTTPClientTransport: HTTPLoader {
             throw HTTPError(.invalidRequest, request: request, underlyingError: error,
                             message: "the body of \(request.method) \(request.displayURL) could not be encoded: \(error)")
         }
-        // The request's fields, the body's where the request has none of that name, then Accept-Encoding unless
-        // either has it; written once into storage with room for the ones the HTTP/1.1 client adds.
-        let extra = request.body.additionalHeaders
+        // What `--verbose` shows is what is sent: `headersForTransport`, with room for the fields the clients add.
+        let fields = request.headersForTransport
         var outgoing = NIOHTTP1.HTTPHeaders()
-        outgoing.reserveCapacity(request.headers.count + extra.count + 3)
-        for field in request.headers { outgoing.add(name: field.name, value: field.value) }
-        for field in extra where !request.headers.contains(field.name) { outgoing.add(name: field.name, value: field.value) }
-        if !request.headers.contains("Accept-Encoding"), !extra.contains("Accept-Encoding") {
-            outgoing.add(name: "Accept-Encoding", value: "gzip, deflate")
-        }
+        outgoing.reserveCapacity(fields.count + 3)
+        for field in fields { outgoing.add(name: field.name, value: field.value) }
         return (route, outgoing, ByteBuffer(bytes: body))
     }
 

@@ -1,27 +1,40 @@
 public import HTTPCore
 
 extension HTTPRequest {
-    /// The header fields the transport writes besides Host and the framing: the request's own, then the body's
+    /// The header fields the transport writes besides Host and the framing: the request's own (but the framing
+    /// fields `Content-Length` and `Transfer-Encoding`, which the transport writes from the body), then the body's
     /// (`Content-Type`) where the request has none of that name, then `Accept-Encoding: gzip, deflate` unless either
-    /// has one.
+    /// has one. The one list of what goes on the wire: the transport sends it and `--verbose` shows it.
     public var headersForTransport: HTTPHeaders {
-        var headers = self.headers
+        var headers = HTTPHeaders()
+        for field in self.headers where !Self.framingFields.contains(field.name.lowercased()) {
+            headers.add(name: field.name, value: field.value)
+        }
         let extra = body.additionalHeaders
         for field in extra where !headers.contains(field.name) { headers.add(name: field.name, value: field.value) }
         if !headers.contains("Accept-Encoding") { headers.add(name: "Accept-Encoding", value: "gzip, deflate") }
         return headers
     }
 
-    /// Every header field as sent, for showing an exchange: `Host`, the fields of `headersForTransport`, and
-    /// `Content-Length` for a body of `bodyLength` bytes.
+    /// The fields the transport frames a body with, whatever the request says.
+    private static let framingFields: Set<String> = ["content-length", "transfer-encoding"]
+
+    /// Every header field as sent, for showing an exchange: `Host` (unless set), the fields of `headersForTransport`,
+    /// and `Content-Length` as the transport frames a body of `bodyLength` bytes (none for an empty body of GET, HEAD,
+    /// DELETE, CONNECT or TRACE; 0 for other methods).
     public func headersAsSent(bodyLength: Int) -> HTTPHeaders {
         var headers = HTTPHeaders()
         if !self.headers.contains("Host"), let host {
             let defaultPort = scheme?.lowercased() == "https" ? 443 : 80
-            headers.add(name: "Host", value: port.map { $0 == defaultPort ? host : "\(host):\($0)" } ?? host)
+            let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+            headers.add(name: "Host", value: port.map { $0 == defaultPort ? name : "\(name):\($0)" } ?? name)
         }
         for field in headersForTransport { headers.add(name: field.name, value: field.value) }
-        if bodyLength > 0, !headers.contains("Content-Length") { headers.add(name: "Content-Length", value: String(bodyLength)) }
+        if bodyLength > 0 {
+            headers.add(name: "Content-Length", value: String(bodyLength))
+        } else if !["GET", "HEAD", "DELETE", "CONNECT", "TRACE"].contains(method.rawValue) {
+            headers.add(name: "Content-Length", value: "0")
+        }
         return headers
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import HTTPCore
 import Loaders
+import Synchronization
 import TestSupport
 
 /// The assembled chain over the real transport against the in-process test server; what the transport decides
@@ -189,6 +190,47 @@ import TestSupport
             let broken = await failure(of: loader, get("/close-mid-body"))
             #expect(broken?.code == .invalidResponse)
             #expect(broken?.message.contains("/close-mid-body") == true)
+        }
+    }
+}
+
+/// What `--verbose` shows of a request's header fields is what the server receives.
+@Suite struct HeadersOnTheWireTests {
+    final class Traced: Sendable {
+        private let exchanges = Mutex<[TracedExchange]>([])
+        func add(_ exchange: TracedExchange) { exchanges.withLock { $0.append(exchange) } }
+        var all: [TracedExchange] { exchanges.withLock { $0 } }
+    }
+
+    /// Header fields as sorted `name: value` lines, names lowercased.
+    private func lines(_ fields: [(String, String)]) -> [String] {
+        fields.map { "\($0.0.lowercased()): \($0.1)" }.sorted()
+    }
+
+    @Test(arguments: TestServerScheme.allCases)
+    func theTracedHeadersAreTheHeadersReceived(_ scheme: TestServerScheme) async throws {
+        let server = try await TestServer.start(scheme)
+        let transport = HTTPClientTransport()
+        let traced = Traced()
+        try await stopping(server, transport) {
+            let loader = chain(scheme.trusting + [.trace(report: traced.add)], ending: transport)
+            var requests: [HTTPRequest] = []
+            requests.append(HTTPRequest(url: server.url("/echo"), headers: ["X-One": "1"])!)
+            var emptyPost = HTTPRequest(url: server.url("/echo"), headers: ["Content-Length": "99"])!
+            emptyPost.method = .post
+            requests.append(emptyPost)
+            var jsonPost = HTTPRequest(url: server.url("/echo?a=1"), headers: ["Accept-Encoding": "identity"])!
+            jsonPost.method = .post
+            jsonPost.body = JSONBody(.object(JSONObject([("name", .string("Arthur"))])))
+            requests.append(jsonPost)
+            for request in requests { _ = try await loader.load(request) }
+            let received = server.receivedRequests()
+            let shown = traced.all
+            #expect(received.count == 3 && shown.count == 3)
+            for (sent, got) in zip(shown, received) {
+                #expect(lines(sent.request.headers.map { ($0.name, $0.value) }) == lines(got.headers.map { ($0.name, $0.value) }),
+                        "\(sent.request.method) \(sent.request.path)")
+            }
         }
     }
 }
