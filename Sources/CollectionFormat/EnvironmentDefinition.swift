@@ -109,6 +109,9 @@ public struct ResolvedEnvironment: Sendable {
     public var auth: Sourced<Located<AuthDefinition>>?
     /// Options for every request (a request's own win field by field).
     public var options: OptionsDefinition
+    /// The environment file (as displayed) that `options.retry` and its mark come from: the nearest of the chain that
+    /// sets `retry`, whose mark the merged retry keeps; nil when no environment of the chain sets it.
+    public var retryPath: String? = nil
 
     /// A scope with these variables and secrets, the command-line variables and the process environment.
     public func scope(commandLine: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],

@@ -90,6 +90,7 @@ struct EnvironmentResolver {
         var secrets: [Sourced<SecretDefinition>] = []
         var auth: Sourced<Located<AuthDefinition>>?
         var options = OptionsDefinition()
+        var retryPath: String?
         for definition in chain.reversed() {
             let path = definition.path
             if let url = definition.baseURL { baseURL = Sourced(url, path: path) }
@@ -99,6 +100,7 @@ struct EnvironmentResolver {
             secrets = Self.merge(secrets, definition.secrets.map { Sourced($0, path: path) }) { $0.value.name }
             if let value = definition.auth { auth = Sourced(value, path: path) }
             options = definition.options.merged(over: options)
+            if definition.options.retry != nil { retryPath = path }
         }
         let resolvedSecrets = secrets.compactMap { readSecret($0) }
         var scope = VariableScope(processEnvironment: processEnvironment)
@@ -119,7 +121,7 @@ struct EnvironmentResolver {
         return ResolvedEnvironment(
             name: chain[0].name, chain: chain.map(\.name), baseURL: baseURL.flatMap { resolveBaseURL($0, scope: scope) },
             headers: headers, query: query, variables: resolvedVariables, secrets: resolvedSecrets, auth: auth,
-            options: options)
+            options: options, retryPath: retryPath)
     }
 
     /// `base` with `overrides` applied: replaced in place by key, new keys appended.

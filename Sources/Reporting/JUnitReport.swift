@@ -36,13 +36,14 @@ public enum JUnitReport {
                     xml += "/>\n"
                     continue
                 case .skipped:
-                    xml += ">\n      <skipped message=\"\(text(outcome.skipReason ?? "skipped"))\"/>\n"
+                    xml += ">\n" + flaky + "      <skipped message=\"\(text(outcome.skipReason ?? "skipped"))\"/>\n"
                 case .failed:
+                    // A flaky pass that --fail-on-flaky failed keeps its flaky property beside the failure.
                     let first = outcome.failures.first?.diagnostic.message ?? "expectation failed"
-                    xml += ">\n      <failure type=\"expectation\" message=\"\(text(first))\">\(text(details ?? ""))</failure>\n"
+                    xml += ">\n" + flaky + "      <failure type=\"expectation\" message=\"\(text(first))\">\(text(details ?? ""))</failure>\n"
                 case .errored:
                     let message = outcome.error?.message ?? "request could not complete"
-                    xml += ">\n      <error type=\"request\" message=\"\(text(message))\">\(text(details ?? ""))</error>\n"
+                    xml += ">\n" + flaky + "      <error type=\"request\" message=\"\(text(message))\">\(text(details ?? ""))</error>\n"
                 }
                 xml += "    </testcase>\n"
             }

@@ -356,7 +356,7 @@ public struct CollectionRun: Sendable {
                         result.captures.append(capture)
                     }
                 }
-                if outcome.flaky, options.failOnFlaky { Self.failFlaky(&outcome, definition) }
+                if outcome.flaky, options.failOnFlaky { Self.failFlaky(&outcome, definition, environment: collection.environment) }
                 if outcome.verdict == .failed || outcome.verdict == .errored {
                     failedStep = definition.name
                     if options.bail { context.bailed.set() }
@@ -367,12 +367,20 @@ public struct CollectionRun: Sendable {
         return result
     }
 
-    /// A flaky pass under `--fail-on-flaky`: a failure, located at the request's retry options (or its URL).
-    private static func failFlaky(_ outcome: inout RequestOutcome, _ definition: RequestDefinition) {
+    /// A flaky pass under `--fail-on-flaky`: a failure, located at the retry options it was retried by: the request's,
+    /// else the environment's (in its file), else (no retry written anywhere) at the request's URL.
+    private static func failFlaky(_ outcome: inout RequestOutcome, _ definition: RequestDefinition,
+                                  environment: ResolvedEnvironment?) {
+        let (path, mark) = if let retry = definition.options.retry {
+            (definition.path, retry.mark)
+        } else if let retry = environment?.options.retry, let path = environment?.retryPath {
+            (path, retry.mark)
+        } else {
+            (definition.path, definition.request.url.mark)
+        }
         outcome.verdict = .failed
         outcome.failures.append(ExpectationFailure(
-            diagnostic: .error("passed only after a retry, and --fail-on-flaky is set", path: definition.path,
-                               at: definition.options.retry?.mark ?? definition.request.url.mark),
+            diagnostic: .error("passed only after a retry, and --fail-on-flaky is set", path: path, at: mark),
             expected: "a pass at the first attempt", actual: "a pass after \(outcome.attempts) attempts"))
     }
 

@@ -99,6 +99,32 @@ import TestSupport
             .attribute(forName: "message")?.stringValue == "<later>")
     }
 
+    /// A flaky pass that --fail-on-flaky fails is located at the retry options it was retried by: when the request has
+    /// none, the environment's, in the environment file that sets them (the base of `extends` here); its JUnit test
+    /// case keeps the flaky property beside the failure.
+    @Test func aFlakyPassFailedByFailOnFlakyIsLocatedAtTheEnvironmentsRetryAndKeepsItsJUnitProperty() async throws {
+        let collection = try TestCollection([
+            "environments/base.yaml": environment("options:\n  retry: { attempts: 3, delay: 10ms, on: [503] }\n"),
+            "environments/test.yaml": "extends: base\nvariables: { x: 1 }\n",
+            "requests/a.yaml": "request: { url: /a }\n",
+        ])
+        defer { collection.remove() }
+        let loaded = await collection.load()
+        #expect(loaded.diagnostics.isEmpty)
+        var options = RunOptions()
+        options.failOnFlaky = true
+        let loader = ScriptedLoader([.response(status: 503), .response(status: 200)])
+        let summary = await CollectionRun(collection: loaded, options: options, transport: loader).run()
+        let outcome = try #require(summary.outcomes.first)
+        #expect(outcome.verdict == .failed && outcome.flaky)
+        let diagnostic = try #require(outcome.failures.first?.diagnostic)
+        #expect(diagnostic.description.hasPrefix("environments/base.yaml:3:10: error: passed only after a retry"), "\(diagnostic)")
+        let junit = JUnitReport.render(summary, sources: loaded.sources, redactor: Redactor(secrets: []))
+        let document = try XMLDocument(xmlString: junit)
+        #expect(try document.nodes(forXPath: "//testcase[failure]/properties/property[@name='flaky'][@value='true']").count == 1,
+                "\(junit)")
+    }
+
     @Test func jsonReportHasEveryOutcome() async throws {
         let json = try await reports().json
         let document = try JSONValue.parse(json)
