@@ -36,35 +36,12 @@ public struct CollectionRun: Sendable {
         requestCount = planner.requestCount
         dependencies = planner.dependencies(environment: collection.environment)
         // The builder applies the environment; the chain gets absolute requests.
-        let layers = Self.trustLayers(options) + Self.proxyLayers(options) + LoaderLayer.standard(
-            userAgent: options.userAgent, tokens: OAuth2TokenStore(),
-            trace: options.recordExchanges ? ExchangeLog.layer : nil)
-        executor = StepExecutor(loader: chain(layers, ending: transport), builder: RequestBuilder(environment: collection.environment),
+        let layers = LoaderLayer.standard(userAgent: options.userAgent, tokens: OAuth2TokenStore(),
+                                          trace: options.recordExchanges ? ExchangeLog.layer : nil)
+        executor = StepExecutor(loader: chain(layers, ending: transport),
+                                builder: RequestBuilder(environment: collection.environment, run: options),
                                 recordExchanges: options.recordExchanges)
         loopTransport = transport as? HTTPClientTransport
-    }
-
-    /// The layer giving every request the certificate bundles of `--cacert` (in place of its `caCert`) and
-    /// `SSL_CERT_FILE`, when either is set.
-    private static func trustLayers(_ options: RunOptions) -> [LoaderLayer] {
-        guard options.caCert != nil || options.certificateFile != nil else { return [] }
-        let (caCert, certificateFile) = (options.caCert, options.certificateFile)
-        return [.modifyRequest { request in
-            let files = caCert.map { [$0] } ?? request.options.trustedCertificateFiles
-            request.options.trustedCertificateFiles = (certificateFile.map { [$0] } ?? []) + files
-        }]
-    }
-
-    /// The layer choosing each request's proxies: `--proxy`, else its files' `proxy`, else the process environment's;
-    /// `NO_PROXY` applies to each.
-    private static func proxyLayers(_ options: RunOptions) -> [LoaderLayer] {
-        let (override, environment) = (options.proxy, options.environmentProxies)
-        guard override != nil || environment != .direct else { return [] }
-        return [.modifyRequest { request in
-            var proxy = override.map { ProxySettings(proxy: $0) } ?? request.options.proxy ?? environment
-            proxy.bypass = environment.bypass
-            request.options.proxy = proxy
-        }]
     }
 
     /// For each file that runs (in order), the indexes of the earlier ones it waits for with `jobs > 1`.

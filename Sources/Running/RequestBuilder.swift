@@ -10,6 +10,9 @@ internal import Loaders
 /// so they may use captures; the request's own headers and query parameters win.
 public struct RequestBuilder: Sendable {
     public let environment: ResolvedEnvironment?
+    /// The run's settings that override the files' options: `--cacert`, `SSL_CERT_FILE`, `--proxy` and the process
+    /// environment's proxies.
+    public let run: RunOptions
     /// Where relative URLs go: the environment's `baseURL`.
     private let server: ServerEnvironment?
 
@@ -17,13 +20,16 @@ public struct RequestBuilder: Sendable {
     /// server that never answers cannot hang a run.
     public static let defaultTimeout: Duration = .seconds(30)
 
-    public init(environment: ResolvedEnvironment?) {
+    public init(environment: ResolvedEnvironment?, run: RunOptions = RunOptions()) {
         self.environment = environment
+        self.run = run
         server = environment?.baseURL.flatMap { ServerEnvironment(baseURL: $0) }
     }
 
-    /// The request for `definition` (a request or step of the file at `path`); throws a located diagnostic.
-    public func build(_ definition: RequestDefinition, path: String, scope: VariableScope) throws(RunFailure) -> HTTPRequest {
+    /// The request for `definition` (a request or step of the file at `path`), whose retries send at most
+    /// `sendsAtMost` requests when given (what a polled step has left); throws a located diagnostic.
+    public func build(_ definition: RequestDefinition, path: String, scope: VariableScope,
+                      sendsAtMost: Int? = nil) throws(RunFailure) -> HTTPRequest {
         let spec = definition.request
         guard let method = HTTPMethod(spec.method.value) else {
             throw RunFailure(.error("'\(spec.method.value)' is not an HTTP method", path: path, at: spec.method.mark))
@@ -42,7 +48,7 @@ public struct RequestBuilder: Sendable {
         if let body = spec.body {
             request.body = try self.body(body.value, headers: request.headers, path: path, scope: scope)
         }
-        request.options = try options(for: definition, path: path, scope: scope)
+        request.options = try options(for: definition, path: path, scope: scope, sendsAtMost: sendsAtMost)
         // Credentials in the URL (`http://user:password@host/`) are Basic auth, as curl and browsers use them, unless
         // the request's `auth:` says otherwise; they win over the environment's auth. They stay in the URL, which
         // outputs show as `user:***@`, and never reach the wire: the transports send the path and the host only.
@@ -141,10 +147,18 @@ public struct RequestBuilder: Sendable {
         }
     }
 
-    /// The typed options: the environment's as defaults, the request's winning key by key, and the auth;
-    /// without a timeout in either, `defaultTimeout`.
-    private func options(for definition: RequestDefinition, path: String, scope: VariableScope) throws(RunFailure) -> HTTPRequestOptions {
-        let merged = definition.options.merged(over: environment?.options ?? OptionsDefinition())
+    /// The options as written: the environment's as defaults, the request's winning key by key.
+    public func writtenOptions(of definition: RequestDefinition) -> OptionsDefinition {
+        definition.options.merged(over: environment?.options ?? OptionsDefinition())
+    }
+
+    /// The typed options of a request, settled here and nowhere else: its written options (without a timeout in
+    /// either, `defaultTimeout`), the run's overrides (`--cacert` and `SSL_CERT_FILE`, `--proxy`, the process
+    /// environment's proxies and `NO_PROXY`), the auth, and retries that stop at an attempt ending as the request
+    /// expects and send at most `sendsAtMost` requests.
+    private func options(for definition: RequestDefinition, path: String, scope: VariableScope,
+                         sendsAtMost: Int?) throws(RunFailure) -> HTTPRequestOptions {
+        let merged = writtenOptions(of: definition)
         var options = HTTPRequestOptions(
             timeout: merged.timeout?.value ?? Self.defaultTimeout, delay: merged.delay?.value,
             followRedirects: merged.followRedirects?.value ?? true, maxRedirects: merged.maxRedirects?.value ?? 10,
@@ -153,16 +167,27 @@ public struct RequestBuilder: Sendable {
             maxResponseBytes: merged.maxResponseBytes?.value ?? HTTPRequestOptions.defaultMaxResponseBytes,
             cookies: merged.cookies?.value ?? true, trustedCertificateFiles: merged.caCert.map { [$0.absolutePath] } ?? [])
         options.proxy = merged.proxy?.value
+        if let caCert = run.caCert { options.trustedCertificateFiles = [caCert] }
+        if let certificateFile = run.certificateFile { options.trustedCertificateFiles.insert(certificateFile, at: 0) }
+        if run.proxy != nil || run.environmentProxies != .direct {
+            var proxy = run.proxy.map { ProxySettings(proxy: $0) } ?? options.proxy ?? run.environmentProxies
+            proxy.bypass = run.environmentProxies.bypass
+            options.proxy = proxy
+        }
         if let client = merged.clientCert {
             options.clientCertificate = ClientCertificate(
                 certificateFile: client.certificate.absolutePath, keyFile: client.key.absolutePath,
                 password: try client.password.map { (template) throws(RunFailure) -> String in try resolve(template, path: client.path, scope: scope) })
         }
         if let retry = merged.retry {
+            let attempts = retry.attempts?.value ?? RetryDefinition.defaultAttempts
+            // An attempt ending the way the request expects (expect.error, an expected status) is final, not retried.
+            let conditions = (retry.on.map { Set($0.value.compactMap(Self.condition)) } ?? RetryStrategy.defaultConditions)
+                .filter { !Self.expects($0, definition.expect, scope) }
             options.retry = RetryStrategy(
-                attempts: retry.attempts?.value ?? RetryDefinition.defaultAttempts, delay: retry.delay?.value ?? RetryDefinition.defaultDelay,
-                backoff: retry.backoff?.value == .exponential ? .exponential : .constant,
-                retryOn: retry.on.map { Set($0.value.compactMap(Self.condition)) } ?? RetryStrategy.defaultConditions)
+                attempts: sendsAtMost.map { min(attempts, max(1, $0)) } ?? attempts,
+                delay: retry.delay?.value ?? RetryDefinition.defaultDelay,
+                backoff: retry.backoff?.value == .exponential ? .exponential : .constant, retryOn: conditions)
         }
         if let auth = definition.auth {
             options.auth = try authMethod(auth.value, path: path, scope: scope)
@@ -170,6 +195,16 @@ public struct RequestBuilder: Sendable {
             options.auth = try authMethod(auth.value.value, path: auth.path, scope: scope)
         }
         return options
+    }
+
+    /// Whether an attempt matching a retry condition meets `expect`: it fails with the error kind `expect.error`
+    /// names, or answers with a status `expect.status` accepts.
+    private static func expects(_ condition: RetryStrategy.Condition, _ expect: ExpectDefinition, _ scope: VariableScope) -> Bool {
+        switch condition {
+        case .timeout: expect.error?.value == .timeout
+        case .connection: expect.error?.value == .connection
+        case .status(let code): expect.error == nil && expect.status.map { ExpectationChecker.accepts($0, status: code, scope: scope) } == true
+        }
     }
 
     /// The chain's retry condition; nil for `expectations`, which the step's polling handles.

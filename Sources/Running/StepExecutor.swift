@@ -20,10 +20,7 @@ struct StepExecutor: Sendable {
     /// keeping cookies in `jar`; a polled step (`expectations` in `retry.on`) is tried again while an expectation
     /// or capture fails.
     func run(_ step: PreparedStep, of file: RequestFile, scope: VariableScope, jar: CookieJar? = nil) async -> Result {
-        // Only the retry options decide whether the step polls: merged here without the rest of the options.
-        let environmentRetry = builder.environment?.options.retry
-        let retry = step.definition.options.retry.map { $0.merged(over: environmentRetry) } ?? environmentRetry
-        guard let retry, retry.polls else {
+        guard let retry = builder.writtenOptions(of: step.definition).retry, retry.polls else {
             var result = await attempt(step, of: file, scope: scope, jar: jar).result
             result.outcome.flaky = result.outcome.verdict == .passed && result.outcome.attempts > 1
             return result
@@ -79,17 +76,12 @@ struct StepExecutor: Sendable {
         let scope: VariableScope
         do {
             scope = try Self.scope(flowScope, with: definition.inputs, in: definition.path)
-            request = try builder.build(definition, path: definition.path, scope: scope)
+            request = try builder.build(definition, path: definition.path, scope: scope, sendsAtMost: sendsAtMost)
         } catch {
             outcome.verdict = .errored
             outcome.error = error.diagnostic
             return (Result(outcome: outcome, captures: []), false)
         }
-        if let sendsAtMost, let attempts = request.options.retry?.attempts {
-            request.options.retry?.attempts = min(attempts, max(1, sendsAtMost))
-        }
-        // An attempt ending the way the step expects (expect.error, an expected status) is final, not retried.
-        Self.keepFinal(&request.options.retry, expect: definition.expect, scope: scope)
         outcome.url = request.components.string ?? request.path
         outcome.sensitiveValues = request.options.auth.credentialTexts + request.headers.cookieValues
             + (request.options.proxy?.credentialTexts.filter { $0.count >= SensitiveText.minimumLength } ?? [])
@@ -165,22 +157,6 @@ struct StepExecutor: Sendable {
             do { scope.define(input.name, try scope.resolve(input.value), in: .input) } catch { throw RunFailure(error, in: path) }
         }
         return scope
-    }
-
-    /// Removes from `retry` the conditions an attempt meeting `expect` matches, so that such an attempt is final.
-    private static func keepFinal(_ retry: inout RetryStrategy?, expect: ExpectDefinition, scope: VariableScope) {
-        guard let conditions = retry?.retryOn else { return }
-        retry?.retryOn = conditions.filter { !expects($0, expect, scope) }
-    }
-
-    /// Whether an attempt matching a retry condition meets `expect`: it fails with the error kind `expect.error`
-    /// names, or answers with a status `expect.status` accepts.
-    private static func expects(_ condition: RetryStrategy.Condition, _ expect: ExpectDefinition, _ scope: VariableScope) -> Bool {
-        switch condition {
-        case .timeout: expect.error?.value == .timeout
-        case .connection: expect.error?.value == .connection
-        case .status(let code): expect.error == nil && expect.status.map { ExpectationChecker.accepts($0, status: code, scope: scope) } == true
-        }
     }
 
     /// The failure of a request that did not fail the way `expect.error` says.
