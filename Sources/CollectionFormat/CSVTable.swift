@@ -7,6 +7,8 @@ struct CSVTable {
     struct Record {
         var fields: [String]
         var mark: Mark
+        /// Where each field starts (at its opening quote when quoted), in the order of `fields`.
+        var fieldMarks: [Mark]
     }
 
     /// What makes a text not CSV, and where.
@@ -24,19 +26,23 @@ struct CSVTable {
         if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }
         var (line, column) = (1, 1)
         var fields: [String] = []
+        var fieldMarks: [Mark] = []
         var field = String.UnicodeScalarView()
         var recordMark = Mark(line: 1, column: 1)
+        var fieldMark = recordMark
         var quoted = false, wasQuoted = false, quoteMark = recordMark
         var index = scalars.startIndex
         func endField() {
             fields.append(String(field))
+            fieldMarks.append(fieldMark)
             field = String.UnicodeScalarView()
             wasQuoted = false
         }
         func endRecord() {
             endField()
-            records.append(Record(fields: fields, mark: recordMark))
+            records.append(Record(fields: fields, mark: recordMark, fieldMarks: fieldMarks))
             fields = []
+            fieldMarks = []
         }
         while index < scalars.endIndex {
             let scalar = scalars[index]
@@ -66,12 +72,14 @@ struct CSVTable {
                 throw SyntaxError(message: "a quote inside a field that does not start with one", mark: Mark(line: line, column: column))
             case ",":
                 endField()
+                fieldMark = Mark(line: line, column: column + 1)
             case "\r" where next < scalars.endIndex && scalars[next] == "\n":
                 break
             case "\n", "\r":
                 endRecord()
                 (line, column) = (line + 1, 0)
                 recordMark = Mark(line: line, column: 1)
+                fieldMark = recordMark
             default:
                 guard !wasQuoted else {
                     throw SyntaxError(message: "text after the closing quote of a field", mark: Mark(line: line, column: column))

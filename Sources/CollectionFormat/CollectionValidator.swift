@@ -148,7 +148,7 @@ struct CollectionValidator {
                                             among defined: Set<String>) -> Diagnostic {
         var diagnostic = VariableScope.undefinedVariable(name, at: mark, among: defined).diagnostic(in: path)
         diagnostic.notes = sites.reversed().map { "note: \($0.path):\($0.mark.line):\($0.mark.column): this 'use:' gives no 'with:' value for '\(name)'" }
-        let guess = Suggestions.closest(to: name, among: defined.sorted()).map { " (or did you mean '\($0)'?)" } ?? ""
+        let guess = VariableScope.closestName(to: name, among: defined).map { " (or did you mean '\($0)'?)" } ?? ""
         diagnostic.suggestion = "add 'with: { \(name): ... }' to a 'use:' noted above, or define '\(name)' in the using flow's scope\(guess)"
         return diagnostic
     }

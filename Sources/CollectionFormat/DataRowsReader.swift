@@ -61,13 +61,17 @@ enum DataRowsReader {
         guard let header = table.records.first, table.records.count > 1 else { return (nil, [empty(reference, in: path)]) }
         var problems: [Diagnostic] = []
         var named: Set<String> = []
-        for name in header.fields {
-            if !VariablePath.isValidName(name) {
+        // Each problem of a column name is located at the column.
+        for (index, (name, mark)) in zip(header.fields, header.fieldMarks).enumerated() {
+            if name.isEmpty {
+                problems.append(.error("column \(index + 1) has no name: column names are variable names", path: reference.path,
+                                       at: mark, suggestion: "name the column, with letters, digits, '_' and '-', not starting with a digit"))
+            } else if !VariablePath.isValidName(name) {
                 problems.append(.error("invalid column name '\(name)': column names are variable names", path: reference.path,
-                                       at: header.mark, suggestion: "use letters, digits, '_' and '-', not starting with a digit"))
+                                       at: mark, suggestion: "use letters, digits, '_' and '-', not starting with a digit"))
             } else if !named.insert(name).inserted {
                 problems.append(.error("duplicate column name '\(name)': a row would hold two values for one variable",
-                                       path: reference.path, at: header.mark, suggestion: "give each column its own name"))
+                                       path: reference.path, at: mark, suggestion: "give each column its own name"))
             }
         }
         var rows: [[TemplateValue]] = []
@@ -79,7 +83,7 @@ enum DataRowsReader {
                                        suggestion: "quote fields that contain commas or line breaks"))
                 continue
             }
-            rows.append(record.fields.map { TemplateValue(.string(.literal($0, at: record.mark)), mark: record.mark) })
+            rows.append(zip(record.fields, record.fieldMarks).map { TemplateValue(.string(.literal($0, at: $1)), mark: $1) })
         }
         return (DataRows(columns: header.fields, rows: rows, mark: reference.mark, file: reference.path), problems)
     }

@@ -140,9 +140,15 @@ public struct VariableScope: Sendable {
 
     /// The error for a variable that no layer defines, with a suggestion among the defined names.
     public static func undefinedVariable(_ name: String, at mark: Mark, among defined: Set<String>) -> TemplateError {
-        let suggestion = Suggestions.didYouMean(name, among: defined.sorted())
+        let suggestion = closestName(to: name, among: defined).map { "did you mean '\($0)'?" }
             ?? "define it in the environment's 'variables', capture it in an earlier request, or pass --var \(name)=VALUE"
         return TemplateError("undefined variable '\(name)'", at: mark, suggestion: suggestion)
+    }
+
+    /// The defined name closest to `name`, for a "did you mean": only a valid variable name, since a name that is not
+    /// one (a CSV column such as 'na me', itself an error) cannot be written in a template.
+    static func closestName(to name: String, among defined: Set<String>) -> String? {
+        Suggestions.closest(to: name, among: defined.filter(VariablePath.isValidName).sorted())
     }
 
     /// The error for `$env.NAME` when the process environment lacks NAME.

@@ -11,6 +11,15 @@ import YAML
         #expect(table.records.map(\.mark.line) == [1, 2, 3, 4])
     }
 
+    /// Each field's start (its opening quote when quoted), for errors located at a column.
+    @Test func everyFieldHasTheLineAndColumnItStartsAt() throws {
+        let table = try CSVTable("\u{FEFF}a,\"b,\nc\",,d\r\nxy,z\n")
+        #expect(table.records.map(\.fieldMarks) == [
+            [Mark(line: 1, column: 1), Mark(line: 1, column: 3), Mark(line: 2, column: 4), Mark(line: 2, column: 5)],
+            [Mark(line: 3, column: 1), Mark(line: 3, column: 4)],
+        ])
+    }
+
     @Test func aLastRecordWithoutALineBreakAndEmptyFieldsCount() throws {
         #expect(try CSVTable("a,b\n,\n\"\",x").records.map(\.fields) == [["a", "b"], ["", ""], ["", "x"]])
         #expect(try CSVTable("").records.isEmpty)

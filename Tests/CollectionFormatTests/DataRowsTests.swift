@@ -38,13 +38,33 @@ import Testing
         #expect(collection.files.first?.runCount == 2)
     }
 
-    @Test func aDuplicateCSVColumnIsAnErrorAtTheHeaderNamingIt() async {
-        let scratch = project(data: "rows.csv", "a,b,a\n1,2,3\n")
+    @Test func aDuplicateCSVColumnIsAnErrorAtTheColumnNamingIt() async {
+        let scratch = project(data: "rows.csv", "a,b,\"a\"\n1,2,3\n")
         defer { scratch.remove() }
         let collection = await scratch.load(["requests"])
         #expect(problems(of: collection) == [
-            "requests/_data/rows.csv:1:1: error: duplicate column name 'a': a row would hold two values for one variable "
+            "requests/_data/rows.csv:1:5: error: duplicate column name 'a': a row would hold two values for one variable "
                 + "[help: give each column its own name]",
+        ])
+    }
+
+    /// A column name that is not a variable name, and an empty one, are errors at the column; a name that is not a
+    /// variable name is never suggested for an undefined variable (it could not be written in a template).
+    @Test func invalidAndEmptyCSVColumnNamesAreErrorsAtTheColumnAndNeverSuggested() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("requests/_data/rows.csv", "a,na me,,1x\n1,2,3,4\n")
+        scratch.write("requests/rows.yaml", "each: _data/rows.csv\nrequest: { url: 'http://127.0.0.1:1/{{ a }}/{{ name }}' }\n")
+        let collection = await scratch.load(["requests"])
+        #expect(problems(of: collection) == [
+            "requests/_data/rows.csv:1:3: error: invalid column name 'na me': column names are variable names "
+                + "[help: use letters, digits, '_' and '-', not starting with a digit]",
+            "requests/_data/rows.csv:1:9: error: column 3 has no name: column names are variable names "
+                + "[help: name the column, with letters, digits, '_' and '-', not starting with a digit]",
+            "requests/_data/rows.csv:1:10: error: invalid column name '1x': column names are variable names "
+                + "[help: use letters, digits, '_' and '-', not starting with a digit]",
+            "requests/rows.yaml:2:45: error: undefined variable 'name' "
+                + "[help: define it in the environment's 'variables', capture it in an earlier request, or pass --var name=VALUE]",
         ])
     }
 
