@@ -431,10 +431,23 @@ private struct JSONWriter {
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
     }
 
-    /// Writes `string` as a quoted JSON string.
+    /// Writes `string` as a quoted JSON string; control characters, C1 controls (U+0080–U+009F) included, as escapes,
+    /// so that JSON text (a report read on a terminal) never carries them raw.
     static func writeString(_ string: String, into output: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
         output.append(UInt8(ascii: "\""))
+        // In UTF-8 a C1 control is 0xC2 followed by 0x80–0x9F.
+        var c1Lead = false
         for byte in string.utf8 {
+            if c1Lead {
+                c1Lead = false
+                if (0x80...0x9F).contains(byte) {
+                    output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                               hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                    continue
+                }
+                output.append(0xC2)
+            }
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
@@ -444,9 +457,9 @@ private struct JSONWriter {
             case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
             case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
             case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
                 output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
                                            hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            case 0xC2: c1Lead = true
             default: output.append(byte)
             }
         }

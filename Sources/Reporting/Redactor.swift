@@ -55,17 +55,43 @@ public struct Redactor: Sendable {
     static func jsonEscapings(of text: String) -> Set<String> {
         let minimal = String(JSONValue.string(text).serialized().dropFirst().dropLast())
         guard text.unicodeScalars.contains(where: { !$0.isASCII || "/<>&".unicodeScalars.contains($0) }) else { return [minimal] }
-        var forms: Set<String> = []
+        // The runner's own serializer escapes C1 controls (U+0080–U+009F); other encoders leave them raw.
+        let raw = unescapingC1Controls(minimal)
+        var forms: Set<String> = [minimal]
         for nonASCII in [false, true] {
             for htmlSafe in [false, true] {
                 for slash in [false, true] {
                     for upper in [false, true] {
-                        forms.insert(jsonEscaping(minimal, nonASCII: nonASCII, htmlSafe: htmlSafe, slash: slash, upper: upper))
+                        forms.insert(jsonEscaping(raw, nonASCII: nonASCII, htmlSafe: htmlSafe, slash: slash, upper: upper))
                     }
                 }
             }
         }
         return forms
+    }
+
+    /// JSON-escaped text with its `\u0080`…`\u009f` escapes written as the characters they stand for.
+    private static func unescapingC1Controls(_ escaped: String) -> String {
+        guard escaped.contains("\\u00") else { return escaped }
+        var result = ""
+        var scalars = escaped.unicodeScalars[...]
+        while let scalar = scalars.popFirst() {
+            guard scalar == "\\", let next = scalars.first else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            let digits = String(String.UnicodeScalarView(scalars.dropFirst().prefix(4)))
+            if next == "u", digits.count == 4, let value = UInt32(digits, radix: 16), (0x80...0x9F).contains(value),
+               let c1 = Unicode.Scalar(value) {
+                result.unicodeScalars.append(c1)
+                scalars = scalars.dropFirst(5)
+            } else {
+                // Any other escape (`\\`, `\"`, `\n`, `\u001b`) stays as it is.
+                result.unicodeScalars.append(contentsOf: [scalar, next])
+                scalars = scalars.dropFirst()
+            }
+        }
+        return result
     }
 
     /// `escaped` (minimally JSON-escaped text) with more characters escaped as `\uXXXX` (or `\/`).

@@ -73,6 +73,10 @@ import Testing
         #expect(failures.contains { $0.stringValue?.contains("<script>alert(1)</script> ]]>") == true }, "\(junit)")
         let json = try ScenarioRun.jsonRequests(output.json)
         #expect(json.map { $0["result"] as? String } == ["failed", "failed", "failed", "errored", "passed"])
+        // The JSON report escapes C1 controls as the console and JUnit do: no raw CSI (U+009B), nor any other.
+        let report = try #require(output.json)
+        #expect(!report.unicodeScalars.contains { (0x80...0x9F).contains($0.value) || $0 == "\u{1B}" }, "\(report)")
+        #expect(report.contains(#"c1:\\u009b2J"#) && report.contains(#"red:\\u001b[31mRED"#), "\(report)")
     }
 
     @Test func colouredOutputHasOnlyItsOwnEscapes() async throws {

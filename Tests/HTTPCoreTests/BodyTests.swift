@@ -52,6 +52,16 @@ import HTTPCore
         #expect(String(decoding: try body.encode(), as: UTF8.self).contains("\r\n\r\nlater\r\n--B--"))
     }
 
+    /// C1 controls (U+0080–U+009F) are escaped like C0 ones, so JSON text (the JSON report) never carries them raw;
+    /// the characters around them, U+00A0 and U+0100 included, stay as they are, and the text parses back the same.
+    @Test func jsonTextEscapesC1ControlsAndParsesBack() throws {
+        let text = "a\u{9B}2J\u{1B}[0m\u{85}\u{80}\u{9F}\u{A0}\u{100}Ã\u{9F}é🔑"
+        let serialized = JSONValue.string(text).serialized()
+        #expect(serialized == #""a\u009b2J\u001b[0m\u0085\u0080\u009f\#u{A0}\#u{100}Ã\u009fé🔑""#)
+        #expect(!serialized.unicodeScalars.contains { (0x80...0x9F).contains($0.value) })
+        #expect(try JSONValue.parse(Array(serialized.utf8)) == .string(text))
+    }
+
     @Test func dataAndEmptyBodies() throws {
         #expect(EmptyBody().isEmpty)
         #expect(DataBody(text: "hi").additionalHeaders["Content-Type"] == "text/plain; charset=utf-8")

@@ -211,6 +211,16 @@ import TestSupport
         }
     }
 
+    /// A secret with a C1 control (U+0080–U+009F) is hidden as the runner's JSON writes it (`\u009b`) and as other
+    /// encoders do (raw beside an escaped quote, or every non-ASCII character escaped).
+    @Test func redactorHidesASecretWithAC1ControlInEveryJSONEscaping() async {
+        let redactor = Redactor(secrets: ["q\"\u{9B}-secret"])
+        for echoed in [#"{"k":"q\"\#u{9B}-secret"}"#, #"{"k":"q\"\u009b-secret"}"#, #"{"k":"q\"\u009B-secret"}"#,
+                       JSONValue.object(JSONObject([("k", .string("q\"\u{9B}-secret"))])).serialized()] {
+            #expect(redactor.redact(echoed) == #"{"k":"***"}"#, "\(echoed)")
+        }
+    }
+
     @Test func redactorHidesThePasswordOfEveryURLItShows() async {
         let redactor = Redactor(secrets: [])
         #expect(redactor.redact("'options.proxy' is not a proxy URL: 'http://pu:S3cret@127.0.0.1:abc'")
