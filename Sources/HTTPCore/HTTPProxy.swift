@@ -26,18 +26,26 @@ public struct HTTPProxy: Sendable, Hashable {
     /// The proxy of a URL such as `http://user:pass@proxy.internal:3128` (scheme `http`, or none; port 1080 when
     /// absent, as curl assumes; an IPv6 address in brackets, `http://[::1]:3128`), or why the text is not one.
     public static func parse(_ text: String) -> Result<HTTPProxy, URLProblem> {
-        let written = text.contains("://") ? text : "http://" + text
+        let hasScheme = text.contains("://")
+        let written = hasScheme ? text : "http://" + text
         let problem = { (description: String) in Result<HTTPProxy, URLProblem>.failure(URLProblem(description: description)) }
+        // `http//host`, a colon short: read as a host named `http` with a path, which would say nothing of the cause.
+        if !hasScheme, let typo = ["http//", "https//"].first(where: { text.lowercased().hasPrefix($0) }) {
+            let written = text.prefix(typo.count)
+            return problem("'\(written)' lacks the colon of '\(written.dropLast(2))://'; a proxy URL starts with http://")
+        }
         if let port = Self.writtenPort(in: written), Int(port).map({ !ports.contains($0) }) ?? true {
             return problem("the port '\(port)' is not a number from 1 to 65535")
         }
-        guard let components = URLComponents(string: written) else { return problem("it is not a URL") }
+        // Without `://` the text is read as `host:port`; when it is not one, the scheme is what is missing.
+        let noScheme = hasScheme ? "" : " (read as host:port, as it does not start with http://)"
+        guard let components = URLComponents(string: written) else { return problem("it is not a URL" + noScheme) }
         guard components.scheme?.lowercased() == "http" else {
             return problem("the scheme is '\(components.scheme ?? "")'; a proxy URL starts with http://")
         }
-        guard var host = components.host, !host.isEmpty else { return problem("it has no host") }
+        guard var host = components.host, !host.isEmpty else { return problem("it has no host" + noScheme) }
         guard components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil else {
-            return problem("it has a path, query or fragment; a proxy URL is http://host:port")
+            return problem("it has a path, query or fragment" + noScheme + "; a proxy URL is http://host:port")
         }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         return .success(HTTPProxy(host: host, port: components.port ?? 1080, username: components.user, password: components.password))

@@ -1,16 +1,25 @@
+internal import Foundation
+
 /// Passwords written in URLs (`scheme://user:password@host`), which outputs hide.
 public enum URLCredentials {
     public static let mask = "***"
 
     /// `text` with the password of every URL's user information replaced by `***` (`http://user:***@host`); the user
     /// stays, so the reader sees which credentials were used.
+    ///
+    /// User information is looked for after every `//`, with or without a valid scheme before it (`http//user:pw@host`,
+    /// a typo, still shows no password), and, for proxy values without a scheme (`user:pw@host:port`, which proxy
+    /// settings accept), at the start of `text` and after a proxy key (`proxy: "…`, `HTTPS_PROXY=…`).
     public static func hidingPasswords(in text: String) -> String {
-        guard text.contains("@"), text.contains("://") else { return text }
+        guard text.contains("@") else { return text }
         var result = ""
         var rest = text[...]
-        while let scheme = rest.range(of: "://") {
-            result += rest[..<scheme.upperBound]
-            rest = rest[scheme.upperBound...]
+        // The start of the text may be a proxy value without a scheme.
+        var next: Substring.Index? = rest.startIndex
+        while let start = next {
+            result += rest[..<start]
+            rest = rest[start...]
+            next = nextAuthority(in: rest)
             // The authority ends at the path, query or fragment, or where the URL's text ends.
             let authority = rest.prefix { !"/?#".contains($0) && !$0.isWhitespace && !"\"'<>`".contains($0) }
             guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { continue }
@@ -18,7 +27,29 @@ public enum URLCredentials {
             guard !password.isEmpty, password != mask else { continue }
             result += rest[...colon] + mask
             rest = rest[at...]
+            next = nextAuthority(in: rest)
         }
         return result + rest
+    }
+
+    /// Where the next user information may start after the start of `text`: after a `//`, or at a value after a proxy
+    /// key (`proxy:`, `"proxy":`, `HTTP_PROXY=`, an opening quote skipped); nil when there is none.
+    private static func nextAuthority(in text: Substring) -> Substring.Index? {
+        guard !text.isEmpty else { return nil }
+        let afterFirst = text[text.index(after: text.startIndex)...]
+        let slashes = text.range(of: "//")?.upperBound
+        var searched = afterFirst
+        while let key = searched.range(of: "proxy", options: .caseInsensitive) {
+            if let slashes, slashes <= key.lowerBound { break }
+            var value = searched[key.upperBound...]
+            if let quote = value.first, quote == "\"" || quote == "'" { value = value.dropFirst() }
+            if let separator = value.first, separator == ":" || separator == "=" {
+                value = value.dropFirst().drop { $0 == " " }
+                if let quote = value.first, quote == "\"" || quote == "'" { value = value.dropFirst() }
+                return value.startIndex
+            }
+            searched = searched[key.upperBound...]
+        }
+        return slashes
     }
 }

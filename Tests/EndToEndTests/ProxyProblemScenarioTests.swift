@@ -31,25 +31,35 @@ import Testing
         #expect(received.isEmpty)
     }
 
-    @Test func aMalformedProxyURLWithAPasswordHidesItInTheMessageTheSourceLineAndTheReport() async throws {
+    /// Malformed proxy URLs with a password: a bad port, a scheme a colon short (`http//`), a URL without a scheme.
+    static let malformedWithPasswords = [
+        (proxy: "http://pu:S3cret@127.0.0.1:abc", shown: "http://pu:***@127.0.0.1:abc",
+         problem: "the port 'abc' is not a number from 1 to 65535"),
+        (proxy: "http//pu:S3cret@127.0.0.1:8889", shown: "http//pu:***@127.0.0.1:8889",
+         problem: "'http//' lacks the colon of 'http://'; a proxy URL starts with http://"),
+        (proxy: "pu:S3cret@127.0.0.1:99999", shown: "pu:***@127.0.0.1:99999",
+         problem: "the port '99999' is not a number from 1 to 65535"),
+    ]
+
+    @Test(arguments: malformedWithPasswords)
+    func aMalformedProxyURLWithAPasswordHidesItInTheMessageTheSourceLineAndTheReport(proxy: String, shown: String, problem: String)
+        async throws {
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("runner-proxy-report-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: reports) }
         let junit = reports.appendingPathComponent("junit.xml").path, json = reports.appendingPathComponent("report.json").path
         for arguments in [["validate", "requests", "--env", "local"],
                           ["run", "requests", "--env", "local", "--report-junit", junit, "--report-json", json]] {
-            let (result, received, _) = try await Folder(scheme: .http, files: Self.files(proxy: "http://pu:S3cret@127.0.0.1:abc"))
-                .run(arguments, scheme: .http)
+            let (result, received, _) = try await Folder(scheme: .http, files: Self.files(proxy: proxy)).run(arguments, scheme: .http)
             #expect(result.exitCode == 2, "\(result.stdout)\n\(result.stderr)")
-            #expect(result.stderr.contains("'options.proxy' is not a proxy URL: 'http://pu:***@127.0.0.1:abc': "
-                                           + "the port 'abc' is not a number from 1 to 65535"), "\(result.stderr)")
-            #expect(result.stderr.contains(#" 2 | options: { proxy: "http://pu:***@127.0.0.1:abc" }"#), "\(result.stderr)")
+            #expect(result.stderr.contains("'options.proxy' is not a proxy URL: '\(shown)': \(problem)"), "\(result.stderr)")
+            #expect(result.stderr.contains(#" 2 | options: { proxy: "\#(shown)" }"#), "\(result.stderr)")
             #expect(!(result.stdout + result.stderr).contains("S3cret"), "\(result.stderr)")
             #expect(received.isEmpty)
         }
         for path in [junit, json] {
             let report = try String(contentsOfFile: path, encoding: .utf8)
-            #expect(report.contains("pu:***@127.0.0.1:abc") && !report.contains("S3cret"), "\(report)")
+            #expect(report.contains(shown) && !report.contains("S3cret"), "\(report)")
         }
     }
 

@@ -52,6 +52,44 @@ import Testing
         #expect(HTTPProxy(url: "http://127.0.0.1:1")?.port == 1)
     }
 
+    /// `http//host`, a colon short, is named as such (it read as a host `http` with a path); other texts without
+    /// `://` that are not `host:port` say that the scheme is missing.
+    @Test func aSchemeWithoutItsColonOrAURLWithoutASchemeSuggestsHTTP() {
+        for (bad, expected) in [
+            ("http//user:S3cret-ProxyPw@127.0.0.1:8889", "'http//' lacks the colon of 'http://'; a proxy URL starts with http://"),
+            ("HTTPS//proxy:3128", "'HTTPS//' lacks the colon of 'HTTPS://'; a proxy URL starts with http://"),
+            ("proxy.internal:3128/path", "it has a path, query or fragment (read as host:port, as it does not start with http://); "
+                + "a proxy URL is http://host:port"),
+        ] {
+            guard case .failure(let problem) = HTTPProxy.parse(bad) else {
+                Issue.record("\(bad) was accepted")
+                continue
+            }
+            #expect(problem.description == expected, "\(bad)")
+            #expect(!problem.description.contains("S3cret"))
+        }
+        #expect(HTTPProxy(url: "user:pw@proxy.internal:3128") == HTTPProxy(host: "proxy.internal", port: 3128, username: "user", password: "pw"))
+    }
+
+    /// The password of user information after any `//` (a scheme a colon short too), and of a proxy value without a
+    /// scheme at the start of the text or after a proxy key, reads `***`; other `a:b@c` text stays.
+    @Test func passwordsAreHiddenAfterEverySlashPairAndInProxyValuesWithoutAScheme() {
+        for (text, expected) in [
+            ("http//user:S3cret@127.0.0.1:8889", "http//user:***@127.0.0.1:8889"),
+            ("see //user:S3cret@host/a", "see //user:***@host/a"),
+            ("user:S3cret@127.0.0.1:99999", "user:***@127.0.0.1:99999"),
+            (#" 3 | options: { proxy: "user:S3cret@127.0.0.1:99999" }"#, #" 3 | options: { proxy: "user:***@127.0.0.1:99999" }"#),
+            ("options:\n  proxy: user:S3cret@h:1\n", "options:\n  proxy: user:***@h:1\n"),
+            (#"{"proxy": 'user:S3cret@h:1'}"#, #"{"proxy": 'user:***@h:1'}"#),
+            ("HTTPS_PROXY=user:S3cret@h:1 HTTP_PROXY=http://u:S3cret@h", "HTTPS_PROXY=user:***@h:1 HTTP_PROXY=http://u:***@h"),
+            ("proxy: http//u:S3cret@h and proxyPort: a:b@c", "proxy: http//u:***@h and proxyPort: a:b@c"),
+            ("mail me@example.test at 10:30, ratio a:b@c", "mail me@example.test at 10:30, ratio a:b@c"),
+            ("'options.proxy' is not a proxy URL: x:y@z", "'options.proxy' is not a proxy URL: x:y@z"),
+        ] {
+            #expect(URLCredentials.hidingPasswords(in: text) == expected, "\(text)")
+        }
+    }
+
     @Test func anIPv6LiteralProxyHasItsAddressWithoutBrackets() throws {
         let proxy = try #require(HTTPProxy(url: "http://[::1]:8080"))
         #expect(proxy.host == "::1" && proxy.port == 8080)
