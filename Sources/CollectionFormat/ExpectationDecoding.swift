@@ -10,7 +10,8 @@ extension NodeDecoder {
         let fields = fields(pairs, allowed: FormatKeys.expect.names, in: context)
         if let value = fields["error"] {
             expect.error = expectedFailure(value, for: "\(context).error").map { Located($0, at: value.mark) }
-            for other in pairs where Self.keyText(other.key) != "error" {
+            // An unknown key is reported as such (above), not also as conflicting with `error`.
+            for other in pairs where Self.keyText(other.key) != "error" && FormatKeys.expect.names.contains(Self.keyText(other.key)) {
                 error("'\(context).\(Self.keyText(other.key))' cannot be checked when '\(context).error' expects no response",
                       at: other.key.mark, suggestion: "remove it, or remove '\(context).error'")
             }
