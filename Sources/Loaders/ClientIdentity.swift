@@ -13,7 +13,19 @@ struct ClientIdentity {
         enum File: Sendable { case certificate, key }
 
         let file: File
-        let message: String
+        let reason: ClientCertificateCheck.Reason
+
+        /// What is wrong with the file, said after its name.
+        var message: String {
+            switch reason {
+            case .missing: "does not exist"
+            case .unreadable: "cannot be read"
+            case .notPEM: file == .certificate ? "holds no PEM certificate" : "holds no PEM private key"
+            case .noPassword: "is encrypted and no password is given"
+            case .wrongPassword: "cannot be decrypted with the password given"
+            case .otherKey: "does not belong to the certificate"
+            }
+        }
     }
 
     /// Loads the files of `certificate`: a readable PEM certificate, a readable PEM key (decrypted with the password
@@ -26,7 +38,7 @@ struct ClientIdentity {
         configuration.certificateChain = chain.map { .certificate($0) }
         configuration.privateKey = .privateKey(key)
         guard (try? NIOSSLContext(configuration: configuration)) != nil else {
-            throw Problem(file: .key, message: "does not belong to the certificate")
+            throw Problem(file: .key, reason: .otherKey)
         }
         return ClientIdentity(chain: chain, key: key)
     }
@@ -42,29 +54,31 @@ struct ClientIdentity {
 
     /// The certificate chain of the certificate file.
     private static func loadChain(_ certificate: ClientCertificate) -> Result<[NIOSSLCertificate], Problem> {
-        let problem = { (message: String) in Result<[NIOSSLCertificate], Problem>.failure(Problem(file: .certificate, message: message)) }
-        guard FileManager.default.fileExists(atPath: certificate.certificateFile) else { return problem("does not exist") }
+        let problem = { (reason: ClientCertificateCheck.Reason) in
+            Result<[NIOSSLCertificate], Problem>.failure(Problem(file: .certificate, reason: reason))
+        }
+        guard FileManager.default.fileExists(atPath: certificate.certificateFile) else { return problem(.missing) }
         guard let certificateText = FileManager.default.contents(atPath: certificate.certificateFile) else {
-            return problem("cannot be read")
+            return problem(.unreadable)
         }
         guard let chain = try? NIOSSLCertificate.fromPEMBytes(Array(certificateText)), !chain.isEmpty else {
-            return problem("holds no PEM certificate")
+            return problem(.notPEM)
         }
         return .success(chain)
     }
 
     /// The private key of the key file, decrypted with the password when it is encrypted.
     private static func loadKey(_ certificate: ClientCertificate) -> Result<NIOSSLPrivateKey, Problem> {
-        let problem = { (message: String) in Result<NIOSSLPrivateKey, Problem>.failure(Problem(file: .key, message: message)) }
-        guard FileManager.default.fileExists(atPath: certificate.keyFile) else { return problem("does not exist") }
-        guard let keyText = FileManager.default.contents(atPath: certificate.keyFile) else { return problem("cannot be read") }
+        let problem = { (reason: ClientCertificateCheck.Reason) in Result<NIOSSLPrivateKey, Problem>.failure(Problem(file: .key, reason: reason)) }
+        guard FileManager.default.fileExists(atPath: certificate.keyFile) else { return problem(.missing) }
+        guard let keyText = FileManager.default.contents(atPath: certificate.keyFile) else { return problem(.unreadable) }
         let encrypted = String(decoding: keyText, as: UTF8.self).contains("ENCRYPTED")
-        if encrypted, certificate.password == nil { return problem("is encrypted and no password is given") }
+        if encrypted, certificate.password == nil { return problem(.noPassword) }
         // Always through the callback: without one, BoringSSL would ask for the password on the terminal.
         let password = Array((certificate.password ?? "").utf8)
         guard let key = try? NIOSSLPrivateKey(bytes: Array(keyText), format: .pem, passphraseCallback: { set in set(password) })
         else {
-            return problem(encrypted ? "cannot be decrypted with the password given" : "holds no PEM private key")
+            return problem(encrypted ? .wrongPassword : .notPEM)
         }
         return .success(key)
     }
@@ -79,15 +93,33 @@ extension Result {
 
 /// Checks of client certificates before anything is sent.
 public enum ClientCertificateCheck {
+    /// What makes a certificate or key file unusable, for messages that say more than `message` (where a missing
+    /// file was looked for, which key to change).
+    public enum Reason: Sendable, Hashable {
+        /// The file does not exist.
+        case missing
+        case unreadable
+        /// The file holds no PEM certificate (the certificate file) or no PEM private key (the key file).
+        case notPEM
+        /// The key is encrypted and no password is given.
+        case noPassword
+        /// The key is encrypted and the password given does not decrypt it.
+        case wrongPassword
+        /// The key does not belong to the certificate.
+        case otherKey
+    }
+
     /// Why `certificate` cannot be used: the file it is about (`certificateFile` or `keyFile`) and what is wrong
     /// with it; nil when it can be.
-    public static func problem(_ certificate: ClientCertificate) -> (file: String, message: String)? {
+    public static func problem(_ certificate: ClientCertificate) -> (file: String, message: String, reason: Reason)? {
         problems(certificate).first
     }
 
     /// Every reason `certificate` cannot be used, the certificate file's and the key file's: each with the file it is
     /// about (`certificateFile` or `keyFile`) and what is wrong with it; empty when it can be used.
-    public static func problems(_ certificate: ClientCertificate) -> [(file: String, message: String)] {
-        ClientIdentity.problems(certificate).map { ($0.file == .certificate ? certificate.certificateFile : certificate.keyFile, $0.message) }
+    public static func problems(_ certificate: ClientCertificate) -> [(file: String, message: String, reason: Reason)] {
+        ClientIdentity.problems(certificate).map {
+            ($0.file == .certificate ? certificate.certificateFile : certificate.keyFile, $0.message, $0.reason)
+        }
     }
 }

@@ -10,7 +10,7 @@ public enum ClientCertificateProblems {
     public static func diagnostics(in collection: LoadedCollection) -> [Diagnostic] {
         var definitions = collection.files.flatMap { file in file.steps.compactMap(\.options.clientCert) }
         if let environment = collection.environment?.options.clientCert { definitions.append(environment) }
-        var answers: [ClientCertificate: [(file: String, message: String)]] = [:]
+        var answers: [ClientCertificate: [(file: String, message: String, reason: ClientCertificateCheck.Reason)]] = [:]
         var diagnostics: [Diagnostic] = []
         for definition in definitions {
             let password: String?
@@ -23,11 +23,32 @@ public enum ClientCertificateProblems {
             for problem in answer {
                 let (key, reference) = problem.file == certificate.keyFile && problem.file != certificate.certificateFile
                     ? ("key", definition.key) : ("cert", definition.certificate)
-                diagnostics.append(.error(
-                    "'options.clientCert.\(key)': the file '\(reference.written)' \(problem.message) (looked for '\(reference.path)')",
-                    path: definition.path, at: reference.mark))
+                let (message, suggestion) = Self.explained(problem.reason, problem.message, of: reference)
+                diagnostics.append(.error("'options.clientCert.\(key)': the file '\(reference.written)' \(message)",
+                                          path: definition.path, at: reference.mark, suggestion: suggestion))
             }
         }
         return diagnostics
+    }
+
+    /// What is wrong with a file of `options.clientCert`, said after its name, and how to fix it: where a missing file
+    /// was looked for; for a key its password does not decrypt, that `options.clientCert.password` is the one to check.
+    private static func explained(_ reason: ClientCertificateCheck.Reason, _ message: String,
+                                  of reference: FileReference) -> (message: String, suggestion: String) {
+        switch reason {
+        case .missing:
+            ("\(message) (looked for '\(reference.path)')", "paths are relative to the file that names them")
+        case .unreadable:
+            (message, "make the file readable by the user running runner")
+        case .notPEM:
+            (message, "give a PEM file (text starting with '-----BEGIN')")
+        case .noPassword:
+            (message, "give the key's password in 'options.clientCert.password'")
+        case .wrongPassword:
+            ("\(message) in 'options.clientCert.password'",
+             "check 'options.clientCert.password' (or the variable it uses): it must be the password the key was encrypted with")
+        case .otherKey:
+            (message, "give the key the certificate was issued for")
+        }
     }
 }

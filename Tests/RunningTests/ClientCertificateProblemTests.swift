@@ -1,0 +1,59 @@
+import CollectionFormat
+import Foundation
+import Running
+import Testing
+
+/// The problems of `options.clientCert` files found before anything is sent: located at the file, saying what is
+/// wrong and what to fix.
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "the encrypted key is made with the openssl command"))
+struct ClientCertificateProblemTests {
+    /// `requests/a.yaml` naming `c.pem` and `k.pem` with `password`, and the two files: a
+    /// certificate and its key, encrypted with the password `right`.
+    private func collection(password: String, key: String = "k.pem") throws -> TestCollection {
+        let collection = try TestCollection([
+            "requests/a.yaml": "request: { url: https://127.0.0.1:1/ }\noptions:\n"
+                + "  clientCert: { cert: c.pem, key: \(key), password: \(password) }\n",
+        ])
+        let folder = collection.root.appendingPathComponent("requests")
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-days", "1", "-subj", "/CN=test",
+                             "-keyout", folder.appendingPathComponent("k.pem").path, "-out", folder.appendingPathComponent("c.pem").path,
+                             "-passout", "pass:right"]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        return collection
+    }
+
+    private func problems(_ collection: TestCollection) async -> [String] {
+        ClientCertificateProblems.diagnostics(in: await collection.load()).map {
+            $0.description + ($0.suggestion.map { " [help: \($0)]" } ?? "")
+        }
+    }
+
+    /// A key found but not decrypted by its password says so, naming the key file and `options.clientCert.password`,
+    /// not where the (found) file was looked for.
+    @Test func aWrongPasswordSaysThePasswordDoesNotDecryptTheKey() async throws {
+        let collection = try collection(password: "wrong")
+        defer { collection.remove() }
+        #expect(await problems(collection) == [
+            "requests/a.yaml:3:35: error: 'options.clientCert.key': the file 'k.pem' cannot be decrypted with the password given "
+                + "in 'options.clientCert.password' [help: check 'options.clientCert.password' (or the variable it uses): it must "
+                + "be the password the key was encrypted with]",
+        ])
+        let right = try self.collection(password: "right")
+        defer { right.remove() }
+        #expect(await problems(right).isEmpty)
+    }
+
+    /// A missing file says where it was looked for.
+    @Test func aMissingKeySaysWhereItWasLookedFor() async throws {
+        let collection = try collection(password: "right", key: "gone.pem")
+        defer { collection.remove() }
+        #expect(await problems(collection) == [
+            "requests/a.yaml:3:35: error: 'options.clientCert.key': the file 'gone.pem' does not exist (looked for "
+                + "'requests/gone.pem') [help: paths are relative to the file that names them]",
+        ])
+    }
+}
