@@ -230,6 +230,27 @@ import TestSupport
         #expect(request.url?.absoluteString == "http://xn--bcher-kva.example:8080/v1/a")
     }
 
+    /// A line break or NUL written in the header value itself (no variable gave it) is to be removed there, not from a
+    /// variable's value.
+    @Test func aLineBreakWrittenInAHeaderValueIsToBeRemovedFromTheValue() async throws {
+        for (written, help) in [("a\\r\\nX-Injected: 1", "remove the line break from the header value"),
+                                ("a\\nb {{ v }}", "remove the line break from the header value"),
+                                ("a\\0b", "remove the NUL character from the header value"),
+                                ("a {{ v }}", "remove line breaks from the variable's value")] {
+            let collection = try TestCollection([
+                "environments/test.yaml": environment(),
+                "requests/a.yaml": "request:\n  url: /a\n  headers: { X-Note: \"\(written)\" }\n",
+            ])
+            defer { collection.remove() }
+            let loader = ScriptedLoader()
+            let summary = try await collection.run(loader, variables: [("v", "x\ny")])
+            let error = try #require(summary.outcomes.first?.error)
+            #expect(error.description.hasPrefix("requests/a.yaml:3:22: error: the value of header 'X-Note' contains a"), "\(error)")
+            #expect(error.suggestion == help, "\(written)")
+            #expect(await loader.received.isEmpty, "nothing is sent")
+        }
+    }
+
     @Test func lineBreaksInHeaderValuesFromVariablesAreRejectedWhereTheHeaderIsWritten() async throws {
         let cases: [(files: [String: String], location: String, name: String)] = [
             (["requests/a.yaml": "request:\n  url: /a\n  headers: { X-Note: \"n {{ v }}\" }\n"], "requests/a.yaml:3:22", "X-Note"),
