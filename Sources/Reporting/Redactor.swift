@@ -35,19 +35,75 @@ public struct Redactor: Sendable {
     }
 
     /// A secret as written and encoded up to twice (percent-encoded as in a query, escaped as inside a JSON
-    /// string), so that it stays hidden when a server embeds an encoded request in its JSON answer.
+    /// string), so that it stays hidden when a server embeds an encoded request in its JSON answer; its UTF-8 read
+    /// as ISO-8859-1 or Windows-1252 (as servers read header bytes) as written and JSON-escaped; and each of these
+    /// with control characters as the console shows them (`\u{9F}`), since failures' values are made printable first.
     private static func encodedForms(of secret: String) -> [String] {
         let once = encodings(of: secret)
-        return [secret] + once + once.flatMap(encodings)
+        var forms = Set([secret] + once + once.flatMap(encodings))
+        for misread in misdecodings(of: secret) {
+            forms.insert(misread)
+            forms.formUnion(jsonEscapings(of: misread))
+        }
+        return Array(forms.union(forms.map(TerminalText.printable)))
     }
 
-    /// The forms one encoding step gives: percent-encoded (three character sets) and JSON-escaped (every way).
+    /// The forms one encoding step gives: percent-encoded (every way the runner encodes a value into a URL, and
+    /// as servers echo a URL with its non-ASCII characters decoded) and JSON-escaped (every way).
     private static func encodings(of text: String) -> [String] {
-        var forms = [PercentEncoding.encode(text), PercentEncoding.encode(text, keeping: .alphanumerics)]
-        if let query = text.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) { forms.append(query) }
-        forms += jsonEscapings(of: text)
+        // Query values (`PercentEncoding`), form bodies, and URLs that do not parse as written (RequestBuilder.url
+        // encodes them with `urlCharacters`; URLComponents encodes what `.urlQueryAllowed` leaves out).
+        var percentEncoded = [PercentEncoding.encode(text), PercentEncoding.encode(text, keeping: .alphanumerics)]
+        for allowed in [CharacterSet.urlQueryAllowed, urlCharacters] {
+            if let encoded = text.addingPercentEncoding(withAllowedCharacters: allowed) { percentEncoded.append(encoded) }
+        }
+        // Werkzeug (httpbin) and other servers show a URL as an IRI: `pass%20wörd`, not `pass%20w%C3%B6rd`.
+        let forms = Set(percentEncoded + percentEncoded.map(decodingNonASCII)).union(jsonEscapings(of: text))
         return forms.filter { $0 != text }
     }
+
+    /// The characters `RequestBuilder.url` keeps when it percent-encodes a URL that does not parse as written.
+    private static let urlCharacters: CharacterSet = {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.insert(charactersIn: "#%")
+        return allowed
+    }()
+
+    /// Percent-encoded text with the escapes of non-ASCII characters (`%C3%B6`) decoded (`ö`); ASCII escapes stay.
+    private static func decodingNonASCII(_ encoded: String) -> String {
+        guard encoded.contains("%") else { return encoded }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(encoded.utf8.count)
+        var utf8 = encoded.utf8[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "%"), utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16),
+               value >= 0x80 {
+                bytes.append(value)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self) ?? encoded
+    }
+
+    /// The secret's UTF-8 bytes read as ISO-8859-1 and as Windows-1252 (mojibake: `Grüße` echoed as `GrÃ¼Ã\u{9F}e`
+    /// by a server that reads header bytes as Latin-1); none for ASCII text, which reads the same.
+    private static func misdecodings(of secret: String) -> [String] {
+        guard !secret.utf8.allSatisfy({ $0 < 0x80 }) else { return [] }
+        let latin1 = String(String.UnicodeScalarView(secret.utf8.map { Unicode.Scalar($0) }))
+        let windows1252 = String(String.UnicodeScalarView(secret.utf8.map { byte in
+            (0x80...0x9F).contains(byte) ? windows1252C1[Int(byte - 0x80)] : Unicode.Scalar(byte)
+        }))
+        return latin1 == windows1252 ? [latin1] : [latin1, windows1252]
+    }
+
+    /// Windows-1252's characters for bytes 0x80–0x9F; the five it leaves undefined read as the C1 control, as
+    /// browsers (WHATWG) and Windows read them.
+    private static let windows1252C1: [Unicode.Scalar] = [
+        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D, 0x017D, 0x8F,
+        0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
+    ].map { Unicode.Scalar(UInt32($0))! }
 
     /// The ways JSON encoders write `text` inside a string: the minimal escaping, and with every non-ASCII
     /// character as `\uXXXX` (Python's default; surrogate pairs beyond U+FFFF), with `<`, `>`, `&`, U+2028 and

@@ -39,6 +39,7 @@ struct Router: Sendable {
         case "gzip": gzip(request, writer)
         case "gzip-bomb": gzipBomb(request, writer)
         case "hostile": hostile(request, writer)
+        case "anything": anything(request, writer)
         case "drop": drop(rest, writer)
         case "close-after": closeAfter(writer)
         case "http10": http10(writer)
