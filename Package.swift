@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
@@ -54,7 +55,9 @@ let package = Package(
         // JSONPath (RFC 9535), XPath 1.0, matchers, JSON Schema: judging a response.
         .target(name: "Expectations", dependencies: ["HTTPCore", "CLibXML2"]),
         // The collection format: YAML nodes to located definitions, templates, environments, diagnostics.
-        .target(name: "CollectionFormat", dependencies: ["YAML", "HTTPCore", "Expectations"]),
+        .target(name: "CollectionFormat", dependencies: [
+            "YAML", "HTTPCore", "Expectations", .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
         // Schedules a run: order, flows, jobs, variable scope, outcomes as events.
         .target(name: "Running", dependencies: ["CollectionFormat", "Expectations", "Loaders", "HTTPCore", "YAML", "RunnerVersion"]),
         // Console, JUnit and JSON reports; redaction lives here once.

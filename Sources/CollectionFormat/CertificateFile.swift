@@ -1,4 +1,5 @@
 import Foundation
+import SwiftASN1
 
 /// Checks of a PEM file named as a bundle of trusted certificates (`caCert`, `--cacert`, `SSL_CERT_FILE`).
 public enum CertificateFile {
@@ -52,64 +53,17 @@ public enum CertificateFile {
         return blocks
     }
 
-    /// Whether `der` is one complete X.509 certificate in DER: a SEQUENCE that fills the bytes exactly, of the signed
-    /// part (a SEQUENCE), the algorithm (a SEQUENCE) and the signature (a BIT STRING), every nested element fitting
-    /// inside its parent.
+    /// Whether `der` is one complete X.509 certificate in DER: a SEQUENCE of the signed part (a SEQUENCE), the
+    /// algorithm (a SEQUENCE) and the signature (a BIT STRING), every element well formed (swift-asn1's DER parser).
     static func isCertificate(_ der: [UInt8]) -> Bool {
-        guard let certificate = DERElement(der, at: 0, limit: der.count), certificate.tag == 0x30,
-              certificate.end == der.count, let parts = certificate.children(in: der)
-        else { return false }
-        return parts.map(\.tag) == [0x30, 0x30, 0x03] && parts[0].isWellFormed(in: der, depth: 0)
+        guard let certificate = try? DER.parse(der), certificate.identifier == .sequence,
+              case .constructed(let parts) = certificate.content else { return false }
+        return parts.map(\.identifier) == [.sequence, .sequence, .bitString]
     }
 
     /// "1st", "2nd", "3rd", "4th", "11th", "22nd".
     static func ordinal(_ number: Int) -> String {
         let suffix = (11...13).contains(number % 100) ? "th" : ["th", "st", "nd", "rd", "th", "th", "th", "th", "th", "th"][number % 10]
         return "\(number)\(suffix)"
-    }
-}
-
-/// One DER element: its tag and where its content lies in the bytes.
-private struct DERElement {
-    var tag: UInt8
-    var contentStart: Int
-    var end: Int
-
-    /// The element starting at `offset`, nil unless its header and content fit before `limit` (DER: definite
-    /// lengths in their shortest form, one-byte tags).
-    init?(_ bytes: [UInt8], at offset: Int, limit: Int) {
-        guard offset + 2 <= limit, bytes[offset] & 0x1F != 0x1F else { return nil }
-        tag = bytes[offset]
-        let first = Int(bytes[offset + 1])
-        var length = first
-        var start = offset + 2
-        if first >= 0x80 {
-            let count = first & 0x7F
-            guard (1...4).contains(count), start + count <= limit else { return nil }
-            length = bytes[start..<start + count].reduce(0) { $0 << 8 | Int($1) }
-            start += count
-        }
-        guard limit - start >= length else { return nil }
-        contentStart = start
-        end = start + length
-    }
-
-    /// The elements its content is made of, nil unless they fill it exactly.
-    func children(in bytes: [UInt8]) -> [DERElement]? {
-        var children: [DERElement] = []
-        var offset = contentStart
-        while offset < end {
-            guard let child = DERElement(bytes, at: offset, limit: end) else { return nil }
-            children.append(child)
-            offset = child.end
-        }
-        return children
-    }
-
-    /// Whether, when constructed, its content is elements that fill it exactly, and theirs in turn.
-    func isWellFormed(in bytes: [UInt8], depth: Int) -> Bool {
-        guard tag & 0x20 != 0 else { return true }
-        guard depth < 64, let children = children(in: bytes) else { return false }
-        return children.allSatisfy { $0.isWellFormed(in: bytes, depth: depth + 1) }
     }
 }
