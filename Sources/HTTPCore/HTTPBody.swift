@@ -47,8 +47,21 @@ public struct DataBody: HTTPBody {
     public func encode() throws -> Data { data }
 }
 
-/// Percent-encoding shared by form bodies and query strings.
+/// Percent-encoding shared by form bodies, query strings and URLs.
 public enum PercentEncoding {
+    /// A whole URL's text that does not parse as written (spaces, CR, LF) with what a URL cannot hold encoded, while
+    /// `?`, `&`, `#` and existing escapes keep their meaning; nil when it cannot be encoded.
+    public static func encodeURL(_ text: String) -> String? {
+        text.addingPercentEncoding(withAllowedCharacters: urlCharacters)
+    }
+
+    /// The characters `encodeURL` keeps.
+    private static let urlCharacters: CharacterSet = {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.insert(charactersIn: "#%")
+        return allowed
+    }()
+
     /// The ASCII bytes an encoding leaves as they are.
     public enum Kept: Sendable {
         /// RFC 3986's unreserved characters: letters, digits, `-`, `.`, `_` and `~` (query names and values, forms).

@@ -51,23 +51,15 @@ public struct Redactor: Sendable {
     /// The forms one encoding step gives: percent-encoded (every way the runner encodes a value into a URL, and
     /// as servers echo a URL with its non-ASCII characters decoded) and JSON-escaped (every way).
     private static func encodings(of text: String) -> [String] {
-        // Query values (`PercentEncoding`), form bodies, and URLs that do not parse as written (RequestBuilder.url
-        // encodes them with `urlCharacters`; URLComponents encodes what `.urlQueryAllowed` leaves out).
+        // Query values and form bodies (`PercentEncoding.encode`), URLs that do not parse as written
+        // (`PercentEncoding.encodeURL`), and what URLComponents encodes (what `.urlQueryAllowed` leaves out).
         var percentEncoded = [PercentEncoding.encode(text), PercentEncoding.encode(text, keeping: .alphanumerics)]
-        for allowed in [CharacterSet.urlQueryAllowed, urlCharacters] {
-            if let encoded = text.addingPercentEncoding(withAllowedCharacters: allowed) { percentEncoded.append(encoded) }
-        }
+        percentEncoded += [PercentEncoding.encodeURL(text), text.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)]
+            .compactMap { $0 }
         // Werkzeug (httpbin) and other servers show a URL as an IRI: `pass%20wörd`, not `pass%20w%C3%B6rd`.
         let forms = Set(percentEncoded + percentEncoded.map(decodingNonASCII)).union(jsonEscapings(of: text))
         return forms.filter { $0 != text }
     }
-
-    /// The characters `RequestBuilder.url` keeps when it percent-encodes a URL that does not parse as written.
-    private static let urlCharacters: CharacterSet = {
-        var allowed = CharacterSet.urlQueryAllowed
-        allowed.insert(charactersIn: "#%")
-        return allowed
-    }()
 
     /// Percent-encoded text with the escapes of non-ASCII characters (`%C3%B6`) decoded (`ö`); ASCII escapes stay.
     private static func decodingNonASCII(_ encoded: String) -> String {

@@ -63,7 +63,7 @@ public struct RequestBuilder: Sendable {
         let text = try resolve(template, path: path, scope: scope)
         // Percent-encoding is a fallback for text that does not parse as it is, so most URLs never pay for it.
         guard let components = URLComponents(string: text)
-            ?? URLComponents(string: text.addingPercentEncoding(withAllowedCharacters: Self.urlCharacters) ?? text)
+            ?? URLComponents(string: PercentEncoding.encodeURL(text) ?? text)
         else {
             throw RunFailure(.error("'\(text)' is not a valid URL", path: path, at: template.mark))
         }
@@ -77,13 +77,6 @@ public struct RequestBuilder: Sendable {
         }
         return components
     }
-
-    /// Characters kept as they are when a URL with spaces or other unsafe characters is percent-encoded.
-    private static let urlCharacters: CharacterSet = {
-        var allowed = CharacterSet.urlQueryAllowed
-        allowed.insert(charactersIn: "#%")
-        return allowed
-    }()
 
     /// The environment's headers and query items that the request does not set itself.
     private func addEnvironmentDefaults(to request: inout HTTPRequest, scope: VariableScope) throws(RunFailure) {
