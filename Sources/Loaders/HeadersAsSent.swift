@@ -6,18 +6,14 @@ extension HTTPRequest {
     /// (`Content-Type`) where the request has none of that name, then `Accept-Encoding: gzip, deflate` unless either
     /// has one. The one list of what goes on the wire: the transport sends it and `--verbose` shows it.
     public var headersForTransport: HTTPHeaders {
-        var headers = HTTPHeaders()
-        for field in self.headers where !Self.framingFields.contains(field.name.lowercased()) {
-            headers.add(name: field.name, value: field.value)
-        }
+        var headers = self.headers
+        headers.remove(name: "Content-Length")
+        headers.remove(name: "Transfer-Encoding")
         let extra = body.additionalHeaders
         for field in extra where !headers.contains(field.name) { headers.add(name: field.name, value: field.value) }
         if !headers.contains("Accept-Encoding") { headers.add(name: "Accept-Encoding", value: "gzip, deflate") }
         return headers
     }
-
-    /// The fields the transport frames a body with, whatever the request says.
-    private static let framingFields: Set<String> = ["content-length", "transfer-encoding"]
 
     /// Every header field as sent, for showing an exchange: `Host` (unless set), the fields of `headersForTransport`,
     /// and `Content-Length` as the transport frames a body of `bodyLength` bytes (none for an empty body of GET, HEAD,
