@@ -109,12 +109,6 @@ public enum ClientCertificateCheck {
         case otherKey
     }
 
-    /// Why `certificate` cannot be used: the file it is about (`certificateFile` or `keyFile`) and what is wrong
-    /// with it; nil when it can be.
-    public static func problem(_ certificate: ClientCertificate) -> (file: String, message: String, reason: Reason)? {
-        problems(certificate).first
-    }
-
     /// Every reason `certificate` cannot be used, the certificate file's and the key file's: each with the file it is
     /// about (`certificateFile` or `keyFile`) and what is wrong with it; empty when it can be used.
     public static func problems(_ certificate: ClientCertificate) -> [(file: String, message: String, reason: Reason)] {
