@@ -23,6 +23,7 @@ struct ClientIdentity {
             case .notPEM: file == .certificate ? "holds no PEM certificate" : "holds no PEM private key"
             case .noPassword: "is encrypted and no password is given"
             case .wrongPassword: "cannot be decrypted with the password given"
+            case .nonASCIIPassword: "cannot be decrypted with a password of characters outside ASCII, which the TLS library cannot take"
             case .otherKey: "does not belong to the certificate"
             }
         }
@@ -74,8 +75,10 @@ struct ClientIdentity {
         guard let keyText = FileManager.default.contents(atPath: certificate.keyFile) else { return problem(.unreadable) }
         let encrypted = String(decoding: keyText, as: UTF8.self).contains("ENCRYPTED")
         if encrypted, certificate.password == nil { return problem(.noPassword) }
-        // Always through the callback: without one, BoringSSL would ask for the password on the terminal.
+        // Always through the callback: without one, BoringSSL would ask for the password on the terminal. NIOSSL turns
+        // each byte into a signed C char with a trapping conversion, so a byte above 127 would crash the process.
         let password = Array((certificate.password ?? "").utf8)
+        guard password.allSatisfy({ $0 < 0x80 }) else { return problem(.nonASCIIPassword) }
         guard let key = try? NIOSSLPrivateKey(bytes: Array(keyText), format: .pem, passphraseCallback: { set in set(password) })
         else {
             return problem(encrypted ? .wrongPassword : .notPEM)
@@ -105,6 +108,8 @@ public enum ClientCertificateCheck {
         case noPassword
         /// The key is encrypted and the password given does not decrypt it.
         case wrongPassword
+        /// The password has characters outside ASCII, which NIOSSL cannot pass to BoringSSL.
+        case nonASCIIPassword
         /// The key does not belong to the certificate.
         case otherKey
     }

@@ -47,6 +47,9 @@ public enum ClientCertificateProblems {
         case .wrongPassword:
             ("\(message) in 'options.clientCert.password'",
              "check 'options.clientCert.password' (or the variable it uses): it must be the password the key was encrypted with")
+        case .nonASCIIPassword:
+            ("\(message) (in 'options.clientCert.password')",
+             "encrypt the key again with an ASCII password: openssl pkey -in KEY -aes256 -out NEW_KEY")
         case .otherKey:
             (message, "give the key the certificate was issued for")
         }

@@ -47,6 +47,18 @@ struct ClientCertificateProblemTests {
         #expect(await problems(right).isEmpty)
     }
 
+    /// A password with characters outside ASCII is an error at the key, not a crash: NIOSSL's passphrase callback
+    /// traps on a byte above 127.
+    @Test func aNonASCIIPasswordIsAnErrorNotACrash() async throws {
+        let collection = try collection(password: "Grüße")
+        defer { collection.remove() }
+        #expect(await problems(collection) == [
+            "requests/a.yaml:3:35: error: 'options.clientCert.key': the file 'k.pem' cannot be decrypted with a password of "
+                + "characters outside ASCII, which the TLS library cannot take (in 'options.clientCert.password') [help: "
+                + "encrypt the key again with an ASCII password: openssl pkey -in KEY -aes256 -out NEW_KEY]",
+        ])
+    }
+
     /// A missing file says where it was looked for.
     @Test func aMissingKeySaysWhereItWasLookedFor() async throws {
         let collection = try collection(password: "right", key: "gone.pem")
