@@ -203,9 +203,7 @@ extension NodeDecoder {
                     error("unsupported URL scheme '\(scheme)': a URL is http(s) or a path relative to the environment's baseURL",
                           at: urlNode.mark, suggestion: "use an http:// or https:// URL, or a path such as /users")
                 }
-                if url.isLiteral, let problem = URLComponents(string: url.source)?.portProblem {
-                    error("'request.url': \(problem)", at: urlNode.mark, suggestion: URLComponents.portSuggestion)
-                }
+                if url.isLiteral { checkLiteralURL(url, at: urlNode.mark) }
                 spec.url = url
             }
         } else {
@@ -407,6 +405,19 @@ extension NodeDecoder {
             bytes.formIndex(after: &index)
         }
         return nil
+    }
+
+    /// A URL written without templates must parse (as it will when sent) and, when absolute, have a host and a port
+    /// from 1 to 65535.
+    private mutating func checkLiteralURL(_ url: Template, at mark: Mark) {
+        guard let components = URLComponents(string: url.source) ?? PercentEncoding.encodeURL(url.source).flatMap(URLComponents.init(string:))
+        else {
+            error("'request.url' is not a valid URL", at: mark, suggestion: "write http(s)://HOST[:PORT]/PATH, or a path such as /users")
+            return
+        }
+        if let problem = components.requestURLProblem {
+            error("'request.url': \(problem)", at: mark, suggestion: components.portProblem == nil ? nil : URLComponents.portSuggestion)
+        }
     }
 
     /// The scheme of a URL template whose literal start is `scheme://`, lowercased; nil for paths.

@@ -7,9 +7,10 @@ public enum URLCredentials {
     /// `text` with the password of every URL's user information replaced by `***` (`http://user:***@host`); the user
     /// stays, so the reader sees which credentials were used.
     ///
-    /// User information is looked for after every `//`, with or without a valid scheme before it (`http//user:pw@host`,
-    /// a typo, still shows no password), and, for proxy values without a scheme (`user:pw@host:port`, which proxy
-    /// settings accept), at the start of `text` and after a proxy key (`proxy: "…`, `HTTPS_PROXY=…`).
+    /// User information is looked for after every `//` or `:/` and the slashes after them, with or without a valid
+    /// scheme before it (the typos `http//user:pw@host`, `http:/user:pw@host` and `http:///user:pw@host` show no
+    /// password), and, for proxy values without a scheme (`user:pw@host:port`, which proxy settings accept), at the
+    /// start of `text` and after a proxy key (`proxy: "…`, `HTTPS_PROXY=…`).
     public static func hidingPasswords(in text: String) -> String {
         guard text.contains("@") else { return text }
         var result = ""
@@ -32,12 +33,28 @@ public enum URLCredentials {
         return result + rest
     }
 
+    /// Just past the first run of slashes after a scheme: `//`, or `:/` (a slash short, `http:/user:pw@host`), with
+    /// any further slashes (`http:///user:pw@host`); nil when there is none.
+    private static func afterSchemeSlashes(in text: Substring) -> Substring.Index? {
+        var previous: Character?
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "/", previous == ":" || previous == "/" {
+                return text[index...].firstIndex { $0 != "/" } ?? text.endIndex
+            }
+            previous = character
+            index = text.index(after: index)
+        }
+        return nil
+    }
+
     /// Where the next user information may start after the start of `text`: after a `//`, or at a value after a proxy
     /// key (`proxy:`, `"proxy":`, `HTTP_PROXY=`, an opening quote skipped); nil when there is none.
     private static func nextAuthority(in text: Substring) -> Substring.Index? {
         guard !text.isEmpty else { return nil }
         let afterFirst = text[text.index(after: text.startIndex)...]
-        let slashes = text.range(of: "//")?.upperBound
+        let slashes = afterSchemeSlashes(in: text)
         var searched = afterFirst
         while let key = searched.range(of: "proxy", options: .caseInsensitive) {
             if let slashes, slashes <= key.lowerBound { break }

@@ -7,10 +7,21 @@ extension URLComponents {
     /// How to fix a URL whose port is out of range.
     public static let portSuggestion = "write a port from 1 to 65535, or none for the scheme's default (80 for http, 443 for https)"
 
-    /// Why the URL's port cannot be used ("the port 99999 is not a number from 1 to 65535"); nil when it has none
-    /// or a valid one.
+    /// Why the URL's port cannot be used ("the port 99999 is not a number from 1 to 65535"), also for a number too
+    /// large for an `Int`, which `port` reads as none (the request would go to the scheme's default port); nil when it
+    /// has no port or a valid one.
     public var portProblem: String? {
-        guard let port, !Self.validPorts.contains(port) else { return nil }
-        return "the port \(port) is not a number from 1 to 65535"
+        if let port { return Self.validPorts.contains(port) ? nil : "the port \(port) is not a number from 1 to 65535" }
+        guard let range = rangeOfPort, let text = string else { return nil }
+        return "the port \(text[range]) is not a number from 1 to 65535"
+    }
+
+    /// Why an http(s) URL cannot be sent: it has no host (`http:/x`, `http:///x`, which would otherwise be read as a
+    /// path on the environment's host), or its port is out of range; nil when it can be.
+    public var requestURLProblem: String? {
+        if let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https", host?.isEmpty ?? true {
+            return "it has no host; write \(scheme)://HOST/PATH"
+        }
+        return portProblem
     }
 }

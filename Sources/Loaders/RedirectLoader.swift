@@ -49,6 +49,10 @@ public struct RedirectLoader: HTTPLoader {
             throw HTTPError(.invalidResponse, request: previous, response: response,
                             message: "\(previous.displayURL) redirected to an invalid URL: \(location)")
         }
+        if let problem = components.portProblem {
+            throw HTTPError(.invalidResponse, request: previous, response: response,
+                            message: "\(previous.displayURL) redirected to an invalid URL: \(location) (\(problem))")
+        }
         guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               components.host?.isEmpty == false
         else {

@@ -67,9 +67,9 @@ public struct RequestBuilder: Sendable {
         else {
             throw RunFailure(.error("'\(text)' is not a valid URL", path: path, at: template.mark))
         }
-        if let problem = components.portProblem {
+        if let problem = components.requestURLProblem {
             throw RunFailure(.error("the URL '\(text)': \(problem)", path: path, at: template.mark,
-                                    suggestion: URLComponents.portSuggestion))
+                                    suggestion: components.portProblem == nil ? nil : URLComponents.portSuggestion))
         }
         if components.scheme == nil, environment?.baseURL == nil {
             throw RunFailure(.error("the relative URL '\(text)' needs an environment with a baseURL", path: path,

@@ -77,6 +77,9 @@ import Testing
         for (text, expected) in [
             ("http//user:S3cret@127.0.0.1:8889", "http//user:***@127.0.0.1:8889"),
             ("see //user:S3cret@host/a", "see //user:***@host/a"),
+            ("http:/user:S3cret@127.0.0.1:8889", "http:/user:***@127.0.0.1:8889"),
+            ("https:///user:S3cret@127.0.0.1/x", "https:///user:***@127.0.0.1/x"),
+            ("C:/Users/a:b@c", "C:/Users/a:b@c"),
             ("user:S3cret@127.0.0.1:99999", "user:***@127.0.0.1:99999"),
             (#" 3 | options: { proxy: "user:S3cret@127.0.0.1:99999" }"#, #" 3 | options: { proxy: "user:***@127.0.0.1:99999" }"#),
             ("options:\n  proxy: user:S3cret@h:1\n", "options:\n  proxy: user:***@h:1\n"),

@@ -69,6 +69,16 @@ import TestSupport
         #expect(await scripted.count == 1)
     }
 
+    /// A Location whose port is outside 1-65535 (or too large for an Int) is not followed: it would reach another port.
+    @Test(arguments: ["http://127.0.0.1:99999/x", "http://127.0.0.1:0/x", "http://127.0.0.1:99999999999999999999/x"])
+    func refusesTargetsWithAPortOutOfRange(location: String) async {
+        let scripted = ScriptedLoader([redirect(302, to: location)])
+        let error = await failure(of: RedirectLoader(next: scripted), request())
+        #expect(error?.code == .invalidResponse)
+        #expect(error?.message.contains("is not a number from 1 to 65535") == true, "\(error?.message ?? "")")
+        #expect(await scripted.count == 1)
+    }
+
     @Test func detectsCyclesAndLimits() async {
         let cycle = ScriptedLoader(routes: [.path("/a", redirect(302, to: "/b")), .path("/b", redirect(302, to: "/a"))])
         let cycleError = await failure(of: RedirectLoader(next: cycle), request("http://api.test/a"))
