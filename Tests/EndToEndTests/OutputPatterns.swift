@@ -2,10 +2,11 @@ import Foundation
 
 /// Makes run output comparable with golden files: the server's port, measured times and multipart boundaries vary.
 enum OutputPatterns {
-    /// The expected text with `{{PORT}}` replaced by the test server's port and `{{VERSION}}` by runner's version.
-    static func substituting(port: Int, in expected: String) -> String {
-        expected.replacingOccurrences(of: "{{PORT}}", with: String(port))
-            .replacingOccurrences(of: "{{VERSION}}", with: Repository.version)
+    /// The expected text with `{{VERSION}}` replaced by runner's version and `{{PORT}}` by the test server's port
+    /// (left as written without a server).
+    static func substituting(port: Int?, in expected: String) -> String {
+        let version = expected.replacingOccurrences(of: "{{VERSION}}", with: Repository.version)
+        return port.map { version.replacingOccurrences(of: "{{PORT}}", with: String($0)) } ?? version
     }
 
     /// The text with runner's `User-Agent` written as `runner/{{VERSION}}`, for recording expected output.
