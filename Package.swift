@@ -19,7 +19,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // libyaml from the system (libyaml-dev), seen only by the YAML module.
@@ -50,7 +49,6 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            .product(name: "Logging", package: "swift-log"),
         ]),
         // JSONPath (RFC 9535), XPath 1.0, matchers, JSON Schema: judging a response.
         .target(name: "Expectations", dependencies: ["HTTPCore", "CLibXML2"]),

@@ -22,6 +22,12 @@ public struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
     public static let options = HTTPMethod(known: "OPTIONS")
     public static let trace = HTTPMethod(known: "TRACE")
     public static let connect = HTTPMethod(known: "CONNECT")
+
+    /// Whether sending the request twice has the effect of sending it once (RFC 9110, 9.2.2): `GET`, `HEAD`,
+    /// `OPTIONS`, `TRACE`, `PUT` and `DELETE`.
+    public var isIdempotent: Bool {
+        ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"].contains(rawValue)
+    }
 }
 
 /// The `tchar` grammar of RFC 9110 section 5.6.2, shared by methods and header names.

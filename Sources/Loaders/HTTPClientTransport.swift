@@ -8,40 +8,40 @@ internal import NIOSSL
 internal import Foundation
 internal import Synchronization
 
-/// The end of the chain: sends `http://` requests over a lean SwiftNIO HTTP/1.1 client and `https://` requests
-/// over AsyncHTTPClient, and reads the response body under a cap.
+/// The end of the chain: sends `http://` and `https://` requests over AsyncHTTPClient and reads the response body
+/// under a cap.
 ///
-/// Cleartext requests use pooled keep-alive HTTP/1.1 connections (`HTTP1Client`), to the server or to the proxy
-/// `options.proxy` chooses for it. For TLS one pooled AsyncHTTPClient (keep-alive, HTTP/1.1 and HTTP/2, certificates
-/// verified against the system's roots) serves every request of the same settings: `options.insecure` (no
-/// verification), `options.trustedCertificateFiles` (trusted besides the system's roots), `options.clientCertificate`
-/// and the proxy (reached with `CONNECT`); the default settings' client exists from the start, the others are
-/// created on first use. A client's connection attempts (TCP, the proxy's `CONNECT`, the TLS handshake) are limited
-/// to the `options.timeout` of its requests, so none outlives the request that started it (AsyncHTTPClient keeps an
-/// attempt going after its request ended, for 30 s by default, and its shutdown waits for it).
-/// No client follows redirects (the redirect loader does). Bodies are gzip/deflate-decoded with a
-/// ratio limit and read until `options.maxResponseBytes`, past which reading stops with
+/// One pooled client (keep-alive HTTP/1.1, and HTTP/2 where TLS negotiates it; certificates verified against the
+/// system's roots) serves every request of the same settings: `options.insecure` (no verification),
+/// `options.trustedCertificateFiles` (trusted besides the system's roots), `options.clientCertificate`, the proxy
+/// `options.proxy` chooses (reached with `CONNECT` for both schemes) and the request `timeout`. The default settings'
+/// client exists from the start, the others are created on first use. A client's connection attempts (TCP, the
+/// proxy's `CONNECT`, the TLS handshake) are limited to the `options.timeout` of its requests, so none outlives the
+/// request that started it (AsyncHTTPClient keeps an attempt going after its request ended, for 30 s by default,
+/// and its shutdown waits for it). No client follows redirects (the redirect loader does). Bodies are
+/// gzip/deflate-decoded with a ratio limit and read until `options.maxResponseBytes`, past which reading stops with
 /// `responseTooLarge`. Call `shutdown()` when done, or use `withTransport`.
 public final class HTTPClientTransport: HTTPLoader {
-    private let cleartextClient: HTTP1Client
-    private let secureClient: HTTPClient
-    /// The clients of TLS settings other than the default's, by settings.
-    private let otherClients = Mutex<[TLSSettings: HTTPClient]>([:])
-    /// Which of the secure clients' connections have carried a request.
-    private let connectionReuse = ConnectionReuseLog()
+    private let defaultClient: HTTPClient
+    /// The clients of settings other than the default's, by settings.
+    private let otherClients = Mutex<[ClientSettings: HTTPClient]>([:])
     private let decompressionRatio: Int
+    private let connectionsPerHost: Int
 
     /// Creates a transport; compressed bodies may expand at most `decompressionRatio` times.
     public convenience init(decompressionRatio: Int = 100) {
-        self.init(decompressionRatio: decompressionRatio, cleartextConnectionsPerHost: 32)
+        self.init(decompressionRatio: decompressionRatio, connectionsPerHost: 32)
     }
 
-    /// Creates a transport that opens at most `cleartextConnectionsPerHost` `http://` connections to one host.
-    init(decompressionRatio: Int, cleartextConnectionsPerHost: Int) {
+    /// Creates a transport that opens at most `connectionsPerHost` HTTP/1.1 connections to one host (AsyncHTTPClient's
+    /// soft limit: a request beyond it waits for a connection).
+    init(decompressionRatio: Int, connectionsPerHost: Int) {
         self.decompressionRatio = decompressionRatio
-        cleartextClient = HTTP1Client(decompressionRatio: decompressionRatio, maxConnectionsPerHost: cleartextConnectionsPerHost)
-        secureClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                  configuration: Self.configuration(tls: nil, connectTimeout: nil, decompressionRatio: decompressionRatio))
+        self.connectionsPerHost = connectionsPerHost
+        defaultClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                                   configuration: Self.configuration(ClientSettings.default, roots: [], identity: nil,
+                                                                     decompressionRatio: decompressionRatio,
+                                                                     connectionsPerHost: connectionsPerHost))
     }
 
     /// Runs `body` with a new transport and shuts it down afterwards, also when `body` throws.
@@ -59,15 +59,6 @@ public final class HTTPClientTransport: HTTPLoader {
         }
     }
 
-    /// Executors for `count` tasks that send requests through this transport, spread over the event loops of its
-    /// `http://` connections: a task on one is given connections on its loop, so its responses need no thread
-    /// hop. A task on one should not run long without waiting: it holds up the other connections on its loop.
-    @available(macOS 15, *)
-    public func workerExecutors(_ count: Int) -> [any TaskExecutor] {
-        let loops = cleartextClient.eventLoops
-        return (0..<count).map { LoopExecutor(loop: loops[$0 % loops.count]) }
-    }
-
     /// Closes every pooled connection; the transport cannot be used afterwards. A connection attempt still under way
     /// (its request was cancelled) is not waited for past `attemptGrace`: it ends by its connect timeout, in the
     /// background.
@@ -76,10 +67,9 @@ public final class HTTPClientTransport: HTTPLoader {
             defer { clients = [:] }
             return Array(clients.values)
         }
-        let secureClosed = ([secureClient] + others).map { $0.shutdown() }
-        await cleartextClient.shutdown()
-        let loop = secureClosed[0].eventLoop
-        let closed = EventLoopFuture.andAllSucceed(secureClosed, on: loop)
+        let closing = ([defaultClient] + others).map { $0.shutdown() }
+        let loop = closing[0].eventLoop
+        let closed = EventLoopFuture.andAllSucceed(closing, on: loop)
         // Whichever comes first: every client closed, or the grace period over (a second completion is ignored).
         let done = loop.makePromise(of: Void.self)
         closed.cascade(to: done)
@@ -89,12 +79,12 @@ public final class HTTPClientTransport: HTTPLoader {
     }
 
     public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-        let (route, headers, body) = try Self.clientRequestParts(for: request)
+        let outgoing = try Self.clientRequest(for: request)
         let proxy = Self.proxy(for: request)
         let startedAt = Date()
         let start = ContinuousClock.now
         do {
-            let (head, received) = try await send(request, route: route, headers: headers, body: body, proxy: proxy)
+            let (head, received) = try await execute(outgoing, for: request, on: try client(for: request, proxy: proxy))
             if let proxy, head.status == .proxyAuthenticationRequired {
                 throw TransportErrorMapping.proxyAuthenticationRequired(proxy, request: request)
             }
@@ -118,49 +108,29 @@ public final class HTTPClientTransport: HTTPLoader {
         return settings.proxy(scheme: scheme, host: host, port: request.port ?? (scheme == "https" ? 443 : 80))
     }
 
-    /// Which client sends a request: the cleartext HTTP/1.1 client for `http://`, AsyncHTTPClient for `https://`
-    /// (with the `URL` it needs; the cleartext client needs none, which saves building one per request).
-    private enum Route {
-        case cleartext
-        case secure(URL)
-    }
-
-    /// Sends `http://` requests over the cleartext HTTP/1.1 client, `https://` ones over AsyncHTTPClient.
-    private func send(
-        _ request: HTTPRequest, route: Route, headers: consuming NIOHTTP1.HTTPHeaders, body: ByteBuffer, proxy: HTTPProxy?
-    ) async throws -> CappedBodyCollector.Response {
-        guard case .secure(let url) = route else {
-            return try await cleartextClient.execute(request, headers: headers, body: body, proxy: proxy,
-                                                     deadline: request.deadline.map(Self.nioDeadline))
-        }
-        let outgoing = try HTTPClient.Request(url: url.absoluteString, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue),
-                                              headers: headers, body: body.readableBytes == 0 ? nil : .byteBuffer(body))
-        return try await execute(outgoing, for: request, on: try client(for: request, proxy: proxy))
-    }
-
-    /// Executes `outgoing` under the request's deadline (which covers the body too), once more on another
-    /// connection when the pooled one it got was closed before any response byte arrived, as the cleartext client
-    /// does: when it was closed already (nothing was sent), or when it had carried an earlier request (the server
-    /// closed the idle keep-alive connection as it was handed out again, or dropped it after a response longer than
-    /// its Content-Length). Task cancellation cancels the request.
+    /// Executes `outgoing` under the request's deadline (which covers the body too). Task cancellation cancels it.
+    ///
+    /// A request whose connection closed before any response byte arrived is sent once more, on a new connection, when
+    /// nothing was written (the pooled connection was closed already) or when its method is idempotent (RFC 9110,
+    /// 9.2.2): the server most likely closed an idle keep-alive connection as it was handed out again. AsyncHTTPClient
+    /// says nothing public about whether a connection was reused, so a request that fails so on a new connection is
+    /// sent twice as well; a `POST` or `PATCH` is never sent twice.
     private func execute(
         _ outgoing: HTTPClient.Request, for request: HTTPRequest, on client: HTTPClient
     ) async throws -> CappedBodyCollector.Response {
         let deadline = request.deadline.map(Self.nioDeadline)
         func attempt() async throws -> CappedBodyCollector.Response {
             let collector = CappedBodyCollector(request: request)
-            let connection = ConnectionReuseLog.Use()
-            let task = client.execute(request: outgoing, delegate: collector, deadline: deadline,
-                                      logger: connectionReuse.logger(noting: connection))
+            let task = client.execute(request: outgoing, delegate: collector, deadline: deadline)
             do {
                 return try await withTaskCancellationHandler {
                     try await task.futureResult.get()
                 } onCancel: {
                     task.cancel()
                 }
-            } catch let error as HTTPClientError where error == .remoteConnectionClosed && connection.wasReused
-                        && !collector.receivedHead {
-                throw StaleConnectionError(underlying: error)
+            } catch let error as HTTPClientError where error == .remoteConnectionClosed && !collector.receivedHead
+                        && request.method.isIdempotent {
+                throw ClosedBeforeAnswer(underlying: error)
             }
         }
         do {
@@ -168,12 +138,17 @@ public final class HTTPClientTransport: HTTPLoader {
                 return try await attempt()
             } catch ChannelError.ioOnClosedChannel {
                 return try await attempt()
-            } catch is StaleConnectionError where !Task.isCancelled {
+            } catch is ClosedBeforeAnswer where !Task.isCancelled {
                 return try await attempt()
             }
-        } catch let stale as StaleConnectionError {
-            throw stale.underlying
+        } catch let closed as ClosedBeforeAnswer {
+            throw closed.underlying
         }
+    }
+
+    /// A connection closed before any byte of the answer to an idempotent request arrived.
+    private struct ClosedBeforeAnswer: Error {
+        let underlying: any Error
     }
 
     /// The NIO deadline at the same moment as a continuous-clock instant.
@@ -187,16 +162,21 @@ public final class HTTPClientTransport: HTTPLoader {
         return .nanoseconds(min(components.seconds, 1 << 30) * 1_000_000_000 + components.attoseconds / 1_000_000_000)
     }
 
-    /// The TLS settings of a client: whether it verifies certificates, which files it trusts besides the system's,
-    /// the client certificate it presents and the proxy it goes through; and how long its connection attempts may take.
-    private struct TLSSettings: Hashable {
-        var insecure: Bool
-        var trustedCertificateFiles: [String]
+    /// The settings of a client: whether it verifies certificates, which files it trusts besides the system's, the
+    /// client certificate it presents and the proxy it goes through; and how long its connection attempts may take.
+    private struct ClientSettings: Hashable {
+        var insecure = false
+        var trustedCertificateFiles: [String] = []
         var clientCertificate: ClientCertificate?
         /// The proxy its connections go through (with `CONNECT`).
         var proxy: HTTPProxy?
         /// The requests' `timeout`, which limits each connection attempt (connect, `CONNECT`, TLS handshake) too.
         var connectTimeout: Duration?
+
+        /// The settings of the client that exists from the start.
+        static let `default` = ClientSettings()
+
+        private init() {}
 
         /// The settings a request asks for; the trusted files matter only while certificates are verified.
         init(_ options: HTTPRequestOptions, proxy: HTTPProxy?) {
@@ -206,17 +186,13 @@ public final class HTTPClientTransport: HTTPLoader {
             self.proxy = proxy
             connectTimeout = options.timeout
         }
-
-        var isDefault: Bool {
-            !insecure && trustedCertificateFiles.isEmpty && clientCertificate == nil && proxy == nil && connectTimeout == nil
-        }
     }
 
-    /// The client for the request's TLS settings, created on first use; a trusted file or a client certificate that
+    /// The client for the request's settings, created on first use; a trusted file or a client certificate that
     /// cannot be loaded fails the request.
     private func client(for request: HTTPRequest, proxy: HTTPProxy?) throws(HTTPError) -> HTTPClient {
-        let settings = TLSSettings(request.options, proxy: proxy)
-        guard !settings.isDefault else { return secureClient }
+        let settings = ClientSettings(request.options, proxy: proxy)
+        guard settings != .default else { return defaultClient }
         if let client = otherClients.withLock({ $0[settings] }) { return client }
         var roots: [NIOSSLCertificate] = []
         for file in settings.trustedCertificateFiles {
@@ -233,16 +209,8 @@ public final class HTTPClientTransport: HTTPLoader {
                                 message: "cannot use the client certificate for \(request.displayURL): '\(file)' \(error.message)")
             }
         }
-        var configuration = Self.configuration(tls: settings.insecure ? .insecure : .trusting(roots),
-                                               connectTimeout: settings.connectTimeout, decompressionRatio: decompressionRatio)
-        if let proxy {
-            configuration.proxy = .server(host: proxy.host, port: proxy.port,
-                                          authorization: proxy.username.map { .basic(username: $0, password: proxy.password ?? "") })
-        }
-        if let identity {
-            configuration.tlsConfiguration?.certificateChain = identity.chain.map { .certificate($0) }
-            configuration.tlsConfiguration?.privateKey = .privateKey(identity.key)
-        }
+        let configuration = Self.configuration(settings, roots: roots, identity: identity,
+                                                decompressionRatio: decompressionRatio, connectionsPerHost: connectionsPerHost)
         return otherClients.withLock { clients in
             if let client = clients[settings] { return client }
             let created = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
@@ -251,47 +219,44 @@ public final class HTTPClientTransport: HTTPLoader {
         }
     }
 
-    /// How a client's certificate verification differs from the default (the system's roots).
-    private enum Verification {
-        /// No verification.
-        case insecure
-        /// The system's roots and these certificates.
-        case trusting([NIOSSLCertificate])
-    }
-
+    /// The configuration of a client of `settings`, trusting `roots` besides the system's and presenting `identity`.
     private static func configuration(
-        tls verification: Verification?, connectTimeout: Duration?, decompressionRatio: Int
+        _ settings: ClientSettings, roots: [NIOSSLCertificate], identity: ClientIdentity?, decompressionRatio: Int,
+        connectionsPerHost: Int
     ) -> HTTPClient.Configuration {
-        let decompression = HTTPClient.Decompression.enabled(limit: .ratio(decompressionRatio))
-        var configuration = if case .insecure = verification {
-            HTTPClient.Configuration(certificateVerification: .none, redirectConfiguration: .disallow,
-                                     decompression: decompression)
-        } else {
-            HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: decompression)
-        }
+        var configuration = HTTPClient.Configuration(
+            certificateVerification: settings.insecure ? .none : .fullVerification, redirectConfiguration: .disallow,
+            decompression: .enabled(limit: .ratio(decompressionRatio)))
         configuration.httpVersion = .automatic
         // An attempt to connect (TCP, the proxy's CONNECT, the TLS handshake) outlives a cancelled or timed-out
         // request until this timeout (30 s when none is set), and shutting the client down waits for it.
-        if let connectTimeout { configuration.timeout.connect = timeAmount(connectTimeout) }
+        if let connectTimeout = settings.connectTimeout { configuration.timeout.connect = timeAmount(connectTimeout) }
         // A connection the client ends (at the size cap, a deadline, cancellation) closes right after its
         // close_notify, as a cleartext one closes at once, instead of reading on, for up to NIOSSL's default of
         // five seconds, whatever the server still sends until its own close_notify.
         var tls = configuration.tlsConfiguration ?? .makeClientConfiguration()
         tls.shutdownTimeout = .zero
-        if case .trusting(let roots) = verification, !roots.isEmpty { tls.additionalTrustRoots = [.certificates(roots)] }
+        if !roots.isEmpty { tls.additionalTrustRoots = [.certificates(roots)] }
+        if let identity {
+            tls.certificateChain = identity.chain.map { .certificate($0) }
+            tls.privateKey = .privateKey(identity.key)
+        }
         configuration.tlsConfiguration = tls
+        if let proxy = settings.proxy {
+            configuration.proxy = .server(host: proxy.host, port: proxy.port,
+                                          authorization: proxy.username.map { .basic(username: $0, password: proxy.password ?? "") })
+        }
         // A failed connect fails the request at once; the retry loader decides about trying again.
         configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 32
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost
         return configuration
     }
 
-    /// The route, headers (the body's own filling gaps) and body bytes of the outgoing request.
-    private static func clientRequestParts(for request: HTTPRequest) throws(HTTPError) -> (Route, NIOHTTP1.HTTPHeaders, ByteBuffer) {
-        // The components form a URL exactly when they form its text, which is cheaper to ask for.
+    /// The AsyncHTTPClient request for `request`: its URL, method, `headersForTransport` (what `--verbose` shows;
+    /// the client adds `Host` and the framing) and encoded body.
+    private static func clientRequest(for request: HTTPRequest) throws(HTTPError) -> HTTPClient.Request {
         guard let scheme = request.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              request.host?.isEmpty == false,
-              let route = scheme == "http" ? request.components.string.map({ _ in Route.cleartext }) : request.url.map(Route.secure)
+              request.host?.isEmpty == false, let url = request.url
         else {
             throw HTTPError(.invalidRequest, request: request,
                             message: "\(request.displayURL) is not an absolute http or https URL")
@@ -301,12 +266,16 @@ public final class HTTPClientTransport: HTTPLoader {
             throw HTTPError(.invalidRequest, request: request, underlyingError: error,
                             message: "the body of \(request.method) \(request.displayURL) could not be encoded: \(error)")
         }
-        // What `--verbose` shows is what is sent: `headersForTransport`, with room for the fields the clients add.
         let fields = request.headersForTransport
-        var outgoing = NIOHTTP1.HTTPHeaders()
-        outgoing.reserveCapacity(fields.count + 3)
-        for field in fields { outgoing.add(name: field.name, value: field.value) }
-        return (route, outgoing, ByteBuffer(bytes: body))
+        var headers = NIOHTTP1.HTTPHeaders()
+        headers.reserveCapacity(fields.count + 3)
+        for field in fields { headers.add(name: field.name, value: field.value) }
+        do {
+            return try HTTPClient.Request(url: url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers,
+                                          body: body.isEmpty ? nil : .bytes(body))
+        } catch {
+            throw TransportErrorMapping.httpError(for: error, request: request, decompressionRatio: 0)
+        }
     }
 
     /// A byte count for a message: "10 MiB (10485760 bytes)" for whole mebibytes, else "100000 bytes".
@@ -507,7 +476,7 @@ enum TransportErrorMapping {
         case .invalidURL, .emptyHost, .emptyScheme, .traceRequestWithBody:
             (.invalidRequest, "\(error)")
         case .tlsHandshakeTimeout: (.insecureConnection, "TLS handshake timed out")
-        // As the cleartext client reports the same heads (`HTTP1RequestValidation`).
+        // A head HTTP does not allow, named as the HTTP parser names it.
         case _ where invalidHeaderKinds.contains(error.shortDescription): classify(HTTPParserError.invalidHeaderToken)
         default: (.unknown, "\(error)")
         }

@@ -3,7 +3,7 @@ internal import NIOCore
 internal import NIOHTTP1
 
 /// The cap on a response body (`options.maxResponseBytes`, after decompression) and the errors for passing it,
-/// shared by both transports' body collectors.
+/// for the transport's body collector.
 ///
 /// A class: it is consulted for every part of a response, and a reference costs one retain where a copy of the
 /// request it keeps for messages costs one per field.

@@ -17,8 +17,6 @@ public struct CollectionRun: Sendable {
     let dependencies: FileDependencies
     private let compiled: CompiledChecks
     private let executor: StepExecutor
-    /// The transport, when its event loops can host the workers of a parallel run.
-    private let loopTransport: HTTPClientTransport?
 
     /// Prepares a run of the files `collection` holds; requests go through the standard loader chain ending at `transport`.
     public init(collection: LoadedCollection, options: RunOptions, transport: any HTTPLoader) {
@@ -41,7 +39,6 @@ public struct CollectionRun: Sendable {
         executor = StepExecutor(loader: chain(layers, ending: transport),
                                 builder: RequestBuilder(environment: collection.environment, run: options),
                                 recordExchanges: options.recordExchanges)
-        loopTransport = transport as? HTTPClientTransport
     }
 
     /// For each file that runs (in order), the indexes of the earlier ones it waits for with `jobs > 1`.
@@ -94,26 +91,18 @@ public struct CollectionRun: Sendable {
     /// have finished.
     ///
     /// `jobs` worker tasks each take the first file that may start, run it and record its result, until every file
-    /// has started: no task per file, and no hop to a coordinating task between files. With `HTTPClientTransport` the workers run on its event loops (`workerExecutors(_:)`), so a
-    /// response resumes its worker on the thread that read it; a worker yields its loop between files.
+    /// has started: no task per file, and no hop to a coordinating task between files.
     private func runFiles(_ context: FileContext, into results: inout Results) async {
         let queue = FileQueue(plan: plan, dependencies: dependencies, results: results, jobs: options.jobs)
         let work: @Sendable () async -> Void = {
             while let file = await queue.next() {
                 let result = await runFile(file.index, scope: file.scope, context)
                 queue.finish(file.index, result)
-                // A file whose requests never waited for a response (all skipped, or failing before they are sent)
-                // must not hold the loop from the other workers' connections and timers.
-                if !result.waitedForResponse { await Task.yield() }
             }
         }
         let workers = min(options.jobs, plan.count)
         await withTaskGroup(of: Void.self) { group in
-            if #available(macOS 15, *), let loopTransport {
-                for executor in loopTransport.workerExecutors(workers) { group.addTask(executorPreference: executor, operation: work) }
-            } else {
-                for _ in 0..<workers { group.addTask(operation: work) }
-            }
+            for _ in 0..<workers { group.addTask(operation: work) }
         }
         results = queue.results
     }
@@ -224,8 +213,6 @@ public struct CollectionRun: Sendable {
         var outcomes: [RequestOutcome] = []
         var counts = VerdictCounts()
         var captures: [(name: String, value: JSONValue)] = []
-        /// Whether a response arrived for one of its requests: its worker then let other tasks run on its thread.
-        var waitedForResponse = false
     }
 
     /// The finished files and their captures, kept as the collection's scope with the captures of the
@@ -293,7 +280,6 @@ public struct CollectionRun: Sendable {
         var result = FileResult()
         func report(_ outcome: RequestOutcome) {
             result.counts.add(outcome)
-            if outcome.statusCode != nil { result.waitedForResponse = true }
             if context.keepingOutcomes { result.outcomes.append(outcome) }
             context.emitter.add(outcome, file: index)
         }

@@ -4,7 +4,7 @@ import HTTPCore
 import Loaders
 import TestSupport
 
-/// What users see of the transport, over http:// (its own HTTP/1.1 client) and https:// (AsyncHTTPClient) alike:
+/// What users see of the transport, over http:// and https:// alike:
 /// request framing, response shapes, deadlines, decompression under the ratio limit, and when a keep-alive
 /// connection is reused, retried or given up.
 @Suite(.serialized) struct TransportTests {
@@ -64,10 +64,10 @@ import TestSupport
     }
 
     @Test(arguments: TestServerScheme.allCases)
-    func aReusedConnectionClosedBeforeAnyAnswerIsRetriedOnceOnANewOne(_ scheme: TestServerScheme) async throws {
+    func anIdempotentRequestWhoseConnectionClosedBeforeAnyAnswerIsSentOnceMore(_ scheme: TestServerScheme) async throws {
         try await withTransport(over: scheme) { server, transport in
             #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
-            let retried = try await transport.load(request(server.url("/drop/once/1"), method: .post))
+            let retried = try await transport.load(request(server.url("/drop/once/1"), method: .put))
             #expect(retried.status == .ok)
             #expect(server.count(of: "/drop/once/1") == 2)
             #expect(server.connectionsAccepted == 2)
@@ -81,12 +81,15 @@ import TestSupport
     }
 
     @Test(arguments: TestServerScheme.allCases)
-    func aNewConnectionClosedBeforeAnyAnswerIsNotRetried(_ scheme: TestServerScheme) async throws {
+    func aPostOrPatchWhoseConnectionClosedBeforeAnyAnswerIsNotSentAgain(_ scheme: TestServerScheme) async throws {
         try await withTransport(over: scheme) { server, transport in
-            let error = try #require(await failure(of: transport, request(server.url("/drop/fresh/5"))))
-            #expect(error.code == .cannotConnect)
-            #expect(error.message.contains("closed before the response"))
-            #expect(server.count(of: "/drop/fresh/5") == 1)
+            #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
+            for (key, method) in [("post", HTTPMethod.post), ("patch", .patch)] {
+                let error = try #require(await failure(of: transport, request(server.url("/drop/\(key)/5"), method: method)))
+                #expect(error.code == .cannotConnect)
+                #expect(error.message.contains("closed before the response"))
+                #expect(server.count(of: "/drop/\(key)/5") == 1)
+            }
         }
     }
 
