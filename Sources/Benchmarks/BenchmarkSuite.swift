@@ -18,6 +18,8 @@ struct BenchmarkSuite {
         /// The baseline runner's rate and CPU seconds per request, when there is one.
         var baselineRate: Double?
         var baselineCPU: Double?
+        /// curl's rate, when it is measured.
+        var curlRate: Double?
     }
 
     /// Peak resident bytes of the runs at N/10 and at N files.
@@ -30,12 +32,14 @@ struct BenchmarkSuite {
 
     /// What a round measures, in turn.
     private enum Contender {
-        case raw, runner, baseline
+        case raw, runner, baseline, curl
     }
 
     let tool: RunnerTool
     /// Another runner measured in the same rounds, for `baselineRows`.
     let baseline: RunnerTool?
+    /// curl sending the same requests, for the runner/curl rows.
+    let curl: CurlTool?
     let collections: Collections
     let count: Int
     let rounds: Int
@@ -52,16 +56,18 @@ struct BenchmarkSuite {
     private static let validateTarget = 20_000.0
     private static let memoryLimit = 100_000_000
 
-    init(tool: RunnerTool, baseline: RunnerTool? = nil, collections: Collections, count: Int, rounds: Int, jobs: Int) {
+    init(tool: RunnerTool, baseline: RunnerTool? = nil, curl: CurlTool? = nil, collections: Collections, count: Int, rounds: Int,
+         jobs: Int) {
         self.tool = tool
         self.baseline = baseline
+        self.curl = curl
         self.collections = collections
         self.count = count
         self.rounds = rounds
         self.jobs = jobs
     }
 
-    /// Throughput of `runner run` and of the raw loop, sequential and with `jobs`, interleaved round by round.
+    /// Throughput of `runner run`, of the raw loop and of curl, sequential and with `jobs`, interleaved round by round.
     mutating func throughput(against server: LocalServer, measuringMemory: Bool) async throws -> [ResultRow] {
         progress("warming up \(server.name) on port \(server.port)")
         _ = try await RawClientLoop.run(url: server.healthURL, count: 500, concurrency: jobs)
@@ -72,8 +78,9 @@ struct BenchmarkSuite {
                 var raw = (seconds: 0.0, cpuSeconds: 0.0)
                 var measured: ChildMeasurement?
                 var measuredBaseline: ChildMeasurement?
+                var measuredCurl: ChildMeasurement?
                 // Rotate which goes first, so none always meets a cold or a warm server.
-                var order: [Contender] = baseline == nil ? [.raw, .runner] : [.raw, .runner, .baseline]
+                var order: [Contender] = [.raw, .runner] + (baseline == nil ? [] : [.baseline]) + (curl == nil ? [] : [.curl])
                 order = Array(order[(round % order.count)...] + order[..<(round % order.count)])
                 for contender in order {
                     switch contender {
@@ -83,6 +90,8 @@ struct BenchmarkSuite {
                         measuredBaseline = try baseline?.run(collections.large, port: server.port, scheme: server.scheme, jobs: concurrency)
                     case .raw:
                         raw = try await RawClientLoop.run(url: server.healthURL, count: count, concurrency: concurrency)
+                    case .curl:
+                        measuredCurl = try curl?.run(url: server.healthURL, count: count, jobs: concurrency)
                     }
                 }
                 guard let measured else { continue }
@@ -90,7 +99,8 @@ struct BenchmarkSuite {
                     RoundSample(runnerRate: Double(count) / measured.seconds, rawRate: Double(count) / raw.seconds,
                                 runnerCPU: measured.cpuSeconds / Double(count), rawCPU: raw.cpuSeconds / Double(count),
                                 baselineRate: measuredBaseline.map { Double(count) / $0.seconds },
-                                baselineCPU: measuredBaseline.map { $0.cpuSeconds / Double(count) }))
+                                baselineCPU: measuredBaseline.map { $0.cpuSeconds / Double(count) },
+                                curlRate: measuredCurl.map { Double(count) / $0.seconds }))
                 if measuringMemory {
                     let small = try tool.run(collections.small, port: server.port, scheme: server.scheme, jobs: concurrency)
                     peaks[concurrency, default: MemoryPeaks()].large.append(measured.peakResidentBytes)
@@ -110,7 +120,12 @@ struct BenchmarkSuite {
             let target: Double? = server.scheme == "https" ? nil : concurrency == 1 ? 0.8 : 0.7
             let ratio = ratios.median
             let runnerCPU = taken.map(\.runnerCPU).median, rawCPU = taken.map(\.rawCPU).median
-            return [
+            let curlRatios = taken.compactMap { sample in sample.curlRate.map { sample.runnerRate / $0 } }
+            let curlRows = curlRatios.isEmpty ? [] : [ResultRow(
+                measure: "throughput beside curl, \(server.name), \(mode(concurrency))", unit: "req/s",
+                runner: Figure.whole(taken.map(\.runnerRate).median), raw: Figure.whole(taken.compactMap(\.curlRate).median),
+                ratio: Self.medianAndRange(curlRatios), target: "runner/curl >= 0.5", verdict: Verdict(curlRatios.median >= 0.5))]
+            return curlRows + [
                 ResultRow(
                     measure: "throughput, \(server.name), \(mode(concurrency))", unit: "req/s",
                     runner: Figure.whole(taken.map(\.runnerRate).median), raw: Figure.whole(taken.map(\.rawRate).median),

@@ -61,8 +61,9 @@ final class LocalServer {
     }
 
     /// Starts nginx with a temporary configuration that serves `{"status":"ok"}` as JSON on a free
-    /// loopback port, or returns nil when nginx is not installed.
-    static func nginx() throws -> LocalServer? {
+    /// loopback port (over HTTPS with the PEM certificate and key of `tls` when given), or returns nil when nginx is
+    /// not installed.
+    static func nginx(tls: (certificate: String, privateKey: String)? = nil) throws -> LocalServer? {
         guard let executable = findExecutable("nginx", extraDirectories: ["/usr/sbin", "/sbin", "/usr/local/sbin"]) else {
             return nil
         }
@@ -73,7 +74,7 @@ final class LocalServer {
         try Data(#"{"status":"ok"}"#.utf8).write(to: document)
         let port = try freeLoopbackPort()
         let configuration = scratch.appendingPathComponent("nginx.conf")
-        try nginxConfiguration(scratch: scratch.path, port: port).write(to: configuration, atomically: false, encoding: .utf8)
+        try nginxConfiguration(scratch: scratch.path, port: port, tls: tls).write(to: configuration, atomically: false, encoding: .utf8)
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -81,7 +82,8 @@ final class LocalServer {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let server = LocalServer(name: "nginx", port: port, process: process, scratch: scratch)
+        let server = LocalServer(name: tls == nil ? "nginx" : "nginx https", scheme: tls == nil ? "http" : "https", port: port,
+                                 process: process, scratch: scratch)
         guard waitUntilAccepting(port: port, while: process) else {
             let log = (try? String(contentsOf: scratch.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
             server.stop()
@@ -90,9 +92,11 @@ final class LocalServer {
         return server
     }
 
-    /// One worker, no access log, keep-alive without a request limit, JSON by default.
-    private static func nginxConfiguration(scratch: String, port: Int) -> String {
-        """
+    /// One worker, no access log, keep-alive without a request limit, JSON by default; TLS with `tls`'s files.
+    private static func nginxConfiguration(scratch: String, port: Int, tls: (certificate: String, privateKey: String)?) -> String {
+        let listen = tls.map { "listen 127.0.0.1:\(port) ssl;\n        ssl_certificate \($0.certificate);\n        ssl_certificate_key \($0.privateKey);" }
+            ?? "listen 127.0.0.1:\(port);"
+        return """
         daemon off;
         worker_processes 1;
         pid \(scratch)/nginx.pid;
@@ -108,7 +112,7 @@ final class LocalServer {
             keepalive_requests 1000000;
             default_type application/json;
             server {
-                listen 127.0.0.1:\(port);
+                \(listen)
                 root \(scratch)/www;
             }
         }
@@ -116,9 +120,10 @@ final class LocalServer {
         """
     }
 
-    /// The first executable called `name` on PATH or in `extraDirectories`.
-    private static func findExecutable(_ name: String, extraDirectories: [String]) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map(String.init) ?? []
-        return (path + extraDirectories).map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+}
+
+/// The first executable called `name` on PATH or in `extraDirectories`.
+func findExecutable(_ name: String, extraDirectories: [String]) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map(String.init) ?? []
+    return (path + extraDirectories).map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }

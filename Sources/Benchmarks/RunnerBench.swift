@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import SelfSignedCertificate
 
-/// `runner-bench`: measures the release `runner` beside a raw AsyncHTTPClient loop in one run (over http, and
-/// over https against the demo API) and prints a table of figures and ratios, with PASS/MISS against the
-/// targets of issue 6 (for http).
+/// `runner-bench`: measures the release `runner` beside a raw AsyncHTTPClient loop and curl in one run (over http
+/// and https, against the demo API and nginx) and prints a table of figures and ratios, with PASS/MISS against the
+/// targets.
 @main
 struct RunnerBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,6 +32,9 @@ struct RunnerBench: AsyncParsableCommand {
 
     @Flag(help: "Do not start nginx even when it is installed.")
     var noNginx = false
+
+    @Flag(help: "Do not measure curl even when it is installed.")
+    var noCurl = false
 
     func validate() throws {
         guard count >= 10, rounds >= 1, jobs >= 2 else {
@@ -63,6 +66,7 @@ struct RunnerBench: AsyncParsableCommand {
         var suite = BenchmarkSuite(
             tool: RunnerTool(executable: runner, environments: environments),
             baseline: baseline.map { RunnerTool(executable: $0, environments: environments) },
+            curl: noCurl ? nil : CurlTool.find(scratch: generator.root),
             collections: collections, count: count, rounds: rounds, jobs: jobs)
 
         let loadBefore = loadAverage()
@@ -103,28 +107,34 @@ struct RunnerBench: AsyncParsableCommand {
         }
     }
 
-    /// The demo API over http and over https (with a self-signed certificate generated now, its files written
-    /// into `tlsFolder`), and nginx, each when available; a message for each one skipped.
+    /// The demo API and nginx, each over http and over https (with a self-signed certificate generated now, its
+    /// files written into `tlsFolder`), each when available; a message for each one skipped.
     private func startServers(tlsFolder: URL) -> [LocalServer] {
+        var tls: (certificate: String, privateKey: String)?
+        do { tls = try SelfSignedIdentity.generate().write(into: tlsFolder) } catch { progress("skipping https: \(error)") }
         var servers: [LocalServer] = []
         if FileManager.default.isExecutableFile(atPath: demoAPI) {
-            do { servers.append(try LocalServer.demoAPI(executable: demoAPI)) } catch { progress("skipping the demo API: \(error)") }
-            do {
-                let files = try SelfSignedIdentity.generate().write(into: tlsFolder)
-                servers.append(try LocalServer.demoAPI(executable: demoAPI, tls: files))
-            } catch {
-                progress("skipping the demo API over https: \(error)")
+            for files in [nil] + (tls.map { [$0] } ?? []) {
+                do { servers.append(try LocalServer.demoAPI(executable: demoAPI, tls: files)) } catch {
+                    progress("skipping the demo API\(files == nil ? "" : " over https"): \(error)")
+                }
             }
         } else {
             progress("skipping the demo API: no executable at \(demoAPI) (swift build -c release --static-swift-stdlib builds it)")
         }
         if noNginx {
             progress("skipping nginx: --no-nginx")
-        } else {
+            return servers
+        }
+        for files in [nil] + (tls.map { [$0] } ?? []) {
             do {
-                if let nginx = try LocalServer.nginx() { servers.append(nginx) } else { progress("skipping nginx: not installed (apt-get install nginx)") }
+                guard let nginx = try LocalServer.nginx(tls: files) else {
+                    progress("skipping nginx: not installed (apt-get install nginx-light)")
+                    break
+                }
+                servers.append(nginx)
             } catch {
-                progress("skipping nginx: \(error)")
+                progress("skipping nginx\(files == nil ? "" : " over https"): \(error)")
             }
         }
         return servers
