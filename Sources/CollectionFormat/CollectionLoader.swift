@@ -86,9 +86,8 @@ public struct LoadedCollection: Sendable {
 /// - `{{` has no escape; a lone `}}` is literal text.
 public enum CollectionLoader {
     /// Reads, decodes and checks every file once, resolves the environment and validates variables and
-    /// referenced files; the decoded files are kept, so what was checked is what runs. `eachFile` is given every
-    /// file of `files`, in order, as soon as it is checked.
-    public static func load(_ request: LoadRequest, eachFile: (RequestFile) -> Void = { _ in }) async -> LoadedCollection {
+    /// referenced files; the decoded files are kept, so what was checked is what runs.
+    public static func load(_ request: LoadRequest) async -> LoadedCollection {
         var diagnostics = DiagnosticBag()
         let sources = SourceCache()
         for (name, _) in request.variables where !VariablePath.isValidName(name) {
@@ -136,7 +135,6 @@ public enum CollectionLoader {
             }
             let file = fragments.inline(decoded)
             if validates { validator.validate(file) }
-            eachFile(file)
             files.append(file)
         }
         diagnostics.add(contentsOf: discoveryProblems)

@@ -38,15 +38,15 @@ public struct CollectionSelection: Sendable {
     }
 
     /// Reads and checks the collection in the current directory with the process environment (with `checksReferences`,
-    /// the files it names and the client certificates too); `eachFile` gets each file in run order as it is checked.
-    func load(forSending: Bool, checksReferences: Bool = true, eachFile: (RequestFile) -> Void = { _ in }) async -> LoadedCollection {
+    /// the files it names and the client certificates too).
+    func load(forSending: Bool, checksReferences: Bool = true) async -> LoadedCollection {
         var request = LoadRequest(
             paths: paths, environmentName: environmentName, environmentsDirectory: environmentsDirectory,
             variables: variables, processEnvironment: ProcessInfo.processInfo.environment,
             currentDirectory: FileManager.default.currentDirectoryPath, checksReferences: checksReferences)
         request.forSending = forSending
         request.selection = filter
-        var loaded = await CollectionLoader.load(request, eachFile: eachFile)
+        var loaded = await CollectionLoader.load(request)
         if checksReferences { loaded.diagnostics += ClientCertificateProblems.diagnostics(in: loaded) }
         if freedAtExit { ProcessExit.keep(loaded) }
         return loaded

@@ -39,8 +39,7 @@ public struct Run: Sendable {
         }
         let reports = ReportFiles(junit: junitReport, json: jsonReport)
         let interruption = Interruption { reports.writeAndExit(stoppedBy: $0) }
-        var planner = RunPlanner(selection: collection.filter)
-        let loaded = await collection.load(forSending: true) { planner.add($0) }
+        let loaded = await collection.load(forSending: true)
         reports.use(sources: loaded.sources, redactor: Redactor(secrets: loaded.scope.secretValues))
         // Every way out writes the reports, so the CI step that publishes them finds them: a case per problem.
         let stop = { (status: ExitStatus, problems: [Diagnostic]) -> ExitStatus in
@@ -52,6 +51,7 @@ public struct Run: Sendable {
             return stop(status, [.error(message, path: nil, at: nil)])
         }
         if let status = DiagnosticsOutput.report(loaded) { return stop(status, loaded.diagnostics) }
+        let planner = RunPlanner(planning: loaded.files, selection: collection.filter)
         guard planner.requestCount > 0 else { return stopWithError(.badCommandLine, collection.noneSelected(in: loaded)) }
         var options = RunOptions(jobs: jobs, selection: collection.filter, bail: bail, recordExchanges: verbose)
         options.failOnFlaky = failOnFlaky

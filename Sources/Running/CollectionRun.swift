@@ -20,8 +20,7 @@ public struct CollectionRun: Sendable {
 
     /// Prepares a run of the files `collection` holds; requests go through the standard loader chain ending at `transport`.
     public init(collection: LoadedCollection, options: RunOptions, transport: any HTTPLoader) {
-        var planner = RunPlanner(selection: options.selection)
-        for file in collection.files { planner.add(file) }
+        let planner = RunPlanner(planning: collection.files, selection: options.selection)
         self.init(collection: collection, planner: planner, options: options, transport: transport)
     }
 

@@ -2,9 +2,6 @@ public import CollectionFormat
 
 /// Plans a run from the files of a collection in run order: for each file with selected steps, its definitions,
 /// how many steps it reports, and which earlier files capture variables it uses.
-///
-/// `runner run` plans while the collection is read (each file as it is checked, while it is in the cache), not in a
-/// second pass over every file.
 public struct RunPlanner: Sendable {
     /// The requests `--tag` and `--exclude-tag` select.
     let selection: TagFilter
@@ -30,13 +27,15 @@ public struct RunPlanner: Sendable {
     /// How many requests the planned files report (selected steps, once per row).
     public var requestCount: Int { files.reduce(0) { $0 + $1.stepCount } }
 
-    public init(selection: TagFilter) {
+    /// Plans `files`, a loaded collection's files in run order, with the steps `selection` selects.
+    public init(planning files: [RequestFile], selection: TagFilter) {
         self.selection = selection
+        for file in files { add(file) }
     }
 
     /// Adds the next file in run order: it waits for the earlier files capturing a variable its selected steps, their
     /// `with:` values, its rows or its row names use.
-    public mutating func add(_ file: RequestFile) {
+    private mutating func add(_ file: RequestFile) {
         let steps = selection.selectedSteps(of: file)
         guard !steps.isEmpty else { return }
         let index = files.count

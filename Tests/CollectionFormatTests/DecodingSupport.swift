@@ -59,11 +59,11 @@ struct ScratchDirectory {
     /// Loads paths with the root as the current directory.
     func load(_ paths: [String], env: String? = nil, environments: String? = nil,
               vars: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],
-              forSending: Bool = false, eachFile: (RequestFile) -> Void = { _ in }) async -> LoadedCollection {
+              forSending: Bool = false) async -> LoadedCollection {
         var request = LoadRequest(paths: paths, environmentName: env, environmentsDirectory: environments,
                                   variables: vars, processEnvironment: processEnvironment, currentDirectory: root)
         request.forSending = forSending
-        return await CollectionLoader.load(request, eachFile: eachFile)
+        return await CollectionLoader.load(request)
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: root) }

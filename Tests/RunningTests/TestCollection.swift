@@ -21,22 +21,19 @@ struct TestCollection {
 
     /// Loads `requests/` with environment `test` when `environments/test.yaml` exists, keeping every file.
     func load(variables: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],
-              selection: TagFilter = TagFilter(), eachFile: (RequestFile) -> Void = { _ in }) async -> LoadedCollection {
+              selection: TagFilter = TagFilter()) async -> LoadedCollection {
         var request = loadRequest(variables: variables, processEnvironment: processEnvironment)
         request.selection = selection
-        return await CollectionLoader.load(request, eachFile: eachFile)
+        return await CollectionLoader.load(request)
     }
 
-    /// Loads and runs the collection against a scripted loader as `runner run` does (planned while it is read); fails
-    /// the test when the collection is invalid.
+    /// Loads and runs the collection against a scripted loader as `runner run` does; fails the test when the collection
+    /// is invalid.
     func run(_ loader: ScriptedLoader, options: RunOptions = RunOptions(), variables: [(name: String, value: String)] = [],
              processEnvironment: [String: String] = [:]) async throws -> RunSummary {
-        var planner = RunPlanner(selection: options.selection)
-        let loaded = await load(variables: variables, processEnvironment: processEnvironment, selection: options.selection) {
-            planner.add($0)
-        }
+        let loaded = await load(variables: variables, processEnvironment: processEnvironment, selection: options.selection)
         guard !loaded.hasErrors else { throw InvalidCollection(diagnostics: loaded.diagnostics) }
-        return await CollectionRun(collection: loaded, planner: planner, options: options, transport: loader).run()
+        return await CollectionRun(collection: loaded, options: options, transport: loader).run()
     }
 
     private func loadRequest(variables: [(name: String, value: String)], processEnvironment: [String: String]) -> LoadRequest {
