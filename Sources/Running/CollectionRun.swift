@@ -46,23 +46,26 @@ public struct CollectionRun: Sendable {
     /// How many requests the run will report (selected steps, skipped ones included).
     public let requestCount: Int
 
-    /// Runs every planned request; `onOutcome` receives each outcome in run order as soon as it can.
+    /// Runs every planned request; `onOutcome` receives each outcome in run order as soon as it can, from one task
+    /// (the only one to render and write), and has had every outcome when the run returns.
     ///
-    /// The summary keeps every outcome when `keepingOutcomes` (for reports); otherwise only the counts,
-    /// so a run's memory does not grow with its outcomes.
+    /// The workers wait while `onOutcome` is busy (see `OutcomeHandOff`). The summary keeps every outcome when
+    /// `keepingOutcomes` (for reports); otherwise only the counts, so a run's memory does not grow with its outcomes.
     public func run(keepingOutcomes: Bool = true,
                     onOutcome: @escaping @Sendable (RequestOutcome) -> Void = { _ in }) async -> RunSummary {
         let start = ContinuousClock.now
-        let context = FileContext(emitter: OutcomeEmitter(emit: onOutcome), bailed: BailFlag(), keepingOutcomes: keepingOutcomes)
+        let outcomes = OutcomeHandOff(onOutcome: onOutcome)
+        let context = FileContext(outcomes: outcomes, bailed: BailFlag(), keepingOutcomes: keepingOutcomes)
         var results = Results(scope: collection.scope, keepingOutcomes: keepingOutcomes)
         await runFiles(context, into: &results)
+        await outcomes.close()
         return RunSummary(counts: results.counts, duration: start.duration(to: .now),
                           outcomes: plan.indices.flatMap { results.outcomes[$0] ?? [] })
     }
 
     /// What every file of a run reports to.
     struct FileContext: Sendable {
-        let emitter: OutcomeEmitter
+        let outcomes: OutcomeHandOff
         let bailed: BailFlag
         let keepingOutcomes: Bool
     }
@@ -266,10 +269,10 @@ public struct CollectionRun: Sendable {
         }
     }
 
-    /// Runs the steps of a file in order, then lets the emitter hand on what it held back after them.
+    /// Runs the steps of a file in order, then says it has finished, so the outcomes of later files may go on.
     private func runFile(_ index: Int, scope: VariableScope, _ context: FileContext) async -> FileResult {
         let result = await runSteps(of: plan[index].file, index, scope: scope, context)
-        context.emitter.finish(file: index)
+        await context.outcomes.finish(file: index)
         return result
     }
 
@@ -277,10 +280,10 @@ public struct CollectionRun: Sendable {
     private func runSteps(of file: RequestFile, _ index: Int, scope startScope: VariableScope,
                           _ context: FileContext) async -> FileResult {
         var result = FileResult()
-        func report(_ outcome: RequestOutcome) {
+        func report(_ outcome: RequestOutcome) async {
             result.counts.add(outcome)
             if context.keepingOutcomes { result.outcomes.append(outcome) }
-            context.emitter.add(outcome, file: index)
+            await context.outcomes.add(outcome, file: index)
         }
         // An each: file runs once per row, one row after another, each from the file's starting scope with a cookie
         // jar of its own.
@@ -323,7 +326,7 @@ public struct CollectionRun: Sendable {
                     failedStep = definition.name
                     if options.bail { context.bailed.set() }
                 }
-                report(outcome)
+                await report(outcome)
             }
         }
         return result

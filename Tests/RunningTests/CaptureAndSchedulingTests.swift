@@ -214,9 +214,13 @@ import TestSupport
             .path("/v1/two", .json(#"{"n":2,"m":"b"}"#)),
             .path("/v1/three", .json(#"{"n":3}"#)),
         ], fallback: .response(status: 200)))
-        let summary = await CollectionRun(collection: await collection.load(), options: RunOptions(jobs: jobs), transport: loader).run()
+        let handedOn = Mutex<[String]>([])
+        let run = CollectionRun(collection: await collection.load(), options: RunOptions(jobs: jobs), transport: loader)
+        let summary = await run.run { outcome in handedOn.withLock { $0.append(outcome.file) } }
         #expect(summary.outcomes.map(\.verdict) == [.passed, .passed, .passed, .passed])
         #expect(summary.outcomes.last?.url == "http://api.test/v1/use/3/b")
+        // Files 2 to 4 end before file 1 with 4 jobs; their outcomes are handed on after its one, all before the run returns.
+        #expect(handedOn.withLock { $0 } == (1...4).map { "requests/\($0).yaml" })
         #expect(await loader.heldRequestWaited == (jobs > 1))
     }
 
