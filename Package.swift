@@ -56,12 +56,14 @@ let package = Package(
         .target(name: "CollectionFormat", dependencies: [
             "YAML", "HTTPCore", "Expectations", .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
+        // Reading and checking a collection from disk: discovery, environments, used files, data rows, validation.
+        .target(name: "CollectionReading", dependencies: ["CollectionFormat", "YAML", "HTTPCore", "Expectations"]),
         // Schedules a run: order, flows, jobs, variable scope, outcomes as events.
         .target(name: "Running", dependencies: ["CollectionFormat", "Expectations", "Loaders", "HTTPCore", "YAML", "RunnerVersion"]),
         // Console, JUnit and JSON reports; redaction lives here once.
         .target(name: "Reporting", dependencies: ["Running", "CollectionFormat", "HTTPCore"]),
         // What each command does, from its options to an exit status: load and check, run, report.
-        .target(name: "Commands", dependencies: ["CollectionFormat", "Running", "Reporting", "Loaders", "HTTPCore", "RunnerVersion"]),
+        .target(name: "Commands", dependencies: ["CollectionFormat", "CollectionReading", "Running", "Reporting", "Loaders", "HTTPCore", "RunnerVersion"]),
         // The `runner` command: argument parsing only; each subcommand calls its entry point in Commands.
         .executableTarget(name: "RunnerCLI", dependencies: [
             "Commands", "CollectionFormat", "RunnerVersion",
@@ -118,9 +120,9 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         .testTarget(name: "ExpectationsTests", dependencies: ["Expectations", "HTTPCore"]),
-        .testTarget(name: "CollectionFormatTests", dependencies: ["CollectionFormat", "YAML", "HTTPCore", "Expectations"],
+        .testTarget(name: "CollectionFormatTests", dependencies: ["CollectionFormat", "CollectionReading", "YAML", "HTTPCore", "Expectations"],
                     exclude: ["Regressions"]),
-        .testTarget(name: "RunningTests", dependencies: ["Running", "Reporting", "CollectionFormat", "Loaders", "HTTPCore", "TestSupport"]),
+        .testTarget(name: "RunningTests", dependencies: ["Running", "Reporting", "CollectionFormat", "CollectionReading", "Loaders", "HTTPCore", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "SelfSignedCertificate", "DemoAPICore", "YAML"], exclude: ["Fixtures", "Scenarios"]),
         .testTarget(name: "TestSupportTests", dependencies: [
             "TestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -3,7 +3,7 @@
 // fuzz-regressions: Tests/CollectionFormatTests/Regressions/collection
 //
 // libFuzzer entry for YAML → definitions: any bytes are decoded in memory as a request file and as an
-// environment (`FileDecoding`, the loader's per-file path) and their diagnostics rendered; the promises are
+// environment (`FileDecoding`, the collection reader's per-file path) and their diagnostics rendered; the promises are
 // `FuzzContracts.collectionProblem`, which `FuzzRegressionTests` checks on every saved input.
 // Built and run by `scripts/fuzz collection SECONDS`.
 

@@ -63,7 +63,7 @@ public struct DiagnosticBag: Sendable {
 
     /// Adds a diagnostic or, when one with the same severity, place and message was reported, the notes it lacks: a
     /// problem in a used file found through several `use:` steps is reported once, naming each of them.
-    mutating func addMergingNotes(_ diagnostic: Diagnostic) {
+    package mutating func addMergingNotes(_ diagnostic: Diagnostic) {
         guard let index = diagnostics.firstIndex(where: {
             ($0.severity, $0.path, $0.mark, $0.message) == (diagnostic.severity, diagnostic.path, diagnostic.mark, diagnostic.message)
         }) else { return add(diagnostic) }

@@ -123,3 +123,9 @@ public struct ResolvedEnvironment: Sendable {
         return scope
     }
 }
+
+extension ResolvedEnvironment {
+    /// No environment: no base URL, headers, variables or options.
+    package static let empty = ResolvedEnvironment(name: "", chain: [], baseURL: nil, headers: [], query: [], variables: JSONObject(),
+                                                   secrets: [], auth: nil, options: OptionsDefinition())
+}

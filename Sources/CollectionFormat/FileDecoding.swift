@@ -8,23 +8,23 @@ public struct DecodedFile<Value: Sendable>: Sendable {
     public var text: String
 }
 
-/// Decodes request and environment files from bytes in memory; `CollectionLoader` reads each file and
+/// Decodes request and environment files from bytes in memory; `CollectionReader` reads each file and
 /// decodes it through the same functions, so this is exactly its per-file path without the file system.
 public enum FileDecoding {
     /// Decodes a request file's bytes; `path` is shown in diagnostics, and relative file references
     /// (`file`, multipart files, `schema`) resolve against the directory of `absolutePath`. Nothing is read.
     public static func requestFile(_ bytes: [UInt8], path: String, absolutePath: String,
                                    defaultName: String) -> DecodedFile<RequestFile> {
-        requestFile(SourceLoader.parse(bytes, path: path), absolutePath: absolutePath, defaultName: defaultName)
+        requestFile(SourceDocument.parse(bytes, path: path), absolutePath: absolutePath, defaultName: defaultName)
     }
 
     /// Decodes an environment file's bytes; `name` is the environment's name, `path` is shown in diagnostics.
     public static func environment(_ bytes: [UInt8], path: String, name: String) -> DecodedFile<EnvironmentDefinition> {
-        environment(SourceLoader.parse(bytes, path: path), name: name, absolutePath: path)
+        environment(SourceDocument.parse(bytes, path: path), name: name, absolutePath: path)
     }
 
     /// Decodes a parsed request file; its YAML error, if any, is the only diagnostic.
-    static func requestFile(_ document: SourceDocument, absolutePath: String,
+    package static func requestFile(_ document: SourceDocument, absolutePath: String,
                             defaultName: String) -> DecodedFile<RequestFile> {
         guard document.diagnostics.isEmpty else {
             return DecodedFile(value: nil, diagnostics: document.diagnostics, text: document.source.text)
@@ -38,7 +38,7 @@ public enum FileDecoding {
 
     /// Decodes a parsed environment file (at `absolutePath`, which the files it names are relative to); no value when
     /// it has errors.
-    static func environment(_ document: SourceDocument, name: String, absolutePath: String) -> DecodedFile<EnvironmentDefinition> {
+    package static func environment(_ document: SourceDocument, name: String, absolutePath: String) -> DecodedFile<EnvironmentDefinition> {
         guard document.diagnostics.isEmpty else {
             return DecodedFile(value: nil, diagnostics: document.diagnostics, text: document.source.text)
         }

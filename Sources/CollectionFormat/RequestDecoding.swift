@@ -78,7 +78,7 @@ extension NodeDecoder {
         return file
     }
 
-    /// `each:` a data file (read by the loader) or an inline list of mappings.
+    /// `each:` a data file (read by the collection reader) or an inline list of mappings.
     mutating func each(_ node: Node, for file: inout RequestFile, location: FileLocation) {
         switch node.content {
         case .scalar:
@@ -374,21 +374,21 @@ enum HTTPSyntax {
 }
 
 /// Joining displayed and absolute paths without Foundation's URL rules.
-enum PathText {
+package enum PathText {
     /// `directory/name`, without a leading `./` or doubled slashes.
-    static func join(_ directory: String, _ name: String) -> String {
+    package static func join(_ directory: String, _ name: String) -> String {
         if directory.isEmpty || directory == "." { return name }
         return directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
     /// The last component of a path (the whole path when it has no `/`).
-    static func lastComponent(of path: String) -> String {
+    package static func lastComponent(of path: String) -> String {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
         return String(path[path.utf8.index(after: slash)...])
     }
 
     /// The directory part of a path ("" when there is none).
-    static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         // On UTF-8 bytes: `/` is never part of a multi-byte character, and Character search is slow.
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
         return slash == path.startIndex ? "/" : String(path[..<slash])
@@ -428,4 +428,9 @@ extension NodeDecoder {
               scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else { return nil }
         return scheme.lowercased()
     }
+}
+
+extension Template {
+    /// The scheme of a URL template whose literal start is `scheme://`, lowercased; nil for paths.
+    package var literalScheme: String? { NodeDecoder.literalScheme(of: self) }
 }

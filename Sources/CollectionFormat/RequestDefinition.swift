@@ -22,16 +22,16 @@ public struct RequestFile: Sendable {
     public var runCount: Int { rows?.rows.count ?? 1 }
     /// A `name:` with templates over the row variables, naming each row's run.
     @Boxed public var nameTemplate: Template?
-    /// The `use:` steps not inlined yet, in order: the loader replaces each by the steps of the file it names.
-    var uses: [StepUse] = []
+    /// The `use:` steps not inlined yet, in order: the reader replaces each by the steps of the file it names.
+    package var uses: [StepUse] = []
     /// Whether some steps are still `use:` steps, to be replaced by the steps of other files when the collection loads.
     public var usesOtherFiles: Bool { !uses.isEmpty }
-    /// `each:` naming a file, not read yet: the loader reads its rows.
-    @Boxed var rowsFile: FileReference?
+    /// `each:` naming a file, not read yet: the reader reads its rows.
+    @Boxed package var rowsFile: FileReference?
     /// Whether `each:` names rows that could not be read at all: the file's variables cannot be checked.
-    var rowsUnknown = false
+    package var rowsUnknown = false
     /// Where `each:` gives the rows (inline or a file), if it does.
-    var eachMark: Mark? { rows?.mark ?? rowsFile?.mark }
+    package var eachMark: Mark? { rows?.mark ?? rowsFile?.mark }
 
     public init(path: String, absolutePath: String, name: String, tags: [String], skip: Skip?,
                 steps: [RequestDefinition], isFlow: Bool) {
@@ -60,18 +60,24 @@ public struct DataRows: Sendable {
 }
 
 /// A `- use: FILE` step of a flow, with its `with:` variables, and where in the steps it goes.
-struct StepUse: Sendable {
+package struct StepUse: Sendable {
     /// How many steps come before it.
-    var position: Int
-    var file: FileReference
-    var inputs: [StepInput]
-    var mark: Mark
+    package var position: Int
+    package var file: FileReference
+    package var inputs: [StepInput]
+    package var mark: Mark
 }
 
 /// Where a `use:` is written: the using file, as displayed, and the `use:` key.
 public struct UseSite: Sendable, Hashable {
     public var path: String
     public var mark: Mark
+
+    /// The `use:` key at `mark` in the file `path`.
+    package init(path: String, mark: Mark) {
+        self.path = path
+        self.mark = mark
+    }
 }
 
 /// One `with:` variable of a used file's steps: a template resolved in the using flow's scope.
@@ -127,7 +133,7 @@ public struct RequestDefinition: Sendable {
     }
 
     /// The definition brought in by the `use:` at `site`, its `with:` variables `inputs` before its own.
-    func used(at site: UseSite, inputs: [StepInput]) -> RequestDefinition {
+    package func used(at site: UseSite, inputs: [StepInput]) -> RequestDefinition {
         var fields = storage.fields
         fields.inputs = inputs + fields.inputs
         fields.useSites.insert(site, at: 0)

@@ -1,12 +1,12 @@
 import YAML
 
 /// The text of one file and where its lines start, for locating positions inside scalars.
-struct SourceText: Sendable {
+package struct SourceText: Sendable {
     /// The path as displayed in diagnostics.
-    let path: String
-    let text: String
+    package let path: String
+    package let text: String
 
-    init(path: String, text: String) {
+    package init(path: String, text: String) {
         self.path = path
         self.text = text
     }

@@ -147,7 +147,7 @@ public struct VariableScope: Sendable {
 
     /// The defined name closest to `name`, for a "did you mean": only a valid variable name, since a name that is not
     /// one (a CSV column such as 'na me', itself an error) cannot be written in a template.
-    static func closestName(to name: String, among defined: Set<String>) -> String? {
+    package static func closestName(to name: String, among defined: Set<String>) -> String? {
         Suggestions.closest(to: name, among: defined.filter(VariablePath.isValidName).sorted())
     }
 

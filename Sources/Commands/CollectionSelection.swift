@@ -1,4 +1,5 @@
 import CollectionFormat
+import CollectionReading
 import Foundation
 import Running
 
@@ -40,13 +41,13 @@ public struct CollectionSelection: Sendable {
     /// Reads and checks the collection in the current directory with the process environment (with `checksReferences`,
     /// the files it names and the client certificates too).
     func load(forSending: Bool, checksReferences: Bool = true) async -> LoadedCollection {
-        var request = LoadRequest(
+        var request = ReadRequest(
             paths: paths, environmentName: environmentName, environmentsDirectory: environmentsDirectory,
             variables: variables, processEnvironment: ProcessInfo.processInfo.environment,
             currentDirectory: FileManager.default.currentDirectoryPath, checksReferences: checksReferences)
         request.forSending = forSending
         request.selection = filter
-        var loaded = await CollectionLoader.load(request)
+        var loaded = await CollectionReader.read(request)
         if checksReferences { loaded.diagnostics += ClientCertificateProblems.diagnostics(in: loaded) }
         if freedAtExit { ProcessExit.keep(loaded) }
         return loaded

@@ -309,7 +309,7 @@ import YAML
     }
 
     @Test func invalidUTF8BytesAreRejected() {
-        let document = SourceLoader.parse([0x61, 0x3A, 0x20, 0xFF, 0x0A], path: "requests/r.yaml")
+        let document = SourceDocument.parse([0x61, 0x3A, 0x20, 0xFF, 0x0A], path: "requests/r.yaml")
         #expect(document.diagnostics.count == 1)
         #expect(document.diagnostics.first?.mark != nil)
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import YAML
 @testable import CollectionFormat
+@testable import CollectionReading
 
 /// Decodes YAML text as a request file named `path` in /project, the way the loader decodes each file.
 func decodeRequestFile(_ yaml: String, path: String = "requests/r.yaml") -> (file: RequestFile, diagnostics: [Diagnostic]) {
@@ -28,7 +29,7 @@ func problems(_ yaml: String) -> [String] {
 /// Decodes YAML text as an environment file.
 func decodeEnvironment(_ yaml: String, name: String = "qa") -> (EnvironmentDefinition, [Diagnostic]) {
     let path = "environments/\(name).yaml"
-    let document = SourceLoader.parse(Array(yaml.utf8), path: path)
+    let document = SourceDocument.parse(Array(yaml.utf8), path: path)
     var decoder = NodeDecoder(source: document.source)
     let environment = decoder.environment(document.root, name: name, absolutePath: path)
     return (environment, document.diagnostics + decoder.diagnostics.sorted)
@@ -60,10 +61,10 @@ struct ScratchDirectory {
     func load(_ paths: [String], env: String? = nil, environments: String? = nil,
               vars: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],
               forSending: Bool = false) async -> LoadedCollection {
-        var request = LoadRequest(paths: paths, environmentName: env, environmentsDirectory: environments,
+        var request = ReadRequest(paths: paths, environmentName: env, environmentsDirectory: environments,
                                   variables: vars, processEnvironment: processEnvironment, currentDirectory: root)
         request.forSending = forSending
-        return await CollectionLoader.load(request)
+        return await CollectionReader.read(request)
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: root) }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CollectionFormat
+@testable import CollectionReading
 
 /// `FileSystem.contents(of:limit:)`: one read for a small regular file, more for larger or growing ones and for
 /// files that are not regular, the limit enforced either way, and which file was read.

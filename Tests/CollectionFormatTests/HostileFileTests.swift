@@ -1,6 +1,7 @@
 import Testing
 import YAML
 @testable import CollectionFormat
+@testable import CollectionReading
 
 /// A file built to exhaust the loader, and the located error it must be rejected with.
 struct HostileFile: Sendable, CustomStringConvertible {
@@ -94,7 +95,7 @@ struct HostileFile: Sendable, CustomStringConvertible {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         scratch.write("requests/a.yaml", String(repeating: "#", count: Limits.default.maxInputBytes + 1))
-        let document = try #require(SourceLoader.load(path: "requests/a.yaml", absolutePath: scratch.root + "/requests/a.yaml"))
+        let document = try #require(SourceReader.read(path: "requests/a.yaml", absolutePath: scratch.root + "/requests/a.yaml")?.document)
         #expect(document.source.text.isEmpty)
         #expect(document.diagnostics.map(\.message) == ["the file has 1048577 bytes, more than the limit of 1048576 bytes"])
         #expect(document.diagnostics.first?.mark == nil)

@@ -1,4 +1,5 @@
 import CollectionFormat
+import CollectionReading
 import Foundation
 import HTTPCore
 import Loaders
@@ -22,9 +23,9 @@ struct TestCollection {
     /// Loads `requests/` with environment `test` when `environments/test.yaml` exists, keeping every file.
     func load(variables: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],
               selection: TagFilter = TagFilter()) async -> LoadedCollection {
-        var request = loadRequest(variables: variables, processEnvironment: processEnvironment)
+        var request = readRequest(variables: variables, processEnvironment: processEnvironment)
         request.selection = selection
-        return await CollectionLoader.load(request)
+        return await CollectionReader.read(request)
     }
 
     /// Loads and runs the collection against a scripted loader as `runner run` does; fails the test when the collection
@@ -36,9 +37,9 @@ struct TestCollection {
         return await CollectionRun(collection: loaded, options: options, transport: loader).run()
     }
 
-    private func loadRequest(variables: [(name: String, value: String)], processEnvironment: [String: String]) -> LoadRequest {
+    private func readRequest(variables: [(name: String, value: String)], processEnvironment: [String: String]) -> ReadRequest {
         let hasEnvironment = FileManager.default.fileExists(atPath: root.appendingPathComponent("environments/test.yaml").path)
-        var request = LoadRequest(
+        var request = ReadRequest(
             paths: ["requests"], environmentName: hasEnvironment ? "test" : nil, variables: variables,
             processEnvironment: processEnvironment, currentDirectory: root.path)
         request.forSending = true

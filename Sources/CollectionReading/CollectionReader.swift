@@ -1,10 +1,11 @@
-public import Expectations
+public import CollectionFormat
+import Expectations
 import Foundation
 import HTTPCore
 import YAML
 
-/// What the command line asks to load.
-public struct LoadRequest: Sendable {
+/// What the command line asks to read.
+public struct ReadRequest: Sendable {
     /// Files or directories, as the user typed them.
     public var paths: [String]
     /// `--env NAME`; nil means no environment.
@@ -39,32 +40,6 @@ public struct LoadRequest: Sendable {
     }
 }
 
-/// Everything read for a run: the request files in run order, the environment, and every problem found.
-public struct LoadedCollection: Sendable {
-    /// The request files in run order, decoded as far as possible even when they have errors.
-    public var files: [RequestFile]
-    /// The selected environment, or nil without `--env` (or when it is broken).
-    public var environment: ResolvedEnvironment?
-    /// Every problem, sorted by path then position.
-    public var diagnostics: [Diagnostic]
-    /// The texts of the files read, for rendering diagnostics.
-    public var sources: SourceCache
-    /// The starting variable scope: the environment's variables and secrets, `--var`s, the process environment.
-    public var scope: VariableScope
-    /// The schema files `expect.schema` names, compiled when they were checked, by absolute path: a run uses
-    /// these, not the files as they are later.
-    public var schemas: [String: JSONSchema] = [:]
-
-    /// Whether the paths hold no request file but used files (fragments, named with a leading `_`), which were skipped.
-    public var foundOnlyUsedFiles = false
-
-    /// Whether any diagnostic is an error (then nothing may be sent; exit 2).
-    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
-
-    /// The number of requests in `files` (steps of flows counted one by one, once per row of an `each:` file).
-    public var requestCount: Int { files.reduce(0) { $0 + $1.steps.count * $1.runCount } }
-}
-
 /// Reads, decodes and validates a collection, collecting every diagnostic.
 ///
 /// Choices where the format alone would be silent (docs/format.md documents each):
@@ -84,10 +59,10 @@ public struct LoadedCollection: Sendable {
 ///   the argument itself without extension when a file is given; a step's default name is `step N`.
 /// - File paths (`file`, multipart `file`, `schema`) are not templates.
 /// - `{{` has no escape; a lone `}}` is literal text.
-public enum CollectionLoader {
+public enum CollectionReader {
     /// Reads, decodes and checks every file once, resolves the environment and validates variables and
     /// referenced files; the decoded files are kept, so what was checked is what runs.
-    public static func load(_ request: LoadRequest) async -> LoadedCollection {
+    public static func read(_ request: ReadRequest) async -> LoadedCollection {
         var diagnostics = DiagnosticBag()
         let sources = SourceCache()
         for (name, _) in request.variables where !VariablePath.isValidName(name) {
@@ -116,7 +91,7 @@ public enum CollectionLoader {
         var fragments = FragmentInliner(sources: sources)
         // A file reached again (through another argument or a link) counts once, where first found.
         var seen: Set<FileSystem.FileIdentity> = []
-        await read(discovering: { found in
+        await readFiles(discovering: { found in
             discoveryProblems = Discovery.requestFiles(request.paths, currentDirectory: request.currentDirectory,
                                                        skipping: environmentsDirectory?.absolute, found: found)
         }) { location, read in
@@ -157,8 +132,8 @@ public enum CollectionLoader {
     ///
     /// Batches are decoded while later files are still being found. A few batches more than there are cores are under
     /// way at once: with every batch queued up front, the checking would wait behind all of them.
-    private static func read(discovering discover: ((DiscoveredFile) -> Void) -> Void,
-                             inOrder check: (DiscoveredFile, Read?) -> Void) async {
+    private static func readFiles(discovering discover: ((DiscoveredFile) -> Void) -> Void,
+                                  inOrder check: (DiscoveredFile, Read?) -> Void) async {
         let batchSize = 64
         let inFlight = ProcessInfo.processInfo.activeProcessorCount + 1
         await withTaskGroup(of: (index: Int, reads: [Read?]).self) { group in
@@ -166,7 +141,7 @@ public enum CollectionLoader {
             var started = 0
             func decodeNext() {
                 let (index, batch) = (started, batches[started])
-                group.addTask { (index, batch.map(read)) }
+                group.addTask { (index, batch.map(readFile)) }
                 started += 1
             }
             discover { location in
@@ -191,14 +166,14 @@ public enum CollectionLoader {
     }
 
     /// Reads and decodes one request file; nil when it cannot be read.
-    private static func read(_ location: DiscoveredFile) -> Read? {
+    private static func readFile(_ location: DiscoveredFile) -> Read? {
         let absolutePath = location.absolutePath
-        guard let document = SourceLoader.load(path: location.path, absolutePath: absolutePath) else { return nil }
-        return (FileDecoding.requestFile(document, absolutePath: absolutePath, defaultName: location.defaultName), document.identity)
+        guard let read = SourceReader.read(path: location.path, absolutePath: absolutePath) else { return nil }
+        return (FileDecoding.requestFile(read.document, absolutePath: absolutePath, defaultName: location.defaultName), read.identity)
     }
 
     /// The environments directory: `--environments DIR`, or found by walking up from the first path.
-    private static func locateEnvironments(_ request: LoadRequest,
+    private static func locateEnvironments(_ request: ReadRequest,
                                            diagnostics: inout DiagnosticBag) -> (path: String, absolute: String)? {
         if let given = request.environmentsDirectory {
             let absolute = FileSystem.absolute(given, from: request.currentDirectory)
@@ -218,10 +193,4 @@ public enum CollectionLoader {
         }
         return found
     }
-}
-
-extension ResolvedEnvironment {
-    /// No environment: no base URL, headers, variables or options.
-    static let empty = ResolvedEnvironment(name: "", chain: [], baseURL: nil, headers: [], query: [], variables: JSONObject(),
-                                           secrets: [], auth: nil, options: OptionsDefinition())
 }

@@ -1,3 +1,5 @@
+import CollectionFormat
+
 /// A request file found under the paths of a run.
 ///
 /// Compact, since a run keeps one for every file: the argument it was found under, shared by every file

@@ -1,88 +1,22 @@
-import HTTPCore
-import YAML
 import Foundation
+import HTTPCore
 
-/// Loads `--env NAME` from the environments directory: follows `extends`, merges, reads secrets, resolves variables.
-struct EnvironmentResolver {
-    /// The directory as displayed and as an absolute path.
-    let directory: (path: String, absolute: String)
+/// Merges an environment's `extends` chain and resolves it: secrets from the process environment, `--var`s, variables
+/// and the base URL.
+package struct EnvironmentMerger {
     let processEnvironment: [String: String]
     let commandLine: [(name: String, value: String)]
-    private(set) var diagnostics = DiagnosticBag()
-    private(set) var sources = SourceCache()
+    /// The problems found merging, in the order found.
+    package private(set) var diagnostics = DiagnosticBag()
 
-    init(directory: (path: String, absolute: String), processEnvironment: [String: String],
-         commandLine: [(name: String, value: String)]) {
-        self.directory = directory
+    /// A merger reading secrets from `processEnvironment`, with the `--var`s `commandLine`.
+    package init(processEnvironment: [String: String], commandLine: [(name: String, value: String)]) {
         self.processEnvironment = processEnvironment
         self.commandLine = commandLine
     }
 
-    /// The environment names available in the directory (hidden files aside, as for request files), sorted.
-    var availableNames: [String] {
-        let names = (FileSystem.visibleEntries(of: directory.absolute) ?? []).map(\.name)
-        return Set(names.filter(Discovery.hasYAMLExtension).map(Discovery.withoutExtension)).sorted()
-    }
-
-    /// Resolves `name`; nil (with diagnostics) when it or its chain is broken.
-    mutating func resolve(_ name: String) -> ResolvedEnvironment? {
-        guard availableNames.contains(name) else {
-            let available = availableNames
-            let list = available.isEmpty ? "there are no environment files in '\(directory.path)'"
-                : "available environments: \(available.joined(separator: ", "))"
-            let suggestion = Suggestions.didYouMean(name, among: available).map { "\($0) (\(list))" } ?? list
-            diagnostics.add(.error("unknown environment '\(name)'", path: nil, at: nil, suggestion: suggestion))
-            return nil
-        }
-        guard let chain = loadChain(name) else { return nil }
-        let errorsBefore = diagnostics.diagnostics.count
-        let resolved = merge(chain)
-        return diagnostics.diagnostics[errorsBefore...].contains { $0.severity == .error } ? nil : resolved
-    }
-
-    /// The definitions from `name` to its farthest base; nil on a missing base, a cycle or a broken file.
-    private mutating func loadChain(_ name: String) -> [EnvironmentDefinition]? {
-        var chain: [EnvironmentDefinition] = []
-        var current = name
-        while true {
-            guard let definition = load(current) else { return nil }
-            chain.append(definition)
-            guard let extends = definition.extends else { return chain }
-            let names = chain.map(\.name)
-            if names.contains(extends.value) {
-                let cycle = (names + [extends.value]).joined(separator: " -> ")
-                diagnostics.add(.error("'extends: \(extends.value)' closes a cycle: \(cycle)", path: definition.path,
-                                       at: extends.mark, suggestion: "remove 'extends' from one environment of the cycle"))
-                return nil
-            }
-            guard availableNames.contains(extends.value) else {
-                diagnostics.add(.error("environment '\(extends.value)' does not exist", path: definition.path, at: extends.mark,
-                                       suggestion: Suggestions.didYouMean(extends.value, among: availableNames)
-                                           ?? "available environments: \(availableNames.joined(separator: ", "))"))
-                return nil
-            }
-            current = extends.value
-        }
-    }
-
-    /// Reads and decodes one environment file.
-    private mutating func load(_ name: String) -> EnvironmentDefinition? {
-        let fileName = Discovery.extensions.map { name + $0 }
-            .first { FileSystem.kind(of: PathText.join(directory.absolute, $0)).exists } ?? name + ".yaml"
-        let display = PathText.join(directory.path, fileName)
-        let absolutePath = PathText.join(directory.absolute, fileName)
-        guard let document = SourceLoader.load(path: display, absolutePath: absolutePath) else {
-            diagnostics.add(.error("cannot read the file", path: display, at: nil))
-            return nil
-        }
-        let decoded = FileDecoding.environment(document, name: name, absolutePath: absolutePath)
-        sources.store(decoded.text, for: display)
-        diagnostics.add(contentsOf: decoded.diagnostics)
-        return decoded.value
-    }
-
     /// Applies the chain from the farthest base to the selected environment, then resolves values.
-    private mutating func merge(_ chain: [EnvironmentDefinition]) -> ResolvedEnvironment {
+    package mutating func merge(_ chain: [EnvironmentDefinition]) -> ResolvedEnvironment {
         var baseURL: Sourced<Template>?
         var headers: [Sourced<HeaderField>] = []
         var query: [Sourced<Parameter>] = []

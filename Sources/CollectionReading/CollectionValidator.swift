@@ -1,3 +1,4 @@
+import CollectionFormat
 import Expectations
 import YAML
 
@@ -92,7 +93,7 @@ struct CollectionValidator {
     /// selected environment has none, and, before sending, when no environment is selected.
     private mutating func checkBaseURL(for url: Template, in path: String) {
         guard environment?.baseURL == nil, environment != nil || forSending,
-              case .literal? = url.segments.first, NodeDecoder.literalScheme(of: url) == nil else { return }
+              case .literal? = url.segments.first, url.literalScheme == nil else { return }
         let place = environment.map { "environment '\($0.name)' has no baseURL" } ?? "no environment is selected"
         diagnostics.add(.error("the relative URL '\(url.source)' needs a baseURL, but \(place)", path: path, at: url.mark,
                                suggestion: environment == nil ? "pass --env NAME, or write an absolute http(s) URL"
@@ -174,7 +175,7 @@ struct CollectionValidator {
     /// `schema:` with a note saying where it is in the schema file (each file is compiled once per validation).
     private mutating func checkSchema(_ reference: FileReference, in path: String) {
         let checked = schemas[reference.absolutePath]
-            ?? ExternalChecks.schema(atPath: reference.absolutePath, displayPath: reference.path)
+            ?? SchemaFile.compiled(atPath: reference.absolutePath, displayPath: reference.path)
         schemas[reference.absolutePath] = checked
         guard case .failure(let problem) = checked else { return }
         var diagnostic = Diagnostic.error("schema '\(reference.written)' \(problem.message)", path: path, at: reference.mark,

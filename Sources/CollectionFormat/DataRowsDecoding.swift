@@ -1,35 +1,14 @@
 import YAML
 
-/// Reads the rows of an `each:` file: a `.csv` file whose first record names the columns, or a `.json`, `.yaml` or
-/// `.yml` file holding a list of mappings. Problems inside the file are located there; a missing, empty or
-/// unreadable file at the `each:` of the request file.
-enum DataRowsReader {
-    /// The rows of the file `reference` names (written in the request file at `path`), with every problem found.
-    static func rows(_ reference: FileReference, in path: String, sources: SourceCache) -> (rows: DataRows?, problems: [Diagnostic]) {
-        let kind = FileSystem.kind(of: reference.absolutePath)
-        guard kind.exists, !kind.isDirectory else {
-            let problem = kind.isDirectory ? "is a directory" : "does not exist"
-            return (nil, [.error("each: file '\(reference.written)' \(problem) (looked for '\(reference.path)')", path: path,
-                                 at: reference.mark, suggestion: "paths are relative to the request file")])
-        }
-        let isCSV = reference.written.hasSuffix(".csv")
-        guard isCSV || Discovery.hasYAMLExtension(reference.written) || reference.written.hasSuffix(".json") else {
-            return (nil, [.error("each: file '\(reference.written)' is not a .csv, .json, .yaml or .yml file", path: path,
-                                 at: reference.mark)])
-        }
-        // Every data file is held to the limit of every file, checked before reading (docs/format.md, Limits).
-        let limit = Limits.default.maxInputBytes
-        guard let read = FileSystem.contents(of: reference.absolutePath, limit: limit) else {
-            return (nil, [.error("cannot read each: file '\(reference.written)'", path: path, at: reference.mark)])
-        }
-        guard case .bytes(let bytes) = read.contents, bytes.count <= limit else {
-            let size = if case .tooLarge(let size) = read.contents { "\(size) bytes" } else { "grown past \(limit) bytes" }
-            return (nil, [.error("each: file '\(reference.written)' has \(size), more than the limit of \(limit >> 20) MiB for every file",
-                                 path: path, at: reference.mark,
-                                 suggestion: "split the rows over several data files, each named by its own request file")])
-        }
-        if isCSV { return csvRows(bytes, reference, in: path, sources: sources) }
-        let document = SourceLoader.parse(bytes, path: reference.path)
+/// Decodes the rows of an `each:` file from its bytes: CSV whose first record names the columns (a `.csv` file), else a
+/// JSON or YAML list of mappings. Problems inside the file are located there; a file without rows at the `each:`.
+package enum DataRowsDecoding {
+    /// The rows in `bytes`, the contents of the file `reference` names (written in the request file at `path`), with
+    /// every problem found; the file's text goes into `sources`.
+    package static func rows(_ bytes: [UInt8], of reference: FileReference, in path: String,
+                             sources: SourceCache) -> (rows: DataRows?, problems: [Diagnostic]) {
+        if reference.written.hasSuffix(".csv") { return csvRows(bytes, reference, in: path, sources: sources) }
+        let document = SourceDocument.parse(bytes, path: reference.path)
         sources.store(document.source.text, for: reference.path)
         guard document.diagnostics.isEmpty else { return (nil, document.diagnostics) }
         guard let root = document.root else { return (nil, [empty(reference, in: path)]) }
@@ -88,6 +67,7 @@ enum DataRowsReader {
         return (DataRows(columns: header.fields, rows: rows, mark: reference.mark, file: reference.path), problems)
     }
 
+    /// The error for a data file without rows, at the `each:` that names it.
     private static func empty(_ reference: FileReference, in path: String) -> Diagnostic {
         .error("each: file '\(reference.written)' has no rows", path: path, at: reference.mark,
                suggestion: "give it a header and at least one row (CSV), or a list of mappings (JSON, YAML)")

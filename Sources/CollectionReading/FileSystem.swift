@@ -1,6 +1,7 @@
+import CollectionFormat
 import Foundation
 
-/// The few file-system questions the loader asks, on absolute paths.
+/// The few file-system questions the reader asks, on absolute paths.
 enum FileSystem {
     /// Whether a path exists, and whether it is a directory.
     static func kind(of path: String) -> (exists: Bool, isDirectory: Bool) {

@@ -3,6 +3,7 @@ import HTTPCore
 import Testing
 import YAML
 @testable import CollectionFormat
+@testable import CollectionReading
 
 @Suite struct DiscoveryTests {
     @Test func collectsYAMLFilesInLexicalPathOrderSkippingEnvironments() async {

@@ -1,3 +1,4 @@
+import CollectionFormat
 import YAML
 
 /// Replaces the `use:` steps of flows by the steps of the files they name, each file read and decoded once per
@@ -56,7 +57,7 @@ struct FragmentInliner {
         if let known = fragments[absolute] { return known }
         let kind = FileSystem.kind(of: absolute)
         guard kind.exists, !kind.isDirectory,
-              let document = SourceLoader.load(path: display, absolutePath: absolute) else {
+              let document = SourceReader.read(path: display, absolutePath: absolute)?.document else {
             let problem = kind.isDirectory ? "is a directory" : kind.exists ? "cannot be read" : "does not exist"
             diagnostics.append(.error("used file '\(reference.written)' \(problem) (looked for '\(display)')", path: path,
                                       at: reference.mark, suggestion: "paths are relative to the file that uses them"))

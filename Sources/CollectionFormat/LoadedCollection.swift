@@ -1,0 +1,34 @@
+public import Expectations
+
+/// Everything read for a run: the request files in run order, the environment, and every problem found.
+public struct LoadedCollection: Sendable {
+    /// The request files in run order, decoded as far as possible even when they have errors.
+    public var files: [RequestFile]
+    /// The selected environment, or nil without `--env` (or when it is broken).
+    public var environment: ResolvedEnvironment?
+    /// Every problem, sorted by path then position.
+    public var diagnostics: [Diagnostic]
+    /// The texts of the files read, for rendering diagnostics.
+    public var sources: SourceCache
+    /// The starting variable scope: the environment's variables and secrets, `--var`s, the process environment.
+    public var scope: VariableScope
+    /// The schema files `expect.schema` names, compiled when they were checked, by absolute path: a run uses
+    /// these, not the files as they are later.
+    public var schemas: [String: JSONSchema] = [:]
+
+    /// Whether the paths hold no request file but used files (fragments, named with a leading `_`), which were skipped.
+    public var foundOnlyUsedFiles = false
+
+    /// A collection of `files` read with `environment`, and what was found reading it.
+    package init(files: [RequestFile], environment: ResolvedEnvironment?, diagnostics: [Diagnostic], sources: SourceCache,
+                 scope: VariableScope) {
+        (self.files, self.environment, self.diagnostics) = (files, environment, diagnostics)
+        (self.sources, self.scope) = (sources, scope)
+    }
+
+    /// Whether any diagnostic is an error (then nothing may be sent; exit 2).
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    /// The number of requests in `files` (steps of flows counted one by one, once per row of an `each:` file).
+    public var requestCount: Int { files.reduce(0) { $0 + $1.steps.count * $1.runCount } }
+}

@@ -1,0 +1,81 @@
+import CollectionFormat
+
+/// Reads `--env NAME` from the environments directory: follows `extends`, merges, reads secrets, resolves variables.
+struct EnvironmentResolver {
+    /// The directory as displayed and as an absolute path.
+    let directory: (path: String, absolute: String)
+    /// Merges the chain read, with the process environment and the `--var`s.
+    private let merger: EnvironmentMerger
+    private(set) var diagnostics = DiagnosticBag()
+    private(set) var sources = SourceCache()
+
+    init(directory: (path: String, absolute: String), processEnvironment: [String: String],
+         commandLine: [(name: String, value: String)]) {
+        self.directory = directory
+        merger = EnvironmentMerger(processEnvironment: processEnvironment, commandLine: commandLine)
+    }
+
+    /// The environment names available in the directory (hidden files aside, as for request files), sorted.
+    var availableNames: [String] {
+        let names = (FileSystem.visibleEntries(of: directory.absolute) ?? []).map(\.name)
+        return Set(names.filter(Discovery.hasYAMLExtension).map(Discovery.withoutExtension)).sorted()
+    }
+
+    /// Resolves `name`; nil (with diagnostics) when it or its chain is broken.
+    mutating func resolve(_ name: String) -> ResolvedEnvironment? {
+        guard availableNames.contains(name) else {
+            let available = availableNames
+            let list = available.isEmpty ? "there are no environment files in '\(directory.path)'"
+                : "available environments: \(available.joined(separator: ", "))"
+            let suggestion = Suggestions.didYouMean(name, among: available).map { "\($0) (\(list))" } ?? list
+            diagnostics.add(.error("unknown environment '\(name)'", path: nil, at: nil, suggestion: suggestion))
+            return nil
+        }
+        guard let chain = readChain(name) else { return nil }
+        var merger = self.merger
+        let resolved = merger.merge(chain)
+        diagnostics.add(contentsOf: merger.diagnostics.diagnostics)
+        return merger.diagnostics.hasErrors ? nil : resolved
+    }
+
+    /// The definitions from `name` to its farthest base; nil on a missing base, a cycle or a broken file.
+    private mutating func readChain(_ name: String) -> [EnvironmentDefinition]? {
+        var chain: [EnvironmentDefinition] = []
+        var current = name
+        while true {
+            guard let definition = read(current) else { return nil }
+            chain.append(definition)
+            guard let extends = definition.extends else { return chain }
+            let names = chain.map(\.name)
+            if names.contains(extends.value) {
+                let cycle = (names + [extends.value]).joined(separator: " -> ")
+                diagnostics.add(.error("'extends: \(extends.value)' closes a cycle: \(cycle)", path: definition.path,
+                                       at: extends.mark, suggestion: "remove 'extends' from one environment of the cycle"))
+                return nil
+            }
+            guard availableNames.contains(extends.value) else {
+                diagnostics.add(.error("environment '\(extends.value)' does not exist", path: definition.path, at: extends.mark,
+                                       suggestion: Suggestions.didYouMean(extends.value, among: availableNames)
+                                           ?? "available environments: \(availableNames.joined(separator: ", "))"))
+                return nil
+            }
+            current = extends.value
+        }
+    }
+
+    /// Reads and decodes one environment file.
+    private mutating func read(_ name: String) -> EnvironmentDefinition? {
+        let fileName = Discovery.extensions.map { name + $0 }
+            .first { FileSystem.kind(of: PathText.join(directory.absolute, $0)).exists } ?? name + ".yaml"
+        let display = PathText.join(directory.path, fileName)
+        let absolutePath = PathText.join(directory.absolute, fileName)
+        guard let document = SourceReader.read(path: display, absolutePath: absolutePath)?.document else {
+            diagnostics.add(.error("cannot read the file", path: display, at: nil))
+            return nil
+        }
+        let decoded = FileDecoding.environment(document, name: name, absolutePath: absolutePath)
+        sources.store(decoded.text, for: display)
+        diagnostics.add(contentsOf: decoded.diagnostics)
+        return decoded.value
+    }
+}
