@@ -5,7 +5,7 @@ import Testing
 @Suite struct PollingScenarioTests {
     @Test func aSignalWhileWaitingBetweenPollsSkipsTheRequestAsCancelled() async throws {
         // The first poll is answered "pending" at once; the next one would come 30 s later: the signal comes in between.
-        let output = try await ScenarioRun.run("cancel-poll", ["run", "requests", "--env", "local"]) { pid in
+        let output = try await ScenarioRun.run("cancel-poll", ["run", "requests", "--env", "local"]) { pid, _ in
             Thread.sleep(forTimeInterval: 2)
             kill(pid, SIGINT)
         }

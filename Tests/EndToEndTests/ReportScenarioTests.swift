@@ -39,10 +39,9 @@ import Testing
 
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func aSignalCancelsTheRunAndTheReportsSayWhatRanAndWhatWasCancelled(signal: Int32, status: Int32) async throws {
-        // The second file stalls (a server that never answers); the signal comes while it waits.
-        let output = try await ScenarioRun.run("cancel", ["run", "requests", "--env", "local"]) { pid in
-            Thread.sleep(forTimeInterval: 2)
-            kill(pid, signal)
+        // The second file stalls (a server that never answers); the signal comes once its request has arrived.
+        let output = try await ScenarioRun.run("cancel", ["run", "requests", "--env", "local"]) { pid, server in
+            if server.waitForRequest("/stall", whileRunning: pid) { kill(pid, signal) }
         }
         #expect(output.result.exitCode == status, "\(output.result.stdout)\n\(output.result.stderr)")
         let requests = try ScenarioRun.jsonRequests(output.json)

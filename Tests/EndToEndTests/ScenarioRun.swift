@@ -21,10 +21,10 @@ enum ScenarioRun {
     /// Runs `runner` with `arguments` plus `--report-junit` and `--report-json`; NO_COLOR is set unless
     /// `environment` sets it to "" (then it is left out). The test server speaks `scheme` (https: a self-signed
     /// certificate).
-    /// `whileRunning` gets the runner's process id, as in `RunnerProcess.run`.
+    /// `whileRunning` gets the runner's process id, as in `RunnerProcess.run`, and the test server.
     static func run(
         _ scenario: String, _ arguments: [String], environment extra: [String: String] = [:], terminal: Bool = false,
-        scheme: TestServerScheme = .http, whileRunning: (@Sendable (Int32) -> Void)? = nil
+        scheme: TestServerScheme = .http, whileRunning: (@Sendable (Int32, TestServer) -> Void)? = nil
     ) async throws -> Output {
         let server = try await TestServer.start(scheme)
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("runner-reports-\(UUID().uuidString)")
@@ -35,10 +35,11 @@ enum ScenarioRun {
         environment = environment.filter { !$0.value.isEmpty || $0.key != "NO_COLOR" }
         let junit = reports.appendingPathComponent("junit.xml"), json = reports.appendingPathComponent("report.json")
         let all = arguments + ["--report-junit", junit.path, "--report-json", json.path]
+        let watch = whileRunning.map { body -> @Sendable (Int32) -> Void in { pid in body(pid, server) } }
         let result: RunnerProcess.Result
         do {
             result = try await RunnerProcess.run(all, in: folder(scenario), environment: environment, terminal: terminal,
-                                                 whileRunning: whileRunning)
+                                                 whileRunning: watch)
             try await server.stop()
         } catch {
             try? await server.stop()
@@ -79,6 +80,17 @@ enum ScenarioRun {
     static func jsonRequests(_ json: String?) throws -> [[String: Any]] {
         let object = try JSONSerialization.jsonObject(with: Data((json ?? "").utf8)) as? [String: Any]
         return object?["requests"] as? [[String: Any]] ?? []
+    }
+}
+
+extension TestServer {
+    /// Waits until a request for `path` has arrived (looking every 10 ms); false when the process `pid` ends first.
+    func waitForRequest(_ path: String, whileRunning pid: Int32) -> Bool {
+        while count(of: path) == 0 {
+            if kill(pid, 0) != 0 { return false }
+            usleep(10_000)
+        }
+        return true
     }
 }
 

@@ -20,8 +20,8 @@ import Testing
         // Back to back, the two signals often reach the runner's handler as one; a few milliseconds apart, as two.
         // Both are one request to stop when they come within 500 ms.
         for (run, gap) in [0, 0, 0.002, 0.01, 0.05, 0.2].enumerated() {
-            let output = try await ScenarioRun.run("cancel", ["run", "requests", "--env", "local"]) { pid in
-                Thread.sleep(forTimeInterval: 2)
+            let output = try await ScenarioRun.run("cancel", ["run", "requests", "--env", "local"]) { pid, server in
+                guard server.waitForRequest("/stall", whileRunning: pid) else { return }
                 kill(pid, SIGTERM)
                 if gap > 0 { Thread.sleep(forTimeInterval: gap) }
                 kill(pid, SIGTERM)
@@ -48,7 +48,7 @@ import Testing
         let silent = try SilentListener()
         defer { silent.close() }
         let output = try await ScenarioRun.run("stalled-connect", ["run", "requests/waits.yaml", "--env", "local"],
-                                               environment: ["SILENT_PORT": String(silent.port)]) { pid in
+                                               environment: ["SILENT_PORT": String(silent.port)]) { pid, _ in
             Thread.sleep(forTimeInterval: 2)
             kill(pid, SIGTERM)
             Thread.sleep(forTimeInterval: 0.05)

@@ -42,7 +42,7 @@ import Testing
         let usage = Mutex(Usage())
         let clock = ContinuousClock(), start = clock.now
         let output = try await ScenarioRun.run("size", ["run", "requests", "--env", scheme.scenarioEnvironment],
-                                               scheme: scheme) { pid in
+                                               scheme: scheme) { pid, _ in
             Usage.sample(pid, into: usage)
         }
         let elapsed = start.duration(to: clock.now)

@@ -31,7 +31,7 @@ import Testing
         defer { silent.close() }
         let signalled = Mutex<ContinuousClock.Instant?>(nil)
         let output = try await ScenarioRun.run("stalled-connect", ["run", "requests/waits.yaml", "--env", "local"],
-                                               environment: ["SILENT_PORT": String(silent.port)]) { pid in
+                                               environment: ["SILENT_PORT": String(silent.port)]) { pid, _ in
             Thread.sleep(forTimeInterval: 2)
             signalled.withLock { $0 = .now }
             kill(pid, SIGINT)
