@@ -4,7 +4,7 @@ import YAML
 @testable import CollectionFormat
 @testable import CollectionReading
 
-/// Decodes YAML text as a request file named `path` in /project, the way the loader decodes each file.
+/// Decodes YAML text as a request file named `path` in /project, the way the collection reader decodes each file.
 func decodeRequestFile(_ yaml: String, path: String = "requests/r.yaml") -> (file: RequestFile, diagnostics: [Diagnostic]) {
     let decoded = FileDecoding.requestFile(Array(yaml.utf8), path: path, absolutePath: "/project/" + path, defaultName: "r")
     let file = decoded.value

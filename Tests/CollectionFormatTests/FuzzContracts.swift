@@ -7,7 +7,7 @@ import YAML
 /// (`scripts/fuzz` compiles this file into them) and by `FuzzRegressionTests`, which replays their findings.
 /// Each function returns the first broken promise, or nil.
 enum FuzzContracts {
-    /// Decoded as a request file and as an environment (the loader's per-file path, in memory), the bytes
+    /// Decoded as a request file and as an environment (the collection reader's per-file path, in memory), the bytes
     /// give definitions or diagnostics located inside them, which render; a request file without errors has
     /// requests (or uses other files' steps), and an environment is returned exactly when it has no errors.
     static func collectionProblem(_ bytes: [UInt8]) -> String? {

@@ -3,7 +3,7 @@ import YAML
 @testable import CollectionFormat
 @testable import CollectionReading
 
-/// A file built to exhaust the loader, and the located error it must be rejected with.
+/// A file built to exhaust the collection reader, and the located error it must be rejected with.
 struct HostileFile: Sendable, CustomStringConvertible {
     let name: String
     let make: @Sendable () -> String
