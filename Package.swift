@@ -53,11 +53,11 @@ let package = Package(
         // JSONPath (RFC 9535), XPath 1.0, matchers, JSON Schema: judging a response.
         .target(name: "Expectations", dependencies: ["HTTPCore", "CLibXML2"]),
         // The collection format: YAML nodes to located definitions, templates, environments, diagnostics.
-        .target(name: "CollectionFormat", dependencies: [
-            "YAML", "HTTPCore", "Expectations", .product(name: "SwiftASN1", package: "swift-asn1"),
-        ]),
+        .target(name: "CollectionFormat", dependencies: ["YAML", "HTTPCore", "Expectations"]),
         // Reading and checking a collection from disk: discovery, environments, used files, data rows, validation.
-        .target(name: "CollectionReading", dependencies: ["CollectionFormat", "YAML", "HTTPCore", "Expectations"]),
+        .target(name: "CollectionReading", dependencies: [
+            "CollectionFormat", "YAML", "HTTPCore", "Expectations", .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
         // Schedules a run: order, flows, jobs, variable scope, outcomes as events.
         .target(name: "Running", dependencies: ["CollectionFormat", "Expectations", "Loaders", "HTTPCore", "YAML", "RunnerVersion"]),
         // Console, JUnit and JSON reports; redaction lives here once.

@@ -79,7 +79,7 @@ extension NodeDecoder {
         options.cookies = located("cookies") { $0.bool($1, for: "options.cookies") }
         options.proxy = located("proxy") { $0.proxy($1) }
         options.clientCert = fields["clientCert"].flatMap { clientCertificate($0, location: location) }
-        if let value = fields["caCert"] { options.caCert = certificateBundle(value, for: "options.caCert", location: location) }
+        options.caCert = fields["caCert"].flatMap { fileReference($0, for: "options.caCert", location: location) }
         if let insecure = options.insecure, insecure.value {
             warning("'insecure: true' skips TLS certificate verification", at: insecure.mark)
         }
@@ -94,17 +94,6 @@ extension NodeDecoder {
             }
         }
         return options
-    }
-
-    /// A PEM certificate bundle relative to the file, checked now: it must exist and hold a certificate.
-    private mutating func certificateBundle(_ node: Node, for context: String, location: FileLocation) -> FileReference? {
-        guard let reference = fileReference(node, for: context, location: location) else { return nil }
-        if let problem = CertificateFile.check(at: reference.absolutePath) {
-            error("'\(context)': the file '\(reference.written)' \(problem.message) (looked for '\(reference.path)')", at: node.mark,
-                  suggestion: problem.fix ?? "paths are relative to the file that names them")
-            return nil
-        }
-        return reference
     }
 
     /// `options.proxy`: an `http://[user:password@]host[:port]` URL (port 1 to 65535), or `none` for no proxy. A

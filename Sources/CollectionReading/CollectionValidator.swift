@@ -75,6 +75,9 @@ struct CollectionValidator {
             checkBaseURL(for: step.request.url, in: path)
             checkEnvironmentTemplates(for: step, selected: selected)
             for reference in step.fileReferences { check(reference, in: path) }
+            if let caCert = step.options.caCert, let problem = CertificateFile.diagnostic(for: caCert, in: path) {
+                diagnostics.add(problem)
+            }
             if let schema = step.expect.schema, FileSystem.kind(of: schema.absolutePath).exists {
                 checkSchema(schema, in: path)
             }

@@ -63,7 +63,7 @@ struct EnvironmentResolver {
         }
     }
 
-    /// Reads and decodes one environment file.
+    /// Reads and decodes one environment file; nil when it has errors, or its `options.caCert` cannot be used.
     private mutating func read(_ name: String) -> EnvironmentDefinition? {
         let fileName = Discovery.extensions.map { name + $0 }
             .first { FileSystem.kind(of: PathText.join(directory.absolute, $0)).exists } ?? name + ".yaml"
@@ -76,6 +76,10 @@ struct EnvironmentResolver {
         let decoded = FileDecoding.environment(document, name: name, absolutePath: absolutePath)
         sources.store(decoded.text, for: display)
         diagnostics.add(contentsOf: decoded.diagnostics)
+        if let caCert = decoded.value?.options.caCert, let problem = CertificateFile.diagnostic(for: caCert, in: display) {
+            diagnostics.add(problem)
+            return nil
+        }
         return decoded.value
     }
 }

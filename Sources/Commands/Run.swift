@@ -1,4 +1,5 @@
 import CollectionFormat
+import CollectionReading
 import Foundation
 import HTTPCore
 import Loaders

@@ -1,3 +1,4 @@
+import CollectionFormat
 import Foundation
 import SwiftASN1
 
@@ -30,6 +31,14 @@ public enum CertificateFile {
         let which = blocks.count == 1 ? "its certificate" : "the \(ordinal(damaged + 1)) certificate (of \(blocks.count))"
         return Problem(message: "cannot be used: \(which) is not a complete X.509 certificate (it is truncated or damaged)",
                        fix: "copy the certificate again from its source, whole, or remove it from the file")
+    }
+
+    /// The error at an `options.caCert` (written in the file `path`) whose file cannot serve as a certificate bundle; nil when it can.
+    static func diagnostic(for reference: FileReference, in path: String) -> Diagnostic? {
+        check(at: reference.absolutePath).map { problem in
+            .error("'options.caCert': the file '\(reference.written)' \(problem.message) (looked for '\(reference.path)')", path: path,
+                   at: reference.mark, suggestion: problem.fix ?? "paths are relative to the file that names them")
+        }
     }
 
     /// `check(at:)` as one line: the problem and its fix.
