@@ -21,7 +21,7 @@ import Testing
         let body = header + String(repeating: row, count: (1 << 20) / row.utf8.count + 1)
         let scratch = project(data: name, body)
         defer { scratch.remove() }
-        let collection = await scratch.load(["requests"])
+        let collection = await scratch.readCollection(["requests"])
         #expect(problems(of: collection) == [
             "requests/rows.yaml:1:7: error: each: file '_data/\(name)' has \(body.utf8.count) bytes, more than the limit of 1 MiB "
                 + "for every file [help: split the rows over several data files, each named by its own request file]",
@@ -32,7 +32,7 @@ import Testing
     @Test func aDataFileWithinTheLimitIsRead() async {
         let scratch = project(data: "rows.csv", "a,b\n1,2\n3,4\n")
         defer { scratch.remove() }
-        let collection = await scratch.load(["requests"])
+        let collection = await scratch.readCollection(["requests"])
         #expect(problems(of: collection).isEmpty)
         #expect(collection.files.first?.rows?.columns == ["a", "b"])
         #expect(collection.files.first?.runCount == 2)
@@ -41,7 +41,7 @@ import Testing
     @Test func aDuplicateCSVColumnIsAnErrorAtTheColumnNamingIt() async {
         let scratch = project(data: "rows.csv", "a,b,\"a\"\n1,2,3\n")
         defer { scratch.remove() }
-        let collection = await scratch.load(["requests"])
+        let collection = await scratch.readCollection(["requests"])
         #expect(problems(of: collection) == [
             "requests/_data/rows.csv:1:5: error: duplicate column name 'a': a row would hold two values for one variable "
                 + "[help: give each column its own name]",
@@ -55,7 +55,7 @@ import Testing
         defer { scratch.remove() }
         scratch.write("requests/_data/rows.csv", "a,na me,,1x\n1,2,3,4\n")
         scratch.write("requests/rows.yaml", "each: _data/rows.csv\nrequest: { url: 'http://127.0.0.1:1/{{ a }}/{{ name }}' }\n")
-        let collection = await scratch.load(["requests"])
+        let collection = await scratch.readCollection(["requests"])
         #expect(problems(of: collection) == [
             "requests/_data/rows.csv:1:3: error: invalid column name 'na me': column names are variable names "
                 + "[help: use letters, digits, '_' and '-', not starting with a digit]",
@@ -78,7 +78,7 @@ import Testing
                                                                _ line: String) async {
         let scratch = project(data: name, text)
         defer { scratch.remove() }
-        let collection = await scratch.load(["requests"])
+        let collection = await scratch.readCollection(["requests"])
         #expect(collection.diagnostics.map { $0.description.components(separatedBy: ": ")[0] } == [location])
         let rendered = DiagnosticRenderer.render(collection.diagnostics, sources: collection.sources, color: false)
         #expect(rendered.contains(line), "\(rendered)")
@@ -89,7 +89,7 @@ import Testing
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         scratch.write("requests/rows.yaml", "each:\n  - a: '{{ nothere }}'\nrequest: { url: 'http://127.0.0.1:1/{{ a }}' }\n")
-        let collection = await scratch.load(["requests"])
+        let collection = await scratch.readCollection(["requests"])
         #expect(collection.diagnostics.map { $0.description.components(separatedBy: ": ")[0] } == ["requests/rows.yaml:2:9"])
     }
 }

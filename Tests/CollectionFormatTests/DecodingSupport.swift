@@ -57,10 +57,10 @@ struct ScratchDirectory {
         for (path, text) in files { write(path, text) }
     }
 
-    /// Loads paths with the root as the current directory.
-    func load(_ paths: [String], env: String? = nil, environments: String? = nil,
-              vars: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],
-              forSending: Bool = false) async -> LoadedCollection {
+    /// Reads the collection at `paths` with the root as the current directory.
+    func readCollection(_ paths: [String], env: String? = nil, environments: String? = nil,
+                        vars: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],
+                        forSending: Bool = false) async -> LoadedCollection {
         var request = ReadRequest(paths: paths, environmentName: env, environmentsDirectory: environments,
                                   variables: vars, processEnvironment: processEnvironment, currentDirectory: root)
         request.forSending = forSending

@@ -4,12 +4,12 @@ import Testing
 
 /// Files a flow brings in with `use:`: what they may hold, and problems in them that the `use:` can fix.
 @Suite struct FragmentTests {
-    /// Loads `requests/` of a project holding these files (paths under `requests/`).
-    private func load(_ files: KeyValuePairs<String, String>) async -> LoadedCollection {
+    /// Reads `requests/` of a project holding these files (paths under `requests/`).
+    private func readCollection(of files: KeyValuePairs<String, String>) async -> LoadedCollection {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         for (path, text) in files { scratch.write("requests/" + path, text) }
-        return await scratch.load(["requests"])
+        return await scratch.readCollection(["requests"])
     }
 
     /// The rendered form of every diagnostic: location, message, notes and help.
@@ -24,7 +24,7 @@ import Testing
     /// naming a file, with the `use:` noted and the flow suggested as its place.
     @Test(arguments: ["each: [{ id: 1 }, { id: 2 }]", "each: _rows.csv"])
     func eachInAUsedFileIsRefusedAtEach(_ each: String) async {
-        let collection = await load([
+        let collection = await readCollection(of: [
             "_rows.csv": "id\n1\n2\n",
             "_fetch.yaml": "\(each)\nrequest: { url: 'http://127.0.0.1:1/{{ id }}' }\n",
             "flow.yaml": "steps:\n  - use: _fetch.yaml\n",
@@ -40,7 +40,7 @@ import Testing
 
     /// With `each:` at the top of the flow, as the refusal suggests, the used steps see the row variables.
     @Test func eachOnTheUsingFlowGivesItsRowsToTheUsedSteps() async {
-        let collection = await load([
+        let collection = await readCollection(of: [
             "_fetch.yaml": "request: { url: 'http://127.0.0.1:1/{{ id }}' }\n",
             "flow.yaml": "each: [{ id: 1 }, { id: 2 }]\nsteps:\n  - use: _fetch.yaml\n",
         ])
@@ -51,7 +51,7 @@ import Testing
     /// An undefined variable in a used file names the `use:` that gave it no `with:` value, once per `use:`, and
     /// suggests giving it there; a `use:` that gives it is not named.
     @Test func anUndefinedVariableInAUsedFileNamesEachUseWithoutAValue() async {
-        let collection = await load([
+        let collection = await readCollection(of: [
             "_fetch.yaml": "request: { url: 'http://127.0.0.1:1/{{ userId }}' }\n",
             "a.yaml": "steps:\n  - use: _fetch.yaml\n",
             "b.yaml": "steps:\n  - use: _fetch.yaml\n    with: { userId: 7 }\n",
@@ -62,7 +62,7 @@ import Testing
 
     /// Through a used file that uses another, both `use:` steps are named, the nearest first.
     @Test func aVariableUndefinedTwoUsesDeepNamesBothUses() async {
-        let collection = await load([
+        let collection = await readCollection(of: [
             "_fetch.yaml": "request: { url: 'http://127.0.0.1:1/{{ userId }}' }\n",
             "_outer.yaml": "steps:\n  - use: _fetch.yaml\n",
             "flow.yaml": "steps:\n  - use: _outer.yaml\n",

@@ -76,7 +76,7 @@ struct HostileFile: Sendable, CustomStringConvertible {
         var collection: LoadedCollection?
         for _ in 0..<3 where fastest >= .milliseconds(100) {
             let elapsed = await ContinuousClock().measure {
-                let loaded = await scratch.load(["requests"])
+                let loaded = await scratch.readCollection(["requests"])
                 rendered = DiagnosticRenderer.render(loaded.diagnostics, sources: loaded.sources, color: false)
                 collection = loaded
             }
@@ -107,7 +107,7 @@ struct HostileFile: Sendable, CustomStringConvertible {
         let text = HostileFile.validHead + "# " + String(repeating: "x", count: Limits.default.maxInputBytes - HostileFile.validHead.utf8.count - 3) + "\n"
         scratch.write("requests/a.yaml", text)
         #expect(text.utf8.count == Limits.default.maxInputBytes)
-        let loaded = await scratch.load(["requests"])
+        let loaded = await scratch.readCollection(["requests"])
         #expect(loaded.diagnostics.isEmpty)
         #expect(loaded.requestCount == 1)
     }

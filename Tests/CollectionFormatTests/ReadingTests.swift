@@ -38,7 +38,7 @@ import YAML
         #expect(problems.isEmpty)
         #expect(found.map(\.path) == ["requests/a.yaml", "requests/sub/a-again.yaml", "requests/sub/b.yaml",
                                        "requests/sub/b.yaml", "other/../other/c-hard.yaml", "other/../other/c.yaml"])
-        let collection = await scratch.load(paths)
+        let collection = await scratch.readCollection(paths)
         #expect(collection.diagnostics.isEmpty)
         let files = collection.files
         #expect(files.map(\.path) == ["requests/a.yaml", "requests/sub/b.yaml", "other/../other/c-hard.yaml"])
@@ -52,7 +52,7 @@ import YAML
         defer { scratch.remove() }
         scratch.write("requests/a.yaml", "request: { url: /a }\n")
         try FileManager.default.createSymbolicLink(atPath: scratch.root + "/requests/gone.yaml", withDestinationPath: "nowhere.yaml")
-        let collection = await scratch.load(["requests"])
+        let collection = await scratch.readCollection(["requests"])
         #expect(problems(of: collection) == ["requests/gone.yaml: error: cannot read the file"])
     }
 
@@ -90,21 +90,21 @@ import YAML
         defer { scratch.remove() }
         scratch.write(["fragments/_login.yaml": "request: { url: /a }\n", "fragments/_steps/users.yaml": "request: { url: /b }\n",
                        "mixed/_login.yaml": "request: { url: /a }\n", "mixed/run.yaml": "steps:\n  - use: _login.yaml\n"])
-        let onlyUsed = await scratch.load(["fragments"])
+        let onlyUsed = await scratch.readCollection(["fragments"])
         #expect(problems(of: onlyUsed) == [
             "fragments: warning: its .yaml and .yml files are all used files (named with a leading '_', or in a '_' folder), which "
                 + "run only where a flow uses them [help: give the path of a flow that uses them, or take the '_' off a file that runs on its own]",
         ])
         #expect(onlyUsed.foundOnlyUsedFiles)
-        #expect(await scratch.load(["fragments/_login.yaml"]).foundOnlyUsedFiles)
-        let mixed = await scratch.load(["mixed"])
+        #expect(await scratch.readCollection(["fragments/_login.yaml"]).foundOnlyUsedFiles)
+        let mixed = await scratch.readCollection(["mixed"])
         #expect(problems(of: mixed).isEmpty && !mixed.foundOnlyUsedFiles && mixed.requestCount == 1)
     }
 
     @Test func missingPathIsADiagnosticWithoutMark() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
-        let collection = await scratch.load(["nope", "also/missing.yaml"])
+        let collection = await scratch.readCollection(["nope", "also/missing.yaml"])
         #expect(problems(of: collection) == ["also/missing.yaml: error: no such file or directory",
                                              "nope: error: no such file or directory"])
     }
@@ -191,7 +191,7 @@ import YAML
     @Test func extendsMergesKeyByKey() async throws {
         let scratch = project()
         defer { scratch.remove() }
-        let collection = await scratch.load(["requests"], env: "qa", processEnvironment: ["QA_PASSWORD": "pw-1"])
+        let collection = await scratch.readCollection(["requests"], env: "qa", processEnvironment: ["QA_PASSWORD": "pw-1"])
         #expect(problems(of: collection).isEmpty)
         let environment = try #require(collection.environment)
         #expect(environment.chain == ["qa", "base"])
@@ -214,7 +214,7 @@ import YAML
     @Test func cycleIsReportedAtTheClosingExtends() async {
         let scratch = project()
         defer { scratch.remove() }
-        #expect(problems(of: await scratch.load(["requests"], env: "loop-a")) == [
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "loop-a")) == [
             "environments/loop-b.yaml:1:10: error: 'extends: loop-a' closes a cycle: loop-a -> loop-b -> loop-a [help: remove 'extends' from one environment of the cycle]",
         ])
     }
@@ -225,7 +225,7 @@ import YAML
         scratch.write("environments/qa.yaml", "baseURL: http://qa.test\n")
         scratch.write("environments/.old.yaml", "baseURL: http://old.test\n")
         scratch.write("requests/a.yaml", "request: { url: /a }\n")
-        #expect(problems(of: await scratch.load(["requests"], env: ".old")) == [
+        #expect(problems(of: await scratch.readCollection(["requests"], env: ".old")) == [
             "error: unknown environment '.old' [help: available environments: qa]",
         ])
     }
@@ -233,10 +233,10 @@ import YAML
     @Test func unknownEnvironmentAndBaseSuggestNames() async {
         let scratch = project()
         defer { scratch.remove() }
-        #expect(problems(of: await scratch.load(["requests"], env: "qaa")) == [
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "qaa")) == [
             "error: unknown environment 'qaa' [help: did you mean 'qa'? (available environments: base, broken, loop-a, loop-b, qa)]",
         ])
-        #expect(problems(of: await scratch.load(["requests"], env: "broken")) == [
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "broken")) == [
             "environments/broken.yaml:1:10: error: environment 'bse' does not exist [help: did you mean 'base'?]",
         ])
     }
@@ -244,23 +244,23 @@ import YAML
     @Test func missingSecretIsLocatedAndDefaultsApply() async {
         let scratch = project()
         defer { scratch.remove() }
-        #expect(problems(of: await scratch.load(["requests"], env: "qa")) == [
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "qa")) == [
             "environments/qa.yaml:5:29: error: secret 'password': environment variable QA_PASSWORD is not set [help: set QA_PASSWORD in the environment, or give the secret a 'default']",
         ])
-        let withToken = await scratch.load(["requests"], env: "base", processEnvironment: ["TOKEN": "real"])
+        let withToken = await scratch.readCollection(["requests"], env: "base", processEnvironment: ["TOKEN": "real"])
         #expect(withToken.environment?.secrets == [ResolvedSecret(name: "token", value: "real")])
     }
 
     @Test func noEnvironmentWithoutEnvAndExplicitDirectory() async {
         let scratch = project()
         defer { scratch.remove() }
-        let collection = await scratch.load(["requests"])
+        let collection = await scratch.readCollection(["requests"])
         #expect(collection.environment == nil && collection.diagnostics.isEmpty)
-        #expect(problems(of: await scratch.load(["requests"], env: "qa", environments: "nowhere")) == [
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "qa", environments: "nowhere")) == [
             "error: environments directory 'nowhere' does not exist",
         ])
         scratch.write("other/envs/x.yaml", "baseURL: http://localhost:8080\n")
-        #expect(await scratch.load(["requests"], env: "x", environments: "other/envs").environment?.baseURL == "http://localhost:8080")
+        #expect(await scratch.readCollection(["requests"], env: "x", environments: "other/envs").environment?.baseURL == "http://localhost:8080")
     }
 
     @Test func badBaseURLIsLocated() async {
@@ -268,7 +268,7 @@ import YAML
         defer { scratch.remove() }
         scratch.write("environments/e.yaml", "baseURL: qa.example.com\n")
         scratch.write("r.yaml", "request: { url: /a }\n")
-        #expect(problems(of: await scratch.load(["r.yaml"], env: "e")) == [
+        #expect(problems(of: await scratch.readCollection(["r.yaml"], env: "e")) == [
             "environments/e.yaml:1:10: error: baseURL 'qa.example.com' is not an absolute http or https URL [help: write it like https://api.example.com/v1]",
         ])
     }
@@ -280,7 +280,7 @@ import YAML
         defer { scratch.remove() }
         scratch.write("environments/local.yaml", "baseURL: http://localhost\nvariables: { userName: bot, limits: { max: 3 } }\n")
         scratch.write("requests/a.yaml", "request:\n  url: /users/{{ usrName }}?max={{ limits.max }}&c={{ cli }}\n")
-        let collection = await scratch.load(["requests"], env: "local", vars: [("cli", "1")])
+        let collection = await scratch.readCollection(["requests"], env: "local", vars: [("cli", "1")])
         #expect(problems(of: collection) == [
             "requests/a.yaml:2:15: error: undefined variable 'usrName' [help: did you mean 'userName'?]",
         ])
@@ -301,7 +301,7 @@ import YAML
               - request: { url: "/users/{{ userId }}/{{ later }}" }
             """)
         scratch.write("requests/03-later.yaml", "request: { url: /x }\ncapture: { later: { header: X } }\n")
-        #expect(problems(of: await scratch.load(["requests"])) == [
+        #expect(problems(of: await scratch.readCollection(["requests"])) == [
             "requests/02-flow.yaml:2:42: error: undefined variable 'userId' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var userId=VALUE]",
             "requests/02-flow.yaml:4:42: error: undefined variable 'later' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var later=VALUE]",
         ])
@@ -322,7 +322,7 @@ import YAML
             let token = index == 201 ? ", token: $.t" : ""
             scratch.write(path(index), "request: { url: \"\(uses)\(late)\" }\ncapture: { value\(index): $.v\(token) }\n")
         }
-        let loaded = await scratch.load(["requests/0", "requests/1", "requests/2", "requests/3", "requests/4"])
+        let loaded = await scratch.readCollection(["requests/0", "requests/1", "requests/2", "requests/3", "requests/4"])
         #expect(loaded.files.map(\.path) == (0..<count).map(path))
         #expect(problems(of: loaded) == [
             "requests/2/200.yaml:1:41: error: undefined variable 'token' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var token=VALUE]",
@@ -335,9 +335,9 @@ import YAML
         scratch.write("environments/qa.yaml", "baseURL: http://localhost\nauth: { bearer: \"{{ token }}\" }\n")
         scratch.write("requests/01-login.yaml", "request: { url: /login }\nauth: none\ncapture: { token: $.token }\n")
         scratch.write("requests/02-me.yaml", "request: { url: /me }\n")
-        #expect(await scratch.load(["requests"], env: "qa").diagnostics.isEmpty)
+        #expect(await scratch.readCollection(["requests"], env: "qa").diagnostics.isEmpty)
         scratch.write("requests/00-first.yaml", "request: { url: /first }\n")
-        #expect(problems(of: await scratch.load(["requests"], env: "qa")) == [
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "qa")) == [
             "environments/qa.yaml:2:18: error: undefined variable 'token' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var token=VALUE]",
         ])
     }
@@ -348,11 +348,11 @@ import YAML
         scratch.write("environments/qa.yaml", "baseURL: http://localhost\noptions:\n  clientCert: { cert: c.pem, key: k.pem, password: \"{{ envPw }}\" }\n")
         scratch.write("requests/01-own.yaml", "request: { url: /a }\ncapture: { envPw: $.p }\noptions:\n  clientCert: { cert: c.pem, key: k.pem, password: \"{{ pw }}\" }\n")
         scratch.write("requests/02-environment.yaml", "request: { url: /b }\n")
-        #expect(problems(of: await scratch.load(["requests"], env: "qa")) == [
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "qa")) == [
             "requests/01-own.yaml:4:53: error: undefined variable 'pw' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var pw=VALUE]",
         ])
         scratch.write("requests/00-first.yaml", "request: { url: /first }\n")
-        #expect(problems(of: await scratch.load(["requests"], env: "qa")).first
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "qa")).first
             == "environments/qa.yaml:3:53: error: undefined variable 'envPw' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var envPw=VALUE]")
     }
 
@@ -370,7 +370,7 @@ import YAML
             expect: { schema: schemas/bad.json }
             """)
         scratch.write("requests/raw.yaml", "request: { url: /raw, file: fixtures }\nexpect: { schema: schemas/none.json }\n")
-        #expect(problems(of: await scratch.load(["requests"])) == [
+        #expect(problems(of: await scratch.readCollection(["requests"])) == [
             "requests/raw.yaml:1:29: error: file 'fixtures' is a directory (looked for 'requests/fixtures') [help: paths are relative to the request file]",
             "requests/raw.yaml:2:19: error: file 'schemas/none.json' does not exist (looked for 'requests/schemas/none.json') [help: paths are relative to the request file]",
             "requests/up.yaml:5:24: error: file 'fixtures/missing.png' does not exist (looked for 'requests/fixtures/missing.png') [help: paths are relative to the request file]",
@@ -387,7 +387,7 @@ import YAML
         scratch.write("requests/a.yaml", "request: { url: /a }\nexpect: { schema: schemas/user.json }\n")
         scratch.write("requests/b.yaml", "request: { url: /b }\nexpect: { schema: schemas/user.json }\n")
         scratch.write("requests/c.yaml", "request: { url: /c }\nexpect: { schema: schemas/bad-draft.json }\n")
-        let diagnostics = await scratch.load(["requests"]).diagnostics
+        let diagnostics = await scratch.readCollection(["requests"]).diagnostics
         #expect(diagnostics.map(\.description) == [
             #"requests/a.yaml:2:19: error: schema 'schemas/user.json' is invalid: unknown type "integr"; expected one of null, boolean, integer, number, string, array, object"#,
             #"requests/b.yaml:2:19: error: schema 'schemas/user.json' is invalid: unknown type "integr"; expected one of null, boolean, integer, number, string, array, object"#,
@@ -405,10 +405,10 @@ import YAML
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         scratch.write("r.yaml", "request: { url: \"/{{ $env.API_KEY }}\" }\n")
-        #expect(problems(of: await scratch.load(["r.yaml"])) == [
+        #expect(problems(of: await scratch.readCollection(["r.yaml"])) == [
             "r.yaml:1:19: error: environment variable 'API_KEY' is not set (used as '$env.API_KEY')",
         ])
-        #expect(await scratch.load(["r.yaml"], processEnvironment: ["API_KEY": "k"]).diagnostics.isEmpty)
+        #expect(await scratch.readCollection(["r.yaml"], processEnvironment: ["API_KEY": "k"]).diagnostics.isEmpty)
     }
 
     @Test func allProblemsOfARunAreReportedAndRendered() async {
@@ -417,7 +417,7 @@ import YAML
         scratch.write("requests/users/create.yaml", "request:\n  method: GET\n  url: /users\n  heders:\n    A: b\n")
         scratch.write("requests/bad.yaml", "request: [\n")
         scratch.write("requests/empty.yaml", "")
-        let collection = await scratch.load(["requests"], vars: [("bad name", "x")])
+        let collection = await scratch.readCollection(["requests"], vars: [("bad name", "x")])
         #expect(collection.diagnostics.count == 4)
         let rendered = DiagnosticRenderer.render(collection.diagnostics, sources: collection.sources, color: false)
         #expect(rendered.hasSuffix("""
@@ -441,15 +441,15 @@ import YAML
         scratch.write("requests/a.yaml", "request: { url: /users }\n")
         scratch.write("requests/b.yaml", "request: { url: \"{{ $env.BASE }}/users\" }\n")
         scratch.write("requests/c.yaml", "request: { url: http://127.0.0.1:1/x }\n")
-        let bare = await scratch.load(["requests"], env: "bare", processEnvironment: ["BASE": "http://h"])
+        let bare = await scratch.readCollection(["requests"], env: "bare", processEnvironment: ["BASE": "http://h"])
         #expect(problems(of: bare) == [
             "requests/a.yaml:1:17: error: the relative URL '/users' needs a baseURL, but environment 'bare' has no baseURL"
                 + " [help: set baseURL in the environment, or write an absolute http(s) URL]",
         ])
-        #expect(await scratch.load(["requests"], env: "full", processEnvironment: ["BASE": "http://h"]).diagnostics.isEmpty)
+        #expect(await scratch.readCollection(["requests"], env: "full", processEnvironment: ["BASE": "http://h"]).diagnostics.isEmpty)
         // Without --env, validate cannot know the baseURL to come; a run must have one.
-        #expect(await scratch.load(["requests"], processEnvironment: ["BASE": "http://h"]).diagnostics.isEmpty)
-        let run = await scratch.load(["requests"], processEnvironment: ["BASE": "http://h"], forSending: true)
+        #expect(await scratch.readCollection(["requests"], processEnvironment: ["BASE": "http://h"]).diagnostics.isEmpty)
+        let run = await scratch.readCollection(["requests"], processEnvironment: ["BASE": "http://h"], forSending: true)
         #expect(problems(of: run) == [
             "requests/a.yaml:1:17: error: the relative URL '/users' needs a baseURL, but no environment is selected"
                 + " [help: pass --env NAME, or write an absolute http(s) URL]",

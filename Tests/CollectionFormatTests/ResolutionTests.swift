@@ -25,7 +25,7 @@ import YAML
         defer { scratch.remove() }
         scratch.write("environments/qa.yaml", "baseURL: http://127.0.0.1:1\nvariables: { page: 1, user: env }\nsecrets: { key: { env: KEY } }\n")
         scratch.write("requests/a.yaml", "request: { url: \"/{{ user }}?p={{ page }}\" }\n")
-        let collection = await scratch.load(["requests/a.yaml"], env: "qa", vars: [("page", "2")], processEnvironment: ["KEY": "key-1"])
+        let collection = await scratch.readCollection(["requests/a.yaml"], env: "qa", vars: [("page", "2")], processEnvironment: ["KEY": "key-1"])
         #expect(collection.diagnostics.isEmpty)
         #expect(collection.files.map(\.name) == ["requests/a"])
         #expect(collection.scope.value(of: "page") == .string("2"))
@@ -44,7 +44,7 @@ import YAML
             bomb += "\(names[level]): &\(names[level]) [" + Array(repeating: "*\(names[level - 1])", count: 9).joined(separator: ", ") + "]\n"
         }
         scratch.write("bomb.yaml", bomb)
-        let collection = await scratch.load(["deep.yaml", "bomb.yaml"])
+        let collection = await scratch.readCollection(["deep.yaml", "bomb.yaml"])
         #expect(collection.diagnostics.count == 2)
         #expect(collection.diagnostics.allSatisfy { $0.mark != nil && $0.severity == .error })
         #expect(collection.files.isEmpty)
