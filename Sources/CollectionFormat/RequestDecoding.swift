@@ -120,7 +120,7 @@ extension NodeDecoder {
         return columns.map { DataRows(columns: $0, rows: rows, mark: mark) }
     }
 
-    /// `- use: FILE` with optional `with:` variables: the steps of another file, inlined when the collection loads.
+    /// `- use: FILE` with optional `with:` variables: the steps of another file, inlined when the collection is read.
     mutating func stepUse(_ pairs: Node.Pairs, at mark: Mark, position: Int, location: FileLocation) -> StepUse? {
         let fields = fields(pairs, allowed: FormatKeys.useStep.names, in: "use",
                             explanations: Dictionary(uniqueKeysWithValues: Self.definitionKeys.map {

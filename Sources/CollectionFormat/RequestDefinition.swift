@@ -24,7 +24,7 @@ public struct RequestFile: Sendable {
     @Boxed public var nameTemplate: Template?
     /// The `use:` steps not inlined yet, in order: the reader replaces each by the steps of the file it names.
     package var uses: [StepUse] = []
-    /// Whether some steps are still `use:` steps, to be replaced by the steps of other files when the collection loads.
+    /// Whether some steps are still `use:` steps, to be replaced by the steps of other files when the collection is read.
     public var usesOtherFiles: Bool { !uses.isEmpty }
     /// `each:` naming a file, not read yet: the reader reads its rows.
     @Boxed package var rowsFile: FileReference?

@@ -54,7 +54,7 @@ public struct ReadRequest: Sendable {
 ///   captures of skipped requests count too. Environment headers, query and auth (unless the request sets
 ///   `auth`) are checked at every request, and reported in the environment file.
 /// - Environment `variables` may use templates over secrets, `--var`s, built-ins and earlier variables;
-///   they and `baseURL` are resolved once when the environment loads.
+///   they and `baseURL` are resolved once when the environment is read.
 /// - The default name of a file is its path without extension relative to the directory argument, or
 ///   the argument itself without extension when a file is given; a step's default name is `step N`.
 /// - File paths (`file`, multipart `file`, `schema`) are not templates.
