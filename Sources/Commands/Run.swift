@@ -328,7 +328,9 @@ final class Interruption: @unchecked Sendable {
         }
         self.sources = sources
         for (source, number) in zip(sources, [SIGINT, SIGTERM]) {
-            source.setEventHandler { [unowned self] in received(number) }
+            // Weak: a handler already queued when the run ends may run after `deinit` (a second signal right behind the
+            // first, once a quickly cancelled run has finished); the signal is then the same request to stop, done.
+            source.setEventHandler { [weak self] in self?.received(number) }
             source.resume()
         }
     }
