@@ -74,7 +74,7 @@ struct HostileFile: Sendable, CustomStringConvertible {
         var fastest = Duration.seconds(3600)
         var rendered = ""
         var collection: LoadedCollection?
-        for _ in 0..<3 where fastest >= .milliseconds(100) {
+        for _ in 0..<3 where fastest >= .seconds(1) {
             let elapsed = await ContinuousClock().measure {
                 let loaded = await scratch.readCollection(["requests"])
                 rendered = DiagnosticRenderer.render(loaded.diagnostics, sources: loaded.sources, color: false)
@@ -85,7 +85,8 @@ struct HostileFile: Sendable, CustomStringConvertible {
         let loaded = try #require(collection)
         #expect(problems(of: loaded).map { $0.prefix { $0 != "[" }.trimmingCharacters(in: .whitespaces) } == [hostile.expected])
         #expect(loaded.hasErrors && loaded.files.isEmpty)
-        #expect(fastest < .milliseconds(100), "took \(fastest)")
+        // A generous ceiling: a hostile file rejected in linear time takes milliseconds, one that blows up takes far longer.
+        #expect(fastest < .seconds(1), "took \(fastest)")
         // The rendered snippet is a window of at most 120 characters, whatever the line's length.
         let longest = rendered.split(separator: "\n").map(\.count).max() ?? 0
         #expect(longest < 200, "rendered:\n\(rendered.prefix(1000))")

@@ -58,7 +58,8 @@ import Testing
         #expect(run.peakMemoryBytes < 64 << 20,
                 "peak RSS \(run.peakMemoryBytes >> 20) MB (ru_maxrss bound \(run.maxRSSBoundBytes >> 20) MB)")
         #expect(run.peakMemoryBytes > 4 << 20, "the peak memory was not sampled")
-        #expect(run.wallTime - baseline.wallTime < .milliseconds(100),
+        // A generous ceiling (a busy machine slows a debug build many times); a file that blows up takes far longer.
+        #expect(run.wallTime - baseline.wallTime < .seconds(1),
                 "validate took \(run.wallTime), runner --version \(baseline.wallTime)")
     }
 }

@@ -42,14 +42,13 @@ enum IPv6Loopback {
         #expect(proxy.forwarded.map { "\($0.method) \($0.target)" } == ["\(expected.method) \(expected.target)"])
     }
 
-    /// Only `https://` targets use `CONNECT`: an `http://` request through a proxy is forwarded, and a proxy's 403 to it
-    /// is that request's answer.
-    @Test(arguments: [false, true])
-    func aTunnelRefusedWithAStatusOtherThan407NamesItAndVerboseShowsTheAnswer(verbose: Bool) async throws {
+    /// A proxy's 403 to the `CONNECT` of an `http://` or `https://` target fails the request, naming the status.
+    @Test(arguments: TestServerScheme.allCases, [false, true])
+    func aTunnelRefusedWithAStatusOtherThan407NamesItAndVerboseShowsTheAnswer(scheme: TestServerScheme, verbose: Bool) async throws {
         let proxy = try await ForwardProxy.start(username: "pu", password: "Tunnel-Pa55", refusingTunnels: "403 Forbidden")
         let url = proxy.url.replacingOccurrences(of: "http://", with: "http://pu:Tunnel-Pa55@")
         let arguments = ["run", "requests", "--env", "local", "--proxy", url] + (verbose ? ["--verbose"] : [])
-        let (result, received, port) = try await Folder(scheme: .https, files: ProxyScenarioTests.echo).run(arguments, scheme: .https)
+        let (result, received, port) = try await Folder(scheme: scheme, files: ProxyScenarioTests.echo).run(arguments, scheme: scheme)
         try await proxy.stop()
         #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("the proxy 127.0.0.1:\(proxy.port) refused the tunnel to 127.0.0.1:\(port): 403 Forbidden; "

@@ -132,7 +132,7 @@ import TestSupport
             let error = await failure(of: loader, get("/wait/10000", HTTPRequestOptions(timeout: .seconds(1))))
             let elapsed = start.duration(to: .now)
             #expect(error?.code == .timedOut)
-            #expect(elapsed >= .seconds(1) && elapsed <= .milliseconds(1100))
+            #expect(elapsed >= .seconds(1) && elapsed < .seconds(5), "the request would have taken 10 s")
         }
     }
 
