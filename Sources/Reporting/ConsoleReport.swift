@@ -26,6 +26,11 @@ public struct ConsoleReport: Sendable {
         if let problems = OutcomeText.problems(of: outcome, sources: sources, redactor: redactor, color: color) {
             text += "\n" + problems
         }
+        // Under a failing expectation on the body, the start of the body (`--verbose` shows all of it above).
+        if !verbose, outcome.failures.contains(where: \.concernsBody), let exchange = outcome.exchange,
+           let start = ExchangeText.bodyStart(of: exchange, redactor: redactor) {
+            text += "\n" + start
+        }
         return text
     }
 
@@ -54,21 +59,7 @@ public struct ConsoleReport: Sendable {
 
     /// One hop, `>` and `<` prefixed, credentials and secrets hidden, bodies cut at 2 KiB.
     func render(_ exchange: Exchange) -> String {
-        var lines = ["> \(exchange.method) \(exchange.url)"]
-        lines += exchange.requestHeaders.map { "> \($0.name): \(redactor.redactHeader(name: $0.name, value: $0.value))" }
-        lines += Self.bodyLines(exchange.requestBody, prefix: ">")
-        if let status = exchange.status { lines.append("< \(status)  \(OutcomeText.duration(exchange.duration))") }
-        lines += exchange.responseHeaders.map { "< \($0.name): \(redactor.redactHeader(name: $0.name, value: $0.value))" }
-        lines += Self.bodyLines(exchange.responseBody, prefix: "<")
-        if let error = exchange.error { lines.append("! \(error)") }
-        return TerminalText.printable(redactor.redact(lines.joined(separator: "\n")))
-    }
-
-    private static func bodyLines(_ body: String?, prefix: String) -> [String] {
-        guard let body, !body.isEmpty else { return [] }
-        // Lines end in LF or CRLF (multipart bodies): each line is shown on its own, without an escaped CR.
-        let lines = truncated(body).replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
-        return [prefix] + lines.map { "\(prefix) \($0)" }
+        ExchangeText.render(exchange, redactor: redactor, bodyLimit: 2048)
     }
 
     /// `7 requests: 5 passed (1 flaky), 1 failed, 1 skipped in 84 ms`: counts of zero are left out, passed excepted;
@@ -87,11 +78,6 @@ public struct ConsoleReport: Sendable {
     public func progress(done: Int, total: Int) -> String { "[\(done)/\(total)] running…" }
 
     private func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
-
-    /// Bodies longer than 2 KiB are cut in verbose output.
-    private static func truncated(_ body: String) -> String {
-        body.utf8.count <= 2048 ? body : String(decoding: body.utf8.prefix(2048), as: UTF8.self) + "… (\(body.utf8.count) bytes)"
-    }
 }
 
 extension RequestOutcome.Verdict {

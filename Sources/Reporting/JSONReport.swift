@@ -15,6 +15,23 @@ public enum JSONReport {
         func milliseconds(_ duration: Duration?) -> JSONValue {
             duration.map { .double(($0.milliseconds * 1000).rounded() / 1000) } ?? .null
         }
+        func headers(_ fields: [(name: String, value: String)]) -> JSONValue {
+            .array(fields.map { .object(JSONObject([("name", text($0.name)), ("value", text(redactor.redactHeader(name: $0.name, value: $0.value)))])) })
+        }
+        func exchange(_ exchange: Exchange) -> JSONValue {
+            .object(JSONObject([
+                ("request", .object(JSONObject([
+                    ("method", text(exchange.method)), ("url", text(exchange.url)),
+                    ("headers", headers(exchange.requestHeaders)), ("body", optional(exchange.requestBody)),
+                ]))),
+                ("response", exchange.status.map { status in
+                    .object(JSONObject([
+                        ("status", .int(status)), ("headers", headers(exchange.responseHeaders)), ("body", optional(exchange.responseBody)),
+                    ]))
+                } ?? .null),
+                ("error", optional(exchange.error)),
+            ]))
+        }
         func location(_ diagnostic: Diagnostic) -> JSONValue {
             guard let path = diagnostic.path else { return .null }
             return text(diagnostic.mark.map { "\(path):\($0.line):\($0.column)" } ?? path)
@@ -44,6 +61,7 @@ public enum JSONReport {
                     .object(JSONObject([("location", location(error)), ("message", text(error.message))]))
                 } ?? .null),
                 ("skipReason", optional(outcome.skipReason)),
+                ("exchange", outcome.exchange.map(exchange) ?? .null),
             ]))
         }
         let report = JSONValue.object(JSONObject([

@@ -45,6 +45,10 @@ public enum JUnitReport {
                     let message = outcome.error?.message ?? "request could not complete"
                     xml += ">\n" + flaky + "      <error type=\"request\" message=\"\(text(message))\">\(text(details ?? ""))</error>\n"
                 }
+                // The exchange of a failed or errored request, as the console's --verbose shows it.
+                if let exchange = outcome.exchange {
+                    xml += "      <system-out>\(text(ExchangeText.render(exchange, redactor: redactor)))</system-out>\n"
+                }
                 xml += "    </testcase>\n"
             }
             xml += "  </testsuite>\n"

@@ -187,7 +187,9 @@ struct ExpectationChecker {
     }
 
     private func failure(_ subject: String, at mark: Mark, message: String, expected: String, actual: String) -> ExpectationFailure {
-        ExpectationFailure(diagnostic: .error(message, path: path, at: mark), expected: expected, actual: actual)
+        let concernsBody = subject == "text" || ["body ", "schema ", "xpath "].contains { subject.hasPrefix($0) }
+        return ExpectationFailure(diagnostic: .error(message, path: path, at: mark), expected: expected, actual: actual,
+                                  concernsBody: concernsBody)
     }
 
     /// `body $.id did not match`, with the matcher's explanation when it says more than expected and actual.

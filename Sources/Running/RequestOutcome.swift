@@ -31,6 +31,8 @@ public struct RequestOutcome: Sendable {
     public var skipReason: String?
     /// Every hop sent for the request (redirects and retries included), recorded with `--verbose`.
     public var exchanges: [Exchange]
+    /// The last hop of a failed or errored request that was sent, as sent and answered, for every report.
+    public var exchange: Exchange?
     /// Values this request revealed that every output must hide like secrets: the credentials it sent
     /// (a server may echo them) and captured values derived from secrets.
     public var sensitiveValues: [String] = []
@@ -66,6 +68,7 @@ public struct RequestOutcome: Sendable {
         skipReason = "cancelled"
         failures = []
         flaky = false
+        exchange = nil
     }
 }
 
@@ -75,11 +78,15 @@ public struct ExpectationFailure: Sendable {
     public var diagnostic: Diagnostic
     public var expected: String
     public var actual: String
+    /// Whether the expectation judges the response body (`body`, `schema`, `xpath`, `text`): the console then shows
+    /// the start of the body under it.
+    public var concernsBody: Bool
 
-    public init(diagnostic: Diagnostic, expected: String, actual: String) {
+    public init(diagnostic: Diagnostic, expected: String, actual: String, concernsBody: Bool = false) {
         self.diagnostic = diagnostic
         self.expected = expected
         self.actual = actual
+        self.concernsBody = concernsBody
     }
 }
 

@@ -98,7 +98,18 @@ struct StepExecutor: Sendable {
         outcome.sensitiveValues += jar?.storedCookies.map(\.value).filter { $0.count >= SensitiveText.minimumLength } ?? []
         let duration = start.duration(to: .now)
         outcome.duration = duration
+        var (result, stopped) = judge(loaded, of: step, outcome: outcome, scope: scope, duration: duration)
+        if result.outcome.verdict == .failed || result.outcome.verdict == .errored {
+            result.outcome.exchange = Exchange(lastHopOf: loaded)
+        }
+        return (result, stopped)
+    }
 
+    /// Judges what loading the step's request gave: its expectations (or `expect.error`) and captures.
+    private func judge(_ loaded: Swift.Result<HTTPResponse, HTTPError>, of step: PreparedStep, outcome: RequestOutcome,
+                       scope: VariableScope, duration: Duration) -> (result: Result, stopped: Bool) {
+        let definition = step.definition
+        var outcome = outcome
         switch loaded {
         case .failure(let error):
             outcome.attempts = error.attempts
@@ -194,25 +205,10 @@ final class ExchangeLog: Sendable {
             requestBody: traced.requestBodyText,
             status: traced.response?.status.code,
             responseHeaders: traced.response?.headers.map { ($0.name, $0.value) } ?? [],
-            responseBody: traced.response.map { Self.bodyText($0.body) },
+            responseBody: traced.response.flatMap { Exchange.bodyText($0.body, type: $0.headers["Content-Type"]) },
             error: traced.error?.message,
             duration: traced.duration)
         recorded.withLock { $0.append(exchange) }
-    }
-
-    private static func bodyText(_ body: Data) -> String {
-        guard let text = String(validatingUTF8Data: body) else { return "(\(body.count) bytes of binary data)" }
-        return maskingTokens(in: text)
-    }
-
-    /// The members of an OAuth2 token response that are credentials.
-    static let tokenMembers: Set<String> = ["access_token", "refresh_token", "id_token"]
-
-    /// A JSON token response with its tokens replaced by `***`; other text as it is.
-    static func maskingTokens(in text: String) -> String {
-        guard text.contains("_token"), case .object(var object)? = try? JSONValue.parse(text) else { return text }
-        for key in object.keys where tokenMembers.contains(key) { object[key] = .string("***") }
-        return JSONValue.object(object).serialized()
     }
 
     /// The trace layer that records into the current task's log.

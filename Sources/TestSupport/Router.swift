@@ -20,6 +20,7 @@ struct Router: Sendable {
         case "json": fixture(rest, writer)
         case "xml": xmlFixture(rest, writer)
         case "text": writer.send(.ok, contentType: "text/html; charset=utf-8", body: Array(Fixtures.html.utf8))
+        case "binary": writer.send(.ok, contentType: "application/octet-stream", body: Array(0...255))
         case "html": writer.send(.ok, contentType: "text/html", body: Array(Fixtures.looseHTML.utf8))
         case "redirect": redirect(rest, request, writer)
         case "basic-auth": basicAuth(rest, request, writer)

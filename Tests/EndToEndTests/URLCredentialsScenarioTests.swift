@@ -19,10 +19,9 @@ import Testing
 
     @Test(arguments: TestServerScheme.allCases)
     func urlCredentialsAreBasicAuthNotSentInTheURLAndHiddenInEveryOutput(scheme: TestServerScheme) async throws {
-        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("runner-url-credentials-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: reports) }
-        let junit = reports.appendingPathComponent("junit.xml").path, json = reports.appendingPathComponent("report.json").path
+        let reports = try ReportFolder("url-credentials")
+        defer { reports.remove() }
+        let junit = reports.junit, json = reports.json
         let proxy = try await ForwardProxy.start()
         let (result, received, port) = try await ProxyScenarioTests.Folder(scheme: scheme, files: Self.files(scheme)).run(
             ["run", "requests", "--env", "with-auth", "--verbose", "--proxy", proxy.url, "--report-junit", junit, "--report-json", json],

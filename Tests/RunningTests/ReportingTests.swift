@@ -165,7 +165,7 @@ import TestSupport
         let exchanges = try #require(summary.outcomes.first?.exchanges)
         #expect(exchanges.count == 2)
         #expect(exchanges.allSatisfy { !($0.responseBody ?? "").contains("tok-abc-123") })
-        #expect(exchanges[0].responseBody?.contains(#""access_token":"***""#) == true)
+        #expect(exchanges[0].responseBody?.contains(#""access_token": "***""#) == true)
         #expect(exchanges[1].requestHeaders.contains { $0.name == "Authorization" && $0.value == "***" })
     }
 

@@ -1,0 +1,53 @@
+import Running
+
+/// An exchange as text, the same in every report: `>` lines for the request, `<` lines for the response, `!` for
+/// a failure; credential headers and secrets hidden, characters that could drive a terminal made visible.
+enum ExchangeText {
+    /// One hop, bodies cut at `bodyLimit` bytes when given.
+    static func render(_ exchange: Exchange, redactor: Redactor, bodyLimit: Int? = nil) -> String {
+        var lines = ["> \(exchange.method) \(exchange.url)"]
+        lines += exchange.requestHeaders.map { "> \($0.name): \(redactor.redactHeader(name: $0.name, value: $0.value))" }
+        lines += bodyLines(exchange.requestBody, prefix: ">", limit: bodyLimit)
+        if let status = exchange.status { lines.append("< \(status)  \(OutcomeText.duration(exchange.duration))") }
+        lines += exchange.responseHeaders.map { "< \($0.name): \(redactor.redactHeader(name: $0.name, value: $0.value))" }
+        lines += bodyLines(exchange.responseBody, prefix: "<", limit: bodyLimit)
+        if let error = exchange.error { lines.append("! \(error)") }
+        return TerminalText.printable(redactor.redact(lines.joined(separator: "\n")))
+    }
+
+    /// The first `lines` lines (at most `bytes` bytes) of the response body, `<`-prefixed under a heading saying how
+    /// much is shown; nil without a body.
+    static func bodyStart(of exchange: Exchange, redactor: Redactor, lines: Int = 20, bytes: Int = 2048) -> String? {
+        guard let body = exchange.responseBody, !body.isEmpty else { return nil }
+        let all = splitLines(body)
+        var shown: [Substring] = []
+        var size = 0
+        for line in all.prefix(lines) {
+            size += line.utf8.count + 1
+            if size > bytes {
+                // A first line longer than the limit is shown cut.
+                if shown.isEmpty { shown.append(Substring(String(decoding: line.utf8.prefix(bytes), as: UTF8.self))) }
+                break
+            }
+            shown.append(line)
+        }
+        let shownBytes = shown.reduce(0) { $0 + $1.utf8.count + 1 } - 1
+        let heading = shown.count < all.count ? "response body (first \(shown.count) of \(all.count) lines):"
+            : shownBytes < body.utf8.count ? "response body (first \(bytes / 1024) KiB of \(body.utf8.count) bytes):" : "response body:"
+        let text = ([heading] + shown.map { "< \($0)" }).joined(separator: "\n")
+        return TerminalText.printable(redactor.redact(text))
+    }
+
+    private static func bodyLines(_ body: String?, prefix: String, limit: Int?) -> [String] {
+        guard let body, !body.isEmpty else { return [] }
+        let cut = limit.map { limit in
+            body.utf8.count <= limit ? body : String(decoding: body.utf8.prefix(limit), as: UTF8.self) + "… (\(body.utf8.count) bytes)"
+        } ?? body
+        return [prefix] + splitLines(cut).map { "\(prefix) \($0)" }
+    }
+
+    /// Lines ending in LF or CRLF (multipart bodies): each shown on its own, without an escaped CR.
+    private static func splitLines(_ text: String) -> [Substring] {
+        text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+    }
+}
