@@ -19,9 +19,11 @@ public struct Run: Sendable {
     public var failOnFlaky = false
     /// Show each exchange.
     public var verbose = false
-    /// Where to write the JUnit XML and JSON reports.
+    /// Where to write the JUnit XML, JSON, Markdown and TAP reports.
     public var junitReport: String?
     public var jsonReport: String?
+    public var markdownReport: String?
+    public var tapReport: String?
     /// `--cacert`: a PEM bundle every request trusts, in place of the files' `caCert`.
     public var caCert: String?
     /// `--proxy`: the proxy of every request, in place of the files' `proxy`.
@@ -34,11 +36,11 @@ public struct Run: Sendable {
     /// Runs the collection, printing a line per request and a summary; the exit status says how it went.
     public func execute() async -> ExitStatus {
         // A report that cannot be written is a bad command line, found before anything is read or sent.
-        if let problem = ReportFiles.problem(junit: junitReport, json: jsonReport) {
+        if let problem = ReportFiles.problem(reportPaths) {
             Console.error("error: \(problem)")
             return .badCommandLine
         }
-        let reports = ReportFiles(junit: junitReport, json: jsonReport)
+        let reports = ReportFiles(reportPaths)
         let interruption = Interruption { reports.writeAndExit(stoppedBy: $0) }
         let loaded = await collection.load(forSending: true)
         reports.use(sources: loaded.sources, redactor: Redactor(secrets: loaded.scope.secretValues))
@@ -90,7 +92,7 @@ public struct Run: Sendable {
             summary = try await HTTPClientTransport.withTransport { transport in
                 let run = CollectionRun(collection: loaded, planner: planner, options: options, transport: transport)
                 let progress = ProgressLine(total: run.requestCount, enabled: Console.progressOnStandardError)
-                let keepingOutcomes = junitReport != nil || jsonReport != nil
+                let keepingOutcomes = !reportPaths.isEmpty
                 let result = await interruption.cancelling {
                     await run.run(keepingOutcomes: keepingOutcomes) { outcome in
                         reports.record(outcome)
@@ -111,6 +113,12 @@ public struct Run: Sendable {
         return ExitStatus(rawValue: summary.exitStatus) ?? .requestFailed
     }
 
+    /// The reports asked for, each with its path, in the order they are written.
+    private var reportPaths: [ReportFiles.Request] {
+        let paths = [(ReportFormat.junit, junitReport), (.json, jsonReport), (.markdown, markdownReport), (.tap, tapReport)]
+        return paths.compactMap { format, path in path.map { ReportFiles.Request(format: format, path: $0) } }
+    }
+
     /// `path` as an absolute path, relative to the current directory unless it starts with `/`.
     private static func absolutePath(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
@@ -118,9 +126,40 @@ public struct Run: Sendable {
 
 }
 
-/// `--report-junit` and `--report-json`, written once on every way out: by the run, or, when a second signal ends
-/// the process at once, from the outcomes reported so far.
+/// A report `run` can write, named after its flag.
+enum ReportFormat: Sendable {
+    case junit, json, markdown, tap
+
+    /// The flag that asks for the report.
+    var flag: String {
+        switch self {
+        case .junit: "--report-junit"
+        case .json: "--report-json"
+        case .markdown: "--report-markdown"
+        case .tap: "--report-tap"
+        }
+    }
+
+    /// The report of `summary`, redacted by `redactor`.
+    func render(_ summary: RunSummary, sources: SourceCache, redactor: Redactor) -> String {
+        switch self {
+        case .junit: JUnitReport.render(summary, sources: sources, redactor: redactor)
+        case .json: JSONReport.render(summary, sources: sources, redactor: redactor)
+        case .markdown: MarkdownReport.render(summary, sources: sources, redactor: redactor)
+        case .tap: TAPReport.render(summary, sources: sources, redactor: redactor)
+        }
+    }
+}
+
+/// `--report-junit`, `--report-json`, `--report-markdown` and `--report-tap`, written once on every way out: by the
+/// run, or, when a second signal ends the process at once, from the outcomes reported so far.
 final class ReportFiles: Sendable {
+    /// A report asked for on the command line and the file it goes to.
+    struct Request: Sendable {
+        var format: ReportFormat
+        var path: String
+    }
+
     private struct State {
         var sources = SourceCache()
         var redactor = Redactor(secrets: [])
@@ -129,14 +168,12 @@ final class ReportFiles: Sendable {
         var written = false
     }
 
-    private let junit: String?
-    private let json: String?
+    private let requests: [Request]
     private let started = ContinuousClock.now
     private let state = Mutex(State())
 
-    init(junit: String?, json: String?) {
-        self.junit = junit
-        self.json = json
+    init(_ requests: [Request]) {
+        self.requests = requests
     }
 
     /// The sources that diagnostics point into and the redactor of every output, once they are known.
@@ -149,7 +186,7 @@ final class ReportFiles: Sendable {
 
     /// Keeps an outcome for a report written before the run ends.
     func record(_ outcome: RequestOutcome) {
-        guard junit != nil || json != nil else { return }
+        guard !requests.isEmpty else { return }
         state.withLock { $0.outcomes.append(outcome) }
     }
 
@@ -157,7 +194,7 @@ final class ReportFiles: Sendable {
     func write(_ summary: RunSummary) -> Bool {
         state.withLock { state in
             state.written = true
-            return Self.write(summary, to: [junit, json], sources: state.sources, redactor: state.redactor)
+            return Self.write(summary, to: requests, sources: state.sources, redactor: state.redactor)
         }
     }
 
@@ -173,20 +210,16 @@ final class ReportFiles: Sendable {
                                                                                           status: status.rawValue).outcomes,
                                          duration: ContinuousClock.now - started)
                 summary.stopStatus = status.rawValue
-                _ = Self.write(summary, to: [junit, json], sources: state.sources, redactor: state.redactor)
+                _ = Self.write(summary, to: requests, sources: state.sources, redactor: state.redactor)
             }
             _exit(status.rawValue)
         }
     }
 
-    private static func write(_ summary: RunSummary, to paths: [String?], sources: SourceCache, redactor: Redactor) -> Bool {
-        let renderers = [
-            { JUnitReport.render(summary, sources: sources, redactor: redactor) },
-            { JSONReport.render(summary, sources: sources, redactor: redactor) },
-        ]
-        for case let (path?, render) in zip(paths, renderers) {
-            if let reason = writeFile(path, render()) {
-                Console.error("error: cannot write the report '\(path)': \(reason)")
+    private static func write(_ summary: RunSummary, to requests: [Request], sources: SourceCache, redactor: Redactor) -> Bool {
+        for request in requests {
+            if let reason = writeFile(request.path, request.format.render(summary, sources: sources, redactor: redactor)) {
+                Console.error("error: cannot write the report '\(request.path)': \(reason)")
                 return false
             }
         }
@@ -221,20 +254,20 @@ final class ReportFiles: Sendable {
         return text.prefix(1).lowercased() + text.dropFirst()
     }
 
-    /// What makes `--report-junit` or `--report-json` unusable, in words naming the flag and path: a directory, a
-    /// path whose directory is missing or not writable, a file that cannot be written, or both flags naming one file.
-    static func problem(junit: String?, json: String?) -> String? {
-        var files: [(flag: String, path: String, file: String)] = []
-        for (flag, path) in [("--report-junit", junit), ("--report-json", json)] {
-            guard let path else { continue }
-            switch check(path) {
-            case .failure(let problem): return "\(flag): cannot write '\(path)': \(problem.text)"
-            case .success(let file): files.append((flag, path, file))
+    /// What makes a report unusable, in words naming the flag and path: a directory, a path whose directory is missing
+    /// or not writable, a file that cannot be written, or two flags naming one file.
+    static func problem(_ requests: [Request]) -> String? {
+        var files: [(request: Request, file: String)] = []
+        for request in requests {
+            switch check(request.path) {
+            case .failure(let problem): return "\(request.format.flag): cannot write '\(request.path)': \(problem.text)"
+            case .success(let file):
+                if let earlier = files.first(where: { $0.file == file })?.request {
+                    return "\(earlier.format.flag) and \(request.format.flag) name the same file ('\(earlier.path)'"
+                        + (earlier.path == request.path ? "" : " and '\(request.path)'") + "); give each report its own file"
+                }
+                files.append((request, file))
             }
-        }
-        if files.count == 2, files[0].file == files[1].file {
-            return "--report-junit and --report-json name the same file ('\(files[0].path)'"
-                + (files[0].path == files[1].path ? "" : " and '\(files[1].path)'") + "); give each report its own file"
         }
         return nil
     }

@@ -39,6 +39,12 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("report-json"), help: "Write a JSON report to FILE.")
     var jsonReport: String?
 
+    @Option(name: .customLong("report-markdown"), help: "Write a Markdown summary (for $GITHUB_STEP_SUMMARY) to FILE.")
+    var markdownReport: String?
+
+    @Option(name: .customLong("report-tap"), help: "Write a TAP version 14 report to FILE.")
+    var tapReport: String?
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
         // Report paths are checked by `Run`, before anything is read or sent.
@@ -52,6 +58,8 @@ struct RunCommand: AsyncParsableCommand {
         run.verbose = verbose
         run.junitReport = junitReport
         run.jsonReport = jsonReport
+        run.markdownReport = markdownReport
+        run.tapReport = tapReport
         run.caCert = caCert
         run.proxy = proxy
         try await run.execute().end()

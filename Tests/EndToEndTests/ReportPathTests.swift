@@ -36,6 +36,12 @@ import Testing
          "error: --report-junit and --report-json name the same file ('x'); give each report its own file"),
         (["--report-junit", "x", "--report-json", "./x"],
          "error: --report-junit and --report-json name the same file ('x' and './x'); give each report its own file"),
+        (["--report-markdown", "missing/summary.md"],
+         "error: --report-markdown: cannot write 'missing/summary.md': its directory 'missing' does not exist"),
+        (["--report-tap", "file.txt/report.tap"], "error: --report-tap: cannot write 'file.txt/report.tap': 'file.txt' is not a directory"),
+        (["--report-tap", "adir"], "error: --report-tap: cannot write 'adir': it is a directory; give the path of a file"),
+        (["--report-json", "r.json", "--report-markdown", "x", "--report-tap", "./x"],
+         "error: --report-markdown and --report-tap name the same file ('x' and './x'); give each report its own file"),
     ])
     func anUnusableReportPathIsABadCommandLineBeforeAnythingIsSent(arguments: [String], message: String) async throws {
         let (result, received, folder) = try await Self.run(arguments)

@@ -1,0 +1,95 @@
+import CollectionFormat
+import Running
+
+/// The `--report-tap` stream, TAP version 14 (testanything.org): a test point per request or step, `# SKIP` with the
+/// reason for skipped ones, and a YAML diagnostic block under each failed or errored one.
+public enum TAPReport {
+    /// The report of a run, with secrets redacted.
+    public static func render(_ summary: RunSummary, sources: SourceCache, redactor: Redactor) -> String {
+        for outcome in summary.outcomes { redactor.learn(from: outcome) }
+        var tap = "TAP version 14\n1..\(summary.outcomes.count)\n"
+        for (index, outcome) in summary.outcomes.enumerated() {
+            let point = "\(index + 1) - \(description(outcome.displayName, redactor: redactor))"
+            switch outcome.verdict {
+            case .passed:
+                tap += "ok \(point)\n"
+            case .skipped:
+                tap += "ok \(point) # SKIP \(oneLine(outcome.skipReason ?? "skipped", redactor: redactor))\n"
+            case .failed, .errored:
+                tap += "not ok \(point)\n" + diagnostics(of: outcome, redactor: redactor)
+            }
+            if outcome.flaky {
+                tap += "# flaky: passed only after \(outcome.attempts) attempts (retried for a status or an error)"
+                tap += outcome.verdict == .failed ? ", failed by --fail-on-flaky\n" : "\n"
+            }
+        }
+        let line = ConsoleReport(sources: sources, redactor: redactor, color: false, verbose: false).summary(summary)
+        return tap + "# \(oneLine(line, redactor: redactor))\n"
+    }
+
+    /// The YAML block under a failed or errored test point, indented two spaces: the first problem's message,
+    /// severity, location (`path:line:col`), expected and actual values; every problem under `problems` when there
+    /// are several; attempts and flakiness when retried.
+    private static func diagnostics(of outcome: RequestOutcome, redactor: Redactor) -> String {
+        let problems = OutcomeProblem.all(of: outcome)
+        func fields(_ problem: OutcomeProblem) -> [(key: String, value: String)] {
+            var fields = [("message", problem.message)]
+            if let location = problem.location(column: true) { fields.append(("location", location)) }
+            if let expected = problem.expected { fields.append(("expected", expected)) }
+            if let actual = problem.actual { fields.append(("actual", actual)) }
+            return fields.map { ($0.0, quoted(redactor.redact($0.1))) }
+        }
+        let indent = "  "
+        var block = "\(indent)---\n"
+        var top = problems.first.map(fields) ?? [("message", quoted("request could not complete"))]
+        top.insert(("severity", outcome.verdict == .errored ? "error" : "fail"), at: 1)
+        for (key, value) in top { block += "\(indent)\(key): \(value)\n" }
+        if problems.count > 1 {
+            block += "\(indent)problems:\n"
+            for problem in problems {
+                for (position, field) in fields(problem).enumerated() {
+                    block += "\(indent)  \(position == 0 ? "- " : "  ")\(field.key): \(field.value)\n"
+                }
+            }
+        }
+        if outcome.attempts > 1 { block += "\(indent)attempts: \(outcome.attempts)\n" }
+        if outcome.flaky { block += "\(indent)flaky: true\n" }
+        return block + "\(indent)...\n"
+    }
+
+    /// A test point's description: redacted, on one line, with `\` and `#` escaped as TAP 14 asks (an unescaped `#`
+    /// would start a directive).
+    static func description(_ name: String, redactor: Redactor) -> String {
+        oneLine(name, redactor: redactor).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "#", with: "\\#")
+    }
+
+    /// Text on one line of the stream: redacted, control characters shown as escapes, line breaks as spaces.
+    private static func oneLine(_ text: String, redactor: Redactor) -> String {
+        TerminalText.printable(redactor.redact(text).replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " "))
+            .replacingOccurrences(of: "\t", with: " ")
+    }
+
+    /// A double-quoted YAML string holding `text` exactly: `"` and `\` escaped, line breaks, tabs and every character
+    /// YAML does not allow unescaped (C0 and C1 controls, DEL, U+FEFF, U+FFFE, U+FFFF) as escapes that YAML 1.2 and
+    /// TAP consumers' YAMLish readers both decode.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        result.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            if let escape = yamlEscapes[scalar] {
+                result += escape
+            } else if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "\\x" + (hex.count == 1 ? "0" : "") + hex
+            } else if [0xFEFF, 0xFFFE, 0xFFFF].contains(scalar.value) {
+                result += "\\u" + String(scalar.value, radix: 16, uppercase: true)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// The characters a double-quoted YAML string writes as a named escape.
+    private static let yamlEscapes: [Unicode.Scalar: String] = ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"]
+}

@@ -1,0 +1,85 @@
+import CollectionFormat
+@testable import Reporting
+import Running
+import Testing
+import YAML
+
+/// The Markdown summary's cap and cell escaping, and the TAP report's quoting, on outcomes built directly.
+@Suite struct MarkdownAndTAPRenderingTests {
+    /// A failed outcome with one failure at line `line` of `requests/many.yaml` whose actual value is `actual`.
+    private static func failed(_ index: Int, actual: String) -> RequestOutcome {
+        let diagnostic = Diagnostic.error("body $.items did not match", path: "requests/many.yaml", at: Mark(line: index + 1, column: 3))
+        return RequestOutcome(file: "requests/many.yaml", name: "request \(index)", method: "GET", url: "http://h/\(index)",
+                              verdict: .failed, failures: [ExpectationFailure(diagnostic: diagnostic, expected: "[]", actual: actual)])
+    }
+
+    @Test func tenThousandFailuresMakeASummaryUnderOneMebibyteThatSaysHowManyRowsWereLeftOut() {
+        let longActual = String(repeating: "a value with | pipes and <tags> ", count: 200)
+        let outcomes = (0..<10_000).map { Self.failed($0, actual: longActual) }
+        let summary = RunSummary(outcomes: outcomes, duration: .seconds(12))
+        let markdown = MarkdownReport.render(summary, sources: SourceCache(), redactor: Redactor(secrets: []))
+        #expect(markdown.utf8.count < 1024 * 1024, "\(markdown.utf8.count) bytes")
+        let rows = markdown.split(separator: "\n").filter { $0.hasPrefix("| FAIL |") }
+        #expect(rows.count > 0 && rows.count <= MarkdownReport.maximumRows)
+        #expect(markdown.contains("\n\(10_000 - rows.count) more rows were left out to keep this summary small "
+                                  + "(\(rows.count) of 10000 failures and errors shown)"), "\(markdown.suffix(300))")
+        #expect(rows.first?.contains("| requests/many.yaml:1 | body \\$.items did not match | \\[\\] |") == true, "\(rows.first ?? "")")
+        #expect(rows.first?.hasSuffix("… |") == true, "a long cell is cut")
+        #expect(markdown.contains("| 0 | 10000 | 0 | 0 | 0 | 10000 | 4 |"))
+    }
+
+    @Test func aRunWithoutFailuresSaysSoAndLeavesNothingOut() {
+        let outcome = RequestOutcome(file: "a.yaml", name: "a", method: "GET", url: "http://h/", verdict: .passed)
+        let markdown = MarkdownReport.render(RunSummary(outcomes: [outcome], duration: .milliseconds(5)), sources: SourceCache(),
+                                             redactor: Redactor(secrets: []))
+        #expect(markdown.hasSuffix("\nNo failures or errors.\n"))
+        #expect(!markdown.contains("left out"))
+    }
+
+    @Test func cellsEscapeTableMarkupAndHTMLAndRedactSecretsBeforeEscaping() {
+        let redactor = Redactor(secrets: ["pass|word`<1>"])
+        #expect(MarkdownReport.cell("a|b\nc`d`<script>&\r\ne", redactor: redactor) == #"a\|b<br>c\`d\`&lt;script&gt;&amp;<br>e"#)
+        #expect(MarkdownReport.cell(#"back\slash *bold* [link](x) ~~s~~"#, redactor: redactor)
+                == #"back\\slash \*bold\* \[link\](x) \~\~s\~\~"#)
+        #expect(MarkdownReport.cell("token=pass|word`<1>!", redactor: redactor) == #"token=\*\*\*\!"#)
+        #expect(MarkdownReport.cell("esc\u{1B}[31m", redactor: redactor) == #"esc\\u{1B}\[31m"#)
+        let long = MarkdownReport.cell(String(repeating: "x", count: 1000) + "pass|word`<1>", redactor: redactor)
+        #expect(long == String(repeating: "x", count: MarkdownReport.maximumCellCharacters) + "…")
+    }
+
+    @Test func tapQuotesEveryValueAsAYAMLDoubleQuotedStringAndEscapesDescriptions() {
+        #expect(TAPReport.quoted("plain: text # not a comment") == #""plain: text # not a comment""#)
+        #expect(TAPReport.quoted("a\"b\\c\nd\te\r") == #""a\"b\\c\nd\te\r""#)
+        #expect(TAPReport.quoted("\u{1B}[31m\u{0}\u{7F}\u{85}\u{FEFF}é") == #""\x1B[31m\x00\x7F\x85\uFEFFé""#)
+        let redactor = Redactor(secrets: ["s3cret-value"])
+        #expect(TAPReport.description("a # b \\ c\nd s3cret-value", redactor: redactor) == ##"a \# b \\ c d ***"##)
+    }
+
+    @Test func tapSaysFlakyAndLocatesEachProblemOfAFailedOutcome() {
+        var flaky = Self.failed(0, actual: "line one\nline \"two\" s3cret-value")
+        flaky.flaky = true
+        flaky.attempts = 3
+        let skipped = RequestOutcome(file: "b.yaml", name: "later", method: "GET", url: "http://h/", verdict: .skipped,
+                                     skipReason: "ticket #42")
+        let tap = TAPReport.render(RunSummary(outcomes: [flaky, skipped], duration: .milliseconds(3)), sources: SourceCache(),
+                                   redactor: Redactor(secrets: ["s3cret-value"]))
+        #expect(tap.hasPrefix("""
+            TAP version 14
+            1..2
+            not ok 1 - request 0
+              ---
+              message: "body $.items did not match"
+              severity: fail
+              location: "requests/many.yaml:1:3"
+              expected: "[]"
+              actual: "line one\\nline \\"two\\" ***"
+              attempts: 3
+              flaky: true
+              ...
+            # flaky: passed only after 3 attempts (retried for a status or an error), failed by --fail-on-flaky
+            ok 2 - later # SKIP ticket #42
+            # 2 requests: 0 passed, 1 failed (1 flaky), 1 skipped in 3 ms
+
+            """), "\(tap)")
+    }
+}
