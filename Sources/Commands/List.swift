@@ -13,7 +13,7 @@ public struct List: Sendable {
     /// Prints a row per selected request, or the problems that keep the files from being read.
     public func execute() async -> ExitStatus {
         let loaded = await collection.load(forSending: false, checksReferences: false)
-        if let status = DiagnosticsOutput.report(loaded) { return status }
+        if let status = DiagnosticsOutput.report(loaded, color: .auto) { return status }
         guard collection.selectedRequests(in: loaded) != nil else { return .badCommandLine }
         var rows: [[String]] = []
         for file in loaded.files {

@@ -28,6 +28,14 @@ public struct Run: Sendable {
     public var caCert: String?
     /// `--proxy`: the proxy of every request, in place of the files' `proxy`.
     public var proxy: String?
+    /// `--color`: whether the console output (and the diagnostics on standard error) is coloured.
+    public var color = ConsoleChoice.auto
+    /// `--progress`: whether the `[done/total]` line is drawn on standard error.
+    public var progress = ConsoleChoice.auto
+    /// `--quiet`: print only failures, errors and the summary (no PASS or SKIP lines).
+    public var quiet = false
+    /// `--annotations`: whether failures and errors are also printed as GitHub workflow commands.
+    public var annotations = AnnotationChoice.auto
 
     public init(collection: CollectionSelection) {
         self.collection = collection
@@ -41,24 +49,30 @@ public struct Run: Sendable {
             return .badCommandLine
         }
         let reports = ReportFiles(reportPaths)
+        let environment = ProcessInfo.processInfo.environment
+        let annotationOutput = AnnotationOutput(printing: annotations.printsAnnotations(environment: environment))
         let interruption = Interruption { reports.writeAndExit(stoppedBy: $0) }
         let loaded = await collection.load(forSending: true)
-        reports.use(sources: loaded.sources, redactor: Redactor(secrets: loaded.scope.secretValues))
-        // Every way out writes the reports, so the CI step that publishes them finds them: a case per problem.
+        let secretsRedactor = Redactor(secrets: loaded.scope.secretValues)
+        reports.use(sources: loaded.sources, redactor: secretsRedactor)
+        annotationOutput.use(redactor: secretsRedactor)
+        // Every way out writes the reports, so the CI step that publishes them finds them: a case per problem, each
+        // also an annotation.
         let stop = { (status: ExitStatus, problems: [Diagnostic]) -> ExitStatus in
-            _ = reports.write(.notSent(problems, status: status.rawValue))
+            let summary = RunSummary.notSent(problems, status: status.rawValue)
+            summary.outcomes.forEach(annotationOutput.print)
+            _ = reports.write(summary)
             return status
         }
         let stopWithError = { (status: ExitStatus, message: String) -> ExitStatus in
             Console.error("error: \(message)")
             return stop(status, [.error(message, path: nil, at: nil)])
         }
-        if let status = DiagnosticsOutput.report(loaded) { return stop(status, loaded.diagnostics) }
+        if let status = DiagnosticsOutput.report(loaded, color: color) { return stop(status, loaded.diagnostics) }
         let planner = RunPlanner(planning: loaded.files, selection: collection.filter)
         guard planner.requestCount > 0 else { return stopWithError(.badCommandLine, collection.noneSelected(in: loaded)) }
         var options = RunOptions(jobs: jobs, selection: collection.filter, bail: bail, recordExchanges: verbose)
         options.failOnFlaky = failOnFlaky
-        let environment = ProcessInfo.processInfo.environment
         for (name, file) in [("--cacert", caCert), ("SSL_CERT_FILE", environment["SSL_CERT_FILE"])] {
             guard let file, !file.isEmpty else { continue }
             if let problem = CertificateFile.problem(at: Self.absolutePath(file)) {
@@ -85,19 +99,25 @@ public struct Run: Sendable {
             + options.environmentProxies.credentialTexts
         let redactor = Redactor(secrets: Array(loaded.scope.secretValues) + proxyCredentials)
         reports.use(sources: loaded.sources, redactor: redactor)
-        let console = ConsoleReport(sources: loaded.sources, redactor: redactor, color: Console.colorOnStandardOutput, verbose: verbose)
+        annotationOutput.use(redactor: redactor)
+        let console = ConsoleReport(sources: loaded.sources, redactor: redactor,
+                                    color: Console.colors(STDOUT_FILENO, color, environment: environment), verbose: verbose)
 
         var summary: RunSummary
         do {
             summary = try await HTTPClientTransport.withTransport { transport in
                 let run = CollectionRun(collection: loaded, planner: planner, options: options, transport: transport)
-                let progress = ProgressLine(total: run.requestCount, enabled: Console.progressOnStandardError)
+                let progress = ProgressLine(total: run.requestCount, enabled: Console.showsProgress(self.progress))
                 let keepingOutcomes = !reportPaths.isEmpty
                 let result = await interruption.cancelling {
                     await run.run(keepingOutcomes: keepingOutcomes) { outcome in
                         reports.record(outcome)
-                        progress.clear()
-                        Console.out(console.render(outcome))
+                        // `--quiet` leaves out PASS and SKIP lines; the progress line is redrawn either way.
+                        if !quiet || [.failed, .errored].contains(outcome.verdict) {
+                            progress.clear()
+                            Console.out(console.render(outcome))
+                            annotationOutput.print(outcome)
+                        }
                         progress.advance(console)
                     }
                 }
@@ -124,6 +144,28 @@ public struct Run: Sendable {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
+}
+
+/// The GitHub workflow commands of `--annotations`, printed on standard output after each failed or errored request's
+/// lines (and for each problem of a run stopped before sending), through the run's redactor once it is known.
+final class AnnotationOutput: Sendable {
+    private let printing: Bool
+    private let annotations = Mutex(GitHubAnnotations(redactor: Redactor(secrets: [])))
+
+    init(printing: Bool) {
+        self.printing = printing
+    }
+
+    /// The redactor of every annotation from now on.
+    func use(redactor: Redactor) {
+        annotations.withLock { $0.redactor = redactor }
+    }
+
+    /// Prints the annotations of `outcome` (none for a pass or a skip), when annotations are on.
+    func print(_ outcome: RequestOutcome) {
+        guard printing else { return }
+        for command in annotations.withLock({ $0 }).commands(for: outcome) { Console.out(command) }
+    }
 }
 
 /// A report `run` can write, named after its flag.

@@ -1,9 +1,12 @@
 import CollectionFormat
+import Foundation
 import Reporting
 
 /// `runner validate`: checks a collection and its environment completely, sending nothing.
 public struct Validate: Sendable {
     public var collection: CollectionSelection
+    /// `--color`: whether the diagnostics on standard error are coloured.
+    public var color = ConsoleChoice.auto
 
     public init(collection: CollectionSelection) {
         self.collection = collection
@@ -12,7 +15,7 @@ public struct Validate: Sendable {
     /// Prints every problem, or a one-line summary when there is none.
     public func execute() async -> ExitStatus {
         let loaded = await collection.load(forSending: false)
-        if let status = DiagnosticsOutput.report(loaded) { return status }
+        if let status = DiagnosticsOutput.report(loaded, color: color) { return status }
         guard let selected = collection.selectedRequests(in: loaded) else { return .badCommandLine }
         let requests = loaded.requestCount
         let environment = loaded.environment.map { " with environment '\($0.name)'" } ?? ""
@@ -24,13 +27,14 @@ public struct Validate: Sendable {
 
 /// Prints a collection's diagnostics to standard error.
 enum DiagnosticsOutput {
-    /// Prints the diagnostics; `.invalidCollection` when any is an error (nothing may be sent), nil otherwise.
-    static func report(_ loaded: LoadedCollection) -> ExitStatus? {
+    /// Prints the diagnostics, coloured as `color` decides for standard error; `.invalidCollection` when any is an
+    /// error (nothing may be sent), nil otherwise.
+    static func report(_ loaded: LoadedCollection, color: ConsoleChoice) -> ExitStatus? {
         guard !loaded.diagnostics.isEmpty else { return nil }
         // Through the redactor like every output: a source line may hold a secret or a URL's password.
         let redactor = Redactor(secrets: loaded.scope.secretValues)
         Console.error(redactor.redact(DiagnosticRenderer.render(loaded.diagnostics, sources: loaded.sources,
-                                                                color: Console.colorOnStandardError)))
+                                                                color: Console.colors(STDERR_FILENO, color))))
         let errors = loaded.diagnostics.filter { $0.severity == .error }
         guard !errors.isEmpty else { return nil }
         let files = Set(errors.compactMap(\.path)).count

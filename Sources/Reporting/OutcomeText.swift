@@ -6,6 +6,14 @@ enum OutcomeText {
     /// Every failure or the error of an outcome as located diagnostics with expected and actual values;
     /// text that came from a server is made terminal-safe before any colour is added.
     static func problems(of outcome: RequestOutcome, sources: SourceCache, redactor: Redactor, color: Bool) -> String? {
+        let diagnostics = diagnostics(of: outcome)
+        guard !diagnostics.isEmpty else { return nil }
+        return redactor.redact(DiagnosticRenderer.render(diagnostics, sources: sources, color: color))
+    }
+
+    /// Every failure (its expected and actual values as notes) and the error of an outcome, made terminal-safe and
+    /// not yet redacted; none for a pass or a skip.
+    static func diagnostics(of outcome: RequestOutcome) -> [Diagnostic] {
         var diagnostics = outcome.failures.map { failure in
             var diagnostic = failure.diagnostic
             diagnostic.message = TerminalText.printable(diagnostic.message)
@@ -19,8 +27,7 @@ enum OutcomeText {
             error.message = TerminalText.printable(error.message)
             diagnostics.append(error)
         }
-        guard !diagnostics.isEmpty else { return nil }
-        return redactor.redact(DiagnosticRenderer.render(diagnostics, sources: sources, color: color))
+        return diagnostics
     }
 
     /// A value of several lines (every schema violation) with its later lines under its first, past `actual:   `.

@@ -50,8 +50,12 @@ struct ValidateCommand: AsyncParsableCommand {
 
     @OptionGroup var collection: CollectionArguments
 
+    @OptionGroup var color: ColorArguments
+
     func run() async throws {
-        try await Validate(collection: collection.selection).execute().end()
+        var validate = Validate(collection: collection.selection)
+        validate.color = color.choice
+        try await validate.execute().end()
     }
 }
 

@@ -33,6 +33,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("proxy"), help: "Send every request through this HTTP proxy (http://[user:password@]host:port).")
     var proxy: String?
 
+    @OptionGroup var color: ColorArguments
+
+    @OptionGroup var output: RunOutputArguments
+
     @Option(name: .customLong("report-junit"), help: "Write a JUnit XML report to FILE.")
     var junitReport: String?
 
@@ -62,6 +66,10 @@ struct RunCommand: AsyncParsableCommand {
         run.tapReport = tapReport
         run.caCert = caCert
         run.proxy = proxy
+        run.color = color.choice
+        run.quiet = output.quiet
+        run.progress = output.progress
+        run.annotations = output.annotations
         try await run.execute().end()
     }
 }

@@ -28,28 +28,31 @@ enum RunnerProcess {
 
     /// Runs `runner` with the arguments in a directory and waits for it to end, on a thread of its own so
     /// that waiting never blocks Swift's cooperative pool (which timing-sensitive tests share).
-    /// With `terminal`, standard output is a pseudo-terminal (so the runner may colour it).
+    /// With `terminal`, standard output is a pseudo-terminal (so the runner may colour it); `errorsOnTerminal` makes
+    /// standard error that terminal too, and `stdout` then holds both, interleaved as a terminal shows them.
     /// `whileRunning` is called on a thread of its own with the child's process id once it started.
     static func run(
         _ arguments: [String], in directory: URL, environment: [String: String], terminal: Bool = false,
-        whileRunning: (@Sendable (Int32) -> Void)? = nil
+        errorsOnTerminal: Bool = false, whileRunning: (@Sendable (Int32) -> Void)? = nil
     ) async throws -> Result {
         let runner = try executable
         return try await onOwnThread {
-            try runBlocking(runner, arguments, in: directory, environment: environment, terminal: terminal, whileRunning: whileRunning)
+            try runBlocking(runner, arguments, in: directory, environment: environment, terminal: terminal,
+                            errorsOnTerminal: errorsOnTerminal, whileRunning: whileRunning)
         }
     }
 
     /// Runs another program (a script, `tar`, `chroot`) the same way, and waits for it to end.
     static func run(program: URL, _ arguments: [String], in directory: URL, environment: [String: String]) async throws -> Result {
         try await onOwnThread {
-            try runBlocking(program, arguments, in: directory, environment: environment, terminal: false, whileRunning: nil)
+            try runBlocking(program, arguments, in: directory, environment: environment, terminal: false,
+                            errorsOnTerminal: false, whileRunning: nil)
         }
     }
 
     private static func runBlocking(
         _ program: URL, _ arguments: [String], in directory: URL, environment: [String: String], terminal: Bool,
-        whileRunning: (@Sendable (Int32) -> Void)?
+        errorsOnTerminal: Bool, whileRunning: (@Sendable (Int32) -> Void)?
     ) throws -> Result {
         let process = Process()
         process.executableURL = program
@@ -58,10 +61,13 @@ enum RunnerProcess {
         process.environment = environment
         let out = terminal ? try PseudoTerminal() : nil
         let pipe = Pipe(), err = Pipe()
-        process.standardOutput = out.map { FileHandle(fileDescriptor: $0.secondary, closeOnDealloc: false) } ?? pipe
-        process.standardError = err
+        let terminalHandle = out.map { FileHandle(fileDescriptor: $0.secondary, closeOnDealloc: false) }
+        process.standardOutput = terminalHandle ?? pipe
+        process.standardError = errorsOnTerminal ? terminalHandle ?? err : err
         try process.run()
         out?.closeSecondary()
+        // The unused pipe's writing end is ours alone then: closed, so that reading it ends at once.
+        if errorsOnTerminal { try? err.fileHandleForWriting.close() }
         if let whileRunning {
             let pid = process.processIdentifier
             Thread.detachNewThread { whileRunning(pid) }

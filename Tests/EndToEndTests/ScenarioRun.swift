@@ -21,10 +21,11 @@ enum ScenarioRun {
     /// Runs `runner` with `arguments` plus `--report-junit` and `--report-json`; NO_COLOR is set unless
     /// `environment` sets it to "" (then it is left out). The test server speaks `scheme` (https: a self-signed
     /// certificate).
-    /// `whileRunning` gets the runner's process id, as in `RunnerProcess.run`, and the test server.
+    /// `terminal` and `errorsOnTerminal` are as in `RunnerProcess.run`; `whileRunning` gets the runner's process id, as
+    /// there, and the test server.
     static func run(
         _ scenario: String, _ arguments: [String], environment extra: [String: String] = [:], terminal: Bool = false,
-        scheme: TestServerScheme = .http, whileRunning: (@Sendable (Int32, TestServer) -> Void)? = nil
+        errorsOnTerminal: Bool = false, scheme: TestServerScheme = .http, whileRunning: (@Sendable (Int32, TestServer) -> Void)? = nil
     ) async throws -> Output {
         let server = try await TestServer.start(scheme)
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("runner-reports-\(UUID().uuidString)")
@@ -39,7 +40,7 @@ enum ScenarioRun {
         let result: RunnerProcess.Result
         do {
             result = try await RunnerProcess.run(all, in: folder(scenario), environment: environment, terminal: terminal,
-                                                 whileRunning: watch)
+                                                 errorsOnTerminal: errorsOnTerminal, whileRunning: watch)
             try await server.stop()
         } catch {
             try? await server.stop()

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+/// `--annotations`, `--color`, `--quiet` and `--progress` on real runs of the `console` scenario (a pass, a skip, a
+/// request whose two expectations fail, one that cannot connect), its output read from pipes unless a terminal is
+/// asked for.
+@Suite struct ConsoleScenarioTests {
+    /// Runs the `console` scenario with `arguments` after `run requests --env local`; its secret token is set, and
+    /// NO_COLOR only when `environment` does not set it to "".
+    private func run(
+        _ arguments: [String] = [], environment: [String: String] = [:], terminal: Bool = false, errorsOnTerminal: Bool = false
+    ) async throws -> RunnerProcess.Result {
+        let output = try await ScenarioRun.run(
+            "console", ["run", "requests", "--env", "local"] + arguments,
+            environment: ["CONSOLE_TOKEN": "console-secret-42"].merging(environment) { $1 },
+            terminal: terminal, errorsOnTerminal: errorsOnTerminal)
+        #expect(output.result.exitCode == 3, "\(output.result.stdout)\n\(output.result.stderr)")
+        #expect(!(output.result.stdout + output.result.stderr).contains("console-secret-42"), "the secret is hidden everywhere")
+        return output.result
+    }
+
+    /// The lines of `text` that start with `prefix`.
+    private func lines(_ text: String, startingWith prefix: String) -> [String] {
+        text.split(separator: "\n").map(String.init).filter { $0.hasPrefix(prefix) }
+    }
+
+    // MARK: Annotations
+
+    @Test func onGitHubActionsEveryFailureAndErrorIsAlsoAnAnnotationAtItsPlace() async throws {
+        let stdout = try await run(environment: ["GITHUB_ACTIONS": "true"]).stdout
+        let annotations = lines(stdout, startingWith: "::")
+        #expect(annotations.count == 3, "\(stdout)")
+        #expect(annotations[0].hasPrefix("::error file=requests/03-fails-twice.yaml,line=4,col=11,title=Two checks fail::status"),
+                "\(annotations)")
+        #expect(annotations[1].hasPrefix("::error file=requests/03-fails-twice.yaml,line=6,col=") , "\(annotations)")
+        #expect(annotations[1].contains("%0Aactual:   \"***\""), "the secret is redacted: \(annotations)")
+        #expect(annotations[2].hasPrefix("::error file=requests/04-errors.yaml,line=1,col=17,title=04-errors::could not connect to 127.0.0.1:1: connection refused"),
+                "\(annotations)")
+        // Each comes after the lines of its request, so the console still reads as before.
+        let failLine = try #require(stdout.range(of: "FAIL   Two checks fail"))
+        let errorLine = try #require(stdout.range(of: "ERROR  04-errors"))
+        #expect(failLine.upperBound < stdout.range(of: annotations[0])!.lowerBound)
+        #expect(stdout.range(of: annotations[1])!.upperBound < errorLine.lowerBound)
+    }
+
+    @Test(arguments: [
+        ([String](), [String: String](), false),
+        (["--annotations", "none"], ["GITHUB_ACTIONS": "true"], false),
+        ([], ["GITHUB_ACTIONS": "false"], false),
+        (["--annotations", "github"], [:], true),
+    ])
+    func annotationsFollowTheFlagAndGitHubActions(arguments: [String], environment: [String: String], printed: Bool) async throws {
+        let stdout = try await run(arguments, environment: environment).stdout
+        #expect(lines(stdout, startingWith: "::error ").count == (printed ? 3 : 0), "\(stdout)")
+    }
+
+    @Test func anInvalidCollectionIsAnAnnotationPerProblem() async throws {
+        let output = try await ScenarioRun.run("invalid", ["run", "requests"], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(output.result.exitCode == 2)
+        let annotations = lines(output.result.stdout, startingWith: "::error ")
+        #expect(annotations.count == 2, "\(output.result.stdout)")
+        #expect(annotations.allSatisfy { $0.hasPrefix("::error file=requests/a.yaml,line=") || $0.hasPrefix("::error file=requests/b.yaml,line=") },
+                "\(annotations)")
+    }
+
+    // MARK: Colour
+
+    @Test(arguments: [
+        ([String](), ["NO_COLOR": ""], false, false),
+        ([], ["NO_COLOR": ""], true, true),
+        (["--color", "always"], [:], false, true),
+        (["--color", "never"], ["NO_COLOR": ""], true, false),
+        ([], ["NO_COLOR": "", "FORCE_COLOR": "1"], false, true),
+        ([], ["NO_COLOR": "", "FORCE_COLOR": "0"], false, false),
+        ([], ["NO_COLOR": "1", "FORCE_COLOR": "1"], true, false),
+        ([], ["NO_COLOR": "", "TERM": "dumb"], true, false),
+    ])
+    func colourFollowsTheFlagTheTerminalAndTheEnvironment(
+        arguments: [String], environment: [String: String], terminal: Bool, coloured: Bool
+    ) async throws {
+        let stdout = try await run(arguments, environment: environment, terminal: terminal).stdout
+        #expect(stdout.contains("\u{1B}[32mPASS") == coloured, "\(stdout)")
+        #expect(stdout.contains("\u{1B}[") == coloured, "no escape at all without colour: \(stdout)")
+    }
+
+    @Test(arguments: [(["--color", "always"], true), ([], false)])
+    func validateColoursItsDiagnosticsTheSameWay(arguments: [String], coloured: Bool) async throws {
+        let result = try await RunnerProcess.run(["validate", "requests"] + arguments, in: ScenarioRun.folder("invalid"),
+                                                 environment: [:])
+        #expect(result.exitCode == 2)
+        #expect(result.stderr.contains("\u{1B}[") == coloured, "\(result.stderr)")
+    }
+
+    // MARK: Quiet and progress
+
+    @Test func quietPrintsOnlyFailuresErrorsAndTheSummary() async throws {
+        let stdout = try await run(["--quiet"]).stdout
+        #expect(lines(stdout, startingWith: "PASS").isEmpty && lines(stdout, startingWith: "SKIP").isEmpty, "\(stdout)")
+        #expect(lines(stdout, startingWith: "FAIL   Two checks fail").count == 1 && lines(stdout, startingWith: "ERROR  04-errors").count == 1)
+        #expect(stdout.contains("expected: 201"), "a failure keeps its diagnostics: \(stdout)")
+        #expect(stdout.contains("\n4 requests: 1 passed, 1 failed, 1 errored, 1 skipped in "), "\(stdout)")
+    }
+
+    @Test(arguments: [([String](), false), (["--progress", "never"], false), (["--progress", "always"], true)])
+    func theProgressLineIsDrawnInAPipeOnlyWhenAlwaysIsAsked(arguments: [String], drawn: Bool) async throws {
+        let result = try await run(arguments)
+        #expect(result.stderr.contains("[1/4] running…") == drawn, "\(result.stderr.debugDescription)")
+        #expect(result.stderr.contains("\u{1B}[K") == drawn)
+        #expect(!result.stdout.contains("running…"))
+    }
+
+    @Test(arguments: [[String](), ["--quiet"]])
+    func onATerminalTheProgressLineIsClearedBeforeEveryResultLineAndTheSummary(arguments: [String]) async throws {
+        // Standard output and standard error on one terminal, as a person sees them (without colour: NO_COLOR is set).
+        let screen = try await run(arguments, terminal: true, errorsOnTerminal: true).stdout
+        #expect(screen.contains("[1/4] running…") && screen.contains("[3/4] running…"), "\(screen.debugDescription)")
+        let clear = "\r\u{1B}[K"
+        let printed = ["FAIL   Two checks fail", "ERROR  04-errors", "4 requests:"] + (arguments.isEmpty ? ["PASS ", "SKIP "] : [])
+        for start in printed {
+            let line = try #require(screen.range(of: start), "\(start) in \(screen.debugDescription)")
+            #expect(screen[..<line.lowerBound].hasSuffix(clear), "\(start) follows a cleared line: \(screen.debugDescription)")
+        }
+        #expect(arguments.isEmpty == screen.contains("PASS "))
+    }
+
+    @Test(arguments: ["--color", "--progress", "--annotations"])
+    func anInvalidValueIsABadCommandLineNamingTheChoices(flag: String) async throws {
+        let result = try await RunnerProcess.run(["run", "requests", flag, "sometimes"], in: ScenarioRun.folder("console"),
+                                                 environment: [:])
+        #expect(result.exitCode == 1)
+        let choices = flag == "--annotations" ? ["auto", "github", "none"] : ["auto", "always", "never"]
+        #expect(result.stderr.contains("'sometimes'") && result.stderr.contains(flag), "\(result.stderr)")
+        #expect(choices.allSatisfy { result.stderr.contains("'\($0)'") }, "\(result.stderr)")
+    }
+}
