@@ -105,7 +105,8 @@ public struct Run: Sendable {
 
         var summary: RunSummary
         do {
-            summary = try await HTTPClientTransport.withTransport { transport in
+            // As many connections to one host as requests may run at once: waiting for one would count against `timeout`.
+            summary = try await HTTPClientTransport.withTransport(connectionsPerHost: max(32, jobs)) { transport in
                 let run = CollectionRun(collection: loaded, planner: planner, options: options, transport: transport)
                 let progress = ProgressLine(total: run.requestCount, enabled: Console.showsProgress(self.progress))
                 let keepingOutcomes = !reportPaths.isEmpty

@@ -135,8 +135,10 @@ public struct ProxySettings: Sendable, Hashable {
     /// The credential texts of its proxies (each password, and `user:password` in base64), which outputs hide.
     public var credentialTexts: [String] {
         [http, https].compactMap { $0 }.flatMap { proxy -> [String] in
-            guard let username = proxy.username, let password = proxy.password, !password.isEmpty else { return [] }
-            return [password, Data("\(username):\(password)".utf8).base64EncodedString()]
+            guard let username = proxy.username else { return [] }
+            let password = proxy.password ?? ""
+            // Without a password the user name is the credential (an API token given as the user).
+            return [password.isEmpty ? username : password, Data("\(username):\(password)".utf8).base64EncodedString()]
         }
     }
 

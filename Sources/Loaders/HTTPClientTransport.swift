@@ -34,8 +34,8 @@ public final class HTTPClientTransport: HTTPLoader {
     }
 
     /// Creates a transport that opens at most `connectionsPerHost` HTTP/1.1 connections to one host (AsyncHTTPClient's
-    /// soft limit: a request beyond it waits for a connection).
-    init(decompressionRatio: Int, connectionsPerHost: Int) {
+    /// soft limit: a request beyond it waits for a connection, and the wait counts against its deadline).
+    public init(decompressionRatio: Int, connectionsPerHost: Int) {
         self.decompressionRatio = decompressionRatio
         self.connectionsPerHost = connectionsPerHost
         defaultClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
@@ -44,11 +44,12 @@ public final class HTTPClientTransport: HTTPLoader {
                                                                      connectionsPerHost: connectionsPerHost))
     }
 
-    /// Runs `body` with a new transport and shuts it down afterwards, also when `body` throws.
+    /// Runs `body` with a new transport (at most `connectionsPerHost` connections to one host) and shuts it down
+    /// afterwards, also when `body` throws.
     public static func withTransport<T: Sendable>(
-        decompressionRatio: Int = 100, _ body: (HTTPClientTransport) async throws -> T
+        decompressionRatio: Int = 100, connectionsPerHost: Int = 32, _ body: (HTTPClientTransport) async throws -> T
     ) async throws -> T {
-        let transport = HTTPClientTransport(decompressionRatio: decompressionRatio)
+        let transport = HTTPClientTransport(decompressionRatio: decompressionRatio, connectionsPerHost: connectionsPerHost)
         do {
             let result = try await body(transport)
             try await transport.shutdown()
@@ -110,15 +111,21 @@ public final class HTTPClientTransport: HTTPLoader {
 
     /// Executes `outgoing` under the request's deadline (which covers the body too). Task cancellation cancels it.
     ///
-    /// A request whose connection closed before any response byte arrived is sent once more, on a new connection, when
+    /// A request whose connection closed (or was reset) before any response byte arrived is sent once more, on a new connection, when
     /// nothing was written (the pooled connection was closed already) or when its method is idempotent (RFC 9110,
     /// 9.2.2): the server most likely closed an idle keep-alive connection as it was handed out again. AsyncHTTPClient
     /// says nothing public about whether a connection was reused, so a request that fails so on a new connection is
     /// sent twice as well; a `POST` or `PATCH` is never sent twice.
+    ///
+    /// A request that joins a connection attempt another request started (AsyncHTTPClient hands a waiting request the
+    /// connection being established) fails with that attempt when it times out, however young the request is: such a
+    /// request, failed by a connect, `CONNECT` or TLS handshake timeout in less than half its own `timeout`, gets an
+    /// attempt of its own.
     private func execute(
         _ outgoing: HTTPClient.Request, for request: HTTPRequest, on client: HTTPClient
     ) async throws -> CappedBodyCollector.Response {
         let deadline = request.deadline.map(Self.nioDeadline)
+        let start = ContinuousClock.now
         func attempt() async throws -> CappedBodyCollector.Response {
             let collector = CappedBodyCollector(request: request)
             let task = client.execute(request: outgoing, delegate: collector, deadline: deadline)
@@ -128,8 +135,7 @@ public final class HTTPClientTransport: HTTPLoader {
                 } onCancel: {
                     task.cancel()
                 }
-            } catch let error as HTTPClientError where error == .remoteConnectionClosed && !collector.receivedHead
-                        && request.method.isIdempotent {
+            } catch where Self.isConnectionLoss(error) && !collector.receivedHead && request.method.isIdempotent {
                 throw ClosedBeforeAnswer(underlying: error)
             }
         }
@@ -140,9 +146,29 @@ public final class HTTPClientTransport: HTTPLoader {
                 return try await attempt()
             } catch is ClosedBeforeAnswer where !Task.isCancelled {
                 return try await attempt()
+            } catch where Self.isConnectionAttemptTimeout(error) && !Task.isCancelled
+                        && start.duration(to: .now) < (request.options.timeout ?? .seconds(10)) / 2 {
+                return try await attempt()
             }
         } catch let closed as ClosedBeforeAnswer {
             throw closed.underlying
+        }
+    }
+
+    /// Whether `error` says the connection was closed or reset by the other end.
+    private static func isConnectionLoss(_ error: any Error) -> Bool {
+        if let error = error as? IOError { return error.errnoCode == ECONNRESET || error.errnoCode == EPIPE }
+        return (error as? HTTPClientError) == .remoteConnectionClosed
+    }
+
+    /// Whether `error` is a connection attempt's timeout: TCP connect, a proxy's `CONNECT` or the TLS handshake.
+    private static func isConnectionAttemptTimeout(_ error: any Error) -> Bool {
+        switch error {
+        case let error as HTTPClientError: [.connectTimeout, .httpProxyHandshakeTimeout, .tlsHandshakeTimeout].contains(error)
+        case ChannelError.connectTimeout: true
+        case let error as NIOConnectionError:
+            error.connectionErrors.contains { if case ChannelError.connectTimeout = $0.error { true } else { false } }
+        default: false
         }
     }
 
@@ -336,18 +362,23 @@ enum TransportErrorMapping {
             }
         }
         let (code, detail) = classify(error)
-        if let proxy, code == .cannotConnect, detail != closedEarly {
+        if let proxy, code == .cannotConnect, detail != closedEarly, detail != reset {
             return HTTPError(code, request: request, underlyingError: error,
                              message: "could not connect to the proxy \(proxy.authority): \(detail)")
         }
         let target = request.displayURL
+        let through = proxy.map { " through the proxy \($0.authority)" } ?? ""
         let message: String = switch code {
         case _ where detail == closedEarly:
-            "the connection to \(authority(of: request)) closed before the response from \(target) was complete"
+            "the connection to \(authority(of: request))\(through) closed before the response from \(target) was complete"
+        case _ where detail == reset:
+            "the connection to \(authority(of: request))\(through) was reset before the response from \(target) was complete"
         case .cancelled: "the request to \(target) was cancelled"
         case .cannotConnect: "could not connect to \(authority(of: request)): \(detail)"
         case .timedOut: "the request to \(target) timed out: \(detail)"
-        case .insecureConnection: tlsMessage(reason: boringSSLReason(of: error) ?? detail, server: authority(of: request))
+        case .insecureConnection:
+            tlsMessage(reason: (error as? NIOSSLExtraError) == .failedToValidateHostname ? hostnameMismatch
+                           : boringSSLReason(of: error) ?? detail, server: authority(of: request))
         case .responseTooLarge:
             "the response from \(target) inflates more than \(decompressionRatio) times its compressed size "
                 + "(the decompression limit, against gzip bombs); reading stopped there"
@@ -389,6 +420,9 @@ enum TransportErrorMapping {
         case "TLSV1_ALERT_CERTIFICATE_REQUIRED", "TLSV13_ALERT_CERTIFICATE_REQUIRED":
             "the server \(server) requires a client certificate (TLS alert: certificate required); give one with "
                 + "`options.clientCert` (its cert and key files) in the request or the environment"
+        case hostnameMismatch:
+            "the certificate of \(server) was issued for another host name: reach the server by a name its certificate "
+                + "lists (its subject alternative names), or have it give a certificate for this name"
         case "WRONG_VERSION_NUMBER":
             "the TLS handshake with \(server) failed (WRONG_VERSION_NUMBER): the server does not speak TLS on "
                 + "this port; check the scheme (http or https) and the port"
@@ -420,6 +454,10 @@ enum TransportErrorMapping {
 
     /// The detail that stands for a connection closed while the response was still arriving.
     private static let closedEarly = "closed early"
+    /// The detail that stands for a connection reset by the other end once it was made.
+    private static let reset = "reset"
+    /// The reason given for a certificate that does not name the host reached.
+    private static let hostnameMismatch = "HOSTNAME_MISMATCH"
 
     /// `host:port` of the request, the port filled in from the scheme when the URL has none.
     private static func authority(of request: HTTPRequest) -> String {
@@ -433,6 +471,7 @@ enum TransportErrorMapping {
         if error is CancellationError || Task.isCancelled { return (.cancelled, "cancelled") }
         switch error {
         case let error as HTTPClientError: return classify(error)
+        case let error as IOError where error.errnoCode == ECONNRESET || error.errnoCode == EPIPE: return (.cannotConnect, reset)
         case let error as IOError: return (.cannotConnect, reason(errno: error.errnoCode))
         case ChannelError.connectTimeout: return (.cannotConnect, "connect timed out")
         case is ChannelError: return (.cannotConnect, "\(error)")
@@ -451,6 +490,8 @@ enum TransportErrorMapping {
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError, is NIOSSLCloseTimedOutError, is NIOTLSUnwrappingError:
             return (.insecureConnection, "\(error)")
         case NIOHTTPDecompression.DecompressionError.limit: return (.responseTooLarge, "\(error)")
+        case NIOHTTPDecompression.DecompressionError.inflationError, NIOHTTPDecompression.DecompressionError.initializationError:
+            return (.invalidResponse, "its body is not the gzip or deflate data its Content-Encoding says (\(error))")
         case is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError:
             return (.invalidResponse, "\(error)")
         default: return (.unknown, "\(error)")
@@ -476,6 +517,7 @@ enum TransportErrorMapping {
         case .invalidURL, .emptyHost, .emptyScheme, .traceRequestWithBody:
             (.invalidRequest, "\(error)")
         case .tlsHandshakeTimeout: (.insecureConnection, "TLS handshake timed out")
+        case .httpProxyHandshakeTimeout: (.cannotConnect, "no answer to CONNECT in time")
         // A head HTTP does not allow, named as the HTTP parser names it.
         case _ where invalidHeaderKinds.contains(error.shortDescription): classify(HTTPParserError.invalidHeaderToken)
         default: (.unknown, "\(error)")

@@ -26,6 +26,20 @@ import Testing
         #expect(output.junit?.contains("<error") == true)
     }
 
+    /// A request right after one whose connection attempt timed out gets an attempt of its own: it is not failed early
+    /// by the attempt it would otherwise join (AsyncHTTPClient's pool hands it the connection being established).
+    @Test(arguments: [false, true])
+    func eachRequestGetsItsOwnTimeAfterAnAttemptTimedOut(throughProxy: Bool) async throws {
+        let silent = try SilentListener()
+        defer { silent.close() }
+        let proxy = throughProxy ? ["--proxy", "http://127.0.0.1:\(silent.port)"] : []
+        let output = try await ScenarioRun.run("stalled-connect", ["run", "one-after-another", "--env", "local"] + proxy,
+                                               environment: ["SILENT_PORT": String(silent.port)])
+        #expect(output.result.exitCode == 0, "\(output.result.stdout)\n\(output.result.stderr)")
+        let durations = try ScenarioRun.jsonRequests(output.json).map { ($0["durationMs"] as? Double) ?? 0 }
+        #expect(durations.count == 3 && durations.allSatisfy { $0 >= 650 }, "each waited its own 700 ms: \(durations)")
+    }
+
     @Test func sigintDuringAHandshakeEndsTheRunPromptly() async throws {
         let silent = try SilentListener()
         defer { silent.close() }

@@ -14,6 +14,15 @@ import Testing
         }
     }
 
+    @Test func credentialTextsHideTheUserNameWhenItIsTheOnlyCredential() throws {
+        let withPassword = try #require(HTTPProxy(url: "http://ci:pr0xy-secret@proxy:3128"))
+        #expect(Set(ProxySettings(proxy: withPassword).credentialTexts) == ["pr0xy-secret", Data("ci:pr0xy-secret".utf8).base64EncodedString()])
+        // An API token given as the user name, with an empty password: the token and `token:` in base64 are hidden.
+        let tokenOnly = try #require(HTTPProxy(url: "http://sk_live_abcdef123456:@proxy:3128"))
+        #expect(Set(ProxySettings(proxy: tokenOnly).credentialTexts)
+                    == ["sk_live_abcdef123456", Data("sk_live_abcdef123456:".utf8).base64EncodedString()])
+    }
+
     @Test func theEnvironmentGivesAProxyPerSchemeLowerCaseWinning() {
         let settings = ProxySettings(environment: [
             "HTTP_PROXY": "http://upper:1", "http_proxy": "http://lower:2", "HTTPS_PROXY": "http://secure:3",
