@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // libyaml from the system (libyaml-dev), seen only by the YAML module.
@@ -60,8 +61,10 @@ let package = Package(
         ]),
         // Schedules a run: order, flows, jobs, variable scope, outcomes as events.
         .target(name: "Running", dependencies: ["CollectionFormat", "Expectations", "Loaders", "HTTPCore", "YAML", "RunnerVersion"]),
-        // Console, JUnit and JSON reports; redaction lives here once.
-        .target(name: "Reporting", dependencies: ["Running", "CollectionFormat", "HTTPCore"]),
+        // Console, JUnit, JSON, HTML, markdown and TAP reports from one model; redaction lives here once.
+        .target(name: "Reporting", dependencies: [
+            "Running", "CollectionFormat", "HTTPCore", .product(name: "Mustache", package: "swift-mustache"),
+        ]),
         // What each command does, from its options to an exit status: load and check, run, report.
         .target(name: "Commands", dependencies: ["CollectionFormat", "CollectionReading", "Running", "Reporting", "Loaders", "HTTPCore", "RunnerVersion"]),
         // The `runner` command: argument parsing only; each subcommand calls its entry point in Commands.
@@ -123,7 +126,9 @@ let package = Package(
         .testTarget(name: "CollectionFormatTests", dependencies: ["CollectionFormat", "CollectionReading", "YAML", "HTTPCore", "Expectations"],
                     exclude: ["Regressions"]),
         .testTarget(name: "RunningTests", dependencies: ["Running", "Reporting", "CollectionFormat", "CollectionReading", "Loaders", "HTTPCore", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "SelfSignedCertificate", "DemoAPICore", "YAML"], exclude: ["Fixtures", "Scenarios"]),
+        .testTarget(name: "EndToEndTests", dependencies: [
+            "TestSupport", "SelfSignedCertificate", "DemoAPICore", "YAML", "Expectations",
+        ], exclude: ["Fixtures", "Scenarios"]),
         .testTarget(name: "TestSupportTests", dependencies: [
             "TestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),

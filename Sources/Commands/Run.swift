@@ -5,6 +5,7 @@ import HTTPCore
 import Loaders
 import Reporting
 import Running
+import RunnerVersion
 import Synchronization
 import Dispatch
 
@@ -24,6 +25,7 @@ public struct Run: Sendable {
     public var jsonReport: String?
     public var markdownReport: String?
     public var tapReport: String?
+    public var htmlReport: String?
     /// `--cacert`: a PEM bundle every request trusts, in place of the files' `caCert`.
     public var caCert: String?
     /// `--proxy`: the proxy of every request, in place of the files' `proxy`.
@@ -136,7 +138,8 @@ public struct Run: Sendable {
 
     /// The reports asked for, each with its path, in the order they are written.
     private var reportPaths: [ReportFiles.Request] {
-        let paths = [(ReportFormat.junit, junitReport), (.json, jsonReport), (.markdown, markdownReport), (.tap, tapReport)]
+        let paths = [(ReportFormat.junit, junitReport), (.json, jsonReport), (.markdown, markdownReport), (.tap, tapReport),
+                     (.html, htmlReport)]
         return paths.compactMap { format, path in path.map { ReportFiles.Request(format: format, path: $0) } }
     }
 
@@ -171,7 +174,7 @@ final class AnnotationOutput: Sendable {
 
 /// A report `run` can write, named after its flag.
 enum ReportFormat: Sendable {
-    case junit, json, markdown, tap
+    case junit, json, markdown, tap, html
 
     /// The flag that asks for the report.
     var flag: String {
@@ -180,6 +183,7 @@ enum ReportFormat: Sendable {
         case .json: "--report-json"
         case .markdown: "--report-markdown"
         case .tap: "--report-tap"
+        case .html: "--report-html"
         }
     }
 
@@ -190,11 +194,12 @@ enum ReportFormat: Sendable {
         case .json: JSONReport.render(summary, sources: sources, redactor: redactor)
         case .markdown: MarkdownReport.render(summary, sources: sources, redactor: redactor)
         case .tap: TAPReport.render(summary, sources: sources, redactor: redactor)
+        case .html: HTMLReport.render(summary, sources: sources, redactor: redactor, version: RunnerVersion.current)
         }
     }
 }
 
-/// `--report-junit`, `--report-json`, `--report-markdown` and `--report-tap`, written once on every way out: by the
+/// `--report-junit`, `--report-json`, `--report-markdown`, `--report-tap` and `--report-html`, written once on every way out: by the
 /// run, or, when a second signal ends the process at once, from the outcomes reported so far.
 final class ReportFiles: Sendable {
     /// A report asked for on the command line and the file it goes to.

@@ -49,6 +49,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("report-tap"), help: "Write a TAP version 14 report to FILE.")
     var tapReport: String?
 
+    @Option(name: .customLong("report-html"), help: "Write a self-contained HTML report to FILE.")
+    var htmlReport: String?
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
         // Report paths are checked by `Run`, before anything is read or sent.
@@ -64,6 +67,7 @@ struct RunCommand: AsyncParsableCommand {
         run.jsonReport = jsonReport
         run.markdownReport = markdownReport
         run.tapReport = tapReport
+        run.htmlReport = htmlReport
         run.caCert = caCert
         run.proxy = proxy
         run.color = color.choice

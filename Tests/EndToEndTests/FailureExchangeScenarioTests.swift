@@ -12,13 +12,7 @@ import Testing
 
     /// The requests, and an environment `secret` for a server of `scheme` with the secret `apiKey`.
     static func files(_ scheme: TestServerScheme) -> [String: String] { [
-        "environments/secret.yaml": """
-            baseURL: "\(scheme.rawValue)://127.0.0.1:{{ $env.TEST_SERVER_PORT }}"
-            options: { timeout: 5s, insecure: \(scheme == .https) }
-            secrets:
-              apiKey: { env: EXCHANGE_SECRET }
-
-            """,
+        "environments/secret.yaml": Folder.environment(scheme, secrets: [("apiKey", "EXCHANGE_SECRET")]),
         "requests/01-body.yaml": """
             name: a body expectation fails
             request:

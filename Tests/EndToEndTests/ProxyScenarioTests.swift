@@ -11,14 +11,20 @@ import Testing
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("runner-proxy-\(UUID().uuidString)")
 
         init(scheme: TestServerScheme, files: [String: String]) throws {
-            let local = scheme == .http
-                ? "baseURL: \"http://127.0.0.1:{{ $env.TEST_SERVER_PORT }}\"\noptions: { timeout: 5s }\n"
-                : "baseURL: \"https://127.0.0.1:{{ $env.TEST_SERVER_PORT }}\"\noptions: { timeout: 5s, insecure: true }\n"
-            for (path, text) in files.merging(["environments/local.yaml": local], uniquingKeysWith: { $1 }) {
+            for (path, text) in files.merging(["environments/local.yaml": Self.environment(scheme)], uniquingKeysWith: { $1 }) {
                 let file = url.appendingPathComponent(path)
                 try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data(text.utf8).write(to: file)
             }
+        }
+
+        /// An environment for the test server of `scheme` (its port from `TEST_SERVER_PORT`, a 5 s timeout, its
+        /// self-signed certificate accepted), with a secret of each name read from the process variable given.
+        static func environment(_ scheme: TestServerScheme, secrets: [(name: String, variable: String)] = []) -> String {
+            let base = "baseURL: \"\(scheme.rawValue)://127.0.0.1:{{ $env.TEST_SERVER_PORT }}\"\n"
+                + "options: { timeout: 5s\(scheme == .https ? ", insecure: true" : "") }\n"
+            guard !secrets.isEmpty else { return base }
+            return base + "secrets:\n" + secrets.map { "  \($0.name): { env: \($0.variable) }\n" }.joined()
         }
 
         /// Runs `runner` in the folder against a fresh server of `scheme`.
