@@ -1,3 +1,5 @@
+import Foundation
+
 /// The four measurements of issue 6 and the rows they print; memory peaks are gathered during the
 /// throughput rounds of the first server. Throughput is measured against each server, http or https.
 struct BenchmarkSuite {
@@ -191,6 +193,29 @@ struct BenchmarkSuite {
             ResultRow(measure: "raw/(raw + validate), \(raw.server), \(mode(raw.concurrency))", unit: "",
                       runner: "", ratio: Figure.decimal(raw.seconds / (raw.seconds + validateSeconds)))
         }
+    }
+
+    /// What writing every report (JUnit, JSON, HTML, Markdown, TAP) costs a sequential run of N requests against
+    /// `server`: its time beside the same run without reports, interleaved round by round, and the HTML page's bytes
+    /// per request.
+    func reportCost(against server: LocalServer, scratch: URL) throws -> [ResultRow] {
+        let reports = ["junit.xml", "report.json", "report.html", "summary.md", "report.tap"].map { scratch.appendingPathComponent($0).path }
+        let flags = zip(["--report-junit", "--report-json", "--report-html", "--report-markdown", "--report-tap"], reports)
+            .flatMap { [$0, $1] }
+        var ratios: [Double] = []
+        for round in 1...rounds {
+            progress("round \(round)/\(rounds): reports, \(server.name)")
+            let plain = try tool.run(collections.large, port: server.port, scheme: server.scheme, jobs: 1)
+            let reported = try tool.run(collections.large, port: server.port, scheme: server.scheme, jobs: 1, extra: flags)
+            ratios.append(reported.seconds / plain.seconds)
+        }
+        let htmlBytes = (try? FileManager.default.attributesOfItem(atPath: reports[2])[.size] as? Int) ?? 0
+        let extra = ratios.median - 1
+        return [
+            ResultRow(measure: "every report, \(server.name), sequential", unit: "", runner: "",
+                      ratio: "+\(Figure.decimal(extra * 100, places: 1))% time", target: "< +10%", verdict: Verdict(extra < 0.1)),
+            ResultRow(measure: "HTML report per request", unit: "bytes", runner: Figure.whole(Double(htmlBytes) / Double(count))),
+        ]
     }
 
     /// Wall time of `runner --version` and of a one-request run against `server`.

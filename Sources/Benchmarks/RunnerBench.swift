@@ -74,6 +74,9 @@ struct RunnerBench: AsyncParsableCommand {
         for server in servers {
             rows += try await suite.throughput(against: server, measuringMemory: server === servers.first)
         }
+        if let server = servers.first(where: { $0.name == "nginx" }) ?? servers.first {
+            rows += try suite.reportCost(against: server, scratch: generator.root)
+        }
         rows += try suite.parsing()
         rows += suite.parsingEstimateRows()
         rows += try suite.startUp(against: servers.first)

@@ -5,10 +5,11 @@ struct RunnerTool: Sendable {
     /// The generated `environments/` directory (holding `bench.yaml`).
     let environments: String
 
-    /// `runner run COLLECTION --env bench --var port=PORT [--jobs N]` (`--env bench-https` for an https
+    /// `runner run COLLECTION --env bench --var port=PORT [--jobs N] EXTRA...` (`--env bench-https` for an https
     /// server); fails unless it exits 0.
-    func run(_ collection: String, port: Int, scheme: String = "http", jobs: Int) throws -> ChildMeasurement {
-        try measured(["run", collection] + environmentArguments(port: port, scheme: scheme) + (jobs > 1 ? ["--jobs", String(jobs)] : []))
+    func run(_ collection: String, port: Int, scheme: String = "http", jobs: Int, extra: [String] = []) throws -> ChildMeasurement {
+        try measured(["run", collection] + environmentArguments(port: port, scheme: scheme) + (jobs > 1 ? ["--jobs", String(jobs)] : [])
+                     + extra)
     }
 
     /// `runner validate COLLECTION --env bench --var port=1`; fails unless it exits 0.
