@@ -186,7 +186,7 @@ struct BenchmarkSuite {
 
     /// The runner/raw a run would reach if it sent like the raw loop and checking the files first (what
     /// `validate` costs) were its only other work: raw / (raw + validate), for each throughput row. An
-    /// estimate, not a bound: the runner's own HTTP/1.1 client costs less than AsyncHTTPClient's.
+    /// estimate of what checking costs.
     func parsingEstimateRows() -> [ResultRow] {
         guard let validateSeconds else { return [] }
         return rawSeconds.map { raw in
