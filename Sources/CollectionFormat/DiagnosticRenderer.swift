@@ -3,15 +3,19 @@ import YAML
 
 /// Renders diagnostics the way a compiler does: location, message, source line with a caret, help.
 public enum DiagnosticRenderer {
-    /// Renders all diagnostics, sorted by path and position, separated by blank lines.
-    public static func render(_ diagnostics: [Diagnostic], sources: SourceCache, color: Bool) -> String {
+    /// Renders all diagnostics, sorted by path and position, separated by blank lines; `redacting` is applied to each
+    /// quoted source line, its caret kept under the same text.
+    public static func render(_ diagnostics: [Diagnostic], sources: SourceCache, color: Bool,
+                              redacting: (String) -> String = { $0 }) -> String {
         DiagnosticBag.sort(diagnostics)
-            .map { render($0, sources: sources, color: color) }
+            .map { render($0, sources: sources, color: color, redacting: redacting) }
             .joined(separator: "\n")
     }
 
-    /// Renders one diagnostic, ending with a line break.
-    public static func render(_ diagnostic: Diagnostic, sources: SourceCache, color: Bool) -> String {
+    /// Renders one diagnostic, ending with a line break; `redacting` is applied to the quoted source line, and the
+    /// caret moved to stay under the text it points at when what comes before it is shortened (a secret as `***`).
+    public static func render(_ diagnostic: Diagnostic, sources: SourceCache, color: Bool,
+                              redacting: (String) -> String = { $0 }) -> String {
         let style = Style(enabled: color)
         var location = ""
         if let path = diagnostic.path {
@@ -27,8 +31,12 @@ public enum DiagnosticRenderer {
         let emptyGutter = String(repeating: " ", count: gutterWidth + 2)
         if let mark = diagnostic.mark, let path = diagnostic.path {
             let snippet = sources.text(for: path).flatMap { SourceSnippet(source: $0, mark: mark) }
-            let line = snippet?.line ?? ""
-            let caret = snippet?.caret ?? String(repeating: " ", count: max(0, mark.column - 1)) + "^"
+            let written = snippet?.line ?? ""
+            var caret = snippet?.caret ?? String(repeating: " ", count: max(0, mark.column - 1)) + "^"
+            let line = redacting(written)
+            if line != written {
+                caret = String(repeating: " ", count: redacting(String(written.prefix(caret.count - 1))).count) + "^"
+            }
             output += style.apply(" \(mark.line) |", .blue) + (line.isEmpty ? "" : " \(line)") + "\n"
             output += style.apply(emptyGutter + "|", .blue) + " " + caret.dropLast() + style.apply("^", .boldRed) + "\n"
         }

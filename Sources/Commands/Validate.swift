@@ -34,7 +34,8 @@ enum DiagnosticsOutput {
         // Through the redactor like every output: a source line may hold a secret or a URL's password.
         let redactor = Redactor(secrets: loaded.scope.secretValues)
         Console.error(redactor.redact(DiagnosticRenderer.render(loaded.diagnostics, sources: loaded.sources,
-                                                                color: Console.colors(STDERR_FILENO, color))))
+                                                                color: Console.colors(STDERR_FILENO, color),
+                                                                redacting: redactor.redact)))
         let errors = loaded.diagnostics.filter { $0.severity == .error }
         guard !errors.isEmpty else { return nil }
         let files = Set(errors.compactMap(\.path)).count
