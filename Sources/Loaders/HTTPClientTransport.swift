@@ -394,10 +394,15 @@ enum TransportErrorMapping {
     static func tunnelRefused(by proxy: HTTPProxy, request: HTTPRequest, underlyingError: any Error) async -> HTTPError {
         let target = authority(of: request)
         let answer = await ProxyTunnelProbe.answer(of: proxy, toTunnelTo: target, request: request)
+        // What to check, by the proxy's status: its credentials (401), the target behind it (5xx), else its rules.
+        let hint = switch answer?.response.status.code ?? 0 {
+        case 401: "check the user and password in the proxy URL"
+        case 500...599: "the proxy could not reach \(target): check that the server is up and that the proxy can reach it"
+        default: "check that the proxy allows CONNECT to this host and port, or reach it directly with NO_PROXY or proxy: none"
+        }
         var error = HTTPError(.cannotConnect, request: request, underlyingError: underlyingError,
                               message: "the proxy \(proxy.authority) refused the tunnel to \(target)"
-                                  + (answer.map { ": \($0.status)" } ?? "") + "; check that the proxy allows CONNECT to this host and port, "
-                                  + "or reach it directly with NO_PROXY or proxy: none")
+                                  + (answer.map { ": \($0.status)" } ?? "") + "; " + hint)
         error.response = answer?.response
         return error
     }

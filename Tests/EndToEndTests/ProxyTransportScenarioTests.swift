@@ -59,4 +59,18 @@ enum IPv6Loopback {
         #expect(received.isEmpty)
         #expect(proxy.forwarded.allSatisfy { $0.method == "CONNECT" })
     }
+
+    /// The hint under a refused tunnel follows the proxy's status: its credentials for a 401, the server behind it for a
+    /// 5xx (the proxy allowed the tunnel but could not open it).
+    @Test(arguments: [("401 Unauthorized", "check the user and password in the proxy URL"),
+                      ("502 Bad Gateway", "the proxy could not reach 127.0.0.1:")])
+    func aRefusedTunnelsHintFollowsTheProxysStatus(status: String, hint: String) async throws {
+        let proxy = try await ForwardProxy.start(refusingTunnels: status)
+        let (result, _, _) = try await Folder(scheme: .https, files: ProxyScenarioTests.echo)
+            .run(["run", "requests", "--env", "local", "--proxy", proxy.url], scheme: .https)
+        try await proxy.stop()
+        #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("refused the tunnel to 127.0.0.1:") && result.stdout.contains(": \(status); \(hint)"),
+                "\(result.stdout)")
+    }
 }
