@@ -29,7 +29,7 @@ public enum TAPReport {
 
     /// The YAML block under a failed or errored test point, indented two spaces: the first problem's message,
     /// severity, location (`path:line:col`), expected and actual values; every problem under `problems` when there
-    /// are several; attempts and flakiness when retried.
+    /// are several; attempts and flakiness when retried; the request's exchange when it was sent.
     private static func diagnostics(of outcome: RequestOutcome, redactor: Redactor) -> String {
         let problems = OutcomeProblem.all(of: outcome)
         func fields(_ problem: OutcomeProblem) -> [(key: String, value: String)] {
@@ -54,6 +54,8 @@ public enum TAPReport {
         }
         if outcome.attempts > 1 { block += "\(indent)attempts: \(outcome.attempts)\n" }
         if outcome.flaky { block += "\(indent)flaky: true\n" }
+        // The exchange as the console's --verbose shows it, one quoted string (control characters made visible).
+        if let exchange = outcome.exchange { block += "\(indent)exchange: \(quoted(ExchangeText.render(exchange, redactor: redactor)))\n" }
         return block + "\(indent)...\n"
     }
 

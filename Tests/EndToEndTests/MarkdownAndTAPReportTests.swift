@@ -85,6 +85,9 @@ import YAML
         #expect(blocks[1]["severity"]?.string == "error")
         #expect(blocks[1]["location"] == nil || blocks[1]["location"]?.string?.hasPrefix("requests/03-errors.yaml") == true)
         #expect(blocks[2]["actual"]?.string?.contains("Bearer ***") == true, "\(tap)")
+        // The exchange of the failed request, as --verbose shows it: the request line first, the response after.
+        let exchange = try #require(failure["exchange"]?.string, "\(tap)")
+        #expect(exchange.hasPrefix("> POST http://127.0.0.1:") && exchange.contains("\n< 200 "), "\(exchange)")
     }
 
     @Test func neitherReportHoldsTheSecret() async throws {
