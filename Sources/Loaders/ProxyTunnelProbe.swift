@@ -33,11 +33,13 @@ enum ProxyTunnelProbe {
             try await channel.writeAndFlush(ByteBuffer(string: head + "\r\n")).get()
             let deadline = ContinuousClock.now + .nanoseconds(timeout.nanoseconds)
             while ContinuousClock.now < deadline {
-                if let answer = parse(collected.bytes.withLock { $0 }, complete: !channel.isActive, request: request,
-                                        startedAt: started, duration: start.duration(to: .now)) {
+                // Whether it closed, asked before the bytes are read: what came before the close is all in by then.
+                let closed = !channel.isActive
+                if let answer = parse(collected.bytes.withLock { $0 }, complete: closed, request: request,
+                                      startedAt: started, duration: start.duration(to: .now)) {
                     return answer.response.status.code / 100 == 2 ? nil : answer
                 }
-                if !channel.isActive { return nil }
+                if closed { return nil }
                 try await Task.sleep(for: .milliseconds(10))
             }
         } catch {}
