@@ -264,9 +264,16 @@ final class ReportFiles: Sendable {
         }
     }
 
+    /// Renders the reports side by side (each is independent; they share the thread-safe redactor), then writes them in
+    /// order; false, having said why, when one cannot be written.
     private static func write(_ summary: RunSummary, to requests: [Request], sources: SourceCache, redactor: Redactor) -> Bool {
-        for request in requests {
-            if let reason = writeFile(request.path, request.format.render(summary, sources: sources, redactor: redactor)) {
+        let texts = Mutex([String](repeating: "", count: requests.count))
+        DispatchQueue.concurrentPerform(iterations: requests.count) { index in
+            let text = requests[index].format.render(summary, sources: sources, redactor: redactor)
+            texts.withLock { $0[index] = text }
+        }
+        for (request, text) in zip(requests, texts.withLock { $0 }) {
+            if let reason = writeFile(request.path, text) {
                 Console.error("error: cannot write the report '\(request.path)': \(reason)")
                 return false
             }

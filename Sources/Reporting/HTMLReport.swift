@@ -28,7 +28,7 @@ public enum HTMLReport {
             },
             "requests": summary.outcomes.map { outcome -> [String: Any] in
                 let failing = outcome.verdict == .failed || outcome.verdict == .errored
-                var request: [String: Any] = [
+                let request: [String: Any] = [
                     "classes": outcome.verdict.jsonName + (outcome.flaky ? " flaky" : ""),
                     "verdict": outcome.verdict.rawValue,
                     "name": text(outcome.displayName),
@@ -38,12 +38,11 @@ public enum HTMLReport {
                     "flaky": outcome.flaky,
                     "file": text(outcome.file),
                     "open": failing,
+                    // Absent parts are false, not missing: Mustache would look a missing key up in the page's context.
+                    "skipReason": outcome.skipReason.map(text) ?? false,
+                    "problems": OutcomeText.problems(of: outcome, sources: sources, redactor: redactor, color: false) ?? false,
+                    "exchange": outcome.exchange.map { ExchangeText.render($0, redactor: redactor) } ?? false,
                 ]
-                if let reason = outcome.skipReason { request["skipReason"] = text(reason) }
-                if let problems = OutcomeText.problems(of: outcome, sources: sources, redactor: redactor, color: false) {
-                    request["problems"] = problems
-                }
-                if let exchange = outcome.exchange { request["exchange"] = ExchangeText.render(exchange, redactor: redactor) }
                 return request
             },
         ]
