@@ -22,18 +22,21 @@ enum ExchangeText {
         let all = splitLines(body)
         var shown: [Substring] = []
         var size = 0
+        var cutInLine = false
         for line in all.prefix(lines) {
             size += line.utf8.count + 1
             if size > bytes {
                 // A first line longer than the limit is shown cut.
-                if shown.isEmpty { shown.append(Substring(String(decoding: line.utf8.prefix(bytes), as: UTF8.self))) }
+                if shown.isEmpty {
+                    shown.append(Substring(String(decoding: line.utf8.prefix(bytes), as: UTF8.self)))
+                    cutInLine = true
+                }
                 break
             }
             shown.append(line)
         }
-        let shownBytes = shown.reduce(0) { $0 + $1.utf8.count + 1 } - 1
-        let heading = shown.count < all.count ? "response body (first \(shown.count) of \(all.count) lines):"
-            : shownBytes < body.utf8.count ? "response body (first \(bytes / 1024) KiB of \(body.utf8.count) bytes):" : "response body:"
+        let heading = cutInLine ? "response body (first \(bytes / 1024) KiB):"
+            : shown.count < all.count ? "response body (first \(shown.count) of \(all.count) lines):" : "response body:"
         let text = ([heading] + shown.map { "< \($0)" }).joined(separator: "\n")
         return TerminalText.printable(redactor.redact(text))
     }

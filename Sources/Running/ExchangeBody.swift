@@ -36,7 +36,7 @@ extension Exchange {
         guard shown.utf8.count > bodyLimit else { return shown }
         var end = shown.utf8.index(shown.utf8.startIndex, offsetBy: bodyLimit)
         while end > shown.startIndex, shown.utf8[end] & 0xC0 == 0x80 { end = shown.utf8.index(before: end) }
-        return String(shown.utf8[..<end])! + "\n… (cut at \(bodyLimit / 1024) KiB of \(shown.utf8.count) bytes)"
+        return String(decoding: shown.utf8[..<end], as: UTF8.self) + "\n… (cut at \(bodyLimit / 1024) KiB of \(shown.utf8.count) bytes)"
     }
 
     /// The members of an OAuth2 token response that are credentials.
