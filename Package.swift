@@ -65,8 +65,10 @@ let package = Package(
         .target(name: "Reporting", dependencies: [
             "Running", "CollectionFormat", "HTTPCore", .product(name: "Mustache", package: "swift-mustache"),
         ]),
+        // Other tools' requests in and out: curl commands read as request files, requests written as curl commands.
+        .target(name: "Interop", dependencies: ["CollectionFormat", "HTTPCore", "YAML"]),
         // What each command does, from its options to an exit status: load and check, run, report.
-        .target(name: "Commands", dependencies: ["CollectionFormat", "CollectionReading", "Running", "Reporting", "Loaders", "HTTPCore", "RunnerVersion"]),
+        .target(name: "Commands", dependencies: ["CollectionFormat", "CollectionReading", "Running", "Reporting", "Loaders", "HTTPCore", "RunnerVersion", "Interop"]),
         // The `runner` command: argument parsing only; each subcommand calls its entry point in Commands.
         .executableTarget(name: "RunnerCLI", dependencies: [
             "Commands", "CollectionFormat", "RunnerVersion",
@@ -113,6 +115,7 @@ let package = Package(
 
         .testTarget(name: "YAMLTests", dependencies: ["YAML"], exclude: ["Regressions"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
+        .testTarget(name: "InteropTests", dependencies: ["Interop", "HTTPCore", "YAML"], exclude: ["Fixtures"]),
         .testTarget(name: "LoadersTests", dependencies: [
             "Loaders", "HTTPCore", "TestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

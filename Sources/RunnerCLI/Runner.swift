@@ -10,7 +10,8 @@ struct Runner: AsyncParsableCommand {
         commandName: "runner",
         abstract: "Run declarative HTTP request collections and check their expectations.",
         version: RunnerVersion.current,
-        subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self, SchemaCommand.self, InitCommand.self]
+        subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self, SchemaCommand.self, InitCommand.self,
+                      ImportCommand.self, ExportCommand.self]
     )
 
     /// Parses the command line and runs the command, exiting with the documented statuses: a bad command line is 1,

@@ -1,0 +1,153 @@
+import Foundation
+public import HTTPCore
+
+/// A request as `export curl` writes it, with what the built request does not keep.
+public struct ExportedRequest: Sendable {
+    /// The request with its templates resolved (secrets and captures as placeholders).
+    public var request: HTTPRequest
+    /// A `file:` body, as the path curl reads it from; the request's body is then not written.
+    public var bodyFile: String?
+    /// The timeout written in the request or its environment; nil when it is runner's default.
+    public var timeout: Duration?
+    /// Whether `maxRedirects` was written (curl's own limit is 50, runner's 10).
+    public var writesMaxRedirects: Bool
+
+    public init(request: HTTPRequest, bodyFile: String? = nil, timeout: Duration? = nil, writesMaxRedirects: Bool = false) {
+        self.request = request
+        self.bodyFile = bodyFile
+        self.timeout = timeout
+        self.writesMaxRedirects = writesMaxRedirects
+    }
+}
+
+/// Writes a request as one curl command: method, URL, headers, auth, body and the options curl has.
+public struct CurlExport {
+    /// Turns resolved text into shell words, hiding placeholders and secret values behind variables.
+    public var placeholders: ValuePlaceholders
+    /// How a file the request reads is named in the command (relative to the current directory, when under it).
+    public var displayPath: @Sendable (String) -> String
+    /// The OAuth2 token variable, for requests whose auth fetches one.
+    public static let oauth2TokenVariable = "OAUTH2_TOKEN"
+
+    public init(placeholders: ValuePlaceholders, displayPath: @escaping @Sendable (String) -> String = { $0 }) {
+        self.placeholders = placeholders
+        self.displayPath = displayPath
+    }
+
+    /// The command, as lines joined by ` \`, and a comment line before it when its auth needs one.
+    public func command(for exported: ExportedRequest) -> (text: String, variables: [String]) {
+        let request = exported.request
+        var words: [[ShellText]] = []
+        var comments: [String] = []
+        let hasBody = exported.bodyFile != nil || !request.body.isEmpty
+        switch (request.method.rawValue, hasBody) {
+        case ("GET", false), ("POST", true): break
+        case ("HEAD", false): words.append([.literal("--head")])
+        default: words.append([.literal("-X"), .literal(request.method.rawValue)])
+        }
+        var components = request.components
+        components.user = nil
+        components.password = nil
+        words.append([placeholders.shellText(components.string ?? request.displayURL)])
+        var headers = request.headers
+        if exported.bodyFile == nil { headers.addMissing(from: request.body.additionalHeaders) }
+        for header in headers { words.append([.literal("-H"), placeholders.shellText("\(header.name): \(header.value)")]) }
+        switch request.options.auth {
+        case .none: break
+        case let .basic(username, password): words.append([.literal("-u"), placeholders.shellText("\(username):\(password)")])
+        case .bearer(let token):
+            words.append([.literal("-H"), placeholders.shellText("Authorization: Bearer \(token)")])
+        case .oauth2ClientCredentials(let credentials):
+            comments.append(oauth2Comment(credentials))
+            words.append([.literal("-H"), ShellText([.literal("Authorization: Bearer "), .variable(Self.oauth2TokenVariable)])])
+        }
+        words += bodyWords(exported)
+        words += optionWords(exported)
+        let lines = ["curl " + words[0].map(\.quoted).joined(separator: " ")]
+            + words.dropFirst().map { "  " + $0.map(\.quoted).joined(separator: " ") }
+        var variables = words.flatMap { $0.flatMap(\.variables) }
+        if case .oauth2ClientCredentials = request.options.auth { variables.removeAll { $0 == Self.oauth2TokenVariable } }
+        return ((comments + [lines.joined(separator: " \\\n")]).joined(separator: "\n"), variables.uniquedInOrder())
+    }
+
+    /// The body as curl options: `--data-raw` for JSON and text, `--data-urlencode` per form field, `--form-string` and
+    /// `-F name=@file` per multipart part, `--data-binary @file` for a file.
+    private func bodyWords(_ exported: ExportedRequest) -> [[ShellText]] {
+        if let file = exported.bodyFile { return [[.literal("--data-binary"), .literal("@" + file)]] }
+        let body = exported.request.body
+        guard !body.isEmpty else { return [] }
+        if let form = body as? FormBody {
+            return form.fields.map { field in
+                if PercentEncoding.encode(field.name) == field.name {
+                    return [.literal("--data-urlencode"), placeholders.shellText("\(field.name)=\(field.value)")]
+                }
+                return [.literal("--data-raw"), placeholders.shellText(PercentEncoding.encode(field.name) + "=" + PercentEncoding.encode(field.value))]
+            }
+        }
+        if let multipart = body as? MultipartBody {
+            return multipart.parts.map { part in
+                switch part {
+                case let .field(name, value):
+                    return [.literal("--form-string"), placeholders.shellText("\(name)=\(value)")]
+                case let .file(name, _, contentType, content):
+                    let path = switch content {
+                    case .file(let url): displayPath(url.path)
+                    case .data: ""
+                    }
+                    return [.literal("-F"), placeholders.shellText("\(name)=@\"\(path.replacingOccurrences(of: "\"", with: "\\\""))\";type=\(contentType)")]
+                }
+            }
+        }
+        if let json = body as? JSONBody { return [[.literal("--data-raw"), placeholders.shellText(json.value.serialized())]] }
+        let data = (try? body.encode()) ?? Data()
+        return [[.literal("--data-raw"), placeholders.shellText(String(decoding: data, as: UTF8.self))]]
+    }
+
+    /// `-L`, `--max-redirs`, `-k`, `--max-time`, `--proxy`, `--cacert`, `--cert`/`--key`/`--pass`.
+    private func optionWords(_ exported: ExportedRequest) -> [[ShellText]] {
+        let options = exported.request.options
+        var words: [[ShellText]] = []
+        if options.followRedirects {
+            words.append([.literal("-L")])
+            if exported.writesMaxRedirects { words.append([.literal("--max-redirs"), .literal(String(options.maxRedirects))]) }
+        }
+        if options.insecure { words.append([.literal("-k")]) }
+        if let timeout = exported.timeout {
+            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+            words.append([.literal("--max-time"), .literal(JSONValue.double(seconds).interpolatedText)])
+        }
+        if let proxy = options.proxy {
+            let scheme = exported.request.components.scheme?.lowercased()
+            if let server = scheme == "https" ? proxy.https : proxy.http {
+                let credentials = server.username.map { user in user + (server.password.map { ":" + $0 } ?? "") + "@" } ?? ""
+                words.append([.literal("--proxy"), placeholders.shellText("http://\(credentials)\(server.host):\(server.port)")])
+            } else {
+                words.append([.literal("--noproxy"), .literal("*")])
+            }
+        }
+        for file in options.trustedCertificateFiles { words.append([.literal("--cacert"), .literal(displayPath(file))]) }
+        if let client = options.clientCertificate {
+            words.append([.literal("--cert"), .literal(displayPath(client.certificateFile))])
+            words.append([.literal("--key"), .literal(displayPath(client.keyFile))])
+            if let password = client.password { words.append([.literal("--pass"), placeholders.shellText(password)]) }
+        }
+        return words
+    }
+
+    /// A comment saying how to get the OAuth2 token the command sends.
+    private func oauth2Comment(_ credentials: OAuth2ClientCredentials) -> String {
+        var words: [ShellText] = [.literal("-u"), placeholders.shellText("\(credentials.clientID):\(credentials.clientSecret)"),
+                                  .literal("-d"), .literal("grant_type=client_credentials")]
+        if let scope = credentials.scope { words += [.literal("--data-urlencode"), placeholders.shellText("scope=\(scope)")] }
+        words.append(.literal(credentials.tokenURL.absoluteString))
+        return "# \(Self.oauth2TokenVariable): the access_token of: curl " + words.map(\.quoted).joined(separator: " ")
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements in order, each once.
+    func uniquedInOrder() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,45 @@
+/// Reads a text of curl commands (one, or a file of them) into request documents.
+public enum CurlImport {
+    /// What a text of curl commands gives: a request per command, and every problem found.
+    public struct Result: Sendable {
+        public var requests: [ImportedRequest] = []
+        /// Commands that cannot be translated, each located; when any, nothing may be written.
+        public var errors: [InteropProblem] = []
+        /// What was not translated or deserves a look, located; the requests are still written.
+        public var warnings: [InteropProblem] = []
+    }
+
+    /// Splits `text` into commands and translates each; `filePath` maps a file a command names to the path its request
+    /// file must write.
+    public static func read(_ text: String, filePath: @escaping @Sendable (String) -> String = { $0 }) -> Result {
+        var result = Result()
+        let commands: [ShellCommand]
+        do throws(InteropProblem) {
+            commands = try ShellSplitter.commands(in: text)
+        } catch {
+            result.errors.append(error)
+            return result
+        }
+        if commands.isEmpty {
+            result.errors.append(InteropProblem("no curl command in the text", at: .init(line: 1, column: 1),
+                                                suggestion: "give a command such as curl 'https://api.example.com/users'"))
+        }
+        for command in commands {
+            for ignored in command.ignored {
+                result.warnings.append(InteropProblem("'\(ignored.text)' is not part of the request: ignored", at: ignored.mark,
+                                                      command: command.number))
+            }
+            do throws(InteropProblem) {
+                let curl = try CurlCommand.parse(command)
+                let imported = try CurlTranslation.translate(curl, filePath: filePath)
+                result.requests.append(imported)
+                result.warnings += imported.warnings
+            } catch {
+                var problem = error
+                problem.command = command.number
+                result.errors.append(problem)
+            }
+        }
+        return result
+    }
+}

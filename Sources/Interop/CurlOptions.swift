@@ -1,0 +1,87 @@
+/// The curl options `runner import curl` knows: what each does to the request, or that it has no equivalent.
+enum CurlOption: Sendable {
+    /// What an option means for the request.
+    enum Effect: Sendable, Hashable {
+        case method, header, url, user, cookie, userAgent, referer, oauth2Bearer, maxTime, proxy, maxRedirects
+        case data(CurlData.Kind)
+        case json
+        /// `-F` (true: `@file`, `<file` and `;type=` are read) or `--form-string` (false: the value as written).
+        case form(parsesFiles: Bool)
+        case get, head, location, insecure
+        /// What runner does anyway: `--compressed` (it asks for gzip and deflate and decodes them), `--basic` (with `-u`).
+        case alreadyDone
+        /// Something runner has no key for (`-o`, `--limit-rate`): listed, never applied.
+        case noEquivalent
+    }
+
+    /// An option's names, whether it takes a value, and its effect.
+    struct Definition: Sendable {
+        var long: String
+        var short: Character?
+        var takesValue: Bool
+        var effect: Effect
+    }
+
+    /// Every known option.
+    static let all: [Definition] = known + withoutEquivalent
+
+    private static let known: [Definition] = [
+        Definition(long: "request", short: "X", takesValue: true, effect: .method),
+        Definition(long: "header", short: "H", takesValue: true, effect: .header),
+        Definition(long: "url", short: nil, takesValue: true, effect: .url),
+        Definition(long: "data", short: "d", takesValue: true, effect: .data(.ascii)),
+        Definition(long: "data-ascii", short: nil, takesValue: true, effect: .data(.ascii)),
+        Definition(long: "data-raw", short: nil, takesValue: true, effect: .data(.raw)),
+        Definition(long: "data-binary", short: nil, takesValue: true, effect: .data(.binary)),
+        Definition(long: "data-urlencode", short: nil, takesValue: true, effect: .data(.urlencode)),
+        Definition(long: "json", short: nil, takesValue: true, effect: .json),
+        Definition(long: "form", short: "F", takesValue: true, effect: .form(parsesFiles: true)),
+        Definition(long: "form-string", short: nil, takesValue: true, effect: .form(parsesFiles: false)),
+        Definition(long: "user", short: "u", takesValue: true, effect: .user),
+        Definition(long: "get", short: "G", takesValue: false, effect: .get),
+        Definition(long: "head", short: "I", takesValue: false, effect: .head),
+        Definition(long: "location", short: "L", takesValue: false, effect: .location),
+        Definition(long: "location-trusted", short: nil, takesValue: false, effect: .location),
+        Definition(long: "max-redirs", short: nil, takesValue: true, effect: .maxRedirects),
+        Definition(long: "insecure", short: "k", takesValue: false, effect: .insecure),
+        Definition(long: "compressed", short: nil, takesValue: false, effect: .alreadyDone),
+        Definition(long: "basic", short: nil, takesValue: false, effect: .alreadyDone),
+        Definition(long: "cookie", short: "b", takesValue: true, effect: .cookie),
+        Definition(long: "user-agent", short: "A", takesValue: true, effect: .userAgent),
+        Definition(long: "referer", short: "e", takesValue: true, effect: .referer),
+        Definition(long: "oauth2-bearer", short: nil, takesValue: true, effect: .oauth2Bearer),
+        Definition(long: "max-time", short: "m", takesValue: true, effect: .maxTime),
+        Definition(long: "proxy", short: "x", takesValue: true, effect: .proxy),
+    ]
+
+    /// Options people paste that change how curl runs or prints, not a request runner can write.
+    private static let withoutEquivalent: [Definition] = [
+        ("output", "o", true), ("remote-name", "O", false), ("limit-rate", nil, true), ("silent", "s", false),
+        ("show-error", "S", false), ("verbose", "v", false), ("include", "i", false), ("fail", "f", false),
+        ("fail-with-body", nil, false), ("write-out", "w", true), ("connect-timeout", nil, true), ("retry", nil, true),
+        ("retry-delay", nil, true), ("retry-max-time", nil, true), ("retry-all-errors", nil, false),
+        ("http1.0", nil, false), ("http1.1", nil, false), ("http2", nil, false), ("http2-prior-knowledge", nil, false),
+        ("http3", nil, false), ("tlsv1.2", nil, false), ("tlsv1.3", nil, false), ("cookie-jar", "c", true),
+        ("dump-header", "D", true), ("cacert", nil, true), ("capath", nil, true), ("cert", "E", true), ("key", nil, true),
+        ("pass", nil, true), ("progress-bar", "#", false), ("no-progress-meter", nil, false), ("no-buffer", "N", false),
+        ("path-as-is", nil, false), ("globoff", "g", false), ("ipv4", "4", false), ("ipv6", "6", false),
+        ("resolve", nil, true), ("connect-to", nil, true), ("interface", nil, true), ("max-filesize", nil, true),
+        ("trace", nil, true), ("trace-ascii", nil, true), ("stderr", nil, true), ("create-dirs", nil, false),
+        ("noproxy", nil, true), ("proxy-user", "U", true), ("digest", nil, false), ("ntlm", nil, false),
+        ("negotiate", nil, false), ("anyauth", nil, false), ("keepalive-time", nil, true),
+        ("no-keepalive", nil, false), ("tcp-nodelay", nil, false), ("raw", nil, false), ("styled-output", nil, false),
+        ("parallel", "Z", false), ("next", ":", false), ("config", "K", true), ("netrc", "n", false),
+        ("netrc-optional", nil, false), ("ssl-no-revoke", nil, false), ("tr-encoding", nil, false),
+        ("http0.9", nil, false), ("ignore-content-length", nil, false), ("junk-session-cookies", "j", false),
+    ].map { Definition(long: $0.0, short: $0.1, takesValue: $0.2, effect: .noEquivalent) }
+
+    /// The option with this long name (without `--`).
+    static func named(_ long: String) -> Definition? {
+        all.first { $0.long == long }
+    }
+
+    /// The option with this letter (without `-`).
+    static func lettered(_ short: Character) -> Definition? {
+        all.first { $0.short == short }
+    }
+}

@@ -1,0 +1,436 @@
+import Foundation
+public import HTTPCore
+public import YAML
+
+/// A curl command read as a request file, with what could not be translated and what looks like a secret.
+public struct ImportedRequest: Sendable {
+    public var command: Int
+    public var document: RequestDocument
+    /// Located warnings: options without an equivalent, values that look like secrets, commands piped elsewhere.
+    public var warnings: [InteropProblem]
+}
+
+/// Translates a parsed curl command into a request document.
+///
+/// Choices (docs/interop.md describes them): a body is `json:` when `--json` gave it, when the Content-Type says JSON,
+/// or when it parses as a JSON object or list and no Content-Type is given; `form:` when it is `name=value` pairs sent
+/// as a form; `text:` otherwise (with the Content-Type curl would send). Query strings are split into `query:`, `+`
+/// read as a space. Secrets are written as they were, with a warning suggesting a `secrets:` entry.
+public struct CurlTranslation {
+    /// Where a file named by the command (`-F name=@photo.png`, `-d @body.json`) is, as the request file must name it.
+    public var filePath: @Sendable (String) -> String
+    private var warnings: [InteropProblem] = []
+    private let command: CurlCommand
+
+    private init(_ command: CurlCommand, filePath: @escaping @Sendable (String) -> String) {
+        self.command = command
+        self.filePath = filePath
+    }
+
+    /// The request file for `command`; throws at the first part that cannot become one.
+    public static func translate(_ command: CurlCommand,
+                                 filePath: @escaping @Sendable (String) -> String = { $0 }) throws(InteropProblem) -> ImportedRequest {
+        var translation = CurlTranslation(command, filePath: filePath)
+        do throws(InteropProblem) {
+            let document = try translation.document()
+            return ImportedRequest(command: command.number, document: document,
+                                   warnings: translation.warnings.map { translation.inCommand($0) })
+        } catch {
+            throw translation.inCommand(error)
+        }
+    }
+
+    private func inCommand(_ problem: InteropProblem) -> InteropProblem {
+        var problem = problem
+        problem.command = command.number
+        return problem
+    }
+
+    private mutating func warn(_ message: String, at mark: Mark, suggestion: String? = nil) {
+        warnings.append(InteropProblem(message, at: mark, suggestion: suggestion))
+    }
+
+    private mutating func document() throws(InteropProblem) -> RequestDocument {
+        let (url, query) = try target()
+        var headers = try headerFields()
+        let method = command.method?.text ?? (command.head ? "HEAD" : command.dataInQuery ? "GET"
+            : command.data.isEmpty && command.formParts.isEmpty ? "GET" : "POST")
+        let path = URLComponents(string: url)?.percentEncodedPath ?? ""
+        var document = RequestDocument(name: "\(method) \(path.isEmpty ? "/" : path)", method: method, url: url)
+        document.query = query
+        if command.dataInQuery {
+            document.query += try dataFields(requireFields: false).fields
+        } else {
+            document.body = try body(headers: &headers)
+        }
+        document.auth = auth(headers: &headers)
+        document.headers = headers.map { ($0.name, $0.value) }
+        document.options = try options()
+        for ignored in command.withoutEquivalent {
+            warn("'\(ignored.text)' has no equivalent in a request file: it is not translated", at: ignored.mark)
+        }
+        noteTemplates(in: document)
+        return document
+    }
+
+    // MARK: URL
+
+    /// The URL without its query, and the query's parameters (repeated names as lists).
+    private mutating func target() throws(InteropProblem) -> (url: String, query: [(name: String, values: [String])]) {
+        guard let written = command.urls.first else {
+            throw InteropProblem("no URL: curl needs the address to send the request to", at: command.mark,
+                                 suggestion: "add the URL, such as curl 'https://api.example.com/users'")
+        }
+        if command.urls.count > 1 {
+            throw InteropProblem("a second URL ('\(command.urls[1].text)'): a request file sends one request", at: command.urls[1].mark,
+                                 suggestion: "give each URL its own curl command (one per line)")
+        }
+        let text = written.text.contains("://") ? written.text : "http://" + written.text
+        guard var components = URLComponents(string: text) ?? PercentEncoding.encodeURL(text).flatMap(URLComponents.init(string:)),
+              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = components.host, !host.isEmpty
+        else {
+            throw InteropProblem("'\(written.text)' is not an http or https URL", at: written.mark,
+                                 suggestion: "write it like https://api.example.com/users")
+        }
+        components.fragment = nil
+        var query: [(name: String, values: [String])] = []
+        if let encoded = components.percentEncodedQuery, !encoded.isEmpty {
+            if let fields = Self.formFields(encoded) {
+                query = Self.grouped(fields)
+                components.percentEncodedQuery = nil
+            } else {
+                warn("the query string is kept in the URL: it is not name=value pairs that decode", at: written.mark)
+            }
+        }
+        if components.password != nil {
+            warn("the URL holds a password, written as it was", at: written.mark, suggestion: Self.secretSuggestion("password"))
+        }
+        return (components.string ?? text, query)
+    }
+
+    /// `a=1&b=x%20y&b=z` as decoded pairs (`+` as a space); nil when a piece has no `=` or does not decode.
+    static func formFields(_ encoded: String, requireEquals: Bool = false) -> [(name: String, value: String)]? {
+        var fields: [(name: String, value: String)] = []
+        for piece in encoded.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if requireEquals && parts.count < 2 { return nil }
+            guard let name = decode(parts[0]), !name.isEmpty, let value = parts.count > 1 ? decode(parts[1]) : "" else { return nil }
+            fields.append((name, value))
+        }
+        return fields
+    }
+
+    private static func decode(_ text: Substring) -> String? {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+
+    /// Pairs grouped by name in order of first appearance: a repeated name becomes a list.
+    static func grouped(_ fields: [(name: String, value: String)]) -> [(name: String, values: [String])] {
+        var grouped: [(name: String, values: [String])] = []
+        for field in fields {
+            if let index = grouped.firstIndex(where: { $0.name == field.name }) {
+                grouped[index].values.append(field.value)
+            } else {
+                grouped.append((field.name, [field.value]))
+            }
+        }
+        return grouped
+    }
+
+    // MARK: Headers and auth
+
+    /// `-H`, `-A`, `-e` and `-b` as header fields, a repeated name joined into one (`; ` for cookies, `, ` otherwise).
+    private mutating func headerFields() throws(InteropProblem) -> [(name: String, value: String, mark: Mark)] {
+        var fields: [(name: String, value: String, mark: Mark)] = []
+        func add(_ name: String, _ value: String, at mark: Mark) {
+            if let index = fields.firstIndex(where: { HTTPHeaders.sameName($0.name, name) }) {
+                fields[index].value += (HTTPHeaders.sameName(name, "Cookie") ? "; " : ", ") + value
+            } else {
+                fields.append((name, value, mark))
+            }
+        }
+        for header in command.headers {
+            if header.text.hasPrefix("@") {
+                warn("'-H \(header.text)' reads headers from a file, which a request file cannot name: not translated", at: header.mark)
+                continue
+            }
+            guard let separator = header.text.firstIndex(where: { $0 == ":" || $0 == ";" }) else {
+                throw InteropProblem("'\(header.text)' is not a header: write 'Name: value'", at: header.mark)
+            }
+            let name = String(header.text[..<separator]).trimmingCharacters(in: .whitespaces)
+            let value = String(header.text[header.text.index(after: separator)...]).trimmingCharacters(in: .whitespaces)
+            guard HTTPMethod(name) != nil else {
+                throw InteropProblem("'\(name)' is not a header name (letters, digits and !#$%&'*+-.^_`|~)", at: header.mark)
+            }
+            if header.text[separator] == ":" && value.isEmpty {
+                warn("'\(name):' removes a header curl adds by itself; runner has no equivalent: not translated", at: header.mark)
+                continue
+            }
+            add(name, value, at: header.mark)
+        }
+        for cookie in command.cookies {
+            guard cookie.text.contains("=") else {
+                warn("'-b \(cookie.text)' reads cookies from a file, which a request file cannot name: not translated", at: cookie.mark)
+                continue
+            }
+            add("Cookie", cookie.text, at: cookie.mark)
+        }
+        for field in fields where Self.isSecretHeader(field.name) && !HTTPHeaders.sameName(field.name, "Authorization") {
+            warn("the \(field.name) header's value is written as it was", at: field.mark, suggestion: Self.secretSuggestion("value"))
+        }
+        return fields
+    }
+
+    /// Header names whose values are credentials.
+    private static func isSecretHeader(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return ["authorization", "proxy-authorization", "cookie"].contains(lowered)
+            || ["token", "api-key", "apikey", "secret", "password", "session"].contains { lowered.contains($0) }
+    }
+
+    /// `auth:` from `-u`, `--oauth2-bearer`, or an `Authorization: Bearer`/`Basic` header (which it replaces); a header
+    /// given beside `-u` stays a header, as curl sends it instead.
+    private mutating func auth(headers: inout [(name: String, value: String, mark: Mark)]) -> RequestDocument.Auth? {
+        let headerIndex = headers.firstIndex { HTTPHeaders.sameName($0.name, "Authorization") }
+        if let index = headerIndex, command.user == nil, command.bearer == nil {
+            let header = headers[index]
+            let parts = header.value.split(separator: " ", maxSplits: 1).map(String.init)
+            let scheme = parts.first?.lowercased()
+            if parts.count == 2, scheme == "bearer" {
+                headers.remove(at: index)
+                warn("the bearer token is written as it was", at: header.mark, suggestion: Self.secretSuggestion("token"))
+                return .bearer(parts[1])
+            }
+            if parts.count == 2, scheme == "basic", let data = Data(base64Encoded: parts[1]),
+               let credentials = String(data: data, encoding: .utf8), let colon = credentials.firstIndex(of: ":") {
+                headers.remove(at: index)
+                warn("the Basic credentials are written as they were", at: header.mark, suggestion: Self.secretSuggestion("password"))
+                return .basic(username: String(credentials[..<colon]), password: String(credentials[credentials.index(after: colon)...]))
+            }
+            warn("the Authorization header is written as it was", at: header.mark, suggestion: Self.secretSuggestion("value"))
+            return nil
+        }
+        if let index = headerIndex {
+            warn("the Authorization header is written as it was", at: headers[index].mark, suggestion: Self.secretSuggestion("value"))
+        }
+        if let user = command.user {
+            guard let colon = user.text.firstIndex(of: ":") else {
+                warn("'-u \(user.text)' has no password (curl would ask for it): the password is left empty", at: user.mark,
+                     suggestion: "write the password into the file, or better " + Self.secretSuggestion("password"))
+                return .basic(username: user.text, password: "")
+            }
+            warn("the password of '-u' is written as it was", at: user.mark, suggestion: Self.secretSuggestion("password"))
+            return .basic(username: String(user.text[..<colon]), password: String(user.text[user.text.index(after: colon)...]))
+        }
+        if let bearer = command.bearer {
+            warn("the bearer token is written as it was", at: bearer.mark, suggestion: Self.secretSuggestion("token"))
+            return .bearer(bearer.text)
+        }
+        return nil
+    }
+
+    /// How to keep a credential out of the file.
+    private static func secretSuggestion(_ name: String) -> String {
+        "keep it out of the file: add `\(name): { env: API_\(name.uppercased()) }` to the environment's secrets and write \"{{ \(name) }}\" here"
+    }
+
+    // MARK: Body
+
+    /// The body from `-d`-style data or `-F` parts; the Content-Type header is dropped when the body key sets the same.
+    private mutating func body(headers: inout [(name: String, value: String, mark: Mark)]) throws(InteropProblem) -> RequestDocument.Body? {
+        if !command.formParts.isEmpty {
+            if let data = command.data.first {
+                throw InteropProblem("curl cannot send -F parts and data together", at: data.mark,
+                                     suggestion: "keep either the -F parts or the data options")
+            }
+            headers.removeAll { HTTPHeaders.sameName($0.name, "Content-Type") && $0.value.lowercased().hasPrefix("multipart/form-data") }
+            return .multipart(try command.formParts.map { part throws(InteropProblem) in try multipartPart(part.argument, literal: part.literal) })
+        }
+        guard !command.data.isEmpty else { return nil }
+        if let file = try fileBody() { return .file(file) }
+        let contentTypeIndex = headers.firstIndex { HTTPHeaders.sameName($0.name, "Content-Type") }
+        let contentType = contentTypeIndex.map { headers[$0].value.lowercased() }
+        let text = try dataText()
+        let sentAsJSON = command.data.contains { $0.kind == .json }
+        if sentAsJSON || contentType?.contains("json") == true || contentType == nil {
+            if let value = try? JSONValue.parse(text), sentAsJSON || contentType != nil || value.isListOrObject {
+                if contentType == "application/json", let index = contentTypeIndex { headers.remove(at: index) }
+                if sentAsJSON, !headers.contains(where: { HTTPHeaders.sameName($0.name, "Accept") }) {
+                    headers.append(("Accept", "application/json", command.mark))
+                }
+                return .json(value)
+            }
+        }
+        if contentType == nil || contentType == "application/x-www-form-urlencoded", let form = try? dataFields(requireFields: true) {
+            if let index = contentTypeIndex { headers.remove(at: index) }
+            noteSecretFields(form.fields, at: form.mark)
+            return .form(form.fields)
+        }
+        if contentType == nil {
+            headers.append(("Content-Type", sentAsJSON ? "application/json" : "application/x-www-form-urlencoded", command.mark))
+        }
+        return .text(text)
+    }
+
+    /// A `-d @file`, `--data-binary @file` or `--json @file` body, the only data option given; nil without one.
+    private mutating func fileBody() throws(InteropProblem) -> String? {
+        guard let reference = command.data.first(where: { $0.kind != .raw && $0.kind != .urlencode && $0.value.hasPrefix("@") }) else {
+            return nil
+        }
+        let path = String(reference.value.dropFirst())
+        guard command.data.count == 1 else {
+            throw InteropProblem("'@\(path)' reads a file, and other data options are given too: a request file sends one file as its body",
+                                 at: reference.mark, suggestion: "put all the data in the file, or write it in the command")
+        }
+        guard path != "-" else {
+            throw InteropProblem("'@-' reads the body from standard input, which a request file cannot", at: reference.mark,
+                                 suggestion: "save the body in a file and write '@FILE'")
+        }
+        if reference.kind == .ascii {
+            warn("'-d @\(path)' sends the file without its line breaks; the request file sends it as it is", at: reference.mark,
+                 suggestion: "curl's --data-binary @\(path) sends what runner sends")
+        }
+        return filePath(path)
+    }
+
+    /// The data options joined as curl joins them: with `&`, except `--json` pieces, which are concatenated.
+    private mutating func dataText() throws(InteropProblem) -> String {
+        var pieces: [String] = []
+        for data in command.data {
+            switch data.kind {
+            case .ascii, .raw, .binary, .json: pieces.append(data.value)
+            case .urlencode: pieces.append(try urlencoded(data).map { Self.encode($0.name) + "=" + Self.encode($0.value) } ?? "")
+            }
+        }
+        return command.data.allSatisfy { $0.kind == .json } ? pieces.joined() : pieces.joined(separator: "&")
+    }
+
+    /// The data as `name=value` fields for `form:` or `-G`'s query; throws when a piece is not a field (with
+    /// `requireFields`) or reads a file.
+    private mutating func dataFields(requireFields: Bool) throws(InteropProblem) -> (fields: [(name: String, values: [String])], mark: Mark) {
+        var fields: [(name: String, value: String)] = []
+        for data in command.data {
+            switch data.kind {
+            case .urlencode:
+                guard let field = try urlencoded(data) else {
+                    throw InteropProblem("'--data-urlencode \(data.value)' has no name=", at: data.mark)
+                }
+                fields.append(field)
+            case .ascii, .raw, .binary, .json:
+                if data.value.hasPrefix("@") && data.kind != .raw {
+                    throw InteropProblem("'\(data.value)' reads a file, which cannot become query or form fields", at: data.mark,
+                                         suggestion: "write the fields in the command")
+                }
+                guard let decoded = Self.formFields(data.value, requireEquals: requireFields) else {
+                    throw InteropProblem("'\(data.value)' is not name=value pairs", at: data.mark)
+                }
+                fields += decoded
+            }
+        }
+        return (Self.grouped(fields), command.data.first?.mark ?? command.mark)
+    }
+
+    /// A `--data-urlencode` value as a field (`name=value`, decoded); nil for a bare `value` or `=value`.
+    private mutating func urlencoded(_ data: CurlData) throws(InteropProblem) -> (name: String, value: String)? {
+        if let at = data.value.firstIndex(of: "@"), !data.value[..<at].contains("=") {
+            throw InteropProblem("'--data-urlencode \(data.value)' reads a file, which a request file cannot encode", at: data.mark,
+                                 suggestion: "write the value in the command: --data-urlencode 'name=value'")
+        }
+        guard let equals = data.value.firstIndex(of: "="), equals != data.value.startIndex else { return nil }
+        return (String(data.value[..<equals]), String(data.value[data.value.index(after: equals)...]))
+    }
+
+    /// Percent-encodes a form name or value as curl's `--data-urlencode` does.
+    private static func encode(_ text: String) -> String {
+        PercentEncoding.encode(text)
+    }
+
+    /// A `-F` or `--form-string` part: `name=value`, `name=@file[;type=T]` or `name=<file`.
+    private mutating func multipartPart(_ argument: CurlArgument, literal: Bool) throws(InteropProblem) -> RequestDocument.MultipartPart {
+        guard let equals = argument.text.firstIndex(of: "="), equals != argument.text.startIndex else {
+            throw InteropProblem("'\(argument.text)' is not a form part: write name=value or name=@file", at: argument.mark)
+        }
+        let name = String(argument.text[..<equals])
+        let content = String(argument.text[argument.text.index(after: equals)...])
+        guard !literal, let first = content.first, first == "@" || first == "<" else {
+            return RequestDocument.MultipartPart(name: name, value: literal ? content : Self.withoutAttributes(content))
+        }
+        var attributes = content.dropFirst().split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+        let path = Self.unquoted(attributes.removeFirst())
+        var contentType: String?
+        for attribute in attributes {
+            if attribute.hasPrefix("type=") {
+                contentType = String(attribute.dropFirst(5))
+            } else {
+                warn("';\(attribute)' in a form part has no equivalent (the part's filename is the file's name): not translated",
+                     at: argument.mark)
+            }
+        }
+        if first == "<" {
+            warn("'<\(path)' sends the file's content as a field; the request file sends it as a file part", at: argument.mark)
+        }
+        return RequestDocument.MultipartPart(name: name, file: filePath(path), contentType: contentType)
+    }
+
+    /// A `-F` value without curl's `;type=` attribute, which runner cannot set for a value part.
+    private static func withoutAttributes(_ value: String) -> String {
+        guard let range = value.range(of: ";type=") else { return value }
+        return String(value[..<range.lowerBound])
+    }
+
+    /// A file name in `-F`, which may be double-quoted.
+    private static func unquoted(_ text: String) -> String {
+        guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { return text }
+        return String(text.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
+    }
+
+    /// Warns about form fields whose names say they hold a credential.
+    private mutating func noteSecretFields(_ fields: [(name: String, values: [String])], at mark: Mark) {
+        for field in fields where ["password", "passwd", "secret", "token", "api_key", "apikey"].contains(where: field.name.lowercased().contains) {
+            warn("the form field '\(field.name)' is written as it was", at: mark, suggestion: Self.secretSuggestion(field.name))
+        }
+    }
+
+    // MARK: Options
+
+    /// `options:` from `-k`, `-L`, `--max-redirs`, `-m` and `-x`.
+    private func options() throws(InteropProblem) -> [(key: String, value: YAMLNode)] {
+        var options: [(key: String, value: YAMLNode)] = []
+        if let maxTime = command.maxTime {
+            guard let seconds = Double(maxTime.text), seconds > 0, seconds <= 168 * 3600 else {
+                throw InteropProblem("'-m \(maxTime.text)' is not a number of seconds", at: maxTime.mark)
+            }
+            options.append(("timeout", .scalar(JSONValue.double(seconds).interpolatedText + "s")))
+        }
+        if command.followsRedirects { options.append(("followRedirects", .scalar("true"))) }
+        if let maxRedirects = command.maxRedirects {
+            guard let count = Int(maxRedirects.text), count >= 0 else {
+                throw InteropProblem("'--max-redirs \(maxRedirects.text)' is not a number of redirects", at: maxRedirects.mark)
+            }
+            options.append(("maxRedirects", .scalar(String(count))))
+        }
+        if command.insecure { options.append(("insecure", .scalar("true"))) }
+        if let proxy = command.proxy {
+            options.append(("proxy", .string(proxy.text.contains("://") ? proxy.text : "http://" + proxy.text)))
+        }
+        return options
+    }
+
+    /// Warns once when a written value holds `{{`, which runner reads as a template.
+    private mutating func noteTemplates(in document: RequestDocument) {
+        guard document.yaml.contains("{{") else { return }
+        warn("'{{' in the command starts a template in a request file: each {{ name }} must be a variable of the environment",
+             at: command.mark, suggestion: "define the variables in the environment, or pass them with --var NAME=VALUE")
+    }
+}
+
+extension JSONValue {
+    /// Whether the value is an object or a list.
+    var isListOrObject: Bool {
+        switch self {
+        case .array, .object: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,308 @@
+public import YAML
+
+/// One word of a shell command as the shell would pass it (quotes removed, escapes applied), and where it starts.
+public struct ShellWord: Sendable, Hashable {
+    public var text: String
+    /// Line and column (Unicode scalars, from 1) of the word's first character in the text.
+    public var mark: Mark
+    /// Whether any part of the word was quoted (`''` is an empty word; a quoted `-X` is still an option to curl).
+    public var quoted: Bool
+
+    public init(_ text: String, at mark: Mark, quoted: Bool = false) {
+        self.text = text
+        self.mark = mark
+        self.quoted = quoted
+    }
+}
+
+/// One command of a text of shell commands: its words, and its number in the text (from 1).
+public struct ShellCommand: Sendable {
+    public var number: Int
+    public var words: [ShellWord]
+    /// Where something the command line does not pass to the program was left out (a pipe, a redirection).
+    public var ignored: [ShellWord] = []
+}
+
+/// A problem in a text of commands, at a place in it.
+public struct InteropProblem: Error, Sendable, Hashable {
+    public var message: String
+    public var mark: Mark
+    public var suggestion: String?
+    /// The number of the command it is in (from 1), when the text has commands.
+    public var command: Int?
+
+    public init(_ message: String, at mark: Mark, suggestion: String? = nil, command: Int? = nil) {
+        self.message = message
+        self.mark = mark
+        self.suggestion = suggestion
+        self.command = command
+    }
+
+    /// The message with the command it is in: `command 2: unknown curl option '--frob'`.
+    public var locatedMessage: String {
+        command.map { "command \($0): \(message)" } ?? message
+    }
+}
+
+/// Splits text into shell commands and words as a POSIX shell reads a pasted command: `'…'`, `"…"` and `$'…'` quotes,
+/// backslash escapes, lines continued by `\` (or by `^`, as Windows' cmd writes them), `#` comments, and commands
+/// separated by line breaks, `;`, `&&` and `||`. Nothing is expanded: `$NAME` stays as written.
+public struct ShellSplitter {
+    private let scalars: [Unicode.Scalar]
+    private var index = 0
+    private var line = 1
+    private var column = 1
+
+    /// A splitter over `text`.
+    public init(_ text: String) {
+        scalars = Array(text.unicodeScalars)
+    }
+
+    /// The commands of the text, in order; blank lines and comments make none.
+    public static func commands(in text: String) throws(InteropProblem) -> [ShellCommand] {
+        var splitter = ShellSplitter(text)
+        return try splitter.commands()
+    }
+
+    private var current: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
+
+    private func peek(_ offset: Int = 1) -> Unicode.Scalar? {
+        index + offset < scalars.count ? scalars[index + offset] : nil
+    }
+
+    private var mark: Mark { Mark(line: line, column: column) }
+
+    /// Moves past the current character, counting lines and columns.
+    private mutating func advance() {
+        guard let scalar = current else { return }
+        index += 1
+        if scalar == "\n" || (scalar == "\r" && current != "\n") {
+            line += 1
+            column = 1
+        } else if scalar != "\r" {
+            column += 1
+        }
+    }
+
+    /// Whether a line break (LF, CR LF or CR) starts `offset` characters ahead.
+    private func lineBreak(at offset: Int) -> Bool {
+        guard let scalar = peek(offset) else { return false }
+        return scalar == "\n" || scalar == "\r"
+    }
+
+    /// Skips a line break at the current position.
+    private mutating func skipLineBreak() {
+        if current == "\r" { advance() }
+        if current == "\n" { advance() }
+    }
+
+    private mutating func commands() throws(InteropProblem) -> [ShellCommand] {
+        var commands: [ShellCommand] = []
+        do throws(InteropProblem) {
+            try split(into: &commands)
+        } catch {
+            var problem = error
+            problem.command = commands.count + 1
+            throw problem
+        }
+        return commands
+    }
+
+    /// Appends each command of the text to `commands` as it ends.
+    private mutating func split(into commands: inout [ShellCommand]) throws(InteropProblem) {
+        var words: [ShellWord] = []
+        var ignored: [ShellWord] = []
+        var piped = false
+        func finish() {
+            if !words.isEmpty { commands.append(ShellCommand(number: commands.count + 1, words: words, ignored: ignored)) }
+            words = []
+            ignored = []
+            piped = false
+        }
+        while let scalar = current {
+            switch scalar {
+            case " ", "\t":
+                advance()
+            case "\n", "\r":
+                skipLineBreak()
+                finish()
+            case "\\" where lineBreak(at: 1), "^" where lineBreak(at: 1):
+                advance()
+                skipLineBreak()
+            case "#":
+                while let next = current, next != "\n", next != "\r" { advance() }
+            case ";":
+                advance()
+                finish()
+            case "&" where peek() == "&", "|" where peek() == "|":
+                advance()
+                advance()
+                finish()
+            case "|", ">", "<":
+                // What follows a pipe or a redirection is not sent to curl: noted, never used.
+                let start = mark
+                var operatorText = ""
+                while let next = current, next == "|" || next == ">" || next == "<" || next == "&" {
+                    operatorText.unicodeScalars.append(next)
+                    advance()
+                }
+                ignored.append(ShellWord(operatorText, at: start))
+                piped = piped || scalar == "|"
+                if scalar != "|" {
+                    while current == " " || current == "\t" { advance() }
+                    if let target = try word() { ignored.append(target) }
+                }
+            default:
+                guard let word = try word() else { continue }
+                if piped { ignored.append(word) } else { words.append(word) }
+            }
+        }
+        finish()
+    }
+
+    /// The word starting at the current character; nil when only a line continuation was there.
+    private mutating func word() throws(InteropProblem) -> ShellWord? {
+        let start = mark
+        var text = String.UnicodeScalarView()
+        var quoted = false
+        var sawText = false
+        loop: while let scalar = current {
+            switch scalar {
+            case " ", "\t", "\n", "\r", ";", "|", ">", "<":
+                break loop
+            case "&" where peek() == "&":
+                break loop
+            case "\\":
+                if lineBreak(at: 1) {
+                    advance()
+                    skipLineBreak()
+                    continue
+                }
+                advance()
+                guard let escaped = current else { break loop }
+                text.append(escaped)
+                advance()
+            case "^" where lineBreak(at: 1):
+                advance()
+                skipLineBreak()
+                continue
+            case "'":
+                try singleQuoted(into: &text)
+                quoted = true
+            case "\"":
+                try doubleQuoted(into: &text)
+                quoted = true
+            case "$" where peek() == "'":
+                advance()
+                try ansiQuoted(into: &text)
+                quoted = true
+            default:
+                text.append(scalar)
+                advance()
+            }
+            sawText = true
+        }
+        guard sawText else { return nil }
+        return ShellWord(String(text), at: start, quoted: quoted)
+    }
+
+    /// `'…'`: every character as it is, up to the next `'`.
+    private mutating func singleQuoted(into text: inout String.UnicodeScalarView) throws(InteropProblem) {
+        let opening = mark
+        advance()
+        while let scalar = current, scalar != "'" {
+            text.append(scalar)
+            advance()
+        }
+        guard current == "'" else { throw Self.unclosed("'", at: opening) }
+        advance()
+    }
+
+    /// `"…"`: a backslash escapes `"`, `\`, `$`, a backquote and a line break (which it removes); anything else is kept.
+    private mutating func doubleQuoted(into text: inout String.UnicodeScalarView) throws(InteropProblem) {
+        let opening = mark
+        advance()
+        while let scalar = current, scalar != "\"" {
+            if scalar == "\\", let next = peek() {
+                if next == "\n" || next == "\r" {
+                    advance()
+                    skipLineBreak()
+                    continue
+                }
+                if next == "\"" || next == "\\" || next == "$" || next == "`" {
+                    advance()
+                    text.append(next)
+                    advance()
+                    continue
+                }
+            }
+            text.append(scalar)
+            advance()
+        }
+        guard current == "\"" else { throw Self.unclosed("\"", at: opening) }
+        advance()
+    }
+
+    /// `$'…'` (after the `$`): C escapes such as `\n`, `\t`, `\'`, `\xHH` and `\uHHHH`, up to the next unescaped `'`.
+    private mutating func ansiQuoted(into text: inout String.UnicodeScalarView) throws(InteropProblem) {
+        let opening = Mark(line: line, column: column - 1)
+        advance()
+        while let scalar = current, scalar != "'" {
+            guard scalar == "\\", let next = peek() else {
+                text.append(scalar)
+                advance()
+                continue
+            }
+            let escapeMark = mark
+            advance()
+            advance()
+            switch next {
+            case "n": text.append("\n")
+            case "t": text.append("\t")
+            case "r": text.append("\r")
+            case "a": text.append("\u{07}")
+            case "b": text.append("\u{08}")
+            case "e", "E": text.append("\u{1B}")
+            case "f": text.append("\u{0C}")
+            case "v": text.append("\u{0B}")
+            case "x": text.append(try hexEscape(digits: 2, at: escapeMark))
+            case "u": text.append(try hexEscape(digits: 4, at: escapeMark))
+            case "U": text.append(try hexEscape(digits: 8, at: escapeMark))
+            case "0"..."7": text.append(octalEscape(first: next))
+            default: text.append(next)
+            }
+        }
+        guard current == "'" else { throw Self.unclosed("$'", at: opening) }
+        advance()
+    }
+
+    /// The character of up to `digits` hexadecimal digits after `\x`, `\u` or `\U`.
+    private mutating func hexEscape(digits: Int, at escapeMark: Mark) throws(InteropProblem) -> Unicode.Scalar {
+        var hex = ""
+        while hex.count < digits, let scalar = current, scalar.properties.isASCIIHexDigit {
+            hex.unicodeScalars.append(scalar)
+            advance()
+        }
+        guard let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) else {
+            throw InteropProblem("invalid escape in $'…': expected hexadecimal digits naming a character", at: escapeMark)
+        }
+        return scalar
+    }
+
+    /// The character of an octal escape (`\0`, `\101`): the first digit and up to two more.
+    private mutating func octalEscape(first: Unicode.Scalar) -> Unicode.Scalar {
+        var value = first.value - 48
+        var count = 1
+        while count < 3, let scalar = current, ("0"..."7").contains(scalar) {
+            value = value * 8 + scalar.value - 48
+            advance()
+            count += 1
+        }
+        return Unicode.Scalar(value & 0xFF) ?? "\u{0}"
+    }
+
+    private static func unclosed(_ quote: String, at mark: Mark) -> InteropProblem {
+        InteropProblem("unbalanced quote: the \(quote) here is never closed", at: mark,
+                       suggestion: "close the quote; inside '…', write a single quote as '\\''")
+    }
+}

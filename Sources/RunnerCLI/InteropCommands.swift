@@ -1,0 +1,64 @@
+import ArgumentParser
+import Commands
+
+/// `runner import`: requests of other tools as request files.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Translate requests of other tools into request files.",
+        subcommands: [ImportCurlCommand.self]
+    )
+}
+
+/// `runner import curl`: curl commands as request files.
+struct ImportCurlCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "curl",
+        abstract: "Translate curl commands (\"copy as cURL\" from a browser, or from docs) into request files.",
+        discussion: """
+            Options without an equivalent are listed on standard error with their place, never dropped silently. \
+            Exit status: 0 written (or printed), 1 the input cannot be read or a file exists (see --force), \
+            2 a command cannot be translated (nothing is written).
+            """
+    )
+
+    @Argument(help: "A curl command in quotes, a file of curl commands (one per line, '\\' continues a line), or - for standard input.")
+    var input: String
+
+    @Option(help: "Write a request file here (one command), or a file per command into this directory; without it, print the YAML.")
+    var out: String?
+
+    @Flag(help: "Replace existing files.")
+    var force = false
+
+    func run() throws {
+        try ImportCurl(input: input, out: out, force: force).execute().end()
+    }
+}
+
+/// `runner export`: requests of a collection for other tools.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write the requests of a collection for other tools.",
+        subcommands: [ExportCurlCommand.self]
+    )
+}
+
+/// `runner export curl`: every selected request as a curl command.
+struct ExportCurlCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "curl",
+        abstract: "Print each request as a curl command, in run order, with the environment applied.",
+        discussion: """
+            Secrets, captured values and {{ $env.NAME }} values are written as "$NAME" shell references, never their values; \
+            a comment above each command says what each reference stands for.
+            """
+    )
+
+    @OptionGroup var collection: CollectionArguments
+
+    func run() async throws {
+        try await ExportCurl(collection: collection.selection).execute().end()
+    }
+}
