@@ -13,6 +13,8 @@ public struct CollectionSelection: Sendable {
     public var environmentsDirectory: String?
     /// `--var NAME=VALUE`, in order (later wins).
     public var variables: [(name: String, value: String)]
+    /// `--env-file FILE`, in order (a later file wins; the process environment wins over every file).
+    public var environmentFiles: [String]
     /// `--tag` and `--exclude-tag`.
     public var filter: TagFilter
     /// Whether the process exits once the command is done (the command line): the loaded collection is then left for
@@ -20,13 +22,14 @@ public struct CollectionSelection: Sendable {
     public var freedAtExit: Bool
 
     public init(paths: [String], environmentName: String? = nil, environmentsDirectory: String? = nil,
-                variables: [(name: String, value: String)] = [], tags: [String] = [], excludedTags: [String] = [],
-                freedAtExit: Bool = false) {
+                variables: [(name: String, value: String)] = [], environmentFiles: [String] = [], tags: [String] = [],
+                excludedTags: [String] = [], freedAtExit: Bool = false) {
         self.freedAtExit = freedAtExit
         self.paths = paths
         self.environmentName = environmentName
         self.environmentsDirectory = environmentsDirectory
         self.variables = variables
+        self.environmentFiles = environmentFiles
         filter = TagFilter(tags: tags, excludedTags: excludedTags)
     }
 
@@ -38,17 +41,33 @@ public struct CollectionSelection: Sendable {
         return (name, String(argument[argument.index(after: equals)...]))
     }
 
-    /// Reads and checks the collection in the current directory with the process environment (with `checksReferences`,
-    /// the files it names and the client certificates too).
+    /// Reads and checks the collection in the current directory with the process environment and the `--env-file`s
+    /// (with `checksReferences`, the files it names and the client certificates too).
     func load(forSending: Bool, checksReferences: Bool = true) async -> LoadedCollection {
-        var request = ReadRequest(
-            paths: paths, environmentName: environmentName, environmentsDirectory: environmentsDirectory,
-            variables: variables, processEnvironment: ProcessInfo.processInfo.environment,
-            currentDirectory: FileManager.default.currentDirectoryPath, checksReferences: checksReferences)
-        request.forSending = forSending
-        request.selection = filter
-        var loaded = await CollectionReader.read(request)
-        if checksReferences { loaded.diagnostics += ClientCertificateProblems.diagnostics(in: loaded) }
+        let currentDirectory = FileManager.default.currentDirectoryPath
+        let environmentFileSources = SourceCache()
+        let (environment, environmentFileProblems) = DotEnvFiles.environment(
+            ProcessInfo.processInfo.environment, adding: environmentFiles, currentDirectory: currentDirectory,
+            sources: environmentFileSources)
+        var loaded: LoadedCollection
+        if environmentFileProblems.contains(where: { $0.severity == .error }) {
+            // Not read: checked without the variables a broken line was to set, it would report them as unset too.
+            loaded = LoadedCollection(files: [], environment: nil, diagnostics: [], sources: SourceCache(),
+                                      scope: ResolvedEnvironment.empty.scope())
+        } else {
+            var request = ReadRequest(
+                paths: paths, environmentName: environmentName, environmentsDirectory: environmentsDirectory,
+                variables: variables, processEnvironment: environment, currentDirectory: currentDirectory,
+                checksReferences: checksReferences)
+            request.forSending = forSending
+            request.selection = filter
+            loaded = await CollectionReader.read(request)
+            if checksReferences { loaded.diagnostics += ClientCertificateProblems.diagnostics(in: loaded) }
+        }
+        for path in environmentFileSources.paths {
+            environmentFileSources.text(for: path).map { loaded.sources.store($0, for: path) }
+        }
+        loaded.diagnostics = DiagnosticBag.sort(environmentFileProblems + loaded.diagnostics)
         if freedAtExit { ProcessExit.keep(loaded) }
         return loaded
     }

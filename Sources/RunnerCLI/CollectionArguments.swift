@@ -15,6 +15,11 @@ struct CollectionArguments: ParsableArguments {
     @Option(name: .customLong("var"), help: "A variable, NAME=VALUE; overrides the environment and captures.")
     var variables: [String] = []
 
+    @Option(name: .customLong("env-file"),
+            help: ArgumentHelp("A dotenv file (NAME=VALUE lines) for secrets' env and $env.NAME; repeatable. The process "
+                                   + "environment wins over it, a later file over an earlier one.", valueName: "file"))
+    var environmentFiles: [String] = []
+
     @OptionGroup var tags: TagArguments
 
     mutating func validate() throws {
@@ -27,7 +32,8 @@ struct CollectionArguments: ParsableArguments {
     /// The collection these arguments select.
     var selection: CollectionSelection {
         CollectionSelection(paths: paths, environmentName: environment, environmentsDirectory: environmentsDirectory,
-                            variables: variables.compactMap(CollectionSelection.variable), tags: tags.tags,
+                            variables: variables.compactMap(CollectionSelection.variable),
+                            environmentFiles: environmentFiles, tags: tags.tags,
                             excludedTags: tags.excludedTags, freedAtExit: true)
     }
 }
