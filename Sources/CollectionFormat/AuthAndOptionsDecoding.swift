@@ -28,6 +28,7 @@ extension NodeDecoder {
             definition = parts.map { .basic(username: $0["username"]!, password: $0["password"]!) }
         case "bearer":
             definition = template(value, for: "auth.bearer").map { .bearer($0) }
+            warnIfShellReference(value, for: "auth.bearer")
         default:
             let parts = requiredTemplates(value, FormatKeys.oauth2, in: "auth.oauth2")
             definition = parts.map {
@@ -53,6 +54,7 @@ extension NodeDecoder {
                 continue
             }
             if let template = template(value, for: "\(context).\(key)") { templates[key] = template } else { complete = false }
+            if Self.credentialKeys.contains(key) { warnIfShellReference(value, for: "\(context).\(key)") }
         }
         return complete ? templates : nil
     }
@@ -130,6 +132,7 @@ extension NodeDecoder {
         var password: Template?
         if let value = fields["password"] {
             guard let template = template(value, for: "\(context).password") else { return nil }
+            warnIfShellReference(value, for: "\(context).password")
             password = template
         }
         return ClientCertificateDefinition(certificate: certificate, key: key, password: password, path: path, mark: node.mark)

@@ -17,6 +17,7 @@ extension NodeDecoder {
         if let value = fields["variables"], let variablePairs = mapping(value, for: "variables") {
             for pair in variablePairs {
                 guard let name = variableName(pair.key, in: "variables"), let value = templateValue(pair.value) else { continue }
+                if Self.namesCredential(name) { warnIfShellReference(pair.value, for: "variables.\(name)") }
                 environment.variables.append(VariableDefinition(name: name, nameMark: pair.key.mark, value: value))
             }
         }

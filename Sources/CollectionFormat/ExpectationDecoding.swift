@@ -36,6 +36,7 @@ extension NodeDecoder {
         if let value = fields["schema"] { expect.schema = fileReference(value, for: "\(context).schema", location: location) }
         if let value = fields["duration"] {
             expect.duration = durationMatcher(value, for: "\(context).duration").map { Located($0, at: value.mark) }
+            if expect.duration != nil { warnIfExactDuration(value, for: "\(context).duration") }
         }
         if let value = fields["namespaces"] { expect.namespaces = namespaces(value, for: "\(context).namespaces") }
         if let value = fields["xpath"], let xpathPairs = mapping(value, for: "\(context).xpath") {

@@ -1,0 +1,58 @@
+import Testing
+@testable import CollectionFormat
+
+/// Warnings for values that are valid but probably mean something else.
+@Suite struct LikelyMistakeTests {
+    /// The one-line forms and help of an environment's diagnostics.
+    private func environmentProblems(_ yaml: String) -> [String] {
+        decodeEnvironment(yaml).1.map { $0.description + ($0.suggestion.map { " [help: \($0)]" } ?? "") }
+    }
+
+    @Test func aBareDurationInExpectWarnsThatItMeansEquals() {
+        #expect(problems("request: { url: /a }\nexpect:\n  duration: 2s\n") == [
+            "requests/r.yaml:3:13: warning: 'expect.duration: 2s' expects the request to take exactly 2s "
+                + "[help: for an upper bound write 'duration: { lessThan: 2s }']",
+        ])
+        #expect(problems("request: { url: /a }\nexpect:\n  duration: { lessThan: 2s }\n").isEmpty)
+        #expect(problems("request: { url: /a }\nexpect:\n  duration: { equals: 2s }\n").isEmpty, "written out, equals is meant")
+    }
+
+    @Test func aShellReferenceAsACredentialWarnsWithTheSecretToWrite() {
+        let warnings = problems("""
+            request: { url: /a }
+            auth: { bearer: $API_TOKEN }
+            options:
+              clientCert: { cert: c.pem, key: k.pem, password: "${KEY_PASSWORD}" }
+            """)
+        #expect(warnings.contains(
+            "requests/r.yaml:2:17: warning: 'auth.bearer' is '$API_TOKEN', which is sent as written: runner does not expand "
+                + "shell variables [help: read it from the process environment with a secret, 'secrets: { API_TOKEN: { env: "
+                + "API_TOKEN } }' in the environment and \"{{ API_TOKEN }}\" here, or write \"{{ $env.API_TOKEN }}\"]"), "\(warnings)")
+        #expect(warnings.contains { $0.hasPrefix("requests/r.yaml:4:52: warning: 'options.clientCert.password' is '${KEY_PASSWORD}'") },
+                "\(warnings)")
+    }
+
+    @Test func environmentCredentialsAndVariablesNamedLikeThemWarn() {
+        let warnings = environmentProblems("""
+            variables:
+              dbPassword: $DB_PASSWORD
+              API_Token: ${API_TOKEN}
+              clientSecretValue: $CLIENT_SECRET
+              price: $PRICE
+              secretNote: costs $5
+            auth: { oauth2: { tokenURL: $TOKEN_URL, clientID: app, clientSecret: $CLIENT_SECRET } }
+            """).map { String($0.prefix { $0 != "[" }) }
+        #expect(warnings == [
+            "environments/qa.yaml:2:15: warning: 'variables.dbPassword' is '$DB_PASSWORD', which is sent as written: runner does not expand shell variables ",
+            "environments/qa.yaml:3:14: warning: 'variables.API_Token' is '${API_TOKEN}', which is sent as written: runner does not expand shell variables ",
+            "environments/qa.yaml:4:22: warning: 'variables.clientSecretValue' is '$CLIENT_SECRET', which is sent as written: runner does not expand shell variables ",
+            "environments/qa.yaml:7:70: warning: 'auth.oauth2.clientSecret' is '$CLIENT_SECRET', which is sent as written: runner does not expand shell variables ",
+        ])
+    }
+
+    @Test func onlyAWholeReferenceWarns() {
+        for value in ["$", "${}", "${A", "$1A", "$A-B", "x$A", "{{ $env.A }}", "pa$$word"] {
+            #expect(problems("request: { url: /a }\nauth: { basic: { username: u, password: '\(value)' } }\n").isEmpty, "\(value)")
+        }
+    }
+}
