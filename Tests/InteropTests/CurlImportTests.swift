@@ -1,0 +1,183 @@
+import CollectionFormat
+import Foundation
+import HTTPCore
+import Interop
+import Testing
+
+/// `runner import curl`: commands as browsers and docs write them, read into request files.
+@Suite struct CurlImportTests {
+    /// The fixture of "copy as cURL" commands, read once.
+    static let fixture: CurlImport.Result = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/copy-as-curl.sh")
+        return CurlImport.read((try? String(contentsOf: url, encoding: .utf8)) ?? "")
+    }()
+
+    /// The request of the fixture's command `number`.
+    static func request(_ number: Int) throws -> RequestDocument {
+        try #require(fixture.requests.first { $0.command == number }).document
+    }
+
+    /// A value of a document's headers, by name in any case.
+    static func header(_ name: String, of document: RequestDocument) -> String? {
+        document.headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    @Test func everyFixtureCommandTranslatesAndDecodesAsARequestFileWithoutProblems() throws {
+        #expect(Self.fixture.errors.isEmpty, "\(Self.fixture.errors)")
+        #expect(Self.fixture.requests.map(\.command) == Array(1...14))
+        for imported in Self.fixture.requests {
+            let decoded = FileDecoding.requestFile(Array(imported.document.yaml.utf8), path: "imported.yaml",
+                                                   absolutePath: "/tmp/imported.yaml", defaultName: "imported")
+            let errors = decoded.diagnostics.filter { $0.severity == .error }
+            #expect(errors.isEmpty, "command \(imported.command):\n\(imported.document.yaml)\n\(errors)")
+        }
+    }
+
+    @Test func chromeJSONPostBecomesJSONWithBearerAuthQueryAndCookies() throws {
+        let document = try Self.request(1)
+        #expect(document.method == "POST")
+        #expect(document.url == "https://app.example.com/api/v1/users")
+        #expect(document.query.map(\.name) == ["page", "tag"] && document.query[1].values == ["a", "b"])
+        guard case .json(let value)? = document.body else { Issue.record("not json: \(document.yaml)"); return }
+        #expect(value == (try JSONValue.parse(#"{"name":"Arthur","quota":10,"admin":false,"tags":["a","b"],"manager":null}"#)))
+        guard case .bearer(let token)? = document.auth else { Issue.record("no bearer auth"); return }
+        #expect(token == "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbg")
+        #expect(Self.header("content-type", of: document) == nil)
+        #expect(Self.header("authorization", of: document) == nil)
+        #expect(Self.header("cookie", of: document) == "session=abc123; theme=dark")
+        #expect(Self.header("sec-ch-ua", of: document) == #""Chromium";v="122", "Not(A:Brand";v="24", "Google Chrome";v="122""#)
+        #expect(document.yaml.contains("quota: 10\n") && document.yaml.contains("admin: false\n"))
+        let warnings = Self.fixture.warnings.filter { $0.command == 1 }.map(\.message)
+        #expect(warnings.contains { $0.contains("bearer token") } && warnings.contains { $0.contains("Cookie") })
+    }
+
+    @Test func ansiCQuotingKeepsQuotesEscapesAndUnicode() throws {
+        guard case .json(let value)? = try Self.request(2).body else { Issue.record("not json"); return }
+        #expect(value == .object(JSONObject([("text", .string("it's done\nreally")), ("emoji", .string("é"))])))
+    }
+
+    @Test func firefoxLoginFormBecomesAFormWithDecodedValues() throws {
+        let document = try Self.request(3)
+        #expect(document.method == "POST")
+        guard case .form(let fields)? = document.body else { Issue.record("not a form: \(document.yaml)"); return }
+        #expect(fields.map(\.name) == ["username", "password", "remember"])
+        #expect(fields[1].values == ["p@ss word"])
+        #expect(Self.header("content-type", of: document) == nil)
+        #expect(Self.fixture.warnings.contains { $0.command == 3 && $0.message.contains("'password'") })
+    }
+
+    @Test func queryValuesAreDecodedAndNumbersStayStrings() throws {
+        let document = try Self.request(4)
+        #expect(document.method == "GET" && document.body == nil)
+        #expect(document.query.map(\.values) == [["hello world"], ["10"]])
+        #expect(document.yaml.contains("limit: \"10\""))
+    }
+
+    @Test func docsStyleUserAndDataBecomeBasicAuthAndAForm() throws {
+        let document = try Self.request(5)
+        guard case .basic(let username, let password)? = document.auth else { Issue.record("no basic auth"); return }
+        #expect(username == "sk_test_4eC39HqLyjWDarjtT1zdp7dc" && password == "")
+        guard case .form(let fields)? = document.body else { Issue.record("not a form"); return }
+        #expect(fields.last?.values == ["My First Test Charge (created for API docs)"])
+    }
+
+    @Test func locationBecomesFollowRedirectsAndTheURLMayComeLast() throws {
+        let document = try Self.request(6)
+        #expect(document.url == "https://api.github.com/repos/OWNER/REPO/issues")
+        #expect(document.options.map(\.key) == ["followRedirects"])
+        #expect(Self.header("accept", of: document) == "application/vnd.github+json")
+    }
+
+    @Test func formPartsBecomeMultipartWithFilesAndLiteralValues() throws {
+        guard case .multipart(let parts)? = try Self.request(7).body else { Issue.record("not multipart"); return }
+        #expect(parts.map(\.name) == ["avatar", "note", "raw"])
+        #expect(parts[0].file == "photo.png" && parts[0].contentType == "image/png")
+        #expect(parts[1].value == "hello there" && parts[2].value == "@not-a-file")
+    }
+
+    @Test func jsonOptionSendsJSONAndAcceptsIt() throws {
+        let document = try Self.request(8)
+        #expect(document.method == "POST")
+        guard case .json(let value)? = document.body else { Issue.record("not json"); return }
+        #expect(value == .object(JSONObject([("event", .string("deploy")), ("ok", .bool(true))])))
+        #expect(Self.header("accept", of: document) == "application/json")
+    }
+
+    @Test func getPutsTheDataIntoTheQuery() throws {
+        let document = try Self.request(9)
+        #expect(document.method == "GET" && document.body == nil)
+        #expect(document.query.map(\.name) == ["q", "limit"] && document.query[0].values == ["café & bar"])
+    }
+
+    @Test func groupedShortOptionsGiveHeadInsecureTimeoutAndProxy() throws {
+        let document = try Self.request(10)
+        #expect(document.method == "HEAD")
+        #expect(document.yaml.contains("timeout: 2.5s") && document.yaml.contains("insecure: true"))
+        #expect(document.yaml.contains("proxy: http://proxy.internal:3128"))
+        #expect(Self.fixture.warnings.contains { $0.command == 10 && $0.message.contains("'-s'") })
+    }
+
+    @Test func otherContentTypesAreTextWithTheirHeader() throws {
+        let document = try Self.request(11)
+        #expect(document.method == "PUT")
+        guard case .text(let text)? = document.body else { Issue.record("not text"); return }
+        #expect(text == "<item><name>Lamp</name></item>" && Self.header("content-type", of: document) == "application/xml")
+    }
+
+    @Test func windowsContinuationsUrlUserAgentAndReferer() throws {
+        let document = try Self.request(12)
+        #expect(document.url == "https://api.example.com/v1/ping")
+        #expect(Self.header("user-agent", of: document) == "runner-import-test")
+        #expect(Self.header("referer", of: document) == "https://docs.example.com/")
+    }
+
+    @Test func optionsWithoutEquivalentAreListedWithTheirPlace() throws {
+        guard case .json? = try Self.request(13).body else { Issue.record("a JSON list without a content type is json"); return }
+        let listed = Self.fixture.warnings.filter { $0.command == 13 && $0.message.contains("no equivalent") }
+        #expect(listed.map(\.message).map { $0.components(separatedBy: "'")[1] } == ["-o out.json", "--limit-rate 100K", "-w %{http_code}"])
+        #expect(listed.allSatisfy { $0.mark.line == 64 })
+        #expect(listed.first?.mark.column == 65)
+    }
+
+    @Test func basicAuthorizationHeaderIsDecoded() throws {
+        guard case .basic(let username, let password)? = try Self.request(14).auth else { Issue.record("no basic auth"); return }
+        #expect(username == "aladdin" && password == "opensesame")
+    }
+
+    @Test(arguments: [
+        ("curl 'https://x.example.com -H a", 1, 6, "unbalanced quote"),
+        ("curl https://x.example.com --frobnicate", 1, 28, "unknown curl option '--frobnicate'"),
+        ("curl -H 'A: b'", 1, 1, "no URL"),
+        ("wget https://x.example.com", 1, 1, "not a curl command"),
+        ("curl https://a.example.com\ncurl https://b.example.com -X", 2, 28, "'-X' needs a value"),
+        ("curl https://a.example.com https://b.example.com", 1, 28, "a second URL"),
+        ("curl ftp://a.example.com", 1, 6, "not an http or https URL"),
+        ("curl https://a.example.com -H 'bad name: x'", 1, 31, "not a header name"),
+        ("curl https://a.example.com \\\n  --data-raw $'\\x'", 2, 16, "invalid escape"),
+    ])
+    func badCommandsAreLocatedErrors(text: String, line: Int, column: Int, message: String) throws {
+        let result = CurlImport.read(text)
+        let error = try #require(result.errors.first)
+        #expect(error.locatedMessage.contains(message), "\(error)")
+        #expect((error.mark.line, error.mark.column) == (line, column), "\(error)")
+        #expect(error.command == text.components(separatedBy: "\n").prefix(line).filter { $0.hasPrefix("curl") || $0.hasPrefix("wget") }.count)
+    }
+
+    @Test func aSuggestionNamesTheClosestOption() throws {
+        let error = try #require(CurlImport.read("curl https://a.example.com --heder 'A: b'").errors.first)
+        #expect(error.suggestion == "did you mean '--header'?")
+    }
+
+    @Test func commandsAreSeparatedByLinesSemicolonsAndAndAndPipesAreIgnored() throws {
+        let result = CurlImport.read("curl https://a.example.com/1 ; curl https://a.example.com/2 && curl https://a.example.com/3 | jq .\n$ curl https://a.example.com/4")
+        #expect(result.errors.isEmpty)
+        #expect(result.requests.map(\.document.url) == (1...4).map { "https://a.example.com/\($0)" })
+        #expect(result.warnings.contains { $0.message.contains("'|'") && $0.command == 3 })
+    }
+
+    @Test func fileNamesComeFromTheMethodAndPath() throws {
+        #expect(try Self.request(1).suggestedFileName == "post-api-v1-users.yaml")
+        #expect(try Self.request(12).suggestedFileName == "get-v1-ping.yaml")
+        #expect(RequestDocument(name: "x", method: "GET", url: "https://example.com/").suggestedFileName == "get-example-com.yaml")
+    }
+}

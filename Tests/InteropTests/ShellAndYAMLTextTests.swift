@@ -1,0 +1,70 @@
+import Foundation
+import HTTPCore
+import Interop
+import Testing
+import YAML
+
+/// The quoting both directions rely on: shell words that a shell reads back exactly, YAML scalars that keep their type.
+@Suite struct ShellAndYAMLTextTests {
+    /// What `/bin/sh` prints for `printf %s WORD`, with `environment`.
+    private static func shellPrints(_ word: String, environment: [String: String] = [:]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "printf %s " + word]
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test(arguments: ["plain", "it's", "a b\tc", "$HOME `x` \\ \"q\"", "line\nbreak", "", "-x", "ü & *?[]"])
+    func quotedWordsReadBackAsWritten(text: String) throws {
+        #expect(try Self.shellPrints(ShellText.literal(text).quoted) == text)
+    }
+
+    @Test func placeholdersAndHiddenValuesBecomeVariableReferences() throws {
+        var placeholders = ValuePlaceholders(nonce: "abc")
+        placeholders.hiddenValues = [("s3cret-value", "API_SECRET")]
+        let text = #"{"token":""# + placeholders.placeholder(for: "TOKEN") + #"","note":"has s3cret-value inside"}"#
+        let word = placeholders.shellText(text)
+        #expect(word.variables == ["TOKEN", "API_SECRET"])
+        #expect(!word.quoted.contains("s3cret-value"))
+        let printed = try Self.shellPrints(word.quoted, environment: ["TOKEN": "t'o k\"en", "API_SECRET": "X"])
+        #expect(printed == #"{"token":"t'o k"en","note":"has X inside"}"#)
+    }
+
+    @Test func shellVariableNamesAreValid() {
+        #expect(ShellText.variableName("user-id") == "user_id")
+        #expect(ShellText.variableName("2fa") == "_2fa")
+    }
+
+    @Test(arguments: ["007", "true", "False", "null", "~", "a: b", "a #b", "-x", "", " lead", "trail ", "{{ x }}", "[1]",
+                      "line\nbreak", "tab\there", "\u{85}", "ok", "https://x.example.com/a?b=c&d=e", "é"])
+    func yamlScalarsReadBackAsTheSameString(text: String) throws {
+        let document = YAMLNode.mapping([("key", .string(text))]).document
+        let root = try #require(try YAMLParser.parse(Array(document.utf8)))
+        guard case .mapping(let pairs) = root.content, let value = pairs.first?.value, case .scalar(let scalar) = value.content else {
+            Issue.record("not a mapping of a scalar: \(document)")
+            return
+        }
+        #expect(scalar.value == .string(text), "\(document)")
+    }
+
+    @Test func nestedValuesAreWrittenInBlockStyle() throws {
+        let value = try JSONValue.parse(#"{"a":[1,{"b":[]},[2,3]],"c":{},"d":1.5}"#)
+        #expect(YAMLNode.mapping([("json", .json(value))]).document == """
+            json:
+              a:
+                - 1
+                - b: []
+                - - 2
+                  - 3
+              c: {}
+              d: 1.5
+
+            """)
+    }
+}
