@@ -1,0 +1,164 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `runner import curl` and `runner export curl` as a user runs them: files that `validate` accepts and `run` sends, and
+/// exported commands that the real curl sends as runner does, with no secret in them.
+@Suite struct InteropScenarioTests {
+    /// A new empty folder, removed by `body`'s end.
+    private static func inFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-interop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try await body(folder)
+    }
+
+    private static func write(_ text: String, to path: String, in folder: URL) throws {
+        let url = folder.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    private static let environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
+
+    private static var curl: String? {
+        ["/usr/bin/curl", "/usr/local/bin/curl", "/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    @Test func everyCopyAsCurlFixtureImportsIntoFilesThatValidateAccepts() async throws {
+        try await Self.inFolder { folder in
+            try Self.write("not really a png", to: "photo.png", in: folder)
+            let fixture = Repository.url("Tests/InteropTests/Fixtures/copy-as-curl.sh").path
+            let imported = try await RunnerProcess.run(["import", "curl", fixture, "--out", "requests/imported"], in: folder,
+                                                       environment: Self.environment)
+            #expect(imported.exitCode == 0, "\(imported.stderr)")
+            #expect(imported.stdout.components(separatedBy: "wrote ").count - 1 == 14)
+            #expect(imported.stderr.contains("copy-as-curl.sh:64:65: warning: command 13: '-o out.json' has no equivalent"))
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("requests/imported").path)
+            #expect(files.count == 14 && !files.contains { $0.hasPrefix(".") })
+            let validated = try await RunnerProcess.run(["validate", "requests"], in: folder, environment: Self.environment)
+            #expect(validated.exitCode == 0, "\(validated.stdout)\n\(validated.stderr)")
+            #expect(validated.stdout.contains("14 requests in 14 files valid"))
+        }
+    }
+
+    @Test func importedCommandsRunGreenAgainstALoopbackServer() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.stop() } }
+        try await Self.inFolder { folder in
+            let base = "http://127.0.0.1:\(server.port)"
+            try Self.write("note text", to: "note.txt", in: folder)
+            try Self.write("""
+                curl '\(base)/echo/users?page=2&tag=a&tag=b' -H 'accept: application/json' -H 'content-type: application/json' \\
+                  --data-raw '{"name":"Arthur","quota":10}' --compressed
+                curl \(base)/echo/login -d 'user=arthur&password=p%40ss+word'
+                curl -X PUT "\(base)/echo/items/1" -H "Content-Type: text/plain" --data-binary 'hello there'
+                curl -u ci:pw \(base)/echo/upload -F note=hi -F 'doc=@note.txt;type=text/plain'
+                """, to: "commands.txt", in: folder)
+            let imported = try await RunnerProcess.run(["import", "curl", "commands.txt", "--out", "requests"], in: folder,
+                                                       environment: Self.environment)
+            #expect(imported.exitCode == 0, "\(imported.stderr)")
+            let run = try await RunnerProcess.run(["run", "requests"], in: folder, environment: Self.environment)
+            #expect(run.exitCode == 0, "\(run.stdout)\n\(run.stderr)")
+            let received = server.receivedRequests().sorted { $0.path < $1.path }
+            #expect(received.map { "\($0.method) \($0.path)" } == ["PUT /echo/items/1", "POST /echo/login", "POST /echo/upload", "POST /echo/users"])
+            let users = try #require(received.last)
+            #expect(users.queryItems.map { "\($0.name)=\($0.value)" } == ["page=2", "tag=a", "tag=b"])
+            #expect(users.bodyText == #"{"name":"Arthur","quota":10}"#)
+            #expect(received[1].formItems.map { "\($0.name)=\($0.value)" } == ["user=arthur", "password=p@ss word"])
+            #expect(received[0].bodyText == "hello there" && received[0].header("Content-Type") == "text/plain")
+            #expect(received[2].basicCredentials?.user == "ci" && received[2].bodyText?.contains("note text") == true)
+        }
+    }
+
+    @Test(.enabled(if: curl != nil, "curl is not installed: the exported commands cannot be run"))
+    func exportedCommandsSendWhatRunSendsWithoutTheSecret() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.stop() } }
+        try await Self.inFolder { folder in
+            try Self.write("""
+                baseURL: http://127.0.0.1:{{ port }}
+                headers: { X-Team: api }
+                query: { lang: en }
+                variables: { port: 1 }
+                secrets:
+                  token: { env: INTEROP_TOKEN }
+                """, to: "environments/test.yaml", in: folder)
+            try Self.write("""
+                name: Create
+                request:
+                  method: POST
+                  url: /echo/users
+                  query: { page: 2, tag: [a, "b c"] }
+                  headers: { X-Trace: "it's t-1" }
+                  json: { name: Arthur, quota: 10, token: "{{ token }}" }
+                auth: { bearer: "{{ token }}" }
+                """, to: "requests/01-create.yaml", in: folder)
+            try Self.write("""
+                request:
+                  method: POST
+                  url: /echo/form
+                  form: { user: arthur, password: "{{ token }}", note: "a&b=c" }
+                auth: { basic: { username: ci, password: "{{ token }}" } }
+                """, to: "requests/02-form.yaml", in: folder)
+            let secret = "s3cret-token-value"
+            var environment = Self.environment
+            environment["INTEROP_TOKEN"] = secret
+            let arguments = ["requests", "--env", "test", "--var", "port=\(server.port)"]
+            let run = try await RunnerProcess.run(["run"] + arguments, in: folder, environment: environment)
+            #expect(run.exitCode == 0, "\(run.stdout)\n\(run.stderr)")
+            let export = try await RunnerProcess.run(["export", "curl"] + arguments, in: folder, environment: environment)
+            #expect(export.exitCode == 0, "\(export.stderr)")
+            #expect(!export.stdout.contains(secret) && !export.stderr.contains(secret))
+            #expect(export.stdout.contains("# $INTEROP_TOKEN: the secret 'token'"))
+            let shell = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"), ["-c", "set -e\n" + export.stdout],
+                                                    in: folder, environment: environment)
+            #expect(shell.exitCode == 0, "\(export.stdout)\n\(shell.stderr)")
+            let received = server.receivedRequests()
+            try #require(received.count == 4, "\(export.stdout)")
+            for (byRunner, byCurl) in zip(received[0..<2], received[2..<4]) {
+                #expect(byCurl.method == byRunner.method)
+                #expect(byCurl.uri == byRunner.uri)
+                for name in ["Authorization", "Content-Type", "X-Trace", "X-Team"] {
+                    #expect(byCurl.header(name) == byRunner.header(name), "\(name)")
+                }
+                #expect(byCurl.formItems.map(\.value) == byRunner.formItems.map(\.value))
+                let json = { (request: RecordedRequest) in try? JSONSerialization.jsonObject(with: Data(request.body)) as? NSDictionary }
+                #expect(json(byCurl) == json(byRunner))
+            }
+            #expect(received[2].bearerToken == secret)
+        }
+    }
+
+    @Test func badCommandsAreLocatedAndNothingIsWritten() async throws {
+        try await Self.inFolder { folder in
+            try Self.write("curl https://a.example.com/ok\ncurl 'https://a.example.com/x -H 'A: b'\n", to: "bad.txt", in: folder)
+            let bad = try await RunnerProcess.run(["import", "curl", "bad.txt", "--out", "requests"], in: folder,
+                                                  environment: Self.environment)
+            #expect(bad.exitCode == 2)
+            #expect(bad.stderr.contains("bad.txt:2:39: error: command 2: unbalanced quote"), "\(bad.stderr)")
+            #expect(bad.stderr.contains(" 2 | curl 'https://a.example.com/x -H 'A: b'\n   |                                       ^"))
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("requests").path))
+            let option = try await RunnerProcess.run(["import", "curl", "curl https://a.example.com --frob"], in: folder,
+                                                     environment: Self.environment)
+            #expect(option.exitCode == 2 && option.stderr.contains("<command>:1:28: error: command 1: unknown curl option '--frob'"))
+        }
+    }
+
+    @Test func importOverwritesNothingWithoutForce() async throws {
+        try await Self.inFolder { folder in
+            try Self.write("kept", to: "requests/ping.yaml", in: folder)
+            let command = "curl -X POST https://api.example.com/ping"
+            let refused = try await RunnerProcess.run(["import", "curl", command, "--out", "requests/ping.yaml"], in: folder,
+                                                      environment: Self.environment)
+            #expect(refused.exitCode == 1 && refused.stderr.contains("requests/ping.yaml"))
+            #expect(try String(contentsOf: folder.appendingPathComponent("requests/ping.yaml"), encoding: .utf8) == "kept")
+            let forced = try await RunnerProcess.run(["import", "curl", command, "--out", "requests/ping.yaml", "--force"],
+                                                     in: folder, environment: Self.environment)
+            #expect(forced.exitCode == 0, "\(forced.stderr)")
+            let text = try String(contentsOf: folder.appendingPathComponent("requests/ping.yaml"), encoding: .utf8)
+            #expect(text.hasPrefix("name: POST /ping\n"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("requests").path) == ["ping.yaml"])
+        }
+    }
+}
