@@ -34,6 +34,8 @@ public indirect enum ValueShape: Sendable {
     case mapping(of: ValueShape)
     /// A mapping of JSONPath queries (starting with `$`) to values of one shape.
     case queries(of: ValueShape)
+    /// A mapping of templates (keys with a `{{ }}` expression) to values of one shape, at least one.
+    case templates(of: ValueShape)
     /// A mapping of the format's keys: one of `FormatKeys`' mappings.
     case keys(FormatMapping.Name)
     /// A value of any of these shapes.
@@ -149,34 +151,50 @@ public enum FormatKeys {
     private static let skipKey = FormatKey(
         "skip", .anyOf([.boolean, .string(pattern: nil, example: "waiting for ticket 42")]),
         "true, false, or the reason it is skipped; reported as SKIP.")
+    private static let whenKey = FormatKey(
+        "when", .templates(of: .matcher),
+        "Runs only when every condition holds: templates (an undefined variable is absent) to a value or a matcher; else SKIP.")
+
+    /// A lone template, as `each:` takes one: `{{ NAME }}`.
+    private static let loneTemplate = ValueShape.string(pattern: "^\\s*\\{\\{[^{}]*\\}\\}\\s*$", example: "{{ ids }}")
+
+    /// The keys of one request, wherever it is written.
+    private static let requestKeys = [
+        nameKey, tagsKey, skipKey, whenKey,
+        FormatKey("request", .keys(.request), "The request to send."),
+        FormatKey("auth", .auth, "How it authenticates: none, basic, bearer or oauth2; replaces the environment's auth."),
+        FormatKey("options", .keys(.requestOptions), "Timeout, delay, redirects and retries; each overrides the environment's."),
+        FormatKey("expect", .keys(.expect), "What the response must satisfy."),
+        FormatKey("capture", .mapping(of: .captureSource),
+                  "Variables for later requests: names to a JSONPath on the body, or to a header, cookie, regex or status."),
+    ]
 
     public static let requestDefinition = FormatMapping(
-        .requestDefinition, "A request: the top level of a request file, or one step of a flow.",
-        keys: [
-            nameKey, tagsKey, skipKey,
-            FormatKey("request", .keys(.request), "The request to send."),
-            FormatKey("auth", .auth, "How it authenticates: none, basic, bearer or oauth2; replaces the environment's auth."),
-            FormatKey("options", .keys(.requestOptions), "Timeout, delay, redirects and retries; each overrides the environment's."),
-            FormatKey("expect", .keys(.expect), "What the response must satisfy."),
-            FormatKey("capture", .mapping(of: .captureSource),
-                      "Variables for later requests: names to a JSONPath on the body, or to a header, cookie, regex or status."),
+        .requestDefinition, "One step of a flow: a request, which each: may run once per element of a list.",
+        keys: requestKeys + [
+            FormatKey("each", loneTemplate,
+                      "A lone template whose value is a list (a capture or a variable): the step runs once per element, "
+                          + "as item (a mapping's fields too) with index from 1."),
         ],
         required: ["request"])
 
     private static let eachKey = FormatKey(
-        "each", .anyOf([.filePath, .list(of: .mapping(of: .anyValue), nonEmpty: true)]),
-        "Data-driven: a .csv, .json or .yaml file of rows, or a list of mappings; the file runs once per row.")
+        "each", .anyOf([.filePath, .list(of: .mapping(of: .anyValue), nonEmpty: true), loneTemplate]),
+        "Data-driven: a .csv, .json or .yaml file of rows, a list of mappings, or a lone template whose value is a list; "
+            + "the file runs once per row.")
 
     public static let singleRequestFile = FormatMapping(
         .singleRequestFile, "A request file with one request (and, with each, one run per row).",
-        keys: requestDefinition.keys + [eachKey], required: ["request"])
+        keys: requestKeys + [eachKey], required: ["request"])
 
     public static let flowFile = FormatMapping(
         .flowFile, "A flow: requests run in order, where a failing step skips the rest.",
         keys: [
-            nameKey, tagsKey, skipKey, eachKey,
+            nameKey, tagsKey, skipKey, eachKey, whenKey,
             FormatKey("steps", .list(of: .anyOf([.keys(.requestDefinition), .keys(.useStep)]), nonEmpty: true),
                       "The steps, each a request with the keys of a request file, or a use of another file's steps."),
+            FormatKey("finally", .list(of: .anyOf([.keys(.requestDefinition), .keys(.useStep)]), nonEmpty: true),
+                      "Cleanup steps run after the steps whatever happened (a failure, a first SIGINT or SIGTERM); they see the captures made so far."),
         ],
         required: ["steps"])
 

@@ -10,6 +10,8 @@ public enum FormatSchema {
 
     /// The pattern of a JSONPath query's text: the decoder parses the rest.
     static let jsonPathPattern = "^\\$"
+    /// The pattern of a key that is a template: it has a `{{ }}` expression.
+    static let templatePattern = "\\{\\{.*\\}\\}"
     /// The pattern of a duration's text (`DurationSyntax.read` accepts it; a duration may not exceed a week).
     static let durationPattern = "^[0-9]+(\\.[0-9]*)?(ms|s|m|h)$"
 
@@ -51,7 +53,7 @@ public enum FormatSchema {
     static func mappings(in shape: ValueShape) -> [FormatMapping.Name] {
         switch shape {
         case .keys(let name): [name]
-        case .list(let element, _), .scalarOrList(let element), .mapping(let element), .queries(let element):
+        case .list(let element, _), .scalarOrList(let element), .mapping(let element), .queries(let element), .templates(let element):
             mappings(in: element)
         case .anyOf(let shapes): shapes.flatMap(mappings)
         default: []
@@ -144,6 +146,10 @@ public enum FormatSchema {
             let queries = JSONObject([(jsonPathPattern, .object(schema(of: value)))])
             return object(("type", .string("object")), ("patternProperties", .object(queries)),
                           ("additionalProperties", .bool(false)))
+        case .templates(let value):
+            let templates = JSONObject([(templatePattern, .object(schema(of: value)))])
+            return object(("type", .string("object")), ("patternProperties", .object(templates)),
+                          ("additionalProperties", .bool(false)), ("minProperties", .int(1)))
         case .keys(let name):
             return object(("$ref", .string("#/$defs/\(name.rawValue)")))
         case .anyOf(let shapes):

@@ -1,9 +1,9 @@
-import HTTPCore
+public import HTTPCore
 
 /// Naming JSON values in messages.
-enum JSONText {
+public enum JSONText {
     /// "a string", "a number", ... for messages.
-    static func kindName(of value: JSONValue) -> String {
+    public static func kindName(of value: JSONValue) -> String {
         switch value {
         case .null: "null"
         case .bool: "a boolean"

@@ -46,7 +46,9 @@ extension NodeDecoder {
         }
         guard isFlow else {
             let definition = requestDefinition(pairs, at: root.mark, defaultName: defaultName, context: nil,
-                                               location: location, explanations: [:], allowed: FormatKeys.singleRequestFile.names)
+                                               location: location,
+                                               explanations: ["finally": "cleanup steps belong to a flow: put the request under 'steps:' and the cleanup under 'finally:'"],
+                                               allowed: FormatKeys.singleRequestFile.names)
             file.name = definition.name
             file.tags = definition.tags
             file.skip = definition.skip
@@ -55,32 +57,86 @@ extension NodeDecoder {
         }
         let notInFlow = "in a flow, put it inside a step"
         let fields = fields(pairs, allowed: FormatKeys.flowFile.names, in: nil,
-                            explanations: Dictionary(uniqueKeysWithValues: Self.definitionKeys.map { ($0, notInFlow) }))
+                            explanations: Dictionary(uniqueKeysWithValues: Self.definitionKeys.filter { !FormatKeys.flowFile.names.contains($0) }.map { ($0, notInFlow) }))
         file.isFlow = true
         file.name = fields["name"].flatMap { string($0, for: "name") } ?? defaultName
         file.tags = fields["tags"].map { tags($0) } ?? []
         file.skip = fields["skip"].flatMap { skip($0) }
-        if let stepsNode = fields["steps"], let items = sequence(stepsNode, for: "steps") {
-            if items.isEmpty { error("'steps' is empty: a flow needs at least one step", at: stepsNode.mark) }
-            for (index, item) in items.enumerated() {
-                guard let stepPairs = mapping(item, for: "steps") else { continue }
-                if stepPairs.contains(where: { Self.keyText($0.key) == "use" }) {
-                    if let use = stepUse(stepPairs, at: item.mark, position: file.steps.count, location: location) {
-                        file.uses.append(use)
-                    }
-                    continue
-                }
-                file.steps.append(requestDefinition(stepPairs, at: item.mark, defaultName: "step \(index + 1)",
-                                                    context: nil, location: location,
-                                                    explanations: ["steps": "flows cannot nest: 'steps' is only allowed at the top level"]))
-            }
-        }
+        file.conditions = fields["when"].map { conditions($0) } ?? []
+        if let stepsNode = fields["steps"] { flowSteps(stepsNode, key: "steps", into: &file, location: location) }
+        if let finallyNode = fields["finally"] { flowSteps(finallyNode, key: "finally", into: &file, location: location) }
         return file
+    }
+
+    /// The steps under `steps:` or `finally:` (cleanup steps), appended to the file's steps in order.
+    private mutating func flowSteps(_ node: Node, key: String, into file: inout RequestFile, location: FileLocation) {
+        guard let items = sequence(node, for: key) else { return }
+        if items.isEmpty {
+            error("'\(key)' is empty: \(key == "steps" ? "a flow needs at least one step" : "give at least one cleanup step, or remove it")",
+                  at: node.mark)
+        }
+        let cleanup = key == "finally"
+        for item in items {
+            guard let stepPairs = mapping(item, for: key) else { continue }
+            if stepPairs.contains(where: { Self.keyText($0.key) == "use" }) {
+                if var use = stepUse(stepPairs, at: item.mark, position: file.steps.count, location: location) {
+                    use.isCleanup = cleanup
+                    file.uses.append(use)
+                }
+                continue
+            }
+            let number = file.steps.count + file.uses.count + 1
+            var step = requestDefinition(stepPairs, at: item.mark, defaultName: cleanup ? "cleanup \(number)" : "step \(number)",
+                                         context: nil, location: location,
+                                         explanations: ["steps": "flows cannot nest: 'steps' is only allowed at the top level",
+                                                        "finally": "'finally' belongs at the top level of the flow, beside 'steps'"],
+                                         allowed: FormatKeys.requestDefinition.names)
+            if let each = stepPairs.first(where: { Self.keyText($0.key) == "each" })?.value {
+                step = step.looping(over: loopTemplate(each, for: "each"))
+            }
+            file.steps.append(cleanup ? step.asCleanup() : step)
+        }
+    }
+
+    /// A `when:` mapping: each key a template, each value a matcher (as in `expect.body`).
+    mutating func conditions(_ node: Node) -> [Condition] {
+        guard let pairs = mapping(node, for: "when") else { return [] }
+        var conditions: [Condition] = []
+        for pair in pairs {
+            let key = Self.keyText(pair.key)
+            guard case .scalar(let scalar) = pair.key.content, let subject = parseTemplate(scalar, at: pair.key.mark) else { continue }
+            guard !subject.isLiteral else {
+                error("the 'when' key '\(key)' is not a template: it would never change", at: pair.key.mark,
+                      suggestion: "write the value to check as a template, such as \"{{ \(VariablePath.isValidName(key) ? key : "region") }}\"")
+                continue
+            }
+            guard let matcher = matcher(pair.value, for: "when.\(key)") else { continue }
+            conditions.append(Condition(subject: subject, matcher: matcher, mark: pair.value.mark))
+        }
+        if pairs.isEmpty { error("'when' is empty: give at least one condition", at: node.mark) }
+        return conditions
+    }
+
+    /// `each: "{{ NAME }}"`: a lone template naming a variable whose value is a list.
+    mutating func loopTemplate(_ node: Node, for context: String) -> Template? {
+        guard case .scalar = node.content else {
+            typeMismatch(node, expected: "a lone template such as \"{{ ids }}\" whose value is a list", for: context)
+            return nil
+        }
+        guard let template = template(node, for: context) else { return nil }
+        guard let (expression, _) = template.singleExpression, case .variable = expression else {
+            error("'\(context)' must be one template naming a list, such as \"{{ ids }}\", found '\(template.source)'",
+                  at: node.mark, suggestion: "capture or define a list, and write its name alone between '{{' and '}}'")
+            return nil
+        }
+        return template
     }
 
     /// `each:` a data file (read by the collection reader) or an inline list of mappings.
     mutating func each(_ node: Node, for file: inout RequestFile, location: FileLocation) {
         switch node.content {
+        case .scalar where Self.containsTemplate(node):
+            file.rowsTemplate = loopTemplate(node, for: "each")
         case .scalar:
             if let written = string(node, for: "each") { file.rowsFile = location.reference(written, at: node.mark) }
         case .sequence(let items):
@@ -161,7 +217,8 @@ extension NodeDecoder {
             options: fields["options"].map { options($0, allowsThrottle: false, location: location) } ?? OptionsDefinition(),
             expect: expectations,
             captures: fields["capture"].map { captures($0, namespaces: expectations.namespaces) } ?? [],
-            mark: mark))
+            mark: mark,
+            conditions: fields["when"].map { conditions($0) } ?? []))
     }
 
     /// `tags:` a list of strings, or one string.

@@ -30,8 +30,12 @@ public struct RequestFile: Sendable {
     @Boxed package var rowsFile: FileReference?
     /// Whether `each:` names rows that could not be read at all: the file's variables cannot be checked.
     package var rowsUnknown = false
-    /// Where `each:` gives the rows (inline or a file), if it does.
-    package var eachMark: Mark? { rows?.mark ?? rowsFile?.mark }
+    /// `each: "{{ NAME }}"`: rows from a list known only when the run gets there (a capture or a variable).
+    @Boxed public var rowsTemplate: Template?
+    /// Where `each:` gives the rows (inline, a file or a template), if it does.
+    package var eachMark: Mark? { rows?.mark ?? rowsFile?.mark ?? rowsTemplate?.mark }
+    /// A flow's `when:`: its steps (cleanup included) run only when every condition holds.
+    public var conditions: [Condition] = []
 
     public init(path: String, absolutePath: String, name: String, tags: [String], skip: Skip?,
                 steps: [RequestDefinition], isFlow: Bool) {
@@ -66,6 +70,8 @@ package struct StepUse: Sendable {
     package var file: FileReference
     package var inputs: [StepInput]
     package var mark: Mark
+    /// Whether it is written under `finally:`: the steps it brings in are cleanup steps.
+    package var isCleanup = false
 }
 
 /// Where a `use:` is written: the using file, as displayed, and the `use:` key.
@@ -120,6 +126,12 @@ public struct RequestDefinition: Sendable {
         var inputs: [StepInput] = []
         /// The `use:` steps that brought this step in, outermost first; empty for a step written in its flow.
         var useSites: [UseSite] = []
+        /// `when:`: the request runs only when every condition holds.
+        var conditions: [Condition] = []
+        /// `each: "{{ NAME }}"` on a step: the step runs once per element of the list.
+        @Boxed var loop: Template? = nil
+        /// Whether the step is one of a flow's `finally:` steps (or was brought in by a `use:` there).
+        var isCleanup = false
     }
 
     private final class Storage: Sendable {
@@ -133,10 +145,25 @@ public struct RequestDefinition: Sendable {
     }
 
     /// The definition brought in by the `use:` at `site`, its `with:` variables `inputs` before its own.
-    package func used(at site: UseSite, inputs: [StepInput]) -> RequestDefinition {
+    package func used(at site: UseSite, inputs: [StepInput], cleanup: Bool) -> RequestDefinition {
         var fields = storage.fields
         fields.inputs = inputs + fields.inputs
         fields.useSites.insert(site, at: 0)
+        fields.isCleanup = fields.isCleanup || cleanup
+        return RequestDefinition(fields)
+    }
+
+    /// The step run once per element of the list `loop` gives (unchanged when nil).
+    package func looping(over loop: Template?) -> RequestDefinition {
+        var fields = storage.fields
+        fields.loop = loop
+        return RequestDefinition(fields)
+    }
+
+    /// The step as one of a flow's cleanup (`finally:`) steps.
+    package func asCleanup() -> RequestDefinition {
+        var fields = storage.fields
+        fields.isCleanup = true
         return RequestDefinition(fields)
     }
 
@@ -167,6 +194,27 @@ public struct RequestDefinition: Sendable {
     public var captures: [CaptureDefinition] { storage.fields.captures }
     /// Where the definition starts.
     public var mark: Mark { storage.fields.mark }
+    /// `when:`: the request runs only when every condition holds.
+    public var conditions: [Condition] { storage.fields.conditions }
+    /// `each: "{{ NAME }}"` on a step: the step runs once per element of the list this template gives.
+    public var loop: Template? { storage.fields.loop }
+    /// Whether the step is a cleanup step: one of a flow's `finally:` steps, which run whatever happened.
+    public var isCleanup: Bool { storage.fields.isCleanup }
+}
+
+/// One condition of `when:`: a template whose value (absent when a variable is undefined) a matcher checks.
+public struct Condition: Sendable {
+    /// The key: a template such as `{{ region }}`.
+    public var subject: Template
+    public var matcher: Matcher<TemplateValue>
+    /// Where the matcher is written.
+    public var mark: Mark
+
+    public init(subject: Template, matcher: Matcher<TemplateValue>, mark: Mark) {
+        self.subject = subject
+        self.matcher = matcher
+        self.mark = mark
+    }
 }
 
 /// The `request:` mapping.

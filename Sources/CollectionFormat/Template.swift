@@ -101,18 +101,35 @@ public enum TemplateExpression: Sendable, Hashable, CustomStringConvertible {
 
     /// The built-in values.
     public enum Builtin: Sendable, Hashable {
-        case uuid, timestamp, isoDate, randomInt
+        case uuid, timestamp, isoDate, isoTimestamp, randomInt, randomEmail, randomName
+        /// `$randomInt(MIN, MAX)`: a random integer in the range, both ends included.
+        case randomIntIn(ClosedRange<Int>)
+        /// `$randomString(N)`: N random letters and digits.
+        case randomString(Int)
         /// `$env.NAME`: a process environment variable.
         case env(String)
 
         /// The names after `$`.
-        public static let names = ["uuid", "timestamp", "isoDate", "randomInt", "env"]
+        public static let names = ["uuid", "timestamp", "isoDate", "isoTimestamp", "randomInt", "randomString", "randomEmail",
+                                   "randomName", "env"]
+        /// The longest `$randomString(N)`.
+        public static let longestRandomString = 10_000
+
+        /// Whether the value is random (a run that uses one prints its seed).
+        public var isRandom: Bool {
+            switch self {
+            case .uuid, .randomInt, .randomEmail, .randomName, .randomIntIn, .randomString: true
+            case .timestamp, .isoDate, .isoTimestamp, .env: false
+            }
+        }
     }
 
     public var description: String {
         switch self {
         case .variable(let path): path.description
         case .builtin(.env(let name)): "$env.\(name)"
+        case .builtin(.randomIntIn(let range)): "$randomInt(\(range.lowerBound), \(range.upperBound))"
+        case .builtin(.randomString(let length)): "$randomString(\(length))"
         case .builtin(let builtin): "$\(builtin)"
         }
     }
@@ -138,7 +155,10 @@ public enum TemplateExpression: Sendable, Hashable, CustomStringConvertible {
         case "uuid": return .uuid
         case "timestamp": return .timestamp
         case "isoDate": return .isoDate
+        case "isoTimestamp": return .isoTimestamp
         case "randomInt": return .randomInt
+        case "randomEmail": return .randomEmail
+        case "randomName": return .randomName
         default:
             if text.hasPrefix("env.") {
                 let name = String(text.dropFirst(4))
@@ -148,11 +168,42 @@ public enum TemplateExpression: Sendable, Hashable, CustomStringConvertible {
             if text == "env" {
                 throw TemplateError("'$env' needs a variable name", at: mark, suggestion: "write '$env.NAME'")
             }
+            if let open = text.firstIndex(of: "(") { return try parseCall(String(text[..<open]), text, at: mark) }
             let name = text.prefix { $0 != "." && $0 != "[" }
             throw TemplateError("unknown built-in '$\(text)'", at: mark,
                                 suggestion: Suggestions.closest(to: String(name), among: Builtin.names)
-                                    .map { "did you mean '$\($0)'?" } ?? "built-ins are $uuid, $timestamp, $isoDate, $randomInt, $env.NAME")
+                                    .map { "did you mean '$\($0)'?" } ?? "built-ins are \(Builtin.names.map { "$" + $0 }.joined(separator: ", "))")
         }
+    }
+
+    /// A built-in with arguments: `$randomInt(MIN, MAX)` or `$randomString(N)`; `text` is the whole call.
+    private static func parseCall(_ name: String, _ text: String, at mark: Mark) throws(TemplateError) -> Builtin {
+        let usage = ["randomInt": "$randomInt(MIN, MAX)", "randomString": "$randomString(N)"]
+        guard let form = usage[name] else {
+            throw TemplateError("unknown built-in '$\(name)' in '$\(text)'", at: mark,
+                                suggestion: "built-ins with arguments are $randomInt(MIN, MAX) and $randomString(N)")
+        }
+        let arguments = text.hasSuffix(")")
+            ? text.dropFirst(name.count + 1).dropLast().split(separator: ",", omittingEmptySubsequences: false)
+                .map { Int(String($0).trimmingWhitespace()) }
+            : [nil]
+        let numbers = arguments.compactMap { $0 }
+        let wanted = name == "randomInt" ? 2 : 1
+        guard numbers.count == arguments.count, numbers.count == wanted else {
+            throw TemplateError("'$\(text)' needs \(wanted == 2 ? "two integers" : "one integer"): write \(form)", at: mark,
+                                suggestion: name == "randomInt" ? "for example $randomInt(1, 100)" : "for example $randomString(12)")
+        }
+        if name == "randomInt" {
+            guard numbers[0] <= numbers[1] else {
+                throw TemplateError("'$\(text)': MIN (\(numbers[0])) is greater than MAX (\(numbers[1]))", at: mark,
+                                    suggestion: "write $randomInt(\(numbers[1]), \(numbers[0]))")
+            }
+            return .randomIntIn(numbers[0]...numbers[1])
+        }
+        guard (1...Builtin.longestRandomString).contains(numbers[0]) else {
+            throw TemplateError("'$\(text)': the length must be from 1 to \(Builtin.longestRandomString)", at: mark)
+        }
+        return .randomString(numbers[0])
     }
 }
 

@@ -13,6 +13,13 @@ extension RequestDefinition {
         if let password = options.clientCert?.password { body(password) }
     }
 
+    /// Calls `body` with the templates that decide whether and how often the request runs: its `each:` list, then the
+    /// keys and operands of `when:`.
+    public func forEachControlTemplate(_ body: (Template) -> Void) {
+        if let loop { body(loop) }
+        conditions.forEachTemplate(body)
+    }
+
     /// Every file the request names: body file, multipart files, schema.
     public var fileReferences: [FileReference] {
         var references: [FileReference] = []
@@ -37,6 +44,26 @@ extension ResolvedEnvironment {
         if step?.auth == nil, let auth { auth.value.value.forEachTemplate { body($0, auth.path) } }
         if step?.options.clientCert == nil, let client = options.clientCert, let password = client.password {
             body(password, client.path)
+        }
+    }
+}
+
+extension RequestFile {
+    /// Calls `body` with the file's own templates that decide whether and how often its steps run: the `each:` list,
+    /// the `when:` of a flow, and a `name:` over the row variables.
+    public func forEachControlTemplate(_ body: (Template) -> Void) {
+        if let rowsTemplate { body(rowsTemplate) }
+        conditions.forEachTemplate(body)
+        if let nameTemplate { body(nameTemplate) }
+    }
+}
+
+extension [Condition] {
+    /// Calls `body` with each condition's key, then its matcher's operands.
+    public func forEachTemplate(_ body: (Template) -> Void) {
+        for condition in self {
+            body(condition.subject)
+            condition.matcher.forEachOperandTemplate(body)
         }
     }
 }

@@ -2,25 +2,21 @@ public import Foundation
 public import HTTPCore
 public import YAML
 
-/// Where the built-ins get their values; injectable so tests are deterministic.
+/// Where the built-ins get their values: the clock and the run's random values; injectable so tests are deterministic.
 public struct BuiltinValues: Sendable {
     public var now: @Sendable () -> Date
-    public var uuid: @Sendable () -> String
-    public var randomInt: @Sendable () -> Int
+    /// The random values: a run gives each file run its own stream of the run's seed.
+    public var random: RandomValues
 
-    public init(now: @escaping @Sendable () -> Date, uuid: @escaping @Sendable () -> String,
-                randomInt: @escaping @Sendable () -> Int) {
+    public init(now: @escaping @Sendable () -> Date, random: RandomValues) {
         self.now = now
-        self.uuid = uuid
-        self.randomInt = randomInt
+        self.random = random
     }
 
-    /// The clock, a random lower-case UUID, and a random integer in 0...2147483647.
-    public static let live = BuiltinValues(
-        now: { Date() },
-        uuid: { UUID().uuidString.lowercased() },
-        randomInt: { Int.random(in: 0...Int(Int32.max)) }
-    )
+    /// The clock, and random values from a seed chosen at random.
+    public static var live: BuiltinValues {
+        BuiltinValues(now: { Date() }, random: RandomValues(seed: RandomValues.randomSeed()))
+    }
 }
 
 /// The variables visible to a request, in layers, with the names that are secrets.
@@ -123,10 +119,16 @@ public struct VariableScope: Sendable {
     /// The value of one expression.
     public func evaluate(_ expression: TemplateExpression, at mark: Mark) throws(TemplateError) -> JSONValue {
         switch expression {
-        case .builtin(.uuid): return .string(builtins.uuid())
+        case .builtin(.uuid): return .string(builtins.random.uuid())
         case .builtin(.timestamp): return .int(Int(builtins.now().timeIntervalSince1970.rounded(.down)))
         case .builtin(.isoDate): return .string(builtins.now().formatted(.iso8601))
-        case .builtin(.randomInt): return .int(builtins.randomInt())
+        case .builtin(.isoTimestamp):
+            return .string(builtins.now().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        case .builtin(.randomInt): return .int(builtins.random.int(in: 0...Int(Int32.max)))
+        case .builtin(.randomIntIn(let range)): return .int(builtins.random.int(in: range))
+        case .builtin(.randomString(let length)): return .string(builtins.random.string(length: length))
+        case .builtin(.randomEmail): return .string(builtins.random.email())
+        case .builtin(.randomName): return .string(builtins.random.name())
         case .builtin(.env(let name)):
             guard let value = processEnvironment[name] else { throw Self.unsetEnvironmentVariable(name, at: mark) }
             return .string(value)

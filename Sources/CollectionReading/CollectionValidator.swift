@@ -21,6 +21,9 @@ struct CollectionValidator {
     private let known: VariableScope
     /// The names a capture, a data row or a `with:` may have given another value than `known` holds.
     private var redefined: Set<String> = []
+    /// Whether the requests checked now loop (`each:`) over a list known only when they run: the fields of its
+    /// elements cannot be known, so an undefined variable there is left for the run to report.
+    private var fieldsUnknown = false
 
     init(environment: ResolvedEnvironment?, commandLine: [(name: String, value: String)], processEnvironment: [String: String]) {
         self.environment = environment
@@ -49,12 +52,24 @@ struct CollectionValidator {
         defined.formUnion(rowOnly)
         definedWhenSelected.formUnion(rowOnly)
         redefined.formUnion(file.rows?.columns ?? [])
+        let (fileOuter, fileOuterWhenSelected) = (defined, definedWhenSelected)
+        if let template = file.rowsTemplate {
+            check(template, in: file.path, selected: fileSelected)
+            fieldsUnknown = !defineElementVariables(of: template)
+        }
         if let name = file.nameTemplate { check(name, in: file.path, selected: fileSelected) }
+        // A `when:` key whose variable is undefined is absent, not an error; its operands must resolve.
+        for condition in file.conditions { condition.matcher.forEachOperandTemplate { check($0, in: file.path, selected: fileSelected) } }
         var captured: Set<String> = []
         defer {
             let gone = Set(rowOnly).subtracting(captured)
             defined.subtract(gone)
             definedWhenSelected.subtract(gone)
+            if file.rowsTemplate != nil {
+                // The elements' variables belong to this file's steps; what its steps captured stays.
+                (defined, definedWhenSelected) = (fileOuter.union(captured), fileOuterWhenSelected.union(captured))
+                fieldsUnknown = false
+            }
         }
         for step in file.steps {
             captured.formUnion(step.captures.map(\.name))
@@ -69,9 +84,21 @@ struct CollectionValidator {
                 definedWhenSelected.insert(input.name)
                 redefined.insert(input.name)
             }
+            for condition in step.conditions { condition.matcher.forEachOperandTemplate { check($0, in: path, selected: selected) } }
+            // A variable the step's `when:` requires to exist is defined where the step runs.
+            for name in Self.requiredNames(step.conditions) + Self.requiredNames(file.conditions) {
+                defined.insert(name)
+                definedWhenSelected.insert(name)
+            }
+            let fileFieldsUnknown = fieldsUnknown
+            if let loop = step.loop {
+                check(loop, in: path, selected: selected)
+                fieldsUnknown = fieldsUnknown || !defineElementVariables(of: loop)
+            }
             checkGraphQLVariables(of: step, in: path)
             step.forEachTemplate { check($0, in: path, selected: selected, usedAt: step.useSites) }
             (defined, definedWhenSelected) = (outer, outerWhenSelected)
+            fieldsUnknown = fileFieldsUnknown
             checkBaseURL(for: step.request.url, in: path)
             checkEnvironmentTemplates(for: step, selected: selected)
             for reference in step.fileReferences { check(reference, in: path) }
@@ -90,6 +117,37 @@ struct CollectionValidator {
                 for name in captured where capturedWhenLeftOut[name] == nil { capturedWhenLeftOut[name] = file.path }
             }
         }
+    }
+
+    /// The variables that conditions written `"{{ NAME }}": { exists: true }` require.
+    private static func requiredNames(_ conditions: [Condition]) -> [String] {
+        conditions.compactMap { condition in
+            guard case .variable(let variable)? = condition.subject.singleExpression?.expression else { return nil }
+            if case .exists(true) = condition.matcher { return variable.name }
+            if case .all(let matchers) = condition.matcher,
+               matchers.contains(where: { if case .exists(true) = $0 { true } else { false } }) { return variable.name }
+            return nil
+        }
+    }
+
+    /// Defines the variables an `each:` over `template` gives its requests: `item` and `index`, and the fields of the
+    /// list's first mapping when the list is known before sending (an environment variable or a `--var` that no capture,
+    /// row or `with:` changes); returns whether those fields are known.
+    private mutating func defineElementVariables(of template: Template) -> Bool {
+        let names: [String]
+        var known = false
+        if case .variable(let variable)? = template.singleExpression?.expression, !redefined.contains(variable.name),
+           let value = try? self.known.resolve(template) {
+            known = true
+            if case .array(let elements) = value, case .object(let object)? = elements.first { names = object.keys } else { names = [] }
+        } else {
+            names = []
+        }
+        for name in names + ["item", "index"] {
+            defined.insert(name)
+            definedWhenSelected.insert(name)
+        }
+        return known
     }
 
     /// A URL written as a path needs an environment with a `baseURL` to be joined to: an error when the
@@ -129,6 +187,8 @@ struct CollectionValidator {
     private mutating func check(_ template: Template, in path: String, selected: Bool, usedAt sites: [UseSite] = []) {
         for (expression, mark) in template.expressions {
             switch expression {
+            case .variable(let variable) where !defined.contains(variable.name) && fieldsUnknown:
+                break
             case .variable(let variable) where !defined.contains(variable.name) && !sites.isEmpty:
                 diagnostics.addMergingNotes(Self.undefinedInUsedFile(variable.name, at: mark, in: path, usedAt: sites,
                                                                      among: defined))

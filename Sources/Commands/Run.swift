@@ -38,6 +38,8 @@ public struct Run: Sendable {
     public var quiet = false
     /// `--annotations`: whether failures and errors are also printed as GitHub workflow commands.
     public var annotations = AnnotationChoice.auto
+    /// `--seed`: the seed of the run's random built-ins.
+    public var seed: UInt64?
 
     public init(collection: CollectionSelection) {
         self.collection = collection
@@ -75,6 +77,7 @@ public struct Run: Sendable {
         guard planner.requestCount > 0 else { return stopWithError(.badCommandLine, collection.noneSelected(in: loaded)) }
         var options = RunOptions(jobs: jobs, selection: collection.filter, bail: bail, recordExchanges: verbose)
         options.failOnFlaky = failOnFlaky
+        options.seed = seed
         for (name, file) in [("--cacert", caCert), ("SSL_CERT_FILE", environment["SSL_CERT_FILE"])] {
             guard let file, !file.isEmpty else { continue }
             if let problem = CertificateFile.problem(at: Self.absolutePath(file)) {
@@ -132,6 +135,7 @@ public struct Run: Sendable {
         }
         summary.stopStatus = interruption.status?.rawValue
         Console.out(console.summary(summary))
+        if let seed = summary.seed { Console.out("random values from seed \(seed): --seed \(seed) sends them again") }
         guard reports.write(summary) else { return .badCommandLine }
         return ExitStatus(rawValue: summary.exitStatus) ?? .requestFailed
     }

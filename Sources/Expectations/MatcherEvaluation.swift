@@ -209,7 +209,7 @@ extension Matcher where Value == JSONValue {
     }
 
     /// What the matcher expects, as a phrase following "a value": `greater than 5`, `of type integer`.
-    var predicate: String {
+    public var predicate: String {
         switch self {
         case .equals(let value): "equal to \(value.compactDescription())"
         case .notEquals(let value): "other than \(value.compactDescription())"

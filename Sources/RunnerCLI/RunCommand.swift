@@ -33,6 +33,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("proxy"), help: "Send every request through this HTTP proxy (http://[user:password@]host:port).")
     var proxy: String?
 
+    @Option(help: "The seed of every random built-in ($uuid, $randomInt, ...): the same seed sends the same values.")
+    var seed: UInt64?
+
     @OptionGroup var color: ColorArguments
 
     @OptionGroup var output: RunOutputArguments
@@ -70,6 +73,7 @@ struct RunCommand: AsyncParsableCommand {
         run.htmlReport = htmlReport
         run.caCert = caCert
         run.proxy = proxy
+        run.seed = seed
         run.color = color.choice
         run.quiet = output.quiet
         run.progress = output.progress

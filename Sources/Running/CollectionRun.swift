@@ -15,8 +15,10 @@ public struct CollectionRun: Sendable {
     let plan: [RunPlanner.PlannedFile]
     /// For each planned file, the earlier planned files it waits for.
     let dependencies: FileDependencies
-    private let compiled: CompiledChecks
-    private let executor: StepExecutor
+    let compiled: CompiledChecks
+    let executor: StepExecutor
+    /// The run's random values: each file run draws from a stream of its own (see `RandomValues`).
+    let random: RandomValues
 
     /// Prepares a run of the files `collection` holds; requests go through the standard loader chain ending at `transport`.
     public init(collection: LoadedCollection, options: RunOptions, transport: any HTTPLoader) {
@@ -29,6 +31,7 @@ public struct CollectionRun: Sendable {
         self.collection = collection
         self.options = options
         compiled = CompiledChecks(schemas: collection.schemas)
+        random = RandomValues(seed: options.seed ?? RandomValues.randomSeed())
         plan = planner.files
         requestCount = planner.requestCount
         dependencies = planner.dependencies(environment: collection.environment)
@@ -59,8 +62,10 @@ public struct CollectionRun: Sendable {
         var results = Results(scope: collection.scope, keepingOutcomes: keepingOutcomes)
         await runFiles(context, into: &results)
         await outcomes.close()
-        return RunSummary(counts: results.counts, duration: start.duration(to: .now),
-                          outcomes: plan.indices.flatMap { results.outcomes[$0] ?? [] })
+        var summary = RunSummary(counts: results.counts, duration: start.duration(to: .now),
+                                 outcomes: plan.indices.flatMap { results.outcomes[$0] ?? [] })
+        if random.wereUsed { summary.seed = random.seed }
+        return summary
     }
 
     /// What every file of a run reports to.
@@ -274,105 +279,6 @@ public struct CollectionRun: Sendable {
         let result = await runSteps(of: plan[index].file, index, scope: scope, context)
         await context.outcomes.finish(file: index)
         return result
-    }
-
-    /// Runs the steps of a file in order; a failed step skips the rest of its flow.
-    private func runSteps(of file: RequestFile, _ index: Int, scope startScope: VariableScope,
-                          _ context: FileContext) async -> FileResult {
-        var result = FileResult()
-        func report(_ outcome: RequestOutcome) async {
-            result.counts.add(outcome)
-            if context.keepingOutcomes { result.outcomes.append(outcome) }
-            await context.outcomes.add(outcome, file: index)
-        }
-        // An each: file runs once per row, one row after another, each from the file's starting scope with a cookie
-        // jar of its own.
-        for row in file.rows.map({ Array($0.rows.indices) }) ?? [-1] {
-            var scope = startScope
-            var rowProblem: RunFailure?
-            var label: String?
-            if let rows = file.rows, row >= 0 {
-                do throws(RunFailure) {
-                    scope = try Self.scope(startScope, withRow: row, of: rows, in: rows.valuesPath(in: file.path))
-                    label = try Self.label(of: file, row: row, scope: scope)
-                } catch {
-                    rowProblem = error
-                }
-            }
-            var failedStep: String?
-            let jar = CookieJar()
-            for definition in options.selection.selectedSteps(of: file) {
-                let flow = file.isFlow ? label ?? file.name : nil
-                let name = file.isFlow ? definition.name : label ?? definition.name
-                var outcome: RequestOutcome
-                if let reason = skipReason(of: definition, in: file, failedStep: failedStep,
-                                           bailed: options.bail && context.bailed.isSet) {
-                    outcome = RequestOutcome(file: file.path, flow: flow, name: name, method: definition.request.method.value,
-                                             url: definition.request.url.source, verdict: .skipped, skipReason: reason)
-                } else if let rowProblem {
-                    outcome = RequestOutcome(file: file.path, flow: flow, name: name, method: definition.request.method.value,
-                                             url: definition.request.url.source, verdict: .errored, error: rowProblem.diagnostic)
-                } else {
-                    let stepResult = await executor.run(PreparedStep(definition, compiled: compiled), of: file, scope: scope, jar: jar)
-                    outcome = stepResult.outcome
-                    (outcome.flow, outcome.name) = (flow, name)
-                    for capture in stepResult.captures {
-                        scope.define(capture.name, capture.value, in: .capture)
-                        result.captures.append(capture)
-                    }
-                }
-                if outcome.flaky, options.failOnFlaky { Self.failFlaky(&outcome, definition, environment: collection.environment) }
-                if outcome.verdict == .failed || outcome.verdict == .errored {
-                    failedStep = definition.name
-                    if options.bail { context.bailed.set() }
-                }
-                await report(outcome)
-            }
-        }
-        return result
-    }
-
-    /// A flaky pass under `--fail-on-flaky`: a failure, located at the retry options it was retried by: the request's,
-    /// else the environment's (in its file), else (no retry written anywhere) at the request's URL.
-    private static func failFlaky(_ outcome: inout RequestOutcome, _ definition: RequestDefinition,
-                                  environment: ResolvedEnvironment?) {
-        let (path, mark) = if let retry = definition.options.retry {
-            (definition.path, retry.mark)
-        } else if let retry = environment?.options.retry, let path = environment?.retryPath {
-            (path, retry.mark)
-        } else {
-            (definition.path, definition.request.url.mark)
-        }
-        outcome.verdict = .failed
-        outcome.failures.append(ExpectationFailure(
-            diagnostic: .error("passed only after a retry, and --fail-on-flaky is set", path: path, at: mark),
-            expected: "a pass at the first attempt", actual: "a pass after \(outcome.attempts) attempts"))
-    }
-
-    /// The file's starting scope with the fields of row `row` defined, each resolved in that scope; a problem is located
-    /// in `path`, the file the row values are written in (the data file, or the request file for inline rows).
-    private static func scope(_ scope: VariableScope, withRow row: Int, of rows: DataRows,
-                              in path: String) throws(RunFailure) -> VariableScope {
-        var scope = scope
-        for (column, value) in zip(rows.columns, rows.rows[row]) {
-            do { scope.define(column, try scope.resolve(value), in: .row) } catch { throw RunFailure(error, in: path) }
-        }
-        return scope
-    }
-
-    /// How a row's run is named: by the file's `name:` template, or `NAME [ROW]` (rows numbered from 1).
-    private static func label(of file: RequestFile, row: Int, scope: VariableScope) throws(RunFailure) -> String {
-        guard let template = file.nameTemplate else { return "\(file.name) [\(row + 1)]" }
-        do { return try scope.resolveString(template) } catch { throw RunFailure(error, in: file.path) }
-    }
-
-    /// Why a step does not run, or nil when it runs.
-    private func skipReason(of step: RequestDefinition, in file: RequestFile, failedStep: String?, bailed: Bool) -> String? {
-        if Task.isCancelled { return "cancelled" }
-        if let skip = file.skip ?? step.skip { return skip.reason ?? "skipped" }
-        if let failedStep { return "an earlier step failed: \(failedStep)" }
-        if bailed { return "not run: --bail stopped the run after a failure" }
-        return nil
     }
 }
 

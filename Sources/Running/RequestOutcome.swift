@@ -189,6 +189,8 @@ public struct RunSummary: Sendable {
     /// The exit status of a run stopped before it could end: 2 when the collection is invalid, the shell's status for
     /// the signal that cancelled it (130 for SIGINT, 143 for SIGTERM).
     public var stopStatus: Int32?
+    /// The seed of the run's random values, when a random built-in was used: `--seed` with it replays them.
+    public var seed: UInt64?
     private var counts: VerdictCounts
 
     /// A summary of `outcomes`, which it keeps.

@@ -34,7 +34,7 @@ public struct RunPlanner: Sendable {
     }
 
     /// Adds the next file in run order: it waits for the earlier files capturing a variable its selected steps, their
-    /// `with:` values, its rows or its row names use.
+    /// `with:` values, `when:` conditions and `each:` lists, its rows or its row names use.
     private mutating func add(_ file: RequestFile) {
         let steps = selection.selectedSteps(of: file)
         guard !steps.isEmpty else { return }
@@ -43,12 +43,13 @@ public struct RunPlanner: Sendable {
         let use = { (template: Template) in Self.addVariableNames(of: template, to: &used) }
         for step in steps {
             step.forEachTemplate(use)
+            step.forEachControlTemplate(use)
             for input in step.inputs { input.value.forEachTemplate(use) }
         }
         for row in file.rows?.rows ?? [] {
             for value in row { value.forEachTemplate(use) }
         }
-        file.nameTemplate.map(use)
+        file.forEachControlTemplate(use)
         waits.append(used.compactMap { name in
             variables[name].map { FileDependencies.Wait(variable: $0, capturersBefore: capturers[$0].count) }
         })

@@ -44,6 +44,7 @@ struct Router: Sendable {
         case "drop": drop(rest, writer)
         case "close-after": closeAfter(writer)
         case "http10": http10(writer)
+        case "things": things(rest, request, writer)
         default: notFound(writer)
         }
     }

@@ -9,6 +9,9 @@ final class ServerState: Sendable {
         var tokenExpiries: [String: Date] = [:]
         var tokensIssued = 0
         var attemptsByKey: [String: Int] = [:]
+        /// The ids of the `/things` that exist, and how many were ever created.
+        var things: [Int] = []
+        var thingsCreated = 0
     }
 
     private let storage = NIOLockedValueBox(Storage())
@@ -63,4 +66,25 @@ final class ServerState: Sendable {
             return attempt
         }
     }
+
+    /// Creates the next thing and returns its id (from 1).
+    func createThing() -> Int {
+        storage.withLockedValue { storage in
+            storage.thingsCreated += 1
+            storage.things.append(storage.thingsCreated)
+            return storage.thingsCreated
+        }
+    }
+
+    /// Deletes thing `id`; returns whether it existed.
+    func deleteThing(_ id: Int) -> Bool {
+        storage.withLockedValue { storage in
+            guard let position = storage.things.firstIndex(of: id) else { return false }
+            storage.things.remove(at: position)
+            return true
+        }
+    }
+
+    /// The ids of the things that exist, oldest first.
+    var things: [Int] { storage.withLockedValue { $0.things } }
 }

@@ -95,6 +95,11 @@ public final class TestServer: Sendable {
         server.connectionsAccepted
     }
 
+    /// The ids of the `/things` that exist now (created and not deleted).
+    public var things: [Int] {
+        state.things
+    }
+
     /// How many OAuth tokens `/oauth/token` has issued.
     public var tokensIssued: Int {
         state.tokensIssued

@@ -231,6 +231,7 @@ private enum Samples {
         case .scalarOrList(let element): value(element)
         case .mapping(let element): .object(JSONObject([("a", value(element))]))
         case .queries(let element): .object(JSONObject([("$.a", value(element))]))
+        case .templates(let element): .object(JSONObject([("{{ a }}", value(element))]))
         case .keys(let name): .object(minimal(FormatKeys.mapping(name)))
         case .anyOf(let shapes): value(shapes[0])
         }
@@ -293,6 +294,8 @@ private enum Samples {
             return place(element, passing: visited).map { .object(JSONObject([("a", $0)])) }
         case .queries(let element):
             return place(element, passing: visited).map { .object(JSONObject([("$.a", $0)])) }
+        case .templates(let element):
+            return place(element, passing: visited).map { .object(JSONObject([("{{ a }}", $0)])) }
         default:
             return nil
         }

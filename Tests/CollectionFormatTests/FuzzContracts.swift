@@ -45,8 +45,9 @@ enum FuzzContracts {
             return atBraces && !error.message.isEmpty ? nil : "a syntax error not at a '{{': \(error)"
         }
         do {
-            let value = try scope.resolve(template)
-            let resolved = try scope.resolveString(template)
+            // Each resolution draws random built-ins from a stream of the same seed, so both see the same values.
+            let value = try scope.withRandom(RandomValues(seed: 42)).resolve(template)
+            let resolved = try scope.withRandom(RandomValues(seed: 42)).resolveString(template)
             if template.singleExpression == nil && value != .string(resolved) {
                 return "a template with text around its expressions resolved to \(value), not to '\(resolved)'"
             }
@@ -78,8 +79,7 @@ enum FuzzContracts {
     static let scope: VariableScope = {
         var scope = VariableScope(processEnvironment: ["HOME": "/home/fuzz", "EMPTY": ""],
                                   builtins: BuiltinValues(now: { Date(timeIntervalSince1970: 1_700_000_000) },
-                                                          uuid: { "00000000-0000-4000-8000-000000000000" },
-                                                          randomInt: { 42 }))
+                                                          random: RandomValues(seed: 42)))
         let meta: JSONValue = .object(JSONObject([("key with space", .bool(true)), ("n", .null)]))
         let user: JSONValue = .object(JSONObject([
             ("id", .int(7)), ("name", .string("Ada")), ("emails", .array([.string("a@x"), .string("b@x")])),
@@ -93,4 +93,13 @@ enum FuzzContracts {
         scope.define("page", .string("2"), in: .commandLine)
         return scope
     }()
+}
+
+extension VariableScope {
+    /// The scope with its random built-ins drawn from `random`.
+    func withRandom(_ random: RandomValues) -> VariableScope {
+        var scope = self
+        scope.builtins.random = random
+        return scope
+    }
 }

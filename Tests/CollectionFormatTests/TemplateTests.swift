@@ -32,6 +32,11 @@ func parseTemplate(_ text: String) throws(TemplateError) -> Template {
         #expect(try parseTemplate("{{$timestamp}}").singleExpression?.expression == .builtin(.timestamp))
         #expect(try parseTemplate("{{ $isoDate }}").singleExpression?.expression == .builtin(.isoDate))
         #expect(try parseTemplate("{{ $randomInt }}").singleExpression?.expression == .builtin(.randomInt))
+        #expect(try parseTemplate("{{ $randomInt( -5 , 10 ) }}").singleExpression?.expression == .builtin(.randomIntIn(-5...10)))
+        #expect(try parseTemplate("{{ $randomString(16) }}").singleExpression?.expression == .builtin(.randomString(16)))
+        #expect(try parseTemplate("{{ $isoTimestamp }}").singleExpression?.expression == .builtin(.isoTimestamp))
+        #expect(try parseTemplate("{{ $randomEmail }}").singleExpression?.expression == .builtin(.randomEmail))
+        #expect(try parseTemplate("{{ $randomName }}").singleExpression?.expression == .builtin(.randomName))
         #expect(try parseTemplate("{{ $env.HOME_DIR }}").singleExpression?.expression == .builtin(.env("HOME_DIR")))
         #expect(try parseTemplate("{{ a[\"odd key\"] }}").singleExpression?.expression
                 == .variable(VariablePath(name: "a", components: [.key("odd key")])))
@@ -46,6 +51,11 @@ func parseTemplate(_ text: String) throws(TemplateError) -> Template {
         ("{{ a b }}", "invalid expression 'a b': unexpected ' '", 1),
         ("{{ $uid }}", "unknown built-in '$uid'", 1),
         ("{{ $env }}", "'$env' needs a variable name", 1),
+        ("{{ $randomInt(5, 1) }}", "'$randomInt(5, 1)': MIN (5) is greater than MAX (1)", 1),
+        ("{{ $randomInt(5) }}", "'$randomInt(5)' needs two integers: write $randomInt(MIN, MAX)", 1),
+        ("{{ $randomString(x) }}", "'$randomString(x)' needs one integer: write $randomString(N)", 1),
+        ("{{ $randomString(0) }}", "'$randomString(0)': the length must be from 1 to 10000", 1),
+        ("{{ $randomFoo(1) }}", "unknown built-in '$randomFoo' in '$randomFoo(1)'", 1),
     ])
     func syntaxErrorsPointAtTheBraces(text: String, message: String, column: Int) {
         #expect(throws: TemplateError.self) { try parseTemplate(text) }
@@ -68,8 +78,7 @@ func parseTemplate(_ text: String) throws(TemplateError) -> Template {
 }
 
 @Suite struct TemplateResolutionTests {
-    let fixedBuiltins = BuiltinValues(now: { Date(timeIntervalSince1970: 1_700_000_000.7) },
-                                      uuid: { "00000000-0000-0000-0000-000000000001" }, randomInt: { 42 })
+    let fixedBuiltins = BuiltinValues(now: { Date(timeIntervalSince1970: 1_700_000_000.7) }, random: RandomValues(seed: 7))
 
     func scope() -> VariableScope {
         var scope = VariableScope(processEnvironment: ["HOME_DIR": "/home/u"], builtins: fixedBuiltins)
@@ -96,11 +105,42 @@ func parseTemplate(_ text: String) throws(TemplateError) -> Template {
     @Test func builtinsUseTheInjectedSources() throws {
         let scope = scope()
         #expect(try scope.resolve(parseTemplate("{{ $timestamp }}")) == .int(1_700_000_000))
-        #expect(try scope.resolve(parseTemplate("{{ $uuid }}")) == .string("00000000-0000-0000-0000-000000000001"))
-        #expect(try scope.resolve(parseTemplate("{{ $randomInt }}")) == .int(42))
         #expect(try scope.resolve(parseTemplate("{{ $isoDate }}")) == .string("2023-11-14T22:13:20Z"))
+        #expect(try scope.resolve(parseTemplate("{{ $isoTimestamp }}")) == .string("2023-11-14T22:13:20.700Z"))
         #expect(try scope.resolve(parseTemplate("{{ $env.HOME_DIR }}")) == .string("/home/u"))
-        #expect(BuiltinValues.live.uuid() != BuiltinValues.live.uuid())
+    }
+
+    @Test func randomBuiltinsHaveTheirShapes() throws {
+        let scope = scope()
+        let uuid = try scope.resolveString(parseTemplate("{{ $uuid }}"))
+        #expect(uuid.wholeMatch(of: /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/) != nil)
+        for _ in 0..<200 {
+            guard case .int(let value) = try scope.resolve(parseTemplate("{{ $randomInt(-3, 3) }}")) else { Issue.record("not an int"); return }
+            #expect((-3...3).contains(value))
+        }
+        guard case .int(let any) = try scope.resolve(parseTemplate("{{ $randomInt }}")) else { Issue.record("not an int"); return }
+        #expect((0...Int(Int32.max)).contains(any))
+        #expect(try scope.resolveString(parseTemplate("{{ $randomString(12) }}")).wholeMatch(of: /[A-Za-z0-9]{12}/) != nil)
+        #expect(try scope.resolveString(parseTemplate("{{ $randomEmail }}")).wholeMatch(of: /[a-z]+\.[a-z]+\.[a-z0-9]{6}@example\.com/) != nil)
+        #expect(try scope.resolveString(parseTemplate("{{ $randomName }}")).wholeMatch(of: /[A-Z][a-z]+ [A-Z][a-z]+/) != nil)
+        // Each use is a new value.
+        #expect(try scope.resolveString(parseTemplate("{{ $uuid }} {{ $uuid }}")).split(separator: " ").count == 2)
+        #expect(try scope.resolveString(parseTemplate("{{ $uuid }}")) != scope.resolveString(parseTemplate("{{ $uuid }}")))
+    }
+
+    @Test func aSeedReplaysTheSameValuesPerStream() throws {
+        func values(seed: UInt64, stream: String) throws -> String {
+            var scope = VariableScope(builtins: BuiltinValues(now: { Date() }, random: RandomValues(seed: seed).stream(stream)))
+            scope.define("x", .int(1), in: .environment)
+            return try scope.resolveString(parseTemplate("{{ $uuid }} {{ $randomInt(1, 1000000) }} {{ $randomString(8) }} {{ $randomEmail }}"))
+        }
+        #expect(try values(seed: 42, stream: "a.yaml") == values(seed: 42, stream: "a.yaml"))
+        #expect(try values(seed: 42, stream: "a.yaml") != values(seed: 43, stream: "a.yaml"))
+        #expect(try values(seed: 42, stream: "a.yaml") != values(seed: 42, stream: "b.yaml"))
+        let random = RandomValues(seed: 5)
+        #expect(!random.wereUsed)
+        _ = random.stream("f").uuid()
+        #expect(random.wereUsed)
     }
 
     @Test func laterLayersWin() throws {

@@ -11,6 +11,8 @@ enum ScenarioRun {
         var received: [RecordedRequest]
         /// How many TCP connections the test server accepted (a closed connection cannot be reused).
         var connectionsAccepted: Int
+        /// The ids of the test server's `/things` left after the run.
+        var things: [Int] = []
     }
 
     /// A scenario folder below `Scenarios/`.
@@ -48,7 +50,7 @@ enum ScenarioRun {
         }
         return Output(result: result, junit: try? String(contentsOf: junit, encoding: .utf8),
                       json: try? String(contentsOf: json, encoding: .utf8), received: server.receivedRequests(),
-                      connectionsAccepted: server.connectionsAccepted)
+                      connectionsAccepted: server.connectionsAccepted, things: server.things)
     }
 
     /// Runs `runner` with `arguments` in `folder` against an HTTPS test server speaking `tls` (its port in

@@ -1,0 +1,267 @@
+internal import CollectionFormat
+internal import Expectations
+internal import HTTPCore
+internal import Loaders
+
+extension CollectionRun {
+    /// One run of a file's steps (the whole file, or one row of `each:`): its scope, its name, and whether it runs.
+    struct FileRun {
+        var scope: VariableScope
+        /// The row's name (`NAME [ROW]`, or the `name:` template's), nil for a file without rows.
+        var label: String?
+        /// Why the run's steps cannot run at all (a row that does not resolve, `each:` over something else than a list).
+        var problem: RunFailure?
+        /// Why its steps are skipped (a `when:` of the flow that does not hold, `each:` over an empty list).
+        var skipReason: String?
+    }
+
+    /// What one run of a file carries from step to step.
+    struct FlowState {
+        var run: FileRun
+        let jar = CookieJar()
+        /// The first step that failed; the steps after it (not the cleanup steps) are skipped.
+        var failedStep: String?
+        /// Whether a step got past cancellation and `--bail`: the flow has begun, so its cleanup steps run whatever happens.
+        var started = false
+        var captures: [(name: String, value: JSONValue)] = []
+    }
+
+    /// Runs the steps of a file in order, once per row of `each:`; a failed step skips the rest of its flow but not its
+    /// cleanup (`finally:`) steps.
+    func runSteps(of file: RequestFile, _ index: Int, scope startScope: VariableScope, _ context: FileContext) async -> FileResult {
+        var result = FileResult()
+        for run in fileRuns(of: file, from: startScope) {
+            var flow = FlowState(run: run)
+            for definition in options.selection.selectedSteps(of: file) {
+                let bailed = options.bail && context.bailed.isSet
+                for var outcome in await outcomes(of: definition, in: file, flow: &flow, bailed: bailed) {
+                    if outcome.flaky, options.failOnFlaky { Self.failFlaky(&outcome, definition, environment: collection.environment) }
+                    if outcome.verdict == .failed || outcome.verdict == .errored {
+                        if !definition.isCleanup, flow.failedStep == nil { flow.failedStep = definition.name }
+                        if options.bail { context.bailed.set() }
+                    }
+                    result.counts.add(outcome)
+                    if context.keepingOutcomes { result.outcomes.append(outcome) }
+                    await context.outcomes.add(outcome, file: index)
+                }
+            }
+            result.captures += flow.captures
+        }
+        return result
+    }
+
+    /// The runs of a file: one per row of `each:` (rows written or read, or the elements of a template's list), else one;
+    /// each draws its random values from a stream of its own, and knows whether the flow's `when:` holds for it.
+    private func fileRuns(of file: RequestFile, from start: VariableScope) -> [FileRun] {
+        var base = start
+        base.builtins.random = random.stream(file.path)
+        var runs: [FileRun]
+        if let template = file.rowsTemplate {
+            switch Self.elements(of: template, in: base, path: file.path) {
+            case .failure(let problem):
+                runs = [FileRun(scope: base, problem: problem)]
+            case .success(let elements) where elements.isEmpty:
+                runs = [FileRun(scope: base, skipReason: Self.emptyList(template))]
+            case .success(let elements):
+                runs = elements.enumerated().map { row, element in
+                    var run = FileRun(scope: base)
+                    run.scope.builtins.random = random.stream("\(file.path) [\(row + 1)]")
+                    Self.define(element, number: row + 1, in: &run.scope, layer: .row)
+                    do throws(RunFailure) { run.label = try Self.label(of: file, row: row, scope: run.scope) } catch { run.problem = error }
+                    return run
+                }
+            }
+        } else if let rows = file.rows {
+            runs = rows.rows.indices.map { row in
+                var run = FileRun(scope: base)
+                run.scope.builtins.random = random.stream("\(file.path) [\(row + 1)]")
+                do throws(RunFailure) {
+                    run.scope = try Self.scope(run.scope, withRow: row, of: rows, in: rows.valuesPath(in: file.path))
+                    run.label = try Self.label(of: file, row: row, scope: run.scope)
+                } catch {
+                    run.problem = error
+                }
+                return run
+            }
+        } else {
+            runs = [FileRun(scope: base)]
+        }
+        guard !file.conditions.isEmpty else { return runs }
+        for position in runs.indices where runs[position].problem == nil && runs[position].skipReason == nil {
+            do throws(RunFailure) {
+                runs[position].skipReason = try Self.unmetCondition(file.conditions, in: runs[position].scope, path: file.path)
+            } catch {
+                runs[position].problem = error
+            }
+        }
+        return runs
+    }
+
+    /// The outcomes of one step in a run of its file: none sent when it is skipped or cannot run, one per element of
+    /// its `each:` list, else one.
+    private func outcomes(of step: RequestDefinition, in file: RequestFile, flow: inout FlowState,
+                          bailed: Bool) async -> [RequestOutcome] {
+        let name = file.isFlow ? step.name : flow.run.label ?? step.name
+        let flowName = file.isFlow ? flow.run.label ?? file.name : nil
+        func unsent(_ verdict: RequestOutcome.Verdict, reason: String? = nil, problem: RunFailure? = nil,
+                    named: String? = nil) -> [RequestOutcome] {
+            [RequestOutcome(file: file.path, flow: flowName, name: named ?? name, method: step.request.method.value,
+                            url: step.request.url.source, verdict: verdict, error: problem?.diagnostic, skipReason: reason)]
+        }
+        if let reason = notRunReason(of: step, in: file, flow: flow, bailed: bailed) { return unsent(.skipped, reason: reason) }
+        if !step.isCleanup { flow.started = true }
+        if let problem = flow.run.problem { return unsent(.errored, problem: problem) }
+        if let reason = flow.run.skipReason { return unsent(.skipped, reason: reason) }
+        guard let loop = step.loop else {
+            if let unmet = Self.unmet(step, in: flow.run.scope) { return unsent(unmet.verdict, reason: unmet.reason, problem: unmet.problem) }
+            return [await send(step, of: file, scope: flow.run.scope, flow: &flow, named: (flowName, name))]
+        }
+        switch Self.elements(of: loop, in: flow.run.scope, path: step.path) {
+        case .failure(let problem):
+            return unsent(.errored, problem: problem)
+        case .success(let elements) where elements.isEmpty:
+            return unsent(.skipped, reason: Self.emptyList(loop))
+        case .success(let elements):
+            var outcomes: [RequestOutcome] = []
+            for (position, element) in elements.enumerated() {
+                // The element's variables win over the flow's captures, for this step only (its `when:` included); its
+                // captures go to the flow.
+                var scope = flow.run.scope
+                Self.define(element, number: position + 1, in: &scope, layer: .input)
+                let iteration = "\(name) [\(position + 1)]"
+                if let unmet = Self.unmet(step, in: scope) {
+                    outcomes += unsent(unmet.verdict, reason: unmet.reason, problem: unmet.problem, named: iteration)
+                } else {
+                    outcomes.append(await send(step, of: file, scope: scope, flow: &flow, named: (flowName, iteration)))
+                }
+            }
+            return outcomes
+        }
+    }
+
+    /// Why the step's `when:` keeps it from running in `scope`: a condition that does not hold (skipped), or an operand
+    /// that does not resolve (errored); nil when it runs.
+    private static func unmet(_ step: RequestDefinition, in scope: VariableScope)
+        -> (verdict: RequestOutcome.Verdict, reason: String?, problem: RunFailure?)? {
+        do throws(RunFailure) {
+            return try unmetCondition(step.conditions, in: scope, path: step.path).map { (.skipped, $0, nil) }
+        } catch {
+            return (.errored, nil, error)
+        }
+    }
+
+    /// Sends a step and keeps its captures in the flow; a cleanup step is sent from a task of its own, so a first SIGINT
+    /// or SIGTERM, which cancels the run, does not stop it (a second ends the process).
+    private func send(_ step: RequestDefinition, of file: RequestFile, scope: VariableScope, flow: inout FlowState,
+                      named: (flow: String?, name: String)) async -> RequestOutcome {
+        let prepared = PreparedStep(step, compiled: compiled)
+        let (executor, jar) = (executor, flow.jar)
+        let result = step.isCleanup
+            ? await Task { await executor.run(prepared, of: file, scope: scope, jar: jar) }.value
+            : await executor.run(prepared, of: file, scope: scope, jar: jar)
+        var outcome = result.outcome
+        (outcome.flow, outcome.name) = named
+        for capture in result.captures {
+            flow.run.scope.define(capture.name, capture.value, in: .capture)
+            flow.captures.append(capture)
+        }
+        return outcome
+    }
+
+    /// Why a step does not run, or nil when it runs. Once its flow has begun, a cleanup step runs after a failure, after
+    /// `--bail` and after the run was cancelled; before, it is skipped as the steps before it were.
+    private func notRunReason(of step: RequestDefinition, in file: RequestFile, flow: FlowState, bailed: Bool) -> String? {
+        let cleansUp = step.isCleanup && flow.started
+        if Task.isCancelled && !cleansUp { return "cancelled" }
+        if let skip = file.skip ?? step.skip { return skip.reason ?? "skipped" }
+        if cleansUp { return nil }
+        if let failedStep = flow.failedStep { return "an earlier step failed: \(failedStep)" }
+        if bailed { return "not run: --bail stopped the run after a failure" }
+        return nil
+    }
+
+    /// The first condition of `conditions` that does not hold in `scope`, as a skip reason naming it and the actual value
+    /// (`when "{{ region }}" is in ["eu","us"]: was "ap"`); nil when all hold. A key whose template does not resolve (an
+    /// undefined variable, an unset `$env.NAME`, a missing key) is absent.
+    static func unmetCondition(_ conditions: [Condition], in scope: VariableScope, path: String) throws(RunFailure) -> String? {
+        for condition in conditions {
+            let actual = try? scope.resolve(condition.subject)
+            let matcher: Matcher<JSONValue>
+            do {
+                matcher = try condition.matcher.map { (value) throws(TemplateError) -> JSONValue in try scope.resolve(value) }
+            } catch {
+                throw RunFailure(error, in: path)
+            }
+            guard !matcher.evaluate(actual).holds else { continue }
+            let predicate = matcher.predicate
+            let phrase = predicate.hasPrefix("that ") ? String(predicate.dropFirst(5))
+                : ["with ", "whose ", "not "].contains(where: predicate.hasPrefix) ? predicate : "is " + predicate
+            return "when \"\(condition.subject.source)\" \(phrase): was \(actual.map { $0.compactDescription() } ?? "absent")"
+        }
+        return nil
+    }
+
+    /// The elements of the list `template` (an `each:`) gives, or why it gives none: an undefined variable, or a value
+    /// that is not a list.
+    static func elements(of template: Template, in scope: VariableScope, path: String) -> Result<[JSONValue], RunFailure> {
+        let value: JSONValue
+        do {
+            value = try scope.resolve(template)
+        } catch {
+            return .failure(RunFailure(error, in: path))
+        }
+        guard case .array(let elements) = value else {
+            return .failure(RunFailure(.error("each: '\(template.source)' is \(JSONText.kindName(of: value)), not a list",
+                                              path: path, at: template.mark,
+                                              suggestion: "loop over a list, such as a capture of '$.items[*].id'")))
+        }
+        return .success(elements)
+    }
+
+    /// The skip reason of an `each:` over an empty list.
+    private static func emptyList(_ template: Template) -> String { "each: '\(template.source)' is an empty list" }
+
+    /// Defines the variables of one element of an `each:` list: `item` (the element) and `index` (`number`, from 1),
+    /// and a mapping's fields.
+    static func define(_ element: JSONValue, number: Int, in scope: inout VariableScope, layer: VariableScope.Layer) {
+        if case .object(let object) = element {
+            for (key, value) in object.members { scope.define(key, value, in: layer) }
+        }
+        scope.define("item", element, in: layer)
+        scope.define("index", .int(number), in: layer)
+    }
+
+    /// The file's starting scope with the fields of row `row` defined, each resolved in that scope; a problem is located
+    /// in `path`, the file the row values are written in (the data file, or the request file for inline rows).
+    private static func scope(_ scope: VariableScope, withRow row: Int, of rows: DataRows,
+                              in path: String) throws(RunFailure) -> VariableScope {
+        var scope = scope
+        for (column, value) in zip(rows.columns, rows.rows[row]) {
+            do { scope.define(column, try scope.resolve(value), in: .row) } catch { throw RunFailure(error, in: path) }
+        }
+        return scope
+    }
+
+    /// How a row's run is named: by the file's `name:` template, or `NAME [ROW]` (rows numbered from 1).
+    private static func label(of file: RequestFile, row: Int, scope: VariableScope) throws(RunFailure) -> String {
+        guard let template = file.nameTemplate else { return "\(file.name) [\(row + 1)]" }
+        do { return try scope.resolveString(template) } catch { throw RunFailure(error, in: file.path) }
+    }
+
+    /// A flaky pass under `--fail-on-flaky`: a failure, located at the retry options it was retried by: the request's,
+    /// else the environment's (in its file), else (no retry written anywhere) at the request's URL.
+    private static func failFlaky(_ outcome: inout RequestOutcome, _ definition: RequestDefinition,
+                                  environment: ResolvedEnvironment?) {
+        let (path, mark) = if let retry = definition.options.retry {
+            (definition.path, retry.mark)
+        } else if let retry = environment?.options.retry, let path = environment?.retryPath {
+            (path, retry.mark)
+        } else {
+            (definition.path, definition.request.url.mark)
+        }
+        outcome.verdict = .failed
+        outcome.failures.append(ExpectationFailure(
+            diagnostic: .error("passed only after a retry, and --fail-on-flaky is set", path: path, at: mark),
+            expected: "a pass at the first attempt", actual: "a pass after \(outcome.attempts) attempts"))
+    }
+}

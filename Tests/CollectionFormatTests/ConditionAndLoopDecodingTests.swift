@@ -1,0 +1,95 @@
+import Testing
+import YAML
+@testable import CollectionFormat
+import CollectionReading
+
+/// `when:`, `finally:` and `each:` over a template: how they are read, and each bad input as a located error.
+@Suite struct ConditionAndLoopDecodingTests {
+    @Test func aFlowKeepsItsConditionsItsCleanupStepsAndItsLoops() throws {
+        let (file, diagnostics) = decodeRequestFile("""
+            when: { "{{ region }}": { in: [eu, us] } }
+            steps:
+              - request: { url: /a }
+                capture: { ids: "$.ids" }
+              - each: "{{ ids }}"
+                when: { "{{ token }}": { exists: false } }
+                request: { url: "/a/{{ item }}" }
+            finally:
+              - request: { method: DELETE, url: /a }
+            """)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        #expect(file.isFlow)
+        #expect(file.conditions.map(\.subject.source) == ["{{ region }}"])
+        #expect(file.steps.map(\.isCleanup) == [false, false, true])
+        #expect(file.steps.map(\.name) == ["step 1", "step 2", "cleanup 3"])
+        #expect(file.steps[1].loop?.source == "{{ ids }}")
+        #expect(file.steps[1].conditions.map(\.subject.source) == ["{{ token }}"])
+        guard case .exists(false)? = file.steps[1].conditions.first?.matcher else {
+            Issue.record("expected exists: false")
+            return
+        }
+    }
+
+    @Test func aRequestFileLoopsOverATemplateOrReadsAFile() {
+        let (looping, problems) = decodeRequestFile("each: \"{{ users }}\"\nrequest: { url: \"/u/{{ id }}\" }\n")
+        #expect(problems.isEmpty)
+        #expect(looping.rowsTemplate?.source == "{{ users }}")
+        #expect(looping.rowsFile == nil)
+        let (reading, _) = decodeRequestFile("each: rows.csv\nrequest: { url: /u }\n")
+        #expect(reading.rowsFile?.written == "rows.csv")
+        #expect(reading.rowsTemplate == nil)
+    }
+
+    @Test func badConditionsAndLoopsAreLocated() {
+        #expect(problems("when: { region: eu }\nrequest: { url: /a }\n") == [
+            "requests/r.yaml:1:9: error: the 'when' key 'region' is not a template: it would never change [help: write the value to check as a template, such as \"{{ region }}\"]",
+        ])
+        #expect(problems("when: { \"{{ region }}\": { among: [eu] } }\nrequest: { url: /a }\n") == [
+            "requests/r.yaml:1:27: error: unknown matcher operator 'among' [help: to compare with an object, write { equals: { ... } }]",
+        ])
+        #expect(problems("when: {}\nrequest: { url: /a }\n") == ["requests/r.yaml:1:7: error: 'when' is empty: give at least one condition"])
+        #expect(problems("request: { url: /a }\nfinally:\n  - request: { url: /b }\n") == [
+            "requests/r.yaml:2:1: error: unknown key 'finally' [help: cleanup steps belong to a flow: put the request under 'steps:' and the cleanup under 'finally:']",
+        ])
+        #expect(problems("steps:\n  - request: { url: /a }\nfinally: []\n") == [
+            "requests/r.yaml:3:10: error: 'finally' is empty: give at least one cleanup step, or remove it",
+        ])
+        #expect(problems("steps:\n  - each: \"ids: {{ ids }}\"\n    request: { url: /a }\n") == [
+            "requests/r.yaml:2:11: error: 'each' must be one template naming a list, such as \"{{ ids }}\", found 'ids: {{ ids }}' [help: capture or define a list, and write its name alone between '{{' and '}}']",
+        ])
+        #expect(problems("steps:\n  - each: [1, 2]\n    request: { url: /a }\n") == [
+            "requests/r.yaml:2:11: error: expected a lone template such as \"{{ ids }}\" whose value is a list for 'each', found a list",
+        ])
+        #expect(problems("request: { url: \"/a/{{ $randomInt(5, 1) }}\" }\n") == [
+            "requests/r.yaml:1:21: error: '$randomInt(5, 1)': MIN (5) is greater than MAX (1) [help: write $randomInt(1, 5)]",
+        ])
+    }
+
+    @Test func validationKnowsTheVariablesOfLoopsAndConditions() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write([
+            "environments/qa.yaml": "baseURL: http://127.0.0.1:1\nvariables:\n  regions: [{ code: eu, name: Europe }]\n",
+            "requests/1.yaml": """
+                steps:
+                  - request: { url: /ids }
+                    capture: { ids: $.ids }
+                  - each: "{{ ids }}"
+                    request: { url: "/ids/{{ item }}/{{ index }}/{{ anyField }}" }
+                  - each: "{{ regions }}"
+                    request: { url: "/regions/{{ code }}/{{ nmae }}" }
+                  - when: { "{{ adminToken }}": { exists: true }, "{{ region }}": eu }
+                    request: { url: "/admin", headers: { X-Token: "{{ adminToken }}" } }
+                finally:
+                  - request: { method: DELETE, url: "/ids/{{ ids }}/{{ item }}" }
+                """,
+        ])
+        let loaded = await scratch.readCollection(["requests"], env: "qa")
+        // Over a captured list the elements' fields cannot be known; over a variable they can; `item` belongs to its
+        // step; a `when:` that requires a variable defines it for its step.
+        #expect(problems(of: loaded) == [
+            "requests/1.yaml:7:42: error: undefined variable 'nmae' [help: did you mean 'name'?]",
+            "requests/1.yaml:11:53: error: undefined variable 'item' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var item=VALUE]",
+        ])
+    }
+}
