@@ -51,6 +51,9 @@ struct CaptureExtractor {
             switch content.json {
             case .failure(let problem): return .failure(Missing(expected: "a JSON body", actual: problem.message))
             case .success(let document):
+                // A query that may select several nodes (a wildcard, a filter, a slice) captures a list, of one node or
+                // none too: what `each:` loops over.
+                guard query.isSingular else { return .success(.array(query.values(in: document))) }
                 guard let value = query.comparableValue(in: document) else {
                     return .failure(Missing(expected: "a value at \(query)", actual: "the query selected nothing"))
                 }
