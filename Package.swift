@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // Without its default ExternalLoading trait, which runner does not use and which builds much slower.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
     ],
     targets: [
         // libyaml from the system (libyaml-dev), seen only by the YAML module.
@@ -53,20 +55,26 @@ let package = Package(
         ]),
         // JSONPath (RFC 9535), XPath 1.0, matchers, JSON Schema: judging a response.
         .target(name: "Expectations", dependencies: ["HTTPCore", "CLibXML2"]),
+        // OpenAPI 3.0/3.1 documents read and checked through OpenAPIKit, and responses judged against their operations.
+        .target(name: "OpenAPIContract", dependencies: [
+            "YAML", "HTTPCore", "Expectations",
+            .product(name: "OpenAPIKit", package: "OpenAPIKit"), .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+            .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+        ]),
         // The collection format: YAML nodes to located definitions, templates, environments, diagnostics.
-        .target(name: "CollectionFormat", dependencies: ["YAML", "HTTPCore", "Expectations"]),
+        .target(name: "CollectionFormat", dependencies: ["YAML", "HTTPCore", "Expectations", "OpenAPIContract"]),
         // Reading and checking a collection from disk: discovery, environments, used files, data rows, validation.
         .target(name: "CollectionReading", dependencies: [
-            "CollectionFormat", "YAML", "HTTPCore", "Expectations", .product(name: "SwiftASN1", package: "swift-asn1"),
+            "CollectionFormat", "YAML", "HTTPCore", "Expectations", "OpenAPIContract", .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         // Schedules a run: order, flows, jobs, variable scope, outcomes as events.
-        .target(name: "Running", dependencies: ["CollectionFormat", "Expectations", "Loaders", "HTTPCore", "YAML", "RunnerVersion"]),
+        .target(name: "Running", dependencies: ["CollectionFormat", "Expectations", "Loaders", "HTTPCore", "YAML", "RunnerVersion", "OpenAPIContract"]),
         // Console, JUnit, JSON, HTML, markdown and TAP reports from one model; redaction lives here once.
         .target(name: "Reporting", dependencies: [
             "Running", "CollectionFormat", "HTTPCore", .product(name: "Mustache", package: "swift-mustache"),
         ]),
-        // Other tools' requests in and out: curl commands read as request files, requests written as curl commands.
-        .target(name: "Interop", dependencies: ["CollectionFormat", "HTTPCore", "YAML"]),
+        // Other tools' requests in and out: curl commands and OpenAPI documents read as request files, requests written as curl commands.
+        .target(name: "Interop", dependencies: ["CollectionFormat", "HTTPCore", "YAML", "OpenAPIContract"]),
         // What each command does, from its options to an exit status: load and check, run, report.
         .target(name: "Commands", dependencies: ["CollectionFormat", "CollectionReading", "Running", "Reporting", "Loaders", "HTTPCore", "RunnerVersion", "Interop"]),
         // The `runner` command: argument parsing only; each subcommand calls its entry point in Commands.
@@ -115,7 +123,7 @@ let package = Package(
 
         .testTarget(name: "YAMLTests", dependencies: ["YAML"], exclude: ["Regressions"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
-        .testTarget(name: "InteropTests", dependencies: ["Interop", "HTTPCore", "YAML"], exclude: ["Fixtures"]),
+        .testTarget(name: "InteropTests", dependencies: ["Interop", "HTTPCore", "YAML", "OpenAPIContract", "CollectionFormat", "CollectionReading"], exclude: ["Fixtures"]),
         .testTarget(name: "LoadersTests", dependencies: [
             "Loaders", "HTTPCore", "TestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -25,6 +25,12 @@ extension NodeDecoder {
             environment.secrets = secretPairs.compactMap { secret($0) }
         }
         environment.auth = fields["auth"].flatMap { auth($0) }
+        if let value = fields["expect"], let expectPairs = mapping(value, for: "expect") {
+            let expectFields = self.fields(expectPairs, allowed: FormatKeys.environmentExpect.names, in: "expect")
+            environment.openapi = expectFields["openapi"].flatMap {
+                fileReference($0, for: "expect.openapi", location: FileLocation(displayPath: path, absolutePath: absolutePath))
+            }
+        }
         environment.options = fields["options"].map { options($0, allowsThrottle: true, location: FileLocation(displayPath: path, absolutePath: absolutePath)) } ?? OptionsDefinition()
         return environment
     }

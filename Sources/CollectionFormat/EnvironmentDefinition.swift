@@ -15,6 +15,8 @@ public struct EnvironmentDefinition: Sendable {
     public var secrets: [SecretDefinition]
     public var auth: Located<AuthDefinition>?
     public var options: OptionsDefinition
+    /// `expect.openapi`: the OpenAPI document every response of the run must match.
+    public var openapi: FileReference?
 
     public init(name: String, path: String, extends: Located<String>? = nil, baseURL: Template? = nil,
                 headers: [HeaderField] = [], query: [Parameter] = [], variables: [VariableDefinition] = [],
@@ -109,6 +111,8 @@ public struct ResolvedEnvironment: Sendable {
     public var auth: Sourced<Located<AuthDefinition>>?
     /// Options for every request (a request's own win field by field).
     public var options: OptionsDefinition
+    /// `expect.openapi` of the nearest environment of the chain that sets it, with that file (as displayed).
+    public var openapi: Sourced<FileReference>? = nil
     /// The environment file (as displayed) that `options.retry` and its mark come from: the nearest of the chain that
     /// sets `retry`, whose mark the merged retry keeps; nil when no environment of the chain sets it.
     public var retryPath: String? = nil

@@ -25,6 +25,7 @@ package struct EnvironmentMerger {
         var auth: Sourced<Located<AuthDefinition>>?
         var options = OptionsDefinition()
         var retryPath: String?
+        var openapi: Sourced<FileReference>?
         for definition in chain.reversed() {
             let path = definition.path
             if let url = definition.baseURL { baseURL = Sourced(url, path: path) }
@@ -35,6 +36,7 @@ package struct EnvironmentMerger {
             if let value = definition.auth { auth = Sourced(value, path: path) }
             options = definition.options.merged(over: options)
             if definition.options.retry != nil { retryPath = path }
+            if let reference = definition.openapi { openapi = Sourced(reference, path: path) }
         }
         let resolvedSecrets = secrets.compactMap { readSecret($0) }
         var scope = VariableScope(processEnvironment: processEnvironment)
@@ -52,10 +54,12 @@ package struct EnvironmentMerger {
                 diagnostics.add(error.diagnostic(in: variable.path))
             }
         }
-        return ResolvedEnvironment(
+        var resolved = ResolvedEnvironment(
             name: chain[0].name, chain: chain.map(\.name), baseURL: baseURL.flatMap { resolveBaseURL($0, scope: scope) },
             headers: headers, query: query, variables: resolvedVariables, secrets: resolvedSecrets, auth: auth,
             options: options, retryPath: retryPath)
+        resolved.openapi = openapi
+        return resolved
     }
 
     /// `base` with `overrides` applied: replaced in place by key, new keys appended.

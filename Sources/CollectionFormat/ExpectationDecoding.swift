@@ -34,6 +34,7 @@ extension NodeDecoder {
         }
         if let value = fields["text"] { expect.text = matcher(value, for: "\(context).text").map { Located($0, at: value.mark) } }
         if let value = fields["schema"] { expect.schema = fileReference(value, for: "\(context).schema", location: location) }
+        if let value = fields["openapi"] { expect.openapi = fileReference(value, for: "\(context).openapi", location: location) }
         if let value = fields["duration"] {
             expect.duration = durationMatcher(value, for: "\(context).duration").map { Located($0, at: value.mark) }
             if expect.duration != nil { warnIfExactDuration(value, for: "\(context).duration") }

@@ -64,7 +64,7 @@ public struct FormatMapping: Sendable {
     public enum Name: String, Sendable, CaseIterable {
         case singleRequestFile, requestDefinition, flowFile, useStep, request, graphql, multipartPart, auth, basicAuth, oauth2,
              requestOptions, environmentOptions, retry, environmentRetry, clientCert, throttle, expect, matcher, durationMatcher, captureSource,
-             environment, secret
+             environment, secret, environmentExpect
     }
 
     /// Keys of which at most one may be present, or, when `required`, exactly one.
@@ -139,6 +139,7 @@ public enum FormatKeys {
         case .captureSource: captureSource
         case .environment: environment
         case .secret: secret
+        case .environmentExpect: environmentExpect
         }
     }
 
@@ -347,11 +348,22 @@ public enum FormatKeys {
             FormatKey("text", .matcher, "A value or a matcher on the whole body as text."),
             FormatKey("schema", .filePath, "A JSON Schema file, relative to the request file, that the JSON body must satisfy."),
             FormatKey("duration", .durationMatcher, "A matcher on the whole request time, with durations: { lessThan: 500ms }."),
+            openAPIKey,
             FormatKey("xpath", .mapping(of: .matcher), "XPath 1.0 expressions on the XML (or HTML) body to a value or a matcher."),
             FormatKey("namespaces", .mapping(of: .string(pattern: ".", example: "http://www.w3.org/2005/Atom")),
                       "Prefixes the xpath expressions and captures use, to namespace URIs."),
         ],
         alone: ["error"])
+
+    /// `expect.openapi`, in a request's and an environment's `expect`.
+    private static let openAPIKey = FormatKey(
+        "openapi", .filePath,
+        "An OpenAPI 3.0/3.1 document, relative to this file: the response must match its operation for the method and path.")
+
+    /// An environment's `expect`: what every response of the run must satisfy.
+    public static let environmentExpect = FormatMapping(
+        .environmentExpect, "What every response of the run must satisfy (a request's own expect.openapi replaces it).",
+        keys: [openAPIKey])
 
     /// The operators of a matcher, in docs/format.md's order; `Matcher.operatorNames` are the same.
     public static let matcher = FormatMapping(
@@ -420,6 +432,7 @@ public enum FormatKeys {
             FormatKey("secrets", .mapping(of: .keys(.secret)), "Variables read from the process environment, hidden in every output."),
             FormatKey("auth", .auth, "How every request authenticates unless it sets its own auth."),
             FormatKey("options", .keys(.environmentOptions), "Options of every request, plus throttle."),
+            FormatKey("expect", .keys(.environmentExpect), "What every response of the run must satisfy: openapi."),
         ])
 
     public static let secret = FormatMapping(

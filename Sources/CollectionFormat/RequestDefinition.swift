@@ -511,6 +511,8 @@ public struct ExpectDefinition: Sendable {
     public var body: [BodyExpectation]
     public var text: Located<Matcher<TemplateValue>>?
     public var schema: FileReference?
+    /// `expect.openapi`: the OpenAPI document whose operation the response must match.
+    public var openapi: FileReference?
     public var duration: Located<Matcher<Duration>>?
     /// `expect.xpath`: XPath 1.0 queries on the XML or HTML body.
     public var xpath: [XPathExpectation]

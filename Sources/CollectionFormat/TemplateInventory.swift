@@ -30,6 +30,7 @@ extension RequestDefinition {
         default: break
         }
         if let schema = expect.schema { references.append(schema) }
+        if let openapi = expect.openapi { references.append(openapi) }
         return references
     }
 }

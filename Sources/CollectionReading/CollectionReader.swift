@@ -112,6 +112,7 @@ public enum CollectionReader {
             if validates { validator.validate(file) }
             files.append(file)
         }
+        if validates { validator.checkEnvironmentOpenAPI() }
         diagnostics.add(contentsOf: discoveryProblems)
         diagnostics.add(contentsOf: fragments.diagnostics)
         diagnostics.add(contentsOf: validator.diagnostics.diagnostics)
@@ -120,6 +121,7 @@ public enum CollectionReader {
         var loaded = LoadedCollection(files: files, environment: environment, diagnostics: diagnostics.sorted,
                                       sources: sources, scope: scope)
         loaded.schemas = validator.schemas.compactMapValues { try? $0.get() }
+        loaded.openAPIContracts = validator.openAPIContracts.compactMapValues { try? $0.get() }
         loaded.foundOnlyUsedFiles = files.isEmpty && discoveryProblems.contains(where: Discovery.skipsUsedFiles)
         return loaded
     }

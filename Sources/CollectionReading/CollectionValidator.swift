@@ -1,5 +1,6 @@
 import CollectionFormat
 import Expectations
+import OpenAPIContract
 import YAML
 
 /// The checks of `runner validate` that span files: variables defined at their point of use, referenced files.
@@ -107,6 +108,9 @@ struct CollectionValidator {
             }
             if let schema = step.expect.schema, FileSystem.kind(of: schema.absolutePath).exists {
                 checkSchema(schema, in: path)
+            }
+            if let openapi = step.expect.openapi, FileSystem.kind(of: openapi.absolutePath).exists {
+                checkOpenAPI(openapi, in: path)
             }
             let captured = step.captures.map(\.name)
             defined.formUnion(captured)
@@ -219,15 +223,39 @@ struct CollectionValidator {
 
     /// A referenced file must exist and be a regular file; returns whether it does.
     @discardableResult
-    private mutating func check(_ reference: FileReference, in path: String) -> Bool {
+    private mutating func check(_ reference: FileReference, in path: String, besides file: String = "request file") -> Bool {
         let kind = FileSystem.kind(of: reference.absolutePath)
         guard kind.exists, !kind.isDirectory else {
             let problem = kind.exists ? "is a directory" : "does not exist"
             diagnostics.add(.error("file '\(reference.written)' \(problem) (looked for '\(reference.path)')", path: path,
-                                   at: reference.mark, suggestion: "paths are relative to the request file"))
+                                   at: reference.mark, suggestion: "paths are relative to the \(file)"))
             return false
         }
         return true
+    }
+
+    /// Each OpenAPI document checked, by absolute path: compiled, or why it cannot be used.
+    private(set) var openAPIContracts: [String: Result<OpenAPIContract, OpenAPIProblems>] = [:]
+
+    /// The environment's `expect.openapi` must name an OpenAPI document that can be used, as a request's must.
+    mutating func checkEnvironmentOpenAPI() {
+        guard let openapi = environment?.openapi else { return }
+        guard check(openapi.value, in: openapi.path, besides: "environment file") else { return }
+        checkOpenAPI(openapi.value, in: openapi.path)
+    }
+
+    /// An OpenAPI document must parse and follow the OpenAPI rules, and its response schemas must compile; each problem
+    /// is reported at the `openapi:` key with a note saying where it is in the document (read once per validation).
+    private mutating func checkOpenAPI(_ reference: FileReference, in path: String) {
+        let checked = openAPIContracts[reference.absolutePath] ?? OpenAPIFile.compiled(atPath: reference.absolutePath)
+        openAPIContracts[reference.absolutePath] = checked
+        guard case .failure(let problems) = checked else { return }
+        for problem in problems.problems.prefix(OpenAPIFile.shownProblems) {
+            var diagnostic = Diagnostic.error("openapi '\(reference.written)' \(problem.message)", path: path, at: reference.mark,
+                                              suggestion: problem.suggestion)
+            diagnostic.notes = ["at \(reference.path)\(problem.place.isEmpty ? "" : ":" + problem.place)"]
+            diagnostics.add(diagnostic)
+        }
     }
 
     /// Each schema file checked, by absolute path: compiled, or why it cannot be used. A schema many requests use

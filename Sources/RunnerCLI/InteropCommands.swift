@@ -6,7 +6,7 @@ struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Translate requests of other tools into request files.",
-        subcommands: [ImportCurlCommand.self]
+        subcommands: [ImportCurlCommand.self, ImportOpenAPICommand.self]
     )
 }
 
@@ -33,6 +33,33 @@ struct ImportCurlCommand: ParsableCommand {
 
     func run() throws {
         try ImportCurl(input: input, out: out, force: force).execute().end()
+    }
+}
+
+/// `runner import openapi`: an OpenAPI document as a collection.
+struct ImportOpenAPICommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "openapi",
+        abstract: "Translate an OpenAPI 3.0/3.1 document (YAML or JSON) into a request file per operation and an environment.",
+        discussion: """
+            Writes DIR/requests/FOLDER/NN-NAME.yaml per operation (in document order, each checked with expect.openapi) and \
+            DIR/environments/NAME.yaml. What is not translated is listed on standard error with its place. Exit status: \
+            0 written, 1 the document cannot be read or a file exists (see --force), 2 the document is not valid OpenAPI \
+            (nothing is written).
+            """
+    )
+
+    @Argument(help: "The OpenAPI document: a .yaml, .yml or .json file.")
+    var spec: String
+
+    @Option(help: "The directory to write the collection into.")
+    var out: String
+
+    @Flag(help: "Replace existing files.")
+    var force = false
+
+    func run() throws {
+        try ImportOpenAPI(spec: spec, out: out, force: force).execute().end()
     }
 }
 

@@ -30,7 +30,8 @@ public struct CollectionRun: Sendable {
     public init(collection: LoadedCollection, planner: RunPlanner, options: RunOptions, transport: any HTTPLoader) {
         self.collection = collection
         self.options = options
-        compiled = CompiledChecks(schemas: collection.schemas)
+        compiled = CompiledChecks(schemas: collection.schemas, openAPIContracts: collection.openAPIContracts,
+                                  environmentOpenAPI: collection.environment?.openapi)
         random = RandomValues(seed: options.seed ?? RandomValues.randomSeed())
         plan = planner.files
         requestCount = planner.requestCount

@@ -41,6 +41,9 @@ struct ExpectationChecker {
         if let schema = expect.schema, let compiled = step.schema {
             failures += check(schema: compiled, reference: schema, content: content)
         }
+        if let openAPI = step.openAPI {
+            failures += openAPI.failures(of: content)
+        }
         if let limit = expect.duration {
             failures += check(duration: duration, against: limit)
         }

@@ -2,6 +2,7 @@ internal import Foundation
 internal import CollectionFormat
 internal import Expectations
 internal import HTTPCore
+internal import OpenAPIContract
 internal import Synchronization
 internal import YAML
 
@@ -19,6 +20,8 @@ struct PreparedStep: Sendable {
     let schema: Result<JSONSchema, SchemaProblem>?
     /// The checks of `options.retry.stopWhen`, prepared the same way.
     let stopWhen: StopChecks?
+    /// The OpenAPI document the response must match: the request's `expect.openapi`, else the environment's.
+    let openAPI: OpenAPIExpectation?
 
     /// The prepared `stopWhen` expectations (a class: a step holds at most one, and a struct cannot hold itself).
     final class StopChecks: Sendable {
@@ -48,7 +51,9 @@ struct PreparedStep: Sendable {
         let message: String
     }
 
-    init(_ definition: RequestDefinition, compiled: CompiledChecks) {
+    /// `definition` prepared with what `compiled` holds; `inheritsOpenAPI` says whether the environment's `expect.openapi`
+    /// applies (not to `stopWhen`, which says when polling stops rather than what a response must be).
+    init(_ definition: RequestDefinition, compiled: CompiledChecks, inheritsOpenAPI: Bool = true) {
         self.definition = definition
         bodyQueries = definition.expect.body.map { try? compiled.query($0.path).get() }
         let namespaces = definition.expect.namespaces
@@ -77,8 +82,9 @@ struct PreparedStep: Sendable {
         }
         schema = definition.expect.schema.map { compiled.schemas.schema(at: $0.absolutePath) }
         stopWhen = definition.options.retry?.stopWhen.map { stop in
-            StopChecks(PreparedStep(definition.with(expect: stop.value), compiled: compiled), mark: stop.mark)
+            StopChecks(PreparedStep(definition.with(expect: stop.value), compiled: compiled, inheritsOpenAPI: false), mark: stop.mark)
         }
+        openAPI = compiled.openAPI.expectation(for: definition, inheritsEnvironment: inheritsOpenAPI)
     }
 }
 
@@ -87,10 +93,14 @@ struct PreparedStep: Sendable {
 /// in parallel share it.
 final class CompiledChecks: Sendable {
     let schemas: SchemaCache
+    let openAPI: OpenAPICache
 
-    /// Checks that start with the schemas the collection's check compiled (by absolute path).
-    init(schemas: [String: JSONSchema] = [:]) {
+    /// Checks that start with the schemas and OpenAPI documents the collection's check compiled (by absolute path), and
+    /// the environment's `expect.openapi`.
+    init(schemas: [String: JSONSchema] = [:], openAPIContracts: [String: OpenAPIContract] = [:],
+         environmentOpenAPI: Sourced<FileReference>? = nil) {
         self.schemas = SchemaCache(schemas)
+        openAPI = OpenAPICache(openAPIContracts, environment: environmentOpenAPI)
     }
     private let queries = Mutex<[String: Result<JSONPath, JSONPathError>]>([:])
     private let patterns = Mutex<[String: Result<CapturePattern, any Error>]>([:])

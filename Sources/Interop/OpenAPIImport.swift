@@ -1,0 +1,383 @@
+import HTTPCore
+import Foundation
+import OpenAPIContract
+
+/// An OpenAPI document translated into a collection: a request file per operation (in folders by tag or first path
+/// segment, numbered in document order), and an environment with the server's URL, example values and secrets.
+public enum OpenAPIImport {
+    /// The files to write and what was not translated.
+    public struct Result: Sendable {
+        /// Request files by path relative to the output directory (`requests/pets/01-list-pets.yaml`), in document order.
+        public var requests: [(path: String, text: String)] = []
+        /// The environment file's path relative to the output directory, and its text.
+        public var environment: (path: String, text: String) = ("", "")
+        /// What was not translated, or needs the user, each with its place in the document.
+        public var notes: [OpenAPIProblem] = []
+        /// The variables without an example in the document: the environment holds a placeholder for each.
+        public var placeholders: [String] = []
+    }
+
+    /// The placeholder value of a variable the document gives no example for.
+    public static let placeholder = "FILL-ME"
+
+    /// Translates `document`; `specPath` is the document's path as the output directory sees it (relative, or absolute),
+    /// `environmentName` the environment file's name.
+    public static func translate(_ document: OpenAPIDocument, specPath: String, environmentName: String) -> Result {
+        var translation = Translation(document: document)
+        var result = Result()
+        var numbers: [String: Int] = [:]
+        var named: [(folder: String, name: String, text: String)] = []
+        let openapiPath = specPath.hasPrefix("/") ? specPath : "../../" + specPath
+        for entry in OpenAPIOperations.list(in: document.raw) {
+            let (folder, name, text) = translation.request(entry, openapiPath: openapiPath)
+            named.append((folder, name, text))
+            numbers[folder, default: 0] += 1
+        }
+        var counters: [String: Int] = [:]
+        var used: Set<String> = []
+        for file in named {
+            counters[file.folder, default: 0] += 1
+            let width = max(2, String(numbers[file.folder] ?? 0).count)
+            let number = String(repeating: "0", count: width - String(counters[file.folder] ?? 0).count) + String(counters[file.folder] ?? 0)
+            var path = "requests/\(file.folder)/\(number)-\(file.name).yaml"
+            if !used.insert(path).inserted { path = "requests/\(file.folder)/\(number)-\(file.name)-\(counters[file.folder] ?? 0).yaml" }
+            result.requests.append((path, file.text))
+        }
+        result.environment = ("environments/\(environmentName).yaml", translation.environment())
+        result.notes = translation.notes
+        result.placeholders = translation.placeholders
+        return result
+    }
+}
+
+/// The state of one translation: the environment's variables and secrets as they are found, and the notes.
+private struct Translation {
+    let document: OpenAPIDocument
+    var raw: JSONValue { document.raw }
+    var variables: [(name: String, value: JSONValue)] = []
+    var secrets: [(name: String, env: String)] = []
+    var notes: [OpenAPIProblem] = []
+    var placeholders: [String] = []
+
+    init(document: OpenAPIDocument) {
+        self.document = document
+    }
+
+    /// A note at `tokens` in the document.
+    mutating func note(_ message: String, at tokens: [String]) {
+        let pointer = OpenAPIPointer.pointer(tokens)
+        notes.append(OpenAPIProblem(message, pointer: pointer, mark: document.mark(of: pointer)))
+    }
+
+    /// The request file of one operation: its folder, its name (without number) and its text.
+    mutating func request(_ entry: OpenAPIOperations.Entry, openapiPath: String) -> (folder: String, name: String, text: String) {
+        let operation = entry.operation
+        let label = "\(entry.method.uppercased()) \(entry.path)"
+        let summary: String? = if case .string(let text)? = operation["summary"], !text.isEmpty { text } else { nil }
+        var url = ""
+        for segment in entry.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            url += "/" + Self.templated(String(segment))
+        }
+        var document = RequestDocument(name: summary ?? entry.operationID ?? label, method: entry.method.uppercased(),
+                                       url: url.isEmpty ? "/" : url)
+        for (tokens, parameter) in parameters(of: entry) {
+            guard case .string(let name)? = parameter["name"], case .string(let location)? = parameter["in"] else { continue }
+            let required = parameter["required"] == .bool(true)
+            let variable = Self.variableName(name)
+            switch location {
+            case "path":
+                define(variable, example: example(ofParameter: parameter))
+            case "query" where required:
+                define(variable, example: example(ofParameter: parameter))
+                document.query.append((name, ["{{ \(variable) }}"]))
+            case "header" where required:
+                define(variable, example: example(ofParameter: parameter))
+                document.headers.append((name, "{{ \(variable) }}"))
+            case "query", "header":
+                continue
+            default:
+                note("\(label): the \(location) parameter '\(name)' is not translated", at: tokens)
+            }
+        }
+        body(of: entry, label: label, into: &document)
+        auth(of: entry, label: label, into: &document)
+        var expect: [(key: String, value: YAMLNode)] = []
+        if let status = Self.successStatus(of: operation) { expect.append(("status", status)) }
+        expect.append(("openapi", .string(openapiPath)))
+        let text = document.yaml + YAMLNode.mapping([("expect", .mapping(expect))]).document
+        let folder = Self.slug(Self.firstTag(of: operation) ?? Self.firstSegment(of: entry.path) ?? "default")
+        let name = Self.slug(entry.operationID.map(Self.words) ?? "\(entry.method) \(entry.path)")
+        return (folder, name, text)
+    }
+
+    /// The operation's parameters with the path item's that it does not override, each resolved, with its place.
+    private func parameters(of entry: OpenAPIOperations.Entry) -> [(tokens: [String], parameter: JSONObject)] {
+        var found: [(tokens: [String], parameter: JSONObject)] = []
+        var seen: Set<String> = []
+        let lists: [([String], JSONValue?)] = [(entry.tokens + ["parameters"], entry.operation["parameters"]),
+                                               (["paths", entry.path, "parameters"], entry.pathItem["parameters"])]
+        for (tokens, value) in lists {
+            guard case .array(let items)? = value else { continue }
+            for (index, item) in items.enumerated() {
+                guard let parameter = OpenAPIPointer.resolved(item, in: raw),
+                      case .string(let name)? = parameter["name"], case .string(let location)? = parameter["in"],
+                      seen.insert("\(location) \(name)").inserted else { continue }
+                found.append((tokens + [String(index)], parameter))
+            }
+        }
+        return found
+    }
+
+    /// Adds an environment variable (once): the example, or a placeholder that is listed.
+    private mutating func define(_ name: String, example: JSONValue?) {
+        guard !variables.contains(where: { $0.name == name }) else { return }
+        if let example {
+            variables.append((name, example))
+        } else {
+            variables.append((name, .string(OpenAPIImport.placeholder)))
+            placeholders.append(name)
+        }
+    }
+
+    /// A parameter's example: `example`, the first of `examples`, else its schema's.
+    private func example(ofParameter parameter: JSONObject) -> JSONValue? {
+        if let value = parameter["example"] { return value }
+        if case .object(let examples)? = parameter["examples"], let first = examples.members.first,
+           let value = OpenAPIPointer.resolved(first.value, in: raw)?["value"] { return value }
+        return OpenAPIPointer.resolved(parameter["schema"], in: raw).flatMap { Self.declaredExample(of: $0) }
+    }
+
+    /// The request body: `json:` or `form:` from the media type's example or its schema; anything else is noted.
+    private mutating func body(of entry: OpenAPIOperations.Entry, label: String, into document: inout RequestDocument) {
+        guard let requestBody = OpenAPIPointer.resolved(entry.operation["requestBody"], in: raw),
+              case .object(let content)? = requestBody["content"], !content.isEmpty else { return }
+        let tokens = entry.tokens + ["requestBody", "content"]
+        let chosen = content.members.first { OpenAPIContractMedia.isJSON($0.key.lowercased()) }
+            ?? content.members.first { $0.key.lowercased() == "application/x-www-form-urlencoded" }
+        guard let (mediaType, value) = chosen, case .object(let media) = value else {
+            note("\(label): a \(content.keys.joined(separator: " or ")) body is not translated: write it in the request file",
+                 at: tokens)
+            return
+        }
+        var example: JSONValue? = media["example"]
+        if example == nil, case .object(let examples)? = media["examples"], let first = examples.members.first {
+            example = OpenAPIPointer.resolved(first.value, in: raw)?["value"]
+        }
+        if example == nil, let schema = OpenAPIPointer.resolved(media["schema"], in: raw) {
+            example = built(from: schema, depth: 0)
+        }
+        guard let example else {
+            note("\(label): the \(mediaType) body has no example: write one in the request file", at: tokens + [mediaType])
+            return
+        }
+        if OpenAPIContractMedia.isJSON(mediaType.lowercased()) {
+            document.body = .json(example)
+        } else if case .object(let fields) = example {
+            document.body = .form(fields.members.map { ($0.key, [$0.value.interpolatedText]) })
+        } else {
+            note("\(label): the form body's example is not an object: write the fields in the request file", at: tokens + [mediaType])
+        }
+    }
+
+    /// An example value built from a schema: its declared example or default, else an object of its required and
+    /// exemplified properties, a list of one example item, or the first enum value; nil when nothing says what to send.
+    private func built(from schema: JSONObject, depth: Int) -> JSONValue? {
+        if let declared = Self.declaredExample(of: schema) { return declared }
+        guard depth < 8 else { return nil }
+        if case .array(let parts)? = schema["allOf"] {
+            var merged = JSONObject()
+            for part in parts {
+                guard let resolved = OpenAPIPointer.resolved(part, in: raw), case .object(let object)? = built(from: resolved, depth: depth + 1) else { continue }
+                for (key, value) in object.members { merged[key] = value }
+            }
+            return merged.isEmpty ? nil : .object(merged)
+        }
+        if case .object(let properties)? = schema["properties"] {
+            let required: [String] = if case .array(let names)? = schema["required"] {
+                names.compactMap { if case .string(let name) = $0 { name } else { nil } }
+            } else { [] }
+            var object = JSONObject()
+            for (name, value) in properties.members {
+                guard let property = OpenAPIPointer.resolved(value, in: raw) else { continue }
+                if let example = built(from: property, depth: depth + 1) {
+                    object[name] = example
+                } else if required.contains(name) {
+                    object[name] = Self.emptyValue(ofType: property["type"])
+                }
+            }
+            return object.isEmpty ? nil : .object(object)
+        }
+        if let items = OpenAPIPointer.resolved(schema["items"], in: raw), let item = built(from: items, depth: depth + 1) {
+            return .array([item])
+        }
+        return nil
+    }
+
+    /// `example`, the first of `examples` (3.1), `default`, or the first `enum` value of a schema.
+    private static func declaredExample(of schema: JSONObject) -> JSONValue? {
+        if let example = schema["example"] { return example }
+        if case .array(let examples)? = schema["examples"], let first = examples.first { return first }
+        if let value = schema["default"] { return value }
+        if case .array(let values)? = schema["enum"], let first = values.first { return first }
+        return nil
+    }
+
+    /// A value of a schema type that says nothing: `""`, `0`, `false`, `[]`, `{}`.
+    private static func emptyValue(ofType type: JSONValue?) -> JSONValue {
+        switch type {
+        case .string("integer")?, .string("number")?: .int(0)
+        case .string("boolean")?: .bool(false)
+        case .string("array")?: .array([])
+        case .string("object")?: .object(JSONObject())
+        default: .string("")
+        }
+    }
+
+    /// `auth:`, headers or query from the first security requirement of the operation (or of the document).
+    private mutating func auth(of entry: OpenAPIOperations.Entry, label: String, into document: inout RequestDocument) {
+        let ownTokens = entry.tokens + ["security"]
+        let (tokens, security): ([String], JSONValue?) = entry.operation["security"] != nil
+            ? (ownTokens, entry.operation["security"]) : (["security"], raw.objectMember("security"))
+        guard case .array(let requirements)? = security, case .object(let requirement)? = requirements.first else { return }
+        let schemes = raw.objectMember("components")?.objectMember("securitySchemes")
+        for (name, _) in requirement.members {
+            guard let scheme = OpenAPIPointer.resolved(schemes?.objectMember(name), in: raw) else { continue }
+            let type = scheme["type"]?.stringValue ?? ""
+            let httpScheme = scheme["scheme"]?.stringValue?.lowercased()
+            switch (type, httpScheme) {
+            case ("http", "bearer"?):
+                secret("token", env: "API_TOKEN")
+                document.auth = .bearer("{{ token }}")
+            case ("http", "basic"?):
+                secret("username", env: "API_USERNAME")
+                secret("password", env: "API_PASSWORD")
+                document.auth = .basic(username: "{{ username }}", password: "{{ password }}")
+            case ("apiKey", _) where scheme["in"]?.stringValue == "header" || scheme["in"]?.stringValue == "query":
+                let variable = Self.variableName(name)
+                secret(variable, env: Self.environmentVariable(name))
+                guard let keyName = scheme["name"]?.stringValue else { continue }
+                if scheme["in"]?.stringValue == "header" {
+                    document.headers.append((keyName, "{{ \(variable) }}"))
+                } else {
+                    document.query.append((keyName, ["{{ \(variable) }}"]))
+                }
+            default:
+                let kind = type == "http" ? "http \(httpScheme ?? "")" : type
+                note("\(label): the security scheme '\(name)' (\(kind)) is not translated: add its auth to the request",
+                     at: tokens)
+            }
+        }
+    }
+
+    /// Adds a secret (once).
+    private mutating func secret(_ name: String, env: String) {
+        if !secrets.contains(where: { $0.name == name }) { secrets.append((name, env)) }
+    }
+
+    /// The environment file: the first server's URL, the variables and the secrets.
+    mutating func environment() -> String {
+        var root: [(key: String, value: YAMLNode)] = []
+        var baseURL = "http://localhost"
+        if case .array(let servers)? = raw.objectMember("servers"), case .object(let server)? = servers.first,
+           case .string(let url)? = server["url"] {
+            let substituted = OpenAPIServer.substituted(url, variables: server["variables"])
+            if substituted.hasPrefix("http://") || substituted.hasPrefix("https://") {
+                baseURL = substituted
+            } else {
+                baseURL = "http://localhost" + (substituted.hasPrefix("/") ? substituted : "/" + substituted)
+                note("the server URL '\(url)' is relative: baseURL is \(baseURL); change it to the API's address", at: ["servers", "0", "url"])
+            }
+        } else {
+            note("the document names no server: baseURL is \(baseURL); change it to the API's address", at: [])
+        }
+        while baseURL.hasSuffix("/") { baseURL.removeLast() }
+        root.append(("baseURL", .string(baseURL)))
+        if !variables.isEmpty { root.append(("variables", .mapping(variables.map { ($0.name, YAMLNode.json($0.value)) }))) }
+        if !secrets.isEmpty {
+            root.append(("secrets", .mapping(secrets.map { ($0.name, .mapping([("env", .string($0.env))])) })))
+        }
+        return YAMLNode.mapping(root).document
+    }
+
+    /// `expect.status`: the lowest documented 2xx code, else `2xx` for a `2XX` range; nil with only `default` or errors.
+    private static func successStatus(of operation: JSONObject) -> YAMLNode? {
+        guard case .object(let responses)? = operation["responses"] else { return nil }
+        let codes = responses.keys.compactMap(Int.init).filter { (200...299).contains($0) }.sorted()
+        if let lowest = codes.first { return .scalar(String(lowest)) }
+        if responses.keys.contains(where: { $0.uppercased() == "2XX" }) { return .string("2xx") }
+        return nil
+    }
+
+    /// A path segment with each `{name}` as a template `{{ name }}`.
+    private static func templated(_ segment: String) -> String {
+        var result = ""
+        var rest = Substring(segment)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            result += rest[..<open] + "{{ \(variableName(String(rest[rest.index(after: open)..<close]))) }}"
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+
+    /// A valid variable name for a parameter or scheme name: letters, digits, `_` and `-`, not starting with a digit.
+    static func variableName(_ name: String) -> String {
+        var result = String(name.unicodeScalars.map { scalar in
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-" ? Character(scalar) : "_"
+        })
+        if result.isEmpty || result.first?.isNumber == true { result = "_" + result }
+        return result
+    }
+
+    /// A process environment variable name: `api_key` gives `API_KEY`.
+    private static func environmentVariable(_ name: String) -> String {
+        let words = Self.words(name).uppercased()
+        return String(words.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+    }
+
+    /// `getUserById` as `get User By Id`.
+    private static func words(_ identifier: String) -> String {
+        var result = ""
+        var previous: Character?
+        for character in identifier {
+            if character.isUppercase, let previous, previous.isLowercase || previous.isNumber { result += " " }
+            result.append(character)
+            previous = character
+        }
+        return result
+    }
+
+    /// A file or folder name: lowercase letters and digits joined by `-`, at most 60 characters.
+    static func slug(_ text: String) -> String {
+        var slug = ""
+        for scalar in text.lowercased().unicodeScalars {
+            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
+                slug.unicodeScalars.append(scalar)
+            } else if !slug.isEmpty, slug.last != "-" {
+                slug += "-"
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return slug.isEmpty ? "operation" : String(slug.prefix(60))
+    }
+
+    private static func firstTag(of operation: JSONObject) -> String? {
+        guard case .array(let tags)? = operation["tags"], case .string(let tag)? = tags.first else { return nil }
+        return tag
+    }
+
+    private static func firstSegment(of path: String) -> String? {
+        path.split(separator: "/").first.flatMap { $0.hasPrefix("{") ? nil : String($0) }
+    }
+}
+
+extension JSONValue {
+    /// The member `key` of an object; nil for anything else.
+    fileprivate func objectMember(_ key: String) -> JSONValue? {
+        if case .object(let object) = self { object[key] } else { nil }
+    }
+
+    /// The string, when this is one.
+    fileprivate var stringValue: String? {
+        if case .string(let text) = self { text } else { nil }
+    }
+}

@@ -1,0 +1,186 @@
+internal import Foundation
+public import HTTPCore
+public import OpenAPIKit
+internal import OpenAPIKit30
+internal import OpenAPIKitCompat
+public import YAML
+
+/// An OpenAPI 3.0 or 3.1 document, read (YAML or JSON) and checked against the OpenAPI rules through OpenAPIKit:
+/// the typed document (3.0 converted to 3.1) beside the JSON values as written.
+public struct OpenAPIDocument: @unchecked Sendable {
+    // OpenAPIKit's document is an immutable value tree; it is not declared Sendable.
+    /// The typed document, as OpenAPI 3.1.
+    public let document: OpenAPIKit.OpenAPI.Document
+    /// The document's JSON values as written.
+    public let raw: JSONValue
+    /// Whether the document is OpenAPI 3.0 (its schemas follow the 3.0 rules: `nullable`, boolean exclusive bounds).
+    public let isVersion30: Bool
+    /// The `openapi` version as written.
+    public let version: String
+    /// The text, for the places of problems found later.
+    private let text: OpenAPISourceText
+
+    /// Reads and checks the document in `bytes`; throws every problem found, each located.
+    public init(bytes: [UInt8]) throws(OpenAPIProblems) {
+        let text: OpenAPISourceText
+        do {
+            text = try OpenAPISourceText(bytes: bytes)
+        } catch {
+            throw OpenAPIProblems([error])
+        }
+        raw = text.value
+        self.text = text
+        func located(_ message: String, _ pointer: String, suggestion: String? = nil) -> OpenAPIProblem {
+            OpenAPIProblem(message, pointer: pointer, mark: text.mark(of: pointer), suggestion: suggestion)
+        }
+        guard case .object(let root) = raw else {
+            throw OpenAPIProblems([located("is not an OpenAPI document: its top level is not a mapping", "")])
+        }
+        guard case .string(let version)? = root["openapi"] else {
+            let swagger = root["swagger"] != nil
+            throw OpenAPIProblems([located(swagger ? "is a Swagger 2.0 document, not OpenAPI 3" : "is not an OpenAPI document: it has no 'openapi' version",
+                                           "", suggestion: swagger ? "convert it to OpenAPI 3.0 or 3.1 first" : "an OpenAPI document starts with openapi: 3.1.0 (or 3.0.x)")])
+        }
+        self.version = version
+        isVersion30 = version.hasPrefix("3.0")
+        guard isVersion30 || version.hasPrefix("3.1") else {
+            throw OpenAPIProblems([located("has OpenAPI version '\(version)'; 3.0.x and 3.1.x are read", "/openapi")])
+        }
+        let data = Data(raw.serialized().utf8)
+        let decoded: OpenAPIKit.OpenAPI.Document
+        do {
+            decoded = isVersion30
+                ? try JSONDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: data).convert(to: .v3_1_1)
+                : try JSONDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: data)
+        } catch {
+            let described = OpenAPIKit.OpenAPI.Error(from: error)
+            let pointer = OpenAPIPointer.pointer(described.codingPath.map(Self.token))
+            throw OpenAPIProblems([located("breaks the OpenAPI rules: \(Self.sentence(described.localizedDescription))", pointer)])
+        }
+        document = decoded
+        var problems = Self.referenceProblems(in: raw).map { located($0.message, $0.pointer) }
+        problems += Self.duplicateOperationIDs(in: raw).map { located($0.message, $0.pointer) }
+        do {
+            try decoded.validate(using: OpenAPIKit.Validator().withoutValidating(\.operationIdsAreUnique), strict: false)
+        } catch let collection as OpenAPIKit.ValidationErrorCollection {
+            for error in collection.values {
+                let pointer = OpenAPIPointer.pointer(error.codingPath.map(Self.token))
+                // A reference that does not resolve is reported once, with its place, by `referenceProblems`.
+                if error.reason.contains("reference"), !problems.isEmpty { continue }
+                problems.append(located("breaks the OpenAPI rules: \(Self.sentence(error.reason))", pointer))
+            }
+        } catch {
+            problems.append(located("breaks the OpenAPI rules: \(Self.sentence(String(describing: error)))", ""))
+        }
+        guard problems.isEmpty else { throw OpenAPIProblems(problems) }
+    }
+
+    /// Where the value at a JSON pointer is written (its nearest written ancestor's place when it is not).
+    public func mark(of pointer: String) -> Mark? {
+        text.mark(of: pointer)
+    }
+
+    /// Reads and checks the document in the file at `path`.
+    public init(contentsOfFile path: String) throws(OpenAPIProblems) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw OpenAPIProblems([OpenAPIProblem("cannot be read", pointer: "")])
+        }
+        try self.init(bytes: Array(data))
+    }
+
+    /// The HTTP methods of a path item, in the order OpenAPI lists them.
+    public static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+
+    /// A coding key as a pointer token.
+    private static func token(_ key: any CodingKey) -> String {
+        key.intValue.map(String.init) ?? key.stringValue
+    }
+
+    /// A message without its trailing period.
+    private static func sentence(_ text: String) -> String {
+        text.hasSuffix(".") ? String(text.dropLast()) : text
+    }
+
+    /// Every local `$ref` (`#/…`) that leads nowhere, at the `$ref`.
+    private static func referenceProblems(in raw: JSONValue) -> [(message: String, pointer: String)] {
+        var problems: [(message: String, pointer: String)] = []
+        func visit(_ value: JSONValue, _ tokens: [String]) {
+            switch value {
+            case .object(let object):
+                if case .string(let reference)? = object["$ref"], reference.hasPrefix("#"),
+                   OpenAPIPointer.value(at: String(reference.dropFirst()).removingPercentEncoding ?? reference, in: raw) == nil {
+                    problems.append(("$ref '\(reference)' does not resolve: nothing is at that place in the document",
+                                     OpenAPIPointer.pointer(tokens + ["$ref"])))
+                }
+                for (key, member) in object.members where key != "example" && key != "examples" { visit(member, tokens + [key]) }
+            case .array(let items):
+                for (index, item) in items.enumerated() { visit(item, tokens + [String(index)]) }
+            default:
+                break
+            }
+        }
+        visit(raw, [])
+        return problems
+    }
+
+    /// Every operation whose `operationId` an earlier operation has, at the repeated id.
+    private static func duplicateOperationIDs(in raw: JSONValue) -> [(message: String, pointer: String)] {
+        var seen: [String: String] = [:]
+        var problems: [(message: String, pointer: String)] = []
+        for operation in OpenAPIOperations.list(in: raw) {
+            guard let id = operation.operationID else { continue }
+            let pointer = OpenAPIPointer.pointer(operation.tokens + ["operationId"])
+            if let first = seen[id] {
+                problems.append(("operationId '\(id)' is used twice: \(first) has it too; operation ids are unique in a document", pointer))
+            } else {
+                seen[id] = "\(operation.method.uppercased()) \(operation.path)"
+            }
+        }
+        return problems
+    }
+}
+
+/// The problems found reading an OpenAPI document, in document order.
+public struct OpenAPIProblems: Error, Sendable {
+    public var problems: [OpenAPIProblem]
+
+    public init(_ problems: [OpenAPIProblem]) {
+        self.problems = problems.sorted { ($0.mark ?? Mark(line: 0, column: 0)) < ($1.mark ?? Mark(line: 0, column: 0)) }
+    }
+}
+
+/// The operations of a document's JSON values, in document order.
+public enum OpenAPIOperations {
+    /// One operation as written: its method, path template, id and place.
+    public struct Entry: Sendable {
+        public let method: String
+        public let path: String
+        public let operationID: String?
+        /// The pointer tokens of the operation object (`paths`, the path, the method).
+        public let tokens: [String]
+        /// The operation object, and the path item's JSON (for its shared parameters).
+        public let operation: JSONObject
+        public let pathItem: JSONObject
+    }
+
+    /// Every operation of `raw`'s `paths`, each path in order and its methods in the order written (a path item
+    /// that is a `$ref` is followed).
+    public static func list(in raw: JSONValue) -> [Entry] {
+        guard case .object(let root) = raw, case .object(let paths)? = root["paths"] else { return [] }
+        var entries: [Entry] = []
+        for (path, value) in paths.members {
+            guard case .object(var item) = value else { continue }
+            if case .string(let reference)? = item["$ref"], reference.hasPrefix("#"),
+               case .object(let target)? = OpenAPIPointer.value(at: String(reference.dropFirst()), in: raw) {
+                item = target
+            }
+            for (key, member) in item.members where OpenAPIDocument.methods.contains(key) {
+                guard case .object(let operation) = member else { continue }
+                let id: String? = if case .string(let text)? = operation["operationId"] { text } else { nil }
+                entries.append(Entry(method: key, path: path, operationID: id, tokens: ["paths", path, key],
+                                     operation: operation, pathItem: item))
+            }
+        }
+        return entries
+    }
+}

@@ -1,0 +1,155 @@
+internal import Foundation
+public import HTTPCore
+internal import Expectations
+
+/// A way a response differs from what the document says: what is wrong, what was expected, what came.
+public struct OpenAPIMismatch: Sendable, Hashable {
+    /// `GET /users/{id} (getUser): body does not match the response schema for 200 (2 violations)`.
+    public let message: String
+    public let expected: String
+    public let actual: String
+}
+
+/// What the check needs of a response: its request's method and path, its status, headers and body.
+public struct OpenAPIExchange {
+    public var method: String
+    /// The request's path as sent (percent-encoded), without the query.
+    public var path: String
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var bodyIsEmpty: Bool
+    /// The body parsed as JSON, or why it is not JSON; called only when a JSON schema applies.
+    public var json: () -> Result<JSONValue, OpenAPIBodyProblem>
+
+    public init(method: String, path: String, status: Int, headers: HTTPHeaders, bodyIsEmpty: Bool,
+                json: @escaping () -> Result<JSONValue, OpenAPIBodyProblem>) {
+        (self.method, self.path, self.status, self.headers, self.bodyIsEmpty, self.json) = (method, path, status, headers, bodyIsEmpty, json)
+    }
+}
+
+/// Why a response body cannot be read as JSON.
+public struct OpenAPIBodyProblem: Error {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+}
+
+extension OpenAPIContract {
+    /// The most schema violations a mismatch lists.
+    public static let shownViolations = 100
+
+    /// Every way `exchange` differs from its operation: no operation for its method and path, an undocumented status,
+    /// a missing required header, an undocumented media type, a body that breaks the response's schema.
+    public func mismatches(of exchange: OpenAPIExchange) -> [OpenAPIMismatch] {
+        let method = exchange.method.uppercased()
+        let request = "\(method) \(exchange.path)"
+        let candidates = operations(matching: exchange.path)
+        guard let operation = candidates.first(where: { $0.method == method }) else {
+            let expected = "an operation of the OpenAPI document for \(request)"
+            if let other = candidates.first {
+                let methods = candidates.map(\.method).joined(separator: ", ")
+                return [OpenAPIMismatch(message: "\(request) matches no operation: \(other.template) has \(methods), not \(method)",
+                                        expected: expected, actual: "\(other.template): \(methods)")]
+            }
+            let below = basePaths == [""] ? "" : " below " + basePaths.joined(separator: " or ")
+            return [OpenAPIMismatch(message: "\(request) matches no operation: no path of the document\(below) matches it",
+                                    expected: expected, actual: "no operation")]
+        }
+        let label = operation.label
+        let status = exchange.status
+        guard let (key, response) = Self.documentedResponse(for: status, in: operation) else {
+            let documented = operation.responses.map(\.key).joined(separator: ", ")
+            return [OpenAPIMismatch(message: "\(label): status \(status) is not documented",
+                                    expected: "one of the documented statuses: \(documented.isEmpty ? "none" : documented)",
+                                    actual: String(status))]
+        }
+        var mismatches: [OpenAPIMismatch] = []
+        for name in response.requiredHeaders where exchange.headers.values(for: name).isEmpty {
+            mismatches.append(OpenAPIMismatch(message: "\(label): required header \(name) is missing from the \(key) response",
+                                              expected: "a \(name) header", actual: "no \(name) header"))
+        }
+        guard !response.content.isEmpty, !exchange.bodyIsEmpty || status != 204, method != "HEAD" else { return mismatches }
+        let contentType = exchange.headers["Content-Type"].map(Self.mediaType) ?? ""
+        guard let media = Self.documentedMedia(contentType, in: response) else {
+            let documented = response.content.map(\.mediaType).joined(separator: ", ")
+            let actual = contentType.isEmpty ? "no Content-Type" : contentType
+            mismatches.append(OpenAPIMismatch(message: "\(label): the \(key) response's media type \(actual) is not documented",
+                                              expected: "one of \(documented)", actual: actual))
+            return mismatches
+        }
+        guard let schema = media.schema, Self.isJSON(media.mediaType) || Self.isJSON(contentType) else { return mismatches }
+        let subject = "body does not match the response schema for \(key)"
+        switch exchange.json() {
+        case .failure(let problem):
+            mismatches.append(OpenAPIMismatch(message: "\(label): \(subject): it is not JSON", expected: "a JSON body", actual: problem.message))
+        case .success(let body):
+            let violations = schema.validate(body)
+            guard !violations.isEmpty else { return mismatches }
+            let shown = violations.prefix(Self.shownViolations).map { violation in
+                let place = Self.pointer(inSchemaPath: violation.schemaPath).map { "#" + $0 } ?? violation.schemaPath
+                return "\(violation.instancePath): \(violation.message) (\(place))"
+            }
+            let more = violations.count > shown.count ? ["… and \(violations.count - shown.count) more"] : []
+            let first = shown[0]
+            mismatches.append(OpenAPIMismatch(
+                message: "\(label): \(subject): \(violations.count == 1 ? first : "\(violations.count) violations, first \(first)")",
+                expected: "a body valid against the \(key) response's \(media.mediaType) schema", actual: (Array(shown) + more).joined(separator: "\n")))
+        }
+        return mismatches
+    }
+
+    /// The operations whose path template matches `path` below a server's base path, the most literal first.
+    private func operations(matching path: String) -> [Operation] {
+        let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? path
+        var found: [(operation: Operation, parameters: Int)] = []
+        for base in basePaths {
+            guard bare == base || bare.hasPrefix(base + "/") || base.isEmpty else { continue }
+            let rest = String(bare.dropFirst(base.count))
+            let segments = rest.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+                .map { String($0).removingPercentEncoding ?? String($0) }
+            for operation in operations where operation.segments.count == segments.count {
+                let matches = zip(operation.segments, segments).allSatisfy { template, segment in
+                    template.map { $0 == segment } ?? !segment.isEmpty
+                }
+                if matches { found.append((operation, operation.segments.filter { $0 == nil }.count)) }
+            }
+            if !found.isEmpty { break }
+        }
+        return found.enumerated().sorted { ($0.element.parameters, $0.offset) < ($1.element.parameters, $1.offset) }.map(\.element.operation)
+    }
+
+    /// The response documented for `status`: its code, else its class (`2XX`), else `default`.
+    private static func documentedResponse(for status: Int, in operation: Operation) -> (key: String, response: Response)? {
+        operation.responses.first { $0.key == String(status) }
+            ?? operation.responses.first { $0.key.uppercased() == "\(status / 100)XX" }
+            ?? operation.responses.first { $0.key == "default" }
+    }
+
+    /// The documented media type for a response's `contentType`: exact, else `type/*`, else `*/*`.
+    private static func documentedMedia(_ contentType: String, in response: Response) -> (mediaType: String, schema: JSONSchema?)? {
+        let range = (contentType.split(separator: "/").first.map(String.init) ?? contentType) + "/*"
+        return response.content.first { $0.mediaType == contentType }
+            ?? response.content.first { $0.mediaType == range }
+            ?? response.content.first { $0.mediaType == "*/*" }
+    }
+
+    /// A Content-Type without its parameters, lowercased.
+    private static func mediaType(_ header: String) -> String {
+        (header.split(separator: ";").first.map(String.init) ?? header).trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    /// Whether a media type is JSON.
+    static func isJSON(_ mediaType: String) -> Bool {
+        OpenAPIContractMedia.isJSON(mediaType)
+    }
+}
+
+/// Media types as OpenAPI documents name them.
+public enum OpenAPIContractMedia {
+    /// Whether a (lowercased) media type is JSON: `application/json` or a `+json` type.
+    public static func isJSON(_ mediaType: String) -> Bool {
+        mediaType == "application/json" || mediaType.hasSuffix("+json")
+    }
+}

@@ -1,0 +1,71 @@
+internal import HTTPCore
+
+/// OpenAPI 3.0 schemas rewritten as JSON Schema 2020-12, which the project's validator reads (3.1 schemas already are).
+enum OpenAPISchemaDialect {
+    /// `raw` (a 3.0 document) with every schema rewritten: `nullable: true` adds `null` to `type` (and to `enum`), and
+    /// boolean `exclusiveMinimum`/`exclusiveMaximum` become the numeric bounds of 2020-12.
+    static func jsonSchema2020(fromVersion30 raw: JSONValue) -> JSONValue {
+        rewrite(raw, isSchema: false)
+    }
+
+    /// The keywords of a 3.0 schema that hold one schema, a list of them, or a map of them.
+    private static let single: Set = ["items", "not", "additionalProperties"]
+    private static let lists: Set = ["allOf", "anyOf", "oneOf"]
+    private static let maps: Set = ["properties"]
+
+    /// Rewrites `value`: a schema when `isSchema`, else any other part of the document, where `schema` members and the
+    /// members of `components.schemas` are schemas.
+    private static func rewrite(_ value: JSONValue, isSchema: Bool, inSchemas: Bool = false) -> JSONValue {
+        switch value {
+        case .object(let object):
+            if isSchema { return schema(object) }
+            var result = JSONObject()
+            for (key, member) in object.members {
+                let memberIsSchema = key == "schema" || inSchemas
+                result[key] = key == "example" || key == "examples" ? member
+                    : rewrite(member, isSchema: memberIsSchema, inSchemas: !memberIsSchema && key == "schemas")
+            }
+            return .object(result)
+        case .array(let items) where !isSchema:
+            return .array(items.map { rewrite($0, isSchema: false) })
+        default:
+            return value
+        }
+    }
+
+    /// One 3.0 schema object as 2020-12.
+    private static func schema(_ object: JSONObject) -> JSONValue {
+        var result = JSONObject()
+        for (key, member) in object.members {
+            switch key {
+            case _ where single.contains(key): result[key] = rewrite(member, isSchema: true)
+            case _ where lists.contains(key):
+                if case .array(let items) = member { result[key] = .array(items.map { rewrite($0, isSchema: true) }) } else { result[key] = member }
+            case _ where maps.contains(key):
+                if case .object(let members) = member {
+                    result[key] = .object(JSONObject(members.members.map { ($0.key, rewrite($0.value, isSchema: true)) }))
+                } else {
+                    result[key] = member
+                }
+            case "nullable", "exclusiveMinimum", "exclusiveMaximum": continue
+            default: result[key] = member
+            }
+        }
+        if object["nullable"] == .bool(true) {
+            if case .string(let type)? = object["type"] { result["type"] = .array([.string(type), .string("null")]) }
+            if case .array(let values)? = object["enum"], !values.contains(.null) { result["enum"] = .array(values + [.null]) }
+        }
+        for (flag, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
+            switch object[flag] {
+            case .bool(true)?:
+                if let limit = object[bound] {
+                    result[flag] = limit
+                    result[bound] = nil
+                }
+            case .bool?, nil: break
+            case let number?: result[flag] = number
+            }
+        }
+        return .object(result)
+    }
+}
