@@ -27,16 +27,8 @@ public struct ImportCurl: Sendable {
         let result: CurlImport.Result = CurlImport.read(source.text, filePath: filePath)
         let sources = SourceCache()
         sources.store(source.text, for: source.name)
-        let errors: [Diagnostic] = result.errors.map { problem in
-            Diagnostic.error(problem.locatedMessage, path: source.name, at: problem.mark, suggestion: problem.suggestion)
-        }
-        let warnings: [Diagnostic] = result.warnings.map { problem in
-            Diagnostic.warning(problem.locatedMessage, path: source.name, at: problem.mark, suggestion: problem.suggestion)
-        }
-        let diagnostics = errors + warnings
-        if !diagnostics.isEmpty {
-            Console.error(DiagnosticRenderer.render(diagnostics, sources: sources, color: Console.colors(STDERR_FILENO, .auto)))
-        }
+        ImportProblems.print(errors: result.errors.map { (source.name, $0) }, warnings: result.warnings.map { (source.name, $0) },
+                             sources: sources)
         guard result.errors.isEmpty else {
             Console.error("error: \(result.errors.count) \(plural(result.errors.count, "problem")) in \(source.name); nothing was written")
             return .invalidCollection
@@ -146,14 +138,8 @@ struct OutputPlacement: Sendable {
     /// directory does not exist yet); on failure nothing stays behind.
     func writeAtomically(_ files: [(path: URL, text: String)]) throws {
         let manager = FileManager.default
-        let parent = directory.deletingLastPathComponent()
-        try manager.createDirectory(at: parent, withIntermediateDirectories: true)
-        let staging = parent.appendingPathComponent(".runner-import-\(UUID().uuidString)")
-        try manager.createDirectory(at: staging, withIntermediateDirectories: false)
+        let staging = try StagedFolder.stage(files.map { ($0.path.lastPathComponent, $0.text) }, beside: directory)
         defer { try? manager.removeItem(at: staging) }
-        for file in files {
-            try Data(file.text.utf8).write(to: staging.appendingPathComponent(file.path.lastPathComponent))
-        }
         if !manager.fileExists(atPath: directory.path) {
             try manager.moveItem(at: staging, to: directory)
             return
@@ -175,5 +161,149 @@ struct OutputPlacement: Sendable {
 enum PathJoin {
     static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+}
+
+/// Prints the located problems of an import on standard error, errors first, each with its line and a caret.
+enum ImportProblems {
+    static func print(errors: [(file: String, problem: InteropProblem)], warnings: [(file: String, problem: InteropProblem)],
+                      sources: SourceCache) {
+        let diagnostics = errors.map { Diagnostic.error($0.problem.locatedMessage, path: $0.file, at: $0.problem.mark, suggestion: $0.problem.suggestion) }
+            + warnings.map { Diagnostic.warning($0.problem.locatedMessage, path: $0.file, at: $0.problem.mark, suggestion: $0.problem.suggestion) }
+        guard !diagnostics.isEmpty else { return }
+        Console.error(DiagnosticRenderer.render(diagnostics, sources: sources, color: Console.colors(STDERR_FILENO, .auto)))
+    }
+}
+
+/// Files written into a new hidden folder first, so that a failure leaves nothing half written.
+enum StagedFolder {
+    /// A new folder beside `target` (in its parent, created when missing) holding `files`, their paths relative to it;
+    /// the caller moves it or its files into place, and removes it.
+    static func stage(_ files: [(path: String, text: String)], beside target: URL) throws -> URL {
+        let manager = FileManager.default
+        let parent = target.deletingLastPathComponent()
+        try manager.createDirectory(at: parent, withIntermediateDirectories: true)
+        let staging = parent.appendingPathComponent(".runner-import-\(UUID().uuidString)")
+        try manager.createDirectory(at: staging, withIntermediateDirectories: false)
+        do {
+            for file in files {
+                let url = staging.appendingPathComponent(file.path)
+                try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(file.text.utf8).write(to: url)
+            }
+        } catch {
+            try? manager.removeItem(at: staging)
+            throw error
+        }
+        return staging
+    }
+
+    /// Puts `staging` in the place of `target`: moved there, or, with `replacing`, swapped with what is there (which
+    /// is then removed); on failure `target` stays as it was.
+    static func move(_ staging: URL, to target: URL, replacing: Bool) throws {
+        let manager = FileManager.default
+        guard replacing, manager.fileExists(atPath: target.path) else {
+            try manager.moveItem(at: staging, to: target)
+            return
+        }
+        let previous = target.deletingLastPathComponent().appendingPathComponent(".runner-replaced-\(UUID().uuidString)")
+        try manager.moveItem(at: target, to: previous)
+        do {
+            try manager.moveItem(at: staging, to: target)
+        } catch {
+            try? manager.moveItem(at: previous, to: target)
+            throw error
+        }
+        try? manager.removeItem(at: previous)
+    }
+}
+
+/// `runner import postman COLLECTION.json --out DIR [--environment ENV.json]... [--force]`: a Postman collection (and its
+/// environments) as a folder of request files and environment files, written all at once.
+public struct ImportPostman: Sendable {
+    /// The collection's JSON file.
+    public var collection: String
+    /// The folder to write; it must not exist, unless `force`.
+    public var out: String
+    /// Postman environment exports, each written as an environment.
+    public var environments: [String]
+    /// Whether an existing `out` is replaced.
+    public var force: Bool
+
+    public init(collection: String, out: String, environments: [String] = [], force: Bool = false) {
+        self.collection = collection
+        self.out = out
+        self.environments = environments
+        self.force = force
+    }
+
+    /// Translates the collection and writes the folder; exit 2 when the input cannot be translated, 1 when a file
+    /// cannot be read, the folder exists (without `--force`) or cannot be written.
+    public func execute() -> ExitStatus {
+        let sources = SourceCache()
+        var inputs: [PostmanSource] = []
+        for path in [collection] + environments {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                Console.error("error: cannot read '\(path)': give the path of a Postman \(path == collection ? "collection" : "environment") export (JSON)")
+                return .badCommandLine
+            }
+            sources.store(String(decoding: data, as: UTF8.self), for: path)
+            inputs.append(PostmanSource(path: path, bytes: Array(data)))
+        }
+        let target = URL(fileURLWithPath: out).standardizedFileURL
+        let result = PostmanImport.read(collection: inputs[0], environments: Array(inputs.dropFirst()),
+                                        fileReference: fileReference(into: target))
+        ImportProblems.print(errors: result.errors.map { ($0.file, $0.problem) }, warnings: result.warnings.map { ($0.file, $0.problem) },
+                             sources: sources)
+        guard result.errors.isEmpty else {
+            Console.error("error: \(result.errors.count) \(plural(result.errors.count, "problem")); nothing was written")
+            return .invalidCollection
+        }
+        if let problem = problemReplacing(target) {
+            Console.error("error: \(problem)\nnothing was written")
+            return .badCommandLine
+        }
+        do {
+            let staging = try StagedFolder.stage(result.files, beside: target)
+            defer { try? FileManager.default.removeItem(at: staging) }
+            try StagedFolder.move(staging, to: target, replacing: force)
+        } catch {
+            Console.error("error: cannot write '\(out)': \(error.localizedDescription)\nnothing was written")
+            return .badCommandLine
+        }
+        for file in result.files { Console.out("wrote \(PathJoin.join(out, file.path))") }
+        for secret in result.secrets {
+            Console.out("environments/\(secret.environment).yaml reads the secret '\(secret.name)' from the environment variable \(secret.variable)")
+        }
+        Console.out("check it with: runner validate \(out) --env \(result.environments.last ?? PostmanImport.collectionEnvironment)")
+        return .success
+    }
+
+    /// Where a file a request names (relative to the collection's folder, or absolute) is, as seen from the request
+    /// file `requestFile` (relative to `target`), and whether it exists.
+    private func fileReference(into target: URL) -> (String, String) -> (path: String, exists: Bool) {
+        let collectionFolder = URL(fileURLWithPath: collection).deletingLastPathComponent()
+        return { source, requestFile in
+            let file = source.hasPrefix("/") ? URL(fileURLWithPath: source) : collectionFolder.appendingPathComponent(source)
+            let requestFolder = target.appendingPathComponent(requestFile).deletingLastPathComponent()
+            let placement = OutputPlacement(out: requestFolder.path + "/")
+            return (placement.relativePath(file.path), FileManager.default.fileExists(atPath: file.path))
+        }
+    }
+
+    /// Why the folder cannot be written where `target` is: it exists (without `--force`), it is a file, or it holds
+    /// the current directory (which `--force` would remove).
+    private func problemReplacing(_ target: URL) -> String? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory) else { return nil }
+        guard isDirectory.boolValue else { return "'\(out)' is a file: --out names the folder to write" }
+        guard force else {
+            return "'\(out)' exists: runner import postman writes a whole folder and replaces one only with --force"
+        }
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+        if current == target.path || current.hasPrefix(target.path + "/") {
+            return "'\(out)' holds the current directory: --force would remove it; write into a folder of its own"
+        }
+        return nil
     }
 }

@@ -104,7 +104,7 @@ public struct CurlTranslation {
             }
         }
         if components.password != nil {
-            warn("the URL holds a password, written as it was", at: written.mark, suggestion: Self.secretSuggestion("password"))
+            warn("the URL holds a password, written as it was", at: written.mark, suggestion: RequestDocument.secretSuggestion("password"))
         }
         return (components.string ?? text, query)
     }
@@ -177,7 +177,7 @@ public struct CurlTranslation {
             add("Cookie", cookie.text, at: cookie.mark)
         }
         for field in fields where Self.isSecretHeader(field.name) && !HTTPHeaders.sameName(field.name, "Authorization") {
-            warn("the \(field.name) header's value is written as it was", at: field.mark, suggestion: Self.secretSuggestion("value"))
+            warn("the \(field.name) header's value is written as it was", at: field.mark, suggestion: RequestDocument.secretSuggestion("value"))
         }
         return fields
     }
@@ -199,40 +199,35 @@ public struct CurlTranslation {
             let scheme = parts.first?.lowercased()
             if parts.count == 2, scheme == "bearer" {
                 headers.remove(at: index)
-                warn("the bearer token is written as it was", at: header.mark, suggestion: Self.secretSuggestion("token"))
+                warn("the bearer token is written as it was", at: header.mark, suggestion: RequestDocument.secretSuggestion("token"))
                 return .bearer(parts[1])
             }
             if parts.count == 2, scheme == "basic", let data = Data(base64Encoded: parts[1]),
                let credentials = String(data: data, encoding: .utf8), let colon = credentials.firstIndex(of: ":") {
                 headers.remove(at: index)
-                warn("the Basic credentials are written as they were", at: header.mark, suggestion: Self.secretSuggestion("password"))
+                warn("the Basic credentials are written as they were", at: header.mark, suggestion: RequestDocument.secretSuggestion("password"))
                 return .basic(username: String(credentials[..<colon]), password: String(credentials[credentials.index(after: colon)...]))
             }
-            warn("the Authorization header is written as it was", at: header.mark, suggestion: Self.secretSuggestion("value"))
+            warn("the Authorization header is written as it was", at: header.mark, suggestion: RequestDocument.secretSuggestion("value"))
             return nil
         }
         if let index = headerIndex {
-            warn("the Authorization header is written as it was", at: headers[index].mark, suggestion: Self.secretSuggestion("value"))
+            warn("the Authorization header is written as it was", at: headers[index].mark, suggestion: RequestDocument.secretSuggestion("value"))
         }
         if let user = command.user {
             guard let colon = user.text.firstIndex(of: ":") else {
                 warn("'-u \(user.text)' has no password (curl would ask for it): the password is left empty", at: user.mark,
-                     suggestion: "write the password into the file, or better " + Self.secretSuggestion("password"))
+                     suggestion: "write the password into the file, or better " + RequestDocument.secretSuggestion("password"))
                 return .basic(username: user.text, password: "")
             }
-            warn("the password of '-u' is written as it was", at: user.mark, suggestion: Self.secretSuggestion("password"))
+            warn("the password of '-u' is written as it was", at: user.mark, suggestion: RequestDocument.secretSuggestion("password"))
             return .basic(username: String(user.text[..<colon]), password: String(user.text[user.text.index(after: colon)...]))
         }
         if let bearer = command.bearer {
-            warn("the bearer token is written as it was", at: bearer.mark, suggestion: Self.secretSuggestion("token"))
+            warn("the bearer token is written as it was", at: bearer.mark, suggestion: RequestDocument.secretSuggestion("token"))
             return .bearer(bearer.text)
         }
         return nil
-    }
-
-    /// How to keep a credential out of the file.
-    private static func secretSuggestion(_ name: String) -> String {
-        "keep it out of the file: add `\(name): { env: API_\(name.uppercased()) }` to the environment's secrets and write \"{{ \(name) }}\" here"
     }
 
     // MARK: Body
@@ -388,7 +383,7 @@ public struct CurlTranslation {
     /// Warns about form fields whose names say they hold a credential.
     private mutating func noteSecretFields(_ fields: [(name: String, values: [String])], at mark: Mark) {
         for field in fields where ["password", "passwd", "secret", "token", "api_key", "apikey"].contains(where: field.name.lowercased().contains) {
-            warn("the form field '\(field.name)' is written as it was", at: mark, suggestion: Self.secretSuggestion(field.name))
+            warn("the form field '\(field.name)' is written as it was", at: mark, suggestion: RequestDocument.secretSuggestion(field.name))
         }
     }
 

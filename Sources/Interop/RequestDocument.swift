@@ -10,6 +10,8 @@ public struct RequestDocument: Sendable {
         case text(String)
         /// A path, relative to the request file.
         case file(String)
+        /// A GraphQL document and its variables.
+        case graphql(query: String, variables: JSONValue?)
     }
 
     /// One part of a `multipart:` body: a value or a file.
@@ -23,8 +25,12 @@ public struct RequestDocument: Sendable {
 
     /// `auth:`.
     public enum Auth: Sendable {
+        /// `auth: none`: no authentication, even when the environment has some.
+        case none
         case basic(username: String, password: String)
         case bearer(String)
+        /// Client credentials; `scope` is optional.
+        case oauth2(tokenURL: String, clientID: String, clientSecret: String, scope: String?)
     }
 
     public var name: String
@@ -37,6 +43,10 @@ public struct RequestDocument: Sendable {
     public var auth: Auth?
     /// `options:` keys in the order written.
     public var options: [(key: String, value: YAMLNode)] = []
+    /// `expect:` keys in the order written.
+    public var expect: [(key: String, value: YAMLNode)] = []
+    /// `capture:` entries: a variable name and its source.
+    public var capture: [(name: String, source: YAMLNode)] = []
 
     public init(name: String, method: String, url: String) {
         self.name = name
@@ -51,16 +61,33 @@ public struct RequestDocument: Sendable {
         if !headers.isEmpty { request.append(("headers", .mapping(headers.map { ($0.name, .string($0.value)) }))) }
         if let body { request.append(bodyEntry(body)) }
         var root: [(key: String, value: YAMLNode)] = [("name", .string(name)), ("request", .mapping(request))]
-        switch auth {
-        case let .basic(username, password)?:
-            root.append(("auth", .mapping([("basic", .mapping([("username", .string(username)), ("password", .string(password))]))])))
-        case .bearer(let token)?:
-            root.append(("auth", .mapping([("bearer", .string(token))])))
-        case nil:
-            break
-        }
+        if let auth { root.append(("auth", Self.authNode(auth))) }
         if !options.isEmpty { root.append(("options", .mapping(options))) }
+        if !expect.isEmpty { root.append(("expect", .mapping(expect))) }
+        if !capture.isEmpty { root.append(("capture", .mapping(capture.map { ($0.name, $0.source) }))) }
         return YAMLNode.mapping(root).document
+    }
+
+    /// The value of `auth:`.
+    private static func authNode(_ auth: Auth) -> YAMLNode {
+        switch auth {
+        case .none:
+            return .scalar("none")
+        case let .basic(username, password):
+            return .mapping([("basic", .mapping([("username", .string(username)), ("password", .string(password))]))])
+        case .bearer(let token):
+            return .mapping([("bearer", .string(token))])
+        case let .oauth2(tokenURL, clientID, clientSecret, scope):
+            var fields: [(key: String, value: YAMLNode)] = [("tokenURL", .string(tokenURL)), ("clientID", .string(clientID)),
+                                                             ("clientSecret", .string(clientSecret))]
+            if let scope { fields.append(("scope", .string(scope))) }
+            return .mapping([("oauth2", .mapping(fields))])
+        }
+    }
+
+    /// How to keep a credential out of the file: a hint for a value written as it was.
+    public static func secretSuggestion(_ name: String) -> String {
+        "keep it out of the file: add `\(name): { env: API_\(name.uppercased()) }` to the environment's secrets and write \"{{ \(name) }}\" here"
     }
 
     /// The body's key and value.
@@ -70,6 +97,8 @@ public struct RequestDocument: Sendable {
         case .form(let fields): ("form", Self.parameters(fields))
         case .text(let text): ("text", .string(text))
         case .file(let path): ("file", .string(path))
+        case let .graphql(query, variables):
+            ("graphql", .mapping([("query", .string(query))] + (variables.map { [("variables", .json($0))] } ?? [])))
         case .multipart(let parts):
             ("multipart", .sequence(parts.map { part in
                 var members: [(key: String, value: YAMLNode)] = [("name", .string(part.name))]
@@ -94,12 +123,19 @@ public struct RequestDocument: Sendable {
         let host = afterScheme.prefix { $0 != "/" }
         let path = afterScheme.dropFirst(host.count)
         let words = method + " " + (path.isEmpty || path == "/" ? String(host) : String(path))
+        return Self.slug(words, or: "request", limit: 80) + ".yaml"
+    }
+
+    /// `words` as a file name: lower-case letters and digits, other runs of characters as one `-`, at most `limit`
+    /// characters; `fallback` when nothing is left.
+    public static func slug(_ words: String, or fallback: String, limit: Int) -> String {
         var slug = ""
         for scalar in words.lowercased().unicodeScalars {
             let keeps = ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
             if keeps { slug.unicodeScalars.append(scalar) } else if !slug.isEmpty, slug.last != "-" { slug += "-" }
         }
+        slug = String(slug.prefix(limit))
         while slug.hasSuffix("-") { slug.removeLast() }
-        return (slug.isEmpty ? "request" : String(slug.prefix(80))) + ".yaml"
+        return slug.isEmpty ? fallback : slug
     }
 }

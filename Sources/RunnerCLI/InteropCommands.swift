@@ -6,7 +6,7 @@ struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Translate requests of other tools into request files.",
-        subcommands: [ImportCurlCommand.self, ImportOpenAPICommand.self]
+        subcommands: [ImportCurlCommand.self, ImportOpenAPICommand.self, ImportPostmanCommand.self]
     )
 }
 
@@ -60,6 +60,37 @@ struct ImportOpenAPICommand: ParsableCommand {
 
     func run() throws {
         try ImportOpenAPI(spec: spec, out: out, force: force).execute().end()
+    }
+}
+
+/// `runner import postman`: a Postman collection and its environments as a folder of request and environment files.
+struct ImportPostmanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "postman",
+        abstract: "Translate a Postman collection (v2.0, v2.1) and its environments into request files and environments.",
+        discussion: """
+            Folders become directories and requests files, numbered in the collection's order; the collection's variables \
+            become environments/postman.yaml, each --environment environments/NAME.yaml (secrets read from the process \
+            environment, never written). Test scripts' common checks become expect: and capture:; every script line, auth \
+            or setting not translated is listed on standard error with its place. Exit status: 0 written, 1 a file cannot \
+            be read or written or DIR exists (see --force), 2 the input cannot be translated (nothing is written).
+            """
+    )
+
+    @Argument(help: "The collection, as Postman exports it (Collection v2.1 or v2.0, JSON).")
+    var collection: String
+
+    @Option(help: "The folder to write: a directory per folder, a file per request, and environments/.")
+    var out: String
+
+    @Option(name: .customLong("environment"), help: "A Postman environment export (JSON), written as environments/NAME.yaml; repeatable.")
+    var environments: [String] = []
+
+    @Flag(help: "Replace DIR when it exists (every file in it is removed).")
+    var force = false
+
+    func run() throws {
+        try ImportPostman(collection: collection, out: out, environments: environments, force: force).execute().end()
     }
 }
 

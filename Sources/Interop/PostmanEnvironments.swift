@@ -1,0 +1,67 @@
+/// An environment file as `import postman` writes it: the collection's variables, or a Postman environment's values
+/// over them.
+struct PostmanEnvironmentDocument {
+    /// The name `--env` selects: the file's name without `.yaml`.
+    var name: String
+    var extends: String?
+    var baseURL: String?
+    var variables: [(name: String, value: String)] = []
+    /// Secrets by name, each read from a process environment variable.
+    var secrets: [(name: String, env: String)] = []
+
+    /// The file's YAML text.
+    var yaml: String {
+        var root: [(key: String, value: YAMLNode)] = []
+        if let extends { root.append(("extends", .string(extends))) }
+        if let baseURL { root.append(("baseURL", .string(baseURL))) }
+        if !variables.isEmpty { root.append(("variables", .mapping(variables.map { ($0.name, .string($0.value)) }))) }
+        if !secrets.isEmpty {
+            root.append(("secrets", .mapping(secrets.map { ($0.name, .mapping([("env", .string($0.env))])) })))
+        }
+        return YAMLNode.mapping(root).document
+    }
+
+    /// Whether the environment defines the variable `name`.
+    func defines(_ name: String) -> Bool {
+        variables.contains { $0.name == name } || secrets.contains { $0.name == name }
+    }
+
+    /// Adds Postman's variables (`[{key, value, type, disabled|enabled}]`): a `secret` one as a secret read from the
+    /// process environment (its value is never written), a disabled one left out and listed.
+    mutating func add(_ entries: [PostmanValue], notes: PostmanNotes) {
+        for entry in entries {
+            guard let key = entry["key"]?.text else { continue }
+            if entry.isDisabled || entry["enabled"]?.json == .bool(false) {
+                notes.warn("the variable '\(key)' is disabled in Postman: left out of environments/\(name).yaml", at: entry)
+                continue
+            }
+            let variable = PostmanTemplate.variableName(key, at: entry, notes: notes)
+            variables.removeAll { $0.name == variable }
+            secrets.removeAll { $0.name == variable }
+            if entry["type"]?.text == "secret" {
+                secrets.append((variable, Self.environmentVariableName(key)))
+            } else {
+                variables.append((variable, PostmanTemplate.convert(entry["value"]?.text ?? "", at: entry, notes: notes)))
+            }
+        }
+    }
+
+    /// A variable name in upper snake case, as process environment variables are named: `apiKey` gives `API_KEY`.
+    static func environmentVariableName(_ name: String) -> String {
+        var result = ""
+        var afterLowerOrDigit = false
+        for scalar in name.unicodeScalars {
+            let isLetterOrDigit = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
+            guard isLetterOrDigit else {
+                if !result.isEmpty, result.last != "_" { result += "_" }
+                afterLowerOrDigit = false
+                continue
+            }
+            if scalar.properties.isUppercase, afterLowerOrDigit { result += "_" }
+            result += String(scalar).uppercased()
+            afterLowerOrDigit = !scalar.properties.isUppercase
+        }
+        while result.hasSuffix("_") { result.removeLast() }
+        return result.first.map { !$0.isNumber } == true ? result : "_" + result
+    }
+}

@@ -1,0 +1,126 @@
+import CollectionFormat
+import Foundation
+import HTTPCore
+import YAML
+
+/// A problem found in one of the Postman files given to `import postman`, placed in that file.
+public struct PostmanProblem: Error, Sendable {
+    /// The file as the command line named it.
+    public var file: String
+    public var problem: InteropProblem
+}
+
+/// A Postman JSON file being read: its name and text, so that every problem can be placed at a line and column.
+public struct PostmanSource: Sendable {
+    /// The file as the command line named it.
+    public let path: String
+    public let bytes: [UInt8]
+
+    public init(path: String, bytes: [UInt8]) {
+        self.path = path
+        self.bytes = bytes
+    }
+
+    /// The file parsed as JSON; a located problem (the parser's line and column) when it is not JSON.
+    func root() throws(PostmanProblem) -> PostmanValue {
+        do throws(JSONParseError) {
+            return PostmanValue(json: try JSONValue.parse(bytes), pointer: [], source: self)
+        } catch {
+            throw PostmanProblem(file: path, problem: InteropProblem(
+                "not JSON: \(error.message)", at: Mark(line: error.line, column: error.column),
+                suggestion: "export the collection again from Postman (⋯ › Export › Collection v2.1)"))
+        }
+    }
+
+    /// A problem at the value `pointer` leads to (the start of the file when the pointer leads nowhere), the pointer
+    /// ending the message: `has no request (at /item/0/item/2)`.
+    func problem(_ message: String, at pointer: [String], suggestion: String? = nil) -> PostmanProblem {
+        let position = JSONTextPosition.of(pointer: pointer, in: bytes)
+        let mark = Mark(line: position?.line ?? 1, column: position?.column ?? 1)
+        return PostmanProblem(file: path, problem: InteropProblem("\(message) (at \(Self.pointerText(pointer)))", at: mark,
+                                                                  suggestion: suggestion))
+    }
+
+    /// A pointer as RFC 6901 writes it: `/item/0/request`, `~` and `/` escaped; `/` for the root.
+    static func pointerText(_ pointer: [String]) -> String {
+        pointer.isEmpty ? "/" : pointer.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }
+            .joined()
+    }
+}
+
+/// A value of a Postman file with the JSON pointer that leads to it.
+struct PostmanValue {
+    let json: JSONValue
+    let pointer: [String]
+    let source: PostmanSource
+
+    /// The member `key` of an object; nil when it is absent, null, or this is not an object.
+    subscript(key: String) -> PostmanValue? {
+        guard case .object(let object) = json, let member = object[key], member != .null else { return nil }
+        return PostmanValue(json: member, pointer: pointer + [key], source: source)
+    }
+
+    /// Whether this is a JSON object.
+    var isObject: Bool {
+        if case .object = json { true } else { false }
+    }
+
+    /// A string, or a number or boolean as text (Postman writes some values either way); nil for other values.
+    var text: String? {
+        switch json {
+        case .string(let string): string
+        case .int, .double, .bool: json.interpolatedText
+        default: nil
+        }
+    }
+
+    /// The member `key` as text; nil when absent or null, a problem when it is an object or a list.
+    func string(_ key: String) throws(PostmanProblem) -> String? {
+        guard let member = self[key] else { return nil }
+        guard let text = member.text else { throw member.problem("'\(key)' is \(JSONText.kindName(of: member.json)), not a string") }
+        return text
+    }
+
+    /// The elements of the list `key`; nil when absent or null, a problem when it is not a list.
+    func list(_ key: String) throws(PostmanProblem) -> [PostmanValue]? {
+        guard let member = self[key] else { return nil }
+        guard case .array = member.json else {
+            throw member.problem("'\(key)' is \(JSONText.kindName(of: member.json)), not a list")
+        }
+        return member.elements
+    }
+
+    /// The elements of this value when it is a list, else none.
+    var elements: [PostmanValue] {
+        guard case .array(let elements) = json else { return [] }
+        return elements.enumerated().map { PostmanValue(json: $0.element, pointer: pointer + [String($0.offset)], source: source) }
+    }
+
+    /// Whether `disabled: true` is written on this entry.
+    var isDisabled: Bool {
+        self["disabled"]?.json == .bool(true)
+    }
+
+    /// The `key`/`value` entries of a Postman list (`[{key, value, disabled}]`) or the members of an object, in order.
+    func entries() -> [(key: String, value: String, disabled: Bool, place: PostmanValue)] {
+        switch json {
+        case .array:
+            return elements.compactMap { element in
+                guard let key = element["key"]?.text else { return nil }
+                return (key, element["value"]?.text ?? "", element.isDisabled, element)
+            }
+        case .object(let object):
+            return object.members.map { member in
+                let place = PostmanValue(json: member.value, pointer: pointer + [member.key], source: source)
+                return (member.key, place.text ?? "", false, place)
+            }
+        default:
+            return []
+        }
+    }
+
+    /// A problem placed at this value.
+    func problem(_ message: String, suggestion: String? = nil) -> PostmanProblem {
+        source.problem(message, at: pointer, suggestion: suggestion)
+    }
+}

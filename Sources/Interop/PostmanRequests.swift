@@ -1,0 +1,283 @@
+import CollectionFormat
+import Foundation
+import HTTPCore
+
+/// Translates one Postman request (an item's `request`) into a request document: method, URL with its path variables
+/// and query, headers, body and auth.
+struct PostmanRequestTranslation {
+    let notes: PostmanNotes
+    /// Whose request this is, for messages: `'Get user'`.
+    let owner: String
+    /// A file a request names (`src`), as the request file must name it, and whether it exists.
+    let fileReference: (String) -> (path: String, exists: Bool)
+
+    /// The request document of `request` (an object, or a URL as text), with `auth` (the nearest one written at the
+    /// request, its folders or the collection) applied.
+    func document(_ request: PostmanValue, name: String, auth: PostmanValue?) throws(PostmanProblem) -> RequestDocument {
+        let method = (try request.string("method") ?? "GET").uppercased()
+        guard let url = request.text.map({ _ in request }) ?? request["url"] else {
+            throw request.problem("\(owner) has no url", suggestion: "give the request a URL in Postman and export it again")
+        }
+        var target = try self.target(url)
+        var document = RequestDocument(name: name, method: method, url: target.url)
+        document.query = target.query
+        var headers = try headers(request["header"])
+        if let body = request["body"] { document.body = try self.body(body, headers: &headers) }
+        document.headers = headers
+        if let auth { apply(auth, to: &document, query: &target.query) }
+        document.query = target.query
+        return document
+    }
+
+    // MARK: URL
+
+    /// The URL (without its query, `:name` path variables as templates) and the query of a request's `url`: text, or
+    /// an object with `raw` or `protocol`, `host`, `port` and `path`, and `query` and `variable` lists.
+    private func target(_ url: PostmanValue) throws(PostmanProblem) -> (url: String, query: [(name: String, values: [String])]) {
+        var raw = url.text ?? ""
+        if raw.isEmpty, url.isObject { raw = try url.string("raw") ?? "" }
+        if raw.isEmpty, url.isObject { raw = try builtURL(url) }
+        var base = raw.prefix { $0 != "#" }
+        var queryText: Substring = ""
+        if let mark = base.firstIndex(of: "?") {
+            queryText = base[base.index(after: mark)...]
+            base = base[..<mark]
+        }
+        let variables = url.isObject ? (url["variable"]?.entries() ?? []) : []
+        var written = withPathVariables(String(base), variables: variables, at: url)
+        if !written.hasPrefix("{{"), !written.contains("://") { written = "http://" + written }
+        let entries: [(key: String, value: String, disabled: Bool, place: PostmanValue)]
+        if url.isObject, let query = url["query"] {
+            entries = query.entries()
+        } else {
+            entries = queryText.split(separator: "&").map { pair in
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "", false, url)
+            }
+        }
+        return (PostmanTemplate.convert(written, at: url, notes: notes), parameters(entries, kind: "query parameter"))
+    }
+
+    /// The URL of an object without `raw`, from its parts.
+    private func builtURL(_ url: PostmanValue) throws(PostmanProblem) -> String {
+        let host = url["host"].map { $0.text ?? $0.elements.compactMap(\.text).joined(separator: ".") } ?? ""
+        guard !host.isEmpty else { throw url.problem("\(owner): the url has neither 'raw' nor 'host'") }
+        let path = url["path"].map { $0.text ?? $0.elements.compactMap { $0.text ?? $0["value"]?.text }.joined(separator: "/") } ?? ""
+        let scheme = try url.string("protocol").map { $0 + "://" } ?? ""
+        let port = try url.string("port").map { ":" + $0 } ?? ""
+        return scheme + host + port + (path.isEmpty ? "" : "/" + path.drop { $0 == "/" })
+    }
+
+    /// `url` with each path segment `:name` as `{{name}}`; a value the request gives for it becomes an environment
+    /// variable, or is written in place when another request gives the same name another value.
+    private func withPathVariables(_ url: String, variables: [(key: String, value: String, disabled: Bool, place: PostmanValue)],
+                                   at place: PostmanValue) -> String {
+        let afterHost: String.Index
+        if let scheme = url.range(of: "://") {
+            afterHost = url[scheme.upperBound...].firstIndex(of: "/") ?? url.endIndex
+        } else if url.hasPrefix("{{"), let close = url.range(of: "}}") {
+            afterHost = url[close.upperBound...].firstIndex(of: "/") ?? url.endIndex
+        } else {
+            afterHost = url.firstIndex(of: "/") ?? url.endIndex
+        }
+        let segments = url[afterHost...].split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
+            guard segment.hasPrefix(":"), segment.count > 1 else { return String(segment) }
+            let name = String(segment.dropFirst())
+            guard let given = variables.first(where: { $0.key == name }), !given.value.isEmpty else { return "{{\(name)}}" }
+            let runnerName = PostmanTemplate.variableName(name, at: given.place, notes: notes)
+            if notes.pathValue(runnerName, PostmanTemplate.convert(given.value, at: given.place, notes: notes)) { return "{{\(name)}}" }
+            notes.warn("\(owner): the path variable :\(name) is '\(given.value)' here and has another value elsewhere: written in the URL",
+                       at: given.place)
+            return given.value
+        }
+        return url[..<afterHost] + segments.joined(separator: "/")
+    }
+
+    /// Query parameters or form fields from Postman's entries: disabled ones are left out and listed, values are
+    /// percent-decoded (runner encodes them) and become templates, repeated names lists.
+    private func parameters(_ entries: [(key: String, value: String, disabled: Bool, place: PostmanValue)],
+                            kind: String, decoding: Bool = true) -> [(name: String, values: [String])] {
+        var parameters: [(name: String, values: [String])] = []
+        for entry in entries {
+            if entry.disabled {
+                notes.warn("\(owner): the \(kind) '\(entry.key)' is disabled in Postman: left out", at: entry.place)
+                continue
+            }
+            let decode = { (text: String) in decoding ? (text.removingPercentEncoding ?? text) : text }
+            let value = PostmanTemplate.convert(decode(entry.value), at: entry.place, notes: notes)
+            let name = decode(entry.key)
+            if let index = parameters.firstIndex(where: { $0.name == name }) {
+                parameters[index].values.append(value)
+            } else {
+                parameters.append((name, [value]))
+            }
+        }
+        return parameters
+    }
+
+    // MARK: Headers
+
+    /// The enabled headers (`[{key, value, disabled}]`, or `Name: value` lines), values as templates.
+    private func headers(_ header: PostmanValue?) throws(PostmanProblem) -> [(name: String, value: String)] {
+        guard let header else { return [] }
+        let entries: [(key: String, value: String, disabled: Bool, place: PostmanValue)]
+        if let lines = header.text {
+            entries = lines.split(separator: "\n").compactMap { line in
+                guard let colon = line.firstIndex(of: ":") else { return nil }
+                return (line[..<colon].trimmingCharacters(in: .whitespaces),
+                        line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces), false, header)
+            }
+        } else {
+            guard case .array = header.json else { throw header.problem("\(owner): 'header' is \(JSONText.kindName(of: header.json)), not a list") }
+            entries = header.entries()
+        }
+        var headers: [(name: String, value: String)] = []
+        for entry in entries {
+            if entry.disabled {
+                notes.warn("\(owner): the header '\(entry.key)' is disabled in Postman: left out", at: entry.place)
+            } else if !Self.isToken(entry.key) {
+                notes.warn("\(owner): '\(entry.key)' is not a header name (letters, digits and !#$%&'*+-.^_`|~): left out", at: entry.place)
+            } else {
+                headers.append((entry.key, PostmanTemplate.convert(entry.value, at: entry.place, notes: notes)))
+            }
+        }
+        return headers
+    }
+
+    /// Whether `name` is an RFC 9110 token.
+    private static func isToken(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)
+            || "!#$%&'*+-.^_`|~".unicodeScalars.contains($0)) }
+    }
+
+    /// Removes the `Content-Type` header when it is one of `types` (the body key sends it); returns the header's value
+    /// when one is there.
+    @discardableResult
+    private static func dropContentType(_ headers: inout [(name: String, value: String)], when types: [String]) -> String? {
+        guard let index = headers.firstIndex(where: { $0.name.lowercased() == "content-type" }) else { return nil }
+        let value = headers[index].value
+        let type = value.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        if types.contains(type) { headers.remove(at: index) }
+        return value
+    }
+
+    // MARK: Body
+
+    /// The body of a `body` object by its `mode`; nil when it is empty, disabled (listed) or of a mode not translated.
+    private func body(_ body: PostmanValue, headers: inout [(name: String, value: String)]) throws(PostmanProblem) -> RequestDocument.Body? {
+        let mode = try body.string("mode") ?? "raw"
+        if body.isDisabled {
+            notes.warn("\(owner): the \(mode) body is disabled in Postman: left out", at: body)
+            return nil
+        }
+        switch mode {
+        case "raw":
+            return rawBody(body, headers: &headers)
+        case "urlencoded":
+            guard let fields = body["urlencoded"]?.entries(), !fields.isEmpty else { return nil }
+            Self.dropContentType(&headers, when: ["application/x-www-form-urlencoded"])
+            return .form(parameters(fields, kind: "form field", decoding: false))
+        case "formdata":
+            guard let parts = body["formdata"]?.elements, !parts.isEmpty else { return nil }
+            Self.dropContentType(&headers, when: ["multipart/form-data"])
+            return .multipart(parts.flatMap(multipartParts))
+        case "file":
+            guard let source = body["file"]?["src"] else { return nil }
+            return (source.text).flatMap { fileBody($0, at: source) }
+        case "graphql":
+            guard let graphql = body["graphql"], let query = graphql["query"]?.text else { return nil }
+            Self.dropContentType(&headers, when: ["application/json"])
+            return .graphql(query: PostmanTemplate.convert(query, at: graphql, notes: notes), variables: graphQLVariables(graphql["variables"]))
+        default:
+            notes.warn("\(owner): a '\(mode)' body is not translated", at: body)
+            return nil
+        }
+    }
+
+    /// A raw body: `json:` when Postman's language or the Content-Type says JSON and it parses (its strings as
+    /// templates), else `text:` with the Content-Type Postman sends for its language.
+    private func rawBody(_ body: PostmanValue, headers: inout [(name: String, value: String)]) -> RequestDocument.Body? {
+        guard let raw = body["raw"], let text = raw.text, !text.isEmpty else { return nil }
+        let language = body["options"]?["raw"]?["language"]?.text ?? "text"
+        let contentType = headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased()
+        if language == "json" || contentType?.contains("json") == true {
+            if let json = try? JSONValue.parse(text), let converted = convert(json, at: raw) {
+                Self.dropContentType(&headers, when: ["application/json"])
+                return .json(converted)
+            }
+        }
+        let types = ["json": "application/json", "xml": "application/xml", "html": "text/html", "javascript": "application/javascript"]
+        if contentType == nil, let type = types[language] { headers.append(("Content-Type", type)) }
+        return .text(PostmanTemplate.convert(text, at: raw, notes: notes))
+    }
+
+    /// A JSON value with every string as a template; nil when a key holds `{{` (keys are not templates: the body
+    /// stays text).
+    private func convert(_ json: JSONValue, at place: PostmanValue) -> JSONValue? {
+        switch json {
+        case .string(let text): return .string(PostmanTemplate.convert(text, at: place, notes: notes))
+        case .array(let items):
+            var converted: [JSONValue] = []
+            for item in items {
+                guard let value = convert(item, at: place) else { return nil }
+                converted.append(value)
+            }
+            return .array(converted)
+        case .object(let object):
+            var converted = JSONObject()
+            for member in object.members {
+                guard !member.key.contains("{{"), let value = convert(member.value, at: place) else { return nil }
+                converted[member.key] = value
+            }
+            return .object(converted)
+        default: return json
+        }
+    }
+
+    /// The parts of one `formdata` entry: a value, or a part per file of its `src`.
+    private func multipartParts(_ entry: PostmanValue) -> [RequestDocument.MultipartPart] {
+        let key = entry["key"]?.text ?? ""
+        if entry.isDisabled {
+            notes.warn("\(owner): the form part '\(key)' is disabled in Postman: left out", at: entry)
+            return []
+        }
+        let name = PostmanTemplate.convert(key, at: entry, notes: notes)
+        let contentType = entry["contentType"]?.text
+        guard entry["type"]?.text == "file" else {
+            if contentType != nil { notes.warn("\(owner): the Content-Type of the text part '\(key)' is not translated", at: entry) }
+            return [.init(name: name, value: PostmanTemplate.convert(entry["value"]?.text ?? "", at: entry, notes: notes))]
+        }
+        let sources = entry["src"].map { $0.text.map { [$0] } ?? $0.elements.compactMap(\.text) } ?? []
+        if sources.isEmpty { notes.warn("\(owner): the file part '\(key)' names no file: left out", at: entry) }
+        return sources.map { source in
+            .init(name: name, file: reference(source, at: entry), contentType: contentType)
+        }
+    }
+
+    /// A `file:` body.
+    private func fileBody(_ source: String, at place: PostmanValue) -> RequestDocument.Body? {
+        guard !source.isEmpty else { return nil }
+        return .file(reference(source, at: place))
+    }
+
+    /// A file a request names, as the request file names it; listed when it does not exist.
+    private func reference(_ source: String, at place: PostmanValue) -> String {
+        let reference = fileReference(source)
+        if !reference.exists {
+            notes.warn("\(owner): the file '\(source)' does not exist: runner validate will say so until it does", at: place,
+                       suggestion: "put the file at \(reference.path), relative to the request file, or change the path there")
+        }
+        return reference.path
+    }
+
+    /// GraphQL variables, a JSON text in Postman, as a mapping whose strings are templates; nil when empty or not an
+    /// object (listed).
+    private func graphQLVariables(_ variables: PostmanValue?) -> JSONValue? {
+        guard let variables, let text = variables.text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        guard let json = try? JSONValue.parse(text), case .object = json, let converted = convert(json, at: variables) else {
+            notes.warn("\(owner): the GraphQL variables are not a JSON object: left out", at: variables)
+            return nil
+        }
+        return converted
+    }
+}

@@ -1,0 +1,133 @@
+import CollectionFormat
+
+/// What a Postman import noticed while translating: what to list on standard error, and the variables the templates
+/// use, so that the environments can define the ones runner needs.
+final class PostmanNotes {
+    /// Not translated, or worth a look; the files are still written.
+    private(set) var warnings: [PostmanProblem] = []
+    /// Each variable the templates use (runner's name), where it is first used, in order of first use.
+    private(set) var uses: [(name: String, place: PostmanValue)] = []
+    private var used: Set<String> = []
+    /// The variables written for dynamic variables without an equivalent (`{{$randomColor}}` as
+    /// `{{ postman_randomColor }}`), in order of first use.
+    private(set) var placeholders: [String] = []
+    private var renamed: Set<String> = []
+    private var listed: Set<String> = []
+    /// The values of path variables (`:id`) given by requests, written as environment variables, in order.
+    private(set) var pathValues: [(name: String, value: String)] = []
+    /// The collection's variables: a path variable whose value differs from one of them is written in place.
+    var collectionValues: [String: String] = [:]
+
+    /// Lists `message` at `place`, once (a folder's auth is seen by each of its requests).
+    func warn(_ message: String, at place: PostmanValue, suggestion: String? = nil) {
+        let problem = place.problem(message, suggestion: suggestion)
+        guard listed.insert(problem.problem.message).inserted else { return }
+        warnings.append(problem)
+    }
+
+    /// Records that the path variable `name` has `value`; false when another request or the collection gave it
+    /// another one (the value is then written into the URL).
+    func pathValue(_ name: String, _ value: String) -> Bool {
+        if let known = pathValues.first(where: { $0.name == name }) ?? collectionValues[name].map({ (name, $0) }) {
+            return known.value == value
+        }
+        pathValues.append((name, value))
+        return true
+    }
+
+    /// Records a use of the variable `name`.
+    func use(_ name: String, at place: PostmanValue) {
+        if used.insert(name).inserted { uses.append((name, place)) }
+    }
+
+    /// Records the placeholder variable written for an unknown dynamic variable; true the first time.
+    func placeholder(_ name: String) -> Bool {
+        guard !placeholders.contains(name) else { return false }
+        placeholders.append(name)
+        return true
+    }
+
+    /// Records that the Postman variable `name` was renamed; true the first time.
+    func rename(_ name: String) -> Bool {
+        renamed.insert(name).inserted
+    }
+}
+
+/// Postman's `{{name}}` variables as runner's `{{ name }}` templates, and its dynamic variables (`{{$guid}}`) as
+/// runner's built-ins.
+enum PostmanTemplate {
+    /// Postman's dynamic variables that runner has, with the built-in written in their place.
+    static let builtins: [String: String] = [
+        "guid": "$uuid", "randomUUID": "$uuid",
+        "timestamp": "$timestamp", "isoTimestamp": "$isoTimestamp",
+        "randomInt": "$randomInt(0, 1000)",
+        "randomEmail": "$randomEmail", "randomExampleEmail": "$randomEmail",
+        "randomFullName": "$randomName",
+        "randomAlphaNumeric": "$randomString(1)",
+        "randomPassword": "$randomString(15)",
+    ]
+
+    /// The prefix of the variable written for a dynamic variable runner does not have.
+    static let placeholderPrefix = "postman_"
+
+    /// `text` with each `{{name}}` as `{{ name }}` (the name made a runner variable name) and each dynamic variable as
+    /// its built-in, or as a placeholder variable (listed) when runner has none.
+    static func convert(_ text: String, at place: PostmanValue, notes: PostmanNotes) -> String {
+        var converted = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{") {
+            converted += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].range(of: "}}") else {
+                notes.warn("'{{' without a closing '}}' is the start of a template to runner: the value will not validate",
+                           at: place, suggestion: "remove the braces, or close the template")
+                converted += rest[open.lowerBound...]
+                return converted
+            }
+            let inner = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            converted += "{{ " + expression(inner, at: place, notes: notes) + " }}"
+            rest = rest[close.upperBound...]
+        }
+        return converted + rest
+    }
+
+    /// What runner writes inside the braces for Postman's `inner`.
+    private static func expression(_ inner: String, at place: PostmanValue, notes: PostmanNotes) -> String {
+        guard inner.hasPrefix("$") else {
+            let name = variableName(inner, at: place, notes: notes)
+            notes.use(name, at: place)
+            return name
+        }
+        let dynamic = String(inner.dropFirst())
+        if let builtin = builtins[dynamic] { return builtin }
+        let name = placeholderPrefix + sanitized(dynamic)
+        if notes.placeholder(name) {
+            notes.warn("Postman's dynamic variable {{\(inner)}} has no runner equivalent: written as {{ \(name) }}, "
+                       + "defined in environments/postman.yaml as an empty string", at: place,
+                       suggestion: "give it a value there or with --var \(name)=..., or use one of runner's built-ins "
+                       + "($uuid, $timestamp, $isoTimestamp, $randomInt(MIN, MAX), $randomString(N), $randomEmail, $randomName)")
+        }
+        notes.use(name, at: place)
+        return name
+    }
+
+    /// Postman's variable `name` as a runner variable name (letters, digits, `_` and `-`, not starting with a digit or
+    /// `-`): every other character becomes `_`, listed the first time.
+    static func variableName(_ name: String, at place: PostmanValue, notes: PostmanNotes) -> String {
+        let runnerName = sanitized(name)
+        if runnerName != name, notes.rename(name) {
+            notes.warn("the variable '\(name)' is written as '\(runnerName)': runner's variable names are letters, digits, '_' and '-'",
+                       at: place)
+        }
+        return runnerName
+    }
+
+    /// `name` with each character a variable name cannot hold as `_`, and `_` before a leading digit or `-`.
+    static func sanitized(_ name: String) -> String {
+        var result = String(String.UnicodeScalarView(name.unicodeScalars.map { scalar in
+            scalar.isASCII ? (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-" ? scalar : "_")
+                : (scalar.properties.isAlphabetic ? scalar : "_")
+        }))
+        if result.isEmpty || !VariablePath.isValidName(result) { result = "_" + result }
+        return result
+    }
+}
