@@ -69,7 +69,7 @@ struct PostmanRequestTranslation {
     }
 
     /// `url` with each path segment `:name` as `{{name}}`; a value the request gives for it becomes an environment
-    /// variable, or is written in place when another request gives the same name another value.
+    /// variable, or is written in place when it is a template or another request gives the same name another value.
     private func withPathVariables(_ url: String, variables: [(key: String, value: String, disabled: Bool, place: PostmanValue)],
                                    at place: PostmanValue) -> String {
         let afterHost: String.Index
@@ -84,6 +84,8 @@ struct PostmanRequestTranslation {
             guard segment.hasPrefix(":"), segment.count > 1 else { return String(segment) }
             let name = String(segment.dropFirst())
             guard let given = variables.first(where: { $0.key == name }), !given.value.isEmpty else { return "{{\(name)}}" }
+            // A variable's value may be a capture, which an environment's variables cannot use: written in place.
+            if given.value.contains("{{") { return given.value }
             let runnerName = PostmanTemplate.variableName(name, at: given.place, notes: notes)
             if notes.pathValue(runnerName, PostmanTemplate.convert(given.value, at: given.place, notes: notes)) { return "{{\(name)}}" }
             notes.warn("\(owner): the path variable :\(name) is '\(given.value)' here and has another value elsewhere: written in the URL",
@@ -121,7 +123,7 @@ struct PostmanRequestTranslation {
     private func headers(_ header: PostmanValue?) throws(PostmanProblem) -> [(name: String, value: String)] {
         guard let header else { return [] }
         let entries: [(key: String, value: String, disabled: Bool, place: PostmanValue)]
-        if let lines = header.text {
+        if case .string(let lines) = header.json {
             entries = lines.split(separator: "\n").compactMap { line in
                 guard let colon = line.firstIndex(of: ":") else { return nil }
                 return (line[..<colon].trimmingCharacters(in: .whitespaces),

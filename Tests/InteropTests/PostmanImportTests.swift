@@ -1,0 +1,287 @@
+import CollectionFormat
+import Foundation
+import Interop
+import Testing
+
+/// `runner import postman`: collections v2.0 and v2.1 written for these tests, read into request and environment files.
+@Suite struct PostmanImportTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/postman")
+
+    /// A fixture file as the import reads it.
+    static func fixture(_ name: String) -> PostmanSource {
+        let url = fixtures.appendingPathComponent(name)
+        return PostmanSource(path: name, bytes: Array((try? Data(contentsOf: url)) ?? Data()))
+    }
+
+    /// Imports fixtures; only `note.txt` exists among the files requests name.
+    static func read(_ collection: String, environments: [String] = []) -> PostmanImport.Result {
+        read(fixture(collection), environments: environments.map(fixture))
+    }
+
+    static func read(_ collection: PostmanSource, environments: [PostmanSource] = []) -> PostmanImport.Result {
+        PostmanImport.read(collection: collection, environments: environments) { source, _ in (source, source == "note.txt") }
+    }
+
+    /// Imports a collection written inline.
+    static func read(json: String) -> PostmanImport.Result {
+        read(PostmanSource(path: "inline.json", bytes: Array(json.utf8)))
+    }
+
+    static let shop = read("shop-v21.postman_collection.json", environments: ["shop.postman_environment.json"])
+    static let legacy = read("legacy-v20.postman_collection.json")
+    static let loopback = read("loopback.postman_collection.json", environments: ["loopback.postman_environment.json"])
+
+    /// The text of the written file at `path`.
+    static func file(_ path: String, of result: PostmanImport.Result) throws -> String {
+        try #require(result.files.first { $0.path == path }?.text, "no \(path) among \(result.files.map(\.path))")
+    }
+
+    /// The warnings' messages.
+    static func warnings(of result: PostmanImport.Result) -> [String] {
+        result.warnings.map(\.problem.message)
+    }
+
+    @Test(arguments: ["shop", "legacy", "loopback"])
+    func everyWrittenFileDecodesWithoutProblems(_ fixture: String) {
+        let result = ["shop": Self.shop, "legacy": Self.legacy, "loopback": Self.loopback][fixture] ?? Self.shop
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        #expect(!result.files.isEmpty)
+        for file in result.files {
+            let bytes = Array(file.text.utf8)
+            let errors: [Diagnostic]
+            if file.path.hasPrefix("environments/") {
+                let name = String(file.path.dropFirst("environments/".count).dropLast(".yaml".count))
+                errors = FileDecoding.environment(bytes, path: file.path, name: name).diagnostics.filter { $0.severity == .error }
+            } else {
+                errors = FileDecoding.requestFile(bytes, path: file.path, absolutePath: "/tmp/" + file.path, defaultName: "imported")
+                    .diagnostics.filter { $0.severity == .error }
+            }
+            #expect(errors.isEmpty, "\(file.path):\n\(file.text)\n\(errors)")
+        }
+    }
+
+    @Test func foldersBecomeNumberedDirectoriesInTheCollectionsOrder() {
+        #expect(Self.shop.files.map(\.path) == [
+            "environments/postman.yaml", "environments/shop-qa.yaml",
+            "requests/01-catalog/01-list-products.yaml", "requests/01-catalog/02-product-by-id.yaml",
+            "requests/01-catalog/03-product-variant-blue.yaml",
+            "requests/02-orders/01-create-order.yaml", "requests/02-orders/02-create-order-with-a-bare-number.yaml",
+            "requests/02-orders/03-order-as-xml.yaml", "requests/02-orders/04-upload-invoice.yaml",
+            "requests/02-orders/05-search-with-key.yaml", "requests/02-orders/06-query-orders-over-graphql.yaml",
+        ])
+        #expect(Self.warnings(of: Self.shop).contains { $0.hasPrefix("the folder 'An empty folder' has no request") })
+        #expect(Self.legacy.files.map(\.path).sorted() == Self.legacy.files.map(\.path))
+    }
+
+    @Test func urlsAreRelativeToTheSharedBaseURLWithPathVariablesAndTheQuery() throws {
+        let list = try Self.file("requests/01-catalog/01-list-products.yaml", of: Self.shop)
+        #expect(list.contains("  url: /products\n"))
+        #expect(list.contains("  query:\n    size: \"{{ pageSize }}\"\n    q: red shoes\n    at: \"{{ $timestamp }}\"\n"))
+        #expect(list.contains("X-Api-Version: \"{{ api_version }}\""))
+        let environment = try Self.file("environments/postman.yaml", of: Self.shop)
+        #expect(environment.hasPrefix("baseURL: \"{{ baseUrl }}\"\nvariables:\n  baseUrl: https://shop.example.com/api\n  api_version: \"2\"\n  pageSize: \"20\"\n"))
+        // A path variable's value is a variable; a template value, or a value another request contradicts, is written in place.
+        #expect(environment.contains("  variant: red\n") && !environment.contains("productId"))
+        #expect(try Self.file("requests/01-catalog/02-product-by-id.yaml", of: Self.shop)
+            .contains("url: \"/products/{{ firstId }}/variants/{{ variant }}\""))
+        #expect(try Self.file("requests/01-catalog/03-product-variant-blue.yaml", of: Self.shop)
+            .contains("url: \"/products/{{ firstId }}/variants/blue\""))
+        #expect(Self.warnings(of: Self.shop).contains { $0.contains(":variant is 'blue' here and has another value elsewhere") })
+        #expect(Self.warnings(of: Self.shop).contains { $0.hasPrefix("the variable 'api.version' is written as 'api_version'") })
+    }
+
+    @Test func theNearestAuthWinsAndWhatRunnerCannotSendIsListed() throws {
+        let list = try Self.file("requests/01-catalog/01-list-products.yaml", of: Self.shop)
+        #expect(list.contains("""
+            auth:
+              oauth2:
+                tokenURL: "{{ baseUrl }}/oauth/token"
+                clientID: "{{ clientId }}"
+                clientSecret: "{{ clientSecret }}"
+                scope: catalog:read
+            """))
+        #expect(try Self.file("requests/02-orders/01-create-order.yaml", of: Self.shop).contains("auth:\n  bearer: \"{{ accessToken }}\""))
+        #expect(try Self.file("requests/02-orders/04-upload-invoice.yaml", of: Self.shop).contains("\nauth: none\n"))
+        let xml = try Self.file("requests/02-orders/03-order-as-xml.yaml", of: Self.shop)
+        #expect(!xml.contains("auth:"))
+        let digest = try #require(Self.shop.warnings.first { $0.problem.message.hasPrefix("digest auth is not translated") })
+        #expect(digest.problem.message.hasSuffix("(at /item/1/item/2/request/auth)") && digest.problem.mark.line == 119)
+        let search = try Self.file("requests/02-orders/05-search-with-key.yaml", of: Self.shop)
+        #expect(search.contains("  query:\n    q: shoes\n    api_key: literal-key-123\n"))
+        #expect(search.contains("options:\n  followRedirects: false\n  insecure: true\n"))
+        #expect(Self.warnings(of: Self.shop).contains { $0.hasPrefix("the apiKey is written into the request files as it was") })
+        #expect(Self.warnings(of: Self.shop).contains { $0.hasPrefix("the setting 'disableBodyPruning' is not translated") })
+        let login = try Self.file("requests/01-session/01-log-in.yaml", of: Self.loopback)
+        #expect(login.contains("\nauth: none\n"))
+        let form = try Self.file("requests/02-users/03-form-with-basic-auth.yaml", of: Self.loopback)
+        #expect(form.contains("auth:\n  basic:\n    username: ci\n    password: \"{{ password }}\"\n"))
+        #expect(try Self.file("requests/03-bodies/04-api-key.yaml", of: Self.loopback).contains("headers:\n    X-API-Key: \"{{ apiKey }}\"\n"))
+    }
+
+    @Test func dynamicVariablesBecomeBuiltInsAndUnknownOnesAListedVariable() throws {
+        let order = try Self.file("requests/02-orders/01-create-order.yaml", of: Self.shop)
+        for line in ["id: \"{{ $uuid }}\"", "ref: \"{{ $uuid }}\"", "at: \"{{ $isoTimestamp }}\"", "count: \"{{ $randomInt(0, 1000) }}\"",
+                     "email: \"{{ $randomEmail }}\"", "name: \"{{ $randomName }}\"", "code: \"{{ $randomString(1) }}\"",
+                     "colour: \"{{ postman_randomColor }}\"", "qty: 2", "gift: false", "note: null"] {
+            #expect(order.contains(line), "\(line)")
+        }
+        #expect(try Self.file("environments/postman.yaml", of: Self.shop).contains("  postman_randomColor: \"\"\n"))
+        let unknown = try #require(Self.shop.warnings.first { $0.problem.message.contains("{{$randomColor}}") })
+        #expect(unknown.problem.message.hasSuffix("(at /item/1/item/0/request/body/raw)"))
+        #expect(unknown.file == "shop-v21.postman_collection.json")
+    }
+
+    @Test func bodiesOfEveryKind() throws {
+        let bare = try Self.file("requests/02-orders/02-create-order-with-a-bare-number.yaml", of: Self.shop)
+        #expect(bare.contains("    Content-Type: application/json\n  text: \"{\\\"qty\\\": {{ quantity }}}\"\n"))
+        let xml = try Self.file("requests/02-orders/03-order-as-xml.yaml", of: Self.shop)
+        #expect(xml.contains("    Content-Type: application/xml\n  text: \"<order><sku>A-1</sku></order>\"\n"))
+        #expect(try Self.file("requests/02-orders/04-upload-invoice.yaml", of: Self.shop).contains("  file: invoices/missing.pdf\n"))
+        #expect(Self.warnings(of: Self.shop).contains { $0.contains("the file 'invoices/missing.pdf' does not exist") })
+        let graphql = try Self.file("requests/02-orders/06-query-orders-over-graphql.yaml", of: Self.shop)
+        #expect(graphql.contains("    variables:\n      first: 10\n      owner: \"{{ owner }}\"\n"))
+        let login = try Self.file("requests/01-session/01-log-in.yaml", of: Self.loopback)
+        #expect(login.contains("  json:\n    user: \"{{ user }}\"\n    token: t0k3n-from-login\n") && !login.contains("Content-Type"))
+        let form = try Self.file("requests/02-users/03-form-with-basic-auth.yaml", of: Self.loopback)
+        #expect(form.contains("  form:\n    user: \"{{ user }}\"\n    note: a&b=c\n"))
+        #expect(Self.warnings(of: Self.loopback).contains { $0.hasPrefix("'Form with Basic auth': the form field 'old' is disabled") })
+        let upload = try Self.file("requests/03-bodies/01-upload.yaml", of: Self.loopback)
+        #expect(upload.contains("    - name: note\n      value: hi\n    - name: doc\n      file: note.txt\n      contentType: text/plain\n"))
+        #expect(try Self.file("requests/03-bodies/02-plain-text.yaml", of: Self.loopback).contains("  text: hello there\n"))
+    }
+
+    @Test func testScriptsBecomeExpectationsAndCaptures() throws {
+        let list = try Self.file("requests/01-catalog/01-list-products.yaml", of: Self.shop)
+        #expect(list.contains("""
+            expect:
+              status:
+                - 200
+                - 206
+              headers:
+                X-Total:
+                  exists: true
+                Content-Type:
+                  contains: json
+              body:
+                "$.items[0]['display name']":
+                  type: string
+                "$.page":
+                  equals:
+                    size: 20
+                "$.total":
+                  greaterThan: 0
+                "$.owner": "{{ owner }}"
+              duration:
+                lessThan: 500ms
+            capture:
+              firstId: "$.items[0].id"
+              total:
+                header: X-Total
+            """), "\(list)")
+        // The collection's test script applies to every request.
+        #expect(try Self.file("requests/02-orders/03-order-as-xml.yaml", of: Self.shop).contains("expect:\n  duration:\n    lessThan: 500ms\n"))
+        let login = try Self.file("requests/01-session/01-log-in.yaml", of: Self.loopback)
+        #expect(login.contains("expect:\n  status: 200\n  body:\n    \"$.method\": POST\ncapture:\n  token: \"$.json.token\"\n"))
+        let create = try Self.file("requests/02-users/02-create-user.yaml", of: Self.loopback)
+        #expect(create.contains("  status: 200\n  body:\n    \"$.json.quota\": 10\n    \"$.json.tags\":\n      length: 2\n"))
+        #expect(try Self.file("requests/03-bodies/05-created-status.yaml", of: Self.loopback).contains("expect:\n  status: 201\n"))
+    }
+
+    @Test func scriptLinesNotTranslatedAreListedWithTheirRequestAndLine() throws {
+        let messages = Self.warnings(of: Self.shop)
+        #expect(messages.contains("'List products': test script line 9 is not translated: pm.expect(pm.response.json().items).to.not.be.empty "
+            + "(at /item/0/item/0/event/0/script/exec/8)"))
+        #expect(messages.contains { $0.hasPrefix("'List products': test script line 13 is not translated: _.each(") })
+        #expect(messages.contains { $0.hasPrefix("'Search with key': prerequest script line 2 is not translated: const sig") })
+        #expect(!messages.contains { $0.contains("// build the signature") })
+        let console = try #require(Self.loopback.warnings.first { $0.problem.message.contains("console.log") })
+        #expect(console.problem.mark.line == 37 && console.problem.mark.column == 19)
+    }
+
+    @Test func environmentsExtendTheCollectionsAndReadSecretsFromTheProcessEnvironment() throws {
+        let qa = try Self.file("environments/shop-qa.yaml", of: Self.shop)
+        #expect(qa.hasPrefix("extends: postman\nbaseURL: \"{{ baseUrl }}\"\nvariables:\n  baseUrl: https://qa.shop.example.com/api\n"))
+        #expect(qa.contains("  owner: \"team-{{ api_version }}\"\n"))
+        #expect(qa.contains("secrets:\n  clientSecret:\n    env: CLIENT_SECRET\n  accessToken:\n    env: ACCESS_TOKEN\n"))
+        #expect(!qa.contains("stale") && Self.warnings(of: Self.shop).contains { $0.hasPrefix("the variable 'stale' is disabled in Postman") })
+        #expect(Self.shop.environments == ["postman", "shop-qa"])
+        #expect(Self.shop.secrets.map { "\($0.environment) \($0.name) \($0.variable)" }
+            == ["shop-qa clientSecret CLIENT_SECRET", "shop-qa accessToken ACCESS_TOKEN"])
+        for file in Self.shop.files + Self.loopback.files {
+            #expect(!file.text.contains("qa-client-secret-value") && !file.text.contains("exported-secret-value")
+                && !file.text.contains("exported-api-key"), "\(file.path)")
+        }
+    }
+
+    @Test func version2Point0StringURLsObjectAuthAndHeaderLines() throws {
+        #expect(Self.legacy.errors.isEmpty, "\(Self.legacy.errors)")
+        let ping = try Self.file("requests/01-ping.yaml", of: Self.legacy)
+        #expect(ping.contains("  method: GET\n  url: https://legacy.example.com/ping\n  query:\n    verbose: \"1\"\n"))
+        let login = try Self.file("requests/02-log-in-with-a-form.yaml", of: Self.legacy)
+        #expect(login.contains("  method: POST\n") && login.contains("    X-Client: legacy\n    X-Trace: \"{{ $uuid }}\"\n"))
+        #expect(login.contains("    - name: avatar\n      file: note.txt\n    - name: avatar\n      file: gone.png\n"))
+        #expect(login.contains("auth:\n  basic:\n    username: \"{{ user }}\"\n    password: \"{{ password }}\"\n"))
+        #expect(Self.warnings(of: Self.legacy).contains { $0.contains("the file 'gone.png' does not exist") })
+        #expect(Self.warnings(of: Self.legacy).contains { $0.hasPrefix("the variable 'password' is defined in no environment written") })
+        let items = try Self.file("requests/03-bearer-from-v2-0.yaml", of: Self.legacy)
+        #expect(items.contains("  url: https://legacy.example.com:8443/v2/items\n  query:\n    limit: \"5\"\n"))
+        #expect(items.contains("auth:\n  bearer: hard-coded-token\n"))
+        #expect(Self.warnings(of: Self.legacy).contains { $0.hasPrefix("the token is written into the request files as it was") })
+    }
+
+    // MARK: Bad input
+
+    /// The only error of importing `json`.
+    static func error(_ json: String) throws -> PostmanProblem {
+        let result = read(json: json)
+        #expect(result.files.isEmpty)
+        return try #require(result.errors.first)
+    }
+
+    @Test func aFileThatIsNotJSONIsAnErrorAtTheParsersPlace() throws {
+        let error = try Self.error("{\n  \"info\": {\"name\": \"x\"},\n  \"item\": [,]\n}")
+        #expect(error.problem.message.hasPrefix("not JSON: "))
+        #expect(error.problem.mark.line == 3 && error.problem.mark.column == 12)
+    }
+
+    @Test func jsonThatIsNotACollectionOrOfAnotherVersionIsNamed() throws {
+        #expect(try Self.error("[1, 2]").problem.message.hasPrefix("not a Postman collection: the file holds a list"))
+        #expect(try Self.error(#"{"item": []}"#).problem.message.hasPrefix("not a Postman collection: it has no 'info' object"))
+        let v1 = try Self.error(#"{"id": "1", "name": "Old", "order": [], "folders": [], "requests": []}"#)
+        #expect(v1.problem.message.hasPrefix("a Postman collection v1, which runner does not read"))
+        #expect(v1.problem.suggestion?.contains("postman-collection-transformer") == true)
+        let v3 = try Self.error(#"{"info": {"name": "x", "schema": "https://schema.getpostman.com/json/collection/v3.0.0/collection.json"}, "item": []}"#)
+        #expect(v3.problem.message.hasPrefix("the collection schema version 3.0.0 is not supported"))
+        #expect(v3.problem.mark.line == 1 && v3.problem.mark.column == 34)
+        let empty = try Self.error(#"{"info": {"name": "x"}, "item": []}"#)
+        #expect(empty.problem.message.hasPrefix("the collection has no request"))
+    }
+
+    @Test func everyItemWithoutARequestIsLocatedAndNothingIsWritten() throws {
+        let result = Self.read(json: """
+            {"info": {"name": "x"}, "item": [
+              {"name": "Folder", "item": [
+                {"name": "ok", "request": {"url": "https://a.example.com"}},
+                {"name": "Broken"}
+              ]},
+              {"name": "no url", "request": {"method": "GET"}},
+              {"name": "bad headers", "request": {"url": "https://a.example.com", "header": 3}}
+            ]}
+            """)
+        #expect(result.files.isEmpty)
+        #expect(result.errors.map(\.problem.message) == [
+            "the item 'Broken' has no 'request' (and no 'item', as a folder has) (at /item/0/item/1)",
+            "'no url' has no url (at /item/1/request)",
+            "'bad headers': 'header' is a number, not a list (at /item/2/request/header)",
+        ])
+        #expect(result.errors.map(\.problem.mark.line) == [4, 6, 7])
+    }
+
+    @Test func aBadEnvironmentIsAnErrorInItsFile() throws {
+        let result = Self.read(Self.fixture("loopback.postman_collection.json"),
+                               environments: [PostmanSource(path: "env.json", bytes: Array(#"{"name": "qa"}"#.utf8))])
+        let error = try #require(result.errors.first)
+        #expect(error.file == "env.json" && error.problem.message.hasPrefix("not a Postman environment: it has no 'values' list"))
+        #expect(result.files.isEmpty)
+    }
+}
