@@ -6,13 +6,16 @@ import HTTPCore
 package struct EnvironmentMerger {
     let processEnvironment: [String: String]
     let commandLine: [(name: String, value: String)]
+    /// The random values of the run, for random built-ins in variables.
+    let random: RandomValues
     /// The problems found merging, in the order found.
     package private(set) var diagnostics = DiagnosticBag()
 
     /// A merger reading secrets from `processEnvironment`, with the `--var`s `commandLine`.
-    package init(processEnvironment: [String: String], commandLine: [(name: String, value: String)]) {
+    package init(processEnvironment: [String: String], commandLine: [(name: String, value: String)], random: RandomValues) {
         self.processEnvironment = processEnvironment
         self.commandLine = commandLine
+        self.random = random
     }
 
     /// Applies the chain from the farthest base to the selected environment, then resolves values.
@@ -39,7 +42,8 @@ package struct EnvironmentMerger {
             if let reference = definition.openapi { openapi = Sourced(reference, path: path) }
         }
         let resolvedSecrets = secrets.compactMap { readSecret($0) }
-        var scope = VariableScope(processEnvironment: processEnvironment)
+        var scope = VariableScope(processEnvironment: processEnvironment,
+                                  builtins: BuiltinValues(now: { Date() }, random: random.stream("environment")))
         for secret in resolvedSecrets { scope.define(secret.name, .string(secret.value), in: .environment, secret: true) }
         for (name, value) in commandLine { scope.define(name, .string(value), in: .commandLine) }
         var resolvedVariables = JSONObject()

@@ -157,7 +157,7 @@ public enum FormatKeys {
         "Runs only when every condition holds: templates (an undefined variable is absent) to a value or a matcher; else SKIP.")
 
     /// A lone template, as `each:` takes one: `{{ NAME }}`.
-    private static let loneTemplate = ValueShape.string(pattern: "^\\s*\\{\\{[^{}]*\\}\\}\\s*$", example: "{{ ids }}")
+    private static let loneTemplate = ValueShape.string(pattern: "^\\{\\{[^{}]*\\}\\}$", example: "{{ ids }}")
 
     /// The keys of one request, wherever it is written.
     private static let requestKeys = [
@@ -204,6 +204,7 @@ public enum FormatKeys {
         keys: [
             FormatKey("use", .filePath, "The file whose steps go here, relative to this file; names starting with _ never run alone."),
             FormatKey("with", .mapping(of: .anyValue), "Variables for the used steps (templates resolved in the flow's scope)."),
+            whenKey,
         ],
         required: ["use"])
 

@@ -34,10 +34,9 @@ public final class RandomValues: Sendable {
 
     /// The stream of the run named `key` (a file and a row): the same key gives the same values for the same seed.
     public func stream(_ key: String) -> RandomValues {
-        // FNV-1a of the key, mixed into the seed.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return RandomValues(seed: seed, state: Self.mix(seed ^ hash), usage: usage)
+        var hash = FNVHash()
+        hash.add(key)
+        return RandomValues(seed: seed, state: Self.mix(seed ^ hash.value), usage: usage)
     }
 
     /// The next 64 random bits.

@@ -76,7 +76,7 @@ extension NodeDecoder {
                   at: node.mark)
         }
         let cleanup = key == "finally"
-        for item in items {
+        for (position, item) in items.enumerated() {
             guard let stepPairs = mapping(item, for: key) else { continue }
             if stepPairs.contains(where: { Self.keyText($0.key) == "use" }) {
                 if var use = stepUse(stepPairs, at: item.mark, position: file.steps.count, location: location) {
@@ -85,8 +85,7 @@ extension NodeDecoder {
                 }
                 continue
             }
-            let number = file.steps.count + file.uses.count + 1
-            var step = requestDefinition(stepPairs, at: item.mark, defaultName: cleanup ? "cleanup \(number)" : "step \(number)",
+            var step = requestDefinition(stepPairs, at: item.mark, defaultName: "\(cleanup ? "cleanup" : "step") \(position + 1)",
                                          context: nil, location: location,
                                          explanations: ["steps": "flows cannot nest: 'steps' is only allowed at the top level",
                                                         "finally": "'finally' belongs at the top level of the flow, beside 'steps'"],
@@ -190,7 +189,9 @@ extension NodeDecoder {
                 if let value = templateValue(pair.value) { inputs.append(StepInput(name: name, value: value, mark: pair.key.mark)) }
             }
         }
-        return StepUse(position: position, file: location.reference(written, at: node.mark), inputs: inputs, mark: node.mark)
+        var use = StepUse(position: position, file: location.reference(written, at: node.mark), inputs: inputs, mark: node.mark)
+        use.conditions = fields["when"].map { conditions($0) } ?? []
+        return use
     }
 
     /// Decodes the keys of one request (a file's top level or a step).

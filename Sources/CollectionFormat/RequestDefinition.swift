@@ -72,6 +72,8 @@ package struct StepUse: Sendable {
     package var mark: Mark
     /// Whether it is written under `finally:`: the steps it brings in are cleanup steps.
     package var isCleanup = false
+    /// Its `when:`: conditions of every step it brings in, before their own.
+    package var conditions: [Condition] = []
 }
 
 /// Where a `use:` is written: the using file, as displayed, and the `use:` key.
@@ -144,12 +146,14 @@ public struct RequestDefinition: Sendable {
         storage = Storage(fields)
     }
 
-    /// The definition brought in by the `use:` at `site`, its `with:` variables `inputs` before its own.
-    package func used(at site: UseSite, inputs: [StepInput], cleanup: Bool) -> RequestDefinition {
+    /// The definition brought in by `use` at `site`: its `with:` variables and `when:` conditions before its own, a cleanup
+    /// step when `use` is one.
+    package func used(at site: UseSite, by use: StepUse) -> RequestDefinition {
         var fields = storage.fields
-        fields.inputs = inputs + fields.inputs
+        fields.inputs = use.inputs + fields.inputs
         fields.useSites.insert(site, at: 0)
-        fields.isCleanup = fields.isCleanup || cleanup
+        fields.isCleanup = fields.isCleanup || use.isCleanup
+        fields.conditions = use.conditions + fields.conditions
         return RequestDefinition(fields)
     }
 

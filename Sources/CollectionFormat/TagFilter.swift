@@ -24,9 +24,17 @@ public struct TagFilter: Sendable, Hashable {
         selects(tags: file.tags + step.tags)
     }
 
-    /// The steps of a file that the filter selects, in order.
+    /// The steps of a file that the filter selects, in order: a flow's cleanup (`finally:`) steps too whenever one of its
+    /// other steps is selected, so what the selected steps create is cleaned up.
     public func selectedSteps(of file: RequestFile) -> [RequestDefinition] {
-        selectsAll ? file.steps : file.steps.filter { selects($0, of: file) }
+        guard !selectsAll else { return file.steps }
+        let flowRuns = file.steps.contains { !$0.isCleanup && selects($0, of: file) }
+        return file.steps.filter { selects($0, of: file) || ($0.isCleanup && flowRuns) }
+    }
+
+    /// Whether a step of `file` runs: it is selected, or it is a cleanup step of a flow with a selected step.
+    public func runs(_ step: RequestDefinition, of file: RequestFile) -> Bool {
+        selects(step, of: file) || (step.isCleanup && file.steps.contains { !$0.isCleanup && selects($0, of: file) })
     }
 
     /// The filter as written on the command line, such as `--tag smoke --exclude-tag slow`.

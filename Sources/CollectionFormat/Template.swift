@@ -159,6 +159,8 @@ public enum TemplateExpression: Sendable, Hashable, CustomStringConvertible {
         case "randomInt": return .randomInt
         case "randomEmail": return .randomEmail
         case "randomName": return .randomName
+        case "randomString":
+            throw TemplateError("'$randomString' needs a length", at: mark, suggestion: "write $randomString(N), such as $randomString(12)")
         default:
             if text.hasPrefix("env.") {
                 let name = String(text.dropFirst(4))

@@ -26,6 +26,8 @@ public struct ReadRequest: Sendable {
     /// The requests `--tag` and `--exclude-tag` select: a selected request may not use a variable that only a
     /// request left out captures.
     public var selection = TagFilter()
+    /// `--seed`: the seed of the run's random built-ins (environment variables included); nil chooses one.
+    public var seed: UInt64?
 
     public init(paths: [String], environmentName: String? = nil, environmentsDirectory: String? = nil,
                 variables: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],
@@ -70,11 +72,12 @@ public enum CollectionReader {
                                    suggestion: "use letters, digits, '_' and '-', not starting with a digit"))
         }
 
+        let random = RandomValues(seed: request.seed ?? RandomValues.randomSeed())
         let environmentsDirectory = locateEnvironments(request, diagnostics: &diagnostics)
         var environment: ResolvedEnvironment?
         if let name = request.environmentName, let directory = environmentsDirectory {
             var resolver = EnvironmentResolver(directory: directory, processEnvironment: request.processEnvironment,
-                                               commandLine: request.variables)
+                                               commandLine: request.variables, random: random)
             environment = resolver.resolve(name)
             diagnostics.add(contentsOf: resolver.diagnostics.diagnostics)
             for path in resolver.sources.paths { sources.store(resolver.sources.text(for: path)!, for: path) }
@@ -117,7 +120,8 @@ public enum CollectionReader {
         diagnostics.add(contentsOf: fragments.diagnostics)
         diagnostics.add(contentsOf: validator.diagnostics.diagnostics)
 
-        let scope = (environment ?? .empty).scope(commandLine: request.variables, processEnvironment: request.processEnvironment)
+        let scope = (environment ?? .empty).scope(commandLine: request.variables, processEnvironment: request.processEnvironment,
+                                                  builtins: BuiltinValues(now: { Date() }, random: random))
         var loaded = LoadedCollection(files: files, environment: environment, diagnostics: diagnostics.sorted,
                                       sources: sources, scope: scope)
         loaded.schemas = validator.schemas.compactMapValues { try? $0.get() }

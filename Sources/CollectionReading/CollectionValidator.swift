@@ -56,7 +56,7 @@ struct CollectionValidator {
         let (fileOuter, fileOuterWhenSelected) = (defined, definedWhenSelected)
         if let template = file.rowsTemplate {
             check(template, in: file.path, selected: fileSelected)
-            fieldsUnknown = !defineElementVariables(of: template)
+            fieldsUnknown = !defineElementVariables(of: template, in: file.path)
         }
         if let name = file.nameTemplate { check(name, in: file.path, selected: fileSelected) }
         // A `when:` key whose variable is undefined is absent, not an error; its operands must resolve.
@@ -76,7 +76,7 @@ struct CollectionValidator {
             captured.formUnion(step.captures.map(\.name))
             // A used file's steps are checked where they are written.
             let path = step.path
-            let selected = selection.selects(step, of: file)
+            let selected = selection.runs(step, of: file)
             // `with:` values are resolved in the flow's scope; their names are defined for this step only.
             let (outer, outerWhenSelected) = (defined, definedWhenSelected)
             for input in step.inputs {
@@ -94,7 +94,7 @@ struct CollectionValidator {
             let fileFieldsUnknown = fieldsUnknown
             if let loop = step.loop {
                 check(loop, in: path, selected: selected)
-                fieldsUnknown = fieldsUnknown || !defineElementVariables(of: loop)
+                fieldsUnknown = fieldsUnknown || !defineElementVariables(of: loop, in: path)
             }
             checkGraphQLVariables(of: step, in: path)
             step.forEachTemplate { check($0, in: path, selected: selected, usedAt: step.useSites) }
@@ -135,15 +135,22 @@ struct CollectionValidator {
     }
 
     /// Defines the variables an `each:` over `template` gives its requests: `item` and `index`, and the fields of the
-    /// list's first mapping when the list is known before sending (an environment variable or a `--var` that no capture,
-    /// row or `with:` changes); returns whether those fields are known.
-    private mutating func defineElementVariables(of template: Template) -> Bool {
+    /// list's first mapping when the list is known before sending (an environment variable that no capture, row or
+    /// `with:` changes; a value known not to be a list is an error); returns whether those fields are known.
+    private mutating func defineElementVariables(of template: Template, in path: String) -> Bool {
         let names: [String]
         var known = false
         if case .variable(let variable)? = template.singleExpression?.expression, !redefined.contains(variable.name),
            let value = try? self.known.resolve(template) {
             known = true
-            if case .array(let elements) = value, case .object(let object)? = elements.first { names = object.keys } else { names = [] }
+            switch value {
+            case .array(let elements):
+                if case .object(let object)? = elements.first { names = object.keys } else { names = [] }
+            default:
+                names = []
+                diagnostics.add(.error("each: '\(template.source)' is \(JSONText.kindName(of: value)), not a list", path: path,
+                                       at: template.mark, suggestion: "loop over a list, such as a variable holding [a, b]"))
+            }
         } else {
             names = []
         }

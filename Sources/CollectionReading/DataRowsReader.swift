@@ -11,7 +11,10 @@ enum DataRowsReader {
         guard kind.exists, !kind.isDirectory else {
             let problem = kind.isDirectory ? "is a directory" : "does not exist"
             return (nil, [.error("each: file '\(reference.written)' \(problem) (looked for '\(reference.path)')", path: path,
-                                 at: reference.mark, suggestion: "paths are relative to the request file")])
+                                 at: reference.mark,
+                                 suggestion: VariablePath.isValidName(reference.written) && !kind.exists
+                                     ? "to loop over the list in a variable, write each: \"{{ \(reference.written) }}\""
+                                     : "paths are relative to the request file")])
         }
         let isCSV = reference.written.hasSuffix(".csv")
         guard isCSV || Discovery.hasYAMLExtension(reference.written) || reference.written.hasSuffix(".json") else {

@@ -10,9 +10,9 @@ struct EnvironmentResolver {
     private(set) var sources = SourceCache()
 
     init(directory: (path: String, absolute: String), processEnvironment: [String: String],
-         commandLine: [(name: String, value: String)]) {
+         commandLine: [(name: String, value: String)], random: RandomValues) {
         self.directory = directory
-        merger = EnvironmentMerger(processEnvironment: processEnvironment, commandLine: commandLine)
+        merger = EnvironmentMerger(processEnvironment: processEnvironment, commandLine: commandLine, random: random)
     }
 
     /// The environment names available in the directory (hidden files aside, as for request files), sorted.

@@ -48,7 +48,7 @@ struct FragmentInliner {
         }
         let site = UseSite(path: path, mark: use.mark)
         guard let fragment = fragment(use.file, absolute: absolute, display: display, usedAt: site) else { return [] }
-        return steps(of: fragment, through: chain + [(absolute, display)]).map { $0.used(at: site, inputs: use.inputs, cleanup: use.isCleanup) }
+        return steps(of: fragment, through: chain + [(absolute, display)]).map { $0.used(at: site, by: use) }
     }
 
     /// The used file, read and decoded the first time it is used (at `site`); nil when it cannot be.

@@ -20,6 +20,8 @@ public struct CollectionSelection: Sendable {
     /// Whether the process exits once the command is done (the command line): the loaded collection is then left for
     /// the exit to free, not freed object by object after the output is complete.
     public var freedAtExit: Bool
+    /// `--seed`: the seed of the random built-ins (`run` only).
+    public var seed: UInt64?
 
     public init(paths: [String], environmentName: String? = nil, environmentsDirectory: String? = nil,
                 variables: [(name: String, value: String)] = [], environmentFiles: [String] = [], tags: [String] = [],
@@ -61,6 +63,7 @@ public struct CollectionSelection: Sendable {
                 checksReferences: checksReferences)
             request.forSending = forSending
             request.selection = filter
+        request.seed = seed
             loaded = await CollectionReader.read(request)
             if checksReferences { loaded.diagnostics += ClientCertificateProblems.diagnostics(in: loaded) }
         }

@@ -40,6 +40,10 @@ public struct Run: Sendable {
     public var annotations = AnnotationChoice.auto
     /// `--seed`: the seed of the run's random built-ins.
     public var seed: UInt64?
+    /// `--shard I/N`: run only that part (`RUNNER_SHARD` when nil).
+    public var shard: String?
+    /// `--rerun-failed REPORT.json`: run only what failed in that report, and what it needs.
+    public var rerunFailed: String?
 
     public init(collection: CollectionSelection) {
         self.collection = collection
@@ -54,8 +58,17 @@ public struct Run: Sendable {
         }
         let reports = ReportFiles(reportPaths)
         let environment = ProcessInfo.processInfo.environment
+        let narrowing: PlanNarrowing
+        switch PlanNarrowing.read(shard: shard, rerunFailed: rerunFailed, environment: environment) {
+        case .success(let read): narrowing = read
+        case .failure(let problem):
+            Console.error("error: \(problem.message)")
+            return .badCommandLine
+        }
         let annotationOutput = AnnotationOutput(printing: annotations.printsAnnotations(environment: environment))
         let interruption = Interruption { reports.writeAndExit(stoppedBy: $0) }
+        var collection = collection
+        collection.seed = seed
         let loaded = await collection.load(forSending: true)
         let secretsRedactor = Redactor(secrets: loaded.scope.secretValues)
         reports.use(sources: loaded.sources, redactor: secretsRedactor)
@@ -73,11 +86,19 @@ public struct Run: Sendable {
             return stop(status, [.error(message, path: nil, at: nil)])
         }
         if let status = DiagnosticsOutput.report(loaded, color: color) { return stop(status, loaded.diagnostics) }
-        let planner = RunPlanner(planning: loaded.files, selection: collection.filter)
-        guard planner.requestCount > 0 else { return stopWithError(.badCommandLine, collection.noneSelected(in: loaded)) }
+        let wholePlanner = RunPlanner(planning: loaded.files, selection: collection.filter)
+        guard wholePlanner.requestCount > 0 else { return stopWithError(.badCommandLine, collection.noneSelected(in: loaded)) }
+        let plan = PlanRecord(wholePlanner, sources: loaded.sources, environment: loaded.environment, selection: collection.filter)
+        let (narrowed, notes, emptyStatus) = narrowing.narrow(wholePlanner, loaded: loaded, plan: plan, selection: collection.filter)
+        notes.forEach(Console.out)
+        guard let planner = narrowed else {
+            // A part with nothing to run (a matrix wider than the collection is normal), or nothing failed to run again.
+            var summary = RunSummary(outcomes: [], duration: .zero)
+            (summary.shard, summary.plan) = (narrowing.shard, plan)
+            return reports.write(summary) ? emptyStatus : .badCommandLine
+        }
         var options = RunOptions(jobs: jobs, selection: collection.filter, bail: bail, recordExchanges: verbose)
         options.failOnFlaky = failOnFlaky
-        options.seed = seed
         for (name, file) in [("--cacert", caCert), ("SSL_CERT_FILE", environment["SSL_CERT_FILE"])] {
             guard let file, !file.isEmpty else { continue }
             if let problem = CertificateFile.problem(at: Self.absolutePath(file)) {
@@ -134,6 +155,7 @@ public struct Run: Sendable {
             return stopWithError(.requestFailed, "\(error)")
         }
         summary.stopStatus = interruption.status?.rawValue
+        (summary.shard, summary.plan) = (narrowing.shard, plan)
         Console.out(console.summary(summary))
         if let seed = summary.seed { Console.out("random values from seed \(seed): --seed \(seed) sends them again") }
         guard reports.write(summary) else { return .badCommandLine }

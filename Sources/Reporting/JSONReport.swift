@@ -76,6 +76,14 @@ public enum JSONReport {
                 ("durationMs", milliseconds(summary.duration)),
                 ("exitStatus", .int(Int(summary.exitStatus))),
             ]))),
+            ("seed", summary.seed.map { .int(Int(clamping: $0)) } ?? .null),
+            ("shard", summary.shard.map { .object(JSONObject([("index", .int($0.index)), ("total", .int($0.total))])) } ?? .null),
+            ("plan", summary.plan.map { plan in
+                .object(JSONObject([
+                    ("id", .string(plan.id)),
+                    ("files", .array(plan.files.map { .object(JSONObject([("path", text($0.path)), ("hash", .string($0.hash))])) })),
+                ]))
+            } ?? .null),
             ("requests", .array(requests)),
         ]))
         return report.serialized(pretty: true) + "\n"

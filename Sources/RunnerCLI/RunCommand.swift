@@ -36,10 +36,46 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "The seed of every random built-in ($uuid, $randomInt, ...): the same seed sends the same values.")
     var seed: UInt64?
 
+    @Option(help: "Run only part I of N (1 ≤ I ≤ N): files that share captures stay together; default: $RUNNER_SHARD.")
+    var shard: String?
+
+    @Option(name: .customLong("rerun-failed"), help: ArgumentHelp("Run only what failed or errored in this JSON report, and the files whose captures it needs.", valueName: "report.json"))
+    var rerunFailed: String?
+
     @OptionGroup var color: ColorArguments
 
     @OptionGroup var output: RunOutputArguments
 
+    @OptionGroup var reports: ReportArguments
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        if let seed, seed > UInt64(Int64.max) { throw ValidationError("--seed must be from 0 to \(Int64.max), got \(seed)") }
+        // Report paths are checked by `Run`, before anything is read or sent.
+    }
+
+    func run() async throws {
+        var run = Run(collection: collection.selection)
+        run.jobs = jobs
+        run.bail = bail
+        run.failOnFlaky = failOnFlaky
+        run.verbose = verbose
+        (run.junitReport, run.jsonReport, run.markdownReport, run.tapReport, run.htmlReport) = reports.paths
+        run.caCert = caCert
+        run.proxy = proxy
+        run.seed = seed
+        run.shard = shard
+        run.rerunFailed = rerunFailed
+        run.color = color.choice
+        run.quiet = output.quiet
+        run.progress = output.progress
+        run.annotations = output.annotations
+        try await run.execute().end()
+    }
+}
+
+/// Where to write each report, shared by `run` and `merge-reports`.
+struct ReportArguments: ParsableArguments {
     @Option(name: .customLong("report-junit"), help: "Write a JUnit XML report to FILE.")
     var junitReport: String?
 
@@ -55,29 +91,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("report-html"), help: "Write a self-contained HTML report to FILE.")
     var htmlReport: String?
 
-    func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
-        // Report paths are checked by `Run`, before anything is read or sent.
-    }
-
-    func run() async throws {
-        var run = Run(collection: collection.selection)
-        run.jobs = jobs
-        run.bail = bail
-        run.failOnFlaky = failOnFlaky
-        run.verbose = verbose
-        run.junitReport = junitReport
-        run.jsonReport = jsonReport
-        run.markdownReport = markdownReport
-        run.tapReport = tapReport
-        run.htmlReport = htmlReport
-        run.caCert = caCert
-        run.proxy = proxy
-        run.seed = seed
-        run.color = color.choice
-        run.quiet = output.quiet
-        run.progress = output.progress
-        run.annotations = output.annotations
-        try await run.execute().end()
+    /// The JUnit, JSON, Markdown, TAP and HTML report paths, in that order.
+    var paths: (String?, String?, String?, String?, String?) {
+        (junitReport, jsonReport, markdownReport, tapReport, htmlReport)
     }
 }

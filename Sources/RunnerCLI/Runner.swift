@@ -11,7 +11,7 @@ struct Runner: AsyncParsableCommand {
         abstract: "Run declarative HTTP request collections and check their expectations.",
         version: RunnerVersion.current,
         subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self, SchemaCommand.self, InitCommand.self,
-                      ImportCommand.self, ExportCommand.self]
+                      ImportCommand.self, ExportCommand.self, MergeReportsCommand.self]
     )
 
     /// Parses the command line and runs the command, exiting with the documented statuses: a bad command line is 1,

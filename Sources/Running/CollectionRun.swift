@@ -17,7 +17,7 @@ public struct CollectionRun: Sendable {
     let dependencies: FileDependencies
     let compiled: CompiledChecks
     let executor: StepExecutor
-    /// The run's random values: each file run draws from a stream of its own (see `RandomValues`).
+    /// The run's random values, seeded when the collection was read: each file run draws from a stream of its own.
     let random: RandomValues
 
     /// Prepares a run of the files `collection` holds; requests go through the standard loader chain ending at `transport`.
@@ -32,7 +32,7 @@ public struct CollectionRun: Sendable {
         self.options = options
         compiled = CompiledChecks(schemas: collection.schemas, openAPIContracts: collection.openAPIContracts,
                                   environmentOpenAPI: collection.environment?.openapi)
-        random = RandomValues(seed: options.seed ?? RandomValues.randomSeed())
+        random = collection.scope.builtins.random
         plan = planner.files
         requestCount = planner.requestCount
         dependencies = planner.dependencies(environment: collection.environment)

@@ -112,11 +112,21 @@ extension CollectionRun {
         if !step.isCleanup { flow.started = true }
         if let problem = flow.run.problem { return unsent(.errored, problem: problem) }
         if let reason = flow.run.skipReason { return unsent(.skipped, reason: reason) }
-        guard let loop = step.loop else {
-            if let unmet = Self.unmet(step, in: flow.run.scope) { return unsent(unmet.verdict, reason: unmet.reason, problem: unmet.problem) }
-            return [await send(step, of: file, scope: flow.run.scope, flow: &flow, named: (flowName, name))]
+        // A used step's `with:` values are resolved once, in the flow's scope, for its `when:`, its `each:` and its request.
+        let scope: VariableScope
+        do throws(RunFailure) {
+            scope = try StepExecutor.scope(flow.run.scope, with: step.inputs, in: step.path)
+        } catch {
+            return unsent(.errored, problem: error)
         }
-        switch Self.elements(of: loop, in: flow.run.scope, path: step.path) {
+        guard let loop = step.loop else {
+            if let unmet = Self.unmet(step, in: scope) { return unsent(unmet.verdict, reason: unmet.reason, problem: unmet.problem) }
+            return [await send(step, of: file, scope: scope, flow: &flow, named: (flowName, name))]
+        }
+        switch Self.elements(of: loop, in: scope, path: step.path) {
+        case .failure where step.isCleanup && Self.isUndefined(loop, in: scope):
+            // A cleanup step looping over what a failed step never captured has nothing to clean up.
+            return unsent(.skipped, reason: "each: '\(loop.source)' is undefined: nothing was captured")
         case .failure(let problem):
             return unsent(.errored, problem: problem)
         case .success(let elements) where elements.isEmpty:
@@ -126,13 +136,13 @@ extension CollectionRun {
             for (position, element) in elements.enumerated() {
                 // The element's variables win over the flow's captures, for this step only (its `when:` included); its
                 // captures go to the flow.
-                var scope = flow.run.scope
-                Self.define(element, number: position + 1, in: &scope, layer: .input)
+                var elementScope = scope
+                Self.define(element, number: position + 1, in: &elementScope, layer: .input)
                 let iteration = "\(name) [\(position + 1)]"
-                if let unmet = Self.unmet(step, in: scope) {
+                if let unmet = Self.unmet(step, in: elementScope) {
                     outcomes += unsent(unmet.verdict, reason: unmet.reason, problem: unmet.problem, named: iteration)
                 } else {
-                    outcomes.append(await send(step, of: file, scope: scope, flow: &flow, named: (flowName, iteration)))
+                    outcomes.append(await send(step, of: file, scope: elementScope, flow: &flow, named: (flowName, iteration)))
                 }
             }
             return outcomes
@@ -195,7 +205,7 @@ extension CollectionRun {
             guard !matcher.evaluate(actual).holds else { continue }
             let predicate = matcher.predicate
             let phrase = predicate.hasPrefix("that ") ? String(predicate.dropFirst(5))
-                : ["with ", "whose ", "not "].contains(where: predicate.hasPrefix) ? predicate : "is " + predicate
+                : ["with ", "whose "].contains(where: predicate.hasPrefix) ? "has a value " + predicate : "is " + predicate
             return "when \"\(condition.subject.source)\" \(phrase): was \(actual.map { $0.compactDescription() } ?? "absent")"
         }
         return nil
@@ -216,6 +226,12 @@ extension CollectionRun {
                                               suggestion: "loop over a list, such as a capture of '$.items[*].id'")))
         }
         return .success(elements)
+    }
+
+    /// Whether the variable `template` (an `each:`) names is defined in no layer of `scope`.
+    private static func isUndefined(_ template: Template, in scope: VariableScope) -> Bool {
+        guard case .variable(let variable)? = template.singleExpression?.expression else { return false }
+        return scope.value(of: variable.name) == nil
     }
 
     /// The skip reason of an `each:` over an empty list.

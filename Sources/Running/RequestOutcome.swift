@@ -191,6 +191,10 @@ public struct RunSummary: Sendable {
     public var stopStatus: Int32?
     /// The seed of the run's random values, when a random built-in was used: `--seed` with it replays them.
     public var seed: UInt64?
+    /// The part of a sharded run (`--shard`) this summary is of.
+    public var shard: Shard?
+    /// What the run planned (of every part when sharded): recorded in the JSON report.
+    public var plan: PlanRecord?
     private var counts: VerdictCounts
 
     /// A summary of `outcomes`, which it keeps.

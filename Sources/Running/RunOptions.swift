@@ -25,8 +25,6 @@ public struct RunOptions: Sendable {
     /// The proxies of `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY`: for requests whose files set no `proxy`, and the
     /// hosts every proxy is bypassed for.
     public var environmentProxies = ProxySettings.direct
-    /// `--seed`: the seed of every random built-in of the run; nil chooses one (printed when a random value was used).
-    public var seed: UInt64?
 
     public init(jobs: Int = 1, selection: TagFilter = TagFilter(), bail: Bool = false,
                 recordExchanges: Bool = false, userAgent: String = RunnerVersion.userAgent) {

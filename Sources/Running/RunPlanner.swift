@@ -24,6 +24,9 @@ public struct RunPlanner: Sendable {
         let stepCount: Int
     }
 
+    /// How many files the plan runs.
+    public var fileCount: Int { files.count }
+
     /// How many requests the planned files report (selected steps, once per row).
     public var requestCount: Int { files.reduce(0) { $0 + $1.stepCount } }
 

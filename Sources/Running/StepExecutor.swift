@@ -16,7 +16,7 @@ struct StepExecutor: Sendable {
         var captures: [(name: String, value: JSONValue)]
     }
 
-    /// Runs `step` of `file` with the variables in `scope` (and the step's `with:` variables, resolved in it),
+    /// Runs `step` of `file` with the variables in `scope` (its `with:` variables already defined),
     /// keeping cookies in `jar`; a polled step (`expectations` in `retry.on`) is tried again while an expectation
     /// or capture fails.
     func run(_ step: PreparedStep, of file: RequestFile, scope: VariableScope, jar: CookieJar? = nil) async -> Result {
@@ -66,16 +66,14 @@ struct StepExecutor: Sendable {
     /// Sends the step once through the chain (whose retries send at most `sendsAtMost` requests) with `jar` as the
     /// current cookie jar and judges the answer, its duration counted from `since` (the first poll) or from the send;
     /// `stopped` says whether the step's `stopWhen` expectations hold for it.
-    private func attempt(_ step: PreparedStep, of file: RequestFile, scope flowScope: VariableScope, jar: CookieJar?,
+    private func attempt(_ step: PreparedStep, of file: RequestFile, scope: VariableScope, jar: CookieJar?,
                          sendsAtMost: Int? = nil, since pollStart: ContinuousClock.Instant? = nil) async -> (result: Result, stopped: Bool) {
         let definition = step.definition
         var outcome = RequestOutcome(
             file: file.path, flow: file.isFlow ? file.name : nil, name: definition.name,
             method: definition.request.method.value, url: definition.request.url.source, verdict: .passed)
         var request: HTTPRequest
-        let scope: VariableScope
         do {
-            scope = try Self.scope(flowScope, with: definition.inputs, in: definition.path)
             request = try builder.build(definition, path: definition.path, scope: scope, sendsAtMost: sendsAtMost)
         } catch {
             outcome.verdict = .errored
@@ -162,7 +160,7 @@ struct StepExecutor: Sendable {
     }
 
     /// The flow's scope with the step's `with:` variables defined, each resolved in the scope so far.
-    private static func scope(_ scope: VariableScope, with inputs: [StepInput], in path: String) throws(RunFailure) -> VariableScope {
+    static func scope(_ scope: VariableScope, with inputs: [StepInput], in path: String) throws(RunFailure) -> VariableScope {
         var scope = scope
         for input in inputs {
             do { scope.define(input.name, try scope.resolve(input.value), in: .input) } catch { throw RunFailure(error, in: path) }

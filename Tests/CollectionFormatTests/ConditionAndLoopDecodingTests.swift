@@ -21,7 +21,7 @@ import CollectionReading
         #expect(file.isFlow)
         #expect(file.conditions.map(\.subject.source) == ["{{ region }}"])
         #expect(file.steps.map(\.isCleanup) == [false, false, true])
-        #expect(file.steps.map(\.name) == ["step 1", "step 2", "cleanup 3"])
+        #expect(file.steps.map(\.name) == ["step 1", "step 2", "cleanup 1"])
         #expect(file.steps[1].loop?.source == "{{ ids }}")
         #expect(file.steps[1].conditions.map(\.subject.source) == ["{{ token }}"])
         guard case .exists(false)? = file.steps[1].conditions.first?.matcher else {
@@ -63,13 +63,18 @@ import CollectionReading
         #expect(problems("request: { url: \"/a/{{ $randomInt(5, 1) }}\" }\n") == [
             "requests/r.yaml:1:21: error: '$randomInt(5, 1)': MIN (5) is greater than MAX (1) [help: write $randomInt(1, 5)]",
         ])
+        #expect(problems("request: { url: \"/a/{{ $randomString }}\" }\n") == [
+            "requests/r.yaml:1:21: error: '$randomString' needs a length [help: write $randomString(N), such as $randomString(12)]",
+        ])
     }
 
     @Test func validationKnowsTheVariablesOfLoopsAndConditions() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         scratch.write([
-            "environments/qa.yaml": "baseURL: http://127.0.0.1:1\nvariables:\n  regions: [{ code: eu, name: Europe }]\n",
+            "environments/qa.yaml": "baseURL: http://127.0.0.1:1\nvariables:\n  regions: [{ code: eu, name: Europe }]\n  count: 3\n",
+            "requests/2.yaml": "each: \"{{ count }}\"\nrequest: { url: /n }\n",
+            "requests/3.yaml": "each: ids\nrequest: { url: /n }\n",
             "requests/1.yaml": """
                 steps:
                   - request: { url: /ids }
@@ -90,6 +95,8 @@ import CollectionReading
         #expect(problems(of: loaded) == [
             "requests/1.yaml:7:42: error: undefined variable 'nmae' [help: did you mean 'name'?]",
             "requests/1.yaml:11:53: error: undefined variable 'item' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var item=VALUE]",
+            "requests/2.yaml:1:7: error: each: '{{ count }}' is a number, not a list [help: loop over a list, such as a variable holding [a, b]]",
+            "requests/3.yaml:1:7: error: each: file 'ids' does not exist (looked for 'requests/ids') [help: to loop over the list in a variable, write each: \"{{ ids }}\"]",
         ])
     }
 }

@@ -37,7 +37,7 @@ struct TestCollection {
         return await CollectionRun(collection: loaded, options: options, transport: loader).run()
     }
 
-    private func readRequest(variables: [(name: String, value: String)], processEnvironment: [String: String]) -> ReadRequest {
+    func readRequest(variables: [(name: String, value: String)], processEnvironment: [String: String]) -> ReadRequest {
         let hasEnvironment = FileManager.default.fileExists(atPath: root.appendingPathComponent("environments/test.yaml").path)
         var request = ReadRequest(
             paths: ["requests"], environmentName: hasEnvironment ? "test" : nil, variables: variables,

@@ -1,0 +1,100 @@
+import CollectionFormat
+import Foundation
+import Reporting
+import Running
+
+/// `runner merge-reports PART.json...`: the JSON reports of the parts of a sharded run (`--shard I/N`) as one run, in
+/// the unsharded run's order, written in any report format; exits with the status the unsharded run would have had.
+public struct MergeReports: Sendable {
+    /// The parts' JSON reports, as given.
+    public var parts: [String]
+    /// Where to write the merged reports.
+    public var junitReport: String?
+    public var jsonReport: String?
+    public var markdownReport: String?
+    public var tapReport: String?
+    public var htmlReport: String?
+
+    public init(parts: [String]) {
+        self.parts = parts
+    }
+
+    /// Reads and checks the parts, prints the merged summary and writes the reports.
+    public func execute() -> ExitStatus {
+        let requests = [(ReportFormat.junit, junitReport), (.json, jsonReport), (.markdown, markdownReport), (.tap, tapReport),
+                        (.html, htmlReport)].compactMap { format, path in path.map { ReportFiles.Request(format: format, path: $0) } }
+        if let problem = ReportFiles.problem(requests) {
+            Console.error("error: \(problem)")
+            return .badCommandLine
+        }
+        let summary: RunSummary
+        do {
+            summary = try Self.merge(try parts.map(Self.read))
+        } catch {
+            Console.error("error: \(error.message)")
+            return .badCommandLine
+        }
+        let console = ConsoleReport(sources: SourceCache(), redactor: Redactor(secrets: []),
+                                    color: Console.colors(STDOUT_FILENO, .auto, environment: ProcessInfo.processInfo.environment),
+                                    verbose: false)
+        Console.out("merged \(parts.count) parts")
+        Console.out(console.summary(summary))
+        let reports = ReportFiles(requests)
+        guard reports.write(summary) else { return .badCommandLine }
+        return ExitStatus(rawValue: summary.exitStatus) ?? .requestFailed
+    }
+
+    /// Why the parts cannot be merged.
+    struct Problem: Error {
+        let message: String
+    }
+
+    /// One part's report, read; its path names it in problems.
+    private static func read(_ path: String) throws(Problem) -> (path: String, report: JSONReportDocument) {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw Problem(message: "cannot read the report '\(path)'")
+        }
+        do {
+            return (path, try JSONReportDocument.read(text, name: path))
+        } catch {
+            throw Problem(message: error.description)
+        }
+    }
+
+    /// The parts as one run: every part of the same plan once, the requests in the order of the plan's files (a part's
+    /// own order within a file), the longest part's time, the first stop status.
+    static func merge(_ parts: [(path: String, report: JSONReportDocument)]) throws(Problem) -> RunSummary {
+        guard let first = parts.first else { throw Problem(message: "give the JSON reports of the parts to merge") }
+        var byIndex: [Int: String] = [:]
+        for (path, report) in parts {
+            guard let shard = report.summary.shard, let plan = report.summary.plan else {
+                throw Problem(message: "\(path) is not the report of a part: it was written by a run without --shard")
+            }
+            guard plan.id == first.report.summary.plan?.id, shard.total == first.report.summary.shard?.total else {
+                throw Problem(message: "\(path) is a part of another run than \(first.path) (another plan: other files, "
+                                  + "contents, environment or tags, or another number of parts)")
+            }
+            if let other = byIndex[shard.index] {
+                throw Problem(message: "part \(shard) is given twice: \(other) and \(path)")
+            }
+            byIndex[shard.index] = path
+        }
+        let total = first.report.summary.shard?.total ?? 0
+        let missing = (1...max(total, 1)).filter { byIndex[$0] == nil }
+        guard missing.isEmpty else {
+            throw Problem(message: "missing " + missing.map { "part \($0)/\(total)" }.joined(separator: ", ")
+                              + ": merge the reports of all \(total) parts")
+        }
+        let order = Dictionary((first.report.summary.plan?.files ?? []).enumerated().map { ($1.path, $0) }) { first, _ in first }
+        let sorted = parts.sorted { ($0.report.summary.shard?.index ?? 0) < ($1.report.summary.shard?.index ?? 0) }
+        let outcomes = sorted.flatMap(\.report.summary.outcomes).enumerated()
+            .sorted { (order[$0.element.file] ?? -1, $0.offset) < (order[$1.element.file] ?? -1, $1.offset) }
+            .map(\.element)
+        var summary = RunSummary(outcomes: outcomes, duration: parts.map(\.report.summary.duration).max() ?? .zero)
+        summary.plan = first.report.summary.plan
+        summary.stopStatus = sorted.lazy.compactMap(\.report.summary.stopStatus).first
+        let seeds = Set(parts.compactMap(\.report.summary.seed))
+        if seeds.count == 1 { summary.seed = seeds.first }
+        return summary
+    }
+}

@@ -1,0 +1,79 @@
+import CollectionFormat
+import Foundation
+import Reporting
+import Running
+
+/// Which of the planned files a run sends: `--rerun-failed` narrows the plan to what failed in a report and the files
+/// whose captures it needs, and `--shard` (or `RUNNER_SHARD`) to one part of what is left.
+struct PlanNarrowing {
+    var shard: Shard?
+    /// The report of `--rerun-failed`, and its path as given.
+    var rerun: (report: JSONReportDocument, path: String)?
+
+    /// Reads `--shard` (`RUNNER_SHARD` when it is not given) and the report of `--rerun-failed`; a message for the
+    /// command line when either is wrong.
+    static func read(shard: String?, rerunFailed: String?, environment: [String: String]) -> Result<PlanNarrowing, Problem> {
+        var narrowing = PlanNarrowing()
+        let (shardText, shardSource) = shard.map { ($0, "--shard") }
+            ?? environment["RUNNER_SHARD"].flatMap { $0.isEmpty ? nil : ($0, "RUNNER_SHARD") } ?? ("", "")
+        if !shardText.isEmpty {
+            switch Shard.parse(shardText) {
+            case .success(let parsed): narrowing.shard = parsed
+            case .failure(let problem): return .failure(Problem(message: "\(shardSource): \(problem.message)"))
+            }
+        }
+        if let path = rerunFailed {
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+                return .failure(Problem(message: "--rerun-failed: cannot read the report '\(path)'"))
+            }
+            do {
+                narrowing.rerun = (try JSONReportDocument.read(text, name: path), path)
+            } catch {
+                return .failure(Problem(message: "--rerun-failed: \(error.description)"))
+            }
+        }
+        return .success(narrowing)
+    }
+
+    /// What is wrong with the command line.
+    struct Problem: Error {
+        let message: String
+    }
+
+    /// The planner of the files this run sends, and the lines that say what was chosen and why; without a planner,
+    /// nothing is to run, and the status says whether that is a success (an empty part, nothing failed) or not (every
+    /// failed file gone from the collection).
+    func narrow(_ planner: RunPlanner, loaded: LoadedCollection, plan: PlanRecord,
+                selection: TagFilter) -> (planner: RunPlanner?, notes: [String], status: ExitStatus) {
+        var planner = planner
+        var notes: [String] = []
+        if let (report, path) = rerun {
+            let failed = report.summary.outcomes.filter { $0.verdict == .failed || $0.verdict == .errored }.map(\.file)
+            guard !failed.isEmpty else { return (nil, ["--rerun-failed: nothing failed in \(path); nothing to run"], .success) }
+            let chosen = planner.rerun(failed, environment: loaded.environment)
+            let hashes = Dictionary((report.summary.plan?.files ?? []).map { ($0.path, $0.hash) }) { first, _ in first }
+            let changed = plan.files.filter { file in
+                chosen.files.contains { $0.path == file.path } && hashes[file.path].map { $0 != file.hash } == true
+            }
+            notes.append("--rerun-failed: \(chosen.files.count) of \(planner.fileCount) files from \(path)")
+            notes += chosen.reasons.map { "  \($0)" }
+            notes += chosen.missing.map { "  \($0): failed in the report, but is not in this collection (removed, renamed or not selected)" }
+            notes += changed.map { "  \($0.path): changed since the report" }
+            guard !chosen.files.isEmpty else {
+                return (nil, notes + ["--rerun-failed: none of the files that failed is in this collection; nothing to run"], .badCommandLine)
+            }
+            planner = RunPlanner(planning: chosen.files, selection: selection)
+        }
+        if let shard {
+            let part = planner.files(in: shard, environment: loaded.environment)
+            let requests = RunPlanner(planning: part, selection: selection).requestCount
+            guard !part.isEmpty else {
+                return (nil, notes + ["shard \(shard): nothing to run (the \(planner.fileCount) files selected are in the other parts)"],
+                        .success)
+            }
+            notes.append("shard \(shard): \(part.count) of \(planner.fileCount) files, \(requests) of \(planner.requestCount) requests")
+            planner = RunPlanner(planning: part, selection: selection)
+        }
+        return (planner, notes, .success)
+    }
+}

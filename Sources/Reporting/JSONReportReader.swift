@@ -1,0 +1,127 @@
+public import CollectionFormat
+public import HTTPCore
+public import Running
+import YAML
+
+/// A `--report-json` document read back: the run's summary with its outcomes, for `merge-reports` (which writes
+/// every report format from the parts of a sharded run) and `--rerun-failed` (which runs what failed again).
+public struct JSONReportDocument: Sendable {
+    /// The run as the report tells it (seed, shard and plan included); its outcomes are already redacted.
+    public var summary: RunSummary
+    /// The exit status the run reported.
+    public var exitStatus: Int32
+
+    /// Why a file is not a JSON report this runner can read.
+    public struct Problem: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Reads a report's text; `name` names it in problems.
+    public static func read(_ text: String, name: String) throws(Problem) -> JSONReportDocument {
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(Array(text.utf8))
+        } catch {
+            throw Problem(description: "\(name) is not JSON: \(error)")
+        }
+        guard case .object(let report) = root, case .int(let version)? = report["version"],
+              case .array(let requests)? = report["requests"], case .object(let counts)? = report["summary"] else {
+            throw Problem(description: "\(name) is not a runner JSON report (--report-json): it has no version, summary and requests")
+        }
+        guard version <= JSONReport.version else {
+            throw Problem(description: "\(name) is a version \(version) report; this runner reads version \(JSONReport.version) and older")
+        }
+        var outcomes: [RequestOutcome] = []
+        for (position, request) in requests.enumerated() {
+            guard let outcome = Self.outcome(request) else {
+                throw Problem(description: "\(name): request \(position + 1) of the report is not a request record")
+            }
+            outcomes.append(outcome)
+        }
+        var summary = RunSummary(outcomes: outcomes, duration: Self.duration(counts["durationMs"]) ?? .zero)
+        if case .int(let seed)? = report["seed"], seed >= 0 { summary.seed = UInt64(seed) }
+        if case .object(let shard)? = report["shard"], case .int(let index)? = shard["index"], case .int(let total)? = shard["total"] {
+            summary.shard = Shard(index: index, total: total)
+        }
+        if case .object(let plan)? = report["plan"], case .string(let id)? = plan["id"], case .array(let files)? = plan["files"] {
+            summary.plan = PlanRecord(id: id, files: files.compactMap { file in
+                guard case .object(let file) = file, case .string(let path)? = file["path"], case .string(let hash)? = file["hash"]
+                else { return nil }
+                return PlanRecord.File(path: path, hash: hash)
+            })
+        }
+        let exitStatus = if case .int(let status)? = counts["exitStatus"] { Int32(clamping: status) } else { summary.exitStatus }
+        if exitStatus == 130 || exitStatus == 143 || exitStatus == 2 { summary.stopStatus = exitStatus }
+        return JSONReportDocument(summary: summary, exitStatus: exitStatus)
+    }
+
+    /// One request record as an outcome; nil when it lacks what every record has.
+    private static func outcome(_ value: JSONValue) -> RequestOutcome? {
+        guard case .object(let record) = value, let file = string(record["file"]), let name = string(record["name"]),
+              let result = string(record["result"]),
+              let verdict = RequestOutcome.Verdict.allCases.first(where: { $0.jsonName == result }) else { return nil }
+        var outcome = RequestOutcome(
+            file: file, flow: string(record["flow"]), name: name, method: string(record["method"]) ?? "",
+            url: string(record["url"]) ?? "", verdict: verdict, statusCode: int(record["status"]),
+            duration: duration(record["durationMs"]), attempts: int(record["attempts"]) ?? 1,
+            failures: objects(record["failures"]).map { failure in
+                ExpectationFailure(diagnostic: diagnostic(failure), expected: string(failure["expected"]) ?? "",
+                                   actual: string(failure["actual"]) ?? "")
+            },
+            error: { if case .object(let error)? = record["error"] { diagnostic(error) } else { nil } }(),
+            skipReason: string(record["skipReason"]))
+        outcome.flaky = record["flaky"] == .bool(true)
+        if case .object(let exchange)? = record["exchange"] { outcome.exchange = Self.exchange(exchange) }
+        return outcome
+    }
+
+    /// A failure's or an error's location and message as a diagnostic.
+    private static func diagnostic(_ record: JSONObject) -> Diagnostic {
+        let message = string(record["message"]) ?? ""
+        guard let location = string(record["location"]) else { return .error(message, path: nil, at: nil) }
+        // `path:line:col`, or a path alone; a path may itself hold colons.
+        let parts = location.split(separator: ":", omittingEmptySubsequences: false)
+        if parts.count >= 3, let line = Int(parts[parts.count - 2]), let column = Int(parts[parts.count - 1]) {
+            return .error(message, path: parts.dropLast(2).joined(separator: ":"), at: Mark(line: line, column: column))
+        }
+        return .error(message, path: location, at: nil)
+    }
+
+    /// An `exchange` record (its duration is not recorded).
+    private static func exchange(_ record: JSONObject) -> Exchange {
+        let request = object(record["request"]) ?? JSONObject(), response = object(record["response"])
+        func headers(_ value: JSONValue?) -> [(name: String, value: String)] {
+            objects(value).compactMap { field in string(field["name"]).map { ($0, string(field["value"]) ?? "") } }
+        }
+        return Exchange(method: string(request["method"]) ?? "", url: string(request["url"]) ?? "",
+                        requestHeaders: headers(request["headers"]), requestBody: string(request["body"]),
+                        status: response.flatMap { int($0["status"]) }, responseHeaders: headers(response?["headers"]),
+                        responseBody: response.flatMap { string($0["body"]) }, error: string(record["error"]), duration: .zero)
+    }
+
+    private static func string(_ value: JSONValue?) -> String? {
+        if case .string(let text)? = value { text } else { nil }
+    }
+
+    private static func int(_ value: JSONValue?) -> Int? {
+        if case .int(let number)? = value { number } else { nil }
+    }
+
+    private static func object(_ value: JSONValue?) -> JSONObject? {
+        if case .object(let object)? = value { object } else { nil }
+    }
+
+    private static func objects(_ value: JSONValue?) -> [JSONObject] {
+        guard case .array(let items)? = value else { return [] }
+        return items.compactMap(object)
+    }
+
+    /// A `durationMs` value as a duration.
+    private static func duration(_ value: JSONValue?) -> Duration? {
+        switch value {
+        case .int(let milliseconds)?: .milliseconds(milliseconds)
+        case .double(let milliseconds)?: .microseconds(Int64((milliseconds * 1000).rounded()))
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import CollectionFormat
+import CollectionReading
+import Foundation
+import HTTPCore
+import Running
+import Testing
+import TestSupport
+
+/// `when:`, `finally:` and `each:` where they meet `use:`, tags and seeds.
+@Suite struct ConditionRunTests {
+    /// The paths (with query) the loader received, in order.
+    static func paths(_ loader: ScriptedLoader) async -> [String] {
+        await loader.received.map { request in
+            request.components.percentEncodedQuery.map { "\(request.path)?\($0)" } ?? request.path
+        }
+    }
+
+    @Test func aUsedStepsWhenAndEachSeeTheWithValues() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment("variables: { nums: [1, 2, 3] }\n"),
+            "requests/_used.yaml": """
+                steps:
+                  - when: { "{{ go }}": { exists: true } }
+                    request: { url: "/when/{{ go }}" }
+                  - each: "{{ ids }}"
+                    request: { url: "/each/{{ item }}" }
+                """,
+            "requests/flow.yaml": """
+                steps:
+                  - use: _used.yaml
+                    with: { go: "yes", ids: "{{ nums }}" }
+                  - use: _used.yaml
+                    when: { "{{ go }}": "no" }
+                    with: { go: "yes", ids: [9] }
+                """,
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [], fallback: .response(status: 200))
+        let summary = try await collection.run(loader)
+        #expect(await Self.paths(loader) == ["/v1/when/yes", "/v1/each/1", "/v1/each/2", "/v1/each/3"])
+        #expect(summary.outcomes.map(\.verdict) == [.passed, .passed, .passed, .passed, .skipped, .skipped])
+        #expect(summary.outcomes.last?.skipReason == #"when "{{ go }}" is equal to "no": was "yes""#)
+    }
+
+    @Test func aTagThatSelectsAStepOfAFlowKeepsItsCleanupSteps() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/flow.yaml": """
+                steps:
+                  - tags: [smoke]
+                    request: { url: /create }
+                    capture: { id: $.id }
+                  - request: { url: /other }
+                finally:
+                  - request: { method: DELETE, url: "/things/{{ id }}" }
+                """,
+            "requests/unselected.yaml": "steps:\n  - request: { url: /x }\nfinally:\n  - request: { url: /y }\n",
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [.path("/v1/create", .json(#"{"id": 5}"#))], fallback: .response(status: 204))
+        var options = RunOptions()
+        options.selection = TagFilter(tags: ["smoke"])
+        _ = try await collection.run(loader, options: options)
+        #expect(await Self.paths(loader) == ["/v1/create", "/v1/things/5"])
+    }
+
+    @Test func aCleanupLoopOverAListNeverCapturedIsSkipped() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/flow.yaml": """
+                steps:
+                  - request: { url: /list }
+                    capture: { ids: "$.ids[*]" }
+                finally:
+                  - each: "{{ ids }}"
+                    request: { method: DELETE, url: "/things/{{ item }}" }
+                """,
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [.path("/v1/list", .response(status: 500))], fallback: .response(status: 204))
+        let summary = try await collection.run(loader)
+        #expect(summary.outcomes.map(\.verdict) == [.failed, .skipped])
+        #expect(summary.outcomes.last?.skipReason == "each: '{{ ids }}' is undefined: nothing was captured")
+    }
+
+    @Test func aSeedReplaysRandomValuesOfTheEnvironmentToo() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment("variables: { runId: \"{{ $uuid }}\" }\n"),
+            "requests/a.yaml": "request: { url: \"/a/{{ runId }}/{{ $randomInt(1, 1000000) }}\" }\n",
+        ])
+        defer { collection.remove() }
+        func sent(seed: UInt64) async throws -> (path: String, seed: UInt64?) {
+            var request = collection.readRequest(variables: [], processEnvironment: [:])
+            request.seed = seed
+            let loaded = await CollectionReader.read(request)
+            let loader = ScriptedLoader(routes: [], fallback: .response(status: 200))
+            let summary = await CollectionRun(collection: loaded, options: RunOptions(), transport: loader).run()
+            return (await Self.paths(loader).first ?? "", summary.seed)
+        }
+        let first = try await sent(seed: 11), again = try await sent(seed: 11), other = try await sent(seed: 12)
+        #expect(first.path == again.path)
+        #expect(first.path != other.path)
+        #expect(first.seed == 11)
+    }
+}
