@@ -7,10 +7,9 @@ import Testing
 @Suite struct PostmanScenarioTests {
     /// A new empty folder, removed by `body`'s end.
     private static func inFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-postman-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        return try await body(folder)
+        let folder = try ReportFolder("postman")
+        defer { folder.remove() }
+        return try await body(folder.url)
     }
 
     private static let fixtures = "Tests/InteropTests/Fixtures/postman/"
