@@ -107,15 +107,15 @@ import Testing
             "GITHUB_STEP_SUMMARY": reports.appendingPathComponent("step-summary.md").path,
         ])
         #expect(run.exitCode == 0, "\(run.stdout)\n\(run.stderr)")
-        #expect(run.stdout.contains("15 requests: 15 passed"), "\(run.stdout)")
+        #expect(run.stdout.contains("16 requests: 16 passed"), "\(run.stdout)")
         let junit = try String(contentsOf: reports.appendingPathComponent("junit/report.xml"), encoding: .utf8)
-        #expect(junit.contains("tests=\"15\""), "\(junit)")
+        #expect(junit.contains("tests=\"16\""), "\(junit)")
         #expect(FileManager.default.fileExists(atPath: reports.appendingPathComponent("report.json").path))
         let html = try String(contentsOf: reports.appendingPathComponent("report.html"), encoding: .utf8)
         #expect(html.hasPrefix("<!DOCTYPE html>") && html.contains("runner report: passed"))
         // The job's summary page gets the Markdown summary without any setting.
         let summary = try String(contentsOf: reports.appendingPathComponent("step-summary.md"), encoding: .utf8)
-        #expect(summary.contains("15 requests: 15 passed") && summary.contains("No failures or errors."), "\(summary)")
+        #expect(summary.contains("16 requests: 16 passed") && summary.contains("No failures or errors."), "\(summary)")
     }
 
     @Test func aFailingRunEndsWithRunnersStatusAndKeepsItsReports() async throws {

@@ -1,0 +1,139 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `--shard`, `merge-reports` and `--rerun-failed` run by `runner` against the test server (scenario `Scenarios/shards`:
+/// files passing captures, a loop over a capture, a flow, independent files, two failures, one of them reading a capture).
+@Suite struct ShardScenarioTests {
+    /// A folder for reports, removed by `remove()`.
+    struct Reports {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-shards-\(UUID().uuidString)")
+
+        init() throws { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+        func text(_ name: String) throws -> String { try String(contentsOfFile: path(name), encoding: .utf8) }
+
+        func remove() { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    /// Runs `runner` in the scenario against `server`.
+    static func runner(_ arguments: [String], server: TestServer, environment: [String: String] = [:]) async throws -> RunnerProcess.Result {
+        try await RunnerProcess.run(arguments, in: ScenarioRun.folder("shards"),
+                                    environment: ["NO_COLOR": "1", "TEST_SERVER_PORT": String(server.port)].merging(environment) { $1 })
+    }
+
+    /// A JSON report without what differs between two runs of the same requests: durations and `Date` headers.
+    static func comparable(_ text: String) throws -> String {
+        func strip(_ value: Any) -> Any {
+            if let object = value as? [String: Any] {
+                return object.filter { $0.key != "durationMs" }.mapValues(strip)
+            }
+            if let list = value as? [Any] {
+                return list.filter { (($0 as? [String: Any])?["name"] as? String)?.lowercased() != "date" }.map(strip)
+            }
+            return value
+        }
+        let object = strip(try JSONSerialization.jsonObject(with: Data(text.utf8)))
+        return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted]), as: UTF8.self)
+    }
+
+    @Test(arguments: [3, 8]) func theMergedPartsAreTheUnshardedRun(parts: Int) async throws {
+        let server = try await TestServer.start(.http)
+        let reports = try Reports()
+        defer { reports.remove() }
+        do {
+            let whole = try await Self.runner(["run", "requests", "--env", "local", "--report-json", reports.path("whole.json")], server: server)
+            #expect(whole.exitCode == 4, "\(whole.stdout)\n\(whole.stderr)")
+            var requested = 0
+            for index in 1...parts {
+                // The part comes from RUNNER_SHARD for the first, from --shard for the others.
+                let shard = ["--shard", "\(index)/\(parts)"]
+                let part = try await Self.runner(["run", "requests", "--env", "local", "--report-json", reports.path("part-\(index).json")]
+                                                     + (index == 1 ? [] : shard),
+                                                 server: server, environment: index == 1 ? ["RUNNER_SHARD": "1/\(parts)"] : [:])
+                #expect([0, 4].contains(part.exitCode), "\(part.stdout)\n\(part.stderr)")
+                #expect(part.stdout.contains("shard \(index)/\(parts): "), "\(part.stdout)")
+                if part.stdout.contains("nothing to run") { #expect(part.exitCode == 0) }
+                requested += try ScenarioRun.jsonRequests(reports.text("part-\(index).json")).count
+            }
+            #expect(requested == 17)
+            let partPaths = (1...parts).reversed().map { reports.path("part-\($0).json") }
+            let merged = try await Self.runner(["merge-reports"] + partPaths + ["--report-json", reports.path("merged.json"),
+                                                                                "--report-junit", reports.path("merged.xml")], server: server)
+            #expect(merged.exitCode == 4, "\(merged.stdout)\n\(merged.stderr)")
+            #expect(try Self.comparable(reports.text("merged.json")) == Self.comparable(reports.text("whole.json")))
+            #expect(try reports.text("merged.xml").contains(#"tests="17""#))
+            try await server.stop()
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+    }
+
+    @Test func mergeReportsRefusesPartsThatDoNotMakeOneRun() async throws {
+        let server = try await TestServer.start(.http)
+        let reports = try Reports()
+        defer { reports.remove() }
+        do {
+            for (name, arguments) in [("1.json", ["--shard", "1/2"]), ("2.json", ["--shard", "2/2"]),
+                                      ("other.json", ["--shard", "2/2", "--tag", "none", "--exclude-tag", "x"]),
+                                      ("whole.json", [])] {
+                _ = try await Self.runner(["run", "requests", "--env", "local", "--report-json", reports.path(name)] + arguments,
+                                          server: server)
+            }
+            let cases: [([String], String)] = [
+                (["1.json"], "missing part 2/2: merge the reports of all 2 parts"),
+                (["1.json", "2.json", "2.json"], "part 2/2 is given twice"),
+                (["1.json", "whole.json"], "is not the report of a part: it was written by a run without --shard"),
+                (["1.json", "missing.json"], "cannot read the report"),
+            ]
+            for (names, message) in cases {
+                let result = try await Self.runner(["merge-reports"] + names.map(reports.path), server: server)
+                #expect(result.exitCode == 1, "\(names): \(result.stdout)\n\(result.stderr)")
+                #expect(result.stderr.contains(message), "\(names): \(result.stderr)")
+            }
+            try await server.stop()
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+    }
+
+    @Test func rerunFailedRunsTheFailuresAndTheFileWhoseCaptureOneReads() async throws {
+        let server = try await TestServer.start(.http)
+        let reports = try Reports()
+        defer { reports.remove() }
+        do {
+            _ = try await Self.runner(["run", "requests", "--env", "local", "--report-json", reports.path("first.json")], server: server)
+            let rerun = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("first.json"),
+                                               "--report-json", reports.path("rerun.json")], server: server)
+            #expect(rerun.exitCode == 4, "\(rerun.stdout)\n\(rerun.stderr)")
+            #expect(rerun.stdout.contains("""
+                --rerun-failed: 3 of 14 files from \(reports.path("first.json"))
+                  requests/01-login.yaml: captures token for requests/03-fails-with-token.yaml
+                  requests/03-fails-with-token.yaml: failed in the report
+                  requests/04-fails.yaml: failed in the report
+                """), "\(rerun.stdout)")
+            #expect(try ScenarioRun.jsonRequests(reports.text("rerun.json")).compactMap { $0["file"] as? String } == [
+                "requests/01-login.yaml", "requests/03-fails-with-token.yaml", "requests/04-fails.yaml",
+            ])
+            // A report with nothing failed runs nothing; one from another collection says which files are gone.
+            let passing = try await Self.runner(["run", "requests/05-alone.yaml", "--env", "local", "--report-json", reports.path("ok.json")],
+                                                server: server)
+            #expect(passing.exitCode == 0)
+            let nothing = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("ok.json")], server: server)
+            #expect(nothing.exitCode == 0 && nothing.stdout.contains("nothing failed"), "\(nothing.stdout)")
+            let report = try reports.text("first.json").replacingOccurrences(of: "requests/04-fails.yaml", with: "requests/04-gone.yaml")
+            try Data(report.utf8).write(to: URL(fileURLWithPath: reports.path("edited.json")))
+            let gone = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("edited.json")],
+                                             server: server)
+            #expect(gone.stdout.contains("requests/04-gone.yaml: failed in the report, but is not in this collection"), "\(gone.stdout)")
+            try await server.stop()
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+    }
+}
