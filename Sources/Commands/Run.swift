@@ -294,7 +294,11 @@ final class ReportFiles: Sendable {
     /// order; false, having said why, when one cannot be written.
     private static func write(_ summary: RunSummary, to requests: [Request], sources: SourceCache, redactor: Redactor) -> Bool {
         let texts = Mutex([String](repeating: "", count: requests.count))
-        DispatchQueue.concurrentPerform(iterations: requests.count) { index in
+        // The HTML page takes longest: begun first, it leaves the other threads the other reports (begun last, it
+        // would run alone after them).
+        let order = requests.indices.filter { requests[$0].format == .html } + requests.indices.filter { requests[$0].format != .html }
+        DispatchQueue.concurrentPerform(iterations: order.count) { position in
+            let index = order[position]
             let text = requests[index].format.render(summary, sources: sources, redactor: redactor)
             texts.withLock { $0[index] = text }
         }

@@ -10,7 +10,6 @@ public enum HTMLReport {
     /// The page of a run.
     public static func render(_ summary: RunSummary, sources: SourceCache, redactor: Redactor, version: String) -> String {
         for outcome in summary.outcomes { redactor.learn(from: outcome) }
-        func text(_ value: String) -> String { redactor.redact(value) }
         let counts = RequestOutcome.Verdict.allCases.map { ($0, summary.count($0)) }
         let total = max(summary.total, 1)
         let context: [String: Any] = [
@@ -26,31 +25,55 @@ public enum HTMLReport {
             "bar": counts.filter { $0.1 > 0 }.map { verdict, count in
                 ["kind": verdict.jsonName, "percent": String(format: "%.2f", Double(count) * 100 / Double(total))]
             },
-            "requests": summary.outcomes.map { outcome -> [String: Any] in
-                let failing = outcome.verdict == .failed || outcome.verdict == .errored
-                let request: [String: Any] = [
-                    "classes": outcome.verdict.jsonName + (outcome.flaky ? " flaky" : ""),
-                    "verdict": outcome.verdict.rawValue,
-                    "name": text(outcome.displayName),
-                    "method": text(outcome.method),
-                    "url": text(outcome.url),
-                    "facts": facts(of: outcome),
-                    "flaky": outcome.flaky,
-                    "file": text(outcome.file),
-                    "open": failing,
-                    // Absent parts are false, not missing: Mustache would look a missing key up in the page's context.
-                    "skipReason": outcome.skipReason.map(text) ?? false,
-                    "problems": OutcomeText.problems(of: outcome, sources: sources, redactor: redactor, color: false) ?? false,
-                    "exchange": outcome.exchange.map { ExchangeText.render($0, redactor: redactor) } ?? false,
-                ]
-                return request
-            },
+            "requests": summary.outcomes.map { PageRequest($0, sources: sources, redactor: redactor) },
         ]
         // The template is a constant tested to parse; a failure here is a bug, reported in the page itself.
         do {
-            return try MustacheTemplate(string: HTMLTemplate.page).render(context)
+            return try HTMLTemplate.parsed().render(context)
         } catch {
             return "<!DOCTYPE html><title>runner report</title><p>the report template is invalid: \(error)</p>\n"
+        }
+    }
+}
+
+/// A request as the page's template reads it: its texts redacted once, found by a switch rather than in a dictionary
+/// of `Any` built for it.
+private struct PageRequest: MustacheParent {
+    let classes, verdict, name, method, url, facts, file: PageText
+    let flaky, open: Bool
+    /// Absent parts are false, not missing: Mustache would look a missing key up in the page's context.
+    let skipReason, problems, exchange: Any
+
+    init(_ outcome: RequestOutcome, sources: SourceCache, redactor: Redactor) {
+        classes = PageText(outcome.verdict.jsonName + (outcome.flaky ? " flaky" : ""))
+        verdict = PageText(outcome.verdict.rawValue)
+        name = PageText(redactor.redact(outcome.displayName))
+        method = PageText(redactor.redact(outcome.method))
+        url = PageText(redactor.redact(outcome.url))
+        facts = PageText(Self.facts(of: outcome))
+        file = PageText(redactor.redact(outcome.file))
+        flaky = outcome.flaky
+        open = outcome.verdict == .failed || outcome.verdict == .errored
+        skipReason = outcome.skipReason.map { PageText(redactor.redact($0)) } ?? false
+        problems = OutcomeText.problems(of: outcome, sources: sources, redactor: redactor, color: false).map(PageText.init) ?? false
+        exchange = outcome.exchange.map { PageText(ExchangeText.render($0, redactor: redactor)) } ?? false
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "classes": classes
+        case "verdict": verdict
+        case "name": name
+        case "method": method
+        case "url": url
+        case "facts": facts
+        case "file": file
+        case "flaky": flaky
+        case "open": open
+        case "skipReason": skipReason
+        case "problems": problems
+        case "exchange": exchange
+        default: nil
         }
     }
 
@@ -61,5 +84,16 @@ public enum HTMLReport {
         if let duration = outcome.duration { facts.append(OutcomeText.duration(duration)) }
         if outcome.attempts > 1 { facts.append("\(outcome.attempts) attempts") }
         return facts.joined(separator: " · ")
+    }
+}
+
+/// A text of the page, which Mustache escapes and writes without first asking whether it is a template, a lambda or an
+/// optional (a dynamic cast each, for a `String`).
+private struct PageText: MustacheCustomRenderable {
+    let renderText: String
+    var isNull: Bool { false }
+
+    init(_ text: String) {
+        renderText = text
     }
 }

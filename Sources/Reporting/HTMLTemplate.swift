@@ -1,9 +1,46 @@
+import Mustache
+
 /// The Mustache template of `--report-html`: one self-contained page (inline CSS, no script, nothing fetched).
 ///
-/// Every `{{value}}` is HTML-escaped by Mustache, so nothing a server sent can become markup. The filter is CSS
-/// alone: radio buttons before the list hide the requests that do not match the chosen one.
+/// Every `{{value}}` is HTML-escaped by Mustache (with `Escaping`, which its first line names), so nothing a server
+/// sent can become markup. The filter is CSS alone: radio buttons before the list hide the requests that do not match
+/// the chosen one.
 enum HTMLTemplate {
-    static let page = """
+    /// The template, parsed, its escaping registered with Mustache first.
+    static func parsed() throws -> MustacheTemplate {
+        _ = escapingRegistered
+        return try MustacheTemplate(string: page)
+    }
+
+    private static let escapingRegistered: Void = MustacheContentTypes.register(Escaping(), named: "RUNNER_HTML")
+
+    /// Mustache's HTML escaping (`&`, `<`, `>`, `"` and `'` as entities) in one pass over UTF-8 bytes, where Mustache's
+    /// own looks each Character up in a dictionary.
+    struct Escaping: MustacheContentType {
+        func escapeText(_ text: String) -> String {
+            guard text.utf8.contains(where: { Self.entity(for: $0) != nil }) else { return text }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(text.utf8.count + 16)
+            for byte in text.utf8 {
+                if let entity = Self.entity(for: byte) { bytes += entity.utf8 } else { bytes.append(byte) }
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        private static func entity(for byte: UInt8) -> String? {
+            switch byte {
+            case UInt8(ascii: "&"): "&amp;"
+            case UInt8(ascii: "<"): "&lt;"
+            case UInt8(ascii: ">"): "&gt;"
+            case UInt8(ascii: "\""): "&quot;"
+            case UInt8(ascii: "'"): "&#39;"
+            default: nil
+            }
+        }
+    }
+
+    private static let page = """
+        {{% CONTENT_TYPE: RUNNER_HTML }}
         <!DOCTYPE html>
         <html lang="en">
         <head>

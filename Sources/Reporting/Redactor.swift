@@ -171,6 +171,8 @@ public struct Redactor: Sendable {
         for secret in shortSecrets where result.contains(secret) {
             result = Self.hiding(wholeValue: secret, in: result)
         }
+        // Only a URL with an `@` can hold a password; looking for one byte is far cheaper than Foundation's search.
+        guard result.utf8.contains(UInt8(ascii: "@")) else { return result }
         return URLCredentials.hidingPasswords(in: result)
     }
 

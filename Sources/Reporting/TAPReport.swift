@@ -62,12 +62,17 @@ public enum TAPReport {
     /// A test point's description: redacted, on one line, with `\` and `#` escaped as TAP 14 asks (an unescaped `#`
     /// would start a directive).
     static func description(_ name: String, redactor: Redactor) -> String {
-        oneLine(name, redactor: redactor).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "#", with: "\\#")
+        let line = oneLine(name, redactor: redactor)
+        guard line.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "#") }) else { return line }
+        return line.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "#", with: "\\#")
     }
 
     /// Text on one line of the stream: redacted, control characters shown as escapes, line breaks as spaces.
     private static func oneLine(_ text: String, redactor: Redactor) -> String {
-        TerminalText.printable(redactor.redact(text).replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " "))
+        let redacted = redactor.redact(text)
+        // Without a control character there is no line break or tab to replace (Foundation's search is slow).
+        guard redacted.utf8.contains(where: { $0 < 0x20 }) else { return TerminalText.printable(redacted) }
+        return TerminalText.printable(redacted.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " "))
             .replacingOccurrences(of: "\t", with: " ")
     }
 

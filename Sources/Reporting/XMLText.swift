@@ -3,6 +3,8 @@ enum XMLText {
     /// Text safe inside an element or a double-quoted attribute: markup escaped, characters XML 1.0
     /// forbids (NUL, other C0 controls such as ESC, U+FFFE, U+FFFF) replaced by U+FFFD.
     static func escape(_ text: String) -> String {
+        // Most text is printable ASCII without markup, which needs no look at its scalars.
+        guard text.utf8.contains(where: needsLookAtScalar) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -22,5 +24,14 @@ enum XMLText {
             }
         }
         return result
+    }
+
+    /// Whether a byte is other than printable ASCII without markup.
+    private static func needsLookAtScalar(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"): true
+        case 0x20..<0x7F: false
+        default: true
+        }
     }
 }

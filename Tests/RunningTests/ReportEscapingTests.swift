@@ -1,0 +1,43 @@
+import Foundation
+@testable import Reporting
+import Testing
+
+/// The reports' fast escaping and formatting write exactly what the slower general ways they replace wrote.
+@Suite struct ReportEscapingTests {
+    /// Texts with and without markup, quotes, controls, non-ASCII characters and combining marks.
+    private static let texts = [
+        "", "plain ascii text", "/api/users?page=1&tag=a", "<script>alert('x')</script>", "say \"hi\" & 'bye'",
+        "naïve café — 日本語 🙂", "e\u{301}<b>", "tab\tline\nreturn\r", "esc \u{1B}[31m nul \u{0}", "c1 \u{85} \u{9F} \u{FFFE} \u{FFFF}",
+    ]
+
+    @Test func theHTMLPageEscapesLikeMustache() {
+        let entities: [Character: String] = ["<": "&lt;", ">": "&gt;", "&": "&amp;", "\"": "&quot;", "'": "&#39;"]
+        for text in Self.texts {
+            let mustache = text.map { entities[$0] ?? String($0) }.joined()
+            #expect(HTMLTemplate.Escaping().escapeText(text) == mustache, "\(text.debugDescription)")
+        }
+    }
+
+    @Test func xmlTextNeedingNoEscapeIsReturnedAsItIsAndTheRestIsEscaped() {
+        #expect(XMLText.escape("plain ascii text") == "plain ascii text")
+        #expect(XMLText.escape("a<b & \"c\" 'd'>") == "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;")
+        #expect(XMLText.escape("tab\tline\nesc \u{1B} c1 \u{85} naïve") == "tab\tline\nesc \u{FFFD} c1 \u{FFFD} naïve")
+    }
+
+    @Test func junitSecondsAreWhatPercentThreeFWrites() {
+        var milliseconds: [Double] = [0, 0.0004, 0.4996, 0.5, 0.5004, 1.5, 2.5, 4.5, 62.5, 999.4999, 999.5, 999.9996, 1234.5, 86_400_000.25]
+        var generator = SystemRandomNumberGenerator()
+        milliseconds += (0..<2_000).map { _ in Double.random(in: 0..<100_000, using: &generator) }
+        milliseconds += (0..<2_000).map { _ in Double(Int.random(in: 0..<10_000_000, using: &generator)) / 1_000 }
+        for value in milliseconds {
+            let duration = Duration.nanoseconds(Int64((value * 1_000_000).rounded()))
+            #expect(JUnitReport.seconds(duration) == String(format: "%.3f", duration.milliseconds / 1000), "\(duration)")
+        }
+    }
+
+    @Test func junitClassNamesSplitPathsAtSlashesAndDropTheExtension() {
+        #expect(JUnitReport.className(of: "requests/users/01-create.yaml") == "requests.users.01-create")
+        #expect(JUnitReport.className(of: "/abs//dir/./.hidden") == "abs.dir..hidden")
+        #expect(JUnitReport.className(of: "réquêtes/naïve.yaml") == "réquêtes.naïve")
+    }
+}
