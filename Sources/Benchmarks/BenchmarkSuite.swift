@@ -196,26 +196,60 @@ struct BenchmarkSuite {
     }
 
     /// What writing every report (JUnit, JSON, HTML, Markdown, TAP) costs a sequential run of N requests against
-    /// `server`: its time beside the same run without reports, interleaved round by round, and the HTML page's bytes
-    /// per request.
-    func reportCost(against server: LocalServer, scratch: URL) throws -> [ResultRow] {
+    /// `server`: its wall and CPU time beside the same run without reports, the two one after the other in each
+    /// round (which goes first alternating), and the HTML page's bytes per request; the baseline's the same way in
+    /// the same rounds, when there is one.
+    mutating func reportCost(against server: LocalServer, scratch: URL) throws -> [ResultRow] {
         let reports = ["junit.xml", "report.json", "report.html", "summary.md", "report.tap"].map { scratch.appendingPathComponent($0).path }
         let flags = zip(["--report-junit", "--report-json", "--report-html", "--report-markdown", "--report-tap"], reports)
             .flatMap { [$0, $1] }
-        var ratios: [Double] = []
+        let tools = [tool] + (baseline.map { [$0] } ?? [])
+        var costs = [[ReportCost]](repeating: [], count: tools.count)
         for round in 1...rounds {
             progress("round \(round)/\(rounds): reports, \(server.name)")
-            let plain = try tool.run(collections.large, port: server.port, scheme: server.scheme, jobs: 1)
-            let reported = try tool.run(collections.large, port: server.port, scheme: server.scheme, jobs: 1, extra: flags)
-            ratios.append(reported.seconds / plain.seconds)
+            // Which runner goes first, and whether its run without reports does, alternate round by round.
+            let plainFirst = round % 2 == 1
+            for index in plainFirst ? Array(tools.indices) : tools.indices.reversed() {
+                let runs = try [plainFirst ? [] : flags, plainFirst ? flags : []].map { extra in
+                    try tools[index].run(collections.large, port: server.port, scheme: server.scheme, jobs: 1, extra: extra)
+                }
+                costs[index].append(ReportCost(plain: runs[plainFirst ? 0 : 1], reported: runs[plainFirst ? 1 : 0]))
+            }
         }
         let htmlBytes = (try? FileManager.default.attributesOfItem(atPath: reports[2])[.size] as? Int) ?? 0
-        let extra = ratios.median - 1
+        let wall = costs[0].map(\.wallRatio).median - 1
+        let measure = "every report, \(server.name), sequential"
+        if costs.count > 1 {
+            baselineMeasured += [("time", \ReportCost.wallRatio), ("CPU", \ReportCost.cpuRatio)].map { unit, ratio in
+                ResultRow(measure: measure, unit: unit, runner: Self.percent(costs[0].map { $0[keyPath: ratio] }.median - 1),
+                          raw: Self.percent(costs[1].map { $0[keyPath: ratio] }.median - 1))
+            }
+        }
         return [
-            ResultRow(measure: "every report, \(server.name), sequential", unit: "", runner: "",
-                      ratio: "+\(Figure.decimal(extra * 100, places: 1))% time", target: "< +10%", verdict: Verdict(extra < 0.1)),
+            ResultRow(measure: measure, unit: "time", runner: Self.percent(wall), ratio: Self.range(costs[0].map(\.wallRatio)),
+                      target: "< +10%", verdict: Verdict(wall < 0.1)),
+            ResultRow(measure: measure, unit: "CPU", runner: Self.percent(costs[0].map(\.cpuRatio).median - 1),
+                      ratio: Self.range(costs[0].map(\.cpuRatio))),
             ResultRow(measure: "HTML report per request", unit: "bytes", runner: Figure.whole(Double(htmlBytes) / Double(count))),
         ]
+    }
+
+    /// A run with every report and the same run without, measured one after the other.
+    private struct ReportCost {
+        var plain: ChildMeasurement
+        var reported: ChildMeasurement
+        var wallRatio: Double { reported.seconds / plain.seconds }
+        var cpuRatio: Double { reported.cpuSeconds / plain.cpuSeconds }
+    }
+
+    /// `+7.5%`: what a ratio minus one adds, in percent.
+    private static func percent(_ extra: Double) -> String {
+        (extra < 0 ? "" : "+") + Figure.decimal(extra * 100, places: 1) + "%"
+    }
+
+    /// `(+3.1% to +12.0%)`: the smallest and largest extra of `ratios`.
+    private static func range(_ ratios: [Double]) -> String {
+        "(\(percent((ratios.min() ?? 1) - 1)) to \(percent((ratios.max() ?? 1) - 1)))"
     }
 
     /// Wall time of `runner --version` and of a one-request run against `server`.

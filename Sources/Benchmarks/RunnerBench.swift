@@ -36,6 +36,9 @@ struct RunnerBench: AsyncParsableCommand {
     @Flag(help: "Do not measure curl even when it is installed.")
     var noCurl = false
 
+    @Flag(help: "Measure only what writing every report costs (against nginx, or the demo API without it).")
+    var reportsOnly = false
+
     func validate() throws {
         guard count >= 10, rounds >= 1, jobs >= 2 else {
             throw ValidationError("--count must be at least 10, --rounds at least 1 and --jobs at least 2")
@@ -71,16 +74,18 @@ struct RunnerBench: AsyncParsableCommand {
 
         let loadBefore = loadAverage()
         var rows: [ResultRow] = []
-        for server in servers {
+        for server in servers where !reportsOnly {
             rows += try await suite.throughput(against: server, measuringMemory: server === servers.first)
         }
         if let server = servers.first(where: { $0.name == "nginx" }) ?? servers.first {
             rows += try suite.reportCost(against: server, scratch: generator.root)
         }
-        rows += try suite.parsing()
-        rows += suite.parsingEstimateRows()
-        rows += try suite.startUp(against: servers.first)
-        rows += suite.memoryRows()
+        if !reportsOnly {
+            rows += try suite.parsing()
+            rows += suite.parsingEstimateRows()
+            rows += try suite.startUp(against: servers.first)
+            rows += suite.memoryRows()
+        }
 
         print("runner-bench: \(runner), N = \(Figure.whole(Double(count))), \(rounds) rounds (medians; ratios are medians of per-round ratios, range in brackets)")
         print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadBefore) before, \(loadAverage()) after")
