@@ -39,6 +39,9 @@ struct RunnerBench: AsyncParsableCommand {
     @Flag(help: "Measure only what writing every report costs (against nginx, or the demo API without it).")
     var reportsOnly = false
 
+    @Flag(help: "Measure only sharding: 2,000 requests as 4 parts at once beside the unsharded run, and planning parts of --count files chained by captures.")
+    var shardsOnly = false
+
     func validate() throws {
         guard count >= 10, rounds >= 1, jobs >= 2 else {
             throw ValidationError("--count must be at least 10, --rounds at least 1 and --jobs at least 2")
@@ -74,6 +77,13 @@ struct RunnerBench: AsyncParsableCommand {
 
         let loadBefore = loadAverage()
         var rows: [ResultRow] = []
+        if shardsOnly, let server = servers.first(where: { $0.name == "nginx" }) ?? servers.first {
+            let collection = try generator.collection(named: "shards", count: 2_000)
+            rows = try ShardBenchmark.rows(tool: suite.tool, collection: collection, requests: 2_000, server: server,
+                                           generator: generator, planningCount: count, rounds: rounds)
+            print(ResultTable.render(rows))
+            return
+        }
         for server in servers where !reportsOnly {
             rows += try await suite.throughput(against: server, measuringMemory: server === servers.first)
         }
