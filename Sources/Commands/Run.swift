@@ -158,7 +158,7 @@ public struct Run: Sendable {
         summary.stopStatus = interruption.status?.rawValue
         (summary.shard, summary.plan) = (narrowing.shard, plan)
         Console.out(console.summary(summary))
-        if let seed = summary.seed { Console.out("random values from seed \(seed): --seed \(seed) sends them again") }
+        if let line = ConsoleReport.seedLine(summary) { Console.out(line) }
         guard reports.write(summary) else { return .badCommandLine }
         return ExitStatus(rawValue: summary.exitStatus) ?? .requestFailed
     }

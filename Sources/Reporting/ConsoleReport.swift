@@ -74,6 +74,11 @@ public struct ConsoleReport: Sendable {
         return "\(total) \(total == 1 ? "request" : "requests"): \(parts.joined(separator: ", ")) in \(OutcomeText.duration(summary.duration))"
     }
 
+    /// The line naming the seed of a run that used random built-ins, which `--seed` replays; nil for a run that used none.
+    public static func seedLine(_ summary: RunSummary) -> String? {
+        summary.seed.map { "random values from seed \($0): --seed \($0) sends them again" }
+    }
+
     /// The progress line shown on a terminal during long runs (the caller overwrites it with `\r`).
     public func progress(done: Int, total: Int) -> String { "[\(done)/\(total)] running…" }
 

@@ -19,6 +19,7 @@ public enum HTMLReport {
             "duration": OutcomeText.duration(summary.duration),
             "exitStatus": Int(summary.exitStatus),
             "version": version,
+            "seed": summary.seed.map { " · random values from seed \($0) (--seed \($0))" } ?? "",
             "passed": summary.count(.passed), "failed": summary.count(.failed), "errored": summary.count(.errored),
             "skipped": summary.count(.skipped), "flaky": summary.flakyCount,
             "failedOrErrored": summary.count(.failed) + summary.count(.errored),

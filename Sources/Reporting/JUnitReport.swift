@@ -18,12 +18,15 @@ public enum JUnitReport {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"runner\" tests=\"\(summary.total)\" failures=\"\(summary.count(.failed))\""
         xml += " errors=\"\(summary.count(.errored))\" skipped=\"\(summary.count(.skipped))\" time=\"\(seconds(summary.duration))\">\n"
+        // The seed of the run's random values, on every suite (where JUnit readers look for properties).
+        let seedProperty = summary.seed.map { "    <properties><property name=\"seed\" value=\"\($0)\"/></properties>\n" } ?? ""
         for file in files {
             let outcomes = outcomesByFile[file]!
             let suite = RunSummary(outcomes: outcomes, duration: outcomes.reduce(.zero) { $0 + ($1.duration ?? .zero) })
             let className = text(Self.className(of: file))
             xml += "  <testsuite name=\"\(text(file))\" tests=\"\(outcomes.count)\" failures=\"\(suite.count(.failed))\""
             xml += " errors=\"\(suite.count(.errored))\" skipped=\"\(suite.count(.skipped))\" time=\"\(seconds(suite.duration))\">\n"
+            xml += seedProperty
             for outcome in outcomes {
                 xml += "    <testcase name=\"\(text(outcome.displayName))\" classname=\"\(className)\""
                 xml += " time=\"\(seconds(outcome.duration ?? .zero))\""

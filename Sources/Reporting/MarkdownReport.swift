@@ -21,6 +21,7 @@ public enum MarkdownReport {
         let counts = [summary.count(.passed), summary.count(.failed), summary.count(.errored), summary.count(.skipped),
                       summary.flakyCount, summary.total, Int(summary.exitStatus)]
         markdown += "| " + counts.map(String.init).joined(separator: " | ") + " |\n"
+        if let line = ConsoleReport.seedLine(summary) { markdown += "\n\(cell(line, redactor: redactor))\n" }
 
         let rowCount = summary.outcomes.reduce(0) { $0 + OutcomeProblem.count(of: $1) }
         guard rowCount > 0 else { return markdown + "\nNo failures or errors.\n" }

@@ -24,7 +24,7 @@ public enum TAPReport {
             }
         }
         let line = ConsoleReport(sources: sources, redactor: redactor, color: false, verbose: false).summary(summary)
-        return tap + "# \(oneLine(line, redactor: redactor))\n"
+        return tap + "# \(oneLine(line, redactor: redactor))\n" + (ConsoleReport.seedLine(summary).map { "# \($0)\n" } ?? "")
     }
 
     /// The YAML block under a failed or errored test point, indented two spaces: the first problem's message,

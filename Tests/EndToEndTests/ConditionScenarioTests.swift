@@ -60,17 +60,30 @@ import Testing
     }
 
     @Test func theSameSeedSendsTheSameRandomValuesAndTheSeedIsPrinted() async throws {
-        func bodies(_ extra: [String]) async throws -> (body: String, stdout: String, json: String?) {
+        func bodies(_ extra: [String]) async throws -> (body: String, stdout: String, json: String?, junit: String?) {
             let output = try await ScenarioRun.run("conditions", ["run", "random", "--env", "local"] + extra)
             #expect(output.result.exitCode == 0, "\(output.result.stdout)\n\(output.result.stderr)")
             let body = try #require(output.received.first { $0.path == "/echo" }?.bodyText)
             // The time is not random: compare everything else.
             let random = try #require(JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]).filter { $0.key != "at" }
             return (random.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "),
-                    output.result.stdout, output.json)
+                    output.result.stdout, output.json, output.junit)
         }
-        let first = try await bodies(["--seed", "1234"]), second = try await bodies(["--seed", "1234"])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-seed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let reports = ["tap", "md", "html"].map { folder.appendingPathComponent("report.\($0)").path }
+        let first = try await bodies(["--seed", "1234", "--report-tap", reports[0], "--report-markdown", reports[1],
+                                      "--report-html", reports[2]])
+        let second = try await bodies(["--seed", "1234"])
         #expect(first.body == second.body)
+        // Every report records the seed.
+        #expect(first.junit?.contains(#"<property name="seed" value="1234"/>"#) == true, "\(first.junit ?? "no JUnit report")")
+        #expect(first.json?.contains("\"seed\": 1234") == true, "\(first.json ?? "no JSON report")")
+        for path in reports {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(text.contains("random values from seed 1234"), "\(path): \(text)")
+        }
         #expect(first.body.contains("@example.com"), "\(first.body)")
         #expect(first.stdout.contains("random values from seed 1234: --seed 1234 sends them again"), "\(first.stdout)")
         let unseeded = try await bodies([]), again = try await bodies([])
