@@ -31,27 +31,22 @@ public struct ImportOpenAPI: Sendable {
         let colors = Console.colors(STDERR_FILENO, .auto)
         let document: OpenAPIDocument
         do {
+            // Response schemas are not compiled here: `validate` and `run` compile them for `expect.openapi`.
             document = try OpenAPIDocument(bytes: Array(data))
-            _ = try OpenAPIContract(document)
         } catch {
             Console.error(DiagnosticRenderer.render(error.problems.map { diagnostic($0, severity: .error) }, sources: sources, color: colors))
             Console.error("error: \(error.problems.count) \(plural(error.problems.count, "problem")) in \(spec); nothing was written")
             return .invalidCollection
         }
-        let environmentName = OpenAPIImportNames.environmentName(ofSpec: spec)
-        let result = OpenAPIImport.translate(document, specPath: relativePath(of: spec, from: out), environmentName: environmentName)
+        let specPath = OutputPlacement(out: PathJoin.join(out, "")).relativePath(spec)
+        let result = OpenAPIImport.translate(document, specPath: specPath, environmentName: OpenAPIImportNames.environmentName(ofSpec: spec))
         if !result.notes.isEmpty {
             Console.error(DiagnosticRenderer.render(result.notes.map { diagnostic($0, severity: .warning) }, sources: sources, color: colors))
         }
         let files = result.requests + [result.environment]
-        let existing = files.map { PathJoin.join(out, $0.path) }.filter { FileManager.default.fileExists(atPath: $0) }
-        guard force || existing.isEmpty else {
-            Console.error("error: runner import overwrites nothing without --force, and these files exist:\n"
-                + existing.map { "  \($0)" }.joined(separator: "\n") + "\nnothing was written")
-            return .badCommandLine
-        }
+        if ImportProblems.refusesOverwriting(files.map { PathJoin.join(out, $0.path) }, force: force) { return .badCommandLine }
         do {
-            try TreeWriter.writeAtomically(files, into: URL(fileURLWithPath: out))
+            try StagedFolder.write(files, into: URL(fileURLWithPath: out).standardizedFileURL)
         } catch {
             Console.error("error: cannot write into '\(out)': \(error.localizedDescription)\nnothing was written")
             return .badCommandLine
@@ -75,16 +70,6 @@ public struct ImportOpenAPI: Sendable {
         if !problem.pointer.isEmpty { diagnostic.notes = ["at #\(problem.pointer)"] }
         return diagnostic
     }
-
-    /// `path` as seen from the directory `directory` (both as typed, relative to the current directory), or absolute
-    /// when they share nothing but the root.
-    private func relativePath(of path: String, from directory: String) -> String {
-        let file = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
-        let base = URL(fileURLWithPath: directory).standardizedFileURL.pathComponents
-        let shared = zip(file, base).prefix { $0 == $1 }.count
-        guard shared > 1 else { return URL(fileURLWithPath: path).standardizedFileURL.path }
-        return (Array(repeating: "..", count: base.count - shared) + file[shared...]).joined(separator: "/")
-    }
 }
 
 /// The names `import openapi` gives what it writes.
@@ -94,44 +79,5 @@ enum OpenAPIImportNames {
         let stem = URL(fileURLWithPath: spec).deletingPathExtension().lastPathComponent
         let name = String(stem.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
         return name.isEmpty ? "openapi" : name
-    }
-}
-
-/// Writes a tree of files all at once: into a new folder beside the target directory, then moved into place.
-enum TreeWriter {
-    /// Writes `files` (paths relative to `directory`); on failure nothing written stays behind.
-    static func writeAtomically(_ files: [(path: String, text: String)], into directory: URL) throws {
-        let manager = FileManager.default
-        let parent = directory.deletingLastPathComponent()
-        try manager.createDirectory(at: parent, withIntermediateDirectories: true)
-        let staging = parent.appendingPathComponent(".runner-import-\(UUID().uuidString)")
-        try manager.createDirectory(at: staging, withIntermediateDirectories: false)
-        defer { try? manager.removeItem(at: staging) }
-        for file in files {
-            let target = staging.appendingPathComponent(file.path)
-            try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(file.text.utf8).write(to: target)
-        }
-        if !manager.fileExists(atPath: directory.path) {
-            try manager.moveItem(at: staging, to: directory)
-            return
-        }
-        var created: [URL] = []
-        for file in files {
-            let staged = staging.appendingPathComponent(file.path)
-            let target = directory.appendingPathComponent(file.path)
-            let existed = manager.fileExists(atPath: target.path)
-            do {
-                try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            } catch {
-                for path in created { try? manager.removeItem(at: path) }
-                throw error
-            }
-            guard rename(staged.path, target.path) == 0 else {
-                for path in created { try? manager.removeItem(at: path) }
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path])
-            }
-            if !existed { created.append(target) }
-        }
     }
 }
