@@ -30,6 +30,9 @@ struct RunnerBench: AsyncParsableCommand {
     @Option(name: .customLong("demo-api"), help: "The demo API executable to start as a server.")
     var demoAPI = ".build/release/demo-api"
 
+    @Flag(help: "Measure only `runner import openapi` on a generated document of 500 operations (median of --rounds runs; no server).")
+    var importOnly = false
+
     @Flag(help: "Do not start nginx even when it is installed.")
     var noNginx = false
 
@@ -55,6 +58,7 @@ struct RunnerBench: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if importOnly { return try measureImportOnly() }
         let generator = try CollectionGenerator.makeTemporary()
         defer { generator.remove() }
         progress("generating \(count) + \(count / 10) + 1 request files in \(generator.root.path)")
