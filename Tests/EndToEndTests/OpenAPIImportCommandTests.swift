@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// `runner import openapi` as a command: a document that cannot be used writes nothing, and files are replaced one by
+/// one, only with `--force`.
+@Suite struct OpenAPIImportCommandTests {
+    /// A new empty folder in the temporary directory, removed by the caller.
+    private static func scratch() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("runner-openapi-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        return root
+    }
+
+    /// Documents that cannot be used, each with the start of the located error `import` prints.
+    static let badDocuments: [(name: String, text: String, error: String)] = [
+        ("syntax.yaml", "openapi: 3.0.3\ninfo: { title: t, version: \"1\"\npaths: {}\n", "syntax.yaml:3:1: error: the OpenAPI document is not valid YAML"),
+        ("type.yaml", """
+            openapi: 3.0.3
+            info: { title: t, version: "1" }
+            paths:
+              /a: { get: { responses: { "200": { description: ok, content: { application/json: { schema: { type: strin } } } } } } }
+            """, "type.yaml:4:94: error: the OpenAPI document breaks the OpenAPI rules: Found neither a $ref nor a JSONSchema"),
+        ("dangling.json", """
+            {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+             "paths": {"/a": {"get": {"responses": {"200": {"$ref": "#/components/responses/Gone"}}}}}}
+            """, "dangling.json:2:57: error: $ref '#/components/responses/Gone' does not resolve"),
+        ("swagger.json", #"{"swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": {}}"#,
+         "swagger.json:1:1: error: the OpenAPI document is a Swagger 2.0 document, not OpenAPI 3"),
+    ]
+
+    @Test(arguments: badDocuments.indices)
+    func aDocumentThatCannotBeUsedIsLocatedAndNothingIsWritten(_ index: Int) async throws {
+        let bad = Self.badDocuments[index]
+        let root = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data(bad.text.utf8).write(to: root.appendingPathComponent(bad.name))
+        let result = try await RunnerProcess.run(["import", "openapi", bad.name, "--out", "out"], in: root, environment: ["NO_COLOR": "1"])
+        #expect(result.exitCode == 2, "\(result.stderr)")
+        #expect(result.stderr.contains(bad.error), "\(result.stderr)")
+        #expect(result.stderr.contains("nothing was written"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == [bad.name], "nothing else, no staging folder")
+    }
+
+    @Test func filesAreReplacedOneByOneOnlyWithForce() async throws {
+        let root = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let spec = """
+            openapi: 3.1.0
+            info: { title: t, version: "1" }
+            servers: [{ url: "http://127.0.0.1:8080" }]
+            paths:
+              /ping: { get: { operationId: ping, responses: { "204": { description: Pong. } } } }
+            """
+        try Data(spec.utf8).write(to: root.appendingPathComponent("api.yaml"))
+        let mine = root.appendingPathComponent("out/requests/ping/02-mine.yaml")
+        try FileManager.default.createDirectory(at: mine.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("name: mine\nrequest: { url: /mine }\n".utf8).write(to: mine)
+        let first = try await RunnerProcess.run(["import", "openapi", "api.yaml", "--out", "out"], in: root, environment: ["NO_COLOR": "1"])
+        #expect(first.exitCode == 0, "\(first.stderr)")
+        #expect(first.stdout == "wrote out/requests/ping/01-ping.yaml\nwrote out/environments/api.yaml\n", "\(first.stdout)")
+        let again = try await RunnerProcess.run(["import", "openapi", "api.yaml", "--out", "out"], in: root, environment: ["NO_COLOR": "1"])
+        #expect(again.exitCode == 1, "\(again.stderr)")
+        #expect(again.stderr.contains("overwrites nothing without --force, and these files exist:\n  out/requests/ping/01-ping.yaml\n"),
+                "\(again.stderr)")
+        let request = root.appendingPathComponent("out/requests/ping/01-ping.yaml")
+        try Data("edited\n".utf8).write(to: request)
+        let forced = try await RunnerProcess.run(["import", "openapi", "api.yaml", "--out", "out", "--force"], in: root,
+                                                 environment: ["NO_COLOR": "1"])
+        #expect(forced.exitCode == 0, "\(forced.stderr)")
+        #expect(try String(contentsOf: request, encoding: .utf8).hasPrefix("name: ping\n"))
+        #expect(FileManager.default.fileExists(atPath: mine.path), "a file the import does not write stays")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["api.yaml", "out"], "no staging folder left")
+    }
+}

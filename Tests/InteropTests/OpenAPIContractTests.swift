@@ -1,0 +1,183 @@
+import Foundation
+import HTTPCore
+import OpenAPIContract
+import Testing
+
+/// `expect.openapi`'s check: responses judged against documents written for these tests, 3.0 and 3.1.
+@Suite struct OpenAPIContractTests {
+    /// An OpenAPI 3.0 user API below `/api/v1`: statuses exact, as a range and `default`, a required header, a schema
+    /// with a `nullable` property, and a literal path beside a templated one.
+    static let users = """
+        openapi: 3.0.3
+        info: { title: Users, version: "1" }
+        servers:
+          - url: "https://{host}/api/v{major}"
+            variables: { host: { default: users.test }, major: { default: "1" } }
+        paths:
+          /users:
+            get:
+              operationId: listUsers
+              responses:
+                "200":
+                  description: The users.
+                  headers:
+                    X-Total-Count: { required: true, schema: { type: integer } }
+                    X-Page: { schema: { type: integer } }
+                  content:
+                    application/json:
+                      schema: { type: array, items: { $ref: "#/components/schemas/User" } }
+          /users/{id}:
+            get:
+              operationId: getUser
+              responses:
+                "200":
+                  description: A user.
+                  content:
+                    application/json:
+                      schema: { $ref: "#/components/schemas/User" }
+                "4XX":
+                  description: Refused.
+                  content:
+                    application/problem+json:
+                      schema: { type: object, required: [title], properties: { title: { type: string } } }
+            delete:
+              operationId: deleteUser
+              responses:
+                "204": { description: Deleted. }
+                default: { description: Anything else. }
+          /users/me:
+            get:
+              operationId: me
+              responses:
+                "200": { description: Me., content: { text/plain: { schema: { type: string } } } }
+        components:
+          schemas:
+            User:
+              type: object
+              required: [id, name, manager]
+              properties:
+                id: { type: integer, minimum: 1, exclusiveMinimum: false }
+                name: { type: string }
+                manager: { type: string, nullable: true }
+        """
+
+    /// An OpenAPI 3.1 document at the root (no servers) whose schema uses a type array.
+    static let notes = """
+        {"openapi": "3.1.0", "info": {"title": "Notes", "version": "1"},
+         "paths": {"/notes/{id}": {"get": {"responses": {"200": {"description": "A note.", "content": {"application/json": {"schema": {
+           "type": "object", "required": ["text", "due"],
+           "properties": {"text": {"type": "string"}, "due": {"type": ["string", "null"], "format": "date"}}}}}}}}}}}
+        """
+
+    static func contract(_ text: String) throws -> OpenAPIContract {
+        try OpenAPIContract(try OpenAPIDocument(bytes: Array(text.utf8)))
+    }
+
+    /// The mismatches of one response (`body` as JSON text, sent with `contentType`).
+    static func mismatches(_ contract: OpenAPIContract, _ method: String, _ path: String, status: Int = 200,
+                           headers: [(String, String)] = [], body: String? = nil,
+                           contentType: String = "application/json") -> [String] {
+        var allHeaders = HTTPHeaders(headers)
+        if body != nil { allHeaders.add(name: "Content-Type", value: contentType) }
+        let exchange = OpenAPIExchange(method: method, path: path, status: status, headers: allHeaders, bodyIsEmpty: body == nil) {
+            Result { try JSONValue.parse(Array((body ?? "").utf8)) }.mapError { OpenAPIBodyProblem("\($0)") }
+        }
+        return contract.mismatches(of: exchange).map(\.message)
+    }
+
+    static let user = #"{"id": 1, "name": "Ada", "manager": null}"#
+
+    @Test func aDocumentedStatusExactAsARangeOrDefaultPasses() throws {
+        let users = try Self.contract(Self.users)
+        #expect(Self.mismatches(users, "GET", "/api/v1/users/1", body: Self.user) == [])
+        #expect(Self.mismatches(users, "GET", "/api/v1/users/1", status: 404, body: #"{"title": "no"}"#,
+                                contentType: "application/problem+json; charset=utf-8") == [])
+        #expect(Self.mismatches(users, "DELETE", "/api/v1/users/1", status: 204) == [])
+        #expect(Self.mismatches(users, "DELETE", "/api/v1/users/1", status: 500) == [])
+        #expect(Self.mismatches(users, "GET", "/api/v1/users/1", status: 500) == ["GET /users/{id} (getUser): status 500 is not documented"])
+    }
+
+    @Test func aMissingRequiredHeaderFailsAndAnOptionalOneDoesNot() throws {
+        let users = try Self.contract(Self.users)
+        #expect(Self.mismatches(users, "GET", "/api/v1/users", headers: [("x-total-count", "1")], body: "[\(Self.user)]") == [])
+        #expect(Self.mismatches(users, "GET", "/api/v1/users", body: "[]")
+            == ["GET /users (listUsers): required header X-Total-Count is missing from the 200 response"])
+    }
+
+    @Test func aBodyIsCheckedAgainstA30SchemaWithNullable() throws {
+        let users = try Self.contract(Self.users)
+        #expect(Self.mismatches(users, "GET", "/api/v1/users/1", body: #"{"id": 1, "name": "Ada", "manager": "Grace"}"#) == [])
+        let wrong = Self.mismatches(users, "GET", "/api/v1/users/1", body: #"{"id": 0, "name": null, "manager": null}"#)
+        #expect(wrong.count == 1)
+        #expect(wrong.first?.hasPrefix("GET /users/{id} (getUser): body does not match the response schema for 200: 2 violations") == true,
+                "\(wrong)")
+        #expect(Self.mismatches(users, "GET", "/api/v1/users/1", body: #"{"id": 1}"#).first?.contains("manager") == true)
+    }
+
+    @Test func aBodyIsCheckedAgainstA31SchemaWithATypeArray() throws {
+        let notes = try Self.contract(Self.notes)
+        #expect(Self.mismatches(notes, "GET", "/notes/7", body: #"{"text": "buy milk", "due": null}"#) == [])
+        #expect(Self.mismatches(notes, "GET", "/notes/7", body: #"{"text": "buy milk", "due": "2030-01-01"}"#) == [])
+        let wrong = Self.mismatches(notes, "GET", "/notes/7", body: #"{"text": "buy milk", "due": 3}"#)
+        #expect(wrong.count == 1 && wrong.first?.contains("$.due") == true, "\(wrong)")
+    }
+
+    @Test func aBodyThatIsNotJSONOrOfAnUndocumentedMediaTypeFails() throws {
+        let users = try Self.contract(Self.users)
+        #expect(Self.mismatches(users, "GET", "/api/v1/users/1", body: "<user/>", contentType: "application/xml")
+            == ["GET /users/{id} (getUser): the 200 response's media type application/xml is not documented"])
+        #expect(Self.mismatches(users, "GET", "/api/v1/users/1", body: "{")
+            .first?.hasPrefix("GET /users/{id} (getUser): body does not match the response schema for 200: it is not JSON") == true)
+    }
+
+    @Test func aRequestMatchingNoOperationFails() throws {
+        let users = try Self.contract(Self.users)
+        #expect(Self.mismatches(users, "GET", "/api/v1/groups")
+            == ["GET /api/v1/groups matches no operation: no path of the document below /api/v1 matches it"])
+        #expect(Self.mismatches(users, "PATCH", "/api/v1/users/1")
+            == ["PATCH /api/v1/users/1 matches no operation: /users/{id} has GET, DELETE, not PATCH"])
+    }
+
+    @Test func aPathTemplateMatchesExactlyOneNonEmptySegment() throws {
+        let users = try Self.contract(Self.users)
+        #expect(Self.mismatches(users, "GET", "/api/v1/users/a%2Fb", body: Self.user) == [])
+        #expect(Self.mismatches(users, "GET", "/api/v1/users/1/friends").first?.contains("matches no operation") == true)
+        #expect(Self.mismatches(users, "GET", "/api/v1/users/").first?.contains("matches no operation") == true)
+        // The literal /users/me wins over /users/{id}: its text body has no JSON schema to break.
+        #expect(Self.mismatches(users, "GET", "/api/v1/users/me", body: "\"me\"", contentType: "text/plain") == [])
+    }
+
+    @Test func operationsAreFoundBelowTheServersBasePathOnly() throws {
+        let users = try Self.contract(Self.users)
+        #expect(Self.mismatches(users, "GET", "/users/1", body: Self.user)
+            == ["GET /users/1 matches no operation: no path of the document below /api/v1 matches it"])
+        #expect(Self.mismatches(users, "GET", "/api/v1x/users/1").first?.contains("matches no operation") == true)
+        let notes = try Self.contract(Self.notes)
+        #expect(Self.mismatches(notes, "GET", "/notes/1?full=true", body: #"{"text": "t", "due": null}"#) == [])
+    }
+
+    @Test func aSchemaTheValidatorCannotCompileIsLocated() throws {
+        let document = try OpenAPIDocument(bytes: Array("""
+            openapi: 3.1.0
+            info: { title: Bad pattern, version: "1" }
+            paths:
+              /a:
+                get:
+                  responses:
+                    "200":
+                      description: ok
+                      content:
+                        application/json:
+                          schema: { type: string, pattern: "([a-z" }
+            """.utf8))
+        do {
+            _ = try OpenAPIContract(document)
+            Issue.record("the schema compiled")
+        } catch {
+            let problem = try #require(error.problems.first)
+            #expect(problem.message.hasPrefix("has a schema that cannot be used"), "\(error.problems)")
+            #expect(problem.pointer.hasPrefix("/paths/~1a/get/responses/200/content/application~1json/schema"), "\(error.problems)")
+            #expect(problem.mark?.line == 11, "\(error.problems)")
+        }
+    }
+}

@@ -1,0 +1,359 @@
+import CollectionFormat
+import Foundation
+import HTTPCore
+import Interop
+import OpenAPIContract
+import Testing
+import YAML
+
+/// `runner import openapi`: OpenAPI 3.0 (YAML) and 3.1 (JSON) documents written for these tests, translated into request
+/// files and an environment; documents that cannot be used are located.
+@Suite struct OpenAPIImportTests {
+    /// An OpenAPI 3.0 shop: a templated server, bearer security for all, apiKey and basic for one operation each, an
+    /// oauth2 scheme, path/query/header/cookie parameters, a JSON body from its schema and a form body from its example.
+    static let shop = """
+        openapi: 3.0.3
+        info: { title: Shop, version: "2.0" }
+        servers:
+          - url: "https://{region}.shop.test:{port}/v{version}/"
+            variables:
+              region: { default: eu, enum: [eu, us] }
+              port: { default: "8443" }
+              version: { default: "2" }
+          - url: http://localhost:8080/v2
+        security:
+          - bearerAuth: []
+        paths:
+          /pets:
+            get:
+              operationId: listPets
+              summary: List the pets
+              tags: [Pets]
+              parameters:
+                - { name: limit, in: query, required: true, schema: { type: integer, default: 20 } }
+                - { name: cursor, in: query, schema: { type: string } }
+                - { name: X-Tenant, in: header, required: true, example: acme, schema: { type: string } }
+                - { name: session, in: cookie, schema: { type: string } }
+              responses:
+                "200":
+                  description: A page of pets.
+                  content:
+                    application/json:
+                      schema: { type: array, items: { $ref: "#/components/schemas/Pet" } }
+            post:
+              operationId: createPet
+              tags: [Pets]
+              requestBody:
+                content:
+                  application/json:
+                    schema: { $ref: "#/components/schemas/NewPet" }
+              responses:
+                "201": { description: Created. }
+                "400": { description: Refused. }
+          /pets/{petId}:
+            parameters:
+              - { name: petId, in: path, required: true, schema: { type: integer } }
+            get:
+              operationId: getPetById
+              tags: [Pets]
+              security: [{ apiKey: [] }]
+              responses:
+                "2XX": { description: The pet. }
+            delete:
+              tags: [Pets]
+              security: [{ basicAuth: [] }]
+              responses:
+                default: { description: Whatever happened. }
+          /orders/{order-id}/items:
+            post:
+              operationId: addItem
+              security: [{ oauth: [write] }]
+              requestBody:
+                content:
+                  application/x-www-form-urlencoded:
+                    example: { sku: A-1, qty: 2 }
+              responses:
+                "202": { description: Accepted. }
+                "200": { description: Done. }
+        components:
+          securitySchemes:
+            bearerAuth: { type: http, scheme: bearer }
+            basicAuth: { type: http, scheme: basic }
+            apiKey: { type: apiKey, in: header, name: X-Api-Key }
+            oauth:
+              type: oauth2
+              flows: { clientCredentials: { tokenUrl: "https://auth.shop.test/token", scopes: { write: Write. } } }
+          schemas:
+            NewPet:
+              type: object
+              required: [name, age]
+              properties:
+                name: { type: string, example: Rex }
+                age: { type: integer }
+                kind: { type: string, enum: [dog, cat] }
+                nickname: { type: string, nullable: true }
+            Pet:
+              allOf:
+                - $ref: "#/components/schemas/NewPet"
+                - { type: object, properties: { id: { type: integer, example: 1 } } }
+        """
+
+    /// An OpenAPI 3.1 inventory in JSON: a relative server, a parameter with `examples`, a body schema with a type array
+    /// and `examples`, and a multipart body.
+    static let inventory = """
+        {
+          "openapi": "3.1.0",
+          "info": {"title": "Inventory", "version": "1"},
+          "servers": [{"url": "/inventory/v1"}],
+          "paths": {
+            "/stock/{sku}": {
+              "put": {
+                "operationId": "putStock",
+                "parameters": [{"name": "sku", "in": "path", "required": true,
+                                "examples": {"first": {"value": "A-1"}}, "schema": {"type": "string"}}],
+                "requestBody": {"content": {"application/json": {"schema": {
+                  "type": "object", "required": ["count"],
+                  "properties": {"count": {"type": ["integer", "null"], "examples": [5]}, "note": {"type": "string"}}}}}},
+                "responses": {"204": {"description": "Stored."}, "200": {"description": "Stored, with the stock."}}
+              }
+            },
+            "/upload": {
+              "post": {
+                "operationId": "upload",
+                "requestBody": {"content": {"multipart/form-data": {"schema": {"type": "object"}}}},
+                "responses": {"default": {"description": "Whatever happened."}}
+              }
+            }
+          }
+        }
+        """
+
+    /// The document read from `text`; fails the test with its problems when it cannot be.
+    static func document(_ text: String) throws -> OpenAPIDocument {
+        do {
+            return try OpenAPIDocument(bytes: Array(text.utf8))
+        } catch {
+            Issue.record("the document cannot be read: \(error.problems)")
+            throw error
+        }
+    }
+
+    /// The translation of `text`, read from `specs/NAME` as the output folder sees it.
+    static func translate(_ text: String, named name: String) throws -> OpenAPIImport.Result {
+        OpenAPIImport.translate(try document(text), specPath: "specs/" + name,
+                                environmentName: String(name.prefix { $0 != "." }))
+    }
+
+    /// The text of the written request file at `path`.
+    static func file(_ path: String, of result: OpenAPIImport.Result) throws -> String {
+        try #require(result.requests.first { $0.path == path }?.text, "no \(path) among \(result.requests.map(\.path))")
+    }
+
+    /// The problems of a document that cannot be used.
+    static func problems(_ text: String) throws -> [OpenAPIProblem] {
+        do {
+            _ = try OpenAPIDocument(bytes: Array(text.utf8))
+        } catch {
+            return error.problems
+        }
+        Issue.record("the document was read without problems")
+        return []
+    }
+
+    @Test(arguments: ["shop.yaml", "inventory.json"])
+    func everyWrittenFileDecodesWithoutErrors(_ name: String) throws {
+        let result = try Self.translate(name == "shop.yaml" ? Self.shop : Self.inventory, named: name)
+        for file in result.requests + [result.environment] {
+            let bytes = Array(file.text.utf8)
+            let decoded = file.path.hasPrefix("environments/")
+                ? FileDecoding.environment(bytes, path: file.path, name: "imported").diagnostics
+                : FileDecoding.requestFile(bytes, path: file.path, absolutePath: "/tmp/out/" + file.path, defaultName: "imported").diagnostics
+            let errors = decoded.filter { $0.severity == .error }
+            #expect(errors.isEmpty, "\(file.path):\n\(file.text)\n\(errors)")
+        }
+    }
+
+    @Test func operationsAreNumberedInDocumentOrderInFoldersByTagElseFirstSegment() throws {
+        let shop = try Self.translate(Self.shop, named: "shop.yaml")
+        #expect(shop.requests.map(\.path) == [
+            "requests/pets/01-list-pets.yaml", "requests/pets/02-create-pet.yaml", "requests/pets/03-get-pet-by-id.yaml",
+            "requests/pets/04-delete-pets-petid.yaml", "requests/orders/01-add-item.yaml",
+        ])
+        #expect(shop.environment.path == "environments/shop.yaml")
+        let inventory = try Self.translate(Self.inventory, named: "inventory.json")
+        #expect(inventory.requests.map(\.path) == ["requests/stock/01-put-stock.yaml", "requests/upload/01-upload.yaml"])
+    }
+
+    @Test func parametersBecomeVariablesAndTheSuccessStatusAndDocumentAreExpected() throws {
+        let shop = try Self.translate(Self.shop, named: "shop.yaml")
+        let list = try Self.file("requests/pets/01-list-pets.yaml", of: shop)
+        #expect(list.contains("name: List the pets\n"), "\(list)")
+        #expect(list.contains("  url: /pets\n"), "\(list)")
+        #expect(list.contains("  query:\n    limit: \"{{ limit }}\"\n"), "\(list)")
+        #expect(!list.contains("cursor"), "optional parameters are left out: \(list)")
+        #expect(list.contains("X-Tenant: \"{{ X-Tenant }}\""), "\(list)")
+        #expect(list.contains("expect:\n  status: 200\n  openapi: \"../../specs/shop.yaml\"\n"), "\(list)")
+        let read = try Self.file("requests/pets/03-get-pet-by-id.yaml", of: shop)
+        #expect(read.contains("  url: \"/pets/{{ petId }}\"\n"), "\(read)")
+        #expect(read.contains("status: \"2xx\"\n"), "\(read)")
+        let delete = try Self.file("requests/pets/04-delete-pets-petid.yaml", of: shop)
+        #expect(delete.contains("name: \"DELETE /pets/{petId}\"\n"), "\(delete)")
+        #expect(!delete.contains("status:"), "only default is documented: \(delete)")
+        let order = try Self.file("requests/orders/01-add-item.yaml", of: shop)
+        #expect(order.contains("  url: \"/orders/{{ order-id }}/items\"\n"), "\(order)")
+        #expect(order.contains("status: 200\n"), "the lowest 2xx: \(order)")
+        let stock = try Self.file("requests/stock/01-put-stock.yaml", of: Self.translate(Self.inventory, named: "inventory.json"))
+        #expect(stock.contains("status: 200\n  openapi: \"../../specs/inventory.json\"\n"), "\(stock)")
+    }
+
+    @Test func bodiesComeFromTheExampleElseTheSchema() throws {
+        let shop = try Self.translate(Self.shop, named: "shop.yaml")
+        let create = try Self.file("requests/pets/02-create-pet.yaml", of: shop)
+        #expect(create.contains("  json:\n    name: Rex\n    age: 0\n    kind: dog\n"), "\(create)")
+        let order = try Self.file("requests/orders/01-add-item.yaml", of: shop)
+        #expect(order.contains("  form:\n    sku: A-1\n    qty: \"2\"\n"), "\(order)")
+        let inventory = try Self.translate(Self.inventory, named: "inventory.json")
+        let stock = try Self.file("requests/stock/01-put-stock.yaml", of: inventory)
+        #expect(stock.contains("  json:\n    count: 5\n"), "\(stock)")
+        #expect(inventory.notes.contains { $0.message == "POST /upload: a multipart/form-data body is not translated: write it in the request file" },
+                "\(inventory.notes)")
+    }
+
+    @Test func securitySchemesBecomeAuthFromSecrets() throws {
+        let shop = try Self.translate(Self.shop, named: "shop.yaml")
+        #expect(try Self.file("requests/pets/01-list-pets.yaml", of: shop).contains("auth:\n  bearer: \"{{ token }}\"\n"))
+        let read = try Self.file("requests/pets/03-get-pet-by-id.yaml", of: shop)
+        #expect(read.contains("X-Api-Key: \"{{ apiKey }}\""), "\(read)")
+        #expect(!read.contains("bearer"), "the operation's own security wins: \(read)")
+        let delete = try Self.file("requests/pets/04-delete-pets-petid.yaml", of: shop)
+        #expect(delete.contains("basic:\n    username: \"{{ username }}\"\n    password: \"{{ password }}\"\n"), "\(delete)")
+        #expect(shop.notes.contains { $0.message == "POST /orders/{order-id}/items: the security scheme 'oauth' (oauth2) is not translated: add its auth to the request" },
+                "\(shop.notes)")
+        #expect(shop.environment.text.contains("""
+            secrets:
+              token:
+                env: API_TOKEN
+              apiKey:
+                env: API_KEY
+              username:
+                env: API_USERNAME
+              password:
+                env: API_PASSWORD
+            """), "\(shop.environment.text)")
+    }
+
+    @Test func theEnvironmentHasTheFirstServersURLAndTheExamples() throws {
+        let shop = try Self.translate(Self.shop, named: "shop.yaml")
+        #expect(shop.environment.text.hasPrefix("baseURL: https://eu.shop.test:8443/v2\nvariables:\n"), "\(shop.environment.text)")
+        #expect(shop.environment.text.contains("  limit: 20\n  X-Tenant: acme\n  petId: \(OpenAPIImport.placeholder)\n"),
+                "\(shop.environment.text)")
+        #expect(shop.placeholders == ["petId"])
+        let inventory = try Self.translate(Self.inventory, named: "inventory.json")
+        #expect(inventory.environment.text.hasPrefix("baseURL: http://localhost/inventory/v1\nvariables:\n  sku: A-1\n"),
+                "\(inventory.environment.text)")
+        #expect(inventory.notes.contains { $0.message.hasPrefix("the server URL '/inventory/v1' is relative") }, "\(inventory.notes)")
+    }
+
+    @Test func whatIsNotTranslatedIsListedAtItsPlace() throws {
+        let shop = try Self.translate(Self.shop, named: "shop.yaml")
+        let cookie = try #require(shop.notes.first { $0.message == "GET /pets: the cookie parameter 'session' is not translated" })
+        #expect(cookie.pointer == "/paths/~1pets/get/parameters/3")
+        #expect(cookie.mark == Mark(line: 22, column: 11), "\(cookie)")
+        let inventory = try Self.translate(Self.inventory, named: "inventory.json")
+        let upload = try #require(inventory.notes.first { $0.message.hasPrefix("POST /upload") })
+        #expect(upload.pointer == "/paths/~1upload/post/requestBody/content")
+        #expect(upload.mark?.line == 20, "\(upload)")
+    }
+
+    @Test func aDocumentWithoutServersIsForLocalhost() throws {
+        let result = try Self.translate("""
+            openapi: 3.1.0
+            info: { title: Bare, version: "1" }
+            paths:
+              /ping: { get: { responses: { "204": { description: Pong. } } } }
+            """, named: "bare.yaml")
+        #expect(result.environment.text == "baseURL: http://localhost\n", "\(result.environment.text)")
+        #expect(result.notes.map(\.message) == ["the document names no server: baseURL is http://localhost; change it to the API's address"])
+        #expect(result.requests.map(\.path) == ["requests/ping/01-get-ping.yaml"])
+    }
+
+    // MARK: documents that cannot be used
+
+    @Test func yamlThatDoesNotParseIsAnErrorAtItsLineAndColumn() throws {
+        let problems = try Self.problems("openapi: 3.0.3\ninfo: { title: Broken, version: \"1\"\npaths: {}\n")
+        #expect(problems.count == 1)
+        #expect(problems.first?.message.hasPrefix("is not valid YAML") == true, "\(problems)")
+        #expect(problems.first?.mark?.line == 3, "\(problems)")
+    }
+
+    @Test func jsonThatDoesNotParseIsAnErrorAtItsLineAndColumn() throws {
+        let problems = try Self.problems("{\"openapi\": \"3.1.0\",\n  \"info\": }\n")
+        #expect(problems.first?.message.hasPrefix("is not valid JSON") == true, "\(problems)")
+        #expect(problems.first?.mark == Mark(line: 2, column: 11), "\(problems)")
+    }
+
+    /// A 3.0 document of one operation whose 200 response's JSON schema, on line 11, is `schema`.
+    static func document(responseSchema schema: String) -> String {
+        """
+        openapi: 3.0.3
+        info: { title: One schema, version: "1" }
+        paths:
+          /a:
+            get:
+              responses:
+                "200":
+                  description: ok
+                  content:
+                    application/json:
+                      schema: \(schema)
+
+        """
+    }
+
+    @Test func anInvalidSchemaTypeIsLocated() throws {
+        let problems = try Self.problems(Self.document(responseSchema: "{ type: strin }"))
+        let problem = try #require(problems.first)
+        #expect(problem.message.hasPrefix("breaks the OpenAPI rules"), "\(problems)")
+        #expect(problem.pointer.hasPrefix("/paths/~1a/get/responses/200"), "\(problems)")
+        #expect((problem.mark?.line ?? 0) >= 7, "\(problems)")
+    }
+
+    @Test func aDuplicateOperationIdIsLocatedAtTheSecond() throws {
+        let problems = try Self.problems("""
+            openapi: 3.1.0
+            info: { title: Twice, version: "1" }
+            paths:
+              /a: { get: { operationId: same, responses: { "200": { description: ok } } } }
+              /b:
+                post:
+                  operationId: same
+                  responses: { "200": { description: ok } }
+            """)
+        #expect(problems.map(\.message) == ["operationId 'same' is used twice: GET /a has it too; operation ids are unique in a document"])
+        #expect(problems.first?.pointer == "/paths/~1b/post/operationId")
+        #expect(problems.first?.mark == Mark(line: 7, column: 20), "\(problems)")
+    }
+
+    @Test func aReferenceThatDoesNotResolveIsLocatedAtTheRef() throws {
+        let problems = try Self.problems(Self.document(responseSchema: ##"{ $ref: "#/components/schemas/Missing" }"##)
+                                         + "components:\n  schemas: {}\n")
+        let problem = try #require(problems.first { $0.message.contains("does not resolve") }, "\(problems)")
+        #expect(problem.message == "$ref '#/components/schemas/Missing' does not resolve: nothing is at that place in the document")
+        #expect(problem.pointer == "/paths/~1a/get/responses/200/content/application~1json/schema/$ref")
+        #expect(problem.mark?.line == 11, "\(problem)")
+        #expect(problems.count == 1, "reported once: \(problems)")
+    }
+
+    @Test func swagger2IsNamedWithHowToConvertIt() throws {
+        let problems = try Self.problems("{\"swagger\": \"2.0\", \"info\": {\"title\": \"Old\", \"version\": \"1\"}, \"paths\": {}}")
+        #expect(problems.map(\.message) == ["is a Swagger 2.0 document, not OpenAPI 3"])
+        #expect(problems.first?.suggestion == "convert it to OpenAPI 3.0 or 3.1 first")
+        #expect(problems.first?.mark == Mark(line: 1, column: 1), "\(problems)")
+    }
+
+    @Test func anotherVersionOrNoVersionIsNamed() throws {
+        #expect(try Self.problems("openapi: 4.0.0\ninfo: {}\n").map(\.message) == ["has OpenAPI version '4.0.0'; 3.0.x and 3.1.x are read"])
+        #expect(try Self.problems("info: { title: t }\n").first?.message.hasPrefix("is not an OpenAPI document") == true)
+        #expect(try Self.problems("").first?.message.hasPrefix("is empty") == true)
+    }
+}
