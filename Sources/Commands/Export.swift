@@ -63,8 +63,16 @@ public struct ExportCurl: Sendable {
         let written = builder.writtenOptions(of: step)
         var bodyFile: String?
         if case .file(let reference)? = step.request.body?.value { bodyFile = Self.displayPath(reference.absolutePath) }
+        let inlineQuery = (try? scope.resolveString(step.request.url)).map(Self.queryItemCount) ?? 0
         return ExportedRequest(request: request, bodyFile: bodyFile, timeout: written.timeout?.value,
-                               writesMaxRedirects: written.maxRedirects != nil)
+                               writesMaxRedirects: written.maxRedirects != nil,
+                               appendedQueryItems: Self.queryItemCount(request.displayURL) - inlineQuery)
+    }
+
+    /// How many query items a URL's text has (as runner parses it, encoded when it does not parse as written).
+    private static func queryItemCount(_ url: String) -> Int {
+        let components = URLComponents(string: url) ?? PercentEncoding.encodeURL(url).flatMap(URLComponents.init(string:))
+        return components?.percentEncodedQueryItems?.count ?? 0
     }
 
     /// `scope` with the row's fields as variables.

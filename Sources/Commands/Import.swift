@@ -59,7 +59,7 @@ public struct ImportCurl: Sendable {
     /// in place or none is.
     private func write(_ documents: [RequestDocument], to placement: OutputPlacement) -> ExitStatus {
         let targets = placement.targets(for: documents)
-        if let problem = placement.problem(writing: targets.count) {
+        if let problem = placement.problem(writing: documents.count) {
             Console.error("error: \(problem)")
             return .badCommandLine
         }

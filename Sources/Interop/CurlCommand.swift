@@ -69,6 +69,10 @@ public struct CurlCommand: Sendable {
             throw InteropProblem("not a curl command: it starts with '\(program.text)'", at: program.mark,
                                  suggestion: "give curl commands, one per line (continue a line with '\\'), such as curl 'https://api.example.com/users'")
         }
+        if let caret = words.first(where: { $0.text.hasPrefix("^") && $0.text.dropFirst().contains("^") }) {
+            throw InteropProblem("'\(caret.text)' is quoted for Windows' cmd (^\"…^\"), which runner does not read", at: caret.mark,
+                                 suggestion: "copy the request as cURL (bash), or write the command with '…' quotes")
+        }
         var curl = CurlCommand(number: command.number, mark: program.mark)
         while let word = words.popFirst() {
             let text = word.text

@@ -11,12 +11,17 @@ public struct ExportedRequest: Sendable {
     public var timeout: Duration?
     /// Whether `maxRedirects` was written (curl's own limit is 50, runner's 10).
     public var writesMaxRedirects: Bool
+    /// How many of the URL's last query items `query:` and the environment added (runner encodes their values as query
+    /// values; the query the `url:` writes is encoded as a URL).
+    public var appendedQueryItems: Int
 
-    public init(request: HTTPRequest, bodyFile: String? = nil, timeout: Duration? = nil, writesMaxRedirects: Bool = false) {
+    public init(request: HTTPRequest, bodyFile: String? = nil, timeout: Duration? = nil, writesMaxRedirects: Bool = false,
+                appendedQueryItems: Int = 0) {
         self.request = request
         self.bodyFile = bodyFile
         self.timeout = timeout
         self.writesMaxRedirects = writesMaxRedirects
+        self.appendedQueryItems = appendedQueryItems
     }
 }
 
@@ -45,12 +50,10 @@ public struct CurlExport {
         case ("HEAD", false): words.append([.literal("--head")])
         default: words.append([.literal("-X"), .literal(request.method.rawValue)])
         }
-        var components = request.components
-        components.user = nil
-        components.password = nil
-        words.append([placeholders.shellText(components.string ?? request.displayURL)])
+        words.append([urlWord(exported)])
         var headers = request.headers
-        if exported.bodyFile == nil { headers.addMissing(from: request.body.additionalHeaders) }
+        // curl writes the multipart Content-Type itself, with the boundary of the parts it sends.
+        if !(request.body is MultipartBody) { headers.addMissing(from: request.body.additionalHeaders) }
         for header in headers { words.append([.literal("-H"), placeholders.shellText("\(header.name): \(header.value)")]) }
         switch request.options.auth {
         case .none: break
@@ -59,7 +62,7 @@ public struct CurlExport {
             words.append([.literal("-H"), placeholders.shellText("Authorization: Bearer \(token)")])
         case .oauth2ClientCredentials(let credentials):
             comments.append(oauth2Comment(credentials))
-            words.append([.literal("-H"), ShellText([.literal("Authorization: Bearer "), .variable(Self.oauth2TokenVariable)])])
+            words.append([.literal("-H"), ShellText([.literal("Authorization: Bearer "), .variable(Self.oauth2TokenVariable, .none)])])
         }
         words += bodyWords(exported)
         words += optionWords(exported)
@@ -70,18 +73,33 @@ public struct CurlExport {
         return ((comments + [lines.joined(separator: " \\\n")]).joined(separator: "\n"), variables.uniquedInOrder())
     }
 
-    /// The body as curl options: `--data-raw` for JSON and text, `--data-urlencode` per form field, `--form-string` and
+    /// The URL without credentials, each reference encoded at run time as runner encodes its value there: in the path
+    /// and the query the `url:` writes as in a URL, in the items `query:` and the environment add as a query value.
+    private func urlWord(_ exported: ExportedRequest) -> ShellText {
+        var components = exported.request.components
+        components.user = nil
+        components.password = nil
+        let url = components.string ?? exported.request.displayURL
+        guard let questionMark = url.firstIndex(of: "?") else { return placeholders.shellText(url, encoding: .url) }
+        // Split once, between the written query and the added items, so that a hidden value is found whole.
+        let items = url[url.index(after: questionMark)...].split(separator: "&", omittingEmptySubsequences: false)
+        let written = items.count - min(exported.appendedQueryItems, items.count)
+        let added = items[written...].joined(separator: "&")
+        let start = url[...questionMark] + items[..<written].joined(separator: "&") + (written > 0 && !added.isEmpty ? "&" : "")
+        return placeholders.shellText(String(start), encoding: .url) + placeholders.shellText(added, encoding: .query)
+    }
+
+    /// The body as curl options: `--data-raw` for JSON and text and per form field (encoded), `--form-string` and
     /// `-F name=@file` per multipart part, `--data-binary @file` for a file.
     private func bodyWords(_ exported: ExportedRequest) -> [[ShellText]] {
         if let file = exported.bodyFile { return [[.literal("--data-binary"), .literal("@" + file)]] }
         let body = exported.request.body
         guard !body.isEmpty else { return [] }
         if let form = body as? FormBody {
+            // Encoded here as runner encodes them (curl's --data-urlencode writes a space as `+`, runner as `%20`).
             return form.fields.map { field in
-                if PercentEncoding.encode(field.name) == field.name {
-                    return [.literal("--data-urlencode"), placeholders.shellText("\(field.name)=\(field.value)")]
-                }
-                return [.literal("--data-raw"), placeholders.shellText(PercentEncoding.encode(field.name) + "=" + PercentEncoding.encode(field.value))]
+                [.literal("--data-raw"), placeholders.shellText(PercentEncoding.encode(field.name) + "=" + PercentEncoding.encode(field.value),
+                                                                encoding: .query)]
             }
         }
         if let multipart = body as? MultipartBody {
@@ -98,7 +116,9 @@ public struct CurlExport {
                 }
             }
         }
-        if let json = body as? JSONBody { return [[.literal("--data-raw"), placeholders.shellText(json.value.serialized())]] }
+        if let json = body as? JSONBody {
+            return [[.literal("--data-raw"), placeholders.shellText(json.value.serialized(), encoding: .json)]]
+        }
         let data = (try? body.encode()) ?? Data()
         return [[.literal("--data-raw"), placeholders.shellText(String(decoding: data, as: UTF8.self))]]
     }

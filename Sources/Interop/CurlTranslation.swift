@@ -51,11 +51,10 @@ public struct CurlTranslation {
     }
 
     private mutating func document() throws(InteropProblem) -> RequestDocument {
-        let (url, query) = try target()
+        let (url, path, query) = try target()
         var headers = try headerFields()
         let method = command.method?.text ?? (command.head ? "HEAD" : command.dataInQuery ? "GET"
             : command.data.isEmpty && command.formParts.isEmpty ? "GET" : "POST")
-        let path = URLComponents(string: url)?.percentEncodedPath ?? ""
         var document = RequestDocument(name: "\(method) \(path.isEmpty ? "/" : path)", method: method, url: url)
         document.query = query
         if command.dataInQuery {
@@ -75,8 +74,9 @@ public struct CurlTranslation {
 
     // MARK: URL
 
-    /// The URL without its query, and the query's parameters (repeated names as lists).
-    private mutating func target() throws(InteropProblem) -> (url: String, query: [(name: String, values: [String])]) {
+    /// The URL without its query, its path, and the query's parameters (repeated names as lists). `{{ name }}` stays a
+    /// template; a `%` that does not start an escape is written `%25`, and then the query stays in the URL.
+    private mutating func target() throws(InteropProblem) -> (url: String, path: String, query: [(name: String, values: [String])]) {
         guard let written = command.urls.first else {
             throw InteropProblem("no URL: curl needs the address to send the request to", at: command.mark,
                                  suggestion: "add the URL, such as curl 'https://api.example.com/users'")
@@ -85,7 +85,9 @@ public struct CurlTranslation {
             throw InteropProblem("a second URL ('\(command.urls[1].text)'): a request file sends one request", at: command.urls[1].mark,
                                  suggestion: "give each URL its own curl command (one per line)")
         }
-        let text = written.text.contains("://") ? written.text : "http://" + written.text
+        let templates = TemplateTokens(written.text)
+        let escaped = Self.escapingLonePercents(templates.text)
+        let text = escaped.text.contains("://") ? escaped.text : "http://" + escaped.text
         guard var components = URLComponents(string: text) ?? PercentEncoding.encodeURL(text).flatMap(URLComponents.init(string:)),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = components.host, !host.isEmpty
@@ -95,9 +97,13 @@ public struct CurlTranslation {
         }
         components.fragment = nil
         var query: [(name: String, values: [String])] = []
+        if let lone = escaped.lone {
+            warn("'\(lone)' is not a percent-escape: its '%' is written %25 (curl sends it as it is; runner sends a valid URL)",
+                 at: written.mark, suggestion: "write %25 for a percent sign, or the escape you meant")
+        }
         if let encoded = components.percentEncodedQuery, !encoded.isEmpty {
-            if let fields = Self.formFields(encoded) {
-                query = Self.grouped(fields)
+            if escaped.lone == nil, let fields = Self.formFields(encoded) {
+                query = Self.grouped(fields).map { (templates.restored($0.name), $0.values.map(templates.restored)) }
                 components.percentEncodedQuery = nil
             } else {
                 warn("the query string is kept in the URL: it is not name=value pairs that decode", at: written.mark)
@@ -106,7 +112,27 @@ public struct CurlTranslation {
         if components.password != nil {
             warn("the URL holds a password, written as it was", at: written.mark, suggestion: RequestDocument.secretSuggestion("password"))
         }
-        return (components.string ?? text, query)
+        return (templates.restored(components.string ?? text), templates.restored(components.percentEncodedPath), query)
+    }
+
+    /// `text` with each `%` that is not followed by two hex digits written `%25`, and the first such `%` and what follows.
+    static func escapingLonePercents(_ text: String) -> (text: String, lone: String?) {
+        var result = ""
+        var lone: String?
+        var rest = Substring(text)
+        while let percent = rest.firstIndex(of: "%") {
+            result += rest[..<percent]
+            let escape = rest[percent...].prefix(3)
+            if escape.count == 3, escape.dropFirst().allSatisfy(\.isHexDigit) {
+                result += escape
+                rest = rest[escape.endIndex...]
+            } else {
+                lone = lone ?? String(escape)
+                result += "%25"
+                rest = rest[rest.index(after: percent)...]
+            }
+        }
+        return (result + rest, lone)
     }
 
     /// `a=1&b=x%20y&b=z` as decoded pairs (`+` as a space); nil when a piece has no `=` or does not decode.
@@ -177,9 +203,16 @@ public struct CurlTranslation {
             add("Cookie", cookie.text, at: cookie.mark)
         }
         for field in fields where Self.isSecretHeader(field.name) && !HTTPHeaders.sameName(field.name, "Authorization") {
-            warn("the \(field.name) header's value is written as it was", at: field.mark, suggestion: RequestDocument.secretSuggestion("value"))
+            warn("the \(field.name) header's value is written as it was", at: field.mark, suggestion: Self.headerSecretSuggestion(field.name))
         }
         return fields
+    }
+
+    /// The secret hint for a header's value, named after the header: `X-Api-Key` gives `xApiKey` read from `X_API_KEY`.
+    private static func headerSecretSuggestion(_ header: String) -> String {
+        let words = header.split { !$0.isLetter && !$0.isNumber }.map { $0.lowercased() }
+        let variable = (words.first ?? "value") + words.dropFirst().map(\.capitalized).joined()
+        return RequestDocument.secretSuggestion(variable, env: words.map { $0.uppercased() }.joined(separator: "_"))
     }
 
     /// Header names whose values are credentials.
@@ -208,11 +241,11 @@ public struct CurlTranslation {
                 warn("the Basic credentials are written as they were", at: header.mark, suggestion: RequestDocument.secretSuggestion("password"))
                 return .basic(username: String(credentials[..<colon]), password: String(credentials[credentials.index(after: colon)...]))
             }
-            warn("the Authorization header is written as it was", at: header.mark, suggestion: RequestDocument.secretSuggestion("value"))
+            warn("the Authorization header is written as it was", at: header.mark, suggestion: Self.headerSecretSuggestion("Authorization"))
             return nil
         }
         if let index = headerIndex {
-            warn("the Authorization header is written as it was", at: headers[index].mark, suggestion: RequestDocument.secretSuggestion("value"))
+            warn("the Authorization header is written as it was", at: headers[index].mark, suggestion: Self.headerSecretSuggestion("Authorization"))
         }
         if let user = command.user {
             guard let colon = user.text.firstIndex(of: ":") else {
@@ -246,6 +279,7 @@ public struct CurlTranslation {
         if let file = try fileBody() { return .file(file) }
         let contentTypeIndex = headers.firstIndex { HTTPHeaders.sameName($0.name, "Content-Type") }
         let contentType = contentTypeIndex.map { headers[$0].value.lowercased() }
+        let mediaType = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }
         let text = try dataText()
         let sentAsJSON = command.data.contains { $0.kind == .json }
         if sentAsJSON || contentType?.contains("json") == true || contentType == nil {
@@ -257,7 +291,7 @@ public struct CurlTranslation {
                 return .json(value)
             }
         }
-        if contentType == nil || contentType == "application/x-www-form-urlencoded", let form = try? dataFields(requireFields: true) {
+        if contentType == nil || mediaType == "application/x-www-form-urlencoded", let form = try? dataFields(requireFields: true) {
             if let index = contentTypeIndex { headers.remove(at: index) }
             noteSecretFields(form.fields, at: form.mark)
             return .form(form.fields)
@@ -427,5 +461,33 @@ extension JSONValue {
         case .array, .object: true
         default: false
         }
+    }
+}
+
+/// The `{{ … }}` templates of a URL as written, replaced by letters a URL keeps as they are while it is read, then put
+/// back.
+struct TemplateTokens {
+    /// The text with each template as a token.
+    let text: String
+    /// Each token and the template it stands for.
+    private let templates: [(token: String, template: String)]
+
+    init(_ written: String) {
+        var text = ""
+        var templates: [(token: String, template: String)] = []
+        var rest = Substring(written)
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            let token = "runnertemplate\(templates.count)token"
+            text += rest[..<open.lowerBound] + token
+            templates.append((token, String(rest[open.lowerBound..<close.upperBound])))
+            rest = rest[close.upperBound...]
+        }
+        self.text = text + rest
+        self.templates = templates
+    }
+
+    /// `text` with the tokens as the templates they stand for.
+    func restored(_ text: String) -> String {
+        templates.reduce(text) { $0.replacingOccurrences(of: $1.token, with: $1.template) }
     }
 }

@@ -85,9 +85,10 @@ public struct RequestDocument: Sendable {
         }
     }
 
-    /// How to keep a credential out of the file: a hint for a value written as it was.
-    public static func secretSuggestion(_ name: String) -> String {
-        "keep it out of the file: add `\(name): { env: API_\(name.uppercased()) }` to the environment's secrets and write \"{{ \(name) }}\" here"
+    /// How to keep a credential out of the file: a hint for a value written as it was, read from `env` (by default
+    /// `API_` and the name in capitals).
+    public static func secretSuggestion(_ name: String, env: String? = nil) -> String {
+        "keep it out of the file: add `\(name): { env: \(env ?? "API_" + name.uppercased()) }` to the environment's secrets and write \"{{ \(name) }}\" here"
     }
 
     /// The body's key and value.

@@ -1,4 +1,91 @@
 import Foundation
+import HTTPCore
+
+/// How the shell encodes a variable's value when the command runs, as runner encodes a value at that place of the
+/// request, so that curl sends what `runner run` sends whatever the value holds.
+public enum ShellEncoding: Sendable, Hashable, CaseIterable {
+    /// As it is: headers, `-u`, text bodies, `--data-urlencode` and `--form-string` (curl encodes those itself).
+    case none
+    /// Escaped for the inside of a JSON string (`"`, `\`, control characters), as in runner's JSON bodies.
+    case json
+    /// As runner writes a value into the URL's text: as it is when it holds only characters a URL may hold (and valid
+    /// `%XX` escapes); otherwise, as Foundation then encodes the whole URL, every byte but letters, digits and
+    /// `-._~!$&'()*+,;=:@/?#` percent-encoded (a `%` too).
+    case url
+    /// Percent-encoded as runner encodes a `query:` value or a form field: all but letters, digits and `-._~`.
+    case query
+
+    /// `value` encoded as runner writes it in a request (the text a secret's value takes there).
+    public func encode(_ value: String) -> String {
+        switch self {
+        case .none: value
+        case .json: String(JSONValue.string(value).serialized().dropFirst().dropLast())
+        case .url: Self.holdsOnlyURLCharacters(value) ? value : Self.percentEncoded(value, keeping: Self.urlPunctuation)
+        case .query: PercentEncoding.encode(value)
+        }
+    }
+
+    /// The double-quoted shell text that gives the value of the shell variable `name` encoded: `"$NAME"`, or a command
+    /// substitution that pipes it through `awk` (POSIX; run with `LC_ALL=C`, so it reads bytes). `printf '%s\n'` ends
+    /// the value with a line break, so awk reads every line of it, the last one too, and joins them with `\n`.
+    func reference(to name: String) -> String {
+        let program: String
+        switch self {
+        case .none: return "\"$\(name)\""
+        case .json: program = Self.jsonProgram
+        case .url: program = Self.percentProgram(keeping: Self.urlPunctuation.replacingOccurrences(of: "'", with: #"\047"#), unlessValid: true)
+        case .query: program = Self.percentProgram(keeping: "", unlessValid: false)
+        }
+        return "\"$(printf '%s\\n' \"$\(name)\" | LC_ALL=C awk '\(program)')\""
+    }
+
+    /// Reads the value's lines back into one text (`s`).
+    private static let joinLines = #"{ s = s (NR > 1 ? "\n" : "") $0 }"#
+
+    /// An awk program escaping its input for a JSON string: `\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f` and `\u00XX`.
+    private static let jsonProgram = #"BEGIN { for (i = 1; i < 32; i++) e[sprintf("%c", i)] = sprintf("\\u%04x", i); "#
+        + #"e["\n"] = "\\n"; e["\r"] = "\\r"; e["\t"] = "\\t"; e["\b"] = "\\b"; e["\f"] = "\\f"; e["\""] = "\\\""; e["\\"] = "\\\\" } "#
+        + joinLines
+        + #" END { n = length(s); for (i = 1; i <= n; i++) { c = substr(s, i, 1); if (c in e) c = e[c]; printf "%s", c } }"#
+
+    /// An awk program percent-encoding every byte of its input but letters, digits, `-._~` and `kept` (an awk string);
+    /// with `unlessValid`, the input is printed as it is when it holds only those and valid `%XX` escapes.
+    private static func percentProgram(keeping kept: String, unlessValid: Bool) -> String {
+        let valid = #"t = s; gsub(/%[0-9A-Fa-f][0-9A-Fa-f]/, "", t); if (t ~ /^[0-9A-Za-z._~!$&\047()*+,;=:@\/?#-]*$/) { printf "%s", s; exit } "#
+        return #"BEGIN { for (i = 1; i < 256; i++) o[sprintf("%c", i)] = i } "# + joinLines + " END { " + (unlessValid ? valid : "")
+            + #"n = length(s); for (i = 1; i <= n; i++) { c = substr(s, i, 1); "#
+            + #"if (c ~ /[0-9A-Za-z._~-]/ || index(""# + kept + #"", c)) printf "%s", c; else printf "%%%02X", o[c] } }"#
+    }
+
+    /// The punctuation runner's URLs keep as it is, besides `-._~`.
+    private static let urlPunctuation = "!$&'()*+,;=:@/?#"
+
+    /// Whether `value` holds only letters, digits, `-._~`, `urlPunctuation` and valid `%XX` escapes.
+    private static func holdsOnlyURLCharacters(_ value: String) -> Bool {
+        var bytes = value.utf8[...]
+        while let byte = bytes.popFirst() {
+            if byte == UInt8(ascii: "%") {
+                guard bytes.count >= 2, bytes.prefix(2).allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }) else { return false }
+                bytes = bytes.dropFirst(2)
+            } else if !isUnreserved(byte), !urlPunctuation.utf8.contains(byte) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Letters, digits and `-._~`.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        byte < 0x80 && PercentEncoding.encode(String(UnicodeScalar(byte))).utf8.count == 1
+    }
+
+    /// Every byte of `value` but letters, digits, `-._~` and `kept` percent-encoded.
+    private static func percentEncoded(_ value: String, keeping kept: String) -> String {
+        value.utf8.map { byte in
+            isUnreserved(byte) || kept.utf8.contains(byte) ? String(UnicodeScalar(byte)) : "%" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+        }.joined()
+    }
+}
 
 /// A shell word made of literal text and references to shell variables, quoted so that a POSIX shell passes exactly
 /// that text with each variable's value in its place: `'{"token":"'"$API_TOKEN"'"}'`.
@@ -6,8 +93,8 @@ public struct ShellText: Sendable, Hashable {
     /// Literal text or a variable reference.
     public enum Segment: Sendable, Hashable {
         case literal(String)
-        /// A shell variable name (`[A-Za-z_][A-Za-z0-9_]*`), written `"$NAME"`.
-        case variable(String)
+        /// A shell variable name (`[A-Za-z_][A-Za-z0-9_]*`), written `"$NAME"`, its value encoded as the place needs.
+        case variable(String, ShellEncoding)
     }
 
     public var segments: [Segment]
@@ -19,18 +106,26 @@ public struct ShellText: Sendable, Hashable {
     /// A word of literal text.
     public static func literal(_ text: String) -> ShellText { ShellText([.literal(text)]) }
 
+    /// The two words as one, the literal text where they meet joined.
+    public static func + (lhs: ShellText, rhs: ShellText) -> ShellText {
+        guard case .literal(let end)? = lhs.segments.last, case .literal(let start)? = rhs.segments.first else {
+            return ShellText(lhs.segments + rhs.segments)
+        }
+        return ShellText(lhs.segments.dropLast() + [.literal(end + start)] + rhs.segments.dropFirst())
+    }
+
     /// The variables the word refers to.
     public var variables: [String] {
-        segments.compactMap { if case .variable(let name) = $0 { name } else { nil } }
+        segments.compactMap { if case .variable(let name, _) = $0 { name } else { nil } }
     }
 
     /// The word as a shell reads it back: plain when it holds only characters no shell treats specially, otherwise
-    /// literal runs in single quotes (a `'` written `'\''`) and variables as `"$NAME"`.
+    /// literal runs in single quotes (a `'` written `'\''`) and variables as `"$NAME"` (or their encoding's command).
     public var quoted: String {
         if segments.isEmpty { return "''" }
         return segments.map { segment in
             switch segment {
-            case .variable(let name): "\"$\(name)\""
+            case let .variable(name, encoding): encoding.reference(to: name)
             case .literal(let text): Self.quote(text)
             }
         }.joined()
@@ -62,7 +157,7 @@ public struct ShellText: Sendable, Hashable {
 
 /// Marks that stand for values an export must not print (secrets, captures not known before a run): a template
 /// resolves to a mark, which survives URL, form and JSON encoding (letters, digits, `~`, `_` and `-` only) and becomes
-/// a `"$NAME"` reference in the command.
+/// a `"$NAME"` reference in the command (encoded at run time where runner encodes the value).
 public struct ValuePlaceholders: Sendable {
     /// Random letters that make the marks unlike any text of a collection.
     private let nonce: String
@@ -78,8 +173,10 @@ public struct ValuePlaceholders: Sendable {
         "~rv\(nonce)~\(variable)~"
     }
 
-    /// `text` as a shell word: each mark becomes its variable, each hidden value the variable that holds it.
-    public func shellText(_ text: String) -> ShellText {
+    /// `text` as a shell word: each mark becomes its variable, encoded at run time as `encoding` says (how runner
+    /// encodes a value at the place `text` goes), and each hidden value, in any form runner writes it (as it is,
+    /// JSON-escaped or percent-encoded), the variable that holds it, encoded the same way.
+    public func shellText(_ text: String, encoding: ShellEncoding = .none) -> ShellText {
         var segments: [ShellText.Segment] = []
         var rest = Substring(text)
         let opening = "~rv\(nonce)~"
@@ -90,24 +187,37 @@ public struct ValuePlaceholders: Sendable {
                 rest = afterOpening
                 continue
             }
-            segments.append(.variable(String(afterOpening[..<end])))
+            segments.append(.variable(String(afterOpening[..<end]), encoding))
             rest = afterOpening[afterOpening.index(after: end)...]
         }
         appendLiteral(rest, to: &segments)
         return ShellText(segments)
     }
 
+    /// Each hidden value in every form runner writes it, with the variable and the encoding that give that form, the
+    /// longest first.
+    private var hiddenForms: [(text: String, variable: String, encoding: ShellEncoding)] {
+        var forms: [(text: String, variable: String, encoding: ShellEncoding)] = []
+        for entry in hiddenValues where !entry.value.isEmpty {
+            for encoding in ShellEncoding.allCases {
+                let text = encoding.encode(entry.value)
+                if !forms.contains(where: { $0.text == text }) { forms.append((text, entry.variable, encoding)) }
+            }
+        }
+        return forms.sorted { $0.text.count > $1.text.count }
+    }
+
     /// Appends literal text, with hidden values in it as variables.
     private func appendLiteral(_ text: Substring, to segments: inout [ShellText.Segment]) {
         guard !text.isEmpty else { return }
-        let hidden = hiddenValues.filter { !$0.value.isEmpty }.sorted { $0.value.count > $1.value.count }
-        guard let first = hidden.compactMap({ entry in text.range(of: entry.value).map { (entry, $0) } })
-            .min(by: { $0.1.lowerBound < $1.1.lowerBound }) else {
-            segments.append(.literal(String(text)))
-            return
+        let forms = hiddenForms
+        var rest = text
+        while let first = forms.compactMap({ form in rest.range(of: form.text).map { (form, $0) } })
+            .min(by: { $0.1.lowerBound < $1.1.lowerBound }) {
+            if !rest[..<first.1.lowerBound].isEmpty { segments.append(.literal(String(rest[..<first.1.lowerBound]))) }
+            segments.append(.variable(first.0.variable, first.0.encoding))
+            rest = rest[first.1.upperBound...]
         }
-        if !text[..<first.1.lowerBound].isEmpty { segments.append(.literal(String(text[..<first.1.lowerBound]))) }
-        segments.append(.variable(first.0.variable))
-        appendLiteral(text[first.1.upperBound...], to: &segments)
+        if !rest.isEmpty { segments.append(.literal(String(rest))) }
     }
 }

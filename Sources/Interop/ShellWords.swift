@@ -150,11 +150,11 @@ public struct ShellSplitter {
                 piped = piped || scalar == "|"
                 if scalar != "|" {
                     while current == " " || current == "\t" { advance() }
-                    if let target = try word() { ignored.append(target) }
+                    if let target = try word() { ignored[ignored.count - 1].text += " " + target.text }
                 }
             default:
                 guard let word = try word() else { continue }
-                if piped { ignored.append(word) } else { words.append(word) }
+                if piped, !ignored.isEmpty { ignored[ignored.count - 1].text += " " + word.text } else { words.append(word) }
             }
         }
         finish()

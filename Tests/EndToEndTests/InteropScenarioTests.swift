@@ -25,6 +25,20 @@ import Testing
         ["/usr/bin/curl", "/usr/local/bin/curl", "/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// Runs the collection with `arguments`, exports it as curl commands and runs those with `/bin/sh`, checking each
+    /// exits 0; the export's output.
+    private static func runThenRunTheExport(_ arguments: [String], in folder: URL,
+                                            environment: [String: String]) async throws -> RunnerProcess.Result {
+        let run = try await RunnerProcess.run(["run"] + arguments, in: folder, environment: environment)
+        #expect(run.exitCode == 0, "\(run.stdout)\n\(run.stderr)")
+        let export = try await RunnerProcess.run(["export", "curl"] + arguments, in: folder, environment: environment)
+        #expect(export.exitCode == 0, "\(export.stderr)")
+        let shell = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"), ["-c", "set -e\n" + export.stdout],
+                                                in: folder, environment: environment)
+        #expect(shell.exitCode == 0, "\(export.stdout)\n\(shell.stderr)")
+        return export
+    }
+
     @Test func everyCopyAsCurlFixtureImportsIntoFilesThatValidateAccepts() async throws {
         try await Self.inFolder { folder in
             try Self.write("not really a png", to: "photo.png", in: folder)
@@ -104,16 +118,10 @@ import Testing
             let secret = "s3cret-token-value"
             var environment = Self.environment
             environment["INTEROP_TOKEN"] = secret
-            let arguments = ["requests", "--env", "test", "--var", "port=\(server.port)"]
-            let run = try await RunnerProcess.run(["run"] + arguments, in: folder, environment: environment)
-            #expect(run.exitCode == 0, "\(run.stdout)\n\(run.stderr)")
-            let export = try await RunnerProcess.run(["export", "curl"] + arguments, in: folder, environment: environment)
-            #expect(export.exitCode == 0, "\(export.stderr)")
+            let export = try await Self.runThenRunTheExport(["requests", "--env", "test", "--var", "port=\(server.port)"],
+                                                            in: folder, environment: environment)
             #expect(!export.stdout.contains(secret) && !export.stderr.contains(secret))
             #expect(export.stdout.contains("# $INTEROP_TOKEN: the secret 'token'"))
-            let shell = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"), ["-c", "set -e\n" + export.stdout],
-                                                    in: folder, environment: environment)
-            #expect(shell.exitCode == 0, "\(export.stdout)\n\(shell.stderr)")
             let received = server.receivedRequests()
             try #require(received.count == 4, "\(export.stdout)")
             for (byRunner, byCurl) in zip(received[0..<2], received[2..<4]) {
@@ -159,6 +167,71 @@ import Testing
             let text = try String(contentsOf: folder.appendingPathComponent("requests/ping.yaml"), encoding: .utf8)
             #expect(text.hasPrefix("name: POST /ping\n"))
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("requests").path) == ["ping.yaml"])
+        }
+    }
+
+    @Test func severalCommandsAreNotWrittenIntoOneFile() async throws {
+        try await Self.inFolder { folder in
+            try Self.write("curl http://a.example.com/x\ncurl http://b.example.com/y\n", to: "two.txt", in: folder)
+            let fromFile = try await RunnerProcess.run(["import", "curl", "two.txt", "--out", "two.yaml"], in: folder,
+                                                       environment: Self.environment)
+            #expect(fromFile.exitCode == 1, "\(fromFile.stdout)\n\(fromFile.stderr)")
+            #expect(fromFile.stderr.contains("--out two.yaml names one file, and the input has 2 commands"))
+            #expect(!fromFile.stdout.contains("wrote"))
+            let runner = try RunnerProcess.executable.path
+            let fromStandardInput = try await RunnerProcess.run(
+                program: URL(fileURLWithPath: "/bin/sh"), ["-c", "\"$0\" import curl - --out two.yaml < two.txt", runner],
+                in: folder, environment: Self.environment)
+            #expect(fromStandardInput.exitCode == 1, "\(fromStandardInput.stdout)\n\(fromStandardInput.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["two.txt"])
+        }
+    }
+
+    @Test(.enabled(if: curl != nil, "curl is not installed: the exported commands cannot be run"))
+    func exportedCommandsSendEveryBodyKindAndAnySecretValueAsRunDoes() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.stop() } }
+        try await Self.inFolder { folder in
+            try Self.write("""
+                baseURL: http://127.0.0.1:{{ port }}
+                variables: { port: 1, greeting: "hello {{ password }}!" }
+                secrets:
+                  password: { env: QA_PASSWORD }
+                """, to: "environments/qa.yaml", in: folder)
+            let requests = [
+                "01-json": "method: POST\n  url: /echo/json\n  json: { greet: \"{{ greeting }}\", password: \"{{ password }}\", n: 1 }",
+                "02-path": "url: /echo/basic-auth/alice/{{ password }}\n  query: { p: \"{{ password }}\", g: \"{{ greeting }}\" }",
+                "03-inline": "url: \"/echo/inline?a=1&g={{ greeting }}\"",
+                "04-form": "method: POST\n  url: /echo/form\n  form: { password: \"{{ password }}\", \"odd name\": \"{{ greeting }}\" }",
+                "05-text": "method: PUT\n  url: /echo/text\n  text: \"say {{ greeting }}\"",
+                "06-file": "method: PUT\n  url: /echo/file\n  file: ../body.bin",
+                "07-parts": "method: POST\n  url: /echo/parts\n  multipart:\n    - { name: note, value: \"{{ greeting }}\" }\n    - { name: doc, file: ../body.bin }",
+                "08-graphql": "method: POST\n  url: /echo/graphql\n  graphql: { query: \"{ me(p: \\\"{{ greeting }}\\\") }\" }",
+            ]
+            for (name, request) in requests { try Self.write("request:\n  \(request)\n", to: "requests/\(name).yaml", in: folder) }
+            try Self.write("binary\u{1}body", to: "body.bin", in: folder)
+            let secret = "Pa ss'w\"ord$1\\ \\n%41&x=y+/ü\u{7}"
+            var environment = Self.environment
+            environment["QA_PASSWORD"] = secret
+            let export = try await Self.runThenRunTheExport(["requests", "--env", "qa", "--var", "port=\(server.port)"],
+                                                            in: folder, environment: environment)
+            let forms = [secret, "Pa ss'\\''w", #"w\"ord"#, "Pa%20ss", "Pa+ss", "ord%241", "ss%27w", "ord$1"]
+            for form in forms { #expect(!export.stdout.contains(form) && !export.stderr.contains(form), "\(form)") }
+            #expect(!export.stdout.contains("boundary="), "\(export.stdout)")
+            let received = server.receivedRequests()
+            try #require(received.count == 2 * requests.count, "\(export.stdout)")
+            for (byRunner, byCurl) in zip(received[0..<requests.count], received[requests.count...]) {
+                #expect(byCurl.method == byRunner.method)
+                #expect(byCurl.uri == byRunner.uri)
+                #expect(byCurl.header("Content-Type")?.hasPrefix("multipart/") == byRunner.header("Content-Type")?.hasPrefix("multipart/"))
+                if byRunner.header("Content-Type")?.hasPrefix("multipart/") == true {
+                    #expect(byCurl.bodyText?.contains("hello \(secret)!") == true)
+                } else {
+                    #expect(byCurl.header("Content-Type") == byRunner.header("Content-Type"), "\(byRunner.path)")
+                    #expect(byCurl.body == byRunner.body, "\(byRunner.path): \(byCurl.bodyText ?? "") != \(byRunner.bodyText ?? "")")
+                }
+            }
+            #expect(received[0].bodyText?.contains("hello ") == true && received[1].path.hasPrefix("/echo/basic-auth/alice/Pa"))
         }
     }
 }

@@ -172,12 +172,56 @@ import Testing
         let result = CurlImport.read("curl https://a.example.com/1 ; curl https://a.example.com/2 && curl https://a.example.com/3 | jq .\n$ curl https://a.example.com/4")
         #expect(result.errors.isEmpty)
         #expect(result.requests.map(\.document.url) == (1...4).map { "https://a.example.com/\($0)" })
-        #expect(result.warnings.contains { $0.message.contains("'|'") && $0.command == 3 })
+        #expect(result.warnings.contains { $0.message.contains("'| jq .'") && $0.command == 3 })
     }
 
     @Test func fileNamesComeFromTheMethodAndPath() throws {
         #expect(try Self.request(1).suggestedFileName == "post-api-v1-users.yaml")
         #expect(try Self.request(12).suggestedFileName == "get-v1-ping.yaml")
         #expect(RequestDocument(name: "x", method: "GET", url: "https://example.com/").suggestedFileName == "get-example-com.yaml")
+    }
+
+    @Test func aQueryWithAnInvalidEscapeStaysInTheURLWithAWarning() throws {
+        let result = CurlImport.read("curl 'http://a.example.com/x?x=%ZZ&y=%41'")
+        let document = try #require(result.requests.first?.document)
+        #expect(document.query.isEmpty)
+        #expect(document.url == "http://a.example.com/x?x=%25ZZ&y=%41")
+        #expect(result.warnings.contains { $0.message.contains("'%ZZ' is not a percent-escape") })
+        #expect(result.warnings.contains { $0.message.contains("the query string is kept in the URL") })
+    }
+
+    @Test func templatesInTheURLStayTemplatesWithAWarning() throws {
+        let result = CurlImport.read(#"curl "http://x.example.com/users/{{ id }}?q={{ term }}&page=2""#)
+        let document = try #require(result.requests.first?.document)
+        #expect(document.url == "http://x.example.com/users/{{ id }}")
+        #expect(document.name == "GET /users/{{ id }}")
+        #expect(document.query.map(\.name) == ["q", "page"] && document.query[0].values == ["{{ term }}"])
+        #expect(result.warnings.contains { $0.message.contains("'{{' in the command starts a template") })
+    }
+
+    @Test func windowsCmdQuotingIsALocatedError() throws {
+        let error = try #require(CurlImport.read(#"curl "http://a.example.com/" --data-raw "^{^\^"a^\^":1^}""#).errors.first)
+        #expect(error.message.contains("quoted for Windows' cmd"), "\(error)")
+        #expect(error.mark.column == 41)
+        #expect(error.suggestion?.contains("cURL (bash)") == true)
+    }
+
+    @Test func secretHeaderHintsAreNamedAfterTheHeader() throws {
+        let result = CurlImport.read("curl http://a.example.com/ -H 'X-Api-Key: k1' -b 'sid=1'")
+        let hints = result.warnings.compactMap(\.suggestion)
+        #expect(hints.contains { $0.contains("`xApiKey: { env: X_API_KEY }`") && $0.contains("{{ xApiKey }}") }, "\(hints)")
+        #expect(hints.contains { $0.contains("`cookie: { env: COOKIE }`") }, "\(hints)")
+    }
+
+    @Test func aFormContentTypeWithACharsetGivesAForm() throws {
+        let document = try #require(CurlImport.read(
+            "curl http://a.example.com/ -H 'Content-Type: application/x-www-form-urlencoded; charset=UTF-8' -d 'a=1&b=2'").requests.first?.document)
+        guard case .form(let fields)? = document.body else { Issue.record("not a form: \(document.yaml)"); return }
+        #expect(fields.map(\.name) == ["a", "b"] && Self.header("content-type", of: document) == nil)
+    }
+
+    @Test func aPipeIsOneWarning() throws {
+        let result = CurlImport.read("curl http://a.example.com/ | jq . > out.json")
+        #expect(result.warnings.map(\.message) == ["'| jq .' is not part of the request: ignored", "'> out.json' is not part of the request: ignored"])
     }
 }

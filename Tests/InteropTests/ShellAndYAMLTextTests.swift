@@ -36,6 +36,25 @@ import YAML
         #expect(printed == #"{"token":"t'o k"en","note":"has X inside"}"#)
     }
 
+    @Test(arguments: ["Pa ss'w\"ord$1", "back\\slash \\n", "line\nbreak\n\n", "tab\tü€\u{7}\u{1F}", "", "%41&=+/?#~-._"])
+    func runTimeEncodingsGiveWhatRunnerWrites(value: String) throws {
+        for encoding in ShellEncoding.allCases {
+            let word = ShellText([.literal("<"), .variable("V", encoding), .literal(">")]).quoted
+            #expect(try Self.shellPrints(word, environment: ["V": value]) == "<" + encoding.encode(value) + ">", "\(encoding)")
+        }
+    }
+
+    @Test func hiddenValuesAreFoundInEveryFormAndEncodedAsFound() throws {
+        var placeholders = ValuePlaceholders(nonce: "abc")
+        let secret = "Pa ss'w\"ord"
+        placeholders.hiddenValues = [(secret, "PW")]
+        for encoding in ShellEncoding.allCases {
+            let word = placeholders.shellText("[" + encoding.encode(secret) + "]")
+            #expect(word.segments == [.literal("["), .variable("PW", encoding), .literal("]")], "\(encoding)")
+            #expect(try Self.shellPrints(word.quoted, environment: ["PW": secret]) == "[" + encoding.encode(secret) + "]")
+        }
+    }
+
     @Test func shellVariableNamesAreValid() {
         #expect(ShellText.variableName("user-id") == "user_id")
         #expect(ShellText.variableName("2fa") == "_2fa")
