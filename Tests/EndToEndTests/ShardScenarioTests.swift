@@ -18,6 +18,20 @@ import Testing
         func remove() { try? FileManager.default.removeItem(at: folder) }
     }
 
+    /// Runs `body` with a fresh http test server and a folder for reports, stopping and removing both afterwards.
+    static func withServer(_ body: (TestServer, Reports) async throws -> Void) async throws {
+        let server = try await TestServer.start(.http)
+        let reports = try Reports()
+        defer { reports.remove() }
+        do {
+            try await body(server, reports)
+            try await server.stop()
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+    }
+
     /// Runs `runner` in the scenario against `server`.
     static func runner(_ arguments: [String], server: TestServer, environment: [String: String] = [:]) async throws -> RunnerProcess.Result {
         try await RunnerProcess.run(arguments, in: ScenarioRun.folder("shards"),
@@ -40,10 +54,7 @@ import Testing
     }
 
     @Test(arguments: [3, 8]) func theMergedPartsAreTheUnshardedRun(parts: Int) async throws {
-        let server = try await TestServer.start(.http)
-        let reports = try Reports()
-        defer { reports.remove() }
-        do {
+        try await Self.withServer { server, reports in
             let whole = try await Self.runner(["run", "requests", "--env", "local", "--report-json", reports.path("whole.json")], server: server)
             #expect(whole.exitCode == 4, "\(whole.stdout)\n\(whole.stderr)")
             var requested = 0
@@ -65,18 +76,11 @@ import Testing
             #expect(merged.exitCode == 4, "\(merged.stdout)\n\(merged.stderr)")
             #expect(try Self.comparable(reports.text("merged.json")) == Self.comparable(reports.text("whole.json")))
             #expect(try reports.text("merged.xml").contains(#"tests="17""#))
-            try await server.stop()
-        } catch {
-            try? await server.stop()
-            throw error
         }
     }
 
     @Test func mergeReportsRefusesPartsThatDoNotMakeOneRun() async throws {
-        let server = try await TestServer.start(.http)
-        let reports = try Reports()
-        defer { reports.remove() }
-        do {
+        try await Self.withServer { server, reports in
             for (name, arguments) in [("1.json", ["--shard", "1/2"]), ("2.json", ["--shard", "2/2"]),
                                       ("other.json", ["--shard", "2/2", "--tag", "none", "--exclude-tag", "x"]),
                                       ("whole.json", [])] {
@@ -94,18 +98,11 @@ import Testing
                 #expect(result.exitCode == 1, "\(names): \(result.stdout)\n\(result.stderr)")
                 #expect(result.stderr.contains(message), "\(names): \(result.stderr)")
             }
-            try await server.stop()
-        } catch {
-            try? await server.stop()
-            throw error
         }
     }
 
     @Test func rerunFailedRunsTheFailuresAndTheFileWhoseCaptureOneReads() async throws {
-        let server = try await TestServer.start(.http)
-        let reports = try Reports()
-        defer { reports.remove() }
-        do {
+        try await Self.withServer { server, reports in
             _ = try await Self.runner(["run", "requests", "--env", "local", "--report-json", reports.path("first.json")], server: server)
             let rerun = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("first.json"),
                                                "--report-json", reports.path("rerun.json")], server: server)
@@ -130,10 +127,6 @@ import Testing
             let gone = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("edited.json")],
                                              server: server)
             #expect(gone.stdout.contains("requests/04-gone.yaml: failed in the report, but is not in this collection"), "\(gone.stdout)")
-            try await server.stop()
-        } catch {
-            try? await server.stop()
-            throw error
         }
     }
 }
