@@ -62,7 +62,7 @@ let package = Package(
             .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
         ]),
         // The collection format: YAML nodes to located definitions, templates, environments, diagnostics.
-        .target(name: "CollectionFormat", dependencies: ["YAML", "HTTPCore", "Expectations", "OpenAPIContract"]),
+        .target(name: "CollectionFormat", dependencies: ["YAML", "HTTPCore", "Expectations"]),
         // Reading and checking a collection from disk: discovery, environments, used files, data rows, validation.
         .target(name: "CollectionReading", dependencies: [
             "CollectionFormat", "YAML", "HTTPCore", "Expectations", "OpenAPIContract", .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -1,5 +1,4 @@
 public import Expectations
-public import OpenAPIContract
 
 /// Everything read for a run: the request files in run order, the environment, and every problem found.
 public struct LoadedCollection: Sendable {
@@ -16,8 +15,9 @@ public struct LoadedCollection: Sendable {
     /// The schema files `expect.schema` names, compiled when they were checked, by absolute path: a run uses
     /// these, not the files as they are later.
     public var schemas: [String: JSONSchema] = [:]
-    /// The OpenAPI documents `expect.openapi` names, read and compiled when they were checked, by absolute path.
-    public var openAPIContracts: [String: OpenAPIContract] = [:]
+    /// The OpenAPI documents `expect.openapi` names, read and compiled when they were checked, by absolute path: each an
+    /// `OpenAPIContract`, held without its type so that the format does not depend on OpenAPIKit.
+    public var openAPIContracts: [String: any Sendable] = [:]
 
     /// Whether the paths hold no request file but used files (fragments, named with a leading `_`), which were skipped.
     public var foundOnlyUsedFiles = false

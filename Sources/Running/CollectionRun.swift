@@ -1,6 +1,7 @@
 public import CollectionFormat
 internal import HTTPCore
 public import Loaders
+internal import OpenAPIContract
 internal import Synchronization
 
 /// Runs a loaded collection: files in lexical order (or in parallel with `jobs`), flows in order,
@@ -30,7 +31,8 @@ public struct CollectionRun: Sendable {
     public init(collection: LoadedCollection, planner: RunPlanner, options: RunOptions, transport: any HTTPLoader) {
         self.collection = collection
         self.options = options
-        compiled = CompiledChecks(schemas: collection.schemas, openAPIContracts: collection.openAPIContracts,
+        compiled = CompiledChecks(schemas: collection.schemas,
+                                  openAPIContracts: collection.openAPIContracts.compactMapValues { $0 as? OpenAPIContract },
                                   environmentOpenAPI: collection.environment?.openapi)
         random = collection.scope.builtins.random
         plan = planner.files
