@@ -1,7 +1,7 @@
 public import CollectionFormat
 
-/// What a run planned, as its JSON report records it: the identity of the plan (the selected files and their contents,
-/// the environment's files, the selection and the `--var`s), and every planned file with a hash of its text, in run order. Parts of
+/// What a run planned, as its JSON report records it: the identity of the plan (the planned files, the contents of every
+/// file the collection read, the environment, the selection and the `--var`s), and every planned file with a hash of its text, in run order. Parts of
 /// one sharded run share it: `merge-reports` refuses parts of different plans and orders their requests by it, and
 /// `--rerun-failed` says which files changed since.
 public struct PlanRecord: Sendable, Equatable {
@@ -26,7 +26,7 @@ public struct PlanRecord: Sendable, Equatable {
         self.files = files
     }
 
-    /// The record of the files `planner` plans, whose texts (and the environment's) `sources` holds, run with the
+    /// The record of the files `planner` plans, whose texts (with every other file read) `sources` holds, run with the
     /// `--var`s `variables`.
     public init(_ planner: RunPlanner, sources: SourceCache, environment: ResolvedEnvironment?, selection: TagFilter,
                 variables: [(name: String, value: String)]) {
@@ -34,13 +34,15 @@ public struct PlanRecord: Sendable, Equatable {
         identity.add(selection.commandLine)
         for variable in variables { identity.add("--var \(variable.name)=\(variable.value)") }
         for name in environment?.chain ?? [] { identity.add("environment \(name)") }
-        for path in sources.paths where path.contains("environments/") { identity.add(path + "\n" + (sources.text(for: path) ?? "")) }
+        // Every file the collection read: request and environment files, used files and data files, by path.
+        for path in sources.paths {
+            identity.add(path)
+            identity.add(sources.text(for: path) ?? "")
+        }
         files = planner.files.map { planned in
-            let text = sources.text(for: planned.file.path) ?? ""
             var hash = FNVHash()
-            hash.add(text)
+            hash.add(sources.text(for: planned.file.path) ?? "")
             identity.add(planned.file.path)
-            identity.add(text)
             return File(path: planned.file.path, hash: hash.hex)
         }
         id = identity.hex
