@@ -79,6 +79,17 @@ public final class HTTPClientTransport: HTTPLoader {
         try await done.futureResult.get()
     }
 
+    /// The event loop that handles the responses to the current task's requests, when it has one.
+    @TaskLocal private static var affineLoop: (any EventLoop)?
+
+    /// Runs `body` with the responses to its requests handled on one event loop, chosen now (a new connection opens
+    /// on it too). A task sending one request after another then meets one loop: without it, AsyncHTTPClient picks
+    /// a loop per request, and a response crosses from its connection's loop to the request's, which costs thread
+    /// switches and CPU time on every request (docs/benchmarks.md).
+    public static func withEventLoopAffinity<T: Sendable>(_ body: () async -> T) async -> T {
+        await $affineLoop.withValue(HTTPClient.defaultEventLoopGroup.next()) { await body() }
+    }
+
     public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         let outgoing = try Self.clientRequest(for: request)
         let proxy = Self.proxy(for: request)
@@ -128,7 +139,8 @@ public final class HTTPClientTransport: HTTPLoader {
         let start = ContinuousClock.now
         func attempt() async throws -> CappedBodyCollector.Response {
             let collector = CappedBodyCollector(request: request)
-            let task = client.execute(request: outgoing, delegate: collector, deadline: deadline)
+            let task = client.execute(request: outgoing, delegate: collector,
+                                      eventLoop: Self.affineLoop.map { .delegate(on: $0) } ?? .indifferent, deadline: deadline)
             do {
                 return try await withTaskCancellationHandler {
                     try await task.futureResult.get()

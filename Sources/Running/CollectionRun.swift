@@ -101,7 +101,8 @@ public struct CollectionRun: Sendable {
     /// have finished.
     ///
     /// `jobs` worker tasks each take the first file that may start, run it and record its result, until every file
-    /// has started: no task per file, and no hop to a coordinating task between files.
+    /// has started: no task per file, and no hop to a coordinating task between files. Each worker's responses are
+    /// handled on one event loop of its own (`withEventLoopAffinity`).
     private func runFiles(_ context: FileContext, into results: inout Results) async {
         let queue = FileQueue(plan: plan, dependencies: dependencies, results: results, jobs: options.jobs)
         let work: @Sendable () async -> Void = {
@@ -112,7 +113,7 @@ public struct CollectionRun: Sendable {
         }
         let workers = min(options.jobs, plan.count)
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<workers { group.addTask(operation: work) }
+            for _ in 0..<workers { group.addTask { await HTTPClientTransport.withEventLoopAffinity(work) } }
         }
         results = queue.results
     }
