@@ -116,7 +116,7 @@ extension NodeDecoder {
         return conditions
     }
 
-    /// `each: "{{ NAME }}"`: a lone template naming a variable whose value is a list.
+    /// `each: "{{ NAME }}"`: a lone template naming a variable whose value is a list (another template is an error).
     mutating func loopTemplate(_ node: Node, for context: String) -> Template? {
         guard case .scalar = node.content else {
             typeMismatch(node, expected: "a lone template such as \"{{ ids }}\" whose value is a list", for: context)
@@ -126,7 +126,9 @@ extension NodeDecoder {
         guard let (expression, _) = template.singleExpression, case .variable = expression else {
             error("'\(context)' must be one template naming a list, such as \"{{ ids }}\", found '\(template.source)'",
                   at: node.mark, suggestion: "capture or define a list, and write its name alone between '{{' and '}}'")
-            return nil
+            // Kept although refused (the file cannot run): its requests are checked with `item` and `index` defined,
+            // not reported for using them.
+            return template
         }
         return template
     }

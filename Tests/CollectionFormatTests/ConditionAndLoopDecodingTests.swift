@@ -75,6 +75,8 @@ import CollectionReading
             "environments/qa.yaml": "baseURL: http://127.0.0.1:1\nvariables:\n  regions: [{ code: eu, name: Europe }]\n  count: 3\n",
             "requests/2.yaml": "each: \"{{ count }}\"\nrequest: { url: /n }\n",
             "requests/3.yaml": "each: ids\nrequest: { url: /n }\n",
+            "requests/4.yaml": "each: \"{{ regions }} and more\"\nrequest: { url: \"/r/{{ item }}/{{ index }}\" }\n",
+            "requests/5.yaml": "steps:\n  - each: \"ids: {{ regions }}\"\n    request: { url: \"/r/{{ item.code }}\" }\n",
             "requests/1.yaml": """
                 steps:
                   - request: { url: /ids }
@@ -97,6 +99,9 @@ import CollectionReading
             "requests/1.yaml:11:53: error: undefined variable 'item' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var item=VALUE]",
             "requests/2.yaml:1:7: error: each: '{{ count }}' is a number, not a list [help: loop over a list, such as a variable holding [a, b]]",
             "requests/3.yaml:1:7: error: each: file 'ids' does not exist (looked for 'requests/ids') [help: to loop over the list in a variable, write each: \"{{ ids }}\"]",
+            // A refused `each:` is the one error: its requests may still use `item` and `index`.
+            "requests/4.yaml:1:7: error: 'each' must be one template naming a list, such as \"{{ ids }}\", found '{{ regions }} and more' [help: capture or define a list, and write its name alone between '{{' and '}}']",
+            "requests/5.yaml:2:11: error: 'each' must be one template naming a list, such as \"{{ ids }}\", found 'ids: {{ regions }}' [help: capture or define a list, and write its name alone between '{{' and '}}']",
         ])
     }
 }
