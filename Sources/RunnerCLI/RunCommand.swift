@@ -15,7 +15,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var collection: CollectionArguments
 
-    @Option(help: "How many files run at the same time (flows stay in order).")
+    // Unconditional: a negative number is this option's (wrong) value, not an unknown option.
+    @Option(parsing: .unconditional, help: "How many files run at the same time (flows stay in order).")
     var jobs: Int = 1
 
     @Flag(help: "Stop at the first failed request; the rest are reported as skipped.")
@@ -33,7 +34,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("proxy"), help: "Send every request through this HTTP proxy (http://[user:password@]host:port).")
     var proxy: String?
 
-    @Option(help: "The seed of every random built-in ($uuid, $randomInt, ...): the same seed sends the same values.")
+    @Option(parsing: .unconditional,
+            help: "The seed of every random built-in ($uuid, $randomInt, ...): the same seed sends the same values.")
     var seed: UInt64?
 
     @Option(help: "Run only part I of N (1 ≤ I ≤ N): files that share captures stay together; default: $RUNNER_SHARD.")

@@ -132,4 +132,12 @@ import Testing
         #expect(result.stderr.contains("'sometimes'") && result.stderr.contains(flag), "\(result.stderr)")
         #expect(choices.allSatisfy { result.stderr.contains("'\($0)'") }, "\(result.stderr)")
     }
+
+    @Test(arguments: [(["--seed", "-1"], "The value '-1' is invalid for '--seed <seed>'"),
+                      (["--jobs", "-2"], "--jobs must be at least 1, got -2")])
+    func aNegativeNumberIsTheOptionsWrongValueNotAMissingOne(arguments: [String], message: String) async throws {
+        let result = try await RunnerProcess.run(["run", "requests"] + arguments, in: ScenarioRun.folder("console"), environment: [:])
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
 }
