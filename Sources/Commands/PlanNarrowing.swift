@@ -49,7 +49,15 @@ struct PlanNarrowing {
         var notes: [String] = []
         if let (report, path) = rerun {
             let failed = report.summary.outcomes.filter { $0.verdict == .failed || $0.verdict == .errored }.map(\.file)
-            guard !failed.isEmpty else { return (nil, ["--rerun-failed: nothing failed in \(path); nothing to run"], .success) }
+            guard !failed.isEmpty else {
+                // A report of another collection is a wrong path, not a green rerun.
+                let reported = Set(report.summary.outcomes.map(\.file))
+                if !reported.isEmpty, reported.isDisjoint(with: plan.files.map(\.path)) {
+                    return (nil, ["--rerun-failed: no file of \(path) is in this collection: is it the report of another one?"],
+                            .badCommandLine)
+                }
+                return (nil, ["--rerun-failed: nothing failed in \(path); nothing to run"], .success)
+            }
             let chosen = planner.rerun(failed, environment: loaded.environment)
             let hashes = Dictionary((report.summary.plan?.files ?? []).map { ($0.path, $0.hash) }) { first, _ in first }
             let changed = plan.files.filter { file in

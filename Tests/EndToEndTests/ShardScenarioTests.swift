@@ -116,7 +116,7 @@ import Testing
             #expect(try ScenarioRun.jsonRequests(reports.text("rerun.json")).compactMap { $0["file"] as? String } == [
                 "requests/01-login.yaml", "requests/03-fails-with-token.yaml", "requests/04-fails.yaml",
             ])
-            // A report with nothing failed runs nothing; one from another collection says which files are gone.
+            // A report with nothing failed runs nothing; one whose failed files are gone names them.
             let passing = try await Self.runner(["run", "requests/05-alone.yaml", "--env", "local", "--report-json", reports.path("ok.json")],
                                                 server: server)
             #expect(passing.exitCode == 0)
@@ -127,6 +127,29 @@ import Testing
             let gone = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("edited.json")],
                                              server: server)
             #expect(gone.stdout.contains("requests/04-gone.yaml: failed in the report, but is not in this collection"), "\(gone.stdout)")
+            // A file whose text changed since the report (its hash differs) still runs, and is named.
+            var document = try #require(JSONSerialization.jsonObject(with: Data(reports.text("first.json").utf8)) as? [String: Any])
+            var plan = try #require(document["plan"] as? [String: Any])
+            plan["files"] = try #require(plan["files"] as? [[String: Any]]).map { file in
+                var file = file
+                if file["path"] as? String == "requests/04-fails.yaml" { file["hash"] = "0000000000000000" }
+                return file
+            }
+            document["plan"] = plan
+            try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: reports.path("changed.json")))
+            let changed = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("changed.json")],
+                                                server: server)
+            #expect(changed.exitCode == 4, "\(changed.stdout)\n\(changed.stderr)")
+            #expect(changed.stdout.contains("  requests/04-fails.yaml: changed since the report"), "\(changed.stdout)")
+            #expect(!changed.stdout.contains("requests/03-fails-with-token.yaml: changed"), "\(changed.stdout)")
+            // A report none of whose files is in this collection is a wrong path: nothing runs, and the status says so.
+            let other = try reports.text("ok.json").replacingOccurrences(of: "requests/05-alone.yaml", with: "elsewhere/05-alone.yaml")
+            try Data(other.utf8).write(to: URL(fileURLWithPath: reports.path("other.json")))
+            let elsewhere = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("other.json")],
+                                                  server: server)
+            #expect(elsewhere.exitCode == 1, "\(elsewhere.stdout)\n\(elsewhere.stderr)")
+            #expect(elsewhere.stdout.contains("no file of \(reports.path("other.json")) is in this collection"),
+                    "\(elsewhere.stdout)")
         }
     }
 }
