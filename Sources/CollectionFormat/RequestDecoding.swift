@@ -210,9 +210,11 @@ extension NodeDecoder {
                                   body: nil, mark: mark)
         }
         let expectations = fields["expect"].map { expect($0, location: location) } ?? ExpectDefinition()
+        let name = fields["name"].flatMap { string($0, for: "name") }
         return RequestDefinition(.init(
             path: path,
-            name: fields["name"].flatMap { string($0, for: "name") } ?? defaultName,
+            name: name ?? defaultName,
+            isNamed: name != nil,
             tags: fields["tags"].map { tags($0) } ?? [],
             skip: fields["skip"].flatMap { skip($0) },
             request: request,

@@ -116,6 +116,8 @@ public struct RequestDefinition: Sendable {
         /// The file the definition is written in, as displayed (a used fragment's, for its steps).
         var path: String
         var name: String
+        /// Whether `name:` is written; else `name` is the default (`step 2`, or the file's name for a single request).
+        var isNamed = true
         var tags: [String]
         var skip: Skip?
         var request: RequestSpec
@@ -154,6 +156,14 @@ public struct RequestDefinition: Sendable {
         fields.useSites.insert(site, at: 0)
         fields.isCleanup = fields.isCleanup || use.isCleanup
         fields.conditions = use.conditions + fields.conditions
+        return RequestDefinition(fields)
+    }
+
+    /// The step named `name` when its own name is not written (a step numbered by its place once `use:` steps are in).
+    package func named(byDefault name: String) -> RequestDefinition {
+        guard !storage.fields.isNamed else { return self }
+        var fields = storage.fields
+        fields.name = name
         return RequestDefinition(fields)
     }
 

@@ -19,9 +19,19 @@ struct FragmentInliner {
     mutating func inline(_ file: RequestFile) -> RequestFile {
         guard !file.uses.isEmpty else { return file }
         var inlined = file
-        inlined.steps = steps(of: file, through: [(file.absolutePath, file.path)])
+        inlined.steps = Self.numbered(steps(of: file, through: [(file.absolutePath, file.path)]))
         inlined.uses = []
         return inlined
+    }
+
+    /// The steps with each one whose name is not written named by its place in the flow, `use:` steps put in: `step N`
+    /// among the steps, `cleanup N` among the cleanup steps (the names they had were their places in their own files).
+    private static func numbered(_ steps: [RequestDefinition]) -> [RequestDefinition] {
+        var counts = (steps: 0, cleanup: 0)
+        return steps.map { step in
+            if step.isCleanup { counts.cleanup += 1 } else { counts.steps += 1 }
+            return step.named(byDefault: step.isCleanup ? "cleanup \(counts.cleanup)" : "step \(counts.steps)")
+        }
     }
 
     /// The steps of `file`, its uses inlined; `chain` holds the files using it, outermost first.

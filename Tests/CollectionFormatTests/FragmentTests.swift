@@ -48,6 +48,27 @@ import Testing
         #expect(collection.requestCount == 2)
     }
 
+    /// A step without `name:` is named by its place in the flow once the used steps are in, so no two share a name
+    /// (each was `step N` of its own file, and a single-request file's step was named after its path); written names stay.
+    @Test func unnamedStepsAreNumberedByTheirPlaceInTheFlow() async throws {
+        let collection = await readCollection(of: [
+            "_two.yaml": "steps:\n  - request: { url: 'http://127.0.0.1:1/a' }\n  - name: named\n    request: { url: 'http://127.0.0.1:1/b' }\n",
+            "_one.yaml": "request: { url: 'http://127.0.0.1:1/one' }\n",
+            "flow.yaml": """
+                steps:
+                  - use: _two.yaml
+                  - use: _one.yaml
+                  - use: _one.yaml
+                  - request: { url: 'http://127.0.0.1:1/c' }
+                finally:
+                  - use: _two.yaml
+                """,
+        ])
+        #expect(collection.diagnostics.isEmpty, "\(rendered(collection))")
+        let flow = try #require(collection.files.first { $0.path == "requests/flow.yaml" })
+        #expect(flow.steps.map(\.name) == ["step 1", "named", "step 3", "step 4", "step 5", "cleanup 1", "named"])
+    }
+
     /// An undefined variable in a used file names the `use:` that gave it no `with:` value, once per `use:`, and
     /// suggests giving it there; a `use:` that gives it is not named.
     @Test func anUndefinedVariableInAUsedFileNamesEachUseWithoutAValue() async {
