@@ -37,7 +37,8 @@ import TestSupport
         let error = await failure(of: TimeoutLoader(next: scripted), request(options: HTTPRequestOptions(timeout: .milliseconds(100))))
         #expect(error?.code == .timedOut)
         #expect(error?.message.contains("100ms") == true)
-        #expect(start.duration(to: .now) < .seconds(2))
+        // Well before the 10 s the request takes; generous for a busy machine.
+        #expect(start.duration(to: .now) < .seconds(5))
     }
 
     @Test func passesFastResponsesThrough() async throws {
@@ -73,7 +74,7 @@ import TestSupport
         let error = await failure(of: TimeoutLoader(next: ScriptedLoader([.delayed(.seconds(10), .response(status: 200))])), limited)
         #expect(error?.code == .timedOut)
         #expect(error?.message.contains("within 5s") == true)
-        #expect(ContinuousClock.now - earlier < .seconds(2))
+        #expect(ContinuousClock.now - earlier < .seconds(5))
     }
 }
 
