@@ -56,20 +56,32 @@ public struct Redactor: Sendable {
         var percentEncoded = [PercentEncoding.encode(text), PercentEncoding.encode(text, keeping: .alphanumerics)]
         percentEncoded += [PercentEncoding.encodeURL(text), text.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)]
             .compactMap { $0 }
-        // Werkzeug (httpbin) and other servers show a URL as an IRI: `pass%20wörd`, not `pass%20w%C3%B6rd`.
-        let forms = Set(percentEncoded + percentEncoded.map(decodingNonASCII)).union(jsonEscapings(of: text))
+        // Servers show a URL as an IRI: `pass%20wörd`, not `pass%20w%C3%B6rd`; Werkzeug (httpbin) decodes every escape
+        // but those of controls, space, `%` and what is reserved where it stands (`my%20pass"word` in a path).
+        let decoded = percentEncoded.flatMap { encoded in iriKept.map { kept in decoding(encoded, keeping: kept) } }
+        let forms = Set(percentEncoded + decoded).union(jsonEscapings(of: text))
         return forms.filter { $0 != text }
     }
 
-    /// Percent-encoded text with the escapes of non-ASCII characters (`%C3%B6`) decoded (`ö`); ASCII escapes stay.
-    private static func decodingNonASCII(_ encoded: String) -> String {
+    /// The bytes whose escapes an IRI keeps: every ASCII byte (servers that decode only non-ASCII characters), and as
+    /// Werkzeug's `uri_to_iri` keeps them (after WHATWG) in a path and in a query: controls, space, `%`, DEL, and the
+    /// part's reserved characters.
+    private static let iriKept: [@Sendable (UInt8) -> Bool] = [
+        { $0 < 0x80 },
+        { $0 <= 0x20 || $0 == 0x25 || $0 == 0x7F || "/?#".utf8.contains($0) },
+        { $0 <= 0x20 || $0 == 0x25 || $0 == 0x7F || "&=+#".utf8.contains($0) },
+    ]
+
+    /// Percent-encoded text with every escape decoded but those of the bytes `kept` holds (`%C3%B6` as `ö`); the text
+    /// as it is when the decoded bytes are not UTF-8.
+    private static func decoding(_ encoded: String, keeping kept: (UInt8) -> Bool) -> String {
         guard encoded.contains("%") else { return encoded }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(encoded.utf8.count)
         var utf8 = encoded.utf8[...]
         while let byte = utf8.popFirst() {
             if byte == UInt8(ascii: "%"), utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16),
-               value >= 0x80 {
+               !kept(value) {
                 bytes.append(value)
                 utf8 = utf8.dropFirst(2)
             } else {

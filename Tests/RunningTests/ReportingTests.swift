@@ -239,6 +239,21 @@ import TestSupport
         }
     }
 
+    /// Werkzeug (httpbin) echoes a URL as an IRI: every escape decoded but those of controls, space, `%` and the
+    /// part's reserved characters (`my%20pass"word` in a path), then JSON-escaped in its answer.
+    @Test func redactorHidesSecretsInAURLAsWerkzeugEchoesIt() async {
+        let redactor = Redactor(secrets: [#"my pass"word"#, #"a b\c12345"#, "x/y?z&w=1 2"])
+        for echoed in [
+            #""url": "http://127.0.0.1/anything/my%20pass\"word?p=my%20pass\"word""#,
+            #""url": "http://127.0.0.1/anything/a%20b\\c12345""#,
+            #""url": "http://127.0.0.1/anything/x%2Fy%3Fz&w=1%202?q=x/y?z%26w%3D1%202""#,
+        ] {
+            let redacted = redactor.redact(echoed)
+            #expect(!redacted.contains("pass") && !redacted.contains("c12345") && !redacted.contains("w=1") && !redacted.contains("w%3D1"),
+                    "\(echoed) -> \(redacted)")
+        }
+    }
+
     @Test func redactorHidesThePasswordOfEveryURLItShows() async {
         let redactor = Redactor(secrets: [])
         #expect(redactor.redact("'options.proxy' is not a proxy URL: 'http://pu:S3cret@127.0.0.1:abc'")
