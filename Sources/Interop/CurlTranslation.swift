@@ -324,50 +324,43 @@ public struct CurlTranslation {
     }
 
     /// The data options joined as curl joins them: with `&`, except `--json` pieces, which are concatenated.
-    private mutating func dataText() throws(InteropProblem) -> String {
-        var pieces: [String] = []
-        for data in command.data {
-            switch data.kind {
-            case .ascii, .raw, .binary, .json: pieces.append(data.value)
-            case .urlencode: pieces.append(try urlencoded(data).map { Self.encode($0.name) + "=" + Self.encode($0.value) } ?? "")
-            }
-        }
+    private func dataText() throws(InteropProblem) -> String {
+        let pieces = try command.data.map { data throws(InteropProblem) in try sentText(of: data) }
         return command.data.allSatisfy { $0.kind == .json } ? pieces.joined() : pieces.joined(separator: "&")
+    }
+
+    /// The text curl sends for one data option: its value, or for `--data-urlencode` the value encoded.
+    private func sentText(of data: CurlData) throws(InteropProblem) -> String {
+        data.kind == .urlencode ? try Self.urlencoded(data) : data.value
     }
 
     /// The data as `name=value` fields for `form:` or `-G`'s query; throws when a piece is not a field (with
     /// `requireFields`) or reads a file.
-    private mutating func dataFields(requireFields: Bool) throws(InteropProblem) -> (fields: [(name: String, values: [String])], mark: Mark) {
+    private func dataFields(requireFields: Bool) throws(InteropProblem) -> (fields: [(name: String, values: [String])], mark: Mark) {
         var fields: [(name: String, value: String)] = []
         for data in command.data {
-            switch data.kind {
-            case .urlencode:
-                guard let field = try urlencoded(data) else {
-                    throw InteropProblem("'--data-urlencode \(data.value)' has no name=", at: data.mark)
-                }
-                fields.append(field)
-            case .ascii, .raw, .binary, .json:
-                if data.value.hasPrefix("@") && data.kind != .raw {
-                    throw InteropProblem("'\(data.value)' reads a file, which cannot become query or form fields", at: data.mark,
-                                         suggestion: "write the fields in the command")
-                }
-                guard let decoded = Self.formFields(data.value, requireEquals: requireFields) else {
-                    throw InteropProblem("'\(data.value)' is not name=value pairs", at: data.mark)
-                }
-                fields += decoded
+            if data.value.hasPrefix("@") && data.kind != .raw && data.kind != .urlencode {
+                throw InteropProblem("'\(data.value)' reads a file, which cannot become query or form fields", at: data.mark,
+                                     suggestion: "write the fields in the command")
             }
+            guard let decoded = Self.formFields(try sentText(of: data), requireEquals: requireFields) else {
+                throw InteropProblem("'\(data.value)' is not name=value pairs", at: data.mark)
+            }
+            fields += decoded
         }
         return (Self.grouped(fields), command.data.first?.mark ?? command.mark)
     }
 
-    /// A `--data-urlencode` value as a field (`name=value`, decoded); nil for a bare `value` or `=value`.
-    private mutating func urlencoded(_ data: CurlData) throws(InteropProblem) -> (name: String, value: String)? {
+    /// A `--data-urlencode` value as curl sends it: `content` and `=content` as the content percent-encoded,
+    /// `name=content` as the name as written (curl expects it encoded already), `=` and the encoded content.
+    private static func urlencoded(_ data: CurlData) throws(InteropProblem) -> String {
         if let at = data.value.firstIndex(of: "@"), !data.value[..<at].contains("=") {
             throw InteropProblem("'--data-urlencode \(data.value)' reads a file, which a request file cannot encode", at: data.mark,
                                  suggestion: "write the value in the command: --data-urlencode 'name=value'")
         }
-        guard let equals = data.value.firstIndex(of: "="), equals != data.value.startIndex else { return nil }
-        return (String(data.value[..<equals]), String(data.value[data.value.index(after: equals)...]))
+        guard let equals = data.value.firstIndex(of: "=") else { return encode(data.value) }
+        let content = encode(String(data.value[data.value.index(after: equals)...]))
+        return equals == data.value.startIndex ? content : data.value[..<equals] + "=" + content
     }
 
     /// Percent-encodes a form name or value as curl's `--data-urlencode` does.

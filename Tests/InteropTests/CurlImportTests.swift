@@ -225,3 +225,27 @@ import Testing
         #expect(result.warnings.map(\.message) == ["'| jq .' is not part of the request: ignored", "'> out.json' is not part of the request: ignored"])
     }
 }
+
+/// Data options read as curl sends them.
+@Suite struct CurlDataTests {
+    /// The request of a one-command text.
+    static func document(_ command: String) throws -> RequestDocument {
+        let result = CurlImport.read(command)
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        return try #require(result.requests.first?.document)
+    }
+
+    @Test(arguments: [("'hello world&x'", "hello%20world%26x"), ("'=a b&c'", "a%20b%26c"), ("'a=1' --data-urlencode 'x y'", "a=1&x%20y")])
+    func dataURLEncodeWithoutANameIsTheEncodedContent(data: String, sent: String) throws {
+        let document = try Self.document("curl http://127.0.0.1:1/post --data-urlencode " + data)
+        guard case .text(let text)? = document.body else { Issue.record("not text: \(document.yaml)"); return }
+        #expect(text == sent)
+        #expect(CurlImportTests.header("content-type", of: document) == "application/x-www-form-urlencoded")
+    }
+
+    @Test func dataURLEncodeSendsItsNameAsWritten() throws {
+        let document = try Self.document("curl http://127.0.0.1:1/post --data-urlencode 'a%20b=c d'")
+        guard case .form(let fields)? = document.body else { Issue.record("not a form: \(document.yaml)"); return }
+        #expect(fields.map(\.name) == ["a b"] && fields[0].values == ["c d"])
+    }
+}
