@@ -282,16 +282,17 @@ public struct CurlTranslation {
         let mediaType = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }
         let text = try dataText()
         let sentAsJSON = command.data.contains { $0.kind == .json }
-        if sentAsJSON || contentType?.contains("json") == true || contentType == nil {
-            if let value = try? JSONValue.parse(text), sentAsJSON || contentType != nil || value.isListOrObject {
+        if sentAsJSON, !headers.contains(where: { HTTPHeaders.sameName($0.name, "Accept") }) {
+            headers.append(("Accept", "application/json", command.mark))
+        }
+        if sentAsJSON || contentType?.contains("json") == true || contentType == nil,
+           let value = try? JSONValue.parse(text), sentAsJSON || contentType != nil || value.isListOrObject {
+            guard let changed = JSONNumbers.firstChanged(in: text) else {
                 if contentType == "application/json", let index = contentTypeIndex { headers.remove(at: index) }
-                if sentAsJSON, !headers.contains(where: { HTTPHeaders.sameName($0.name, "Accept") }) {
-                    headers.append(("Accept", "application/json", command.mark))
-                }
                 return .json(value)
             }
-        }
-        if contentType == nil || mediaType == "application/x-www-form-urlencoded", let form = try? dataFields(requireFields: true) {
+            warn(JSONNumbers.keptAsText(because: changed), at: command.data[0].mark)
+        } else if contentType == nil || mediaType == "application/x-www-form-urlencoded", let form = try? dataFields(requireFields: true) {
             if let index = contentTypeIndex { headers.remove(at: index) }
             noteSecretFields(form.fields, at: form.mark)
             return .form(form.fields)

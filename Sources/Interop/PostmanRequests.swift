@@ -197,15 +197,18 @@ struct PostmanRequestTranslation {
     }
 
     /// A raw body: `json:` when Postman's language or the Content-Type says JSON and it parses (its strings as
-    /// templates), else `text:` with the Content-Type Postman sends for its language.
+    /// templates) with numbers a `JSONValue` keeps, else `text:` with the Content-Type Postman sends for its language.
     private func rawBody(_ body: PostmanValue, headers: inout [(name: String, value: String)]) -> RequestDocument.Body? {
         guard let raw = body["raw"], let text = raw.text, !text.isEmpty else { return nil }
         let language = body["options"]?["raw"]?["language"]?.text ?? "text"
         let contentType = headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased()
         if language == "json" || contentType?.contains("json") == true {
             if let json = try? JSONValue.parse(text), let converted = convert(json, at: raw) {
-                Self.dropContentType(&headers, when: ["application/json"])
-                return .json(converted)
+                guard let changed = JSONNumbers.firstChanged(in: text) else {
+                    Self.dropContentType(&headers, when: ["application/json"])
+                    return .json(converted)
+                }
+                notes.warn("\(owner): " + JSONNumbers.keptAsText(because: changed), at: raw)
             }
         }
         let types = ["json": "application/json", "xml": "application/xml", "html": "text/html", "javascript": "application/javascript"]

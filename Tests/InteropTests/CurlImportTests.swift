@@ -248,4 +248,20 @@ import Testing
         guard case .form(let fields)? = document.body else { Issue.record("not a form: \(document.yaml)"); return }
         #expect(fields.map(\.name) == ["a b"] && fields[0].values == ["c d"])
     }
+
+    @Test(arguments: [#"{"a": 1e400, "c": 0.1}"#, #"{"b": 12345678901234567890}"#, #"[0.10000000000000000001]"#, #"{"d": -1e-400}"#])
+    func aJSONNumberTheValueModelWouldChangeKeepsTheBodyAsWritten(json: String) throws {
+        let result = CurlImport.read("curl http://127.0.0.1:1/post -H 'Content-Type: application/json' -d '\(json)'")
+        let document = try #require(result.requests.first?.document)
+        guard case .text(let text)? = document.body else { Issue.record("not text: \(document.yaml)"); return }
+        #expect(text == json && CurlImportTests.header("content-type", of: document) == "application/json")
+        let warning = try #require(result.warnings.first { $0.message.contains("would change in a json: body") })
+        #expect((warning.mark.line, warning.mark.column) == (1, 69))
+    }
+
+    @Test func jsonNumbersThatStayTheSameNumberKeepTheirTypes() throws {
+        let document = try Self.document(#"curl http://127.0.0.1:1/post -d '{"a": 1.50, "b": 9223372036854775807, "c": 1E2, "d": -0, "e": 1e-7}'"#)
+        guard case .json(let value)? = document.body else { Issue.record("not json: \(document.yaml)"); return }
+        #expect(value == (try JSONValue.parse(#"{"a": 1.5, "b": 9223372036854775807, "c": 100.0, "d": 0, "e": 1e-7}"#)))
+    }
 }

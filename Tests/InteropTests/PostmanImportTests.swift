@@ -284,4 +284,14 @@ import Testing
         #expect(error.file == "env.json" && error.problem.message.hasPrefix("not a Postman environment: it has no 'values' list"))
         #expect(result.files.isEmpty)
     }
+
+    @Test func aRawJSONBodyWithANumberThatWouldChangeStaysText() throws {
+        let result = Self.read(json: #"""
+            {"info": {"name": "x"}, "item": [{"name": "big", "request": {"method": "POST", "url": "https://a.example.com",
+              "body": {"mode": "raw", "raw": "{\"id\": 12345678901234567890}", "options": {"raw": {"language": "json"}}}}}]}
+            """#)
+        let file = try Self.file("requests/01-big.yaml", of: result)
+        #expect(file.contains(#"text: "{\"id\": 12345678901234567890}""#), "\(file)")
+        #expect(Self.warnings(of: result).contains { $0.hasPrefix("'big': the number 12345678901234567890 would change in a json: body") })
+    }
 }
