@@ -54,14 +54,13 @@ public struct CurlCommand: Sendable {
     public var followsRedirects = false
     /// `-k`: no certificate verification.
     public var insecure = false
-    /// Options runner has no equivalent for, with their values, in order.
-    public var withoutEquivalent: [CurlArgument] = []
     /// Where the command starts (its `curl`).
     public var mark: Mark
 
     /// Reads the words of `command`: the first must be `curl`; options as curl reads them (short ones may be grouped,
-    /// `-XPOST` and `-X POST` alike); other words are URLs. Throws at the first word curl would not accept.
-    public static func parse(_ command: ShellCommand) throws(InteropProblem) -> CurlCommand {
+    /// `-XPOST` and `-X POST` alike); other words are URLs. Options runner has no equivalent for are added to `warnings`
+    /// as they are read. Throws at the first word curl would not accept.
+    public static func parse(_ command: ShellCommand, warnings: inout [InteropProblem]) throws(InteropProblem) -> CurlCommand {
         var words = command.words[...]
         if words.first?.text == "$" { words = words.dropFirst() }
         guard let program = words.popFirst() else { throw InteropProblem("empty command", at: Mark(line: 1, column: 1)) }
@@ -80,9 +79,9 @@ public struct CurlCommand: Sendable {
                 let name = String(text.dropFirst(2))
                 guard let option = CurlOption.named(name) else { throw unknownOption(text, at: word.mark) }
                 let value = option.takesValue ? try Self.value(of: text, after: word, from: &words) : nil
-                try curl.apply(option, written: CurlArgument(text: text, mark: word.mark), value: value)
+                try curl.apply(option, written: CurlArgument(text: text, mark: word.mark), value: value, warnings: &warnings)
             } else if text.hasPrefix("-"), text.count > 1 {
-                try curl.applyShortOptions(word, from: &words)
+                try curl.applyShortOptions(word, from: &words, warnings: &warnings)
             } else {
                 curl.urls.append(CurlArgument(text: text, mark: word.mark))
             }
@@ -98,7 +97,8 @@ public struct CurlCommand: Sendable {
 
     /// Applies a group of short options (`-sSL`, `-XPOST`): a letter that takes a value takes the rest of the word, or the
     /// next word.
-    private mutating func applyShortOptions(_ word: ShellWord, from words: inout ArraySlice<ShellWord>) throws(InteropProblem) {
+    private mutating func applyShortOptions(_ word: ShellWord, from words: inout ArraySlice<ShellWord>,
+                                            warnings: inout [InteropProblem]) throws(InteropProblem) {
         var letters = Array(word.text.dropFirst())[...]
         var column = word.mark.column + 1
         while let letter = letters.popFirst() {
@@ -106,14 +106,15 @@ public struct CurlCommand: Sendable {
             guard let option = CurlOption.lettered(letter) else { throw Self.unknownOption("-\(letter)", at: mark) }
             let written = CurlArgument(text: "-\(letter)", mark: mark)
             guard option.takesValue else {
-                try apply(option, written: written, value: nil)
+                try apply(option, written: written, value: nil, warnings: &warnings)
                 column += 1
                 continue
             }
             if letters.isEmpty {
-                try apply(option, written: written, value: try Self.value(of: "-\(letter)", after: word, from: &words))
+                try apply(option, written: written, value: try Self.value(of: "-\(letter)", after: word, from: &words), warnings: &warnings)
             } else {
-                try apply(option, written: written, value: CurlArgument(text: String(letters), mark: Mark(line: mark.line, column: mark.column + 1)))
+                try apply(option, written: written, value: CurlArgument(text: String(letters), mark: Mark(line: mark.line, column: mark.column + 1)),
+                          warnings: &warnings)
             }
             return
         }
@@ -128,8 +129,9 @@ public struct CurlCommand: Sendable {
         return CurlArgument(text: value.text, mark: value.mark)
     }
 
-    /// Records what `option` (as `written`, with its `value`) asks for.
-    private mutating func apply(_ option: CurlOption.Definition, written: CurlArgument, value: CurlArgument?) throws(InteropProblem) {
+    /// Records what `option` (as `written`, with its `value`) asks for; one runner has no equivalent for is a warning.
+    private mutating func apply(_ option: CurlOption.Definition, written: CurlArgument, value: CurlArgument?,
+                                warnings: inout [InteropProblem]) throws(InteropProblem) {
         let given = value ?? written
         switch option.effect {
         case .method: method = given
@@ -152,7 +154,8 @@ public struct CurlCommand: Sendable {
         case .insecure: insecure = true
         case .alreadyDone: break
         case .noEquivalent:
-            withoutEquivalent.append(value.map { CurlArgument(text: written.text + " " + $0.text, mark: written.mark) } ?? written)
+            let text = value.map { written.text + " " + $0.text } ?? written.text
+            warnings.append(InteropProblem("'\(text)' has no equivalent in a request file: it is not translated", at: written.mark))
         }
     }
 

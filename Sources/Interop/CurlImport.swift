@@ -25,20 +25,15 @@ public enum CurlImport {
                                                 suggestion: "give a command such as curl 'https://api.example.com/users'"))
         }
         for command in commands {
-            for ignored in command.ignored {
-                result.warnings.append(InteropProblem("'\(ignored.text)' is not part of the request: ignored", at: ignored.mark,
-                                                      command: command.number))
-            }
+            var warnings = command.ignored.map { InteropProblem("'\($0.text)' is not part of the request: ignored", at: $0.mark) }
             do throws(InteropProblem) {
-                let curl = try CurlCommand.parse(command)
-                let imported = try CurlTranslation.translate(curl, filePath: filePath)
-                result.requests.append(imported)
-                result.warnings += imported.warnings
+                let curl = try CurlCommand.parse(command, warnings: &warnings)
+                let document = try CurlTranslation.translate(curl, filePath: filePath, warnings: &warnings)
+                result.requests.append(ImportedRequest(command: command.number, document: document))
             } catch {
-                var problem = error
-                problem.command = command.number
-                result.errors.append(problem)
+                result.errors.append(error.inCommand(command.number))
             }
+            result.warnings += warnings.map { $0.inCommand(command.number) }
         }
         return result
     }

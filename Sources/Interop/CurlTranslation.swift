@@ -2,12 +2,10 @@ import Foundation
 public import HTTPCore
 public import YAML
 
-/// A curl command read as a request file, with what could not be translated and what looks like a secret.
+/// A curl command read as a request file.
 public struct ImportedRequest: Sendable {
     public var command: Int
     public var document: RequestDocument
-    /// Located warnings: options without an equivalent, values that look like secrets, commands piped elsewhere.
-    public var warnings: [InteropProblem]
 }
 
 /// Translates a parsed curl command into a request document.
@@ -27,23 +25,13 @@ public struct CurlTranslation {
         self.filePath = filePath
     }
 
-    /// The request file for `command`; throws at the first part that cannot become one.
-    public static func translate(_ command: CurlCommand,
-                                 filePath: @escaping @Sendable (String) -> String = { $0 }) throws(InteropProblem) -> ImportedRequest {
+    /// The request file for `command`, adding to `warnings` what was not translated and what looks like a secret;
+    /// throws at the first part that cannot become one, the warnings found before it added.
+    public static func translate(_ command: CurlCommand, filePath: @escaping @Sendable (String) -> String = { $0 },
+                                 warnings: inout [InteropProblem]) throws(InteropProblem) -> RequestDocument {
         var translation = CurlTranslation(command, filePath: filePath)
-        do throws(InteropProblem) {
-            let document = try translation.document()
-            return ImportedRequest(command: command.number, document: document,
-                                   warnings: translation.warnings.map { translation.inCommand($0) })
-        } catch {
-            throw translation.inCommand(error)
-        }
-    }
-
-    private func inCommand(_ problem: InteropProblem) -> InteropProblem {
-        var problem = problem
-        problem.command = command.number
-        return problem
+        defer { warnings += translation.warnings }
+        return try translation.document()
     }
 
     private mutating func warn(_ message: String, at mark: Mark, suggestion: String? = nil) {
@@ -65,9 +53,6 @@ public struct CurlTranslation {
         document.auth = auth(headers: &headers)
         document.headers = headers.map { ($0.name, $0.value) }
         document.options = try options()
-        for ignored in command.withoutEquivalent {
-            warn("'\(ignored.text)' has no equivalent in a request file: it is not translated", at: ignored.mark)
-        }
         noteTemplates(in: document)
         return document
     }

@@ -38,6 +38,13 @@ public struct InteropProblem: Error, Sendable, Hashable {
         self.command = command
     }
 
+    /// The same problem, in command `number`.
+    public func inCommand(_ number: Int) -> InteropProblem {
+        var problem = self
+        problem.command = number
+        return problem
+    }
+
     /// The message with the command it is in: `command 2: unknown curl option '--frob'`.
     public var locatedMessage: String {
         command.map { "command \($0): \(message)" } ?? message
@@ -46,7 +53,8 @@ public struct InteropProblem: Error, Sendable, Hashable {
 
 /// Splits text into shell commands and words as a POSIX shell reads a pasted command: `'…'`, `"…"` and `$'…'` quotes,
 /// backslash escapes, lines continued by `\` (or by `^`, as Windows' cmd writes them), `#` comments, and commands
-/// separated by line breaks, `;`, `&&` and `||`. Nothing is expanded: `$NAME` stays as written.
+/// separated by line breaks, `;`, `&&`, `||` and `&`. Pipes, redirections and a background `&` are kept apart from the
+/// words. Nothing is expanded: `$NAME` stays as written.
 public struct ShellSplitter {
     private let scalars: [Unicode.Scalar]
     private var index = 0
@@ -101,9 +109,7 @@ public struct ShellSplitter {
         do throws(InteropProblem) {
             try split(into: &commands)
         } catch {
-            var problem = error
-            problem.command = commands.count + 1
-            throw problem
+            throw error.inCommand(commands.count + 1)
         }
         return commands
     }
@@ -138,26 +144,55 @@ public struct ShellSplitter {
                 advance()
                 advance()
                 finish()
-            case "|", ">", "<":
-                // What follows a pipe or a redirection is not sent to curl: noted, never used.
+            case "|":
+                // What follows a pipe is not sent to curl: noted, never used.
                 let start = mark
                 var operatorText = ""
-                while let next = current, next == "|" || next == ">" || next == "<" || next == "&" {
+                while let next = current, next == "|" || next == "&" {
                     operatorText.unicodeScalars.append(next)
                     advance()
                 }
                 ignored.append(ShellWord(operatorText, at: start))
-                piped = piped || scalar == "|"
-                if scalar != "|" {
-                    while current == " " || current == "\t" { advance() }
-                    if let target = try word() { ignored[ignored.count - 1].text += " " + target.text }
-                }
+                piped = true
+            case ">", "<", "&" where peek() == ">", "0"..."9" where startsRedirection():
+                ignored.append(try redirection())
+            case "&":
+                // A command run in the background: the command ends here.
+                ignored.append(ShellWord("&", at: mark))
+                advance()
+                finish()
             default:
                 guard let word = try word() else { continue }
                 if piped, !ignored.isEmpty { ignored[ignored.count - 1].text += " " + word.text } else { words.append(word) }
             }
         }
         finish()
+    }
+
+    /// Whether the digits at the current character are a file descriptor's number before `>` or `<` (`2>&1`).
+    private func startsRedirection() -> Bool {
+        var offset = 0
+        while let scalar = peek(offset), ("0"..."9").contains(scalar) { offset += 1 }
+        return peek(offset) == ">" || peek(offset) == "<"
+    }
+
+    /// A redirection as written, from its file descriptor's number or `&` to its target: `2>&1`, `&> all.log`,
+    /// `< in.txt`.
+    private mutating func redirection() throws(InteropProblem) -> ShellWord {
+        let start = mark
+        var text = String.UnicodeScalarView()
+        while let scalar = current, ("0"..."9").contains(scalar) || scalar == "&" && text.isEmpty {
+            text.append(scalar)
+            advance()
+        }
+        while let scalar = current, scalar == ">" || scalar == "<" || scalar == "&" || scalar == "|" {
+            text.append(scalar)
+            advance()
+        }
+        let spaced = current == " " || current == "\t"
+        while current == " " || current == "\t" { advance() }
+        let target = try word().map { (spaced ? " " : "") + $0.text } ?? ""
+        return ShellWord(String(text) + target, at: start)
     }
 
     /// The word starting at the current character; nil when only a line continuation was there.

@@ -220,6 +220,35 @@ import Testing
         #expect(fields.map(\.name) == ["a", "b"] && Self.header("content-type", of: document) == nil)
     }
 
+    @Test(arguments: [
+        ("curl http://127.0.0.1:1/get 2>/dev/null", ["2>/dev/null"]),
+        ("curl http://127.0.0.1:1/get -o out.json > x.txt 2>&1", ["> x.txt", "2>&1"]),
+        ("curl -s http://127.0.0.1:1/get &", ["&"]),
+        ("curl http://127.0.0.1:1/get &> all.log", ["&> all.log"]),
+        ("curl http://127.0.0.1:1/get 2>>err.log <in.txt", ["2>>err.log", "<in.txt"]),
+    ])
+    func redirectionsAndABackgroundAmpersandAreEachOneWarning(text: String, ignored: [String]) throws {
+        let result = CurlImport.read(text)
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        #expect(result.requests.map(\.document.url) == ["http://127.0.0.1:1/get"])
+        #expect(result.warnings.filter { $0.message.hasSuffix("is not part of the request: ignored") }.map(\.message)
+            == ignored.map { "'\($0)' is not part of the request: ignored" })
+    }
+
+    @Test func anAmpersandBetweenCommandsEndsTheFirst() throws {
+        let result = CurlImport.read("curl http://127.0.0.1:1/a & curl http://127.0.0.1:1/b")
+        #expect(result.requests.map(\.document.url) == ["http://127.0.0.1:1/a", "http://127.0.0.1:1/b"])
+        #expect(result.warnings.map(\.command) == [1])
+    }
+
+    @Test(arguments: ["curl http://127.0.0.1:1/a -o out.json http://127.0.0.1:1/b", "curl http://127.0.0.1:1/a -o out.json --frob"])
+    func warningsBeforeAnErrorAreStillListed(text: String) throws {
+        let result = CurlImport.read(text)
+        #expect(result.errors.count == 1)
+        #expect(result.warnings.map(\.message) == ["'-o out.json' has no equivalent in a request file: it is not translated"])
+        #expect(result.warnings.map(\.command) == [1])
+    }
+
     @Test func aPipeIsOneWarning() throws {
         let result = CurlImport.read("curl http://a.example.com/ | jq . > out.json")
         #expect(result.warnings.map(\.message) == ["'| jq .' is not part of the request: ignored", "'> out.json' is not part of the request: ignored"])
