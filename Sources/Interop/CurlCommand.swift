@@ -20,6 +20,11 @@ public struct CurlData: Sendable, Hashable {
     public var kind: Kind
     public var value: String
     public var mark: Mark
+
+    /// Whether the value names a file to read (`@file`), as `-d`, `--data-binary` and `--json` read it.
+    public var readsFile: Bool {
+        kind != .raw && kind != .urlencode && value.hasPrefix("@")
+    }
 }
 
 /// An option or argument of a curl command and where it was.

@@ -46,7 +46,7 @@ public struct CurlTranslation {
         var document = RequestDocument(name: "\(method) \(path.isEmpty ? "/" : path)", method: method, url: url)
         document.query = query
         if command.dataInQuery {
-            document.query += try dataFields(requireFields: false).fields
+            noteBodyHeaders(headers)
         } else {
             document.body = try body(headers: &headers)
         }
@@ -59,8 +59,9 @@ public struct CurlTranslation {
 
     // MARK: URL
 
-    /// The URL without its query, its path, and the query's parameters (repeated names as lists). `{{ name }}` stays a
-    /// template; a `%` that does not start an escape is written `%25`, and then the query stays in the URL.
+    /// The URL (with `-G`'s data in its query) without its query, its path, and the query's parameters (repeated names
+    /// as lists). `{{ name }}` stays a template; a `%` that does not start an escape is written `%25`, and then the query
+    /// stays in the URL, as does a query that is not `name=value` pairs.
     private mutating func target() throws(InteropProblem) -> (url: String, path: String, query: [(name: String, values: [String])]) {
         guard let written = command.urls.first else {
             throw InteropProblem("no URL: curl needs the address to send the request to", at: command.mark,
@@ -70,7 +71,7 @@ public struct CurlTranslation {
             throw InteropProblem("a second URL ('\(command.urls[1].text)'): a request file sends one request", at: command.urls[1].mark,
                                  suggestion: "give each URL its own curl command (one per line)")
         }
-        let templates = TemplateTokens(written.text)
+        let templates = TemplateTokens(command.dataInQuery ? Self.appendingQuery(try queryData(), to: written.text) : written.text)
         let escaped = Self.escapingLonePercents(templates.text)
         let text = escaped.text.contains("://") ? escaped.text : "http://" + escaped.text
         guard var components = URLComponents(string: text) ?? PercentEncoding.encodeURL(text).flatMap(URLComponents.init(string:)),
@@ -100,6 +101,14 @@ public struct CurlTranslation {
         return (templates.restored(components.string ?? text), templates.restored(components.percentEncodedPath), query)
     }
 
+    /// `url` with `query` added to its query as curl's `-G` adds it (after `?`, or `&` when it has one), before its
+    /// fragment.
+    static func appendingQuery(_ query: String, to url: String) -> String {
+        guard !query.isEmpty else { return url }
+        let fragment = url.firstIndex(of: "#") ?? url.endIndex
+        return url[..<fragment] + (url[..<fragment].contains("?") ? "&" : "?") + query + url[fragment...]
+    }
+
     /// `text` with each `%` that is not followed by two hex digits written `%25`, and the first such `%` and what follows.
     static func escapingLonePercents(_ text: String) -> (text: String, lone: String?) {
         var result = ""
@@ -120,13 +129,13 @@ public struct CurlTranslation {
         return (result + rest, lone)
     }
 
-    /// `a=1&b=x%20y&b=z` as decoded pairs (`+` as a space); nil when a piece has no `=` or does not decode.
-    static func formFields(_ encoded: String, requireEquals: Bool = false) -> [(name: String, value: String)]? {
+    /// `a=1&b=x%20y&b=z` as decoded pairs (`+` as a space); nil when a piece has no `=` (curl sends `?flag` as it is,
+    /// a `query:` item `flag=`) or does not decode.
+    static func formFields(_ encoded: String) -> [(name: String, value: String)]? {
         var fields: [(name: String, value: String)] = []
         for piece in encoded.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            if requireEquals && parts.count < 2 { return nil }
-            guard let name = decode(parts[0]), !name.isEmpty, let value = parts.count > 1 ? decode(parts[1]) : "" else { return nil }
+            guard parts.count == 2, let name = decode(parts[0]), !name.isEmpty, let value = decode(parts[1]) else { return nil }
             fields.append((name, value))
         }
         return fields
@@ -277,10 +286,11 @@ public struct CurlTranslation {
                 return .json(value)
             }
             warn(JSONNumbers.keptAsText(because: changed), at: command.data[0].mark)
-        } else if contentType == nil || mediaType == "application/x-www-form-urlencoded", let form = try? dataFields(requireFields: true) {
+        } else if contentType == nil || mediaType == "application/x-www-form-urlencoded",
+                  let fields = Self.formFields(text).map(Self.grouped) {
             if let index = contentTypeIndex { headers.remove(at: index) }
-            noteSecretFields(form.fields, at: form.mark)
-            return .form(form.fields)
+            noteSecretFields(fields, at: command.data[0].mark)
+            return .form(fields)
         }
         if contentType == nil {
             headers.append(("Content-Type", sentAsJSON ? "application/json" : "application/x-www-form-urlencoded", command.mark))
@@ -290,7 +300,7 @@ public struct CurlTranslation {
 
     /// A `-d @file`, `--data-binary @file` or `--json @file` body, the only data option given; nil without one.
     private mutating func fileBody() throws(InteropProblem) -> String? {
-        guard let reference = command.data.first(where: { $0.kind != .raw && $0.kind != .urlencode && $0.value.hasPrefix("@") }) else {
+        guard let reference = command.data.first(where: \.readsFile) else {
             return nil
         }
         let path = String(reference.value.dropFirst())
@@ -320,21 +330,20 @@ public struct CurlTranslation {
         data.kind == .urlencode ? try Self.urlencoded(data) : data.value
     }
 
-    /// The data as `name=value` fields for `form:` or `-G`'s query; throws when a piece is not a field (with
-    /// `requireFields`) or reads a file.
-    private func dataFields(requireFields: Bool) throws(InteropProblem) -> (fields: [(name: String, values: [String])], mark: Mark) {
-        var fields: [(name: String, value: String)] = []
-        for data in command.data {
-            if data.value.hasPrefix("@") && data.kind != .raw && data.kind != .urlencode {
-                throw InteropProblem("'\(data.value)' reads a file, which cannot become query or form fields", at: data.mark,
-                                     suggestion: "write the fields in the command")
-            }
-            guard let decoded = Self.formFields(try sentText(of: data), requireEquals: requireFields) else {
-                throw InteropProblem("'\(data.value)' is not name=value pairs", at: data.mark)
-            }
-            fields += decoded
+    /// The data `-G` puts into the URL's query, as curl sends it; throws when a piece reads a file.
+    private func queryData() throws(InteropProblem) -> String {
+        if let file = command.data.first(where: \.readsFile) {
+            throw InteropProblem("'\(file.value)' reads a file, which a request file cannot put into the query", at: file.mark,
+                                 suggestion: "write the query in the command")
         }
-        return (Self.grouped(fields), command.data.first?.mark ?? command.mark)
+        return try dataText()
+    }
+
+    /// Warns about a Content-Type header when `-G` leaves no body for it to describe; it is kept, as curl sends it.
+    private mutating func noteBodyHeaders(_ headers: [(name: String, value: String, mark: Mark)]) {
+        guard let contentType = headers.first(where: { HTTPHeaders.sameName($0.name, "Content-Type") }) else { return }
+        warn("'Content-Type: \(contentType.value)' describes a body, and -G sends none: the header is kept, as curl sends it",
+             at: contentType.mark, suggestion: "remove the header if the server does not need it")
     }
 
     /// A `--data-urlencode` value as curl sends it: `content` and `=content` as the content percent-encoded,

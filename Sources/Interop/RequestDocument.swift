@@ -118,9 +118,10 @@ public struct RequestDocument: Sendable {
         })
     }
 
-    /// A file name from the method and the URL's path: `post-api-users.yaml` (`get-example-com.yaml` for `/`).
+    /// A file name from the method and the URL's path (not its query): `post-api-users.yaml` (`get-example-com.yaml`
+    /// for `/`).
     public var suggestedFileName: String {
-        let afterScheme = url.components(separatedBy: "://").last ?? url
+        let afterScheme = (url.components(separatedBy: "://").last ?? url).prefix { $0 != "?" && $0 != "#" }
         let host = afterScheme.prefix { $0 != "/" }
         let path = afterScheme.dropFirst(host.count)
         let words = method + " " + (path.isEmpty || path == "/" ? String(host) : String(path))

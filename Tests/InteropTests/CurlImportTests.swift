@@ -293,4 +293,27 @@ import Testing
         guard case .json(let value)? = document.body else { Issue.record("not json: \(document.yaml)"); return }
         #expect(value == (try JSONValue.parse(#"{"a": 1.5, "b": 9223372036854775807, "c": 100.0, "d": 0, "e": 1e-7}"#)))
     }
+
+    @Test func aQueryItemWithoutAnEqualsSignStaysInTheURLAsCurlSendsIt() throws {
+        let document = try Self.document("curl 'http://127.0.0.1:1/anything?flag&a=1'")
+        #expect(document.url == "http://127.0.0.1:1/anything?flag&a=1" && document.query.isEmpty)
+    }
+
+    @Test func getPutsDataThatIsNotFieldsIntoTheURLAsWrittenAndWarnsAboutTheContentType() throws {
+        let result = CurlImport.read(#"curl -G -H 'Content-Type: application/json' -d '{"a":1}' http://127.0.0.1:1/anything"#)
+        let document = try #require(result.requests.first?.document)
+        #expect(document.url == "http://127.0.0.1:1/anything?%7B%22a%22:1%7D" && document.query.isEmpty && document.body == nil)
+        #expect(document.suggestedFileName == "get-anything.yaml")
+        #expect(CurlImportTests.header("content-type", of: document) == "application/json")
+        let warning = try #require(result.warnings.first { $0.message.contains("Content-Type") })
+        #expect(warning.mark.column == 12)
+    }
+
+    @Test func getAddsFieldsToTheURLsQueryBeforeItsFragment() throws {
+        let fields = try Self.document("curl -G 'http://127.0.0.1:1/s?x=1#top' -d 'q=a+b' --data-urlencode 'v=c&d'")
+        #expect(fields.url == "http://127.0.0.1:1/s" && fields.query.map(\.name) == ["x", "q", "v"])
+        #expect(fields.query.map(\.values) == [["1"], ["a b"], ["c&d"]])
+        let flag = try Self.document("curl -G 'http://127.0.0.1:1/s#top' --data-urlencode 'a b'")
+        #expect(flag.url == "http://127.0.0.1:1/s?a%20b" && flag.query.isEmpty)
+    }
 }
