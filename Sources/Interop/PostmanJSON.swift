@@ -74,19 +74,32 @@ struct PostmanValue {
         }
     }
 
-    /// The member `key` as text; nil when absent or null, a problem when it is an object or a list.
-    func string(_ key: String) throws(PostmanProblem) -> String? {
+    /// The member `key`, a string; nil when absent or null, a problem (its message starting with `owner`, when given)
+    /// when it is of another type.
+    func string(_ key: String, of owner: String? = nil) throws(PostmanProblem) -> String? {
         guard let member = self[key] else { return nil }
-        guard let text = member.text else { throw member.problem("'\(key)' is \(JSONText.kindName(of: member.json)), not a string") }
+        guard case .string(let text) = member.json else { throw member.wrongType(key, of: owner, expected: "a string") }
         return text
+    }
+
+    /// The member `key` as text (a string, number or boolean, as Postman writes a port either way); nil when absent or
+    /// null, a problem when it is an object or a list.
+    func scalarText(_ key: String, of owner: String? = nil) throws(PostmanProblem) -> String? {
+        guard let member = self[key] else { return nil }
+        guard let text = member.text else { throw member.wrongType(key, of: owner, expected: "a string") }
+        return text
+    }
+
+    /// The problem of this value, the member `key` (of `owner`, when given), not being what was `expected`:
+    /// `'Get user': 'method' is a number, not a string`.
+    func wrongType(_ key: String, of owner: String? = nil, expected: String) -> PostmanProblem {
+        problem((owner.map { $0 + ": " } ?? "") + "'\(key)' is \(JSONText.kindName(of: json)), not \(expected)")
     }
 
     /// The elements of the list `key`; nil when absent or null, a problem when it is not a list.
     func list(_ key: String) throws(PostmanProblem) -> [PostmanValue]? {
         guard let member = self[key] else { return nil }
-        guard case .array = member.json else {
-            throw member.problem("'\(key)' is \(JSONText.kindName(of: member.json)), not a list")
-        }
+        guard case .array = member.json else { throw member.wrongType(key, expected: "a list") }
         return member.elements
     }
 

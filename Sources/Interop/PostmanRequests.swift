@@ -14,9 +14,19 @@ struct PostmanRequestTranslation {
     /// The request document of `request` (an object, or a URL as text), with `auth` (the nearest one written at the
     /// request, its folders or the collection) applied.
     func document(_ request: PostmanValue, name: String, auth: PostmanValue?) throws(PostmanProblem) -> RequestDocument {
-        let method = (try request.string("method") ?? "GET").uppercased()
-        guard let url = request.text.map({ _ in request }) ?? request["url"] else {
-            throw request.problem("\(owner) has no url", suggestion: "give the request a URL in Postman and export it again")
+        let url: PostmanValue
+        let method: String
+        switch request.json {
+        case .string:
+            (url, method) = (request, "GET")
+        case .object:
+            method = (try request.string("method", of: owner) ?? "GET").uppercased()
+            guard let member = request["url"] else {
+                throw request.problem("\(owner) has no url", suggestion: "give the request a URL in Postman and export it again")
+            }
+            url = member
+        default:
+            throw request.wrongType("request", of: owner, expected: "an object or a URL")
         }
         var target = try self.target(url)
         var document = RequestDocument(name: name, method: method, url: target.url)
@@ -34,8 +44,12 @@ struct PostmanRequestTranslation {
     /// The URL (without its query, `:name` path variables as templates) and the query of a request's `url`: text, or
     /// an object with `raw` or `protocol`, `host`, `port` and `path`, and `query` and `variable` lists.
     private func target(_ url: PostmanValue) throws(PostmanProblem) -> (url: String, query: [(name: String, values: [String])]) {
-        var raw = url.text ?? ""
-        if raw.isEmpty, url.isObject { raw = try url.string("raw") ?? "" }
+        var raw = ""
+        switch url.json {
+        case .string(let text): raw = text
+        case .object: raw = try url.string("raw", of: owner) ?? ""
+        default: throw url.wrongType("url", of: owner, expected: "a string or an object")
+        }
         if raw.isEmpty, url.isObject { raw = try builtURL(url) }
         var base = raw.prefix { $0 != "#" }
         var queryText: Substring = ""
@@ -63,8 +77,8 @@ struct PostmanRequestTranslation {
         let host = url["host"].map { $0.text ?? $0.elements.compactMap(\.text).joined(separator: ".") } ?? ""
         guard !host.isEmpty else { throw url.problem("\(owner): the url has neither 'raw' nor 'host'") }
         let path = url["path"].map { $0.text ?? $0.elements.compactMap { $0.text ?? $0["value"]?.text }.joined(separator: "/") } ?? ""
-        let scheme = try url.string("protocol").map { $0 + "://" } ?? ""
-        let port = try url.string("port").map { ":" + $0 } ?? ""
+        let scheme = try url.string("protocol", of: owner).map { $0 + "://" } ?? ""
+        let port = try url.scalarText("port", of: owner).map { ":" + $0 } ?? ""
         return scheme + host + port + (path.isEmpty ? "" : "/" + path.drop { $0 == "/" })
     }
 
@@ -130,7 +144,7 @@ struct PostmanRequestTranslation {
                         line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces), false, header)
             }
         } else {
-            guard case .array = header.json else { throw header.problem("\(owner): 'header' is \(JSONText.kindName(of: header.json)), not a list") }
+            guard case .array = header.json else { throw header.wrongType("header", of: owner, expected: "a list") }
             entries = header.entries()
         }
         var headers: [(name: String, value: String)] = []
@@ -167,7 +181,7 @@ struct PostmanRequestTranslation {
 
     /// The body of a `body` object by its `mode`; nil when it is empty, disabled (listed) or of a mode not translated.
     private func body(_ body: PostmanValue, headers: inout [(name: String, value: String)]) throws(PostmanProblem) -> RequestDocument.Body? {
-        let mode = try body.string("mode") ?? "raw"
+        let mode = try body.string("mode", of: owner) ?? "raw"
         if body.isDisabled {
             notes.warn("\(owner): the \(mode) body is disabled in Postman: left out", at: body)
             return nil

@@ -294,4 +294,26 @@ import Testing
         #expect(file.contains(#"text: "{\"id\": 12345678901234567890}""#), "\(file)")
         #expect(Self.warnings(of: result).contains { $0.hasPrefix("'big': the number 12345678901234567890 would change in a json: body") })
     }
+
+    @Test func membersReadAsTextOfAnotherTypeAreLocatedErrors() throws {
+        let result = Self.read(json: """
+            {"info": {"name": "x"}, "item": [
+              {"name": "number url", "request": {"url": 7}},
+              {"name": "number method", "request": {"method": 7, "url": "https://a.example.com"}},
+              {"name": "list raw", "request": {"url": {"raw": ["https://a.example.com"]}}},
+              {"name": "number request", "request": 7},
+              {"name": "number mode", "request": {"url": "https://a.example.com", "body": {"mode": 1, "raw": "x"}}},
+              {"name": "number port", "request": {"url": {"host": ["a", "example", "com"], "port": 8080}}}
+            ]}
+            """)
+        #expect(result.files.isEmpty)
+        #expect(result.errors.map(\.problem.message) == [
+            "'number url': 'url' is a number, not a string or an object (at /item/0/request/url)",
+            "'number method': 'method' is a number, not a string (at /item/1/request/method)",
+            "'list raw': 'raw' is a list, not a string (at /item/2/request/url/raw)",
+            "'number request': 'request' is a number, not an object or a URL (at /item/3/request)",
+            "'number mode': 'mode' is a number, not a string (at /item/4/request/body/mode)",
+        ])
+        #expect(result.errors.map(\.problem.mark.line) == [2, 3, 4, 5, 6])
+    }
 }
