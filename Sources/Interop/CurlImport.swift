@@ -7,6 +7,12 @@ public enum CurlImport {
         public var errors: [InteropProblem] = []
         /// What was not translated or deserves a look, located; the requests are still written.
         public var warnings: [InteropProblem] = []
+
+        /// `line` (of the commands' text, as a diagnostic quotes it) with every credential a problem is about as `***`.
+        public func redacted(_ line: String) -> String {
+            let hidden = Set((errors + warnings).flatMap(\.hidden).filter { !$0.isEmpty }).sorted { $0.count > $1.count }
+            return hidden.reduce(line) { $0.replacingOccurrences(of: $1, with: "***") }
+        }
     }
 
     /// Splits `text` into commands and translates each; `filePath` maps a file a command names to the path its request

@@ -34,8 +34,11 @@ public struct CurlTranslation {
         return try translation.document()
     }
 
-    private mutating func warn(_ message: String, at mark: Mark, suggestion: String? = nil) {
-        warnings.append(InteropProblem(message, at: mark, suggestion: suggestion))
+    /// Adds a warning; `hiding` the credentials it is about, which its quoted line must not show.
+    private mutating func warn(_ message: String, at mark: Mark, suggestion: String? = nil, hiding hidden: [String] = []) {
+        var warning = InteropProblem(message, at: mark, suggestion: suggestion)
+        warning.hidden = hidden
+        warnings.append(warning)
     }
 
     private mutating func document() throws(InteropProblem) -> RequestDocument {
@@ -95,8 +98,9 @@ public struct CurlTranslation {
                 warn("the query string is kept in the URL: it is not name=value pairs that decode", at: written.mark)
             }
         }
-        if components.password != nil {
-            warn("the URL holds a password, written as it was", at: written.mark, suggestion: RequestDocument.secretSuggestion("password"))
+        if let password = components.percentEncodedPassword {
+            warn("the URL holds a password, written as it was", at: written.mark, suggestion: RequestDocument.secretSuggestion("password"),
+                 hiding: [password, components.password ?? password])
         }
         return (templates.restored(components.string ?? text), templates.restored(components.percentEncodedPath), query)
     }
@@ -197,7 +201,8 @@ public struct CurlTranslation {
             add("Cookie", cookie.text, at: cookie.mark)
         }
         for field in fields where Self.isSecretHeader(field.name) && !HTTPHeaders.sameName(field.name, "Authorization") {
-            warn("the \(field.name) header's value is written as it was", at: field.mark, suggestion: Self.headerSecretSuggestion(field.name))
+            warn("the \(field.name) header's value is written as it was", at: field.mark, suggestion: Self.headerSecretSuggestion(field.name),
+                 hiding: [field.value])
         }
         return fields
     }
@@ -226,20 +231,24 @@ public struct CurlTranslation {
             let scheme = parts.first?.lowercased()
             if parts.count == 2, scheme == "bearer" {
                 headers.remove(at: index)
-                warn("the bearer token is written as it was", at: header.mark, suggestion: RequestDocument.secretSuggestion("token"))
+                warn("the bearer token is written as it was", at: header.mark, suggestion: RequestDocument.secretSuggestion("token"),
+                     hiding: [parts[1]])
                 return .bearer(parts[1])
             }
             if parts.count == 2, scheme == "basic", let data = Data(base64Encoded: parts[1]),
                let credentials = String(data: data, encoding: .utf8), let colon = credentials.firstIndex(of: ":") {
                 headers.remove(at: index)
-                warn("the Basic credentials are written as they were", at: header.mark, suggestion: RequestDocument.secretSuggestion("password"))
+                warn("the Basic credentials are written as they were", at: header.mark, suggestion: RequestDocument.secretSuggestion("password"),
+                     hiding: [parts[1]])
                 return .basic(username: String(credentials[..<colon]), password: String(credentials[credentials.index(after: colon)...]))
             }
-            warn("the Authorization header is written as it was", at: header.mark, suggestion: Self.headerSecretSuggestion("Authorization"))
+            warn("the Authorization header is written as it was", at: header.mark, suggestion: Self.headerSecretSuggestion("Authorization"),
+                 hiding: [parts.last ?? header.value])
             return nil
         }
         if let index = headerIndex {
-            warn("the Authorization header is written as it was", at: headers[index].mark, suggestion: Self.headerSecretSuggestion("Authorization"))
+            warn("the Authorization header is written as it was", at: headers[index].mark, suggestion: Self.headerSecretSuggestion("Authorization"),
+                 hiding: [headers[index].value.split(separator: " ", maxSplits: 1).last.map(String.init) ?? headers[index].value])
         }
         if let user = command.user {
             guard let colon = user.text.firstIndex(of: ":") else {
@@ -247,11 +256,14 @@ public struct CurlTranslation {
                      suggestion: "write the password into the file, or better " + RequestDocument.secretSuggestion("password"))
                 return .basic(username: user.text, password: "")
             }
-            warn("the password of '-u' is written as it was", at: user.mark, suggestion: RequestDocument.secretSuggestion("password"))
-            return .basic(username: String(user.text[..<colon]), password: String(user.text[user.text.index(after: colon)...]))
+            let password = String(user.text[user.text.index(after: colon)...])
+            warn("the password of '-u' is written as it was", at: user.mark, suggestion: RequestDocument.secretSuggestion("password"),
+                 hiding: [password])
+            return .basic(username: String(user.text[..<colon]), password: password)
         }
         if let bearer = command.bearer {
-            warn("the bearer token is written as it was", at: bearer.mark, suggestion: RequestDocument.secretSuggestion("token"))
+            warn("the bearer token is written as it was", at: bearer.mark, suggestion: RequestDocument.secretSuggestion("token"),
+                 hiding: [bearer.text])
             return .bearer(bearer.text)
         }
         return nil
@@ -289,7 +301,7 @@ public struct CurlTranslation {
         } else if contentType == nil || mediaType == "application/x-www-form-urlencoded",
                   let fields = Self.formFields(text).map(Self.grouped) {
             if let index = contentTypeIndex { headers.remove(at: index) }
-            noteSecretFields(fields, at: command.data[0].mark)
+            noteSecretFields(fields, sent: text, at: command.data[0].mark)
             return .form(fields)
         }
         if contentType == nil {
@@ -402,10 +414,16 @@ public struct CurlTranslation {
         return String(text.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
     }
 
-    /// Warns about form fields whose names say they hold a credential.
-    private mutating func noteSecretFields(_ fields: [(name: String, values: [String])], at mark: Mark) {
+    /// Warns about form fields whose names say they hold a credential, hiding their values as decoded and as `sent`
+    /// (the encoded form data).
+    private mutating func noteSecretFields(_ fields: [(name: String, values: [String])], sent: String, at mark: Mark) {
         for field in fields where ["password", "passwd", "secret", "token", "api_key", "apikey"].contains(where: field.name.lowercased().contains) {
-            warn("the form field '\(field.name)' is written as it was", at: mark, suggestion: RequestDocument.secretSuggestion(field.name))
+            let encoded = sent.split(separator: "&").compactMap { piece -> String? in
+                let parts = piece.split(separator: "=", maxSplits: 1)
+                return parts.count == 2 && Self.decode(parts[0]) == field.name ? String(parts[1]) : nil
+            }
+            warn("the form field '\(field.name)' is written as it was", at: mark, suggestion: RequestDocument.secretSuggestion(field.name),
+                 hiding: field.values + encoded)
         }
     }
 

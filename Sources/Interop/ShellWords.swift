@@ -30,6 +30,8 @@ public struct InteropProblem: Error, Sendable, Hashable {
     public var suggestion: String?
     /// The number of the command it is in (from 1), when the text has commands.
     public var command: Int?
+    /// Credentials the problem is about, which a quoted source line must show as `***`.
+    public var hidden: [String] = []
 
     public init(_ message: String, at mark: Mark, suggestion: String? = nil, command: Int? = nil) {
         self.message = message

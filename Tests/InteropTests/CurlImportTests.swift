@@ -316,4 +316,18 @@ import Testing
         let flag = try Self.document("curl -G 'http://127.0.0.1:1/s#top' --data-urlencode 'a b'")
         #expect(flag.url == "http://127.0.0.1:1/s?a%20b" && flag.query.isEmpty)
     }
+
+    @Test func credentialsAreHiddenInTheLinesDiagnosticsQuote() throws {
+        let command = "curl 'http://user:urlPass99@127.0.0.1:1/x' -H 'Authorization: Bearer s3cr3tT0kenXYZ' -H 'X-Api-Key: k3yV4lue77' "
+            + "-H 'Cookie: sid=c00kieV4l' -u admin:hunter2hunter -d 'user=a&password=p%40ssw0rdZ'"
+        let result = CurlImport.read(command)
+        let redacted = result.redacted(command)
+        for secret in ["urlPass99", "s3cr3tT0kenXYZ", "k3yV4lue77", "c00kieV4l", "hunter2hunter", "p%40ssw0rdZ"] {
+            #expect(!redacted.contains(secret), "\(redacted)")
+        }
+        #expect(redacted.contains("Authorization: Bearer ***") && redacted.contains("-u admin:***") && redacted.contains("password=***"))
+        #expect(result.warnings.allSatisfy { !$0.message.contains("s3cr3t") })
+        let basic = "curl http://127.0.0.1:1/ -H 'Authorization: Basic YWxhZGRpbjpvcGVuc2VzYW1l'"
+        #expect(CurlImport.read(basic).redacted(basic) == "curl http://127.0.0.1:1/ -H 'Authorization: Basic ***'")
+    }
 }
