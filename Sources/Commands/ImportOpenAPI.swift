@@ -22,7 +22,7 @@ public struct ImportOpenAPI: Sendable {
     /// Reads and checks the document, translates it and writes the files; exit 2 when the document cannot be used,
     /// 1 when it cannot be read, a file exists (without `--force`) or a file cannot be written.
     public func execute() -> ExitStatus {
-        guard let data = FileManager.default.contents(atPath: spec) else {
+        guard let data = InputFile.contents(atPath: spec) else {
             Console.error("error: cannot read the OpenAPI document '\(spec)'")
             return .badCommandLine
         }

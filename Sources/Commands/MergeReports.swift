@@ -51,7 +51,7 @@ public struct MergeReports: Sendable {
 
     /// One part's report, read; its path names it in problems.
     private static func read(_ path: String) throws(Problem) -> (path: String, report: JSONReportDocument) {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        guard let data = InputFile.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw Problem(message: "cannot read the report '\(path)'")
         }
         do {

@@ -23,7 +23,7 @@ struct PlanNarrowing {
             }
         }
         if let path = rerunFailed {
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            guard let data = InputFile.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
                 return .failure(Problem(message: "--rerun-failed: cannot read the report '\(path)'"))
             }
             do {
