@@ -28,7 +28,7 @@ public struct ImportCurl: Sendable {
         let sources = SourceCache()
         sources.store(source.text, for: source.name)
         ImportProblems.print(errors: result.errors.map { (source.name, $0) }, warnings: result.warnings.map { (source.name, $0) },
-                             sources: sources)
+                             sources: sources, redacting: result.redacted)
         guard result.errors.isEmpty else {
             Console.error("error: \(result.errors.count) \(plural(result.errors.count, "problem")) in \(source.name); nothing was written")
             return .invalidCollection
@@ -47,7 +47,7 @@ public struct ImportCurl: Sendable {
         }
         let trimmed = input.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.contains(where: \.isWhitespace), !trimmed.hasPrefix("curl") else { return (input, "<command>") }
-        guard let data = FileManager.default.contents(atPath: input) else {
+        guard let data = InputFile.contents(atPath: input) else {
             Console.error("error: '\(input)' is neither a curl command nor a readable file of them\n"
                 + "give a command in quotes, such as runner import curl 'curl https://api.example.com/users', a file, or - for standard input")
             return nil
@@ -139,12 +139,14 @@ enum PathJoin {
 
 /// Prints the located problems of an import on standard error, errors first, each with its line and a caret.
 enum ImportProblems {
+    /// `redacting` hides the credentials the quoted lines hold (a token in a curl command).
     static func print(errors: [(file: String, problem: InteropProblem)], warnings: [(file: String, problem: InteropProblem)],
-                      sources: SourceCache) {
+                      sources: SourceCache, redacting: (String) -> String = { $0 }) {
         let diagnostics = errors.map { Diagnostic.error($0.problem.locatedMessage, path: $0.file, at: $0.problem.mark, suggestion: $0.problem.suggestion) }
             + warnings.map { Diagnostic.warning($0.problem.locatedMessage, path: $0.file, at: $0.problem.mark, suggestion: $0.problem.suggestion) }
         guard !diagnostics.isEmpty else { return }
-        Console.error(DiagnosticRenderer.render(diagnostics, sources: sources, color: Console.colors(STDERR_FILENO, .auto)))
+        Console.error(DiagnosticRenderer.render(diagnostics, sources: sources, color: Console.colors(STDERR_FILENO, .auto),
+                                                redacting: redacting))
     }
 
     /// Whether writing must stop because files among `targets` exist and `force` is off: then names them on standard
@@ -263,7 +265,7 @@ public struct ImportPostman: Sendable {
         let sources = SourceCache()
         var inputs: [PostmanSource] = []
         for path in [collection] + environments {
-            guard let data = FileManager.default.contents(atPath: path) else {
+            guard let data = InputFile.contents(atPath: path) else {
                 Console.error("error: cannot read '\(path)': give the path of a Postman \(path == collection ? "collection" : "environment") export (JSON)")
                 return .badCommandLine
             }

@@ -153,6 +153,25 @@ import Testing
         }
     }
 
+    /// The warnings about credentials written into the file quote the command with each credential as `***`; the file
+    /// (here, the command's output) holds them, as documented. The command comes from a pipe (`<(…)` in a shell).
+    @Test func credentialWarningsHideTheCredentialsTheyQuote() async throws {
+        try await Self.inFolder { folder in
+            let command = "curl http://127.0.0.1:1/x -H 'Authorization: Bearer s3cr3tT0kenXYZ' -H 'X-Api-Key: k3yk3y123' -u bob:hunter2secret"
+            let imported = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"),
+                                                       ["-c", "printf '%s\\n' \"$1\" | \"$2\" import curl /dev/stdin", "sh", command,
+                                                        try RunnerProcess.executable.path],
+                                                       in: folder, environment: Self.environment)
+            #expect(imported.exitCode == 0, "\(imported.stderr)")
+            #expect(imported.stderr.contains(" 1 | curl http://127.0.0.1:1/x -H 'Authorization: Bearer ***' -H 'X-Api-Key: ***' -u bob:***"),
+                    "\(imported.stderr)")
+            for secret in ["s3cr3tT0kenXYZ", "k3yk3y123", "hunter2secret"] {
+                #expect(!imported.stderr.contains(secret), "\(imported.stderr)")
+                #expect(imported.stdout.contains(secret), "\(imported.stdout)")
+            }
+        }
+    }
+
     @Test func importOverwritesNothingWithoutForce() async throws {
         try await Self.inFolder { folder in
             try Self.write("kept", to: "requests/ping.yaml", in: folder)
