@@ -452,6 +452,8 @@ final class Interruption: @unchecked Sendable {
             source.setEventHandler { [weak self] in self?.received(number) }
             source.resume()
         }
+        // A signal that came before (held since `main` began) is the first request to stop.
+        if let early = HeldSignals.take() { received(early) }
     }
 
     deinit {

@@ -19,8 +19,12 @@ struct Runner: AsyncParsableCommand {
     static func main() async {
         // A closed pipe (`runner list | head`) is a write error to ignore, not a signal that kills us.
         signal(SIGPIPE, SIG_IGN)
+        // `run` reports a SIGINT or SIGTERM from its first millisecond on (it watches them once it starts); every other
+        // command ends by the signal as usual.
+        HeldSignals.hold()
         do {
             var command = try parseAsRoot()
+            if !(command is RunCommand) { HeldSignals.release() }
             if var command = command as? AsyncParsableCommand {
                 try await command.run()
             } else {
@@ -28,6 +32,7 @@ struct Runner: AsyncParsableCommand {
             }
             Foundation.exit(ExitStatus.success.rawValue)
         } catch {
+            HeldSignals.release()
             fail(error)
         }
     }

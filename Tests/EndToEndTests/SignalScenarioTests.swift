@@ -30,6 +30,29 @@ import Testing
         }
     }
 
+    /// A signal before the run watches the signals itself (here while it reads the `--rerun-failed` report from a FIFO)
+    /// is held, and stops the run as soon as it starts: the reports are written and the status is 143.
+    @Test func aSIGTERMBeforeTheRunStartsIsHeldAndStopsItWithItsReports() async throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("runner-early-\(UUID().uuidString).json").path
+        try #require(mkfifo(fifo, 0o600) == 0, "mkfifo: errno \(errno)")
+        defer { unlink(fifo) }
+        let report = #"{"version": 1, "summary": {"total": 1, "passed": 0, "failed": 1, "errored": 0, "skipped": 0, "flaky": 0, "#
+            + #""durationMs": 1, "exitStatus": 4}, "requests": [{"file": "requests/01-answers.yaml", "name": "01-answers", "#
+            + #""method": "GET", "url": "/status/200", "result": "failed"}]}"#
+        let output = try await ScenarioRun.run("cancel", ["run", "requests", "--env", "local", "--rerun-failed", fifo]) { pid, _ in
+            // Opening the FIFO returns once the runner opens it to read the report, before it watches the signals.
+            guard let writer = FileHandle(forWritingAtPath: fifo) else { return }
+            kill(pid, SIGTERM)
+            Thread.sleep(forTimeInterval: 0.05)
+            writer.write(Data(report.utf8))
+            try? writer.close()
+        }
+        #expect(output.result.exitCode == 143, "\(output.result.stdout)\n\(output.result.stderr)")
+        let requests = try ScenarioRun.jsonRequests(#require(output.json, "no JSON report"))
+        #expect(requests.map { $0["skipReason"] as? String } == ["cancelled"], "\(requests)")
+        #expect(output.received.isEmpty, "\(output.received.map(\.path))")
+    }
+
     @Test func gnuTimeoutsSIGTERMToTheChildAndItsGroupWritesTheReports() async throws {
         let timeout = URL(fileURLWithPath: "/usr/bin/timeout")
         try #require(FileManager.default.isExecutableFile(atPath: timeout.path), "GNU timeout is not installed")
