@@ -30,6 +30,7 @@ public enum JSONReport {
                     ]))
                 } ?? .null),
                 ("error", optional(exchange.error)),
+                ("durationMs", milliseconds(exchange.duration)),
             ]))
         }
         func location(_ diagnostic: Diagnostic) -> JSONValue {

@@ -87,7 +87,7 @@ public struct JSONReportDocument: Sendable {
         return .error(message, path: location, at: nil)
     }
 
-    /// An `exchange` record (its duration is not recorded).
+    /// An `exchange` record (its duration zero when the report predates `durationMs` there).
     private static func exchange(_ record: JSONObject) -> Exchange {
         let request = object(record["request"]) ?? JSONObject(), response = object(record["response"])
         func headers(_ value: JSONValue?) -> [(name: String, value: String)] {
@@ -96,7 +96,8 @@ public struct JSONReportDocument: Sendable {
         return Exchange(method: string(request["method"]) ?? "", url: string(request["url"]) ?? "",
                         requestHeaders: headers(request["headers"]), requestBody: string(request["body"]),
                         status: response.flatMap { int($0["status"]) }, responseHeaders: headers(response?["headers"]),
-                        responseBody: response.flatMap { string($0["body"]) }, error: string(record["error"]), duration: .zero)
+                        responseBody: response.flatMap { string($0["body"]) }, error: string(record["error"]),
+                        duration: duration(record["durationMs"]) ?? .zero)
     }
 
     private static func string(_ value: JSONValue?) -> String? {

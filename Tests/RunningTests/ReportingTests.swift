@@ -279,4 +279,17 @@ import TestSupport
             #expect(report.contains("pu:***@127.0.0.1:abc") && !report.contains("S3cret"), "\(report)")
         }
     }
+
+    /// A report read back (by `merge-reports`) keeps each exchange's time, so the merged TAP and HTML show it.
+    @Test func theJSONReportReadBackKeepsTheExchangesTime() throws {
+        var outcome = RequestOutcome(file: "requests/a.yaml", name: "a", method: "GET", url: "http://127.0.0.1:1/a", verdict: .failed,
+                                     statusCode: 500, duration: .milliseconds(20))
+        outcome.exchange = Exchange(method: "GET", url: "http://127.0.0.1:1/a", requestHeaders: [], requestBody: nil, status: 500,
+                                    responseHeaders: [], responseBody: nil, error: nil, duration: .microseconds(12_500))
+        let json = JSONReport.render(RunSummary(outcomes: [outcome], duration: .milliseconds(25)), sources: SourceCache(),
+                                     redactor: Redactor(secrets: []))
+        #expect(json.contains("\"durationMs\": 12.5"), "\(json)")
+        let read = try JSONReportDocument.read(json, name: "report.json")
+        #expect(read.summary.outcomes.first?.exchange?.duration == .microseconds(12_500))
+    }
 }
