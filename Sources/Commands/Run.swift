@@ -62,7 +62,10 @@ public struct Run: Sendable {
         switch PlanNarrowing.read(shard: shard, rerunFailed: rerunFailed, environment: environment) {
         case .success(let read): narrowing = read
         case .failure(let problem):
+            // Parsed but unusable (`--shard 5/4`, a report that cannot be read): a case in the reports says why.
             Console.error("error: \(problem.message)")
+            let summary = RunSummary.notSent([.error(problem.message, path: nil, at: nil)], status: ExitStatus.badCommandLine.rawValue)
+            _ = reports.write(summary)
             return .badCommandLine
         }
         let annotationOutput = AnnotationOutput(printing: annotations.printsAnnotations(environment: environment))

@@ -79,6 +79,24 @@ import Testing
         }
     }
 
+    /// A part that is not one (`--shard 5/4`, `RUNNER_SHARD=0/3`) is a bad command line that still writes the reports,
+    /// with an errored case saying why, so the CI step that publishes them finds them.
+    @Test func aShardThatIsNotAPartWritesReportsSayingWhy() async throws {
+        try await Self.withServer { server, reports in
+            for (arguments, environment) in [(["--shard", "5/4"], [String: String]()), ([], ["RUNNER_SHARD": "0/3"])] {
+                let result = try await Self.runner(["run", "requests", "--env", "local", "--report-json", reports.path("bad.json"),
+                                                    "--report-junit", reports.path("bad.xml")] + arguments,
+                                                   server: server, environment: environment)
+                #expect(result.exitCode == 1, "\(result.stdout)\n\(result.stderr)")
+                let json = try reports.text("bad.json"), junit = try reports.text("bad.xml")
+                #expect(json.contains("\"exitStatus\": 1") && json.contains("\"result\": \"errored\""), "\(json)")
+                #expect(junit.contains("<error"), "\(junit)")
+                #expect(server.receivedRequests().isEmpty)
+                try FileManager.default.removeItem(atPath: reports.path("bad.json"))
+            }
+        }
+    }
+
     @Test func mergeReportsRefusesPartsThatDoNotMakeOneRun() async throws {
         try await Self.withServer { server, reports in
             for (name, arguments) in [("1.json", ["--shard", "1/2"]), ("2.json", ["--shard", "2/2"]),
