@@ -54,7 +54,7 @@ public struct ConsoleReport: Sendable {
         if outcome.flaky { add(paint("FLAKY", RequestOutcome.Verdict.skipped.colour)) }
         if let reason = outcome.skipReason { add("(\(reason))") }
         let verdict = paint(outcome.verdict.paddedLabel, outcome.verdict.colour)
-        return verdict + "  " + TerminalText.printable(redactor.redact(columns))
+        return verdict + "  " + TerminalText.oneLine(redactor.redact(columns))
     }
 
     /// One hop, `>` and `<` prefixed, credentials and secrets hidden, bodies cut at 2 KiB.

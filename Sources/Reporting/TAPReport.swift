@@ -69,11 +69,7 @@ public enum TAPReport {
 
     /// Text on one line of the stream: redacted, control characters shown as escapes, line breaks as spaces.
     private static func oneLine(_ text: String, redactor: Redactor) -> String {
-        let redacted = redactor.redact(text)
-        // Without a control character there is no line break or tab to replace (Foundation's search is slow).
-        guard redacted.utf8.contains(where: { $0 < 0x20 }) else { return TerminalText.printable(redacted) }
-        return TerminalText.printable(redacted.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " "))
-            .replacingOccurrences(of: "\t", with: " ")
+        TerminalText.oneLine(redactor.redact(text))
     }
 
     /// A double-quoted YAML string holding `text` exactly: `"` and `\` escaped, line breaks, tabs and every character

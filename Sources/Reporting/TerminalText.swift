@@ -19,6 +19,14 @@ enum TerminalText {
         return result
     }
 
+    /// `printable(text)` on one line: line breaks and tabs as spaces (a name from a data row may hold them).
+    static func oneLine(_ text: String) -> String {
+        // Without a control character there is no line break or tab to replace (Foundation's search is slow).
+        guard text.utf8.contains(where: { $0 < 0x20 }) else { return printable(text) }
+        return printable(text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " "))
+            .replacingOccurrences(of: "\t", with: " ")
+    }
+
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x0A, 0x09: false

@@ -64,13 +64,16 @@ import TestSupport
         #expect(!console.contains("\u{1B}["), "no raw escape sequences from the server")
     }
 
+    /// A request's line stays one line: a line break or tab (a name from a data row may hold them) is a space; other
+    /// control characters are shown as escapes.
     @Test func consoleLinesShowEveryColumnAndEscapeControlCharactersOnly() async {
         let console = ConsoleReport(sources: SourceCache(), redactor: Redactor(secrets: ["s3cret"]), color: false, verbose: false)
         func line(name: String, url: String = "http://h/a", attempts: Int = 1, skipReason: String? = nil) -> String {
             console.line(for: RequestOutcome(file: "a.yaml", flow: "Flow", name: name, method: "GET", url: url, verdict: .passed,
                                              statusCode: 200, duration: .milliseconds(84), attempts: attempts, skipReason: skipReason))
         }
-        #expect(line(name: "Plain\ttab") == "PASS   Flow › Plain\ttab  GET http://h/a  200  84 ms")
+        #expect(line(name: "Plain\ttab") == "PASS   Flow › Plain tab  GET http://h/a  200  84 ms")
+        #expect(line(name: "Row multi\nline\r\nend") == "PASS   Flow › Row multi line end  GET http://h/a  200  84 ms")
         #expect(line(name: "x", url: "http://h/?k=s3cret", attempts: 2, skipReason: "why")
                 == "PASS   Flow › x  GET http://h/?k=***  200  84 ms  (2 attempts)  (why)")
         #expect(line(name: "esc\u{1B}[31m") == "PASS   Flow › esc\\u{1B}[31m  GET http://h/a  200  84 ms")
