@@ -10,8 +10,7 @@ public enum CurlImport {
 
         /// `line` (of the commands' text, as a diagnostic quotes it) with every credential a problem is about as `***`.
         public func redacted(_ line: String) -> String {
-            let hidden = Set((errors + warnings).flatMap(\.hidden).filter { !$0.isEmpty }).sorted { $0.count > $1.count }
-            return hidden.reduce(line) { $0.replacingOccurrences(of: $1, with: "***") }
+            InteropProblem.redacted(line, hiding: errors + warnings)
         }
     }
 

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// Postman's auth (`{type, <type>: [{key, value}]}`) as `auth:`, or as a header or query parameter for an API key.
 extension PostmanRequestTranslation {
     /// Applies `auth` (the nearest one: the request's, a folder's or the collection's) to `document`; what runner
@@ -47,6 +49,7 @@ extension PostmanRequestTranslation {
     private func listLiteral(_ field: (value: String, place: PostmanValue)?, as name: String) {
         guard let field, !field.value.isEmpty, !field.value.contains("{{") else { return }
         notes.warn("the \(name) is written into the request files as it was", at: field.place,
-                   suggestion: RequestDocument.secretSuggestion(name))
+                   suggestion: RequestDocument.secretSuggestion(name),
+                   hiding: [field.value, String(JSONValue.string(field.value).serialized().dropFirst().dropLast())])
     }
 }

@@ -18,9 +18,11 @@ final class PostmanNotes {
     /// The collection's variables: a path variable whose value differs from one of them is written in place.
     var collectionValues: [String: String] = [:]
 
-    /// Lists `message` at `place`, once (a folder's auth is seen by each of its requests).
-    func warn(_ message: String, at place: PostmanValue, suggestion: String? = nil) {
-        let problem = place.problem(message, suggestion: suggestion)
+    /// Lists `message` at `place`, once (a folder's auth is seen by each of its requests); a quoted line shows the
+    /// credentials in `hidden` (as written in the JSON text) as `***`.
+    func warn(_ message: String, at place: PostmanValue, suggestion: String? = nil, hiding hidden: [String] = []) {
+        var problem = place.problem(message, suggestion: suggestion)
+        problem.problem.hidden = hidden
         guard listed.insert(problem.problem.message).inserted else { return }
         warnings.append(problem)
     }

@@ -110,6 +110,10 @@ import Testing
         #expect(search.contains("  query:\n    q: shoes\n    api_key: literal-key-123\n"))
         #expect(search.contains("options:\n  followRedirects: false\n  insecure: true\n"))
         #expect(Self.warnings(of: Self.shop).contains { $0.hasPrefix("the apiKey is written into the request files as it was") })
+        // Its quoted line hides the key.
+        let literal = try #require(Self.shop.warnings.first { $0.problem.message.hasPrefix("the apiKey is written") })
+        #expect(InteropProblem.redacted(#"{"key": "value", "value": "literal-key-123"}"#, hiding: [literal.problem])
+                == #"{"key": "value", "value": "***"}"#)
         #expect(Self.warnings(of: Self.shop).contains { $0.hasPrefix("the setting 'disableBodyPruning' is not translated") })
         let login = try Self.file("requests/01-session/01-log-in.yaml", of: Self.loopback)
         #expect(login.contains("\nauth: none\n"))
