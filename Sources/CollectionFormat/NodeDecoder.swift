@@ -26,7 +26,7 @@ struct NodeDecoder {
 
     /// Reports a template error of this file.
     mutating func report(_ error: TemplateError) {
-        diagnostics.add(error.diagnostic(in: path))
+        for problem in [error] + error.following { diagnostics.add(problem.diagnostic(in: path)) }
     }
 
     // MARK: Shapes

@@ -41,11 +41,13 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { source }
 
-    /// Parses `text`; `markOfOffset` maps the offset (in Unicode scalars) of a `{{` to its mark.
+    /// Parses `text`; `markOfOffset` maps the offset (in Unicode scalars) of a `{{` to its mark. Every expression is
+    /// parsed: the error thrown is the first problem, with the others in its `following`.
     public static func parse(_ text: String, at mark: Mark, markOfOffset: (Int) -> Mark) throws(TemplateError) -> Template {
         if let plain = plain(text, at: mark) { return plain }
         let scalars = Array(text.unicodeScalars)
         var segments: [Segment] = []
+        var problems: [TemplateError] = []
         var literal = String.UnicodeScalarView()
         var index = 0
         while index < scalars.count {
@@ -56,15 +58,23 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
             }
             let openMark = markOfOffset(index)
             guard let close = closingBraces(in: scalars, from: index + 2) else {
-                throw TemplateError("unterminated '{{' (missing '}}')", at: openMark,
-                                    suggestion: "close the expression with '}}'")
+                problems.append(TemplateError("unterminated '{{' (missing '}}')", at: openMark, suggestion: "close the expression with '}}'"))
+                break
             }
             let inner = String(String.UnicodeScalarView(scalars[(index + 2)..<close]))
-            let expression = try TemplateExpression.parse(inner, at: openMark)
+            index = close + 2
+            let expression: TemplateExpression
+            do { expression = try TemplateExpression.parse(inner, at: openMark) } catch {
+                problems.append(error)
+                continue
+            }
             if !literal.isEmpty { segments.append(.literal(String(literal))) }
             literal = String.UnicodeScalarView()
             segments.append(.expression(expression, mark: openMark))
-            index = close + 2
+        }
+        if var first = problems.first {
+            first.following = Array(problems.dropFirst())
+            throw first
         }
         if !literal.isEmpty { segments.append(.literal(String(literal))) }
         return Template(segments: segments, source: text, mark: mark)
@@ -324,6 +334,8 @@ public struct TemplateError: Error, Sendable, Hashable {
     public var message: String
     public var mark: Mark
     public var suggestion: String?
+    /// The problems after this one in the same template (each expression of a template is checked).
+    public var following: [TemplateError] = []
 
     public init(_ message: String, at mark: Mark, suggestion: String? = nil) {
         self.message = message

@@ -66,6 +66,12 @@ import CollectionReading
         #expect(problems("request: { url: \"/a/{{ $randomString }}\" }\n") == [
             "requests/r.yaml:1:21: error: '$randomString' needs a length [help: write $randomString(N), such as $randomString(12)]",
         ])
+        // Every expression of a template is checked, not only up to the first problem.
+        #expect(problems("request: { url: \"/a/{{ $randomInt(5, 1) }}/{{ ok }}/{{ $randomString(0) }}/{{ $nope }}\" }\n") == [
+            "requests/r.yaml:1:21: error: '$randomInt(5, 1)': MIN (5) is greater than MAX (1) [help: write $randomInt(1, 5)]",
+            "requests/r.yaml:1:53: error: '$randomString(0)': the length must be from 1 to 10000",
+            "requests/r.yaml:1:76: error: unknown built-in '$nope' [help: built-ins are $uuid, $timestamp, $isoDate, $isoTimestamp, $randomInt, $randomString, $randomEmail, $randomName, $env]",
+        ])
     }
 
     @Test func validationKnowsTheVariablesOfLoopsAndConditions() async {
