@@ -22,6 +22,13 @@ public struct RequestFile: Sendable {
     public var runCount: Int { rows?.rows.count ?? 1 }
     /// A `name:` with templates over the row variables, naming each row's run.
     @Boxed public var nameTemplate: Template?
+
+    /// The name of the run of row `row` (from 0) of `each:`: its `name:` template resolved in the row's `scope`, else
+    /// `NAME [ROW]` (the row counted from 1).
+    public func rowLabel(_ row: Int, in scope: VariableScope) throws(TemplateError) -> String {
+        guard let nameTemplate else { return "\(name) [\(row + 1)]" }
+        return try scope.resolveString(nameTemplate)
+    }
     /// The `use:` steps not inlined yet, in order: the reader replaces each by the steps of the file it names.
     package var uses: [StepUse] = []
     /// Whether some steps are still `use:` steps, to be replaced by the steps of other files when the collection is read.

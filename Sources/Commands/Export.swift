@@ -27,9 +27,12 @@ public struct ExportCurl: Sendable {
         for file in loaded.files {
             for row in file.rows.map({ $0.rows.indices.map(Optional.some) }) ?? [nil] {
                 var rowScope = scope
-                let label = row.map { "\(file.name) [\($0 + 1)]" } ?? file.name
+                var label = file.name
                 do throws(RunFailure) {
-                    if let row, let rows = file.rows { try Self.define(row: row, of: rows, in: &rowScope, path: file.path) }
+                    if let row, let rows = file.rows {
+                        try Self.define(row: row, of: rows, in: &rowScope, path: file.path)
+                        label = (try? file.rowLabel(row, in: rowScope)) ?? "\(file.name) [\(row + 1)]"
+                    }
                     for step in file.steps {
                         let stepScope = try Self.scope(rowScope, with: step.inputs, in: step.path)
                         if collection.filter.selects(step, of: file) {

@@ -43,7 +43,7 @@ extension List {
             for (column, value) in zip(rows.columns, rows.rows[row]) {
                 if let resolved = try? scope.resolve(value) { scope.define(column, resolved, in: .row) }
             }
-            return file.nameTemplate.flatMap { try? scope.resolveString($0) } ?? "\(file.name) [\(row + 1)]"
+            return (try? file.rowLabel(row, in: scope)) ?? "\(file.name) [\(row + 1)]"
         }
     }
 }

@@ -260,8 +260,7 @@ extension CollectionRun {
 
     /// How a row's run is named: by the file's `name:` template, or `NAME [ROW]` (rows numbered from 1).
     private static func label(of file: RequestFile, row: Int, scope: VariableScope) throws(RunFailure) -> String {
-        guard let template = file.nameTemplate else { return "\(file.name) [\(row + 1)]" }
-        do { return try scope.resolveString(template) } catch { throw RunFailure(error, in: file.path) }
+        do { return try file.rowLabel(row, in: scope) } catch { throw RunFailure(error, in: file.path) }
     }
 
     /// A flaky pass under `--fail-on-flaky`: a failure, located at the retry options it was retried by: the request's,

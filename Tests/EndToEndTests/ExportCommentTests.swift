@@ -5,13 +5,15 @@ import Testing
 /// `runner export curl` writes names, paths and skip reasons as comments: a line break in one must not end its comment
 /// and make the rest a command of the script.
 @Suite struct ExportCommentTests {
-    @Test func aLineBreakInANameOrASkipReasonStaysInsideItsComment() async throws {
+    @Test func aLineBreakInANameARowNameOrASkipReasonStaysInsideItsComment() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-export-comments-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let files = [
             "requests/a.yaml": #"name: "Create user\ntouch pwned-by-name #"\#nrequest: { url: "http://127.0.0.1:1/x" }\#n"#,
             "requests/b.yaml": #"skip: "later\rtouch pwned-by-skip\u2028touch pwned-too"\#nrequest: { url: "http://127.0.0.1:1/y" }\#n"#,
+            "requests/c.yaml": #"name: "Row {{ who }}"\#neach: [{ who: "Smith, J" }, { who: "x\ntouch pwned-by-row" }]\#n"#
+                + #"request: { url: "http://127.0.0.1:1/z" }\#n"#,
         ]
         for (path, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(path)) }
         let result = try await RunnerProcess.run(["export", "curl", "requests"], in: folder, environment: ["NO_COLOR": "1"])
@@ -19,6 +21,9 @@ import Testing
         let lines = result.stdout.split(whereSeparator: \.isNewline)
         #expect(lines.contains("# Create user touch pwned-by-name # (requests/a.yaml)"), "\(result.stdout)")
         #expect(lines.contains("# skipped when the collection runs: later touch pwned-by-skip touch pwned-too"), "\(result.stdout)")
+        // A row's run is named by the file's `name:` template, as `run` and `list` name it.
+        #expect(lines.contains("# Row Smith, J (requests/c.yaml)") && lines.contains("# Row x touch pwned-by-row (requests/c.yaml)"),
+                "\(result.stdout)")
         // Every line that holds the text of a name or reason is a comment.
         #expect(lines.filter { $0.contains("pwned") }.allSatisfy { $0.hasPrefix("#") }, "\(result.stdout)")
     }
