@@ -2,13 +2,15 @@ import Foundation
 import Synchronization
 
 /// SIGINT and SIGTERM held from the first moment of `main` until `runner run` watches them itself, so that a signal in
-/// the milliseconds before (parsing the command line, checking the report paths) stops the run as any other does,
-/// its reports written, instead of killing the process by the signal. Other commands release them at once.
+/// the milliseconds before (parsing the command line, checking the report paths, installing the watch) stops the run
+/// as any other does, its reports written, instead of killing the process or being lost. Other commands release them
+/// at once.
 public enum HeldSignals {
     /// The first signal held (0: none), set by the handler.
     private static let held = Atomic<Int32>(0)
 
-    /// From now on, SIGINT and SIGTERM are recorded instead of ending the process.
+    /// From now on, SIGINT and SIGTERM are recorded instead of ending the process (until a signal source replaces the
+    /// handler).
     public static func hold() {
         for number in [SIGINT, SIGTERM] {
             signal(number) { number in _ = HeldSignals.held.compareExchange(expected: 0, desired: number, ordering: .relaxed) }

@@ -441,22 +441,23 @@ final class Interruption: @unchecked Sendable {
     private let stopAtOnce: @Sendable (Int32) -> Never
 
     /// Watches SIGINT and SIGTERM from now on; `stopAtOnce` ends the process for a second signal.
+    ///
+    /// Until a signal's source is installed (libdispatch installs it on its own thread, after `resume`) the signal is
+    /// held (`HeldSignals`), never ignored: once installed, the source's registration handler takes what was held.
     init(stopAtOnce: @escaping @Sendable (Int32) -> Never = { _exit(Interruption.status(for: $0).rawValue) }) {
         self.stopAtOnce = stopAtOnce
-        var sources: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            sources.append(DispatchSource.makeSignalSource(signal: number, queue: .global()))
-        }
-        self.sources = sources
+        HeldSignals.hold()
+        sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
         for (source, number) in zip(sources, [SIGINT, SIGTERM]) {
             // Weak: a handler already queued when the run ends may run after `deinit` (a second signal right behind the
             // first, once a quickly cancelled run has finished); the signal is then the same request to stop, done.
             source.setEventHandler { [weak self] in self?.received(number) }
+            // A signal that came before (held since `main` began, or since now) is the first request to stop.
+            source.setRegistrationHandler { [weak self] in
+                if let early = HeldSignals.take() { self?.received(early) }
+            }
             source.resume()
         }
-        // A signal that came before (held since `main` began) is the first request to stop.
-        if let early = HeldSignals.take() { received(early) }
     }
 
     deinit {
