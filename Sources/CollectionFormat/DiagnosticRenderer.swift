@@ -30,13 +30,9 @@ public enum DiagnosticRenderer {
         let gutterWidth = diagnostic.mark.map { String($0.line).count } ?? 1
         let emptyGutter = String(repeating: " ", count: gutterWidth + 2)
         if let mark = diagnostic.mark, let path = diagnostic.path {
-            let snippet = sources.text(for: path).flatMap { SourceSnippet(source: $0, mark: mark) }
-            let written = snippet?.line ?? ""
-            var caret = snippet?.caret ?? String(repeating: " ", count: max(0, mark.column - 1)) + "^"
-            let line = redacting(written)
-            if line != written {
-                caret = String(repeating: " ", count: redacting(String(written.prefix(caret.count - 1))).count) + "^"
-            }
+            let snippet = sources.text(for: path).flatMap { redactedSnippet($0, at: mark, redacting: redacting) }
+            let line = snippet?.line ?? ""
+            let caret = snippet?.caret ?? String(repeating: " ", count: max(0, mark.column - 1)) + "^"
             output += style.apply(" \(mark.line) |", .blue) + (line.isEmpty ? "" : " \(line)") + "\n"
             output += style.apply(emptyGutter + "|", .blue) + " " + caret.dropLast() + style.apply("^", .boldRed) + "\n"
         }
@@ -47,6 +43,16 @@ public enum DiagnosticRenderer {
             output += emptyGutter + style.apply("= help:", .bold) + " \(suggestion)\n"
         }
         return output
+    }
+
+    /// The snippet of the line of `mark` in `source`, redacted whole before a long line is cut to its window (a secret
+    /// cut in two by the window would not be found), its caret under the same text.
+    private static func redactedSnippet(_ source: String, at mark: Mark, redacting: (String) -> String) -> SourceSnippet? {
+        guard let whole = SourceSnippet(source: source, mark: mark, maxWidth: .max) else { return nil }
+        let line = redacting(whole.line)
+        guard line != whole.line else { return SourceSnippet(source: source, mark: mark) }
+        let column = redacting(String(whole.line.prefix(whole.caret.count - 1))).count + 1
+        return SourceSnippet(source: line, mark: Mark(line: 1, column: column))
     }
 
     /// ANSI styling that is a no-op when color is off.

@@ -40,7 +40,7 @@ public struct ExportCurl: Sendable {
                             let exported = try export(step, builder: builder, scope: stepScope)
                             let command = exporter.command(for: exported)
                             let skip = (file.skip ?? step.skip).map {
-                                References.comment("skipped when the collection runs" + ($0.reason.map { ": \($0)" } ?? "")) + "\n"
+                                ShellText.comment("skipped when the collection runs" + ($0.reason.map { ": \($0)" } ?? "")) + "\n"
                             }
                             commands.append(references.comments(name: name, path: step.path, variables: command.variables)
                                 + (skip ?? "") + command.text)
@@ -142,16 +142,11 @@ private struct References {
 
     /// The comment lines before a command: its name and file, and what each variable it refers to stands for.
     func comments(name: String, path: String, variables: [String]) -> String {
-        var lines = [Self.comment("\(name) (\(path))")]
+        var lines = [ShellText.comment("\(name) (\(path))")]
         for variable in variables {
-            lines.append(Self.comment("$\(variable): \(meanings[variable] ?? "set it before running the command")"))
+            lines.append(ShellText.comment("$\(variable): \(meanings[variable] ?? "set it before running the command")"))
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `text` as one shell comment line: a line break in it (a name or skip reason may hold one) would end the comment
-    /// and make the rest a command, so each becomes a space.
-    static func comment(_ text: String) -> String {
-        "# " + String(text.map { $0.isNewline ? " " : $0 })
-    }
 }

@@ -160,7 +160,7 @@ public struct CurlExport {
                                   .literal("-d"), .literal("grant_type=client_credentials")]
         if let scope = credentials.scope { words += [.literal("--data-urlencode"), placeholders.shellText("scope=\(scope)")] }
         words.append(.literal(credentials.tokenURL.absoluteString))
-        return "# \(Self.oauth2TokenVariable): the access_token of: curl " + words.map(\.quoted).joined(separator: " ")
+        return ShellText.comment("\(Self.oauth2TokenVariable): the access_token of: curl " + words.map(\.quoted).joined(separator: " "))
     }
 }
 

@@ -106,6 +106,12 @@ public struct ShellText: Sendable, Hashable {
     /// A word of literal text.
     public static func literal(_ text: String) -> ShellText { ShellText([.literal(text)]) }
 
+    /// `text` as one shell comment line: a line break in it (a name, a skip reason, a client ID may hold one) would end
+    /// the comment and make the rest a command, so each becomes a space.
+    public static func comment(_ text: String) -> String {
+        "# " + String(text.map { $0.isNewline ? " " : $0 })
+    }
+
     /// The two words as one, the literal text where they meet joined.
     public static func + (lhs: ShellText, rhs: ShellText) -> ShellText {
         guard case .literal(let end)? = lhs.segments.last, case .literal(let start)? = rhs.segments.first else {

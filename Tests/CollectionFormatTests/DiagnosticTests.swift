@@ -22,6 +22,24 @@ import YAML
             """)
     }
 
+    /// A long line is redacted whole before it is cut to the window around the column: a secret that the window cuts
+    /// in two is hidden too, and the caret stays under the text it points at.
+    @Test func aLongLineIsRedactedBeforeItIsCut() {
+        let token = "eyJhbGciOiJIUzI1NiJ9." + String(repeating: "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo", count: 4)
+        let line = "curl https://api.example.com/x -H 'Authorization: Bearer \(token)' -H 'X-Trace: on' --compressed"
+        var cache = SourceCache()
+        cache.store(line + "\n", for: "<command>")
+        let column = line.distance(from: line.startIndex, to: line.range(of: "-H 'X-Trace")!.lowerBound) + 1
+        let diagnostic = Diagnostic.warning("a note", path: "<command>", at: Mark(line: 1, column: column))
+        let rendered = DiagnosticRenderer.render(diagnostic, sources: cache, color: false,
+                                                 redacting: { $0.replacingOccurrences(of: token, with: "***") })
+        #expect(!rendered.contains("QUJDREVG") && !rendered.contains("eyJhbGci"), "\(rendered)")
+        let lines = rendered.split(separator: "\n", omittingEmptySubsequences: false)
+        let quoted = lines[1].dropFirst(" 1 | ".count), caret = lines[2].dropFirst("   | ".count)
+        #expect(quoted.contains("Bearer ***' -H 'X-Trace: on'"), "\(rendered)")
+        #expect(quoted.dropFirst(caret.count - 1).hasPrefix("-H 'X-Trace"), "\(rendered)")
+    }
+
     @Test func gutterWidensWithTheLineNumberAndKeepsTabs() {
         let diagnostic = Diagnostic.warning("odd", path: "tabs.yaml", at: Mark(line: 12, column: 2))
         #expect(DiagnosticRenderer.render([diagnostic], sources: sources, color: false) == """

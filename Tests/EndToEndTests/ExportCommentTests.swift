@@ -12,6 +12,9 @@ import Testing
         let files = [
             "requests/a.yaml": #"name: "Create user\ntouch pwned-by-name #"\#nrequest: { url: "http://127.0.0.1:1/x" }\#n"#,
             "requests/b.yaml": #"skip: "later\rtouch pwned-by-skip\u2028touch pwned-too"\#nrequest: { url: "http://127.0.0.1:1/y" }\#n"#,
+            "requests/d.yaml": #"auth: { oauth2: { tokenURL: "http://127.0.0.1:1/token", clientID: "app\ntouch pwned-by-client", "#
+                + #"clientSecret: "s\ntouch pwned-by-secret", scope: "read\ntouch pwned-by-scope" } }\#n"#
+                + #"request: { url: "http://127.0.0.1:1/w" }\#n"#,
             "requests/c.yaml": #"name: "Row {{ who }}"\#neach: [{ who: "Smith, J" }, { who: "x\ntouch pwned-by-row" }]\#n"#
                 + #"request: { url: "http://127.0.0.1:1/z" }\#n"#,
         ]
