@@ -159,8 +159,13 @@ public struct CurlCommand: Sendable {
         case .insecure: insecure = true
         case .alreadyDone: break
         case .noEquivalent:
-            let text = value.map { written.text + " " + $0.text } ?? written.text
-            warnings.append(InteropProblem("'\(text)' has no equivalent in a request file: it is not translated", at: written.mark))
+            // A credential in the value (`-U user:password`, `--pass`, `-E cert.pem:password`) is shown as `***`.
+            let credential = value.flatMap { CurlOption.credential(of: option, in: $0.text) }
+            let shown = value.map { value in credential.map { value.text.replacingOccurrences(of: $0, with: "***") } ?? value.text }
+            var warning = InteropProblem("'\(shown.map { written.text + " " + $0 } ?? written.text)' has no equivalent in a request file: "
+                                         + "it is not translated", at: written.mark)
+            warning.hidden = credential.map { [$0] } ?? []
+            warnings.append(warning)
         }
     }
 

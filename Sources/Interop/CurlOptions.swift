@@ -75,6 +75,17 @@ enum CurlOption: Sendable {
         ("http0.9", nil, false), ("ignore-content-length", nil, false), ("junk-session-cookies", "j", false),
     ].map { Definition(long: $0.0, short: $0.1, takesValue: $0.2, effect: .noEquivalent) }
 
+    /// The credential `value` holds for `option`: the password of `--proxy-user` and of `--cert` (after `:`), the
+    /// whole value of `--pass`; nil for other options or when there is none.
+    static func credential(of option: Definition, in value: String) -> String? {
+        switch option.long {
+        case "pass": value.isEmpty ? nil : value
+        case "proxy-user", "cert":
+            value.firstIndex(of: ":").map { String(value[value.index(after: $0)...]) }.flatMap { $0.isEmpty ? nil : $0 }
+        default: nil
+        }
+    }
+
     /// The option with this long name (without `--`).
     static func named(_ long: String) -> Definition? {
         all.first { $0.long == long }

@@ -383,7 +383,9 @@ public struct CurlTranslation {
         let name = String(argument.text[..<equals])
         let content = String(argument.text[argument.text.index(after: equals)...])
         guard !literal, let first = content.first, first == "@" || first == "<" else {
-            return RequestDocument.MultipartPart(name: name, value: literal ? content : Self.withoutAttributes(content))
+            let value = literal ? content : Self.withoutAttributes(content)
+            noteSecretFields([(name, [value])], sent: "", at: argument.mark)
+            return RequestDocument.MultipartPart(name: name, value: value)
         }
         var attributes = content.dropFirst().split(separator: ";", omittingEmptySubsequences: false).map(String.init)
         let path = Self.unquoted(attributes.removeFirst())
@@ -430,7 +432,7 @@ public struct CurlTranslation {
     // MARK: Options
 
     /// `options:` from `-k`, `-L`, `--max-redirs`, `-m` and `-x`.
-    private func options() throws(InteropProblem) -> [(key: String, value: YAMLNode)] {
+    private mutating func options() throws(InteropProblem) -> [(key: String, value: YAMLNode)] {
         var options: [(key: String, value: YAMLNode)] = []
         if let maxTime = command.maxTime {
             guard let seconds = Double(maxTime.text), seconds > 0, seconds <= 168 * 3600 else {
@@ -448,8 +450,21 @@ public struct CurlTranslation {
         if command.insecure { options.append(("insecure", .scalar("true"))) }
         if let proxy = command.proxy {
             options.append(("proxy", .string(proxy.text.contains("://") ? proxy.text : "http://" + proxy.text)))
+            if let password = Self.proxyPassword(in: proxy.text) {
+                warn("the proxy's password is written as it was", at: proxy.mark,
+                     suggestion: "keep it out of the file: remove 'proxy' and give the proxy when running (--proxy, or HTTPS_PROXY)",
+                     hiding: [password])
+            }
         }
         return options
+    }
+
+    /// The password of a proxy URL (`http://user:password@host:port`), nil when it has none.
+    private static func proxyPassword(in proxy: String) -> String? {
+        let authority = proxy.range(of: "://").map { proxy[$0.upperBound...] } ?? proxy[...]
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
+        let password = authority[authority.index(after: colon)..<at]
+        return password.isEmpty ? nil : String(password)
     }
 
     /// Warns once when a written value holds `{{`, which runner reads as a template.

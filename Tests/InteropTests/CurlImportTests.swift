@@ -329,5 +329,16 @@ import Testing
         #expect(result.warnings.allSatisfy { !$0.message.contains("s3cr3t") })
         let basic = "curl http://127.0.0.1:1/ -H 'Authorization: Basic YWxhZGRpbjpvcGVuc2VzYW1l'"
         #expect(CurlImport.read(basic).redacted(basic) == "curl http://127.0.0.1:1/ -H 'Authorization: Basic ***'")
+        // Proxy and certificate passwords, and secret -F fields, in the messages as in the quoted lines.
+        let proxy = "curl http://127.0.0.1:1/x -U pu:pr0xyS3cret -x http://u2:pr0xyPass2@127.0.0.1:3128 --pass k3yPass -E c.pem:certPass9 "
+            + "-F api_key=k3yV4lue99"
+        let proxied = CurlImport.read(proxy)
+        #expect(proxied.redacted(proxy)
+                == "curl http://127.0.0.1:1/x -U pu:*** -x http://u2:***@127.0.0.1:3128 --pass *** -E c.pem:*** -F api_key=***")
+        for secret in ["pr0xyS3cret", "pr0xyPass2", "k3yPass", "certPass9", "k3yV4lue99"] {
+            #expect(proxied.warnings.allSatisfy { !$0.message.contains(secret) }, "\(proxied.warnings.map(\.message))")
+        }
+        #expect(proxied.warnings.contains { $0.message == "the proxy's password is written as it was" })
+        #expect(proxied.warnings.contains { $0.message == "the form field 'api_key' is written as it was" })
     }
 }
