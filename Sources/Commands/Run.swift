@@ -96,7 +96,9 @@ public struct Run: Sendable {
         let (narrowed, notes, emptyStatus) = narrowing.narrow(wholePlanner, loaded: loaded, plan: plan, selection: collection.filter)
         notes.forEach(Console.out)
         guard let planner = narrowed else {
-            // A part with nothing to run (a matrix wider than the collection is normal), or nothing failed to run again.
+            // A part with nothing to run (a matrix wider than the collection is normal), or nothing failed to run again;
+            // a rerun whose failed files are none of this collection's is an error, and its reports say so.
+            guard emptyStatus == .success else { return stop(emptyStatus, [.error(notes.last ?? "nothing to run", path: nil, at: nil)]) }
             var summary = RunSummary(outcomes: [], duration: .zero)
             (summary.shard, summary.plan) = (narrowing.shard, plan)
             return reports.write(summary) ? emptyStatus : .badCommandLine

@@ -163,11 +163,14 @@ import Testing
             // A report none of whose files is in this collection is a wrong path: nothing runs, and the status says so.
             let other = try reports.text("ok.json").replacingOccurrences(of: "requests/05-alone.yaml", with: "elsewhere/05-alone.yaml")
             try Data(other.utf8).write(to: URL(fileURLWithPath: reports.path("other.json")))
-            let elsewhere = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("other.json")],
-                                                  server: server)
+            let elsewhere = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("other.json"),
+                                                   "--report-json", reports.path("elsewhere.json")], server: server)
             #expect(elsewhere.exitCode == 1, "\(elsewhere.stdout)\n\(elsewhere.stderr)")
             #expect(elsewhere.stdout.contains("no file of \(reports.path("other.json")) is in this collection"),
                     "\(elsewhere.stdout)")
+            // Its report is not a green empty run: it says why, with the status.
+            let written = try reports.text("elsewhere.json")
+            #expect(written.contains("\"exitStatus\": 1") && written.contains("no file of"), "\(written)")
         }
     }
 }
