@@ -30,7 +30,8 @@ public enum JSONReport {
                     ]))
                 } ?? .null),
                 ("error", optional(exchange.error)),
-                ("durationMs", milliseconds(exchange.duration)),
+                // The time of a hop that got no response is not known (the request's own durationMs says how long it took).
+                ("durationMs", exchange.status == nil ? .null : milliseconds(exchange.duration)),
             ]))
         }
         func location(_ diagnostic: Diagnostic) -> JSONValue {
