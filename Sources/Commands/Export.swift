@@ -33,8 +33,10 @@ public struct ExportCurl: Sendable {
                         try Self.define(row: row, of: rows, in: &rowScope, path: file.path)
                         label = (try? file.rowLabel(row, in: rowScope)) ?? "\(file.name) [\(row + 1)]"
                     }
+                    if let template = file.rowsTemplate { references.loop(over: template, in: &rowScope) }
                     for step in file.steps {
-                        let stepScope = try Self.scope(rowScope, with: step.inputs, in: step.path)
+                        var stepScope = try Self.scope(rowScope, with: step.inputs, in: step.path)
+                        if let loop = step.loop { references.loop(over: loop, in: &stepScope) }
                         if collection.filter.selects(step, of: file) {
                             let name = file.isFlow ? "\(label) › \(step.name)" : label
                             let exported = try export(step, builder: builder, scope: stepScope)
@@ -129,6 +131,17 @@ private struct References {
         }
         scope.processEnvironment = processEnvironment
         return scope
+    }
+
+    /// Defines `item` and `index` of an `each:` over `template` as placeholders: the list is known only when the collection
+    /// runs, so the command is written once, for the element the variables are set to.
+    mutating func loop(over template: Template, in scope: inout VariableScope) {
+        for name in ["item", "index"] {
+            let variable = ShellText.variableName(name)
+            scope.define(name, .string(placeholders.placeholder(for: variable)), in: .capture)
+            meanings[variable] = "the \(name == "item" ? "element" : "number, from 0, of the element") of the list "
+                + "each: '\(template.source)' runs over when the collection runs: set it before running the command"
+        }
     }
 
     /// Defines captured names as placeholders: their values come from responses, unknown before a run.

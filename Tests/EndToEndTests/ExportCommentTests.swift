@@ -30,4 +30,24 @@ import Testing
         // Every line that holds the text of a name or reason is a comment.
         #expect(lines.filter { $0.contains("pwned") }.allSatisfy { $0.hasPrefix("#") }, "\(result.stdout)")
     }
+
+    /// An `each:` over a template list (an environment's, or a capture's on a step) is exported once, with `$item` and
+    /// `$index` as references the comments explain.
+    @Test func eachOverATemplateIsExportedOnceWithItemAndIndexAsReferences() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-export-each-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("environments"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = [
+            "environments/e.yaml": "baseURL: http://127.0.0.1:1\nvariables:\n  xs: [a, b]\n",
+            "requests/a.yaml": "each: \"{{ xs }}\"\nrequest: { url: \"/x/{{ item }}?i={{ index }}\" }\n",
+            "requests/b.yaml": "steps:\n  - request: { url: /list }\n    capture: { ids: $.ids }\n  - each: \"{{ ids }}\"\n    request: { url: \"/ids/{{ item }}\" }\n",
+        ]
+        for (path, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(path)) }
+        let result = try await RunnerProcess.run(["export", "curl", "requests", "--env", "e"], in: folder, environment: ["NO_COLOR": "1"])
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("# $item: the element of the list each: '{{ xs }}' runs over when the collection runs"), "\(result.stdout)")
+        #expect(result.stdout.contains("# $item: the element of the list each: '{{ ids }}' runs over"), "\(result.stdout)")
+        #expect(result.stdout.components(separatedBy: "\ncurl ").count - 1 == 3, "\(result.stdout)")
+    }
 }
