@@ -35,12 +35,16 @@ public struct Redactor: Sendable {
     }
 
     /// A secret as written and encoded up to twice (percent-encoded as in a query, escaped as inside a JSON
-    /// string), so that it stays hidden when a server embeds an encoded request in its JSON answer; its UTF-8 read
+    /// string), so that it stays hidden when a server embeds an encoded request in its JSON answer; decoded as a server
+    /// reads a query (`%XX` and `+`), when it holds those; its UTF-8 read
     /// as ISO-8859-1 or Windows-1252 (as servers read header bytes) as written and JSON-escaped; and each of these
     /// with control characters as the console shows them (`\u{9F}`), since failures' values are made printable first.
     private static func encodedForms(of secret: String) -> [String] {
         let once = encodings(of: secret)
-        var forms = Set([secret] + once + once.flatMap(encodings))
+        // A secret holding escapes or `+`, written as it is into a URL, comes back decoded as servers read a query.
+        let decoded = [secret.removingPercentEncoding, secret.replacingOccurrences(of: "+", with: " ").removingPercentEncoding]
+            .compactMap { $0 }.filter { $0 != secret && $0.count >= ResolvedSecret.shortestHiddenInText }
+        var forms = Set([secret] + once + once.flatMap(encodings) + decoded + decoded.flatMap(jsonEscapings))
         for misread in misdecodings(of: secret) {
             forms.insert(misread)
             forms.formUnion(jsonEscapings(of: misread))

@@ -255,6 +255,11 @@ import TestSupport
             #expect(!redacted.contains("pass") && !redacted.contains("c12345") && !redacted.contains("w=1") && !redacted.contains("w%3D1"),
                     "\(echoed) -> \(redacted)")
         }
+        // A secret with `+` or an escape, written as it is, comes back decoded as a server reads a query.
+        let decoding = Redactor(secrets: ["QUJD+ZGVm/Z2hp==", "pre%41fix-key"])
+        for echoed in [#""args": {"k": "QUJD ZGVm/Z2hp=="}"#, #""args": {"k": "preAfix-key"}"#] {
+            #expect(decoding.redact(echoed).contains("***"), "\(echoed) -> \(decoding.redact(echoed))")
+        }
     }
 
     @Test func redactorHidesThePasswordOfEveryURLItShows() async {
