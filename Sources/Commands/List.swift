@@ -1,5 +1,6 @@
 import Foundation
 import CollectionFormat
+import Reporting
 
 /// `runner list`: the requests that would run, in order: name, method, URL template and tags.
 public struct List: Sendable {
@@ -21,7 +22,8 @@ public struct List: Sendable {
                 for step in collection.filter.selectedSteps(of: file) {
                     let name = file.isFlow ? "\(label ?? file.name) › \(step.name)" : label ?? step.name
                     let tags = (file.tags + step.tags).uniqued()
-                    var columns = [name, step.request.method.value, step.request.url.source]
+                    // One line per request: a line break in a name (from a data row) or a URL is a space.
+                    var columns = [name, step.request.method.value, step.request.url.source].map(TerminalText.oneLine)
                     columns.append(tags.isEmpty ? "" : "[" + tags.joined(separator: ", ") + "]")
                     if file.skip != nil || step.skip != nil { columns[3] += columns[3].isEmpty ? "(skipped)" : " (skipped)" }
                     rows.append(columns)

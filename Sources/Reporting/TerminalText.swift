@@ -1,8 +1,8 @@
 /// Text from a server or a file made safe to print on a terminal: no raw escape sequences.
-enum TerminalText {
+package enum TerminalText {
     /// The text with control characters (ESC, NUL, C1 controls, …) shown as `\u{1B}`-style escapes;
     /// line breaks and tabs are kept.
-    static func printable(_ text: String) -> String {
+    package static func printable(_ text: String) -> String {
         // Most text is printable ASCII, which needs no look at its scalars.
         let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
             bytes.allSatisfy { (0x20..<0x7F).contains($0) || $0 == 0x0A || $0 == 0x09 }
@@ -20,7 +20,7 @@ enum TerminalText {
     }
 
     /// `printable(text)` on one line: line breaks and tabs as spaces (a name from a data row may hold them).
-    static func oneLine(_ text: String) -> String {
+    package static func oneLine(_ text: String) -> String {
         // Without a control character there is no line break or tab to replace (Foundation's search is slow).
         guard text.utf8.contains(where: { $0 < 0x20 }) else { return printable(text) }
         return printable(text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " "))

@@ -35,7 +35,7 @@ struct RunCommand: AsyncParsableCommand {
     var proxy: String?
 
     @Option(parsing: .unconditional,
-            help: "The seed of every random built-in ($uuid, $randomInt, ...): the same seed sends the same values.")
+            help: "The seed (0 to 9223372036854775807) of every random built-in ($uuid, $randomInt, ...): the same seed sends the same values.")
     var seed: UInt64?
 
     @Option(help: "Run only part I of N (1 ≤ I ≤ N): files that share captures stay together; default: $RUNNER_SHARD.")

@@ -140,4 +140,16 @@ import Testing
         #expect(result.exitCode == 1)
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
+
+    /// `list` prints one line per request: a line break in a row's name is a space.
+    @Test func listPrintsARowNameWithALineBreakOnOneLine() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-list-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(#"name: "Row {{ who }}"\#neach: [{ who: "multi\nline" }]\#nrequest: { url: "http://127.0.0.1:1/r" }\#n"#.utf8)
+            .write(to: folder.appendingPathComponent("requests/rows.yaml"))
+        let result = try await RunnerProcess.run(["list", "requests"], in: folder, environment: ["NO_COLOR": "1"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout == "Row multi line  GET  http://127.0.0.1:1/r\n", "\(result.stdout.debugDescription)")
+    }
 }
