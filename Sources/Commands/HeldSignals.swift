@@ -12,6 +12,8 @@ public enum HeldSignals {
     /// From now on, SIGINT and SIGTERM are recorded instead of ending the process (until a signal source replaces the
     /// handler).
     public static func hold() {
+        // Initialized here, not first in the handler, where a lazy global's initialization would not be signal-safe.
+        _ = held.load(ordering: .relaxed)
         for number in [SIGINT, SIGTERM] {
             signal(number) { number in _ = HeldSignals.held.compareExchange(expected: 0, desired: number, ordering: .relaxed) }
         }

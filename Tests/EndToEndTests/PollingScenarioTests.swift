@@ -5,7 +5,9 @@ import Testing
 @Suite struct PollingScenarioTests {
     @Test func aSignalWhileWaitingBetweenPollsSkipsTheRequestAsCancelled() async throws {
         // The first poll is answered "pending" at once; the next one would come 30 s later: the signal comes in between.
-        let output = try await ScenarioRun.run("cancel-poll", ["run", "requests", "--env", "local"]) { pid, _ in
+        let output = try await ScenarioRun.run("cancel-poll", ["run", "requests", "--env", "local"]) { pid, server in
+            // 2 s after the first poll (not after the start, which a busy machine delays).
+            guard server.waitForRequest("/poll/never/1000", whileRunning: pid) else { return }
             Thread.sleep(forTimeInterval: 2)
             kill(pid, SIGINT)
         }
