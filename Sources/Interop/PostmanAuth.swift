@@ -4,10 +4,13 @@ import HTTPCore
 extension PostmanRequestTranslation {
     /// Applies `auth` (the nearest one: the request's, a folder's or the collection's) to `document`; what runner
     /// cannot send is listed at the auth's place.
-    func apply(_ auth: PostmanValue, to document: inout RequestDocument, query: inout [(name: String, values: [String])]) {
+    func apply(_ auth: PostmanValue, to document: inout RequestDocument,
+               query: inout [(name: String, values: [String])]) throws(PostmanProblem) {
         let type = auth["type"]?.text ?? "noauth"
         var fields: [String: (value: String, place: PostmanValue)] = [:]
-        for entry in auth[type]?.entries() ?? [] where fields[entry.key] == nil { fields[entry.key] = (entry.value, entry.place) }
+        for entry in try auth[type]?.checkedEntries(type, of: owner, structuredValues: true) ?? [] where fields[entry.key] == nil {
+            fields[entry.key] = (entry.value, entry.place)
+        }
         let field = { (name: String) -> String in
             fields[name].map { PostmanTemplate.convert($0.value, at: $0.place, notes: notes) } ?? ""
         }

@@ -132,6 +132,28 @@ struct PostmanValue {
         }
     }
 
+    /// `entries()` of the member `name` (of `owner`): a problem when it is not a list or an object, or when one of its
+    /// entries is not an object whose `key` is a string and (unless `structuredValues`, as an auth's settings may be)
+    /// whose `value` is text.
+    func checkedEntries(_ name: String, of owner: String,
+                        structuredValues: Bool = false) throws(PostmanProblem) -> [(key: String, value: String, disabled: Bool, place: PostmanValue)] {
+        switch json {
+        case .array:
+            for element in elements {
+                guard element.isObject else { throw element.wrongType("\(name) entry", of: owner, expected: "an object with a key and a value") }
+                guard let key = element["key"], case .string = key.json else {
+                    throw (element["key"] ?? element).wrongType("key", of: owner, expected: "a string")
+                }
+                if !structuredValues, let value = element["value"], value.text == nil, value.json != .null {
+                    throw value.wrongType("value", of: owner, expected: "a string")
+                }
+            }
+        case .object: break
+        default: throw wrongType(name, of: owner, expected: "a list")
+        }
+        return entries()
+    }
+
     /// A problem placed at this value.
     func problem(_ message: String, suggestion: String? = nil) -> PostmanProblem {
         source.problem(message, at: pointer, suggestion: suggestion)

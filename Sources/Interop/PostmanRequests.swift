@@ -34,7 +34,7 @@ struct PostmanRequestTranslation {
         var headers = try headers(request["header"])
         if let body = request["body"] { document.body = try self.body(body, headers: &headers) }
         document.headers = headers
-        if let auth { apply(auth, to: &document, query: &target.query) }
+        if let auth { try apply(auth, to: &document, query: &target.query) }
         document.query = target.query
         return document
     }
@@ -145,7 +145,7 @@ struct PostmanRequestTranslation {
             }
         } else {
             guard case .array = header.json else { throw header.wrongType("header", of: owner, expected: "a list") }
-            entries = header.entries()
+            entries = try header.checkedEntries("header", of: owner)
         }
         var headers: [(name: String, value: String)] = []
         for entry in entries {
@@ -181,6 +181,7 @@ struct PostmanRequestTranslation {
 
     /// The body of a `body` object by its `mode`; nil when it is empty, disabled (listed) or of a mode not translated.
     private func body(_ body: PostmanValue, headers: inout [(name: String, value: String)]) throws(PostmanProblem) -> RequestDocument.Body? {
+        guard body.isObject else { throw body.wrongType("body", of: owner, expected: "an object") }
         let mode = try body.string("mode", of: owner) ?? "raw"
         if body.isDisabled {
             notes.warn("\(owner): the \(mode) body is disabled in Postman: left out", at: body)
@@ -190,7 +191,7 @@ struct PostmanRequestTranslation {
         case "raw":
             return rawBody(body, headers: &headers)
         case "urlencoded":
-            guard let fields = body["urlencoded"]?.entries(), !fields.isEmpty else { return nil }
+            guard let fields = try body["urlencoded"]?.checkedEntries("urlencoded", of: owner), !fields.isEmpty else { return nil }
             Self.dropContentType(&headers, when: ["application/x-www-form-urlencoded"])
             return .form(parameters(fields, kind: "form field", decoding: false))
         case "formdata":

@@ -307,7 +307,11 @@ import Testing
               {"name": "list raw", "request": {"url": {"raw": ["https://a.example.com"]}}},
               {"name": "number request", "request": 7},
               {"name": "number mode", "request": {"url": "https://a.example.com", "body": {"mode": 1, "raw": "x"}}},
-              {"name": "number port", "request": {"url": {"host": ["a", "example", "com"], "port": 8080}}}
+              {"name": "number port", "request": {"url": {"host": ["a", "example", "com"], "port": 8080}}},
+              {"name": "number bearer", "request": {"url": "https://a.example.com", "auth": {"type": "bearer", "bearer": 5}}},
+              {"name": "number body", "request": {"url": "https://a.example.com", "body": 5}},
+              {"name": "bad header", "request": {"url": "https://a.example.com", "header": [{"key": 5, "value": "x"}]}},
+              {"name": "object value", "request": {"url": "https://a.example.com", "header": [{"key": "A", "value": {"b": 1}}]}}
             ]}
             """)
         #expect(result.files.isEmpty)
@@ -317,7 +321,11 @@ import Testing
             "'list raw': 'raw' is a list, not a string (at /item/2/request/url/raw)",
             "'number request': 'request' is a number, not an object or a URL (at /item/3/request)",
             "'number mode': 'mode' is a number, not a string (at /item/4/request/body/mode)",
+            "'number bearer': 'bearer' is a number, not a list (at /item/6/request/auth/bearer)",
+            "'number body': 'body' is a number, not an object (at /item/7/request/body)",
+            "'bad header': 'key' is a number, not a string (at /item/8/request/header/0/key)",
+            "'object value': 'value' is an object, not a string (at /item/9/request/header/0/value)",
         ])
-        #expect(result.errors.map(\.problem.mark.line) == [2, 3, 4, 5, 6])
+        #expect(result.errors.map(\.problem.mark.line) == [2, 3, 4, 5, 6, 8, 9, 10, 11])
     }
 }
