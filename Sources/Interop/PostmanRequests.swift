@@ -47,7 +47,10 @@ struct PostmanRequestTranslation {
         var raw = ""
         switch url.json {
         case .string(let text): raw = text
-        case .object: raw = try url.string("raw", of: owner) ?? ""
+        case .object:
+            raw = try url.string("raw", of: owner) ?? ""
+            // Checked even when `raw` is read instead: a member of the wrong type is an error wherever it is.
+            _ = try url.string("protocol", of: owner)
         default: throw url.wrongType("url", of: owner, expected: "a string or an object")
         }
         if raw.isEmpty, url.isObject { raw = try builtURL(url) }

@@ -311,7 +311,8 @@ import Testing
               {"name": "number bearer", "request": {"url": "https://a.example.com", "auth": {"type": "bearer", "bearer": 5}}},
               {"name": "number body", "request": {"url": "https://a.example.com", "body": 5}},
               {"name": "bad header", "request": {"url": "https://a.example.com", "header": [{"key": 5, "value": "x"}]}},
-              {"name": "object value", "request": {"url": "https://a.example.com", "header": [{"key": "A", "value": {"b": 1}}]}}
+              {"name": "object value", "request": {"url": "https://a.example.com", "header": [{"key": "A", "value": {"b": 1}}]}},
+              {"name": "number protocol", "request": {"url": {"raw": "https://a.example.com", "protocol": 5}}}
             ]}
             """)
         #expect(result.files.isEmpty)
@@ -325,7 +326,8 @@ import Testing
             "'number body': 'body' is a number, not an object (at /item/7/request/body)",
             "'bad header': 'key' is a number, not a string (at /item/8/request/header/0/key)",
             "'object value': 'value' is an object, not a string (at /item/9/request/header/0/value)",
+            "'number protocol': 'protocol' is a number, not a string (at /item/10/request/url/protocol)",
         ])
-        #expect(result.errors.map(\.problem.mark.line) == [2, 3, 4, 5, 6, 8, 9, 10, 11])
+        #expect(result.errors.map(\.problem.mark.line) == [2, 3, 4, 5, 6, 8, 9, 10, 11, 12])
     }
 }
