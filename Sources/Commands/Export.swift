@@ -139,7 +139,7 @@ private struct References {
         for name in ["item", "index"] {
             let variable = ShellText.variableName(name)
             scope.define(name, .string(placeholders.placeholder(for: variable)), in: .capture)
-            meanings[variable] = "the \(name == "item" ? "element" : "number, from 0, of the element") of the list "
+            meanings[variable] = "the \(name == "item" ? "element" : "number, from 1, of the element") of the list "
                 + "each: '\(template.source)' runs over when the collection runs: set it before running the command"
         }
     }

@@ -48,6 +48,7 @@ import Testing
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("# $item: the element of the list each: '{{ xs }}' runs over when the collection runs"), "\(result.stdout)")
         #expect(result.stdout.contains("# $item: the element of the list each: '{{ ids }}' runs over"), "\(result.stdout)")
+        #expect(result.stdout.contains("# $index: the number, from 1, of the element of the list each: '{{ xs }}'"), "\(result.stdout)")
         #expect(result.stdout.components(separatedBy: "\ncurl ").count - 1 == 3, "\(result.stdout)")
     }
 }
