@@ -172,12 +172,23 @@ public struct CurlCommand: Sendable {
     /// The error for an option curl has and runner does not know, with the closest known one.
     private static func unknownOption(_ text: String, at mark: Mark) -> InteropProblem {
         let suggestion: String
-        if text.hasPrefix("--"), let equals = text.firstIndex(of: "="), CurlOption.named(String(text[text.index(text.startIndex, offsetBy: 2)..<equals])) != nil {
-            suggestion = "curl takes the value as the next word: write '\(text[..<equals]) \(text[text.index(after: equals)...])'"
+        var shown = text, hidden: [String] = []
+        if text.hasPrefix("--"), let equals = text.firstIndex(of: "="),
+           let option = CurlOption.named(String(text[text.index(text.startIndex, offsetBy: 2)..<equals])) {
+            // `--pass=secret`: the value is a credential for some options, shown as `***` then.
+            var value = String(text[text.index(after: equals)...])
+            if let credential = CurlOption.credential(of: option, in: value) ?? (option.long == "oauth2-bearer" && !value.isEmpty ? value : nil) {
+                hidden = [credential]
+                value = value.replacingOccurrences(of: credential, with: "***")
+                shown = String(text[...equals]) + value
+            }
+            suggestion = "curl takes the value as the next word: write '\(text[..<equals]) \(value)'"
         } else {
             suggestion = Suggestions.didYouMean(text, among: CurlOption.all.map { "--" + $0.long })
                 ?? "see docs/interop.md for the options runner translates"
         }
-        return InteropProblem("unknown curl option '\(text)'", at: mark, suggestion: suggestion)
+        var problem = InteropProblem("unknown curl option '\(shown)'", at: mark, suggestion: suggestion)
+        problem.hidden = hidden
+        return problem
     }
 }

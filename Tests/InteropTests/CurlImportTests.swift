@@ -340,5 +340,13 @@ import Testing
         }
         #expect(proxied.warnings.contains { $0.message == "the proxy's password is written as it was" })
         #expect(proxied.warnings.contains { $0.message == "the form field 'api_key' is written as it was" })
+        // `--pass=secret` is an unknown option (curl takes the value as the next word): its value is hidden there too.
+        for (command, shown) in [("curl http://127.0.0.1:1/ --pass=k3ySecret99", "--pass=***"),
+                                 ("curl http://127.0.0.1:1/ --oauth2-bearer=t0kenABC123", "--oauth2-bearer=***")] {
+            let result = CurlImport.read(command)
+            let error = try #require(result.errors.first)
+            #expect(error.message.contains("unknown curl option '\(shown)'") && error.suggestion?.contains("***") == true, "\(error)")
+            #expect(!result.redacted(command).contains("k3ySecret99") && !result.redacted(command).contains("t0kenABC123"))
+        }
     }
 }
