@@ -45,10 +45,11 @@ public enum DiagnosticRenderer {
         return output
     }
 
-    /// The snippet of the line of `mark` in `source`, redacted whole before a long line is cut to its window (a secret
-    /// cut in two by the window would not be found), its caret under the same text.
+    /// The snippet of the line of `mark` in `source`, redacted over a wide window (4,096 characters) before it is cut to
+    /// the shown one (a secret cut in two by that window would not be found), its caret under the same text. The wide
+    /// window bounds the work on a line of megabytes; a secret would need 2,000 characters to reach past it.
     private static func redactedSnippet(_ source: String, at mark: Mark, redacting: (String) -> String) -> SourceSnippet? {
-        guard let whole = SourceSnippet(source: source, mark: mark, maxWidth: .max) else { return nil }
+        guard let whole = SourceSnippet(source: source, mark: mark, maxWidth: 4096) else { return nil }
         let line = redacting(whole.line)
         guard line != whole.line else { return SourceSnippet(source: source, mark: mark) }
         let column = redacting(String(whole.line.prefix(whole.caret.count - 1))).count + 1
