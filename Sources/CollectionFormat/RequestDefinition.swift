@@ -26,9 +26,12 @@ public struct RequestFile: Sendable {
     /// The name of the run of row `row` (from 0) of `each:`: its `name:` template resolved in the row's `scope`, else
     /// `NAME [ROW]` (the row counted from 1).
     public func rowLabel(_ row: Int, in scope: VariableScope) throws(TemplateError) -> String {
-        guard let nameTemplate else { return "\(name) [\(row + 1)]" }
+        guard let nameTemplate else { return defaultRowLabel(row) }
         return try scope.resolveString(nameTemplate)
     }
+
+    /// `NAME [ROW]`: the name of the run of row `row` (from 0) without a `name:` template, or where it does not resolve.
+    public func defaultRowLabel(_ row: Int) -> String { "\(name) [\(row + 1)]" }
     /// The `use:` steps not inlined yet, in order: the reader replaces each by the steps of the file it names.
     package var uses: [StepUse] = []
     /// Whether some steps are still `use:` steps, to be replaced by the steps of other files when the collection is read.

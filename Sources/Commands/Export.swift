@@ -31,7 +31,7 @@ public struct ExportCurl: Sendable {
                 do throws(RunFailure) {
                     if let row, let rows = file.rows {
                         try Self.define(row: row, of: rows, in: &rowScope, path: file.path)
-                        label = (try? file.rowLabel(row, in: rowScope)) ?? "\(file.name) [\(row + 1)]"
+                        label = (try? file.rowLabel(row, in: rowScope)) ?? file.defaultRowLabel(row)
                     }
                     if let template = file.rowsTemplate { references.loop(over: template, in: &rowScope) }
                     for step in file.steps {

@@ -45,7 +45,7 @@ extension List {
             for (column, value) in zip(rows.columns, rows.rows[row]) {
                 if let resolved = try? scope.resolve(value) { scope.define(column, resolved, in: .row) }
             }
-            return (try? file.rowLabel(row, in: scope)) ?? "\(file.name) [\(row + 1)]"
+            return (try? file.rowLabel(row, in: scope)) ?? file.defaultRowLabel(row)
         }
     }
 }
