@@ -299,5 +299,12 @@ import TestSupport
         #expect(json.contains("\"durationMs\": 12.5"), "\(json)")
         let read = try JSONReportDocument.read(json, name: "report.json")
         #expect(read.summary.outcomes.first?.exchange?.duration == .microseconds(12_500))
+        // A hop that got no response (a timeout, a refused connection): its time is not known, so null.
+        var refused = outcome
+        refused.exchange = Exchange(method: "GET", url: "http://127.0.0.1:1/a", requestHeaders: [], requestBody: nil, status: nil,
+                                    responseHeaders: [], responseBody: nil, error: "connection refused", duration: .milliseconds(3))
+        let unanswered = JSONReport.render(RunSummary(outcomes: [refused], duration: .milliseconds(25)), sources: SourceCache(),
+                                           redactor: Redactor(secrets: []))
+        #expect(unanswered.contains("\"error\": \"connection refused\",\n        \"durationMs\": null"), "\(unanswered)")
     }
 }
