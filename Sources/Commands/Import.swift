@@ -28,7 +28,7 @@ public struct ImportCurl: Sendable {
         let sources = SourceCache()
         sources.store(source.text, for: source.name)
         ImportProblems.print(errors: result.errors.map { (source.name, $0) }, warnings: result.warnings.map { (source.name, $0) },
-                             sources: sources)
+                             credentials: result.credentials, sources: sources)
         guard result.errors.isEmpty else {
             Console.error("error: \(result.errors.count) \(plural(result.errors.count, "problem")) in \(source.name); nothing was written")
             return .invalidCollection
@@ -139,15 +139,16 @@ enum PathJoin {
 
 /// Prints the located problems of an import on standard error, errors first, each with its line and a caret.
 enum ImportProblems {
-    /// The credentials the problems are about show as `***` in the quoted lines (a token in a curl command).
+    /// The credentials the problems are about, and `credentials`, show as `***` in the quoted lines (a token in a curl
+    /// command).
     static func print(errors: [(file: String, problem: InteropProblem)], warnings: [(file: String, problem: InteropProblem)],
-                      sources: SourceCache) {
+                      credentials: [String], sources: SourceCache) {
         let diagnostics = errors.map { Diagnostic.error($0.problem.locatedMessage, path: $0.file, at: $0.problem.mark, suggestion: $0.problem.suggestion) }
             + warnings.map { Diagnostic.warning($0.problem.locatedMessage, path: $0.file, at: $0.problem.mark, suggestion: $0.problem.suggestion) }
         guard !diagnostics.isEmpty else { return }
         let problems = (errors + warnings).map(\.problem)
         Console.error(DiagnosticRenderer.render(diagnostics, sources: sources, color: Console.colors(STDERR_FILENO, .auto),
-                                                redacting: { InteropProblem.redacted($0, hiding: problems) }))
+                                                redacting: { InteropProblem.redacted($0, hiding: problems, also: credentials) }))
     }
 
     /// Whether writing must stop because files among `targets` exist and `force` is off: then names them on standard
@@ -277,7 +278,7 @@ public struct ImportPostman: Sendable {
         let result = PostmanImport.read(collection: inputs[0], environments: Array(inputs.dropFirst()),
                                         fileReference: fileReference(into: target))
         ImportProblems.print(errors: result.errors.map { ($0.file, $0.problem) }, warnings: result.warnings.map { ($0.file, $0.problem) },
-                             sources: sources)
+                             credentials: result.credentials, sources: sources)
         guard result.errors.isEmpty else {
             Console.error("error: \(result.errors.count) \(plural(result.errors.count, "problem")); nothing was written")
             return .invalidCollection

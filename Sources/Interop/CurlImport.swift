@@ -8,9 +8,13 @@ public enum CurlImport {
         /// What was not translated or deserves a look, located; the requests are still written.
         public var warnings: [InteropProblem] = []
 
-        /// `line` (of the commands' text, as a diagnostic quotes it) with every credential a problem is about as `***`.
+        /// Every credential the commands hold, found even past a word that stops a command: a quoted line hides them.
+        public var credentials: [String] = []
+
+        /// `line` (of the commands' text, as a diagnostic quotes it) with every credential of the commands, and every
+        /// one a problem is about, as `***`.
         public func redacted(_ line: String) -> String {
-            InteropProblem.redacted(line, hiding: errors + warnings)
+            InteropProblem.redacted(line, hiding: errors + warnings, also: credentials)
         }
     }
 
@@ -30,6 +34,7 @@ public enum CurlImport {
                                                 suggestion: "give a command such as curl 'https://api.example.com/users'"))
         }
         for command in commands {
+            result.credentials += CurlCredentials.values(in: command.words[...])
             var warnings = command.ignored.map { InteropProblem("'\($0.text)' is not part of the request: ignored", at: $0.mark) }
             do throws(InteropProblem) {
                 let curl = try CurlCommand.parse(command, warnings: &warnings)

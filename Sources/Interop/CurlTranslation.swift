@@ -200,7 +200,7 @@ public struct CurlTranslation {
             }
             add("Cookie", cookie.text, at: cookie.mark)
         }
-        for field in fields where Self.isSecretHeader(field.name) && !HTTPHeaders.sameName(field.name, "Authorization") {
+        for field in fields where CredentialNames.isSecretHeader(field.name) && !HTTPHeaders.sameName(field.name, "Authorization") {
             warn("the \(field.name) header's value is written as it was", at: field.mark, suggestion: Self.headerSecretSuggestion(field.name),
                  hiding: [field.value])
         }
@@ -212,13 +212,6 @@ public struct CurlTranslation {
         let words = header.split { !$0.isLetter && !$0.isNumber }.map { $0.lowercased() }
         let variable = (words.first ?? "value") + words.dropFirst().map(\.capitalized).joined()
         return RequestDocument.secretSuggestion(variable, env: words.map { $0.uppercased() }.joined(separator: "_"))
-    }
-
-    /// Header names whose values are credentials.
-    private static func isSecretHeader(_ name: String) -> Bool {
-        let lowered = name.lowercased()
-        return ["authorization", "proxy-authorization", "cookie"].contains(lowered)
-            || ["token", "api-key", "apikey", "secret", "password", "session"].contains { lowered.contains($0) }
     }
 
     /// `auth:` from `-u`, `--oauth2-bearer`, or an `Authorization: Bearer`/`Basic` header (which it replaces); a header
@@ -250,6 +243,17 @@ public struct CurlTranslation {
             warn("the Authorization header is written as it was", at: headers[index].mark, suggestion: Self.headerSecretSuggestion("Authorization"),
                  hiding: [headers[index].value.split(separator: " ", maxSplits: 1).last.map(String.init) ?? headers[index].value])
         }
+        if let bearer = command.bearer {
+            warn("the bearer token is written as it was", at: bearer.mark, suggestion: RequestDocument.secretSuggestion("token"),
+                 hiding: [bearer.text])
+            if let user = command.user {
+                // curl asks for Bearer auth only when given --oauth2-bearer, and then sends no Basic credentials.
+                let password = user.text.firstIndex(of: ":").map { String(user.text[user.text.index(after: $0)...]) }
+                warn("'-u' is not translated: with --oauth2-bearer curl sends the bearer token, not these credentials", at: user.mark,
+                     suggestion: "remove '-u', or '--oauth2-bearer' to send Basic credentials", hiding: password.map { [$0] } ?? [])
+            }
+            return .bearer(bearer.text)
+        }
         if let user = command.user {
             guard let colon = user.text.firstIndex(of: ":") else {
                 warn("'-u \(user.text)' has no password (curl would ask for it): the password is left empty", at: user.mark,
@@ -260,11 +264,6 @@ public struct CurlTranslation {
             warn("the password of '-u' is written as it was", at: user.mark, suggestion: RequestDocument.secretSuggestion("password"),
                  hiding: [password])
             return .basic(username: String(user.text[..<colon]), password: password)
-        }
-        if let bearer = command.bearer {
-            warn("the bearer token is written as it was", at: bearer.mark, suggestion: RequestDocument.secretSuggestion("token"),
-                 hiding: [bearer.text])
-            return .bearer(bearer.text)
         }
         return nil
     }
@@ -419,7 +418,7 @@ public struct CurlTranslation {
     /// Warns about form fields whose names say they hold a credential, hiding their values as decoded and as `sent`
     /// (the encoded form data).
     private mutating func noteSecretFields(_ fields: [(name: String, values: [String])], sent: String, at mark: Mark) {
-        for field in fields where ["password", "passwd", "secret", "token", "api_key", "apikey"].contains(where: field.name.lowercased().contains) {
+        for field in fields where CredentialNames.isSecretField(field.name) {
             let encoded = sent.split(separator: "&").compactMap { piece -> String? in
                 let parts = piece.split(separator: "=", maxSplits: 1)
                 return parts.count == 2 && Self.decode(parts[0]) == field.name ? String(parts[1]) : nil
@@ -450,21 +449,13 @@ public struct CurlTranslation {
         if command.insecure { options.append(("insecure", .scalar("true"))) }
         if let proxy = command.proxy {
             options.append(("proxy", .string(proxy.text.contains("://") ? proxy.text : "http://" + proxy.text)))
-            if let password = Self.proxyPassword(in: proxy.text) {
+            if let password = CredentialNames.urlPassword(proxy.text) {
                 warn("the proxy's password is written as it was", at: proxy.mark,
                      suggestion: "keep it out of the file: remove 'proxy' and give the proxy when running (--proxy, or HTTPS_PROXY)",
                      hiding: [password])
             }
         }
         return options
-    }
-
-    /// The password of a proxy URL (`http://user:password@host:port`), nil when it has none.
-    private static func proxyPassword(in proxy: String) -> String? {
-        let authority = proxy.range(of: "://").map { proxy[$0.upperBound...] } ?? proxy[...]
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
-        let password = authority[authority.index(after: colon)..<at]
-        return password.isEmpty ? nil : String(password)
     }
 
     /// Warns once when a written value holds `{{`, which runner reads as a template.

@@ -15,6 +15,8 @@ public enum PostmanImport {
         public var warnings: [PostmanProblem] = []
         /// The environments written, as `--env` names them, the collection's first.
         public var environments: [String] = []
+        /// Every credential the files hold, as their JSON text writes them: a quoted line hides them.
+        public var credentials: [String] = []
         /// The secrets the environments read: environment, secret and process environment variable.
         public var secrets: [(environment: String, name: String, variable: String)] = []
     }
@@ -27,6 +29,7 @@ public enum PostmanImport {
     public static func read(collection: PostmanSource, environments: [PostmanSource],
                             fileReference: @escaping (_ source: String, _ requestFile: String) -> (path: String, exists: Bool)) -> Result {
         var result = Result()
+        result.credentials = ([collection] + environments).flatMap(PostmanCredentials.values(in:))
         let notes = PostmanNotes()
         var reader = PostmanCollectionReader(notes: notes, fileReference: fileReference)
         var written: [PostmanEnvironmentDocument] = []

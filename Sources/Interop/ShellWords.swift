@@ -40,9 +40,10 @@ public struct InteropProblem: Error, Sendable, Hashable {
         self.command = command
     }
 
-    /// `line` (of the input, as a diagnostic quotes it) with every credential one of `problems` is about as `***`.
-    public static func redacted(_ line: String, hiding problems: [InteropProblem]) -> String {
-        let hidden = Set(problems.flatMap(\.hidden).filter { !$0.isEmpty }).sorted { $0.count > $1.count }
+    /// `line` (of the input, as a diagnostic quotes it) with every credential one of `problems` is about, and each of
+    /// `credentials`, as `***`.
+    public static func redacted(_ line: String, hiding problems: [InteropProblem], also credentials: [String] = []) -> String {
+        let hidden = Set(problems.flatMap(\.hidden) + credentials).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
         return hidden.reduce(line) { $0.replacingOccurrences(of: $1, with: "***") }
     }
 

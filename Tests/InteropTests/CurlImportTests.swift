@@ -349,4 +349,26 @@ import Testing
             #expect(!result.redacted(command).contains("k3ySecret99") && !result.redacted(command).contains("t0kenABC123"))
         }
     }
+
+    @Test func aCommandStoppedByAnUnknownOptionStillHidesTheCredentialsAfterIt() {
+        let command = "curl http://127.0.0.1:1/x --key-type PEM -u admin:hunt3rTwo -H 'Authorization: Bearer t0kenAfter1' "
+            + "--oauth2-bearer=b3arerEq -b 'sid=c00kieAft3r' -x http://p:pr0xyAft3r@127.0.0.1:3128 'http://u:urlAft3r@127.0.0.1:1/?api_key=k3yAft3r'"
+        let result = CurlImport.read(command)
+        #expect(result.errors.first?.message == "unknown curl option '--key-type'")
+        let redacted = result.redacted(command)
+        for secret in ["hunt3rTwo", "t0kenAfter1", "b3arerEq", "c00kieAft3r", "pr0xyAft3r", "urlAft3r", "k3yAft3r"] {
+            #expect(!redacted.contains(secret), "\(redacted)")
+        }
+        #expect(redacted.contains("--key-type PEM -u admin:*** -H 'Authorization: Bearer ***'"))
+    }
+
+    @Test func aBearerTokenBesideBasicCredentialsIsTheAuthAndTheCredentialsAreListed() throws {
+        let command = "curl http://127.0.0.1:1/x -u admin:hunt3rTwo --oauth2-bearer t0kenB3side"
+        let result = CurlImport.read(command)
+        let yaml = try #require(result.requests.first?.document.yaml)
+        #expect(yaml.contains("auth:\n  bearer: t0kenB3side") && !yaml.contains("hunt3rTwo"), "\(yaml)")
+        let dropped = try #require(result.warnings.first { $0.message.hasPrefix("'-u' is not translated") })
+        #expect(dropped.message.contains("--oauth2-bearer") && !dropped.message.contains("hunt3rTwo"))
+        #expect(result.redacted(command) == "curl http://127.0.0.1:1/x -u admin:*** --oauth2-bearer ***")
+    }
 }

@@ -330,4 +330,20 @@ import Testing
         ])
         #expect(result.errors.map(\.problem.mark.line) == [2, 3, 4, 5, 6, 8, 9, 10, 11, 12])
     }
+
+    @Test func aQuotedLineOfAOneLineExportHidesEveryCredentialOfTheFile() {
+        let json = #"{"info": {"name": "one line", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "#
+            + #""variable": [{"key": "apiToken", "value": "v4riableS3cret", "type": "secret"}, {"key": "host", "value": "127.0.0.1"}], "#
+            + #""item": [{"name": "a", "protocolProfileBehavior": {"disableBodyPruning": true, "proxy": {"host": "127.0.0.1", "password": "pr0xyPw9"}}, "#
+            + #""request": {"method": "GET", "auth": {"type": "bearer", "bearer": [{"key": "token", "value": "b3arerLit"}]}, "header": ["#
+            + #"{"key": "Cookie", "value": "sid=c00kieDis", "disabled": true}, {"key": "Authorization", "value": "Bearer h3aderDis", "disabled": true}], "#
+            + #""url": "http://u:urlPw77@127.0.0.1:1/x?api_key=qu3ryKey"}}]}"#
+        let result = Self.read(json: json)
+        #expect(result.errors.isEmpty && !result.warnings.isEmpty, "\(result.errors)")
+        let redacted = InteropProblem.redacted(json, hiding: result.warnings.map(\.problem), also: result.credentials)
+        for secret in ["v4riableS3cret", "pr0xyPw9", "b3arerLit", "c00kieDis", "h3aderDis", "urlPw77", "qu3ryKey"] {
+            #expect(!redacted.contains(secret), "\(secret) in \(redacted)")
+        }
+        #expect(redacted.contains(#"{"key": "host", "value": "127.0.0.1"}"#) && redacted.contains(#""key": "token", "value": "***""#))
+    }
 }

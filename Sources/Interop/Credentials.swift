@@ -1,0 +1,149 @@
+import CollectionFormat
+import Foundation
+import HTTPCore
+
+/// Which names say that a value is a credential: one rule for the warnings of an import and for the values its quoted
+/// lines hide.
+enum CredentialNames {
+    /// Header names whose values are credentials.
+    static func isSecretHeader(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return ["authorization", "proxy-authorization", "cookie", "set-cookie"].contains(lowered)
+            || ["token", "api-key", "apikey", "secret", "password", "session"].contains { lowered.contains($0) }
+    }
+
+    /// Form field, query item and variable names whose values are credentials.
+    static func isSecretField(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return ["password", "passwd", "secret", "token", "api_key", "api-key", "apikey", "session"].contains { lowered.contains($0) }
+    }
+
+    /// `name=value` pairs of a query, form data or a cookie string (`&` or `;` between them), names and values as written.
+    static func pairs(_ text: String) -> [(name: Substring, value: Substring)] {
+        text.split { $0 == "&" || $0 == ";" }.compactMap { piece -> (name: Substring, value: Substring)? in
+            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { return nil }
+            return (parts[0].drop { $0 == " " }, parts[1])
+        }
+    }
+
+    /// The credentials a header's value holds when its name says it holds some: the values of a cookie string, the
+    /// part after the scheme of `Bearer token`, or the whole value.
+    static func headerCredentials(name: String, value: String) -> [String] {
+        guard isSecretHeader(name) else { return [] }
+        let value = value.trimmingCharacters(in: .whitespaces)
+        if name.lowercased().contains("cookie") { return pairs(value).map { String($0.value) } }
+        return [value.split(separator: " ", maxSplits: 1).last.map(String.init) ?? value]
+    }
+
+    /// A URL's password and the values of its credential query items, as written.
+    static func urlCredentials(_ url: String) -> [String] {
+        let query = url.firstIndex(of: "?").map { url[url.index(after: $0)...].prefix { $0 != "#" } } ?? ""
+        return (urlPassword(url).map { [$0] } ?? []) + secretFields(String(query))
+    }
+
+    /// The values of credential fields among `name=value` pairs.
+    static func secretFields(_ text: String) -> [String] {
+        pairs(text).filter { isSecretField(String($0.name)) }.map { String($0.value) }
+    }
+
+    /// The password of a URL (`https://user:password@host/`), as written; nil when it has none.
+    static func urlPassword(_ url: String) -> String? {
+        let authority = url.range(of: "://").map { url[$0.upperBound...] } ?? url[...]
+        let end = authority.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? authority.endIndex
+        guard let at = authority[..<end].lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
+        let password = authority[authority.index(after: colon)..<at]
+        return password.isEmpty ? nil : String(password)
+    }
+}
+
+/// The credentials a curl command holds, found without stopping where curl would (an unknown option, a missing value),
+/// so that a quoted line of the command hides them whatever problem it is quoted for.
+enum CurlCredentials {
+    /// Passwords of `-u`, `-U`, `-E`, `-x` and of URLs, `--pass`, `--oauth2-bearer`, cookies, credential headers and
+    /// credential form fields or query items, as the words hold them.
+    static func values(in words: ArraySlice<ShellWord>) -> [String] {
+        var words = words
+        var found: [String] = []
+        while let word = words.popFirst() {
+            let text = word.text
+            if text.hasPrefix("--"), text.count > 2 {
+                let name = text.dropFirst(2)
+                if let equals = name.firstIndex(of: "="), let option = CurlOption.named(String(name[..<equals])) {
+                    found += values(of: option, String(name[name.index(after: equals)...]))
+                } else if let option = CurlOption.named(String(name)), option.takesValue, let value = words.popFirst() {
+                    found += values(of: option, value.text)
+                }
+            } else if text.hasPrefix("-"), text.count > 1 {
+                var letters = text.dropFirst()
+                while let letter = letters.popFirst() {
+                    guard let option = CurlOption.lettered(letter), option.takesValue else { continue }
+                    if let value = letters.isEmpty ? words.popFirst()?.text : String(letters) { found += values(of: option, value) }
+                    break
+                }
+            } else {
+                found += CredentialNames.urlCredentials(text)
+            }
+        }
+        return found.filter { !$0.isEmpty }
+    }
+
+    /// The credentials one option's value holds.
+    private static func values(of option: CurlOption.Definition, _ value: String) -> [String] {
+        switch option.effect {
+        case .user: return value.firstIndex(of: ":").map { [String(value[value.index(after: $0)...])] } ?? []
+        case .oauth2Bearer: return [value]
+        case .cookie: return CredentialNames.pairs(value).map { String($0.value) }
+        case .header:
+            guard let colon = value.firstIndex(of: ":") else { return [] }
+            return CredentialNames.headerCredentials(name: String(value[..<colon]), value: String(value[value.index(after: colon)...]))
+        case .url, .proxy: return CredentialNames.urlCredentials(value)
+        case .data, .form: return CredentialNames.secretFields(value)
+        default: return CurlOption.credential(of: option, in: value).map { [$0] } ?? []
+        }
+    }
+}
+
+/// The credentials a Postman file holds, as its JSON text writes them, so that a quoted line of the file hides them
+/// whatever problem it is quoted for (a one-line export puts a whole collection on one line).
+enum PostmanCredentials {
+    /// Values of credential headers, variables (by name or `type: secret`), query items and form fields, of every
+    /// `auth` setting but the ones naming things (`username`, `key`, `in`, URLs), members named like a credential,
+    /// and passwords of URLs; nothing when the file is not JSON.
+    static func values(in source: PostmanSource) -> [String] {
+        guard let root = try? JSONValue.parse(source.bytes) else { return [] }
+        var found: [String] = []
+        collect(root, inAuth: false, into: &found)
+        return found.filter { !$0.isEmpty && !($0.hasPrefix("{{") && $0.hasSuffix("}}")) }
+            .flatMap { [$0, String(JSONValue.string($0).serialized().dropFirst().dropLast())] }
+    }
+
+    /// Auth settings that name or place a credential rather than hold it.
+    private static let namingAuthSettings: Set<String> = [
+        "key", "in", "username", "addTokenTo", "headerPrefix", "grant_type", "tokenName", "tokenType", "authUrl",
+        "accessTokenUrl", "redirect_uri", "scope", "client_authentication", "algorithm", "realm", "clientId", "state",
+    ]
+
+    private static func collect(_ value: JSONValue, inAuth: Bool, into found: inout [String]) {
+        switch value {
+        case .string(let text):
+            if text.contains("://") { found += CredentialNames.urlCredentials(text) }
+        case .array(let elements):
+            for element in elements { collect(element, inAuth: inAuth, into: &found) }
+        case .object(let object):
+            if case .string(let key)? = object["key"], case .string(let text)? = object["value"] {
+                let secretType = object["type"].map { $0 == .string("secret") } ?? false
+                if secretType || (inAuth ? !namingAuthSettings.contains(key) : CredentialNames.isSecretField(key)) {
+                    found.append(text)
+                } else {
+                    found += CredentialNames.headerCredentials(name: key, value: text)
+                }
+            }
+            for (name, member) in object.members {
+                if case .string(let text) = member, name != "key", CredentialNames.isSecretField(name) { found.append(text) }
+                collect(member, inAuth: inAuth || name == "auth", into: &found)
+            }
+        default: break
+        }
+    }
+}
