@@ -41,9 +41,10 @@ public struct Redactor: Sendable {
     /// with control characters as the console shows them (`\u{9F}`), since failures' values are made printable first.
     private static func encodedForms(of secret: String) -> [String] {
         let once = encodings(of: secret)
-        // A secret holding escapes or `+`, written as it is into a URL, comes back decoded as servers read a query.
-        let decoded = [secret.removingPercentEncoding, secret.replacingOccurrences(of: "+", with: " ").removingPercentEncoding]
-            .compactMap { $0 }.filter { $0 != secret && $0.count >= ResolvedSecret.shortestHiddenInText }
+        // A secret holding escapes or `+`, written into a URL as it is or encoded (a URL that does not parse is encoded
+        // whole, its `+` kept: `a+b %41` sent as `a+b%20%2541`), comes back decoded as servers read a query.
+        let decoded = Set(([secret] + once).flatMap { [$0.removingPercentEncoding, $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding] }
+            .compactMap { $0 }).filter { $0 != secret && $0.count >= ResolvedSecret.shortestHiddenInText }
         var forms = Set([secret] + once + once.flatMap(encodings) + decoded + decoded.flatMap(jsonEscapings))
         for misread in misdecodings(of: secret) {
             forms.insert(misread)

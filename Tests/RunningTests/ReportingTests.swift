@@ -256,8 +256,8 @@ import TestSupport
                     "\(echoed) -> \(redacted)")
         }
         // A secret with `+` or an escape, written as it is, comes back decoded as a server reads a query.
-        let decoding = Redactor(secrets: ["QUJD+ZGVm/Z2hp==", "pre%41fix-key"])
-        for echoed in [#""args": {"k": "QUJD ZGVm/Z2hp=="}"#, #""args": {"k": "preAfix-key"}"#] {
+        let decoding = Redactor(secrets: ["QUJD+ZGVm/Z2hp==", "pre%41fix-key", "hunter+2 %41"])
+        for echoed in [#""args": {"k": "QUJD ZGVm/Z2hp=="}"#, #""args": {"k": "preAfix-key"}"#, #""args": {"q": "hunter 2 %41"}"#] {
             #expect(decoding.redact(echoed).contains("***"), "\(echoed) -> \(decoding.redact(echoed))")
         }
     }
