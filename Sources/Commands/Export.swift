@@ -25,25 +25,20 @@ public struct ExportCurl: Sendable {
         var commands: [String] = []
         var problems: [Diagnostic] = []
         for file in loaded.files {
-            for row in file.rows.map({ $0.rows.indices.map(Optional.some) }) ?? [nil] {
-                var rowScope = scope
-                var label = file.name
+            for run in Self.runs(of: file, in: scope, references: &references) {
                 do throws(RunFailure) {
-                    if let row, let rows = file.rows {
-                        try Self.define(row: row, of: rows, in: &rowScope, path: file.path)
-                        label = (try? file.rowLabel(row, in: rowScope)) ?? file.defaultRowLabel(row)
-                    }
-                    if let template = file.rowsTemplate { references.loop(over: template, in: &rowScope) }
+                    var (rowScope, label) = try run.get()
                     for step in file.steps {
-                        var stepScope = try Self.scope(rowScope, with: step.inputs, in: step.path)
-                        if let loop = step.loop { references.loop(over: loop, in: &stepScope) }
-                        if collection.filter.selects(step, of: file) {
-                            let name = file.isFlow ? "\(label) › \(step.name)" : label
-                            let exported = try export(step, builder: builder, scope: stepScope)
+                        let stepScope = try Self.scope(rowScope, with: step.inputs, in: step.path)
+                        let base = file.isFlow ? "\(label) › \(step.name)" : label
+                        for (iterationScope, number) in Self.iterations(of: step, in: stepScope, references: &references)
+                        where collection.filter.selects(step, of: file) {
+                            let exported = try export(step, builder: builder, scope: iterationScope)
                             let command = exporter.command(for: exported)
                             let skip = (file.skip ?? step.skip).map {
                                 ShellText.comment("skipped when the collection runs" + ($0.reason.map { ": \($0)" } ?? "")) + "\n"
                             }
+                            let name = number.map { "\(base) [\($0)]" } ?? base
                             commands.append(references.comments(name: name, path: step.path, variables: command.variables)
                                 + (skip ?? "") + command.text)
                         }
@@ -52,8 +47,8 @@ public struct ExportCurl: Sendable {
                 } catch {
                     problems.append(error.diagnostic)
                 }
-                references.capture(file.steps.flatMap { $0.captures.map(\.name) }, in: &scope)
             }
+            references.capture(file.steps.flatMap { $0.captures.map(\.name) }, in: &scope)
         }
         Console.out(commands.joined(separator: "\n\n"))
         guard problems.isEmpty else {
@@ -82,11 +77,53 @@ public struct ExportCurl: Sendable {
         return components?.percentEncodedQueryItems?.count ?? 0
     }
 
-    /// `scope` with the row's fields as variables.
-    private static func define(row: Int, of rows: DataRows, in scope: inout VariableScope, path: String) throws(RunFailure) {
-        for (column, value) in zip(rows.columns, rows.rows[row]) {
-            do { scope.define(column, try scope.resolve(value), in: .row) } catch { throw RunFailure(error.diagnostic(in: rows.valuesPath(in: path))) }
+    /// The runs of a file an export writes, each with its scope and name: one per row of `each:` rows, one per element
+    /// of an `each:` list known before the collection runs (an environment's), named as `run` names them; else one, an
+    /// `each:` list's element (known only when the collection runs, a capture's) as references.
+    private static func runs(of file: RequestFile, in scope: VariableScope,
+                             references: inout References) -> [Result<(VariableScope, String), RunFailure>] {
+        if let rows = file.rows {
+            return rows.rows.indices.map { row in
+                Result { () throws(RunFailure) in
+                    let rowScope = try EachList.scope(scope, withRow: row, of: rows, in: rows.valuesPath(in: file.path))
+                    return (rowScope, (try? file.rowLabel(row, in: rowScope)) ?? file.defaultRowLabel(row))
+                }
+            }
         }
+        guard let template = file.rowsTemplate else { return [.success((scope, file.name))] }
+        if case .success(let elements) = EachList.elements(of: template, in: scope, path: file.path) {
+            return elements.enumerated().map { row, element in
+                var rowScope = scope
+                EachList.define(element, number: row + 1, in: &rowScope, layer: .row)
+                return .success((rowScope, (try? file.rowLabel(row, in: rowScope)) ?? file.defaultRowLabel(row)))
+            }
+        }
+        var loopScope = scope
+        var templates: [Template] = []
+        for step in file.steps { step.forEachTemplate { templates.append($0) }; step.forEachControlTemplate { templates.append($0) } }
+        references.loop(over: template, using: templates, in: &loopScope)
+        return [.success((loopScope, file.name))]
+    }
+
+    /// The scopes a step is sent in: one per element of its `each:` list when the list is known before the collection
+    /// runs, with the element's number; one (without a number) when the step has no `each:`, or its list is known only
+    /// when the collection runs (the element as references).
+    private static func iterations(of step: RequestDefinition, in scope: VariableScope,
+                                   references: inout References) -> [(scope: VariableScope, number: Int?)] {
+        guard let loop = step.loop else { return [(scope, nil)] }
+        if case .success(let elements) = EachList.elements(of: loop, in: scope, path: step.path) {
+            return elements.enumerated().map { position, element in
+                var elementScope = scope
+                EachList.define(element, number: position + 1, in: &elementScope, layer: .input)
+                return (elementScope, position + 1)
+            }
+        }
+        var loopScope = scope
+        var templates: [Template] = []
+        step.forEachTemplate { templates.append($0) }
+        step.forEachControlTemplate { templates.append($0) }
+        references.loop(over: loop, using: templates, in: &loopScope)
+        return [(loopScope, nil)]
     }
 
     /// `scope` with the `with:` variables of the `use:` steps that brought a step in.
@@ -133,15 +170,31 @@ private struct References {
         return scope
     }
 
-    /// Defines `item` and `index` of an `each:` over `template` as placeholders: the list is known only when the collection
-    /// runs, so the command is written once, for the element the variables are set to.
-    mutating func loop(over template: Template, in scope: inout VariableScope) {
-        for name in ["item", "index"] {
-            let variable = ShellText.variableName(name)
-            scope.define(name, .string(placeholders.placeholder(for: variable)), in: .capture)
-            meanings[variable] = "the \(name == "item" ? "element" : "number, from 1, of the element") of the list "
-                + "each: '\(template.source)' runs over when the collection runs: set it before running the command"
+    /// Defines `item`, `index` and the element's fields of an `each:` over `template` as placeholders: the list is known
+    /// only when the collection runs, so the command is written once, for the element the variables are set to. The
+    /// fields are what `templates` use: `item.id` (then `item` is a mapping), or a name nothing else defines (`id`).
+    mutating func loop(over template: Template, using templates: [Template], in scope: inout VariableScope) {
+        var itemFields: [String] = [], fields: [String] = []
+        for used in templates {
+            for case (.variable(let path), _) in used.expressions {
+                if path.name == "item", case .key(let key)? = path.components.first {
+                    if !itemFields.contains(key) { itemFields.append(key) }
+                } else if !["item", "index"].contains(path.name), scope.value(of: path.name) == nil, !fields.contains(path.name) {
+                    fields.append(path.name)
+                }
+            }
         }
+        let list = "of the list each: '\(template.source)' runs over when the collection runs: set it before running the command"
+        func placeholder(_ name: String, meaning: String) -> JSONValue {
+            let variable = ShellText.variableName(name)
+            meanings[variable] = meaning + " " + list
+            return .string(placeholders.placeholder(for: variable))
+        }
+        scope.define("index", placeholder("index", meaning: "the number, from 1, of the element"), in: .capture)
+        let item = itemFields.isEmpty ? placeholder("item", meaning: "the element")
+            : .object(JSONObject(itemFields.map { ($0, placeholder("item_" + $0, meaning: "the field '\($0)' of the element")) }))
+        scope.define("item", item, in: .capture)
+        for field in fields { scope.define(field, placeholder(field, meaning: "the field '\(field)' of the element"), in: .capture) }
     }
 
     /// Defines captured names as placeholders: their values come from responses, unknown before a run.

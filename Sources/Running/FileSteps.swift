@@ -57,16 +57,16 @@ extension CollectionRun {
         base.builtins.random = random.stream(file.path)
         var runs: [FileRun]
         if let template = file.rowsTemplate {
-            switch Self.elements(of: template, in: base, path: file.path) {
+            switch EachList.elements(of: template, in: base, path: file.path) {
             case .failure(let problem):
                 runs = [FileRun(scope: base, problem: problem)]
             case .success(let elements) where elements.isEmpty:
-                runs = [FileRun(scope: base, skipReason: Self.emptyList(template))]
+                runs = [FileRun(scope: base, skipReason: EachList.emptyReason(template))]
             case .success(let elements):
                 runs = elements.enumerated().map { row, element in
                     var run = FileRun(scope: base)
                     run.scope.builtins.random = random.stream("\(file.path) [\(row + 1)]")
-                    Self.define(element, number: row + 1, in: &run.scope, layer: .row)
+                    EachList.define(element, number: row + 1, in: &run.scope, layer: .row)
                     do throws(RunFailure) { run.label = try Self.label(of: file, row: row, scope: run.scope) } catch { run.problem = error }
                     return run
                 }
@@ -76,7 +76,7 @@ extension CollectionRun {
                 var run = FileRun(scope: base)
                 run.scope.builtins.random = random.stream("\(file.path) [\(row + 1)]")
                 do throws(RunFailure) {
-                    run.scope = try Self.scope(run.scope, withRow: row, of: rows, in: rows.valuesPath(in: file.path))
+                    run.scope = try EachList.scope(run.scope, withRow: row, of: rows, in: rows.valuesPath(in: file.path))
                     run.label = try Self.label(of: file, row: row, scope: run.scope)
                 } catch {
                     run.problem = error
@@ -123,21 +123,21 @@ extension CollectionRun {
             if let unmet = Self.unmet(step, in: scope) { return unsent(unmet.verdict, reason: unmet.reason, problem: unmet.problem) }
             return [await send(step, of: file, scope: scope, flow: &flow, named: (flowName, name))]
         }
-        switch Self.elements(of: loop, in: scope, path: step.path) {
+        switch EachList.elements(of: loop, in: scope, path: step.path) {
         case .failure where step.isCleanup && Self.isUndefined(loop, in: scope):
             // A cleanup step looping over what a failed step never captured has nothing to clean up.
             return unsent(.skipped, reason: "each: '\(loop.source)' is undefined: nothing was captured")
         case .failure(let problem):
             return unsent(.errored, problem: problem)
         case .success(let elements) where elements.isEmpty:
-            return unsent(.skipped, reason: Self.emptyList(loop))
+            return unsent(.skipped, reason: EachList.emptyReason(loop))
         case .success(let elements):
             var outcomes: [RequestOutcome] = []
             for (position, element) in elements.enumerated() {
                 // The element's variables win over the flow's captures, for this step only (its `when:` included); its
                 // captures go to the flow.
                 var elementScope = scope
-                Self.define(element, number: position + 1, in: &elementScope, layer: .input)
+                EachList.define(element, number: position + 1, in: &elementScope, layer: .input)
                 let iteration = "\(name) [\(position + 1)]"
                 if let unmet = Self.unmet(step, in: elementScope) {
                     outcomes += unsent(unmet.verdict, reason: unmet.reason, problem: unmet.problem, named: iteration)
@@ -211,51 +211,10 @@ extension CollectionRun {
         return nil
     }
 
-    /// The elements of the list `template` (an `each:`) gives, or why it gives none: an undefined variable, or a value
-    /// that is not a list.
-    static func elements(of template: Template, in scope: VariableScope, path: String) -> Result<[JSONValue], RunFailure> {
-        let value: JSONValue
-        do {
-            value = try scope.resolve(template)
-        } catch {
-            return .failure(RunFailure(error, in: path))
-        }
-        guard case .array(let elements) = value else {
-            return .failure(RunFailure(.error("each: '\(template.source)' is \(JSONText.kindName(of: value)), not a list",
-                                              path: path, at: template.mark,
-                                              suggestion: "loop over a list, such as a capture of '$.items[*].id'")))
-        }
-        return .success(elements)
-    }
-
     /// Whether the variable `template` (an `each:`) names is defined in no layer of `scope`.
     private static func isUndefined(_ template: Template, in scope: VariableScope) -> Bool {
         guard case .variable(let variable)? = template.singleExpression?.expression else { return false }
         return scope.value(of: variable.name) == nil
-    }
-
-    /// The skip reason of an `each:` over an empty list.
-    private static func emptyList(_ template: Template) -> String { "each: '\(template.source)' is an empty list" }
-
-    /// Defines the variables of one element of an `each:` list: `item` (the element) and `index` (`number`, from 1),
-    /// and a mapping's fields.
-    static func define(_ element: JSONValue, number: Int, in scope: inout VariableScope, layer: VariableScope.Layer) {
-        if case .object(let object) = element {
-            for (key, value) in object.members { scope.define(key, value, in: layer) }
-        }
-        scope.define("item", element, in: layer)
-        scope.define("index", .int(number), in: layer)
-    }
-
-    /// The file's starting scope with the fields of row `row` defined, each resolved in that scope; a problem is located
-    /// in `path`, the file the row values are written in (the data file, or the request file for inline rows).
-    private static func scope(_ scope: VariableScope, withRow row: Int, of rows: DataRows,
-                              in path: String) throws(RunFailure) -> VariableScope {
-        var scope = scope
-        for (column, value) in zip(rows.columns, rows.rows[row]) {
-            do { scope.define(column, try scope.resolve(value), in: .row) } catch { throw RunFailure(error, in: path) }
-        }
-        return scope
     }
 
     /// How a row's run is named: by the file's `name:` template, or `NAME [ROW]` (rows numbered from 1).

@@ -31,24 +31,34 @@ import Testing
         #expect(lines.filter { $0.contains("pwned") }.allSatisfy { $0.hasPrefix("#") }, "\(result.stdout)")
     }
 
-    /// An `each:` over a template list (an environment's, or a capture's on a step) is exported once, with `$item` and
-    /// `$index` as references the comments explain.
-    @Test func eachOverATemplateIsExportedOnceWithItemAndIndexAsReferences() async throws {
+    /// An `each:` over a list known before the run (an environment's) is exported element by element, named as `run`
+    /// names them; one over a captured list is exported once, with `$item`, `$index` and the element's fields as
+    /// references the comments explain.
+    @Test func eachOverAKnownListIsExportedPerElementAndOverACapturedOneOnceWithReferences() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-export-each-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("environments"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let files = [
-            "environments/e.yaml": "baseURL: http://127.0.0.1:1\nvariables:\n  xs: [a, b]\n",
+            "environments/e.yaml": "baseURL: http://127.0.0.1:1\nvariables:\n  xs: [a, b]\n  users: [{ id: 7, name: Ann }, { id: 8, name: Bob }]\n",
             "requests/a.yaml": "each: \"{{ xs }}\"\nrequest: { url: \"/x/{{ item }}?i={{ index }}\" }\n",
-            "requests/b.yaml": "steps:\n  - request: { url: /list }\n    capture: { ids: $.ids }\n  - each: \"{{ ids }}\"\n    request: { url: \"/ids/{{ item }}\" }\n",
+            "requests/c.yaml": "name: \"user {{ name }}\"\neach: \"{{ users }}\"\nrequest: { url: \"/users/{{ id }}/{{ item.name }}\" }\n",
+            "requests/b.yaml": "steps:\n  - request: { url: /list }\n    capture: { ids: $.ids, people: $.people }\n"
+                + "  - each: \"{{ ids }}\"\n    request: { url: \"/ids/{{ item }}?i={{ index }}\" }\n"
+                + "  - each: \"{{ people }}\"\n    request: { url: \"/people/{{ item.id }}/{{ slug }}\" }\n",
         ]
         for (path, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(path)) }
         let result = try await RunnerProcess.run(["export", "curl", "requests", "--env", "e"], in: folder, environment: ["NO_COLOR": "1"])
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("# $item: the element of the list each: '{{ xs }}' runs over when the collection runs"), "\(result.stdout)")
-        #expect(result.stdout.contains("# $item: the element of the list each: '{{ ids }}' runs over"), "\(result.stdout)")
-        #expect(result.stdout.contains("# $index: the number, from 1, of the element of the list each: '{{ xs }}'"), "\(result.stdout)")
-        #expect(result.stdout.components(separatedBy: "\ncurl ").count - 1 == 3, "\(result.stdout)")
+        let out = result.stdout
+        #expect(out.contains("# a [1] (requests/a.yaml)\ncurl 'http://127.0.0.1:1/x/a?i=1'"), "\(out)")
+        #expect(out.contains("# a [2] (requests/a.yaml)\ncurl 'http://127.0.0.1:1/x/b?i=2'"), "\(out)")
+        #expect(out.contains("# user Ann (requests/c.yaml)\ncurl http://127.0.0.1:1/users/7/Ann"), "\(out)")
+        #expect(out.contains("# user Bob (requests/c.yaml)\ncurl http://127.0.0.1:1/users/8/Bob"), "\(out)")
+        #expect(out.contains("# $item: the element of the list each: '{{ ids }}' runs over when the collection runs"), "\(out)")
+        #expect(out.contains("# $index: the number, from 1, of the element of the list each: '{{ ids }}'"), "\(out)")
+        #expect(out.contains("# $item_id: the field 'id' of the element of the list each: '{{ people }}'"), "\(out)")
+        #expect(out.contains("# $slug: the field 'slug' of the element of the list each: '{{ people }}'"), "\(out)")
+        #expect(out.components(separatedBy: "\ncurl ").count - 1 == 7, "\(out)")
     }
 }
