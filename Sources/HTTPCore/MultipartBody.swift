@@ -65,7 +65,7 @@ public struct MultipartBody: HTTPBody {
     }
 
     /// Escapes a name for a quoted header parameter: quotes and line breaks become percent escapes.
-    private static func quoted(_ name: String) -> String {
+    public static func quoted(_ name: String) -> String {
         name.replacingOccurrences(of: "\"", with: "%22")
             .replacingOccurrences(of: "\r", with: "%0D")
             .replacingOccurrences(of: "\n", with: "%0A")

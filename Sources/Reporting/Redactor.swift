@@ -36,7 +36,7 @@ public struct Redactor: Sendable {
 
     /// A secret as written and encoded up to twice (percent-encoded as in a query, escaped as inside a JSON
     /// string), so that it stays hidden when a server embeds an encoded request in its JSON answer; decoded as a server
-    /// reads a query (`%XX` and `+`), when it holds those; its UTF-8 read
+    /// reads a query (`%XX` and `+`), when it holds those; without surrounding spaces, and as a multipart name; its UTF-8 read
     /// as ISO-8859-1 or Windows-1252 (as servers read header bytes) as written and JSON-escaped; and each of these
     /// with control characters as the console shows them (`\u{9F}`), since failures' values are made printable first.
     private static func encodedForms(of secret: String) -> [String] {
@@ -45,7 +45,11 @@ public struct Redactor: Sendable {
         // whole, its `+` kept: `a+b %41` sent as `a+b%20%2541`), comes back decoded as servers read a query.
         let decoded = Set(([secret] + once).flatMap { [$0.removingPercentEncoding, $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding] }
             .compactMap { $0 }).filter { $0 != secret && $0.count >= ResolvedSecret.shortestHiddenInText }
-        var forms = Set([secret] + once + once.flatMap(encodings) + decoded + decoded.flatMap(jsonEscapings))
+        // Servers trim a header value's surrounding spaces; a multipart name or file name has its quotes and line
+        // breaks as percent escapes.
+        let reshaped = [secret.trimmingCharacters(in: .whitespaces), MultipartBody.quoted(secret)]
+            .filter { $0 != secret && $0.count >= ResolvedSecret.shortestHiddenInText }
+        var forms = Set([secret] + once + once.flatMap(encodings) + decoded + decoded.flatMap(jsonEscapings) + reshaped + reshaped.flatMap(jsonEscapings))
         for misread in misdecodings(of: secret) {
             forms.insert(misread)
             forms.formUnion(jsonEscapings(of: misread))

@@ -33,12 +33,17 @@ extension AuthMethod {
 }
 
 extension HTTPHeaders {
-    /// The values of the cookies the `Cookie` headers send, long enough to hide on their own (a server may echo them).
-    var cookieValues: [String] {
-        values(for: "Cookie").flatMap { $0.split(separator: ";") }.compactMap { pair -> String? in
+    /// The credentials the headers send, long enough to hide on their own (a server may echo them): the values of the
+    /// cookies of `Cookie`, and of `Authorization` and `Proxy-Authorization` the part after the scheme (`Bearer T`).
+    var credentialValues: [String] {
+        let cookies = values(for: "Cookie").flatMap { $0.split(separator: ";") }.compactMap { pair -> String? in
             guard let equals = pair.firstIndex(of: "=") else { return nil }
-            let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            return value.count >= SensitiveText.minimumLength ? value : nil
+            return pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
         }
+        let authorizations = (values(for: "Authorization") + values(for: "Proxy-Authorization")).map { value in
+            let value = value.trimmingCharacters(in: .whitespaces)
+            return value.split(separator: " ", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? value
+        }
+        return (cookies + authorizations).filter { $0.count >= SensitiveText.minimumLength }
     }
 }

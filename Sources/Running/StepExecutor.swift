@@ -81,7 +81,7 @@ struct StepExecutor: Sendable {
             return (Result(outcome: outcome, captures: []), false)
         }
         outcome.url = request.components.string ?? request.path
-        outcome.sensitiveValues = request.options.auth.credentialTexts + request.headers.cookieValues
+        outcome.sensitiveValues = request.options.auth.credentialTexts + request.headers.credentialValues
             + (request.options.proxy?.credentialTexts.filter { $0.count >= SensitiveText.minimumLength } ?? [])
 
         let start = pollStart ?? ContinuousClock.now
