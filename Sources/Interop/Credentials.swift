@@ -15,7 +15,31 @@ enum CredentialNames {
     /// Form field, query item and variable names whose values are credentials.
     static func isSecretField(_ name: String) -> Bool {
         let lowered = name.lowercased()
-        return ["password", "passwd", "secret", "token", "api_key", "api-key", "apikey", "session"].contains { lowered.contains($0) }
+        return ["password", "passwd", "pwd", "passphrase", "secret", "token", "bearer", "credential", "jwt", "private_key",
+                "privatekey", "authorization", "api_key", "api-key", "apikey", "session"].contains { lowered.contains($0) }
+    }
+
+    /// The values of members named like a credential anywhere in `text`, when it is JSON (`{"password": "…"}`), each
+    /// as it is and as the JSON text escapes it.
+    static func jsonCredentials(_ text: String) -> [String] {
+        guard text.contains("{"), let root = try? JSONValue.parse(Array(text.utf8)) else { return [] }
+        var found: [String] = []
+        func collect(_ value: JSONValue) {
+            switch value {
+            case .array(let elements): elements.forEach(collect)
+            case .object(let object):
+                for (name, member) in object.members {
+                    if case .string(let text) = member, isSecretField(name) {
+                        found += [text, String(JSONValue.string(text).serialized().dropFirst().dropLast())]
+                    } else {
+                        collect(member)
+                    }
+                }
+            default: break
+            }
+        }
+        collect(root)
+        return found
     }
 
     /// `name=value` pairs of a query, form data or a cookie string (`&` or `;` between them), names and values as written.
@@ -70,26 +94,44 @@ enum CurlCredentials {
             if text.hasPrefix("--"), text.count > 2 {
                 let name = text.dropFirst(2)
                 if let equals = name.firstIndex(of: "="), let option = CurlOption.named(String(name[..<equals])) {
-                    found += values(of: option, String(name[name.index(after: equals)...]))
-                } else if let option = CurlOption.named(String(name)), option.takesValue, let value = words.popFirst() {
-                    found += values(of: option, value.text)
+                    found += hiding(values(of: option, String(name[name.index(after: equals)...])), of: word)
+                } else if let option = CurlOption.named(String(name)) ?? misspelt(String(name)), option.takesValue,
+                          let value = words.popFirst() {
+                    found += hiding(values(of: option, value.text), of: value)
                 }
             } else if text.hasPrefix("-"), text.count > 1 {
                 var letters = text.dropFirst()
                 while let letter = letters.popFirst() {
                     guard let option = CurlOption.lettered(letter), option.takesValue else { continue }
-                    if let value = letters.isEmpty ? words.popFirst()?.text : String(letters) { found += values(of: option, value) }
+                    if letters.isEmpty, let value = words.popFirst() {
+                        found += hiding(values(of: option, value.text), of: value)
+                    } else if !letters.isEmpty {
+                        found += hiding(values(of: option, String(letters)), of: word)
+                    }
                     break
                 }
             } else {
-                found += CredentialNames.urlCredentials(text)
+                found += hiding(CredentialNames.urlCredentials(text), of: word)
             }
         }
-        return found.filter { !$0.isEmpty }
+        return found
+    }
+
+    /// The known option a mistyped long name (`--usr`) most likely means, whose value is then hidden as that option's.
+    private static func misspelt(_ name: String) -> CurlOption.Definition? {
+        Suggestions.closest(to: name, among: CurlOption.all.map(\.long)).flatMap(CurlOption.named)
+    }
+
+    /// `credentials` found in `word`, and when the shell's quoting or escapes wrote one of them otherwise (`$'p\x40ss'`,
+    /// `'it'"'"'s'`, a `\` line continuation inside it), the word as written, line by line.
+    private static func hiding(_ credentials: [String], of word: ShellWord) -> [String] {
+        let credentials = credentials.filter { !$0.isEmpty }
+        guard credentials.contains(where: { !word.written.contains($0) }) else { return credentials }
+        return credentials + word.written.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map(String.init).filter { $0.count > 1 }
     }
 
     /// The credentials one option's value holds.
-    private static func values(of option: CurlOption.Definition, _ value: String) -> [String] {
+    static func values(of option: CurlOption.Definition, _ value: String) -> [String] {
         switch option.effect {
         case .user: return value.firstIndex(of: ":").map { [String(value[value.index(after: $0)...])] } ?? []
         case .oauth2Bearer: return [value]
@@ -98,7 +140,8 @@ enum CurlCredentials {
             guard let colon = value.firstIndex(of: ":") else { return [] }
             return CredentialNames.headerCredentials(name: String(value[..<colon]), value: String(value[value.index(after: colon)...]))
         case .url, .proxy: return CredentialNames.urlCredentials(value)
-        case .data, .form: return CredentialNames.secretFields(value)
+        case .data, .json: return CredentialNames.secretFields(value) + CredentialNames.jsonCredentials(value)
+        case .form: return CredentialNames.secretFields(value)
         default: return CurlOption.credential(of: option, in: value).map { [$0] } ?? []
         }
     }
@@ -128,6 +171,8 @@ enum PostmanCredentials {
         switch value {
         case .string(let text):
             if text.contains("://") { found += CredentialNames.urlCredentials(text) }
+            // A raw JSON body or GraphQL variables, as text.
+            found += CredentialNames.jsonCredentials(text)
         case .array(let elements):
             for element in elements { collect(element, inAuth: inAuth, into: &found) }
         case .object(let object):

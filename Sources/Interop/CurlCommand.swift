@@ -177,9 +177,10 @@ public struct CurlCommand: Sendable {
            let option = CurlOption.named(String(text[text.index(text.startIndex, offsetBy: 2)..<equals])) {
             // `--pass=secret`: the value is a credential for some options, shown as `***` then.
             var value = String(text[text.index(after: equals)...])
-            if let credential = CurlOption.credential(of: option, in: value) ?? (option.long == "oauth2-bearer" && !value.isEmpty ? value : nil) {
-                hidden = [credential]
-                value = value.replacingOccurrences(of: credential, with: "***")
+            // `--user=bob:pw`, `--header=Authorization: Bearer T`: the credentials the value holds are shown as `***`.
+            hidden = CurlCredentials.values(of: option, value).filter { !$0.isEmpty }
+            if !hidden.isEmpty {
+                value = hidden.sorted { $0.count > $1.count }.reduce(value) { $0.replacingOccurrences(of: $1, with: "***") }
                 shown = String(text[...equals]) + value
             }
             suggestion = "curl takes the value as the next word: write '\(text[..<equals]) \(value)'"

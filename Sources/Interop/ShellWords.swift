@@ -7,11 +7,14 @@ public struct ShellWord: Sendable, Hashable {
     public var mark: Mark
     /// Whether any part of the word was quoted (`''` is an empty word; a quoted `-X` is still an option to curl).
     public var quoted: Bool
+    /// The word as the text writes it: quotes, escapes and line continuations included.
+    public var written: String
 
-    public init(_ text: String, at mark: Mark, quoted: Bool = false) {
+    public init(_ text: String, at mark: Mark, quoted: Bool = false, written: String? = nil) {
         self.text = text
         self.mark = mark
         self.quoted = quoted
+        self.written = written ?? text
     }
 }
 
@@ -207,6 +210,7 @@ public struct ShellSplitter {
     /// The word starting at the current character; nil when only a line continuation was there.
     private mutating func word() throws(InteropProblem) -> ShellWord? {
         let start = mark
+        let startIndex = index
         var text = String.UnicodeScalarView()
         var quoted = false
         var sawText = false
@@ -247,7 +251,8 @@ public struct ShellSplitter {
             sawText = true
         }
         guard sawText else { return nil }
-        return ShellWord(String(text), at: start, quoted: quoted)
+        let written = String(String.UnicodeScalarView(scalars[startIndex..<index]))
+        return ShellWord(String(text), at: start, quoted: quoted, written: written)
     }
 
     /// `'…'`: every character as it is, up to the next `'`.

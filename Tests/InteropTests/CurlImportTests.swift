@@ -371,4 +371,34 @@ import Testing
         #expect(dropped.message.contains("--oauth2-bearer") && !dropped.message.contains("hunt3rTwo"))
         #expect(result.redacted(command) == "curl http://127.0.0.1:1/x -u admin:*** --oauth2-bearer ***")
     }
+
+    /// A credential the shell's quoting writes otherwise than its value (`$'…'` escapes, `\"`, quotes glued together,
+    /// a line continuation inside it) is hidden with the word as written.
+    @Test(arguments: [
+        (#"curl -u $'bob:p\x40ssWord99' -H $'Authorization: Bearer \x41BCtok12345' http://127.0.0.1:1/ --bogus"#, ["ssWord99", "BCtok12345"]),
+        (#"curl -u "bob:pa\"ss\$Word99" -H "X-Api-Key: k\"ey\\12345" http://127.0.0.1:1/ --bogus"#, ["Word99", "ey\\12345"]),
+        (#"curl -u 'bob:it'"'"'sAsecret' http://127.0.0.1:1/ --bogus"#, ["sAsecret"]),
+        ("curl -ubob:sq'uo'ted99 http://127.0.0.1:1/ --bogus", ["ted99"]),
+        ("curl -u bob:Hunter\\\n2pwXYZ -H \"Authorization: Bearer tokA\\\nBCDEF123\" http://127.0.0.1:1/", ["Hunter", "2pwXYZ", "tokA", "BCDEF123"]),
+        ("curl --usr bob:Hunt3rTypo http://127.0.0.1:1/", ["Hunt3rTypo"]),
+        (#"curl http://127.0.0.1:1/ --data-raw '{"user":"a","password":"JsonPw12345"}' --bogus"#, ["JsonPw12345"]),
+    ])
+    func aCredentialWrittenOtherwiseThanItsValueIsHidden(command: String, secrets: [String]) {
+        let result = CurlImport.read(command)
+        for line in command.split(separator: "\n").map(String.init) {
+            let redacted = result.redacted(line)
+            for secret in secrets { #expect(!redacted.contains(secret), "\(secret) in \(redacted)") }
+        }
+    }
+
+    @Test func anOptionGivenWithEqualsShowsNoCredentialInItsMessageOrHint() throws {
+        for (command, secret) in [("curl --user=bob:Hunter2pw http://127.0.0.1:1/", "Hunter2pw"),
+                                  ("curl '--header=Authorization: Bearer T0kenEq99' http://127.0.0.1:1/", "T0kenEq99"),
+                                  ("curl --cookie=sess=C00kieEq9 http://127.0.0.1:1/", "C00kieEq9"),
+                                  ("curl --proxy=http://u:Pr0xyEq9@127.0.0.1:3128 http://127.0.0.1:1/", "Pr0xyEq9")] {
+            let error = try #require(CurlImport.read(command).errors.first)
+            #expect(!error.message.contains(secret) && !(error.suggestion ?? "").contains(secret), "\(error)")
+            #expect(error.message.hasPrefix("unknown curl option '--") && error.message.contains("***"), "\(error)")
+        }
+    }
 }

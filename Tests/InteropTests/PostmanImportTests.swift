@@ -337,11 +337,12 @@ import Testing
             + #""item": [{"name": "a", "protocolProfileBehavior": {"disableBodyPruning": true, "proxy": {"host": "127.0.0.1", "password": "pr0xyPw9"}}, "#
             + #""request": {"method": "GET", "auth": {"type": "bearer", "bearer": [{"key": "token", "value": "b3arerLit"}]}, "header": ["#
             + #"{"key": "Cookie", "value": "sid=c00kieDis", "disabled": true}, {"key": "Authorization", "value": "Bearer h3aderDis", "disabled": true}], "#
+            + #""body": {"mode": "raw", "raw": "{\"user\": \"a\", \"pwd\": \"R4wPw\\\"12\"}", "disabled": true}, "#
             + #""url": "http://u:urlPw77@127.0.0.1:1/x?api_key=qu3ryKey"}}]}"#
         let result = Self.read(json: json)
         #expect(result.errors.isEmpty && !result.warnings.isEmpty, "\(result.errors)")
         let redacted = InteropProblem.redacted(json, hiding: result.warnings.map(\.problem), also: result.credentials)
-        for secret in ["v4riableS3cret", "pr0xyPw9", "b3arerLit", "c00kieDis", "h3aderDis", "urlPw77", "qu3ryKey"] {
+        for secret in ["v4riableS3cret", "pr0xyPw9", "b3arerLit", "c00kieDis", "h3aderDis", "urlPw77", "qu3ryKey", "R4wPw"] {
             #expect(!redacted.contains(secret), "\(secret) in \(redacted)")
         }
         #expect(redacted.contains(#"{"key": "host", "value": "127.0.0.1"}"#) && redacted.contains(#""key": "token", "value": "***""#))
