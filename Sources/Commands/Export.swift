@@ -50,11 +50,12 @@ public struct ExportCurl: Sendable {
             }
             references.capture(file.steps.flatMap { $0.captures.map(\.name) }, in: &scope)
         }
-        Console.out(commands.joined(separator: "\n\n"))
+        // A script with commands missing would look whole: nothing is printed when a request cannot be exported.
         guard problems.isEmpty else {
             Console.error(DiagnosticRenderer.render(problems, sources: loaded.sources, color: false))
             return .invalidCollection
         }
+        Console.out(commands.joined(separator: "\n\n"))
         return .success
     }
 
@@ -172,29 +173,54 @@ private struct References {
 
     /// Defines `item`, `index` and the element's fields of an `each:` over `template` as placeholders: the list is known
     /// only when the collection runs, so the command is written once, for the element the variables are set to. The
-    /// fields are what `templates` use: `item.id` (then `item` is a mapping), or a name nothing else defines (`id`).
+    /// fields are what `templates` use: `item.id` or `item.user.emails[0]` (then `item` holds what they lead to), or a
+    /// name nothing else defines (`id`).
     mutating func loop(over template: Template, using templates: [Template], in scope: inout VariableScope) {
-        var itemFields: [String] = [], fields: [String] = []
+        var paths: [String: [[VariablePath.Component]]] = ["item": []]
+        var roots = ["item"]
         for used in templates {
-            for case (.variable(let path), _) in used.expressions {
-                if path.name == "item", case .key(let key)? = path.components.first {
-                    if !itemFields.contains(key) { itemFields.append(key) }
-                } else if !["item", "index"].contains(path.name), scope.value(of: path.name) == nil, !fields.contains(path.name) {
-                    fields.append(path.name)
-                }
+            for case (.variable(let path), _) in used.expressions where path.name != "index" {
+                guard path.name == "item" || paths[path.name] != nil || scope.value(of: path.name) == nil else { continue }
+                if paths[path.name] == nil { roots.append(path.name) }
+                paths[path.name, default: []].append(path.components)
             }
         }
         let list = "of the list each: '\(template.source)' runs over when the collection runs: set it before running the command"
-        func placeholder(_ name: String, meaning: String) -> JSONValue {
-            let variable = ShellText.variableName(name)
-            meanings[variable] = meaning + " " + list
-            return .string(placeholders.placeholder(for: variable))
+        scope.define("index", placeholder(VariablePath(name: "index"), meaning: "the number, from 1, of the element " + list), in: .capture)
+        for root in roots {
+            let meaning = root == "item" ? "the element " + list : "the field '\(root)' of the element " + list
+            scope.define(root, placeholders(for: VariablePath(name: root), leading: paths[root] ?? [], meaning: meaning), in: .capture)
         }
-        scope.define("index", placeholder("index", meaning: "the number, from 1, of the element"), in: .capture)
-        let item = itemFields.isEmpty ? placeholder("item", meaning: "the element")
-            : .object(JSONObject(itemFields.map { ($0, placeholder("item_" + $0, meaning: "the field '\($0)' of the element")) }))
-        scope.define("item", item, in: .capture)
-        for field in fields { scope.define(field, placeholder(field, meaning: "the field '\(field)' of the element"), in: .capture) }
+    }
+
+    /// A placeholder for the value at `path`, or, when the templates go further into it (`paths`, each what follows
+    /// `path`), a mapping or list of placeholders for what they lead to.
+    private mutating func placeholders(for path: VariablePath, leading paths: [[VariablePath.Component]], meaning: String) -> JSONValue {
+        let deeper = paths.filter { !$0.isEmpty }
+        guard let first = deeper.first?.first else { return placeholder(path, meaning: meaning) }
+        func next(_ component: VariablePath.Component) -> JSONValue {
+            placeholders(for: VariablePath(name: path.name, components: path.components + [component]),
+                         leading: deeper.filter { $0.first == component }.map { Array($0.dropFirst()) }, meaning: meaning)
+        }
+        if case .index = first {
+            let count = deeper.compactMap { if case .index(let index)? = $0.first { index } else { nil } }.filter { $0 >= 0 }.max().map { $0 + 1 } ?? 0
+            return .array((0..<min(count, 1000)).map { next(.index($0)) })
+        }
+        var keys: [String] = []
+        for components in deeper { if case .key(let key)? = components.first, !keys.contains(key) { keys.append(key) } }
+        return .object(JSONObject(keys.map { ($0, next(.key($0))) }))
+    }
+
+    /// The placeholder of the value at `path` (`$item_user_id` for `item.user.id`).
+    private mutating func placeholder(_ path: VariablePath, meaning: String) -> JSONValue {
+        let variable = ShellText.variableName(([path.name] + path.components.map { component in
+            switch component {
+            case .key(let key): key
+            case .index(let index): String(index)
+            }
+        }).joined(separator: "_"))
+        meanings[variable] = path.components.isEmpty ? meaning : "'\(path)' of " + meaning
+        return .string(placeholders.placeholder(for: variable))
     }
 
     /// Defines captured names as placeholders: their values come from responses, unknown before a run.
@@ -208,8 +234,11 @@ private struct References {
 
     /// The comment lines before a command: its name and file, and what each variable it refers to stands for.
     func comments(name: String, path: String, variables: [String]) -> String {
-        var lines = [ShellText.comment("\(name) (\(path))")]
-        for variable in variables {
+        // A name may hold a secret or a captured value (`name: "Row {{ item }}"`): shown as its reference.
+        let shown = placeholders.shellText(name)
+        var lines = [ShellText.comment("\(shown.displayed) (\(path))")]
+        var listed: Set<String> = []
+        for variable in shown.variables + variables where listed.insert(variable).inserted {
             lines.append(ShellText.comment("$\(variable): \(meanings[variable] ?? "set it before running the command")"))
         }
         return lines.joined(separator: "\n") + "\n"

@@ -44,6 +44,7 @@ public struct CurlExport {
         let request = exported.request
         var words: [[ShellText]] = []
         var comments: [String] = []
+        var commentVariables: [String] = []
         let hasBody = exported.bodyFile != nil || !request.body.isEmpty
         switch (request.method.rawValue, hasBody) {
         case ("GET", false), ("POST", true): break
@@ -61,14 +62,16 @@ public struct CurlExport {
         case .bearer(let token):
             words.append([.literal("-H"), placeholders.shellText("Authorization: Bearer \(token)")])
         case .oauth2ClientCredentials(let credentials):
-            comments.append(oauth2Comment(credentials))
+            let comment = oauth2Comment(credentials)
+            comments.append(comment.text)
+            commentVariables = comment.variables
             words.append([.literal("-H"), ShellText([.literal("Authorization: Bearer "), .variable(Self.oauth2TokenVariable, .none)])])
         }
         words += bodyWords(exported)
         words += optionWords(exported)
         let lines = ["curl " + words[0].map(\.quoted).joined(separator: " ")]
             + words.dropFirst().map { "  " + $0.map(\.quoted).joined(separator: " ") }
-        var variables = words.flatMap { $0.flatMap(\.variables) }
+        var variables = commentVariables + words.flatMap { $0.flatMap(\.variables) }
         if case .oauth2ClientCredentials = request.options.auth { variables.removeAll { $0 == Self.oauth2TokenVariable } }
         return ((comments + [lines.joined(separator: " \\\n")]).joined(separator: "\n"), variables.uniquedInOrder())
     }
@@ -154,13 +157,14 @@ public struct CurlExport {
         return words
     }
 
-    /// A comment saying how to get the OAuth2 token the command sends.
-    private func oauth2Comment(_ credentials: OAuth2ClientCredentials) -> String {
+    /// A comment saying how to get the OAuth2 token the command sends, and the variables it refers to.
+    private func oauth2Comment(_ credentials: OAuth2ClientCredentials) -> (text: String, variables: [String]) {
         var words: [ShellText] = [.literal("-u"), placeholders.shellText("\(credentials.clientID):\(credentials.clientSecret)"),
                                   .literal("-d"), .literal("grant_type=client_credentials")]
         if let scope = credentials.scope { words += [.literal("--data-urlencode"), placeholders.shellText("scope=\(scope)")] }
-        words.append(.literal(credentials.tokenURL.absoluteString))
-        return ShellText.comment("\(Self.oauth2TokenVariable): the access_token of: curl " + words.map(\.quoted).joined(separator: " "))
+        words.append(placeholders.shellText(credentials.tokenURL.absoluteString, encoding: .url))
+        let text = ShellText.comment("\(Self.oauth2TokenVariable): the access_token of: curl " + words.map(\.quoted).joined(separator: " "))
+        return (text, words.flatMap(\.variables))
     }
 }
 

@@ -120,6 +120,16 @@ public struct ShellText: Sendable, Hashable {
         return ShellText(lhs.segments.dropLast() + [.literal(end + start)] + rhs.segments.dropFirst())
     }
 
+    /// The word as a comment shows it: literal text as it is, each variable as `$NAME`.
+    public var displayed: String {
+        segments.map { segment in
+            switch segment {
+            case .variable(let name, _): "$" + name
+            case .literal(let text): text
+            }
+        }.joined()
+    }
+
     /// The variables the word refers to.
     public var variables: [String] {
         segments.compactMap { if case .variable(let name, _) = $0 { name } else { nil } }
