@@ -14,9 +14,10 @@ struct PlanNarrowing {
     /// command line when either is wrong.
     static func read(shard: String?, rerunFailed: String?, environment: [String: String]) -> Result<PlanNarrowing, Problem> {
         var narrowing = PlanNarrowing()
-        let (shardText, shardSource) = shard.map { ($0, "--shard") }
-            ?? environment["RUNNER_SHARD"].flatMap { $0.isEmpty ? nil : ($0, "RUNNER_SHARD") } ?? ("", "")
-        if !shardText.isEmpty {
+        // An empty `RUNNER_SHARD` is unset, as an empty variable is everywhere; an empty `--shard ""` (a CI matrix
+        // variable left empty) is an error, never the whole collection on every part.
+        if let (shardText, shardSource) = shard.map({ ($0, "--shard") })
+            ?? environment["RUNNER_SHARD"].flatMap({ $0.isEmpty ? nil : ($0, "RUNNER_SHARD") }) {
             switch Shard.parse(shardText) {
             case .success(let parsed): narrowing.shard = parsed
             case .failure(let problem): return .failure(Problem(message: "\(shardSource): \(problem.message)"))
@@ -24,7 +25,10 @@ struct PlanNarrowing {
         }
         if let path = rerunFailed {
             guard let data = InputFile.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                return .failure(Problem(message: "--rerun-failed: cannot read the report '\(path)'"))
+                var isDirectory: ObjCBool = false
+                let directory = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+                return .failure(Problem(message: "--rerun-failed: cannot read the report '\(path)'"
+                    + (directory ? ": it is a directory; give the JSON report a run wrote (--report-json FILE)" : "")))
             }
             do {
                 narrowing.rerun = (try JSONReportDocument.read(text, name: path), path)

@@ -448,8 +448,15 @@ public struct CurlTranslation {
         }
         if command.insecure { options.append(("insecure", .scalar("true"))) }
         if let proxy = command.proxy {
+            let password = CredentialNames.urlPassword(proxy.text)
+            if case .failure(let problem) = HTTPProxy.parse(proxy.text) {
+                // A SOCKS proxy, say: a file validate would refuse is not written.
+                warn("the proxy is not translated: it is not a proxy URL runner sends through (\(problem))", at: proxy.mark,
+                     hiding: password.map { [$0] } ?? [])
+                return options
+            }
             options.append(("proxy", .string(proxy.text.contains("://") ? proxy.text : "http://" + proxy.text)))
-            if let password = CredentialNames.urlPassword(proxy.text) {
+            if let password {
                 warn("the proxy's password is written as it was", at: proxy.mark,
                      suggestion: "keep it out of the file: remove 'proxy' and give the proxy when running (--proxy, or HTTPS_PROXY)",
                      hiding: [password])

@@ -401,4 +401,12 @@ import Testing
             #expect(error.message.hasPrefix("unknown curl option '--") && error.message.contains("***"), "\(error)")
         }
     }
+
+    @Test func aProxyRunnerCannotSendThroughIsListedAndNotWritten() throws {
+        let result = CurlImport.read("curl --proxy socks5://pu:ProxPw321@127.0.0.1:1080 http://127.0.0.1:1/get")
+        let yaml = try #require(result.requests.first?.document.yaml)
+        #expect(!yaml.contains("proxy") && !yaml.contains("ProxPw321"), "\(yaml)")
+        let warning = try #require(result.warnings.first { $0.message.hasPrefix("the proxy is not translated") })
+        #expect(warning.message.contains("socks5") && !warning.message.contains("ProxPw321"), "\(warning.message)")
+    }
 }
