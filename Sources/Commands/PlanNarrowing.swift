@@ -52,10 +52,11 @@ struct PlanNarrowing {
         var planner = planner
         var notes: [String] = []
         if let (report, path) = rerun {
-            let failed = report.summary.outcomes.filter { $0.verdict == .failed || $0.verdict == .errored }.map(\.file)
+            let paths = ReportedPaths(files: loaded.files)
+            let failed = report.summary.outcomes.filter { $0.verdict == .failed || $0.verdict == .errored }.map { paths.current($0.file) }
             guard !failed.isEmpty else {
                 // A report of another collection is a wrong path, not a green rerun.
-                let reported = Set(report.summary.outcomes.map(\.file))
+                let reported = Set(report.summary.outcomes.map { paths.current($0.file) })
                 if !reported.isEmpty, reported.isDisjoint(with: plan.files.map(\.path)) {
                     return (nil, ["--rerun-failed: no file of \(path) is in this collection: is it the report of another one?"],
                             .badCommandLine)
@@ -63,7 +64,7 @@ struct PlanNarrowing {
                 return (nil, ["--rerun-failed: nothing failed in \(path); nothing to run"], .success)
             }
             let chosen = planner.rerun(failed, environment: loaded.environment)
-            let hashes = Dictionary((report.summary.plan?.files ?? []).map { ($0.path, $0.hash) }) { first, _ in first }
+            let hashes = Dictionary((report.summary.plan?.files ?? []).map { (paths.current($0.path), $0.hash) }) { first, _ in first }
             let changed = plan.files.filter { file in
                 chosen.files.contains { $0.path == file.path } && hashes[file.path].map { $0 != file.hash } == true
             }
@@ -87,5 +88,37 @@ struct PlanNarrowing {
             planner = RunPlanner(planning: part, selection: selection)
         }
         return (planner, notes, .success)
+    }
+}
+
+/// The collection file a report's path names, when the report was written from another directory than this run's, or
+/// with the collection named otherwise (`requests` here, `sh/requests` or an absolute path there): the one planned
+/// file whose absolute path ends with the reported path's names, or whose path as given here ends the reported one.
+struct ReportedPaths {
+    private let files: [(path: String, absolute: [Substring], given: [Substring])]
+
+    init(files: [RequestFile]) {
+        self.files = files.map { ($0.path, Self.names($0.absolutePath), Self.names($0.path)) }
+    }
+
+    /// The path of the collection file `reported` names: itself when a file has it, or when none or several match.
+    func current(_ reported: String) -> String {
+        guard !files.contains(where: { $0.path == reported }) else { return reported }
+        let names = Self.names(reported)
+        guard !names.isEmpty else { return reported }
+        let matches = files.filter { $0.absolute.ends(with: names) || (!$0.given.isEmpty && names.ends(with: $0.given)) }
+        return matches.count == 1 ? matches[0].path : reported
+    }
+
+    /// The names a path goes through, without `.` and `..`.
+    private static func names(_ path: String) -> [Substring] {
+        path.split(separator: "/").filter { $0 != "." && $0 != ".." }
+    }
+}
+
+extension Array where Element: Equatable {
+    /// Whether the last elements are `suffix`.
+    fileprivate func ends(with suffix: [Element]) -> Bool {
+        suffix.count <= count && Array(self[(count - suffix.count)...]) == suffix
     }
 }

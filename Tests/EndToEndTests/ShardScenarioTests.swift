@@ -136,6 +136,13 @@ import Testing
             #expect(try ScenarioRun.jsonRequests(reports.text("rerun.json")).compactMap { $0["file"] as? String } == [
                 "requests/01-login.yaml", "requests/03-fails-with-token.yaml", "requests/04-fails.yaml",
             ])
+            // The same collection named by its absolute path (a rerun from another directory) finds the same files.
+            let absolute = ScenarioRun.folder("shards").appendingPathComponent("requests").path
+            let byAbsolutePath = try await Self.runner(["run", absolute, "--env", "local", "--rerun-failed", reports.path("first.json")],
+                                                       server: server)
+            #expect(byAbsolutePath.exitCode == 4 && byAbsolutePath.stdout.contains("--rerun-failed: 3 of 14 files from")
+                    && byAbsolutePath.stdout.contains("\(absolute)/04-fails.yaml: failed in the report"),
+                    "\(byAbsolutePath.stdout)\n\(byAbsolutePath.stderr)")
             // A report with nothing failed runs nothing; one whose failed files are gone names them.
             let passing = try await Self.runner(["run", "requests/05-alone.yaml", "--env", "local", "--report-json", reports.path("ok.json")],
                                                 server: server)
