@@ -300,7 +300,11 @@ public struct CurlTranslation {
         } else if contentType == nil || mediaType == "application/x-www-form-urlencoded",
                   let fields = Self.formFields(text).map(Self.grouped) {
             if let index = contentTypeIndex { headers.remove(at: index) }
-            noteSecretFields(fields, sent: text, at: command.data[0].mark)
+            // Each field is placed at the data option that gives it (`-d a=1 --data-urlencode token=…`).
+            let data = command.data
+            noteSecretFields(fields, sent: text) { name in
+                data.first { $0.value.hasPrefix(name + "=") || $0.value.contains("&" + name + "=") }?.mark ?? data[0].mark
+            }
             return .form(fields)
         }
         if contentType == nil {
@@ -383,7 +387,7 @@ public struct CurlTranslation {
         let content = String(argument.text[argument.text.index(after: equals)...])
         guard !literal, let first = content.first, first == "@" || first == "<" else {
             let value = literal ? content : Self.withoutAttributes(content)
-            noteSecretFields([(name, [value])], sent: "", at: argument.mark)
+            noteSecretFields([(name, [value])], sent: "") { _ in argument.mark }
             return RequestDocument.MultipartPart(name: name, value: value)
         }
         var attributes = content.dropFirst().split(separator: ";", omittingEmptySubsequences: false).map(String.init)
@@ -416,14 +420,14 @@ public struct CurlTranslation {
     }
 
     /// Warns about form fields whose names say they hold a credential, hiding their values as decoded and as `sent`
-    /// (the encoded form data).
-    private mutating func noteSecretFields(_ fields: [(name: String, values: [String])], sent: String, at mark: Mark) {
+    /// (the encoded form data), each at the place `mark` gives for its name.
+    private mutating func noteSecretFields(_ fields: [(name: String, values: [String])], sent: String, at mark: (String) -> Mark) {
         for field in fields where CredentialNames.isSecretField(field.name) {
             let encoded = sent.split(separator: "&").compactMap { piece -> String? in
                 let parts = piece.split(separator: "=", maxSplits: 1)
                 return parts.count == 2 && Self.decode(parts[0]) == field.name ? String(parts[1]) : nil
             }
-            warn("the form field '\(field.name)' is written as it was", at: mark, suggestion: RequestDocument.secretSuggestion(field.name),
+            warn("the form field '\(field.name)' is written as it was", at: mark(field.name), suggestion: RequestDocument.secretSuggestion(field.name),
                  hiding: field.values + encoded)
         }
     }

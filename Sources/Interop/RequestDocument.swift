@@ -60,7 +60,9 @@ public struct RequestDocument: Sendable {
         if !query.isEmpty { request.append(("query", Self.parameters(query))) }
         if !headers.isEmpty { request.append(("headers", .mapping(headers.map { ($0.name, .string($0.value)) }))) }
         if let body { request.append(bodyEntry(body)) }
-        var root: [(key: String, value: YAMLNode)] = [("name", .string(name)), ("request", .mapping(request))]
+        // A blank name (a Postman item named "") is left out: the request is then named after its file.
+        var root: [(key: String, value: YAMLNode)] = name.allSatisfy(\.isWhitespace) ? [] : [("name", .string(name))]
+        root.append(("request", .mapping(request)))
         if let auth { root.append(("auth", Self.authNode(auth))) }
         if !options.isEmpty { root.append(("options", .mapping(options))) }
         if !expect.isEmpty { root.append(("expect", .mapping(expect))) }

@@ -409,4 +409,10 @@ import Testing
         let warning = try #require(result.warnings.first { $0.message.hasPrefix("the proxy is not translated") })
         #expect(warning.message.contains("socks5") && !warning.message.contains("ProxPw321"), "\(warning.message)")
     }
+
+    @Test func aCredentialFieldIsPlacedAtTheDataOptionThatGivesIt() throws {
+        let result = CurlImport.read("curl http://127.0.0.1:1/t \\\n  -d user=a \\\n  --data-urlencode 'access_token=t0k en'")
+        let warning = try #require(result.warnings.first { $0.message.contains("'access_token'") })
+        #expect(warning.mark.line == 3, "\(warning)")
+    }
 }

@@ -347,4 +347,11 @@ import Testing
         }
         #expect(redacted.contains(#"{"key": "host", "value": "127.0.0.1"}"#) && redacted.contains(#""key": "token", "value": "***""#))
     }
+
+    @Test func aRequestWithABlankNameIsNamedAfterItsFile() throws {
+        let result = Self.read(json: #"{"info": {"name": "c", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "#
+            + #""item": [{"name": " ", "request": {"method": "GET", "url": "http://127.0.0.1:1/x"}}]}"#)
+        let file = try #require(result.files.first { $0.path.hasPrefix("requests/") })
+        #expect(!file.text.contains("name:") && file.text.hasPrefix("request:"), "\(file.path): \(file.text)")
+    }
 }
