@@ -88,7 +88,8 @@ package struct EnvironmentMerger {
                                    suggestion: "set \(name) in the environment, or give the secret a 'default'"))
             return nil
         }
-        if !value.isEmpty, value.count < ResolvedSecret.shortestHiddenInText {
+        // A `--var` of the same name replaces the value: its length is not the environment's concern.
+        if !value.isEmpty, value.count < ResolvedSecret.shortestHiddenInText, !commandLine.contains(where: { $0.name == definition.name }) {
             diagnostics.add(.warning("secret '\(definition.name)' has fewer than \(ResolvedSecret.shortestHiddenInText) characters: "
                                      + "it is hidden where it is a whole value, but not inside other text",
                                      path: secret.path, at: definition.env.mark,

@@ -251,6 +251,17 @@ import YAML
         #expect(withToken.environment?.secrets == [ResolvedSecret(name: "token", value: "real")])
     }
 
+    /// A secret too short to hide in text is a warning, unless a `--var` of its name replaces it.
+    @Test func aShortSecretIsAWarningUnlessAVarReplacesIt() async {
+        let scratch = project()
+        defer { scratch.remove() }
+        let short = await scratch.readCollection(["requests"], env: "base", processEnvironment: ["TOKEN": "ab"])
+        #expect(short.diagnostics.contains { $0.message.hasPrefix("secret 'token' has fewer than") })
+        let replaced = await scratch.readCollection(["requests"], env: "base", vars: [("token", "a-long-token-value")],
+                                                    processEnvironment: ["TOKEN": "ab"])
+        #expect(!replaced.diagnostics.contains { $0.message.hasPrefix("secret 'token' has fewer than") }, "\(replaced.diagnostics)")
+    }
+
     @Test func noEnvironmentWithoutEnvAndExplicitDirectory() async {
         let scratch = project()
         defer { scratch.remove() }
