@@ -38,6 +38,10 @@ let package = Package(
         ),
         // YAML text to a Node tree with 1-based marks; the only code that touches libyaml.
         .target(name: "YAML", dependencies: ["CYAML"]),
+        // SIGINT and SIGTERM held (recorded) until `run` watches them, given back to other commands.
+        .target(name: "CHeldSignals"),
+        // Holds them from the moment the `runner` executable is loaded (a constructor); only the executable links it.
+        .target(name: "CHoldSignalsAtLoad", dependencies: ["CHeldSignals"]),
         // The version from the VERSION file, written into Swift by the VersionFile plugin when building.
         .target(name: "RunnerVersion", plugins: ["VersionFile"]),
         .plugin(name: "VersionFile", capability: .buildTool()),
@@ -76,10 +80,10 @@ let package = Package(
         // Other tools' requests in and out: curl commands and OpenAPI documents read as request files, requests written as curl commands.
         .target(name: "Interop", dependencies: ["CollectionFormat", "HTTPCore", "YAML", "OpenAPIContract"]),
         // What each command does, from its options to an exit status: load and check, run, report.
-        .target(name: "Commands", dependencies: ["CollectionFormat", "CollectionReading", "Running", "Reporting", "Loaders", "HTTPCore", "RunnerVersion", "Interop"]),
+        .target(name: "Commands", dependencies: ["CollectionFormat", "CollectionReading", "Running", "Reporting", "Loaders", "HTTPCore", "RunnerVersion", "Interop", "CHeldSignals"]),
         // The `runner` command: argument parsing only; each subcommand calls its entry point in Commands.
         .executableTarget(name: "RunnerCLI", dependencies: [
-            "Commands", "CollectionFormat", "RunnerVersion",
+            "Commands", "CollectionFormat", "RunnerVersion", "CHoldSignalsAtLoad",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // A small NIO HTTP/1.1 server on a loopback address that hands whole requests to a handler.

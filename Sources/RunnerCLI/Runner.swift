@@ -19,9 +19,8 @@ struct Runner: AsyncParsableCommand {
     static func main() async {
         // A closed pipe (`runner list | head`) is a write error to ignore, not a signal that kills us.
         signal(SIGPIPE, SIG_IGN)
-        // `run` reports a SIGINT or SIGTERM from its first millisecond on (it watches them once it starts); every other
-        // command ends by the signal as usual.
-        HeldSignals.hold()
+        // `run` reports a SIGINT or SIGTERM from its first millisecond on (held since the program was loaded, watched
+        // once it starts); every other command ends by the signal as usual.
         do {
             var command = try parseAsRoot()
             if !(command is RunCommand) { HeldSignals.release() }
