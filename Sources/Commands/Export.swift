@@ -103,7 +103,8 @@ public struct ExportCurl: Sendable {
         var templates: [Template] = []
         for step in file.steps { step.forEachTemplate { templates.append($0) }; step.forEachControlTemplate { templates.append($0) } }
         references.loop(over: template, using: templates, in: &loopScope)
-        return [.success((loopScope, file.name))]
+        let label = file.nameTemplate == nil ? file.name : (try? file.rowLabel(0, in: loopScope)) ?? file.name
+        return [.success((loopScope, label))]
     }
 
     /// The scopes a step is sent in: one per element of its `each:` list when the list is known before the collection
@@ -187,10 +188,16 @@ private struct References {
         }
         let list = "of the list each: '\(template.source)' runs over when the collection runs: set it before running the command"
         scope.define("index", placeholder(VariablePath(name: "index"), meaning: "the number, from 1, of the element " + list), in: .capture)
-        for root in roots {
-            let meaning = root == "item" ? "the element " + list : "the field '\(root)' of the element " + list
-            scope.define(root, placeholders(for: VariablePath(name: root), leading: paths[root] ?? [], meaning: meaning), in: .capture)
+        var fields: [(String, JSONValue)] = []
+        for root in roots where root != "item" {
+            let value = placeholders(for: VariablePath(name: root), leading: paths[root] ?? [], meaning: "the field '\(root)' of the element " + list)
+            scope.define(root, value, in: .capture)
+            fields.append((root, value))
         }
+        // An element known by its fields (`item.id`) holds the bare ones the requests use too (`{{ label }}`).
+        var item = placeholders(for: VariablePath(name: "item"), leading: paths["item"] ?? [], meaning: "the element " + list)
+        if case .object(let object) = item { item = .object(JSONObject(object.members.map { ($0.key, $0.value) } + fields)) }
+        scope.define("item", item, in: .capture)
     }
 
     /// A placeholder for the value at `path`, or, when the templates go further into it (`paths`, each what follows

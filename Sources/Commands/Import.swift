@@ -139,16 +139,20 @@ enum PathJoin {
 
 /// Prints the located problems of an import on standard error, errors first, each with its line and a caret.
 enum ImportProblems {
-    /// The credentials the problems are about, and `credentials`, show as `***` in the quoted lines (a token in a curl
-    /// command).
+    /// The credentials the problems are about, and `credentials`, show as `***` in the messages, hints and quoted lines
+    /// (a token in a curl command).
     static func print(errors: [(file: String, problem: InteropProblem)], warnings: [(file: String, problem: InteropProblem)],
                       credentials: [String], sources: SourceCache) {
-        let diagnostics = errors.map { Diagnostic.error($0.problem.locatedMessage, path: $0.file, at: $0.problem.mark, suggestion: $0.problem.suggestion) }
-            + warnings.map { Diagnostic.warning($0.problem.locatedMessage, path: $0.file, at: $0.problem.mark, suggestion: $0.problem.suggestion) }
-        guard !diagnostics.isEmpty else { return }
         let problems = (errors + warnings).map(\.problem)
+        // Messages and hints may quote the input (a script line of a Postman test): they hide what the quoted lines hide.
+        let redacted = { (text: String) in InteropProblem.redacted(text, hiding: problems, also: credentials) }
+        let diagnostics = errors.map { Diagnostic.error(redacted($0.problem.locatedMessage), path: $0.file, at: $0.problem.mark,
+                                                        suggestion: $0.problem.suggestion.map(redacted)) }
+            + warnings.map { Diagnostic.warning(redacted($0.problem.locatedMessage), path: $0.file, at: $0.problem.mark,
+                                                suggestion: $0.problem.suggestion.map(redacted)) }
+        guard !diagnostics.isEmpty else { return }
         Console.error(DiagnosticRenderer.render(diagnostics, sources: sources, color: Console.colors(STDERR_FILENO, .auto),
-                                                redacting: { InteropProblem.redacted($0, hiding: problems, also: credentials) }))
+                                                redacting: redacted))
     }
 
     /// Whether writing must stop because files among `targets` exist and `force` is off: then names them on standard

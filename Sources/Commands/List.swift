@@ -1,5 +1,6 @@
 import Foundation
 import CollectionFormat
+import HTTPCore
 import Reporting
 
 /// `runner list`: the requests that would run, in order: name, method, URL template and tags.
@@ -23,7 +24,9 @@ public struct List: Sendable {
                     let name = file.isFlow ? "\(label ?? file.name) › \(step.name)" : label ?? step.name
                     let tags = (file.tags + step.tags).uniqued()
                     // One line per request: a line break in a name (from a data row) or a URL is a space.
-                    var columns = [name, step.request.method.value, step.request.url.source].map(TerminalText.oneLine)
+                    // A password written in a URL shows as `***`, as `run` shows it.
+                    let url = URLCredentials.hidingPasswords(in: step.request.url.source)
+                    var columns = [name, step.request.method.value, url].map(TerminalText.oneLine)
                     columns.append(tags.isEmpty ? "" : "[" + tags.joined(separator: ", ") + "]")
                     if file.skip != nil || step.skip != nil { columns[3] += columns[3].isEmpty ? "(skipped)" : " (skipped)" }
                     rows.append(columns)

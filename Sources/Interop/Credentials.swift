@@ -22,7 +22,8 @@ enum CredentialNames {
     /// The values of members named like a credential anywhere in `text`, when it is JSON (`{"password": "…"}`), each
     /// as it is and as the JSON text escapes it.
     static func jsonCredentials(_ text: String) -> [String] {
-        guard text.contains("{"), let root = try? JSONValue.parse(Array(text.utf8)) else { return [] }
+        guard text.contains("{") || text.contains("(") else { return [] }
+        guard let root = try? JSONValue.parse(Array(text.utf8)) else { return quotedCredentials(text) }
         var found: [String] = []
         func collect(_ value: JSONValue) {
             switch value {
@@ -60,6 +61,21 @@ enum CredentialNames {
         return [value.split(separator: " ", maxSplits: 1).last.map(String.init) ?? value]
     }
 
+    /// The values of `"name": "value"` and `name: "value"` pairs named like a credential, as written, in text that is
+    /// not JSON as a whole: a Postman body with a `{{variable}}` where a value goes, GraphQL arguments.
+    static func quotedCredentials(_ text: String) -> [String] {
+        text.matches(of: quotedPair).compactMap { match in isSecretField(String(match.output.1)) ? String(match.output.2) : nil }
+    }
+
+    /// The tokens of `Bearer T`, `Basic T` and `Token T` credentials in any text (a script line that sets a header).
+    static func schemeCredentials(_ text: String) -> [String] {
+        guard text.contains("Bearer") || text.contains("Basic") || text.contains("Token") else { return [] }
+        return text.matches(of: schemeToken).map { String($0.output.1) }
+    }
+
+    nonisolated(unsafe) private static let quotedPair = /"?([A-Za-z_][A-Za-z0-9_\-]*)"?\s*:\s*"((?:[^"\\]|\\.)*)"/
+    nonisolated(unsafe) private static let schemeToken = /(?:Bearer|Basic|Token)\s+([A-Za-z0-9._~+\/=\-]{6,})/
+
     /// A URL's password and the values of its credential query items, as written.
     static func urlCredentials(_ url: String) -> [String] {
         let query = url.firstIndex(of: "?").map { url[url.index(after: $0)...].prefix { $0 != "#" } } ?? ""
@@ -93,7 +109,8 @@ enum CurlCredentials {
             let text = word.text
             if text.hasPrefix("--"), text.count > 2 {
                 let name = text.dropFirst(2)
-                if let equals = name.firstIndex(of: "="), let option = CurlOption.named(String(name[..<equals])) {
+                if let equals = name.firstIndex(of: "="),
+                   let option = CurlOption.named(String(name[..<equals])) ?? misspelt(String(name[..<equals])) {
                     found += hiding(values(of: option, String(name[name.index(after: equals)...])), of: word)
                 } else if let option = CurlOption.named(String(name)) ?? misspelt(String(name)), option.takesValue,
                           let value = words.popFirst() {
@@ -118,7 +135,7 @@ enum CurlCredentials {
     }
 
     /// The known option a mistyped long name (`--usr`) most likely means, whose value is then hidden as that option's.
-    private static func misspelt(_ name: String) -> CurlOption.Definition? {
+    static func misspelt(_ name: String) -> CurlOption.Definition? {
         Suggestions.closest(to: name, among: CurlOption.all.map(\.long)).flatMap(CurlOption.named)
     }
 
@@ -142,7 +159,7 @@ enum CurlCredentials {
         case .url, .proxy: return CredentialNames.urlCredentials(value)
         case .data, .json: return CredentialNames.secretFields(value) + CredentialNames.jsonCredentials(value)
         case .form: return CredentialNames.secretFields(value)
-        default: return CurlOption.credential(of: option, in: value).map { [$0] } ?? []
+        default: return CurlOption.credentials(of: option, in: value)
         }
     }
 }
@@ -171,8 +188,8 @@ enum PostmanCredentials {
         switch value {
         case .string(let text):
             if text.contains("://") { found += CredentialNames.urlCredentials(text) }
-            // A raw JSON body or GraphQL variables, as text.
-            found += CredentialNames.jsonCredentials(text)
+            // A raw JSON body or GraphQL variables or query, a form body as text, a script line setting a header.
+            found += CredentialNames.jsonCredentials(text) + CredentialNames.secretFields(text) + CredentialNames.schemeCredentials(text)
         case .array(let elements):
             for element in elements { collect(element, inAuth: inAuth, into: &found) }
         case .object(let object):

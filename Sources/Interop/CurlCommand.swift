@@ -160,30 +160,34 @@ public struct CurlCommand: Sendable {
         case .alreadyDone: break
         case .noEquivalent:
             // A credential in the value (`-U user:password`, `--pass`, `-E cert.pem:password`) is shown as `***`.
-            let credential = value.flatMap { CurlOption.credential(of: option, in: $0.text) }
-            let shown = value.map { value in credential.map { value.text.replacingOccurrences(of: $0, with: "***") } ?? value.text }
+            let credentials = value.map { CurlOption.credentials(of: option, in: $0.text).filter { !$0.isEmpty } } ?? []
+            let shown = value.map { Self.hiding(credentials, in: $0.text) }
             var warning = InteropProblem("'\(shown.map { written.text + " " + $0 } ?? written.text)' has no equivalent in a request file: "
                                          + "it is not translated", at: written.mark)
-            warning.hidden = credential.map { [$0] } ?? []
+            warning.hidden = credentials
             warnings.append(warning)
         }
+    }
+
+    /// `text` with each of `credentials` (the longest first) as `***`.
+    private static func hiding(_ credentials: [String], in text: String) -> String {
+        credentials.sorted { $0.count > $1.count }.reduce(text) { $0.replacingOccurrences(of: $1, with: "***") }
     }
 
     /// The error for an option curl has and runner does not know, with the closest known one.
     private static func unknownOption(_ text: String, at mark: Mark) -> InteropProblem {
         let suggestion: String
         var shown = text, hidden: [String] = []
-        if text.hasPrefix("--"), let equals = text.firstIndex(of: "="),
-           let option = CurlOption.named(String(text[text.index(text.startIndex, offsetBy: 2)..<equals])) {
-            // `--pass=secret`: the value is a credential for some options, shown as `***` then.
-            var value = String(text[text.index(after: equals)...])
-            // `--user=bob:pw`, `--header=Authorization: Bearer T`: the credentials the value holds are shown as `***`.
-            hidden = CurlCredentials.values(of: option, value).filter { !$0.isEmpty }
-            if !hidden.isEmpty {
-                value = hidden.sorted { $0.count > $1.count }.reduce(value) { $0.replacingOccurrences(of: $1, with: "***") }
-                shown = String(text[...equals]) + value
-            }
-            suggestion = "curl takes the value as the next word: write '\(text[..<equals]) \(value)'"
+        if text.hasPrefix("--"), let equals = text.firstIndex(of: "=") {
+            // `--user=bob:pw`, `--header=Authorization: Bearer T`, `--usr=bob:pw`: the credentials the value holds (for
+            // the option, or the one the name is likely a typo of) are shown as `***`.
+            let name = String(text[text.index(text.startIndex, offsetBy: 2)..<equals])
+            let option = CurlOption.named(name) ?? CurlCredentials.misspelt(name)
+            hidden = option.map { CurlCredentials.values(of: $0, String(text[text.index(after: equals)...])).filter { !$0.isEmpty } } ?? []
+            let value = hiding(hidden, in: String(text[text.index(after: equals)...]))
+            shown = String(text[...equals]) + value
+            suggestion = CurlOption.named(name) != nil ? "curl takes the value as the next word: write '\(text[..<equals]) \(value)'"
+                : option.map { "did you mean '--\($0.long)'? curl takes the value as the next word" } ?? "see docs/interop.md for the options runner translates"
         } else {
             suggestion = Suggestions.didYouMean(text, among: CurlOption.all.map { "--" + $0.long })
                 ?? "see docs/interop.md for the options runner translates"

@@ -73,16 +73,28 @@ enum CurlOption: Sendable {
         ("parallel", "Z", false), ("next", ":", false), ("config", "K", true), ("netrc", "n", false),
         ("netrc-optional", nil, false), ("ssl-no-revoke", nil, false), ("tr-encoding", nil, false),
         ("http0.9", nil, false), ("ignore-content-length", nil, false), ("junk-session-cookies", "j", false),
+        ("proxy-header", nil, true), ("proxy-pass", nil, true), ("proxy-cert", nil, true), ("proxy-key", nil, true),
+        ("proxy-cacert", nil, true), ("proxy-insecure", nil, false), ("proxy-basic", nil, false), ("proxy-anyauth", nil, false),
+        ("proxy-digest", nil, false), ("proxy-ntlm", nil, false), ("tlsuser", nil, true), ("tlspassword", nil, true),
+        ("proxy-tlsuser", nil, true), ("proxy-tlspassword", nil, true), ("key-type", nil, true), ("cert-type", nil, true),
+        ("socks5", nil, true), ("socks5-hostname", nil, true), ("preproxy", nil, true), ("mail-auth", nil, true),
+        ("sasl-authzid", nil, true), ("variable", nil, true), ("url-query", nil, true), ("aws-sigv4", nil, true),
     ].map { Definition(long: $0.0, short: $0.1, takesValue: $0.2, effect: .noEquivalent) }
 
-    /// The credential `value` holds for `option`: the password of `--proxy-user` and of `--cert` (after `:`), the
-    /// whole value of `--pass`; nil for other options or when there is none.
-    static func credential(of option: Definition, in value: String) -> String? {
+    /// The credentials `value` holds for an option without equivalent: the password of `--proxy-user`, `--cert` and
+    /// `--proxy-cert` (after `:`), the whole value of `--pass` and the TLS passwords, a credential header of
+    /// `--proxy-header`, a `--variable` named like a credential; none for other options.
+    static func credentials(of option: Definition, in value: String) -> [String] {
         switch option.long {
-        case "pass": value.isEmpty ? nil : value
-        case "proxy-user", "cert":
-            value.firstIndex(of: ":").map { String(value[value.index(after: $0)...]) }.flatMap { $0.isEmpty ? nil : $0 }
-        default: nil
+        case "pass", "proxy-pass", "tlspassword", "proxy-tlspassword": [value]
+        case "proxy-user", "cert", "proxy-cert":
+            value.firstIndex(of: ":").map { [String(value[value.index(after: $0)...])] } ?? []
+        case "proxy-header":
+            value.firstIndex(of: ":").map {
+                CredentialNames.headerCredentials(name: String(value[..<$0]), value: String(value[value.index(after: $0)...]))
+            } ?? []
+        case "variable": CredentialNames.secretFields(value)
+        default: []
         }
     }
 

@@ -120,14 +120,22 @@ public struct ShellText: Sendable, Hashable {
         return ShellText(lhs.segments.dropLast() + [.literal(end + start)] + rhs.segments.dropFirst())
     }
 
-    /// The word as a comment shows it: literal text as it is, each variable as `$NAME`.
+    /// The word as a comment shows it: literal text as it is, each variable as `$NAME` (`${NAME}` before a letter, digit
+    /// or `_`, which would read as part of the name).
     public var displayed: String {
-        segments.map { segment in
+        var text = ""
+        for (index, segment) in segments.enumerated() {
             switch segment {
-            case .variable(let name, _): "$" + name
-            case .literal(let text): text
+            case .variable(let name, _):
+                let next = index + 1 < segments.count ? segments[index + 1] : nil
+                let glued = if case .literal(let following)? = next, let first = following.unicodeScalars.first {
+                    first == "_" || first.properties.isAlphabetic || ("0"..."9").contains(first)
+                } else { false }
+                text += glued ? "${\(name)}" : "$" + name
+            case .literal(let literal): text += literal
             }
-        }.joined()
+        }
+        return text
     }
 
     /// The variables the word refers to.

@@ -46,7 +46,11 @@ public struct InteropProblem: Error, Sendable, Hashable {
     /// `line` (of the input, as a diagnostic quotes it) with every credential one of `problems` is about, and each of
     /// `credentials`, as `***`.
     public static func redacted(_ line: String, hiding problems: [InteropProblem], also credentials: [String] = []) -> String {
-        let hidden = Set(problems.flatMap(\.hidden) + credentials).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+        // A credential spanning lines (a quoted value with a line break) is hidden line by line too.
+        let values = (problems.flatMap(\.hidden) + credentials).flatMap { value in
+            [value] + value.split(whereSeparator: \.isNewline).map(String.init).filter { $0.count > 1 && $0 != value }
+        }
+        let hidden = Set(values).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
         return hidden.reduce(line) { $0.replacingOccurrences(of: $1, with: "***") }
     }
 

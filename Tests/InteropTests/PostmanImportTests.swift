@@ -354,4 +354,21 @@ import Testing
         let file = try #require(result.files.first { $0.path.hasPrefix("requests/") })
         #expect(!file.text.contains("name:") && file.text.hasPrefix("request:"), "\(file.path): \(file.text)")
     }
+
+    /// Bodies that are not JSON as a whole (a `{{variable}}` where a value goes, GraphQL arguments, form text) and script
+    /// lines setting a header keep their credentials out of quoted lines and messages.
+    @Test func credentialsInTemplatedBodiesAndScriptsAreHidden() {
+        let json = #"{"info": {"name": "c", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "item": ["#
+            + #"{"name": "a", "request": {"method": "POST", "url": "http://127.0.0.1:1/a", "body": {"mode": "raw", "raw": "{\"password\": \"T3mplPw\", \"qty\": {{qty}}}"}}}, "#
+            + #"{"name": "b", "request": {"method": "POST", "url": "http://127.0.0.1:1/b", "body": {"mode": "graphql", "graphql": {"query": "mutation { login(password: \"Gr4phPw\") }"}}}}, "#
+            + #"{"name": "c", "request": {"method": "POST", "url": "http://127.0.0.1:1/c", "body": {"mode": "raw", "raw": "user=bob&password=R4wT3xt"}}}, "#
+            + #"{"name": "d", "event": [{"listen": "prerequest", "script": {"exec": ["pm.request.headers.add({key: 'Authorization', value: 'Bearer Scr1ptTok'})"]}}], "#
+            + #""request": {"method": "GET", "url": "http://127.0.0.1:1/d"}}]}"#
+        let result = Self.read(json: json)
+        let shown = result.warnings.map { InteropProblem.redacted($0.problem.message, hiding: result.warnings.map(\.problem), also: result.credentials) }
+            + [InteropProblem.redacted(json, hiding: [], also: result.credentials)]
+        for secret in ["T3mplPw", "Gr4phPw", "R4wT3xt", "Scr1ptTok"] {
+            #expect(shown.allSatisfy { !$0.contains(secret) }, "\(secret) in \(shown)")
+        }
+    }
 }
