@@ -46,12 +46,12 @@ struct PlanNarrowing {
 
     /// The planner of the files this run sends, and the lines that say what was chosen and why; without a planner,
     /// nothing is to run, and the status says whether that is a success (an empty part, nothing failed) or not (every
-    /// failed file gone from the collection).
-    func narrow(_ planner: RunPlanner, loaded: LoadedCollection, plan: PlanRecord,
+    /// failed file gone from the collection). `plan`, the record of the whole plan, is there whenever a rerun is asked for.
+    func narrow(_ planner: RunPlanner, loaded: LoadedCollection, plan: PlanRecord?,
                 selection: TagFilter) -> (planner: RunPlanner?, notes: [String], status: ExitStatus) {
         var planner = planner
         var notes: [String] = []
-        if let (report, path) = rerun {
+        if let (report, path) = rerun, let plan {
             let paths = ReportedPaths(files: loaded.files)
             let failed = report.summary.outcomes.filter { $0.verdict == .failed || $0.verdict == .errored }.map { paths.current($0.file) }
             guard !failed.isEmpty else {

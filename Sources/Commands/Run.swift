@@ -91,8 +91,10 @@ public struct Run: Sendable {
         if let status = DiagnosticsOutput.report(loaded, color: color) { return stop(status, loaded.diagnostics) }
         let wholePlanner = RunPlanner(planning: loaded.files, selection: collection.filter)
         guard wholePlanner.requestCount > 0 else { return stopWithError(.badCommandLine, collection.noneSelected(in: loaded)) }
-        let plan = PlanRecord(wholePlanner, sources: loaded.sources, environment: loaded.environment, selection: collection.filter,
-                              variables: collection.variables)
+        // What the plan was, for the JSON report and `--rerun-failed` (hashing every file read is not free on large runs).
+        let plan = jsonReport != nil || narrowing.rerun != nil
+            ? PlanRecord(wholePlanner, sources: loaded.sources, environment: loaded.environment, selection: collection.filter,
+                         variables: collection.variables) : nil
         let (narrowed, notes, emptyStatus) = narrowing.narrow(wholePlanner, loaded: loaded, plan: plan, selection: collection.filter)
         notes.forEach(Console.out)
         guard let planner = narrowed else {
