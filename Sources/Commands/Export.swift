@@ -31,6 +31,10 @@ public struct ExportCurl: Sendable {
                     for step in file.steps {
                         let stepScope = try Self.scope(rowScope, with: step.inputs, in: step.path)
                         let base = file.isFlow ? "\(label) › \(step.name)" : label
+                        if collection.filter.selects(step, of: file) {
+                            try references.checkHeaders(step.request.headers.map { ($0, step.path) }
+                                + (loaded.environment?.headers ?? []).map { ($0.value, $0.path) })
+                        }
                         for (iterationScope, number) in Self.iterations(of: step, in: stepScope, references: &references)
                         where collection.filter.selects(step, of: file) {
                             let exported = try export(step, builder: builder, scope: iterationScope)
@@ -150,6 +154,8 @@ private struct References {
     var placeholders = ValuePlaceholders()
     /// What each referenced variable stands for, by its shell name.
     private var meanings: [String: String] = [:]
+    /// The secrets whose values hold CR, LF or NUL, which no header may hold.
+    private var unsendableSecrets: Set<String> = []
 
     /// The collection's starting scope with every secret and process environment variable as a placeholder; a secret's
     /// value is also hidden where a variable that used it holds it.
@@ -161,6 +167,7 @@ private struct References {
             scope.define(secret.name, .string(placeholders.placeholder(for: variable)), in: .environment, secret: true)
             if secret.value.count >= ResolvedSecret.shortestHiddenInText { placeholders.hiddenValues.append((secret.value, variable)) }
             meanings[variable] = "the secret '\(secret.name)'"
+            if secret.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\u{0}" }) { unsendableSecrets.insert(secret.name) }
         }
         var processEnvironment: [String: String] = [:]
         for name in scope.processEnvironment.keys {
@@ -170,6 +177,18 @@ private struct References {
         }
         scope.processEnvironment = processEnvironment
         return scope
+    }
+
+    /// Refuses a header that uses a secret holding CR, LF or NUL, as `run` refuses it: the secret's value is behind a
+    /// reference here, so building the request cannot see it.
+    func checkHeaders(_ headers: [(field: HeaderField, path: String)]) throws(RunFailure) {
+        for (field, path) in headers {
+            for case (.variable(let variable), _) in field.value.expressions where unsendableSecrets.contains(variable.name) {
+                throw RunFailure(.error("the value of header '\(field.name)' contains a line break or NUL (the secret '\(variable.name)' "
+                                        + "holds one); header values cannot contain CR, LF or NUL", path: path, at: field.value.mark,
+                                        suggestion: "remove line breaks from the variable's value"))
+            }
+        }
     }
 
     /// Defines `item`, `index` and the element's fields of an `each:` over `template` as placeholders: the list is known

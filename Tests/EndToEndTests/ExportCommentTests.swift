@@ -77,4 +77,20 @@ import Testing
         #expect(out.contains("# $slug: the field 'slug' of the element of the list each: '{{ people }}'"), "\(out)")
         #expect(out.components(separatedBy: "\ncurl ").count - 1 == 10, "\(out)")
     }
+
+    /// A header using a secret that holds a line break is refused, as `run` refuses it, though its value is a reference.
+    @Test func aHeaderUsingASecretWithALineBreakIsRefused() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-export-crlf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("environments"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("baseURL: http://127.0.0.1:1\nsecrets:\n  token: { env: QA_TOKEN }\n".utf8)
+            .write(to: folder.appendingPathComponent("environments/e.yaml"))
+        try Data("request: { url: /a, headers: { X-Token: \"{{ token }}\" } }\n".utf8).write(to: folder.appendingPathComponent("requests/a.yaml"))
+        let result = try await RunnerProcess.run(["export", "curl", "requests", "--env", "e"], in: folder,
+                                                environment: ["NO_COLOR": "1", "QA_TOKEN": "first\nsecond-part"])
+        #expect(result.exitCode == 2 && result.stdout.isEmpty, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("requests/a.yaml:1:41: error: the value of header 'X-Token' contains a line break")
+                && !result.stderr.contains("second-part"), "\(result.stderr)")
+    }
 }
