@@ -93,21 +93,29 @@ struct PlanNarrowing {
 
 /// The collection file a report's path names, when the report was written from another directory than this run's, or
 /// with the collection named otherwise (`requests` here, `sh/requests` or an absolute path there): the one planned
-/// file whose absolute path ends with the reported path's names, or whose path as given here ends the reported one.
+/// file whose absolute path ends with the reported path's names, or whose path as given here ends the reported one; or
+/// the file the reported path leads to from here through symbolic links (`link/requests` there, `real/requests` here).
 struct ReportedPaths {
-    private let files: [(path: String, absolute: [Substring], given: [Substring])]
+    private let files: [(path: String, absolute: [Substring], given: [Substring], resolved: String)]
 
     init(files: [RequestFile]) {
-        self.files = files.map { ($0.path, Self.names($0.absolutePath), Self.names($0.path)) }
+        self.files = files.map { ($0.path, Self.names($0.absolutePath), Self.names($0.path), Self.resolved($0.absolutePath)) }
     }
 
     /// The path of the collection file `reported` names: itself when a file has it, or when none or several match.
     func current(_ reported: String) -> String {
         guard !files.contains(where: { $0.path == reported }) else { return reported }
+        let resolved = Self.resolved(reported)
+        if let file = files.first(where: { $0.resolved == resolved }) { return file.path }
         let names = Self.names(reported)
         guard !names.isEmpty else { return reported }
         let matches = files.filter { $0.absolute.ends(with: names) || (!$0.given.isEmpty && names.ends(with: $0.given)) }
         return matches.count == 1 ? matches[0].path : reported
+    }
+
+    /// A path (relative to the current directory) as an absolute one without symbolic links.
+    private static func resolved(_ path: String) -> String {
+        URL(fileURLWithPath: path).resolvingSymlinksInPath().path
     }
 
     /// The names a path goes through, without `.` and `..`.

@@ -140,6 +140,18 @@ import Testing
             let absolute = ScenarioRun.folder("shards").appendingPathComponent("requests").path
             let byAbsolutePath = try await Self.runner(["run", absolute, "--env", "local", "--rerun-failed", reports.path("first.json")],
                                                        server: server)
+            // A report written through a symbolic link of another name (`reqs` → `requests`) finds the files it leads to.
+            let linked = FileManager.default.temporaryDirectory.appendingPathComponent("runner-rerun-link-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: linked, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: linked) }
+            try FileManager.default.createSymbolicLink(atPath: linked.appendingPathComponent("reqs").path, withDestinationPath: absolute)
+            let environment = ["NO_COLOR": "1", "TEST_SERVER_PORT": String(server.port)]
+            let environments = ScenarioRun.folder("shards").appendingPathComponent("environments").path
+            _ = try await RunnerProcess.run(["run", "reqs", "--env", "local", "--environments", environments, "--report-json",
+                                             reports.path("linked.json")], in: linked, environment: environment)
+            let throughLink = try await RunnerProcess.run(["run", absolute, "--env", "local", "--rerun-failed", reports.path("linked.json")],
+                                                          in: linked, environment: environment)
+            #expect(throughLink.stdout.contains("--rerun-failed: 3 of 14 files from"), "\(throughLink.stdout)\n\(throughLink.stderr)")
             #expect(byAbsolutePath.exitCode == 4 && byAbsolutePath.stdout.contains("--rerun-failed: 3 of 14 files from")
                     && byAbsolutePath.stdout.contains("\(absolute)/04-fails.yaml: failed in the report"),
                     "\(byAbsolutePath.stdout)\n\(byAbsolutePath.stderr)")
