@@ -74,9 +74,11 @@ public struct VariableScope: Sendable {
         Set(environmentValues.keys).union(rowValues.keys).union(captureValues.keys).union(inputValues.keys).union(commandLineValues.keys)
     }
 
-    /// The text of every secret value (non-empty), for redaction by reporters.
+    /// The text of every secret value (non-empty), for redaction by reporters: the environment's, and a `--var` that
+    /// replaces one (it is sent where the secret would be).
     public var secretValues: Set<String> {
-        Set(secretNames.compactMap { environmentValues[$0] }.map(\.interpolatedText).filter { !$0.isEmpty })
+        Set(secretNames.flatMap { [environmentValues[$0], commandLineValues[$0]].compactMap { $0 } }.map(\.interpolatedText)
+            .filter { !$0.isEmpty })
     }
 
     /// Resolves a template: a single `{{ ... }}` keeps its value's type, anything else is a string.

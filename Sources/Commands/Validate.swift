@@ -35,7 +35,7 @@ enum DiagnosticsOutput {
         let redactor = Redactor(secrets: loaded.scope.secretValues)
         Console.error(redactor.redact(DiagnosticRenderer.render(loaded.diagnostics, sources: loaded.sources,
                                                                 color: Console.colors(STDERR_FILENO, color),
-                                                                redacting: redactor.redact)))
+                                                                redacting: redactor.redactSourceLine)))
         let errors = loaded.diagnostics.filter { $0.severity == .error }
         guard !errors.isEmpty else { return nil }
         let files = Set(errors.compactMap(\.path)).count

@@ -15,14 +15,16 @@ enum CredentialNames {
     /// Form field, query item and variable names whose values are credentials.
     static func isSecretField(_ name: String) -> Bool {
         let lowered = name.lowercased()
-        return ["password", "passwd", "pwd", "passphrase", "secret", "token", "bearer", "credential", "jwt", "private_key",
-                "privatekey", "authorization", "api_key", "api-key", "apikey", "session"].contains { lowered.contains($0) }
+        return ["pass", "pwd", "secret", "token", "bearer", "credential", "jwt", "private_key", "privatekey", "authorization",
+                "api_key", "api-key", "apikey", "session"].contains { lowered.contains($0) }
+            || lowered.hasSuffix("key") || lowered.hasPrefix("auth") || lowered.hasSuffix("auth") || lowered.contains("-auth")
+            || lowered.contains("_auth")
     }
 
     /// The values of members named like a credential anywhere in `text`, when it is JSON (`{"password": "…"}`), each
     /// as it is and as the JSON text escapes it.
     static func jsonCredentials(_ text: String) -> [String] {
-        guard text.contains("{") || text.contains("(") else { return [] }
+        guard text.contains(where: { "{(:=".contains($0) }) else { return [] }
         guard let root = try? JSONValue.parse(Array(text.utf8)) else { return quotedCredentials(text) }
         var found: [String] = []
         func collect(_ value: JSONValue) {
@@ -61,10 +63,13 @@ enum CredentialNames {
         return [value.split(separator: " ", maxSplits: 1).last.map(String.init) ?? value]
     }
 
-    /// The values of `"name": "value"` and `name: "value"` pairs named like a credential, as written, in text that is
-    /// not JSON as a whole: a Postman body with a `{{variable}}` where a value goes, GraphQL arguments.
+    /// The values of `"name": "value"`, `name: 'value'` and `name = "value"` pairs named like a credential, as written, in
+    /// text that is not JSON as a whole: a Postman body with a `{{variable}}` where a value goes, GraphQL arguments, a
+    /// script's assignments.
     static func quotedCredentials(_ text: String) -> [String] {
-        text.matches(of: quotedPair).compactMap { match in isSecretField(String(match.output.1)) ? String(match.output.2) : nil }
+        text.matches(of: quotedPair).compactMap { match in
+            isSecretField(String(match.output.1)) ? (match.output.2 ?? match.output.3).map(String.init) : nil
+        }
     }
 
     /// The tokens of `Bearer T`, `Basic T` and `Token T` credentials in any text (a script line that sets a header).
@@ -73,7 +78,8 @@ enum CredentialNames {
         return text.matches(of: schemeToken).map { String($0.output.1) }
     }
 
-    nonisolated(unsafe) private static let quotedPair = /"?([A-Za-z_][A-Za-z0-9_\-]*)"?\s*:\s*"((?:[^"\\]|\\.)*)"/
+    nonisolated(unsafe) private static let quotedPair =
+        /["']?([A-Za-z_][A-Za-z0-9_\-]*)["']?\s*[:=]\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')/
     nonisolated(unsafe) private static let schemeToken = /(?:Bearer|Basic|Token)\s+([A-Za-z0-9._~+\/=\-]{6,})/
 
     /// A URL's password and the values of its credential query items, as written.
@@ -109,12 +115,14 @@ enum CurlCredentials {
             let text = word.text
             if text.hasPrefix("--"), text.count > 2 {
                 let name = text.dropFirst(2)
-                if let equals = name.firstIndex(of: "="),
-                   let option = CurlOption.named(String(name[..<equals])) ?? misspelt(String(name[..<equals])) {
-                    found += hiding(values(of: option, String(name[name.index(after: equals)...])), of: word)
-                } else if let option = CurlOption.named(String(name)) ?? misspelt(String(name)), option.takesValue,
-                          let value = words.popFirst() {
-                    found += hiding(values(of: option, value.text), of: value)
+                if let equals = name.firstIndex(of: "=") {
+                    let (optionName, value) = (String(name[..<equals]), String(name[name.index(after: equals)...]))
+                    found += hiding(credentials(of: optionName, value), of: word)
+                } else if let option = CurlOption.named(String(name)) ?? misspelt(String(name)) {
+                    if option.takesValue, let value = words.popFirst() { found += hiding(values(of: option, value.text), of: value) }
+                } else if CredentialNames.isSecretField(String(name)), let value = words.popFirst() {
+                    // An option curl does not have, named like a credential (`--token T`, `--auth u:p`): its value is one.
+                    found += hiding([value.text], of: value)
                 }
             } else if text.hasPrefix("-"), text.count > 1 {
                 var letters = text.dropFirst()
@@ -132,6 +140,13 @@ enum CurlCredentials {
             }
         }
         return found
+    }
+
+    /// The credentials the value of `--name=value` holds: as the option's (or the one a mistyped name most likely
+    /// means), else the whole value when the name says it is a credential (`--token=T`).
+    static func credentials(of name: String, _ value: String) -> [String] {
+        if let option = CurlOption.named(name) ?? misspelt(name) { return values(of: option, value) }
+        return CredentialNames.isSecretField(name) ? [value] : []
     }
 
     /// The known option a mistyped long name (`--usr`) most likely means, whose value is then hidden as that option's.

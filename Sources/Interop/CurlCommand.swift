@@ -183,7 +183,7 @@ public struct CurlCommand: Sendable {
             // the option, or the one the name is likely a typo of) are shown as `***`.
             let name = String(text[text.index(text.startIndex, offsetBy: 2)..<equals])
             let option = CurlOption.named(name) ?? CurlCredentials.misspelt(name)
-            hidden = option.map { CurlCredentials.values(of: $0, String(text[text.index(after: equals)...])).filter { !$0.isEmpty } } ?? []
+            hidden = CurlCredentials.credentials(of: name, String(text[text.index(after: equals)...])).filter { !$0.isEmpty }
             let value = hiding(hidden, in: String(text[text.index(after: equals)...]))
             shown = String(text[...equals]) + value
             suggestion = CurlOption.named(name) != nil ? "curl takes the value as the next word: write '\(text[..<equals]) \(value)'"

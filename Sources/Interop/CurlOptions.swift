@@ -93,7 +93,8 @@ enum CurlOption: Sendable {
             value.firstIndex(of: ":").map {
                 CredentialNames.headerCredentials(name: String(value[..<$0]), value: String(value[value.index(after: $0)...]))
             } ?? []
-        case "variable": CredentialNames.secretFields(value)
+        case "variable", "url-query": CredentialNames.secretFields(value)
+        case "preproxy", "socks5", "socks5-hostname": CredentialNames.urlPassword(value).map { [$0] } ?? []
         default: []
         }
     }

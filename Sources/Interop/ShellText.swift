@@ -14,6 +14,12 @@ public enum ShellEncoding: Sendable, Hashable, CaseIterable {
     case url
     /// Percent-encoded as runner encodes a `query:` value or a form field: all but letters, digits and `-._~`.
     case query
+    /// JSON-escaped, then written into the URL's text: a string inside a structured value (`{{ filter }}` holding a
+    /// mapping) in a URL.
+    case jsonInURL
+    /// JSON-escaped, then percent-encoded as a `query:` value or form field is: a string inside a structured value
+    /// sent as one.
+    case jsonInQuery
 
     /// `value` encoded as runner writes it in a request (the text a secret's value takes there).
     public func encode(_ value: String) -> String {
@@ -22,6 +28,8 @@ public enum ShellEncoding: Sendable, Hashable, CaseIterable {
         case .json: String(JSONValue.string(value).serialized().dropFirst().dropLast())
         case .url: Self.holdsOnlyURLCharacters(value) ? value : Self.percentEncoded(value, keeping: Self.urlPunctuation)
         case .query: PercentEncoding.encode(value)
+        case .jsonInURL: Self.url.encode(Self.json.encode(value))
+        case .jsonInQuery: Self.query.encode(Self.json.encode(value))
         }
     }
 
@@ -29,15 +37,20 @@ public enum ShellEncoding: Sendable, Hashable, CaseIterable {
     /// substitution that pipes it through `awk` (POSIX; run with `LC_ALL=C`, so it reads bytes). `printf '%s\n'` ends
     /// the value with a line break, so awk reads every line of it, the last one too, and joins them with `\n`.
     func reference(to name: String) -> String {
-        let program: String
+        let programs: [String]
         switch self {
         case .none: return "\"$\(name)\""
-        case .json: program = Self.jsonProgram
-        case .url: program = Self.percentProgram(keeping: Self.urlPunctuation.replacingOccurrences(of: "'", with: #"\047"#), unlessValid: true)
-        case .query: program = Self.percentProgram(keeping: "", unlessValid: false)
+        case .json: programs = [Self.jsonProgram]
+        case .url: programs = [Self.urlProgram]
+        case .query: programs = [Self.queryProgram]
+        case .jsonInURL: programs = [Self.jsonProgram, Self.urlProgram]
+        case .jsonInQuery: programs = [Self.jsonProgram, Self.queryProgram]
         }
-        return "\"$(printf '%s\\n' \"$\(name)\" | LC_ALL=C awk '\(program)')\""
+        return "\"$(printf '%s\\n' \"$\(name)\"" + programs.map { " | LC_ALL=C awk '\($0)'" }.joined() + ")\""
     }
+
+    private static let urlProgram = percentProgram(keeping: urlPunctuation.replacingOccurrences(of: "'", with: #"\047"#), unlessValid: true)
+    private static let queryProgram = percentProgram(keeping: "", unlessValid: false)
 
     /// Reads the value's lines back into one text (`s`).
     private static let joinLines = #"{ s = s (NR > 1 ? "\n" : "") $0 }"#

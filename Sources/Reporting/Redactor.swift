@@ -36,7 +36,8 @@ public struct Redactor: Sendable {
 
     /// A secret as written and encoded up to twice (percent-encoded as in a query, escaped as inside a JSON
     /// string), so that it stays hidden when a server embeds an encoded request in its JSON answer; decoded as a server
-    /// reads a query (`%XX` and `+`), when it holds those; without surrounding spaces, and as a multipart name; its UTF-8 read
+    /// reads a query (`%XX` and `+`), when it holds those; without surrounding spaces, as a multipart name, and escaped
+    /// as HTML or XML text; its UTF-8 read
     /// as ISO-8859-1 or Windows-1252 (as servers read header bytes) as written and JSON-escaped; and each of these
     /// with control characters as the console shows them (`\u{9F}`), since failures' values are made printable first.
     private static func encodedForms(of secret: String) -> [String] {
@@ -47,7 +48,7 @@ public struct Redactor: Sendable {
             .compactMap { $0 }).filter { $0 != secret && $0.count >= ResolvedSecret.shortestHiddenInText }
         // Servers trim a header value's surrounding spaces; a multipart name or file name has its quotes and line
         // breaks as percent escapes.
-        let reshaped = [secret.trimmingCharacters(in: .whitespaces), MultipartBody.quoted(secret)]
+        let reshaped = ([secret.trimmingCharacters(in: .whitespaces), MultipartBody.quoted(secret)] + htmlEscapings(of: secret))
             .filter { $0 != secret && $0.count >= ResolvedSecret.shortestHiddenInText }
         var forms = Set([secret] + once + once.flatMap(encodings) + decoded + decoded.flatMap(jsonEscapings) + reshaped + reshaped.flatMap(jsonEscapings))
         for misread in misdecodings(of: secret) {
@@ -55,6 +56,21 @@ public struct Redactor: Sendable {
             forms.formUnion(jsonEscapings(of: misread))
         }
         return Array(forms.union(forms.map(TerminalText.printable)))
+    }
+
+    /// The ways HTML and XML text escape `text` (a server echoing it in a page): `&`, `<` and `>` as entities, `"` and
+    /// `'` as they are or as any of their entities; none when it holds none of these.
+    private static func htmlEscapings(of text: String) -> [String] {
+        guard text.contains(where: { "&<>\"'".contains($0) }) else { return [] }
+        let base = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+        var forms: [String] = []
+        for quote in ["\"", "&quot;", "&#34;", "&#x22;"] where quote == "\"" || text.contains("\"") {
+            for apostrophe in ["'", "&#39;", "&#x27;", "&apos;"] where apostrophe == "'" || text.contains("'") {
+                forms.append(base.replacingOccurrences(of: "\"", with: quote).replacingOccurrences(of: "'", with: apostrophe))
+            }
+        }
+        return forms
     }
 
     /// The forms one encoding step gives: percent-encoded (every way the runner encodes a value into a URL, and
@@ -211,6 +227,12 @@ public struct Redactor: Sendable {
             rest = rest[range.upperBound...]
         }
         return result + rest
+    }
+
+    /// A line of a collection's file as a diagnostic quotes it: redacted, and with credentials written in it as they are
+    /// (`Authorization: Bearer abc`, `password: hunter2`, a secret's `default:`) as `***`.
+    public func redactSourceLine(_ line: String) -> String {
+        SourceLineCredentials.hiding(in: redact(line))
     }
 
     /// A header's value as it may be printed: hidden for credential headers, else with secrets redacted.

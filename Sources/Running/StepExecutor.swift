@@ -94,6 +94,11 @@ struct StepExecutor: Sendable {
             loaded = await load(consume request, jar: jar)
         }
         outcome.sensitiveValues += jar?.storedCookies.map(\.value).filter { $0.count >= SensitiveText.minimumLength } ?? []
+        // What the loaders added on the way (an OAuth2 access token fetched for the request) is a credential sent too.
+        switch loaded {
+        case .success(let response): outcome.sensitiveValues += response.request.headers.credentialValues
+        case .failure(let error): outcome.sensitiveValues += error.request.headers.credentialValues
+        }
         let duration = start.duration(to: .now)
         outcome.duration = duration
         var (result, stopped) = judge(loaded, of: step, outcome: outcome, scope: scope, duration: duration)

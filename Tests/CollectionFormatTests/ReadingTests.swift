@@ -260,6 +260,8 @@ import YAML
         let replaced = await scratch.readCollection(["requests"], env: "base", vars: [("token", "a-long-token-value")],
                                                     processEnvironment: ["TOKEN": "ab"])
         #expect(!replaced.diagnostics.contains { $0.message.hasPrefix("secret 'token' has fewer than") }, "\(replaced.diagnostics)")
+        // The value sent where the secret would be is hidden like it.
+        #expect(replaced.scope.secretValues.contains("a-long-token-value"))
     }
 
     @Test func noEnvironmentWithoutEnvAndExplicitDirectory() async {

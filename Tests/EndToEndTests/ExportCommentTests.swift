@@ -93,4 +93,26 @@ import Testing
         #expect(result.stderr.contains("requests/a.yaml:1:41: error: the value of header 'X-Token' contains a line break")
                 && !result.stderr.contains("second-part"), "\(result.stderr)")
     }
+
+    /// A secret inside a structured variable sent as a query value is JSON-escaped, then percent-encoded: the reference
+    /// does both when the command runs, and the value never shows.
+    @Test func aSecretInsideAStructuredQueryValueIsAReferenceEncodedTwice() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-export-nested-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("environments"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("baseURL: http://127.0.0.1:1\nsecrets:\n  pw: { env: QA_PW }\nvariables:\n  o: { a: \"{{ pw }}\" }\n".utf8)
+            .write(to: folder.appendingPathComponent("environments/e.yaml"))
+        try Data("request: { url: /a, query: { o: \"{{ o }}\" } }\n".utf8).write(to: folder.appendingPathComponent("requests/a.yaml"))
+        let result = try await RunnerProcess.run(["export", "curl", "requests", "--env", "e"], in: folder,
+                                                environment: ["NO_COLOR": "1", "QA_PW": #"Sek"r&t p/w"#])
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        #expect(!result.stdout.contains("Sek") && result.stdout.contains("$QA_PW"), "\(result.stdout)")
+        // Run as the shell would, the reference gives what `run` sends.
+        let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("curl ") })
+        let printed = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"),
+                                                  ["-c", "printf '%s' " + line.dropFirst(5).replacingOccurrences(of: " \\", with: "")],
+                                                  in: folder, environment: ["QA_PW": #"Sek"r&t p/w"#, "LC_ALL": "C"])
+        #expect(printed.stdout == "http://127.0.0.1:1/a?o=%7B%22a%22%3A%22Sek%5C%22r%26t%20p%2Fw%22%7D", "\(printed.stdout)\(printed.stderr)")
+    }
 }

@@ -388,6 +388,9 @@ import Testing
         ("curl --proxy-header 'Proxy-Authorization: Basic cHJveHlQYXNz' --proxy-pass Pr0xyKeyPw --tlspassword Tl5Pw9 http://127.0.0.1:1/",
          ["cHJveHlQYXNz", "Pr0xyKeyPw", "Tl5Pw9"]),
         (#"curl http://127.0.0.1:1/ --data-raw '{"password":"T3mplPw","qty": {{qty}}}'"#, ["T3mplPw"]),
+        ("curl --preproxy http://u:Pr3Pw99@127.0.0.1:1 --socks5 u:S0cksPw9@127.0.0.1:2 --url-query token=Qu3ryTok http://127.0.0.1:1/",
+         ["Pr3Pw99", "S0cksPw9", "Qu3ryTok"]),
+        ("curl http://127.0.0.1:1/ --token T0kenUnkn0wn --api-key=K3yUnkn0wn --auth u:Auth9Pw", ["T0kenUnkn0wn", "K3yUnkn0wn", "Auth9Pw"]),
     ])
     func aCredentialWrittenOtherwiseThanItsValueIsHidden(command: String, secrets: [String]) {
         let result = CurlImport.read(command)

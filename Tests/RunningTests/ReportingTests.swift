@@ -172,6 +172,41 @@ import TestSupport
         #expect(exchanges[1].requestHeaders.contains { $0.name == "Authorization" && $0.value == "***" })
     }
 
+    /// An access token the OAuth2 loader fetched and sent, and Basic credentials sent decoded, are hidden where a server
+    /// echoes them, like credentials written in the request.
+    @Test func credentialsTheLoadersSentAreHiddenWhereAServerEchoesThem() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /reports }\nauth: { oauth2: { tokenURL: /oauth/token, clientID: c, clientSecret: s } }\n",
+            "requests/2.yaml": "request: { url: /basic }\nauth: { basic: { username: bob, password: pl4inPass } }\n",
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [
+            .path("/v1/oauth/token", .json(#"{"access_token":"tok-abc-123","token_type":"Bearer","expires_in":60}"#)),
+        ], fallback: .response(status: 200))
+        let summary = await CollectionRun(collection: await collection.load(), options: RunOptions(), transport: loader).run()
+        let redactor = Redactor(secrets: [])
+        for outcome in summary.outcomes { redactor.learn(from: outcome) }
+        #expect(redactor.redact(#""Authorization": "Bearer tok-abc-123""#) == #""Authorization": "Bearer ***""#)
+        #expect(redactor.redact("user bob:pl4inPass, password pl4inPass") == "user ***, password ***")
+    }
+
+    @Test func redactorHidesSecretsEscapedAsHTMLAndCredentialsWrittenInSourceLines() async {
+        let redactor = Redactor(secrets: [#"Tom&Jerry"42"#])
+        for echoed in ["<td>Tom&amp;Jerry&quot;42</td>", "<v>Tom&amp;Jerry\"42</v>", "<td>Tom&amp;Jerry&#34;42</td>"] {
+            #expect(redactor.redact(echoed).contains("***"), "\(echoed)")
+        }
+        let lines = [
+            ("    Authorization: Bearer abc123xyz", "    Authorization: Bearer ***"),
+            (#"  headers: { Authorization: "Basic dXNlcjpwYXNz", X-Other: keep }"#, #"  headers: { Authorization: "Basic ***", X-Other: keep }"#),
+            ("auth: { basic: { username: bob, password: hunter2 } }", "auth: { basic: { username: bob, password: *** } }"),
+            (#"  pw: { env: QA_PW, default: "xq9" }"#, #"  pw: { env: QA_PW, default: "***" }"#),
+            (#"auth: { bearer: "{{ token }}" }"#, #"auth: { bearer: "{{ token }}" }"#),
+            ("  Cookie: sid=abc; x=y  # session", "  Cookie: ***  # session"),
+        ]
+        for (line, shown) in lines { #expect(redactor.redactSourceLine(line) == shown) }
+    }
+
     @Test func redactorHidesEncodedFormsAndCredentialHeaders() async {
         let redactor = Redactor(secrets: ["a b&c", ""])
         #expect(redactor.redact("x=a%20b%26c y=a b&c") == "x=*** y=***")

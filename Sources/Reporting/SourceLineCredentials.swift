@@ -1,0 +1,32 @@
+/// Credentials written as they are in a collection's files (`Authorization: Bearer abc`, `password: hunter2`, a
+/// secret's `default:`), hidden in the source lines diagnostics quote: the redactor knows secrets' values, not text a
+/// file writes where a secret belongs.
+enum SourceLineCredentials {
+    /// `line` with the value of every entry whose key names a credential as `***` (after the scheme word of an
+    /// `Authorization` value); a value that is a template (`"{{ token }}"`) is left, being no credential itself.
+    static func hiding(in line: String) -> String {
+        guard line.contains(":") else { return line }
+        var result = ""
+        var rest = line[...]
+        while let match = rest.firstMatch(of: entry) {
+            let (key, value) = (String(match.output.1), String(match.output.2))
+            result += rest[..<match.range.lowerBound]
+            result += String(rest[match.range].dropLast(value.count)) + (value.contains("{{") ? value : masked(value, of: key))
+            rest = rest[match.range.upperBound...]
+        }
+        return result + rest
+    }
+
+    /// `***` in place of the value, its quotes kept; an `Authorization` value keeps its scheme (`Bearer ***`).
+    private static func masked(_ value: String, of key: String) -> String {
+        let quote = value.first.flatMap { $0 == "\"" || $0 == "'" ? String($0) : nil } ?? ""
+        let inner = quote.isEmpty ? value : String(value.dropFirst().dropLast())
+        let scheme = key.lowercased().hasSuffix("authorization") ? inner.split(separator: " ", maxSplits: 1) : []
+        return quote + (scheme.count == 2 ? scheme[0] + " ***" : "***") + quote
+    }
+
+    /// `key: value` in block or flow YAML, the key one of the credentials' (any case, quoted or not), the value quoted
+    /// or up to the next `,`, `}` or ` #`.
+    nonisolated(unsafe) private static let entry =
+        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|cookie|bearer|password|clientsecret|default)["']?\s*:\s+("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s,}#'"][^,}#]*?)(?=\s*$|\s*[,}]|\s+#)/
+}
