@@ -5,10 +5,22 @@ import Testing
 /// `runner export curl` writes names, paths and skip reasons as comments: a line break in one must not end its comment
 /// and make the rest a command of the script.
 @Suite struct ExportCommentTests {
-    @Test func aLineBreakInANameARowNameOrASkipReasonStaysInsideItsComment() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-export-comments-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
+    /// Runs `runner export curl requests` with `arguments` in a new temporary folder holding `files` (paths relative to
+    /// it), then removes the folder.
+    static func export(_ files: [String: String], _ arguments: [String] = [], environment: [String: String] = [:]) async throws
+        -> RunnerProcess.Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-export-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
+        for (path, text) in files {
+            let url = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        return try await RunnerProcess.run(["export", "curl", "requests"] + arguments, in: folder,
+                                           environment: ["NO_COLOR": "1"].merging(environment) { $1 })
+    }
+
+    @Test func aLineBreakInANameARowNameOrASkipReasonStaysInsideItsComment() async throws {
         let files = [
             "requests/a.yaml": #"name: "Create user\ntouch pwned-by-name #"\#nrequest: { url: "http://127.0.0.1:1/x" }\#n"#,
             "requests/b.yaml": #"skip: "later\rtouch pwned-by-skip\u2028touch pwned-too"\#nrequest: { url: "http://127.0.0.1:1/y" }\#n"#,
@@ -18,8 +30,7 @@ import Testing
             "requests/c.yaml": #"name: "Row {{ who }}"\#neach: [{ who: "Smith, J" }, { who: "x\ntouch pwned-by-row" }]\#n"#
                 + #"request: { url: "http://127.0.0.1:1/z" }\#n"#,
         ]
-        for (path, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(path)) }
-        let result = try await RunnerProcess.run(["export", "curl", "requests"], in: folder, environment: ["NO_COLOR": "1"])
+        let result = try await Self.export(files)
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         let lines = result.stdout.split(whereSeparator: \.isNewline)
         #expect(lines.contains("# Create user touch pwned-by-name # (requests/a.yaml)"), "\(result.stdout)")
@@ -35,10 +46,6 @@ import Testing
     /// names them; one over a captured list is exported once, with `$item`, `$index` and the element's fields as
     /// references the comments explain.
     @Test func eachOverAKnownListIsExportedPerElementAndOverACapturedOneOnceWithReferences() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-export-each-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("environments"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let files = [
             "environments/e.yaml": "baseURL: http://127.0.0.1:1\nvariables:\n  xs: [a, b]\n  users: [{ id: 7, name: Ann }, { id: 8, name: Bob }]\n"
                 + "secrets:\n  password: { env: QA_PW }\n",
@@ -53,9 +60,7 @@ import Testing
                 + "form: { all: \"{{ item }}\" } }\n",
             "requests/e.yaml": "name: \"tag {{ tag }}\"\neach: \"{{ people }}\"\nrequest: { url: \"/tags/{{ tag }}\" }\n",
         ]
-        for (path, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(path)) }
-        let result = try await RunnerProcess.run(["export", "curl", "requests", "--env", "e"], in: folder,
-                                                environment: ["NO_COLOR": "1", "QA_PW": "hunter2-secret"])
+        let result = try await Self.export(files, ["--env", "e"], environment: ["QA_PW": "hunter2-secret"])
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         let out = result.stdout
         #expect(!out.contains("hunter2-secret") && !out.contains("~rv"), "\(out)")
@@ -80,15 +85,10 @@ import Testing
 
     /// A header using a secret that holds a line break is refused, as `run` refuses it, though its value is a reference.
     @Test func aHeaderUsingASecretWithALineBreakIsRefused() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-export-crlf-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("environments"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try Data("baseURL: http://127.0.0.1:1\nsecrets:\n  token: { env: QA_TOKEN }\n".utf8)
-            .write(to: folder.appendingPathComponent("environments/e.yaml"))
-        try Data("request: { url: /a, headers: { X-Token: \"{{ token }}\" } }\n".utf8).write(to: folder.appendingPathComponent("requests/a.yaml"))
-        let result = try await RunnerProcess.run(["export", "curl", "requests", "--env", "e"], in: folder,
-                                                environment: ["NO_COLOR": "1", "QA_TOKEN": "first\nsecond-part"])
+        let result = try await Self.export([
+            "environments/e.yaml": "baseURL: http://127.0.0.1:1\nsecrets:\n  token: { env: QA_TOKEN }\n",
+            "requests/a.yaml": "request: { url: /a, headers: { X-Token: \"{{ token }}\" } }\n",
+        ], ["--env", "e"], environment: ["QA_TOKEN": "first\nsecond-part"])
         #expect(result.exitCode == 2 && result.stdout.isEmpty, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("requests/a.yaml:1:41: error: the value of header 'X-Token' contains a line break")
                 && !result.stderr.contains("second-part"), "\(result.stderr)")
@@ -97,22 +97,18 @@ import Testing
     /// A secret inside a structured variable sent as a query value is JSON-escaped, then percent-encoded: the reference
     /// does both when the command runs, and the value never shows.
     @Test func aSecretInsideAStructuredQueryValueIsAReferenceEncodedTwice() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-export-nested-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("environments"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try Data("baseURL: http://127.0.0.1:1\nsecrets:\n  pw: { env: QA_PW }\nvariables:\n  o: { a: \"{{ pw }}\" }\n".utf8)
-            .write(to: folder.appendingPathComponent("environments/e.yaml"))
-        try Data("request: { url: /a, query: { o: \"{{ o }}\" } }\n".utf8).write(to: folder.appendingPathComponent("requests/a.yaml"))
-        let result = try await RunnerProcess.run(["export", "curl", "requests", "--env", "e"], in: folder,
-                                                environment: ["NO_COLOR": "1", "QA_PW": #"Sek"r&t p/w"#])
+        let result = try await Self.export([
+            "environments/e.yaml": "baseURL: http://127.0.0.1:1\nsecrets:\n  pw: { env: QA_PW }\nvariables:\n  o: { a: \"{{ pw }}\" }\n",
+            "requests/a.yaml": "request: { url: /a, query: { o: \"{{ o }}\" } }\n",
+        ], ["--env", "e"], environment: ["QA_PW": #"Sek"r&t p/w"#])
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         #expect(!result.stdout.contains("Sek") && result.stdout.contains("$QA_PW"), "\(result.stdout)")
         // Run as the shell would, the reference gives what `run` sends.
         let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("curl ") })
         let printed = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"),
                                                   ["-c", "printf '%s' " + line.dropFirst(5).replacingOccurrences(of: " \\", with: "")],
-                                                  in: folder, environment: ["QA_PW": #"Sek"r&t p/w"#, "LC_ALL": "C"])
+                                                  in: FileManager.default.temporaryDirectory,
+                                                  environment: ["QA_PW": #"Sek"r&t p/w"#, "LC_ALL": "C"])
         #expect(printed.stdout == "http://127.0.0.1:1/a?o=%7B%22a%22%3A%22Sek%5C%22r%26t%20p%2Fw%22%7D", "\(printed.stdout)\(printed.stderr)")
     }
 }
