@@ -466,6 +466,9 @@ final class Interruption: @unchecked Sendable {
 
     deinit {
         for source in sources { source.cancel() }
+        // The run is over: a signal that comes now (the second of a pair, a few milliseconds behind the first) is held,
+        // not the end of the process before it exits with the run's status.
+        HeldSignals.hold()
     }
 
     /// The exit status for a signal: 143 for SIGTERM, 130 for SIGINT.

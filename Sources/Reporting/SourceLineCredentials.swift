@@ -25,8 +25,9 @@ enum SourceLineCredentials {
         return quote + (scheme.count == 2 ? scheme[0] + " ***" : "***") + quote
     }
 
-    /// `key: value` in block or flow YAML, the key one of the credentials' (any case, quoted or not), the value quoted
-    /// or up to the next `,`, `}` or ` #`.
+    /// `key: value` in block or flow YAML, the key one of the credentials' (any case, quoted or not), the value a
+    /// scalar (a mapping such as a secret named `password: { env: … }` is not one): quoted, or up to the next `,`, `}`
+    /// or ` #`.
     nonisolated(unsafe) private static let entry =
-        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|cookie|bearer|password|clientsecret|default)["']?\s*:\s+("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s,}#'"][^,}#]*?)(?=\s*$|\s*[,}]|\s+#)/
+        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|cookie|bearer|password|clientsecret|default)["']?\s*:\s+("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s,{}\[\]#'"][^,}#]*?)(?=\s*$|\s*[,}]|\s+#)/
 }

@@ -17,12 +17,12 @@ enum SensitiveText {
 
 extension AuthMethod {
     /// The credential texts this auth puts on the wire (a server may echo them back): the Basic
-    /// `user:password` in base64 and decoded (as servers show it), the bearer token, the OAuth2 client secret and its
-    /// Basic form.
+    /// `user:password` in base64 and the password alone (servers show it decoded), the bearer token, the OAuth2 client
+    /// secret and its Basic form.
     var credentialTexts: [String] {
         let texts: [String] = switch self {
         case .none: []
-        case let .basic(username, password): [Self.base64("\(username):\(password)"), "\(username):\(password)", password]
+        case let .basic(username, password): [Self.base64("\(username):\(password)"), password]
         case .bearer(let token): [token]
         case .oauth2ClientCredentials(let credentials):
             [credentials.clientSecret, Self.base64("\(credentials.clientID):\(credentials.clientSecret)")]
@@ -35,8 +35,8 @@ extension AuthMethod {
 
 extension HTTPHeaders {
     /// The credentials the headers send, long enough to hide on their own (a server may echo them): the values of the
-    /// cookies of `Cookie`, and of `Authorization` and `Proxy-Authorization` the part after the scheme (`Bearer T`), a
-    /// `Basic` one decoded too.
+    /// cookies of `Cookie`, and of `Authorization` and `Proxy-Authorization` the part after the scheme (`Bearer T`), and
+    /// a `Basic` one's password.
     var credentialValues: [String] {
         let cookies = values(for: "Cookie").flatMap { $0.split(separator: ";") }.compactMap { pair -> String? in
             guard let equals = pair.firstIndex(of: "=") else { return nil }
@@ -45,10 +45,10 @@ extension HTTPHeaders {
         let authorizations = (values(for: "Authorization") + values(for: "Proxy-Authorization")).flatMap { value in
             let parts = value.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
             let credential = parts.last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            // `Basic` credentials come back decoded too (`user:password`, as servers show them).
+            // `Basic` credentials come back decoded too (`user:password`, as servers show them): the password is hidden.
             guard parts.count == 2, parts[0].lowercased() == "basic", let data = Data(base64Encoded: credential),
                   let decoded = String(data: data, encoding: .utf8), let colon = decoded.firstIndex(of: ":") else { return [credential] }
-            return [credential, decoded, String(decoded[decoded.index(after: colon)...])]
+            return [credential, String(decoded[decoded.index(after: colon)...])]
         }
         return (cookies + authorizations).filter { $0.count >= SensitiveText.minimumLength }
     }

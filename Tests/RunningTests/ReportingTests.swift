@@ -188,7 +188,7 @@ import TestSupport
         let redactor = Redactor(secrets: [])
         for outcome in summary.outcomes { redactor.learn(from: outcome) }
         #expect(redactor.redact(#""Authorization": "Bearer tok-abc-123""#) == #""Authorization": "Bearer ***""#)
-        #expect(redactor.redact("user bob:pl4inPass, password pl4inPass") == "user ***, password ***")
+        #expect(redactor.redact("user bob:pl4inPass, password pl4inPass") == "user bob:***, password ***")
     }
 
     @Test func redactorHidesSecretsEscapedAsHTMLAndCredentialsWrittenInSourceLines() async {
@@ -201,6 +201,7 @@ import TestSupport
             (#"  headers: { Authorization: "Basic dXNlcjpwYXNz", X-Other: keep }"#, #"  headers: { Authorization: "Basic ***", X-Other: keep }"#),
             ("auth: { basic: { username: bob, password: hunter2 } }", "auth: { basic: { username: bob, password: *** } }"),
             (#"  pw: { env: QA_PW, default: "xq9" }"#, #"  pw: { env: QA_PW, default: "***" }"#),
+            ("  password: { env: QA_PASSWORD }", "  password: { env: QA_PASSWORD }"),
             (#"auth: { bearer: "{{ token }}" }"#, #"auth: { bearer: "{{ token }}" }"#),
             ("  Cookie: sid=abc; x=y  # session", "  Cookie: ***  # session"),
         ]
