@@ -21,8 +21,16 @@ public enum URLCredentials {
             result += rest[..<start]
             rest = rest[start...]
             next = nextAuthority(in: rest)
-            // The authority ends at the path, query or fragment, or where the URL's text ends.
-            let authority = rest.prefix { !"/?#".contains($0) && !$0.isWhitespace && !"\"'<>`".contains($0) }
+            // The authority ends at the path, query or fragment, or where the URL's text ends (a space inside a
+            // template, `u:{{ pw }}@host`, does not end it).
+            var inTemplate = false
+            var previous: Character?
+            let authority = rest.prefix { character in
+                defer { previous = character }
+                if character == "{", previous == "{" { inTemplate = true }
+                if character == "}", previous == "}" { inTemplate = false }
+                return inTemplate ? character != "\n" : !"/?#".contains(character) && !character.isWhitespace && !"\"'<>`".contains(character)
+            }
             guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { continue }
             let password = rest[rest.index(after: colon)..<at]
             guard !password.isEmpty, password != mask else { continue }

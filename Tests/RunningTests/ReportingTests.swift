@@ -305,6 +305,8 @@ import TestSupport
         #expect(redactor.redact(" 2 | options: { proxy: \"http://pu:S3cret@127.0.0.1:abc\" }") == " 2 | options: { proxy: \"http://pu:***@127.0.0.1:abc\" }")
         #expect(redactor.redact("GET https://user:pw@host/a@b and http://only-user@host/") == "GET https://user:***@host/a@b and http://only-user@host/")
         #expect(redactor.redact("mail me@example.test, see http://x/y") == "mail me@example.test, see http://x/y")
+        // A template in the password, glued to literal text, spaces and all.
+        #expect(redactor.redact("GET http://u:{{ x }}Tmpl11@127.0.0.1/a and http://h:80 then") == "GET http://u:***@127.0.0.1/a and http://h:80 then")
     }
 
     @Test func aNotSentReportHidesAPasswordInTheSourceLineUnderItsError() async throws {
