@@ -67,9 +67,21 @@ enum CredentialNames {
     /// text that is not JSON as a whole: a Postman body with a `{{variable}}` where a value goes, GraphQL arguments, a
     /// script's assignments.
     static func quotedCredentials(_ text: String) -> [String] {
-        text.matches(of: quotedPair).compactMap { match in
-            isSecretField(String(match.output.1)) ? (match.output.2 ?? match.output.3).map(String.init) : nil
+        var found: [String] = []
+        // `{key: 'Cookie', value: 'sid=…'}`: a `key` names the header the next `value` is for.
+        var header: String?
+        for match in text.matches(of: quotedPair) {
+            let name = String(match.output.1)
+            guard let value = (match.output.2 ?? match.output.3).map(String.init) else { continue }
+            if name == "key" {
+                header = value
+            } else if name == "value", let header {
+                found += headerCredentials(name: header, value: value)
+            } else if isSecretField(name) {
+                found.append(value)
+            }
         }
+        return found
     }
 
     /// The tokens of `Bearer T`, `Basic T` and `Token T` credentials in any text (a script line that sets a header).

@@ -362,12 +362,12 @@ import Testing
             + #"{"name": "a", "request": {"method": "POST", "url": "http://127.0.0.1:1/a", "body": {"mode": "raw", "raw": "{\"password\": \"T3mplPw\", \"qty\": {{qty}}}"}}}, "#
             + #"{"name": "b", "request": {"method": "POST", "url": "http://127.0.0.1:1/b", "body": {"mode": "graphql", "graphql": {"query": "mutation { login(password: \"Gr4phPw\") }"}}}}, "#
             + #"{"name": "c", "request": {"method": "POST", "url": "http://127.0.0.1:1/c", "body": {"mode": "raw", "raw": "user=bob&password=R4wT3xt"}}}, "#
-            + #"{"name": "d", "event": [{"listen": "prerequest", "script": {"exec": ["pm.request.headers.add({key: 'Authorization', value: 'Bearer Scr1ptTok'})", "var pass = 'Scr1ptPass';"]}}], "#
+            + #"{"name": "d", "event": [{"listen": "prerequest", "script": {"exec": ["pm.request.headers.add({key: 'Authorization', value: 'Bearer Scr1ptTok'})", "var pass = 'Scr1ptPass';", "pm.request.headers.add({key: 'Cookie', value: 'sid=C00kieScr1pt'});"]}}], "#
             + #""request": {"method": "GET", "url": "http://127.0.0.1:1/d"}}]}"#
         let result = Self.read(json: json)
         let shown = result.warnings.map { InteropProblem.redacted($0.problem.message, hiding: result.warnings.map(\.problem), also: result.credentials) }
             + [InteropProblem.redacted(json, hiding: [], also: result.credentials)]
-        for secret in ["T3mplPw", "Gr4phPw", "R4wT3xt", "Scr1ptTok", "Scr1ptPass"] {
+        for secret in ["T3mplPw", "Gr4phPw", "R4wT3xt", "Scr1ptTok", "Scr1ptPass", "C00kieScr1pt"] {
             #expect(shown.allSatisfy { !$0.contains(secret) }, "\(secret) in \(shown)")
         }
     }
