@@ -58,24 +58,7 @@ public struct Run: Sendable {
         }
         let reports = ReportFiles(reportPaths)
         let environment = ProcessInfo.processInfo.environment
-        let narrowing: PlanNarrowing
-        switch PlanNarrowing.read(shard: shard, rerunFailed: rerunFailed, environment: environment) {
-        case .success(let read): narrowing = read
-        case .failure(let problem):
-            // Parsed but unusable (`--shard 5/4`, a report that cannot be read): a case in the reports says why.
-            Console.error("error: \(problem.message)")
-            let summary = RunSummary.notSent([.error(problem.message, path: nil, at: nil)], status: ExitStatus.badCommandLine.rawValue)
-            _ = reports.write(summary)
-            return .badCommandLine
-        }
         let annotationOutput = AnnotationOutput(printing: annotations.printsAnnotations(environment: environment))
-        let interruption = Interruption { reports.writeAndExit(stoppedBy: $0) }
-        var collection = collection
-        collection.seed = seed
-        let loaded = await collection.load(forSending: true)
-        let secretsRedactor = Redactor(secrets: loaded.scope.secretValues)
-        reports.use(sources: loaded.sources, redactor: secretsRedactor)
-        annotationOutput.use(redactor: secretsRedactor)
         // Every way out writes the reports, so the CI step that publishes them finds them: a case per problem, each
         // also an annotation.
         let stop = { (status: ExitStatus, problems: [Diagnostic]) -> ExitStatus in
@@ -88,6 +71,19 @@ public struct Run: Sendable {
             Console.error("error: \(message)")
             return stop(status, [.error(message, path: nil, at: nil)])
         }
+        let narrowing: PlanNarrowing
+        switch PlanNarrowing.read(shard: shard, rerunFailed: rerunFailed, environment: environment) {
+        case .success(let read): narrowing = read
+        // Parsed but unusable (`--shard 5/4`, a report that cannot be read): a case in the reports says why.
+        case .failure(let problem): return stopWithError(.badCommandLine, problem.message)
+        }
+        let interruption = Interruption { reports.writeAndExit(stoppedBy: $0) }
+        var collection = collection
+        collection.seed = seed
+        let loaded = await collection.load(forSending: true)
+        let secretsRedactor = Redactor(secrets: loaded.scope.secretValues)
+        reports.use(sources: loaded.sources, redactor: secretsRedactor)
+        annotationOutput.use(redactor: secretsRedactor)
         if let status = DiagnosticsOutput.report(loaded, color: color) { return stop(status, loaded.diagnostics) }
         let wholePlanner = RunPlanner(planning: loaded.files, selection: collection.filter)
         guard wholePlanner.requestCount > 0 else { return stopWithError(.badCommandLine, collection.noneSelected(in: loaded)) }

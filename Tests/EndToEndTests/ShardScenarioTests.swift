@@ -84,7 +84,7 @@ import Testing
     @Test func aShardThatIsNotAPartWritesReportsSayingWhy() async throws {
         try await Self.withServer { server, reports in
             // An empty `--shard ""` (a CI matrix variable left empty) is refused too, not read as the whole collection.
-            for (arguments, environment) in [(["--shard", "5/4"], [String: String]()), ([], ["RUNNER_SHARD": "0/3"]),
+            for (arguments, environment) in [(["--shard", "5/4"], ["GITHUB_ACTIONS": "true"]), ([], ["RUNNER_SHARD": "0/3"]),
                                              (["--shard", ""], [String: String]())] {
                 let result = try await Self.runner(["run", "requests", "--env", "local", "--report-json", reports.path("bad.json"),
                                                     "--report-junit", reports.path("bad.xml")] + arguments,
@@ -93,6 +93,8 @@ import Testing
                 let json = try reports.text("bad.json"), junit = try reports.text("bad.xml")
                 #expect(json.contains("\"exitStatus\": 1") && json.contains("\"result\": \"errored\""), "\(json)")
                 #expect(junit.contains("<error"), "\(junit)")
+                // On GitHub Actions it is an annotation too, as every other stop is.
+                if environment["GITHUB_ACTIONS"] != nil { #expect(result.stdout.contains("::error"), "\(result.stdout)") }
                 #expect(server.receivedRequests().isEmpty)
                 try FileManager.default.removeItem(atPath: reports.path("bad.json"))
             }
