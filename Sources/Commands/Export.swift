@@ -34,17 +34,16 @@ public struct ExportCurl: Sendable {
                         if collection.filter.selects(step, of: file) {
                             try references.checkHeaders(step.request.headers.map { ($0, step.path) }
                                 + (loaded.environment?.headers ?? []).map { ($0.value, $0.path) })
-                        }
-                        for (iterationScope, number) in Self.iterations(of: step, in: stepScope, references: &references)
-                        where collection.filter.selects(step, of: file) {
-                            let exported = try export(step, builder: builder, scope: iterationScope)
-                            let command = exporter.command(for: exported)
-                            let skip = (file.skip ?? step.skip).map {
-                                ShellText.comment("skipped when the collection runs" + ($0.reason.map { ": \($0)" } ?? "")) + "\n"
+                            for (iterationScope, number) in Self.iterations(of: step, in: stepScope, references: &references) {
+                                let exported = try export(step, builder: builder, scope: iterationScope)
+                                let command = exporter.command(for: exported)
+                                let skip = (file.skip ?? step.skip).map {
+                                    ShellText.comment("skipped when the collection runs" + ($0.reason.map { ": \($0)" } ?? "")) + "\n"
+                                }
+                                let name = number.map { "\(base) [\($0)]" } ?? base
+                                commands.append(references.comments(name: name, path: step.path, variables: command.variables)
+                                    + (skip ?? "") + command.text)
                             }
-                            let name = number.map { "\(base) [\($0)]" } ?? base
-                            commands.append(references.comments(name: name, path: step.path, variables: command.variables)
-                                + (skip ?? "") + command.text)
                         }
                         references.capture(step.captures.map(\.name), in: &rowScope)
                     }
@@ -104,9 +103,7 @@ public struct ExportCurl: Sendable {
             }
         }
         var loopScope = scope
-        var templates: [Template] = []
-        for step in file.steps { step.forEachTemplate { templates.append($0) }; step.forEachControlTemplate { templates.append($0) } }
-        references.loop(over: template, using: templates, in: &loopScope)
+        references.loop(over: template, using: Self.templates(of: file.steps), in: &loopScope)
         let label = file.nameTemplate == nil ? file.name : (try? file.rowLabel(0, in: loopScope)) ?? file.name
         return [.success((loopScope, label))]
     }
@@ -125,11 +122,18 @@ public struct ExportCurl: Sendable {
             }
         }
         var loopScope = scope
-        var templates: [Template] = []
-        step.forEachTemplate { templates.append($0) }
-        step.forEachControlTemplate { templates.append($0) }
-        references.loop(over: loop, using: templates, in: &loopScope)
+        references.loop(over: loop, using: Self.templates(of: [step]), in: &loopScope)
         return [(loopScope, nil)]
+    }
+
+    /// Every template of `steps`: their requests' and their control (`each:`, `when:`) templates.
+    private static func templates(of steps: [RequestDefinition]) -> [Template] {
+        var templates: [Template] = []
+        for step in steps {
+            step.forEachTemplate { templates.append($0) }
+            step.forEachControlTemplate { templates.append($0) }
+        }
+        return templates
     }
 
     /// `scope` with the `with:` variables of the `use:` steps that brought a step in.

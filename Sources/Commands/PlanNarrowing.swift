@@ -95,21 +95,27 @@ struct PlanNarrowing {
 /// with the collection named otherwise (`requests` here, `sh/requests` or an absolute path there): the one planned
 /// file whose absolute path ends with the reported path's names, or whose path as given here ends the reported one; or
 /// the file the reported path leads to from here through symbolic links (`link/requests` there, `real/requests` here).
-struct ReportedPaths {
-    private let files: [(path: String, absolute: [Substring], given: [Substring], resolved: String)]
+final class ReportedPaths {
+    private let files: [RequestFile]
+    private let paths: Set<String>
+    /// Each file's names and its path without symbolic links, made the first time a reported path is not one of `paths`.
+    private lazy var others: [(path: String, absolute: [Substring], given: [Substring], resolved: String)] = files.map {
+        ($0.path, Self.names($0.absolutePath), Self.names($0.path), Self.resolved($0.absolutePath))
+    }
 
     init(files: [RequestFile]) {
-        self.files = files.map { ($0.path, Self.names($0.absolutePath), Self.names($0.path), Self.resolved($0.absolutePath)) }
+        self.files = files
+        paths = Set(files.map(\.path))
     }
 
     /// The path of the collection file `reported` names: itself when a file has it, or when none or several match.
     func current(_ reported: String) -> String {
-        guard !files.contains(where: { $0.path == reported }) else { return reported }
+        guard !paths.contains(reported) else { return reported }
         let resolved = Self.resolved(reported)
-        if let file = files.first(where: { $0.resolved == resolved }) { return file.path }
+        if let file = others.first(where: { $0.resolved == resolved }) { return file.path }
         let names = Self.names(reported)
         guard !names.isEmpty else { return reported }
-        let matches = files.filter { $0.absolute.ends(with: names) || (!$0.given.isEmpty && names.ends(with: $0.given)) }
+        let matches = others.filter { $0.absolute.ends(with: names) || (!$0.given.isEmpty && names.ends(with: $0.given)) }
         return matches.count == 1 ? matches[0].path : reported
     }
 

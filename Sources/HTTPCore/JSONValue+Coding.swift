@@ -384,6 +384,11 @@ extension JSONValue {
         JSONWriter(pretty: pretty).write(self, into: &output, indent: 0)
         return String(decoding: output, as: UTF8.self)
     }
+
+    /// `text` as written between the quotes of a JSON string (`"` and `\` escaped, control characters as escapes).
+    public static func stringContents(_ text: String) -> String {
+        String(JSONValue.string(text).serialized().dropFirst().dropLast())
+    }
 }
 
 /// Writes `JSONValue`s as UTF-8 JSON text.

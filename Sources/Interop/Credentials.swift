@@ -33,7 +33,7 @@ enum CredentialNames {
             case .object(let object):
                 for (name, member) in object.members {
                     if case .string(let text) = member, isSecretField(name) {
-                        found += [text, String(JSONValue.string(text).serialized().dropFirst().dropLast())]
+                        found += [text, JSONValue.stringContents(text)]
                     } else {
                         collect(member)
                     }
@@ -202,7 +202,7 @@ enum PostmanCredentials {
         var found: [String] = []
         collect(root, inAuth: false, into: &found)
         return found.filter { !$0.isEmpty && !($0.hasPrefix("{{") && $0.hasSuffix("}}")) }
-            .flatMap { [$0, String(JSONValue.string($0).serialized().dropFirst().dropLast())] }
+            .flatMap { [$0, JSONValue.stringContents($0)] }
     }
 
     /// Auth settings that name or place a credential rather than hold it.

@@ -161,17 +161,12 @@ public struct CurlCommand: Sendable {
         case .noEquivalent:
             // A credential in the value (`-U user:password`, `--pass`, `-E cert.pem:password`) is shown as `***`.
             let credentials = value.map { CurlOption.credentials(of: option, in: $0.text).filter { !$0.isEmpty } } ?? []
-            let shown = value.map { Self.hiding(credentials, in: $0.text) }
+            let shown = value.map { InteropProblem.redacted($0.text, hiding: [], also: credentials) }
             var warning = InteropProblem("'\(shown.map { written.text + " " + $0 } ?? written.text)' has no equivalent in a request file: "
                                          + "it is not translated", at: written.mark)
             warning.hidden = credentials
             warnings.append(warning)
         }
-    }
-
-    /// `text` with each of `credentials` (the longest first) as `***`.
-    private static func hiding(_ credentials: [String], in text: String) -> String {
-        credentials.sorted { $0.count > $1.count }.reduce(text) { $0.replacingOccurrences(of: $1, with: "***") }
     }
 
     /// The error for an option curl has and runner does not know, with the closest known one.
@@ -184,7 +179,7 @@ public struct CurlCommand: Sendable {
             let name = String(text[text.index(text.startIndex, offsetBy: 2)..<equals])
             let option = CurlOption.named(name) ?? CurlCredentials.misspelt(name)
             hidden = CurlCredentials.credentials(of: name, String(text[text.index(after: equals)...])).filter { !$0.isEmpty }
-            let value = hiding(hidden, in: String(text[text.index(after: equals)...]))
+            let value = InteropProblem.redacted(String(text[text.index(after: equals)...]), hiding: [], also: hidden)
             shown = String(text[...equals]) + value
             suggestion = CurlOption.named(name) != nil ? "curl takes the value as the next word: write '\(text[..<equals]) \(value)'"
                 : option.map { "did you mean '--\($0.long)'? curl takes the value as the next word" } ?? "see docs/interop.md for the options runner translates"

@@ -53,6 +53,6 @@ extension PostmanRequestTranslation {
         guard let field, !field.value.isEmpty, !field.value.contains("{{") else { return }
         notes.warn("the \(name) is written into the request files as it was", at: field.place,
                    suggestion: RequestDocument.secretSuggestion(name),
-                   hiding: [field.value, String(JSONValue.string(field.value).serialized().dropFirst().dropLast())])
+                   hiding: [field.value, JSONValue.stringContents(field.value)])
     }
 }

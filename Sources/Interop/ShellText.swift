@@ -25,7 +25,7 @@ public enum ShellEncoding: Sendable, Hashable, CaseIterable {
     public func encode(_ value: String) -> String {
         switch self {
         case .none: value
-        case .json: String(JSONValue.string(value).serialized().dropFirst().dropLast())
+        case .json: JSONValue.stringContents(value)
         case .url: Self.holdsOnlyURLCharacters(value) ? value : Self.percentEncoded(value, keeping: Self.urlPunctuation)
         case .query: PercentEncoding.encode(value)
         case .jsonInURL: Self.url.encode(Self.json.encode(value))

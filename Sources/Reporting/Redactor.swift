@@ -29,7 +29,8 @@ public struct Redactor: Sendable {
 
     /// Hides, from now on, the values `outcome` revealed (credentials it sent, captures derived from secrets).
     public func learn(from outcome: RequestOutcome) {
-        let values = outcome.sensitiveValues.filter { !$0.isEmpty }
+        // Most outcomes reveal what earlier ones did (the same token on every request): forms are made once per value.
+        let values = secrets.unlearnt(outcome.sensitiveValues.filter { !$0.isEmpty })
         guard !values.isEmpty else { return }
         secrets.add(values.flatMap(Self.encodedForms))
     }
@@ -138,7 +139,7 @@ public struct Redactor: Sendable {
     /// character as `\uXXXX` (Python's default; surrogate pairs beyond U+FFFF), with `<`, `>`, `&`, U+2028 and
     /// U+2029 as `\uXXXX` (Go's default), with `/` as `\/` (PHP's default), in lower- and upper-case hex.
     static func jsonEscapings(of text: String) -> Set<String> {
-        let minimal = String(JSONValue.string(text).serialized().dropFirst().dropLast())
+        let minimal = JSONValue.stringContents(text)
         guard text.unicodeScalars.contains(where: { !$0.isASCII || "/<>&".unicodeScalars.contains($0) }) else { return [minimal] }
         // The runner's own serializer escapes C1 controls (U+0080–U+009F); other encoders leave them raw.
         let raw = unescapingC1Controls(minimal)
@@ -244,6 +245,8 @@ public struct Redactor: Sendable {
 /// The set of secret forms a redactor hides, shared by its copies and grown as outcomes reveal more.
 private final class SecretForms: Sendable {
     private let forms: Mutex<(all: Set<String>, sorted: [String])>
+    /// The values outcomes revealed so far.
+    private let learnt = Mutex(Set<String>())
 
     init(_ initial: Set<String>) {
         forms = Mutex((initial, Self.sorted(initial)))
@@ -251,6 +254,12 @@ private final class SecretForms: Sendable {
 
     /// Every form, longest first.
     var longestFirst: [String] { forms.withLock { $0.sorted } }
+
+    /// The values among `values` not learnt before, from now on learnt.
+    func unlearnt(_ values: [String]) -> [String] {
+        guard !values.isEmpty else { return [] }
+        return learnt.withLock { learnt in values.filter { learnt.insert($0).inserted } }
+    }
 
     /// Adds forms not yet known.
     func add(_ new: [String]) {

@@ -83,6 +83,8 @@ struct StepExecutor: Sendable {
         outcome.url = request.components.string ?? request.path
         outcome.sensitiveValues = request.options.auth.credentialTexts + request.headers.credentialValues
             + (request.options.proxy?.credentialTexts.filter { $0.count >= SensitiveText.minimumLength } ?? [])
+        // The one credential a loader adds on the way, not known before: the access token an OAuth2 auth fetches.
+        let fetchesToken = if case .oauth2ClientCredentials = request.options.auth { true } else { false }
 
         let start = pollStart ?? ContinuousClock.now
         let loaded: Swift.Result<HTTPResponse, HTTPError>
@@ -93,13 +95,15 @@ struct StepExecutor: Sendable {
         } else {
             loaded = await load(consume request, jar: jar)
         }
-        outcome.sensitiveValues += jar?.storedCookies.map(\.value).filter { $0.count >= SensitiveText.minimumLength } ?? []
-        // What the loaders added on the way (an OAuth2 access token fetched for the request) is a credential sent too.
-        switch loaded {
-        case .success(let response): outcome.sensitiveValues += response.request.headers.credentialValues
-        case .failure(let error): outcome.sensitiveValues += error.request.headers.credentialValues
-        }
         let duration = start.duration(to: .now)
+        outcome.sensitiveValues += jar?.storedCookies.map(\.value).filter { $0.count >= SensitiveText.minimumLength } ?? []
+        if fetchesToken {
+            let sent = switch loaded {
+            case .success(let response): response.request
+            case .failure(let error): error.request
+            }
+            outcome.sensitiveValues += sent.headers.credentialValues
+        }
         outcome.duration = duration
         var (result, stopped) = judge(loaded, of: step, outcome: outcome, scope: scope, duration: duration)
         if result.outcome.verdict == .failed || result.outcome.verdict == .errored {

@@ -101,6 +101,15 @@ import Testing
         }
     }
 
+    /// An empty `RUNNER_SHARD` (a CI variable set to nothing) is unset: the whole collection runs, saying nothing of parts.
+    @Test func anEmptyRunnerShardIsUnset() async throws {
+        try await Self.withServer { server, _ in
+            let result = try await Self.runner(["run", "requests/05-alone.yaml", "--env", "local"], server: server,
+                                               environment: ["RUNNER_SHARD": ""])
+            #expect(result.exitCode == 0 && !result.stdout.contains("shard"), "\(result.stdout)\n\(result.stderr)")
+        }
+    }
+
     @Test func mergeReportsRefusesPartsThatDoNotMakeOneRun() async throws {
         try await Self.withServer { server, reports in
             for (name, arguments) in [("1.json", ["--shard", "1/2"]), ("2.json", ["--shard", "2/2"]),
