@@ -14,6 +14,7 @@ public enum JUnitReport {
             outcomesByFile[outcome.file, default: []].append(outcome)
         }
         func text(_ value: String) -> String { XMLText.escape(redactor.redact(value)) }
+        func attribute(_ value: String) -> String { XMLText.escape(redactor.redact(value), inAttribute: true) }
 
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"runner\" tests=\"\(summary.total)\" failures=\"\(summary.count(.failed))\""
@@ -23,12 +24,12 @@ public enum JUnitReport {
         for file in files {
             let outcomes = outcomesByFile[file]!
             let suite = RunSummary(outcomes: outcomes, duration: outcomes.reduce(.zero) { $0 + ($1.duration ?? .zero) })
-            let className = text(Self.className(of: file))
-            xml += "  <testsuite name=\"\(text(file))\" tests=\"\(outcomes.count)\" failures=\"\(suite.count(.failed))\""
+            let className = attribute(Self.className(of: file))
+            xml += "  <testsuite name=\"\(attribute(file))\" tests=\"\(outcomes.count)\" failures=\"\(suite.count(.failed))\""
             xml += " errors=\"\(suite.count(.errored))\" skipped=\"\(suite.count(.skipped))\" time=\"\(seconds(suite.duration))\">\n"
             xml += seedProperty
             for outcome in outcomes {
-                xml += "    <testcase name=\"\(text(outcome.displayName))\" classname=\"\(className)\""
+                xml += "    <testcase name=\"\(attribute(outcome.displayName))\" classname=\"\(className)\""
                 xml += " time=\"\(seconds(outcome.duration ?? .zero))\""
                 let details = OutcomeText.problems(of: outcome, sources: sources, redactor: redactor, color: false)
                 let flaky = outcome.flaky ? "      <properties><property name=\"flaky\" value=\"true\"/></properties>\n" : ""
@@ -40,14 +41,14 @@ public enum JUnitReport {
                     xml += "/>\n"
                     continue
                 case .skipped:
-                    xml += ">\n" + flaky + "      <skipped message=\"\(text(outcome.skipReason ?? "skipped"))\"/>\n"
+                    xml += ">\n" + flaky + "      <skipped message=\"\(attribute(outcome.skipReason ?? "skipped"))\"/>\n"
                 case .failed:
                     // A flaky pass that --fail-on-flaky failed keeps its flaky property beside the failure.
                     let first = outcome.failures.first?.diagnostic.message ?? "expectation failed"
-                    xml += ">\n" + flaky + "      <failure type=\"expectation\" message=\"\(text(first))\">\(text(details ?? ""))</failure>\n"
+                    xml += ">\n" + flaky + "      <failure type=\"expectation\" message=\"\(attribute(first))\">\(text(details ?? ""))</failure>\n"
                 case .errored:
                     let message = outcome.error?.message ?? "request could not complete"
-                    xml += ">\n" + flaky + "      <error type=\"request\" message=\"\(text(message))\">\(text(details ?? ""))</error>\n"
+                    xml += ">\n" + flaky + "      <error type=\"request\" message=\"\(attribute(message))\">\(text(details ?? ""))</error>\n"
                 }
                 // The exchange of a failed or errored request, as the console's --verbose shows it.
                 if let exchange = outcome.exchange {

@@ -1,8 +1,10 @@
 /// Escaping that keeps JUnit XML well-formed whatever a response contains.
 enum XMLText {
-    /// Text safe inside an element or a double-quoted attribute: markup escaped, characters XML 1.0
-    /// forbids (NUL, other C0 controls such as ESC, U+FFFE, U+FFFF) replaced by U+FFFD.
-    static func escape(_ text: String) -> String {
+    /// Text safe inside an element or, with `inAttribute`, a double-quoted attribute: markup escaped, characters
+    /// XML 1.0 forbids (NUL, other C0 controls such as ESC, U+FFFE, U+FFFF) replaced by U+FFFD. A carriage return is
+    /// a reference (a reader turns a raw one into a line feed), and so are a tab and a line feed in an attribute
+    /// (a reader turns raw ones into spaces).
+    static func escape(_ text: String, inAttribute: Bool = false) -> String {
         // Most text is printable ASCII without markup, which needs no look at its scalars.
         guard text.utf8.contains(where: needsLookAtScalar) else { return text }
         var result = ""
@@ -14,7 +16,10 @@ enum XMLText {
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&apos;"
-            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+            case "\r": result += "&#13;"
+            case "\t" where inAttribute: result += "&#9;"
+            case "\n" where inAttribute: result += "&#10;"
+            case "\t", "\n": result.unicodeScalars.append(scalar)
             default:
                 if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF || (0x7F...0x9F).contains(scalar.value) {
                     result += "\u{FFFD}"

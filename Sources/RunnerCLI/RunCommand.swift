@@ -38,7 +38,8 @@ struct RunCommand: AsyncParsableCommand {
             help: "The seed (0 to 9223372036854775807) of every random built-in ($uuid, $randomInt, ...): the same seed sends the same values.")
     var seed: UInt64?
 
-    @Option(help: "Run only part I of N (1 ≤ I ≤ N): files that share captures stay together; default: $RUNNER_SHARD.")
+    // Unconditional, as --jobs: `--shard -1/3` is this option's (wrong) value.
+    @Option(parsing: .unconditional, help: "Run only part I of N (1 ≤ I ≤ N): files that share captures stay together; default: $RUNNER_SHARD.")
     var shard: String?
 
     @Option(name: .customLong("rerun-failed"), help: ArgumentHelp("Run only what failed or errored in this JSON report, and the files whose captures it needs.", valueName: "report.json"))

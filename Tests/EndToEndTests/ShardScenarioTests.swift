@@ -79,13 +79,13 @@ import Testing
         }
     }
 
-    /// A part that is not one (`--shard 5/4`, `RUNNER_SHARD=0/3`, `--shard ""`) is a bad command line that still writes the reports,
+    /// A part that is not one (`--shard 5/4`, `RUNNER_SHARD=0/3`, `--shard ""`, `--shard -1/3`) is a bad command line that still writes the reports,
     /// with an errored case saying why, so the CI step that publishes them finds them.
     @Test func aShardThatIsNotAPartWritesReportsSayingWhy() async throws {
         try await Self.withServer { server, reports in
             // An empty `--shard ""` (a CI matrix variable left empty) is refused too, not read as the whole collection.
             for (arguments, environment) in [(["--shard", "5/4"], ["GITHUB_ACTIONS": "true"]), ([], ["RUNNER_SHARD": "0/3"]),
-                                             (["--shard", ""], [String: String]())] {
+                                             (["--shard", ""], [String: String]()), (["--shard", "-1/3"], [:])] {
                 let result = try await Self.runner(["run", "requests", "--env", "local", "--report-json", reports.path("bad.json"),
                                                     "--report-junit", reports.path("bad.xml")] + arguments,
                                                    server: server, environment: environment)

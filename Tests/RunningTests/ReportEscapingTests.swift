@@ -1,4 +1,5 @@
 import Foundation
+import FoundationXML
 @testable import Reporting
 import Testing
 
@@ -22,6 +23,18 @@ import Testing
         #expect(XMLText.escape("plain ascii text") == "plain ascii text")
         #expect(XMLText.escape("a<b & \"c\" 'd'>") == "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;")
         #expect(XMLText.escape("tab\tline\nesc \u{1B} c1 \u{85} naïve") == "tab\tline\nesc \u{FFFD} c1 \u{FFFD} naïve")
+    }
+
+    /// A reader (libxml2, through FoundationXML) reads back every text as escaped, controls aside: line breaks, tabs
+    /// and carriage returns survive in attributes (where a raw one becomes a space) and in elements.
+    @Test func xmlTextReadsBackAsWrittenInAttributesAndElements() throws {
+        for text in Self.texts where !text.unicodeScalars.contains(where: { $0.value < 0x20 && !"\t\n\r".unicodeScalars.contains($0) }) {
+            let xml = "<a name=\"\(XMLText.escape(text, inAttribute: true))\">\(XMLText.escape(text))</a>"
+            let element = try #require(try XMLDocument(xmlString: xml).rootElement())
+            let expected = String(String.UnicodeScalarView(text.unicodeScalars.map { (0x7F...0x9F).contains($0.value) || $0.value == 0xFFFE || $0.value == 0xFFFF ? "\u{FFFD}" : $0 }))
+            #expect(element.attribute(forName: "name")?.stringValue == expected, "\(text.debugDescription)")
+            #expect(element.stringValue == expected, "\(text.debugDescription)")
+        }
     }
 
     @Test func junitSecondsAreWhatPercentThreeFWrites() {
