@@ -2,6 +2,7 @@ internal import Foundation
 public import CollectionFormat
 public import HTTPCore
 internal import Loaders
+internal import YAML
 
 /// Turns a request definition into an `HTTPRequest` by resolving its templates against a variable scope.
 ///
@@ -208,6 +209,14 @@ public struct RequestBuilder: Sendable {
         case .connection: .connection
         case .expectations: nil
         }
+    }
+
+    /// Where the OAuth2 `tokenURL` that `definition` authenticates with is written (its own `auth`, else the
+    /// environment's), for an error of the token request; nil when it authenticates otherwise.
+    func tokenURLLocation(of definition: RequestDefinition, path: String) -> (path: String, mark: Mark)? {
+        let written = definition.auth.map { ($0.value, path) } ?? environment?.auth.map { ($0.value.value, $0.path) }
+        guard let (auth, declaredIn) = written, case .oauth2(let oauth) = auth else { return nil }
+        return (declaredIn, oauth.tokenURL.mark)
     }
 
     /// The credentials of an auth definition with its templates resolved.

@@ -2,6 +2,7 @@ internal import Foundation
 internal import CollectionFormat
 internal import HTTPCore
 internal import Loaders
+internal import YAML
 internal import Synchronization
 
 /// Sends one request (or step) through the chain and judges it: build, load, check expectations, capture.
@@ -84,7 +85,7 @@ struct StepExecutor: Sendable {
         outcome.sensitiveValues = request.options.auth.credentialTexts + request.headers.credentialValues
             + (request.options.proxy?.credentialTexts.filter { $0.count >= SensitiveText.minimumLength } ?? [])
         // The one credential a loader adds on the way, not known before: the access token an OAuth2 auth fetches.
-        let fetchesToken = if case .oauth2ClientCredentials = request.options.auth { true } else { false }
+        let tokenURL = if case .oauth2ClientCredentials(let credentials) = request.options.auth { credentials.tokenURL } else { URL?.none }
 
         let start = pollStart ?? ContinuousClock.now
         let loaded: Swift.Result<HTTPResponse, HTTPError>
@@ -97,15 +98,21 @@ struct StepExecutor: Sendable {
         }
         let duration = start.duration(to: .now)
         outcome.sensitiveValues += jar?.storedCookies.map(\.value).filter { $0.count >= SensitiveText.minimumLength } ?? []
-        if fetchesToken {
+        // An error of the token request (sent without auth to the token URL) is placed at the tokenURL.
+        var errorLocation = (path: definition.path, mark: definition.request.url.mark)
+        if let tokenURL {
             let sent = switch loaded {
             case .success(let response): response.request
             case .failure(let error): error.request
             }
             outcome.sensitiveValues += sent.headers.credentialValues
+            if case .failure(let error) = loaded, case .none = error.request.options.auth, error.request.url == tokenURL,
+               let location = builder.tokenURLLocation(of: definition, path: definition.path) {
+                errorLocation = location
+            }
         }
         outcome.duration = duration
-        var (result, stopped) = judge(loaded, of: step, outcome: outcome, scope: scope, duration: duration)
+        var (result, stopped) = judge(loaded, of: step, outcome: outcome, scope: scope, duration: duration, errorAt: errorLocation)
         if result.outcome.verdict == .failed || result.outcome.verdict == .errored {
             result.outcome.exchange = Exchange(lastHopOf: loaded)
         }
@@ -114,7 +121,8 @@ struct StepExecutor: Sendable {
 
     /// Judges what loading the step's request gave: its expectations (or `expect.error`) and captures.
     private func judge(_ loaded: Swift.Result<HTTPResponse, HTTPError>, of step: PreparedStep, outcome: RequestOutcome,
-                       scope: VariableScope, duration: Duration) -> (result: Result, stopped: Bool) {
+                       scope: VariableScope, duration: Duration,
+                       errorAt errorLocation: (path: String, mark: Mark)) -> (result: Result, stopped: Bool) {
         let definition = step.definition
         var outcome = outcome
         switch loaded {
@@ -135,7 +143,7 @@ struct StepExecutor: Sendable {
                 return (Result(outcome: outcome, captures: []), false)
             }
             outcome.verdict = .errored
-            outcome.error = .error(error.message, path: definition.path, at: definition.request.url.mark)
+            outcome.error = .error(error.message, path: errorLocation.path, at: errorLocation.mark)
             return (Result(outcome: outcome, captures: []), false)
         case .success(let response):
             outcome.statusCode = response.status.code

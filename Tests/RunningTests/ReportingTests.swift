@@ -172,6 +172,26 @@ import TestSupport
         #expect(exchanges[1].requestHeaders.contains { $0.name == "Authorization" && $0.value == "***" })
     }
 
+    /// A token request that fails is placed at the `tokenURL` it went to: the request's own auth, or the environment's
+    /// in the environment file; the request's URL places the errors of the request itself.
+    @Test func aFailedTokenRequestIsPlacedAtItsTokenURL() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment("auth:\n  oauth2: { tokenURL: /env/token, clientID: c, clientSecret: s }\n"),
+            "requests/1.yaml": "request: { url: /reports }\nauth:\n  oauth2: { tokenURL: /own/token, clientID: c, clientSecret: s }\n",
+            "requests/2.yaml": "request: { url: /reports }\n",
+            "requests/3.yaml": "request: { url: /down }\nauth: none\n",
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [
+            .path("/v1/own/token", .json("{}")),
+            .path("/v1/env/token", .response(status: 500)),
+            .path("/v1/down", .failure(.cannotConnect)),
+        ], fallback: .response(status: 200))
+        let summary = await CollectionRun(collection: await collection.load(), options: RunOptions(), transport: loader).run()
+        let errors = summary.outcomes.map { $0.error.map { "\($0.path ?? ""):\($0.mark.map { "\($0.line):\($0.column)" } ?? "")" } }
+        #expect(errors == ["requests/1.yaml:3:23", "environments/test.yaml:3:23", "requests/3.yaml:1:17"], "\(summary.outcomes.map(\.error))")
+    }
+
     /// An access token the OAuth2 loader fetched and sent, and Basic credentials sent decoded, are hidden where a server
     /// echoes them, like credentials written in the request.
     @Test func credentialsTheLoadersSentAreHiddenWhereAServerEchoesThem() async throws {
