@@ -25,7 +25,7 @@ public struct List: Sendable {
                     let tags = (file.tags + step.tags).uniqued()
                     // One line per request: a line break in a name (from a data row) or a URL is a space.
                     // A password written in a URL shows as `***`, as `run` shows it.
-                    let url = URLCredentials.hidingPasswords(in: step.request.url.source)
+                    let url = URLCredentials.hidingPasswords(in: step.request.url.source, asOneURL: true)
                     var columns = [name, step.request.method.value, url].map(TerminalText.oneLine)
                     columns.append(tags.isEmpty ? "" : "[" + tags.joined(separator: ", ") + "]")
                     if file.skip != nil || step.skip != nil { columns[3] += columns[3].isEmpty ? "(skipped)" : " (skipped)" }

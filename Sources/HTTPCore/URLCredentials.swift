@@ -10,8 +10,9 @@ public enum URLCredentials {
     /// User information is looked for after every `//` or `:/` and the slashes after them, with or without a valid
     /// scheme before it (the typos `http//user:pw@host`, `http:/user:pw@host` and `http:///user:pw@host` show no
     /// password), and, for proxy values without a scheme (`user:pw@host:port`, which proxy settings accept), at the
-    /// start of `text` and after a proxy key (`proxy: "…`, `HTTPS_PROXY=…`).
-    public static func hidingPasswords(in text: String) -> String {
+    /// start of `text` and after a proxy key (`proxy: "…`, `HTTPS_PROXY=…`). A URL inside quotes (`url: "…"`) ends
+    /// at its closing quote, so a password holding spaces is hidden whole; `asOneURL` reads all of `text` so.
+    public static func hidingPasswords(in text: String, asOneURL: Bool = false) -> String {
         guard text.contains("@") else { return text }
         var result = ""
         var rest = text[...]
@@ -21,15 +22,17 @@ public enum URLCredentials {
             result += rest[..<start]
             rest = rest[start...]
             next = nextAuthority(in: rest)
-            // The authority ends at the path, query or fragment, or where the URL's text ends (a space inside a
-            // template, `u:{{ pw }}@host`, does not end it).
+            // The authority ends at the path, query or fragment, or where the URL's text ends: at a space or a quote,
+            // or only at its closing quote inside quotes (a space inside a template, `u:{{ pw }}@host`, ends nothing).
+            let quote = asOneURL ? "\n" : openingQuote(before: start, in: text)
             var inTemplate = false
             var previous: Character?
             let authority = rest.prefix { character in
                 defer { previous = character }
                 if character == "{", previous == "{" { inTemplate = true }
                 if character == "}", previous == "}" { inTemplate = false }
-                return inTemplate ? character != "\n" : !"/?#".contains(character) && !character.isWhitespace && !"\"'<>`".contains(character)
+                if inTemplate || quote != nil { return character != "\n" && character != quote && (inTemplate || !"/?#".contains(character)) }
+                return !"/?#".contains(character) && !character.isWhitespace && !"\"'<>`".contains(character)
             }
             guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { continue }
             let password = rest[rest.index(after: colon)..<at]
@@ -39,6 +42,19 @@ public enum URLCredentials {
             next = nextAuthority(in: rest)
         }
         return result + rest
+    }
+
+    /// The quote that opens the URL whose authority starts at `start`: the `"` or `'` just before its scheme (or before
+    /// `start`, for a proxy value without one); nil when the URL is not quoted.
+    private static func openingQuote(before start: Substring.Index, in text: String) -> Character? {
+        var before = text[..<start]
+        while before.last == "/" { before.removeLast() }
+        if before.last == ":" {
+            before.removeLast()
+            while let last = before.last, last.isLetter || last.isNumber || "+.-".contains(last) { before.removeLast() }
+        }
+        guard let quote = before.last, quote == "\"" || quote == "'" else { return nil }
+        return quote
     }
 
     /// Just past the first run of slashes after a scheme: `//`, or `:/` (a slash short, `http:/user:pw@host`), with

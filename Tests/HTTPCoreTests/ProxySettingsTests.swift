@@ -97,9 +97,17 @@ import Testing
             ("proxy: http//u:S3cret@h and proxyPort: a:b@c", "proxy: http//u:***@h and proxyPort: a:b@c"),
             ("mail me@example.test at 10:30, ratio a:b@c", "mail me@example.test at 10:30, ratio a:b@c"),
             ("'options.proxy' is not a proxy URL: x:y@z", "'options.proxy' is not a proxy URL: x:y@z"),
+            // Inside quotes a URL ends at its closing quote: a password holding spaces is hidden whole.
+            (#"  url: "http://bob:my pass word@h:9/x" # a b:c@d"#, #"  url: "http://bob:***@h:9/x" # a b:c@d"#),
+            ("  url: 'https://bob:a b@h/x'", "  url: 'https://bob:***@h/x'"),
+            (#"{ proxy: "u:p w@h:1" }"#, #"{ proxy: "u:***@h:1" }"#),
+            (#"say "see http://h:80 then" mail me@x"#, #"say "see http://h:80 then" mail me@x"#),
         ] {
             #expect(URLCredentials.hidingPasswords(in: text) == expected, "\(text)")
         }
+        // A whole text read as one URL (as `list` shows a request's): a password holding spaces, or a template.
+        #expect(URLCredentials.hidingPasswords(in: "http://bob:my pass@h/x y", asOneURL: true) == "http://bob:***@h/x y")
+        #expect(URLCredentials.hidingPasswords(in: "http://h/a b@c", asOneURL: true) == "http://h/a b@c")
     }
 
     @Test func anIPv6LiteralProxyHasItsAddressWithoutBrackets() throws {
