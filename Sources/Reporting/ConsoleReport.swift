@@ -63,7 +63,8 @@ public struct ConsoleReport: Sendable {
     }
 
     /// `7 requests: 5 passed (1 flaky), 1 failed, 1 skipped in 84 ms`: counts of zero are left out, passed excepted;
-    /// flaky requests `--fail-on-flaky` failed are counted after `failed`.
+    /// flaky requests `--fail-on-flaky` failed are counted after `failed`; a run a signal cancelled ends in
+    /// `(cancelled by SIGINT)`.
     public func summary(_ summary: RunSummary) -> String {
         let total = summary.total
         let flaky = { (verdict: RequestOutcome.Verdict) in summary.flakyCount(verdict) > 0 ? " (\(summary.flakyCount(verdict)) flaky)" : "" }
@@ -71,7 +72,9 @@ public struct ConsoleReport: Sendable {
         if summary.count(.failed) > 0 { parts.append(paint("\(summary.count(.failed)) failed", RequestOutcome.Verdict.failed.colour) + flaky(.failed)) }
         if summary.count(.errored) > 0 { parts.append(paint("\(summary.count(.errored)) errored", RequestOutcome.Verdict.errored.colour)) }
         if summary.count(.skipped) > 0 { parts.append("\(summary.count(.skipped)) skipped") }
+        let cancelled = summary.cancellingSignal.map { " (cancelled by \($0))" } ?? ""
         return "\(total) \(total == 1 ? "request" : "requests"): \(parts.joined(separator: ", ")) in \(OutcomeText.duration(summary.duration))"
+            + cancelled
     }
 
     /// The line naming the seed of a run that used random built-ins, which `--seed` replays; nil for a run that used none.

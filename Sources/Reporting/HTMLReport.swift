@@ -13,7 +13,8 @@ public enum HTMLReport {
         let counts = RequestOutcome.Verdict.allCases.map { ($0, summary.count($0)) }
         let total = max(summary.total, 1)
         let context: [String: Any] = [
-            "title": "runner report: \(summary.count(.failed) + summary.count(.errored) == 0 ? "passed" : "failed")",
+            // Passed only when the run's exit status is 0: a cancelled run, or one that sent nothing, did not pass.
+            "title": "runner report: \(summary.exitStatus == 0 ? "passed" : "failed")",
             "total": summary.total,
             "requestWord": summary.total == 1 ? "request" : "requests",
             "duration": OutcomeText.duration(summary.duration),

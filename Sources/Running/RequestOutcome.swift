@@ -240,6 +240,15 @@ public struct RunSummary: Sendable {
         }
     }
 
+    /// The signal that cancelled the run (`SIGINT`, `SIGTERM`), read from `stopStatus`; nil when none did.
+    public var cancellingSignal: String? {
+        switch stopStatus {
+        case 130: "SIGINT"
+        case 143: "SIGTERM"
+        default: nil
+        }
+    }
+
     /// The exit status (docs/format.md): `stopStatus` when the run stopped early, else 3 when a request could not
     /// complete, else 4 when an expectation failed, else 0.
     public var exitStatus: Int32 {

@@ -40,7 +40,9 @@ import Testing
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func aSignalCancelsTheRunAndTheReportsSayWhatRanAndWhatWasCancelled(signal: Int32, status: Int32) async throws {
         // The second file stalls (a server that never answers); the signal comes once its request has arrived.
-        let output = try await ScenarioRun.run("cancel", ["run", "requests", "--env", "local"]) { pid, server in
+        let html = FileManager.default.temporaryDirectory.appendingPathComponent("runner-cancel-\(UUID().uuidString).html")
+        defer { try? FileManager.default.removeItem(at: html) }
+        let output = try await ScenarioRun.run("cancel", ["run", "requests", "--env", "local", "--report-html", html.path]) { pid, server in
             if server.waitForRequest("/stall", whileRunning: pid) { kill(pid, signal) }
         }
         #expect(output.result.exitCode == status, "\(output.result.stdout)\n\(output.result.stderr)")
@@ -49,6 +51,10 @@ import Testing
         #expect(requests.dropFirst().map { $0["skipReason"] as? String } == ["cancelled", "cancelled"])
         #expect(output.json?.contains("\(status)") == true)
         #expect(output.junit?.contains("cancelled") == true)
-        #expect(output.result.stdout.contains("3 requests: 1 passed, 2 skipped"))
+        // The summary says the run was cancelled, and the page's headline that it did not pass.
+        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        #expect(output.result.stdout.contains("3 requests: 1 passed, 2 skipped in "), "\(output.result.stdout)")
+        #expect(output.result.stdout.contains(" (cancelled by \(name))\n"), "\(output.result.stdout)")
+        #expect(try String(contentsOf: html, encoding: .utf8).contains("<h1>runner report: failed</h1>"))
     }
 }
