@@ -319,7 +319,7 @@ public struct GraphQLBody: Sendable, Hashable {
         case .object, .null: return nil
         default:
             let written = if case .string(let template) = variables.content { "'\(template.source)'" } else { "the value" }
-            return .error("'request.graphql.variables' must be a mapping, but \(written) is \(JSONText.kindName(of: value))",
+            return .error("'request.graphql.variables' must be a mapping, but \(written) is \(value.kindName)",
                           path: path, at: variables.mark,
                           suggestion: "write variables as a mapping, such as variables: { id: \"{{ userId }}\" }, or one template holding a mapping")
         }

@@ -178,9 +178,9 @@ public struct VariableScope: Sendable {
                 }
                 current = items[index]
             case (.key, _):
-                throw TemplateError("'\(parent)' is \(JSONText.kindName(of: current)), not an object (in '\(path)')", at: mark)
+                throw TemplateError("'\(parent)' is \(current.kindName), not an object (in '\(path)')", at: mark)
             case (.index, _):
-                throw TemplateError("'\(parent)' is \(JSONText.kindName(of: current)), not a list (in '\(path)')", at: mark)
+                throw TemplateError("'\(parent)' is \(current.kindName), not a list (in '\(path)')", at: mark)
             }
         }
         return current

@@ -148,7 +148,7 @@ struct CollectionValidator {
                 if case .object(let object)? = elements.first { names = object.keys } else { names = [] }
             default:
                 names = []
-                diagnostics.add(.error("each: '\(template.source)' is \(JSONText.kindName(of: value)), not a list", path: path,
+                diagnostics.add(.error("each: '\(template.source)' is \(value.kindName), not a list", path: path,
                                        at: template.mark, suggestion: "loop over a list, such as a variable holding [a, b]"))
             }
         } else {

@@ -64,7 +64,7 @@ extension Matcher where Value == JSONValue {
             guard let actual, let length = actual.matchLength else { return fail(actual, note: "it has no length") }
             return inner.evaluate(.int(length)).holds ? .success : fail(actual, note: "length \(length)")
         case .matches(let pattern):
-            guard case .string(let patternText) = pattern else {
+            guard let patternText = Self.operandText(pattern) else {
                 return .failure("the pattern of 'matches' must be a string, got \(pattern.compactDescription())")
             }
             let expression: RegularExpression
@@ -80,9 +80,42 @@ extension Matcher where Value == JSONValue {
         }
     }
 
+    /// Checks the matcher against text that may be a number (a header value, a text body): an operator that compares
+    /// with a number (`equals`, `notEquals`, the orderings, `in`: `X-Count: 5`, `text: "{{ count }}"`) reads text
+    /// that is all a number as that number; every other operator reads it as text (`startsWith: "{{ id }}"`).
+    public func evaluate(text: String) -> MatchResult {
+        switch self {
+        case .all(let matchers):
+            let messages = matchers.compactMap { $0.evaluate(text: text).message }
+            return messages.isEmpty ? .success : .failure(messages.joined(separator: "; "))
+        case .not(let inner):
+            return inner.evaluate(text: text).holds ? fail(.string(text)) : .success
+        case .equals(let operand), .notEquals(let operand), .lessThan(let operand), .lessThanOrEqual(let operand),
+             .greaterThan(let operand), .greaterThanOrEqual(let operand):
+            return evaluate(operand.numberValue != nil ? Self.number(text) ?? .string(text) : .string(text))
+        case .in(let operands):
+            return evaluate(operands.contains { $0.numberValue != nil } ? Self.number(text) ?? .string(text) : .string(text))
+        default:
+            return evaluate(.string(text))
+        }
+    }
+
+    /// Text read as a JSON number, when it is all one (`42`, `-1.5`).
+    private static func number(_ text: String) -> JSONValue? {
+        if let int = Int(text) { return .int(int) }
+        return Double(text).flatMap { $0.isFinite ? .double($0) : nil }
+    }
+
     /// For `equals` between a number and a string of the same text (`42` and `"42"`): that the types differ, and
-    /// how to write the expected value to compare the other way.
-    private func typesDiffer(from actual: JSONValue?) -> String? {
+    /// how to write the expected value to compare the other way; for an ordering of values that have none (a number
+    /// and a word), that they cannot be compared.
+    public func typesDiffer(from actual: JSONValue?) -> String? {
+        switch self {
+        case .lessThan(let bound), .lessThanOrEqual(let bound), .greaterThan(let bound), .greaterThanOrEqual(let bound):
+            guard let actual, Self.order(actual, bound) == nil else { return nil }
+            return "\(actual.kindName) and \(bound.kindName) \(bound.serialized()) cannot be ordered"
+        default: break
+        }
         guard case .equals(let expected) = self, let actual else { return nil }
         switch (expected, actual) {
         case (.string(let text), .int), (.string(let text), .double):
@@ -132,23 +165,40 @@ extension Matcher where Value == JSONValue {
         case .greaterThanOrEqual(let bound): return Self.order(actual, bound).map { $0 >= 0 } ?? false
         case .contains(let part): return Self.contains(actual, part) ?? false
         case .notContains(let part): return Self.contains(actual, part).map { !$0 } ?? false
-        case .startsWith(.string(let prefix)):
-            if case .string(let text) = actual { return text.hasPrefix(prefix) } else { return false }
-        case .endsWith(.string(let suffix)):
-            if case .string(let text) = actual { return text.hasSuffix(suffix) } else { return false }
+        case .startsWith(let prefix):
+            guard case .string(let text) = actual, let prefix = Self.operandText(prefix) else { return false }
+            return text.hasPrefix(prefix)
+        case .endsWith(let suffix):
+            guard case .string(let text) = actual, let suffix = Self.operandText(suffix) else { return false }
+            return text.hasSuffix(suffix)
         default: return false
         }
     }
 
-    /// -1, 0 or 1 for two numbers or two strings; nil when they cannot be compared.
-    private static func order(_ left: JSONValue, _ right: JSONValue) -> Int? {
-        switch (left, right) {
+    /// The text an operator that reads text (`startsWith`, `endsWith`, `matches`, `contains` in a string) takes from
+    /// its operand: a string as it is, a number or boolean (a template's value: `{{ item }}` of a list of ids) as a
+    /// template inserts it into text; nil for other values.
+    private static func operandText(_ operand: JSONValue) -> String? {
+        switch operand {
+        case .string(let text): text
+        case .int, .double, .bool: operand.interpolatedText
+        default: nil
+        }
+    }
+
+    /// -1, 0 or 1 for an actual value against a bound: two numbers, two strings, or a number against a bound that is
+    /// a string all of digits (a `--var` value or a data row, which are text, as a threshold:
+    /// `greaterThan: "{{ limit }}"`); nil when they cannot be compared. An actual string is never read as a number:
+    /// its type is what the server sent.
+    private static func order(_ actual: JSONValue, _ bound: JSONValue) -> Int? {
+        switch (actual, bound) {
         case let (.int(a), .int(b)): return a < b ? -1 : (a == b ? 0 : 1)
         case let (.string(a), .string(b)):
             if a == b { return 0 }
             return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) ? -1 : 1
         default:
-            guard let a = left.numberValue, let b = right.numberValue else { return nil }
+            let bound = if case .string(let text) = bound, actual.numberValue != nil { number(text) } else { bound }
+            guard let a = actual.numberValue, let b = bound?.numberValue else { return nil }
             return a < b ? -1 : (a == b ? 0 : 1)
         }
     }
@@ -156,7 +206,7 @@ extension Matcher where Value == JSONValue {
     /// Whether a string contains a substring or a list an element; nil for other kinds.
     private static func contains(_ container: JSONValue, _ part: JSONValue) -> Bool? {
         switch (container, part) {
-        case let (.string(text), .string(substring)): contains(text, substring)
+        case let (.string(text), part): operandText(part).map { contains(text, $0) }
         case let (.array(elements), element): elements.contains(element)
         default: nil
         }

@@ -82,6 +82,18 @@ extension JSONValue {
 }
 
 extension JSONValue {
+    /// What kind of value it is, for messages: `a string`, `a number`, `a list`, `an object`, `a boolean`, `null`.
+    public var kindName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .int, .double: "a number"
+        case .string: "a string"
+        case .array: "a list"
+        case .object: "an object"
+        }
+    }
+
     /// The text a value contributes to a string (a template with text around it, a URL, a header, a query or form
     /// value): strings as they are, a whole number below 1e21 as an integer (`3`, not `3.0`; `100000000000000000000`,
     /// not `1e+20`), anything else as compact JSON.

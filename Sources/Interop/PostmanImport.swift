@@ -73,7 +73,7 @@ public enum PostmanImport {
     /// The collection's items, once it is known to be a Postman collection of a version this reads.
     private static func checkedItems(of root: PostmanValue) throws(PostmanProblem) -> [PostmanValue] {
         guard root.isObject else {
-            throw root.problem("not a Postman collection: the file holds \(JSONText.kindName(of: root.json)), not an object with 'info' and 'item'")
+            throw root.problem("not a Postman collection: the file holds \(root.json.kindName), not an object with 'info' and 'item'")
         }
         if root["info"] == nil, root["requests"] != nil || root["folders"] != nil || root["order"] != nil {
             throw root.problem("a Postman collection v1, which runner does not read", suggestion: Self.conversionHint)
@@ -183,7 +183,7 @@ struct PostmanCollectionReader {
         for (offset, item) in items.enumerated() {
             let number = String(repeating: "0", count: width - String(offset + 1).count) + String(offset + 1)
             do throws(PostmanProblem) {
-                guard item.isObject else { throw item.problem("an item is \(JSONText.kindName(of: item.json)), not an object") }
+                guard item.isObject else { throw item.problem("an item is \(item.json.kindName), not an object") }
                 let name = try item.string("name") ?? "request \(offset + 1)"
                 let slug = number + "-" + RequestDocument.slug(name, or: "request", limit: 60)
                 let auth = Self.nearest(item["auth"] ?? item["request"]?["auth"], above: folder.auth)

@@ -93,7 +93,7 @@ struct PostmanValue {
     /// The problem of this value, the member `key` (of `owner`, when given), not being what was `expected`:
     /// `'Get user': 'method' is a number, not a string`.
     func wrongType(_ key: String, of owner: String? = nil, expected: String) -> PostmanProblem {
-        problem((owner.map { $0 + ": " } ?? "") + "'\(key)' is \(JSONText.kindName(of: json)), not \(expected)")
+        problem((owner.map { $0 + ": " } ?? "") + "'\(key)' is \(json.kindName), not \(expected)")
     }
 
     /// The elements of the list `key`; nil when absent or null, a problem when it is not a list.

@@ -14,7 +14,7 @@ package enum EachList {
             return .failure(RunFailure(error, in: path))
         }
         guard case .array(let elements) = value else {
-            return .failure(RunFailure(.error("each: '\(template.source)' is \(JSONText.kindName(of: value)), not a list",
+            return .failure(RunFailure(.error("each: '\(template.source)' is \(value.kindName), not a list",
                                               path: path, at: template.mark,
                                               suggestion: "loop over a list, such as a capture of '$.items[*].id'")))
         }

@@ -33,7 +33,7 @@ struct ExpectationChecker {
         if let text = expect.text {
             switch content.text {
             case .success(let body):
-                failures += try check(text.value, against: .string(body), subject: "text", at: text.mark)
+                failures += try check(text: text.value, body: body, at: text.mark)
             case .failure(let problem):
                 failures.append(failure("text", at: text.mark, message: "text cannot be checked", expected: "a text body", actual: problem.message))
             }
@@ -75,11 +75,16 @@ struct ExpectationChecker {
     private func check(header: HeaderExpectation, in headers: HTTPHeaders) throws(RunFailure) -> [ExpectationFailure] {
         let values = headers.values(for: header.name)
         let matcher = try resolve(header.matcher)
-        var actual: JSONValue? = values.isEmpty ? nil : .string(values.joined(separator: ", "))
-        if case .string(let text)? = actual, matcher.hasNumericOperand, let number = Self.number(text) {
-            actual = number
-        }
-        return evaluate(matcher, against: actual, subject: "header \(header.name)", at: header.mark)
+        let value = values.joined(separator: ", ")
+        let result = values.isEmpty ? matcher.evaluate(nil) : matcher.evaluate(text: value)
+        return failures(result, of: matcher, against: values.isEmpty ? nil : .string(value), subject: "header \(header.name)",
+                        at: header.mark)
+    }
+
+    /// The body as text; a number compares with numeric operands, as a header does (`text: "{{ count }}"`).
+    private func check(text: Matcher<TemplateValue>, body: String, at mark: Mark) throws(RunFailure) -> [ExpectationFailure] {
+        let matcher = try resolve(text)
+        return failures(matcher.evaluate(text: body), of: matcher, against: .string(body), subject: "text", at: mark)
     }
 
     /// The `body:` queries; a body that is not JSON fails once, at the first query.
@@ -174,7 +179,12 @@ struct ExpectationChecker {
 
     private func evaluate(_ matcher: Matcher<JSONValue>, against actual: JSONValue?, subject: @autoclosure () -> String,
                           at mark: Mark) -> [ExpectationFailure] {
-        let result = matcher.evaluate(actual)
+        failures(matcher.evaluate(actual), of: matcher, against: actual, subject: subject(), at: mark)
+    }
+
+    /// The failure `result` is (none when the matcher holds), for `actual` checked by `matcher`.
+    private func failures(_ result: MatchResult, of matcher: Matcher<JSONValue>, against actual: JSONValue?,
+                          subject: @autoclosure () -> String, at mark: Mark) -> [ExpectationFailure] {
         guard !result.holds else { return [] }
         let subject = subject()
         return [failure(subject, at: mark, message: Self.message(subject, detail: result.message),
@@ -199,24 +209,6 @@ struct ExpectationChecker {
     private static func message(_ subject: String, detail: String?) -> String {
         guard let detail, !detail.hasPrefix("expected ") || detail.contains("; ") else { return "\(subject) did not match" }
         return "\(subject) did not match: \(detail)"
-    }
-
-    /// A header value read as a JSON number, when it is one.
-    private static func number(_ text: String) -> JSONValue? {
-        if let int = Int(text) { return .int(int) }
-        return Double(text).flatMap { $0.isFinite ? .double($0) : nil }
-    }
-}
-
-extension Matcher where Value == JSONValue {
-    /// Whether any operand (nested ones included) is a number.
-    var hasNumericOperand: Bool {
-        var found = false
-        forEachOperand { value in
-            if case .int = value { found = true }
-            if case .double = value { found = true }
-        }
-        return found
     }
 }
 

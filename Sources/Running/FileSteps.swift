@@ -206,7 +206,8 @@ extension CollectionRun {
             let predicate = matcher.predicate
             let phrase = predicate.hasPrefix("that ") ? String(predicate.dropFirst(5))
                 : ["with ", "whose "].contains(where: predicate.hasPrefix) ? "has a value " + predicate : "is " + predicate
-            return "when \"\(condition.subject.source)\" \(phrase): was \(actual.map { $0.compactDescription() } ?? "absent")"
+            let note = matcher.typesDiffer(from: actual).map { " (\($0))" } ?? ""
+            return "when \"\(condition.subject.source)\" \(phrase): was \(actual.map { $0.compactDescription() } ?? "absent")\(note)"
         }
         return nil
     }

@@ -25,7 +25,13 @@ import Testing
         Case(matcher: .notEquals(.int(1)), actual: .double(1), failure: "expected a value other than 1, got 1.0"),
         Case(matcher: .lessThan(.int(5)), actual: .double(4.5), failure: nil),
         Case(matcher: .lessThan(.int(5)), actual: .int(5), failure: "expected a value less than 5, got 5"),
-        Case(matcher: .lessThan(.int(5)), actual: .string("4"), failure: #"expected a value less than 5, got "4""#),
+        Case(matcher: .lessThan(.int(5)), actual: .string("4"),
+             failure: #"expected a value less than 5, got "4" (a string and a number 5 cannot be ordered)"#),
+        // A bound of digits from text (a --var) orders a number by value; a word does not, and says so.
+        Case(matcher: .greaterThan(.string("3")), actual: .int(5), failure: nil),
+        Case(matcher: .lessThan(.string("10")), actual: .double(9.5), failure: nil),
+        Case(matcher: .greaterThan(.string("many")), actual: .int(5),
+             failure: #"expected a value greater than "many", got 5 (a number and a string "many" cannot be ordered)"#),
         Case(matcher: .lessThanOrEqual(.int(5)), actual: .int(5), failure: nil),
         Case(matcher: .lessThanOrEqual(.int(5)), actual: .int(6), failure: "expected a value less than or equal to 5, got 6"),
         Case(matcher: .greaterThan(.int(5)), actual: .int(6), failure: nil),
@@ -47,6 +53,12 @@ import Testing
         Case(matcher: .endsWith(.string("lo")), actual: .string("hello"), failure: nil),
         Case(matcher: .endsWith(.string("he")), actual: .string("hello"),
              failure: #"expected a value ending with "he", got "hello""#),
+        // Operators that read text take a number or boolean operand (a template's value) as its text.
+        Case(matcher: .startsWith(.int(1)), actual: .string("1-x"), failure: nil),
+        Case(matcher: .endsWith(.double(2.0)), actual: .string("id-2"), failure: nil),
+        Case(matcher: .contains(.bool(true)), actual: .string("is true"), failure: nil),
+        Case(matcher: .matches(.int(42)), actual: .string("id-42"), failure: nil),
+        Case(matcher: .startsWith(.int(1)), actual: .int(12), failure: "expected a value starting with 1, got 12"),
         Case(matcher: .matches(.string("^h.l+o$")), actual: .string("hello"), failure: nil),
         Case(matcher: .matches(.string("[0-9]+")), actual: .string("id-42"), failure: nil),
         Case(matcher: .matches(.string("^[0-9]+$")), actual: .string("id-42"),
@@ -107,6 +119,18 @@ import Testing
         let result = testCase.matcher.evaluate(testCase.actual)
         #expect(result.holds == (testCase.failure == nil))
         #expect(result.message == testCase.failure)
+    }
+
+    /// Text (a header value, a text body) is a number for the operators comparing with one, text for the others.
+    @Test func textIsANumberOnlyForOperatorsComparingWithOne() {
+        #expect(M.equals(.int(5)).evaluate(text: "5").holds)
+        #expect(M.in([.string("a"), .int(5)]).evaluate(text: "5").holds)
+        #expect(M.all([.startsWith(.int(1)), .lessThan(.int(100))]).evaluate(text: "12").holds)
+        #expect(M.length(.equals(.int(3))).evaluate(text: "123").holds)
+        #expect(M.not(.equals(.int(5))).evaluate(text: "6").holds)
+        #expect(!M.equals(.string("5.0")).evaluate(text: "5").holds)
+        #expect(M.greaterThan(.int(5)).evaluate(text: "10").holds)
+        #expect(M.greaterThan(.string("5")).evaluate(text: "10").message == #"expected a value greater than "5", got "10""#)
     }
 
     @Test func containsSearchesTextAsFoundationDoes() {

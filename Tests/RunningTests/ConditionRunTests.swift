@@ -42,6 +42,22 @@ import TestSupport
         #expect(summary.outcomes.last?.skipReason == #"when "{{ go }}" is equal to "no": was "yes""#)
     }
 
+    /// A `--var` is text: as a bound it orders a number by value (`greaterThan: "{{ limit }}"` with `--var limit=3`);
+    /// a bound that is not a number skips saying the two cannot be ordered.
+    @Test func aVarOfDigitsIsANumericBoundAndAWordSaysItCannotBeOrdered() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment("variables: { num: 5 }\n"),
+            "requests/1.yaml": "when: { \"{{ num }}\": { greaterThan: \"{{ limit }}\" } }\nrequest: { url: /a }\n",
+            "requests/2.yaml": "when: { \"{{ num }}\": { lessThan: \"{{ word }}\" } }\nrequest: { url: /b }\n",
+        ])
+        defer { collection.remove() }
+        let summary = try await collection.run(ScriptedLoader(routes: [], fallback: .response(status: 200)),
+                                               variables: [("limit", "3"), ("word", "many")])
+        #expect(summary.outcomes.map(\.verdict) == [.passed, .skipped])
+        #expect(summary.outcomes.last?.skipReason
+                == #"when "{{ num }}" is less than "many": was 5 (a number and a string "many" cannot be ordered)"#)
+    }
+
     @Test func aTagThatSelectsAStepOfAFlowKeepsItsCleanupSteps() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment(),

@@ -54,6 +54,25 @@ import TestSupport
         #expect(result.verdict == .passed, "\(result.failures.map(\.diagnostic.message))")
     }
 
+    /// A number from a template (`{{ item }}` of a list of ids) is text for the operators that read text, and a text
+    /// body or a header that is all a number compares with it as a number.
+    @Test func numbersFromTemplatesCompareWithTextBodiesAndHeaders() async throws {
+        let ids = ["environments/test.yaml": environment("variables: { ids: [7] }\n")]
+        let result = try await outcome("""
+            each: "{{ ids }}"
+            request: { url: /a }
+            expect:
+              headers:
+                X-Id: { startsWith: "{{ item }}", lessThan: 100 }
+                X-Count: "{{ item }}"
+              text: { startsWith: "{{ item }}", endsWith: "{{ index }}", contains: "{{ item }}" }
+            """, reply: .response(status: 200, headers: ["X-Id": "71", "X-Count": "7"], body: Data("7 of 1".utf8)), extraFiles: ids)
+        #expect(result.verdict == .passed, "\(result.failures.map(\.diagnostic.message))")
+        let whole = try await outcome("each: \"{{ ids }}\"\nrequest: { url: /a }\nexpect: { text: \"{{ item }}\" }\n",
+                                      reply: .response(status: 200, body: Data("7".utf8)), extraFiles: ids)
+        #expect(whole.verdict == .passed, "\(whole.failures.map(\.diagnostic.message))")
+    }
+
     @Test func aQueryIsComparedByHowManyNodesItSelects() async throws {
         let result = try await outcome("""
             request: { url: /a }
