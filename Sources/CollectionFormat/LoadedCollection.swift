@@ -32,6 +32,10 @@ public struct LoadedCollection: Sendable {
     /// Whether any diagnostic is an error (then nothing may be sent; exit 2).
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
-    /// The number of requests in `files` (steps of flows counted one by one, once per row of an `each:` file).
-    public var requestCount: Int { files.reduce(0) { $0 + $1.steps.count * $1.runCount } }
+    /// The number of requests in `files` the `steps` function selects (steps of flows counted one by one, once per
+    /// row or known list element of an `each:`; `RequestCounter`).
+    public func requestCount(selecting steps: (RequestFile) -> [RequestDefinition] = \.steps) -> Int {
+        let counter = RequestCounter(files: files, scope: scope)
+        return files.reduce(0) { $0 + counter.count(steps($1), of: $1) }
+    }
 }

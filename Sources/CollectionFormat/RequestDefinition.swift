@@ -18,8 +18,6 @@ public struct RequestFile: Sendable {
     public var isFlow: Bool
     /// `each:`: the rows the file runs once for each, in order; nil for a file that runs once.
     @Boxed public var rows: DataRows?
-    /// How many times the file runs: once per row of `each:`, else once.
-    public var runCount: Int { rows?.rows.count ?? 1 }
     /// A `name:` with templates over the row variables, naming each row's run.
     @Boxed public var nameTemplate: Template?
 

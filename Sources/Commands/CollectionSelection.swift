@@ -78,7 +78,7 @@ public struct CollectionSelection: Sendable {
     /// How many requests of `loaded` the filter selects; nil, after saying why, when it selects none (a run that tests
     /// nothing must not pass).
     func selectedRequests(in loaded: LoadedCollection) -> Int? {
-        let count = loaded.files.reduce(0) { $0 + filter.selectedSteps(of: $1).count * $1.runCount }
+        let count = loaded.requestCount(selecting: filter.selectedSteps)
         guard count == 0 else { return count }
         Console.error("error: " + noneSelected(in: loaded))
         return nil

@@ -75,17 +75,17 @@ struct PlanNarrowing {
             guard !chosen.files.isEmpty else {
                 return (nil, notes + ["--rerun-failed: none of the files that failed is in this collection; nothing to run"], .badCommandLine)
             }
-            planner = RunPlanner(planning: chosen.files, selection: selection)
+            planner = RunPlanner(planning: chosen.files, selection: selection, scope: loaded.scope)
         }
         if let shard {
             let part = planner.files(in: shard, environment: loaded.environment)
-            let requests = RunPlanner(planning: part, selection: selection).requestCount
+            let requests = RunPlanner(planning: part, selection: selection, scope: loaded.scope).requestCount
             guard !part.isEmpty else {
                 return (nil, notes + ["shard \(shard): nothing to run (the \(planner.fileCount) files selected are in the other parts)"],
                         .success)
             }
             notes.append("shard \(shard): \(part.count) of \(planner.fileCount) files, \(requests) of \(planner.requestCount) requests")
-            planner = RunPlanner(planning: part, selection: selection)
+            planner = RunPlanner(planning: part, selection: selection, scope: loaded.scope)
         }
         return (planner, notes, .success)
     }

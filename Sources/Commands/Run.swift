@@ -85,7 +85,7 @@ public struct Run: Sendable {
         reports.use(sources: loaded.sources, redactor: secretsRedactor)
         annotationOutput.use(redactor: secretsRedactor)
         if let status = DiagnosticsOutput.report(loaded, color: color) { return stop(status, loaded.diagnostics) }
-        let wholePlanner = RunPlanner(planning: loaded.files, selection: collection.filter)
+        let wholePlanner = RunPlanner(planning: loaded.files, selection: collection.filter, scope: loaded.scope)
         guard wholePlanner.requestCount > 0 else { return stopWithError(.badCommandLine, collection.noneSelected(in: loaded)) }
         // What the plan was, for the JSON report and `--rerun-failed` (hashing every file read is not free on large runs).
         let plan = jsonReport != nil || narrowing.rerun != nil

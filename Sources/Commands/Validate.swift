@@ -17,7 +17,7 @@ public struct Validate: Sendable {
         let loaded = await collection.load(forSending: false)
         if let status = DiagnosticsOutput.report(loaded, color: color) { return status }
         guard let selected = collection.selectedRequests(in: loaded) else { return .badCommandLine }
-        let requests = loaded.requestCount
+        let requests = loaded.requestCount()
         let environment = loaded.environment.map { " with environment '\($0.name)'" } ?? ""
         let selection = collection.filter.selectsAll ? "" : " (\(selected) selected by \(collection.filter.commandLine))"
         Console.out("\(requests) \(plural(requests, "request")) in \(loaded.files.count) \(plural(loaded.files.count, "file")) valid\(environment)\(selection)")

@@ -23,7 +23,7 @@ public struct CollectionRun: Sendable {
 
     /// Prepares a run of the files `collection` holds; requests go through the standard loader chain ending at `transport`.
     public init(collection: LoadedCollection, options: RunOptions, transport: any HTTPLoader) {
-        let planner = RunPlanner(planning: collection.files, selection: options.selection)
+        let planner = RunPlanner(planning: collection.files, selection: options.selection, scope: collection.scope)
         self.init(collection: collection, planner: planner, options: options, transport: transport)
     }
 

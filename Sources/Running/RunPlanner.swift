@@ -27,12 +27,17 @@ public struct RunPlanner: Sendable {
     /// How many files the plan runs.
     public var fileCount: Int { files.count }
 
-    /// How many requests the planned files report (selected steps, once per row).
+    /// How many requests the planned files report (selected steps, once per row or known list element).
     public var requestCount: Int { files.reduce(0) { $0 + $1.stepCount } }
 
-    /// Plans `files`, a loaded collection's files in run order, with the steps `selection` selects.
-    public init(planning files: [RequestFile], selection: TagFilter) {
+    /// Counts the requests of each file.
+    private let counter: RequestCounter
+
+    /// Plans `files`, a loaded collection's files in run order, with the steps `selection` selects; lists known in
+    /// `scope` (the collection's starting scope) count each element as a request.
+    public init(planning files: [RequestFile], selection: TagFilter, scope: VariableScope?) {
         self.selection = selection
+        counter = RequestCounter(files: files, scope: scope)
         for file in files { add(file) }
     }
 
@@ -67,7 +72,7 @@ public struct RunPlanner: Sendable {
             return variable
         }
         captures.append(captured)
-        files.append(PlannedFile(file: file, stepCount: steps.count * file.runCount))
+        files.append(PlannedFile(file: file, stepCount: counter.count(steps, of: file)))
     }
 
     /// For each planned file, the earlier files capturing a variable it or the environment's headers,

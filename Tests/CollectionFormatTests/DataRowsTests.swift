@@ -35,7 +35,7 @@ import Testing
         let collection = await scratch.readCollection(["requests"])
         #expect(problems(of: collection).isEmpty)
         #expect(collection.files.first?.rows?.columns == ["a", "b"])
-        #expect(collection.files.first?.runCount == 2)
+        #expect(collection.requestCount() == 2)
     }
 
     @Test func aDuplicateCSVColumnIsAnErrorAtTheColumnNamingIt() async {

@@ -45,7 +45,7 @@ import Testing
             "flow.yaml": "each: [{ id: 1 }, { id: 2 }]\nsteps:\n  - use: _fetch.yaml\n",
         ])
         #expect(collection.diagnostics.isEmpty, "\(rendered(collection))")
-        #expect(collection.requestCount == 2)
+        #expect(collection.requestCount() == 2)
     }
 
     /// A step without `name:` is named by its place in the flow once the used steps are in, so no two share a name

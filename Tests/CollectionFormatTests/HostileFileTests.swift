@@ -110,7 +110,7 @@ struct HostileFile: Sendable, CustomStringConvertible {
         #expect(text.utf8.count == Limits.default.maxInputBytes)
         let loaded = await scratch.readCollection(["requests"])
         #expect(loaded.diagnostics.isEmpty)
-        #expect(loaded.requestCount == 1)
+        #expect(loaded.requestCount() == 1)
     }
 
     @Test func templatesAreLocatedOnLinesThatEndInCRLF() async throws {

@@ -98,7 +98,7 @@ import YAML
         #expect(onlyUsed.foundOnlyUsedFiles)
         #expect(await scratch.readCollection(["fragments/_login.yaml"]).foundOnlyUsedFiles)
         let mixed = await scratch.readCollection(["mixed"])
-        #expect(problems(of: mixed).isEmpty && !mixed.foundOnlyUsedFiles && mixed.requestCount == 1)
+        #expect(problems(of: mixed).isEmpty && !mixed.foundOnlyUsedFiles && mixed.requestCount() == 1)
     }
 
     @Test func missingPathIsADiagnosticWithoutMark() async {

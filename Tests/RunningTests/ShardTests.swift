@@ -2,6 +2,7 @@ import CollectionFormat
 import Foundation
 import Running
 import Testing
+import TestSupport
 
 /// `--shard I/N` and `--rerun-failed`: which planned files each part, or a rerun, takes.
 @Suite struct ShardTests {
@@ -35,7 +36,7 @@ import Testing
     static func planner(_ collection: TestCollection) async throws -> (RunPlanner, LoadedCollection) {
         let loaded = await collection.load()
         guard !loaded.hasErrors else { throw TestCollection.InvalidCollection(diagnostics: loaded.diagnostics) }
-        return (RunPlanner(planning: loaded.files, selection: TagFilter()), loaded)
+        return (RunPlanner(planning: loaded.files, selection: TagFilter(), scope: loaded.scope), loaded)
     }
 
     @Test func partsAreDisjointCoverTheRunKeepCapturesTogetherAndAreBalanced() async throws {
@@ -60,10 +61,30 @@ import Testing
                 // Within a part, files keep the run order.
                 #expect(part.map(\.path) == all.filter(inPart.contains))
             }
-            let loads = parts.map { RunPlanner(planning: $0, selection: TagFilter()).requestCount }
+            let loads = parts.map { RunPlanner(planning: $0, selection: TagFilter(), scope: loaded.scope).requestCount }
             #expect((loads.max() ?? 0) - (loads.min() ?? 0) <= largest, "N=\(total): loads \(loads)")
             #expect(loads.reduce(0, +) == planner.requestCount)
         }
+    }
+
+    /// An `each:` over a list known before sending (an environment's) counts a request per element, as the run
+    /// reports them; over a captured list, or a name a `with:` gives, it counts once; an empty list is one SKIP.
+    @Test func knownListsCountTheirElements() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment("variables: { regions: [eu, us, ap], none: [], ids: [1, 2] }\n"),
+            "requests/a.yaml": "each: \"{{ regions }}\"\nrequest: { url: \"/r/{{ item }}\" }\n",
+            "requests/b.yaml": "steps:\n  - request: { url: /x }\n  - each: \"{{ regions }}\"\n    request: { url: \"/r/{{ item }}\" }\n",
+            "requests/c.yaml": "each: \"{{ none }}\"\nrequest: { url: /n }\n",
+            "requests/d.yaml": "request: { url: /ids }\ncapture: { ids: \"$.ids\" }\n",
+            "requests/e.yaml": "each: \"{{ ids }}\"\nrequest: { url: \"/i/{{ item }}\" }\n",
+        ])
+        defer { collection.remove() }
+        let (planner, loaded) = try await Self.planner(collection)
+        #expect(planner.requestCount == 3 + (1 + 3) + 1 + 1 + 1)
+        #expect(loaded.requestCount() == planner.requestCount)
+        let summary = await CollectionRun(collection: loaded, options: RunOptions(),
+                                          transport: ScriptedLoader([], fallback: .json(#"{"ids":[5]}"#))).run()
+        #expect(summary.total == planner.requestCount)
     }
 
     @Test func theSameFilesGiveTheSamePartsWhateverOrderTheyWereWrittenOrTouchedIn() async throws {
