@@ -15,8 +15,13 @@ public struct TagFilter: Sendable, Hashable {
 
     /// Whether a request with these tags is selected.
     public func selects(tags requestTags: [String]) -> Bool {
-        if !excludedTags.isEmpty, requestTags.contains(where: excludedTags.contains) { return false }
+        if excludes(tags: requestTags) { return false }
         return tags.isEmpty || requestTags.contains(where: tags.contains)
+    }
+
+    /// Whether one of these tags is one `--exclude-tag` names.
+    private func excludes(tags requestTags: [String]) -> Bool {
+        !excludedTags.isEmpty && requestTags.contains(where: excludedTags.contains)
     }
 
     /// Whether a step of `file` is selected.
@@ -25,16 +30,22 @@ public struct TagFilter: Sendable, Hashable {
     }
 
     /// The steps of a file that the filter selects, in order: a flow's cleanup (`finally:`) steps too whenever one of its
-    /// other steps is selected, so what the selected steps create is cleaned up.
+    /// other steps is selected, so what the selected steps create is cleaned up, unless `--exclude-tag` names one of the
+    /// cleanup step's own tags.
     public func selectedSteps(of file: RequestFile) -> [RequestDefinition] {
         guard !selectsAll else { return file.steps }
         let flowRuns = file.steps.contains { !$0.isCleanup && selects($0, of: file) }
-        return file.steps.filter { selects($0, of: file) || ($0.isCleanup && flowRuns) }
+        return file.steps.filter { keepsCleanup($0, flowRuns: flowRuns) || selects($0, of: file) }
     }
 
     /// Whether a step of `file` runs: it is selected, or it is a cleanup step of a flow with a selected step.
     public func runs(_ step: RequestDefinition, of file: RequestFile) -> Bool {
-        selects(step, of: file) || (step.isCleanup && file.steps.contains { !$0.isCleanup && selects($0, of: file) })
+        selects(step, of: file) || keepsCleanup(step, flowRuns: file.steps.contains { !$0.isCleanup && selects($0, of: file) })
+    }
+
+    /// Whether `step` is a cleanup step kept because its flow runs (`flowRuns`) and no tag of its own is excluded.
+    private func keepsCleanup(_ step: RequestDefinition, flowRuns: Bool) -> Bool {
+        step.isCleanup && flowRuns && !excludes(tags: step.tags)
     }
 
     /// The filter as written on the command line, such as `--tag smoke --exclude-tag slow`.
