@@ -21,10 +21,11 @@ public struct GitHubAnnotations: Sendable {
                     properties += [("line", String(mark.line)), ("col", String(mark.column))]
                 }
             }
-            properties.append(("title", outcome.displayName))
+            var escaped = properties.map { ($0.name, safe($0.value)) }
+            // The title on one line, as the console shows the name (a data row's name may hold line breaks and tabs).
+            escaped.append(("title", TerminalText.oneLine(redactor.redact(outcome.displayName))))
             let message = [diagnostic.message] + diagnostic.notes + (diagnostic.suggestion.map { ["help: \($0)"] } ?? [])
-            return Self.command("error", properties: properties.map { ($0.name, safe($0.value)) },
-                                message: safe(message.joined(separator: "\n")))
+            return Self.command("error", properties: escaped, message: safe(message.joined(separator: "\n")))
         }
     }
 

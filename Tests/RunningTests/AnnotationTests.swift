@@ -22,6 +22,10 @@ import YAML
             "::error file=requests/a%2Cb%3Ac.yaml,line=3,col=5,title=List%2C then%3A count"
                 + "::100%25 of%0Athe items%0Aexpected: 1%0Aactual:   2",
         ])
+        // A name holding line breaks and a tab (from a data row) is one line, as the console shows it.
+        let multiline = failed(file: "requests/r.yaml", name: "Line\nbreak\r\nname\tend", message: "m", marks: [Mark(line: 1, column: 1)])
+        #expect(GitHubAnnotations(redactor: Redactor(secrets: [])).commands(for: multiline).first?
+            .hasPrefix("::error file=requests/r.yaml,line=1,col=1,title=Line break name end::m") == true)
         #expect(GitHubAnnotations.escapedMessage("a\r\nb,c:d%") == "a%0D%0Ab,c:d%25")
         #expect(GitHubAnnotations.escapedProperty("a\r\nb,c:d%") == "a%0D%0Ab%2Cc%3Ad%25")
     }
