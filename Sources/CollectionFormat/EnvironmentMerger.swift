@@ -47,7 +47,7 @@ package struct EnvironmentMerger {
         for secret in resolvedSecrets { scope.define(secret.name, .string(secret.value), in: .environment, secret: true) }
         for (name, value) in commandLine { scope.define(name, .string(value), in: .commandLine) }
         var resolvedVariables = JSONObject()
-        for variable in variables {
+        for (index, variable) in variables.enumerated() {
             do {
                 let value = try scope.resolve(variable.value.value)
                 resolvedVariables[variable.value.name] = value
@@ -55,7 +55,7 @@ package struct EnvironmentMerger {
                     scope.define(variable.value.name, value, in: .environment)
                 }
             } catch {
-                diagnostics.add(error.diagnostic(in: variable.path))
+                diagnostics.add(Self.definedBelow(error, after: variables[(index + 1)...], in: variable.path).diagnostic(in: variable.path))
             }
         }
         var resolved = ResolvedEnvironment(
@@ -64,6 +64,18 @@ package struct EnvironmentMerger {
             options: options, retryPath: retryPath)
         resolved.openapi = openapi
         return resolved
+    }
+
+    /// `error` (of a variable's value, in `path`) saying so when the variable it finds undefined is one of `later`,
+    /// defined below it: a variable may use only those above it.
+    private static func definedBelow(_ error: TemplateError, after later: ArraySlice<Sourced<VariableDefinition>>,
+                                     in path: String) -> TemplateError {
+        guard let name = error.undefinedName, let below = later.first(where: { $0.value.name == name }) else { return error }
+        var error = error
+        let line = below.value.nameMark.line
+        let place = below.path == path ? "line \(line)" : "\(below.path):\(line)"
+        error.suggestion = "'\(name)' is defined below it (\(place)): a variable may use only the variables above it; move '\(name)' up"
+        return error
     }
 
     /// `base` with `overrides` applied: replaced in place by key, new keys appended.

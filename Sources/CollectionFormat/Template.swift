@@ -336,6 +336,8 @@ public struct TemplateError: Error, Sendable, Hashable {
     public var suggestion: String?
     /// The problems after this one in the same template (each expression of a template is checked).
     public var following: [TemplateError] = []
+    /// The variable no layer defines, for an undefined variable.
+    public var undefinedName: String?
 
     public init(_ message: String, at mark: Mark, suggestion: String? = nil) {
         self.message = message

@@ -146,7 +146,9 @@ public struct VariableScope: Sendable {
     public static func undefinedVariable(_ name: String, at mark: Mark, among defined: Set<String>) -> TemplateError {
         let suggestion = closestName(to: name, among: defined).map { "did you mean '\($0)'?" }
             ?? "define it in the environment's 'variables', capture it in an earlier request, or pass --var \(name)=VALUE"
-        return TemplateError("undefined variable '\(name)'", at: mark, suggestion: suggestion)
+        var error = TemplateError("undefined variable '\(name)'", at: mark, suggestion: suggestion)
+        error.undefinedName = name
+        return error
     }
 
     /// The defined name closest to `name`, for a "did you mean": only a valid variable name, since a name that is not

@@ -300,6 +300,19 @@ import YAML
         #expect(collection.hasErrors)
     }
 
+    /// An environment variable using one defined below it says so, where it is (in a base of `extends` too).
+    @Test func anEnvironmentVariableUsingOneBelowItSaysWhereThatOneIs() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/base.yaml", "variables:\n  early: \"{{ late }}\"\n")
+        scratch.write("environments/local.yaml", "extends: base\nbaseURL: http://localhost\nvariables:\n  x: \"{{ y }}\"\n  y: 1\n  late: 2\n")
+        scratch.write("requests/a.yaml", "request:\n  url: /users\n")
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "local")) == [
+            "environments/base.yaml:2:11: error: undefined variable 'late' [help: 'late' is defined below it (environments/local.yaml:6): a variable may use only the variables above it; move 'late' up]",
+            "environments/local.yaml:4:7: error: undefined variable 'y' [help: 'y' is defined below it (line 5): a variable may use only the variables above it; move 'y' up]",
+        ])
+    }
+
     @Test func capturesOfEarlierRequestsCountLaterOnesDoNot() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
