@@ -43,6 +43,9 @@ public struct VariableScope: Sendable {
     private var commandLineValues: [String: JSONValue] = [:]
     /// The names defined by the environment's `secrets`.
     public private(set) var secretNames: Set<String> = []
+    /// For a run: the request file that captures each variable some file captures (the first of them), to say so
+    /// when that capture did not happen (the request failed or was skipped) and a later request needs it.
+    public var capturers: [String: String] = [:]
     /// The process environment, for `$env.NAME`.
     public var processEnvironment: [String: String]
     public var builtins: BuiltinValues
@@ -136,7 +139,11 @@ public struct VariableScope: Sendable {
             return .string(value)
         case .variable(let path):
             guard let root = value(of: path.name) else {
-                throw Self.undefinedVariable(path.name, at: mark, among: definedNames)
+                guard let capturer = capturers[path.name] else { throw Self.undefinedVariable(path.name, at: mark, among: definedNames) }
+                var error = TemplateError("undefined variable '\(path.name)'", at: mark,
+                                          suggestion: "\(capturer) captures it, but did not: it failed, errored or was skipped (see its result)")
+                error.undefinedName = path.name
+                throw error
             }
             return try Self.follow(path, from: root, at: mark)
         }

@@ -29,6 +29,9 @@ public struct CollectionRun: Sendable {
 
     /// Prepares a run of the files `planner` was given (those of `collection`, in order, with the selection of `options`).
     public init(collection: LoadedCollection, planner: RunPlanner, options: RunOptions, transport: any HTTPLoader) {
+        var collection = collection
+        // A variable some file captures is missing only when that capture did not happen: the error says so.
+        collection.scope.capturers = planner.firstCapturers
         self.collection = collection
         self.options = options
         compiled = CompiledChecks(schemas: collection.schemas,

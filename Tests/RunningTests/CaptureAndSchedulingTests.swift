@@ -89,6 +89,21 @@ import TestSupport
         #expect(summary.outcomes[0].failures[0].diagnostic.mark?.line == 3)
     }
 
+    /// A later request using what a failed capture did not give is an error naming the file that should have.
+    @Test func aVariableAFailedCaptureDidNotGiveNamesItsCapturer() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /a }\ncapture:\n  id: $.id\n",
+            "requests/2.yaml": "request: { url: \"/b/{{ id }}\" }\n",
+        ])
+        defer { collection.remove() }
+        let summary = try await collection.run(ScriptedLoader([.json("{}")]))
+        #expect(summary.outcomes.map(\.verdict) == [.failed, .errored])
+        let error = try #require(summary.outcomes[1].error)
+        #expect(error.message == "undefined variable 'id'")
+        #expect(error.suggestion == "requests/1.yaml captures it, but did not: it failed, errored or was skipped (see its result)")
+    }
+
     @Test func aFailedStepSkipsTheRestOfItsFlowOnly() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment(),
