@@ -209,3 +209,11 @@ struct IPAddress: Hashable {
         return true
     }
 }
+
+extension HTTPRequest {
+    /// The proxy the request goes through (its `options.proxy` for its scheme and host), nil when it goes directly.
+    public var proxy: HTTPProxy? {
+        guard let settings = options.proxy, let scheme = scheme?.lowercased(), let host else { return nil }
+        return settings.proxy(scheme: scheme, host: host, port: port ?? (scheme == "https" ? 443 : 80))
+    }
+}

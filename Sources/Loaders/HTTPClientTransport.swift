@@ -92,7 +92,7 @@ public final class HTTPClientTransport: HTTPLoader {
 
     public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         let outgoing = try Self.clientRequest(for: request)
-        let proxy = Self.proxy(for: request)
+        let proxy = request.proxy
         let startedAt = Date()
         let start = ContinuousClock.now
         do {
@@ -112,12 +112,6 @@ public final class HTTPClientTransport: HTTPLoader {
             }
             throw TransportErrorMapping.httpError(for: error, request: request, decompressionRatio: decompressionRatio, proxy: proxy)
         }
-    }
-
-    /// The proxy the request goes through, nil when it goes directly.
-    private static func proxy(for request: HTTPRequest) -> HTTPProxy? {
-        guard let settings = request.options.proxy, let scheme = request.scheme?.lowercased(), let host = request.host else { return nil }
-        return settings.proxy(scheme: scheme, host: host, port: request.port ?? (scheme == "https" ? 443 : 80))
     }
 
     /// Executes `outgoing` under the request's deadline (which covers the body too). Task cancellation cancels it.

@@ -21,8 +21,9 @@ public struct TimeoutLoader: HTTPLoader {
         do {
             return try await next.load(request)
         } catch where !Task.isCancelled && ContinuousClock.now >= deadline {
+            let through = received.proxy.map { " through the proxy \($0.authority)" } ?? ""
             throw HTTPError(.timedOut, request: received, underlyingError: error,
-                            message: "no complete response from \(received.displayURL) within \(timeout.readable)")
+                            message: "no complete response from \(received.displayURL)\(through) within \(timeout.readable)")
         }
     }
 }

@@ -126,6 +126,18 @@ import Testing
         #expect(received.isEmpty)
     }
 
+    /// A proxy that accepts the connection and never answers `CONNECT`: the timeout names the proxy, not only the target.
+    @Test(arguments: TestServerScheme.allCases)
+    func aProxyThatNeverAnswersTimesOutNamingTheProxy(scheme: TestServerScheme) async throws {
+        let silent = try SilentListener()
+        defer { silent.close() }
+        let (result, received, _) = try await Folder(scheme: scheme, files: ["requests/echo.yaml": "request: { url: /echo }\noptions: { timeout: 500ms }\n"])
+            .run(["run", "requests", "--env", "local", "--proxy", "http://127.0.0.1:\(silent.port)"], scheme: scheme)
+        #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("/echo through the proxy 127.0.0.1:\(silent.port) within 500ms"), "\(result.stdout)")
+        #expect(received.isEmpty)
+    }
+
     @Test(arguments: ["run", "validate"])
     func aMalformedProxyURLIsALocatedError(command: String) async throws {
         let files = ["requests/echo.yaml": "request: { url: /echo }\noptions: { proxy: \"ftp://u:hidden@proxy:21\" }\n"]
