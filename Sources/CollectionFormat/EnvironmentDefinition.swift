@@ -116,6 +116,10 @@ public struct ResolvedEnvironment: Sendable {
     /// The environment file (as displayed) that `options.retry` and its mark come from: the nearest of the chain that
     /// sets `retry`, whose mark the merged retry keeps; nil when no environment of the chain sets it.
     public var retryPath: String? = nil
+    /// For an environment with errors, read only to check the rest of the collection: the secrets and variables that
+    /// could not be resolved (defined there, with no value), and whether `baseURL` could not be.
+    public var unresolvedNames: Set<String> = []
+    public var baseURLUnresolved = false
 
     /// A scope with these variables and secrets, the command-line variables and the process environment.
     public func scope(commandLine: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],

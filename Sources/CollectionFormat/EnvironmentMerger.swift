@@ -42,6 +42,7 @@ package struct EnvironmentMerger {
             if let reference = definition.openapi { openapi = Sourced(reference, path: path) }
         }
         let resolvedSecrets = secrets.compactMap { readSecret($0) }
+        var unresolved = Set(secrets.map(\.value.name)).subtracting(resolvedSecrets.map(\.name))
         var scope = VariableScope(processEnvironment: processEnvironment,
                                   builtins: BuiltinValues(now: { Date() }, random: random.stream("environment")))
         for secret in resolvedSecrets { scope.define(secret.name, .string(secret.value), in: .environment, secret: true) }
@@ -56,13 +57,16 @@ package struct EnvironmentMerger {
                 }
             } catch {
                 diagnostics.add(Self.definedBelow(error, after: variables[(index + 1)...], in: variable.path).diagnostic(in: variable.path))
+                unresolved.insert(variable.value.name)
             }
         }
         var resolved = ResolvedEnvironment(
-            name: chain[0].name, chain: chain.map(\.name), baseURL: baseURL.flatMap { resolveBaseURL($0, scope: scope) },
+            name: chain[0].name, chain: chain.map(\.name), baseURL: baseURL.flatMap { resolveBaseURL($0, scope: scope, unresolved: unresolved) },
             headers: headers, query: query, variables: resolvedVariables, secrets: resolvedSecrets, auth: auth,
             options: options, retryPath: retryPath)
         resolved.openapi = openapi
+        resolved.unresolvedNames = unresolved
+        resolved.baseURLUnresolved = baseURL != nil && resolved.baseURL == nil
         return resolved
     }
 
@@ -110,8 +114,9 @@ package struct EnvironmentMerger {
         return ResolvedSecret(name: definition.name, value: value)
     }
 
-    /// The base URL as text; it must be an absolute http or https URL.
-    private mutating func resolveBaseURL(_ url: Sourced<Template>, scope: VariableScope) -> String? {
+    /// The base URL as text; it must be an absolute http or https URL. One using a variable in `unresolved` (reported
+    /// already) is not resolved, and says nothing more.
+    private mutating func resolveBaseURL(_ url: Sourced<Template>, scope: VariableScope, unresolved: Set<String>) -> String? {
         do {
             let text = try scope.resolveString(url.value)
             guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
@@ -127,7 +132,9 @@ package struct EnvironmentMerger {
             }
             return text
         } catch {
-            diagnostics.add(error.diagnostic(in: url.path))
+            if !([error] + error.following).allSatisfy({ $0.undefinedName.map(unresolved.contains) == true }) {
+                diagnostics.add(error.diagnostic(in: url.path))
+            }
             return nil
         }
     }

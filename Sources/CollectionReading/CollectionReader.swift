@@ -75,15 +75,18 @@ public enum CollectionReader {
         let random = RandomValues(seed: request.seed ?? RandomValues.randomSeed())
         let environmentsDirectory = locateEnvironments(request, diagnostics: &diagnostics)
         var environment: ResolvedEnvironment?
+        // An environment with errors in its values still checks the requests (nothing is sent): every problem at once.
+        var checkedEnvironment: ResolvedEnvironment?
         if let name = request.environmentName, let directory = environmentsDirectory {
             var resolver = EnvironmentResolver(directory: directory, processEnvironment: request.processEnvironment,
                                                commandLine: request.variables, random: random)
             environment = resolver.resolve(name)
+            checkedEnvironment = environment ?? resolver.withErrors
             diagnostics.add(contentsOf: resolver.diagnostics.diagnostics)
             for path in resolver.sources.paths { sources.store(resolver.sources.text(for: path)!, for: path) }
         }
-        let environmentBroken = request.environmentName != nil && environment == nil
-        var validator = CollectionValidator(environment: environment, commandLine: request.variables,
+        let environmentBroken = request.environmentName != nil && checkedEnvironment == nil
+        var validator = CollectionValidator(environment: checkedEnvironment, commandLine: request.variables,
                                             processEnvironment: request.processEnvironment)
         validator.forSending = request.forSending
         validator.selection = request.selection

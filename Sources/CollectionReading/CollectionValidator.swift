@@ -33,6 +33,7 @@ struct CollectionValidator {
         if let environment {
             defined.formUnion(environment.variables.keys)
             defined.formUnion(environment.secrets.map(\.name))
+            defined.formUnion(environment.unresolvedNames)
         }
         definedWhenSelected = defined
         known = (environment ?? .empty).scope(commandLine: commandLine, processEnvironment: processEnvironment)
@@ -165,7 +166,7 @@ struct CollectionValidator {
     /// A URL written as a path needs an environment with a `baseURL` to be joined to: an error when the
     /// selected environment has none, and, before sending, when no environment is selected.
     private mutating func checkBaseURL(for url: Template, in path: String) {
-        guard environment?.baseURL == nil, environment != nil || forSending,
+        guard environment?.baseURL == nil, environment?.baseURLUnresolved != true, environment != nil || forSending,
               case .literal? = url.segments.first, url.literalScheme == nil else { return }
         let place = environment.map { "environment '\($0.name)' has no baseURL" } ?? "no environment is selected"
         diagnostics.add(.error("the relative URL '\(url.source)' needs a baseURL, but \(place)", path: path, at: url.mark,

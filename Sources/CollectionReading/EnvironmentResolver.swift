@@ -8,6 +8,9 @@ struct EnvironmentResolver {
     private let merger: EnvironmentMerger
     private(set) var diagnostics = DiagnosticBag()
     private(set) var sources = SourceCache()
+    /// The environment `resolve` found errors in merging (an unset secret, a variable that does not resolve), to check
+    /// the rest of the collection with: every problem is reported at once, not the environment's first.
+    private(set) var withErrors: ResolvedEnvironment?
 
     init(directory: (path: String, absolute: String), processEnvironment: [String: String],
          commandLine: [(name: String, value: String)], random: RandomValues) {
@@ -35,7 +38,11 @@ struct EnvironmentResolver {
         var merger = self.merger
         let resolved = merger.merge(chain)
         diagnostics.add(contentsOf: merger.diagnostics.diagnostics)
-        return merger.diagnostics.hasErrors ? nil : resolved
+        guard !merger.diagnostics.hasErrors else {
+            withErrors = resolved
+            return nil
+        }
+        return resolved
     }
 
     /// The definitions from `name` to its farthest base; nil on a missing base, a cycle or a broken file.

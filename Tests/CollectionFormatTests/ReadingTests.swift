@@ -437,6 +437,20 @@ import YAML
         #expect(await scratch.readCollection(["r.yaml"], processEnvironment: ["API_KEY": "k"]).diagnostics.isEmpty)
     }
 
+    /// An environment whose values have errors (an unset secret, a variable that does not resolve, a baseURL over it)
+    /// still checks the requests: their own problems are reported at once, and what uses the unresolved names is not.
+    @Test func anEnvironmentWithErrorsStillChecksTheRequests() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/e.yaml", "baseURL: \"http://{{ host }}\"\nsecrets:\n  pw: { env: T9_PW }\nvariables:\n  host: \"{{ nohost }}\"\n")
+        scratch.write("requests/a.yaml", "request: { url: \"/x/{{ $env.T9_HOME }}\", headers: { X-P: \"{{ pw }}\", X-H: \"{{ host }}\" } }\n")
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "e")) == [
+            "environments/e.yaml:3:14: error: secret 'pw': environment variable T9_PW is not set [help: set T9_PW in the environment, or give the secret a 'default']",
+            "environments/e.yaml:5:10: error: undefined variable 'nohost' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var nohost=VALUE]",
+            "requests/a.yaml:1:21: error: environment variable 'T9_HOME' is not set (used as '$env.T9_HOME')",
+        ])
+    }
+
     @Test func allProblemsOfARunAreReportedAndRendered() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }

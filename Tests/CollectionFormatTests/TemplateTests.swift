@@ -159,8 +159,9 @@ func parseTemplate(_ text: String) throws(TemplateError) -> Template {
 
     @Test func undefinedVariableSuggestsADefinedName() throws {
         let template = try parseTemplate("x {{ usrName }}")
-        #expect(throws: TemplateError("undefined variable 'usrName'", at: Mark(line: 1, column: 3),
-                                      suggestion: "did you mean 'userName'?")) {
+        var expected = TemplateError("undefined variable 'usrName'", at: Mark(line: 1, column: 3), suggestion: "did you mean 'userName'?")
+        expected.undefinedName = "usrName"
+        #expect(throws: expected) {
             try scope().resolve(template)
         }
     }
