@@ -87,9 +87,15 @@ public struct DiagnosticBag: Sendable {
 
     /// Sorts diagnostics by path then mark, keeping the reporting order for ties.
     public static func sort(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        diagnostics.enumerated().sorted { lhs, rhs in
-            let left = (lhs.element.path ?? "", lhs.element.mark?.line ?? 0, lhs.element.mark?.column ?? 0, lhs.offset)
-            let right = (rhs.element.path ?? "", rhs.element.mark?.line ?? 0, rhs.element.mark?.column ?? 0, rhs.offset)
+        sort(diagnostics, by: \.self)
+    }
+
+    /// `items` in the order of their diagnostics (path, then position; the order given where those are the same).
+    public static func sort<Item>(_ items: [Item], by diagnostic: (Item) -> Diagnostic) -> [Item] {
+        items.enumerated().sorted { lhs, rhs in
+            let (leftDiagnostic, rightDiagnostic) = (diagnostic(lhs.element), diagnostic(rhs.element))
+            let left = (leftDiagnostic.path ?? "", leftDiagnostic.mark?.line ?? 0, leftDiagnostic.mark?.column ?? 0, lhs.offset)
+            let right = (rightDiagnostic.path ?? "", rightDiagnostic.mark?.line ?? 0, rightDiagnostic.mark?.column ?? 0, rhs.offset)
             return left < right
         }.map(\.element)
     }

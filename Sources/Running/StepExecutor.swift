@@ -21,12 +21,16 @@ struct StepExecutor: Sendable {
     /// keeping cookies in `jar`; a polled step (`expectations` in `retry.on`) is tried again while an expectation
     /// or capture fails.
     func run(_ step: PreparedStep, of file: RequestFile, scope: VariableScope, jar: CookieJar? = nil) async -> Result {
-        guard let retry = builder.writtenOptions(of: step.definition).retry, retry.polls else {
-            var result = await attempt(step, of: file, scope: scope, jar: jar).result
+        var result: Result
+        if let retry = builder.writtenOptions(of: step.definition).retry, retry.polls {
+            result = await poll(step, of: file, scope: scope, jar: jar, retry: retry)
+        } else {
+            result = await attempt(step, of: file, scope: scope, jar: jar).result
             result.outcome.flaky = result.outcome.verdict == .passed && result.outcome.attempts > 1
-            return result
         }
-        return await poll(step, of: file, scope: scope, jar: jar, retry: retry)
+        // In the order of their places in the files, as the console shows them: every output lists them so.
+        if result.outcome.failures.count > 1 { result.outcome.failures = DiagnosticBag.sort(result.outcome.failures, by: \.diagnostic) }
+        return result
     }
 
     /// Tries a polled step until its expectations and captures hold, its attempts are spent (requests sent by

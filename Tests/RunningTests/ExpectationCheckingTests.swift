@@ -73,6 +73,18 @@ import TestSupport
         #expect(whole.verdict == .passed, "\(whole.failures.map(\.diagnostic.message))")
     }
 
+    /// A request's failures are in the order of their places in the file, as the console shows them, whatever order
+    /// they are checked in: every report and annotation lists them so.
+    @Test func failuresAreInTheOrderOfTheirPlaces() async throws {
+        let result = try await outcome("""
+            request: { url: /a }
+            expect: { text: "x", status: 201 }
+            capture: { id: $.id }
+            """, reply: .response(status: 200, body: Data("y".utf8)))
+        #expect(result.failures.map { $0.diagnostic.mark.map { "\($0.line):\($0.column)" } } == ["2:17", "2:30", "3:16"],
+                "\(result.failures)")
+    }
+
     @Test func aQueryIsComparedByHowManyNodesItSelects() async throws {
         let result = try await outcome("""
             request: { url: /a }
