@@ -19,8 +19,8 @@ extension NodeDecoder {
         if let value = fields["status"] { expect.status = status(value, for: "\(context).status").map { Located($0, at: value.mark) } }
         if let value = fields["headers"], let headerPairs = mapping(value, for: "\(context).headers") {
             for pair in headerPairs {
-                let name = Self.keyText(pair.key)
-                guard let matcher = matcher(pair.value, for: "\(context).headers.\(name)") else { continue }
+                guard let name = headerName(pair.key),
+                      let matcher = matcher(pair.value, for: "\(context).headers.\(name)") else { continue }
                 expect.headers.append(HeaderExpectation(name: name, nameMark: pair.key.mark, matcher: matcher, mark: pair.value.mark))
             }
         }

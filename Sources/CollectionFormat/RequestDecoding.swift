@@ -43,6 +43,9 @@ extension NodeDecoder {
             if let name = pairs.first(where: { Self.keyText($0.key) == "name" })?.value, Self.containsTemplate(name) {
                 file.nameTemplate = template(name, for: "name")
             }
+        } else if let name = pairs.first(where: { Self.keyText($0.key) == "name" })?.value, Self.containsTemplate(name) {
+            warning("'name' is a template only in an each: file: here '{{' is shown as written", at: name.mark,
+                    suggestion: "write the name without '{{ }}', or loop over rows with each:")
         }
         guard isFlow else {
             let definition = requestDefinition(pairs, at: root.mark, defaultName: defaultName, context: nil,
@@ -311,17 +314,22 @@ extension NodeDecoder {
         return parameters
     }
 
+    /// The header name a key gives; nil, after an error at it, when it is not a token (no header could have it).
+    mutating func headerName(_ key: Node) -> String? {
+        let name = Self.keyText(key)
+        guard HTTPSyntax.isToken(name) else {
+            error("invalid header name '\(name)'", at: key.mark, suggestion: "header names are tokens: letters, digits and !#$%&'*+-.^_`|~")
+            return nil
+        }
+        return name
+    }
+
     /// A mapping of header names to templated values.
     mutating func headers(_ node: Node, for context: @autoclosure () -> String) -> [HeaderField] {
         guard let pairs = mapping(node, for: context()) else { return [] }
         var headers: [HeaderField] = []
         for pair in pairs {
-            let name = Self.keyText(pair.key)
-            guard HTTPSyntax.isToken(name) else {
-                error("invalid header name '\(name)'", at: pair.key.mark,
-                      suggestion: "header names are tokens: letters, digits and !#$%&'*+-.^_`|~")
-                continue
-            }
+            guard let name = headerName(pair.key) else { continue }
             if let value = template(pair.value, for: "\(context()).\(name)") {
                 headers.append(HeaderField(name: name, nameMark: pair.key.mark, value: value))
             }

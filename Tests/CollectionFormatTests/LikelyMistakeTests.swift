@@ -17,6 +17,22 @@ import Testing
         #expect(problems("request: { url: /a }\nexpect:\n  duration: { equals: 2s }\n").isEmpty, "written out, equals is meant")
     }
 
+    /// A name is a template only in an `each:` file: elsewhere its braces are shown as written, which a warning says.
+    @Test func aTemplateInTheNameOfAFileWithoutEachWarns() {
+        #expect(problems("name: \"Uses {{ v }}\"\nrequest: { url: /a }\n") == [
+            "requests/r.yaml:1:7: warning: 'name' is a template only in an each: file: here '{{' is shown as written "
+                + "[help: write the name without '{{ }}', or loop over rows with each:]",
+        ])
+        #expect(problems("name: \"Row {{ v }}\"\neach: [{ v: 1 }]\nrequest: { url: /a }\n").isEmpty)
+    }
+
+    /// An expected header whose name is not a token is an error, as in `request.headers`: no header could match it.
+    @Test func anExpectedHeaderNameThatIsNotATokenIsAnError() {
+        #expect(problems("request: { url: /a }\nexpect:\n  headers: { \"Bad Header\": x }\n") == [
+            "requests/r.yaml:3:14: error: invalid header name 'Bad Header' [help: header names are tokens: letters, digits and !#$%&'*+-.^_`|~]",
+        ])
+    }
+
     @Test func aShellReferenceAsACredentialWarnsWithTheSecretToWrite() {
         let warnings = problems("""
             request: { url: /a }
