@@ -101,6 +101,14 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         }
     }
 
+    /// The fields whose values are credentials: hidden in every output, never carried to another origin.
+    public static let credentialNames = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"]
+
+    /// Whether `name` is one of `credentialNames`, in any case.
+    public static func isCredential(_ name: String) -> Bool {
+        credentialNames.contains { sameName($0, name) }
+    }
+
     /// Whether two header names are the same, ignoring ASCII case.
     public static func sameName(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }

@@ -8,7 +8,7 @@ enum CredentialNames {
     /// Header names whose values are credentials.
     static func isSecretHeader(_ name: String) -> Bool {
         let lowered = name.lowercased()
-        return ["authorization", "proxy-authorization", "cookie", "set-cookie"].contains(lowered)
+        return HTTPHeaders.isCredential(name)
             || ["token", "api-key", "apikey", "secret", "password", "session"].contains { lowered.contains($0) }
     }
 

@@ -10,9 +10,6 @@ internal import Foundation
 public struct RedirectLoader: HTTPLoader {
     public let next: any HTTPLoader
 
-    /// Headers that never cross to another origin.
-    public static let credentialHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
-
     public init(next: any HTTPLoader) { self.next = next }
 
     public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
@@ -68,7 +65,7 @@ public struct RedirectLoader: HTTPLoader {
             for name in ["Content-Type", "Content-Length", "Transfer-Encoding"] { next.headers.remove(name: name) }
         }
         if !sameOrigin(previous, next) {
-            for name in credentialHeaders { next.headers.remove(name: name) }
+            for name in HTTPHeaders.credentialNames { next.headers.remove(name: name) }
         }
         return next
     }
@@ -77,7 +74,7 @@ public struct RedirectLoader: HTTPLoader {
     static func restoringCredentials(of original: HTTPRequest, in hop: HTTPRequest) -> HTTPRequest {
         guard sameOrigin(original, hop) else { return hop }
         var restored = hop
-        for name in credentialHeaders {
+        for name in HTTPHeaders.credentialNames {
             let values = original.headers.values(for: name)
             guard !values.isEmpty, !restored.headers.contains(name) else { continue }
             for value in values { restored.headers.add(name: name, value: value) }

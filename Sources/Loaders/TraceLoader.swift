@@ -25,9 +25,6 @@ public struct TraceLoader: HTTPLoader {
     let redacting: @Sendable (String) -> String
     let report: @Sendable (TracedExchange) -> Void
 
-    /// Header names whose values are always masked.
-    public static let credentialHeaders = ["Authorization", "Cookie", "Set-Cookie", "Proxy-Authorization"]
-
     public init(next: any HTTPLoader, redacting: @escaping @Sendable (String) -> String = { $0 },
                 report: @escaping @Sendable (TracedExchange) -> Void) {
         self.next = next
@@ -71,7 +68,7 @@ public struct TraceLoader: HTTPLoader {
 
     private func masked(_ headers: HTTPHeaders) -> HTTPHeaders {
         HTTPHeaders(headers.map { field in
-            let secret = Self.credentialHeaders.contains { HTTPHeaders.sameName($0, field.name) }
+            let secret = HTTPHeaders.isCredential(field.name)
             return (field.name, secret ? "***" : redacting(field.value))
         })
     }

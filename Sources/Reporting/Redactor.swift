@@ -9,8 +9,6 @@ internal import Synchronization
 /// Besides the environment's secrets it hides what outcomes reveal (`RequestOutcome.sensitiveValues`:
 /// credentials sent, captures derived from secrets) once it has learnt them; copies share what is learnt.
 public struct Redactor: Sendable {
-    /// Header names whose values are always hidden, lowercased.
-    public static let credentialHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
     public static let mask = "***"
 
     /// The forms of every secret, longest first so a secret containing another is hidden whole.
@@ -238,7 +236,7 @@ public struct Redactor: Sendable {
 
     /// A header's value as it may be printed: hidden for credential headers, else with secrets redacted.
     public func redactHeader(name: String, value: String) -> String {
-        Self.credentialHeaders.contains(name.lowercased()) ? Self.mask : redact(value)
+        HTTPHeaders.isCredential(name) ? Self.mask : redact(value)
     }
 }
 
