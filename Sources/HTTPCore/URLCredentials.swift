@@ -22,26 +22,39 @@ public enum URLCredentials {
             result += rest[..<start]
             rest = rest[start...]
             next = nextAuthority(in: rest)
-            // The authority ends at the path, query or fragment, or where the URL's text ends: at a space or a quote,
-            // or only at its closing quote inside quotes (a space inside a template, `u:{{ pw }}@host`, ends nothing).
-            let quote = asOneURL ? "\n" : openingQuote(before: start, in: text)
-            var inTemplate = false
-            var previous: Character?
-            let authority = rest.prefix { character in
-                defer { previous = character }
-                if character == "{", previous == "{" { inTemplate = true }
-                if character == "}", previous == "}" { inTemplate = false }
-                if inTemplate || quote != nil { return character != "\n" && character != quote && (inTemplate || !"/?#".contains(character)) }
-                return !"/?#".contains(character) && !character.isWhitespace && !"\"'<>`".contains(character)
-            }
-            guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { continue }
-            let password = rest[rest.index(after: colon)..<at]
-            guard !password.isEmpty, password != mask else { continue }
+            guard let (colon, at) = userInformation(in: rest, quote: asOneURL ? "\n" : openingQuote(before: start, in: text)),
+                  rest[rest.index(after: colon)..<at] != mask else { continue }
             result += rest[...colon] + mask
             rest = rest[at...]
             next = nextAuthority(in: rest)
         }
         return result + rest
+    }
+
+    /// The password of one URL (`https://user:password@host/`, or `user:password@host` without a scheme), as written;
+    /// nil when it has none.
+    public static func password(of url: String) -> String? {
+        let start = url.range(of: "://")?.upperBound ?? url.startIndex
+        guard let (colon, at) = userInformation(in: url[start...], quote: "\n") else { return nil }
+        return String(url[url.index(after: colon)..<at])
+    }
+
+    /// Where the user information of the authority at the start of `text` has its `:` and its `@`, when it has a
+    /// password. The authority ends at the path, query or fragment, or where the URL's text ends: at a space or a
+    /// quote, or only at its closing `quote` inside quotes (a space inside a template, `u:{{ pw }}@host`, ends nothing).
+    private static func userInformation(in text: Substring, quote: Character?) -> (colon: Substring.Index, at: Substring.Index)? {
+        var inTemplate = false
+        var previous: Character?
+        let authority = text.prefix { character in
+            defer { previous = character }
+            if character == "{", previous == "{" { inTemplate = true }
+            if character == "}", previous == "}" { inTemplate = false }
+            if inTemplate || quote != nil { return character != "\n" && character != quote && (inTemplate || !"/?#".contains(character)) }
+            return !"/?#".contains(character) && !character.isWhitespace && !"\"'<>`".contains(character)
+        }
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":"),
+              authority.index(after: colon) < at else { return nil }
+        return (colon, at)
     }
 
     /// The quote that opens the URL whose authority starts at `start`: the `"` or `'` just before its scheme (or before

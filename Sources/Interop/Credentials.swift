@@ -97,21 +97,12 @@ enum CredentialNames {
     /// A URL's password and the values of its credential query items, as written.
     static func urlCredentials(_ url: String) -> [String] {
         let query = url.firstIndex(of: "?").map { url[url.index(after: $0)...].prefix { $0 != "#" } } ?? ""
-        return (urlPassword(url).map { [$0] } ?? []) + secretFields(String(query))
+        return (URLCredentials.password(of: url).map { [$0] } ?? []) + secretFields(String(query))
     }
 
     /// The values of credential fields among `name=value` pairs.
     static func secretFields(_ text: String) -> [String] {
         pairs(text).filter { isSecretField(String($0.name)) }.map { String($0.value) }
-    }
-
-    /// The password of a URL (`https://user:password@host/`), as written; nil when it has none.
-    static func urlPassword(_ url: String) -> String? {
-        let authority = url.range(of: "://").map { url[$0.upperBound...] } ?? url[...]
-        let end = authority.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? authority.endIndex
-        guard let at = authority[..<end].lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
-        let password = authority[authority.index(after: colon)..<at]
-        return password.isEmpty ? nil : String(password)
     }
 }
 

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// The curl options `runner import curl` knows: what each does to the request, or that it has no equivalent.
 enum CurlOption: Sendable {
     /// What an option means for the request.
@@ -94,7 +96,7 @@ enum CurlOption: Sendable {
                 CredentialNames.headerCredentials(name: String(value[..<$0]), value: String(value[value.index(after: $0)...]))
             } ?? []
         case "variable", "url-query": CredentialNames.secretFields(value)
-        case "preproxy", "socks5", "socks5-hostname": CredentialNames.urlPassword(value).map { [$0] } ?? []
+        case "preproxy", "socks5", "socks5-hostname": URLCredentials.password(of: value).map { [$0] } ?? []
         default: []
         }
     }
