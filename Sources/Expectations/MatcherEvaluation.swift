@@ -6,12 +6,17 @@ public struct MatchResult: Sendable, Hashable {
     public let holds: Bool
     /// Why it does not hold, e.g. `expected a value greater than 5, got 3`; nil when it holds.
     public let message: String?
+    /// Whether the message says why beyond the expected and the actual value (the types differ, values that cannot be
+    /// ordered).
+    public var explains = false
 
     /// A matcher that holds.
     public static let success = MatchResult(holds: true, message: nil)
 
     /// A matcher that does not hold, for the reason given.
-    public static func failure(_ message: String) -> MatchResult { MatchResult(holds: false, message: message) }
+    public static func failure(_ message: String, explains: Bool = false) -> MatchResult {
+        MatchResult(holds: false, message: message, explains: explains)
+    }
 }
 
 /// A `matches` pattern that is not a valid regular expression.
@@ -50,9 +55,10 @@ extension Matcher where Value == JSONValue {
     public func evaluate(_ actual: JSONValue?) -> MatchResult {
         switch self {
         case .all(let matchers):
-            let messages = matchers.compactMap { $0.evaluate(actual).message }
-            return messages.isEmpty ? .success : .failure(messages.joined(separator: "; "))
+            return Self.all(matchers.map { $0.evaluate(actual) })
         case .not(let inner):
+            // An ordering that cannot compare the value does not hold, and neither does `not` of it.
+            if let reason = inner.unorderable({ _ in actual }) { return fail(actual, note: reason) }
             return inner.evaluate(actual).holds ? fail(actual) : .success
         case .each(let inner):
             guard case .array(let elements)? = actual else { return fail(actual, note: "not a list") }
@@ -86,36 +92,64 @@ extension Matcher where Value == JSONValue {
     public func evaluate(text: String) -> MatchResult {
         switch self {
         case .all(let matchers):
-            let messages = matchers.compactMap { $0.evaluate(text: text).message }
-            return messages.isEmpty ? .success : .failure(messages.joined(separator: "; "))
+            return Self.all(matchers.map { $0.evaluate(text: text) })
         case .not(let inner):
+            if let reason = inner.unorderable({ $0.value(ofText: text) }) { return fail(.string(text), note: reason) }
             return inner.evaluate(text: text).holds ? fail(.string(text)) : .success
-        case .equals(let operand), .notEquals(let operand), .lessThan(let operand), .lessThanOrEqual(let operand),
-             .greaterThan(let operand), .greaterThanOrEqual(let operand):
-            return evaluate(operand.numberValue != nil ? Self.number(text) ?? .string(text) : .string(text))
-        case .in(let operands):
-            return evaluate(operands.contains { $0.numberValue != nil } ? Self.number(text) ?? .string(text) : .string(text))
         default:
-            return evaluate(.string(text))
+            return evaluate(value(ofText: text))
         }
     }
 
-    /// Text read as a JSON number, when it is all one (`42`, `-1.5`).
+    /// Text as this leaf operator reads it: a number for one comparing with a number (`equals`, `notEquals`, the
+    /// orderings, `in`) when the text is all a JSON number, a string otherwise.
+    private func value(ofText text: String) -> JSONValue {
+        switch self {
+        case .equals(let operand), .notEquals(let operand), .lessThan(let operand), .lessThanOrEqual(let operand),
+             .greaterThan(let operand), .greaterThanOrEqual(let operand):
+            operand.numberValue != nil ? Self.number(text) ?? .string(text) : .string(text)
+        case .in(let operands):
+            operands.contains { $0.numberValue != nil } ? Self.number(text) ?? .string(text) : .string(text)
+        default:
+            .string(text)
+        }
+    }
+
+    /// Text read as a number when it is all one as JSON writes numbers (`42`, `-1.5`, `1e3`; not `0x10`, `+4`, `042`).
     private static func number(_ text: String) -> JSONValue? {
-        if let int = Int(text) { return .int(int) }
-        return Double(text).flatMap { $0.isFinite ? .double($0) : nil }
+        guard let first = text.utf8.first, first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
+              let last = text.utf8.last, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(last),
+              let value = try? JSONValue.parse(Array(text.utf8)), value.numberValue != nil else { return nil }
+        return value
+    }
+
+    /// The failures of several matchers (a mapping of operators) as one.
+    private static func all(_ results: [MatchResult]) -> MatchResult {
+        let failed = results.filter { !$0.holds }
+        guard !failed.isEmpty else { return .success }
+        return .failure(failed.compactMap(\.message).joined(separator: "; "), explains: failed.contains(where: \.explains))
+    }
+
+    /// Why an ordering in the matcher cannot compare the value `actual` gives it (a number and a word), nil when every
+    /// one can or the value is absent.
+    private func unorderable(_ actual: (Matcher) -> JSONValue?) -> String? {
+        switch self {
+        case .lessThan(let bound), .lessThanOrEqual(let bound), .greaterThan(let bound), .greaterThanOrEqual(let bound):
+            guard let value = actual(self), Self.order(value, bound) == nil else { return nil }
+            return "\(value.kindName) and \(bound.kindName) \(bound.serialized()) cannot be ordered"
+        case .all(let matchers):
+            for matcher in matchers { if let reason = matcher.unorderable(actual) { return reason } }
+            return nil
+        case .not(let inner): return inner.unorderable(actual)
+        default: return nil
+        }
     }
 
     /// For `equals` between a number and a string of the same text (`42` and `"42"`): that the types differ, and
     /// how to write the expected value to compare the other way; for an ordering of values that have none (a number
     /// and a word), that they cannot be compared.
     public func typesDiffer(from actual: JSONValue?) -> String? {
-        switch self {
-        case .lessThan(let bound), .lessThanOrEqual(let bound), .greaterThan(let bound), .greaterThanOrEqual(let bound):
-            guard let actual, Self.order(actual, bound) == nil else { return nil }
-            return "\(actual.kindName) and \(bound.kindName) \(bound.serialized()) cannot be ordered"
-        default: break
-        }
+        if let reason = unorderable({ _ in actual }) { return reason }
         guard case .equals(let expected) = self, let actual else { return nil }
         switch (expected, actual) {
         case (.string(let text), .int), (.string(let text), .double):
@@ -244,7 +278,7 @@ extension Matcher where Value == JSONValue {
     private func fail(_ actual: JSONValue?, note: String? = nil) -> MatchResult {
         var got = actual.map { $0.compactDescription() } ?? "nothing"
         if let note { got += " (\(note))" }
-        return .failure("expected \(expectation), got \(got)")
+        return .failure("expected \(expectation), got \(got)", explains: note != nil)
     }
 
     /// What the matcher expects, as a noun phrase: `a value greater than 5`, `"abc"`, `no value`.

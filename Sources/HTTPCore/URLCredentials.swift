@@ -22,7 +22,7 @@ public enum URLCredentials {
             result += rest[..<start]
             rest = rest[start...]
             next = nextAuthority(in: rest)
-            guard let (colon, at) = userInformation(in: rest, quote: asOneURL ? "\n" : openingQuote(before: start, in: text)),
+            guard let (colon, at) = userInformation(in: rest, within: asOneURL ? .wholeText : enclosure(before: start, in: text)),
                   rest[rest.index(after: colon)..<at] != mask else { continue }
             result += rest[...colon] + mask
             rest = rest[at...]
@@ -35,39 +35,84 @@ public enum URLCredentials {
     /// nil when it has none.
     public static func password(of url: String) -> String? {
         let start = url.range(of: "://")?.upperBound ?? url.startIndex
-        guard let (colon, at) = userInformation(in: url[start...], quote: "\n") else { return nil }
+        guard let (colon, at) = userInformation(in: url[start...], within: .wholeText) else { return nil }
         return String(url[url.index(after: colon)..<at])
     }
 
+    /// What holds a URL in a text, which says where the URL may end.
+    private enum Enclosure {
+        /// Nothing: the URL ends at a space or a quote.
+        case none
+        /// A YAML quoted scalar: the URL ends at the closing quote (`\"` inside double quotes and `''` inside single
+        /// ones do not close them).
+        case quotes(Character)
+        /// A YAML plain value (`url: http://…`): the URL ends at the end of the line or at a ` #` comment.
+        case plainValue
+        /// The text is one URL: it ends at the end of the line.
+        case wholeText
+    }
+
     /// Where the user information of the authority at the start of `text` has its `:` and its `@`, when it has a
-    /// password. The authority ends at the path, query or fragment, or where the URL's text ends: at a space or a
-    /// quote, or only at its closing `quote` inside quotes (a space inside a template, `u:{{ pw }}@host`, ends nothing).
-    private static func userInformation(in text: Substring, quote: Character?) -> (colon: Substring.Index, at: Substring.Index)? {
+    /// password. The authority ends at the path, query or fragment, or where the URL's text ends, as `enclosure` says
+    /// (a space inside a template, `u:{{ pw }}@host`, ends nothing).
+    private static func userInformation(in text: Substring, within enclosure: Enclosure) -> (colon: Substring.Index, at: Substring.Index)? {
         var inTemplate = false
         var previous: Character?
-        let authority = text.prefix { character in
+        var escaped = false
+        var end = text.startIndex
+        scan: while end < text.endIndex {
+            let character = text[end]
+            let next = text.index(after: end)
             defer { previous = character }
             if character == "{", previous == "{" { inTemplate = true }
             if character == "}", previous == "}" { inTemplate = false }
-            if inTemplate || quote != nil { return character != "\n" && character != quote && (inTemplate || !"/?#".contains(character)) }
-            return !"/?#".contains(character) && !character.isWhitespace && !"\"'<>`".contains(character)
+            if character == "\n" { break }
+            if !inTemplate, "/?#".contains(character) {
+                // In a plain value only ` #` starts a comment; `#` glued to text is the fragment, which ends it too.
+                break
+            }
+            switch enclosure {
+            case .none:
+                if !inTemplate, character.isWhitespace || "\"'<>`".contains(character) { break scan }
+            case .quotes(let quote):
+                if escaped {
+                    escaped = false
+                } else if quote == "\"", character == "\\" {
+                    escaped = true
+                } else if character == quote {
+                    // `''` is a quote inside single quotes.
+                    guard quote == "'", next < text.endIndex, text[next] == "'" else { break scan }
+                    end = text.index(after: next)
+                    continue
+                }
+            case .plainValue, .wholeText:
+                break
+            }
+            end = next
         }
+        let authority = text[..<end]
         guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":"),
               authority.index(after: colon) < at else { return nil }
         return (colon, at)
     }
 
-    /// The quote that opens the URL whose authority starts at `start`: the `"` or `'` just before its scheme (or before
-    /// `start`, for a proxy value without one); nil when the URL is not quoted.
-    private static func openingQuote(before start: Substring.Index, in text: String) -> Character? {
+    /// What holds the URL whose authority starts at `start`: the `"` or `'` just before its scheme (or before `start`,
+    /// for a proxy value without one), or a YAML mapping's `key: ` (a plain value); none otherwise.
+    private static func enclosure(before start: Substring.Index, in text: String) -> Enclosure {
         var before = text[..<start]
         while before.last == "/" { before.removeLast() }
         if before.last == ":" {
             before.removeLast()
             while let last = before.last, last.isLetter || last.isNumber || "+.-".contains(last) { before.removeLast() }
         }
-        guard let quote = before.last, quote == "\"" || quote == "'" else { return nil }
-        return quote
+        if let quote = before.last, quote == "\"" || quote == "'" { return .quotes(quote) }
+        // `key: http://…` with the key a YAML name at the start of a line or after `{` or `,` (a flow mapping).
+        guard before.hasSuffix(" "), before.dropLast().hasSuffix(":") else { return .none }
+        let key = before.dropLast(2).reversed().prefix { !$0.isWhitespace && $0 != "{" && $0 != "," }
+        let beforeKey = before.dropLast(2 + key.count).last { !$0.isWhitespace || $0 == "\n" }
+        guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || "_-".contains($0) }),
+              beforeKey == nil || "\n{,|".contains(beforeKey!) else { return .none }
+        return .plainValue
     }
 
     /// Just past the first run of slashes after a scheme: `//`, or `:/` (a slash short, `http:/user:pw@host`), with

@@ -187,7 +187,7 @@ struct ExpectationChecker {
                           subject: @autoclosure () -> String, at mark: Mark) -> [ExpectationFailure] {
         guard !result.holds else { return [] }
         let subject = subject()
-        return [failure(subject, at: mark, message: Self.message(subject, detail: result.message),
+        return [failure(subject, at: mark, message: Self.message(subject, detail: result.message, explains: result.explains),
                         expected: matcher.expectation, actual: actual.map { $0.compactDescription(maxLength: 300) } ?? "nothing")]
     }
 
@@ -206,8 +206,8 @@ struct ExpectationChecker {
     }
 
     /// `body $.id did not match`, with the matcher's explanation when it says more than expected and actual.
-    private static func message(_ subject: String, detail: String?) -> String {
-        guard let detail, !detail.hasPrefix("expected ") || detail.contains("; ") else { return "\(subject) did not match" }
+    private static func message(_ subject: String, detail: String?, explains: Bool = false) -> String {
+        guard let detail, explains || !detail.hasPrefix("expected ") || detail.contains("; ") else { return "\(subject) did not match" }
         return "\(subject) did not match: \(detail)"
     }
 }

@@ -131,6 +131,23 @@ import Testing
         #expect(!M.equals(.string("5.0")).evaluate(text: "5").holds)
         #expect(M.greaterThan(.int(5)).evaluate(text: "10").holds)
         #expect(M.greaterThan(.string("5")).evaluate(text: "10").message == #"expected a value greater than "5", got "10""#)
+        // A number as JSON writes one: not hexadecimal, a sign, or leading zeros.
+        #expect(M.equals(.int(1000)).evaluate(text: "1e3").holds)
+        for text in ["0x10", "+16", "016", "16 ", "0x1p4", "1_6"] { #expect(!M.equals(.int(16)).evaluate(text: text).holds, "\(text)") }
+        // `not` of an ordering that cannot compare the value does not hold either, and says why.
+        let word = M.not(.greaterThan(.int(3))).evaluate(text: "many")
+        #expect(!word.holds && word.explains && word.message?.hasSuffix("(a string and a number 3 cannot be ordered)") == true, "\(word)")
+    }
+
+    /// `not` of an ordering that cannot compare the value (a string from the server, a bound that is a word) fails too:
+    /// a type or bound mistake does not pass by being negated.
+    @Test func notOfAnOrderingThatCannotCompareFails() {
+        let string = M.not(.greaterThan(.int(3))).evaluate(.string("50"))
+        #expect(!string.holds && string.explains, "\(string)")
+        #expect(string.message?.hasSuffix(#"got "50" (a string and a number 3 cannot be ordered)"#) == true, "\(string)")
+        #expect(!M.not(.all([.greaterThan(.string("abc")), .exists(true)])).evaluate(.int(2)).holds)
+        #expect(M.not(.greaterThan(.int(3))).evaluate(.int(2)).holds)
+        #expect(M.not(.greaterThan(.int(3))).evaluate(nil).holds, "an absent value satisfies not")
     }
 
     @Test func containsSearchesTextAsFoundationDoes() {

@@ -102,6 +102,13 @@ import Testing
             ("  url: 'https://bob:a b@h/x'", "  url: 'https://bob:***@h/x'"),
             (#"{ proxy: "u:p w@h:1" }"#, #"{ proxy: "u:***@h:1" }"#),
             (#"say "see http://h:80 then" mail me@x"#, #"say "see http://h:80 then" mail me@x"#),
+            // Escaped quotes inside quotes, and YAML plain values, which run to the end of the line or a ` #`.
+            (#"  url: "http://bob:say \"hi\" pw@h/x""#, #"  url: "http://bob:***@h/x""#),
+            ("  url: 'http://bob:it''s a pw@h/x'", "  url: 'http://bob:***@h/x'"),
+            ("  url: http://bob:my pass@h/{{ nope }}", "  url: http://bob:***@h/{{ nope }}"),
+            (" 1 | baseURL: http://bob:my pass@h:1 # note a:b@c", " 1 | baseURL: http://bob:***@h:1 # note a:b@c"),
+            ("request: { url: http://bob:p w@h/x, method: GET }", "request: { url: http://bob:***@h/x, method: GET }"),
+            ("error: cannot reach http://h:80 now, mail me@x", "error: cannot reach http://h:80 now, mail me@x"),
         ] {
             #expect(URLCredentials.hidingPasswords(in: text) == expected, "\(text)")
         }

@@ -73,6 +73,17 @@ import TestSupport
         #expect(whole.verdict == .passed, "\(whole.failures.map(\.diagnostic.message))")
     }
 
+    /// A failure whose matcher says why (values that cannot be ordered) carries the reason in its message, also
+    /// for a single operator.
+    @Test func aFailureSaysWhyValuesCannotBeOrdered() async throws {
+        let result = try await outcome("request: { url: /a }\nexpect:\n  body:\n    $.n: { lessThan: \"{{ word }}\" }\n",
+                                       reply: .json(#"{"n": 2}"#),
+                                       extraFiles: ["environments/test.yaml": environment("variables: { word: abc }\n")])
+        #expect(result.failures.first?.diagnostic.message
+                == #"body $.n did not match: expected a value less than "abc", got 2 (a number and a string "abc" cannot be ordered)"#,
+                "\(result.failures)")
+    }
+
     /// A request's failures are in the order of their places in the file, as the console shows them, whatever order
     /// they are checked in: every report and annotation lists them so.
     @Test func failuresAreInTheOrderOfTheirPlaces() async throws {
