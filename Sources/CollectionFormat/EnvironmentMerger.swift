@@ -56,7 +56,9 @@ package struct EnvironmentMerger {
                     scope.define(variable.value.name, value, in: .environment)
                 }
             } catch {
-                diagnostics.add(Self.definedBelow(error, after: variables[(index + 1)...], in: variable.path).diagnostic(in: variable.path))
+                if !Self.uses(only: unresolved, error) {
+                    diagnostics.add(Self.definedBelow(error, after: variables[(index + 1)...], in: variable.path).diagnostic(in: variable.path))
+                }
                 unresolved.insert(variable.value.name)
             }
         }
@@ -68,6 +70,12 @@ package struct EnvironmentMerger {
         resolved.unresolvedNames = unresolved
         resolved.baseURLUnresolved = baseURL != nil && resolved.baseURL == nil
         return resolved
+    }
+
+    /// Whether every problem of `error` is a variable of `unresolved` (an unset secret, a variable that did not
+    /// resolve), reported already where it is defined.
+    private static func uses(only unresolved: Set<String>, _ error: TemplateError) -> Bool {
+        ([error] + error.following).allSatisfy { $0.undefinedName.map(unresolved.contains) == true }
     }
 
     /// `error` (of a variable's value, in `path`) saying so when the variable it finds undefined is one of `later`,
@@ -132,9 +140,7 @@ package struct EnvironmentMerger {
             }
             return text
         } catch {
-            if !([error] + error.following).allSatisfy({ $0.undefinedName.map(unresolved.contains) == true }) {
-                diagnostics.add(error.diagnostic(in: url.path))
-            }
+            if !Self.uses(only: unresolved, error) { diagnostics.add(error.diagnostic(in: url.path)) }
             return nil
         }
     }

@@ -96,6 +96,10 @@ extension NodeDecoder {
             if let each = stepPairs.first(where: { Self.keyText($0.key) == "each" })?.value {
                 step = step.looping(over: loopTemplate(each, for: "each"))
             }
+            if let name = stepPairs.first(where: { Self.keyText($0.key) == "name" })?.value, Self.containsTemplate(name) {
+                warning("a step's 'name' is not a template: here '{{' is shown as written", at: name.mark,
+                        suggestion: "write the name without '{{ }}'; a flow's name in an each: file is one")
+            }
             file.steps.append(cleanup ? step.asCleanup() : step)
         }
     }

@@ -24,6 +24,10 @@ import Testing
                 + "[help: write the name without '{{ }}', or loop over rows with each:]",
         ])
         #expect(problems("name: \"Row {{ v }}\"\neach: [{ v: 1 }]\nrequest: { url: /a }\n").isEmpty)
+        #expect(problems("steps:\n  - name: \"step {{ item }}\"\n    request: { url: /a }\n") == [
+            "requests/r.yaml:2:11: warning: a step's 'name' is not a template: here '{{' is shown as written "
+                + "[help: write the name without '{{ }}'; a flow's name in an each: file is one]",
+        ])
     }
 
     /// An expected header whose name is not a token is an error, as in `request.headers`: no header could match it.

@@ -442,7 +442,7 @@ import YAML
     @Test func anEnvironmentWithErrorsStillChecksTheRequests() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
-        scratch.write("environments/e.yaml", "baseURL: \"http://{{ host }}\"\nsecrets:\n  pw: { env: T9_PW }\nvariables:\n  host: \"{{ nohost }}\"\n")
+        scratch.write("environments/e.yaml", "baseURL: \"http://{{ host }}\"\nsecrets:\n  pw: { env: T9_PW }\nvariables:\n  host: \"{{ nohost }}\"\n  key: \"k={{ pw }}\"\n")
         scratch.write("requests/a.yaml", "request: { url: \"/x/{{ $env.T9_HOME }}\", headers: { X-P: \"{{ pw }}\", X-H: \"{{ host }}\" } }\n")
         #expect(problems(of: await scratch.readCollection(["requests"], env: "e")) == [
             "environments/e.yaml:3:14: error: secret 'pw': environment variable T9_PW is not set [help: set T9_PW in the environment, or give the secret a 'default']",
