@@ -208,7 +208,9 @@ extension NodeDecoder {
         }
         func place() -> String { "\(context()).\(Self.keyText(kind.key))" }
         switch Self.keyText(kind.key) {
-        case "header": return string(kind.value, for: place()).map { .header($0) }
+        case "header":
+            guard string(kind.value, for: place()) != nil else { return nil }
+            return headerName(kind.value).map { .header($0) }
         case "cookie": return string(kind.value, for: place()).map { .cookie($0) }
         case "xpath":
             guard let expression = string(kind.value, for: place()) else { return nil }

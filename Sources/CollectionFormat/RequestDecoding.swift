@@ -318,7 +318,8 @@ extension NodeDecoder {
         return parameters
     }
 
-    /// The header name a key gives; nil, after an error at it, when it is not a token (no header could have it).
+    /// The header name a key (or a capture's `header:` value) gives; nil, after an error at it, when it is not a
+    /// token (no header could have it).
     mutating func headerName(_ key: Node) -> String? {
         let name = Self.keyText(key)
         guard HTTPSyntax.isToken(name) else {

@@ -35,6 +35,9 @@ import Testing
         #expect(problems("request: { url: /a }\nexpect:\n  headers: { \"Bad Header\": x }\n") == [
             "requests/r.yaml:3:14: error: invalid header name 'Bad Header' [help: header names are tokens: letters, digits and !#$%&'*+-.^_`|~]",
         ])
+        #expect(problems("request: { url: /a }\ncapture: { ct: { header: \"Content Type\" } }\n") == [
+            "requests/r.yaml:2:26: error: invalid header name 'Content Type' [help: header names are tokens: letters, digits and !#$%&'*+-.^_`|~]",
+        ])
     }
 
     @Test func aShellReferenceAsACredentialWarnsWithTheSecretToWrite() {
