@@ -138,13 +138,14 @@ struct CollectionValidator {
     /// Defines the variables an `each:` over `template` gives its requests: `item` and `index`, and the fields of the
     /// list's first mapping when the list is known before sending (an environment variable that no capture, row or
     /// `with:` changes; a value known not to be a list is an error); returns whether those fields are known. An empty
-    /// list has none to know (it is one SKIP: nothing of its requests is resolved, in this environment at least).
+    /// list, or a value that is not a list, has none to know (it is one SKIP, or the error, in this environment at least).
     private mutating func defineElementVariables(of template: Template, in path: String) -> Bool {
         let names: [String]
         var known = false
         if case .variable(let variable)? = template.singleExpression?.expression, !redefined.contains(variable.name),
            let value = try? self.known.resolve(template) {
-            known = value != .array([])
+            // A value that is not a list is the one error: what its requests use of it is not checked.
+            if case .array(let elements) = value { known = !elements.isEmpty }
             switch value {
             case .array(let elements):
                 if case .object(let object)? = elements.first { names = object.keys } else { names = [] }

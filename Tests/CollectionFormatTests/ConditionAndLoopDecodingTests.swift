@@ -79,7 +79,7 @@ import CollectionReading
         defer { scratch.remove() }
         scratch.write([
             "environments/qa.yaml": "baseURL: http://127.0.0.1:1\nvariables:\n  regions: [{ code: eu, name: Europe }]\n  count: 3\n  none: []\n",
-            "requests/2.yaml": "each: \"{{ count }}\"\nrequest: { url: /n }\n",
+            "requests/2.yaml": "each: \"{{ count }}\"\nrequest: { url: \"/n/{{ name }}\" }\n",
             // An empty list (in this environment) has no fields to know: one SKIP at run time, not an error.
             "requests/6.yaml": "each: \"{{ none }}\"\nrequest: { url: \"/e/{{ email }}\" }\n",
             "requests/3.yaml": "each: ids\nrequest: { url: /n }\n",
