@@ -43,9 +43,9 @@ public struct VariableScope: Sendable {
     private var commandLineValues: [String: JSONValue] = [:]
     /// The names defined by the environment's `secrets`.
     public private(set) var secretNames: Set<String> = []
-    /// For a run: the request file that captures each variable some file captures (the first of them), to say so
-    /// when that capture did not happen (the request failed or was skipped) and a later request needs it.
-    public var capturers: [String: String] = [:]
+    /// For a run: the request files up to the current one that capture a variable, to name them when none of those
+    /// captures happened (their requests failed or were skipped) and a request needs it.
+    public var capturingFiles: (@Sendable (String) -> [String])?
     /// The process environment, for `$env.NAME`.
     public var processEnvironment: [String: String]
     public var builtins: BuiltinValues
@@ -139,9 +139,13 @@ public struct VariableScope: Sendable {
             return .string(value)
         case .variable(let path):
             guard let root = value(of: path.name) else {
-                guard let capturer = capturers[path.name] else { throw Self.undefinedVariable(path.name, at: mark, among: definedNames) }
-                var error = TemplateError("undefined variable '\(path.name)'", at: mark,
-                                          suggestion: "\(capturer) captures it, but did not: it failed, errored or was skipped (see its result)")
+                guard let files = capturingFiles?(path.name), let last = files.last else {
+                    throw Self.undefinedVariable(path.name, at: mark, among: definedNames)
+                }
+                let suggestion = files.count == 1 ? "\(last) captures it, but did not: it failed, errored or was skipped (see its result)"
+                    : files.dropLast().joined(separator: ", ")
+                        + " and \(last) capture it, but none did: they failed, errored or were skipped (see their results)"
+                var error = TemplateError("undefined variable '\(path.name)'", at: mark, suggestion: suggestion)
                 error.undefinedName = path.name
                 throw error
             }

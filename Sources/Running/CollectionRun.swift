@@ -29,9 +29,6 @@ public struct CollectionRun: Sendable {
 
     /// Prepares a run of the files `planner` was given (those of `collection`, in order, with the selection of `options`).
     public init(collection: LoadedCollection, planner: RunPlanner, options: RunOptions, transport: any HTTPLoader) {
-        var collection = collection
-        // A variable some file captures is missing only when that capture did not happen: the error says so.
-        collection.scope.capturers = planner.firstCapturers
         self.collection = collection
         self.options = options
         compiled = CompiledChecks(schemas: collection.schemas,
@@ -283,6 +280,13 @@ public struct CollectionRun: Sendable {
 
     /// Runs the steps of a file in order, then says it has finished, so the outcomes of later files may go on.
     private func runFile(_ index: Int, scope: VariableScope, _ context: FileContext) async -> FileResult {
+        var scope = scope
+        // A variable a file captures is missing only when that capture did not happen: the error names the files.
+        let (dependencies, plan) = (dependencies, plan)
+        scope.capturingFiles = { name in
+            guard let variable = dependencies.names.firstIndex(of: name) else { return [] }
+            return dependencies.capturers[variable].prefix { $0 <= index }.map { plan[$0].file.path }
+        }
         let result = await runSteps(of: plan[index].file, index, scope: scope, context)
         await context.outcomes.finish(file: index)
         return result

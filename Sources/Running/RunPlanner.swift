@@ -33,11 +33,6 @@ public struct RunPlanner: Sendable {
     /// Counts the requests of each file.
     private let counter: RequestCounter
 
-    /// The planned file that first captures each captured variable, by the variable's name.
-    var firstCapturers: [String: String] {
-        Dictionary(uniqueKeysWithValues: zip(names, capturers.map { files[$0[0]].file.path }))
-    }
-
     /// Plans `files`, a loaded collection's files in run order, with the steps `selection` selects; lists known in
     /// `scope` (the collection's starting scope) count each element as a request.
     public init(planning files: [RequestFile], selection: TagFilter, scope: VariableScope?) {

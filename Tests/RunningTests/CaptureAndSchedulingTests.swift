@@ -95,13 +95,17 @@ import TestSupport
             "environments/test.yaml": environment(),
             "requests/1.yaml": "request: { url: /a }\ncapture:\n  id: $.id\n",
             "requests/2.yaml": "request: { url: \"/b/{{ id }}\" }\n",
+            "requests/3.yaml": "request: { url: /c }\ncapture:\n  id: $.id\n",
+            "requests/4.yaml": "request: { url: \"/d/{{ id }}\" }\n",
         ])
         defer { collection.remove() }
-        let summary = try await collection.run(ScriptedLoader([.json("{}")]))
-        #expect(summary.outcomes.map(\.verdict) == [.failed, .errored])
+        let summary = try await collection.run(ScriptedLoader([], fallback: .json("{}")))
+        #expect(summary.outcomes.map(\.verdict) == [.failed, .errored, .failed, .errored])
         let error = try #require(summary.outcomes[1].error)
         #expect(error.message == "undefined variable 'id'")
         #expect(error.suggestion == "requests/1.yaml captures it, but did not: it failed, errored or was skipped (see its result)")
+        #expect(summary.outcomes[3].error?.suggestion
+                == "requests/1.yaml and requests/3.yaml capture it, but none did: they failed, errored or were skipped (see their results)")
     }
 
     @Test func aFailedStepSkipsTheRestOfItsFlowOnly() async throws {
