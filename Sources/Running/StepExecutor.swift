@@ -102,8 +102,10 @@ struct StepExecutor: Sendable {
         }
         let duration = start.duration(to: .now)
         outcome.sensitiveValues += jar?.storedCookies.map(\.value).filter { $0.count >= SensitiveText.minimumLength } ?? []
-        // An error of the token request (sent without auth to the token URL) is placed at the tokenURL.
+        // An error of the token request (sent without auth to the token URL) is placed at the tokenURL; the request
+        // itself was not sent, so it has no status.
         var errorLocation = (path: definition.path, mark: definition.request.url.mark)
+        var tokenRequestFailed = false
         if let tokenURL {
             let sent = switch loaded {
             case .success(let response): response.request
@@ -112,11 +114,12 @@ struct StepExecutor: Sendable {
             outcome.sensitiveValues += sent.headers.credentialValues
             if case .failure(let error) = loaded, case .none = error.request.options.auth, error.request.url == tokenURL,
                let location = builder.tokenURLLocation(of: definition, path: definition.path) {
-                errorLocation = location
+                (errorLocation, tokenRequestFailed) = (location, true)
             }
         }
         outcome.duration = duration
         var (result, stopped) = judge(loaded, of: step, outcome: outcome, scope: scope, duration: duration, errorAt: errorLocation)
+        if tokenRequestFailed { result.outcome.statusCode = nil }
         if result.outcome.verdict == .failed || result.outcome.verdict == .errored {
             result.outcome.exchange = Exchange(lastHopOf: loaded)
         }

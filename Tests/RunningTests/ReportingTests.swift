@@ -190,6 +190,8 @@ import TestSupport
         let summary = await CollectionRun(collection: await collection.load(), options: RunOptions(), transport: loader).run()
         let errors = summary.outcomes.map { $0.error.map { "\($0.path ?? ""):\($0.mark.map { "\($0.line):\($0.column)" } ?? "")" } }
         #expect(errors == ["requests/1.yaml:3:23", "environments/test.yaml:3:23", "requests/3.yaml:1:17"], "\(summary.outcomes.map(\.error))")
+        // The requests whose token request failed were not sent: they have no status of their own.
+        #expect(summary.outcomes.map(\.statusCode) == [nil, nil, nil])
     }
 
     /// An access token the OAuth2 loader fetched and sent, and Basic credentials sent decoded, are hidden where a server
