@@ -16,7 +16,8 @@ struct CollectionValidator {
     private var defined: Set<String>
     /// The names defined so far by the environment, `--var`s and the captures of selected requests.
     private var definedWhenSelected: Set<String>
-    /// For each name captured by a request the selection leaves out, the first file capturing it.
+    /// For each name captured by a request the selection leaves out, the first request capturing it: its file, or the
+    /// step of a flow and its file.
     private var capturedWhenLeftOut: [String: String] = [:]
     /// The values known before sending: the environment's variables and secrets, `--var`s, the process environment.
     private let known: VariableScope
@@ -119,7 +120,8 @@ struct CollectionValidator {
             if selected {
                 definedWhenSelected.formUnion(captured)
             } else {
-                for name in captured where capturedWhenLeftOut[name] == nil { capturedWhenLeftOut[name] = file.path }
+                let capturer = file.isFlow ? "step '\(step.name)' of \(file.path)" : file.path
+                for name in captured where capturedWhenLeftOut[name] == nil { capturedWhenLeftOut[name] = capturer }
             }
         }
     }

@@ -58,6 +58,24 @@ import TestSupport
                 == #"when "{{ num }}" is less than "many": was 5 (a number and a string "many" cannot be ordered)"#)
     }
 
+    /// A selection that leaves out the step of a flow capturing what a selected step uses names that step.
+    @Test func aSelectionLeavingOutACapturingStepNamesIt() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/a.yaml": """
+                steps:
+                  - name: create
+                    tags: [create]
+                    request: { url: /create }
+                    capture: { id: $.id }
+                  - request: { url: "/things/{{ id }}" }
+                """,
+        ])
+        defer { collection.remove() }
+        let loaded = await collection.load(selection: TagFilter(excludedTags: ["create"]))
+        #expect(loaded.diagnostics.map(\.message) == ["'id' is captured only by step 'create' of requests/a.yaml, which --exclude-tag create leaves out"])
+    }
+
     @Test func aTagThatSelectsAStepOfAFlowKeepsItsCleanupSteps() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment(),
