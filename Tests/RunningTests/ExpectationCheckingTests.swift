@@ -73,6 +73,17 @@ import TestSupport
         #expect(whole.verdict == .passed, "\(whole.failures.map(\.diagnostic.message))")
     }
 
+    /// A lone template giving a number, against the same digits sent as a string: the types differ, and the message
+    /// says the template gives the number (the hint to quote a literal would not help).
+    @Test func aTemplateGivingANumberAgainstItsDigitsAsAStringSaysTheTypesDiffer() async throws {
+        let result = try await outcome("request: { url: /a }\nexpect:\n  body:\n    $.i: \"{{ n }}\"\n",
+                                       reply: .json(#"{"i": "7"}"#),
+                                       extraFiles: ["environments/test.yaml": environment("variables: { n: 7 }\n")])
+        #expect(result.failures.first?.diagnostic.message
+                == #"body $.i did not match: expected 7, got "7" (a string, not a number 7 as '{{ n }}' gives: the types differ)"#,
+                "\(result.failures)")
+    }
+
     /// A failure whose matcher says why (values that cannot be ordered) carries the reason in its message, also
     /// for a single operator.
     @Test func aFailureSaysWhyValuesCannotBeOrdered() async throws {
