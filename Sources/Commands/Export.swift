@@ -77,7 +77,7 @@ public struct ExportCurl: Sendable {
 
     /// How many query items a URL's text has (as runner parses it, encoded when it does not parse as written).
     private static func queryItemCount(_ url: String) -> Int {
-        let components = URLComponents(string: url) ?? PercentEncoding.encodeURL(url).flatMap(URLComponents.init(string:))
+        let components = PercentEncoding.components(ofURL: url)
         return components?.percentEncodedQueryItems?.count ?? 0
     }
 

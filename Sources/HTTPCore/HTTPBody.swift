@@ -49,18 +49,58 @@ public struct DataBody: HTTPBody {
 
 /// Percent-encoding shared by form bodies, query strings and URLs.
 public enum PercentEncoding {
-    /// A whole URL's text that does not parse as written (spaces, CR, LF) with what a URL cannot hold encoded, while
-    /// `?`, `&`, `#` and existing escapes keep their meaning; nil when it cannot be encoded.
-    public static func encodeURL(_ text: String) -> String? {
-        text.addingPercentEncoding(withAllowedCharacters: urlCharacters)
+    /// A URL as written: parsed as it is, or, when it holds characters a URL cannot (spaces, non-ASCII letters, CR,
+    /// LF, a `%` that starts no escape), with `encodeURL` applied (Foundation's own fallback encodes every `%` again:
+    /// `my%20doc` became `my%2520doc`); nil when it is not a URL either way.
+    public static func components(ofURL text: String) -> URLComponents? {
+        URLComponents(string: text, encodingInvalidCharacters: false)
+            ?? URLComponents(string: encodeURL(text), encodingInvalidCharacters: false)
     }
 
-    /// The characters `encodeURL` keeps.
-    private static let urlCharacters: CharacterSet = {
-        var allowed = CharacterSet.urlQueryAllowed
-        allowed.insert(charactersIn: "#%")
-        return allowed
-    }()
+    /// A URL's text with what a URL cannot hold percent-encoded, byte by byte of its UTF-8 form: letters, digits,
+    /// `-._~`, the punctuation `urlPunctuation` (so `?`, `&`, `#` keep their meaning) and valid `%XX` escapes stay as
+    /// they are; a `%` that starts no escape becomes `%25`. The one rule for a value written into a URL's text.
+    public static func encodeURL(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        var encoded = ""
+        encoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
+               isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) {
+                encoded += String(decoding: bytes[index...(index + 2)], as: UTF8.self)
+                index += 3
+                continue
+            }
+            if isUnreserved(byte) || urlPunctuation.utf8.contains(byte) {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                encoded += "%" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+            index += 1
+        }
+        return encoded
+    }
+
+    /// The punctuation a URL's text keeps as it is, besides `-._~`: what separates and delimits its parts.
+    public static let urlPunctuation = "!$&'()*+,;=:@/?#"
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
+        default: false
+        }
+    }
+
+    /// Letters, digits and `-._~`.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        default: false
+        }
+    }
 
     /// The ASCII bytes an encoding leaves as they are.
     public enum Kept: Sendable {

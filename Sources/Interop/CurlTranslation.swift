@@ -77,7 +77,7 @@ public struct CurlTranslation {
         let templates = TemplateTokens(command.dataInQuery ? Self.appendingQuery(try queryData(), to: written.text) : written.text)
         let escaped = Self.escapingLonePercents(templates.text)
         let text = escaped.text.contains("://") ? escaped.text : "http://" + escaped.text
-        guard var components = URLComponents(string: text) ?? PercentEncoding.encodeURL(text).flatMap(URLComponents.init(string:)),
+        guard var components = PercentEncoding.components(ofURL: text),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = components.host, !host.isEmpty
         else {

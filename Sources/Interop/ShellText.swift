@@ -8,9 +8,8 @@ public enum ShellEncoding: Sendable, Hashable, CaseIterable {
     case none
     /// Escaped for the inside of a JSON string (`"`, `\`, control characters), as in runner's JSON bodies.
     case json
-    /// As runner writes a value into the URL's text: as it is when it holds only characters a URL may hold (and valid
-    /// `%XX` escapes); otherwise, as Foundation then encodes the whole URL, every byte but letters, digits and
-    /// `-._~!$&'()*+,;=:@/?#` percent-encoded (a `%` too).
+    /// As runner writes a value into the URL's text (`PercentEncoding.encodeURL`): every byte but letters, digits,
+    /// `-._~!$&'()*+,;=:@/?#` and valid `%XX` escapes percent-encoded.
     case url
     /// Percent-encoded as runner encodes a `query:` value or a form field: all but letters, digits and `-._~`.
     case query
@@ -26,7 +25,7 @@ public enum ShellEncoding: Sendable, Hashable, CaseIterable {
         switch self {
         case .none: value
         case .json: JSONValue.stringContents(value)
-        case .url: Self.holdsOnlyURLCharacters(value) ? value : Self.percentEncoded(value, keeping: Self.urlPunctuation)
+        case .url: PercentEncoding.encodeURL(value)
         case .query: PercentEncoding.encode(value)
         case .jsonInURL: Self.url.encode(Self.json.encode(value))
         case .jsonInQuery: Self.query.encode(Self.json.encode(value))
@@ -49,8 +48,9 @@ public enum ShellEncoding: Sendable, Hashable, CaseIterable {
         return "\"$(printf '%s\\n' \"$\(name)\"" + programs.map { " | LC_ALL=C awk '\($0)'" }.joined() + ")\""
     }
 
-    private static let urlProgram = percentProgram(keeping: urlPunctuation.replacingOccurrences(of: "'", with: #"\047"#), unlessValid: true)
-    private static let queryProgram = percentProgram(keeping: "", unlessValid: false)
+    private static let urlProgram = percentProgram(keeping: PercentEncoding.urlPunctuation.replacingOccurrences(of: "'", with: #"\047"#),
+                                                   escapes: true)
+    private static let queryProgram = percentProgram(keeping: "", escapes: false)
 
     /// Reads the value's lines back into one text (`s`).
     private static let joinLines = #"{ s = s (NR > 1 ? "\n" : "") $0 }"#
@@ -61,42 +61,13 @@ public enum ShellEncoding: Sendable, Hashable, CaseIterable {
         + joinLines
         + #" END { n = length(s); for (i = 1; i <= n; i++) { c = substr(s, i, 1); if (c in e) c = e[c]; printf "%s", c } }"#
 
-    /// An awk program percent-encoding every byte of its input but letters, digits, `-._~` and `kept` (an awk string);
-    /// with `unlessValid`, the input is printed as it is when it holds only those and valid `%XX` escapes.
-    private static func percentProgram(keeping kept: String, unlessValid: Bool) -> String {
-        let valid = #"t = s; gsub(/%[0-9A-Fa-f][0-9A-Fa-f]/, "", t); if (t ~ /^[0-9A-Za-z._~!$&\047()*+,;=:@\/?#-]*$/) { printf "%s", s; exit } "#
-        return #"BEGIN { for (i = 1; i < 256; i++) o[sprintf("%c", i)] = i } "# + joinLines + " END { " + (unlessValid ? valid : "")
-            + #"n = length(s); for (i = 1; i <= n; i++) { c = substr(s, i, 1); "#
+    /// An awk program percent-encoding every byte of its input but letters, digits, `-._~` and `kept` (an awk string),
+    /// and with `escapes`, valid `%XX` escapes too.
+    private static func percentProgram(keeping kept: String, escapes: Bool) -> String {
+        let escape = #"if (c == "%" && substr(s, i + 1, 2) ~ /^[0-9A-Fa-f][0-9A-Fa-f]$/) { printf "%s", substr(s, i, 3); i += 2; continue } "#
+        return #"BEGIN { for (i = 1; i < 256; i++) o[sprintf("%c", i)] = i } "# + joinLines + " END { "
+            + #"n = length(s); for (i = 1; i <= n; i++) { c = substr(s, i, 1); "# + (escapes ? escape : "")
             + #"if (c ~ /[0-9A-Za-z._~-]/ || index(""# + kept + #"", c)) printf "%s", c; else printf "%%%02X", o[c] } }"#
-    }
-
-    /// The punctuation runner's URLs keep as it is, besides `-._~`.
-    private static let urlPunctuation = "!$&'()*+,;=:@/?#"
-
-    /// Whether `value` holds only letters, digits, `-._~`, `urlPunctuation` and valid `%XX` escapes.
-    private static func holdsOnlyURLCharacters(_ value: String) -> Bool {
-        var bytes = value.utf8[...]
-        while let byte = bytes.popFirst() {
-            if byte == UInt8(ascii: "%") {
-                guard bytes.count >= 2, bytes.prefix(2).allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }) else { return false }
-                bytes = bytes.dropFirst(2)
-            } else if !isUnreserved(byte), !urlPunctuation.utf8.contains(byte) {
-                return false
-            }
-        }
-        return true
-    }
-
-    /// Letters, digits and `-._~`.
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        byte < 0x80 && PercentEncoding.encode(String(UnicodeScalar(byte))).utf8.count == 1
-    }
-
-    /// Every byte of `value` but letters, digits, `-._~` and `kept` percent-encoded.
-    private static func percentEncoded(_ value: String, keeping kept: String) -> String {
-        value.utf8.map { byte in
-            isUnreserved(byte) || kept.utf8.contains(byte) ? String(UnicodeScalar(byte)) : "%" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-        }.joined()
     }
 }
 

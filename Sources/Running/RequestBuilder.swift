@@ -63,9 +63,7 @@ public struct RequestBuilder: Sendable {
     private func url(_ template: Template, path: String, scope: VariableScope) throws(RunFailure) -> URLComponents {
         let text = try resolve(template, path: path, scope: scope)
         // Percent-encoding is a fallback for text that does not parse as it is, so most URLs never pay for it.
-        guard let components = URLComponents(string: text)
-            ?? URLComponents(string: PercentEncoding.encodeURL(text) ?? text)
-        else {
+        guard let components = PercentEncoding.components(ofURL: text) else {
             throw RunFailure(.error("'\(text)' is not a valid URL", path: path, at: template.mark))
         }
         if let problem = components.requestURLProblem {
@@ -243,7 +241,7 @@ public struct RequestBuilder: Sendable {
 
     /// An absolute URL as is, or a relative one joined to the environment's baseURL.
     private func absoluteURL(_ text: String) -> URL? {
-        guard let components = URLComponents(string: text) else { return nil }
+        guard let components = PercentEncoding.components(ofURL: text) else { return nil }
         if components.scheme != nil { return components.url }
         guard let server else { return nil }
         return server.complete(HTTPRequest(components: components)).url

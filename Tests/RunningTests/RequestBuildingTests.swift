@@ -219,6 +219,13 @@ import TestSupport
             "requests/a.yaml": "request: { url: '/items/a%2Fb?q=1&r=%20#frag' }\n",
         ])
         #expect(kept.url?.absoluteString == "http://api.test/v1/items/a%2Fb?q=1&r=%20#frag")
+        // Escapes written beside characters that need encoding are kept, not encoded again (`%20` as `%2520`).
+        let mixed = try await firstRequest([
+            "environments/test.yaml": environment(),
+            "requests/a.yaml": "request: { url: '/files/my%20doc/v 2/a%2Fb/50%?x=%41&f=a%26b&y=é' }\n",
+        ])
+        #expect(mixed.components.percentEncodedPath == "/v1/files/my%20doc/v%202/a%2Fb/50%25")
+        #expect(mixed.components.percentEncodedQuery == "x=%41&f=a%26b&y=%C3%A9")
     }
 
     @Test func aNonASCIIHostIsSentAsBefore() async throws {
