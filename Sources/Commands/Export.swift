@@ -58,7 +58,8 @@ public struct ExportCurl: Sendable {
             Console.error(DiagnosticRenderer.render(problems, sources: loaded.sources, color: false))
             return .invalidCollection
         }
-        Console.out(commands.joined(separator: "\n\n"))
+        let defaults = references.defaults.isEmpty ? [] : [references.defaults.joined(separator: "\n")]
+        Console.out((defaults + commands).joined(separator: "\n\n"))
         return .success
     }
 
@@ -160,14 +161,32 @@ private struct References {
     private var meanings: [String: String] = [:]
     /// The secrets whose values hold CR, LF or NUL, which no header may hold.
     private var unsendableSecrets: Set<String> = []
+    /// The lines giving secrets their defaults when their variables are unset or empty, as `run` does.
+    private(set) var defaults: [String] = []
+    /// The paths the collection's templates read into each variable (`graceIds[0]`), for captured values.
+    var usedPaths: [String: [[VariablePath.Component]]] = [:]
 
     /// The collection's starting scope with every secret and process environment variable as a placeholder; a secret's
     /// value is also hidden where a variable that used it holds it.
     mutating func hide(loaded: LoadedCollection) -> VariableScope {
         var scope = loaded.scope
-        let environmentNames = loaded.environment.map { SecretVariables.names(in: $0, sources: loaded.sources) } ?? [:]
+        let use = { (template: Template, paths: inout [String: [[VariablePath.Component]]]) in
+            for case (.variable(let path), _) in template.expressions { paths[path.name, default: []].append(path.components) }
+        }
+        for file in loaded.files {
+            file.forEachControlTemplate { use($0, &usedPaths) }
+            for step in file.steps {
+                step.forEachTemplate { use($0, &usedPaths) }
+                step.forEachControlTemplate { use($0, &usedPaths) }
+            }
+        }
+        let definitions = loaded.environment.map { SecretVariables.definitions(in: $0, sources: loaded.sources) } ?? [:]
         for secret in loaded.environment?.secrets ?? [] {
-            let variable = ShellText.variableName(environmentNames[secret.name] ?? secret.name)
+            let variable = ShellText.variableName(definitions[secret.name]?.env.value ?? secret.name)
+            // A secret's default is what `run` uses when its variable is unset or empty; the script does the same.
+            if let fallback = definitions[secret.name]?.defaultValue?.value {
+                defaults.append("[ -n \"${\(variable)-}\" ] || \(variable)=\(ShellText.quote(fallback))")
+            }
             scope.define(secret.name, .string(placeholders.placeholder(for: variable)), in: .environment, secret: true)
             if secret.value.count >= ResolvedSecret.shortestHiddenInText { placeholders.hiddenValues.append((secret.value, variable)) }
             meanings[variable] = "the secret '\(secret.name)'"
@@ -253,12 +272,12 @@ private struct References {
         return .string(placeholders.placeholder(for: variable))
     }
 
-    /// Defines captured names as placeholders: their values come from responses, unknown before a run.
+    /// Defines captured names as placeholders: their values come from responses, unknown before a run; a capture the
+    /// templates read into (`{{ graceIds[0] }}`) holds a placeholder for each value they reach (`$graceIds_0`).
     mutating func capture(_ names: [String], in scope: inout VariableScope) {
         for name in names {
-            let variable = ShellText.variableName(name)
-            scope.define(name, .string(placeholders.placeholder(for: variable)), in: .capture)
-            meanings[variable] = "captured as '\(name)' from an earlier response when the collection runs: set it before running the command"
+            let meaning = "captured as '\(name)' from an earlier response when the collection runs: set it before running the command"
+            scope.define(name, placeholders(for: VariablePath(name: name), leading: usedPaths[name] ?? [], meaning: meaning), in: .capture)
         }
     }
 

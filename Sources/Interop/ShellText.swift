@@ -140,7 +140,7 @@ public struct ShellText: Sendable, Hashable {
     }
 
     /// `text` unquoted when safe, else in single quotes.
-    private static func quote(_ text: String) -> String {
+    public static func quote(_ text: String) -> String {
         guard text.isEmpty || !text.unicodeScalars.allSatisfy(isSafe) else { return text }
         return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }

@@ -138,6 +138,49 @@ import Testing
         }
     }
 
+    /// A secret's default is used when its variable is unset, as `run` uses it; a path into a captured value
+    /// (`{{ ids[1] }}`) is a reference of its own (`$ids_1`).
+    @Test(.enabled(if: curl != nil, "curl is not installed: the exported commands cannot be run"))
+    func exportedCommandsUseSecretDefaultsAndPathsIntoCaptures() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.stop() } }
+        try await Self.inFolder { folder in
+            try Self.write("""
+                baseURL: http://127.0.0.1:{{ port }}
+                variables: { port: 1 }
+                secrets:
+                  pw: { env: INTEROP_UNSET_PASSWORD, default: "def pass" }
+                """, to: "environments/test.yaml", in: folder)
+            try Self.write("request: { method: POST, url: /echo/json, json: { p: \"{{ pw }}\" } }\ncapture: { ids: $.ids }\n",
+                           to: "requests/01.yaml", in: folder)
+            try Self.write("request: { url: \"/echo/items/{{ ids[1] }}\" }\n", to: "requests/02.yaml", in: folder)
+            let export = try await RunnerProcess.run(["export", "curl", "requests", "--env", "test", "--var", "port=\(server.port)"],
+                                                     in: folder, environment: Self.environment)
+            #expect(export.exitCode == 0, "\(export.stderr)")
+            #expect(export.stdout.hasPrefix("[ -n \"${INTEROP_UNSET_PASSWORD-}\" ] || INTEROP_UNSET_PASSWORD='def pass'\n"), "\(export.stdout)")
+            #expect(export.stdout.contains("# $ids_1: 'ids[1]' of captured as 'ids'"), "\(export.stdout)")
+            var environment = Self.environment
+            environment["ids_1"] = "7"
+            let shell = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"), ["-c", "set -e\n" + export.stdout],
+                                                    in: folder, environment: environment)
+            #expect(shell.exitCode == 0, "\(shell.stderr)")
+            let received = server.receivedRequests()
+            try #require(received.count == 2)
+            #expect(received[0].bodyText == #"{"p":"def pass"}"#)
+            #expect(received[1].path == "/echo/items/7")
+        }
+    }
+
+    /// The README's command on the example collection: every request exports, in each environment.
+    @Test(arguments: ["local", "qa"])
+    func theExampleCollectionExports(environment name: String) async throws {
+        let secrets = ["QA_PASSWORD": "qa-password-1", "QA_CLIENT_SECRET": "qa-client-secret-1"]
+        let export = try await RunnerProcess.run(["export", "curl", "requests/", "--env", name], in: Repository.url("."),
+                                                 environment: Self.environment.merging(secrets) { $1 })
+        #expect(export.exitCode == 0, "\(export.stderr)")
+        #expect(export.stdout.components(separatedBy: "\ncurl ").count > 20, "\(export.stdout)")
+    }
+
     @Test func badCommandsAreLocatedAndNothingIsWritten() async throws {
         try await Self.inFolder { folder in
             try Self.write("curl https://a.example.com/ok\ncurl 'https://a.example.com/x -H 'A: b'\n", to: "bad.txt", in: folder)
