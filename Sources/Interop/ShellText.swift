@@ -189,7 +189,7 @@ public struct ValuePlaceholders: Sendable {
         var rest = Substring(text)
         let opening = "~rv\(nonce)~"
         while let start = rest.range(of: opening) {
-            appendLiteral(rest[..<start.lowerBound], to: &segments)
+            appendLiteral(rest[..<start.lowerBound], to: &segments, at: encoding)
             let afterOpening = rest[start.upperBound...]
             guard let end = afterOpening.firstIndex(of: "~") else {
                 rest = afterOpening
@@ -198,27 +198,33 @@ public struct ValuePlaceholders: Sendable {
             segments.append(.variable(String(afterOpening[..<end]), encoding))
             rest = afterOpening[afterOpening.index(after: end)...]
         }
-        appendLiteral(rest, to: &segments)
+        appendLiteral(rest, to: &segments, at: encoding)
         return ShellText(segments)
     }
 
     /// Each hidden value in every form runner writes it, with the variable and the encoding that give that form, the
-    /// longest first.
-    private var hiddenForms: [(text: String, variable: String, encoding: ShellEncoding)] {
+    /// longest first; where encodings give the same text (a value of letters only), the one of the place the text
+    /// goes (`place`) first: the command then encodes whatever value the variable holds when it runs.
+    private func hiddenForms(at place: ShellEncoding) -> [(text: String, variable: String, encoding: ShellEncoding)] {
         var forms: [(text: String, variable: String, encoding: ShellEncoding)] = []
         for entry in hiddenValues where !entry.value.isEmpty {
-            for encoding in ShellEncoding.allCases {
+            for encoding in [place] + ShellEncoding.allCases.filter({ $0 != place }) {
                 let text = encoding.encode(entry.value)
-                if !forms.contains(where: { $0.text == text }) { forms.append((text, entry.variable, encoding)) }
+                if !forms.contains(where: { $0.text == text && $0.variable == entry.variable }) {
+                    forms.append((text, entry.variable, encoding))
+                }
             }
         }
-        return forms.sorted { $0.text.count > $1.text.count }
+        // Among forms of the same length the earlier (the place's encoding) stays first.
+        return forms.enumerated().sorted { left, right in
+            left.element.text.count != right.element.text.count ? left.element.text.count > right.element.text.count : left.offset < right.offset
+        }.map(\.element)
     }
 
-    /// Appends literal text, with hidden values in it as variables.
-    private func appendLiteral(_ text: Substring, to segments: inout [ShellText.Segment]) {
+    /// Appends literal text going where runner encodes values as `place`, with hidden values in it as variables.
+    private func appendLiteral(_ text: Substring, to segments: inout [ShellText.Segment], at place: ShellEncoding = .none) {
         guard !text.isEmpty else { return }
-        let forms = hiddenForms
+        let forms = hiddenForms(at: place)
         var rest = text
         while let first = forms.compactMap({ form in rest.range(of: form.text).map { (form, $0) } })
             .min(by: { $0.1.lowerBound < $1.1.lowerBound }) {

@@ -55,6 +55,17 @@ import YAML
         }
     }
 
+    /// A hidden value every encoding writes alike (letters only, at export time) is encoded as its place encodes
+    /// values: the variable may hold anything when the command runs.
+    @Test func aHiddenValueEveryEncodingWritesAlikeIsEncodedAsItsPlaceNeeds() throws {
+        var placeholders = ValuePlaceholders(nonce: "abc")
+        placeholders.hiddenValues = [("simple", "PW")]
+        for place in ShellEncoding.allCases {
+            #expect(placeholders.shellText("[simple]", encoding: place).segments == [.literal("["), .variable("PW", place), .literal("]")],
+                    "\(place)")
+        }
+    }
+
     @Test func shellVariableNamesAreValid() {
         #expect(ShellText.variableName("user-id") == "user_id")
         #expect(ShellText.variableName("2fa") == "_2fa")
