@@ -281,15 +281,21 @@ public struct CurlTranslation {
             return .multipart(try command.formParts.map { part throws(InteropProblem) in try multipartPart(part.argument, literal: part.literal) })
         }
         guard !command.data.isEmpty else { return nil }
-        if let file = try fileBody() { return .file(file) }
-        let contentTypeIndex = headers.firstIndex { HTTPHeaders.sameName($0.name, "Content-Type") }
-        let contentType = contentTypeIndex.map { headers[$0].value.lowercased() }
-        let mediaType = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }
-        let text = try dataText()
         let sentAsJSON = command.data.contains { $0.kind == .json }
         if sentAsJSON, !headers.contains(where: { HTTPHeaders.sameName($0.name, "Accept") }) {
             headers.append(("Accept", "application/json", command.mark))
         }
+        let contentTypeIndex = headers.firstIndex { HTTPHeaders.sameName($0.name, "Content-Type") }
+        if let file = try fileBody() {
+            // The Content-Type curl sends with a file's data: JSON for --json, a form's for -d and --data-binary.
+            if contentTypeIndex == nil {
+                headers.append(("Content-Type", sentAsJSON ? "application/json" : "application/x-www-form-urlencoded", command.mark))
+            }
+            return .file(file)
+        }
+        let contentType = contentTypeIndex.map { headers[$0].value.lowercased() }
+        let mediaType = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }
+        let text = try dataText()
         if sentAsJSON || contentType?.contains("json") == true || contentType == nil,
            let value = try? JSONValue.parse(text), sentAsJSON || contentType != nil || value.isListOrObject {
             guard let changed = JSONNumbers.firstChanged(in: text) else {

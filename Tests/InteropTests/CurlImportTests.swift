@@ -272,6 +272,17 @@ import Testing
         #expect(CurlImportTests.header("content-type", of: document) == "application/x-www-form-urlencoded")
     }
 
+    /// A file's data gets the Content-Type curl sends with it: JSON (and Accept) for --json, a form's for -d and
+    /// --data-binary; a Content-Type the command gives wins.
+    @Test(arguments: [("--json @b.json", "application/json", "application/json"), ("-d @b.txt", "application/x-www-form-urlencoded", nil),
+                      ("--data-binary @b.bin -H 'Content-Type: image/png'", "image/png", nil)])
+    func aFileBodyHasTheContentTypeCurlSends(data: String, contentType: String, accept: String?) throws {
+        let document = try Self.document("curl http://127.0.0.1:1/post " + data)
+        guard case .file? = document.body else { Issue.record("not a file: \(document.yaml)"); return }
+        #expect(CurlImportTests.header("content-type", of: document) == contentType)
+        #expect(CurlImportTests.header("accept", of: document) == accept)
+    }
+
     @Test func dataURLEncodeSendsItsNameAsWritten() throws {
         let document = try Self.document("curl http://127.0.0.1:1/post --data-urlencode 'a%20b=c d'")
         guard case .form(let fields)? = document.body else { Issue.record("not a form: \(document.yaml)"); return }
