@@ -1,4 +1,5 @@
 public import YAML
+import CollectionFormat
 
 /// One word of a shell command as the shell would pass it (quotes removed, escapes applied), and where it starts.
 public struct ShellWord: Sendable, Hashable {
@@ -51,7 +52,26 @@ public struct InteropProblem: Error, Sendable, Hashable {
             [value] + value.split(whereSeparator: \.isNewline).map(String.init).filter { $0.count > 1 && $0 != value }
         }
         let hidden = Set(values).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
-        return hidden.reduce(line) { $0.replacingOccurrences(of: $1, with: "***") }
+        return hidden.reduce(line) { text, value in
+            value.count >= ResolvedSecret.shortestHiddenInText ? text.replacingOccurrences(of: value, with: "***")
+                : wholeValuesHidden(value, in: text)
+        }
+    }
+
+    /// `text` with `value` (too short to hide inside other text: `x` would hide every letter x) as `***` where it is a
+    /// whole value: after `=`, `:`, a quote or a space, and before `;`, `&`, `,`, a quote, a space or the end of a line.
+    private static func wholeValuesHidden(_ value: String, in text: String) -> String {
+        var result = ""
+        var rest = text[...]
+        while let range = rest.range(of: value) {
+            let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
+            let after = range.upperBound == text.endIndex ? nil : text[range.upperBound]
+            let starts = before.map { "=:\"' ".contains($0) } ?? true
+            let ends = after.map { ";&,\"' \n".contains($0) } ?? true
+            result += rest[..<range.lowerBound] + (starts && ends ? "***" : value)
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
     }
 
     /// The same problem, in command `number`.

@@ -114,6 +114,10 @@ import Testing
         let literal = try #require(Self.shop.warnings.first { $0.problem.message.hasPrefix("the apiKey is written") })
         #expect(InteropProblem.redacted(#"{"key": "value", "value": "literal-key-123"}"#, hiding: [literal.problem])
                 == #"{"key": "value", "value": "***"}"#)
+        // A credential too short to hide inside other text is hidden where it is a whole value only.
+        #expect(InteropProblem.redacted(#"export (at /exec/6): "value":"x", curl -b 'a=1; b=2' http://127.0.0.1:18800/x"#, hiding: [],
+                                        also: ["x", "1"])
+                == #"export (at /exec/6): "value":"***", curl -b 'a=***; b=2' http://127.0.0.1:18800/x"#)
         #expect(Self.warnings(of: Self.shop).contains { $0.hasPrefix("the setting 'disableBodyPruning' is not translated") })
         let login = try Self.file("requests/01-session/01-log-in.yaml", of: Self.loopback)
         #expect(login.contains("\nauth: none\n"))
