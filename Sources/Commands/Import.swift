@@ -1,6 +1,7 @@
 import CollectionFormat
 import Foundation
 import Interop
+import Reporting
 
 /// `runner import curl INPUT [--out PATH] [--force]`: curl commands (an argument, a file of them, or `-` for standard
 /// input) as request files, printed or written all at once, never half of them.
@@ -145,7 +146,8 @@ enum ImportProblems {
                       credentials: [String], sources: SourceCache) {
         let problems = (errors + warnings).map(\.problem)
         // Messages and hints may quote the input (a script line of a Postman test): they hide what the quoted lines hide.
-        let redacted = { (text: String) in InteropProblem.redacted(text, hiding: problems, also: credentials) }
+        // Controls in the input (an escape sequence pasted with a command) are shown escaped, never sent to the terminal.
+        let redacted = { (text: String) in TerminalText.printable(InteropProblem.redacted(text, hiding: problems, also: credentials)) }
         let diagnostics = errors.map { Diagnostic.error(redacted($0.problem.locatedMessage), path: $0.file, at: $0.problem.mark,
                                                         suggestion: $0.problem.suggestion.map(redacted)) }
             + warnings.map { Diagnostic.warning(redacted($0.problem.locatedMessage), path: $0.file, at: $0.problem.mark,

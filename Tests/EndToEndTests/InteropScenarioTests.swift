@@ -193,6 +193,10 @@ import Testing
             let option = try await RunnerProcess.run(["import", "curl", "curl https://a.example.com --frob"], in: folder,
                                                      environment: Self.environment)
             #expect(option.exitCode == 2 && option.stderr.contains("<command>:1:28: error: command 1: unknown curl option '--frob'"))
+            // Controls in the input are shown escaped: an escape sequence never reaches the terminal.
+            let escape = try await RunnerProcess.run(["import", "curl", "curl https://a.example.com --x\u{1B}]0;PWNED\u{7}"], in: folder,
+                                                     environment: Self.environment)
+            #expect(escape.exitCode == 2 && !escape.stderr.contains("\u{1B}") && escape.stderr.contains(#"--x\u{1B}]0"#), "\(escape.stderr)")
         }
     }
 
