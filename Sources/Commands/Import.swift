@@ -68,7 +68,8 @@ public struct ImportCurl: Sendable {
         do {
             try StagedFolder.write(zip(targets, documents).map { ($0.lastPathComponent, $1.yaml) }, into: placement.directory)
         } catch {
-            Console.error("error: cannot write into '\(placement.out)': \(error.localizedDescription)\nnothing was written")
+            let reason = (error as? StagedFolder.WriteProblem)?.description ?? error.localizedDescription
+            Console.error("error: cannot write into '\(placement.out)': \(reason)\nnothing was written")
             return .badCommandLine
         }
         for target in targets { Console.out("wrote \(target.path)") }
@@ -202,9 +203,17 @@ enum StagedFolder {
 
     /// Writes `files` (paths relative to `directory`) file by file, each replacing the file at its place: staged first,
     /// then the staged folder moved to `directory` when it does not exist yet, else each file renamed into place (its
-    /// folders created). On failure nothing new stays behind; the files already replaced stay replaced.
+    /// folders created), what it replaces kept aside until all are in place. On failure everything is as it was: the
+    /// new files removed, the replaced ones put back. A place taken by a folder fails before anything is moved.
     static func write(_ files: [(path: String, text: String)], into directory: URL) throws {
         let manager = FileManager.default
+        for file in files {
+            let target = directory.appendingPathComponent(file.path)
+            var isFolder: ObjCBool = false
+            if manager.fileExists(atPath: target.path, isDirectory: &isFolder), isFolder.boolValue {
+                throw WriteProblem(description: "'\(target.path)' is a folder, and runner import replaces files only")
+            }
+        }
         let staging = try stage(files, beside: directory)
         defer { try? manager.removeItem(at: staging) }
         if !manager.fileExists(atPath: directory.path) {
@@ -212,20 +221,37 @@ enum StagedFolder {
             return
         }
         var created: [URL] = []
+        var replaced: [(target: URL, kept: URL)] = []
         do {
-            for file in files {
+            for (index, file) in files.enumerated() {
                 let target = directory.appendingPathComponent(file.path)
-                let existed = manager.fileExists(atPath: target.path)
                 try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                guard rename(staging.appendingPathComponent(file.path).path, target.path) == 0 else {
-                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path])
+                if manager.fileExists(atPath: target.path) {
+                    let kept = staging.appendingPathComponent(".replaced-\(index)")
+                    try renaming(target, to: kept)
+                    replaced.append((target, kept))
+                } else {
+                    created.append(target)
                 }
-                if !existed { created.append(target) }
+                try renaming(staging.appendingPathComponent(file.path), to: target)
             }
         } catch {
             for url in created.reversed() { try? manager.removeItem(at: url) }
+            for (target, kept) in replaced.reversed() { try? renaming(kept, to: target) }
             throw error
         }
+    }
+
+    /// Renames `source` to `target` (replacing a file there), or says why it cannot.
+    private static func renaming(_ source: URL, to target: URL) throws {
+        guard rename(source.path, target.path) == 0 else {
+            throw WriteProblem(description: "cannot write '\(target.path)': \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// A file that cannot be written, and why.
+    struct WriteProblem: Error, CustomStringConvertible {
+        let description: String
     }
 
     /// Puts `staging` in the place of `target`: moved there, or, with `replacing`, swapped with what is there (which
