@@ -55,7 +55,11 @@ public struct CurlExport {
         var headers = request.headers
         // curl writes the multipart Content-Type itself, with the boundary of the parts it sends.
         if !(request.body is MultipartBody) { headers.addMissing(from: request.body.additionalHeaders) }
-        for header in headers { words.append([.literal("-H"), placeholders.shellText("\(header.name): \(header.value)")]) }
+        for header in headers {
+            // curl drops a header written `Name: ` with nothing after it; `Name;` is how it sends one empty.
+            let field = header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
+            words.append([.literal("-H"), placeholders.shellText(field)])
+        }
         switch request.options.auth {
         case .none: break
         case let .basic(username, password): words.append([.literal("-u"), placeholders.shellText("\(username):\(password)")])

@@ -104,7 +104,7 @@ import Testing
                   method: POST
                   url: /echo/users
                   query: { page: 2, tag: [a, "b c"] }
-                  headers: { X-Trace: "it's t-1" }
+                  headers: { X-Trace: "it's t-1", X-Empty: "" }
                   json: { name: Arthur, quota: 10, token: "{{ token }}" }
                 auth: { bearer: "{{ token }}" }
                 """, to: "requests/01-create.yaml", in: folder)
@@ -127,7 +127,7 @@ import Testing
             for (byRunner, byCurl) in zip(received[0..<2], received[2..<4]) {
                 #expect(byCurl.method == byRunner.method)
                 #expect(byCurl.uri == byRunner.uri)
-                for name in ["Authorization", "Content-Type", "X-Trace", "X-Team"] {
+                for name in ["Authorization", "Content-Type", "X-Trace", "X-Team", "X-Empty"] {
                     #expect(byCurl.header(name) == byRunner.header(name), "\(name)")
                 }
                 #expect(byCurl.formItems.map(\.value) == byRunner.formItems.map(\.value))
