@@ -97,16 +97,12 @@ struct OutputPlacement: Sendable {
     /// The path of each document's file, names made unique by `-2`, `-3`.
     func targets(for documents: [RequestDocument]) -> [URL] {
         guard isDirectory else { return [URL(fileURLWithPath: out)] }
-        var used: Set<String> = []
-        return documents.map { document in
-            let name = document.suggestedFileName
-            var candidate = name
-            var number = 2
-            while !used.insert(candidate).inserted {
-                candidate = String(name.dropLast(5)) + "-\(number).yaml"
-                number += 1
-            }
-            return URL(fileURLWithPath: PathJoin.join(out, candidate))
+        // Several commands are numbered in their order, which runner's lexical order of files then keeps (a login
+        // before what needs its token).
+        let digits = max(2, String(documents.count).count)
+        return documents.enumerated().map { index, document in
+            let number = String(repeating: "0", count: digits - String(index + 1).count) + String(index + 1)
+            return URL(fileURLWithPath: PathJoin.join(out, documents.count > 1 ? "\(number)-\(document.suggestedFileName)" : document.suggestedFileName))
         }
     }
 

@@ -234,13 +234,13 @@ import Testing
             #expect(text.hasPrefix("name: POST /ping\n"))
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("requests").path) == ["ping.yaml"])
             // A place taken by a folder fails the whole write, before anything is replaced.
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent("many/get-b.yaml"), withIntermediateDirectories: true)
-            try Self.write("old", to: "many/get-a.yaml", in: folder)
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("many/02-get-b.yaml"), withIntermediateDirectories: true)
+            try Self.write("old", to: "many/01-get-a.yaml", in: folder)
             try Self.write("curl https://api.example.com/a\ncurl https://api.example.com/b\n", to: "two.txt", in: folder)
             let folderInTheWay = try await RunnerProcess.run(["import", "curl", "two.txt", "--out", "many", "--force"], in: folder,
                                                              environment: Self.environment)
-            #expect(folderInTheWay.exitCode == 1 && folderInTheWay.stderr.contains("get-b.yaml' is a folder"), "\(folderInTheWay.stderr)")
-            #expect(try String(contentsOf: folder.appendingPathComponent("many/get-a.yaml"), encoding: .utf8) == "old")
+            #expect(folderInTheWay.exitCode == 1 && folderInTheWay.stderr.contains("02-get-b.yaml' is a folder"), "\(folderInTheWay.stderr)")
+            #expect(try String(contentsOf: folder.appendingPathComponent("many/01-get-a.yaml"), encoding: .utf8) == "old")
         }
     }
 
