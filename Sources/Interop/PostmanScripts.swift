@@ -82,6 +82,8 @@ struct PostmanScripts {
     let owner: String
     private var aliases: [String: Subject] = [:]
     private(set) var checks = PostmanChecks()
+    /// The script line being translated, where a variable it reads is first used.
+    private var line: PostmanValue?
 
     /// The chai words that only make an assertion read well.
     private static let fillers: Set<String> = ["to", "be", "been", "is", "that", "which", "and", "has", "have", "with", "at", "of",
@@ -125,6 +127,7 @@ struct PostmanScripts {
 
     /// Translates one line of a test script, listing each statement that is not translated.
     private mutating func translate(line: String, number: Int, at place: PostmanValue) {
+        self.line = place
         for statement in statements(of: line) where !PostmanScriptText.onlyCloses(statement) {
             guard !translate(statement) else { continue }
             notes.warn("\(owner): test script line \(number) is not translated: \(statement)", at: place,
@@ -364,7 +367,12 @@ struct PostmanScripts {
     private func expectedValue(_ text: String) -> JSONValue? {
         if let json = try? JSONValue.parse(text.trimmingCharacters(in: .whitespaces)) { return json }
         if let string = PostmanScriptText.stringLiteral(text) { return .string(string) }
-        if case .variable(let name)? = subject(text) { return .string("{{ \(PostmanTemplate.sanitized(name)) }}") }
+        if case .variable(let name)? = subject(text) {
+            // A variable the expectation reads is listed like one a request uses, when no environment defines it.
+            let variable = PostmanTemplate.sanitized(name)
+            if let line { notes.use(variable, at: line) }
+            return .string("{{ \(variable) }}")
+        }
         return nil
     }
 

@@ -265,6 +265,18 @@ import Testing
         #expect(empty.problem.message.hasPrefix("the collection has no request"))
     }
 
+    /// A variable only a translated test reads (`pm.environment.get('expected')`) is listed like one a request uses.
+    @Test func aVariableOnlyATestReadsIsListed() throws {
+        let result = Self.read(json: """
+            {"info": {"name": "x"}, "item": [{"name": "one", "request": {"url": "https://a.example.com/get"},
+              "event": [{"listen": "test", "script": {"exec": [
+                "pm.expect(pm.response.json().args.x).to.eql(pm.environment.get('expected'));"
+              ]}}]}]}
+            """)
+        #expect(Self.warnings(of: result).contains { $0.hasPrefix("the variable 'expected' is defined in no environment written") },
+                "\(Self.warnings(of: result))")
+    }
+
     @Test func everyItemWithoutARequestIsLocatedAndNothingIsWritten() throws {
         let result = Self.read(json: """
             {"info": {"name": "x"}, "item": [
