@@ -193,9 +193,16 @@ public struct CurlTranslation {
             }
             add(name, value, at: header.mark)
         }
+        // A Cookie header written with -H is all curl sends: it leaves the -b cookies out then.
+        let cookieHeader = fields.contains { HTTPHeaders.sameName($0.name, "Cookie") }
         for cookie in command.cookies {
             guard cookie.text.contains("=") else {
                 warn("'-b \(cookie.text)' reads cookies from a file, which a request file cannot name: not translated", at: cookie.mark)
+                continue
+            }
+            guard !cookieHeader else {
+                warn("'-b' cookies are not sent beside a Cookie header given with -H (curl sends the header alone): not translated",
+                     at: cookie.mark, hiding: [cookie.text])
                 continue
             }
             add("Cookie", cookie.text, at: cookie.mark)

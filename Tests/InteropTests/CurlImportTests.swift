@@ -283,6 +283,14 @@ import Testing
         #expect(CurlImportTests.header("accept", of: document) == accept)
     }
 
+    /// Beside a Cookie header written with -H, curl sends that header alone: the -b cookies are left out, listed.
+    @Test func cookiesBesideACookieHeaderAreLeftOutAsCurlLeavesThem() throws {
+        let result = CurlImport.read("curl -b 'session=abc123' -H 'Cookie: extra=1' http://127.0.0.1:1/cookies")
+        let document = try #require(result.requests.first?.document)
+        #expect(CurlImportTests.header("cookie", of: document) == "extra=1")
+        #expect(result.warnings.contains { $0.message.hasPrefix("'-b' cookies are not sent beside a Cookie header") })
+    }
+
     @Test func dataURLEncodeSendsItsNameAsWritten() throws {
         let document = try Self.document("curl http://127.0.0.1:1/post --data-urlencode 'a%20b=c d'")
         guard case .form(let fields)? = document.body else { Issue.record("not a form: \(document.yaml)"); return }
