@@ -30,7 +30,11 @@ struct PostmanEnvironmentDocument {
     /// process environment (its value is never written), a disabled one left out and listed.
     mutating func add(_ entries: [PostmanValue], notes: PostmanNotes) {
         for entry in entries {
-            guard let key = entry["key"]?.text else { continue }
+            guard let key = entry["key"]?.text else {
+                notes.warn("an entry of 'values' is not a variable (an object with a 'key'): left out of environments/\(name).yaml",
+                           at: entry)
+                continue
+            }
             if entry.isDisabled || entry["enabled"]?.json == .bool(false) {
                 notes.warn("the variable '\(key)' is disabled in Postman: left out of environments/\(name).yaml", at: entry)
                 continue

@@ -303,6 +303,11 @@ import Testing
         let error = try #require(result.errors.first)
         #expect(error.file == "env.json" && error.problem.message.hasPrefix("not a Postman environment: it has no 'values' list"))
         #expect(result.files.isEmpty)
+        // Entries that are not variables are listed, not dropped without a word.
+        let odd = Self.read(Self.fixture("loopback.postman_collection.json"),
+                            environments: [PostmanSource(path: "env.json", bytes: Array(#"{"name": "e", "values": [{"key": "a", "value": "1"}, {"value": "x"}, 5]}"#.utf8))])
+        #expect(odd.warnings.filter { $0.problem.message.hasPrefix("an entry of 'values' is not a variable") }.count == 2,
+                "\(Self.warnings(of: odd))")
     }
 
     @Test func aRawJSONBodyWithANumberThatWouldChangeStaysText() throws {
