@@ -417,7 +417,16 @@ public struct CurlTranslation {
         if first == "<" {
             warn("'<\(path)' sends the file's content as a field; the request file sends it as a file part", at: argument.mark)
         }
-        return RequestDocument.MultipartPart(name: name, file: filePath(path), contentType: contentType)
+        return RequestDocument.MultipartPart(name: name, file: filePath(path), contentType: contentType ?? Self.guessedType(of: path))
+    }
+
+    /// The type curl gives a file part without `;type=`, by the file's extension (curl's own short list); nil for the
+    /// others, which curl and runner both send as `application/octet-stream`.
+    private static func guessedType(of path: String) -> String? {
+        let types = ["gif": "image/gif", "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "svg": "image/svg+xml",
+                     "txt": "text/plain", "htm": "text/html", "html": "text/html", "pdf": "application/pdf", "xml": "application/xml"]
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        return types[path[path.index(after: dot)...].lowercased()]
     }
 
     /// A `-F` value without curl's `;type=` attribute, which runner cannot set for a value part.

@@ -283,6 +283,13 @@ import Testing
         #expect(CurlImportTests.header("accept", of: document) == accept)
     }
 
+    /// A file part without `;type=` has the type curl guesses from the file's extension, when curl knows it.
+    @Test func aFilePartHasTheTypeCurlGuesses() throws {
+        let document = try Self.document("curl http://127.0.0.1:1/post -F 'notes=@notes.txt' -F 'pic=@a.PNG' -F 'blob=@x.bin' -F 'd=@d.txt;type=text/csv'")
+        guard case .multipart(let parts)? = document.body else { Issue.record("not multipart: \(document.yaml)"); return }
+        #expect(parts.map(\.contentType) == ["text/plain", "image/png", nil, "text/csv"])
+    }
+
     /// Beside a Cookie header written with -H, curl sends that header alone: the -b cookies are left out, listed.
     @Test func cookiesBesideACookieHeaderAreLeftOutAsCurlLeavesThem() throws {
         let result = CurlImport.read("curl -b 'session=abc123' -H 'Cookie: extra=1' http://127.0.0.1:1/cookies")
