@@ -182,7 +182,13 @@ struct NodeDecoder {
 
     /// Whether a node is a scalar whose text has a `{{`.
     static func containsTemplate(_ node: Node) -> Bool {
-        if case .scalar(let scalar) = node.content { return scalar.text.contains("{{") }
+        guard case .scalar(let scalar) = node.content else { return false }
+        // Over UTF-8 bytes: Foundation's `contains` of a string bridges to NSString, which every name would pay for.
+        var previous: UInt8 = 0
+        for byte in scalar.text.utf8 {
+            if byte == UInt8(ascii: "{"), previous == byte { return true }
+            previous = byte
+        }
         return false
     }
 

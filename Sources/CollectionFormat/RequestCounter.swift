@@ -9,9 +9,11 @@ public struct RequestCounter: Sendable {
 
     /// A counter for `files`, with lists known in `scope`.
     public init(files: [RequestFile], scope: VariableScope?) {
-        self.scope = scope
+        // Most collections loop over no variable: then no list is looked at, and nothing else need be known.
+        let loops = files.contains { $0.rowsTemplate != nil || $0.steps.contains { $0.loop != nil } }
+        self.scope = loops ? scope : nil
         var changed = Set<String>()
-        for file in files {
+        for file in files where loops {
             changed.formUnion(file.rows?.columns ?? [])
             for step in file.steps {
                 changed.formUnion(step.captures.map(\.name))

@@ -441,9 +441,11 @@ extension NodeDecoder {
 enum HTTPSyntax {
     /// Whether `text` is a non-empty token: letters, digits and `!#$%&'*+-.^_`|~`.
     static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
+        !text.isEmpty && text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+            default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            }
         }
     }
 }
