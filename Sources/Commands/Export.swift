@@ -164,7 +164,7 @@ private struct References {
     /// The lines giving secrets their defaults when their variables are unset or empty, as `run` does.
     private(set) var defaults: [String] = []
     /// The paths the collection's templates read into each variable (`graceIds[0]`), for captured values.
-    var usedPaths: [String: [[VariablePath.Component]]] = [:]
+    private var usedPaths: [String: [[VariablePath.Component]]] = [:]
 
     /// The collection's starting scope with every secret and process environment variable as a placeholder; a secret's
     /// value is also hidden where a variable that used it holds it.

@@ -148,19 +148,37 @@ extension Matcher where Value == JSONValue {
     /// For `equals` between a number and a string of the same text (`42` and `"42"`): that the types differ, and
     /// how to write the expected value to compare the other way; for an ordering of values that have none (a number
     /// and a word), that they cannot be compared.
-    public func typesDiffer(from actual: JSONValue?) -> String? {
+    ///
+    /// With `template`, the source of a lone template the expected value came from (`{{ n }}`), the note says the
+    /// template gives that type instead: quoting it, as a literal would be, changes nothing.
+    public func typesDiffer(from actual: JSONValue?, template: String? = nil) -> String? {
         if let reason = unorderable({ _ in actual }) { return reason }
         guard case .equals(let expected) = self, let actual else { return nil }
         switch (expected, actual) {
         case (.string(let text), .int), (.string(let text), .double):
             guard actual.serialized() == text else { return nil }
+            if let template { return Self.templateGives(expected, not: actual, template) }
             return "a number, not the string \(expected.serialized()): the types differ; write \(text) without quotes to compare numbers"
         case (.int, .string(let text)), (.double, .string(let text)):
             guard expected.serialized() == text else { return nil }
+            if let template { return Self.templateGives(expected, not: actual, template) }
             return "a string, not the number \(text): the types differ; write '\(text)' in quotes to compare as text"
         default:
             return nil
         }
+    }
+
+    /// The note of a value of another type than the lone template `template` gives (`expected`).
+    private static func templateGives(_ expected: JSONValue, not actual: JSONValue, _ template: String) -> String {
+        "\(actual.kindName), not \(expected.kindName) \(expected.serialized()) as '\(template)' gives: the types differ"
+    }
+
+    /// `evaluate(actual)`, with the note of a failed `equals` written for an expected value that came from the lone
+    /// template `template` (see `typesDiffer`).
+    public func evaluate(_ actual: JSONValue?, expectedFrom template: String) -> MatchResult {
+        let result = evaluate(actual)
+        guard !result.holds, case .equals = self, let note = typesDiffer(from: actual, template: template) else { return result }
+        return fail(actual, note: note)
     }
 
     /// Every `matches` pattern in the matcher that is not a valid regular expression.

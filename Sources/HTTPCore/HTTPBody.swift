@@ -76,7 +76,7 @@ public enum PercentEncoding {
             if isUnreserved(byte) || urlPunctuation.utf8.contains(byte) {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                encoded += "%" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+                appendEscape(of: byte, to: &encoded)
             }
             index += 1
         }
@@ -91,6 +91,13 @@ public enum PercentEncoding {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
         default: false
         }
+    }
+
+    /// `%` and the byte's two hexadecimal digits, upper case.
+    private static func appendEscape(of byte: UInt8, to encoded: inout String) {
+        encoded += "%"
+        encoded += hexDigits[Int(byte >> 4)]
+        encoded += hexDigits[Int(byte & 0x0F)]
     }
 
     /// Letters, digits and `-._~`.
@@ -115,17 +122,11 @@ public enum PercentEncoding {
         var encoded = ""
         encoded.reserveCapacity(string.utf8.count)
         for byte in string.utf8 {
-            let keeps = switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-            case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): kept == .unreserved
-            default: false
-            }
+            let keeps = kept == .unreserved ? isUnreserved(byte) : isUnreserved(byte) && !"-._~".utf8.contains(byte)
             if keeps {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                encoded += "%"
-                encoded += hexDigits[Int(byte >> 4)]
-                encoded += hexDigits[Int(byte & 0x0F)]
+                appendEscape(of: byte, to: &encoded)
             }
         }
         return encoded
