@@ -260,6 +260,9 @@ public final class HTTPClientTransport: HTTPLoader {
             certificateVerification: settings.insecure ? .none : .fullVerification, redirectConfiguration: .disallow,
             decompression: .enabled(limit: .ratio(decompressionRatio)))
         configuration.httpVersion = .automatic
+        // No tracing: the client would otherwise start a span (of the global no-op tracer) and set its attributes
+        // for every request.
+        configuration.tracing.tracer = nil
         // An attempt to connect (TCP, the proxy's CONNECT, the TLS handshake) outlives a cancelled or timed-out
         // request until this timeout (30 s when none is set), and shutting the client down waits for it.
         if let connectTimeout = settings.connectTimeout { configuration.timeout.connect = timeAmount(connectTimeout) }
