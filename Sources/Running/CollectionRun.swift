@@ -288,7 +288,7 @@ public struct CollectionRun: Sendable {
             return dependencies.capturers[variable].prefix { $0 <= index }.map { plan[$0].file.path }
         }
         let result = await runSteps(of: plan[index].file, index, scope: scope, context)
-        await context.outcomes.finish(file: index)
+        context.outcomes.finish(file: index)
         return result
     }
 }

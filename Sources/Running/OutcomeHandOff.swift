@@ -4,7 +4,8 @@
 /// The workers send into an `AsyncStream`; its one consumer puts the outcomes in run order (`RunOrder`) and calls
 /// `onOutcome`, so rendering and writing happen on that task alone. A worker goes on once the consumer has taken what
 /// it sent: while the consumer is held up (a standard output that blocks, as a paused pager makes it), each worker
-/// waits with at most one event in the stream, so the stream does not grow with the run.
+/// waits with at most one outcome in the stream, so the stream does not grow with the run. A file's end does not wait
+/// (a worker's next outcome does), so each worker has at most two events in the stream.
 struct OutcomeHandOff: Sendable {
     /// What a worker sends.
     enum Event: Sendable {
@@ -13,8 +14,8 @@ struct OutcomeHandOff: Sendable {
         case finished(file: Int)
     }
 
-    /// An event, and the worker to resume once the consumer has taken it.
-    private typealias Delivery = (event: Event, taken: CheckedContinuation<Void, Never>)
+    /// An event, and the worker to resume once the consumer has taken it (none for a file's end).
+    private typealias Delivery = (event: Event, taken: CheckedContinuation<Void, Never>?)
 
     private let deliveries: AsyncStream<Delivery>.Continuation
     private let consumer: Task<Void, Never>
@@ -29,7 +30,7 @@ struct OutcomeHandOff: Sendable {
         consumer = Task {
             var order = RunOrder()
             for await delivery in stream {
-                delivery.taken.resume()
+                delivery.taken?.resume()
                 for outcome in order.take(delivery.event) { onOutcome(outcome) }
             }
         }
@@ -40,9 +41,9 @@ struct OutcomeHandOff: Sendable {
         await send(.outcome(outcome, file: file))
     }
 
-    /// Says that file number `file` has no more outcomes; returns once the consumer has taken it.
-    func finish(file: Int) async {
-        await send(.finished(file: file))
+    /// Says that file number `file` has no more outcomes, without waiting for the consumer to take it.
+    func finish(file: Int) {
+        deliveries.yield((.finished(file: file), nil))
     }
 
     private func send(_ event: Event) async {

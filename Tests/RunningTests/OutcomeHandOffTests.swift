@@ -43,7 +43,7 @@ import Testing
                 group.addTask {
                     while case let file = next.take(), file < files {
                         for step in 0..<steps { await handOff.add(Self.outcome(file: file, step: step), file: file) }
-                        await handOff.finish(file: file)
+                        handOff.finish(file: file)
                     }
                 }
             }
