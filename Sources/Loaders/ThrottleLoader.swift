@@ -1,4 +1,5 @@
 public import HTTPCore
+internal import Synchronization
 
 /// Holds requests that set `options.throttle` to a shared rate: one start per interval across all of them.
 public struct ThrottleLoader: HTTPLoader {
@@ -17,9 +18,28 @@ public struct ThrottleLoader: HTTPLoader {
         if let interval = request.options.throttle?.interval {
             let now = ContinuousClock.now
             let slot = await schedule.reserveSlot(now: now, interval: interval)
+            ThrottleWaits.current?.add(now.duration(to: slot))
             try await sleeper(now.duration(to: slot), for: request)
         }
         return try await next.load(request)
+    }
+}
+
+/// The time the requests of a task spent waiting for their throttle slots: queueing in the client, which a request's
+/// duration leaves out.
+public final class ThrottleWaits: Sendable {
+    private let waited = Mutex(Duration.zero)
+
+    /// The waits of the requests the current task sends, when their sender counts them.
+    @TaskLocal public static var current: ThrottleWaits?
+
+    public init() {}
+
+    /// Every wait added so far.
+    public var total: Duration { waited.withLock { $0 } }
+
+    func add(_ wait: Duration) {
+        waited.withLock { $0 += wait }
     }
 }
 

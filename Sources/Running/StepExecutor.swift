@@ -43,10 +43,12 @@ struct StepExecutor: Sendable {
         let strategy = RetryStrategy(attempts: attempts, delay: retry.delay?.value ?? RetryDefinition.defaultDelay,
                                      backoff: retry.backoff?.value == .exponential ? .exponential : .constant)
         let start = ContinuousClock.now
+        let throttleWaits = ThrottleWaits()
         var (sent, retriedForStatusOrError, tries) = (0, 0, 0)
         while true {
             tries += 1
-            var (result, stopped) = await attempt(step, of: file, scope: scope, jar: jar, sendsAtMost: attempts - sent, since: start)
+            var (result, stopped) = await attempt(step, of: file, scope: scope, jar: jar, sendsAtMost: attempts - sent,
+                                                  since: (start, throttleWaits))
             sent += result.outcome.attempts
             retriedForStatusOrError += result.outcome.attempts - 1
             result.outcome.attempts = sent
@@ -62,17 +64,19 @@ struct StepExecutor: Sendable {
             } catch {
                 // Cancelled (SIGINT, SIGTERM) while waiting: the step did not complete, as for a retry's wait.
                 result.outcome.cancel()
-                result.outcome.duration = start.duration(to: .now)
+                result.outcome.duration = start.duration(to: .now) - throttleWaits.total
                 return result
             }
         }
     }
 
     /// Sends the step once through the chain (whose retries send at most `sendsAtMost` requests) with `jar` as the
-    /// current cookie jar and judges the answer, its duration counted from `since` (the first poll) or from the send;
-    /// `stopped` says whether the step's `stopWhen` expectations hold for it.
+    /// current cookie jar and judges the answer, its duration counted from `since` (the first poll, with the throttle
+    /// waits since then) or from the send, less the time spent waiting for throttle slots; `stopped` says whether the
+    /// step's `stopWhen` expectations hold for it.
     private func attempt(_ step: PreparedStep, of file: RequestFile, scope: VariableScope, jar: CookieJar?,
-                         sendsAtMost: Int? = nil, since pollStart: ContinuousClock.Instant? = nil) async -> (result: Result, stopped: Bool) {
+                         sendsAtMost: Int? = nil, since poll: (start: ContinuousClock.Instant, throttleWaits: ThrottleWaits)? = nil)
+        async -> (result: Result, stopped: Bool) {
         let definition = step.definition
         var outcome = RequestOutcome(
             file: file.path, flow: file.isFlow ? file.name : nil, name: definition.name,
@@ -91,16 +95,17 @@ struct StepExecutor: Sendable {
         // The one credential a loader adds on the way, not known before: the access token an OAuth2 auth fetches.
         let tokenURL = if case .oauth2ClientCredentials(let credentials) = request.options.auth { credentials.tokenURL } else { URL?.none }
 
-        let start = pollStart ?? ContinuousClock.now
+        let start = poll?.start ?? ContinuousClock.now
+        let throttleWaits = poll?.throttleWaits ?? (request.options.throttle == nil ? nil : ThrottleWaits())
         let loaded: Swift.Result<HTTPResponse, HTTPError>
         if recordExchanges {
             let log = ExchangeLog()
-            loaded = await ExchangeLog.$current.withValue(log) { await load(request, jar: jar) }
+            loaded = await ExchangeLog.$current.withValue(log) { await load(request, jar: jar, throttleWaits: throttleWaits) }
             outcome.exchanges = log.exchanges
         } else {
-            loaded = await load(consume request, jar: jar)
+            loaded = await load(consume request, jar: jar, throttleWaits: throttleWaits)
         }
-        let duration = start.duration(to: .now)
+        let duration = start.duration(to: .now) - (throttleWaits?.total ?? .zero)
         outcome.sensitiveValues += jar?.storedCookies.map(\.value).filter { $0.count >= SensitiveText.minimumLength } ?? []
         // An error of the token request (sent without auth to the token URL) is placed at the tokenURL; the request
         // itself was not sent, so it has no status.
@@ -196,6 +201,12 @@ struct StepExecutor: Sendable {
     private static func unexpected(_ expected: Located<ExpectedFailure>, actual: String, in path: String) -> ExpectationFailure {
         ExpectationFailure(diagnostic: .error("the request did not fail as expect.error says", path: path, at: expected.mark),
                            expected: "error: \(expected.value.rawValue)", actual: actual)
+    }
+
+    private func load(_ request: consuming HTTPRequest, jar: CookieJar?,
+                      throttleWaits: ThrottleWaits?) async -> Swift.Result<HTTPResponse, HTTPError> {
+        guard let throttleWaits else { return await load(request, jar: jar) }
+        return await ThrottleWaits.$current.withValue(throttleWaits) { [request] in await load(request, jar: jar) }
     }
 
     private func load(_ request: consuming HTTPRequest, jar: CookieJar?) async -> Swift.Result<HTTPResponse, HTTPError> {

@@ -322,3 +322,22 @@ private actor HeldUntilLoader: HTTPLoader {
         return try await inner.load(request)
     }
 }
+
+/// Waiting for a throttle slot is queueing in the client, not request time.
+@Suite struct ThrottleWaitTests {
+    @Test(arguments: [1, 3])
+    func aRequestsDurationLeavesOutItsWaitForAThrottleSlot(jobs: Int) async throws {
+        var files = ["environments/test.yaml": environment("options: { throttle: { perSecond: 2 } }\n")]
+        for index in 1...3 {
+            files["requests/\(index).yaml"] = "request: { url: /fast }\nexpect: { duration: { lessThan: 400ms } }\n"
+        }
+        let collection = try TestCollection(files)
+        defer { collection.remove() }
+        let summary = try await collection.run(ScriptedLoader(routes: [], fallback: .response(status: 200)),
+                                               options: RunOptions(jobs: jobs))
+        // The three starts are 500 ms apart: the run waited, its requests did not.
+        #expect(summary.duration >= .milliseconds(900))
+        #expect(summary.outcomes.map(\.verdict) == [.passed, .passed, .passed])
+        #expect(summary.outcomes.allSatisfy { ($0.duration ?? .seconds(1)) < .milliseconds(400) })
+    }
+}
