@@ -80,10 +80,12 @@ public struct MergeReports: Sendable {
             byIndex[shard.index] = path
         }
         let total = first.report.summary.shard?.total ?? 0
-        let missing = (1...max(total, 1)).filter { byIndex[$0] == nil }
-        guard missing.isEmpty else {
-            throw Problem(message: "missing " + missing.map { "part \($0)/\(total)" }.joined(separator: ", ")
-                              + ": merge the reports of all \(total) parts")
+        let missingCount = max(total, 1) - byIndex.keys.count { (1...max(total, 1)).contains($0) }
+        guard missingCount == 0 else {
+            // The first ten by number: a part count of a billion lists no billion parts.
+            let named = (1...max(total, 1)).lazy.filter { byIndex[$0] == nil }.prefix(10).map { "part \($0)/\(total)" }
+            let more = missingCount > named.count ? " and \(missingCount - named.count) more" : ""
+            throw Problem(message: "missing " + named.joined(separator: ", ") + more + ": merge the reports of all \(total) parts")
         }
         let order = Dictionary((first.report.summary.plan?.files ?? []).enumerated().map { ($1.path, $0) }) { first, _ in first }
         let sorted = parts.sorted { ($0.report.summary.shard?.index ?? 0) < ($1.report.summary.shard?.index ?? 0) }

@@ -54,7 +54,9 @@ extension RunPlanner {
             Component(indices: indices, size: indices.reduce(0) { $0 + files[$1].stepCount },
                       key: indices.map { files[$0].file.path }.min() ?? "")
         }.sorted(by: Component.dealtBefore)
-        var loads = Array(repeating: 0, count: count)
+        // Parts past the number of components never get one (each goes to an empty part while there is one, the
+        // lowest first), so only those are kept: `--shard 1/1000000000` costs no array of a billion parts.
+        var loads = Array(repeating: 0, count: min(count, ordered.count))
         var part = Array(repeating: 0, count: files.count)
         for component in ordered {
             let lightest = loads.indices.min { (loads[$0], $0) < (loads[$1], $1) } ?? 0

@@ -114,13 +114,16 @@ import Testing
         try await Self.withServer { server, reports in
             for (name, arguments) in [("1.json", ["--shard", "1/2"]), ("2.json", ["--shard", "2/2"]),
                                       ("other.json", ["--shard", "2/2", "--tag", "none", "--exclude-tag", "x"]),
-                                      ("whole.json", [])] {
+                                      ("whole.json", []), ("wide.json", ["--shard", "1/1000000000"])] {
                 _ = try await Self.runner(["run", "requests", "--env", "local", "--report-json", reports.path(name)] + arguments,
                                           server: server)
             }
             let cases: [([String], String)] = [
                 (["1.json"], "missing part 2/2: merge the reports of all 2 parts"),
                 (["1.json", "2.json", "2.json"], "part 2/2 is given twice"),
+                (["wide.json"], "missing part 2/1000000000, part 3/1000000000, part 4/1000000000, part 5/1000000000, "
+                    + "part 6/1000000000, part 7/1000000000, part 8/1000000000, part 9/1000000000, part 10/1000000000, "
+                    + "part 11/1000000000 and 999999989 more: merge the reports of all 1000000000 parts"),
                 (["1.json", "whole.json"], "is not the report of a part: it was written by a run without --shard"),
                 (["1.json", "missing.json"], "cannot read the report"),
             ]

@@ -67,6 +67,19 @@ import TestSupport
         }
     }
 
+    @Test func aPartCountBeyondTheComponentsLeavesTheLastPartsEmptyAtNoCost() async throws {
+        let collection = try TestCollection(Self.files())
+        defer { collection.remove() }
+        let (planner, loaded) = try await Self.planner(collection)
+        let billion = 1_000_000_000
+        for index in 1...40 {
+            let few = planner.files(in: Shard(index: index, total: 40), environment: loaded.environment).map(\.path)
+            let many = planner.files(in: Shard(index: index, total: billion), environment: loaded.environment).map(\.path)
+            #expect(many == few, "part \(index)")
+        }
+        #expect(planner.files(in: Shard(index: billion - 1, total: billion), environment: loaded.environment).isEmpty)
+    }
+
     /// An `each:` over a list known before sending (an environment's) counts a request per element, as the run
     /// reports them; over a captured list, or a name a `with:` gives, it counts once; an empty list is one SKIP.
     @Test func knownListsCountTheirElements() async throws {
