@@ -125,6 +125,13 @@ enum Discovery {
                 guard status.identity != skipping, visited.insert(status.identity).inserted else { continue }
                 collect(in: PathText.join(directory, entry), under: relative, root: root, skipping: skipping,
                         visited: &visited, includingUsedOnly: includingUsedOnly, problems: &problems, found: found)
+            case .statted(let status?) where !status.isRegular:
+                // Reading a FIFO would wait for a writer; a socket or a device is no request file either.
+                if hasYAMLExtension(entry) {
+                    problems.append(.error("not a regular file (a FIFO, socket or device): a directory's request files are read only when they are",
+                                           path: PathText.join(root.display, relative), at: nil,
+                                           suggestion: "remove it, or name it as an argument to read it"))
+                }
             case .file, .statted:
                 // A request file that cannot be stat'ed (a broken link) is listed too, so reading it reports it.
                 if hasYAMLExtension(entry) { found(DiscoveredFile(root: root, relative: relative)) }

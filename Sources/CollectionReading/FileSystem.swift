@@ -14,10 +14,13 @@ enum FileSystem {
     /// which file it is, so that two paths to one file (links, `..`) count once.
     struct Status: Equatable {
         var isDirectory: Bool
+        /// A regular file: not a directory, FIFO, socket or device.
+        var isRegular: Bool
         var identity: FileIdentity
 
         init(_ info: stat) {
             isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
+            isRegular = (info.st_mode & S_IFMT) == S_IFREG
             identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         }
     }

@@ -77,10 +77,16 @@ public struct Run: Sendable {
         // Parsed but unusable (`--shard 5/4`, a report that cannot be read): a case in the reports says why.
         case .failure(let problem): return stopWithError(.badCommandLine, problem.message)
         }
-        let interruption = Interruption { reports.writeAndExit(stoppedBy: $0) }
+        let interruption = Interruption { signal, whileReading in
+            reports.writeAndExit(stoppedBy: signal, message: whileReading
+                ? "the run was stopped by \(Interruption.name(of: signal)) while it read the collection, which did not end "
+                    + "within \(Interruption.readingGraceSeconds) s (a FIFO, or a pipe left open): nothing was sent"
+                : "the run was stopped at once by a second signal (\(Interruption.name(of: signal))): "
+                    + "only the requests that ended before it are reported")
+        }
         var collection = collection
         collection.seed = seed
-        let loaded = await collection.load(forSending: true)
+        let loaded = await interruption.reading { await collection.load(forSending: true) }
         let secretsRedactor = Redactor(secrets: loaded.scope.secretValues)
         reports.use(sources: loaded.sources, redactor: secretsRedactor)
         annotationOutput.use(redactor: secretsRedactor)
@@ -276,14 +282,14 @@ final class ReportFiles: Sendable {
         }
     }
 
-    /// Ends the process at once with the status of `signal`, after writing the reports from what ran so far (unless
-    /// the run wrote them already); holding the lock until the end keeps the run from writing them at the same time.
-    func writeAndExit(stoppedBy signal: Int32) -> Never {
+    /// Ends the process at once with the status of `signal`, after writing the reports from what ran so far and
+    /// `message` (unless the run wrote them already); holding the lock until the end keeps the run from writing them at
+    /// the same time.
+    func writeAndExit(stoppedBy signal: Int32, message: String) -> Never {
         let status = Interruption.status(for: signal)
         return state.withLock { state -> Never in
             if !state.written {
-                let message = "the run was stopped at once by a second signal (\(Interruption.name(of: signal))): "
-                    + "only the requests that ended before it are reported"
+                Console.error("error: \(message)")
                 var summary = RunSummary(outcomes: state.outcomes + RunSummary.notSent([.error(message, path: nil, at: nil)],
                                                                                           status: status.rawValue).outcomes,
                                          duration: ContinuousClock.now - started)
@@ -424,27 +430,35 @@ final class ProgressLine: Sendable {
 /// Turns SIGINT and SIGTERM into the cancellation of the run, so that what ran is reported and the reports are
 /// written. The same signal again within `repeatWindow` is the same request to stop (GNU `timeout` signals the child
 /// and then its process group, microseconds apart) and is ignored; a different signal, or the same one later, ends the
-/// process at once through `stopAtOnce`. (Unchecked: `sources` is set in `init` and only cancelled in `deinit`; the
-/// rest is behind a mutex.)
+/// process at once through `stopAtOnce`. A signal while the collection is read, when the reading has not ended
+/// `readingGraceSeconds` later (a read that blocks: a FIFO, a pipe left open), ends the process too, as nothing was sent.
+/// (Unchecked: `sources` is set in `init` and only cancelled in `deinit`; the rest is behind a mutex.)
 final class Interruption: @unchecked Sendable {
     private struct State {
         var signal: Int32?
         var receivedAt: ContinuousClock.Instant?
         var task: Task<RunSummary, Never>?
+        var reading = false
     }
 
     /// How soon the same signal again counts as the same request to stop.
     static let repeatWindow: Duration = .milliseconds(500)
+    /// How many seconds a reading of the collection that a signal came during may still take before the process ends.
+    static let readingGraceSeconds = 1
 
     private let state = Mutex(State())
     private let sources: [any DispatchSourceSignal]
-    private let stopAtOnce: @Sendable (Int32) -> Never
+    /// Ends the process for a signal: a second one (false), or one whose reading did not end in time (true).
+    private let stopAtOnce: @Sendable (_ signal: Int32, _ whileReading: Bool) -> Never
 
-    /// Watches SIGINT and SIGTERM from now on; `stopAtOnce` ends the process for a second signal.
+    /// Watches SIGINT and SIGTERM from now on; `stopAtOnce` ends the process for a second signal, or for a first one
+    /// when the reading it came during does not end within `readingGraceSeconds`.
     ///
     /// Until a signal's source is installed (libdispatch installs it on its own thread, after `resume`) the signal is
     /// held (`HeldSignals`), never ignored: once installed, the source's registration handler takes what was held.
-    init(stopAtOnce: @escaping @Sendable (Int32) -> Never = { _exit(Interruption.status(for: $0).rawValue) }) {
+    init(stopAtOnce: @escaping @Sendable (_ signal: Int32, _ whileReading: Bool) -> Never = { signal, _ in
+        _exit(Interruption.status(for: signal).rawValue)
+    }) {
         self.stopAtOnce = stopAtOnce
         HeldSignals.hold()
         sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
@@ -480,6 +494,14 @@ final class Interruption: @unchecked Sendable {
     /// The exit status for the signal received, if one was.
     var status: ExitStatus? {
         state.withLock { $0.signal }.map(Self.status(for:))
+    }
+
+    /// Reads the collection with `body`: a signal that comes meanwhile cancels the run once it is read, or ends the
+    /// process if the reading has not ended `readingGraceSeconds` after it.
+    func reading<T: Sendable>(_ body: () async -> T) async -> T {
+        state.withLock { $0.reading = true }
+        defer { state.withLock { $0.reading = false } }
+        return await body()
     }
 
     /// Runs `body` in a task that a signal cancels.
@@ -519,8 +541,12 @@ final class Interruption: @unchecked Sendable {
         case .cancel(let task):
             Console.error("\n\(number == SIGTERM ? "terminated" : "interrupted"): cancelling the run; the requests not run are reported as skipped")
             task?.cancel()
+            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Self.readingGraceSeconds)) { [weak self] in
+                guard let self, self.state.withLock({ $0.reading }) else { return }
+                self.stopAtOnce(number, true)
+            }
         case .same: break
-        case .stopAtOnce: stopAtOnce(number)
+        case .stopAtOnce: stopAtOnce(number, false)
         }
     }
 }

@@ -71,6 +71,20 @@ import YAML
         #expect(problems.map(\.description) == ["requests/locked: error: cannot read the directory"])
     }
 
+    /// Reading a FIFO waits for a writer that may never come: in a directory it is an error, not a request file.
+    @Test func aFIFONamedLikeARequestFileInADirectoryIsAnErrorNotRead() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("requests/a.yaml", "request: { url: /a }\n")
+        try #require(mkfifo(scratch.root + "/requests/p.yaml", 0o600) == 0, "mkfifo: errno \(errno)")
+        try #require(mkfifo(scratch.root + "/requests/notes", 0o600) == 0, "mkfifo: errno \(errno)")
+        let (files, problems) = discover(["requests"], currentDirectory: scratch.root, skipping: nil)
+        #expect(files.map(\.path) == ["requests/a.yaml"])
+        #expect(problems.map(\.description) == [
+            "requests/p.yaml: error: not a regular file (a FIFO, socket or device): a directory's request files are read only when they are",
+        ])
+    }
+
     @Test func aDirectoryWithoutRequestFilesIsAWarningUnlessItsFilesCameEarlier() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
