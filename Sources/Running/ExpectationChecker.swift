@@ -12,6 +12,9 @@ struct ExpectationChecker {
     let scope: VariableScope
     /// Whether a status of 400 or above fails without `expect.status` (not for `stopWhen`, which checks a state).
     var judgesStatus = true
+    /// Credentials the request sent, besides the scope's secrets: an actual value holding one or a secret is shown
+    /// only as every output hides it (`***`), without the matcher's notes about it (`length 16`).
+    var credentials: [String] = []
 
     /// Every expectation that does not hold; templates in expected values are resolved with the scope.
     func failures(of content: ResponseContent, duration: Duration) throws(RunFailure) -> [ExpectationFailure] {
@@ -192,8 +195,16 @@ struct ExpectationChecker {
                           subject: @autoclosure () -> String, at mark: Mark) -> [ExpectationFailure] {
         guard !result.holds else { return [] }
         let subject = subject()
-        return [failure(subject, at: mark, message: Self.message(subject, detail: result.message, explains: result.explains),
+        let detail = holdsHiddenText(actual) ? nil : result.message
+        return [failure(subject, at: mark, message: Self.message(subject, detail: detail, explains: result.explains),
                         expected: matcher.expectation, actual: actual.map { $0.compactDescription(maxLength: 300) } ?? "nothing")]
+    }
+
+    /// Whether `actual` holds a secret or a credential the request sent, which every output hides.
+    private func holdsHiddenText(_ actual: JSONValue?) -> Bool {
+        guard let actual else { return false }
+        let text = actual.interpolatedText
+        return (scope.secretValues.lazy + credentials).contains { !$0.isEmpty && text.contains($0) }
     }
 
     private func resolve(_ matcher: Matcher<TemplateValue>) throws(RunFailure) -> Matcher<JSONValue> {

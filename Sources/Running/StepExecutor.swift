@@ -167,8 +167,9 @@ struct StepExecutor: Sendable {
             }
             let content = ResponseContent(response)
             do {
-                outcome.failures = try ExpectationChecker(step: step, path: definition.path, scope: scope)
-                    .failures(of: content, duration: duration)
+                var checker = ExpectationChecker(step: step, path: definition.path, scope: scope)
+                checker.credentials = outcome.sensitiveValues
+                outcome.failures = try checker.failures(of: content, duration: duration)
             } catch {
                 outcome.verdict = .errored
                 outcome.error = error.diagnostic

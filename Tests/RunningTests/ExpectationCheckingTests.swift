@@ -33,6 +33,23 @@ import TestSupport
         #expect(failure.actual == "404")
     }
 
+    /// A value holding a secret or a sent credential is shown as every output hides it: no note gives away its length.
+    @Test func aFailureOnAValueHoldingASecretSaysNothingAboutIt() async throws {
+        let env = environment("secrets: { apiKey: { env: RUNNER_TEST_UNSET_KEY, default: k3y-Secret-Value } }\n")
+        let result = try await outcome("""
+            request: { url: /a, headers: { Authorization: "Bearer tok-12345678" } }
+            expect:
+              body:
+                $.key: { length: 3 }
+                $.auth: { length: 3 }
+                $.other: { length: 3 }
+            """, reply: .json(#"{"key": "k3y-Secret-Value", "auth": "Bearer tok-12345678", "other": "abcdef"}"#, headers: []),
+            extraFiles: ["environments/test.yaml": env])
+        let messages = result.failures.map(\.diagnostic.message)
+        #expect(messages == ["body $.key did not match", "body $.auth did not match",
+                             #"body $.other did not match: expected a value with length 3, got "abcdef" (length 6)"#])
+    }
+
     @Test func passingExpectationsOfEveryKind() async throws {
         let result = try await outcome("""
             request: { url: /a }
