@@ -33,8 +33,10 @@ public struct AuthLoader: HTTPLoader {
             return try await next.load(request)
         case .oauth2ClientCredentials(let credentials):
             let (tokenLoader, options, deadline) = (self.tokenLoader, request.options, request.deadline)
+            let userAgent = request.headers["User-Agent"]
             let token = try await tokens.token(for: credentials) { () async throws(HTTPError) -> OAuth2AccessToken in
-                try await OAuth2AccessToken.fetch(credentials, using: tokenLoader, options: options, deadline: deadline)
+                try await OAuth2AccessToken.fetch(credentials, using: tokenLoader, options: options, deadline: deadline,
+                                                  userAgent: userAgent)
             }
             request.headers["Authorization"] = "\(token.type) \(token.value)"
             let response = try await next.load(request)
@@ -68,10 +70,11 @@ public struct OAuth2AccessToken: Sendable, Hashable {
         expiresAt.map { now < $0 } ?? true
     }
 
-    /// Fetches a token with the client-credentials grant, authenticating the client with Basic auth.
+    /// Fetches a token with the client-credentials grant, authenticating the client with Basic auth and sending the
+    /// `User-Agent` of the request it is for.
     static func fetch(
         _ credentials: OAuth2ClientCredentials, using loader: any HTTPLoader, options: HTTPRequestOptions,
-        deadline: ContinuousClock.Instant? = nil
+        deadline: ContinuousClock.Instant? = nil, userAgent: String? = nil
     ) async throws(HTTPError) -> OAuth2AccessToken {
         var fields = [(name: "grant_type", value: "client_credentials")]
         if let scope = credentials.scope { fields.append((name: "scope", value: scope)) }
@@ -82,6 +85,7 @@ public struct OAuth2AccessToken: Sendable, Hashable {
             method: .post, url: credentials.tokenURL,
             headers: ["Accept": "application/json", "Authorization": AuthLoader.basicCredentials(credentials.clientID, credentials.clientSecret)],
             body: FormBody(fields), options: tokenOptions)
+        if let userAgent { request.headers["User-Agent"] = userAgent }
         request.deadline = deadline
         let sentAt = ContinuousClock.now
         let response = try await loader.load(request)

@@ -5,7 +5,8 @@ public import HTTPCore
 /// Sets the request's absolute `deadline` (the earlier of an existing one and now + timeout), which the
 /// transport hands to AsyncHTTPClient: no timer task per request. Placed inside the retry loader, the limit
 /// applies per attempt (redirect hops and a token fetch included), so a timed-out attempt can be retried
-/// with a fresh deadline. Whatever fails once the deadline has passed is reported as the timeout.
+/// with a fresh deadline. Whatever fails once the deadline has passed is reported as the timeout of the request that
+/// was under way: the request, a redirect hop of it, or the OAuth2 token request sent for it.
 public struct TimeoutLoader: HTTPLoader {
     public let next: any HTTPLoader
 
@@ -15,15 +16,14 @@ public struct TimeoutLoader: HTTPLoader {
         guard let timeout = request.options.timeout else { return try await next.load(request) }
         let limit = ContinuousClock.now + timeout
         let deadline = request.deadline.map { min($0, limit) } ?? limit
-        // The request as it came, for the error: a later loader may change or replace what it sends.
-        let received = copy request
         request.deadline = deadline
         do {
             return try await next.load(request)
         } catch where !Task.isCancelled && ContinuousClock.now >= deadline {
-            let through = received.proxy.map { " through the proxy \($0.authority)" } ?? ""
-            throw HTTPError(.timedOut, request: received, underlyingError: error,
-                            message: "no complete response from \(received.displayURL)\(through) within \(timeout.readable)")
+            let failed = error.request
+            let through = failed.proxy.map { " through the proxy \($0.authority)" } ?? ""
+            throw HTTPError(.timedOut, request: failed, underlyingError: error,
+                            message: "no complete response from \(failed.displayURL)\(through) within \(timeout.readable)")
         }
     }
 }

@@ -194,6 +194,27 @@ import TestSupport
         #expect(summary.outcomes.map(\.statusCode) == [nil, nil, nil])
     }
 
+    /// A token request that times out is the timeout of the token request: its URL named, placed at its `tokenURL`; it
+    /// carries the User-Agent every request gets.
+    @Test func aTokenRequestThatTimesOutNamesTheTokenURL() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /reports }\nauth:\n  oauth2: { tokenURL: /slow/token, clientID: c, clientSecret: s }\n"
+                + "options: { timeout: 200ms }\n",
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [.path("/v1/slow/token", .delayed(.seconds(5), .json("{}")))],
+                                    fallback: .response(status: 200))
+        var options = RunOptions()
+        options.userAgent = "runner/test"
+        let summary = await CollectionRun(collection: await collection.load(), options: options, transport: loader).run()
+        let error = try #require(summary.outcomes.first?.error)
+        #expect(error.message == "no complete response from http://api.test/v1/slow/token within 200ms")
+        #expect(error.mark.map { "\($0.line):\($0.column)" } == "3:23")
+        #expect(await loader.received.map(\.path) == ["/v1/slow/token"])
+        #expect(await loader.received.first?.headers["User-Agent"] == "runner/test")
+    }
+
     /// An access token the OAuth2 loader fetched and sent, and Basic credentials sent decoded, are hidden where a server
     /// echoes them, like credentials written in the request.
     @Test func credentialsTheLoadersSentAreHiddenWhereAServerEchoesThem() async throws {
