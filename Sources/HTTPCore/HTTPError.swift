@@ -47,6 +47,15 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     /// How many attempts were made before giving up.
     public var attempts: Int
 
+    /// The server's response: `response`, unless that is a proxy's answer to the `CONNECT` of a tunnel it refused.
+    public var serverResponse: HTTPResponse? { response?.request.method == .connect ? nil : response }
+
+    /// The request last written: the `CONNECT` a proxy refused (the request of its answer), else `request`.
+    public var lastWritten: HTTPRequest {
+        if let response, response.request.method == .connect { return response.request }
+        return request
+    }
+
     public init(
         _ code: Code, request: HTTPRequest, response: HTTPResponse? = nil,
         underlyingError: (any Error & Sendable)? = nil, message: String, attempts: Int = 1

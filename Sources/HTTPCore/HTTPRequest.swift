@@ -93,8 +93,13 @@ public struct HTTPRequest: Sendable {
     /// The full URL, nil while the components do not form one.
     public var url: URL? { components.url }
 
-    /// The URL as text for messages, even while it is relative.
-    public var displayURL: String { components.string ?? path }
+    /// The URL as text for messages, even while it is relative; a `CONNECT`'s `host:port` (its request target).
+    public var displayURL: String {
+        if method == .connect, let host = components.host, let port = components.port {
+            return host.contains(":") && !host.hasPrefix("[") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        }
+        return components.string ?? path
+    }
 
     /// Whether scheme and host are set.
     public var isAbsolute: Bool { components.scheme != nil && components.host != nil }

@@ -402,7 +402,11 @@ enum TransportErrorMapping {
     /// proxy's answer (which `--verbose` shows) when a second `CONNECT` gets it (AsyncHTTPClient keeps neither).
     static func tunnelRefused(by proxy: HTTPProxy, request: HTTPRequest, underlyingError: any Error) async -> HTTPError {
         let target = authority(of: request)
-        let answer = await ProxyTunnelProbe.answer(of: proxy, toTunnelTo: target, request: request)
+        let answer: ProxyTunnelProbe.Answer? = if let endpoint = endpoint(of: request) {
+            await ProxyTunnelProbe.answer(of: proxy, toTunnelTo: endpoint)
+        } else {
+            nil
+        }
         // What to check, by the proxy's status: its credentials (401), the target behind it (5xx), else its rules.
         let hint = switch answer?.response.status.code ?? 0 {
         case 401: "check the user and password in the proxy URL"
@@ -475,9 +479,12 @@ enum TransportErrorMapping {
 
     /// `host:port` of the request, the port filled in from the scheme when the URL has none.
     private static func authority(of request: HTTPRequest) -> String {
-        guard let host = request.host else { return request.displayURL }
-        let port = request.port ?? (request.scheme?.lowercased() == "https" ? 443 : 80)
-        return "\(host):\(port)"
+        endpoint(of: request).map { "\($0.host):\($0.port)" } ?? request.displayURL
+    }
+
+    /// The host and port a request goes to (the scheme's default port when it names none).
+    private static func endpoint(of request: HTTPRequest) -> (host: String, port: Int)? {
+        request.host.map { ($0, request.port ?? (request.scheme?.lowercased() == "https" ? 443 : 80)) }
     }
 
     /// The code and a short detail for an error, by its type.

@@ -17,8 +17,10 @@ extension HTTPRequest {
 
     /// Every header field as sent, for showing an exchange: `Host` (unless set), the fields of `headersForTransport`,
     /// and `Content-Length` as the transport frames a body of `bodyLength` bytes (none for an empty body of GET, HEAD,
-    /// DELETE, CONNECT or TRACE; 0 for other methods).
+    /// DELETE or TRACE; 0 for other methods); a `CONNECT`'s own fields.
     public func headersAsSent(bodyLength: Int) -> HTTPHeaders {
+        // A proxy's `CONNECT` is written with its own fields only.
+        if method == .connect { return self.headers }
         var headers = HTTPHeaders()
         if !self.headers.contains("Host"), let host {
             let defaultPort = scheme?.lowercased() == "https" ? 443 : 80
@@ -28,7 +30,7 @@ extension HTTPRequest {
         for field in headersForTransport { headers.add(name: field.name, value: field.value) }
         if bodyLength > 0 {
             headers.add(name: "Content-Length", value: String(bodyLength))
-        } else if !["GET", "HEAD", "DELETE", "CONNECT", "TRACE"].contains(method.rawValue) {
+        } else if !["GET", "HEAD", "DELETE", "TRACE"].contains(method.rawValue) {
             headers.add(name: "Content-Length", value: "0")
         }
         return headers

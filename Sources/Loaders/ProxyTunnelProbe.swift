@@ -12,13 +12,17 @@ enum ProxyTunnelProbe {
     /// The most of the answer kept: its head and the start of its body.
     static let limit = 64 * 1024
 
-    /// The proxy's answer (as the response to `request`) and its status as written, such as `403 Forbidden`.
+    /// The proxy's answer (as the response to the `CONNECT`) and its status as written, such as `403 Forbidden`.
     typealias Answer = (response: HTTPResponse, status: String)
 
-    static func answer(of proxy: HTTPProxy, toTunnelTo target: String, request: HTTPRequest,
+    static func answer(of proxy: HTTPProxy, toTunnelTo target: (host: String, port: Int),
                        within timeout: TimeAmount = .seconds(2)) async -> Answer? {
-        var head = "CONNECT \(target) HTTP/1.1\r\nHost: \(target)\r\n"
-        if let authorization = proxy.authorization { head += "Proxy-Authorization: \(authorization)\r\n" }
+        var components = URLComponents()
+        (components.scheme, components.host, components.port) = ("http", target.host, target.port)
+        var request = HTTPRequest(method: .connect, components: components)
+        request.headers["Host"] = request.displayURL
+        if let authorization = proxy.authorization { request.headers["Proxy-Authorization"] = authorization }
+        let head = "CONNECT \(request.displayURL) HTTP/1.1\r\n" + request.headers.map { "\($0.name): \($0.value)\r\n" }.joined()
         let collected = Received()
         let started = Date()
         let start = ContinuousClock.now

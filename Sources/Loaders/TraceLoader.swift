@@ -39,7 +39,9 @@ public struct TraceLoader: HTTPLoader {
             report(traced(request, response: response, error: nil, duration: start.duration(to: .now)))
             return response
         } catch {
-            report(traced(request, response: error.response, error: error, duration: start.duration(to: .now)))
+            // A tunnel the proxy refused shows as the `CONNECT` written and the proxy's answer.
+            let written = error.lastWritten.method == .connect ? error.lastWritten : request
+            report(traced(written, response: error.response, error: error, duration: start.duration(to: .now)))
             throw error
         }
     }
@@ -48,7 +50,7 @@ public struct TraceLoader: HTTPLoader {
         let body = request.body.isEmpty ? nil : try? request.body.encode()
         var shownRequest = request
         shownRequest.headers = masked(request.headersAsSent(bodyLength: body?.count ?? 0))
-        if let url = request.components.string, let redactedURL = URLComponents(string: redacting(url)) {
+        if request.method != .connect, let url = request.components.string, let redactedURL = URLComponents(string: redacting(url)) {
             shownRequest.components = redactedURL
         }
         let bodyText = body.flatMap { String(data: $0, encoding: .utf8) }

@@ -11,12 +11,12 @@ extension Exchange {
     init(lastHopOf loaded: Result<HTTPResponse, HTTPError>) {
         let (request, response, error): (HTTPRequest, HTTPResponse?, HTTPError?) = switch loaded {
         case .success(let response): (response.request, response, nil)
-        case .failure(let error): (error.request, error.response, error)
+        case .failure(let error): (error.lastWritten, error.response, error)
         }
         let body = request.body.isEmpty ? nil : try? request.body.encode()
         let headers = request.headersAsSent(bodyLength: body?.count ?? 0)
         self.init(
-            method: request.method.rawValue, url: request.components.string ?? request.path,
+            method: request.method.rawValue, url: request.displayURL,
             requestHeaders: headers.map { ($0.name, $0.value) },
             requestBody: body.flatMap { Self.bodyText($0, type: headers["Content-Type"]) },
             status: response?.status.code,

@@ -140,7 +140,7 @@ struct StepExecutor: Sendable {
         switch loaded {
         case .failure(let error):
             outcome.attempts = error.attempts
-            outcome.statusCode = error.response?.status.code
+            outcome.statusCode = error.serverResponse?.status.code
             if error.code == .cancelled, Task.isCancelled {
                 // The run was cancelled (SIGINT, SIGTERM) while this request was under way: it did not complete.
                 outcome.cancel()
@@ -234,7 +234,7 @@ final class ExchangeLog: Sendable {
     func record(_ traced: TracedExchange) {
         let exchange = Exchange(
             method: traced.request.method.rawValue,
-            url: traced.request.components.string ?? traced.request.path,
+            url: traced.request.displayURL,
             requestHeaders: traced.request.headers.map { ($0.name, $0.value) },
             requestBody: traced.requestBodyText,
             status: traced.response?.status.code,

@@ -42,9 +42,10 @@ enum IPv6Loopback {
         #expect(proxy.forwarded.map { "\($0.method) \($0.target)" } == ["\(expected.method) \(expected.target)"])
     }
 
-    /// A proxy's 403 to the `CONNECT` of an `http://` or `https://` target fails the request, naming the status.
+    /// A proxy's 403 to the `CONNECT` of an `http://` or `https://` target fails the request, naming the status; `--verbose`
+    /// shows the `CONNECT` and the proxy's answer, and the request has no status of its own.
     @Test(arguments: TestServerScheme.allCases, [false, true])
-    func aTunnelRefusedWithAStatusOtherThan407NamesItAndVerboseShowsTheAnswer(scheme: TestServerScheme, verbose: Bool) async throws {
+    func aTunnelRefusedWithAStatusOtherThan407NamesItAndVerboseShowsTheConnectAndItsAnswer(scheme: TestServerScheme, verbose: Bool) async throws {
         let proxy = try await ForwardProxy.start(username: "pu", password: "Tunnel-Pa55", refusingTunnels: "403 Forbidden")
         let url = proxy.url.replacingOccurrences(of: "http://", with: "http://pu:Tunnel-Pa55@")
         let arguments = ["run", "requests", "--env", "local", "--proxy", url] + (verbose ? ["--verbose"] : [])
@@ -54,6 +55,11 @@ enum IPv6Loopback {
         #expect(result.stdout.contains("the proxy 127.0.0.1:\(proxy.port) refused the tunnel to 127.0.0.1:\(port): 403 Forbidden; "
                                        + "check that the proxy allows CONNECT"), "\(result.stdout)")
         #expect(result.stdout.contains("X-Proxy-Policy: no-tunnels") == verbose, "\(result.stdout)")
+        // What was written is the CONNECT, and the proxy's status is none of the request's.
+        #expect(result.stdout.contains("> CONNECT 127.0.0.1:\(port)\n> Host: 127.0.0.1:\(port)\n> Proxy-Authorization: ***\n< 403")
+                    == verbose, "\(result.stdout)")
+        #expect(!result.stdout.contains("> GET"), "\(result.stdout)")
+        #expect(result.stdout.split(separator: "\n").first { $0.hasPrefix("ERROR") }?.contains("403") == false, "\(result.stdout)")
         #expect(result.stdout.contains("tunnels are not allowed by the test proxy") == verbose, "\(result.stdout)")
         #expect(!result.stdout.contains("Tunnel-Pa55"))
         #expect(received.isEmpty)
