@@ -21,8 +21,11 @@ public enum CertificateFile {
             return Problem(message: "does not exist")
         }
         guard !isDirectory.boolValue else { return Problem(message: "is a directory") }
-        guard let data = FileManager.default.contents(atPath: absolutePath) else { return Problem(message: "cannot be read") }
-        let blocks = certificateBlocks([UInt8](data))
+        // Read as any file is (Foundation reads no device such as /dev/null), up to a size no bundle reaches.
+        guard case .bytes(let data)? = FileSystem.contents(of: absolutePath, limit: 64 << 20)?.contents else {
+            return Problem(message: "cannot be read")
+        }
+        let blocks = certificateBlocks(data)
         guard !blocks.isEmpty else {
             return Problem(message: "holds no PEM certificate (-----BEGIN CERTIFICATE-----)",
                            fix: "name a PEM file of CA certificates, each between -----BEGIN CERTIFICATE----- and -----END CERTIFICATE-----")

@@ -24,7 +24,7 @@ public struct RedirectLoader: HTTPLoader {
         while response.status.isFollowableRedirect, let location = response.headers["Location"] {
             guard hops < limit else {
                 throw HTTPError(.tooManyRedirects, request: response.request, response: response,
-                                message: "more than \(limit) redirects, starting at \(original.displayURL)")
+                                message: "more than \(limit) \(limit == 1 ? "redirect" : "redirects"), starting at \(original.displayURL)")
             }
             let hop = Self.restoringCredentials(of: original, in: try Self.nextRequest(after: response, location: location))
             guard visited.insert(Self.visitKey(hop)).inserted else {

@@ -203,13 +203,25 @@ extension CollectionRun {
                 throw RunFailure(error, in: path)
             }
             guard !matcher.evaluate(actual).holds else { continue }
-            let predicate = matcher.predicate
-            let phrase = predicate.hasPrefix("that ") ? String(predicate.dropFirst(5))
-                : ["with ", "whose "].contains(where: predicate.hasPrefix) ? "has a value " + predicate : "is " + predicate
+            let phrase = clause(matcher.predicate)
             let note = matcher.typesDiffer(from: actual).map { " (\($0))" } ?? ""
             return "when \"\(condition.subject.source)\" \(phrase): was \(actual.map { $0.compactDescription() } ?? "absent")\(note)"
         }
         return nil
+    }
+
+    /// A matcher's predicate as what its subject does: `is greater than 5`, `is empty`, `has a value with length 3`,
+    /// `starts with "x"`, `does not contain "y"`.
+    private static func clause(_ predicate: String) -> String {
+        if predicate.hasPrefix("that ") { return String(predicate.dropFirst(5)) }
+        if ["with ", "whose "].contains(where: predicate.hasPrefix) { return "has a value " + predicate }
+        let verbs = [("containing ", "contains ", "contain "), ("starting with ", "starts with ", "start with "),
+                     ("ending with ", "ends with ", "end with "), ("matching ", "matches ", "match ")]
+        for (participle, verb, base) in verbs {
+            if predicate.hasPrefix(participle) { return verb + predicate.dropFirst(participle.count) }
+            if predicate.hasPrefix("not " + participle) { return "does not " + base + predicate.dropFirst(4 + participle.count) }
+        }
+        return "is " + predicate
     }
 
     /// Whether the variable `template` (an `each:`) names is defined in no layer of `scope`.

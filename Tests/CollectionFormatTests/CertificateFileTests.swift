@@ -17,6 +17,11 @@ struct CertificateFileTests {
         return try body(path)
     }
 
+    /// A device that reads as empty holds no certificate; it is not a file that cannot be read.
+    @Test func devNullHoldsNoCertificate() {
+        #expect(CertificateFile.check(at: "/dev/null")?.message == "holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
+    }
+
     @Test(.enabled(if: systemBundle != nil, "no system certificate bundle at /etc/ssl/certs or /etc/pki/tls/certs"))
     func theSystemBundleAsWrittenWithWindowsLineEndsAndAfterALatin1CommentIsAccepted() throws {
         let bundle = try #require(Self.systemBundle)

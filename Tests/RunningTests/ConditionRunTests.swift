@@ -42,6 +42,25 @@ import TestSupport
         #expect(summary.outcomes.last?.skipReason == #"when "{{ go }}" is equal to "no": was "yes""#)
     }
 
+    /// A skip reason reads as a sentence whatever the operator: `starts with`, `does not contain`, `has a value with length`.
+    @Test func aSkipReasonSaysWhatTheValueDoes() async throws {
+        let conditions = [#"{ startsWith: "zz" }"#, #"{ notContains: "e" }"#, #"{ matches: "^z" }"#, #"{ not: { endsWith: "s" } }"#,
+                          "{ length: 9 }", "{ isEmpty: true }", "{ greaterThan: 5 }"]
+        var files = ["environments/test.yaml": environment()]
+        for (index, condition) in conditions.enumerated() {
+            files["requests/\(index).yaml"] = "request: { url: /a }\nwhen: { \"{{ word }}\": \(condition) }\n"
+        }
+        let collection = try TestCollection(files)
+        defer { collection.remove() }
+        let summary = try await collection.run(ScriptedLoader(routes: [], fallback: .response(status: 200)), variables: [("word", "yes")])
+        #expect(summary.outcomes.map { $0.skipReason ?? "" } == [
+            #"when "{{ word }}" starts with "zz": was "yes""#, #"when "{{ word }}" does not contain "e": was "yes""#,
+            #"when "{{ word }}" matches "^z": was "yes""#, #"when "{{ word }}" does not end with "s": was "yes""#,
+            #"when "{{ word }}" has a value with length 9: was "yes""#, #"when "{{ word }}" is empty: was "yes""#,
+            #"when "{{ word }}" is greater than 5: was "yes" (a string and a number 5 cannot be ordered)"#,
+        ])
+    }
+
     /// A `--var` is text: as a bound it orders a number by value (`greaterThan: "{{ limit }}"` with `--var limit=3`);
     /// a bound that is not a number skips saying the two cannot be ordered.
     @Test func aVarOfDigitsIsANumericBoundAndAWordSaysItCannotBeOrdered() async throws {
