@@ -14,6 +14,9 @@ public struct HTTPResponse: Sendable {
     public var duration: Duration
     /// How many attempts it took, counting the first.
     public var attempts: Int
+    /// Why a response with a status its request retries on was kept, not retried (a `Retry-After` asking for a longer
+    /// wait than a run gives); nil otherwise.
+    public var notRetried: String?
 
     public init(
         request: HTTPRequest, status: HTTPStatus, headers: HTTPHeaders = [:], body: Data = Data(),

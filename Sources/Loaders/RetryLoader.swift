@@ -28,7 +28,11 @@ public struct RetryLoader: HTTPLoader {
                 guard attempt < strategy.attempts, strategy.shouldRetry(status: response.status) else { return response }
                 let asked = Self.retryAfter(in: response.headers)
                 // A server asking for a longer wait than a run can give gets its answer kept, not a hang.
-                if let asked, asked > RetryStrategy.longestWait { return response }
+                if let asked, asked > RetryStrategy.longestWait {
+                    response.notRetried = "not retried: the server asked to wait \(asked.readable) (Retry-After), "
+                        + "longer than the \(RetryStrategy.longestWait.readable) a retry waits at most"
+                    return response
+                }
                 wait = asked ?? strategy.delay(afterAttempt: attempt, jitter: jitter())
             } catch {
                 var error = error

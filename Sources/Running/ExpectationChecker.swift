@@ -28,6 +28,10 @@ struct ExpectationChecker {
             failures.append(failure("status", at: step.definition.request.url.mark, message: "status \(code), and no expect.status accepts it",
                                     expected: "a status below 400, or the statuses expect.status lists", actual: String(code)))
         }
+        // A status the request retries on, kept: the retry loader says why (a Retry-After longer than runner waits).
+        if let note = content.response.notRetried {
+            for index in failures.indices { failures[index].diagnostic.notes.append(note) }
+        }
         for header in expect.headers {
             failures += try check(header: header, in: content.response.headers)
         }

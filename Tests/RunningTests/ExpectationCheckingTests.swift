@@ -50,6 +50,17 @@ import TestSupport
                              #"body $.other did not match: expected a value with length 3, got "abcdef" (length 6)"#])
     }
 
+    /// A status the request retries on, kept because the server asked for a longer wait than a retry gives, says so.
+    @Test func aResponseNotRetriedForItsLongRetryAfterSaysWhy() async throws {
+        let result = try await outcome("""
+            request: { url: /a }
+            options: { retry: { attempts: 3, on: [503] } }
+            """, reply: .response(status: 503, headers: ["Retry-After": "400"]))
+        #expect(result.attempts == 1)
+        #expect(result.failures.map(\.diagnostic.notes) == [["not retried: the server asked to wait 400s (Retry-After), "
+                                                              + "longer than the 300s a retry waits at most"]])
+    }
+
     @Test func passingExpectationsOfEveryKind() async throws {
         let result = try await outcome("""
             request: { url: /a }
