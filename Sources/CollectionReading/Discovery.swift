@@ -128,7 +128,7 @@ enum Discovery {
             case .statted(let status?) where !status.isRegular:
                 // Reading a FIFO would wait for a writer; a socket or a device is no request file either.
                 if hasYAMLExtension(entry) {
-                    problems.append(.error("not a regular file (a FIFO, socket or device): a directory's request files are read only when they are",
+                    problems.append(.error("not a regular file (a FIFO, socket or device): request files found in a directory must be regular files",
                                            path: PathText.join(root.display, relative), at: nil,
                                            suggestion: "remove it, or name it as an argument to read it"))
                 }

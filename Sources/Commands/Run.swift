@@ -71,18 +71,19 @@ public struct Run: Sendable {
             Console.error("error: \(message)")
             return stop(status, [.error(message, path: nil, at: nil)])
         }
+        let interruption = Interruption { signal, whileReading in
+            reports.writeAndExit(stoppedBy: signal, message: whileReading
+                ? "the run was stopped by \(Interruption.name(of: signal)) while it read its input (the collection, --env-file, "
+                    + "--rerun-failed), which did not end within \(Interruption.readingGraceSeconds) s (a FIFO, or a pipe left open): "
+                    + "nothing was sent"
+                : "the run was stopped at once by a second signal (\(Interruption.name(of: signal))): "
+                    + "only the requests that ended before it are reported")
+        }
         let narrowing: PlanNarrowing
-        switch PlanNarrowing.read(shard: shard, rerunFailed: rerunFailed, environment: environment) {
+        switch await interruption.reading({ PlanNarrowing.read(shard: shard, rerunFailed: rerunFailed, environment: environment) }) {
         case .success(let read): narrowing = read
         // Parsed but unusable (`--shard 5/4`, a report that cannot be read): a case in the reports says why.
         case .failure(let problem): return stopWithError(.badCommandLine, problem.message)
-        }
-        let interruption = Interruption { signal, whileReading in
-            reports.writeAndExit(stoppedBy: signal, message: whileReading
-                ? "the run was stopped by \(Interruption.name(of: signal)) while it read the collection, which did not end "
-                    + "within \(Interruption.readingGraceSeconds) s (a FIFO, or a pipe left open): nothing was sent"
-                : "the run was stopped at once by a second signal (\(Interruption.name(of: signal))): "
-                    + "only the requests that ended before it are reported")
         }
         var collection = collection
         collection.seed = seed

@@ -101,6 +101,11 @@ extension Matcher where Value == JSONValue {
         }
     }
 
+    /// `typesDiffer(from:)` for text as `evaluate(text:)` reads it: none for a number, which compares as one.
+    public func typesDiffer(fromText text: String) -> String? {
+        Self.number(text) == nil ? typesDiffer(from: .string(text)) : nil
+    }
+
     /// Text as this leaf operator reads it: a number for one comparing with a number (`equals`, `notEquals`, the
     /// orderings, `in`) when the text is all a JSON number, a string otherwise.
     private func value(ofText text: String) -> JSONValue {

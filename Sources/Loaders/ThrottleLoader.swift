@@ -18,7 +18,8 @@ public struct ThrottleLoader: HTTPLoader {
         if let interval = request.options.throttle?.interval {
             let now = ContinuousClock.now
             let slot = await schedule.reserveSlot(now: now, interval: interval)
-            ThrottleWaits.current?.add(now.duration(to: slot))
+            // The time waited: up to the slot, or until cancellation ended the wait.
+            defer { ThrottleWaits.current?.add(now.duration(to: min(slot, .now))) }
             try await sleeper(now.duration(to: slot), for: request)
         }
         return try await next.load(request)

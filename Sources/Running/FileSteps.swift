@@ -202,19 +202,25 @@ extension CollectionRun {
             } catch {
                 throw RunFailure(error, in: path)
             }
-            guard !matcher.evaluate(actual).holds else { continue }
-            let phrase = clause(matcher.predicate)
-            let note = matcher.typesDiffer(from: actual).map { " (\($0))" } ?? ""
+            // A string is read as a header is: a number for the operators comparing with one (a `--var` and a data
+            // row are text: `--var n=2` is greater than 1).
+            let result = if case .string(let text)? = actual { matcher.evaluate(text: text) } else { matcher.evaluate(actual) }
+            guard !result.holds else { continue }
+            let phrase = if case .all(let matchers) = matcher { matchers.map { clause($0.predicate) }.joined(separator: " and ") }
+                else { clause(matcher.predicate) }
+            let differ = if case .string(let text)? = actual { matcher.typesDiffer(fromText: text) } else { matcher.typesDiffer(from: actual) }
+            let note = differ.map { " (\($0))" } ?? ""
             return "when \"\(condition.subject.source)\" \(phrase): was \(actual.map { $0.compactDescription() } ?? "absent")\(note)"
         }
         return nil
     }
 
-    /// A matcher's predicate as what its subject does: `is greater than 5`, `is empty`, `has a value with length 3`,
+    /// A matcher's predicate as what its subject does: `is greater than 5`, `is empty`, `has length 3`,
     /// `starts with "x"`, `does not contain "y"`.
     private static func clause(_ predicate: String) -> String {
         if predicate.hasPrefix("that ") { return String(predicate.dropFirst(5)) }
-        if ["with ", "whose "].contains(where: predicate.hasPrefix) { return "has a value " + predicate }
+        if predicate.hasPrefix("with length ") { return "has length " + predicate.dropFirst("with length ".count) }
+        if predicate.hasPrefix("whose ") { return "has a value " + predicate }
         let verbs = [("containing ", "contains ", "contain "), ("starting with ", "starts with ", "start with "),
                      ("ending with ", "ends with ", "end with "), ("matching ", "matches ", "match ")]
         for (participle, verb, base) in verbs {

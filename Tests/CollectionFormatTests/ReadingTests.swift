@@ -81,7 +81,7 @@ import YAML
         let (files, problems) = discover(["requests"], currentDirectory: scratch.root, skipping: nil)
         #expect(files.map(\.path) == ["requests/a.yaml"])
         #expect(problems.map(\.description) == [
-            "requests/p.yaml: error: not a regular file (a FIFO, socket or device): a directory's request files are read only when they are",
+            "requests/p.yaml: error: not a regular file (a FIFO, socket or device): request files found in a directory must be regular files",
         ])
     }
 

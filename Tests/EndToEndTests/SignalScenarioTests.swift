@@ -53,13 +53,14 @@ import Testing
         #expect(output.received.isEmpty, "\(output.received.map(\.path))")
     }
 
-    /// A signal while the collection is read from a pipe that does not end (`--env-file` a FIFO whose writer stays open)
-    /// ends the run a second later: nothing was sent, the reports say why, and the status is 143.
-    @Test func aSIGTERMWhileAReadBlocksEndsTheRunWithItsReports() async throws {
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("runner-blocked-\(UUID().uuidString).env").path
+    /// A signal while the input is read from a pipe that does not end (`--env-file` or `--rerun-failed` a FIFO whose writer
+    /// stays open) ends the run a second later: nothing was sent, the reports say why, and the status is 143.
+    @Test(arguments: ["--env-file", "--rerun-failed"])
+    func aSIGTERMWhileAReadBlocksEndsTheRunWithItsReports(option: String) async throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("runner-blocked-\(UUID().uuidString)").path
         try #require(mkfifo(fifo, 0o600) == 0, "mkfifo: errno \(errno)")
         defer { unlink(fifo) }
-        let output = try await ScenarioRun.run("cancel", ["run", "requests", "--env", "local", "--env-file", fifo]) { pid, _ in
+        let output = try await ScenarioRun.run("cancel", ["run", "requests", "--env", "local", option, fifo]) { pid, _ in
             // Opening the FIFO returns once the runner opens it to read; the writer stays open until the runner has ended.
             guard let writer = FileHandle(forWritingAtPath: fifo) else { return }
             defer { try? writer.close() }
@@ -68,8 +69,9 @@ import Testing
             for _ in 0..<300 where kill(pid, 0) == 0 { Thread.sleep(forTimeInterval: 0.05) }
         }
         #expect(output.result.exitCode == 143, "\(output.result.stdout)\n\(output.result.stderr)")
-        #expect(output.result.stderr.contains("while it read the collection"), "\(output.result.stderr)")
-        #expect(output.json?.contains("while it read the collection, which did not end within 1 s") == true, "\(output.json ?? "no JSON report")")
+        #expect(output.result.stderr.contains("while it read its input"), "\(output.result.stderr)")
+        #expect(output.json?.contains("which did not end within 1 s (a FIFO, or a pipe left open): nothing was sent") == true,
+                "\(output.json ?? "no JSON report")")
         #expect(output.received.isEmpty, "\(output.received.map(\.path))")
     }
 

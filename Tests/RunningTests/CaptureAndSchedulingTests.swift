@@ -340,4 +340,21 @@ private actor HeldUntilLoader: HTTPLoader {
         #expect(summary.outcomes.map(\.verdict) == [.passed, .passed, .passed])
         #expect(summary.outcomes.allSatisfy { ($0.duration ?? .seconds(1)) < .milliseconds(400) })
     }
+
+    /// A run cancelled while requests wait for their throttle slots counts only the time they waited: no negative times.
+    @Test func aRunCancelledWhileRequestsWaitForTheirSlotsHasNoNegativeTimes() async throws {
+        var files = ["environments/test.yaml": environment("options: { throttle: { perSecond: 0.2 } }\n")]
+        for index in 1...3 { files["requests/\(index).yaml"] = "request: { url: /fast }\n" }
+        let collection = try TestCollection(files)
+        defer { collection.remove() }
+        let loaded = await collection.load()
+        let run = CollectionRun(collection: loaded, options: RunOptions(jobs: 3),
+                                transport: ScriptedLoader(routes: [], fallback: .response(status: 200)))
+        let task = Task { await run.run() }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        let summary = await task.value
+        #expect(summary.outcomes.count == 3)
+        #expect(summary.outcomes.allSatisfy { ($0.duration ?? .zero) >= .zero }, "\(summary.outcomes.map(\.duration))")
+    }
 }

@@ -42,10 +42,10 @@ import TestSupport
         #expect(summary.outcomes.last?.skipReason == #"when "{{ go }}" is equal to "no": was "yes""#)
     }
 
-    /// A skip reason reads as a sentence whatever the operator: `starts with`, `does not contain`, `has a value with length`.
+    /// A skip reason reads as a sentence whatever the operators: `starts with`, `does not contain`, `has length`.
     @Test func aSkipReasonSaysWhatTheValueDoes() async throws {
         let conditions = [#"{ startsWith: "zz" }"#, #"{ notContains: "e" }"#, #"{ matches: "^z" }"#, #"{ not: { endsWith: "s" } }"#,
-                          "{ length: 9 }", "{ isEmpty: true }", "{ greaterThan: 5 }"]
+                          "{ length: 9 }", "{ isEmpty: true }", "{ greaterThan: 5 }", #"{ endsWith: "x", matches: "^z" }"#]
         var files = ["environments/test.yaml": environment()]
         for (index, condition) in conditions.enumerated() {
             files["requests/\(index).yaml"] = "request: { url: /a }\nwhen: { \"{{ word }}\": \(condition) }\n"
@@ -56,8 +56,9 @@ import TestSupport
         #expect(summary.outcomes.map { $0.skipReason ?? "" } == [
             #"when "{{ word }}" starts with "zz": was "yes""#, #"when "{{ word }}" does not contain "e": was "yes""#,
             #"when "{{ word }}" matches "^z": was "yes""#, #"when "{{ word }}" does not end with "s": was "yes""#,
-            #"when "{{ word }}" has a value with length 9: was "yes""#, #"when "{{ word }}" is empty: was "yes""#,
+            #"when "{{ word }}" has length 9: was "yes""#, #"when "{{ word }}" is empty: was "yes""#,
             #"when "{{ word }}" is greater than 5: was "yes" (a string and a number 5 cannot be ordered)"#,
+            #"when "{{ word }}" ends with "x" and matches "^z": was "yes""#,
         ])
     }
 
@@ -75,6 +76,26 @@ import TestSupport
         #expect(summary.outcomes.map(\.verdict) == [.passed, .skipped])
         #expect(summary.outcomes.last?.skipReason
                 == #"when "{{ num }}" is less than "many": was 5 (a number and a string "many" cannot be ordered)"#)
+    }
+
+    /// A key that gives text (a `--var`, a data row) is read as a header is: a number for the operators comparing with
+    /// one, so `--var n=2` is greater than 1 and equal to 2; a word still cannot be ordered.
+    @Test func aVarOfDigitsAsTheKeyComparesAsANumber() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "when: { \"{{ n }}\": { greaterThan: 1 } }\nrequest: { url: /a }\n",
+            "requests/2.yaml": "when: { \"{{ n }}\": 2 }\nrequest: { url: /b }\n",
+            "requests/3.yaml": "when: { \"{{ n }}\": { lessThan: 2 } }\nrequest: { url: /c }\n",
+            "requests/4.yaml": "when: { \"{{ word }}\": { lessThan: 2 } }\nrequest: { url: /d }\n",
+        ])
+        defer { collection.remove() }
+        let summary = try await collection.run(ScriptedLoader(routes: [], fallback: .response(status: 200)),
+                                               variables: [("n", "2"), ("word", "two")])
+        #expect(summary.outcomes.map(\.verdict) == [.passed, .passed, .skipped, .skipped])
+        #expect(summary.outcomes.map { $0.skipReason ?? "" }.suffix(2) == [
+            #"when "{{ n }}" is less than 2: was "2""#,
+            #"when "{{ word }}" is less than 2: was "two" (a string and a number 2 cannot be ordered)"#,
+        ])
     }
 
     /// A selection that leaves out the step of a flow capturing what a selected step uses names that step.
