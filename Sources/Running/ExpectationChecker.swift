@@ -204,11 +204,11 @@ struct ExpectationChecker {
                         expected: matcher.expectation, actual: actual.map { $0.compactDescription(maxLength: 300) } ?? "nothing")]
     }
 
-    /// Whether `actual` holds a secret or a credential the request sent, which every output hides.
+    /// Whether `actual` holds a secret or a credential the request sent, or is a piece of one (a captured part of a
+    /// token), which every output hides.
     private func holdsHiddenText(_ actual: JSONValue?) -> Bool {
         guard let actual else { return false }
-        let text = actual.interpolatedText
-        return (scope.secretValues.lazy + credentials).contains { !$0.isEmpty && text.contains($0) }
+        return SensitiveText.derives(actual.interpolatedText, from: Array(scope.secretValues) + credentials)
     }
 
     private func resolve(_ matcher: Matcher<TemplateValue>) throws(RunFailure) -> Matcher<JSONValue> {

@@ -42,11 +42,13 @@ import TestSupport
               body:
                 $.key: { length: 3 }
                 $.auth: { length: 3 }
+                $.piece: { length: 3 }
                 $.other: { length: 3 }
-            """, reply: .json(#"{"key": "k3y-Secret-Value", "auth": "Bearer tok-12345678", "other": "abcdef"}"#, headers: []),
+            """, reply: .json(#"{"key": "k3y-Secret-Value", "auth": "Bearer tok-12345678", "piece": "Secret-Val", "other": "abcdef"}"#,
+                             headers: []),
             extraFiles: ["environments/test.yaml": env])
         let messages = result.failures.map(\.diagnostic.message)
-        #expect(messages == ["body $.key did not match", "body $.auth did not match",
+        #expect(messages == ["body $.key did not match", "body $.auth did not match", "body $.piece did not match",
                              #"body $.other did not match: expected a value with length 3, got "abcdef" (length 6)"#])
     }
 
