@@ -1,5 +1,3 @@
-public import HTTPCore
-
 extension LoaderLayer {
     /// The layers of the runner's chain, outermost first (requests come in absolute: the request builder applies
     /// the environment): User-Agent and request id, delay, retry, throttle, timeout (per attempt), auth, redirects, cookies
