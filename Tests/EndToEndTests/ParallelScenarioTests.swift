@@ -10,8 +10,10 @@ import Testing
     @Test(arguments: TestServerScheme.allCases)
     func fortyJobsAgainstOneHostNeedNoWaitForAConnection(scheme: TestServerScheme) async throws {
         var files: [String: String] = [:]
+        // A request waiting for another's connection would take two waits (3 s), past its timeout; one wait leaves a
+        // second for 40 connections and their TLS handshakes on a busy machine.
         for index in 1...40 {
-            files["requests/\(index).yaml"] = "request: { url: \"/wait/600?n=\(index)\" }\noptions: { timeout: 1s }\n"
+            files["requests/\(index).yaml"] = "request: { url: \"/wait/1500?n=\(index)\" }\noptions: { timeout: 2500ms }\n"
         }
         let (result, received, _) = try await Folder(scheme: scheme, files: files)
             .run(["run", "requests", "--env", "local", "--jobs", "40"], scheme: scheme)
