@@ -431,7 +431,7 @@ final class ProgressLine: Sendable {
 /// Turns SIGINT and SIGTERM into the cancellation of the run, so that what ran is reported and the reports are
 /// written. The same signal again within `repeatWindow` is the same request to stop (GNU `timeout` signals the child
 /// and then its process group, microseconds apart) and is ignored; a different signal, or the same one later, ends the
-/// process at once through `stopAtOnce`. A signal while the collection is read, when the reading has not ended
+/// process at once through `stopAtOnce`. A signal while the input is read, when the reading has not ended
 /// `readingGraceSeconds` later (a read that blocks: a FIFO, a pipe left open), ends the process too, as nothing was sent.
 /// (Unchecked: `sources` is set in `init` and only cancelled in `deinit`; the rest is behind a mutex.)
 final class Interruption: @unchecked Sendable {
@@ -444,7 +444,7 @@ final class Interruption: @unchecked Sendable {
 
     /// How soon the same signal again counts as the same request to stop.
     static let repeatWindow: Duration = .milliseconds(500)
-    /// How many seconds a reading of the collection that a signal came during may still take before the process ends.
+    /// How many seconds a reading of the input that a signal came during may still take before the process ends.
     static let readingGraceSeconds = 1
 
     private let state = Mutex(State())
@@ -497,8 +497,8 @@ final class Interruption: @unchecked Sendable {
         state.withLock { $0.signal }.map(Self.status(for:))
     }
 
-    /// Reads the collection with `body`: a signal that comes meanwhile cancels the run once it is read, or ends the
-    /// process if the reading has not ended `readingGraceSeconds` after it.
+    /// Reads the run's input (the collection, `--env-file`, `--rerun-failed`) with `body`: a signal that comes meanwhile
+    /// cancels the run once it is read, or ends the process if the reading has not ended `readingGraceSeconds` after it.
     func reading<T: Sendable>(_ body: () async -> T) async -> T {
         state.withLock { $0.reading = true }
         defer { state.withLock { $0.reading = false } }

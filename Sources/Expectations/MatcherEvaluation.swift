@@ -341,6 +341,45 @@ extension Matcher where Value == JSONValue {
         }
     }
 
+    /// What the matcher asks of a value, as the rest of a sentence about it: `is greater than 5`, `starts with "x"`,
+    /// `does not contain "y"`, `has length 3`, `is empty`.
+    public var clause: String {
+        switch self {
+        case .contains(let value): "contains \(value.compactDescription())"
+        case .notContains(let value): "does not contain \(value.compactDescription())"
+        case .startsWith(let value): "starts with \(value.compactDescription())"
+        case .endsWith(let value): "ends with \(value.compactDescription())"
+        case .matches(let value): "matches \(value.compactDescription())"
+        case .exists(let present): present ? "is present" : "is absent"
+        case .isEmpty(let empty): empty ? "is empty" : "is not empty"
+        case .length(.equals(let value)): "has length \(value.compactDescription())"
+        case .length(let inner): "has length \(inner.predicate)"
+        case .each(let inner): "has every element \(inner.predicate)"
+        case .not(let inner): inner.negatedClause
+        case .all(let matchers): matchers.map(\.clause).joined(separator: " and ")
+        default: "is \(predicate)"
+        }
+    }
+
+    /// The clause of `not` around this matcher: `does not start with "x"`, `is not empty`, `is not greater than 5`.
+    private var negatedClause: String {
+        switch self {
+        case .contains(let value): Matcher.notContains(value).clause
+        case .notContains(let value): Matcher.contains(value).clause
+        case .startsWith(let value): "does not start with \(value.compactDescription())"
+        case .endsWith(let value): "does not end with \(value.compactDescription())"
+        case .matches(let value): "does not match \(value.compactDescription())"
+        case .length, .each: "does not have \(clause.dropFirst("has ".count))"
+        case .not(let inner): inner.clause
+        case .exists(let present): Matcher.exists(!present).clause
+        case .isEmpty(let empty): Matcher.isEmpty(!empty).clause
+        case .equals(let value): Matcher.notEquals(value).clause
+        case .notEquals(let value): Matcher.equals(value).clause
+        case .all: "does not hold: \(clause)"
+        default: "is not \(predicate)"
+        }
+    }
+
     /// The predicate of `not` around this matcher: `that is not empty`, `other than 5`, `not matching "x"`.
     private var negatedPredicate: String {
         switch self {

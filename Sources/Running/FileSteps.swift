@@ -204,30 +204,16 @@ extension CollectionRun {
             }
             // A string is read as a header is: a number for the operators comparing with one (a `--var` and a data
             // row are text: `--var n=2` is greater than 1).
-            let result = if case .string(let text)? = actual { matcher.evaluate(text: text) } else { matcher.evaluate(actual) }
-            guard !result.holds else { continue }
-            let phrase = if case .all(let matchers) = matcher { matchers.map { clause($0.predicate) }.joined(separator: " and ") }
-                else { clause(matcher.predicate) }
-            let differ = if case .string(let text)? = actual { matcher.typesDiffer(fromText: text) } else { matcher.typesDiffer(from: actual) }
+            let (holds, differ) = if case .string(let text)? = actual {
+                (matcher.evaluate(text: text).holds, matcher.typesDiffer(fromText: text))
+            } else {
+                (matcher.evaluate(actual).holds, matcher.typesDiffer(from: actual))
+            }
+            guard !holds else { continue }
             let note = differ.map { " (\($0))" } ?? ""
-            return "when \"\(condition.subject.source)\" \(phrase): was \(actual.map { $0.compactDescription() } ?? "absent")\(note)"
+            return "when \"\(condition.subject.source)\" \(matcher.clause): was \(actual.map { $0.compactDescription() } ?? "absent")\(note)"
         }
         return nil
-    }
-
-    /// A matcher's predicate as what its subject does: `is greater than 5`, `is empty`, `has length 3`,
-    /// `starts with "x"`, `does not contain "y"`.
-    private static func clause(_ predicate: String) -> String {
-        if predicate.hasPrefix("that ") { return String(predicate.dropFirst(5)) }
-        if predicate.hasPrefix("with length ") { return "has length " + predicate.dropFirst("with length ".count) }
-        if predicate.hasPrefix("whose ") { return "has a value " + predicate }
-        let verbs = [("containing ", "contains ", "contain "), ("starting with ", "starts with ", "start with "),
-                     ("ending with ", "ends with ", "end with "), ("matching ", "matches ", "match ")]
-        for (participle, verb, base) in verbs {
-            if predicate.hasPrefix(participle) { return verb + predicate.dropFirst(participle.count) }
-            if predicate.hasPrefix("not " + participle) { return "does not " + base + predicate.dropFirst(4 + participle.count) }
-        }
-        return "is " + predicate
     }
 
     /// Whether the variable `template` (an `each:`) names is defined in no layer of `scope`.

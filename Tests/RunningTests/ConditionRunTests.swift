@@ -45,7 +45,8 @@ import TestSupport
     /// A skip reason reads as a sentence whatever the operators: `starts with`, `does not contain`, `has length`.
     @Test func aSkipReasonSaysWhatTheValueDoes() async throws {
         let conditions = [#"{ startsWith: "zz" }"#, #"{ notContains: "e" }"#, #"{ matches: "^z" }"#, #"{ not: { endsWith: "s" } }"#,
-                          "{ length: 9 }", "{ isEmpty: true }", "{ greaterThan: 5 }", #"{ endsWith: "x", matches: "^z" }"#]
+                          "{ length: 9 }", "{ isEmpty: true }", "{ greaterThan: 5 }", #"{ endsWith: "x", matches: "^z" }"#,
+                          "{ not: { in: [yes] } }", "{ not: { length: 3 } }"]
         var files = ["environments/test.yaml": environment()]
         for (index, condition) in conditions.enumerated() {
             files["requests/\(index).yaml"] = "request: { url: /a }\nwhen: { \"{{ word }}\": \(condition) }\n"
@@ -59,6 +60,7 @@ import TestSupport
             #"when "{{ word }}" has length 9: was "yes""#, #"when "{{ word }}" is empty: was "yes""#,
             #"when "{{ word }}" is greater than 5: was "yes" (a string and a number 5 cannot be ordered)"#,
             #"when "{{ word }}" ends with "x" and matches "^z": was "yes""#,
+            #"when "{{ word }}" is not in ["yes"]: was "yes""#, #"when "{{ word }}" does not have length 3: was "yes""#,
         ])
     }
 
