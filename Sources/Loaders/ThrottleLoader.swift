@@ -18,29 +18,119 @@ public struct ThrottleLoader: HTTPLoader {
         if let interval = request.options.throttle?.interval {
             let now = ContinuousClock.now
             let slot = await schedule.reserveSlot(now: now, interval: interval)
-            // The time waited: up to the slot, or until cancellation ended the wait.
-            defer { ThrottleWaits.current?.add(now.duration(to: min(slot, .now))) }
-            try await sleeper(now.duration(to: slot), for: request)
+            if let waits = ThrottleWaits.current {
+                try await waits.wait(now.duration(to: slot), sleeper: sleeper, for: request)
+            } else {
+                try await sleeper(now.duration(to: slot), for: request)
+            }
         }
         return try await next.load(request)
     }
 }
 
-/// The time the requests of a task spent waiting for their throttle slots: queueing in the client, which a request's
-/// duration leaves out.
+/// The throttle waits of the requests one step sends: the time they spent queueing in the client, which a request's
+/// duration leaves out, and the stop that ends the wait of its first request when the run stops sending (`--bail`).
 public final class ThrottleWaits: Sendable {
-    private let waited = Mutex(Duration.zero)
+    private struct State {
+        var waited = Duration.zero
+        /// Ends the wait until a request of the step is sent: a step under way is not stopped.
+        var stop: StopSignal?
+        var stopped = false
+    }
+    private let state: Mutex<State>
 
     /// The waits of the requests the current task sends, when their sender counts them.
     @TaskLocal public static var current: ThrottleWaits?
 
-    public init() {}
+    /// Counts the waits of a step; `stop`, when given, keeps its first request from being sent once it is set.
+    public init(stoppedBy stop: StopSignal? = nil) {
+        state = Mutex(State(stop: stop))
+    }
 
     /// Every wait added so far.
-    public var total: Duration { waited.withLock { $0 } }
+    public var total: Duration { state.withLock { $0.waited } }
 
-    func add(_ wait: Duration) {
-        waited.withLock { $0 += wait }
+    /// Whether the stop ended a wait: the step sent nothing.
+    public var stoppedBeforeSending: Bool { state.withLock { $0.stopped } }
+
+    /// Waits `duration` for the request's slot with `sleeper`, counting only the time actually waited; throws
+    /// `cancelled` when the run is cancelled or its stop is set before the step's first request is sent.
+    func wait(_ duration: Duration, sleeper: Sleeper, for request: HTTPRequest) async throws(HTTPError) {
+        let start = ContinuousClock.now
+        defer { state.withLock { $0.waited += start.duration(to: .now) } }
+        guard let stop = state.withLock({ $0.stop }) else { return try await sleeper(duration, for: request) }
+        let stopped = stop.isSet ? .success(true) : await stop.race(sleeper, duration, for: request)
+        switch stopped {
+        case .success(true):
+            state.withLock { $0.stopped = true }
+            throw HTTPError(.cancelled, request: request, message: "the request to \(request.displayURL) was not sent: the run stopped")
+        case .success(false):
+            state.withLock { $0.stop = nil }
+        case .failure(let error):
+            throw error
+        }
+    }
+}
+
+/// Set once a run stops sending requests (`--bail` after a failure); wakes the requests waiting for a throttle slot.
+public final class StopSignal: Sendable {
+    private struct State {
+        var isSet = false
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter = 0
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Whether the run has stopped sending.
+    public var isSet: Bool { state.withLock { $0.isSet } }
+
+    /// Stops the run's sending: every wait under way ends.
+    public func set() {
+        let waiters = state.withLock { state in
+            state.isSet = true
+            defer { state.waiters = [:] }
+            return state.waiters.values
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Sleeps `duration` with `sleeper` unless the signal is set first: true when it was, false when the sleep ended.
+    func race(_ sleeper: Sleeper, _ duration: Duration, for request: HTTPRequest) async -> Result<Bool, HTTPError> {
+        await withTaskGroup(of: Result<Bool, HTTPError>?.self) { group in
+            group.addTask {
+                do throws(HTTPError) { try await sleeper(duration, for: request) } catch { return .failure(error) }
+                return .success(false)
+            }
+            group.addTask { await self.wait() ? .success(true) : nil }
+            defer { group.cancelAll() }
+            while let ended = await group.next() {
+                if let ended { return ended }
+            }
+            return .success(false)
+        }
+    }
+
+    /// Returns once the signal is set (true) or the task is cancelled (false).
+    private func wait() async -> Bool {
+        let id = state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { waiter in
+                let waiting = state.withLock { state in
+                    guard !state.isSet, !Task.isCancelled else { return false }
+                    state.waiters[id] = waiter
+                    return true
+                }
+                if !waiting { waiter.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
+        return isSet
     }
 }
 

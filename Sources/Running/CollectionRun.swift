@@ -61,7 +61,7 @@ public struct CollectionRun: Sendable {
                     onOutcome: @escaping @Sendable (RequestOutcome) -> Void = { _ in }) async -> RunSummary {
         let start = ContinuousClock.now
         let outcomes = OutcomeHandOff(onOutcome: onOutcome)
-        let context = FileContext(outcomes: outcomes, bailed: BailFlag(), keepingOutcomes: keepingOutcomes)
+        let context = FileContext(outcomes: outcomes, bail: StopSignal(), keepingOutcomes: keepingOutcomes)
         var results = Results(scope: collection.scope, keepingOutcomes: keepingOutcomes)
         await runFiles(context, into: &results)
         await outcomes.close()
@@ -74,7 +74,8 @@ public struct CollectionRun: Sendable {
     /// What every file of a run reports to.
     struct FileContext: Sendable {
         let outcomes: OutcomeHandOff
-        let bailed: BailFlag
+        /// Set once a request fails under `--bail`; read by every file before each step, and ending throttle waits.
+        let bail: StopSignal
         let keepingOutcomes: Bool
     }
 
@@ -291,13 +292,4 @@ public struct CollectionRun: Sendable {
         context.outcomes.finish(file: index)
         return result
     }
-}
-
-/// Set once a request fails under `--bail`; read by every file before each step.
-final class BailFlag: Sendable {
-    private let flag = Mutex(false)
-
-    var isSet: Bool { flag.withLock { $0 } }
-
-    func set() { flag.withLock { $0 = true } }
 }

@@ -33,12 +33,11 @@ extension CollectionRun {
         for run in fileRuns(of: file, from: startScope) {
             var flow = FlowState(run: run)
             for definition in options.selection.selectedSteps(of: file) {
-                let bailed = options.bail && context.bailed.isSet
-                for var outcome in await outcomes(of: definition, in: file, flow: &flow, bailed: bailed) {
+                for var outcome in await outcomes(of: definition, in: file, flow: &flow, bail: options.bail ? context.bail : nil) {
                     if outcome.flaky, options.failOnFlaky { Self.failFlaky(&outcome, definition, environment: collection.environment) }
                     if outcome.verdict == .failed || outcome.verdict == .errored {
                         if !definition.isCleanup, flow.failedStep == nil { flow.failedStep = definition.name }
-                        if options.bail { context.bailed.set() }
+                        if options.bail { context.bail.set() }
                     }
                     result.counts.add(outcome)
                     if context.keepingOutcomes { result.outcomes.append(outcome) }
@@ -97,10 +96,10 @@ extension CollectionRun {
         return runs
     }
 
-    /// The outcomes of one step in a run of its file: none sent when it is skipped or cannot run, one per element of
-    /// its `each:` list, else one.
+    /// The outcomes of one step in a run of its file: none sent when it is skipped or cannot run (`bail`, with
+    /// `--bail`, is set), one per element of its `each:` list, else one.
     private func outcomes(of step: RequestDefinition, in file: RequestFile, flow: inout FlowState,
-                          bailed: Bool) async -> [RequestOutcome] {
+                          bail: StopSignal?) async -> [RequestOutcome] {
         let name = file.isFlow ? step.name : flow.run.label ?? step.name
         let flowName = file.isFlow ? flow.run.label ?? file.name : nil
         func unsent(_ verdict: RequestOutcome.Verdict, reason: String? = nil, problem: RunFailure? = nil,
@@ -108,7 +107,8 @@ extension CollectionRun {
             [RequestOutcome(file: file.path, flow: flowName, name: named ?? name, method: step.request.method.value,
                             url: step.request.url.source, verdict: verdict, error: problem?.diagnostic, skipReason: reason)]
         }
-        if let reason = notRunReason(of: step, in: file, flow: flow, bailed: bailed) { return unsent(.skipped, reason: reason) }
+        if let reason = notRunReason(of: step, in: file, flow: flow, bailed: bail?.isSet == true) { return unsent(.skipped, reason: reason) }
+        let begun = flow.started
         if !step.isCleanup { flow.started = true }
         if let problem = flow.run.problem { return unsent(.errored, problem: problem) }
         if let reason = flow.run.skipReason { return unsent(.skipped, reason: reason) }
@@ -121,7 +121,7 @@ extension CollectionRun {
         }
         guard let loop = step.loop else {
             if let unmet = Self.unmet(step, in: scope) { return unsent(unmet.verdict, reason: unmet.reason, problem: unmet.problem) }
-            return [await send(step, of: file, scope: scope, flow: &flow, named: (flowName, name))]
+            return [await send(step, of: file, scope: scope, flow: &flow, named: (flowName, name), bail: (bail, begun))]
         }
         switch EachList.elements(of: loop, in: scope, path: step.path) {
         case .failure where step.isCleanup && Self.isUndefined(loop, in: scope):
@@ -142,7 +142,8 @@ extension CollectionRun {
                 if let unmet = Self.unmet(step, in: elementScope) {
                     outcomes += unsent(unmet.verdict, reason: unmet.reason, problem: unmet.problem, named: iteration)
                 } else {
-                    outcomes.append(await send(step, of: file, scope: elementScope, flow: &flow, named: (flowName, iteration)))
+                    outcomes.append(await send(step, of: file, scope: elementScope, flow: &flow, named: (flowName, iteration),
+                                               bail: (bail, begun)))
                 }
             }
             return outcomes
@@ -161,14 +162,17 @@ extension CollectionRun {
     }
 
     /// Sends a step and keeps its captures in the flow; a cleanup step is sent from a task of its own, so a first SIGINT
-    /// or SIGTERM, which cancels the run, does not stop it (a second ends the process).
+    /// or SIGTERM, which cancels the run, does not stop it (a second ends the process), and `bail` does not keep it
+    /// waiting for a throttle slot from being sent. A step `bail` stopped before it sent anything leaves its flow begun
+    /// only if it was before the step (`begun`).
     private func send(_ step: RequestDefinition, of file: RequestFile, scope: VariableScope, flow: inout FlowState,
-                      named: (flow: String?, name: String)) async -> RequestOutcome {
+                      named: (flow: String?, name: String), bail: (signal: StopSignal?, begun: Bool)) async -> RequestOutcome {
         let prepared = PreparedStep(step, compiled: compiled)
         let (executor, jar) = (executor, flow.jar)
         let result = step.isCleanup
             ? await Task { await executor.run(prepared, of: file, scope: scope, jar: jar) }.value
-            : await executor.run(prepared, of: file, scope: scope, jar: jar)
+            : await executor.run(prepared, of: file, scope: scope, jar: jar, stoppedBy: bail.signal)
+        if result.stoppedBeforeSending { flow.started = bail.begun }
         var outcome = result.outcome
         (outcome.flow, outcome.name) = named
         for capture in result.captures {
@@ -186,7 +190,7 @@ extension CollectionRun {
         if let skip = file.skip ?? step.skip { return skip.reason ?? "skipped" }
         if cleansUp { return nil }
         if let failedStep = flow.failedStep { return "an earlier step failed: \(failedStep)" }
-        if bailed { return "not run: --bail stopped the run after a failure" }
+        if bailed { return StepExecutor.bailReason }
         return nil
     }
 

@@ -15,17 +15,23 @@ struct StepExecutor: Sendable {
     struct Result: Sendable {
         var outcome: RequestOutcome
         var captures: [(name: String, value: JSONValue)]
+        /// Whether the step was stopped while waiting for a throttle slot (`--bail`): it sent nothing.
+        var stoppedBeforeSending = false
     }
+
+    /// Why a step is not sent once `--bail` has stopped the run.
+    static let bailReason = "not run: --bail stopped the run after a failure"
 
     /// Runs `step` of `file` with the variables in `scope` (its `with:` variables already defined),
     /// keeping cookies in `jar`; a polled step (`expectations` in `retry.on`) is tried again while an expectation
-    /// or capture fails.
-    func run(_ step: PreparedStep, of file: RequestFile, scope: VariableScope, jar: CookieJar? = nil) async -> Result {
+    /// or capture fails. A step waiting for a throttle slot when `stop` is set sends nothing and is skipped.
+    func run(_ step: PreparedStep, of file: RequestFile, scope: VariableScope, jar: CookieJar? = nil,
+             stoppedBy stop: StopSignal? = nil) async -> Result {
         var result: Result
         if let retry = builder.writtenOptions(of: step.definition).retry, retry.polls {
-            result = await poll(step, of: file, scope: scope, jar: jar, retry: retry)
+            result = await poll(step, of: file, scope: scope, jar: jar, retry: retry, stoppedBy: stop)
         } else {
-            result = await attempt(step, of: file, scope: scope, jar: jar).result
+            result = await attempt(step, of: file, scope: scope, jar: jar, stoppedBy: stop).result
             result.outcome.flaky = result.outcome.verdict == .passed && result.outcome.attempts > 1
         }
         // In the order of their places in the files, as the console shows them: every output lists them so.
@@ -38,12 +44,12 @@ struct StepExecutor: Sendable {
     /// reports it, with every request sent counted in its attempts and the whole time since the first try (waits
     /// included) as its duration. A run cancelled while waiting between tries skips the step as `cancelled`.
     private func poll(_ step: PreparedStep, of file: RequestFile, scope: VariableScope, jar: CookieJar?,
-                      retry: RetryDefinition) async -> Result {
+                      retry: RetryDefinition, stoppedBy stop: StopSignal?) async -> Result {
         let attempts = retry.attempts?.value ?? RetryDefinition.defaultAttempts
         let strategy = RetryStrategy(attempts: attempts, delay: retry.delay?.value ?? RetryDefinition.defaultDelay,
                                      backoff: retry.backoff?.value == .exponential ? .exponential : .constant)
         let start = ContinuousClock.now
-        let throttleWaits = ThrottleWaits()
+        let throttleWaits = ThrottleWaits(stoppedBy: stop)
         var (sent, retriedForStatusOrError, tries) = (0, 0, 0)
         while true {
             tries += 1
@@ -75,8 +81,8 @@ struct StepExecutor: Sendable {
     /// waits since then) or from the send, less the time spent waiting for throttle slots; `stopped` says whether the
     /// step's `stopWhen` expectations hold for it.
     private func attempt(_ step: PreparedStep, of file: RequestFile, scope: VariableScope, jar: CookieJar?,
-                         sendsAtMost: Int? = nil, since poll: (start: ContinuousClock.Instant, throttleWaits: ThrottleWaits)? = nil)
-        async -> (result: Result, stopped: Bool) {
+                         sendsAtMost: Int? = nil, since poll: (start: ContinuousClock.Instant, throttleWaits: ThrottleWaits)? = nil,
+                         stoppedBy stop: StopSignal? = nil) async -> (result: Result, stopped: Bool) {
         let definition = step.definition
         var outcome = RequestOutcome(
             file: file.path, flow: file.isFlow ? file.name : nil, name: definition.name,
@@ -96,7 +102,7 @@ struct StepExecutor: Sendable {
         let tokenURL = if case .oauth2ClientCredentials(let credentials) = request.options.auth { credentials.tokenURL } else { URL?.none }
 
         let start = poll?.start ?? ContinuousClock.now
-        let throttleWaits = poll?.throttleWaits ?? (request.options.throttle == nil ? nil : ThrottleWaits())
+        let throttleWaits = poll?.throttleWaits ?? (request.options.throttle == nil ? nil : ThrottleWaits(stoppedBy: stop))
         let loaded: Swift.Result<HTTPResponse, HTTPError>
         if recordExchanges {
             let log = ExchangeLog()
@@ -104,6 +110,11 @@ struct StepExecutor: Sendable {
             outcome.exchanges = log.exchanges
         } else {
             loaded = await load(consume request, jar: jar, throttleWaits: throttleWaits)
+        }
+        if throttleWaits?.stoppedBeforeSending == true {
+            outcome.verdict = .skipped
+            outcome.skipReason = Self.bailReason
+            return (Result(outcome: outcome, captures: [], stoppedBeforeSending: true), false)
         }
         let duration = start.duration(to: .now) - (throttleWaits?.total ?? .zero)
         outcome.sensitiveValues += jar?.storedCookies.map(\.value).filter { $0.count >= SensitiveText.minimumLength } ?? []

@@ -341,6 +341,52 @@ private actor HeldUntilLoader: HTTPLoader {
         #expect(summary.outcomes.allSatisfy { ($0.duration ?? .seconds(1)) < .milliseconds(400) })
     }
 
+    /// With `--bail`, a failure ends the waits of the requests queued for throttle slots in other jobs: they are not sent.
+    @Test func bailEndsTheWaitsOfRequestsQueuedForThrottleSlots() async throws {
+        var files = ["environments/test.yaml": environment("options: { throttle: { perSecond: 0.5 } }\n")]
+        // The failing request takes the first slot and fails after a second; the others take theirs (from 2 s) after
+        // half a second, and wait.
+        files["requests/1.yaml"] = "request: { url: /failing }\n"
+        files["requests/2.yaml"] = "request: { url: /fast }\noptions: { delay: 500ms }\n"
+        // A flow whose first step waits: it has not begun, so its cleanup step is skipped too.
+        files["requests/3.yaml"] = """
+            steps:
+              - name: create
+                request: { url: /fast }
+                options: { delay: 500ms }
+            finally:
+              - name: delete
+                request: { url: /cleanup }
+            """
+        let collection = try TestCollection(files)
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [.path("/v1/failing", .delayed(.seconds(1), .response(status: 500)))],
+                                    fallback: .response(status: 200))
+        let start = ContinuousClock.now
+        let summary = try await collection.run(loader, options: RunOptions(jobs: 3, bail: true))
+        // The waiting requests would have ended the run after 4 s, the cleanup step after 6 s.
+        #expect(start.duration(to: .now) < .seconds(3))
+        #expect(summary.outcomes.map(\.verdict) == [.failed, .skipped, .skipped, .skipped])
+        #expect(summary.outcomes.dropFirst().allSatisfy { $0.skipReason?.contains("--bail") == true && $0.duration == nil })
+        #expect(await loader.received.map(\.path) == ["/v1/failing"])
+    }
+
+    /// A step already sending when `--bail` stops the run finishes: its retries wait for their slots and are sent.
+    @Test func bailLetsAStepUnderWayRetryThroughItsThrottleSlots() async throws {
+        var files = ["environments/test.yaml": environment("options: { throttle: { perSecond: 5 } }\n")]
+        files["requests/1.yaml"] = "request: { url: /failing }\n"
+        files["requests/2.yaml"] = "request: { url: /unavailable }\noptions: { retry: { attempts: 6, delay: 0ms, on: [503] } }\n"
+        let collection = try TestCollection(files)
+        defer { collection.remove() }
+        // The failure comes after a second; the retries' slots are 200 ms apart, the last ones after it.
+        let loader = ScriptedLoader(routes: [.path("/v1/failing", .delayed(.seconds(1), .response(status: 500))),
+                                             .path("/v1/unavailable", .response(status: 503))])
+        let summary = try await collection.run(loader, options: RunOptions(jobs: 2, bail: true))
+        #expect(summary.outcomes.map(\.verdict) == [.failed, .failed])
+        #expect(summary.outcomes.last?.attempts == 6)
+        #expect(await loader.received.filter { $0.path == "/v1/unavailable" }.count == 6)
+    }
+
     /// A run cancelled while requests wait for their throttle slots counts only the time they waited: no negative times.
     @Test func aRunCancelledWhileRequestsWaitForTheirSlotsHasNoNegativeTimes() async throws {
         var files = ["environments/test.yaml": environment("options: { throttle: { perSecond: 0.2 } }\n")]
