@@ -1,4 +1,5 @@
 import Foundation
+import Interop
 
 /// `runner init [DIR]`: writes a starter collection, its schemas and a CI workflow; never overwrites a file.
 public struct Init: Sendable {
@@ -37,7 +38,7 @@ public struct Init: Sendable {
             }
             Console.out("wrote \(path)")
         }
-        let prefix = directory == "." ? "" : "cd \(directory) && "
+        let prefix = directory == "." ? "" : "cd \(ShellText.quote(directory)) && "
         Console.out("""
 
             Next: \(prefix)runner validate requests/ --env local

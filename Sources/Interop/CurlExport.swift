@@ -45,8 +45,8 @@ public struct CurlExport {
         var words: [[ShellText]] = []
         var comments: [String] = []
         var commentVariables: [String] = []
-        let hasBody = exported.bodyFile != nil || !request.body.isEmpty
-        switch (request.method.rawValue, hasBody) {
+        let body = bodyWords(exported)
+        switch (request.method.rawValue, !body.isEmpty) {
         case ("GET", false), ("POST", true): break
         case ("HEAD", false): words.append([.literal("--head")])
         default: words.append([.literal("-X"), .literal(request.method.rawValue)])
@@ -71,7 +71,7 @@ public struct CurlExport {
             commentVariables = comment.variables
             words.append([.literal("-H"), ShellText([.literal("Authorization: Bearer "), .variable(Self.oauth2TokenVariable, .none)])])
         }
-        words += bodyWords(exported)
+        words += body
         words += optionWords(exported)
         let lines = ["curl " + words[0].map(\.quoted).joined(separator: " ")]
             + words.dropFirst().map { "  " + $0.map(\.quoted).joined(separator: " ") }
@@ -97,11 +97,12 @@ public struct CurlExport {
     }
 
     /// The body as curl options: `--data-raw` for JSON and text and per form field (encoded), `--form-string` and
-    /// `-F name=@file` per multipart part, `--data-binary @file` for a file.
+    /// `-F name=@file` per multipart part, `--data-binary @file` for a file; none for no body (an empty text is a body,
+    /// sent with `Content-Length: 0`, as `--data-raw ''` is to curl).
     private func bodyWords(_ exported: ExportedRequest) -> [[ShellText]] {
         if let file = exported.bodyFile { return [[.literal("--data-binary"), .literal("@" + file)]] }
         let body = exported.request.body
-        guard !body.isEmpty else { return [] }
+        guard !(body is EmptyBody) else { return [] }
         if let form = body as? FormBody {
             // Encoded here as runner encodes them (curl's --data-urlencode writes a space as `+`, runner as `%20`).
             return form.fields.map { field in

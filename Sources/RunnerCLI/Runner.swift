@@ -1,4 +1,5 @@
 import ArgumentParser
+import CollectionFormat
 import Commands
 import Foundation
 import RunnerVersion
@@ -40,8 +41,24 @@ struct Runner: AsyncParsableCommand {
     private static func fail(_ error: any Error) -> Never {
         if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
         if exitCode(for: error) == .success { exit(withError: error) }
-        Console.error(fullMessage(for: error))
+        Console.error(misspelledCommand(in: CommandLine.arguments.dropFirst()) ?? fullMessage(for: error))
         Console.error("Run 'runner --help' for usage.")
         Foundation.exit(ExitStatus.badCommandLine.rawValue)
+    }
+
+    /// `Error: Unknown command 'runn'. Did you mean 'run'?` when a word where a command goes is close to a command's name
+    /// (ArgumentParser suggests options, not commands); nil otherwise.
+    private static func misspelledCommand(in arguments: ArraySlice<String>) -> String? {
+        var command: any ParsableCommand.Type = Runner.self
+        for word in arguments {
+            let names = command.configuration.subcommands.compactMap { $0.configuration.commandName }
+            guard !names.isEmpty, !word.hasPrefix("-"), word != "help" else { return nil }
+            if let next = command.configuration.subcommands.first(where: { $0.configuration.commandName == word }) {
+                command = next
+                continue
+            }
+            return Suggestions.closest(to: word, among: names).map { "Error: Unknown command '\(word)'. Did you mean '\($0)'?" }
+        }
+        return nil
     }
 }

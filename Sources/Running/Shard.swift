@@ -16,9 +16,11 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads `I/N` (1 ≤ I ≤ N), or says what is wrong with `text`.
     public static func parse(_ text: String) -> Result<Shard, ShardSyntaxError> {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0.filter { $0 != " " }) }
+        let words = text.split(separator: "/", omittingEmptySubsequences: false).map { $0.filter { $0 != " " } }
+        let parts = words.map { Int($0) }
         guard parts.count == 2, let index = parts[0], let total = parts[1] else {
-            return .failure(ShardSyntaxError(message: "'\(text)' is not I/N, such as 2/4"))
+            let digitsOnly = words.count == 2 && words.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+            return .failure(ShardSyntaxError(message: digitsOnly ? "'\(text)': I must be from 1 to N, and N at most \(Int.max)" : "'\(text)' is not I/N, such as 2/4"))
         }
         guard total >= 1, (1...total).contains(index) else {
             return .failure(ShardSyntaxError(message: "'\(text)': I must be from 1 to N, and N at least 1"))

@@ -281,6 +281,7 @@ import Testing
                 "06-file": "method: PUT\n  url: /echo/file\n  file: ../body.bin",
                 "07-parts": "method: POST\n  url: /echo/parts\n  multipart:\n    - { name: note, value: \"{{ greeting }}\" }\n    - { name: doc, file: ../body.bin }",
                 "08-graphql": "method: POST\n  url: /echo/graphql\n  graphql: { query: \"{ me(p: \\\"{{ greeting }}\\\") }\" }",
+                "09-empty": "method: POST\n  url: /echo/empty\n  text: \"\"",
             ]
             for (name, request) in requests { try Self.write("request:\n  \(request)\n", to: "requests/\(name).yaml", in: folder) }
             try Self.write("binary\u{1}body", to: "body.bin", in: folder)
@@ -302,6 +303,7 @@ import Testing
                     #expect(byCurl.bodyText?.contains("hello \(secret)!") == true)
                 } else {
                     #expect(byCurl.header("Content-Type") == byRunner.header("Content-Type"), "\(byRunner.path)")
+                    #expect(byCurl.header("Content-Length") == byRunner.header("Content-Length"), "\(byRunner.path)")
                     #expect(byCurl.body == byRunner.body, "\(byRunner.path): \(byCurl.bodyText ?? "") != \(byRunner.bodyText ?? "")")
                 }
             }

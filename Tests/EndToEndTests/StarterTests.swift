@@ -82,6 +82,8 @@ import Testing
         let fresh = try await runner(["init", "fresh/api"], in: directory)
         #expect(fresh.exitCode == 0, "\(fresh.stderr)")
         #expect(fresh.stdout.contains("cd fresh/api && runner validate requests/ --env local"), "\(fresh.stdout)")
+        let spaced = try await runner(["init", "my api"], in: directory)
+        #expect(spaced.stdout.contains("cd 'my api' && runner validate"), "a command that can be pasted: \(spaced.stdout)")
     }
 
     /// `runner init FILE`, or a path under a file: a clear error naming the file (not the system's "Not a

@@ -156,4 +156,10 @@ import TestSupport
         }
         #expect(problem.message.contains("I/N") || problem.message.contains("from 1 to N"))
     }
+
+    /// A number past the largest integer is too large, not a different syntax.
+    @Test func aPartCountPastTheLargestIntegerSaysSo() {
+        guard case .failure(let problem) = Shard.parse("1/99999999999999999999") else { Issue.record("accepted"); return }
+        #expect(problem.message == "'1/99999999999999999999': I must be from 1 to N, and N at most \(Int.max)")
+    }
 }
