@@ -38,6 +38,9 @@ public enum JSONReport {
             guard let path = diagnostic.path else { return .null }
             return text(diagnostic.mark.map { "\(path):\($0.line):\($0.column)" } ?? path)
         }
+        func remarks(_ diagnostic: Diagnostic) -> [(String, JSONValue)] {
+            [("notes", .array(diagnostic.notes.map(text))), ("suggestion", optional(diagnostic.suggestion))]
+        }
 
         let requests: [JSONValue] = summary.outcomes.map { outcome in
             .object(JSONObject([
@@ -57,10 +60,10 @@ public enum JSONReport {
                         ("message", text(failure.diagnostic.message)),
                         ("expected", text(failure.expected)),
                         ("actual", text(failure.actual)),
-                    ]))
+                    ] + remarks(failure.diagnostic)))
                 })),
                 ("error", outcome.error.map { error in
-                    .object(JSONObject([("location", location(error)), ("message", text(error.message))]))
+                    .object(JSONObject([("location", location(error)), ("message", text(error.message))] + remarks(error)))
                 } ?? .null),
                 ("skipReason", optional(outcome.skipReason)),
                 ("exchange", outcome.exchange.map(exchange) ?? .null),

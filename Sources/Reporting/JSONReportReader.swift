@@ -75,11 +75,17 @@ public struct JSONReportDocument: Sendable {
         return outcome
     }
 
-    /// A failure's or an error's location and message as a diagnostic.
+    /// A failure's or an error's location, message, notes and suggestion as a diagnostic.
     private static func diagnostic(_ record: JSONObject) -> Diagnostic {
-        let message = string(record["message"]) ?? ""
-        guard let location = string(record["location"]) else { return .error(message, path: nil, at: nil) }
-        // `path:line:col`, or a path alone; a path may itself hold colons.
+        var diagnostic = located(string(record["message"]) ?? "", at: string(record["location"]))
+        if case .array(let notes)? = record["notes"] { diagnostic.notes = notes.compactMap(string) }
+        diagnostic.suggestion = string(record["suggestion"])
+        return diagnostic
+    }
+
+    /// An error diagnostic at `location`: `path:line:col`, or a path alone (a path may itself hold colons).
+    private static func located(_ message: String, at location: String?) -> Diagnostic {
+        guard let location else { return .error(message, path: nil, at: nil) }
         let parts = location.split(separator: ":", omittingEmptySubsequences: false)
         if parts.count >= 3, let line = Int(parts[parts.count - 2]), let column = Int(parts[parts.count - 1]) {
             return .error(message, path: parts.dropLast(2).joined(separator: ":"), at: Mark(line: line, column: column))

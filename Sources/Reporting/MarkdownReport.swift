@@ -46,13 +46,14 @@ public enum MarkdownReport {
         return markdown
     }
 
-    /// A table row: the verdict, the request (flaky ones say so), `path:line`, the message, expected and actual.
+    /// A table row: the verdict, the request (flaky ones say so), `path:line`, the message and its notes, expected and
+    /// actual.
     private static func row(_ problem: OutcomeProblem, of outcome: RequestOutcome, redactor: Redactor) -> String {
         var request = outcome.displayName
         if outcome.flaky { request += " (flaky, \(outcome.attempts) attempts)" }
         let cells = [
-            outcome.verdict.rawValue, request, problem.location(column: false) ?? outcome.file, problem.message,
-            problem.expected ?? "", problem.actual ?? "",
+            outcome.verdict.rawValue, request, problem.location(column: false) ?? outcome.file,
+            ([problem.message] + problem.notes).joined(separator: "\n"), problem.expected ?? "", problem.actual ?? "",
         ]
         return "| " + cells.map { cell($0, redactor: redactor) }.joined(separator: " | ") + " |\n"
     }

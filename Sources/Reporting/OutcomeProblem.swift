@@ -11,6 +11,8 @@ struct OutcomeProblem {
     /// What the expectation wanted and what came; nil for an error.
     var expected: String?
     var actual: String?
+    /// What the console prints under the problem: its notes, then its suggestion as `help: …`.
+    var notes: [String]
 
     /// Every failure of `outcome`, then its error, in the order the console shows them.
     static func all(of outcome: RequestOutcome) -> [OutcomeProblem] {
@@ -33,6 +35,7 @@ struct OutcomeProblem {
         column = diagnostic.mark?.column
         self.expected = expected
         self.actual = actual
+        notes = diagnostic.notes + (diagnostic.suggestion.map { ["help: \($0)"] } ?? [])
     }
 
     /// `path:line:col` (`path:line` without `column`), the path alone when there is no position, nil without a path.

@@ -28,7 +28,7 @@ public enum TAPReport {
     }
 
     /// The YAML block under a failed or errored test point, indented two spaces: the first problem's message,
-    /// severity, location (`path:line:col`), expected and actual values; every problem under `problems` when there
+    /// severity, location (`path:line:col`), expected and actual values, notes (one per line); every problem under `problems` when there
     /// are several; attempts and flakiness when retried; the request's exchange when it was sent.
     private static func diagnostics(of outcome: RequestOutcome, redactor: Redactor) -> String {
         let problems = OutcomeProblem.all(of: outcome)
@@ -37,6 +37,7 @@ public enum TAPReport {
             if let location = problem.location(column: true) { fields.append(("location", location)) }
             if let expected = problem.expected { fields.append(("expected", expected)) }
             if let actual = problem.actual { fields.append(("actual", actual)) }
+            if !problem.notes.isEmpty { fields.append(("notes", problem.notes.joined(separator: "\n"))) }
             return fields.map { ($0.0, quoted(redactor.redact($0.1))) }
         }
         let indent = "  "

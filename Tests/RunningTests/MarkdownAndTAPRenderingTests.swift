@@ -82,4 +82,29 @@ import YAML
 
             """), "\(tap)")
     }
+
+    /// The notes the console prints under a problem (a Retry-After not waited for, a type mismatch) and its suggestion
+    /// reach every report that lists problems, redacted, and a JSON report read back (`merge-reports`) keeps them.
+    @Test func notesAndSuggestionsReachTheJSONTAPAndMarkdownReports() throws {
+        var outcome = Self.failed(0, actual: "503")
+        outcome.failures[0].diagnostic.notes = ["not retried: the server asked to wait 400s (Retry-After)", "echoed s3cret-value"]
+        outcome.error = Diagnostic.error("undefined variable 'tokn'", path: "requests/many.yaml", at: Mark(line: 2, column: 9),
+                                         suggestion: "did you mean 'token'?")
+        let summary = RunSummary(outcomes: [outcome], duration: .milliseconds(3))
+        let redactor = Redactor(secrets: ["s3cret-value"])
+        let json = JSONReport.render(summary, sources: SourceCache(), redactor: redactor)
+        #expect(json.contains("\"notes\": [\n            \"not retried: the server asked to wait 400s (Retry-After)\",\n            \"echoed ***\"\n          ],\n          \"suggestion\": null"), "\(json)")
+        #expect(json.contains("\"suggestion\": \"did you mean 'token'?\""), "\(json)")
+        let read = try JSONReportDocument.read(json, name: "report.json").summary.outcomes[0]
+        #expect(read.failures[0].diagnostic.notes == ["not retried: the server asked to wait 400s (Retry-After)", "echoed ***"])
+        #expect(read.error?.suggestion == "did you mean 'token'?")
+
+        let tap = TAPReport.render(summary, sources: SourceCache(), redactor: redactor)
+        #expect(tap.contains(#"    notes: "not retried: the server asked to wait 400s (Retry-After)\necho"#), "\(tap)")
+        #expect(tap.contains(#"    notes: "help: did you mean 'token'?""#), "\(tap)")
+        let markdown = MarkdownReport.render(summary, sources: SourceCache(), redactor: redactor)
+        #expect(markdown.contains(#"| body \$.items did not match<br>not retried: the server asked to wait 400s (Retry-After)<br>echoed \*\*\* |"#),
+                "\(markdown)")
+        #expect(!tap.contains("s3cret") && !markdown.contains("s3cret"))
+    }
 }
