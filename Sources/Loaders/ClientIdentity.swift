@@ -114,11 +114,9 @@ public enum ClientCertificateCheck {
         case otherKey
     }
 
-    /// Every reason `certificate` cannot be used, the certificate file's and the key file's: each with the file it is
-    /// about (`certificateFile` or `keyFile`) and what is wrong with it; empty when it can be used.
-    public static func problems(_ certificate: ClientCertificate) -> [(file: String, message: String, reason: Reason)] {
-        ClientIdentity.problems(certificate).map {
-            ($0.file == .certificate ? certificate.certificateFile : certificate.keyFile, $0.message, $0.reason)
-        }
+    /// Every reason `certificate` cannot be used, the certificate file's and the key file's: each saying whether it is
+    /// about the key (one file may hold both) and what is wrong; empty when it can be used.
+    public static func problems(_ certificate: ClientCertificate) -> [(aboutKey: Bool, message: String, reason: Reason)] {
+        ClientIdentity.problems(certificate).map { ($0.file == .key, $0.message, $0.reason) }
     }
 }

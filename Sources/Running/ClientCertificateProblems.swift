@@ -10,7 +10,7 @@ public enum ClientCertificateProblems {
     public static func diagnostics(in collection: LoadedCollection) -> [Diagnostic] {
         var definitions = collection.files.flatMap { file in file.steps.compactMap(\.options.clientCert) }
         if let environment = collection.environment?.options.clientCert { definitions.append(environment) }
-        var answers: [ClientCertificate: [(file: String, message: String, reason: ClientCertificateCheck.Reason)]] = [:]
+        var answers: [ClientCertificate: [(aboutKey: Bool, message: String, reason: ClientCertificateCheck.Reason)]] = [:]
         var diagnostics: [Diagnostic] = []
         for definition in definitions {
             let password: String?
@@ -21,8 +21,7 @@ public enum ClientCertificateProblems {
             answers[certificate] = answer
             // Both files' problems, so that fixing one does not only reveal the other at the next run.
             for problem in answer {
-                let (key, reference) = problem.file == certificate.keyFile && problem.file != certificate.certificateFile
-                    ? ("key", definition.key) : ("cert", definition.certificate)
+                let (key, reference) = problem.aboutKey ? ("key", definition.key) : ("cert", definition.certificate)
                 let (message, suggestion) = Self.explained(problem.reason, problem.message, of: reference)
                 diagnostics.append(.error("'options.clientCert.\(key)': the file '\(reference.written)' \(message)",
                                           path: definition.path, at: reference.mark, suggestion: suggestion))

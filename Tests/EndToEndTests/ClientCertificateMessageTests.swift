@@ -23,4 +23,18 @@ struct ClientCertificateMessageTests {
         #expect(result.stderr.contains("error: 2 problems in 1 file"), "\(result.stderr)")
         #expect(received.isEmpty)
     }
+
+    /// One file named for both (a combined PEM) that holds no key: the error is at `key`, once, not at `cert`.
+    @Test func aCombinedFileWithoutAKeyIsReportedAtKey() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try Data("request: { url: /echo }\noptions:\n  clientCert:\n    cert: ../certs/ca.pem\n    key: ../certs/ca.pem\n".utf8)
+            .write(to: folder.url.appendingPathComponent("invalid/combined.yaml"))
+        let (result, received) = try await folder.run(["validate", "invalid/combined.yaml", "--env", "local"])
+        #expect(result.exitCode == 2, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("invalid/combined.yaml:5:10: error: 'options.clientCert.key': the file '../certs/ca.pem' holds no PEM private key"),
+                "\(result.stderr)")
+        #expect(result.stderr.contains("error: 1 problem in 1 file"), "\(result.stderr)")
+        #expect(received.isEmpty)
+    }
 }
