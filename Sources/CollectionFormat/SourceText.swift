@@ -27,14 +27,15 @@ package struct SourceText: Sendable {
 
     /// Maps the offset of a `{{` inside a scalar's text to its mark in the file.
     ///
-    /// For plain and quoted scalars the n-th `{{` of the text is the n-th `{{` of the source from the
-    /// scalar's start (escapes and folding change offsets, not the order of braces); block scalars
-    /// and braces that cannot be found point at the scalar's start.
+    /// The n-th `{{` of the text is the n-th `{{` of the source from the scalar's start (escapes and folding
+    /// change offsets, not the order of braces), for a block scalar (`|`, `>`) from the line after its indicator
+    /// (whose comment may hold braces); braces that cannot be found point at the scalar's start.
     func braceLocator(for scalar: Scalar, at mark: Mark, lineStarts: [Int]? = nil) -> (Int) -> Mark {
-        guard scalar.style != .literal, scalar.style != .folded else { return { _ in mark } }
         let textOffsets = Self.braceOffsets(in: Array(scalar.text.unicodeScalars))
         guard !textOffsets.isEmpty else { return { _ in mark } }
-        let sourceMarks = braceMarks(from: mark, count: textOffsets.count, lineStarts: lineStarts ?? self.lineStarts())
+        let isBlock = scalar.style == .literal || scalar.style == .folded
+        let sourceMarks = braceMarks(from: isBlock ? Mark(line: mark.line + 1, column: 1) : mark, count: textOffsets.count,
+                                     lineStarts: lineStarts ?? self.lineStarts())
         return { offset in
             guard let position = textOffsets.firstIndex(of: offset), position < sourceMarks.count else { return mark }
             return sourceMarks[position]

@@ -120,4 +120,16 @@ struct HostileFile: Sendable, CustomStringConvertible {
         #expect(locate(2) == Mark(line: 2, column: 6))
         #expect(locate(12) == Mark(line: 2, column: 16))
     }
+
+    /// In a block scalar the braces are found from the line after the indicator, whose comment may hold some.
+    @Test(arguments: [Scalar.Style.literal, .folded])
+    func templatesInABlockScalarAreLocatedOnTheirLines(style: Scalar.Style) {
+        let indicator = style == .literal ? "|" : ">-"
+        let source = SourceText(path: "r.yaml", text: "url: \(indicator) # not {{ this }}\n  /users/{{ id }}\n  ?page={{ page }}\n")
+        let text = style == .literal ? "/users/{{ id }}\n?page={{ page }}\n" : "/users/{{ id }} ?page={{ page }}"
+        let scalar = Scalar(text: text, style: style, tag: nil, value: .string(text))
+        let locate = source.braceLocator(for: scalar, at: Mark(line: 1, column: 6))
+        #expect(locate(7) == Mark(line: 2, column: 10))
+        #expect(locate(22) == Mark(line: 3, column: 9))
+    }
 }

@@ -297,6 +297,6 @@ import YAML
         #expect(definition.request.url.expressions.map(\.mark) == [Mark(line: 2, column: 19)])
         #expect(definition.request.headers[0].value.expressions.map(\.mark) == [Mark(line: 4, column: 17), Mark(line: 4, column: 29)])
         guard case .text(let text)? = definition.request.body?.value else { Issue.record("text"); return }
-        #expect(text.expressions.map(\.mark) == [Mark(line: 5, column: 9)])
+        #expect(text.expressions.map(\.mark) == [Mark(line: 6, column: 10)])
     }
 }
