@@ -1,5 +1,6 @@
 public import HTTPCore
 internal import Foundation
+internal import Synchronization
 
 /// Adds credentials from `options.auth`: Basic, Bearer, or an OAuth2 client-credentials token.
 ///
@@ -111,11 +112,36 @@ public struct OAuth2AccessToken: Sendable, Hashable {
     }
 }
 
-/// Caches OAuth2 tokens per credentials for a run; concurrent requests share one in-flight fetch.
+/// Caches OAuth2 tokens per credentials for a run; concurrent requests share one in-flight fetch, which is cancelled
+/// once every request waiting for it is (a signal cancelling the run does not wait for a token URL that never answers).
 public actor OAuth2TokenStore {
     private enum Entry {
-        case fetching(Task<Result<OAuth2AccessToken, HTTPError>, Never>)
+        case fetching(SharedFetch)
         case ready(OAuth2AccessToken)
+    }
+
+    /// A token fetch and how many requests still wait for it.
+    private final class SharedFetch: Sendable {
+        private let task: Task<Result<OAuth2AccessToken, HTTPError>, Never>
+        private let waiting = Mutex(0)
+
+        init(_ fetch: @escaping @Sendable () async throws(HTTPError) -> OAuth2AccessToken) {
+            task = Task {
+                do throws(HTTPError) { return .success(try await fetch()) } catch { return .failure(error) }
+            }
+        }
+
+        /// The fetch's result for one more waiter; the last waiter to be cancelled cancels the fetch.
+        var result: Result<OAuth2AccessToken, HTTPError> {
+            get async {
+                waiting.withLock { $0 += 1 }
+                return await withTaskCancellationHandler {
+                    await task.value
+                } onCancel: {
+                    if waiting.withLock({ count in count -= 1; return count == 0 }) { task.cancel() }
+                }
+            }
+        }
     }
 
     private var entries: [OAuth2ClientCredentials: Entry] = [:]
@@ -130,20 +156,34 @@ public actor OAuth2TokenStore {
         switch entries[credentials] {
         case .ready(let token) where token.isValid(at: .now):
             return token
-        case .fetching(let task):
-            return try await task.value.get()
-        default:
-            let task = Task { () async -> Result<OAuth2AccessToken, HTTPError> in
-                do throws(HTTPError) { return .success(try await fetch()) } catch { return .failure(error) }
+        case .fetching(let shared):
+            let result = await shared.result
+            // A fetch the others waiting for it cancelled: one of its own for a request that goes on (a cleanup step).
+            if case .failure(let error) = result, error.code == .cancelled, !Task.isCancelled {
+                forget(shared, of: credentials)
+                return try await token(for: credentials, fetch: fetch)
             }
-            entries[credentials] = .fetching(task)
-            let result = await task.value
+            return try result.get()
+        default:
+            let shared = SharedFetch(fetch)
+            entries[credentials] = .fetching(shared)
+            let result = await shared.result
             switch result {
-            case .success(let token): entries[credentials] = .ready(token)
-            case .failure: entries[credentials] = nil
+            case .success(let token): if isFetching(shared, for: credentials) { entries[credentials] = .ready(token) }
+            case .failure: forget(shared, of: credentials)
             }
             return try result.get()
         }
+    }
+
+    /// Whether `shared` is the fetch under way for `credentials` (not one that a later fetch replaced).
+    private func isFetching(_ shared: SharedFetch, for credentials: OAuth2ClientCredentials) -> Bool {
+        if case .fetching(let current) = entries[credentials] { current === shared } else { false }
+    }
+
+    /// Forgets the fetch `shared` of `credentials`, when it is still the one under way.
+    private func forget(_ shared: SharedFetch, of credentials: OAuth2ClientCredentials) {
+        if isFetching(shared, for: credentials) { entries[credentials] = nil }
     }
 
     /// Forgets the cached token for `credentials` when it is still `value`.

@@ -215,6 +215,26 @@ import TestSupport
         #expect(await loader.received.first?.headers["User-Agent"] == "runner/test")
     }
 
+    /// A run cancelled while a token request waits for its answer ends at once: the request is SKIP (cancelled), the
+    /// token request cancelled with it (it is shared by the requests waiting for it, and all of them were cancelled).
+    @Test func aRunCancelledWhileATokenIsFetchedEndsAtOnce() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /reports }\nauth:\n  oauth2: { tokenURL: /slow/token, clientID: c, clientSecret: s }\n",
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [.path("/v1/slow/token", .delayed(.seconds(20), .json("{}")))],
+                                    fallback: .response(status: 200))
+        let run = CollectionRun(collection: await collection.load(), options: RunOptions(), transport: loader)
+        let task = Task { await run.run() }
+        try await Task.sleep(for: .milliseconds(300))
+        let cancelledAt = ContinuousClock.now
+        task.cancel()
+        let summary = await task.value
+        #expect(cancelledAt.duration(to: .now) < .seconds(10), "the token request ran to its end")
+        #expect(summary.outcomes.map(\.skipReason) == ["cancelled"])
+    }
+
     /// An access token the OAuth2 loader fetched and sent, and Basic credentials sent decoded, are hidden where a server
     /// echoes them, like credentials written in the request.
     @Test func credentialsTheLoadersSentAreHiddenWhereAServerEchoesThem() async throws {
