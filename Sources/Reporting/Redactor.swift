@@ -116,14 +116,19 @@ public struct Redactor: Sendable {
     }
 
     /// The secret's UTF-8 bytes read as ISO-8859-1 and as Windows-1252 (mojibake: `Grüße` echoed as `GrÃ¼Ã\u{9F}e`
-    /// by a server that reads header bytes as Latin-1); none for ASCII text, which reads the same.
+    /// by a server that reads header bytes as Latin-1), and its Latin-1 bytes read back as UTF-8 (`pä ss` echoed by
+    /// a server that writes headers in Latin-1, read as `p\u{FFFD} ss`); none for ASCII text, which reads the same.
     private static func misdecodings(of secret: String) -> [String] {
         guard !secret.utf8.allSatisfy({ $0 < 0x80 }) else { return [] }
         let latin1 = String(String.UnicodeScalarView(secret.utf8.map { Unicode.Scalar($0) }))
         let windows1252 = String(String.UnicodeScalarView(secret.utf8.map { byte in
             (0x80...0x9F).contains(byte) ? windows1252C1[Int(byte - 0x80)] : Unicode.Scalar(byte)
         }))
-        return latin1 == windows1252 ? [latin1] : [latin1, windows1252]
+        var forms = Set([latin1, windows1252])
+        if secret.unicodeScalars.allSatisfy({ $0.value <= 0xFF }) {
+            forms.insert(String(decoding: secret.unicodeScalars.map { UInt8($0.value) }, as: UTF8.self))
+        }
+        return Array(forms)
     }
 
     /// Windows-1252's characters for bytes 0x80–0x9F; the five it leaves undefined read as the C1 control, as

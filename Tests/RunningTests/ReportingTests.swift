@@ -339,6 +339,10 @@ import TestSupport
             #expect(redacted.contains("***") && !redacted.contains("rd-99") && !redacted.contains("off-") && !redacted.contains("Gr"),
                     "\(echoed) -> \(redacted)")
         }
+        // A server that writes the secret into a header in Latin-1 (httpbin's /response-headers): its bytes read as
+        // UTF-8, each non-ASCII letter a replacement character.
+        let latin1 = Redactor(secrets: [#"pä ss&wörd/"x<y>Z"#])
+        #expect(latin1.redact("X-Echo: p\u{FFFD} ss&w\u{FFFD}rd/\"x<y>Z") == "X-Echo: ***")
     }
 
     /// Werkzeug (httpbin) echoes a URL as an IRI: every escape decoded but those of controls, space, `%` and the
