@@ -107,17 +107,24 @@ extension Matcher where Value == JSONValue {
     }
 
     /// Text as this leaf operator reads it: a number for one comparing with a number (`equals`, `notEquals`, the
-    /// orderings, `in`) when the text is all a JSON number, a string otherwise.
+    /// orderings, `in`; for the orderings, a bound that is text all of a number too: `greaterThan: "{{ limit }}"` with
+    /// `--var limit=9`) when the text is all a JSON number, a string otherwise.
     private func value(ofText text: String) -> JSONValue {
         switch self {
-        case .equals(let operand), .notEquals(let operand), .lessThan(let operand), .lessThanOrEqual(let operand),
-             .greaterThan(let operand), .greaterThanOrEqual(let operand):
+        case .equals(let operand), .notEquals(let operand):
             operand.numberValue != nil ? Self.number(text) ?? .string(text) : .string(text)
+        case .lessThan(let operand), .lessThanOrEqual(let operand), .greaterThan(let operand), .greaterThanOrEqual(let operand):
+            Self.isNumeric(operand) ? Self.number(text) ?? .string(text) : .string(text)
         case .in(let operands):
             operands.contains { $0.numberValue != nil } ? Self.number(text) ?? .string(text) : .string(text)
         default:
             .string(text)
         }
+    }
+
+    /// Whether an ordering's bound is a number, or text all of one.
+    private static func isNumeric(_ operand: JSONValue) -> Bool {
+        if case .string(let text) = operand { number(text) != nil } else { operand.numberValue != nil }
     }
 
     /// Text read as a number when it is all one as JSON writes numbers (`42`, `-1.5`, `1e3`; not `0x10`, `+4`, `042`).

@@ -80,6 +80,22 @@ import TestSupport
                 == #"when "{{ num }}" is less than "many": was 5 (a number and a string "many" cannot be ordered)"#)
     }
 
+    /// A key and a bound that both give text of digits (`--var`s, a data row's columns) are ordered by value:
+    /// 10 is greater than 9, though "10" comes before "9" as text; two words still compare as text.
+    @Test func aKeyAndABoundOfDigitsAreOrderedByValue() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "when: { \"{{ n }}\": { greaterThan: \"{{ limit }}\" } }\nrequest: { url: /a }\n",
+            "requests/2.yaml": "when: { \"{{ limit }}\": { greaterThanOrEqual: \"{{ n }}\" } }\nrequest: { url: /b }\n",
+            "requests/3.yaml": "when: { \"{{ word }}\": { lessThan: \"{{ other }}\" } }\nrequest: { url: /c }\n",
+        ])
+        defer { collection.remove() }
+        let summary = try await collection.run(ScriptedLoader(routes: [], fallback: .response(status: 200)),
+                                               variables: [("n", "10"), ("limit", "9"), ("word", "apple"), ("other", "banana")])
+        #expect(summary.outcomes.map(\.verdict) == [.passed, .skipped, .passed])
+        #expect(summary.outcomes[1].skipReason == #"when "{{ limit }}" is greater than or equal to "10": was "9""#)
+    }
+
     /// A key that gives text (a `--var`, a data row) is read as a header is: a number for the operators comparing with
     /// one, so `--var n=2` is greater than 1 and equal to 2; a word still cannot be ordered.
     @Test func aVarOfDigitsAsTheKeyComparesAsANumber() async throws {
