@@ -78,7 +78,8 @@ enum Discovery {
                 }
             } else if isUsedOnly(PathText.lastComponent(of: display)) {
                 diagnostics.append(.warning(usedFileGiven, path: display, at: nil))
-            } else if hasYAMLExtension(display) {
+            } else if hasYAMLExtension(display) || !status.isRegular {
+                // A pipe or a device named as an argument is read whatever its name: `runner run <(generate)`.
                 found(DiscoveredFile(root: root, relative: ""))
             } else {
                 diagnostics.append(.error("not a request file: expected a .yaml or .yml file", path: display, at: nil))

@@ -85,6 +85,18 @@ import YAML
         ])
     }
 
+    /// A pipe named as an argument is read whatever its name (`runner run <(generate)` names `/dev/fd/63`); a regular
+    /// file without `.yaml` is still not a request file.
+    @Test func aPipeNamedAsAnArgumentIsARequestFileWhateverItsName() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("notes.txt", "not a request\n")
+        try #require(mkfifo(scratch.root + "/generated", 0o600) == 0, "mkfifo: errno \(errno)")
+        let (files, problems) = discover(["generated", "notes.txt"], currentDirectory: scratch.root, skipping: nil)
+        #expect(files.map(\.path) == ["generated"])
+        #expect(problems.map(\.description) == ["notes.txt: error: not a request file: expected a .yaml or .yml file"])
+    }
+
     @Test func aDirectoryWithoutRequestFilesIsAWarningUnlessItsFilesCameEarlier() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
