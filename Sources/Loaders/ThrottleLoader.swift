@@ -35,8 +35,13 @@ public final class ThrottleWaits: Sendable {
         var waited = Duration.zero
         /// Ends the wait until a request of the step is sent: a step under way is not stopped.
         var stop: StopSignal?
-        var stopped = false
+        /// Whether a wait ended with its request going on to be sent.
+        var sending = false
+        var unsent: Unsent?
     }
+
+    /// Why a step sent nothing: the wait for its first request's slot ended by the stop, or by cancellation.
+    public enum Unsent: Sendable { case stopped, cancelled }
     private let state: Mutex<State>
 
     /// The waits of the requests the current task sends, when their sender counts them.
@@ -50,23 +55,28 @@ public final class ThrottleWaits: Sendable {
     /// Every wait added so far.
     public var total: Duration { state.withLock { $0.waited } }
 
-    /// Whether the stop ended a wait: the step sent nothing.
-    public var stoppedBeforeSending: Bool { state.withLock { $0.stopped } }
+    /// Why the step sent nothing, when a wait for its first request's slot ended it.
+    public var unsent: Unsent? { state.withLock { $0.unsent } }
 
     /// Waits `duration` for the request's slot with `sleeper`, counting only the time actually waited; throws
     /// `cancelled` when the run is cancelled or its stop is set before the step's first request is sent.
     func wait(_ duration: Duration, sleeper: Sleeper, for request: HTTPRequest) async throws(HTTPError) {
         let start = ContinuousClock.now
         defer { state.withLock { $0.waited += start.duration(to: .now) } }
-        guard let stop = state.withLock({ $0.stop }) else { return try await sleeper(duration, for: request) }
-        let stopped = stop.isSet ? .success(true) : await stop.race(sleeper, duration, for: request)
-        switch stopped {
-        case .success(true):
-            state.withLock { $0.stopped = true }
-            throw HTTPError(.cancelled, request: request, message: "the request to \(request.displayURL) was not sent: the run stopped")
+        let ended: Result<Bool, HTTPError>
+        if let stop = state.withLock({ $0.stop }) {
+            ended = stop.isSet ? .success(true) : await stop.race(sleeper, duration, for: request)
+        } else {
+            do throws(HTTPError) { try await sleeper(duration, for: request); ended = .success(false) } catch { ended = .failure(error) }
+        }
+        switch ended {
         case .success(false):
-            state.withLock { $0.stop = nil }
+            state.withLock { ($0.sending, $0.stop) = (true, nil) }
+        case .success(true):
+            state.withLock { $0.unsent = .stopped }
+            throw HTTPError(.cancelled, request: request, message: "the request to \(request.displayURL) was not sent: the run stopped")
         case .failure(let error):
+            state.withLock { if !$0.sending { $0.unsent = .cancelled } }
             throw error
         }
     }

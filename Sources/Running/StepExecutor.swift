@@ -111,10 +111,11 @@ struct StepExecutor: Sendable {
         } else {
             loaded = await load(consume request, jar: jar, throttleWaits: throttleWaits)
         }
-        if throttleWaits?.stoppedBeforeSending == true {
+        if let unsent = throttleWaits?.unsent {
+            // Nothing was sent: no time, no status; stopped by --bail, or cancelled (SIGINT, SIGTERM) while waiting.
             outcome.verdict = .skipped
-            outcome.skipReason = Self.bailReason
-            return (Result(outcome: outcome, captures: [], stoppedBeforeSending: true), false)
+            outcome.skipReason = unsent == .stopped ? Self.bailReason : "cancelled"
+            return (Result(outcome: outcome, captures: [], stoppedBeforeSending: unsent == .stopped), false)
         }
         let duration = start.duration(to: .now) - (throttleWaits?.total ?? .zero)
         outcome.sensitiveValues += jar?.storedCookies.map(\.value).filter { $0.count >= SensitiveText.minimumLength } ?? []

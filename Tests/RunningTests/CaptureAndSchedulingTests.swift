@@ -402,5 +402,9 @@ private actor HeldUntilLoader: HTTPLoader {
         let summary = await task.value
         #expect(summary.outcomes.count == 3)
         #expect(summary.outcomes.allSatisfy { ($0.duration ?? .zero) >= .zero }, "\(summary.outcomes.map(\.duration))")
+        // The two still waiting were never sent: cancelled, with no time.
+        let unsent = summary.outcomes.filter { $0.verdict == .skipped }
+        #expect(unsent.count == 2 && unsent.allSatisfy { $0.skipReason == "cancelled" && $0.duration == nil },
+                "\(summary.outcomes.map { ($0.verdict, $0.duration) })")
     }
 }
