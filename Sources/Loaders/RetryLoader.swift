@@ -48,10 +48,17 @@ public struct RetryLoader: HTTPLoader {
     /// The wait a `Retry-After` header asks for: delay seconds or an HTTP-date (RFC 9110 section 10.2.3).
     public static func retryAfter(in headers: HTTPHeaders, now: Date = Date()) -> Duration? {
         guard let value = headers["Retry-After"]?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
+        // Seconds past any wait a run gives (too many digits for an integer, too) are a century: not waited for.
+        if !value.isEmpty, value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            return .seconds(min(Int64(value) ?? longestAsked, longestAsked))
+        }
         guard let date = httpDate(value) else { return nil }
-        return .milliseconds(Int64(max(0, date.timeIntervalSince(now)) * 1000))
+        // In whole seconds, as the header's own form gives them.
+        return .seconds(min(Int64(max(0, date.timeIntervalSince(now)).rounded(.up)), longestAsked))
     }
+
+    /// The longest wait a `Retry-After` is read as, in seconds (a century).
+    private static let longestAsked: Int64 = 100 * 365 * 86_400
 
     /// Parses the IMF-fixdate form, `Sun, 06 Nov 1994 08:49:37 GMT`.
     private static func httpDate(_ text: String) -> Date? {
