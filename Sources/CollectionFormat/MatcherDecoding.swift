@@ -74,9 +74,19 @@ extension NodeDecoder {
                   suggestion: "'\(context())' allows \(operators.joined(separator: ", "))")
             return
         }
-        error("unknown matcher operator '\(name)'", at: mark, suggestion: Suggestions.didYouMean(name, among: operators)
+        let known = Self.otherToolsNames[name.lowercased()].flatMap { operators.contains($0) ? "did you mean '\($0)'?" : nil }
+        error("unknown matcher operator '\(name)'", at: mark, suggestion: known ?? Suggestions.didYouMean(name, among: operators)
             ?? "to compare with an object, write { equals: { ... } }")
     }
+
+    /// Operators as other tools and assertion libraries name them (lowercased), with this format's name for each.
+    private static let otherToolsNames: [String: String] = [
+        "oneof": "in", "anyof": "in", "isoneof": "in", "enum": "in", "eq": "equals", "equal": "equals", "is": "equals",
+        "ne": "notEquals", "notequal": "notEquals", "gt": "greaterThan", "gte": "greaterThanOrEqual", "ge": "greaterThanOrEqual",
+        "lt": "lessThan", "lte": "lessThanOrEqual", "le": "lessThanOrEqual", "regex": "matches", "pattern": "matches",
+        "match": "matches", "includes": "contains", "prefix": "startsWith", "suffix": "endsWith", "size": "length",
+        "len": "length", "count": "length", "empty": "isEmpty",
+    ]
 
     /// One operator and its operand.
     private mutating func matcherOperator(_ name: String, _ value: Node, context: @autoclosure () -> String, operators: [String],

@@ -47,6 +47,10 @@ import CollectionReading
         #expect(problems("when: { \"{{ region }}\": { among: [eu] } }\nrequest: { url: /a }\n") == [
             "requests/r.yaml:1:27: error: unknown matcher operator 'among' [help: to compare with an object, write { equals: { ... } }]",
         ])
+        // Another tool's name for an operator is a typo of this one's.
+        #expect(problems("when: { \"{{ mode }}\": { oneOf: [a, b] } }\nrequest: { url: /a }\n") == [
+            "requests/r.yaml:1:25: error: unknown matcher operator 'oneOf' [help: did you mean 'in'?]",
+        ])
         #expect(problems("when: {}\nrequest: { url: /a }\n") == ["requests/r.yaml:1:7: error: 'when' is empty: give at least one condition"])
         #expect(problems("request: { url: /a }\nfinally:\n  - request: { url: /b }\n") == [
             "requests/r.yaml:2:1: error: unknown key 'finally' [help: cleanup steps belong to a flow: put the request under 'steps:' and the cleanup under 'finally:']",
