@@ -518,8 +518,8 @@ final class Interruption: @unchecked Sendable {
 
     /// What a signal asks for.
     private enum Request {
-        /// The first signal: cancel the run (the task, when it has started).
-        case cancel(Task<RunSummary, Never>?)
+        /// The first signal: cancel the run (the task, when it has started); `reading` while the input is read.
+        case cancel(Task<RunSummary, Never>?, reading: Bool)
         /// The same signal again soon after: the same request.
         case same
         /// Another signal, or the same one later: stop at once.
@@ -534,13 +534,14 @@ final class Interruption: @unchecked Sendable {
             guard let first = state.signal, let receivedAt = state.receivedAt else {
                 state.signal = number
                 state.receivedAt = now
-                return .cancel(state.task)
+                return .cancel(state.task, reading: state.reading)
             }
             return first == number && now - receivedAt < Self.repeatWindow ? .same : .stopAtOnce
         }
         switch request {
-        case .cancel(let task):
-            Console.error("\n\(number == SIGTERM ? "terminated" : "interrupted"): cancelling the run; the requests not run are reported as skipped")
+        case .cancel(let task, let reading):
+            Console.error("\n\(number == SIGTERM ? "terminated" : "interrupted"): "
+                + (reading ? "stopping while the input is read; nothing is sent" : "cancelling the run; the requests not run are reported as skipped"))
             task?.cancel()
             DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Self.readingGraceSeconds)) { [weak self] in
                 guard let self, self.state.withLock({ $0.reading }) else { return }
