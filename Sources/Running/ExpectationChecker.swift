@@ -168,14 +168,17 @@ struct ExpectationChecker {
     /// The most schema violations a failure lists.
     static let shownViolations = 100
 
-    /// `duration` compares milliseconds.
+    /// `duration` compares milliseconds (to a tenth; whole ones written without a fraction: `2000 ms`).
     private func check(duration: Duration, against limit: Located<Matcher<Duration>>) -> [ExpectationFailure] {
-        let matcher = limit.value.map { JSONValue.double($0.milliseconds) }
-        let actual = (duration.milliseconds * 10).rounded() / 10
-        let result = matcher.evaluate(.double(actual))
+        func milliseconds(_ value: Double) -> JSONValue {
+            value == value.rounded() && abs(value) < 1e15 ? .int(Int(value)) : .double(value)
+        }
+        let matcher = limit.value.map { milliseconds($0.milliseconds) }
+        let actual = milliseconds((duration.milliseconds * 10).rounded() / 10)
+        let result = matcher.evaluate(actual)
         guard !result.holds else { return [] }
         return [failure("duration", at: limit.mark, message: "duration did not match",
-                        expected: matcher.expectation + " ms", actual: "\(actual) ms")]
+                        expected: matcher.expectation + " ms", actual: "\(actual.serialized()) ms")]
     }
 
     /// `subject` names the expectation in a failure; only a failure needs its text.

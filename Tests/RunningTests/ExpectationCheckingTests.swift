@@ -314,6 +314,8 @@ import TestSupport
             """, reply: .delayed(.milliseconds(30), .response(status: 200)))
         #expect(result.verdict == .failed)
         #expect(result.failures.first?.actual.hasSuffix(" ms") == true)
+        // Whole milliseconds as written: `1 ms`, not `1.0 ms`.
+        #expect(result.failures.first?.expected == "a value less than 1 ms")
     }
 
     @Test func transportErrorsAreErrorsWithTheMessageAndAttempts() async throws {
