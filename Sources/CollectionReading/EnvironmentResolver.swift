@@ -1,4 +1,5 @@
 import CollectionFormat
+import YAML
 
 /// Reads `--env NAME` from the environments directory: follows `extends`, merges, reads secrets, resolves variables.
 struct EnvironmentResolver {
@@ -60,14 +61,18 @@ struct EnvironmentResolver {
                                        at: extends.mark, suggestion: "remove 'extends' from one environment of the cycle"))
                 return nil
             }
-            guard availableNames.contains(extends.value) else {
-                diagnostics.add(.error("environment '\(extends.value)' does not exist", path: definition.path, at: extends.mark,
-                                       suggestion: Suggestions.didYouMean(extends.value, among: availableNames)
-                                           ?? "available environments: \(availableNames.joined(separator: ", "))"))
-                return nil
-            }
+            guard checkExists(extends.value, at: extends.mark, in: definition.path) else { return nil }
             current = extends.value
         }
+    }
+
+    /// Whether the environment `base` that an `extends` at `mark` of `path` names exists; if not, says so.
+    private mutating func checkExists(_ base: String, at mark: Mark, in path: String) -> Bool {
+        guard !availableNames.contains(base) else { return true }
+        diagnostics.add(.error("environment '\(base)' does not exist", path: path, at: mark,
+                               suggestion: Suggestions.didYouMean(base, among: availableNames)
+                                   ?? "available environments: \(availableNames.joined(separator: ", "))"))
+        return false
     }
 
     /// Reads and decodes one environment file; nil when it has errors, or its `options.caCert` cannot be used.
@@ -83,6 +88,10 @@ struct EnvironmentResolver {
         let decoded = FileDecoding.environment(document, name: name, absolutePath: absolutePath)
         sources.store(decoded.text, for: display)
         diagnostics.add(contentsOf: decoded.diagnostics)
+        // A file with other errors is not merged; a base it names that does not exist is one more problem to report now.
+        if decoded.value == nil, let extends = document.root?["extends"], let base = extends.string {
+            _ = checkExists(base, at: extends.mark, in: display)
+        }
         if let caCert = decoded.value?.options.caCert, let problem = CertificateFile.diagnostic(for: caCert, in: display) {
             diagnostics.add(problem)
             return nil

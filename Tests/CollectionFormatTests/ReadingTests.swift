@@ -245,6 +245,16 @@ import YAML
         ])
     }
 
+    /// A base that does not exist is reported with the file's other errors, not only once they are fixed.
+    @Test func aMissingBaseIsReportedBesideTheFilesOtherErrors() async {
+        let scratch = project()
+        defer { scratch.remove() }
+        scratch.write("environments/odd.yaml", "extends: bse\nbogus: 1\n")
+        let found = problems(of: await scratch.readCollection(["requests"], env: "odd"))
+        #expect(found.count == 2 && found.first == "environments/odd.yaml:1:10: error: environment 'bse' does not exist [help: did you mean 'base'?]"
+                && found.last?.hasPrefix("environments/odd.yaml:2:1: error: unknown key 'bogus'") == true, "\(found)")
+    }
+
     @Test func hiddenEnvironmentFilesAreNotEnvironments() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
