@@ -48,7 +48,12 @@ public struct ImportCurl: Sendable {
         }
         let trimmed = input.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.contains(where: \.isWhitespace), !trimmed.hasPrefix("curl") else { return (input, "<command>") }
-        guard let data = InputFile.contents(atPath: input) else {
+        let data: Data
+        do throws(InputFile.Problem) { data = try InputFile.contents(atPath: input) } catch {
+            guard error == .unreadable else {
+                Console.error("error: cannot read '\(input)'\(error.detail)")
+                return nil
+            }
             Console.error("error: '\(input)' is neither a curl command nor a readable file of them\n"
                 + "give a command in quotes, such as runner import curl 'curl https://api.example.com/users', a file, or - for standard input")
             return nil
@@ -295,8 +300,10 @@ public struct ImportPostman: Sendable {
         let sources = SourceCache()
         var inputs: [PostmanSource] = []
         for path in [collection] + environments {
-            guard let data = InputFile.contents(atPath: path) else {
-                Console.error("error: cannot read '\(path)': give the path of a Postman \(path == collection ? "collection" : "environment") export (JSON)")
+            let data: Data
+            do throws(InputFile.Problem) { data = try InputFile.contents(atPath: path) } catch {
+                Console.error("error: cannot read '\(path)'"
+                    + (error == .unreadable ? ": give the path of a Postman \(path == collection ? "collection" : "environment") export (JSON)" : error.detail))
                 return .badCommandLine
             }
             sources.store(String(decoding: data, as: UTF8.self), for: path)

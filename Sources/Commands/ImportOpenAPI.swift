@@ -22,8 +22,9 @@ public struct ImportOpenAPI: Sendable {
     /// Reads and checks the document, translates it and writes the files; exit 2 when the document cannot be used,
     /// 1 when it cannot be read, a file exists (without `--force`) or a file cannot be written.
     public func execute() -> ExitStatus {
-        guard let data = InputFile.contents(atPath: spec) else {
-            Console.error("error: cannot read the OpenAPI document '\(spec)'")
+        let data: Data
+        do throws(InputFile.Problem) { data = try InputFile.contents(atPath: spec) } catch {
+            Console.error("error: cannot read the OpenAPI document '\(spec)'\(error.detail)")
             return .badCommandLine
         }
         let sources = SourceCache()

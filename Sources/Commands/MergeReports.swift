@@ -51,8 +51,9 @@ public struct MergeReports: Sendable {
 
     /// One part's report, read; its path names it in problems.
     private static func read(_ path: String) throws(Problem) -> (path: String, report: JSONReportDocument) {
-        guard let data = InputFile.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw Problem(message: "cannot read the report '\(path)'")
+        let text: String
+        do throws(InputFile.Problem) { text = try InputFile.text(atPath: path) } catch {
+            throw Problem(message: "cannot read the report '\(path)'\(error.detail)")
         }
         do {
             return (path, try JSONReportDocument.read(text, name: path))

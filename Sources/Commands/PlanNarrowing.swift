@@ -24,11 +24,12 @@ struct PlanNarrowing {
             }
         }
         if let path = rerunFailed {
-            guard let data = InputFile.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            let text: String
+            do throws(InputFile.Problem) { text = try InputFile.text(atPath: path) } catch {
                 var isDirectory: ObjCBool = false
                 let directory = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
                 return .failure(Problem(message: "--rerun-failed: cannot read the report '\(path)'"
-                    + (directory ? ": it is a directory; give the JSON report a run wrote (--report-json FILE)" : "")))
+                    + (directory ? ": it is a directory; give the JSON report a run wrote (--report-json FILE)" : error.detail)))
             }
             do {
                 narrowing.rerun = (try JSONReportDocument.read(text, name: path), path)
