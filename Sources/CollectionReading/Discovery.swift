@@ -78,8 +78,9 @@ enum Discovery {
                 }
             } else if isUsedOnly(PathText.lastComponent(of: display)) {
                 diagnostics.append(.warning(usedFileGiven, path: display, at: nil))
-            } else if hasYAMLExtension(display) || !status.isRegular {
-                // A pipe or a device named as an argument is read whatever its name: `runner run <(generate)`.
+            } else if hasYAMLExtension(display) || !status.isRegular || absolute.hasPrefix("/dev/") {
+                // A pipe, a device or a stream named as an argument is read whatever its name: `runner run <(generate)`,
+                // `/dev/stdin` (a regular file when the shell redirects one to it).
                 found(DiscoveredFile(root: root, relative: ""))
             } else {
                 diagnostics.append(.error("not a request file: expected a .yaml or .yml file", path: display, at: nil))

@@ -154,7 +154,8 @@ public struct CollectionRun: Sendable {
 
         init(plan: [RunPlanner.PlannedFile], dependencies: FileDependencies, results: Results, jobs: Int) {
             self.plan = plan
-            lookahead = max(256, 16 * jobs)
+            // More jobs than files work as many as there are files (and `--jobs` near Int.max does not overflow).
+            lookahead = max(256, 16 * min(jobs, max(plan.count, 1)))
             state = Mutex(State(results: results, progress: CaptureProgress(dependencies)))
         }
 

@@ -163,8 +163,8 @@ extension CollectionRun {
 
     /// Sends a step and keeps its captures in the flow; a cleanup step is sent from a task of its own, so a first SIGINT
     /// or SIGTERM, which cancels the run, does not stop it (a second ends the process), and `bail` does not keep it
-    /// waiting for a throttle slot from being sent. A step `bail` stopped before it sent anything leaves its flow begun
-    /// only if it was before the step (`begun`).
+    /// waiting for a throttle slot from being sent. A step that sent nothing (stopped by `bail`, or cancelled while it
+    /// waited) leaves its flow begun only if it was before the step (`begun`).
     private func send(_ step: RequestDefinition, of file: RequestFile, scope: VariableScope, flow: inout FlowState,
                       named: (flow: String?, name: String), bail: (signal: StopSignal?, begun: Bool)) async -> RequestOutcome {
         let prepared = PreparedStep(step, compiled: compiled)
@@ -172,7 +172,7 @@ extension CollectionRun {
         let result = step.isCleanup
             ? await Task { await executor.run(prepared, of: file, scope: scope, jar: jar) }.value
             : await executor.run(prepared, of: file, scope: scope, jar: jar, stoppedBy: bail.signal)
-        if result.stoppedBeforeSending { flow.started = bail.begun }
+        if result.sentNothing { flow.started = bail.begun }
         var outcome = result.outcome
         (outcome.flow, outcome.name) = named
         for capture in result.captures {

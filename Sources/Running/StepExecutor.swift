@@ -15,8 +15,8 @@ struct StepExecutor: Sendable {
     struct Result: Sendable {
         var outcome: RequestOutcome
         var captures: [(name: String, value: JSONValue)]
-        /// Whether the step was stopped while waiting for a throttle slot (`--bail`): it sent nothing.
-        var stoppedBeforeSending = false
+        /// Whether the step sent nothing: its wait for a throttle slot was ended by `--bail` or by cancellation.
+        var sentNothing = false
     }
 
     /// Why a step is not sent once `--bail` has stopped the run.
@@ -115,7 +115,7 @@ struct StepExecutor: Sendable {
             // Nothing was sent: no time, no status; stopped by --bail, or cancelled (SIGINT, SIGTERM) while waiting.
             outcome.verdict = .skipped
             outcome.skipReason = unsent == .stopped ? Self.bailReason : "cancelled"
-            return (Result(outcome: outcome, captures: [], stoppedBeforeSending: unsent == .stopped), false)
+            return (Result(outcome: outcome, captures: [], sentNothing: true), false)
         }
         let duration = start.duration(to: .now) - (throttleWaits?.total ?? .zero)
         outcome.sensitiveValues += jar?.storedCookies.map(\.value).filter { $0.count >= SensitiveText.minimumLength } ?? []

@@ -94,6 +94,8 @@ import YAML
         try #require(mkfifo(scratch.root + "/generated", 0o600) == 0, "mkfifo: errno \(errno)")
         let (files, problems) = discover(["generated", "notes.txt"], currentDirectory: scratch.root, skipping: nil)
         #expect(files.map(\.path) == ["generated"])
+        // `/dev/stdin` redirected from a file is a regular file: named so, it is read too.
+        #expect(discover(["/dev/stdin"], currentDirectory: scratch.root, skipping: nil).0.map(\.path) == ["/dev/stdin"])
         #expect(problems.map(\.description) == ["notes.txt: error: not a request file: expected a .yaml or .yml file"])
     }
 

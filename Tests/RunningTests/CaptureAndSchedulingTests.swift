@@ -191,6 +191,9 @@ import TestSupport
         #expect(sequential.outcomes.map(\.url) == parallel.outcomes.map(\.url))
         #expect(parallel.outcomes.map(\.verdict).allSatisfy { $0 == .passed })
         #expect(parallel.outcomes.last?.url == "http://api.test/v1/final/12")
+        // More jobs than files, up to the largest integer, run as many as there are files.
+        let most = try await collection.run(loader(), options: RunOptions(jobs: .max))
+        #expect(most.outcomes.map(\.url) == sequential.outcomes.map(\.url))
         let tokens = await parallelLoader.received.filter { $0.path.hasPrefix("/v1/items") }.map { $0.headers["X-Token"] }
         #expect(tokens == Array(repeating: "t-1", count: 12))
     }
@@ -385,6 +388,24 @@ private actor HeldUntilLoader: HTTPLoader {
         #expect(summary.outcomes.map(\.verdict) == [.failed, .failed])
         #expect(summary.outcomes.last?.attempts == 6)
         #expect(await loader.received.filter { $0.path == "/v1/unavailable" }.count == 6)
+    }
+
+    /// A flow whose first step was cancelled while it waited for its throttle slot never began: its cleanup is skipped
+    /// too, as after `--bail`.
+    @Test func aFlowCancelledWhileItsFirstStepWaitsSkipsItsCleanup() async throws {
+        var files = ["environments/test.yaml": environment("options: { throttle: { perSecond: 0.2 } }\n")]
+        files["requests/1.yaml"] = "request: { url: /first }\n"
+        files["requests/2.yaml"] = "steps:\n  - name: create\n    request: { url: /create }\nfinally:\n  - name: delete\n    request: { url: /delete }\n"
+        let collection = try TestCollection(files)
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [], fallback: .response(status: 200))
+        let run = CollectionRun(collection: await collection.load(), options: RunOptions(jobs: 2), transport: loader)
+        let task = Task { await run.run() }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        let summary = await task.value
+        #expect(summary.outcomes.map(\.skipReason) == [nil, "cancelled", "cancelled"])
+        #expect(await loader.received.map(\.path) == ["/v1/first"])
     }
 
     /// A run cancelled while requests wait for their throttle slots counts only the time they waited: no negative times.
