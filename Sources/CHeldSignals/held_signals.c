@@ -1,18 +1,40 @@
 #include "held_signals.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
+/// The first signal that came while nobody watched, until it is taken.
 static volatile sig_atomic_t held_signal = 0;
+/// Whether a SIGINT or SIGTERM has come since the program was loaded.
+static volatile sig_atomic_t any_received = 0;
+/// Where the signals are forwarded while they are watched (the write end of `signal_pipe`), else -1.
+static volatile sig_atomic_t forward_fd = -1;
+/// The pipe the watched signals go through, made once: its ends are never closed, so the handler never writes to a
+/// descriptor that was reused.
+static int signal_pipe[2] = {-1, -1};
 
-static void hold(int number) {
-    if (held_signal == 0) held_signal = number;
+static void receive(int number) {
+    any_received = 1;
+    int fd = forward_fd;
+    if (fd >= 0) {
+        int saved = errno;
+        unsigned char byte = (unsigned char)number;
+        ssize_t written = write(fd, &byte, 1);
+        (void)written;
+        errno = saved;
+    } else if (held_signal == 0) {
+        held_signal = number;
+    }
 }
 
 void runner_hold_signals(void) {
+    forward_fd = -1;
     struct sigaction action;
     memset(&action, 0, sizeof action);
-    action.sa_handler = hold;
+    action.sa_handler = receive;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
     sigaction(SIGINT, &action, NULL);
@@ -20,6 +42,7 @@ void runner_hold_signals(void) {
 }
 
 void runner_release_held_signals(void) {
+    forward_fd = -1;
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     int number = runner_take_held_signal();
@@ -29,4 +52,21 @@ void runner_release_held_signals(void) {
 int runner_take_held_signal(void) {
     int number = __atomic_exchange_n(&held_signal, 0, __ATOMIC_SEQ_CST);
     return number;
+}
+
+int runner_watch_signals(void) {
+    if (signal_pipe[0] < 0) {
+        if (pipe(signal_pipe) != 0) return -1;
+        fcntl(signal_pipe[0], F_SETFD, FD_CLOEXEC);
+        fcntl(signal_pipe[1], F_SETFD, FD_CLOEXEC);
+        // A full pipe drops a signal rather than blocking the handler.
+        fcntl(signal_pipe[1], F_SETFL, fcntl(signal_pipe[1], F_GETFL) | O_NONBLOCK);
+    }
+    runner_hold_signals();
+    forward_fd = signal_pipe[1];
+    return signal_pipe[0];
+}
+
+int runner_any_signal_received(void) {
+    return any_received;
 }

@@ -1,12 +1,12 @@
 internal import CHeldSignals
+import Foundation
 
 /// SIGINT and SIGTERM held from the moment the program is loaded (a C constructor, before `main` and the libraries'
 /// static initializers) until `runner run` watches them itself, so that a signal in the milliseconds before (starting,
 /// parsing the command line, checking the report paths, installing the watch) stops the run as any other does, its
 /// reports written, instead of killing the process or being lost. Other commands release them at once.
 public enum HeldSignals {
-    /// From now on, SIGINT and SIGTERM are recorded instead of ending the process (until a signal source replaces the
-    /// handler).
+    /// From now on, SIGINT and SIGTERM are recorded instead of ending the process (and no longer given to a watcher).
     public static func hold() {
         runner_hold_signals()
     }
@@ -20,5 +20,29 @@ public enum HeldSignals {
     static func take() -> Int32? {
         let number = runner_take_held_signal()
         return number == 0 ? nil : Int32(number)
+    }
+
+    /// From now on, each SIGINT and SIGTERM is given to `handler` on a thread of its own (not a queue that busy workers
+    /// could keep it waiting on) until `hold()`; then the signal held before, if one was. False when it cannot be watched.
+    static func watch(_ handler: @escaping @Sendable (Int32) -> Void) -> Bool {
+        let descriptor = runner_watch_signals()
+        guard descriptor >= 0 else { return false }
+        let thread = Thread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(descriptor, &byte, 1)
+                if count == 1 { handler(Int32(byte)) } else if count < 0 && errno == EINTR { continue } else { return }
+            }
+        }
+        thread.name = "runner signals"
+        thread.start()
+        if let early = take() { handler(early) }
+        return true
+    }
+
+    /// Whether a SIGINT or SIGTERM has come since the program was loaded, at the moment it came (before a watcher's
+    /// handler has run).
+    static var anyReceived: Bool {
+        runner_any_signal_received() != 0
     }
 }

@@ -433,7 +433,7 @@ final class ProgressLine: Sendable {
 /// and then its process group, microseconds apart) and is ignored; a different signal, or the same one later, ends the
 /// process at once through `stopAtOnce`. A signal while the input is read, when the reading has not ended
 /// `readingGraceSeconds` later (a read that blocks: a FIFO, a pipe left open), ends the process too, as nothing was sent.
-/// (Unchecked: `sources` is set in `init` and only cancelled in `deinit`; the rest is behind a mutex.)
+/// (Unchecked: the state is behind a mutex.)
 final class Interruption: @unchecked Sendable {
     private struct State {
         var signal: Int32?
@@ -448,35 +448,21 @@ final class Interruption: @unchecked Sendable {
     static let readingGraceSeconds = 1
 
     private let state = Mutex(State())
-    private let sources: [any DispatchSourceSignal]
     /// Ends the process for a signal: a second one (false), or one whose reading did not end in time (true).
     private let stopAtOnce: @Sendable (_ signal: Int32, _ whileReading: Bool) -> Never
 
-    /// Watches SIGINT and SIGTERM from now on; `stopAtOnce` ends the process for a second signal, or for a first one
-    /// when the reading it came during does not end within `readingGraceSeconds`.
-    ///
-    /// Until a signal's source is installed (libdispatch installs it on its own thread, after `resume`) the signal is
-    /// held (`HeldSignals`), never ignored: once installed, the source's registration handler takes what was held.
+    /// Watches SIGINT and SIGTERM from now on (a signal held since `main` began is the first); `stopAtOnce` ends the
+    /// process for a second signal, or for a first one when the reading it came during does not end within
+    /// `readingGraceSeconds`.
     init(stopAtOnce: @escaping @Sendable (_ signal: Int32, _ whileReading: Bool) -> Never = { signal, _ in
         _exit(Interruption.status(for: signal).rawValue)
     }) {
         self.stopAtOnce = stopAtOnce
-        HeldSignals.hold()
-        sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
-        for (source, number) in zip(sources, [SIGINT, SIGTERM]) {
-            // Weak: a handler already queued when the run ends may run after `deinit` (a second signal right behind the
-            // first, once a quickly cancelled run has finished); the signal is then the same request to stop, done.
-            source.setEventHandler { [weak self] in self?.received(number) }
-            // A signal that came before (held since `main` began, or since now) is the first request to stop.
-            source.setRegistrationHandler { [weak self] in
-                if let early = HeldSignals.take() { self?.received(early) }
-            }
-            source.resume()
-        }
+        // Weak: a signal that comes when the run has ended (the second of a pair) finds no run to stop.
+        _ = HeldSignals.watch { [weak self] number in self?.received(number) }
     }
 
     deinit {
-        for source in sources { source.cancel() }
         // The run is over: a signal that comes now (the second of a pair, a few milliseconds behind the first) is held,
         // not the end of the process before it exits with the run's status.
         HeldSignals.hold()
@@ -505,9 +491,19 @@ final class Interruption: @unchecked Sendable {
         return await body()
     }
 
+    /// Whether a signal has asked the run to stop.
+    private var stopRequested: Bool {
+        state.withLock { $0.signal != nil } || HeldSignals.anyReceived
+    }
+
     /// Runs `body` in a task that a signal cancels.
     func cancelling(_ body: @escaping @Sendable () async -> RunSummary) async -> RunSummary {
-        let task = Task { await body() }
+        // A signal that came already, even one the watcher has not handled yet, cancels the task before its body begins
+        // (cancelled from here, the body could send its first request before `cancel` is reached on a busy machine).
+        let task = Task {
+            if self.stopRequested { withUnsafeCurrentTask { $0?.cancel() } }
+            return await body()
+        }
         let cancelled = state.withLock { state in
             state.task = task
             return state.signal != nil
