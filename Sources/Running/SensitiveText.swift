@@ -7,10 +7,13 @@ enum SensitiveText {
     static let minimumLength = 6
 
     /// Whether `value` (a captured text) is derived from one of `sources`: it contains one, or is a long
-    /// enough part of one (for example a regex capture of a piece of a token).
+    /// enough part of one (for example a regex capture of a piece of a token), as sent or as a server misread it
+    /// (`Grüße` echoed as `GrÃ¼ÃŸe`).
     static func derives(_ value: String, from sources: some Collection<String>) -> Bool {
         sources.contains { source in
-            !source.isEmpty && (value.contains(source) || value.count >= minimumLength && source.contains(value))
+            ([source] + Mojibake.readings(of: source)).contains { form in
+                !form.isEmpty && (value.contains(form) || value.count >= minimumLength && form.contains(value))
+            }
         }
     }
 }
