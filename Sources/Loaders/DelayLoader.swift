@@ -11,7 +11,11 @@ public struct DelayLoader: HTTPLoader {
     }
 
     public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-        if let delay = request.options.delay { try await sleeper(delay, for: request) }
+        if let delay = request.options.delay {
+            // A throttle slot, when the request has a throttle, is waited for after the delay.
+            try await WaitsBeforeSending.wait(delay, sleeper: sleeper, for: request, leftOutOfDuration: false,
+                                              lastBeforeSending: request.options.throttle == nil)
+        }
         return try await next.load(request)
     }
 }

@@ -163,8 +163,8 @@ extension CollectionRun {
 
     /// Sends a step and keeps its captures in the flow; a cleanup step is sent from a task of its own, so a first SIGINT
     /// or SIGTERM, which cancels the run, does not stop it (a second ends the process), and `bail` does not keep it
-    /// waiting for a throttle slot from being sent. A step that sent nothing (stopped by `bail`, or cancelled while it
-    /// waited) leaves its flow begun only if it was before the step (`begun`).
+    /// waiting for its `delay` or a throttle slot from being sent. A step that sent nothing (stopped by `bail`, or
+    /// cancelled while it waited) leaves its flow begun only if it was before the step (`begun`).
     private func send(_ step: RequestDefinition, of file: RequestFile, scope: VariableScope, flow: inout FlowState,
                       named: (flow: String?, name: String), bail: (signal: StopSignal?, begun: Bool)) async -> RequestOutcome {
         let prepared = PreparedStep(step, compiled: compiled)

@@ -15,7 +15,7 @@ struct StepExecutor: Sendable {
     struct Result: Sendable {
         var outcome: RequestOutcome
         var captures: [(name: String, value: JSONValue)]
-        /// Whether the step sent nothing: its wait for a throttle slot was ended by `--bail` or by cancellation.
+        /// Whether the step sent nothing: its wait (a `delay`, a throttle slot) was ended by `--bail` or by cancellation.
         var sentNothing = false
     }
 
@@ -24,7 +24,7 @@ struct StepExecutor: Sendable {
 
     /// Runs `step` of `file` with the variables in `scope` (its `with:` variables already defined),
     /// keeping cookies in `jar`; a polled step (`expectations` in `retry.on`) is tried again while an expectation
-    /// or capture fails. A step waiting for a throttle slot when `stop` is set sends nothing and is skipped.
+    /// or capture fails. A step waiting for its `delay` or a throttle slot when `stop` is set sends nothing and is skipped.
     func run(_ step: PreparedStep, of file: RequestFile, scope: VariableScope, jar: CookieJar? = nil,
              stoppedBy stop: StopSignal? = nil) async -> Result {
         var result: Result
@@ -49,12 +49,12 @@ struct StepExecutor: Sendable {
         let strategy = RetryStrategy(attempts: attempts, delay: retry.delay?.value ?? RetryDefinition.defaultDelay,
                                      backoff: retry.backoff?.value == .exponential ? .exponential : .constant)
         let start = ContinuousClock.now
-        let throttleWaits = ThrottleWaits(stoppedBy: stop)
+        let waits = WaitsBeforeSending(stoppedBy: stop)
         var (sent, retriedForStatusOrError, tries) = (0, 0, 0)
         while true {
             tries += 1
             var (result, stopped) = await attempt(step, of: file, scope: scope, jar: jar, sendsAtMost: attempts - sent,
-                                                  since: (start, throttleWaits))
+                                                  since: (start, waits))
             sent += result.outcome.attempts
             retriedForStatusOrError += result.outcome.attempts - 1
             result.outcome.attempts = sent
@@ -70,7 +70,7 @@ struct StepExecutor: Sendable {
             } catch {
                 // Cancelled (SIGINT, SIGTERM) while waiting: the step did not complete, as for a retry's wait.
                 result.outcome.cancel()
-                result.outcome.duration = start.duration(to: .now) - throttleWaits.total
+                result.outcome.duration = start.duration(to: .now) - waits.total
                 return result
             }
         }
@@ -81,7 +81,7 @@ struct StepExecutor: Sendable {
     /// waits since then) or from the send, less the time spent waiting for throttle slots; `stopped` says whether the
     /// step's `stopWhen` expectations hold for it.
     private func attempt(_ step: PreparedStep, of file: RequestFile, scope: VariableScope, jar: CookieJar?,
-                         sendsAtMost: Int? = nil, since poll: (start: ContinuousClock.Instant, throttleWaits: ThrottleWaits)? = nil,
+                         sendsAtMost: Int? = nil, since poll: (start: ContinuousClock.Instant, waits: WaitsBeforeSending)? = nil,
                          stoppedBy stop: StopSignal? = nil) async -> (result: Result, stopped: Bool) {
         let definition = step.definition
         var outcome = RequestOutcome(
@@ -102,22 +102,22 @@ struct StepExecutor: Sendable {
         let tokenURL = if case .oauth2ClientCredentials(let credentials) = request.options.auth { credentials.tokenURL } else { URL?.none }
 
         let start = poll?.start ?? ContinuousClock.now
-        let throttleWaits = poll?.throttleWaits ?? (request.options.throttle == nil ? nil : ThrottleWaits(stoppedBy: stop))
+        let waits = poll?.waits ?? (request.options.throttle == nil && request.options.delay == nil ? nil : WaitsBeforeSending(stoppedBy: stop))
         let loaded: Swift.Result<HTTPResponse, HTTPError>
         if recordExchanges {
             let log = ExchangeLog()
-            loaded = await ExchangeLog.$current.withValue(log) { await load(request, jar: jar, throttleWaits: throttleWaits) }
+            loaded = await ExchangeLog.$current.withValue(log) { await load(request, jar: jar, waits: waits) }
             outcome.exchanges = log.exchanges
         } else {
-            loaded = await load(consume request, jar: jar, throttleWaits: throttleWaits)
+            loaded = await load(consume request, jar: jar, waits: waits)
         }
-        if let unsent = throttleWaits?.unsent {
+        if let unsent = waits?.unsent {
             // Nothing was sent: no time, no status; stopped by --bail, or cancelled (SIGINT, SIGTERM) while waiting.
             outcome.verdict = .skipped
             outcome.skipReason = unsent == .stopped ? Self.bailReason : "cancelled"
             return (Result(outcome: outcome, captures: [], sentNothing: true), false)
         }
-        let duration = start.duration(to: .now) - (throttleWaits?.total ?? .zero)
+        let duration = start.duration(to: .now) - (waits?.total ?? .zero)
         outcome.sensitiveValues += jar?.storedCookies.map(\.value).filter { $0.count >= SensitiveText.minimumLength } ?? []
         // An error of the token request (sent without auth to the token URL) is placed at the tokenURL; the request
         // itself was not sent, so it has no status.
@@ -217,9 +217,9 @@ struct StepExecutor: Sendable {
     }
 
     private func load(_ request: consuming HTTPRequest, jar: CookieJar?,
-                      throttleWaits: ThrottleWaits?) async -> Swift.Result<HTTPResponse, HTTPError> {
-        guard let throttleWaits else { return await load(request, jar: jar) }
-        return await ThrottleWaits.$current.withValue(throttleWaits) { [request] in await load(request, jar: jar) }
+                      waits: WaitsBeforeSending?) async -> Swift.Result<HTTPResponse, HTTPError> {
+        guard let waits else { return await load(request, jar: jar) }
+        return await WaitsBeforeSending.$current.withValue(waits) { [request] in await load(request, jar: jar) }
     }
 
     private func load(_ request: consuming HTTPRequest, jar: CookieJar?) async -> Swift.Result<HTTPResponse, HTTPError> {

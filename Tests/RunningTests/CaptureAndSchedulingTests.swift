@@ -326,7 +326,7 @@ private actor HeldUntilLoader: HTTPLoader {
     }
 }
 
-/// Waiting for a throttle slot is queueing in the client, not request time.
+/// Waiting for a throttle slot is queueing in the client, not request time; waits before sending end with `--bail`.
 @Suite struct ThrottleWaitTests {
     @Test(arguments: [1, 3])
     func aRequestsDurationLeavesOutItsWaitForAThrottleSlot(jobs: Int) async throws {
@@ -372,6 +372,32 @@ private actor HeldUntilLoader: HTTPLoader {
         #expect(summary.outcomes.map(\.verdict) == [.failed, .skipped, .skipped, .skipped])
         #expect(summary.outcomes.dropFirst().allSatisfy { $0.skipReason?.contains("--bail") == true && $0.duration == nil })
         #expect(await loader.received.map(\.path) == ["/v1/failing"])
+    }
+
+    /// A request waiting out its `delay` is not sent once `--bail` stops the run, and one cancelled during it has no time.
+    @Test func aRequestInItsDelayIsNotSentAfterBailOrCancellation() async throws {
+        var files = ["environments/test.yaml": environment("")]
+        files["requests/1.yaml"] = "request: { url: /failing }\n"
+        files["requests/2.yaml"] = "request: { url: /fast }\noptions: { delay: 3s }\n"
+        let collection = try TestCollection(files)
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [.path("/v1/failing", .delayed(.milliseconds(300), .response(status: 500)))],
+                                    fallback: .response(status: 200))
+        let start = ContinuousClock.now
+        let bailed = try await collection.run(loader, options: RunOptions(jobs: 2, bail: true))
+        #expect(start.duration(to: .now) < .seconds(2))
+        #expect(bailed.outcomes.map(\.verdict) == [.failed, .skipped])
+        #expect(bailed.outcomes.last?.skipReason?.contains("--bail") == true && bailed.outcomes.last?.duration == nil)
+        #expect(await loader.received.map(\.path) == ["/v1/failing"])
+
+        let run = CollectionRun(collection: await collection.load(), options: RunOptions(jobs: 2),
+                                transport: ScriptedLoader(routes: [], fallback: .response(status: 200)))
+        let task = Task { await run.run() }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        let cancelled = await task.value
+        #expect(cancelled.outcomes.last?.skipReason == "cancelled" && cancelled.outcomes.last?.duration == nil,
+                "\(cancelled.outcomes.map { ($0.skipReason, $0.duration) })")
     }
 
     /// A step already sending when `--bail` stops the run finishes: its retries wait for their slots and are sent.
