@@ -94,10 +94,32 @@ extension Matcher where Value == JSONValue {
         case .all(let matchers):
             return Self.all(matchers.map { $0.evaluate(text: text) })
         case .not(let inner):
-            if let reason = inner.unorderable({ $0.value(ofText: text) }) { return fail(.string(text), note: reason) }
+            if let reason = inner.boundsReadAsNumbers.unorderable({ $0.value(ofText: text) }) { return fail(.string(text), note: reason) }
             return inner.evaluate(text: text).holds ? fail(.string(text)) : .success
+        case .in(let operands) where operands.contains(.string(text)):
+            // `in: ["10", 3]`: the text is one of the strings, whatever number it also reads as.
+            return .success
         default:
-            return evaluate(value(ofText: text))
+            let matcher = boundsReadAsNumbers
+            return matcher.evaluate(matcher.value(ofText: text))
+        }
+    }
+
+    /// The matcher with each ordering's bound that is text all of a number (`greaterThan: "{{ limit }}"` with
+    /// `--var limit=9`) read as that number: text compares with it as a number, or cannot be ordered (`abc`), never by
+    /// its characters.
+    private var boundsReadAsNumbers: Matcher {
+        let read = { (bound: JSONValue) -> JSONValue in
+            if case .string(let text) = bound, let number = Self.number(text) { number } else { bound }
+        }
+        return switch self {
+        case .lessThan(let bound): .lessThan(read(bound))
+        case .lessThanOrEqual(let bound): .lessThanOrEqual(read(bound))
+        case .greaterThan(let bound): .greaterThan(read(bound))
+        case .greaterThanOrEqual(let bound): .greaterThanOrEqual(read(bound))
+        case .all(let matchers): .all(matchers.map(\.boundsReadAsNumbers))
+        case .not(let inner): .not(inner.boundsReadAsNumbers)
+        default: self
         }
     }
 
@@ -107,24 +129,17 @@ extension Matcher where Value == JSONValue {
     }
 
     /// Text as this leaf operator reads it: a number for one comparing with a number (`equals`, `notEquals`, the
-    /// orderings, `in`; for the orderings, a bound that is text all of a number too: `greaterThan: "{{ limit }}"` with
-    /// `--var limit=9`) when the text is all a JSON number, a string otherwise.
+    /// orderings, `in`) when the text is all a JSON number, a string otherwise.
     private func value(ofText text: String) -> JSONValue {
         switch self {
-        case .equals(let operand), .notEquals(let operand):
+        case .equals(let operand), .notEquals(let operand), .lessThan(let operand), .lessThanOrEqual(let operand),
+             .greaterThan(let operand), .greaterThanOrEqual(let operand):
             operand.numberValue != nil ? Self.number(text) ?? .string(text) : .string(text)
-        case .lessThan(let operand), .lessThanOrEqual(let operand), .greaterThan(let operand), .greaterThanOrEqual(let operand):
-            Self.isNumeric(operand) ? Self.number(text) ?? .string(text) : .string(text)
         case .in(let operands):
             operands.contains { $0.numberValue != nil } ? Self.number(text) ?? .string(text) : .string(text)
         default:
             .string(text)
         }
-    }
-
-    /// Whether an ordering's bound is a number, or text all of one.
-    private static func isNumeric(_ operand: JSONValue) -> Bool {
-        if case .string(let text) = operand { number(text) != nil } else { operand.numberValue != nil }
     }
 
     /// Text read as a number when it is all one as JSON writes numbers (`42`, `-1.5`, `1e3`; not `0x10`, `+4`, `042`).

@@ -133,12 +133,21 @@ import Testing
         // A bound that is text of a number (`"{{ limit }}"` with `--var limit=9`) orders text of a number by value.
         #expect(M.greaterThan(.string("9")).evaluate(text: "10").holds)
         #expect(M.greaterThan(.string("apple")).evaluate(text: "banana").holds)
+        // Text that is not a number against such a bound cannot be ordered (not compared by its characters).
+        let word = M.greaterThan(.string("9")).evaluate(text: "abc")
+        #expect(!word.holds && word.message?.hasSuffix("(a string and a number 9 cannot be ordered)") == true, "\(word)")
+        #expect(!M.not(.lessThan(.string("9"))).evaluate(text: "abc").holds)
+        // `in` with strings and numbers: the text is one of the strings, or its number one of the numbers.
+        #expect(M.in([.string("10"), .int(3)]).evaluate(text: "10").holds)
+        #expect(M.in([.string("10"), .int(3)]).evaluate(text: "3").holds)
+        #expect(!M.in([.string("10"), .int(3)]).evaluate(text: "4").holds)
+        #expect(!M.not(.in([.string("10"), .int(3)])).evaluate(text: "10").holds)
         // A number as JSON writes one: not hexadecimal, a sign, or leading zeros.
         #expect(M.equals(.int(1000)).evaluate(text: "1e3").holds)
         for text in ["0x10", "+16", "016", "16 ", "0x1p4", "1_6"] { #expect(!M.equals(.int(16)).evaluate(text: text).holds, "\(text)") }
         // `not` of an ordering that cannot compare the value does not hold either, and says why.
-        let word = M.not(.greaterThan(.int(3))).evaluate(text: "many")
-        #expect(!word.holds && word.explains && word.message?.hasSuffix("(a string and a number 3 cannot be ordered)") == true, "\(word)")
+        let many = M.not(.greaterThan(.int(3))).evaluate(text: "many")
+        #expect(!many.holds && many.explains && many.message?.hasSuffix("(a string and a number 3 cannot be ordered)") == true, "\(many)")
     }
 
     /// `not` of an ordering that cannot compare the value (a string from the server, a bound that is a word) fails too:
