@@ -38,7 +38,8 @@ public struct Init: Sendable {
             }
             Console.out("wrote \(path)")
         }
-        let prefix = directory == "." ? "" : "cd \(ShellText.quote(directory)) && "
+        // `cd -- -x`: a folder whose name starts with `-` is not an option of `cd`.
+        let prefix = directory == "." ? "" : "cd \(directory.hasPrefix("-") ? "-- " : "")\(ShellText.quote(directory)) && "
         Console.out("""
 
             Next: \(prefix)runner validate requests/ --env local

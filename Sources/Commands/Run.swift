@@ -373,8 +373,8 @@ final class ReportFiles: Sendable {
         var text: String
     }
 
-    /// The file a report path names, as an absolute path with its directory's symbolic links resolved, or why it
-    /// cannot be written.
+    /// The file a report path names, as an absolute path with its symbolic links resolved (the file's own too, when it
+    /// exists), or why it cannot be written.
     private static func check(_ path: String) -> Result<String, PathProblem> {
         guard !path.isEmpty else { return .failure(PathProblem(text: "the path is empty")) }
         var status = stat()
@@ -394,6 +394,11 @@ final class ReportFiles: Sendable {
             guard access(path, W_OK) == 0 else { return .failure(PathProblem(text: "the file is not writable")) }
         } else if access(directory, W_OK | X_OK) != 0 {
             return .failure(PathProblem(text: "its directory '\(directory)' is not writable"))
+        }
+        // An existing file (a symbolic link to another report's file, too) is the file it resolves to.
+        if let file = realpath(path, nil) {
+            defer { free(file) }
+            return .success(String(cString: file))
         }
         guard let resolved = realpath(directory, nil) else { return .failure(PathProblem(text: reason(errno))) }
         defer { free(resolved) }

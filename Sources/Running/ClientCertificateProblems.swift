@@ -22,7 +22,7 @@ public enum ClientCertificateProblems {
             // Both files' problems, so that fixing one does not only reveal the other at the next run.
             for problem in answer {
                 let (key, reference) = problem.aboutKey ? ("key", definition.key) : ("cert", definition.certificate)
-                let (message, suggestion) = Self.explained(problem.reason, problem.message, of: reference)
+                let (message, suggestion) = Self.explained(problem.reason, problem.message, of: reference, aboutKey: problem.aboutKey)
                 diagnostics.append(.error("'options.clientCert.\(key)': the file '\(reference.written)' \(message)",
                                           path: definition.path, at: reference.mark, suggestion: suggestion))
             }
@@ -30,17 +30,20 @@ public enum ClientCertificateProblems {
         return diagnostics
     }
 
-    /// What is wrong with a file of `options.clientCert`, said after its name, and how to fix it: where a missing file
-    /// was looked for; for a key its password does not decrypt, that `options.clientCert.password` is the one to check.
-    private static func explained(_ reason: ClientCertificateCheck.Reason, _ message: String,
-                                  of reference: FileReference) -> (message: String, suggestion: String) {
+    /// What is wrong with a file of `options.clientCert` (the key's when `aboutKey`), said after its name, and how to fix
+    /// it: where a missing file was looked for; what a PEM certificate or key looks like; for a key its password does not
+    /// decrypt, that `options.clientCert.password` is the one to check.
+    private static func explained(_ reason: ClientCertificateCheck.Reason, _ message: String, of reference: FileReference,
+                                  aboutKey: Bool) -> (message: String, suggestion: String) {
         switch reason {
         case .missing:
             ("\(message) (looked for '\(reference.path)')", "paths are relative to the file that names them")
         case .unreadable:
             (message, "make the file readable by the user running runner")
         case .notPEM:
-            (message, "give a PEM file (text starting with '-----BEGIN')")
+            (message, aboutKey
+                ? "give the PEM file of the certificate's private key (between '-----BEGIN PRIVATE KEY-----' and its END line, or RSA or EC PRIVATE KEY)"
+                : "give the PEM file of the certificate (between '-----BEGIN CERTIFICATE-----' and '-----END CERTIFICATE-----')")
         case .noPassword:
             (message, "give the key's password in 'options.clientCert.password'")
         case .wrongPassword:

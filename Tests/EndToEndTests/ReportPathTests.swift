@@ -6,12 +6,13 @@ import Testing
 /// naming the path and what is wrong; a report that fails to be written at the end says why in words.
 @Suite struct ReportPathTests {
     /// Runs `runner run requests` with `arguments` in a new folder holding one request to a fresh test server, a
-    /// directory `adir` and a file `file.txt`.
+    /// directory `adir`, a file `file.txt` and a symbolic link to it, `link.txt`.
     static func run(_ arguments: [String]) async throws -> (result: RunnerProcess.Result, received: [RecordedRequest], folder: URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-report-paths-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("adir"), withIntermediateDirectories: true)
         try Data().write(to: folder.appendingPathComponent("file.txt"))
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link.txt").path, withDestinationPath: "file.txt")
         try Data(#"request: { url: "http://127.0.0.1:{{ $env.TEST_SERVER_PORT }}/status/200" }"#.utf8)
             .write(to: folder.appendingPathComponent("requests/ping.yaml"))
         let server = try await TestServer.start()
@@ -36,6 +37,8 @@ import Testing
          "error: --report-junit and --report-json name the same file ('x'); give each report its own file"),
         (["--report-junit", "x", "--report-json", "./x"],
          "error: --report-junit and --report-json name the same file ('x' and './x'); give each report its own file"),
+        (["--report-junit", "file.txt", "--report-json", "link.txt"],
+         "error: --report-junit and --report-json name the same file ('file.txt' and 'link.txt'); give each report its own file"),
         (["--report-markdown", "missing/summary.md"],
          "error: --report-markdown: cannot write 'missing/summary.md': its directory 'missing' does not exist"),
         (["--report-tap", "file.txt/report.tap"], "error: --report-tap: cannot write 'file.txt/report.tap': 'file.txt' is not a directory"),

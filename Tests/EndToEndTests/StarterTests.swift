@@ -84,6 +84,8 @@ import Testing
         #expect(fresh.stdout.contains("cd fresh/api && runner validate requests/ --env local"), "\(fresh.stdout)")
         let spaced = try await runner(["init", "my api"], in: directory)
         #expect(spaced.stdout.contains("cd 'my api' && runner validate"), "a command that can be pasted: \(spaced.stdout)")
+        let dashed = try await runner(["init", "--", "-x"], in: directory)
+        #expect(dashed.stdout.contains("cd -- -x && runner validate"), "not an option of cd: \(dashed.stdout)")
     }
 
     /// `runner init FILE`, or a path under a file: a clear error naming the file (not the system's "Not a

@@ -68,4 +68,15 @@ struct ClientCertificateProblemTests {
                 + "'requests/gone.pem') [help: paths are relative to the file that names them]",
         ])
     }
+
+    /// A PEM file of the wrong kind (the certificate named as the key) says what the key's file looks like.
+    @Test func theCertificateNamedAsTheKeySaysWhatAKeyLooksLike() async throws {
+        let collection = try collection(password: "right", key: "c.pem")
+        defer { collection.remove() }
+        #expect(await problems(collection) == [
+            "requests/a.yaml:3:35: error: 'options.clientCert.key': the file 'c.pem' holds no PEM private key [help: give the "
+                + "PEM file of the certificate's private key (between '-----BEGIN PRIVATE KEY-----' and its END line, or RSA or "
+                + "EC PRIVATE KEY)]",
+        ])
+    }
 }
