@@ -205,6 +205,22 @@ struct NodeDecoder {
         }
     }
 
+    /// Why a number written as `scalar` would not be sent as written, and how to write it: an integer beyond 64 bits
+    /// (it would go as a rounded float) or a number beyond a double's range (it would go as `null`); nil for others,
+    /// `.inf`, `.nan` and numbers tagged `!!float` included.
+    static func inexact(_ scalar: Scalar, _ value: Double) -> (problem: String, help: String)? {
+        guard scalar.style == .plain, scalar.tag == nil else { return nil }
+        let digits = scalar.text.drop { $0 == "-" || $0 == "+" }
+        if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) || digits.hasPrefix("0x") || digits.hasPrefix("0o") {
+            return ("the integer \(scalar.text) is beyond what a number holds exactly (\(Int.min) to \(Int.max)): it would "
+                        + "be sent rounded, as \(value)",
+                    "write it in quotes to send it as a string")
+        }
+        guard !value.isFinite, scalar.text.contains(where: \.isNumber) else { return nil }
+        return ("the number \(scalar.text) is beyond what a number holds (about ±1.8e308)",
+                "write a smaller number, or write it in quotes to send it as a string")
+    }
+
     /// Any YAML value as a template value tree (strings parsed as templates).
     mutating func templateValue(_ node: Node) -> TemplateValue? {
         switch node.content {
@@ -213,7 +229,12 @@ struct NodeDecoder {
             case .null: return TemplateValue(.null, mark: node.mark)
             case .bool(let value): return TemplateValue(.bool(value), mark: node.mark)
             case .int(let value): return TemplateValue(.int(value), mark: node.mark)
-            case .double(let value): return TemplateValue(.double(value), mark: node.mark)
+            case .double(let value):
+                if let (problem, help) = Self.inexact(scalar, value) {
+                    error(problem, at: node.mark, suggestion: help)
+                    return nil
+                }
+                return TemplateValue(.double(value), mark: node.mark)
             case .string: return parseTemplate(scalar, at: node.mark).map { TemplateValue(.string($0), mark: node.mark) }
             }
         case .sequence(let items):

@@ -52,6 +52,19 @@ import YAML
         ])
     }
 
+    /// A number that would not go as written (an integer past 64 bits, a number past a double's range) is an error at it,
+    /// not a rounded float or `null` on the wire; `.inf`, a float and `!!float` are kept.
+    @Test func numbersThatWouldNotBeSentAsWrittenAreErrors() {
+        #expect(problems("request: { url: /a, json: { a: 18446744073709551616, b: -1e400, c: 1.5, d: .inf, e: !!float 99999999999999999999 } }") == [
+            "requests/r.yaml:1:32: error: the integer 18446744073709551616 is beyond what a number holds exactly "
+                + "(-9223372036854775808 to 9223372036854775807): it would be sent rounded, as 1.8446744073709552e+19 "
+                + "[help: write it in quotes to send it as a string]",
+            "requests/r.yaml:1:57: error: the number -1e400 is beyond what a number holds (about ±1.8e308) "
+                + "[help: write a smaller number, or write it in quotes to send it as a string]",
+        ])
+        #expect(problems("request: { url: /a, json: { a: 9223372036854775807, b: \"18446744073709551616\" } }").isEmpty)
+    }
+
     @Test func topLevelShapes() {
         #expect(problems("") == ["requests/r.yaml: error: empty file: expected a request (keys like 'request', 'expect') or 'steps'"])
         #expect(problems("# only a comment\n") == ["requests/r.yaml: error: empty file: expected a request (keys like 'request', 'expect') or 'steps'"])
