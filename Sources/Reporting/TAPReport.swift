@@ -2,7 +2,8 @@ import CollectionFormat
 import Running
 
 /// The `--report-tap` stream, TAP version 14 (testanything.org): a test point per request or step, `# SKIP` with the
-/// reason for skipped ones, and a YAML diagnostic block under each failed or errored one.
+/// reason for skipped ones, a YAML diagnostic block under each failed or errored one, and `Bail out!` at the end of a
+/// run a signal stopped.
 public enum TAPReport {
     /// The report of a run, with secrets redacted.
     public static func render(_ summary: RunSummary, sources: SourceCache, redactor: Redactor) -> String {
@@ -24,7 +25,12 @@ public enum TAPReport {
             }
         }
         let line = ConsoleReport(sources: sources, redactor: redactor, color: false, verbose: false).summary(summary)
-        return tap + "# \(oneLine(line, redactor: redactor))\n" + (ConsoleReport.seedLine(summary).map { "# \($0)\n" } ?? "")
+        tap += "# \(oneLine(line, redactor: redactor))\n" + (ConsoleReport.seedLine(summary).map { "# \($0)\n" } ?? "")
+        // A run stopped by a signal is a failed run, whatever its points say (its requests not run are skips).
+        if let stopStatus = summary.stopStatus {
+            tap += "Bail out! the run was " + (summary.cancellingSignal.map { "cancelled by \($0)" } ?? "stopped (exit status \(stopStatus))") + "\n"
+        }
+        return tap
     }
 
     /// The YAML block under a failed or errored test point, indented two spaces: the first problem's message,

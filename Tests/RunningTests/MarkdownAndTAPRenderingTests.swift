@@ -83,6 +83,17 @@ import YAML
             """), "\(tap)")
     }
 
+    /// A run a signal stopped ends its TAP stream with `Bail out!`, so a consumer fails it although its points are skips.
+    @Test func tapOfACancelledRunBailsOut() {
+        let cancelled = RequestOutcome(file: "a.yaml", name: "later", method: "GET", url: "http://h/", verdict: .skipped,
+                                       skipReason: "cancelled")
+        var summary = RunSummary(outcomes: [cancelled], duration: .milliseconds(3))
+        summary.stopStatus = 143
+        let tap = TAPReport.render(summary, sources: SourceCache(), redactor: Redactor(secrets: []))
+        #expect(tap.hasSuffix("ok 1 - later # SKIP cancelled\n# 1 request: 0 passed, 1 skipped in 3 ms (cancelled by SIGTERM)\n"
+                              + "Bail out! the run was cancelled by SIGTERM\n"), "\(tap)")
+    }
+
     /// The notes the console prints under a problem (a Retry-After not waited for, a type mismatch) and its suggestion
     /// reach every report that lists problems, redacted, and a JSON report read back (`merge-reports`) keeps them.
     @Test func notesAndSuggestionsReachTheJSONTAPAndMarkdownReports() throws {
