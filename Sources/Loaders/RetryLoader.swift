@@ -29,7 +29,8 @@ public struct RetryLoader: HTTPLoader {
                 let asked = Self.retryAfter(in: response.headers)
                 // A server asking for a longer wait than a run can give gets its answer kept, not a hang.
                 if let asked, asked > RetryStrategy.longestWait {
-                    response.notRetried = "not retried: the server asked to wait \(asked.readable) (Retry-After), "
+                    let readable = asked >= .seconds(Self.longestAsked) ? "a century or more" : asked.readable
+                    response.notRetried = "not retried: the server asked to wait \(readable) (Retry-After), "
                         + "longer than the \(RetryStrategy.longestWait.readable) a retry waits at most"
                     return response
                 }
@@ -58,7 +59,7 @@ public struct RetryLoader: HTTPLoader {
     }
 
     /// The longest wait a `Retry-After` is read as, in seconds (a century).
-    private static let longestAsked: Int64 = 100 * 365 * 86_400
+    static let longestAsked: Int64 = 100 * 365 * 86_400
 
     /// Parses the IMF-fixdate form, `Sun, 06 Nov 1994 08:49:37 GMT`.
     private static func httpDate(_ text: String) -> Date? {

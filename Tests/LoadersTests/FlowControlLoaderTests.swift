@@ -173,7 +173,7 @@ import TestSupport
         // Too many digits for an integer is longer still: not retried at once.
         let huge = ScriptedLoader([.response(status: 503, headers: ["Retry-After": "9999999999999999999999"]), .response(status: 200)])
         let kept = try await RetryLoader(next: huge, sleeper: log.sleeper).load(request(options: HTTPRequestOptions(retry: strategy)))
-        #expect(kept.status == .serviceUnavailable && kept.notRetried?.contains("asked to wait 3153600000s") == true, "\(kept.notRetried ?? "")")
+        #expect(kept.status == .serviceUnavailable && kept.notRetried?.contains("asked to wait a century or more") == true, "\(kept.notRetried ?? "")")
         #expect(RetryLoader.retryAfter(in: ["Retry-After": "Sun, 06 Nov 1994 08:49:37 GMT"],
                                        now: Date(timeIntervalSince1970: 784_111_767.4)) == .seconds(10))
     }
