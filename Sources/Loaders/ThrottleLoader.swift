@@ -18,7 +18,13 @@ public struct ThrottleLoader: HTTPLoader {
             let now = ContinuousClock.now
             let slot = await schedule.reserveSlot(now: now, interval: interval)
             // Time spent queueing in the client, left out of the request's duration.
-            try await WaitsBeforeSending.wait(now.duration(to: slot), sleeper: sleeper, for: request, leftOutOfDuration: true)
+            do throws(HTTPError) {
+                try await WaitsBeforeSending.wait(now.duration(to: slot), sleeper: sleeper, for: request, leftOutOfDuration: true)
+            } catch {
+                // Not sent (stopped by --bail, cancelled): a request still to come, a cleanup step, takes the slot.
+                await schedule.giveBack(slot, now: .now)
+                throw error
+            }
         }
         return try await next.load(request)
     }
@@ -27,14 +33,24 @@ public struct ThrottleLoader: HTTPLoader {
 /// Hands out start times spaced by the rate's interval; the state behind a throttle.
 public actor ThrottleSchedule {
     private var nextFree: ContinuousClock.Instant?
+    /// Slots given back by requests that were not sent, earliest first: taken before new ones.
+    private var givenBack: [ContinuousClock.Instant] = []
 
     public init() {}
 
-    /// The earliest free start at or after `now`; the slot after it is `interval` later.
+    /// The earliest free start at or after `now` (a slot given back, or a new one `interval` before the next).
     public func reserveSlot(now: ContinuousClock.Instant, interval: Duration) -> ContinuousClock.Instant {
+        givenBack.removeAll { $0 < now }
+        if !givenBack.isEmpty { return givenBack.removeFirst() }
         let slot = max(now, nextFree ?? now)
         nextFree = slot.advanced(by: interval)
         return slot
+    }
+
+    /// Frees a slot whose request was not sent, when it is still to come.
+    public func giveBack(_ slot: ContinuousClock.Instant, now: ContinuousClock.Instant) {
+        guard slot > now else { return }
+        givenBack.insert(slot, at: givenBack.firstIndex { $0 > slot } ?? givenBack.endIndex)
     }
 }
 

@@ -17,6 +17,21 @@ import TestSupport
         #expect(slots.map { start.duration(to: $0) } == [.zero, .milliseconds(100), .milliseconds(200), .seconds(1)])
     }
 
+    /// A slot given back (its request was not sent) is the next one taken, earliest first; one already past is not.
+    @Test func slotsGivenBackAreTakenFirst() async {
+        let schedule = ThrottleSchedule()
+        let start = ContinuousClock.now
+        var slots: [ContinuousClock.Instant] = []
+        for _ in 0..<4 { slots.append(await schedule.reserveSlot(now: start, interval: .seconds(1))) }
+        await schedule.giveBack(slots[3], now: start)
+        await schedule.giveBack(slots[1], now: start)
+        await schedule.giveBack(slots[0], now: start)
+        let next = [await schedule.reserveSlot(now: start, interval: .seconds(1)),
+                    await schedule.reserveSlot(now: start, interval: .seconds(1)),
+                    await schedule.reserveSlot(now: start, interval: .seconds(1))]
+        #expect(next.map { start.duration(to: $0) } == [.seconds(1), .seconds(3), .seconds(4)])
+    }
+
     @Test func loaderWaitsForItsSlotOnlyWhenThrottled() async throws {
         let log = SleepLog()
         let loader = ThrottleLoader(next: ScriptedLoader(), sleeper: log.sleeper)

@@ -425,7 +425,8 @@ private actor HeldUntilLoader: HTTPLoader {
         let collection = try TestCollection(files)
         defer { collection.remove() }
         let loader = ScriptedLoader(routes: [], fallback: .response(status: 200))
-        let run = CollectionRun(collection: await collection.load(), options: RunOptions(jobs: 2), transport: loader)
+        // One job: /first takes the first slot, the flow's first step waits for the next (with two, either may be first).
+        let run = CollectionRun(collection: await collection.load(), options: RunOptions(jobs: 1), transport: loader)
         let task = Task { await run.run() }
         try await Task.sleep(for: .milliseconds(300))
         task.cancel()
