@@ -54,7 +54,26 @@ public struct Redactor: Sendable {
             forms.insert(misread)
             forms.formUnion(jsonEscapings(of: misread))
         }
+        forms.formUnion(base64Forms(of: secret))
         return Array(forms.union(forms.map(TerminalText.printable)))
+    }
+
+    /// The characters of the secret's bytes in base64 (standard and URL-safe) wherever it stands in the encoded text
+    /// (0, 1 or 2 bytes into a group of three): the characters that depend on the secret's bytes alone, as a server
+    /// that echoes a body or a header in base64 (a data: URL) writes them; none shorter than 8 characters.
+    private static func base64Forms(of secret: String) -> [String] {
+        let bytes = Array(secret.utf8)
+        var forms: [String] = []
+        for offset in 0..<3 {
+            let encoded = Data(Array(repeating: 0, count: offset) + bytes).base64EncodedString()
+            // The characters of whole groups, and of the last group those its bytes alone give, after the ones the
+            // bytes before the secret take part in.
+            let groups = (offset + bytes.count) / 3, rest = (offset + bytes.count) % 3
+            let inner = String(encoded.prefix(4 * groups + rest).dropFirst([0, 2, 3][offset]))
+            guard inner.count >= 8 else { continue }
+            forms += [inner, inner.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")]
+        }
+        return forms
     }
 
     /// The ways HTML and XML text escape `text` (a server echoing it in a page): `&`, `<` and `>` as entities, `"` and

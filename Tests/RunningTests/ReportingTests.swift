@@ -323,6 +323,23 @@ import TestSupport
         }
     }
 
+    /// A secret a server echoes in base64 (a body as a data: URL), wherever it stands in the encoded bytes, standard or
+    /// URL-safe: no run of its characters that decodes to a piece of the secret is left.
+    @Test func redactorHidesASecretEchoedInBase64() {
+        let secret = "hunter2-the-secret?>"
+        let redactor = Redactor(secrets: [secret])
+        for prefix in ["", "a", "ab", "data: {\"k\": \""] {
+            let standard = Data((prefix + secret + "\"}").utf8).base64EncodedString()
+            for echoed in [standard, standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")] {
+                let pieces = redactor.redact(echoed).components(separatedBy: "***")
+                // Hidden from the group the secret starts in to the group it ends in: the prefix's groups and the
+                // closing `"}` (with the secret's last bytes, at most 2 groups) are all that is left.
+                #expect(pieces.count == 2 && pieces[0].count <= (prefix.utf8.count / 3 + 1) * 4 && pieces[1].count <= 8,
+                        "\(echoed) -> \(pieces)")
+            }
+        }
+    }
+
     /// Every form the runner gives a secret in a URL (query encoding, URLComponents', `encodeURL` keeping `#` and valid
     /// escapes), also as servers echo a URL with non-ASCII characters decoded (`pass%20wörd`); and a
     /// non-ASCII secret's UTF-8 read as ISO-8859-1 or Windows-1252, raw, JSON-escaped and as the console shows it.
