@@ -37,7 +37,7 @@ public struct Redactor: Sendable {
     /// string), so that it stays hidden when a server embeds an encoded request in its JSON answer; decoded as a server
     /// reads a query (`%XX` and `+`), when it holds those; without surrounding spaces, as a multipart name, and escaped
     /// as HTML or XML text; its UTF-8 read
-    /// as ISO-8859-1 or Windows-1252 (as servers read header bytes) as written and JSON-escaped; and each of these
+    /// as ISO-8859-1 or Windows-1252 (as servers read header bytes) as written and JSON-escaped once or twice; and each of these
     /// with control characters as the console shows them (`\u{9F}`), since failures' values are made printable first.
     private static func encodedForms(of secret: String) -> [String] {
         let once = encodings(of: secret)
@@ -51,8 +51,10 @@ public struct Redactor: Sendable {
             .filter { $0 != secret && $0.count >= ResolvedSecret.shortestHiddenInText }
         var forms = Set([secret] + once + once.flatMap(encodings) + decoded + decoded.flatMap(jsonEscapings) + reshaped + reshaped.flatMap(jsonEscapings))
         for misread in Mojibake.readings(of: secret) {
+            let escaped = jsonEscapings(of: misread)
             forms.insert(misread)
-            forms.formUnion(jsonEscapings(of: misread))
+            // Escaped once more as most encoders do (a header echo sent on in a JSON body and echoed inside a string).
+            forms.formUnion(escaped.union(escaped.map(JSONValue.stringContents)))
         }
         forms.formUnion(base64Forms(of: secret))
         return Array(forms.union(forms.map(TerminalText.printable)))

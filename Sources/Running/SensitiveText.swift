@@ -6,15 +6,32 @@ enum SensitiveText {
     /// Shorter values are not hidden on their own: masking every `ab` would garble the output.
     static let minimumLength = 6
 
-    /// Whether `value` (a captured text) is derived from one of `sources`: it contains one, or is a long
-    /// enough part of one (for example a regex capture of a piece of a token), as sent or as a server misread it
-    /// (`Grüße` echoed as `GrÃ¼ÃŸe`).
+    /// Whether `value` (a captured text) is derived from one of `sources`: it holds one, or a piece of one of
+    /// `minimumLength` characters or more (a regex group of a token, a header echo around part of a secret), as sent or
+    /// as a server misread it (`Grüße` echoed as `GrÃ¼ÃŸe`), also inside JSON text (`Gr\u00c3\u00bc…`, a regex group of
+    /// a body).
     static func derives(_ value: String, from sources: some Collection<String>) -> Bool {
-        sources.contains { source in
-            ([source] + Mojibake.readings(of: source)).contains { form in
-                !form.isEmpty && (value.contains(form) || value.count >= minimumLength && form.contains(value))
-            }
+        let forms = sources.filter { !$0.isEmpty }.flatMap { [$0] + Mojibake.readings(of: $0) }
+        guard !forms.isEmpty else { return false }
+        // The value as JSON string content, its escapes decoded, when it is valid as such and holds escapes.
+        if value.contains("\\"), case .string(let unescaped)? = try? JSONValue.parse(Array("\"\(value)\"".utf8)),
+           holds(unescaped, anyOf: forms) {
+            return true
         }
+        return holds(value, anyOf: forms)
+    }
+
+    /// Whether `value` holds one of `forms`, or a run of `minimumLength` characters of one.
+    private static func holds(_ value: String, anyOf forms: [String]) -> Bool {
+        if forms.contains(where: value.contains) { return true }
+        let characters = Array(value)
+        guard characters.count >= minimumLength else { return false }
+        var pieces = Set<String>()
+        for form in forms.map(Array.init) where form.count >= minimumLength {
+            for start in 0...(form.count - minimumLength) { pieces.insert(String(form[start..<start + minimumLength])) }
+        }
+        guard !pieces.isEmpty else { return false }
+        return (0...(characters.count - minimumLength)).contains { pieces.contains(String(characters[$0..<$0 + minimumLength])) }
     }
 }
 

@@ -6,7 +6,8 @@ internal import NIOHTTP1
 extension Router {
     /// `/anything[?ascii=1]`: JSON with `url`, the request's URL with its non-ASCII characters decoded (an IRI, as
     /// Werkzeug shows it: `?s=pass%20wörd`), and `headers`, each value's bytes read as ISO-8859-1 (as WSGI servers read
-    /// them: `Grüße` becomes `GrÃ¼Ã\u{9F}e`); with `ascii`, every non-ASCII character as `\uXXXX` (Python's default).
+    /// them: `Grüße` becomes `GrÃ¼Ã\u{9F}e`), and `data`, the body as text; with `ascii`, every non-ASCII character as
+    /// `\uXXXX` (Python's default).
     func anything(_ request: RecordedRequest, _ writer: ResponseWriter) {
         let host = request.header("Host") ?? "127.0.0.1"
         let url = "http://\(host)" + Self.iri(request.uri)
@@ -14,7 +15,8 @@ extension Router {
         for header in request.headers {
             headers[header.name] = String(String.UnicodeScalarView(header.value.utf8.map { Unicode.Scalar($0) }))
         }
-        let text = String(decoding: JSONText.bytes(of: ["url": url, "headers": headers]), as: UTF8.self)
+        let body: [String: Any] = ["url": url, "headers": headers, "data": String(decoding: request.body, as: UTF8.self)]
+        let text = String(decoding: JSONText.bytes(of: body), as: UTF8.self)
         guard request.query("ascii") != nil else { return writer.sendJSONText(.ok, text) }
         var ascii = ""
         for scalar in text.unicodeScalars {

@@ -281,6 +281,14 @@ import TestSupport
         #expect(Redactor(secrets: []).redact("unchanged") == "unchanged")
     }
 
+    @Test func aLearntValueIsHiddenEscapedTwice() async {
+        let redactor = Redactor(secrets: [])
+        var outcome = RequestOutcome(file: "a.yaml", name: "a", method: "GET", url: "/a", verdict: .passed)
+        outcome.sensitiveValues = [#"Gr\u00c3\u00bc\u00c3\u009fe\u00e2\u0080\u0094\u00e7\u00a7\u0098\u00e5\u00af\u0086\u00f0\u009f\u0094\u0091x"#]
+        redactor.learn(from: outcome)
+        #expect(redactor.redact(#""{\"e\":\"Gr\\\\u00c3\\\\u00bc\\\\u00c3\\\\u009fe\\\\u00e2\\\\u0080\\\\u0094\\\\u00e7\\\\u00a7\\\\u0098\\\\u00e5\\\\u00af\\\\u0086\\\\u00f0\\\\u009f\\\\u0094\\\\u0091x\"}""#) == #""{\"e\":\"***\"}""#)
+    }
+
     @Test func redactorHidesDoublyEscapedSecretsAndWhatOutcomesReveal() async {
         let redactor = Redactor(secrets: [#"pw-"x"#])
         #expect(redactor.redact(#"{"body":"{\"p\":\"pw-\\\"x\"}"}"#) == #"{"body":"{\"p\":\"***\"}"}"#)
