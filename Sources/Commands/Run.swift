@@ -373,9 +373,10 @@ final class ReportFiles: Sendable {
         var text: String
     }
 
-    /// The file a report path names, as an absolute path with its symbolic links resolved (the file's own too, when it
-    /// exists), or why it cannot be written.
-    private static func check(_ path: String) -> Result<String, PathProblem> {
+    /// The file a report path names (its device and inode when it exists, so that symbolic and hard links to one file
+    /// are one file; else its absolute path with symbolic links resolved, a dangling link's target included), or why it
+    /// cannot be written.
+    private static func check(_ path: String, links: Int = 0) -> Result<String, PathProblem> {
         guard !path.isEmpty else { return .failure(PathProblem(text: "the path is empty")) }
         var status = stat()
         if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
@@ -390,15 +391,21 @@ final class ReportFiles: Sendable {
                                                                : "its directory '\(directory)': \(reason(errno))"))
         }
         guard status.st_mode & S_IFMT == S_IFDIR else { return .failure(PathProblem(text: "'\(directory)' is not a directory")) }
-        if access(path, F_OK) == 0 {
+        if stat(path, &status) == 0 {
             guard access(path, W_OK) == 0 else { return .failure(PathProblem(text: "the file is not writable")) }
-        } else if access(directory, W_OK | X_OK) != 0 {
-            return .failure(PathProblem(text: "its directory '\(directory)' is not writable"))
+            return .success("device \(status.st_dev) inode \(status.st_ino)")
         }
-        // An existing file (a symbolic link to another report's file, too) is the file it resolves to.
-        if let file = realpath(path, nil) {
-            defer { free(file) }
-            return .success(String(cString: file))
+        // A symbolic link to a file still to be written is that file.
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        if count > 0 {
+            guard links < 8 else { return .failure(PathProblem(text: "too many levels of symbolic links")) }
+            let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let resolved = target.hasPrefix("/") ? target : directory + "/" + target
+            return check(resolved, links: links + 1).mapError { PathProblem(text: "it links to '\(target)': \($0.text)") }
+        }
+        guard access(directory, W_OK | X_OK) == 0 else {
+            return .failure(PathProblem(text: "its directory '\(directory)' is not writable"))
         }
         guard let resolved = realpath(directory, nil) else { return .failure(PathProblem(text: reason(errno))) }
         defer { free(resolved) }

@@ -6,13 +6,19 @@ import Testing
 /// naming the path and what is wrong; a report that fails to be written at the end says why in words.
 @Suite struct ReportPathTests {
     /// Runs `runner run requests` with `arguments` in a new folder holding one request to a fresh test server, a
-    /// directory `adir`, a file `file.txt` and a symbolic link to it, `link.txt`.
+    /// directory `adir`, a file `file.txt`, a symbolic link to it `link.txt` and a hard link `hard.txt`, and symbolic links
+    /// to files not written yet: `ahead.txt` to `new.txt`, `nowhere.txt` into a missing directory.
     static func run(_ arguments: [String]) async throws -> (result: RunnerProcess.Result, received: [RecordedRequest], folder: URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-report-paths-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("adir"), withIntermediateDirectories: true)
         try Data().write(to: folder.appendingPathComponent("file.txt"))
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link.txt").path, withDestinationPath: "file.txt")
+        try FileManager.default.linkItem(atPath: folder.appendingPathComponent("file.txt").path,
+                                         toPath: folder.appendingPathComponent("hard.txt").path)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("ahead.txt").path, withDestinationPath: "new.txt")
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("nowhere.txt").path,
+                                                   withDestinationPath: "missing/new.txt")
         try Data(#"request: { url: "http://127.0.0.1:{{ $env.TEST_SERVER_PORT }}/status/200" }"#.utf8)
             .write(to: folder.appendingPathComponent("requests/ping.yaml"))
         let server = try await TestServer.start()
@@ -39,6 +45,12 @@ import Testing
          "error: --report-junit and --report-json name the same file ('x' and './x'); give each report its own file"),
         (["--report-junit", "file.txt", "--report-json", "link.txt"],
          "error: --report-junit and --report-json name the same file ('file.txt' and 'link.txt'); give each report its own file"),
+        (["--report-junit", "hard.txt", "--report-json", "file.txt"],
+         "error: --report-junit and --report-json name the same file ('hard.txt' and 'file.txt'); give each report its own file"),
+        (["--report-junit", "ahead.txt", "--report-json", "new.txt"],
+         "error: --report-junit and --report-json name the same file ('ahead.txt' and 'new.txt'); give each report its own file"),
+        (["--report-json", "nowhere.txt"],
+         "error: --report-json: cannot write 'nowhere.txt': it links to 'missing/new.txt': its directory './missing' does not exist"),
         (["--report-markdown", "missing/summary.md"],
          "error: --report-markdown: cannot write 'missing/summary.md': its directory 'missing' does not exist"),
         (["--report-tap", "file.txt/report.tap"], "error: --report-tap: cannot write 'file.txt/report.tap': 'file.txt' is not a directory"),
