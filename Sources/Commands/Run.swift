@@ -71,13 +71,18 @@ public struct Run: Sendable {
             Console.error("error: \(message)")
             return stop(status, [.error(message, path: nil, at: nil)])
         }
-        let interruption = Interruption { signal, whileReading in
-            reports.writeAndExit(stoppedBy: signal, message: whileReading
-                ? "the run was stopped by \(Interruption.name(of: signal)) while it read its input (the collection, --env-file, "
-                    + "--rerun-failed), which did not end within \(Interruption.readingGraceSeconds) s (a FIFO, or a pipe left open): "
-                    + "nothing was sent"
-                : "the run was stopped at once by a second signal (\(Interruption.name(of: signal))): "
-                    + "only the requests that ended before it are reported")
+        let interruption = Interruption { signal, why in
+            let name = Interruption.name(of: signal)
+            let message = switch why {
+            case .readingDidNotEnd:
+                "the run was stopped by \(name) while it read its input (the collection, --env-file, --rerun-failed), which "
+                    + "did not end within \(Interruption.readingGraceSeconds) s (a FIFO, or a pipe left open): nothing was sent"
+            case .secondSignal(whileReading: true):
+                "the run was stopped at once by a second signal (\(name)) while it read its input: nothing was sent"
+            case .secondSignal(whileReading: false):
+                "the run was stopped at once by a second signal (\(name)): only the requests that ended before it are reported"
+            }
+            reports.writeAndExit(stoppedBy: signal, message: message)
         }
         let narrowing: PlanNarrowing
         switch await interruption.reading({ PlanNarrowing.read(shard: shard, rerunFailed: rerunFailed, environment: environment) }) {
@@ -460,13 +465,21 @@ final class Interruption: @unchecked Sendable {
     static let readingGraceSeconds = 1
 
     private let state = Mutex(State())
-    /// Ends the process for a signal: a second one (false), or one whose reading did not end in time (true).
-    private let stopAtOnce: @Sendable (_ signal: Int32, _ whileReading: Bool) -> Never
+    /// Ends the process for a signal: a second one, or one whose reading did not end in time.
+    private let stopAtOnce: @Sendable (_ signal: Int32, _ why: StopReason) -> Never
+
+    /// Why the process ends at once.
+    enum StopReason: Sendable {
+        /// A second signal; `whileReading` when the input was still being read (nothing was sent).
+        case secondSignal(whileReading: Bool)
+        /// A first signal came while the input was read, and the reading did not end in time.
+        case readingDidNotEnd
+    }
 
     /// Watches SIGINT and SIGTERM from now on (a signal held since `main` began is the first); `stopAtOnce` ends the
     /// process for a second signal, or for a first one when the reading it came during does not end within
     /// `readingGraceSeconds`.
-    init(stopAtOnce: @escaping @Sendable (_ signal: Int32, _ whileReading: Bool) -> Never = { signal, _ in
+    init(stopAtOnce: @escaping @Sendable (_ signal: Int32, _ why: StopReason) -> Never = { signal, _ in
         _exit(Interruption.status(for: signal).rawValue)
     }) {
         self.stopAtOnce = stopAtOnce
@@ -530,8 +543,8 @@ final class Interruption: @unchecked Sendable {
         case cancel(Task<RunSummary, Never>?, reading: Bool)
         /// The same signal again soon after: the same request.
         case same
-        /// Another signal, or the same one later: stop at once.
-        case stopAtOnce
+        /// Another signal, or the same one later: stop at once (`reading` while the input is read).
+        case stopAtOnce(reading: Bool)
     }
 
     /// The first signal cancels the run; the same one within `repeatWindow` is ignored; any other ends the process.
@@ -544,7 +557,7 @@ final class Interruption: @unchecked Sendable {
                 state.receivedAt = now
                 return .cancel(state.task, reading: state.reading)
             }
-            return first == number && now - receivedAt < Self.repeatWindow ? .same : .stopAtOnce
+            return first == number && now - receivedAt < Self.repeatWindow ? .same : .stopAtOnce(reading: state.reading)
         }
         switch request {
         case .cancel(let task, let reading):
@@ -553,10 +566,10 @@ final class Interruption: @unchecked Sendable {
             task?.cancel()
             DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Self.readingGraceSeconds)) { [weak self] in
                 guard let self, self.state.withLock({ $0.reading }) else { return }
-                self.stopAtOnce(number, true)
+                self.stopAtOnce(number, .readingDidNotEnd)
             }
         case .same: break
-        case .stopAtOnce: stopAtOnce(number, false)
+        case .stopAtOnce(let reading): stopAtOnce(number, .secondSignal(whileReading: reading))
         }
     }
 }

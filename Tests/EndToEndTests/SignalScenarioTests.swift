@@ -76,6 +76,26 @@ import Testing
         #expect(output.received.isEmpty, "\(output.received.map(\.path))")
     }
 
+    /// A second, different signal while the input is still read ends the run at once, and its reports say nothing was sent.
+    @Test func aSecondSignalWhileTheInputIsReadSaysNothingWasSent() async throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("runner-second-\(UUID().uuidString)").path
+        try #require(mkfifo(fifo, 0o600) == 0, "mkfifo: errno \(errno)")
+        defer { unlink(fifo) }
+        let output = try await ScenarioRun.run("cancel", ["run", "requests", "--env", "local", "--env-file", fifo]) { pid, _ in
+            guard let writer = FileHandle(forWritingAtPath: fifo) else { return }
+            defer { try? writer.close() }
+            Thread.sleep(forTimeInterval: 0.2)
+            kill(pid, SIGTERM)
+            Thread.sleep(forTimeInterval: 0.1)
+            kill(pid, SIGINT)
+            for _ in 0..<300 where kill(pid, 0) == 0 { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        #expect(output.result.exitCode == 130, "\(output.result.stdout)\n\(output.result.stderr)")
+        #expect(output.json?.contains("the run was stopped at once by a second signal (SIGINT) while it read its input: nothing was sent") == true,
+                "\(output.json ?? "no JSON report")")
+        #expect(output.received.isEmpty, "\(output.received.map(\.path))")
+    }
+
     @Test func gnuTimeoutsSIGTERMToTheChildAndItsGroupWritesTheReports() async throws {
         let timeout = URL(fileURLWithPath: "/usr/bin/timeout")
         try #require(FileManager.default.isExecutableFile(atPath: timeout.path), "GNU timeout is not installed")
