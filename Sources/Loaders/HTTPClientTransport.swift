@@ -102,7 +102,7 @@ public final class HTTPClientTransport: HTTPLoader {
             }
             return HTTPResponse(
                 request: request, status: HTTPStatus(Int(head.status.code)),
-                headers: HTTPHeaders(head.headers.map { ($0.name, $0.value) }),
+                headers: HTTPHeaders(head.headers.map { ($0.name, Self.withoutTrailingWhitespace($0.value)) }),
                 body: received.withUnsafeReadableBytes { Data($0) }, startedAt: startedAt, duration: start.duration(to: .now))
         } catch let error as HTTPError {
             throw error
@@ -114,6 +114,13 @@ public final class HTTPClientTransport: HTTPLoader {
         }
     }
 
+
+    /// A header value without the spaces and tabs after it, which are not part of it (RFC 9110 section 5.5; the parser
+    /// drops those before it).
+    static func withoutTrailingWhitespace(_ value: String) -> String {
+        guard let last = value.utf8.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") else { return value }
+        return String(value[..<(value.lastIndex { $0 != " " && $0 != "\t" }.map(value.index(after:)) ?? value.startIndex)])
+    }
     /// Executes `outgoing` under the request's deadline (which covers the body too). Task cancellation cancels it.
     ///
     /// A request whose connection closed (or was reset) before any response byte arrived is sent once more, on a new connection, when

@@ -145,6 +145,8 @@ import TestSupport
             #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
             let other = try await transport.load(request(server.url("/headers?Content-Encoding=br")))
             #expect(other.headers["Content-Encoding"] == "br")
+            // Whitespace around a value is not part of it (RFC 9110): ` 10 ` is `10`.
+            #expect(try await transport.load(request(server.url("/headers?X-Spaced=%2010%20%09"))).headers["X-Spaced"] == "10")
             #expect(try JSONSerialization.jsonObject(with: other.body) as? [String: String] == ["Content-Encoding": "br"])
             #expect(try gzipped(try await transport.load(request(server.url("/gzip")))))
             #expect(server.connectionsAccepted == 1)
