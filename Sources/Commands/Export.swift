@@ -187,8 +187,14 @@ private struct References {
             if let fallback = definitions[secret.name]?.defaultValue?.value {
                 defaults.append("[ -n \"${\(variable)-}\" ] || \(variable)=\(ShellText.quote(fallback))")
             }
-            scope.define(secret.name, .string(placeholders.placeholder(for: variable)), in: .environment, secret: true)
-            if secret.value.count >= ResolvedSecret.shortestHiddenInText { placeholders.hiddenValues.append((secret.value, variable)) }
+            // A `--var` that replaces the secret is the secret: its reference too, its value hidden.
+            let given = scope.value(of: secret.name)?.interpolatedText
+            for layer in [VariableScope.Layer.environment, .commandLine] {
+                scope.define(secret.name, .string(placeholders.placeholder(for: variable)), in: layer, secret: true)
+            }
+            for value in Set([secret.value, given].compactMap { $0 }) where value.count >= ResolvedSecret.shortestHiddenInText {
+                placeholders.hiddenValues.append((value, variable))
+            }
             meanings[variable] = "the secret '\(secret.name)'"
             if secret.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\u{0}" }) { unsendableSecrets.insert(secret.name) }
         }

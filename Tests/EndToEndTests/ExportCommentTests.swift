@@ -64,6 +64,10 @@ import Testing
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         let out = result.stdout
         #expect(!out.contains("hunter2-secret") && !out.contains("~rv"), "\(out)")
+        // A `--var` that replaces the secret is the secret: its reference, never its value.
+        let replaced = try await Self.export(files, ["--env", "e", "--var", "password=Grüße-given"], environment: ["QA_PW": "hunter2-secret"])
+        #expect(replaced.exitCode == 0 && !replaced.stdout.contains("given") && replaced.stdout.contains("# Row a by ${QA_PW}1"),
+                "\(replaced.stdout)\(replaced.stderr)")
         // A name and an OAuth2 token URL holding a secret show its reference, listed with what it stands for.
         #expect(out.contains("# Row a by ${QA_PW}1 (requests/d.yaml)\n# $QA_PW: the secret 'password'"), "\(out)")
         #expect(out.contains("/token?s='\"$(printf"), "\(out)")
