@@ -12,6 +12,11 @@ public struct Init: Sendable {
 
     /// Writes every starter file, or nothing when any of them exists already.
     public func execute() -> ExitStatus {
+        guard !directory.isEmpty, !directory.contains(where: \.isNewline) else {
+            Console.error("error: runner init needs a directory name" + (directory.isEmpty ? "" : " without line breaks")
+                + ", or none for the current directory, such as: runner init api-tests")
+            return .badCommandLine
+        }
         if let file = fileInTheWay() {
             let which = file == directory ? "'\(directory)' is a file" : "'\(file)', above '\(directory)', is a file"
             Console.error("error: runner init writes into a directory, but \(which), not a directory\n"

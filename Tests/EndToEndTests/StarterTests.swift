@@ -86,6 +86,10 @@ import Testing
         #expect(spaced.stdout.contains("cd 'my api' && runner validate"), "a command that can be pasted: \(spaced.stdout)")
         let dashed = try await runner(["init", "--", "-x"], in: directory)
         #expect(dashed.stdout.contains("cd -- -x && runner validate"), "not an option of cd: \(dashed.stdout)")
+        for odd in ["", "a\nb"] {
+            let refused = try await runner(["init", odd], in: directory)
+            #expect(refused.exitCode == 1 && refused.stderr.contains("error: runner init needs a directory name"), "\(refused.stderr)")
+        }
     }
 
     /// `runner init FILE`, or a path under a file: a clear error naming the file (not the system's "Not a
