@@ -1,5 +1,6 @@
 internal import CHeldSignals
 import Foundation
+import Synchronization
 
 /// SIGINT and SIGTERM held from the moment the program is loaded (a C constructor, before `main` and the libraries'
 /// static initializers) until `runner run` watches them itself, so that a signal in the milliseconds before (starting,
@@ -23,22 +24,33 @@ public enum HeldSignals {
     }
 
     /// From now on, each SIGINT and SIGTERM is given to `handler` on a thread of its own (not a queue that busy workers
-    /// could keep it waiting on) until `hold()`; then the signal held before, if one was. False when it cannot be watched.
+    /// could keep it waiting on) until `hold()` or the next `watch`; then the signal held before, if one was. False when
+    /// it cannot be watched.
     static func watch(_ handler: @escaping @Sendable (Int32) -> Void) -> Bool {
         let descriptor = runner_watch_signals()
         guard descriptor >= 0 else { return false }
-        let thread = Thread {
-            var byte: UInt8 = 0
-            while true {
-                let count = read(descriptor, &byte, 1)
-                if count == 1 { handler(Int32(byte)) } else if count < 0 && errno == EINTR { continue } else { return }
-            }
+        let start = watcher.withLock { watcher in
+            defer { (watcher.handler, watcher.started) = (handler, true) }
+            return !watcher.started
         }
-        thread.name = "runner signals"
-        thread.start()
+        if start {
+            // One thread for the process, reading the pipe the signal handler writes to.
+            let thread = Thread {
+                var byte: UInt8 = 0
+                while true {
+                    let count = read(descriptor, &byte, 1)
+                    if count == 1 { watcher.withLock { $0.handler }?(Int32(byte)) } else if count < 0 && errno == EINTR { continue } else { return }
+                }
+            }
+            thread.name = "runner signals"
+            thread.start()
+        }
         if let early = take() { handler(early) }
         return true
     }
+
+    /// The handler signals go to, and whether the thread that reads them runs.
+    private static let watcher = Mutex<(handler: (@Sendable (Int32) -> Void)?, started: Bool)>((nil, false))
 
     /// Whether a SIGINT or SIGTERM has come since the program was loaded, at the moment it came (before a watcher's
     /// handler has run).
