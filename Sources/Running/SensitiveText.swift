@@ -21,17 +21,25 @@ enum SensitiveText {
         return holds(value, anyOf: forms)
     }
 
-    /// Whether `value` holds one of `forms`, or a run of `minimumLength` characters of one.
+    /// Whether `value` holds one of `forms`, or a run of `minimumLength` bytes of one (of its UTF-8: a piece of a few
+    /// characters for text outside ASCII).
     private static func holds(_ value: String, anyOf forms: [String]) -> Bool {
         if forms.contains(where: value.contains) { return true }
-        let characters = Array(value)
-        guard characters.count >= minimumLength else { return false }
-        var pieces = Set<String>()
-        for form in forms.map(Array.init) where form.count >= minimumLength {
-            for start in 0...(form.count - minimumLength) { pieces.insert(String(form[start..<start + minimumLength])) }
+        var pieces = Set<UInt64>()
+        for form in forms { _ = windows(of: form) { pieces.insert($0); return false } }
+        return !pieces.isEmpty && windows(of: value) { pieces.contains($0) }
+    }
+
+    /// Calls `body` with each run of `minimumLength` bytes of the text's UTF-8, as one number (the bytes in order), until
+    /// it returns true; whether it did.
+    private static func windows(of text: String, _ body: (UInt64) -> Bool) -> Bool {
+        let mask: UInt64 = (1 << (8 * UInt64(minimumLength))) - 1
+        var key: UInt64 = 0
+        for (offset, byte) in text.utf8.enumerated() {
+            key = (key << 8 | UInt64(byte)) & mask
+            if offset >= minimumLength - 1, body(key) { return true }
         }
-        guard !pieces.isEmpty else { return false }
-        return (0...(characters.count - minimumLength)).contains { pieces.contains(String(characters[$0..<$0 + minimumLength])) }
+        return false
     }
 }
 

@@ -1,0 +1,17 @@
+import Testing
+@testable import Running
+
+/// Which captured texts are derived from a secret, and so hidden like it from then on.
+@Suite struct SensitiveTextTests {
+    @Test func aCaptureHoldingASecretOrAPieceOfOneIsDerivedFromIt() {
+        let secrets = ["abcdefgh-topsecret", "Grüße-geheim"]
+        for derived in ["abcdefgh-topsecret", "Bearer abcdefgh-topsecret!", "topsec", #"{"X-Secret": "abcdefgh"}"#,
+                        "GrÃ¼ÃŸe-geheim", #"Gr\u00c3\u00bc\u00c3\u009fe"#, "x-geheim-y"] {
+            #expect(SensitiveText.derives(derived, from: secrets), "\(derived)")
+        }
+        for unrelated in ["", "abcde", "topse", #"{"X-Other": "value"}"#, "Grü", "unrelated text of any length"] {
+            #expect(!SensitiveText.derives(unrelated, from: secrets), "\(unrelated)")
+        }
+        #expect(!SensitiveText.derives("abcdefgh", from: []))
+    }
+}
