@@ -28,7 +28,7 @@ enum ExchangeText {
             if size > bytes {
                 // A first line longer than the limit is shown cut.
                 if shown.isEmpty {
-                    shown.append(Substring(String(decoding: line.utf8.prefix(bytes), as: UTF8.self)))
+                    shown.append(Substring(String(line).prefix(utf8Count: bytes) + "…"))
                     cutInLine = true
                 }
                 break
@@ -44,7 +44,7 @@ enum ExchangeText {
     private static func bodyLines(_ body: String?, prefix: String, limit: Int?) -> [String] {
         guard let body, !body.isEmpty else { return [] }
         let cut = limit.map { limit in
-            body.utf8.count <= limit ? body : String(decoding: body.utf8.prefix(limit), as: UTF8.self) + "… (\(body.utf8.count) bytes)"
+            body.utf8.count <= limit ? body : body.prefix(utf8Count: limit) + "… (\(body.utf8.count) bytes)"
         } ?? body
         return [prefix] + splitLines(cut).map { "\(prefix) \($0)" }
     }

@@ -11,7 +11,7 @@ internal import Synchronization
 public struct Redactor: Sendable {
     public static let mask = "***"
 
-    /// The forms of every secret, longest first so a secret containing another is hidden whole.
+    /// The forms of every secret.
     private let secrets: SecretForms
     /// Secrets too short to hide inside other text (`ResolvedSecret.shortestHiddenInText`): hidden only where they
     /// stand as a whole value, between characters that are not letters or digits.
@@ -22,7 +22,7 @@ public struct Redactor: Sendable {
         let values = secrets.filter { !$0.isEmpty }
         let isShort = { (value: String) in value.count < ResolvedSecret.shortestHiddenInText }
         self.secrets = SecretForms(Set(values.filter { !isShort($0) }.flatMap(Self.encodedForms)))
-        shortSecrets = Set(values.filter(isShort)).sorted { $0.count > $1.count }
+        shortSecrets = Array(Set(values.filter(isShort)))
     }
 
     /// Hides, from now on, the values `outcome` revealed (credentials it sent, captures derived from secrets).
@@ -37,8 +37,9 @@ public struct Redactor: Sendable {
     /// string), so that it stays hidden when a server embeds an encoded request in its JSON answer; decoded as a server
     /// reads a query (`%XX` and `+`), when it holds those; without surrounding spaces, as a multipart name, and escaped
     /// as HTML or XML text; its UTF-8 read
-    /// as ISO-8859-1 or Windows-1252 (as servers read header bytes) as written and JSON-escaped once or twice; and each of these
-    /// with control characters as the console shows them (`\u{9F}`), since failures' values are made printable first.
+    /// as ISO-8859-1 or Windows-1252 (as servers read header bytes) as written and JSON-escaped once or twice; in base64 as
+    /// written and encoded once; and each of these with control characters as the console shows them (`\u{9F}`), since
+    /// failures' values are made printable first.
     private static func encodedForms(of secret: String) -> [String] {
         let once = encodings(of: secret)
         // A secret holding escapes or `+`, written into a URL as it is or encoded (a URL that does not parse is encoded
@@ -56,7 +57,8 @@ public struct Redactor: Sendable {
             // Escaped once more as most encoders do (a header echo sent on in a JSON body and echoed inside a string).
             forms.formUnion(escaped.union(escaped.map(JSONValue.stringContents)))
         }
-        forms.formUnion(base64Forms(of: secret))
+        // A query or a JSON body echoed in base64 holds the secret as it was sent.
+        forms.formUnion(([secret] + once).flatMap(base64Forms))
         return Array(forms.union(forms.map(TerminalText.printable)))
     }
 
@@ -202,33 +204,96 @@ public struct Redactor: Sendable {
 
     /// The text with every secret value, and the password of every URL in it (`http://user:***@host`), replaced
     /// by `***`.
+    ///
+    /// Every occurrence of every form is found in the text as given and the places that overlap are hidden as one, so
+    /// that hiding one value never leaves the rest of another showing. Text cut short ends in `…`: the start of a
+    /// secret directly before one (`4f1b…`, at least `ResolvedSecret.shortestHiddenInText` bytes) is hidden too.
     public func redact(_ text: String) -> String {
-        var result = text
-        for secret in secrets.longestFirst where result.contains(secret) {
-            result = result.replacingOccurrences(of: secret, with: Self.mask)
+        var text = text
+        let forms = secrets.all
+        let hidden = text.withUTF8 { bytes in
+            let cuts = Self.occurrences(of: Self.cutMark, in: bytes)
+            return Self.mergedRanges(forms.flatMap { Self.occurrences(of: $0, in: bytes) }
+                + shortSecrets.flatMap { Self.wholeValueOccurrences(of: $0, in: bytes) }
+                + cuts.flatMap { cut in forms.compactMap { Self.start(of: $0, endingAt: cut.lowerBound, in: bytes) } })
         }
-        for secret in shortSecrets where result.contains(secret) {
-            result = Self.hiding(wholeValue: secret, in: result)
+        if !hidden.isEmpty {
+            var result: [UInt8] = []
+            var utf8 = Array(text.utf8)[...]
+            var offset = 0
+            for range in hidden {
+                result += utf8.prefix(range.lowerBound - offset) + Self.mask.utf8
+                utf8 = utf8.dropFirst(range.upperBound - offset)
+                offset = range.upperBound
+            }
+            text = String(decoding: result + utf8, as: UTF8.self)
         }
         // Only a URL with an `@` can hold a password; looking for one byte is far cheaper than Foundation's search.
-        guard result.utf8.contains(UInt8(ascii: "@")) else { return result }
-        return URLCredentials.hidingPasswords(in: result)
+        guard text.utf8.contains(UInt8(ascii: "@")) else { return text }
+        return URLCredentials.hidingPasswords(in: text)
     }
 
-    /// `text` with each occurrence of `secret` that no letter or digit touches replaced by `***`.
-    private static func hiding(wholeValue secret: String, in text: String) -> String {
-        var result = ""
-        var rest = text[...]
-        while let range = rest.range(of: secret) {
-            let before = range.lowerBound > text.startIndex ? text[text.index(before: range.lowerBound)] : nil
-            let after = range.upperBound < text.endIndex ? text[range.upperBound] : nil
-            let whole = !(before?.isLetter ?? false) && !(before?.isNumber ?? false)
-                && !(after?.isLetter ?? false) && !(after?.isNumber ?? false)
-            result += rest[..<range.lowerBound]
-            result += whole ? mask : secret
-            rest = rest[range.upperBound...]
+    /// How the runner ends text it cut short.
+    private static let cutMark = Array("…".utf8)
+
+    /// The byte ranges where `pattern` occurs in `bytes`, overlapping ones included.
+    private static func occurrences(of pattern: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        guard let base = bytes.baseAddress, !pattern.isEmpty else { return [] }
+        var found: [Range<Int>] = []
+        var start = 0
+        // Each place the first byte stands where the pattern fits, compared whole.
+        while bytes.count - start >= pattern.count,
+              let match = memchr(base + start, Int32(pattern[0]), bytes.count - start - pattern.count + 1) {
+            let offset = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(match))
+            if memcmp(base + offset, pattern, pattern.count) == 0 { found.append(offset..<offset + pattern.count) }
+            start = offset + 1
         }
-        return result + rest
+        return found
+    }
+
+    /// The occurrences of `secret` in `bytes` that no letter or digit touches.
+    private static func wholeValueOccurrences(of secret: String, in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        let isWord = { (scalar: Unicode.Scalar?) in scalar.map { Character($0).isLetter || Character($0).isNumber } ?? false }
+        return occurrences(of: Array(secret.utf8), in: bytes).filter { range in
+            var before = range.lowerBound
+            repeat { before -= 1 } while before > 0 && bytes[before] & 0xC0 == 0x80
+            let scalarBefore = before < 0 ? nil : scalar(at: before, in: bytes)
+            let scalarAfter = range.upperBound < bytes.count ? scalar(at: range.upperBound, in: bytes) : nil
+            return !isWord(scalarBefore) && !isWord(scalarAfter)
+        }
+    }
+
+    /// The Unicode scalar whose UTF-8 starts at `offset`.
+    private static func scalar(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
+        var iterator = bytes[offset...].makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return nil }
+        return scalar
+    }
+
+    /// The range of the longest start of `form` (shorter than all of it, of `shortestHiddenInText` bytes or more)
+    /// that ends at `end` in `bytes`; nil when none does.
+    private static func start(of form: [UInt8], endingAt end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        let longest = min(form.count - 1, end)
+        guard longest >= ResolvedSecret.shortestHiddenInText, let base = bytes.baseAddress else { return nil }
+        for length in stride(from: longest, through: ResolvedSecret.shortestHiddenInText, by: -1)
+        where memcmp(base + end - length, form, length) == 0 {
+            return end - length..<end
+        }
+        return nil
+    }
+
+    /// `ranges` in order, those that overlap joined.
+    private static func mergedRanges(_ ranges: [Range<Int>]) -> [Range<Int>] {
+        var merged: [Range<Int>] = []
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, range.lowerBound < last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        return merged
     }
 
     /// A line of a collection's file as a diagnostic quotes it: redacted, and with credentials written in it as they are
@@ -245,16 +310,16 @@ public struct Redactor: Sendable {
 
 /// The set of secret forms a redactor hides, shared by its copies and grown as outcomes reveal more.
 private final class SecretForms: Sendable {
-    private let forms: Mutex<(all: Set<String>, sorted: [String])>
+    private let forms: Mutex<(set: Set<String>, utf8: [[UInt8]])>
     /// The values outcomes revealed so far.
     private let learnt = Mutex(Set<String>())
 
     init(_ initial: Set<String>) {
-        forms = Mutex((initial, Self.sorted(initial)))
+        forms = Mutex((initial, initial.map { Array($0.utf8) }))
     }
 
-    /// Every form, longest first.
-    var longestFirst: [String] { forms.withLock { $0.sorted } }
+    /// Every form, as UTF-8.
+    var all: [[UInt8]] { forms.withLock { $0.utf8 } }
 
     /// The values among `values` not learnt before, from now on learnt.
     func unlearnt(_ values: [String]) -> [String] {
@@ -265,13 +330,7 @@ private final class SecretForms: Sendable {
     /// Adds forms not yet known.
     func add(_ new: [String]) {
         forms.withLock { forms in
-            let before = forms.all.count
-            forms.all.formUnion(new)
-            if forms.all.count != before { forms.sorted = Self.sorted(forms.all) }
+            for form in new where forms.set.insert(form).inserted { forms.utf8.append(Array(form.utf8)) }
         }
-    }
-
-    private static func sorted(_ forms: Set<String>) -> [String] {
-        forms.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
     }
 }

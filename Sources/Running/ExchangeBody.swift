@@ -26,7 +26,7 @@ extension Exchange {
     }
 
     /// A body as reports show it, nil when empty: UTF-8 text (JSON indented, the tokens of an OAuth2 token response
-    /// masked) cut at `bodyLimit` bytes with a note saying so, or its size and type when it is binary or not UTF-8.
+    /// masked) cut at `bodyLimit` bytes, `…` and a note saying so, or its size and type when it is binary or not UTF-8.
     static func bodyText(_ body: Data, type: String?) -> String? {
         guard !body.isEmpty else { return nil }
         guard let text = String(validatingUTF8Data: body) else {
@@ -34,9 +34,8 @@ extension Exchange {
         }
         let shown = indentedJSON(text) ?? text
         guard shown.utf8.count > bodyLimit else { return shown }
-        var end = shown.utf8.index(shown.utf8.startIndex, offsetBy: bodyLimit)
-        while end > shown.startIndex, shown.utf8[end] & 0xC0 == 0x80 { end = shown.utf8.index(before: end) }
-        return String(decoding: shown.utf8[..<end], as: UTF8.self) + "\n… (cut at \(bodyLimit / 1024) KiB of \(shown.utf8.count) bytes)"
+        // `…` right after the cut text, so that the start of a secret cut there is hidden (`Redactor`).
+        return shown.prefix(utf8Count: bodyLimit) + "…\n(cut at \(bodyLimit / 1024) KiB of \(shown.utf8.count) bytes)"
     }
 
     /// The members of an OAuth2 token response that are credentials.

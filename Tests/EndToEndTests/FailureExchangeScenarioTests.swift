@@ -69,7 +69,7 @@ import Testing
         #expect(binary["body"] as? String == "(256 bytes of 'application/octet-stream', not shown)")
         let long = try #require(try exchange(3)["response"] as? [String: Any])
         let cut = try #require(long["body"] as? String)
-        #expect(cut.hasSuffix("\n… (cut at 64 KiB of 200000 bytes)") && cut.utf8.count < 66_000, "\(cut.suffix(80))")
+        #expect(cut.hasSuffix("…\n(cut at 64 KiB of 200000 bytes)") && cut.utf8.count < 66_000, "\(cut.suffix(80))")
         #expect(requests[4]["exchange"] is NSNull, "a passing request has none")
         let errored = try exchange(5)
         #expect(errored["response"] is NSNull)

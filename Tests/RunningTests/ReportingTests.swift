@@ -348,6 +348,37 @@ import TestSupport
         }
     }
 
+    /// A query holding a secret with characters a URL escapes, echoed in base64 as it was sent (percent-encoded).
+    @Test func redactorHidesAPercentEncodedSecretEchoedInBase64() {
+        let redactor = Redactor(secrets: ["p@ss wörd&more-9"])
+        let echoed = Data("GET /get?k=p%40ss%20w%C3%B6rd%26more-9 HTTP/1.1".utf8).base64EncodedString()
+        let pieces = redactor.redact(echoed).components(separatedBy: "***")
+        #expect(pieces.count == 2 && pieces[0].count <= 16 && pieces[1].count <= 16, "\(echoed) -> \(pieces)")
+    }
+
+    /// Values hidden where they overlap are hidden as one stretch: a learnt capture that runs from one copy of a secret
+    /// into the next, longer than the secret, leaves no part of either copy.
+    @Test func overlappingHiddenValuesLeaveNoPartOfEither() {
+        let secret = "7Kp2Wm9xQz4Lr8Vt"
+        let redactor = Redactor(secrets: [secret])
+        var outcome = RequestOutcome(file: "a.yaml", name: "a", method: "GET", url: "/a", verdict: .passed)
+        outcome.sensitiveValues = ["xQz4Lr8Vt-7Kp2Wm9"]
+        redactor.learn(from: outcome)
+        #expect(redactor.redact("a \(secret)-\(secret) b") == "a *** b")
+        #expect(redactor.redact("\(secret)\(secret)") == "******", "copies side by side are each hidden")
+    }
+
+    /// Text cut short ends in `…`: the start of a secret (of 4 bytes or more) right before it is hidden; shorter ones
+    /// and text that is not the start of one stay.
+    @Test func theStartOfASecretBeforeACutIsHidden() {
+        let redactor = Redactor(secrets: ["7Kp2Wm9xQz4Lr8Vt", "Grüße-secret"])
+        #expect(redactor.redact(#"expected "a", got "xx7Kp2Wm9x…""#) == #"expected "a", got "xx***…""#)
+        #expect(redactor.redact(#"got "Gr\u00fc…"#) == #"got "***…"#, "a JSON-escaped form cut inside an escape")
+        #expect(redactor.redact("< 7Kp2Wm9xQ…\n(cut at 64 KiB of 9 bytes)") == "< ***…\n(cut at 64 KiB of 9 bytes)")
+        #expect(redactor.redact("x 7Kp… and 7Kp2 y") == "x 7Kp… and 7Kp2 y")
+        #expect(redactor.redact("Wm9xQz… 7Kp2Wm9xQz4Lr8Vt…") == "Wm9xQz… ***…", "a whole secret before a cut is hidden as any")
+    }
+
     /// Every form the runner gives a secret in a URL (query encoding, URLComponents', `encodeURL` keeping `#` and valid
     /// escapes), also as servers echo a URL with non-ASCII characters decoded (`pass%20wörd`); and a
     /// non-ASCII secret's UTF-8 read as ISO-8859-1 or Windows-1252, raw, JSON-escaped and as the console shows it.
