@@ -93,6 +93,11 @@ public struct Run: Sendable {
         var collection = collection
         collection.seed = seed
         let loaded = await interruption.reading { await collection.load(forSending: true) }
+        // Checked before any way out writes the reports: a report would overwrite what it names.
+        if let problem = ReportFiles.problem(reportPaths, reading: loaded.sources.paths) {
+            Console.error("error: \(problem)")
+            return .badCommandLine
+        }
         let secretsRedactor = Redactor(secrets: loaded.scope.secretValues)
         reports.use(sources: loaded.sources, redactor: secretsRedactor)
         annotationOutput.use(redactor: secretsRedactor)
@@ -373,6 +378,21 @@ final class ReportFiles: Sendable {
         return nil
     }
 
+    /// A report path that names a file the run reads (a request, environment, fragment or data file), in words; nil
+    /// when none does.
+    static func problem(_ requests: [Request], reading paths: [String]) -> String? {
+        let read = Set(paths.compactMap(identity(ofFileAt:)))
+        guard let request = requests.first(where: { identity(ofFileAt: $0.path).map(read.contains) ?? false }) else { return nil }
+        return "\(request.format.flag): '\(request.path)' is a file the run reads; writing the report would overwrite it; "
+            + "give the report a path of its own"
+    }
+
+    /// What names an existing file whatever the path to it (its device and inode); nil when there is none.
+    private static func identity(ofFileAt path: String) -> String? {
+        var status = stat()
+        return stat(path, &status) == 0 ? "device \(status.st_dev) inode \(status.st_ino)" : nil
+    }
+
     /// Why a report path cannot be written.
     private struct PathProblem: Error {
         var text: String
@@ -396,9 +416,9 @@ final class ReportFiles: Sendable {
                                                                : "its directory '\(directory)': \(reason(errno))"))
         }
         guard status.st_mode & S_IFMT == S_IFDIR else { return .failure(PathProblem(text: "'\(directory)' is not a directory")) }
-        if stat(path, &status) == 0 {
+        if let file = identity(ofFileAt: path) {
             guard access(path, W_OK) == 0 else { return .failure(PathProblem(text: "the file is not writable")) }
-            return .success("device \(status.st_dev) inode \(status.st_ino)")
+            return .success(file)
         }
         // A symbolic link to a file still to be written is that file.
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

@@ -70,6 +70,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("x").path))
     }
 
+    /// A report path that names a request file, however written (through `..`, a symbolic link), is refused before
+    /// anything is sent, and the file keeps its text.
+    @Test(arguments: [["--report-junit", "requests/ping.yaml"], ["--report-json", "./requests/../requests/ping.yaml"],
+                      ["--report-html", "ping-link.html"]])
+    func aReportPathNamingAFileTheRunReadsIsRefused(arguments: [String]) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-report-paths-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let request = #"request: { url: "http://127.0.0.1:9/never" }"#
+        try Data(request.utf8).write(to: folder.appendingPathComponent("requests/ping.yaml"))
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("ping-link.html").path,
+                                                   withDestinationPath: "requests/ping.yaml")
+        let result = try await RunnerProcess.run(["run", "requests"] + arguments, in: folder, environment: ["NO_COLOR": "1"])
+        #expect(result.exitCode == 1, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("error: \(arguments[0]): '\(arguments[1])' is a file the run reads; writing the report "
+                                       + "would overwrite it; give the report a path of its own"), "\(result.stderr)")
+        #expect(!result.stdout.contains("ping"), "nothing was sent: \(result.stdout)")
+        #expect(try String(contentsOf: folder.appendingPathComponent("requests/ping.yaml"), encoding: .utf8) == request)
+    }
+
     @Test func aReportThatCannotBeWrittenAtTheEndSaysWhyInWords() async throws {
         try #require(FileManager.default.fileExists(atPath: "/dev/full"), "/dev/full is missing")
         let (result, received, folder) = try await Self.run(["--report-json", "/dev/full"])
