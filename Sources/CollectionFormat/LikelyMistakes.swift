@@ -17,8 +17,8 @@ extension NodeDecoder {
         guard case .scalar(let scalar) = node.content, let name = Self.shellReferenceName(scalar.text) else { return }
         warning("'\(context)' is '\(scalar.text)', which is sent as written: runner does not expand shell variables",
                 at: node.mark,
-                suggestion: "read it from the process environment with a secret, 'secrets: { \(name): { env: \(name) } }' in the "
-                    + "environment and \"{{ \(name) }}\" here, or write \"{{ $env.\(name) }}\"")
+                suggestion: "read it from the process environment with a secret, hidden in every output: 'secrets: { \(name): { env: "
+                    + "\(name) } }' in the environment and \"{{ \(name) }}\" here (\"{{ $env.\(name) }}\" reads it too, but is not hidden)")
     }
 
     /// The name in `$NAME` or `${NAME}` (an environment variable name), or nil when `text` is anything else.

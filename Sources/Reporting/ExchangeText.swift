@@ -7,10 +7,10 @@ enum ExchangeText {
     static func render(_ exchange: Exchange, redactor: Redactor, bodyLimit: Int? = nil) -> String {
         var lines = ["> \(exchange.method) \(exchange.url)"]
         lines += exchange.requestHeaders.map { "> \($0.name): \(redactor.redactHeader(name: $0.name, value: $0.value))" }
-        lines += bodyLines(exchange.requestBody, prefix: ">", limit: bodyLimit)
+        lines += bodyLines(exchange.requestBody, prefix: ">", limit: bodyLimit, redactor: redactor)
         if let status = exchange.status { lines.append("< \(status)  \(OutcomeText.duration(exchange.duration))") }
         lines += exchange.responseHeaders.map { "< \($0.name): \(redactor.redactHeader(name: $0.name, value: $0.value))" }
-        lines += bodyLines(exchange.responseBody, prefix: "<", limit: bodyLimit)
+        lines += bodyLines(exchange.responseBody, prefix: "<", limit: bodyLimit, redactor: redactor)
         if let error = exchange.error { lines.append("! \(error)") }
         return TerminalText.printable(redactor.redact(lines.joined(separator: "\n")))
     }
@@ -19,7 +19,8 @@ enum ExchangeText {
     /// much is shown; nil without a body.
     static func bodyStart(of exchange: Exchange, redactor: Redactor, lines: Int = 20, bytes: Int = 2048) -> String? {
         guard let body = exchange.responseBody, !body.isEmpty else { return nil }
-        let all = splitLines(body)
+        // Redacted whole before it is split into lines, so that a secret of several lines (a PEM key) is hidden.
+        let all = splitLines(redactor.redact(body))
         var shown: [Substring] = []
         var size = 0
         var cutInLine = false
@@ -41,12 +42,14 @@ enum ExchangeText {
         return TerminalText.printable(redactor.redact(text))
     }
 
-    private static func bodyLines(_ body: String?, prefix: String, limit: Int?) -> [String] {
+    /// The body's lines, cut at `limit` bytes and redacted whole before they are split (a secret of several lines, a
+    /// PEM key, is hidden), each after `prefix`.
+    private static func bodyLines(_ body: String?, prefix: String, limit: Int?, redactor: Redactor) -> [String] {
         guard let body, !body.isEmpty else { return [] }
         let cut = limit.map { limit in
             body.utf8.count <= limit ? body : body.prefix(utf8Count: limit) + "… (\(body.utf8.count) bytes)"
         } ?? body
-        return [prefix] + splitLines(cut).map { "\(prefix) \($0)" }
+        return [prefix] + splitLines(redactor.redact(cut)).map { "\(prefix) \($0)" }
     }
 
     /// Lines ending in LF or CRLF (multipart bodies): each shown on its own, without an escaped CR.

@@ -35,8 +35,8 @@ public struct Redactor: Sendable {
 
     /// A secret as written and encoded up to twice (percent-encoded as in a query, escaped as inside a JSON
     /// string), so that it stays hidden when a server embeds an encoded request in its JSON answer; decoded as a server
-    /// reads a query (`%XX` and `+`), when it holds those; without surrounding spaces, as a multipart name, and escaped
-    /// as HTML or XML text; its UTF-8 read
+    /// reads a query (`%XX` and `+`), when it holds those; without surrounding spaces, as a multipart name, with CRLF line
+    /// ends, and escaped as HTML or XML text; its UTF-8 read
     /// as ISO-8859-1 or Windows-1252 (as servers read header bytes) as written and JSON-escaped once or twice; in base64 as
     /// written and encoded once; and each of these with control characters as the console shows them (`\u{9F}`), since
     /// failures' values are made printable first.
@@ -48,7 +48,9 @@ public struct Redactor: Sendable {
             .compactMap { $0 }).filter { $0 != secret && $0.count >= ResolvedSecret.shortestHiddenInText }
         // Servers trim a header value's surrounding spaces; a multipart name or file name has its quotes and line
         // breaks as percent escapes.
-        let reshaped = ([secret.trimmingCharacters(in: .whitespaces), MultipartBody.quoted(secret)] + htmlEscapings(of: secret))
+        // A secret of several lines (a PEM key) comes back with CRLF line ends from servers that write them.
+        let crlf = secret.contains("\n") ? [secret.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")] : []
+        let reshaped = ([secret.trimmingCharacters(in: .whitespaces), MultipartBody.quoted(secret)] + crlf + htmlEscapings(of: secret))
             .filter { $0 != secret && $0.count >= ResolvedSecret.shortestHiddenInText }
         var forms = Set([secret] + once + once.flatMap(encodings) + decoded + decoded.flatMap(jsonEscapings) + reshaped + reshaped.flatMap(jsonEscapings))
         for misread in Mojibake.readings(of: secret) {
@@ -75,7 +77,9 @@ public struct Redactor: Sendable {
             let groups = (offset + bytes.count) / 3, rest = (offset + bytes.count) % 3
             let inner = String(encoded.prefix(4 * groups + rest).dropFirst([0, 2, 3][offset]))
             guard inner.count >= 8 else { continue }
-            forms += [inner, inner.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")]
+            // Standard, URL-safe, and standard sent on in a URL (`+` and `/` percent-encoded).
+            forms += [inner, inner.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_"),
+                      inner.replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(of: "/", with: "%2F")]
         }
         return forms
     }
@@ -100,14 +104,31 @@ public struct Redactor: Sendable {
     private static func encodings(of text: String) -> [String] {
         // Query values and form bodies (`PercentEncoding.encode`), URLs that do not parse as written
         // (`PercentEncoding.encodeURL`), and what URLComponents encodes (what `.urlQueryAllowed` leaves out).
-        var percentEncoded = [PercentEncoding.encode(text), PercentEncoding.encode(text, keeping: .alphanumerics)]
-        percentEncoded += [PercentEncoding.encodeURL(text), text.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)]
-            .compactMap { $0 }
+        let query = PercentEncoding.encode(text)
+        var percentEncoded = [query, PercentEncoding.encode(text, keeping: .alphanumerics), PercentEncoding.encodeURL(text)]
+            + [text.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)].compactMap { $0 }
+        // As other encoders write the same bytes: with `!'()*` kept (JavaScript's encodeURIComponent), spaces as `+` (HTML
+        // forms, Python's urlencode, Java's URLEncoder), escapes in lower case (.NET).
+        percentEncoded.append(["%21": "!", "%27": "'", "%28": "(", "%29": ")", "%2A": "*"].reduce(query) {
+            $0.replacingOccurrences(of: $1.key, with: $1.value)
+        })
+        percentEncoded += percentEncoded.map { $0.replacingOccurrences(of: "%20", with: "+") } + percentEncoded.map(lowercasingEscapes)
         // Servers show a URL as an IRI: `pass%20wörd`, not `pass%20w%C3%B6rd`; Werkzeug (httpbin) decodes every escape
         // but those of controls, space, `%` and what is reserved where it stands (`my%20pass"word` in a path).
         let decoded = percentEncoded.flatMap { encoded in iriKept.map { kept in decoding(encoded, keeping: kept) } }
         let forms = Set(percentEncoded + decoded).union(jsonEscapings(of: text))
         return forms.filter { $0 != text }
+    }
+
+    /// Percent-encoded text with the hex digits of its escapes in lower case (`%c3%b6`).
+    private static func lowercasingEscapes(_ encoded: String) -> String {
+        var bytes = Array(encoded.utf8)
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "%") {
+            for digit in bytes.indices.clamped(to: index + 1..<index + 3) where (0x41...0x46).contains(bytes[digit]) {
+                bytes[digit] += 0x20
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The bytes whose escapes an IRI keeps: every ASCII byte (servers that decode only non-ASCII characters), and as
@@ -206,16 +227,16 @@ public struct Redactor: Sendable {
     /// by `***`.
     ///
     /// Every occurrence of every form is found in the text as given and the places that overlap are hidden as one, so
-    /// that hiding one value never leaves the rest of another showing. Text cut short ends in `…`: the start of a
-    /// secret directly before one (`4f1b…`, at least `ResolvedSecret.shortestHiddenInText` bytes) is hidden too.
+    /// that hiding one value never leaves the rest of another showing. Text cut short ends in `…` (or `...`): the start of
+    /// a secret directly before one (`4f1b…`, at least `ResolvedSecret.shortestHiddenInText` bytes) is hidden too.
     public func redact(_ text: String) -> String {
         var text = text
-        let forms = secrets.all
+        let forms = secrets.index
         let hidden = text.withUTF8 { bytes in
-            let cuts = Self.occurrences(of: Self.cutMark, in: bytes)
-            return Self.mergedRanges(forms.flatMap { Self.occurrences(of: $0, in: bytes) }
+            let cuts = Self.cutMarks.flatMap { Self.occurrences(of: $0, in: bytes) }
+            return Self.mergedRanges(forms.occurrences(in: bytes)
                 + shortSecrets.flatMap { Self.wholeValueOccurrences(of: $0, in: bytes) }
-                + cuts.flatMap { cut in forms.compactMap { Self.start(of: $0, endingAt: cut.lowerBound, in: bytes) } })
+                + cuts.compactMap { forms.start(endingAt: $0.lowerBound, in: bytes) })
         }
         if !hidden.isEmpty {
             var result: [UInt8] = []
@@ -233,11 +254,11 @@ public struct Redactor: Sendable {
         return URLCredentials.hidingPasswords(in: text)
     }
 
-    /// How the runner ends text it cut short.
-    private static let cutMark = Array("…".utf8)
+    /// How the runner ends text it cut short (`…`), and how servers often do (`...`: `invalid key sk_live_4f1b...`).
+    private static let cutMarks = [Array("…".utf8), Array("...".utf8)]
 
     /// The byte ranges where `pattern` occurs in `bytes`, overlapping ones included.
-    private static func occurrences(of pattern: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    fileprivate static func occurrences(of pattern: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
         guard let base = bytes.baseAddress, !pattern.isEmpty else { return [] }
         var found: [Range<Int>] = []
         var start = 0
@@ -271,18 +292,6 @@ public struct Redactor: Sendable {
         return scalar
     }
 
-    /// The range of the longest start of `form` (shorter than all of it, of `shortestHiddenInText` bytes or more)
-    /// that ends at `end` in `bytes`; nil when none does.
-    private static func start(of form: [UInt8], endingAt end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-        let longest = min(form.count - 1, end)
-        guard longest >= ResolvedSecret.shortestHiddenInText, let base = bytes.baseAddress else { return nil }
-        for length in stride(from: longest, through: ResolvedSecret.shortestHiddenInText, by: -1)
-        where memcmp(base + end - length, form, length) == 0 {
-            return end - length..<end
-        }
-        return nil
-    }
-
     /// `ranges` in order, those that overlap joined.
     private static func mergedRanges(_ ranges: [Range<Int>]) -> [Range<Int>] {
         var merged: [Range<Int>] = []
@@ -310,16 +319,18 @@ public struct Redactor: Sendable {
 
 /// The set of secret forms a redactor hides, shared by its copies and grown as outcomes reveal more.
 private final class SecretForms: Sendable {
-    private let forms: Mutex<(set: Set<String>, utf8: [[UInt8]])>
+    private let forms: Mutex<(set: Set<String>, index: FormIndex)>
     /// The values outcomes revealed so far.
     private let learnt = Mutex(Set<String>())
 
     init(_ initial: Set<String>) {
-        forms = Mutex((initial, initial.map { Array($0.utf8) }))
+        var index = FormIndex()
+        initial.forEach { index.insert(Array($0.utf8)) }
+        forms = Mutex((initial, index))
     }
 
-    /// Every form, as UTF-8.
-    var all: [[UInt8]] { forms.withLock { $0.utf8 } }
+    /// Every form, indexed.
+    var index: FormIndex { forms.withLock { $0.index } }
 
     /// The values among `values` not learnt before, from now on learnt.
     func unlearnt(_ values: [String]) -> [String] {
@@ -330,7 +341,65 @@ private final class SecretForms: Sendable {
     /// Adds forms not yet known.
     func add(_ new: [String]) {
         forms.withLock { forms in
-            for form in new where forms.set.insert(form).inserted { forms.utf8.append(Array(form.utf8)) }
+            for form in new where forms.set.insert(form).inserted { forms.index.insert(Array(form.utf8)) }
         }
+    }
+}
+
+/// Forms as UTF-8, found in a text in one pass by their first two bytes (hundreds of forms cost what a few do).
+private struct FormIndex: Sendable {
+    /// Every form.
+    private(set) var all: [[UInt8]] = []
+    /// One bit for each pair of first bytes some form starts with, checked before the dictionary.
+    private var startsBits = [UInt64](repeating: 0, count: 1 << 10)
+    /// The forms of two bytes or more by their first two bytes.
+    private var byStart: [UInt16: [[UInt8]]] = [:]
+    /// Forms of one byte.
+    private var single: [[UInt8]] = []
+    /// The length of the longest form.
+    private var longest = 0
+
+    mutating func insert(_ form: [UInt8]) {
+        guard !form.isEmpty else { return }
+        all.append(form)
+        longest = max(longest, form.count)
+        guard form.count >= 2 else { return single.append(form) }
+        let start = UInt16(form[0]) << 8 | UInt16(form[1])
+        startsBits[Int(start >> 6)] |= 1 << UInt64(start & 63)
+        byStart[start, default: []].append(form)
+    }
+
+    /// The byte ranges where some form occurs in `bytes`, overlapping ones included.
+    func occurrences(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        var found = single.flatMap { Redactor.occurrences(of: $0, in: bytes) }
+        guard bytes.count >= 2, let base = bytes.baseAddress else { return found }
+        for offset in 0..<bytes.count - 1 {
+            for form in forms(startingAt: offset, in: bytes)
+            where form.count <= bytes.count - offset && memcmp(base + offset, form, form.count) == 0 {
+                found.append(offset..<offset + form.count)
+            }
+        }
+        return found
+    }
+
+    /// The range of the longest start of a form (shorter than all of it, of `shortestHiddenInText` bytes or more) that
+    /// ends at `end` in `bytes` (where text was cut short); nil when none does.
+    func start(endingAt end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        let first = max(0, end - longest + 1), last = end - ResolvedSecret.shortestHiddenInText
+        guard let base = bytes.baseAddress, first <= last else { return nil }
+        for offset in first...last {
+            let length = end - offset
+            if forms(startingAt: offset, in: bytes).contains(where: { $0.count > length && memcmp(base + offset, $0, length) == 0 }) {
+                return offset..<end
+            }
+        }
+        return nil
+    }
+
+    /// The forms of two bytes or more whose first two bytes are those at `offset` (which has one after it).
+    private func forms(startingAt offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [[UInt8]] {
+        let start = UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
+        guard startsBits[Int(start >> 6)] & (1 << UInt64(start & 63)) != 0 else { return [] }
+        return byStart[start] ?? []
     }
 }

@@ -18,15 +18,18 @@ enum SensitiveText {
            holds(unescaped, anyOf: forms) {
             return true
         }
+        // The value percent-decoded (a piece of a secret as sent in a URL), when it holds escapes.
+        if value.contains("%"), let decoded = value.removingPercentEncoding, holds(decoded, anyOf: forms) { return true }
         return holds(value, anyOf: forms)
     }
 
     /// Whether `value` holds one of `forms`, or a run of `minimumLength` bytes of one (of its UTF-8: a piece of a few
-    /// characters for text outside ASCII).
+    /// characters for text outside ASCII), also one running from a form's end into its start (a piece of two copies
+    /// side by side).
     private static func holds(_ value: String, anyOf forms: [String]) -> Bool {
         if forms.contains(where: value.contains) { return true }
         var pieces = Set<UInt64>()
-        for form in forms { _ = windows(of: form) { pieces.insert($0); return false } }
+        for form in forms { _ = windows(of: form + form) { pieces.insert($0); return false } }
         return !pieces.isEmpty && windows(of: value) { pieces.contains($0) }
     }
 

@@ -49,8 +49,9 @@ import Testing
             """)
         #expect(warnings.contains(
             "requests/r.yaml:2:17: warning: 'auth.bearer' is '$API_TOKEN', which is sent as written: runner does not expand "
-                + "shell variables [help: read it from the process environment with a secret, 'secrets: { API_TOKEN: { env: "
-                + "API_TOKEN } }' in the environment and \"{{ API_TOKEN }}\" here, or write \"{{ $env.API_TOKEN }}\"]"), "\(warnings)")
+                + "shell variables [help: read it from the process environment with a secret, hidden in every output: 'secrets: "
+                + "{ API_TOKEN: { env: API_TOKEN } }' in the environment and \"{{ API_TOKEN }}\" here (\"{{ $env.API_TOKEN }}\" reads "
+                + "it too, but is not hidden)]"), "\(warnings)")
         #expect(warnings.contains { $0.hasPrefix("requests/r.yaml:4:52: warning: 'options.clientCert.password' is '${KEY_PASSWORD}'") },
                 "\(warnings)")
     }

@@ -356,6 +356,34 @@ import TestSupport
         #expect(pieces.count == 2 && pieces[0].count <= 16 && pieces[1].count <= 16, "\(echoed) -> \(pieces)")
     }
 
+    /// A secret percent-encoded as other encoders write it: spaces as `+` (forms, Python's urlencode), escapes in lower
+    /// case (.NET), `'` kept (encodeURIComponent); and its base64 sent on in a URL.
+    @Test func redactorHidesASecretPercentEncodedAsOtherEncodersWriteIt() {
+        let secret = "p@ss wörd&+%\"x<y>'z"
+        let redactor = Redactor(secrets: [secret])
+        for echoed in ["?password=p%40ss+w%C3%B6rd%26%2B%25%22x%3Cy%3E%27z", "?p=p%40ss%20w%c3%b6rd%26%2b%25%22x%3cy%3e%27z",
+                       "?p=p%40ss%20w%C3%B6rd%26%2B%25%22x%3Cy%3E'z",
+                       "?b=" + Data(secret.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "%2B")
+                           .replacingOccurrences(of: "/", with: "%2F")] {
+            let redacted = redactor.redact(echoed)
+            #expect(redacted.hasSuffix("=***") || redacted.split(separator: "***").allSatisfy { $0.count <= 8 }, "\(echoed) -> \(redacted)")
+        }
+    }
+
+    /// A body holding a secret of several lines (a PEM key) is hidden in every view of the exchange, where its lines are
+    /// each shown after `<` or `>`.
+    @Test func aSecretOfSeveralLinesIsHiddenInTheLinesOfABody() {
+        let key = "-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkqhkiG9w0B\n-----END PRIVATE KEY-----"
+        let redactor = Redactor(secrets: [key])
+        let exchange = Exchange(method: "POST", url: "http://127.0.0.1:1/a", requestHeaders: [], requestBody: "key=\(key)\n",
+                                status: 400, responseHeaders: [], responseBody: "bad key:\r\n\(key.replacingOccurrences(of: "\n", with: "\r\n"))",
+                                error: nil, duration: .milliseconds(1))
+        for shown in [ExchangeText.render(exchange, redactor: redactor), ExchangeText.render(exchange, redactor: redactor, bodyLimit: 2048),
+                      ExchangeText.bodyStart(of: exchange, redactor: Redactor(secrets: [key.replacingOccurrences(of: "\n", with: "\r\n")])) ?? ""] {
+            #expect(!shown.contains("MIIB") && shown.contains("***"), "\(shown)")
+        }
+    }
+
     /// Values hidden where they overlap are hidden as one stretch: a learnt capture that runs from one copy of a secret
     /// into the next, longer than the secret, leaves no part of either copy.
     @Test func overlappingHiddenValuesLeaveNoPartOfEither() {
@@ -377,6 +405,7 @@ import TestSupport
         #expect(redactor.redact("< 7Kp2Wm9xQ…\n(cut at 64 KiB of 9 bytes)") == "< ***…\n(cut at 64 KiB of 9 bytes)")
         #expect(redactor.redact("x 7Kp… and 7Kp2 y") == "x 7Kp… and 7Kp2 y")
         #expect(redactor.redact("Wm9xQz… 7Kp2Wm9xQz4Lr8Vt…") == "Wm9xQz… ***…", "a whole secret before a cut is hidden as any")
+        #expect(redactor.redact("invalid key 7Kp2Wm9x... (see docs)") == "invalid key ***... (see docs)", "as servers cut a key")
     }
 
     /// Every form the runner gives a secret in a URL (query encoding, URLComponents', `encodeURL` keeping `#` and valid
