@@ -92,7 +92,7 @@ import Testing
         for expected in [
             "environments/ci.yaml:3:13: warning: 'variables.apiToken' is '$API_TOKEN', which is sent as written",
             "environments/ci.yaml:4:42: warning: 'auth.basic.password' is '${QA_PASSWORD}', which is sent as written",
-            "= help: read it from the process environment with a secret, 'secrets: { QA_PASSWORD: { env: QA_PASSWORD } }'",
+            "= help: read it from the process environment with a secret, hidden in every output: 'secrets: { QA_PASSWORD: { env: QA_PASSWORD } }'",
             "requests/slow.yaml:3:17: warning: 'auth.bearer' is '$API_TOKEN'",
             """
             requests/slow.yaml:6:13: warning: 'expect.duration: 2s' expects the request to take exactly 2s
