@@ -232,7 +232,7 @@ public struct Redactor: Sendable {
     public func redact(_ text: String) -> String {
         var text = text
         let forms = secrets.index
-        let hidden = text.withUTF8 { bytes in
+        let hidden: [Range<Int>] = forms.all.isEmpty && shortSecrets.isEmpty ? [] : text.withUTF8 { bytes in
             let cuts = Self.cutMarks.flatMap { Self.occurrences(of: $0, in: bytes) }
             return Self.mergedRanges(forms.occurrences(in: bytes)
                 + shortSecrets.flatMap { Self.wholeValueOccurrences(of: $0, in: bytes) }
