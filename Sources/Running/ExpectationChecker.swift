@@ -102,7 +102,8 @@ struct ExpectationChecker {
         switch content.json {
         case .success(let value): document = value
         case .failure(let problem):
-            return [failure("body \(first.path)", at: first.mark, message: "body \(first.path) cannot be checked", expected: "a JSON body", actual: problem.message)]
+            return [failure("body \(first.path)", at: first.mark, message: "body \(first.path) cannot be checked", expected: "a JSON body",
+                            actual: notJSON(problem, content))]
         }
         var failures: [ExpectationFailure] = []
         for (expectation, query) in zip(expectations, step.bodyQueries) {
@@ -152,7 +153,8 @@ struct ExpectationChecker {
         case (.failure(let problem), _):
             return [failure(subject, at: reference.mark, message: "\(subject) cannot be used", expected: "a usable schema", actual: problem.message)]
         case (_, .failure(let problem)):
-            return [failure(subject, at: reference.mark, message: "\(subject) cannot be checked", expected: "a JSON body", actual: problem.message)]
+            return [failure(subject, at: reference.mark, message: "\(subject) cannot be checked", expected: "a JSON body",
+                            actual: notJSON(problem, content))]
         case (.success(let schema), .success(let document)):
             let violations = schema.validate(document)
             guard !violations.isEmpty else { return [] }
@@ -205,6 +207,13 @@ struct ExpectationChecker {
         let detail = holdsHiddenText(actual) ? nil : result.message
         return [failure(subject, at: mark, message: Self.message(subject, detail: detail, explains: result.explains),
                         expected: matcher.expectation, actual: actual.map { $0.compactDescription(maxLength: 300) } ?? "nothing")]
+    }
+
+    /// Why the body is not JSON; without its size or the parser's words (which tell its first characters) when it holds
+    /// hidden text.
+    private func notJSON(_ problem: ResponseContent.BodyProblem, _ content: ResponseContent) -> String {
+        guard case .success(let text) = content.text, holdsHiddenText(.string(text)) else { return problem.message }
+        return "the response body is not JSON (it holds a hidden value)"
     }
 
     /// Whether `actual` holds a secret or a credential the request sent, or is a piece of one (a captured part of a

@@ -52,6 +52,20 @@ import TestSupport
                              #"body $.other did not match: expected a value with length 3, got "abcdef" (length 6)"#])
     }
 
+    /// A body that is not JSON and holds a secret: the failure tells neither its size nor the parser's words about its
+    /// first characters; another body that is not JSON says both.
+    @Test func aBodyNotJSONHoldingASecretSaysNothingAboutIt() async throws {
+        let env = environment("secrets: { apiKey: { env: RUNNER_TEST_UNSET_KEY, default: tok-Secret-Value } }\n")
+        let file = "request: { url: /a }\nexpect: { body: { $.key: 1 }, schema: s.json }\n"
+        for (body, actual) in [("tok-Secret-Value", "the response body is not JSON (it holds a hidden value)"),
+                               ("tok-other", "the response body is not JSON (9 bytes")] {
+            let result = try await outcome(file, reply: .response(status: 200, body: Data(body.utf8)),
+                                           extraFiles: ["environments/test.yaml": env, "requests/s.json": "{}"])
+            #expect(result.failures.count == 2 && result.failures.allSatisfy { $0.actual.hasPrefix(actual) },
+                    "\(result.failures.map(\.actual))")
+        }
+    }
+
     /// A status the request retries on, kept because the server asked for a longer wait than a retry gives, says so.
     @Test func aResponseNotRetriedForItsLongRetryAfterSaysWhy() async throws {
         let result = try await outcome("""
