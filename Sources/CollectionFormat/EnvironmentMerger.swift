@@ -113,11 +113,13 @@ package struct EnvironmentMerger {
             return nil
         }
         // A `--var` of the same name replaces the value: its length is not the environment's concern.
-        if !value.isEmpty, value.count < ResolvedSecret.shortestHiddenInText, !commandLine.contains(where: { $0.name == definition.name }) {
-            diagnostics.add(.warning("secret '\(definition.name)' has fewer than \(ResolvedSecret.shortestHiddenInText) characters: "
-                                     + "it is hidden where it is a whole value, but not inside other text",
-                                     path: secret.path, at: definition.env.mark,
-                                     suggestion: "use a longer secret value"))
+        let visible = value.trimmingCharacters(in: .whitespacesAndNewlines).count
+        if !value.isEmpty, visible < ResolvedSecret.shortestHiddenInText, !commandLine.contains(where: { $0.name == definition.name }) {
+            // Hiding white space would mask every indentation of the output.
+            let warning = visible == 0 ? "is only white space: it is not hidden"
+                : "has fewer than \(ResolvedSecret.shortestHiddenInText) characters: it is hidden where it is a whole value, but not inside other text"
+            diagnostics.add(.warning("secret '\(definition.name)' \(warning)", path: secret.path, at: definition.env.mark,
+                                     suggestion: visible == 0 ? "set \(name) to the secret's value" : "use a longer secret value"))
         }
         return ResolvedSecret(name: definition.name, value: value)
     }

@@ -29,6 +29,17 @@ public struct LoadedCollection: Sendable {
         (self.sources, self.scope) = (sources, scope)
     }
 
+    /// Every file the run reads: the collection's (requests, environments, fragments, data rows, `.env`) and those they
+    /// name (bodies, multipart parts, schemas, OpenAPI documents, certificates and keys).
+    public var filesRead: [String] {
+        let options = files.flatMap { $0.steps.map(\.options) } + [environment?.options].compactMap { $0 }
+        let certificates = options.flatMap { options in
+            [options.caCert, options.clientCert?.certificate, options.clientCert?.key].compactMap { $0?.absolutePath }
+        }
+        return sources.paths + files.flatMap { $0.steps.flatMap { $0.fileReferences.map(\.absolutePath) } } + certificates
+            + [environment?.openapi?.value.absolutePath].compactMap { $0 }
+    }
+
     /// Whether any diagnostic is an error (then nothing may be sent; exit 2).
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 

@@ -94,7 +94,7 @@ public struct Run: Sendable {
         collection.seed = seed
         let loaded = await interruption.reading { await collection.load(forSending: true) }
         // Checked before any way out writes the reports: a report would overwrite what it names.
-        if let problem = ReportFiles.problem(reportPaths, reading: loaded.sources.paths) {
+        if let problem = ReportFiles.problem(reportPaths, reading: loaded.filesRead) {
             Console.error("error: \(problem)")
             return .badCommandLine
         }
@@ -378,8 +378,7 @@ final class ReportFiles: Sendable {
         return nil
     }
 
-    /// A report path that names a file the run reads (a request, environment, fragment or data file), in words; nil
-    /// when none does.
+    /// A report path that names a file the run reads (`LoadedCollection.filesRead`), in words; nil when none does.
     static func problem(_ requests: [Request], reading paths: [String]) -> String? {
         let read = Set(paths.compactMap(identity(ofFileAt:)))
         guard let request = requests.first(where: { identity(ofFileAt: $0.path).map(read.contains) ?? false }) else { return nil }

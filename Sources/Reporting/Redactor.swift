@@ -19,8 +19,11 @@ public struct Redactor: Sendable {
 
     /// Hides each secret as written and in the forms it takes in URLs and JSON text.
     public init(secrets: some Sequence<String>) {
-        let values = secrets.filter { !$0.isEmpty }
-        let isShort = { (value: String) in value.count < ResolvedSecret.shortestHiddenInText }
+        // White space alone is not hidden: it would mask every indentation.
+        let values = secrets.filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        let isShort = { (value: String) in
+            value.trimmingCharacters(in: .whitespacesAndNewlines).count < ResolvedSecret.shortestHiddenInText
+        }
         self.secrets = SecretForms(Set(values.filter { !isShort($0) }.flatMap(Self.encodedForms)))
         shortSecrets = Array(Set(values.filter(isShort)))
     }
@@ -35,11 +38,11 @@ public struct Redactor: Sendable {
 
     /// A secret as written and encoded up to twice (percent-encoded as in a query, escaped as inside a JSON
     /// string), so that it stays hidden when a server embeds an encoded request in its JSON answer; decoded as a server
-    /// reads a query (`%XX` and `+`), when it holds those; without surrounding spaces, as a multipart name, with CRLF line
+    /// reads a query (`%XX` and `+`), when it holds those; without surrounding white space, as a multipart name, with CRLF line
     /// ends, and escaped as HTML or XML text; its UTF-8 read
     /// as ISO-8859-1 or Windows-1252 (as servers read header bytes) as written and JSON-escaped once or twice; in base64 as
-    /// written and encoded once; and each of these with control characters as the console shows them (`\u{9F}`), since
-    /// failures' values are made printable first.
+    /// written and encoded once; each of these JSON-escaped once more (as a failure shows a value); and with control
+    /// characters as the console shows them (`\u{9F}`), since failures' values are made printable first.
     private static func encodedForms(of secret: String) -> [String] {
         let once = encodings(of: secret)
         // A secret holding escapes or `+`, written into a URL as it is or encoded (a URL that does not parse is encoded
@@ -50,7 +53,7 @@ public struct Redactor: Sendable {
         // breaks as percent escapes.
         // A secret of several lines (a PEM key) comes back with CRLF line ends from servers that write them.
         let crlf = secret.contains("\n") ? [secret.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")] : []
-        let reshaped = ([secret.trimmingCharacters(in: .whitespaces), MultipartBody.quoted(secret)] + crlf + htmlEscapings(of: secret))
+        let reshaped = ([secret.trimmingCharacters(in: .whitespacesAndNewlines), MultipartBody.quoted(secret)] + crlf + htmlEscapings(of: secret))
             .filter { $0 != secret && $0.count >= ResolvedSecret.shortestHiddenInText }
         var forms = Set([secret] + once + once.flatMap(encodings) + decoded + decoded.flatMap(jsonEscapings) + reshaped + reshaped.flatMap(jsonEscapings))
         for misread in Mojibake.readings(of: secret) {
@@ -61,6 +64,9 @@ public struct Redactor: Sendable {
         }
         // A query or a JSON body echoed in base64 holds the secret as it was sent.
         forms.formUnion(([secret] + once).flatMap(base64Forms))
+        // Each escaped once more as a message shows a value (a JSON string), so that what a server encoded twice stays
+        // hidden there too.
+        forms.formUnion(forms.map(JSONValue.stringContents))
         return Array(forms.union(forms.map(TerminalText.printable)))
     }
 
@@ -77,9 +83,10 @@ public struct Redactor: Sendable {
             let groups = (offset + bytes.count) / 3, rest = (offset + bytes.count) % 3
             let inner = String(encoded.prefix(4 * groups + rest).dropFirst([0, 2, 3][offset]))
             guard inner.count >= 8 else { continue }
-            // Standard, URL-safe, and standard sent on in a URL (`+` and `/` percent-encoded).
-            forms += [inner, inner.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_"),
-                      inner.replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(of: "/", with: "%2F")]
+            // Standard, URL-safe, and standard sent on in a URL (`+` and `/` percent-encoded, in either case).
+            let inURL = inner.replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(of: "/", with: "%2F")
+            forms += [inner, inner.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_"), inURL,
+                      lowercasingEscapes(inURL)]
         }
         return forms
     }

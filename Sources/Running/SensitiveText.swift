@@ -18,8 +18,12 @@ enum SensitiveText {
            holds(unescaped, anyOf: forms) {
             return true
         }
-        // The value percent-decoded (a piece of a secret as sent in a URL), when it holds escapes.
-        if value.contains("%"), let decoded = value.removingPercentEncoding, holds(decoded, anyOf: forms) { return true }
+        // The value percent-decoded (a piece of a secret as sent in a URL, spaces as `%20` or `+`), when it holds escapes.
+        if value.contains("%"), [value, value.replacingOccurrences(of: "+", with: " ")].contains(where: { encoded in
+            encoded.removingPercentEncoding.map { holds($0, anyOf: forms) } ?? false
+        }) {
+            return true
+        }
         return holds(value, anyOf: forms)
     }
 
@@ -27,7 +31,9 @@ enum SensitiveText {
     /// characters for text outside ASCII), also one running from a form's end into its start (a piece of two copies
     /// side by side).
     private static func holds(_ value: String, anyOf forms: [String]) -> Bool {
-        if forms.contains(where: value.contains) { return true }
+        // A form of `minimumLength` bytes or more is in the value only if its pieces are: searched for only when shorter
+        // (a text search through a large body is slow).
+        if forms.contains(where: { $0.utf8.count < minimumLength && value.contains($0) }) { return true }
         var pieces = Set<UInt64>()
         for form in forms { _ = windows(of: form + form) { pieces.insert($0); return false } }
         return !pieces.isEmpty && windows(of: value) { pieces.contains($0) }

@@ -295,6 +295,8 @@ import YAML
         defer { scratch.remove() }
         let short = await scratch.readCollection(["requests"], env: "base", processEnvironment: ["TOKEN": "ab"])
         #expect(short.diagnostics.contains { $0.message.hasPrefix("secret 'token' has fewer than") })
+        let blank = await scratch.readCollection(["requests"], env: "base", processEnvironment: ["TOKEN": "  \n "])
+        #expect(blank.diagnostics.contains { $0.message == "secret 'token' is only white space: it is not hidden" }, "\(blank.diagnostics)")
         let replaced = await scratch.readCollection(["requests"], env: "base", vars: [("token", "a-long-token-value")],
                                                     processEnvironment: ["TOKEN": "ab"])
         #expect(!replaced.diagnostics.contains { $0.message.hasPrefix("secret 'token' has fewer than") }, "\(replaced.diagnostics)")

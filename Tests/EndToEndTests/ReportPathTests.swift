@@ -70,16 +70,18 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("x").path))
     }
 
-    /// A report path that names a request file, however written (through `..`, a symbolic link), is refused before
-    /// anything is sent, and the file keeps its text.
+    /// A report path that names a file the run reads (a request file, however written: through `..`, a symbolic link; a
+    /// body file, a schema) is refused before anything is sent, and the files keep their text.
     @Test(arguments: [["--report-junit", "requests/ping.yaml"], ["--report-json", "./requests/../requests/ping.yaml"],
-                      ["--report-html", "ping-link.html"]])
+                      ["--report-html", "ping-link.html"], ["--report-tap", "requests/body.txt"],
+                      ["--report-json", "requests/s.json"]])
     func aReportPathNamingAFileTheRunReadsIsRefused(arguments: [String]) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-report-paths-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let request = #"request: { url: "http://127.0.0.1:9/never" }"#
-        try Data(request.utf8).write(to: folder.appendingPathComponent("requests/ping.yaml"))
+        let files = ["ping.yaml": "request: { url: \"http://127.0.0.1:9/never\", method: POST, file: body.txt }\nexpect: { schema: s.json }\n",
+                     "body.txt": "a body", "s.json": "{}"]
+        for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent("requests/\(name)")) }
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("ping-link.html").path,
                                                    withDestinationPath: "requests/ping.yaml")
         let result = try await RunnerProcess.run(["run", "requests"] + arguments, in: folder, environment: ["NO_COLOR": "1"])
@@ -87,7 +89,9 @@ import Testing
         #expect(result.stderr.contains("error: \(arguments[0]): '\(arguments[1])' is a file the run reads; writing the report "
                                        + "would overwrite it; give the report a path of its own"), "\(result.stderr)")
         #expect(!result.stdout.contains("ping"), "nothing was sent: \(result.stdout)")
-        #expect(try String(contentsOf: folder.appendingPathComponent("requests/ping.yaml"), encoding: .utf8) == request)
+        for (name, text) in files {
+            #expect(try String(contentsOf: folder.appendingPathComponent("requests/\(name)"), encoding: .utf8) == text)
+        }
     }
 
     @Test func aReportThatCannotBeWrittenAtTheEndSaysWhyInWords() async throws {

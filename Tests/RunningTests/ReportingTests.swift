@@ -384,6 +384,28 @@ import TestSupport
         }
     }
 
+    /// A secret with characters JSON escapes (a line break, a tab, a quote), in a JSON body a server echoed inside a JSON
+    /// string, as a failure shows that body (escaped a third time); with a line break at its end, as a server trims it.
+    @Test func aSecretJSONEscapedThreeTimesOrTrimmedOfItsLineBreakIsHidden() {
+        let key = "-----BEGIN KEY-----\nMIIBVQ\t\"x\"\n-----END KEY-----", token = "Zx9vQ2mK7pLw4RtY\n"
+        let redactor = Redactor(secrets: [key, token])
+        let body = JSONValue.object(JSONObject([("key", .string(key))])).serialized()
+        let echoed = JSONValue.object(JSONObject([("v", .string(body))])).serialized()
+        let shown = JSONValue.string(echoed).serialized()
+        #expect(!redactor.redact(shown).contains("MIIB"), "\(shown) -> \(redactor.redact(shown))")
+        #expect(redactor.redact("invalid token 'Zx9vQ2mK7pLw4RtY'") == "invalid token '***'")
+        #expect(Redactor(secrets: ["    ", " \n\t"]).redact("a    b\n    c") == "a    b\n    c", "white space alone is not hidden")
+    }
+
+    /// Base64 sent on in a URL with its `+` and `/` escaped in lower case (`%2b`, `%2f`).
+    @Test func base64EscapedInLowerCaseIsHidden() {
+        let secret = "p@ss wörd&+%\"x<y>'😀z"
+        let encoded = Data(secret.utf8).base64EncodedString()
+        #expect(encoded.contains("+") && encoded.contains("/"))
+        let echoed = encoded.replacingOccurrences(of: "+", with: "%2b").replacingOccurrences(of: "/", with: "%2f")
+        #expect(Redactor(secrets: [secret]).redact("actual: \"\(echoed)\"") == "actual: \"***\"")
+    }
+
     /// Values hidden where they overlap are hidden as one stretch: a learnt capture that runs from one copy of a secret
     /// into the next, longer than the secret, leaves no part of either copy.
     @Test func overlappingHiddenValuesLeaveNoPartOfEither() {
