@@ -29,7 +29,7 @@ enum ExchangeText {
             if size > bytes {
                 // A first line longer than the limit is shown cut.
                 if shown.isEmpty {
-                    shown.append(Substring(String(line).prefix(utf8Count: bytes) + "…"))
+                    shown.append(Substring(keepingMasks(String(line), cutAt: bytes) + "…"))
                     cutInLine = true
                 }
                 break
@@ -42,14 +42,23 @@ enum ExchangeText {
         return TerminalText.printable(redactor.redact(text))
     }
 
-    /// The body's lines, cut at `limit` bytes and redacted whole before they are split (a secret of several lines, a
-    /// PEM key, is hidden), each after `prefix`.
+    /// The body's lines, redacted whole before they are cut at `limit` bytes and split (no piece of a secret is left at
+    /// the cut, and a secret of several lines, a PEM key, is hidden), each after `prefix`.
     private static func bodyLines(_ body: String?, prefix: String, limit: Int?, redactor: Redactor) -> [String] {
         guard let body, !body.isEmpty else { return [] }
+        let redacted = redactor.redact(body)
         let cut = limit.map { limit in
-            body.utf8.count <= limit ? body : body.prefix(utf8Count: limit) + "… (\(body.utf8.count) bytes)"
-        } ?? body
-        return [prefix] + splitLines(redactor.redact(cut)).map { "\(prefix) \($0)" }
+            redacted.utf8.count <= limit ? redacted : keepingMasks(redacted, cutAt: limit) + "… (\(body.utf8.count) bytes)"
+        } ?? redacted
+        return [prefix] + splitLines(cut).map { "\(prefix) \($0)" }
+    }
+
+    /// Redacted text cut to `limit` bytes, or a little more where the cut falls inside a `***`: the mask is kept whole.
+    private static func keepingMasks(_ redacted: String, cutAt limit: Int) -> String {
+        let cut = redacted.prefix(utf8Count: limit)
+        guard cut.hasSuffix("*") else { return cut }
+        let rest = redacted.utf8.dropFirst(cut.utf8.count).prefix { $0 == UInt8(ascii: "*") }.prefix(Redactor.mask.count - 1)
+        return cut + String(repeating: "*", count: rest.count)
     }
 
     /// Lines ending in LF or CRLF (multipart bodies): each shown on its own, without an escaped CR.

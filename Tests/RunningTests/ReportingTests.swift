@@ -384,6 +384,23 @@ import TestSupport
         }
     }
 
+    /// A body cut where a hidden secret stands shows the mask whole (`***…`), not a piece of it or of the secret.
+    @Test func aCutInsideAHiddenSecretKeepsTheMaskWhole() {
+        let secret = "Zx9vQ2mK7pLw4RtY"
+        let redactor = Redactor(secrets: [secret])
+        for padding in 2044...2048 {
+            let body = String(repeating: "x", count: padding) + secret + String(repeating: "y", count: 100)
+            let exchange = Exchange(method: "GET", url: "http://127.0.0.1:1/a", requestHeaders: [], requestBody: body, status: 200,
+                                    responseHeaders: [], responseBody: body, error: nil, duration: .milliseconds(1))
+            let start = ExchangeText.bodyStart(of: exchange, redactor: redactor) ?? ""
+            let verbose = ExchangeText.render(exchange, redactor: redactor, bodyLimit: 2048)
+            for shown in [start, verbose] {
+                #expect(!shown.contains("Zx9") && !shown.contains("x*…") && !shown.contains("x**…"), "\(padding): \(shown.suffix(60))")
+            }
+            #expect(!(2045...2047).contains(padding) || start.hasSuffix("***…"), "\(padding): \(start.suffix(20))")
+        }
+    }
+
     /// A secret with characters JSON escapes (a line break, a tab, a quote), in a JSON body a server echoed inside a JSON
     /// string, as a failure shows that body (escaped a third time); with a line break at its end, as a server trims it.
     @Test func aSecretJSONEscapedThreeTimesOrTrimmedOfItsLineBreakIsHidden() {
