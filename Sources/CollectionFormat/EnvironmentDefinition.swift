@@ -83,6 +83,22 @@ public struct ResolvedSecret: Sendable, Hashable {
     /// every occurrence of a common letter or word.
     public static let shortestHiddenInText = 4
 
+    /// How output hides a secret's value.
+    public enum Hiding: Sendable {
+        /// Not at all: white space alone would mask every indentation.
+        case none
+        /// Only where it stands as a whole value: fewer than `shortestHiddenInText` characters besides white space.
+        case wholeValue
+        /// Wherever it stands.
+        case inText
+    }
+
+    /// How output hides `value`.
+    public static func hiding(_ value: String) -> Hiding {
+        let visible = value.trimmingCharacters(in: .whitespacesAndNewlines).count
+        return visible == 0 ? .none : visible < shortestHiddenInText ? .wholeValue : .inText
+    }
+
     public var name: String
     public var value: String
 

@@ -113,13 +113,12 @@ package struct EnvironmentMerger {
             return nil
         }
         // A `--var` of the same name replaces the value: its length is not the environment's concern.
-        let visible = value.trimmingCharacters(in: .whitespacesAndNewlines).count
-        if !value.isEmpty, visible < ResolvedSecret.shortestHiddenInText, !commandLine.contains(where: { $0.name == definition.name }) {
-            // Hiding white space would mask every indentation of the output.
-            let warning = visible == 0 ? "is only white space: it is not hidden"
+        let hiding = ResolvedSecret.hiding(value)
+        if !value.isEmpty, hiding != .inText, !commandLine.contains(where: { $0.name == definition.name }) {
+            let warning = hiding == .none ? "is only white space: it is not hidden"
                 : "has fewer than \(ResolvedSecret.shortestHiddenInText) characters: it is hidden where it is a whole value, but not inside other text"
             diagnostics.add(.warning("secret '\(definition.name)' \(warning)", path: secret.path, at: definition.env.mark,
-                                     suggestion: visible == 0 ? "set \(name) to the secret's value" : "use a longer secret value"))
+                                     suggestion: hiding == .none ? "set \(name) to the secret's value" : "use a longer secret value"))
         }
         return ResolvedSecret(name: definition.name, value: value)
     }

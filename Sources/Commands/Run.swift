@@ -94,7 +94,7 @@ public struct Run: Sendable {
         collection.seed = seed
         let loaded = await interruption.reading { await collection.load(forSending: true) }
         // Checked before any way out writes the reports: a report would overwrite what it names.
-        if let problem = ReportFiles.problem(reportPaths, reading: loaded.filesRead) {
+        if !reportPaths.isEmpty, let problem = ReportFiles.problem(reportPaths, reading: loaded.filesRead) {
             Console.error("error: \(problem)")
             return .badCommandLine
         }
@@ -380,8 +380,11 @@ final class ReportFiles: Sendable {
 
     /// A report path that names a file the run reads (`LoadedCollection.filesRead`), in words; nil when none does.
     static func problem(_ requests: [Request], reading paths: [String]) -> String? {
+        // Only report files that exist can be files read (a new one overwrites nothing): without one, nothing is looked at.
+        let reports = requests.compactMap { request in identity(ofFileAt: request.path).map { (request, $0) } }
+        guard !reports.isEmpty else { return nil }
         let read = Set(paths.compactMap(identity(ofFileAt:)))
-        guard let request = requests.first(where: { identity(ofFileAt: $0.path).map(read.contains) ?? false }) else { return nil }
+        guard let request = reports.first(where: { read.contains($0.1) })?.0 else { return nil }
         return "\(request.format.flag): '\(request.path)' is a file the run reads; writing the report would overwrite it; "
             + "give the report a path of its own"
     }

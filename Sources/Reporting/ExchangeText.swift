@@ -5,14 +5,18 @@ import Running
 enum ExchangeText {
     /// One hop, bodies cut at `bodyLimit` bytes when given.
     static func render(_ exchange: Exchange, redactor: Redactor, bodyLimit: Int? = nil) -> String {
-        var lines = ["> \(exchange.method) \(exchange.url)"]
-        lines += exchange.requestHeaders.map { "> \($0.name): \(redactor.redactHeader(name: $0.name, value: $0.value))" }
+        // Each part redacted once: the lines of text here, the bodies (the longest parts) in `bodyLines`.
+        let header = { (prefix: String, header: (name: String, value: String)) in
+            "\(prefix) \(redactor.redact(header.name)): \(redactor.redactHeader(name: header.name, value: header.value))"
+        }
+        var lines = ["> \(exchange.method) \(redactor.redact(exchange.url))"]
+        lines += exchange.requestHeaders.map { header(">", $0) }
         lines += bodyLines(exchange.requestBody, prefix: ">", limit: bodyLimit, redactor: redactor)
         if let status = exchange.status { lines.append("< \(status)  \(OutcomeText.duration(exchange.duration))") }
-        lines += exchange.responseHeaders.map { "< \($0.name): \(redactor.redactHeader(name: $0.name, value: $0.value))" }
+        lines += exchange.responseHeaders.map { header("<", $0) }
         lines += bodyLines(exchange.responseBody, prefix: "<", limit: bodyLimit, redactor: redactor)
-        if let error = exchange.error { lines.append("! \(error)") }
-        return TerminalText.printable(redactor.redact(lines.joined(separator: "\n")))
+        if let error = exchange.error { lines.append("! \(redactor.redact(error))") }
+        return TerminalText.printable(lines.joined(separator: "\n"))
     }
 
     /// The first `lines` lines (at most `bytes` bytes) of the response body, `<`-prefixed under a heading saying how
@@ -38,8 +42,7 @@ enum ExchangeText {
         }
         let heading = cutInLine ? "response body (first \(bytes / 1024) KiB):"
             : shown.count < all.count ? "response body (first \(shown.count) of \(all.count) lines):" : "response body:"
-        let text = ([heading] + shown.map { "< \($0)" }).joined(separator: "\n")
-        return TerminalText.printable(redactor.redact(text))
+        return TerminalText.printable(([heading] + shown.map { "< \($0)" }).joined(separator: "\n"))
     }
 
     /// The body's lines, redacted whole before they are cut at `limit` bytes and split (no piece of a secret is left at

@@ -13,19 +13,15 @@ public struct Redactor: Sendable {
 
     /// The forms of every secret.
     private let secrets: SecretForms
-    /// Secrets too short to hide inside other text (`ResolvedSecret.shortestHiddenInText`): hidden only where they
-    /// stand as a whole value, between characters that are not letters or digits.
+    /// Secrets too short to hide inside other text (`ResolvedSecret.hiding`): hidden only where they stand as a whole
+    /// value, between characters that are not letters or digits.
     private let shortSecrets: [String]
 
     /// Hides each secret as written and in the forms it takes in URLs and JSON text.
     public init(secrets: some Sequence<String>) {
-        // White space alone is not hidden: it would mask every indentation.
-        let values = secrets.filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
-        let isShort = { (value: String) in
-            value.trimmingCharacters(in: .whitespacesAndNewlines).count < ResolvedSecret.shortestHiddenInText
-        }
-        self.secrets = SecretForms(Set(values.filter { !isShort($0) }.flatMap(Self.encodedForms)))
-        shortSecrets = Array(Set(values.filter(isShort)))
+        let values = Set(secrets)
+        self.secrets = SecretForms(Set(values.filter { ResolvedSecret.hiding($0) == .inText }.flatMap(Self.encodedForms)))
+        shortSecrets = Array(values.filter { ResolvedSecret.hiding($0) == .wholeValue })
     }
 
     /// Hides, from now on, the values `outcome` revealed (credentials it sent, captures derived from secrets).

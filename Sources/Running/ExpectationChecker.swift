@@ -49,7 +49,7 @@ struct ExpectationChecker {
             failures += check(schema: compiled, reference: schema, content: content)
         }
         if let openAPI = step.openAPI {
-            failures += openAPI.failures(of: content)
+            failures += openAPI.failures(of: content, json: shownJSON(of: content))
         }
         if let limit = expect.duration {
             failures += check(duration: duration, against: limit)
@@ -99,11 +99,11 @@ struct ExpectationChecker {
         let expectations = step.definition.expect.body
         guard let first = expectations.first else { return [] }
         let document: JSONValue
-        switch content.json {
+        switch shownJSON(of: content) {
         case .success(let value): document = value
         case .failure(let problem):
             return [failure("body \(first.path)", at: first.mark, message: "body \(first.path) cannot be checked", expected: "a JSON body",
-                            actual: notJSON(problem, content))]
+                            actual: problem.message)]
         }
         var failures: [ExpectationFailure] = []
         for (expectation, query) in zip(expectations, step.bodyQueries) {
@@ -149,12 +149,12 @@ struct ExpectationChecker {
     private func check(schema result: Result<JSONSchema, PreparedStep.SchemaProblem>, reference: FileReference,
                        content: ResponseContent) -> [ExpectationFailure] {
         let subject = "schema \(reference.written)"
-        switch (result, content.json) {
+        switch (result, shownJSON(of: content)) {
         case (.failure(let problem), _):
             return [failure(subject, at: reference.mark, message: "\(subject) cannot be used", expected: "a usable schema", actual: problem.message)]
         case (_, .failure(let problem)):
             return [failure(subject, at: reference.mark, message: "\(subject) cannot be checked", expected: "a JSON body",
-                            actual: notJSON(problem, content))]
+                            actual: problem.message)]
         case (.success(let schema), .success(let document)):
             let violations = schema.validate(document)
             guard !violations.isEmpty else { return [] }
@@ -209,11 +209,13 @@ struct ExpectationChecker {
                         expected: matcher.expectation, actual: actual.map { $0.compactDescription(maxLength: 300) } ?? "nothing")]
     }
 
-    /// Why the body is not JSON; without its size or the parser's words (which tell its first characters) when it holds
-    /// hidden text.
-    private func notJSON(_ problem: ResponseContent.BodyProblem, _ content: ResponseContent) -> String {
-        guard case .success(let text) = content.text, holdsHiddenText(.string(text)) else { return problem.message }
-        return "the response body is not JSON (it holds a hidden value)"
+    /// The body parsed as JSON, or why it is not JSON as failures may say it: without its size or the parser's words
+    /// (which tell its first characters) when it holds hidden text. Every check of the body as JSON reads it here.
+    private func shownJSON(of content: ResponseContent) -> Result<JSONValue, ResponseContent.BodyProblem> {
+        content.json.mapError { problem in
+            guard case .success(let text) = content.text, holdsHiddenText(.string(text)) else { return problem }
+            return ResponseContent.BodyProblem(message: "the response body is not JSON (it holds a hidden value)")
+        }
     }
 
     /// Whether `actual` holds a secret or a credential the request sent, or is a piece of one (a captured part of a

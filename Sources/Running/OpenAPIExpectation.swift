@@ -11,8 +11,10 @@ struct OpenAPIExpectation: Sendable {
     /// The file the `openapi:` key is in: the request file, or the environment file.
     let path: String
 
-    /// Every way the response differs from its operation in the document, each located at the `openapi:` key.
-    func failures(of content: ResponseContent) -> [ExpectationFailure] {
+    /// Every way the response differs from its operation in the document, each located at the `openapi:` key; `json` is
+    /// the body as JSON, or why it is not, as failures may say it.
+    func failures(of content: ResponseContent, json: @autoclosure @escaping () -> Result<JSONValue, ResponseContent.BodyProblem>)
+        -> [ExpectationFailure] {
         let subject = "openapi \(reference.written)"
         let contract: OpenAPIContract
         switch self.contract {
@@ -25,7 +27,7 @@ struct OpenAPIExpectation: Sendable {
         let exchange = OpenAPIExchange(
             method: request.method.rawValue, path: request.path, status: content.response.status.code,
             headers: content.response.headers, bodyIsEmpty: content.response.body.isEmpty,
-            json: { content.json.mapError { OpenAPIBodyProblem($0.message) } })
+            json: { json().mapError { OpenAPIBodyProblem($0.message) } })
         return contract.mismatches(of: exchange).map { mismatch in
             failure(mismatch.message, expected: mismatch.expected, actual: mismatch.actual, concernsBody: mismatch.message.contains("body"))
         }

@@ -19,9 +19,8 @@ enum SensitiveText {
             return true
         }
         // The value percent-decoded (a piece of a secret as sent in a URL, spaces as `%20` or `+`), when it holds escapes.
-        if value.contains("%"), [value, value.replacingOccurrences(of: "+", with: " ")].contains(where: { encoded in
-            encoded.removingPercentEncoding.map { holds($0, anyOf: forms) } ?? false
-        }) {
+        let encodings = value.contains("+") ? [value, value.replacingOccurrences(of: "+", with: " ")] : [value]
+        if value.contains("%"), encodings.contains(where: { $0.removingPercentEncoding.map { holds($0, anyOf: forms) } ?? false }) {
             return true
         }
         return holds(value, anyOf: forms)

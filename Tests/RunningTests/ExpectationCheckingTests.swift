@@ -66,6 +66,31 @@ import TestSupport
         }
     }
 
+    /// `expect.openapi` reads a body that is not JSON as `body` and `schema` do: one holding a secret tells neither its size
+    /// nor the parser's words.
+    @Test func anOpenAPIMismatchOnABodyHoldingASecretSaysNothingAboutIt() async throws {
+        let env = environment("secrets: { apiKey: { env: RUNNER_TEST_UNSET_KEY, default: tok-Secret-Value } }\n")
+        let document = """
+            openapi: 3.0.3
+            info: { title: t, version: "1" }
+            paths:
+              /v1/a:
+                get:
+                  responses:
+                    "200":
+                      description: ok
+                      content: { application/json: { schema: { type: object } } }
+            """
+        for (body, actual) in [("tok-Secret-Value", "the response body is not JSON (it holds a hidden value)"),
+                               ("tok-other", "the response body is not JSON (9 bytes")] {
+            let result = try await outcome("request: { url: /a }\nexpect: { openapi: ../api/api.yaml }\n",
+                                           reply: .response(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8)),
+                                           extraFiles: ["environments/test.yaml": env, "api/api.yaml": document])
+            #expect(result.failures.count == 1 && result.failures.allSatisfy { $0.actual.hasPrefix(actual) },
+                    "\(result.failures.map(\.diagnostic.message)) \(result.failures.map(\.actual))")
+        }
+    }
+
     /// A status the request retries on, kept because the server asked for a longer wait than a retry gives, says so.
     @Test func aResponseNotRetriedForItsLongRetryAfterSaysWhy() async throws {
         let result = try await outcome("""
