@@ -31,6 +31,10 @@ struct Runner: AsyncParsableCommand {
                 try command.run()
             }
             Foundation.exit(ExitStatus.success.rawValue)
+        } catch let status as ExitCode {
+            // The command ran and chose its status: a signal held since (the second of a pair that stopped the run, held
+            // once the run ended) must not end the process by its default action instead (exit 143 became "killed").
+            Foundation.exit(status.rawValue)
         } catch {
             HeldSignals.release()
             fail(error)
