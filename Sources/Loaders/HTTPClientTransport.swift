@@ -228,11 +228,22 @@ public final class HTTPClientTransport: HTTPLoader {
     }
 
     /// The client for the request's settings, created on first use; a trusted file or a client certificate that
-    /// cannot be loaded fails the request.
+    /// cannot be loaded fails the request. Files are loaded under the lock: workers starting together load them once.
     private func client(for request: HTTPRequest, proxy: HTTPProxy?) throws(HTTPError) -> HTTPClient {
         let settings = ClientSettings(request.options, proxy: proxy)
         guard settings != .default else { return defaultClient }
-        if let client = otherClients.withLock({ $0[settings] }) { return client }
+        return try otherClients.withLock { (clients) throws(HTTPError) -> HTTPClient in
+            if let client = clients[settings] { return client }
+            let created = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                                     configuration: try configuration(settings, for: request))
+            clients[settings] = created
+            return created
+        }
+    }
+
+    /// The configuration of a client of `settings` with its trusted files and client certificate loaded; a file that
+    /// cannot be loaded fails `request`.
+    private func configuration(_ settings: ClientSettings, for request: HTTPRequest) throws(HTTPError) -> HTTPClient.Configuration {
         var roots: [NIOSSLCertificate] = []
         for file in settings.trustedCertificateFiles {
             do { roots += try NIOSSLCertificate.fromPEMFile(file) } catch {
@@ -248,14 +259,8 @@ public final class HTTPClientTransport: HTTPLoader {
                                 message: "cannot use the client certificate for \(request.displayURL): '\(file)' \(error.message)")
             }
         }
-        let configuration = Self.configuration(settings, roots: roots, identity: identity,
-                                                decompressionRatio: decompressionRatio, connectionsPerHost: connectionsPerHost)
-        return otherClients.withLock { clients in
-            if let client = clients[settings] { return client }
-            let created = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-            clients[settings] = created
-            return created
-        }
+        return Self.configuration(settings, roots: roots, identity: identity, decompressionRatio: decompressionRatio,
+                                  connectionsPerHost: connectionsPerHost)
     }
 
     /// The configuration of a client of `settings`, trusting `roots` besides the system's and presenting `identity`.
