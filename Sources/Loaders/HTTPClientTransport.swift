@@ -27,6 +27,8 @@ public final class HTTPClientTransport: HTTPLoader {
     private let otherClients = Mutex<[ClientSettings: HTTPClient]>([:])
     private let decompressionRatio: Int
     private let connectionsPerHost: Int
+    /// The origins that have answered a request, by client: only a connection to one of them can have been pooled.
+    private let answeredOrigins = Mutex<Set<Origin>>([])
 
     /// Creates a transport; compressed bodies may expand at most `decompressionRatio` times.
     public convenience init(decompressionRatio: Int = 100) {
@@ -123,11 +125,12 @@ public final class HTTPClientTransport: HTTPLoader {
     }
     /// Executes `outgoing` under the request's deadline (which covers the body too). Task cancellation cancels it.
     ///
-    /// A request whose connection closed (or was reset) before any response byte arrived is sent once more, on a new connection, when
-    /// nothing was written (the pooled connection was closed already) or when its method is idempotent (RFC 9110,
-    /// 9.2.2): the server most likely closed an idle keep-alive connection as it was handed out again. AsyncHTTPClient
-    /// says nothing public about whether a connection was reused, so a request that fails so on a new connection is
-    /// sent twice as well; a `POST` or `PATCH` is never sent twice.
+    /// A request whose connection closed (or was reset) before any response byte arrived is sent once more, on a new
+    /// connection, when nothing was written (the pooled connection was closed already), or when its method is
+    /// idempotent (RFC 9110, 9.2.2) and its origin has answered this client before: the server most likely closed an
+    /// idle keep-alive connection as it was handed out again. AsyncHTTPClient says nothing public about whether a
+    /// connection was reused, but only a connection to an origin that answered can have been pooled: a server that has
+    /// never answered gets each attempt once. A `POST` or `PATCH` is never sent twice.
     ///
     /// A request that joins a connection attempt another request started (AsyncHTTPClient hands a waiting request the
     /// connection being established) fails with that attempt when it times out, however young the request is: such a
@@ -138,17 +141,22 @@ public final class HTTPClientTransport: HTTPLoader {
     ) async throws -> CappedBodyCollector.Response {
         let deadline = request.deadline.map(Self.nioDeadline)
         let start = ContinuousClock.now
+        let origin = Origin(client: ObjectIdentifier(client), scheme: request.scheme?.lowercased() ?? "",
+                            host: request.host ?? "", port: request.port)
         func attempt() async throws -> CappedBodyCollector.Response {
             let collector = CappedBodyCollector(request: request)
             let task = client.execute(request: outgoing, delegate: collector,
                                       eventLoop: Self.affineLoop.map { .delegate(on: $0) } ?? .indifferent, deadline: deadline)
             do {
-                return try await withTaskCancellationHandler {
+                let response = try await withTaskCancellationHandler {
                     try await task.futureResult.get()
                 } onCancel: {
                     task.cancel()
                 }
-            } catch where Self.isConnectionLoss(error) && !collector.receivedHead && request.method.isIdempotent {
+                answeredOrigins.withLock { _ = $0.insert(origin) }
+                return response
+            } catch where Self.isConnectionLoss(error) && !collector.receivedHead && request.method.isIdempotent
+                        && answeredOrigins.withLock({ $0.contains(origin) }) {
                 throw ClosedBeforeAnswer(underlying: error)
             }
         }
@@ -186,6 +194,13 @@ public final class HTTPClientTransport: HTTPLoader {
     }
 
     /// A connection closed before any byte of the answer to an idempotent request arrived.
+    /// A server as one client reaches it.
+    private struct Origin: Hashable {
+        let client: ObjectIdentifier
+        let scheme, host: String
+        let port: Int?
+    }
+
     private struct ClosedBeforeAnswer: Error {
         let underlying: any Error
     }
@@ -508,7 +523,8 @@ enum TransportErrorMapping {
         case let error as IOError: return (.cannotConnect, reason(errno: error.errnoCode))
         case ChannelError.connectTimeout: return (.cannotConnect, "connect timed out")
         case is ChannelError: return (.cannotConnect, "\(error)")
-        case HTTPParserError.invalidEOFState: return (.invalidResponse, closedEarly)
+        // The connection broke while the response came: a connection failure (retried `on: connection`).
+        case HTTPParserError.invalidEOFState: return (.cannotConnect, closedEarly)
         case is HTTPParserError: return (.invalidResponse, "\(error)")
         case let error as NIOConnectionError:
             // No address to try: both lookups failed (NIO's text is "DNS error: SocketAddressError.UnknownHost: …").

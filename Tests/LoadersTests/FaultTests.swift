@@ -47,13 +47,18 @@ import TestSupport
     }
 
     @Test(arguments: TestServerScheme.allCases)
-    func aServerThatClosesMidBodyIsAnInvalidResponse(_ scheme: TestServerScheme) async throws {
-        try await withStandardChain(over: scheme) { _, loader in
+    func aServerThatClosesMidBodyIsAConnectionFailure(_ scheme: TestServerScheme) async throws {
+        try await withStandardChain(over: scheme) { server, loader in
             let (error, elapsed) = try await fault("/close-mid-body", timeout: .seconds(2), loader)
-            #expect(error.code == .invalidResponse)
+            #expect(error.code == .cannotConnect)
             #expect(error.message.contains("/close-mid-body"))
             #expect(error.message.contains("closed before the response"))
             #expect(withinLimit(elapsed, .seconds(2)))
+            #expect(server.count(of: "/close-mid-body") == 1)
+            // A retry on `connection` sends it again, once per attempt.
+            let retry = HTTPRequestOptions(retry: RetryStrategy(attempts: 3, delay: .milliseconds(10), retryOn: [.connection]))
+            #expect(await failure(of: loader, request("/close-mid-body", options: retry))?.code == .cannotConnect)
+            #expect(server.count(of: "/close-mid-body") == 4)
             try await expectRecovery(loader)
         }
     }

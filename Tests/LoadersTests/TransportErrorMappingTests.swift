@@ -26,7 +26,7 @@ import NIOSSL
         (ChannelError.ioOnClosedChannel, .cannotConnect, "could not connect to example.test:8443: "),
         (IOError(errnoCode: ECONNREFUSED, reason: "connect"), .cannotConnect, "could not connect to example.test:8443: connection refused"),
         (SocketAddressError.unsupported, .cannotConnect, "could not connect to example.test:8443: "),
-        (HTTPParserError.invalidEOFState, .invalidResponse, closedEarly),
+        (HTTPParserError.invalidEOFState, .cannotConnect, closedEarly),
         (HTTPParserError.invalidHeaderToken, .invalidResponse, badHead),
         (NIOHTTPDecompression.DecompressionError.limit, .responseTooLarge,
          "the response from \(target) inflates more than 100 times its compressed size"),

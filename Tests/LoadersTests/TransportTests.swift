@@ -80,6 +80,25 @@ import TestSupport
         }
     }
 
+    /// Only a connection to a server that has answered can have been pooled and gone stale: one that has never
+    /// answered gets each request once, however it is sent.
+    @Test(arguments: TestServerScheme.allCases)
+    func aRequestToAServerThatHasNeverAnsweredIsNotSentAgain(_ scheme: TestServerScheme) async throws {
+        try await withTransport(over: scheme) { server, transport in
+            for method in [HTTPMethod.get, .put, .delete] {
+                let path = "/drop/never-\(method.rawValue)/5"
+                let error = try #require(await failure(of: transport, request(server.url(path), method: method)))
+                #expect(error.code == .cannotConnect)
+                #expect(error.message.contains("closed before the response"))
+                #expect(server.count(of: path) == 1, "\(method)")
+            }
+            // Once it has answered, a pooled connection it closed may be why: the request goes once more.
+            #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
+            _ = await failure(of: transport, request(server.url("/drop/after-answer/5")))
+            #expect(server.count(of: "/drop/after-answer/5") == 2)
+        }
+    }
+
     @Test(arguments: TestServerScheme.allCases)
     func aPostOrPatchWhoseConnectionClosedBeforeAnyAnswerIsNotSentAgain(_ scheme: TestServerScheme) async throws {
         try await withTransport(over: scheme) { server, transport in
