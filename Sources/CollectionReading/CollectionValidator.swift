@@ -62,7 +62,7 @@ struct CollectionValidator {
         }
         if let name = file.nameTemplate { check(name, in: file.path, selected: fileSelected) }
         // A `when:` key whose variable is undefined is absent, not an error; its operands must resolve.
-        for condition in file.conditions { condition.matcher.forEachOperandTemplate { check($0, in: file.path, selected: fileSelected) } }
+        for condition in file.conditions { check(condition, in: file.path, selected: fileSelected) }
         var captured: Set<String> = []
         defer {
             let gone = Set(rowOnly).subtracting(captured)
@@ -87,7 +87,7 @@ struct CollectionValidator {
                 definedWhenSelected.insert(input.name)
                 redefined.insert(input.name)
             }
-            for condition in step.conditions { condition.matcher.forEachOperandTemplate { check($0, in: path, selected: selected) } }
+            for condition in step.conditions { check(condition, in: path, selected: selected) }
             // A variable the step's `when:` requires to exist is defined where the step runs.
             for name in Self.requiredNames(step.conditions) + Self.requiredNames(file.conditions) {
                 defined.insert(name)
@@ -124,6 +124,26 @@ struct CollectionValidator {
                 for name in captured where capturedWhenLeftOut[name] == nil { capturedWhenLeftOut[name] = capturer }
             }
         }
+    }
+
+    /// A `when:` condition: its operands must resolve; its key's variable may be undefined (absent then), but in a
+    /// selected request not one that only requests the selection leaves out capture (it would always be absent, and
+    /// the request skipped).
+    private mutating func check(_ condition: Condition, in path: String, selected: Bool) {
+        condition.matcher.forEachOperandTemplate { check($0, in: path, selected: selected) }
+        guard selected else { return }
+        for (expression, mark) in condition.subject.expressions {
+            guard case .variable(let variable) = expression, !definedWhenSelected.contains(variable.name),
+                  let capturer = capturedWhenLeftOut[variable.name] else { continue }
+            diagnostics.add(Self.capturedOnlyWhenLeftOut(variable.name, by: capturer, selection: selection, at: mark, in: path))
+        }
+    }
+
+    /// The error for a variable of a selected request that only `capturer`, left out by `selection`, captures.
+    private static func capturedOnlyWhenLeftOut(_ name: String, by capturer: String, selection: TagFilter, at mark: Mark,
+                                                in path: String) -> Diagnostic {
+        .error("'\(name)' is captured only by \(capturer), which \(selection.commandLine) leaves out", path: path, at: mark,
+               suggestion: "select \(capturer) too, or pass --var \(name)=VALUE")
     }
 
     /// The variables that conditions written `"{{ NAME }}": { exists: true }` require.
@@ -212,9 +232,7 @@ struct CollectionValidator {
                 diagnostics.add(VariableScope.undefinedVariable(variable.name, at: mark, among: defined).diagnostic(in: path))
             case .variable(let variable) where selected && !definedWhenSelected.contains(variable.name):
                 let capturer = capturedWhenLeftOut[variable.name] ?? "a request left out"
-                diagnostics.add(.error("'\(variable.name)' is captured only by \(capturer), which \(selection.commandLine) leaves out",
-                                       path: path, at: mark,
-                                       suggestion: "select \(capturer) too, or pass --var \(variable.name)=VALUE"))
+                diagnostics.add(Self.capturedOnlyWhenLeftOut(variable.name, by: capturer, selection: selection, at: mark, in: path))
             case .builtin(.env(let name)) where processEnvironment[name] == nil:
                 diagnostics.add(VariableScope.unsetEnvironmentVariable(name, at: mark).diagnostic(in: path))
             default: break

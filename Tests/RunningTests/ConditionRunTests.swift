@@ -134,6 +134,26 @@ import TestSupport
         #expect(loaded.diagnostics.map(\.message) == ["'id' is captured only by step 'create' of requests/a.yaml, which --exclude-tag create leaves out"])
     }
 
+    /// A `when:` key read from a capture the selection leaves out would always be absent and the request skipped
+    /// (the run passing having tested nothing): an error, as for any other use, for a file's and a step's `when:`.
+    @Test func aSelectionLeavingOutTheCaptureAWhenReadsIsAnError() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1-setup.yaml": "tags: [setup]\nrequest: { url: /setup }\ncapture: { ready: $.ready }\n",
+            "requests/2-check.yaml": "tags: [smoke]\nwhen: { \"{{ ready }}\": 5 }\nrequest: { url: /check }\n",
+            "requests/3-step.yaml": "steps:\n  - tags: [smoke]\n    when: { \"{{ ready }}\": { exists: true } }\n    request: { url: /step }\n",
+            "requests/4-unknown.yaml": "tags: [smoke]\nwhen: { \"{{ nowhere }}\": 1 }\nrequest: { url: /other }\n",
+        ])
+        defer { collection.remove() }
+        let loaded = await collection.load(selection: TagFilter(tags: ["smoke"]))
+        let message = "'ready' is captured only by requests/1-setup.yaml, which --tag smoke leaves out"
+        #expect(loaded.diagnostics.map { "\($0.path ?? ""):\($0.mark.map { "\($0.line):\($0.column)" } ?? "") \($0.message)" } == [
+            "requests/2-check.yaml:2:10 \(message)", "requests/3-step.yaml:3:14 \(message)",
+        ])
+        // Selected with its capturer, or undefined everywhere (absent, as documented), it is no error.
+        #expect(await collection.load(selection: TagFilter(tags: ["smoke", "setup"])).diagnostics.isEmpty)
+    }
+
     @Test func aTagThatSelectsAStepOfAFlowKeepsItsCleanupSteps() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment(),
