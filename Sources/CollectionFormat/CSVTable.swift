@@ -1,7 +1,8 @@
 import YAML
 
 /// A CSV text read as RFC 4180 records: fields separated by commas, records by CRLF or LF, fields in double
-/// quotes may hold commas, line breaks and doubled quotes; a UTF-8 byte order mark at the start is skipped.
+/// quotes may hold commas, line breaks and doubled quotes; a UTF-8 byte order mark at the start and blank lines are
+/// skipped.
 struct CSVTable {
     /// One record and where it starts.
     struct Record {
@@ -76,7 +77,8 @@ struct CSVTable {
             case "\r" where next < scalars.endIndex && scalars[next] == "\n":
                 break
             case "\n", "\r":
-                endRecord()
+                // A blank line holds no record (an empty value is written `""`).
+                if !fields.isEmpty || !field.isEmpty || wasQuoted { endRecord() }
                 (line, column) = (line + 1, 0)
                 recordMark = Mark(line: line, column: 1)
                 fieldMark = recordMark

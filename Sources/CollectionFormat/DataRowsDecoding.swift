@@ -31,6 +31,9 @@ package enum DataRowsDecoding {
                                 sources: SourceCache) -> (rows: DataRows?, problems: [Diagnostic]) {
         let text = String(decoding: bytes, as: UTF8.self)
         sources.store(text, for: reference.path)
+        if let error = bytes.withUnsafeBufferPointer(YAMLError.invalidUTF8) {
+            return (nil, [.error(error.message, path: reference.path, at: error.mark, suggestion: error.suggestion)])
+        }
         let table: CSVTable
         do {
             table = try CSVTable(text)

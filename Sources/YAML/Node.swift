@@ -326,3 +326,13 @@ public struct Limits: Sendable, Hashable {
 
     public static let `default` = Limits()
 }
+
+extension YAMLError {
+    /// The error at the first byte of `buffer` that is not UTF-8 (any text file, not only YAML); nil when there is none.
+    public static func invalidUTF8(in buffer: UnsafeBufferPointer<UInt8>) -> YAMLError? {
+        guard let offset = SourcePosition.firstInvalidUTF8Offset(in: buffer) else { return nil }
+        let byte = String(buffer[offset], radix: 16, uppercase: true)
+        return YAMLError(.invalidUTF8, "invalid UTF-8 (byte 0x\(byte.count == 1 ? "0" + byte : byte))",
+                         at: SourcePosition.mark(ofByteOffset: offset, in: buffer), suggestion: "save the file as UTF-8")
+    }
+}

@@ -38,11 +38,7 @@ public enum YAMLParser {
             throw YAMLError(.tooLarge, "the input has \(buffer.count) bytes, more than the limit of \(limits.maxInputBytes) bytes",
                             at: Mark(line: 1, column: 1), suggestion: "split it into smaller files")
         }
-        if let offset = SourcePosition.firstInvalidUTF8Offset(in: buffer) {
-            let byte = String(buffer[offset], radix: 16, uppercase: true)
-            throw YAMLError(.invalidUTF8, "invalid UTF-8 (byte 0x\(byte.count == 1 ? "0" + byte : byte))",
-                            at: SourcePosition.mark(ofByteOffset: offset, in: buffer), suggestion: "save the file as UTF-8")
-        }
+        if let error = YAMLError.invalidUTF8(in: buffer) { throw error }
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
 
         let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)

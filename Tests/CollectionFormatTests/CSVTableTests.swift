@@ -20,6 +20,16 @@ import YAML
         ])
     }
 
+    /// A blank line holds no record, in a one-column file too, where it would be one empty value nobody wrote; an
+    /// empty value is written `""` there.
+    @Test func blankLinesAreSkipped() throws {
+        #expect(try CSVTable("id\n1\n2\n\n").records.map(\.fields) == [["id"], ["1"], ["2"]])
+        #expect(try CSVTable("a,b\r\n\r\n1,2\n\n\n3,4\n").records.map(\.fields) == [["a", "b"], ["1", "2"], ["3", "4"]])
+        #expect(try CSVTable("id\n\"\"\n\n").records.map(\.fields) == [["id"], [""]])
+        let records = try CSVTable("a\n\n1\n").records
+        #expect(records.last?.mark == Mark(line: 3, column: 1))
+    }
+
     @Test func aLastRecordWithoutALineBreakAndEmptyFieldsCount() throws {
         #expect(try CSVTable("a,b\n,\n\"\",x").records.map(\.fields) == [["a", "b"], ["", ""], ["", "x"]])
         #expect(try CSVTable("").records.isEmpty)

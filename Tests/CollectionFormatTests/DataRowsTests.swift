@@ -38,6 +38,18 @@ import Testing
         #expect(collection.requestCount() == 2)
     }
 
+    /// A CSV file in another encoding (Latin-1 `ü`) is an error at the first byte that is not UTF-8, as a YAML file is,
+    /// not values with replacement characters.
+    @Test func aCSVFileThatIsNotUTF8IsAnErrorAtItsFirstBadByte() async throws {
+        let scratch = project(data: "rows.csv", "")
+        defer { scratch.remove() }
+        try Data([UInt8]("a\nok\nM".utf8) + [0xFC] + [UInt8]("nchen\n".utf8)).write(to: URL(fileURLWithPath: scratch.root + "/requests/_data/rows.csv"))
+        let collection = await scratch.readCollection(["requests"])
+        #expect(problems(of: collection) == [
+            "requests/_data/rows.csv:3:2: error: invalid UTF-8 (byte 0xFC) [help: save the file as UTF-8]",
+        ])
+    }
+
     @Test func aDuplicateCSVColumnIsAnErrorAtTheColumnNamingIt() async {
         let scratch = project(data: "rows.csv", "a,b,\"a\"\n1,2,3\n")
         defer { scratch.remove() }
