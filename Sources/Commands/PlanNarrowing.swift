@@ -52,10 +52,15 @@ struct PlanNarrowing {
                 selection: TagFilter) -> (planner: RunPlanner?, notes: [String], status: ExitStatus) {
         var planner = planner
         var notes: [String] = []
-        if let (report, path) = rerun, let plan {
+        if let (report, path) = rerun, report.summary.sentNothing {
+            // Nothing was tested (an invalid collection): every file runs.
+            notes.append("--rerun-failed: \(path) is of a run that sent nothing (exit \(report.summary.exitStatus)): every file runs")
+        } else if let (report, path) = rerun, let plan {
             let paths = ReportedPaths(files: loaded.files)
             let failed = report.summary.outcomes.filter { $0.verdict == .failed || $0.verdict == .errored }.map { paths.current($0.file) }
-            guard !failed.isEmpty else {
+            // Requests a cancelled run, or --bail, stopped before they ran were not tested either.
+            let notRun = report.summary.outcomes.filter(\.wasStoppedBeforeRunning).map { paths.current($0.file) }
+            guard !failed.isEmpty || !notRun.isEmpty else {
                 // A report of another collection is a wrong path, not a green rerun.
                 let reported = Set(report.summary.outcomes.map { paths.current($0.file) })
                 if !reported.isEmpty, reported.isDisjoint(with: plan.files.map(\.path)) {
@@ -64,17 +69,18 @@ struct PlanNarrowing {
                 }
                 return (nil, ["--rerun-failed: nothing failed in \(path); nothing to run"], .success)
             }
-            let chosen = planner.rerun(failed, environment: loaded.environment)
+            let chosen = planner.rerun(failed, notRun: notRun, environment: loaded.environment)
             let hashes = Dictionary((report.summary.plan?.files ?? []).map { (paths.current($0.path), $0.hash) }) { first, _ in first }
             let changed = plan.files.filter { file in
                 chosen.files.contains { $0.path == file.path } && hashes[file.path].map { $0 != file.hash } == true
             }
             notes.append("--rerun-failed: \(chosen.files.count) of \(planner.fileCount) files from \(path)")
             notes += chosen.reasons.map { "  \($0)" }
-            notes += chosen.missing.map { "  \($0): failed in the report, but is not in this collection (removed, renamed or not selected)" }
+            notes += chosen.missing.map { "  \($0), but is not in this collection (removed, renamed or not selected)" }
             notes += changed.map { "  \($0.path): changed since the report" }
             guard !chosen.files.isEmpty else {
-                return (nil, notes + ["--rerun-failed: none of the files that failed is in this collection; nothing to run"], .badCommandLine)
+                return (nil, notes + ["--rerun-failed: none of the files to run again is in this collection; nothing to run"],
+                        .badCommandLine)
             }
             planner = RunPlanner(planning: chosen.files, selection: selection, scope: loaded.scope)
         }

@@ -42,7 +42,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Run only part I of N (1 ≤ I ≤ N): files that share captures stay together; default: $RUNNER_SHARD.")
     var shard: String?
 
-    @Option(name: .customLong("rerun-failed"), help: ArgumentHelp("Run only what failed or errored in this JSON report, and the files whose captures it needs.", valueName: "report.json"))
+    @Option(name: .customLong("rerun-failed"), help: ArgumentHelp("Run only what failed, errored or was not run (cancelled, --bail) in this JSON report, and the files whose captures it needs.", valueName: "report.json"))
     var rerunFailed: String?
 
     @OptionGroup var color: ColorArguments

@@ -186,7 +186,7 @@ extension CollectionRun {
     /// `--bail` and after the run was cancelled; before, it is skipped as the steps before it were.
     private func notRunReason(of step: RequestDefinition, in file: RequestFile, flow: FlowState, bailed: Bool) -> String? {
         let cleansUp = step.isCleanup && flow.started
-        if Task.isCancelled && !cleansUp { return "cancelled" }
+        if Task.isCancelled && !cleansUp { return RequestOutcome.cancelledReason }
         if let skip = file.skip ?? step.skip { return skip.reason ?? "skipped" }
         if cleansUp { return nil }
         if let failedStep = flow.failedStep { return "an earlier step failed: \(failedStep)" }

@@ -61,11 +61,19 @@ public struct RequestOutcome: Sendable {
     /// The name shown in reports: `flow › step` for steps.
     public var displayName: String { flow.map { "\($0) › \(name)" } ?? name }
 
+    /// The skip reason of a request the run's cancellation (SIGINT, SIGTERM) stopped before it completed.
+    static let cancelledReason = "cancelled"
+
+    /// Whether the run stopped before this request ran (cancelled, or `--bail`): skipped, but not tested.
+    public var wasStoppedBeforeRunning: Bool {
+        verdict == .skipped && (skipReason == Self.cancelledReason || skipReason == StepExecutor.bailReason)
+    }
+
     /// Marks a request the run's cancellation (SIGINT, SIGTERM) stopped before it completed: skipped as
     /// `cancelled`, with no verdict of its own.
     mutating func cancel() {
         verdict = .skipped
-        skipReason = "cancelled"
+        skipReason = Self.cancelledReason
         failures = []
         flaky = false
         exchange = nil
@@ -239,6 +247,10 @@ public struct RunSummary: Sendable {
         default: 0
         }
     }
+
+    /// Whether the run stopped before sending anything (an invalid collection, nothing selected): stopped, not by a
+    /// signal.
+    public var sentNothing: Bool { stopStatus != nil && cancellingSignal == nil }
 
     /// The signal that cancelled the run (`SIGINT`, `SIGTERM`), read from `stopStatus`; nil when none did.
     public var cancellingSignal: String? {

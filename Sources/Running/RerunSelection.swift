@@ -1,34 +1,39 @@
 public import CollectionFormat
 
-/// What `--rerun-failed` runs again: the planned files with a failed or errored request, and the files whose captures
-/// they read (transitively), each with why it was chosen.
+/// What `--rerun-failed` runs again: the planned files with a failed or errored request, or with one the reported run
+/// stopped before it ran (cancelled, `--bail`), and the files whose captures they read (transitively), each with why
+/// it was chosen.
 public struct RerunSelection: Sendable {
     /// The files to run, in run order.
     public var files: [RequestFile] = []
     /// One line per file to run, in run order: `requests/a.yaml: failed` or `requests/login.yaml: captures token for
     /// requests/a.yaml`.
     public var reasons: [String] = []
-    /// The failed files the plan does not hold (removed, renamed, or left out by the selection), in the report's order.
+    /// The reported files the plan does not hold (removed, renamed, or left out by the selection), in the report's order,
+    /// each with why it was to run: `requests/a.yaml: failed in the report`.
     public var missing: [String] = []
 }
 
 extension RunPlanner {
-    /// The selection that runs `failed` (the paths of files with failed or errored requests) again with the files their
-    /// captures come from, against the environment's templates too.
-    public func rerun(_ failed: [String], environment: ResolvedEnvironment?) -> RerunSelection {
+    /// The selection that runs `failed` (the paths of files with failed or errored requests) and `notRun` (of files with
+    /// requests the reported run stopped before they ran) again, with the files their captures come from, against the
+    /// environment's templates too.
+    public func rerun(_ failed: [String], notRun: [String] = [], environment: ResolvedEnvironment?) -> RerunSelection {
         let dependencies = dependencies(environment: environment)
         var position: [String: Int] = [:]
         for (index, planned) in files.enumerated() { position[planned.file.path] = index }
         var selection = RerunSelection()
         var reasons: [Int: String] = [:]
         var pending: [Int] = []
-        for path in failed {
+        let reported = notRun.map { ($0, "not run in the report (the run stopped)") } + failed.map { ($0, "failed in the report") }
+        for (path, reason) in reported {
             guard let index = position[path] else {
-                if !selection.missing.contains(path) { selection.missing.append(path) }
+                let missing = "\(path): \(reason)"
+                if !selection.missing.contains(where: { $0.hasPrefix(path + ": ") }) { selection.missing.append(missing) }
                 continue
             }
             if reasons[index] == nil { pending.append(index) }
-            reasons[index] = "failed in the report"
+            reasons[index] = reason
         }
         while let index = pending.popLast() {
             for wait in dependencies.waits[index] {

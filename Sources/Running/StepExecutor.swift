@@ -114,7 +114,7 @@ struct StepExecutor: Sendable {
         if let unsent = waits?.unsent {
             // Nothing was sent: no time, no status; stopped by --bail, or cancelled (SIGINT, SIGTERM) while waiting.
             outcome.verdict = .skipped
-            outcome.skipReason = unsent == .stopped ? Self.bailReason : "cancelled"
+            outcome.skipReason = unsent == .stopped ? Self.bailReason : RequestOutcome.cancelledReason
             return (Result(outcome: outcome, captures: [], sentNothing: true), false)
         }
         let duration = start.duration(to: .now) - (waits?.total ?? .zero)

@@ -135,6 +135,28 @@ import Testing
         }
     }
 
+    /// What a stopped run did not run was not tested: `--bail`'s and a cancellation's skipped requests run again, and a
+    /// report of a run that sent nothing (an invalid collection, exit 2) runs every file; neither is a green rerun.
+    @Test func rerunFailedRunsWhatAStoppedRunDidNotRun() async throws {
+        try await Self.withServer { server, reports in
+            let bailed = try await Self.runner(["run", "requests", "--env", "local", "--bail", "--report-json", reports.path("bail.json")],
+                                               server: server)
+            #expect(bailed.exitCode == 4, "\(bailed.stdout)\n\(bailed.stderr)")
+            let rerun = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("bail.json")],
+                                              server: server)
+            #expect(rerun.exitCode == 4, "\(rerun.stdout)\n\(rerun.stderr)")
+            #expect(rerun.stdout.contains("--rerun-failed: 13 of 14 files from \(reports.path("bail.json"))"), "\(rerun.stdout)")
+            #expect(rerun.stdout.contains("  requests/03-fails-with-token.yaml: failed in the report\n"
+                + "  requests/04-fails.yaml: not run in the report (the run stopped)"), "\(rerun.stdout)")
+            let invalid = try reports.text("bail.json").replacingOccurrences(of: "\"exitStatus\": 4", with: "\"exitStatus\": 2")
+            try Data(invalid.utf8).write(to: URL(fileURLWithPath: reports.path("invalid.json")))
+            let everything = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("invalid.json")],
+                                                   server: server)
+            #expect(everything.stdout.contains("is of a run that sent nothing (exit 2): every file runs"), "\(everything.stdout)")
+            #expect(everything.stdout.contains("requests: 1"), "\(everything.stdout)")
+        }
+    }
+
     @Test func rerunFailedRunsTheFailuresAndTheFileWhoseCaptureOneReads() async throws {
         try await Self.withServer { server, reports in
             _ = try await Self.runner(["run", "requests", "--env", "local", "--report-json", reports.path("first.json")], server: server)

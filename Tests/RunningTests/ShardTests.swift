@@ -140,7 +140,7 @@ import TestSupport
             "requests/chain-3-2.yaml: captures c3_2 for requests/chain-3-3.yaml",
             "requests/chain-3-3.yaml: failed in the report",
         ])
-        #expect(rerun.missing == ["requests/gone.yaml"])
+        #expect(rerun.missing == ["requests/gone.yaml: failed in the report"])
     }
 
     @Test(arguments: [("2/4", 2, 4), ("1/1", 1, 1), (" 3 / 8 ", 3, 8)])
