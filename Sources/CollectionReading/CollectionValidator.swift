@@ -129,13 +129,19 @@ struct CollectionValidator {
     /// A `when:` condition: its operands must resolve; its key's variable may be undefined (absent then), but in a
     /// selected request not one that only requests the selection leaves out capture (it would always be absent, and
     /// the request skipped).
+    ///
+    /// A key's variable defined nowhere, whose name is close to a defined one, is likely a typo: a warning says so.
     private mutating func check(_ condition: Condition, in path: String, selected: Bool) {
         condition.matcher.forEachOperandTemplate { check($0, in: path, selected: selected) }
-        guard selected else { return }
         for (expression, mark) in condition.subject.expressions {
-            guard case .variable(let variable) = expression, !definedWhenSelected.contains(variable.name),
-                  let capturer = capturedWhenLeftOut[variable.name] else { continue }
-            diagnostics.add(Self.capturedOnlyWhenLeftOut(variable.name, by: capturer, selection: selection, at: mark, in: path))
+            guard case .variable(let variable) = expression else { continue }
+            if !defined.contains(variable.name), !fieldsUnknown,
+               let guess = VariableScope.closestName(to: variable.name, among: defined) {
+                diagnostics.add(.warning("'\(variable.name)' is not defined here, so this condition finds it absent",
+                                         path: path, at: mark, suggestion: "did you mean '\(guess)'?"))
+            } else if selected, !definedWhenSelected.contains(variable.name), let capturer = capturedWhenLeftOut[variable.name] {
+                diagnostics.add(Self.capturedOnlyWhenLeftOut(variable.name, by: capturer, selection: selection, at: mark, in: path))
+            }
         }
     }
 

@@ -125,7 +125,7 @@ extension Matcher where Value == JSONValue {
 
     /// `typesDiffer(from:)` for text as `evaluate(text:)` reads it: none for a number, which compares as one.
     public func typesDiffer(fromText text: String) -> String? {
-        Self.number(text) == nil ? typesDiffer(from: .string(text)) : nil
+        Self.number(text) == nil ? typesDiffer(from: value(ofText: text)) : nil
     }
 
     /// Text as this leaf operator reads it: a number for one comparing with a number (`equals`, `notEquals`, the
@@ -134,12 +134,22 @@ extension Matcher where Value == JSONValue {
         switch self {
         case .equals(let operand), .notEquals(let operand), .lessThan(let operand), .lessThanOrEqual(let operand),
              .greaterThan(let operand), .greaterThanOrEqual(let operand):
-            operand.numberValue != nil ? Self.number(text) ?? .string(text) : .string(text)
+            Self.value(ofText: text, comparedWith: [operand])
         case .in(let operands):
-            operands.contains { $0.numberValue != nil } ? Self.number(text) ?? .string(text) : .string(text)
+            Self.value(ofText: text, comparedWith: operands)
         default:
             .string(text)
         }
+    }
+
+    /// Text compared with `operands`: a number when one is a number and the text is all one, `true` or `false` when one
+    /// is a boolean and the text is that word, else the string.
+    private static func value(ofText text: String, comparedWith operands: [JSONValue]) -> JSONValue {
+        if operands.contains(where: { $0.numberValue != nil }), let number = number(text) { return number }
+        if text == "true" || text == "false", operands.contains(where: { if case .bool = $0 { true } else { false } }) {
+            return .bool(text == "true")
+        }
+        return .string(text)
     }
 
     /// Text read as a number when it is all one as JSON writes numbers (`42`, `-1.5`, `1e3`; not `0x10`, `+4`, `042`).

@@ -116,6 +116,39 @@ import TestSupport
         ])
     }
 
+    /// A `when:` key's variable that nothing defines is absent, as documented; when its name is close to a defined one
+    /// (a typo) a warning says so, and a name like no other gets none.
+    @Test func aWhenKeyNamedLikeADefinedVariableIsAWarning() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/a.yaml": "when: { \"{{ regoin }}\": eu }\nrequest: { url: /a }\n",
+            "requests/b.yaml": "when: { \"{{ optional_flag }}\": { exists: true } }\nrequest: { url: /b }\n",
+        ])
+        defer { collection.remove() }
+        let loaded = await collection.load(variables: [("region", "eu")])
+        #expect(loaded.diagnostics.map { "\($0.severity) \($0.path ?? ""):\($0.mark?.line ?? 0) \($0.message) \($0.suggestion ?? "")" } == [
+            "warning requests/a.yaml:1 'regoin' is not defined here, so this condition finds it absent did you mean 'region'?",
+        ])
+    }
+
+    /// `--var cleanup=true` equals the boolean `true` as a key, as `2` equals the number 2; other words stay text.
+    @Test func aVarOfTrueOrFalseAsTheKeyComparesAsABoolean() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "when: { \"{{ cleanup }}\": true }\nrequest: { url: /a }\n",
+            "requests/2.yaml": "when: { \"{{ cleanup }}\": { in: [true, 1] } }\nrequest: { url: /b }\n",
+            "requests/3.yaml": "when: { \"{{ cleanup }}\": false }\nrequest: { url: /c }\n",
+            "requests/4.yaml": "when: { \"{{ yes }}\": true }\nrequest: { url: /d }\n",
+        ])
+        defer { collection.remove() }
+        let summary = try await collection.run(ScriptedLoader(routes: [], fallback: .response(status: 200)),
+                                               variables: [("cleanup", "true"), ("yes", "yes")])
+        #expect(summary.outcomes.map(\.verdict) == [.passed, .passed, .skipped, .skipped])
+        #expect(summary.outcomes.map { $0.skipReason ?? "" }.suffix(2) == [
+            #"when "{{ cleanup }}" is equal to false: was "true""#, #"when "{{ yes }}" is equal to true: was "yes""#,
+        ])
+    }
+
     /// A selection that leaves out the step of a flow capturing what a selected step uses names that step.
     @Test func aSelectionLeavingOutACapturingStepNamesIt() async throws {
         let collection = try TestCollection([
