@@ -19,6 +19,8 @@ struct CollectionValidator {
     /// For each name captured by a request the selection leaves out, the first request capturing it: its file, or the
     /// step of a flow and its file.
     private var capturedWhenLeftOut: [String: String] = [:]
+    /// For each name captured so far, the first request capturing it, named as in `capturedWhenLeftOut`.
+    private var capturers: [String: String] = [:]
     /// The values known before sending: the environment's variables and secrets, `--var`s, the process environment.
     private let known: VariableScope
     /// The names a capture, a data row or a `with:` may have given another value than `known` holds.
@@ -47,6 +49,12 @@ struct CollectionValidator {
         // An each: file's row values are resolved in the file's starting scope; its columns are variables of its steps.
         let fileSelected = file.steps.contains { selection.selects($0, of: file) }
         let rowOnly = (file.rows?.columns ?? []).filter { !defined.contains($0) }
+        // Captures sit above row values: a column an earlier file captures never gives its rows' values.
+        for column in file.rows?.columns ?? [] {
+            guard let capturer = capturers[column], let rows = file.rows else { continue }
+            diagnostics.add(.warning("'\(column)' is captured by \(capturer) before this file: the capture wins over every row's '\(column)'",
+                                     path: file.path, at: rows.mark, suggestion: "rename the column or the capture"))
+        }
         // Row values are written in the data file (or inline, in the request file), and located there.
         let rowsPath = file.rows?.valuesPath(in: file.path) ?? file.path
         for row in file.rows?.rows ?? [] {
@@ -117,10 +125,11 @@ struct CollectionValidator {
             let captured = step.captures.map(\.name)
             defined.formUnion(captured)
             redefined.formUnion(captured)
+            let capturer = file.isFlow ? "step '\(step.name)' of \(file.path)" : file.path
+            for name in captured where capturers[name] == nil { capturers[name] = capturer }
             if selected {
                 definedWhenSelected.formUnion(captured)
             } else {
-                let capturer = file.isFlow ? "step '\(step.name)' of \(file.path)" : file.path
                 for name in captured where capturedWhenLeftOut[name] == nil { capturedWhenLeftOut[name] = capturer }
             }
         }

@@ -90,6 +90,23 @@ import TestSupport
     }
 
     /// A later request using what a failed capture did not give is an error naming the file that should have.
+    /// Captures sit above row values: a column an earlier file captures never gives its rows' values, which `validate`
+    /// warns of at `each:`; a column named like a capture of a later file, or of none, gets no warning.
+    @Test func aRowColumnAnEarlierFileCapturesIsAWarning() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /a }\ncapture: { id: $.id }\n",
+            "requests/2.yaml": "each: [{id: 7}, {id: 8}]\nrequest: { url: \"/b/{{ id }}\" }\n",
+            "requests/3.yaml": "each: [{n: 1}]\nrequest: { url: \"/c/{{ n }}\" }\n",
+            "requests/4.yaml": "request: { url: /d }\ncapture: { n: $.n }\n",
+        ])
+        defer { collection.remove() }
+        let loaded = await collection.load()
+        #expect(loaded.diagnostics.map { "\($0.path ?? ""):\($0.mark?.line ?? 0):\($0.mark?.column ?? 0) \($0.message)" } == [
+            "requests/2.yaml:1:7 'id' is captured by requests/1.yaml before this file: the capture wins over every row's 'id'",
+        ])
+    }
+
     @Test func aVariableAFailedCaptureDidNotGiveNamesItsCapturer() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment(),
