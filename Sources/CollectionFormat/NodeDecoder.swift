@@ -73,9 +73,11 @@ struct NodeDecoder {
         }
     }
 
-    /// The keys allowed at one level, with their pairs; reports unknown keys with a suggestion.
+    /// The keys allowed at one level, with their pairs; reports unknown keys with a suggestion: the explanation of the
+    /// key, or the closest allowed key, or one of `suggesting` (keys of another place, such as a flow's `steps` in a
+    /// single-request file) with its explanation.
     mutating func fields(_ pairs: Node.Pairs, allowed: [String], in context: @autoclosure () -> String?,
-                         explanations: [String: String] = [:]) -> Fields {
+                         explanations: [String: String] = [:], suggesting: [String] = []) -> Fields {
         var found: [(key: String, position: Int)] = []
         found.reserveCapacity(pairs.count)
         for position in pairs.indices {
@@ -84,8 +86,10 @@ struct NodeDecoder {
                 found.append((key, position))
             } else {
                 let place = context().map { " in '\($0)'" } ?? ""
-                let suggestion = explanations[key] ?? Suggestions.didYouMean(key, among: allowed)
-                    ?? "allowed keys: \(allowed.joined(separator: ", "))"
+                let closest = Suggestions.closest(to: key, among: allowed + suggesting).map { name in
+                    "did you mean '\(name)'?" + (explanations[name].map { " (\($0))" } ?? "")
+                }
+                let suggestion = explanations[key] ?? closest ?? "allowed keys: \(allowed.joined(separator: ", "))"
                 error("unknown key '\(key)'\(place)", at: pairs.key(at: position).mark, suggestion: suggestion)
             }
         }

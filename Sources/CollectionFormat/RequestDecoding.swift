@@ -50,8 +50,9 @@ extension NodeDecoder {
         guard isFlow else {
             let definition = requestDefinition(pairs, at: root.mark, defaultName: defaultName, context: nil,
                                                location: location,
-                                               explanations: ["finally": "cleanup steps belong to a flow: put the request under 'steps:' and the cleanup under 'finally:'"],
-                                               allowed: FormatKeys.singleRequestFile.names)
+                                               explanations: ["finally": "cleanup steps belong to a flow: put the request under 'steps:' and the cleanup under 'finally:'",
+                                                              "steps": "a flow: its requests go under 'steps:'"],
+                                               allowed: FormatKeys.singleRequestFile.names, suggesting: ["steps", "finally"])
             file.name = definition.name
             file.tags = definition.tags
             file.skip = definition.skip
@@ -91,8 +92,9 @@ extension NodeDecoder {
             var step = requestDefinition(stepPairs, at: item.mark, defaultName: "\(cleanup ? "cleanup" : "step") \(position + 1)",
                                          context: nil, location: location,
                                          explanations: ["steps": "flows cannot nest: 'steps' is only allowed at the top level",
-                                                        "finally": "'finally' belongs at the top level of the flow, beside 'steps'"],
-                                         allowed: FormatKeys.requestDefinition.names)
+                                                        "finally": "'finally' belongs at the top level of the flow, beside 'steps'",
+                                                        "use": "a step that takes the steps of another file"],
+                                         allowed: FormatKeys.requestDefinition.names, suggesting: ["use"])
             if let each = stepPairs.first(where: { Self.keyText($0.key) == "each" })?.value {
                 step = step.looping(over: loopTemplate(each, for: "each"))
             }
@@ -206,8 +208,8 @@ extension NodeDecoder {
     /// Decodes the keys of one request (a file's top level or a step).
     mutating func requestDefinition(_ pairs: Node.Pairs, at mark: Mark, defaultName: String, context: @autoclosure () -> String?,
                                     location: FileLocation, explanations: [String: String],
-                                    allowed: [String] = Self.definitionKeys) -> RequestDefinition {
-        let fields = fields(pairs, allowed: allowed, in: context(), explanations: explanations)
+                                    allowed: [String] = Self.definitionKeys, suggesting: [String] = []) -> RequestDefinition {
+        let fields = fields(pairs, allowed: allowed, in: context(), explanations: explanations, suggesting: suggesting)
         let request: RequestSpec
         if let node = fields["request"] {
             request = requestSpec(node, location: location)

@@ -139,12 +139,14 @@ struct CollectionValidator {
     /// selected request not one that only requests the selection leaves out capture (it would always be absent, and
     /// the request skipped).
     ///
-    /// A key's variable defined nowhere, whose name is close to a defined one, is likely a typo: a warning says so.
+    /// A key's variable defined nowhere, whose name is close to a defined one, is likely a typo (unless the condition
+    /// asks whether it exists): a warning says so.
     private mutating func check(_ condition: Condition, in path: String, selected: Bool) {
         condition.matcher.forEachOperandTemplate { check($0, in: path, selected: selected) }
+        let asksForPresence = if case .exists = condition.matcher { true } else { false }
         for (expression, mark) in condition.subject.expressions {
             guard case .variable(let variable) = expression else { continue }
-            if !defined.contains(variable.name), !fieldsUnknown,
+            if !defined.contains(variable.name), !fieldsUnknown, !asksForPresence,
                let guess = VariableScope.closestName(to: variable.name, among: defined) {
                 diagnostics.add(.warning("'\(variable.name)' is not defined here, so this condition finds it absent",
                                          path: path, at: mark, suggestion: "did you mean '\(guess)'?"))

@@ -55,6 +55,14 @@ import CollectionReading
         #expect(problems("request: { url: /a }\nfinally:\n  - request: { url: /b }\n") == [
             "requests/r.yaml:2:1: error: unknown key 'finally' [help: cleanup steps belong to a flow: put the request under 'steps:' and the cleanup under 'finally:']",
         ])
+        // A flow's keys misspelt in what reads as a single-request file, and `use` in a step, are suggested.
+        #expect(problems("request: { url: /a }\nfinaly:\n  - request: { url: /b }\n") == [
+            "requests/r.yaml:2:1: error: unknown key 'finaly' [help: did you mean 'finally'? (cleanup steps belong to a flow: put the request under 'steps:' and the cleanup under 'finally:')]",
+        ])
+        #expect(problems("step:\n  - request: { url: /a }\n").first
+                == "requests/r.yaml:1:1: error: unknown key 'step' [help: did you mean 'steps'? (a flow: its requests go under 'steps:')]")
+        #expect(problems("steps:\n  - uses: other.yaml\n").first
+                == "requests/r.yaml:2:5: error: unknown key 'uses' [help: did you mean 'use'? (a step that takes the steps of another file)]")
         #expect(problems("steps:\n  - request: { url: /a }\nfinally: []\n") == [
             "requests/r.yaml:3:10: error: 'finally' is empty: give at least one cleanup step, or remove it",
         ])
@@ -108,6 +116,8 @@ import CollectionReading
         // step; a `when:` that requires a variable defines it for its step.
         #expect(problems(of: loaded) == [
             "requests/1.yaml:7:42: error: undefined variable 'nmae' [help: did you mean 'name'?]",
+            // Absent, as documented, but named like a defined variable: a likely typo.
+            "requests/1.yaml:8:52: warning: 'region' is not defined here, so this condition finds it absent [help: did you mean 'regions'?]",
             "requests/1.yaml:11:53: error: undefined variable 'item' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var item=VALUE]",
             "requests/2.yaml:1:7: error: each: '{{ count }}' is a number, not a list [help: loop over a list, such as a variable holding [a, b]]",
             "requests/3.yaml:1:7: error: each: file 'ids' does not exist (looked for 'requests/ids') [help: to loop over the list in a variable, write each: \"{{ ids }}\"]",
