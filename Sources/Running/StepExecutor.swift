@@ -115,6 +115,8 @@ struct StepExecutor: Sendable {
             // Nothing was sent: no time, no status; stopped by --bail, or cancelled (SIGINT, SIGTERM) while waiting.
             outcome.verdict = .skipped
             outcome.skipReason = unsent == .stopped ? Self.bailReason : RequestOutcome.cancelledReason
+            // As for any request not sent, the URL as written.
+            outcome.url = definition.request.url.source
             return (Result(outcome: outcome, captures: [], sentNothing: true), false)
         }
         let duration = start.duration(to: .now) - (waits?.total ?? .zero)

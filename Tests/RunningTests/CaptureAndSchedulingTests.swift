@@ -388,6 +388,8 @@ private actor HeldUntilLoader: HTTPLoader {
         #expect(start.duration(to: .now) < .seconds(3))
         #expect(summary.outcomes.map(\.verdict) == [.failed, .skipped, .skipped, .skipped])
         #expect(summary.outcomes.dropFirst().allSatisfy { $0.skipReason?.contains("--bail") == true && $0.duration == nil })
+        // Not sent, they show the URL as written, as a request --bail skips before it is built does.
+        #expect(summary.outcomes.map(\.url) == ["http://api.test/v1/failing", "/fast", "/fast", "/cleanup"])
         #expect(await loader.received.map(\.path) == ["/v1/failing"])
     }
 
