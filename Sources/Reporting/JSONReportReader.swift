@@ -26,7 +26,16 @@ public struct JSONReportDocument: Sendable {
         }
         guard case .object(let report) = root, case .int(let version)? = report["version"],
               case .array(let requests)? = report["requests"], case .object(let counts)? = report["summary"] else {
-            throw Problem(description: "\(name) is not a runner JSON report (--report-json): it has no version, summary and requests")
+            // Which of the three it lacks (or has as something else): `{"version": 1}` has a version.
+            let missing = ["version", "summary", "requests"].filter { key in
+                guard case .object(let object) = root, let value = object[key] else { return true }
+                switch (key, value) {
+                case ("version", .int), ("summary", .object), ("requests", .array): return false
+                default: return true
+                }
+            }.map { "'\($0)'" }
+            let list = missing.count > 1 ? missing.dropLast().joined(separator: ", ") + " and " + (missing.last ?? "") : missing.joined()
+            throw Problem(description: "\(name) is not a runner JSON report (--report-json): it has no \(list)")
         }
         guard version <= JSONReport.version else {
             throw Problem(description: "\(name) is a version \(version) report; this runner reads version \(JSONReport.version) and older")

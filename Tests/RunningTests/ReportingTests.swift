@@ -517,6 +517,19 @@ import TestSupport
         }
     }
 
+    /// JSON that is not a report says which of its three parts it lacks, or has as something else.
+    @Test(arguments: [
+        (#"{"version": 1}"#, "'summary' and 'requests'"),
+        (#"{"version": "1", "summary": {}, "requests": []}"#, "'version'"),
+        ("[]", "'version', 'summary' and 'requests'"),
+    ])
+    func jsonThatIsNotAReportSaysWhatItLacks(text: String, lacks: String) {
+        #expect(throws: JSONReportDocument.Problem.self) { try JSONReportDocument.read(text, name: "r.json") }
+        do { _ = try JSONReportDocument.read(text, name: "r.json") } catch {
+            #expect(error.description == "r.json is not a runner JSON report (--report-json): it has no \(lacks)")
+        }
+    }
+
     /// A report read back (by `merge-reports`) keeps each exchange's time, so the merged TAP and HTML show it.
     @Test func theJSONReportReadBackKeepsTheExchangesTime() throws {
         var outcome = RequestOutcome(file: "requests/a.yaml", name: "a", method: "GET", url: "http://127.0.0.1:1/a", verdict: .failed,
