@@ -118,7 +118,10 @@ public enum CollectionReader {
             if validates { validator.validate(file) }
             files.append(file)
         }
-        if validates { validator.checkEnvironmentOpenAPI() }
+        if validates {
+            validator.finish()
+            validator.checkEnvironmentOpenAPI()
+        }
         diagnostics.add(contentsOf: discoveryProblems)
         diagnostics.add(contentsOf: fragments.diagnostics)
         diagnostics.add(contentsOf: validator.diagnostics.diagnostics)

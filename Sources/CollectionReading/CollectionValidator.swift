@@ -21,6 +21,11 @@ struct CollectionValidator {
     private var capturedWhenLeftOut: [String: String] = [:]
     /// For each name captured so far, the first request capturing it, named as in `capturedWhenLeftOut`.
     private var capturers: [String: String] = [:]
+    /// Undefined variables found so far, with the request using each (named as a capturer), reported by `finish()`
+    /// once every capture is known.
+    private var undefinedUses: [(name: String, user: String?, diagnostic: Diagnostic)] = []
+    /// The request being checked, named as a capturer; nil between requests.
+    private var currentRequest: String?
     /// The values known before sending: the environment's variables and secrets, `--var`s, the process environment.
     private let known: VariableScope
     /// The names a capture, a data row or a `with:` may have given another value than `known` holds.
@@ -84,6 +89,9 @@ struct CollectionValidator {
         }
         for step in file.steps {
             captured.formUnion(step.captures.map(\.name))
+            let capturer = file.isFlow ? "step '\(step.name)' of \(file.path)" : file.path
+            currentRequest = capturer
+            defer { currentRequest = nil }
             // A used file's steps are checked where they are written.
             let path = step.path
             let selected = selection.runs(step, of: file)
@@ -125,7 +133,6 @@ struct CollectionValidator {
             let captured = step.captures.map(\.name)
             defined.formUnion(captured)
             redefined.formUnion(captured)
-            let capturer = file.isFlow ? "step '\(step.name)' of \(file.path)" : file.path
             for name in captured where capturers[name] == nil { capturers[name] = capturer }
             if selected {
                 definedWhenSelected.formUnion(captured)
@@ -161,6 +168,20 @@ struct CollectionValidator {
                                                 in path: String) -> Diagnostic {
         .error("'\(name)' is captured only by \(capturer), which \(selection.commandLine) leaves out", path: path, at: mark,
                suggestion: "select \(capturer) too, or pass --var \(name)=VALUE")
+    }
+
+    /// Reports the undefined variables, once every file is checked: one that a later request captures says so.
+    mutating func finish() {
+        for (name, user, diagnostic) in undefinedUses {
+            var diagnostic = diagnostic
+            if let capturer = capturers[name] {
+                let when = capturer == user ? "this request captures it from its own response, after it is sent"
+                    : "\(capturer) captures it, but runs after this request"
+                diagnostic.suggestion = "\(when): capture it earlier, or define it in the environment or with --var \(name)=VALUE"
+            }
+            diagnostics.add(diagnostic)
+        }
+        undefinedUses = []
     }
 
     /// The variables that conditions written `"{{ NAME }}": { exists: true }` require.
@@ -246,7 +267,8 @@ struct CollectionValidator {
                 diagnostics.addMergingNotes(Self.undefinedInUsedFile(variable.name, at: mark, in: path, usedAt: sites,
                                                                      among: defined))
             case .variable(let variable) where !defined.contains(variable.name):
-                diagnostics.add(VariableScope.undefinedVariable(variable.name, at: mark, among: defined).diagnostic(in: path))
+                undefinedUses.append((variable.name, currentRequest,
+                                      VariableScope.undefinedVariable(variable.name, at: mark, among: defined).diagnostic(in: path)))
             case .variable(let variable) where selected && !definedWhenSelected.contains(variable.name):
                 let capturer = capturedWhenLeftOut[variable.name] ?? "a request left out"
                 diagnostics.add(Self.capturedOnlyWhenLeftOut(variable.name, by: capturer, selection: selection, at: mark, in: path))

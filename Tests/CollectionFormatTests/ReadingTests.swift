@@ -368,8 +368,9 @@ import YAML
             """)
         scratch.write("requests/03-later.yaml", "request: { url: /x }\ncapture: { later: { header: X } }\n")
         #expect(problems(of: await scratch.readCollection(["requests"])) == [
-            "requests/02-flow.yaml:2:42: error: undefined variable 'userId' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var userId=VALUE]",
-            "requests/02-flow.yaml:4:42: error: undefined variable 'later' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var later=VALUE]",
+            // Undefined where used; the help says which request captures it, too late.
+            "requests/02-flow.yaml:2:42: error: undefined variable 'userId' [help: this request captures it from its own response, after it is sent: capture it earlier, or define it in the environment or with --var userId=VALUE]",
+            "requests/02-flow.yaml:4:42: error: undefined variable 'later' [help: requests/03-later.yaml captures it, but runs after this request: capture it earlier, or define it in the environment or with --var later=VALUE]",
         ])
     }
 
@@ -391,7 +392,7 @@ import YAML
         let loaded = await scratch.readCollection(["requests/0", "requests/1", "requests/2", "requests/3", "requests/4"])
         #expect(loaded.files.map(\.path) == (0..<count).map(path))
         #expect(problems(of: loaded) == [
-            "requests/2/200.yaml:1:41: error: undefined variable 'token' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var token=VALUE]",
+            "requests/2/200.yaml:1:41: error: undefined variable 'token' [help: requests/2/201.yaml captures it, but runs after this request: capture it earlier, or define it in the environment or with --var token=VALUE]",
         ])
     }
 
@@ -404,7 +405,7 @@ import YAML
         #expect(await scratch.readCollection(["requests"], env: "qa").diagnostics.isEmpty)
         scratch.write("requests/00-first.yaml", "request: { url: /first }\n")
         #expect(problems(of: await scratch.readCollection(["requests"], env: "qa")) == [
-            "environments/qa.yaml:2:18: error: undefined variable 'token' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var token=VALUE]",
+            "environments/qa.yaml:2:18: error: undefined variable 'token' [help: requests/01-login.yaml captures it, but runs after this request: capture it earlier, or define it in the environment or with --var token=VALUE]",
         ])
     }
 
@@ -419,7 +420,7 @@ import YAML
         ])
         scratch.write("requests/00-first.yaml", "request: { url: /first }\n")
         #expect(problems(of: await scratch.readCollection(["requests"], env: "qa")).first
-            == "environments/qa.yaml:3:53: error: undefined variable 'envPw' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var envPw=VALUE]")
+            == "environments/qa.yaml:3:53: error: undefined variable 'envPw' [help: requests/01-own.yaml captures it, but runs after this request: capture it earlier, or define it in the environment or with --var envPw=VALUE]")
     }
 
     @Test func referencedFilesMustExistAndSchemasBeJSON() async {
