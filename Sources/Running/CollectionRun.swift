@@ -55,9 +55,8 @@ public struct CollectionRun: Sendable {
     /// Runs every planned request; `onOutcome` receives each outcome in run order as soon as it can, from one task
     /// (the only one to render and write), and has had every outcome when the run returns.
     ///
-    /// The workers wait while `onOutcome` is more than a few outcomes behind (see `OutcomeHandOff`). The summary keeps
-    /// every outcome when `keepingOutcomes` (for reports); otherwise only the counts, so a run's memory does not grow
-    /// with its outcomes.
+    /// The workers wait while `onOutcome` is busy (see `OutcomeHandOff`). The summary keeps every outcome when
+    /// `keepingOutcomes` (for reports); otherwise only the counts, so a run's memory does not grow with its outcomes.
     public func run(keepingOutcomes: Bool = true,
                     onOutcome: @escaping @Sendable (RequestOutcome) -> Void = { _ in }) async -> RunSummary {
         let start = ContinuousClock.now
