@@ -160,6 +160,10 @@ extension NodeDecoder {
         }
         if let value = fields["on"] {
             retry.on = Located(scalarOrSequence(value).compactMap { retryCondition($0) }, at: value.mark)
+            if case .sequence(let items) = value.content, items.isEmpty {
+                warning("'on: []' retries nothing: no attempt after the first is ever made", at: value.mark,
+                        suggestion: "list what to retry, such as on: [503, timeout], or remove 'retry'")
+            }
             if retry.polls, retry.attempts == nil {
                 error("polling ('expectations' in 'options.retry.on') needs 'attempts'", at: value.mark,
                       suggestion: "say how many tries at most, such as attempts: 20")

@@ -49,8 +49,11 @@ package enum DataRowsDecoding {
                 problems.append(.error("column \(index + 1) has no name: column names are variable names", path: reference.path,
                                        at: mark, suggestion: "name the column, with letters, digits, '_' and '-', not starting with a digit"))
             } else if !VariablePath.isValidName(name) {
+                // One column whose name holds ';' or a tab: most likely another separator than the comma.
+                let separator = header.fields.count == 1 ? [";", "\t"].first { name.contains($0) } : nil
                 problems.append(.error("invalid column name '\(name)': column names are variable names", path: reference.path,
-                                       at: mark, suggestion: "use letters, digits, '_' and '-', not starting with a digit"))
+                                       at: mark, suggestion: separator.map { "fields are separated by commas, not '\($0 == "\t" ? "\\t" : $0)'" }
+                                           ?? "use letters, digits, '_' and '-', not starting with a digit"))
             } else if !named.insert(name).inserted {
                 problems.append(.error("duplicate column name '\(name)': a row would hold two values for one variable",
                                        path: reference.path, at: mark, suggestion: "give each column its own name"))

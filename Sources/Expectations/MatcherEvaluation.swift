@@ -125,7 +125,8 @@ extension Matcher where Value == JSONValue {
 
     /// `typesDiffer(from:)` for text as `evaluate(text:)` reads it: none for a number, which compares as one.
     public func typesDiffer(fromText text: String) -> String? {
-        Self.number(text) == nil ? typesDiffer(from: value(ofText: text)) : nil
+        let matcher = boundsReadAsNumbers
+        return Self.number(text) == nil ? matcher.typesDiffer(from: matcher.value(ofText: text)) : nil
     }
 
     /// Text as this leaf operator reads it: a number for one comparing with a number (`equals`, `notEquals`, the

@@ -50,6 +50,15 @@ import Testing
         ])
     }
 
+    /// A header of one column holding `;` (a spreadsheet's export in some locales) is most likely another separator.
+    @Test func aSemicolonSeparatedCSVSaysFieldsAreSeparatedByCommas() async {
+        let scratch = project(data: "rows.csv", "a;b\n1;2\n")
+        defer { scratch.remove() }
+        #expect(problems(of: await scratch.readCollection(["requests"])).first
+                == "requests/_data/rows.csv:1:1: error: invalid column name 'a;b': column names are variable names "
+                + "[help: fields are separated by commas, not ';']")
+    }
+
     @Test func aDuplicateCSVColumnIsAnErrorAtTheColumnNamingIt() async {
         let scratch = project(data: "rows.csv", "a,b,\"a\"\n1,2,3\n")
         defer { scratch.remove() }

@@ -269,6 +269,10 @@ import YAML
         #expect(problems("request: { url: /a }\nauth: { token: a }") == [
             "requests/r.yaml:2:9: error: unknown key 'token' in 'auth' [help: allowed keys: basic, bearer, oauth2]",
         ])
+        #expect(problems("request: { url: /a }\noptions: { retry: { attempts: 3, on: [] } }") == [
+            "requests/r.yaml:2:38: warning: 'on: []' retries nothing: no attempt after the first is ever made "
+                + "[help: list what to retry, such as on: [503, timeout], or remove 'retry']",
+        ])
     }
 
     /// `stopWhen` holds expectations, but its problems name `options.retry.stopWhen`, where they are written; an unknown

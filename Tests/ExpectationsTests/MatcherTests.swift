@@ -137,6 +137,9 @@ import Testing
         let word = M.greaterThan(.string("9")).evaluate(text: "abc")
         #expect(!word.holds && word.message?.hasSuffix("(a string and a number 9 cannot be ordered)") == true, "\(word)")
         #expect(!M.not(.lessThan(.string("9"))).evaluate(text: "abc").holds)
+        // A `when:` note tells so too, for a bound from a template as for a literal one (`09` is not a JSON number).
+        #expect(M.lessThan(.string("10")).typesDiffer(fromText: "09") == "a string and a number 10 cannot be ordered")
+        #expect(M.lessThan(.int(10)).typesDiffer(fromText: "09") == "a string and a number 10 cannot be ordered")
         // `in` with strings and numbers: the text is one of the strings, or its number one of the numbers.
         #expect(M.in([.string("10"), .int(3)]).evaluate(text: "10").holds)
         #expect(M.in([.string("10"), .int(3)]).evaluate(text: "3").holds)
