@@ -27,8 +27,10 @@ public final class HTTPClientTransport: HTTPLoader {
     private let otherClients = Mutex<[ClientSettings: HTTPClient]>([:])
     private let decompressionRatio: Int
     private let connectionsPerHost: Int
-    /// The origins that have answered a request, by client: only a connection to one of them can have been pooled.
-    private let answeredOrigins = Mutex<Set<Origin>>([])
+    /// How many kept connections to each origin (by client) may be idle in the client's pool, as far as the transport
+    /// can tell: an answer that leaves its connection open adds one, a request that starts takes one (the client hands
+    /// it an idle connection whenever there is one).
+    private let idleConnections = Mutex<[Origin: Int]>([:])
 
     /// Creates a transport; compressed bodies may expand at most `decompressionRatio` times.
     public convenience init(decompressionRatio: Int = 100) {
@@ -127,10 +129,11 @@ public final class HTTPClientTransport: HTTPLoader {
     ///
     /// A request whose connection closed (or was reset) before any response byte arrived is sent once more, on a new
     /// connection, when nothing was written (the pooled connection was closed already), or when its method is
-    /// idempotent (RFC 9110, 9.2.2) and its origin has answered this client before: the server most likely closed an
-    /// idle keep-alive connection as it was handed out again. AsyncHTTPClient says nothing public about whether a
-    /// connection was reused, but only a connection to an origin that answered can have been pooled: a server that has
-    /// never answered gets each attempt once. A `POST` or `PATCH` is never sent twice.
+    /// idempotent (RFC 9110, 9.2.2) and it may have been given a kept connection: the server most likely closed an idle
+    /// keep-alive connection as it was handed out again. AsyncHTTPClient says nothing public about whether a connection
+    /// was reused, so the transport counts the kept connections that may be idle (`idleConnections`): a request that
+    /// found none, to a server that never answered or has closed every connection it answered on, is sent once. A
+    /// `POST` or `PATCH` is never sent twice.
     ///
     /// A request that joins a connection attempt another request started (AsyncHTTPClient hands a waiting request the
     /// connection being established) fails with that attempt when it times out, however young the request is: such a
@@ -145,6 +148,11 @@ public final class HTTPClientTransport: HTTPLoader {
                             host: request.host ?? "", port: request.port)
         func attempt() async throws -> CappedBodyCollector.Response {
             let collector = CappedBodyCollector(request: request)
+            let mayReuse = idleConnections.withLock { idle in
+                guard let count = idle[origin], count > 0 else { return false }
+                idle[origin] = count - 1
+                return true
+            }
             let task = client.execute(request: outgoing, delegate: collector,
                                       eventLoop: Self.affineLoop.map { .delegate(on: $0) } ?? .indifferent, deadline: deadline)
             do {
@@ -153,10 +161,11 @@ public final class HTTPClientTransport: HTTPLoader {
                 } onCancel: {
                     task.cancel()
                 }
-                answeredOrigins.withLock { _ = $0.insert(origin) }
+                if response.head.isKeepAlive, request.headers["Connection"]?.lowercased().contains("close") != true {
+                    idleConnections.withLock { $0[origin, default: 0] += 1 }
+                }
                 return response
-            } catch where Self.isConnectionLoss(error) && !collector.receivedHead && request.method.isIdempotent
-                        && answeredOrigins.withLock({ $0.contains(origin) }) {
+            } catch where Self.isConnectionLoss(error) && !collector.receivedHead && request.method.isIdempotent && mayReuse {
                 throw ClosedBeforeAnswer(underlying: error)
             }
         }

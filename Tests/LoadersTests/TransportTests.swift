@@ -80,8 +80,8 @@ import TestSupport
         }
     }
 
-    /// Only a connection to a server that has answered can have been pooled and gone stale: one that has never
-    /// answered gets each request once, however it is sent.
+    /// Only a kept connection, to a server that answered on it, can have gone stale: a request that cannot have been given
+    /// one (the server never answered, or closed every connection it answered on) is sent once.
     @Test(arguments: TestServerScheme.allCases)
     func aRequestToAServerThatHasNeverAnsweredIsNotSentAgain(_ scheme: TestServerScheme) async throws {
         try await withTransport(over: scheme) { server, transport in
@@ -92,10 +92,17 @@ import TestSupport
                 #expect(error.message.contains("closed before the response"))
                 #expect(server.count(of: path) == 1, "\(method)")
             }
-            // Once it has answered, a pooled connection it closed may be why: the request goes once more.
+            // An answer on a connection that then closes leaves nothing to reuse.
+            _ = try await transport.load(request(server.url("/echo"), headers: ["Connection": "close"]))
+            _ = await failure(of: transport, request(server.url("/drop/after-close/5")))
+            #expect(server.count(of: "/drop/after-close/5") == 1)
+            // An answer on a kept connection: a request given it may find it closed, and goes once more, on a new
+            // connection; that one closed too, the next request finds no kept connection and goes once.
             #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
             _ = await failure(of: transport, request(server.url("/drop/after-answer/5")))
             #expect(server.count(of: "/drop/after-answer/5") == 2)
+            _ = await failure(of: transport, request(server.url("/drop/after-answer/5")))
+            #expect(server.count(of: "/drop/after-answer/5") == 3)
         }
     }
 
