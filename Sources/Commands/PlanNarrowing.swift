@@ -52,17 +52,24 @@ struct PlanNarrowing {
                 selection: TagFilter) -> (planner: RunPlanner?, notes: [String], status: ExitStatus) {
         var planner = planner
         var notes: [String] = []
-        if let (report, path) = rerun, report.summary.sentNothing {
-            // Nothing was tested (an invalid collection): every file runs.
-            notes.append("--rerun-failed: \(path) is of a run that sent nothing (exit \(report.summary.exitStatus)): every file runs")
+        // The reported requests; a run's own errors (an invalid collection, a bad --proxy, a signal) name no request.
+        let requests = rerun?.report.summary.outcomes.filter { !$0.method.isEmpty } ?? []
+        if let (report, path) = rerun, report.exitStatus != 0, requests.isEmpty {
+            // Nothing was tested: every file runs.
+            notes.append("--rerun-failed: \(path) is of a run that sent nothing (exit \(report.exitStatus)): every file runs")
         } else if let (report, path) = rerun, let plan {
             let paths = ReportedPaths(files: loaded.files)
-            let failed = report.summary.outcomes.filter { $0.verdict == .failed || $0.verdict == .errored }.map { paths.current($0.file) }
-            // Requests a cancelled run, or --bail, stopped before they ran were not tested either.
-            let notRun = report.summary.outcomes.filter(\.wasStoppedBeforeRunning).map { paths.current($0.file) }
+            let failed = requests.filter { $0.verdict == .failed || $0.verdict == .errored }.map { paths.current($0.file) }
+            // Requests a cancelled run, or --bail, stopped before they ran were not tested either; nor, after a run a
+            // signal stopped at once, the files it never reached.
+            var notRun = requests.filter(\.wasStoppedBeforeRunning).map { paths.current($0.file) }
+            if report.summary.cancellingSignal != nil {
+                let reached = Set(requests.map { paths.current($0.file) })
+                notRun += plan.files.map(\.path).filter { !reached.contains($0) }
+            }
             guard !failed.isEmpty || !notRun.isEmpty else {
                 // A report of another collection is a wrong path, not a green rerun.
-                let reported = Set(report.summary.outcomes.map { paths.current($0.file) })
+                let reported = Set(requests.map { paths.current($0.file) })
                 if !reported.isEmpty, reported.isDisjoint(with: plan.files.map(\.path)) {
                     return (nil, ["--rerun-failed: no file of \(path) is in this collection: is it the report of another one?"],
                             .badCommandLine)

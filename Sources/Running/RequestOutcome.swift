@@ -248,10 +248,6 @@ public struct RunSummary: Sendable {
         }
     }
 
-    /// Whether the run stopped before sending anything (an invalid collection, nothing selected): stopped, not by a
-    /// signal.
-    public var sentNothing: Bool { stopStatus != nil && cancellingSignal == nil }
-
     /// The signal that cancelled the run (`SIGINT`, `SIGTERM`), read from `stopStatus`; nil when none did.
     public var cancellingSignal: String? {
         switch stopStatus {

@@ -148,12 +148,33 @@ import Testing
             #expect(rerun.stdout.contains("--rerun-failed: 13 of 14 files from \(reports.path("bail.json"))"), "\(rerun.stdout)")
             #expect(rerun.stdout.contains("  requests/03-fails-with-token.yaml: failed in the report\n"
                 + "  requests/04-fails.yaml: not run in the report (the run stopped)"), "\(rerun.stdout)")
-            let invalid = try reports.text("bail.json").replacingOccurrences(of: "\"exitStatus\": 4", with: "\"exitStatus\": 2")
+            // An invalid collection's report: exit 2, and an errored case per error, which names no request.
+            let invalid = #"{"version": 1, "summary": {"total": 1, "passed": 0, "failed": 0, "errored": 1, "skipped": 0, "exitStatus": 2}, "#
+                + #""requests": [{"file": "requests/04-fails.yaml", "name": "requests/04-fails.yaml", "method": "", "url": "", "result": "errored"}]}"#
             try Data(invalid.utf8).write(to: URL(fileURLWithPath: reports.path("invalid.json")))
             let everything = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("invalid.json")],
                                                    server: server)
             #expect(everything.stdout.contains("is of a run that sent nothing (exit 2): every file runs"), "\(everything.stdout)")
             #expect(everything.stdout.contains("requests: 1"), "\(everything.stdout)")
+            // A run a second signal stopped at once reports only what it reached: the files it never reached run too.
+            var document = try #require(JSONSerialization.jsonObject(with: Data(reports.text("bail.json").utf8)) as? [String: Any])
+            var summary = try #require(document["summary"] as? [String: Any])
+            summary["exitStatus"] = 143
+            document["summary"] = summary
+            document["requests"] = try #require(document["requests"] as? [[String: Any]]).prefix(2).map { $0 }
+            try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: reports.path("killed.json")))
+            let killed = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("killed.json")],
+                                               server: server)
+            #expect(killed.stdout.contains("--rerun-failed: 13 of 14 files from"), "\(killed.stdout)")
+            #expect(killed.stdout.contains("  requests/14-flow.yaml: not run in the report (the run stopped)"), "\(killed.stdout)")
+            // A run stopped before sending by another error (a bad --proxy, exit 1) tested nothing either.
+            document["requests"] = [[String: Any]]()
+            summary["exitStatus"] = 1
+            document["summary"] = summary
+            try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: reports.path("proxy.json")))
+            let proxy = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("proxy.json")],
+                                              server: server)
+            #expect(proxy.stdout.contains("is of a run that sent nothing (exit 1): every file runs"), "\(proxy.stdout)")
         }
     }
 
