@@ -21,6 +21,8 @@ struct CollectionValidator {
     private var capturedWhenLeftOut: [String: String] = [:]
     /// For each name captured so far, the first request capturing it, named as in `capturedWhenLeftOut`.
     private var capturers: [String: String] = [:]
+    /// The names captured so far by requests the selection runs.
+    private var capturedWhenSelected: Set<String> = []
     /// Undefined variables found so far, with the request using each (named as a capturer), reported by `finish()`
     /// once every capture is known.
     private var undefinedUses: [(name: String, user: String?, diagnostic: Diagnostic)] = []
@@ -53,9 +55,12 @@ struct CollectionValidator {
         guard !file.rowsUnknown else { return }
         // An each: file's row values are resolved in the file's starting scope; its columns are variables of its steps.
         let fileSelected = file.steps.contains { selection.selects($0, of: file) }
-        let rowOnly = (file.rows?.columns ?? []).filter { !defined.contains($0) }
-        // Captures sit above row values: a column an earlier file captures never gives its rows' values.
-        for column in file.rows?.columns ?? [] {
+        let columns = file.rows?.columns ?? []
+        let rowOnly = columns.filter { !defined.contains($0) }
+        // A column only a request the selection leaves out captures is the rows' when this file is selected.
+        let rowOnlyWhenSelected = columns.filter { !definedWhenSelected.contains($0) }
+        // Captures sit above row values: a column a selected earlier request captures never gives its rows' values.
+        for column in columns where capturedWhenSelected.contains(column) {
             guard let capturer = capturers[column], let rows = file.rows else { continue }
             diagnostics.add(.warning("'\(column)' is captured by \(capturer) before this file: the capture wins over every row's '\(column)'",
                                      path: file.path, at: rows.mark, suggestion: "rename the column or the capture"))
@@ -66,8 +71,8 @@ struct CollectionValidator {
             for value in row { value.forEachTemplate { check($0, in: rowsPath, selected: fileSelected) } }
         }
         defined.formUnion(rowOnly)
-        definedWhenSelected.formUnion(rowOnly)
-        redefined.formUnion(file.rows?.columns ?? [])
+        definedWhenSelected.formUnion(rowOnlyWhenSelected)
+        redefined.formUnion(columns)
         let (fileOuter, fileOuterWhenSelected) = (defined, definedWhenSelected)
         if let template = file.rowsTemplate {
             check(template, in: file.path, selected: fileSelected)
@@ -78,9 +83,8 @@ struct CollectionValidator {
         for condition in file.conditions { check(condition, in: file.path, selected: fileSelected) }
         var captured: Set<String> = []
         defer {
-            let gone = Set(rowOnly).subtracting(captured)
-            defined.subtract(gone)
-            definedWhenSelected.subtract(gone)
+            defined.subtract(Set(rowOnly).subtracting(captured))
+            definedWhenSelected.subtract(Set(rowOnlyWhenSelected).subtracting(captured))
             if file.rowsTemplate != nil {
                 // The elements' variables belong to this file's steps; what its steps captured stays.
                 (defined, definedWhenSelected) = (fileOuter.union(captured), fileOuterWhenSelected.union(captured))
@@ -136,6 +140,7 @@ struct CollectionValidator {
             for name in captured where capturers[name] == nil { capturers[name] = capturer }
             if selected {
                 definedWhenSelected.formUnion(captured)
+                capturedWhenSelected.formUnion(captured)
             } else {
                 for name in captured where capturedWhenLeftOut[name] == nil { capturedWhenLeftOut[name] = capturer }
             }
