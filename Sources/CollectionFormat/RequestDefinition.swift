@@ -163,7 +163,11 @@ public struct RequestDefinition: Sendable {
         fields.inputs = use.inputs + fields.inputs
         fields.useSites.insert(site, at: 0)
         fields.isCleanup = fields.isCleanup || use.isCleanup
-        fields.conditions = use.conditions + fields.conditions
+        fields.conditions = use.conditions.map { condition in
+            var condition = condition
+            condition.path = condition.path ?? site.path
+            return condition
+        } + fields.conditions
         return RequestDefinition(fields)
     }
 
@@ -231,6 +235,8 @@ public struct Condition: Sendable {
     public var matcher: Matcher<TemplateValue>
     /// Where the matcher is written.
     public var mark: Mark
+    /// The file it is written in when a `use:` step gave it to a step of another file; nil in the step's own file.
+    public var path: String?
 
     public init(subject: Template, matcher: Matcher<TemplateValue>, mark: Mark) {
         self.subject = subject

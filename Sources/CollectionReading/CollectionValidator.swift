@@ -107,7 +107,7 @@ struct CollectionValidator {
                 definedWhenSelected.insert(input.name)
                 redefined.insert(input.name)
             }
-            for condition in step.conditions { check(condition, in: path, selected: selected) }
+            for condition in step.conditions { check(condition, in: condition.path ?? path, selected: selected) }
             // A variable the step's `when:` requires to exist is defined where the step runs.
             for name in Self.requiredNames(step.conditions) + Self.requiredNames(file.conditions) {
                 defined.insert(name)
@@ -155,7 +155,7 @@ struct CollectionValidator {
     /// asks whether it exists): a warning says so.
     private mutating func check(_ condition: Condition, in path: String, selected: Bool) {
         condition.matcher.forEachOperandTemplate { check($0, in: path, selected: selected) }
-        let asksForPresence = if case .exists = condition.matcher { true } else { false }
+        let asksForPresence = Self.asksForPresence(condition.matcher)
         for (expression, mark) in condition.subject.expressions {
             guard case .variable(let variable) = expression else { continue }
             if !defined.contains(variable.name), !fieldsUnknown, !asksForPresence,
@@ -165,6 +165,16 @@ struct CollectionValidator {
             } else if selected, !definedWhenSelected.contains(variable.name), let capturer = capturedWhenLeftOut[variable.name] {
                 diagnostics.add(Self.capturedOnlyWhenLeftOut(variable.name, by: capturer, selection: selection, at: mark, in: path))
             }
+        }
+    }
+
+    /// Whether `matcher` asks whether its value exists (`exists`, also inside `not` or beside other operators).
+    private static func asksForPresence(_ matcher: Matcher<TemplateValue>) -> Bool {
+        switch matcher {
+        case .exists: true
+        case .all(let matchers): matchers.contains(where: asksForPresence)
+        case .not(let inner): asksForPresence(inner)
+        default: false
         }
     }
 

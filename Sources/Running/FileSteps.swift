@@ -204,7 +204,7 @@ extension CollectionRun {
             do {
                 matcher = try condition.matcher.map { (value) throws(TemplateError) -> JSONValue in try scope.resolve(value) }
             } catch {
-                throw RunFailure(error, in: path)
+                throw RunFailure(error, in: condition.path ?? path)
             }
             // A string is read as a header is: a number for the operators comparing with one (a `--var` and a data
             // row are text: `--var n=2` is greater than 1).

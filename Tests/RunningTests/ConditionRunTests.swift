@@ -123,6 +123,8 @@ import TestSupport
             "environments/test.yaml": environment(),
             "requests/a.yaml": "when: { \"{{ regoin }}\": eu }\nrequest: { url: /a }\n",
             "requests/b.yaml": "when: { \"{{ optional_flag }}\": { exists: true } }\nrequest: { url: /b }\n",
+            "requests/c.yaml": "when: { \"{{ regio }}\": { not: { exists: true } } }\nrequest: { url: /c }\n",
+            "requests/d.yaml": "when: { \"{{ regio }}\": { exists: true, equals: eu } }\nrequest: { url: /d }\n",
         ])
         defer { collection.remove() }
         let loaded = await collection.load(variables: [("region", "eu")])
@@ -176,12 +178,15 @@ import TestSupport
             "requests/2-check.yaml": "tags: [smoke]\nwhen: { \"{{ ready }}\": 5 }\nrequest: { url: /check }\n",
             "requests/3-step.yaml": "steps:\n  - tags: [smoke]\n    when: { \"{{ ready }}\": { exists: true } }\n    request: { url: /step }\n",
             "requests/4-unknown.yaml": "tags: [smoke]\nwhen: { \"{{ nowhere }}\": 1 }\nrequest: { url: /other }\n",
+            // A `when:` beside `use:` is located where it is written, not in the used file.
+            "requests/_f/x.yaml": "tags: [smoke]\nrequest: { url: /x }\n",
+            "requests/5-use.yaml": "steps:\n  - use: _f/x.yaml\n    when: { \"{{ ready }}\": 5 }\n",
         ])
         defer { collection.remove() }
         let loaded = await collection.load(selection: TagFilter(tags: ["smoke"]))
         let message = "'ready' is captured only by requests/1-setup.yaml, which --tag smoke leaves out"
         #expect(loaded.diagnostics.map { "\($0.path ?? ""):\($0.mark.map { "\($0.line):\($0.column)" } ?? "") \($0.message)" } == [
-            "requests/2-check.yaml:2:10 \(message)", "requests/3-step.yaml:3:14 \(message)",
+            "requests/2-check.yaml:2:10 \(message)", "requests/3-step.yaml:3:14 \(message)", "requests/5-use.yaml:3:14 \(message)",
         ])
         // Selected with its capturer, or undefined everywhere (absent, as documented), it is no error.
         #expect(await collection.load(selection: TagFilter(tags: ["smoke", "setup"])).diagnostics.isEmpty)
