@@ -162,7 +162,7 @@ extension NodeDecoder {
             retry.on = Located(scalarOrSequence(value).compactMap { retryCondition($0) }, at: value.mark)
             if case .sequence(let items) = value.content, items.isEmpty {
                 warning("'on: []' retries nothing: no attempt after the first is ever made", at: value.mark,
-                        suggestion: "list what to retry, such as on: [503, timeout], or remove 'retry'")
+                        suggestion: "list what to retry, such as on: [503, timeout], or write attempts: 1 to send once")
             }
             if retry.polls, retry.attempts == nil {
                 error("polling ('expectations' in 'options.retry.on') needs 'attempts'", at: value.mark,

@@ -51,7 +51,8 @@ extension NodeDecoder {
             let definition = requestDefinition(pairs, at: root.mark, defaultName: defaultName, context: nil,
                                                location: location,
                                                explanations: ["finally": "cleanup steps belong to a flow: put the request under 'steps:' and the cleanup under 'finally:'",
-                                                              "steps": "a flow: its requests go under 'steps:'"],
+                                                              "steps": "a flow: its requests go under 'steps:'",
+                                                              "use": "'use' is a step of a flow: write it under 'steps:'"],
                                                allowed: FormatKeys.singleRequestFile.names, suggesting: ["steps", "finally"])
             file.name = definition.name
             file.tags = definition.tags
@@ -93,7 +94,8 @@ extension NodeDecoder {
                                          context: nil, location: location,
                                          explanations: ["steps": "flows cannot nest: 'steps' is only allowed at the top level",
                                                         "finally": "'finally' belongs at the top level of the flow, beside 'steps'",
-                                                        "use": "a step that takes the steps of another file"],
+                                                        "use": "a step that takes the steps of another file",
+                                                        "with": "'with' gives a 'use:' step's file its variables, beside 'use'"],
                                          allowed: FormatKeys.requestDefinition.names, suggesting: ["use"])
             if let each = stepPairs.first(where: { Self.keyText($0.key) == "each" })?.value {
                 step = step.looping(over: loopTemplate(each, for: "each"))
@@ -189,7 +191,7 @@ extension NodeDecoder {
     /// `- use: FILE` with optional `with:` variables: the steps of another file, inlined when the collection is read.
     mutating func stepUse(_ pairs: Node.Pairs, at mark: Mark, position: Int, location: FileLocation) -> StepUse? {
         let fields = fields(pairs, allowed: FormatKeys.useStep.names, in: "use",
-                            explanations: Dictionary(uniqueKeysWithValues: Self.definitionKeys.map {
+                            explanations: Dictionary(uniqueKeysWithValues: Self.definitionKeys.filter { !FormatKeys.useStep.names.contains($0) }.map {
                                 ($0, "a 'use' step takes the steps of another file; put '\($0)' in that file")
                             }))
         guard let node = fields["use"], let written = string(node, for: "use") else { return nil }

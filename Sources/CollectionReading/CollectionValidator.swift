@@ -53,6 +53,8 @@ struct CollectionValidator {
     mutating func validate(_ file: RequestFile) {
         // Without its rows (reported where each: names them), the file's variables cannot be known.
         guard !file.rowsUnknown else { return }
+        // A single request's file-level templates (its name, rows, `when:`) belong to that request.
+        currentRequest = file.isFlow ? nil : file.path
         // An each: file's row values are resolved in the file's starting scope; its columns are variables of its steps.
         let fileSelected = file.steps.contains { selection.selects($0, of: file) }
         let columns = file.rows?.columns ?? []

@@ -63,6 +63,13 @@ import CollectionReading
                 == "requests/r.yaml:1:1: error: unknown key 'step' [help: did you mean 'steps'? (a flow: its requests go under 'steps:')]")
         #expect(problems("steps:\n  - uses: other.yaml\n").first
                 == "requests/r.yaml:2:5: error: unknown key 'uses' [help: did you mean 'use'? (a step that takes the steps of another file)]")
+        #expect(problems("steps:\n  - uses: other.yaml\n    with: { a: 1 }\n").last
+                == "requests/r.yaml:3:5: error: unknown key 'with' [help: 'with' gives a 'use:' step's file its variables, beside 'use']")
+        #expect(problems("use: other.yaml\n").first
+                == "requests/r.yaml:1:1: error: unknown key 'use' [help: 'use' is a step of a flow: write it under 'steps:']")
+        // `when` is allowed beside `use`: a misspelling of it is only that.
+        #expect(problems("steps:\n  - use: other.yaml\n    When: { \"{{ a }}\": 1 }\n").first
+                == "requests/r.yaml:3:5: error: unknown key 'When' in 'use' [help: did you mean 'when'?]")
         #expect(problems("steps:\n  - request: { url: /a }\nfinally: []\n") == [
             "requests/r.yaml:3:10: error: 'finally' is empty: give at least one cleanup step, or remove it",
         ])

@@ -271,7 +271,7 @@ import YAML
         ])
         #expect(problems("request: { url: /a }\noptions: { retry: { attempts: 3, on: [] } }") == [
             "requests/r.yaml:2:38: warning: 'on: []' retries nothing: no attempt after the first is ever made "
-                + "[help: list what to retry, such as on: [503, timeout], or remove 'retry']",
+                + "[help: list what to retry, such as on: [503, timeout], or write attempts: 1 to send once]",
         ])
     }
 
