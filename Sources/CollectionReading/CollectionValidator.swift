@@ -78,7 +78,7 @@ struct CollectionValidator {
         let (fileOuter, fileOuterWhenSelected) = (defined, definedWhenSelected)
         if let template = file.rowsTemplate {
             check(template, in: file.path, selected: fileSelected)
-            fieldsUnknown = !defineElementVariables(of: template, in: file.path)
+            fieldsUnknown = !defineElementVariables(of: template, in: file.path, capturesWin: true)
         }
         if let name = file.nameTemplate { check(name, in: file.path, selected: fileSelected) }
         // A `when:` key whose variable is undefined is absent, not an error; its operands must resolve.
@@ -216,7 +216,10 @@ struct CollectionValidator {
     /// list's first mapping when the list is known before sending (an environment variable that no capture, row or
     /// `with:` changes; a value known not to be a list is an error); returns whether those fields are known. An empty
     /// list, or a value that is not a list, has none to know (it is one SKIP, or the error, in this environment at least).
-    private mutating func defineElementVariables(of template: Template, in path: String) -> Bool {
+    ///
+    /// With `capturesWin` (a file's `each:`, whose variables sit below captures), an element variable a selected earlier
+    /// request captures gets a warning: the capture gives its value in every run.
+    private mutating func defineElementVariables(of template: Template, in path: String, capturesWin: Bool = false) -> Bool {
         let names: [String]
         var known = false
         if case .variable(let variable)? = template.singleExpression?.expression, !redefined.contains(variable.name),
@@ -237,6 +240,10 @@ struct CollectionValidator {
         for name in names + ["item", "index"] {
             defined.insert(name)
             definedWhenSelected.insert(name)
+            guard capturesWin, capturedWhenSelected.contains(name), let capturer = capturers[name] else { continue }
+            diagnostics.add(.warning("'\(name)' is captured by \(capturer) before this file: the capture wins over every element's '\(name)'",
+                                     path: path, at: template.mark,
+                                     suggestion: "rename the capture, or loop in a step, where the elements' variables win"))
         }
         return known
     }
