@@ -118,13 +118,10 @@ public enum CollectionReader {
             if validates { validator.validate(file) }
             files.append(file)
         }
-        if validates {
-            validator.finish()
-            validator.checkEnvironmentOpenAPI()
-        }
+        let checked = validates ? validator.finish() : []
         diagnostics.add(contentsOf: discoveryProblems)
         diagnostics.add(contentsOf: fragments.diagnostics)
-        diagnostics.add(contentsOf: validator.diagnostics.diagnostics)
+        diagnostics.add(contentsOf: checked)
 
         let scope = (environment ?? .empty).scope(commandLine: request.variables, processEnvironment: request.processEnvironment,
                                                   builtins: BuiltinValues(now: { Date() }, random: random))

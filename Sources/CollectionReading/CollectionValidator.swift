@@ -11,7 +11,8 @@ struct CollectionValidator {
     var forSending = false
     /// The requests `--tag` and `--exclude-tag` select.
     var selection = TagFilter()
-    private(set) var diagnostics = DiagnosticBag()
+    /// What the checks found so far; `finish()` hands it on, completed.
+    private var diagnostics = DiagnosticBag()
     /// The names defined so far in run order.
     private var defined: Set<String>
     /// The names defined so far by the environment, `--var`s and the captures of selected requests.
@@ -187,8 +188,9 @@ struct CollectionValidator {
                suggestion: "select \(capturer) too, or pass --var \(name)=VALUE")
     }
 
-    /// Reports the undefined variables, once every file is checked: one that a later request captures says so.
-    mutating func finish() {
+    /// Every problem found, once every file is checked: the undefined variables (one that a later request captures
+    /// says so) and the environment's `expect.openapi` among them.
+    mutating func finish() -> [Diagnostic] {
         for (name, user, diagnostic) in undefinedUses {
             var diagnostic = diagnostic
             if let capturer = capturers[name] {
@@ -199,6 +201,8 @@ struct CollectionValidator {
             diagnostics.add(diagnostic)
         }
         undefinedUses = []
+        checkEnvironmentOpenAPI()
+        return diagnostics.diagnostics
     }
 
     /// The variables that conditions written `"{{ NAME }}": { exists: true }` require.
@@ -331,7 +335,7 @@ struct CollectionValidator {
     private(set) var openAPIContracts: [String: Result<OpenAPIContract, OpenAPIProblems>] = [:]
 
     /// The environment's `expect.openapi` must name an OpenAPI document that can be used, as a request's must.
-    mutating func checkEnvironmentOpenAPI() {
+    private mutating func checkEnvironmentOpenAPI() {
         guard let openapi = environment?.openapi else { return }
         guard check(openapi.value, in: openapi.path, besides: "environment file") else { return }
         checkOpenAPI(openapi.value, in: openapi.path)

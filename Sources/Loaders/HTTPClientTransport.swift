@@ -202,7 +202,6 @@ public final class HTTPClientTransport: HTTPLoader {
         }
     }
 
-    /// A connection closed before any byte of the answer to an idempotent request arrived.
     /// A server as one client reaches it.
     private struct Origin: Hashable {
         let client: ObjectIdentifier
@@ -210,6 +209,7 @@ public final class HTTPClientTransport: HTTPLoader {
         let port: Int?
     }
 
+    /// A connection closed before any byte of the answer to an idempotent request arrived.
     private struct ClosedBeforeAnswer: Error {
         let underlying: any Error
     }

@@ -208,12 +208,11 @@ extension CollectionRun {
             }
             // A string is read as a header is: a number for the operators comparing with one (a `--var` and a data
             // row are text: `--var n=2` is greater than 1).
-            let (holds, differ) = if case .string(let text)? = actual {
-                (matcher.evaluate(text: text).holds, matcher.typesDiffer(fromText: text))
-            } else {
-                (matcher.evaluate(actual).holds, matcher.typesDiffer(from: actual))
-            }
+            let text = if case .string(let text)? = actual { text } else { String?.none }
+            let holds = if let text { matcher.evaluate(text: text).holds } else { matcher.evaluate(actual).holds }
             guard !holds else { continue }
+            // Why the types differ, worked out only for a condition that does not hold.
+            let differ = if let text { matcher.typesDiffer(fromText: text) } else { matcher.typesDiffer(from: actual) }
             let note = differ.map { " (\($0))" } ?? ""
             return "when \"\(condition.subject.source)\" \(matcher.clause): was \(actual.map { $0.compactDescription() } ?? "absent")\(note)"
         }

@@ -26,10 +26,10 @@ extension RunPlanner {
         var reasons: [Int: String] = [:]
         var pending: [Int] = []
         let reported = notRun.map { ($0, "not run in the report (the run stopped)") } + failed.map { ($0, "failed in the report") }
+        var missing: Set<String> = []
         for (path, reason) in reported {
             guard let index = position[path] else {
-                let missing = "\(path): \(reason)"
-                if !selection.missing.contains(where: { $0.hasPrefix(path + ": ") }) { selection.missing.append(missing) }
+                if missing.insert(path).inserted { selection.missing.append("\(path): \(reason)") }
                 continue
             }
             if reasons[index] == nil { pending.append(index) }
