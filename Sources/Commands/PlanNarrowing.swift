@@ -55,8 +55,8 @@ struct PlanNarrowing {
         // The reported requests; a run's own errors (an invalid collection, a bad --proxy, a signal) name no request.
         let requests = rerun?.report.summary.outcomes.filter { !$0.method.isEmpty } ?? []
         if let (report, path) = rerun, report.exitStatus != 0, requests.isEmpty {
-            // Nothing was tested: every file runs.
-            notes.append("--rerun-failed: \(path) is of a run that sent nothing (exit \(report.exitStatus)): every file runs")
+            // No request is reported (the run stopped before sending, or was ended at once): every file runs.
+            notes.append("--rerun-failed: \(path) reports no request (exit \(report.exitStatus)): every file runs")
         } else if let (report, path) = rerun, let plan {
             let paths = ReportedPaths(files: loaded.files)
             let failed = requests.filter { $0.verdict == .failed || $0.verdict == .errored }.map { paths.current($0.file) }

@@ -127,13 +127,13 @@ public final class HTTPClientTransport: HTTPLoader {
     }
     /// Executes `outgoing` under the request's deadline (which covers the body too). Task cancellation cancels it.
     ///
-    /// A request whose connection closed (or was reset) before any response byte arrived is sent once more, on a new
-    /// connection, when nothing was written (the pooled connection was closed already), or when its method is
-    /// idempotent (RFC 9110, 9.2.2) and it may have been given a kept connection: the server most likely closed an idle
-    /// keep-alive connection as it was handed out again. AsyncHTTPClient says nothing public about whether a connection
-    /// was reused, so the transport counts the kept connections that may be idle (`idleConnections`): a request that
-    /// found none, to a server that never answered or has closed every connection it answered on, is sent once. A
-    /// `POST` or `PATCH` is never sent twice.
+    /// A request whose connection closed (or was reset) before any response byte arrived is sent again, when nothing was
+    /// written (the pooled connection was closed already), or when its method is idempotent (RFC 9110, 9.2.2) and it
+    /// may have been given a kept connection: the server most likely closed an idle keep-alive connection as it was
+    /// handed out again. It goes again while it may have been given a kept connection, so at last on a new one.
+    /// AsyncHTTPClient says nothing public about whether a connection was reused, so the transport counts the kept
+    /// connections that may be idle (`idleConnections`): a request that found none, to a server that never answered or
+    /// has closed every connection it answered on, is sent once. A `POST` or `PATCH` is never sent twice.
     ///
     /// A request that joins a connection attempt another request started (AsyncHTTPClient hands a waiting request the
     /// connection being established) fails with that attempt when it times out, however young the request is: such a
@@ -169,13 +169,22 @@ public final class HTTPClientTransport: HTTPLoader {
                 throw ClosedBeforeAnswer(underlying: error)
             }
         }
+        /// Sends again while the connection given may have been a kept one gone stale: when a server closed one kept
+        /// connection, the others it kept are likely closed too. Each such try takes one of the kept connections counted,
+        /// so this ends on a new connection, or after as many tries as the client keeps connections.
+        func againAfterStale() async throws -> CappedBodyCollector.Response {
+            for _ in 0..<connectionsPerHost {
+                do { return try await attempt() } catch is ClosedBeforeAnswer where !Task.isCancelled { continue }
+            }
+            return try await attempt()
+        }
         do {
             do {
                 return try await attempt()
             } catch ChannelError.ioOnClosedChannel {
-                return try await attempt()
+                return try await againAfterStale()
             } catch is ClosedBeforeAnswer where !Task.isCancelled {
-                return try await attempt()
+                return try await againAfterStale()
             } catch where Self.isConnectionAttemptTimeout(error) && !Task.isCancelled
                         && start.duration(to: .now) < (request.options.timeout ?? .seconds(10)) / 2 {
                 return try await attempt()

@@ -59,7 +59,15 @@ public struct JSONReportDocument: Sendable {
                 return PlanRecord.File(path: path, hash: hash)
             })
         }
-        let exitStatus = if case .int(let status)? = counts["exitStatus"] { Int32(clamping: status) } else { summary.exitStatus }
+        let exitStatus: Int32
+        switch counts["exitStatus"] {
+        case .int(let status)?: exitStatus = Int32(clamping: status)
+        case nil: exitStatus = summary.exitStatus
+        case let other?:
+            // Whether the run stopped, and so what it did not test, is read from it: not a value to guess.
+            throw Problem(description: "\(name) is not a runner JSON report (--report-json): its summary's exitStatus is "
+                          + "\(other.kindName), not an integer")
+        }
         if exitStatus == 130 || exitStatus == 143 || exitStatus == 2 { summary.stopStatus = exitStatus }
         return JSONReportDocument(summary: summary, exitStatus: exitStatus)
     }

@@ -80,6 +80,21 @@ import TestSupport
         }
     }
 
+    /// When a server closed its kept connections, a request given one after another goes again each time, and at last
+    /// on a new connection: three kept connections, the first two of them closed as they are reused.
+    @Test(arguments: TestServerScheme.allCases)
+    func aRequestGivenOneStaleKeptConnectionAfterAnotherGoesUntilANewOne(_ scheme: TestServerScheme) async throws {
+        try await withTransport(over: scheme) { server, transport in
+            try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+                for _ in 0..<3 { group.addTask { try await transport.load(request(server.url("/wait/100"))).status } }
+                for try await status in group { #expect(status == .ok) }
+            }
+            #expect(server.connectionsAccepted == 3)
+            #expect(try await transport.load(request(server.url("/drop/stale/2"))).status == .ok)
+            #expect(server.count(of: "/drop/stale/2") == 3)
+        }
+    }
+
     /// Only a kept connection, to a server that answered on it, can have gone stale: a request that cannot have been given
     /// one (the server never answered, or closed every connection it answered on) is sent once.
     @Test(arguments: TestServerScheme.allCases)

@@ -521,12 +521,14 @@ import TestSupport
     @Test(arguments: [
         (#"{"version": 1}"#, "'summary' and 'requests'"),
         (#"{"version": "1", "summary": {}, "requests": []}"#, "'version'"),
+        (#"{"version": 1, "summary": {"exitStatus": "x"}, "requests": []}"#, "its summary's exitStatus is a string, not an integer"),
         ("[]", "'version', 'summary' and 'requests'"),
     ])
     func jsonThatIsNotAReportSaysWhatItLacks(text: String, lacks: String) {
         #expect(throws: JSONReportDocument.Problem.self) { try JSONReportDocument.read(text, name: "r.json") }
         do { _ = try JSONReportDocument.read(text, name: "r.json") } catch {
-            #expect(error.description == "r.json is not a runner JSON report (--report-json): it has no \(lacks)")
+            #expect(error.description == "r.json is not a runner JSON report (--report-json): "
+                    + (lacks.hasPrefix("its ") ? lacks : "it has no \(lacks)"))
         }
     }
 
