@@ -19,12 +19,34 @@ struct RegularExpression: @unchecked Sendable {
     /// same syntax and says what it expected where (`expected ']'`), so its message is the reason when it refuses the
     /// pattern too.
     private static func reason(_ pattern: String) -> String {
+        // Swift's parser recurses once per open bracket or group: a deep nest would overflow the stack.
+        guard nestingDepth(of: pattern) <= maximumNesting else {
+            return "it nests brackets or groups more than \(maximumNesting) deep"
+        }
         do {
             _ = try Regex(pattern)
             return "this syntax is not supported by ICU regular expressions"
         } catch {
             return "\(error)"
         }
+    }
+
+    /// How deep Swift's regex parser is asked to nest `[` and `(`.
+    private static let maximumNesting = 64
+
+    /// The deepest nesting of unescaped `[` and `(` in `pattern`.
+    private static func nestingDepth(of pattern: String) -> Int {
+        var (depth, deepest, escaped) = (0, 0, false)
+        for byte in pattern.utf8 {
+            if escaped { escaped = false; continue }
+            switch byte {
+            case UInt8(ascii: "\\"): escaped = true
+            case UInt8(ascii: "["), UInt8(ascii: "("): depth += 1; deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: ")"): depth = max(depth - 1, 0)
+            default: break
+            }
+        }
+        return deepest
     }
 
     /// Whether the pattern matches somewhere in `text`.
