@@ -10,37 +10,75 @@ public enum JSONValue: Sendable {
 }
 
 /// A JSON object that keeps its members in insertion order; equality ignores order.
+///
+/// Members are kept as a list, found by a linear search while there are few of them (most objects), through an index
+/// of positions by key once there are more than `indexedAbove`.
 public struct JSONObject: Sendable {
-    public private(set) var keys: [String] = []
-    private var storage: [String: JSONValue] = [:]
+    /// The members in order.
+    public private(set) var members: [(key: String, value: JSONValue)] = []
+    /// The position of each member by key; kept only once there are more than `indexedAbove` members.
+    private var positions: [String: Int]?
+    private static let indexedAbove = 12
 
     public init() {}
 
+    /// An object of `members` in order; a key given again keeps its first place and its last value.
     public init(_ members: [(String, JSONValue)]) {
+        self.members.reserveCapacity(members.count)
         for (key, value) in members { self[key] = value }
     }
 
-    public var count: Int { keys.count }
-    public var isEmpty: Bool { keys.isEmpty }
-
-    /// The members in order.
-    public var members: [(key: String, value: JSONValue)] { keys.map { ($0, storage[$0]!) } }
+    public var count: Int { members.count }
+    public var isEmpty: Bool { members.isEmpty }
+    /// The keys in order.
+    public var keys: [String] { members.map(\.key) }
 
     public subscript(key: String) -> JSONValue? {
-        get { storage[key] }
+        get { position(of: key).map { members[$0].value } }
         set {
             if let newValue {
-                if storage.updateValue(newValue, forKey: key) == nil { keys.append(key) }
-            } else if storage.removeValue(forKey: key) != nil {
-                keys.removeAll { $0 == key }
+                if let position = position(of: key) {
+                    members[position].value = newValue
+                } else {
+                    members.append((key, newValue))
+                    if positions != nil {
+                        positions![key] = members.count - 1
+                    } else if members.count > Self.indexedAbove {
+                        positions = Dictionary(uniqueKeysWithValues: members.indices.map { (members[$0].key, $0) })
+                    }
+                }
+            } else if let position = position(of: key) {
+                members.remove(at: position)
+                if positions != nil {
+                    positions = Dictionary(uniqueKeysWithValues: members.indices.map { (members[$0].key, $0) })
+                }
             }
         }
+    }
+
+    private func position(of key: String) -> Int? {
+        if let positions { return positions[key] }
+        return members.firstIndex { $0.key == key }
     }
 }
 
 extension JSONObject: Hashable {
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.storage == rhs.storage }
-    public func hash(into hasher: inout Hasher) { hasher.combine(storage) }
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.count == rhs.count && lhs.members.allSatisfy { rhs[$0.key] == $0.value }
+    }
+
+    /// Combines the members' hashes so that their order does not matter, as equality ignores it.
+    public func hash(into hasher: inout Hasher) {
+        var combined = 0
+        for member in members {
+            var memberHasher = Hasher()
+            memberHasher.combine(member.key)
+            memberHasher.combine(member.value)
+            combined ^= memberHasher.finalize()
+        }
+        hasher.combine(count)
+        hasher.combine(combined)
+    }
 }
 
 extension JSONValue: Hashable {

@@ -41,24 +41,22 @@ public enum HTMLReport {
 /// A request as the page's template reads it: its texts redacted once, found by a switch rather than in a dictionary
 /// of `Any` built for it.
 private struct PageRequest: MustacheParent {
-    let classes, verdict, name, method, url, facts, file: PageText
+    let classes, verdict, name, target, facts, file: PageText
     let flaky, open: Bool
-    /// Absent parts are false, not missing: Mustache would look a missing key up in the page's context.
-    let skipReason, problems, exchange: Any
+    /// Its skip reason, problems and exchange (`PageDetail`); false when it has none (most requests), so that the page
+    /// looks up one key for them, not three.
+    let detail: Any
 
     init(_ outcome: RequestOutcome, sources: SourceCache, redactor: Redactor) {
         classes = PageText(outcome.verdict.jsonName + (outcome.flaky ? " flaky" : ""))
         verdict = PageText(outcome.verdict.rawValue)
         name = PageText(redactor.redact(outcome.displayName))
-        method = PageText(redactor.redact(outcome.method))
-        url = PageText(redactor.redact(outcome.url))
+        target = PageText(redactor.redact(outcome.method) + " " + redactor.redact(outcome.url))
         facts = PageText(Self.facts(of: outcome))
         file = PageText(redactor.redact(outcome.file))
         flaky = outcome.flaky
         open = outcome.verdict == .failed || outcome.verdict == .errored
-        skipReason = outcome.skipReason.map { PageText(redactor.redact($0)) } ?? false
-        problems = OutcomeText.problems(of: outcome, sources: sources, redactor: redactor, color: false).map(PageText.init) ?? false
-        exchange = outcome.exchange.map { PageText(ExchangeText.render($0, redactor: redactor)) } ?? false
+        detail = PageDetail(outcome, sources: sources, redactor: redactor) ?? false
     }
 
     func child(named key: String) -> Any? {
@@ -66,15 +64,12 @@ private struct PageRequest: MustacheParent {
         case "classes": classes
         case "verdict": verdict
         case "name": name
-        case "method": method
-        case "url": url
+        case "target": target
         case "facts": facts
         case "file": file
         case "flaky": flaky
         case "open": open
-        case "skipReason": skipReason
-        case "problems": problems
-        case "exchange": exchange
+        case "detail": detail
         default: nil
         }
     }
@@ -86,6 +81,30 @@ private struct PageRequest: MustacheParent {
         if let duration = outcome.duration { facts.append(OutcomeText.duration(duration)) }
         if outcome.attempts > 1 { facts.append("\(outcome.attempts) attempts") }
         return facts.joined(separator: " · ")
+    }
+}
+
+/// Why a request was skipped, its located problems and its exchange, as far as it has them.
+private struct PageDetail: MustacheParent {
+    /// Absent parts are false, not missing: Mustache would look a missing key up in the request and the page.
+    let skipReason, problems, exchange: Any
+
+    /// Nil when the request has none of them.
+    init?(_ outcome: RequestOutcome, sources: SourceCache, redactor: Redactor) {
+        let problems = OutcomeText.problems(of: outcome, sources: sources, redactor: redactor, color: false)
+        guard outcome.skipReason != nil || problems != nil || outcome.exchange != nil else { return nil }
+        skipReason = outcome.skipReason.map { PageText(redactor.redact($0)) } ?? false
+        self.problems = problems.map(PageText.init) ?? false
+        exchange = outcome.exchange.map { PageText(ExchangeText.render($0, redactor: redactor)) } ?? false
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "skipReason": skipReason
+        case "problems": problems
+        case "exchange": exchange
+        default: nil
+        }
     }
 }
 

@@ -96,11 +96,11 @@ enum HTMLTemplate {
         <div class="filter"><label for="show-all">All ({{total}})</label><label for="show-failed">Failed ({{failedOrErrored}})</label><label for="show-flaky">Flaky ({{flaky}})</label><label for="show-skipped">Skipped ({{skipped}})</label></div>
         <ol>
         {{#requests}}
-        <li class="{{classes}}"><details{{#open}} open{{/open}}><summary><span class="verdict">{{verdict}}</span><span class="name">{{name}}</span><span class="target">{{method}} {{url}}</span><span class="facts">{{facts}}</span>{{#flaky}}<span class="tag">flaky</span>{{/flaky}}</summary>
-        {{#skipReason}}<p>skipped: {{skipReason}}</p>{{/skipReason}}
+        <li class="{{classes}}"><details{{#open}} open{{/open}}><summary><span class="verdict">{{verdict}}</span><span class="name">{{name}}</span><span class="target">{{target}}</span><span class="facts">{{facts}}</span>{{#flaky}}<span class="tag">flaky</span>{{/flaky}}</summary>
         <p class="facts">{{file}}</p>
-        {{#problems}}<h3>Problems</h3><pre>{{problems}}</pre>{{/problems}}
-        {{#exchange}}<h3>Exchange</h3><pre>{{exchange}}</pre>{{/exchange}}
+        {{#detail}}{{#skipReason}}<p>skipped: {{.}}</p>{{/skipReason}}
+        {{#problems}}<h3>Problems</h3><pre>{{.}}</pre>{{/problems}}
+        {{#exchange}}<h3>Exchange</h3><pre>{{.}}</pre>{{/exchange}}{{/detail}}
         </details></li>
         {{/requests}}
         </ol>
