@@ -52,8 +52,9 @@ extension NodeDecoder {
                                                location: location,
                                                explanations: ["finally": "cleanup steps belong to a flow: put the request under 'steps:' and the cleanup under 'finally:'",
                                                               "steps": "a flow: its requests go under 'steps:'",
-                                                              "use": "'use' is a step of a flow: write it under 'steps:'"],
-                                               allowed: FormatKeys.singleRequestFile.names, suggesting: ["steps", "finally"])
+                                                              "use": "'use' is a step of a flow: write it under 'steps:'",
+                                                              "with": "'with' goes beside 'use' in a step of a flow: write both under 'steps:'"],
+                                               allowed: FormatKeys.singleRequestFile.names, suggesting: ["steps", "finally", "use"])
             file.name = definition.name
             file.tags = definition.tags
             file.skip = definition.skip
@@ -216,7 +217,13 @@ extension NodeDecoder {
         if let node = fields["request"] {
             request = requestSpec(node, location: location)
         } else {
-            missing("request", in: context(), at: mark)
+            // A key that stands for another shape (`use`, `steps`, or one misspelt) says what to write instead.
+            let meansAnotherShape = pairs.indices.contains { position in
+                let key = pairs.keyText(at: position) ?? ""
+                return !allowed.contains(key) && (explanations[key] != nil
+                    || Suggestions.closest(to: key, among: allowed + suggesting).map(suggesting.contains) == true)
+            }
+            if !meansAnotherShape { missing("request", in: context(), at: mark) }
             request = RequestSpec(method: Located("GET", at: mark), url: .literal("", at: mark), query: [], headers: [],
                                   body: nil, mark: mark)
         }

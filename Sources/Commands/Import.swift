@@ -50,7 +50,7 @@ public struct ImportCurl: Sendable {
         guard !trimmed.contains(where: \.isWhitespace), !trimmed.hasPrefix("curl") else { return (input, "<command>") }
         let data: Data
         do throws(InputFile.Problem) { data = try InputFile.contents(atPath: input) } catch {
-            guard error == .unreadable else {
+            guard case .unreadable = error else {
                 Console.error("error: cannot read '\(input)'\(error.detail)")
                 return nil
             }
@@ -303,7 +303,7 @@ public struct ImportPostman: Sendable {
             let data: Data
             do throws(InputFile.Problem) { data = try InputFile.contents(atPath: path) } catch {
                 Console.error("error: cannot read '\(path)'"
-                    + (error == .unreadable ? ": give the path of a Postman \(path == collection ? "collection" : "environment") export (JSON)" : error.detail))
+                    + error.detail + (error.isUnreadable ? "; give the path of a Postman \(path == collection ? "collection" : "environment") export (JSON)" : ""))
                 return .badCommandLine
             }
             sources.store(String(decoding: data, as: UTF8.self), for: path)

@@ -7,34 +7,49 @@ enum InputFile {
     /// The most bytes an input is read to.
     static let limit = 64 << 20
 
-    /// Why an input cannot be read: it cannot be opened or read (a directory, say), or it is larger than `limit`.
+    /// Why an input cannot be read: it cannot be opened or read (the system's reason: it does not exist, it is a
+    /// directory), or it is larger than `limit`.
     enum Problem: Error {
-        case unreadable
+        case unreadable(reason: String)
         case tooLarge
         case notText
 
         /// What to add after "cannot read 'PATH'".
         var detail: String {
             switch self {
-            case .unreadable: ""
+            case .unreadable(let reason): ": \(reason)"
             case .tooLarge: ": it is larger than \(InputFile.limit >> 20) MiB, the most runner reads of an input"
             case .notText: ": it is not UTF-8 text"
             }
+        }
+
+        /// Whether the file could not be opened or read.
+        var isUnreadable: Bool {
+            if case .unreadable = self { true } else { false }
         }
     }
 
     /// The bytes of the file at `path`.
     static func contents(atPath path: String) throws(Problem) -> Data {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable }
-        defer { try? handle.close() }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(reason: reason(errno: errno)) }
+        defer { close(descriptor) }
         var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let chunk: Data?
-            do { chunk = try handle.read(upToCount: 1 << 20) } catch { throw .unreadable }
-            guard let chunk, !chunk.isEmpty else { return data }
-            data += chunk
+            let count = read(descriptor, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw .unreadable(reason: reason(errno: errno)) }
+            guard count > 0 else { return data }
+            data.append(contentsOf: buffer[..<count])
             if data.count > limit { throw .tooLarge }
         }
+    }
+
+    /// A system error number in words: "no such file or directory".
+    static func reason(errno code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
     }
 
     /// The file at `path` as UTF-8 text.

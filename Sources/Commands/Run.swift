@@ -355,10 +355,7 @@ final class ReportFiles: Sendable {
     }
 
     /// A system error number in words: "no space left on device".
-    private static func reason(_ code: Int32) -> String {
-        let text = String(cString: strerror(code))
-        return text.prefix(1).lowercased() + text.dropFirst()
-    }
+    private static func reason(_ code: Int32) -> String { InputFile.reason(errno: code) }
 
     /// What makes a report unusable, in words naming the flag and path: a directory, a path whose directory is missing
     /// or not writable, a file that cannot be written, or two flags naming one file.

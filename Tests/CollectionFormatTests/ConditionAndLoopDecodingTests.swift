@@ -65,8 +65,18 @@ import CollectionReading
                 == "requests/r.yaml:2:5: error: unknown key 'uses' [help: did you mean 'use'? (a step that takes the steps of another file)]")
         #expect(problems("steps:\n  - uses: other.yaml\n    with: { a: 1 }\n").last
                 == "requests/r.yaml:3:5: error: unknown key 'with' [help: 'with' gives a 'use:' step's file its variables, beside 'use']")
-        #expect(problems("use: other.yaml\n").first
-                == "requests/r.yaml:1:1: error: unknown key 'use' [help: 'use' is a step of a flow: write it under 'steps:']")
+        // A `use:` (with its `with:`, or misspelt) at the top level says where it goes, not that 'request' is missing.
+        #expect(problems("use: other.yaml\n")
+                == ["requests/r.yaml:1:1: error: unknown key 'use' [help: 'use' is a step of a flow: write it under 'steps:']"])
+        #expect(problems("use: other.yaml\nwith: { id: 3 }\n") == [
+            "requests/r.yaml:1:1: error: unknown key 'use' [help: 'use' is a step of a flow: write it under 'steps:']",
+            "requests/r.yaml:2:1: error: unknown key 'with' [help: 'with' goes beside 'use' in a step of a flow: write both under 'steps:']",
+        ])
+        #expect(problems("uses: other.yaml\n")
+                == ["requests/r.yaml:1:1: error: unknown key 'uses' [help: did you mean 'use'? ('use' is a step of a flow: write it under 'steps:')]"])
+        #expect(problems("steps:\n  - uses: other.yaml\n").count == 1, "a misspelt 'use' in a step is one problem")
+        // A misspelt request key still leaves the request missing.
+        #expect(problems("requets: { url: /a }\n").contains("requests/r.yaml:1:1: error: missing key 'request'"))
         // `when` is allowed beside `use`: a misspelling of it is only that.
         #expect(problems("steps:\n  - use: other.yaml\n    When: { \"{{ a }}\": 1 }\n").first
                 == "requests/r.yaml:3:5: error: unknown key 'When' in 'use' [help: did you mean 'when'?]")

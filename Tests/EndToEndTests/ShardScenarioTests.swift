@@ -125,7 +125,7 @@ import Testing
                     + "part 6/1000000000, part 7/1000000000, part 8/1000000000, part 9/1000000000, part 10/1000000000, "
                     + "part 11/1000000000 and 999999989 more: merge the reports of all 1000000000 parts"),
                 (["1.json", "whole.json"], "is not the report of a part: it was written by a run without --shard"),
-                (["1.json", "missing.json"], "cannot read the report"),
+                (["1.json", "missing.json"], "cannot read the report '\(reports.path("missing.json"))': no such file or directory"),
             ]
             for (names, message) in cases {
                 let result = try await Self.runner(["merge-reports"] + names.map(reports.path), server: server)
