@@ -114,7 +114,10 @@ public final class SourceCache: Sendable {
     public func store(_ text: String, for path: String) { texts.withLock { $0[path] = text } }
 
     /// The paths of every file stored, sorted.
-    public var paths: [String] { texts.withLock { $0.keys.sorted() } }
+    public var paths: [String] { unorderedPaths.sorted() }
+
+    /// The paths of every file stored, in no particular order.
+    public var unorderedPaths: [String] { texts.withLock { Array($0.keys) } }
 
     /// The text of a file, if it was stored.
     public func text(for path: String) -> String? { texts.withLock { $0[path] } }

@@ -30,14 +30,17 @@ public struct LoadedCollection: Sendable {
     }
 
     /// Every file the run reads: the collection's (requests, environments, fragments, data rows, `.env`) and those they
-    /// name (bodies, multipart parts, schemas, OpenAPI documents, certificates and keys).
+    /// name (bodies, multipart parts, schemas, OpenAPI documents, certificates and keys), in no particular order.
     public var filesRead: [String] {
-        let options = files.flatMap { $0.steps.map(\.options) } + [environment?.options].compactMap { $0 }
-        let certificates = options.flatMap { options in
+        func certificates(of options: OptionsDefinition) -> [String] {
             [options.caCert, options.clientCert?.certificate, options.clientCert?.key].compactMap { $0?.absolutePath }
         }
-        return sources.paths + files.flatMap { $0.steps.flatMap { $0.fileReferences.map(\.absolutePath) } } + certificates
-            + [environment?.openapi?.value.absolutePath].compactMap { $0 }
+        var paths = sources.unorderedPaths
+        for step in files.lazy.flatMap(\.steps) {
+            paths += step.fileReferences.map(\.absolutePath)
+            paths += certificates(of: step.options)
+        }
+        return paths + (environment.map { certificates(of: $0.options) } ?? []) + [environment?.openapi?.value.absolutePath].compactMap { $0 }
     }
 
     /// Whether any diagnostic is an error (then nothing may be sent; exit 2).

@@ -378,18 +378,26 @@ final class ReportFiles: Sendable {
     /// A report path that names a file the run reads (`LoadedCollection.filesRead`), in words; nil when none does.
     static func problem(_ requests: [Request], reading paths: [String]) -> String? {
         // Only report files that exist can be files read (a new one overwrites nothing): without one, nothing is looked at.
-        let reports = requests.compactMap { request in identity(ofFileAt: request.path).map { (request, $0) } }
+        let reports = requests.compactMap { request in FileIdentity(ofFileAt: request.path).map { (request, $0) } }
         guard !reports.isEmpty else { return nil }
-        let read = Set(paths.compactMap(identity(ofFileAt:)))
-        guard let request = reports.first(where: { read.contains($0.1) })?.0 else { return nil }
+        let identities = Set(reports.map(\.1))
+        guard let read = paths.lazy.compactMap(FileIdentity.init(ofFileAt:)).first(where: identities.contains),
+              let request = reports.first(where: { $0.1 == read })?.0 else { return nil }
         return "\(request.format.flag): '\(request.path)' is a file the run reads; writing the report would overwrite it; "
             + "give the report a path of its own"
     }
 
-    /// What names an existing file whatever the path to it (its device and inode); nil when there is none.
-    private static func identity(ofFileAt path: String) -> String? {
-        var status = stat()
-        return stat(path, &status) == 0 ? "device \(status.st_dev) inode \(status.st_ino)" : nil
+    /// What names an existing file whatever the path to it: its device and inode.
+    private struct FileIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+
+        /// The identity of the file at `path`; nil when there is none.
+        init?(ofFileAt path: String) {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            (device, inode) = (UInt64(status.st_dev), UInt64(status.st_ino))
+        }
     }
 
     /// Why a report path cannot be written.
@@ -415,9 +423,9 @@ final class ReportFiles: Sendable {
                                                                : "its directory '\(directory)': \(reason(errno))"))
         }
         guard status.st_mode & S_IFMT == S_IFDIR else { return .failure(PathProblem(text: "'\(directory)' is not a directory")) }
-        if let file = identity(ofFileAt: path) {
+        if let file = FileIdentity(ofFileAt: path) {
             guard access(path, W_OK) == 0 else { return .failure(PathProblem(text: "the file is not writable")) }
-            return .success(file)
+            return .success("device \(file.device) inode \(file.inode)")
         }
         // A symbolic link to a file still to be written is that file.
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
