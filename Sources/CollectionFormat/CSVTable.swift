@@ -1,8 +1,8 @@
 import YAML
 
 /// A CSV text read as RFC 4180 records: fields separated by commas, records by CRLF or LF, fields in double
-/// quotes may hold commas, line breaks and doubled quotes; a UTF-8 byte order mark at the start and blank lines are
-/// skipped.
+/// quotes may hold commas, line breaks and doubled quotes; a UTF-8 byte order mark at the start and blank lines (lines
+/// of nothing but spaces and tabs too) are skipped.
 struct CSVTable {
     /// One record and where it starts.
     struct Record {
@@ -16,6 +16,7 @@ struct CSVTable {
     struct SyntaxError: Error {
         var message: String
         var mark: Mark
+        var suggestion: String?
     }
 
     /// The records in order; an empty text has none, and a line break at the very end starts no record.
@@ -39,6 +40,8 @@ struct CSVTable {
             field = String.UnicodeScalarView()
             wasQuoted = false
         }
+        /// Whether the line so far holds nothing but spaces and tabs.
+        var isBlank: Bool { fields.isEmpty && !wasQuoted && field.allSatisfy { $0 == " " || $0 == "\t" } }
         func endRecord() {
             endField()
             records.append(Record(fields: fields, mark: recordMark, fieldMarks: fieldMarks))
@@ -77,14 +80,16 @@ struct CSVTable {
             case "\r" where next < scalars.endIndex && scalars[next] == "\n":
                 break
             case "\n", "\r":
-                // A blank line holds no record (an empty value is written `""`).
-                if !fields.isEmpty || !field.isEmpty || wasQuoted { endRecord() }
+                // A blank line holds no record (an empty value is written `""`, spaces `"  "`).
+                if isBlank { field = String.UnicodeScalarView() } else { endRecord() }
                 (line, column) = (line + 1, 0)
                 recordMark = Mark(line: line, column: 1)
                 fieldMark = recordMark
             default:
                 guard !wasQuoted else {
-                    throw SyntaxError(message: "text after the closing quote of a field", mark: Mark(line: line, column: column))
+                    let separator = scalar == ";" || scalar == "\t" ? "fields are separated by commas, not '\(scalar == ";" ? ";" : "\\t")'" : nil
+                    throw SyntaxError(message: "text after the closing quote of a field", mark: Mark(line: line, column: column),
+                                      suggestion: separator)
                 }
                 field.append(scalar)
             }
@@ -92,7 +97,7 @@ struct CSVTable {
             index = next
         }
         if quoted { throw SyntaxError(message: "a quoted field is not closed", mark: quoteMark) }
-        if !fields.isEmpty || !field.isEmpty || wasQuoted { endRecord() }
+        if !isBlank { endRecord() }
         self.records = records
     }
 }

@@ -38,7 +38,7 @@ package enum DataRowsDecoding {
         do {
             table = try CSVTable(text)
         } catch {
-            return (nil, [.error("invalid CSV: \(error.message)", path: reference.path, at: error.mark)])
+            return (nil, [.error("invalid CSV: \(error.message)", path: reference.path, at: error.mark, suggestion: error.suggestion)])
         }
         guard let header = table.records.first, table.records.count > 1 else { return (nil, [empty(reference, in: path)]) }
         var problems: [Diagnostic] = []

@@ -26,6 +26,9 @@ import YAML
         #expect(try CSVTable("id\n1\n2\n\n").records.map(\.fields) == [["id"], ["1"], ["2"]])
         #expect(try CSVTable("a,b\r\n\r\n1,2\n\n\n3,4\n").records.map(\.fields) == [["a", "b"], ["1", "2"], ["3", "4"]])
         #expect(try CSVTable("id\n\"\"\n\n").records.map(\.fields) == [["id"], [""]])
+        // A line of spaces and tabs is blank too (spaces as a value are written `"  "`); with a comma it is a record.
+        #expect(try CSVTable("id\n1\n  \t\n\"  \"\n \n").records.map(\.fields) == [["id"], ["1"], ["  "]])
+        #expect(try CSVTable("a,b\n ,\n").records.map(\.fields) == [["a", "b"], [" ", ""]])
         let records = try CSVTable("a\n\n1\n").records
         #expect(records.last?.mark == Mark(line: 3, column: 1))
     }

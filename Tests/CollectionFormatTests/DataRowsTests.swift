@@ -59,6 +59,15 @@ import Testing
                 + "[help: fields are separated by commas, not ';']")
     }
 
+    /// Quoted fields separated by `;` or a tab: the text after the first closing quote is the separator.
+    @Test func quotedFieldsSeparatedBySemicolonsSayFieldsAreSeparatedByCommas() async {
+        let scratch = project(data: "rows.csv", "\"id\";\"name\"\n1;x\n")
+        defer { scratch.remove() }
+        #expect(problems(of: await scratch.readCollection(["requests"]))
+                == ["requests/_data/rows.csv:1:5: error: invalid CSV: text after the closing quote of a field "
+                    + "[help: fields are separated by commas, not ';']"])
+    }
+
     @Test func aDuplicateCSVColumnIsAnErrorAtTheColumnNamingIt() async {
         let scratch = project(data: "rows.csv", "a,b,\"a\"\n1,2,3\n")
         defer { scratch.remove() }
