@@ -37,6 +37,10 @@ public struct JSONReportDocument: Sendable {
             let list = missing.count > 1 ? missing.dropLast().joined(separator: ", ") + " and " + (missing.last ?? "") : missing.joined()
             throw Problem(description: "\(name) is not a runner JSON report (--report-json): it has no \(list)")
         }
+        // Every report's summary counts its requests: one without is not a report (nothing to rerun would be read from it).
+        guard case .int = counts["total"] else {
+            throw Problem(description: "\(name) is not a runner JSON report (--report-json): its summary has no 'total'")
+        }
         guard version <= JSONReport.version else {
             throw Problem(description: "\(name) is a version \(version) report; this runner reads version \(JSONReport.version) and older")
         }

@@ -521,7 +521,8 @@ import TestSupport
     @Test(arguments: [
         (#"{"version": 1}"#, "'summary' and 'requests'"),
         (#"{"version": "1", "summary": {}, "requests": []}"#, "'version'"),
-        (#"{"version": 1, "summary": {"exitStatus": "x"}, "requests": []}"#, "its summary's exitStatus is a string, not an integer"),
+        (#"{"version": 1, "summary": {"total": 0, "exitStatus": "x"}, "requests": []}"#, "its summary's exitStatus is a string, not an integer"),
+        (#"{"version": 1, "summary": {}, "requests": []}"#, "its summary has no 'total'"),
         ("[]", "'version', 'summary' and 'requests'"),
     ])
     func jsonThatIsNotAReportSaysWhatItLacks(text: String, lacks: String) {
