@@ -206,7 +206,8 @@ struct ExpectationChecker {
         let subject = subject()
         let detail = holdsHiddenText(actual) ? nil : result.message
         return [failure(subject, at: mark, message: Self.message(subject, detail: detail, explains: result.explains),
-                        expected: matcher.expectation, actual: actual.map { $0.compactDescription(maxLength: 300) } ?? "nothing")]
+                        expected: matcher.shown(against: actual).expectation,
+                        actual: actual.map { $0.compactDescription(maxLength: 300) } ?? "nothing")]
     }
 
     /// The body parsed as JSON, or why it is not JSON as failures may say it: without its size or the parser's words

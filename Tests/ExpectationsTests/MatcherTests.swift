@@ -30,6 +30,9 @@ import Testing
         // A bound of digits from text (a --var) orders a number by value; a word does not, and says so.
         Case(matcher: .greaterThan(.string("3")), actual: .int(5), failure: nil),
         Case(matcher: .lessThan(.string("10")), actual: .double(9.5), failure: nil),
+        // ... and a failure shows the bound as the number it was compared as.
+        Case(matcher: .greaterThan(.string("300")), actual: .int(200), failure: "expected a value greater than 300, got 200"),
+        Case(matcher: .not(.lessThanOrEqual(.string("3"))), actual: .int(2), failure: "expected a value not less than or equal to 3, got 2"),
         Case(matcher: .greaterThan(.string("many")), actual: .int(5),
              failure: #"expected a value greater than "many", got 5 (a number and a string "many" cannot be ordered)"#),
         Case(matcher: .lessThanOrEqual(.int(5)), actual: .int(5), failure: nil),

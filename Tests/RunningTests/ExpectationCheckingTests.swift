@@ -33,6 +33,19 @@ import TestSupport
         #expect(failure.actual == "404")
     }
 
+    /// A bound of digits from an environment variable orders the status by value, and the failure shows it as that
+    /// number, not as text (`greater than 300`, not `"300"`).
+    @Test func aBoundOfDigitsFromAVariableIsShownAsTheNumberItWasComparedAs() async throws {
+        let result = try await outcome("""
+            request: { url: /a }
+            expect:
+              status: { greaterThan: "{{ least }}" }
+            """, reply: .response(status: 200), extraFiles: ["environments/test.yaml": environment("variables: { least: \"300\" }\n")])
+        let failure = try #require(result.failures.first)
+        #expect(failure.expected == "a value greater than 300")
+        #expect(failure.actual == "200")
+    }
+
     /// A value holding a secret or a sent credential is shown as every output hides it: no note gives away its length.
     @Test func aFailureOnAValueHoldingASecretSaysNothingAboutIt() async throws {
         let env = environment("secrets: { apiKey: { env: RUNNER_TEST_UNSET_KEY, default: k3y-Secret-Value } }\n")
