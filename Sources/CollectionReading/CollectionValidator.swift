@@ -79,7 +79,7 @@ struct CollectionValidator {
         let (fileOuter, fileOuterWhenSelected) = (defined, definedWhenSelected)
         if let template = file.rowsTemplate {
             check(template, in: file.path, selected: fileSelected)
-            fieldsUnknown = !defineElementVariables(of: template, in: file.path, capturesWin: true)
+            fieldsUnknown = !defineElementVariables(of: template, in: file.path, capturesWinOver: Self.variablesRead(by: file))
         }
         if let name = file.nameTemplate { check(name, in: file.path, selected: fileSelected) }
         // A `when:` key whose variable is undefined is absent, not an error; its operands must resolve.
@@ -221,9 +221,11 @@ struct CollectionValidator {
     /// `with:` changes; a value known not to be a list is an error); returns whether those fields are known. An empty
     /// list, or a value that is not a list, has none to know (it is one SKIP, or the error, in this environment at least).
     ///
-    /// With `capturesWin` (a file's `each:`, whose variables sit below captures), an element variable a selected earlier
-    /// request captures gets a warning: the capture gives its value in every run.
-    private mutating func defineElementVariables(of template: Template, in path: String, capturesWin: Bool = false) -> Bool {
+    /// A file's `each:` passes the variables its steps read as `capturesWinOver` (its elements' variables sit below
+    /// captures): each of them a selected earlier request captures gets a warning, as the capture gives its value in
+    /// every run.
+    private mutating func defineElementVariables(of template: Template, in path: String,
+                                                 capturesWinOver read: Set<String> = []) -> Bool {
         let names: [String]
         var known = false
         if case .variable(let variable)? = template.singleExpression?.expression, !redefined.contains(variable.name),
@@ -244,12 +246,28 @@ struct CollectionValidator {
         for name in names + ["item", "index"] {
             defined.insert(name)
             definedWhenSelected.insert(name)
-            guard capturesWin, capturedWhenSelected.contains(name), let capturer = capturers[name] else { continue }
+            guard read.contains(name), capturedWhenSelected.contains(name), let capturer = capturers[name] else { continue }
             diagnostics.add(.warning("'\(name)' is captured by \(capturer) before this file: the capture wins over every element's '\(name)'",
                                      path: path, at: template.mark,
                                      suggestion: "rename the capture, or loop in a step, where the elements' variables win"))
         }
         return known
+    }
+
+    /// The names of the variables a file's steps and its name read (the first component of each path).
+    private static func variablesRead(by file: RequestFile) -> Set<String> {
+        var names: Set<String> = []
+        func add(_ template: Template) {
+            for (expression, _) in template.expressions {
+                if case .variable(let path) = expression { names.insert(path.name) }
+            }
+        }
+        for step in file.steps {
+            step.forEachTemplate(add)
+            step.forEachControlTemplate(add)
+        }
+        if let name = file.nameTemplate { add(name) }
+        return names
     }
 
     /// A URL written as a path needs an environment with a `baseURL` to be joined to: an error when the

@@ -112,18 +112,19 @@ import TestSupport
     }
 
     /// The same for a file's loop over a list the environment holds (its elements' fields, `item` and `index` sit below
-    /// captures); a step's loop, whose variables win over captures, gets none.
+    /// captures), for each of them the file reads; a step's loop, whose variables win over captures, gets none.
     @Test func aLoopVariableAnEarlierFileCapturesIsAWarning() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment("variables:\n  regions: [{ code: eu }]\n"),
             "requests/1.yaml": "request: { url: /a }\ncapture: { code: $.code, item: $.item }\n",
             "requests/2.yaml": "each: \"{{ regions }}\"\nrequest: { url: \"/b/{{ code }}\" }\n",
             "requests/3.yaml": "steps:\n  - each: \"{{ regions }}\"\n    request: { url: \"/c/{{ code }}\" }\n",
+            "requests/4.yaml": "each: \"{{ regions }}\"\nrequest: { url: \"/d/{{ item.code }}\" }\n",
         ])
         defer { collection.remove() }
         #expect(await collection.load().diagnostics.map { "\($0.path ?? ""):\($0.mark?.line ?? 0) \($0.message)" } == [
             "requests/2.yaml:1 'code' is captured by requests/1.yaml before this file: the capture wins over every element's 'code'",
-            "requests/2.yaml:1 'item' is captured by requests/1.yaml before this file: the capture wins over every element's 'item'",
+            "requests/4.yaml:1 'item' is captured by requests/1.yaml before this file: the capture wins over every element's 'item'",
         ])
     }
 
