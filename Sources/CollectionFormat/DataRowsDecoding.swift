@@ -1,3 +1,4 @@
+import HTTPCore
 import YAML
 
 /// Decodes the rows of an `each:` file from its bytes: CSV whose first record names the columns (a `.csv` file), else a
@@ -12,6 +13,13 @@ package enum DataRowsDecoding {
         sources.store(document.source.text, for: reference.path)
         guard document.diagnostics.isEmpty else { return (nil, document.diagnostics) }
         guard let root = document.root else { return (nil, [empty(reference, in: path)]) }
+        // A `.json` file is JSON: YAML would read `{"a":1 "b":2}` (a missing comma) as a value `1 "b":2` nobody wrote.
+        if reference.written.hasSuffix(".json") {
+            let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+            do throws(JSONParseError) { _ = try JSONValue.parse(text) } catch {
+                return (nil, [.error("invalid JSON: \(error.message)", path: reference.path, at: Mark(line: error.line, column: error.column))])
+            }
+        }
         var decoder = NodeDecoder(source: document.source)
         guard case .sequence(let items) = root.content else {
             decoder.typeMismatch(root, expected: "a list of mappings (one per row)", for: nil)

@@ -23,7 +23,7 @@ public struct MergeReports: Sendable {
     public func execute() -> ExitStatus {
         let requests = [(ReportFormat.junit, junitReport), (.json, jsonReport), (.markdown, markdownReport), (.tap, tapReport),
                         (.html, htmlReport)].compactMap { format, path in path.map { ReportFiles.Request(format: format, path: $0) } }
-        if let problem = ReportFiles.problem(requests) {
+        if let problem = ReportFiles.problem(requests) ?? ReportFiles.problem(requests, reading: parts, reader: "merge-reports merges") {
             Console.error("error: \(problem)")
             return .badCommandLine
         }

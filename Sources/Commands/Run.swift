@@ -375,15 +375,16 @@ final class ReportFiles: Sendable {
         return nil
     }
 
-    /// A report path that names a file the run reads (`LoadedCollection.filesRead`), in words; nil when none does.
-    static func problem(_ requests: [Request], reading paths: [String]) -> String? {
+    /// A report path that names a file the run reads (`LoadedCollection.filesRead`) or `merge-reports` merges (as
+    /// `reader` says), in words; nil when none does.
+    static func problem(_ requests: [Request], reading paths: [String], reader: String = "the run reads") -> String? {
         // Only report files that exist can be files read (a new one overwrites nothing): without one, nothing is looked at.
         let reports = requests.compactMap { request in FileIdentity(ofFileAt: request.path).map { (request, $0) } }
         guard !reports.isEmpty else { return nil }
         let identities = Set(reports.map(\.1))
         guard let read = paths.lazy.compactMap(FileIdentity.init(ofFileAt:)).first(where: identities.contains),
               let request = reports.first(where: { $0.1 == read })?.0 else { return nil }
-        return "\(request.format.flag): '\(request.path)' is a file the run reads; writing the report would overwrite it; "
+        return "\(request.format.flag): '\(request.path)' is a file \(reader); writing the report would overwrite it; "
             + "give the report a path of its own"
     }
 

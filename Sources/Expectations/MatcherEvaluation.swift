@@ -110,7 +110,7 @@ extension Matcher where Value == JSONValue {
     /// its characters.
     private var boundsReadAsNumbers: Matcher {
         let read = { (bound: JSONValue) -> JSONValue in
-            if case .string(let text) = bound, let number = Self.number(text) { number } else { bound }
+            if case .string(let text) = bound, let number = Self.number(text, orderingOnly: true) { number } else { bound }
         }
         return switch self {
         case .lessThan(let bound): .lessThan(read(bound))
@@ -133,9 +133,10 @@ extension Matcher where Value == JSONValue {
     /// orderings, `in`) when the text is all a JSON number, a string otherwise.
     private func value(ofText text: String) -> JSONValue {
         switch self {
-        case .equals(let operand), .notEquals(let operand), .lessThan(let operand), .lessThanOrEqual(let operand),
-             .greaterThan(let operand), .greaterThanOrEqual(let operand):
+        case .equals(let operand), .notEquals(let operand):
             Self.value(ofText: text, comparedWith: [operand])
+        case .lessThan(let operand), .lessThanOrEqual(let operand), .greaterThan(let operand), .greaterThanOrEqual(let operand):
+            Self.value(ofText: text, comparedWith: [operand], ordering: true)
         case .in(let operands):
             Self.value(ofText: text, comparedWith: operands)
         default:
@@ -145,19 +146,27 @@ extension Matcher where Value == JSONValue {
 
     /// Text compared with `operands`: a number when one is a number and the text is all one, `true` or `false` when one
     /// is a boolean and the text is that word, else the string.
-    private static func value(ofText text: String, comparedWith operands: [JSONValue]) -> JSONValue {
-        if operands.contains(where: { $0.numberValue != nil }), let number = number(text) { return number }
+    private static func value(ofText text: String, comparedWith operands: [JSONValue], ordering: Bool = false) -> JSONValue {
+        if operands.contains(where: { $0.numberValue != nil }), let number = number(text, orderingOnly: ordering) { return number }
         if text == "true" || text == "false", operands.contains(where: { if case .bool = $0 { true } else { false } }) {
             return .bool(text == "true")
         }
         return .string(text)
     }
 
-    /// Text read as a number when it is all one as JSON writes numbers (`42`, `-1.5`, `1e3`; not `0x10`, `+4`, `042`).
-    private static func number(_ text: String) -> JSONValue? {
-        guard let first = text.utf8.first, first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
-              let last = text.utf8.last, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(last),
-              let value = try? JSONValue.parse(Array(text.utf8)), value.numberValue != nil else { return nil }
+    /// Text read as a number when it is all one as JSON writes numbers (`42`, `-1.5`, `1e3`; not `0x10`, `+4`); with
+    /// `orderingOnly`, for an ordering, leading zeros too (`0100` orders as 100), which an equality keeps as text (an
+    /// identifier such as `01234` is not 1234).
+    private static func number(_ text: String, orderingOnly: Bool = false) -> JSONValue? {
+        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+        guard let first = text.utf8.first, first == UInt8(ascii: "-") || digits.contains(first),
+              let last = text.utf8.last, digits.contains(last) else { return nil }
+        var bytes = Array(text.utf8)
+        let start = first == UInt8(ascii: "-") ? 1 : 0
+        while orderingOnly, bytes.count > start + 1, bytes[start] == UInt8(ascii: "0"), digits.contains(bytes[start + 1]) {
+            bytes.remove(at: start)
+        }
+        guard let value = try? JSONValue.parse(bytes), value.numberValue != nil else { return nil }
         return value
     }
 
@@ -287,7 +296,7 @@ extension Matcher where Value == JSONValue {
             if a == b { return 0 }
             return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) ? -1 : 1
         default:
-            let bound = if case .string(let text) = bound, actual.numberValue != nil { number(text) } else { bound }
+            let bound = if case .string(let text) = bound, actual.numberValue != nil { number(text, orderingOnly: true) } else { bound }
             guard let a = actual.numberValue, let b = bound?.numberValue else { return nil }
             return a < b ? -1 : (a == b ? 0 : 1)
         }
@@ -342,7 +351,7 @@ extension Matcher where Value == JSONValue {
     public func shown(against actual: JSONValue?) -> Matcher {
         func bound(_ value: JSONValue) -> JSONValue {
             guard actual?.numberValue != nil, case .string(let text) = value else { return value }
-            return Self.number(text) ?? value
+            return Self.number(text, orderingOnly: true) ?? value
         }
         switch self {
         case .lessThan(let value): return .lessThan(bound(value))

@@ -66,9 +66,10 @@ public struct JSONReportDocument: Sendable {
         let exitStatus: Int32
         switch counts["exitStatus"] {
         case .int(let status)?: exitStatus = Int32(clamping: status)
-        case nil: exitStatus = summary.exitStatus
+        // Whether the run stopped, and so what it did not test, is read from it: not a value to guess.
+        case nil:
+            throw Problem(description: "\(name) is not a runner JSON report (--report-json): its summary has no 'exitStatus'")
         case let other?:
-            // Whether the run stopped, and so what it did not test, is read from it: not a value to guess.
             throw Problem(description: "\(name) is not a runner JSON report (--report-json): its summary's exitStatus is "
                           + "\(other.kindName), not an integer")
         }

@@ -68,6 +68,14 @@ import Testing
                     + "[help: fields are separated by commas, not ';']"])
     }
 
+    /// A `.json` data file is read as JSON: a missing comma, which YAML would read as part of a value, is an error there.
+    @Test func aJSONDataFileWithAMissingCommaIsAnErrorInIt() async {
+        let scratch = project(data: "rows.json", "[{\"a\":1 \"b\":2}]\n")
+        defer { scratch.remove() }
+        let found = problems(of: await scratch.readCollection(["requests"]))
+        #expect(found.count == 1 && found.first?.hasPrefix("requests/_data/rows.json:1:9: error: invalid JSON: ") == true, "\(found)")
+    }
+
     @Test func aDuplicateCSVColumnIsAnErrorAtTheColumnNamingIt() async {
         let scratch = project(data: "rows.csv", "a,b,\"a\"\n1,2,3\n")
         defer { scratch.remove() }

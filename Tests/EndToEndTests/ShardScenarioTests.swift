@@ -132,6 +132,13 @@ import Testing
                 #expect(result.exitCode == 1, "\(names): \(result.stdout)\n\(result.stderr)")
                 #expect(result.stderr.contains(message), "\(names): \(result.stderr)")
             }
+            // A merged report may not overwrite a part it merges (the part would be lost).
+            let part = try String(contentsOfFile: reports.path("1.json"), encoding: .utf8)
+            let overwriting = try await Self.runner(["merge-reports", reports.path("1.json"), reports.path("2.json"),
+                                                     "--report-html", reports.path("1.json")], server: server)
+            #expect(overwriting.exitCode == 1, "\(overwriting.stdout)\n\(overwriting.stderr)")
+            #expect(overwriting.stderr.contains("is a file merge-reports merges"), "\(overwriting.stderr)")
+            #expect(try String(contentsOfFile: reports.path("1.json"), encoding: .utf8) == part)
         }
     }
 

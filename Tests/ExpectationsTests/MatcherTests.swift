@@ -30,6 +30,9 @@ import Testing
         // A bound of digits from text (a --var) orders a number by value; a word does not, and says so.
         Case(matcher: .greaterThan(.string("3")), actual: .int(5), failure: nil),
         Case(matcher: .lessThan(.string("10")), actual: .double(9.5), failure: nil),
+        // Leading zeros (a zero-padded --var) order by value; an equality keeps such text as text.
+        Case(matcher: .greaterThan(.string("0100")), actual: .int(200), failure: nil),
+        Case(matcher: .lessThan(.string("-007")), actual: .int(-8), failure: nil),
         // ... and a failure shows the bound as the number it was compared as.
         Case(matcher: .greaterThan(.string("300")), actual: .int(200), failure: "expected a value greater than 300, got 200"),
         Case(matcher: .not(.lessThanOrEqual(.string("3"))), actual: .int(2), failure: "expected a value not less than or equal to 3, got 2"),
@@ -140,9 +143,13 @@ import Testing
         let word = M.greaterThan(.string("9")).evaluate(text: "abc")
         #expect(!word.holds && word.message?.hasSuffix("(a string and a number 9 cannot be ordered)") == true, "\(word)")
         #expect(!M.not(.lessThan(.string("9"))).evaluate(text: "abc").holds)
-        // A `when:` note tells so too, for a bound from a template as for a literal one (`09` is not a JSON number).
-        #expect(M.lessThan(.string("10")).typesDiffer(fromText: "09") == "a string and a number 10 cannot be ordered")
-        #expect(M.lessThan(.int(10)).typesDiffer(fromText: "09") == "a string and a number 10 cannot be ordered")
+        // A `when:` note tells so too, for a bound from a template as for a literal one (`1.2.3` is not a number).
+        #expect(M.lessThan(.string("10")).typesDiffer(fromText: "1.2.3") == "a string and a number 10 cannot be ordered")
+        #expect(M.lessThan(.int(10)).typesDiffer(fromText: "1.2.3") == "a string and a number 10 cannot be ordered")
+        // Zero-padded text (`09`, a header's `0250`) orders by value; an equality keeps it as text.
+        #expect(M.lessThan(.int(10)).evaluate(text: "09").holds)
+        #expect(M.greaterThan(.string("100")).evaluate(text: "0250").holds)
+        #expect(!M.equals(.int(1234)).evaluate(text: "01234").holds)
         // `in` with strings and numbers: the text is one of the strings, or its number one of the numbers.
         #expect(M.in([.string("10"), .int(3)]).evaluate(text: "10").holds)
         #expect(M.in([.string("10"), .int(3)]).evaluate(text: "3").holds)

@@ -523,6 +523,7 @@ import TestSupport
         (#"{"version": "1", "summary": {}, "requests": []}"#, "'version'"),
         (#"{"version": 1, "summary": {"total": 0, "exitStatus": "x"}, "requests": []}"#, "its summary's exitStatus is a string, not an integer"),
         (#"{"version": 1, "summary": {}, "requests": []}"#, "its summary has no 'total'"),
+        (#"{"version": 1, "summary": {"total": 0}, "requests": []}"#, "its summary has no 'exitStatus'"),
         ("[]", "'version', 'summary' and 'requests'"),
     ])
     func jsonThatIsNotAReportSaysWhatItLacks(text: String, lacks: String) {
