@@ -47,7 +47,7 @@ public struct JSONReportDocument: Sendable {
         var outcomes: [RequestOutcome] = []
         for (position, request) in requests.enumerated() {
             guard let outcome = Self.outcome(request) else {
-                throw Problem(description: "\(name): request \(position + 1) of the report is not a request record")
+                throw Problem(description: "\(name): request \(position + 1) of the report is not a request record: \(Self.lack(of: request))")
             }
             outcomes.append(outcome)
         }
@@ -95,6 +95,19 @@ public struct JSONReportDocument: Sendable {
         outcome.flaky = record["flaky"] == .bool(true)
         if case .object(let exchange)? = record["exchange"] { outcome.exchange = Self.exchange(exchange) }
         return outcome
+    }
+
+    /// What a request record lacks that every record has, in words: `it has no 'name'`, `its result 'ok' is not ...`.
+    private static func lack(of value: JSONValue) -> String {
+        guard case .object(let record) = value else { return "it is \(value.kindName), not an object" }
+        for key in ["file", "name", "result"] {
+            guard let member = record[key] else { return "it has no '\(key)'" }
+            guard case .string(let text) = member else { return "its '\(key)' is \(member.kindName), not a string" }
+            if key == "result", !RequestOutcome.Verdict.allCases.contains(where: { $0.jsonName == text }) {
+                return "its result '\(text)' is none of " + RequestOutcome.Verdict.allCases.map(\.jsonName).joined(separator: ", ")
+            }
+        }
+        return "it is not one a run writes"
     }
 
     /// A failure's or an error's location, message, notes and suggestion as a diagnostic.

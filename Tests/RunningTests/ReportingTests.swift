@@ -534,6 +534,20 @@ import TestSupport
         }
     }
 
+    /// A request record that is not one says what it lacks.
+    @Test(arguments: [
+        (#"{"file": "requests/a.yaml", "result": "failed"}"#, "it has no 'name'"),
+        (#"{"file": "requests/a.yaml", "name": 3, "result": "failed"}"#, "its 'name' is a number, not a string"),
+        (#"{"file": "requests/a.yaml", "name": "a", "result": "ok"}"#, "its result 'ok' is none of passed, failed, errored, skipped"),
+        ("[]", "it is a list, not an object"),
+    ])
+    func aRequestRecordThatIsNotOneSaysWhatItLacks(record: String, lack: String) {
+        let text = #"{"version": 1, "summary": {"total": 1, "exitStatus": 4}, "requests": ["# + record + "]}"
+        do { _ = try JSONReportDocument.read(text, name: "r.json"); Issue.record("read \(record)") } catch {
+            #expect(error.description == "r.json: request 1 of the report is not a request record: \(lack)")
+        }
+    }
+
     /// A report read back (by `merge-reports`) keeps each exchange's time, so the merged TAP and HTML show it.
     @Test func theJSONReportReadBackKeepsTheExchangesTime() throws {
         var outcome = RequestOutcome(file: "requests/a.yaml", name: "a", method: "GET", url: "http://127.0.0.1:1/a", verdict: .failed,
