@@ -19,6 +19,15 @@ struct CSVTable {
         var suggestion: String?
     }
 
+    /// What to say of a `;` or a tab where a comma would separate fields (another locale's or tool's CSV); nil for others.
+    static func separatorHint(_ character: Character) -> String? {
+        switch character {
+        case ";": "fields are separated by commas, not ';'"
+        case "\t": "fields are separated by commas, not '\\t'"
+        default: nil
+        }
+    }
+
     /// The records in order; an empty text has none, and a line break at the very end starts no record.
     let records: [Record]
 
@@ -87,9 +96,8 @@ struct CSVTable {
                 fieldMark = recordMark
             default:
                 guard !wasQuoted else {
-                    let separator = scalar == ";" || scalar == "\t" ? "fields are separated by commas, not '\(scalar == ";" ? ";" : "\\t")'" : nil
                     throw SyntaxError(message: "text after the closing quote of a field", mark: Mark(line: line, column: column),
-                                      suggestion: separator)
+                                      suggestion: Self.separatorHint(Character(scalar)))
                 }
                 field.append(scalar)
             }

@@ -58,9 +58,9 @@ package enum DataRowsDecoding {
                                        at: mark, suggestion: "name the column, with letters, digits, '_' and '-', not starting with a digit"))
             } else if !VariablePath.isValidName(name) {
                 // One column whose name holds ';' or a tab: most likely another separator than the comma.
-                let separator = header.fields.count == 1 ? [";", "\t"].first { name.contains($0) } : nil
+                let separator = header.fields.count == 1 ? name.first(where: { CSVTable.separatorHint($0) != nil }) : nil
                 problems.append(.error("invalid column name '\(name)': column names are variable names", path: reference.path,
-                                       at: mark, suggestion: separator.map { "fields are separated by commas, not '\($0 == "\t" ? "\\t" : $0)'" }
+                                       at: mark, suggestion: separator.flatMap(CSVTable.separatorHint)
                                            ?? "use letters, digits, '_' and '-', not starting with a digit"))
             } else if !named.insert(name).inserted {
                 problems.append(.error("duplicate column name '\(name)': a row would hold two values for one variable",

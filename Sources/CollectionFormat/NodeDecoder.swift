@@ -80,20 +80,23 @@ struct NodeDecoder {
                          explanations: [String: String] = [:], suggesting: [String] = []) -> Fields {
         var found: [(key: String, position: Int)] = []
         found.reserveCapacity(pairs.count)
+        var namesAnotherPlace = false
         for position in pairs.indices {
             let key = pairs.keyText(at: position) ?? ""
             if allowed.contains(key) {
                 found.append((key, position))
             } else {
                 let place = context().map { " in '\($0)'" } ?? ""
-                let closest = Suggestions.closest(to: key, among: allowed + suggesting).map { name in
+                let closestName = Suggestions.closest(to: key, among: allowed + suggesting)
+                let closest = closestName.map { name in
                     "did you mean '\(name)'?" + (explanations[name].map { " (\($0))" } ?? "")
                 }
+                namesAnotherPlace = namesAnotherPlace || explanations[key] != nil || closestName.map(suggesting.contains) == true
                 let suggestion = explanations[key] ?? closest ?? "allowed keys: \(allowed.joined(separator: ", "))"
                 error("unknown key '\(key)'\(place)", at: pairs.key(at: position).mark, suggestion: suggestion)
             }
         }
-        return Fields(pairs: pairs, found: found)
+        return Fields(pairs: pairs, found: found, namesAnotherPlace: namesAnotherPlace)
     }
 
     /// The text of a mapping key.
@@ -264,10 +267,14 @@ struct Fields {
     private let pairs: Node.Pairs
     /// The allowed keys found, with the position of their pair (nodes are made only for the keys asked for).
     private let found: [(key: String, position: Int)]
+    /// Whether an unknown key was explained, or suggested as one of another place (a flow's `steps`, a step's `use`):
+    /// the mapping is most likely meant as that other shape.
+    let namesAnotherPlace: Bool
 
-    init(pairs: Node.Pairs, found: [(key: String, position: Int)]) {
+    init(pairs: Node.Pairs, found: [(key: String, position: Int)], namesAnotherPlace: Bool = false) {
         self.pairs = pairs
         self.found = found
+        self.namesAnotherPlace = namesAnotherPlace
     }
 
     /// The value node of a key, if present.

@@ -217,13 +217,8 @@ extension NodeDecoder {
         if let node = fields["request"] {
             request = requestSpec(node, location: location)
         } else {
-            // A key that stands for another shape (`use`, `steps`, or one misspelt) says what to write instead.
-            let meansAnotherShape = pairs.indices.contains { position in
-                let key = pairs.keyText(at: position) ?? ""
-                return !allowed.contains(key) && (explanations[key] != nil
-                    || Suggestions.closest(to: key, among: allowed + suggesting).map(suggesting.contains) == true)
-            }
-            if !meansAnotherShape { missing("request", in: context(), at: mark) }
+            // A key that stands for another shape (`use`, `steps`, or one misspelt) has said what to write instead.
+            if !fields.namesAnotherPlace { missing("request", in: context(), at: mark) }
             request = RequestSpec(method: Located("GET", at: mark), url: .literal("", at: mark), query: [], headers: [],
                                   body: nil, mark: mark)
         }

@@ -349,19 +349,7 @@ extension Matcher where Value == JSONValue {
     /// The matcher as it compared `actual`: an ordering's bound written as text of digits (`greaterThan: "{{ n }}"`)
     /// is the number it was compared as when `actual` is a number, so that a failure shows `greater than 2`, not `"2"`.
     public func shown(against actual: JSONValue?) -> Matcher {
-        func bound(_ value: JSONValue) -> JSONValue {
-            guard actual?.numberValue != nil, case .string(let text) = value else { return value }
-            return Self.number(text, orderingOnly: true) ?? value
-        }
-        switch self {
-        case .lessThan(let value): return .lessThan(bound(value))
-        case .lessThanOrEqual(let value): return .lessThanOrEqual(bound(value))
-        case .greaterThan(let value): return .greaterThan(bound(value))
-        case .greaterThanOrEqual(let value): return .greaterThanOrEqual(bound(value))
-        case .not(let inner): return .not(inner.shown(against: actual))
-        case .all(let matchers): return .all(matchers.map { $0.shown(against: actual) })
-        default: return self
-        }
+        actual?.numberValue != nil ? boundsReadAsNumbers : self
     }
 
     /// What the matcher expects, as a noun phrase: `a value greater than 5`, `"abc"`, `no value`.

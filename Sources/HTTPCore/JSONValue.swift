@@ -44,16 +44,19 @@ public struct JSONObject: Sendable {
                     if positions != nil {
                         positions![key] = members.count - 1
                     } else if members.count > Self.indexedAbove {
-                        positions = Dictionary(uniqueKeysWithValues: members.indices.map { (members[$0].key, $0) })
+                        reindex()
                     }
                 }
             } else if let position = position(of: key) {
                 members.remove(at: position)
-                if positions != nil {
-                    positions = Dictionary(uniqueKeysWithValues: members.indices.map { (members[$0].key, $0) })
-                }
+                if positions != nil { reindex() }
             }
         }
+    }
+
+    /// Builds the index of positions anew from the members.
+    private mutating func reindex() {
+        positions = Dictionary(uniqueKeysWithValues: members.indices.map { (members[$0].key, $0) })
     }
 
     private func position(of key: String) -> Int? {

@@ -46,10 +46,9 @@ public struct JSONReportDocument: Sendable {
         }
         var outcomes: [RequestOutcome] = []
         for (position, request) in requests.enumerated() {
-            guard let outcome = Self.outcome(request) else {
-                throw Problem(description: "\(name): request \(position + 1) of the report is not a request record: \(Self.lack(of: request))")
+            do throws(RecordLack) { outcomes.append(try Self.outcome(request)) } catch {
+                throw Problem(description: "\(name): request \(position + 1) of the report is not a request record: \(error.text)")
             }
-            outcomes.append(outcome)
         }
         var summary = RunSummary(outcomes: outcomes, duration: Self.duration(counts["durationMs"]) ?? .zero)
         if case .int(let seed)? = report["seed"], seed >= 0 { summary.seed = UInt64(seed) }
@@ -77,11 +76,24 @@ public struct JSONReportDocument: Sendable {
         return JSONReportDocument(summary: summary, exitStatus: exitStatus)
     }
 
-    /// One request record as an outcome; nil when it lacks what every record has.
-    private static func outcome(_ value: JSONValue) -> RequestOutcome? {
-        guard case .object(let record) = value, let file = string(record["file"]), let name = string(record["name"]),
-              let result = string(record["result"]),
-              let verdict = RequestOutcome.Verdict.allCases.first(where: { $0.jsonName == result }) else { return nil }
+    /// What a request record lacks that every record has, in words: `it has no 'name'`.
+    private struct RecordLack: Error {
+        let text: String
+    }
+
+    /// One request record as an outcome, or what it lacks that every record has.
+    private static func outcome(_ value: JSONValue) throws(RecordLack) -> RequestOutcome {
+        guard case .object(let record) = value else { throw RecordLack(text: "it is \(value.kindName), not an object") }
+        func text(_ key: String) throws(RecordLack) -> String {
+            guard let member = record[key] else { throw RecordLack(text: "it has no '\(key)'") }
+            guard case .string(let text) = member else { throw RecordLack(text: "its '\(key)' is \(member.kindName), not a string") }
+            return text
+        }
+        let (file, name, result) = (try text("file"), try text("name"), try text("result"))
+        let verdicts = RequestOutcome.Verdict.allCases
+        guard let verdict = verdicts.first(where: { $0.jsonName == result }) else {
+            throw RecordLack(text: "its result '\(result)' is none of " + verdicts.map(\.jsonName).joined(separator: ", "))
+        }
         var outcome = RequestOutcome(
             file: file, flow: string(record["flow"]), name: name, method: string(record["method"]) ?? "",
             url: string(record["url"]) ?? "", verdict: verdict, statusCode: int(record["status"]),
@@ -95,19 +107,6 @@ public struct JSONReportDocument: Sendable {
         outcome.flaky = record["flaky"] == .bool(true)
         if case .object(let exchange)? = record["exchange"] { outcome.exchange = Self.exchange(exchange) }
         return outcome
-    }
-
-    /// What a request record lacks that every record has, in words: `it has no 'name'`, `its result 'ok' is not ...`.
-    private static func lack(of value: JSONValue) -> String {
-        guard case .object(let record) = value else { return "it is \(value.kindName), not an object" }
-        for key in ["file", "name", "result"] {
-            guard let member = record[key] else { return "it has no '\(key)'" }
-            guard case .string(let text) = member else { return "its '\(key)' is \(member.kindName), not a string" }
-            if key == "result", !RequestOutcome.Verdict.allCases.contains(where: { $0.jsonName == text }) {
-                return "its result '\(text)' is none of " + RequestOutcome.Verdict.allCases.map(\.jsonName).joined(separator: ", ")
-            }
-        }
-        return "it is not one a run writes"
     }
 
     /// A failure's or an error's location, message, notes and suggestion as a diagnostic.
