@@ -48,7 +48,7 @@ extension NodeDecoder {
         for key in format.names {
             guard let value = fields[key] else {
                 if format.required.contains(key) {
-                    missing(key, in: context, at: node.mark)
+                    missing(key, from: fields, in: context, at: node.mark)
                     complete = false
                 }
                 continue
@@ -92,7 +92,7 @@ extension NodeDecoder {
                 options.throttle = positiveNumber(rate, for: "options.throttle.perSecond")
                     .map { ThrottleDefinition(perSecond: $0, mark: rate.mark) }
             } else {
-                missing("perSecond", in: "options.throttle", at: throttle.mark)
+                missing("perSecond", from: throttleFields, in: "options.throttle", at: throttle.mark)
             }
         }
         return options
@@ -124,7 +124,7 @@ extension NodeDecoder {
         let context = "options.clientCert"
         guard let pairs = mapping(node, for: context) else { return nil }
         let fields = fields(pairs, allowed: FormatKeys.clientCert.names, in: context)
-        for key in ["cert", "key"] where fields[key] == nil { missing(key, in: context, at: node.mark) }
+        for key in ["cert", "key"] where fields[key] == nil { missing(key, from: fields, in: context, at: node.mark) }
         guard let certificateNode = fields["cert"], let keyNode = fields["key"],
               let certificate = fileReference(certificateNode, for: "\(context).cert", location: location),
               let key = fileReference(keyNode, for: "\(context).key", location: location)

@@ -53,7 +53,7 @@ extension NodeDecoder {
         guard let pairs = mapping(pair.value, for: context) else { return nil }
         let fields = fields(pairs, allowed: FormatKeys.secret.names, in: context)
         guard let envNode = fields["env"] else {
-            missing("env", in: context, at: pair.value.mark)
+            missing("env", from: fields, in: context, at: pair.value.mark)
             return nil
         }
         guard let env = string(envNode, for: "\(context).env") else { return nil }

@@ -127,7 +127,18 @@ extension NodeDecoder {
             if items.isEmpty { error("'\(context)' is an empty list", at: node.mark) }
             let patterns = items.compactMap { statusPattern($0, for: context) }
             return patterns.count == items.count ? .oneOf(patterns) : nil
-        case .scalar: return statusPattern(node, for: context).map { .oneOf([$0]) }
+        case .scalar(let scalar):
+            // `status: "{{ code }}"` compares with the code the template gives.
+            if case .string = scalar.value, scalar.text.contains("{{") {
+                guard let template = parseTemplate(scalar, at: node.mark) else { return nil }
+                guard template.singleExpression != nil else {
+                    error("invalid status pattern '\(scalar.text)'", at: node.mark,
+                          suggestion: "a template here must be the whole value: \"{{ code }}\"")
+                    return nil
+                }
+                return .matcher(.equals(TemplateValue(.string(template), mark: node.mark)))
+            }
+            return statusPattern(node, for: context).map { .oneOf([$0]) }
         }
     }
 

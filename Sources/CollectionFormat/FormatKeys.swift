@@ -156,7 +156,7 @@ public enum FormatKeys {
         "when", .templates(of: .matcher),
         "Runs only when every condition holds: templates (an undefined variable is absent) to a value or a matcher; else SKIP.")
 
-    /// A lone template, as `each:` takes one: `{{ NAME }}`.
+    /// A lone template, as `each:` and `status` take one: `{{ NAME }}`.
     private static let loneTemplate = ValueShape.string(pattern: "^\\{\\{[^{}]*\\}\\}$", example: "{{ ids }}")
 
     /// The keys of one request, wherever it is written.
@@ -342,8 +342,8 @@ public enum FormatKeys {
         keys: [
             FormatKey("error", .words(ExpectedFailure.allCases.map(\.rawValue)),
                       "The way the request must fail: timeout, connection, tls or tooLarge; alone in expect."),
-            FormatKey("status", .anyOf([.statusCode, .list(of: .statusCode, nonEmpty: true), .keys(.matcher)]),
-                      "A code, a class like \"2xx\", a list of them, or a matcher; without it a status of 400 or above fails."),
+            FormatKey("status", .anyOf([.statusCode, loneTemplate, .list(of: .statusCode, nonEmpty: true), .keys(.matcher)]),
+                      "A code, a class like \"2xx\", a list of them, a lone template of the code, or a matcher; without it a status of 400 or above fails."),
             FormatKey("headers", .mapping(of: .matcher), "Header names (any case) to a value or a matcher."),
             FormatKey("body", .queries(of: .matcher), "JSONPath queries (RFC 9535) on the JSON body to a value or a matcher."),
             FormatKey("text", .matcher, "A value or a matcher on the whole body as text."),

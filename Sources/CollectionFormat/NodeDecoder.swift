@@ -81,6 +81,7 @@ struct NodeDecoder {
         var found: [(key: String, position: Int)] = []
         found.reserveCapacity(pairs.count)
         var namesAnotherPlace = false
+        var suggested: Set<String> = []
         for position in pairs.indices {
             let key = pairs.keyText(at: position) ?? ""
             if allowed.contains(key) {
@@ -92,11 +93,12 @@ struct NodeDecoder {
                     "did you mean '\(name)'?" + (explanations[name].map { " (\($0))" } ?? "")
                 }
                 namesAnotherPlace = namesAnotherPlace || explanations[key] != nil || closestName.map(suggesting.contains) == true
+                if explanations[key] == nil, let closestName { suggested.insert(closestName) }
                 let suggestion = explanations[key] ?? closest ?? "allowed keys: \(allowed.joined(separator: ", "))"
                 error("unknown key '\(key)'\(place)", at: pairs.key(at: position).mark, suggestion: suggestion)
             }
         }
-        return Fields(pairs: pairs, found: found, namesAnotherPlace: namesAnotherPlace)
+        return Fields(pairs: pairs, found: found, namesAnotherPlace: namesAnotherPlace, suggested: suggested)
     }
 
     /// The text of a mapping key.
@@ -104,8 +106,10 @@ struct NodeDecoder {
         node.scalarText ?? ""
     }
 
-    /// Reports a missing required key at the mapping's mark.
-    mutating func missing(_ key: String, in context: @autoclosure () -> String?, at mark: Mark) {
+    /// Reports a missing required key at the mapping's mark, unless an unknown key of `fields` was taken for it (`requst:`
+    /// has said "did you mean 'request'?").
+    mutating func missing(_ key: String, from fields: Fields, in context: @autoclosure () -> String?, at mark: Mark) {
+        guard !fields.suggested.contains(key) else { return }
         let place = context().map { " in '\($0)'" } ?? ""
         error("missing key '\(key)'\(place)", at: mark)
     }
@@ -270,11 +274,14 @@ struct Fields {
     /// Whether an unknown key was explained, or suggested as one of another place (a flow's `steps`, a step's `use`):
     /// the mapping is most likely meant as that other shape.
     let namesAnotherPlace: Bool
+    /// The allowed keys an unknown key was taken for (`request` for `requst`).
+    let suggested: Set<String>
 
-    init(pairs: Node.Pairs, found: [(key: String, position: Int)], namesAnotherPlace: Bool = false) {
+    init(pairs: Node.Pairs, found: [(key: String, position: Int)], namesAnotherPlace: Bool = false, suggested: Set<String> = []) {
         self.pairs = pairs
         self.found = found
         self.namesAnotherPlace = namesAnotherPlace
+        self.suggested = suggested
     }
 
     /// The value node of a key, if present.

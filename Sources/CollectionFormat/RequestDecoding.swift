@@ -218,7 +218,7 @@ extension NodeDecoder {
             request = requestSpec(node, location: location)
         } else {
             // A key that stands for another shape (`use`, `steps`, or one misspelt) has said what to write instead.
-            if !fields.namesAnotherPlace { missing("request", in: context(), at: mark) }
+            if !fields.namesAnotherPlace { missing("request", from: fields, in: context(), at: mark) }
             request = RequestSpec(method: Located("GET", at: mark), url: .literal("", at: mark), query: [], headers: [],
                                   body: nil, mark: mark)
         }
@@ -253,7 +253,10 @@ extension NodeDecoder {
         if case .scalar(let scalar) = node.content {
             switch scalar.value {
             case .bool(let value): return value ? Skip(reason: nil, mark: node.mark) : nil
-            case .string(let reason): return Skip(reason: reason, mark: node.mark)
+            case .string(let reason):
+                // `skip: |` keeps the line break at its end.
+                let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+                return Skip(reason: reason.isEmpty ? nil : reason, mark: node.mark)
             default: break
             }
         }
@@ -261,12 +264,16 @@ extension NodeDecoder {
         return nil
     }
 
+    /// What an unknown key of `request:` that is a key of its own beside it (`auth`, `expect`) says.
+    private static let besideRequest = Dictionary(uniqueKeysWithValues: definitionKeys.filter { !requestKeys.contains($0) && $0 != "request" }
+        .map { ($0, "'\($0)' goes beside 'request', not inside it") })
+
     /// The `request:` mapping.
     mutating func requestSpec(_ node: Node, location: FileLocation) -> RequestSpec {
         var spec = RequestSpec(method: Located("GET", at: node.mark), url: .literal("", at: node.mark), query: [],
                                headers: [], body: nil, mark: node.mark)
         guard let pairs = mapping(node, for: "request") else { return spec }
-        let fields = fields(pairs, allowed: Self.requestKeys, in: "request")
+        let fields = fields(pairs, allowed: Self.requestKeys, in: "request", explanations: Self.besideRequest)
         if let methodNode = fields["method"], let method = string(methodNode, for: "request.method") {
             checkMethod(method, at: methodNode.mark)
             spec.method = Located(method, at: methodNode.mark)
@@ -282,7 +289,7 @@ extension NodeDecoder {
                 spec.url = url
             }
         } else {
-            missing("url", in: "request", at: node.mark)
+            missing("url", from: fields, in: "request", at: node.mark)
         }
         spec.query = fields["query"].map { parameters($0, for: "request.query") } ?? []
         spec.headers = fields["headers"].map { headers($0, for: "request.headers") } ?? []
@@ -376,7 +383,7 @@ extension NodeDecoder {
         let variables = fields["variables"].flatMap { graphQLVariables($0) }
         let operationName = fields["operationName"].flatMap { template($0, for: "request.graphql.operationName") }
         guard let queryNode = fields["query"] else {
-            missing("query", in: "request.graphql", at: node.mark)
+            missing("query", from: fields, in: "request.graphql", at: node.mark)
             return nil
         }
         guard let query = template(queryNode, for: "request.graphql.query") else { return nil }
@@ -406,7 +413,7 @@ extension NodeDecoder {
             guard let pairs = mapping(item, for: "request.multipart") else { continue }
             let fields = fields(pairs, allowed: FormatKeys.multipartPart.names, in: "request.multipart")
             guard let nameNode = fields["name"] else {
-                missing("name", in: "request.multipart", at: item.mark)
+                missing("name", from: fields, in: "request.multipart", at: item.mark)
                 continue
             }
             guard let name = template(nameNode, for: "request.multipart.name") else { continue }

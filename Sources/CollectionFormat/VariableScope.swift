@@ -1,3 +1,4 @@
+public import Expectations
 public import Foundation
 public import HTTPCore
 public import YAML
@@ -119,6 +120,18 @@ public struct VariableScope: Sendable {
             for member in members { object[member.key] = try resolve(member.value) }
             return .object(object)
         }
+    }
+
+    /// Resolves every operand of a matcher, with the source of each lone template among them (`"{{ n }}"`) by the
+    /// value it gave, for a failure's note to name it.
+    public func resolve(_ matcher: Matcher<TemplateValue>) throws(TemplateError) -> (matcher: Matcher<JSONValue>, templates: [JSONValue: String]) {
+        var templates: [JSONValue: String] = [:]
+        let resolved = try matcher.map { (operand) throws(TemplateError) -> JSONValue in
+            let value = try resolve(operand)
+            if case .string(let template) = operand.content, template.singleExpression != nil { templates[value] = template.source }
+            return value
+        }
+        return (resolved, templates)
     }
 
     /// The value of one expression.

@@ -62,8 +62,10 @@ struct CollectionValidator {
         let rowOnly = columns.filter { !defined.contains($0) }
         // A column only a request the selection leaves out captures is the rows' when this file is selected.
         let rowOnlyWhenSelected = columns.filter { !definedWhenSelected.contains($0) }
-        // Captures sit above row values: a column a selected earlier request captures never gives its rows' values.
-        for column in columns where capturedWhenSelected.contains(column) {
+        // Captures sit above row values: a column a selected earlier request captures never gives its rows' values (a
+        // mistake only where the file reads it).
+        let read = columns.isEmpty ? [] : Self.variablesRead(by: file)
+        for column in columns where capturedWhenSelected.contains(column) && read.contains(column) {
             guard let capturer = capturers[column], let rows = file.rows else { continue }
             diagnostics.add(.warning("'\(column)' is captured by \(capturer) before this file: the capture wins over every row's '\(column)'",
                                      path: file.path, at: rows.mark, suggestion: "rename the column or the capture"))

@@ -53,9 +53,15 @@ extension Matcher where Value == JSONValue {
     /// for an absent value: nothing is equal to it and it contains nothing, so `notEquals: x` and `not: { equals: x }`
     /// agree.
     public func evaluate(_ actual: JSONValue?) -> MatchResult {
+        evaluate(actual, givenBy: [:])
+    }
+
+    /// `evaluate(actual)`, where `templates` maps each expected value a lone template gave (`in: ["{{ n }}"]`) to the
+    /// template's source: the note of a type mismatch names the template rather than a way to quote a literal.
+    public func evaluate(_ actual: JSONValue?, givenBy templates: [JSONValue: String]) -> MatchResult {
         switch self {
         case .all(let matchers):
-            return Self.all(matchers.map { $0.evaluate(actual) })
+            return Self.all(matchers, matchers.map { $0.evaluate(actual, givenBy: templates) }, actual: actual)
         case .not(let inner):
             // An ordering that cannot compare the value does not hold, and neither does `not` of it.
             if let reason = inner.unorderable({ _ in actual }) { return fail(actual, note: reason) }
@@ -63,7 +69,7 @@ extension Matcher where Value == JSONValue {
         case .each(let inner):
             guard case .array(let elements)? = actual else { return fail(actual, note: "not a list") }
             for (index, element) in elements.enumerated() {
-                if let message = inner.evaluate(element).message { return .failure("element [\(index)]: \(message)") }
+                if let message = inner.evaluate(element, givenBy: templates).message { return .failure("element [\(index)]: \(message)") }
             }
             return .success
         case .length(let inner):
@@ -82,7 +88,7 @@ extension Matcher where Value == JSONValue {
             guard case .string(let text)? = actual else { return fail(actual) }
             return expression.hasMatch(in: text) ? .success : fail(actual)
         default:
-            return holds(for: actual) ? .success : fail(actual, note: typesDiffer(from: actual))
+            return holds(for: actual) ? .success : fail(actual, note: typesDiffer(from: actual, givenBy: templates))
         }
     }
 
@@ -92,7 +98,7 @@ extension Matcher where Value == JSONValue {
     public func evaluate(text: String) -> MatchResult {
         switch self {
         case .all(let matchers):
-            return Self.all(matchers.map { $0.evaluate(text: text) })
+            return Self.all(matchers, matchers.map { $0.evaluate(text: text) }, actual: .string(text))
         case .not(let inner):
             if let reason = inner.boundsReadAsNumbers.unorderable({ $0.value(ofText: text) }) { return fail(.string(text), note: reason) }
             return inner.evaluate(text: text).holds ? fail(.string(text)) : .success
@@ -170,11 +176,18 @@ extension Matcher where Value == JSONValue {
         return value
     }
 
-    /// The failures of several matchers (a mapping of operators) as one.
-    private static func all(_ results: [MatchResult]) -> MatchResult {
-        let failed = results.filter { !$0.holds }
+    /// The failures of several matchers (a mapping of operators) as one: what `actual` fails, with the value said once
+    /// (`3 is not of type string and is not greater than 5`), or each failure's own message when one says more than
+    /// what was expected (a note, an element of a list).
+    private static func all(_ matchers: [Matcher], _ results: [MatchResult], actual: JSONValue?) -> MatchResult {
+        let failed = zip(matchers, results).filter { !$0.1.holds }
         guard !failed.isEmpty else { return .success }
-        return .failure(failed.compactMap(\.message).joined(separator: "; "), explains: failed.contains(where: \.explains))
+        let messages = failed.compactMap(\.1.message)
+        guard failed.allSatisfy({ !$0.1.explains }), messages.allSatisfy({ $0.hasPrefix("expected ") }) else {
+            return .failure(messages.joined(separator: "; "), explains: failed.contains(where: \.1.explains))
+        }
+        let value = actual.map { $0.compactDescription(maxLength: 40) } ?? "the value"
+        return .failure("\(value) " + failed.map(\.0.negatedClause).joined(separator: " and "))
     }
 
     /// Why an ordering in the matcher cannot compare the value `actual` gives it (a number and a word), nil when every
@@ -192,40 +205,45 @@ extension Matcher where Value == JSONValue {
         }
     }
 
-    /// For `equals` between a number and a string of the same text (`42` and `"42"`): that the types differ, and
-    /// how to write the expected value to compare the other way; for an ordering of values that have none (a number
-    /// and a word), that they cannot be compared.
+    /// For `equals` or `in` between a number and a string of the same text (`42` and `"42"`): that the types differ,
+    /// and how to write the expected value to compare the other way; for an ordering of values that have none (a number
+    /// and a word), that they cannot be compared. Of several operators, the first whose types differ says so.
     ///
-    /// With `template`, the source of a lone template the expected value came from (`{{ n }}`), the note says the
-    /// template gives that type instead: quoting it, as a literal would be, changes nothing.
-    public func typesDiffer(from actual: JSONValue?, template: String? = nil) -> String? {
+    /// `templates` maps an expected value a lone template gave to its source (`{{ n }}`): the note then says the
+    /// template gives that type instead, as quoting it, as a literal would be, changes nothing.
+    public func typesDiffer(from actual: JSONValue?, givenBy templates: [JSONValue: String] = [:]) -> String? {
         if let reason = unorderable({ _ in actual }) { return reason }
-        guard case .equals(let expected) = self, let actual else { return nil }
-        switch (expected, actual) {
-        case (.string(let text), .int), (.string(let text), .double):
-            guard actual.serialized() == text else { return nil }
-            if let template { return Self.templateGives(expected, not: actual, template) }
-            return "a number, not the string \(expected.serialized()): the types differ; write \(text) without quotes to compare numbers"
-        case (.int, .string(let text)), (.double, .string(let text)):
-            guard expected.serialized() == text else { return nil }
-            if let template { return Self.templateGives(expected, not: actual, template) }
-            return "a string, not the number \(text): the types differ; write '\(text)' in quotes to compare as text"
+        guard let actual else { return nil }
+        switch self {
+        case .equals(let expected):
+            return Self.typesDiffer(expected, actual, template: templates[expected])
+        case .in(let candidates):
+            return candidates.lazy.compactMap { Self.typesDiffer($0, actual, template: templates[$0]) }.first
+        case .all(let matchers):
+            return matchers.lazy.filter { !$0.evaluate(actual).holds }.compactMap { $0.typesDiffer(from: actual, givenBy: templates) }.first
         default:
             return nil
         }
     }
 
-    /// The note of a value of another type than the lone template `template` gives (`expected`).
-    private static func templateGives(_ expected: JSONValue, not actual: JSONValue, _ template: String) -> String {
-        "\(actual.kindName), not \(expected.kindName) \(expected.serialized()) as '\(template)' gives: the types differ"
-    }
-
-    /// `evaluate(actual)`, with the note of a failed `equals` written for an expected value that came from the lone
-    /// template `template` (see `typesDiffer`).
-    public func evaluate(_ actual: JSONValue?, expectedFrom template: String) -> MatchResult {
-        let result = evaluate(actual)
-        guard !result.holds, case .equals = self, let note = typesDiffer(from: actual, template: template) else { return result }
-        return fail(actual, note: note)
+    /// Why `actual` is not `expected` when one is a number and the other a string of its text, nil otherwise; `template`
+    /// is the lone template that gave `expected`, if one did.
+    private static func typesDiffer(_ expected: JSONValue, _ actual: JSONValue, template: String?) -> String? {
+        switch (expected, actual) {
+        case (.string(let text), .int), (.string(let text), .double):
+            guard actual.serialized() == text else { return nil }
+            if let template {
+                return "a number, not the string \(expected.serialized()) that '\(template)' gives: the types differ; "
+                    + "a --var, a data row and $env are text, which only an ordering reads as a number"
+            }
+            return "a number, not the string \(expected.serialized()): the types differ; write \(text) without quotes to compare numbers"
+        case (.int, .string(let text)), (.double, .string(let text)):
+            guard expected.serialized() == text else { return nil }
+            if let template { return "a string, not the number \(text) that '\(template)' gives: the types differ" }
+            return "a string, not the number \(text): the types differ; write '\(text)' in quotes to compare as text"
+        default:
+            return nil
+        }
     }
 
     /// Every `matches` pattern in the matcher that is not a valid regular expression.

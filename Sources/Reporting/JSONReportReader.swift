@@ -26,16 +26,17 @@ public struct JSONReportDocument: Sendable {
         }
         guard case .object(let report) = root, case .int(let version)? = report["version"],
               case .array(let requests)? = report["requests"], case .object(let counts)? = report["summary"] else {
-            // Which of the three it lacks (or has as something else): `{"version": 1}` has a version.
-            let missing = ["version", "summary", "requests"].filter { key in
-                guard case .object(let object) = root, let value = object[key] else { return true }
-                switch (key, value) {
-                case ("version", .int), ("summary", .object), ("requests", .array): return false
-                default: return true
-                }
-            }.map { "'\($0)'" }
-            let list = missing.count > 1 ? missing.dropLast().joined(separator: ", ") + " and " + (missing.last ?? "") : missing.joined()
-            throw Problem(description: "\(name) is not a runner JSON report (--report-json): it has no \(list)")
+            // Which of the three it lacks, or has as something else (`"version": "1"` has a version, as a string).
+            let expected: [(key: String, kind: String, fits: (JSONValue) -> Bool)] = [
+                ("version", "an integer", { if case .int = $0 { true } else { false } }),
+                ("summary", "an object", { if case .object = $0 { true } else { false } }),
+                ("requests", "a list", { if case .array = $0 { true } else { false } }),
+            ]
+            let lacks = expected.compactMap { key, kind, fits -> String? in
+                guard case .object(let object) = root, let value = object[key] else { return "it has no '\(key)'" }
+                return fits(value) ? nil : "its '\(key)' is \(value.kindName), not \(kind)"
+            }
+            throw Problem(description: "\(name) is not a runner JSON report (--report-json): \(lacks.joined(separator: "; "))")
         }
         // Every report's summary counts its requests: one without is not a report (nothing to rerun would be read from it).
         guard case .int = counts["total"] else {

@@ -62,8 +62,14 @@ struct ExpectationChecker {
         switch expectation.value {
         case .oneOf(let patterns): patterns.contains { $0.matches(status) }
         case .matcher(let matcher):
-            (try? matcher.map { (value) throws(TemplateError) -> JSONValue in try scope.resolve(value) })?.evaluate(.int(status)).holds == true
+            (try? scope.resolve(matcher)).map { codes($0.matcher).evaluate(.int(status)).holds } == true
         }
+    }
+
+    /// A status matcher with each operand of digits (a template's text from a `--var` or a data row) read as the code it
+    /// spells.
+    private static func codes(_ matcher: Matcher<JSONValue>) -> Matcher<JSONValue> {
+        matcher.map { operand in if case .string(let text) = operand, let code = Int(text) { .int(code) } else { operand } }
     }
 
     private func check(status: Located<StatusExpectation>, actual: Int) throws(RunFailure) -> [ExpectationFailure] {
@@ -74,14 +80,14 @@ struct ExpectationChecker {
             return [failure("status", at: status.mark, message: "status did not match",
                             expected: expected, actual: String(actual))]
         case .matcher(let matcher):
-            return try check(matcher, against: .int(actual), subject: "status", at: status.mark)
+            return evaluate(Self.codes(try resolve(matcher).matcher), against: .int(actual), subject: "status", at: status.mark)
         }
     }
 
     /// A header is absent, one value, or several joined by `, `; numbers compare with numeric operands.
     private func check(header: HeaderExpectation, in headers: HTTPHeaders) throws(RunFailure) -> [ExpectationFailure] {
         let values = headers.values(for: header.name)
-        let matcher = try resolve(header.matcher)
+        let matcher = try resolve(header.matcher).matcher
         let value = values.joined(separator: ", ")
         let result = values.isEmpty ? matcher.evaluate(nil) : matcher.evaluate(text: value)
         return failures(result, of: matcher, against: values.isEmpty ? nil : .string(value), subject: "header \(header.name)",
@@ -90,7 +96,7 @@ struct ExpectationChecker {
 
     /// The body as text; a number compares with numeric operands, as a header does (`text: "{{ count }}"`).
     private func check(text: Matcher<TemplateValue>, body: String, at mark: Mark) throws(RunFailure) -> [ExpectationFailure] {
-        let matcher = try resolve(text)
+        let matcher = try resolve(text).matcher
         return failures(matcher.evaluate(text: body), of: matcher, against: .string(body), subject: "text", at: mark)
     }
 
@@ -186,12 +192,8 @@ struct ExpectationChecker {
     /// `subject` names the expectation in a failure; only a failure needs its text.
     private func check(_ matcher: Matcher<TemplateValue>, against actual: JSONValue?, subject: @autoclosure () -> String,
                        at mark: Mark) throws(RunFailure) -> [ExpectationFailure] {
-        let resolved = try resolve(matcher)
-        // A lone template's value keeps its type: the note of a type mismatch names the template, not a way to quote it.
-        if case .equals(let written) = matcher, case .string(let template) = written.content, template.singleExpression != nil {
-            return failures(resolved.evaluate(actual, expectedFrom: template.source), of: resolved, against: actual, subject: subject(), at: mark)
-        }
-        return evaluate(resolved, against: actual, subject: subject(), at: mark)
+        let (resolved, templates) = try resolve(matcher)
+        return failures(resolved.evaluate(actual, givenBy: templates), of: resolved, against: actual, subject: subject(), at: mark)
     }
 
     private func evaluate(_ matcher: Matcher<JSONValue>, against actual: JSONValue?, subject: @autoclosure () -> String,
@@ -226,12 +228,9 @@ struct ExpectationChecker {
         return SensitiveText.derives(actual.interpolatedText, from: Array(scope.secretValues) + credentials)
     }
 
-    private func resolve(_ matcher: Matcher<TemplateValue>) throws(RunFailure) -> Matcher<JSONValue> {
-        do {
-            return try matcher.map { (value) throws(TemplateError) -> JSONValue in try scope.resolve(value) }
-        } catch {
-            throw RunFailure(error, in: path)
-        }
+    /// The matcher resolved in the scope, with the lone templates its operands came from.
+    private func resolve(_ matcher: Matcher<TemplateValue>) throws(RunFailure) -> (matcher: Matcher<JSONValue>, templates: [JSONValue: String]) {
+        do { return try scope.resolve(matcher) } catch { throw RunFailure(error, in: path) }
     }
 
     private func failure(_ subject: String, at mark: Mark, message: String, expected: String, actual: String) -> ExpectationFailure {

@@ -200,9 +200,9 @@ extension CollectionRun {
     static func unmetCondition(_ conditions: [Condition], in scope: VariableScope, path: String) throws(RunFailure) -> String? {
         for condition in conditions {
             let actual = try? scope.resolve(condition.subject)
-            let matcher: Matcher<JSONValue>
+            let (matcher, templates): (Matcher<JSONValue>, [JSONValue: String])
             do {
-                matcher = try condition.matcher.map { (value) throws(TemplateError) -> JSONValue in try scope.resolve(value) }
+                (matcher, templates) = try scope.resolve(condition.matcher)
             } catch {
                 throw RunFailure(error, in: condition.path ?? path)
             }
@@ -212,7 +212,7 @@ extension CollectionRun {
             let holds = if let text { matcher.evaluate(text: text).holds } else { matcher.evaluate(actual).holds }
             guard !holds else { continue }
             // Why the types differ, worked out only for a condition that does not hold.
-            let differ = if let text { matcher.typesDiffer(fromText: text) } else { matcher.typesDiffer(from: actual) }
+            let differ = if let text { matcher.typesDiffer(fromText: text) } else { matcher.typesDiffer(from: actual, givenBy: templates) }
             let note = differ.map { " (\($0))" } ?? ""
             return "when \"\(condition.subject.source)\" \(matcher.clause): was \(actual.map { $0.compactDescription() } ?? "absent")\(note)"
         }

@@ -8,7 +8,14 @@ import YAML
             reqest: { url: /a }
             """) == [
             "requests/r.yaml:1:1: error: unknown key 'reqest' [help: did you mean 'request'?]",
-            "requests/r.yaml:1:1: error: missing key 'request'",
+        ])
+        // The key the suggestion names is not also reported missing.
+        #expect(problems("request: { ulr: /a }") == [
+            "requests/r.yaml:1:12: error: unknown key 'ulr' in 'request' [help: did you mean 'url'?]",
+        ])
+        // A key of its own written inside `request:` says where it goes.
+        #expect(problems("request:\n  url: /a\n  auth: { bearer: x }\n") == [
+            "requests/r.yaml:3:3: error: unknown key 'auth' in 'request' [help: 'auth' goes beside 'request', not inside it]",
         ])
         #expect(problems("""
             request:
@@ -191,6 +198,7 @@ import YAML
         ("700", "requests/r.yaml:3:11: error: invalid status 700: status codes are between 100 and 599"),
         ("[200, abc]", "requests/r.yaml:3:17: error: invalid status pattern 'abc' [help: expected a status code (100-599), a class like \"2xx\", a list of codes, or a matcher]"),
         ("true", "requests/r.yaml:3:11: error: invalid status: found the boolean true [help: expected a status code (100-599), a class like \"2xx\", a list of codes, or a matcher]"),
+        ("\"x{{ n }}\"", "requests/r.yaml:3:11: error: invalid status pattern 'x{{ n }}' [help: a template here must be the whole value: \"{{ code }}\"]"),
     ])
     func badStatusPatterns(text: String, message: String) {
         #expect(problems("request: { url: /a }\nexpect:\n  status: \(text)") == [message])

@@ -184,7 +184,6 @@ import YAML
         #expect(diagnostics.map(\.description) == [
             "environments/qa.yaml:1:1: error: unknown key 'baseUrl'",
             "environments/qa.yaml:2:17: error: unknown key 'evn' in 'secrets.a'",
-            "environments/qa.yaml:2:15: error: missing key 'env' in 'secrets.a'",
             "environments/qa.yaml:2:30: error: expected a mapping for 'secrets.b', found the string 'B'",
         ].sorted { ($0.split(separator: ":")[1], $0) < ($1.split(separator: ":")[1], $1) })
         #expect(diagnostics.first?.suggestion == "did you mean 'baseURL'?")

@@ -52,6 +52,8 @@ import YAML
         #expect(decodeRequest("skip: true\nrequest: { url: /a }")?.skip?.reason == nil)
         #expect(decodeRequest("skip: true\nrequest: { url: /a }")?.skip != nil)
         #expect(decodeRequest("skip: false\nrequest: { url: /a }")?.skip == nil)
+        // A block scalar's line break is not part of the reason.
+        #expect(decodeRequest("skip: |\n  not today\nrequest: { url: /a }")?.skip?.reason == "not today")
     }
 
     @Test func decodesFormTextFileAndMultipartBodies() {

@@ -115,9 +115,16 @@ import Testing
              failure: #"expected "42", got 42 (a number, not the string "42": the types differ; write 42 without quotes to compare numbers)"#),
         Case(matcher: .equals(.int(42)), actual: .string("42"),
              failure: #"expected 42, got "42" (a string, not the number 42: the types differ; write '42' in quotes to compare as text)"#),
+        // So for `in`, also among other operators (the ordering holds: its bound of digits reads as a number).
+        Case(matcher: .in([.int(1), .string("42")]), actual: .int(42),
+             failure: #"expected one of [1,"42"], got 42 (a number, not the string "42": the types differ; write 42 without quotes to compare numbers)"#),
+        Case(matcher: .all([.lessThanOrEqual(.string("250")), .in([.string("250")])]), actual: .int(250),
+             failure: #"expected one of ["250"], got 250 (a number, not the string "250": the types differ; write 250 without quotes to compare numbers)"#),
         Case(matcher: .all([.type(.integer), .greaterThan(.int(0))]), actual: .int(3), failure: nil),
         Case(matcher: .all([.type(.string), .greaterThan(.int(5))]), actual: .int(3),
-             failure: "expected a value of type string, got 3; expected a value greater than 5, got 3"),
+             failure: "3 is not of type string and is not greater than 5"),
+        // One of several failing says which: the expected value lists them all.
+        Case(matcher: .all([.type(.integer), .greaterThan(.int(5))]), actual: .int(3), failure: "3 is not greater than 5"),
     ]
 
     @Test(arguments: cases)

@@ -91,7 +91,8 @@ import TestSupport
 
     /// A later request using what a failed capture did not give is an error naming the file that should have.
     /// Captures sit above row values: a column an earlier file captures never gives its rows' values, which `validate`
-    /// warns of at `each:`; a column named like a capture of a later file, or of none, gets no warning.
+    /// warns of at `each:` when the file reads the column; a column named like a capture of a later file, or of none, or
+    /// one the file does not read, gets no warning.
     @Test func aRowColumnAnEarlierFileCapturesIsAWarning() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment(),
@@ -99,6 +100,7 @@ import TestSupport
             "requests/2.yaml": "each: [{id: 7}, {id: 8}]\nrequest: { url: \"/b/{{ id }}\" }\n",
             "requests/3.yaml": "each: [{n: 1}]\nrequest: { url: \"/c/{{ n }}\" }\n",
             "requests/4.yaml": "request: { url: /d }\ncapture: { n: $.n }\n",
+            "requests/5.yaml": "each: [{id: 7}]\nrequest: { url: /e }\n",
         ])
         defer { collection.remove() }
         let loaded = await collection.load()

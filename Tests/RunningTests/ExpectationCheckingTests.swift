@@ -46,6 +46,23 @@ import TestSupport
         #expect(failure.actual == "200")
     }
 
+    /// `status: "{{ code }}"` is the code the template gives, and text of digits (as a `--var` is) reads as that code in
+    /// any status matcher.
+    @Test func aStatusFromATemplateOfTextIsTheCodeItSpells() async throws {
+        let codes = ["environments/test.yaml": environment("variables: { code: \"201\" }\n")]
+        for (status, reply) in [("\"{{ code }}\"", 201), ("{ in: [\"{{ code }}\", 204] }", 204), ("{ not: \"{{ code }}\" }", 200)] {
+            let result = try await outcome("request: { url: /a }\nexpect:\n  status: \(status)\n", reply: .response(status: reply),
+                                           extraFiles: codes)
+            #expect(result.verdict == .passed, "\(status): \(result.failures.map(\.diagnostic.message))")
+        }
+        let failed = try await outcome("request: { url: /a }\nexpect:\n  status: \"{{ code }}\"\n", reply: .response(status: 200),
+                                       extraFiles: codes)
+        let failure = try #require(failed.failures.first)
+        #expect(failure.diagnostic.message == "status did not match")
+        #expect(failure.expected == "201")
+        #expect(failure.actual == "200")
+    }
+
     /// A value holding a secret or a sent credential is shown as every output hides it: no note gives away its length.
     @Test func aFailureOnAValueHoldingASecretSaysNothingAboutIt() async throws {
         let env = environment("secrets: { apiKey: { env: RUNNER_TEST_UNSET_KEY, default: k3y-Secret-Value } }\n")
@@ -155,15 +172,20 @@ import TestSupport
         #expect(whole.verdict == .passed, "\(whole.failures.map(\.diagnostic.message))")
     }
 
-    /// A lone template giving a number, against the same digits sent as a string: the types differ, and the message
-    /// says the template gives the number (the hint to quote a literal would not help).
-    @Test func aTemplateGivingANumberAgainstItsDigitsAsAStringSaysTheTypesDiffer() async throws {
-        let result = try await outcome("request: { url: /a }\nexpect:\n  body:\n    $.i: \"{{ n }}\"\n",
-                                       reply: .json(#"{"i": "7"}"#),
-                                       extraFiles: ["environments/test.yaml": environment("variables: { n: 7 }\n")])
-        #expect(result.failures.first?.diagnostic.message
-                == #"body $.i did not match: expected 7, got "7" (a string, not a number 7 as '{{ n }}' gives: the types differ)"#,
-                "\(result.failures)")
+    /// A lone template's value against the same digits of the other type: the types differ, and the note names the
+    /// template (the hint to quote a literal would not help): a number against a string, and text (as a `--var` is) in
+    /// `in` beside an ordering that reads it as a number, where the note says why it is text.
+    @Test(arguments: [
+        ("n: 7", #"$.i: "{{ n }}""#, #"{"i": "7"}"#,
+         #"body $.i did not match: expected 7, got "7" (a string, not the number 7 that '{{ n }}' gives: the types differ)"#),
+        (#"n: "250""#, #"$.i: { lessThanOrEqual: "{{ n }}", in: ["{{ n }}"] }"#, #"{"i": 250}"#,
+         #"body $.i did not match: expected one of ["250"], got 250 (a number, not the string "250" that '{{ n }}' gives: "#
+            + "the types differ; a --var, a data row and $env are text, which only an ordering reads as a number)"),
+    ])
+    func aLoneTemplateOfTheOtherTypeIsNamed(variables: String, query: String, body: String, message: String) async throws {
+        let result = try await outcome("request: { url: /a }\nexpect:\n  body:\n    \(query)\n", reply: .json(body),
+                                       extraFiles: ["environments/test.yaml": environment("variables: { \(variables) }\n")])
+        #expect(result.failures.first?.diagnostic.message == message, "\(result.failures)")
     }
 
     /// A failure whose matcher says why (values that cannot be ordered) carries the reason in its message, also

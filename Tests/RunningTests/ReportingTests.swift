@@ -519,18 +519,19 @@ import TestSupport
 
     /// JSON that is not a report says which of its three parts it lacks, or has as something else.
     @Test(arguments: [
-        (#"{"version": 1}"#, "'summary' and 'requests'"),
-        (#"{"version": "1", "summary": {}, "requests": []}"#, "'version'"),
+        (#"{"version": 1}"#, "it has no 'summary'; it has no 'requests'"),
+        (#"{"version": "1", "summary": {}, "requests": []}"#, "its 'version' is a string, not an integer"),
+        (#"{"summary": 3, "requests": []}"#, "it has no 'version'; its 'summary' is a number, not an object"),
         (#"{"version": 1, "summary": {"total": 0, "exitStatus": "x"}, "requests": []}"#, "its summary's exitStatus is a string, not an integer"),
         (#"{"version": 1, "summary": {}, "requests": []}"#, "its summary has no 'total'"),
         (#"{"version": 1, "summary": {"total": 0}, "requests": []}"#, "its summary has no 'exitStatus'"),
-        ("[]", "'version', 'summary' and 'requests'"),
+        ("[]", "it has no 'version'; it has no 'summary'; it has no 'requests'"),
     ])
     func jsonThatIsNotAReportSaysWhatItLacks(text: String, lacks: String) {
         #expect(throws: JSONReportDocument.Problem.self) { try JSONReportDocument.read(text, name: "r.json") }
         do { _ = try JSONReportDocument.read(text, name: "r.json") } catch {
             #expect(error.description == "r.json is not a runner JSON report (--report-json): "
-                    + (lacks.hasPrefix("its ") ? lacks : "it has no \(lacks)"))
+                    + lacks)
         }
     }
 
