@@ -370,6 +370,12 @@ extension Matcher where Value == JSONValue {
         actual?.numberValue != nil ? boundsReadAsNumbers : self
     }
 
+    /// The matcher as `evaluate(text:)` compared `text` (a header, a text body): when the text is all a number, an
+    /// ordering's bound of digits is the number it was compared as.
+    public func shown(againstText text: String) -> Matcher {
+        Self.number(text, orderingOnly: true) != nil ? boundsReadAsNumbers : self
+    }
+
     /// What the matcher expects, as a noun phrase: `a value greater than 5`, `"abc"`, `no value`.
     public var expectation: String {
         switch self {

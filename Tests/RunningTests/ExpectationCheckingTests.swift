@@ -34,16 +34,18 @@ import TestSupport
     }
 
     /// A bound of digits from an environment variable orders the status by value, and the failure shows it as that
-    /// number, not as text (`greater than 300`, not `"300"`).
+    /// number, not as text (`greater than 300`, not `"300"`); so for a header and a text body that are all a number.
     @Test func aBoundOfDigitsFromAVariableIsShownAsTheNumberItWasComparedAs() async throws {
         let result = try await outcome("""
             request: { url: /a }
             expect:
               status: { greaterThan: "{{ least }}" }
-            """, reply: .response(status: 200), extraFiles: ["environments/test.yaml": environment("variables: { least: \"300\" }\n")])
-        let failure = try #require(result.failures.first)
-        #expect(failure.expected == "a value greater than 300")
-        #expect(failure.actual == "200")
+              headers: { X-Count: { greaterThan: "{{ least }}" } }
+              text: { greaterThan: "{{ least }}" }
+            """, reply: .response(status: 200, headers: ["X-Count": "250"], body: Data("7".utf8)),
+            extraFiles: ["environments/test.yaml": environment("variables: { least: \"300\" }\n")])
+        #expect(result.failures.map(\.expected) == Array(repeating: "a value greater than 300", count: 3))
+        #expect(result.failures.map(\.actual) == ["200", #""250""#, #""7""#])
     }
 
     /// `status: "{{ code }}"` is the code the template gives, and text of digits (as a `--var` is) reads as that code in
