@@ -20,7 +20,8 @@ public struct Redactor: Sendable {
     /// Hides each secret as written and in the forms it takes in URLs and JSON text.
     public init(secrets: some Sequence<String>) {
         let values = Set(secrets)
-        self.secrets = SecretForms(Set(values.filter { ResolvedSecret.hiding($0) == .inText }.flatMap(Self.encodedForms)))
+        let inText = values.filter { ResolvedSecret.hiding($0) == .inText }
+        self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms)), loosely: inText)
         shortSecrets = Array(values.filter { ResolvedSecret.hiding($0) == .wholeValue })
     }
 
@@ -29,7 +30,7 @@ public struct Redactor: Sendable {
         // Most outcomes reveal what earlier ones did (the same token on every request): forms are made once per value.
         let values = secrets.unlearnt(outcome.sensitiveValues.filter { !$0.isEmpty })
         guard !values.isEmpty else { return }
-        secrets.add(values.flatMap(Self.encodedForms))
+        secrets.add(values.flatMap(Self.encodedForms), loosely: values)
     }
 
     /// A secret as written and encoded up to twice (percent-encoded as in a query, escaped as inside a JSON
@@ -326,9 +327,10 @@ private final class SecretForms: Sendable {
     /// The values outcomes revealed so far.
     private let learnt = Mutex(Set<String>())
 
-    init(_ initial: Set<String>) {
+    init(_ initial: Set<String>, loosely values: some Sequence<String>) {
         var index = FormIndex()
         initial.forEach { index.insert(Array($0.utf8)) }
+        values.forEach { index.insertLoosely(Array($0.utf8)) }
         forms = Mutex((initial, index))
     }
 
@@ -341,10 +343,11 @@ private final class SecretForms: Sendable {
         return learnt.withLock { learnt in values.filter { learnt.insert($0).inserted } }
     }
 
-    /// Adds forms not yet known.
-    func add(_ new: [String]) {
+    /// Adds forms not yet known, and values (not known before) to find with any of their bytes percent-encoded.
+    func add(_ new: [String], loosely values: [String]) {
         forms.withLock { forms in
             for form in new where forms.set.insert(form).inserted { forms.index.insert(Array(form.utf8)) }
+            values.forEach { forms.index.insertLoosely(Array($0.utf8)) }
         }
     }
 }
@@ -361,6 +364,8 @@ private struct FormIndex: Sendable {
     private var single: [[UInt8]] = []
     /// The length of the longest form.
     private var longest = 0
+    /// Values found with any of their bytes written as it is or percent-encoded, once or twice (`%3D`, `%253D`).
+    private var loose: [[UInt8]] = []
 
     mutating func insert(_ form: [UInt8]) {
         guard !form.isEmpty else { return }
@@ -370,6 +375,15 @@ private struct FormIndex: Sendable {
         let start = UInt16(form[0]) << 8 | UInt16(form[1])
         startsBits[Int(start >> 6)] |= 1 << UInt64(start & 63)
         byStart[start, default: []].append(form)
+    }
+
+    /// Adds a value to find however an encoder mixed escapes into it (Werkzeug echoes `a+b=` as `a+b%3D`, Python's
+    /// `quote` keeps `/`): any byte as it is or as `%XX` in either case, a space as `+` too, a `+` as a space (a query
+    /// read as a form).
+    mutating func insertLoosely(_ value: [UInt8]) {
+        guard !value.isEmpty, !loose.contains(value) else { return }
+        all.append(value)
+        loose.append(value)
     }
 
     /// The byte ranges where some form occurs in `bytes`, overlapping ones included.
@@ -382,7 +396,49 @@ private struct FormIndex: Sendable {
                 found.append(offset..<offset + form.count)
             }
         }
+        guard !loose.isEmpty else { return found }
+        for offset in 0..<bytes.count {
+            for value in loose {
+                if let end = Self.looseMatch(value[...], in: bytes, at: offset) { found.append(offset..<end) }
+            }
+        }
         return found
+    }
+
+    /// Where `value` ends when it stands at `offset` in `bytes` with any of its bytes percent-encoded (see
+    /// `insertLoosely`); nil when it does not stand there.
+    private static func looseMatch(_ value: ArraySlice<UInt8>, in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int? {
+        guard let byte = value.first else { return offset }
+        guard offset < bytes.count else { return nil }
+        let rest = value.dropFirst()
+        let written = bytes[offset]
+        if written == byte || (byte == UInt8(ascii: " ") && written == UInt8(ascii: "+"))
+            || (byte == UInt8(ascii: "+") && written == UInt8(ascii: " ")),
+           let end = looseMatch(rest, in: bytes, at: offset + 1) {
+            return end
+        }
+        guard written == UInt8(ascii: "%") else { return nil }
+        // `%XX`, or `%25XX` (encoded twice).
+        for digits in [offset + 1, offset + 3] {
+            if digits == offset + 3, hexValue(in: bytes, at: offset + 1) != 0x25 { break }
+            if hexValue(in: bytes, at: digits) == byte, let end = looseMatch(rest, in: bytes, at: digits + 2) { return end }
+        }
+        return nil
+    }
+
+    /// The byte two hex digits (either case) at `offset` give; nil when they are not two hex digits.
+    private static func hexValue(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt8? {
+        guard offset + 1 < bytes.count, let high = hexDigit(bytes[offset]), let low = hexDigit(bytes[offset + 1]) else { return nil }
+        return high << 4 | low
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// The range of the longest start of a form (shorter than all of it, of `shortestHiddenInText` bytes or more) that
