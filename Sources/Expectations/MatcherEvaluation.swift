@@ -9,13 +9,15 @@ public struct MatchResult: Sendable, Hashable {
     /// Whether the message says why beyond the expected and the actual value (the types differ, values that cannot be
     /// ordered).
     public var explains = false
+    /// What the message says about the value besides what was expected of it (`length 45`, `element [2]: …`), if anything.
+    var note: String?
 
     /// A matcher that holds.
     public static let success = MatchResult(holds: true, message: nil)
 
     /// A matcher that does not hold, for the reason given.
-    public static func failure(_ message: String, explains: Bool = false) -> MatchResult {
-        MatchResult(holds: false, message: message, explains: explains)
+    public static func failure(_ message: String, explains: Bool = false, note: String? = nil) -> MatchResult {
+        MatchResult(holds: false, message: message, explains: explains, note: note)
     }
 }
 
@@ -61,7 +63,8 @@ extension Matcher where Value == JSONValue {
     public func evaluate(_ actual: JSONValue?, givenBy templates: [JSONValue: String]) -> MatchResult {
         switch self {
         case .all(let matchers):
-            return Self.all(matchers, matchers.map { $0.evaluate(actual, givenBy: templates) }, actual: actual)
+            return Self.all(matchers.map { $0.shown(against: actual) }, matchers.map { $0.evaluate(actual, givenBy: templates) },
+                            actual: actual)
         case .not(let inner):
             // An ordering that cannot compare the value does not hold, and neither does `not` of it.
             if let reason = inner.unorderable({ _ in actual }) { return fail(actual, note: reason) }
@@ -69,7 +72,9 @@ extension Matcher where Value == JSONValue {
         case .each(let inner):
             guard case .array(let elements)? = actual else { return fail(actual, note: "not a list") }
             for (index, element) in elements.enumerated() {
-                if let message = inner.evaluate(element, givenBy: templates).message { return .failure("element [\(index)]: \(message)") }
+                if let message = inner.evaluate(element, givenBy: templates).message {
+                    return .failure("element [\(index)]: \(message)", note: "element [\(index)]: \(message)")
+                }
             }
             return .success
         case .length(let inner):
@@ -85,7 +90,7 @@ extension Matcher where Value == JSONValue {
             } catch {
                 return .failure(error.description)
             }
-            guard case .string(let text)? = actual else { return fail(actual) }
+            guard case .string(let text)? = actual else { return fail(actual, note: typesDiffer(from: actual)) }
             return expression.hasMatch(in: text) ? .success : fail(actual)
         default:
             return holds(for: actual) ? .success : fail(actual, note: typesDiffer(from: actual, givenBy: templates))
@@ -98,7 +103,7 @@ extension Matcher where Value == JSONValue {
     public func evaluate(text: String) -> MatchResult {
         switch self {
         case .all(let matchers):
-            return Self.all(matchers, matchers.map { $0.evaluate(text: text) }, actual: .string(text))
+            return Self.all(matchers.map(\.boundsReadAsNumbers), matchers.map { $0.evaluate(text: text) }, actual: .string(text))
         case .not(let inner):
             if let reason = inner.boundsReadAsNumbers.unorderable({ $0.value(ofText: text) }) { return fail(.string(text), note: reason) }
             return inner.evaluate(text: text).holds ? fail(.string(text)) : .success
@@ -113,8 +118,8 @@ extension Matcher where Value == JSONValue {
 
     /// The matcher with each ordering's bound that is text all of a number (`greaterThan: "{{ limit }}"` with
     /// `--var limit=9`) read as that number: text compares with it as a number, or cannot be ordered (`abc`), never by
-    /// its characters.
-    private var boundsReadAsNumbers: Matcher {
+    /// its characters; a failure on text (a header, a text body) shows the matcher so.
+    public var boundsReadAsNumbers: Matcher {
         let read = { (bound: JSONValue) -> JSONValue in
             if case .string(let text) = bound, let number = Self.number(text, orderingOnly: true) { number } else { bound }
         }
@@ -177,17 +182,17 @@ extension Matcher where Value == JSONValue {
     }
 
     /// The failures of several matchers (a mapping of operators) as one: what `actual` fails, with the value said once
-    /// (`3 is not of type string and is not greater than 5`), or each failure's own message when one says more than
-    /// what was expected (a note, an element of a list).
+    /// and each failure's note after its part (`"abc" is not of type number and does not have length 2 (length 3)`).
     private static func all(_ matchers: [Matcher], _ results: [MatchResult], actual: JSONValue?) -> MatchResult {
         let failed = zip(matchers, results).filter { !$0.1.holds }
         guard !failed.isEmpty else { return .success }
-        let messages = failed.compactMap(\.1.message)
-        guard failed.allSatisfy({ !$0.1.explains }), messages.allSatisfy({ $0.hasPrefix("expected ") }) else {
-            return .failure(messages.joined(separator: "; "), explains: failed.contains(where: \.1.explains))
+        let parts = failed.map { matcher, result in
+            // A message that is not a mismatch (a pattern that does not compile) is the part's note.
+            let note = result.note ?? result.message.flatMap { $0.hasPrefix("expected ") ? nil : $0 }
+            return matcher.negatedClause + (note.map { " (\($0))" } ?? "")
         }
         let value = actual.map { $0.compactDescription(maxLength: 40) } ?? "the value"
-        return .failure("\(value) " + failed.map(\.0.negatedClause).joined(separator: " and "))
+        return .failure("\(value) " + parts.joined(separator: " and "), explains: failed.contains(where: \.1.explains))
     }
 
     /// Why an ordering in the matcher cannot compare the value `actual` gives it (a number and a word), nil when every
@@ -221,8 +226,27 @@ extension Matcher where Value == JSONValue {
             return candidates.lazy.compactMap { Self.typesDiffer($0, actual, template: templates[$0]) }.first
         case .all(let matchers):
             return matchers.lazy.filter { !$0.evaluate(actual).holds }.compactMap { $0.typesDiffer(from: actual, givenBy: templates) }.first
+        case .startsWith, .endsWith, .matches:
+            if case .string = actual { return nil }
+            return "\(actual.kindName): \(operatorName) reads a string"
+        case .contains, .notContains:
+            switch actual {
+            case .string, .array: return nil
+            default: return "\(actual.kindName): \(operatorName) reads a string or a list"
+            }
         default:
             return nil
+        }
+    }
+
+    /// The name of a leaf operator that reads text, as written in a file.
+    private var operatorName: String {
+        switch self {
+        case .startsWith: "startsWith"
+        case .endsWith: "endsWith"
+        case .matches: "matches"
+        case .contains: "contains"
+        default: "notContains"
         }
     }
 
@@ -361,19 +385,13 @@ extension Matcher where Value == JSONValue {
     private func fail(_ actual: JSONValue?, note: String? = nil) -> MatchResult {
         var got = actual.map { $0.compactDescription() } ?? "nothing"
         if let note { got += " (\(note))" }
-        return .failure("expected \(shown(against: actual).expectation), got \(got)", explains: note != nil)
+        return .failure("expected \(shown(against: actual).expectation), got \(got)", explains: note != nil, note: note)
     }
 
     /// The matcher as it compared `actual`: an ordering's bound written as text of digits (`greaterThan: "{{ n }}"`)
     /// is the number it was compared as when `actual` is a number, so that a failure shows `greater than 2`, not `"2"`.
     public func shown(against actual: JSONValue?) -> Matcher {
         actual?.numberValue != nil ? boundsReadAsNumbers : self
-    }
-
-    /// The matcher as `evaluate(text:)` compared `text` (a header, a text body): when the text is all a number, an
-    /// ordering's bound of digits is the number it was compared as.
-    public func shown(againstText text: String) -> Matcher {
-        Self.number(text, orderingOnly: true) != nil ? boundsReadAsNumbers : self
     }
 
     /// What the matcher expects, as a noun phrase: `a value greater than 5`, `"abc"`, `no value`.

@@ -90,14 +90,14 @@ struct ExpectationChecker {
         let matcher = try resolve(header.matcher).matcher
         let value = values.joined(separator: ", ")
         let result = values.isEmpty ? matcher.evaluate(nil) : matcher.evaluate(text: value)
-        return failures(result, of: matcher.shown(againstText: value), against: values.isEmpty ? nil : .string(value),
+        return failures(result, of: matcher.boundsReadAsNumbers, against: values.isEmpty ? nil : .string(value),
                         subject: "header \(header.name)", at: header.mark)
     }
 
     /// The body as text; a number compares with numeric operands, as a header does (`text: "{{ count }}"`).
     private func check(text: Matcher<TemplateValue>, body: String, at mark: Mark) throws(RunFailure) -> [ExpectationFailure] {
         let matcher = try resolve(text).matcher
-        return failures(matcher.evaluate(text: body), of: matcher.shown(againstText: body), against: .string(body), subject: "text",
+        return failures(matcher.evaluate(text: body), of: matcher.boundsReadAsNumbers, against: .string(body), subject: "text",
                         at: mark)
     }
 
