@@ -89,9 +89,15 @@ public struct MergeReports: Sendable {
             throw Problem(message: "missing " + named.joined(separator: ", ") + more + ": merge the reports of all \(total) parts")
         }
         let order = Dictionary((first.report.summary.plan?.files ?? []).enumerated().map { ($1.path, $0) }) { first, _ in first }
+        // A request of a file the plan does not hold was not run by this plan (an edited part).
+        for (path, report) in parts {
+            if let (position, outcome) = report.summary.outcomes.enumerated().first(where: { order[$0.element.file] == nil }) {
+                throw Problem(message: "\(path): request \(position + 1) names \(outcome.file), which is not a file of the run's plan")
+            }
+        }
         let sorted = parts.sorted { ($0.report.summary.shard?.index ?? 0) < ($1.report.summary.shard?.index ?? 0) }
         let outcomes = sorted.flatMap(\.report.summary.outcomes).enumerated()
-            .sorted { (order[$0.element.file] ?? -1, $0.offset) < (order[$1.element.file] ?? -1, $1.offset) }
+            .sorted { (order[$0.element.file] ?? 0, $0.offset) < (order[$1.element.file] ?? 0, $1.offset) }
             .map(\.element)
         var summary = RunSummary(outcomes: outcomes, duration: parts.map(\.report.summary.duration).max() ?? .zero)
         summary.plan = first.report.summary.plan

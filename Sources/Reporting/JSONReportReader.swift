@@ -38,9 +38,18 @@ public struct JSONReportDocument: Sendable {
             }
             throw Problem(description: "\(name) is not a runner JSON report (--report-json): \(lacks.joined(separator: "; "))")
         }
-        // Every report's summary counts its requests: one without is not a report (nothing to rerun would be read from it).
-        guard case .int = counts["total"] else {
+        // Every report's summary counts its requests: one without is not a report (nothing to rerun would be read from it),
+        // and one that lists fewer has lost some (a truncated or edited part).
+        switch counts["total"] {
+        case .int(let total)? where total == requests.count: break
+        case .int(let total)?:
+            throw Problem(description: "\(name): its summary counts \(total) \(total == 1 ? "request" : "requests"), but it lists "
+                          + "\(requests.count): is it cut short or edited?")
+        case nil:
             throw Problem(description: "\(name) is not a runner JSON report (--report-json): its summary has no 'total'")
+        case let other?:
+            throw Problem(description: "\(name) is not a runner JSON report (--report-json): its summary's total is "
+                          + "\(other.kindName), not an integer")
         }
         guard version <= JSONReport.version else {
             throw Problem(description: "\(name) is a version \(version) report; this runner reads version \(JSONReport.version) and older")
@@ -53,8 +62,16 @@ public struct JSONReportDocument: Sendable {
         }
         var summary = RunSummary(outcomes: outcomes, duration: Self.duration(counts["durationMs"]) ?? .zero)
         if case .int(let seed)? = report["seed"], seed >= 0 { summary.seed = UInt64(seed) }
-        if case .object(let shard)? = report["shard"], case .int(let index)? = shard["index"], case .int(let total)? = shard["total"] {
+        switch report["shard"] {
+        case nil, .null?: break
+        case .object(let shard)?:
+            guard case .int(let index)? = shard["index"], case .int(let total)? = shard["total"], total >= 1, (1...total).contains(index) else {
+                throw Problem(description: "\(name): its shard is not a part of a run ('index' and 'total' integers, "
+                              + "1 <= index <= total): \(JSONValue.object(shard).compactDescription())")
+            }
             summary.shard = Shard(index: index, total: total)
+        case let other?:
+            throw Problem(description: "\(name): its shard is \(other.kindName), not an object")
         }
         if case .object(let plan)? = report["plan"], case .string(let id)? = plan["id"], case .array(let files)? = plan["files"] {
             summary.plan = PlanRecord(id: id, files: files.compactMap { file in
@@ -90,15 +107,24 @@ public struct JSONReportDocument: Sendable {
             guard case .string(let text) = member else { throw RecordLack(text: "its '\(key)' is \(member.kindName), not a string") }
             return text
         }
+        /// A member that is absent or null, or a value that `read` reads (nil: of another kind).
+        func optional<T>(_ key: String, _ kind: String, _ read: (JSONValue) -> T?) throws(RecordLack) -> T? {
+            guard let member = record[key], member != .null else { return nil }
+            guard let value = read(member) else { throw RecordLack(text: "its '\(key)' is \(member.kindName), not \(kind)") }
+            return value
+        }
         let (file, name, result) = (try text("file"), try text("name"), try text("result"))
+        let status = try optional("status", "an integer", { int($0) })
+        let attempts = try optional("attempts", "an integer", { int($0) })
+        let duration = try optional("durationMs", "a number", { Self.duration($0) })
         let verdicts = RequestOutcome.Verdict.allCases
         guard let verdict = verdicts.first(where: { $0.jsonName == result }) else {
             throw RecordLack(text: "its result '\(result)' is none of " + verdicts.map(\.jsonName).joined(separator: ", "))
         }
         var outcome = RequestOutcome(
             file: file, flow: string(record["flow"]), name: name, method: string(record["method"]) ?? "",
-            url: string(record["url"]) ?? "", verdict: verdict, statusCode: int(record["status"]),
-            duration: duration(record["durationMs"]), attempts: int(record["attempts"]) ?? 1,
+            url: string(record["url"]) ?? "", verdict: verdict, statusCode: status,
+            duration: duration, attempts: attempts ?? 1,
             failures: objects(record["failures"]).map { failure in
                 ExpectationFailure(diagnostic: diagnostic(failure), expected: string(failure["expected"]) ?? "",
                                    actual: string(failure["actual"]) ?? "")

@@ -126,7 +126,13 @@ import Testing
                     + "part 11/1000000000 and 999999989 more: merge the reports of all 1000000000 parts"),
                 (["1.json", "whole.json"], "is not the report of a part: it was written by a run without --shard"),
                 (["1.json", "missing.json"], "cannot read the report '\(reports.path("missing.json"))': no such file or directory"),
+                (["1.json", "edited.json"], "edited.json: request 1 names requests/zzz.yaml, which is not a file of the run's plan"),
             ]
+            // A part whose request names a file the plan does not hold (edited by hand).
+            let second = try String(contentsOfFile: reports.path("2.json"), encoding: .utf8)
+            let firstFile = try #require(second.firstRange(of: #/"file": "[^"]*"/#))
+            try second.replacingCharacters(in: firstFile, with: #""file": "requests/zzz.yaml""#)
+                .write(toFile: reports.path("edited.json"), atomically: true, encoding: .utf8)
             for (names, message) in cases {
                 let result = try await Self.runner(["merge-reports"] + names.map(reports.path), server: server)
                 #expect(result.exitCode == 1, "\(names): \(result.stdout)\n\(result.stderr)")
@@ -167,6 +173,7 @@ import Testing
             var document = try #require(JSONSerialization.jsonObject(with: Data(reports.text("bail.json").utf8)) as? [String: Any])
             var summary = try #require(document["summary"] as? [String: Any])
             summary["exitStatus"] = 143
+            summary["total"] = 2
             document["summary"] = summary
             document["requests"] = try #require(document["requests"] as? [[String: Any]]).prefix(2).map { $0 }
             try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: reports.path("killed.json")))
@@ -177,6 +184,7 @@ import Testing
             // A run stopped before sending by another error (a bad --proxy, exit 1) tested nothing either.
             document["requests"] = [[String: Any]]()
             summary["exitStatus"] = 1
+            summary["total"] = 0
             document["summary"] = summary
             try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: reports.path("proxy.json")))
             let proxy = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("proxy.json")],

@@ -541,6 +541,7 @@ import TestSupport
         (#"{"summary": 3, "requests": []}"#, "it has no 'version'; its 'summary' is a number, not an object"),
         (#"{"version": 1, "summary": {"total": 0, "exitStatus": "x"}, "requests": []}"#, "its summary's exitStatus is a string, not an integer"),
         (#"{"version": 1, "summary": {}, "requests": []}"#, "its summary has no 'total'"),
+        (#"{"version": 1, "summary": {"total": "3", "exitStatus": 0}, "requests": []}"#, "its summary's total is a string, not an integer"),
         (#"{"version": 1, "summary": {"total": 0}, "requests": []}"#, "its summary has no 'exitStatus'"),
         ("[]", "it has no 'version'; it has no 'summary'; it has no 'requests'"),
     ])
@@ -558,11 +559,27 @@ import TestSupport
         (#"{"file": "requests/a.yaml", "name": 3, "result": "failed"}"#, "its 'name' is a number, not a string"),
         (#"{"file": "requests/a.yaml", "name": "a", "result": "ok"}"#, "its result 'ok' is none of passed, failed, errored, skipped"),
         ("[]", "it is a list, not an object"),
+        (#"{"file": "requests/a.yaml", "name": "a", "result": "failed", "status": "200"}"#, "its 'status' is a string, not an integer"),
+        (#"{"file": "requests/a.yaml", "name": "a", "result": "failed", "durationMs": "fast"}"#, "its 'durationMs' is a string, not a number"),
     ])
     func aRequestRecordThatIsNotOneSaysWhatItLacks(record: String, lack: String) {
         let text = #"{"version": 1, "summary": {"total": 1, "exitStatus": 4}, "requests": ["# + record + "]}"
         do { _ = try JSONReportDocument.read(text, name: "r.json"); Issue.record("read \(record)") } catch {
             #expect(error.description == "r.json: request 1 of the report is not a request record: \(lack)")
+        }
+    }
+
+    /// A report whose records contradict its summary, or whose shard is no part of a run, has been cut short or edited.
+    @Test(arguments: [
+        (#""summary": {"total": 1, "exitStatus": 4}, "requests": []"#, "r.json: its summary counts 1 request, but it lists 0: is it cut short or edited?"),
+        (#""summary": {"total": 0, "exitStatus": 0}, "requests": [], "shard": {"index": 0, "total": 2}"#,
+         #"r.json: its shard is not a part of a run ('index' and 'total' integers, 1 <= index <= total): {"index":0,"total":2}"#),
+        (#""summary": {"total": 0, "exitStatus": 0}, "requests": [], "shard": {"index": "2", "total": 2}"#,
+         #"r.json: its shard is not a part of a run ('index' and 'total' integers, 1 <= index <= total): {"index":"2","total":2}"#),
+    ])
+    func aReportContradictingItselfIsRefused(members: String, message: String) {
+        do { _ = try JSONReportDocument.read(#"{"version": 1, "# + members + "}", name: "r.json"); Issue.record("read \(members)") } catch {
+            #expect(error.description == message)
         }
     }
 
