@@ -7,7 +7,8 @@ extension NodeDecoder {
     mutating func expect(_ node: Node, location: FileLocation, context: String = "expect") -> ExpectDefinition {
         var expect = ExpectDefinition()
         guard let pairs = mapping(node, for: context) else { return expect }
-        let fields = fields(pairs, allowed: FormatKeys.expect.names, in: context)
+        let fields = fields(pairs, allowed: FormatKeys.expect.names, in: context,
+                            explanations: context == "expect" ? Self.besideExpect : [:])
         if let value = fields["error"] {
             expect.error = expectedFailure(value, for: "\(context).error").map { Located($0, at: value.mark) }
             // An unknown key is reported as such (above), not also as conflicting with `error`.
@@ -162,7 +163,11 @@ extension NodeDecoder {
                characters[1] == "x", characters[2] == "x" {
                 return .statusClass(digit)
             }
-            error("invalid status pattern '\(text)'", at: node.mark, suggestion: hint)
+            // `"200"` is the code it spells, as text of digits is in every status matcher.
+            if text.count == 3, text.allSatisfy(\.isASCII), let code = Int(text), (100...599).contains(code) { return .code(code) }
+            let templated = text.contains("{{") ? "a list of statuses holds codes and classes, not templates: write "
+                + "{ in: [\"{{ code }}\", 204] } for codes from templates" : hint
+            error("invalid status pattern '\(text)'", at: node.mark, suggestion: templated)
         default:
             error("invalid status: found \(Self.describe(node))", at: node.mark, suggestion: hint)
         }

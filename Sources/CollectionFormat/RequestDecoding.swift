@@ -29,7 +29,8 @@ extension NodeDecoder {
         var file = RequestFile(path: path, absolutePath: absolutePath, name: defaultName, tags: [], skip: nil,
                                steps: [], isFlow: false)
         guard let root else {
-            error("empty file: expected a request (keys like 'request', 'expect') or 'steps'", at: nil)
+            error("empty file: expected a request (keys like 'request', 'expect') or 'steps'", at: Mark(line: 1, column: 1),
+                  suggestion: "write a request, such as: request: { url: /health }")
             return file
         }
         guard case .mapping(let pairs) = root.content else {
@@ -256,6 +257,10 @@ extension NodeDecoder {
             case .string(let reason):
                 // `skip: |` keeps the line break at its end.
                 let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+                if reason.isEmpty {
+                    warning("'skip' is an empty reason: the request is skipped", at: node.mark,
+                            suggestion: "write skip: true, or say why it is skipped")
+                }
                 return Skip(reason: reason.isEmpty ? nil : reason, mark: node.mark)
             default: break
             }
@@ -264,9 +269,20 @@ extension NodeDecoder {
         return nil
     }
 
-    /// What an unknown key of `request:` that is a key of its own beside it (`auth`, `expect`) says.
-    private static let besideRequest = Dictionary(uniqueKeysWithValues: definitionKeys.filter { !requestKeys.contains($0) && $0 != "request" }
-        .map { ($0, "'\($0)' goes beside 'request', not inside it") })
+    /// What an unknown key of `request:` that is a key of its own beside it (`auth`, `expect`) or an expectation
+    /// (`status`) says.
+    private static let besideRequest = goesBeside("request", among: requestKeys).merging(
+        FormatKeys.expect.names.filter { !requestKeys.contains($0) }.map { ($0, "'\($0)' is an expectation: write it under 'expect:'") }
+    ) { beside, _ in beside }
+
+    /// What an unknown key of `expect:` that is a key of its own beside it (`capture`, `options`) says.
+    static let besideExpect = goesBeside("expect", among: FormatKeys.expect.names)
+
+    /// For each key of a request definition that `place` (whose keys are `keys`) does not have: that it goes beside it.
+    private static func goesBeside(_ place: String, among keys: [String]) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: definitionKeys.filter { !keys.contains($0) && $0 != place }
+            .map { ($0, "'\($0)' goes beside '\(place)', not inside it") })
+    }
 
     /// The `request:` mapping.
     mutating func requestSpec(_ node: Node, location: FileLocation) -> RequestSpec {

@@ -262,7 +262,12 @@ extension Matcher where Value == JSONValue {
             }
             return "a number, not the string \(expected.serialized()): the types differ; write \(text) without quotes to compare numbers"
         case (.int, .string(let text)), (.double, .string(let text)):
-            guard expected.serialized() == text else { return nil }
+            guard expected.serialized() == text else {
+                // `0042`, `+42`: a number only as an ordering reads text (an identifier keeps its zeros).
+                guard Double(text) == expected.numberValue else { return nil }
+                return "a string, not the number \(expected.serialized()): text with leading zeros or a sign is compared as "
+                    + "text by equals and in, as a number only by an ordering"
+            }
             if let template { return "a string, not the number \(text) that '\(template)' gives: the types differ" }
             return "a string, not the number \(text): the types differ; write '\(text)' in quotes to compare as text"
         default:

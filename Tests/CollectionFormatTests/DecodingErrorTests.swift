@@ -17,6 +17,10 @@ import YAML
         #expect(problems("request:\n  url: /a\n  auth: { bearer: x }\n") == [
             "requests/r.yaml:3:3: error: unknown key 'auth' in 'request' [help: 'auth' goes beside 'request', not inside it]",
         ])
+        #expect(problems("request:\n  url: /a\n  status: 200\nexpect:\n  capture: { a: $.a }\n") == [
+            "requests/r.yaml:3:3: error: unknown key 'status' in 'request' [help: 'status' is an expectation: write it under 'expect:']",
+            "requests/r.yaml:5:3: error: unknown key 'capture' in 'expect' [help: 'capture' goes beside 'expect', not inside it]",
+        ])
         #expect(problems("""
             request:
               method: GET
@@ -73,8 +77,10 @@ import YAML
     }
 
     @Test func topLevelShapes() {
-        #expect(problems("") == ["requests/r.yaml: error: empty file: expected a request (keys like 'request', 'expect') or 'steps'"])
-        #expect(problems("# only a comment\n") == ["requests/r.yaml: error: empty file: expected a request (keys like 'request', 'expect') or 'steps'"])
+        let empty = "requests/r.yaml:1:1: error: empty file: expected a request (keys like 'request', 'expect') or 'steps' "
+            + "[help: write a request, such as: request: { url: /health }]"
+        #expect(problems("") == [empty])
+        #expect(problems("# only a comment\n") == [empty])
         #expect(problems("- a\n- b\n") == [
             "requests/r.yaml:1:1: error: expected a mapping at the top level (keys like 'request', 'expect') or 'steps', found a list",
         ])
@@ -199,6 +205,7 @@ import YAML
         ("[200, abc]", "requests/r.yaml:3:17: error: invalid status pattern 'abc' [help: expected a status code (100-599), a class like \"2xx\", a list of codes, or a matcher]"),
         ("true", "requests/r.yaml:3:11: error: invalid status: found the boolean true [help: expected a status code (100-599), a class like \"2xx\", a list of codes, or a matcher]"),
         ("\"x{{ n }}\"", "requests/r.yaml:3:11: error: invalid status pattern 'x{{ n }}' [help: a template here must be the whole value: \"{{ code }}\"]"),
+        ("[\"{{ n }}\", 3xx]", "requests/r.yaml:3:12: error: invalid status pattern '{{ n }}' [help: a list of statuses holds codes and classes, not templates: write { in: [\"{{ code }}\", 204] } for codes from templates]"),
     ])
     func badStatusPatterns(text: String, message: String) {
         #expect(problems("request: { url: /a }\nexpect:\n  status: \(text)") == [message])

@@ -54,6 +54,10 @@ import YAML
         #expect(decodeRequest("skip: false\nrequest: { url: /a }")?.skip == nil)
         // A block scalar's line break is not part of the reason.
         #expect(decodeRequest("skip: |\n  not today\nrequest: { url: /a }")?.skip?.reason == "not today")
+        // An empty reason skips, with a warning: it may be a reason left out.
+        let (file, diagnostics) = decodeRequestFile("skip: ''\nrequest: { url: /a }")
+        #expect(file.skip != nil && file.skip?.reason == nil)
+        #expect(diagnostics.map(\.description) == ["requests/r.yaml:1:7: warning: 'skip' is an empty reason: the request is skipped"])
     }
 
     @Test func decodesFormTextFileAndMultipartBodies() {
@@ -254,6 +258,10 @@ import YAML
         #expect(pattern == [.statusClass(2)])
         #expect(pattern[0].matches(204) && !pattern[0].matches(301))
         guard case .matcher(.all)? = status("{ greaterThanOrEqual: 200, lessThan: 300 }") else { Issue.record("matcher"); return }
+        // A code in quotes is the code it spells; a lone template is the code it gives.
+        guard case .oneOf(let quoted)? = status("[\"200\", '3xx']") else { Issue.record("quoted"); return }
+        #expect(quoted == [.code(200), .statusClass(3)])
+        guard case .matcher(.equals)? = status("\"{{ code }}\"") else { Issue.record("template"); return }
     }
 
     @Test func decodesCaptures() throws {

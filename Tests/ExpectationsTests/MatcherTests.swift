@@ -120,6 +120,9 @@ import Testing
              failure: #"expected one of [1,"42"], got 42 (a number, not the string "42": the types differ; write 42 without quotes to compare numbers)"#),
         Case(matcher: .all([.lessThanOrEqual(.string("250")), .in([.string("250")])]), actual: .int(250),
              failure: #"250 is not in ["250"] (a number, not the string "250": the types differ; write 250 without quotes to compare numbers)"#),
+        // Text of a number written otherwise than JSON writes it is text for an equality.
+        Case(matcher: .equals(.int(42)), actual: .string("0042"),
+             failure: #"expected 42, got "0042" (a string, not the number 42: text with leading zeros or a sign is compared as text by equals and in, as a number only by an ordering)"#),
         // A bound of digits a number was compared with is shown as that number.
         Case(matcher: .all([.lessThanOrEqual(.string("100")), .type(.string)]), actual: .int(250),
              failure: "250 is not less than or equal to 100 and is not of type string"),
