@@ -78,13 +78,13 @@ struct PlanNarrowing {
             }
             let chosen = planner.rerun(failed, notRun: notRun, environment: loaded.environment)
             let hashes = Dictionary((report.summary.plan?.files ?? []).map { (paths.current($0.path), $0.hash) }) { first, _ in first }
-            let changed = plan.files.filter { file in
-                chosen.files.contains { $0.path == file.path } && hashes[file.path].map { $0 != file.hash } == true
-            }
+            // A chosen file whose text changed since the report is named so on its line.
+            let changed = Set(plan.files.filter { file in hashes[file.path].map { $0 != file.hash } == true }.map(\.path))
             notes.append("--rerun-failed: \(chosen.files.count) of \(planner.fileCount) files from \(path)")
-            notes += chosen.reasons.map { "  \($0)" }
+            notes += zip(chosen.files, chosen.reasons).map { file, reason in
+                "  \(reason)" + (changed.contains(file.path) ? ", and changed since the report" : "")
+            }
             notes += chosen.missing.map { "  \($0), but is not in this collection (removed, renamed or not selected)" }
-            notes += changed.map { "  \($0.path): changed since the report" }
             guard !chosen.files.isEmpty else {
                 return (nil, notes + ["--rerun-failed: none of the files to run again is in this collection; nothing to run"],
                         .badCommandLine)
