@@ -17,6 +17,10 @@ import YAML
         #expect(problems("request:\n  url: /a\n  auth: { bearer: x }\n") == [
             "requests/r.yaml:3:3: error: unknown key 'auth' in 'request' [help: 'auth' goes beside 'request', not inside it]",
         ])
+        #expect(problems("request: { url: /a }\nexpect:\n  headers: { Content-Type: a, content-type: b }\n") == [
+            "requests/r.yaml:3:31: error: 'content-type' names the header 'Content-Type' again (header names are case-insensitive) "
+                + "[help: check it once: a mapping of operators holds several checks]",
+        ])
         #expect(problems("request:\n  url: /a\n  status: 200\nexpect:\n  capture: { a: $.a }\n") == [
             "requests/r.yaml:3:3: error: unknown key 'status' in 'request' [help: 'status' is an expectation: write it under 'expect:']",
             "requests/r.yaml:5:3: error: unknown key 'capture' in 'expect' [help: 'capture' goes beside 'expect', not inside it]",
