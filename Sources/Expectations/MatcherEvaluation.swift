@@ -485,6 +485,9 @@ extension Matcher where Value == JSONValue {
         case .contains(let value): Matcher.notContains(value).predicate
         case .notContains(let value): Matcher.contains(value).predicate
         case .not(let inner): inner.predicate
+        case .length(.equals(let value)): "whose length is not \(value.compactDescription())"
+        case .length(let inner): "whose length is not \(inner.predicate)"
+        case .each(let inner): "with an element not \(inner.predicate)"
         default: "not \(predicate)"
         }
     }
