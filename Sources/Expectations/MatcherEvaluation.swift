@@ -6,18 +6,19 @@ public struct MatchResult: Sendable, Hashable {
     public let holds: Bool
     /// Why it does not hold, e.g. `expected a value greater than 5, got 3`; nil when it holds.
     public let message: String?
-    /// Whether the message says why beyond the expected and the actual value (the types differ, values that cannot be
-    /// ordered).
-    public var explains = false
-    /// What the message says about the value besides what was expected of it (`length 45`, `element [2]: …`), if anything.
-    var note: String?
+    /// What the message says of the value besides what was expected of it (the types differ, values that cannot be
+    /// ordered, `length 45`, `element [2]: …`), if anything.
+    public var note: String?
+
+    /// Whether the message says why beyond the expected and the actual value.
+    public var explains: Bool { note != nil }
 
     /// A matcher that holds.
     public static let success = MatchResult(holds: true, message: nil)
 
     /// A matcher that does not hold, for the reason given.
-    public static func failure(_ message: String, explains: Bool = false, note: String? = nil) -> MatchResult {
-        MatchResult(holds: false, message: message, explains: explains, note: note)
+    public static func failure(_ message: String, note: String? = nil) -> MatchResult {
+        MatchResult(holds: false, message: message, note: note)
     }
 }
 
@@ -72,8 +73,8 @@ extension Matcher where Value == JSONValue {
         case .each(let inner):
             guard case .array(let elements)? = actual else { return fail(actual, note: "not a list") }
             for (index, element) in elements.enumerated() {
-                if let message = inner.evaluate(element, givenBy: templates).message {
-                    return .failure("element [\(index)]: \(message)", note: "element [\(index)]: \(message)")
+                if let message = inner.evaluate(element, givenBy: templates).message.map({ "element [\(index)]: \($0)" }) {
+                    return .failure(message, note: message)
                 }
             }
             return .success
@@ -186,13 +187,12 @@ extension Matcher where Value == JSONValue {
     private static func all(_ matchers: [Matcher], _ results: [MatchResult], actual: JSONValue?) -> MatchResult {
         let failed = zip(matchers, results).filter { !$0.1.holds }
         guard !failed.isEmpty else { return .success }
-        let parts = failed.map { matcher, result in
-            // A message that is not a mismatch (a pattern that does not compile) is the part's note.
-            let note = result.note ?? result.message.flatMap { $0.hasPrefix("expected ") ? nil : $0 }
-            return matcher.negatedClause + (note.map { " (\($0))" } ?? "")
-        }
+        // A message that is not a mismatch (a pattern that does not compile) is the part's note.
+        let notes = failed.map { _, result in result.note ?? result.message.flatMap { $0.hasPrefix("expected ") ? nil : $0 } }
+        let parts = zip(failed, notes).map { part, note in part.0.negatedClause + (note.map { " (\($0))" } ?? "") }
         let value = actual.map { $0.compactDescription(maxLength: 40) } ?? "the value"
-        return .failure("\(value) " + parts.joined(separator: " and "), explains: failed.contains(where: \.1.explains))
+        let said = notes.compactMap { $0 }
+        return .failure("\(value) " + parts.joined(separator: " and "), note: said.isEmpty ? nil : said.joined(separator: "; "))
     }
 
     /// Why an ordering in the matcher cannot compare the value `actual` gives it (a number and a word), nil when every
@@ -390,7 +390,7 @@ extension Matcher where Value == JSONValue {
     private func fail(_ actual: JSONValue?, note: String? = nil) -> MatchResult {
         var got = actual.map { $0.compactDescription() } ?? "nothing"
         if let note { got += " (\(note))" }
-        return .failure("expected \(shown(against: actual).expectation), got \(got)", explains: note != nil, note: note)
+        return .failure("expected \(shown(against: actual).expectation), got \(got)", note: note)
     }
 
     /// The matcher as it compared `actual`: an ordering's bound written as text of digits (`greaterThan: "{{ n }}"`)

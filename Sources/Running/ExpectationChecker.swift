@@ -242,7 +242,7 @@ struct ExpectationChecker {
 
     /// `body $.id did not match`, with the matcher's explanation when it says more than expected and actual.
     private static func message(_ subject: String, detail: String?, explains: Bool = false) -> String {
-        guard let detail, explains || !detail.hasPrefix("expected ") || detail.contains("; ") else { return "\(subject) did not match" }
+        guard let detail, explains || !detail.hasPrefix("expected ") else { return "\(subject) did not match" }
         return "\(subject) did not match: \(detail)"
     }
 }
