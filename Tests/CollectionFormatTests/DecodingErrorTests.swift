@@ -209,6 +209,9 @@ import YAML
         ("[200, abc]", "requests/r.yaml:3:17: error: invalid status pattern 'abc' [help: expected a status code (100-599), a class like \"2xx\", a list of codes, or a matcher]"),
         ("true", "requests/r.yaml:3:11: error: invalid status: found the boolean true [help: expected a status code (100-599), a class like \"2xx\", a list of codes, or a matcher]"),
         ("\"x{{ n }}\"", "requests/r.yaml:3:11: error: invalid status pattern 'x{{ n }}' [help: a template here must be the whole value: \"{{ code }}\"]"),
+        ("{ not: { in: [\"5xx\", 404] } }", "requests/r.yaml:3:25: error: '5xx' is a class of statuses, which a matcher does not read: it "
+            + "compares the code as a number [help: write status: \"5xx\", or a list [200, \"5xx\"]; to exclude the class, "
+            + "{ not: { greaterThanOrEqual: 500, lessThan: 600 } }]"),
         ("[\"{{ n }}\", 3xx]", "requests/r.yaml:3:12: error: invalid status pattern '{{ n }}' [help: a list of statuses holds codes and classes, not templates: write { in: [\"{{ code }}\", 204] } for codes from templates]"),
     ])
     func badStatusPatterns(text: String, message: String) {
