@@ -377,9 +377,8 @@ private struct FormIndex: Sendable {
         byStart[start, default: []].append(form)
     }
 
-    /// Adds a value to find however an encoder mixed escapes into it (Werkzeug echoes `a+b=` as `a+b%3D`, Python's
-    /// `quote` keeps `/`): any byte as it is or as `%XX` in either case, a space as `+` too, a `+` as a space (a query
-    /// read as a form).
+    /// Adds a value to find however an encoder mixed escapes into it, byte by byte (Werkzeug echoes `a+b=` as `a+b%3D`,
+    /// Python's `quote` keeps `/`, .NET's JSON writes `+` as `\u002B`, Go's HTML `&#43;`): see `readings(at:in:)`.
     mutating func insertLoosely(_ value: [UInt8]) {
         guard !value.isEmpty, !loose.contains(value) else { return }
         all.append(value)
@@ -405,26 +404,75 @@ private struct FormIndex: Sendable {
         return found
     }
 
-    /// Where `value` ends when it stands at `offset` in `bytes` with any of its bytes percent-encoded (see
-    /// `insertLoosely`); nil when it does not stand there.
+    /// Where `value` ends when it stands at `offset` in `bytes` with any of its bytes written as `readings(at:in:)`
+    /// reads them; nil when it does not stand there.
     private static func looseMatch(_ value: ArraySlice<UInt8>, in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int? {
         guard let byte = value.first else { return offset }
         guard offset < bytes.count else { return nil }
-        let rest = value.dropFirst()
         let written = bytes[offset]
-        if written == byte || (byte == UInt8(ascii: " ") && written == UInt8(ascii: "+"))
-            || (byte == UInt8(ascii: "+") && written == UInt8(ascii: " ")),
-           let end = looseMatch(rest, in: bytes, at: offset + 1) {
-            return end
-        }
-        guard written == UInt8(ascii: "%") else { return nil }
-        // `%XX`, or `%25XX` (encoded twice).
-        for digits in [offset + 1, offset + 3] {
-            if digits == offset + 3, hexValue(in: bytes, at: offset + 1) != 0x25 { break }
-            if hexValue(in: bytes, at: digits) == byte, let end = looseMatch(rest, in: bytes, at: digits + 2) { return end }
+        // Most bytes are only themselves: the escapes below start with one of these.
+        guard written == byte || Self.escapeStarts.contains(written) else { return nil }
+        for (read, length) in readings(at: offset, in: bytes) where read == byte {
+            if let end = looseMatch(value.dropFirst(), in: bytes, at: offset + length) { return end }
         }
         return nil
     }
+
+    /// The bytes that start an escape `readings(at:in:)` reads.
+    private static let escapeStarts = Set("%+ \\&".utf8)
+
+    /// The bytes the text at `offset` may stand for, each with the number of bytes it takes: the byte itself; a byte
+    /// percent-encoded (`%3D`, `%3d`, and encoded twice, `%253D`); a space as `+` and a `+` as a space (a query read as
+    /// a form); an ASCII byte JSON-escaped as `\u003d` (either case), `\/` or `\"`, also escaped once more as a message
+    /// shows a value (`\\u003d`); an ASCII byte as an HTML character reference (`&#61;`, `&#x3D;`, `&equals;`).
+    private static func readings(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [(byte: UInt8, length: Int)] {
+        let written = bytes[offset]
+        var readings = [(written, 1)]
+        func text(_ length: Int, from start: Int) -> String? {
+            start + length <= bytes.count ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + length]), as: UTF8.self) : nil
+        }
+        switch written {
+        case UInt8(ascii: "+"): readings.append((UInt8(ascii: " "), 1))
+        case UInt8(ascii: " "): readings.append((UInt8(ascii: "+"), 1))
+        case UInt8(ascii: "%"):
+            if let value = hexValue(in: bytes, at: offset + 1) {
+                readings.append((value, 3))
+                if value == 0x25, let twice = hexValue(in: bytes, at: offset + 3) { readings.append((twice, 5)) }
+            }
+        case UInt8(ascii: "\\"):
+            // Once, or escaped again (`\\u002B`, `\\\"`, `\\/`).
+            for start in [offset + 1, offset + 2] where start == offset + 1 || text(1, from: offset + 1) == "\\" {
+                let more = start - offset
+                if text(1, from: start) == "u", let digits = text(4, from: start + 1), digits.hasPrefix("00"),
+                   let value = UInt8(digits.dropFirst(2), radix: 16), value < 0x80 {
+                    readings.append((value, more + 5))
+                }
+                if text(1, from: start) == "/" { readings.append((UInt8(ascii: "/"), more + 1)) }
+                if more == 1, text(1, from: start) == "\"" { readings.append((UInt8(ascii: "\""), 2)) }
+                if more == 2, text(2, from: start) == "\\\"" { readings.append((UInt8(ascii: "\""), 4)) }
+            }
+        case UInt8(ascii: "&"):
+            // A character reference ends at the first `;` within a few bytes.
+            let end = min(offset + 10, bytes.count)
+            guard offset + 2 < end, let semicolon = (offset + 2..<end).first(where: { bytes[$0] == UInt8(ascii: ";") }),
+                  let name = text(semicolon - offset - 1, from: offset + 1) else { break }
+            let value: UInt32? = if name.hasPrefix("#x") || name.hasPrefix("#X") { UInt32(name.dropFirst(2), radix: 16) }
+                else if name.hasPrefix("#") { UInt32(name.dropFirst(), radix: 10) }
+                else { htmlNames[name] }
+            if let value, value < 0x80 { readings.append((UInt8(value), semicolon - offset + 1)) }
+        default: break
+        }
+        return readings
+    }
+
+    /// HTML's names for the ASCII characters encoders write as references.
+    private static let htmlNames: [String: UInt32] = [
+        "amp": 0x26, "lt": 0x3C, "gt": 0x3E, "quot": 0x22, "apos": 0x27, "plus": 0x2B, "sol": 0x2F, "equals": 0x3D,
+        "num": 0x23, "quest": 0x3F, "percnt": 0x25, "commat": 0x40, "excl": 0x21, "colon": 0x3A, "semi": 0x3B,
+        "comma": 0x2C, "period": 0x2E, "lpar": 0x28, "rpar": 0x29, "ast": 0x2A, "dollar": 0x24, "grave": 0x60,
+        "lsqb": 0x5B, "rsqb": 0x5D, "lcub": 0x7B, "rcub": 0x7D, "verbar": 0x7C, "bsol": 0x5C, "Hat": 0x5E, "lowbar": 0x5F,
+        "tilde": 0x7E,
+    ]
 
     /// The byte two hex digits (either case) at `offset` give; nil when they are not two hex digits.
     private static func hexValue(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt8? {

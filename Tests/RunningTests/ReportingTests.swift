@@ -379,12 +379,18 @@ import TestSupport
         ("ab/cd+ef@gh12", "?t=ab/cd%2Bef%40gh12&x"),
         ("ab/cd+ef@gh12", "?t=ab%2fcd ef%40gh12&x"),
         ("50%off!", "?t=50%25off%21&x"),
+        // .NET's JSON (`+`, `'`, `"` as \u escapes), shown in a failure (escaped once more); Go's HTML references.
+        ("Ab3+dEf/gh==", #"{"token":"Ab3\u002BdEf/gh=="}&x"#),
+        ("Ab3+dEf/gh==", #"actual: "{\"token\":\"Ab3\\u002bdEf\/gh==\"}&x"#),
+        ("it's-a-\"secret\"", #"{"pw":"it\u0027s-a-\u0022secret\u0022"}&x"#),
+        ("Ab3+dEf/gh==", "<p>Ab3&#43;dEf&#x2F;gh&equals;=</p>&x"),
+        ("Ab3+dEf/gh==", "<p>Ab3&plus;dEf&sol;gh==&x"),
     ])
     func aSecretWithEscapesMixedAsAnEncoderChoseIsHidden(secret: String, echoed: String) {
         let redacted = Redactor(secrets: [secret]).redact(echoed)
-        #expect(redacted.contains("***") && !redacted.contains("ef%40") && !redacted.contains("dEfGhI9") && !redacted.contains("off"),
+        #expect(redacted.contains("***") && !["ef%40", "dEfGhI9", "off", "dEf", "secret"].contains(where: redacted.contains),
                 "\(echoed) -> \(redacted)")
-        #expect(redacted.hasSuffix("***&x=1") || redacted.hasSuffix("***&x") || redacted.hasSuffix("***"), "\(redacted)")
+        #expect(["***&x=1", "***&x", "***", "***\"}&x", "***</p>&x", "***\\\"}&x"].contains(where: redacted.hasSuffix), "\(redacted)")
     }
 
     /// A body holding a secret of several lines (a PEM key) is hidden in every view of the exchange, where its lines are
