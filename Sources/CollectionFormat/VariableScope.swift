@@ -93,11 +93,17 @@ public struct VariableScope: Sendable {
 
     /// Resolves a template to text; non-string values are written as JSON.
     public func resolveString(_ template: Template) throws(TemplateError) -> String {
+        try resolveString(template) { _, value, _ in value }
+    }
+
+    /// Resolves a template to text, each expression's text as `insert` writes it, given the text before it.
+    public func resolveString(_ template: Template, inserting insert: (TemplateExpression, String, _ before: String) -> String)
+        throws(TemplateError) -> String {
         var text = ""
         for segment in template.segments {
             switch segment {
             case .literal(let literal): text += literal
-            case .expression(let expression, let mark): text += try evaluate(expression, at: mark).interpolatedText
+            case .expression(let expression, let mark): text += insert(expression, try evaluate(expression, at: mark).interpolatedText, text)
             }
         }
         return text

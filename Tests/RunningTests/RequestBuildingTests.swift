@@ -36,6 +36,17 @@ import TestSupport
         ])))
     }
 
+    /// A secret in a URL is one value: its `?` and `#` (and in the query its `&` and `+`) are percent-encoded, so the
+    /// server gets it whole and every output hides it whole; other variables are inserted as they are.
+    @Test func aSecretInAURLIsSentAsOneValue() async throws {
+        let request = try await firstRequest([
+            "environments/test.yaml": environment("variables: { route: \"a?b=1\" }\nsecrets: { pw: { env: RUNNER_TEST_UNSET_PW, default: \"p@ss w&rd+#?x\" } }\n"),
+            "requests/a.yaml": #"request: { url: "/json/{{ pw }}/{{ route }}&t={{ pw }}", query: { page: 1 } }"#,
+        ])
+        #expect(request.url?.absoluteString
+                == "http://api.test/v1/json/p@ss%20w&rd+%23%3Fx/a?b=1&t=p@ss%20w%26rd%2B%23%3Fx&page=1")
+    }
+
     @Test func aValueBecomesTheSameTextInTheURLTheQueryAHeaderAndAString() async throws {
         let request = try await firstRequest([
             "environments/test.yaml": environment("variables: { n: 3.0, big: 2.5, flag: true, list: [1, 2.0], e: 1e20 }"),
