@@ -190,7 +190,7 @@ extension Matcher where Value == JSONValue {
         // A message that is not a mismatch (a pattern that does not compile) is the part's note.
         let notes = failed.map { _, result in result.note ?? result.message.flatMap { $0.hasPrefix("expected ") ? nil : $0 } }
         let parts = zip(failed, notes).map { part, note in part.0.negatedClause + (note.map { " (\($0))" } ?? "") }
-        let value = actual.map { $0.compactDescription(maxLength: 40) } ?? "the value"
+        let value = actual.map { $0.compactDescription(maxLength: 40) } ?? "got nothing, which"
         let said = notes.compactMap { $0 }
         return .failure("\(value) " + parts.joined(separator: " and "), note: said.isEmpty ? nil : said.joined(separator: "; "))
     }
@@ -265,8 +265,8 @@ extension Matcher where Value == JSONValue {
             guard expected.serialized() == text else {
                 // `0042`, `+42`: a number only as an ordering reads text (an identifier keeps its zeros).
                 guard Double(text) == expected.numberValue else { return nil }
-                return "a string, not the number \(expected.serialized()): text with leading zeros or a sign is compared as "
-                    + "text by equals and in, as a number only by an ordering"
+                return "a string, not the number \(expected.serialized()): the types differ; equals and in do not read text with "
+                    + "leading zeros or a sign as a number"
             }
             if let template { return "a string, not the number \(text) that '\(template)' gives: the types differ" }
             return "a string, not the number \(text): the types differ; write '\(text)' in quotes to compare as text"
@@ -488,6 +488,7 @@ extension Matcher where Value == JSONValue {
         case .length(.equals(let value)): "whose length is not \(value.compactDescription())"
         case .length(let inner): "whose length is not \(inner.predicate)"
         case .each(let inner): "with an element not \(inner.predicate)"
+        case .all(let matchers): "not \(matchers.count == 2 ? "both" : "all of") \(predicate)"
         default: "not \(predicate)"
         }
     }

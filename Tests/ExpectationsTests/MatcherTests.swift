@@ -125,7 +125,11 @@ import Testing
              failure: #"expected a value with an element not of type string, got ["a"]"#),
         // Text of a number written otherwise than JSON writes it is text for an equality.
         Case(matcher: .equals(.int(42)), actual: .string("0042"),
-             failure: #"expected 42, got "0042" (a string, not the number 42: text with leading zeros or a sign is compared as text by equals and in, as a number only by an ordering)"#),
+             failure: #"expected 42, got "0042" (a string, not the number 42: the types differ; equals and in do not read text with leading zeros or a sign as a number)"#),
+        Case(matcher: .not(.all([.type(.string), .length(.equals(.int(2)))])), actual: .string("ab"),
+             failure: #"expected a value not both of type string and with length 2, got "ab""#),
+        Case(matcher: .all([.type(.string), .length(.equals(.int(2)))]), actual: nil,
+             failure: "got nothing, which is not of type string and does not have length 2 (it has no length)"),
         // A bound of digits a number was compared with is shown as that number.
         Case(matcher: .all([.lessThanOrEqual(.string("100")), .type(.string)]), actual: .int(250),
              failure: "250 is not less than or equal to 100 and is not of type string"),
