@@ -65,7 +65,10 @@ struct PlanNarrowing {
             var notRun = requests.filter(\.wasStoppedBeforeRunning).map { paths.current($0.file) }
             if report.summary.cancellingSignal != nil {
                 let reached = Set(requests.map { paths.current($0.file) })
-                notRun += plan.files.map(\.path).filter { !reached.contains($0) }
+                // A part's report: only the files of its part were to run (the other parts ran theirs).
+                let planned = report.summary.shard.map { planner.files(in: $0, environment: loaded.environment).map(\.path) }
+                    ?? plan.files.map(\.path)
+                notRun += planned.filter { !reached.contains($0) }
             }
             guard !failed.isEmpty || !notRun.isEmpty else {
                 // A report of another collection is a wrong path, not a green rerun.

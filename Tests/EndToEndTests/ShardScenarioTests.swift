@@ -181,6 +181,23 @@ import Testing
                                                server: server)
             #expect(killed.stdout.contains("--rerun-failed: 13 of 14 files from"), "\(killed.stdout)")
             #expect(killed.stdout.contains("  requests/14-flow.yaml: not run in the report (the run stopped)"), "\(killed.stdout)")
+            // A part a second signal stopped: only its own part's files it never reached run again, not the other part's.
+            _ = try await Self.runner(["run", "requests", "--env", "local", "--shard", "1/2", "--report-json", reports.path("p1.json")],
+                                      server: server)
+            _ = try await Self.runner(["run", "requests", "--env", "local", "--shard", "2/2", "--report-json", reports.path("p2.json")],
+                                      server: server)
+            var part = try #require(JSONSerialization.jsonObject(with: Data(reports.text("p1.json").utf8)) as? [String: Any])
+            var partSummary = try #require(part["summary"] as? [String: Any])
+            (partSummary["exitStatus"], partSummary["total"]) = (143, 1)
+            part["summary"] = partSummary
+            part["requests"] = try #require(part["requests"] as? [[String: Any]]).prefix(1).map { $0 }
+            try JSONSerialization.data(withJSONObject: part).write(to: URL(fileURLWithPath: reports.path("p1-killed.json")))
+            let otherPart = try #require(JSONSerialization.jsonObject(with: Data(reports.text("p2.json").utf8)) as? [String: Any])
+            let otherFiles = Set(try #require(otherPart["requests"] as? [[String: Any]]).compactMap { $0["file"] as? String })
+            let partRerun = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("p1-killed.json")],
+                                                  server: server)
+            #expect(partRerun.stdout.contains("not run in the report (the run stopped)"), "\(partRerun.stdout)")
+            #expect(!otherFiles.isEmpty && !otherFiles.contains { partRerun.stdout.contains("  \($0): ") }, "\(partRerun.stdout)")
             // A run stopped before sending by another error (a bad --proxy, exit 1) tested nothing either.
             document["requests"] = [[String: Any]]()
             summary["exitStatus"] = 1
