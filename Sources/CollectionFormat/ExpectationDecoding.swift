@@ -22,12 +22,9 @@ extension NodeDecoder {
             for pair in headerPairs {
                 guard let name = headerName(pair.key),
                       let matcher = matcher(pair.value, for: "\(context).headers.\(name)") else { continue }
-                // Header names are case-insensitive: two entries check one header, which one matcher must do.
-                if let earlier = expect.headers.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
-                    error("'\(name)' names the header '\(earlier.name)' again (header names are case-insensitive)", at: pair.key.mark,
-                          suggestion: "check it once: a mapping of operators holds several checks")
-                    continue
-                }
+                // Two entries would check one header, which one matcher must do.
+                guard !isRepeatedHeader(name, among: expect.headers.map(\.name), at: pair.key.mark,
+                                        suggestion: "check it once: a mapping of operators holds several checks") else { continue }
                 expect.headers.append(HeaderExpectation(name: name, nameMark: pair.key.mark, matcher: matcher, mark: pair.value.mark))
             }
         }

@@ -363,12 +363,22 @@ extension NodeDecoder {
         guard let pairs = mapping(node, for: context()) else { return [] }
         var headers: [HeaderField] = []
         for pair in pairs {
-            guard let name = headerName(pair.key) else { continue }
+            guard let name = headerName(pair.key),
+                  !isRepeatedHeader(name, among: headers.map(\.name), at: pair.key.mark,
+                                    suggestion: "give it once, several values joined with ', '") else { continue }
             if let value = template(pair.value, for: "\(context()).\(name)") {
                 headers.append(HeaderField(name: name, nameMark: pair.key.mark, value: value))
             }
         }
         return headers
+    }
+
+    /// Reports a header name written before in another case (header names are case-insensitive: both would name one
+    /// header); whether it was.
+    mutating func isRepeatedHeader(_ name: String, among earlier: [String], at mark: Mark, suggestion: String) -> Bool {
+        guard let first = earlier.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) else { return false }
+        error("'\(name)' names the header '\(first)' again (header names are case-insensitive)", at: mark, suggestion: suggestion)
+        return true
     }
 
     /// The one body key of a request, if any; reports a second one.

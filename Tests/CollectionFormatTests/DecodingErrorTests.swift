@@ -21,6 +21,10 @@ import YAML
             "requests/r.yaml:3:31: error: 'content-type' names the header 'Content-Type' again (header names are case-insensitive) "
                 + "[help: check it once: a mapping of operators holds several checks]",
         ])
+        #expect(problems("request: { url: /a, headers: { Accept: a, accept: b } }\n") == [
+            "requests/r.yaml:1:43: error: 'accept' names the header 'Accept' again (header names are case-insensitive) "
+                + "[help: give it once, several values joined with ', ']",
+        ])
         #expect(problems("request:\n  url: /a\n  status: 200\nexpect:\n  capture: { a: $.a }\n") == [
             "requests/r.yaml:3:3: error: unknown key 'status' in 'request' [help: 'status' is an expectation: write it under 'expect:']",
             "requests/r.yaml:5:3: error: unknown key 'capture' in 'expect' [help: 'capture' goes beside 'expect', not inside it]",
