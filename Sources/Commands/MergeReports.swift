@@ -67,13 +67,17 @@ public struct MergeReports: Sendable {
     static func merge(_ parts: [(path: String, report: JSONReportDocument)]) throws(Problem) -> RunSummary {
         guard let first = parts.first else { throw Problem(message: "give the JSON reports of the parts to merge") }
         var byIndex: [Int: String] = [:]
+        // A part that stopped before it planned (an invalid collection, a secret unset in its job) has no plan: its
+        // errors are merged as they are.
+        let planned = parts.first { $0.report.summary.plan != nil }
         for (path, report) in parts {
-            guard let shard = report.summary.shard, let plan = report.summary.plan else {
+            guard let shard = report.summary.shard else {
                 throw Problem(message: "\(path) is not the report of a part: it was written by a run without --shard")
             }
-            guard plan.id == first.report.summary.plan?.id, shard.total == first.report.summary.shard?.total else {
-                throw Problem(message: "\(path) is a part of another run than \(first.path) (another plan: other files, "
-                                  + "contents, environment or tags, or another number of parts)")
+            guard report.summary.plan == nil || report.summary.plan?.id == planned?.report.summary.plan?.id,
+                  shard.total == first.report.summary.shard?.total else {
+                throw Problem(message: "\(path) is a part of another run than \((planned ?? first).path) (another plan: other files, "
+                                  + "contents, environment, tags or --vars, or another number of parts)")
             }
             if let other = byIndex[shard.index] {
                 throw Problem(message: "part \(shard) is given twice: \(other) and \(path)")
@@ -88,10 +92,12 @@ public struct MergeReports: Sendable {
             let more = missingCount > named.count ? " and \(missingCount - named.count) more" : ""
             throw Problem(message: "missing " + named.joined(separator: ", ") + more + ": merge the reports of all \(total) parts")
         }
-        let order = Dictionary((first.report.summary.plan?.files ?? []).enumerated().map { ($1.path, $0) }) { first, _ in first }
-        // A request of a file the plan does not hold was not run by this plan (an edited part).
-        for (path, report) in parts {
-            if let (position, outcome) = report.summary.outcomes.enumerated().first(where: { order[$0.element.file] == nil }) {
+        let plan = planned?.report.summary.plan
+        let order = Dictionary((plan?.files ?? []).enumerated().map { ($1.path, $0) }) { first, _ in first }
+        // A request of a file the plan does not hold was not run by this plan (an edited part); an error names no request.
+        for (path, report) in parts where report.summary.plan != nil {
+            if let (position, outcome) = report.summary.outcomes.enumerated()
+                .first(where: { !$0.element.method.isEmpty && order[$0.element.file] == nil }) {
                 throw Problem(message: "\(path): request \(position + 1) names \(outcome.file), which is not a file of the run's plan")
             }
         }
@@ -100,7 +106,7 @@ public struct MergeReports: Sendable {
             .sorted { (order[$0.element.file] ?? 0, $0.offset) < (order[$1.element.file] ?? 0, $1.offset) }
             .map(\.element)
         var summary = RunSummary(outcomes: outcomes, duration: parts.map(\.report.summary.duration).max() ?? .zero)
-        summary.plan = first.report.summary.plan
+        summary.plan = plan
         summary.stopStatus = sorted.lazy.compactMap(\.report.summary.stopStatus).first
         let seeds = Set(parts.compactMap(\.report.summary.seed))
         if seeds.count == 1 { summary.seed = seeds.first }

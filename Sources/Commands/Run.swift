@@ -61,8 +61,11 @@ public struct Run: Sendable {
         let annotationOutput = AnnotationOutput(printing: annotations.printsAnnotations(environment: environment))
         // Every way out writes the reports, so the CI step that publishes them finds them: a case per problem, each
         // also an annotation.
+        // The part this run is, once read: a part that stops before it plans is still a part, for merge-reports.
+        var part: Shard?
         let stop = { (status: ExitStatus, problems: [Diagnostic]) -> ExitStatus in
-            let summary = RunSummary.notSent(problems, status: status.rawValue)
+            var summary = RunSummary.notSent(problems, status: status.rawValue)
+            summary.shard = part
             summary.outcomes.forEach(annotationOutput.print)
             _ = reports.write(summary)
             return status
@@ -86,7 +89,7 @@ public struct Run: Sendable {
         }
         let narrowing: PlanNarrowing
         switch await interruption.reading({ PlanNarrowing.read(shard: shard, rerunFailed: rerunFailed, environment: environment) }) {
-        case .success(let read): narrowing = read
+        case .success(let read): (narrowing, part) = (read, read.shard)
         // Parsed but unusable (`--shard 5/4`, a report that cannot be read): a case in the reports says why.
         case .failure(let problem): return stopWithError(.badCommandLine, problem.message)
         }

@@ -148,6 +148,24 @@ import Testing
         }
     }
 
+    /// A part that stopped before it planned (an environment that does not exist in its job) is still a part: its
+    /// errors are merged with the other parts' requests, and the merged run has its exit status.
+    @Test func aPartThatStoppedBeforePlanningIsMerged() async throws {
+        try await Self.withServer { server, reports in
+            _ = try await Self.runner(["run", "requests", "--env", "local", "--shard", "1/2", "--report-json", reports.path("1.json")],
+                                      server: server)
+            let invalid = try await Self.runner(["run", "requests", "--env", "nowhere", "--shard", "2/2", "--report-json",
+                                                 reports.path("2.json")], server: server)
+            #expect(invalid.exitCode == 2, "\(invalid.stdout)\n\(invalid.stderr)")
+            let merged = try await Self.runner(["merge-reports", reports.path("1.json"), reports.path("2.json"),
+                                                "--report-json", reports.path("merged.json")], server: server)
+            #expect(merged.exitCode == 2, "\(merged.stdout)\n\(merged.stderr)")
+            let report = try reports.text("merged.json")
+            #expect(report.contains("nowhere") && report.contains("\"exitStatus\": 2") && report.contains("requests/01-login.yaml"),
+                    "\(report)")
+        }
+    }
+
     /// What a stopped run did not run was not tested: `--bail`'s and a cancellation's skipped requests run again, and a
     /// report of a run that sent nothing (an invalid collection, exit 2) runs every file; neither is a green rerun.
     @Test func rerunFailedRunsWhatAStoppedRunDidNotRun() async throws {
