@@ -131,12 +131,12 @@ extension NodeDecoder {
             // A matcher compares the code as a number: a class there would never be equal to it.
             var classes: [TemplateValue] = []
             matcher.forEachOperand { operand in
-                if case .string(let template) = operand.content, template.isLiteral, Self.statusClass(template.source) != nil {
+                if case .string(let template) = operand.content, template.isLiteral, StatusPattern.classDigit(of: template.source) != nil {
                     classes.append(operand)
                 }
             }
             for operand in classes {
-                guard case .string(let template) = operand.content, let digit = Self.statusClass(template.source) else { continue }
+                guard case .string(let template) = operand.content, let digit = StatusPattern.classDigit(of: template.source) else { continue }
                 error("'\(template.source)' is a class of statuses, which a matcher does not read: it compares the code as a number",
                       at: operand.mark, suggestion: "write status: \"\(template.source)\", or a list [200, \"\(template.source)\"]; to exclude "
                           + "the class, { not: { greaterThanOrEqual: \(digit * 100), lessThan: \(digit * 100 + 100) } }")
@@ -161,14 +161,6 @@ extension NodeDecoder {
         }
     }
 
-    /// The first digit of a class of statuses (`2xx`, `5XX`), nil for other text.
-    static func statusClass(_ text: String) -> Int? {
-        let characters = Array(text.lowercased())
-        guard characters.count == 3, let digit = characters[0].wholeNumberValue, (1...5).contains(digit),
-              characters[1] == "x", characters[2] == "x" else { return nil }
-        return digit
-    }
-
     /// One status code (100-599) or class (`1xx` to `5xx`).
     private mutating func statusPattern(_ node: Node, for context: String) -> StatusPattern? {
         let hint = "expected a status code (100-599), a class like \"2xx\", a list of codes, or a matcher"
@@ -184,7 +176,7 @@ extension NodeDecoder {
             }
             return .code(code)
         case .string(let text):
-            if let digit = Self.statusClass(text) { return .statusClass(digit) }
+            if let digit = StatusPattern.classDigit(of: text) { return .statusClass(digit) }
             // `"200"` is the code it spells, as text of digits is in every status matcher.
             if text.count == 3, text.allSatisfy(\.isASCII), let code = Int(text), (100...599).contains(code) { return .code(code) }
             let templated = text.contains("{{") ? "a list of statuses holds codes and classes, not templates: write "

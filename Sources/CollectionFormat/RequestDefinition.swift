@@ -587,6 +587,14 @@ public enum StatusPattern: Sendable, Hashable, CustomStringConvertible {
     /// `"2xx"` is `.statusClass(2)`.
     case statusClass(Int)
 
+    /// The first digit of a class of statuses (`2xx`, `5XX`), nil for other text.
+    public static func classDigit(of text: String) -> Int? {
+        let characters = Array(text.lowercased())
+        guard characters.count == 3, let digit = characters[0].wholeNumberValue, (1...5).contains(digit),
+              characters[1] == "x", characters[2] == "x" else { return nil }
+        return digit
+    }
+
     /// Whether a status code fits the pattern.
     public func matches(_ status: Int) -> Bool {
         switch self {

@@ -229,6 +229,9 @@ extension Matcher where Value == JSONValue {
         case .startsWith, .endsWith, .matches:
             if case .string = actual { return nil }
             return "\(actual.kindName): \(operatorName) reads a string"
+        case .contains(.string("")):
+            if case .string = actual { return "an empty string is never contained" }
+            return "\(actual.kindName): \(operatorName) reads a string or a list"
         case .contains, .notContains:
             switch actual {
             case .string, .array: return nil

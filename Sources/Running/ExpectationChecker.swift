@@ -67,9 +67,20 @@ struct ExpectationChecker {
     }
 
     /// A status matcher with each operand of digits (a template's text from a `--var` or a data row) read as the code it
-    /// spells.
+    /// spells, and an equality with a class a template gave (`--var code=2xx`) read as the range of its codes.
     private static func codes(_ matcher: Matcher<JSONValue>) -> Matcher<JSONValue> {
-        matcher.map { operand in if case .string(let text) = operand, let code = Int(text) { .int(code) } else { operand } }
+        func range(_ operand: JSONValue) -> Matcher<JSONValue>? {
+            guard case .string(let text) = operand, let digit = StatusPattern.classDigit(of: text) else { return nil }
+            return .all([.greaterThanOrEqual(.int(digit * 100)), .lessThan(.int(digit * 100 + 100))])
+        }
+        switch matcher {
+        case .equals(let operand): if let range = range(operand) { return range }
+        case .notEquals(let operand): if let range = range(operand) { return .not(range) }
+        case .not(let inner): return .not(codes(inner))
+        case .all(let matchers): return .all(matchers.map(codes))
+        default: break
+        }
+        return matcher.map { operand in if case .string(let text) = operand, let code = Int(text) { .int(code) } else { operand } }
     }
 
     private func check(status: Located<StatusExpectation>, actual: Int) throws(RunFailure) -> [ExpectationFailure] {

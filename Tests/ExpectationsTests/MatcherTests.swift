@@ -120,6 +120,7 @@ import Testing
              failure: #"expected one of [1,"42"], got 42 (a number, not the string "42": the types differ; write 42 without quotes to compare numbers)"#),
         Case(matcher: .all([.lessThanOrEqual(.string("250")), .in([.string("250")])]), actual: .int(250),
              failure: #"250 is not in ["250"] (a number, not the string "250": the types differ; write 250 without quotes to compare numbers)"#),
+        Case(matcher: .contains(.string("")), actual: .string("ab"), failure: #"expected a value containing "", got "ab" (an empty string is never contained)"#),
         Case(matcher: .not(.length(.equals(.int(2)))), actual: .string("ab"), failure: #"expected a value whose length is not 2, got "ab""#),
         Case(matcher: .not(.each(.type(.string))), actual: .array([.string("a")]),
              failure: #"expected a value with an element not of type string, got ["a"]"#),

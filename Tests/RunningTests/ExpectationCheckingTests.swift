@@ -51,12 +51,17 @@ import TestSupport
     /// `status: "{{ code }}"` is the code the template gives, and text of digits (as a `--var` is) reads as that code in
     /// any status matcher.
     @Test func aStatusFromATemplateOfTextIsTheCodeItSpells() async throws {
-        let codes = ["environments/test.yaml": environment("variables: { code: \"201\" }\n")]
-        for (status, reply) in [("\"{{ code }}\"", 201), ("{ in: [\"{{ code }}\", 204] }", 204), ("{ not: \"{{ code }}\" }", 200)] {
+        let codes = ["environments/test.yaml": environment("variables: { code: \"201\", class: 2xx }\n")]
+        for (status, reply) in [("\"{{ code }}\"", 201), ("{ in: [\"{{ code }}\", 204] }", 204), ("{ not: \"{{ code }}\" }", 200),
+                                ("\"{{ class }}\"", 204), ("{ not: \"{{ class }}\" }", 404)] {
             let result = try await outcome("request: { url: /a }\nexpect:\n  status: \(status)\n", reply: .response(status: reply),
                                            extraFiles: codes)
             #expect(result.verdict == .passed, "\(status): \(result.failures.map(\.diagnostic.message))")
         }
+        // A class a template gives is the range of its codes.
+        let classFailed = try await outcome("request: { url: /a }\nexpect:\n  status: \"{{ class }}\"\n", reply: .response(status: 500),
+                                            extraFiles: codes)
+        #expect(classFailed.failures.first?.expected == "a value greater than or equal to 200 and less than 300")
         let failed = try await outcome("request: { url: /a }\nexpect:\n  status: \"{{ code }}\"\n", reply: .response(status: 200),
                                        extraFiles: codes)
         let failure = try #require(failed.failures.first)
