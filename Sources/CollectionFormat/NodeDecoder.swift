@@ -224,12 +224,12 @@ struct NodeDecoder {
         let digits = scalar.text.drop { $0 == "-" || $0 == "+" }
         if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) || digits.hasPrefix("0x") || digits.hasPrefix("0o") {
             return ("the integer \(scalar.text) is beyond what a number holds exactly (\(Int.min) to \(Int.max)): it would "
-                        + "be sent rounded, as \(value)",
-                    "write it in quotes to send it as a string")
+                        + "be sent or compared rounded, as \(value)",
+                    "write it in quotes to keep it as a string")
         }
         guard !value.isFinite, scalar.text.contains(where: \.isNumber) else { return nil }
         return ("the number \(scalar.text) is beyond what a number holds (about ±1.8e308)",
-                "write a smaller number, or write it in quotes to send it as a string")
+                "write a smaller number, or write it in quotes to keep it as a string")
     }
 
     /// Any YAML value as a template value tree (strings parsed as templates).

@@ -76,10 +76,10 @@ import YAML
     @Test func numbersThatWouldNotBeSentAsWrittenAreErrors() {
         #expect(problems("request: { url: /a, json: { a: 18446744073709551616, b: -1e400, c: 1.5, d: .inf, e: !!float 99999999999999999999 } }") == [
             "requests/r.yaml:1:32: error: the integer 18446744073709551616 is beyond what a number holds exactly "
-                + "(-9223372036854775808 to 9223372036854775807): it would be sent rounded, as 1.8446744073709552e+19 "
-                + "[help: write it in quotes to send it as a string]",
+                + "(-9223372036854775808 to 9223372036854775807): it would be sent or compared rounded, as 1.8446744073709552e+19 "
+                + "[help: write it in quotes to keep it as a string]",
             "requests/r.yaml:1:57: error: the number -1e400 is beyond what a number holds (about ±1.8e308) "
-                + "[help: write a smaller number, or write it in quotes to send it as a string]",
+                + "[help: write a smaller number, or write it in quotes to keep it as a string]",
         ])
         #expect(problems("request: { url: /a, json: { a: 9223372036854775807, b: \"18446744073709551616\" } }").isEmpty)
     }
