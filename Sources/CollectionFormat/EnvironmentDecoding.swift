@@ -7,7 +7,8 @@ extension NodeDecoder {
     mutating func environment(_ root: Node?, name: String, absolutePath: String) -> EnvironmentDefinition {
         var environment = EnvironmentDefinition(name: name, path: path)
         guard let root, let pairs = mapping(root, for: "environment '\(name)'") else { return environment }
-        let fields = fields(pairs, allowed: Self.environmentKeys, in: nil)
+        let fields = fields(pairs, allowed: Self.environmentKeys, in: nil,
+                            explanations: Self.optionKeys(FormatKeys.environmentOptions).filter { !Self.environmentKeys.contains($0.key) })
         if let value = fields["extends"], let base = string(value, for: "extends") {
             environment.extends = Located(base, at: value.mark)
         }

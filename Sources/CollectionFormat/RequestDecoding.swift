@@ -213,7 +213,8 @@ extension NodeDecoder {
     mutating func requestDefinition(_ pairs: Node.Pairs, at mark: Mark, defaultName: String, context: @autoclosure () -> String?,
                                     location: FileLocation, explanations: [String: String],
                                     allowed: [String] = Self.definitionKeys, suggesting: [String] = []) -> RequestDefinition {
-        let fields = fields(pairs, allowed: allowed, in: context(), explanations: explanations, suggesting: suggesting)
+        let fields = fields(pairs, allowed: allowed, in: context(), explanations: Self.underTheirKey.merging(explanations) { _, given in given },
+                            suggesting: suggesting)
         let request: RequestSpec
         if let node = fields["request"] {
             request = requestSpec(node, location: location)
@@ -271,9 +272,22 @@ extension NodeDecoder {
 
     /// What an unknown key of `request:` that is a key of its own beside it (`auth`, `expect`) or an expectation
     /// (`status`) says.
-    private static let besideRequest = goesBeside("request", among: requestKeys).merging(
-        FormatKeys.expect.names.filter { !requestKeys.contains($0) }.map { ($0, "'\($0)' is an expectation: write it under 'expect:'") }
-    ) { beside, _ in beside }
+    private static let besideRequest = goesBeside("request", among: requestKeys).merging(expectationKeys) { beside, _ in beside }
+
+    /// What a key of `expect:` (not also one of `request:`) written elsewhere says.
+    private static let expectationKeys = Dictionary(uniqueKeysWithValues: FormatKeys.expect.names.filter { !requestKeys.contains($0) }
+        .map { ($0, "'\($0)' is an expectation: write it under 'expect:'") })
+
+    /// What a key of `request:`, `expect:` or `options:` written beside them says (`url:`, `status:`, `timeout:`).
+    private static let underTheirKey = Dictionary(uniqueKeysWithValues: requestKeys.map { ($0, "'\($0)' belongs to the request: write it under 'request:'") })
+        .merging(expectationKeys) { request, _ in request }
+        .merging(optionKeys(FormatKeys.requestOptions)) { earlier, _ in earlier }
+        .filter { !definitionKeys.contains($0.key) }
+
+    /// What a key of `options:` written beside it says.
+    static func optionKeys(_ options: FormatMapping) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: options.names.map { ($0, "'\($0)' is an option: write it under 'options:'") })
+    }
 
     /// What an unknown key of `expect:` that is a key of its own beside it (`capture`, `options`) says.
     static let besideExpect = goesBeside("expect", among: FormatKeys.expect.names)

@@ -21,6 +21,12 @@ import YAML
             "requests/r.yaml:3:31: error: 'content-type' names the header 'Content-Type' again (header names are case-insensitive) "
                 + "[help: check it once: a mapping of operators holds several checks]",
         ])
+        // A key of request:, expect: or options: written beside them says where it goes.
+        #expect(problems("request: { url: /a }\nstatus: 200\ntimeout: 5s\nmethod: POST\n") == [
+            "requests/r.yaml:2:1: error: unknown key 'status' [help: 'status' is an expectation: write it under 'expect:']",
+            "requests/r.yaml:3:1: error: unknown key 'timeout' [help: 'timeout' is an option: write it under 'options:']",
+            "requests/r.yaml:4:1: error: unknown key 'method' [help: 'method' belongs to the request: write it under 'request:']",
+        ])
         #expect(problems("request: { url: /a, headers: { Accept: a, accept: b } }\n") == [
             "requests/r.yaml:1:43: error: 'accept' names the header 'Accept' again (header names are case-insensitive) "
                 + "[help: give it once, several values joined with ', ']",
