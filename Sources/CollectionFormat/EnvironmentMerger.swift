@@ -127,7 +127,7 @@ package struct EnvironmentMerger {
     /// already) is not resolved, and says nothing more.
     private mutating func resolveBaseURL(_ url: Sourced<Template>, scope: VariableScope, unresolved: Set<String>) -> String? {
         do {
-            let text = try scope.resolveString(url.value)
+            let text = try scope.resolveURL(url.value)
             guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
                   ["http", "https"].contains(scheme), let host = components.host, !host.isEmpty else {
                 diagnostics.add(.error("baseURL '\(text)' is not an absolute http or https URL", path: url.path,

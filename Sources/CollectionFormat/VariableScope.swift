@@ -128,6 +128,25 @@ public struct VariableScope: Sendable {
         }
     }
 
+    /// Resolves a `url:` (or a `baseURL`) to text, a value holding a secret (a secret, a variable or capture holding one,
+    /// a piece of one) as one value, never the URL's structure: in the authority its `@ / : ? # %`, in the path its
+    /// `? # %`, in the query its `& + # % ?` percent-encoded, so that it is sent whole, to the host written, and hidden
+    /// whole.
+    public func resolveURL(_ template: Template) throws(TemplateError) -> String {
+        let secrets = secretValues.filter { $0.count >= ResolvedSecret.shortestHiddenInText }
+        return try resolveString(template) { expression, value, before in
+            let isSecret = if case .variable(let variable) = expression, secretNames.contains(variable.name) { true } else { false }
+            guard isSecret || secrets.contains(where: { value.contains($0) || (value.count >= 6 && $0.contains(value)) }) else {
+                return value
+            }
+            let authority = before.range(of: "://").map { !before[$0.upperBound...].contains("/") } ?? false
+            let structural: Set<Character> = authority ? ["@", "/", ":", "?", "#", "%"]
+                : before.contains("?") ? ["&", "+", "#", "%", "?"] : ["?", "#", "%"]
+            return value.contains(where: structural.contains)
+                ? value.map { structural.contains($0) ? PercentEncoding.encode(String($0)) : String($0) }.joined() : value
+        }
+    }
+
     /// Resolves every operand of a matcher, with the source of each lone template among them (`"{{ n }}"`) by the
     /// value it gave, for a failure's note to name it.
     public func resolve(_ matcher: Matcher<TemplateValue>) throws(TemplateError) -> (matcher: Matcher<JSONValue>, templates: [JSONValue: String]) {

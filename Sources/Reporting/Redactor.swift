@@ -380,7 +380,9 @@ private struct FormIndex: Sendable {
     /// Adds a value to find however an encoder mixed escapes into it, byte by byte (Werkzeug echoes `a+b=` as `a+b%3D`,
     /// Python's `quote` keeps `/`, .NET's JSON writes `+` as `\u002B`, Go's HTML `&#43;`): see `readings(at:in:)`.
     mutating func insertLoosely(_ value: [UInt8]) {
-        guard !value.isEmpty, !loose.contains(value) else { return }
+        // A value longer than a credential (a captured body holding a secret) is found in its exact forms only: the
+        // search reads a value byte by byte, at every place of every text.
+        guard !value.isEmpty, value.count <= Self.longestLoose, !loose.contains(value) else { return }
         all.append(value)
         loose.append(value)
     }
@@ -417,6 +419,9 @@ private struct FormIndex: Sendable {
         }
         return nil
     }
+
+    /// The longest value searched for byte by byte.
+    static let longestLoose = 1024
 
     /// The bytes that start an escape `readings(at:in:)` reads.
     private static let escapeStarts = Set("%+ \\&".utf8)

@@ -61,16 +61,9 @@ public struct RequestBuilder: Sendable {
 
     /// The URL components of the resolved `url:`; relative unless it starts with a scheme.
     private func url(_ template: Template, path: String, scope: VariableScope) throws(RunFailure) -> URLComponents {
-        // A secret is one value, never a URL's structure: its `?` and `#` (in the query, `&` and `+` too) are
-        // percent-encoded, so it is sent whole, and hidden whole wherever it is shown.
         let text: String
         do {
-            text = try scope.resolveString(template) { expression, value, before in
-                guard case .variable(let variable) = expression, scope.secretNames.contains(variable.name) else { return value }
-                let structural: Set<Character> = before.contains("?") ? ["?", "#", "&", "+"] : ["?", "#"]
-                return value.contains(where: structural.contains)
-                    ? value.map { structural.contains($0) ? PercentEncoding.encode(String($0)) : String($0) }.joined() : value
-            }
+            text = try scope.resolveURL(template)
         } catch {
             throw RunFailure(error, in: path)
         }

@@ -45,6 +45,13 @@ import TestSupport
         ])
         #expect(request.url?.absoluteString
                 == "http://api.test/v1/json/p@ss%20w&rd+%23%3Fx/a?b=1&t=p@ss%20w%26rd%2B%23%3Fx&page=1")
+        // So through another variable, in a URL's password (it went to the host after its `@`), and with its `%`.
+        let through = try await firstRequest([
+            "environments/test.yaml": environment("variables: { alias: \"{{ pw }}\" }\nsecrets: { pw: { env: RUNNER_TEST_UNSET_PW, default: \"s3cr@127.0.0.1:9/x%41?\" } }\n"),
+            "requests/a.yaml": #"request: { url: "http://ci:{{ pw }}@api.test/a?v={{ alias }}" }"#,
+        ])
+        #expect(through.url?.host == "api.test")
+        #expect(through.url?.query == "v=s3cr@127.0.0.1:9/x%2541%3F")
     }
 
     @Test func aValueBecomesTheSameTextInTheURLTheQueryAHeaderAndAString() async throws {
