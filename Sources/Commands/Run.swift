@@ -89,7 +89,9 @@ public struct Run: Sendable {
         }
         let narrowing: PlanNarrowing
         switch await interruption.reading({ PlanNarrowing.read(shard: shard, rerunFailed: rerunFailed, environment: environment) }) {
-        case .success(let read): (narrowing, part) = (read, read.shard)
+        case .success(let read):
+            (narrowing, part) = (read, read.shard)
+            reports.use(shard: read.shard, plan: nil)
         // Parsed but unusable (`--shard 5/4`, a report that cannot be read): a case in the reports says why.
         case .failure(let problem): return stopWithError(.badCommandLine, problem.message)
         }
@@ -111,6 +113,7 @@ public struct Run: Sendable {
         let plan = jsonReport != nil || narrowing.rerun != nil
             ? PlanRecord(wholePlanner, sources: loaded.sources, environment: loaded.environment, selection: collection.filter,
                          variables: collection.variables) : nil
+        reports.use(shard: narrowing.shard, plan: plan)
         let (narrowed, notes, emptyStatus) = narrowing.narrow(wholePlanner, loaded: loaded, plan: plan, selection: collection.filter)
         notes.forEach(Console.out)
         guard let planner = narrowed else {
@@ -264,6 +267,9 @@ final class ReportFiles: Sendable {
         /// The outcomes printed so far, in run order (kept only when a report is asked for).
         var outcomes: [RequestOutcome] = []
         var written = false
+        /// The part this run is and its plan, once known.
+        var shard: Shard?
+        var plan: PlanRecord?
     }
 
     private let requests: [Request]
@@ -280,6 +286,11 @@ final class ReportFiles: Sendable {
             state.sources = sources
             state.redactor = redactor
         }
+    }
+
+    /// The part this run is and what it planned, once known, for a report written before the run ends.
+    func use(shard: Shard?, plan: PlanRecord?) {
+        state.withLock { ($0.shard, $0.plan) = (shard, plan) }
     }
 
     /// Keeps an outcome for a report written before the run ends.
@@ -307,7 +318,7 @@ final class ReportFiles: Sendable {
                 var summary = RunSummary(outcomes: state.outcomes + RunSummary.notSent([.error(message, path: nil, at: nil)],
                                                                                           status: status.rawValue).outcomes,
                                          duration: ContinuousClock.now - started)
-                summary.stopStatus = status.rawValue
+                (summary.stopStatus, summary.shard, summary.plan) = (status.rawValue, state.shard, state.plan)
                 _ = Self.write(summary, to: requests, sources: state.sources, redactor: state.redactor)
             }
             _exit(status.rawValue)

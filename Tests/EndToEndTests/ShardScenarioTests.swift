@@ -163,6 +163,10 @@ import Testing
             let report = try reports.text("merged.json")
             #expect(report.contains("nowhere") && report.contains("\"exitStatus\": 2") && report.contains("requests/01-login.yaml"),
                     "\(report)")
+            // The part that stopped tested nothing: a rerun of the merged report runs every file.
+            let rerun = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("merged.json")],
+                                              server: server)
+            #expect(rerun.stdout.contains("reports a part that stopped before sending (exit 2): every file runs"), "\(rerun.stdout)")
         }
     }
 

@@ -113,13 +113,15 @@ import Testing
         // A TLS handshake that never ends: after SIGTERM the run gives it a moment to close, when SIGINT comes.
         let silent = try SilentListener()
         defer { silent.close() }
-        let output = try await ScenarioRun.run("stalled-connect", ["run", "requests/waits.yaml", "--env", "local"],
+        let output = try await ScenarioRun.run("stalled-connect", ["run", "requests/waits.yaml", "--env", "local", "--shard", "1/1"],
                                                environment: ["SILENT_PORT": String(silent.port)]) { pid, _ in
             Thread.sleep(forTimeInterval: 2)
             kill(pid, SIGTERM)
             Thread.sleep(forTimeInterval: 0.05)
             kill(pid, SIGINT)
         }
+        // The report is still a part's, with its plan, for merge-reports and --rerun-failed.
+        #expect(output.json?.contains(#""index": 1"#) == true && output.json?.contains(#""plan": null"#) == false, "\(output.json ?? "")")
         #expect(output.result.exitCode == 130, "\(output.result.stdout)\n\(output.result.stderr)")
         let requests = try ScenarioRun.jsonRequests(output.json)
         #expect(requests.first?["skipReason"] as? String == "cancelled", "\(requests)")
