@@ -67,8 +67,11 @@ struct ExpectationChecker {
     }
 
     /// A status matcher with each operand of digits (a template's text from a `--var` or a data row) read as the code it
-    /// spells, and an equality with a class a template gave (`--var code=2xx`) read as the range of its codes.
+    /// spells, and a class a template gave (`--var code=2xx`) read as its codes (in an equality, as their range).
     private static func codes(_ matcher: Matcher<JSONValue>) -> Matcher<JSONValue> {
+        func code(_ operand: JSONValue) -> JSONValue {
+            if case .string(let text) = operand, let code = Int(text) { .int(code) } else { operand }
+        }
         func range(_ operand: JSONValue) -> Matcher<JSONValue>? {
             guard case .string(let text) = operand, let digit = StatusPattern.classDigit(of: text) else { return nil }
             return .all([.greaterThanOrEqual(.int(digit * 100)), .lessThan(.int(digit * 100 + 100))])
@@ -76,11 +79,17 @@ struct ExpectationChecker {
         switch matcher {
         case .equals(let operand): if let range = range(operand) { return range }
         case .notEquals(let operand): if let range = range(operand) { return .not(range) }
+        case .in(let operands) where operands.contains(where: { range($0) != nil }):
+            // A class among the candidates stands for each of its codes.
+            return .in(operands.flatMap { operand -> [JSONValue] in
+                guard case .string(let text) = operand, let digit = StatusPattern.classDigit(of: text) else { return [code(operand)] }
+                return (digit * 100..<digit * 100 + 100).map { .int($0) }
+            })
         case .not(let inner): return .not(codes(inner))
         case .all(let matchers): return .all(matchers.map(codes))
         default: break
         }
-        return matcher.map { operand in if case .string(let text) = operand, let code = Int(text) { .int(code) } else { operand } }
+        return matcher.map(code)
     }
 
     private func check(status: Located<StatusExpectation>, actual: Int) throws(RunFailure) -> [ExpectationFailure] {

@@ -53,7 +53,8 @@ import TestSupport
     @Test func aStatusFromATemplateOfTextIsTheCodeItSpells() async throws {
         let codes = ["environments/test.yaml": environment("variables: { code: \"201\", class: 2xx }\n")]
         for (status, reply) in [("\"{{ code }}\"", 201), ("{ in: [\"{{ code }}\", 204] }", 204), ("{ not: \"{{ code }}\" }", 200),
-                                ("\"{{ class }}\"", 204), ("{ not: \"{{ class }}\" }", 404)] {
+                                ("\"{{ class }}\"", 204), ("{ not: \"{{ class }}\" }", 404), ("{ in: [404, \"{{ class }}\"] }", 201),
+                                ("{ not: { in: [500, \"{{ class }}\"] } }", 404)] {
             let result = try await outcome("request: { url: /a }\nexpect:\n  status: \(status)\n", reply: .response(status: reply),
                                            extraFiles: codes)
             #expect(result.verdict == .passed, "\(status): \(result.failures.map(\.diagnostic.message))")
