@@ -30,8 +30,14 @@ public struct Redactor: Sendable {
         // Most outcomes reveal what earlier ones did (the same token on every request): forms are made once per value.
         let values = secrets.unlearnt(outcome.sensitiveValues.filter { !$0.isEmpty })
         guard !values.isEmpty else { return }
-        secrets.add(values.flatMap(Self.encodedForms), loosely: values)
+        // A long value (a captured body that holds a secret) is hidden as written and as a message shows it: its every
+        // encoded form would cost seconds per hundred KiB, and the secret it holds is hidden in all of them already.
+        let forms = values.flatMap { $0.utf8.count > Self.longestEncoded ? [$0, JSONValue.stringContents($0)] : Self.encodedForms(of: $0) }
+        secrets.add(forms, loosely: values)
     }
+
+    /// The longest learnt value hidden in every encoded form.
+    static let longestEncoded = 4096
 
     /// A secret as written and encoded up to twice (percent-encoded as in a query, escaped as inside a JSON
     /// string), so that it stays hidden when a server embeds an encoded request in its JSON answer; decoded as a server

@@ -289,6 +289,18 @@ import TestSupport
         #expect(redactor.redact(#""{\"e\":\"Gr\\\\u00c3\\\\u00bc\\\\u00c3\\\\u009fe\\\\u00e2\\\\u0080\\\\u0094\\\\u00e7\\\\u00a7\\\\u0098\\\\u00e5\\\\u00af\\\\u0086\\\\u00f0\\\\u009f\\\\u0094\\\\u0091x\"}""#) == #""{\"e\":\"***\"}""#)
     }
 
+    /// A long learnt value (a captured body holding a secret) is hidden as written and as a message shows it, and is
+    /// learnt at once (its every encoded form took seconds per hundred KiB).
+    @Test func aLongLearntValueIsHiddenAsWrittenAndInAMessage() async {
+        let redactor = Redactor(secrets: [])
+        var outcome = RequestOutcome(file: "a.yaml", name: "a", method: "GET", url: "/a", verdict: .passed)
+        let long = "Ab3+dEf \"" + String(repeating: "x y ", count: 250_000)
+        outcome.sensitiveValues = [long]
+        redactor.learn(from: outcome)
+        #expect(redactor.redact("<" + long + ">") == "<***>")
+        #expect(redactor.redact(JSONValue.string(long).serialized()) == #""***""#)
+    }
+
     @Test func redactorHidesDoublyEscapedSecretsAndWhatOutcomesReveal() async {
         let redactor = Redactor(secrets: [#"pw-"x"#])
         #expect(redactor.redact(#"{"body":"{\"p\":\"pw-\\\"x\"}"}"#) == #"{"body":"{\"p\":\"***\"}"}"#)
