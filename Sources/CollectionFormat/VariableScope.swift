@@ -133,7 +133,7 @@ public struct VariableScope: Sendable {
     /// `? # %`, in the query its `& + # % ?` percent-encoded, so that it is sent whole, to the host written, and hidden
     /// whole.
     public func resolveURL(_ template: Template) throws(TemplateError) -> String {
-        let secrets = secretValues.filter { $0.count >= ResolvedSecret.shortestHiddenInText }
+        let secrets = secretNames.compactMap { value(of: $0)?.interpolatedText }.filter { $0.count >= ResolvedSecret.shortestHiddenInText }
         return try resolveString(template) { expression, value, before in
             let isSecret = if case .variable(let variable) = expression, secretNames.contains(variable.name) { true } else { false }
             guard isSecret || secrets.contains(where: { value.contains($0) || (value.count >= 6 && $0.contains(value)) }) else {

@@ -87,13 +87,15 @@ public struct CurlExport {
         components.user = nil
         components.password = nil
         let url = components.string ?? exported.request.displayURL
-        guard let questionMark = url.firstIndex(of: "?") else { return placeholders.shellText(url, encoding: .url) }
+        guard let questionMark = url.firstIndex(of: "?") else { return placeholders.shellText(url, encoding: .urlPath) }
         // Split once, between the written query and the added items, so that a hidden value is found whole.
         let items = url[url.index(after: questionMark)...].split(separator: "&", omittingEmptySubsequences: false)
         let written = items.count - min(exported.appendedQueryItems, items.count)
         let added = items[written...].joined(separator: "&")
         let start = url[...questionMark] + items[..<written].joined(separator: "&") + (written > 0 && !added.isEmpty ? "&" : "")
-        return placeholders.shellText(String(start), encoding: .url) + placeholders.shellText(added, encoding: .query)
+        return placeholders.shellText(String(url[..<questionMark]), encoding: .urlPath)
+            + placeholders.shellText(String(start.dropFirst(url.distance(from: url.startIndex, to: questionMark))), encoding: .urlQuery)
+            + placeholders.shellText(added, encoding: .query)
     }
 
     /// The body as curl options: `--data-raw` for JSON and text and per form field (encoded), `--form-string` and

@@ -11,6 +11,12 @@ public enum ShellEncoding: Sendable, Hashable, CaseIterable {
     /// As runner writes a value into the URL's text (`PercentEncoding.encodeURL`): every byte but letters, digits,
     /// `-._~!$&'()*+,;=:@/?#` and valid `%XX` escapes percent-encoded.
     case url
+    /// As runner writes a value holding a secret into a URL's path: as `url`, but one value, its `?`, `#` and `%`
+    /// percent-encoded too.
+    case urlPath
+    /// As runner writes a value holding a secret into the query a `url:` writes: as `url`, its `&`, `+`, `#`, `?` and
+    /// `%` percent-encoded too.
+    case urlQuery
     /// Percent-encoded as runner encodes a `query:` value or a form field: all but letters, digits and `-._~`.
     case query
     /// JSON-escaped, then written into the URL's text: a string inside a structured value (`{{ filter }}` holding a
@@ -26,6 +32,8 @@ public enum ShellEncoding: Sendable, Hashable, CaseIterable {
         case .none: value
         case .json: JSONValue.stringContents(value)
         case .url: PercentEncoding.encodeURL(value)
+        case .urlPath: PercentEncoding.encodeURL(Self.encoding(Self.pathStructure, in: value))
+        case .urlQuery: PercentEncoding.encodeURL(Self.encoding(Self.queryStructure, in: value))
         case .query: PercentEncoding.encode(value)
         case .jsonInURL: Self.url.encode(Self.json.encode(value))
         case .jsonInQuery: Self.query.encode(Self.json.encode(value))
@@ -41,6 +49,8 @@ public enum ShellEncoding: Sendable, Hashable, CaseIterable {
         case .none: return "\"$\(name)\""
         case .json: programs = [Self.jsonProgram]
         case .url: programs = [Self.urlProgram]
+        case .urlPath: programs = [Self.oneValueProgram(Self.pathStructure)]
+        case .urlQuery: programs = [Self.oneValueProgram(Self.queryStructure)]
         case .query: programs = [Self.queryProgram]
         case .jsonInURL: programs = [Self.jsonProgram, Self.urlProgram]
         case .jsonInQuery: programs = [Self.jsonProgram, Self.queryProgram]
@@ -51,6 +61,20 @@ public enum ShellEncoding: Sendable, Hashable, CaseIterable {
     private static let urlProgram = percentProgram(keeping: PercentEncoding.urlPunctuation.replacingOccurrences(of: "'", with: #"\047"#),
                                                    escapes: true)
     private static let queryProgram = percentProgram(keeping: "", escapes: false)
+
+    /// What is a URL's structure in its path, and in its query, that a secret's value never is (`VariableScope.resolveURL`).
+    private static let pathStructure = "?#%", queryStructure = "&+#?%"
+
+    /// `value` with each of `characters` percent-encoded.
+    private static func encoding(_ characters: String, in value: String) -> String {
+        value.map { characters.contains($0) ? PercentEncoding.encode(String($0)) : String($0) }.joined()
+    }
+
+    /// An awk program writing its input as runner writes a secret's value where `structure` is the URL's structure.
+    private static func oneValueProgram(_ structure: String) -> String {
+        percentProgram(keeping: PercentEncoding.urlPunctuation.filter { !structure.contains($0) }.replacingOccurrences(of: "'", with: #"\047"#),
+                       escapes: false)
+    }
 
     /// Reads the value's lines back into one text (`s`).
     private static let joinLines = #"{ s = s (NR > 1 ? "\n" : "") $0 }"#

@@ -126,7 +126,13 @@ import Testing
             try #require(received.count == 4, "\(export.stdout)")
             for (byRunner, byCurl) in zip(received[0..<2], received[2..<4]) {
                 #expect(byCurl.method == byRunner.method)
-                #expect(byCurl.uri == byRunner.uri)
+                // A variable holding the secret in the query a url: writes: runner keeps the secret one value (its `%`,
+                // `&` and `+` encoded), the exported command writes it as any value of a URL (docs/interop.md, Limits).
+                if byRunner.path == "/echo/inline" {
+                    #expect(byCurl.path == byRunner.path && byRunner.uri.contains("%2541%26x=y%2B"), "\(byRunner.uri)")
+                } else {
+                    #expect(byCurl.uri == byRunner.uri)
+                }
                 for name in ["Authorization", "Content-Type", "X-Trace", "X-Team", "X-Empty"] {
                     #expect(byCurl.header(name) == byRunner.header(name), "\(name)")
                 }
@@ -297,7 +303,13 @@ import Testing
             try #require(received.count == 2 * requests.count, "\(export.stdout)")
             for (byRunner, byCurl) in zip(received[0..<requests.count], received[requests.count...]) {
                 #expect(byCurl.method == byRunner.method)
-                #expect(byCurl.uri == byRunner.uri)
+                // A variable holding the secret in the query a url: writes: runner keeps the secret one value (its `%`,
+                // `&` and `+` encoded), the exported command writes it as any value of a URL (docs/interop.md, Limits).
+                if byRunner.path == "/echo/inline" {
+                    #expect(byCurl.path == byRunner.path && byRunner.uri.contains("%2541%26x=y%2B"), "\(byRunner.uri)")
+                } else {
+                    #expect(byCurl.uri == byRunner.uri)
+                }
                 #expect(byCurl.header("Content-Type")?.hasPrefix("multipart/") == byRunner.header("Content-Type")?.hasPrefix("multipart/"))
                 if byRunner.header("Content-Type")?.hasPrefix("multipart/") == true {
                     #expect(byCurl.bodyText?.contains("hello \(secret)!") == true)

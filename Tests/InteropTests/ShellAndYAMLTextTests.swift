@@ -50,7 +50,9 @@ import YAML
         placeholders.hiddenValues = [(secret, "PW")]
         for encoding in ShellEncoding.allCases {
             let word = placeholders.shellText("[" + encoding.encode(secret) + "]")
-            #expect(word.segments == [.literal("["), .variable("PW", encoding), .literal("]")], "\(encoding)")
+            // Of encodings that write this value alike, the first.
+            let found = ShellEncoding.allCases.first { $0.encode(secret) == encoding.encode(secret) } ?? encoding
+            #expect(word.segments == [.literal("["), .variable("PW", found), .literal("]")], "\(encoding)")
             #expect(try Self.shellPrints(word.quoted, environment: ["PW": secret]) == "[" + encoding.encode(secret) + "]")
         }
     }
