@@ -140,10 +140,8 @@ public struct VariableScope: Sendable {
                 return value
             }
             let authority = before.range(of: "://").map { !before[$0.upperBound...].contains("/") } ?? false
-            let structural: Set<Character> = authority ? ["@", "/", ":", "?", "#", "%"]
-                : before.contains("?") ? ["&", "+", "#", "%", "?"] : ["?", "#", "%"]
-            return value.contains(where: structural.contains)
-                ? value.map { structural.contains($0) ? PercentEncoding.encode(String($0)) : String($0) }.joined() : value
+            return PercentEncoding.encoding(authority ? PercentEncoding.authorityStructure
+                                            : before.contains("?") ? PercentEncoding.queryStructure : PercentEncoding.pathStructure, in: value)
         }
     }
 

@@ -83,6 +83,15 @@ public enum PercentEncoding {
         return encoded
     }
 
+    /// What is a URL's structure in its user and password, its path, and its query, which a value holding a secret never
+    /// is: percent-encoded there (`encoding(_:in:)`), it stays one value.
+    public static let authorityStructure = "@/:?#%", pathStructure = "?#%", queryStructure = "&+#?%"
+
+    /// `value` with each of `characters` percent-encoded.
+    public static func encoding(_ characters: String, in value: String) -> String {
+        value.contains(where: characters.contains) ? value.map { characters.contains($0) ? encode(String($0)) : String($0) }.joined() : value
+    }
+
     /// The punctuation a URL's text keeps as it is, besides `-._~`: what separates and delimits its parts.
     public static let urlPunctuation = "!$&'()*+,;=:@/?#"
 

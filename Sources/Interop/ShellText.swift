@@ -32,8 +32,8 @@ public enum ShellEncoding: Sendable, Hashable, CaseIterable {
         case .none: value
         case .json: JSONValue.stringContents(value)
         case .url: PercentEncoding.encodeURL(value)
-        case .urlPath: PercentEncoding.encodeURL(Self.encoding(Self.pathStructure, in: value))
-        case .urlQuery: PercentEncoding.encodeURL(Self.encoding(Self.queryStructure, in: value))
+        case .urlPath: PercentEncoding.encodeURL(PercentEncoding.encoding(PercentEncoding.pathStructure, in: value))
+        case .urlQuery: PercentEncoding.encodeURL(PercentEncoding.encoding(PercentEncoding.queryStructure, in: value))
         case .query: PercentEncoding.encode(value)
         case .jsonInURL: Self.url.encode(Self.json.encode(value))
         case .jsonInQuery: Self.query.encode(Self.json.encode(value))
@@ -49,8 +49,8 @@ public enum ShellEncoding: Sendable, Hashable, CaseIterable {
         case .none: return "\"$\(name)\""
         case .json: programs = [Self.jsonProgram]
         case .url: programs = [Self.urlProgram]
-        case .urlPath: programs = [Self.oneValueProgram(Self.pathStructure)]
-        case .urlQuery: programs = [Self.oneValueProgram(Self.queryStructure)]
+        case .urlPath: programs = [Self.oneValueProgram(PercentEncoding.pathStructure)]
+        case .urlQuery: programs = [Self.oneValueProgram(PercentEncoding.queryStructure)]
         case .query: programs = [Self.queryProgram]
         case .jsonInURL: programs = [Self.jsonProgram, Self.urlProgram]
         case .jsonInQuery: programs = [Self.jsonProgram, Self.queryProgram]
@@ -61,14 +61,6 @@ public enum ShellEncoding: Sendable, Hashable, CaseIterable {
     private static let urlProgram = percentProgram(keeping: PercentEncoding.urlPunctuation.replacingOccurrences(of: "'", with: #"\047"#),
                                                    escapes: true)
     private static let queryProgram = percentProgram(keeping: "", escapes: false)
-
-    /// What is a URL's structure in its path, and in its query, that a secret's value never is (`VariableScope.resolveURL`).
-    private static let pathStructure = "?#%", queryStructure = "&+#?%"
-
-    /// `value` with each of `characters` percent-encoded.
-    private static func encoding(_ characters: String, in value: String) -> String {
-        value.map { characters.contains($0) ? PercentEncoding.encode(String($0)) : String($0) }.joined()
-    }
 
     /// An awk program writing its input as runner writes a secret's value where `structure` is the URL's structure.
     private static func oneValueProgram(_ structure: String) -> String {
