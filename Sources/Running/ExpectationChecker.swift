@@ -72,19 +72,20 @@ struct ExpectationChecker {
         func code(_ operand: JSONValue) -> JSONValue {
             if case .string(let text) = operand, let code = Int(text) { .int(code) } else { operand }
         }
-        func range(_ operand: JSONValue) -> Matcher<JSONValue>? {
+        /// The codes of the class an operand names (`"2xx"`), nil for another operand.
+        func classCodes(_ operand: JSONValue) -> Range<Int>? {
             guard case .string(let text) = operand, let digit = StatusPattern.classDigit(of: text) else { return nil }
-            return .all([.greaterThanOrEqual(.int(digit * 100)), .lessThan(.int(digit * 100 + 100))])
+            return digit * 100..<digit * 100 + 100
+        }
+        func range(_ operand: JSONValue) -> Matcher<JSONValue>? {
+            classCodes(operand).map { .all([.greaterThanOrEqual(.int($0.lowerBound)), .lessThan(.int($0.upperBound))]) }
         }
         switch matcher {
         case .equals(let operand): if let range = range(operand) { return range }
         case .notEquals(let operand): if let range = range(operand) { return .not(range) }
-        case .in(let operands) where operands.contains(where: { range($0) != nil }):
+        case .in(let operands) where operands.contains(where: { classCodes($0) != nil }):
             // A class among the candidates stands for each of its codes.
-            return .in(operands.flatMap { operand -> [JSONValue] in
-                guard case .string(let text) = operand, let digit = StatusPattern.classDigit(of: text) else { return [code(operand)] }
-                return (digit * 100..<digit * 100 + 100).map { .int($0) }
-            })
+            return .in(operands.flatMap { operand in classCodes(operand).map { $0.map { JSONValue.int($0) } } ?? [code(operand)] })
         case .not(let inner): return .not(codes(inner))
         case .all(let matchers): return .all(matchers.map(codes))
         default: break
