@@ -370,7 +370,7 @@ private struct FormIndex: Sendable {
     private var single: [[UInt8]] = []
     /// The length of the longest form.
     private var longest = 0
-    /// Values found with any of their bytes written as it is or percent-encoded, once or twice (`%3D`, `%253D`).
+    /// Values found with any of their characters escaped as an encoder chose (`%3D`, `%253D`, `\u00fc`, `&#252;`).
     private var loose: [[UInt8]] = []
 
     mutating func insert(_ form: [UInt8]) {
@@ -384,7 +384,7 @@ private struct FormIndex: Sendable {
     }
 
     /// Adds a value to find however an encoder mixed escapes into it, byte by byte (Werkzeug echoes `a+b=` as `a+b%3D`,
-    /// Python's `quote` keeps `/`, .NET's JSON writes `+` as `\u002B`, Go's HTML `&#43;`): see `readings(at:in:)`.
+    /// Python's `quote` keeps `/`, .NET's JSON writes `+` as `\u002B`, Go's HTML `&#43;`): see `escapes(at:in:)`.
     mutating func insertLoosely(_ value: [UInt8]) {
         // A value longer than a credential (a captured body holding a secret) is found in its exact forms only: the
         // search reads a value byte by byte, at every place of every text.
@@ -412,16 +412,17 @@ private struct FormIndex: Sendable {
         return found
     }
 
-    /// Where `value` ends when it stands at `offset` in `bytes` with any of its bytes written as `readings(at:in:)`
-    /// reads them; nil when it does not stand there.
+    /// Where `value` ends when it stands at `offset` in `bytes` with any of its bytes written as itself or as
+    /// `escapes(at:in:)` reads them; nil when it does not stand there.
     private static func looseMatch(_ value: ArraySlice<UInt8>, in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int? {
         guard let byte = value.first else { return offset }
         guard offset < bytes.count else { return nil }
         let written = bytes[offset]
+        if written == byte, let end = looseMatch(value.dropFirst(), in: bytes, at: offset + 1) { return end }
         // Most bytes are only themselves: the escapes below start with one of these.
-        guard written == byte || Self.escapeStarts.contains(written) else { return nil }
-        for (read, length) in readings(at: offset, in: bytes) where read == byte {
-            if let end = looseMatch(value.dropFirst(), in: bytes, at: offset + length) { return end }
+        guard Self.escapeStarts.contains(written) else { return nil }
+        for (read, length) in escapes(at: offset, in: bytes) where value.starts(with: read) {
+            if let end = looseMatch(value.dropFirst(read.count), in: bytes, at: offset + length) { return end }
         }
         return nil
     }
@@ -429,61 +430,92 @@ private struct FormIndex: Sendable {
     /// The longest value searched for byte by byte.
     static let longestLoose = 1024
 
-    /// The bytes that start an escape `readings(at:in:)` reads.
+    /// The bytes that start an escape `escapes(at:in:)` reads.
     private static let escapeStarts = Set("%+ \\&".utf8)
 
-    /// The bytes the text at `offset` may stand for, each with the number of bytes it takes: the byte itself; a byte
-    /// percent-encoded (`%3D`, `%3d`, and encoded twice, `%253D`); a space as `+` and a `+` as a space (a query read as
-    /// a form); an ASCII byte JSON-escaped as `\u003d` (either case), `\/` or `\"`, also escaped once more as a message
-    /// shows a value (`\\u003d`); an ASCII byte as an HTML character reference (`&#61;`, `&#x3D;`, `&equals;`).
-    private static func readings(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [(byte: UInt8, length: Int)] {
-        let written = bytes[offset]
-        var readings = [(written, 1)]
+    /// The bytes the escape at `offset` may stand for, each with the number of bytes it takes: a byte percent-encoded
+    /// (`%3D`, `%3d`, and encoded twice, `%253D`); a space as `+` and a `+` as a space (a query read as a form); a
+    /// character JSON-escaped (`\u003d` in either case, `\u00fc`, a surrogate pair `\ud83d\ude00`, `\/`, `\"`), also
+    /// escaped once more as a message shows a value (`\\u003d`); a character as an HTML reference (`&#61;`, `&#x3D;`,
+    /// `&#252;`, `&equals;`, `&uuml;`). A character stands for its UTF-8 bytes.
+    private static func escapes(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [(bytes: [UInt8], length: Int)] {
         func text(_ length: Int, from start: Int) -> String? {
             start + length <= bytes.count ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + length]), as: UTF8.self) : nil
         }
-        switch written {
-        case UInt8(ascii: "+"): readings.append((UInt8(ascii: " "), 1))
-        case UInt8(ascii: " "): readings.append((UInt8(ascii: "+"), 1))
+        var readings: [(bytes: [UInt8], length: Int)] = []
+        switch bytes[offset] {
+        case UInt8(ascii: "+"): readings.append(([UInt8(ascii: " ")], 1))
+        case UInt8(ascii: " "): readings.append(([UInt8(ascii: "+")], 1))
         case UInt8(ascii: "%"):
             if let value = hexValue(in: bytes, at: offset + 1) {
-                readings.append((value, 3))
-                if value == 0x25, let twice = hexValue(in: bytes, at: offset + 3) { readings.append((twice, 5)) }
+                readings.append(([value], 3))
+                if value == 0x25, let twice = hexValue(in: bytes, at: offset + 3) { readings.append(([twice], 5)) }
             }
         case UInt8(ascii: "\\"):
             // Once, or escaped again (`\\u002B`, `\\\"`, `\\/`).
-            for start in [offset + 1, offset + 2] where start == offset + 1 || text(1, from: offset + 1) == "\\" {
-                let more = start - offset
-                if text(1, from: start) == "u", let digits = text(4, from: start + 1), digits.hasPrefix("00"),
-                   let value = UInt8(digits.dropFirst(2), radix: 16), value < 0x80 {
-                    readings.append((value, more + 5))
+            for backslashes in 1...2 where backslashes == 1 || text(1, from: offset + 1) == "\\" {
+                let start = offset + backslashes
+                if let (scalar, length) = jsonEscape(at: start, backslashes: backslashes, in: bytes) {
+                    readings.append((Array(String(scalar).utf8), backslashes + length))
                 }
-                if text(1, from: start) == "/" { readings.append((UInt8(ascii: "/"), more + 1)) }
-                if more == 1, text(1, from: start) == "\"" { readings.append((UInt8(ascii: "\""), 2)) }
-                if more == 2, text(2, from: start) == "\\\"" { readings.append((UInt8(ascii: "\""), 4)) }
+                if text(1, from: start) == "/" { readings.append(([UInt8(ascii: "/")], backslashes + 1)) }
+                if backslashes == 1, text(1, from: start) == "\"" { readings.append(([UInt8(ascii: "\"")], 2)) }
+                if backslashes == 2, text(2, from: start) == "\\\"" { readings.append(([UInt8(ascii: "\"")], 4)) }
             }
         case UInt8(ascii: "&"):
             // A character reference ends at the first `;` within a few bytes.
-            let end = min(offset + 10, bytes.count)
+            let end = min(offset + 12, bytes.count)
             guard offset + 2 < end, let semicolon = (offset + 2..<end).first(where: { bytes[$0] == UInt8(ascii: ";") }),
                   let name = text(semicolon - offset - 1, from: offset + 1) else { break }
             let value: UInt32? = if name.hasPrefix("#x") || name.hasPrefix("#X") { UInt32(name.dropFirst(2), radix: 16) }
                 else if name.hasPrefix("#") { UInt32(name.dropFirst(), radix: 10) }
                 else { htmlNames[name] }
-            if let value, value < 0x80 { readings.append((UInt8(value), semicolon - offset + 1)) }
+            if let scalar = value.flatMap(Unicode.Scalar.init) { readings.append((Array(String(scalar).utf8), semicolon - offset + 1)) }
         default: break
         }
         return readings
     }
 
-    /// HTML's names for the ASCII characters encoders write as references.
-    private static let htmlNames: [String: UInt32] = [
-        "amp": 0x26, "lt": 0x3C, "gt": 0x3E, "quot": 0x22, "apos": 0x27, "plus": 0x2B, "sol": 0x2F, "equals": 0x3D,
-        "num": 0x23, "quest": 0x3F, "percnt": 0x25, "commat": 0x40, "excl": 0x21, "colon": 0x3A, "semi": 0x3B,
-        "comma": 0x2C, "period": 0x2E, "lpar": 0x28, "rpar": 0x29, "ast": 0x2A, "dollar": 0x24, "grave": 0x60,
-        "lsqb": 0x5B, "rsqb": 0x5D, "lcub": 0x7B, "rcub": 0x7D, "verbar": 0x7C, "bsol": 0x5C, "Hat": 0x5E, "lowbar": 0x5F,
-        "tilde": 0x7E,
-    ]
+    /// The character a JSON `\uXXXX` escape (two of them for a surrogate pair, each after `backslashes` backslashes)
+    /// whose `u` stands at `start` gives, and the bytes it takes from there; nil when there is none or it is a lone
+    /// surrogate.
+    private static func jsonEscape(at start: Int, backslashes: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (Unicode.Scalar, Int)? {
+        func unit(at u: Int) -> UInt32? {
+            guard u + 4 < bytes.count, bytes[u] == UInt8(ascii: "u"), let high = hexValue(in: bytes, at: u + 1),
+                  let low = hexValue(in: bytes, at: u + 3) else { return nil }
+            return UInt32(high) << 8 | UInt32(low)
+        }
+        guard let first = unit(at: start) else { return nil }
+        guard (0xD800...0xDBFF).contains(first) else { return Unicode.Scalar(first).map { ($0, 5) } }
+        let next = start + 5
+        guard next + backslashes < bytes.count, (next..<next + backslashes).allSatisfy({ bytes[$0] == UInt8(ascii: "\\") }),
+              let second = unit(at: next + backslashes), (0xDC00...0xDFFF).contains(second) else { return nil }
+        return Unicode.Scalar(0x10000 + (first - 0xD800) << 10 + (second - 0xDC00)).map { ($0, 10 + backslashes) }
+    }
+
+    /// HTML's names for the characters encoders write as references: ASCII ones (Go, .NET) and those of ISO-8859-1 and
+    /// the euro sign (PHP's `htmlentities`).
+    private static let htmlNames: [String: UInt32] = {
+        var names: [String: UInt32] = [
+            "amp": 0x26, "lt": 0x3C, "gt": 0x3E, "quot": 0x22, "apos": 0x27, "plus": 0x2B, "sol": 0x2F, "equals": 0x3D,
+            "num": 0x23, "quest": 0x3F, "percnt": 0x25, "commat": 0x40, "excl": 0x21, "colon": 0x3A, "semi": 0x3B,
+            "comma": 0x2C, "period": 0x2E, "lpar": 0x28, "rpar": 0x29, "ast": 0x2A, "dollar": 0x24, "grave": 0x60,
+            "lsqb": 0x5B, "rsqb": 0x5D, "lcub": 0x7B, "rcub": 0x7D, "verbar": 0x7C, "bsol": 0x5C, "Hat": 0x5E, "lowbar": 0x5F,
+            "tilde": 0x7E, "euro": 0x20AC,
+        ]
+        for (index, name) in latin1Names.enumerated() { names[name] = 0xA0 + UInt32(index) }
+        return names
+    }()
+
+    /// HTML's names of U+00A0 to U+00FF, in order.
+    static let latin1Names = """
+        nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 acute micro \
+        para middot cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde Auml Aring AElig Ccedil \
+        Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave \
+        Uacute Ucirc Uuml Yacute THORN szlig agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml \
+        igrave iacute icirc iuml eth ntilde ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute \
+        thorn yuml
+        """.split(separator: " ").map(String.init)
 
     /// The byte two hex digits (either case) at `offset` give; nil when they are not two hex digits.
     private static func hexValue(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt8? {

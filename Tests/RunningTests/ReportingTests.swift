@@ -397,10 +397,23 @@ import TestSupport
         ("it's-a-\"secret\"", #"{"pw":"it\u0027s-a-\u0022secret\u0022"}&x"#),
         ("Ab3+dEf/gh==", "<p>Ab3&#43;dEf&#x2F;gh&equals;=</p>&x"),
         ("Ab3+dEf/gh==", "<p>Ab3&plus;dEf&sol;gh==&x"),
+        // Non-ASCII characters escaped whole, mixed with ASCII escapes: JSON (once and twice, surrogate pairs), HTML
+        // references (numeric and PHP's named ones), and every character escaped.
+        ("Grüße-x!+Zq", #"{"pw":"Gr\u00fc\u00dfe-x!\u002BZq"}&x"#),
+        ("Grüße-x!+Zq", #"actual: "{\"pw\":\"Gr\\u00FC\\u00dfe-x!+Zq\"}&x"#),
+        ("Grüße-x!+Zq", "<p>Gr&uuml;&szlig;e-x&excl;&#43;Zq</p>&x"),
+        ("Grüße-x!+Zq", "<p>Gr&#252;&#xDF;e-x!+Zq</p>&x"),
+        ("Grüße-x!+Zq", #"?pw=Gr%C3%BC\u00dfe-x%21+Zq&x"#),
+        ("naïve-ÿes12", "<p>na&iuml;ve-&yuml;es12</p>&x"),
+        ("£-¡nbsp¥12", "<p>&pound;-&iexcl;nbsp&yen;12</p>&x"),
+        ("k😀y-secret", #"{"pw":"k\ud83d\ude00y-secret"}&x"#),
+        ("k😀y-secret", "<p>k&#128512;y-secret</p>&x"),
+        ("k😀y-secret", "<p>k&#x1F600;y&#45;secret</p>&x"),
+        ("Ab3dEfGh", #"{"pw":"\u0041\u0062\u0033\u0064\u0045\u0066\u0047\u0068"}&x"#),
     ])
     func aSecretWithEscapesMixedAsAnEncoderChoseIsHidden(secret: String, echoed: String) {
         let redacted = Redactor(secrets: [secret]).redact(echoed)
-        #expect(redacted.contains("***") && !["ef%40", "dEfGhI9", "off", "dEf", "secret"].contains(where: redacted.contains),
+        #expect(redacted.contains("***") && !["ef%40", "dEfGhI9", "off", "dEf", "secret", "Zq", "u00", "&#"].contains(where: redacted.contains),
                 "\(echoed) -> \(redacted)")
         #expect(["***&x=1", "***&x", "***", "***\"}&x", "***</p>&x", "***\\\"}&x"].contains(where: redacted.hasSuffix), "\(redacted)")
     }
