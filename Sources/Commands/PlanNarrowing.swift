@@ -57,9 +57,10 @@ struct PlanNarrowing {
         if let (report, path) = rerun, report.exitStatus != 0, requests.isEmpty {
             // No request is reported (the run stopped before sending, or was ended at once): every file runs.
             notes.append("--rerun-failed: \(path) reports no request (exit \(report.exitStatus)): every file runs")
-        } else if let (report, path) = rerun, report.summary.stopStatus == 2 {
-            // A merged report one of whose parts stopped before sending (exit 2): that part tested nothing.
-            notes.append("--rerun-failed: \(path) reports a part that stopped before sending (exit 2): every file runs")
+        } else if let (report, path) = rerun, let stop = report.summary.stopStatus, stop == 1 || stop == 2 {
+            // A merged report one of whose parts stopped before sending (an invalid collection or environment, exit 2; a
+            // bad --proxy, exit 1): that part tested nothing.
+            notes.append("--rerun-failed: \(path) reports a part that stopped before sending (exit \(stop)): every file runs")
         } else if let (report, path) = rerun, let plan {
             let paths = ReportedPaths(files: loaded.files)
             let failed = requests.filter { $0.verdict == .failed || $0.verdict == .errored }.map { paths.current($0.file) }

@@ -90,7 +90,23 @@ public struct JSONReportDocument: Sendable {
             throw Problem(description: "\(name) is not a runner JSON report (--report-json): its summary's exitStatus is "
                           + "\(other.kindName), not an integer")
         }
-        if exitStatus == 130 || exitStatus == 143 || exitStatus == 2 { summary.stopStatus = exitStatus }
+        // What the summary counts is what its records say (a part whose record was flipped or dropped with its count is
+        // edited), and an exit status the verdicts give (0, 3, 4) is theirs; any other is the run's stop (a signal, an
+        // invalid collection, a bad --proxy), kept as it was.
+        for verdict in RequestOutcome.Verdict.allCases {
+            if case .int(let count)? = counts[verdict.jsonName], count != summary.count(verdict) {
+                throw Problem(description: "\(name): its summary counts \(count) \(verdict.jsonName), but its records hold "
+                              + "\(summary.count(verdict)): is it edited?")
+            }
+        }
+        if [0, 3, 4].contains(exitStatus) {
+            guard exitStatus == summary.exitStatus else {
+                throw Problem(description: "\(name): its exit status \(exitStatus) is not the \(summary.exitStatus) its records give: "
+                              + "is it edited?")
+            }
+        } else {
+            summary.stopStatus = exitStatus
+        }
         return JSONReportDocument(summary: summary, exitStatus: exitStatus)
     }
 

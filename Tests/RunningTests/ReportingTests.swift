@@ -607,6 +607,10 @@ import TestSupport
          #"r.json: its shard is not a part of a run ('index' and 'total' integers, 1 <= index <= total): {"index":0,"total":2}"#),
         (#""summary": {"total": 0, "exitStatus": 0}, "requests": [], "shard": {"index": "2", "total": 2}"#,
          #"r.json: its shard is not a part of a run ('index' and 'total' integers, 1 <= index <= total): {"index":"2","total":2}"#),
+        (#""summary": {"total": 1, "passed": 0, "failed": 1, "exitStatus": 0}, "requests": [{"file": "requests/a.yaml", "name": "a", "method": "GET", "url": "http://127.0.0.1:1/a", "result": "passed"}]"#,
+         "r.json: its summary counts 0 passed, but its records hold 1: is it edited?"),
+        (#""summary": {"total": 1, "exitStatus": 4}, "requests": [{"file": "requests/a.yaml", "name": "a", "method": "GET", "url": "http://127.0.0.1:1/a", "result": "passed"}]"#,
+         "r.json: its exit status 4 is not the 0 its records give: is it edited?"),
     ])
     func aReportContradictingItselfIsRefused(members: String, message: String) {
         do { _ = try JSONReportDocument.read(#"{"version": 1, "# + members + "}", name: "r.json"); Issue.record("read \(members)") } catch {
