@@ -387,7 +387,7 @@ public enum FormatKeys {
                       "Holds when the value is of this JSON type (integer: a number without a fraction)."),
             FormatKey("length", .anyOf([.integer(0...Int.max), .string(pattern: nil, example: "{{ count }}"), .keys(.matcher)]),
                       "Holds when a string's, list's or object's length equals it or satisfies the matcher."),
-            FormatKey("in", .list(of: .anyValue, nonEmpty: false), "Holds when the value equals one of the listed values."),
+            FormatKey("in", .list(of: .anyValue, nonEmpty: true), "Holds when the value equals one of the listed values."),
             FormatKey("isEmpty", .boolean, "true: holds when a string, list or object is empty; false: when it is not."),
             FormatKey("each", .matcher, "Holds when the value is a list whose every element satisfies the matcher."),
             FormatKey("not", .matcher, "Holds when the value does not satisfy the matcher."),
@@ -401,7 +401,7 @@ public enum FormatKeys {
             switch key.name {
             case "equals", "notEquals", "lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual":
                 FormatKey(key.name, .duration, key.description)
-            case "in": FormatKey(key.name, .list(of: .duration, nonEmpty: false), key.description)
+            case "in": FormatKey(key.name, .list(of: .duration, nonEmpty: true), key.description)
             case "not": FormatKey(key.name, .durationMatcher, key.description)
             default: nil
             }

@@ -106,6 +106,11 @@ extension NodeDecoder {
         case "length": return lengthMatcher(value, for: place())
         case "in":
             guard let items = sequence(value, for: place()) else { return nil }
+            if items.isEmpty {
+                error("'\(place())' is an empty list: no value is one of none", at: value.mark,
+                      suggestion: "list at least one value it may be")
+                return nil
+            }
             let values = items.compactMap { templateValue($0) }
             return values.count == items.count ? .in(values) : nil
         case "each", "not":
