@@ -22,8 +22,8 @@ package struct SourceDocument {
             let root = try YAMLParser.parse(bytes, limits: limits)
             return SourceDocument(source: source, root: root, diagnostics: [])
         } catch {
-            let diagnostic = Diagnostic.error(error.message, path: path, at: error.mark, suggestion: error.suggestion)
-            return SourceDocument(source: source, root: nil, diagnostics: [diagnostic])
+            let diagnostics = ([error] + error.more).map { Diagnostic.error($0.message, path: path, at: $0.mark, suggestion: $0.suggestion) }
+            return SourceDocument(source: source, root: nil, diagnostics: diagnostics)
         }
     }
 }

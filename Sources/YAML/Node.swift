@@ -288,6 +288,8 @@ public struct YAMLError: Error, Sendable, Hashable, CustomStringConvertible {
     public var mark: Mark
     /// A hint that helps fix it, such as "indent with spaces, not tabs".
     public var suggestion: String?
+    /// The errors found in the same input after this one (every duplicate key is reported, and what stopped the parse).
+    public var more: [YAMLError] = []
 
     public init(_ kind: Kind, _ message: String, at mark: Mark, suggestion: String? = nil) {
         self.kind = kind

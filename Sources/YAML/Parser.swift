@@ -53,10 +53,14 @@ public enum YAMLParser {
         var event = yaml_event_t()
         while true {
             guard yaml_parser_parse(parser, &event) == 1 else {
-                throw SyntaxErrors.error(from: parser, source: buffer)
+                let error = SyntaxErrors.error(from: parser, source: buffer)
+                throw builder.failure(error) ?? error
             }
             defer { yaml_event_delete(&event) }
-            if try builder.consume(event) {
+            let ended: Bool
+            do { ended = try builder.consume(event) } catch { throw builder.failure(error) ?? error }
+            if ended {
+                if let duplicate = builder.failure(nil) { throw duplicate }
                 return builder.root
             }
         }

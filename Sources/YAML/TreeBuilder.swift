@@ -54,6 +54,16 @@ struct TreeBuilder {
         pending.reserveCapacity(16)
     }
 
+    /// The duplicate keys found so far, in the order they stand: the parse goes on after one, so that each is reported.
+    private(set) var duplicates: [YAMLError] = []
+
+    /// The error that ends the parse: the first duplicate key with the others and `error` after it, or `error` alone.
+    func failure(_ error: YAMLError?) -> YAMLError? {
+        guard var first = duplicates.first else { return error }
+        first.more = Array(duplicates.dropFirst()) + (error.map { [$0] } ?? [])
+        return first
+    }
+
     /// The document's root node, once its events are consumed.
     var root: Node? {
         rootIndex.map { Node(Document(records: records, children: children, scalars: scalars), $0) }
@@ -209,13 +219,13 @@ struct TreeBuilder {
             guard record.kind == .scalar else {
                 throw nonScalarKey(kindName: Self.kindName(isMapping: record.kind == .mapping), at: record.mark)
             }
-            try checkDuplicate(scalarAt: record.start, at: record.mark, inFrame: top)
+            checkDuplicate(scalarAt: record.start, at: record.mark, inFrame: top)
         }
         pending.append(Int32(index))
     }
 
-    /// Rejects a key (the scalar at `scalarIndex`) whose value an earlier key of the mapping has.
-    private mutating func checkDuplicate(scalarAt scalarIndex: Int, at mark: Mark, inFrame top: Int) throws(YAMLError) {
+    /// Records as an error a key (the scalar at `scalarIndex`) whose value an earlier key of the mapping has.
+    private mutating func checkDuplicate(scalarAt scalarIndex: Int, at mark: Mark, inFrame top: Int) {
         let first = stack[top].firstChild
         let count = (pending.count - first) / 2
         func keyScalar(_ position: Int) -> Int {
@@ -237,8 +247,8 @@ struct TreeBuilder {
         }
         if let firstIndex {
             let firstLine = records[Int(pending[first + 2 * firstIndex])].line
-            throw YAMLError(.duplicateKey, "duplicate key \"\(scalars.texts[scalarIndex])\" (first defined on line \(firstLine))",
-                            at: mark, suggestion: "remove one of the two entries or rename this key")
+            duplicates.append(YAMLError(.duplicateKey, "duplicate key \"\(scalars.texts[scalarIndex])\" (first defined on line \(firstLine))",
+                                        at: mark, suggestion: "remove one of the two entries or rename this key"))
         }
     }
 

@@ -43,6 +43,18 @@ import YAML
         expectError("name: a\nurl: /x\nname: b\n", .duplicateKey, at: Mark(3, 1), "duplicate key \"name\" (first defined on line 1)")
     }
 
+    /// Every duplicate key of a file is reported, in order, and a syntax error after them too: fixing one does not
+    /// uncover the next.
+    @Test func everyDuplicateKeyIsReportedAndWhatStoppedTheParseAfterThem() throws {
+        let error = try #require(parseError("a: 1\nb:\n  x: 1\n  x: 2\na: 3\nc: [1\n"))
+        #expect(([error] + error.more).map(\.description) == [
+            "4:3: duplicate key \"x\" (first defined on line 3)", "5:1: duplicate key \"a\" (first defined on line 1)",
+            "7:1: did not find expected ',' or ']' (while parsing a flow sequence that starts at line 6, column 4)",
+        ])
+        let alone = try #require(parseError("a: 1\nb: 2\nb: 3\n"))
+        #expect(alone.more.isEmpty && alone.kind == .duplicateKey)
+    }
+
     @Test func duplicateKeysAreFoundInLargeMappingsAndComparedByValue() throws {
         let many = (0..<20).map { "k\($0): \($0)" }.joined(separator: "\n")
         expectError(many + "\nk3: again\n", .duplicateKey, at: Mark(21, 1), "duplicate key \"k3\" (first defined on line 4)")
