@@ -96,6 +96,11 @@ extension NodeDecoder {
         case "exists": return bool(value, for: place()).map { .exists($0) }
         case "isEmpty": return bool(value, for: place()).map { .isEmpty($0) }
         case "type":
+            // YAML reads a bare `null` as no value: the type name is written in quotes.
+            if value.isNull, value.scalarText?.isEmpty == false {
+                error("expected a type name for '\(place())', found null", at: value.mark, suggestion: "quote it: type: 'null'")
+                return nil
+            }
             guard let typeName = string(value, for: place()) else { return nil }
             guard let type = JSONType(rawValue: typeName) else {
                 error("unknown type '\(typeName)': expected one of \(JSONType.allCases.map(\.rawValue).joined(separator: ", "))",

@@ -222,6 +222,7 @@ import YAML
         ("{ not: { in: [\"5xx\", 404] } }", "requests/r.yaml:3:25: error: '5xx' is a class of statuses, which a matcher does not read: it "
             + "compares the code as a number [help: write status: \"5xx\", or a list [200, \"5xx\"]; to exclude the class, "
             + "{ not: { greaterThanOrEqual: 500, lessThan: 600 } }]"),
+        ("{ type: null }", "requests/r.yaml:3:19: error: expected a type name for 'expect.status.type', found null [help: quote it: type: 'null']"),
         ("{ not: { in: [] } }", "requests/r.yaml:3:24: error: 'expect.status.not.in' is an empty list: no value is one of none [help: list at least one value it may be]"),
         ("[\"{{ n }}\", 3xx]", "requests/r.yaml:3:12: error: invalid status pattern '{{ n }}' [help: a list of statuses holds codes and classes, not templates: write { in: [\"{{ code }}\", 204] } for codes from templates]"),
     ])
