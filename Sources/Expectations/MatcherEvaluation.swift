@@ -433,7 +433,7 @@ extension Matcher where Value == JSONValue {
         case .length(let inner): "with length \(inner.predicate)"
         case .in(let values): "in \(JSONValue.array(values).compactDescription())"
         case .isEmpty(let empty): empty ? "that is empty" : "that is not empty"
-        case .each(let inner): "whose every element is \(inner.predicate)"
+        case .each(let inner): "whose every element \(inner.clause)"
         case .not(let inner): inner.negatedPredicate
         case .all(let matchers): matchers.map(\.predicate).joined(separator: " and ")
         }

@@ -99,7 +99,7 @@ import Testing
         Case(matcher: .each(.greaterThan(.int(1))), actual: .array([.int(2), .int(1)]),
              failure: "element [1]: expected a value greater than 1, got 1"),
         Case(matcher: .each(.exists(true)), actual: .string("x"),
-             failure: #"expected a value whose every element is that is present, got "x" (not a list)"#),
+             failure: #"expected a value whose every element is present, got "x" (not a list)"#),
         Case(matcher: .not(.equals(.int(3))), actual: .int(4), failure: nil),
         Case(matcher: .not(.equals(.int(3))), actual: .int(3), failure: "expected a value other than 3, got 3"),
         Case(matcher: .not(.contains(.string("x"))), actual: nil, failure: nil),
