@@ -48,13 +48,15 @@ public struct ConsoleReport: Sendable {
         add(outcome.method)
         columns += " "
         columns += outcome.url
+        // What the runner measured is not the collection's text: a short secret (`200`) does not hide the status.
+        columns = redactor.redact(columns)
         if let status = outcome.statusCode { add(String(status)) }
         if let duration = outcome.duration { add(OutcomeText.duration(duration)) }
         if outcome.attempts > 1 { add("(\(outcome.attempts) attempts)") }
         if outcome.flaky { add(paint("FLAKY", RequestOutcome.Verdict.skipped.colour)) }
-        if let reason = outcome.skipReason { add("(\(reason))") }
+        if let reason = outcome.skipReason { add("(\(redactor.redact(reason)))") }
         let verdict = paint(outcome.verdict.paddedLabel, outcome.verdict.colour)
-        return verdict + "  " + TerminalText.oneLine(redactor.redact(columns))
+        return verdict + "  " + TerminalText.oneLine(columns)
     }
 
     /// One hop, `>` and `<` prefixed, credentials and secrets hidden, bodies cut at 2 KiB.
