@@ -34,7 +34,7 @@ public struct JSONReportDocument: Sendable {
             ]
             let lacks = expected.compactMap { key, kind, fits -> String? in
                 guard case .object(let object) = root, let value = object[key] else { return "it has no '\(key)'" }
-                return fits(value) ? nil : "its '\(key)' is \(value.kindName), not \(kind)"
+                return fits(value) ? nil : Self.wrongKind(key, value, kind)
             }
             throw Problem(description: "\(name) is not a runner JSON report (--report-json): \(lacks.joined(separator: "; "))")
         }
@@ -115,18 +115,23 @@ public struct JSONReportDocument: Sendable {
         let text: String
     }
 
+    /// `its 'status' is a string, not an integer`: a member of another kind than a report's.
+    private static func wrongKind(_ key: String, _ member: JSONValue, _ kind: String) -> String {
+        "its '\(key)' is \(member.kindName), not \(kind)"
+    }
+
     /// One request record as an outcome, or what it lacks that every record has.
     private static func outcome(_ value: JSONValue) throws(RecordLack) -> RequestOutcome {
         guard case .object(let record) = value else { throw RecordLack(text: "it is \(value.kindName), not an object") }
         func text(_ key: String) throws(RecordLack) -> String {
             guard let member = record[key] else { throw RecordLack(text: "it has no '\(key)'") }
-            guard case .string(let text) = member else { throw RecordLack(text: "its '\(key)' is \(member.kindName), not a string") }
+            guard case .string(let text) = member else { throw RecordLack(text: Self.wrongKind(key, member, "a string")) }
             return text
         }
         /// A member that is absent or null, or a value that `read` reads (nil: of another kind).
         func optional<T>(_ key: String, _ kind: String, _ read: (JSONValue) -> T?) throws(RecordLack) -> T? {
             guard let member = record[key], member != .null else { return nil }
-            guard let value = read(member) else { throw RecordLack(text: "its '\(key)' is \(member.kindName), not \(kind)") }
+            guard let value = read(member) else { throw RecordLack(text: Self.wrongKind(key, member, kind)) }
             return value
         }
         let (file, name, result) = (try text("file"), try text("name"), try text("result"))
