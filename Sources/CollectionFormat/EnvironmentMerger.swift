@@ -128,14 +128,15 @@ package struct EnvironmentMerger {
     private mutating func resolveBaseURL(_ url: Sourced<Template>, scope: VariableScope, unresolved: Set<String>) -> String? {
         do {
             let text = try scope.resolveURL(url.value)
-            guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-                  ["http", "https"].contains(scheme), let host = components.host, !host.isEmpty else {
-                diagnostics.add(.error("baseURL '\(text)' is not an absolute http or https URL", path: url.path,
+            // A URL holding a secret is shown as written (`{{ token }}`), not with its value.
+            let shown = scope.secretValues.contains { !$0.isEmpty && text.contains($0) } ? url.value.source : text
+            guard ServerEnvironment(baseURL: text) != nil, let components = PercentEncoding.components(ofURL: text) else {
+                diagnostics.add(.error("baseURL '\(shown)' is not an absolute http or https URL", path: url.path,
                                        at: url.value.mark, suggestion: "write it like https://api.example.com/v1"))
                 return nil
             }
             if let problem = components.portProblem {
-                diagnostics.add(.error("baseURL '\(text)': \(problem)", path: url.path, at: url.value.mark,
+                diagnostics.add(.error("baseURL '\(shown)': \(problem)", path: url.path, at: url.value.mark,
                                        suggestion: URLComponents.portSuggestion))
                 return nil
             }

@@ -11,6 +11,8 @@ public struct ServerEnvironment: Sendable, Hashable {
     public var headers: HTTPHeaders
     /// Added to every request whose query does not have an item of that name.
     public var query: [URLQueryItem]
+    /// The user and password of the base URL (`https://ci:pw@host`), percent-encoded, given to relative requests.
+    public var user: String?, password: String?
 
     public init(
         scheme: String = "https", host: String, port: Int? = nil, pathPrefix: String = "",
@@ -27,12 +29,13 @@ public struct ServerEnvironment: Sendable, Hashable {
     /// Creates an environment from a base URL such as `https://qa.example.com:8443/api`;
     /// nil unless it is an absolute http(s) URL with a host.
     public init?(baseURL: String, headers: HTTPHeaders = [:], query: [URLQueryItem] = []) {
-        guard let components = URLComponents(string: baseURL),
+        guard let components = PercentEncoding.components(ofURL: baseURL),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = components.host, !host.isEmpty
         else { return nil }
         self.init(scheme: scheme, host: host, port: components.port, pathPrefix: components.percentEncodedPath,
                   headers: headers, query: (components.queryItems ?? []) + query)
+        (user, password) = (components.percentEncodedUser, components.percentEncodedPassword)
     }
 
     /// The request completed from this environment: a relative one gets its scheme, host, port and path prefix; every
@@ -45,6 +48,7 @@ public struct ServerEnvironment: Sendable, Hashable {
         if request.host?.isEmpty ?? true {
             request.host = host
             request.port = port
+            if let user { (request.components.percentEncodedUser, request.components.percentEncodedPassword) = (user, password) }
             request.components.percentEncodedPath = joinedPath(request.components.percentEncodedPath)
         }
         request.headers.addMissing(from: headers)

@@ -317,11 +317,14 @@ public struct ShellSplitter {
     }
 
     /// `$'…'` (after the `$`): C escapes such as `\n`, `\t`, `\'`, `\xHH` and `\uHHHH`, up to the next unescaped `'`.
+    /// `\xHH` and `\NNN` give bytes, as bash reads them: a run of them is read as UTF-8 (`\xc3\xa9` is `é`).
     private mutating func ansiQuoted(into text: inout String.UnicodeScalarView) throws(InteropProblem) {
         let opening = Mark(line: line, column: column - 1)
         advance()
+        var bytes = EscapedBytes()
         while let scalar = current, scalar != "'" {
             guard scalar == "\\", let next = peek() else {
+                try bytes.flush(into: &text)
                 text.append(scalar)
                 advance()
                 continue
@@ -329,6 +332,11 @@ public struct ShellSplitter {
             let escapeMark = mark
             advance()
             advance()
+            if let byte = try byteEscape(next, at: escapeMark) {
+                bytes.append(byte, at: escapeMark)
+                continue
+            }
+            try bytes.flush(into: &text)
             switch next {
             case "n": text.append("\n")
             case "t": text.append("\t")
@@ -338,15 +346,23 @@ public struct ShellSplitter {
             case "e", "E": text.append("\u{1B}")
             case "f": text.append("\u{0C}")
             case "v": text.append("\u{0B}")
-            case "x": text.append(try hexEscape(digits: 2, at: escapeMark))
             case "u": text.append(try hexEscape(digits: 4, at: escapeMark))
             case "U": text.append(try hexEscape(digits: 8, at: escapeMark))
-            case "0"..."7": text.append(octalEscape(first: next))
             default: text.append(next)
             }
         }
         guard current == "'" else { throw Self.unclosed("$'", at: opening) }
+        try bytes.flush(into: &text)
         advance()
+    }
+
+    /// The byte a `\xHH` or octal `\NNN` escape gives (its letter or first digit is `letter`); nil for other escapes.
+    private mutating func byteEscape(_ letter: Unicode.Scalar, at escapeMark: Mark) throws(InteropProblem) -> UInt8? {
+        switch letter {
+        case "x": UInt8(truncatingIfNeeded: try hexEscape(digits: 2, at: escapeMark).value)
+        case "0"..."7": UInt8(truncatingIfNeeded: octalEscape(first: letter).value)
+        default: nil
+        }
     }
 
     /// The character of up to `digits` hexadecimal digits after `\x`, `\u` or `\U`.
@@ -372,6 +388,42 @@ public struct ShellSplitter {
             count += 1
         }
         return Unicode.Scalar(value & 0xFF) ?? "\u{0}"
+    }
+
+    /// Bytes given by consecutive `\xHH` and `\NNN` escapes of a `$'…'` word, and where each escape is.
+    private struct EscapedBytes {
+        private var bytes: [UInt8] = []
+        private var marks: [Mark] = []
+
+        mutating func append(_ byte: UInt8, at mark: Mark) {
+            bytes.append(byte)
+            marks.append(mark)
+        }
+
+        /// Appends the characters the bytes encode as UTF-8 to `text`, and forgets them; throws at the escape that
+        /// starts bytes which are not UTF-8 (a request file holds text, and curl would send those bytes as they are).
+        mutating func flush(into text: inout String.UnicodeScalarView) throws(InteropProblem) {
+            defer { (bytes, marks) = ([], []) }
+            var decoder = UTF8()
+            var iterator = bytes.makeIterator()
+            var consumed = 0
+            while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue(let scalar):
+                    text.append(scalar)
+                    consumed += UTF8.width(scalar)
+                case .emptyInput:
+                    return
+                case .error:
+                    let shown = bytes[consumed...].prefix(4).map { byte in
+                        "\\x" + (byte < 16 ? "0" : "") + String(byte, radix: 16)
+                    }.joined()
+                    throw InteropProblem("the bytes '\(shown)' of $'…' escapes are not UTF-8 text, which a request file holds",
+                                         at: marks[consumed],
+                                         suggestion: "write the UTF-8 bytes of the character (\\xc3\\xa9 for é), or \\u with its code point")
+                }
+            }
+        }
     }
 
     private static func unclosed(_ quote: String, at mark: Mark) -> InteropProblem {

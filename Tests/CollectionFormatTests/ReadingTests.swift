@@ -323,6 +323,11 @@ import YAML
         #expect(problems(of: await scratch.readCollection(["r.yaml"], env: "e")) == [
             "environments/e.yaml:1:10: error: baseURL 'qa.example.com' is not an absolute http or https URL [help: write it like https://api.example.com/v1]",
         ])
+        // One made of a secret is shown as written, not with the secret's value.
+        scratch.write("environments/s.yaml", "baseURL: \"http://{{ pw }}:99999/x\"\nsecrets: { pw: { env: RUNNER_TEST_UNSET_PW, default: notaurl-zQ9mk8 } }\n")
+        #expect(problems(of: await scratch.readCollection(["r.yaml"], env: "s")) == [
+            "environments/s.yaml:1:10: error: baseURL 'http://{{ pw }}:99999/x': the port 99999 is not a number from 1 to 65535 [help: write a port from 1 to 65535, or none for the scheme's default (80 for http, 443 for https)]",
+        ])
     }
 }
 

@@ -56,6 +56,26 @@ import Testing
         #expect(value == .object(JSONObject([("text", .string("it's done\nreally")), ("emoji", .string("é"))])))
     }
 
+    /// `\xHH` and `\NNN` in `$'…'` are bytes, as bash passes them: together they are UTF-8 text.
+    @Test func ansiCByteEscapesAreReadAsUTF8() throws {
+        let result = CurlImport.read(#"curl http://127.0.0.1:48010/x --data-raw $'{"s":"\xc3\xa9","o":"\303\251","a":"\x41\101"}' -H $'X-N: \xc3\xa9\u00e9'"#)
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        let document = try #require(result.requests.first?.document)
+        guard case .json(let value)? = document.body else { Issue.record("not json: \(document.yaml)"); return }
+        #expect(value == .object(JSONObject([("s", .string("é")), ("o", .string("é")), ("a", .string("AA"))])))
+        #expect(Self.header("x-n", of: document) == "éé")
+    }
+
+    /// Bytes that are not UTF-8 cannot be text in a request file: a located error, not a replaced character.
+    @Test(arguments: [(#"curl http://127.0.0.1:1/x -d $'a\xff'"#, 31, "'\\xff'"), (#"curl http://127.0.0.1:1/x -d $'\303\050b'"#, 30, "'\\xc3\\x28'")])
+    func ansiCByteEscapesThatAreNotUTF8AreALocatedError(text: String, column: Int, shown: String) throws {
+        let result = CurlImport.read(text)
+        let error = try #require(result.errors.first)
+        #expect(error.message.contains("the bytes \(shown) of $'…' escapes are not UTF-8"), "\(error)")
+        #expect((error.mark.line, error.mark.column) == (1, column))
+        #expect(result.requests.isEmpty)
+    }
+
     @Test func firefoxLoginFormBecomesAFormWithDecodedValues() throws {
         let document = try Self.request(3)
         #expect(document.method == "POST")

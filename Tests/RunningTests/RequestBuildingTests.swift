@@ -52,6 +52,16 @@ import TestSupport
         ])
         #expect(through.url?.host == "api.test")
         #expect(through.url?.query == "v=s3cr@127.0.0.1:9/x%2541%3F")
+        // In a baseURL's path, a secret holding what a URL cannot (a space, `é`) beside its structure is encoded once;
+        // the baseURL's user and password go to every relative request.
+        for (secret, path) in [("a b?c", "/t/a%20b%3Fc/x"), ("aé%c", "/t/a%C3%A9%25c/x")] {
+            let based = try await firstRequest([
+                "environments/test.yaml": "baseURL: \"http://ci:{{ pw }}@api.test/t/{{ pw }}\"\nsecrets: { pw: { env: RUNNER_TEST_UNSET_PW, default: \"\(secret)\" } }\n",
+                "requests/a.yaml": "request: { url: /x }\n",
+            ])
+            #expect(based.components.percentEncodedPath == path)
+            #expect(based.components.user == "ci" && based.components.password == secret)
+        }
     }
 
     @Test func aValueBecomesTheSameTextInTheURLTheQueryAHeaderAndAString() async throws {
