@@ -13,8 +13,8 @@ public struct OpenAPIContract: Sendable {
     struct Operation: Sendable {
         let method: String
         let template: String
-        /// The template's segments: a literal, or nil for a `{parameter}`.
-        let segments: [String?]
+        /// The template read to match paths.
+        let path: OpenAPIPathTemplate
         let operationID: String?
         /// Responses by their key as written (`200`, `2XX`, `default`), in order.
         let responses: [(key: String, response: Response)]
@@ -66,10 +66,7 @@ public struct OpenAPIContract: Sendable {
                 }
                 responses.append((key, Response(requiredHeaders: Self.requiredHeaders(of: response, in: raw), content: content)))
             }
-            let segments = entry.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { segment -> String? in
-                segment.hasPrefix("{") && segment.hasSuffix("}") ? nil : String(segment)
-            }
-            operations.append(Operation(method: entry.method.uppercased(), template: entry.path, segments: segments,
+            operations.append(Operation(method: entry.method.uppercased(), template: entry.path, path: OpenAPIPathTemplate(entry.path),
                                         operationID: entry.operationID, responses: responses))
         }
         guard problems.isEmpty else { throw OpenAPIProblems(problems) }

@@ -100,24 +100,23 @@ extension OpenAPIContract {
         return mismatches
     }
 
-    /// The operations whose path template matches `path` below a server's base path, the most literal first.
+    /// The operations whose path template matches `path` below a server's base path, the most specific first (see
+    /// `OpenAPIPathTemplate.isMoreSpecific`), in the document's order when equally specific.
     private func operations(matching path: String) -> [Operation] {
         let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? path
-        var found: [(operation: Operation, parameters: Int)] = []
+        var found: [Operation] = []
         for base in basePaths {
             guard bare == base || bare.hasPrefix(base + "/") || base.isEmpty else { continue }
             let rest = String(bare.dropFirst(base.count))
             let segments = rest.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
                 .map { String($0).removingPercentEncoding ?? String($0) }
-            for operation in operations where operation.segments.count == segments.count {
-                let matches = zip(operation.segments, segments).allSatisfy { template, segment in
-                    template.map { $0 == segment } ?? !segment.isEmpty
-                }
-                if matches { found.append((operation, operation.segments.filter { $0 == nil }.count)) }
-            }
+            found = operations.filter { $0.path.matches(segments) }
             if !found.isEmpty { break }
         }
-        return found.enumerated().sorted { ($0.element.parameters, $0.offset) < ($1.element.parameters, $1.offset) }.map(\.element.operation)
+        return found.enumerated().sorted { left, right in
+            left.element.path.isMoreSpecific(than: right.element.path)
+                || !right.element.path.isMoreSpecific(than: left.element.path) && left.offset < right.offset
+        }.map(\.element)
     }
 
     /// The response documented for `status`: its code, else its class (`2XX`), else `default`.

@@ -147,6 +147,37 @@ import Testing
         #expect(Self.mismatches(users, "GET", "/api/v1/users/me", body: "\"me\"", contentType: "text/plain") == [])
     }
 
+    /// Paths whose templates cover part of a segment, beside a concrete path and a bare `{id}`.
+    static func files(withBareID: Bool) -> String {
+        let bare = withBareID ? #", "/files/{id}": {"get": {"operationId": "byId", "responses": {"200": {"description": "A file."}}}}"# : ""
+        return """
+            {"openapi": "3.0.3", "info": {"title": "Files", "version": "1"}, "servers": [{"url": "http://127.0.0.1:48020/v1/"}],
+             "paths": {"/files/{name}.json": {"get": {"operationId": "getFile", "responses": {"200": {"description": "JSON."}}}},
+                       "/files/special": {"get": {"operationId": "special", "responses": {"200": {"description": "It."}}}},
+                       "/reports/{id}.csv": {"get": {"operationId": "report", "responses": {"200": {"description": "CSV."}}}},
+                       "/x/{id}:activate": {"post": {"operationId": "activate", "responses": {"200": {"description": "Done."}}}}\(bare)}}
+            """
+    }
+
+    /// The label of the operation a request is judged against, read from the status it does not document.
+    static func judgedOperation(_ contract: OpenAPIContract, _ method: String, _ path: String) -> String {
+        let message = mismatches(contract, method, path, status: 599).first ?? ""
+        return message.hasSuffix(": status 599 is not documented") ? String(message.dropLast(30)) : message
+    }
+
+    @Test(arguments: [true, false])
+    func aTemplateCoveringPartOfASegmentMatchesAndIsMoreSpecificThanABareParameter(withBareID: Bool) throws {
+        let files = try Self.contract(Self.files(withBareID: withBareID))
+        #expect(Self.judgedOperation(files, "GET", "/v1/files/report.json") == "GET /files/{name}.json (getFile)")
+        #expect(Self.judgedOperation(files, "GET", "/v1/files/special") == "GET /files/special (special)")
+        #expect(Self.judgedOperation(files, "GET", "/v1/reports/a.b.csv") == "GET /reports/{id}.csv (report)")
+        #expect(Self.judgedOperation(files, "POST", "/v1/x/42:activate") == "POST /x/{id}:activate (activate)")
+        #expect(Self.judgedOperation(files, "GET", "/v1/files/.json").contains("matches no operation") == !withBareID)
+        #expect(Self.judgedOperation(files, "GET", "/v1/files/report.csv")
+            == (withBareID ? "GET /files/{id} (byId)" : "GET /v1/files/report.csv matches no operation: no path of the document below /v1 matches it"))
+        #expect(Self.judgedOperation(files, "GET", "/v1/reports/.csv").contains("matches no operation"))
+    }
+
     @Test func operationsAreFoundBelowTheServersBasePathOnly() throws {
         let users = try Self.contract(Self.users)
         #expect(Self.mismatches(users, "GET", "/users/1", body: Self.user)
