@@ -141,7 +141,14 @@ extension NodeDecoder {
                       at: operand.mark, suggestion: "write status: \"\(template.source)\", or a list [200, \"\(template.source)\"]; to exclude "
                           + "the class, { not: { greaterThanOrEqual: \(digit * 100), lessThan: \(digit * 100 + 100) } }")
             }
-            return classes.isEmpty ? .matcher(matcher) : nil
+            // What the status is compared to for equality is a status (a template's value is checked when it is known).
+            var others = false
+            matcher.forEachCandidate { operand in
+                guard let value = operand.literalValue, !StatusPattern.isStatus(value) else { return }
+                others = true
+                error("\(value.compactDescription()) is not a status", at: operand.mark, suggestion: StatusPattern.notAStatus)
+            }
+            return classes.isEmpty && !others ? .matcher(matcher) : nil
         case .sequence(let items):
             if items.isEmpty { error("'\(context)' is an empty list", at: node.mark) }
             let patterns = items.compactMap { statusPattern($0, for: context) }
@@ -178,7 +185,7 @@ extension NodeDecoder {
         case .string(let text):
             if let digit = StatusPattern.classDigit(of: text) { return .statusClass(digit) }
             // `"200"` is the code it spells, as text of digits is in every status matcher.
-            if text.count == 3, text.allSatisfy(\.isASCII), let code = Int(text), (100...599).contains(code) { return .code(code) }
+            if let code = StatusPattern.code(spelledBy: text) { return .code(code) }
             let templated = text.contains("{{") ? "a list of statuses holds codes and classes, not templates: write "
                 + "{ in: [\"{{ code }}\", 204] } for codes from templates" : hint
             error("invalid status pattern '\(text)'", at: node.mark, suggestion: templated)

@@ -590,10 +590,30 @@ public enum StatusPattern: Sendable, Hashable, CustomStringConvertible {
     /// The first digit of a class of statuses (`2xx`, `5XX`), nil for other text.
     public static func classDigit(of text: String) -> Int? {
         let characters = Array(text.lowercased())
-        guard characters.count == 3, let digit = characters[0].wholeNumberValue, (1...5).contains(digit),
+        guard characters.count == 3, characters[0].isASCII, let digit = characters[0].wholeNumberValue, (1...5).contains(digit),
               characters[1] == "x", characters[2] == "x" else { return nil }
         return digit
     }
+
+    /// The code three ASCII digits spell (`"200"`), 100 to 599; nil for other text (`"0200"`, `"+200"`, `"２００"`).
+    public static func code(spelledBy text: String) -> Int? {
+        guard text.utf8.count == 3, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let code = Int(text),
+              (100...599).contains(code) else { return nil }
+        return code
+    }
+
+    /// Whether a value an equality of `expect.status` compares with is a status: a code from 100 to 599 (a number, or
+    /// text of its three digits), or a class's text (`"2xx"`).
+    public static func isStatus(_ value: JSONValue) -> Bool {
+        switch value {
+        case .int(let code): (100...599).contains(code)
+        case .string(let text): code(spelledBy: text) != nil || classDigit(of: text) != nil
+        default: false
+        }
+    }
+
+    /// What a value that is not a status is told.
+    public static let notAStatus = "a status is a code from 100 to 599, or (given by a template) a class from \"1xx\" to \"5xx\""
 
     /// Whether a status code fits the pattern.
     public func matches(_ status: Int) -> Bool {

@@ -1,3 +1,4 @@
+public import HTTPCore
 public import YAML
 
 /// A value tree mirroring YAML/JSON whose strings are templates; every node keeps its mark.
@@ -34,4 +35,23 @@ public struct TemplateValue: Sendable, Hashable {
         self.mark = mark
     }
 
+    /// The value as written when it holds no template; nil otherwise.
+    public var literalValue: JSONValue? {
+        switch content {
+        case .null: .null
+        case .bool(let bool): .bool(bool)
+        case .int(let int): .int(int)
+        case .double(let double): .double(double)
+        case .string(let template): template.isLiteral ? .string(template.source) : nil
+        case .array(let items):
+            items.reduce(Optional([JSONValue]())) { list, item in item.literalValue.flatMap { value in list.map { $0 + [value] } } }
+                .map(JSONValue.array)
+        case .object(let members):
+            members.reduce(Optional(JSONObject())) { object, member in
+                guard var object, let value = member.value.literalValue else { return nil }
+                object[member.key] = value
+                return object
+            }.map(JSONValue.object)
+        }
+    }
 }

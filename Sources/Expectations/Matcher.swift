@@ -52,6 +52,18 @@ extension Matcher {
         }
     }
 
+    /// Calls `body` with every value a subject is compared to for equality (`equals`, `notEquals`, each of `in`), under
+    /// `not` and mappings of operators; not a length's or an element's.
+    public func forEachCandidate(_ body: (Value) -> Void) {
+        switch self {
+        case .equals(let v), .notEquals(let v): body(v)
+        case .in(let vs): vs.forEach(body)
+        case .not(let m): m.forEachCandidate(body)
+        case .all(let ms): for m in ms { m.forEachCandidate(body) }
+        default: break
+        }
+    }
+
     /// The same matcher with every value transformed (used to resolve templates).
     public func map<T: Sendable, E: Error>(_ transform: (Value) throws(E) -> T) throws(E) -> Matcher<T> {
         switch self {

@@ -70,7 +70,7 @@ struct ExpectationChecker {
     /// spells, and a class a template gave (`--var code=2xx`) read as its codes (in an equality, as their range).
     private static func codes(_ matcher: Matcher<JSONValue>) -> Matcher<JSONValue> {
         func code(_ operand: JSONValue) -> JSONValue {
-            if case .string(let text) = operand, let code = Int(text) { .int(code) } else { operand }
+            if case .string(let text) = operand, let code = StatusPattern.code(spelledBy: text) { .int(code) } else { operand }
         }
         /// The codes of the class an operand names (`"2xx"`), nil for another operand.
         func classCodes(_ operand: JSONValue) -> Range<Int>? {
@@ -101,8 +101,30 @@ struct ExpectationChecker {
             return [failure("status", at: status.mark, message: "status did not match",
                             expected: expected, actual: String(actual))]
         case .matcher(let matcher):
-            return evaluate(Self.codes(try resolve(matcher).matcher), against: .int(actual), subject: "status", at: status.mark)
+            let resolved = try resolve(matcher).matcher
+            try checkStatuses(matcher)
+            var classes = false
+            resolved.forEachCandidate { if case .string(let text) = $0, StatusPattern.classDigit(of: text) != nil { classes = true } }
+            guard classes else { return evaluate(Self.codes(resolved), against: .int(actual), subject: "status", at: status.mark) }
+            // A class is compared as its codes, but shown as given (`one of [500,"4xx"]`, not a hundred codes).
+            guard !Self.codes(resolved).evaluate(.int(actual)).holds else { return [] }
+            return [failure("status", at: status.mark, message: "status did not match",
+                            expected: resolved.shown(against: .int(actual)).expectation, actual: String(actual))]
         }
+    }
+
+    /// Fails at the template whose value an equality of `expect.status` compares with but that is no status
+    /// (`--var code=6xx`): it would never be equal to the code, and a negation would always hold.
+    private func checkStatuses(_ matcher: Matcher<TemplateValue>) throws(RunFailure) {
+        var problem: TemplateError?
+        matcher.forEachCandidate { operand in
+            guard problem == nil, operand.literalValue == nil, case .string(let template) = operand.content,
+                  let value = try? scope.resolve(operand),
+                  !StatusPattern.isStatus(value) else { return }
+            problem = TemplateError("\(value.compactDescription()) (from '\(template.source)') is not a status", at: operand.mark,
+                                    suggestion: StatusPattern.notAStatus)
+        }
+        if let problem { throw RunFailure(problem, in: path) }
     }
 
     /// A header is absent, one value, or several joined by `, `; numbers compare with numeric operands.

@@ -222,6 +222,8 @@ import YAML
         ("{ not: { in: [\"5xx\", 404] } }", "requests/r.yaml:3:25: error: '5xx' is a class of statuses, which a matcher does not read: it "
             + "compares the code as a number [help: write status: \"5xx\", or a list [200, \"5xx\"]; to exclude the class, "
             + "{ not: { greaterThanOrEqual: 500, lessThan: 600 } }]"),
+        ("{ not: { in: [500, \"6xx\"] } }", "requests/r.yaml:3:30: error: \"6xx\" is not a status [help: a status is a code from 100 to 599, or (given by a template) a class from \"1xx\" to \"5xx\"]"),
+        ("{ notEquals: 600 }", "requests/r.yaml:3:24: error: 600 is not a status [help: a status is a code from 100 to 599, or (given by a template) a class from \"1xx\" to \"5xx\"]"),
         ("{ type: null }", "requests/r.yaml:3:19: error: expected a type name for 'expect.status.type', found null [help: quote it: type: 'null']"),
         ("{ not: { in: [] } }", "requests/r.yaml:3:24: error: 'expect.status.not.in' is an empty list: no value is one of none [help: list at least one value it may be]"),
         ("[\"{{ n }}\", 3xx]", "requests/r.yaml:3:12: error: invalid status pattern '{{ n }}' [help: a list of statuses holds codes and classes, not templates: write { in: [\"{{ code }}\", 204] } for codes from templates]"),

@@ -67,7 +67,7 @@ import Testing
     }
 
     /// Bytes that are not UTF-8 cannot be text in a request file: a located error, not a replaced character.
-    @Test(arguments: [(#"curl http://127.0.0.1:1/x -d $'a\xff'"#, 31, "'\\xff'"), (#"curl http://127.0.0.1:1/x -d $'\303\050b'"#, 30, "'\\xc3\\x28'")])
+    @Test(arguments: [(#"curl http://127.0.0.1:1/x -d $'a\xff'"#, 33, "'\\xff'"), (#"curl http://127.0.0.1:1/x -d $'\303\050b'"#, 32, "'\\xc3\\x28'")])
     func ansiCByteEscapesThatAreNotUTF8AreALocatedError(text: String, column: Int, shown: String) throws {
         let result = CurlImport.read(text)
         let error = try #require(result.errors.first)

@@ -9,12 +9,13 @@ import TestSupport
 /// Checking responses: each failure located at its expectation, with expected and actual values.
 @Suite struct ExpectationCheckingTests {
     /// The outcome of one request answered with `reply`.
-    private func outcome(_ request: String, reply: ScriptedLoader.Reply, extraFiles: [String: String] = [:]) async throws -> RequestOutcome {
+    private func outcome(_ request: String, reply: ScriptedLoader.Reply, extraFiles: [String: String] = [:],
+                         variables: [(name: String, value: String)] = []) async throws -> RequestOutcome {
         var files = ["environments/test.yaml": environment(), "requests/a.yaml": request]
         files.merge(extraFiles) { $1 }
         let collection = try TestCollection(files)
         defer { collection.remove() }
-        let summary = try await collection.run(ScriptedLoader([], fallback: reply))
+        let summary = try await collection.run(ScriptedLoader([], fallback: reply), variables: variables)
         return try #require(summary.outcomes.first)
     }
 
@@ -59,10 +60,19 @@ import TestSupport
                                            extraFiles: codes)
             #expect(result.verdict == .passed, "\(status): \(result.failures.map(\.diagnostic.message))")
         }
-        // A class a template gives is the range of its codes.
-        let classFailed = try await outcome("request: { url: /a }\nexpect:\n  status: \"{{ class }}\"\n", reply: .response(status: 500),
-                                            extraFiles: codes)
-        #expect(classFailed.failures.first?.expected == "a value greater than or equal to 200 and less than 300")
+        // A class a template gives is the range of its codes, shown as given.
+        for (status, expected) in [("\"{{ class }}\"", #""2xx""#), ("{ in: [404, \"{{ class }}\"] }", #"one of [404,"2xx"]"#)] {
+            let classFailed = try await outcome("request: { url: /a }\nexpect:\n  status: \(status)\n", reply: .response(status: 500),
+                                                extraFiles: codes)
+            #expect(classFailed.failures.first?.expected == expected)
+        }
+        // A value that is no status (`--var code=6xx`) is an error at its template: under `not` it would always hold.
+        for bad in ["6xx", "20x", "0200", "+200", "５xx", "600", "2xx "] {
+            let result = try await outcome("request: { url: /a }\nexpect:\n  status: { not: { in: [500, \"{{ code }}\"] } }\n",
+                                           reply: .response(status: 200), extraFiles: codes, variables: [("code", bad)])
+            #expect(result.verdict == .errored && result.error?.message == "\"\(bad)\" (from '{{ code }}') is not a status",
+                    "\(bad): \(result.verdict) \(result.error?.message ?? "")")
+        }
         let failed = try await outcome("request: { url: /a }\nexpect:\n  status: \"{{ code }}\"\n", reply: .response(status: 200),
                                        extraFiles: codes)
         let failure = try #require(failed.failures.first)
