@@ -399,7 +399,12 @@ public struct CurlTranslation {
         let name = String(argument.text[..<equals])
         let content = String(argument.text[argument.text.index(after: equals)...])
         guard !literal, let first = content.first, first == "@" || first == "<" else {
-            let value = literal ? content : Self.withoutAttributes(content)
+            let (value, type) = literal ? (content, nil) : Self.valueAndType(content)
+            if let type {
+                warn("';type=\(type)' of the value part '\(name)' is not translated: a request file gives a type to file parts only "
+                     + "(curl sends this part with Content-Type: \(type), runner with none)", at: argument.mark,
+                     suggestion: "if the server needs the type, save the value in a file and send it as a file part with contentType")
+            }
             noteSecretFields([(name, [value])], sent: "") { _ in argument.mark }
             return RequestDocument.MultipartPart(name: name, value: value)
         }
@@ -410,7 +415,7 @@ public struct CurlTranslation {
             if attribute.hasPrefix("type=") {
                 contentType = String(attribute.dropFirst(5))
             } else {
-                warn("';\(attribute)' in a form part has no equivalent (the part's filename is the file's name): not translated",
+                warn("';\(attribute)' in a form part has no equivalent (\(Self.untranslatedReason(attribute))): not translated",
                      at: argument.mark)
             }
         }
@@ -429,10 +434,19 @@ public struct CurlTranslation {
         return types[path[path.index(after: dot)...].lowercased()]
     }
 
-    /// A `-F` value without curl's `;type=` attribute, which runner cannot set for a value part.
-    private static func withoutAttributes(_ value: String) -> String {
-        guard let range = value.range(of: ";type=") else { return value }
-        return String(value[..<range.lowerBound])
+    /// A `-F` value without curl's `;type=` attribute, which runner cannot set for a value part, and that type.
+    private static func valueAndType(_ value: String) -> (value: String, type: String?) {
+        guard let range = value.range(of: ";type=") else { return (value, nil) }
+        let type = value[range.upperBound...].prefix { $0 != ";" }
+        return (String(value[..<range.lowerBound]), type.isEmpty ? nil : String(type))
+    }
+
+    /// Why a file part's attribute other than `type=` is not translated.
+    private static func untranslatedReason(_ attribute: String) -> String {
+        if attribute.hasPrefix("filename=") { return "the part's filename is the file's name" }
+        if attribute.hasPrefix("headers=") { return "a request file sets no headers of a part" }
+        if attribute.hasPrefix("encoder=") { return "runner sends the file as it is, without a Content-Transfer-Encoding" }
+        return "curl itself skips an attribute it does not know"
     }
 
     /// A file name in `-F`, which may be double-quoted.

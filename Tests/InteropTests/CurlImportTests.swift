@@ -310,6 +310,25 @@ import Testing
         #expect(parts.map(\.contentType) == ["text/plain", "image/png", nil, "text/csv"])
     }
 
+    /// A value part's `;type=` cannot be written (a request file types file parts only): the value is kept, the type listed.
+    @Test func aValuePartsTypeIsListedAsNotTranslated() throws {
+        let result = CurlImport.read(#"curl http://127.0.0.1:1/post -F 'meta={"a":1};type=application/json' -F 'n=1'"#)
+        let document = try #require(result.requests.first?.document)
+        guard case .multipart(let parts)? = document.body else { Issue.record("not multipart: \(document.yaml)"); return }
+        #expect(parts.map(\.value) == [#"{"a":1}"#, "1"])
+        #expect(result.warnings.map(\.message) == ["';type=application/json' of the value part 'meta' is not translated: a request file gives "
+            + "a type to file parts only (curl sends this part with Content-Type: application/json, runner with none)"])
+    }
+
+    /// Each attribute of a file part that is not translated is listed with its own reason.
+    @Test func aFilePartsOtherAttributesAreListedEachWithItsReason() throws {
+        let result = CurlImport.read(#"curl http://127.0.0.1:1/post -F 'x=@f.bin;headers="X-Foo: bar";filename=y.bin;type=a/b'"#)
+        #expect(result.warnings.map(\.message) == [
+            #"';headers="X-Foo: bar"' in a form part has no equivalent (a request file sets no headers of a part): not translated"#,
+            "';filename=y.bin' in a form part has no equivalent (the part's filename is the file's name): not translated",
+        ])
+    }
+
     /// Beside a Cookie header written with -H, curl sends that header alone: the -b cookies are left out, listed.
     @Test func cookiesBesideACookieHeaderAreLeftOutAsCurlLeavesThem() throws {
         let result = CurlImport.read("curl -b 'session=abc123' -H 'Cookie: extra=1' http://127.0.0.1:1/cookies")
