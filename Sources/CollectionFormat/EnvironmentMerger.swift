@@ -128,8 +128,7 @@ package struct EnvironmentMerger {
     private mutating func resolveBaseURL(_ url: Sourced<Template>, scope: VariableScope, unresolved: Set<String>) -> String? {
         do {
             let text = try scope.resolveURL(url.value)
-            // A URL holding a secret is shown as written (`{{ token }}`), not with its value.
-            let shown = scope.secretValues.contains { !$0.isEmpty && text.contains($0) } ? url.value.source : text
+            let shown = scope.shown(text, resolving: url.value)
             guard ServerEnvironment(baseURL: text) != nil, let components = PercentEncoding.components(ofURL: text) else {
                 diagnostics.add(.error("baseURL '\(shown)' is not an absolute http or https URL", path: url.path,
                                        at: url.value.mark, suggestion: "write it like https://api.example.com/v1"))

@@ -85,6 +85,12 @@ public struct VariableScope: Sendable {
             .filter { !$0.isEmpty })
     }
 
+    /// `text` (what `template` resolved to) as a message may show it: the template as written when the text holds a
+    /// secret's value (`baseURL '{{ token }}' is not ...`).
+    public func shown(_ text: String, resolving template: Template) -> String {
+        secretValues.contains { $0.count >= ResolvedSecret.shortestHiddenInText && text.contains($0) } ? template.source : text
+    }
+
     /// Resolves a template: a single `{{ ... }}` keeps its value's type, anything else is a string.
     public func resolve(_ template: Template) throws(TemplateError) -> JSONValue {
         if let (expression, mark) = template.singleExpression { return try evaluate(expression, at: mark) }

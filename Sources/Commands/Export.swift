@@ -21,7 +21,7 @@ public struct ExportCurl: Sendable {
         var references = References()
         var scope = references.hide(loaded: loaded)
         let exporter = CurlExport(placeholders: references.placeholders, displayPath: Self.displayPath)
-        let builder = RequestBuilder(environment: loaded.environment)
+        let builder = RequestBuilder(environment: references.hidingSecrets(inBaseURLOf: loaded.environment))
         var commands: [String] = []
         var problems: [Diagnostic] = []
         for file in loaded.files {
@@ -198,6 +198,12 @@ private struct References {
             meanings[variable] = "the secret '\(secret.name)'"
             if secret.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\u{0}" }) { unsendableSecrets.insert(secret.name) }
         }
+        // A variable a secret's value went into (`wrapped: "pre-{{ pw }}"`, resolved with the environment) holds its
+        // reference there: the command sends what `run` does, the value encoded as one where it goes.
+        for name in scope.definedNames where !scope.secretNames.contains(name) {
+            guard let value = scope.value(of: name), hiddenForms.contains(where: { value.interpolatedText.contains($0.text) }) else { continue }
+            scope.define(name, hidingSecrets(in: value), in: .environment)
+        }
         var processEnvironment: [String: String] = [:]
         for name in scope.processEnvironment.keys {
             let variable = ShellText.variableName(name)
@@ -206,6 +212,35 @@ private struct References {
         }
         scope.processEnvironment = processEnvironment
         return scope
+    }
+
+    /// Each secret's value, and in a base URL each form `resolveURL` gives it (one value where it stands: in the
+    /// authority, the path or the query, and then encoded as a URL), with its reference; the longest first.
+    private var hiddenForms: [(text: String, placeholder: String)] {
+        let structures = [PercentEncoding.authorityStructure, PercentEncoding.pathStructure, PercentEncoding.queryStructure]
+        return placeholders.hiddenValues.flatMap { (value, variable) -> [(text: String, placeholder: String)] in
+            let forms = [value] + structures.map { PercentEncoding.encoding($0, in: value) }.flatMap { [$0, PercentEncoding.encodeURL($0)] }
+            return Set(forms).map { (text: $0, placeholder: placeholders.placeholder(for: variable)) }
+        }.sorted { $0.text.count > $1.text.count }
+    }
+
+    /// `value` with every secret's value in it as its reference.
+    private func hidingSecrets(in value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text): .string(hiddenForms.reduce(text) { $0.replacingOccurrences(of: $1.text, with: $1.placeholder) })
+        case .array(let items): .array(items.map(hidingSecrets))
+        case .object(let object): .object(JSONObject(object.members.map { ($0.key, hidingSecrets(in: $0.value)) }))
+        default: value
+        }
+    }
+
+    /// The environment with its base URL holding each secret's reference where the secret's value went in (it was
+    /// resolved with the environment): relative requests are written with the reference, encoded as `run` sends it.
+    func hidingSecrets(inBaseURLOf environment: ResolvedEnvironment?) -> ResolvedEnvironment? {
+        guard var environment, let baseURL = environment.baseURL,
+              case .string(let hidden) = hidingSecrets(in: .string(baseURL)) else { return environment }
+        environment.baseURL = hidden
+        return environment
     }
 
     /// Refuses a header that uses a secret holding CR, LF or NUL, as `run` refuses it: the secret's value is behind a

@@ -69,14 +69,14 @@ public struct RequestBuilder: Sendable {
         }
         // Percent-encoding is a fallback for text that does not parse as it is, so most URLs never pay for it.
         guard let components = PercentEncoding.components(ofURL: text) else {
-            throw RunFailure(.error("'\(text)' is not a valid URL", path: path, at: template.mark))
+            throw RunFailure(.error("'\(scope.shown(text, resolving: template))' is not a valid URL", path: path, at: template.mark))
         }
         if let problem = components.requestURLProblem {
-            throw RunFailure(.error("the URL '\(text)': \(problem)", path: path, at: template.mark,
+            throw RunFailure(.error("the URL '\(scope.shown(text, resolving: template))': \(problem)", path: path, at: template.mark,
                                     suggestion: components.portProblem == nil ? nil : URLComponents.portSuggestion))
         }
         if components.scheme == nil, environment?.baseURL == nil {
-            throw RunFailure(.error("the relative URL '\(text)' needs an environment with a baseURL", path: path,
+            throw RunFailure(.error("the relative URL '\(scope.shown(text, resolving: template))' needs an environment with a baseURL", path: path,
                                     at: template.mark, suggestion: "pass --env NAME, or write an absolute http(s) URL"))
         }
         return components

@@ -126,13 +126,11 @@ import Testing
             try #require(received.count == 4, "\(export.stdout)")
             for (byRunner, byCurl) in zip(received[0..<2], received[2..<4]) {
                 #expect(byCurl.method == byRunner.method)
-                // A variable holding the secret in the query a url: writes: runner keeps the secret one value (its `%`,
-                // `&` and `+` encoded), the exported command writes it as any value of a URL (docs/interop.md, Limits).
-                if byRunner.path == "/echo/inline" {
-                    #expect(byCurl.path == byRunner.path && byRunner.uri.contains("%2541%26x=y%2B"), "\(byRunner.uri)")
-                } else {
-                    #expect(byCurl.uri == byRunner.uri)
-                }
+                // A variable holding the secret, in the query a url: writes, too: the secret one value (its `%`, `&`
+                // and `+` encoded); the base URL's password as Basic auth.
+                #expect(byCurl.uri == byRunner.uri)
+                #expect(byRunner.path != "/echo/inline" || byRunner.uri.contains("%2541%26x=y%2B"), "\(byRunner.uri)")
+                #expect(byCurl.header("Authorization") == byRunner.header("Authorization") && byRunner.header("Authorization") != nil)
                 for name in ["Authorization", "Content-Type", "X-Trace", "X-Team", "X-Empty"] {
                     #expect(byCurl.header(name) == byRunner.header(name), "\(name)")
                 }
@@ -273,7 +271,7 @@ import Testing
         defer { Task { try? await server.stop() } }
         try await Self.inFolder { folder in
             try Self.write("""
-                baseURL: http://127.0.0.1:{{ port }}
+                baseURL: "http://ci:{{ password }}@127.0.0.1:{{ port }}"
                 variables: { port: 1, greeting: "hello {{ password }}!" }
                 secrets:
                   password: { env: QA_PASSWORD }
@@ -303,13 +301,11 @@ import Testing
             try #require(received.count == 2 * requests.count, "\(export.stdout)")
             for (byRunner, byCurl) in zip(received[0..<requests.count], received[requests.count...]) {
                 #expect(byCurl.method == byRunner.method)
-                // A variable holding the secret in the query a url: writes: runner keeps the secret one value (its `%`,
-                // `&` and `+` encoded), the exported command writes it as any value of a URL (docs/interop.md, Limits).
-                if byRunner.path == "/echo/inline" {
-                    #expect(byCurl.path == byRunner.path && byRunner.uri.contains("%2541%26x=y%2B"), "\(byRunner.uri)")
-                } else {
-                    #expect(byCurl.uri == byRunner.uri)
-                }
+                // A variable holding the secret, in the query a url: writes, too: the secret one value (its `%`, `&`
+                // and `+` encoded); the base URL's password as Basic auth.
+                #expect(byCurl.uri == byRunner.uri)
+                #expect(byRunner.path != "/echo/inline" || byRunner.uri.contains("%2541%26x=y%2B"), "\(byRunner.uri)")
+                #expect(byCurl.header("Authorization") == byRunner.header("Authorization") && byRunner.header("Authorization") != nil)
                 #expect(byCurl.header("Content-Type")?.hasPrefix("multipart/") == byRunner.header("Content-Type")?.hasPrefix("multipart/"))
                 if byRunner.header("Content-Type")?.hasPrefix("multipart/") == true {
                     #expect(byCurl.bodyText?.contains("hello \(secret)!") == true)
