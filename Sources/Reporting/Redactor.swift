@@ -437,7 +437,8 @@ private struct FormIndex: Sendable {
     /// (`%3D`, `%3d`, and encoded twice, `%253D`); a space as `+` and a `+` as a space (a query read as a form); a
     /// character JSON-escaped (`\u003d` in either case, `\u00fc`, a surrogate pair `\ud83d\ude00`, `\/`, `\"`), also
     /// escaped once more as a message shows a value (`\\u003d`); a character as an HTML reference (`&#61;`, `&#x3D;`,
-    /// `&#252;`, `&equals;`, `&uuml;`). A character stands for its UTF-8 bytes.
+    /// `&#252;`, `&equals;`, `&uuml;`); and these escapes of a percent-escape (`&#37;21`, `%5Cu0021`). A character
+    /// stands for its UTF-8 bytes.
     private static func escapes(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [(bytes: [UInt8], length: Int)] {
         func text(_ length: Int, from start: Int) -> String? {
             start + length <= bytes.count ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + length]), as: UTF8.self) : nil
@@ -450,6 +451,10 @@ private struct FormIndex: Sendable {
             if let value = hexValue(in: bytes, at: offset + 1) {
                 readings.append(([value], 3))
                 if value == 0x25, let twice = hexValue(in: bytes, at: offset + 3) { readings.append(([twice], 5)) }
+                // A JSON escape percent-encoded (`%5Cu0053`).
+                if value == 0x5C, let (scalar, length) = jsonEscape(at: offset + 3, backslashes: 1, in: bytes) {
+                    readings.append((Array(String(scalar).utf8), 3 + length))
+                }
             }
         case UInt8(ascii: "\\"):
             // Once, or escaped again (`\\u002B`, `\\\"`, `\\/`).
@@ -472,6 +477,11 @@ private struct FormIndex: Sendable {
                 else { htmlNames[name] }
             if let scalar = value.flatMap(Unicode.Scalar.init) { readings.append((Array(String(scalar).utf8), semicolon - offset + 1)) }
         default: break
+        }
+        // A percent-escape whose `%` is escaped once more (`&#37;21`, `\u002521`, as a page or a JSON text shows an
+        // encoded URL).
+        for (read, length) in readings where read == [0x25] && bytes[offset] != UInt8(ascii: "%") {
+            if let value = hexValue(in: bytes, at: offset + length) { readings.append(([value], length + 2)) }
         }
         return readings
     }
