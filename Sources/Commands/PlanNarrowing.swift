@@ -54,7 +54,9 @@ struct PlanNarrowing {
         var notes: [String] = []
         // The reported requests; a run's own errors (an invalid collection, a bad --proxy, a signal) name no request.
         let requests = rerun?.report.summary.outcomes.filter { !$0.method.isEmpty } ?? []
-        if let (report, path) = rerun, report.exitStatus != 0, requests.isEmpty {
+        // A part a signal ended before any request ended runs its own part's files (below), not every file.
+        let signalledPart = rerun.map { $0.report.summary.shard != nil && $0.report.summary.cancellingSignal != nil } ?? false
+        if let (report, path) = rerun, report.exitStatus != 0, requests.isEmpty, !signalledPart || plan == nil {
             // No request is reported (the run stopped before sending, or was ended at once): every file runs.
             notes.append("--rerun-failed: \(path) reports no request (exit \(report.exitStatus)): every file runs")
         } else if let (report, path) = rerun, let stop = report.summary.stopStatus, stop == 1 || stop == 2 {

@@ -211,19 +211,22 @@ import Testing
                                       server: server)
             _ = try await Self.runner(["run", "requests", "--env", "local", "--shard", "2/2", "--report-json", reports.path("p2.json")],
                                       server: server)
-            var part = try #require(JSONSerialization.jsonObject(with: Data(reports.text("p1.json").utf8)) as? [String: Any])
-            var partSummary = try #require(part["summary"] as? [String: Any])
-            (partSummary["exitStatus"], partSummary["total"]) = (143, 1)
-            ["passed", "failed", "errored", "skipped"].forEach { partSummary[$0] = nil }
-            part["summary"] = partSummary
-            part["requests"] = try #require(part["requests"] as? [[String: Any]]).prefix(1).map { $0 }
-            try JSONSerialization.data(withJSONObject: part).write(to: URL(fileURLWithPath: reports.path("p1-killed.json")))
+            // So when it reached no request at all.
             let otherPart = try #require(JSONSerialization.jsonObject(with: Data(reports.text("p2.json").utf8)) as? [String: Any])
             let otherFiles = Set(try #require(otherPart["requests"] as? [[String: Any]]).compactMap { $0["file"] as? String })
-            let partRerun = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("p1-killed.json")],
-                                                  server: server)
-            #expect(partRerun.stdout.contains("not run in the report (the run stopped)"), "\(partRerun.stdout)")
-            #expect(!otherFiles.isEmpty && !otherFiles.contains { partRerun.stdout.contains("  \($0): ") }, "\(partRerun.stdout)")
+            for reached in [1, 0] {
+                var part = try #require(JSONSerialization.jsonObject(with: Data(reports.text("p1.json").utf8)) as? [String: Any])
+                var partSummary = try #require(part["summary"] as? [String: Any])
+                (partSummary["exitStatus"], partSummary["total"]) = (143, reached)
+                ["passed", "failed", "errored", "skipped"].forEach { partSummary[$0] = nil }
+                part["summary"] = partSummary
+                part["requests"] = try #require(part["requests"] as? [[String: Any]]).prefix(reached).map { $0 }
+                try JSONSerialization.data(withJSONObject: part).write(to: URL(fileURLWithPath: reports.path("p1-killed.json")))
+                let partRerun = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("p1-killed.json")],
+                                                      server: server)
+                #expect(partRerun.stdout.contains("not run in the report (the run stopped)"), "\(reached): \(partRerun.stdout)")
+                #expect(!otherFiles.isEmpty && !otherFiles.contains { partRerun.stdout.contains("  \($0): ") }, "\(partRerun.stdout)")
+            }
             // A run stopped before sending by another error (a bad --proxy, exit 1) tested nothing either.
             document["requests"] = [[String: Any]]()
             summary["exitStatus"] = 1
