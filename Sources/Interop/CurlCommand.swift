@@ -59,6 +59,10 @@ public struct CurlCommand: Sendable {
     public var followsRedirects = false
     /// `-k`: no certificate verification.
     public var insecure = false
+    /// `-T`: the file to upload (with PUT).
+    public var uploadFile: CurlArgument?
+    /// `-r`: the byte range to ask for.
+    public var range: CurlArgument?
     /// Where the command starts (its `curl`).
     public var mark: Mark
 
@@ -157,13 +161,16 @@ public struct CurlCommand: Sendable {
         case .head: head = true
         case .location: followsRedirects = true
         case .insecure: insecure = true
+        case .uploadFile: uploadFile = given
+        case .range: range = given
         case .alreadyDone: break
         case .noEquivalent:
             // A credential in the value (`-U user:password`, `--pass`, `-E cert.pem:password`) is shown as `***`.
             let credentials = value.map { CurlOption.credentials(of: option, in: $0.text).filter { !$0.isEmpty } } ?? []
             let shown = value.map { InteropProblem.redacted($0.text, hiding: [], also: credentials) }
+            let change = CurlOption.requestChanges[option.long].map { " (\($0))" } ?? ""
             var warning = InteropProblem("'\(shown.map { written.text + " " + $0 } ?? written.text)' has no equivalent in a request file: "
-                                         + "it is not translated", at: written.mark)
+                                         + "it is not translated" + change, at: written.mark)
             warning.hidden = credentials
             warnings.append(warning)
         }

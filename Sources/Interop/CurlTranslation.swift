@@ -44,7 +44,7 @@ public struct CurlTranslation {
     private mutating func document() throws(InteropProblem) -> RequestDocument {
         let (url, path, query) = try target()
         var headers = try headerFields()
-        let method = command.method?.text ?? (command.head ? "HEAD" : command.dataInQuery ? "GET"
+        let method = command.method?.text ?? (command.head ? "HEAD" : command.uploadFile != nil ? "PUT" : command.dataInQuery ? "GET"
             : command.data.isEmpty && command.formParts.isEmpty ? "GET" : "POST")
         var document = RequestDocument(name: "\(method) \(path.isEmpty ? "/" : path)", method: method, url: url)
         document.query = query
@@ -85,6 +85,12 @@ public struct CurlTranslation {
                                  suggestion: "write it like https://api.example.com/users")
         }
         components.fragment = nil
+        if let upload = command.uploadFile, components.percentEncodedPath.isEmpty || components.percentEncodedPath.hasSuffix("/") {
+            // curl adds the uploaded file's name to a URL that names no file.
+            let name = upload.text.split(separator: "/").last.map(String.init) ?? upload.text
+            components.percentEncodedPath = (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)
+                + PercentEncoding.encode(name)
+        }
         var query: [(name: String, values: [String])] = []
         if let lone = escaped.lone {
             warn("'\(lone)' is not a percent-escape: its '%' is written %25 (curl sends it as it is; runner sends a valid URL)",
@@ -193,6 +199,10 @@ public struct CurlTranslation {
             }
             add(name, value, at: header.mark)
         }
+        // -r asks for a range, unless a Range header is written with -H (which replaces the one curl adds).
+        if let range = command.range, !fields.contains(where: { HTTPHeaders.sameName($0.name, "Range") }) {
+            add("Range", "bytes=" + range.text, at: range.mark)
+        }
         // A Cookie header written with -H is all curl sends: it leaves the -b cookies out then.
         let cookieHeader = fields.contains { HTTPHeaders.sameName($0.name, "Cookie") }
         for cookie in command.cookies {
@@ -279,6 +289,9 @@ public struct CurlTranslation {
 
     /// The body from `-d`-style data or `-F` parts; the Content-Type header is dropped when the body key sets the same.
     private mutating func body(headers: inout [(name: String, value: String, mark: Mark)]) throws(InteropProblem) -> RequestDocument.Body? {
+        if let upload = command.uploadFile {
+            return .file(try uploadedFile(upload))
+        }
         if !command.formParts.isEmpty {
             if let data = command.data.first {
                 throw InteropProblem("curl cannot send -F parts and data together", at: data.mark,
@@ -324,6 +337,20 @@ public struct CurlTranslation {
             headers.append(("Content-Type", sentAsJSON ? "application/json" : "application/x-www-form-urlencoded", command.mark))
         }
         return .text(text)
+    }
+
+    /// The path of the `-T` file as the request file names it; throws beside data or form parts (curl sends the file
+    /// alone) and for standard input.
+    private func uploadedFile(_ upload: CurlArgument) throws(InteropProblem) -> String {
+        if let other = command.data.first?.mark ?? command.formParts.first?.argument.mark {
+            throw InteropProblem("'-T \(upload.text)' uploads a file, and data or form parts are given too: a request file sends one body",
+                                 at: other, suggestion: "keep either -T or the data options")
+        }
+        guard upload.text != "-", upload.text != "." else {
+            throw InteropProblem("'-T \(upload.text)' uploads standard input, which a request file cannot", at: upload.mark,
+                                 suggestion: "save the body in a file and write '-T FILE'")
+        }
+        return filePath(upload.text)
     }
 
     /// A `-d @file`, `--data-binary @file` or `--json @file` body, the only data option given; nil without one.

@@ -269,6 +269,38 @@ import Testing
         #expect(result.warnings.map(\.command) == [1])
     }
 
+    /// curl's own options are known: those runner has no equivalent for are listed, their values read as curl reads them
+    /// (the URL after them is still the URL), and the ones that change the request say how.
+    @Test func curlsOtherOptionsAreListedNotUnknown() throws {
+        let result = CurlImport.read("""
+            curl -0 -C 100 -z 'Sat, 01 Jan 2000 00:00:00 GMT' --post301 --unix-socket /tmp/s --request-target '*' --proto =https \\
+              --local-port 4000-4100 --hsts h.txt --alt-svc a.txt --etag-save e.txt --xattr --libcurl out.c --ciphers ECDHE \\
+              --sasl-ir --delegation none --expect100-timeout 2 --trace-time -Y 100 -y 10 --remote-name-all \\
+              --disallow-username-in-url --mail-from a@b.c --happy-eyeballs-timeout-ms 100 --compressed-ssh http://127.0.0.1:1/x
+            """)
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        #expect(result.requests.first?.document.url == "http://127.0.0.1:1/x")
+        #expect(result.warnings.count == 25)
+        #expect(result.warnings.allSatisfy { $0.message.contains("has no equivalent in a request file: it is not translated") })
+        #expect(result.warnings.first?.message == "'-0' has no equivalent in a request file: it is not translated (curl would send the request as HTTP/1.0)")
+        #expect(result.warnings.contains { $0.message == "'-C 100' has no equivalent in a request file: it is not translated "
+            + "(curl would ask for the rest of the resource with a Range header)" })
+    }
+
+    /// `-T` uploads the file with PUT (its name added to a URL ending in `/`), `-r` asks for a range.
+    @Test func uploadFileAndRangeAreTranslated() throws {
+        let upload = try #require(CurlImport.read("curl -T 'dir/report 1.csv' http://127.0.0.1:1/up/").requests.first?.document)
+        #expect(upload.method == "PUT" && upload.url == "http://127.0.0.1:1/up/report%201.csv")
+        guard case .file(let path)? = upload.body else { Issue.record("not a file: \(upload.yaml)"); return }
+        #expect(path == "dir/report 1.csv")
+        let range = try #require(CurlImport.read("curl -r 0-499 http://127.0.0.1:1/big").requests.first?.document)
+        #expect(range.method == "GET" && Self.header("range", of: range) == "bytes=0-499")
+        let written = try #require(CurlImport.read("curl -r 0-1 -H 'Range: bytes=5-' http://127.0.0.1:1/big").requests.first?.document)
+        #expect(Self.header("range", of: written) == "bytes=5-")
+        #expect(CurlImport.read("curl -T - http://127.0.0.1:1/up").errors.first?.message.contains("uploads standard input") == true)
+        #expect(CurlImport.read("curl -T a.txt -d x=1 http://127.0.0.1:1/up").errors.first?.message.contains("a request file sends one body") == true)
+    }
+
     @Test func aPipeIsOneWarning() throws {
         let result = CurlImport.read("curl http://a.example.com/ | jq . > out.json")
         #expect(result.warnings.map(\.message) == ["'| jq .' is not part of the request: ignored", "'> out.json' is not part of the request: ignored"])
