@@ -63,6 +63,8 @@ public struct CurlCommand: Sendable {
     public var uploadFile: CurlArgument?
     /// `-r`: the byte range to ask for.
     public var range: CurlArgument?
+    /// The last of `--basic`, `--digest`, `--ntlm`, `--negotiate` and `--anyauth`: how curl sends `-u`'s credentials.
+    public var authScheme: CurlArgument?
     /// Where the command starts (its `curl`).
     public var mark: Mark
 
@@ -163,6 +165,7 @@ public struct CurlCommand: Sendable {
         case .insecure: insecure = true
         case .uploadFile: uploadFile = given
         case .range: range = given
+        case .authScheme: authScheme = written
         case .alreadyDone: break
         case .noEquivalent:
             // A credential in the value (`-U user:password`, `--pass`, `-E cert.pem:password`) is shown as `***`.

@@ -14,7 +14,9 @@ enum CurlOption: Sendable {
         case uploadFile
         /// `-r RANGE`: a `Range: bytes=RANGE` header.
         case range
-        /// What runner does anyway: `--compressed` (it asks for gzip and deflate and decodes them), `--basic` (with `-u`).
+        /// `--basic`, `--digest`, `--ntlm`, `--negotiate`, `--anyauth`: how `-u`'s credentials are sent (the last wins).
+        case authScheme
+        /// What runner does anyway: `--compressed` (it asks for gzip and deflate and decodes them).
         case alreadyDone
         /// Something runner has no key for (`-o`, `--limit-rate`): listed, never applied.
         case noEquivalent
@@ -59,7 +61,11 @@ enum CurlOption: Sendable {
         Definition(long: "proxy", short: "x", takesValue: true, effect: .proxy),
         Definition(long: "upload-file", short: "T", takesValue: true, effect: .uploadFile),
         Definition(long: "range", short: "r", takesValue: true, effect: .range),
-        Definition(long: "basic", short: nil, takesValue: false, effect: .alreadyDone),
+        Definition(long: "basic", short: nil, takesValue: false, effect: .authScheme),
+        Definition(long: "digest", short: nil, takesValue: false, effect: .authScheme),
+        Definition(long: "ntlm", short: nil, takesValue: false, effect: .authScheme),
+        Definition(long: "negotiate", short: nil, takesValue: false, effect: .authScheme),
+        Definition(long: "anyauth", short: nil, takesValue: false, effect: .authScheme),
     ]
 
     /// Options people paste that change how curl runs or prints, not a request runner can write.
@@ -75,8 +81,7 @@ enum CurlOption: Sendable {
         ("path-as-is", nil, false), ("globoff", "g", false), ("ipv4", "4", false), ("ipv6", "6", false),
         ("resolve", nil, true), ("connect-to", nil, true), ("interface", nil, true), ("max-filesize", nil, true),
         ("trace", nil, true), ("trace-ascii", nil, true), ("stderr", nil, true), ("create-dirs", nil, false),
-        ("noproxy", nil, true), ("proxy-user", "U", true), ("digest", nil, false), ("ntlm", nil, false),
-        ("negotiate", nil, false), ("anyauth", nil, false), ("keepalive-time", nil, true),
+        ("noproxy", nil, true), ("proxy-user", "U", true), ("keepalive-time", nil, true),
         ("no-keepalive", nil, false), ("tcp-nodelay", nil, false), ("raw", nil, false), ("styled-output", nil, false),
         ("parallel", "Z", false), ("next", ":", false), ("config", "K", true), ("netrc", "n", false),
         ("netrc-optional", nil, false), ("ssl-no-revoke", nil, false), ("tr-encoding", nil, false),

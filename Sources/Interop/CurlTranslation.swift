@@ -271,6 +271,21 @@ public struct CurlTranslation {
             }
             return .bearer(bearer.text)
         }
+        if let scheme = command.authScheme, scheme.text != "--basic" {
+            // curl sends -u's credentials by another scheme, never as Basic: writing Basic auth would send the
+            // password in the clear where curl does not.
+            let password = command.user.flatMap { user in
+                user.text.firstIndex(of: ":").map { String(user.text[user.text.index(after: $0)...]) }
+            }
+            warn(command.user == nil ? "'\(scheme.text)' has no equivalent in a request file: it is not translated"
+                    : "'-u' is not translated: with \(scheme.text) curl sends the credentials by a scheme runner does not have, "
+                    + "never as Basic auth, which would send the password in the clear",
+                 at: command.user?.mark ?? scheme.mark,
+                 suggestion: command.user == nil ? nil
+                    : "if the server also accepts Basic auth over HTTPS, write auth: { basic: { username, password } }, the password from a secret",
+                 hiding: password.map { [$0] } ?? [])
+            return nil
+        }
         if let user = command.user {
             guard let colon = user.text.firstIndex(of: ":") else {
                 warn("'-u \(user.text)' has no password (curl would ask for it): the password is left empty", at: user.mark,

@@ -301,6 +301,23 @@ import Testing
         #expect(CurlImport.read("curl -T a.txt -d x=1 http://127.0.0.1:1/up").errors.first?.message.contains("a request file sends one body") == true)
     }
 
+    /// With `--digest`, `--ntlm`, `--negotiate` or `--anyauth`, curl never sends `-u`'s password as Basic: no auth is
+    /// written, and the password is hidden; a later `--basic` makes it Basic again.
+    @Test(arguments: ["--digest", "--ntlm", "--negotiate", "--anyauth"])
+    func credentialsCurlSendsByAnotherSchemeAreNotWrittenAsBasicAuth(scheme: String) throws {
+        let result = CurlImport.read("curl \(scheme) -u bob:s3cretpw http://127.0.0.1:1/private")
+        let document = try #require(result.requests.first?.document)
+        #expect(document.auth == nil && !document.yaml.contains("s3cretpw"), "\(document.yaml)")
+        #expect(result.warnings.map(\.message) == ["'-u' is not translated: with \(scheme) curl sends the credentials by a scheme runner "
+            + "does not have, never as Basic auth, which would send the password in the clear"])
+        #expect(result.warnings.first?.hidden == ["s3cretpw"])
+        let basic = try #require(CurlImport.read("curl \(scheme) --basic -u bob:pw http://127.0.0.1:1/private").requests.first?.document)
+        guard case .basic(let username, _)? = basic.auth else { Issue.record("not basic: \(basic.yaml)"); return }
+        #expect(username == "bob")
+        #expect(CurlImport.read("curl \(scheme) http://127.0.0.1:1/").warnings.map(\.message)
+            == ["'\(scheme)' has no equivalent in a request file: it is not translated"])
+    }
+
     @Test func aPipeIsOneWarning() throws {
         let result = CurlImport.read("curl http://a.example.com/ | jq . > out.json")
         #expect(result.warnings.map(\.message) == ["'| jq .' is not part of the request: ignored", "'> out.json' is not part of the request: ignored"])
