@@ -10,19 +10,20 @@ struct PlanNarrowing {
     /// The report of `--rerun-failed`, and its path as given.
     var rerun: (report: JSONReportDocument, path: String)?
 
-    /// Reads `--shard` (`RUNNER_SHARD` when it is not given) and the report of `--rerun-failed`; a message for the
-    /// command line when either is wrong.
-    static func read(shard: String?, rerunFailed: String?, environment: [String: String]) -> Result<PlanNarrowing, Problem> {
-        var narrowing = PlanNarrowing()
+    /// Reads `--shard` (`RUNNER_SHARD` when it is not given): the part this run is, nil for a whole run; a message for
+    /// the command line when it is wrong.
+    static func shard(_ shard: String?, environment: [String: String]) -> Result<Shard?, Problem> {
         // An empty `RUNNER_SHARD` is unset, as an empty variable is everywhere; an empty `--shard ""` (a CI matrix
         // variable left empty) is an error, never the whole collection on every part.
-        if let (shardText, shardSource) = shard.map({ ($0, "--shard") })
-            ?? environment["RUNNER_SHARD"].flatMap({ $0.isEmpty ? nil : ($0, "RUNNER_SHARD") }) {
-            switch Shard.parse(shardText) {
-            case .success(let parsed): narrowing.shard = parsed
-            case .failure(let problem): return .failure(Problem(message: "\(shardSource): \(problem.message)"))
-            }
-        }
+        guard let (shardText, shardSource) = shard.map({ ($0, "--shard") })
+            ?? environment["RUNNER_SHARD"].flatMap({ $0.isEmpty ? nil : ($0, "RUNNER_SHARD") }) else { return .success(nil) }
+        return Shard.parse(shardText).map(Optional.some).mapError { Problem(message: "\(shardSource): \($0.message)") }
+    }
+
+    /// The narrowing of the part `shard` by the report of `--rerun-failed`; a message for the command line when the
+    /// report cannot be read.
+    static func read(shard: Shard?, rerunFailed: String?) -> Result<PlanNarrowing, Problem> {
+        var narrowing = PlanNarrowing(shard: shard)
         if let path = rerunFailed {
             let text: String
             do throws(InputFile.Problem) { text = try InputFile.text(atPath: path) } catch {

@@ -87,12 +87,17 @@ public struct Run: Sendable {
             }
             reports.writeAndExit(stoppedBy: signal, message: message)
         }
-        let narrowing: PlanNarrowing
-        switch await interruption.reading({ PlanNarrowing.read(shard: shard, rerunFailed: rerunFailed, environment: environment) }) {
+        // Parsed but unusable (`--shard 5/4`, a report that cannot be read): a case in the reports says why; the part is
+        // known before the report is read (which a signal may end), for every report written from then on.
+        switch PlanNarrowing.shard(shard, environment: environment) {
         case .success(let read):
-            (narrowing, part) = (read, read.shard)
-            reports.use(shard: read.shard, plan: nil)
-        // Parsed but unusable (`--shard 5/4`, a report that cannot be read): a case in the reports says why.
+            part = read
+            reports.use(shard: read, plan: nil)
+        case .failure(let problem): return stopWithError(.badCommandLine, problem.message)
+        }
+        let narrowing: PlanNarrowing
+        switch await interruption.reading({ PlanNarrowing.read(shard: part, rerunFailed: rerunFailed) }) {
+        case .success(let read): narrowing = read
         case .failure(let problem): return stopWithError(.badCommandLine, problem.message)
         }
         var collection = collection

@@ -148,9 +148,11 @@ import Testing
         }
     }
 
-    /// A part that stopped before it planned (an environment that does not exist in its job, exit 2; a bad --proxy, exit 1)
+    /// A part that stopped before it planned (an environment that does not exist in its job, exit 2; a bad --proxy or a
+    /// --rerun-failed report that cannot be read, exit 1)
     /// is still a part: its errors are merged with the other parts' requests, and the merged run has its exit status.
-    @Test(arguments: [(["--env", "nowhere"], Int32(2), "nowhere"), (["--env", "local", "--proxy", "http://127.0.0.1:99999"], 1, "99999")])
+    @Test(arguments: [(["--env", "nowhere"], Int32(2), "nowhere"), (["--env", "local", "--proxy", "http://127.0.0.1:99999"], 1, "99999"),
+                      (["--env", "local", "--rerun-failed", "missing.json"], 1, "missing.json")])
     func aPartThatStoppedBeforePlanningIsMerged(options: [String], status: Int32, named: String) async throws {
         try await Self.withServer { server, reports in
             _ = try await Self.runner(["run", "requests", "--env", "local", "--shard", "1/2", "--report-json", reports.path("1.json")],
