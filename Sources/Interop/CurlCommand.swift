@@ -59,6 +59,8 @@ public struct CurlCommand: Sendable {
     public var followsRedirects = false
     /// `-k`: no certificate verification.
     public var insecure = false
+    /// `-g`: no URL globbing.
+    public var globOff = false
     /// `-T`: the file to upload (with PUT).
     public var uploadFile: CurlArgument?
     /// `-r`: the byte range to ask for.
@@ -98,6 +100,28 @@ public struct CurlCommand: Sendable {
             }
         }
         return curl
+    }
+
+    /// The command once per URL its first URL's glob gives (`{a,b}`, `[1-3]`), as curl sends a request per URL; itself
+    /// with `-g` or without a glob. A pattern curl would refuse is kept as written, with a warning; too many URLs throw.
+    public func expandingURLGlob(warnings: inout [InteropProblem]) throws(InteropProblem) -> [CurlCommand] {
+        guard !globOff, let url = urls.first else { return [self] }
+        switch CurlURLGlob.expand(url.text) {
+        case .urls(let expanded):
+            return expanded.map { text in
+                var command = self
+                command.urls[0].text = text
+                return command
+            }
+        case .tooMany(let count):
+            throw InteropProblem("'\(url.text)' is a curl URL pattern giving \(count) URLs; runner writes a request file for at "
+                                 + "most \(CurlURLGlob.mostURLs)", at: url.mark,
+                                 suggestion: "narrow the pattern, or add -g if its {} and [] are part of the URL")
+        case .refused(let reason):
+            warnings.append(InteropProblem("'\(url.text)' \(reason): it is read as written, as curl reads it with -g",
+                                           at: url.mark, suggestion: "add -g (--globoff) to the command, which curl needs too"))
+            return [self]
+        }
     }
 
     /// Whether a program name is curl (`curl`, `/usr/bin/curl`, `curl.exe`).
@@ -163,6 +187,7 @@ public struct CurlCommand: Sendable {
         case .head: head = true
         case .location: followsRedirects = true
         case .insecure: insecure = true
+        case .globOff: globOff = true
         case .uploadFile: uploadFile = given
         case .range: range = given
         case .authScheme: authScheme = written
@@ -200,5 +225,101 @@ public struct CurlCommand: Sendable {
         var problem = InteropProblem("unknown curl option '\(shown)'", at: mark, suggestion: suggestion)
         problem.hidden = hidden
         return problem
+    }
+}
+
+/// curl's URL globbing: `{a,b}` sets and `[1-3]`, `[a-c]`, `[01-10:2]` ranges make a URL several, the last pattern
+/// varying fastest. A `\\` escapes a brace or bracket; `[::1]` (an IPv6 address) and runner's `{{ name }}` are literal.
+enum CurlURLGlob {
+    /// The most URLs a pattern may give.
+    static let mostURLs = 100
+
+    /// What a URL gives.
+    enum Outcome: Equatable {
+        /// The URLs, in curl's order (the URL itself when it has no pattern).
+        case urls([String])
+        /// More than `mostURLs`: how many.
+        case tooMany(Int)
+        /// Why curl refuses the URL as a pattern.
+        case refused(String)
+    }
+
+    /// The URLs `url` gives.
+    static func expand(_ url: String) -> Outcome {
+        var choices: [[String]] = []
+        var literal = ""
+        var rest = Substring(url)
+        while let character = rest.first {
+            if character == "\\", let escaped = rest.dropFirst().first, "{}[]".contains(escaped) {
+                literal.append(escaped)
+                rest = rest.dropFirst(2)
+            } else if rest.hasPrefix("{{"), let close = rest.range(of: "}}") {
+                literal += rest[..<close.upperBound]
+                rest = rest[close.upperBound...]
+            } else if character == "{" || character == "[" {
+                let closing: Character = character == "{" ? "}" : "]"
+                guard let close = rest.firstIndex(of: closing) else { return .refused("has a '\(character)' without its '\(closing)'") }
+                let inside = rest[rest.index(after: rest.startIndex)..<close]
+                if character == "[", isIPv6(inside) {
+                    literal += rest[...close]
+                } else {
+                    switch character == "{" ? set(inside).map(Outcome.urls) : range(inside) {
+                    case .urls(let values)?:
+                        choices += [[literal], values]
+                        literal = ""
+                    case .tooMany(let count)?:
+                        return .tooMany(count)
+                    default:
+                        return .refused("has '\(rest[...close])', which curl reads as a pattern and refuses")
+                    }
+                }
+                rest = rest[rest.index(after: close)...]
+            } else {
+                literal.append(character)
+                rest = rest.dropFirst()
+            }
+        }
+        choices.append([literal])
+        let count = choices.reduce(1) { count, values in
+            let product = count.multipliedReportingOverflow(by: values.count)
+            return product.overflow ? Int.max : product.partialValue
+        }
+        guard count <= mostURLs else { return .tooMany(count) }
+        return .urls(choices.reduce([""]) { urls, values in urls.flatMap { url in values.map { url + $0 } } })
+    }
+
+    /// `a,b,c` of `{a,b,c}`; nil when it holds another pattern.
+    private static func set(_ inside: Substring) -> [String]? {
+        guard !inside.contains(where: { "{[]".contains($0) }) else { return nil }
+        return inside.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// The values of `1-3`, `01-10:2`, `a-z` in `[…]`: numbers (as wide as the first, when it starts with 0) or
+    /// letters, by the step after `:`; nil when it is no range.
+    private static func range(_ inside: Substring) -> Outcome? {
+        let parts = inside.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let step = parts.count == 2 ? Int(parts[1]) : 1
+        let bounds = parts[0].split(separator: "-", omittingEmptySubsequences: false)
+        guard let step, step > 0, bounds.count == 2 else { return nil }
+        if let first = Int(bounds[0]), let last = Int(bounds[1]), first >= 0, first <= last, bounds.allSatisfy({ $0.allSatisfy(\.isASCII) }) {
+            let count = (last - first) / step + 1
+            guard count <= mostURLs else { return .tooMany(count) }
+            let width = bounds[0].hasPrefix("0") ? bounds[0].count : 0
+            return .urls(stride(from: first, through: last, by: step).map { number in
+                let digits = String(number)
+                return String(repeating: "0", count: max(0, width - digits.count)) + digits
+            })
+        }
+        guard let first = bounds[0].unicodeScalars.first, let last = bounds[1].unicodeScalars.first,
+              bounds[0].unicodeScalars.count == 1, bounds[1].unicodeScalars.count == 1, first.isASCII, last.isASCII,
+              first.properties.isAlphabetic, last.properties.isAlphabetic, first.value <= last.value,
+              first.properties.isLowercase == last.properties.isLowercase
+        else { return nil }
+        return .urls(stride(from: first.value, through: last.value, by: step).compactMap { Unicode.Scalar($0).map { String($0) } })
+    }
+
+    /// Whether the inside of `[…]` is an IPv6 address (with a zone), which curl does not read as a range.
+    private static func isIPv6(_ inside: Substring) -> Bool {
+        inside.contains(":") && inside.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || ":.%".contains($0)) }
     }
 }

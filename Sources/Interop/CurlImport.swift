@@ -37,9 +37,13 @@ public enum CurlImport {
             result.credentials += CurlCredentials.values(in: command.words[...])
             var warnings = command.ignored.map { InteropProblem("'\($0.text)' is not part of the request: ignored", at: $0.mark) }
             do throws(InteropProblem) {
-                let curl = try CurlCommand.parse(command, warnings: &warnings)
-                let document = try CurlTranslation.translate(curl, filePath: filePath, warnings: &warnings)
-                result.requests.append(ImportedRequest(command: command.number, document: document))
+                // A URL pattern gives a request per URL, as curl sends them; each warning is listed once.
+                for curl in try CurlCommand.parse(command, warnings: &warnings).expandingURLGlob(warnings: &warnings) {
+                    var found: [InteropProblem] = []
+                    defer { warnings += found.filter { !warnings.contains($0) } }
+                    let document = try CurlTranslation.translate(curl, filePath: filePath, warnings: &found)
+                    result.requests.append(ImportedRequest(command: command.number, document: document))
+                }
             } catch {
                 result.errors.append(error.inCommand(command.number))
             }

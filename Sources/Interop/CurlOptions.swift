@@ -10,6 +10,8 @@ enum CurlOption: Sendable {
         /// `-F` (true: `@file`, `<file` and `;type=` are read) or `--form-string` (false: the value as written).
         case form(parsesFiles: Bool)
         case get, head, location, insecure
+        /// `-g`: the URL's `{}` and `[]` are literal, as runner always reads them.
+        case globOff
         /// `-T FILE`: the file as the body, sent with PUT.
         case uploadFile
         /// `-r RANGE`: a `Range: bytes=RANGE` header.
@@ -59,6 +61,7 @@ enum CurlOption: Sendable {
         Definition(long: "oauth2-bearer", short: nil, takesValue: true, effect: .oauth2Bearer),
         Definition(long: "max-time", short: "m", takesValue: true, effect: .maxTime),
         Definition(long: "proxy", short: "x", takesValue: true, effect: .proxy),
+        Definition(long: "globoff", short: "g", takesValue: false, effect: .globOff),
         Definition(long: "upload-file", short: "T", takesValue: true, effect: .uploadFile),
         Definition(long: "range", short: "r", takesValue: true, effect: .range),
         Definition(long: "basic", short: nil, takesValue: false, effect: .authScheme),
@@ -78,7 +81,7 @@ enum CurlOption: Sendable {
         ("http3", nil, false), ("tlsv1.2", nil, false), ("tlsv1.3", nil, false), ("cookie-jar", "c", true),
         ("dump-header", "D", true), ("cacert", nil, true), ("capath", nil, true), ("cert", "E", true), ("key", nil, true),
         ("pass", nil, true), ("progress-bar", "#", false), ("no-progress-meter", nil, false), ("no-buffer", "N", false),
-        ("path-as-is", nil, false), ("globoff", "g", false), ("ipv4", "4", false), ("ipv6", "6", false),
+        ("path-as-is", nil, false), ("ipv4", "4", false), ("ipv6", "6", false),
         ("resolve", nil, true), ("connect-to", nil, true), ("interface", nil, true), ("max-filesize", nil, true),
         ("trace", nil, true), ("trace-ascii", nil, true), ("stderr", nil, true), ("create-dirs", nil, false),
         ("noproxy", nil, true), ("proxy-user", "U", true), ("keepalive-time", nil, true),

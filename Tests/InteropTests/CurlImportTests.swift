@@ -318,6 +318,31 @@ import Testing
             == ["'\(scheme)' has no equivalent in a request file: it is not translated"])
     }
 
+    /// A URL pattern gives a request per URL, as curl sends them, the last pattern varying fastest.
+    @Test func aURLPatternGivesARequestPerURL() throws {
+        let result = CurlImport.read(#"curl -H 'X-Api-Key: k1' 'http://127.0.0.1:1/{a,b}/[08-10:2]?c=[x-y]&t={{ t }}'"#)
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        #expect(result.requests.map(\.document.url) == ["a/08", "a/08", "a/10", "a/10", "b/08", "b/08", "b/10", "b/10"].map { "http://127.0.0.1:1/" + $0 })
+        #expect(result.requests.map { $0.document.query[0].values[0] } == ["x", "y", "x", "y", "x", "y", "x", "y"])
+        #expect(result.requests.allSatisfy { $0.command == 1 && $0.document.query[1].values == ["{{ t }}"] })
+        #expect(result.warnings.filter { $0.message.contains("X-Api-Key") }.count == 1)
+    }
+
+    /// With -g (what runner always does), an IPv6 address or an escaped bracket, the URL is one; a pattern curl refuses
+    /// is kept with a warning; one giving too many URLs is an error.
+    @Test func aURLWithoutAPatternIsOneRequest() throws {
+        let literal = CurlImport.read(#"curl -g 'http://127.0.0.1:1/a?f[name]={x,y}' ; curl 'http://[::1]:1/x' ; curl 'http://127.0.0.1:1/\[1-2\]'"#)
+        #expect(literal.errors.isEmpty, "\(literal.errors)")
+        #expect(literal.warnings.isEmpty, "\(literal.warnings)")
+        #expect(literal.requests.map(\.document.url) == ["http://127.0.0.1:1/a", "http://[::1]:1/x", "http://127.0.0.1:1/%5B1-2%5D"])
+        #expect(literal.requests.first?.document.query.first.map { [$0.name] + $0.values } == ["f[name]", "{x,y}"])
+        let refused = CurlImport.read("curl 'http://127.0.0.1:1/a?filter[name]=x'")
+        #expect(refused.requests.count == 1)
+        #expect(refused.warnings.map(\.message) == ["'http://127.0.0.1:1/a?filter[name]=x' has '[name]', which curl reads as a pattern and "
+            + "refuses: it is read as written, as curl reads it with -g"])
+        #expect(CurlImport.read("curl 'http://127.0.0.1:1/[1-1000]'").errors.first?.message.contains("giving 1000 URLs") == true)
+    }
+
     @Test func aPipeIsOneWarning() throws {
         let result = CurlImport.read("curl http://a.example.com/ | jq . > out.json")
         #expect(result.warnings.map(\.message) == ["'| jq .' is not part of the request: ignored", "'> out.json' is not part of the request: ignored"])
