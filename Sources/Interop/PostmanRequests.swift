@@ -64,15 +64,28 @@ struct PostmanRequestTranslation {
         var written = withPathVariables(String(base), variables: variables, at: url)
         if !written.hasPrefix("{{"), !written.contains("://") { written = "http://" + written }
         let entries: [(key: String, value: String, disabled: Bool, place: PostmanValue)]
+        // Items without a value (`?flag`, `"value": null`), which Postman sends as the name alone.
+        let valueless: [Bool]
         if url.isObject, let query = url["query"] {
             entries = query.entries()
-        } else {
-            entries = queryText.split(separator: "&").map { pair in
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "", false, url)
+            valueless = entries.map { entry in
+                if case .array = query.json { entry.place["value"] == nil } else { entry.place.json == .null }
             }
+        } else {
+            let pairs = queryText.split(separator: "&").map { $0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false) }
+            entries = pairs.map { parts in (String(parts[0]), parts.count > 1 ? String(parts[1]) : "", false, url) }
+            valueless = pairs.map { $0.count == 1 }
         }
-        return (PostmanTemplate.convert(written, at: url, notes: notes), parameters(entries, kind: "query parameter"))
+        let enabled = zip(entries, valueless).filter { !$0.0.disabled }
+        guard let flag = enabled.first(where: \.1)?.0 else {
+            return (PostmanTemplate.convert(written, at: url, notes: notes), parameters(entries, kind: "query parameter"))
+        }
+        // A `query:` item sends `flag=`: the query stays in the URL, as Postman sends it.
+        notes.warn("\(owner): the query parameter '\(flag.key)' has no value: the query is kept in the URL, as Postman sends it "
+                   + "(a query: item would send '\(flag.key)=')", at: flag.place)
+        listDisabled(entries, kind: "query parameter")
+        let query = enabled.map { entry, valueless in valueless ? entry.key : entry.key + "=" + entry.value }.joined(separator: "&")
+        return (PostmanTemplate.convert(written + "?" + query, at: url, notes: notes), [])
     }
 
     /// The URL of an object without `raw`, from its parts.
@@ -117,11 +130,8 @@ struct PostmanRequestTranslation {
     private func parameters(_ entries: [(key: String, value: String, disabled: Bool, place: PostmanValue)],
                             kind: String, decoding: Bool = true) -> [(name: String, values: [String])] {
         var parameters: [(name: String, values: [String])] = []
-        for entry in entries {
-            if entry.disabled {
-                notes.warn("\(owner): the \(kind) '\(entry.key)' is disabled in Postman: left out", at: entry.place)
-                continue
-            }
+        listDisabled(entries, kind: kind)
+        for entry in entries where !entry.disabled {
             let decode = { (text: String) in decoding ? (text.removingPercentEncoding ?? text) : text }
             let value = PostmanTemplate.convert(decode(entry.value), at: entry.place, notes: notes)
             let name = decode(entry.key)
@@ -132,6 +142,13 @@ struct PostmanRequestTranslation {
             }
         }
         return parameters
+    }
+
+    /// Lists each disabled entry as left out.
+    private func listDisabled(_ entries: [(key: String, value: String, disabled: Bool, place: PostmanValue)], kind: String) {
+        for entry in entries where entry.disabled {
+            notes.warn("\(owner): the \(kind) '\(entry.key)' is disabled in Postman: left out", at: entry.place)
+        }
     }
 
     // MARK: Headers

@@ -320,6 +320,22 @@ import Testing
         #expect(Self.warnings(of: result).contains { $0.hasPrefix("'big': the number 12345678901234567890 would change in a json: body") })
     }
 
+    /// A query item without a value (`?flag`, `"value": null`) is sent by Postman as the name alone: the query stays
+    /// in the URL, as Postman sends it, with a warning (a `query:` item would send `flag=`); an empty value stays `flag=`.
+    @Test(arguments: [#""url": "http://127.0.0.1:1/x?flag&a=1&e=""#,
+                      #""url": {"raw": "http://127.0.0.1:1/x?flag&a=1&e=", "query": [{"key": "flag", "value": null}, {"key": "a", "value": "1"}, "#
+                        + #"{"key": "off", "value": "1", "disabled": true}, {"key": "e", "value": ""}]}"#])
+    func aQueryItemWithoutAValueStaysInTheURLAsPostmanSendsIt(url: String) throws {
+        let result = Self.read(json: #"{"info": {"name": "x"}, "item": [{"name": "flag", "request": {"method": "GET", "# + url + "}}]}")
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        let file = try Self.file("requests/01-flag.yaml", of: result)
+        #expect(file.contains("url: http://127.0.0.1:1/x?flag&a=1&e=\n") && !file.contains("query:"), "\(file)")
+        #expect(Self.warnings(of: result).contains { $0.hasPrefix("'flag': the query parameter 'flag' has no value: the query is kept in the URL, "
+            + "as Postman sends it (a query: item would send 'flag=') (at /item/0/request/url") }, "\(Self.warnings(of: result))")
+        let valued = Self.read(json: #"{"info": {"name": "x"}, "item": [{"name": "e", "request": {"url": "http://127.0.0.1:1/x?e=&a=1"}}]}"#)
+        #expect(try Self.file("requests/01-e.yaml", of: valued).contains("query:"))
+    }
+
     @Test func membersReadAsTextOfAnotherTypeAreLocatedErrors() throws {
         let result = Self.read(json: """
             {"info": {"name": "x"}, "item": [
