@@ -194,7 +194,10 @@ public struct CurlTranslation {
                 throw InteropProblem("'\(name)' is not a header name (letters, digits and !#$%&'*+-.^_`|~)", at: header.mark)
             }
             if header.text[separator] == ":" && value.isEmpty {
-                warn("'\(name):' removes a header curl adds by itself; runner has no equivalent: not translated", at: header.mark)
+                warn(Self.headersCurlAdds.contains { HTTPHeaders.sameName($0, name) }
+                        ? "'\(name):' removes a header curl adds by itself; runner has no equivalent: not translated"
+                        : "'\(name):' sends no \(name) header (curl removes a header given without a value): not translated",
+                     at: header.mark, suggestion: "write '\(name);' to send the header with an empty value")
                 continue
             }
             add(name, value, at: header.mark)
@@ -223,6 +226,10 @@ public struct CurlTranslation {
         }
         return fields
     }
+
+    /// Headers curl may send without `-H` (some only with the option that asks for them: `-u`, `-b`, `-e`, `-r`, data).
+    private static let headersCurlAdds = ["Host", "User-Agent", "Accept", "Accept-Encoding", "Content-Type", "Content-Length", "Expect",
+                                          "Transfer-Encoding", "Authorization", "Cookie", "Referer", "Range", "Connection"]
 
     /// The secret hint for a header's value, named after the header: `X-Api-Key` gives `xApiKey` read from `X_API_KEY`.
     private static func headerSecretSuggestion(_ header: String) -> String {

@@ -343,6 +343,15 @@ import Testing
         #expect(CurlImport.read("curl 'http://127.0.0.1:1/[1-1000]'").errors.first?.message.contains("giving 1000 URLs") == true)
     }
 
+    /// `-H 'Name:'` removes a header: one curl adds by itself is said to be removed, another is said to be sent not at all.
+    @Test func anEmptyHeaderSaysWhetherCurlWouldHaveSentIt() throws {
+        let result = CurlImport.read("curl -H 'User-Agent:' -H 'X-Empty:' http://127.0.0.1:1/")
+        let document = try #require(result.requests.first?.document)
+        #expect(document.headers.isEmpty)
+        #expect(result.warnings.map(\.message) == ["'User-Agent:' removes a header curl adds by itself; runner has no equivalent: not translated",
+                                                  "'X-Empty:' sends no X-Empty header (curl removes a header given without a value): not translated"])
+    }
+
     @Test func aPipeIsOneWarning() throws {
         let result = CurlImport.read("curl http://a.example.com/ | jq . > out.json")
         #expect(result.warnings.map(\.message) == ["'| jq .' is not part of the request: ignored", "'> out.json' is not part of the request: ignored"])
