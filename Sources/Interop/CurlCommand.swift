@@ -69,6 +69,8 @@ public struct CurlCommand: Sendable {
     public var authScheme: CurlArgument?
     /// Where the command starts (its `curl`).
     public var mark: Mark
+    /// Where the command's first `{{` is, which a request file reads as a template.
+    public var templateMark: Mark?
 
     /// Reads the words of `command`: the first must be `curl`; options as curl reads them (short ones may be grouped,
     /// `-XPOST` and `-X POST` alike); other words are URLs. Options runner has no equivalent for are added to `warnings`
@@ -85,7 +87,7 @@ public struct CurlCommand: Sendable {
             throw InteropProblem("'\(caret.text)' is quoted for Windows' cmd (^\"…^\"), which runner does not read", at: caret.mark,
                                  suggestion: "copy the request as cURL (bash), or write the command with '…' quotes")
         }
-        var curl = CurlCommand(number: command.number, mark: program.mark)
+        var curl = CurlCommand(number: command.number, mark: program.mark, templateMark: words.lazy.compactMap(Self.templateMark).first)
         while let word = words.popFirst() {
             let text = word.text
             if text.hasPrefix("--"), text.count > 2 {
@@ -122,6 +124,15 @@ public struct CurlCommand: Sendable {
                                            at: url.mark, suggestion: "add -g (--globoff) to the command, which curl needs too"))
             return [self]
         }
+    }
+
+    /// Where the first `{{` of `word` is: its column in the word as written, or the word's start when a line break is
+    /// written before it.
+    private static func templateMark(in word: ShellWord) -> Mark? {
+        guard let range = word.written.range(of: "{{") else { return nil }
+        let before = word.written[..<range.lowerBound]
+        guard !before.contains(where: \.isNewline) else { return word.mark }
+        return Mark(line: word.mark.line, column: word.mark.column + before.unicodeScalars.count)
     }
 
     /// Whether a program name is curl (`curl`, `/usr/bin/curl`, `curl.exe`).

@@ -558,7 +558,7 @@ public struct CurlTranslation {
     private mutating func noteTemplates(in document: RequestDocument) {
         guard document.yaml.contains("{{") else { return }
         warn("'{{' in the command starts a template in a request file: each {{ name }} must be a variable of the environment",
-             at: command.mark, suggestion: "define the variables in the environment, or pass them with --var NAME=VALUE")
+             at: command.templateMark ?? command.mark, suggestion: "define the variables in the environment, or pass them with --var NAME=VALUE")
     }
 }
 

@@ -216,7 +216,10 @@ import Testing
         #expect(document.url == "http://x.example.com/users/{{ id }}")
         #expect(document.name == "GET /users/{{ id }}")
         #expect(document.query.map(\.name) == ["q", "page"] && document.query[0].values == ["{{ term }}"])
-        #expect(result.warnings.contains { $0.message.contains("'{{' in the command starts a template") })
+        let warning = try #require(result.warnings.first { $0.message.contains("'{{' in the command starts a template") })
+        #expect((warning.mark.line, warning.mark.column) == (1, 34))
+        let continued = CurlImport.read("curl -s \\\n  -H 'X-Id: {{ id }}' http://x.example.com/")
+        #expect(continued.warnings.first { $0.message.contains("'{{' in the command") }.map { [$0.mark.line, $0.mark.column] } == [2, 13])
     }
 
     @Test func windowsCmdQuotingIsALocatedError() throws {
