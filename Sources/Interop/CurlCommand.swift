@@ -197,6 +197,11 @@ public struct CurlCommand: Sendable {
         case .get: dataInQuery = true
         case .head: head = true
         case .location: followsRedirects = true
+        case .locationTrusted:
+            followsRedirects = true
+            warnings.append(InteropProblem("'\(written.text)' is translated as followRedirects: true, which does not send the credentials "
+                                           + "to another host a redirect leads to, as curl does with it", at: written.mark,
+                                           suggestion: "if the other host needs them, request it in a request file of its own"))
         case .insecure: insecure = true
         case .globOff: globOff = true
         case .uploadFile: uploadFile = given

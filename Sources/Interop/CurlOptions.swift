@@ -10,6 +10,8 @@ enum CurlOption: Sendable {
         /// `-F` (true: `@file`, `<file` and `;type=` are read) or `--form-string` (false: the value as written).
         case form(parsesFiles: Bool)
         case get, head, location, insecure
+        /// `--location-trusted`: follow redirects, sending the credentials to every host they lead to.
+        case locationTrusted
         /// `-g`: the URL's `{}` and `[]` are literal, as runner always reads them.
         case globOff
         /// `-T FILE`: the file as the body, sent with PUT.
@@ -51,7 +53,7 @@ enum CurlOption: Sendable {
         Definition(long: "get", short: "G", takesValue: false, effect: .get),
         Definition(long: "head", short: "I", takesValue: false, effect: .head),
         Definition(long: "location", short: "L", takesValue: false, effect: .location),
-        Definition(long: "location-trusted", short: nil, takesValue: false, effect: .location),
+        Definition(long: "location-trusted", short: nil, takesValue: false, effect: .locationTrusted),
         Definition(long: "max-redirs", short: nil, takesValue: true, effect: .maxRedirects),
         Definition(long: "insecure", short: "k", takesValue: false, effect: .insecure),
         Definition(long: "compressed", short: nil, takesValue: false, effect: .alreadyDone),

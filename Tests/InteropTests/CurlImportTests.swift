@@ -355,6 +355,14 @@ import Testing
                                                   "'X-Empty:' sends no X-Empty header (curl removes a header given without a value): not translated"])
     }
 
+    /// `--location-trusted` follows redirects, and is listed: runner does not send the credentials to another host.
+    @Test func locationTrustedFollowsRedirectsAndSaysCredentialsStayOnTheHost() throws {
+        let result = CurlImport.read("curl --location-trusted -u bob:pw http://127.0.0.1:1/")
+        #expect(result.requests.first?.document.yaml.contains("followRedirects: true") == true)
+        #expect(result.warnings.map(\.message).contains("'--location-trusted' is translated as followRedirects: true, which does not send "
+            + "the credentials to another host a redirect leads to, as curl does with it"))
+    }
+
     @Test func aPipeIsOneWarning() throws {
         let result = CurlImport.read("curl http://a.example.com/ | jq . > out.json")
         #expect(result.warnings.map(\.message) == ["'| jq .' is not part of the request: ignored", "'> out.json' is not part of the request: ignored"])
