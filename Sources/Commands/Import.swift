@@ -114,7 +114,8 @@ struct OutputPlacement: Sendable {
     /// Why the documents cannot go to `out`: several commands into one file.
     func problem(writing count: Int) -> String? {
         guard !isDirectory, count > 1 else { return nil }
-        return "--out \(out) names one file, and the input has \(count) commands: give a directory for a file per command"
+        return "--out \(out) names one file, and the input gives \(count) requests (commands, or URLs a pattern expands to): "
+            + "give a directory for a file per request"
     }
 
     /// `relativePath` as a function value.

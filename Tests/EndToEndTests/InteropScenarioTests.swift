@@ -254,7 +254,7 @@ import Testing
             let fromFile = try await RunnerProcess.run(["import", "curl", "two.txt", "--out", "two.yaml"], in: folder,
                                                        environment: Self.environment)
             #expect(fromFile.exitCode == 1, "\(fromFile.stdout)\n\(fromFile.stderr)")
-            #expect(fromFile.stderr.contains("--out two.yaml names one file, and the input has 2 commands"))
+            #expect(fromFile.stderr.contains("--out two.yaml names one file, and the input gives 2 requests"))
             #expect(!fromFile.stdout.contains("wrote"))
             let runner = try RunnerProcess.executable.path
             let fromStandardInput = try await RunnerProcess.run(
