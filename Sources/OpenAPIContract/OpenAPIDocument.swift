@@ -117,13 +117,17 @@ public struct OpenAPIDocument: @unchecked Sendable {
         text.hasSuffix(".") ? String(text.dropLast()) : text
     }
 
-    /// Every local `$ref` (`#/…`) that leads nowhere, at the `$ref`.
+    /// Every local `$ref` (`#/…`) that leads nowhere, and every one into another document (which is not read), at the
+    /// `$ref`.
     private static func referenceProblems(in raw: JSONValue) -> [(message: String, pointer: String)] {
         var problems: [(message: String, pointer: String)] = []
         func visit(_ value: JSONValue, _ tokens: [String]) {
             switch value {
             case .object(let object):
-                if case .string(let reference)? = object["$ref"], reference.hasPrefix("#"),
+                if case .string(let reference)? = object["$ref"], !reference.hasPrefix("#") {
+                    problems.append(("$ref '\(reference)' points into another document, which runner does not read: bundle the "
+                                     + "documents into one file first (such as with `redocly bundle`)", OpenAPIPointer.pointer(tokens + ["$ref"])))
+                } else if case .string(let reference)? = object["$ref"],
                    OpenAPIPointer.value(at: String(reference.dropFirst()).removingPercentEncoding ?? reference, in: raw) == nil {
                     problems.append(("$ref '\(reference)' does not resolve: nothing is at that place in the document",
                                      OpenAPIPointer.pointer(tokens + ["$ref"])))

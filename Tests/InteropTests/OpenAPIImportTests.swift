@@ -344,6 +344,14 @@ import YAML
         #expect(problems.count == 1, "reported once: \(problems)")
     }
 
+    /// A `$ref` into another file is not followed: the document is refused at it (`validate` would refuse the import).
+    @Test func aReferenceIntoAnotherDocumentIsLocatedAtTheRef() throws {
+        let problems = try Self.problems(Self.document(responseSchema: ##"{ $ref: "common.yaml#/Thing" }"##))
+        #expect(problems.map(\.message) == ["$ref 'common.yaml#/Thing' points into another document, which runner does not read: "
+                                            + "bundle the documents into one file first (such as with `redocly bundle`)"])
+        #expect(problems.first?.mark?.line == 11, "\(problems)")
+    }
+
     @Test func swagger2IsNamedWithHowToConvertIt() throws {
         let problems = try Self.problems("{\"swagger\": \"2.0\", \"info\": {\"title\": \"Old\", \"version\": \"1\"}, \"paths\": {}}")
         #expect(problems.map(\.message) == ["is a Swagger 2.0 document, not OpenAPI 3"])
