@@ -53,6 +53,9 @@ public struct ImportOpenAPI: Sendable {
             return .badCommandLine
         }
         for file in files { Console.out("wrote \(PathJoin.join(out, file.path))") }
+        if result.requests.isEmpty {
+            Console.error("note: \(spec) has no operation (no path with a method; webhooks are not requests): only the environment was written")
+        }
         if !result.placeholders.isEmpty {
             Console.error("note: the document gives no example for \(result.placeholders.joined(separator: ", ")): "
                 + "set \(result.placeholders.count == 1 ? "it" : "them") in \(PathJoin.join(out, result.environment.path)) "

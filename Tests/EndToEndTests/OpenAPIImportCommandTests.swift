@@ -41,6 +41,17 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == [bad.name], "nothing else, no staging folder")
     }
 
+    /// A document without operations (webhooks only) writes its environment and says it has no request.
+    @Test func aDocumentWithoutOperationsSaysSo() async throws {
+        let root = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data("openapi: 3.1.0\ninfo: { title: t, version: \"1\" }\nwebhooks: {}\n".utf8).write(to: root.appendingPathComponent("hooks.yaml"))
+        let result = try await RunnerProcess.run(["import", "openapi", "hooks.yaml", "--out", "out"], in: root, environment: ["NO_COLOR": "1"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout == "wrote out/environments/hooks.yaml\n", "\(result.stdout)")
+        #expect(result.stderr.contains("note: hooks.yaml has no operation"), "\(result.stderr)")
+    }
+
     @Test func filesAreReplacedOneByOneOnlyWithForce() async throws {
         let root = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: root) }
