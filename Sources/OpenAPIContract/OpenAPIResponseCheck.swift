@@ -75,7 +75,8 @@ extension OpenAPIContract {
         guard let media = Self.documentedMedia(contentType, in: response) else {
             let documented = response.content.map(\.mediaType).joined(separator: ", ")
             let actual = contentType.isEmpty ? "no Content-Type" : contentType
-            mismatches.append(OpenAPIMismatch(message: "\(label): the \(key) response's media type \(actual) is not documented",
+            let what = contentType.isEmpty ? "has no Content-Type" : "has media type \(contentType), which is not documented"
+            mismatches.append(OpenAPIMismatch(message: "\(label): the \(key) response \(what)",
                                               expected: "one of \(documented)", actual: actual))
             return mismatches
         }

@@ -125,7 +125,7 @@ import Testing
     @Test func aBodyThatIsNotJSONOrOfAnUndocumentedMediaTypeFails() throws {
         let users = try Self.contract(Self.users)
         #expect(Self.mismatches(users, "GET", "/api/v1/users/1", body: "<user/>", contentType: "application/xml")
-            == ["GET /users/{id} (getUser): the 200 response's media type application/xml is not documented"])
+            == ["GET /users/{id} (getUser): the 200 response has media type application/xml, which is not documented"])
         #expect(Self.mismatches(users, "GET", "/api/v1/users/1", body: "{")
             .first?.hasPrefix("GET /users/{id} (getUser): body does not match the response schema for 200: it is not JSON") == true)
     }
