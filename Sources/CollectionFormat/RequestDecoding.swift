@@ -15,7 +15,7 @@ struct FileLocation: Sendable {
         if written.hasPrefix("/") {
             return FileReference(written: written, path: written, absolutePath: written, mark: mark)
         }
-        return FileReference(written: written, path: PathText.join(PathText.directory(of: displayPath), written),
+        return FileReference(written: written, path: PathText.shown(PathText.directory(of: displayPath), written),
                              absolutePath: PathText.join(PathText.directory(of: absolutePath), written), mark: mark)
     }
 }
@@ -509,6 +509,21 @@ package enum PathText {
     package static func join(_ directory: String, _ name: String) -> String {
         if directory.isEmpty || directory == "." { return name }
         return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// `directory/name` as a message shows it: each `./` and `../` at the start of `name` taken away with a component of
+    /// `directory` (`t2/x.yaml`, not `t2/environments/../x.yaml`); for showing only, as a directory may be a link.
+    package static func shown(_ directory: String, _ name: String) -> String {
+        var directory = directory, name = Substring(name)
+        while true {
+            if name.hasPrefix("./") {
+                name = name.dropFirst(2)
+            } else if name.hasPrefix("../"), !["", ".", "/", ".."].contains(directory), lastComponent(of: directory) != ".." {
+                (directory, name) = (Self.directory(of: directory), name.dropFirst(3))
+            } else {
+                return join(directory, String(name))
+            }
+        }
     }
 
     /// The last component of a path (the whole path when it has no `/`).

@@ -548,3 +548,16 @@ func discover(_ paths: [String], currentDirectory: String, skipping: String?) ->
     let problems = Discovery.requestFiles(paths, currentDirectory: currentDirectory, skipping: skipping) { files.append($0) }
     return (files, problems)
 }
+
+@Suite struct ShownPathTests {
+    /// A referenced file is shown with the `../` it starts with taken away against its file's directory, as far as it
+    /// names components.
+    @Test(arguments: [
+        ("t2/environments", "../../badpat.yaml", "badpat.yaml"), ("t2/environments", "../api.yaml", "t2/api.yaml"),
+        ("environments", "../../api.yaml", "../api.yaml"), ("", "../api.yaml", "../api.yaml"), ("/srv/c", "../a.yaml", "/srv/a.yaml"),
+        ("requests", "./body.json", "requests/body.json"), ("../x", "../a.yaml", "../a.yaml"), ("requests", "a/../b.json", "requests/a/../b.json"),
+    ])
+    func aReferencedFileIsShownWithoutStepsOutOfItsDirectory(directory: String, written: String, shown: String) {
+        #expect(PathText.shown(directory, written) == shown)
+    }
+}
