@@ -80,7 +80,7 @@ let package = Package(
         // Other tools' requests in and out: curl commands and OpenAPI documents read as request files, requests written as curl commands.
         .target(name: "Interop", dependencies: ["CollectionFormat", "HTTPCore", "YAML", "OpenAPIContract"]),
         // What each command does, from its options to an exit status: load and check, run, report.
-        .target(name: "Commands", dependencies: ["CollectionFormat", "CollectionReading", "Running", "Reporting", "Loaders", "HTTPCore", "RunnerVersion", "Interop", "CHeldSignals"]),
+        .target(name: "Commands", dependencies: ["CollectionFormat", "CollectionReading", "Running", "Reporting", "Loaders", "HTTPCore", "RunnerVersion", "Interop", "CHeldSignals", "YAML"]),
         // The `runner` command: argument parsing only; each subcommand calls its entry point in Commands.
         .executableTarget(name: "RunnerCLI", dependencies: [
             "Commands", "CollectionFormat", "RunnerVersion", "CHoldSignalsAtLoad",

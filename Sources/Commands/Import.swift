@@ -1,6 +1,7 @@
 import CollectionFormat
 import Foundation
 import Interop
+import YAML
 import Reporting
 
 /// `runner import curl INPUT [--out PATH] [--force]`: curl commands (an argument, a file of them, or `-` for standard
@@ -43,9 +44,7 @@ public struct ImportCurl: Sendable {
 
     /// The text to read and the name its diagnostics give it; nil (after saying why) when a file cannot be read.
     private func readInput() -> (text: String, name: String)? {
-        if input == "-" {
-            return (String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self), "<stdin>")
-        }
+        if input == "-" { return Self.text(of: FileHandle.standardInput.readDataToEndOfFile(), name: "<stdin>") }
         let trimmed = input.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.contains(where: \.isWhitespace), !trimmed.hasPrefix("curl") else { return (input, "<command>") }
         let data: Data
@@ -58,7 +57,18 @@ public struct ImportCurl: Sendable {
                 + "give a command in quotes, such as runner import curl 'curl https://api.example.com/users', a file, or - for standard input")
             return nil
         }
-        return (String(decoding: data, as: UTF8.self), input)
+        return Self.text(of: data, name: input)
+    }
+
+    /// The input as text; nil, after saying where, when it is not UTF-8 (a byte replaced would change what is sent).
+    private static func text(of data: Data, name: String) -> (text: String, name: String)? {
+        let text = String(decoding: data, as: UTF8.self)
+        guard let error = data.withUnsafeBytes({ YAMLError.invalidUTF8(in: $0.bindMemory(to: UInt8.self)) }) else { return (text, name) }
+        let sources = SourceCache()
+        sources.store(text, for: name)
+        Console.error(DiagnosticRenderer.render([.error(error.message, path: name, at: error.mark, suggestion: "save the commands as UTF-8")],
+                                                sources: sources, color: Console.colors(STDERR_FILENO, .auto)))
+        return nil
     }
 
     /// Writes the documents where `placement` says, through a temporary folder beside it, so that either every file is

@@ -248,6 +248,23 @@ import Testing
         }
     }
 
+    /// Input that is not UTF-8 (a file saved as Latin-1) is refused where its first such byte stands, from a file and
+    /// from standard input: replacing the byte would change what is sent.
+    @Test func inputThatIsNotUTF8IsLocated() async throws {
+        try await Self.inFolder { folder in
+            try Data("curl http://a.example.com/x\ncurl http://b.example.com/y -H 'X-Name: Gr".utf8 + [0xFC] + "n'\n".utf8)
+                .write(to: folder.appendingPathComponent("latin1.txt"))
+            let runner = try RunnerProcess.executable.path
+            for (arguments, name) in [(["import", "curl", "latin1.txt"], "latin1.txt"), (["import", "curl", "-"], "<stdin>")] {
+                let result = try await RunnerProcess.run(
+                    program: URL(fileURLWithPath: "/bin/sh"), ["-c", "\"$0\" \"$@\" < latin1.txt", runner] + arguments,
+                    in: folder, environment: Self.environment)
+                #expect(result.exitCode == 1 && result.stdout.isEmpty, "\(result.stdout)\n\(result.stderr)")
+                #expect(result.stderr.contains("\(name):2:43: error: invalid UTF-8 (byte 0xFC)"), "\(result.stderr)")
+            }
+        }
+    }
+
     @Test func severalCommandsAreNotWrittenIntoOneFile() async throws {
         try await Self.inFolder { folder in
             try Self.write("curl http://a.example.com/x\ncurl http://b.example.com/y\n", to: "two.txt", in: folder)
