@@ -54,12 +54,18 @@ enum CredentialNames {
         }
     }
 
+    /// The values of a cookie string that may be credentials: not one of a few characters (`lang=en`, `a=1`), which,
+    /// hidden, would hide those characters wherever they stand in a quoted line.
+    static func cookieValues(_ text: String) -> [String] {
+        pairs(text).map { String($0.value) }.filter { $0.count >= 4 }
+    }
+
     /// The credentials a header's value holds when its name says it holds some: the values of a cookie string, the
     /// part after the scheme of `Bearer token`, or the whole value.
     static func headerCredentials(name: String, value: String) -> [String] {
         guard isSecretHeader(name) else { return [] }
         let value = value.trimmingCharacters(in: .whitespaces)
-        if name.lowercased().contains("cookie") { return pairs(value).map { String($0.value) } }
+        if name.lowercased().contains("cookie") { return cookieValues(value) }
         return [value.split(separator: " ", maxSplits: 1).last.map(String.init) ?? value]
     }
 
@@ -170,7 +176,7 @@ enum CurlCredentials {
         switch option.effect {
         case .user: return value.firstIndex(of: ":").map { [String(value[value.index(after: $0)...])] } ?? []
         case .oauth2Bearer: return [value]
-        case .cookie: return CredentialNames.pairs(value).map { String($0.value) }
+        case .cookie: return CredentialNames.cookieValues(value)
         case .header:
             guard let colon = value.firstIndex(of: ":") else { return [] }
             return CredentialNames.headerCredentials(name: String(value[..<colon]), value: String(value[value.index(after: colon)...]))

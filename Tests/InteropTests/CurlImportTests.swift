@@ -486,6 +486,9 @@ import Testing
         }
         #expect(redacted.contains("Authorization: Bearer ***") && redacted.contains("-u admin:***") && redacted.contains("password=***"))
         #expect(result.warnings.allSatisfy { !$0.message.contains("s3cr3t") })
+        // A cookie's value of a few characters is no credential: hidden, it would hide those characters elsewhere.
+        let short = "curl 'http://127.0.0.1:1/x?a=1&y=1' -b 'a=1; sid=c00kieV4l' -H 'Cookie: lang=en'"
+        #expect(CurlImport.read(short).redacted(short) == "curl 'http://127.0.0.1:1/x?a=1&y=1' -b '***' -H 'Cookie: ***'")
         let basic = "curl http://127.0.0.1:1/ -H 'Authorization: Basic YWxhZGRpbjpvcGVuc2VzYW1l'"
         #expect(CurlImport.read(basic).redacted(basic) == "curl http://127.0.0.1:1/ -H 'Authorization: Basic ***'")
         // Proxy and certificate passwords, and secret -F fields, in the messages as in the quoted lines.
