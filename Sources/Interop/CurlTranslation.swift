@@ -48,7 +48,10 @@ public struct CurlTranslation {
             : command.data.isEmpty && command.formParts.isEmpty ? "GET" : "POST")
         var document = RequestDocument(name: "\(method) \(path.isEmpty ? "/" : path)", method: method, url: url)
         document.query = query
-        if command.dataInQuery {
+        if let upload = command.uploadFile {
+            // curl sends the file with -G too, and refuses it beside data, which -G would put into the query.
+            document.body = .file(try uploadedFile(upload))
+        } else if command.dataInQuery {
             noteBodyHeaders(headers)
         } else {
             document.body = try body(headers: &headers)
@@ -309,11 +312,8 @@ public struct CurlTranslation {
 
     // MARK: Body
 
-    /// The body from `-d`-style data or `-F` parts; the Content-Type header is dropped when the body key sets the same.
+    /// The body from `-d`-style data or `-F` parts (`-T` is read before); the Content-Type header is dropped when the body key sets the same.
     private mutating func body(headers: inout [(name: String, value: String, mark: Mark)]) throws(InteropProblem) -> RequestDocument.Body? {
-        if let upload = command.uploadFile {
-            return .file(try uploadedFile(upload))
-        }
         if !command.formParts.isEmpty {
             if let data = command.data.first {
                 throw InteropProblem("curl cannot send -F parts and data together", at: data.mark,

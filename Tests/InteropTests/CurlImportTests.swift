@@ -304,6 +304,18 @@ import Testing
         #expect(CurlImport.read("curl -T a.txt -d x=1 http://127.0.0.1:1/up").errors.first?.message.contains("a request file sends one body") == true)
     }
 
+    /// `-T` with `-G` still uploads the file with PUT, as curl does; `-G`'s data beside it is an error, as to curl.
+    @Test func uploadFileWithGetKeepsTheFileAndItsDataIsAnError() throws {
+        let upload = try #require(CurlImport.read("curl -G -T up.txt http://127.0.0.1:1/x").requests.first?.document)
+        #expect(upload.method == "PUT" && upload.url == "http://127.0.0.1:1/x" && upload.query.isEmpty)
+        guard case .file(let path)? = upload.body else { Issue.record("not a file: \(upload.yaml)"); return }
+        #expect(path == "up.txt")
+        let refused = CurlImport.read("curl -T up.txt -G -d a=1 http://127.0.0.1:1/x")
+        #expect(refused.requests.isEmpty)
+        let error = try #require(refused.errors.first)
+        #expect(error.message.contains("a request file sends one body") && (error.mark.line, error.mark.column) == (1, 22), "\(error)")
+    }
+
     /// With `--digest`, `--ntlm`, `--negotiate` or `--anyauth`, curl never sends `-u`'s password as Basic: no auth is
     /// written, and the password is hidden; a later `--basic` makes it Basic again.
     @Test(arguments: ["--digest", "--ntlm", "--negotiate", "--anyauth"])
