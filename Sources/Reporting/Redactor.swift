@@ -452,7 +452,7 @@ private struct FormIndex: Sendable {
                 readings.append(([value], 3))
                 if value == 0x25, let twice = hexValue(in: bytes, at: offset + 3) { readings.append(([twice], 5)) }
                 // A JSON escape percent-encoded (`%5Cu0053`).
-                if value == 0x5C, let (scalar, length) = jsonEscape(at: offset + 3, backslashes: 1, in: bytes) {
+                if value == 0x5C, let (scalar, length) = jsonEscape(at: offset + 3, backslash: .percentEncoded, in: bytes) {
                     readings.append((Array(String(scalar).utf8), 3 + length))
                 }
             }
@@ -460,7 +460,7 @@ private struct FormIndex: Sendable {
             // Once, or escaped again (`\\u002B`, `\\\"`, `\\/`).
             for backslashes in 1...2 where backslashes == 1 || text(1, from: offset + 1) == "\\" {
                 let start = offset + backslashes
-                if let (scalar, length) = jsonEscape(at: start, backslashes: backslashes, in: bytes) {
+                if let (scalar, length) = jsonEscape(at: start, backslash: .written(backslashes), in: bytes) {
                     readings.append((Array(String(scalar).utf8), backslashes + length))
                 }
                 if text(1, from: start) == "/" { readings.append(([UInt8(ascii: "/")], backslashes + 1)) }
@@ -486,10 +486,10 @@ private struct FormIndex: Sendable {
         return readings
     }
 
-    /// The character a JSON `\uXXXX` escape (two of them for a surrogate pair, each after `backslashes` backslashes)
-    /// whose `u` stands at `start` gives, and the bytes it takes from there; nil when there is none or it is a lone
-    /// surrogate.
-    private static func jsonEscape(at start: Int, backslashes: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (Unicode.Scalar, Int)? {
+    /// The character a JSON `\uXXXX` escape (two of them for a surrogate pair, the second after `backslash`: one or two
+    /// `\`, or `%5C` when the escape is percent-encoded) whose `u` stands at `start` gives, and the bytes it takes from
+    /// there; nil when there is none or it is a lone surrogate.
+    private static func jsonEscape(at start: Int, backslash: Backslash, in bytes: UnsafeBufferPointer<UInt8>) -> (Unicode.Scalar, Int)? {
         func unit(at u: Int) -> UInt32? {
             guard u + 4 < bytes.count, bytes[u] == UInt8(ascii: "u"), let high = hexValue(in: bytes, at: u + 1),
                   let low = hexValue(in: bytes, at: u + 3) else { return nil }
@@ -498,9 +498,27 @@ private struct FormIndex: Sendable {
         guard let first = unit(at: start) else { return nil }
         guard (0xD800...0xDBFF).contains(first) else { return Unicode.Scalar(first).map { ($0, 5) } }
         let next = start + 5
-        guard next + backslashes < bytes.count, (next..<next + backslashes).allSatisfy({ bytes[$0] == UInt8(ascii: "\\") }),
-              let second = unit(at: next + backslashes), (0xDC00...0xDFFF).contains(second) else { return nil }
-        return Unicode.Scalar(0x10000 + (first - 0xD800) << 10 + (second - 0xDC00)).map { ($0, 10 + backslashes) }
+        guard let length = backslash.length(at: next, in: bytes), let second = unit(at: next + length),
+              (0xDC00...0xDFFF).contains(second) else { return nil }
+        return Unicode.Scalar(0x10000 + (first - 0xD800) << 10 + (second - 0xDC00)).map { ($0, 10 + length) }
+    }
+
+    /// How the backslash before a JSON escape's `u` is written.
+    private enum Backslash {
+        /// As `\`, that many times (a JSON text, one escaped once more).
+        case written(Int)
+        /// As `%5C` (a JSON text sent on in a URL).
+        case percentEncoded
+
+        /// The bytes it takes at `offset` in `bytes`; nil when it does not stand there.
+        func length(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+            switch self {
+            case .written(let count):
+                offset + count <= bytes.count && (offset..<offset + count).allSatisfy({ bytes[$0] == UInt8(ascii: "\\") }) ? count : nil
+            case .percentEncoded:
+                bytes[offset...].starts(with: "%5".utf8) && offset + 2 < bytes.count && (bytes[offset + 2] | 0x20) == UInt8(ascii: "c") ? 3 : nil
+            }
+        }
     }
 
     /// HTML's names for the characters encoders write as references: ASCII ones (Go, .NET) and those of ISO-8859-1 and
