@@ -194,11 +194,17 @@ struct StepExecutor: Sendable {
             outcome.sensitiveValues += captured.values.map(\.value.interpolatedText).filter { SensitiveText.derives($0, from: sources) }
             outcome.failures += captured.failures
             if !outcome.failures.isEmpty { outcome.verdict = .failed }
-            let stopped = outcome.verdict == .failed && step.stopWhen.map { stop in
+            var stopped = false
+            if outcome.verdict == .failed, let stop = step.stopWhen {
                 var checker = ExpectationChecker(step: stop.step, path: definition.path, scope: scope)
                 checker.judgesStatus = false
-                return (try? checker.failures(of: content, duration: duration))?.isEmpty == true
-            } == true
+                // A stopWhen that cannot be checked (a template's value that is no status) is an error, never a "no".
+                do { stopped = try checker.failures(of: content, duration: duration).isEmpty } catch {
+                    outcome.verdict = .errored
+                    outcome.error = error.diagnostic
+                    return (Result(outcome: outcome, captures: []), false)
+                }
+            }
             return (Result(outcome: outcome, captures: captured.values), stopped)
         }
     }

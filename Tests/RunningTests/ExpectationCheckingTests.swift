@@ -66,6 +66,14 @@ import TestSupport
                                                 extraFiles: codes)
             #expect(classFailed.failures.first?.expected == expected)
         }
+        // So in a polled step's stopWhen, which would never hold.
+        let polled = try await outcome("""
+            request: { url: /a }
+            expect: { status: 201 }
+            options: { retry: { attempts: 3, delay: 1ms, on: [expectations], stopWhen: { status: { not: { in: ["{{ code }}"] } } } } }
+            """, reply: .response(status: 200), extraFiles: codes, variables: [("code", "6xx")])
+        #expect(polled.verdict == .errored && polled.attempts == 1 && polled.error?.message == "\"6xx\" (from '{{ code }}') is not a status",
+                "\(polled.verdict) \(polled.attempts) \(polled.error?.message ?? "")")
         // A value that is no status (`--var code=6xx`) is an error at its template: under `not` it would always hold.
         for bad in ["6xx", "20x", "0200", "+200", "５xx", "600", "2xx "] {
             let result = try await outcome("request: { url: /a }\nexpect:\n  status: { not: { in: [500, \"{{ code }}\"] } }\n",
