@@ -134,9 +134,9 @@ package struct EnvironmentMerger {
                                        at: url.value.mark, suggestion: "write it like https://api.example.com/v1"))
                 return nil
             }
-            if let problem = components.portProblem {
+            if let problem = components.requestURLProblem {
                 diagnostics.add(.error("baseURL '\(shown)': \(problem)", path: url.path, at: url.value.mark,
-                                       suggestion: URLComponents.portSuggestion))
+                                       suggestion: components.portProblem == nil ? nil : URLComponents.portSuggestion))
                 return nil
             }
             return text

@@ -17,10 +17,14 @@ extension URLComponents {
     }
 
     /// Why an http(s) URL cannot be sent: it has no host (`http:/x`, `http:///x`, which would otherwise be read as a
-    /// path on the environment's host), or its port is out of range; nil when it can be.
+    /// path on the environment's host), a host no name can be (`bad host`), or a port out of range; nil when it can be.
     public var requestURLProblem: String? {
         if let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https", host?.isEmpty ?? true {
             return "it has no host; write \(scheme)://HOST/PATH"
+        }
+        // A host that had to be percent-encoded holds a space, a control or a character outside ASCII.
+        if let encoded = percentEncodedHost, encoded.contains("%"), !encoded.hasPrefix("[") {
+            return "its host is not a host name (letters, digits, '-' and '.'; an international name in its ASCII form, xn--…)"
         }
         return portProblem
     }

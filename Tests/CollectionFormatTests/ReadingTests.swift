@@ -323,6 +323,11 @@ import YAML
         #expect(problems(of: await scratch.readCollection(["r.yaml"], env: "e")) == [
             "environments/e.yaml:1:10: error: baseURL 'qa.example.com' is not an absolute http or https URL [help: write it like https://api.example.com/v1]",
         ])
+        // One whose host is no host name.
+        scratch.write("environments/h.yaml", "baseURL: \"http://bad host/base\"\n")
+        #expect(problems(of: await scratch.readCollection(["r.yaml"], env: "h")) == [
+            "environments/h.yaml:1:10: error: baseURL 'http://bad host/base': its host is not a host name (letters, digits, '-' and '.'; an international name in its ASCII form, xn--…)",
+        ])
         // One made of a secret is shown as written, not with the secret's value.
         scratch.write("environments/s.yaml", "baseURL: \"http://{{ pw }}:99999/x\"\nsecrets: { pw: { env: RUNNER_TEST_UNSET_PW, default: notaurl-zQ9mk8 } }\n")
         #expect(problems(of: await scratch.readCollection(["r.yaml"], env: "s")) == [
