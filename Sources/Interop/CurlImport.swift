@@ -35,7 +35,7 @@ public enum CurlImport {
         }
         for command in commands {
             result.credentials += CurlCredentials.values(in: command.words[...])
-            var warnings = command.ignored.map { InteropProblem("'\($0.text)' is not part of the request: ignored", at: $0.mark) }
+            var warnings = command.notes + command.ignored.map { InteropProblem("'\($0.text)' is not part of the request: ignored", at: $0.mark) }
             do throws(InteropProblem) {
                 // A URL pattern gives a request per URL, as curl sends them; each warning is listed once.
                 for curl in try CurlCommand.parse(command, warnings: &warnings).expandingURLGlob(warnings: &warnings) {

@@ -25,6 +25,8 @@ public struct ShellCommand: Sendable {
     public var words: [ShellWord]
     /// Where something the command line does not pass to the program was left out (a pipe, a redirection).
     public var ignored: [ShellWord] = []
+    /// Warnings about how the shell reads the words (the rest of a `$'…'` after a NUL character is dropped).
+    public var notes: [InteropProblem] = []
 }
 
 /// A problem in a text of commands, at a place in it.
@@ -96,6 +98,8 @@ public struct ShellSplitter {
     private var index = 0
     private var line = 1
     private var column = 1
+    /// The notes about the words of the command being read.
+    private var notes: [InteropProblem] = []
 
     /// A splitter over `text`.
     public init(_ text: String) {
@@ -156,9 +160,10 @@ public struct ShellSplitter {
         var ignored: [ShellWord] = []
         var piped = false
         func finish() {
-            if !words.isEmpty { commands.append(ShellCommand(number: commands.count + 1, words: words, ignored: ignored)) }
+            if !words.isEmpty { commands.append(ShellCommand(number: commands.count + 1, words: words, ignored: ignored, notes: notes)) }
             words = []
             ignored = []
+            notes = []
             piped = false
         }
         while let scalar = current {
@@ -316,70 +321,114 @@ public struct ShellSplitter {
         advance()
     }
 
-    /// `$'…'` (after the `$`): C escapes such as `\n`, `\t`, `\'`, `\xHH` and `\uHHHH`, up to the next unescaped `'`.
-    /// `\xHH` and `\NNN` give bytes, as bash reads them: a run of them is read as UTF-8 (`\xc3\xa9` is `é`).
+    /// `$'…'` (after the `$`), read as bash reads it up to the next unescaped `'`: C escapes such as `\n`, `\'`, `\cX`,
+    /// `\xHH` and `\uHHHH` (see `ansiEscape`), read with the other characters as UTF-8 (`\xc3\xa9` is `é`). A NUL
+    /// character ends the text, as bash ends it there (curl never gets the rest), with a note.
     private mutating func ansiQuoted(into text: inout String.UnicodeScalarView) throws(InteropProblem) {
         let opening = Mark(line: line, column: column - 1)
         advance()
         var bytes = EscapedBytes()
+        var cut = false
         while let scalar = current, scalar != "'" {
-            guard scalar == "\\", let next = peek() else {
+            let escapeMark = mark, escapeStart = index
+            let escaped = scalar == "\\" && peek() != nil
+            advance()
+            if cut, escaped { advance() }
+            guard !cut else { continue }
+            guard escaped else {
                 try bytes.flush(into: &text)
                 text.append(scalar)
-                advance()
                 continue
             }
-            let escapeMark = mark
-            advance()
-            advance()
-            if let byte = try byteEscape(next, at: escapeMark) {
-                bytes.append(byte, at: escapeMark)
+            let produced = try ansiEscape(at: escapeMark)
+            guard let nul = produced.firstIndex(of: 0) else {
+                bytes.append(produced, at: escapeMark)
                 continue
             }
-            try bytes.flush(into: &text)
-            switch next {
-            case "n": text.append("\n")
-            case "t": text.append("\t")
-            case "r": text.append("\r")
-            case "a": text.append("\u{07}")
-            case "b": text.append("\u{08}")
-            case "e", "E": text.append("\u{1B}")
-            case "f": text.append("\u{0C}")
-            case "v": text.append("\u{0B}")
-            case "u": text.append(try hexEscape(digits: 4, at: escapeMark))
-            case "U": text.append(try hexEscape(digits: 8, at: escapeMark))
-            default: text.append(next)
-            }
+            bytes.append(produced[..<nul], at: escapeMark)
+            cut = true
+            let written = String(String.UnicodeScalarView(scalars[escapeStart..<index]))
+            notes.append(InteropProblem("'\(written)' is a NUL character, where bash ends the text of $'…': what follows it inside the "
+                                        + "quotes is dropped, as curl never gets it", at: escapeMark,
+                                        suggestion: "remove the escape, or write the rest in a $'…' of its own"))
         }
         guard current == "'" else { throw Self.unclosed("$'", at: opening) }
         try bytes.flush(into: &text)
         advance()
     }
 
-    /// The byte a `\xHH` or octal `\NNN` escape gives (its letter or first digit is `letter`); nil for other escapes.
-    private mutating func byteEscape(_ letter: Unicode.Scalar, at escapeMark: Mark) throws(InteropProblem) -> UInt8? {
+    /// The bytes of the `$'…'` escape at `escapeMark`, the current character being the one after its `\`, as bash
+    /// gives them: C escapes (`\n`, `\e`, `\\`, `\'`, `\?`), `\xHH`, `\x{H…}` and octal `\NNN` as one byte each, `\uHHHH`
+    /// and `\UHHHHHHHH` as a character, `\cX` as a control character; an escape bash does not know, or `\x`, `\u`
+    /// without a hexadecimal digit, keeps its backslash (`\d` is `\d`).
+    private mutating func ansiEscape(at escapeMark: Mark) throws(InteropProblem) -> [UInt8] {
+        guard let letter = current else { return Array("\\".utf8) }
+        advance()
+        if let byte = Self.cEscapes[letter] { return [byte] }
         switch letter {
-        case "x": UInt8(truncatingIfNeeded: try hexEscape(digits: 2, at: escapeMark).value)
-        case "0"..."7": UInt8(truncatingIfNeeded: octalEscape(first: letter).value)
-        default: nil
+        case "\\", "'", "\"", "?": return Array(String(letter).utf8)
+        case "0"..."7": return [octalEscape(first: letter)]
+        case "x": return hexByte().map { [$0] } ?? Array("\\x".utf8)
+        case "u", "U": return try characterEscape(letter, at: escapeMark)
+        case "c": return controlEscape()
+        default: return Array("\\\(letter)".utf8)
         }
     }
 
-    /// The character of up to `digits` hexadecimal digits after `\x`, `\u` or `\U`.
-    private mutating func hexEscape(digits: Int, at escapeMark: Mark) throws(InteropProblem) -> Unicode.Scalar {
-        var hex = ""
-        while hex.count < digits, let scalar = current, scalar.properties.isASCIIHexDigit {
-            hex.unicodeScalars.append(scalar)
+    /// The escapes of `$'…'` that stand for one ASCII control character.
+    private static let cEscapes: [Unicode.Scalar: UInt8] = ["n": 0x0A, "t": 0x09, "r": 0x0D, "a": 0x07, "b": 0x08, "e": 0x1B, "E": 0x1B,
+                                                           "f": 0x0C, "v": 0x0B]
+
+    /// The byte of `\xHH` (one or two digits) or `\x{H…}` (its lowest byte), after the `x`; nil without a digit.
+    private mutating func hexByte() -> UInt8? {
+        guard current == "{" else { return hexDigits(upTo: 2).map { UInt8(truncatingIfNeeded: $0.value) } }
+        advance()
+        let value = hexDigits(upTo: .max)?.value ?? 0
+        if current == "}" { advance() }
+        return UInt8(truncatingIfNeeded: value)
+    }
+
+    /// The UTF-8 bytes of `\uHHHH` or `\UHHHHHHHH` (`letter` is `u` or `U`), after the letter; the escape as written
+    /// without a digit. A code point that is no character (a lone surrogate, past U+10FFFF) throws: bash sends bytes
+    /// that are not UTF-8 for it.
+    private mutating func characterEscape(_ letter: Unicode.Scalar, at escapeMark: Mark) throws(InteropProblem) -> [UInt8] {
+        guard let (value, digits) = hexDigits(upTo: letter == "u" ? 4 : 8) else { return Array("\\\(letter)".utf8) }
+        if let scalar = Unicode.Scalar(value) { return Array(String(scalar).utf8) }
+        let reason = (0xD800...0xDFFF).contains(value) ? "is a lone surrogate, not a character" : "is past U+10FFFF, the last character"
+        throw InteropProblem("'\\\(letter)\(digits)' in $'…' \(reason) (bash sends bytes that are not UTF-8 text for it)", at: escapeMark,
+                             suggestion: "write the character's code point (\\U0001F600 for 😀, not its UTF-16 surrogates), or its UTF-8 bytes")
+    }
+
+    /// The control character of `\cX`, after the `c`, as bash gives it: the low five bits of X's first byte (`\cA` and
+    /// `\ca` are 0x01, `\c[` is ESC), 0x7f for `\c?`; `\c\\` is `\c\`, and `\c` at the quote's end stays as written.
+    private mutating func controlEscape() -> [UInt8] {
+        guard let target = current, target != "'" else { return Array("\\c".utf8) }
+        advance()
+        var bytes = Array(String(target).utf8)
+        bytes[0] = target == "?" ? 0x7F : bytes[0] & 0x1F
+        // bash pairs a backslash with the character after it before reading escapes: `\c\'` is 0x1c and a quote.
+        if target == "\\", let next = current, next == "\\" || next == "'" {
+            advance()
+            if next == "'" { bytes.append(0x27) }
+        }
+        return bytes
+    }
+
+    /// The value of up to `count` hexadecimal digits at the current character (its lowest 32 bits) and the digits as
+    /// written; nil when there is none.
+    private mutating func hexDigits(upTo count: Int) -> (value: UInt32, digits: String)? {
+        var digits = ""
+        var value: UInt32 = 0
+        while digits.unicodeScalars.count < count, let scalar = current, scalar.properties.isASCIIHexDigit {
+            digits.unicodeScalars.append(scalar)
+            value = value &* 16 &+ (UInt32(String(scalar), radix: 16) ?? 0)
             advance()
         }
-        guard let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) else {
-            throw InteropProblem("invalid escape in $'…': expected hexadecimal digits naming a character", at: escapeMark)
-        }
-        return scalar
+        return digits.isEmpty ? nil : (value, digits)
     }
 
-    /// The character of an octal escape (`\0`, `\101`): the first digit and up to two more.
-    private mutating func octalEscape(first: Unicode.Scalar) -> Unicode.Scalar {
+    /// The byte of an octal escape (`\0`, `\101`): the first digit and up to two more, its lowest eight bits.
+    private mutating func octalEscape(first: Unicode.Scalar) -> UInt8 {
         var value = first.value - 48
         var count = 1
         while count < 3, let scalar = current, ("0"..."7").contains(scalar) {
@@ -387,17 +436,17 @@ public struct ShellSplitter {
             advance()
             count += 1
         }
-        return Unicode.Scalar(value & 0xFF) ?? "\u{0}"
+        return UInt8(truncatingIfNeeded: value)
     }
 
-    /// Bytes given by consecutive `\xHH` and `\NNN` escapes of a `$'…'` word, and where each escape is.
+    /// Bytes given by consecutive escapes of a `$'…'` word, and where each escape is.
     private struct EscapedBytes {
         private var bytes: [UInt8] = []
         private var marks: [Mark] = []
 
-        mutating func append(_ byte: UInt8, at mark: Mark) {
-            bytes.append(byte)
-            marks.append(mark)
+        mutating func append(_ more: some Collection<UInt8>, at mark: Mark) {
+            bytes += more
+            marks += repeatElement(mark, count: more.count)
         }
 
         /// Appends the characters the bytes encode as UTF-8 to `text`, and forgets them; throws at the escape that

@@ -76,6 +76,26 @@ import Testing
         #expect(result.requests.isEmpty)
     }
 
+    /// A lone surrogate or a code point past U+10FFFF in `$'…'` is no character: said so, at its escape.
+    @Test(arguments: [(#"curl http://127.0.0.1:1/x -d $'a\uD83D'"#, "'\\uD83D' in $'…' is a lone surrogate, not a character"),
+                      (#"curl http://127.0.0.1:1/x -d $'a\U00110000'"#, "'\\U00110000' in $'…' is past U+10FFFF")])
+    func ansiCEscapesOfNoCharacterAreALocatedError(text: String, message: String) throws {
+        let result = CurlImport.read(text)
+        let error = try #require(result.errors.first)
+        #expect(error.message.hasPrefix(message) && (error.mark.line, error.mark.column) == (1, 33), "\(error)")
+        #expect(result.requests.isEmpty)
+    }
+
+    /// bash ends a `$'…'` text at a NUL character, so curl gets what comes before it: so does the request, with a warning.
+    @Test func aNulCharacterInANSICQuotingEndsTheQuotedTextWithAWarning() throws {
+        let result = CurlImport.read(#"curl http://127.0.0.1:1/x -d $'a\0b=1'"#)
+        let document = try #require(result.requests.first?.document)
+        guard case .text(let text)? = document.body else { Issue.record("not text: \(document.yaml)"); return }
+        #expect(text == "a")
+        let warning = try #require(result.warnings.first { $0.message.contains("NUL") })
+        #expect(warning.message.hasPrefix("'\\0' is a NUL character, where bash ends the text of $'…'") && warning.mark.column == 33)
+    }
+
     @Test func firefoxLoginFormBecomesAFormWithDecodedValues() throws {
         let document = try Self.request(3)
         #expect(document.method == "POST")
@@ -173,7 +193,7 @@ import Testing
         ("curl https://a.example.com https://b.example.com", 1, 28, "a second URL"),
         ("curl ftp://a.example.com", 1, 6, "not an http or https URL"),
         ("curl https://a.example.com -H 'bad name: x'", 1, 31, "not a header name"),
-        ("curl https://a.example.com \\\n  --data-raw $'\\x'", 2, 16, "invalid escape"),
+        ("curl https://a.example.com \\\n  --data-raw $'\\uDC00'", 2, 16, "lone surrogate"),
     ])
     func badCommandsAreLocatedErrors(text: String, line: Int, column: Int, message: String) throws {
         let result = CurlImport.read(text)

@@ -6,10 +6,10 @@ import YAML
 
 /// The quoting both directions rely on: shell words that a shell reads back exactly, YAML scalars that keep their type.
 @Suite struct ShellAndYAMLTextTests {
-    /// What `/bin/sh` prints for `printf %s WORD`, with `environment`.
-    private static func shellPrints(_ word: String, environment: [String: String] = [:]) throws -> String {
+    /// What `shell` (`/bin/sh` unless given) prints for `printf %s WORD`, with `environment`.
+    private static func shellPrints(_ word: String, environment: [String: String] = [:], shell: String = "/bin/sh") throws -> String {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.executableURL = URL(fileURLWithPath: shell)
         process.arguments = ["-c", "printf %s " + word]
         process.environment = environment
         let pipe = Pipe()
@@ -23,6 +23,17 @@ import YAML
     @Test(arguments: ["plain", "it's", "a b\tc", "$HOME `x` \\ \"q\"", "line\nbreak", "", "-x", "ü & *?[]"])
     func quotedWordsReadBackAsWritten(text: String) throws {
         #expect(try Self.shellPrints(ShellText.literal(text).quoted) == text)
+    }
+
+    /// `$'…'` is read as bash reads it: an escape it does not know keeps its backslash, `\cX` is a control character,
+    /// `\x` and `\u` without a digit stay as written, and a NUL character ends the quoted text.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash")),
+          arguments: [#"$'re\d+\z\8\9'"#, #"$'\cA\ca\c?\c[\c1\cz'"#, #"$'\c\\x'"#, #"$'\c\'x'"#, #"$'\c\n'"#, #"$'x\c'"#,
+                      #"$'a\0b'cd"#, #"$'\x00'z"#, #"$'a\c@b'c"#, #"$'a\u0000b'"#, #"$'\x41\x'"#, #"$'\x{4142}'"#, #"$'\u\U'"#,
+                      #"$'\u0041\u00e9\U0001F600'"#, #"$'\?\"\'\\\e'"#, #"$'\1010\8'"#])
+    func ansiCQuotingReadsAsBashReadsIt(word: String) throws {
+        let words = try #require(try ShellSplitter.commands(in: "curl " + word).first?.words)
+        #expect(words.map(\.text) == ["curl", try Self.shellPrints(word, environment: ["LC_ALL": "C.UTF-8"], shell: "/bin/bash")])
     }
 
     @Test func placeholdersAndHiddenValuesBecomeVariableReferences() throws {
