@@ -253,11 +253,20 @@ struct NodeDecoder {
             return values.count == items.count ? TemplateValue(.array(values), mark: node.mark) : nil
         case .mapping(let pairs):
             var members: [TemplateValue.Member] = []
+            var keys: [String: Mark] = [:]
+            var repeated = false
             for pair in pairs {
+                // Keys YAML tells apart (`1` and `"1"`, `true` and `"true"`) are one in JSON: the second would replace the first.
+                let key = Self.keyText(pair.key)
+                if let first = keys.updateValue(pair.key.mark, forKey: key) {
+                    error("key \"\(key)\" is written twice in this mapping (first on line \(first.line)): a JSON object holds one",
+                          at: pair.key.mark, suggestion: "remove one of the two entries or rename this key")
+                    repeated = true
+                }
                 guard let value = templateValue(pair.value) else { continue }
-                members.append(.init(key: Self.keyText(pair.key), keyMark: pair.key.mark, value: value))
+                members.append(.init(key: key, keyMark: pair.key.mark, value: value))
             }
-            return members.count == pairs.count ? TemplateValue(.object(members), mark: node.mark) : nil
+            return members.count == pairs.count && !repeated ? TemplateValue(.object(members), mark: node.mark) : nil
         }
     }
 }

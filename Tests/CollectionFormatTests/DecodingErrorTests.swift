@@ -232,6 +232,14 @@ import YAML
         #expect(problems("request: { url: /a }\nexpect:\n  status: \(text)") == [message])
     }
 
+    /// Keys YAML tells apart but JSON does not (`1` and `"1"`) are an error at the second: it would replace the first.
+    @Test func keysThatAreOneInJSONAreAnError() {
+        #expect(problems("request:\n  url: /a\n  json: { 1: x, \"1\": y, true: t, \"true\": u }\n") == [
+            "requests/r.yaml:3:17: error: key \"1\" is written twice in this mapping (first on line 3): a JSON object holds one [help: remove one of the two entries or rename this key]",
+            "requests/r.yaml:3:34: error: key \"true\" is written twice in this mapping (first on line 3): a JSON object holds one [help: remove one of the two entries or rename this key]",
+        ])
+    }
+
     @Test func matcherErrors() {
         #expect(problems("""
             request: { url: /a }
