@@ -68,6 +68,7 @@ struct PostmanRequestTranslation {
         let valueless: [Bool]
         if url.isObject, let query = url["query"] {
             entries = query.entries()
+            listKeyless(query, kind: "query parameter")
             valueless = entries.map { entry in
                 if case .array = query.json { entry.place["value"] == nil } else { entry.place.json == .null }
             }
@@ -84,8 +85,25 @@ struct PostmanRequestTranslation {
         notes.warn("\(owner): the query parameter '\(flag.key)' has no value: the query is kept in the URL, as Postman sends it "
                    + "(a query: item would send '\(flag.key)=')", at: flag.place)
         listDisabled(entries, kind: "query parameter")
-        let query = enabled.map { entry, valueless in valueless ? entry.key : entry.key + "=" + entry.value }.joined(separator: "&")
+        let query = enabled.map { entry, valueless in
+            Self.queryText(entry.key, encoding: "#&=") + (valueless ? "" : "=" + Self.queryText(entry.value, encoding: "#&"))
+        }.joined(separator: "&")
         return (PostmanTemplate.convert(written + "?" + query, at: url, notes: notes), [])
+    }
+
+    /// A query parameter's name or value as Postman writes it into the URL: `characters` (which would end it) and what
+    /// a URL cannot hold percent-encoded (`#` as `%23`, a space as `%20`, a `%` that starts no escape as `%25`), valid
+    /// escapes and `{{…}}` templates as written.
+    private static func queryText(_ text: String, encoding characters: String) -> String {
+        let templates = TemplateTokens(text)
+        return templates.restored(PercentEncoding.encodeURL(PercentEncoding.encoding(characters, in: templates.text)))
+    }
+
+    /// Lists each entry of `list` without a key (`"key": null`), which `entries()` leaves out.
+    private func listKeyless(_ list: PostmanValue, kind: String) {
+        for element in list.elements where element["key"]?.text == nil {
+            notes.warn("\(owner): a \(kind) has no key: left out (a request file sends parameters by name)", at: element)
+        }
     }
 
     /// The URL of an object without `raw`, from its parts.

@@ -320,6 +320,18 @@ import Testing
         #expect(Self.warnings(of: result).contains { $0.hasPrefix("'big': the number 12345678901234567890 would change in a json: body") })
     }
 
+    /// A query kept in the URL (for an item without a value) holds each value encoded as Postman sends it, so that a `#`
+    /// or a space does not end it; an item without a key is listed as left out.
+    @Test func aQueryKeptInTheURLEncodesItsValuesAndListsAnItemWithoutAKey() throws {
+        let result = Self.read(json: #"{"info": {"name": "x"}, "item": [{"name": "p", "request": {"method": "GET", "url": {"#
+            + #""protocol": "http", "host": ["127.0.0.1"], "port": "50010", "path": ["p"], "query": [{"key": "flag"}, "#
+            + #"{"key": "h", "value": "a#b c+d%zz"}, {"key": "t", "value": "{{ tok }}&%41"}, {"key": null, "value": "v"}]}}}]}"#)
+        let file = try Self.file("requests/01-p.yaml", of: result)
+        #expect(file.contains(#"url: "http://127.0.0.1:50010/p?flag&h=a%23b%20c+d%25zz&t={{ tok }}%26%41""# + "\n"), "\(file)")
+        #expect(Self.warnings(of: result).contains { $0.hasPrefix("'p': a query parameter has no key: left out (a request file sends "
+            + "parameters by name) (at /item/0/request/url/query/3") }, "\(Self.warnings(of: result))")
+    }
+
     /// A query item without a value (`?flag`, `"value": null`) is sent by Postman as the name alone: the query stays
     /// in the URL, as Postman sends it, with a warning (a `query:` item would send `flag=`); an empty value stays `flag=`.
     @Test(arguments: [#""url": "http://127.0.0.1:1/x?flag&a=1&e=""#,
