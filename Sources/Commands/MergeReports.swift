@@ -76,7 +76,8 @@ public struct MergeReports: Sendable {
             }
             guard report.summary.plan == nil || report.summary.plan?.id == planned?.report.summary.plan?.id,
                   shard.total == first.report.summary.shard?.total else {
-                throw Problem(message: "\(path) is a part of another run than \((planned ?? first).path) (another plan: other files, "
+                let other = [planned, first].compactMap { $0 }.first { $0.path != path }?.path ?? first.path
+                throw Problem(message: "\(path) is a part of another run than \(other) (another plan: other files, "
                                   + "contents, environment, tags or --vars, or another number of parts)")
             }
             if let other = byIndex[shard.index] {
@@ -94,6 +95,16 @@ public struct MergeReports: Sendable {
         }
         let plan = planned?.report.summary.plan
         let order = Dictionary((plan?.files ?? []).enumerated().map { ($1.path, $0) }) { first, _ in first }
+        // A file runs in one part: its requests in two parts were copied there (an edited part).
+        var partOfFile: [String: String] = [:]
+        for (path, report) in parts {
+            for outcome in report.summary.outcomes where !outcome.method.isEmpty {
+                if let other = partOfFile.updateValue(path, forKey: outcome.file), other != path {
+                    throw Problem(message: "\(outcome.file) has requests in \(other) and in \(path), but a file runs in one part: "
+                                      + "is a part edited?")
+                }
+            }
+        }
         // A request of a file the plan does not hold was not run by this plan (an edited part); an error names no request.
         for (path, report) in parts where report.summary.plan != nil {
             if let (position, outcome) = report.summary.outcomes.enumerated()

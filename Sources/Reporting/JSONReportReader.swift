@@ -105,6 +105,13 @@ public struct JSONReportDocument: Sendable {
                               + "is it edited?")
             }
         } else {
+            // A run that stopped before sending (exit 1 or 2) reports its errors, never a request; a merged report (a
+            // plan and no shard) holds the other parts' requests.
+            let merged = summary.shard == nil && summary.plan != nil
+            if exitStatus == 1 || exitStatus == 2, !merged, outcomes.contains(where: { !$0.method.isEmpty }) {
+                throw Problem(description: "\(name): its exit status \(exitStatus) says it sent nothing, but it holds request records: "
+                              + "is it edited?")
+            }
             summary.stopStatus = exitStatus
         }
         return JSONReportDocument(summary: summary, exitStatus: exitStatus)

@@ -127,7 +127,14 @@ import Testing
                 (["1.json", "whole.json"], "is not the report of a part: it was written by a run without --shard"),
                 (["1.json", "missing.json"], "cannot read the report '\(reports.path("missing.json"))': no such file or directory"),
                 (["1.json", "edited.json"], "edited.json: request 1 names requests/zzz.yaml, which is not a file of the run's plan"),
+                (["1.json", "copied.json"], "copied.json, but a file runs in one part: is a part edited?"),
             ]
+            // A part holding a request of a file the other part ran (copied by hand).
+            let partOne = try String(contentsOfFile: reports.path("1.json"), encoding: .utf8)
+            let fileOfPartOne = try #require(partOne.firstRange(of: #/"file": "[^"]*"/#))
+            let secondPart = try String(contentsOfFile: reports.path("2.json"), encoding: .utf8)
+            try secondPart.replacingCharacters(in: try #require(secondPart.firstRange(of: #/"file": "[^"]*"/#)), with: partOne[fileOfPartOne])
+                .write(toFile: reports.path("copied.json"), atomically: true, encoding: .utf8)
             // A part whose request names a file the plan does not hold (edited by hand).
             let second = try String(contentsOfFile: reports.path("2.json"), encoding: .utf8)
             let firstFile = try #require(second.firstRange(of: #/"file": "[^"]*"/#))

@@ -622,6 +622,8 @@ import TestSupport
          "r.json: its summary counts 0 passed, but its records hold 1: is it edited?"),
         (#""summary": {"total": 1, "exitStatus": 4}, "requests": [{"file": "requests/a.yaml", "name": "a", "method": "GET", "url": "http://127.0.0.1:1/a", "result": "passed"}]"#,
          "r.json: its exit status 4 is not the 0 its records give: is it edited?"),
+        (#""summary": {"total": 1, "exitStatus": 2}, "requests": [{"file": "requests/a.yaml", "name": "a", "method": "GET", "url": "http://127.0.0.1:1/a", "result": "passed"}]"#,
+         "r.json: its exit status 2 says it sent nothing, but it holds request records: is it edited?"),
     ])
     func aReportContradictingItselfIsRefused(members: String, message: String) {
         do { _ = try JSONReportDocument.read(#"{"version": 1, "# + members + "}", name: "r.json"); Issue.record("read \(members)") } catch {
