@@ -40,16 +40,16 @@ public struct ConsoleReport: Sendable {
         var columns = ""
         columns.reserveCapacity(outcome.name.utf8.count + (outcome.flow?.utf8.count ?? 0) + outcome.method.utf8.count
                                 + outcome.url.utf8.count + 48)
-        columns += outcome.displayName
+        columns += redactor.redact(outcome.displayName)
         func add(_ column: String) {
             columns += "  "
             columns += column
         }
+        // The method (a token runner checked) and what the runner measured are not hidden: a short secret (`GET`,
+        // `200`) does not hide them.
         add(outcome.method)
         columns += " "
-        columns += outcome.url
-        // What the runner measured is not the collection's text: a short secret (`200`) does not hide the status.
-        columns = redactor.redact(columns)
+        columns += redactor.redact(outcome.url)
         if let status = outcome.statusCode { add(String(status)) }
         if let duration = outcome.duration { add(OutcomeText.duration(duration)) }
         if outcome.attempts > 1 { add("(\(outcome.attempts) attempts)") }

@@ -79,10 +79,12 @@ import TestSupport
         #expect(line(name: "esc\u{1B}[31m") == "PASS   Flow › esc\\u{1B}[31m  GET http://h/a  200  84 ms")
         #expect(line(name: "c1\u{85}é\u{7F}") == "PASS   Flow › c1\\u{85}é\\u{7F}  GET http://h/a  200  84 ms")
         // A short secret is hidden where it stands whole in the collection's text, not in the status the runner measured.
-        let short = ConsoleReport(sources: SourceCache(), redactor: Redactor(secrets: ["200"]), color: false, verbose: false)
+        let short = ConsoleReport(sources: SourceCache(), redactor: Redactor(secrets: ["200", "GET"]), color: false, verbose: false)
         #expect(short.line(for: RequestOutcome(file: "a.yaml", name: "n", method: "GET", url: "http://h/?c=200", verdict: .passed,
                                                statusCode: 200, duration: .milliseconds(84), skipReason: "200"))
                 == "PASS   n  GET http://h/?c=***  200  84 ms  (***)")
+        #expect(short.line(for: RequestOutcome(file: "a.yaml", name: "GET", method: "GET", url: "http://h/GET", verdict: .passed))
+                == "PASS   ***  GET http://h/***")
     }
 
     @Test func junitIsWellFormedWithASuitePerFileAndLocatedFailures() async throws {
