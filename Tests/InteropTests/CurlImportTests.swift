@@ -310,6 +310,16 @@ import Testing
             + "(curl would ask for the rest of the resource with a Range header)" })
     }
 
+    /// Older names curl still accepts (7.88) are options it knows, with their values, not unknown ones.
+    @Test func curlsOlderOptionNamesAreListedNotUnknown() throws {
+        let result = CurlImport.read("curl --ftp-ssl --ftp-ssl-reqd --krb4 private http://127.0.0.1:1/x")
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        #expect(result.requests.first?.document.url == "http://127.0.0.1:1/x")
+        #expect(result.warnings.map(\.message) == ["'--ftp-ssl'", "'--ftp-ssl-reqd'", "'--krb4 private'"].map {
+            $0 + " has no equivalent in a request file: it is not translated"
+        })
+    }
+
     /// `-T` uploads the file with PUT (its name added to a URL ending in `/`), `-r` asks for a range.
     @Test func uploadFileAndRangeAreTranslated() throws {
         let upload = try #require(CurlImport.read("curl -T 'dir/report 1.csv' http://127.0.0.1:1/up/").requests.first?.document)
