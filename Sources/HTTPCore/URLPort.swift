@@ -22,9 +22,11 @@ extension URLComponents {
         if let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https", host?.isEmpty ?? true {
             return "it has no host; write \(scheme)://HOST/PATH"
         }
-        // A host that had to be percent-encoded holds a space, a control or a character outside ASCII.
-        if let encoded = percentEncodedHost, encoded.contains("%"), !encoded.hasPrefix("[") {
-            return "its host is not a host name (letters, digits, '-' and '.'; an international name in its ASCII form, xn--…)"
+        // A name's ASCII characters are letters, digits, `-`, `.` and `_` (others, such as `ü`, make an international name);
+        // an IPv6 address is in brackets.
+        if let host, !host.hasPrefix("["),
+           host.unicodeScalars.contains(where: { $0.isASCII && !($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-._".unicodeScalars.contains($0)) }) {
+            return "its host is not a host name: it holds a space, a control or punctuation a name cannot (letters, digits, '-' and '.')"
         }
         return portProblem
     }

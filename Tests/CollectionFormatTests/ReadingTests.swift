@@ -326,7 +326,7 @@ import YAML
         // One whose host is no host name.
         scratch.write("environments/h.yaml", "baseURL: \"http://bad host/base\"\n")
         #expect(problems(of: await scratch.readCollection(["r.yaml"], env: "h")) == [
-            "environments/h.yaml:1:10: error: baseURL 'http://bad host/base': its host is not a host name (letters, digits, '-' and '.'; an international name in its ASCII form, xn--…)",
+            "environments/h.yaml:1:10: error: baseURL 'http://bad host/base': its host is not a host name: it holds a space, a control or punctuation a name cannot (letters, digits, '-' and '.')",
         ])
         // One made of a secret is shown as written, not with the secret's value.
         scratch.write("environments/s.yaml", "baseURL: \"http://{{ pw }}:99999/x\"\nsecrets: { pw: { env: RUNNER_TEST_UNSET_PW, default: notaurl-zQ9mk8 } }\n")
