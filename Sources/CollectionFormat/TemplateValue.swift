@@ -38,20 +38,17 @@ public struct TemplateValue: Sendable, Hashable {
     /// The value as written when it holds no template; nil otherwise.
     public var literalValue: JSONValue? {
         switch content {
-        case .null: .null
-        case .bool(let bool): .bool(bool)
-        case .int(let int): .int(int)
-        case .double(let double): .double(double)
-        case .string(let template): template.isLiteral ? .string(template.source) : nil
+        case .null: return .null
+        case .bool(let bool): return .bool(bool)
+        case .int(let int): return .int(int)
+        case .double(let double): return .double(double)
+        case .string(let template): return template.isLiteral ? .string(template.source) : nil
         case .array(let items):
-            items.reduce(Optional([JSONValue]())) { list, item in item.literalValue.flatMap { value in list.map { $0 + [value] } } }
-                .map(JSONValue.array)
+            let values = items.compactMap(\.literalValue)
+            return values.count == items.count ? .array(values) : nil
         case .object(let members):
-            members.reduce(Optional(JSONObject())) { object, member in
-                guard var object, let value = member.value.literalValue else { return nil }
-                object[member.key] = value
-                return object
-            }.map(JSONValue.object)
+            let values = members.compactMap { member in member.value.literalValue.map { (member.key, $0) } }
+            return values.count == members.count ? .object(JSONObject(values)) : nil
         }
     }
 }
