@@ -368,6 +368,10 @@ public struct CurlTranslation {
             throw InteropProblem("'-T \(upload.text)' uploads a file, and data or form parts are given too: a request file sends one body",
                                  at: other, suggestion: "keep either -T or the data options")
         }
+        if command.head {
+            throw InteropProblem("'-T \(upload.text)' uploads a file, and -I sends a HEAD request, which has no body: curl refuses "
+                                 + "the two together", at: upload.mark, suggestion: "keep either -T or -I")
+        }
         guard upload.text != "-", upload.text != "." else {
             throw InteropProblem("'-T \(upload.text)' uploads standard input, which a request file cannot", at: upload.mark,
                                  suggestion: "save the body in a file and write '-T FILE'")

@@ -344,6 +344,9 @@ import Testing
         #expect(refused.requests.isEmpty)
         let error = try #require(refused.errors.first)
         #expect(error.message.contains("a request file sends one body") && (error.mark.line, error.mark.column) == (1, 22), "\(error)")
+        // A HEAD request has no body: curl refuses -I beside -T.
+        let head = CurlImport.read("curl -I -T up.txt http://127.0.0.1:1/x")
+        #expect(head.requests.isEmpty && head.errors.first?.message.contains("-I sends a HEAD request") == true, "\(head.errors)")
     }
 
     /// With `--digest`, `--ntlm`, `--negotiate` or `--anyauth`, curl never sends `-u`'s password as Basic: no auth is
