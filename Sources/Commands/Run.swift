@@ -63,9 +63,11 @@ public struct Run: Sendable {
         // also an annotation.
         // The part this run is, once read: a part that stops before it plans is still a part, for merge-reports.
         var part: Shard?
+        // And its plan, once made: a part stopped after planning (a bad --proxy) merges only with parts of that plan.
+        var plannedRecord: PlanRecord?
         let stop = { (status: ExitStatus, problems: [Diagnostic]) -> ExitStatus in
             var summary = RunSummary.notSent(problems, status: status.rawValue)
-            summary.shard = part
+            (summary.shard, summary.plan) = (part, plannedRecord)
             summary.outcomes.forEach(annotationOutput.print)
             _ = reports.write(summary)
             return status
@@ -119,6 +121,7 @@ public struct Run: Sendable {
             ? PlanRecord(wholePlanner, sources: loaded.sources, environment: loaded.environment, selection: collection.filter,
                          variables: collection.variables) : nil
         reports.use(shard: narrowing.shard, plan: plan)
+        plannedRecord = plan
         let (narrowed, notes, emptyStatus) = narrowing.narrow(wholePlanner, loaded: loaded, plan: plan, selection: collection.filter)
         notes.forEach(Console.out)
         guard let planner = narrowed else {

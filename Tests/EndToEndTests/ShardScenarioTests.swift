@@ -167,6 +167,9 @@ import Testing
             let invalid = try await Self.runner(["run", "requests"] + options + ["--shard", "2/2", "--report-json", reports.path("2.json")],
                                                 server: server)
             #expect(invalid.exitCode == status, "\(invalid.stdout)\n\(invalid.stderr)")
+            // A part stopped after it planned (a bad --proxy) records its plan: it merges only with parts of that plan.
+            let part = try reports.text("2.json")
+            #expect(part.contains("\"plan\": {") == (named == "99999"), "\(part)")
             let merged = try await Self.runner(["merge-reports", reports.path("1.json"), reports.path("2.json"),
                                                 "--report-json", reports.path("merged.json")], server: server)
             #expect(merged.exitCode == status, "\(merged.stdout)\n\(merged.stderr)")
