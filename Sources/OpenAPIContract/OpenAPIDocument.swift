@@ -117,20 +117,37 @@ public struct OpenAPIDocument: @unchecked Sendable {
         text.hasSuffix(".") ? String(text.dropLast()) : text
     }
 
-    /// Every local `$ref` (`#/…`) that leads nowhere, and every one into another document (which is not read), at the
-    /// `$ref`.
+    /// Every local `$ref` (`#/…`) that leads nowhere, every one into another document (which is not read), and every
+    /// cycle of objects that are only a `$ref` (which never reach a schema), at the `$ref` (a cycle at its first member).
     private static func referenceProblems(in raw: JSONValue) -> [(message: String, pointer: String)] {
         var problems: [(message: String, pointer: String)] = []
+        func target(of reference: String) -> JSONValue? {
+            OpenAPIPointer.value(at: String(reference.dropFirst()).removingPercentEncoding ?? reference, in: raw)
+        }
+        /// The references of the cycle `reference` is in, through objects that are only a `$ref`; nil when it is in none.
+        func cycle(from reference: String) -> [String]? {
+            var chain = [reference]
+            while chain.count <= 100, case .object(let object)? = target(of: chain[chain.count - 1]), object.members.count == 1,
+                  case .string(let next)? = object["$ref"], next.hasPrefix("#") {
+                if next == reference { return chain }
+                if chain.contains(next) { return nil }
+                chain.append(next)
+            }
+            return nil
+        }
         func visit(_ value: JSONValue, _ tokens: [String]) {
             switch value {
             case .object(let object):
                 if case .string(let reference)? = object["$ref"], !reference.hasPrefix("#") {
                     problems.append(("$ref '\(reference)' points into another document, which runner does not read: bundle the "
                                      + "documents into one file first (such as with `redocly bundle`)", OpenAPIPointer.pointer(tokens + ["$ref"])))
-                } else if case .string(let reference)? = object["$ref"],
-                   OpenAPIPointer.value(at: String(reference.dropFirst()).removingPercentEncoding ?? reference, in: raw) == nil {
+                } else if case .string(let reference)? = object["$ref"], target(of: reference) == nil {
                     problems.append(("$ref '\(reference)' does not resolve: nothing is at that place in the document",
                                      OpenAPIPointer.pointer(tokens + ["$ref"])))
+                } else if case .string(let reference)? = object["$ref"], object.members.count == 1, let cycle = cycle(from: reference),
+                          cycle.contains("#" + OpenAPIPointer.pointer(tokens)), reference == cycle.min() {
+                    problems.append(("$ref '\(reference)' is in a cycle of references that never reaches a schema: "
+                                     + (cycle + [reference]).map { "'\($0)'" }.joined(separator: " → "), OpenAPIPointer.pointer(tokens + ["$ref"])))
                 }
                 for (key, member) in object.members where key != "example" && key != "examples" { visit(member, tokens + [key]) }
             case .array(let items):

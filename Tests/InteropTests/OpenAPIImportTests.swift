@@ -352,6 +352,21 @@ import YAML
         #expect(problems.first?.mark?.line == 11, "\(problems)")
     }
 
+    /// Schemas that are only references to each other never reach a schema: an error once, at the cycle's first `$ref`;
+    /// a schema that refers to itself inside (a tree) is fine.
+    @Test func aCycleOfReferencesIsLocatedOnce() throws {
+        let problems = try Self.problems(Self.document(responseSchema: ##"{ $ref: "#/components/schemas/A" }"##) + """
+            components:
+              schemas:
+                A: { $ref: "#/components/schemas/B" }
+                B: { $ref: "#/components/schemas/A" }
+                Tree: { type: object, properties: { children: { type: array, items: { $ref: "#/components/schemas/Tree" } } } }
+            """)
+        #expect(problems.map(\.message) == ["$ref '#/components/schemas/A' is in a cycle of references that never reaches a schema: "
+            + "'#/components/schemas/A' → '#/components/schemas/B' → '#/components/schemas/A'"])
+        #expect(problems.first?.pointer == "/components/schemas/B/$ref", "\(problems)")
+    }
+
     @Test func swagger2IsNamedWithHowToConvertIt() throws {
         let problems = try Self.problems("{\"swagger\": \"2.0\", \"info\": {\"title\": \"Old\", \"version\": \"1\"}, \"paths\": {}}")
         #expect(problems.map(\.message) == ["is a Swagger 2.0 document, not OpenAPI 3"])
