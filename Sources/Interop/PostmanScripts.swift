@@ -220,6 +220,11 @@ struct PostmanScripts {
             if assertion.word == "oneOf", case .array(let codes)? = operand, codes.allSatisfy({ if case .int = $0 { true } else { false } }) {
                 return expect(.init(section: "status", key: nil, value: .json(.array(codes))))
             }
+            // An ordering of the code (`.to.be.below(500)`) is a matcher on it.
+            if case .mapping(let members) = matcher, members.count == 1, case .int? = operand,
+               ["lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual"].contains(members[0].key) {
+                return expect(.init(section: "status", key: nil, value: .mapping(members)))
+            }
             return false
         case .duration:
             guard case .mapping(let members) = matcher, members.count == 1, let milliseconds = operand?.numberValue else { return false }

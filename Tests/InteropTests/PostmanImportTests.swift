@@ -277,6 +277,17 @@ import Testing
                 "\(Self.warnings(of: result))")
     }
 
+    /// An ordering of the status code (`.to.be.below(500)`) is a matcher on the status.
+    @Test func anOrderingOfTheStatusIsAMatcher() throws {
+        let result = Self.read(json: """
+            {"info": {"name": "x"}, "item": [{"name": "one", "request": {"url": "https://a.example.com/get"},
+              "event": [{"listen": "test", "script": {"exec": ["pm.expect(pm.response.code).to.be.below(500);"]}}]}]}
+            """)
+        let text = try #require(result.files.first { $0.path.hasPrefix("requests/") }?.text, "\(result.files.map(\.path))")
+        #expect(text.contains("status: { lessThan: 500 }") || text.contains("status:\n    lessThan: 500"), "\(text)")
+        #expect(!Self.warnings(of: result).contains { $0.contains("below(500)") }, "\(Self.warnings(of: result))")
+    }
+
     @Test func everyItemWithoutARequestIsLocatedAndNothingIsWritten() throws {
         let result = Self.read(json: """
             {"info": {"name": "x"}, "item": [
