@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// Just enough of JavaScript's syntax to read the statements of a Postman test script: quotes, brackets, calls.
 enum PostmanScriptText {
     /// `text` split at each `separator` outside quotes and brackets, each part trimmed; empty parts are dropped.
@@ -74,6 +76,46 @@ enum PostmanScriptText {
             }
         }
         return escaped ? nil : value
+    }
+
+    /// A JavaScript object or array literal of plain values (`{a: 1, 'b': [true, "x"],}`: names unquoted or in quotes,
+    /// strings in either quotes, a trailing comma) as JSON text; nil when it holds anything else (a variable, a call).
+    static func jsonText(ofLiteral text: String) -> String? {
+        var json = ""
+        var rest = Substring(text.trimmingCharacters(in: .whitespaces))
+        guard rest.first == "{" || rest.first == "[" else { return nil }
+        while let character = rest.first {
+            if "\"'`".contains(character) {
+                // The literal runs to the next unescaped quote of its kind.
+                var end = rest.index(after: rest.startIndex)
+                var escaped = false
+                while end < rest.endIndex, escaped || rest[end] != character {
+                    escaped = !escaped && rest[end] == "\\"
+                    end = rest.index(after: end)
+                }
+                guard end < rest.endIndex, let value = stringLiteral(String(rest[...end])) else { return nil }
+                json += "\"" + JSONValue.stringContents(value) + "\""
+                rest = rest[rest.index(after: end)...]
+            } else if character.isLetter || character == "_" || character == "$" {
+                let word = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$" }
+                rest = rest.dropFirst(word.count)
+                if rest.drop(while: \.isWhitespace).first == ":" {
+                    json += "\"" + word + "\""
+                } else if ["true", "false", "null"].contains(word) {
+                    json += word
+                } else {
+                    return nil
+                }
+            } else {
+                // A comma before a closing bracket is JavaScript's, not JSON's.
+                if character == "}" || character == "]", let last = json.lastIndex(where: { !$0.isWhitespace }), json[last] == "," {
+                    json.remove(at: last)
+                }
+                json.append(character)
+                rest = rest.dropFirst()
+            }
+        }
+        return json
     }
 
     /// Calls `visit` with each character of `text`, the depth of brackets around it (a bracket counts as inside the

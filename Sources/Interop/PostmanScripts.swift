@@ -372,6 +372,7 @@ struct PostmanScripts {
     private func expectedValue(_ text: String) -> JSONValue? {
         if let json = try? JSONValue.parse(text.trimmingCharacters(in: .whitespaces)) { return json }
         if let string = PostmanScriptText.stringLiteral(text) { return .string(string) }
+        if let json = PostmanScriptText.jsonText(ofLiteral: text), let value = try? JSONValue.parse(json) { return value }
         if case .variable(let name)? = subject(text) {
             // A variable the expectation reads is listed like one a request uses, when no environment defines it.
             let variable = PostmanTemplate.sanitized(name)

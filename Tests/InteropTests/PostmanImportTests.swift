@@ -1,6 +1,7 @@
 import CollectionFormat
 import Foundation
-import Interop
+import HTTPCore
+@testable import Interop
 import Testing
 
 /// `runner import postman`: collections v2.0 and v2.1 written for these tests, read into request and environment files.
@@ -275,6 +276,13 @@ import Testing
             """)
         #expect(Self.warnings(of: result).contains { $0.hasPrefix("the variable 'expected' is defined in no environment written") },
                 "\(Self.warnings(of: result))")
+    }
+
+    /// JavaScript literals of objects and lists (unquoted names, single quotes, a trailing comma) are the JSON they are.
+    @Test(arguments: [("{a: 1}", #"{"a":1}"#), ("{'a': 1, b: [true, 'two\\'s'],}", #"{"a":1,"b":[true,"two's"]}"#),
+                      ("[1, 'two']", #"[1,"two"]"#), ("{a: x}", nil), ("{a: f(1)}", nil), ("{'a': \"b}\"}", #"{"a":"b}"}"#)])
+    func javaScriptLiteralsAreTheirJSON(literal: String, json: String?) throws {
+        #expect(PostmanScriptText.jsonText(ofLiteral: literal).flatMap { try? JSONValue.parse($0).serialized() } == json)
     }
 
     /// An ordering of the status code (`.to.be.below(500)`) is a matcher on the status.
