@@ -81,14 +81,17 @@ struct PostmanRequestTranslation {
         guard let flag = enabled.first(where: \.1)?.0 else {
             return (PostmanTemplate.convert(written, at: url, notes: notes), parameters(entries, kind: "query parameter"))
         }
-        // A `query:` item sends `flag=`: the query stays in the URL, as Postman sends it.
-        notes.warn("\(owner): the query parameter '\(flag.key)' has no value: the query is kept in the URL, as Postman sends it "
-                   + "(a query: item would send '\(flag.key)=')", at: flag.place)
+        // A `query:` item sends `flag=`: the query up to the last item without a value stays in the URL, as Postman sends
+        // it; the items after it are `query:` items, whose values (a template's too: `&` or `#` in it) are sent whole.
+        notes.warn("\(owner): the query parameter '\(flag.key)' has no value: the query up to it is kept in the URL, as Postman "
+                   + "sends it (a query: item would send '\(flag.key)=')", at: flag.place)
         listDisabled(entries, kind: "query parameter")
-        let query = enabled.map { entry, valueless in
+        let last = enabled.lastIndex(where: \.1) ?? enabled.startIndex
+        let query = enabled[...last].map { entry, valueless in
             Self.queryText(entry.key, encoding: "#&=") + (valueless ? "" : "=" + Self.queryText(entry.value, encoding: "#&"))
         }.joined(separator: "&")
-        return (PostmanTemplate.convert(written + "?" + query, at: url, notes: notes), [])
+        return (PostmanTemplate.convert(written + "?" + query, at: url, notes: notes),
+                parameters(enabled[(last + 1)...].map(\.0), kind: "query parameter"))
     }
 
     /// A query parameter's name or value as Postman writes it into the URL: `characters` (which would end it) and what
