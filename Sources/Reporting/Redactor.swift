@@ -451,16 +451,16 @@ private struct FormIndex: Sendable {
             if let value = hexValue(in: bytes, at: offset + 1) {
                 readings.append(([value], 3))
                 if value == 0x25, let twice = hexValue(in: bytes, at: offset + 3) { readings.append(([twice], 5)) }
-                // A JSON escape percent-encoded (`%5Cu0053`).
-                if value == 0x5C, let (scalar, length) = jsonEscape(at: offset + 3, backslash: .percentEncoded, in: bytes) {
-                    readings.append((Array(String(scalar).utf8), 3 + length))
+                // A JSON escape percent-encoded, once or twice (`%5Cu0053`, `%255Cu0053`).
+                for (read, length) in readings where read == [0x5C] {
+                    if let (scalar, escape) = jsonEscape(at: offset + length, in: bytes) { readings.append((Array(String(scalar).utf8), length + escape)) }
                 }
             }
         case UInt8(ascii: "\\"):
             // Once, or escaped again (`\\u002B`, `\\\"`, `\\/`).
             for backslashes in 1...2 where backslashes == 1 || text(1, from: offset + 1) == "\\" {
                 let start = offset + backslashes
-                if let (scalar, length) = jsonEscape(at: start, backslash: .written(backslashes), in: bytes) {
+                if let (scalar, length) = jsonEscape(at: start, in: bytes) {
                     readings.append((Array(String(scalar).utf8), backslashes + length))
                 }
                 if text(1, from: start) == "/" { readings.append(([UInt8(ascii: "/")], backslashes + 1)) }
@@ -486,10 +486,10 @@ private struct FormIndex: Sendable {
         return readings
     }
 
-    /// The character a JSON `\uXXXX` escape (two of them for a surrogate pair, the second after `backslash`: one or two
-    /// `\`, or `%5C` when the escape is percent-encoded) whose `u` stands at `start` gives, and the bytes it takes from
+    /// The character a JSON `\uXXXX` escape (two of them for a surrogate pair, the second after a backslash as it is,
+    /// escaped again, or percent-encoded once or twice) whose `u` stands at `start` gives, and the bytes it takes from
     /// there; nil when there is none or it is a lone surrogate.
-    private static func jsonEscape(at start: Int, backslash: Backslash, in bytes: UnsafeBufferPointer<UInt8>) -> (Unicode.Scalar, Int)? {
+    private static func jsonEscape(at start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (Unicode.Scalar, Int)? {
         func unit(at u: Int) -> UInt32? {
             guard u + 4 < bytes.count, bytes[u] == UInt8(ascii: "u"), let high = hexValue(in: bytes, at: u + 1),
                   let low = hexValue(in: bytes, at: u + 3) else { return nil }
@@ -498,28 +498,18 @@ private struct FormIndex: Sendable {
         guard let first = unit(at: start) else { return nil }
         guard (0xD800...0xDBFF).contains(first) else { return Unicode.Scalar(first).map { ($0, 5) } }
         let next = start + 5
-        guard let length = backslash.length(at: next, in: bytes), let second = unit(at: next + length),
-              (0xDC00...0xDFFF).contains(second) else { return nil }
-        return Unicode.Scalar(0x10000 + (first - 0xD800) << 10 + (second - 0xDC00)).map { ($0, 10 + length) }
-    }
-
-    /// How the backslash before a JSON escape's `u` is written.
-    private enum Backslash {
-        /// As `\`, that many times (a JSON text, one escaped once more).
-        case written(Int)
-        /// As `%5C` (a JSON text sent on in a URL).
-        case percentEncoded
-
-        /// The bytes it takes at `offset` in `bytes`; nil when it does not stand there.
-        func length(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-            switch self {
-            case .written(let count):
-                offset + count <= bytes.count && (offset..<offset + count).allSatisfy({ bytes[$0] == UInt8(ascii: "\\") }) ? count : nil
-            case .percentEncoded:
-                bytes[offset...].starts(with: "%5".utf8) && offset + 2 < bytes.count && (bytes[offset + 2] | 0x20) == UInt8(ascii: "c") ? 3 : nil
+        let lower = { (byte: UInt8) in (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
+        for backslash in backslashes where bytes[next...].starts(with: backslash.utf8, by: { lower($0) == $1 }) {
+            if let second = unit(at: next + backslash.utf8.count), (0xDC00...0xDFFF).contains(second) {
+                return Unicode.Scalar(0x10000 + (first - 0xD800) << 10 + (second - 0xDC00)).map { ($0, 10 + backslash.utf8.count) }
             }
         }
+        return nil
     }
+
+    /// How a backslash before a JSON escape's `u` is written: as it is, escaped again, percent-encoded once or twice
+    /// (compared without case).
+    private static let backslashes = ["\\\\", "\\", "%5c", "%255c"]
 
     /// HTML's names for the characters encoders write as references: ASCII ones (Go, .NET) and those of ISO-8859-1 and
     /// the euro sign (PHP's `htmlentities`).

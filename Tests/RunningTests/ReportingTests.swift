@@ -423,6 +423,9 @@ import TestSupport
         ("Sq9!sec ret+/=mkB", "?v=%5Cu0053%5Cu0071%5Cu0039%5Cu0021sec%20ret%2B%2F%3DmkB&x"),
         ("pw😀emoji-Zz", "<pw%5Cud83d%5Cude00%5Cu0065moji-Zz>&x"),
         ("pw😀emoji-Zz", "<p%5Cu0077%5CuD83D%5cude00emoji-Zz>&x"),
+        ("pw😀emoji-Zz", #"<pw\ud83d%5Cude00emoji-Zz>&x"#),
+        ("pw😀emoji-Zz", #"<pw%5Cud83d\ude00emoji-Zz>&x"#),
+        ("pw😀emoji-Zz", "<p%255Cu0077%255Cud83d%255Cude00emoji-Zz>&x"),
     ])
     func aSecretWithEscapesMixedAsAnEncoderChoseIsHidden(secret: String, echoed: String) {
         let redacted = Redactor(secrets: [secret]).redact(echoed)
