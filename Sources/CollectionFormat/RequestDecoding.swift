@@ -201,7 +201,9 @@ extension NodeDecoder {
         if let withNode = fields["with"], let withPairs = mapping(withNode, for: "with") {
             for pair in withPairs {
                 guard let name = variableName(pair.key, in: "with") else { continue }
-                if let value = templateValue(pair.value) { inputs.append(StepInput(name: name, value: value, mark: pair.key.mark)) }
+                // A value with an error (reported) still names its variable: the used steps do not also miss it.
+                let value = templateValue(pair.value) ?? TemplateValue(.null, mark: pair.value.mark)
+                inputs.append(StepInput(name: name, value: value, mark: pair.key.mark))
             }
         }
         var use = StepUse(position: position, file: location.reference(written, at: node.mark), inputs: inputs, mark: node.mark)

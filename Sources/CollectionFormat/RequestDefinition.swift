@@ -101,6 +101,8 @@ public struct StepInput: Sendable {
     public var name: String
     public var value: TemplateValue
     public var mark: Mark
+    /// The file that wrote it (the flow whose `use:` gives it); nil for the step's own file.
+    public var path: String?
 }
 
 /// `skip: true` or `skip: "a reason"`.
@@ -160,7 +162,11 @@ public struct RequestDefinition: Sendable {
     /// step when `use` is one.
     package func used(at site: UseSite, by use: StepUse) -> RequestDefinition {
         var fields = storage.fields
-        fields.inputs = use.inputs + fields.inputs
+        fields.inputs = use.inputs.map { input in
+            var input = input
+            input.path = input.path ?? site.path
+            return input
+        } + fields.inputs
         fields.useSites.insert(site, at: 0)
         fields.isCleanup = fields.isCleanup || use.isCleanup
         fields.conditions = use.conditions.map { condition in

@@ -107,7 +107,7 @@ struct CollectionValidator {
             // `with:` values are resolved in the flow's scope; their names are defined for this step only.
             let (outer, outerWhenSelected) = (defined, definedWhenSelected)
             for input in step.inputs {
-                input.value.forEachTemplate { check($0, in: path, selected: selected) }
+                input.value.forEachTemplate { check($0, in: input.path ?? path, selected: selected) }
                 defined.insert(input.name)
                 definedWhenSelected.insert(input.name)
                 redefined.insert(input.name)

@@ -29,7 +29,7 @@ public struct ExportCurl: Sendable {
                 do throws(RunFailure) {
                     var (rowScope, label) = try run.get()
                     for step in file.steps {
-                        let stepScope = try Self.scope(rowScope, with: step.inputs, in: step.path)
+                        let stepScope = try rowScope.defining(step.inputs, in: step.path)
                         let base = file.isFlow ? "\(label) › \(step.name)" : label
                         if collection.filter.selects(step, of: file) {
                             try references.checkHeaders(step.request.headers.map { ($0, step.path) }
@@ -135,15 +135,6 @@ public struct ExportCurl: Sendable {
             step.forEachControlTemplate { templates.append($0) }
         }
         return templates
-    }
-
-    /// `scope` with the `with:` variables of the `use:` steps that brought a step in.
-    private static func scope(_ scope: VariableScope, with inputs: [StepInput], in path: String) throws(RunFailure) -> VariableScope {
-        var scope = scope
-        for input in inputs {
-            do { scope.define(input.name, try scope.resolve(input.value), in: .input) } catch { throw RunFailure(error.diagnostic(in: path)) }
-        }
-        return scope
     }
 
     /// A file's path relative to the current directory when it is under it, else absolute.

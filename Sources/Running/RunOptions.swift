@@ -45,3 +45,15 @@ public struct RunFailure: Error, Sendable {
     /// A failure from a template error in `path`.
     init(_ error: TemplateError, in path: String) { diagnostic = error.diagnostic(in: path) }
 }
+
+extension VariableScope {
+    /// The scope with a step's `with:` variables defined, each resolved in the scope so far; an error is placed in the
+    /// file that wrote the value (the using flow), else in `path`.
+    public func defining(_ inputs: [StepInput], in path: String) throws(RunFailure) -> VariableScope {
+        var scope = self
+        for input in inputs {
+            do { scope.define(input.name, try scope.resolve(input.value), in: .input) } catch { throw RunFailure(error, in: input.path ?? path) }
+        }
+        return scope
+    }
+}

@@ -209,15 +209,6 @@ struct StepExecutor: Sendable {
         }
     }
 
-    /// The flow's scope with the step's `with:` variables defined, each resolved in the scope so far.
-    static func scope(_ scope: VariableScope, with inputs: [StepInput], in path: String) throws(RunFailure) -> VariableScope {
-        var scope = scope
-        for input in inputs {
-            do { scope.define(input.name, try scope.resolve(input.value), in: .input) } catch { throw RunFailure(error, in: path) }
-        }
-        return scope
-    }
-
     /// The failure of a request that did not fail the way `expect.error` says.
     private static func unexpected(_ expected: Located<ExpectedFailure>, actual: String, in path: String) -> ExpectationFailure {
         ExpectationFailure(diagnostic: .error("the request did not fail as expect.error says", path: path, at: expected.mark),

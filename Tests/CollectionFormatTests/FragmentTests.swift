@@ -81,6 +81,19 @@ import Testing
         #expect(rendered(collection) == [undefinedUserId(notingUsesAt: ["a.yaml:2:10", "c.yaml:4:10"])])
     }
 
+    /// A `with:` value is checked in the file that writes it: an undefined variable there is placed in the flow, and a
+    /// value with an error (reported at it) still gives its variable, so the used file does not also miss it.
+    @Test func aWithValueIsCheckedWhereItIsWritten() async {
+        let collection = await readCollection(of: [
+            "_fetch.yaml": "request: { url: 'http://127.0.0.1:1/{{ userId }}', json: { o: '{{ obj }}' } }\n",
+            "flow.yaml": "steps:\n  - use: _fetch.yaml\n    with: { userId: '{{ nowhere }}', obj: { 1: a, '1': b } }\n",
+        ])
+        #expect(rendered(collection).map { $0.components(separatedBy: "\n")[0] } == [
+            "requests/flow.yaml:3:22: error: undefined variable 'nowhere'",
+            "requests/flow.yaml:3:51: error: key \"1\" is written twice in this mapping (first on line 3): a JSON object holds one",
+        ], "\(rendered(collection))")
+    }
+
     /// Through a used file that uses another, both `use:` steps are named, the nearest first.
     @Test func aVariableUndefinedTwoUsesDeepNamesBothUses() async {
         let collection = await readCollection(of: [
