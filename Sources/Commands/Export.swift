@@ -191,6 +191,7 @@ private struct References {
         }
         // A variable a secret's value went into (`wrapped: "pre-{{ pw }}"`, resolved with the environment) holds its
         // reference there: the command sends what `run` does, the value encoded as one where it goes.
+        hiddenForms = Self.forms(of: placeholders)
         for name in scope.definedNames where !scope.secretNames.contains(name) {
             guard let value = scope.value(of: name), hiddenForms.contains(where: { value.interpolatedText.contains($0.text) }) else { continue }
             scope.define(name, hidingSecrets(in: value), in: .environment)
@@ -207,7 +208,10 @@ private struct References {
 
     /// Each secret's value, and in a base URL each form `resolveURL` gives it (one value where it stands: in the
     /// authority, the path or the query, and then encoded as a URL), with its reference; the longest first.
-    private var hiddenForms: [(text: String, placeholder: String)] {
+    private var hiddenForms: [(text: String, placeholder: String)] = []
+
+    /// The forms `hiddenForms` holds, made once the secrets have their placeholders.
+    private static func forms(of placeholders: ValuePlaceholders) -> [(text: String, placeholder: String)] {
         let structures = [PercentEncoding.authorityStructure, PercentEncoding.pathStructure, PercentEncoding.queryStructure]
         return placeholders.hiddenValues.flatMap { (value, variable) -> [(text: String, placeholder: String)] in
             let forms = [value] + structures.map { PercentEncoding.encoding($0, in: value) }.flatMap { [$0, PercentEncoding.encodeURL($0)] }
