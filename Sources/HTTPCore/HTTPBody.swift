@@ -51,10 +51,16 @@ public struct DataBody: HTTPBody {
 public enum PercentEncoding {
     /// A URL as written: parsed as it is, or, when it holds characters a URL cannot (spaces, non-ASCII letters, CR,
     /// LF, a `%` that starts no escape), with `encodeURL` applied (Foundation's own fallback encodes every `%` again:
-    /// `my%20doc` became `my%2520doc`); nil when it is not a URL either way.
+    /// `my%20doc` became `my%2520doc`); nil when it is not a URL either way. An international host, written as it
+    /// reads or percent-encoded, becomes its IDNA name (`xn--` labels), which is what `Host`, DNS and a proxy get.
     public static func components(ofURL text: String) -> URLComponents? {
-        URLComponents(string: text, encodingInvalidCharacters: false)
-            ?? URLComponents(string: encodeURL(text), encodingInvalidCharacters: false)
+        guard var components = URLComponents(string: text, encodingInvalidCharacters: false)
+            ?? URLComponents(string: encodeURL(text), encodingInvalidCharacters: false) else { return nil }
+        if let host = components.encodedHost, host.utf8.contains(UInt8(ascii: "%")),
+           let name = components.host, !name.utf8.allSatisfy({ $0 < 0x80 }) {
+            components.host = name
+        }
+        return components
     }
 
     /// A URL's text with what a URL cannot hold percent-encoded, byte by byte of its UTF-8 form: letters, digits,

@@ -58,6 +58,9 @@ public struct HTTPRequest: Sendable {
         set { components.host = newValue }
     }
 
+    /// The host as it goes on the wire (`Host`, a proxy's `CONNECT`): an international name as its IDNA `xn--` labels.
+    public var hostAsSent: String? { components.encodedHost }
+
     /// Whether an encoded host is also its decoded form: ASCII, without percent-escapes or IDNA labels.
     static func decodesToItself(_ host: String) -> Bool {
         var utf8 = host.utf8.makeIterator()
@@ -95,7 +98,7 @@ public struct HTTPRequest: Sendable {
 
     /// The URL as text for messages, even while it is relative; a `CONNECT`'s `host:port` (its request target).
     public var displayURL: String {
-        if method == .connect, let host = components.host, let port = components.port {
+        if method == .connect, let host = hostAsSent, let port = components.port {
             return host.contains(":") && !host.hasPrefix("[") ? "[\(host)]:\(port)" : "\(host):\(port)"
         }
         return components.string ?? path

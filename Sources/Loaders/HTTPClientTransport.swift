@@ -527,9 +527,9 @@ enum TransportErrorMapping {
         endpoint(of: request).map { "\($0.host):\($0.port)" } ?? request.displayURL
     }
 
-    /// The host and port a request goes to (the scheme's default port when it names none).
+    /// The host (as sent) and port a request goes to (the scheme's default port when it names none).
     private static func endpoint(of request: HTTPRequest) -> (host: String, port: Int)? {
-        request.host.map { ($0, request.port ?? (request.scheme?.lowercased() == "https" ? 443 : 80)) }
+        request.hostAsSent.map { ($0, request.port ?? (request.scheme?.lowercased() == "https" ? 443 : 80)) }
     }
 
     /// The code and a short detail for an error, by its type.

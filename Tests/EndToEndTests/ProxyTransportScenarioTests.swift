@@ -68,6 +68,23 @@ enum IPv6Loopback {
         #expect(proxy.forwarded.allSatisfy { $0.method == "CONNECT" })
     }
 
+    /// An international host goes to the proxy as its IDNA name, as curl sends it: the `CONNECT` the client writes, the
+    /// one that learns the refusal, and what `--verbose` and the message show.
+    @Test(arguments: TestServerScheme.allCases)
+    func anInternationalHostIsTunnelledByItsIDNAName(scheme: TestServerScheme) async throws {
+        let proxy = try await ForwardProxy.start(refusingTunnels: "403 Forbidden")
+        let files = ["requests/idn.yaml": "request: { url: \"\(scheme.rawValue)://bücher.example:8443/echo\" }\n"]
+        let (result, _, _) = try await Folder(scheme: scheme, files: files)
+            .run(["run", "requests", "--env", "local", "--proxy", proxy.url, "--verbose"], scheme: scheme)
+        try await proxy.stop()
+        #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
+        #expect(!proxy.forwarded.isEmpty)
+        #expect(proxy.forwarded.map { "\($0.method) \($0.target)" }.allSatisfy { $0 == "CONNECT xn--bcher-kva.example:8443" },
+                "\(proxy.forwarded.map(\.target))")
+        #expect(result.stdout.contains("> CONNECT xn--bcher-kva.example:8443\n> Host: xn--bcher-kva.example:8443\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("refused the tunnel to xn--bcher-kva.example:8443: 403 Forbidden"), "\(result.stdout)")
+    }
+
     /// The hint under a refused tunnel follows the proxy's status: its credentials for a 401, the server behind it for a
     /// 5xx (the proxy allowed the tunnel but could not open it).
     @Test(arguments: [("401 Unauthorized", "check the user and password in the proxy URL"),

@@ -45,6 +45,21 @@ import HTTPCore
         #expect(set.components.encodedHost == "xn--bcher-kva.ch")
     }
 
+    /// An international host, written as it reads or percent-encoded, is sent by its IDNA name; an ASCII host with an
+    /// escape is left for the host check to refuse.
+    @Test func aURLsInternationalHostIsSentByItsIDNAName() throws {
+        let urls = ["http://bücher.example:8080/a?q=ü": "http://xn--bcher-kva.example:8080/a?q=%C3%BC",
+                    "https://b%C3%BCcher.example/": "https://xn--bcher-kva.example/",
+                    "http://EXAMPLE.Ü/": "http://example.xn--tda/",
+                    "http://a%20b.example/": "http://a%20b.example/",
+                    "http://xn--bcher-kva.example/": "http://xn--bcher-kva.example/"]
+        for (written, sent) in urls {
+            let components = try #require(PercentEncoding.components(ofURL: written), "\(written)")
+            #expect(components.string == sent, "\(written)")
+            #expect(HTTPRequest(components: components).hostAsSent == URLComponents(string: sent)?.encodedHost, "\(written)")
+        }
+    }
+
     @Test func requestAccessors() throws {
         var request = try #require(HTTPRequest(method: .post, url: "http://example.com:8080/a?x=1"))
         #expect(request.scheme == "http")
