@@ -93,7 +93,9 @@ public struct MergeReports: Sendable {
             let more = missingCount > named.count ? " and \(missingCount - named.count) more" : ""
             throw Problem(message: "missing " + named.joined(separator: ", ") + more + ": merge the reports of all \(total) parts")
         }
-        let plan = planned?.report.summary.plan
+        // The merged run is no part: its plan is the parts' without what one of them was dealt.
+        var plan = planned?.report.summary.plan
+        plan?.part = nil
         let order = Dictionary((plan?.files ?? []).enumerated().map { ($1.path, $0) }) { first, _ in first }
         // A file runs in one part: its requests in two parts were copied there (an edited part).
         var partOfFile: [String: String] = [:]
@@ -112,6 +114,7 @@ public struct MergeReports: Sendable {
                 throw Problem(message: "\(path): request \(position + 1) names \(outcome.file), which is not a file of the run's plan")
             }
         }
+        try checkDealt(parts)
         let sorted = parts.sorted { ($0.report.summary.shard?.index ?? 0) < ($1.report.summary.shard?.index ?? 0) }
         let outcomes = sorted.flatMap(\.report.summary.outcomes).enumerated()
             .sorted { (order[$0.element.file] ?? 0, $0.offset) < (order[$1.element.file] ?? 0, $1.offset) }
@@ -122,5 +125,40 @@ public struct MergeReports: Sendable {
         let seeds = Set(parts.compactMap(\.report.summary.seed))
         if seeds.count == 1 { summary.seed = seeds.first }
         return summary
+    }
+
+    /// Checks the parts against what each was dealt (as their reports record it): a part's requests are of its own files,
+    /// each of its files has a record unless the part was stopped, no file was dealt to two parts, and the parts hold
+    /// every file dealt. A record deleted with the counts made to match, or a part of another run, is refused.
+    private static func checkDealt(_ parts: [(path: String, report: JSONReportDocument)]) throws(Problem) {
+        let planned = parts.filter { $0.report.summary.plan != nil }
+        let dealt = planned.compactMap { part in part.report.summary.plan?.part.map { (part.path, part.report.summary, $0) } }
+        var owner: [String: String] = [:]
+        for (path, summary, part) in dealt {
+            let own = Set(part.files)
+            for file in part.files {
+                if let other = owner.updateValue(path, forKey: file) {
+                    throw Problem(message: "\(file) was dealt to \(other) and to \(path): are they parts of different runs?")
+                }
+            }
+            if let position = summary.outcomes.firstIndex(where: { !$0.method.isEmpty && !own.contains($0.file) }) {
+                throw Problem(message: "\(path): request \(position + 1) names \(summary.outcomes[position].file), which is not a "
+                                  + "file of its part: is it edited?")
+            }
+            let recorded = Set(summary.outcomes.map(\.file))
+            if summary.stopStatus == nil, let missing = part.files.first(where: { !recorded.contains($0) }) {
+                throw Problem(message: "\(path) has no record of \(missing), a file of its part: is it edited?")
+            }
+        }
+        // Parts that did not record what they were dealt (an older runner, a part stopped before it planned) say nothing
+        // of the whole.
+        guard !dealt.isEmpty, dealt.count == parts.count, let count = dealt.first?.2.dealt else { return }
+        if let other = dealt.first(where: { $0.2.dealt != count }) {
+            throw Problem(message: "\(other.0) was dealt from \(other.2.dealt) files and \(dealt[0].0) from \(count): are they "
+                              + "parts of different runs (one of them a --rerun-failed)?")
+        }
+        guard owner.count == count else {
+            throw Problem(message: "the parts were dealt \(count) files but hold \(owner.count): is a part edited?")
+        }
     }
 }

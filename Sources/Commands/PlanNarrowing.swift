@@ -48,8 +48,9 @@ struct PlanNarrowing {
 
     /// The planner of the files this run sends, and the lines that say what was chosen and why; without a planner,
     /// nothing is to run, and the status says whether that is a success (an empty part, nothing failed) or not (every
-    /// failed file gone from the collection). `plan`, the record of the whole plan, is there whenever a rerun is asked for.
-    func narrow(_ planner: RunPlanner, loaded: LoadedCollection, plan: PlanRecord?,
+    /// failed file gone from the collection). `plan`, the record of the whole plan, is there whenever a rerun is asked for;
+    /// it gets what this part was dealt.
+    func narrow(_ planner: RunPlanner, loaded: LoadedCollection, plan: inout PlanRecord?,
                 selection: TagFilter) -> (planner: RunPlanner?, notes: [String], status: ExitStatus) {
         var planner = planner
         var notes: [String] = []
@@ -72,8 +73,10 @@ struct PlanNarrowing {
             var notRun = requests.filter(\.wasStoppedBeforeRunning).map { paths.current($0.file) }
             if report.summary.cancellingSignal != nil {
                 let reached = Set(requests.map { paths.current($0.file) })
-                // A part's report: only the files of its part were to run (the other parts ran theirs).
-                let planned = report.summary.shard.map { planner.files(in: $0, environment: loaded.environment).map(\.path) }
+                // A part's report: only the files of its part were to run (the other parts ran theirs), as it records them
+                // (a part of a rerun was dealt what that rerun chose), else as this collection deals them.
+                let planned = report.summary.plan?.part?.files.map(paths.current)
+                    ?? report.summary.shard.map { planner.files(in: $0, environment: loaded.environment).map(\.path) }
                     ?? plan.files.map(\.path)
                 notRun += planned.filter { !reached.contains($0) }
             }
@@ -103,6 +106,7 @@ struct PlanNarrowing {
         }
         if let shard {
             let part = planner.files(in: shard, environment: loaded.environment)
+            plan?.part = PlanRecord.Part(files: part.map(\.path), dealt: planner.fileCount)
             let requests = RunPlanner(planning: part, selection: selection, scope: loaded.scope).requestCount
             guard !part.isEmpty else {
                 return (nil, notes + ["shard \(shard): nothing to run (the \(planner.fileCount) files selected are in the other parts)"],

@@ -117,12 +117,12 @@ public struct Run: Sendable {
         let wholePlanner = RunPlanner(planning: loaded.files, selection: collection.filter, scope: loaded.scope)
         guard wholePlanner.requestCount > 0 else { return stopWithError(.badCommandLine, collection.noneSelected(in: loaded)) }
         // What the plan was, for the JSON report and `--rerun-failed` (hashing every file read is not free on large runs).
-        let plan = jsonReport != nil || narrowing.rerun != nil
+        var plan = jsonReport != nil || narrowing.rerun != nil
             ? PlanRecord(wholePlanner, sources: loaded.sources, environment: loaded.environment, selection: collection.filter,
                          variables: collection.variables) : nil
+        let (narrowed, notes, emptyStatus) = narrowing.narrow(wholePlanner, loaded: loaded, plan: &plan, selection: collection.filter)
         reports.use(shard: narrowing.shard, plan: plan)
         plannedRecord = plan
-        let (narrowed, notes, emptyStatus) = narrowing.narrow(wholePlanner, loaded: loaded, plan: plan, selection: collection.filter)
         notes.forEach(Console.out)
         guard let planner = narrowed else {
             // A part with nothing to run (a matrix wider than the collection is normal), or nothing failed to run again;

@@ -87,7 +87,9 @@ public enum JSONReport {
                 .object(JSONObject([
                     ("id", .string(plan.id)),
                     ("files", .array(plan.files.map { .object(JSONObject([("path", text($0.path)), ("hash", .string($0.hash))])) })),
-                ]))
+                ] + (plan.part.map { part in
+                    [("part", .object(JSONObject([("files", .array(part.files.map(text))), ("dealt", .int(part.dealt))])))]
+                } ?? [])))
             } ?? .null),
             ("requests", .array(requests)),
         ]))

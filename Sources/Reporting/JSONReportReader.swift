@@ -79,6 +79,15 @@ public struct JSONReportDocument: Sendable {
                 else { return nil }
                 return PlanRecord.File(path: path, hash: hash)
             })
+            switch plan["part"] {
+            case nil, .null?: break
+            case let part?:
+                guard let read = Self.part(part) else {
+                    throw Problem(description: "\(name): its plan's part is not what a part was dealt ('files', a list of paths, "
+                                  + "and 'dealt', how many files the parts were dealt): \(part.compactDescription())")
+                }
+                summary.plan?.part = read
+            }
         }
         let exitStatus: Int32
         switch counts["exitStatus"] {
@@ -115,6 +124,14 @@ public struct JSONReportDocument: Sendable {
             summary.stopStatus = exitStatus
         }
         return JSONReportDocument(summary: summary, exitStatus: exitStatus)
+    }
+
+    /// A plan's `part` member as what a part was dealt; nil when it is not one.
+    private static func part(_ value: JSONValue) -> PlanRecord.Part? {
+        guard case .object(let part) = value, case .array(let list)? = part["files"], case .int(let dealt)? = part["dealt"]
+        else { return nil }
+        let files = list.compactMap { if case .string(let path) = $0 { path } else { nil } }
+        return files.count == list.count && dealt >= files.count ? PlanRecord.Part(files: files, dealt: dealt) : nil
     }
 
     /// What a request record lacks that every record has, in words: `it has no 'name'`.

@@ -16,10 +16,26 @@ public struct PlanRecord: Sendable, Equatable {
         }
     }
 
+    /// What a part of a sharded run was dealt: its files, and how many files were dealt among the parts (the whole
+    /// selection's, or what `--rerun-failed` chose), so `merge-reports` can tell a part whose file is missing.
+    public struct Part: Sendable, Equatable {
+        /// The part's files, in run order.
+        public let files: [String]
+        /// How many files the parts were dealt.
+        public let dealt: Int
+
+        public init(files: [String], dealt: Int) {
+            self.files = files
+            self.dealt = dealt
+        }
+    }
+
     /// A hash of everything below, and of the environment's files and the selection.
     public let id: String
     /// Every file the whole selection plans (of every part when sharded), in run order.
     public let files: [File]
+    /// For a part of a sharded run, what it was dealt; not part of the identity the parts share.
+    public var part: Part?
 
     public init(id: String, files: [File]) {
         self.id = id

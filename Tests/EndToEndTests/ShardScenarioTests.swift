@@ -140,7 +140,30 @@ import Testing
             let firstFile = try #require(second.firstRange(of: #/"file": "[^"]*"/#))
             try second.replacingCharacters(in: firstFile, with: #""file": "requests/zzz.yaml""#)
                 .write(toFile: reports.path("edited.json"), atomically: true, encoding: .utf8)
-            for (names, message) in cases {
+            // A part with every record of one of its files deleted and its counts made to match; also with the file
+            // deleted from what it was dealt.
+            var dropped = try #require(JSONSerialization.jsonObject(with: Data(second.utf8)) as? [String: Any])
+            var records = try #require(dropped["requests"] as? [[String: Any]])
+            // A file of only passed requests: the part's exit status stays what its other records give.
+            let fileResults = Dictionary(grouping: records) { $0["file"] as? String ?? "" }
+            let droppedFile = try #require(fileResults.keys.sorted().first { file in
+                fileResults[file]?.allSatisfy { $0["result"] as? String == "passed" } == true
+            })
+            records.removeAll { $0["file"] as? String == droppedFile }
+            var summary = try #require(dropped["summary"] as? [String: Any])
+            summary["total"] = records.count
+            summary["passed"] = records.count { $0["result"] as? String == "passed" }
+            (dropped["requests"], dropped["summary"]) = (records, summary)
+            try JSONSerialization.data(withJSONObject: dropped).write(to: URL(fileURLWithPath: reports.path("dropped.json")))
+            var plan = try #require(dropped["plan"] as? [String: Any])
+            var dealt = try #require(plan["part"] as? [String: Any])
+            dealt["files"] = (dealt["files"] as? [String])?.filter { $0 != droppedFile }
+            plan["part"] = dealt
+            dropped["plan"] = plan
+            try JSONSerialization.data(withJSONObject: dropped).write(to: URL(fileURLWithPath: reports.path("undealt.json")))
+            let checks = cases + [(["1.json", "dropped.json"], "dropped.json has no record of \(droppedFile), a file of its part: is it edited?"),
+                                  (["1.json", "undealt.json"], "the parts were dealt 14 files but hold 13: is a part edited?")]
+            for (names, message) in checks {
                 let result = try await Self.runner(["merge-reports"] + names.map(reports.path), server: server)
                 #expect(result.exitCode == 1, "\(names): \(result.stdout)\n\(result.stderr)")
                 #expect(result.stderr.contains(message), "\(names): \(result.stderr)")
