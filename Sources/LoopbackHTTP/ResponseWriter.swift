@@ -62,6 +62,18 @@ public struct ResponseWriter: Sendable {
         return channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)))
     }
 
+    /// Writes `bytes` as they are, past the HTTP/1.1 encoder (a status line it cannot write, such as `099`), and
+    /// closes the connection.
+    public func writeRaw(_ bytes: [UInt8]) {
+        channel.eventLoop.execute { [channel] in
+            guard let encoder = try? channel.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) else {
+                channel.close(promise: nil)
+                return
+            }
+            encoder.writeAndFlush(NIOAny(channel.allocator.buffer(bytes: bytes))).whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+
     /// Ends the response, closing the connection unless it is kept alive.
     public func finish() {
         let ended = channel.writeAndFlush(HTTPServerResponsePart.end(nil))

@@ -1,7 +1,8 @@
 internal import LoopbackHTTP
 internal import NIOHTTP1
 
-/// Framing faults beyond the streaming routes: responses whose body is longer than they announce.
+/// Framing faults beyond the streaming routes: responses whose body is longer than they announce, status lines HTTP/1.1
+/// cannot encode.
 extension Router {
     /// `/overlong-body`: announces 10 bytes, sends 30 ("0123456789" then 20 `x`), and keeps the connection open.
     func overlongBody(_ writer: ResponseWriter) {
@@ -9,3 +10,9 @@ extension Router {
         writer.writeBody(Array("0123456789".utf8) + Array(repeating: UInt8(ascii: "x"), count: 20))
     }
 }
+
+    /// `/raw-status/{code}`: the status line `HTTP/1.1 {code} Raw` as written (`099`, `000`), an empty body, and the
+    /// connection closed.
+    func rawStatus(_ code: String, _ writer: ResponseWriter) {
+        writer.writeRaw(Array("HTTP/1.1 \(code) Raw\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+    }

@@ -32,6 +32,7 @@ struct Router: Sendable {
         case "close-mid-body": closeMidBody(writer)
         case "wrong-length": wrongLength(writer)
         case "overlong-body": overlongBody(writer)
+        case "raw-status": rawStatus(rest.first ?? "099", writer)
         case "drip": drip(request, writer)
         case "stall": break
         case "chunked": chunked(request, writer)

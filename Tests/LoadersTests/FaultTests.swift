@@ -46,6 +46,20 @@ import TestSupport
         }
     }
 
+    /// A status below 100 (`099`, `000`), which the client would take for an informational one and trap on, is an
+    /// invalid response.
+    @Test(arguments: TestServerScheme.allCases, ["099", "000", "050"])
+    func aStatusBelow100IsAnInvalidResponse(_ scheme: TestServerScheme, code: String) async throws {
+        try await withStandardChain(over: scheme) { server, loader in
+            let (error, elapsed) = try await fault("/raw-status/\(code)", timeout: .seconds(5), loader)
+            #expect(error.code == .invalidResponse)
+            #expect(error.message.contains("its status \(code) is not an HTTP status (those are 100 to 999)"), "\(error.message)")
+            #expect(withinLimit(elapsed, .seconds(1)))
+            #expect(server.count(of: "/raw-status/\(code)") == 1)
+            try await expectRecovery(loader)
+        }
+    }
+
     @Test(arguments: TestServerScheme.allCases)
     func aServerThatClosesMidBodyIsAConnectionFailure(_ scheme: TestServerScheme) async throws {
         try await withStandardChain(over: scheme) { server, loader in
