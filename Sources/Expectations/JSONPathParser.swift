@@ -151,7 +151,7 @@ struct JSONPathParser {
             throw error(digits.count > 1 ? "leading zeros are not allowed" : "'-0' is not allowed", at: start)
         }
         let literal = String(String.UnicodeScalarView(scalars[start..<position]))
-        guard let value = Int(literal), abs(value) <= Self.maximumInteger else {
+        guard let value = Int(literal), value.magnitude <= Self.maximumInteger.magnitude else {
             throw error("integer \(literal) is outside the range ±(2^53 - 1)", at: start)
         }
         return value

@@ -28,11 +28,12 @@ final class StatusBelow100Guard: ChannelInboundHandler, RemovableChannelHandler 
         context.fireChannelRead(data)
     }
 
-    /// Puts a guard right after an HTTP/1.1 connection's response decoder, before the client reads what it decodes.
+    /// Puts a guard right after an HTTP/1.1 connection's response decoder, before the client reads what it decodes; a
+    /// connection without that decoder (another client version) is left as it is rather than failed.
     @Sendable static func install(on channel: any Channel) -> EventLoopFuture<Void> {
         channel.eventLoop.submit {
             let pipeline = channel.pipeline.syncOperations
-            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPResponseDecoder>.self)
+            guard let decoder = try? pipeline.handler(type: ByteToMessageHandler<HTTPResponseDecoder>.self) else { return }
             try pipeline.addHandler(StatusBelow100Guard(), position: .after(decoder))
         }
     }

@@ -293,6 +293,18 @@ import YAML
         ])
     }
 
+    /// An index out of range (the most negative 64-bit one included) is an error without the bracketed-name hint, which
+    /// is for member names.
+    @Test func aJSONPathIndexOutOfRangeIsAnErrorWithoutANameHint() {
+        #expect(problems("""
+            request: { url: /a }
+            expect: { body: { "$.a[-9223372036854775808]": 1, "$.a[99999999999999999999]": 2 } }
+            """) == [
+            "requests/r.yaml:2:24: error: invalid JSONPath '$.a[-9223372036854775808]': integer -9223372036854775808 is outside the range ±(2^53 - 1)",
+            "requests/r.yaml:2:56: error: invalid JSONPath '$.a[99999999999999999999]': integer 99999999999999999999 is outside the range ±(2^53 - 1)",
+        ])
+    }
+
     @Test func authAndOptionErrors() {
         #expect(problems("""
             request: { url: /a }
