@@ -21,7 +21,7 @@ public struct Redactor: Sendable {
     public init(secrets: some Sequence<String>) {
         let values = Set(secrets)
         let inText = values.filter { ResolvedSecret.hiding($0) == .inText }
-        self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms)), loosely: inText)
+        self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms)), loosely: inText.flatMap(Self.looseValues))
         shortSecrets = Array(values.filter { ResolvedSecret.hiding($0) == .wholeValue })
     }
 
@@ -33,7 +33,16 @@ public struct Redactor: Sendable {
         // A long value (a captured body that holds a secret) is hidden as written and as a message shows it: its every
         // encoded form would cost seconds per hundred KiB, and the secret it holds is hidden in all of them already.
         let forms = values.flatMap { $0.utf8.count > Self.longestEncoded ? [$0, JSONValue.stringContents($0)] : Self.encodedForms(of: $0) }
-        secrets.add(forms, loosely: values)
+        secrets.add(forms, loosely: values.flatMap(Self.looseValues))
+    }
+
+    /// The values found with any of their characters escaped: the value, and the value decoded as a server reads a
+    /// query or a path (`%XX`, and `+` as a space) when it holds escapes, since a server that decodes it shows it encoded
+    /// again in its own way (`ab%41 c#` echoed as `abA%20c%23`).
+    private static func looseValues(of value: String) -> [String] {
+        guard value.contains("%") || value.contains("+") else { return [value] }
+        let decoded = [value.removingPercentEncoding, value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding]
+        return [value] + Set(decoded.compactMap { $0 }).filter { $0 != value && $0.count >= ResolvedSecret.shortestHiddenInText }
     }
 
     /// The longest learnt value hidden in every encoded form.

@@ -551,6 +551,14 @@ import TestSupport
         for echoed in [#""args": {"k": "QUJD ZGVm/Z2hp=="}"#, #""args": {"k": "preAfix-key"}"#, #""args": {"q": "hunter 2 %41"}"#] {
             #expect(decoding.redact(echoed).contains("***"), "\(echoed) -> \(decoding.redact(echoed))")
         }
+        // Decoded, then encoded again the server's way (httpbin's `url` of a path: its escapes read, a space and `#`
+        // escaped, `+` and `/` not).
+        let reencoded = Redactor(secrets: ["ab%41 cd#ef", "Gr€ü😀&p%21 s+#?/"])
+        for echoed in ["http://127.0.0.1/anything/abA%20cd%23ef/y", "http://127.0.0.1/anything/Gr€ü😀&p!%20s+%23%3F/y",
+                       "http://127.0.0.1/anything/abA%20cd%23ef", "q=abA+cd%23ef"] {
+            let redacted = reencoded.redact(echoed)
+            #expect(!redacted.contains("cd") && !redacted.contains("s+"), "\(echoed) -> \(redacted)")
+        }
     }
 
     @Test func redactorHidesThePasswordOfEveryURLItShows() async {
