@@ -78,26 +78,55 @@ struct PostmanRequestTranslation {
             valueless = pairs.map { $0.count == 1 }
         }
         let enabled = zip(entries, valueless).filter { !$0.0.disabled }
-        guard let flag = enabled.first(where: \.1)?.0 else {
+        guard let last = enabled.lastIndex(where: { Self.onlyTheURLSends($0.0, valueless: $0.1) }) else {
             return (PostmanTemplate.convert(written, at: url, notes: notes), parameters(entries, kind: "query parameter"))
         }
-        // A `query:` item sends `flag=`: the query up to the last item without a value stays in the URL, as Postman sends
-        // it; the items after it are `query:` items, whose values (a template's too: `&` or `#` in it) are sent whole.
-        notes.warn("\(owner): the query parameter '\(flag.key)' has no value: the query up to it is kept in the URL, as Postman "
-                   + "sends it (a query: item would send '\(flag.key)=')", at: flag.place)
+        // The query up to the last item only the URL sends as Postman does stays in the URL, as Postman sends it; the
+        // items after it are `query:` items, whose values (a template's too: `&` or `#` in it) are sent whole.
+        let (kept, keptValueless) = enabled[last]
+        let reason = keptValueless
+            ? "has no value: the query up to it is kept in the URL, as Postman sends it (a query: item would send '\(kept.key)=')"
+            : "is sent by Postman as written, which a query: item would not do (it percent-encodes '+', '=' and the punctuation "
+                + "Postman keeps, and writes '%XX' escapes its own way): the query up to it is kept in the URL, as Postman sends it"
+        notes.warn("\(owner): the query parameter '\(kept.key)' \(reason)", at: kept.place)
         listDisabled(entries, kind: "query parameter")
-        let last = enabled.lastIndex(where: \.1) ?? enabled.startIndex
         let query = enabled[...last].map { entry, valueless in
-            Self.queryText(entry.key, encoding: "#&=") + (valueless ? "" : "=" + Self.queryText(entry.value, encoding: "#&"))
+            Self.urlText(entry.key, encoding: Self.nameEncoding)
+                + (valueless ? "" : "=" + Self.urlText(entry.value, encoding: Self.valueEncoding))
         }.joined(separator: "&")
         return (PostmanTemplate.convert(written + "?" + query, at: url, notes: notes),
                 parameters(enabled[(last + 1)...].map(\.0), kind: "query parameter"))
     }
 
+    /// What Postman percent-encodes in a query parameter's name and value besides what a URL cannot hold: what would end
+    /// it (`#`, `&`; `=` in a name) and `'`.
+    private static let nameEncoding = "#&='", valueEncoding = "#&'"
+
+    /// Whether only the URL sends a query item as Postman sends it: an item without a value (a `query:` item sends
+    /// `flag=`), or one whose name or value a `query:` item would send otherwise (`+` as `%2B`, `,` as `%2C`, `%2b` as
+    /// `%2B`, `%41` as `A`). A template in a value keeps no item in the URL (a `query:` item sends its value whole); a
+    /// name is no template, so one holding `{{` is kept there, where Postman resolves it.
+    private static func onlyTheURLSends(_ entry: (key: String, value: String, disabled: Bool, place: PostmanValue),
+                                        valueless: Bool) -> Bool {
+        valueless || !queryItemSendsAsPostman(entry.key, encoding: nameEncoding)
+            || !queryItemSendsAsPostman(TemplateTokens(entry.value).text, encoding: valueEncoding)
+    }
+
+    /// Whether a `query:` item sends `text` (a name or value as Postman holds it) as Postman does: runner percent-encodes
+    /// what the import percent-decoded, all but letters, digits and `-._~`.
+    private static func queryItemSendsAsPostman(_ text: String, encoding characters: String) -> Bool {
+        PercentEncoding.encode(decoded(text)) == urlText(text, encoding: characters)
+    }
+
+    /// A query parameter's name or value percent-decoded, as a `query:` item holds it (as written when it does not decode).
+    private static func decoded(_ text: String) -> String {
+        text.removingPercentEncoding ?? text
+    }
+
     /// A query parameter's name or value as Postman writes it into the URL: `characters` (which would end it) and what
     /// a URL cannot hold percent-encoded (`#` as `%23`, a space as `%20`, a `%` that starts no escape as `%25`), valid
     /// escapes and `{{…}}` templates as written.
-    private static func queryText(_ text: String, encoding characters: String) -> String {
+    private static func urlText(_ text: String, encoding characters: String) -> String {
         let templates = TemplateTokens(text)
         return templates.restored(PercentEncoding.encodeURL(PercentEncoding.encoding(characters, in: templates.text)))
     }
@@ -153,7 +182,7 @@ struct PostmanRequestTranslation {
         var parameters: [(name: String, values: [String])] = []
         listDisabled(entries, kind: kind)
         for entry in entries where !entry.disabled {
-            let decode = { (text: String) in decoding ? (text.removingPercentEncoding ?? text) : text }
+            let decode = { (text: String) in decoding ? Self.decoded(text) : text }
             let value = PostmanTemplate.convert(decode(entry.value), at: entry.place, notes: notes)
             let name = decode(entry.key)
             if let index = parameters.firstIndex(where: { $0.name == name }) {

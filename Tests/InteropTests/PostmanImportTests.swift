@@ -372,6 +372,54 @@ import Testing
         #expect(try Self.file("requests/01-e.yaml", of: valued).contains("query:"))
     }
 
+    /// The query `runner run` sends for the request file `text` (without templates): its URL, then its `query:` items
+    /// percent-encoded, as the request builder appends them.
+    static func sentQuery(of text: String) throws -> String {
+        let decoded = FileDecoding.requestFile(Array(text.utf8), path: "r.yaml", absolutePath: "/tmp/r.yaml", defaultName: "r")
+        let spec = try #require(decoded.value?.steps.first?.request, "\(decoded.diagnostics)")
+        let scope = VariableScope()
+        var request = HTTPRequest(components: try #require(PercentEncoding.components(ofURL: try scope.resolveURL(spec.url))))
+        for parameter in spec.query {
+            for value in parameter.values { request.appendQueryItem(name: parameter.name, value: try scope.resolve(value).interpolatedText) }
+        }
+        return request.components.percentEncodedQuery ?? ""
+    }
+
+    /// A query item a `query:` item would send otherwise than Postman (a literal `+`, which a form decoding reads as a space,
+    /// sent `%2B`; an escape written its own way; `=` and punctuation Postman keeps) stays in the URL with the query before
+    /// it, as Postman sends it; the items after the last one are `query:` items. The request sends Postman's bytes: the
+    /// raw URL's query as written, `'` as `%27`.
+    @Test(arguments: [
+        ("flag&a=%2B&b=+", "flag&a=%2B&b=+", "'b'"), ("p=a+b&flag&q=c+d", "p=a+b&flag&q=c+d", "'q'"), ("c=1+2", "c=1+2", "'c'"),
+        ("a=1&e=%2b&x=%41&n=a,b:c/d&eq=k=v&s=it's&h=plain&i=two%20words&j=%2B&u=%C3%A9",
+         "a=1&e=%2b&x=%41&n=a,b:c/d&eq=k=v&s=it%27s&h=plain&i=two%20words&j=%2B&u=%C3%A9", "'eq'"),
+        ("a+b=1&h=2", "a+b=1&h=2", "'a+b'"), ("h=plain&i=two%20words&j=%2B", "h=plain&i=two%20words&j=%2B", nil),
+    ])
+    func aQueryItemAQueryEntryWouldSendOtherwiseStaysInTheURL(raw: String, sent: String, kept: String?) throws {
+        for url in [#""http://127.0.0.1:1/anything/c?\#(raw)""#, #"{"raw": "http://127.0.0.1:1/anything/c?\#(raw)"}"#] {
+            let result = Self.read(json: #"{"info": {"name": "x"}, "item": [{"name": "q", "request": {"method": "GET", "url": "# + url + "}}]}")
+            #expect(result.errors.isEmpty, "\(result.errors)")
+            let file = try Self.file("requests/01-q.yaml", of: result)
+            #expect(try Self.sentQuery(of: file) == sent, "\(file)")
+            #expect(Self.warnings(of: result).contains { $0.hasPrefix("'q': the query parameter \(kept ?? "") ") } == (kept != nil),
+                    "\(Self.warnings(of: result))")
+        }
+        // The items after the last one kept in the URL are query: items.
+        let mixed = Self.read(json: #"{"info": {"name": "x"}, "item": [{"name": "q", "request": {"url": "http://127.0.0.1:1/c?c=1+2&h=plain&s=it's"}}]}"#)
+        let file = try Self.file("requests/01-q.yaml", of: mixed)
+        #expect(file.contains("url: http://127.0.0.1:1/c?c=1+2\n") && file.contains("  query:\n    h: plain\n"), "\(file)")
+        #expect(try Self.sentQuery(of: file) == "c=1+2&h=plain&s=it%27s")
+    }
+
+    /// A query parameter list (`url.query`) is read as the raw URL is: a `+` keeps the query in the URL, a template in a
+    /// value after it is a `query:` item sent whole.
+    @Test func aQueryListWithAPlusKeepsTheQueryInTheURL() throws {
+        let result = Self.read(json: #"{"info": {"name": "x"}, "item": [{"name": "q", "request": {"url": {"raw": "http://127.0.0.1:1/c?c=1+2&t={{tok}}", "#
+            + #""protocol": "http", "host": ["127.0.0.1"], "port": "1", "path": ["c"], "query": [{"key": "c", "value": "1+2"}, {"key": "t", "value": "{{tok}}"}]}}}]}"#)
+        let file = try Self.file("requests/01-q.yaml", of: result)
+        #expect(file.contains("url: http://127.0.0.1:1/c?c=1+2\n") && file.contains(#"t: "{{ tok }}""#), "\(file)")
+    }
+
     @Test func membersReadAsTextOfAnotherTypeAreLocatedErrors() throws {
         let result = Self.read(json: """
             {"info": {"name": "x"}, "item": [
