@@ -41,6 +41,12 @@ public struct CurlExport {
 
     /// The command, as lines joined by ` \`, and a comment line before it when its auth needs one.
     public func command(for exported: ExportedRequest) -> (text: String, variables: [String]) {
+        if let name = partNameCurlCannotSend(exported) {
+            let why = name.variables.isEmpty ? "holds '='" : "is known only when the command runs, and may hold '='"
+            return (ShellText.comment("not written: curl cannot send the multipart part named '\(name.displayed)', which \(why): its -F "
+                                      + "and --form-string end a part's name at its first '=' (runner run sends the name whole)"),
+                    name.variables)
+        }
         let request = exported.request
         var words: [[ShellText]] = []
         var comments: [String] = []
@@ -131,6 +137,20 @@ public struct CurlExport {
         }
         let data = (try? body.encode()) ?? Data()
         return [[.literal("--data-raw"), placeholders.shellText(String(decoding: data, as: UTF8.self))]]
+    }
+
+    /// The first multipart part name curl cannot be given, as a shell word; nil when it can be given every one. curl's
+    /// `-F` and `--form-string` take a part's name up to the first `=` and have no escape for one: a name holding `=`, or
+    /// a reference (a secret, a capture), whose value is read only when the command runs, cannot be written.
+    private func partNameCurlCannotSend(_ exported: ExportedRequest) -> ShellText? {
+        guard exported.bodyFile == nil, let multipart = exported.request.body as? MultipartBody else { return nil }
+        for part in multipart.parts {
+            let name = switch part {
+            case .field(let name, _), .file(let name, _, _, _): placeholders.shellText(name)
+            }
+            if !name.variables.isEmpty || name.displayed.contains("=") { return name }
+        }
+        return nil
     }
 
     /// `-L`, `--max-redirs`, `-k`, `--max-time`, `--proxy`, `--cacert`, `--cert`/`--key`/`--pass`.

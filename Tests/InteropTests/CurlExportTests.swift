@@ -1,0 +1,49 @@
+import Foundation
+import HTTPCore
+import Interop
+import Testing
+
+/// `export curl`: multipart parts, whose names curl's `-F` and `--form-string` end at the first `=`.
+@Suite struct CurlExportTests {
+    /// The command `export curl` writes for a POST of `parts`.
+    static func command(_ parts: [MultipartBody.Part],
+                        placeholders: ValuePlaceholders = ValuePlaceholders(nonce: "abc")) throws -> (text: String, variables: [String]) {
+        let components = try #require(URLComponents(string: "http://127.0.0.1:1/upload"))
+        let request = HTTPRequest(method: .post, components: components, body: MultipartBody(parts: parts))
+        return CurlExport(placeholders: placeholders).command(for: ExportedRequest(request: request))
+    }
+
+    static let file = MultipartBody.Part.file(name: "up=load", filename: "a.txt", contentType: "text/plain",
+                                              content: .file(URL(fileURLWithPath: "/tmp/a.txt")))
+
+    /// curl would send `a=b=v1` as the part `a` with the value `b=v1`: no command is written, a comment says why.
+    @Test func aPartNameHoldingAnEqualsSignIsACommentNotACommand() throws {
+        let literal = try Self.command([.field(name: "ok", value: "1"), .field(name: "a=b", value: "v1")])
+        #expect(literal.text == "# not written: curl cannot send the multipart part named 'a=b', which holds '=': its -F and "
+                + "--form-string end a part's name at its first '=' (runner run sends the name whole)")
+        #expect(literal.variables.isEmpty)
+        let file = try Self.command([Self.file])
+        #expect(file.text.hasPrefix("# not written: curl cannot send the multipart part named 'up=load'") && !file.text.contains("\n"))
+    }
+
+    /// A name holding a secret (or a capture) is read when the command runs and may hold `=`: a comment names its
+    /// reference, never the value.
+    @Test func aPartNamedByASecretIsACommentNotACommand() throws {
+        var placeholders = ValuePlaceholders(nonce: "abc")
+        placeholders.hiddenValues = [("pa=ssword", "PW")]
+        let reference = placeholders.placeholder(for: "PW")
+        for name in [reference, "pa=ssword", "x-" + reference] {
+            let command = try Self.command([.field(name: name, value: reference)], placeholders: placeholders)
+            #expect(command.text.hasPrefix("# not written: curl cannot send the multipart part named '")
+                    && command.text.contains("$PW', which is known only when the command runs, and may hold '='")
+                    && !command.text.contains("pa=ssword") && !command.text.contains("\n"), "\(command.text)")
+            #expect(command.variables == ["PW"])
+        }
+    }
+
+    /// A name without `=` is written as it is; a value may hold `=` (the name ends at the first one).
+    @Test func aPartNameWithoutAnEqualsSignIsWritten() throws {
+        let command = try Self.command([.field(name: "a b", value: "x=y")])
+        #expect(command.text.contains("  --form-string 'a b=x=y'"), "\(command.text)")
+    }
+}
