@@ -13,7 +13,8 @@ public struct OpenAPIMismatch: Sendable, Hashable {
 /// What the check needs of a response: its request's method and path, its status, headers and body.
 public struct OpenAPIExchange {
     public var method: String
-    /// The request's path as sent (percent-encoded), without the query.
+    /// The request's path as sent (percent-encoded: `request.components.percentEncodedPath`, not `HTTPRequest.path`,
+    /// which is decoded), without the query.
     public var path: String
     public var status: Int
     public var headers: HTTPHeaders
@@ -24,6 +25,14 @@ public struct OpenAPIExchange {
     public init(method: String, path: String, status: Int, headers: HTTPHeaders, bodyIsEmpty: Bool,
                 json: @escaping () -> Result<JSONValue, OpenAPIBodyProblem>) {
         (self.method, self.path, self.status, self.headers, self.bodyIsEmpty, self.json) = (method, path, status, headers, bodyIsEmpty, json)
+    }
+
+    /// The exchange of a response to `request`: its method, and its path as sent, percent-encoded (a `%2F` stays inside
+    /// its segment; `HTTPRequest.path` is decoded).
+    public init(request: HTTPRequest, status: Int, headers: HTTPHeaders, bodyIsEmpty: Bool,
+                json: @escaping () -> Result<JSONValue, OpenAPIBodyProblem>) {
+        self.init(method: request.method.rawValue, path: request.components.percentEncodedPath, status: status, headers: headers,
+                  bodyIsEmpty: bodyIsEmpty, json: json)
     }
 }
 

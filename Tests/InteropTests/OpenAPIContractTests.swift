@@ -147,6 +147,25 @@ import Testing
         #expect(Self.mismatches(users, "GET", "/api/v1/users/me", body: "\"me\"", contentType: "text/plain") == [])
     }
 
+    /// A request's path as sent is split into segments before each is decoded: `a%2Fb` is one segment, matching
+    /// `{id}`; a literal segment is compared decoded (`caf%C3%A9` is `café`).
+    @Test func anEncodedSlashStaysInsideItsSegment() throws {
+        let anything = try Self.contract("""
+            {"openapi": "3.1.0", "info": {"title": "Anything", "version": "1"},
+             "paths": {"/anything/{id}": {"get": {"operationId": "one", "responses": {"200": {"description": "It."}}}},
+                       "/anything/café": {"get": {"operationId": "cafe", "responses": {"200": {"description": "It."}}}}}}
+            """)
+        let judged = { (url: String) throws -> [String] in
+            let request = try #require(HTTPRequest(url: url))
+            let exchange = OpenAPIExchange(request: request, status: 200, headers: [:], bodyIsEmpty: true) { .success(.null) }
+            return anything.mismatches(of: exchange).map(\.message)
+        }
+        #expect(try judged("http://127.0.0.1:1/anything/a%2Fb") == [])
+        #expect(try judged("http://127.0.0.1:1/anything/a/b") == ["GET /anything/a/b matches no operation: no path of the document matches it"])
+        #expect(Self.judgedOperation(anything, "GET", "/anything/a%2Fb") == "GET /anything/{id} (one)")
+        #expect(Self.judgedOperation(anything, "GET", "/anything/caf%C3%A9") == "GET /anything/café (cafe)")
+    }
+
     /// Paths whose templates cover part of a segment, beside a concrete path and a bare `{id}`.
     static func files(withBareID: Bool) -> String {
         let bare = withBareID ? #", "/files/{id}": {"get": {"operationId": "byId", "responses": {"200": {"description": "A file."}}}}"# : ""
