@@ -484,7 +484,9 @@ private struct FormIndex: Sendable {
             let value: UInt32? = if name.hasPrefix("#x") || name.hasPrefix("#X") { UInt32(name.dropFirst(2), radix: 16) }
                 else if name.hasPrefix("#") { UInt32(name.dropFirst(), radix: 10) }
                 else { htmlNames[name] }
-            if let scalar = value.flatMap(Unicode.Scalar.init) { readings.append((Array(String(scalar).utf8), semicolon - offset + 1)) }
+            if let (scalar, length) = value.flatMap({ character(startingWith: $0, length: semicolon - offset + 1, in: bytes, at: offset) }) {
+                readings.append((Array(String(scalar).utf8), length))
+            }
         default: break
         }
         // A percent-escape whose `%` is escaped once more (`&#37;21`, `\u002521`, as a page or a JSON text shows an
@@ -495,25 +497,46 @@ private struct FormIndex: Sendable {
         return readings
     }
 
-    /// The character a JSON `\uXXXX` escape (two of them for a surrogate pair, the second after a backslash as it is,
-    /// escaped again, or percent-encoded once or twice) whose `u` stands at `start` gives, and the bytes it takes from
-    /// there; nil when there is none or it is a lone surrogate.
+    /// The character a JSON `\uXXXX` escape whose `u` stands at `start` gives (with the second half of a surrogate pair
+    /// after it), and the bytes it takes from there; nil when there is none or it is a lone surrogate.
     private static func jsonEscape(at start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (Unicode.Scalar, Int)? {
-        func unit(at u: Int) -> UInt32? {
-            guard u + 4 < bytes.count, bytes[u] == UInt8(ascii: "u"), let high = hexValue(in: bytes, at: u + 1),
-                  let low = hexValue(in: bytes, at: u + 3) else { return nil }
-            return UInt32(high) << 8 | UInt32(low)
+        unit(at: start, in: bytes).flatMap { character(startingWith: $0, length: 5, in: bytes, at: start) }
+    }
+
+    /// The UTF-16 code unit of `uXXXX` at `u`; nil when there is none.
+    private static func unit(at u: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        guard u + 4 < bytes.count, bytes[u] == UInt8(ascii: "u"), let high = hexValue(in: bytes, at: u + 1),
+              let low = hexValue(in: bytes, at: u + 3) else { return nil }
+        return UInt32(high) << 8 | UInt32(low)
+    }
+
+    /// The character whose escape (a JSON escape or an HTML reference of `length` bytes from `start`) gives `value`:
+    /// itself, or, for the first half of a surrogate pair, the pair with the second half escaped after it in any form
+    /// (as JavaScript's encoders write a character beyond U+FFFF: `\ud83d\ude00`, `&#55357;&#56832;`, mixed);
+    /// nil for a lone surrogate or no character.
+    private static func character(startingWith value: UInt32, length: Int, in bytes: UnsafeBufferPointer<UInt8>,
+                                  at start: Int) -> (Unicode.Scalar, Int)? {
+        guard (0xD800...0xDBFF).contains(value) else { return Unicode.Scalar(value).map { ($0, length) } }
+        guard let (second, secondLength) = utf16Unit(at: start + length, in: bytes), (0xDC00...0xDFFF).contains(second) else {
+            return nil
         }
-        guard let first = unit(at: start) else { return nil }
-        guard (0xD800...0xDBFF).contains(first) else { return Unicode.Scalar(first).map { ($0, 5) } }
-        let next = start + 5
+        return Unicode.Scalar(0x10000 + (value - 0xD800) << 10 + (second - 0xDC00)).map { ($0, length + secondLength) }
+    }
+
+    /// A UTF-16 code unit escaped at `offset`, and the bytes its escape takes: a JSON `\uXXXX` after any form of
+    /// backslash (`backslashes`), or an HTML numeric reference (`&#56832;`, `&#xDE00;`).
+    private static func utf16Unit(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (UInt32, Int)? {
+        guard offset < bytes.count else { return nil }
         let lower = { (byte: UInt8) in (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
-        for backslash in backslashes where bytes[next...].starts(with: backslash.utf8, by: { lower($0) == $1 }) {
-            if let second = unit(at: next + backslash.utf8.count), (0xDC00...0xDFFF).contains(second) {
-                return Unicode.Scalar(0x10000 + (first - 0xD800) << 10 + (second - 0xDC00)).map { ($0, 10 + backslash.utf8.count) }
-            }
+        for backslash in backslashes where bytes[offset...].starts(with: backslash.utf8, by: { lower($0) == $1 }) {
+            if let unit = unit(at: offset + backslash.utf8.count, in: bytes) { return (unit, backslash.utf8.count + 5) }
         }
-        return nil
+        guard bytes[offset...].starts(with: "&#".utf8) else { return nil }
+        let end = min(offset + 10, bytes.count)
+        guard let semicolon = (offset + 2..<end).first(where: { bytes[$0] == UInt8(ascii: ";") }) else { return nil }
+        let digits = String(decoding: UnsafeBufferPointer(rebasing: bytes[offset + 2..<semicolon]), as: UTF8.self)
+        let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+        return value.flatMap { $0 <= 0xFFFF ? ($0, semicolon - offset + 1) : nil }
     }
 
     /// How a backslash before a JSON escape's `u` is written: as it is, escaped again, percent-encoded once or twice

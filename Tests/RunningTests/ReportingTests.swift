@@ -426,6 +426,13 @@ import TestSupport
         ("pw😀emoji-Zz", #"<pw\ud83d%5Cude00emoji-Zz>&x"#),
         ("pw😀emoji-Zz", #"<pw%5Cud83d\ude00emoji-Zz>&x"#),
         ("pw😀emoji-Zz", "<p%255Cu0077%255Cud83d%255Cude00emoji-Zz>&x"),
+        // A character beyond U+FFFF as HTML references to its two UTF-16 halves (JavaScript encoders), mixed with JSON.
+        ("pw😀emoji-Zz", "<p>pw&#55357;&#56832;emoji-Zz</p>&x"),
+        ("pw😀emoji-Zz", "<p>pw&#xd83d;&#xde00;emoji-Zz</p>&x"),
+        ("pw😀emoji-Zz", "<p>pw&#xD83D;&#XDE00;emoji-Zz</p>&x"),
+        ("pw😀emoji-Zz", #"<pw\ud83d&#56832;emoji-Zz>&x"#),
+        ("pw😀emoji-Zz", #"<pw&#55357;\ude00emoji-Zz>&x"#),
+        ("pw😀emoji-Zz", "<pw&#55357;%5Cude00emoji-Zz>&x"),
     ])
     func aSecretWithEscapesMixedAsAnEncoderChoseIsHidden(secret: String, echoed: String) {
         let redacted = Redactor(secrets: [secret]).redact(echoed)
