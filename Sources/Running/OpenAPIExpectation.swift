@@ -25,7 +25,7 @@ struct OpenAPIExpectation: Sendable {
         }
         let request = content.response.request
         let exchange = OpenAPIExchange(
-            method: request.method.rawValue, path: request.path, status: content.response.status.code,
+            request: request, status: content.response.status.code,
             headers: content.response.headers, bodyIsEmpty: content.response.body.isEmpty,
             json: { json().mapError { OpenAPIBodyProblem($0.message) } })
         return contract.mismatches(of: exchange).map { mismatch in
