@@ -128,7 +128,7 @@ package struct EnvironmentMerger {
     private mutating func resolveBaseURL(_ url: Sourced<Template>, scope: VariableScope, unresolved: Set<String>) -> String? {
         do {
             let text = try scope.resolveURL(url.value)
-            let shown = scope.shown(text, resolving: url.value)
+            var shown: String { scope.shown(text, resolving: url.value) }
             guard ServerEnvironment(baseURL: text) != nil, let components = PercentEncoding.components(ofURL: text) else {
                 diagnostics.add(.error("baseURL '\(shown)' is not an absolute http or https URL", path: url.path,
                                        at: url.value.mark, suggestion: "write it like https://api.example.com/v1"))

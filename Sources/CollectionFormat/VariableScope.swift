@@ -85,10 +85,20 @@ public struct VariableScope: Sendable {
             .filter { !$0.isEmpty })
     }
 
-    /// `text` (what `template` resolved to) as a message may show it: the template as written when the text holds a
-    /// secret's value (`baseURL '{{ token }}' is not ...`).
+    /// `text` (what `template` resolved to) as a message may show it: the template as written when the text, or a value
+    /// the template inserted in it (a URL holds it encoded: `P@ss` as `P%40ss`), holds a secret's value
+    /// (`baseURL '{{ token }}' is not ...`).
     public func shown(_ text: String, resolving template: Template) -> String {
-        secretValues.contains { $0.count >= ResolvedSecret.shortestHiddenInText && text.contains($0) } ? template.source : text
+        let secrets = secretValues.filter { $0.count >= ResolvedSecret.shortestHiddenInText }
+        let holdsSecret = { (value: String) in secrets.contains { value.contains($0) } }
+        var inserted = holdsSecret(text)
+        if !inserted {
+            _ = try? resolveString(template) { _, value, _ in
+                inserted = inserted || holdsSecret(value)
+                return value
+            }
+        }
+        return inserted ? template.source : text
     }
 
     /// Resolves a template: a single `{{ ... }}` keeps its value's type, anything else is a string.

@@ -26,8 +26,19 @@ extension URLComponents {
         // an IPv6 address is in brackets.
         if let host, !host.hasPrefix("["),
            host.unicodeScalars.contains(where: { $0.isASCII && !($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-._".unicodeScalars.contains($0)) }) {
-            return "its host is not a host name: it holds a space, a control or punctuation a name cannot (letters, digits, '-' and '.')"
+            return "its host is not a host name: it holds a space, a control or punctuation a name cannot (letters, digits, '-', '_' and '.')"
+        }
+        if let host, host.hasPrefix("["), !Self.isIPv6Literal(host) {
+            return "its host is not an IPv6 address, which is what brackets hold (such as [::1])"
         }
         return portProblem
+    }
+
+    /// Whether `host` is an IPv6 address in brackets, with or without a zone (`[fe80::1%25eth0]`).
+    static func isIPv6Literal(_ host: String) -> Bool {
+        guard host.hasPrefix("["), host.hasSuffix("]"), host.count > 2 else { return false }
+        let address = host.dropFirst().dropLast().prefix { $0 != "%" }
+        var bytes = in6_addr()
+        return inet_pton(AF_INET6, String(address), &bytes) == 1
     }
 }
