@@ -107,7 +107,9 @@ struct CollectionValidator {
             // `with:` values are resolved in the flow's scope; their names are defined for this step only.
             let (outer, outerWhenSelected) = (defined, definedWhenSelected)
             for input in step.inputs {
-                input.value.forEachTemplate { check($0, in: input.path ?? path, selected: selected) }
+                // A value written in a used file may read what a `use:` of that file gives: those sites are noted.
+                let sites = Array(step.useSites.prefix { $0.path != input.path })
+                input.value.forEachTemplate { check($0, in: input.path ?? path, selected: selected, usedAt: sites) }
                 defined.insert(input.name)
                 definedWhenSelected.insert(input.name)
                 redefined.insert(input.name)

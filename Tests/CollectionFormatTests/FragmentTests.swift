@@ -104,6 +104,23 @@ import Testing
         #expect(rendered(collection) == [undefinedUserId(notingUsesAt: ["_outer.yaml:2:10", "flow.yaml:2:10"])])
     }
 
+    /// A `with:` value written in a used file reads what a `use:` of that file could give: an undefined variable in it
+    /// names that `use:`; given there, it is no error.
+    @Test func aWithValueInAUsedFileNamesTheUseThatCouldGiveItsVariable() async {
+        let inner = "request: { url: 'http://127.0.0.1:1/{{ deep }}' }\n"
+        let mid = "steps:\n  - use: _inner.yaml\n    with: { deep: 'fin-{{ finVar }}' }\n"
+        let missing = await readCollection(of: ["_inner.yaml": inner, "_mid.yaml": mid,
+                                                "flow.yaml": "steps:\n  - use: _mid.yaml\n    with: { deep: x }\n"])
+        #expect(rendered(missing) == [[
+            "requests/_mid.yaml:3:24: error: undefined variable 'finVar'",
+            "note: requests/flow.yaml:2:10: this 'use:' gives no 'with:' value for 'finVar'",
+            "help: add 'with: { finVar: ... }' to a 'use:' noted above, or define 'finVar' in the using flow's scope",
+        ].joined(separator: "\n")], "\(rendered(missing))")
+        let given = await readCollection(of: ["_inner.yaml": inner, "_mid.yaml": mid,
+                                              "flow.yaml": "steps:\n  - use: _mid.yaml\n    with: { finVar: x }\n"])
+        #expect(rendered(given).isEmpty, "\(rendered(given))")
+    }
+
     /// The error for `userId` undefined in `requests/_fetch.yaml`, with a note at each `use:` (under `requests/`).
     private func undefinedUserId(notingUsesAt uses: [String]) -> String {
         (["requests/_fetch.yaml:1:37: error: undefined variable 'userId'"]
