@@ -143,10 +143,12 @@ public struct CurlTranslation {
     }
 
     /// `a=1&b=x%20y&b=z` as decoded pairs (`+` as a space); nil when a piece has no `=` (curl sends `?flag` as it is,
-    /// a `query:` item `flag=`) or does not decode.
+    /// a `query:` item `flag=`), is empty (curl sends the `&` of `a=1&`, which `form:` and `query:` leave out) or does
+    /// not decode.
     static func formFields(_ encoded: String) -> [(name: String, value: String)]? {
         var fields: [(name: String, value: String)] = []
-        for piece in encoded.split(separator: "&", omittingEmptySubsequences: true) {
+        guard !encoded.isEmpty else { return fields }
+        for piece in encoded.split(separator: "&", omittingEmptySubsequences: false) {
             let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, let name = decode(parts[0]), !name.isEmpty, let value = decode(parts[1]) else { return nil }
             fields.append((name, value))

@@ -431,6 +431,18 @@ import Testing
         #expect(CurlImportTests.header("content-type", of: document) == "application/x-www-form-urlencoded")
     }
 
+    /// An empty data piece keeps the `&` curl sends (`-d a=1 -d ''` sends `a=1&`), which `form:` and `query:` would leave
+    /// out: the body is text with the form's Content-Type, and with `-G` the query stays in the URL.
+    @Test(arguments: [("-d a=1 -d ''", "a=1&"), ("-d '' -d a=1", "&a=1"), ("-d 'a=1&&b=2'", "a=1&&b=2")])
+    func anEmptyDataPieceIsSentAsCurlSendsIt(data: String, sent: String) throws {
+        let document = try Self.document("curl http://127.0.0.1:1/post " + data)
+        guard case .text(let text)? = document.body else { Issue.record("not text: \(document.yaml)"); return }
+        #expect(text == sent)
+        #expect(CurlImportTests.header("content-type", of: document) == "application/x-www-form-urlencoded")
+        let query = try Self.document("curl -G http://127.0.0.1:1/get " + data)
+        #expect(query.url == "http://127.0.0.1:1/get?" + sent && query.query.isEmpty && query.body == nil, "\(query.yaml)")
+    }
+
     /// A file's data gets the Content-Type curl sends with it: JSON (and Accept) for --json, a form's for -d and
     /// --data-binary; a Content-Type the command gives wins.
     @Test(arguments: [("--json @b.json", "application/json", "application/json"), ("-d @b.txt", "application/x-www-form-urlencoded", nil),
