@@ -306,6 +306,7 @@ public final class HTTPClientTransport: HTTPLoader {
             decompression: .enabled(limit: .ratio(decompressionRatio)))
         configuration.httpVersion = .automatic
         configuration.http1_1ConnectionDebugInitializer = StatusBelow100Guard.install
+        configuration.http2StreamChannelDebugInitializer = StatusBelow100Guard.installOnStream
         // No tracing: the client would otherwise start a span (of the global no-op tracer) and set its attributes
         // for every request.
         configuration.tracing.tracer = nil

@@ -1,5 +1,6 @@
 internal import NIOCore
 internal import NIOHTTP1
+internal import NIOHTTP2
 
 /// Fails a response whose status is below 100 before AsyncHTTPClient reads it: the client takes such a head for an
 /// informational one, ignores it, and traps on the end of the message that follows. The request fails with
@@ -31,10 +32,20 @@ final class StatusBelow100Guard: ChannelInboundHandler, RemovableChannelHandler 
     /// Puts a guard right after an HTTP/1.1 connection's response decoder, before the client reads what it decodes; a
     /// connection without that decoder (another client version) is left as it is rather than failed.
     @Sendable static func install(on channel: any Channel) -> EventLoopFuture<Void> {
+        install(on: channel, after: ByteToMessageHandler<HTTPResponseDecoder>.self)
+    }
+
+    /// Puts a guard right after an HTTP/2 stream's translation to HTTP/1 parts, as `install(on:)` does for a connection.
+    @Sendable static func installOnStream(_ channel: any Channel) -> EventLoopFuture<Void> {
+        install(on: channel, after: HTTP2FramePayloadToHTTP1ClientCodec.self)
+    }
+
+    /// Puts a guard after the handler of type `decoder` in `channel`'s pipeline, when it has one.
+    private static func install<Decoder: ChannelHandler>(on channel: any Channel, after decoder: Decoder.Type) -> EventLoopFuture<Void> {
         channel.eventLoop.submit {
             let pipeline = channel.pipeline.syncOperations
-            guard let decoder = try? pipeline.handler(type: ByteToMessageHandler<HTTPResponseDecoder>.self) else { return }
-            try pipeline.addHandler(StatusBelow100Guard(), position: .after(decoder))
+            guard let handler = try? pipeline.handler(type: decoder) else { return }
+            try pipeline.addHandler(StatusBelow100Guard(), position: .after(handler))
         }
     }
 }

@@ -12,7 +12,11 @@ extension Router {
 }
 
     /// `/raw-status/{code}`: the status line `HTTP/1.1 {code} Raw` as written (`099`, `000`), an empty body, and the
-    /// connection closed.
-    func rawStatus(_ code: String, _ writer: ResponseWriter) {
-        writer.writeRaw(Array("HTTP/1.1 \(code) Raw\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+    /// connection closed; over HTTP/2, `:status` of the code's number.
+    func rawStatus(_ code: String, _ request: RecordedRequest, _ writer: ResponseWriter) {
+        guard request.httpVersion == "HTTP/2.0" else {
+            return writer.writeRaw(Array("HTTP/1.1 \(code) Raw\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+        }
+        writer.writeHead(HTTPResponseStatus(statusCode: Int(code) ?? 0), headers: [("Content-Length", "0")])
+        writer.finish()
     }

@@ -32,7 +32,7 @@ struct Router: Sendable {
         case "close-mid-body": closeMidBody(writer)
         case "wrong-length": wrongLength(writer)
         case "overlong-body": overlongBody(writer)
-        case "raw-status": rawStatus(rest.first ?? "099", writer)
+        case "raw-status": rawStatus(rest.first ?? "099", request, writer)
         case "drip": drip(request, writer)
         case "stall": break
         case "chunked": chunked(request, writer)

@@ -57,6 +57,19 @@ import TestSupport
         }
     }
 
+    /// A `:status` below 100 on an HTTP/2 stream is an invalid response, as over HTTP/1.1 (the client would trap on it).
+    @Test func anHTTP2StatusBelow100IsAnInvalidResponse() async throws {
+        try await withStandardChain(on: TestServer.startHTTP2()) { server, loader in
+            let insecure = HTTPRequestOptions(insecure: true)
+            let error = await failure(of: loader, request("/raw-status/99", options: insecure))
+            #expect(error?.code == .invalidResponse)
+            #expect(error?.message.contains("its status 099 is not an HTTP status") == true, "\(String(describing: error))")
+            let next = try await loader.load(request("/echo", options: insecure))
+            #expect(next.status == .ok)
+            #expect(server.receivedRequests().allSatisfy { $0.httpVersion == "HTTP/2.0" })
+        }
+    }
+
     @Test func parallelHTTP2RequestsShareOneConnection() async throws {
         try await withStandardChain(on: TestServer.startHTTP2()) { server, loader in
             let insecure = HTTPRequestOptions(insecure: true)
