@@ -51,6 +51,7 @@ public struct CurlTranslation {
         if let upload = command.uploadFile {
             // curl sends the file with -G too, and refuses it beside data, which -G would put into the query.
             document.body = .file(try uploadedFile(upload))
+            noteUploadContentType(upload, headers: headers)
         } else if command.dataInQuery {
             noteBodyHeaders(headers)
         } else {
@@ -379,6 +380,15 @@ public struct CurlTranslation {
                                  suggestion: "save the body in a file and write '-T FILE'")
         }
         return filePath(upload.text)
+    }
+
+    /// Warns that a `-T` file sent without a `Content-Type` header gets one: curl sends none, and a `file:` body sends
+    /// `application/octet-stream` unless a header gives another (a request file cannot send none).
+    private mutating func noteUploadContentType(_ upload: CurlArgument, headers: [(name: String, value: String, mark: Mark)]) {
+        guard !headers.contains(where: { HTTPHeaders.sameName($0.name, "Content-Type") }) else { return }
+        warn("'-T \(upload.text)' sends the file without a Content-Type; the request file's file: body sends "
+             + "Content-Type: application/octet-stream (a request file cannot send none)", at: upload.mark,
+             suggestion: "if the server reads the type, give the one it expects: -H 'Content-Type: TYPE' in the command, or headers: in the file")
     }
 
     /// A `-d @file`, `--data-binary @file` or `--json @file` body, the only data option given; nil without one.

@@ -334,6 +334,21 @@ import Testing
         #expect(CurlImport.read("curl -T a.txt -d x=1 http://127.0.0.1:1/up").errors.first?.message.contains("a request file sends one body") == true)
     }
 
+    /// curl sends a `-T` file without a Content-Type, which a `file:` body cannot (it sends application/octet-stream
+    /// unless a header gives one): said at the file; a Content-Type the command gives is kept, without a warning.
+    @Test func anUploadWithoutAContentTypeSaysTheFileBodySendsOne() throws {
+        let result = CurlImport.read("curl -T up.bin http://127.0.0.1:1/up")
+        let document = try #require(result.requests.first?.document)
+        #expect(Self.header("content-type", of: document) == nil)
+        let warning = try #require(result.warnings.first)
+        #expect(result.warnings.count == 1 && warning.message == "'-T up.bin' sends the file without a Content-Type; the request file's "
+            + "file: body sends Content-Type: application/octet-stream (a request file cannot send none)")
+        #expect((warning.mark.line, warning.mark.column) == (1, 9))
+        let typed = CurlImport.read("curl -T up.csv -H 'Content-Type: text/csv' http://127.0.0.1:1/up")
+        #expect(typed.warnings.isEmpty, "\(typed.warnings)")
+        #expect(typed.requests.first.map { Self.header("content-type", of: $0.document) } == "text/csv")
+    }
+
     /// `-T` with `-G` still uploads the file with PUT, as curl does; `-G`'s data beside it is an error, as to curl.
     @Test func uploadFileWithGetKeepsTheFileAndItsDataIsAnError() throws {
         let upload = try #require(CurlImport.read("curl -G -T up.txt http://127.0.0.1:1/x").requests.first?.document)
