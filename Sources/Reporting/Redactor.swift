@@ -477,17 +477,18 @@ private struct FormIndex: Sendable {
                 if backslashes == 2, text(2, from: start) == "\\\"" { readings.append(([UInt8(ascii: "\"")], 4)) }
             }
         case UInt8(ascii: "&"):
-            // A character reference ends at the first `;` within a few bytes.
-            let end = min(offset + 12, bytes.count)
-            guard offset + 2 < end, let semicolon = (offset + 2..<end).first(where: { bytes[$0] == UInt8(ascii: ";") }),
-                  let name = text(semicolon - offset - 1, from: offset + 1) else { break }
-            let value: UInt32? = if name.hasPrefix("#x") || name.hasPrefix("#X") { UInt32(name.dropFirst(2), radix: 16) }
-                else if name.hasPrefix("#") { UInt32(name.dropFirst(), radix: 10) }
-                else { htmlNames[name] }
-            if let (scalar, length) = value.flatMap({ character(startingWith: $0, length: semicolon - offset + 1, in: bytes, at: offset) }) {
-                readings.append((Array(String(scalar).utf8), length))
+            if let (value, length) = reference(after: offset + 1, in: bytes),
+               let (scalar, total) = character(startingWith: value, length: 1 + length, in: bytes, at: offset) {
+                readings.append((Array(String(scalar).utf8), total))
             }
         default: break
+        }
+        // A character reference whose `&` is escaped once more (`\u0026#43;` as Go's JSON writes it, `&amp;#43;`).
+        for (read, length) in readings where read == [0x26] {
+            if let (value, referenceLength) = reference(after: offset + length, in: bytes),
+               let (scalar, total) = character(startingWith: value, length: length + referenceLength, in: bytes, at: offset) {
+                readings.append((Array(String(scalar).utf8), total))
+            }
         }
         // A percent-escape whose `%` is escaped once more (`&#37;21`, `\u002521`, as a page or a JSON text shows an
         // encoded URL).
@@ -524,19 +525,45 @@ private struct FormIndex: Sendable {
     }
 
     /// A UTF-16 code unit escaped at `offset`, and the bytes its escape takes: a JSON `\uXXXX` after any form of
-    /// backslash (`backslashes`), or an HTML numeric reference (`&#56832;`, `&#xDE00;`).
+    /// backslash (`backslashes`), or an HTML numeric reference (`&#56832;`, `&#xDE00;`, `&#56832`).
     private static func utf16Unit(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (UInt32, Int)? {
         guard offset < bytes.count else { return nil }
         let lower = { (byte: UInt8) in (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
         for backslash in backslashes where bytes[offset...].starts(with: backslash.utf8, by: { lower($0) == $1 }) {
             if let unit = unit(at: offset + backslash.utf8.count, in: bytes) { return (unit, backslash.utf8.count + 5) }
         }
-        guard bytes[offset...].starts(with: "&#".utf8) else { return nil }
-        let end = min(offset + 10, bytes.count)
-        guard let semicolon = (offset + 2..<end).first(where: { bytes[$0] == UInt8(ascii: ";") }) else { return nil }
-        let digits = String(decoding: UnsafeBufferPointer(rebasing: bytes[offset + 2..<semicolon]), as: UTF8.self)
-        let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
-        return value.flatMap { $0 <= 0xFFFF ? ($0, semicolon - offset + 1) : nil }
+        guard bytes[offset] == UInt8(ascii: "&"), offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "#"),
+              let (value, length) = reference(after: offset + 1, in: bytes), value <= 0xFFFF else { return nil }
+        return (value, 1 + length)
+    }
+
+    /// The value of the HTML character reference after an `&` (its body starting at `start`), and the bytes it takes from
+    /// there: `#43;`, `#x2B;` (a numeric one also without its `;`, as browsers read it), or a name with its `;`.
+    private static func reference(after start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (UInt32, Int)? {
+        guard start < bytes.count else { return nil }
+        let end = min(start + 11, bytes.count)
+        if bytes[start] == UInt8(ascii: "#") {
+            let hex = start + 1 < end && (bytes[start + 1] | 0x20) == UInt8(ascii: "x")
+            let digitsStart = start + (hex ? 2 : 1)
+            var index = digitsStart
+            var value: UInt32 = 0
+            while index < end, let digit = hex ? hexDigit(bytes[index]) : decimalDigit(bytes[index]), value <= 0x10FFFF {
+                value = value * (hex ? 16 : 10) + UInt32(digit)
+                index += 1
+            }
+            guard index > digitsStart, value <= 0x10FFFF else { return nil }
+            let terminated = index < bytes.count && bytes[index] == UInt8(ascii: ";")
+            return (value, index - start + (terminated ? 1 : 0))
+        }
+        guard let semicolon = (start..<end).first(where: { bytes[$0] == UInt8(ascii: ";") }), semicolon > start,
+              let value = htmlNames[String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<semicolon]), as: UTF8.self)]
+        else { return nil }
+        return (value, semicolon - start + 1)
+    }
+
+    /// The value of a decimal digit byte.
+    private static func decimalDigit(_ byte: UInt8) -> UInt8? {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) ? byte - UInt8(ascii: "0") : nil
     }
 
     /// How a backslash before a JSON escape's `u` is written: as it is, escaped again, percent-encoded once or twice

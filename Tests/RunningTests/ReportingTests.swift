@@ -433,6 +433,14 @@ import TestSupport
         ("pw😀emoji-Zz", #"<pw\ud83d&#56832;emoji-Zz>&x"#),
         ("pw😀emoji-Zz", #"<pw&#55357;\ude00emoji-Zz>&x"#),
         ("pw😀emoji-Zz", "<pw&#55357;%5Cude00emoji-Zz>&x"),
+        // A reference whose `&` is escaped once more (Go's JSON writes `&` as `\u0026`; a page escapes it as `&amp;`), and
+        // numeric references without their `;`, as browsers read them.
+        ("Ab3+dEf/gh==", #"{"v":"Ab3\u0026#43;dEf/gh=="}&x"#),
+        ("Ab3+dEf/gh==", #"actual: "{\"v\":\"Ab3\\u0026#43;dEf/gh==\"}&x"#),
+        ("Ab3+dEf/gh==", "<p>Ab3&amp;#43;dEf&amp;#x2F;gh==</p>&x"),
+        ("pw😀emoji-Zz", #"{"v":"pw\u0026#128512;emoji-Zz"}&x"#),
+        ("pw😀emoji-Zz", "<p>pw&#55357&#56832emoji-Zz</p>&x"),
+        ("pw😀emoji-Zz", "<p>pw&#128512emoji-Zz</p>&x"),
     ])
     func aSecretWithEscapesMixedAsAnEncoderChoseIsHidden(secret: String, echoed: String) {
         let redacted = Redactor(secrets: [secret]).redact(echoed)
