@@ -127,7 +127,7 @@ enum CurlCredentials {
                 if let equals = name.firstIndex(of: "=") {
                     let (optionName, value) = (String(name[..<equals]), String(name[name.index(after: equals)...]))
                     found += hiding(credentials(of: optionName, value), of: word)
-                } else if let option = CurlOption.named(String(name)) ?? misspelt(String(name)) {
+                } else if let option = CurlOption.reading(String(name))?.option ?? misspelt(String(name)) {
                     if option.takesValue, let value = words.popFirst() { found += hiding(values(of: option, value.text), of: value) }
                 } else if CredentialNames.isSecretField(String(name)), let value = words.popFirst() {
                     // An option curl does not have, named like a credential (`--token T`, `--auth u:p`): its value is one.

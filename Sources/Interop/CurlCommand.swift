@@ -55,8 +55,12 @@ public struct CurlCommand: Sendable {
     public var dataInQuery = false
     /// `-I`: a HEAD request.
     public var head = false
+    /// `--no-head`: curl asks for a GET request, and refuses it beside `-I`, `-T`, `-F` or data sent as a body.
+    public var getRequest: CurlArgument?
     /// `-L`: follow redirects.
     public var followsRedirects = false
+    /// `--location-trusted` (until `--no-location-trusted`): curl sends the credentials to every host a redirect leads to.
+    public var trustedRedirects: CurlArgument?
     /// `-k`: no certificate verification.
     public var insecure = false
     /// `-g`: no URL globbing.
@@ -65,8 +69,11 @@ public struct CurlCommand: Sendable {
     public var uploadFile: CurlArgument?
     /// `-r`: the byte range to ask for.
     public var range: CurlArgument?
-    /// The last of `--basic`, `--digest`, `--ntlm`, `--negotiate` and `--anyauth`: how curl sends `-u`'s credentials.
-    public var authScheme: CurlArgument?
+    /// `--basic`, `--digest`, `--ntlm`, `--negotiate` and `--anyauth` switched on, each once, in the order last given
+    /// (`--no-digest` takes `--digest` out).
+    public var authSchemes: [CurlArgument] = []
+    /// The last of `authSchemes`: how curl sends `-u`'s credentials.
+    public var authScheme: CurlArgument? { authSchemes.last }
     /// Where the command starts (its `curl`).
     public var mark: Mark
     /// Where the command's first `{{` is, which a request file reads as a template.
@@ -91,10 +98,9 @@ public struct CurlCommand: Sendable {
         while let word = words.popFirst() {
             let text = word.text
             if text.hasPrefix("--"), text.count > 2 {
-                let name = String(text.dropFirst(2))
-                guard let option = CurlOption.named(name) else { throw unknownOption(text, at: word.mark) }
+                let (option, on) = try longOption(text, at: word.mark)
                 let value = option.takesValue ? try Self.value(of: text, after: word, from: &words) : nil
-                try curl.apply(option, written: CurlArgument(text: text, mark: word.mark), value: value, warnings: &warnings)
+                try curl.apply(option, on: on, written: CurlArgument(text: text, mark: word.mark), value: value, warnings: &warnings)
             } else if text.hasPrefix("-"), text.count > 1 {
                 try curl.applyShortOptions(word, from: &words, warnings: &warnings)
             } else {
@@ -135,6 +141,17 @@ public struct CurlCommand: Sendable {
         return Mark(line: word.mark.line, column: word.mark.column + before.unicodeScalars.count)
     }
 
+    /// The option a `--name` word gives and whether it switches it on (`--no-location` switches `--location` off);
+    /// throws for a name curl does not know, and for `--no-` before an option that is no switch, which curl refuses.
+    private static func longOption(_ text: String, at mark: Mark) throws(InteropProblem) -> (option: CurlOption.Definition, on: Bool) {
+        guard let (option, on) = CurlOption.reading(String(text.dropFirst(2))) else { throw unknownOption(text, at: mark) }
+        guard on || option.isSwitch else {
+            throw InteropProblem("'\(text)': curl reads '--no-' only before an on/off option, and '--\(option.long)' is not one",
+                                 at: mark, suggestion: "remove '\(text)'")
+        }
+        return (option, on)
+    }
+
     /// Whether a program name is curl (`curl`, `/usr/bin/curl`, `curl.exe`).
     static func isCurl(_ program: String) -> Bool {
         let name = program.split(separator: "/").last.map(String.init) ?? program
@@ -152,15 +169,16 @@ public struct CurlCommand: Sendable {
             guard let option = CurlOption.lettered(letter) else { throw Self.unknownOption("-\(letter)", at: mark) }
             let written = CurlArgument(text: "-\(letter)", mark: mark)
             guard option.takesValue else {
-                try apply(option, written: written, value: nil, warnings: &warnings)
+                try apply(option, on: true, written: written, value: nil, warnings: &warnings)
                 column += 1
                 continue
             }
             if letters.isEmpty {
-                try apply(option, written: written, value: try Self.value(of: "-\(letter)", after: word, from: &words), warnings: &warnings)
-            } else {
-                try apply(option, written: written, value: CurlArgument(text: String(letters), mark: Mark(line: mark.line, column: mark.column + 1)),
+                try apply(option, on: true, written: written, value: try Self.value(of: "-\(letter)", after: word, from: &words),
                           warnings: &warnings)
+            } else {
+                try apply(option, on: true, written: written,
+                          value: CurlArgument(text: String(letters), mark: Mark(line: mark.line, column: mark.column + 1)), warnings: &warnings)
             }
             return
         }
@@ -175,8 +193,9 @@ public struct CurlCommand: Sendable {
         return CurlArgument(text: value.text, mark: value.mark)
     }
 
-    /// Records what `option` (as `written`, with its `value`) asks for; one runner has no equivalent for is a warning.
-    private mutating func apply(_ option: CurlOption.Definition, written: CurlArgument, value: CurlArgument?,
+    /// Records what `option` (as `written`, with its `value`) asks for, or for a switch `on` false (`--no-location`) that
+    /// it is off; one runner has no equivalent for is a warning.
+    private mutating func apply(_ option: CurlOption.Definition, on: Bool, written: CurlArgument, value: CurlArgument?,
                                 warnings: inout [InteropProblem]) throws(InteropProblem) {
         let given = value ?? written
         switch option.effect {
@@ -194,25 +213,28 @@ public struct CurlCommand: Sendable {
         case .maxTime: maxTime = given
         case .proxy: proxy = given
         case .maxRedirects: maxRedirects = given
-        case .get: dataInQuery = true
-        case .head: head = true
-        case .location: followsRedirects = true
+        case .get: dataInQuery = on
+        case .head:
+            // curl reads --no-head as asking for GET, which -I does not switch back (it refuses the two).
+            if on { head = true } else { getRequest = written }
+        case .location: followsRedirects = on
         case .locationTrusted:
-            followsRedirects = true
-            warnings.append(InteropProblem("'\(written.text)' is translated as followRedirects: true, which does not send the credentials "
-                                           + "to another host a redirect leads to, as curl does with it", at: written.mark,
-                                           suggestion: "if the other host needs them, request it in a request file of its own"))
-        case .insecure: insecure = true
-        case .globOff: globOff = true
+            followsRedirects = on
+            trustedRedirects = on ? written : nil
+        case .insecure: insecure = on
+        case .globOff: globOff = on
         case .uploadFile: uploadFile = given
         case .range: range = given
-        case .authScheme: authScheme = written
+        case .authScheme:
+            let scheme = CurlArgument(text: "--" + option.long, mark: written.mark)
+            authSchemes.removeAll { $0.text == scheme.text }
+            if on { authSchemes.append(scheme) }
         case .alreadyDone: break
         case .noEquivalent:
             // A credential in the value (`-U user:password`, `--pass`, `-E cert.pem:password`) is shown as `***`.
             let credentials = value.map { CurlOption.credentials(of: option, in: $0.text).filter { !$0.isEmpty } } ?? []
             let shown = value.map { InteropProblem.redacted($0.text, hiding: [], also: credentials) }
-            let change = CurlOption.requestChanges[option.long].map { " (\($0))" } ?? ""
+            let change = on ? CurlOption.requestChanges[option.long].map { " (\($0))" } ?? "" : ""
             var warning = InteropProblem("'\(shown.map { written.text + " " + $0 } ?? written.text)' has no equivalent in a request file: "
                                          + "it is not translated" + change, at: written.mark)
             warning.hidden = credentials
@@ -235,7 +257,7 @@ public struct CurlCommand: Sendable {
             suggestion = CurlOption.named(name) != nil ? "curl takes the value as the next word: write '\(text[..<equals]) \(value)'"
                 : option.map { "did you mean '--\($0.long)'? curl takes the value as the next word" } ?? "see docs/interop.md for the options runner translates"
         } else {
-            suggestion = Suggestions.didYouMean(text, among: CurlOption.all.map { "--" + $0.long })
+            suggestion = Suggestions.didYouMean(text, among: CurlOption.writtenNames)
                 ?? "see docs/interop.md for the options runner translates"
         }
         var problem = InteropProblem("unknown curl option '\(shown)'", at: mark, suggestion: suggestion)

@@ -32,7 +32,17 @@ enum CurlOption: Sendable {
         var short: Character?
         var takesValue: Bool
         var effect: Effect
+
+        /// Whether it is an on/off option, which `--no-` before its name switches off, as curl reads it.
+        var isSwitch: Bool { !takesValue && !CurlOption.notSwitches.contains(long) }
     }
+
+    /// Options without a value that curl 8 refuses `--no-` before: they choose something (a version, an address
+    /// family, the next URL's options) rather than switch it on.
+    private static let notSwitches: Set<String> = [
+        "anyauth", "ftp-pasv", "http1.0", "http1.1", "http2", "http2-prior-knowledge", "http3", "http3-only", "ipv4", "ipv6",
+        "next", "proxy-tlsv1", "sslv2", "sslv3", "tlsv1", "tlsv1.0", "tlsv1.1", "tlsv1.2", "tlsv1.3",
+    ]
 
     /// Every known option.
     static let all: [Definition] = known + withoutEquivalent
@@ -82,12 +92,12 @@ enum CurlOption: Sendable {
         ("http1.0", "0", false), ("http1.1", nil, false), ("http2", nil, false), ("http2-prior-knowledge", nil, false),
         ("http3", nil, false), ("tlsv1.2", nil, false), ("tlsv1.3", nil, false), ("cookie-jar", "c", true),
         ("dump-header", "D", true), ("cacert", nil, true), ("capath", nil, true), ("cert", "E", true), ("key", nil, true),
-        ("pass", nil, true), ("progress-bar", "#", false), ("no-progress-meter", nil, false), ("no-buffer", "N", false),
+        ("pass", nil, true), ("progress-bar", "#", false), ("progress-meter", nil, false), ("buffer", "N", false),
         ("path-as-is", nil, false), ("ipv4", "4", false), ("ipv6", "6", false),
         ("resolve", nil, true), ("connect-to", nil, true), ("interface", nil, true), ("max-filesize", nil, true),
         ("trace", nil, true), ("trace-ascii", nil, true), ("stderr", nil, true), ("create-dirs", nil, false),
         ("noproxy", nil, true), ("proxy-user", "U", true), ("keepalive-time", nil, true),
-        ("no-keepalive", nil, false), ("tcp-nodelay", nil, false), ("raw", nil, false), ("styled-output", nil, false),
+        ("keepalive", nil, false), ("tcp-nodelay", nil, false), ("raw", nil, false), ("styled-output", nil, false),
         ("parallel", "Z", false), ("next", ":", false), ("config", "K", true), ("netrc", "n", false),
         ("netrc-optional", nil, false), ("ssl-no-revoke", nil, false), ("tr-encoding", nil, false),
         ("http0.9", nil, false), ("ignore-content-length", nil, false), ("junk-session-cookies", "j", false),
@@ -115,8 +125,8 @@ enum CurlOption: Sendable {
         ("keepalive-cnt", nil, true), ("knownhosts", nil, true), ("krb", nil, true), ("krb4", nil, true), ("libcurl", nil, true),
         ("list-only", "l", false), ("local-port", nil, true), ("login-options", nil, true), ("mail-from", nil, true),
         ("mail-rcpt", nil, true), ("mail-rcpt-allowfails", nil, false), ("manual", "M", false), ("metalink", nil, false),
-        ("mptcp", nil, false), ("netrc-file", nil, true), ("no-alpn", nil, false), ("no-clobber", nil, false),
-        ("no-npn", nil, false), ("no-sessionid", nil, false), ("ntlm-wb", nil, false), ("out-null", nil, false),
+        ("mptcp", nil, false), ("netrc-file", nil, true), ("alpn", nil, false), ("clobber", nil, false),
+        ("npn", nil, false), ("sessionid", nil, false), ("ntlm-wb", nil, false), ("out-null", nil, false),
         ("output-dir", nil, true), ("parallel-immediate", nil, false), ("parallel-max", nil, true), ("pinnedpubkey", nil, true),
         ("post301", nil, false), ("post302", nil, false), ("post303", nil, false), ("proto", nil, true),
         ("proto-default", nil, true), ("proto-redir", nil, true), ("proxy-ca-native", nil, false), ("proxy-capath", nil, true),
@@ -177,6 +187,19 @@ enum CurlOption: Sendable {
     /// The option with this long name (without `--`).
     static func named(_ long: String) -> Definition? {
         all.first { $0.long == long }
+    }
+
+    /// The option a long name (without `--`) gives, and whether it switches it on: `no-location` is `location` switched
+    /// off, as curl reads `--no-` before any option name (and refuses it before one that is no switch).
+    static func reading(_ long: String) -> (option: Definition, on: Bool)? {
+        if let option = named(long) { return (option, true) }
+        guard long.hasPrefix("no-"), let option = named(String(long.dropFirst(3))) else { return nil }
+        return (option, false)
+    }
+
+    /// Every long option as written, `--no-` forms of switches included: what an unknown one may be a typo of.
+    static var writtenNames: [String] {
+        all.flatMap { ["--" + $0.long] + ($0.isSwitch ? ["--no-" + $0.long] : []) }
     }
 
     /// The option with this letter (without `-`).

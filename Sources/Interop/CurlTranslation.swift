@@ -42,6 +42,7 @@ public struct CurlTranslation {
     }
 
     private mutating func document() throws(InteropProblem) -> RequestDocument {
+        try checkGetRequest()
         let (url, path, query) = try target()
         var headers = try headerFields()
         let method = command.method?.text ?? (command.head ? "HEAD" : command.uploadFile != nil ? "PUT" : command.dataInQuery ? "GET"
@@ -62,6 +63,17 @@ public struct CurlTranslation {
         document.options = try options()
         noteTemplates(in: document)
         return document
+    }
+
+    /// Throws when `--no-head` (which curl reads as asking for GET) is given beside what asks for another method: `-I`,
+    /// `-T`, `-F` or data sent as a body, which curl refuses.
+    private func checkGetRequest() throws(InteropProblem) {
+        guard let get = command.getRequest else { return }
+        let other = command.head ? "-I asks for HEAD" : command.uploadFile != nil ? "-T asks for PUT"
+            : !command.formParts.isEmpty || (!command.data.isEmpty && !command.dataInQuery) ? "the data asks for POST" : nil
+        guard let other else { return }
+        throw InteropProblem("'\(get.text)' asks for a GET request, and \(other): curl refuses the two together", at: get.mark,
+                             suggestion: "remove '\(get.text)'")
     }
 
     // MARK: URL
@@ -544,7 +556,14 @@ public struct CurlTranslation {
             }
             options.append(("timeout", .scalar(JSONValue.double(seconds).interpolatedText + "s")))
         }
-        if command.followsRedirects { options.append(("followRedirects", .scalar("true"))) }
+        if command.followsRedirects {
+            options.append(("followRedirects", .scalar("true")))
+            if let trusted = command.trustedRedirects {
+                warn("'\(trusted.text)' is translated as followRedirects: true, which does not send the credentials to another host "
+                     + "a redirect leads to, as curl does with it", at: trusted.mark,
+                     suggestion: "if the other host needs them, request it in a request file of its own")
+            }
+        }
         if let maxRedirects = command.maxRedirects {
             guard let count = Int(maxRedirects.text), count >= 0 else {
                 throw InteropProblem("'--max-redirs \(maxRedirects.text)' is not a number of redirects", at: maxRedirects.mark)

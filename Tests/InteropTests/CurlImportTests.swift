@@ -320,6 +320,56 @@ import Testing
         })
     }
 
+    /// `--no-` before an on/off option switches it off, as curl reads it (the last of `-L` and `--no-location` wins);
+    /// curl refuses it before an option that takes a value or chooses something (`--http2`), and so does import.
+    @Test func noBeforeASwitchTurnsItOffAsCurlReadsIt() throws {
+        let off = CurlImport.read("curl -L -k -G -g --compressed --ntlm --digest -u bob:pw --no-location --no-insecure --no-get "
+            + "--no-globoff --no-compressed --no-digest --no-progress-meter --progress-meter -N -d a=1 'http://127.0.0.1:1/{x,y}'")
+        #expect(off.errors.isEmpty, "\(off.errors)")
+        #expect(off.requests.map(\.document.url) == ["http://127.0.0.1:1/x", "http://127.0.0.1:1/y"])
+        let document = try #require(off.requests.first?.document)
+        #expect(document.method == "POST" && document.options.isEmpty && document.auth == nil, "\(document.yaml)")
+        guard case .form(let fields)? = document.body else { Issue.record("not a form: \(document.yaml)"); return }
+        #expect(fields.map(\.name) == ["a"])
+        #expect(off.warnings.map(\.message).filter { $0.contains("has no equivalent") }
+                == ["'--no-progress-meter'", "'--progress-meter'", "'-N'"].map { $0 + " has no equivalent in a request file: it is not translated" })
+        #expect(off.warnings.contains { $0.message.hasPrefix("'-u' is not translated: with --ntlm") })
+        #expect(CurlImport.read("curl --no-locaton http://127.0.0.1:1/").errors.first?.suggestion == "did you mean '--no-location'?")
+        let hidden = "curl --no-location http://bob:S3cretNoLoc@127.0.0.1:1/ --bogus"
+        #expect(!CurlImport.read(hidden).redacted(hidden).contains("S3cretNoLoc"))
+        let followed = try #require(CurlImport.read("curl --no-location -L http://127.0.0.1:1/").requests.first?.document)
+        #expect(followed.yaml.contains("followRedirects: true"))
+        // --location-trusted switched off by --no-location no longer follows: nothing is said of the credentials.
+        let trusted = CurlImport.read("curl --location-trusted --no-location -u bob:pw http://127.0.0.1:1/")
+        #expect(trusted.requests.first?.document.options.isEmpty == true && !trusted.warnings.contains { $0.message.contains("--location-trusted") })
+        let basic = try #require(CurlImport.read("curl --digest --no-digest -u bob:pw http://127.0.0.1:1/").requests.first?.document)
+        guard case .basic(let username, _)? = basic.auth else { Issue.record("not basic: \(basic.yaml)"); return }
+        #expect(username == "bob")
+        for (command, column) in [("curl --no-request GET http://127.0.0.1:1/", 6), ("curl http://127.0.0.1:1/ --no-http2", 26)] {
+            let error = try #require(CurlImport.read(command).errors.first)
+            #expect(error.message.hasSuffix("curl reads '--no-' only before an on/off option, and '--\(command.contains("http2") ? "http2" : "request")' is not one"),
+                    "\(error)")
+            #expect((error.mark.line, error.mark.column) == (1, column))
+        }
+    }
+
+    /// curl reads `--no-head` as asking for GET: alone it is a GET request; beside `-I`, `-T`, `-F` or data sent as a
+    /// body, curl refuses it, and import says so at it.
+    @Test func noHeadAsksForGetAndCurlRefusesItBesideAnotherMethod() throws {
+        #expect(CurlImport.read("curl --no-head http://127.0.0.1:1/").requests.first?.document.method == "GET")
+        let query = try #require(CurlImport.read("curl -G --no-head -d a=1 http://127.0.0.1:1/").requests.first?.document)
+        #expect(query.method == "GET" && query.query.map(\.name) == ["a"])
+        for (command, other) in [("curl -I --no-head http://127.0.0.1:1/", "-I asks for HEAD"), ("curl --no-head -I http://127.0.0.1:1/", "-I asks for HEAD"),
+                                 ("curl --no-head -d a=1 http://127.0.0.1:1/", "the data asks for POST"),
+                                 ("curl --no-head -T f.txt http://127.0.0.1:1/", "-T asks for PUT")] {
+            let result = CurlImport.read(command)
+            let error = try #require(result.errors.first)
+            #expect(result.requests.isEmpty && error.message == "'--no-head' asks for a GET request, and \(other): curl refuses the two together",
+                    "\(error)")
+            #expect(error.mark.column == (command.hasPrefix("curl -I") ? 9 : 6))
+        }
+    }
+
     /// `-T` uploads the file with PUT (its name added to a URL ending in `/`), `-r` asks for a range.
     @Test func uploadFileAndRangeAreTranslated() throws {
         let upload = try #require(CurlImport.read("curl -T 'dir/report 1.csv' http://127.0.0.1:1/up/").requests.first?.document)
