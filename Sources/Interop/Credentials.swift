@@ -127,11 +127,13 @@ enum CurlCredentials {
                 if let equals = name.firstIndex(of: "=") {
                     let (optionName, value) = (String(name[..<equals]), String(name[name.index(after: equals)...]))
                     found += hiding(credentials(of: optionName, value), of: word)
-                } else if let option = CurlOption.reading(String(name))?.option ?? misspelt(String(name)) {
+                } else if let option = CurlOption.reading(String(name))?.option {
                     if option.takesValue, let value = words.popFirst() { found += hiding(values(of: option, value.text), of: value) }
-                } else if CredentialNames.isSecretField(String(name)), let value = words.popFirst() {
-                    // An option curl does not have, named like a credential (`--token T`, `--auth u:p`): its value is one.
-                    found += hiding([value.text], of: value)
+                } else if misspelt(String(name))?.takesValue == true || CredentialNames.isSecretField(String(name)),
+                          let value = words.popFirst() {
+                    // An option curl does not have: its value is read as the one it is likely a typo of (`--usr bob:pw`), and
+                    // is a credential when the name says so (`--token T`, `--auth u:p`).
+                    found += hiding(credentials(of: String(name), value.text), of: value)
                 }
             } else if text.hasPrefix("-"), text.count > 1 {
                 var letters = text.dropFirst()
@@ -151,11 +153,12 @@ enum CurlCredentials {
         return found
     }
 
-    /// The credentials the value of `--name=value` holds: as the option's (or the one a mistyped name most likely
-    /// means), else the whole value when the name says it is a credential (`--token=T`).
+    /// The credentials the value of `--name=value` holds: as the option's; for a name curl does not have, as the one it
+    /// most likely means, and the whole value when the name says it is a credential (`--token=T`, `--api-key=K`, though
+    /// close to `--pubkey`, whose value is none).
     static func credentials(of name: String, _ value: String) -> [String] {
-        if let option = CurlOption.named(name) ?? misspelt(name) { return values(of: option, value) }
-        return CredentialNames.isSecretField(name) ? [value] : []
+        if let option = CurlOption.reading(name)?.option { return values(of: option, value) }
+        return (misspelt(name).map { values(of: $0, value) } ?? []) + (CredentialNames.isSecretField(name) ? [value] : [])
     }
 
     /// The known option a mistyped long name (`--usr`) most likely means, whose value is then hidden as that option's.

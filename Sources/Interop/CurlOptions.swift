@@ -134,7 +134,7 @@ enum CurlOption: Sendable {
         ("proxy-key-type", nil, true), ("proxy-negotiate", nil, false), ("proxy-pinnedpubkey", nil, true),
         ("proxy-service-name", nil, true), ("proxy-ssl-allow-beast", nil, false), ("proxy-ssl-auto-client-cert", nil, false),
         ("proxy-tls13-ciphers", nil, true), ("proxy-tlsauthtype", nil, true), ("proxy-tlsv1", nil, false),
-        ("proxy1.0", nil, true), ("proxytunnel", "p", false), ("quote", "Q", true), ("random-file", nil, true),
+        ("proxy1.0", nil, true), ("proxytunnel", "p", false), ("pubkey", nil, true), ("quote", "Q", true), ("random-file", nil, true),
         ("rate", nil, true), ("remote-header-name", "J", false), ("remote-name-all", nil, false), ("remote-time", "R", false),
         ("remove-on-error", nil, false), ("request-target", nil, true), ("retry-connrefused", nil, false),
         ("sasl-ir", nil, false), ("service-name", nil, true), ("sigalgs", nil, true), ("skip-existing", nil, false),

@@ -370,6 +370,21 @@ import Testing
         }
     }
 
+    /// `--pubkey` (an SSH public key file, for SFTP and SCP) is curl's own option, which it ignores for HTTP: listed as not
+    /// translated. A mistyped `--api-key`, which reads as a typo of it, still hides its value.
+    @Test func pubkeyIsListedAndAnAPIKeyCloseToItStaysHidden() throws {
+        let result = CurlImport.read("curl --pubkey id.pub http://127.0.0.1:1/")
+        #expect(result.errors.isEmpty && result.requests.first?.document.url == "http://127.0.0.1:1/", "\(result.errors)")
+        #expect(result.warnings.map(\.message) == ["'--pubkey id.pub' has no equivalent in a request file: it is not translated"])
+        for command in ["curl http://127.0.0.1:1/ --api-key=K3yN3arPub", "curl http://127.0.0.1:1/ --api-key K3yN3arPub"] {
+            let typo = CurlImport.read(command)
+            let error = try #require(typo.errors.first)
+            #expect(error.suggestion?.contains("--pubkey") == true, "\(error)")
+            #expect(!typo.redacted(command).contains("K3yN3arPub") && !typo.redacted(error.message + " " + (error.suggestion ?? "")).contains("K3yN3arPub"),
+                    "\(typo.redacted(command))")
+        }
+    }
+
     /// `-T` uploads the file with PUT (its name added to a URL ending in `/`), `-r` asks for a range.
     @Test func uploadFileAndRangeAreTranslated() throws {
         let upload = try #require(CurlImport.read("curl -T 'dir/report 1.csv' http://127.0.0.1:1/up/").requests.first?.document)
