@@ -85,10 +85,19 @@ public struct VariableScope: Sendable {
             .filter { !$0.isEmpty })
     }
 
-    /// `text` (what `template` resolved to) as a message may show it: the template as written when the text, or a value
-    /// the template inserted in it (a URL holds it encoded: `P@ss` as `P%40ss`), holds a secret's value
-    /// (`baseURL '{{ token }}' is not ...`).
+    /// `text` (what `template` resolved to) as a message may show it: the template as written when it inserts a secret
+    /// (by the secret's name, whatever its length) or the text, or a value the template inserted in it (a URL holds it
+    /// encoded: `P@ss` as `P%40ss`), holds a secret's value (`baseURL '{{ token }}' is not ...`).
     public func shown(_ text: String, resolving template: Template) -> String {
+        insertsSecret(template, into: text) ? template.source : text
+    }
+
+    /// Whether `template`, which resolved to `text`, put a secret in it.
+    public func insertsSecret(_ template: Template, into text: String) -> Bool {
+        let namesSecret = template.expressions.contains { expression, _ in
+            if case .variable(let variable) = expression { secretNames.contains(variable.name) } else { false }
+        }
+        if namesSecret { return true }
         let secrets = secretValues.filter { $0.count >= ResolvedSecret.shortestHiddenInText }
         let holdsSecret = { (value: String) in secrets.contains { value.contains($0) } }
         var inserted = holdsSecret(text)
@@ -98,7 +107,7 @@ public struct VariableScope: Sendable {
                 return value
             }
         }
-        return inserted ? template.source : text
+        return inserted
     }
 
     /// Resolves a template: a single `{{ ... }}` keeps its value's type, anything else is a string.

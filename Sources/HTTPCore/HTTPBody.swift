@@ -58,7 +58,10 @@ public enum PercentEncoding {
             ?? URLComponents(string: encodeURL(text), encodingInvalidCharacters: false) else { return nil }
         if let host = components.encodedHost, host.utf8.contains(UInt8(ascii: "%")),
            let name = components.host, !name.utf8.allSatisfy({ $0 < 0x80 }) {
-            components.host = name
+            // A name IDNA cannot write (`-bücher`) stays as it was, for the URL check to name.
+            var international = components
+            international.host = name
+            if international.string != nil { components = international }
         }
         return components
     }

@@ -10,16 +10,29 @@ extension URLComponents {
     /// Why the URL's port cannot be used ("the port 99999 is not a number from 1 to 65535"), also for a number too
     /// large for an `Int`, which `port` reads as none (the request would go to the scheme's default port); nil when it
     /// has no port or a valid one.
-    public var portProblem: String? {
-        if let port { return Self.validPorts.contains(port) ? nil : "the port \(port) is not a number from 1 to 65535" }
-        guard let range = rangeOfPort, let text = string else { return nil }
-        return "the port \(text[range]) is not a number from 1 to 65535"
+    public var portProblem: String? { portProblem(quoting: true) }
+
+    /// `portProblem`, naming the port only when `quoting` (not when a secret gave it).
+    public func portProblem(quoting: Bool) -> String? {
+        let written: Substring
+        if let port {
+            guard !Self.validPorts.contains(port) else { return nil }
+            written = Substring(String(port))
+        } else {
+            guard let range = rangeOfPort, let text = string else { return nil }
+            written = text[range]
+        }
+        return "the port \(quoting ? written + " " : "")is not a number from 1 to 65535"
     }
 
     /// Why an http(s) URL cannot be sent: it has no host (`http:/x`, `http:///x`, which would otherwise be read as a
     /// path on the environment's host), a host no name can be (`bad host`), or a port out of range; nil when it can be.
-    public var requestURLProblem: String? {
-        if let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https", host?.isEmpty ?? true {
+    public var requestURLProblem: String? { requestURLProblem(quoting: true) }
+
+    /// `requestURLProblem`, naming the port only when `quoting` (not when a secret gave the URL).
+    public func requestURLProblem(quoting: Bool) -> String? {
+        let encoded = encodedHost ?? ""
+        if let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https", encoded.isEmpty {
             return "it has no host; write \(scheme)://HOST/PATH"
         }
         // A name's ASCII characters are letters, digits, `-`, `.` and `_` (others, such as `ü`, make an international name);
@@ -28,10 +41,18 @@ extension URLComponents {
            host.unicodeScalars.contains(where: { $0.isASCII && !($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-._".unicodeScalars.contains($0)) }) {
             return "its host is not a host name: it holds a space, a control or punctuation a name cannot (letters, digits, '-', '_' and '.')"
         }
-        if let host, host.hasPrefix("["), !Self.isIPv6Literal(host) {
-            return "its host is not an IPv6 address, which is what brackets hold (such as [::1])"
+        // An international name is sent as its IDNA labels (`xn--`): one IDNA cannot write (a label that starts or ends
+        // with '-'), a percent-escape that is no UTF-8 character, or an `xn--` label that decodes to nothing is no name.
+        if !encoded.isEmpty, !encoded.hasPrefix("["), host == nil || encoded.contains("%") {
+            return "its host is not a name a request can be sent to: an international name IDNA cannot write as xn-- labels "
+                + "(such as one with a label that starts or ends with '-'), a percent-escape that is no UTF-8 character, or an "
+                + "xn-- label that does not decode"
         }
-        return portProblem
+        if encoded.hasPrefix("[") {
+            if encoded.contains("%") { return "its IPv6 address has a zone (%25…), which cannot be used here: write the address alone" }
+            if !Self.isIPv6Literal(encoded) { return "its host is not an IPv6 address, which is what brackets hold (such as [::1])" }
+        }
+        return portProblem(quoting: quoting)
     }
 
     /// Whether `host` is an IPv6 address in brackets, with or without a zone (`[fe80::1%25eth0]`).

@@ -331,13 +331,20 @@ import YAML
         // One made of a secret is shown as written, not with the secret's value.
         scratch.write("environments/s.yaml", "baseURL: \"http://{{ pw }}:99999/x\"\nsecrets: { pw: { env: RUNNER_TEST_UNSET_PW, default: notaurl-zQ9mk8 } }\n")
         #expect(problems(of: await scratch.readCollection(["r.yaml"], env: "s")) == [
-            "environments/s.yaml:1:10: error: baseURL 'http://{{ pw }}:99999/x': the port 99999 is not a number from 1 to 65535 [help: write a port from 1 to 65535, or none for the scheme's default (80 for http, 443 for https)]",
+            "environments/s.yaml:1:10: error: baseURL 'http://{{ pw }}:99999/x': the port is not a number from 1 to 65535 [help: write a port from 1 to 65535, or none for the scheme's default (80 for http, 443 for https)]",
         ])
         // Also when the URL holds the secret encoded (`@` as `%40`), and a bracketed host that is no IPv6 address.
         for (name, url) in [("at", "http://127.0.0.1:{{ pw }}/x"), ("bracket", "http://[{{ pw }}]/")] {
             scratch.write("environments/\(name).yaml", "baseURL: \"\(url)\"\nsecrets: { pw: { env: RUNNER_TEST_UNSET_PW, default: S3cretP@ss-zQ9 } }\n")
             let shown = problems(of: await scratch.readCollection(["r.yaml"], env: name))
             #expect(shown.count == 1 && shown.allSatisfy { $0.contains("baseURL '\(url)'") && !$0.contains("S3cret") }, "\(shown)")
+        }
+        // A port a secret gives is not quoted, however short the secret.
+        for value in ["99999", "0"] {
+            scratch.write("environments/port.yaml", "baseURL: \"http://127.0.0.1:{{ s }}/api\"\nsecrets: { s: { env: RUNNER_TEST_UNSET_PW, default: '\(value)' } }\n")
+            let shown = problems(of: await scratch.readCollection(["r.yaml"], env: "port"))
+            #expect(shown.first?.hasPrefix("environments/port.yaml:1:10: error: baseURL 'http://127.0.0.1:{{ s }}/api': the port is not a number from 1 to 65535") == true,
+                    "\(shown)")
         }
         scratch.write("environments/zz.yaml", "baseURL: \"http://[zz]/x\"\n")
         #expect(problems(of: await scratch.readCollection(["r.yaml"], env: "zz")) == [

@@ -60,6 +60,23 @@ import HTTPCore
         }
     }
 
+    /// A host no request can be sent to is named so: one IDNA cannot write, an escape that is no UTF-8 character, an
+    /// `xn--` label that does not decode, an IPv6 zone, brackets around no address.
+    @Test func aHostNoRequestCanBeSentToIsAProblem() throws {
+        let idna = "its host is not a name a request can be sent to"
+        for (url, problem) in [("http://-bücher.example/", idna), ("http://bücher-.example/", idna), ("http://b%FCcher.example/", idna),
+                               ("http://xn--zz.example/", idna), ("http://[::1%25lo]:1/", "its IPv6 address has a zone"),
+                               ("http://[zz]/", "its host is not an IPv6 address"), ("http://a b.example/", "its host is not a host name"),
+                               ("http:/x", "it has no host")] {
+            let components = try #require(PercentEncoding.components(ofURL: url), "\(url)")
+            #expect(components.requestURLProblem?.hasPrefix(problem) == true, "\(url): \(components.requestURLProblem ?? "none")")
+        }
+        for url in ["http://bücher.example/", "http://[::1]:8080/", "http://a_b.example/", "http://xn--bcher-kva.example/"] {
+            #expect(PercentEncoding.components(ofURL: url)?.requestURLProblem == nil, "\(url)")
+        }
+        #expect(PercentEncoding.components(ofURL: "http://h:99999/")?.requestURLProblem(quoting: false) == "the port is not a number from 1 to 65535")
+    }
+
     @Test func requestAccessors() throws {
         var request = try #require(HTTPRequest(method: .post, url: "http://example.com:8080/a?x=1"))
         #expect(request.scheme == "http")
