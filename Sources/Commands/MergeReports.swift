@@ -97,6 +97,7 @@ public struct MergeReports: Sendable {
         var plan = planned?.report.summary.plan
         plan?.part = nil
         let order = Dictionary((plan?.files ?? []).enumerated().map { ($1.path, $0) }) { first, _ in first }
+        try checkDealtAlike(parts)
         // A file runs in one part: its requests in two parts were copied there (an edited part).
         var partOfFile: [String: String] = [:]
         for (path, report) in parts {
@@ -114,7 +115,7 @@ public struct MergeReports: Sendable {
                 throw Problem(message: "\(path): request \(position + 1) names \(outcome.file), which is not a file of the run's plan")
             }
         }
-        try checkDealt(parts)
+        try checkDealt(parts, order: order)
         let sorted = parts.sorted { ($0.report.summary.shard?.index ?? 0) < ($1.report.summary.shard?.index ?? 0) }
         let outcomes = sorted.flatMap(\.report.summary.outcomes).enumerated()
             .sorted { (order[$0.element.file] ?? 0, $0.offset) < (order[$1.element.file] ?? 0, $1.offset) }
@@ -127,20 +128,40 @@ public struct MergeReports: Sendable {
         return summary
     }
 
-    /// Checks the parts against what each was dealt (as their reports record it): a part's requests are of its own files,
-    /// each of its files has a record unless the part was stopped, no file was dealt to two parts, and the parts hold
-    /// every file dealt. A record deleted with the counts made to match, or a part of another run, is refused.
-    private static func checkDealt(_ parts: [(path: String, report: JSONReportDocument)]) throws(Problem) {
+    /// Checks that every part that planned records what it was dealt, and that all were dealt from the same files
+    /// (`dealtID`): parts of a `--rerun-failed` run and of the first run are not one run.
+    private static func checkDealtAlike(_ parts: [(path: String, report: JSONReportDocument)]) throws(Problem) {
         let planned = parts.filter { $0.report.summary.plan != nil }
-        let dealt = planned.compactMap { part in part.report.summary.plan?.part.map { (part.path, part.report.summary, $0) } }
+        if let bare = planned.first(where: { $0.report.summary.plan?.part == nil }) {
+            throw Problem(message: "\(bare.path) does not record what its part was dealt (its plan has no 'part'): is it edited, "
+                              + "or written by an older runner? Merge parts this runner wrote")
+        }
+        let dealt = planned.compactMap { part in part.report.summary.plan?.part.map { (path: part.path, part: $0) } }
+        guard let first = dealt.first else { return }
+        if let other = dealt.first(where: { $0.part.dealtID != first.part.dealtID || $0.part.dealt != first.part.dealt }) {
+            throw Problem(message: "\(other.path) was dealt from other files than \(first.path) (\(other.part.dealt) and "
+                              + "\(first.part.dealt) files): are they parts of different runs (one of them a --rerun-failed)?")
+        }
+    }
+
+    /// Checks the parts against what each was dealt (`checkDealtAlike` passed): a part's files are files of the plan, each
+    /// once, its requests are of its own files, each of its files has a record unless the part was stopped, no file was
+    /// dealt to two parts, and the parts hold every file dealt. A record deleted with the counts made to match is refused.
+    private static func checkDealt(_ parts: [(path: String, report: JSONReportDocument)], order: [String: Int]) throws(Problem) {
+        let dealt = parts.compactMap { part in part.report.summary.plan?.part.map { (path: part.path, summary: part.report.summary, part: $0) } }
+        guard let first = dealt.first else { return }
         var owner: [String: String] = [:]
         for (path, summary, part) in dealt {
-            let own = Set(part.files)
             for file in part.files {
+                guard order[file] != nil else {
+                    throw Problem(message: "\(path) was dealt \(file), which is not a file of the run's plan: is it edited?")
+                }
                 if let other = owner.updateValue(path, forKey: file) {
-                    throw Problem(message: "\(file) was dealt to \(other) and to \(path): are they parts of different runs?")
+                    throw Problem(message: other == path ? "\(path) lists \(file) twice among the files of its part: is it edited?"
+                                      : "\(file) was dealt to \(other) and to \(path): are they parts of different runs?")
                 }
             }
+            let own = Set(part.files)
             if let position = summary.outcomes.firstIndex(where: { !$0.method.isEmpty && !own.contains($0.file) }) {
                 throw Problem(message: "\(path): request \(position + 1) names \(summary.outcomes[position].file), which is not a "
                                   + "file of its part: is it edited?")
@@ -150,15 +171,11 @@ public struct MergeReports: Sendable {
                 throw Problem(message: "\(path) has no record of \(missing), a file of its part: is it edited?")
             }
         }
-        // Parts that did not record what they were dealt (an older runner, a part stopped before it planned) say nothing
-        // of the whole.
-        guard !dealt.isEmpty, dealt.count == parts.count, let count = dealt.first?.2.dealt else { return }
-        if let other = dealt.first(where: { $0.2.dealt != count }) {
-            throw Problem(message: "\(other.0) was dealt from \(other.2.dealt) files and \(dealt[0].0) from \(count): are they "
-                              + "parts of different runs (one of them a --rerun-failed)?")
-        }
-        guard owner.count == count else {
-            throw Problem(message: "the parts were dealt \(count) files but hold \(owner.count): is a part edited?")
+        // A part stopped before it planned (its collection invalid in that job) says nothing of what it was dealt.
+        guard dealt.count == parts.count else { return }
+        guard owner.count == first.part.dealt, PlanRecord.Part.identity(of: owner.keys) == first.part.dealtID else {
+            throw Problem(message: "the parts were dealt \(first.part.dealt) files but hold \(owner.count)"
+                              + (owner.count == first.part.dealt ? " others" : "") + ": is a part edited?")
         }
     }
 }

@@ -106,7 +106,8 @@ struct PlanNarrowing {
         }
         if let shard {
             let part = planner.files(in: shard, environment: loaded.environment)
-            plan?.part = PlanRecord.Part(files: part.map(\.path), dealt: planner.fileCount)
+            plan?.part = PlanRecord.Part(files: part.map(\.path), dealt: planner.fileCount,
+                                         dealtID: PlanRecord.Part.identity(of: planner.filePaths))
             let requests = RunPlanner(planning: part, selection: selection, scope: loaded.scope).requestCount
             guard !part.isEmpty else {
                 return (nil, notes + ["shard \(shard): nothing to run (the \(planner.fileCount) files selected are in the other parts)"],

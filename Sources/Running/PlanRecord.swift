@@ -17,16 +17,25 @@ public struct PlanRecord: Sendable, Equatable {
     }
 
     /// What a part of a sharded run was dealt: its files, and how many files were dealt among the parts (the whole
-    /// selection's, or what `--rerun-failed` chose), so `merge-reports` can tell a part whose file is missing.
+    /// selection's, or what `--rerun-failed` chose) with a hash of their paths, so `merge-reports` can tell a part whose
+    /// file is missing, or parts of different selections.
     public struct Part: Sendable, Equatable {
         /// The part's files, in run order.
         public let files: [String]
         /// How many files the parts were dealt.
         public let dealt: Int
+        /// A hash of the paths of every file dealt among the parts (`Part.identity(of:)`).
+        public let dealtID: String
 
-        public init(files: [String], dealt: Int) {
-            self.files = files
-            self.dealt = dealt
+        public init(files: [String], dealt: Int, dealtID: String) {
+            (self.files, self.dealt, self.dealtID) = (files, dealt, dealtID)
+        }
+
+        /// The identity of the files dealt among the parts, whatever their order: a hash of their sorted paths.
+        public static func identity(of paths: some Sequence<String>) -> String {
+            var hash = FNVHash()
+            for path in paths.sorted() { hash.add(path) }
+            return hash.hex
         }
     }
 

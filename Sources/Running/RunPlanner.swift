@@ -27,6 +27,9 @@ public struct RunPlanner: Sendable {
     /// How many files the plan runs.
     public var fileCount: Int { files.count }
 
+    /// The paths of the planned files, in run order.
+    public var filePaths: [String] { files.map(\.file.path) }
+
     /// How many requests the planned files report (selected steps, once per row or known list element).
     public var requestCount: Int { files.reduce(0) { $0 + $1.stepCount } }
 

@@ -161,8 +161,27 @@ import Testing
             plan["part"] = dealt
             dropped["plan"] = plan
             try JSONSerialization.data(withJSONObject: dropped).write(to: URL(fileURLWithPath: reports.path("undealt.json")))
+            // ... and with what both parts were dealt made to agree (13 files): the files held are not those dealt.
+            for (name, source) in [("forged-1.json", partOne), ("forged-2.json", nil)] {
+                var report = source.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } ?? dropped
+                var forgedPlan = try #require(report["plan"] as? [String: Any])
+                var forgedPart = try #require(forgedPlan["part"] as? [String: Any])
+                forgedPart["dealt"] = 13
+                forgedPlan["part"] = forgedPart
+                report["plan"] = forgedPlan
+                try JSONSerialization.data(withJSONObject: report).write(to: URL(fileURLWithPath: reports.path(name)))
+            }
+            // ... and without the record of what it was dealt.
+            var bare = try #require(JSONSerialization.jsonObject(with: Data(second.utf8)) as? [String: Any])
+            var barePlan = try #require(bare["plan"] as? [String: Any])
+            barePlan["part"] = nil
+            bare["plan"] = barePlan
+            try JSONSerialization.data(withJSONObject: bare).write(to: URL(fileURLWithPath: reports.path("bare.json")))
             let checks = cases + [(["1.json", "dropped.json"], "dropped.json has no record of \(droppedFile), a file of its part: is it edited?"),
-                                  (["1.json", "undealt.json"], "the parts were dealt 14 files but hold 13: is a part edited?")]
+                                  (["1.json", "undealt.json"], "the parts were dealt 14 files but hold 13: is a part edited?"),
+                                  (["forged-1.json", "forged-2.json"], "the parts were dealt 13 files but hold 13 others: is a part edited?"),
+                                  (["1.json", "forged-2.json"], "was dealt from other files than"),
+                                  (["1.json", "bare.json"], "bare.json does not record what its part was dealt (its plan has no 'part')")]
             for (names, message) in checks {
                 let result = try await Self.runner(["merge-reports"] + names.map(reports.path), server: server)
                 #expect(result.exitCode == 1, "\(names): \(result.stdout)\n\(result.stderr)")
