@@ -78,17 +78,15 @@ struct PostmanRequestTranslation {
             valueless = pairs.map { $0.count == 1 }
         }
         let enabled = zip(entries, valueless).filter { !$0.0.disabled }
-        guard let last = enabled.lastIndex(where: { Self.onlyTheURLSends($0.0, valueless: $0.1) }) else {
+        let reasons = enabled.map { urlOnlyReason($0.0, valueless: $0.1) }
+        guard let last = reasons.lastIndex(where: { $0 != nil }), let reason = reasons[last] else {
             return (PostmanTemplate.convert(written, at: url, notes: notes), parameters(entries, kind: "query parameter"))
         }
         // The query up to the last item only the URL sends as Postman does stays in the URL, as Postman sends it; the
         // items after it are `query:` items, whose values (a template's too: `&` or `#` in it) are sent whole.
-        let (kept, keptValueless) = enabled[last]
-        let reason = keptValueless
-            ? "has no value: the query up to it is kept in the URL, as Postman sends it (a query: item would send '\(kept.key)=')"
-            : "is sent by Postman as written, which a query: item would not do (it percent-encodes '+', '=' and the punctuation "
-                + "Postman keeps, and writes '%XX' escapes its own way): the query up to it is kept in the URL, as Postman sends it"
-        notes.warn("\(owner): the query parameter '\(kept.key)' \(reason)", at: kept.place)
+        let kept = enabled[last].0
+        let differences = insertionDifferences(of: enabled[...last].map(\.0), followedBy: enabled.count - last - 1)
+        notes.warn("\(owner): the query parameter '\(kept.key)' \(reason)" + differences, at: kept.place)
         listDisabled(entries, kind: "query parameter")
         let query = enabled[...last].map { entry, valueless in
             Self.urlText(entry.key, encoding: Self.nameEncoding)
@@ -102,14 +100,91 @@ struct PostmanRequestTranslation {
     /// it (`#`, `&`; `=` in a name) and `'`.
     private static let nameEncoding = "#&='", valueEncoding = "#&'"
 
-    /// Whether only the URL sends a query item as Postman sends it: an item without a value (a `query:` item sends
-    /// `flag=`), or one whose name or value a `query:` item would send otherwise (`+` as `%2B`, `,` as `%2C`, `%2b` as
-    /// `%2B`, `%41` as `A`). A template in a value keeps no item in the URL (a `query:` item sends its value whole); a
-    /// name is no template, so one holding `{{` is kept there, where Postman resolves it.
-    private static func onlyTheURLSends(_ entry: (key: String, value: String, disabled: Bool, place: PostmanValue),
-                                        valueless: Bool) -> Bool {
-        valueless || !queryItemSendsAsPostman(entry.key, encoding: nameEncoding)
-            || !queryItemSendsAsPostman(TemplateTokens(entry.value).text, encoding: valueEncoding)
+    /// What a `query:` item percent-encodes that Postman does not.
+    private static let queryItemChanges = "(it percent-encodes '+', '=' and the punctuation Postman keeps, and writes '%XX' escapes its own way)"
+
+    /// Why only the URL sends a query item as Postman sends it; nil when a `query:` item does. An item without a value
+    /// (a `query:` item sends `flag=`), one whose name or value a `query:` item would send otherwise (`+` as `%2B`, `,`
+    /// as `%2C`, `%2b` as `%2B`, `%41` as `A`), and one whose value inserts a variable with a value (in the environments
+    /// written) that a `query:` item would send otherwise: Postman inserts it into the URL as written, and so does
+    /// runner in a URL. A template of a variable no environment gives keeps no item in the URL (a `query:` item
+    /// sends its value whole); a name is no template, so one holding `{{` is kept there, where Postman resolves it.
+    private func urlOnlyReason(_ entry: (key: String, value: String, disabled: Bool, place: PostmanValue), valueless: Bool) -> String? {
+        if valueless {
+            return "has no value: the query up to it is kept in the URL, as Postman sends it (a query: item would send '\(entry.key)=')"
+        }
+        if !Self.queryItemSendsAsPostman(entry.key, encoding: Self.nameEncoding)
+            || !Self.queryItemSendsAsPostman(TemplateTokens(entry.value).text, encoding: Self.valueEncoding) {
+            return "is sent by Postman as written, which a query: item would not do \(Self.queryItemChanges): the query up to it is "
+                + "kept in the URL, as Postman sends it"
+        }
+        let changed = insertions(in: entry.value).first { !$0.texts.allSatisfy(Self.queryItemSendsAsInserted) }
+        return changed.map { insertion in
+            "inserts {{\(insertion.variable)}}, whose value (as an environment written gives it) Postman sends as written in the "
+                + "URL, which a query: item would not do \(Self.queryItemChanges): the query up to it is kept in the URL, where runner "
+                + "inserts the value as Postman does"
+        }
+    }
+
+    /// How runner's URL sends the variables the kept items (`entries`) insert otherwise than Postman, for the warning:
+    /// a `'`, which Postman percent-encodes, and a `#` (with `following` `query:` items after the kept query), after
+    /// which Postman sends nothing; empty when none does.
+    private func insertionDifferences(of entries: [(key: String, value: String, disabled: Bool, place: PostmanValue)],
+                                      followedBy following: Int) -> String {
+        let inserted = entries.flatMap { insertions(in: $0.key) + insertions(in: $0.value) }
+        let holding = { (character: Character) in
+            inserted.filter { $0.texts.contains { $0.contains(character) } }.map { "{{\($0.variable)}}" }
+        }
+        var differences: [String] = []
+        if let variable = holding("'").first {
+            differences.append("runner sends a ' in \(variable)'s value as written, where Postman sends %27")
+        }
+        if following > 0, let variable = holding("#").first {
+            differences.append("runner sends the query: items after it although \(variable)'s value holds a '#', "
+                               + "after which Postman sends nothing")
+        }
+        return differences.isEmpty ? "" : " (but " + differences.joined(separator: "; ") + ")"
+    }
+
+    /// Whether a `query:` item sends `text`, a variable's value, as Postman sends it inserted into the URL as written:
+    /// only what Postman percent-encodes there (`'`; a space, `"` and what else a URL cannot hold) is sent alike. A
+    /// template a value holds (of a variable the import does not know) is sent alike.
+    private static func queryItemSendsAsInserted(_ text: String) -> Bool {
+        let plain = TemplateTokens(text).text
+        return PercentEncoding.encode(plain) == PercentEncoding.encodeURL(PercentEncoding.encoding("'", in: plain))
+    }
+
+    /// The most texts a value's templates are resolved to, over the environments written.
+    private static let resolutionLimit = 64
+
+    /// The `{{name}}` templates of `text` whose variable has values in the environments written, each with the texts
+    /// Postman inserts for it: its values, with their own templates resolved in turn (up to `depth` levels).
+    private func insertions(in text: String, depth: Int = 4) -> [(variable: String, range: Range<String.Index>, texts: [String])] {
+        var insertions: [(variable: String, range: Range<String.Index>, texts: [String])] = []
+        var start = text.startIndex
+        while depth > 0, let open = text[start...].range(of: "{{"), let close = text[open.upperBound...].range(of: "}}") {
+            let variable = text[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            let values = variable.hasPrefix("$") ? [] : notes.knownValues(of: PostmanTemplate.sanitized(variable))
+            if !values.isEmpty {
+                let texts = values.flatMap { resolutions(of: $0, depth: depth - 1) }
+                insertions.append((variable, open.lowerBound..<close.upperBound, Array(texts.prefix(Self.resolutionLimit))))
+            }
+            start = close.upperBound
+        }
+        return insertions
+    }
+
+    /// The texts `text` resolves to: each template of a variable the environments written give replaced by each of its
+    /// values (resolved in turn, up to `depth` levels), other templates as written.
+    private func resolutions(of text: String, depth: Int) -> [String] {
+        var texts = [""]
+        var end = text.startIndex
+        for insertion in insertions(in: text, depth: depth) {
+            let between = text[end..<insertion.range.lowerBound]
+            texts = Array(texts.flatMap { head in insertion.texts.map { head + between + $0 } }.prefix(Self.resolutionLimit))
+            end = insertion.range.upperBound
+        }
+        return texts.map { $0 + text[end...] }
     }
 
     /// Whether a `query:` item sends `text` (a name or value as Postman holds it) as Postman does: runner percent-encodes

@@ -17,6 +17,8 @@ final class PostmanNotes {
     private(set) var pathValues: [(name: String, value: String)] = []
     /// The collection's variables: a path variable whose value differs from one of them is written in place.
     var collectionValues: [String: String] = [:]
+    /// The variables of each `--environment` file, whose values win over the collection's.
+    var environmentValues: [[String: String]] = []
 
     /// Lists `message` at `place`, once (a folder's auth is seen by each of its requests); a quoted line shows the
     /// credentials in `hidden` (as written in the JSON text) as `***`.
@@ -35,6 +37,16 @@ final class PostmanNotes {
         }
         pathValues.append((name, value))
         return true
+    }
+
+    /// The values the variable `name` (runner's name) has in the environments written, the collection's and each
+    /// `--environment` file's; none when only a capture, a `--var` or a secret gives it.
+    func knownValues(of name: String) -> [String] {
+        var values: [String] = []
+        for value in [collectionValues[name]] + environmentValues.map({ $0[name] }) {
+            if let value, !values.contains(value) { values.append(value) }
+        }
+        return values
     }
 
     /// Records a use of the variable `name`.

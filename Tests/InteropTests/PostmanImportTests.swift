@@ -372,12 +372,13 @@ import Testing
         #expect(try Self.file("requests/01-e.yaml", of: valued).contains("query:"))
     }
 
-    /// The query `runner run` sends for the request file `text` (without templates): its URL, then its `query:` items
-    /// percent-encoded, as the request builder appends them.
-    static func sentQuery(of text: String) throws -> String {
+    /// The query `runner run` sends for the request file `text` (its templates given `variables`): its URL, then its
+    /// `query:` items percent-encoded, as the request builder appends them.
+    static func sentQuery(of text: String, variables: [String: String] = [:]) throws -> String {
         let decoded = FileDecoding.requestFile(Array(text.utf8), path: "r.yaml", absolutePath: "/tmp/r.yaml", defaultName: "r")
         let spec = try #require(decoded.value?.steps.first?.request, "\(decoded.diagnostics)")
-        let scope = VariableScope()
+        var scope = VariableScope()
+        for (name, value) in variables { scope.define(name, .string(value), in: .environment) }
         var request = HTTPRequest(components: try #require(PercentEncoding.components(ofURL: try scope.resolveURL(spec.url))))
         for parameter in spec.query {
             for value in parameter.values { request.appendQueryItem(name: parameter.name, value: try scope.resolve(value).interpolatedText) }
@@ -418,6 +419,86 @@ import Testing
             + #""protocol": "http", "host": ["127.0.0.1"], "port": "1", "path": ["c"], "query": [{"key": "c", "value": "1+2"}, {"key": "t", "value": "{{tok}}"}]}}}]}"#)
         let file = try Self.file("requests/01-q.yaml", of: result)
         #expect(file.contains("url: http://127.0.0.1:1/c?c=1+2\n") && file.contains(#"t: "{{ tok }}""#), "\(file)")
+    }
+
+    /// A collection of one request `q` whose URL's query is `t={{tok}}&flag&u={{p}}&h=plain` (a `query` list, or the
+    /// URL as text), with `variables` as the collection's.
+    static func insertingCollection(variables: String, listed: Bool) -> PostmanSource {
+        let raw = "http://127.0.0.1:1/c?t={{tok}}&flag&u={{p}}&h=plain"
+        let url = listed
+            ? #"{"raw": "\#(raw)", "protocol": "http", "host": ["127.0.0.1"], "port": "1", "path": ["c"], "query": ["#
+                + #"{"key": "t", "value": "{{tok}}"}, {"key": "flag", "value": null}, {"key": "u", "value": "{{p}}"}, {"key": "h", "value": "plain"}]}"#
+            : #""\#(raw)""#
+        return PostmanSource(path: "inline.json", bytes: Array((#"{"info": {"name": "x"}, "variable": [\#(variables)], "item": ["#
+            + #"{"name": "q", "request": {"method": "GET", "url": "# + url + "}}]}").utf8))
+    }
+
+    /// A query value inserting a collection variable whose value a `query:` item would send otherwise than Postman (which
+    /// inserts it into the URL as written: `x+y` stays `x+y`) keeps the query up to it in the URL, with the template, so
+    /// that runner inserts it there as Postman does; a value a `query:` item sends alike keeps it a `query:` item.
+    @Test(arguments: [
+        ("x+y", "t=abc&flag&u=x+y&h=plain", true), ("a,b:c/d", "t=abc&flag&u=a,b:c/d&h=plain", true),
+        ("%41%2b", "t=abc&flag&u=%41%2b&h=plain", true), ("k=v&w", "t=abc&flag&u=k=v&w&h=plain", true),
+        ("two words", "t=abc&flag&u=two%20words&h=plain", false), ("it's", "t=abc&flag&u=it%27s&h=plain", false),
+        ("é~", "t=abc&flag&u=%C3%A9~&h=plain", false),
+    ])
+    func aQueryValueInsertingAVariableIsJudgedByItsValue(value: String, postman: String, kept: Bool) throws {
+        for listed in [true, false] {
+            let result = Self.read(Self.insertingCollection(variables: #"{"key": "p", "value": "\#(value)"}"#, listed: listed))
+            #expect(result.errors.isEmpty, "\(result.errors)")
+            let file = try Self.file("requests/01-q.yaml", of: result)
+            #expect(try Self.sentQuery(of: file, variables: ["tok": "abc", "p": value]) == postman, "\(file)")
+            #expect(file.contains(#"url: "http://127.0.0.1:1/c?t={{ tok }}&flag&u={{ p }}""#) == kept
+                    && file.contains(#"url: "http://127.0.0.1:1/c?t={{ tok }}&flag""#) == !kept, "\(file)")
+            #expect(try Self.file("environments/postman.yaml", of: result).contains("p: "))
+            #expect(Self.warnings(of: result).contains { $0.hasPrefix("'q': the query parameter 'u' inserts {{p}}, whose value (as an "
+                + "environment written gives it) Postman sends as written in the URL, which a query: item would not do") } == kept,
+                    "\(Self.warnings(of: result))")
+        }
+    }
+
+    /// The values of an environment imported alongside count as the collection's do: one of them that a `query:` item
+    /// would send otherwise keeps the query in the URL; a secret's (unknown) or an unknown variable's keeps the item a
+    /// `query:` item, and so do nested templates resolving to plain text, while one resolving to `+` does not.
+    @Test func aQueryValueInsertingAnEnvironmentsVariableIsJudgedByItsValues() throws {
+        let collection = Self.insertingCollection(variables: #"{"key": "q", "value": "1+2"}, {"key": "n", "value": "{{plain}}"}"#, listed: true)
+        let environment = { (values: String) in
+            PostmanSource(path: "qa.json", bytes: Array(#"{"name": "QA", "values": [\#(values)]}"#.utf8))
+        }
+        let cases: [(values: String, kept: Bool)] = [
+            (#"{"key": "p", "value": "x+y", "enabled": true}"#, true),
+            (#"{"key": "p", "value": "x+y", "type": "secret"}"#, false),
+            (#"{"key": "p", "value": "x+y", "enabled": false}"#, false),
+            (#"{"key": "p", "value": "{{q}}"}"#, true),
+            (#"{"key": "p", "value": "{{n}}"}, {"key": "plain", "value": "abc"}"#, false),
+            (#"{"key": "other", "value": "x+y"}"#, false),
+        ]
+        for (values, kept) in cases {
+            let result = Self.read(collection, environments: [environment(values)])
+            #expect(result.errors.isEmpty, "\(result.errors)")
+            let file = try Self.file("requests/01-q.yaml", of: result)
+            #expect(file.contains(#"u={{ p }}""#) == kept && file.contains(#"u: "{{ p }}""#) == !kept, "\(values): \(file)")
+        }
+        // Any environment's value counts: the query stays in the URL, which sends each environment's as Postman does.
+        let two = Self.read(collection, environments: [environment(#"{"key": "p", "value": "abc"}"#), environment(#"{"key": "p", "value": "a+b"}"#)])
+        let file = try Self.file("requests/01-q.yaml", of: two)
+        #expect(file.contains(#"u={{ p }}""#), "\(file)")
+        #expect(try Self.sentQuery(of: file, variables: ["tok": "abc", "p": "a+b"]) == "t=abc&flag&u=a+b&h=plain")
+    }
+
+    /// Where runner's URL sends an inserted value otherwise than Postman, the warning says so: a `'` (Postman sends `%27`),
+    /// and a `#` before `query:` items (Postman sends nothing after it).
+    @Test(arguments: [
+        ("it's+1", "t=abc&flag&u=it's+1&h=plain", "runner sends a ' in {{p}}'s value as written, where Postman sends %27"),
+        ("a+b#c", "t=abc&flag&u=a+b&h=plain", "runner sends the query: items after it although {{p}}'s value holds a '#', after which Postman sends nothing"),
+    ])
+    func whereRunnersURLSendsAnInsertedValueOtherwiseTheWarningSaysSo(value: String, sent: String, difference: String) throws {
+        let result = Self.read(Self.insertingCollection(variables: #"{"key": "p", "value": "\#(value)"}"#, listed: true))
+        let file = try Self.file("requests/01-q.yaml", of: result)
+        #expect(file.contains(#"u={{ p }}""#), "\(file)")
+        #expect(try Self.sentQuery(of: file, variables: ["tok": "abc", "p": value]) == sent, "\(file)")
+        #expect(Self.warnings(of: result).contains { $0.hasPrefix("'q': the query parameter 'u' inserts {{p}}") && $0.contains("(but \(difference))") },
+                "\(Self.warnings(of: result))")
     }
 
     @Test func membersReadAsTextOfAnotherTypeAreLocatedErrors() throws {
