@@ -249,6 +249,18 @@ public struct Condition: Sendable {
         self.matcher = matcher
         self.mark = mark
     }
+
+    /// The names of the variables `conditions` require to exist (`"{{ name }}": { exists: true }`, alone or among others):
+    /// where the conditions hold, those are defined.
+    public static func requiredNames(_ conditions: [Condition]) -> [String] {
+        conditions.compactMap { condition in
+            guard case .variable(let variable)? = condition.subject.singleExpression?.expression else { return nil }
+            if case .exists(true) = condition.matcher { return variable.name }
+            if case .all(let matchers) = condition.matcher,
+               matchers.contains(where: { if case .exists(true) = $0 { true } else { false } }) { return variable.name }
+            return nil
+        }
+    }
 }
 
 /// The `request:` mapping.

@@ -106,6 +106,12 @@ struct CollectionValidator {
             let selected = selection.runs(step, of: file)
             // `with:` values are resolved in the flow's scope; their names are defined for this step only.
             let (outer, outerWhenSelected) = (defined, definedWhenSelected)
+            // A variable the step's `when:` requires to exist is defined where the step runs, and for its `with:` values
+            // (one that reads it is left undefined when it does not exist, and the step is skipped); the `when:` itself
+            // is checked without it.
+            let required = Set(Condition.requiredNames(step.conditions) + Condition.requiredNames(file.conditions))
+            let inputNames = Set(step.inputs.map(\.name))
+            (defined, definedWhenSelected) = (outer.union(required), outerWhenSelected.union(required))
             for input in step.inputs {
                 // A value written in a used file may read what a `use:` of that file gives: those sites are noted.
                 let sites = Array(step.useSites.prefix { $0.path != input.path })
@@ -114,12 +120,10 @@ struct CollectionValidator {
                 definedWhenSelected.insert(input.name)
                 redefined.insert(input.name)
             }
+            (defined, definedWhenSelected) = (outer.union(inputNames), outerWhenSelected.union(inputNames))
             for condition in step.conditions { check(condition, in: condition.path ?? path, selected: selected) }
-            // A variable the step's `when:` requires to exist is defined where the step runs.
-            for name in Self.requiredNames(step.conditions) + Self.requiredNames(file.conditions) {
-                defined.insert(name)
-                definedWhenSelected.insert(name)
-            }
+            defined.formUnion(required)
+            definedWhenSelected.formUnion(required)
             let fileFieldsUnknown = fieldsUnknown
             if let loop = step.loop {
                 check(loop, in: path, selected: selected)
@@ -207,17 +211,6 @@ struct CollectionValidator {
         undefinedUses = []
         checkEnvironmentOpenAPI()
         return diagnostics.diagnostics
-    }
-
-    /// The variables that conditions written `"{{ NAME }}": { exists: true }` require.
-    private static func requiredNames(_ conditions: [Condition]) -> [String] {
-        conditions.compactMap { condition in
-            guard case .variable(let variable)? = condition.subject.singleExpression?.expression else { return nil }
-            if case .exists(true) = condition.matcher { return variable.name }
-            if case .all(let matchers) = condition.matcher,
-               matchers.contains(where: { if case .exists(true) = $0 { true } else { false } }) { return variable.name }
-            return nil
-        }
     }
 
     /// Defines the variables an `each:` over `template` gives its requests: `item` and `index`, and the fields of the

@@ -115,7 +115,7 @@ extension CollectionRun {
         // A used step's `with:` values are resolved once, in the flow's scope, for its `when:`, its `each:` and its request.
         let scope: VariableScope
         do throws(RunFailure) {
-            scope = try flow.run.scope.defining(step.inputs, in: step.path)
+            scope = try flow.run.scope.defining(step.inputs, in: step.path, required: Set(Condition.requiredNames(step.conditions)))
         } catch {
             return unsent(.errored, problem: error)
         }

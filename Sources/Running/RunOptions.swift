@@ -48,11 +48,15 @@ public struct RunFailure: Error, Sendable {
 
 extension VariableScope {
     /// The scope with a step's `with:` variables defined, each resolved in the scope so far; an error is placed in the
-    /// file that wrote the value (the using flow), else in `path`.
-    public func defining(_ inputs: [StepInput], in path: String) throws(RunFailure) -> VariableScope {
+    /// file that wrote the value (the using flow), else in `path`. A value that reads a variable the step's `when:`
+    /// requires to exist (`required`), which does not, is left undefined: the step is skipped by its `when:`.
+    public func defining(_ inputs: [StepInput], in path: String, required: Set<String> = []) throws(RunFailure) -> VariableScope {
         var scope = self
         for input in inputs {
-            do { scope.define(input.name, try scope.resolve(input.value), in: .input) } catch { throw RunFailure(error, in: input.path ?? path) }
+            do { scope.define(input.name, try scope.resolve(input.value), in: .input) } catch {
+                if let name = error.undefinedName, required.contains(name) { continue }
+                throw RunFailure(error, in: input.path ?? path)
+            }
         }
         return scope
     }

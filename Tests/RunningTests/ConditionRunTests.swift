@@ -42,6 +42,33 @@ import TestSupport
         #expect(summary.outcomes.last?.skipReason == #"when "{{ go }}" is equal to "no": was "yes""#)
     }
 
+    /// A `when:` beside `use:` that requires a variable to exist defines it for the `with:` values too: with it absent the
+    /// steps are skipped (not an error at `with:`), with it given they run with the value.
+    @Test func aWhenBesideUseRequiringAVariableCoversTheWithValues() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/_f/leaf.yaml": "request: { url: \"/leaf/{{ b }}\" }\n",
+            "requests/flow.yaml": """
+                steps:
+                  - use: _f/leaf.yaml
+                    with: { b: "{{ maybe }}" }
+                    when: { "{{ maybe }}": { exists: true } }
+                  - request: { url: "/after" }
+                """,
+        ])
+        defer { collection.remove() }
+        let diagnostics = await collection.load().diagnostics
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        let absent = ScriptedLoader(routes: [], fallback: .response(status: 200))
+        let skipped = try await collection.run(absent)
+        #expect(skipped.outcomes.map(\.verdict) == [.skipped, .passed], "\(skipped.outcomes)")
+        #expect(await Self.paths(absent) == ["/v1/after"])
+        let given = ScriptedLoader(routes: [], fallback: .response(status: 200))
+        let ran = try await collection.run(given, variables: [("maybe", "zz")])
+        #expect(ran.outcomes.map(\.verdict) == [.passed, .passed])
+        #expect(await Self.paths(given) == ["/v1/leaf/zz", "/v1/after"])
+    }
+
     /// A skip reason reads as a sentence whatever the operators: `starts with`, `does not contain`, `has length`.
     @Test func aSkipReasonSaysWhatTheValueDoes() async throws {
         let conditions = [#"{ startsWith: "zz" }"#, #"{ notContains: "e" }"#, #"{ matches: "^z" }"#, #"{ not: { endsWith: "s" } }"#,
