@@ -111,8 +111,8 @@ public struct CurlCommand: Sendable {
     }
 
     /// The command once per URL its first URL's glob gives (`{a,b}`, `[1-3]`), as curl sends a request per URL; itself
-    /// with `-g` or without a glob. A pattern curl would refuse is kept as written, with a warning; too many URLs throw.
-    public func expandingURLGlob(warnings: inout [InteropProblem]) throws(InteropProblem) -> [CurlCommand] {
+    /// with `-g` or without a glob. Throws for a pattern curl refuses (`[name]`, an unmatched `]`) and for too many URLs.
+    public func expandingURLGlob() throws(InteropProblem) -> [CurlCommand] {
         guard !globOff, let url = urls.first else { return [self] }
         switch CurlURLGlob.expand(url.text) {
         case .urls(let expanded):
@@ -125,10 +125,10 @@ public struct CurlCommand: Sendable {
             throw InteropProblem("'\(url.text)' is a curl URL pattern giving \(count) URLs; runner writes a request file for at "
                                  + "most \(CurlURLGlob.mostURLs)", at: url.mark,
                                  suggestion: "narrow the pattern, or add -g if its {} and [] are part of the URL")
-        case .refused(let reason):
-            warnings.append(InteropProblem("'\(url.text)' \(reason): it is read as written, as curl reads it with -g",
-                                           at: url.mark, suggestion: "add -g (--globoff) to the command, which curl needs too"))
-            return [self]
+        case .refused(let reason, let pattern):
+            throw InteropProblem("'\(url.text)' has '\(pattern)', which curl reads as a URL pattern and refuses (\(reason)): "
+                                 + "it sends no request", at: url.mark,
+                                 suggestion: "add -g (--globoff) if the braces and brackets are part of the URL: curl then sends them as written")
         }
     }
 
@@ -267,7 +267,8 @@ public struct CurlCommand: Sendable {
 }
 
 /// curl's URL globbing: `{a,b}` sets and `[1-3]`, `[a-c]`, `[01-10:2]` ranges make a URL several, the last pattern
-/// varying fastest. A `\\` escapes a brace or bracket; `[::1]` (an IPv6 address) and runner's `{{ name }}` are literal.
+/// varying fastest. A `\\` escapes a brace or bracket; `[::1]` (an IPv6 address), `[]` and runner's `{{ name }}` are
+/// literal. What curl refuses (an unmatched brace or bracket, a range it cannot read) is refused, as curl reads it.
 enum CurlURLGlob {
     /// The most URLs a pattern may give.
     static let mostURLs = 100
@@ -278,8 +279,8 @@ enum CurlURLGlob {
         case urls([String])
         /// More than `mostURLs`: how many.
         case tooMany(Int)
-        /// Why curl refuses the URL as a pattern.
-        case refused(String)
+        /// curl refuses the URL: its reason, in curl's words, and the pattern or character it is about.
+        case refused(reason: String, at: String)
     }
 
     /// The URLs `url` gives.
@@ -294,24 +295,21 @@ enum CurlURLGlob {
             } else if rest.hasPrefix("{{"), let close = rest.range(of: "}}") {
                 literal += rest[..<close.upperBound]
                 rest = rest[close.upperBound...]
+            } else if character == "[", let bracketed = literalBrackets(at: rest) {
+                literal += bracketed
+                rest = rest.dropFirst(bracketed.count)
             } else if character == "{" || character == "[" {
-                let closing: Character = character == "{" ? "}" : "]"
-                guard let close = rest.firstIndex(of: closing) else { return .refused("has a '\(character)' without its '\(closing)'") }
-                let inside = rest[rest.index(after: rest.startIndex)..<close]
-                if character == "[", isIPv6(inside) {
-                    literal += rest[...close]
-                } else {
-                    switch character == "{" ? set(inside).map(Outcome.urls) : range(inside) {
-                    case .urls(let values)?:
-                        choices += [[literal], values]
-                        literal = ""
-                    case .tooMany(let count)?:
-                        return .tooMany(count)
-                    default:
-                        return .refused("has '\(rest[...close])', which curl reads as a pattern and refuses")
-                    }
+                switch character == "{" ? set(at: rest) : range(at: rest) {
+                case .values(let values, let end):
+                    guard values.count <= mostURLs else { return .tooMany(values.count) }
+                    choices += [[literal], values]
+                    literal = ""
+                    rest = rest[end...]
+                case .stop(let outcome):
+                    return outcome
                 }
-                rest = rest[rest.index(after: close)...]
+            } else if character == "}" || character == "]" {
+                return .refused(reason: "unmatched close brace/bracket", at: String(character))
             } else {
                 literal.append(character)
                 rest = rest.dropFirst()
@@ -326,38 +324,104 @@ enum CurlURLGlob {
         return .urls(choices.reduce([""]) { urls, values in urls.flatMap { url in values.map { url + $0 } } })
     }
 
-    /// `a,b,c` of `{a,b,c}`; nil when it holds another pattern.
-    private static func set(_ inside: Substring) -> [String]? {
-        guard !inside.contains(where: { "{[]".contains($0) }) else { return nil }
-        return inside.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-    }
+    /// What a pattern at the start of a text gives.
+    private enum Pattern {
+        /// Its values, and where the text after it starts.
+        case values([String], end: Substring.Index)
+        /// What the URL gives instead: too many URLs, or curl's refusal.
+        case stop(Outcome)
 
-    /// The values of `1-3`, `01-10:2`, `a-z` in `[…]`: numbers (as wide as the first, when it starts with 0) or
-    /// letters, by the step after `:`; nil when it is no range.
-    private static func range(_ inside: Substring) -> Outcome? {
-        let parts = inside.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        let step = parts.count == 2 ? Int(parts[1]) : 1
-        let bounds = parts[0].split(separator: "-", omittingEmptySubsequences: false)
-        guard let step, step > 0, bounds.count == 2 else { return nil }
-        if let first = Int(bounds[0]), let last = Int(bounds[1]), first >= 0, first <= last, bounds.allSatisfy({ $0.allSatisfy(\.isASCII) }) {
-            let count = (last - first) / step + 1
-            guard count <= mostURLs else { return .tooMany(count) }
-            let width = bounds[0].hasPrefix("0") ? bounds[0].count : 0
-            return .urls(stride(from: first, through: last, by: step).map { number in
-                let digits = String(number)
-                return String(repeating: "0", count: max(0, width - digits.count)) + digits
-            })
+        /// curl's refusal of the pattern `text` starts with (shown up to its closing brace or bracket), in curl's words.
+        static func refused(_ reason: String, _ text: Substring) -> Pattern {
+            let closing: Character = text.first == "{" ? "}" : "]"
+            return .stop(.refused(reason: reason, at: String(text.firstIndex(of: closing).map { text[...$0] } ?? text)))
         }
-        guard let first = bounds[0].unicodeScalars.first, let last = bounds[1].unicodeScalars.first,
-              bounds[0].unicodeScalars.count == 1, bounds[1].unicodeScalars.count == 1, first.isASCII, last.isASCII,
-              first.properties.isAlphabetic, last.properties.isAlphabetic, first.value <= last.value,
-              first.properties.isLowercase == last.properties.isLowercase
-        else { return nil }
-        return .urls(stride(from: first.value, through: last.value, by: step).compactMap { Unicode.Scalar($0).map { String($0) } })
     }
 
-    /// Whether the inside of `[…]` is an IPv6 address (with a zone), which curl does not read as a range.
-    private static func isIPv6(_ inside: Substring) -> Bool {
-        inside.contains(":") && inside.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || ":.%".contains($0)) }
+    /// `[::1]` (an IPv6 address, with its zone) or `[]` at the start of `text`, which curl keeps as written; nil otherwise.
+    private static func literalBrackets(at text: Substring) -> Substring? {
+        guard let close = text.firstIndex(of: "]") else { return nil }
+        let inside = text[text.index(after: text.startIndex)..<close]
+        let isIPv6 = inside.contains(":") && inside.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || ":.%".contains($0)) }
+        return inside.isEmpty || isIPv6 ? text[...close] : nil
+    }
+
+    /// The values of the `{a,b}` set `text` starts with: a `\\` takes the next character as it is; curl refuses a set
+    /// that is empty, unclosed, or holds a bracket or another brace.
+    private static func set(at text: Substring) -> Pattern {
+        var values: [String] = []
+        var value = ""
+        var index = text.index(after: text.startIndex)
+        while index < text.endIndex {
+            let character = text[index]
+            index = text.index(after: index)
+            switch character {
+            case "{", "[": return .refused("nested brace", text)
+            case "]": return .refused("unexpected close bracket", text)
+            case "}" where values.isEmpty && text.index(text.startIndex, offsetBy: 2) == index:
+                return .refused("empty string within braces", text)
+            case ",", "}":
+                values.append(value)
+                value = ""
+                if character == "}" { return .values(values, end: index) }
+            case "\\" where index < text.endIndex:
+                value.append(text[index])
+                index = text.index(after: index)
+            default:
+                value.append(character)
+            }
+        }
+        return .refused("unmatched brace", text)
+    }
+
+    /// The values of the `[1-3]`, `[01-10:2]` or `[a-z]` range `text` starts with, read as curl reads it: numbers (as
+    /// wide as the first when it starts with 0) or characters (at most 26 of them), the first not after the last, by
+    /// a step (after `:`) no larger than their distance.
+    private static func range(at text: Substring) -> Pattern {
+        let bad = Pattern.refused("bad range", text)
+        var rest = text.dropFirst()
+        guard let first = rest.first, first.isASCII, first.isLetter || first.isNumber else { return bad }
+        let firstValue: Int, lastValue: Int, width: Int
+        if first.isLetter {
+            let scalars = Array(rest.prefix(4).unicodeScalars)
+            guard scalars.count == 4, scalars[1] == "-", scalars[2].isASCII else { return bad }
+            (firstValue, lastValue, width) = (Int(scalars[0].value), Int(scalars[2].value), 0)
+            rest = rest.dropFirst(3)
+            guard lastValue - firstValue <= 25 else { return bad }
+        } else {
+            width = first == "0" ? rest.prefix(while: isDigit).count : 0
+            guard let low = number(from: &rest), rest.popFirst() == "-" else { return bad }
+            rest = rest.drop { $0 == " " || $0 == "\t" }
+            guard let high = number(from: &rest) else { return bad }
+            (firstValue, lastValue) = (low, high)
+        }
+        var step = 1
+        if rest.first == ":" {
+            rest = rest.dropFirst()
+            guard let written = number(from: &rest), written <= (first.isLetter ? 256 : Int.max) else { return bad }
+            step = written
+        }
+        guard rest.popFirst() == "]", step > 0, firstValue == lastValue ? step == 1 : firstValue < lastValue && step <= lastValue - firstValue
+        else { return bad }
+        let count = (lastValue - firstValue) / step + 1
+        guard count <= mostURLs else { return .stop(.tooMany(count)) }
+        let values = stride(from: firstValue, through: lastValue, by: step).map { value in
+            guard !first.isLetter else { return String(Character(Unicode.Scalar(UInt8(value)))) }
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return .values(values, end: rest.startIndex)
+    }
+
+    /// Whether `character` is one of `0` to `9`.
+    private static func isDigit(_ character: Character) -> Bool {
+        character.isASCII && character.isNumber
+    }
+
+    /// The decimal number `text` starts with, taken off it; nil without a digit or past `Int.max`.
+    private static func number(from text: inout Substring) -> Int? {
+        let digits = text.prefix(while: isDigit)
+        text = text.dropFirst(digits.count)
+        return Int(digits)
     }
 }

@@ -38,7 +38,7 @@ public enum CurlImport {
             var warnings = command.notes + command.ignored.map { InteropProblem("'\($0.text)' is not part of the request: ignored", at: $0.mark) }
             do throws(InteropProblem) {
                 // A URL pattern gives a request per URL, as curl sends them; each warning is listed once.
-                for curl in try CurlCommand.parse(command, warnings: &warnings).expandingURLGlob(warnings: &warnings) {
+                for curl in try CurlCommand.parse(command, warnings: &warnings).expandingURLGlob() {
                     var found: [InteropProblem] = []
                     defer { warnings += found.filter { !warnings.contains($0) } }
                     let document = try CurlTranslation.translate(curl, filePath: filePath, warnings: &found)

@@ -456,19 +456,45 @@ import Testing
         #expect(result.warnings.filter { $0.message.contains("X-Api-Key") }.count == 1)
     }
 
-    /// With -g (what runner always does), an IPv6 address or an escaped bracket, the URL is one; a pattern curl refuses
-    /// is kept with a warning; one giving too many URLs is an error.
+    /// With -g (what runner always does), an IPv6 address, `[]` or an escaped bracket, the URL is one; one giving too many
+    /// URLs is an error.
     @Test func aURLWithoutAPatternIsOneRequest() throws {
-        let literal = CurlImport.read(#"curl -g 'http://127.0.0.1:1/a?f[name]={x,y}' ; curl 'http://[::1]:1/x' ; curl 'http://127.0.0.1:1/\[1-2\]'"#)
+        let literal = CurlImport.read(#"curl -g 'http://127.0.0.1:1/a?f[name]={x,y}' ; curl 'http://[::1]:1/x' ; curl 'http://127.0.0.1:1/\[1-2\]' ; curl 'http://127.0.0.1:1/[]'"#)
         #expect(literal.errors.isEmpty, "\(literal.errors)")
         #expect(literal.warnings.isEmpty, "\(literal.warnings)")
-        #expect(literal.requests.map(\.document.url) == ["http://127.0.0.1:1/a", "http://[::1]:1/x", "http://127.0.0.1:1/%5B1-2%5D"])
+        #expect(literal.requests.map(\.document.url) == ["http://127.0.0.1:1/a", "http://[::1]:1/x", "http://127.0.0.1:1/%5B1-2%5D", "http://127.0.0.1:1/%5B%5D"])
         #expect(literal.requests.first?.document.query.first.map { [$0.name] + $0.values } == ["f[name]", "{x,y}"])
-        let refused = CurlImport.read("curl 'http://127.0.0.1:1/a?filter[name]=x'")
-        #expect(refused.requests.count == 1)
-        #expect(refused.warnings.map(\.message) == ["'http://127.0.0.1:1/a?filter[name]=x' has '[name]', which curl reads as a pattern and "
-            + "refuses: it is read as written, as curl reads it with -g"])
         #expect(CurlImport.read("curl 'http://127.0.0.1:1/[1-1000]'").errors.first?.message.contains("giving 1000 URLs") == true)
+        #expect(CurlImport.read("curl 'http://127.0.0.1:1/[1-99999999999999999]'").errors.first?.message.contains("giving 99999999999999999 URLs") == true)
+    }
+
+    /// A pattern curl refuses without -g (it exits with "bad range", "unmatched brace", …, sending nothing) is an error at
+    /// the URL, in curl's words; with -g its braces and brackets are sent as written.
+    @Test(arguments: [("/a]b", "]", "unmatched close brace/bracket"), ("/x?a=}", "}", "unmatched close brace/bracket"),
+                      ("/a[b", "[b", "bad range"), ("/a?filter[name]=x", "[name]", "bad range"), ("/[3-1]", "[3-1]", "bad range"),
+                      ("/[1-3:5]", "[1-3:5]", "bad range"), ("/[A-z]", "[A-z]", "bad range"), ("/a{b", "{b", "unmatched brace"),
+                      ("/{}", "{}", "empty string within braces"), ("/{a[1-2]}", "{a[1-2]}", "nested brace"),
+                      ("/{a]}", "{a]}", "unexpected close bracket"), ("/{a,b}}", "}", "unmatched close brace/bracket")])
+    func aURLPatternCurlRefusesIsAnErrorAtTheURL(path: String, pattern: String, reason: String) throws {
+        let url = "http://127.0.0.1:1" + path
+        let refused = CurlImport.read("curl -s '\(url)'")
+        let error = try #require(refused.errors.first)
+        #expect(refused.requests.isEmpty && error.message == "'\(url)' has '\(pattern)', which curl reads as a URL pattern and "
+            + "refuses (\(reason)): it sends no request", "\(error)")
+        #expect((error.mark.line, error.mark.column) == (1, 9) && error.suggestion?.hasPrefix("add -g (--globoff)") == true)
+        let literal = CurlImport.read("curl -g '\(url)'")
+        #expect(literal.errors.isEmpty && literal.requests.count == 1, "\(literal.errors)")
+    }
+
+    /// Patterns read as curl reads them: an empty set item, a `\\` in a set, a step, letters past `Z`, padded numbers.
+    @Test func aURLPatternGivesTheURLsCurlSends() throws {
+        for (path, sent) in [("/{a,}", ["/a", "/"]), (#"/{a\,b,c}"#, ["/a,b", "/c"]), ("/[1-5:2]", ["/1", "/3", "/5"]),
+                             ("/[a-e:2]", ["/a", "/c", "/e"]), ("/[X-a]", ["/X", "/Y", "/Z", "/%5B", "/%5C", "/%5D", "/%5E", "/_", "/%60", "/a"]),
+                             ("/[001-3]", ["/001", "/002", "/003"]), ("/[1-1]", ["/1"])] {
+            let result = CurlImport.read("curl 'http://127.0.0.1:1\(path)'")
+            #expect(result.errors.isEmpty, "\(path): \(result.errors)")
+            #expect(result.requests.map(\.document.url) == sent.map { "http://127.0.0.1:1" + $0 }, "\(path)")
+        }
     }
 
     /// `-H 'Name:'` removes a header: one curl adds by itself is said to be removed, another is said to be sent not at all.
