@@ -40,18 +40,20 @@ struct OpenAPIPathTemplate: Sendable {
     }
 
     /// Whether the template matches a request path's segments (decoded, after the server's base path): as many, each
-    /// literal piece as written, each parameter one or more characters.
+    /// literal piece as written (scalar by scalar: `e` and a combining accent is not `é`, as a server routes bytes), each
+    /// parameter one or more characters.
     func matches(_ pathSegments: [String]) -> Bool {
         pathSegments.count == segments.count
-            && zip(segments, pathSegments).allSatisfy { pieces, segment in Self.matches(pieces[...], segment[...]) }
+            && zip(segments, pathSegments).allSatisfy { pieces, segment in Self.matches(pieces[...], segment.unicodeScalars[...]) }
     }
 
     /// Whether `pieces` match all of `text`, trying each length a parameter may take.
-    private static func matches(_ pieces: ArraySlice<Piece>, _ text: Substring) -> Bool {
+    private static func matches(_ pieces: ArraySlice<Piece>, _ text: Substring.UnicodeScalarView) -> Bool {
         guard let first = pieces.first else { return text.isEmpty }
         switch first {
         case .literal(let literal):
-            return text.hasPrefix(literal) && matches(pieces.dropFirst(), text.dropFirst(literal.count))
+            let scalars = literal.unicodeScalars
+            return text.starts(with: scalars) && matches(pieces.dropFirst(), text.dropFirst(scalars.count))
         case .parameter:
             guard !text.isEmpty else { return false }
             var end = text.index(after: text.startIndex)
