@@ -49,12 +49,17 @@ public struct RunFailure: Error, Sendable {
 extension VariableScope {
     /// The scope with a step's `with:` variables defined, each resolved in the scope so far; an error is placed in the
     /// file that wrote the value (the using flow), else in `path`. A value that reads a variable the step's `when:`
-    /// requires to exist (`required`), which does not, is left undefined: the step is skipped by its `when:`.
+    /// requires to exist (`required`), which does not, is left undefined, as is one that reads such a value (a nested
+    /// `use:`): the step is skipped by its `when:`.
     public func defining(_ inputs: [StepInput], in path: String, required: Set<String> = []) throws(RunFailure) -> VariableScope {
         var scope = self
+        var unset = required
         for input in inputs {
             do { scope.define(input.name, try scope.resolve(input.value), in: .input) } catch {
-                if let name = error.undefinedName, required.contains(name) { continue }
+                if let name = error.undefinedName, unset.contains(name) {
+                    unset.insert(input.name)
+                    continue
+                }
                 throw RunFailure(error, in: input.path ?? path)
             }
         }
