@@ -53,7 +53,7 @@ public struct OpenAPIContract: Sendable {
                         if case .object(let object) = value, object["schema"] != nil {
                             let schemaPointer = pointer + OpenAPIPointer.pointer(["content", mediaType, "schema"])
                             do {
-                                schema = try JSONSchema(.object(JSONObject([("$ref", .string(Self.documentURI + "#" + schemaPointer))])),
+                                schema = try JSONSchema(.object(JSONObject([("$ref", .string(Self.reference(to: schemaPointer)))])),
                                                         options: options)
                             } catch {
                                 let place = Self.pointer(inSchemaPath: error.schemaPath) ?? schemaPointer
@@ -105,12 +105,19 @@ public struct OpenAPIContract: Sendable {
         return path
     }
 
-    /// The document pointer in a violation's or error's schema path (`runner:///openapi.json#/components/…`).
+    /// The URI of the document's value at `pointer`: the pointer percent-encoded as a URI fragment holds it (a path key
+    /// `/a%2Fb` has a `%` of its own).
+    static func reference(to pointer: String) -> String {
+        documentURI + "#" + (pointer.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? pointer)
+    }
+
+    /// The document pointer in a violation's or error's schema path (`runner:///openapi.json#/components/…`), decoded.
     static func pointer(inSchemaPath schemaPath: String) -> String? {
         guard let hash = schemaPath.firstIndex(of: "#") else { return nil }
         let prefix = schemaPath[..<hash]
         guard prefix.isEmpty || prefix == documentURI else { return nil }
-        return String(schemaPath[schemaPath.index(after: hash)...])
+        let fragment = String(schemaPath[schemaPath.index(after: hash)...])
+        return fragment.removingPercentEncoding ?? fragment
     }
 }
 

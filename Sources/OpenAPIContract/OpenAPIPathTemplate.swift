@@ -26,16 +26,18 @@ struct OpenAPIPathTemplate: Sendable {
         parameters = pieces.filter { $0 == .parameter }.count
     }
 
-    /// The pieces of one segment: `{id}.csv` is a parameter, then `.csv`.
+    /// The pieces of one segment: `{id}.csv` is a parameter, then `.csv`; literal text percent-decoded, as the request
+    /// path's segments are (`a%2Fb` is the one segment `a/b`).
     private static func pieces(of segment: Substring) -> [Piece] {
         var pieces: [Piece] = []
         var rest = segment
+        func literal(_ text: Substring) -> Piece { .literal(text.removingPercentEncoding ?? String(text)) }
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            if open > rest.startIndex { pieces.append(.literal(String(rest[..<open]))) }
+            if open > rest.startIndex { pieces.append(literal(rest[..<open])) }
             pieces.append(.parameter)
             rest = rest[rest.index(after: close)...]
         }
-        if !rest.isEmpty || pieces.isEmpty { pieces.append(.literal(String(rest))) }
+        if !rest.isEmpty || pieces.isEmpty { pieces.append(literal(rest)) }
         return pieces
     }
 

@@ -168,6 +168,21 @@ import Testing
         #expect(Self.judgedOperation(anything, "GET", "/anything/cafe%CC%81") == "GET /anything/{id} (one)")
     }
 
+    /// A path key holding a percent-escape (`/anything/a%2Fb`) is usable: its schemas resolve, and it matches the path
+    /// sent so.
+    @Test func aPathKeyWithAPercentEscapeIsUsable() throws {
+        let escaped = try Self.contract("""
+            {"openapi": "3.1.0", "info": {"title": "Escaped", "version": "1"},
+             "paths": {"/anything/a%2Fb": {"get": {"operationId": "slash", "responses": {"200": {"description": "It.",
+                         "content": {"application/json": {"schema": {"type": "object"}}}}}}},
+                       "/anything/sp%20ace": {"get": {"operationId": "space", "responses": {"200": {"description": "It."}}}}}}
+            """)
+        #expect(Self.mismatches(escaped, "GET", "/anything/a%2Fb", body: "{}") == [])
+        #expect(Self.mismatches(escaped, "GET", "/anything/a%2Fb", body: "[]").first?.contains("body does not match") == true,
+                "\(Self.mismatches(escaped, "GET", "/anything/a%2Fb", body: "[]"))")
+        #expect(Self.judgedOperation(escaped, "GET", "/anything/sp%20ace") == "GET /anything/sp%20ace (space)")
+    }
+
     /// Paths whose templates cover part of a segment, beside a concrete path and a bare `{id}`.
     static func files(withBareID: Bool) -> String {
         let bare = withBareID ? #", "/files/{id}": {"get": {"operationId": "byId", "responses": {"200": {"description": "A file."}}}}"# : ""
