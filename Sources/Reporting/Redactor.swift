@@ -483,12 +483,16 @@ private struct FormIndex: Sendable {
             }
         default: break
         }
-        // A character reference whose `&` is escaped once more (`\u0026#43;` as Go's JSON writes it, `&amp;#43;`).
-        for (read, length) in readings where read == [0x26] {
-            if let (value, referenceLength) = reference(after: offset + length, in: bytes),
-               let (scalar, total) = character(startingWith: value, length: length + referenceLength, in: bytes, at: offset) {
-                readings.append((Array(String(scalar).utf8), total))
-            }
+        // A character reference whose `&` is escaped once more (`\u0026#43;` as Go's JSON writes it, `&amp;#43;`), or
+        // twice (`\u0026amp;#43;`): each `&` read is followed by what a reference after it gives.
+        var next = 0
+        while next < readings.count {
+            let (read, length) = readings[next]
+            next += 1
+            guard read == [0x26], let (value, referenceLength) = reference(after: offset + length, in: bytes),
+                  let (scalar, total) = character(startingWith: value, length: length + referenceLength, in: bytes, at: offset)
+            else { continue }
+            readings.append((Array(String(scalar).utf8), total))
         }
         // A percent-escape whose `%` is escaped once more (`&#37;21`, `\u002521`, as a page or a JSON text shows an
         // encoded URL).
@@ -525,17 +529,27 @@ private struct FormIndex: Sendable {
     }
 
     /// A UTF-16 code unit escaped at `offset`, and the bytes its escape takes: a JSON `\uXXXX` after any form of
-    /// backslash (`backslashes`), or an HTML numeric reference (`&#56832;`, `&#xDE00;`, `&#56832`).
+    /// backslash (`backslashes`), or an HTML numeric reference after any form of `&` (`&#56832;`, `&amp;#xDE00;`,
+    /// `&#56832`).
     private static func utf16Unit(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (UInt32, Int)? {
         guard offset < bytes.count else { return nil }
         let lower = { (byte: UInt8) in (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
+        // A reference first: its `&` may be a JSON escape itself (`\u0026#56832;`).
+        for ampersand in ampersands where bytes[offset...].starts(with: ampersand.utf8, by: { lower($0) == $1 }) {
+            let hash = offset + ampersand.utf8.count
+            guard hash < bytes.count, bytes[hash] == UInt8(ascii: "#"), let (value, length) = reference(after: hash, in: bytes),
+                  value <= 0xFFFF else { continue }
+            return (value, ampersand.utf8.count + length)
+        }
         for backslash in backslashes where bytes[offset...].starts(with: backslash.utf8, by: { lower($0) == $1 }) {
             if let unit = unit(at: offset + backslash.utf8.count, in: bytes) { return (unit, backslash.utf8.count + 5) }
         }
-        guard bytes[offset] == UInt8(ascii: "&"), offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "#"),
-              let (value, length) = reference(after: offset + 1, in: bytes), value <= 0xFFFF else { return nil }
-        return (value, 1 + length)
+        return nil
     }
+
+    /// How the `&` of an HTML reference is written: as it is, escaped as HTML (`&amp;`), as JSON (`\u0026`, also escaped
+    /// again), both (`\u0026amp;`) or percent-encoded (compared without case).
+    private static let ampersands = ["&", "&amp;", "\\u0026", "\\\\u0026", "\\u0026amp;", "\\\\u0026amp;", "%26"]
 
     /// The value of the HTML character reference after an `&` (its body starting at `start`), and the bytes it takes from
     /// there: `#43;`, `#x2B;` (a numeric one also without its `;`, as browsers read it), or a name with its `;`.

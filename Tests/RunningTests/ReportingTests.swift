@@ -441,6 +441,10 @@ import TestSupport
         ("pw😀emoji-Zz", #"{"v":"pw\u0026#128512;emoji-Zz"}&x"#),
         ("pw😀emoji-Zz", "<p>pw&#55357&#56832emoji-Zz</p>&x"),
         ("pw😀emoji-Zz", "<p>pw&#128512emoji-Zz</p>&x"),
+        ("pw😀emoji-Zz", "<p>pw&amp;#55357;&amp;#56832;emoji-Zz</p>&x"),
+        ("pw😀emoji-Zz", "<p>pw&amp;#xd83d;&amp;#xde00;emoji-Zz</p>&x"),
+        ("pw😀emoji-Zz", #"{"v":"pw\u0026amp;#55357;\u0026amp;#56832;emoji-Zz"}&x"#),
+        ("pw😀emoji-Zz", #"{"v":"pw\u0026#55357;\u0026#56832;emoji-Zz"}&x"#),
     ])
     func aSecretWithEscapesMixedAsAnEncoderChoseIsHidden(secret: String, echoed: String) {
         let redacted = Redactor(secrets: [secret]).redact(echoed)
