@@ -132,6 +132,13 @@ public struct MergeReports: Sendable {
     /// (`dealtID`): parts of a `--rerun-failed` run and of the first run are not one run.
     private static func checkDealtAlike(_ parts: [(path: String, report: JSONReportDocument)]) throws(Problem) {
         let planned = parts.filter { $0.report.summary.plan != nil }
+        // A part that stopped before it planned sent nothing: it has no request record, and its run did not end.
+        for (path, report) in parts where report.summary.plan == nil {
+            let sent = report.summary.outcomes.contains { !$0.method.isEmpty }
+            guard sent || [0, 3, 4].contains(report.exitStatus) else { continue }
+            throw Problem(message: "\(path) has no plan, but " + (sent ? "holds request records" : "ran to its end (exit \(report.exitStatus))")
+                              + ": a part that stopped before it planned sent nothing; is it edited?")
+        }
         if let bare = planned.first(where: { $0.report.summary.plan?.part == nil }) {
             throw Problem(message: "\(bare.path) does not record what its part was dealt (its plan has no 'part'): is it edited, "
                               + "or written by an older runner? Merge parts this runner wrote")
@@ -166,9 +173,13 @@ public struct MergeReports: Sendable {
                 throw Problem(message: "\(path): request \(position + 1) names \(summary.outcomes[position].file), which is not a "
                                   + "file of its part: is it edited?")
             }
-            let recorded = Set(summary.outcomes.map(\.file))
-            if summary.stopStatus == nil, let missing = part.files.first(where: { !recorded.contains($0) }) {
-                throw Problem(message: "\(path) has no record of \(missing), a file of its part: is it edited?")
+            // Each selected step of a file reports once at least (skipped or errored too), unless a signal stopped the part.
+            let recorded = Dictionary(grouping: summary.outcomes, by: \.file).mapValues(\.count)
+            if summary.stopStatus == nil,
+               let (missing, steps) = zip(part.files, part.steps).first(where: { (recorded[$0.0] ?? 0) < $0.1 }) {
+                let count = recorded[missing] ?? 0
+                throw Problem(message: count == 0 ? "\(path) has no record of \(missing), a file of its part: is it edited?"
+                                  : "\(path) has \(count) records of \(missing), which has \(steps) steps: is it edited?")
             }
         }
         // A part stopped before it planned (its collection invalid in that job) says nothing of what it was dealt.

@@ -106,7 +106,8 @@ struct PlanNarrowing {
         }
         if let shard {
             let part = planner.files(in: shard, environment: loaded.environment)
-            plan?.part = PlanRecord.Part(files: part.map(\.path), dealt: planner.fileCount,
+            let partPlanner = RunPlanner(planning: part, selection: selection, scope: loaded.scope)
+            plan?.part = PlanRecord.Part(files: partPlanner.filePaths, steps: partPlanner.selectedStepCounts, dealt: planner.fileCount,
                                          dealtID: PlanRecord.Part.identity(of: planner.filePaths))
             let requests = RunPlanner(planning: part, selection: selection, scope: loaded.scope).requestCount
             guard !part.isEmpty else {

@@ -88,7 +88,8 @@ public enum JSONReport {
                     ("id", .string(plan.id)),
                     ("files", .array(plan.files.map { .object(JSONObject([("path", text($0.path)), ("hash", .string($0.hash))])) })),
                 ] + (plan.part.map { part in
-                    [("part", .object(JSONObject([("files", .array(part.files.map(text))), ("dealt", .int(part.dealt)),
+                    [("part", .object(JSONObject([("files", .array(part.files.map(text))), ("steps", .array(part.steps.map { .int($0) })),
+                                                   ("dealt", .int(part.dealt)),
                                                    ("dealtID", .string(part.dealtID))])))]
                 } ?? [])))
             } ?? .null),

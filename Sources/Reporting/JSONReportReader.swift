@@ -84,7 +84,8 @@ public struct JSONReportDocument: Sendable {
             case let part?:
                 guard let read = Self.part(part) else {
                     throw Problem(description: "\(name): its plan's part is not what a part was dealt ('files', a list of paths, "
-                                  + "'dealt', how many files the parts were dealt, and 'dealtID', their hash): \(part.compactDescription())")
+                                  + "'steps', each one's number of steps, 'dealt', how many files the parts were dealt, and 'dealtID', "
+                                  + "their hash): \(part.compactDescription())")
                 }
                 summary.plan?.part = read
             }
@@ -128,10 +129,12 @@ public struct JSONReportDocument: Sendable {
 
     /// A plan's `part` member as what a part was dealt; nil when it is not one.
     private static func part(_ value: JSONValue) -> PlanRecord.Part? {
-        guard case .object(let part) = value, case .array(let list)? = part["files"], case .int(let dealt)? = part["dealt"],
-              case .string(let dealtID)? = part["dealtID"] else { return nil }
+        guard case .object(let part) = value, case .array(let list)? = part["files"], case .array(let counts)? = part["steps"],
+              case .int(let dealt)? = part["dealt"], case .string(let dealtID)? = part["dealtID"] else { return nil }
         let files = list.compactMap { if case .string(let path) = $0 { path } else { nil } }
-        return files.count == list.count && dealt >= files.count ? PlanRecord.Part(files: files, dealt: dealt, dealtID: dealtID) : nil
+        let steps = counts.compactMap { if case .int(let count) = $0, count >= 1 { count } else { nil } }
+        guard files.count == list.count, steps.count == counts.count, steps.count == files.count, dealt >= files.count else { return nil }
+        return PlanRecord.Part(files: files, steps: steps, dealt: dealt, dealtID: dealtID)
     }
 
     /// What a request record lacks that every record has, in words: `it has no 'name'`.

@@ -22,13 +22,16 @@ public struct PlanRecord: Sendable, Equatable {
     public struct Part: Sendable, Equatable {
         /// The part's files, in run order.
         public let files: [String]
+        /// For each of `files`, how many of its steps are selected: it reports at least that many requests (once per
+        /// row or element, and a skipped or errored step too).
+        public let steps: [Int]
         /// How many files the parts were dealt.
         public let dealt: Int
         /// A hash of the paths of every file dealt among the parts (`Part.identity(of:)`).
         public let dealtID: String
 
-        public init(files: [String], dealt: Int, dealtID: String) {
-            (self.files, self.dealt, self.dealtID) = (files, dealt, dealtID)
+        public init(files: [String], steps: [Int], dealt: Int, dealtID: String) {
+            (self.files, self.steps, self.dealt, self.dealtID) = (files, steps, dealt, dealtID)
         }
 
         /// The identity of the files dealt among the parts, whatever their order: a hash of their sorted paths.

@@ -30,6 +30,9 @@ public struct RunPlanner: Sendable {
     /// The paths of the planned files, in run order.
     public var filePaths: [String] { files.map(\.file.path) }
 
+    /// How many steps of each planned file are selected, in run order: the fewest requests it reports.
+    public var selectedStepCounts: [Int] { files.map { selection.selectedSteps(of: $0.file).count } }
+
     /// How many requests the planned files report (selected steps, once per row or known list element).
     public var requestCount: Int { files.reduce(0) { $0 + $1.stepCount } }
 

@@ -157,7 +157,10 @@ import Testing
             try JSONSerialization.data(withJSONObject: dropped).write(to: URL(fileURLWithPath: reports.path("dropped.json")))
             var plan = try #require(dropped["plan"] as? [String: Any])
             var dealt = try #require(plan["part"] as? [String: Any])
-            dealt["files"] = (dealt["files"] as? [String])?.filter { $0 != droppedFile }
+            let dealtFiles = try #require(dealt["files"] as? [String])
+            let droppedIndex = try #require(dealtFiles.firstIndex(of: droppedFile))
+            dealt["files"] = dealtFiles.filter { $0 != droppedFile }
+            dealt["steps"] = (dealt["steps"] as? [Int]).map { steps in steps.indices.filter { $0 != droppedIndex }.map { steps[$0] } }
             plan["part"] = dealt
             dropped["plan"] = plan
             try JSONSerialization.data(withJSONObject: dropped).write(to: URL(fileURLWithPath: reports.path("undealt.json")))
@@ -177,7 +180,25 @@ import Testing
             barePlan["part"] = nil
             bare["plan"] = barePlan
             try JSONSerialization.data(withJSONObject: bare).write(to: URL(fileURLWithPath: reports.path("bare.json")))
-            let checks = cases + [(["1.json", "dropped.json"], "dropped.json has no record of \(droppedFile), a file of its part: is it edited?"),
+            // ... with one record of a file of several (a flow's step) deleted and the counts made to match, and with its
+            // plan removed.
+            var short = try #require(JSONSerialization.jsonObject(with: Data(second.utf8)) as? [String: Any])
+            var shortRecords = try #require(short["requests"] as? [[String: Any]])
+            let byFile = Dictionary(grouping: shortRecords) { $0["file"] as? String ?? "" }
+            let several = "requests/14-flow.yaml"
+            #expect(byFile[several]?.count == 2 && byFile[several]?.allSatisfy { $0["result"] as? String == "passed" } == true)
+            shortRecords.remove(at: try #require(shortRecords.firstIndex { $0["file"] as? String == several }))
+            var shortSummary = try #require(short["summary"] as? [String: Any])
+            shortSummary["total"] = shortRecords.count
+            shortSummary["passed"] = shortRecords.count { $0["result"] as? String == "passed" }
+            (short["requests"], short["summary"]) = (shortRecords, shortSummary)
+            try JSONSerialization.data(withJSONObject: short).write(to: URL(fileURLWithPath: reports.path("short.json")))
+            short["plan"] = NSNull()
+            try JSONSerialization.data(withJSONObject: short).write(to: URL(fileURLWithPath: reports.path("unplanned.json")))
+            let steps = try #require(byFile[several]?.count)
+            let checks = cases + [(["1.json", "short.json"], "short.json has \(steps - 1) records of \(several), which has \(steps) steps: is it edited?"),
+                                  (["1.json", "unplanned.json"], "unplanned.json has no plan, but holds request records"),
+                                  (["1.json", "dropped.json"], "dropped.json has no record of \(droppedFile), a file of its part: is it edited?"),
                                   (["1.json", "undealt.json"], "the parts were dealt 14 files but hold 13: is a part edited?"),
                                   (["forged-1.json", "forged-2.json"], "the parts were dealt 13 files but hold 13 others: is a part edited?"),
                                   (["1.json", "forged-2.json"], "was dealt from other files than"),
