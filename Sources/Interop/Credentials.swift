@@ -106,9 +106,67 @@ enum CredentialNames {
         return (URLCredentials.password(of: url).map { [$0] } ?? []) + secretFields(String(query))
     }
 
+    /// Credential names an unknown option's name may be a typo of (`--api-kee`, `--pasword`, `--tokne`); the shortest
+    /// (`pwd`, `auth`) only as `isSecretField` finds them, since many names are a letter or two from them.
+    private static let secretOptionNames = ["password", "passwd", "passphrase", "secret", "token", "bearer", "credential", "credentials",
+                                            "api-key", "api_key", "apikey", "access-token", "private-key", "authorization", "session"]
+
+    /// Names in which a credential glued to them may start (`--api-keyK3y9`), longest first.
+    static let secretNameParts = ["authorization", "credential", "passphrase", "password", "private-key", "passwd", "api-key",
+                                  "api_key", "apikey", "bearer", "secret", "token", "pass", "auth", "pwd", "jwt"]
+
+    /// Option names (curl's or not) whose value is a credential: named like one (`--token`), or one letter or two from
+    /// such a name (`--api-kee`, `--pasword`).
+    static func isSecretOption(_ name: String) -> Bool {
+        isSecretField(name) || Suggestions.closest(to: name, among: secretOptionNames) != nil
+    }
+
     /// The values of credential fields among `name=value` pairs.
     static func secretFields(_ text: String) -> [String] {
         pairs(text).filter { isSecretField(String($0.name)) }.map { String($0.value) }
+    }
+}
+
+/// A `--name…` word curl does not know, read as the option meant and the value written in the word: after `=`, `:` or
+/// white space (`--api-key=K`, `--api-key:K`, `'--api-key K'`, `--user:bob:pw`), or glued to a name that says it is a
+/// credential when it looks like one (`--api-keyK3y9`: a digit, a capital or a symbol, four characters or more).
+struct CurlOptionWord {
+    /// The option's name, without `--`.
+    var name: String
+    /// What stands between the name and the value: `=`, `:`, white space, or nothing.
+    var separator: String
+    /// The value written in the word; nil when the word holds none (`--token`, `--token=`).
+    var value: String?
+
+    /// Whether the value is glued to the name, which may then have been a longer name instead (`--token2`).
+    var isGlued: Bool { value != nil && separator.isEmpty }
+
+    /// Reads `text`, the word without its `--`.
+    init(_ text: Substring) {
+        if let split = text.firstIndex(where: { $0 == "=" || $0 == ":" || $0.isWhitespace }) {
+            let rest = text[text.index(after: split)...]
+            let value = text[split].isWhitespace ? rest.drop(while: \.isWhitespace) : rest
+            (name, separator) = (String(text[..<split]), String(text[split..<value.startIndex]))
+            self.value = value.isEmpty ? nil : String(value)
+        } else if let glued = Self.gluedValue(in: text) {
+            (name, separator, value) = (String(text[..<glued]), "", String(text[glued...]))
+        } else {
+            (name, separator, value) = (String(text), "", nil)
+        }
+    }
+
+    /// Where a value glued to a credential's name starts (`--tokenAbC123`), when what follows the name looks like one:
+    /// at least `ResolvedSecret.shortestHiddenInText` characters, one of them not a small letter, `-` or `_` (which a
+    /// longer name, `--token-file`, would hold).
+    private static func gluedValue(in text: Substring) -> Substring.Index? {
+        for part in CredentialNames.secretNameParts {
+            guard let range = text.range(of: part, options: .caseInsensitive) else { continue }
+            let tail = text[range.upperBound...]
+            let looksLikeValue = tail.count >= ResolvedSecret.shortestHiddenInText
+                && tail.contains { !($0.isLowercase || $0 == "-" || $0 == "_") }
+            return looksLikeValue ? range.upperBound : nil
+        }
+        return nil
     }
 }
 
@@ -124,17 +182,19 @@ enum CurlCredentials {
             let text = word.text
             if text.hasPrefix("--"), text.count > 2 {
                 let name = text.dropFirst(2)
-                if let equals = name.firstIndex(of: "=") {
-                    let (optionName, value) = (String(name[..<equals]), String(name[name.index(after: equals)...]))
-                    found += hiding(credentials(of: optionName, value), of: word)
-                } else if let option = CurlOption.reading(String(name))?.option {
+                if let option = CurlOption.reading(String(name))?.option {
                     if option.takesValue, let value = words.popFirst() { found += hiding(values(of: option, value.text), of: value) }
-                } else if misspelt(String(name))?.takesValue == true || CredentialNames.isSecretField(String(name)),
-                          let value = words.popFirst() {
-                    // An option curl does not have: its value is read as the one it is likely a typo of (`--usr bob:pw`), and
-                    // is a credential when the name says so (`--token T`, `--auth u:p`).
-                    found += hiding(credentials(of: String(name), value.text), of: value)
+                    continue
                 }
+                // An option curl does not have: its value, written in the word (`--api-key:K`) or the next word (`--token T`),
+                // is read as the one it is likely a typo of (`--usr bob:pw`), and is a credential when the name says so.
+                let written = CurlOptionWord(name)
+                if let value = written.value { found += hiding(credentials(of: written.name, value), of: word) }
+                // The next word may be the value too, unless the word holds it; a URL is never taken for one.
+                guard written.value == nil || written.isGlued, readsValue(written.name),
+                      let next = words.first, !next.text.contains("://") else { continue }
+                words.removeFirst()
+                found += hiding(credentials(of: written.name, next.text), of: next)
             } else if text.hasPrefix("-"), text.count > 1 {
                 var letters = text.dropFirst()
                 while let letter = letters.popFirst() {
@@ -158,7 +218,13 @@ enum CurlCredentials {
     /// close to `--pubkey`, whose value is none).
     static func credentials(of name: String, _ value: String) -> [String] {
         if let option = CurlOption.reading(name)?.option { return values(of: option, value) }
-        return (misspelt(name).map { values(of: $0, value) } ?? []) + (CredentialNames.isSecretField(name) ? [value] : [])
+        return (misspelt(name).map { values(of: $0, value) } ?? []) + (CredentialNames.isSecretOption(name) ? [value] : [])
+    }
+
+    /// Whether an option curl does not have likely takes a value: it is a typo of one that does (`--usr`), or it is
+    /// named like a credential (`--token`, `--api-kee`).
+    static func readsValue(_ name: String) -> Bool {
+        misspelt(name)?.takesValue == true || CredentialNames.isSecretOption(name)
     }
 
     /// The known option a mistyped long name (`--usr`) most likely means, whose value is then hidden as that option's.

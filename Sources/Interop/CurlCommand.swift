@@ -242,28 +242,31 @@ public struct CurlCommand: Sendable {
         }
     }
 
-    /// The error for an option curl has and runner does not know, with the closest known one.
+    /// The error for an option curl has and runner does not know, with the closest known one. A value written in the
+    /// word (`--user=bob:pw`, `--api-key:K`, `'--token T'`, `--api-keyK3y9`) is shown with the credentials it holds (for
+    /// the option, the one the name is likely a typo of, or as a whole when the name says so) as `***`.
     private static func unknownOption(_ text: String, at mark: Mark) -> InteropProblem {
-        let suggestion: String
-        var shown = text, hidden: [String] = []
-        if text.hasPrefix("--"), let equals = text.firstIndex(of: "=") {
-            // `--user=bob:pw`, `--header=Authorization: Bearer T`, `--usr=bob:pw`: the credentials the value holds (for
-            // the option, or the one the name is likely a typo of) are shown as `***`.
-            let name = String(text[text.index(text.startIndex, offsetBy: 2)..<equals])
-            let option = CurlOption.named(name) ?? CurlCredentials.misspelt(name)
-            hidden = CurlCredentials.credentials(of: name, String(text[text.index(after: equals)...])).filter { !$0.isEmpty }
-            let value = InteropProblem.redacted(String(text[text.index(after: equals)...]), hiding: [], also: hidden)
-            shown = String(text[...equals]) + value
-            suggestion = CurlOption.named(name) != nil ? "curl takes the value as the next word: write '\(text[..<equals]) \(value)'"
-                : option.map { "did you mean '--\($0.long)'? curl takes the value as the next word" } ?? "see docs/interop.md for the options runner translates"
-        } else {
-            suggestion = Suggestions.didYouMean(text, among: CurlOption.writtenNames)
-                ?? "see docs/interop.md for the options runner translates"
+        let written = text.hasPrefix("--") ? CurlOptionWord(text.dropFirst(2)) : nil
+        guard let written, let value = written.value else {
+            // `--api-key=` is read as `--api-key`.
+            let name = written.map { "--" + $0.name } ?? text
+            return InteropProblem("unknown curl option '\(text)'", at: mark,
+                                  suggestion: Suggestions.didYouMean(name, among: CurlOption.writtenNames) ?? seeTheDocs)
         }
-        var problem = InteropProblem("unknown curl option '\(shown)'", at: mark, suggestion: suggestion)
+        let hidden = CurlCredentials.credentials(of: written.name, value).filter { !$0.isEmpty }
+        let shownValue = InteropProblem.redacted(value, hiding: [], also: hidden)
+        let known = CurlOption.reading(written.name)?.option
+        let suggestion = known != nil ? "curl takes the value as the next word: write '--\(written.name) \(shownValue)'"
+            : CurlCredentials.misspelt(written.name).map { "did you mean '--\($0.long)'? curl takes the value as the next word" }
+            ?? seeTheDocs
+        var problem = InteropProblem("unknown curl option '--\(written.name)\(written.separator)\(shownValue)'", at: mark,
+                                     suggestion: suggestion)
         problem.hidden = hidden
         return problem
     }
+
+    /// The hint for an option that is none of curl's.
+    private static let seeTheDocs = "see docs/interop.md for the options runner translates"
 }
 
 /// curl's URL globbing: `{a,b}` sets and `[1-3]`, `[a-c]`, `[01-10:2]` ranges make a URL several, the last pattern

@@ -108,6 +108,7 @@ public struct CurlTranslation {
                 + PercentEncoding.encode(name)
         }
         var query: [(name: String, values: [String])] = []
+        noteEncodedCharacters(in: templates.text, at: written.mark)
         if let lone = escaped.lone {
             warn("'\(lone)' is not a percent-escape: its '%' is written %25 (curl sends it as it is; runner sends a valid URL)",
                  at: written.mark, suggestion: "write %25 for a percent sign, or the escape you meant")
@@ -126,6 +127,27 @@ public struct CurlTranslation {
         }
         return (templates.restored(components.string ?? text), templates.restored(components.percentEncodedPath), query)
     }
+
+    /// Warns when the path or query of `url` holds characters curl sends as written (`-g '?f[name]=x'`, `|`, `é`) and
+    /// runner percent-encodes, since it sends only valid URLs, whether they stay in the URL or become `query:` items.
+    private mutating func noteEncodedCharacters(in url: String, at mark: Mark) {
+        let afterScheme = url.range(of: "://").map { url[$0.upperBound...] } ?? url[...]
+        let target = afterScheme.drop { !"/?#".contains($0) }.prefix { $0 != "#" }
+        var found: [Character] = []
+        for character in target where (!character.isASCII || Self.encodedInURLs.contains(character)) && !found.contains(character) {
+            found.append(character)
+        }
+        guard !found.isEmpty else { return }
+        let shown = found.map { "'\($0)'" }.joined(separator: ", ")
+        let encoded = found.map { PercentEncoding.encode(String($0)) }.joined(separator: ", ")
+        warn("\(shown) in the URL: runner sends \(found.count == 1 ? "it" : "them") percent-encoded (\(encoded)), as it sends only "
+             + "valid URLs; curl sends \(found.count == 1 ? "it" : "them") as written", at: mark,
+             suggestion: "servers usually decode both alike; if this one does not, runner cannot send the URL as curl does")
+    }
+
+    /// The ASCII characters curl sends in a URL's path and query as written, and runner percent-encodes (as it does
+    /// every character that is not ASCII).
+    private static let encodedInURLs: Set<Character> = ["[", "]", "{", "}", "|", "^", "`", "\"", "<", ">", "\\"]
 
     /// `url` with `query` added to its query as curl's `-G` adds it (after `?`, or `&` when it has one), before its
     /// fragment.
@@ -458,14 +480,15 @@ public struct CurlTranslation {
             throw InteropProblem("'--data-urlencode \(data.value)' reads a file, which a request file cannot encode", at: data.mark,
                                  suggestion: "write the value in the command: --data-urlencode 'name=value'")
         }
-        guard let equals = data.value.firstIndex(of: "=") else { return encode(data.value) }
-        let content = encode(String(data.value[data.value.index(after: equals)...]))
+        guard let equals = data.value.firstIndex(of: "=") else { return urlencodedValue(data.value) }
+        let content = urlencodedValue(String(data.value[data.value.index(after: equals)...]))
         return equals == data.value.startIndex ? content : data.value[..<equals] + "=" + content
     }
 
-    /// Percent-encodes a form name or value as curl's `--data-urlencode` does.
-    private static func encode(_ text: String) -> String {
-        PercentEncoding.encode(text)
+    /// Percent-encodes a value as curl's `--data-urlencode` does: letters, digits and `-._~` as they are, a space as `+`,
+    /// every other byte as `%XX`.
+    private static func urlencodedValue(_ text: String) -> String {
+        PercentEncoding.encode(text).replacingOccurrences(of: "%20", with: "+")
     }
 
     /// A `-F` or `--form-string` part: `name=value`, `name=@file[;type=T]` or `name=<file`.
@@ -547,7 +570,8 @@ public struct CurlTranslation {
 
     // MARK: Options
 
-    /// `options:` from `-k`, `-L`, `--max-redirs`, `-m` and `-x`.
+    /// `options:` from `-k`, `-L` (`followRedirects: false` without it, as curl does not follow them), `--max-redirs`, `-m`
+    /// and `-x`.
     private mutating func options() throws(InteropProblem) -> [(key: String, value: YAMLNode)] {
         var options: [(key: String, value: YAMLNode)] = []
         if let maxTime = command.maxTime {
@@ -556,8 +580,9 @@ public struct CurlTranslation {
             }
             options.append(("timeout", .scalar(JSONValue.double(seconds).interpolatedText + "s")))
         }
+        // curl follows redirects only with -L (or --location-trusted), and not after a later --no-location.
+        options.append(("followRedirects", .scalar(command.followsRedirects ? "true" : "false")))
         if command.followsRedirects {
-            options.append(("followRedirects", .scalar("true")))
             if let trusted = command.trustedRedirects {
                 warn("'\(trusted.text)' is translated as followRedirects: true, which does not send the credentials to another host "
                      + "a redirect leads to, as curl does with it", at: trusted.mark,
