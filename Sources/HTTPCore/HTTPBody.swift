@@ -73,9 +73,16 @@ public enum PercentEncoding {
         let bytes = Array(text.utf8)
         var encoded = ""
         encoded.reserveCapacity(bytes.count)
+        let authority = Self.authority(in: bytes)
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
+            // An IPv6 host keeps its brackets.
+            if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]"), authority.contains(index) {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+                index += 1
+                continue
+            }
             if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
                isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) {
                 encoded += String(decoding: bytes[index...(index + 2)], as: UTF8.self)
@@ -90,6 +97,16 @@ public enum PercentEncoding {
             index += 1
         }
         return encoded
+    }
+
+    /// Where the authority of an absolute URL's text is (after `scheme://`, up to the path, query or fragment); empty
+    /// for a relative one.
+    private static func authority(in bytes: [UInt8]) -> Range<Int> {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8),
+              bytes[..<colon].allSatisfy({ isUnreserved($0) || $0 == UInt8(ascii: "+") }) else { return 0..<0 }
+        let start = colon + 3
+        let end = bytes[start...].firstIndex { "/?#".utf8.contains($0) } ?? bytes.count
+        return start..<end
     }
 
     /// What is a URL's structure in its user and password, its path, and its query, which a value holding a secret never

@@ -71,10 +71,13 @@ import HTTPCore
             let components = try #require(PercentEncoding.components(ofURL: url), "\(url)")
             #expect(components.requestURLProblem?.hasPrefix(problem) == true, "\(url): \(components.requestURLProblem ?? "none")")
         }
-        for url in ["http://bücher.example/", "http://[::1]:8080/", "http://a_b.example/", "http://xn--bcher-kva.example/"] {
+        for url in ["http://bücher.example/", "http://[::1]:8080/", "http://a_b.example/", "http://xn--bcher-kva.example/",
+                    "http://[::1]:1/p?q=|x"] {
             #expect(PercentEncoding.components(ofURL: url)?.requestURLProblem == nil, "\(url)")
         }
         #expect(PercentEncoding.components(ofURL: "http://h:99999/")?.requestURLProblem(quoting: false) == "the port is not a number from 1 to 65535")
+        // An IPv6 host keeps its brackets when the rest of the URL is encoded; brackets elsewhere are encoded.
+        #expect(PercentEncoding.components(ofURL: "http://[::1]:1/p?q=|x&a=[b]")?.string == "http://[::1]:1/p?q=%7Cx&a=%5Bb%5D")
     }
 
     @Test func requestAccessors() throws {
