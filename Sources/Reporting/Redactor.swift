@@ -535,11 +535,9 @@ private struct FormIndex: Sendable {
         guard offset < bytes.count else { return nil }
         let lower = { (byte: UInt8) in (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
         // A reference first: its `&` may be a JSON escape itself (`\u0026#56832;`).
-        for ampersand in ampersands where bytes[offset...].starts(with: ampersand.utf8, by: { lower($0) == $1 }) {
-            let hash = offset + ampersand.utf8.count
-            guard hash < bytes.count, bytes[hash] == UInt8(ascii: "#"), let (value, length) = reference(after: hash, in: bytes),
-                  value <= 0xFFFF else { continue }
-            return (value, ampersand.utf8.count + length)
+        for ampersand in ampersandLengths(at: offset, in: bytes) {
+            guard let (value, length) = reference(after: offset + ampersand, in: bytes), value <= 0xFFFF, value != 0x26 else { continue }
+            return (value, ampersand + length)
         }
         for backslash in backslashes where bytes[offset...].starts(with: backslash.utf8, by: { lower($0) == $1 }) {
             if let unit = unit(at: offset + backslash.utf8.count, in: bytes) { return (unit, backslash.utf8.count + 5) }
@@ -547,18 +545,22 @@ private struct FormIndex: Sendable {
         return nil
     }
 
-    /// How the `&` of an HTML reference is written: as it is, escaped as HTML (`&amp;`), as JSON (`\u0026`, also escaped
-    /// again), both (`\u0026amp;`) or percent-encoded (compared without case).
-    private static let ampersands = ["&", "&amp;", "\\u0026", "\\\\u0026", "\\u0026amp;", "\\\\u0026amp;", "%26"]
-
     /// The value of the HTML character reference after an `&` (its body starting at `start`), and the bytes it takes from
-    /// there: `#43;`, `#x2B;` (a numeric one also without its `;`, as browsers read it), or a name with its `;`.
+    /// there: `#43;`, `#x2B;` (a numeric one also without its `;`, as browsers read it), or a name with its `;`; the `#`
+    /// and the `;` may be percent-encoded (`%2343%3B`, a reference sent on in a URL).
     private static func reference(after start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (UInt32, Int)? {
         guard start < bytes.count else { return nil }
-        let end = min(start + 11, bytes.count)
-        if bytes[start] == UInt8(ascii: "#") {
-            let hex = start + 1 < end && (bytes[start + 1] | 0x20) == UInt8(ascii: "x")
-            let digitsStart = start + (hex ? 2 : 1)
+        /// The length of `text` (percent-encoded as `escaped`) at `index`, or 0.
+        func mark(_ text: UInt8, _ escaped: String, at index: Int) -> Int {
+            if index < bytes.count, bytes[index] == text { return 1 }
+            let lower = { (byte: UInt8) in (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
+            return bytes[index...].starts(with: escaped.utf8, by: { lower($0) == $1 }) ? escaped.utf8.count : 0
+        }
+        let hash = mark(UInt8(ascii: "#"), "%23", at: start)
+        if hash > 0 {
+            let end = min(start + hash + 10, bytes.count)
+            let hex = start + hash < end && (bytes[start + hash] | 0x20) == UInt8(ascii: "x")
+            let digitsStart = start + hash + (hex ? 1 : 0)
             var index = digitsStart
             var value: UInt32 = 0
             while index < end, let digit = hex ? hexDigit(bytes[index]) : decimalDigit(bytes[index]), value <= 0x10FFFF {
@@ -566,13 +568,38 @@ private struct FormIndex: Sendable {
                 index += 1
             }
             guard index > digitsStart, value <= 0x10FFFF else { return nil }
-            let terminated = index < bytes.count && bytes[index] == UInt8(ascii: ";")
-            return (value, index - start + (terminated ? 1 : 0))
+            return (value, index - start + mark(UInt8(ascii: ";"), "%3b", at: index))
         }
-        guard let semicolon = (start..<end).first(where: { bytes[$0] == UInt8(ascii: ";") }), semicolon > start,
-              let value = htmlNames[String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<semicolon]), as: UTF8.self)]
+        let end = min(start + 11, bytes.count)
+        var index = start
+        while index < end, bytes[index] != UInt8(ascii: ";"), bytes[index] != UInt8(ascii: "%") { index += 1 }
+        let semicolon = index < end ? mark(UInt8(ascii: ";"), "%3b", at: index) : 0
+        guard semicolon > 0, index > start,
+              let value = htmlNames[String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)]
         else { return nil }
-        return (value, semicolon - start + 1)
+        return (value, index - start + semicolon)
+    }
+
+    /// The lengths of the ways `&` is written at `offset` that a reference may follow: as it is, percent-encoded (`%26`),
+    /// as a JSON escape (`\u0026`, after any form of backslash), or as a reference to itself, repeated (`&amp;`,
+    /// `&amp;amp;`, `&#38;`, `%26amp%3B`).
+    private static func ampersandLengths(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
+        let lower = { (byte: UInt8) in (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
+        var lengths: [Int] = []
+        if bytes[offset] == UInt8(ascii: "&") { lengths.append(1) }
+        if bytes[offset...].starts(with: "%26".utf8) { lengths.append(3) }
+        for backslash in backslashes where bytes[offset...].starts(with: backslash.utf8, by: { lower($0) == $1 }) {
+            if unit(at: offset + backslash.utf8.count, in: bytes) == 0x26 { lengths.append(backslash.utf8.count + 5) }
+        }
+        // Each `&` may be written as a reference to itself, after another `&`.
+        var next = 0
+        while next < lengths.count, lengths.count < 8 {
+            if let (value, length) = reference(after: offset + lengths[next], in: bytes), value == 0x26 {
+                lengths.append(lengths[next] + length)
+            }
+            next += 1
+        }
+        return lengths
     }
 
     /// The value of a decimal digit byte.
@@ -588,7 +615,7 @@ private struct FormIndex: Sendable {
     /// the euro sign (PHP's `htmlentities`).
     private static let htmlNames: [String: UInt32] = {
         var names: [String: UInt32] = [
-            "amp": 0x26, "lt": 0x3C, "gt": 0x3E, "quot": 0x22, "apos": 0x27, "plus": 0x2B, "sol": 0x2F, "equals": 0x3D,
+            "amp": 0x26, "AMP": 0x26, "lt": 0x3C, "LT": 0x3C, "gt": 0x3E, "GT": 0x3E, "quot": 0x22, "QUOT": 0x22, "apos": 0x27, "plus": 0x2B, "sol": 0x2F, "equals": 0x3D,
             "num": 0x23, "quest": 0x3F, "percnt": 0x25, "commat": 0x40, "excl": 0x21, "colon": 0x3A, "semi": 0x3B,
             "comma": 0x2C, "period": 0x2E, "lpar": 0x28, "rpar": 0x29, "ast": 0x2A, "dollar": 0x24, "grave": 0x60,
             "lsqb": 0x5B, "rsqb": 0x5D, "lcub": 0x7B, "rcub": 0x7D, "verbar": 0x7C, "bsol": 0x5C, "Hat": 0x5E, "lowbar": 0x5F,

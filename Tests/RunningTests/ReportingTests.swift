@@ -445,6 +445,12 @@ import TestSupport
         ("pw😀emoji-Zz", "<p>pw&amp;#xd83d;&amp;#xde00;emoji-Zz</p>&x"),
         ("pw😀emoji-Zz", #"{"v":"pw\u0026amp;#55357;\u0026amp;#56832;emoji-Zz"}&x"#),
         ("pw😀emoji-Zz", #"{"v":"pw\u0026#55357;\u0026#56832;emoji-Zz"}&x"#),
+        ("pw😀emoji-Zz", "<p>pw&amp;amp;#55357;&amp;amp;#56832;emoji-Zz</p>&x"),
+        ("pw😀emoji-Zz", "<p>pw&#38;#55357;&#x26;#56832;emoji-Zz</p>&x"),
+        ("pw😀emoji-Zz", "<p>pw&AMP;#55357;&AMP;#56832;emoji-Zz</p>&x"),
+        ("pw😀emoji-Zz", "?v=pw%26%2355357%3B%26%2356832%3Bemoji-Zz&x"),
+        ("pw😀emoji-Zz", "?v=pw%26amp%3B%2355357%3B%26amp%3B%2356832%3Bemoji-Zz&x"),
+        ("Ab3+dEf/gh==", "?v=Ab3%26%2343%3BdEf/gh==&x"),
     ])
     func aSecretWithEscapesMixedAsAnEncoderChoseIsHidden(secret: String, echoed: String) {
         let redacted = Redactor(secrets: [secret]).redact(echoed)
