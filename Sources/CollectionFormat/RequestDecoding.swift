@@ -194,7 +194,8 @@ extension NodeDecoder {
     mutating func stepUse(_ pairs: Node.Pairs, at mark: Mark, position: Int, location: FileLocation) -> StepUse? {
         let fields = fields(pairs, allowed: FormatKeys.useStep.names, in: "use",
                             explanations: Dictionary(uniqueKeysWithValues: Self.definitionKeys.filter { !FormatKeys.useStep.names.contains($0) }.map {
-                                ($0, "a 'use' step takes the steps of another file; put '\($0)' in that file")
+                                ($0, $0 == "each" ? "a 'use' step runs the used steps once; put 'each' at the top of this flow, whose rows the used steps see"
+                                    : "a 'use' step takes the steps of another file; put '\($0)' in that file")
                             }))
         guard let node = fields["use"], let written = string(node, for: "use") else { return nil }
         var inputs: [StepInput] = []

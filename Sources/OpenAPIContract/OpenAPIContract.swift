@@ -111,13 +111,13 @@ public struct OpenAPIContract: Sendable {
         documentURI + "#" + (pointer.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? pointer)
     }
 
-    /// The document pointer in a violation's or error's schema path (`runner:///openapi.json#/components/…`), decoded.
+    /// The document pointer in a violation's or error's schema path (`runner:///openapi.json#/components/…`; the
+    /// validator gives it decoded).
     static func pointer(inSchemaPath schemaPath: String) -> String? {
         guard let hash = schemaPath.firstIndex(of: "#") else { return nil }
         let prefix = schemaPath[..<hash]
         guard prefix.isEmpty || prefix == documentURI else { return nil }
-        let fragment = String(schemaPath[schemaPath.index(after: hash)...])
-        return fragment.removingPercentEncoding ?? fragment
+        return String(schemaPath[schemaPath.index(after: hash)...])
     }
 }
 
