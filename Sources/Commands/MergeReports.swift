@@ -179,7 +179,8 @@ public struct MergeReports: Sendable {
                let (missing, steps) = zip(part.files, part.steps).first(where: { (recorded[$0.0] ?? 0) < $0.1 }) {
                 let count = recorded[missing] ?? 0
                 throw Problem(message: count == 0 ? "\(path) has no record of \(missing), a file of its part: is it edited?"
-                                  : "\(path) has \(count) records of \(missing), which has \(steps) steps: is it edited?")
+                                  : "\(path) has \(count) records of \(missing), which reports \(steps) at least (a record per "
+                                      + "selected step and row): is it edited?")
             }
         }
         // A part stopped before it planned (its collection invalid in that job) says nothing of what it was dealt.

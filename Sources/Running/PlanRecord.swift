@@ -22,8 +22,8 @@ public struct PlanRecord: Sendable, Equatable {
     public struct Part: Sendable, Equatable {
         /// The part's files, in run order.
         public let files: [String]
-        /// For each of `files`, how many of its steps are selected: it reports at least that many requests (once per
-        /// row or element, and a skipped or errored step too).
+        /// For each of `files`, how many of its steps are selected, times its written or read rows: it reports at least
+        /// that many requests (a skipped or errored step too).
         public let steps: [Int]
         /// How many files the parts were dealt.
         public let dealt: Int

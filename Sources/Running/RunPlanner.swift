@@ -30,8 +30,11 @@ public struct RunPlanner: Sendable {
     /// The paths of the planned files, in run order.
     public var filePaths: [String] { files.map(\.file.path) }
 
-    /// How many steps of each planned file are selected, in run order: the fewest requests it reports.
-    public var selectedStepCounts: [Int] { files.map { selection.selectedSteps(of: $0.file).count } }
+    /// How many steps of each planned file are selected, times its written or read rows (not a template's list, which a
+    /// capture may change), in run order: the fewest requests it reports.
+    public var selectedStepCounts: [Int] {
+        files.map { selection.selectedSteps(of: $0.file).count * max(1, $0.file.rows?.rows.count ?? 1) }
+    }
 
     /// How many requests the planned files report (selected steps, once per row or known list element).
     public var requestCount: Int { files.reduce(0) { $0 + $1.stepCount } }
