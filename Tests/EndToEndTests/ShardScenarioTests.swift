@@ -218,6 +218,50 @@ import Testing
         }
     }
 
+    /// A part with a record of a data row deleted (its counts made to match) is refused: a file reports a record per
+    /// selected step and row at least.
+    @Test func aPartWithADataRowsRecordDeletedIsRefused() async throws {
+        try await Self.withServer { server, reports in
+            let folder = reports.folder.appendingPathComponent("rows")
+            for (path, text) in ["requests/_d/rows.csv": "code\n200\n201\n204\n",
+                                 "requests/a.yaml": "each: _d/rows.csv\nrequest: { url: \"/status/{{ code }}\" }\n",
+                                 "requests/b.yaml": "request: { url: /echo }\n",
+                                 "environments/local.yaml": "baseURL: \"http://127.0.0.1:{{ $env.TEST_SERVER_PORT }}\"\n"] {
+                let file = folder.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: file)
+            }
+            let environment = ["NO_COLOR": "1", "TEST_SERVER_PORT": String(server.port)]
+            for part in 1...2 {
+                let result = try await RunnerProcess.run(["run", "requests", "--env", "local", "--shard", "\(part)/2",
+                                                          "--report-json", reports.path("\(part).json")], in: folder, environment: environment)
+                #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
+            }
+            let honest = try await RunnerProcess.run(["merge-reports", reports.path("1.json"), reports.path("2.json")], in: folder,
+                                                     environment: environment)
+            #expect(honest.exitCode == 0 && honest.stdout.contains("4 requests: 4 passed"), "\(honest.stdout)\n\(honest.stderr)")
+            // The part that ran the rows.
+            let parts = try ["1.json", "2.json"].map { name in
+                (name, try #require(JSONSerialization.jsonObject(with: Data(try reports.text(name).utf8)) as? [String: Any]))
+            }
+            let (part, read) = try #require(parts.first { _, report in
+                ((report["plan"] as? [String: Any])?["part"] as? [String: Any])?["files"] as? [String] == ["requests/a.yaml"]
+            })
+            var report = read
+            var records = try #require(report["requests"] as? [[String: Any]])
+            records.removeLast()
+            var summary = try #require(report["summary"] as? [String: Any])
+            (summary["total"], summary["passed"]) = (records.count, records.count)
+            (report["requests"], report["summary"]) = (records, summary)
+            try JSONSerialization.data(withJSONObject: report).write(to: URL(fileURLWithPath: reports.path("edited.json")))
+            let other = part == "1.json" ? "2.json" : "1.json"
+            let edited = try await RunnerProcess.run(["merge-reports", reports.path("edited.json"), reports.path(other)], in: folder,
+                                                     environment: environment)
+            #expect(edited.exitCode == 1, "\(edited.stdout)\n\(edited.stderr)")
+            #expect(edited.stderr.contains("has 2 records of requests/a.yaml, which reports 3 at least"), "\(edited.stderr)")
+        }
+    }
+
     /// A part that stopped before it planned (an environment that does not exist in its job, exit 2; a bad --proxy or a
     /// --rerun-failed report that cannot be read, exit 1)
     /// is still a part: its errors are merged with the other parts' requests, and the merged run has its exit status.
