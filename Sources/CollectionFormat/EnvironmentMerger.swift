@@ -134,7 +134,7 @@ package struct EnvironmentMerger {
                                        at: url.value.mark, suggestion: "write it like https://api.example.com/v1"))
                 return nil
             }
-            if components.requestURLProblem != nil, let problem = components.requestURLProblem(quoting: !scope.insertsSecret(url.value, into: text)) {
+            if let problem = scope.requestURLProblem(of: components, resolving: url.value, into: text) {
                 diagnostics.add(.error("baseURL '\(shown)': \(problem)", path: url.path, at: url.value.mark,
                                        suggestion: components.portProblem == nil ? nil : URLComponents.portSuggestion))
                 return nil

@@ -92,6 +92,13 @@ public struct VariableScope: Sendable {
         insertsSecret(template, into: text) ? template.source : text
     }
 
+    /// Why the URL `template` resolved to (`text`, read as `components`) cannot be sent (`URLComponents.requestURLProblem`),
+    /// naming no port a secret gave; nil when it can be.
+    public func requestURLProblem(of components: URLComponents, resolving template: Template, into text: String) -> String? {
+        guard components.requestURLProblem != nil else { return nil }
+        return components.requestURLProblem(quoting: !insertsSecret(template, into: text))
+    }
+
     /// Whether `template`, which resolved to `text`, put a secret in it.
     public func insertsSecret(_ template: Template, into text: String) -> Bool {
         let namesSecret = template.expressions.contains { expression, _ in

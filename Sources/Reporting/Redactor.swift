@@ -533,13 +533,12 @@ private struct FormIndex: Sendable {
     /// `&#56832`).
     private static func utf16Unit(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (UInt32, Int)? {
         guard offset < bytes.count else { return nil }
-        let lower = { (byte: UInt8) in (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
         // A reference first: its `&` may be a JSON escape itself (`\u0026#56832;`).
         for ampersand in ampersandLengths(at: offset, in: bytes) {
             guard let (value, length) = reference(after: offset + ampersand, in: bytes), value <= 0xFFFF, value != 0x26 else { continue }
             return (value, ampersand + length)
         }
-        for backslash in backslashes where bytes[offset...].starts(with: backslash.utf8, by: { lower($0) == $1 }) {
+        for backslash in backslashes where startsCaseless(backslash, at: offset, in: bytes) {
             if let unit = unit(at: offset + backslash.utf8.count, in: bytes) { return (unit, backslash.utf8.count + 5) }
         }
         return nil
@@ -553,8 +552,7 @@ private struct FormIndex: Sendable {
         /// The length of `text` (percent-encoded as `escaped`) at `index`, or 0.
         func mark(_ text: UInt8, _ escaped: String, at index: Int) -> Int {
             if index < bytes.count, bytes[index] == text { return 1 }
-            let lower = { (byte: UInt8) in (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
-            return bytes[index...].starts(with: escaped.utf8, by: { lower($0) == $1 }) ? escaped.utf8.count : 0
+            return startsCaseless(escaped, at: index, in: bytes) ? escaped.utf8.count : 0
         }
         let hash = mark(UInt8(ascii: "#"), "%23", at: start)
         if hash > 0 {
@@ -584,11 +582,10 @@ private struct FormIndex: Sendable {
     /// as a JSON escape (`\u0026`, after any form of backslash), or as a reference to itself, repeated (`&amp;`,
     /// `&amp;amp;`, `&#38;`, `%26amp%3B`).
     private static func ampersandLengths(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
-        let lower = { (byte: UInt8) in (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
         var lengths: [Int] = []
         if bytes[offset] == UInt8(ascii: "&") { lengths.append(1) }
         if bytes[offset...].starts(with: "%26".utf8) { lengths.append(3) }
-        for backslash in backslashes where bytes[offset...].starts(with: backslash.utf8, by: { lower($0) == $1 }) {
+        for backslash in backslashes where startsCaseless(backslash, at: offset, in: bytes) {
             if unit(at: offset + backslash.utf8.count, in: bytes) == 0x26 { lengths.append(backslash.utf8.count + 5) }
         }
         // Each `&` may be written as a reference to itself, after another `&`.
@@ -600,6 +597,13 @@ private struct FormIndex: Sendable {
             next += 1
         }
         return lengths
+    }
+
+    /// Whether `prefix` (lower case) stands at `offset` in `bytes`, compared without case.
+    private static func startsCaseless(_ prefix: String, at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        offset < bytes.count && bytes[offset...].starts(with: prefix.utf8) { byte, expected in
+            ((0x41...0x5A).contains(byte) ? byte + 0x20 : byte) == expected
+        }
     }
 
     /// The value of a decimal digit byte.
@@ -615,7 +619,8 @@ private struct FormIndex: Sendable {
     /// the euro sign (PHP's `htmlentities`).
     private static let htmlNames: [String: UInt32] = {
         var names: [String: UInt32] = [
-            "amp": 0x26, "AMP": 0x26, "lt": 0x3C, "LT": 0x3C, "gt": 0x3E, "GT": 0x3E, "quot": 0x22, "QUOT": 0x22, "apos": 0x27, "plus": 0x2B, "sol": 0x2F, "equals": 0x3D,
+            "amp": 0x26, "AMP": 0x26, "lt": 0x3C, "LT": 0x3C, "gt": 0x3E, "GT": 0x3E, "quot": 0x22, "QUOT": 0x22,
+            "apos": 0x27, "plus": 0x2B, "sol": 0x2F, "equals": 0x3D,
             "num": 0x23, "quest": 0x3F, "percnt": 0x25, "commat": 0x40, "excl": 0x21, "colon": 0x3A, "semi": 0x3B,
             "comma": 0x2C, "period": 0x2E, "lpar": 0x28, "rpar": 0x29, "ast": 0x2A, "dollar": 0x24, "grave": 0x60,
             "lsqb": 0x5B, "rsqb": 0x5D, "lcub": 0x7B, "rcub": 0x7D, "verbar": 0x7C, "bsol": 0x5C, "Hat": 0x5E, "lowbar": 0x5F,

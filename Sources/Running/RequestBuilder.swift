@@ -71,7 +71,7 @@ public struct RequestBuilder: Sendable {
         guard let components = PercentEncoding.components(ofURL: text) else {
             throw RunFailure(.error("'\(scope.shown(text, resolving: template))' is not a valid URL", path: path, at: template.mark))
         }
-        if components.requestURLProblem != nil, let problem = components.requestURLProblem(quoting: !scope.insertsSecret(template, into: text)) {
+        if let problem = scope.requestURLProblem(of: components, resolving: template, into: text) {
             throw RunFailure(.error("the URL '\(scope.shown(text, resolving: template))': \(problem)", path: path, at: template.mark,
                                     suggestion: components.portProblem == nil ? nil : URLComponents.portSuggestion))
         }
