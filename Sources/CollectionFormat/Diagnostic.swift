@@ -2,7 +2,7 @@ internal import Synchronization
 public import YAML
 
 /// One problem found while reading a collection: where it is, what is wrong, and how to fix it.
-public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     /// How bad the problem is; any error makes a collection invalid.
     public enum Severity: String, Sendable, Hashable {
         case error, warning

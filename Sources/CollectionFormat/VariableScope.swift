@@ -99,6 +99,20 @@ public struct VariableScope: Sendable {
         return components.requestURLProblem(quoting: !insertsSecret(template, into: text))
     }
 
+    /// The components of `text`, what the request URL `template` resolved to; throws the error (in `path`) saying why it
+    /// cannot be sent: it does not parse as a URL, or it has a `requestURLProblem`. A relative URL is not joined.
+    public func requestURL(_ text: String, resolving template: Template, in path: String) throws(Diagnostic) -> URLComponents {
+        // Percent-encoding is a fallback for text that does not parse as it is, so most URLs never pay for it.
+        guard let components = PercentEncoding.components(ofURL: text) else {
+            throw .error("'\(shown(text, resolving: template))' is not a valid URL", path: path, at: template.mark)
+        }
+        if let problem = requestURLProblem(of: components, resolving: template, into: text) {
+            throw .error("the URL '\(shown(text, resolving: template))': \(problem)", path: path, at: template.mark,
+                         suggestion: components.portProblem == nil ? nil : URLComponents.portSuggestion)
+        }
+        return components
+    }
+
     /// Whether `template`, which resolved to `text`, put a secret in it.
     public func insertsSecret(_ template: Template, into text: String) -> Bool {
         let namesSecret = template.expressions.contains { expression, _ in

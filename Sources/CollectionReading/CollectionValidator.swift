@@ -130,6 +130,7 @@ struct CollectionValidator {
                 fieldsUnknown = fieldsUnknown || !defineElementVariables(of: loop, in: path)
             }
             checkGraphQLVariables(of: step, in: path)
+            checkKnownURL(step.request.url, in: path, loops: step.loop != nil || file.rowsTemplate != nil)
             step.forEachTemplate { check($0, in: path, selected: selected, usedAt: step.useSites) }
             (defined, definedWhenSelected) = (outer, outerWhenSelected)
             fieldsUnknown = fileFieldsUnknown
@@ -288,6 +289,21 @@ struct CollectionValidator {
         guard let value = try? known.resolve(variables),
               let problem = GraphQLBody.variablesProblem(value, of: variables, in: path) else { return }
         diagnostics.add(problem)
+    }
+
+    /// A URL template whose values are known before sending must give a URL that can be sent, as a URL written without
+    /// templates must: its variables the environment, its secrets or `--var`s give and no capture, row, `with:` or
+    /// `each:` (`loops`) gives another value, and no random built-in (a value drawn here could differ from the run's).
+    private mutating func checkKnownURL(_ url: Template, in path: String, loops: Bool) {
+        guard !url.isLiteral, !loops else { return }
+        let knownBeforeSending = url.expressions.allSatisfy { expression, _ in
+            switch expression {
+            case .variable(let variable): !redefined.contains(variable.name)
+            case .builtin(let builtin): !builtin.isRandom
+            }
+        }
+        guard knownBeforeSending, let text = try? known.resolveURL(url) else { return }
+        do { _ = try known.requestURL(text, resolving: url, in: path) } catch { diagnostics.add(error) }
     }
 
     /// The environment's headers, query, auth and client certificate password are used by every request (auth and

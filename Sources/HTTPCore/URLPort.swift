@@ -48,11 +48,28 @@ extension URLComponents {
                 + "(such as one with a label that starts or ends with '-'), a percent-escape that is no UTF-8 character, or an "
                 + "xn-- label that does not decode"
         }
+        if !encoded.isEmpty, !encoded.hasPrefix("["), let problem = Self.nameProblem(encoded) { return problem }
         if encoded.hasPrefix("[") {
             if encoded.contains("%") { return "its IPv6 address has a zone (%25…), which cannot be used here: write the address alone" }
             if !Self.isIPv6Literal(encoded) { return "its host is not an IPv6 address, which is what brackets hold (such as [::1])" }
         }
         return portProblem(quoting: quoting)
+    }
+
+    /// Why `host` (ASCII, not in brackets) names nothing a request can reach: an empty label (`a..b`, `.a`), or a last
+    /// label that is a number, which makes the host an IPv4 address (`127.1` and `0x7f.1` are), and it is none
+    /// (`1.2.3.256`); nil when it can be looked up.
+    static func nameProblem(_ host: String) -> String? {
+        var labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        if labels.count > 1, labels.last == "" { labels.removeLast() }
+        if labels.contains("") { return "its host has an empty label (two dots in a row, or a dot first): write a name such as api.example.com" }
+        guard let last = labels.last?.lowercased(),
+              last.allSatisfy({ ("0"..."9").contains($0) }) || (last.hasPrefix("0x") && last.dropFirst(2).allSatisfy(\.isHexDigit))
+        else { return nil }
+        var address = in_addr()
+        let written = labels.joined(separator: ".")
+        guard inet_aton(written, &address) == 0 else { return nil }
+        return "its host ends in a number, so it is an IPv4 address, and '\(written)' is none: write four numbers from 0 to 255 (such as 127.0.0.1)"
     }
 
     /// Whether `host` is an IPv6 address in brackets, with or without a zone (`[fe80::1%25eth0]`).

@@ -67,14 +67,8 @@ public struct RequestBuilder: Sendable {
         } catch {
             throw RunFailure(error, in: path)
         }
-        // Percent-encoding is a fallback for text that does not parse as it is, so most URLs never pay for it.
-        guard let components = PercentEncoding.components(ofURL: text) else {
-            throw RunFailure(.error("'\(scope.shown(text, resolving: template))' is not a valid URL", path: path, at: template.mark))
-        }
-        if let problem = scope.requestURLProblem(of: components, resolving: template, into: text) {
-            throw RunFailure(.error("the URL '\(scope.shown(text, resolving: template))': \(problem)", path: path, at: template.mark,
-                                    suggestion: components.portProblem == nil ? nil : URLComponents.portSuggestion))
-        }
+        let components: URLComponents
+        do { components = try scope.requestURL(text, resolving: template, in: path) } catch { throw RunFailure(error) }
         if components.scheme == nil, environment?.baseURL == nil {
             throw RunFailure(.error("the relative URL '\(scope.shown(text, resolving: template))' needs an environment with a baseURL", path: path,
                                     at: template.mark, suggestion: "pass --env NAME, or write an absolute http(s) URL"))

@@ -366,6 +366,44 @@ import YAML
         #expect(collection.hasErrors)
     }
 
+    /// A URL template whose values are known before sending (environment variables, secrets, `--var`s) is checked as a
+    /// URL written out is; one a capture, `with:`, an `each:` element or a random value may change is left to the run.
+    @Test func aURLTemplateOfKnownValuesIsCheckedBeforeSending() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/local.yaml", """
+            baseURL: http://localhost
+            variables: { hv: zz, host: a..b, ip: 1.2.3.256, good: 127.1, list: [x] }
+            secrets: { pw: { env: RUNNER_TEST_UNSET_PW, default: S3cret..Host-zQ9 } }
+
+            """)
+        scratch.write("requests/a.yaml", "request: { url: \"http://[{{ hv }}]/\" }\n")
+        scratch.write("requests/b.yaml", "request: { url: \"http://{{ host }}:{{ cli }}/x\" }\n")
+        scratch.write("requests/c.yaml", "request: { url: \"http://{{ ip }}/x\" }\n")
+        scratch.write("requests/d.yaml", "request: { url: \"http://{{ pw }}/x\" }\n")
+        scratch.write("requests/e.yaml", "request: { url: \"http://{{ good }}:1/x\" }\n")
+        scratch.write("requests/g.yaml", "request: { url: \"http://{{ ip }}/{{ $uuid }}\" }\n")
+        scratch.write("requests/f.yaml", """
+            steps:
+              - name: one
+                request: { url: "http://127.0.0.1:1/" }
+                capture: { hv: { header: X-Host } }
+              - name: two
+                request: { url: "http://[{{ hv }}]/" }
+              - name: three
+                each: "{{ list }}"
+                request: { url: "http://{{ item }}{{ ip }}/" }
+
+            """)
+        let collection = await scratch.readCollection(["requests"], env: "local", vars: [("cli", "8080")])
+        #expect(problems(of: collection) == [
+            "requests/a.yaml:1:17: error: the URL 'http://[zz]/': its host is not an IPv6 address, which is what brackets hold (such as [::1])",
+            "requests/b.yaml:1:17: error: the URL 'http://a..b:8080/x': its host has an empty label (two dots in a row, or a dot first): write a name such as api.example.com",
+            "requests/c.yaml:1:17: error: the URL 'http://1.2.3.256/x': its host ends in a number, so it is an IPv4 address, and '1.2.3.256' is none: write four numbers from 0 to 255 (such as 127.0.0.1)",
+            "requests/d.yaml:1:17: error: the URL 'http://{{ pw }}/x': its host has an empty label (two dots in a row, or a dot first): write a name such as api.example.com",
+        ])
+    }
+
     /// An environment variable using one defined below it says so, where it is (in a base of `extends` too).
     @Test func anEnvironmentVariableUsingOneBelowItSaysWhereThatOneIs() async {
         let scratch = ScratchDirectory()

@@ -67,12 +67,15 @@ import HTTPCore
         for (url, problem) in [("http://-bücher.example/", idna), ("http://bücher-.example/", idna), ("http://b%FCcher.example/", idna),
                                ("http://xn--zz.example/", idna), ("http://[::1%25lo]:1/", "its IPv6 address has a zone"),
                                ("http://[zz]/", "its host is not an IPv6 address"), ("http://a b.example/", "its host is not a host name"),
-                               ("http:/x", "it has no host")] {
+                               ("http:/x", "it has no host"), ("http://a..b/", "its host has an empty label"),
+                               ("http://.a/", "its host has an empty label"), ("http://1.2.3.256/", "its host ends in a number"),
+                               ("http://a.1.2.3/", "its host ends in a number")] {
             let components = try #require(PercentEncoding.components(ofURL: url), "\(url)")
             #expect(components.requestURLProblem?.hasPrefix(problem) == true, "\(url): \(components.requestURLProblem ?? "none")")
         }
         for url in ["http://bücher.example/", "http://[::1]:8080/", "http://a_b.example/", "http://xn--bcher-kva.example/",
-                    "http://[::1]:1/p?q=|x"] {
+                    "http://[::1]:1/p?q=|x", "http://a.example./", "http://127.1:1/", "http://0x7f.1/", "http://1.2.3.4./",
+                    "http://v1.example/"] {
             #expect(PercentEncoding.components(ofURL: url)?.requestURLProblem == nil, "\(url)")
         }
         #expect(PercentEncoding.components(ofURL: "http://h:99999/")?.requestURLProblem(quoting: false) == "the port is not a number from 1 to 65535")
