@@ -41,7 +41,9 @@ extension Exchange {
     /// The members of an OAuth2 token response that are credentials.
     static let tokenMembers: Set<String> = ["access_token", "refresh_token", "id_token"]
 
-    /// JSON text indented two spaces, with the tokens of an OAuth2 token response masked; nil when not JSON.
+    /// JSON text indented two spaces, with the tokens of an OAuth2 token response masked; nil when not JSON, or when
+    /// indenting would change a string: an escaped lone surrogate (`\ud83d`) becomes U+FFFD when parsed, and the text
+    /// around it (half of a secret written with a reference for its other half) could no longer be recognised and hidden.
     private static func indentedJSON(_ text: String) -> String? {
         guard let first = text.utf8.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
               first == UInt8(ascii: "{") || first == UInt8(ascii: "["), var value = try? JSONValue.parse(text)
@@ -50,6 +52,8 @@ extension Exchange {
             for key in object.keys where tokenMembers.contains(key) { object[key] = .string("***") }
             value = .object(object)
         }
-        return value.serialized(pretty: true)
+        let indented = value.serialized(pretty: true)
+        let replacements = { (text: String) in text.unicodeScalars.lazy.filter { $0 == "\u{FFFD}" }.count }
+        return replacements(indented) > replacements(text) ? nil : indented
     }
 }

@@ -179,6 +179,23 @@ import TestSupport
         #expect(exchanges[1].requestHeaders.contains { $0.name == "Authorization" && $0.value == "***" })
     }
 
+    /// A JSON body holding a secret whose emoji is split between a JSON escape and an HTML reference is shown as received
+    /// (indenting it would turn the lone escaped half into U+FFFD and leave the rest of the secret in view), and hidden.
+    @Test func aJSONBodyWithALoneEscapedSurrogateIsShownAsReceivedAndItsSecretHidden() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /reports }\nexpect: { status: 201 }\n",
+        ])
+        defer { collection.remove() }
+        let body = #"{"v": "pw\ud83d&#56832;emoji-Zz", "w": "\ud83d\ude00"}"#
+        let loader = ScriptedLoader(routes: [.path("/v1/reports", .json(body))], fallback: .response(status: 200))
+        let summary = await CollectionRun(collection: await collection.load(), options: RunOptions(), transport: loader).run()
+        let exchange = try #require(summary.outcomes.first?.exchange)
+        #expect(exchange.responseBody == body)
+        let shown = ExchangeText.render(exchange, redactor: Redactor(secrets: ["pw😀emoji-Zz"]))
+        #expect(shown.contains(#""v": "***""#) && !shown.contains("moji") && !shown.contains("\u{FFFD}"), "\(shown)")
+    }
+
     /// A token request that fails is placed at the `tokenURL` it went to: the request's own auth, or the environment's
     /// in the environment file; the request's URL places the errors of the request itself.
     @Test func aFailedTokenRequestIsPlacedAtItsTokenURL() async throws {
