@@ -70,8 +70,9 @@ struct PlanNarrowing {
             let failed = requests.filter { $0.verdict == .failed || $0.verdict == .errored }.map { paths.current($0.file) }
             // Requests a cancelled run, or --bail, stopped before they ran were not tested either; nor, after a run a
             // signal stopped at once, the files it never reached.
-            var notRun = requests.filter(\.wasStoppedBeforeRunning).map { paths.current($0.file) }
-            if report.summary.cancellingSignal != nil {
+            let cancelled = report.summary.cancellingSignal != nil
+            var notRun = requests.filter { $0.wasStoppedBeforeRunning(runCancelled: cancelled) }.map { paths.current($0.file) }
+            if cancelled {
                 let reached = Set(requests.map { paths.current($0.file) })
                 // A part's report: only the files of its part were to run (the other parts ran theirs), as it records them
                 // (a part of a rerun was dealt what that rerun chose), else as this collection deals them.

@@ -64,9 +64,10 @@ public struct RequestOutcome: Sendable {
     /// The skip reason of a request the run's cancellation (SIGINT, SIGTERM) stopped before it completed.
     static let cancelledReason = "cancelled"
 
-    /// Whether the run stopped before this request ran (cancelled, or `--bail`): skipped, but not tested.
-    public var wasStoppedBeforeRunning: Bool {
-        verdict == .skipped && (skipReason == Self.cancelledReason || skipReason == StepExecutor.bailReason)
+    /// Whether the run stopped before this request ran (`--bail`, or a signal when `runCancelled`): skipped, but not
+    /// tested. In a run no signal cancelled, `cancelled` is the reason of a user's `skip:`.
+    public func wasStoppedBeforeRunning(runCancelled: Bool) -> Bool {
+        verdict == .skipped && ((runCancelled && skipReason == Self.cancelledReason) || skipReason == StepExecutor.bailReason)
     }
 
     /// Marks a request the run's cancellation (SIGINT, SIGTERM) stopped before it completed: skipped as

@@ -403,6 +403,20 @@ import Testing
             let gone = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("edited.json")],
                                              server: server)
             #expect(gone.stdout.contains("requests/04-gone.yaml: failed in the report, but is not in this collection"), "\(gone.stdout)")
+            // A request a user skipped as `cancelled`, in a run no signal cancelled, is no request the run stopped before.
+            var skipping = try #require(JSONSerialization.jsonObject(with: Data(reports.text("first.json").utf8)) as? [String: Any])
+            var records = try #require(skipping["requests"] as? [[String: Any]])
+            let alone = try #require(records.firstIndex { $0["file"] as? String == "requests/05-alone.yaml" && $0["result"] as? String == "passed" })
+            records[alone].merge(["result": "skipped", "skipReason": "cancelled", "status": NSNull(), "durationMs": NSNull()]) { $1 }
+            var counts = try #require(skipping["summary"] as? [String: Any])
+            counts["passed"] = try #require(counts["passed"] as? Int) - 1
+            counts["skipped"] = try #require(counts["skipped"] as? Int) + 1
+            (skipping["requests"], skipping["summary"]) = (records, counts)
+            try JSONSerialization.data(withJSONObject: skipping).write(to: URL(fileURLWithPath: reports.path("user-skip.json")))
+            let skippedByUser = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("user-skip.json")],
+                                                      server: server)
+            #expect(skippedByUser.stdout.contains("--rerun-failed: 3 of 14 files from") && !skippedByUser.stdout.contains("05-alone"),
+                    "\(skippedByUser.stdout)\n\(skippedByUser.stderr)")
             // A file whose text changed since the report (its hash differs) still runs, and is named.
             var document = try #require(JSONSerialization.jsonObject(with: Data(reports.text("first.json").utf8)) as? [String: Any])
             var plan = try #require(document["plan"] as? [String: Any])
