@@ -44,9 +44,15 @@ extension URLComponents {
         // An international name is sent as its IDNA labels (`xn--`): one IDNA cannot write (a label that starts or ends
         // with '-'), a percent-escape that is no UTF-8 character, or an `xn--` label that decodes to nothing is no name.
         if !encoded.isEmpty, !encoded.hasPrefix("["), host == nil || encoded.contains("%") {
-            return "its host is not a name a request can be sent to: an international name IDNA cannot write as xn-- labels "
-                + "(such as one with a label that starts or ends with '-'), a percent-escape that is no UTF-8 character, or an "
-                + "xn-- label that does not decode"
+            let decoded = encoded.removingPercentEncoding
+            let cause = if decoded == nil {
+                "it holds a percent-escape that is no UTF-8 character"
+            } else if decoded?.unicodeScalars.allSatisfy(\.isASCII) == false {
+                "it is an international name IDNA cannot write as xn-- labels (such as one with a label that starts or ends with '-')"
+            } else {
+                "it holds an xn-- label that does not decode"
+            }
+            return "its host is not a name a request can be sent to: \(cause)"
         }
         if !encoded.isEmpty, !encoded.hasPrefix("["), let problem = Self.nameProblem(encoded) { return problem }
         if encoded.hasPrefix("[") {

@@ -63,9 +63,11 @@ import HTTPCore
     /// A host no request can be sent to is named so: one IDNA cannot write, an escape that is no UTF-8 character, an
     /// `xn--` label that does not decode, an IPv6 zone, brackets around no address.
     @Test func aHostNoRequestCanBeSentToIsAProblem() throws {
-        let idna = "its host is not a name a request can be sent to"
-        for (url, problem) in [("http://-bücher.example/", idna), ("http://bücher-.example/", idna), ("http://b%FCcher.example/", idna),
-                               ("http://xn--zz.example/", idna), ("http://[::1%25lo]:1/", "its IPv6 address has a zone"),
+        let idna = "its host is not a name a request can be sent to: "
+        for (url, problem) in [("http://-bücher.example/", idna + "it is an international name IDNA cannot write"),
+                               ("http://bücher-.example/", idna + "it is an international name IDNA cannot write"),
+                               ("http://b%FCcher.example/", idna + "it holds a percent-escape that is no UTF-8 character"),
+                               ("http://xn--zz.example/", idna + "it holds an xn-- label that does not decode"), ("http://[::1%25lo]:1/", "its IPv6 address has a zone"),
                                ("http://[zz]/", "its host is not an IPv6 address"), ("http://a b.example/", "its host is not a host name"),
                                ("http:/x", "it has no host"), ("http://a..b/", "its host has an empty label"),
                                ("http://.a/", "its host has an empty label"), ("http://1.2.3.256/", "its host ends in a number"),
