@@ -40,9 +40,25 @@ public struct Redactor: Sendable {
     /// query or a path (`%XX`, and `+` as a space) when it holds escapes, since a server that decodes it shows it encoded
     /// again in its own way (`ab%41 c#` echoed as `abA%20c%23`).
     private static func looseValues(of value: String) -> [String] {
-        guard value.contains("%") || value.contains("+") else { return [value] }
-        let decoded = [value.removingPercentEncoding, value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding]
-        return [value] + Set(decoded.compactMap { $0 }).filter { $0 != value && $0.count >= ResolvedSecret.shortestHiddenInText }
+        let pieces = queryPieces(of: value)
+        guard value.contains("%") || value.contains("+") || !pieces.isEmpty else { return [value] }
+        let decoded = ([value] + pieces).flatMap { [$0.removingPercentEncoding, $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding] }
+        return [value] + pieces + Set(decoded.compactMap { $0 }).filter { $0 != value && $0.count >= ResolvedSecret.shortestHiddenInText }
+    }
+
+    /// The shortest piece of a secret split by a query parser that is hidden.
+    static let shortestHiddenPiece = 6
+
+    /// The pieces of `value` a server reading it in a query shows apart (a redirect's `Location` holding it decoded, sent
+    /// on as written): split at `&`, `;` and `#`, and a piece after the first at its first `=` (a name and a value); those
+    /// of `shortestHiddenPiece` characters or more. None when it holds no separator.
+    private static func queryPieces(of value: String) -> [String] {
+        guard value.contains(where: { "&;#".contains($0) }) else { return [] }
+        let bySeparators = value.split(whereSeparator: { "&#".contains($0) }).enumerated().flatMap { position, piece in
+            position == 0 ? [piece] : [piece] + piece.split(separator: "=", maxSplits: 1)
+        }
+        let pieces = bySeparators + bySeparators.flatMap { $0.split(separator: ";") }
+        return Set(pieces.map(String.init)).filter { $0 != value && $0.count >= shortestHiddenPiece }.sorted()
     }
 
     /// The longest learnt value hidden in every encoded form.

@@ -476,6 +476,18 @@ import TestSupport
         #expect(["***&x=1", "***&x", "***", "***\"}&x", "***</p>&x", "***\\\"}&x", "***>&x"].contains(where: redacted.hasSuffix), "\(redacted)")
     }
 
+    /// A secret holding `&` that a server read as a query (a redirect's `Location` holding it decoded, followed as
+    /// written) is echoed in pieces: each of 6 characters or more is hidden, as written and decoded.
+    @Test func thePiecesOfASecretAQuerySplitAreHidden() {
+        let redactor = Redactor(secrets: ["Tok'en+/=ü&amp;42", "Zq7#fragment-9x", "short&ab;longerpiece=valuepart"])
+        let echoed = #"{"args": {"amp;42": "", "tok": "Tok'en /=ü"}, "url": "http://h/get?tok=Tok'en+/=\u00fc&amp;42", "f": "Zq7", "#
+            + #""p": "longerpiece", "v": "valuepart", "w": "short"}"#
+        let shown = redactor.redact(echoed)
+        #expect(!["amp;42", "Tok'en", "en /=", "fragment", "longerpiece", "valuepart"].contains(where: shown.contains), "\(shown)")
+        // A piece shorter than 6 characters is not hidden: it would mask common text.
+        #expect(shown.contains(#""f": "Zq7""#) && shown.contains(#""w": "short""#), "\(shown)")
+    }
+
     /// A body holding a secret of several lines (a PEM key) is hidden in every view of the exchange, where its lines are
     /// each shown after `<` or `>`.
     @Test func aSecretOfSeveralLinesIsHiddenInTheLinesOfABody() {
