@@ -173,7 +173,11 @@ public struct RequestDefinition: Sendable {
             var condition = condition
             condition.path = condition.path ?? site.path
             return condition
-        } + fields.conditions
+        } + fields.conditions.map { condition in
+            var condition = condition
+            condition.inputsVisible += use.inputs.count
+            return condition
+        }
         return RequestDefinition(fields)
     }
 
@@ -243,6 +247,9 @@ public struct Condition: Sendable {
     public var mark: Mark
     /// The file it is written in when a `use:` step gave it to a step of another file; nil in the step's own file.
     public var path: String?
+    /// How many of the step's `with:` variables (`RequestDefinition.inputs`, outermost first) it sees: all of them for
+    /// the step's own `when:`; for one beside a `use:`, those of the uses around that one, not that use's own.
+    public var inputsVisible = 0
 
     public init(subject: Template, matcher: Matcher<TemplateValue>, mark: Mark) {
         self.subject = subject

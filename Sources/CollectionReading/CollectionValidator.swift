@@ -120,8 +120,14 @@ struct CollectionValidator {
                 definedWhenSelected.insert(input.name)
                 redefined.insert(input.name)
             }
+            // A `when:` beside a `use:` sees the `with:` values of the uses around that one, not its own.
+            for condition in step.conditions {
+                let visible = Set(step.inputs.prefix(condition.inputsVisible).map(\.name))
+                (defined, definedWhenSelected) = (outer.union(visible), outerWhenSelected.union(visible))
+                check(condition, in: condition.path ?? path, selected: selected,
+                      notSeen: inputNames.subtracting(visible).subtracting(outer))
+            }
             (defined, definedWhenSelected) = (outer.union(inputNames), outerWhenSelected.union(inputNames))
-            for condition in step.conditions { check(condition, in: condition.path ?? path, selected: selected) }
             defined.formUnion(required)
             definedWhenSelected.formUnion(required)
             let fileFieldsUnknown = fieldsUnknown
@@ -164,13 +170,19 @@ struct CollectionValidator {
     /// the request skipped).
     ///
     /// A key's variable defined nowhere, whose name is close to a defined one, is likely a typo (unless the condition
-    /// asks whether it exists): a warning says so.
-    private mutating func check(_ condition: Condition, in path: String, selected: Bool) {
+    /// asks whether it exists): a warning says so. So does one only a `with:` beside it gives (`notSeen`): a `when:`
+    /// beside a `use:` is checked before that use's values are defined.
+    private mutating func check(_ condition: Condition, in path: String, selected: Bool, notSeen: Set<String> = []) {
         condition.matcher.forEachOperandTemplate { check($0, in: path, selected: selected) }
         let asksForPresence = Self.asksForPresence(condition.matcher)
         for (expression, mark) in condition.subject.expressions {
             guard case .variable(let variable) = expression else { continue }
-            if !defined.contains(variable.name), !fieldsUnknown, !asksForPresence,
+            if !defined.contains(variable.name), notSeen.contains(variable.name) {
+                diagnostics.add(.warning("'\(variable.name)' is given by the with: beside this when:, which does not see it: the condition "
+                                         + "decides whether the use runs, before its with: values are defined, so it finds it absent",
+                                         path: path, at: mark,
+                                         suggestion: "test a variable of the flow here, or write the condition in the used file"))
+            } else if !defined.contains(variable.name), !fieldsUnknown, !asksForPresence,
                let guess = VariableScope.closestName(to: variable.name, among: defined) {
                 diagnostics.add(.warning("'\(variable.name)' is not defined here, so this condition finds it absent",
                                          path: path, at: mark, suggestion: "did you mean '\(guess)'?"))

@@ -114,10 +114,8 @@ extension CollectionRun {
         if let reason = flow.run.skipReason { return unsent(.skipped, reason: reason) }
         // A used step's `with:` values are resolved once, in the flow's scope, for its `when:`, its `each:` and its request.
         let scope: VariableScope
-        do throws(RunFailure) {
-            scope = try flow.run.scope.defining(step.inputs, in: step.path, required: Set(Condition.requiredNames(step.conditions)))
-        } catch {
-            return unsent(.errored, problem: error)
+        do throws(Unmet) { scope = try Self.scope(of: step, from: flow.run.scope) } catch {
+            return unsent(error.verdict, reason: error.reason, problem: error.problem)
         }
         guard let loop = step.loop else {
             if let unmet = Self.unmet(step, in: scope) { return unsent(unmet.verdict, reason: unmet.reason, problem: unmet.problem) }
@@ -150,14 +148,41 @@ extension CollectionRun {
         }
     }
 
-    /// Why the step's `when:` keeps it from running in `scope`: a condition that does not hold (skipped), or an operand
-    /// that does not resolve (errored); nil when it runs.
-    private static func unmet(_ step: RequestDefinition, in scope: VariableScope)
-        -> (verdict: RequestOutcome.Verdict, reason: String?, problem: RunFailure?)? {
+    /// Why a step does not run: a condition that does not hold (skipped), an operand or a `with:` value that does not
+    /// resolve (errored).
+    struct Unmet: Error {
+        var verdict: RequestOutcome.Verdict
+        var reason: String?
+        var problem: RunFailure?
+    }
+
+    /// The scope a step runs in: its flow's, with the step's `with:` values, each resolved in the scope so far. A `when:`
+    /// beside a `use:` is checked before that use's own values are defined (it sees those of the uses around it); the
+    /// step's own `when:` is left to `unmet(_:in:)`.
+    private static func scope(of step: RequestDefinition, from start: VariableScope) throws(Unmet) -> VariableScope {
+        var scope = start
+        var unset = Set(Condition.requiredNames(step.conditions))
+        for (position, input) in step.inputs.enumerated() {
+            if let unmet = unmet(step.conditions.filter { $0.inputsVisible == position }, in: scope, path: step.path) { throw unmet }
+            do throws(RunFailure) { try scope.define(input, in: step.path, unset: &unset) } catch {
+                throw Unmet(verdict: .errored, problem: error)
+            }
+        }
+        return scope
+    }
+
+    /// Why the step's own `when:` keeps it from running in `scope`; nil when it runs.
+    private static func unmet(_ step: RequestDefinition, in scope: VariableScope) -> Unmet? {
+        unmet(step.conditions.filter { $0.inputsVisible >= step.inputs.count }, in: scope, path: step.path)
+    }
+
+    /// Why `conditions` keep a step from running in `scope`: one that does not hold (skipped), or an operand that does not
+    /// resolve (errored); nil when they all hold.
+    private static func unmet(_ conditions: [Condition], in scope: VariableScope, path: String) -> Unmet? {
         do throws(RunFailure) {
-            return try unmetCondition(step.conditions, in: scope, path: step.path).map { (.skipped, $0, nil) }
+            return try unmetCondition(conditions, in: scope, path: path).map { Unmet(verdict: .skipped, reason: $0) }
         } catch {
-            return (.errored, nil, error)
+            return Unmet(verdict: .errored, problem: error)
         }
     }
 

@@ -54,15 +54,16 @@ extension VariableScope {
     public func defining(_ inputs: [StepInput], in path: String, required: Set<String> = []) throws(RunFailure) -> VariableScope {
         var scope = self
         var unset = required
-        for input in inputs {
-            do { scope.define(input.name, try scope.resolve(input.value), in: .input) } catch {
-                if let name = error.undefinedName, unset.contains(name) {
-                    unset.insert(input.name)
-                    continue
-                }
-                throw RunFailure(error, in: input.path ?? path)
-            }
-        }
+        for input in inputs { try scope.define(input, in: path, unset: &unset) }
         return scope
+    }
+
+    /// Defines a step's `with:` variable, resolved in this scope; a value that reads a name in `unset` (required by a
+    /// `when:` and absent, or left unset before) is left unset, and its name joins `unset`.
+    mutating func define(_ input: StepInput, in path: String, unset: inout Set<String>) throws(RunFailure) {
+        do { define(input.name, try resolve(input.value), in: .input) } catch {
+            guard let name = error.undefinedName, unset.contains(name) else { throw RunFailure(error, in: input.path ?? path) }
+            unset.insert(input.name)
+        }
     }
 }

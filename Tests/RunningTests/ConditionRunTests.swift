@@ -15,12 +15,14 @@ import TestSupport
         }
     }
 
-    @Test func aUsedStepsWhenAndEachSeeTheWithValues() async throws {
+    /// A used step's own `when:` and `each:` see the `with:` values; a `when:` beside the `use:` decides whether the use
+    /// runs, in the flow's scope: it does not see that use's `with:` values (the flow's `go` here, not the one given).
+    @Test func aUsedStepsWhenAndEachSeeTheWithValuesAndAWhenBesideTheUseSeesTheFlows() async throws {
         let collection = try TestCollection([
-            "environments/test.yaml": environment("variables: { nums: [1, 2, 3] }\n"),
+            "environments/test.yaml": environment("variables: { nums: [1, 2, 3], go: flow }\n"),
             "requests/_used.yaml": """
                 steps:
-                  - when: { "{{ go }}": { exists: true } }
+                  - when: { "{{ go }}": { in: [yes, again] } }
                     request: { url: "/when/{{ go }}" }
                   - each: "{{ ids }}"
                     request: { url: "/each/{{ item }}" }
@@ -30,16 +32,30 @@ import TestSupport
                   - use: _used.yaml
                     with: { go: "yes", ids: "{{ nums }}" }
                   - use: _used.yaml
-                    when: { "{{ go }}": "no" }
-                    with: { go: "yes", ids: [9] }
+                    when: { "{{ go }}": "flow" }
+                    with: { go: "again", ids: [9] }
+                  - use: _used.yaml
+                    when: { "{{ go }}": "yes" }
+                    with: { go: "yes", ids: [8] }
+                  - use: _used.yaml
+                    when: { "{{ only }}": { exists: false } }
+                    with: { only: 1, go: "{{ only }}", ids: [] }
                 """,
         ])
         defer { collection.remove() }
         let loader = ScriptedLoader(routes: [], fallback: .response(status: 200))
         let summary = try await collection.run(loader)
-        #expect(await Self.paths(loader) == ["/v1/when/yes", "/v1/each/1", "/v1/each/2", "/v1/each/3"])
-        #expect(summary.outcomes.map(\.verdict) == [.passed, .passed, .passed, .passed, .skipped, .skipped])
-        #expect(summary.outcomes.last?.skipReason == #"when "{{ go }}" is equal to "no": was "yes""#)
+        #expect(await Self.paths(loader) == ["/v1/when/yes", "/v1/each/1", "/v1/each/2", "/v1/each/3", "/v1/when/again", "/v1/each/9"])
+        #expect(summary.outcomes.map(\.verdict) == [.passed, .passed, .passed, .passed, .passed, .passed, .skipped, .skipped,
+                                                   .skipped, .skipped])
+        #expect(summary.outcomes[6].skipReason == #"when "{{ go }}" is equal to "yes": was "flow""#)
+        // The fourth use runs: its own `only` is not seen by the `when:` beside it; its steps skip for their own reasons.
+        #expect(summary.outcomes.suffix(2).map(\.skipReason) == [#"when "{{ go }}" is in ["yes","again"]: was 1"#,
+                                                                 "each: '{{ ids }}' is an empty list"], "\(summary.outcomes)")
+        // validate says that a `when:` beside a `use:` does not see that use's `with:` values.
+        let warnings = await collection.load().diagnostics.map(\.message)
+        #expect(warnings == ["'only' is given by the with: beside this when:, which does not see it: the condition decides "
+                                + "whether the use runs, before its with: values are defined, so it finds it absent"], "\(warnings)")
     }
 
     /// A `when:` beside `use:` that requires a variable to exist defines it for the `with:` values too: with it absent the
