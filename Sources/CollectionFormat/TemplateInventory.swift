@@ -1,4 +1,6 @@
 public import Expectations
+import Foundation
+import HTTPCore
 
 extension RequestDefinition {
     /// Every template the request uses, in source order: request, auth, expectations.
@@ -37,15 +39,26 @@ extension RequestDefinition {
 
 extension ResolvedEnvironment {
     /// Calls `body` with each template of the environment that requests use, and the file it is written in: headers,
-    /// query, auth and the client certificate's password; with `step`, auth and client certificate only when the step
-    /// has none of its own.
+    /// query, auth and the client certificate's password; with `step`, only those the step does not replace with its own
+    /// (a header of the same name, a query parameter of its `query:` or written URL, its auth, its client certificate).
     public func forEachRequestTemplate(usedBy step: RequestDefinition? = nil, _ body: (Template, _ path: String) -> Void) {
-        for header in headers { body(header.value.value, header.path) }
-        for parameter in query { parameter.value.forEachTemplate { body($0, parameter.path) } }
+        let ownHeaders = Set(step?.request.headers.map { $0.name.lowercased() } ?? [])
+        for header in headers where !ownHeaders.contains(header.value.name.lowercased()) { body(header.value.value, header.path) }
+        let ownQuery = step.map(\.ownQueryNames) ?? []
+        for parameter in query where !ownQuery.contains(parameter.value.name) { parameter.value.forEachTemplate { body($0, parameter.path) } }
         if step?.auth == nil, let auth { auth.value.value.forEachTemplate { body($0, auth.path) } }
         if step?.options.clientCert == nil, let client = options.clientCert, let password = client.password {
             body(password, client.path)
         }
+    }
+}
+
+extension RequestDefinition {
+    /// The names of the query parameters the request sets itself: in `query:`, and in its URL when written without
+    /// templates.
+    var ownQueryNames: Set<String> {
+        let written = request.url.isLiteral ? PercentEncoding.components(ofURL: request.url.source)?.queryItems ?? [] : []
+        return Set(request.query.map(\.name) + written.map(\.name))
     }
 }
 

@@ -366,6 +366,25 @@ import YAML
         #expect(collection.hasErrors)
     }
 
+    /// An environment header or query parameter a request replaces with its own (a header of the same name in any case,
+    /// a parameter of its `query:` or written URL) is not used by it, so its variables need not be defined there.
+    @Test func anEnvironmentHeaderARequestReplacesIsNotCheckedForIt() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/qa.yaml", "baseURL: http://localhost\nheaders: { X-Sess: \"{{ sess }}\" }\nquery: { t: \"{{ tok }}\" }\n")
+        scratch.write("requests/0-login.yaml", """
+            request: { url: "/login?t=1", headers: { x-sess: init } }
+            capture: { sess: $.s, tok: $.t }
+
+            """)
+        scratch.write("requests/1-next.yaml", "request: { url: /next }\n")
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "qa")).isEmpty)
+        // A request that does not replace them uses them, before they are captured.
+        scratch.write("requests/0-login.yaml", "request: { url: /login }\ncapture: { sess: $.s, tok: $.t }\n")
+        let shown = problems(of: await scratch.readCollection(["requests"], env: "qa"))
+        #expect(shown.count == 2 && shown.allSatisfy { $0.hasPrefix("environments/qa.yaml:") && $0.contains("undefined variable") }, "\(shown)")
+    }
+
     /// A URL template whose values are known before sending (environment variables, secrets, `--var`s) is checked as a
     /// URL written out is; one a capture, `with:`, an `each:` element or a random value may change is left to the run.
     @Test func aURLTemplateOfKnownValuesIsCheckedBeforeSending() async {
