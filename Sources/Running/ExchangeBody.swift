@@ -38,12 +38,23 @@ extension Exchange {
         return shown.prefix(utf8Count: bodyLimit) + "…\n(cut at \(bodyLimit / 1024) KiB of \(shown.utf8.count) bytes)"
     }
 
+    /// Whether `value` holds a number a `Double` may not hold as written: one of magnitude 2^53 or more.
+    private static func holdsInexactNumber(_ value: JSONValue) -> Bool {
+        switch value {
+        case .double(let number): abs(number) >= 9_007_199_254_740_992
+        case .array(let elements): elements.contains(where: holdsInexactNumber)
+        case .object(let object): object.members.contains { holdsInexactNumber($0.value) }
+        default: false
+        }
+    }
+
     /// The members of an OAuth2 token response that are credentials.
     static let tokenMembers: Set<String> = ["access_token", "refresh_token", "id_token"]
 
     /// JSON text indented two spaces, with the tokens of an OAuth2 token response masked; nil when not JSON, or when
-    /// indenting would change a string: an escaped lone surrogate (`\ud83d`) becomes U+FFFD when parsed, and the text
-    /// around it (half of a secret written with a reference for its other half) could no longer be recognised and hidden.
+    /// indenting would change a value: an escaped lone surrogate (`\ud83d`) becomes U+FFFD when parsed (and the text
+    /// around it, half of a secret written with a reference for its other half, could no longer be recognised and
+    /// hidden); a number beyond 2^53 is read as a `Double`, and `12345678901234567890` would show as `1.2345678901234567e+19`.
     private static func indentedJSON(_ text: String) -> String? {
         guard let first = text.utf8.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
               first == UInt8(ascii: "{") || first == UInt8(ascii: "["), var value = try? JSONValue.parse(text)
@@ -52,6 +63,7 @@ extension Exchange {
             for key in object.keys where tokenMembers.contains(key) { object[key] = .string("***") }
             value = .object(object)
         }
+        guard !holdsInexactNumber(value) else { return nil }
         let indented = value.serialized(pretty: true)
         let replacements = { (text: String) in text.unicodeScalars.lazy.filter { $0 == "\u{FFFD}" }.count }
         return replacements(indented) > replacements(text) ? nil : indented
