@@ -18,8 +18,10 @@ import YAML
     @Test func libyamlProblemsKeepTheirTextContextAndMark() throws {
         let unclosed = try #require(parseError("a: [1, 2\n"))
         #expect(unclosed.kind == .syntax)
-        #expect(unclosed.mark == Mark(2, 1))
-        #expect(unclosed.message == "did not find expected ',' or ']' (while parsing a flow sequence that starts at line 1, column 4)")
+        // One the file ends inside is located where it starts.
+        #expect(unclosed.mark == Mark(1, 4))
+        #expect(unclosed.message == "the file ends inside a flow sequence that starts here (did not find expected ',' or ']')")
+        #expect(unclosed.suggestion == "close it with ']' where the value ends")
 
         let colon = try #require(parseError("a: b: c\n"))
         #expect(colon.mark == Mark(1, 5))
@@ -27,8 +29,9 @@ import YAML
         #expect(colon.suggestion != nil)
 
         let quote = try #require(parseError("é: \"open\n"))
-        #expect(quote.mark == Mark(2, 1))
-        #expect(quote.message == "found unexpected end of stream (while scanning a quoted scalar that starts at line 1, column 4)")
+        #expect(quote.mark == Mark(1, 4))
+        #expect(quote.message == "the file ends inside a quoted scalar that starts here")
+        #expect(quote.suggestion == "close the quote where the value ends")
 
         let token = try #require(parseError("key: @foo\n"))
         #expect(token.mark == Mark(1, 6))
@@ -49,7 +52,7 @@ import YAML
         let error = try #require(parseError("a: 1\nb:\n  x: 1\n  x: 2\na: 3\nc: [1\n"))
         #expect(([error] + error.more).map(\.description) == [
             "4:3: duplicate key \"x\" (first defined on line 3)", "5:1: duplicate key \"a\" (first defined on line 1)",
-            "7:1: did not find expected ',' or ']' (while parsing a flow sequence that starts at line 6, column 4)",
+            "6:4: the file ends inside a flow sequence that starts here (did not find expected ',' or ']')",
         ])
         let alone = try #require(parseError("a: 1\nb: 2\nb: 3\n"))
         #expect(alone.more.isEmpty && alone.kind == .duplicateKey)
