@@ -60,7 +60,9 @@ public struct JSONReportDocument: Sendable {
                 throw Problem(description: "\(name): request \(position + 1) of the report is not a request record: \(error.text)")
             }
         }
-        var summary = RunSummary(outcomes: outcomes, duration: Self.duration(counts["durationMs"]) ?? .zero)
+        let duration = Self.duration(counts["durationMs"]) ?? .zero
+        guard duration >= .zero else { throw Problem(description: "\(name): its summary's durationMs is negative: is it edited?") }
+        var summary = RunSummary(outcomes: outcomes, duration: duration)
         if case .int(let seed)? = report["seed"], seed >= 0 { summary.seed = UInt64(seed) }
         switch report["shard"] {
         case nil, .null?: break
@@ -169,6 +171,11 @@ public struct JSONReportDocument: Sendable {
         guard let verdict = verdicts.first(where: { $0.jsonName == result }) else {
             throw RecordLack(text: "its result '\(result)' is none of " + verdicts.map(\.jsonName).joined(separator: ", "))
         }
+        // Values no run writes (an edited record).
+        if verdict == .failed, objects(record["failures"]).isEmpty { throw RecordLack(text: "it is failed but lists no failure") }
+        if let attempts, attempts < 1 { throw RecordLack(text: "its attempts \(attempts) is not 1 or more") }
+        if let duration, duration < .zero { throw RecordLack(text: "its durationMs is negative") }
+        if let status, !(100...999).contains(status) { throw RecordLack(text: "its status \(status) is not an HTTP status (100 to 999)") }
         var outcome = RequestOutcome(
             file: file, flow: string(record["flow"]), name: name, method: string(record["method"]) ?? "",
             url: string(record["url"]) ?? "", verdict: verdict, statusCode: status,

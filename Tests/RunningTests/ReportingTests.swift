@@ -677,6 +677,11 @@ import TestSupport
         ("[]", "it is a list, not an object"),
         (#"{"file": "requests/a.yaml", "name": "a", "result": "failed", "status": "200"}"#, "its 'status' is a string, not an integer"),
         (#"{"file": "requests/a.yaml", "name": "a", "result": "failed", "durationMs": "fast"}"#, "its 'durationMs' is a string, not a number"),
+        // Values no run writes: an edited record.
+        (#"{"file": "requests/a.yaml", "name": "a", "result": "failed", "failures": []}"#, "it is failed but lists no failure"),
+        (#"{"file": "requests/a.yaml", "name": "a", "result": "errored", "attempts": 0}"#, "its attempts 0 is not 1 or more"),
+        (#"{"file": "requests/a.yaml", "name": "a", "result": "errored", "durationMs": -5}"#, "its durationMs is negative"),
+        (#"{"file": "requests/a.yaml", "name": "a", "result": "errored", "status": 42}"#, "its status 42 is not an HTTP status (100 to 999)"),
     ])
     func aRequestRecordThatIsNotOneSaysWhatItLacks(record: String, lack: String) {
         let text = #"{"version": 1, "summary": {"total": 1, "exitStatus": 4}, "requests": ["# + record + "]}"
@@ -709,6 +714,7 @@ import TestSupport
     @Test func theJSONReportReadBackKeepsTheExchangesTime() throws {
         var outcome = RequestOutcome(file: "requests/a.yaml", name: "a", method: "GET", url: "http://127.0.0.1:1/a", verdict: .failed,
                                      statusCode: 500, duration: .milliseconds(20))
+        outcome.failures = [ExpectationFailure(diagnostic: .error("status", path: "requests/a.yaml", at: nil), expected: "200", actual: "500")]
         outcome.exchange = Exchange(method: "GET", url: "http://127.0.0.1:1/a", requestHeaders: [], requestBody: nil, status: 500,
                                     responseHeaders: [], responseBody: nil, error: nil, duration: .microseconds(12_500))
         let json = JSONReport.render(RunSummary(outcomes: [outcome], duration: .milliseconds(25)), sources: SourceCache(),
