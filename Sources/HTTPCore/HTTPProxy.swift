@@ -47,6 +47,8 @@ public struct HTTPProxy: Sendable, Hashable {
         guard components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil else {
             return problem("it has a path, query or fragment" + noScheme + "; a proxy URL is http://host:port")
         }
+        // A host no name can be (`[zz]`, `a..b`, a space) would be looked up as written.
+        if let hostProblem = components.requestURLProblem { return problem(hostProblem + noScheme) }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         return .success(HTTPProxy(host: host, port: components.port ?? 1080, username: components.user, password: components.password))
     }

@@ -9,9 +9,13 @@ import Testing
         #expect(proxy.username == "user" && proxy.password == "p@ss")
         #expect(proxy.authorization == "Basic " + Data("user:p@ss".utf8).base64EncodedString())
         #expect(HTTPProxy(url: "proxy.internal")?.port == 1080)
-        for bad in ["ftp://proxy:21", "http://", "http://proxy:3128/path", "http://proxy:port", ""] {
+        for bad in ["ftp://proxy:21", "http://", "http://proxy:3128/path", "http://proxy:port", "", "http://u:p@[zz]:1", "a..b:3128",
+                    "http://1.2.3.256:1"] {
             #expect(HTTPProxy(url: bad) == nil, "\(bad)")
         }
+        // A host no name can be is named so, before anything looks it up.
+        #expect(HTTPProxy.parse("http://u:Secr3tPw@[zz]:1").failureDescription == "its host is not an IPv6 address, which is what brackets hold (such as [::1])")
+        #expect(HTTPProxy(url: "http://[::1]:3128")?.authority == "[::1]:3128")
     }
 
     @Test func credentialTextsHideTheUserNameWhenItIsTheOnlyCredential() throws {
@@ -148,5 +152,12 @@ import Testing
         #expect(suffix.proxy(scheme: "http", host: "10.0.0.1", port: 80) == proxy)
         #expect(ProxySettings(proxy: proxy, bypass: ["0.0.0.0/0"]).proxy(scheme: "http", host: "8.8.8.8", port: 80) == nil)
         #expect(ProxySettings(proxy: proxy, bypass: ["10.0.0.0/33"]).proxy(scheme: "http", host: "10.0.0.1", port: 80) == proxy)
+    }
+}
+
+extension Result where Failure == HTTPProxy.URLProblem {
+    /// The problem's description, nil for a success.
+    var failureDescription: String? {
+        if case .failure(let problem) = self { problem.description } else { nil }
     }
 }
