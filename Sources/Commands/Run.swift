@@ -106,7 +106,8 @@ public struct Run: Sendable {
         collection.seed = seed
         let loaded = await interruption.reading { await collection.load(forSending: true) }
         // Checked before any way out writes the reports: a report would overwrite what it names.
-        if !reportPaths.isEmpty, let problem = ReportFiles.problem(reportPaths, reading: loaded.filesRead) {
+        let certificatesRead = [caCert, environment["SSL_CERT_FILE"]].compactMap { $0 }.filter { !$0.isEmpty }.map(Self.absolutePath)
+        if !reportPaths.isEmpty, let problem = ReportFiles.problem(reportPaths, reading: loaded.filesRead + certificatesRead) {
             Console.error("error: \(problem)")
             return .badCommandLine
         }
@@ -334,7 +335,7 @@ final class ReportFiles: Sendable {
     }
 
     /// Renders the reports side by side (each is independent; they share the thread-safe redactor), then writes them in
-    /// order; false, having said why, when one cannot be written.
+    /// order, each whatever happened to the ones before it; false, having said why for each, when one cannot be written.
     private static func write(_ summary: RunSummary, to requests: [Request], sources: SourceCache, redactor: Redactor) -> Bool {
         let texts = Mutex([String](repeating: "", count: requests.count))
         // The HTML page takes longest: begun first, it leaves the other threads the other reports (begun last, it
@@ -345,13 +346,14 @@ final class ReportFiles: Sendable {
             let text = requests[index].format.render(summary, sources: sources, redactor: redactor)
             texts.withLock { $0[index] = text }
         }
+        var written = true
         for (request, text) in zip(requests, texts.withLock { $0 }) {
             if let reason = writeFile(request.path, text) {
                 Console.error("error: cannot write the report '\(request.path)': \(reason)")
-                return false
+                written = false
             }
         }
-        return true
+        return written
     }
 
     /// Writes `text` to the file at `path`, created or truncated; nil, or why it could not, in words.

@@ -74,13 +74,13 @@ import Testing
     /// body file, a schema) is refused before anything is sent, and the files keep their text.
     @Test(arguments: [["--report-junit", "requests/ping.yaml"], ["--report-json", "./requests/../requests/ping.yaml"],
                       ["--report-html", "ping-link.html"], ["--report-tap", "requests/body.txt"],
-                      ["--report-json", "requests/s.json"]])
+                      ["--report-json", "requests/s.json"], ["--report-junit", "requests/ca.pem", "--cacert", "requests/ca.pem"]])
     func aReportPathNamingAFileTheRunReadsIsRefused(arguments: [String]) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-report-paths-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let files = ["ping.yaml": "request: { url: \"http://127.0.0.1:9/never\", method: POST, file: body.txt }\nexpect: { schema: s.json }\n",
-                     "body.txt": "a body", "s.json": "{}"]
+                     "body.txt": "a body", "s.json": "{}", "ca.pem": "a CA bundle"]
         for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent("requests/\(name)")) }
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("ping-link.html").path,
                                                    withDestinationPath: "requests/ping.yaml")
@@ -94,13 +94,16 @@ import Testing
         }
     }
 
+    /// A report that cannot be written at the end says why in words, and the reports after it are written all the same.
     @Test func aReportThatCannotBeWrittenAtTheEndSaysWhyInWords() async throws {
         try #require(FileManager.default.fileExists(atPath: "/dev/full"), "/dev/full is missing")
-        let (result, received, folder) = try await Self.run(["--report-json", "/dev/full"])
+        let (result, received, folder) = try await Self.run(["--report-junit", "/dev/full", "--report-json", "after.json"])
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(received.count == 1, "the request was sent before the report was written")
         #expect(result.exitCode == 1, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stderr.contains("error: cannot write the report '/dev/full': no space left on device"), "\(result.stderr)")
         #expect(!result.stderr.contains("NSCocoaErrorDomain"))
+        let after = try String(contentsOf: folder.appendingPathComponent("after.json"), encoding: .utf8)
+        #expect(after.contains(#""passed": 1"#), "\(after)")
     }
 }
