@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "Running", dependencies: ["CollectionFormat", "Expectations", "Loaders", "HTTPCore", "YAML", "RunnerVersion", "OpenAPIContract"]),
         // Console, JUnit, JSON, HTML, markdown and TAP reports from one model; redaction lives here once.
         .target(name: "Reporting", dependencies: [
-            "Running", "CollectionFormat", "HTTPCore", .product(name: "Mustache", package: "swift-mustache"),
+            "Running", "CollectionFormat", "HTTPCore", "YAML", .product(name: "Mustache", package: "swift-mustache"),
         ]),
         // Other tools' requests in and out: curl commands and OpenAPI documents read as request files, requests written as curl commands.
         .target(name: "Interop", dependencies: ["CollectionFormat", "HTTPCore", "YAML", "OpenAPIContract"]),

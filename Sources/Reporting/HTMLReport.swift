@@ -114,7 +114,8 @@ private struct PageText: MustacheCustomRenderable {
     let renderText: String
     var isNull: Bool { false }
 
+    /// `text` with its control characters shown as escapes (a page holds no raw ESC or NUL).
     init(_ text: String) {
-        renderText = text
+        renderText = TerminalText.printable(text)
     }
 }

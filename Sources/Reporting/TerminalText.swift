@@ -1,3 +1,5 @@
+import YAML
+
 /// Text from a server or a file made safe to print on a terminal: no raw escape sequences.
 package enum TerminalText {
     /// The text with control characters (ESC, NUL, C1 controls, …) shown as `\u{1B}`-style escapes;
@@ -7,11 +9,11 @@ package enum TerminalText {
         let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
             bytes.allSatisfy { (0x20..<0x7F).contains($0) || $0 == 0x0A || $0 == 0x09 }
         }
-        guard plain != true, text.unicodeScalars.contains(where: isControl) else { return text }
+        guard plain != true, text.unicodeScalars.contains(where: ControlCharacters.isControl) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
-            if isControl(scalar) {
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            if ControlCharacters.isControl(scalar) {
+                result += ControlCharacters.escape(scalar)
             } else {
                 result.unicodeScalars.append(scalar)
             }
@@ -25,13 +27,5 @@ package enum TerminalText {
         guard text.utf8.contains(where: { $0 < 0x20 }) else { return printable(text) }
         return printable(text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " "))
             .replacingOccurrences(of: "\t", with: " ")
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x0A, 0x09: false
-        case 0..<0x20, 0x7F...0x9F: true
-        default: false
-        }
     }
 }

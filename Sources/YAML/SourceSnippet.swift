@@ -30,14 +30,19 @@ public struct SourceSnippet: Sendable, Hashable {
         guard let window else { return nil }
         var prefix = window.leading ? " " : ""
         var current = 1
-        for character in window.text.unicodeScalars where current < window.column {
-            prefix.unicodeScalars.append(character == "\t" ? "\t" : " ")
+        // A control character (ESC, NUL) is shown as its escape, which would otherwise drive the terminal.
+        var text = ""
+        for character in window.text.unicodeScalars {
+            let shown = ControlCharacters.isControl(character) ? ControlCharacters.escape(character) : String(character)
+            text += shown
+            guard current < window.column else { continue }
+            prefix += character == "\t" ? "\t" : String(repeating: " ", count: shown.unicodeScalars.count)
             current += 1
         }
         if current < window.column {
             prefix += String(repeating: " ", count: window.column - current)
         }
-        self.line = (window.leading ? "…" : "") + window.text + (window.trailing ? "…" : "")
+        self.line = (window.leading ? "…" : "") + text + (window.trailing ? "…" : "")
         self.caret = prefix + "^"
     }
 

@@ -1,6 +1,8 @@
 import Foundation
 import FoundationXML
 @testable import Reporting
+import Running
+import CollectionFormat
 import Testing
 
 /// The reports' fast escaping and formatting write exactly what the slower general ways they replace wrote.
@@ -17,6 +19,16 @@ import Testing
             let mustache = text.map { entities[$0] ?? String($0) }.joined()
             #expect(HTMLTemplate.Escaping().escapeText(text) == mustache, "\(text.debugDescription)")
         }
+    }
+
+    /// The page shows control characters (a name with ESC from a YAML `\e`) as escapes, as the console does.
+    @Test func theHTMLPageShowsControlCharactersAsEscapes() {
+        let outcome = RequestOutcome(file: "requests/a.yaml", name: "a\u{1B}]0;t\u{7}b", method: "GET", url: "http://127.0.0.1:1/\u{0}",
+                                     verdict: .skipped, skipReason: "why\u{1B}[2J")
+        let page = HTMLReport.render(RunSummary(outcomes: [outcome], duration: .zero), sources: SourceCache(), redactor: Redactor(secrets: []),
+                                     version: "test")
+        #expect(!page.unicodeScalars.contains { $0.value < 0x20 && !"\t\n\r".unicodeScalars.contains($0) }, "\(page)")
+        #expect(page.contains(#"a\u{1B}]0;t\u{7}b"#) && page.contains(#"why\u{1B}[2J"#))
     }
 
     @Test func xmlTextNeedingNoEscapeIsReturnedAsItIsAndTheRestIsEscaped() {

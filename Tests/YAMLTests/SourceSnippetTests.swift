@@ -15,6 +15,14 @@ import YAML
         #expect(snippet.caret == "\t ^")
     }
 
+    /// A control character (ESC, BEL, NUL) is shown as its escape, which would otherwise drive the terminal; the caret
+    /// stays under the character it points at.
+    @Test func controlCharactersAreShownAsEscapes() throws {
+        let snippet = try #require(SourceSnippet(source: "a: x # \u{1B}]0;t\u{7}\u{0} y\n", mark: Mark(1, 13)))
+        #expect(snippet.line == "a: x # \\u{1B}]0;t\\u{7}\\u{0} y")
+        #expect(snippet.caret == String(repeating: " ", count: 17) + "^")
+    }
+
     @Test func columnsCountCharacters() throws {
         let snippet = try #require(SourceSnippet(source: "é😀: x", mark: Mark(1, 5)))
         #expect(snippet.caret == "    ^")
