@@ -114,7 +114,11 @@ public final class HTTPClientTransport: HTTPLoader {
             if let proxy, (error as? HTTPClientError) == .invalidProxyResponse {
                 throw await TransportErrorMapping.tunnelRefused(by: proxy, request: request, underlyingError: error)
             }
-            throw TransportErrorMapping.httpError(for: error, request: request, decompressionRatio: decompressionRatio, proxy: proxy)
+            var mapped = TransportErrorMapping.httpError(for: error, request: request, decompressionRatio: decompressionRatio, proxy: proxy)
+            if proxy == nil, let precise = await TransportErrorMapping.unverifiedCertificateMessage(for: error, request: request) {
+                mapped.message = precise
+            }
+            throw mapped
         }
     }
 
@@ -474,13 +478,36 @@ enum TransportErrorMapping {
                       + (proxy.username == nil ? "give its user and password in the proxy URL" : "it refused the user and password given"))
     }
 
+    /// For a certificate BoringSSL could not verify, what its dates say, read by `CertificateValidityProbe`: expired, not
+    /// valid yet, or within its dates (so its authority is not trusted here); nil for other errors, or when the server
+    /// sent no certificates to the probe.
+    static func unverifiedCertificateMessage(for error: any Error, request: HTTPRequest) async -> String? {
+        guard boringSSLReason(of: error) == "CERTIFICATE_VERIFY_FAILED", let endpoint = endpoint(of: request),
+              let finding = await CertificateValidityProbe.finding(for: endpoint) else { return nil }
+        let server = authority(of: request)
+        let whose = { (position: Int) in
+            position == 0 ? "the certificate of \(server)" : "a certificate of the authorities in the chain of \(server) (number \(position + 1))"
+        }
+        let utc = { (date: Date) in date.formatted(.iso8601) }
+        return switch finding {
+        case .expired(let date, let position):
+            "\(whose(position)) expired at \(utc(date)): the server must be given a renewed one (or set `insecure: true` only for a "
+                + "server you trust)"
+        case .notYetValid(let date, let position):
+            "\(whose(position)) is valid only from \(utc(date)): check this machine's clock, and the dates of the server's certificate"
+        case .withinDates:
+            "the certificate of \(server) is not trusted: it is self-signed or signed by an authority not trusted here; trust its "
+                + "authority with `caCert` (or `--cacert`), or set `insecure: true` only for servers you trust"
+        }
+    }
+
     /// What a failed TLS handshake means, from its BoringSSL reason: an untrusted certificate, a server
     /// without TLS, or another failure named by its reason.
     private static func tlsMessage(reason: String, server: String) -> String {
         switch reason {
         case "CERTIFICATE_VERIFY_FAILED":
-            "the certificate of \(server) is not trusted: it is self-signed or signed by an unknown authority, "
-                + "has expired, or names another host; trust its authority with `caCert` (or `--cacert`), or set "
+            "the certificate of \(server) is not trusted: it is self-signed or signed by an authority not trusted here, "
+                + "or expired or not valid yet; trust its authority with `caCert` (or `--cacert`), or set "
                 + "`insecure: true` only for servers you trust"
         case "TLSV1_ALERT_CERTIFICATE_REQUIRED", "TLSV13_ALERT_CERTIFICATE_REQUIRED":
             "the server \(server) requires a client certificate (TLS alert: certificate required); give one with "

@@ -1,4 +1,4 @@
-internal import Foundation
+public import Foundation
 internal import Crypto
 internal import X509
 
@@ -29,9 +29,11 @@ public struct TestCertificateAuthority: Sendable {
         return TestCertificateAuthority(certificatePEM: try certificate.serializeAsPEM().pemString, key: key, name: name)
     }
 
-    /// A new key and a server certificate for `localhost` signed by this authority, valid from an hour ago for a day.
-    public func issueServerIdentity() throws -> SelfSignedIdentity {
-        try issue(commonName: "localhost", usage: .serverAuth)
+    /// A new key and a server certificate for `localhost` signed by this authority, valid from an hour ago for a day
+    /// unless other dates are given.
+    public func issueServerIdentity(validFrom: Date = Date().addingTimeInterval(-3600),
+                                    until: Date = Date().addingTimeInterval(86_400)) throws -> SelfSignedIdentity {
+        try issue(commonName: "localhost", usage: .serverAuth, validFrom: validFrom, until: until)
     }
 
     /// A new key and a client certificate (for mutual TLS) signed by this authority, valid from an hour ago for a day.
@@ -40,7 +42,8 @@ public struct TestCertificateAuthority: Sendable {
     }
 
     /// A new key and a certificate for `localhost` with this extended key usage, signed by this authority.
-    private func issue(commonName: String, usage: ExtendedKeyUsage.Usage) throws -> SelfSignedIdentity {
+    private func issue(commonName: String, usage: ExtendedKeyUsage.Usage, validFrom: Date = Date().addingTimeInterval(-3600),
+                       until: Date = Date().addingTimeInterval(86_400)) throws -> SelfSignedIdentity {
         let leafKey = P256.Signing.PrivateKey()
         let subject = try DistinguishedName {
             CommonName(commonName)
@@ -48,7 +51,7 @@ public struct TestCertificateAuthority: Sendable {
         }
         let certificate = try Certificate(
             version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(leafKey.publicKey),
-            notValidBefore: Date().addingTimeInterval(-3600), notValidAfter: Date().addingTimeInterval(86_400),
+            notValidBefore: validFrom, notValidAfter: until,
             issuer: name, subject: subject,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.notCertificateAuthority)

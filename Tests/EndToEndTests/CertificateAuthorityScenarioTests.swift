@@ -21,9 +21,9 @@ import Testing
         var caPath: String { url.appendingPathComponent("certs/ca.pem").path }
 
         /// Runs `runner` in the folder against a server whose certificate the CA issued (and a plain one).
-        func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws
+        func run(_ arguments: [String], environment extra: [String: String] = [:], identity: SelfSignedIdentity? = nil) async throws
             -> (result: RunnerProcess.Result, received: [RecordedRequest]) {
-            try await ScenarioRun.run(arguments, in: url, tls: .identity(authority.issueServerIdentity()), environment: extra)
+            try await ScenarioRun.run(arguments, in: url, tls: .identity(identity ?? authority.issueServerIdentity()), environment: extra)
         }
 
         func remove() { try? FileManager.default.removeItem(at: url) }
@@ -57,8 +57,24 @@ import Testing
         defer { folder.remove() }
         let (result, received) = try await folder.run(["run", "plain", "--env", "local"])
         #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stdout.contains("is not trusted"), "\(result.stdout)")
+        #expect(result.stdout.contains("is not trusted: it is self-signed or signed by an authority not trusted here;"), "\(result.stdout)")
         #expect(result.stdout.contains("`caCert`") && result.stdout.contains("`insecure: true`"), "\(result.stdout)")
+        #expect(received.isEmpty)
+    }
+
+    /// A certificate from a trusted authority but outside its dates is named so, with the date (BoringSSL reports it as
+    /// any certificate it cannot verify; a second handshake reads the dates).
+    @Test(arguments: [(-86_400.0 * 10, -86_400.0, "expired at "), (86_400.0, 86_400.0 * 10, "is valid only from ")])
+    func aCertificateOutsideItsDatesIsNamedSo(from: TimeInterval, until: TimeInterval, says: String) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let identity = try folder.authority.issueServerIdentity(validFrom: Date().addingTimeInterval(from),
+                                                                until: Date().addingTimeInterval(until))
+        let (result, received) = try await folder.run(["run", "plain", "--env", "local", "--cacert", "certs/ca.pem"], identity: identity)
+        #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
+        let date = Date().addingTimeInterval(from < 0 ? until : from).formatted(.iso8601.year().month().day())
+        #expect(result.stdout.contains("the certificate of localhost:") && result.stdout.contains(says + date), "\(result.stdout)")
+        #expect(!result.stdout.contains("not trusted"), "\(result.stdout)")
         #expect(received.isEmpty)
     }
 

@@ -1,0 +1,70 @@
+internal import Foundation
+internal import NIOCore
+internal import NIOPosix
+internal import NIOSSL
+internal import Synchronization
+
+/// Reads once more the certificates of a server whose certificate could not be verified, to say whether one is outside
+/// its validity dates: BoringSSL reports an expired or not yet valid certificate as any other it cannot verify. The
+/// probe starts a handshake, takes the chain the server sends and ends the handshake there (nothing is sent).
+enum CertificateValidityProbe {
+    /// What the dates of the server's certificates say.
+    enum Finding: Sendable, Equatable {
+        /// A certificate of the chain (`position` 0: the server's own) expired at `date`.
+        case expired(date: Date, position: Int)
+        /// A certificate of the chain is valid only from `date`.
+        case notYetValid(date: Date, position: Int)
+        /// Every certificate is within its dates: the cause is elsewhere (an authority not trusted here).
+        case withinDates
+    }
+
+    /// What the validity dates of the chain `endpoint` sends say at `now`; nil when no chain came within `timeout`.
+    static func finding(for endpoint: (host: String, port: Int), within timeout: TimeAmount = .seconds(2),
+                        now: Date = Date()) async -> Finding? {
+        guard let chain = await chain(of: endpoint, within: timeout) else { return nil }
+        for (position, certificate) in chain.enumerated() {
+            let (from, until) = (Date(timeIntervalSince1970: TimeInterval(certificate.notValidBefore)),
+                                 Date(timeIntervalSince1970: TimeInterval(certificate.notValidAfter)))
+            if until < now { return .expired(date: until, position: position) }
+            if from > now { return .notYetValid(date: from, position: position) }
+        }
+        return .withinDates
+    }
+
+    /// The certificates `endpoint` presents in a TLS handshake, its own first; nil when none came in time.
+    private static func chain(of endpoint: (host: String, port: Int), within timeout: TimeAmount) async -> [NIOSSLCertificate]? {
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let received = loop.makePromise(of: [NIOSSLCertificate].self)
+        // The promise is completed once: by the chain, by the timeout, or by a failed connection.
+        let completed = Mutex(false)
+        let complete = { (result: Result<[NIOSSLCertificate], any Error>) in
+            if completed.withLock({ done in defer { done = true }; return !done }) { received.completeWith(result) }
+        }
+        let timer = loop.scheduleTask(in: timeout) { complete(.failure(ChannelError.connectTimeout(timeout))) }
+        defer { timer.cancel() }
+        var address = in6_addr()
+        let isAddress = inet_pton(AF_INET, endpoint.host, &address) == 1 || inet_pton(AF_INET6, endpoint.host, &address) == 1
+        do {
+            let context = try NIOSSLContext(configuration: .makeClientConfiguration())
+            let channel = try await ClientBootstrap(group: loop)
+                .connectTimeout(timeout)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let serverName: String? = isAddress ? nil : endpoint.host
+                        let handler = try NIOSSLClientHandler(context: context, serverHostname: serverName,
+                                                              customVerificationCallback: { chain, verdict in
+                            complete(.success(chain))
+                            verdict.succeed(NIOSSLVerificationResult.failed)
+                        })
+                        try channel.pipeline.syncOperations.addHandler(handler)
+                    }
+                }
+                .connect(host: endpoint.host, port: endpoint.port).get()
+            defer { channel.close(promise: nil) }
+            return try await received.futureResult.get()
+        } catch {
+            complete(.failure(error))
+            return nil
+        }
+    }
+}
