@@ -384,6 +384,10 @@ extension NodeDecoder {
                   !isRepeatedHeader(name, among: headers.map(\.name), at: pair.key.mark,
                                     suggestion: "give it once, several values joined with ', '") else { continue }
             if let value = template(pair.value, for: "\(context()).\(name)") {
+                // A value written without templates is known now: one that cannot be sent is an error here.
+                if value.isLiteral, let problem = HeaderField.valueProblem(value.literalText, of: value, named: name, in: path) {
+                    error(problem.message, at: problem.mark, suggestion: problem.suggestion)
+                }
                 headers.append(HeaderField(name: name, nameMark: pair.key.mark, value: value))
             }
         }

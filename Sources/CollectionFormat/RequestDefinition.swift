@@ -307,6 +307,21 @@ public struct HeaderField: Sendable, Hashable {
     }
 }
 
+extension HeaderField {
+    /// The error for `value`, what the value `template` of header `name` gave, when it holds CR, LF or NUL (which would
+    /// split or end the header), said for a variable's value or for text written in the file; nil when it holds none.
+    public static func valueProblem(_ value: String, of template: Template, named name: String, in path: String) -> Diagnostic? {
+        guard let bad = value.unicodeScalars.first(where: { $0 == "\r" || $0 == "\n" || $0 == "\u{0}" }) else { return nil }
+        let character = bad == "\r" ? "a carriage return (CR)" : bad == "\n" ? "a line feed (LF)" : "a NUL character"
+        // Written in the file (no variable gave it), it is removed from the header value there.
+        let written = template.segments.contains { if case .literal(let text) = $0 { text.unicodeScalars.contains(bad) } else { false } }
+        let suggestion = !written ? "remove line breaks from the variable's value"
+            : bad == "\u{0}" ? "remove the NUL character from the header value" : "remove the line break from the header value"
+        return .error("the value of header '\(name)' contains \(character); header values cannot contain CR, LF or NUL",
+                      path: path, at: template.mark, suggestion: suggestion)
+    }
+}
+
 /// The body of a request: exactly one of the body keys.
 public enum BodyDefinition: Sendable, Hashable {
     /// Any YAML value, sent as JSON.

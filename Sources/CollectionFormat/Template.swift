@@ -39,6 +39,11 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// Whether the template has no expressions.
     public var isLiteral: Bool { expressions.isEmpty }
 
+    /// The text of its literal segments, joined: the whole value of a template without expressions.
+    public var literalText: String {
+        segments.map { if case .literal(let text) = $0 { text } else { "" } }.joined()
+    }
+
     public var description: String { source }
 
     /// Parses `text`; `markOfOffset` maps the offset (in Unicode scalars) of a `{{` to its mark. Every expression is

@@ -249,14 +249,8 @@ public struct RequestBuilder: Sendable {
     /// A header value resolved from its template; CR, LF and NUL (which would split or end the header) are refused.
     private func headerValue(_ template: Template, named name: String, path: String, scope: VariableScope) throws(RunFailure) -> String {
         let value = try resolve(template, path: path, scope: scope)
-        guard let bad = value.unicodeScalars.first(where: { $0 == "\r" || $0 == "\n" || $0 == "\u{0}" }) else { return value }
-        let character = bad == "\r" ? "a carriage return (CR)" : bad == "\n" ? "a line feed (LF)" : "a NUL character"
-        // Written in the file (no variable gave it), it is removed from the header value there.
-        let written = template.segments.contains { if case .literal(let text) = $0 { text.unicodeScalars.contains(bad) } else { false } }
-        let suggestion = !written ? "remove line breaks from the variable's value"
-            : bad == "\u{0}" ? "remove the NUL character from the header value" : "remove the line break from the header value"
-        throw RunFailure(.error("the value of header '\(name)' contains \(character); header values cannot contain CR, LF or NUL",
-                                path: path, at: template.mark, suggestion: suggestion))
+        if let problem = HeaderField.valueProblem(value, of: template, named: name, in: path) { throw RunFailure(problem) }
+        return value
     }
 
     private func resolve(_ template: Template, path: String, scope: VariableScope) throws(RunFailure) -> String {

@@ -366,6 +366,19 @@ import YAML
         #expect(collection.hasErrors)
     }
 
+    /// A header value written with a line break or a NUL (no template) is an error where it is written, as it would be
+    /// when sent; one a variable gives is the run's to refuse.
+    @Test func aHeaderValueWrittenWithALineBreakIsAnErrorBeforeSending() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/qa.yaml", "baseURL: http://localhost\nheaders: { X-E: \"a\\u0000\" }\n")
+        scratch.write("requests/a.yaml", "request:\n  url: /a\n  headers: { X-Ok: \"a\\r\\nX-Injected: 1\", X-V: \"{{ v }}\" }\n")
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "qa", vars: [("v", "a\r\nb")])) == [
+            "environments/qa.yaml:2:17: error: the value of header 'X-E' contains a NUL character; header values cannot contain CR, LF or NUL [help: remove the NUL character from the header value]",
+            "requests/a.yaml:3:20: error: the value of header 'X-Ok' contains a carriage return (CR); header values cannot contain CR, LF or NUL [help: remove the line break from the header value]",
+        ])
+    }
+
     /// An environment header or query parameter a request replaces with its own (a header of the same name in any case,
     /// a parameter of its `query:` or written URL) is not used by it, so its variables need not be defined there.
     @Test func anEnvironmentHeaderARequestReplacesIsNotCheckedForIt() async {
