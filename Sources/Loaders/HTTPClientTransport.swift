@@ -572,7 +572,7 @@ enum TransportErrorMapping {
         case is ChannelError: return (.cannotConnect, "\(error)")
         // The connection broke while the response came: a connection failure (retried `on: connection`).
         case HTTPParserError.invalidEOFState: return (.cannotConnect, closedEarly)
-        case is HTTPParserError: return (.invalidResponse, "\(error)")
+        case let error as HTTPParserError: return (.invalidResponse, words(for: error))
         case let error as StatusBelow100Guard.StatusBelow100: return (.invalidResponse, error.description)
         case let error as NIOConnectionError:
             // No address to try: both lookups failed (NIO's text is "DNS error: SocketAddressError.UnknownHost: …").
@@ -588,7 +588,9 @@ enum TransportErrorMapping {
             return (.insecureConnection, "\(error)")
         case NIOHTTPDecompression.DecompressionError.limit: return (.responseTooLarge, "\(error)")
         case NIOHTTPDecompression.DecompressionError.inflationError, NIOHTTPDecompression.DecompressionError.initializationError:
-            return (.invalidResponse, "its body is not the gzip or deflate data its Content-Encoding says (\(error))")
+            return (.invalidResponse, "its body is not the gzip or deflate data its Content-Encoding says")
+        case let error as NIOHTTPDecompression.ExtraDecompressionError where error == .truncatedData:
+            return (.invalidResponse, "its gzip or deflate body ends before its compressed data does")
         case is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError:
             return (.invalidResponse, "\(error)")
         default: return (.unknown, "\(error)")
@@ -618,6 +620,17 @@ enum TransportErrorMapping {
         // A head HTTP does not allow, named as the HTTP parser names it.
         case _ where invalidHeaderKinds.contains(error.shortDescription): classify(HTTPParserError.invalidHeaderToken)
         default: (.unknown, "\(error)")
+        }
+    }
+
+    /// What the HTTP parser found wrong, in words where its own name for it is its code's (`invalid constant string`).
+    private static func words(for error: HTTPParserError) -> String {
+        switch error {
+        case .invalidConstant: "it does not start with a status line such as HTTP/1.1 200 OK"
+        case .lfExpected: "a line of its head does not end in CR LF"
+        case .unknown: "its head could not be read as HTTP/1.1 (a line that does not end in CR LF, or both Transfer-Encoding and "
+            + "Content-Length)"
+        default: "\(error)"
         }
     }
 
