@@ -45,9 +45,52 @@ struct Runner: AsyncParsableCommand {
     private static func fail(_ error: any Error) -> Never {
         if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
         if exitCode(for: error) == .success { exit(withError: error) }
-        Console.error(misspelledCommand(in: CommandLine.arguments.dropFirst()) ?? fullMessage(for: error))
+        let arguments = CommandLine.arguments.dropFirst()
+        Console.error(misspelledCommand(in: arguments) ?? misspelledOption(in: fullMessage(for: error), arguments: arguments))
         Console.error("Run 'runner --help' for usage.")
         Foundation.exit(ExitStatus.badCommandLine.rawValue)
+    }
+
+    /// ArgumentParser's `Unknown option '--x'. Did you mean '--y'?` with the option `--x` abbreviates (each of its words
+    /// the start of the option's, or its letters in order from the first: `--report-md` for `--report-markdown`), else
+    /// the one it suggests only when it is close enough to be a likely typo (it names the nearest however far:
+    /// `--bogus`, `--jobs`); `message` as it is otherwise.
+    private static func misspelledOption(in message: String, arguments: ArraySlice<String>) -> String {
+        let pattern = /Error: Unknown option '--([^']+)'\.( Did you mean '--([^']+)'\?)?/
+        guard let match = message.firstMatch(of: pattern) else { return message }
+        let typed = String(match.output.1)
+        let options = Set(command(named: arguments).helpMessage(columns: 1_000).matches(of: /--([a-z][a-z0-9-]*)/).map { String($0.output.1) })
+        let abbreviated = options.filter { abbreviates(typed, $0) }
+        let suggestion = abbreviated.count == 1 ? abbreviated.first
+            : match.output.3.flatMap { Suggestions.closest(to: typed, among: [String($0)]) }
+        return message.replacingCharacters(in: match.range, with: "Error: Unknown option '--\(typed)'."
+                                            + (suggestion.map { " Did you mean '--\($0)'?" } ?? ""))
+    }
+
+    /// Whether `typed` abbreviates `option`: as many dash-separated words, each the start of the option's or its letters
+    /// in order from the first (`md` in `markdown`).
+    private static func abbreviates(_ typed: String, _ option: String) -> Bool {
+        let (short, long) = (typed.lowercased().split(separator: "-"), option.split(separator: "-"))
+        guard short.count == long.count, typed.lowercased() != option else { return false }
+        return zip(short, long).allSatisfy { short, long in
+            guard short.first == long.first else { return false }
+            var rest = long[...]
+            return short.allSatisfy { letter in
+                guard let found = rest.firstIndex(of: letter) else { return false }
+                rest = rest[rest.index(after: found)...]
+                return true
+            }
+        }
+    }
+
+    /// The command the words of a command line name (`runner run ...`: `run`), the root when they name none.
+    private static func command(named arguments: ArraySlice<String>) -> any ParsableCommand.Type {
+        var command: any ParsableCommand.Type = Runner.self
+        for word in arguments {
+            guard let next = command.configuration.subcommands.first(where: { $0.configuration.commandName == word }) else { break }
+            command = next
+        }
+        return command
     }
 
     /// `Error: Unknown command 'runn'. Did you mean 'run'?` when a word where a command goes is close to a command's name
