@@ -38,7 +38,7 @@ import Testing
         defer { unlink(fifo) }
         let report = #"{"version": 1, "summary": {"total": 1, "passed": 0, "failed": 1, "errored": 0, "skipped": 0, "flaky": 0, "#
             + #""durationMs": 1, "exitStatus": 4}, "requests": [{"file": "requests/01-answers.yaml", "name": "01-answers", "#
-            + #""method": "GET", "url": "/status/200", "result": "failed"}]}"#
+            + #""method": "GET", "url": "/status/200", "result": "failed", "failures": [{"message": "status"}]}]}"#
         let output = try await ScenarioRun.run("cancel", ["run", "requests", "--env", "local", "--rerun-failed", fifo]) { pid, _ in
             // Opening the FIFO returns once the runner opens it to read the report, before it watches the signals.
             guard let writer = FileHandle(forWritingAtPath: fifo) else { return }
