@@ -102,7 +102,7 @@ public enum CollectionReader {
                                                        skipping: environmentsDirectory?.absolute, found: found)
         }) { location, read in
             guard let read else {
-                diagnostics.add(.error("cannot read the file", path: location.path, at: nil))
+                diagnostics.add(.error("cannot read the file: \(FileSystem.unreadableReason(location.absolutePath))", path: location.path, at: nil))
                 return
             }
             if let identity = read.identity, !seen.insert(identity).inserted { return }

@@ -58,7 +58,7 @@ enum Discovery {
             let display = trimmedArgument(argument)
             let absolute = FileSystem.absolute(display, from: currentDirectory)
             guard let status = FileSystem.status(of: absolute) else {
-                diagnostics.append(.error("no such file or directory", path: display, at: nil))
+                diagnostics.append(.error(FileSystem.unreadableReason(absolute), path: display, at: nil))
                 continue
             }
             let root = DiscoveredFile.Root(display: display, absolute: absolute)

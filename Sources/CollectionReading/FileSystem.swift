@@ -71,6 +71,23 @@ enum FileSystem {
         }
     }
 
+    /// Why the file at `path` cannot be opened, in words: a symbolic link to nothing or in a loop named as such, else
+    /// the system's reason ("no such file or directory", "permission denied").
+    static func unreadableReason(_ path: String) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let code = descriptor < 0 ? errno : 0
+        if descriptor >= 0 { close(descriptor) }
+        var link = stat()
+        if code == ENOENT, lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { " '\($0)'" } ?? ""
+            return "it is a symbolic link to\(target), which does not exist"
+        }
+        if code == ELOOP { return "it is a symbolic link in a loop of links (one leads back to another)" }
+        guard code != 0 else { return "it could not be read" }
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+
     /// The bytes of a file, or nil if it cannot be read.
     static func read(_ path: String) -> [UInt8]? {
         FileManager.default.contents(atPath: path).map { [UInt8]($0) }

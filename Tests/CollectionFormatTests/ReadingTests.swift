@@ -52,8 +52,18 @@ import YAML
         defer { scratch.remove() }
         scratch.write("requests/a.yaml", "request: { url: /a }\n")
         try FileManager.default.createSymbolicLink(atPath: scratch.root + "/requests/gone.yaml", withDestinationPath: "nowhere.yaml")
+        try FileManager.default.createSymbolicLink(atPath: scratch.root + "/requests/loop.yaml", withDestinationPath: "loop2.yaml")
+        try FileManager.default.createSymbolicLink(atPath: scratch.root + "/requests/loop2.yaml", withDestinationPath: "loop.yaml")
         let collection = await scratch.readCollection(["requests"])
-        #expect(problems(of: collection) == ["requests/gone.yaml: error: cannot read the file"])
+        #expect(problems(of: collection) == [
+            "requests/gone.yaml: error: cannot read the file: it is a symbolic link to 'nowhere.yaml', which does not exist",
+            "requests/loop.yaml: error: cannot read the file: it is a symbolic link in a loop of links (one leads back to another)",
+            "requests/loop2.yaml: error: cannot read the file: it is a symbolic link in a loop of links (one leads back to another)",
+        ])
+        // Named as an argument, the same reason.
+        #expect(problems(of: await scratch.readCollection(["requests/loop.yaml"])) == [
+            "requests/loop.yaml: error: it is a symbolic link in a loop of links (one leads back to another)",
+        ])
     }
 
     /// Root reads any directory, so this runs only as another user.
