@@ -31,6 +31,12 @@ extension URLComponents {
 
     /// `requestURLProblem`, naming the port only when `quoting` (not when a secret gave the URL).
     public func requestURLProblem(quoting: Bool) -> String? {
+        // `//host/path` names a host without a scheme: joined to nothing, it would go to that host with the
+        // environment's credentials; as a path it would hide the host it names.
+        if scheme == nil, encodedHost != nil {
+            return "it starts with '//', which names a host without a scheme; write http(s)://HOST/PATH for another server, "
+                + "or a path with one leading '/' to join to the baseURL"
+        }
         let encoded = encodedHost ?? ""
         if let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https", encoded.isEmpty {
             return "it has no host; write \(scheme)://HOST/PATH"
