@@ -50,12 +50,12 @@ public struct Redactor: Sendable {
     static let shortestHiddenPiece = 6
 
     /// The pieces of `value` a server reading it in a query shows apart (a redirect's `Location` holding it decoded, sent
-    /// on as written): split at `&`, `;` and `#`, and a piece after the first at its first `=` (a name and a value); those
-    /// of `shortestHiddenPiece` characters or more. None when it holds no separator.
+    /// on as written; a query made of it): split at `&`, `;` and `#`, and each piece at its first `=` (a name and a
+    /// value); those of `shortestHiddenPiece` characters or more. None when it holds no separator.
     private static func queryPieces(of value: String) -> [String] {
-        guard value.contains(where: { "&;#".contains($0) }) else { return [] }
-        let bySeparators = value.split(whereSeparator: { "&#".contains($0) }).enumerated().flatMap { position, piece in
-            position == 0 ? [piece] : [piece] + piece.split(separator: "=", maxSplits: 1)
+        guard value.contains(where: { "&;#=".contains($0) }) else { return [] }
+        let bySeparators = value.split(whereSeparator: { "&#".contains($0) }).flatMap { piece in
+            [piece] + piece.split(separator: "=", maxSplits: 1)
         }
         let pieces = bySeparators + bySeparators.flatMap { $0.split(separator: ";") }
         return Set(pieces.map(String.init)).filter { $0 != value && $0.count >= shortestHiddenPiece }.sorted()
