@@ -42,7 +42,8 @@ extension ResolvedEnvironment {
     /// query, auth and the client certificate's password; with `step`, only those the step does not replace with its own
     /// (a header of the same name, a query parameter of its `query:` or written URL, its auth, its client certificate).
     public func forEachRequestTemplate(usedBy step: RequestDefinition? = nil, _ body: (Template, _ path: String) -> Void) {
-        let ownHeaders = Set(step?.request.headers.map { $0.name.lowercased() } ?? [])
+        // The request's own `auth` replaces the environment's `Authorization` header too.
+        let ownHeaders = Set((step?.request.headers.map { $0.name.lowercased() } ?? []) + (step?.auth != nil ? ["authorization"] : []))
         for header in headers where !ownHeaders.contains(header.value.name.lowercased()) { body(header.value.value, header.path) }
         let ownQuery = step.map(\.ownQueryNames) ?? []
         for parameter in query where !ownQuery.contains(parameter.value.name) { parameter.value.forEachTemplate { body($0, parameter.path) } }

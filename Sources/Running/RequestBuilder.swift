@@ -44,7 +44,7 @@ public struct RequestBuilder: Sendable {
         for header in spec.headers {
             request.headers.add(name: header.name, value: try headerValue(header.value, named: header.name, path: path, scope: scope))
         }
-        try addEnvironmentDefaults(to: &request, scope: scope)
+        try addEnvironmentDefaults(to: &request, scope: scope, ownAuth: definition.auth != nil)
         if let server { request = server.complete(request) }
         if let body = spec.body {
             request.body = try self.body(body.value, headers: request.headers, path: path, scope: scope)
@@ -77,9 +77,13 @@ public struct RequestBuilder: Sendable {
     }
 
     /// The environment's headers and query items that the request does not set itself.
-    private func addEnvironmentDefaults(to request: inout HTTPRequest, scope: VariableScope) throws(RunFailure) {
+    ///
+    /// An environment's `Authorization` header yields to the request's own `auth` (`none` included), as the request's
+    /// level wins over the environment's (`ownAuth`).
+    private func addEnvironmentDefaults(to request: inout HTTPRequest, scope: VariableScope, ownAuth: Bool) throws(RunFailure) {
         guard let environment else { return }
-        for header in environment.headers where !request.headers.contains(header.value.name) {
+        for header in environment.headers where !request.headers.contains(header.value.name)
+            && !(ownAuth && header.value.name.lowercased() == "authorization") {
             request.headers.add(name: header.value.name,
                                 value: try headerValue(header.value.value, named: header.value.name, path: header.path, scope: scope))
         }

@@ -265,6 +265,18 @@ import TestSupport
         #expect(request.url?.absoluteString == "http://xn--bcher-kva.example:8080/v1/a")
     }
 
+    /// The request's own `auth` (`none` included) replaces an `Authorization` header the environment's `headers` give, as
+    /// it replaces the environment's `auth`; without one, the environment's header is sent.
+    @Test func aRequestsOwnAuthReplacesTheEnvironmentsAuthorizationHeader() async throws {
+        for (auth, sent) in [("auth: { bearer: mine }\n", "Bearer mine"), ("auth: none\n", nil), ("", "Bearer env")] {
+            let request = try await firstRequest([
+                "environments/test.yaml": environment("headers: { Authorization: \"Bearer {{ envToken }}\" }\nvariables: { envToken: env }\n"),
+                "requests/a.yaml": "request: { url: /a }\n" + auth,
+            ])
+            #expect(request.headers["Authorization"] == sent, "\(auth): \(request.headers)")
+        }
+    }
+
     /// A line break or NUL written in the header value itself (no variable gave it) is to be removed there, not from a
     /// variable's value; in a value without templates it is found when the file is read.
     @Test func aLineBreakWrittenInAHeaderValueIsToBeRemovedFromTheValue() async throws {
