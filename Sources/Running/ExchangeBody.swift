@@ -38,34 +38,81 @@ extension Exchange {
         return shown.prefix(utf8Count: bodyLimit) + "…\n(cut at \(bodyLimit / 1024) KiB of \(shown.utf8.count) bytes)"
     }
 
-    /// Whether `value` holds a number a `Double` may not hold as written: one of magnitude 2^53 or more.
-    private static func holdsInexactNumber(_ value: JSONValue) -> Bool {
-        switch value {
-        case .double(let number): abs(number) >= 9_007_199_254_740_992
-        case .array(let elements): elements.contains(where: holdsInexactNumber)
-        case .object(let object): object.members.contains { holdsInexactNumber($0.value) }
-        default: false
-        }
-    }
-
     /// The members of an OAuth2 token response that are credentials.
     static let tokenMembers: Set<String> = ["access_token", "refresh_token", "id_token"]
 
-    /// JSON text indented two spaces, with the tokens of an OAuth2 token response masked; nil when not JSON, or when
-    /// indenting would change a value: an escaped lone surrogate (`\ud83d`) becomes U+FFFD when parsed (and the text
-    /// around it, half of a secret written with a reference for its other half, could no longer be recognised and
-    /// hidden); a number beyond 2^53 is read as a `Double`, and `12345678901234567890` would show as `1.2345678901234567e+19`.
+    /// JSON text indented two spaces, every string, number and member kept as written (a lone escaped surrogate, a
+    /// number beyond 2^53, a repeated key, `1e2`); an OAuth2 token response with its tokens masked, written from its
+    /// parsed value. Nil when the text is not JSON.
     private static func indentedJSON(_ text: String) -> String? {
         guard let first = text.utf8.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
-              first == UInt8(ascii: "{") || first == UInt8(ascii: "["), var value = try? JSONValue.parse(text)
+              first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let value = try? JSONValue.parse(text)
         else { return nil }
-        if case .object(var object) = value {
+        if case .object(var object) = value, object.keys.contains(where: tokenMembers.contains) {
             for key in object.keys where tokenMembers.contains(key) { object[key] = .string("***") }
-            value = .object(object)
+            return JSONValue.object(object).serialized(pretty: true)
         }
-        guard !holdsInexactNumber(value) else { return nil }
-        let indented = value.serialized(pretty: true)
-        let replacements = { (text: String) in text.unicodeScalars.lazy.filter { $0 == "\u{FFFD}" }.count }
-        return replacements(indented) > replacements(text) ? nil : indented
+        return reindented(text)
+    }
+
+    /// JSON text (known to parse) laid out as `JSONValue.serialized(pretty: true)` lays it out, its tokens unchanged:
+    /// white space outside strings replaced by a line break and two spaces per level after `{`, `[` and `,`, and a
+    /// space after `:`; an empty object or list stays `{}` or `[]`.
+    static func reindented(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        let (space, quote, backslash) = (UInt8(ascii: " "), UInt8(ascii: "\""), UInt8(ascii: "\\"))
+        let isSpace = { (byte: UInt8) in byte == space || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + bytes.count / 4)
+        var depth = 0
+        func newline() {
+            output.append(0x0A)
+            output.append(contentsOf: repeatElement(space, count: depth * 2))
+        }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case quote:
+                // A string, copied up to its closing quote (an escaped quote does not close it).
+                output.append(byte)
+                while index < bytes.count {
+                    let inner = bytes[index]
+                    output.append(inner)
+                    index += 1
+                    if inner == backslash, index < bytes.count {
+                        output.append(bytes[index])
+                        index += 1
+                    } else if inner == quote {
+                        break
+                    }
+                }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                output.append(byte)
+                let next = bytes[index...].firstIndex { !isSpace($0) } ?? bytes.count
+                if next < bytes.count, bytes[next] == (byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    output.append(bytes[next])
+                    index = next + 1
+                } else {
+                    depth += 1
+                    newline()
+                }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                newline()
+                output.append(byte)
+            case UInt8(ascii: ","):
+                output.append(byte)
+                newline()
+            case UInt8(ascii: ":"):
+                output.append(contentsOf: [byte, space])
+            case _ where isSpace(byte):
+                continue
+            default:
+                output.append(byte)
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 }

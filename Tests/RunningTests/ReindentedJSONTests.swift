@@ -1,0 +1,32 @@
+import HTTPCore
+@testable import Running
+import Testing
+
+/// JSON bodies are shown indented with every token as the server wrote it.
+@Suite struct ReindentedJSONTests {
+    /// Text whose tokens the JSON writer writes as they are comes out as `serialized(pretty: true)` writes it.
+    @Test(arguments: [#"{"a":1,"b":[true,null,{"c":"x"}],"d":{},"e":[]}"#, "[]", "{}", #"[[{"a":[]}],"s p a c e"]"#,
+                      " {\n\t\"k\" :  [ 1 , 2 ]\r\n} "])
+    func plainTextIsLaidOutAsTheWriterLaysItOut(text: String) throws {
+        #expect(Exchange.reindented(text) == (try JSONValue.parse(text)).serialized(pretty: true))
+    }
+
+    /// Strings (with escaped quotes, brackets, colons and commas inside), numbers and repeated keys stay as written.
+    @Test func tokensStayAsWritten() {
+        let text = #"{"a":1,"a":2,"n":[-0,1e2,1.00000000000000001,12345678901234567890],"s":"q\"{[,:]}\\","u":"\u00e9\ud83d"}"#
+        #expect(Exchange.reindented(text) == """
+            {
+              "a": 1,
+              "a": 2,
+              "n": [
+                -0,
+                1e2,
+                1.00000000000000001,
+                12345678901234567890
+              ],
+              "s": "q\\"{[,:]}\\\\",
+              "u": "\\u00e9\\ud83d"
+            }
+            """)
+    }
+}
