@@ -77,6 +77,9 @@ struct CollectionValidator {
         }
         defined.formUnion(rowOnly)
         definedWhenSelected.formUnion(rowOnlyWhenSelected)
+        // Row columns (and a step's `with:` names, below) change a variable for this file (step) only; captures for every
+        // request after it.
+        let redefinedBefore = redefined
         redefined.formUnion(columns)
         let (fileOuter, fileOuterWhenSelected) = (defined, definedWhenSelected)
         if let template = file.rowsTemplate {
@@ -88,6 +91,7 @@ struct CollectionValidator {
         for condition in file.conditions { check(condition, in: file.path, selected: fileSelected) }
         var captured: Set<String> = []
         defer {
+            redefined = redefinedBefore.union(captured)
             defined.subtract(Set(rowOnly).subtracting(captured))
             definedWhenSelected.subtract(Set(rowOnlyWhenSelected).subtracting(captured))
             if file.rowsTemplate != nil {
@@ -105,7 +109,7 @@ struct CollectionValidator {
             let path = step.path
             let selected = selection.runs(step, of: file)
             // `with:` values are resolved in the flow's scope; their names are defined for this step only.
-            let (outer, outerWhenSelected) = (defined, definedWhenSelected)
+            let (outer, outerWhenSelected, outerRedefined) = (defined, definedWhenSelected, redefined)
             // A variable the step's `when:` requires to exist is defined where the step runs, and for its `with:` values
             // (one that reads it is left undefined when it does not exist, and the step is skipped); the `when:` itself
             // is checked without it.
@@ -138,7 +142,7 @@ struct CollectionValidator {
             checkGraphQLVariables(of: step, in: path)
             checkKnownURL(step.request.url, in: path, loops: step.loop != nil || file.rowsTemplate != nil)
             step.forEachTemplate { check($0, in: path, selected: selected, usedAt: step.useSites) }
-            (defined, definedWhenSelected) = (outer, outerWhenSelected)
+            (defined, definedWhenSelected, redefined) = (outer, outerWhenSelected, outerRedefined)
             fieldsUnknown = fileFieldsUnknown
             checkBaseURL(for: step.request.url, in: path)
             checkEnvironmentTemplates(for: step, selected: selected)

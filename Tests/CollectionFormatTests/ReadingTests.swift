@@ -419,6 +419,9 @@ import YAML
             secrets: { pw: { env: RUNNER_TEST_UNSET_PW, default: S3cret..Host-zQ9 } }
 
             """)
+        // A `with:` or a data row of an earlier file changes its variable for that file only.
+        scratch.write("requests/0-use.yaml", "each: [{ ip: 127.0.0.1 }]\nsteps:\n  - use: _f.yaml\n    with: { host: ok.example }\n")
+        scratch.write("requests/_f.yaml", "request: { url: \"http://{{ host }}/{{ ip }}\" }\n")
         scratch.write("requests/a.yaml", "request: { url: \"http://[{{ hv }}]/\" }\n")
         scratch.write("requests/b.yaml", "request: { url: \"http://{{ host }}:{{ cli }}/x\" }\n")
         scratch.write("requests/c.yaml", "request: { url: \"http://{{ ip }}/x\" }\n")
