@@ -308,16 +308,25 @@ public struct HeaderField: Sendable, Hashable {
 }
 
 extension HeaderField {
-    /// The error for `value`, what the value `template` of header `name` gave, when it holds CR, LF or NUL (which would
-    /// split or end the header), said for a variable's value or for text written in the file; nil when it holds none.
+    /// The error for `value`, what the value `template` of header `name` gave, when it holds a control character HTTP
+    /// does not allow in a field value (RFC 9110: any but a tab; CR and LF would split the header), said for a variable's
+    /// value or for text written in the file; nil when it holds none.
     public static func valueProblem(_ value: String, of template: Template, named name: String, in path: String) -> Diagnostic? {
-        guard let bad = value.unicodeScalars.first(where: { $0 == "\r" || $0 == "\n" || $0 == "\u{0}" }) else { return nil }
-        let character = bad == "\r" ? "a carriage return (CR)" : bad == "\n" ? "a line feed (LF)" : "a NUL character"
+        guard let bad = value.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) else { return nil }
+        let character = switch bad {
+        case "\r": "a carriage return (CR)"
+        case "\n": "a line feed (LF)"
+        case "\u{0}": "a NUL character"
+        default: "the control character U+\(String(bad.value, radix: 16, uppercase: true).leftPadded(to: 4))"
+        }
+        let what = bad == "\r" || bad == "\n" ? "line breaks" : "control characters"
         // Written in the file (no variable gave it), it is removed from the header value there.
         let written = template.segments.contains { if case .literal(let text) = $0 { text.unicodeScalars.contains(bad) } else { false } }
-        let suggestion = !written ? "remove line breaks from the variable's value"
-            : bad == "\u{0}" ? "remove the NUL character from the header value" : "remove the line break from the header value"
-        return .error("the value of header '\(name)' contains \(character); header values cannot contain CR, LF or NUL",
+        let suggestion = !written ? "remove \(what) from the variable's value"
+            : bad == "\u{0}" ? "remove the NUL character from the header value"
+            : "remove the \(what == "line breaks" ? "line break" : "control character") from the header value"
+        return .error("the value of header '\(name)' contains \(character); header values cannot contain control characters "
+                          + "other than a tab (CR, LF and NUL included)",
                       path: path, at: template.mark, suggestion: suggestion)
     }
 }
@@ -724,3 +733,4 @@ public struct CaptureDefinition: Sendable, Hashable {
     /// The mapping keys of the capture kinds.
     public static let kinds = FormatKeys.captureSource.names
 }
+

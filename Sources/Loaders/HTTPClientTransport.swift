@@ -597,7 +597,7 @@ enum TransportErrorMapping {
         }
     }
 
-    /// AsyncHTTPClient's refusals of header names and values (errors that carry the names or values, so
+    /// AsyncHTTPClient's refusals of the request's header names and values (errors that carry the names or values, so
     /// told apart by their kind's `shortDescription`).
     private static let invalidHeaderKinds: Set<String> = [
         HTTPClientError.invalidHeaderFieldNames([]).shortDescription,
@@ -617,8 +617,9 @@ enum TransportErrorMapping {
             (.invalidRequest, "\(error)")
         case .tlsHandshakeTimeout: (.insecureConnection, "TLS handshake timed out")
         case .httpProxyHandshakeTimeout: (.cannotConnect, "no answer to CONNECT in time")
-        // A head HTTP does not allow, named as the HTTP parser names it.
-        case _ where invalidHeaderKinds.contains(error.shortDescription): classify(HTTPParserError.invalidHeaderToken)
+        // The request's own head (AsyncHTTPClient checks it before sending): nothing was sent.
+        case _ where invalidHeaderKinds.contains(error.shortDescription):
+            (.invalidRequest, "a header name or value holds a character HTTP does not allow")
         default: (.unknown, "\(error)")
         }
     }

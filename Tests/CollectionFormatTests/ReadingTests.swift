@@ -384,8 +384,8 @@ import YAML
         scratch.write("environments/qa.yaml", "baseURL: http://localhost\nheaders: { X-E: \"a\\u0000\" }\n")
         scratch.write("requests/a.yaml", "request:\n  url: /a\n  headers: { X-Ok: \"a\\r\\nX-Injected: 1\", X-V: \"{{ v }}\" }\n")
         #expect(problems(of: await scratch.readCollection(["requests"], env: "qa", vars: [("v", "a\r\nb")])) == [
-            "environments/qa.yaml:2:17: error: the value of header 'X-E' contains a NUL character; header values cannot contain CR, LF or NUL [help: remove the NUL character from the header value]",
-            "requests/a.yaml:3:20: error: the value of header 'X-Ok' contains a carriage return (CR); header values cannot contain CR, LF or NUL [help: remove the line break from the header value]",
+            "environments/qa.yaml:2:17: error: the value of header 'X-E' contains a NUL character; header values cannot contain control characters other than a tab (CR, LF and NUL included) [help: remove the NUL character from the header value]",
+            "requests/a.yaml:3:20: error: the value of header 'X-Ok' contains a carriage return (CR); header values cannot contain control characters other than a tab (CR, LF and NUL included) [help: remove the line break from the header value]",
         ])
     }
 

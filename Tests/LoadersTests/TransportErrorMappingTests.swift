@@ -19,6 +19,7 @@ import NIOSSL
     static let target = "https://example.test:8443/items"
     static let closedEarly = "the connection to example.test:8443 closed before the response from \(target) was complete"
     static let badHead = "the response from \(target) was not valid HTTP: invalid character in header"
+    static let badRequestHead = "the request to \(target) is invalid: a header name or value holds a character HTTP does not allow"
 
     /// Each error, its code, and its message or the start of it.
     static var cases: [(error: any Error, code: HTTPError.Code, message: String)] { [
@@ -47,8 +48,8 @@ import NIOSSL
         (HTTPClientError.remoteConnectionClosed, .cannotConnect, closedEarly),
         (HTTPClientError.deadlineExceeded, .timedOut, "the request to \(target) timed out: the deadline passed"),
         (HTTPClientError.tlsHandshakeTimeout, .insecureConnection, "the TLS handshake with example.test:8443 failed: TLS handshake timed out"),
-        (HTTPClientError.invalidHeaderFieldValues(["a\nb"]), .invalidResponse, badHead),
-        (HTTPClientError.invalidHeaderFieldNames(["a b"]), .invalidResponse, badHead),
+        (HTTPClientError.invalidHeaderFieldValues(["a\nb"]), .invalidRequest, badRequestHead),
+        (HTTPClientError.invalidHeaderFieldNames(["a b"]), .invalidRequest, badRequestHead),
         (HTTPClientError.bodyLengthMismatch, .unknown, "the request to \(target) failed: HTTPClientError.bodyLengthMismatch"),
         (OtherError(), .unknown, "the request to \(target) failed: something else"),
     ] }

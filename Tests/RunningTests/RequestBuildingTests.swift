@@ -283,7 +283,8 @@ import TestSupport
         for (written, help) in [("a\\r\\nX-Injected: 1", "remove the line break from the header value"),
                                 ("a\\nb {{ v }}", "remove the line break from the header value"),
                                 ("a\\0b", "remove the NUL character from the header value"),
-                                ("a {{ v }}", "remove line breaks from the variable's value")] {
+                                ("a {{ v }}", "remove line breaks from the variable's value"),
+                                ("a\\eb", "remove the control character from the header value")] {
             let collection = try TestCollection([
                 "environments/test.yaml": environment(),
                 "requests/a.yaml": "request:\n  url: /a\n  headers: { X-Note: \"\(written)\" }\n",
@@ -291,7 +292,7 @@ import TestSupport
             defer { collection.remove() }
             if !written.contains("{{") {
                 let problem = try #require(await collection.load().diagnostics.first)
-                #expect(problem.description.hasPrefix("requests/a.yaml:3:22: error: the value of header 'X-Note' contains a"), "\(problem)")
+                #expect(problem.description.hasPrefix("requests/a.yaml:3:22: error: the value of header 'X-Note' contains "), "\(problem)")
                 #expect(problem.suggestion == help, "\(written)")
                 continue
             }
