@@ -39,16 +39,20 @@ public struct HTTPProxy: Sendable, Hashable {
         }
         // Without `://` the text is read as `host:port`; when it is not one, the scheme is what is missing.
         let noScheme = hasScheme ? "" : " (read as host:port, as it does not start with http://)"
-        guard let components = URLComponents(string: written) else { return problem("it is not a URL" + noScheme) }
+        // Read as request URLs are (an international host as its IDNA name), so that both name a bad host alike.
+        guard let components = PercentEncoding.components(ofURL: written) else { return problem("it is not a URL" + noScheme) }
         guard components.scheme?.lowercased() == "http" else {
             return problem("the scheme is '\(components.scheme ?? "")'; a proxy URL starts with http://")
         }
-        guard var host = components.host, !host.isEmpty else { return problem("it has no host" + noScheme) }
+        // A host no name can be (`[zz]`, `a..b`, a space, `xn--zz`) would be looked up as written.
+        if components.encodedHost?.isEmpty == false, let hostProblem = components.requestURLProblem {
+            return problem(hostProblem + noScheme)
+        }
+        // The host as it is looked up: an international name as its IDNA name (`xn--…`).
+        guard var host = components.encodedHost ?? components.host, !host.isEmpty else { return problem("it has no host" + noScheme) }
         guard components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil else {
             return problem("it has a path, query or fragment" + noScheme + "; a proxy URL is http://host:port")
         }
-        // A host no name can be (`[zz]`, `a..b`, a space) would be looked up as written.
-        if let hostProblem = components.requestURLProblem { return problem(hostProblem + noScheme) }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         return .success(HTTPProxy(host: host, port: components.port ?? 1080, username: components.user, password: components.password))
     }

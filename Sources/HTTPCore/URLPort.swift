@@ -49,18 +49,21 @@ extension URLComponents {
         }
         // An international name is sent as its IDNA labels (`xn--`): one IDNA cannot write (a label that starts or ends
         // with '-'), a percent-escape that is no UTF-8 character, or an `xn--` label that decodes to nothing is no name.
+        let decoded = encoded.removingPercentEncoding
+        // Empty labels and numbers first: an international name with one (`bücher..example`) fails IDNA for that.
+        if !encoded.isEmpty, !encoded.hasPrefix("["), let problem = Self.nameProblem(decoded ?? encoded) { return problem }
         if !encoded.isEmpty, !encoded.hasPrefix("["), host == nil || encoded.contains("%") {
-            let decoded = encoded.removingPercentEncoding
             let cause = if decoded == nil {
                 "it holds a percent-escape that is no UTF-8 character"
             } else if decoded?.unicodeScalars.allSatisfy(\.isASCII) == false {
                 "it is an international name IDNA cannot write as xn-- labels (such as one with a label that starts or ends with '-')"
+            } else if encoded.contains("%") {
+                "it holds percent-escapes, which a host name cannot: write the characters themselves"
             } else {
                 "it holds an xn-- label that does not decode"
             }
             return "its host is not a name a request can be sent to: \(cause)"
         }
-        if !encoded.isEmpty, !encoded.hasPrefix("["), let problem = Self.nameProblem(encoded) { return problem }
         if encoded.hasPrefix("[") {
             if encoded.contains("%") { return "its IPv6 address has a zone (%25…), which cannot be used here: write the address alone" }
             if !Self.isIPv6Literal(encoded) { return "its host is not an IPv6 address, which is what brackets hold (such as [::1])" }

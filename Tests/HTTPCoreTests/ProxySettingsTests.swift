@@ -16,6 +16,10 @@ import Testing
         // A host no name can be is named so, before anything looks it up.
         #expect(HTTPProxy.parse("http://u:Secr3tPw@[zz]:1").failureDescription == "its host is not an IPv6 address, which is what brackets hold (such as [::1])")
         #expect(HTTPProxy(url: "http://[::1]:3128")?.authority == "[::1]:3128")
+        // An international name is looked up as its IDNA name; request URLs and proxy URLs name a bad host alike.
+        #expect(HTTPProxy(url: "http://bücher.example:3128")?.authority == "xn--bcher-kva.example:3128")
+        #expect(HTTPProxy.parse("http://-bücher.example:3128").failureDescription?.contains("IDNA cannot write") == true)
+        #expect(HTTPProxy.parse("http://xn--zz:3128").failureDescription?.contains("xn-- label that does not decode") == true)
     }
 
     @Test func credentialTextsHideTheUserNameWhenItIsTheOnlyCredential() throws {

@@ -71,7 +71,9 @@ import HTTPCore
                                ("http://[zz]/", "its host is not an IPv6 address"), ("http://a b.example/", "its host is not a host name"),
                                ("http:/x", "it has no host"), ("http://a..b/", "its host has an empty label"),
                                ("http://.a/", "its host has an empty label"), ("http://1.2.3.256/", "its host ends in a number"),
-                               ("http://a.1.2.3/", "its host ends in a number"), ("//localhost:1/zz", "it starts with '//'")] {
+                               ("http://a.1.2.3/", "its host ends in a number"), ("//localhost:1/zz", "it starts with '//'"),
+                               ("http://ex%41mple.com/", idna + "it holds percent-escapes"),
+                               ("http://bücher..example/", "its host has an empty label")] {
             let components = try #require(PercentEncoding.components(ofURL: url), "\(url)")
             #expect(components.requestURLProblem?.hasPrefix(problem) == true, "\(url): \(components.requestURLProblem ?? "none")")
         }
