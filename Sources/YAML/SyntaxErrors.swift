@@ -27,14 +27,20 @@ enum SyntaxErrors {
             let contextMark = mark(of: state.context_mark)
             // The file ended inside something (a quoted scalar or a `[` never closed): what is to fix is where that starts.
             let atEnd = (SourcePosition.byteOffset(of: problemMark, in: source) ?? source.count) >= source.count
-            if atEnd, let context = state.context.map({ String(cString: $0) }), contextMark != problemMark {
-                // libyaml's context reads "while scanning a quoted scalar": the file ends inside "a quoted scalar".
-                let inside = ["while scanning ", "while parsing "].first(where: context.hasPrefix).map { String(context.dropFirst($0.count)) } ?? context
+            // libyaml's context reads "while scanning a quoted scalar": the file ends inside "a quoted scalar". Without one
+            // that starts elsewhere, the innermost `[` or `{` left open is found in the text.
+            let opened: (inside: String, mark: Mark)? = if let context = state.context.map({ String(cString: $0) }), contextMark != problemMark {
+                (["while scanning ", "while parsing "].first(where: context.hasPrefix).map { String(context.dropFirst($0.count)) } ?? context,
+                 contextMark)
+            } else {
+                UnclosedFlow.innermost(in: source).map { ("a " + $0.kind, $0.mark) }
+            }
+            if atEnd, let (inside, openedAt) = opened {
                 let closing = [("quoted scalar", "close the quote"), ("flow sequence", "close it with ']'"), ("flow mapping", "close it with '}'")]
                     .first { inside.hasSuffix($0.0) }.map { "\($0.1) where the value ends" }
                 return YAMLError(.syntax, "the file ends inside \(inside) that starts here"
                                      + (problem == "found unexpected end of stream" ? "" : " (\(problem))"),
-                                 at: contextMark, suggestion: closing)
+                                 at: openedAt, suggestion: closing)
             }
             // A context at the problem itself ("while scanning for the next token") adds nothing.
             if let context = state.context.map({ String(cString: $0) }), contextMark != problemMark {

@@ -38,6 +38,17 @@ import YAML
         #expect(token.message == "found character that cannot start any token")
     }
 
+    /// A `[` or `{` the file ends inside, which libyaml reports at the end without where it opens, is found in the text:
+    /// the innermost one, not a bracket or a quote inside a plain scalar, a quoted one or a comment.
+    @Test(arguments: [("tags: [\n", Mark(1, 7), "]"), ("a:\n  json: {a: 1,\n", Mark(2, 9), "}"), ("a: [[[{\n", Mark(1, 7), "}"),
+                      ("u: \"/a[1]\" # it's [\nb: x[1]\nj: [1,\n   2,\n", Mark(3, 4), "]")])
+    func aBracketTheFileEndsInsideIsFoundWhereItOpens(text: String, mark: Mark, closing: String) throws {
+        let error = try #require(parseError(text))
+        #expect(error.mark == mark, "\(error)")
+        #expect(error.message.hasPrefix("the file ends inside a flow "), "\(error.message)")
+        #expect(error.suggestion == "close it with '\(closing)' where the value ends")
+    }
+
     @Test func controlCharactersAreLocated() throws {
         expectError("a: 1\nb: x\u{1}\n", .syntax, at: Mark(2, 5), "control characters are not allowed")
     }
