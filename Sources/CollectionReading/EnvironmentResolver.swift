@@ -82,7 +82,7 @@ struct EnvironmentResolver {
         let display = PathText.join(directory.path, fileName)
         let absolutePath = PathText.join(directory.absolute, fileName)
         guard let document = SourceReader.read(path: display, absolutePath: absolutePath)?.document else {
-            diagnostics.add(.error("cannot read the file", path: display, at: nil))
+            diagnostics.add(.error("cannot read the file: \(FileSystem.unreadableReason(absolutePath))", path: display, at: nil))
             return nil
         }
         let decoded = FileDecoding.environment(document, name: name, absolutePath: absolutePath)
