@@ -21,6 +21,8 @@ import YAML
         let snippet = try #require(SourceSnippet(source: "a: x # \u{1B}]0;t\u{7}\u{0} y\n", mark: Mark(1, 13)))
         #expect(snippet.line == "a: x # \\u{1B}]0;t\\u{7}\\u{0} y")
         #expect(snippet.caret == String(repeating: " ", count: 17) + "^")
+        // A bidirectional override or a line separator would make the line read other than it is.
+        #expect(SourceSnippet(source: "a: \u{202E}x\u{2028}\n", mark: Mark(1, 1))?.line == "a: \\u{202E}x\\u{2028}")
     }
 
     @Test func columnsCountCharacters() throws {
