@@ -47,7 +47,8 @@ extension ResolvedEnvironment {
         for header in headers where !ownHeaders.contains(header.value.name.lowercased()) { body(header.value.value, header.path) }
         let ownQuery = step.map(\.ownQueryNames) ?? []
         for parameter in query where !ownQuery.contains(parameter.value.name) { parameter.value.forEachTemplate { body($0, parameter.path) } }
-        if step?.auth == nil, let auth { auth.value.value.forEachTemplate { body($0, auth.path) } }
+        // The environment's auth is not used by a request with its own, or with its own `Authorization` header.
+        if step?.auth == nil, !ownHeaders.contains("authorization"), let auth { auth.value.value.forEachTemplate { body($0, auth.path) } }
         if step?.options.clientCert == nil, let client = options.clientCert, let password = client.password {
             body(password, client.path)
         }

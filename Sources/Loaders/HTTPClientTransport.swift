@@ -491,8 +491,8 @@ enum TransportErrorMapping {
         let utc = { (date: Date) in date.formatted(.iso8601) }
         return switch finding {
         case .expired(let date, let position):
-            "\(whose(position)) expired at \(utc(date)): the server must be given a renewed one (or set `insecure: true` only for a "
-                + "server you trust)"
+            "\(whose(position)) expired at \(utc(date)): the server must be given a renewed one (if its authority is not trusted "
+                + "here either, trust it with `caCert`; or set `insecure: true` only for a server you trust)"
         case .notYetValid(let date, let position):
             "\(whose(position)) is valid only from \(utc(date)): check this machine's clock, and the dates of the server's certificate"
         case .withinDates:

@@ -56,7 +56,7 @@ struct Runner: AsyncParsableCommand {
     /// the one it suggests only when it is close enough to be a likely typo (it names the nearest however far:
     /// `--bogus`, `--jobs`); `message` as it is otherwise.
     private static func misspelledOption(in message: String, arguments: ArraySlice<String>) -> String {
-        let pattern = /Error: Unknown option '--([^']+)'\.( Did you mean '--([^']+)'\?)?/
+        let pattern = /Error: Unknown option '--([^']+)'\.?( Did you mean '--([^']+)'\?)?/
         guard let match = message.firstMatch(of: pattern) else { return message }
         let typed = String(match.output.1)
         let options = Set(command(named: arguments).helpMessage(columns: 1_000).matches(of: /--([a-z][a-z0-9-]*)/).map { String($0.output.1) })
@@ -67,11 +67,12 @@ struct Runner: AsyncParsableCommand {
                                             + (suggestion.map { " Did you mean '--\($0)'?" } ?? ""))
     }
 
-    /// Whether `typed` abbreviates `option`: as many dash-separated words, each the start of the option's or its letters
-    /// in order from the first (`md` in `markdown`).
+    /// Whether `typed` abbreviates `option`: as many dash-separated words, or as many as its last ones (`--junit` for
+    /// `--report-junit`), each the start of the option's or its letters in order from the first (`md` in `markdown`).
     private static func abbreviates(_ typed: String, _ option: String) -> Bool {
-        let (short, long) = (typed.lowercased().split(separator: "-"), option.split(separator: "-"))
-        guard short.count == long.count, typed.lowercased() != option else { return false }
+        let short = typed.lowercased().split(separator: "-")
+        let long = option.split(separator: "-").suffix(short.count)
+        guard !short.isEmpty, short.count == long.count, typed.lowercased() != option else { return false }
         return zip(short, long).allSatisfy { short, long in
             guard short.first == long.first else { return false }
             var rest = long[...]

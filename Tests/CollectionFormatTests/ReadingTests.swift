@@ -376,6 +376,17 @@ import YAML
         #expect(collection.hasErrors)
     }
 
+    /// The environment's auth and `Authorization` header are not used by a request with its own auth or `Authorization`
+    /// header, so their variables need not be defined for it.
+    @Test func theEnvironmentsAuthIsNotCheckedForARequestWithItsOwn() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/qa.yaml", "baseURL: http://localhost\nauth: { bearer: \"{{ tok }}\" }\nheaders: { Authorization: \"Basic {{ b }}\" }\n")
+        scratch.write("requests/a.yaml", "request: { url: /a, headers: { authorization: Bearer own } }\n")
+        scratch.write("requests/b.yaml", "request: { url: /b }\nauth: none\n")
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "qa")).isEmpty)
+    }
+
     /// A header value written with a line break or a NUL (no template) is an error where it is written, as it would be
     /// when sent; one a variable gives is the run's to refuse.
     @Test func aHeaderValueWrittenWithALineBreakIsAnErrorBeforeSending() async {
