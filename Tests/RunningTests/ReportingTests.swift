@@ -438,6 +438,9 @@ import TestSupport
         ("k😀y-secret", "<p>k&#128512;y-secret</p>&x"),
         ("k😀y-secret", "<p>k&#x1F600;y&#45;secret</p>&x"),
         ("Ab3dEfGh", #"{"pw":"\u0041\u0062\u0033\u0064\u0045\u0066\u0047\u0068"}&x"#),
+        // Escapes as other JSON writers put them, which a shown body keeps (it is re-indented, not rewritten).
+        ("a/b-Secret9", #"{"x":"a\/b-Secret9"}&x"#),
+        ("Grüße-Pass1", #"{"x":"Gr\u00fc\u00DFe-Pass1"}&x"#),
         // An encoded URL shown in a page or a JSON text: its escapes escaped once more, and JSON escapes percent-encoded.
         ("Sq9!sec ret+/=mkB", "<p>Sq9&#37;21sec&#37;20ret&#37;2B&#37;2F&#37;3DmkB</p>&x"),
         ("Sq9!sec ret+/=mkB", #"{"u":"Sq9\u002521sec%20ret\u00252B/%3DmkB"}&x"#),
