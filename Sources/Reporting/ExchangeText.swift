@@ -11,10 +11,10 @@ enum ExchangeText {
         }
         var lines = ["> \(exchange.method) \(redactor.redact(exchange.url))"]
         lines += exchange.requestHeaders.map { header(">", $0) }
-        lines += bodyLines(exchange.requestBody, prefix: ">", limit: bodyLimit, redactor: redactor)
+        lines += bodyLines(exchange.requestBody, isJSON: exchange.requestBodyIsJSON, prefix: ">", limit: bodyLimit, redactor: redactor)
         if let status = exchange.status { lines.append("< \(status)  \(OutcomeText.duration(exchange.duration))") }
         lines += exchange.responseHeaders.map { header("<", $0) }
-        lines += bodyLines(exchange.responseBody, prefix: "<", limit: bodyLimit, redactor: redactor)
+        lines += bodyLines(exchange.responseBody, isJSON: exchange.responseBodyIsJSON, prefix: "<", limit: bodyLimit, redactor: redactor)
         if let error = exchange.error { lines.append("! \(redactor.redact(error))") }
         return TerminalText.printable(lines.joined(separator: "\n"))
     }
@@ -24,7 +24,7 @@ enum ExchangeText {
     static func bodyStart(of exchange: Exchange, redactor: Redactor, lines: Int = 20, bytes: Int = 2048) -> String? {
         guard let body = exchange.responseBody, !body.isEmpty else { return nil }
         // Redacted whole before it is split into lines, so that a secret of several lines (a PEM key) is hidden.
-        let all = splitLines(redactor.redact(body))
+        let all = splitLines(Exchange.shown(body, isJSON: exchange.responseBodyIsJSON, redacting: redactor.redact))
         var shown: [Substring] = []
         var size = 0
         var cutInLine = false
@@ -47,9 +47,9 @@ enum ExchangeText {
 
     /// The body's lines, redacted whole before they are cut at `limit` bytes and split (no piece of a secret is left at
     /// the cut, and a secret of several lines, a PEM key, is hidden), each after `prefix`.
-    private static func bodyLines(_ body: String?, prefix: String, limit: Int?, redactor: Redactor) -> [String] {
+    private static func bodyLines(_ body: String?, isJSON: Bool, prefix: String, limit: Int?, redactor: Redactor) -> [String] {
         guard let body, !body.isEmpty else { return [] }
-        let redacted = redactor.redact(body)
+        let redacted = Exchange.shown(body, isJSON: isJSON, redacting: redactor.redact)
         let cut = limit.map { limit in
             redacted.utf8.count <= limit ? redacted : keepingMasks(redacted, cutAt: limit) + "… (\(body.utf8.count) bytes)"
         } ?? redacted

@@ -18,15 +18,20 @@ public enum JSONReport {
         func headers(_ fields: [(name: String, value: String)]) -> JSONValue {
             .array(fields.map { .object(JSONObject([("name", text($0.name)), ("value", text(redactor.redactHeader(name: $0.name, value: $0.value)))])) })
         }
+        func body(_ text: String?, isJSON: Bool) -> JSONValue {
+            text.map { .string(Exchange.shown($0, isJSON: isJSON, redacting: redactor.redact)) } ?? .null
+        }
         func exchange(_ exchange: Exchange) -> JSONValue {
             .object(JSONObject([
                 ("request", .object(JSONObject([
                     ("method", text(exchange.method)), ("url", text(exchange.url)),
-                    ("headers", headers(exchange.requestHeaders)), ("body", optional(exchange.requestBody)),
+                    ("headers", headers(exchange.requestHeaders)),
+                    ("body", body(exchange.requestBody, isJSON: exchange.requestBodyIsJSON)),
                 ]))),
                 ("response", exchange.status.map { status in
                     .object(JSONObject([
-                        ("status", .int(status)), ("headers", headers(exchange.responseHeaders)), ("body", optional(exchange.responseBody)),
+                        ("status", .int(status)), ("headers", headers(exchange.responseHeaders)),
+                        ("body", body(exchange.responseBody, isJSON: exchange.responseBodyIsJSON)),
                     ]))
                 } ?? .null),
                 ("error", optional(exchange.error)),

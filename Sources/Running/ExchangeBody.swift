@@ -15,36 +15,53 @@ extension Exchange {
         }
         let body = request.body.isEmpty ? nil : try? request.body.encode()
         let headers = request.headersAsSent(bodyLength: body?.count ?? 0)
+        let requestBody = body.flatMap { Self.kept($0, type: headers["Content-Type"]) }
+        let responseBody = response.flatMap { Self.kept($0.body, type: $0.headers["Content-Type"]) }
         self.init(
             method: request.method.rawValue, url: request.displayURL,
             requestHeaders: headers.map { ($0.name, $0.value) },
-            requestBody: body.flatMap { Self.bodyText($0, type: headers["Content-Type"]) },
+            requestBody: requestBody?.text,
             status: response?.status.code,
             responseHeaders: response?.headers.map { ($0.name, $0.value) } ?? [],
-            responseBody: response.flatMap { Self.bodyText($0.body, type: $0.headers["Content-Type"]) },
+            responseBody: responseBody?.text,
             error: error?.message, duration: response?.duration ?? .zero)
+        (requestBodyIsJSON, responseBodyIsJSON) = (requestBody?.isJSON == true, responseBody?.isJSON == true)
     }
 
-    /// A body as reports show it, nil when empty: UTF-8 text (JSON indented, the tokens of an OAuth2 token response
-    /// masked) cut at `bodyLimit` bytes, `…` and a note saying so, or its size and type when it is binary or not UTF-8.
-    static func bodyText(_ body: Data, type: String?) -> String? {
+    /// A body as reports keep it, nil when empty: UTF-8 text as received (an OAuth2 token response written with its
+    /// tokens masked) cut at `bodyLimit` bytes, `…` and a note saying so, or its size and type when it is binary or not
+    /// UTF-8; and whether it is JSON, which reports indent once they have hidden its secrets (`shown`).
+    static func kept(_ body: Data, type: String?) -> (text: String, isJSON: Bool)? {
         guard !body.isEmpty else { return nil }
         guard let text = String(validatingUTF8Data: body) else {
-            return "(\(body.count) bytes of \(type.map { "'\($0)'" } ?? "binary data"), not shown)"
+            return ("(\(body.count) bytes of \(type.map { "'\($0)'" } ?? "binary data"), not shown)", false)
         }
-        let shown = indentedJSON(text) ?? text
-        guard shown.utf8.count > bodyLimit else { return shown }
+        let json = json(text)
+        let kept = json ?? text
+        guard kept.utf8.count > bodyLimit else { return (kept, json != nil) }
         // `…` right after the cut text, so that the start of a secret cut there is hidden (`Redactor`).
-        return shown.prefix(utf8Count: bodyLimit) + "…\n(cut at \(bodyLimit / 1024) KiB of \(shown.utf8.count) bytes)"
+        return (kept.prefix(utf8Count: bodyLimit) + "…" + cutNote + "\(bodyLimit / 1024) KiB of \(kept.utf8.count) bytes)", json != nil)
+    }
+
+    /// The start of the note after a body cut at `bodyLimit`.
+    private static let cutNote = "\n(cut at "
+
+    /// What reports show of a body kept by `kept`: redacted whole by `redact` first (so that a secret written as JSON,
+    /// or spanning lines, is found as written), then, for JSON, indented (`reindented`), a cut note left as it is.
+    public static func shown(_ text: String, isJSON: Bool, redacting redact: (String) -> String) -> String {
+        let redacted = redact(text)
+        guard isJSON else { return redacted }
+        guard let note = redacted.range(of: cutNote, options: .backwards) else { return reindented(redacted) }
+        return reindented(String(redacted[..<note.lowerBound])) + redacted[note.lowerBound...]
     }
 
     /// The members of an OAuth2 token response that are credentials.
     static let tokenMembers: Set<String> = ["access_token", "refresh_token", "id_token"]
 
-    /// JSON text indented two spaces, every string, number and member kept as written (a lone escaped surrogate, a
-    /// number beyond 2^53, a repeated key, `1e2`); an OAuth2 token response with its tokens masked, written from its
-    /// parsed value. Nil when the text is not JSON.
-    private static func indentedJSON(_ text: String) -> String? {
+    /// JSON text as received, every string, number and member kept as written (a lone escaped surrogate, a number beyond
+    /// 2^53, a repeated key, `1e2`); an OAuth2 token response written from its parsed value, its tokens masked. Nil when
+    /// the text is not a JSON object or list.
+    private static func json(_ text: String) -> String? {
         guard let first = text.utf8.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
               first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let value = try? JSONValue.parse(text)
         else { return nil }
@@ -52,13 +69,14 @@ extension Exchange {
             for key in object.keys where tokenMembers.contains(key) { object[key] = .string("***") }
             return JSONValue.object(object).serialized(pretty: true)
         }
-        return reindented(text)
+        return text
     }
 
-    /// JSON text (known to parse) laid out as `JSONValue.serialized(pretty: true)` lays it out, its tokens unchanged:
+    /// JSON text laid out as `JSONValue.serialized(pretty: true)` lays it out, its tokens unchanged (text made of them,
+    /// `***` where a secret was hidden, a cut body, is laid out alike):
     /// white space outside strings replaced by a line break and two spaces per level after `{`, `[` and `,`, and a
     /// space after `:`; an empty object or list stays `{}` or `[]`.
-    static func reindented(_ text: String) -> String {
+    public static func reindented(_ text: String) -> String {
         let bytes = Array(text.utf8)
         let (space, quote, backslash) = (UInt8(ascii: " "), UInt8(ascii: "\""), UInt8(ascii: "\\"))
         let isSpace = { (byte: UInt8) in byte == space || byte == 0x09 || byte == 0x0A || byte == 0x0D }

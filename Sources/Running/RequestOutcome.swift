@@ -110,6 +110,8 @@ public struct Exchange: Sendable {
     public var responseHeaders: [(name: String, value: String)]
     /// The response body as text, or a note such as `(512 bytes of binary data)`.
     public var responseBody: String?
+    /// Whether the bodies are JSON, which reports show indented (`Exchange.shown`) once their secrets are hidden.
+    public var requestBodyIsJSON = false, responseBodyIsJSON = false
     /// Why the hop failed, when it did.
     public var error: String?
     public var duration: Duration

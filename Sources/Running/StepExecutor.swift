@@ -243,16 +243,18 @@ final class ExchangeLog: Sendable {
 
     /// Records a traced exchange (credential headers already masked by the trace loader).
     func record(_ traced: TracedExchange) {
-        let exchange = Exchange(
+        let body = traced.response.flatMap { Exchange.kept($0.body, type: $0.headers["Content-Type"]) }
+        var exchange = Exchange(
             method: traced.request.method.rawValue,
             url: traced.request.displayURL,
             requestHeaders: traced.request.headers.map { ($0.name, $0.value) },
             requestBody: traced.requestBodyText,
             status: traced.response?.status.code,
             responseHeaders: traced.response?.headers.map { ($0.name, $0.value) } ?? [],
-            responseBody: traced.response.flatMap { Exchange.bodyText($0.body, type: $0.headers["Content-Type"]) },
+            responseBody: body?.text,
             error: traced.error?.message,
             duration: traced.duration)
+        exchange.responseBodyIsJSON = body?.isJSON == true
         recorded.withLock { $0.append(exchange) }
     }
 

@@ -194,10 +194,30 @@ import TestSupport
                                     fallback: .response(status: 200))
         let summary = await CollectionRun(collection: await collection.load(), options: RunOptions(), transport: loader).run()
         let exchange = try #require(summary.outcomes.first?.exchange)
-        #expect(exchange.responseBody == "{\n  \"v\": \"pw\\ud83d&#56832;emoji-Zz\",\n  \"w\": \"\\ud83d\\ude00\"\n}")
-        #expect(summary.outcomes.last?.exchange?.responseBody == "{\n  \"id\": [\n    12345678901234567890\n  ]\n}")
+        let indented = { (exchange: Exchange?) in exchange?.responseBody.map { Exchange.shown($0, isJSON: exchange?.responseBodyIsJSON == true) { $0 } } }
+        #expect(indented(exchange) == "{\n  \"v\": \"pw\\ud83d&#56832;emoji-Zz\",\n  \"w\": \"\\ud83d\\ude00\"\n}")
+        #expect(indented(summary.outcomes.last?.exchange) == "{\n  \"id\": [\n    12345678901234567890\n  ]\n}")
         let shown = ExchangeText.render(exchange, redactor: Redactor(secrets: ["pw😀emoji-Zz"]))
         #expect(shown.contains(#""v": "***""#) && !shown.contains("moji") && !shown.contains("\u{FFFD}"), "\(shown)")
+    }
+
+    /// A body is redacted before it is indented: a secret that is itself JSON, echoed as JSON, is found as written.
+    @Test func aSecretThatIsJSONEchoedAsJSONIsHiddenBeforeTheBodyIsIndented() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /echo }\nexpect: { status: 201 }\n",
+        ])
+        defer { collection.remove() }
+        let secret = #"{"key":"abcdef123456","id":"x"}"#
+        let loader = ScriptedLoader(routes: [.path("/v1/echo", .json(#"{"echo":"# + secret + #","n":[1,2]}"#))], fallback: .response(status: 200))
+        let summary = await CollectionRun(collection: await collection.load(), options: RunOptions(), transport: loader).run()
+        let exchange = try #require(summary.outcomes.first?.exchange)
+        let redactor = Redactor(secrets: [secret])
+        for shown in [ExchangeText.render(exchange, redactor: redactor), ExchangeText.bodyStart(of: exchange, redactor: redactor) ?? "",
+                      JSONReport.render(summary, sources: SourceCache(), redactor: redactor)] {
+            #expect(!shown.contains("abcdef123456") && shown.contains("***"), "\(shown)")
+        }
+        #expect(ExchangeText.render(exchange, redactor: redactor).contains("<   \"echo\": ***,\n<   \"n\": [\n<     1,"))
     }
 
     /// A token request that fails is placed at the `tokenURL` it went to: the request's own auth, or the environment's
