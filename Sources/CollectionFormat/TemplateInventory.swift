@@ -42,13 +42,14 @@ extension ResolvedEnvironment {
     /// query, auth and the client certificate's password; with `step`, only those the step does not replace with its own
     /// (a header of the same name, a query parameter of its `query:` or written URL, its auth, its client certificate).
     public func forEachRequestTemplate(usedBy step: RequestDefinition? = nil, _ body: (Template, _ path: String) -> Void) {
-        // The request's own `auth` replaces the environment's `Authorization` header too.
-        let ownHeaders = Set((step?.request.headers.map { $0.name.lowercased() } ?? []) + (step?.auth != nil ? ["authorization"] : []))
+        // The request's own `auth` (or credentials in its written URL) replaces the environment's `Authorization` header too.
+        let ownAuth = step.map { $0.auth != nil || $0.urlCredentials } ?? false
+        let ownHeaders = Set((step?.request.headers.map { $0.name.lowercased() } ?? []) + (ownAuth ? ["authorization"] : []))
         for header in headers where !ownHeaders.contains(header.value.name.lowercased()) { body(header.value.value, header.path) }
         let ownQuery = step.map(\.ownQueryNames) ?? []
         for parameter in query where !ownQuery.contains(parameter.value.name) { parameter.value.forEachTemplate { body($0, parameter.path) } }
         // The environment's auth is not used by a request with its own, or with its own `Authorization` header.
-        if step?.auth == nil, !ownHeaders.contains("authorization"), let auth { auth.value.value.forEachTemplate { body($0, auth.path) } }
+        if !ownHeaders.contains("authorization"), let auth { auth.value.value.forEachTemplate { body($0, auth.path) } }
         if step?.options.clientCert == nil, let client = options.clientCert, let password = client.password {
             body(password, client.path)
         }
@@ -59,8 +60,15 @@ extension RequestDefinition {
     /// The names of the query parameters the request sets itself: in `query:`, and in its URL when written without
     /// templates.
     var ownQueryNames: Set<String> {
-        let written = request.url.isLiteral ? PercentEncoding.components(ofURL: request.url.source)?.queryItems ?? [] : []
-        return Set(request.query.map(\.name) + written.map(\.name))
+        Set(request.query.map(\.name) + (writtenURL?.queryItems ?? []).map(\.name))
+    }
+
+    /// Whether its URL, written without templates, holds credentials (`http://user:password@host/`): its own auth.
+    var urlCredentials: Bool { writtenURL?.user != nil }
+
+    /// Its URL when written without templates.
+    private var writtenURL: URLComponents? {
+        request.url.isLiteral ? PercentEncoding.components(ofURL: request.url.source) : nil
     }
 }
 

@@ -44,7 +44,8 @@ public struct RequestBuilder: Sendable {
         for header in spec.headers {
             request.headers.add(name: header.name, value: try headerValue(header.value, named: header.name, path: path, scope: scope))
         }
-        try addEnvironmentDefaults(to: &request, scope: scope, ownAuth: definition.auth != nil)
+        // Credentials in the URL are the request's own auth too.
+        try addEnvironmentDefaults(to: &request, scope: scope, ownAuth: definition.auth != nil || request.components.user != nil)
         if let server { request = server.complete(request) }
         if let body = spec.body {
             request.body = try self.body(body.value, headers: request.headers, path: path, scope: scope)

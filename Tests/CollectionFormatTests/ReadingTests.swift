@@ -384,6 +384,7 @@ import YAML
         scratch.write("environments/qa.yaml", "baseURL: http://localhost\nauth: { bearer: \"{{ tok }}\" }\nheaders: { Authorization: \"Basic {{ b }}\" }\n")
         scratch.write("requests/a.yaml", "request: { url: /a, headers: { authorization: Bearer own } }\n")
         scratch.write("requests/b.yaml", "request: { url: /b }\nauth: none\n")
+        scratch.write("requests/c.yaml", "request: { url: \"http://u:p@localhost/c\" }\n")
         #expect(problems(of: await scratch.readCollection(["requests"], env: "qa")).isEmpty)
     }
 

@@ -275,6 +275,12 @@ import TestSupport
             ])
             #expect(request.headers["Authorization"] == sent, "\(auth): \(request.headers)")
         }
+        // Credentials in the URL are the request's own auth too.
+        let request = try await firstRequest([
+            "environments/test.yaml": environment("headers: { Authorization: \"Bearer {{ envToken }}\" }\nvariables: { envToken: env }\n"),
+            "requests/a.yaml": "request: { url: \"http://u:p@127.0.0.1:1/a\" }\n",
+        ])
+        #expect(request.headers["Authorization"] == "Basic dTpw", "\(request.headers)")
     }
 
     /// A line break or NUL written in the header value itself (no variable gave it) is to be removed there, not from a
