@@ -20,7 +20,8 @@ public struct Redactor: Sendable {
     /// Hides each secret as written and in the forms it takes in URLs and JSON text.
     public init(secrets: some Sequence<String>) {
         let values = Set(secrets)
-        let inText = values.filter { ResolvedSecret.hiding($0) == .inText }
+        // A secret's pieces a query parser shows apart are hidden in every form the secret is.
+        let inText = values.filter { ResolvedSecret.hiding($0) == .inText }.flatMap { [$0] + Self.queryPieces(of: $0) }
         self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms)), loosely: inText.flatMap(Self.looseValues))
         shortSecrets = Array(values.filter { ResolvedSecret.hiding($0) == .wholeValue })
     }
@@ -28,8 +29,9 @@ public struct Redactor: Sendable {
     /// Hides, from now on, the values `outcome` revealed (credentials it sent, captures derived from secrets).
     public func learn(from outcome: RequestOutcome) {
         // Most outcomes reveal what earlier ones did (the same token on every request): forms are made once per value.
-        let values = secrets.unlearnt(outcome.sensitiveValues.filter { !$0.isEmpty })
-        guard !values.isEmpty else { return }
+        let unlearnt = secrets.unlearnt(outcome.sensitiveValues.filter { !$0.isEmpty })
+        guard !unlearnt.isEmpty else { return }
+        let values = unlearnt.flatMap { [$0] + ($0.utf8.count > Self.longestEncoded ? [] : Self.queryPieces(of: $0)) }
         // A long value (a captured body that holds a secret) is hidden as written and as a message shows it: its every
         // encoded form would cost seconds per hundred KiB, and the secret it holds is hidden in all of them already.
         let forms = values.flatMap { $0.utf8.count > Self.longestEncoded ? [$0, JSONValue.stringContents($0)] : Self.encodedForms(of: $0) }
@@ -40,10 +42,9 @@ public struct Redactor: Sendable {
     /// query or a path (`%XX`, and `+` as a space) when it holds escapes, since a server that decodes it shows it encoded
     /// again in its own way (`ab%41 c#` echoed as `abA%20c%23`).
     private static func looseValues(of value: String) -> [String] {
-        let pieces = queryPieces(of: value)
-        guard value.contains("%") || value.contains("+") || !pieces.isEmpty else { return [value] }
-        let decoded = ([value] + pieces).flatMap { [$0.removingPercentEncoding, $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding] }
-        return [value] + pieces + Set(decoded.compactMap { $0 }).filter { $0 != value && $0.count >= ResolvedSecret.shortestHiddenInText }
+        guard value.contains("%") || value.contains("+") else { return [value] }
+        let decoded = [value.removingPercentEncoding, value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding]
+        return [value] + Set(decoded.compactMap { $0 }).filter { $0 != value && $0.count >= ResolvedSecret.shortestHiddenInText }
     }
 
     /// The shortest piece of a secret split by a query parser that is hidden.

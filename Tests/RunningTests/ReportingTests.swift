@@ -517,6 +517,10 @@ import TestSupport
         let query = Redactor(secrets: ["user=alice123&pass=hunter22", "dGhpc2lzYXNlY3JldA=="])
             .redact(#"{"args": {"user": "alice123", "pass": "hunter22", "dGhpc2lzYXNlY3JldA": "="}}"#)
         #expect(!["alice123", "hunter22", "dGhpc2lz"].contains(where: query.contains), "\(query)")
+        // A piece holding a backslash or a tab, shown JSON-escaped.
+        let escaped = Redactor(secrets: ["u=aaaaaaa1&p=bbbb\\bbb2", "u=aaaaaaa1&p=cccc\tccc3"])
+            .redact(#"{"p":"bbbb\\bbb2","q":"cccc\tccc3","u":"aaaaaaa1"}"#)
+        #expect(!["bbbb", "cccc", "aaaaaaa1"].contains(where: escaped.contains), "\(escaped)")
     }
 
     /// A body holding a secret of several lines (a PEM key) is hidden in every view of the exchange, where its lines are
