@@ -28,6 +28,11 @@ extension NodeDecoder {
             definition = parts.map { .basic(username: $0["username"]!, password: $0["password"]!) }
         case "bearer":
             definition = template(value, for: "auth.bearer").map { .bearer($0) }
+            // A token written without templates is sent as it is, in the `Authorization` header.
+            if case .bearer(let token)? = definition, token.isLiteral,
+               let problem = HeaderField.valueProblem(token.literalText, of: token, named: "Authorization", in: path) {
+                error(problem.message, at: problem.mark, suggestion: problem.suggestion)
+            }
             warnIfShellReference(value, for: "auth.bearer")
         default:
             let parts = requiredTemplates(value, FormatKeys.oauth2, in: "auth.oauth2")

@@ -308,11 +308,12 @@ public struct HeaderField: Sendable, Hashable {
 }
 
 extension HeaderField {
-    /// The error for `value`, what the value `template` of header `name` gave, when it holds a control character HTTP
-    /// does not allow in a field value (RFC 9110: any but a tab; CR and LF would split the header), said for a variable's
+    /// The error for `value`, what the value `template` of header `name` gave, when it holds a control character (RFC 9110
+    /// allows none but a tab in a field value; CR and LF would split the header; C1 controls too), said for a variable's
     /// value or for text written in the file; nil when it holds none.
     public static func valueProblem(_ value: String, of template: Template, named name: String, in path: String) -> Diagnostic? {
-        guard let bad = value.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) else { return nil }
+        guard let bad = value.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\t") || (0x7F...0x9F).contains($0.value) })
+        else { return nil }
         let character = switch bad {
         case "\r": "a carriage return (CR)"
         case "\n": "a line feed (LF)"

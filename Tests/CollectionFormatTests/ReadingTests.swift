@@ -399,6 +399,11 @@ import YAML
             "environments/qa.yaml:2:17: error: the value of header 'X-E' contains a NUL character; header values cannot contain control characters other than a tab (CR, LF and NUL included) [help: remove the NUL character from the header value]",
             "requests/a.yaml:3:20: error: the value of header 'X-Ok' contains a carriage return (CR); header values cannot contain control characters other than a tab (CR, LF and NUL included) [help: remove the line break from the header value]",
         ])
+        // A bearer token is sent in a header too; a C1 control is a control character.
+        scratch.write("requests/a.yaml", "request:\n  url: /a\n  headers: { X-C1: \"a\\u0085b\" }\nauth: { bearer: \"t\\x7Fk\" }\n")
+        #expect(problems(of: await scratch.readCollection(["requests"])).map { $0.prefix(60) } == [
+            "requests/a.yaml:3:20: error: the value of header 'X-C1' cont", "requests/a.yaml:4:17: error: the value of header 'Authorizat",
+        ])
     }
 
     /// An environment header or query parameter a request replaces with its own (a header of the same name in any case,
