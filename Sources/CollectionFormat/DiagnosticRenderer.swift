@@ -49,7 +49,8 @@ public enum DiagnosticRenderer {
     /// the shown one (a secret cut in two by that window would not be found), its caret under the same text. The wide
     /// window bounds the work on a line of megabytes; a secret would need 2,000 characters to reach past it.
     private static func redactedSnippet(_ source: String, at mark: Mark, redacting: (String) -> String) -> SourceSnippet? {
-        guard let whole = SourceSnippet(source: source, mark: mark, maxWidth: 4096) else { return nil }
+        // Redacted as written: a credential holding a control character is found whole, then shown escaped.
+        guard let whole = SourceSnippet(source: source, mark: mark, maxWidth: 4096, escapingControls: false) else { return nil }
         let line = redacting(whole.line)
         guard line != whole.line else { return SourceSnippet(source: source, mark: mark) }
         let column = redacting(String(whole.line.prefix(whole.caret.count - 1))).count + 1

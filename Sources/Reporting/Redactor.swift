@@ -20,8 +20,8 @@ public struct Redactor: Sendable {
     /// Hides each secret as written and in the forms it takes in URLs and JSON text.
     public init(secrets: some Sequence<String>) {
         let values = Set(secrets)
-        // A secret's pieces a query parser shows apart are hidden in every form the secret is.
-        let inText = values.filter { ResolvedSecret.hiding($0) == .inText }.flatMap { [$0] + Self.queryPieces(of: $0) }
+        // A secret's pieces a server shows apart are hidden in every form the secret is.
+        let inText = values.filter { ResolvedSecret.hiding($0) == .inText }.flatMap { [$0] + Self.pieces(of: $0) }
         self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms)), loosely: inText.flatMap(Self.looseValues))
         shortSecrets = Array(values.filter { ResolvedSecret.hiding($0) == .wholeValue })
     }
@@ -31,7 +31,7 @@ public struct Redactor: Sendable {
         // Most outcomes reveal what earlier ones did (the same token on every request): forms are made once per value.
         let unlearnt = secrets.unlearnt(outcome.sensitiveValues.filter { !$0.isEmpty })
         guard !unlearnt.isEmpty else { return }
-        let values = unlearnt.flatMap { [$0] + ($0.utf8.count > Self.longestEncoded ? [] : Self.queryPieces(of: $0)) }
+        let values = unlearnt.flatMap { [$0] + ($0.utf8.count > Self.longestEncoded ? [] : Self.pieces(of: $0)) }
         // A long value (a captured body that holds a secret) is hidden as written and as a message shows it: its every
         // encoded form would cost seconds per hundred KiB, and the secret it holds is hidden in all of them already.
         let forms = values.flatMap { $0.utf8.count > Self.longestEncoded ? [$0, JSONValue.stringContents($0)] : Self.encodedForms(of: $0) }
@@ -45,6 +45,25 @@ public struct Redactor: Sendable {
         guard value.contains("%") || value.contains("+") else { return [value] }
         let decoded = [value.removingPercentEncoding, value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding]
         return [value] + Set(decoded.compactMap { $0 }).filter { $0 != value && $0.count >= ResolvedSecret.shortestHiddenInText }
+    }
+
+    /// The pieces of `value` a server shows apart: those a query parser splits it into (`queryPieces`), and the strings
+    /// of a secret that is a JSON object or list (a server that parses it writes it again its own way: other spacing,
+    /// other order), of `shortestHiddenPiece` characters or more.
+    private static func pieces(of value: String) -> [String] {
+        var strings: [String] = []
+        func collect(_ json: JSONValue) {
+            switch json {
+            case .string(let text) where text.count >= shortestHiddenPiece: strings.append(text)
+            case .array(let elements): elements.forEach(collect)
+            case .object(let object): object.members.forEach { collect($0.value) }
+            default: break
+            }
+        }
+        if let first = value.first(where: { !$0.isWhitespace }), first == "{" || first == "[", let json = try? JSONValue.parse(value) {
+            collect(json)
+        }
+        return Array(Set(queryPieces(of: value) + strings).subtracting([value]))
     }
 
     /// The shortest piece of a secret split by a query parser that is hidden.

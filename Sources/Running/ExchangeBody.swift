@@ -37,7 +37,7 @@ extension Exchange {
             return ("(\(body.count) bytes of \(type.map { "'\($0)'" } ?? "binary data"), not shown)", false)
         }
         let json = json(text)
-        let kept = json ?? text
+        let kept = json ?? formWithTokensMasked(text, type: type) ?? text
         guard kept.utf8.count > bodyLimit else { return (kept, json != nil) }
         // `…` right after the cut text, so that the start of a secret cut there is hidden (`Redactor`).
         return (kept.prefix(utf8Count: bodyLimit) + "…" + cutNote + "\(bodyLimit / 1024) KiB of \(kept.utf8.count) bytes)", json != nil)
@@ -53,6 +53,20 @@ extension Exchange {
         guard isJSON else { return redacted }
         guard let note = redacted.range(of: cutNote, options: .backwards) else { return reindented(redacted) }
         return reindented(String(redacted[..<note.lowerBound])) + redacted[note.lowerBound...]
+    }
+
+    /// A form-encoded body (an OAuth2 token response as some servers write it: `access_token=…&token_type=…`) with the
+    /// values of its token fields masked; nil when it is not form-encoded or has none.
+    private static func formWithTokensMasked(_ text: String, type: String?) -> String? {
+        guard type?.lowercased().contains("application/x-www-form-urlencoded") == true else { return nil }
+        var masked = false
+        let fields = text.split(separator: "&", omittingEmptySubsequences: false).map { field -> String in
+            let name = field.prefix { $0 != "=" }
+            guard name.count < field.count, tokenMembers.contains(String(name).removingPercentEncoding ?? String(name)) else { return String(field) }
+            masked = true
+            return name + "=***"
+        }
+        return masked ? fields.joined(separator: "&") : nil
     }
 
     /// The members of an OAuth2 token response that are credentials.

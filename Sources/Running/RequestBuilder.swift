@@ -44,8 +44,9 @@ public struct RequestBuilder: Sendable {
         for header in spec.headers {
             request.headers.add(name: header.name, value: try headerValue(header.value, named: header.name, path: path, scope: scope))
         }
-        // Credentials in the URL are the request's own auth too.
-        try addEnvironmentDefaults(to: &request, scope: scope, ownAuth: definition.auth != nil || request.components.user != nil)
+        // Credentials in the URL (or in the baseURL a relative one is joined to) are the request's own auth too.
+        let urlCredentials = request.components.user != nil || (request.components.scheme == nil && server?.user != nil)
+        try addEnvironmentDefaults(to: &request, scope: scope, ownAuth: definition.auth != nil || urlCredentials)
         if let server { request = server.complete(request) }
         if let body = spec.body {
             request.body = try self.body(body.value, headers: request.headers, path: path, scope: scope)
@@ -54,8 +55,14 @@ public struct RequestBuilder: Sendable {
         // Credentials in the URL (`http://user:password@host/`) are Basic auth, as curl and browsers use them, unless
         // the request's `auth:` says otherwise; they win over the environment's auth. They stay in the URL, which
         // outputs show as `user:***@`, and never reach the wire: the transports send the path and the host only.
-        if definition.auth == nil, let user = request.components.user {
-            request.options.auth = .basic(username: user, password: request.components.password ?? "")
+        // The environment's auth is resolved only for a request that uses it: none of its own, no credentials in its
+        // URL, no `Authorization` header (which the auth layer would leave as it is).
+        if definition.auth == nil {
+            if let user = request.components.user {
+                request.options.auth = .basic(username: user, password: request.components.password ?? "")
+            } else if !request.headers.contains("Authorization"), let auth = environment?.auth {
+                request.options.auth = try authMethod(auth.value.value, path: auth.path, scope: scope)
+            }
         }
         return request
     }
@@ -185,11 +192,7 @@ public struct RequestBuilder: Sendable {
                 delay: retry.delay?.value ?? RetryDefinition.defaultDelay,
                 backoff: retry.backoff?.value == .exponential ? .exponential : .constant, retryOn: conditions)
         }
-        if let auth = definition.auth {
-            options.auth = try authMethod(auth.value, path: path, scope: scope)
-        } else if let auth = environment?.auth {
-            options.auth = try authMethod(auth.value.value, path: auth.path, scope: scope)
-        }
+        if let auth = definition.auth { options.auth = try authMethod(auth.value, path: path, scope: scope) }
         return options
     }
 

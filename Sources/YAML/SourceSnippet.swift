@@ -9,8 +9,9 @@ public struct SourceSnippet: Sendable, Hashable {
     ///
     /// Lines end at LF, CR LF or CR, as libyaml counts them; columns count characters (Unicode scalars).
     /// A column past the end of the line puts the caret just after the last character. A line longer
-    /// than `maxWidth` is cut to a window around the column, with `…` where text was left out.
-    public init?(source: String, mark: Mark, maxWidth: Int = 120) {
+    /// than `maxWidth` is cut to a window around the column, with `…` where text was left out. Control characters are
+    /// shown as escapes unless `escapingControls` is false (a line to redact before it is shown).
+    public init?(source: String, mark: Mark, maxWidth: Int = 120, escapingControls: Bool = true) {
         guard mark.line >= 1 else { return nil }
         // Works on the UTF-8 bytes and decodes only the window, so a line of megabytes costs one pass.
         var source = source
@@ -33,7 +34,7 @@ public struct SourceSnippet: Sendable, Hashable {
         // A control character (ESC, NUL) is shown as its escape, which would otherwise drive the terminal.
         var text = ""
         for character in window.text.unicodeScalars {
-            let shown = ControlCharacters.isControl(character) ? ControlCharacters.escape(character) : String(character)
+            let shown = escapingControls && ControlCharacters.isControl(character) ? ControlCharacters.escape(character) : String(character)
             text += shown
             guard current < window.column else { continue }
             prefix += character == "\t" ? "\t" : String(repeating: " ", count: shown.unicodeScalars.count)

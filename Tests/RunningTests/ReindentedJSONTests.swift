@@ -1,3 +1,4 @@
+import Foundation
 import HTTPCore
 @testable import Running
 import Testing
@@ -28,5 +29,13 @@ import Testing
               "u": "\\u00e9\\ud83d"
             }
             """)
+    }
+
+    /// An OAuth2 token response written as a form, as some servers write it, is kept with its tokens masked.
+    @Test func aFormEncodedTokenResponseIsKeptWithItsTokensMasked() {
+        let form = Exchange.kept(Data("access_token=formtokAAAA1111&token_type=bearer&refresh_token=formrefBBBB2222".utf8),
+                                 type: "application/x-www-form-urlencoded; charset=utf-8")
+        #expect(form?.text == "access_token=***&token_type=bearer&refresh_token=***" && form?.isJSON == false)
+        #expect(Exchange.kept(Data("access_token=x".utf8), type: "text/plain")?.text == "access_token=x")
     }
 }

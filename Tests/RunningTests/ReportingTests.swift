@@ -218,6 +218,9 @@ import TestSupport
             #expect(!shown.contains("abcdef123456") && shown.contains("***"), "\(shown)")
         }
         #expect(ExchangeText.render(exchange, redactor: redactor).contains("<   \"echo\": ***,\n<   \"n\": [\n<     1,"))
+        // Written again by a server that parsed it (other order, other spacing), its strings are hidden.
+        let rewritten = redactor.redact(#"{"json": {"id": "x", "key": "abcdef123456"}, "k": "abcdef123456"}"#)
+        #expect(!rewritten.contains("abcdef"), "\(rewritten)")
     }
 
     /// A token request that fails is placed at the `tokenURL` it went to: the request's own auth, or the environment's

@@ -281,6 +281,20 @@ import TestSupport
             "requests/a.yaml": "request: { url: \"http://u:p@127.0.0.1:1/a\" }\n",
         ])
         #expect(request.headers["Authorization"] == "Basic dTpw", "\(request.headers)")
+        // The environment's auth is not resolved for a request that does not use it (an undefined variable there is no
+        // error for it); credentials in the baseURL are the relative request's own.
+        for file in ["request: { url: \"http://u:p@127.0.0.1:1/a\" }\n", "request: { url: /a, headers: { Authorization: Basic dTpw } }\n"] {
+            let own = try await firstRequest([
+                "environments/test.yaml": environment("auth: { bearer: \"{{ undefinedToken }}\" }\n"),
+                "requests/a.yaml": file,
+            ])
+            #expect(own.headers["Authorization"] == "Basic dTpw", "\(file): \(own.headers)")
+        }
+        let based = try await firstRequest([
+            "environments/test.yaml": "baseURL: http://u:p@127.0.0.1:1/v1\nheaders: { AUTHORIZATION: Bearer env }\n",
+            "requests/a.yaml": "request: { url: /a }\n",
+        ])
+        #expect(based.headers["Authorization"] == "Basic dTpw", "\(based.headers)")
     }
 
     /// A line break or NUL written in the header value itself (no variable gave it) is to be removed there, not from a
