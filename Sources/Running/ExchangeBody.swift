@@ -39,8 +39,28 @@ extension Exchange {
         let json = json(text)
         let kept = json ?? formWithTokensMasked(text, type: type) ?? text
         guard kept.utf8.count > bodyLimit else { return (kept, json != nil) }
-        // `…` right after the cut text, so that the start of a secret cut there is hidden (`Redactor`).
-        return (kept.prefix(utf8Count: bodyLimit) + "…" + cutNote + "\(bodyLimit / 1024) KiB of \(kept.utf8.count) bytes)", json != nil)
+        // `…` right after the cut text, so that the start of a secret cut there is hidden (`Redactor`); JSON is cut before
+        // a string the limit falls in near its start, whose escapes could hide a secret's start from that rule.
+        let cut = json == nil ? bodyLimit : cutBeforeString(in: kept, at: bodyLimit)
+        return (kept.prefix(utf8Count: cut) + "…" + cutNote + "\(bodyLimit / 1024) KiB of \(kept.utf8.count) bytes)", json != nil)
+    }
+
+    /// Where to cut JSON text at `limit` bytes: before the string the limit falls in when that string starts at most
+    /// 4 KiB before it (a secret is shorter), else at the limit.
+    private static func cutBeforeString(in text: String, at limit: Int) -> Int {
+        var (inString, escaped, start) = (false, false, 0)
+        for (index, byte) in text.utf8.prefix(limit).enumerated() {
+            if !inString {
+                if byte == UInt8(ascii: "\"") { (inString, start) = (true, index) }
+            } else if escaped {
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                inString = false
+            }
+        }
+        return inString && limit - start <= 4096 ? start : limit
     }
 
     /// The start of the note after a body cut at `bodyLimit`.

@@ -38,4 +38,13 @@ import Testing
         #expect(form?.text == "access_token=***&token_type=bearer&refresh_token=***" && form?.isJSON == false)
         #expect(Exchange.kept(Data("access_token=x".utf8), type: "text/plain")?.text == "access_token=x")
     }
+
+    /// A JSON body is cut before a string the 64 KiB limit falls in, so a secret escaped in it is not cut in two.
+    @Test func aJSONBodyIsCutBeforeTheStringTheLimitFallsIn() throws {
+        let padding = String(repeating: "q", count: Exchange.bodyLimit - 20)
+        let text = #"{"a":""# + padding + #"","s":"pass\/w\u00fcrd-A123456","z":1}"#
+        let kept = try #require(Exchange.kept(Data(text.utf8), type: "application/json"))
+        #expect(kept.isJSON && kept.text.hasPrefix(#"{"a":""# + padding + #"","s":…"#), "\(kept.text.suffix(80))")
+        #expect(kept.text.hasSuffix("(cut at 64 KiB of \(text.utf8.count) bytes)"))
+    }
 }
