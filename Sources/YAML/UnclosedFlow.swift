@@ -43,12 +43,13 @@ enum UnclosedFlow {
             case UInt8(ascii: "#") where last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") || last == 0x0A:
                 comment = true
                 continue
-            case UInt8(ascii: "\""), UInt8(ascii: "'") where starts.contains(significant):
-                quote = byte
-            case UInt8(ascii: "["), UInt8(ascii: "{") where starts.contains(significant):
-                open.append((byte, Mark(line: line, column: column)))
-            case UInt8(ascii: "]"), UInt8(ascii: "}") where !open.isEmpty:
-                open.removeLast()
+            // (A `where` clause would guard only the last pattern of a case: the conditions are tested in the bodies.)
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                if starts.contains(significant) { quote = byte }
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                if starts.contains(significant) { open.append((byte, Mark(line: line, column: column))) }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                if !open.isEmpty { open.removeLast() }
             default:
                 break
             }
