@@ -279,6 +279,8 @@ public struct YAMLError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         case syntax, duplicateKey, nonScalarKey, multipleDocuments, invalidUTF8,
              tooDeep, aliasBudgetExceeded, tooLarge, undefinedAlias
+        /// A raw U+0085, U+2028 or U+2029, which libyaml reads as a line break (YAML 1.1) where YAML 1.2 reads a character.
+        case ambiguousLineBreak
         /// An explicit tag that does not fit its node, such as `!!int foo` or `!!str [a]`.
         case tagMismatch
     }
@@ -337,4 +339,23 @@ extension YAMLError {
         return YAMLError(.invalidUTF8, "invalid UTF-8 (byte 0x\(byte.count == 1 ? "0" + byte : byte))",
                          at: SourcePosition.mark(ofByteOffset: offset, in: buffer), suggestion: "save the file as UTF-8")
     }
+
+    /// The error at the first raw NEXT LINE (U+0085), LINE SEPARATOR (U+2028) or PARAGRAPH SEPARATOR (U+2029) of valid
+    /// UTF-8 `buffer`; nil when there is none.
+    ///
+    /// libyaml reads these as line breaks, as YAML 1.1 says, where YAML 1.2 (and every editor's line count) reads them as
+    /// characters: one would fold a quoted value (`"p<NEL>q"` is `p q`), end a comment early or break the file, and put
+    /// every mark after it a line off. Written as an escape in double quotes, each is the character it names.
+    static func ambiguousLineBreak(in buffer: UnsafeBufferPointer<UInt8>) -> YAMLError? {
+        guard let (offset, scalar) = SourcePosition.firstYAML11LineBreak(in: buffer) else { return nil }
+        let (code, name, escape) = switch scalar {
+        case 0x85: ("U+0085", "NEXT LINE", "\\N")
+        case 0x2028: ("U+2028", "LINE SEPARATOR", "\\L")
+        default: ("U+2029", "PARAGRAPH SEPARATOR", "\\P")
+        }
+        return YAMLError(.ambiguousLineBreak, "a raw \(code) \(name) here would be read as a line break",
+                         at: SourcePosition.mark(ofByteOffset: offset, in: buffer),
+                         suggestion: "write it as \(escape) inside double quotes, or remove it")
+    }
 }
+

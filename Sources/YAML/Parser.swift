@@ -4,7 +4,8 @@ internal import CYAML
 ///
 /// Behaviour shared by every entry point:
 /// - Input over `limits.maxInputBytes` fails with `.tooLarge` at 1:1; invalid UTF-8 fails with `.invalidUTF8`
-///   at the first bad byte; an empty or comment-only input returns nil; a second document is an error.
+///   at the first bad byte; a raw U+0085, U+2028 or U+2029 (a line break to libyaml, a character to YAML 1.2) fails
+///   with `.ambiguousLineBreak` where it stands; an empty or comment-only input returns nil; a second document is an error.
 /// - Every node carries the mark of its start (1-based line and column, columns count Unicode scalars).
 ///   For a node with an anchor or tag, the start is the first property (`&a` or `!!str`).
 /// - An alias yields a copy of the anchored node: the copy's root carries the alias's mark, the nodes
@@ -38,7 +39,7 @@ public enum YAMLParser {
             throw YAMLError(.tooLarge, "the input has \(buffer.count) bytes, more than the limit of \(limits.maxInputBytes) bytes",
                             at: Mark(line: 1, column: 1), suggestion: "split it into smaller files")
         }
-        if let error = YAMLError.invalidUTF8(in: buffer) { throw error }
+        if let error = YAMLError.invalidUTF8(in: buffer) ?? YAMLError.ambiguousLineBreak(in: buffer) { throw error }
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
 
         let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)

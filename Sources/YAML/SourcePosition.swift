@@ -38,6 +38,23 @@ enum SourcePosition {
         return nil
     }
 
+    /// The byte offset and value of the first NEXT LINE (U+0085), LINE SEPARATOR (U+2028) or PARAGRAPH SEPARATOR
+    /// (U+2029) in valid UTF-8 `bytes`, or nil when it has none.
+    static func firstYAML11LineBreak(in bytes: UnsafeBufferPointer<UInt8>) -> (offset: Int, scalar: UInt32)? {
+        guard let base = bytes.baseAddress else { return nil }
+        let count = bytes.count
+        var index = 0
+        while index + 1 < count {
+            switch base[index] {
+            case 0xC2 where base[index + 1] == 0x85: return (index, 0x85)
+            case 0xE2 where index + 2 < count && base[index + 1] == 0x80 && (base[index + 2] == 0xA8 || base[index + 2] == 0xA9):
+                return (index, base[index + 2] == 0xA8 ? 0x2028 : 0x2029)
+            default: index += 1
+            }
+        }
+        return nil
+    }
+
     /// The 1-based mark of a byte offset: lines end at LF, CR LF or CR; columns count characters (code points).
     static func mark(ofByteOffset offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Mark {
         var line = 1

@@ -140,4 +140,22 @@ import YAML
         let error = try #require(parseError("a: 1\na: 2\n"))
         #expect(error.description == "2:1: duplicate key \"a\" (first defined on line 1)")
     }
+
+    @Test(arguments: [
+        ("a: \"p\u{85}q\"\n", Mark(1, 6), "a raw U+0085 NEXT LINE here would be read as a line break", "\\N"),
+        ("# note\u{2028}x: [\nb: 1\n", Mark(1, 7), "a raw U+2028 LINE SEPARATOR here would be read as a line break", "\\L"),
+        ("a: 1\nb: ü\u{2029}\n", Mark(2, 5), "a raw U+2029 PARAGRAPH SEPARATOR here would be read as a line break", "\\P"),
+    ])
+    func yaml11LineBreaksAreRefusedWhereTheyStand(text: String, mark: Mark, message: String, escape: String) throws {
+        let error = try #require(parseError(text))
+        #expect(error.kind == .ambiguousLineBreak)
+        #expect(error.mark == mark)
+        #expect(error.message == message)
+        #expect(error.suggestion == "write it as \(escape) inside double quotes, or remove it")
+    }
+
+    @Test func yaml11LineBreaksWrittenAsEscapesAreTheirCharacters() throws {
+        let node = try #require(try YAMLParser.parse("a: \"p\\Nq\\Lr\\Ps\"\n"))
+        #expect(node["a"]?.string == "p\u{85}q\u{2028}r\u{2029}s")
+    }
 }
