@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(name: "ExpectationsTests", dependencies: ["Expectations", "HTTPCore"]),
         .testTarget(name: "CollectionFormatTests", dependencies: ["CollectionFormat", "CollectionReading", "YAML", "HTTPCore", "Expectations"],
                     exclude: ["Regressions"]),
-        .testTarget(name: "RunningTests", dependencies: ["Running", "Reporting", "CollectionFormat", "CollectionReading", "Loaders", "HTTPCore", "TestSupport"]),
+        .testTarget(name: "RunningTests", dependencies: ["Running", "Reporting", "CollectionFormat", "CollectionReading", "Loaders", "HTTPCore", "TestSupport", "YAML"]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "TestSupport", "SelfSignedCertificate", "DemoAPICore", "YAML", "Expectations",
         ], exclude: ["Fixtures", "Scenarios"]),

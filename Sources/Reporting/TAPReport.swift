@@ -1,5 +1,6 @@
 import CollectionFormat
 import Running
+import YAML
 
 /// The `--report-tap` stream, TAP version 14 (testanything.org): a test point per request or step, `# SKIP` with the
 /// reason for skipped ones, a YAML diagnostic block under each failed or errored one, and `Bail out!` at the end of a
@@ -91,7 +92,7 @@ public enum TAPReport {
             } else if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
                 let hex = String(scalar.value, radix: 16, uppercase: true)
                 result += "\\x" + (hex.count == 1 ? "0" : "") + hex
-            } else if [0xFEFF, 0xFFFE, 0xFFFF].contains(scalar.value) {
+            } else if [0xFEFF, 0xFFFE, 0xFFFF].contains(scalar.value) || ControlCharacters.isControl(scalar) {
                 result += "\\u" + String(scalar.value, radix: 16, uppercase: true)
             } else {
                 result.unicodeScalars.append(scalar)

@@ -1,7 +1,11 @@
+import YAML
+
 /// Escaping that keeps JUnit XML well-formed whatever a response contains.
 enum XMLText {
-    /// Text safe inside an element or, with `inAttribute`, a double-quoted attribute: markup escaped, characters
-    /// XML 1.0 forbids (NUL, other C0 controls such as ESC, U+FFFE, U+FFFF) replaced by U+FFFD. A carriage return is
+    /// Text safe inside an element or, with `inAttribute`, a double-quoted attribute: markup escaped, control
+    /// characters (NUL, ESC, C1 controls, which XML 1.0 forbids or discourages, and the line separators and
+    /// bidirectional overrides that would make a line read other than it is) shown as `\u{1B}`-style escapes, as the
+    /// console shows them, and U+FFFE and U+FFFF replaced by U+FFFD. A carriage return is
     /// a reference (a reader turns a raw one into a line feed), and so are a tab and a line feed in an attribute
     /// (a reader turns raw ones into spaces).
     static func escape(_ text: String, inAttribute: Bool = false) -> String {
@@ -21,7 +25,9 @@ enum XMLText {
             case "\n" where inAttribute: result += "&#10;"
             case "\t", "\n": result.unicodeScalars.append(scalar)
             default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF || (0x7F...0x9F).contains(scalar.value) {
+                if ControlCharacters.isControl(scalar) {
+                    result += ControlCharacters.escape(scalar)
+                } else if scalar.value == 0xFFFE || scalar.value == 0xFFFF {
                     result += "\u{FFFD}"
                 } else {
                     result.unicodeScalars.append(scalar)

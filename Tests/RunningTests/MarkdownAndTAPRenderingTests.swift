@@ -51,6 +51,7 @@ import YAML
         #expect(TAPReport.quoted("plain: text # not a comment") == #""plain: text # not a comment""#)
         #expect(TAPReport.quoted("a\"b\\c\nd\te\r") == #""a\"b\\c\nd\te\r""#)
         #expect(TAPReport.quoted("\u{1B}[31m\u{0}\u{7F}\u{85}\u{FEFF}é") == #""\x1B[31m\x00\x7F\x85\uFEFFé""#)
+        #expect(TAPReport.quoted("rtl \u{202E}gnp.exe\u{2028}\u{2069}") == #""rtl \u202Egnp.exe\u2028\u2069""#)
         let redactor = Redactor(secrets: ["s3cret-value"])
         #expect(TAPReport.description("a # b \\ c\nd s3cret-value", redactor: redactor) == ##"a \# b \\ c d ***"##)
     }
