@@ -3,10 +3,12 @@ internal import NIOCore
 internal import NIOPosix
 internal import NIOSSL
 internal import Synchronization
+internal import X509
 
 /// Reads once more the certificates of a server whose certificate could not be verified, to say whether one is outside
-/// its validity dates: BoringSSL reports an expired or not yet valid certificate as any other it cannot verify. The
-/// probe starts a handshake, takes the chain the server sends and ends the handshake there (nothing is sent).
+/// its validity dates, or the trusted authority that issued them is: BoringSSL reports an expired or not yet valid
+/// certificate as any other it cannot verify. The probe starts a handshake, takes the chain the server sends and ends
+/// the handshake there (nothing is sent).
 enum CertificateValidityProbe {
     /// What the dates of the server's certificates say.
     enum Finding: Sendable, Equatable {
@@ -14,13 +16,17 @@ enum CertificateValidityProbe {
         case expired(date: Date, position: Int)
         /// A certificate of the chain is valid only from `date`.
         case notYetValid(date: Date, position: Int)
+        /// The authority certificate in trusted file `file` that issued the chain's last certificate is outside its
+        /// dates: it expired at `date` (`expired`) or is valid only from `date`.
+        case trustedAuthorityOutsideDates(file: String, expired: Bool, date: Date)
         /// Every certificate is within its dates: the cause is elsewhere (an authority not trusted here).
         case withinDates
     }
 
-    /// What the validity dates of the chain `endpoint` sends say at `now`; nil when no chain came within `timeout`.
-    static func finding(for endpoint: (host: String, port: Int), within timeout: TimeAmount = .seconds(2),
-                        now: Date = Date()) async -> Finding? {
+    /// What the validity dates of the chain `endpoint` sends, and of the authority in `trustedFiles` that issued its
+    /// last certificate, say at `now`; nil when no chain came within `timeout`.
+    static func finding(for endpoint: (host: String, port: Int), trustedFiles: [String] = [],
+                        within timeout: TimeAmount = .seconds(2), now: Date = Date()) async -> Finding? {
         guard let chain = await chain(of: endpoint, within: timeout) else { return nil }
         for (position, certificate) in chain.enumerated() {
             let (from, until) = (Date(timeIntervalSince1970: TimeInterval(certificate.notValidBefore)),
@@ -28,7 +34,20 @@ enum CertificateValidityProbe {
             if until < now { return .expired(date: until, position: position) }
             if from > now { return .notYetValid(date: from, position: position) }
         }
+        guard let last = chain.last.flatMap(parsed) else { return .withinDates }
+        for file in trustedFiles {
+            for authority in ((try? NIOSSLCertificate.fromPEMFile(file)) ?? []).compactMap(parsed)
+            where authority.subject == last.issuer {
+                if authority.notValidAfter < now { return .trustedAuthorityOutsideDates(file: file, expired: true, date: authority.notValidAfter) }
+                if authority.notValidBefore > now { return .trustedAuthorityOutsideDates(file: file, expired: false, date: authority.notValidBefore) }
+            }
+        }
         return .withinDates
+    }
+
+    /// The certificate's fields, read from its DER encoding; nil when it cannot be read.
+    private static func parsed(_ certificate: NIOSSLCertificate) -> Certificate? {
+        (try? certificate.toDERBytes()).flatMap { try? Certificate(derEncoded: $0) }
     }
 
     /// The certificates `endpoint` presents in a TLS handshake, its own first; nil when none came in time.

@@ -483,7 +483,8 @@ enum TransportErrorMapping {
     /// sent no certificates to the probe.
     static func unverifiedCertificateMessage(for error: any Error, request: HTTPRequest) async -> String? {
         guard boringSSLReason(of: error) == "CERTIFICATE_VERIFY_FAILED", let endpoint = endpoint(of: request),
-              let finding = await CertificateValidityProbe.finding(for: endpoint) else { return nil }
+              let finding = await CertificateValidityProbe.finding(for: endpoint, trustedFiles: request.options.trustedCertificateFiles)
+        else { return nil }
         let server = authority(of: request)
         let whose = { (position: Int) in
             position == 0 ? "the certificate of \(server)" : "a certificate of the authorities in the chain of \(server) (number \(position + 1))"
@@ -495,6 +496,12 @@ enum TransportErrorMapping {
                 + "here either, trust it with `caCert`; or set `insecure: true` only for a server you trust)"
         case .notYetValid(let date, let position):
             "\(whose(position)) is valid only from \(utc(date)): check this machine's clock, and the dates of the server's certificate"
+        case .trustedAuthorityOutsideDates(let file, true, let date):
+            "the authority that issued the certificate of \(server), trusted from '\(file)', expired at \(utc(date)): trust its "
+                + "renewed certificate with `caCert` (or `--cacert`)"
+        case .trustedAuthorityOutsideDates(let file, false, let date):
+            "the authority that issued the certificate of \(server), trusted from '\(file)', is valid only from \(utc(date)): "
+                + "check this machine's clock, and the dates of that authority's certificate"
         case .withinDates:
             "the certificate of \(server) is not trusted: it is self-signed or signed by an authority not trusted here; trust its "
                 + "authority with `caCert` (or `--cacert`), or set `insecure: true` only for servers you trust"

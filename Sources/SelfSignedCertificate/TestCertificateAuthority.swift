@@ -10,8 +10,9 @@ public struct TestCertificateAuthority: Sendable {
     private let key: P256.Signing.PrivateKey
     private let name: DistinguishedName
 
-    /// A new authority, valid from an hour ago for a day.
-    public static func generate() throws -> TestCertificateAuthority {
+    /// A new authority, valid from an hour ago for a day unless other dates are given.
+    public static func generate(validFrom: Date = Date().addingTimeInterval(-3600),
+                                until: Date = Date().addingTimeInterval(86_400)) throws -> TestCertificateAuthority {
         let key = P256.Signing.PrivateKey()
         let name = try DistinguishedName {
             CommonName("runner test CA")
@@ -19,7 +20,7 @@ public struct TestCertificateAuthority: Sendable {
         }
         let certificate = try Certificate(
             version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(key.publicKey),
-            notValidBefore: Date().addingTimeInterval(-3600), notValidAfter: Date().addingTimeInterval(86_400),
+            notValidBefore: validFrom, notValidAfter: until,
             issuer: name, subject: name,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))

@@ -11,11 +11,11 @@ import Testing
         let url: URL
         let authority: TestCertificateAuthority
 
-        init() throws {
-            authority = try TestCertificateAuthority.generate()
+        init(authority: TestCertificateAuthority? = nil) throws {
+            self.authority = try authority ?? TestCertificateAuthority.generate()
             url = FileManager.default.temporaryDirectory.appendingPathComponent("runner-ca-\(UUID().uuidString)")
             try FileManager.default.copyItem(at: ScenarioRun.folder("ca"), to: url)
-            try Data(authority.certificatePEM.utf8).write(to: url.appendingPathComponent("certs/ca.pem"))
+            try Data(self.authority.certificatePEM.utf8).write(to: url.appendingPathComponent("certs/ca.pem"))
         }
 
         var caPath: String { url.appendingPathComponent("certs/ca.pem").path }
@@ -75,6 +75,21 @@ import Testing
         let date = Date().addingTimeInterval(from < 0 ? until : from).formatted(.iso8601.year().month().day())
         #expect(result.stdout.contains("the certificate of localhost:") && result.stdout.contains(says + date), "\(result.stdout)")
         #expect(!result.stdout.contains("is not trusted: it is self-signed"), "\(result.stdout)")
+        #expect(received.isEmpty)
+    }
+
+    /// The server's chain is within its dates but the authority trusted from `--cacert` that issued it is not: the
+    /// message names the file and the date (the server does not send that certificate).
+    @Test(arguments: [(-86_400.0 * 10, -86_400.0, "expired at "), (86_400.0, 86_400.0 * 10, "is valid only from ")])
+    func aTrustedAuthorityOutsideItsDatesIsNamedWithItsFile(from: TimeInterval, until: TimeInterval, says: String) async throws {
+        let folder = try Folder(authority: TestCertificateAuthority.generate(validFrom: Date().addingTimeInterval(from),
+                                                                             until: Date().addingTimeInterval(until)))
+        defer { folder.remove() }
+        let (result, received) = try await folder.run(["run", "plain", "--env", "local", "--cacert", "certs/ca.pem"])
+        #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
+        let date = Date().addingTimeInterval(from < 0 ? until : from).formatted(.iso8601.year().month().day())
+        #expect(result.stdout.contains("the authority that issued the certificate of localhost:"), "\(result.stdout)")
+        #expect(result.stdout.contains("ca.pem', " + says + date), "\(result.stdout)")
         #expect(received.isEmpty)
     }
 
