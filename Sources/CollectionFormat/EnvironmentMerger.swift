@@ -128,7 +128,11 @@ package struct EnvironmentMerger {
     private mutating func resolveBaseURL(_ url: Sourced<Template>, scope: VariableScope, unresolved: Set<String>) -> String? {
         do {
             let text = try scope.resolveURL(url.value)
-            var shown: String { scope.shown(text, resolving: url.value) }
+            var shown: String { URLCredentials.hidingPasswords(in: scope.shown(text, resolving: url.value), asOneURL: true) }
+            if let problem = URLCredentials.misplacedDelimiterProblem(inURL: text) {
+                diagnostics.add(.error("baseURL '\(shown)': \(problem)", path: url.path, at: url.value.mark))
+                return nil
+            }
             guard ServerEnvironment(baseURL: text) != nil, let components = PercentEncoding.components(ofURL: text) else {
                 diagnostics.add(.error("baseURL '\(shown)' is not an absolute http or https URL", path: url.path,
                                        at: url.value.mark, suggestion: "write it like https://api.example.com/v1"))

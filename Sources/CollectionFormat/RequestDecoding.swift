@@ -562,6 +562,10 @@ extension NodeDecoder {
     /// A URL written without templates must parse (as it will when sent) and, when absolute, have a host and a port
     /// from 1 to 65535.
     private mutating func checkLiteralURL(_ url: Template, at mark: Mark) {
+        if let problem = URLCredentials.misplacedDelimiterProblem(inURL: url.source) {
+            error("'request.url': \(problem)", at: mark)
+            return
+        }
         guard let components = PercentEncoding.components(ofURL: url.source)
         else {
             error("'request.url' is not a valid URL", at: mark, suggestion: "write http(s)://HOST[:PORT]/PATH, or a path such as /users")

@@ -102,6 +102,10 @@ public struct VariableScope: Sendable {
     /// The components of `text`, what the request URL `template` resolved to; throws the error (in `path`) saying why it
     /// cannot be sent: it does not parse as a URL, or it has a `requestURLProblem`. A relative URL is not joined.
     public func requestURL(_ text: String, resolving template: Template, in path: String) throws(Diagnostic) -> URLComponents {
+        if let problem = URLCredentials.misplacedDelimiterProblem(inURL: text) {
+            throw .error("the URL '\(URLCredentials.hidingPasswords(in: shown(text, resolving: template), asOneURL: true))': \(problem)",
+                         path: path, at: template.mark)
+        }
         // Percent-encoding is a fallback for text that does not parse as it is, so most URLs never pay for it.
         guard let components = PercentEncoding.components(ofURL: text) else {
             throw .error("'\(shown(text, resolving: template))' is not a valid URL", path: path, at: template.mark)

@@ -34,6 +34,8 @@ public struct HTTPProxy: Sendable, Hashable {
             let written = text.prefix(typo.count)
             return problem("'\(written)' lacks the colon of '\(written.dropLast(2))://'; a proxy URL starts with http://")
         }
+        // A password holding `#`, `?` or `/` would be read as the host and port, and named as the port.
+        if let misplaced = URLCredentials.misplacedDelimiterProblem(inURL: written) { return problem(misplaced) }
         if let port = Self.writtenPort(in: written), Int(port).map({ !ports.contains($0) }) ?? true {
             return problem("the port '\(port)' is not a number from 1 to 65535")
         }

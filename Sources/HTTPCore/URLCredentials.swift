@@ -39,6 +39,40 @@ public enum URLCredentials {
         return String(url[url.index(after: colon)..<at])
     }
 
+    /// Why URL `text` cannot be read as its writer meant: a password (or user name) holding `#`, `?` or `/` as it is,
+    /// which ends the host part, so the password would be read as the host and port (`http://u:pa#ss@host`: host `u`,
+    /// port `pa`) and the request sent there; nil when there is none (see `misplacedUserInformation`). The problem names
+    /// the character and its escape, never the password.
+    public static func misplacedDelimiterProblem(inURL text: String) -> String? {
+        guard let start = text.range(of: "://")?.upperBound else { return nil }
+        let rest = text[start...]
+        let authorityEnd = rest.firstIndex { "/?#".contains($0) } ?? rest.endIndex
+        guard misplacedUserInformation(authority: rest[..<authorityEnd], after: rest[authorityEnd...]) != nil else { return nil }
+        let delimiter = rest[authorityEnd]
+        let escape = ["#": "%23", "?": "%3F", "/": "%2F"][delimiter] ?? ""
+        return "its user information holds a '\(delimiter)', which ends a URL's host part: write it as \(escape)"
+    }
+
+    /// Whether `authority`, ended by `delimiter`, may be user information holding that character: it has a `:` and
+    /// no `@`, and the `:` is followed by no port, or the character is a `#` (see `misplacedUserInformation`).
+    private static func mayGoOn(authority: Substring, at delimiter: Character) -> Bool {
+        guard !authority.contains("@"), !authority.contains("{{"), authority.first != "[",
+              let colon = authority.lastIndex(of: ":") else { return false }
+        return delimiter == "#" || !authority[authority.index(after: colon)...].allSatisfy { ("0"..."9").contains($0) }
+    }
+
+    /// Where user information holding a `#`, `?` or `/` as it is has its `:` and its `@`: `authority` (up to that
+    /// character, no `@` in it) has a `:`, an `@` follows in `after` (from the character to the URL's end), and either
+    /// what follows the `:` is no port (`u:pa#ss@host`, which no URL reads as written) or the character is a `#` with
+    /// no `/`, `=` or `&` before the `@` (`u:12345#ab@host`, a fragment no request sends); nil otherwise.
+    private static func misplacedUserInformation(authority: Substring, after: Substring) -> (colon: Substring.Index, at: Substring.Index)? {
+        guard let delimiter = after.first, mayGoOn(authority: authority, at: delimiter),
+              let colon = authority.firstIndex(of: ":"), let at = after.firstIndex(of: "@") else { return nil }
+        let noPort = !authority[authority.index(after: authority.lastIndex(of: ":") ?? colon)...].allSatisfy { ("0"..."9").contains($0) }
+        let fragmentBeforeAt = delimiter == "#" && !after[..<at].contains { "/=&".contains($0) }
+        return noPort || fragmentBeforeAt ? (colon, at) : nil
+    }
+
     /// What holds a URL in a text, which says where the URL may end.
     private enum Enclosure {
         /// Nothing: the URL ends at a space or a quote.
@@ -50,16 +84,21 @@ public enum URLCredentials {
         case plainValue
         /// The text is one URL: it ends at the end of the line.
         case wholeText
+
+        var isQuotes: Bool { if case .quotes = self { true } else { false } }
     }
 
     /// Where the user information of the authority at the start of `text` has its `:` and its `@`, when it has a
     /// password. The authority ends at the path, query or fragment, or where the URL's text ends, as `enclosure` says
-    /// (a space inside a template, `u:{{ pw }}@host`, ends nothing).
+    /// (a space inside a template, `u:{{ pw }}@host`, ends nothing); a password holding `#`, `?` or `/` as it is
+    /// (`misplacedUserInformation`) goes on to its `@`.
     private static func userInformation(in text: Substring, within enclosure: Enclosure) -> (colon: Substring.Index, at: Substring.Index)? {
         var inTemplate = false
         var previous: Character?
         var escaped = false
         var end = text.startIndex
+        /// Where the path, query or fragment starts, when one does.
+        var authorityEnd: Substring.Index?
         scan: while end < text.endIndex {
             let character = text[end]
             let next = text.index(after: end)
@@ -67,8 +106,12 @@ public enum URLCredentials {
             if character == "{", previous == "{" { inTemplate = true }
             if character == "}", previous == "}" { inTemplate = false }
             if character == "\n" { break }
-            if !inTemplate, "/?#".contains(character) {
-                // In a plain value only ` #` starts a comment; `#` glued to text is the fragment, which ends it too.
+            if !inTemplate, authorityEnd == nil, "/?#".contains(character) {
+                // Only user information holding the character may go on (`misplacedUserInformation`), to its `@`.
+                guard mayGoOn(authority: text[..<end], at: character) else { break }
+                authorityEnd = end
+            } else if authorityEnd != nil, character == "@" || (character.isWhitespace && !enclosure.isQuotes) {
+                if character == "@" { end = next }
                 break
             }
             switch enclosure {
@@ -85,13 +128,21 @@ public enum URLCredentials {
                     end = text.index(after: next)
                     continue
                 }
-            case .plainValue, .wholeText:
+            case .plainValue:
+                // Only ` #` starts a comment; `#` glued to text is the fragment.
+                if character == "#", previous?.isWhitespace == true { break scan }
+            case .wholeText:
                 break
             }
             end = next
         }
-        let authority = text[..<end]
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":"),
+        let authority = text[..<(authorityEnd ?? end)]
+        if let at = authority.lastIndex(of: "@") {
+            guard let colon = authority[..<at].firstIndex(of: ":"), authority.index(after: colon) < at else { return nil }
+            return (colon, at)
+        }
+        // A password holding `#`, `?` or `/` as it is goes on past them.
+        guard let authorityEnd, let (colon, at) = misplacedUserInformation(authority: authority, after: text[authorityEnd..<end]),
               authority.index(after: colon) < at else { return nil }
         return (colon, at)
     }

@@ -125,6 +125,39 @@ import Testing
         #expect(URLCredentials.hidingPasswords(in: "http://h/a b@c", asOneURL: true) == "http://h/a b@c")
     }
 
+    /// A password holding `#`, `?` or `/` as it is ends the host part where it stands: the password would be read as the
+    /// host and port (`u:Tr0ub#3@h`: host `u`, port `Tr0ub`). It is hidden to its `@` and such a URL is refused, naming
+    /// the character, not the password; a valid URL with an `@` in its path, query or fragment is left alone.
+    @Test func aPasswordHoldingAHashQuestionMarkOrSlashIsHiddenWholeAndRefused() {
+        for (text, expected) in [
+            ("--proxy http://deploy:Tr0ub4dor#3@127.0.0.1:19130", "--proxy http://deploy:***@127.0.0.1:19130"),
+            ("http://u:Leak?Pw4321@h:1/x", "http://u:***@h:1/x"),
+            ("http://u:pa/ss@h:1/x", "http://u:***@h:1/x"),
+            ("http://u:12345#abc@127.0.0.1/x", "http://u:***@127.0.0.1/x"),
+            (#" 2 | options: { proxy: "http://u:FilePw#4321@127.0.0.1:21" }"#, #" 2 | options: { proxy: "http://u:***@127.0.0.1:21" }"#),
+            ("  url: http://deploy:Tr0ub#3@127.0.0.1:1/echo # note", "  url: http://deploy:***@127.0.0.1:1/echo # note"),
+            ("http://host:8080/users/alice@example.com", "http://host:8080/users/alice@example.com"),
+            ("http://host:8080?mail=a@b", "http://host:8080?mail=a@b"),
+            ("http://host:8080/#/user/a@b", "http://host:8080/#/user/a@b"),
+            ("http://host/#a@b", "http://host/#a@b"),
+            ("http://[::1]:8080/a@b", "http://[::1]:8080/a@b"),
+        ] {
+            #expect(URLCredentials.hidingPasswords(in: text) == expected, "\(text)")
+        }
+        #expect(URLCredentials.misplacedDelimiterProblem(inURL: "http://u:Tr0ub4dor#3@127.0.0.1:1")
+                == "its user information holds a '#', which ends a URL's host part: write it as %23")
+        #expect(URLCredentials.misplacedDelimiterProblem(inURL: "http://u:pa/ss@h/")?.hasSuffix("write it as %2F") == true)
+        #expect(URLCredentials.misplacedDelimiterProblem(inURL: "http://u:12345#abc@h/")?.hasSuffix("write it as %23") == true)
+        for valid in ["http://host:8080/users/alice@example.com", "http://h:1?mail=a@b", "http://u:p%23w@h/", "http://h/#/a@b"] {
+            #expect(URLCredentials.misplacedDelimiterProblem(inURL: valid) == nil, "\(valid)")
+        }
+        guard case .failure(let problem) = HTTPProxy.parse("http://deploy:Tr0ub4dor#3@127.0.0.1:19130") else {
+            Issue.record("a proxy URL whose password holds '#' was read")
+            return
+        }
+        #expect(!problem.description.contains("Tr0ub4dor") && problem.description.contains("write it as %23"), "\(problem)")
+    }
+
     @Test func anIPv6LiteralProxyHasItsAddressWithoutBrackets() throws {
         let proxy = try #require(HTTPProxy(url: "http://[::1]:8080"))
         #expect(proxy.host == "::1" && proxy.port == 8080)
