@@ -93,22 +93,40 @@ public struct OAuth2AccessToken: Sendable, Hashable {
         return try parse(response, sentAt: sentAt)
     }
 
-    /// Reads `access_token`, `token_type` and `expires_in` from a token response (RFC 6749 section 5.1).
+    /// Reads `access_token`, `token_type` and `expires_in` from a token response (RFC 6749 section 5.1): a JSON object,
+    /// or a form-encoded body (`access_token=…&token_type=bearer`) as some servers answer whatever the `Accept`.
     static func parse(_ response: HTTPResponse, sentAt: ContinuousClock.Instant) throws(HTTPError) -> OAuth2AccessToken {
         let failure = { (detail: String) in
             HTTPError(.invalidResponse, request: response.request, response: response,
                       message: "the OAuth2 token request to \(response.request.displayURL) \(detail)")
         }
         guard response.status.isSuccess else { throw failure("was refused with status \(response.status.code)") }
-        guard let document = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
-              let value = document["access_token"] as? String, !value.isEmpty
-        else { throw failure("returned no access_token") }
+        let document: [String: Any]
+        if let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] {
+            document = object
+        } else if response.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
+            document = formFields(of: response.body)
+        } else {
+            throw failure("returned no access_token: its body is neither a JSON object nor form-encoded")
+        }
+        guard let value = document["access_token"] as? String, !value.isEmpty else { throw failure("returned no access_token") }
         let type = (document["token_type"] as? String).map { $0.lowercased() == "bearer" ? "Bearer" : $0 } ?? "Bearer"
         let lifetime = (document["expires_in"] as? NSNumber)?.doubleValue ?? (document["expires_in"] as? String).flatMap(Double.init)
         let expiresAt = lifetime.map { seconds in
             sentAt.advanced(by: .milliseconds(Int64(max(0, seconds - min(30, seconds / 10)) * 1000)))
         }
         return OAuth2AccessToken(value: value, type: type, expiresAt: expiresAt)
+    }
+
+    /// The fields of a form-encoded body, decoded (`+` as a space, `%XX` escapes); the first of a name repeated wins.
+    private static func formFields(of body: Data) -> [String: Any] {
+        let decode = { (text: Substring) in String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text) }
+        var fields: [String: Any] = [:]
+        for field in String(decoding: body, as: UTF8.self).split(separator: "&") {
+            let name = decode(field.prefix { $0 != "=" })
+            if fields[name] == nil { fields[name] = decode(field.drop { $0 != "=" }.dropFirst()) }
+        }
+        return fields
     }
 }
 

@@ -65,6 +65,22 @@ import TestSupport
         #expect(await scripted.received.filter { $0.path == "/oauth/token" }.count == 2)
     }
 
+    /// A token response written as a form (`access_token=…`), as some servers answer whatever the `Accept`, is read as
+    /// the JSON one is; a body that is neither says so.
+    @Test func aFormEncodedTokenResponseIsRead() async throws {
+        let form = ScriptedLoader.Reply.response(status: 200, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                                 body: Data("access_token=t%2Bk+1&token_type=bearer&expires_in=3600".utf8))
+        let scripted = ScriptedLoader(routes: [.path("/oauth/token", form)], fallback: .response(status: 200))
+        _ = try await AuthLoader(next: scripted).load(request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
+        #expect(await scripted.received.filter { $0.path == "/items" }.map { $0.headers["Authorization"] } == ["Bearer t+k 1"])
+
+        let text = ScriptedLoader.Reply.response(status: 200, headers: ["Content-Type": "text/plain"], body: Data("access_token=x".utf8))
+        let error = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", text)])),
+                                  request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
+        #expect(error?.message.hasSuffix("returned no access_token: its body is neither a JSON object nor form-encoded") == true,
+                "\(String(describing: error?.message))")
+    }
+
     @Test func refusedTokenRequestIsAnError() async {
         let scripted = ScriptedLoader(routes: [.path("/oauth/token", .response(status: 400))])
         let error = await failure(of: AuthLoader(next: scripted),
