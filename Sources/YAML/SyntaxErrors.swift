@@ -46,8 +46,18 @@ enum SyntaxErrors {
             if let context = state.context.map({ String(cString: $0) }), contextMark != problemMark {
                 message += " (\(context) that starts at line \(contextMark.line), column \(contextMark.column))"
             }
-            return YAMLError(.syntax, message, at: problemMark, suggestion: suggestion(forProblem: problem))
+            return YAMLError(.syntax, message, at: problemMark,
+                             suggestion: strayClosingSuggestion(at: problemMark, in: source) ?? suggestion(forProblem: problem))
         }
+    }
+
+    /// What to do with a `]` or `}` where libyaml stopped: it closes nothing open there; nil for another character.
+    private static func strayClosingSuggestion(at mark: Mark, in source: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let offset = SourcePosition.byteOffset(of: mark, in: source),
+              let (closing, opening) = [(UInt8(ascii: "]"), "["), (UInt8(ascii: "}"), "{")].first(where: { $0.0 == source[offset] })
+        else { return nil }
+        let character = String(UnicodeScalar(closing))
+        return "this '\(character)' closes no '\(opening)': remove it, or add the '\(opening)' it should close"
     }
 
     /// Converts a 0-based libyaml mark to a 1-based `Mark`.

@@ -158,4 +158,12 @@ import YAML
         let node = try #require(try YAMLParser.parse("a: \"p\\Nq\\Lr\\Ps\"\n"))
         #expect(node["a"]?.string == "p\u{85}q\u{2028}r\u{2029}s")
     }
+
+    /// A `]` or `}` that closes nothing is named so, not as a problem of indentation.
+    @Test(arguments: [("headers: { A: b }}\n", "}", "{"), ("tags: [a]]\n", "]", "["), ("a: 1\n]\n", "]", "[")])
+    func aStrayClosingBracketIsNamed(text: String, closing: String, opening: String) throws {
+        let error = try #require(parseError(text))
+        #expect(error.suggestion == "this '\(closing)' closes no '\(opening)': remove it, or add the '\(opening)' it should close",
+                "\(error)")
+    }
 }
