@@ -568,6 +568,10 @@ extension NodeDecoder {
         }
         guard let components = PercentEncoding.components(ofURL: url.source)
         else {
+            if let problem = URLComponents.writtenPortProblem(inURL: url.source) {
+                error("'request.url': \(problem)", at: mark, suggestion: URLComponents.portSuggestion)
+                return
+            }
             error("'request.url' is not a valid URL", at: mark, suggestion: "write http(s)://HOST[:PORT]/PATH, or a path such as /users")
             return
         }

@@ -108,6 +108,10 @@ public struct VariableScope: Sendable {
         }
         // Percent-encoding is a fallback for text that does not parse as it is, so most URLs never pay for it.
         guard let components = PercentEncoding.components(ofURL: text) else {
+            if let problem = URLComponents.writtenPortProblem(inURL: text, quoting: !insertsSecret(template, into: text)) {
+                throw .error("the URL '\(shown(text, resolving: template))': \(problem)", path: path, at: template.mark,
+                             suggestion: URLComponents.portSuggestion)
+            }
             throw .error("'\(shown(text, resolving: template))' is not a valid URL", path: path, at: template.mark)
         }
         if let problem = requestURLProblem(of: components, resolving: template, into: text) {

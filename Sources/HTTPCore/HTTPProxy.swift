@@ -36,9 +36,7 @@ public struct HTTPProxy: Sendable, Hashable {
         }
         // A password holding `#`, `?` or `/` would be read as the host and port, and named as the port.
         if let misplaced = URLCredentials.misplacedDelimiterProblem(inURL: written) { return problem(misplaced) }
-        if let port = Self.writtenPort(in: written), Int(port).map({ !ports.contains($0) }) ?? true {
-            return problem("the port '\(port)' is not a number from 1 to 65535")
-        }
+        if let portProblem = URLComponents.writtenPortProblem(inURL: written) { return problem(portProblem) }
         // Without `://` the text is read as `host:port`; when it is not one, the scheme is what is missing.
         let noScheme = hasScheme ? "" : " (read as host:port, as it does not start with http://)"
         // Read as request URLs are (an international host as its IDNA name), so that both name a bad host alike.
@@ -63,18 +61,6 @@ public struct HTTPProxy: Sendable, Hashable {
     public init?(url text: String) {
         guard case .success(let proxy) = Self.parse(text) else { return nil }
         self = proxy
-    }
-
-    /// The port as written after the host of an `http://` URL (after the user information and any IPv6 brackets),
-    /// nil when none is written.
-    private static func writtenPort(in url: String) -> Substring? {
-        guard let schemeEnd = url.range(of: "://")?.upperBound else { return nil }
-        var authority = url[schemeEnd...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        if let bracket = authority.lastIndex(of: "]") { authority = authority[authority.index(after: bracket)...] }
-        guard let colon = authority.lastIndex(of: ":") else { return nil }
-        let port = authority[authority.index(after: colon)...]
-        return port.isEmpty ? nil : port
     }
 
     /// `host:port`, as messages name the proxy (`[::1]:port` for an IPv6 address).

@@ -25,6 +25,26 @@ extension URLComponents {
         return "the port \(quoting ? written + " " : "")is not a number from 1 to 65535"
     }
 
+    /// Why the port written in URL `text` cannot be used ("the port '-1' is not a number from 1 to 65535"), read from
+    /// the text, which need not parse (a negative port or a word does not); nil when it names none or a valid one.
+    /// `quoting` says whether the port may be named (not when a secret gave it).
+    public static func writtenPortProblem(inURL text: String, quoting: Bool = true) -> String? {
+        guard let port = writtenPort(inURL: text), Int(port).map({ !validPorts.contains($0) }) ?? true else { return nil }
+        return "the port \(quoting ? "'\(port)' " : "")is not a number from 1 to 65535"
+    }
+
+    /// The port as written after the host of an `http://` URL (after the user information and any IPv6 brackets),
+    /// nil when none is written.
+    static func writtenPort(inURL url: String) -> Substring? {
+        guard let schemeEnd = url.range(of: "://")?.upperBound else { return nil }
+        var authority = url[schemeEnd...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        if let bracket = authority.lastIndex(of: "]") { authority = authority[authority.index(after: bracket)...] }
+        guard let colon = authority.lastIndex(of: ":") else { return nil }
+        let port = authority[authority.index(after: colon)...]
+        return port.isEmpty ? nil : port
+    }
+
     /// Why an http(s) URL cannot be sent: it has no host (`http:/x`, `http:///x`, which would otherwise be read as a
     /// path on the environment's host), a host no name can be (`bad host`), or a port out of range; nil when it can be.
     public var requestURLProblem: String? { requestURLProblem(quoting: true) }
