@@ -91,13 +91,21 @@ extension URLComponents {
         return portProblem(quoting: quoting)
     }
 
-    /// Why `host` (ASCII, not in brackets) names nothing a request can reach: an empty label (`a..b`, `.a`), or a last
+    /// Why `host` (ASCII, not in brackets) names nothing a request can reach: an empty label (`a..b`, `.a`), a label
+    /// over 63 characters or a name over 253 (DNS cannot carry them), or a last
     /// label that is a number, which makes the host an IPv4 address (`127.1` and `0x7f.1` are), and it is none
     /// (`1.2.3.256`); nil when it can be looked up.
     static func nameProblem(_ host: String) -> String? {
         var labels = host.split(separator: ".", omittingEmptySubsequences: false)
         if labels.count > 1, labels.last == "" { labels.removeLast() }
         if labels.contains("") { return "its host has an empty label (two dots in a row, or a dot first): write a name such as api.example.com" }
+        // An international label's length is that of its IDNA form, which IDNA checks.
+        if let long = labels.first(where: { $0.utf8.count > 63 && $0.utf8.allSatisfy { $0 < 0x80 } }) {
+            return "its host has a label of \(long.utf8.count) characters, more than the 63 a label of a name may have (RFC 1035)"
+        }
+        if labels.joined(separator: ".").utf8.count > 253, host.utf8.allSatisfy({ $0 < 0x80 }) {
+            return "its host is a name of \(labels.joined(separator: ".").utf8.count) characters, more than the 253 a name may have (RFC 1035)"
+        }
         guard let last = labels.last?.lowercased(),
               last.allSatisfy({ ("0"..."9").contains($0) }) || (last.hasPrefix("0x") && last.dropFirst(2).allSatisfy(\.isHexDigit))
         else { return nil }
