@@ -59,12 +59,27 @@ struct Runner: AsyncParsableCommand {
         let pattern = /Error: Unknown option '--([^']+)'\.?( Did you mean '--([^']+)'\?)?/
         guard let match = message.firstMatch(of: pattern) else { return message }
         let typed = String(match.output.1)
-        let options = Set(command(named: arguments).helpMessage(columns: 1_000).matches(of: /--([a-z][a-z0-9-]*)/).map { String($0.output.1) })
+        let help = command(named: arguments).helpMessage(columns: 1_000)
+        let options = Set(help.matches(of: /--([a-z][a-z0-9-]*)/).map { String($0.output.1) })
         let abbreviated = options.filter { abbreviates(typed, $0) }
+        let described = describedOptions(in: help, naming: typed)
         let suggestion = abbreviated.count == 1 ? abbreviated.first
+            : described.count == 1 ? described.first
             : match.output.3.flatMap { Suggestions.closest(to: typed, among: [String($0)]) }
         return message.replacingCharacters(in: match.range, with: "Error: Unknown option '--\(typed)'."
                                             + (suggestion.map { " Did you mean '--\($0)'?" } ?? ""))
+    }
+
+    /// The options of `help` whose words but the last are `typed`'s and whose description names `typed`'s last word
+    /// (`--report-xml`: `--report-junit`, "Write a JUnit XML report").
+    private static func describedOptions(in help: String, naming typed: String) -> [String] {
+        let words = typed.lowercased().split(separator: "-")
+        guard let last = words.last, words.count > 1 else { return [] }
+        return help.matches(of: /\n\s*--([a-z][a-z0-9-]*)[^\n]*\n\s+([^\n-][^\n]*)/).compactMap { entry in
+            let option = String(entry.output.1)
+            let described = entry.output.2.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).contains(last)
+            return option.split(separator: "-").dropLast().elementsEqual(words.dropLast()) && described ? option : nil
+        }
     }
 
     /// Whether `typed` abbreviates `option`: as many dash-separated words, or as many as its last ones (`--junit` for
