@@ -18,7 +18,7 @@ public enum CertificateFile {
     public static func check(at absolutePath: String) -> Problem? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: absolutePath, isDirectory: &isDirectory) else {
-            return Problem(message: "does not exist")
+            return Problem(message: FileSystem.missingReason(absolutePath))
         }
         guard !isDirectory.boolValue else { return Problem(message: "is a directory") }
         // Read as any file is (Foundation reads no device such as /dev/null), up to a size no bundle reaches.

@@ -370,7 +370,7 @@ struct CollectionValidator {
     private mutating func check(_ reference: FileReference, in path: String, besides file: String = "request file") -> Bool {
         let kind = FileSystem.kind(of: reference.absolutePath)
         guard kind.exists, !kind.isDirectory else {
-            let problem = kind.exists ? "is a directory" : "does not exist"
+            let problem = kind.exists ? "is a directory" : FileSystem.missingReason(reference.absolutePath)
             diagnostics.add(.error("file '\(reference.written)' \(problem) (looked for '\(reference.path)')", path: path,
                                    at: reference.mark, suggestion: "paths are relative to the \(file)"))
             return false

@@ -9,7 +9,7 @@ enum DataRowsReader {
     static func rows(_ reference: FileReference, in path: String, sources: SourceCache) -> (rows: DataRows?, problems: [Diagnostic]) {
         let kind = FileSystem.kind(of: reference.absolutePath)
         guard kind.exists, !kind.isDirectory else {
-            let problem = kind.isDirectory ? "is a directory" : "does not exist"
+            let problem = kind.isDirectory ? "is a directory" : FileSystem.missingReason(reference.absolutePath)
             return (nil, [.error("each: file '\(reference.written)' \(problem) (looked for '\(reference.path)')", path: path,
                                  at: reference.mark,
                                  suggestion: VariablePath.isValidName(reference.written) && !kind.exists

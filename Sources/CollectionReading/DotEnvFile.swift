@@ -87,7 +87,10 @@ public enum DotEnvFiles {
             .unreadable(.error("cannot read the --env-file: \(problem)", path: path, at: nil, suggestion: suggestion))
         }
         let kind = FileSystem.kind(of: absolutePath)
-        guard kind.exists else { return failure("no such file", "the path is relative to the current directory") }
+        guard kind.exists else {
+            let reason = FileSystem.missingReason(absolutePath)
+            return failure(reason == "does not exist" ? "no such file" : "it " + reason, "the path is relative to the current directory")
+        }
         guard !kind.isDirectory else { return failure("it is a directory", "give the path of a dotenv file") }
         guard let read = FileSystem.contents(of: absolutePath, limit: limit) else {
             return failure(access(absolutePath, R_OK) == 0 ? "reading it failed" : "permission denied")

@@ -76,7 +76,10 @@ enum FileSystem {
     static func unreadableReason(_ path: String) -> String {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         let code = descriptor < 0 ? errno : 0
+        var info = stat()
+        let isDirectory = descriptor >= 0 && fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
         if descriptor >= 0 { close(descriptor) }
+        if isDirectory { return "it is a directory" }
         var link = stat()
         if code == ENOENT, lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
             let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { " '\($0)'" } ?? ""
@@ -86,6 +89,15 @@ enum FileSystem {
         guard code != 0 else { return "it could not be read" }
         let text = String(cString: strerror(code))
         return text.prefix(1).lowercased() + text.dropFirst()
+    }
+
+    /// What follows "the file 'PATH' " for a path that leads to no file: "does not exist", or how a symbolic link there
+    /// leads nowhere (to a file that does not exist, or round a loop of links).
+    static func missingReason(_ path: String) -> String {
+        var link = stat()
+        guard lstat(path, &link) == 0 else { return "does not exist" }
+        let reason = unreadableReason(path)
+        return reason.hasPrefix("it ") ? String(reason.dropFirst(3)) : reason
     }
 
     /// The bytes of a file, or nil if it cannot be read.

@@ -66,6 +66,26 @@ import YAML
         ])
     }
 
+    /// A data file, a used file, a body file and a `caCert` behind a link that leads nowhere say so, as a request file
+    /// does; an environment that is a directory says it is one.
+    @Test func aBrokenLinkToAReferencedFileIsNamedSo() async throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("requests/a.yaml", "each: rows.csv\nrequest: { url: /a }\n")
+        scratch.write("requests/b.yaml", "steps:\n  - use: _steps.yaml\n")
+        scratch.write("requests/c.yaml", "request: { url: /c, method: POST, file: body.json }\noptions: { caCert: ca.pem }\n")
+        for name in ["rows.csv", "_steps.yaml", "body.json", "ca.pem"] {
+            try FileManager.default.createSymbolicLink(atPath: scratch.root + "/requests/" + name, withDestinationPath: "gone-" + name)
+        }
+        try FileManager.default.createDirectory(atPath: scratch.root + "/environments/qa.yaml", withIntermediateDirectories: true)
+        let found = problems(of: await scratch.readCollection(["requests"]))
+        for name in ["rows.csv", "_steps.yaml", "body.json", "ca.pem"] {
+            #expect(found.contains { $0.contains("'\(name)' is a symbolic link to 'gone-\(name)', which does not exist") }, "\(name): \(found)")
+        }
+        #expect(problems(of: await scratch.readCollection(["requests/a.yaml"], env: "qa"))
+                    .contains("environments/qa.yaml: error: cannot read the file: it is a directory"))
+    }
+
     /// Root reads any directory, so this runs only as another user.
     @Test(.enabled(if: getuid() != 0, "running as root, which can read a directory without permissions"))
     func aDirectoryThatCannotBeReadIsAnErrorNotSkipped() async throws {
