@@ -11,10 +11,12 @@ enum ExchangeText {
         }
         var lines = ["> \(exchange.method) \(redactor.redact(exchange.url))"]
         lines += exchange.requestHeaders.map { header(">", $0) }
-        lines += bodyLines(exchange.requestBody, isJSON: exchange.requestBodyIsJSON, prefix: ">", limit: bodyLimit, redactor: redactor)
+        lines += bodyLines(exchange.requestBody, isJSON: exchange.requestBodyIsJSON, size: exchange.requestBodySize, prefix: ">",
+                           limit: bodyLimit, redactor: redactor)
         if let status = exchange.status { lines.append("< \(status)  \(OutcomeText.duration(exchange.duration))") }
         lines += exchange.responseHeaders.map { header("<", $0) }
-        lines += bodyLines(exchange.responseBody, isJSON: exchange.responseBodyIsJSON, prefix: "<", limit: bodyLimit, redactor: redactor)
+        lines += bodyLines(exchange.responseBody, isJSON: exchange.responseBodyIsJSON, size: exchange.responseBodySize, prefix: "<",
+                           limit: bodyLimit, redactor: redactor)
         if let error = exchange.error { lines.append("! \(redactor.redact(error))") }
         return TerminalText.printable(lines.joined(separator: "\n"))
     }
@@ -46,12 +48,13 @@ enum ExchangeText {
     }
 
     /// The body's lines, redacted whole before they are cut at `limit` bytes and split (no piece of a secret is left at
-    /// the cut, and a secret of several lines, a PEM key, is hidden), each after `prefix`.
-    private static func bodyLines(_ body: String?, isJSON: Bool, prefix: String, limit: Int?, redactor: Redactor) -> [String] {
+    /// the cut, and a secret of several lines, a PEM key, is hidden), each after `prefix`; a cut one ends with the size
+    /// of the body (`size` bytes as sent or received, when known).
+    private static func bodyLines(_ body: String?, isJSON: Bool, size: Int?, prefix: String, limit: Int?, redactor: Redactor) -> [String] {
         guard let body, !body.isEmpty else { return [] }
         let redacted = Exchange.shown(body, isJSON: isJSON, redacting: redactor.redact)
         let cut = limit.map { limit in
-            redacted.utf8.count <= limit ? redacted : keepingMasks(redacted, cutAt: limit) + "… (\(body.utf8.count) bytes)"
+            redacted.utf8.count <= limit ? redacted : keepingMasks(redacted, cutAt: limit) + "… (\(size ?? body.utf8.count) bytes)"
         } ?? redacted
         return [prefix] + splitLines(cut).map { "\(prefix) \($0)" }
     }

@@ -26,6 +26,7 @@ extension Exchange {
             responseBody: responseBody?.text,
             error: error?.message, duration: response?.duration ?? .zero)
         (requestBodyIsJSON, responseBodyIsJSON) = (requestBody?.isJSON == true, responseBody?.isJSON == true)
+        (requestBodySize, responseBodySize) = (body?.count, response?.body.count)
     }
 
     /// A body as reports keep it, nil when empty: UTF-8 text as received (an OAuth2 token response written with its

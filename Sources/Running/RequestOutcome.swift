@@ -112,6 +112,8 @@ public struct Exchange: Sendable {
     public var responseBody: String?
     /// Whether the bodies are JSON, which reports show indented (`Exchange.shown`) once their secrets are hidden.
     public var requestBodyIsJSON = false, responseBodyIsJSON = false
+    /// The bodies' sizes in bytes as sent and received, when known (a body kept cut at `bodyLimit` is larger than its text).
+    public var requestBodySize: Int?, responseBodySize: Int?
     /// Why the hop failed, when it did.
     public var error: String?
     public var duration: Duration

@@ -255,6 +255,7 @@ final class ExchangeLog: Sendable {
             error: traced.error?.message,
             duration: traced.duration)
         exchange.responseBodyIsJSON = body?.isJSON == true
+        exchange.responseBodySize = traced.response?.body.count
         recorded.withLock { $0.append(exchange) }
     }
 

@@ -201,6 +201,22 @@ import TestSupport
         #expect(shown.contains(#""v": "***""#) && !shown.contains("moji") && !shown.contains("\u{FFFD}"), "\(shown)")
     }
 
+    /// A body over the 64 KiB the reports keep, cut again for the console, is said to be of the size received.
+    @Test func aCutBodyIsShownWithTheSizeReceived() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /big }\nexpect: { status: 201 }\n",
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [.path("/v1/big", .response(status: 200, body: Data(String(repeating: "x", count: 200_000).utf8)))],
+                                    fallback: .response(status: 200))
+        let summary = await CollectionRun(collection: await collection.load(), options: RunOptions(), transport: loader).run()
+        let exchange = try #require(summary.outcomes.first?.exchange)
+        #expect(exchange.responseBodySize == 200_000)
+        let shown = ExchangeText.render(exchange, redactor: Redactor(secrets: []), bodyLimit: 2048)
+        #expect(shown.hasSuffix("… (200000 bytes)"), "\(shown.suffix(80))")
+    }
+
     /// A body is redacted before it is indented: a secret that is itself JSON, echoed as JSON, is found as written.
     @Test func aSecretThatIsJSONEchoedAsJSONIsHiddenBeforeTheBodyIsIndented() async throws {
         let collection = try TestCollection([
