@@ -30,7 +30,7 @@ extension NodeDecoder {
             definition = template(value, for: "auth.bearer").map { .bearer($0) }
             // A token written without templates is sent as it is, in the `Authorization` header.
             if case .bearer(let token)? = definition, token.isLiteral,
-               let problem = HeaderField.valueProblem(token.literalText, of: token, named: "Authorization", in: path) {
+               let problem = AuthDefinition.bearerTokenProblem(token.literalText, of: token, in: path) {
                 error(problem.message, at: problem.mark, suggestion: problem.suggestion)
             }
             warnIfShellReference(value, for: "auth.bearer")

@@ -427,6 +427,20 @@ public enum AuthDefinition: Sendable, Hashable {
 
     /// The mapping keys of the auth kinds.
     public static let kinds = FormatKeys.auth.names
+
+    /// The error for `token`, what the bearer token `template` gave, when it is no token to send after `Bearer `: one with
+    /// a control character (`HeaderField.valueProblem`), or a space or a tab (a token is one word, RFC 6750; often the
+    /// scheme written twice, `Bearer abc`); nil otherwise. The token is never quoted.
+    public static func bearerTokenProblem(_ token: String, of template: Template, in path: String) -> Diagnostic? {
+        if let problem = HeaderField.valueProblem(token, of: template, named: "Authorization", in: path) { return problem }
+        guard let blank = token.first(where: { $0 == " " || $0 == "\t" }) else { return nil }
+        let written = template.segments.contains { if case .literal(let text) = $0 { text.contains(blank) } else { false } }
+        let suggestion = token.lowercased().hasPrefix("bearer ") ? "write the token alone: 'Bearer ' is put before it"
+            : written ? "remove the \(blank == " " ? "space" : "tab") from the token"
+            : "remove spaces and tabs from the variable's value"
+        return .error("the bearer token holds a \(blank == " " ? "space" : "tab"), and a bearer token is one word (RFC 6750)",
+                      path: path, at: template.mark, suggestion: suggestion)
+    }
 }
 
 /// OAuth 2 client credentials.

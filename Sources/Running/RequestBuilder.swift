@@ -233,7 +233,9 @@ public struct RequestBuilder: Sendable {
             return .basic(username: try resolve(username, path: path, scope: scope),
                           password: try resolve(password, path: path, scope: scope))
         case .bearer(let token):
-            return .bearer(token: try headerValue(token, named: "Authorization", path: path, scope: scope))
+            let value = try resolve(token, path: path, scope: scope)
+            if let problem = AuthDefinition.bearerTokenProblem(value, of: token, in: path) { throw RunFailure(problem) }
+            return .bearer(token: value)
         case .oauth2(let oauth):
             let tokenURL = try resolve(oauth.tokenURL, path: path, scope: scope)
             guard let url = absoluteURL(tokenURL) else {

@@ -424,6 +424,13 @@ import YAML
         #expect(problems(of: await scratch.readCollection(["requests"])).map { $0.prefix(60) } == [
             "requests/a.yaml:3:20: error: the value of header 'X-C1' cont", "requests/a.yaml:4:17: error: the value of header 'Authorizat",
         ])
+        // A bearer token is one word: one holding a space or a tab (the scheme written twice) is an error.
+        scratch.write("requests/a.yaml", "request: { url: /a }\nauth: { bearer: \"Bearer abc123\" }\n")
+        scratch.write("requests/b.yaml", "request: { url: /b }\nauth: { bearer: \"ab\\tc\" }\n")
+        #expect(problems(of: await scratch.readCollection(["requests"])) == [
+            "requests/a.yaml:2:17: error: the bearer token holds a space, and a bearer token is one word (RFC 6750) [help: write the token alone: 'Bearer ' is put before it]",
+            "requests/b.yaml:2:17: error: the bearer token holds a tab, and a bearer token is one word (RFC 6750) [help: remove the tab from the token]",
+        ])
     }
 
     /// An environment header or query parameter a request replaces with its own (a header of the same name in any case,

@@ -347,4 +347,22 @@ import TestSupport
             }
         }
     }
+
+    /// A bearer token a variable gives holding a space (the scheme given twice) is refused before sending, as written
+    /// one is at validate; the token is not shown.
+    @Test func aBearerTokenWithASpaceFromAVariableIsAnErrorAndNothingIsSent() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/a.yaml": "request: { url: /a }\nauth: { bearer: \"{{ v }}\" }\n",
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader()
+        let summary = try await collection.run(loader, variables: [("v", "Bearer tok-123456")])
+        let outcome = try #require(summary.outcomes.first)
+        #expect(outcome.verdict == .errored)
+        #expect(outcome.error?.description == "requests/a.yaml:2:17: error: the bearer token holds a space, and a bearer token is one word (RFC 6750)",
+                "\(outcome.error?.description ?? "no error")")
+        #expect(outcome.error?.suggestion == "write the token alone: 'Bearer ' is put before it")
+        #expect(await loader.received.isEmpty, "nothing is sent")
+    }
 }
