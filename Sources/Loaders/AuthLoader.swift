@@ -94,22 +94,18 @@ public struct OAuth2AccessToken: Sendable, Hashable {
     }
 
     /// Reads `access_token`, `token_type` and `expires_in` from a token response (RFC 6749 section 5.1): a JSON object,
-    /// or a form-encoded body (`access_token=…&token_type=bearer`) as some servers answer whatever the `Accept`.
+    /// or form fields (`access_token=…&token_type=bearer`), as some servers answer whatever the `Accept`, under any
+    /// `Content-Type`.
     static func parse(_ response: HTTPResponse, sentAt: ContinuousClock.Instant) throws(HTTPError) -> OAuth2AccessToken {
         let failure = { (detail: String) in
             HTTPError(.invalidResponse, request: response.request, response: response,
                       message: "the OAuth2 token request to \(response.request.displayURL) \(detail)")
         }
         guard response.status.isSuccess else { throw failure("was refused with status \(response.status.code)") }
-        let document: [String: Any]
-        if let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] {
-            document = object
-        } else if response.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
-            document = formFields(of: response.body)
-        } else {
-            throw failure("returned no access_token: its body is neither a JSON object nor form-encoded")
+        let document = (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]) ?? formFields(of: response.body)
+        guard let value = document["access_token"] as? String, !value.isEmpty else {
+            throw failure("returned no access_token (its body is neither a JSON object nor form fields holding one)")
         }
-        guard let value = document["access_token"] as? String, !value.isEmpty else { throw failure("returned no access_token") }
         let type = (document["token_type"] as? String).map { $0.lowercased() == "bearer" ? "Bearer" : $0 } ?? "Bearer"
         let lifetime = (document["expires_in"] as? NSNumber)?.doubleValue ?? (document["expires_in"] as? String).flatMap(Double.init)
         let expiresAt = lifetime.map { seconds in
@@ -119,6 +115,7 @@ public struct OAuth2AccessToken: Sendable, Hashable {
     }
 
     /// The fields of a form-encoded body, decoded (`+` as a space, `%XX` escapes); the first of a name repeated wins.
+    /// Text that is no form gives fields no token response has (a field is a whole line without `=`).
     private static func formFields(of body: Data) -> [String: Any] {
         let decode = { (text: Substring) in String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text) }
         var fields: [String: Any] = [:]

@@ -38,7 +38,7 @@ extension Exchange {
             return ("(\(body.count) bytes of \(type.map { "'\($0)'" } ?? "binary data"), not shown)", false)
         }
         let json = json(text)
-        let kept = json ?? formWithTokensMasked(text, type: type) ?? text
+        let kept = json ?? formWithTokensMasked(text) ?? text
         guard kept.utf8.count > bodyLimit else { return (kept, json != nil) }
         // `…` right after the cut text, so that the start of a secret cut there is hidden (`Redactor`); JSON is cut before
         // a string the limit falls in near its start, whose escapes could hide a secret's start from that rule.
@@ -76,10 +76,9 @@ extension Exchange {
         return reindented(String(redacted[..<note.lowerBound])) + redacted[note.lowerBound...]
     }
 
-    /// A form-encoded body (an OAuth2 token response as some servers write it: `access_token=…&token_type=…`) with the
-    /// values of its token fields masked; nil when it is not form-encoded or has none.
-    private static func formWithTokensMasked(_ text: String, type: String?) -> String? {
-        guard type?.lowercased().contains("application/x-www-form-urlencoded") == true else { return nil }
+    /// A form-encoded body (an OAuth2 token response as some servers write it: `access_token=…&token_type=…`, under any
+    /// `Content-Type`, as the auth reads it) with the values of its token fields masked; nil when it has none.
+    private static func formWithTokensMasked(_ text: String) -> String? {
         var masked = false
         let fields = text.split(separator: "&", omittingEmptySubsequences: false).map { field -> String in
             let name = field.prefix { $0 != "=" }

@@ -74,10 +74,16 @@ import TestSupport
         _ = try await AuthLoader(next: scripted).load(request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
         #expect(await scripted.received.filter { $0.path == "/items" }.map { $0.headers["Authorization"] } == ["Bearer t+k 1"])
 
-        let text = ScriptedLoader.Reply.response(status: 200, headers: ["Content-Type": "text/plain"], body: Data("access_token=x".utf8))
-        let error = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", text)])),
+        // Under another type (`text/plain`), or none, the same.
+        let text = ScriptedLoader.Reply.response(status: 200, headers: ["Content-Type": "text/plain"], body: Data("access_token=x2&token_type=bearer".utf8))
+        let plain = ScriptedLoader(routes: [.path("/oauth/token", text)], fallback: .response(status: 200))
+        _ = try await AuthLoader(next: plain).load(request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
+        #expect(await plain.received.filter { $0.path == "/items" }.map { $0.headers["Authorization"] } == ["Bearer x2"])
+
+        let other = ScriptedLoader.Reply.response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<p>token</p>".utf8))
+        let error = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", other)])),
                                   request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
-        #expect(error?.message.hasSuffix("returned no access_token: its body is neither a JSON object nor form-encoded") == true,
+        #expect(error?.message.hasSuffix("returned no access_token (its body is neither a JSON object nor form fields holding one)") == true,
                 "\(String(describing: error?.message))")
     }
 
