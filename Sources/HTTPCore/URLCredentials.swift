@@ -51,26 +51,29 @@ public enum URLCredentials {
         let delimiter = rest[authorityEnd]
         let escape = ["#": "%23", "?": "%3F", "/": "%2F"][delimiter] ?? ""
         return "its user information holds a '\(delimiter)', which ends a URL's host part: write it as \(escape)"
+            + (delimiter == "?" ? " (or, for a query, its '@' as %40)" : "")
     }
 
     /// Whether `authority`, ended by `delimiter`, may be user information holding that character: it has a `:` and
-    /// no `@`, and the `:` is followed by no port, or the character is a `#` (see `misplacedUserInformation`).
+    /// no `@`, and the `:` is followed by no port, or the character is a `#` or `?` (see `misplacedUserInformation`).
     private static func mayGoOn(authority: Substring, at delimiter: Character) -> Bool {
         guard !authority.contains("@"), !authority.contains("{{"), authority.first != "[",
               let colon = authority.lastIndex(of: ":") else { return false }
-        return delimiter == "#" || !authority[authority.index(after: colon)...].allSatisfy { ("0"..."9").contains($0) }
+        return delimiter != "/" || !authority[authority.index(after: colon)...].allSatisfy { ("0"..."9").contains($0) }
     }
 
     /// Where user information holding a `#`, `?` or `/` as it is has its `:` and its `@`: `authority` (up to that
     /// character, no `@` in it) has a `:`, an `@` follows in `after` (from the character to the URL's end), and either
-    /// what follows the `:` is no port (`u:pa#ss@host`, which no URL reads as written) or the character is a `#` with
-    /// no `/`, `=` or `&` before the `@` (`u:12345#ab@host`, a fragment no request sends); nil otherwise.
+    /// what follows the `:` is no port (`u:pa#ss@host`, which no URL reads as written) or the character is a `#` or `?`
+    /// with no `/`, `=` or `&` before the `@` (`u:12345#ab@host`, a fragment no request sends; `u:12345?ab@host`, a
+    /// query of one word holding an `@`); nil otherwise. A password of digits before a `/` (`u:1234/x@host`) reads as a
+    /// port and a path, as a URL with an `@` in its path does, and is left so.
     private static func misplacedUserInformation(authority: Substring, after: Substring) -> (colon: Substring.Index, at: Substring.Index)? {
         guard let delimiter = after.first, mayGoOn(authority: authority, at: delimiter),
               let colon = authority.firstIndex(of: ":"), let at = after.firstIndex(of: "@") else { return nil }
         let noPort = !authority[authority.index(after: authority.lastIndex(of: ":") ?? colon)...].allSatisfy { ("0"..."9").contains($0) }
-        let fragmentBeforeAt = delimiter == "#" && !after[..<at].contains { "/=&".contains($0) }
-        return noPort || fragmentBeforeAt ? (colon, at) : nil
+        let wordBeforeAt = delimiter != "/" && !after[..<at].contains { "/=&".contains($0) }
+        return noPort || wordBeforeAt ? (colon, at) : nil
     }
 
     /// What holds a URL in a text, which says where the URL may end.

@@ -134,6 +134,7 @@ import Testing
             ("http://u:Leak?Pw4321@h:1/x", "http://u:***@h:1/x"),
             ("http://u:pa/ss@h:1/x", "http://u:***@h:1/x"),
             ("http://u:12345#abc@127.0.0.1/x", "http://u:***@127.0.0.1/x"),
+            ("http://127.0.0.1:19203?ss@127.0.0.1:19201/anything", "http://127.0.0.1:***@127.0.0.1:19201/anything"),
             (#" 2 | options: { proxy: "http://u:FilePw#4321@127.0.0.1:21" }"#, #" 2 | options: { proxy: "http://u:***@127.0.0.1:21" }"#),
             ("  url: http://deploy:Tr0ub#3@127.0.0.1:1/echo # note", "  url: http://deploy:***@127.0.0.1:1/echo # note"),
             ("http://host:8080/users/alice@example.com", "http://host:8080/users/alice@example.com"),
@@ -148,7 +149,10 @@ import Testing
                 == "its user information holds a '#', which ends a URL's host part: write it as %23")
         #expect(URLCredentials.misplacedDelimiterProblem(inURL: "http://u:pa/ss@h/")?.hasSuffix("write it as %2F") == true)
         #expect(URLCredentials.misplacedDelimiterProblem(inURL: "http://u:12345#abc@h/")?.hasSuffix("write it as %23") == true)
-        for valid in ["http://host:8080/users/alice@example.com", "http://h:1?mail=a@b", "http://u:p%23w@h/", "http://h/#/a@b"] {
+        #expect(URLCredentials.misplacedDelimiterProblem(inURL: "http://127.0.0.1:19203?ss@127.0.0.1:19201/anything")?
+                    .hasSuffix("write it as %3F (or, for a query, its '@' as %40)") == true)
+        for valid in ["http://host:8080/users/alice@example.com", "http://h:1?mail=a@b", "http://u:p%23w@h/", "http://h/#/a@b",
+                      "http://h:1/a@b.com", "http://h/?a@b"] {
             #expect(URLCredentials.misplacedDelimiterProblem(inURL: valid) == nil, "\(valid)")
         }
         guard case .failure(let problem) = HTTPProxy.parse("http://deploy:Tr0ub4dor#3@127.0.0.1:19130") else {
