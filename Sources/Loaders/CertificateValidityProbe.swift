@@ -34,20 +34,15 @@ enum CertificateValidityProbe {
             if until < now { return .expired(date: until, position: position) }
             if from > now { return .notYetValid(date: from, position: position) }
         }
-        guard let last = chain.last.flatMap(parsed) else { return .withinDates }
+        guard let last = chain.last?.fields else { return .withinDates }
         for file in trustedFiles {
-            for authority in ((try? NIOSSLCertificate.fromPEMFile(file)) ?? []).compactMap(parsed)
+            for authority in ((try? NIOSSLCertificate.fromPEMFile(file)) ?? []).compactMap(\.fields)
             where authority.subject == last.issuer {
                 if authority.notValidAfter < now { return .trustedAuthorityOutsideDates(file: file, expired: true, date: authority.notValidAfter) }
                 if authority.notValidBefore > now { return .trustedAuthorityOutsideDates(file: file, expired: false, date: authority.notValidBefore) }
             }
         }
         return .withinDates
-    }
-
-    /// The certificate's fields, read from its DER encoding; nil when it cannot be read.
-    private static func parsed(_ certificate: NIOSSLCertificate) -> Certificate? {
-        (try? certificate.toDERBytes()).flatMap { try? Certificate(derEncoded: $0) }
     }
 
     /// The certificates `endpoint` presents in a TLS handshake, its own first; nil when none came in time.

@@ -283,7 +283,7 @@ public final class HTTPClientTransport: HTTPLoader {
     private func configuration(_ settings: ClientSettings, for request: HTTPRequest) throws(HTTPError) -> HTTPClient.Configuration {
         var roots: [NIOSSLCertificate] = []
         for file in settings.trustedCertificateFiles {
-            do { roots += try NIOSSLCertificate.fromPEMFile(file) } catch {
+            do { roots += TrustRoots.current(try NIOSSLCertificate.fromPEMFile(file)) } catch {
                 throw HTTPError(.invalidRequest, request: request, underlyingError: error,
                                 message: "cannot use the certificates of '\(file)' for \(request.displayURL): \(error)")
             }

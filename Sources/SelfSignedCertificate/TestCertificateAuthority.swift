@@ -13,11 +13,22 @@ public struct TestCertificateAuthority: Sendable {
     /// A new authority, valid from an hour ago for a day unless other dates are given.
     public static func generate(validFrom: Date = Date().addingTimeInterval(-3600),
                                 until: Date = Date().addingTimeInterval(86_400)) throws -> TestCertificateAuthority {
-        let key = P256.Signing.PrivateKey()
         let name = try DistinguishedName {
             CommonName("runner test CA")
             OrganizationName("runner tests")
         }
+        return try make(key: P256.Signing.PrivateKey(), name: name, validFrom: validFrom, until: until)
+    }
+
+    /// The same authority (its key and name) with a certificate of other dates, as a renewed root is.
+    public func renewed(validFrom: Date = Date().addingTimeInterval(-3600),
+                        until: Date = Date().addingTimeInterval(86_400)) throws -> TestCertificateAuthority {
+        try Self.make(key: key, name: name, validFrom: validFrom, until: until)
+    }
+
+    /// The authority of `key` and `name` with a self-signed certificate valid between the dates.
+    private static func make(key: P256.Signing.PrivateKey, name: DistinguishedName, validFrom: Date,
+                             until: Date) throws -> TestCertificateAuthority {
         let certificate = try Certificate(
             version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(key.publicKey),
             notValidBefore: validFrom, notValidAfter: until,

@@ -93,6 +93,19 @@ import Testing
         #expect(received.isEmpty)
     }
 
+    /// A bundle holding an expired root before its renewed certificate (the same key and name) verifies the servers the
+    /// renewed one does, as curl and OpenSSL do (BoringSSL alone tries the first of a name).
+    @Test func anExpiredRootBeforeItsRenewalInABundleIsPassedOver() async throws {
+        let expired = try TestCertificateAuthority.generate(validFrom: Date().addingTimeInterval(-86_400 * 10),
+                                                            until: Date().addingTimeInterval(-86_400))
+        let folder = try Folder(authority: expired)
+        defer { folder.remove() }
+        try Data((expired.certificatePEM + "\n" + expired.renewed().certificatePEM).utf8).write(to: URL(fileURLWithPath: folder.caPath))
+        let (result, received) = try await folder.run(["run", "plain", "--env", "local", "--cacert", "certs/ca.pem"])
+        #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(received.map(\.uri) == ["/echo"])
+    }
+
     @Test func aCACertOverPlainHTTPChangesNothing() async throws {
         let folder = try Folder()
         defer { folder.remove() }
