@@ -134,6 +134,11 @@ package struct EnvironmentMerger {
                 return nil
             }
             guard ServerEnvironment(baseURL: text) != nil, let components = PercentEncoding.components(ofURL: text) else {
+                if let problem = URLComponents.writtenPortProblem(inURL: text, quoting: !scope.insertsSecret(url.value, into: text)) {
+                    diagnostics.add(.error("baseURL '\(shown)': \(problem)", path: url.path, at: url.value.mark,
+                                           suggestion: URLComponents.portSuggestion))
+                    return nil
+                }
                 diagnostics.add(.error("baseURL '\(shown)' is not an absolute http or https URL", path: url.path,
                                        at: url.value.mark, suggestion: "write it like https://api.example.com/v1"))
                 return nil

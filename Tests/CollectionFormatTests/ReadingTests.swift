@@ -452,6 +452,18 @@ import YAML
         #expect(shown.count == 2 && shown.allSatisfy { $0.hasPrefix("environments/qa.yaml:") && $0.contains("undefined variable") }, "\(shown)")
     }
 
+    /// A baseURL whose port keeps it from parsing (`-1`, a word) names the port, as a request URL does.
+    @Test func aBaseURLWithAPortThatIsNoNumberNamesThePort() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/qa.yaml", "baseURL: http://127.0.0.1:-1/api\n")
+        scratch.write("requests/a.yaml", "request: { url: /a }\n")
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "qa")) == [
+            "environments/qa.yaml:1:10: error: baseURL 'http://127.0.0.1:-1/api': the port '-1' is not a number from 1 to 65535 "
+                + "[help: write a port from 1 to 65535, or none for the scheme's default (80 for http, 443 for https)]",
+        ])
+    }
+
     /// A URL template whose values are known before sending (environment variables, secrets, `--var`s) is checked as a
     /// URL written out is; one a capture, `with:`, an `each:` element or a random value may change is left to the run.
     @Test func aURLTemplateOfKnownValuesIsCheckedBeforeSending() async {
