@@ -51,13 +51,19 @@ enum SyntaxErrors {
         }
     }
 
-    /// What to do with a `]` or `}` where libyaml stopped: it closes nothing open there; nil for another character.
+    /// What to do with a `]` or `}` where libyaml stopped: it closes nothing open there, or a bracket of the other kind
+    /// is open (`[a, b}`); nil for another character, or when one of its kind is open.
     private static func strayClosingSuggestion(at mark: Mark, in source: UnsafeBufferPointer<UInt8>) -> String? {
         guard let offset = SourcePosition.byteOffset(of: mark, in: source),
               let (closing, opening) = [(UInt8(ascii: "]"), "["), (UInt8(ascii: "}"), "{")].first(where: { $0.0 == source[offset] })
         else { return nil }
         let character = String(UnicodeScalar(closing))
-        return "this '\(character)' closes no '\(opening)': remove it, or add the '\(opening)' it should close"
+        guard let open = UnclosedFlow.innermost(in: source, before: offset) else {
+            return "this '\(character)' closes no '\(opening)': remove it, or add the '\(opening)' it should close"
+        }
+        let (openedWith, closedWith) = open.kind == "flow sequence" ? ("[", "]") : ("{", "}")
+        guard openedWith != opening else { return nil }
+        return "the '\(openedWith)' at line \(open.mark.line), column \(open.mark.column) is closed with '\(closedWith)', not '\(character)'"
     }
 
     /// Converts a 0-based libyaml mark to a 1-based `Mark`.

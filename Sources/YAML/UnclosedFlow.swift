@@ -3,8 +3,9 @@
 /// scanner reads it: quoted scalars and comments are skipped, and a bracket or a quote counts where a value can start
 /// (first on its line, or after `:`, `-`, `?`, `,`, `[` or `{`), not inside a plain scalar such as `a[1]` or `it's`.
 enum UnclosedFlow {
-    /// The innermost collection open at the end of `source`: `flow sequence` or `flow mapping`, and its mark.
-    static func innermost(in source: UnsafeBufferPointer<UInt8>) -> (kind: String, mark: Mark)? {
+    /// The innermost collection open at the end of `source`, or before byte `end`: `flow sequence` or `flow mapping`,
+    /// and its mark.
+    static func innermost(in source: UnsafeBufferPointer<UInt8>, before end: Int? = nil) -> (kind: String, mark: Mark)? {
         let starts: Set<UInt8> = Set(":-?,[{".utf8).union([0x0A])
         var open: [(bracket: UInt8, mark: Mark)] = []
         var (line, column) = (1, 0)
@@ -13,7 +14,7 @@ enum UnclosedFlow {
         var quote: UInt8?
         var comment = false
         var index = 0
-        while index < source.count {
+        while index < min(end ?? source.count, source.count) {
             let byte = source[index]
             index += 1
             if byte == 0x0A {

@@ -166,4 +166,10 @@ import YAML
         #expect(error.suggestion == "this '\(closing)' closes no '\(opening)': remove it, or add the '\(opening)' it should close",
                 "\(error)")
     }
+
+    /// A bracket closed with the other kind names the one open and how it closes.
+    @Test func aBracketClosedWithTheOtherKindNamesTheOpenOne() throws {
+        #expect(try #require(parseError("tags: [a, b}\n")).suggestion == "the '[' at line 1, column 7 is closed with ']', not '}'")
+        #expect(try #require(parseError("json: { a: [1, 2 }\n")).suggestion == "the '[' at line 1, column 12 is closed with ']', not '}'")
+    }
 }
