@@ -9,17 +9,20 @@ package enum DataRowsDecoding {
     package static func rows(_ bytes: [UInt8], of reference: FileReference, in path: String,
                              sources: SourceCache) -> (rows: DataRows?, problems: [Diagnostic]) {
         if reference.written.hasSuffix(".csv") { return csvRows(bytes, reference, in: path, sources: sources) }
-        let document = SourceDocument.parse(bytes, path: reference.path)
-        sources.store(document.source.text, for: reference.path)
-        guard document.diagnostics.isEmpty else { return (nil, document.diagnostics) }
-        guard let root = document.root else { return (nil, [empty(reference, in: path)]) }
+        var bytes = bytes
         // A `.json` file is JSON: YAML would read `{"a":1 "b":2}` (a missing comma) as a value `1 "b":2` nobody wrote.
         if reference.written.hasSuffix(".json") {
             let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
             do throws(JSONParseError) { _ = try JSONValue.parse(text) } catch {
+                sources.store(String(decoding: bytes, as: UTF8.self), for: reference.path)
                 return (nil, [.error("invalid JSON: \(error.message)", path: reference.path, at: Mark(line: error.line, column: error.column))])
             }
+            bytes = escapingLineSeparators(bytes)
         }
+        let document = SourceDocument.parse(bytes, path: reference.path)
+        sources.store(document.source.text, for: reference.path)
+        guard document.diagnostics.isEmpty else { return (nil, document.diagnostics) }
+        guard let root = document.root else { return (nil, [empty(reference, in: path)]) }
         var decoder = NodeDecoder(source: document.source)
         guard case .sequence(let items) = root.content else {
             decoder.typeMismatch(root, expected: "a list of mappings (one per row)", for: nil)
@@ -32,6 +35,28 @@ package enum DataRowsDecoding {
             diagnostic.message.hasSuffix("has no rows") ? empty(reference, in: path) : diagnostic
         }
         return (rows, problems)
+    }
+
+    /// Valid JSON with each raw U+0085, U+2028 and U+2029 (inside a string, the only place JSON has them) written as its
+    /// `\u` escape, which JSON and YAML read alike, where YAML's reader would take the raw one for a line break.
+    private static func escapingLineSeparators(_ bytes: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let scalar: String? = if bytes[index] == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0x85 { "0085" }
+                else if bytes[index] == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 {
+                    bytes[index + 2] == 0xA8 ? "2028" : "2029"
+                } else { nil }
+            guard let scalar else {
+                result.append(bytes[index])
+                index += 1
+                continue
+            }
+            result += Array("\\u\(scalar)".utf8)
+            index += scalar == "0085" ? 2 : 3
+        }
+        return result
     }
 
     /// Rows from CSV: the first record names the columns; every other record must have as many fields.

@@ -76,6 +76,19 @@ import Testing
         #expect(found.count == 1 && found.first?.hasPrefix("requests/_data/rows.json:1:9: error: invalid JSON: ") == true, "\(found)")
     }
 
+    /// Raw U+0085, U+2028 and U+2029 are valid in JSON strings: a `.json` data file holding them is read with them (a
+    /// YAML file is refused for them, as YAML's reader takes them for line breaks).
+    @Test func aJSONDataFileHoldingLineSeparatorsIsReadWithThem() async throws {
+        let scratch = project(data: "rows.json", "[{\"a\": \"p\u{85}q\u{2028}r\u{2029}s\"}, {\"a\": \"{{ nothere }}\"}]\n")
+        defer { scratch.remove() }
+        let collection = await scratch.readCollection(["requests"])
+        let first = try #require(collection.files.first?.rows?.rows.first?.first)
+        guard case .string(let template) = first.content else { Issue.record("\(first)"); return }
+        #expect(template.literalText == "p\u{85}q\u{2028}r\u{2029}s")
+        // Marks after them count the escapes YAML read in their place; the problem is still found in the file.
+        #expect(problems(of: collection).count == 1 && problems(of: collection)[0].contains("requests/_data/rows.json:1:"), "\(problems(of: collection))")
+    }
+
     @Test func aDuplicateCSVColumnIsAnErrorAtTheColumnNamingIt() async {
         let scratch = project(data: "rows.csv", "a,b,\"a\"\n1,2,3\n")
         defer { scratch.remove() }
