@@ -15,6 +15,8 @@ public enum JUnitReport {
         }
         func text(_ value: String) -> String { XMLText.escape(redactor.redact(value)) }
         func attribute(_ value: String) -> String { XMLText.escape(redactor.redact(value), inAttribute: true) }
+        /// A name on one line, as the console shows it (a data row's name may hold line breaks).
+        func name(_ value: String) -> String { XMLText.escape(TerminalText.oneLine(redactor.redact(value)), inAttribute: true) }
 
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"runner\" tests=\"\(summary.total)\" failures=\"\(summary.count(.failed))\""
@@ -24,12 +26,12 @@ public enum JUnitReport {
         for file in files {
             let outcomes = outcomesByFile[file]!
             let suite = RunSummary(outcomes: outcomes, duration: outcomes.reduce(.zero) { $0 + ($1.duration ?? .zero) })
-            let className = attribute(Self.className(of: file))
-            xml += "  <testsuite name=\"\(attribute(file))\" tests=\"\(outcomes.count)\" failures=\"\(suite.count(.failed))\""
+            let className = name(Self.className(of: file))
+            xml += "  <testsuite name=\"\(name(file))\" tests=\"\(outcomes.count)\" failures=\"\(suite.count(.failed))\""
             xml += " errors=\"\(suite.count(.errored))\" skipped=\"\(suite.count(.skipped))\" time=\"\(seconds(suite.duration))\">\n"
             xml += seedProperty
             for outcome in outcomes {
-                xml += "    <testcase name=\"\(attribute(outcome.displayName))\" classname=\"\(className)\""
+                xml += "    <testcase name=\"\(name(outcome.displayName))\" classname=\"\(className)\""
                 xml += " time=\"\(seconds(outcome.duration ?? .zero))\""
                 let details = OutcomeText.problems(of: outcome, sources: sources, redactor: redactor, color: false)
                 let flaky = outcome.flaky ? "      <properties><property name=\"flaky\" value=\"true\"/></properties>\n" : ""

@@ -37,6 +37,7 @@ import Testing
         #expect(XMLText.escape("a<b & \"c\" 'd'>") == "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;")
         #expect(XMLText.escape("tab\tline\nesc \u{1B} c1 \u{85} naïve") == "tab\tline\nesc " + #"\u{1B} c1 \u{85}"# + " naïve")
         #expect(XMLText.escape("rtl \u{202E}gnp.exe ls\u{2028} \u{FFFE}") == #"rtl \u{202E}gnp.exe ls\u{2028} "# + "\u{FFFD}")
+        #expect(XMLText.escape("mark \u{200F}a") == #"mark \u{200F}a"#)
     }
 
     /// A reader (libxml2, through FoundationXML) reads back every text as escaped, controls aside: line breaks, tabs
@@ -64,6 +65,17 @@ import Testing
             let duration = Duration.nanoseconds(Int64((value * 1_000_000).rounded()))
             #expect(JUnitReport.seconds(duration) == String(format: "%.3f", duration.milliseconds / 1000), "\(duration)")
         }
+    }
+
+    /// A name holding line breaks (a data row's) is one line in JUnit, as on the console: an attribute's `&#10;` would
+    /// give readers the raw break back.
+    @Test func junitNamesAreOneLine() throws {
+        let outcome = RequestOutcome(file: "requests/a.yaml", name: "flow \r\n#x\u{1B}", method: "GET", url: "http://127.0.0.1:1/",
+                                     verdict: .passed)
+        let xml = JUnitReport.render(RunSummary(outcomes: [outcome], duration: .zero), sources: SourceCache(), redactor: Redactor(secrets: []))
+        let element = try #require(try XMLDocument(xmlString: xml).rootElement()?.elements(forName: "testsuite").first?
+                                    .elements(forName: "testcase").first)
+        #expect(element.attribute(forName: "name")?.stringValue == "flow  #x\\u{1B}", "\(xml)")
     }
 
     @Test func junitClassNamesSplitPathsAtSlashesAndDropTheExtension() {
