@@ -1,12 +1,12 @@
 /// The control characters (ESC, NUL, C1 controls, …) that would drive a terminal if printed, and the characters that
-/// would make a line read other than it is (line and paragraph separators, bidirectional overrides and isolates), and
+/// would make a line read other than it is (line and paragraph separators, bidirectional overrides, isolates and marks), and
 /// how text shows them.
 package enum ControlCharacters {
     /// Whether `scalar` is such a character (a line break, LF, and a tab are not).
     package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x0A, 0x09: false
-        case 0..<0x20, 0x7F...0x9F, 0x2028...0x202E, 0x2066...0x2069: true
+        case 0..<0x20, 0x7F...0x9F, 0x2028...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: true
         default: false
         }
     }
