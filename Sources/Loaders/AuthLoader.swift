@@ -106,7 +106,11 @@ public struct OAuth2AccessToken: Sendable, Hashable {
         guard let value = document["access_token"] as? String, !value.isEmpty else {
             throw failure("returned no access_token (its body is neither a JSON object nor form fields holding one)")
         }
-        let type = (document["token_type"] as? String).map { $0.lowercased() == "bearer" ? "Bearer" : $0 } ?? "Bearer"
+        // A client must not use a token whose type it does not understand (RFC 6749, section 7.1).
+        if let type = document["token_type"] as? String, type.lowercased() != "bearer" {
+            throw failure("returned a token of type '\(type.prefix(40))', which runner cannot send (it sends Bearer tokens)")
+        }
+        let type = "Bearer"
         let lifetime = (document["expires_in"] as? NSNumber)?.doubleValue ?? (document["expires_in"] as? String).flatMap(Double.init)
         let expiresAt = lifetime.map { seconds in
             sentAt.advanced(by: .milliseconds(Int64(max(0, seconds - min(30, seconds / 10)) * 1000)))

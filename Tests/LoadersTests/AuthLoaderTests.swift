@@ -80,6 +80,13 @@ import TestSupport
         _ = try await AuthLoader(next: plain).load(request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
         #expect(await plain.received.filter { $0.path == "/items" }.map { $0.headers["Authorization"] } == ["Bearer x2"])
 
+        // A token of a type the runner does not send is refused, not sent as `mac …`.
+        let mac = ScriptedLoader.Reply.json(#"{"access_token":"t","token_type":"mac"}"#)
+        let refused = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", mac)])),
+                                    request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
+        #expect(refused?.message.hasSuffix("returned a token of type 'mac', which runner cannot send (it sends Bearer tokens)") == true,
+                "\(String(describing: refused?.message))")
+
         let other = ScriptedLoader.Reply.response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<p>token</p>".utf8))
         let error = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", other)])),
                                   request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
