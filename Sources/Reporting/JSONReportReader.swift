@@ -173,9 +173,11 @@ public struct JSONReportDocument: Sendable {
         }
         // Values no run writes (an edited record).
         if verdict == .failed, objects(record["failures"]).isEmpty { throw RecordLack(text: "it is failed but lists no failure") }
+        if verdict == .passed, !objects(record["failures"]).isEmpty { throw RecordLack(text: "it is passed but lists failures") }
         if let attempts, attempts < 1 { throw RecordLack(text: "its attempts \(attempts) is not 1 or more") }
         if let duration, duration < .zero { throw RecordLack(text: "its durationMs is negative") }
         if let status, !(100...999).contains(status) { throw RecordLack(text: "its status \(status) is not an HTTP status (100 to 999)") }
+        if verdict == .errored, object(record["error"]) == nil { throw RecordLack(text: "it is errored but has no error") }
         var outcome = RequestOutcome(
             file: file, flow: string(record["flow"]), name: name, method: string(record["method"]) ?? "",
             url: string(record["url"]) ?? "", verdict: verdict, statusCode: status,

@@ -729,6 +729,8 @@ import TestSupport
         (#"{"file": "requests/a.yaml", "name": "a", "result": "errored", "attempts": 0}"#, "its attempts 0 is not 1 or more"),
         (#"{"file": "requests/a.yaml", "name": "a", "result": "errored", "durationMs": -5}"#, "its durationMs is negative"),
         (#"{"file": "requests/a.yaml", "name": "a", "result": "errored", "status": 42}"#, "its status 42 is not an HTTP status (100 to 999)"),
+        (#"{"file": "requests/a.yaml", "name": "a", "result": "errored"}"#, "it is errored but has no error"),
+        (#"{"file": "requests/a.yaml", "name": "a", "result": "passed", "failures": [{"message": "x"}]}"#, "it is passed but lists failures"),
     ])
     func aRequestRecordThatIsNotOneSaysWhatItLacks(record: String, lack: String) {
         let text = #"{"version": 1, "summary": {"total": 1, "exitStatus": 4}, "requests": ["# + record + "]}"
