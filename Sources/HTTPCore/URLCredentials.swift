@@ -39,41 +39,59 @@ public enum URLCredentials {
         return String(url[url.index(after: colon)..<at])
     }
 
-    /// Why URL `text` cannot be read as its writer meant: a password (or user name) holding `#`, `?` or `/` as it is,
-    /// which ends the host part, so the password would be read as the host and port (`http://u:pa#ss@host`: host `u`,
-    /// port `pa`) and the request sent there; nil when there is none (see `misplacedUserInformation`). The problem names
-    /// the character and its escape, never the password.
+    /// Why URL `text` cannot be read as its writer meant: user information holding `#`, `?` or `/` as it is, which ends
+    /// the host part, so the password would be read as the host and port (`http://u:pa#ss@host`: host `u`, port `pa`),
+    /// the query or fragment (`http://u:p@ss#x@host`) and the request sent elsewhere; nil when there is none (see
+    /// `misplacedUserInformation`). The problem names the character and its escape, never the password.
     public static func misplacedDelimiterProblem(inURL text: String) -> String? {
         guard let start = text.range(of: "://")?.upperBound else { return nil }
         let rest = text[start...]
         let authorityEnd = rest.firstIndex { "/?#".contains($0) } ?? rest.endIndex
-        guard misplacedUserInformation(authority: rest[..<authorityEnd], after: rest[authorityEnd...]) != nil else { return nil }
+        let authority = rest[..<authorityEnd]
+        guard misplacedUserInformation(authority: authority, after: rest[authorityEnd...]) != nil else { return nil }
         let delimiter = rest[authorityEnd]
         let escape = ["#": "%23", "?": "%3F", "/": "%2F"][delimiter] ?? ""
         return "its user information holds a '\(delimiter)', which ends a URL's host part: write it as \(escape)"
-            + (delimiter == "?" ? " (or, for a query, its '@' as %40)" : "")
+            + (authority.contains("@") ? " (and an '@' in it as %40)" : delimiter == "?" ? " (or, for a query, its '@' as %40)" : "")
     }
 
-    /// Whether `authority`, ended by `delimiter`, may be user information holding that character: it has a `:` and
-    /// no `@`, and the `:` is followed by no port, or the character is a `#` or `?` (see `misplacedUserInformation`).
+    /// Whether user information may go on past `delimiter`, which ends `authority` (see `misplacedUserInformation`).
     private static func mayGoOn(authority: Substring, at delimiter: Character) -> Bool {
-        guard !authority.contains("@"), !authority.contains("{{"), authority.first != "[",
-              let colon = authority.lastIndex(of: ":") else { return false }
-        return delimiter != "/" || !authority[authority.index(after: colon)...].allSatisfy { ("0"..."9").contains($0) }
+        guard !authority.contains("{{"), authority.first != "[" else { return false }
+        if delimiter != "/" { return true }
+        guard !authority.contains("@") else { return false }
+        guard let colon = authority.lastIndex(of: ":") else { return afterDoubleSlash(authority) }
+        return !authority[authority.index(after: colon)...].allSatisfy { ("0"..."9").contains($0) }
     }
 
-    /// Where user information holding a `#`, `?` or `/` as it is has its `:` and its `@`: `authority` (up to that
-    /// character, no `@` in it) has a `:`, an `@` follows in `after` (from the character to the URL's end), and either
-    /// what follows the `:` is no port (`u:pa#ss@host`, which no URL reads as written) or the character is a `#` or `?`
-    /// with no `/`, `=` or `&` before the `@` (`u:12345#ab@host`, a fragment no request sends; `u:12345?ab@host`, a
-    /// query of one word holding an `@`); nil otherwise. A password of digits before a `/` (`u:1234/x@host`) reads as a
-    /// port and a path, as a URL with an `@` in its path does, and is left so.
+    /// Where user information holding a `#`, `?` or `/` as it is has its `:` and its `@`, when an `@` follows that
+    /// character in `after` (from it to the URL's end) and a `:` (a password) comes before that `@`:
+    /// - `authority` (up to the character) has a `:` followed by no port (`u:pa#ss@host`, `u:pa/ss@host`), which no URL
+    ///   reads as written;
+    /// - or the character is a `#` or `?` with no `/`, `=` or `&` before the `@` (`u:12345#ab@host`, a fragment no
+    ///   request sends; `us#er:pw@host`; `u:p@ss#x@host`, a password holding `@`; `u:12345?ab@host`, a query of one word
+    ///   holding an `@`);
+    /// - or the character is a `/` after a host part without `:` or `@` that follows `//`, and what comes before the `@`
+    ///   is one path segment holding a `:` (`CORP/jdoe:pw@host`, a user name holding `/`).
+    /// Nil otherwise: a password of digits before a `/` (`u:1234/x@host`) reads as a port and a path, as a URL with an
+    /// `@` in its path does, and is left so.
     private static func misplacedUserInformation(authority: Substring, after: Substring) -> (colon: Substring.Index, at: Substring.Index)? {
         guard let delimiter = after.first, mayGoOn(authority: authority, at: delimiter),
-              let colon = authority.firstIndex(of: ":"), let at = after.firstIndex(of: "@") else { return nil }
-        let noPort = !authority[authority.index(after: authority.lastIndex(of: ":") ?? colon)...].allSatisfy { ("0"..."9").contains($0) }
-        let wordBeforeAt = delimiter != "/" && !after[..<at].contains { "/=&".contains($0) }
-        return noPort || wordBeforeAt ? (colon, at) : nil
+              let at = after.firstIndex(of: "@") else { return nil }
+        let between = after[after.index(after: after.startIndex)..<at]
+        guard let colon = authority.firstIndex(of: ":") ?? between.firstIndex(of: ":") else { return nil }
+        let noPort = !authority.contains("@") && authority.lastIndex(of: ":").map { colon in
+            !authority[authority.index(after: colon)...].allSatisfy { ("0"..."9").contains($0) }
+        } == true
+        let word = delimiter != "/" && !between.contains { "/=&".contains($0) }
+        let userWithSlash = delimiter == "/" && !authority.contains(":") && afterDoubleSlash(authority) && between.contains(":")
+            && !between.contains { "/?#=&".contains($0) }
+        return noPort || word || userWithSlash ? (colon, at) : nil
+    }
+
+    /// Whether `authority` follows a scheme's `//` (not a slash short, `C:/Users/a:b@c`, nor a proxy value without one).
+    private static func afterDoubleSlash(_ authority: Substring) -> Bool {
+        authority.base[..<authority.startIndex].hasSuffix("//")
     }
 
     /// What holds a URL in a text, which says where the URL may end.
@@ -140,12 +158,11 @@ public enum URLCredentials {
             end = next
         }
         let authority = text[..<(authorityEnd ?? end)]
-        if let at = authority.lastIndex(of: "@") {
-            guard let colon = authority[..<at].firstIndex(of: ":"), authority.index(after: colon) < at else { return nil }
-            return (colon, at)
+        // User information holding `#`, `?` or `/` as it is goes on past them.
+        if let authorityEnd, let (colon, at) = misplacedUserInformation(authority: authority, after: text[authorityEnd..<end]) {
+            return text.index(after: colon) < at ? (colon, at) : nil
         }
-        // A password holding `#`, `?` or `/` as it is goes on past them.
-        guard let authorityEnd, let (colon, at) = misplacedUserInformation(authority: authority, after: text[authorityEnd..<end]),
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":"),
               authority.index(after: colon) < at else { return nil }
         return (colon, at)
     }

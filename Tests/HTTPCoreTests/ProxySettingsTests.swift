@@ -135,6 +135,14 @@ import Testing
             ("http://u:pa/ss@h:1/x", "http://u:***@h:1/x"),
             ("http://u:12345#abc@127.0.0.1/x", "http://u:***@127.0.0.1/x"),
             ("http://127.0.0.1:19203?ss@127.0.0.1:19201/anything", "http://127.0.0.1:***@127.0.0.1:19201/anything"),
+            // A user name holding `#`, `?` or `/`, and a password holding `@`.
+            (#"options: { proxy: "http://CORP/jdoe:Hunter2SECRET@127.0.0.1:19302" }"#, #"options: { proxy: "http://CORP/jdoe:***@127.0.0.1:19302" }"#),
+            ("http://127.0.0.1#SECRETuser:pw@127.0.0.1:19302/x", "http://127.0.0.1#SECRETuser:***@127.0.0.1:19302/x"),
+            ("http://us?er:X1@127.0.0.1/", "http://us?er:***@127.0.0.1/"),
+            ("http://usr:p@127.0.0.1:19302#SECRET@127.0.0.1:19302/x", "http://usr:***@127.0.0.1:19302/x"),
+            ("http://example.com/?q=a:b@c", "http://example.com/?q=a:b@c"),
+            ("http://example.com/users/a:b/c@d", "http://example.com/users/a:b/c@d"),
+            ("see http://example.com/x and mail a:b@c", "see http://example.com/x and mail a:b@c"),
             (#" 2 | options: { proxy: "http://u:FilePw#4321@127.0.0.1:21" }"#, #" 2 | options: { proxy: "http://u:***@127.0.0.1:21" }"#),
             ("  url: http://deploy:Tr0ub#3@127.0.0.1:1/echo # note", "  url: http://deploy:***@127.0.0.1:1/echo # note"),
             ("http://host:8080/users/alice@example.com", "http://host:8080/users/alice@example.com"),
@@ -152,9 +160,13 @@ import Testing
         #expect(URLCredentials.misplacedDelimiterProblem(inURL: "http://127.0.0.1:19203?ss@127.0.0.1:19201/anything")?
                     .hasSuffix("write it as %3F (or, for a query, its '@' as %40)") == true)
         for valid in ["http://host:8080/users/alice@example.com", "http://h:1?mail=a@b", "http://u:p%23w@h/", "http://h/#/a@b",
-                      "http://h:1/a@b.com", "http://h/?a@b"] {
+                      "http://h:1/a@b.com", "http://h/?a@b", "http://example.com/?q=a:b@c", "http://u:p@h/#/a@b", "http://u:p@h?x=1@2"] {
             #expect(URLCredentials.misplacedDelimiterProblem(inURL: valid) == nil, "\(valid)")
         }
+        for misplaced in ["http://CORP/jdoe:pw@127.0.0.1:1", "http://127.0.0.1#SECRETuser:pw@127.0.0.1:19302/x", "http://usr:p@127.0.0.1:1#S@127.0.0.1:1/x"] {
+            #expect(URLCredentials.misplacedDelimiterProblem(inURL: misplaced) != nil, "\(misplaced)")
+        }
+        #expect(URLCredentials.misplacedDelimiterProblem(inURL: "http://usr:p@127.0.0.1:1#S@127.0.0.1:1/x")?.hasSuffix("(and an '@' in it as %40)") == true)
         guard case .failure(let problem) = HTTPProxy.parse("http://deploy:Tr0ub4dor#3@127.0.0.1:19130") else {
             Issue.record("a proxy URL whose password holds '#' was read")
             return
