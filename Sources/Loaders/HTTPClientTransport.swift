@@ -283,11 +283,13 @@ public final class HTTPClientTransport: HTTPLoader {
     private func configuration(_ settings: ClientSettings, for request: HTTPRequest) throws(HTTPError) -> HTTPClient.Configuration {
         var roots: [NIOSSLCertificate] = []
         for file in settings.trustedCertificateFiles {
-            do { roots += TrustRoots.current(try NIOSSLCertificate.fromPEMFile(file)) } catch {
+            do { roots += try NIOSSLCertificate.fromPEMFile(file) } catch {
                 throw HTTPError(.invalidRequest, request: request, underlyingError: error,
                                 message: "cannot use the certificates of '\(file)' for \(request.displayURL): \(error)")
             }
         }
+        // Across the files: a renewed root in `SSL_CERT_FILE` replaces its expired one in `--cacert`, and the other way.
+        roots = TrustRoots.current(roots)
         var identity: ClientIdentity?
         if let certificate = settings.clientCertificate {
             do { identity = try ClientIdentity.load(certificate) } catch {

@@ -104,6 +104,13 @@ import Testing
         let (result, received) = try await folder.run(["run", "plain", "--env", "local", "--cacert", "certs/ca.pem"])
         #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(received.map(\.uri) == ["/echo"])
+        // Across files too: the expired root in --cacert, the renewed one in SSL_CERT_FILE.
+        let renewed = folder.url.appendingPathComponent("certs/renewed.pem")
+        try Data(expired.renewed().certificatePEM.utf8).write(to: renewed)
+        try Data(expired.certificatePEM.utf8).write(to: URL(fileURLWithPath: folder.caPath))
+        let (across, _) = try await folder.run(["run", "plain", "--env", "local", "--cacert", "certs/ca.pem"],
+                                              environment: ["SSL_CERT_FILE": renewed.path])
+        #expect(across.exitCode == 0, "\(across.stdout)\n\(across.stderr)")
     }
 
     @Test func aCACertOverPlainHTTPChangesNothing() async throws {
