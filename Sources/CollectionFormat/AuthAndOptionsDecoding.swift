@@ -28,8 +28,8 @@ extension NodeDecoder {
             definition = parts.map { .basic(username: $0["username"]!, password: $0["password"]!) }
         case "bearer":
             definition = template(value, for: "auth.bearer").map { .bearer($0) }
-            // A token written without templates is sent as it is, in the `Authorization` header.
-            if case .bearer(let token)? = definition, token.isLiteral,
+            // What is written of a token (all of it, or the text around its templates) is sent as it is.
+            if case .bearer(let token)? = definition,
                let problem = AuthDefinition.bearerTokenProblem(token.literalText, of: token, in: path) {
                 error(problem.message, at: problem.mark, suggestion: problem.suggestion)
             }

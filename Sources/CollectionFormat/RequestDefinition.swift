@@ -433,12 +433,13 @@ public enum AuthDefinition: Sendable, Hashable {
     /// scheme written twice, `Bearer abc`); nil otherwise. The token is never quoted.
     public static func bearerTokenProblem(_ token: String, of template: Template, in path: String) -> Diagnostic? {
         if let problem = HeaderField.valueProblem(token, of: template, named: "Authorization", in: path) { return problem }
-        guard let blank = token.first(where: { $0 == " " || $0 == "\t" }) else { return nil }
-        let written = template.segments.contains { if case .literal(let text) = $0 { text.contains(blank) } else { false } }
-        let suggestion = token.lowercased().hasPrefix("bearer ") ? "write the token alone: 'Bearer ' is put before it"
-            : written ? "remove the \(blank == " " ? "space" : "tab") from the token"
-            : "remove spaces and tabs from the variable's value"
-        return .error("the bearer token holds a \(blank == " " ? "space" : "tab"), and a bearer token is one word (RFC 6750)",
+        guard let blank = token.first(where: \.isWhitespace) else { return nil }
+        let name = blank == " " ? "space" : blank == "\t" ? "tab" : "space (U+\(String(blank.unicodeScalars.first!.value, radix: 16, uppercase: true)))"
+        let written = template.literalText.contains(blank)
+        let suggestion = template.literalText.lowercased().hasPrefix("bearer ") || token.lowercased().hasPrefix("bearer ")
+            ? "write the token alone: 'Bearer ' is put before it"
+            : written ? "remove the \(name) from the token" : "remove spaces and tabs from the variable's value"
+        return .error("the bearer token holds a \(name), and a bearer token is one word (RFC 6750)",
                       path: path, at: template.mark, suggestion: suggestion)
     }
 }

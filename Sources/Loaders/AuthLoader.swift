@@ -123,7 +123,8 @@ public struct OAuth2AccessToken: Sendable, Hashable {
     private static func formFields(of body: Data) -> [String: Any] {
         let decode = { (text: Substring) in String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text) }
         var fields: [String: Any] = [:]
-        for field in String(decoding: body, as: UTF8.self).split(separator: "&") {
+        // A line break ends a field too (a body ending in one, fields on lines of their own).
+        for field in String(decoding: body, as: UTF8.self).split(whereSeparator: { $0 == "&" || $0.isNewline }) {
             let name = decode(field.prefix { $0 != "=" })
             if fields[name] == nil { fields[name] = decode(field.drop { $0 != "=" }.dropFirst()) }
         }

@@ -90,7 +90,7 @@ extension Exchange {
     }
 
     /// The members of an OAuth2 token response that are credentials.
-    static let tokenMembers: Set<String> = ["access_token", "refresh_token", "id_token"]
+    static let tokenMembers: Set<String> = ["access_token", "refresh_token", "id_token", "mac_key"]
 
     /// JSON text as received, every string, number and member kept as written (a lone escaped surrogate, a number beyond
     /// 2^53, a repeated key, `1e2`); an OAuth2 token response written from its parsed value, its tokens masked. Nil when

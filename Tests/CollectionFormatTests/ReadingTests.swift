@@ -427,9 +427,14 @@ import YAML
         // A bearer token is one word: one holding a space or a tab (the scheme written twice) is an error.
         scratch.write("requests/a.yaml", "request: { url: /a }\nauth: { bearer: \"Bearer abc123\" }\n")
         scratch.write("requests/b.yaml", "request: { url: /b }\nauth: { bearer: \"ab\\tc\" }\n")
-        #expect(problems(of: await scratch.readCollection(["requests"])) == [
+        // Written around a template, too.
+        scratch.write("requests/c.yaml", "request: { url: /c }\nauth: { bearer: \"Bearer {{ tok }}\" }\n")
+        scratch.write("requests/d.yaml", "request: { url: /d }\nauth: { bearer: \"{{ a }} {{ b }}\" }\n")
+        #expect(problems(of: await scratch.readCollection(["requests"], vars: [("tok", "t"), ("a", "x"), ("b", "y")])) == [
             "requests/a.yaml:2:17: error: the bearer token holds a space, and a bearer token is one word (RFC 6750) [help: write the token alone: 'Bearer ' is put before it]",
             "requests/b.yaml:2:17: error: the bearer token holds a tab, and a bearer token is one word (RFC 6750) [help: remove the tab from the token]",
+            "requests/c.yaml:2:17: error: the bearer token holds a space, and a bearer token is one word (RFC 6750) [help: write the token alone: 'Bearer ' is put before it]",
+            "requests/d.yaml:2:17: error: the bearer token holds a space, and a bearer token is one word (RFC 6750) [help: remove the space from the token]",
         ])
     }
 

@@ -74,8 +74,8 @@ import TestSupport
         _ = try await AuthLoader(next: scripted).load(request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
         #expect(await scripted.received.filter { $0.path == "/items" }.map { $0.headers["Authorization"] } == ["Bearer t+k 1"])
 
-        // Under another type (`text/plain`), or none, the same.
-        let text = ScriptedLoader.Reply.response(status: 200, headers: ["Content-Type": "text/plain"], body: Data("access_token=x2&token_type=bearer".utf8))
+        // Under another type (`text/plain`), or none, the same; a line break ends a field.
+        let text = ScriptedLoader.Reply.response(status: 200, headers: ["Content-Type": "text/plain"], body: Data("access_token=x2\r\ntoken_type=bearer\n".utf8))
         let plain = ScriptedLoader(routes: [.path("/oauth/token", text)], fallback: .response(status: 200))
         _ = try await AuthLoader(next: plain).load(request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
         #expect(await plain.received.filter { $0.path == "/items" }.map { $0.headers["Authorization"] } == ["Bearer x2"])
