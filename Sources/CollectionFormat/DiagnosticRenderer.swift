@@ -19,13 +19,15 @@ public enum DiagnosticRenderer {
         let style = Style(enabled: color)
         var location = ""
         if let path = diagnostic.path {
-            location = path
+            // A file's name may hold any character but `/` and NUL: one that would drive a terminal or break the line is
+            // shown as an escape, as the quoted line's are.
+            location = ControlCharacters.escaped(path, keepingLineBreaks: false)
             if let mark = diagnostic.mark { location += ":\(mark.line):\(mark.column)" }
             location += ": "
         }
         let severity = diagnostic.severity == .error
             ? style.apply("error", .boldRed) : style.apply("warning", .boldYellow)
-        var output = style.apply(location, .bold) + severity + style.apply(": \(diagnostic.message)", .bold) + "\n"
+        var output = style.apply(location, .bold) + severity + style.apply(": \(ControlCharacters.escaped(diagnostic.message))", .bold) + "\n"
 
         let gutterWidth = diagnostic.mark.map { String($0.line).count } ?? 1
         let emptyGutter = String(repeating: " ", count: gutterWidth + 2)

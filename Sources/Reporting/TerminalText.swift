@@ -5,20 +5,7 @@ package enum TerminalText {
     /// The text with control characters (ESC, NUL, C1 controls, …) shown as `\u{1B}`-style escapes;
     /// line breaks and tabs are kept.
     package static func printable(_ text: String) -> String {
-        // Most text is printable ASCII, which needs no look at its scalars.
-        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.allSatisfy { (0x20..<0x7F).contains($0) || $0 == 0x0A || $0 == 0x09 }
-        }
-        guard plain != true, text.unicodeScalars.contains(where: ControlCharacters.isControl) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if ControlCharacters.isControl(scalar) {
-                result += ControlCharacters.escape(scalar)
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        ControlCharacters.escaped(text)
     }
 
     /// `printable(text)` on one line: line breaks and tabs as spaces (a name from a data row may hold them).

@@ -11,6 +11,22 @@ package enum ControlCharacters {
         }
     }
 
+    /// `text` with its control characters shown as `\u{1B}`-style escapes; line breaks and tabs are kept unless
+    /// `keepingLineBreaks` is false (a file's name on a diagnostic's first line).
+    package static func escaped(_ text: String, keepingLineBreaks: Bool = true) -> String {
+        // Most text is printable ASCII, which needs no look at its scalars.
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { (0x20..<0x7F).contains($0) || (keepingLineBreaks && ($0 == 0x0A || $0 == 0x09)) }
+        }
+        let shownEscaped = { (scalar: Unicode.Scalar) in isControl(scalar) || (!keepingLineBreaks && (scalar == "\n" || scalar == "\t")) }
+        guard plain != true, text.unicodeScalars.contains(where: shownEscaped) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if shownEscaped(scalar) { result += escape(scalar) } else { result.unicodeScalars.append(scalar) }
+        }
+        return result
+    }
+
     /// How a control character is shown: `\u{1B}`.
     package static func escape(_ scalar: Unicode.Scalar) -> String {
         "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"

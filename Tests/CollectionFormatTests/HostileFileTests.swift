@@ -132,4 +132,13 @@ struct HostileFile: Sendable, CustomStringConvertible {
         #expect(locate(7) == Mark(line: 2, column: 10))
         #expect(locate(22) == Mark(line: 3, column: 9))
     }
+
+    /// A file whose name holds a bidirectional override, a mark or a line break is named with them as escapes, as the
+    /// line quoted under it shows them: the name cannot reorder or split the diagnostic.
+    @Test func aFileNameHoldingControlCharactersIsShownWithEscapes() {
+        let path = "requests/b\u{200F}id\u{202E}i\nx.yaml"
+        let rendered = DiagnosticRenderer.render(.error("bad \u{1B}[2J value", path: path, at: Mark(line: 1, column: 1)),
+                                                 sources: SourceCache(), color: false)
+        #expect(rendered.hasPrefix(#"requests/b\u{200F}id\u{202E}i\u{A}x.yaml:1:1: error: bad \u{1B}[2J value"#), "\(rendered)")
+    }
 }
