@@ -82,8 +82,15 @@ enum FileSystem {
         if isDirectory { return "it is a directory" }
         var link = stat()
         if code == ENOENT, lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
-            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { " '\($0)'" } ?? ""
-            return "it is a symbolic link to\(target), which does not exist"
+            // Followed to the target that is missing: a link to a link names the end of the chain.
+            var (current, targets) = (path, [String]())
+            while targets.count < 40, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) {
+                targets.append(target)
+                current = target.hasPrefix("/") ? target : (current as NSString).deletingLastPathComponent + "/" + target
+            }
+            guard let first = targets.first, let last = targets.last else { return "it is a symbolic link to a file that does not exist" }
+            return targets.count == 1 ? "it is a symbolic link to '\(first)', which does not exist"
+                : "it is a symbolic link to '\(first)', a link whose chain ends at '\(last)', which does not exist"
         }
         if code == ELOOP { return "it is a symbolic link in a loop of links (one leads back to another)" }
         guard code != 0 else { return "it could not be read" }

@@ -29,7 +29,9 @@ extension URLComponents {
     /// the text, which need not parse (a negative port or a word does not); nil when it names none or a valid one.
     /// `quoting` says whether the port may be named (not when a secret gave it).
     public static func writtenPortProblem(inURL text: String, quoting: Bool = true) -> String? {
-        guard let port = writtenPort(inURL: text), Int(port).map({ !validPorts.contains($0) }) ?? true else { return nil }
+        // Digits only: `Int` would read `+80` as 80, which no URL parser takes.
+        guard let port = writtenPort(inURL: text),
+              !port.allSatisfy({ ("0"..."9").contains($0) }) || Int(port).map({ !validPorts.contains($0) }) ?? true else { return nil }
         return "the port \(quoting ? "'\(port)' " : "")is not a number from 1 to 65535"
     }
 

@@ -12,7 +12,8 @@ package enum TerminalText {
     package static func oneLine(_ text: String) -> String {
         // Without a control character there is no line break or tab to replace (Foundation's search is slow).
         guard text.utf8.contains(where: { $0 < 0x20 }) else { return printable(text) }
-        return printable(text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " "))
+        return printable(text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
+            .replacingOccurrences(of: "\r", with: " "))
             .replacingOccurrences(of: "\t", with: " ")
     }
 }

@@ -77,11 +77,16 @@ import YAML
         for name in ["rows.csv", "_steps.yaml", "body.json", "ca.pem"] {
             try FileManager.default.createSymbolicLink(atPath: scratch.root + "/requests/" + name, withDestinationPath: "gone-" + name)
         }
+        // A link to a link that leads nowhere names the end of the chain.
+        scratch.write("requests/e.yaml", "each: chain.csv\nrequest: { url: /e }\n")
+        try FileManager.default.createSymbolicLink(atPath: scratch.root + "/requests/chain.csv", withDestinationPath: "rows.csv")
         try FileManager.default.createDirectory(atPath: scratch.root + "/environments/qa.yaml", withIntermediateDirectories: true)
         let found = problems(of: await scratch.readCollection(["requests"]))
         for name in ["rows.csv", "_steps.yaml", "body.json", "ca.pem"] {
             #expect(found.contains { $0.contains("'\(name)' is a symbolic link to 'gone-\(name)', which does not exist") }, "\(name): \(found)")
         }
+        #expect(found.contains { $0.contains("'chain.csv' is a symbolic link to 'rows.csv', a link whose chain ends at 'gone-rows.csv', which does not exist") },
+                "\(found)")
         #expect(problems(of: await scratch.readCollection(["requests/a.yaml"], env: "qa"))
                     .contains("environments/qa.yaml: error: cannot read the file: it is a directory"))
     }
@@ -458,13 +463,14 @@ import YAML
     }
 
     /// A baseURL whose port keeps it from parsing (`-1`, a word) names the port, as a request URL does.
-    @Test func aBaseURLWithAPortThatIsNoNumberNamesThePort() async {
+    @Test(arguments: ["-1", "+80"])
+    func aBaseURLWithAPortThatIsNoNumberNamesThePort(port: String) async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
-        scratch.write("environments/qa.yaml", "baseURL: http://127.0.0.1:-1/api\n")
+        scratch.write("environments/qa.yaml", "baseURL: http://127.0.0.1:\(port)/api\n")
         scratch.write("requests/a.yaml", "request: { url: /a }\n")
         #expect(problems(of: await scratch.readCollection(["requests"], env: "qa")) == [
-            "environments/qa.yaml:1:10: error: baseURL 'http://127.0.0.1:-1/api': the port '-1' is not a number from 1 to 65535 "
+            "environments/qa.yaml:1:10: error: baseURL 'http://127.0.0.1:\(port)/api': the port '\(port)' is not a number from 1 to 65535 "
                 + "[help: write a port from 1 to 65535, or none for the scheme's default (80 for http, 443 for https)]",
         ])
     }
