@@ -305,7 +305,8 @@ import Testing
                 + "  requests/04-fails.yaml: not run in the report (the run stopped)"), "\(rerun.stdout)")
             // An invalid collection's report: exit 2, and an errored case per error, which names no request.
             let invalid = #"{"version": 1, "summary": {"total": 1, "passed": 0, "failed": 0, "errored": 1, "skipped": 0, "exitStatus": 2}, "#
-                + #""requests": [{"file": "requests/04-fails.yaml", "name": "requests/04-fails.yaml", "method": "", "url": "", "result": "errored"}]}"#
+                + #""requests": [{"file": "requests/04-fails.yaml", "name": "requests/04-fails.yaml", "method": "", "url": "", "result": "errored", "#
+                + #""error": {"location": "requests/04-fails.yaml:1:1", "message": "unknown key 'requst'"}}]}"#
             try Data(invalid.utf8).write(to: URL(fileURLWithPath: reports.path("invalid.json")))
             let everything = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("invalid.json")],
                                                    server: server)
