@@ -1,8 +1,9 @@
 import CollectionFormat
 import Foundation
+import HTTPCore
 
 /// The few file-system questions the reader asks, on absolute paths.
-enum FileSystem {
+package enum FileSystem {
     /// Whether a path exists, and whether it is a directory.
     static func kind(of path: String) -> (exists: Bool, isDirectory: Bool) {
         var isDirectory: ObjCBool = false
@@ -73,7 +74,7 @@ enum FileSystem {
 
     /// Why the file at `path` cannot be opened, in words: a symbolic link to nothing or in a loop named as such, else
     /// the system's reason ("no such file or directory", "permission denied").
-    static func unreadableReason(_ path: String) -> String {
+    package static func unreadableReason(_ path: String) -> String {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         let code = descriptor < 0 ? errno : 0
         var info = stat()
@@ -94,8 +95,7 @@ enum FileSystem {
         }
         if code == ELOOP { return "it is a symbolic link in a loop of links (one leads back to another)" }
         guard code != 0 else { return "it could not be read" }
-        let text = String(cString: strerror(code))
-        return text.prefix(1).lowercased() + text.dropFirst()
+        return SystemErrorText.words(code)
     }
 
     /// What follows "the file 'PATH' " for a path that leads to no file: "does not exist", or how a symbolic link there

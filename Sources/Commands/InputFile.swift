@@ -1,4 +1,6 @@
+import CollectionReading
 import Foundation
+import HTTPCore
 
 /// A file named on the command line, read whole: a regular file, or a pipe (`<(curl …)`, a FIFO), which Foundation's
 /// `contents(atPath:)` refuses; never more than `limit` bytes (`/dev/zero` is an error, not a process that grows
@@ -32,7 +34,8 @@ enum InputFile {
     /// The bytes of the file at `path`.
     static func contents(atPath path: String) throws(Problem) -> Data {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .unreadable(reason: reason(errno: errno)) }
+        // Why it cannot be opened, a link that leads nowhere named so.
+        guard descriptor >= 0 else { throw .unreadable(reason: FileSystem.unreadableReason(path)) }
         defer { close(descriptor) }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -47,10 +50,7 @@ enum InputFile {
     }
 
     /// A system error number in words: "no such file or directory".
-    static func reason(errno code: Int32) -> String {
-        let text = String(cString: strerror(code))
-        return text.prefix(1).lowercased() + text.dropFirst()
-    }
+    static func reason(errno code: Int32) -> String { SystemErrorText.words(code) }
 
     /// The file at `path` as UTF-8 text.
     static func text(atPath path: String) throws(Problem) -> String {

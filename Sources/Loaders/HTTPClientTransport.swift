@@ -648,8 +648,5 @@ enum TransportErrorMapping {
     private static func unresolved(_ host: String) -> String { "the host name '\(host)' could not be resolved" }
 
     /// A short lower-case reason for a socket error number, e.g. "connection refused".
-    private static func reason(errno code: Int32) -> String {
-        let text = String(cString: strerror(code))
-        return text.prefix(1).lowercased() + text.dropFirst()
-    }
+    private static func reason(errno code: Int32) -> String { SystemErrorText.words(code) }
 }
