@@ -30,7 +30,7 @@ extension NodeDecoder {
             definition = template(value, for: "auth.bearer").map { .bearer($0) }
             // What is written of a token (all of it, or the text around its templates) is sent as it is.
             if case .bearer(let token)? = definition,
-               let problem = AuthDefinition.bearerTokenProblem(token.literalText, of: token, in: path) {
+               let problem = AuthDefinition.bearerTokenProblem(token.literalText, of: token, in: path, resolved: false) {
                 error(problem.message, at: problem.mark, suggestion: problem.suggestion)
             }
             warnIfShellReference(value, for: "auth.bearer")

@@ -428,11 +428,18 @@ public enum AuthDefinition: Sendable, Hashable {
     /// The mapping keys of the auth kinds.
     public static let kinds = FormatKeys.auth.names
 
-    /// The error for `token`, what the bearer token `template` gave, when it is no token to send after `Bearer `: one with
-    /// a control character (`HeaderField.valueProblem`), or a space or a tab (a token is one word, RFC 6750; often the
-    /// scheme written twice, `Bearer abc`); nil otherwise. The token is never quoted.
-    public static func bearerTokenProblem(_ token: String, of template: Template, in path: String) -> Diagnostic? {
+    /// The error for `token`, what the bearer token `template` gave (`resolved`), or its text around its templates, when it
+    /// is no token to send after `Bearer `: one with a control character (`HeaderField.valueProblem`), a space or a tab
+    /// (a token is one word, RFC 6750; often the scheme written twice, `Bearer abc`), or none at all; nil otherwise. The
+    /// token is never quoted.
+    public static func bearerTokenProblem(_ token: String, of template: Template, in path: String, resolved: Bool) -> Diagnostic? {
         if let problem = HeaderField.valueProblem(token, of: template, named: "Authorization", in: path) { return problem }
+        // An empty token would be sent as `Bearer ` alone: written so, or given so by its templates once resolved.
+        if token.isEmpty, resolved || template.isLiteral {
+            return .error("the bearer token is empty", path: path, at: template.mark,
+                          suggestion: template.isLiteral ? "write the token, or a variable or secret that gives it"
+                              : "give the variable a value: an empty token would be sent as 'Bearer ' alone")
+        }
         guard let blank = token.first(where: \.isWhitespace) else { return nil }
         let name = blank == " " ? "space" : blank == "\t" ? "tab" : "space (U+\(String(blank.unicodeScalars.first!.value, radix: 16, uppercase: true)))"
         let written = template.literalText.contains(blank)

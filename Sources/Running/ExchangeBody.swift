@@ -77,16 +77,39 @@ extension Exchange {
     }
 
     /// A form-encoded body (an OAuth2 token response as some servers write it: `access_token=…&token_type=…`, under any
-    /// `Content-Type`, as the auth reads it) with the values of its token fields masked; nil when it has none.
+    /// `Content-Type`, its fields ended by `&` or a line break, as the auth reads it) with the values of its token fields
+    /// masked, and those values elsewhere in it (an `error_description` naming one) too; nil when it has none.
     private static func formWithTokensMasked(_ text: String) -> String? {
-        var masked = false
-        let fields = text.split(separator: "&", omittingEmptySubsequences: false).map { field -> String in
+        var (result, field, tokens) = ("", "", [String]())
+        func flush() {
             let name = field.prefix { $0 != "=" }
-            guard name.count < field.count, tokenMembers.contains(String(name).removingPercentEncoding ?? String(name)) else { return String(field) }
-            masked = true
-            return name + "=***"
+            let trimmed = String(name.drop(while: \.isWhitespace))
+            if name.count < field.count, tokenMembers.contains(trimmed.removingPercentEncoding ?? trimmed) {
+                tokens.append(String(field.dropFirst(name.count + 1)))
+                result += name + "=***"
+            } else {
+                result += field
+            }
+            field = ""
         }
-        return masked ? fields.joined(separator: "&") : nil
+        // Separators are kept as they are (`\r\n` is one character).
+        for character in text {
+            if character == "&" || character.isNewline {
+                flush()
+                result.append(character)
+            } else {
+                field.append(character)
+            }
+        }
+        flush()
+        return tokens.isEmpty ? nil : hiding(tokens, in: result)
+    }
+
+    /// `text` with every token of `tokenMembers` values (of `SensitiveText.minimumLength` characters or more, and as
+    /// a form writes it, `+` for a space, when it differs) as `***`.
+    private static func hiding(_ tokens: [String], in text: String) -> String {
+        let forms = Set(tokens.flatMap { [$0, $0.removingPercentEncoding ?? $0] }).filter { $0.count >= SensitiveText.minimumLength }
+        return forms.sorted { $0.count > $1.count }.reduce(text) { $0.replacingOccurrences(of: $1, with: "***") }
     }
 
     /// The members of an OAuth2 token response that are credentials.
@@ -100,8 +123,13 @@ extension Exchange {
               first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let value = try? JSONValue.parse(text)
         else { return nil }
         if case .object(var object) = value, object.keys.contains(where: tokenMembers.contains) {
-            for key in object.keys where tokenMembers.contains(key) { object[key] = .string("***") }
-            return JSONValue.object(object).serialized(pretty: true)
+            var tokens: [String] = []
+            for key in object.keys where tokenMembers.contains(key) {
+                if case .string(let token)? = object[key] { tokens.append(token) }
+                object[key] = .string("***")
+            }
+            // A token named again in another member (an `error_description`) is hidden there too.
+            return hiding(tokens, in: JSONValue.object(object).serialized(pretty: true))
         }
         return text
     }

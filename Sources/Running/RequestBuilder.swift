@@ -234,7 +234,7 @@ public struct RequestBuilder: Sendable {
                           password: try resolve(password, path: path, scope: scope))
         case .bearer(let token):
             let value = try resolve(token, path: path, scope: scope)
-            if let problem = AuthDefinition.bearerTokenProblem(value, of: token, in: path) { throw RunFailure(problem) }
+            if let problem = AuthDefinition.bearerTokenProblem(value, of: token, in: path, resolved: true) { throw RunFailure(problem) }
             return .bearer(token: value)
         case .oauth2(let oauth):
             let tokenURL = try resolve(oauth.tokenURL, path: path, scope: scope)

@@ -435,11 +435,14 @@ import YAML
         // Written around a template, too.
         scratch.write("requests/c.yaml", "request: { url: /c }\nauth: { bearer: \"Bearer {{ tok }}\" }\n")
         scratch.write("requests/d.yaml", "request: { url: /d }\nauth: { bearer: \"{{ a }} {{ b }}\" }\n")
+        scratch.write("requests/e.yaml", "request: { url: /e }\nauth: { bearer: \"\" }\n")
+        scratch.write("requests/f.yaml", "request: { url: /f }\nauth: { bearer: \"{{ tok }}\" }\n")
         #expect(problems(of: await scratch.readCollection(["requests"], vars: [("tok", "t"), ("a", "x"), ("b", "y")])) == [
             "requests/a.yaml:2:17: error: the bearer token holds a space, and a bearer token is one word (RFC 6750) [help: write the token alone: 'Bearer ' is put before it]",
             "requests/b.yaml:2:17: error: the bearer token holds a tab, and a bearer token is one word (RFC 6750) [help: remove the tab from the token]",
             "requests/c.yaml:2:17: error: the bearer token holds a space, and a bearer token is one word (RFC 6750) [help: write the token alone: 'Bearer ' is put before it]",
             "requests/d.yaml:2:17: error: the bearer token holds a space, and a bearer token is one word (RFC 6750) [help: remove the space from the token]",
+            "requests/e.yaml:2:17: error: the bearer token is empty [help: write the token, or a variable or secret that gives it]",
         ])
     }
 

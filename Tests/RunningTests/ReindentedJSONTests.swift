@@ -33,7 +33,7 @@ import Testing
 
     /// An OAuth2 token response written as a form, as some servers write it, is kept with its tokens masked, whatever its
     /// type says (the auth reads such a response under any type).
-    @Test func aFormEncodedTokenResponseIsKeptWithItsTokensMasked() {
+    @Test func aFormEncodedTokenResponseIsKeptWithItsTokensMasked() throws {
         let form = Exchange.kept(Data("access_token=formtokAAAA1111&token_type=bearer&refresh_token=formrefBBBB2222".utf8),
                                  type: "application/x-www-form-urlencoded; charset=utf-8")
         #expect(form?.text == "access_token=***&token_type=bearer&refresh_token=***" && form?.isJSON == false)
@@ -41,6 +41,12 @@ import Testing
                 == "access_token=***&token_type=bearer")
         #expect(Exchange.kept(Data("access_token=t".utf8), type: nil)?.text == "access_token=***")
         #expect(Exchange.kept(Data("no tokens=here&a=b".utf8), type: "text/plain")?.text == "no tokens=here&a=b")
+        // Fields ended by line breaks as well as `&`, and a token named again in another field or member.
+        #expect(Exchange.kept(Data("access_token=Sekr3tAT3&\r\ntoken_type=Bearer&\r\nid_token=Sekr3tID3\r\n".utf8), type: nil)?.text
+                == "access_token=***&\r\ntoken_type=Bearer&\r\nid_token=***\r\n")
+        let refused = #"{"error":"invalid_grant","error_description":"token Sekr3tAT12 revoked","access_token":"Sekr3tAT12"}"#
+        let kept = try #require(Exchange.kept(Data(refused.utf8), type: "application/json"))
+        #expect(!kept.text.contains("Sekr3tAT12") && kept.text.contains(#""error_description": "token *** revoked""#), "\(kept.text)")
     }
 
     /// A JSON body is cut before a string the 64 KiB limit falls in, so a secret escaped in it is not cut in two.

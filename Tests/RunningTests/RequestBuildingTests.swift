@@ -364,5 +364,9 @@ import TestSupport
                 "\(outcome.error?.description ?? "no error")")
         #expect(outcome.error?.suggestion == "write the token alone: 'Bearer ' is put before it")
         #expect(await loader.received.isEmpty, "nothing is sent")
+        // An empty one is not sent as `Bearer ` alone.
+        let empty = try await collection.run(loader, variables: [("v", "")])
+        #expect(empty.outcomes.first?.error?.message == "the bearer token is empty", "\(String(describing: empty.outcomes.first?.error))")
+        #expect(await loader.received.isEmpty, "nothing is sent")
     }
 }
