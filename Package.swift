@@ -57,7 +57,7 @@ let package = Package(
             .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         // JSONPath (RFC 9535), XPath 1.0, matchers, JSON Schema: judging a response.
         .target(name: "Expectations", dependencies: ["HTTPCore", "CLibXML2"]),

@@ -3,7 +3,6 @@ internal import NIOCore
 internal import NIOPosix
 internal import NIOSSL
 internal import Synchronization
-internal import X509
 
 /// Reads once more the certificates of a server whose certificate could not be verified, to say whether one is outside
 /// its validity dates, or the trusted authority that issued them is: BoringSSL reports an expired or not yet valid
@@ -29,17 +28,14 @@ enum CertificateValidityProbe {
                         within timeout: TimeAmount = .seconds(2), now: Date = Date()) async -> Finding? {
         guard let chain = await chain(of: endpoint, within: timeout) else { return nil }
         for (position, certificate) in chain.enumerated() {
-            let (from, until) = (Date(timeIntervalSince1970: TimeInterval(certificate.notValidBefore)),
-                                 Date(timeIntervalSince1970: TimeInterval(certificate.notValidAfter)))
-            if until < now { return .expired(date: until, position: position) }
-            if from > now { return .notYetValid(date: from, position: position) }
+            if certificate.validUntil < now { return .expired(date: certificate.validUntil, position: position) }
+            if certificate.validFrom > now { return .notYetValid(date: certificate.validFrom, position: position) }
         }
-        guard let last = chain.last?.fields else { return .withinDates }
+        guard let issuer = chain.last?.names?.issuer else { return .withinDates }
         for file in trustedFiles {
-            for authority in ((try? NIOSSLCertificate.fromPEMFile(file)) ?? []).compactMap(\.fields)
-            where authority.subject == last.issuer {
-                if authority.notValidAfter < now { return .trustedAuthorityOutsideDates(file: file, expired: true, date: authority.notValidAfter) }
-                if authority.notValidBefore > now { return .trustedAuthorityOutsideDates(file: file, expired: false, date: authority.notValidBefore) }
+            for authority in (try? NIOSSLCertificate.fromPEMFile(file)) ?? [] where authority.names?.subject == issuer {
+                if authority.validUntil < now { return .trustedAuthorityOutsideDates(file: file, expired: true, date: authority.validUntil) }
+                if authority.validFrom > now { return .trustedAuthorityOutsideDates(file: file, expired: false, date: authority.validFrom) }
             }
         }
         return .withinDates

@@ -1,6 +1,6 @@
 internal import Foundation
 internal import NIOSSL
-internal import X509
+internal import SwiftASN1
 
 /// The certificates of trusted files as verification is given them.
 enum TrustRoots {
@@ -9,23 +9,35 @@ enum TrustRoots {
     /// name it finds, so the expired one listed first would fail every server the renewed one verifies, where curl and
     /// OpenSSL take the valid one.
     static func current(_ roots: [NIOSSLCertificate], at now: Date = Date()) -> [NIOSSLCertificate] {
-        let parsed = roots.map(\.fields)
-        let validSubjects = Set(parsed.compactMap { $0.flatMap { $0.isValid(at: now) ? $0.subject : nil } })
-        return zip(roots, parsed).compactMap { root, fields in
-            guard let fields, !fields.isValid(at: now), validSubjects.contains(fields.subject) else { return root }
+        let subjects = roots.map { $0.names?.subject }
+        let validSubjects = Set(zip(roots, subjects).compactMap { root, subject in root.isValid(at: now) ? subject : nil })
+        return zip(roots, subjects).compactMap { root, subject in
+            guard let subject, !root.isValid(at: now), validSubjects.contains(subject) else { return root }
             return nil
         }
     }
 }
 
 extension NIOSSLCertificate {
-    /// The certificate's fields, read from its DER encoding; nil when it cannot be read.
-    var fields: Certificate? {
-        (try? toDERBytes()).flatMap { try? Certificate(derEncoded: $0) }
+    /// The certificate's issuer and subject names as encoded (DER), compared byte for byte (a renewed certificate of an
+    /// authority writes its name as before); nil when they cannot be read.
+    var names: (issuer: [UInt8], subject: [UInt8])? {
+        // Certificate: SEQUENCE { tbsCertificate SEQUENCE { [0] version?, serialNumber, signature, issuer, validity,
+        // subject, ... }, ... } (RFC 5280, section 4.1).
+        guard let der = try? toDERBytes(), let certificate = try? DER.parse(der), case .constructed(let parts) = certificate.content,
+              let signed = parts.first(where: { _ in true }), case .constructed(let fields) = signed.content else { return nil }
+        var items = Array(fields)
+        if items.first?.identifier.tagClass == .contextSpecific { items.removeFirst() }
+        guard items.count >= 5 else { return nil }
+        return (Array(items[2].encodedBytes), Array(items[4].encodedBytes))
     }
-}
 
-extension Certificate {
+    /// When the certificate starts to be valid.
+    var validFrom: Date { Date(timeIntervalSince1970: TimeInterval(notValidBefore)) }
+
+    /// When the certificate stops being valid.
+    var validUntil: Date { Date(timeIntervalSince1970: TimeInterval(notValidAfter)) }
+
     /// Whether `now` is within the certificate's dates.
-    func isValid(at now: Date) -> Bool { notValidBefore <= now && now <= notValidAfter }
+    func isValid(at now: Date) -> Bool { validFrom <= now && now <= validUntil }
 }
