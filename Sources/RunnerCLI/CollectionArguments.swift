@@ -24,9 +24,16 @@ struct CollectionArguments: ParsableArguments {
 
     mutating func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one request file or directory") }
+        try Self.refuseEmpty(paths)
         for variable in variables where CollectionSelection.variable(variable) == nil {
             throw ValidationError("--var expects NAME=VALUE with a variable name, got '\(variable)'")
         }
+    }
+
+    /// An empty path (`runner run "$DIR"` with `DIR` unset) would be read as the current directory: refused.
+    static func refuseEmpty(_ paths: [String]) throws {
+        guard paths.contains("") else { return }
+        throw ValidationError("a path is empty (a shell variable not set?): name a request file or directory, '.' for this one")
     }
 
     /// The collection these arguments select.
@@ -76,6 +83,10 @@ struct ListCommand: AsyncParsableCommand {
     var paths: [String]
 
     @OptionGroup var tags: TagArguments
+
+    func validate() throws {
+        try CollectionArguments.refuseEmpty(paths)
+    }
 
     func run() async throws {
         try await List(collection: CollectionSelection(paths: paths, tags: tags.tags, excludedTags: tags.excludedTags,

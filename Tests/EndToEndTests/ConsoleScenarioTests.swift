@@ -91,6 +91,14 @@ import Testing
         #expect(result.stderr.contains("\u{1B}[") == coloured, "\(result.stderr)")
     }
 
+    /// An empty path (an unset shell variable) is refused, not read as the current directory.
+    @Test(arguments: [["run", ""], ["validate", "requests", ""], ["list", ""]])
+    func anEmptyPathIsRefused(arguments: [String]) async throws {
+        let result = try await RunnerProcess.run(arguments, in: ScenarioRun.folder("invalid"), environment: [:])
+        #expect(result.exitCode == 1, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("a path is empty (a shell variable not set?)"), "\(result.stderr)")
+    }
+
     // MARK: Quiet and progress
 
     @Test func quietPrintsOnlyFailuresErrorsAndTheSummary() async throws {
