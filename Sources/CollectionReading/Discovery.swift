@@ -134,6 +134,12 @@ enum Discovery {
                                            path: PathText.join(root.display, relative), at: nil,
                                            suggestion: "remove it, or name it as an argument to read it"))
                 }
+            case .nameNotUTF8:
+                if hasYAMLExtension(entry) {
+                    problems.append(.error("the file's name is not UTF-8 (shown with U+FFFD where its bytes are not), so it cannot be read",
+                                           path: PathText.join(root.display, relative), at: nil,
+                                           suggestion: "rename it with a UTF-8 name"))
+                }
             case .file, .statted:
                 // A request file that cannot be stat'ed (a broken link) is listed too, so reading it reports it.
                 if hasYAMLExtension(entry) { found(DiscoveredFile(root: root, relative: relative)) }

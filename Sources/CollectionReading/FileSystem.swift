@@ -47,6 +47,8 @@ package enum FileSystem {
         /// An entry stat'ed (a directory, a link, or one the listing does not type) and what stat(2) says of it
         /// (symbolic links followed); nil for a broken link.
         case statted(Status?)
+        /// An entry whose name is not UTF-8, which no path of ours can name again (its name is shown with U+FFFD).
+        case nameNotUTF8
     }
 
     /// The visible entries of a directory (names not starting with `.`) in lexical order, with their kinds; nil if the
@@ -57,15 +59,17 @@ package enum FileSystem {
     static func visibleEntries(of directory: String) -> [(name: String, kind: EntryKind)]? {
         guard let stream = opendir(directory) else { return nil }
         defer { closedir(stream) }
-        var entries: [(name: String, regular: Bool)] = []
+        var entries: [(name: String, regular: Bool, utf8: Bool)] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(cString: bytes.baseAddress!.assumingMemoryBound(to: CChar.self))
+            let (name, utf8) = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                let text = bytes.baseAddress!.assumingMemoryBound(to: CChar.self)
+                return String(validatingCString: text).map { ($0, true) } ?? (String(cString: text), false)
             }
-            if !name.hasPrefix(".") { entries.append((name, entry.pointee.d_type == UInt8(DT_REG))) }
+            if !name.hasPrefix(".") { entries.append((name, entry.pointee.d_type == UInt8(DT_REG), utf8)) }
         }
         let descriptor = dirfd(stream)
         return entries.sorted { $0.name < $1.name }.map { entry in
+            if !entry.utf8 { return (entry.name, .nameNotUTF8) }
             if entry.regular { return (entry.name, .file) }
             var info = stat()
             return (entry.name, .statted(fstatat(descriptor, entry.name, &info, 0) == 0 ? Status(info) : nil))

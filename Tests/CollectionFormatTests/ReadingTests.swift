@@ -91,6 +91,22 @@ import YAML
                     .contains("environments/qa.yaml: error: cannot read the file: it is a directory"))
     }
 
+    /// A request file whose name is not UTF-8 (a Latin-1 byte) cannot be named again by a path: it is an error saying so,
+    /// not "no such file".
+    @Test func aFileNameThatIsNotUTF8IsNamedSo() async throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("requests/a.yaml", "request: { url: /a }\n")
+        let name = Array((scratch.root + "/requests/l").utf8) + [0x85] + Array("m.yaml".utf8) + [0]
+        let descriptor = name.withUnsafeBufferPointer { creat(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), 0o644) }
+        try #require(descriptor >= 0)
+        close(descriptor)
+        #expect(problems(of: await scratch.readCollection(["requests"])) == [
+            "requests/l\u{FFFD}m.yaml: error: the file's name is not UTF-8 (shown with U+FFFD where its bytes are not), so it cannot be read "
+                + "[help: rename it with a UTF-8 name]",
+        ])
+    }
+
     /// Root reads any directory, so this runs only as another user.
     @Test(.enabled(if: getuid() != 0, "running as root, which can read a directory without permissions"))
     func aDirectoryThatCannotBeReadIsAnErrorNotSkipped() async throws {
