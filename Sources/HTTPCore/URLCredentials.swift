@@ -202,12 +202,28 @@ public enum URLCredentials {
         return nil
     }
 
+    /// Just past the first `http:` or `https:` (any case, not inside a word) followed by no slash (`http:u:pw@host`, the
+    /// slashes left out, which browsers read as a URL with credentials); nil when there is none.
+    private static func afterBareScheme(in text: Substring) -> Substring.Index? {
+        var searched = text
+        while let scheme = searched.range(of: "http", options: .caseInsensitive) {
+            var after = searched[scheme.upperBound...]
+            if after.first == "s" || after.first == "S" { after = after.dropFirst() }
+            let wordBefore = scheme.lowerBound > text.startIndex && text[text.index(before: scheme.lowerBound)].isLetter
+            if !wordBefore, after.first == ":", let next = after.dropFirst().first, next != "/", next != "\\", !next.isWhitespace {
+                return after.index(after: after.startIndex)
+            }
+            searched = searched[scheme.upperBound...]
+        }
+        return nil
+    }
+
     /// Where the next user information may start after the start of `text`: after a `//`, or at a value after a proxy
     /// key (`proxy:`, `"proxy":`, `HTTP_PROXY=`, an opening quote skipped); nil when there is none.
     private static func nextAuthority(in text: Substring) -> Substring.Index? {
         guard !text.isEmpty else { return nil }
         let afterFirst = text[text.index(after: text.startIndex)...]
-        let slashes = afterSchemeSlashes(in: text)
+        let slashes = [afterSchemeSlashes(in: text), afterBareScheme(in: afterFirst)].compactMap { $0 }.min()
         var searched = afterFirst
         while let key = searched.range(of: "proxy", options: .caseInsensitive) {
             if let slashes, slashes <= key.lowerBound { break }

@@ -141,6 +141,10 @@ import Testing
             ("http://us?er:X1@127.0.0.1/", "http://us?er:***@127.0.0.1/"),
             ("http://usr:p@127.0.0.1:19302#SECRET@127.0.0.1:19302/x", "http://usr:***@127.0.0.1:19302/x"),
             ("http://example.com/?q=a:b@c", "http://example.com/?q=a:b@c"),
+            // The slashes left out.
+            ("  url: 'http:jdoe:Sekr3tNS@127.0.0.1:19401/x'", "  url: 'http:jdoe:***@127.0.0.1:19401/x'"),
+            ("see HTTPS:jdoe:Sekr3tNS@h", "see HTTPS:jdoe:***@h"),
+            ("the http: header a:b@c", "the http: header a:b@c"),
             ("http://example.com/users/a:b/c@d", "http://example.com/users/a:b/c@d"),
             ("see http://example.com/x and mail a:b@c", "see http://example.com/x and mail a:b@c"),
             (#" 2 | options: { proxy: "http://u:FilePw#4321@127.0.0.1:21" }"#, #" 2 | options: { proxy: "http://u:***@127.0.0.1:21" }"#),
