@@ -223,7 +223,9 @@ public enum URLCredentials {
     private static func nextAuthority(in text: Substring) -> Substring.Index? {
         guard !text.isEmpty else { return nil }
         let afterFirst = text[text.index(after: text.startIndex)...]
-        let slashes = [afterSchemeSlashes(in: text), afterBareScheme(in: afterFirst)].compactMap { $0 }.min()
+        // A scheme without its slashes is looked for only before the next `//`, so each call reads the text once.
+        let doubleSlashes = afterSchemeSlashes(in: text)
+        let slashes = afterBareScheme(in: afterFirst[..<(doubleSlashes ?? afterFirst.endIndex)]) ?? doubleSlashes
         var searched = afterFirst
         while let key = searched.range(of: "proxy", options: .caseInsensitive) {
             if let slashes, slashes <= key.lowerBound { break }
