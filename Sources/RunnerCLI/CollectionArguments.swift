@@ -25,6 +25,8 @@ struct CollectionArguments: ParsableArguments {
     mutating func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one request file or directory") }
         try Self.refuseEmpty(paths)
+        try Self.refuseEmpty([("--env", environment), ("--environments", environmentsDirectory)]
+                             + environmentFiles.map { ("--env-file", $0) })
         for variable in variables where CollectionSelection.variable(variable) == nil {
             throw ValidationError("--var expects NAME=VALUE with a variable name, got '\(variable)'")
         }
@@ -34,6 +36,13 @@ struct CollectionArguments: ParsableArguments {
     static func refuseEmpty(_ paths: [String]) throws {
         guard paths.contains("") else { return }
         throw ValidationError("a path is empty (a shell variable not set?): name a request file or directory, '.' for this one")
+    }
+
+    /// An option given an empty value (a shell variable not set) would be read as the current directory or as no name:
+    /// refused, naming the option.
+    static func refuseEmpty(_ options: [(name: String, value: String?)]) throws {
+        guard let empty = options.first(where: { $0.value == "" }) else { return }
+        throw ValidationError("\(empty.name) is empty (a shell variable not set?): give it a value, or leave the option out")
     }
 
     /// The collection these arguments select.

@@ -53,6 +53,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        try CollectionArguments.refuseEmpty([("--cacert", caCert), ("--proxy", proxy)])
         if let seed, seed > UInt64(Int64.max) { throw ValidationError("--seed must be from 0 to \(Int64.max), got \(seed)") }
         // Report paths are checked by `Run`, before anything is read or sent.
     }

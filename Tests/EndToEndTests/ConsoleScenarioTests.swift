@@ -99,6 +99,15 @@ import Testing
         #expect(result.stderr.contains("a path is empty (a shell variable not set?)"), "\(result.stderr)")
     }
 
+    /// An option naming a file, a directory or an environment given an empty value is refused, not read as the current
+    /// directory or as no name.
+    @Test(arguments: ["--cacert", "--env", "--environments", "--env-file", "--proxy"])
+    func anEmptyOptionValueIsRefused(option: String) async throws {
+        let result = try await RunnerProcess.run(["run", "requests", option, ""], in: ScenarioRun.folder("invalid"), environment: [:])
+        #expect(result.exitCode == 1, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("\(option) is empty (a shell variable not set?)"), "\(result.stderr)")
+    }
+
     // MARK: Quiet and progress
 
     @Test func quietPrintsOnlyFailuresErrorsAndTheSummary() async throws {
