@@ -134,10 +134,12 @@ enum Discovery {
                                            path: PathText.join(root.display, relative), at: nil,
                                            suggestion: "remove it, or name it as an argument to read it"))
                 }
-            case .nameNotUTF8:
-                if hasYAMLExtension(entry) {
-                    problems.append(.error("the file's name is not UTF-8 (shown with U+FFFD where its bytes are not), so it cannot be read",
-                                           path: PathText.join(root.display, relative), at: nil,
+            case .nameNotUTF8(let isDirectory):
+                // Its request files would silently not run.
+                if isDirectory || hasYAMLExtension(entry) {
+                    let what = isDirectory ? "directory's name is not UTF-8 (shown with U+FFFD where its bytes are not), so its files"
+                        : "file's name is not UTF-8 (shown with U+FFFD where its bytes are not), so it"
+                    problems.append(.error("the \(what) cannot be read", path: PathText.join(root.display, relative), at: nil,
                                            suggestion: "rename it with a UTF-8 name"))
                 }
             case .file, .statted:

@@ -47,8 +47,9 @@ package enum FileSystem {
         /// An entry stat'ed (a directory, a link, or one the listing does not type) and what stat(2) says of it
         /// (symbolic links followed); nil for a broken link.
         case statted(Status?)
-        /// An entry whose name is not UTF-8, which no path of ours can name again (its name is shown with U+FFFD).
-        case nameNotUTF8
+        /// An entry whose name is not UTF-8, which no path of ours can name again (its name is shown with U+FFFD), and
+        /// whether it is a directory (symbolic links followed).
+        case nameNotUTF8(isDirectory: Bool)
     }
 
     /// The visible entries of a directory (names not starting with `.`) in lexical order, with their kinds; nil if the
@@ -59,17 +60,20 @@ package enum FileSystem {
     static func visibleEntries(of directory: String) -> [(name: String, kind: EntryKind)]? {
         guard let stream = opendir(directory) else { return nil }
         defer { closedir(stream) }
-        var entries: [(name: String, regular: Bool, utf8: Bool)] = []
-        while let entry = readdir(stream) {
-            let (name, utf8) = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                let text = bytes.baseAddress!.assumingMemoryBound(to: CChar.self)
-                return String(validatingCString: text).map { ($0, true) } ?? (String(cString: text), false)
-            }
-            if !name.hasPrefix(".") { entries.append((name, entry.pointee.d_type == UInt8(DT_REG), utf8)) }
-        }
         let descriptor = dirfd(stream)
+        var entries: [(name: String, regular: Bool, notUTF8Directory: Bool?)] = []
+        while let entry = readdir(stream) {
+            let (name, notUTF8Directory) = withUnsafeBytes(of: entry.pointee.d_name) { bytes -> (String, Bool?) in
+                let text = bytes.baseAddress!.assumingMemoryBound(to: CChar.self)
+                if let name = String(validatingCString: text) { return (name, nil) }
+                // Stat'ed by the bytes of its name, which its shown name cannot give back.
+                var info = stat()
+                return (String(cString: text), fstatat(descriptor, text, &info, 0) == 0 && (info.st_mode & S_IFMT) == S_IFDIR)
+            }
+            if !name.hasPrefix(".") { entries.append((name, entry.pointee.d_type == UInt8(DT_REG), notUTF8Directory)) }
+        }
         return entries.sorted { $0.name < $1.name }.map { entry in
-            if !entry.utf8 { return (entry.name, .nameNotUTF8) }
+            if let isDirectory = entry.notUTF8Directory { return (entry.name, .nameNotUTF8(isDirectory: isDirectory)) }
             if entry.regular { return (entry.name, .file) }
             var info = stat()
             return (entry.name, .statted(fstatat(descriptor, entry.name, &info, 0) == 0 ? Status(info) : nil))

@@ -101,7 +101,12 @@ import YAML
         let descriptor = name.withUnsafeBufferPointer { creat(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), 0o644) }
         try #require(descriptor >= 0)
         close(descriptor)
+        // A directory of such a name: its files would silently not run.
+        let directory = Array((scratch.root + "/requests/d").utf8) + [0xFF, 0]
+        try #require(directory.withUnsafeBufferPointer { mkdir(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), 0o755) } == 0)
         #expect(problems(of: await scratch.readCollection(["requests"])) == [
+            "requests/d\u{FFFD}: error: the directory's name is not UTF-8 (shown with U+FFFD where its bytes are not), so its files cannot be read "
+                + "[help: rename it with a UTF-8 name]",
             "requests/l\u{FFFD}m.yaml: error: the file's name is not UTF-8 (shown with U+FFFD where its bytes are not), so it cannot be read "
                 + "[help: rename it with a UTF-8 name]",
         ])
