@@ -203,15 +203,16 @@ public enum URLCredentials {
     }
 
     /// Just past the first `http:` or `https:` (any case, not inside a word) followed by no slash (`http:u:pw@host`, the
-    /// slashes left out, which browsers read as a URL with credentials); nil when there is none.
+    /// slashes left out, which browsers read as a URL with credentials), or by backslashes (`http:\\u:pw@host`, which
+    /// browsers read as slashes), past them; nil when there is none.
     private static func afterBareScheme(in text: Substring) -> Substring.Index? {
         var searched = text
         while let scheme = searched.range(of: "http", options: .caseInsensitive) {
             var after = searched[scheme.upperBound...]
             if after.first == "s" || after.first == "S" { after = after.dropFirst() }
             let wordBefore = scheme.lowerBound > text.startIndex && text[text.index(before: scheme.lowerBound)].isLetter
-            if !wordBefore, after.first == ":", let next = after.dropFirst().first, next != "/", next != "\\", !next.isWhitespace {
-                return after.index(after: after.startIndex)
+            if !wordBefore, after.first == ":", let next = after.dropFirst().first, next != "/", !next.isWhitespace {
+                return after.dropFirst().firstIndex { $0 != "\\" && $0 != "/" } ?? after.endIndex
             }
             searched = searched[scheme.upperBound...]
         }

@@ -144,6 +144,8 @@ import Testing
             // The slashes left out.
             ("  url: 'http:jdoe:Sekr3tNS@127.0.0.1:19401/x'", "  url: 'http:jdoe:***@127.0.0.1:19401/x'"),
             ("see HTTPS:jdoe:Sekr3tNS@h", "see HTTPS:jdoe:***@h"),
+            (#"  url: 'http:\\jdoe:pwBACKSLe5@127.0.0.1:19502/x'"#, #"  url: 'http:\\jdoe:***@127.0.0.1:19502/x'"#),
+            (#"  url: 'http:\/jdoe:pwBACKSLe5@127.0.0.1:19502/x'"#, #"  url: 'http:\/jdoe:***@127.0.0.1:19502/x'"#),
             ("the http: header a:b@c", "the http: header a:b@c"),
             ("http://example.com/users/a:b/c@d", "http://example.com/users/a:b/c@d"),
             ("see http://example.com/x and mail a:b@c", "see http://example.com/x and mail a:b@c"),
