@@ -83,9 +83,10 @@ extension Exchange {
         var (result, field, tokens) = ("", "", [String]())
         func flush() {
             let name = field.prefix { $0 != "=" }
-            let trimmed = String(name.drop(while: \.isWhitespace))
-            if name.count < field.count, tokenMembers.contains(trimmed.removingPercentEncoding ?? trimmed) {
-                tokens.append(String(field.dropFirst(name.count + 1)))
+            // Any case, spaces around it (`Access_Token = …`): a response the auth refuses is shown too.
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            if name.count < field.count, tokenMembers.contains((trimmed.removingPercentEncoding ?? trimmed).lowercased()) {
+                tokens.append(field.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces))
                 result += name + "=***"
             } else {
                 result += field
@@ -105,8 +106,8 @@ extension Exchange {
         return tokens.isEmpty ? nil : hiding(tokens, in: result)
     }
 
-    /// `text` with every token of `tokenMembers` values (of `SensitiveText.minimumLength` characters or more, and as
-    /// a form writes it, `+` for a space, when it differs) as `***`.
+    /// `text` with every token, the value of a `tokenMembers` member or field (of `SensitiveText.minimumLength`
+    /// characters or more, as written and percent-decoded), as `***`.
     private static func hiding(_ tokens: [String], in text: String) -> String {
         let forms = Set(tokens.flatMap { [$0, $0.removingPercentEncoding ?? $0] }).filter { $0.count >= SensitiveText.minimumLength }
         return forms.sorted { $0.count > $1.count }.reduce(text) { $0.replacingOccurrences(of: $1, with: "***") }
@@ -122,16 +123,43 @@ extension Exchange {
         guard let first = text.utf8.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
               first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let value = try? JSONValue.parse(text)
         else { return nil }
-        if case .object(var object) = value, object.keys.contains(where: tokenMembers.contains) {
-            var tokens: [String] = []
-            for key in object.keys where tokenMembers.contains(key) {
-                if case .string(let token)? = object[key] { tokens.append(token) }
-                object[key] = .string("***")
+        var (tokens, masked) = ([String](), false)
+        let withTokensMasked = maskingTokens(value, tokens: &tokens, masked: &masked)
+        // A token named again in another member (an `error_description`) is hidden there too.
+        return masked ? hiding(tokens, in: withTokensMasked.serialized(pretty: true)) : text
+    }
+
+    /// `value` with every member named in `tokenMembers` (any case, at any depth: a response the auth refuses is shown
+    /// too) as `***`; the strings they held go into `tokens`, and `masked` says whether there was one.
+    private static func maskingTokens(_ value: JSONValue, tokens: inout [String], masked: inout Bool) -> JSONValue {
+        switch value {
+        case .object(let object):
+            var result = JSONObject()
+            for (key, member) in object.members {
+                if tokenMembers.contains(key.lowercased()) {
+                    strings(of: member, into: &tokens)
+                    masked = true
+                    result[key] = .string("***")
+                } else {
+                    result[key] = maskingTokens(member, tokens: &tokens, masked: &masked)
+                }
             }
-            // A token named again in another member (an `error_description`) is hidden there too.
-            return hiding(tokens, in: JSONValue.object(object).serialized(pretty: true))
+            return .object(result)
+        case .array(let elements):
+            return .array(elements.map { maskingTokens($0, tokens: &tokens, masked: &masked) })
+        default:
+            return value
         }
-        return text
+    }
+
+    /// The strings `value` holds, at any depth.
+    private static func strings(of value: JSONValue, into strings: inout [String]) {
+        switch value {
+        case .string(let text): strings.append(text)
+        case .array(let elements): elements.forEach { Self.strings(of: $0, into: &strings) }
+        case .object(let object): object.members.forEach { Self.strings(of: $0.value, into: &strings) }
+        default: break
+        }
     }
 
     /// JSON text laid out as `JSONValue.serialized(pretty: true)` lays it out, its tokens unchanged (text made of them,

@@ -47,6 +47,11 @@ import Testing
         let refused = #"{"error":"invalid_grant","error_description":"token Sekr3tAT12 revoked","access_token":"Sekr3tAT12"}"#
         let kept = try #require(Exchange.kept(Data(refused.utf8), type: "application/json"))
         #expect(!kept.text.contains("Sekr3tAT12") && kept.text.contains(#""error_description": "token *** revoked""#), "\(kept.text)")
+        // Names in another case or with spaces, and members deeper in: shown when the auth refuses the response.
+        #expect(Exchange.kept(Data("access_token = SPnnnn1111zz & token_type = bearer".utf8), type: nil)?.text == "access_token =***& token_type = bearer")
+        #expect(Exchange.kept(Data("Access_Token=CASEpppp4444zz&token_type=bearer".utf8), type: nil)?.text == "Access_Token=***&token_type=bearer")
+        let nested = try #require(Exchange.kept(Data(#"{"data":{"access_token":"NESTpppp3333zz","n":[{"ID_TOKEN":"x"}]}}"#.utf8), type: nil))
+        #expect(!nested.text.contains("NESTpppp3333zz") && nested.text.contains(#""ID_TOKEN": "***""#), "\(nested.text)")
     }
 
     /// A JSON body is cut before a string the 64 KiB limit falls in, so a secret escaped in it is not cut in two.
