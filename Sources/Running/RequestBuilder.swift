@@ -260,6 +260,14 @@ public struct RequestBuilder: Sendable {
     private func headerValue(_ template: Template, named name: String, path: String, scope: VariableScope) throws(RunFailure) -> String {
         let value = try resolve(template, path: path, scope: scope)
         if let problem = HeaderField.valueProblem(value, of: template, named: name, in: path) { throw RunFailure(problem) }
+        // `Authorization: Bearer {{ token }}` with an empty token would be sent as the scheme alone: the variables gave
+        // nothing, and what is written is one word at most.
+        let (sent, written) = (value.trimmingCharacters(in: .whitespaces), template.literalText.trimmingCharacters(in: .whitespaces))
+        if ["authorization", "proxy-authorization"].contains(name.lowercased()), !template.isLiteral, sent == written, !written.contains(" ") {
+            throw RunFailure(.error("the value of header '\(name)' holds no credentials: " + (written.isEmpty ? "it is empty"
+                                        : "only '\(written)'") + " once its variables are resolved",
+                                    path: path, at: template.mark, suggestion: "give the variables it reads a value"))
+        }
         return value
     }
 

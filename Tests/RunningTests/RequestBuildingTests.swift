@@ -364,6 +364,17 @@ import TestSupport
                 "\(outcome.error?.description ?? "no error")")
         #expect(outcome.error?.suggestion == "write the token alone: 'Bearer ' is put before it")
         #expect(await loader.received.isEmpty, "nothing is sent")
+        // Nor through a header of its own.
+        let header = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/a.yaml": "request: { url: /a, headers: { Authorization: \"Bearer {{ v }}\" } }\n",
+        ])
+        defer { header.remove() }
+        let noCredentials = try await header.run(loader, variables: [("v", "")])
+        #expect(noCredentials.outcomes.first?.error?.message
+                    == "the value of header 'Authorization' holds no credentials: only 'Bearer' once its variables are resolved",
+                "\(String(describing: noCredentials.outcomes.first?.error))")
+        #expect(await loader.received.isEmpty, "nothing is sent")
         // An empty one is not sent as `Bearer ` alone.
         let empty = try await collection.run(loader, variables: [("v", "")])
         #expect(empty.outcomes.first?.error?.message == "the bearer token is empty", "\(String(describing: empty.outcomes.first?.error))")
