@@ -34,6 +34,10 @@ public struct HTTPProxy: Sendable, Hashable {
             let written = text.prefix(typo.count)
             return problem("'\(written)' lacks the colon of '\(written.dropLast(2))://'; a proxy URL starts with http://")
         }
+        // `http:proxy:3128` or `http:\\proxy:3128`: the slashes left out or turned (it would be read as host `http`).
+        if !hasScheme, let scheme = ["https:", "http:"].first(where: { text.lowercased().hasPrefix($0) }) {
+            return problem("'\(text.prefix(scheme.count))' is not followed by '//'; a proxy URL starts with http://")
+        }
         // A password holding `#`, `?` or `/` would be read as the host and port, and named as the port.
         if let misplaced = URLCredentials.misplacedDelimiterProblem(inURL: written) { return problem(misplaced) }
         if let portProblem = URLComponents.writtenPortProblem(inURL: written) { return problem(portProblem) }

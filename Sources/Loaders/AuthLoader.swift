@@ -102,9 +102,11 @@ public struct OAuth2AccessToken: Sendable, Hashable {
                       message: "the OAuth2 token request to \(response.request.displayURL) \(detail)")
         }
         guard response.status.isSuccess else { throw failure("was refused with status \(response.status.code)") }
-        let document = (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]) ?? formFields(of: response.body)
+        let json = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+        let document = json ?? formFields(of: response.body)
         guard let value = document["access_token"] as? String, !value.isEmpty else {
-            throw failure("returned no access_token (its body is neither a JSON object nor form fields holding one)")
+            throw failure("returned no access_token (" + (json != nil ? "its JSON object has no 'access_token' string, or an empty one)"
+                                                           : "its body is neither a JSON object nor form fields holding one)"))
         }
         // A client must not use a token whose type it does not understand (RFC 6749, section 7.1).
         if let type = document["token_type"] as? String, type.lowercased() != "bearer" {

@@ -85,7 +85,7 @@ extension Exchange {
             let name = field.prefix { $0 != "=" }
             // Any case, spaces around it (`Access_Token = …`): a response the auth refuses is shown too.
             let trimmed = name.trimmingCharacters(in: .whitespaces)
-            if name.count < field.count, tokenMembers.contains((trimmed.removingPercentEncoding ?? trimmed).lowercased()) {
+            if name.count < field.count, isTokenMember(trimmed.removingPercentEncoding ?? trimmed) {
                 tokens.append(field.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces))
                 result += name + "=***"
             } else {
@@ -116,6 +116,13 @@ extension Exchange {
     /// The members of an OAuth2 token response that are credentials.
     static let tokenMembers: Set<String> = ["access_token", "refresh_token", "id_token", "mac_key"]
 
+    /// Whether `name` is one of `tokenMembers` in any case and with or without its `_` (`Access_Token`, `accessToken`,
+    /// as servers that do not follow RFC 6749 write it).
+    static func isTokenMember(_ name: String) -> Bool {
+        let folded = name.lowercased().filter { $0 != "_" && $0 != "-" }
+        return ["accesstoken", "refreshtoken", "idtoken", "mackey"].contains(folded)
+    }
+
     /// JSON text as received, every string, number and member kept as written (a lone escaped surrogate, a number beyond
     /// 2^53, a repeated key, `1e2`); an OAuth2 token response written from its parsed value, its tokens masked. Nil when
     /// the text is not a JSON object or list.
@@ -136,7 +143,7 @@ extension Exchange {
         case .object(let object):
             var result = JSONObject()
             for (key, member) in object.members {
-                if tokenMembers.contains(key.lowercased()) {
+                if isTokenMember(key) {
                     strings(of: member, into: &tokens)
                     masked = true
                     result[key] = .string("***")

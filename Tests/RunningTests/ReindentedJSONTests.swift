@@ -52,6 +52,8 @@ import Testing
         #expect(Exchange.kept(Data("Access_Token=CASEpppp4444zz&token_type=bearer".utf8), type: nil)?.text == "Access_Token=***&token_type=bearer")
         let nested = try #require(Exchange.kept(Data(#"{"data":{"access_token":"NESTpppp3333zz","n":[{"ID_TOKEN":"x"}]}}"#.utf8), type: nil))
         #expect(!nested.text.contains("NESTpppp3333zz") && nested.text.contains(#""ID_TOKEN": "***""#), "\(nested.text)")
+        let camel = try #require(Exchange.kept(Data(#"{"error":"bad","accessToken":"SECRETCAMELR02","refresh-token":"SECRETR2"}"#.utf8), type: nil))
+        #expect(!camel.text.contains("SECRETCAMELR02") && !camel.text.contains("SECRETR2"), "\(camel.text)")
     }
 
     /// A JSON body is cut before a string the 64 KiB limit falls in, so a secret escaped in it is not cut in two.
