@@ -3,6 +3,7 @@ import CollectionFormat
 import Commands
 import Foundation
 import RunnerVersion
+import YAML
 
 /// The `runner` command: run, validate and list HTTP request collections; start one, and describe its format.
 @main
@@ -22,6 +23,12 @@ struct Runner: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         // `run` reports a SIGINT or SIGTERM from its first millisecond on (held since the program was loaded, watched
         // once it starts); every other command ends by the signal as usual.
+        if let argument = notUTF8Argument() {
+            HeldSignals.release()
+            Console.error("Error: the argument '\(argument)' is not UTF-8 (U+FFFD stands where its bytes are not): runner reads "
+                          + "paths and values as UTF-8; rename the file or directory, or give the value in UTF-8")
+            Foundation.exit(ExitStatus.badCommandLine.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             if !(command is RunCommand) { HeldSignals.release() }
@@ -39,6 +46,16 @@ struct Runner: AsyncParsableCommand {
             HeldSignals.release()
             fail(error)
         }
+    }
+
+    /// The first argument whose bytes are not UTF-8, as Swift shows it (U+FFFD in their place); nil when all are. A path
+    /// of such a name would be looked for under the shown name, which no file has ("no such file").
+    private static func notUTF8Argument() -> String? {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else { continue }
+            return ControlCharacters.escaped(String(cString: argument))
+        }
+        return nil
     }
 
     /// Exits for an error: its exit code when it carries one, help and version as asked, else a bad command line.

@@ -108,6 +108,17 @@ import Testing
         #expect(result.stderr.contains("\(option) is empty (a shell variable not set?)"), "\(result.stderr)")
     }
 
+    /// An argument that is not UTF-8 (a path named in Latin-1) is refused naming it, not looked for as a name with
+    /// U+FFFD and reported as missing.
+    @Test func anArgumentThatIsNotUTF8IsRefused() async throws {
+        let runner = try RunnerProcess.executable
+        let result = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"),
+                                                 ["-c", #"exec "$0" validate "$(printf 'p\377')""#, runner.path],
+                                                 in: ScenarioRun.folder("invalid"), environment: [:])
+        #expect(result.exitCode == 1, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("Error: the argument 'p\u{FFFD}' is not UTF-8"), "\(result.stderr)")
+    }
+
     // MARK: Quiet and progress
 
     @Test func quietPrintsOnlyFailuresErrorsAndTheSummary() async throws {
