@@ -108,6 +108,10 @@ public struct OAuth2AccessToken: Sendable, Hashable {
             throw failure("returned no access_token (" + (json != nil ? "its JSON object has no 'access_token' string, or an empty one)"
                                                            : "its body is neither a JSON object nor form fields holding one)"))
         }
+        // A bearer token is one word (RFC 6750); one holding white space or a control character cannot be sent as it is.
+        if value.contains(where: { $0.isWhitespace || $0.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } }) {
+            throw failure("returned an access_token holding white space or a control character, which a Bearer token cannot hold")
+        }
         // A client must not use a token whose type it does not understand (RFC 6749, section 7.1).
         if let type = document["token_type"] as? String, type.lowercased() != "bearer" {
             throw failure("returned a token of type '\(type.prefix(40))', which runner cannot send (it sends Bearer tokens)")

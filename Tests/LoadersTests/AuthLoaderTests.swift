@@ -69,10 +69,10 @@ import TestSupport
     /// the JSON one is; a body that is neither says so.
     @Test func aFormEncodedTokenResponseIsRead() async throws {
         let form = ScriptedLoader.Reply.response(status: 200, headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                                 body: Data("access_token=t%2Bk+1&token_type=bearer&expires_in=3600".utf8))
+                                                 body: Data("access_token=t%2Bk%2F1&token_type=bearer&expires_in=3600".utf8))
         let scripted = ScriptedLoader(routes: [.path("/oauth/token", form)], fallback: .response(status: 200))
         _ = try await AuthLoader(next: scripted).load(request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
-        #expect(await scripted.received.filter { $0.path == "/items" }.map { $0.headers["Authorization"] } == ["Bearer t+k 1"])
+        #expect(await scripted.received.filter { $0.path == "/items" }.map { $0.headers["Authorization"] } == ["Bearer t+k/1"])
 
         // Under another type (`text/plain`), or none, the same; a line break ends a field.
         let text = ScriptedLoader.Reply.response(status: 200, headers: ["Content-Type": "text/plain"], body: Data("access_token=x2\r\ntoken_type=bearer\n".utf8))
@@ -80,6 +80,12 @@ import TestSupport
         _ = try await AuthLoader(next: plain).load(request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
         #expect(await plain.received.filter { $0.path == "/items" }.map { $0.headers["Authorization"] } == ["Bearer x2"])
 
+        // A token holding white space is refused, not sent as `Bearer   t  `.
+        let spaced = ScriptedLoader.Reply.json(#"{"access_token":"  SECRETWS17  ","token_type":"Bearer"}"#)
+        let unsendable = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", spaced)])),
+                                       request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
+        #expect(unsendable?.message.hasSuffix("returned an access_token holding white space or a control character, which a Bearer token cannot hold") == true,
+                "\(String(describing: unsendable?.message))")
         // A token of a type the runner does not send is refused, not sent as `mac …`.
         let mac = ScriptedLoader.Reply.json(#"{"access_token":"t","token_type":"mac"}"#)
         let refused = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", mac)])),
