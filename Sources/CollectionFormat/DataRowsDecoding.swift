@@ -17,7 +17,7 @@ package enum DataRowsDecoding {
                 sources.store(String(decoding: bytes, as: UTF8.self), for: reference.path)
                 return (nil, [.error("invalid JSON: \(error.message)", path: reference.path, at: Mark(line: error.line, column: error.column))])
             }
-            bytes = escapingLineSeparators(bytes)
+            bytes = YAMLParser.escapingLineBreaks(inJSON: bytes)
         }
         let document = SourceDocument.parse(bytes, path: reference.path)
         sources.store(document.source.text, for: reference.path)
@@ -35,28 +35,6 @@ package enum DataRowsDecoding {
             diagnostic.message.hasSuffix("has no rows") ? empty(reference, in: path) : diagnostic
         }
         return (rows, problems)
-    }
-
-    /// Valid JSON with each raw U+0085, U+2028 and U+2029 (inside a string, the only place JSON has them) written as its
-    /// `\u` escape, which JSON and YAML read alike, where YAML's reader would take the raw one for a line break.
-    private static func escapingLineSeparators(_ bytes: [UInt8]) -> [UInt8] {
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            let scalar: String? = if bytes[index] == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0x85 { "0085" }
-                else if bytes[index] == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 {
-                    bytes[index + 2] == 0xA8 ? "2028" : "2029"
-                } else { nil }
-            guard let scalar else {
-                result.append(bytes[index])
-                index += 1
-                continue
-            }
-            result += Array("\\u\(scalar)".utf8)
-            index += scalar == "0085" ? 2 : 3
-        }
-        return result
     }
 
     /// Rows from CSV: the first record names the columns; every other record must have as many fields.

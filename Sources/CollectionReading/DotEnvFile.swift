@@ -88,8 +88,8 @@ public enum DotEnvFiles {
         }
         let kind = FileSystem.kind(of: absolutePath)
         guard kind.exists else {
-            let reason = FileSystem.missingReason(absolutePath)
-            return failure(reason == "does not exist" ? "no such file" : "it " + reason, "the path is relative to the current directory")
+            return failure(FileSystem.brokenLink(absolutePath).map { "it is " + $0 } ?? "no such file",
+                           "the path is relative to the current directory")
         }
         guard !kind.isDirectory else { return failure("it is a directory", "give the path of a dotenv file") }
         guard let read = FileSystem.contents(of: absolutePath, limit: limit) else {

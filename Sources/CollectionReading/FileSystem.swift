@@ -80,8 +80,8 @@ package enum FileSystem {
         }
     }
 
-    /// Why the file at `path` cannot be opened, in words: a symbolic link to nothing or in a loop named as such, else
-    /// the system's reason ("no such file or directory", "permission denied").
+    /// Why the file at `path` cannot be opened, in words: a directory, a symbolic link that leads nowhere
+    /// (`brokenLink`), else the system's reason ("no such file or directory", "permission denied").
     package static func unreadableReason(_ path: String) -> String {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         let code = descriptor < 0 ? errno : 0
@@ -89,30 +89,31 @@ package enum FileSystem {
         let isDirectory = descriptor >= 0 && fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
         if descriptor >= 0 { close(descriptor) }
         if isDirectory { return "it is a directory" }
-        var link = stat()
-        if code == ENOENT, lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
-            // Followed to the target that is missing: a link to a link names the end of the chain.
-            var (current, targets) = (path, [String]())
-            while targets.count < 40, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) {
-                targets.append(target)
-                current = target.hasPrefix("/") ? target : (current as NSString).deletingLastPathComponent + "/" + target
-            }
-            guard let first = targets.first, let last = targets.last else { return "it is a symbolic link to a file that does not exist" }
-            return targets.count == 1 ? "it is a symbolic link to '\(first)', which does not exist"
-                : "it is a symbolic link to '\(first)', a link whose chain ends at '\(last)', which does not exist"
-        }
-        if code == ELOOP { return "it is a symbolic link in a loop of links (one leads back to another)" }
+        if code == ENOENT || code == ELOOP, let link = brokenLink(path) { return "it is " + link }
         guard code != 0 else { return "it could not be read" }
         return SystemErrorText.words(code)
     }
 
     /// What follows "the file 'PATH' " for a path that leads to no file: "does not exist", or how a symbolic link there
-    /// leads nowhere (to a file that does not exist, or round a loop of links).
+    /// leads nowhere.
     static func missingReason(_ path: String) -> String {
-        var link = stat()
-        guard lstat(path, &link) == 0 else { return "does not exist" }
-        let reason = unreadableReason(path)
-        return reason.hasPrefix("it ") ? String(reason.dropFirst(3)) : reason
+        brokenLink(path).map { "is " + $0 } ?? "does not exist"
+    }
+
+    /// How the symbolic link at `path` leads to no file, as what follows "it is": to a target that does not exist (the
+    /// end of a chain of links named), or round a loop of links; nil when `path` is no such link.
+    static func brokenLink(_ path: String) -> String? {
+        var (link, target) = (stat(), stat())
+        guard lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK, stat(path, &target) != 0 else { return nil }
+        if errno == ELOOP { return "a symbolic link in a loop of links (one leads back to another)" }
+        var (current, targets) = (path, [String]())
+        while targets.count < 40, let next = try? FileManager.default.destinationOfSymbolicLink(atPath: current) {
+            targets.append(next)
+            current = next.hasPrefix("/") ? next : (current as NSString).deletingLastPathComponent + "/" + next
+        }
+        guard let first = targets.first, let last = targets.last else { return "a symbolic link to a file that does not exist" }
+        return targets.count == 1 ? "a symbolic link to '\(first)', which does not exist"
+            : "a symbolic link to '\(first)', a link whose chain ends at '\(last)', which does not exist"
     }
 
     /// The bytes of a file, or nil if it cannot be read.

@@ -67,3 +67,20 @@ public enum YAMLParser {
         }
     }
 }
+
+extension YAMLParser {
+    /// Valid JSON `bytes` with each raw U+0085, U+2028 and U+2029 (inside a string, the only place JSON has them) written
+    /// as its `\uXXXX` escape, which JSON and YAML read alike, where YAML's reader (libyaml, YAML 1.1) would take the raw
+    /// one for a line break.
+    package static func escapingLineBreaks(inJSON bytes: [UInt8]) -> [UInt8] {
+        bytes.withUnsafeBufferPointer { buffer in
+            var (result, start) = ([UInt8](), 0)
+            while let found = SourcePosition.firstYAML11LineBreak(in: UnsafeBufferPointer(rebasing: buffer[start...])) {
+                let hex = String(found.scalar, radix: 16, uppercase: true)
+                result += buffer[start..<start + found.offset] + Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+                start += found.offset + (found.scalar == 0x85 ? 2 : 3)
+            }
+            return start == 0 ? bytes : result + buffer[start...]
+        }
+    }
+}

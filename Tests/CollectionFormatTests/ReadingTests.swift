@@ -499,6 +499,22 @@ import YAML
         ])
     }
 
+    /// A baseURL, and a request URL a known variable completes, whose user information holds a `#` as it is are errors
+    /// naming the character, the password hidden (the URL would go to the host its user names).
+    @Test func aBaseURLOrURLTemplateWithAHashInItsPasswordIsRefusedAndHidden() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/qa.yaml", "baseURL: http://u:Bas3#pw@127.0.0.1:1\n")
+        scratch.write("environments/ok.yaml", "baseURL: http://127.0.0.1:1\n")
+        scratch.write("requests/a.yaml", "request: { url: \"http://u:{{ pw }}@127.0.0.1:1/a\" }\n")
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "qa", vars: [("pw", "x")])) == [
+            "environments/qa.yaml:1:10: error: baseURL 'http://u:***@127.0.0.1:1': its user information holds a '#', which ends a URL's host part: write it as %23",
+        ])
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "ok", vars: [("pw", "Tr0ub#3")])) == [
+            "requests/a.yaml:1:17: error: the URL 'http://u:***@127.0.0.1:1/a': its user information holds a '#', which ends a URL's host part: write it as %23",
+        ])
+    }
+
     /// A URL template whose values are known before sending (environment variables, secrets, `--var`s) is checked as a
     /// URL written out is; one a capture, `with:`, an `each:` element or a random value may change is left to the run.
     @Test func aURLTemplateOfKnownValuesIsCheckedBeforeSending() async {
