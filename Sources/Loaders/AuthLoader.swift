@@ -79,8 +79,11 @@ public struct OAuth2AccessToken: Sendable, Hashable {
     ) async throws(HTTPError) -> OAuth2AccessToken {
         var fields = [(name: "grant_type", value: "client_credentials")]
         if let scope = credentials.scope { fields.append((name: "scope", value: scope)) }
+        // Through the request's proxy (`--proxy` sends every request through it) and trusting what it trusts.
         var tokenOptions = HTTPRequestOptions(timeout: options.timeout, insecure: options.insecure,
-                                              maxResponseBytes: options.maxResponseBytes)
+                                              maxResponseBytes: options.maxResponseBytes,
+                                              trustedCertificateFiles: options.trustedCertificateFiles)
+        tokenOptions.proxy = options.proxy
         tokenOptions.auth = .none
         var request = HTTPRequest(
             method: .post, url: credentials.tokenURL,
@@ -111,6 +114,10 @@ public struct OAuth2AccessToken: Sendable, Hashable {
         // A bearer token is one word (RFC 6750); one holding white space or a control character cannot be sent as it is.
         if value.contains(where: { $0.isWhitespace || $0.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } }) {
             throw failure("returned an access_token holding white space or a control character, which a Bearer token cannot hold")
+        }
+        // A zero-width space or other non-ASCII character would go out as raw UTF-8 bytes no server reads as the token.
+        if !value.unicodeScalars.allSatisfy(\.isASCII) {
+            throw failure("returned an access_token holding a character that is not ASCII, which a Bearer token cannot hold")
         }
         // A client must not use a token whose type it does not understand (RFC 6749, section 7.1).
         if let type = document["token_type"] as? String, type.lowercased() != "bearer" {

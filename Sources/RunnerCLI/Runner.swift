@@ -3,7 +3,6 @@ import CollectionFormat
 import Commands
 import Foundation
 import RunnerVersion
-import YAML
 
 /// The `runner` command: run, validate and list HTTP request collections; start one, and describe its format.
 @main
@@ -25,8 +24,8 @@ struct Runner: AsyncParsableCommand {
         // once it starts); every other command ends by the signal as usual.
         if let argument = notUTF8Argument() {
             HeldSignals.release()
-            Console.error("Error: the argument '\(argument)' is not UTF-8 (U+FFFD stands where its bytes are not): runner reads "
-                          + "paths and values as UTF-8; rename the file or directory, or give the value in UTF-8")
+            Console.error("Error: \(argument) is not UTF-8: runner reads paths and values as UTF-8; rename the file or "
+                          + "directory, or give the value in UTF-8")
             Foundation.exit(ExitStatus.badCommandLine.rawValue)
         }
         do {
@@ -48,12 +47,14 @@ struct Runner: AsyncParsableCommand {
         }
     }
 
-    /// The first argument whose bytes are not UTF-8, as Swift shows it (U+FFFD in their place); nil when all are. A path
-    /// of such a name would be looked for under the shown name, which no file has ("no such file").
+    /// The first argument whose bytes are not UTF-8, named by its place and the option before it (not by its text, which
+    /// may be a password or a secret's value); nil when all are. A path of such a name would be looked for under the name
+    /// Swift shows (U+FFFD in place of the bytes), which no file has ("no such file").
     private static func notUTF8Argument() -> String? {
         for index in 1..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else { continue }
-            return ControlCharacters.escaped(String(cString: argument))
+            let before = CommandLine.unsafeArgv[index - 1].flatMap { String(validatingCString: $0) }
+            return "argument \(index)" + (index > 1 && before?.hasPrefix("-") == true ? " (the value of \(before!))" : "")
         }
         return nil
     }

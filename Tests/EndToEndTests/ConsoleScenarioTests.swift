@@ -116,7 +116,13 @@ import Testing
                                                  ["-c", #"exec "$0" validate "$(printf 'p\377')""#, runner.path],
                                                  in: ScenarioRun.folder("invalid"), environment: [:])
         #expect(result.exitCode == 1, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stderr.contains("Error: the argument 'p\u{FFFD}' is not UTF-8"), "\(result.stderr)")
+        #expect(result.stderr.contains("Error: argument 2 is not UTF-8"), "\(result.stderr)")
+        // Named by its place, not its text, which may be a password.
+        let proxy = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"),
+                                                ["-c", #"exec "$0" run requests --proxy "$(printf 'http://u:pa\377ssW0rd@127.0.0.1:1')""#, runner.path],
+                                                in: ScenarioRun.folder("invalid"), environment: [:])
+        #expect(proxy.exitCode == 1 && proxy.stderr.contains("Error: argument 4 (the value of --proxy) is not UTF-8"), "\(proxy.stderr)")
+        #expect(!proxy.stderr.contains("ssW0rd"), "\(proxy.stderr)")
     }
 
     // MARK: Quiet and progress

@@ -86,6 +86,11 @@ import TestSupport
                                        request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
         #expect(unsendable?.message.hasSuffix("returned an access_token holding white space or a control character, which a Bearer token cannot hold") == true,
                 "\(String(describing: unsendable?.message))")
+        let zeroWidth = ScriptedLoader.Reply.json(#"{"access_token":"ZWsp\u200bII3737","token_type":"Bearer"}"#)
+        let nonASCII = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", zeroWidth)])),
+                                     request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
+        #expect(nonASCII?.message.hasSuffix("returned an access_token holding a character that is not ASCII, which a Bearer token cannot hold") == true,
+                "\(String(describing: nonASCII?.message))")
         // A token of a type the runner does not send is refused, not sent as `mac …`.
         let mac = ScriptedLoader.Reply.json(#"{"access_token":"t","token_type":"mac"}"#)
         let refused = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", mac)])),
@@ -98,6 +103,18 @@ import TestSupport
                                   request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
         #expect(error?.message.hasSuffix("returned no access_token (its body is neither a JSON object nor form fields holding one)") == true,
                 "\(String(describing: error?.message))")
+    }
+
+    /// The token request goes through the request's proxy and trusts its certificate files, as `--proxy` and
+    /// `--cacert` say of every request.
+    @Test func theTokenRequestGoesThroughTheRequestsProxy() async throws {
+        let scripted = ScriptedLoader(routes: tokenRoutes(), fallback: .response(status: 200))
+        var options = HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials), trustedCertificateFiles: ["/ca.pem"])
+        options.proxy = ProxySettings(proxy: HTTPProxy(host: "127.0.0.1", port: 3128))
+        _ = try await AuthLoader(next: scripted).load(request(options: options))
+        let tokenRequest = try #require(await scripted.received.first { $0.path == "/oauth/token" })
+        #expect(tokenRequest.proxy == HTTPProxy(host: "127.0.0.1", port: 3128))
+        #expect(tokenRequest.options.trustedCertificateFiles == ["/ca.pem"])
     }
 
     @Test func refusedTokenRequestIsAnError() async {
