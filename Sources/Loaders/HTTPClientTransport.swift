@@ -114,6 +114,11 @@ public final class HTTPClientTransport: HTTPLoader {
             if let proxy, (error as? HTTPClientError) == .invalidProxyResponse {
                 throw await TransportErrorMapping.tunnelRefused(by: proxy, request: request, underlyingError: error)
             }
+            if let proxy, (error as? HTTPClientError) == .proxyAuthenticationRequired {
+                var refused = TransportErrorMapping.proxyAuthenticationRequired(proxy, request: request)
+                refused.response = await TransportErrorMapping.tunnelAnswer(of: proxy, for: request)?.response
+                throw refused
+            }
             var mapped = TransportErrorMapping.httpError(for: error, request: request, decompressionRatio: decompressionRatio, proxy: proxy)
             if proxy == nil, let precise = await TransportErrorMapping.unverifiedCertificateMessage(for: error, request: request) {
                 mapped.message = precise
@@ -157,14 +162,8 @@ public final class HTTPClientTransport: HTTPLoader {
                 idle[origin] = count - 1
                 return true
             }
-            let task = client.execute(request: outgoing, delegate: collector,
-                                      eventLoop: Self.affineLoop.map { .delegate(on: $0) } ?? .indifferent, deadline: deadline)
             do {
-                let response = try await withTaskCancellationHandler {
-                    try await task.futureResult.get()
-                } onCancel: {
-                    task.cancel()
-                }
+                let response = try await Self.started(outgoing, delegate: collector, on: client, deadline: deadline)
                 if response.head.isKeepAlive, request.headers["Connection"]?.lowercased().contains("close") != true {
                     idleConnections.withLock { $0[origin, default: 0] += 1 }
                 }
@@ -196,6 +195,50 @@ public final class HTTPClientTransport: HTTPLoader {
         } catch let closed as ClosedBeforeAnswer {
             throw closed.underlying
         }
+    }
+
+    /// Executes `outgoing` with the client, started on the event loop that handles its response (the task's affine
+    /// loop, else the next of the group), and waits for it; task cancellation cancels it.
+    ///
+    /// Started there, AsyncHTTPClient's steps (its request's bookkeeping, the deadline's timer, taking a pooled
+    /// connection, writing) run on the loop as one task: started from the caller's thread, each of them is a task sent
+    /// to the loop, which woke it about twice a request instead of once (docs/benchmarks.md). Only AsyncHTTPClient's own
+    /// work runs there: the caller checks the response.
+    private static func started<Delegate: HTTPClientResponseDelegate>(
+        _ outgoing: HTTPClient.Request, delegate: Delegate, on client: HTTPClient, deadline: NIODeadline?
+    ) async throws -> Delegate.Response {
+        let loop = affineLoop ?? client.eventLoopGroup.next()
+        let state = Mutex(StartState<Delegate.Response>.waiting)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                loop.execute {
+                    let task = client.execute(request: outgoing, delegate: delegate, eventLoop: .delegate(on: loop), deadline: deadline)
+                    let cancelled = state.withLock { state in
+                        defer { state = .started(task) }
+                        if case .cancelled = state { return true }
+                        return false
+                    }
+                    if cancelled { task.cancel() }
+                    task.futureResult.whenComplete { continuation.resume(with: $0) }
+                }
+            }
+        } onCancel: {
+            let task = state.withLock { state -> HTTPClient.Task<Delegate.Response>? in
+                guard case .started(let task) = state else {
+                    state = .cancelled
+                    return nil
+                }
+                return task
+            }
+            task?.cancel()
+        }
+    }
+
+    /// Where a request started on its event loop is, for its cancellation.
+    private enum StartState<Response: Sendable>: Sendable {
+        case waiting
+        case cancelled
+        case started(HTTPClient.Task<Response>)
     }
 
     /// Whether `error` says the connection was closed or reset by the other end.
@@ -455,11 +498,7 @@ enum TransportErrorMapping {
     /// proxy's answer (which `--verbose` shows) when a second `CONNECT` gets it (AsyncHTTPClient keeps neither).
     static func tunnelRefused(by proxy: HTTPProxy, request: HTTPRequest, underlyingError: any Error) async -> HTTPError {
         let target = authority(of: request)
-        let answer: ProxyTunnelProbe.Answer? = if let endpoint = endpoint(of: request) {
-            await ProxyTunnelProbe.answer(of: proxy, toTunnelTo: endpoint)
-        } else {
-            nil
-        }
+        let answer = await tunnelAnswer(of: proxy, for: request)
         // What to check, by the proxy's status: its credentials (401), the target behind it (5xx), else its rules.
         let hint = switch answer?.response.status.code ?? 0 {
         case 401: "check the user and password in the proxy URL"
@@ -471,6 +510,13 @@ enum TransportErrorMapping {
                                   + (answer.map { ": \($0.status)" } ?? "") + "; " + hint)
         error.response = answer?.response
         return error
+    }
+
+    /// The proxy's answer to a second `CONNECT` to the request's host and port, with that `CONNECT` (AsyncHTTPClient keeps
+    /// neither when it refuses a tunnel), so that `--verbose` shows what was written and not the request, which was not.
+    static func tunnelAnswer(of proxy: HTTPProxy, for request: HTTPRequest) async -> ProxyTunnelProbe.Answer? {
+        guard let endpoint = endpoint(of: request) else { return nil }
+        return await ProxyTunnelProbe.answer(of: proxy, toTunnelTo: endpoint)
     }
 
     /// The error for a proxy that answered 407: its credentials are missing or wrong.
