@@ -138,7 +138,7 @@ public struct ResolvedEnvironment: Sendable {
     public var baseURLUnresolved = false
 
     /// A scope with these variables and secrets, the command-line variables and the process environment.
-    public func scope(commandLine: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],
+    public func scope(commandLine: [(name: String, value: String)] = [], processEnvironment: ProcessEnvironment = [:],
                       builtins: BuiltinValues = .live) -> VariableScope {
         var scope = VariableScope(processEnvironment: processEnvironment, builtins: builtins)
         for (name, value) in variables.members { scope.define(name, value, in: .environment) }

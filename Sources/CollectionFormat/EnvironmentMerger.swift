@@ -4,7 +4,7 @@ import HTTPCore
 /// Merges an environment's `extends` chain and resolves it: secrets from the process environment, `--var`s, variables
 /// and the base URL.
 package struct EnvironmentMerger {
-    let processEnvironment: [String: String]
+    let processEnvironment: ProcessEnvironment
     let commandLine: [(name: String, value: String)]
     /// The random values of the run, for random built-ins in variables.
     let random: RandomValues
@@ -12,7 +12,7 @@ package struct EnvironmentMerger {
     package private(set) var diagnostics = DiagnosticBag()
 
     /// A merger reading secrets from `processEnvironment`, with the `--var`s `commandLine`.
-    package init(processEnvironment: [String: String], commandLine: [(name: String, value: String)], random: RandomValues) {
+    package init(processEnvironment: ProcessEnvironment, commandLine: [(name: String, value: String)], random: RandomValues) {
         self.processEnvironment = processEnvironment
         self.commandLine = commandLine
         self.random = random
@@ -104,6 +104,12 @@ package struct EnvironmentMerger {
     private mutating func readSecret(_ secret: Sourced<SecretDefinition>) -> ResolvedSecret? {
         let definition = secret.value
         let name = definition.env.value
+        if processEnvironment.notUTF8.contains(name) {
+            // Not the default either: the variable is set, to a value that cannot be sent as it is.
+            diagnostics.add(.error("secret '\(definition.name)': environment variable \(name) " + ProcessEnvironment.notUTF8Problem,
+                                   path: secret.path, at: definition.env.mark, suggestion: "set \(name) to UTF-8 text"))
+            return nil
+        }
         let set = processEnvironment[name].flatMap { $0.isEmpty ? nil : $0 }
         guard let value = set ?? definition.defaultValue?.value else {
             let problem = processEnvironment[name] == nil ? "is not set" : "is empty"

@@ -48,10 +48,10 @@ public struct VariableScope: Sendable {
     /// captures happened (their requests failed or were skipped) and a request needs it.
     public var capturingFiles: (@Sendable (String) -> [String])?
     /// The process environment, for `$env.NAME`.
-    public var processEnvironment: [String: String]
+    public var processEnvironment: ProcessEnvironment
     public var builtins: BuiltinValues
 
-    public init(processEnvironment: [String: String] = [:], builtins: BuiltinValues = .live) {
+    public init(processEnvironment: ProcessEnvironment = [:], builtins: BuiltinValues = .live) {
         self.processEnvironment = processEnvironment
         self.builtins = builtins
     }
@@ -225,7 +225,7 @@ public struct VariableScope: Sendable {
         case .builtin(.randomEmail): return .string(builtins.random.email())
         case .builtin(.randomName): return .string(builtins.random.name())
         case .builtin(.env(let name)):
-            guard let value = processEnvironment[name] else { throw Self.unsetEnvironmentVariable(name, at: mark) }
+            guard let value = processEnvironment[name] else { throw Self.unsetEnvironmentVariable(name, in: processEnvironment, at: mark) }
             return .string(value)
         case .variable(let path):
             guard let root = value(of: path.name) else {
@@ -259,8 +259,12 @@ public struct VariableScope: Sendable {
     }
 
     /// The error for `$env.NAME` when the process environment lacks NAME.
-    public static func unsetEnvironmentVariable(_ name: String, at mark: Mark) -> TemplateError {
-        TemplateError("environment variable '\(name)' is not set (used as '$env.\(name)')", at: mark)
+    public static func unsetEnvironmentVariable(_ name: String, in environment: ProcessEnvironment, at mark: Mark) -> TemplateError {
+        guard environment.notUTF8.contains(name) else {
+            return TemplateError("environment variable '\(name)' is not set (used as '$env.\(name)')", at: mark)
+        }
+        return TemplateError("environment variable '\(name)' (used as '$env.\(name)') " + ProcessEnvironment.notUTF8Problem, at: mark,
+                             suggestion: "set \(name) to UTF-8 text")
     }
 
     /// Walks the keys and indexes of a path into a value.

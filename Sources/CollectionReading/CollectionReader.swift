@@ -15,7 +15,7 @@ public struct ReadRequest: Sendable {
     /// `--var NAME=VALUE`, in order (later wins); values are strings.
     public var variables: [(name: String, value: String)]
     /// The process environment, for secrets and `$env.NAME`.
-    public var processEnvironment: [String: String]
+    public var processEnvironment: ProcessEnvironment
     /// The directory relative paths start from.
     public var currentDirectory: String
     /// Whether to check variables and referenced files (`validate`, `run`); `list` only decodes.
@@ -30,7 +30,7 @@ public struct ReadRequest: Sendable {
     public var seed: UInt64?
 
     public init(paths: [String], environmentName: String? = nil, environmentsDirectory: String? = nil,
-                variables: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],
+                variables: [(name: String, value: String)] = [], processEnvironment: ProcessEnvironment = [:],
                 currentDirectory: String, checksReferences: Bool = true) {
         self.paths = paths
         self.environmentName = environmentName

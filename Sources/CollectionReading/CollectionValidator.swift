@@ -6,7 +6,7 @@ import YAML
 /// The checks of `runner validate` that span files: variables defined at their point of use, referenced files.
 struct CollectionValidator {
     let environment: ResolvedEnvironment?
-    let processEnvironment: [String: String]
+    let processEnvironment: ProcessEnvironment
     /// Whether the collection is about to be sent (`run`), not only checked.
     var forSending = false
     /// The requests `--tag` and `--exclude-tag` select.
@@ -37,7 +37,7 @@ struct CollectionValidator {
     /// elements cannot be known, so an undefined variable there is left for the run to report.
     private var fieldsUnknown = false
 
-    init(environment: ResolvedEnvironment?, commandLine: [(name: String, value: String)], processEnvironment: [String: String]) {
+    init(environment: ResolvedEnvironment?, commandLine: [(name: String, value: String)], processEnvironment: ProcessEnvironment) {
         self.environment = environment
         self.processEnvironment = processEnvironment
         defined = Set(commandLine.map(\.name))
@@ -348,7 +348,7 @@ struct CollectionValidator {
                 let capturer = capturedWhenLeftOut[variable.name] ?? "a request left out"
                 diagnostics.add(Self.capturedOnlyWhenLeftOut(variable.name, by: capturer, selection: selection, at: mark, in: path))
             case .builtin(.env(let name)) where processEnvironment[name] == nil:
-                diagnostics.add(VariableScope.unsetEnvironmentVariable(name, at: mark).diagnostic(in: path))
+                diagnostics.add(VariableScope.unsetEnvironmentVariable(name, in: processEnvironment, at: mark).diagnostic(in: path))
             default: break
             }
         }

@@ -50,10 +50,10 @@ public enum DotEnvFiles {
     /// it does not set them (a set but empty variable counts as unset, as it does for secrets); among the files, a
     /// later one wins, as in docker compose. Every problem names its file; each file's masked text is stored in
     /// `sources` for quoting its lines.
-    public static func environment(_ processEnvironment: [String: String], adding paths: [String],
+    public static func environment(_ processEnvironment: ProcessEnvironment, adding paths: [String],
                                    currentDirectory: String, sources: SourceCache)
-        -> (environment: [String: String], diagnostics: [Diagnostic]) {
-        let process = processEnvironment.filter { !$0.value.isEmpty }
+        -> (environment: ProcessEnvironment, diagnostics: [Diagnostic]) {
+        let process = processEnvironment.variables.filter { !$0.value.isEmpty }
         var fromFiles: [String: String] = [:]
         var diagnostics: [Diagnostic] = []
         for path in paths {
@@ -70,7 +70,12 @@ public enum DotEnvFiles {
             diagnostics += file.diagnostics
             for entry in file.entries { fromFiles[entry.name] = entry.value }
         }
-        return (processEnvironment.merging(fromFiles) { set, fromFile in set.isEmpty ? fromFile : set }, diagnostics)
+        // A variable the process sets to a value that is not text stays so: a file does not replace it.
+        var merged = processEnvironment
+        merged.variables.merge(fromFiles.filter { !processEnvironment.notUTF8.contains($0.key) }) { set, fromFile in
+            set.isEmpty ? fromFile : set
+        }
+        return (merged, diagnostics)
     }
 
     /// What reading a file gave.

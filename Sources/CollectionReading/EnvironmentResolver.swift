@@ -13,7 +13,7 @@ struct EnvironmentResolver {
     /// the rest of the collection with: every problem is reported at once, not the environment's first.
     private(set) var withErrors: ResolvedEnvironment?
 
-    init(directory: (path: String, absolute: String), processEnvironment: [String: String],
+    init(directory: (path: String, absolute: String), processEnvironment: ProcessEnvironment,
          commandLine: [(name: String, value: String)], random: RandomValues) {
         self.directory = directory
         merger = EnvironmentMerger(processEnvironment: processEnvironment, commandLine: commandLine, random: random)

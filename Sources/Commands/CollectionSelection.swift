@@ -49,7 +49,7 @@ public struct CollectionSelection: Sendable {
         let currentDirectory = FileManager.default.currentDirectoryPath
         let environmentFileSources = SourceCache()
         let (environment, environmentFileProblems) = DotEnvFiles.environment(
-            ProcessInfo.processInfo.environment, adding: environmentFiles, currentDirectory: currentDirectory,
+            ProcessEnvironment.current(), adding: environmentFiles, currentDirectory: currentDirectory,
             sources: environmentFileSources)
         var loaded: LoadedCollection
         if environmentFileProblems.contains(where: { $0.severity == .error }) {

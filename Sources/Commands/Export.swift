@@ -197,12 +197,12 @@ private struct References {
             scope.define(name, hidingSecrets(in: value), in: .environment)
         }
         var processEnvironment: [String: String] = [:]
-        for name in scope.processEnvironment.keys {
+        for name in scope.processEnvironment.variables.keys {
             let variable = ShellText.variableName(name)
             processEnvironment[name] = placeholders.placeholder(for: variable)
             if meanings[variable] == nil { meanings[variable] = "the environment variable \(name) ({{ $env.\(name) }})" }
         }
-        scope.processEnvironment = processEnvironment
+        scope.processEnvironment = ProcessEnvironment(processEnvironment)
         return scope
     }
 

@@ -57,7 +57,8 @@ public struct Run: Sendable {
             return .badCommandLine
         }
         let reports = ReportFiles(reportPaths)
-        let environment = ProcessInfo.processInfo.environment
+        let process = ProcessEnvironment.current()
+        let environment = process.variables
         let annotationOutput = AnnotationOutput(printing: annotations.printsAnnotations(environment: environment))
         // Every way out writes the reports, so the CI step that publishes them finds them: a case per problem, each
         // also an annotation.
@@ -150,7 +151,11 @@ public struct Run: Sendable {
             }
         }
         // A malformed proxy variable is an error, as curl makes it: going directly instead could reach the server
-        // by a way the network does not allow, or fail far from the cause.
+        // by a way the network does not allow, or fail far from the cause. So is one that is not text (nor read).
+        if let name = (ProxySettings.variableNames + ["SSL_CERT_FILE"]).first(where: process.notUTF8.contains) {
+            return stopWithError(.badCommandLine, "the environment variable \(name) " + ProcessEnvironment.notUTF8Problem
+                                     + "; set it to UTF-8 text, or unset it")
+        }
         if let (name, problem) = ProxySettings.malformedVariables(in: environment).first {
             return stopWithError(.badCommandLine, "the environment variable \(name) is not a proxy URL (\(problem)); "
                                      + "\(proxyHelp), or unset it")

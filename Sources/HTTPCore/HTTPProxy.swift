@@ -113,6 +113,9 @@ public struct ProxySettings: Sendable, Hashable {
     /// The proxy variables the process environment is read from, in the order of `http` and `https`.
     private static let proxyVariables = ["HTTP_PROXY", "HTTPS_PROXY"]
 
+    /// Every spelling of the variables read: `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY`, in both cases.
+    public static let variableNames = (proxyVariables + ["NO_PROXY"]).flatMap { [$0.lowercased(), $0] }
+
     /// The variable of that name (the lower-case one winning) with its name as set, nil when unset or empty.
     private static func variable(_ name: String, in environment: [String: String]) -> (name: String, value: String)? {
         for spelling in [name.lowercased(), name] {

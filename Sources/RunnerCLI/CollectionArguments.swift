@@ -27,9 +27,19 @@ struct CollectionArguments: ParsableArguments {
         try Self.refuseEmpty(paths)
         try Self.refuseEmpty([("--env", environment), ("--environments", environmentsDirectory)]
                              + environmentFiles.map { ("--env-file", $0) })
-        for variable in variables where CollectionSelection.variable(variable) == nil {
-            throw ValidationError("--var expects NAME=VALUE with a variable name, got '\(variable)'")
+        for (position, variable) in variables.enumerated() where CollectionSelection.variable(variable) == nil {
+            throw ValidationError(Self.malformedVariable(variable, number: position + 1))
         }
+    }
+
+    /// Why a `--var` is not `NAME=VALUE`, naming it by its number and its name (never its value, which may be a secret:
+    /// `--var "$TOKEN"` with the name left out would otherwise print the token).
+    static func malformedVariable(_ argument: String, number: Int) -> String {
+        guard let equals = argument.firstIndex(of: "=") else {
+            return "--var expects NAME=VALUE: --var number \(number) has no '=' (its text is not shown, as it may be a secret)"
+        }
+        return "--var expects NAME=VALUE with a variable name (letters, digits, '_' and '-', not starting with a digit or '-'): "
+            + "--var number \(number) names '\(argument[..<equals])'"
     }
 
     /// An empty path (`runner run "$DIR"` with `DIR` unset) would be read as the current directory: refused.

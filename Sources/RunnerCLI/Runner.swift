@@ -24,8 +24,8 @@ struct Runner: AsyncParsableCommand {
         // once it starts); every other command ends by the signal as usual.
         if let argument = notUTF8Argument() {
             HeldSignals.release()
-            Console.error("Error: \(argument) is not UTF-8: runner reads paths and values as UTF-8; rename the file or "
-                          + "directory, or give the value in UTF-8")
+            Console.error("Error: \(argument) is not UTF-8: runner reads paths and values as UTF-8; give the value in UTF-8, "
+                          + "or rename the file or directory it names")
             Foundation.exit(ExitStatus.badCommandLine.rawValue)
         }
         do {
@@ -47,14 +47,20 @@ struct Runner: AsyncParsableCommand {
         }
     }
 
-    /// The first argument whose bytes are not UTF-8, named by its place and the option before it (not by its text, which
-    /// may be a password or a secret's value); nil when all are. A path of such a name would be looked for under the name
-    /// Swift shows (U+FFFD in place of the bytes), which no file has ("no such file").
+    /// The first argument whose bytes are not UTF-8, named by its place and its option (`--proxy=…`) or the option
+    /// before it (not by its text, which may be a password or a secret's value); nil when all are. A path of such a name
+    /// would be looked for under the name Swift shows (U+FFFD in place of the bytes), which no file has ("no such file").
     private static func notUTF8Argument() -> String? {
         for index in 1..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else { continue }
+            let bytes = UnsafeBufferPointer(start: argument, count: strlen(argument)).map { UInt8(bitPattern: $0) }
+            if bytes.starts(with: Array("--".utf8)), let equals = bytes.firstIndex(of: UInt8(ascii: "=")),
+               let option = String(validating: bytes[..<equals], as: UTF8.self) {
+                return "argument \(index) (the value of \(option))"
+            }
             let before = CommandLine.unsafeArgv[index - 1].flatMap { String(validatingCString: $0) }
-            return "argument \(index)" + (index > 1 && before?.hasPrefix("-") == true ? " (the value of \(before!))" : "")
+            guard index > 1, let before, before.hasPrefix("-"), before != "--" else { return "argument \(index)" }
+            return "argument \(index) (after \(before))"
         }
         return nil
     }

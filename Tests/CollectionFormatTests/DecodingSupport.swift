@@ -59,7 +59,7 @@ struct ScratchDirectory {
 
     /// Reads the collection at `paths` with the root as the current directory.
     func readCollection(_ paths: [String], env: String? = nil, environments: String? = nil,
-                        vars: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],
+                        vars: [(name: String, value: String)] = [], processEnvironment: ProcessEnvironment = [:],
                         forSending: Bool = false) async -> LoadedCollection {
         var request = ReadRequest(paths: paths, environmentName: env, environmentsDirectory: environments,
                                   variables: vars, processEnvironment: processEnvironment, currentDirectory: root)

@@ -118,7 +118,7 @@ import Testing
             ["A": "process", "EMPTY_IN_PROCESS": ""], adding: ["first.env", "second.env"], currentDirectory: scratch.root,
             sources: SourceCache())
         #expect(diagnostics.isEmpty)
-        #expect(environment == ["A": "process", "B": "second", "C": "first", "D": "first-process", "EMPTY_IN_PROCESS": "first"])
+        #expect(environment.variables == ["A": "process", "B": "second", "C": "first", "D": "first-process", "EMPTY_IN_PROCESS": "first"])
     }
 
     @Test func aMissingDirectoryOrNonUTF8FileIsAnErrorNamingIt() {

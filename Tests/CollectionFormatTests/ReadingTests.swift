@@ -694,6 +694,21 @@ import YAML
         #expect(await scratch.readCollection(["r.yaml"], processEnvironment: ["API_KEY": "k"]).diagnostics.isEmpty)
     }
 
+    /// A process variable whose value is not UTF-8 text is not read with its bytes replaced: a secret from it (even one with
+    /// a default) and `$env.NAME` are errors naming it.
+    @Test func aProcessVariableThatIsNotUTF8IsAnErrorWhereUsed() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/e.yaml", "secrets:\n  pw: { env: T9_PW, default: fallback }\n")
+        scratch.write("requests/a.yaml", "request: { url: \"http://127.0.0.1:1/{{ $env.T9_HOME }}\", headers: { X-P: \"{{ pw }}\" } }\n")
+        let environment = ProcessEnvironment(["OTHER": "x"], notUTF8: ["T9_PW", "T9_HOME"])
+        let words = "is not UTF-8 text (runner reads values as UTF-8: one with its bytes replaced would send another value)"
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "e", processEnvironment: environment)) == [
+            "environments/e.yaml:2:14: error: secret 'pw': environment variable T9_PW \(words) [help: set T9_PW to UTF-8 text]",
+            "requests/a.yaml:1:37: error: environment variable 'T9_HOME' (used as '$env.T9_HOME') \(words) [help: set T9_HOME to UTF-8 text]",
+        ])
+    }
+
     /// An environment whose values have errors (an unset secret, a variable that does not resolve, a baseURL over it)
     /// still checks the requests: their own problems are reported at once, and what uses the unresolved names is not.
     @Test func anEnvironmentWithErrorsStillChecksTheRequests() async {

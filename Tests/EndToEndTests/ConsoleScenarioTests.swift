@@ -121,8 +121,26 @@ import Testing
         let proxy = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"),
                                                 ["-c", #"exec "$0" run requests --proxy "$(printf 'http://u:pa\377ssW0rd@127.0.0.1:1')""#, runner.path],
                                                 in: ScenarioRun.folder("invalid"), environment: [:])
-        #expect(proxy.exitCode == 1 && proxy.stderr.contains("Error: argument 4 (the value of --proxy) is not UTF-8"), "\(proxy.stderr)")
+        #expect(proxy.exitCode == 1 && proxy.stderr.contains("Error: argument 4 (after --proxy) is not UTF-8"), "\(proxy.stderr)")
         #expect(!proxy.stderr.contains("ssW0rd"), "\(proxy.stderr)")
+        // Given in the option's own argument, the option is named.
+        let variable = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"),
+                                                   ["-c", #"exec "$0" run requests "--var=pw=$(printf 'pa\377ssW0rd')""#, runner.path],
+                                                   in: ScenarioRun.folder("invalid"), environment: [:])
+        #expect(variable.exitCode == 1 && variable.stderr.contains("Error: argument 3 (the value of --var) is not UTF-8"),
+                "\(variable.stderr)")
+        #expect(!variable.stderr.contains("ssW0rd"), "\(variable.stderr)")
+    }
+
+    /// A `--var` that is not NAME=VALUE is named by its number and name, never by its value (`--var "$TOKEN"`).
+    @Test func aMalformedVariableArgumentHidesItsValue() async throws {
+        let bare = try await RunnerProcess.run(["validate", "requests", "--var", "a=1", "--var", "s3cr3tT0ken"],
+                                               in: ScenarioRun.folder("invalid"), environment: [:])
+        #expect(bare.exitCode == 1 && bare.stderr.contains("--var number 2 has no '='"), "\(bare.stderr)")
+        let badName = try await RunnerProcess.run(["validate", "requests", "--var", "1bad=s3cr3tT0ken"],
+                                                  in: ScenarioRun.folder("invalid"), environment: [:])
+        #expect(badName.exitCode == 1 && badName.stderr.contains("--var number 1 names '1bad'"), "\(badName.stderr)")
+        #expect(!(bare.stderr + badName.stderr).contains("s3cr3tT0ken"), "\(bare.stderr)\n\(badName.stderr)")
     }
 
     // MARK: Quiet and progress

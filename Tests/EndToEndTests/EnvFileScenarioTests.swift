@@ -35,6 +35,26 @@ import Testing
         #expect(!output.result.stdout.contains("4242"), "\(output.result.stdout)")
     }
 
+    /// A process variable whose value is not UTF-8 is not sent with its bytes replaced (U+FFFD), nor replaced by the file's:
+    /// the secret reading it is an error naming it (exit 2), and so is a proxy variable (exit 1). Nothing is sent.
+    @Test func aProcessVariableThatIsNotUTF8IsAnErrorNotAnAlteredValue() async throws {
+        let runner = try RunnerProcess.executable
+        let folder = ScenarioRun.folder("env-file")
+        let secret = try await RunnerProcess.run(
+            program: URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"API_TOKEN="$(printf 'tok-\377-5150')" exec "$0" run requests --env ci --env-file ci.env"#, runner.path],
+            in: folder, environment: ["TEST_SERVER_PORT": "1"])
+        #expect(secret.exitCode == 2, "\(secret.stdout)\n\(secret.stderr)")
+        #expect(secret.stderr.contains("secret 'token': environment variable API_TOKEN is not UTF-8 text"), "\(secret.stderr)")
+        #expect(!(secret.stdout + secret.stderr).contains("5150"))
+        let proxy = try await RunnerProcess.run(
+            program: URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"HTTP_PROXY="$(printf 'http://u:pa\377ss@127.0.0.1:1')" exec "$0" run requests --env ci --env-file ci.env"#, runner.path],
+            in: folder, environment: ["TEST_SERVER_PORT": "1"])
+        #expect(proxy.exitCode == 1, "\(proxy.stdout)\n\(proxy.stderr)")
+        #expect(proxy.stderr.contains("the environment variable HTTP_PROXY is not UTF-8 text"), "\(proxy.stderr)")
+    }
+
     @Test func aLaterFileWinsOverAnEarlierOne() async throws {
         let output = try await ScenarioRun.run(
             "env-file", ["run", "requests", "--env", "ci", "--env-file", "ci.env", "--env-file", "later.env"])

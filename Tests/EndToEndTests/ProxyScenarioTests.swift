@@ -103,15 +103,19 @@ import Testing
         }
     }
 
-    @Test(arguments: TestServerScheme.allCases)
-    func aProxyAnswering407IsAnErrorSayingAuthenticationIsRequired(scheme: TestServerScheme) async throws {
+    /// `--verbose` shows the `CONNECT` the proxy refused and its 407, not the request, which was not sent.
+    @Test(arguments: TestServerScheme.allCases, [false, true])
+    func aProxyAnswering407IsAnErrorSayingAuthenticationIsRequired(scheme: TestServerScheme, verbose: Bool) async throws {
         let proxy = try await ForwardProxy.start(username: "ci", password: "pr0xy-secret")
-        let (result, received, _) = try await Folder(scheme: scheme, files: Self.echo)
-            .run(["run", "requests", "--env", "local", "--proxy", proxy.url], scheme: scheme)
+        let (result, received, port) = try await Folder(scheme: scheme, files: Self.echo)
+            .run(["run", "requests", "--env", "local", "--proxy", proxy.url] + (verbose ? ["--verbose"] : []), scheme: scheme)
         try await proxy.stop()
         #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("the proxy 127.0.0.1:\(proxy.port) requires authentication (407 Proxy Authentication Required)"),
                 "\(result.stdout)")
+        #expect(result.stdout.contains("> CONNECT 127.0.0.1:\(port)\n> Host: 127.0.0.1:\(port)\n") == verbose, "\(result.stdout)")
+        #expect(result.stdout.contains("< 407") == verbose, "\(result.stdout)")
+        #expect(!result.stdout.contains("> GET") && !result.stdout.contains("> POST"), "\(result.stdout)")
         #expect(received.isEmpty)
     }
 

@@ -21,7 +21,7 @@ struct TestCollection {
     }
 
     /// Loads `requests/` with environment `test` when `environments/test.yaml` exists, keeping every file.
-    func load(variables: [(name: String, value: String)] = [], processEnvironment: [String: String] = [:],
+    func load(variables: [(name: String, value: String)] = [], processEnvironment: ProcessEnvironment = [:],
               selection: TagFilter = TagFilter()) async -> LoadedCollection {
         var request = readRequest(variables: variables, processEnvironment: processEnvironment)
         request.selection = selection
@@ -31,13 +31,13 @@ struct TestCollection {
     /// Loads and runs the collection against a scripted loader as `runner run` does; fails the test when the collection
     /// is invalid.
     func run(_ loader: ScriptedLoader, options: RunOptions = RunOptions(), variables: [(name: String, value: String)] = [],
-             processEnvironment: [String: String] = [:]) async throws -> RunSummary {
+             processEnvironment: ProcessEnvironment = [:]) async throws -> RunSummary {
         let loaded = await load(variables: variables, processEnvironment: processEnvironment, selection: options.selection)
         guard !loaded.hasErrors else { throw InvalidCollection(diagnostics: loaded.diagnostics) }
         return await CollectionRun(collection: loaded, options: options, transport: loader).run()
     }
 
-    func readRequest(variables: [(name: String, value: String)], processEnvironment: [String: String]) -> ReadRequest {
+    func readRequest(variables: [(name: String, value: String)], processEnvironment: ProcessEnvironment) -> ReadRequest {
         let hasEnvironment = FileManager.default.fileExists(atPath: root.appendingPathComponent("environments/test.yaml").path)
         var request = ReadRequest(
             paths: ["requests"], environmentName: hasEnvironment ? "test" : nil, variables: variables,
