@@ -39,18 +39,17 @@ import Testing
     /// the secret reading it is an error naming it (exit 2), and so is a proxy variable (exit 1). Nothing is sent.
     @Test func aProcessVariableThatIsNotUTF8IsAnErrorNotAnAlteredValue() async throws {
         let runner = try RunnerProcess.executable
-        let folder = ScenarioRun.folder("env-file")
-        let secret = try await RunnerProcess.run(
-            program: URL(fileURLWithPath: "/bin/sh"),
-            ["-c", #"API_TOKEN="$(printf 'tok-\377-5150')" exec "$0" run requests --env ci --env-file ci.env"#, runner.path],
-            in: folder, environment: ["TEST_SERVER_PORT": "1"])
+        /// The run with `assignment` (a shell variable assignment) before it.
+        func run(setting assignment: String) async throws -> RunnerProcess.Result {
+            try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"),
+                                        ["-c", assignment + #" exec "$0" run requests --env ci --env-file ci.env"#, runner.path],
+                                        in: ScenarioRun.folder("env-file"), environment: ["TEST_SERVER_PORT": "1"])
+        }
+        let secret = try await run(setting: #"API_TOKEN="$(printf 'tok-\377-5150')""#)
         #expect(secret.exitCode == 2, "\(secret.stdout)\n\(secret.stderr)")
         #expect(secret.stderr.contains("secret 'token': environment variable API_TOKEN is not UTF-8 text"), "\(secret.stderr)")
         #expect(!(secret.stdout + secret.stderr).contains("5150"))
-        let proxy = try await RunnerProcess.run(
-            program: URL(fileURLWithPath: "/bin/sh"),
-            ["-c", #"HTTP_PROXY="$(printf 'http://u:pa\377ss@127.0.0.1:1')" exec "$0" run requests --env ci --env-file ci.env"#, runner.path],
-            in: folder, environment: ["TEST_SERVER_PORT": "1"])
+        let proxy = try await run(setting: #"HTTP_PROXY="$(printf 'http://u:pa\377ss@127.0.0.1:1')""#)
         #expect(proxy.exitCode == 1, "\(proxy.stdout)\n\(proxy.stderr)")
         #expect(proxy.stderr.contains("the environment variable HTTP_PROXY is not UTF-8 text"), "\(proxy.stderr)")
     }
