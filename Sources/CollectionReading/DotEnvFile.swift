@@ -32,8 +32,9 @@ public struct DotEnvFile: Sendable {
     public private(set) var maskedText: String
 
     /// Reads `text`, the file displayed as `path`; `${NAME}` looks a name up in `environment` before the file's own
-    /// earlier lines, then in `earlier` (what previous files set).
-    public init(text: String, path: String, environment: [String: String] = [:], earlier: [String: String] = [:]) {
+    /// earlier lines, then in `earlier` (what previous files set). A name `environment` sets to a value that is not
+    /// UTF-8 text is an error where it is used.
+    public init(text: String, path: String, environment: ProcessEnvironment = [:], earlier: [String: String] = [:]) {
         var parser = DotEnvParser(text: text, path: path, environment: environment, earlier: earlier)
         parser.parse()
         entries = parser.entries
@@ -53,7 +54,8 @@ public enum DotEnvFiles {
     public static func environment(_ processEnvironment: ProcessEnvironment, adding paths: [String],
                                    currentDirectory: String, sources: SourceCache)
         -> (environment: ProcessEnvironment, diagnostics: [Diagnostic]) {
-        let process = processEnvironment.variables.filter { !$0.value.isEmpty }
+        let process = ProcessEnvironment(processEnvironment.variables.filter { !$0.value.isEmpty },
+                                         notUTF8: processEnvironment.notUTF8)
         var fromFiles: [String: String] = [:]
         var diagnostics: [Diagnostic] = []
         for path in paths {
@@ -113,7 +115,7 @@ public enum DotEnvFiles {
 /// Reads a dotenv text scalar by scalar, recovering at the next line after a problem.
 private struct DotEnvParser {
     let path: String
-    let environment: [String: String]
+    let environment: ProcessEnvironment
     let earlier: [String: String]
     private let scalars: [Unicode.Scalar]
     /// The mark of each scalar, and one past the end (lines end at LF, CR LF or CR; columns count scalars).
@@ -124,7 +126,7 @@ private struct DotEnvParser {
     private(set) var diagnostics: [Diagnostic] = []
     private(set) var masked: [Unicode.Scalar]
 
-    init(text: String, path: String, environment: [String: String], earlier: [String: String]) {
+    init(text: String, path: String, environment: ProcessEnvironment, earlier: [String: String]) {
         (self.path, self.environment, self.earlier) = (path, environment, earlier)
         scalars = Array(text.unicodeScalars)
         masked = scalars
@@ -290,8 +292,15 @@ private struct DotEnvParser {
     }
 
     /// The value a reference at `position` stands for: the process environment's, the file's own, an earlier file's,
-    /// then the default; empty, with a warning, when none is set.
+    /// then the default; empty, with a warning, when none is set, and with an error when the process sets it to a value
+    /// that is not text (neither a default nor a file's value stands in for it).
     private mutating func value(of reference: (name: String, fallback: String?, end: Int), at position: Int) -> String {
+        if environment.notUTF8.contains(reference.name) {
+            diagnostics.append(.error("the process environment's '\(reference.name)' \(ProcessEnvironment.notUTF8Problem)",
+                                      path: path, at: marks[position],
+                                      suggestion: "set '\(reference.name)' to UTF-8 text, or unset it to use this file's value"))
+            return ""
+        }
         let set = [environment[reference.name], known[reference.name], earlier[reference.name]]
             .compactMap { $0 }.first { !$0.isEmpty }
         if let set { return set }

@@ -6,7 +6,7 @@ import Testing
 /// `--env-file`: dotenv files read as docker compose and python-dotenv read them.
 @Suite struct DotEnvFileTests {
     /// The name-value pairs of a dotenv text, in order.
-    private func values(_ text: String, environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation)
+    private func values(_ text: String, environment: ProcessEnvironment = [:], sourceLocation: SourceLocation = #_sourceLocation)
         -> [String: String] {
         let file = DotEnvFile(text: text, path: ".env", environment: environment)
         #expect(file.diagnostics.isEmpty, "\(file.diagnostics)", sourceLocation: sourceLocation)
@@ -72,6 +72,16 @@ import Testing
         let file = DotEnvFile(text: "A=x\nB=before ${NOT_SET} after\n", path: ".env")
         #expect(file.entries.map(\.value) == ["x", "before  after"])
         #expect(file.diagnostics.map(\.description) == [".env:2:10: warning: 'NOT_SET' is not set: '${NOT_SET}' is empty in this value"])
+    }
+
+    @Test func aReferenceToAProcessVariableThatIsNotUTF8IsALocatedErrorNotItsDefault() {
+        let environment = ProcessEnvironment(["OTHER": "x"], notUTF8: ["TOKEN"])
+        let file = DotEnvFile(text: "TOKEN=from-file\nB=\"${TOKEN:-fallback}\"\n", path: ".env", environment: environment)
+        #expect(file.entries.map(\.value) == ["from-file", ""])
+        #expect(file.diagnostics.map(\.description) == [
+            ".env:2:4: error: the process environment's 'TOKEN' is not UTF-8 text (runner reads values as UTF-8: one with its "
+                + "bytes replaced would send another value)",
+        ])
     }
 
     @Test func eachRaggedLineIsALocatedErrorAndTheOthersAreRead() {

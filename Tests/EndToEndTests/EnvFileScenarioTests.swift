@@ -40,9 +40,9 @@ import Testing
     @Test func aProcessVariableThatIsNotUTF8IsAnErrorNotAnAlteredValue() async throws {
         let runner = try RunnerProcess.executable
         /// The run with `assignment` (a shell variable assignment) before it.
-        func run(setting assignment: String) async throws -> RunnerProcess.Result {
+        func run(setting assignment: String, envFile: String = "ci.env") async throws -> RunnerProcess.Result {
             try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"),
-                                        ["-c", assignment + #" exec "$0" run requests --env ci --env-file ci.env"#, runner.path],
+                                        ["-c", assignment + #" exec "$0" run requests --env ci --env-file "# + envFile, runner.path],
                                         in: ScenarioRun.folder("env-file"), environment: ["TEST_SERVER_PORT": "1"])
         }
         let secret = try await run(setting: #"API_TOKEN="$(printf 'tok-\377-5150')""#)
@@ -52,6 +52,11 @@ import Testing
         let proxy = try await run(setting: #"HTTP_PROXY="$(printf 'http://u:pa\377ss@127.0.0.1:1')""#)
         #expect(proxy.exitCode == 1, "\(proxy.stdout)\n\(proxy.stderr)")
         #expect(proxy.stderr.contains("the environment variable HTTP_PROXY is not UTF-8 text"), "\(proxy.stderr)")
+        let reference = try await run(setting: #"CI_TOKEN="$(printf 'tok-\377-5150')""#, envFile: "reference.env")
+        #expect(reference.exitCode == 2, "\(reference.stdout)\n\(reference.stderr)")
+        #expect(reference.stderr.contains("reference.env:2:11: error: the process environment's 'CI_TOKEN' is not UTF-8 text"),
+                "\(reference.stderr)")
+        #expect(!(reference.stdout + reference.stderr).contains("6161"))
     }
 
     @Test func aLaterFileWinsOverAnEarlierOne() async throws {
