@@ -362,7 +362,7 @@ public struct ImportPostman: Sendable {
     }
 
     /// Why the folder cannot be written where `target` is: it exists (without `--force`), it is a file, or it holds
-    /// the current directory (which `--force` would remove).
+    /// the current directory or a file this import reads (which `--force` would remove).
     private func problemReplacing(_ target: URL) -> String? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory) else { return nil }
@@ -373,6 +373,12 @@ public struct ImportPostman: Sendable {
         let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
         if current == target.path || current.hasPrefix(target.path + "/") {
             return "'\(out)' holds the current directory: --force would remove it; write into a folder of its own"
+        }
+        let folder = target.resolvingSymlinksInPath().path + "/"
+        if let input = ([collection] + environments).first(where: {
+            URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path.hasPrefix(folder)
+        }) {
+            return "'\(out)' holds '\(input)', which this import reads: --force would remove it; write into a folder of its own"
         }
         return nil
     }

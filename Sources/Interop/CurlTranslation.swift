@@ -491,68 +491,52 @@ public struct CurlTranslation {
         PercentEncoding.encode(text).replacingOccurrences(of: "%20", with: "+")
     }
 
-    /// A `-F` or `--form-string` part: `name=value`, `name=@file[;type=T]` or `name=<file`.
+    /// A `-F` or `--form-string` part: `name=value`, `name=@file` or `name=<file`, each word double-quoted or not, with
+    /// `;type=T` and curl's other attributes after it (see `CurlFormContent`).
     private mutating func multipartPart(_ argument: CurlArgument, literal: Bool) throws(InteropProblem) -> RequestDocument.MultipartPart {
         guard let equals = argument.text.firstIndex(of: "="), equals != argument.text.startIndex else {
             throw InteropProblem("'\(argument.text)' is not a form part: write name=value or name=@file", at: argument.mark)
         }
         let name = String(argument.text[..<equals])
-        let content = String(argument.text[argument.text.index(after: equals)...])
-        guard !literal, let first = content.first, first == "@" || first == "<" else {
-            let (value, type) = literal ? (content, nil) : Self.valueAndType(content)
-            if let type {
-                warn("';type=\(type)' of the value part '\(name)' is not translated: a request file gives a type to file parts only "
-                     + "(curl sends this part with Content-Type: \(type), runner with none)", at: argument.mark,
+        let content = argument.text[argument.text.index(after: equals)...]
+        if literal {
+            noteSecretFields([(name, [String(content)])], sent: "") { _ in argument.mark }
+            return RequestDocument.MultipartPart(name: name, value: String(content))
+        }
+        let reference = content.first.flatMap { $0 == "@" || $0 == "<" ? $0 : nil }
+        let form = CurlFormContent(reference == nil ? content : content.dropFirst())
+        if form.trailingText {
+            warn("text after the closing quote of '\(name)' is left out, as curl leaves it out", at: argument.mark)
+        }
+        for attribute in form.attributes {
+            if attribute.key != "type" {
+                warn("';\(attribute.text)' in a form part has no equivalent (\(Self.untranslatedReason(attribute.key, file: reference != nil))): "
+                     + "not translated", at: argument.mark)
+            } else if reference == nil {
+                warn("';type=\(attribute.value)' of the value part '\(name)' is not translated: a request file gives a type to file parts "
+                     + "only (curl sends this part with Content-Type: \(attribute.value), runner with none)", at: argument.mark,
                      suggestion: "if the server needs the type, save the value in a file and send it as a file part with contentType")
             }
-            noteSecretFields([(name, [value])], sent: "") { _ in argument.mark }
-            return RequestDocument.MultipartPart(name: name, value: value)
         }
-        var attributes = content.dropFirst().split(separator: ";", omittingEmptySubsequences: false).map(String.init)
-        let path = Self.unquoted(attributes.removeFirst())
-        var contentType: String?
-        for attribute in attributes {
-            if attribute.hasPrefix("type=") {
-                contentType = String(attribute.dropFirst(5))
-            } else {
-                warn("';\(attribute)' in a form part has no equivalent (\(Self.untranslatedReason(attribute))): not translated",
-                     at: argument.mark)
-            }
+        guard let reference else {
+            noteSecretFields([(name, [form.word])], sent: "") { _ in argument.mark }
+            return RequestDocument.MultipartPart(name: name, value: form.word)
         }
-        if first == "<" {
-            warn("'<\(path)' sends the file's content as a field; the request file sends it as a file part", at: argument.mark)
+        if reference == "<" {
+            warn("'<\(form.word)' sends the file's content as a field; the request file sends it as a file part", at: argument.mark)
         }
-        return RequestDocument.MultipartPart(name: name, file: filePath(path), contentType: contentType ?? Self.guessedType(of: path))
+        let contentType = form.attributes.last { $0.key == "type" }?.value
+        return RequestDocument.MultipartPart(name: name, file: filePath(form.word), contentType: contentType ?? RequestDocument.MultipartPart.curlContentType(ofFile: form.word))
     }
 
-    /// The type curl gives a file part without `;type=`, by the file's extension (curl's own short list); nil for the
-    /// others, which curl and runner both send as `application/octet-stream`.
-    private static func guessedType(of path: String) -> String? {
-        let types = ["gif": "image/gif", "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "svg": "image/svg+xml",
-                     "txt": "text/plain", "htm": "text/html", "html": "text/html", "pdf": "application/pdf", "xml": "application/xml"]
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        return types[path[path.index(after: dot)...].lowercased()]
-    }
-
-    /// A `-F` value without curl's `;type=` attribute, which runner cannot set for a value part, and that type.
-    private static func valueAndType(_ value: String) -> (value: String, type: String?) {
-        guard let range = value.range(of: ";type=") else { return (value, nil) }
-        let type = value[range.upperBound...].prefix { $0 != ";" }
-        return (String(value[..<range.lowerBound]), type.isEmpty ? nil : String(type))
-    }
-
-    /// Why a file part's attribute other than `type=` is not translated.
-    private static func untranslatedReason(_ attribute: String) -> String {
-        if attribute.hasPrefix("filename=") { return "the part's filename is the file's name" }
-        if attribute.hasPrefix("headers=") { return "a request file sets no headers of a part" }
-        if attribute.hasPrefix("encoder=") { return "runner sends the file as it is, without a Content-Transfer-Encoding" }
-        return "curl itself skips an attribute it does not know"
-    }
-
-    /// A file name in `-F`, which may be double-quoted.
-    private static func unquoted(_ text: String) -> String {
-        guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { return text }
-        return String(text.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
+    /// Why a part's attribute other than `type=` is not translated (`file`: of a file part).
+    private static func untranslatedReason(_ key: String, file: Bool) -> String {
+        switch key {
+        case "filename": file ? "the part's filename is the file's name" : "a request file gives a value part no filename"
+        case "headers": "a request file sets no headers of a part"
+        case "encoder": "runner sends the part as it is, without a Content-Transfer-Encoding"
+        default: "curl itself skips an attribute it does not know"
+        }
     }
 
     /// Warns about form fields whose names say they hold a credential, hiding their values as decoded and as `sent`

@@ -415,7 +415,8 @@ struct PostmanRequestTranslation {
         let sources = entry["src"].map { $0.text.map { [$0] } ?? $0.elements.compactMap(\.text) } ?? []
         if sources.isEmpty { notes.warn("\(owner): the file part '\(key)' names no file: left out", at: entry) }
         return sources.map { source in
-            .init(name: name, file: reference(source, at: entry), contentType: contentType)
+            .init(name: name, file: reference(source, at: entry),
+                  contentType: contentType ?? RequestDocument.MultipartPart.postmanContentType(ofFile: source))
         }
     }
 

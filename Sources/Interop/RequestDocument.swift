@@ -21,6 +21,33 @@ public struct RequestDocument: Sendable {
         /// A path relative to the request file.
         public var file: String?
         public var contentType: String?
+
+        /// The Content-Type curl gives a file part without `;type=`, by the file's extension (curl's own short list);
+        /// nil for the others, which curl and runner both send as `application/octet-stream`.
+        static func curlContentType(ofFile path: String) -> String? {
+            fileExtension(path).flatMap { curlTypes[$0] }
+        }
+
+        /// The Content-Type Postman gives a file part without one, by the file's extension (the common types of the
+        /// media type database it looks up); nil for the others.
+        static func postmanContentType(ofFile path: String) -> String? {
+            fileExtension(path).flatMap { curlTypes[$0] ?? otherTypes[$0] }
+        }
+
+        private static let curlTypes = [
+            "gif": "image/gif", "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "svg": "image/svg+xml",
+            "txt": "text/plain", "htm": "text/html", "html": "text/html", "pdf": "application/pdf", "xml": "application/xml",
+        ]
+        private static let otherTypes = [
+            "json": "application/json", "csv": "text/csv", "css": "text/css", "zip": "application/zip", "gz": "application/gzip",
+            "webp": "image/webp", "mp3": "audio/mpeg", "mp4": "video/mp4",
+        ]
+
+        /// The lowercased extension of the file `path` names, if it has one.
+        private static func fileExtension(_ path: String) -> String? {
+            guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+            return path[path.index(after: dot)...].lowercased()
+        }
     }
 
     /// `auth:`.

@@ -107,6 +107,24 @@ import Testing
         }
     }
 
+    @Test func forceDoesNotReplaceAFolderHoldingTheExportsItReads() async throws {
+        try await Self.inFolder { folder in
+            let project = folder.appendingPathComponent("project")
+            try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+            for (source, name) in [(Self.collection, "api.json"), (Self.environmentExport, "qa.json")] {
+                try FileManager.default.copyItem(atPath: source, toPath: project.appendingPathComponent(name).path)
+            }
+            for arguments in [["project/api.json"], [Self.collection, "--environment", "project/qa.json"]] {
+                let forced = try await RunnerProcess.run(["import", "postman"] + arguments + ["--out", "project", "--force"], in: folder,
+                                                         environment: Self.environment)
+                #expect(forced.exitCode == 1, "\(forced.stdout)\n\(forced.stderr)")
+                #expect(forced.stderr.contains("error: 'project' holds 'project/"), "\(forced.stderr)")
+                #expect(forced.stderr.contains("which this import reads: --force would remove it"), "\(forced.stderr)")
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: project.path).sorted() == ["api.json", "qa.json"])
+        }
+    }
+
     /// Postman collections from public projects in the shared inputs folder, when there are any.
     private static let sharedCollections: [URL] = {
         let folder = URL(fileURLWithPath: "/work/shared/interop")

@@ -586,8 +586,25 @@ import Testing
     @Test func aFilePartsOtherAttributesAreListedEachWithItsReason() throws {
         let result = CurlImport.read(#"curl http://127.0.0.1:1/post -F 'x=@f.bin;headers="X-Foo: bar";filename=y.bin;type=a/b'"#)
         #expect(result.warnings.map(\.message) == [
-            #"';headers="X-Foo: bar"' in a form part has no equivalent (a request file sets no headers of a part): not translated"#,
+            "';headers=X-Foo: bar' in a form part has no equivalent (a request file sets no headers of a part): not translated",
             "';filename=y.bin' in a form part has no equivalent (the part's filename is the file's name): not translated",
+        ])
+    }
+
+    /// A part's word is read as curl reads it: double quotes (as Postman's "Code > cURL" writes every field) are not part
+    /// of it, `\"` and `\\` are escapes in them, and a word curl does not know after a `;` is left out, as curl leaves it.
+    @Test func aFormPartIsReadAsCurlReadsIt() throws {
+        let command = #"curl http://127.0.0.1:1/up --form 'title="hello world"' -F 'b="q;uo\"ted\\in"' -F 'a=x;y' "#
+            + #"-F ' c = spaced ' --form 'file=@"../pm/a b;1.png"' -F 'e="x" trailing' -F 'f="unclosed'"#
+        let result = CurlImport.read(command)
+        let document = try #require(result.requests.first?.document)
+        guard case .multipart(let parts)? = document.body else { Issue.record("not multipart: \(document.yaml)"); return }
+        #expect(parts.map(\.value) == ["hello world", #"q;uo"ted\in"#, "x", "spaced", nil, "x", #""unclosed"#])
+        #expect(parts.map(\.name) == ["title", "b", "a", " c ", "file", "e", "f"])
+        #expect(parts[4].file == "../pm/a b;1.png" && parts[4].contentType == "image/png")
+        #expect(result.warnings.map(\.message) == [
+            "';y' in a form part has no equivalent (curl itself skips an attribute it does not know): not translated",
+            "text after the closing quote of 'e' is left out, as curl leaves it out",
         ])
     }
 

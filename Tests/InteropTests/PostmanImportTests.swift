@@ -228,7 +228,8 @@ import Testing
         #expect(ping.contains("  method: GET\n  url: https://legacy.example.com/ping\n  query:\n    verbose: \"1\"\n"))
         let login = try Self.file("requests/02-log-in-with-a-form.yaml", of: Self.legacy)
         #expect(login.contains("  method: POST\n") && login.contains("    X-Client: legacy\n    X-Trace: \"{{ $uuid }}\"\n"))
-        #expect(login.contains("    - name: avatar\n      file: note.txt\n    - name: avatar\n      file: gone.png\n"))
+        #expect(login.contains("    - name: avatar\n      file: note.txt\n      contentType: text/plain\n    - name: avatar\n      file: gone.png\n"
+            + "      contentType: image/png\n"))
         #expect(login.contains("auth:\n  basic:\n    username: \"{{ user }}\"\n    password: \"{{ password }}\"\n"))
         #expect(Self.warnings(of: Self.legacy).contains { $0.contains("the file 'gone.png' does not exist") })
         #expect(Self.warnings(of: Self.legacy).contains { $0.hasPrefix("the variable 'password' is defined in no environment written") })
@@ -283,6 +284,21 @@ import Testing
                       ("[1, 'two']", #"[1,"two"]"#), ("{a: x}", nil), ("{a: f(1)}", nil), ("{'a': \"b}\"}", #"{"a":"b}"}"#)])
     func javaScriptLiteralsAreTheirJSON(literal: String, json: String?) throws {
         #expect(PostmanScriptText.jsonText(ofLiteral: literal).flatMap { try? JSONValue.parse($0).serialized() } == json)
+    }
+
+    /// A file part without a `contentType` has the type Postman gives its extension (not `application/octet-stream`).
+    @Test func aFilePartWithoutATypeHasTheTypeOfItsExtension() throws {
+        let result = Self.read(json: """
+            {"info": {"name": "x"}, "item": [{"name": "up", "request": {"method": "POST", "url": "https://a.example.com/up",
+              "body": {"mode": "formdata", "formdata": [{"key": "image", "type": "file", "src": "img.PNG"},
+                {"key": "data", "type": "file", "src": "data.json"}, {"key": "blob", "type": "file", "src": "x.bin"},
+                {"key": "doc", "type": "file", "src": "a.pdf", "contentType": "application/x-custom"}]}}}]}
+            """)
+        let text = try #require(result.files.first { $0.path.hasPrefix("requests/") }?.text, "\(result.files.map(\.path))")
+        #expect(text.contains("file: img.PNG\n      contentType: image/png\n"), "\(text)")
+        #expect(text.contains("file: data.json\n      contentType: application/json\n"), "\(text)")
+        #expect(text.contains("file: x.bin\n    - name: doc"), "\(text)")
+        #expect(text.contains("file: a.pdf\n      contentType: application/x-custom\n"), "\(text)")
     }
 
     /// An ordering of the status code (`.to.be.below(500)`) is a matcher on the status.
