@@ -43,7 +43,7 @@ struct PostmanEnvironmentDocument {
             variables.removeAll { $0.name == variable }
             secrets.removeAll { $0.name == variable }
             if entry["type"]?.text == "secret" {
-                secrets.append((variable, Self.environmentVariableName(key)))
+                secrets.append((variable, notes.environmentVariable(for: variable, suggested: Self.environmentVariableName(key))))
             } else {
                 variables.append((variable, PostmanTemplate.convert(entry["value"]?.text ?? "", at: entry, notes: notes)))
             }

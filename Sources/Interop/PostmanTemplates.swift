@@ -65,6 +65,40 @@ final class PostmanNotes {
     func rename(_ name: String) -> Bool {
         renamed.insert(name).inserted
     }
+
+    /// The Postman variable each runner name stands for, and the secret each process environment variable is read for.
+    private var postmanNames: [String: String] = [:]
+    private var secretsByEnvironmentVariable: [String: String] = [:]
+
+    /// Runner's name for the Postman variable `name`, whose characters runner can write are `written`: `written`, or
+    /// `written_2`, `written_3`… when that stands for another Postman variable (`api.version` beside `api_version`),
+    /// so that two variables never become one.
+    func runnerName(of name: String, written: String) -> String {
+        Self.unique(written, for: name, in: &postmanNames)
+    }
+
+    /// The Postman variable the runner name `name` stands for, if any.
+    func postmanName(of name: String) -> String? { postmanNames[name] }
+
+    /// The process environment variable the secret `secret` (runner's name) is read from: `suggested`, or `suggested_2`…
+    /// when another secret reads that one (`apiKey` and `api_key` both suggest `API_KEY`).
+    func environmentVariable(for secret: String, suggested: String) -> String {
+        Self.unique(suggested, for: secret, in: &secretsByEnvironmentVariable)
+    }
+
+    /// `base`, or `base_2`, `base_3`…: the first name `owners` gives to no other owner than `owner` (or to `owner`
+    /// already); recorded as `owner`'s.
+    private static func unique(_ base: String, for owner: String, in owners: inout [String: String]) -> String {
+        if let known = owners.first(where: { $0.value == owner })?.key { return known }
+        var candidate = base
+        var number = 1
+        while owners[candidate] != nil {
+            number += 1
+            candidate = "\(base)_\(number)"
+        }
+        owners[candidate] = owner
+        return candidate
+    }
 }
 
 /// Postman's `{{name}}` variables as runner's `{{ name }}` templates, and its dynamic variables (`{{$guid}}`) as
@@ -127,10 +161,12 @@ enum PostmanTemplate {
     /// Postman's variable `name` as a runner variable name (letters, digits, `_` and `-`, not starting with a digit or
     /// `-`): every other character becomes `_`, listed the first time.
     static func variableName(_ name: String, at place: PostmanValue, notes: PostmanNotes) -> String {
-        let runnerName = sanitized(name)
+        let written = sanitized(name)
+        let runnerName = notes.runnerName(of: name, written: written)
         if runnerName != name, notes.rename(name) {
-            notes.warn("the variable '\(name)' is written as '\(runnerName)': runner's variable names are letters, digits, '_' and '-'",
-                       at: place)
+            let reason = runnerName == written ? "runner's variable names are letters, digits, '_' and '-'"
+                : "'\(written)' stands for the variable '\(notes.postmanName(of: written) ?? written)'"
+            notes.warn("the variable '\(name)' is written as '\(runnerName)': \(reason)", at: place)
         }
         return runnerName
     }

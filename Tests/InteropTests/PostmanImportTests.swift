@@ -286,6 +286,28 @@ import Testing
         #expect(PostmanScriptText.jsonText(ofLiteral: literal).flatMap { try? JSONValue.parse($0).serialized() } == json)
     }
 
+    /// Two Postman variables whose names become one runner name stay two (`api_version_2`), and two secrets whose names
+    /// suggest one process environment variable read two (`API_KEY`, `API_KEY_2`): neither sends the other's value.
+    @Test func variablesAndSecretsThatWouldShareANameStayApart() throws {
+        let collection = PostmanSource(path: "c.json", bytes: Array("""
+            {"info": {"name": "x"}, "variable": [{"key": "api.version", "value": "v1"}, {"key": "api_version", "value": "v9"}],
+             "item": [{"name": "one", "request": {"method": "POST", "url": "https://a.example.com/{{api_version}}",
+               "header": [{"key": "A", "value": "{{apiKey}}"}, {"key": "B", "value": "{{api_key}}"}],
+               "body": {"mode": "raw", "raw": "<a>{{api.version}}</a>"}}}]}
+            """.utf8))
+        let environment = PostmanSource(path: "e.json", bytes: Array("""
+            {"name": "qa", "values": [{"key": "apiKey", "value": "k1", "type": "secret"}, {"key": "api_key", "value": "k2", "type": "secret"}]}
+            """.utf8))
+        let result = Self.read(collection, environments: [environment])
+        let request = try #require(result.files.first { $0.path.hasPrefix("requests/") }?.text, "\(result.files.map(\.path))")
+        #expect(request.contains("url: \"https://a.example.com/{{ api_version_2 }}\""), "\(request)")
+        #expect(request.contains("text: \"<a>{{ api_version }}</a>\""), "\(request)")
+        #expect(try Self.file("environments/postman.yaml", of: result).contains("  api_version: v1\n  api_version_2: v9\n"))
+        #expect(Self.warnings(of: result).contains { $0.hasPrefix("the variable 'api_version' is written as 'api_version_2': 'api_version' "
+            + "stands for the variable 'api.version'") }, "\(Self.warnings(of: result))")
+        #expect(result.secrets.map(\.variable) == ["API_KEY", "API_KEY_2"])
+    }
+
     /// A file part without a `contentType` has the type Postman gives its extension (not `application/octet-stream`).
     @Test func aFilePartWithoutATypeHasTheTypeOfItsExtension() throws {
         let result = Self.read(json: """
