@@ -31,8 +31,9 @@ public enum DiagnosticRenderer {
 
         let gutterWidth = diagnostic.mark.map { String($0.line).count } ?? 1
         let emptyGutter = String(repeating: " ", count: gutterWidth + 2)
-        if let mark = diagnostic.mark, let path = diagnostic.path {
-            let snippet = sources.text(for: path).flatMap { redactedSnippet($0, at: mark, redacting: redacting) }
+        // The line is quoted when its file's text is known (not, say, in a merged report once the file has changed).
+        if let mark = diagnostic.mark, let path = diagnostic.path, let source = sources.text(for: path) {
+            let snippet = redactedSnippet(source, at: mark, redacting: redacting)
             let line = snippet?.line ?? ""
             let caret = snippet?.caret ?? String(repeating: " ", count: max(0, mark.column - 1)) + "^"
             output += style.apply(" \(mark.line) |", .blue) + (line.isEmpty ? "" : " \(line)") + "\n"

@@ -40,8 +40,22 @@ public struct MergeReports: Sendable {
         Console.out("merged \(parts.count) parts")
         Console.out(console.summary(summary))
         let reports = ReportFiles(requests)
+        reports.use(sources: Self.unchangedSources(of: summary.plan), redactor: Redactor(secrets: []))
         guard reports.write(summary) else { return .badCommandLine }
         return ExitStatus(rawValue: summary.exitStatus) ?? .requestFailed
+    }
+
+    /// The texts of the planned files that are as the parts read them (their hashes match), so that the merged reports
+    /// quote the lines their problems point at, as the run's own reports do; a file changed or gone is quoted by none.
+    private static func unchangedSources(of plan: PlanRecord?) -> SourceCache {
+        let sources = SourceCache()
+        for file in plan?.files ?? [] {
+            guard let text = try? InputFile.text(atPath: file.path) else { continue }
+            var hash = FNVHash()
+            hash.add(text)
+            if hash.hex == file.hash { sources.store(text, for: file.path) }
+        }
+        return sources
     }
 
     /// Why the parts cannot be merged.
@@ -52,7 +66,7 @@ public struct MergeReports: Sendable {
     /// One part's report, read; its path names it in problems.
     private static func read(_ path: String) throws(Problem) -> (path: String, report: JSONReportDocument) {
         let text: String
-        do throws(InputFile.Problem) { text = try InputFile.text(atPath: path) } catch {
+        do throws(InputFile.Problem) { text = try InputFile.text(atPath: path, limit: InputFile.reportLimit) } catch {
             throw Problem(message: "cannot read the report '\(path)'\(error.detail)")
         }
         do {

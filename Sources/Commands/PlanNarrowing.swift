@@ -26,7 +26,7 @@ struct PlanNarrowing {
         var narrowing = PlanNarrowing(shard: shard)
         if let path = rerunFailed {
             let text: String
-            do throws(InputFile.Problem) { text = try InputFile.text(atPath: path) } catch {
+            do throws(InputFile.Problem) { text = try InputFile.text(atPath: path, limit: InputFile.reportLimit) } catch {
                 var isDirectory: ObjCBool = false
                 let directory = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
                 return .failure(Problem(message: "--rerun-failed: cannot read the report '\(path)'"

@@ -43,7 +43,7 @@ public struct CollectionRun: Sendable {
                                           trace: options.recordExchanges ? ExchangeLog.layer : nil)
         executor = StepExecutor(loader: chain(layers, ending: transport),
                                 builder: RequestBuilder(environment: collection.environment, run: options),
-                                recordExchanges: options.recordExchanges)
+                                recordExchanges: options.recordExchanges, failsFlaky: options.failOnFlaky)
     }
 
     /// For each file that runs (in order), the indexes of the earlier ones it waits for with `jobs > 1`.

@@ -10,6 +10,8 @@ struct StepExecutor: Sendable {
     let loader: any HTTPLoader
     let builder: RequestBuilder
     let recordExchanges: Bool
+    /// `--fail-on-flaky`: a flaky pass becomes a failure, and keeps its last hop as a failure does.
+    let failsFlaky: Bool
 
     /// What a step produced: its outcome and the variables it captured.
     struct Result: Sendable {
@@ -34,6 +36,7 @@ struct StepExecutor: Sendable {
             result = await attempt(step, of: file, scope: scope, jar: jar, stoppedBy: stop).result
             result.outcome.flaky = result.outcome.verdict == .passed && result.outcome.attempts > 1
         }
+        if result.outcome.verdict == .passed, !result.outcome.flaky { result.outcome.exchange = nil }
         // In the order of their places in the files, as the console shows them: every output lists them so.
         if result.outcome.failures.count > 1 { result.outcome.failures = DiagnosticBag.sort(result.outcome.failures, by: \.diagnostic) }
         return result
@@ -139,7 +142,8 @@ struct StepExecutor: Sendable {
         outcome.duration = duration
         var (result, stopped) = judge(loaded, of: step, outcome: outcome, scope: scope, duration: duration, errorAt: errorLocation)
         if tokenRequestFailed { result.outcome.statusCode = nil }
-        if result.outcome.verdict == .failed || result.outcome.verdict == .errored {
+        // A pass too under --fail-on-flaky, until `run` knows whether it was flaky.
+        if result.outcome.verdict == .failed || result.outcome.verdict == .errored || (failsFlaky && result.outcome.verdict == .passed) {
             result.outcome.exchange = Exchange(lastHopOf: loaded)
         }
         return (result, stopped)

@@ -55,7 +55,8 @@ import Testing
 
     @Test(arguments: [3, 8]) func theMergedPartsAreTheUnshardedRun(parts: Int) async throws {
         try await Self.withServer { server, reports in
-            let whole = try await Self.runner(["run", "requests", "--env", "local", "--report-json", reports.path("whole.json")], server: server)
+            let whole = try await Self.runner(["run", "requests", "--env", "local", "--report-json", reports.path("whole.json"),
+                                               "--report-junit", reports.path("whole.xml")], server: server)
             #expect(whole.exitCode == 4, "\(whole.stdout)\n\(whole.stderr)")
             var requested = 0
             for index in 1...parts {
@@ -76,6 +77,11 @@ import Testing
             #expect(merged.exitCode == 4, "\(merged.stdout)\n\(merged.stderr)")
             #expect(try Self.comparable(reports.text("merged.json")) == Self.comparable(reports.text("whole.json")))
             #expect(try reports.text("merged.xml").contains(#"tests="17""#))
+            // The failures quote the lines they point at, as the unsharded run's do (the files are as the parts read them).
+            let failures = { (junit: String) in junit.matches(of: #/<failure[^>]*>([^<]*)</failure>/#).map { String($0.1) } }
+            let unsharded = try failures(reports.text("whole.xml"))
+            #expect(unsharded.count == 2 && unsharded.allSatisfy { $0.contains(" | ") }, "\(unsharded)")
+            #expect(try failures(reports.text("merged.xml")) == unsharded)
         }
     }
 
@@ -107,6 +113,26 @@ import Testing
             let result = try await Self.runner(["run", "requests/05-alone.yaml", "--env", "local"], server: server,
                                                environment: ["RUNNER_SHARD": ""])
             #expect(result.exitCode == 0 && !result.stdout.contains("shard"), "\(result.stdout)\n\(result.stderr)")
+        }
+    }
+
+    /// A report is read back past the 64 MiB of other inputs: one with many failures keeps up to 64 KiB of each one's
+    /// body, more as JSON text.
+    @Test func aReportLargerThanOtherInputsIsReadBack() async throws {
+        try await Self.withServer { server, reports in
+            let whole = try await Self.runner(["run", "requests", "--env", "local", "--report-json", reports.path("whole.json")], server: server)
+            #expect(whole.exitCode == 4, "\(whole.stdout)\n\(whole.stderr)")
+            var report = try #require(JSONSerialization.jsonObject(with: Data(try reports.text("whole.json").utf8)) as? [String: Any])
+            var records = try #require(report["requests"] as? [[String: Any]])
+            let failed = try #require(records.firstIndex { $0["exchange"] is [String: Any] })
+            var exchange = try #require(records[failed]["exchange"] as? [String: Any])
+            var response = try #require(exchange["response"] as? [String: Any])
+            response["body"] = String(repeating: "x", count: 65 << 20)
+            (exchange["response"], records[failed]["exchange"], report["requests"]) = (response, exchange, records)
+            try JSONSerialization.data(withJSONObject: report).write(to: URL(fileURLWithPath: reports.path("large.json")))
+            let rerun = try await Self.runner(["run", "requests", "--env", "local", "--rerun-failed", reports.path("large.json")],
+                                              server: server)
+            #expect(rerun.exitCode == 4 && !rerun.stderr.contains("cannot read"), "\(rerun.stdout)\n\(rerun.stderr)")
         }
     }
 

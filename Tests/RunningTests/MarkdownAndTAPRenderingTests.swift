@@ -1,3 +1,4 @@
+import Foundation
 import CollectionFormat
 @testable import Reporting
 import Running
@@ -54,6 +55,37 @@ import YAML
         #expect(TAPReport.quoted("rtl \u{202E}gnp.exe\u{2028}\u{2069}") == #""rtl \u202Egnp.exe\u2028\u2069""#)
         let redactor = Redactor(secrets: ["s3cret-value"])
         #expect(TAPReport.description("a # b \\ c\nd s3cret-value", redactor: redactor) == ##"a \# b \\ c d ***"##)
+    }
+
+    /// A string longer than `prove`'s YAMLish reader reads (an exchange with a large body) is cut, saying so: the reader
+    /// failed on it, and lost the test points after it.
+    @Test func aStringLongerThanTAPReadersReadIsCutAndProveReadsThePointsAfterIt() throws {
+        let long = String(repeating: #""id": 1, "#, count: 10_000)
+        let quoted = TAPReport.quoted(long)
+        #expect(quoted.hasPrefix(#""\"id\": 1, "#) && quoted.hasSuffix("TAP readers read at most 60,000 characters of a string; the JSON report has it)\""))
+        #expect(quoted.count < TAPReport.quotedLimit + 200)
+        let passed = RequestOutcome(file: "b.yaml", name: "after", method: "GET", url: "http://h/", verdict: .passed)
+        let tap = TAPReport.render(RunSummary(outcomes: [Self.failed(0, actual: long), passed], duration: .milliseconds(3)),
+                                   sources: SourceCache(), redactor: Redactor(secrets: []))
+        guard let prove = ["/usr/bin/prove", "/usr/local/bin/prove"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            print("Perl's prove is not installed: the cut TAP stream is not read by a TAP consumer")
+            return
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("runner-long-\(UUID().uuidString).tap")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(tap.utf8).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: prove)
+        process.arguments = ["-e", "cat", file.path]
+        let output = Pipe()
+        (process.standardOutput, process.standardError) = (output, output)
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // Without the cut: "Complex regular subexpression recursion limit (65534) exceeded", a YAMLish parse error and a
+        // bad plan (1 of 2 tests read).
+        #expect(text.contains("Tests: 2 Failed: 1"), "\(text)")
+        for failure in ["recursion limit", "YAMLish", "Bad plan"] { #expect(!text.contains(failure), "\(text)") }
     }
 
     @Test func tapSaysFlakyAndLocatesEachProblemOfAFailedOutcome() {

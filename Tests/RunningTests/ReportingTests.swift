@@ -127,12 +127,19 @@ import TestSupport
         let summary = await CollectionRun(collection: loaded, options: options, transport: loader).run()
         let outcome = try #require(summary.outcomes.first)
         #expect(outcome.verdict == .failed && outcome.flaky)
+        // Its last hop, the 200, is its exchange, as a failure's is (every report shows it).
+        #expect(outcome.exchange?.status == 200, "\(String(describing: outcome.exchange))")
         let diagnostic = try #require(outcome.failures.first?.diagnostic)
         #expect(diagnostic.description.hasPrefix("environments/base.yaml:3:10: error: passed only after a retry"), "\(diagnostic)")
         let junit = JUnitReport.render(summary, sources: loaded.sources, redactor: Redactor(secrets: []))
         let document = try XMLDocument(xmlString: junit)
         #expect(try document.nodes(forXPath: "//testcase[failure]/properties/property[@name='flaky'][@value='true']").count == 1,
                 "\(junit)")
+        #expect(try document.nodes(forXPath: "//testcase[failure]/system-out").count == 1, "\(junit)")
+        // Without --fail-on-flaky, the flaky pass is a pass and keeps no exchange.
+        let passed = await CollectionRun(collection: loaded, options: RunOptions(),
+                                         transport: ScriptedLoader([.response(status: 503), .response(status: 200)])).run()
+        #expect(passed.outcomes.first?.verdict == .passed && passed.outcomes.first?.flaky == true && passed.outcomes.first?.exchange == nil)
     }
 
     @Test func jsonReportHasEveryOutcome() async throws {
