@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// An environment file as `import postman` writes it: the collection's variables, or a Postman environment's values
 /// over them.
 struct PostmanEnvironmentDocument {
@@ -45,7 +47,15 @@ struct PostmanEnvironmentDocument {
             if entry["type"]?.text == "secret" {
                 secrets.append((variable, notes.environmentVariable(for: variable, suggested: Self.environmentVariableName(key))))
             } else {
-                variables.append((variable, PostmanTemplate.convert(entry["value"]?.text ?? "", at: entry, notes: notes)))
+                let value = entry["value"]?.text ?? ""
+                if CredentialNames.isSecretField(key), !value.isEmpty, !value.contains("{{") {
+                    notes.warn("the variable '\(key)' is written into environments/\(name).yaml as it was, and its name says it holds a "
+                               + "credential", at: entry,
+                               suggestion: "keep it out of the file: replace it with `\(variable): { env: \(Self.environmentVariableName(key)) }` "
+                                   + "under secrets (or give it the type secret in Postman and import again)",
+                               hiding: [value, JSONValue.stringContents(value)])
+                }
+                variables.append((variable, PostmanTemplate.convert(value, at: entry, notes: notes)))
             }
         }
     }

@@ -308,6 +308,27 @@ import Testing
         #expect(result.secrets.map(\.variable) == ["API_KEY", "API_KEY_2"])
     }
 
+    /// A variable named like a credential but not typed `secret` (older exports have no such type) is written as it was,
+    /// listed with its value hidden; one holding a template, or empty, is not listed.
+    @Test func aCredentialNamedVariableNotTypedSecretIsListed() throws {
+        let collection = PostmanSource(path: "c.json", bytes: Array("""
+            {"info": {"name": "x"}, "item": [{"name": "one", "request": {"url": "https://a.example.com/{{token}}/{{dbPassword}}"}}]}
+            """.utf8))
+        let environment = PostmanSource(path: "e.json", bytes: Array("""
+            {"name": "qa", "values": [{"key": "token", "value": "plain-token-abc123", "type": "default"},
+              {"key": "dbPassword", "value": "Sup3rS3cret!", "type": "text"}, {"key": "apiKey", "value": "{{token}}"},
+              {"key": "host", "value": "a.example.com"}]}
+            """.utf8))
+        let result = Self.read(collection, environments: [environment])
+        let listed = result.warnings.filter { $0.problem.message.contains("its name says it holds a credential") }
+        #expect(listed.map(\.problem.message) == [
+            "the variable 'token' is written into environments/qa.yaml as it was, and its name says it holds a credential (at /values/0)",
+            "the variable 'dbPassword' is written into environments/qa.yaml as it was, and its name says it holds a credential (at /values/1)",
+        ])
+        #expect(listed.first?.problem.suggestion?.contains("`token: { env: TOKEN }` under secrets") == true)
+        #expect(listed.allSatisfy { $0.problem.hidden.contains("plain-token-abc123") || $0.problem.hidden.contains("Sup3rS3cret!") })
+    }
+
     /// A file part without a `contentType` has the type Postman gives its extension (not `application/octet-stream`).
     @Test func aFilePartWithoutATypeHasTheTypeOfItsExtension() throws {
         let result = Self.read(json: """
