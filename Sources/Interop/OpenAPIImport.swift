@@ -80,10 +80,19 @@ private struct Translation {
         }
         var document = RequestDocument(name: summary ?? entry.operationID ?? label, method: entry.method.uppercased(),
                                        url: url.isEmpty ? "/" : url)
-        for (tokens, parameter) in parameters(of: entry) {
+        let parameters = parameters(of: entry)
+        // A name that two sent parameters share (`x` in the path, the query and a header) is one variable per place: the
+        // path's keeps the name, a query's or header's gets `_query` or `_header`.
+        let sentNames = parameters.compactMap { _, parameter -> String? in
+            guard case .string(let location)? = parameter["in"],
+                  location == "path" || ((location == "query" || location == "header") && parameter["required"] == .bool(true)) else { return nil }
+            return parameter["name"]?.stringValue.map(Self.variableName)
+        }
+        for (tokens, parameter) in parameters {
             guard case .string(let name)? = parameter["name"], case .string(let location)? = parameter["in"] else { continue }
             let required = parameter["required"] == .bool(true)
-            let variable = Self.variableName(name)
+            let shared = location != "path" && sentNames.count { $0 == Self.variableName(name) } > 1
+            let variable = Self.variableName(shared ? "\(name)_\(location)" : name)
             switch location {
             case "path":
                 define(variable, example: example(ofParameter: parameter))

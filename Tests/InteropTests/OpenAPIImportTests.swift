@@ -206,6 +206,26 @@ import YAML
         #expect(stock.contains("status: 200\n  openapi: \"../../specs/inventory.json\"\n"), "\(stock)")
     }
 
+    /// Parameters of one name in the path, the query and a header are three variables, each with its own example.
+    @Test func parametersSharingANameInSeveralPlacesAreAVariableEach() throws {
+        let result = try Self.translate("""
+            openapi: 3.0.3
+            info: { title: t, version: "1" }
+            paths:
+              /{x}:
+                get:
+                  parameters:
+                    - { name: x, in: path, required: true, schema: { type: string } }
+                    - { name: x, in: query, required: true, example: q, schema: { type: string } }
+                    - { name: x, in: header, required: true, example: h, schema: { type: string } }
+                  responses: { "200": { description: ok } }
+            """, named: "names.yaml")
+        let request = try #require(result.requests.first?.text)
+        #expect(request.contains("url: \"/{{ x }}\"") && request.contains("x: \"{{ x_query }}\"") && request.contains("x: \"{{ x_header }}\""),
+                "\(request)")
+        #expect(result.environment.text.contains("  x: FILL-ME\n  x_query: q\n  x_header: h\n"), "\(result.environment.text)")
+    }
+
     @Test func bodiesComeFromTheExampleElseTheSchema() throws {
         let shop = try Self.translate(Self.shop, named: "shop.yaml")
         let create = try Self.file("requests/pets/02-create-pet.yaml", of: shop)
