@@ -62,7 +62,7 @@ struct PostmanRequestTranslation {
         }
         let variables = url.isObject ? (url["variable"]?.entries() ?? []) : []
         var written = withPathVariables(String(base), variables: variables, at: url)
-        if !written.hasPrefix("{{"), !written.contains("://") { written = "http://" + written }
+        if !written.contains("://"), !written.hasPrefix("{{") || startsWithHostOnlyVariable(written) { written = "http://" + written }
         let entries: [(key: String, value: String, disabled: Bool, place: PostmanValue)]
         // Items without a value (`?flag`, `"value": null`), which Postman sends as the name alone.
         let valueless: [Bool]
@@ -152,6 +152,13 @@ struct PostmanRequestTranslation {
     private static func queryItemSendsAsInserted(_ text: String) -> Bool {
         let plain = TemplateTokens(text).text
         return PercentEncoding.encode(plain) == PercentEncoding.encodeURL(PercentEncoding.encoding("'", in: plain))
+    }
+
+    /// Whether `url` starts with a variable whose every value the environments written give is a host without a scheme
+    /// (`{{host}}/x` with `host` = `127.0.0.1:8080`), which Postman sends over `http://` as it sends a URL written so.
+    private func startsWithHostOnlyVariable(_ url: String) -> Bool {
+        guard let leading = insertions(in: url).first, leading.range.lowerBound == url.startIndex else { return false }
+        return !leading.texts.isEmpty && leading.texts.allSatisfy { !$0.contains("://") && !$0.contains("{{") }
     }
 
     /// The most texts a value's templates are resolved to, over the environments written.

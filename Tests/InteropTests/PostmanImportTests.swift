@@ -329,6 +329,20 @@ import Testing
         #expect(listed.allSatisfy { $0.problem.hidden.contains("plain-token-abc123") || $0.problem.hidden.contains("Sup3rS3cret!") })
     }
 
+    /// A URL starting with a variable whose values are hosts without a scheme gets `http://`, as Postman sends it (and as a
+    /// URL written without one gets it); one whose value has a scheme, or that no environment gives, is left as written.
+    @Test func aURLStartingWithAHostOnlyVariableGetsHTTP() throws {
+        let result = Self.read(json: """
+            {"info": {"name": "x"}, "variable": [{"key": "host", "value": "127.0.0.1:8080"}, {"key": "base", "value": "https://a.example.com"}],
+             "item": [{"name": "one", "request": {"url": "{{host}}/tmpl"}}, {"name": "two", "request": {"url": "{{base}}/x"}},
+                      {"name": "three", "request": {"url": "{{unknown}}/y"}}]}
+            """)
+        let urls = result.files.filter { $0.path.hasPrefix("requests/") }.map { file in
+            file.text.split(separator: "\n").first { $0.hasPrefix("  url: ") }.map(String.init) ?? ""
+        }
+        #expect(urls == [#"  url: "http://{{ host }}/tmpl""#, #"  url: "{{ base }}/x""#, #"  url: "{{ unknown }}/y""#], "\(urls)")
+    }
+
     /// A file part without a `contentType` has the type Postman gives its extension (not `application/octet-stream`).
     @Test func aFilePartWithoutATypeHasTheTypeOfItsExtension() throws {
         let result = Self.read(json: """
