@@ -87,6 +87,9 @@ public struct Run: Sendable {
                 "the run was stopped at once by a second signal (\(name)) while it read its input: nothing was sent"
             case .secondSignal(whileReading: false):
                 "the run was stopped at once by a second signal (\(name)): only the requests that ended before it are reported"
+            case .runEnded(let status):
+                // The reports not written yet are not: the run's own status says how it went.
+                _exit(status.rawValue)
             }
             reports.writeAndExit(stoppedBy: signal, message: message)
         }
@@ -199,8 +202,10 @@ public struct Run: Sendable {
         (summary.shard, summary.plan) = (narrowing.shard, plan)
         Console.out(console.summary(summary))
         if let line = ConsoleReport.seedLine(summary) { Console.out(line) }
+        let status = ExitStatus(rawValue: summary.exitStatus) ?? .requestFailed
+        interruption.runEnded(status: status)
         guard reports.write(summary) else { return .badCommandLine }
-        return ExitStatus(rawValue: summary.exitStatus) ?? .requestFailed
+        return status
     }
 
     /// The reports asked for, each with its path, in the order they are written.
@@ -280,7 +285,8 @@ final class ReportFiles: Sendable {
         var redactor = Redactor(secrets: [])
         /// The outcomes printed so far, in run order (kept only when a report is asked for).
         var outcomes: [RequestOutcome] = []
-        var written = false
+        /// The exit status the written reports give, once they are written.
+        var written: Int32?
         /// The part this run is and its plan, once known.
         var shard: Shard?
         var plan: PlanRecord?
@@ -313,35 +319,36 @@ final class ReportFiles: Sendable {
         state.withLock { $0.outcomes.append(outcome) }
     }
 
-    /// Writes the reports of `summary`; false (after saying why) when one cannot be written.
+    /// Writes the reports of `summary`; false (after saying why) when one cannot be written. They are rendered before the
+    /// lock is taken: a second signal meanwhile writes its own (see `writeAndExit`) without waiting for them.
     func write(_ summary: RunSummary) -> Bool {
-        state.withLock { state in
-            state.written = true
-            return Self.write(summary, to: requests, sources: state.sources, redactor: state.redactor)
+        let (sources, redactor) = state.withLock { ($0.sources, $0.redactor) }
+        let texts = Self.render(summary, as: requests, sources: sources, redactor: redactor)
+        return state.withLock { state in
+            state.written = Int32(summary.exitStatus)
+            return Self.write(texts, to: requests)
         }
     }
 
     /// Ends the process at once with the status of `signal`, after writing the reports from what ran so far and
-    /// `message` (unless the run wrote them already); holding the lock until the end keeps the run from writing them at
-    /// the same time.
+    /// `message`; once the run has written its reports, with the status they give instead (the reports and the exit
+    /// status agree). Holding the lock until the end keeps the run from writing them at the same time.
     func writeAndExit(stoppedBy signal: Int32, message: String) -> Never {
         let status = Interruption.status(for: signal)
         return state.withLock { state -> Never in
-            if !state.written {
-                Console.error("error: \(message)")
-                var summary = RunSummary(outcomes: state.outcomes + RunSummary.notSent([.error(message, path: nil, at: nil)],
-                                                                                          status: status.rawValue).outcomes,
-                                         duration: ContinuousClock.now - started)
-                (summary.stopStatus, summary.shard, summary.plan) = (status.rawValue, state.shard, state.plan)
-                _ = Self.write(summary, to: requests, sources: state.sources, redactor: state.redactor)
-            }
+            if let written = state.written { _exit(written) }
+            Console.error("error: \(message)")
+            var summary = RunSummary(outcomes: state.outcomes + RunSummary.notSent([.error(message, path: nil, at: nil)],
+                                                                                      status: status.rawValue).outcomes,
+                                     duration: ContinuousClock.now - started)
+            (summary.stopStatus, summary.shard, summary.plan) = (status.rawValue, state.shard, state.plan)
+            _ = Self.write(Self.render(summary, as: requests, sources: state.sources, redactor: state.redactor), to: requests)
             _exit(status.rawValue)
         }
     }
 
-    /// Renders the reports side by side (each is independent; they share the thread-safe redactor), then writes them in
-    /// order, each whatever happened to the ones before it; false, having said why for each, when one cannot be written.
-    private static func write(_ summary: RunSummary, to requests: [Request], sources: SourceCache, redactor: Redactor) -> Bool {
+    /// Renders the reports side by side (each is independent; they share the thread-safe redactor).
+    private static func render(_ summary: RunSummary, as requests: [Request], sources: SourceCache, redactor: Redactor) -> [String] {
         let texts = Mutex([String](repeating: "", count: requests.count))
         // The HTML page takes longest: begun first, it leaves the other threads the other reports (begun last, it
         // would run alone after them).
@@ -351,8 +358,14 @@ final class ReportFiles: Sendable {
             let text = requests[index].format.render(summary, sources: sources, redactor: redactor)
             texts.withLock { $0[index] = text }
         }
+        return texts.withLock { $0 }
+    }
+
+    /// Writes the rendered reports in order, each whatever happened to the ones before it; false, having said why for
+    /// each, when one cannot be written.
+    private static func write(_ texts: [String], to requests: [Request]) -> Bool {
         var written = true
-        for (request, text) in zip(requests, texts.withLock { $0 }) {
+        for (request, text) in zip(requests, texts) {
             if let reason = writeFile(request.path, text) {
                 Console.error("error: cannot write the report '\(request.path)': \(reason)")
                 written = false
@@ -514,6 +527,8 @@ final class Interruption: @unchecked Sendable {
         var receivedAt: ContinuousClock.Instant?
         var task: Task<RunSummary, Never>?
         var reading = false
+        /// Once the run is over (its reports are written next): its exit status.
+        var ended: ExitStatus?
     }
 
     /// How soon the same signal again counts as the same request to stop.
@@ -531,6 +546,8 @@ final class Interruption: @unchecked Sendable {
         case secondSignal(whileReading: Bool)
         /// A first signal came while the input was read, and the reading did not end in time.
         case readingDidNotEnd
+        /// A second signal after the run ended with this status, while its reports were written.
+        case runEnded(ExitStatus)
     }
 
     /// Watches SIGINT and SIGTERM from now on (a signal held since `main` began is the first); `stopAtOnce` ends the
@@ -563,6 +580,12 @@ final class Interruption: @unchecked Sendable {
     /// The exit status for the signal received, if one was.
     var status: ExitStatus? {
         state.withLock { $0.signal }.map(Self.status(for:))
+    }
+
+    /// Marks the run over, with `status`: its reports are written next. A signal from now on changes neither them nor
+    /// the exit status: the first says so, a second ends the process at once with `status`.
+    func runEnded(status: ExitStatus) {
+        state.withLock { $0.ended = status }
     }
 
     /// Reads the run's input (the collection, `--env-file`, `--rerun-failed`) with `body`: a signal that comes meanwhile
@@ -598,6 +621,10 @@ final class Interruption: @unchecked Sendable {
     private enum Request {
         /// The first signal: cancel the run (the task, when it has started); `reading` while the input is read.
         case cancel(Task<RunSummary, Never>?, reading: Bool)
+        /// The first signal, once the run is over.
+        case ended
+        /// A second signal once the run is over, with its status.
+        case exit(ExitStatus)
         /// The same signal again soon after: the same request.
         case same
         /// Another signal, or the same one later: stop at once (`reading` while the input is read).
@@ -612,9 +639,10 @@ final class Interruption: @unchecked Sendable {
             guard let first = state.signal, let receivedAt = state.receivedAt else {
                 state.signal = number
                 state.receivedAt = now
-                return .cancel(state.task, reading: state.reading)
+                return state.ended == nil ? .cancel(state.task, reading: state.reading) : .ended
             }
-            return first == number && now - receivedAt < Self.repeatWindow ? .same : .stopAtOnce(reading: state.reading)
+            if first == number && now - receivedAt < Self.repeatWindow { return .same }
+            return state.ended.map(Request.exit) ?? .stopAtOnce(reading: state.reading)
         }
         switch request {
         case .cancel(let task, let reading):
@@ -625,7 +653,11 @@ final class Interruption: @unchecked Sendable {
                 guard let self, self.state.withLock({ $0.reading }) else { return }
                 self.stopAtOnce(number, .readingDidNotEnd)
             }
+        case .ended:
+            Console.error("\n\(number == SIGTERM ? "terminated" : "interrupted"): the run has ended; its reports are being written "
+                + "(a second signal ends the process at once, with the run's status, before the rest are)")
         case .same: break
+        case .exit(let status): stopAtOnce(number, .runEnded(status))
         case .stopAtOnce(let reading): stopAtOnce(number, .secondSignal(whileReading: reading))
         }
     }

@@ -132,6 +132,44 @@ import Testing
         #expect(output.junit?.contains(message) == true)
     }
 
+    /// Signals once the run has ended, while its reports are written (here the JSON report is a FIFO nobody reads, so
+    /// writing it never ends): the first cancels nothing and says so; a second ends the process at once with the run's
+    /// own status, which the reports written already give too.
+    @Test func signalsWhileTheReportsAreWrittenChangeNothingAndASecondEndsTheProcessWithTheRunsStatus() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-late-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let junit = folder.appendingPathComponent("junit.xml").path, fifo = folder.appendingPathComponent("report.json").path
+        try #require(mkfifo(fifo, 0o600) == 0, "mkfifo: errno \(errno)")
+        let server = try await TestServer.start()
+        let result: RunnerProcess.Result
+        do {
+            result = try await RunnerProcess.run(["run", "requests/01-answers.yaml", "--env", "local", "--report-junit", junit,
+                                                  "--report-json", fifo],
+                                                 in: ScenarioRun.folder("cancel"),
+                                                 environment: ["NO_COLOR": "1", "TEST_SERVER_PORT": String(server.port)]) { pid in
+                // The request answered, the run ends and blocks opening the FIFO, after writing the JUnit report.
+                while server.receivedRequests().isEmpty, kill(pid, 0) == 0 { Thread.sleep(forTimeInterval: 0.01) }
+                Thread.sleep(forTimeInterval: 1)
+                kill(pid, SIGTERM)
+                Thread.sleep(forTimeInterval: 0.6)
+                kill(pid, SIGINT)
+                // A runner that hangs (waiting for the report it cannot write) is ended after 10 s, failing the test.
+                for _ in 0..<100 where kill(pid, 0) == 0 { Thread.sleep(forTimeInterval: 0.1) }
+                if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+            }
+            try await server.stop()
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("terminated: the run has ended; its reports are being written"), "\(result.stderr)")
+        #expect(!result.stderr.contains("cancelling"), "\(result.stderr)")
+        let report = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(report.contains(#"failures="0""#) && report.contains(#"errors="0""#), "\(report)")
+    }
+
     /// Runs `program` with `arguments` in the `cancel` scenario against a fresh test server, with `--report-junit` and
     /// `--report-json` to a temporary folder.
     static func run(program: URL, _ arguments: [String]) async throws -> ScenarioRun.Output {
