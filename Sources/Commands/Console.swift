@@ -44,9 +44,11 @@ public enum Console {
         }
     }
 
-    /// Whether the progress line is drawn on standard error: `always` and `never` say so; `auto` on a terminal only.
-    public static func showsProgress(_ choice: ConsoleChoice) -> Bool {
-        choice == .auto ? isatty(STDERR_FILENO) == 1 : choice == .always
+    /// Whether the progress line is drawn on standard error: `always` and `never` say so; `auto` on a terminal only, and
+    /// not on one that says it cannot move the cursor (`TERM=dumb`: Emacs' shell, some CI consoles).
+    public static func showsProgress(_ choice: ConsoleChoice,
+                                     environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        choice == .auto ? isatty(STDERR_FILENO) == 1 && environment["TERM"] != "dumb" : choice == .always
     }
 
     /// Replaces the progress line on standard error with `text` (empty clears it), without a line break.

@@ -178,7 +178,7 @@ public struct Run: Sendable {
             // As many connections to one host as requests may run at once: waiting for one would count against `timeout`.
             summary = try await HTTPClientTransport.withTransport(connectionsPerHost: max(32, jobs)) { transport in
                 let run = CollectionRun(collection: loaded, planner: planner, options: options, transport: transport)
-                let progress = ProgressLine(total: run.requestCount, enabled: Console.showsProgress(self.progress))
+                let progress = ProgressLine(total: run.requestCount, enabled: Console.showsProgress(self.progress, environment: environment))
                 let keepingOutcomes = !reportPaths.isEmpty
                 let result = await interruption.cancelling {
                     await run.run(keepingOutcomes: keepingOutcomes) { outcome in

@@ -175,6 +175,13 @@ import Testing
         #expect(arguments.isEmpty == screen.contains("PASS "))
     }
 
+    /// A terminal that cannot move the cursor (`TERM=dumb`) gets no progress line: its escapes would show as text.
+    @Test func aDumbTerminalGetsNoProgressLine() async throws {
+        let screen = try await run(environment: ["TERM": "dumb"], terminal: true, errorsOnTerminal: true).stdout
+        #expect(!screen.contains("running…") && !screen.contains("\u{1B}[K"), "\(screen.debugDescription)")
+        #expect(screen.contains("4 requests:"), "\(screen.debugDescription)")
+    }
+
     @Test(arguments: ["--color", "--progress", "--annotations"])
     func anInvalidValueIsABadCommandLineNamingTheChoices(flag: String) async throws {
         let result = try await RunnerProcess.run(["run", "requests", flag, "sometimes"], in: ScenarioRun.folder("console"),
