@@ -47,8 +47,30 @@ enum SyntaxErrors {
                 message += " (\(context) that starts at line \(contextMark.line), column \(contextMark.column))"
             }
             return YAMLError(.syntax, message, at: problemMark,
-                             suggestion: strayClosingSuggestion(at: problemMark, in: source) ?? suggestion(forProblem: problem))
+                             suggestion: bracketInWordSuggestion(at: problemMark, in: source)
+                                ?? strayClosingSuggestion(at: problemMark, in: source) ?? suggestion(forProblem: problem))
         }
+    }
+
+    /// What to do when libyaml stopped at or just after a `[` that follows a character of the same word, inside a flow
+    /// collection (`{ $.items[0].id: 1 }`): there a `[` starts a list even inside a word, so the word is to be quoted.
+    /// Nil elsewhere.
+    private static func bracketInWordSuggestion(at mark: Mark, in source: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let offset = SourcePosition.byteOffset(of: mark, in: source), UnclosedFlow.innermost(in: source, before: offset) != nil
+        else { return nil }
+        let ends: Set<UInt8> = Set(" \t,{}\n".utf8)
+        var bracket = min(offset, source.count - 1)
+        while bracket > 0, source[bracket] != UInt8(ascii: "["), !ends.contains(source[bracket]) || bracket == offset { bracket -= 1 }
+        guard bracket > 0, source[bracket] == UInt8(ascii: "["), !ends.union(Set(":[".utf8)).contains(source[bracket - 1]) else {
+            return nil
+        }
+        var start = bracket
+        while start > 0, !ends.contains(source[start - 1]) { start -= 1 }
+        var end = bracket
+        while end < source.count, !ends.contains(source[end]), !(source[end] == UInt8(ascii: ":") && end + 1 < source.count
+                                                                   && ends.contains(source[end + 1])) { end += 1 }
+        let word = String(decoding: UnsafeBufferPointer(rebasing: source[start..<end]), as: UTF8.self)
+        return "quote the text that holds the '[': \"\(word)\" (inside '{ }' or '[ ]', a '[' starts a list, even within a word)"
     }
 
     /// What to do with a `]` or `}` where libyaml stopped: it closes nothing open there, or a bracket of the other kind

@@ -172,4 +172,12 @@ import YAML
         #expect(try #require(parseError("tags: [a, b}\n")).suggestion == "the '[' at line 1, column 7 is closed with ']', not '}'")
         #expect(try #require(parseError("json: { a: [1, 2 }\n")).suggestion == "the '[' at line 1, column 12 is closed with ']', not '}'")
     }
+
+    /// A JSONPath with brackets unquoted in a flow mapping: the '[' starts a list there; the hint quotes the whole key.
+    @Test(arguments: [("expect: { body: { $.items[*].id: 1 } }\n", "$.items[*].id"), ("b: { $.a[0]: 1, c: 2 }\n", "$.a[0]"),
+                      ("q: [ x[1] ]\n", "x[1]")])
+    func aBracketInsideAWordOfAFlowCollectionSaysToQuoteTheWord(text: String, word: String) throws {
+        #expect(try #require(parseError(text)).suggestion
+                == "quote the text that holds the '[': \"\(word)\" (inside '{ }' or '[ ]', a '[' starts a list, even within a word)")
+    }
 }
