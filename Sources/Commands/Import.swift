@@ -46,7 +46,10 @@ public struct ImportCurl: Sendable {
     private func readInput() -> (text: String, name: String)? {
         if input == "-" { return Self.text(of: FileHandle.standardInput.readDataToEndOfFile(), name: "<stdin>") }
         let trimmed = input.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.contains(where: \.isWhitespace), !trimmed.hasPrefix("curl") else { return (input, "<command>") }
+        // A file of that name is read, whatever its name (`curl-commands.txt`, `my commands.txt`).
+        if trimmed.contains(where: \.isWhitespace) || trimmed.hasPrefix("curl"), !FileManager.default.fileExists(atPath: input) {
+            return (input, "<command>")
+        }
         let data: Data
         do throws(InputFile.Problem) { data = try InputFile.contents(atPath: input) } catch {
             guard case .unreadable = error else {
@@ -75,7 +78,7 @@ public struct ImportCurl: Sendable {
     /// in place or none is.
     private func write(_ documents: [RequestDocument], to placement: OutputPlacement) -> ExitStatus {
         let targets = placement.targets(for: documents)
-        if let problem = placement.problem(writing: documents.count) {
+        if let problem = placement.problem(writing: documents.count) ?? ImportProblems.outProblem(placement.out, folder: placement.directory) {
             Console.error("error: \(problem)")
             return .badCommandLine
         }
@@ -87,7 +90,7 @@ public struct ImportCurl: Sendable {
             Console.error("error: cannot write into '\(placement.out)': \(reason)\nnothing was written")
             return .badCommandLine
         }
-        for target in targets { Console.out("wrote \(target.path)") }
+        for target in targets { Console.out("wrote " + (placement.isDirectory ? PathJoin.join(placement.out, target.lastPathComponent) : placement.out)) }
         return .success
     }
 }
@@ -168,6 +171,19 @@ enum ImportProblems {
         guard !diagnostics.isEmpty else { return }
         Console.error(DiagnosticRenderer.render(diagnostics, sources: sources, color: Console.colors(STDERR_FILENO, .auto),
                                                 redacting: redacted))
+    }
+
+    /// Why `--out` cannot name where files go: it is empty, or a file stands where a folder on its way must be
+    /// (`--out notes.txt/requests`); nil otherwise. `folder`: the folder the files go in.
+    static func outProblem(_ out: String, folder: URL) -> String? {
+        if out.isEmpty { return "--out is empty: give the folder (or file) to write" }
+        var isFolder: ObjCBool = false
+        var ancestor = folder.standardizedFileURL
+        while ancestor.path != "/", !FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isFolder) {
+            ancestor.deleteLastPathComponent()
+        }
+        guard !isFolder.boolValue, ancestor.path != "/" else { return nil }
+        return "'\(ancestor.path)' is a file, and --out \(out) needs a folder there"
     }
 
     /// Whether writing must stop because files among `targets` exist and `force` is off: then names them on standard
@@ -329,7 +345,7 @@ public struct ImportPostman: Sendable {
             Console.error("error: \(result.errors.count) \(plural(result.errors.count, "problem")); nothing was written")
             return .invalidCollection
         }
-        if let problem = problemReplacing(target) {
+        if let problem = ImportProblems.outProblem(out, folder: target.deletingLastPathComponent()) ?? problemReplacing(target) {
             Console.error("error: \(problem)\nnothing was written")
             return .badCommandLine
         }

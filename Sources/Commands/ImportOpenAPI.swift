@@ -45,6 +45,10 @@ public struct ImportOpenAPI: Sendable {
             Console.error(DiagnosticRenderer.render(result.notes.map { diagnostic($0, severity: .warning) }, sources: sources, color: colors))
         }
         let files = result.requests + [result.environment]
+        if let problem = ImportProblems.outProblem(out, folder: URL(fileURLWithPath: out)) {
+            Console.error("error: \(problem)\nnothing was written")
+            return .badCommandLine
+        }
         if ImportProblems.refusesOverwriting(files.map { PathJoin.join(out, $0.path) }, force: force) { return .badCommandLine }
         do {
             try StagedFolder.write(files, into: URL(fileURLWithPath: out).standardizedFileURL)

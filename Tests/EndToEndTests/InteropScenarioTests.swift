@@ -265,6 +265,27 @@ import Testing
         }
     }
 
+    /// A file whose name starts with `curl` or holds a space is read as a file; `wrote` lines name the files as `--out`
+    /// does; an empty `--out`, or one through a file, is refused, naming why.
+    @Test func filesNamedLikeCommandsAreReadAndOutIsChecked() async throws {
+        try await Self.inFolder { folder in
+            try Self.write("curl http://a.example.com/x\n", to: "curl-commands.txt", in: folder)
+            try Self.write("curl http://b.example.com/y\n", to: "my commands.txt", in: folder)
+            try Self.write("notes", to: "notes.txt", in: folder)
+            for (input, written) in [("curl-commands.txt", "out/get-x.yaml"), ("my commands.txt", "out/get-y.yaml")] {
+                let result = try await RunnerProcess.run(["import", "curl", input, "--out", "out"], in: folder, environment: Self.environment)
+                #expect(result.exitCode == 0 && result.stdout == "wrote \(written)\n", "\(result.stdout)\n\(result.stderr)")
+            }
+            for (out, problem) in [("", "--out is empty: give the folder (or file) to write"),
+                                   ("notes.txt/requests", "notes.txt' is a file, and --out notes.txt/requests needs a folder there")] {
+                let result = try await RunnerProcess.run(["import", "curl", "curl-commands.txt", "--out", out], in: folder,
+                                                         environment: Self.environment)
+                #expect(result.exitCode == 1 && result.stderr.contains(problem), "\(result.stderr)")
+            }
+            #expect(try String(contentsOf: folder.appendingPathComponent("notes.txt"), encoding: .utf8) == "notes")
+        }
+    }
+
     @Test func severalCommandsAreNotWrittenIntoOneFile() async throws {
         try await Self.inFolder { folder in
             try Self.write("curl http://a.example.com/x\ncurl http://b.example.com/y\n", to: "two.txt", in: folder)
