@@ -1,12 +1,13 @@
 /// What follows `name=` in a curl `-F` (after its `@` or `<` for a file), read as curl reads it: a word, either
 /// double-quoted (where `\"` and `\\` are escapes, and text between the closing quote and the next `;` is left out) or
 /// running to the first `;` (spaces around it dropped); then `;`-separated attributes (`type=`, `filename=`,
-/// `headers=`, `encoder=`, and words curl does not know, which it skips).
+/// `headers=`, `encoder=`, and words curl does not know, which it skips, or, after a `type=`, takes as parameters of
+/// the type: `type=text/plain;charset=utf-8`). A file's word also ends at a `,`, which starts another file.
 struct CurlFormContent {
     /// One `;key=value` after the word; `key` is empty for a word curl does not know.
     struct Attribute: Equatable {
         let key: String
-        let value: String
+        var value: String
         /// The attribute as curl names it in a warning.
         var text: String { key.isEmpty ? value : key + "=" + value }
     }
@@ -16,21 +17,37 @@ struct CurlFormContent {
     private(set) var attributes: [Attribute] = []
     /// Whether text stands between the word's closing quote and the next `;` (curl warns and leaves it out).
     private(set) var trailingText = false
+    /// Whether a `,` after a file's word names more files for the part (`@a.txt,b.txt`); they are not read.
+    private(set) var moreFiles = false
 
     private let characters: [Character]
+    private let wordEnds: Set<Character>
     private var position = 0
 
-    init(_ text: Substring) {
+    /// Reads `text`, the content of a file part (`isFile`: after its `@`) or of a value part.
+    init(_ text: Substring, isFile: Bool = false) {
         characters = Array(text)
+        wordEnds = isFile ? [";", ","] : [";"]
         word = nextWord(isMain: true)
-        while position < characters.count, characters[position] == ";" {
+        moreFiles = position < characters.count && characters[position] == ","
+        // Where the text of the last `type=` value starts, to take the parameters after it.
+        var typeStart: Int?
+        while !moreFiles, position < characters.count, characters[position] == ";" {
             position += 1
             skipSpaces()
             if let key = ["type", "filename", "headers", "encoder"].first(where: { hasPrefix($0 + "=") }) {
                 position += key.count + 1
+                skipSpaces()
+                if key == "type" { typeStart = position }
                 attributes.append(Attribute(key: key, value: nextWord(isMain: false)))
             } else if case let unknown = nextWord(isMain: false), !unknown.isEmpty {
-                attributes.append(Attribute(key: "", value: unknown))
+                guard let typeStart, let type = attributes.lastIndex(where: { $0.key == "type" }) else {
+                    attributes.append(Attribute(key: "", value: unknown))
+                    continue
+                }
+                var end = position
+                while end > typeStart, characters[end - 1].isWhitespace { end -= 1 }
+                attributes[type].value = String(characters[typeStart..<end])
             }
         }
     }
@@ -40,7 +57,7 @@ struct CurlFormContent {
         skipSpaces()
         if position < characters.count, characters[position] == "\"", let quoted = quotedWord(isMain: isMain) { return quoted }
         let start = position
-        while position < characters.count, characters[position] != ";" { position += 1 }
+        while position < characters.count, !wordEnds.contains(characters[position]) { position += 1 }
         var end = position
         while end > start, characters[end - 1].isWhitespace { end -= 1 }
         return String(characters[start..<end])
@@ -58,7 +75,7 @@ struct CurlFormContent {
                 index += 2
             } else if character == "\"" {
                 index += 1
-                while index < characters.count, characters[index] != ";" {
+                while index < characters.count, !wordEnds.contains(characters[index]) {
                     if isMain, !characters[index].isWhitespace { trailingText = true }
                     index += 1
                 }

@@ -504,7 +504,11 @@ public struct CurlTranslation {
             return RequestDocument.MultipartPart(name: name, value: String(content))
         }
         let reference = content.first.flatMap { $0 == "@" || $0 == "<" ? $0 : nil }
-        let form = CurlFormContent(reference == nil ? content : content.dropFirst())
+        let form = CurlFormContent(reference == nil ? content : content.dropFirst(), isFile: reference == "@")
+        if form.moreFiles {
+            warn("'\(argument.text)' names several files for the part '\(name)', which curl sends as one multipart/mixed part "
+                 + "and a request file cannot write: only the first, '\(form.word)', is kept", at: argument.mark)
+        }
         if form.trailingText {
             warn("text after the closing quote of '\(name)' is left out, as curl leaves it out", at: argument.mark)
         }

@@ -88,11 +88,22 @@ private struct Translation {
                   location == "path" || ((location == "query" || location == "header") && parameter["required"] == .bool(true)) else { return nil }
             return parameter["name"]?.stringValue.map(Self.variableName)
         }
+        var taken = Set(sentNames)
         for (tokens, parameter) in parameters {
             guard case .string(let name)? = parameter["name"], case .string(let location)? = parameter["in"] else { continue }
             let required = parameter["required"] == .bool(true)
-            let shared = location != "path" && sentNames.count { $0 == Self.variableName(name) } > 1
-            let variable = Self.variableName(shared ? "\(name)_\(location)" : name)
+            var variable = Self.variableName(name)
+            if location != "path", sentNames.count(where: { $0 == variable }) > 1 {
+                // `_2`, `_3`… when a parameter of the operation is named so already (`id_query` beside `id`).
+                let base = Self.variableName("\(name)_\(location)")
+                variable = base
+                var number = 1
+                while taken.contains(variable) {
+                    number += 1
+                    variable = "\(base)_\(number)"
+                }
+                taken.insert(variable)
+            }
             switch location {
             case "path":
                 define(variable, example: example(ofParameter: parameter))

@@ -66,9 +66,13 @@ enum SyntaxErrors {
         }
         var start = bracket
         while start > 0, !ends.contains(source[start - 1]) { start -= 1 }
-        var end = bracket
-        while end < source.count, !ends.contains(source[end]), !(source[end] == UInt8(ascii: ":") && end + 1 < source.count
-                                                                   && ends.contains(source[end + 1])) { end += 1 }
+        // To the end of the word, which runs on through spaces inside brackets (`$.items[?(@.id == 1)].name`).
+        var (end, depth) = (bracket, 0)
+        while end < source.count, source[end] != 0x0A, depth > 0 || !ends.contains(source[end]),
+              depth > 0 || !(source[end] == UInt8(ascii: ":") && end + 1 < source.count && ends.contains(source[end + 1])) {
+            if source[end] == UInt8(ascii: "[") { depth += 1 } else if source[end] == UInt8(ascii: "]") { depth = max(0, depth - 1) }
+            end += 1
+        }
         let word = String(decoding: UnsafeBufferPointer(rebasing: source[start..<end]), as: UTF8.self)
         return "quote the text that holds the '[': \"\(word)\" (inside '{ }' or '[ ]', a '[' starts a list, even within a word)"
     }

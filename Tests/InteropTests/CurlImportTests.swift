@@ -608,6 +608,21 @@ import Testing
         ])
     }
 
+    /// After `type=`, a word curl does not know is a parameter of the type, as curl sends it; several files of one part
+    /// (`@a,b`) are listed, the first kept.
+    @Test func typeParametersAndSeveralFilesOfAPartAreReadAsCurlReadsThem() throws {
+        let result = CurlImport.read(#"curl http://127.0.0.1:1/up -F 'a=@q.txt;type=text/plain; charset=utf-8;filename=x' "#
+            + #"-F 'b=@"q.txt","x.txt"' -F 'c=@q.txt,x.txt;type=a/b'"#)
+        let document = try #require(result.requests.first?.document)
+        guard case .multipart(let parts)? = document.body else { Issue.record("not multipart: \(document.yaml)"); return }
+        #expect(parts.map(\.contentType) == ["text/plain; charset=utf-8", "text/plain", "text/plain"])
+        #expect(parts.map(\.file) == ["q.txt", "q.txt", "q.txt"])
+        let messages = result.warnings.map(\.message)
+        #expect(messages.contains("';filename=x' in a form part has no equivalent (the part's filename is the file's name): not translated"))
+        #expect(messages.filter { $0.contains("names several files for the part") }.count == 2, "\(messages)")
+        #expect(!messages.contains { $0.contains("charset") || $0.contains("left out, as curl leaves it out") }, "\(messages)")
+    }
+
     /// Beside a Cookie header written with -H, curl sends that header alone: the -b cookies are left out, listed.
     @Test func cookiesBesideACookieHeaderAreLeftOutAsCurlLeavesThem() throws {
         let result = CurlImport.read("curl -b 'session=abc123' -H 'Cookie: extra=1' http://127.0.0.1:1/cookies")

@@ -224,6 +224,22 @@ import YAML
         #expect(request.contains("url: \"/{{ x }}\"") && request.contains("x: \"{{ x_query }}\"") && request.contains("x: \"{{ x_header }}\""),
                 "\(request)")
         #expect(result.environment.text.contains("  x: FILL-ME\n  x_query: q\n  x_header: h\n"), "\(result.environment.text)")
+        // A parameter named like the variable a shared name would get keeps its own: the shared one gets `_2`.
+        let clash = try Self.translate("""
+            openapi: 3.0.3
+            info: { title: t, version: "1" }
+            paths:
+              /{id}:
+                get:
+                  parameters:
+                    - { name: id, in: path, required: true, example: 7, schema: { type: integer } }
+                    - { name: id, in: query, required: true, example: q, schema: { type: string } }
+                    - { name: id_query, in: query, required: true, example: clash, schema: { type: string } }
+                  responses: { "200": { description: ok } }
+            """, named: "clash.yaml")
+        let query = try #require(clash.requests.first?.text)
+        #expect(query.contains("    id: \"{{ id_query_2 }}\"\n    id_query: \"{{ id_query }}\"\n"), "\(query)")
+        #expect(clash.environment.text.contains("  id_query_2: q\n  id_query: clash\n"), "\(clash.environment.text)")
     }
 
     @Test func bodiesComeFromTheExampleElseTheSchema() throws {

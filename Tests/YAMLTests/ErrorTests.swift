@@ -175,7 +175,7 @@ import YAML
 
     /// A JSONPath with brackets unquoted in a flow mapping: the '[' starts a list there; the hint quotes the whole key.
     @Test(arguments: [("expect: { body: { $.items[*].id: 1 } }\n", "$.items[*].id"), ("b: { $.a[0]: 1, c: 2 }\n", "$.a[0]"),
-                      ("q: [ x[1] ]\n", "x[1]")])
+                      ("q: [ x[1] ]\n", "x[1]"), ("b: { $.items[?(@.id == 1)].name: a }\n", "$.items[?(@.id == 1)].name")])
     func aBracketInsideAWordOfAFlowCollectionSaysToQuoteTheWord(text: String, word: String) throws {
         #expect(try #require(parseError(text)).suggestion
                 == "quote the text that holds the '[': \"\(word)\" (inside '{ }' or '[ ]', a '[' starts a list, even within a word)")
