@@ -206,37 +206,37 @@ import YAML
         #expect(stock.contains("status: 200\n  openapi: \"../../specs/inventory.json\"\n"), "\(stock)")
     }
 
-    /// Parameters of one name in the path, the query and a header are three variables, each with its own example.
-    @Test func parametersSharingANameInSeveralPlacesAreAVariableEach() throws {
-        let result = try Self.translate("""
+    /// The translation of a document of one operation, `GET /{PATH}` with `parameters` (flow mappings).
+    private static func operation(path: String, parameters: [String]) throws -> OpenAPIImport.Result {
+        try translate("""
             openapi: 3.0.3
             info: { title: t, version: "1" }
             paths:
-              /{x}:
+              /{\(path)}:
                 get:
                   parameters:
-                    - { name: x, in: path, required: true, schema: { type: string } }
-                    - { name: x, in: query, required: true, example: q, schema: { type: string } }
-                    - { name: x, in: header, required: true, example: h, schema: { type: string } }
+            \(parameters.map { "        - " + $0 }.joined(separator: "\n"))
                   responses: { "200": { description: ok } }
-            """, named: "names.yaml")
+            """, named: "\(path).yaml")
+    }
+
+    /// Parameters of one name in the path, the query and a header are three variables, each with its own example.
+    @Test func parametersSharingANameInSeveralPlacesAreAVariableEach() throws {
+        let result = try Self.operation(path: "x", parameters: [
+            "{ name: x, in: path, required: true, schema: { type: string } }",
+            "{ name: x, in: query, required: true, example: q, schema: { type: string } }",
+            "{ name: x, in: header, required: true, example: h, schema: { type: string } }",
+        ])
         let request = try #require(result.requests.first?.text)
         #expect(request.contains("url: \"/{{ x }}\"") && request.contains("x: \"{{ x_query }}\"") && request.contains("x: \"{{ x_header }}\""),
                 "\(request)")
         #expect(result.environment.text.contains("  x: FILL-ME\n  x_query: q\n  x_header: h\n"), "\(result.environment.text)")
         // A parameter named like the variable a shared name would get keeps its own: the shared one gets `_2`.
-        let clash = try Self.translate("""
-            openapi: 3.0.3
-            info: { title: t, version: "1" }
-            paths:
-              /{id}:
-                get:
-                  parameters:
-                    - { name: id, in: path, required: true, example: 7, schema: { type: integer } }
-                    - { name: id, in: query, required: true, example: q, schema: { type: string } }
-                    - { name: id_query, in: query, required: true, example: clash, schema: { type: string } }
-                  responses: { "200": { description: ok } }
-            """, named: "clash.yaml")
+        let clash = try Self.operation(path: "id", parameters: [
+            "{ name: id, in: path, required: true, example: 7, schema: { type: integer } }",
+            "{ name: id, in: query, required: true, example: q, schema: { type: string } }",
+            "{ name: id_query, in: query, required: true, example: clash, schema: { type: string } }",
+        ])
         let query = try #require(clash.requests.first?.text)
         #expect(query.contains("    id: \"{{ id_query_2 }}\"\n    id_query: \"{{ id_query }}\"\n"), "\(query)")
         #expect(clash.environment.text.contains("  id_query_2: q\n  id_query: clash\n"), "\(clash.environment.text)")
