@@ -16,11 +16,33 @@ struct PostmanEnvironmentDocument {
         var root: [(key: String, value: YAMLNode)] = []
         if let extends { root.append(("extends", .string(extends))) }
         if let baseURL { root.append(("baseURL", .string(baseURL))) }
-        if !variables.isEmpty { root.append(("variables", .mapping(variables.map { ($0.name, .string($0.value)) }))) }
+        if !variables.isEmpty { root.append(("variables", .mapping(Self.ordered(variables).map { ($0.name, .string($0.value)) }))) }
         if !secrets.isEmpty {
             root.append(("secrets", .mapping(secrets.map { ($0.name, .mapping([("env", .string($0.env))])) })))
         }
         return YAMLNode.mapping(root).document
+    }
+
+    /// `variables` in an order runner reads, each after those of them its value uses (a variable may use only the ones
+    /// above it; Postman's may use later ones), else in Postman's order; a cycle stays as it is, for `validate` to name.
+    static func ordered(_ variables: [(name: String, value: String)]) -> [(name: String, value: String)] {
+        let names = Set(variables.map(\.name))
+        var (remaining, placed, done) = (variables, [(name: String, value: String)](), Set<String>())
+        while let next = remaining.firstIndex(where: { variable in
+            references(in: variable.value).allSatisfy { !names.contains($0) || done.contains($0) }
+        }) {
+            done.insert(remaining[next].name)
+            placed.append(remaining.remove(at: next))
+        }
+        return placed + remaining
+    }
+
+    /// The variables the `{{ name }}` templates of `value` read (the name before any `.` or `[`).
+    private static func references(in value: String) -> [String] {
+        value.components(separatedBy: "{{").dropFirst().compactMap { rest in
+            let name = rest.drop { $0 == " " }.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+            return name.isEmpty ? nil : String(name)
+        }
     }
 
     /// Whether the environment defines the variable `name`.

@@ -343,6 +343,21 @@ import Testing
         #expect(urls == [#"  url: "http://{{ host }}/tmpl""#, #"  url: "{{ base }}/x""#, #"  url: "{{ unknown }}/y""#], "\(urls)")
     }
 
+    /// A variable that uses one Postman lists after it is written after it, as runner reads variables in order; the others
+    /// keep Postman's order, and the files validate.
+    @Test func aVariableUsingALaterOneIsWrittenAfterIt() throws {
+        let result = Self.read(json: """
+            {"info": {"name": "x"}, "variable": [{"key": "session", "value": "{{other}}-{{user}}"}, {"key": "first", "value": "1"},
+              {"key": "other", "value": "o{{first}}"}, {"key": "user", "value": "u"}],
+             "item": [{"name": "one", "request": {"url": "https://a.example.com/{{session}}"}}]}
+            """)
+        #expect(try Self.file("environments/postman.yaml", of: result)
+            .contains("  first: \"1\"\n  other: \"o{{ first }}\"\n  user: u\n  session: \"{{ other }}-{{ user }}\"\n"))
+        for file in result.files where file.path.hasPrefix("environments/") {
+            #expect(FileDecoding.environment(Array(file.text.utf8), path: file.path, name: "postman").diagnostics.isEmpty)
+        }
+    }
+
     /// A file part without a `contentType` has the type Postman gives its extension (not `application/octet-stream`).
     @Test func aFilePartWithoutATypeHasTheTypeOfItsExtension() throws {
         let result = Self.read(json: """
