@@ -343,6 +343,9 @@ public struct TemplateError: Error, Sendable, Hashable {
     public var following: [TemplateError] = []
     /// The variable no layer defines, for an undefined variable.
     public var undefinedName: String?
+    /// Whether the value is set but cannot be read (a process variable whose value is not UTF-8): unlike an unset one,
+    /// never taken as absent.
+    public var valueIsNotText = false
 
     public init(_ message: String, at mark: Mark, suggestion: String? = nil) {
         self.message = message

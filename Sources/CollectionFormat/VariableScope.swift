@@ -263,8 +263,10 @@ public struct VariableScope: Sendable {
         guard environment.notUTF8.contains(name) else {
             return TemplateError("environment variable '\(name)' is not set (used as '$env.\(name)')", at: mark)
         }
-        return TemplateError("environment variable '\(name)' (used as '$env.\(name)') " + ProcessEnvironment.notUTF8Problem, at: mark,
-                             suggestion: "set \(name) to UTF-8 text")
+        var error = TemplateError("environment variable '\(name)' (used as '$env.\(name)') " + ProcessEnvironment.notUTF8Problem, at: mark,
+                                  suggestion: "set \(name) to UTF-8 text")
+        error.valueIsNotText = true
+        return error
     }
 
     /// Walks the keys and indexes of a path into a value.

@@ -224,7 +224,13 @@ extension CollectionRun {
     /// undefined variable, an unset `$env.NAME`, a missing key) is absent.
     static func unmetCondition(_ conditions: [Condition], in scope: VariableScope, path: String) throws(RunFailure) -> String? {
         for condition in conditions {
-            let actual = try? scope.resolve(condition.subject)
+            // What does not resolve is absent (`exists: false` of an unset variable), except a value that is set but
+            // cannot be read.
+            let actual: JSONValue?
+            do { actual = try scope.resolve(condition.subject) } catch {
+                guard !([error] + error.following).contains(where: \.valueIsNotText) else { throw RunFailure(error, in: condition.path ?? path) }
+                actual = nil
+            }
             let (matcher, templates): (Matcher<JSONValue>, [JSONValue: String])
             do {
                 (matcher, templates) = try scope.resolve(condition.matcher)

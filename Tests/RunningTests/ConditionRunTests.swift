@@ -267,6 +267,23 @@ import TestSupport
         }
     }
 
+    /// A `when:` on a process variable whose value is not UTF-8 is an error, not the variable taken as absent (one
+    /// that is unset is absent).
+    @Test func aWhenOnAProcessVariableThatIsNotUTF8IsAnError() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/a.yaml": "when: { \"{{ $env.T9_TOKEN }}\": { exists: false } }\nrequest: { url: /a }\n",
+            "requests/b.yaml": "when: { \"{{ $env.T9_UNSET }}\": { exists: false } }\nrequest: { url: /b }\n",
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [], fallback: .response(status: 200))
+        let summary = try await collection.run(loader, processEnvironment: ProcessEnvironment([:], notUTF8: ["T9_TOKEN"]))
+        #expect(summary.outcomes.map(\.verdict) == [.errored, .passed], "\(summary.outcomes)")
+        #expect(summary.outcomes.first?.error?.message.contains("'T9_TOKEN' (used as '$env.T9_TOKEN') is not UTF-8 text") == true,
+                "\(String(describing: summary.outcomes.first?.error))")
+        #expect(await Self.paths(loader) == ["/v1/b"])
+    }
+
     @Test func aCleanupLoopOverAListNeverCapturedIsSkipped() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment(),
