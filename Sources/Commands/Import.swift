@@ -46,8 +46,9 @@ public struct ImportCurl: Sendable {
     private func readInput() -> (text: String, name: String)? {
         if input == "-" { return Self.text(of: FileHandle.standardInput.readDataToEndOfFile(), name: "<stdin>") }
         let trimmed = input.trimmingCharacters(in: .whitespacesAndNewlines)
-        // A file of that name is read, whatever its name (`curl-commands.txt`, `my commands.txt`).
-        if trimmed.contains(where: \.isWhitespace) || trimmed.hasPrefix("curl"), !FileManager.default.fileExists(atPath: input) {
+        // A command has a space (`curl URL`); a single word is a file's path (`curl-commands.txt`), and so is a name with
+        // a space when such a file exists (`my commands.txt`).
+        if trimmed.contains(where: \.isWhitespace), !FileManager.default.fileExists(atPath: input) {
             return (input, "<command>")
         }
         let data: Data
@@ -337,6 +338,10 @@ public struct ImportPostman: Sendable {
             inputs.append(PostmanSource(path: path, bytes: Array(data)))
         }
         let target = URL(fileURLWithPath: out).standardizedFileURL
+        if let problem = ImportProblems.outProblem(out, folder: target.deletingLastPathComponent()) {
+            Console.error("error: \(problem)\nnothing was written")
+            return .badCommandLine
+        }
         let result = PostmanImport.read(collection: inputs[0], environments: Array(inputs.dropFirst()),
                                         fileReference: fileReference(into: target))
         ImportProblems.print(errors: result.errors.map { ($0.file, $0.problem) }, warnings: result.warnings.map { ($0.file, $0.problem) },
@@ -345,7 +350,7 @@ public struct ImportPostman: Sendable {
             Console.error("error: \(result.errors.count) \(plural(result.errors.count, "problem")); nothing was written")
             return .invalidCollection
         }
-        if let problem = ImportProblems.outProblem(out, folder: target.deletingLastPathComponent()) ?? problemReplacing(target) {
+        if let problem = problemReplacing(target) {
             Console.error("error: \(problem)\nnothing was written")
             return .badCommandLine
         }

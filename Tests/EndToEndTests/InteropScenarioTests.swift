@@ -283,6 +283,9 @@ import Testing
                 #expect(result.exitCode == 1 && result.stderr.contains(problem), "\(result.stderr)")
             }
             #expect(try String(contentsOf: folder.appendingPathComponent("notes.txt"), encoding: .utf8) == "notes")
+            let missing = try await RunnerProcess.run(["import", "curl", "curl-missing.txt"], in: folder, environment: Self.environment)
+            #expect(missing.exitCode == 1 && missing.stderr.contains("'curl-missing.txt' is neither a curl command nor a readable file"),
+                    "\(missing.stderr)")
         }
     }
 
