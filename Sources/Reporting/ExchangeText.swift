@@ -42,8 +42,16 @@ enum ExchangeText {
             }
             shown.append(line)
         }
-        let heading = cutInLine ? "response body (first \(bytes / 1024) KiB):"
-            : shown.count < all.count ? "response body (first \(shown.count) of \(all.count) lines):" : "response body:"
+        // A body kept cut (at 64 KiB) has more lines than the kept text: its size is told instead.
+        let heading = if cutInLine {
+            "response body (first \(bytes / 1024) KiB):"
+        } else if shown.count == all.count {
+            "response body:"
+        } else if let size = exchange.responseBodySize, size > body.utf8.count {
+            "response body (first \(shown.count) lines of \(size) bytes):"
+        } else {
+            "response body (first \(shown.count) of \(all.count) lines):"
+        }
         return TerminalText.printable(([heading] + shown.map { "< \($0)" }).joined(separator: "\n"))
     }
 

@@ -767,6 +767,19 @@ import TestSupport
     }
 
     /// A report read back (by `merge-reports`) keeps each exchange's time, so the merged TAP and HTML show it.
+    /// The start of a body kept cut says how large the body was, not how many lines its kept part has.
+    @Test func theStartOfACutBodyTellsTheBodysSize() throws {
+        let kept = (1...4000).map { "line \($0)" }.joined(separator: "\n")
+        var exchange = Exchange(method: "GET", url: "http://127.0.0.1:1/a", requestHeaders: [], requestBody: nil, status: 200,
+                                responseHeaders: [], responseBody: kept, error: nil, duration: .milliseconds(1))
+        exchange.responseBodySize = 10_000_000
+        let cut = try #require(ExchangeText.bodyStart(of: exchange, redactor: Redactor(secrets: [])))
+        #expect(cut.hasPrefix("response body (first 20 lines of 10000000 bytes):\n< line 1\n"), "\(cut)")
+        exchange.responseBodySize = kept.utf8.count
+        let whole = try #require(ExchangeText.bodyStart(of: exchange, redactor: Redactor(secrets: [])))
+        #expect(whole.hasPrefix("response body (first 20 of 4000 lines):\n"), "\(whole)")
+    }
+
     @Test func theJSONReportReadBackKeepsTheExchangesTime() throws {
         var outcome = RequestOutcome(file: "requests/a.yaml", name: "a", method: "GET", url: "http://127.0.0.1:1/a", verdict: .failed,
                                      statusCode: 500, duration: .milliseconds(20))
