@@ -384,7 +384,8 @@ public struct CurlTranslation {
             warn(JSONNumbers.keptAsText(because: changed), at: command.data[0].mark)
         } else if contentType == nil || mediaType == "application/x-www-form-urlencoded",
                   let fields = Self.formFields(text).map(Self.grouped) {
-            if let index = contentTypeIndex { headers.remove(at: index) }
+            // A type with parameters (a browser's `; charset=UTF-8`) is kept: the request file sends it as written.
+            if contentType?.contains(";") != true, let index = contentTypeIndex { headers.remove(at: index) }
             // Each field is placed at the data option that gives it (`-d a=1 --data-urlencode token=…`).
             let data = command.data
             noteSecretFields(fields, sent: text) { name in
