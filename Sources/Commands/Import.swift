@@ -25,6 +25,10 @@ public struct ImportCurl: Sendable {
     public func execute() -> ExitStatus {
         guard let source = readInput() else { return .badCommandLine }
         let placement = out.map { OutputPlacement(out: $0) }
+        if let placement, let problem = ImportProblems.outProblem(placement.out, folder: placement.directory) {
+            Console.error("error: \(problem)")
+            return .badCommandLine
+        }
         let filePath: @Sendable (String) -> String = if let placement { placement.relativePathFunction } else { { $0 } }
         let result: CurlImport.Result = CurlImport.read(source.text, filePath: filePath)
         let sources = SourceCache()
@@ -79,7 +83,7 @@ public struct ImportCurl: Sendable {
     /// in place or none is.
     private func write(_ documents: [RequestDocument], to placement: OutputPlacement) -> ExitStatus {
         let targets = placement.targets(for: documents)
-        if let problem = placement.problem(writing: documents.count) ?? ImportProblems.outProblem(placement.out, folder: placement.directory) {
+        if let problem = placement.problem(writing: documents.count) {
             Console.error("error: \(problem)")
             return .badCommandLine
         }

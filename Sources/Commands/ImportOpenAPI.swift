@@ -22,6 +22,10 @@ public struct ImportOpenAPI: Sendable {
     /// Reads and checks the document, translates it and writes the files; exit 2 when the document cannot be used,
     /// 1 when it cannot be read, a file exists (without `--force`) or a file cannot be written.
     public func execute() -> ExitStatus {
+        if let problem = ImportProblems.outProblem(out, folder: URL(fileURLWithPath: out)) {
+            Console.error("error: \(problem)\nnothing was written")
+            return .badCommandLine
+        }
         let data: Data
         do throws(InputFile.Problem) { data = try InputFile.contents(atPath: spec) } catch {
             Console.error("error: cannot read the OpenAPI document '\(spec)'\(error.detail)")
@@ -45,10 +49,6 @@ public struct ImportOpenAPI: Sendable {
             Console.error(DiagnosticRenderer.render(result.notes.map { diagnostic($0, severity: .warning) }, sources: sources, color: colors))
         }
         let files = result.requests + [result.environment]
-        if let problem = ImportProblems.outProblem(out, folder: URL(fileURLWithPath: out)) {
-            Console.error("error: \(problem)\nnothing was written")
-            return .badCommandLine
-        }
         if ImportProblems.refusesOverwriting(files.map { PathJoin.join(out, $0.path) }, force: force) { return .badCommandLine }
         do {
             try StagedFolder.write(files, into: URL(fileURLWithPath: out).standardizedFileURL)

@@ -46,14 +46,15 @@ public struct MergeReports: Sendable {
     }
 
     /// The texts of the planned files that are as the parts read them (their hashes match), so that the merged reports
-    /// quote the lines their problems point at, as the run's own reports do; a file changed or gone is quoted by none.
+    /// quote the lines their problems point at, as the run's own reports do; a file changed or gone, or no longer a
+    /// regular file (a FIFO would never end the read), is quoted by none.
     private static func unchangedSources(of plan: PlanRecord?) -> SourceCache {
         let sources = SourceCache()
         for file in plan?.files ?? [] {
-            guard let text = try? InputFile.text(atPath: file.path) else { continue }
-            var hash = FNVHash()
-            hash.add(text)
-            if hash.hex == file.hash { sources.store(text, for: file.path) }
+            var status = stat()
+            guard stat(file.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+                  let text = try? InputFile.text(atPath: file.path), PlanRecord.File.hash(of: text) == file.hash else { continue }
+            sources.store(text, for: file.path)
         }
         return sources
     }

@@ -95,13 +95,7 @@ private struct Translation {
             var variable = Self.variableName(name)
             if location != "path", sentNames.count(where: { $0 == variable }) > 1 {
                 // `_2`, `_3`… when a parameter of the operation is named so already (`id_query` beside `id`).
-                let base = Self.variableName("\(name)_\(location)")
-                variable = base
-                var number = 1
-                while taken.contains(variable) {
-                    number += 1
-                    variable = "\(base)_\(number)"
-                }
+                variable = RequestDocument.unusedName(Self.variableName("\(name)_\(location)"), separator: "_", isTaken: taken.contains)
                 taken.insert(variable)
             }
             switch location {

@@ -1,4 +1,6 @@
+import CollectionFormat
 import HTTPCore
+import YAML
 
 /// An environment file as `import postman` writes it: the collection's variables, or a Postman environment's values
 /// over them.
@@ -37,12 +39,11 @@ struct PostmanEnvironmentDocument {
         return placed + remaining
     }
 
-    /// The variables the `{{ name }}` templates of `value` read (the name before any `.` or `[`).
+    /// The variables the templates of `value` read (none when it is no valid template: `validate` says why).
     private static func references(in value: String) -> [String] {
-        value.components(separatedBy: "{{").dropFirst().compactMap { rest in
-            let name = rest.drop { $0 == " " }.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
-            return name.isEmpty ? nil : String(name)
-        }
+        let start = Mark(line: 1, column: 1)
+        guard let template = try? Template.parse(value, at: start, markOfOffset: { _ in start }) else { return [] }
+        return template.expressions.compactMap { if case .variable(let path) = $0.expression { path.name } else { nil } }
     }
 
     /// Whether the environment defines the variable `name`.

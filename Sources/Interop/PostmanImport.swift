@@ -117,12 +117,7 @@ public enum PostmanImport {
         }
         let fileName = URL(fileURLWithPath: source.path).deletingPathExtension().lastPathComponent
         let base = RequestDocument.slug(try root.string("name") ?? fileName, or: "environment", limit: 60)
-        var name = base
-        var number = 2
-        while taken.contains(name) {
-            name = "\(base)-\(number)"
-            number += 1
-        }
+        let name = RequestDocument.unusedName(base, separator: "-", isTaken: taken.contains)
         var environment = PostmanEnvironmentDocument(name: name, extends: collectionEnvironment)
         environment.add(values, notes: notes)
         return environment

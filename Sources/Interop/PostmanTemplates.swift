@@ -90,12 +90,7 @@ final class PostmanNotes {
     /// already); recorded as `owner`'s.
     private static func unique(_ base: String, for owner: String, in owners: inout [String: String]) -> String {
         if let known = owners.first(where: { $0.value == owner })?.key { return known }
-        var candidate = base
-        var number = 1
-        while owners[candidate] != nil {
-            number += 1
-            candidate = "\(base)_\(number)"
-        }
+        let candidate = RequestDocument.unusedName(base, separator: "_") { owners[$0] != nil }
         owners[candidate] = owner
         return candidate
     }

@@ -114,6 +114,17 @@ public struct RequestDocument: Sendable {
         }
     }
 
+    /// `base`, or `base` with `separator` and 2, 3, … after it: the first name `isTaken` does not refuse (two
+    /// environments, variables or secrets never get one name).
+    static func unusedName(_ base: String, separator: String, isTaken: (String) -> Bool) -> String {
+        var (name, number) = (base, 1)
+        while isTaken(name) {
+            number += 1
+            name = base + separator + String(number)
+        }
+        return name
+    }
+
     /// How to keep a credential out of the file: a hint for a value written as it was, read from `env` (by default
     /// `API_` and the name in capitals).
     public static func secretSuggestion(_ name: String, env: String? = nil) -> String {

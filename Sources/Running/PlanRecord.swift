@@ -14,6 +14,13 @@ public struct PlanRecord: Sendable, Equatable {
             self.path = path
             self.hash = hash
         }
+
+        /// The hash of a file's text, as the plan records it.
+        public static func hash(of text: String) -> String {
+            var hash = FNVHash()
+            hash.add(text)
+            return hash.hex
+        }
     }
 
     /// What a part of a sharded run was dealt: its files, and how many files were dealt among the parts (the whole
@@ -68,10 +75,8 @@ public struct PlanRecord: Sendable, Equatable {
             identity.add(sources.text(for: path) ?? "")
         }
         files = planner.files.map { planned in
-            var hash = FNVHash()
-            hash.add(sources.text(for: planned.file.path) ?? "")
             identity.add(planned.file.path)
-            return File(path: planned.file.path, hash: hash.hex)
+            return File(path: planned.file.path, hash: File.hash(of: sources.text(for: planned.file.path) ?? ""))
         }
         id = identity.hex
     }
