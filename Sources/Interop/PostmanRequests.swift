@@ -356,6 +356,12 @@ struct PostmanRequestTranslation {
         case "graphql":
             guard let graphql = body["graphql"], let query = graphql["query"]?.text else { return nil }
             Self.dropContentType(&headers, when: ["application/json"])
+            if let variables = graphql["variables"], let text = variables.text, Self.isJSONObjectWithTemplateValues(text) {
+                // `{"n": {{n}}}`: Postman puts the variable's text where a value goes, so the body is sent as that text.
+                headers.append(("Content-Type", "application/json"))
+                let body = "{\"query\":\(JSONValue.string(query).serialized()),\"variables\":\(text)}"
+                return .text(PostmanTemplate.convert(body, at: graphql, notes: notes))
+            }
             return .graphql(query: PostmanTemplate.convert(query, at: graphql, notes: notes), variables: graphQLVariables(graphql["variables"]))
         default:
             notes.warn("\(owner): a '\(mode)' body is not translated", at: body)
@@ -441,6 +447,14 @@ struct PostmanRequestTranslation {
                        suggestion: "put the file at \(reference.path), relative to the request file, or change the path there")
         }
         return reference.path
+    }
+
+    /// Whether `text` is no JSON as written but a JSON object once each `{{…}}` stands for a value (`{"n": {{n}}}`).
+    private static func isJSONObjectWithTemplateValues(_ text: String) -> Bool {
+        guard text.contains("{{"), (try? JSONValue.parse(text)) == nil else { return false }
+        let filled = text.replacing(/\{\{[^{}]*\}\}/, with: "0")
+        guard let json = try? JSONValue.parse(filled), case .object = json else { return false }
+        return true
     }
 
     /// GraphQL variables, a JSON text in Postman, as a mapping whose strings are templates; nil when empty or not an

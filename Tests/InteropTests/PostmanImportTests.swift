@@ -645,6 +645,32 @@ import Testing
         #expect(!file.text.contains("name:") && file.text.hasPrefix("request:"), "\(file.path): \(file.text)")
     }
 
+    /// GraphQL variables with a `{{variable}}` where a value goes are no JSON until Postman puts the value's text there:
+    /// the body is written as that text, query and variables as Postman sends them; JSON variables stay `graphql:`.
+    @Test func graphQLVariablesWithTemplatesAsValuesAreSentAsText() throws {
+        let request = { (variables: String) in
+            #"{"name": "q", "request": {"method": "POST", "url": "http://127.0.0.1:1/graphql", "body": {"mode": "graphql", "graphql": "#
+                + #"{"query": "query Items($n: Int) { items(first: $n, owner: \"{{owner}}\") { id } }", "variables": \#(variables)}}}}"#
+        }
+        let json = #"{"info": {"name": "c", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "item": ["#
+            + request(#""{\"n\": {{count}}, \"tag\": \"{{tag}}\"}""#) + ", " + request(#""{\"n\": 3}""#) + ", "
+            + request(#""{\"n\": {{count}""#) + "]}"
+        let result = Self.read(json: json)
+        let files = result.files.filter { $0.path.hasPrefix("requests/") }.map(\.text)
+        try #require(files.count == 3, "\(result.files.map(\.path))")
+        #expect(files[0].contains(#"Content-Type: application/json"#), "\(files[0])")
+        #expect(files[0].contains(#"text: "{\"query\":\"query Items($n: Int) { items(first: $n, owner: \\\"{{ owner }}\\\") { id } }\",\"variables\":{\"n\": {{ count }}, \"tag\": \"{{ tag }}\"}}""#),
+                "\(files[0])")
+        #expect(files[1].contains("graphql:") && files[1].contains("variables:\n      \"n\": 3\n"), "\(files[1])")
+        #expect(files[2].contains("graphql:") && !files[2].contains("variables"), "\(files[2])")
+        #expect(Self.warnings(of: result).filter { $0.contains("GraphQL") }
+                    == ["'q': the GraphQL variables are not a JSON object: left out (at /item/2/request/body/graphql/variables)"])
+        for file in result.files where file.path.hasPrefix("requests/") {
+            let decoded = FileDecoding.requestFile(Array(file.text.utf8), path: file.path, absolutePath: "/tmp/" + file.path, defaultName: "q")
+            #expect(decoded.diagnostics.filter { $0.severity == .error }.isEmpty, "\(file.text)\n\(decoded.diagnostics)")
+        }
+    }
+
     /// Bodies that are not JSON as a whole (a `{{variable}}` where a value goes, GraphQL arguments, form text) and script
     /// lines setting a header keep their credentials out of quoted lines and messages.
     @Test func credentialsInTemplatedBodiesAndScriptsAreHidden() {
