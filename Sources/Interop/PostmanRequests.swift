@@ -245,7 +245,13 @@ struct PostmanRequestTranslation {
         let segments = url[afterHost...].split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
             guard segment.hasPrefix(":"), segment.count > 1 else { return String(segment) }
             let name = String(segment.dropFirst())
-            guard let given = variables.first(where: { $0.key == name }), !given.value.isEmpty else { return "{{\(name)}}" }
+            guard let given = variables.first(where: { $0.key == name }), !given.value.isEmpty else {
+                // Listed: an environment variable another request's value wrote, or a capture, would fill it silently.
+                let sent = variables.contains { $0.key == name } ? "an empty segment" : "':\(name)' as written"
+                notes.warn("\(owner): the path variable :\(name) has no value here, and Postman sends \(sent): written as {{ \(name) }}",
+                           at: place, suggestion: "give '\(name)' a value in the environment, or by a capture of an earlier request")
+                return "{{\(name)}}"
+            }
             // A variable's value may be a capture, which an environment's variables cannot use: written in place.
             if given.value.contains("{{") { return given.value }
             let runnerName = PostmanTemplate.variableName(name, at: given.place, notes: notes)

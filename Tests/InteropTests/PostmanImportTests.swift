@@ -645,6 +645,28 @@ import Testing
         #expect(!file.text.contains("name:") && file.text.hasPrefix("request:"), "\(file.path): \(file.text)")
     }
 
+    /// A path variable without a value is written as a template and listed: the value another request gives the name
+    /// (an environment variable) would otherwise fill it without a word.
+    @Test func aPathVariableWithoutAValueIsListed() throws {
+        let request = { (name: String, variables: String) in
+            #"{"name": "\#(name)", "request": {"method": "GET", "url": {"raw": "http://127.0.0.1:1/users/:id", "host": ["127.0.0.1"], "#
+                + #""port": "1", "protocol": "http", "path": ["users", ":id"]\#(variables)}}}"#
+        }
+        let json = #"{"info": {"name": "c", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "item": ["#
+            + request("given", #", "variable": [{"key": "id", "value": "7"}]"#) + ", " + request("absent", "") + ", "
+            + request("empty", #", "variable": [{"key": "id", "value": ""}]"#) + "]}"
+        let result = Self.read(json: json)
+        let files = result.files.filter { $0.path.hasPrefix("requests/") }.map(\.text)
+        try #require(files.count == 3, "\(result.files.map(\.path))")
+        #expect(files.allSatisfy { $0.contains(#"url: "http://127.0.0.1:1/users/{{ id }}""#) }, "\(files)")
+        #expect(try Self.file("environments/postman.yaml", of: result).contains("  id: \"7\"\n"))
+        let listed = Self.warnings(of: result).filter { $0.contains(":id") }
+        #expect(listed == [
+            "'absent': the path variable :id has no value here, and Postman sends ':id' as written: written as {{ id }} (at /item/1/request/url)",
+            "'empty': the path variable :id has no value here, and Postman sends an empty segment: written as {{ id }} (at /item/2/request/url)",
+        ], "\(listed)")
+    }
+
     /// GraphQL variables with a `{{variable}}` where a value goes are no JSON until Postman puts the value's text there:
     /// the body is written as that text, query and variables as Postman sends them; JSON variables stay `graphql:`.
     @Test func graphQLVariablesWithTemplatesAsValuesAreSentAsText() throws {
