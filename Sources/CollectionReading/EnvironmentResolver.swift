@@ -46,22 +46,24 @@ struct EnvironmentResolver {
         return resolved
     }
 
-    /// The definitions from `name` to its farthest base; nil on a missing base, a cycle or a broken file.
+    /// The definitions from `name` to its farthest base; nil on a missing base, a cycle or a broken file. A broken
+    /// file's `extends` is still followed, so that a cycle or a missing base is reported with its other errors.
     private mutating func readChain(_ name: String) -> [EnvironmentDefinition]? {
         var chain: [EnvironmentDefinition] = []
+        var names: [String] = []
         var current = name
         while true {
-            guard let definition = read(current) else { return nil }
-            chain.append(definition)
-            guard let extends = definition.extends else { return chain }
-            let names = chain.map(\.name)
+            let file = read(current)
+            names.append(current)
+            if let definition = file.definition { chain.append(definition) }
+            guard let extends = file.extends else { return chain.count == names.count ? chain : nil }
             if names.contains(extends.value) {
                 let cycle = (names + [extends.value]).joined(separator: " -> ")
-                diagnostics.add(.error("'extends: \(extends.value)' closes a cycle: \(cycle)", path: definition.path,
+                diagnostics.add(.error("'extends: \(extends.value)' closes a cycle: \(cycle)", path: file.path,
                                        at: extends.mark, suggestion: "remove 'extends' from one environment of the cycle"))
                 return nil
             }
-            guard checkExists(extends.value, at: extends.mark, in: definition.path) else { return nil }
+            guard checkExists(extends.value, at: extends.mark, in: file.path) else { return nil }
             current = extends.value
         }
     }
@@ -75,27 +77,28 @@ struct EnvironmentResolver {
         return false
     }
 
-    /// Reads and decodes one environment file; nil when it has errors, or its `options.caCert` cannot be used.
-    private mutating func read(_ name: String) -> EnvironmentDefinition? {
+    /// Reads and decodes one environment file: its definition (nil when it has errors, or its `options.caCert` cannot
+    /// be used), the base its `extends` names (read from the YAML when the file has other errors), and its path.
+    private mutating func read(_ name: String) -> (definition: EnvironmentDefinition?, extends: Located<String>?, path: String) {
         let fileName = Discovery.extensions.map { name + $0 }
             .first { FileSystem.kind(of: PathText.join(directory.absolute, $0)).exists } ?? name + ".yaml"
         let display = PathText.join(directory.path, fileName)
         let absolutePath = PathText.join(directory.absolute, fileName)
         guard let document = SourceReader.read(path: display, absolutePath: absolutePath)?.document else {
             diagnostics.add(.error("cannot read the file: \(FileSystem.unreadableReason(absolutePath))", path: display, at: nil))
-            return nil
+            return (nil, nil, display)
         }
         let decoded = FileDecoding.environment(document, name: name, absolutePath: absolutePath)
         sources.store(decoded.text, for: display)
         diagnostics.add(contentsOf: decoded.diagnostics)
-        // A file with other errors is not merged; a base it names that does not exist is one more problem to report now.
-        if decoded.value == nil, let extends = document.root?["extends"], let base = extends.string {
-            _ = checkExists(base, at: extends.mark, in: display)
+        guard let definition = decoded.value else {
+            let extends = document.root?["extends"].flatMap { node in node.string.map { Located($0, at: node.mark) } }
+            return (nil, extends, display)
         }
-        if let caCert = decoded.value?.options.caCert, let problem = CertificateFile.diagnostic(for: caCert, in: display) {
+        if let caCert = definition.options.caCert, let problem = CertificateFile.diagnostic(for: caCert, in: display) {
             diagnostics.add(problem)
-            return nil
+            return (nil, definition.extends, display)
         }
-        return decoded.value
+        return (definition, definition.extends, display)
     }
 }

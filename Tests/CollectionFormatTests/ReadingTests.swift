@@ -312,6 +312,22 @@ import YAML
                 && found.last?.hasPrefix("environments/odd.yaml:2:1: error: unknown key 'bogus'") == true, "\(found)")
     }
 
+    /// A cycle through a file with other errors is reported with them, and so is a missing base further down the chain.
+    @Test func aCycleOrMissingBaseBehindABrokenFileIsReportedWithItsErrors() async {
+        let scratch = project()
+        defer { scratch.remove() }
+        scratch.write("environments/one.yaml", "extends: two\nbogus: 1\n")
+        scratch.write("environments/two.yaml", "extends: one\n")
+        let cycle = problems(of: await scratch.readCollection(["requests"], env: "one"))
+        #expect(cycle.count == 2 && cycle.contains { $0.hasPrefix("environments/one.yaml:2:1: error: unknown key 'bogus'") }
+                && cycle.contains("environments/two.yaml:1:10: error: 'extends: one' closes a cycle: one -> two -> one [help: remove 'extends' from one environment of the cycle]"),
+                "\(cycle)")
+        scratch.write("environments/two.yaml", "extends: bse\n")
+        let missing = problems(of: await scratch.readCollection(["requests"], env: "one"))
+        #expect(missing.count == 2 && missing.contains("environments/two.yaml:1:10: error: environment 'bse' does not exist [help: did you mean 'base'?]"),
+                "\(missing)")
+    }
+
     @Test func hiddenEnvironmentFilesAreNotEnvironments() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
