@@ -44,7 +44,8 @@ public enum URLCredentials {
     /// the query or fragment (`http://u:p@ss#x@host`) and the request sent elsewhere; nil when there is none (see
     /// `misplacedUserInformation`). The problem names the character and its escape, never the password.
     public static func misplacedDelimiterProblem(inURL text: String) -> String? {
-        guard let start = text.range(of: "://")?.upperBound else { return nil }
+        // Without an `@` there is no user information (and no call into Foundation's search for most URLs).
+        guard text.utf8.contains(UInt8(ascii: "@")), let start = text.range(of: "://")?.upperBound else { return nil }
         let rest = text[start...]
         let authorityEnd = rest.firstIndex { "/?#".contains($0) } ?? rest.endIndex
         let authority = rest[..<authorityEnd]
