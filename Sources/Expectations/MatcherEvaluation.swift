@@ -80,7 +80,8 @@ extension Matcher where Value == JSONValue {
             return .success
         case .length(let inner):
             guard let actual, let length = actual.matchLength else { return fail(actual, note: "it has no length") }
-            return inner.evaluate(.int(length)).holds ? .success : fail(actual, note: "length \(length)")
+            // Checked as text of digits is: an operand that is text of a number (a `--var`, a data row) compares as it.
+            return inner.evaluate(text: String(length)).holds ? .success : fail(actual, note: "length \(length)")
         case .matches(let pattern):
             guard let patternText = Self.operandText(pattern) else {
                 return .failure("the pattern of 'matches' must be a string, got \(pattern.compactDescription())")

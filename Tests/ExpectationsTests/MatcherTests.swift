@@ -89,6 +89,12 @@ import Testing
         Case(matcher: .length(.greaterThan(.int(2))), actual: .array([]),
              failure: "expected a value with length greater than 2, got [] (length 0)"),
         Case(matcher: .length(.equals(.int(1))), actual: .int(7), failure: "expected a value with length 1, got 7 (it has no length)"),
+        // A length given as text of digits (a `--var`, a data row, a quoted template) compares as the number.
+        Case(matcher: .length(.equals(.string("3"))), actual: .string("abc"), failure: nil),
+        Case(matcher: .length(.in([.string("2"), .string("3")])), actual: list, failure: nil),
+        Case(matcher: .length(.greaterThan(.string("10"))), actual: .string("abc"),
+             failure: #"expected a value with length greater than "10", got "abc" (length 3)"#),
+        Case(matcher: .length(.equals(.string("4"))), actual: .string("abc"), failure: #"expected a value with length "4", got "abc" (length 3)"#),
         Case(matcher: .in([.int(1), .string("a")]), actual: .string("a"), failure: nil),
         Case(matcher: .in([.int(1), .string("a")]), actual: .int(2), failure: #"expected one of [1,"a"], got 2"#),
         Case(matcher: .isEmpty(true), actual: .string(""), failure: nil),
@@ -157,6 +163,7 @@ import Testing
         #expect(M.in([.string("a"), .int(5)]).evaluate(text: "5").holds)
         #expect(M.all([.startsWith(.int(1)), .lessThan(.int(100))]).evaluate(text: "12").holds)
         #expect(M.length(.equals(.int(3))).evaluate(text: "123").holds)
+        #expect(M.length(.equals(.string("16"))).evaluate(text: "application/json").holds)
         #expect(M.not(.equals(.int(5))).evaluate(text: "6").holds)
         #expect(!M.equals(.string("5.0")).evaluate(text: "5").holds)
         #expect(M.greaterThan(.int(5)).evaluate(text: "10").holds)
