@@ -19,9 +19,9 @@ public struct ExportCurl: Sendable {
         if let status = DiagnosticsOutput.report(loaded, color: .auto) { return status }
         guard collection.selectedRequests(in: loaded) != nil else { return .badCommandLine }
         var references = References()
-        var scope = references.hide(loaded: loaded)
+        var scope = references.hide(loaded: loaded, commandLine: collection.variables)
         let exporter = CurlExport(placeholders: references.placeholders, displayPath: Self.displayPath)
-        let builder = RequestBuilder(environment: references.hidingSecrets(inBaseURLOf: loaded.environment))
+        let builder = RequestBuilder(environment: references.hidingSecrets(inBaseURLOf: references.environment))
         var commands: [String] = []
         var problems: [Diagnostic] = []
         for file in loaded.files {
@@ -35,12 +35,19 @@ public struct ExportCurl: Sendable {
                             try references.checkHeaders(step.request.headers.map { ($0, step.path) }
                                 + (loaded.environment?.headers ?? []).map { ($0.value, $0.path) })
                             for (iterationScope, number) in Self.iterations(of: step, in: stepScope, references: &references) {
+                                let name = number.map { "\(base) [\($0)]" } ?? base
+                                // A `when:` known not to hold: the run skips the step, whose variables may be undefined.
+                                if let unmet = try Self.unmetCondition(file.conditions + step.conditions, in: iterationScope,
+                                                                       path: step.path, references: references) {
+                                    commands.append(references.comments(name: name, path: step.path, variables: [])
+                                        + ShellText.comment("not written: skipped when the collection runs (\(unmet))"))
+                                    continue
+                                }
                                 let exported = try export(step, builder: builder, scope: iterationScope)
                                 let command = exporter.command(for: exported)
                                 let skip = (file.skip ?? step.skip).map {
                                     ShellText.comment("skipped when the collection runs" + ($0.reason.map { ": \($0)" } ?? "")) + "\n"
                                 }
-                                let name = number.map { "\(base) [\($0)]" } ?? base
                                 commands.append(references.comments(name: name, path: step.path, variables: command.variables)
                                     + (skip ?? "") + command.text)
                             }
@@ -74,6 +81,16 @@ public struct ExportCurl: Sendable {
         return ExportedRequest(request: request, bodyFile: bodyFile, timeout: written.timeout?.value,
                                writesMaxRedirects: written.maxRedirects != nil,
                                appendedQueryItems: Self.queryItemCount(request.displayURL) - inlineQuery)
+    }
+
+    /// Why the run skips a step for `conditions` (its file's and its own `when:`) in `scope`, when that is known before the
+    /// run; nil when they hold, or when what one compares is known only when the collection runs (a capture, a secret,
+    /// `$env.NAME`: its reference stands there, and the command is written).
+    private static func unmetCondition(_ conditions: [Condition], in scope: VariableScope, path: String,
+                                       references: References) throws(RunFailure) -> String? {
+        guard !conditions.isEmpty, let unmet = try CollectionRun.unmetCondition(conditions, in: scope, path: path),
+              !references.placeholders.marks(unmet) else { return nil }
+        return unmet
     }
 
     /// How many query items a URL's text has (as runner parses it, encoded when it does not parse as written).
@@ -157,9 +174,13 @@ private struct References {
     /// The paths the collection's templates read into each variable (`graceIds[0]`), for captured values.
     private var usedPaths: [String: [[VariablePath.Component]]] = [:]
 
+    /// The environment as the commands use it: its variables and base URL with each `{{ $env.NAME }}` they read as
+    /// the reference (set by `hide`).
+    private(set) var environment: ResolvedEnvironment?
+
     /// The collection's starting scope with every secret and process environment variable as a placeholder; a secret's
-    /// value is also hidden where a variable that used it holds it.
-    mutating func hide(loaded: LoadedCollection) -> VariableScope {
+    /// value is also hidden where a variable that used it holds it, and so is a process environment variable's.
+    mutating func hide(loaded: LoadedCollection, commandLine: [(name: String, value: String)]) -> VariableScope {
         var scope = loaded.scope
         let use = { (template: Template, paths: inout [String: [[VariablePath.Component]]]) in
             for case (.variable(let path), _) in template.expressions { paths[path.name, default: []].append(path.components) }
@@ -203,6 +224,20 @@ private struct References {
             if meanings[variable] == nil { meanings[variable] = "the environment variable \(name) ({{ $env.\(name) }})" }
         }
         scope.processEnvironment = ProcessEnvironment(processEnvironment)
+        environment = loaded.environment
+        // The environment resolved again with those references (its secrets read as theirs too): a variable or base URL
+        // that read `{{ $env.NAME }}` holds the reference, not the value.
+        if var resolved = loaded.environment {
+            var merger = EnvironmentMerger(processEnvironment: scope.processEnvironment, commandLine: commandLine, random: RandomValues(seed: 1))
+            let again = merger.merge(SecretVariables.chain(of: resolved, sources: loaded.sources))
+            if !merger.diagnostics.hasErrors {
+                for (name, value) in again.variables.members where !scope.secretNames.contains(name) && placeholders.marks(value.interpolatedText) {
+                    scope.define(name, hidingSecrets(in: value), in: .environment)
+                }
+                if let baseURL = again.baseURL, placeholders.marks(baseURL) { resolved.baseURL = baseURL }
+                environment = resolved
+            }
+        }
         return scope
     }
 

@@ -11,14 +11,20 @@ public enum SecretVariables {
     /// Each secret's definition (its `env:` name and `default:`) by the secret's name, as `names` reads them.
     public static func definitions(in environment: ResolvedEnvironment, sources: SourceCache) -> [String: SecretDefinition] {
         var definitions: [String: SecretDefinition] = [:]
-        for name in environment.chain {
-            for path in sources.paths where fileName(of: path) == name {
-                guard let text = sources.text(for: path),
-                      let definition = FileDecoding.environment(Array(text.utf8), path: path, name: name).value else { continue }
-                for secret in definition.secrets where definitions[secret.name] == nil { definitions[secret.name] = secret }
-            }
+        for definition in chain(of: environment, sources: sources) {
+            for secret in definition.secrets where definitions[secret.name] == nil { definitions[secret.name] = secret }
         }
         return definitions
+    }
+
+    /// The files of `environment`'s `extends` chain as written, from the selected one to its farthest base, read again
+    /// from `sources`.
+    public static func chain(of environment: ResolvedEnvironment, sources: SourceCache) -> [EnvironmentDefinition] {
+        environment.chain.flatMap { name in
+            sources.paths.filter { fileName(of: $0) == name }.compactMap { path in
+                sources.text(for: path).flatMap { FileDecoding.environment(Array($0.utf8), path: path, name: name).value }
+            }
+        }
     }
 
     /// A path's last component without its `.yaml`/`.yml` extension; nil for other files.

@@ -197,6 +197,11 @@ public struct ValuePlaceholders: Sendable {
         "~rv\(nonce)~\(variable)~"
     }
 
+    /// Whether `text` holds a mark.
+    public func marks(_ text: String) -> Bool {
+        text.contains("~rv\(nonce)~")
+    }
+
     /// `text` as a shell word: each mark becomes its variable, encoded at run time as `encoding` says (how runner
     /// encodes a value at the place `text` goes), and each hidden value, in any form runner writes it (as it is,
     /// JSON-escaped or percent-encoded), the variable that holds it, encoded the same way.

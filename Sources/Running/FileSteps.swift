@@ -1,4 +1,4 @@
-internal import CollectionFormat
+public import CollectionFormat
 internal import Expectations
 internal import HTTPCore
 internal import Loaders
@@ -222,7 +222,7 @@ extension CollectionRun {
     /// The first condition of `conditions` that does not hold in `scope`, as a skip reason naming it and the actual value
     /// (`when "{{ region }}" is in ["eu","us"]: was "ap"`); nil when all hold. A key whose template does not resolve (an
     /// undefined variable, an unset `$env.NAME`, a missing key) is absent.
-    static func unmetCondition(_ conditions: [Condition], in scope: VariableScope, path: String) throws(RunFailure) -> String? {
+    package static func unmetCondition(_ conditions: [Condition], in scope: VariableScope, path: String) throws(RunFailure) -> String? {
         for condition in conditions {
             // What does not resolve is absent (`exists: false` of an unset variable), except a value that is set but
             // cannot be read.

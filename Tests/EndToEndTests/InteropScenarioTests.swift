@@ -175,6 +175,55 @@ import Testing
         }
     }
 
+    /// An environment variable or base URL that reads `{{ $env.NAME }}` is written with the reference, as the request
+    /// reads it directly; a step whose `when:` is known not to hold (a variable it requires is undefined, a fixed value
+    /// differs) is a comment, as `run` skips it, and one comparing a captured value is written.
+    @Test(.enabled(if: curl != nil, "curl is not installed: the exported commands cannot be run"))
+    func exportedCommandsReferToEnvValuesAndLeaveOutStepsRunSkips() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.stop() } }
+        try await Self.inFolder { folder in
+            try Self.write("""
+                baseURL: "http://127.0.0.1:{{ port }}/{{ $env.INTEROP_PREFIX }}"
+                variables: { port: 1, region: eu, plain: "{{ $env.INTEROP_PLAIN }}", wrapped: "x-{{ plain }}-y" }
+                """, to: "environments/test.yaml", in: folder)
+            try Self.write("""
+                name: admin only
+                when: { "{{ adminToken }}": { exists: true } }
+                request: { url: "/items?t={{ adminToken }}" }
+                """, to: "requests/01-admin.yaml", in: folder)
+            try Self.write("""
+                steps:
+                  - name: login
+                    request: { method: POST, url: /json, json: { t: abc } }
+                    capture: { token: $.json.t }
+                  - name: us only
+                    when: { "{{ region }}": us }
+                    request: { url: "/us?r={{ region }}" }
+                  - name: plain
+                    when: { "{{ token }}": { exists: true } }
+                    request: { url: /items, query: { v: "{{ plain }}", w: "{{ wrapped }}", d: "{{ $env.INTEROP_PLAIN }}" } }
+                """, to: "requests/02-flow.yaml", in: folder)
+            let plain = "plain value&more"
+            var environment = Self.environment
+            environment["INTEROP_PLAIN"] = plain
+            environment["INTEROP_PREFIX"] = "echo"
+            environment["token"] = "abc"
+            let export = try await Self.runThenRunTheExport(["requests", "--env", "test", "--var", "port=\(server.port)"],
+                                                            in: folder, environment: environment)
+            #expect(!export.stdout.contains("plain value") && !export.stdout.contains("plain%20value") && !export.stdout.contains("/echo"),
+                    "\(export.stdout)")
+            #expect(export.stdout.contains("# admin only (requests/01-admin.yaml)\n"
+                + "# not written: skipped when the collection runs (when \"{{ adminToken }}\" is present: was absent)"), "\(export.stdout)")
+            #expect(export.stdout.contains("# not written: skipped when the collection runs (when \"{{ region }}\" is equal to \"us\": was \"eu\")"))
+            let received = server.receivedRequests()
+            try #require(received.count == 4, "\(export.stdout)")
+            #expect(received.map(\.path) == ["/echo/json", "/echo/items", "/echo/json", "/echo/items"])
+            #expect(received[3].uri == received[1].uri && received[1].uri.contains("v=plain%20value%26more&w=x-plain%20value%26more-y&d=plain"),
+                    "\(received[1].uri)")
+        }
+    }
+
     /// The README's command on the example collection: every request exports, in each environment.
     @Test(arguments: ["local", "qa"])
     func theExampleCollectionExports(environment name: String) async throws {
