@@ -260,6 +260,7 @@ struct CollectionValidator {
         for name in names + ["item", "index"] {
             defined.insert(name)
             definedWhenSelected.insert(name)
+            redefined.insert(name)
             guard read.contains(name), capturedWhenSelected.contains(name), let capturer = capturers[name] else { continue }
             diagnostics.add(.warning("'\(name)' is captured by \(capturer) before this file: the capture wins over every element's '\(name)'",
                                      path: path, at: template.mark,
@@ -347,6 +348,9 @@ struct CollectionValidator {
             case .variable(let variable) where selected && !definedWhenSelected.contains(variable.name):
                 let capturer = capturedWhenLeftOut[variable.name] ?? "a request left out"
                 diagnostics.add(Self.capturedOnlyWhenLeftOut(variable.name, by: capturer, selection: selection, at: mark, in: path))
+            case .variable(let variable) where !variable.components.isEmpty && !redefined.contains(variable.name):
+                // A path into a value known before sending (`{{ limits.max }}` of an environment's mapping) must lead somewhere.
+                do { _ = try known.evaluate(.variable(variable), at: mark) } catch { diagnostics.add(error.diagnostic(in: path)) }
             case .builtin(.env(let name)) where processEnvironment[name] == nil:
                 diagnostics.add(VariableScope.unsetEnvironmentVariable(name, in: processEnvironment, at: mark).diagnostic(in: path))
             default: break

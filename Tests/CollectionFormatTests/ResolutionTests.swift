@@ -34,6 +34,28 @@ import YAML
         #expect(try collection.scope.resolveString(collection.files[0].steps[0].request.url) == "/env?p=2")
     }
 
+    /// A path into a value known before sending (an environment's mapping or list) that leads nowhere is reported by
+    /// `validate`, every one of them; a path into a value a capture, a data row or a loop may give is left to the run.
+    @Test func pathsIntoKnownValuesThatLeadNowhereAreReportedBeforeSending() async throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/qa.yaml", "baseURL: http://127.0.0.1:1\nvariables: { limits: { max: 10, list: [1, 2] }, item: { a: 1 }, rows: [{ b: 2 }] }\n")
+        scratch.write("requests/01.yaml", """
+            request:
+              url: /a
+              query: { m: "{{ limits.nope }}", i: "{{ limits.list[5] }}", x: "{{ limits.max.deeper }}", ok: "{{ limits.list[1] }}" }
+            capture: { limits: $.limits }
+            """)
+        scratch.write("requests/02.yaml", "request: { url: \"/b/{{ limits.other }}\" }\n")
+        scratch.write("requests/03.yaml", "each: \"{{ rows }}\"\nrequest: { url: \"/c/{{ item.b }}/{{ index }}\" }\n")
+        let collection = await scratch.readCollection(["requests"], env: "qa")
+        #expect(problems(of: collection) == [
+            "requests/01.yaml:3:16: error: 'limits' has no key 'nope' (in 'limits.nope')",
+            "requests/01.yaml:3:40: error: index 5 is out of range: 'limits.list' has 2 elements (in 'limits.list[5]')",
+            "requests/01.yaml:3:67: error: 'limits.max' is a number, not an object (in 'limits.max.deeper')",
+        ])
+    }
+
     @Test func hostileYAMLBecomesALocatedDiagnostic() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
