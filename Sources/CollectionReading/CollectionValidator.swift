@@ -216,6 +216,9 @@ struct CollectionValidator {
     /// Every problem found, once every file is checked: the undefined variables (one that a later request captures
     /// says so) and the environment's `expect.openapi` among them.
     mutating func finish() -> [Diagnostic] {
+        // One per place: an environment's template is checked for every request, with what each may suggest (a name
+        // an earlier request captured, for a later one); a "did you mean" wins.
+        var found: [Diagnostic] = []
         for (name, user, diagnostic) in undefinedUses {
             var diagnostic = diagnostic
             if let capturer = capturers[name] {
@@ -223,8 +226,14 @@ struct CollectionValidator {
                     : "\(capturer) captures it, but runs after this request"
                 diagnostic.suggestion = "\(when): capture it earlier, or define it in the environment or with --var \(name)=VALUE"
             }
-            diagnostics.add(diagnostic)
+            let guesses = { (diagnostic: Diagnostic) in diagnostic.suggestion?.hasPrefix("did you mean") == true }
+            if let index = found.firstIndex(where: { ($0.path, $0.mark, $0.message) == (diagnostic.path, diagnostic.mark, diagnostic.message) }) {
+                if guesses(diagnostic), !guesses(found[index]) { found[index] = diagnostic }
+            } else {
+                found.append(diagnostic)
+            }
         }
+        diagnostics.add(contentsOf: found)
         undefinedUses = []
         checkEnvironmentOpenAPI()
         return diagnostics.diagnostics

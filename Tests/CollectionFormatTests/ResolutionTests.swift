@@ -56,6 +56,19 @@ import YAML
         ])
     }
 
+    /// An environment's template is checked for every request: an undefined variable in it is one problem, with the
+    /// "did you mean" a later request's capture gives.
+    @Test func anUndefinedVariableOfTheEnvironmentIsReportedOnce() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/qa.yaml", "baseURL: http://127.0.0.1:1\nheaders: { X-T: \"{{ tokn }}\" }\n")
+        scratch.write("requests/01.yaml", "request: { url: /a }\ncapture: { token: $.t }\n")
+        scratch.write("requests/02.yaml", "request: { url: /b }\n")
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "qa")) == [
+            "environments/qa.yaml:2:18: error: undefined variable 'tokn' [help: did you mean 'token'?]",
+        ])
+    }
+
     @Test func hostileYAMLBecomesALocatedDiagnostic() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
