@@ -3,7 +3,8 @@
 /// file writes where a secret belongs.
 enum SourceLineCredentials {
     /// `line` with the value of every entry whose key names a credential as `***` (after the scheme word of an
-    /// `Authorization` value); a value that is a template (`"{{ token }}"`) is left, being no credential itself.
+    /// `Authorization` value); a value that is a template (`"{{ token }}"`) is left, being no credential itself, and so
+    /// is a `cookie:` value without `=` (a capture's cookie name).
     static func hiding(in line: String) -> String {
         guard line.contains(":") else { return line }
         var result = ""
@@ -11,7 +12,9 @@ enum SourceLineCredentials {
         while let match = rest.firstMatch(of: entry) {
             let (key, value) = (String(match.output.1), String(match.output.2))
             result += rest[..<match.range.lowerBound]
-            result += String(rest[match.range].dropLast(value.count)) + (value.contains("{{") ? value : masked(value, of: key))
+            // A `Cookie` header holds `name=value` pairs; `cookie: NAME` without `=` is a capture's source, a cookie's name.
+            let kept = value.contains("{{") || (key.lowercased() == "cookie" && !value.contains("="))
+            result += String(rest[match.range].dropLast(value.count)) + (kept ? value : masked(value, of: key))
             rest = rest[match.range.upperBound...]
         }
         return result + rest

@@ -44,7 +44,8 @@ struct CaptureExtractor {
             guard let cookie = cookies.last(where: { $0.name == name }) else {
                 let names = cookies.map(\.name)
                 return .failure(Missing(expected: "a Set-Cookie header for '\(name)'",
-                                        actual: names.isEmpty ? "no cookies were set" : "cookies set: \(names.joined(separator: ", "))"))
+                                        actual: (names.isEmpty ? "no cookies set" : "cookies set: \(names.joined(separator: ", "))")
+                                            + " by the final response (a capture reads the last response after redirects)"))
             }
             return .success(.string(cookie.value))
         case .jsonPath(let query):

@@ -89,6 +89,17 @@ import TestSupport
         #expect(summary.outcomes[0].failures[0].diagnostic.mark?.line == 3)
     }
 
+    /// A cookie capture that finds nothing says which cookies the final response set, and that it reads that one.
+    @Test func aCookieCaptureThatFindsNothingSaysWhatTheFinalResponseSet() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /a }\ncapture:\n  a: { cookie: a }\n",
+        ])
+        defer { collection.remove() }
+        let summary = try await collection.run(ScriptedLoader([.response(status: 200, headers: ["Set-Cookie": "b=1"])]))
+        #expect(summary.outcomes[0].failures.first?.actual == "cookies set: b by the final response (a capture reads the last response after redirects)")
+    }
+
     /// A later request using what a failed capture did not give is an error naming the file that should have.
     /// Captures sit above row values: a column an earlier file captures never gives its rows' values, which `validate`
     /// warns of at `each:` when the file reads the column; a column named like a capture of a later file, or of none, or
@@ -328,16 +339,19 @@ import TestSupport
         #expect(run.fileDependencies == [[], [], [0], [1]])
     }
 
-    /// A row value that cannot be resolved when the file runs is an ERROR located in the data file it is written in.
+    /// A row value that cannot be resolved when the file runs (a path into a captured value that leads nowhere) is an
+    /// ERROR located in the data file it is written in.
     @Test func aRowValueThatDoesNotResolveIsAnErrorInTheDataFile() async throws {
         let collection = try TestCollection([
-            "environments/test.yaml": environment("variables:\n  config: { a: 1 }\n"),
+            "environments/test.yaml": environment(),
+            "requests/0.yaml": "request: { url: /config }\ncapture: { config: $.config }\n",
             "requests/_data/rows.yaml": "- n: '{{ config.a }}'\n- n: 'x {{ config.b }}'\n",
             "requests/a.yaml": "each: _data/rows.yaml\nrequest: { url: '/items/{{ n }}' }\n",
         ])
         defer { collection.remove() }
-        let summary = try await collection.run(ScriptedLoader(fallback: .response(status: 200)))
-        #expect(summary.outcomes.map(\.verdict) == [.passed, .errored])
+        let loader = ScriptedLoader(routes: [.path("/v1/config", .json(#"{"config":{"a":1}}"#))], fallback: .response(status: 200))
+        let summary = try await collection.run(loader)
+        #expect(summary.outcomes.map(\.verdict) == [.passed, .passed, .errored])
         let error = try #require(summary.outcomes.last?.error)
         #expect(error.description.hasPrefix("requests/_data/rows.yaml:2:9: error: "), "\(error.description)")
     }

@@ -341,6 +341,9 @@ import TestSupport
             ("  password: { env: QA_PASSWORD }", "  password: { env: QA_PASSWORD }"),
             (#"auth: { bearer: "{{ token }}" }"#, #"auth: { bearer: "{{ token }}" }"#),
             ("  Cookie: sid=abc; x=y  # session", "  Cookie: ***  # session"),
+            // A capture's source names a cookie: its name is no credential.
+            ("      ca: { cookie: session }", "      ca: { cookie: session }"),
+            ("    cookie: session", "    cookie: session"),
         ]
         for (line, shown) in lines { #expect(redactor.redactSourceLine(line) == shown) }
     }
