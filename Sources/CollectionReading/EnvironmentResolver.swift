@@ -80,9 +80,15 @@ struct EnvironmentResolver {
     /// Reads and decodes one environment file: its definition (nil when it has errors, or its `options.caCert` cannot
     /// be used), the base its `extends` names (read from the YAML when the file has other errors), and its path.
     private mutating func read(_ name: String) -> (definition: EnvironmentDefinition?, extends: Located<String>?, path: String) {
-        let fileName = Discovery.extensions.map { name + $0 }
-            .first { FileSystem.kind(of: PathText.join(directory.absolute, $0)).exists } ?? name + ".yaml"
+        let existing = Discovery.extensions.map { name + $0 }.filter { FileSystem.kind(of: PathText.join(directory.absolute, $0)).exists }
+        let fileName = existing.first ?? name + ".yaml"
         let display = PathText.join(directory.path, fileName)
+        if existing.count > 1 {
+            let paths = existing.map { PathText.join(directory.path, $0) }
+            diagnostics.add(.error("two files define the environment '\(name)': \(paths.joined(separator: " and "))", path: nil, at: nil,
+                                   suggestion: "remove or rename one of them"))
+            return (nil, nil, display)
+        }
         let absolutePath = PathText.join(directory.absolute, fileName)
         guard let document = SourceReader.read(path: display, absolutePath: absolutePath)?.document else {
             diagnostics.add(.error("cannot read the file: \(FileSystem.unreadableReason(absolutePath))", path: display, at: nil))

@@ -231,8 +231,11 @@ extension Matcher where Value == JSONValue {
             if case .string = actual { return nil }
             return "\(actual.kindName): \(operatorName) reads a string"
         case .contains(.string("")):
-            if case .string = actual { return "an empty string is never contained" }
-            return "\(actual.kindName): \(operatorName) reads a string or a list"
+            switch actual {
+            case .string: return "an empty string is never contained"
+            case .array: return nil
+            default: return "\(actual.kindName): \(operatorName) reads a string or a list"
+            }
         case .contains, .notContains:
             switch actual {
             case .string, .array: return nil

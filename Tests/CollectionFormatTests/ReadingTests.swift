@@ -328,6 +328,18 @@ import YAML
                 "\(missing)")
     }
 
+    /// `qa.yaml` beside `qa.yml` is not one environment silently winning over the other.
+    @Test func twoFilesOfOneEnvironmentAreAnError() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/qa.yaml", "baseURL: http://qa.test\n")
+        scratch.write("environments/qa.yml", "baseURL: http://other.test\n")
+        scratch.write("requests/a.yaml", "request: { url: /a }\n")
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "qa")) == [
+            "error: two files define the environment 'qa': environments/qa.yaml and environments/qa.yml [help: remove or rename one of them]",
+        ])
+    }
+
     @Test func hiddenEnvironmentFilesAreNotEnvironments() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }

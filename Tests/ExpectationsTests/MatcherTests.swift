@@ -127,6 +127,9 @@ import Testing
         Case(matcher: .all([.lessThanOrEqual(.string("250")), .in([.string("250")])]), actual: .int(250),
              failure: #"250 is not in ["250"] (a number, not the string "250": the types differ; write 250 without quotes to compare numbers)"#),
         Case(matcher: .contains(.string("")), actual: .string("ab"), failure: #"expected a value containing "", got "ab" (an empty string is never contained)"#),
+        // A list holds "" or not, like any element: no note about types.
+        Case(matcher: .contains(.string("")), actual: .array([.int(1), .string("2")]), failure: #"expected a value containing "", got [1,"2"]"#),
+        Case(matcher: .contains(.string("")), actual: .array([.string("")]), failure: nil),
         Case(matcher: .not(.length(.equals(.int(2)))), actual: .string("ab"), failure: #"expected a value whose length is not 2, got "ab""#),
         Case(matcher: .not(.each(.type(.string))), actual: .array([.string("a")]),
              failure: #"expected a value with an element not of type string, got ["a"]"#),
