@@ -19,9 +19,9 @@ public struct ExportCurl: Sendable {
         if let status = DiagnosticsOutput.report(loaded, color: .auto) { return status }
         guard collection.selectedRequests(in: loaded) != nil else { return .badCommandLine }
         var references = References()
-        var scope = references.hide(loaded: loaded, commandLine: collection.variables)
+        var scope = references.hide(loaded: loaded)
         let exporter = CurlExport(placeholders: references.placeholders, displayPath: Self.displayPath)
-        let builder = RequestBuilder(environment: references.hidingSecrets(inBaseURLOf: references.environment))
+        let builder = RequestBuilder(environment: references.hidingSecrets(inBaseURLOf: loaded.environment))
         var commands: [String] = []
         var problems: [Diagnostic] = []
         for file in loaded.files {
@@ -174,13 +174,9 @@ private struct References {
     /// The paths the collection's templates read into each variable (`graceIds[0]`), for captured values.
     private var usedPaths: [String: [[VariablePath.Component]]] = [:]
 
-    /// The environment as the commands use it: its variables and base URL with each `{{ $env.NAME }}` they read as
-    /// the reference (set by `hide`).
-    private(set) var environment: ResolvedEnvironment?
-
     /// The collection's starting scope with every secret and process environment variable as a placeholder; a secret's
     /// value is also hidden where a variable that used it holds it, and so is a process environment variable's.
-    mutating func hide(loaded: LoadedCollection, commandLine: [(name: String, value: String)]) -> VariableScope {
+    mutating func hide(loaded: LoadedCollection) -> VariableScope {
         var scope = loaded.scope
         let use = { (template: Template, paths: inout [String: [[VariablePath.Component]]]) in
             for case (.variable(let path), _) in template.expressions { paths[path.name, default: []].append(path.components) }
@@ -210,6 +206,12 @@ private struct References {
             meanings[variable] = "the secret '\(secret.name)'"
             if secret.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\u{0}" }) { unsendableSecrets.insert(secret.name) }
         }
+        // So does a variable or base URL that read `{{ $env.NAME }}` (both resolved with the environment): its value is
+        // hidden as a secret's.
+        for name in Self.processVariablesRead(byVariablesOf: loaded) {
+            guard let value = scope.processEnvironment[name], value.count >= ResolvedSecret.shortestHiddenInText else { continue }
+            placeholders.hiddenValues.append((value, ShellText.variableName(name)))
+        }
         // A variable a secret's value went into (`wrapped: "pre-{{ pw }}"`, resolved with the environment) holds its
         // reference there: the command sends what `run` does, the value encoded as one where it goes.
         hiddenForms = Self.forms(of: placeholders)
@@ -224,21 +226,19 @@ private struct References {
             if meanings[variable] == nil { meanings[variable] = "the environment variable \(name) ({{ $env.\(name) }})" }
         }
         scope.processEnvironment = ProcessEnvironment(processEnvironment)
-        environment = loaded.environment
-        // The environment resolved again with those references (its secrets read as theirs too): a variable or base URL
-        // that read `{{ $env.NAME }}` holds the reference, not the value.
-        if var resolved = loaded.environment {
-            var merger = EnvironmentMerger(processEnvironment: scope.processEnvironment, commandLine: commandLine, random: RandomValues(seed: 1))
-            let again = merger.merge(SecretVariables.chain(of: resolved, sources: loaded.sources))
-            if !merger.diagnostics.hasErrors {
-                for (name, value) in again.variables.members where !scope.secretNames.contains(name) && placeholders.marks(value.interpolatedText) {
-                    scope.define(name, hidingSecrets(in: value), in: .environment)
-                }
-                if let baseURL = again.baseURL, placeholders.marks(baseURL) { resolved.baseURL = baseURL }
-                environment = resolved
-            }
-        }
         return scope
+    }
+
+    /// The process environment variables the environment's `variables` and `baseURL` read (`{{ $env.NAME }}`).
+    private static func processVariablesRead(byVariablesOf loaded: LoadedCollection) -> Set<String> {
+        guard let environment = loaded.environment else { return [] }
+        var names: Set<String> = []
+        for definition in SecretVariables.chain(of: environment, sources: loaded.sources) {
+            var templates = definition.baseURL.map { [$0] } ?? []
+            for variable in definition.variables { templates += variable.value.templates }
+            for template in templates { for case (.builtin(.env(let name)), _) in template.expressions { names.insert(name) } }
+        }
+        return names
     }
 
     /// Each secret's value, and in a base URL each form `resolveURL` gives it (one value where it stands: in the

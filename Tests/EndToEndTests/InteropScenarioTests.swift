@@ -185,7 +185,7 @@ import Testing
         try await Self.inFolder { folder in
             try Self.write("""
                 baseURL: "http://127.0.0.1:{{ port }}/{{ $env.INTEROP_PREFIX }}"
-                variables: { port: 1, region: eu, plain: "{{ $env.INTEROP_PLAIN }}", wrapped: "x-{{ plain }}-y" }
+                variables: { port: 1, region: eu, plain: "{{ $env.INTEROP_PLAIN }}", wrapped: "x-{{ plain }}-y", o: { k: "{{ $env.INTEROP_PLAIN }}" } }
                 """, to: "environments/test.yaml", in: folder)
             try Self.write("""
                 name: admin only
@@ -202,25 +202,25 @@ import Testing
                     request: { url: "/us?r={{ region }}" }
                   - name: plain
                     when: { "{{ token }}": { exists: true } }
-                    request: { url: /items, query: { v: "{{ plain }}", w: "{{ wrapped }}", d: "{{ $env.INTEROP_PLAIN }}" } }
+                    request: { url: /items, query: { v: "{{ plain }}", w: "{{ wrapped }}", d: "{{ $env.INTEROP_PLAIN }}", o: "{{ o }}" } }
                 """, to: "requests/02-flow.yaml", in: folder)
-            let plain = "plain value&more"
+            let plain = #"plain "value"&more"#
             var environment = Self.environment
             environment["INTEROP_PLAIN"] = plain
             environment["INTEROP_PREFIX"] = "echo"
             environment["token"] = "abc"
             let export = try await Self.runThenRunTheExport(["requests", "--env", "test", "--var", "port=\(server.port)"],
                                                             in: folder, environment: environment)
-            #expect(!export.stdout.contains("plain value") && !export.stdout.contains("plain%20value") && !export.stdout.contains("/echo"),
-                    "\(export.stdout)")
+            #expect(!export.stdout.contains("value") && !export.stdout.contains("/echo"), "\(export.stdout)")
             #expect(export.stdout.contains("# admin only (requests/01-admin.yaml)\n"
                 + "# not written: skipped when the collection runs (when \"{{ adminToken }}\" is present: was absent)"), "\(export.stdout)")
             #expect(export.stdout.contains("# not written: skipped when the collection runs (when \"{{ region }}\" is equal to \"us\": was \"eu\")"))
             let received = server.receivedRequests()
             try #require(received.count == 4, "\(export.stdout)")
             #expect(received.map(\.path) == ["/echo/json", "/echo/items", "/echo/json", "/echo/items"])
-            #expect(received[3].uri == received[1].uri && received[1].uri.contains("v=plain%20value%26more&w=x-plain%20value%26more-y&d=plain"),
+            #expect(received[3].uri == received[1].uri && received[1].uri.contains("v=plain%20%22value%22%26more&w=x-plain%20%22value%22%26more-y&d=plain"),
                     "\(received[1].uri)")
+            #expect(received[1].uri.hasSuffix("&o=%7B%22k%22%3A%22plain%20%5C%22value%5C%22%26more%22%7D"), "\(received[1].uri)")
         }
     }
 
