@@ -77,7 +77,7 @@ struct NodeDecoder {
     /// key, or the closest allowed key, or one of `suggesting` (keys of another place, such as a flow's `steps` in a
     /// single-request file) with its explanation.
     mutating func fields(_ pairs: Node.Pairs, allowed: [String], in context: @autoclosure () -> String?,
-                         explanations: [String: String] = [:], suggesting: [String] = []) -> Fields {
+                         explanations: @autoclosure () -> [String: String] = [:], suggesting: [String] = []) -> Fields {
         var found: [(key: String, position: Int)] = []
         found.reserveCapacity(pairs.count)
         var namesAnotherPlace = false
@@ -87,6 +87,8 @@ struct NodeDecoder {
             if allowed.contains(key) {
                 found.append((key, position))
             } else {
+                // Made only for a key that is not allowed: most mappings have none.
+                let explanations = explanations()
                 let place = context().map { " in '\($0)'" } ?? ""
                 let closestName = Suggestions.closest(to: key, among: allowed + suggesting)
                 let closest = closestName.map { name in
