@@ -19,9 +19,15 @@ public struct ExportCurl: Sendable {
         if let status = DiagnosticsOutput.report(loaded, color: .auto) { return status }
         guard collection.selectedRequests(in: loaded) != nil else { return .badCommandLine }
         var references = References()
-        var scope = references.hide(loaded: loaded)
+        var scope = references.hide(loaded: loaded, commandLine: collection.variables)
         let exporter = CurlExport(placeholders: references.placeholders, displayPath: Self.displayPath)
-        let builder = RequestBuilder(environment: references.hidingSecrets(inBaseURLOf: loaded.environment))
+        let builder: RequestBuilder
+        do throws(RunFailure) {
+            builder = RequestBuilder(environment: try references.hidingSecrets(inBaseURLOf: references.environment))
+        } catch {
+            Console.error(DiagnosticRenderer.render([error.diagnostic], sources: loaded.sources, color: false))
+            return .invalidCollection
+        }
         var commands: [String] = []
         var problems: [Diagnostic] = []
         for file in loaded.files {
@@ -88,7 +94,11 @@ public struct ExportCurl: Sendable {
     /// `$env.NAME`: its reference stands there, and the command is written).
     private static func unmetCondition(_ conditions: [Condition], in scope: VariableScope, path: String,
                                        references: References) throws(RunFailure) -> String? {
-        guard !conditions.isEmpty, let unmet = try CollectionRun.unmetCondition(conditions, in: scope, path: path),
+        var readsProcessEnvironment = false
+        conditions.forEachTemplate { template in
+            for case (.builtin(.env), _) in template.expressions { readsProcessEnvironment = true }
+        }
+        guard !conditions.isEmpty, !readsProcessEnvironment, let unmet = try CollectionRun.unmetCondition(conditions, in: scope, path: path),
               !references.placeholders.marks(unmet) else { return nil }
         return unmet
     }
@@ -176,7 +186,7 @@ private struct References {
 
     /// The collection's starting scope with every secret and process environment variable as a placeholder; a secret's
     /// value is also hidden where a variable that used it holds it, and so is a process environment variable's.
-    mutating func hide(loaded: LoadedCollection) -> VariableScope {
+    mutating func hide(loaded: LoadedCollection, commandLine: [(name: String, value: String)]) -> VariableScope {
         var scope = loaded.scope
         let use = { (template: Template, paths: inout [String: [[VariablePath.Component]]]) in
             for case (.variable(let path), _) in template.expressions { paths[path.name, default: []].append(path.components) }
@@ -208,10 +218,6 @@ private struct References {
         }
         // So does a variable or base URL that read `{{ $env.NAME }}` (both resolved with the environment): its value is
         // hidden as a secret's.
-        for name in Self.processVariablesRead(byVariablesOf: loaded) {
-            guard let value = scope.processEnvironment[name], value.count >= ResolvedSecret.shortestHiddenInText else { continue }
-            placeholders.hiddenValues.append((value, ShellText.variableName(name)))
-        }
         // A variable a secret's value went into (`wrapped: "pre-{{ pw }}"`, resolved with the environment) holds its
         // reference there: the command sends what `run` does, the value encoded as one where it goes.
         hiddenForms = Self.forms(of: placeholders)
@@ -223,22 +229,63 @@ private struct References {
         for name in scope.processEnvironment.variables.keys {
             let variable = ShellText.variableName(name)
             processEnvironment[name] = placeholders.placeholder(for: variable)
-            if meanings[variable] == nil { meanings[variable] = "the environment variable \(name) ({{ $env.\(name) }})" }
+            guard meanings[variable] == nil else { continue }
+            meanings[variable] = "the environment variable \(name) ({{ $env.\(name) }})"
+            // Text, as `run` writes it into a URL (a secret is one value there).
+            placeholders.textVariables.insert(variable)
         }
         scope.processEnvironment = ProcessEnvironment(processEnvironment)
+        environment = loaded.environment
+        hideProcessVariables(readByVariablesOf: loaded, commandLine: commandLine, in: &scope)
         return scope
     }
 
-    /// The process environment variables the environment's `variables` and `baseURL` read (`{{ $env.NAME }}`).
-    private static func processVariablesRead(byVariablesOf loaded: LoadedCollection) -> Set<String> {
-        guard let environment = loaded.environment else { return [] }
-        var names: Set<String> = []
-        for definition in SecretVariables.chain(of: environment, sources: loaded.sources) {
+    /// The environment as the commands use it: a `baseURL` holding each secret's reference (see
+    /// `hidingSecrets(inBaseURLOf:)`) and each `{{ $env.NAME }}` it reads.
+    private(set) var environment: ResolvedEnvironment?
+
+    /// Gives the environment's variables and `baseURL` that read `{{ $env.NAME }}` (resolved with the environment, so
+    /// holding its value) the reference instead: the environment resolved again with `scope`'s process environment.
+    /// A `baseURL` that is no URL then (its port, or all of it, from a variable) keeps the value.
+    private mutating func hideProcessVariables(readByVariablesOf loaded: LoadedCollection, commandLine: [(name: String, value: String)],
+                                               in scope: inout VariableScope) {
+        guard var resolved = loaded.environment else { return }
+        let chain = SecretVariables.chain(of: resolved, sources: loaded.sources)
+        var read: [String] = []
+        for definition in chain {
             var templates = definition.baseURL.map { [$0] } ?? []
             for variable in definition.variables { templates += variable.value.templates }
-            for template in templates { for case (.builtin(.env(let name)), _) in template.expressions { names.insert(name) } }
+            for template in templates {
+                for case (.builtin(.env(let name)), _) in template.expressions { read.append(scope.processEnvironment[name] ?? "") }
+            }
         }
-        return names
+        let marks = read.filter { !$0.isEmpty }
+        guard !marks.isEmpty else { return }
+        var merger = EnvironmentMerger(processEnvironment: scope.processEnvironment, commandLine: commandLine, random: RandomValues(seed: 1))
+        let again = merger.merge(chain)
+        let readsOne = { (text: String) in marks.contains { text.contains($0) } }
+        for (name, value) in again.variables.members where !scope.secretNames.contains(name) && readsOne(value.interpolatedText) {
+            // A `--var` of the same name wins, as in `run`.
+            guard scope.value(of: name) == resolved.variables[name].map(hidingSecrets) else { continue }
+            scope.define(name, Self.marksInsideJSON(value, placeholders: placeholders), in: .environment)
+        }
+        if let baseURL = again.baseURL, readsOne(baseURL), ServerEnvironment(baseURL: baseURL) != nil { resolved.baseURL = baseURL }
+        environment = resolved
+    }
+
+    /// `value` with the marks in the strings of a mapping or list as ones JSON-escaped where they go (runner writes the
+    /// value as JSON there); a string's stay as they are.
+    private static func marksInsideJSON(_ value: JSONValue, placeholders: ValuePlaceholders) -> JSONValue {
+        func inside(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .string(let text): .string(placeholders.insideJSON(text))
+            case .array(let items): .array(items.map(inside))
+            case .object(let object): .object(JSONObject(object.members.map { ($0.key, inside($0.value)) }))
+            default: value
+            }
+        }
+        if case .string = value { return value }
+        return inside(value)
     }
 
     /// Each secret's value, and in a base URL each form `resolveURL` gives it (one value where it stands: in the
@@ -266,9 +313,16 @@ private struct References {
 
     /// The environment with its base URL holding each secret's reference where the secret's value went in (it was
     /// resolved with the environment): relative requests are written with the reference, encoded as `run` sends it.
-    func hidingSecrets(inBaseURLOf environment: ResolvedEnvironment?) -> ResolvedEnvironment? {
+    /// A secret that gives the base URL's port, or all of it, leaves no URL to write a reference into: an error.
+    func hidingSecrets(inBaseURLOf environment: ResolvedEnvironment?) throws(RunFailure) -> ResolvedEnvironment? {
         guard var environment, let baseURL = environment.baseURL,
               case .string(let hidden) = hidingSecrets(in: .string(baseURL)) else { return environment }
+        guard ServerEnvironment(baseURL: hidden) != nil else {
+            let references = placeholders.shellText(hidden).variables.map { "$\($0) (\(meanings[$0] ?? $0))" }
+            throw RunFailure(.error("the baseURL of environment '\(environment.name)' takes its port, or all of it, from "
+                                    + "\(references.joined(separator: " and ")): a command cannot write it as a reference", path: nil, at: nil,
+                                    suggestion: "write the scheme, host and port in the environment file; a secret can stand in its path"))
+        }
         environment.baseURL = hidden
         return environment
     }

@@ -80,8 +80,9 @@ extension Matcher where Value == JSONValue {
             return .success
         case .length(let inner):
             guard let actual, let length = actual.matchLength else { return fail(actual, note: "it has no length") }
-            // Checked as text of digits is: an operand that is text of a number (a `--var`, a data row) compares as it.
-            return inner.evaluate(text: String(length)).holds ? .success : fail(actual, note: "length \(length)")
+            let counted = inner.readingNumbersInText
+            if let reason = counted.unorderable({ _ in .int(length) }) { return fail(actual, note: "length \(length): \(reason)") }
+            return counted.evaluate(.int(length)).holds ? .success : fail(actual, note: "length \(length)")
         case .matches(let pattern):
             guard let patternText = Self.operandText(pattern) else {
                 return .failure("the pattern of 'matches' must be a string, got \(pattern.compactDescription())")
@@ -207,7 +208,18 @@ extension Matcher where Value == JSONValue {
             for matcher in matchers { if let reason = matcher.unorderable(actual) { return reason } }
             return nil
         case .not(let inner): return inner.unorderable(actual)
+        case .length(let inner):
+            guard let length = actual(self)?.matchLength else { return nil }
+            return inner.readingNumbersInText.unorderable { _ in .int(length) }
         default: return nil
+        }
+    }
+
+    /// The matcher with each operand that is text all of a number (`"{{ n }}"` with `--var n=3`, `"03"`) read as that
+    /// number: a length is one, so text of digits compares as it, and other text cannot be ordered with it.
+    private var readingNumbersInText: Matcher {
+        map { operand in
+            if case .string(let text) = operand, let number = Self.number(text, orderingOnly: true) { number } else { operand }
         }
     }
 

@@ -187,6 +187,9 @@ public struct ValuePlaceholders: Sendable {
     private let nonce: String
     /// Values to hide wherever they appear (a secret's value inside a variable that used it), with their variables.
     public var hiddenValues: [(value: String, variable: String)] = []
+    /// The variables whose values runner writes into a URL as text (a process environment variable: its `?`, `#` and
+    /// valid `%XX` escapes as they are), not as one value (a secret).
+    public var textVariables: Set<String> = []
 
     public init(nonce: String = String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement() ?? "q" })) {
         self.nonce = nonce
@@ -199,7 +202,13 @@ public struct ValuePlaceholders: Sendable {
 
     /// Whether `text` holds a mark.
     public func marks(_ text: String) -> Bool {
-        text.contains("~rv\(nonce)~")
+        text.contains("~rv\(nonce)~") || text.contains("~rj\(nonce)~")
+    }
+
+    /// `text`, a string inside a structured value (a mapping or list, which runner writes as JSON where it goes), with
+    /// each mark as one whose variable is JSON-escaped before it is encoded for its place.
+    public func insideJSON(_ text: String) -> String {
+        text.replacingOccurrences(of: "~rv\(nonce)~", with: "~rj\(nonce)~")
     }
 
     /// `text` as a shell word: each mark becomes its variable, encoded at run time as `encoding` says (how runner
@@ -208,15 +217,24 @@ public struct ValuePlaceholders: Sendable {
     public func shellText(_ text: String, encoding: ShellEncoding = .none) -> ShellText {
         var segments: [ShellText.Segment] = []
         var rest = Substring(text)
-        let opening = "~rv\(nonce)~"
-        while let start = rest.range(of: opening) {
+        let (plain, insideJSON) = ("~rv\(nonce)~", "~rj\(nonce)~")
+        while let start = [rest.range(of: plain), rest.range(of: insideJSON)].compactMap({ $0 }).min(by: { $0.lowerBound < $1.lowerBound }) {
             appendLiteral(rest[..<start.lowerBound], to: &segments, at: encoding)
             let afterOpening = rest[start.upperBound...]
             guard let end = afterOpening.firstIndex(of: "~") else {
                 rest = afterOpening
                 continue
             }
-            segments.append(.variable(String(afterOpening[..<end]), encoding))
+            let variable = String(afterOpening[..<end])
+            var variableEncoding = textVariables.contains(variable) && (encoding == .urlPath || encoding == .urlQuery) ? .url : encoding
+            if rest[start] == insideJSON {
+                variableEncoding = switch encoding {
+                case .query, .jsonInQuery: .jsonInQuery
+                case .url, .urlPath, .urlQuery, .jsonInURL: .jsonInURL
+                case .none, .json: .json
+                }
+            }
+            segments.append(.variable(variable, variableEncoding))
             rest = afterOpening[afterOpening.index(after: end)...]
         }
         appendLiteral(rest, to: &segments, at: encoding)

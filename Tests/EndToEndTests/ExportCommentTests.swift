@@ -115,4 +115,24 @@ import Testing
                                                   environment: ["QA_PW": #"Sek"r&t p/w"#, "LC_ALL": "C"])
         #expect(printed.stdout == "http://127.0.0.1:1/a?o=%7B%22a%22%3A%22Sek%5C%22r%26t%20p%2Fw%22%7D", "\(printed.stdout)\(printed.stderr)")
     }
+
+    /// A `when:` reading `$env.NAME` is known only where the command runs: written, set or not; a `baseURL` whose port
+    /// comes from `$env` keeps the value (no reference can stand there), and one a secret gives all of is an error.
+    @Test func conditionsOnEnvAreWrittenAndABaseURLNoReferenceCanStandInIsSaidSo() async throws {
+        let request = "requests/a.yaml"
+        let conditional = "when: { \"{{ $env.EXPORT_MODE }}\": fast }\nrequest: { url: /a }\n"
+        for environment in [[:], ["EXPORT_MODE": "slow"]] {
+            let result = try await Self.export([
+                "environments/e.yaml": "baseURL: \"http://127.0.0.1:{{ $env.EXPORT_PORT }}\"\n", request: conditional,
+            ], ["--env", "e"], environment: environment.merging(["EXPORT_PORT": "18001"]) { $1 })
+            #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("curl http://127.0.0.1:18001/a \\\n") && !result.stdout.contains("not written"), "\(result.stdout)")
+        }
+        let secret = try await Self.export([
+            "environments/e.yaml": "baseURL: \"{{ url }}\"\nsecrets: { url: { env: EXPORT_URL } }\n", request: "request: { url: /a }\n",
+        ], ["--env", "e"], environment: ["EXPORT_URL": "http://127.0.0.1:18001/base"])
+        #expect(secret.exitCode == 2 && secret.stdout.isEmpty, "\(secret.stdout)\(secret.stderr)")
+        #expect(secret.stderr.contains("error: the baseURL of environment 'e' takes its port, or all of it, from $EXPORT_URL (the secret 'url')")
+                && !secret.stderr.contains("18001"), "\(secret.stderr)")
+    }
 }

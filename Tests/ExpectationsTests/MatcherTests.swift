@@ -95,6 +95,13 @@ import Testing
         Case(matcher: .length(.greaterThan(.string("10"))), actual: .string("abc"),
              failure: #"expected a value with length greater than "10", got "abc" (length 3)"#),
         Case(matcher: .length(.equals(.string("4"))), actual: .string("abc"), failure: #"expected a value with length "4", got "abc" (length 3)"#),
+        Case(matcher: .length(.equals(.string("03"))), actual: .string("abc"), failure: nil),
+        Case(matcher: .length(.equals(.string("3.0"))), actual: .string("abc"), failure: nil),
+        // Text that is no number cannot be ordered with a length, under `not` too.
+        Case(matcher: .length(.lessThan(.string("abc"))), actual: list,
+             failure: #"expected a value with length less than "abc", got [1,"a",[2]] (length 3: a number and a string "abc" cannot be ordered)"#),
+        Case(matcher: .not(.length(.greaterThan(.string("abc")))), actual: list,
+             failure: #"expected a value whose length is not greater than "abc", got [1,"a",[2]] (a number and a string "abc" cannot be ordered)"#),
         Case(matcher: .in([.int(1), .string("a")]), actual: .string("a"), failure: nil),
         Case(matcher: .in([.int(1), .string("a")]), actual: .int(2), failure: #"expected one of [1,"a"], got 2"#),
         Case(matcher: .isEmpty(true), actual: .string(""), failure: nil),
