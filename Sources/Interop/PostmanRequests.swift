@@ -362,8 +362,9 @@ struct PostmanRequestTranslation {
         case "graphql":
             guard let graphql = body["graphql"], let query = graphql["query"]?.text else { return nil }
             Self.dropContentType(&headers, when: ["application/json"])
-            if let variables = graphql["variables"], let text = variables.text, Self.isJSONObjectWithTemplateValues(text) {
-                // `{"n": {{n}}}`: Postman puts the variable's text where a value goes, so the body is sent as that text.
+            if let variables = graphql["variables"], let text = variables.text, text.contains("{{"), graphQLVariables(variables, listing: false) == nil {
+                // `{"n": {{n}}}`, `{"{{k}}": 1}`, `{{vars}}`: Postman puts each variable's text where it is written, so
+                // the body is sent as that text.
                 headers.append(("Content-Type", "application/json"))
                 let body = "{\"query\":\(JSONValue.string(query).serialized()),\"variables\":\(text)}"
                 return .text(PostmanTemplate.convert(body, at: graphql, notes: notes))
@@ -455,20 +456,12 @@ struct PostmanRequestTranslation {
         return reference.path
     }
 
-    /// Whether `text` is no JSON as written but a JSON object once each `{{…}}` stands for a value (`{"n": {{n}}}`).
-    private static func isJSONObjectWithTemplateValues(_ text: String) -> Bool {
-        guard text.contains("{{"), (try? JSONValue.parse(text)) == nil else { return false }
-        let filled = text.replacing(/\{\{[^{}]*\}\}/, with: "0")
-        guard let json = try? JSONValue.parse(filled), case .object = json else { return false }
-        return true
-    }
-
     /// GraphQL variables, a JSON text in Postman, as a mapping whose strings are templates; nil when empty or not an
     /// object (listed).
-    private func graphQLVariables(_ variables: PostmanValue?) -> JSONValue? {
+    private func graphQLVariables(_ variables: PostmanValue?, listing: Bool = true) -> JSONValue? {
         guard let variables, let text = variables.text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
         guard let json = try? JSONValue.parse(text), case .object = json, let converted = convert(json, at: variables) else {
-            notes.warn("\(owner): the GraphQL variables are not a JSON object: left out", at: variables)
+            if listing { notes.warn("\(owner): the GraphQL variables are not a JSON object: left out", at: variables) }
             return nil
         }
         return converted

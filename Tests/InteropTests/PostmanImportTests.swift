@@ -657,7 +657,7 @@ import Testing
             + request("empty", #", "variable": [{"key": "id", "value": ""}]"#) + "]}"
         let result = Self.read(json: json)
         let files = result.files.filter { $0.path.hasPrefix("requests/") }.map(\.text)
-        try #require(files.count == 3, "\(result.files.map(\.path))")
+        try #require(files.count == 5, "\(result.files.map(\.path))")
         #expect(files.allSatisfy { $0.contains(#"url: "http://127.0.0.1:1/users/{{ id }}""#) }, "\(files)")
         #expect(try Self.file("environments/postman.yaml", of: result).contains("  id: \"7\"\n"))
         let listed = Self.warnings(of: result).filter { $0.contains(":id") }
@@ -676,15 +676,17 @@ import Testing
         }
         let json = #"{"info": {"name": "c", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "item": ["#
             + request(#""{\"n\": {{count}}, \"tag\": \"{{tag}}\"}""#) + ", " + request(#""{\"n\": 3}""#) + ", "
-            + request(#""{\"n\": {{count}""#) + "]}"
+            + request(#""[1, 2]""#) + ", " + request(#""{\"{{k}}\": 1}""#) + ", " + request(#""{{vars}}""#) + "]}"
         let result = Self.read(json: json)
         let files = result.files.filter { $0.path.hasPrefix("requests/") }.map(\.text)
-        try #require(files.count == 3, "\(result.files.map(\.path))")
+        try #require(files.count == 5, "\(result.files.map(\.path))")
         #expect(files[0].contains(#"Content-Type: application/json"#), "\(files[0])")
         #expect(files[0].contains(#"text: "{\"query\":\"query Items($n: Int) { items(first: $n, owner: \\\"{{ owner }}\\\") { id } }\",\"variables\":{\"n\": {{ count }}, \"tag\": \"{{ tag }}\"}}""#),
                 "\(files[0])")
         #expect(files[1].contains("graphql:") && files[1].contains("variables:\n      \"n\": 3\n"), "\(files[1])")
         #expect(files[2].contains("graphql:") && !files[2].contains("variables"), "\(files[2])")
+        // A template as a key, or as all of the variables: text too.
+        #expect(files[3].contains(#"\"variables\":{\"{{ k }}\": 1}}""#) && files[4].contains(#"\"variables\":{{ vars }}}""#), "\(files[3])\(files[4])")
         #expect(Self.warnings(of: result).filter { $0.contains("GraphQL") }
                     == ["'q': the GraphQL variables are not a JSON object: left out (at /item/2/request/body/graphql/variables)"])
         for file in result.files where file.path.hasPrefix("requests/") {
