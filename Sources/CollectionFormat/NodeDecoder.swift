@@ -234,8 +234,10 @@ struct NodeDecoder {
                 "write a smaller number, or write it in quotes to keep it as a string")
     }
 
-    /// Any YAML value as a template value tree (strings parsed as templates).
-    mutating func templateValue(_ node: Node) -> TemplateValue? {
+    /// Any YAML value as a template value tree (strings parsed as templates); nil when a part has an error (reported),
+    /// or, with `partial`, that tree without those parts: a body whose file will not run, still checked for the
+    /// problems of its other templates.
+    mutating func templateValue(_ node: Node, partial: Bool = false) -> TemplateValue? {
         switch node.content {
         case .scalar(let scalar):
             switch scalar.value {
@@ -251,8 +253,8 @@ struct NodeDecoder {
             case .string: return parseTemplate(scalar, at: node.mark).map { TemplateValue(.string($0), mark: node.mark) }
             }
         case .sequence(let items):
-            let values = items.compactMap { templateValue($0) }
-            return values.count == items.count ? TemplateValue(.array(values), mark: node.mark) : nil
+            let values = items.compactMap { templateValue($0, partial: partial) }
+            return values.count == items.count || partial ? TemplateValue(.array(values), mark: node.mark) : nil
         case .mapping(let pairs):
             var members: [TemplateValue.Member] = []
             var keys: [String: Mark] = [:]
@@ -265,10 +267,10 @@ struct NodeDecoder {
                           at: pair.key.mark, suggestion: "remove one of the two entries or rename this key")
                     repeated = true
                 }
-                guard let value = templateValue(pair.value) else { continue }
+                guard let value = templateValue(pair.value, partial: partial) else { continue }
                 members.append(.init(key: key, keyMark: pair.key.mark, value: value))
             }
-            return members.count == pairs.count && !repeated ? TemplateValue(.object(members), mark: node.mark) : nil
+            return (members.count == pairs.count && !repeated) || partial ? TemplateValue(.object(members), mark: node.mark) : nil
         }
     }
 }

@@ -413,7 +413,7 @@ extension NodeDecoder {
         let node = first.value
         let body: BodyDefinition?
         switch Self.keyText(first.key) {
-        case "json": body = templateValue(node).map { .json($0) }
+        case "json": body = templateValue(node, partial: true).map { .json($0) }
         case "form": body = .form(parameters(node, for: "request.form"))
         case "multipart": body = multipart(node, location: location).map { .multipart($0) }
         case "text": body = template(node, for: "request.text").map { .text($0) }
@@ -442,7 +442,7 @@ extension NodeDecoder {
 
     /// `graphql.variables`: a mapping, or a lone template whose value is sent as it is.
     private mutating func graphQLVariables(_ node: Node) -> TemplateValue? {
-        if case .mapping = node.content { return templateValue(node) }
+        if case .mapping = node.content { return templateValue(node, partial: true) }
         if case .scalar(let scalar) = node.content, case .string = scalar.value, Self.containsTemplate(node) {
             guard let template = template(node, for: "request.graphql.variables") else { return nil }
             if template.singleExpression != nil { return TemplateValue(.string(template), mark: node.mark) }

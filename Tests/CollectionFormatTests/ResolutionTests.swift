@@ -69,6 +69,28 @@ import YAML
         ])
     }
 
+    /// A template with an error in a JSON body or GraphQL variables does not hide the problems of the others.
+    @Test func aBrokenTemplateInABodyLeavesItsOtherTemplatesChecked() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/qa.yaml", "baseURL: http://127.0.0.1:1\n")
+        scratch.write("requests/a.yaml", """
+            request:
+              method: POST
+              url: /a
+              json: { a: "{{ one }}", b: "{{ x[-1] }}", c: ["{{ two }}"] }
+            """)
+        scratch.write("requests/b.yaml", """
+            request:
+              url: /b
+              graphql: { query: "{ a }", variables: { a: "{{ three }}", b: "{{ x[-1] }}" } }
+            """)
+        let found = problems(of: await scratch.readCollection(["requests"], env: "qa"))
+        #expect(found.filter { $0.contains("undefined variable") }.map { $0.prefix(while: { $0 != " " }) }
+                == ["requests/a.yaml:4:15:", "requests/a.yaml:4:50:", "requests/b.yaml:3:47:"], "\(found)")
+        #expect(found.filter { $0.contains("invalid expression") }.count == 2, "\(found)")
+    }
+
     @Test func hostileYAMLBecomesALocatedDiagnostic() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
