@@ -1,3 +1,6 @@
+import CollectionFormat
+import YAML
+
 /// Reads a text of curl commands (one, or a file of them) into request documents.
 public enum CurlImport {
     /// What a text of curl commands gives: a request per command, and every problem found.
@@ -42,6 +45,7 @@ public enum CurlImport {
                     var found: [InteropProblem] = []
                     defer { warnings += found.filter { !warnings.contains($0) } }
                     let document = try CurlTranslation.translate(curl, filePath: filePath, warnings: &found)
+                    if let problem = validationProblem(of: document, from: curl, in: command) { throw problem }
                     result.requests.append(ImportedRequest(command: command.number, document: document))
                 }
             } catch {
@@ -50,5 +54,19 @@ public enum CurlImport {
             result.warnings += warnings.map { $0.inCommand(command.number) }
         }
         return result
+    }
+
+    /// The first error `runner validate` finds in the request file `document` writes (a method that is no token, a
+    /// port out of range, a host that is no name), at the word of `curl` it comes from; nil when there is none. The
+    /// files a request names are checked where they are written.
+    private static func validationProblem(of document: RequestDocument, from curl: CurlCommand, in command: ShellCommand) -> InteropProblem? {
+        let yaml = document.yaml
+        let decoded = FileDecoding.requestFile(Array(yaml.utf8), path: "imported.yaml", absolutePath: "/imported.yaml", defaultName: "imported")
+        guard let error = decoded.diagnostics.first(where: { $0.severity == .error }) else { return nil }
+        let line = error.mark.map { yaml.split(separator: "\n", omittingEmptySubsequences: false)[max(0, $0.line - 1)] } ?? ""
+        let trimmed = line.drop { $0 == " " }
+        let word = trimmed.hasPrefix("method:") ? curl.method?.mark : trimmed.hasPrefix("url:") ? curl.urls.first?.mark : nil
+        return InteropProblem("the request would not be valid: \(error.message)", at: word ?? command.words.first?.mark ?? Mark(line: 1, column: 1),
+                              suggestion: error.suggestion)
     }
 }

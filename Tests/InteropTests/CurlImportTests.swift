@@ -76,6 +76,19 @@ import Testing
         #expect(result.requests.isEmpty)
     }
 
+    /// A command whose request `validate` would refuse (a method that is no token, a port out of range, a host that is
+    /// no name) is an error at the word it comes from, not a file written.
+    @Test(arguments: [("curl -X 'GET POST' http://127.0.0.1:1/x", 9, "invalid method 'GET POST'"),
+                      ("curl http://127.0.0.1:99999/x", 6, "'request.url': the port 99999 is not a number from 1 to 65535"),
+                      ("curl -s 'http://h..x/'", 9, "'request.url': its host has an empty label")])
+    func aRequestValidateWouldRefuseIsALocatedError(text: String, column: Int, message: String) throws {
+        let result = CurlImport.read(text)
+        let error = try #require(result.errors.first)
+        #expect(error.message.hasPrefix("the request would not be valid: " + message) && (error.mark.line, error.mark.column) == (1, column),
+                "\(error)")
+        #expect(result.requests.isEmpty)
+    }
+
     /// A lone surrogate or a code point past U+10FFFF in `$'…'` is no character: said so, at its escape.
     @Test(arguments: [(#"curl http://127.0.0.1:1/x -d $'a\uD83D'"#, "'\\uD83D' in $'…' is a lone surrogate, not a character"),
                       (#"curl http://127.0.0.1:1/x -d $'a\U00110000'"#, "'\\U00110000' in $'…' is past U+10FFFF")])

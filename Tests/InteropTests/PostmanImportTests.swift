@@ -657,7 +657,7 @@ import Testing
             + request("empty", #", "variable": [{"key": "id", "value": ""}]"#) + "]}"
         let result = Self.read(json: json)
         let files = result.files.filter { $0.path.hasPrefix("requests/") }.map(\.text)
-        try #require(files.count == 5, "\(result.files.map(\.path))")
+        try #require(files.count == 3, "\(result.files.map(\.path))")
         #expect(files.allSatisfy { $0.contains(#"url: "http://127.0.0.1:1/users/{{ id }}""#) }, "\(files)")
         #expect(try Self.file("environments/postman.yaml", of: result).contains("  id: \"7\"\n"))
         let listed = Self.warnings(of: result).filter { $0.contains(":id") }
