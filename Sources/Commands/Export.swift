@@ -2,6 +2,7 @@ import CollectionFormat
 import Foundation
 import HTTPCore
 import Interop
+import Reporting
 import Running
 
 /// `runner export curl PATH... [--env NAME]`: every selected request as a curl command, in run order, with the
@@ -20,7 +21,7 @@ public struct ExportCurl: Sendable {
         guard collection.selectedRequests(in: loaded) != nil else { return .badCommandLine }
         var references = References()
         var scope = references.hide(loaded: loaded, commandLine: collection.variables)
-        let exporter = CurlExport(placeholders: references.placeholders, displayPath: Self.displayPath)
+        var exporter = CurlExport(placeholders: references.placeholders, displayPath: Self.displayPath)
         let builder: RequestBuilder
         do throws(RunFailure) {
             builder = RequestBuilder(environment: try references.hidingSecrets(inBaseURLOf: references.environment))
@@ -30,6 +31,8 @@ public struct ExportCurl: Sendable {
         }
         var commands: [String] = []
         var problems: [Diagnostic] = []
+        // The last guard: a secret's value in a form no reference was written for is never printed.
+        let secrets = Redactor(secrets: loaded.scope.secretValues)
         for file in loaded.files {
             for run in Self.runs(of: file, in: scope, references: &references) {
                 do throws(RunFailure) {
@@ -44,18 +47,28 @@ public struct ExportCurl: Sendable {
                                 let name = number.map { "\(base) [\($0)]" } ?? base
                                 // A `when:` known not to hold: the run skips the step, whose variables may be undefined.
                                 if let unmet = try Self.unmetCondition(file.conditions + step.conditions, in: iterationScope,
-                                                                       path: step.path, references: references) {
+                                                                       path: step.path, references: references),
+                                   !secrets.holdsSecret(unmet) {
                                     commands.append(references.comments(name: name, path: step.path, variables: [])
                                         + ShellText.comment("not written: skipped when the collection runs (\(unmet))"))
                                     continue
                                 }
-                                let exported = try export(step, builder: builder, scope: iterationScope)
+                                let exported = try export(step, builder: builder, scope: iterationScope, references: references,
+                                                          processEnvironment: loaded.scope.processEnvironment)
+                                // The placeholders of captures and loops defined since are known to it too.
+                                exporter.placeholders = references.placeholders
                                 let command = exporter.command(for: exported)
                                 let skip = (file.skip ?? step.skip).map {
                                     ShellText.comment("skipped when the collection runs" + ($0.reason.map { ": \($0)" } ?? "")) + "\n"
                                 }
-                                commands.append(references.comments(name: name, path: step.path, variables: command.variables)
-                                    + (skip ?? "") + command.text)
+                                let text = references.comments(name: name, path: step.path, variables: command.variables)
+                                    + (skip ?? "") + command.text
+                                guard !secrets.holdsSecret(text) else {
+                                    throw RunFailure(.error("the command for '\(name)' would show a secret's value: it is used where runner "
+                                                            + "cannot write a reference to its variable", path: step.path, at: step.mark,
+                                                            suggestion: "use the secret in a header, a query value or a body string of its own"))
+                                }
+                                commands.append(text)
                             }
                         }
                         references.capture(step.captures.map(\.name), in: &rowScope)
@@ -78,8 +91,32 @@ public struct ExportCurl: Sendable {
 
     /// The request of `step` built as `run` builds it, with what curl writes differently: a `file:` body by its path,
     /// and the timeout and redirect limit only when written.
-    private func export(_ step: RequestDefinition, builder: RequestBuilder, scope: VariableScope) throws(RunFailure) -> ExportedRequest {
-        let request = try builder.build(step, path: step.path, scope: scope)
+    private func export(_ step: RequestDefinition, builder: RequestBuilder, scope: VariableScope,
+                        references: References, processEnvironment: ProcessEnvironment) throws(RunFailure) -> ExportedRequest {
+        let request: HTTPRequest
+        do {
+            request = try builder.build(step, path: step.path, scope: scope)
+        } catch {
+            // A reference where none can stand in a URL (its host, its port, all of it): a process variable's value is
+            // written there, as `run` sends it; a secret's cannot be, which the error says.
+            var withValues = scope
+            withValues.processEnvironment = processEnvironment
+            do {
+                request = try builder.build(step, path: step.path, scope: withValues)
+            } catch {
+                let secrets = step.request.url.expressions.compactMap { expression, _ in
+                    if case .variable(let path) = expression, scope.secretNames.contains(path.name) { path.name } else { nil }
+                }
+                if let secret = secrets.first {
+                    throw RunFailure(.error("the URL takes a part from the secret '\(secret)' where a command cannot write a reference "
+                                            + "(its host or port)", path: step.path, at: step.request.url.mark,
+                                            suggestion: "write the host and port in the file or the environment's baseURL"))
+                }
+                var diagnostic = error.diagnostic
+                diagnostic.message = references.placeholders.shellText(diagnostic.message).displayed
+                throw RunFailure(diagnostic)
+            }
+        }
         let written = builder.writtenOptions(of: step)
         var bodyFile: String?
         if case .file(let reference)? = step.request.body?.value { bodyFile = Self.displayPath(reference.absolutePath) }
@@ -394,6 +431,8 @@ private struct References {
             }
         }).joined(separator: "_"))
         meanings[variable] = path.components.isEmpty ? meaning : "'\(path)' of " + meaning
+        // A captured value or a list's element is text in a URL, as `run` writes it there.
+        placeholders.textVariables.insert(variable)
         return .string(placeholders.placeholder(for: variable))
     }
 

@@ -81,7 +81,9 @@ extension Matcher where Value == JSONValue {
         case .length(let inner):
             guard let actual, let length = actual.matchLength else { return fail(actual, note: "it has no length") }
             let counted = inner.readingNumbersInText
-            if let reason = counted.unorderable({ _ in .int(length) }) { return fail(actual, note: "length \(length): \(reason)") }
+            if let reason = Self.noLength(in: counted) ?? counted.unorderable({ _ in .int(length) }) {
+                return fail(actual, note: "length \(length): \(reason)")
+            }
             return counted.evaluate(.int(length)).holds ? .success : fail(actual, note: "length \(length)")
         case .matches(let pattern):
             guard let patternText = Self.operandText(pattern) else {
@@ -209,10 +211,20 @@ extension Matcher where Value == JSONValue {
             return nil
         case .not(let inner): return inner.unorderable(actual)
         case .length(let inner):
+            let counted = inner.readingNumbersInText
+            if let reason = Self.noLength(in: counted) { return reason }
             guard let length = actual(self)?.matchLength else { return nil }
-            return inner.readingNumbersInText.unorderable { _ in .int(length) }
+            return counted.unorderable { _ in .int(length) }
         default: return nil
         }
+    }
+
+    /// Why an operand of a length's matcher is no length (`length: "{{ n }}"` with `--var n=abc`): a type mistake that
+    /// fails, under `not` too; nil when every operand is a number.
+    private static func noLength(in matcher: Matcher) -> String? {
+        var found: JSONValue?
+        matcher.forEachOperand { operand in if found == nil, operand.numberValue == nil { found = operand } }
+        return found.map { "\($0.compactDescription()) is not a length" }
     }
 
     /// The matcher with each operand that is text all of a number (`"{{ n }}"` with `--var n=3`, `"03"`) read as that

@@ -25,6 +25,8 @@ public enum ShellEncoding: Sendable, Hashable, CaseIterable {
     /// JSON-escaped, then percent-encoded as a `query:` value or form field is: a string inside a structured value
     /// sent as one.
     case jsonInQuery
+    /// JSON-escaped twice: a string inside a structured value written into a string of a JSON body (`"x{{ filter }}"`).
+    case jsonInJSON
 
     /// `value` encoded as runner writes it in a request (the text a secret's value takes there).
     public func encode(_ value: String) -> String {
@@ -37,6 +39,7 @@ public enum ShellEncoding: Sendable, Hashable, CaseIterable {
         case .query: PercentEncoding.encode(value)
         case .jsonInURL: Self.url.encode(Self.json.encode(value))
         case .jsonInQuery: Self.query.encode(Self.json.encode(value))
+        case .jsonInJSON: Self.json.encode(Self.json.encode(value))
         }
     }
 
@@ -54,6 +57,7 @@ public enum ShellEncoding: Sendable, Hashable, CaseIterable {
         case .query: programs = [Self.queryProgram]
         case .jsonInURL: programs = [Self.jsonProgram, Self.urlProgram]
         case .jsonInQuery: programs = [Self.jsonProgram, Self.queryProgram]
+        case .jsonInJSON: programs = [Self.jsonProgram, Self.jsonProgram]
         }
         return "\"$(printf '%s\\n' \"$\(name)\"" + programs.map { " | LC_ALL=C awk '\($0)'" }.joined() + ")\""
     }
@@ -231,7 +235,7 @@ public struct ValuePlaceholders: Sendable {
                 variableEncoding = switch encoding {
                 case .query, .jsonInQuery: .jsonInQuery
                 case .url, .urlPath, .urlQuery, .jsonInURL: .jsonInURL
-                case .none, .json: .json
+                case .none, .json, .jsonInJSON: .json
                 }
             }
             segments.append(.variable(variable, variableEncoding))

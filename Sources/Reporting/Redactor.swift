@@ -278,6 +278,16 @@ public struct Redactor: Sendable {
         return result
     }
 
+    /// Whether `text` holds a secret's value in a form `redact` hides (not counting a URL's password or a cut start,
+    /// which `redact` hides whatever they are): what must never be printed as it is.
+    public func holdsSecret(_ text: String) -> Bool {
+        var text = text
+        let forms = secrets.index
+        return text.withUTF8 { bytes in
+            !forms.occurrences(in: bytes).isEmpty || shortSecrets.contains { !Self.wholeValueOccurrences(of: $0, in: bytes).isEmpty }
+        }
+    }
+
     /// The text with every secret value, and the password of every URL in it (`http://user:***@host`), replaced
     /// by `***`.
     ///

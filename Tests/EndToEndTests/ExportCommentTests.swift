@@ -135,4 +135,27 @@ import Testing
         #expect(secret.stderr.contains("error: the baseURL of environment 'e' takes its port, or all of it, from $EXPORT_URL (the secret 'url')")
                 && !secret.stderr.contains("18001"), "\(secret.stderr)")
     }
+
+    /// A secret is never printed: a `when:` whose reason would show it is written as a command, a secret where no
+    /// reference form is known (a mapping inside a string inside a mapping inside a string) stops the export, and one
+    /// giving a request URL's host is an error naming it.
+    @Test func aSecretIsNeverPrintedWhereNoReferenceCanBeWritten() async throws {
+        let environment = "baseURL: http://127.0.0.1:1\nvariables:\n  m: { k: \"{{ pw }}\" }\n  n: { a: \"x{{ m }}\" }\nsecrets:\n  pw: { env: QA_PW }\n"
+        let secret = ["QA_PW": #"hun"ter2"#]
+        let conditional = try await Self.export([
+            "environments/e.yaml": environment, "requests/a.yaml": "when: { \"{{ m.k }}\": { startsWith: zzz } }\nrequest: { url: /a }\n",
+        ], ["--env", "e"], environment: secret)
+        #expect(conditional.exitCode == 0 && conditional.stdout.contains("curl http://127.0.0.1:1/a")
+                && !conditional.stdout.contains("hun"), "\(conditional.stdout)\(conditional.stderr)")
+        let nested = try await Self.export([
+            "environments/e.yaml": environment, "requests/a.yaml": "request: { method: POST, url: /a, json: { t: \"y{{ n }}\" } }\n",
+        ], ["--env", "e"], environment: secret)
+        #expect(nested.exitCode == 2 && nested.stdout.isEmpty && !nested.stderr.contains("hun"), "\(nested.stdout)\(nested.stderr)")
+        #expect(nested.stderr.contains("requests/a.yaml:1:1: error: the command for 'a' would show a secret's value"), "\(nested.stderr)")
+        let host = try await Self.export([
+            "environments/e.yaml": environment + "  h: { env: QA_HOST }\n", "requests/a.yaml": "request: { url: \"http://{{ h }}:1/a\" }\n",
+        ], ["--env", "e"], environment: secret.merging(["QA_HOST": "127.0.0.1"]) { $1 })
+        #expect(host.exitCode == 2 && host.stderr.contains("error: the URL takes a part from the secret 'h' where a command cannot write a reference"),
+                "\(host.stderr)")
+    }
 }

@@ -230,6 +230,39 @@ import Testing
         }
     }
 
+    /// A secret inside a mapping written into a string of a JSON body is JSON-escaped twice, as `run` sends it; a
+    /// captured value in a URL is text there, as `run` writes it.
+    @Test(.enabled(if: curl != nil, "curl is not installed: the exported commands cannot be run"))
+    func exportedCommandsEscapeASecretTwiceInsideAStringAndKeepCapturesAsURLText() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.stop() } }
+        try await Self.inFolder { folder in
+            try Self.write("""
+                baseURL: http://127.0.0.1:{{ port }}
+                variables: { port: 1, m: { p: "{{ pw }}" } }
+                secrets: { pw: { env: INTEROP_PW } }
+                """, to: "environments/test.yaml", in: folder)
+            try Self.write("""
+                steps:
+                  - request: { method: POST, url: /echo/json, json: { t: "x{{ m }}", s: "a%2Fb x" } }
+                    capture: { s: $.json.s }
+                  - request: { url: "/echo/items/{{ s }}?q={{ s }}" }
+                """, to: "requests/01.yaml", in: folder)
+            let secret = #"hun"ter\2"#
+            var environment = Self.environment
+            environment["INTEROP_PW"] = secret
+            environment["s"] = "a%2Fb x"
+            let export = try await Self.runThenRunTheExport(["requests", "--env", "test", "--var", "port=\(server.port)"],
+                                                            in: folder, environment: environment)
+            #expect(!export.stdout.contains("hun") && export.stdout.contains("# $INTEROP_PW: the secret 'pw'"), "\(export.stdout)")
+            let received = server.receivedRequests()
+            try #require(received.count == 4, "\(export.stdout)")
+            #expect(received[2].body == received[0].body && received[0].bodyText?.contains(#""t":"x{\"p\":\"hun\\\"ter\\\\2\"}""#) == true,
+                    "\(received[0].bodyText ?? "") vs \(received[2].bodyText ?? "")")
+            #expect(received[3].uri == received[1].uri && received[1].uri == "/echo/items/a%2Fb%20x?q=a%2Fb%20x", "\(received[1].uri) vs \(received[3].uri)")
+        }
+    }
+
     /// The README's command on the example collection: every request exports, in each environment.
     @Test(arguments: ["local", "qa"])
     func theExampleCollectionExports(environment name: String) async throws {

@@ -685,6 +685,12 @@ import Testing
                 "\(files[0])")
         #expect(files[1].contains("graphql:") && files[1].contains("variables:\n      \"n\": 3\n"), "\(files[1])")
         #expect(files[2].contains("graphql:") && !files[2].contains("variables"), "\(files[2])")
+        // The request's own Content-Type is kept beside a text body, once.
+        let typed = Self.read(json: #"{"info": {"name": "c", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "item": ["#
+            + #"{"name": "t", "request": {"method": "POST", "url": "http://127.0.0.1:1/g", "header": [{"key": "content-type", "value": "application/json; charset=utf-8"}], "#
+            + #""body": {"mode": "graphql", "graphql": {"query": "q", "variables": "{\"n\": {{n}}}"}}}}]}"#)
+        let typedFile = try #require(typed.files.first { $0.path.hasPrefix("requests/") }?.text)
+        #expect(typedFile.components(separatedBy: "ontent-").count == 2 && typedFile.contains("content-type: application/json; charset=utf-8"), "\(typedFile)")
         // A template as a key, or as all of the variables: text too.
         #expect(files[3].contains(#"\"variables\":{\"{{ k }}\": 1}}""#) && files[4].contains(#"\"variables\":{{ vars }}}""#), "\(files[3])\(files[4])")
         #expect(Self.warnings(of: result).filter { $0.contains("GraphQL") }
