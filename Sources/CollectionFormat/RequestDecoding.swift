@@ -433,7 +433,10 @@ extension NodeDecoder {
             missing("query", from: fields, in: "request.graphql", at: node.mark)
             return nil
         }
-        guard let query = template(queryNode, for: "request.graphql.query") else { return nil }
+        // A query with an error (reported) leaves the body for checking the rest: the file does not run.
+        guard let query = template(queryNode, for: "request.graphql.query") else {
+            return GraphQLBody(query: .literal("", at: queryNode.mark), variables: variables, operationName: operationName)
+        }
         if query.source.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             error("'request.graphql.query' is empty", at: queryNode.mark, suggestion: "write the GraphQL document, such as '{ users { name } }'")
         }

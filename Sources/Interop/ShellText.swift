@@ -232,10 +232,12 @@ public struct ValuePlaceholders: Sendable {
             let variable = String(afterOpening[..<end])
             var variableEncoding = textVariables.contains(variable) && (encoding == .urlPath || encoding == .urlQuery) ? .url : encoding
             if rest[start] == insideJSON {
+                // In a JSON body, a mapping written into a string has its quotes escaped (`"x{\"k\":\"…`): twice.
+                let inString = encoding == .json && rest[..<start.lowerBound].hasSuffix("\\\"")
                 variableEncoding = switch encoding {
                 case .query, .jsonInQuery: .jsonInQuery
                 case .url, .urlPath, .urlQuery, .jsonInURL: .jsonInURL
-                case .none, .json, .jsonInJSON: .json
+                case .none, .json, .jsonInJSON: inString ? .jsonInJSON : .json
                 }
             }
             segments.append(.variable(variable, variableEncoding))

@@ -195,7 +195,7 @@ import Testing
             try Self.write("""
                 steps:
                   - name: login
-                    request: { method: POST, url: /json, json: { t: abc } }
+                    request: { method: POST, url: /json, json: { t: abc, o: "x{{ o }}" } }
                     capture: { token: $.json.t }
                   - name: us only
                     when: { "{{ region }}": us }
@@ -220,6 +220,8 @@ import Testing
             let received = server.receivedRequests()
             try #require(received.count == 6, "\(export.stdout)")
             #expect(received.map(\.path).prefix(2) == ["/echo/json", "/echo/items"] && received[3].path == "/echo/json")
+            // A mapping holding the value, written into a JSON string: escaped twice, as run does.
+            #expect(received[3].body == received[0].body, "\(received[3].bodyText ?? "") != \(received[0].bodyText ?? "")")
             // In a URL a process variable's value is text, as run writes it: its `&` separates query items.
             #expect(received[5].uri == received[2].uri && received[2].uri.hasPrefix("/echo/text/plain%20%22value%22&more?t=plain%20%22value%22&more&o="),
                     "\(received[5].uri) != \(received[2].uri)")
