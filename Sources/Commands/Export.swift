@@ -253,8 +253,6 @@ private struct References {
             meanings[variable] = "the secret '\(secret.name)'"
             if secret.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\u{0}" }) { unsendableSecrets.insert(secret.name) }
         }
-        // So does a variable or base URL that read `{{ $env.NAME }}` (both resolved with the environment): its value is
-        // hidden as a secret's.
         // A variable a secret's value went into (`wrapped: "pre-{{ pw }}"`, resolved with the environment) holds its
         // reference there: the command sends what `run` does, the value encoded as one where it goes.
         hiddenForms = Self.forms(of: placeholders)
@@ -283,7 +281,7 @@ private struct References {
 
     /// Gives the environment's variables and `baseURL` that read `{{ $env.NAME }}` (resolved with the environment, so
     /// holding its value) the reference instead: the environment resolved again with `scope`'s process environment.
-    /// A `baseURL` that is no URL then (its port, or all of it, from a variable) keeps the value.
+    /// A `baseURL` that is no URL then (its host, its port or all of it from a variable) keeps the value.
     private mutating func hideProcessVariables(readByVariablesOf loaded: LoadedCollection, commandLine: [(name: String, value: String)],
                                                in scope: inout VariableScope) {
         guard var resolved = loaded.environment else { return }
@@ -350,13 +348,13 @@ private struct References {
 
     /// The environment with its base URL holding each secret's reference where the secret's value went in (it was
     /// resolved with the environment): relative requests are written with the reference, encoded as `run` sends it.
-    /// A secret that gives the base URL's port, or all of it, leaves no URL to write a reference into: an error.
+    /// A secret that gives the base URL's host, port or all of it leaves no URL to write a reference into: an error.
     func hidingSecrets(inBaseURLOf environment: ResolvedEnvironment?) throws(RunFailure) -> ResolvedEnvironment? {
         guard var environment, let baseURL = environment.baseURL,
               case .string(let hidden) = hidingSecrets(in: .string(baseURL)) else { return environment }
         guard ServerEnvironment(baseURL: hidden) != nil else {
             let references = placeholders.shellText(hidden).variables.map { "$\($0) (\(meanings[$0] ?? $0))" }
-            throw RunFailure(.error("the baseURL of environment '\(environment.name)' takes its port, or all of it, from "
+            throw RunFailure(.error("the baseURL of environment '\(environment.name)' takes its host or port, or all of it, from "
                                     + "\(references.joined(separator: " and ")): a command cannot write it as a reference", path: nil, at: nil,
                                     suggestion: "write the scheme, host and port in the environment file; a secret can stand in its path"))
         }
