@@ -188,9 +188,11 @@ public struct VariableScope: Sendable {
     /// whole.
     public func resolveURL(_ template: Template) throws(TemplateError) -> String {
         let secrets = secretNames.compactMap { value(of: $0)?.interpolatedText }.filter { $0.count >= ResolvedSecret.shortestHiddenInText }
+        // A mapping or list holding a secret is written as JSON, where the secret stands JSON-escaped (`ab\"c`).
+        let forms = Set(secrets.flatMap { [$0, JSONValue.stringContents($0)] })
         return try resolveString(template) { expression, value, before in
             let isSecret = if case .variable(let variable) = expression, secretNames.contains(variable.name) { true } else { false }
-            guard isSecret || secrets.contains(where: { value.contains($0) || (value.count >= 6 && $0.contains(value)) }) else {
+            guard isSecret || forms.contains(where: { value.contains($0) }) || secrets.contains(where: { value.count >= 6 && $0.contains(value) }) else {
                 return value
             }
             let authority = before.range(of: "://").map { !before[$0.upperBound...].contains("/") } ?? false

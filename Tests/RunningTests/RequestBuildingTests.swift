@@ -62,6 +62,13 @@ import TestSupport
             #expect(based.components.percentEncodedPath == path)
             #expect(based.components.user == "ci" && based.components.password == secret)
         }
+        // Inside a mapping, where the secret stands JSON-escaped, it is one value too: its `#` does not end the URL.
+        let mapped = try await firstRequest([
+            "environments/test.yaml": environment("variables: { m: { p: \"{{ pw }}\" } }\nsecrets: { pw: { env: RUNNER_TEST_UNSET_PW, default: 'ab\"c#d' } }\n"),
+            "requests/a.yaml": #"request: { url: "/q/{{ m }}?x={{ m }}&y=1" }"#,
+        ])
+        #expect(mapped.components.percentEncodedPath == "/v1/q/%7B%22p%22:%22ab%5C%22c%23d%22%7D", "\(mapped.components)")
+        #expect(mapped.components.percentEncodedQuery == "x=%7B%22p%22:%22ab%5C%22c%23d%22%7D&y=1", "\(mapped.components)")
     }
 
     @Test func aValueBecomesTheSameTextInTheURLTheQueryAHeaderAndAString() async throws {
