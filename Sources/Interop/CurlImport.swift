@@ -63,7 +63,7 @@ public enum CurlImport {
         let yaml = document.yaml
         let decoded = FileDecoding.requestFile(Array(yaml.utf8), path: "imported.yaml", absolutePath: "/imported.yaml", defaultName: "imported")
         guard let error = decoded.diagnostics.first(where: { $0.severity == .error }) else { return nil }
-        let line = error.mark.map { yaml.split(separator: "\n", omittingEmptySubsequences: false)[max(0, $0.line - 1)] } ?? ""
+        let line = error.mark.flatMap { mark in yaml.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(max(0, mark.line - 1)).first } ?? ""
         let trimmed = line.drop { $0 == " " }
         let word = trimmed.hasPrefix("method:") ? curl.method?.mark : trimmed.hasPrefix("url:") ? curl.urls.first?.mark : nil
         return InteropProblem("the request would not be valid: \(error.message)", at: word ?? command.words.first?.mark ?? Mark(line: 1, column: 1),

@@ -361,7 +361,8 @@ struct PostmanRequestTranslation {
             return (source.text).flatMap { fileBody($0, at: source) }
         case "graphql":
             guard let graphql = body["graphql"], let query = graphql["query"]?.text else { return nil }
-            if let variables = graphql["variables"], let text = variables.text, text.contains("{{"), graphQLVariables(variables, listing: false) == nil {
+            let variables = graphQLVariables(graphql["variables"], listing: false)
+            if variables == nil, let text = graphql["variables"]?.text, text.contains("{{") {
                 // `{"n": {{n}}}`, `{"{{k}}": 1}`, `{{vars}}`: Postman puts each variable's text where it is written, so
                 // the body is sent as that text, with the request's own Content-Type when it has one.
                 if !headers.contains(where: { $0.name.lowercased() == "content-type" }) { headers.append(("Content-Type", "application/json")) }
@@ -369,7 +370,9 @@ struct PostmanRequestTranslation {
                 return .text(PostmanTemplate.convert(body, at: graphql, notes: notes))
             }
             Self.dropContentType(&headers, when: ["application/json"])
-            return .graphql(query: PostmanTemplate.convert(query, at: graphql, notes: notes), variables: graphQLVariables(graphql["variables"]))
+            // Read again only to list why variables that are no mapping are left out.
+            return .graphql(query: PostmanTemplate.convert(query, at: graphql, notes: notes),
+                            variables: variables ?? graphQLVariables(graphql["variables"]))
         default:
             notes.warn("\(owner): a '\(mode)' body is not translated", at: body)
             return nil

@@ -282,10 +282,12 @@ public struct Redactor: Sendable {
     /// which `redact` hides whatever they are): what must never be printed as it is.
     public func holdsSecret(_ text: String) -> Bool {
         var text = text
-        let forms = secrets.index
-        return text.withUTF8 { bytes in
-            !forms.occurrences(in: bytes).isEmpty || shortSecrets.contains { !Self.wholeValueOccurrences(of: $0, in: bytes).isEmpty }
-        }
+        return text.withUTF8 { !valueOccurrences(in: $0).isEmpty }
+    }
+
+    /// Where a secret's value stands in `bytes`, in any form (a short secret only as a whole value).
+    private func valueOccurrences(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        secrets.index.occurrences(in: bytes) + shortSecrets.flatMap { Self.wholeValueOccurrences(of: $0, in: bytes) }
     }
 
     /// The text with every secret value, and the password of every URL in it (`http://user:***@host`), replaced
@@ -299,9 +301,7 @@ public struct Redactor: Sendable {
         let forms = secrets.index
         let hidden: [Range<Int>] = forms.all.isEmpty && shortSecrets.isEmpty ? [] : text.withUTF8 { bytes in
             let cuts = Self.cutMarks.flatMap { Self.occurrences(of: $0, in: bytes) }
-            return Self.mergedRanges(forms.occurrences(in: bytes)
-                + shortSecrets.flatMap { Self.wholeValueOccurrences(of: $0, in: bytes) }
-                + cuts.compactMap { forms.start(endingAt: $0.lowerBound, in: bytes) })
+            return Self.mergedRanges(valueOccurrences(in: bytes) + cuts.compactMap { forms.start(endingAt: $0.lowerBound, in: bytes) })
         }
         if !hidden.isEmpty {
             var result: [UInt8] = []
