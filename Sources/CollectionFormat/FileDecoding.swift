@@ -23,28 +23,35 @@ public enum FileDecoding {
         environment(SourceDocument.parse(bytes, path: path), name: name, absolutePath: path)
     }
 
-    /// Decodes a parsed request file; its YAML error, if any, is the only diagnostic.
+    /// Decodes a parsed request file; a YAML error that stopped the parse is its only diagnostic, a duplicate key is
+    /// reported with the problems of the rest of the file.
     package static func requestFile(_ document: SourceDocument, absolutePath: String,
                             defaultName: String) -> DecodedFile<RequestFile> {
-        guard document.diagnostics.isEmpty else {
+        guard parsed(document) else {
             return DecodedFile(value: nil, diagnostics: document.diagnostics, text: document.source.text)
         }
         var decoder = NodeDecoder(source: document.source)
         let location = FileLocation(displayPath: document.source.path, absolutePath: absolutePath)
         let file = decoder.requestFile(document.root, absolutePath: absolutePath, defaultName: defaultName,
                                        location: location)
-        return DecodedFile(value: file, diagnostics: decoder.diagnostics.diagnostics, text: document.source.text)
+        return DecodedFile(value: file, diagnostics: document.diagnostics + decoder.diagnostics.diagnostics,
+                           text: document.source.text)
     }
 
     /// Decodes a parsed environment file (at `absolutePath`, which the files it names are relative to); no value when
     /// it has errors.
     package static func environment(_ document: SourceDocument, name: String, absolutePath: String) -> DecodedFile<EnvironmentDefinition> {
-        guard document.diagnostics.isEmpty else {
+        guard parsed(document) else {
             return DecodedFile(value: nil, diagnostics: document.diagnostics, text: document.source.text)
         }
         var decoder = NodeDecoder(source: document.source)
         let definition = decoder.environment(document.root, name: name, absolutePath: absolutePath)
-        return DecodedFile(value: decoder.diagnostics.hasErrors ? nil : definition,
-                           diagnostics: decoder.diagnostics.diagnostics, text: document.source.text)
+        return DecodedFile(value: decoder.diagnostics.hasErrors || !document.diagnostics.isEmpty ? nil : definition,
+                           diagnostics: document.diagnostics + decoder.diagnostics.diagnostics, text: document.source.text)
+    }
+
+    /// Whether the YAML parse went to the end (without errors, or with duplicate keys only): the document is decoded.
+    private static func parsed(_ document: SourceDocument) -> Bool {
+        document.diagnostics.isEmpty || document.root != nil
     }
 }

@@ -273,9 +273,10 @@ extension NodeDecoder {
         return nil
     }
 
-    /// What an unknown key of `request:` that is a key of its own beside it (`auth`, `expect`) or an expectation
-    /// (`status`) says.
+    /// What an unknown key of `request:` that is a key of its own beside it (`auth`, `expect`), an expectation
+    /// (`status`) or an option (`timeout`) says.
     private static let besideRequest = goesBeside("request", among: requestKeys).merging(expectationKeys) { beside, _ in beside }
+        .merging(optionKeys(FormatKeys.requestOptions)) { earlier, _ in earlier }
 
     /// What a key of `expect:` (not also one of `request:`) written elsewhere says.
     private static let expectationKeys = Dictionary(uniqueKeysWithValues: FormatKeys.expect.names.filter { !requestKeys.contains($0) }

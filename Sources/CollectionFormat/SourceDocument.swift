@@ -3,9 +3,10 @@ import YAML
 /// A file's text parsed into a YAML node, with the text for diagnostics.
 package struct SourceDocument {
     package let source: SourceText
-    /// nil for an empty document (or after a YAML error).
+    /// nil for an empty document (or after a YAML error other than duplicate keys).
     package let root: Node?
-    /// The YAML error, if any, as a diagnostic.
+    /// The YAML errors as diagnostics: the duplicate keys (the document is kept, each mapping with the first pair of a
+    /// key) and what stopped the parse, if anything did.
     package let diagnostics: [Diagnostic]
 
     /// A document of `source` with the YAML error, if any, of parsing it.
@@ -15,15 +16,17 @@ package struct SourceDocument {
         self.diagnostics = diagnostics
     }
 
-    /// Parses bytes as one YAML document, a YAML error becoming its diagnostic.
+    /// Parses bytes as one YAML document, its YAML errors becoming diagnostics.
     package static func parse(_ bytes: [UInt8], path: String, limits: Limits = .default) -> SourceDocument {
         let source = SourceText(path: path, text: String(decoding: bytes, as: UTF8.self))
+        func diagnostics(_ errors: [YAMLError]) -> [Diagnostic] {
+            errors.map { Diagnostic.error($0.message, path: path, at: $0.mark, suggestion: $0.suggestion) }
+        }
         do {
-            let root = try YAMLParser.parse(bytes, limits: limits)
-            return SourceDocument(source: source, root: root, diagnostics: [])
+            let parsed = try YAMLParser.parseKeepingDuplicateKeys(bytes, limits: limits)
+            return SourceDocument(source: source, root: parsed.root, diagnostics: diagnostics(parsed.duplicateKeys))
         } catch {
-            let diagnostics = ([error] + error.more).map { Diagnostic.error($0.message, path: path, at: $0.mark, suggestion: $0.suggestion) }
-            return SourceDocument(source: source, root: nil, diagnostics: diagnostics)
+            return SourceDocument(source: source, root: nil, diagnostics: diagnostics([error] + error.more))
         }
     }
 }

@@ -24,7 +24,7 @@ struct Runner: AsyncParsableCommand {
         // once it starts); every other command ends by the signal as usual.
         if let argument = notUTF8Argument() {
             HeldSignals.release()
-            Console.error("Error: \(argument) is not UTF-8: runner reads paths and values as UTF-8; give the value in UTF-8, "
+            Console.error("error: \(argument) is not UTF-8: runner reads paths and values as UTF-8; give the value in UTF-8, "
                           + "or rename the file or directory it names")
             Foundation.exit(ExitStatus.badCommandLine.rawValue)
         }
@@ -70,7 +70,9 @@ struct Runner: AsyncParsableCommand {
         if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
         if exitCode(for: error) == .success { exit(withError: error) }
         let arguments = CommandLine.arguments.dropFirst()
-        Console.error(misspelledCommand(in: arguments) ?? misspelledOption(in: fullMessage(for: error), arguments: arguments))
+        let message = misspelledCommand(in: arguments) ?? misspelledOption(in: fullMessage(for: error), arguments: arguments)
+        // ArgumentParser writes "Error:"; every other message of runner's starts "error:", as compilers' do.
+        Console.error(message.hasPrefix("Error: ") ? "error: " + message.dropFirst("Error: ".count) : message)
         Console.error("Run 'runner --help' for usage.")
         Foundation.exit(ExitStatus.badCommandLine.rawValue)
     }

@@ -35,12 +35,33 @@ public enum YAMLParser {
 
     /// Parses one document from UTF-8 bytes that stay valid for the duration of the call.
     public static func parse(buffer: UnsafeBufferPointer<UInt8>, limits: Limits = .default) throws(YAMLError) -> Node? {
+        let parsed = try parseKeepingDuplicateKeys(buffer: buffer, limits: limits)
+        if var first = parsed.duplicateKeys.first {
+            first.more = Array(parsed.duplicateKeys.dropFirst())
+            throw first
+        }
+        return parsed.root
+    }
+
+    /// Parses one document from UTF-8 bytes, a duplicate key not being fatal: the document (each mapping keeping the
+    /// first of its pairs with one key) and the duplicate keys' errors, in order, so that a reader can go on and report
+    /// the document's other problems with them.
+    public static func parseKeepingDuplicateKeys(_ bytes: [UInt8], limits: Limits = .default)
+        throws(YAMLError) -> (root: Node?, duplicateKeys: [YAMLError]) {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(YAMLError) -> (root: Node?, duplicateKeys: [YAMLError]) in
+            try parseKeepingDuplicateKeys(buffer: buffer, limits: limits)
+        }
+    }
+
+    /// `parseKeepingDuplicateKeys` over bytes that stay valid for the duration of the call.
+    private static func parseKeepingDuplicateKeys(buffer: UnsafeBufferPointer<UInt8>, limits: Limits)
+        throws(YAMLError) -> (root: Node?, duplicateKeys: [YAMLError]) {
         guard buffer.count <= limits.maxInputBytes else {
             throw YAMLError(.tooLarge, "the input has \(buffer.count) bytes, more than the limit of \(limits.maxInputBytes) bytes",
                             at: Mark(line: 1, column: 1), suggestion: "split it into smaller files")
         }
         if let error = YAMLError.invalidUTF8(in: buffer) ?? YAMLError.ambiguousLineBreak(in: buffer) { throw error }
-        guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { return (nil, []) }
 
         let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
         defer { parser.deallocate() }
@@ -60,10 +81,7 @@ public enum YAMLParser {
             defer { yaml_event_delete(&event) }
             let ended: Bool
             do { ended = try builder.consume(event) } catch { throw builder.failure(error) ?? error }
-            if ended {
-                if let duplicate = builder.failure(nil) { throw duplicate }
-                return builder.root
-            }
+            if ended { return (builder.root, builder.duplicates) }
         }
     }
 }

@@ -22,6 +22,8 @@ struct TreeBuilder {
         let firstChild: Int
         /// Key value to pair index, built once a mapping grows past `linearKeySearchLimit`.
         var keyIndex: [Scalar.Value: Int]?
+        /// The pairs (by position) whose key an earlier pair has: left out of the mapping, which keeps the first.
+        var duplicatePairs: [Int] = []
         /// Nodes in this subtree, including alias expansions.
         var size = 1
         /// Collections on the deepest path, this one included.
@@ -96,8 +98,15 @@ struct TreeBuilder {
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let frame = stack.removeLast()
             let start = children.count
-            children.append(contentsOf: pending[frame.firstChild...])
-            let count = pending.count - frame.firstChild
+            if frame.duplicatePairs.isEmpty {
+                children.append(contentsOf: pending[frame.firstChild...])
+            } else {
+                for key in stride(from: frame.firstChild, to: pending.count, by: 2)
+                where !frame.duplicatePairs.contains((key - frame.firstChild) / 2) {
+                    children.append(contentsOf: pending[key...key + 1])
+                }
+            }
+            let count = children.count - start
             pending.removeSubrange(frame.firstChild...)
             let index = append(Document.Record(kind: frame.isMapping ? .mapping : .sequence, mark: frame.mark, start: start,
                                                count: frame.isMapping ? count / 2 : count))
@@ -246,6 +255,7 @@ struct TreeBuilder {
             firstIndex = stack[top].keyIndex?.updateValue(count, forKey: scalars.value(at: scalarIndex))
         }
         if let firstIndex {
+            stack[top].duplicatePairs.append(count)
             let firstLine = records[Int(pending[first + 2 * firstIndex])].line
             duplicates.append(YAMLError(.duplicateKey, "duplicate key \"\(scalars.texts[scalarIndex])\" (first defined on line \(firstLine))",
                                         at: mark, suggestion: "remove one of the two entries or rename this key"))

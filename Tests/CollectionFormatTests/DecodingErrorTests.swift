@@ -31,6 +31,9 @@ import YAML
             "requests/r.yaml:1:43: error: 'accept' names the header 'Accept' again (header names are case-insensitive) "
                 + "[help: give it once, several values joined with ', ']",
         ])
+        #expect(problems("request:\n  url: /a\n  timeout: 5s\n") == [
+            "requests/r.yaml:3:3: error: unknown key 'timeout' in 'request' [help: 'timeout' is an option: write it under 'options:']",
+        ])
         #expect(problems("request:\n  url: /a\n  status: 200\nexpect:\n  capture: { a: $.a }\n") == [
             "requests/r.yaml:3:3: error: unknown key 'status' in 'request' [help: 'status' is an expectation: write it under 'expect:']",
             "requests/r.yaml:5:3: error: unknown key 'capture' in 'expect' [help: 'capture' goes beside 'expect', not inside it]",
@@ -374,6 +377,12 @@ import YAML
         #expect(tab.count == 1 && tab[0].hasPrefix("requests/r.yaml:2:"))
         let duplicate = problems("request: { url: /a }\nrequest: { url: /b }\n")
         #expect(duplicate.count == 1 && duplicate[0].hasPrefix("requests/r.yaml:2:1: error:"))
+        // A duplicate key does not hide the file's other problems: the first of the two is decoded with the rest.
+        let others = problems("expect: { status: twohundred }\nrequest:\n  url: /a\n  method: [GET]\n")
+        #expect(others.count == 2, "\(others)")
+        #expect(Set(problems("expect: { status: twohundred }\nrequest:\n  url: /a\n  method: [GET]\n  url: /b\n")) == Set(others + [
+            "requests/r.yaml:5:3: error: duplicate key \"url\" (first defined on line 3) [help: remove one of the two entries or rename this key]",
+        ]))
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         #expect(problems(deep).count == 1)
         var bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"

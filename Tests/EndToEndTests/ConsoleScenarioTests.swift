@@ -116,18 +116,18 @@ import Testing
                                                  ["-c", #"exec "$0" validate "$(printf 'p\377')""#, runner.path],
                                                  in: ScenarioRun.folder("invalid"), environment: [:])
         #expect(result.exitCode == 1, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stderr.contains("Error: argument 2 is not UTF-8"), "\(result.stderr)")
+        #expect(result.stderr.contains("error: argument 2 is not UTF-8"), "\(result.stderr)")
         // Named by its place, not its text, which may be a password.
         let proxy = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"),
                                                 ["-c", #"exec "$0" run requests --proxy "$(printf 'http://u:pa\377ssW0rd@127.0.0.1:1')""#, runner.path],
                                                 in: ScenarioRun.folder("invalid"), environment: [:])
-        #expect(proxy.exitCode == 1 && proxy.stderr.contains("Error: argument 4 (after --proxy) is not UTF-8"), "\(proxy.stderr)")
+        #expect(proxy.exitCode == 1 && proxy.stderr.contains("error: argument 4 (after --proxy) is not UTF-8"), "\(proxy.stderr)")
         #expect(!proxy.stderr.contains("ssW0rd"), "\(proxy.stderr)")
         // Given in the option's own argument, the option is named.
         let variable = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"),
                                                    ["-c", #"exec "$0" run requests "--var=pw=$(printf 'pa\377ssW0rd')""#, runner.path],
                                                    in: ScenarioRun.folder("invalid"), environment: [:])
-        #expect(variable.exitCode == 1 && variable.stderr.contains("Error: argument 3 (the value of --var) is not UTF-8"),
+        #expect(variable.exitCode == 1 && variable.stderr.contains("error: argument 3 (the value of --var) is not UTF-8"),
                 "\(variable.stderr)")
         #expect(!variable.stderr.contains("ssW0rd"), "\(variable.stderr)")
     }
@@ -198,6 +198,8 @@ import Testing
         let result = try await RunnerProcess.run(["run", "requests"] + arguments, in: ScenarioRun.folder("console"), environment: [:])
         #expect(result.exitCode == 1)
         #expect(result.stderr.contains(message), "\(result.stderr)")
+        // Written as every other message of runner's is ("error:"), not as ArgumentParser writes it ("Error:").
+        #expect(result.stderr.hasPrefix("error: "), "\(result.stderr)")
     }
 
     /// `list` prints one line per request: a line break in a row's name is a space.

@@ -91,6 +91,10 @@ import TestSupport
                                      request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
         #expect(nonASCII?.message.hasSuffix("returned an access_token holding a character that is not ASCII, which a Bearer token cannot hold") == true,
                 "\(String(describing: nonASCII?.message))")
+        // A response without token_type is taken as Bearer, as most OAuth2 clients take it.
+        let untyped = ScriptedLoader(routes: [.path("/oauth/token", .json(#"{"access_token":"untyped1"}"#))], fallback: .response(status: 200))
+        _ = try await AuthLoader(next: untyped).load(request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
+        #expect(await untyped.received.filter { $0.path == "/items" }.map { $0.headers["Authorization"] } == ["Bearer untyped1"])
         // A token of a type the runner does not send is refused, not sent as `mac …`.
         let mac = ScriptedLoader.Reply.json(#"{"access_token":"t","token_type":"mac"}"#)
         let refused = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", mac)])),
