@@ -463,29 +463,31 @@ extension NodeDecoder {
         for item in items {
             guard let pairs = mapping(item, for: "request.multipart") else { continue }
             let fields = fields(pairs, allowed: FormatKeys.multipartPart.names, in: "request.multipart")
-            guard let nameNode = fields["name"] else {
+            // The name and the content are checked apart: a problem in one does not hide the other's.
+            var name: Template?
+            if let nameNode = fields["name"] {
+                name = template(nameNode, for: "request.multipart.name")
+            } else {
                 missing("name", from: fields, in: "request.multipart", at: item.mark)
-                continue
             }
-            guard let name = template(nameNode, for: "request.multipart.name") else { continue }
+            let content: MultipartPart.Content?
             switch (fields["value"], fields["file"]) {
             case (let value?, nil):
                 if let contentType = fields.keyNode("contentType") {
                     error("'contentType' applies to file parts only", at: contentType.mark)
                 }
-                if let value = template(value, for: "request.multipart.value") {
-                    parts.append(MultipartPart(name: name, content: .value(value), mark: item.mark))
-                }
+                content = template(value, for: "request.multipart.value").map { .value($0) }
             case (nil, let file?):
                 let contentType = fields["contentType"].flatMap { string($0, for: "request.multipart.contentType") }
-                if let reference = fileReference(file, for: "request.multipart.file", location: location) {
-                    parts.append(MultipartPart(name: name, content: .file(reference, contentType: contentType), mark: item.mark))
-                }
+                content = fileReference(file, for: "request.multipart.file", location: location).map { .file($0, contentType: contentType) }
             case (nil, nil):
                 error("a multipart part needs 'value' or 'file'", at: item.mark)
+                content = nil
             case (_?, _?):
                 error("a multipart part has either 'value' or 'file', not both", at: fields.keyNode("file")!.mark)
+                content = nil
             }
+            if let name, let content { parts.append(MultipartPart(name: name, content: content, mark: item.mark)) }
         }
         return parts
     }

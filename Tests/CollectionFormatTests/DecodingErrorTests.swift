@@ -199,11 +199,18 @@ import YAML
                 - { name: b, value: x, file: y }
                 - { value: x }
                 - { name: c, value: x, contentType: text/plain }
+                - { name: "{{ d", value: "{{ }}" }
+                - { value: "{{ e" }
             """) == [
             "requests/r.yaml:4:7: error: a multipart part needs 'value' or 'file'",
             "requests/r.yaml:5:28: error: a multipart part has either 'value' or 'file', not both",
             "requests/r.yaml:6:7: error: missing key 'name' in 'request.multipart'",
             "requests/r.yaml:7:28: error: 'contentType' applies to file parts only",
+            // A broken or missing name does not hide the value's problems.
+            "requests/r.yaml:8:16: error: unterminated '{{' (missing '}}') [help: close the expression with '}}']",
+            "requests/r.yaml:8:31: error: empty expression '{{ }}' [help: write a variable name, such as '{{ userId }}']",
+            "requests/r.yaml:9:7: error: missing key 'name' in 'request.multipart'",
+            "requests/r.yaml:9:17: error: unterminated '{{' (missing '}}') [help: close the expression with '}}']",
         ])
     }
 
