@@ -151,7 +151,7 @@ package struct EnvironmentMerger {
             }
             if let problem = scope.requestURLProblem(of: components, resolving: url.value, into: text) {
                 diagnostics.add(.error("baseURL '\(shown)': \(problem)", path: url.path, at: url.value.mark,
-                                       suggestion: components.portProblem == nil ? nil : URLComponents.portSuggestion))
+                                       suggestion: components.requestURLSuggestion(for: problem)))
                 return nil
             }
             return text

@@ -337,7 +337,7 @@ extension NodeDecoder {
     /// Checks that a method is an RFC 9110 token; warns about lower-case standard methods.
     private mutating func checkMethod(_ method: String, at mark: Mark) {
         guard HTTPSyntax.isToken(method) else {
-            error("invalid method '\(method)': a method is a token (letters, digits and !#$%&'*+-.^_`|~)", at: mark)
+            error("invalid method '\(ControlCharacters.escaped(method, keepingLineBreaks: false))': a method is a token (letters, digits and !#$%&'*+-.^_`|~)", at: mark)
             return
         }
         let standard = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
@@ -582,7 +582,7 @@ extension NodeDecoder {
             return
         }
         if let problem = components.requestURLProblem {
-            error("'request.url': \(problem)", at: mark, suggestion: components.portProblem == nil ? nil : URLComponents.portSuggestion)
+            error("'request.url': \(problem)", at: mark, suggestion: components.requestURLSuggestion(for: problem))
         }
     }
 

@@ -116,7 +116,7 @@ public struct VariableScope: Sendable {
         }
         if let problem = requestURLProblem(of: components, resolving: template, into: text) {
             throw .error("the URL '\(shown(text, resolving: template))': \(problem)", path: path, at: template.mark,
-                         suggestion: components.portProblem == nil ? nil : URLComponents.portSuggestion)
+                         suggestion: components.requestURLSuggestion(for: problem))
         }
         return components
     }

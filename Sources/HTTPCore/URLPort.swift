@@ -7,6 +7,12 @@ extension URLComponents {
     /// How to fix a URL whose port is out of range.
     public static let portSuggestion = "write a port from 1 to 65535, or none for the scheme's default (80 for http, 443 for https)"
 
+    /// How to fix `problem`, one of this URL's `requestURLProblem`s: `portSuggestion` when it is the port's, else nil (a
+    /// host that is no name and a port out of range in one URL: the host is reported, without the port's help).
+    public func requestURLSuggestion(for problem: String) -> String? {
+        problem == portProblem(quoting: true) || problem == portProblem(quoting: false) ? Self.portSuggestion : nil
+    }
+
     /// Why the URL's port cannot be used ("the port 99999 is not a number from 1 to 65535"), also for a number too
     /// large for an `Int`, which `port` reads as none (the request would go to the scheme's default port); nil when it
     /// has no port or a valid one.

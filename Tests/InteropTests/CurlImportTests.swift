@@ -80,12 +80,17 @@ import Testing
     /// no name) is an error at the word it comes from, not a file written.
     @Test(arguments: [("curl -X 'GET POST' http://127.0.0.1:1/x", 9, "invalid method 'GET POST'"),
                       ("curl http://127.0.0.1:99999/x", 6, "'request.url': the port 99999 is not a number from 1 to 65535"),
-                      ("curl -s 'http://h..x/'", 9, "'request.url': its host has an empty label")])
+                      ("curl -s 'http://h..x/'", 9, "'request.url': its host has an empty label"),
+                      // A line break in the method is shown escaped, on the message's one line.
+                      ("curl -X $'GE\\nT' http://127.0.0.1:1/x", 9, "invalid method 'GE\\u{A}T'"),
+                      // A host that is no name and a port out of range: the host, without the port's help.
+                      ("curl 'http://exa mple.com:99999/a'", 6, "'request.url': its host is not a host name")])
     func aRequestValidateWouldRefuseIsALocatedError(text: String, column: Int, message: String) throws {
         let result = CurlImport.read(text)
         let error = try #require(result.errors.first)
         #expect(error.message.hasPrefix("the request would not be valid: " + message) && (error.mark.line, error.mark.column) == (1, column),
                 "\(error)")
+        #expect((error.suggestion == URLComponents.portSuggestion) == message.contains("port"), "\(error)")
         #expect(result.requests.isEmpty)
     }
 
