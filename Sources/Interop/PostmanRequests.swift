@@ -366,6 +366,10 @@ struct PostmanRequestTranslation {
                 // `{"n": {{n}}}`, `{"{{k}}": 1}`, `{{vars}}`: Postman puts each variable's text where it is written, so
                 // the body is sent as that text, with the request's own Content-Type when it has one.
                 if !headers.contains(where: { $0.name.lowercased() == "content-type" }) { headers.append(("Content-Type", "application/json")) }
+                if query.contains("{{") {
+                    notes.warn("\(owner): the GraphQL query's variables are inserted into the body's JSON text as they are (Postman "
+                               + "escapes them): a value holding '\"' or '\\' would break it", at: graphql)
+                }
                 let body = "{\"query\":\(JSONValue.string(query).serialized()),\"variables\":\(text)}"
                 return .text(PostmanTemplate.convert(body, at: graphql, notes: notes))
             }

@@ -693,8 +693,11 @@ import Testing
         #expect(typedFile.components(separatedBy: "ontent-").count == 2 && typedFile.contains("content-type: application/json; charset=utf-8"), "\(typedFile)")
         // A template as a key, or as all of the variables: text too.
         #expect(files[3].contains(#"\"variables\":{\"{{ k }}\": 1}}""#) && files[4].contains(#"\"variables\":{{ vars }}}""#), "\(files[3])\(files[4])")
-        #expect(Self.warnings(of: result).filter { $0.contains("GraphQL") }
-                    == ["'q': the GraphQL variables are not a JSON object: left out (at /item/2/request/body/graphql/variables)"])
+        // The query's templates inside the text body's JSON string are not escaped as Postman escapes them: said once each.
+        #expect(Set(Self.warnings(of: result).filter { $0.contains("GraphQL") })
+                    == Set(["'q': the GraphQL variables are not a JSON object: left out (at /item/2/request/body/graphql/variables)"]
+                    + [0, 3, 4].map { "'q': the GraphQL query's variables are inserted into the body's JSON text as they are (Postman escapes "
+                        + "them): a value holding '\"' or '\\' would break it (at /item/\($0)/request/body/graphql)" }))
         for file in result.files where file.path.hasPrefix("requests/") {
             let decoded = FileDecoding.requestFile(Array(file.text.utf8), path: file.path, absolutePath: "/tmp/" + file.path, defaultName: "q")
             #expect(decoded.diagnostics.filter { $0.severity == .error }.isEmpty, "\(file.text)\n\(decoded.diagnostics)")
