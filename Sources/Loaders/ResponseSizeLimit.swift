@@ -18,9 +18,13 @@ final class ResponseSizeLimit: Sendable {
         maxBytes = request.options.maxResponseBytes
     }
 
-    /// Fails at once when an uncompressed response declares a Content-Length above the limit.
+    /// Fails at once when an uncompressed response that has a body declares a Content-Length above the limit. An answer
+    /// to HEAD and a 1xx, 204 or 304 have none, whatever Content-Length says (RFC 9110 sections 6.4.1 and 8.6): it is the
+    /// length of the representation they describe.
     func checkDeclaredLength(of head: HTTPResponseHead) throws(HTTPError) {
-        guard let declared = head.headers.first(name: "Content-Length").flatMap(Int.init), declared > maxBytes,
+        let code = head.status.code
+        guard request.method != .head, code >= 200, code != 204, code != 304,
+              let declared = head.headers.first(name: "Content-Length").flatMap(Int.init), declared > maxBytes,
               head.headers.first(name: "Content-Encoding") == nil
         else { return }
         throw HTTPError(.responseTooLarge, request: request,

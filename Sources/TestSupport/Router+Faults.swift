@@ -11,6 +11,16 @@ extension Router {
     }
 }
 
+    /// `/not-modified/{length}`: a 304 declaring `Content-Length: {length}` (its representation's length; a 304 has no
+    /// body), written past the HTTP/1.1 encoder, which drops the header; the connection closed. Over HTTP/2, the same head.
+    func notModified(declaring length: String, _ request: RecordedRequest, _ writer: ResponseWriter) {
+        guard request.httpVersion == "HTTP/2.0" else {
+            return writer.writeRaw(Array("HTTP/1.1 304 Not Modified\r\nContent-Length: \(length)\r\nConnection: close\r\n\r\n".utf8))
+        }
+        writer.writeHead(.notModified, headers: [("Content-Length", length)])
+        writer.finish()
+    }
+
     /// `/raw-status/{code}`: the status line `HTTP/1.1 {code} Raw` as written (`099`, `000`), an empty body, and the
     /// connection closed; over HTTP/2, `:status` of the code's number.
     func rawStatus(_ code: String, _ request: RecordedRequest, _ writer: ResponseWriter) {

@@ -14,7 +14,7 @@ internal import NIOCore
 /// `/retry-after/{s}?key=K&times=N`, `/fail-then-succeed/{key}/{n}?status=503`, `/set-cookie?n=v`,
 /// `/set-cookie/redirect?to=PATH&n=v`, `/headers?N=V`, `/json/{users|user|empty|types|nested}`, `/xml/{slides|feed}`,
 /// `/text`, `/html`, `/close-mid-body`, `/wrong-length`, `/overlong-body`, `/raw-status/{code}` (as written, `099`),
-/// `/drip?bytes=N&interval_ms=M`, `/stall`, `/chunked?chunks=N&size=S` (chunked), `/large/{bytes}`,
+/// `/not-modified/{length}`, `/drip?bytes=N&interval_ms=M`, `/stall`, `/chunked?chunks=N&size=S` (chunked), `/large/{bytes}`,
 /// `/large-chunked/{bytes}` (chunked), `/gzip`, `/gzip-bomb?bytes=N`,
 /// `/hostile?nul=1&json=1` (markup, `]]>`, NUL and terminal escapes in the body); anything else is 404.
 public final class TestServer: Sendable {

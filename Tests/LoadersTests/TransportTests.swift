@@ -42,6 +42,11 @@ import TestSupport
             let cookies = try await transport.load(request(server.url("/set-cookie?b=2&a=1")))
             #expect(cookies.headers.values(for: "Set-Cookie") == ["b=2; Path=/", "a=1; Path=/"])
             #expect(server.connectionsAccepted == 1)
+            // A HEAD answer and a 304 have no body, whatever length they declare: the size limit does not apply.
+            let large = try await transport.load(request(server.url("/large/20000000"), method: .head))
+            #expect(large.status == .ok && large.headers["Content-Length"] == "20000000")
+            let notModified = try await transport.load(request(server.url("/not-modified/20000000")))
+            #expect(notModified.status.code == 304 && notModified.headers["Content-Length"] == "20000000" && notModified.body.isEmpty, "\(notModified.headers)")
         }
     }
 
