@@ -4,8 +4,9 @@ internal import Foundation
 /// Follows 301, 302, 303, 307 and 308 responses up to `options.maxRedirects`.
 ///
 /// 303 (and 301/302 after a POST) continue as GET without a body. A hop to another scheme, host or port
-/// drops `Authorization`, `Cookie` and `Proxy-Authorization`; a later hop back to the first request's origin
-/// carries that request's credentials again. Targets that are not http(s) are refused,
+/// drops `Authorization`, the `Cookie` header the request was given and `Proxy-Authorization`; a later hop back to
+/// the first request's origin carries that request's credentials again. (The cookie jar, a layer below, sends each hop
+/// the cookies RFC 6265 gives its URL.) Targets that are not http(s) are refused,
 /// and a hop back to a URL already visited with the same method is reported as a cycle.
 public struct RedirectLoader: HTTPLoader {
     public let next: any HTTPLoader

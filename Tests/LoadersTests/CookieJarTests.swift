@@ -19,6 +19,10 @@ import TestSupport
         #expect(jar.cookieHeader(for: url("http://api.example.com/")) == "wide=2")
         #expect(jar.cookieHeader(for: url("http://badexample.com/")) == nil)
         #expect(jar.cookieHeader(for: url("http://other.test/")) == nil)
+        // A cookie belongs to a host, not a port (RFC 6265 section 8.5), as browsers keep them.
+        jar.store(setCookieHeaders: ["session=s"], from: url("http://127.0.0.1:8001/login"))
+        #expect(jar.cookieHeader(for: url("http://127.0.0.1:9002/")) == "session=s")
+        #expect(jar.cookieHeader(for: url("http://127.0.0.2:8001/")) == nil)
     }
 
     @Test func aDomainTheHostIsNotInsideIsIgnored() {
