@@ -185,6 +185,24 @@ import TestSupport
         #expect(received.map { $0.headers["Authorization"] } == ["Bearer env-token", "Basic dTpw", nil])
     }
 
+    /// A retry for a status sends the same request again; each try of a polled step builds it again from its templates,
+    /// so its built-ins are drawn anew (docs/format.md, retry and polling).
+    @Test func aRetryResendsTheSameRequestWhileEachPollBuildsItAgain() async throws {
+        for (on, firstStatus, drawnAgain) in [("[503]", 503, false), ("[expectations]", 500, true)] {
+            let collection = try TestCollection([
+                "environments/test.yaml": environment(),
+                "requests/a.yaml": "request: { url: \"/a?k={{ $uuid }}\" }\nexpect: { status: 200 }\n"
+                    + "options: { retry: { attempts: 2, delay: 1ms, on: \(on) } }\n",
+            ])
+            defer { collection.remove() }
+            let loader = ScriptedLoader([.response(status: firstStatus)])
+            let summary = try await collection.run(loader)
+            #expect(summary.outcomes.first?.verdict == .passed && summary.outcomes.first?.attempts == 2, "\(on)")
+            let keys = await loader.received.map { $0.components.query ?? "" }
+            #expect(keys.count == 2 && (keys[0] != keys[1]) == drawnAgain, "\(on): \(keys)")
+        }
+    }
+
     @Test func environmentOptionsAreDefaultsThatRequestsOverrideKeyByKey() async throws {
         let request = try await firstRequest([
             "environments/test.yaml": environment("options: { timeout: 10s, followRedirects: false, retry: { attempts: 2, delay: 1ms } }"),
