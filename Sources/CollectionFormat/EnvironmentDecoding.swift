@@ -4,9 +4,12 @@ extension NodeDecoder {
     static let environmentKeys = FormatKeys.environment.names
 
     /// Decodes one environment file (at `absolutePath`); `root` is nil for an empty file (an empty environment).
-    mutating func environment(_ root: Node?, name: String, absolutePath: String) -> EnvironmentDefinition {
+    /// `errorsOnlyInOptions`: every error found is in `options`, so what the environment resolves (`baseURL`, variables,
+    /// headers, …) is whole and can be checked with them.
+    mutating func environment(_ root: Node?, name: String, absolutePath: String)
+        -> (definition: EnvironmentDefinition, errorsOnlyInOptions: Bool) {
         var environment = EnvironmentDefinition(name: name, path: path)
-        guard let root, let pairs = mapping(root, for: "environment '\(name)'") else { return environment }
+        guard let root, let pairs = mapping(root, for: "environment '\(name)'") else { return (environment, false) }
         let fields = fields(pairs, allowed: Self.environmentKeys, in: nil,
                             explanations: Self.optionKeys(FormatKeys.environmentOptions).filter { !Self.environmentKeys.contains($0.key) })
         if let value = fields["extends"], let base = string(value, for: "extends") {
@@ -32,8 +35,9 @@ extension NodeDecoder {
                 fileReference($0, for: "expect.openapi", location: FileLocation(displayPath: path, absolutePath: absolutePath))
             }
         }
+        let errorsOutsideOptions = diagnostics.hasErrors
         environment.options = fields["options"].map { options($0, allowsThrottle: true, location: FileLocation(displayPath: path, absolutePath: absolutePath)) } ?? OptionsDefinition()
-        return environment
+        return (environment, !errorsOutsideOptions)
     }
 
     /// A key that must be a valid variable name.

@@ -41,13 +41,22 @@ public enum FileDecoding {
     /// Decodes a parsed environment file (at `absolutePath`, which the files it names are relative to); no value when
     /// it has errors.
     package static func environment(_ document: SourceDocument, name: String, absolutePath: String) -> DecodedFile<EnvironmentDefinition> {
+        environmentForChecking(document, name: name, absolutePath: absolutePath).decoded
+    }
+
+    /// `environment(_:name:absolutePath:)`, and beside it the definition to resolve and check when all of the file's
+    /// errors are in `options` (what it resolves is whole: its problems are reported with those), else nil.
+    package static func environmentForChecking(_ document: SourceDocument, name: String, absolutePath: String)
+        -> (decoded: DecodedFile<EnvironmentDefinition>, checkable: EnvironmentDefinition?) {
         guard parsed(document) else {
-            return DecodedFile(value: nil, diagnostics: document.diagnostics, text: document.source.text)
+            return (DecodedFile(value: nil, diagnostics: document.diagnostics, text: document.source.text), nil)
         }
         var decoder = NodeDecoder(source: document.source)
-        let definition = decoder.environment(document.root, name: name, absolutePath: absolutePath)
-        return DecodedFile(value: decoder.diagnostics.hasErrors || !document.diagnostics.isEmpty ? nil : definition,
-                           diagnostics: document.diagnostics + decoder.diagnostics.diagnostics, text: document.source.text)
+        let (definition, errorsOnlyInOptions) = decoder.environment(document.root, name: name, absolutePath: absolutePath)
+        let valid = !decoder.diagnostics.hasErrors && document.diagnostics.isEmpty
+        let decoded = DecodedFile(value: valid ? definition : nil,
+                                  diagnostics: document.diagnostics + decoder.diagnostics.diagnostics, text: document.source.text)
+        return (decoded, valid || (errorsOnlyInOptions && document.diagnostics.isEmpty) ? definition : nil)
     }
 
     /// Whether the YAML parse went to the end (without errors, or with duplicate keys only): the document is decoded.

@@ -35,28 +35,32 @@ struct EnvironmentResolver {
             diagnostics.add(.error("unknown environment '\(name)'", path: nil, at: nil, suggestion: suggestion))
             return nil
         }
-        guard let chain = readChain(name) else { return nil }
+        guard let (chain, complete) = readChain(name) else { return nil }
         var merger = self.merger
         let resolved = merger.merge(chain)
         diagnostics.add(contentsOf: merger.diagnostics.diagnostics)
-        guard !merger.diagnostics.hasErrors else {
+        guard complete, !merger.diagnostics.hasErrors else {
             withErrors = resolved
             return nil
         }
         return resolved
     }
 
-    /// The definitions from `name` to its farthest base; nil on a missing base, a cycle or a broken file. A broken
-    /// file's `extends` is still followed, so that a cycle or a missing base is reported with its other errors.
-    private mutating func readChain(_ name: String) -> [EnvironmentDefinition]? {
+    /// The definitions from `name` to its farthest base, and whether they are without errors (a file whose errors are
+    /// all in `options` is in the chain, to be resolved and checked with them); nil on a missing base, a cycle or a file
+    /// broken elsewhere. A broken file's `extends` is still followed, so that a cycle or a missing base is reported with
+    /// its other errors.
+    private mutating func readChain(_ name: String) -> (chain: [EnvironmentDefinition], complete: Bool)? {
         var chain: [EnvironmentDefinition] = []
         var names: [String] = []
         var current = name
+        var complete = true
         while true {
             let file = read(current)
             names.append(current)
             if let definition = file.definition { chain.append(definition) }
-            guard let extends = file.extends else { return chain.count == names.count ? chain : nil }
+            complete = complete && file.valid
+            guard let extends = file.extends else { return chain.count == names.count ? (chain, complete) : nil }
             if names.contains(extends.value) {
                 let cycle = (names + [extends.value]).joined(separator: " -> ")
                 diagnostics.add(.error("'extends: \(extends.value)' closes a cycle: \(cycle)", path: file.path,
@@ -77,9 +81,11 @@ struct EnvironmentResolver {
         return false
     }
 
-    /// Reads and decodes one environment file: its definition (nil when it has errors, or its `options.caCert` cannot
-    /// be used), the base its `extends` names (read from the YAML when the file has other errors), and its path.
-    private mutating func read(_ name: String) -> (definition: EnvironmentDefinition?, extends: Located<String>?, path: String) {
+    /// Reads and decodes one environment file: its definition (nil when it has errors outside `options`), whether it is
+    /// valid (no errors, and its `options.caCert` can be used), the base its `extends` names (read from the YAML when the
+    /// file has other errors), and its path.
+    private mutating func read(_ name: String)
+        -> (definition: EnvironmentDefinition?, valid: Bool, extends: Located<String>?, path: String) {
         let existing = Discovery.extensions.map { name + $0 }.filter { FileSystem.kind(of: PathText.join(directory.absolute, $0)).exists }
         let fileName = existing.first ?? name + ".yaml"
         let display = PathText.join(directory.path, fileName)
@@ -87,24 +93,24 @@ struct EnvironmentResolver {
             let paths = existing.map { PathText.join(directory.path, $0) }
             diagnostics.add(.error("two files define the environment '\(name)': \(paths.joined(separator: " and "))", path: nil, at: nil,
                                    suggestion: "remove or rename one of them"))
-            return (nil, nil, display)
+            return (nil, false, nil, display)
         }
         let absolutePath = PathText.join(directory.absolute, fileName)
         guard let document = SourceReader.read(path: display, absolutePath: absolutePath)?.document else {
             diagnostics.add(.error("cannot read the file: \(FileSystem.unreadableReason(absolutePath))", path: display, at: nil))
-            return (nil, nil, display)
+            return (nil, false, nil, display)
         }
-        let decoded = FileDecoding.environment(document, name: name, absolutePath: absolutePath)
+        let (decoded, checkable) = FileDecoding.environmentForChecking(document, name: name, absolutePath: absolutePath)
         sources.store(decoded.text, for: display)
         diagnostics.add(contentsOf: decoded.diagnostics)
-        guard let definition = decoded.value else {
+        guard let definition = checkable else {
             let extends = document.root?["extends"].flatMap { node in node.string.map { Located($0, at: node.mark) } }
-            return (nil, extends, display)
+            return (nil, false, extends, display)
         }
         if let caCert = definition.options.caCert, let problem = CertificateFile.diagnostic(for: caCert, in: display) {
             diagnostics.add(problem)
-            return (nil, definition.extends, display)
+            return (definition, false, definition.extends, display)
         }
-        return (definition, definition.extends, display)
+        return (definition, decoded.value != nil, definition.extends, display)
     }
 }

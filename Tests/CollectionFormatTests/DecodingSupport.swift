@@ -31,7 +31,7 @@ func decodeEnvironment(_ yaml: String, name: String = "qa") -> (EnvironmentDefin
     let path = "environments/\(name).yaml"
     let document = SourceDocument.parse(Array(yaml.utf8), path: path)
     var decoder = NodeDecoder(source: document.source)
-    let environment = decoder.environment(document.root, name: name, absolutePath: path)
+    let environment = decoder.environment(document.root, name: name, absolutePath: path).definition
     return (environment, document.diagnostics + decoder.diagnostics.sorted)
 }
 

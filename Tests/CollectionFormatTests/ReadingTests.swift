@@ -328,6 +328,33 @@ import YAML
                 "\(missing)")
     }
 
+    /// Errors in an environment's `options` do not hide the problems of what it resolves (a baseURL, a port from a
+    /// variable), of its `caCert`, or of the requests checked with it: every problem at once.
+    @Test func optionsErrorsAreReportedWithTheEnvironmentsOtherProblems() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/e.yaml", """
+            baseURL: "http://127.0.0.1:{{ port }}/api"
+            variables: { port: 99999 }
+            options: { throttle: { perSecond: -1 }, caCert: ../requests/a.yaml }
+            """)
+        scratch.write("environments/f.yaml", "baseURL: ftp://x\noptions: { timeout: fast }\n")
+        scratch.write("requests/a.yaml", "request: { url: \"/a/{{ nope }}\" }\n")
+        let found = problems(of: await scratch.readCollection(["requests"], env: "e"))
+        #expect(found.count == 4, "\(found)")
+        #expect(found.contains { $0.hasPrefix("environments/e.yaml:1:10: error: baseURL 'http://127.0.0.1:99999/api': the port 99999") }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("environments/e.yaml:3:35: error: expected a number greater than 0 for 'options.throttle.perSecond'") })
+        #expect(found.contains { $0.hasPrefix("environments/e.yaml:3:49: error: 'options.caCert': the file '../requests/a.yaml' holds no PEM certificate") })
+        #expect(found.contains { $0.hasPrefix("requests/a.yaml:1:21: error: undefined variable 'nope'") }, "\(found)")
+        let other = problems(of: await scratch.readCollection(["requests"], env: "f"))
+        #expect(other.contains { $0.hasPrefix("environments/f.yaml:1:10: error: baseURL 'ftp://x' is not an absolute http or https URL") }
+                && other.contains { $0.hasPrefix("environments/f.yaml:2:21: error: expected a duration") }, "\(other)")
+        // An error outside options (a broken variable) still stops the environment there: nothing resolved, no guesses.
+        scratch.write("environments/g.yaml", "baseURL: ftp://x\nvariables: { a: \"{{ \" }\n")
+        let broken = problems(of: await scratch.readCollection(["requests"], env: "g"))
+        #expect(broken.count == 1 && broken[0].contains("unterminated"), "\(broken)")
+    }
+
     /// `qa.yaml` beside `qa.yml` is not one environment silently winning over the other.
     @Test func twoFilesOfOneEnvironmentAreAnError() async {
         let scratch = ScratchDirectory()
