@@ -26,9 +26,11 @@ struct CollectionValidator {
     private var capturedWhenSelected: Set<String> = []
     /// Undefined variables found so far, with the request using each (named as a capturer), reported by `finish()`
     /// once every capture is known.
-    private var undefinedUses: [(name: String, user: String?, diagnostic: Diagnostic)] = []
+    private var undefinedUses: [(name: String, user: String?, inItsFile: Bool, diagnostic: Diagnostic)] = []
     /// The request being checked, named as a capturer; nil between requests.
     private var currentRequest: String?
+    /// The file being checked (an environment's templates, checked for each of its requests, are in another).
+    private var currentFile: String?
     /// The values known before sending: the environment's variables and secrets, `--var`s, the process environment.
     private let known: VariableScope
     /// The names a capture, a data row or a `with:` may have given another value than `known` holds.
@@ -54,6 +56,7 @@ struct CollectionValidator {
     mutating func validate(_ file: RequestFile) {
         // Without its rows (reported where each: names them), the file's variables cannot be known.
         guard !file.rowsUnknown else { return }
+        currentFile = file.path
         // A single request's file-level templates (its name, rows, `when:`) belong to that request.
         currentRequest = file.isFlow ? nil : file.path
         // An each: file's row values are resolved in the file's starting scope; its columns are variables of its steps.
@@ -219,11 +222,14 @@ struct CollectionValidator {
         // One per place: an environment's template is checked for every request, with what each may suggest (a name
         // an earlier request captured, for a later one); a "did you mean" wins.
         var found: [Diagnostic] = []
-        for (name, user, diagnostic) in undefinedUses {
+        for (name, user, inItsFile, diagnostic) in undefinedUses {
             var diagnostic = diagnostic
             if let capturer = capturers[name] {
-                let when = capturer == user ? "this request captures it from its own response, after it is sent"
-                    : "\(capturer) captures it, but runs after this request"
+                // In an environment's template the request is named: the place shown is the environment's.
+                let named = inItsFile ? nil : user
+                let when = capturer == user
+                    ? "\(named.map { "the first request using it, \($0)," } ?? "this request") captures it from its own response, after it is sent"
+                    : "\(capturer) captures it, but runs after \(named ?? "this request")"
                 diagnostic.suggestion = "\(when): capture it earlier, or define it in the environment or with --var \(name)=VALUE"
             }
             let guesses = { (diagnostic: Diagnostic) in diagnostic.suggestion?.hasPrefix("did you mean") == true }
@@ -352,7 +358,7 @@ struct CollectionValidator {
                 diagnostics.addMergingNotes(Self.undefinedInUsedFile(variable.name, at: mark, in: path, usedAt: sites,
                                                                      among: defined))
             case .variable(let variable) where !defined.contains(variable.name):
-                undefinedUses.append((variable.name, currentRequest,
+                undefinedUses.append((variable.name, currentRequest, path == currentFile,
                                       VariableScope.undefinedVariable(variable.name, at: mark, among: defined).diagnostic(in: path)))
             case .variable(let variable) where selected && !definedWhenSelected.contains(variable.name):
                 let capturer = capturedWhenLeftOut[variable.name] ?? "a request left out"

@@ -676,7 +676,13 @@ import YAML
         #expect(await scratch.readCollection(["requests"], env: "qa").diagnostics.isEmpty)
         scratch.write("requests/00-first.yaml", "request: { url: /first }\n")
         #expect(problems(of: await scratch.readCollection(["requests"], env: "qa")) == [
-            "environments/qa.yaml:2:18: error: undefined variable 'token' [help: requests/01-login.yaml captures it, but runs after this request: capture it earlier, or define it in the environment or with --var token=VALUE]",
+            "environments/qa.yaml:2:18: error: undefined variable 'token' [help: requests/01-login.yaml captures it, but runs after requests/00-first.yaml: capture it earlier, or define it in the environment or with --var token=VALUE]",
+        ])
+        // The first request using it captures it: named too, as the place shown is the environment's.
+        try? FileManager.default.removeItem(atPath: scratch.root + "/requests/00-first.yaml")
+        scratch.write("environments/qa.yaml", "baseURL: http://localhost\nheaders: { X-Token: \"{{ token }}\" }\n")
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "qa")) == [
+            "environments/qa.yaml:2:22: error: undefined variable 'token' [help: the first request using it, requests/01-login.yaml, captures it from its own response, after it is sent: capture it earlier, or define it in the environment or with --var token=VALUE]",
         ])
     }
 
@@ -691,7 +697,7 @@ import YAML
         ])
         scratch.write("requests/00-first.yaml", "request: { url: /first }\n")
         #expect(problems(of: await scratch.readCollection(["requests"], env: "qa")).first
-            == "environments/qa.yaml:3:53: error: undefined variable 'envPw' [help: requests/01-own.yaml captures it, but runs after this request: capture it earlier, or define it in the environment or with --var envPw=VALUE]")
+            == "environments/qa.yaml:3:53: error: undefined variable 'envPw' [help: requests/01-own.yaml captures it, but runs after requests/00-first.yaml: capture it earlier, or define it in the environment or with --var envPw=VALUE]")
     }
 
     @Test func referencedFilesMustExistAndSchemasBeJSON() async {
