@@ -8,7 +8,7 @@
 
 /// The first signal that came while nobody watched, until it is taken.
 static volatile sig_atomic_t held_signal = 0;
-/// Whether a SIGINT or SIGTERM has come since the program was loaded.
+/// Whether a SIGINT, SIGTERM or SIGHUP has come since the program was loaded.
 static volatile sig_atomic_t any_received = 0;
 /// Where the signals are forwarded while they are watched (the write end of `signal_pipe`), else -1.
 static volatile sig_atomic_t forward_fd = -1;
@@ -39,12 +39,14 @@ void runner_hold_signals(void) {
     action.sa_flags = SA_RESTART;
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
 }
 
 void runner_release_held_signals(void) {
     forward_fd = -1;
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     int number = runner_take_held_signal();
     if (number != 0) raise(number);
 }

@@ -7,6 +7,8 @@ public enum ExitStatus: Int32, Sendable {
     case invalidCollection = 2
     case requestFailed = 3
     case expectationFailed = 4
+    /// Stopped by SIGHUP (its terminal closed, an SSH session dropped), as a shell reports it.
+    case hungUp = 129
     /// Stopped by SIGINT (Ctrl-C), as a shell reports it.
     case interrupted = 130
     /// Stopped by SIGTERM, as a shell reports it.

@@ -2,17 +2,17 @@ internal import CHeldSignals
 import Foundation
 import Synchronization
 
-/// SIGINT and SIGTERM held from the moment the program is loaded (a C constructor, before `main` and the libraries'
+/// SIGINT, SIGTERM and SIGHUP held from the moment the program is loaded (a C constructor, before `main` and the libraries'
 /// static initializers) until `runner run` watches them itself, so that a signal in the milliseconds before (starting,
 /// parsing the command line, checking the report paths, installing the watch) stops the run as any other does, its
 /// reports written, instead of killing the process or being lost. Other commands release them at once.
 public enum HeldSignals {
-    /// From now on, SIGINT and SIGTERM are recorded instead of ending the process (and no longer given to a watcher).
+    /// From now on, SIGINT, SIGTERM and SIGHUP are recorded instead of ending the process (and no longer given to a watcher).
     public static func hold() {
         runner_hold_signals()
     }
 
-    /// Gives SIGINT and SIGTERM their default actions again, and raises the one held, if any (it ends the process).
+    /// Gives SIGINT, SIGTERM and SIGHUP their default actions again, and raises the one held, if any (it ends the process).
     public static func release() {
         runner_release_held_signals()
     }
@@ -23,7 +23,7 @@ public enum HeldSignals {
         return number == 0 ? nil : Int32(number)
     }
 
-    /// From now on, each SIGINT and SIGTERM is given to `handler` on a thread of its own (not a queue that busy workers
+    /// From now on, each SIGINT, SIGTERM and SIGHUP is given to `handler` on a thread of its own (not a queue that busy workers
     /// could keep it waiting on) until `hold()` or the next `watch`; then the signal held before, if one was. False when
     /// it cannot be watched.
     static func watch(_ handler: @escaping @Sendable (Int32) -> Void) -> Bool {
@@ -52,7 +52,7 @@ public enum HeldSignals {
     /// The handler signals go to, and whether the thread that reads them runs.
     private static let watcher = Mutex<(handler: (@Sendable (Int32) -> Void)?, started: Bool)>((nil, false))
 
-    /// Whether a SIGINT or SIGTERM has come since the program was loaded, at the moment it came (before a watcher's
+    /// Whether a SIGINT, SIGTERM or SIGHUP has come since the program was loaded, at the moment it came (before a watcher's
     /// handler has run).
     static var anyReceived: Bool {
         runner_any_signal_received() != 0

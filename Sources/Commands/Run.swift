@@ -515,7 +515,7 @@ final class ProgressLine: Sendable {
     }
 }
 
-/// Turns SIGINT and SIGTERM into the cancellation of the run, so that what ran is reported and the reports are
+/// Turns SIGINT, SIGTERM and SIGHUP into the cancellation of the run, so that what ran is reported and the reports are
 /// written. The same signal again within `repeatWindow` is the same request to stop (GNU `timeout` signals the child
 /// and then its process group, microseconds apart) and is ignored; a different signal, or the same one later, ends the
 /// process at once through `stopAtOnce`. A signal while the input is read, when the reading has not ended
@@ -550,7 +550,7 @@ final class Interruption: @unchecked Sendable {
         case runEnded(ExitStatus)
     }
 
-    /// Watches SIGINT and SIGTERM from now on (a signal held since `main` began is the first); `stopAtOnce` ends the
+    /// Watches SIGINT, SIGTERM and SIGHUP from now on (a signal held since `main` began is the first); `stopAtOnce` ends the
     /// process for a second signal, or for a first one when the reading it came during does not end within
     /// `readingGraceSeconds`.
     init(stopAtOnce: @escaping @Sendable (_ signal: Int32, _ why: StopReason) -> Never = { signal, _ in
@@ -567,14 +567,31 @@ final class Interruption: @unchecked Sendable {
         HeldSignals.hold()
     }
 
-    /// The exit status for a signal: 143 for SIGTERM, 130 for SIGINT.
+    /// The exit status for a signal, 128 and its number: 143 for SIGTERM, 129 for SIGHUP, 130 for SIGINT.
     static func status(for signal: Int32) -> ExitStatus {
-        signal == SIGTERM ? .terminated : .interrupted
+        switch signal {
+        case SIGTERM: .terminated
+        case SIGHUP: .hungUp
+        default: .interrupted
+        }
     }
 
-    /// `SIGTERM` or `SIGINT`.
+    /// `SIGTERM`, `SIGHUP` or `SIGINT`.
     static func name(of signal: Int32) -> String {
-        signal == SIGTERM ? "SIGTERM" : "SIGINT"
+        switch signal {
+        case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP"
+        default: "SIGINT"
+        }
+    }
+
+    /// What the signal is said to have done to the run: `terminated`, `hung up` or `interrupted`.
+    private static func verb(for signal: Int32) -> String {
+        switch signal {
+        case SIGTERM: "terminated"
+        case SIGHUP: "hung up"
+        default: "interrupted"
+        }
     }
 
     /// The exit status for the signal received, if one was.
@@ -646,7 +663,7 @@ final class Interruption: @unchecked Sendable {
         }
         switch request {
         case .cancel(let task, let reading):
-            Console.error("\n\(number == SIGTERM ? "terminated" : "interrupted"): "
+            Console.error("\n\(Self.verb(for: number)): "
                 + (reading ? "stopping while the input is read; nothing is sent" : "cancelling the run; the requests not run are reported as skipped"))
             task?.cancel()
             DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Self.readingGraceSeconds)) { [weak self] in
@@ -654,7 +671,7 @@ final class Interruption: @unchecked Sendable {
                 self.stopAtOnce(number, .readingDidNotEnd)
             }
         case .ended:
-            Console.error("\n\(number == SIGTERM ? "terminated" : "interrupted"): the run has ended; its reports are being written "
+            Console.error("\n\(Self.verb(for: number)): the run has ended; its reports are being written "
                 + "(a second signal ends the process at once, with the run's status, before the rest are)")
         case .same: break
         case .exit(let status): stopAtOnce(number, .runEnded(status))

@@ -9,7 +9,7 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Exit status: 0 every request passed, 1 bad command line or nothing selected, 2 invalid collection or \
             environment (nothing is sent), 3 a request could not complete, 4 an expectation failed (3 wins over 4), \
-            130/143 cancelled by SIGINT/SIGTERM.
+            130/143/129 cancelled by SIGINT/SIGTERM/SIGHUP.
             """
     )
 

@@ -200,7 +200,7 @@ public struct RunSummary: Sendable {
     public var outcomes: [RequestOutcome]
     public var duration: Duration
     /// The exit status of a run stopped before it could end: 2 when the collection is invalid, the shell's status for
-    /// the signal that cancelled it (130 for SIGINT, 143 for SIGTERM).
+    /// the signal that cancelled it (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
     public var stopStatus: Int32?
     /// The seed of the run's random values, when a random built-in was used: `--seed` with it replays them.
     public var seed: UInt64?
@@ -253,9 +253,10 @@ public struct RunSummary: Sendable {
         }
     }
 
-    /// The signal that cancelled the run (`SIGINT`, `SIGTERM`), read from `stopStatus`; nil when none did.
+    /// The signal that cancelled the run (`SIGINT`, `SIGTERM`, `SIGHUP`), read from `stopStatus`; nil when none did.
     public var cancellingSignal: String? {
         switch stopStatus {
+        case 129: "SIGHUP"
         case 130: "SIGINT"
         case 143: "SIGTERM"
         default: nil

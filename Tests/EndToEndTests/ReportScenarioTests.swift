@@ -37,7 +37,7 @@ import Testing
         #expect(output.received.isEmpty)
     }
 
-    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
     func aSignalCancelsTheRunAndTheReportsSayWhatRanAndWhatWasCancelled(signal: Int32, status: Int32) async throws {
         // The second file stalls (a server that never answers); the signal comes once its request has arrived.
         let html = FileManager.default.temporaryDirectory.appendingPathComponent("runner-cancel-\(UUID().uuidString).html")
@@ -52,7 +52,7 @@ import Testing
         #expect(output.json?.contains("\(status)") == true)
         #expect(output.junit?.contains("cancelled") == true)
         // The summary says the run was cancelled, and the page's headline that it did not pass.
-        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        let name = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"][signal] ?? "?"
         #expect(output.result.stdout.contains("3 requests: 1 passed, 2 skipped in "), "\(output.result.stdout)")
         #expect(output.result.stdout.contains(" (cancelled by \(name))\n"), "\(output.result.stdout)")
         #expect(try String(contentsOf: html, encoding: .utf8).contains("<h1>runner report: failed</h1>"))

@@ -1,24 +1,24 @@
 #ifndef RUNNER_HELD_SIGNALS_H
 #define RUNNER_HELD_SIGNALS_H
 
-/// SIGINT and SIGTERM are held (recorded, not acted on) from the moment the program is loaded, before `main`, by a
+/// SIGINT, SIGTERM and SIGHUP are held (recorded, not acted on) from the moment the program is loaded, before `main`, by a
 /// constructor; these give them back, take the one held, or forward them to whoever watches them.
 
-/// From now on, SIGINT and SIGTERM are recorded instead of ending the process. Done at load already; again by whoever
+/// From now on, SIGINT, SIGTERM and SIGHUP are recorded instead of ending the process. Done at load already; again by whoever
 /// stops watching them.
 void runner_hold_signals(void);
 
-/// Gives SIGINT and SIGTERM their default actions again and raises the one held, if any (it ends the process).
+/// Gives SIGINT, SIGTERM and SIGHUP their default actions again and raises the one held, if any (it ends the process).
 void runner_release_held_signals(void);
 
 /// The signal held (0 when none), which is no longer held: whoever calls this watches the signals itself.
 int runner_take_held_signal(void);
 
-/// From now on, each SIGINT and SIGTERM is written as one byte (its number) to the pipe whose read end this returns
+/// From now on, each SIGINT, SIGTERM and SIGHUP is written as one byte (its number) to the pipe whose read end this returns
 /// (-1 when no pipe could be made); `runner_hold_signals` ends it. A signal that came before is still held.
 int runner_watch_signals(void);
 
-/// Whether a SIGINT or SIGTERM has come since the program was loaded (1) or not (0), at the moment it came: before
+/// Whether a SIGINT, SIGTERM or SIGHUP has come since the program was loaded (1) or not (0), at the moment it came: before
 /// whoever watches the signals has read it.
 int runner_any_signal_received(void);
 
