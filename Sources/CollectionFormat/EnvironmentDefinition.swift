@@ -116,6 +116,8 @@ public struct ResolvedEnvironment: Sendable {
     public var chain: [String]
     /// The resolved `baseURL` (scheme, host, port and path prefix), if any environment of the chain sets it.
     public var baseURL: String?
+    /// Where that `baseURL` is written: its file (as displayed) and the mark of its value.
+    public var baseURLSource: Sourced<Mark>? = nil
     /// Headers added to every request (the request's own win), each with its file.
     public var headers: [Sourced<HeaderField>]
     /// Query parameters added to every request unless it sets them.

@@ -67,6 +67,7 @@ package struct EnvironmentMerger {
             headers: headers, query: query, variables: resolvedVariables, secrets: resolvedSecrets, auth: auth,
             options: options, retryPath: retryPath)
         resolved.openapi = openapi
+        resolved.baseURLSource = baseURL.map { Sourced($0.value.mark, path: $0.path) }
         resolved.unresolvedNames = unresolved
         resolved.baseURLUnresolved = baseURL != nil && resolved.baseURL == nil
         return resolved

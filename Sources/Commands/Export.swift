@@ -355,7 +355,8 @@ private struct References {
         guard ServerEnvironment(baseURL: hidden) != nil else {
             let references = placeholders.shellText(hidden).variables.map { "$\($0) (\(meanings[$0] ?? $0))" }
             throw RunFailure(.error("the baseURL of environment '\(environment.name)' takes its host or port, or all of it, from "
-                                    + "\(references.joined(separator: " and ")): a command cannot write it as a reference", path: nil, at: nil,
+                                    + "\(references.joined(separator: " and ")): a command cannot write it as a reference",
+                                    path: environment.baseURLSource?.path, at: environment.baseURLSource?.value,
                                     suggestion: "write the scheme, host and port in the environment file; a secret can stand in its path"))
         }
         environment.baseURL = hidden
