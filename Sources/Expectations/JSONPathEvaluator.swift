@@ -232,7 +232,7 @@ struct JSONPathEvaluator {
         switch (left, right) {
         case let (.int(a)?, .int(b)?): a < b
         case let (.string(a)?, .string(b)?): a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
-        case let (a?, b?): if let x = a.numberValue, let y = b.numberValue { x < y } else { false }
+        case let (a?, b?): JSONValue.numericOrder(a, b) == -1
         default: false
         }
     }

@@ -375,8 +375,7 @@ extension Matcher where Value == JSONValue {
             return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) ? -1 : 1
         default:
             let bound = if case .string(let text) = bound, actual.numberValue != nil { number(text, orderingOnly: true) } else { bound }
-            guard let a = actual.numberValue, let b = bound?.numberValue else { return nil }
-            return a < b ? -1 : (a == b ? 0 : 1)
+            return bound.flatMap { JSONValue.numericOrder(actual, $0) }
         }
     }
 

@@ -401,7 +401,9 @@ private struct JSONWriter {
         case .bool(let bool): output.append(contentsOf: (bool ? "true" : "false").utf8)
         case .int(let int): output.append(contentsOf: String(int).utf8)
         case .double(let double):
-            output.append(contentsOf: (double.isFinite ? double.description : "null").utf8)
+            // A number past a double's range (a body's `1e400`) is infinite: written as a number that reads back as it,
+            // not as `null`, which it is not (bodies sent refuse it before they are written: JSONBody).
+            output.append(contentsOf: (double.isFinite ? double.description : double.isNaN ? "null" : double < 0 ? "-1e999" : "1e999").utf8)
         case .string(let string): Self.writeString(string, into: &output)
         case .array(let elements):
             writeContainer(open: "[", close: "]", elements, into: &output, indent: indent) { element, output in

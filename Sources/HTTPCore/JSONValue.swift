@@ -93,8 +93,7 @@ extension JSONValue: Hashable {
         case let (.array(a), .array(b)): a == b
         case let (.object(a), .object(b)): a == b
         case let (.int(a), .int(b)): a == b
-        default:
-            if let a = lhs.numberValue, let b = rhs.numberValue { a == b } else { false }
+        default: JSONValue.numericOrder(lhs, rhs) == 0
         }
     }
 
@@ -112,6 +111,31 @@ extension JSONValue: Hashable {
 }
 
 extension JSONValue {
+    /// -1, 0 or 1 as the number `lhs` is below, equal to or above the number `rhs`, exactly: an integer against a
+    /// double is not compared as two doubles (2^63, which a body's `9223372036854775808` reads as, is above every
+    /// integer, and 2^53 + 1 is not 2^53); nil when either is not a number, or is NaN.
+    public static func numericOrder(_ lhs: JSONValue, _ rhs: JSONValue) -> Int? {
+        switch (lhs, rhs) {
+        case let (.int(a), .int(b)): return a < b ? -1 : (a == b ? 0 : 1)
+        case let (.int(a), .double(b)): return order(a, b)
+        case let (.double(a), .int(b)): return order(b, a).map { -$0 }
+        case let (.double(a), .double(b)): return a.isNaN || b.isNaN ? nil : (a < b ? -1 : (a == b ? 0 : 1))
+        default: return nil
+        }
+    }
+
+    /// `numericOrder` of an integer against a double.
+    private static func order(_ integer: Int, _ double: Double) -> Int? {
+        guard !double.isNaN else { return nil }
+        // 2^63: every double from there up is above every Int, every one below -2^63 beneath it.
+        if double >= 9_223_372_036_854_775_808.0 { return -1 }
+        if double < -9_223_372_036_854_775_808.0 { return 1 }
+        let floor = double.rounded(.down)
+        let whole = Int(floor)
+        if integer != whole { return integer < whole ? -1 : 1 }
+        return floor == double ? 0 : -1
+    }
+
     /// The value as a Double when it is a number.
     public var numberValue: Double? {
         switch self {

@@ -97,8 +97,12 @@ import Testing
         #expect(value.serialized(pretty: true) == "{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": []\n}")
     }
 
-    @Test func writesNonFiniteDoublesAsNull() {
-        #expect(JSONValue.array([.double(.nan), .double(.infinity), .double(-.infinity)]).serialized() == "[null,null,null]")
+    /// NaN is no number (null); an infinity (a body's 1e400, past a double's range) is written as a number that reads
+    /// back as it, not as null.
+    @Test func writesNaNAsNullAndInfinitiesAsNumbersPastTheRange() throws {
+        #expect(JSONValue.array([.double(.nan), .double(.infinity), .double(-.infinity)]).serialized() == "[null,1e999,-1e999]")
+        #expect(try JSONValue.parse(Array("1e400".utf8)) == .double(.infinity))
+        #expect(try JSONValue.parse(Array(JSONValue.double(-.infinity).serialized().utf8)) == .double(-.infinity))
     }
 
     @Test(arguments: [
