@@ -487,7 +487,10 @@ extension NodeDecoder {
                 error("a multipart part has either 'value' or 'file', not both", at: fields.keyNode("file")!.mark)
                 content = nil
             }
-            if let name, let content { parts.append(MultipartPart(name: name, content: content, mark: item.mark)) }
+            // A broken name or content is kept as empty text, so that the other's variables and file are still checked
+            // (the file has an error: it never runs).
+            parts.append(MultipartPart(name: name ?? .literal("", at: item.mark), content: content ?? .value(.literal("", at: item.mark)),
+                                       mark: item.mark))
         }
         return parts
     }

@@ -711,6 +711,9 @@ import YAML
               multipart:
                 - { name: a, file: fixtures/a.png }
                 - { name: b, file: fixtures/missing.png }
+                - { name: "{{ c", file: fixtures/gone.png }
+                - { name: "{{ d", value: "{{ undefinedValue }}" }
+                - { name: "{{ undefinedName }}", value: "{{ e" }
             expect: { schema: schemas/bad.json }
             """)
         scratch.write("requests/raw.yaml", "request: { url: /raw, file: fixtures }\nexpect: { schema: schemas/none.json }\n")
@@ -718,7 +721,14 @@ import YAML
             "requests/raw.yaml:1:29: error: file 'fixtures' is a directory (looked for 'requests/fixtures') [help: paths are relative to the request file]",
             "requests/raw.yaml:2:19: error: file 'schemas/none.json' does not exist (looked for 'requests/schemas/none.json') [help: paths are relative to the request file]",
             "requests/up.yaml:5:24: error: file 'fixtures/missing.png' does not exist (looked for 'requests/fixtures/missing.png') [help: paths are relative to the request file]",
-            "requests/up.yaml:6:19: error: schema 'schemas/bad.json' is not valid JSON: expected a string key in object, found 'n'",
+            // A broken name or value does not hide the other's problems.
+            "requests/up.yaml:6:16: error: unterminated '{{' (missing '}}') [help: close the expression with '}}']",
+            "requests/up.yaml:6:29: error: file 'fixtures/gone.png' does not exist (looked for 'requests/fixtures/gone.png') [help: paths are relative to the request file]",
+            "requests/up.yaml:7:16: error: unterminated '{{' (missing '}}') [help: close the expression with '}}']",
+            "requests/up.yaml:7:31: error: undefined variable 'undefinedValue' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var undefinedValue=VALUE]",
+            "requests/up.yaml:8:16: error: undefined variable 'undefinedName' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var undefinedName=VALUE]",
+            "requests/up.yaml:8:46: error: unterminated '{{' (missing '}}') [help: close the expression with '}}']",
+            "requests/up.yaml:9:19: error: schema 'schemas/bad.json' is not valid JSON: expected a string key in object, found 'n'",
         ])
     }
 
