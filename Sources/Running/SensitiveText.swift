@@ -6,6 +6,22 @@ enum SensitiveText {
     /// Shorter values are not hidden on their own: masking every `ab` would garble the output.
     static let minimumLength = 6
 
+    /// The texts of a captured value derived from one of `sources` (`derives`): the value's text when it is a scalar, and
+    /// for a mapping or a list those of its keys and elements, not all of it: a captured object of request headers that
+    /// holds a cookie hides the cookie, not the host and the user agent beside it.
+    static func derivedTexts(in value: JSONValue, from sources: some Collection<String>) -> [String] {
+        switch value {
+        case .array(let elements): return elements.flatMap { derivedTexts(in: $0, from: sources) }
+        case .object(let object):
+            return object.members.flatMap { member in
+                (derives(member.key, from: sources) ? [member.key] : []) + derivedTexts(in: member.value, from: sources)
+            }
+        default:
+            let text = value.interpolatedText
+            return derives(text, from: sources) ? [text] : []
+        }
+    }
+
     /// Whether `value` (a captured text) is derived from one of `sources`: it holds one, or a piece of one of
     /// `minimumLength` characters or more (a regex group of a token, a header echo around part of a secret), as sent or
     /// as a server misread it (`Grüße` echoed as `GrÃ¼ÃŸe`), also inside JSON text (`Gr\u00c3\u00bc…`, a regex group of

@@ -195,7 +195,7 @@ struct StepExecutor: Sendable {
             }
             let captured = CaptureExtractor(step: step, path: definition.path).capture(from: content)
             let sources = scope.secretValues.union(outcome.sensitiveValues)
-            outcome.sensitiveValues += captured.values.map(\.value.interpolatedText).filter { SensitiveText.derives($0, from: sources) }
+            outcome.sensitiveValues += captured.values.flatMap { SensitiveText.derivedTexts(in: $0.value, from: sources) }
             outcome.failures += captured.failures
             if !outcome.failures.isEmpty { outcome.verdict = .failed }
             var stopped = false

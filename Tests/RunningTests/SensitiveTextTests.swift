@@ -1,3 +1,4 @@
+import HTTPCore
 import Testing
 @testable import Running
 
@@ -16,5 +17,17 @@ import Testing
             #expect(!SensitiveText.derives(unrelated, from: secrets), "\(unrelated)")
         }
         #expect(!SensitiveText.derives("abcdefgh", from: []))
+    }
+
+    /// A captured mapping or list gives the texts that derive from a secret, not all of its own: the host and user agent
+    /// beside a cookie in captured request headers stay shown.
+    @Test func aCapturedObjectGivesOnlyItsDerivedTexts() {
+        let headers = JSONValue.object(JSONObject([("Host", .string("127.0.0.1:19301")), ("User-Agent", .string("runner/0.1.0")),
+                                                   ("Cookie", .string("session=abcdef123")),
+                                                   ("Tokens", .array([.string("x-abcdef123-y"), .int(7)])),
+                                                   ("abcdef123", .bool(true))]))
+        #expect(SensitiveText.derivedTexts(in: headers, from: ["abcdef123"]) == ["session=abcdef123", "x-abcdef123-y", "abcdef123"])
+        #expect(SensitiveText.derivedTexts(in: .string("Bearer abcdef123"), from: ["abcdef123"]) == ["Bearer abcdef123"])
+        #expect(SensitiveText.derivedTexts(in: .int(5), from: ["abcdef123"]).isEmpty)
     }
 }
