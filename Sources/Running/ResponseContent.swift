@@ -22,17 +22,41 @@ final class ResponseContent {
         let message: String
     }
 
-    /// The body as UTF-8 text, or why it is not text.
+    /// The body as text in the charset its Content-Type names (UTF-8 without one, or with one not known), or why it is
+    /// not text.
     var text: Result<String, BodyProblem> {
         if let decodedText { return decodedText }
         let result: Result<String, BodyProblem>
-        if let text = String(validatingUTF8Data: response.body) {
+        if let (charset, encoding) = declaredEncoding {
+            if let text = String(data: response.body, encoding: encoding) {
+                result = .success(text)
+            } else {
+                result = .failure(BodyProblem(message: "the response body is not valid \(charset) (\(describedBody)), not text"))
+            }
+        } else if let text = String(validatingUTF8Data: response.body) {
             result = .success(text)
         } else {
             result = .failure(BodyProblem(message: "the response body is binary (\(describedBody)), not text"))
         }
         decodedText = result
         return result
+    }
+
+    /// The charset the Content-Type names and its encoding, when it is one other than UTF-8 that bodies are read in.
+    private var declaredEncoding: (charset: String, encoding: String.Encoding)? {
+        guard let charset = mediaType?.charset else { return nil }
+        let encoding: String.Encoding? = switch charset.lowercased() {
+        case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "l1": .isoLatin1
+        case "windows-1252", "cp1252": .windowsCP1252
+        case "utf-16": .utf16
+        case "utf-16le": .utf16LittleEndian
+        case "utf-16be": .utf16BigEndian
+        case "utf-32": .utf32
+        case "utf-32le": .utf32LittleEndian
+        case "utf-32be": .utf32BigEndian
+        default: nil
+        }
+        return encoding.map { (charset, $0) }
     }
 
     /// The body parsed as JSON, or why it is not JSON (empty, binary, too large, malformed).
@@ -47,7 +71,10 @@ final class ResponseContent {
             result = .failure(BodyProblem(message: problem.message.replacingOccurrences(of: "not text", with: "not JSON")))
         } else {
             do {
-                result = .success(try JSONValue.parse(response.body))
+                // Text in another charset, or UTF-8 after a byte order mark (RFC 8259 lets a parser ignore it), is parsed
+                // as the text it decodes to.
+                let decoded = declaredEncoding != nil || response.body.starts(with: [0xEF, 0xBB, 0xBF])
+                result = .success(try decoded ? JSONValue.parse((try? text.get()) ?? "") : JSONValue.parse(response.body))
             } catch {
                 result = .failure(BodyProblem(message: "the response body is not JSON (\(describedBody)): \(error)"))
             }

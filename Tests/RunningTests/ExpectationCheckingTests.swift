@@ -279,6 +279,22 @@ import TestSupport
             """, reply: .response(status: 200, body: Data([0xFF, 0x00, 0xFE])))
         #expect(binary.failures.first?.actual.contains("binary") == true)
 
+        // Text in the charset its Content-Type names is text (as XPath reads it), and so is JSON in it, or in UTF-8 after
+        // a byte order mark; bytes that are not valid in the charset are said to be so.
+        let latin1 = try await outcome("request: { url: /a }\nexpect:\n  text: { contains: café }\n",
+                                       reply: .response(status: 200, headers: ["Content-Type": "text/plain; charset=ISO-8859-1"],
+                                                        body: Data([0x63, 0x61, 0x66, 0xE9])))
+        #expect(latin1.verdict == .passed, "\(latin1.failures.map(\.actual))")
+        for (type, body) in [("application/json; charset=utf-16", Data([0xFF, 0xFE]) + "{\"a\": \"é\"}".data(using: .utf16LittleEndian)!),
+                             ("application/json", Data([0xEF, 0xBB, 0xBF]) + Data("{\"a\": \"é\"}".utf8))] {
+            let json = try await outcome("request: { url: /a }\nexpect:\n  body: { $.a: é }\n",
+                                         reply: .response(status: 200, headers: ["Content-Type": type], body: body))
+            #expect(json.verdict == .passed, "\(type): \(json.failures.map(\.actual))")
+        }
+        let odd = try await outcome("request: { url: /a }\nexpect:\n  text: { contains: x }\n",
+                                    reply: .response(status: 200, headers: ["Content-Type": "text/plain; charset=UTF-16LE"], body: Data([0x78, 0x00, 0x00, 0xD8])))
+        #expect(odd.failures.first?.actual.hasPrefix("the response body is not valid UTF-16LE (4 bytes") == true, "\(odd.failures.map(\.actual))")
+
         let empty = try await outcome("""
             request: { url: /a }
             expect:
