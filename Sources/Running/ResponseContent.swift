@@ -114,10 +114,14 @@ final class ResponseContent {
     /// What an XPath query needs the body to be: `an XML body` or `an HTML body`.
     var expectedMarkup: String { markupSyntax == .html ? "an HTML body" : "an XML body" }
 
-    /// `512 bytes, Content-Type text/html`.
+    /// `512 bytes, Content-Type text/html`, and a Content-Encoding the transport does not decode (it asks for gzip and
+    /// deflate only): `, Content-Encoding br, which runner does not decode`.
     private var describedBody: String {
         let type = response.headers["Content-Type"].map { ", Content-Type \($0)" } ?? ""
-        return "\(response.body.count) bytes\(type)"
+        let encoding = response.headers["Content-Encoding"].flatMap { coding in
+            ["gzip", "x-gzip", "deflate", "identity"].contains(coding.lowercased()) ? nil : ", Content-Encoding \(coding), which runner does not decode"
+        } ?? ""
+        return "\(response.body.count) bytes\(type)\(encoding)"
     }
 }
 

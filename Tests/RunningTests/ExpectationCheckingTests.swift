@@ -278,6 +278,12 @@ import TestSupport
               text: { contains: x }
             """, reply: .response(status: 200, body: Data([0xFF, 0x00, 0xFE])))
         #expect(binary.failures.first?.actual.contains("binary") == true)
+        // A Content-Encoding the transport does not decode (it asks for gzip and deflate) is named.
+        let brotli = try await outcome("request: { url: /a }\nexpect:\n  body: { $.a: 1 }\n",
+                                       reply: .response(status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "br"],
+                                                        body: Data([0x8B, 0x00, 0x80])))
+        #expect(brotli.failures.first?.actual == "the response body is binary (3 bytes, Content-Type application/json, Content-Encoding br, "
+                + "which runner does not decode), not JSON", "\(brotli.failures.map(\.actual))")
 
         // Text in the charset its Content-Type names is text (as XPath reads it), and so is JSON in it, or in UTF-8 after
         // a byte order mark; bytes that are not valid in the charset are said to be so.
