@@ -195,7 +195,7 @@ public enum FormatKeys {
             FormatKey("steps", .list(of: .anyOf([.keys(.requestDefinition), .keys(.useStep)]), nonEmpty: true),
                       "The steps, each a request with the keys of a request file, or a use of another file's steps."),
             FormatKey("finally", .list(of: .anyOf([.keys(.requestDefinition), .keys(.useStep)]), nonEmpty: true),
-                      "Cleanup steps run after the steps whatever happened (a failure, a first SIGINT or SIGTERM); they see the captures made so far."),
+                      "Cleanup steps run after the steps whatever happened (a failure, a first SIGINT, SIGTERM or SIGHUP); they see the captures made so far."),
         ],
         required: ["steps"])
 
