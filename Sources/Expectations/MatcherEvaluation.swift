@@ -281,7 +281,7 @@ extension Matcher where Value == JSONValue {
         }
     }
 
-    /// Why `actual` is not `expected` when one is a number and the other a string of its text, nil otherwise; `template`
+    /// Why `actual` is not `expected` when one is a number or a boolean and the other a string of its text, nil otherwise; `template`
     /// is the lone template that gave `expected`, if one did.
     private static func typesDiffer(_ expected: JSONValue, _ actual: JSONValue, template: String?) -> String? {
         switch (expected, actual) {
@@ -301,6 +301,17 @@ extension Matcher where Value == JSONValue {
             }
             if let template { return "a string, not the number \(text) that '\(template)' gives: the types differ" }
             return "a string, not the number \(text): the types differ; write '\(text)' in quotes to compare as text"
+        case (.string(let text), .bool):
+            guard actual.serialized() == text else { return nil }
+            if let template {
+                return "a boolean, not the string \(expected.serialized()) that '\(template)' gives: the types differ; "
+                    + "a --var, a data row and $env are text"
+            }
+            return "a boolean, not the string \(expected.serialized()): the types differ; write \(text) without quotes to compare booleans"
+        case (.bool, .string(let text)):
+            guard expected.serialized() == text else { return nil }
+            if let template { return "a string, not the boolean \(text) that '\(template)' gives: the types differ" }
+            return "a string, not the boolean \(text): the types differ; write '\(text)' in quotes to compare as text"
         default:
             return nil
         }

@@ -146,6 +146,11 @@ import Testing
              failure: #"expected "42", got 42 (a number, not the string "42": the types differ; write 42 without quotes to compare numbers)"#),
         Case(matcher: .equals(.int(42)), actual: .string("42"),
              failure: #"expected 42, got "42" (a string, not the number 42: the types differ; write '42' in quotes to compare as text)"#),
+        // So for a boolean and the string of its word.
+        Case(matcher: .equals(.bool(true)), actual: .string("true"),
+             failure: #"expected true, got "true" (a string, not the boolean true: the types differ; write 'true' in quotes to compare as text)"#),
+        Case(matcher: .equals(.string("false")), actual: .bool(false),
+             failure: #"expected "false", got false (a boolean, not the string "false": the types differ; write false without quotes to compare booleans)"#),
         // So for `in`, also among other operators (the ordering holds: its bound of digits reads as a number).
         Case(matcher: .in([.int(1), .string("42")]), actual: .int(42),
              failure: #"expected one of [1,"42"], got 42 (a number, not the string "42": the types differ; write 42 without quotes to compare numbers)"#),
