@@ -20,7 +20,7 @@ public struct JSONBody: HTTPBody {
 
 extension JSONValue {
     /// The first NaN or infinity in the value, depth first; nil when every number is finite.
-    var firstNonFiniteNumber: Double? {
+    public var firstNonFiniteNumber: Double? {
         switch self {
         case .double(let number): number.isFinite ? nil : number
         case .array(let elements): elements.lazy.compactMap(\.firstNonFiniteNumber).first

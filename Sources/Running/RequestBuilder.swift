@@ -50,6 +50,11 @@ public struct RequestBuilder: Sendable {
         if let server { request = server.complete(request) }
         if let body = spec.body {
             request.body = try self.body(body.value, headers: request.headers, path: path, scope: scope)
+            // A number JSON cannot write (a captured 1e400 is infinite) is an error at the body, not at sending.
+            if let json = request.body as? JSONBody, let number = json.value.firstNonFiniteNumber {
+                throw RunFailure(.error("the JSON body holds a number JSON cannot express (\(number)): a value past a double's range",
+                                        path: path, at: body.mark))
+            }
         }
         request.options = try options(for: definition, path: path, scope: scope, sendsAtMost: sendsAtMost)
         // Credentials in the URL (`http://user:password@host/`) are Basic auth, as curl and browsers use them, unless

@@ -203,6 +203,22 @@ import TestSupport
         }
     }
 
+    /// A captured number past a double's range (1e400, infinite) sent in a JSON body is an error at the body.
+    @Test func aNumberJSONCannotExpressIsAnErrorAtTheBody() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /a }\ncapture: { big: $.big }\n",
+            "requests/2.yaml": "request:\n  url: /b\n  json: { v: \"{{ big }}\" }\n",
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader([.response(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"big": 1e400}"#.utf8))])
+        let summary = try await collection.run(loader)
+        let error = try #require(summary.outcomes.last?.error)
+        #expect(summary.outcomes.last?.verdict == .errored && error.mark?.line == 3 && error.mark?.column == 3, "\(error)")
+        #expect(error.message == "the JSON body holds a number JSON cannot express (inf): a value past a double's range")
+        #expect(await loader.received.count == 1)
+    }
+
     @Test func environmentOptionsAreDefaultsThatRequestsOverrideKeyByKey() async throws {
         let request = try await firstRequest([
             "environments/test.yaml": environment("options: { timeout: 10s, followRedirects: false, retry: { attempts: 2, delay: 1ms } }"),
