@@ -101,7 +101,10 @@ public struct Redactor: Sendable {
         // breaks as percent escapes.
         // A secret of several lines (a PEM key) comes back with CRLF line ends from servers that write them.
         let crlf = secret.contains("\n") ? [secret.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")] : []
-        let reshaped = ([secret.trimmingCharacters(in: .whitespacesAndNewlines), MultipartBody.quoted(secret)] + crlf + htmlEscapings(of: secret))
+        // A server that strips characters off a value's ends shows the rest (httpbin reads `Bearer …` with `lstrip`, which
+        // eats a token's first letters too when they are among `Bearer `): up to 3 cut from either end, 8 or more left.
+        let cuts = (0..<max(0, min(3, secret.count - 8))).flatMap { cut in [String(secret.dropFirst(cut + 1)), String(secret.dropLast(cut + 1))] }
+        let reshaped = ([secret.trimmingCharacters(in: .whitespacesAndNewlines), MultipartBody.quoted(secret)] + crlf + cuts + htmlEscapings(of: secret))
             .filter { $0 != secret && $0.count >= ResolvedSecret.shortestHiddenInText }
         var forms = Set([secret] + once + once.flatMap(encodings) + decoded + decoded.flatMap(jsonEscapings) + reshaped + reshaped.flatMap(jsonEscapings))
         for misread in Mojibake.readings(of: secret) {

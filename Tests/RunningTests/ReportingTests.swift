@@ -422,6 +422,18 @@ import TestSupport
 
     /// A secret a server echoes in base64 (a body as a data: URL), wherever it stands in the encoded bytes, standard or
     /// URL-safe: no run of its characters that decodes to a piece of the secret is left.
+    /// A server that strips characters off a secret's ends (httpbin's `lstrip('Bearer ')` eats a token's first letters
+    /// when they are among `Bearer `) shows the rest: hidden while 8 characters or more are left, also JSON-escaped.
+    @Test func redactorHidesASecretEchoedWithAFewCharactersCutOffItsEnds() {
+        let redactor = Redactor(secrets: ["abcdef-secret-token-123", "short-9ch"])
+        for echoed in ["bcdef-secret-token-123", "def-secret-token-123", "abcdef-secret-token-1", "{\"token\": \"bcdef-secret-token-123\"}"] {
+            #expect(!redactor.redact(echoed).contains("secret-token"), "\(echoed) -> \(redactor.redact(echoed))")
+        }
+        // Three at most, and never fewer than 8 left: a secret's short tail stays text.
+        #expect(redactor.redact("ef-secret-token-123") == "ef-secret-token-123")
+        #expect(redactor.redact("hort-9ch") == "***" && redactor.redact("ort-9ch") == "ort-9ch")
+    }
+
     @Test func redactorHidesASecretEchoedInBase64() {
         let secret = "hunter2-the-secret?>"
         let redactor = Redactor(secrets: [secret])
