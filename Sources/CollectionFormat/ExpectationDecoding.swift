@@ -215,11 +215,31 @@ extension NodeDecoder {
                       at: pair.key.mark)
                 continue
             }
+            if let misplaced = Self.misplacedInCapture(name, pair.value) {
+                error("'\(name)' is not a capture: it goes beside 'capture', not inside it", at: pair.key.mark,
+                      suggestion: "indent '\(name):' as far as 'capture:' (\(misplaced))")
+                continue
+            }
             if let source = captureSource(pair.value, name: name, namespaces: namespaces) {
                 captures.append(CaptureDefinition(name: name, nameMark: pair.key.mark, source: source, mark: pair.value.mark))
             }
         }
         return captures
+    }
+
+    /// For a capture named as a key of a request file (`expect`, `options`, `request`) whose value is a mapping of that
+    /// key's keys (`expect: { status: 200 }` indented under `capture:`): what says so of its keys; nil otherwise (a capture may
+    /// be named `request` and be one).
+    private static func misplacedInCapture(_ name: String, _ value: Node) -> String? {
+        let sections = ["expect": FormatKeys.expect.names, "options": FormatKeys.requestOptions.names, "request": FormatKeys.request.names]
+        guard let keys = sections[name], case .mapping(let pairs) = value.content, !pairs.isEmpty else { return nil }
+        let written = pairs.map { keyText($0.key) }
+        // One capture kind with a value it takes is a capture, whatever its name (`expect: { status: true }`).
+        let trueStatus = if case .scalar(let scalar) = pairs[0].value.content { scalar.value == .bool(true) } else { false }
+        let capture = pairs.count == 1 && CaptureDefinition.kinds.contains(written[0]) && (written[0] != "status" || trueStatus)
+        guard written.allSatisfy(keys.contains), !capture else { return nil }
+        let listed = written.map { "'\($0)'" }.joined(separator: ", ")
+        return written.count == 1 ? "its key \(listed) is one of '\(name)'" : "its keys \(listed) are those of '\(name)'"
     }
 
     /// `$...`, or a mapping with one of the capture kinds.

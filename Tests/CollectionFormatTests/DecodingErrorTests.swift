@@ -31,6 +31,13 @@ import YAML
             "requests/r.yaml:1:43: error: 'accept' names the header 'Accept' again (header names are case-insensitive) "
                 + "[help: give it once, several values joined with ', ']",
         ])
+        // `expect:` indented under `capture:` says where it goes, not that `status` wants a boolean; a capture named
+        // `expect` that is one stays one.
+        #expect(problems("request: { url: /a }\ncapture:\n  x: $.url\n  expect: { status: 200 }\n") == [
+            "requests/r.yaml:4:3: error: 'expect' is not a capture: it goes beside 'capture', not inside it "
+                + "[help: indent 'expect:' as far as 'capture:' (its key 'status' is one of 'expect')]",
+        ])
+        #expect(problems("request: { url: /a }\ncapture:\n  expect: { status: true }\n  options: $.o\n").isEmpty)
         #expect(problems("request:\n  url: /a\n  timeout: 5s\n") == [
             "requests/r.yaml:3:3: error: unknown key 'timeout' in 'request' [help: 'timeout' is an option: write it under 'options:']",
         ])
