@@ -102,8 +102,14 @@ public struct Redactor: Sendable {
         // A secret of several lines (a PEM key) comes back with CRLF line ends from servers that write them.
         let crlf = secret.contains("\n") ? [secret.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")] : []
         // A server that strips characters off a value's ends shows the rest (httpbin reads `Bearer …` with `lstrip`, which
-        // eats a token's first letters too when they are among `Bearer `): up to 3 cut from either end, 8 or more left.
-        let cuts = (0..<max(0, min(3, secret.count - 8))).flatMap { cut in [String(secret.dropFirst(cut + 1)), String(secret.dropLast(cut + 1))] }
+        // eats a token's first letters too when they are among `Bearer `; Python's `strip` eats both ends): up to 3 cut
+        // from the start and up to 3 from the end, 8 or more left.
+        var cuts: [String] = []
+        for start in 0...3 {
+            for end in 0...3 where start + end > 0 && secret.count - start - end >= 8 {
+                cuts.append(String(secret.dropFirst(start).dropLast(end)))
+            }
+        }
         let reshaped = ([secret.trimmingCharacters(in: .whitespacesAndNewlines), MultipartBody.quoted(secret)] + crlf + cuts + htmlEscapings(of: secret))
             .filter { $0 != secret && $0.count >= ResolvedSecret.shortestHiddenInText }
         var forms = Set([secret] + once + once.flatMap(encodings) + decoded + decoded.flatMap(jsonEscapings) + reshaped + reshaped.flatMap(jsonEscapings))
