@@ -414,7 +414,9 @@ extension NodeDecoder {
         let node = first.value
         let body: BodyDefinition?
         switch Self.keyText(first.key) {
-        case "json": body = templateValue(node, partial: true).map { .json($0) }
+        case "json":
+            body = templateValue(node, partial: true).map { .json($0) }
+            if case .json(let value)? = body { checkJSONExpressible(value) }
         case "form": body = .form(parameters(node, for: "request.form"))
         case "multipart": body = multipart(node, location: location).map { .multipart($0) }
         case "text": body = template(node, for: "request.text").map { .text($0) }
@@ -422,6 +424,18 @@ extension NodeDecoder {
         default: body = fileReference(node, for: "request.file", location: location).map { .file($0) }
         }
         return body.map { Located($0, at: first.key.mark) }
+    }
+
+    /// Reports each number of a value sent as JSON that JSON cannot write (`.inf`, `.nan`): it could not be sent.
+    private mutating func checkJSONExpressible(_ value: TemplateValue) {
+        switch value.content {
+        case .double(let number) where !number.isFinite:
+            error("\(number.isNaN ? "NaN" : "an infinite number") cannot be sent as JSON, which has no such number", at: value.mark,
+                  suggestion: "write a finite number, or write it in quotes to send it as a string")
+        case .array(let elements): elements.forEach { checkJSONExpressible($0) }
+        case .object(let members): members.forEach { checkJSONExpressible($0.value) }
+        default: break
+        }
     }
 
     /// `graphql:` with `query` (required), `variables` and `operationName`.
@@ -446,7 +460,11 @@ extension NodeDecoder {
 
     /// `graphql.variables`: a mapping, or a lone template whose value is sent as it is.
     private mutating func graphQLVariables(_ node: Node) -> TemplateValue? {
-        if case .mapping = node.content { return templateValue(node, partial: true) }
+        if case .mapping = node.content {
+            let variables = templateValue(node, partial: true)
+            if let variables { checkJSONExpressible(variables) }
+            return variables
+        }
         if case .scalar(let scalar) = node.content, case .string = scalar.value, Self.containsTemplate(node) {
             guard let template = template(node, for: "request.graphql.variables") else { return nil }
             if template.singleExpression != nil { return TemplateValue(.string(template), mark: node.mark) }

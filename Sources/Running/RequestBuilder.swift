@@ -52,7 +52,8 @@ public struct RequestBuilder: Sendable {
             request.body = try self.body(body.value, headers: request.headers, path: path, scope: scope)
             // A number JSON cannot write (a captured 1e400 is infinite) is an error at the body, not at sending.
             if let json = request.body as? JSONBody, let number = json.value.firstNonFiniteNumber {
-                throw RunFailure(.error("the JSON body holds a number JSON cannot express (\(number)): a value past a double's range",
+                throw RunFailure(.error("the JSON body holds a number JSON cannot express (\(number))"
+                                        + (number.isNaN ? "" : ": a value past a double's range"),
                                         path: path, at: body.mark))
             }
         }

@@ -38,6 +38,14 @@ import YAML
                 + "[help: indent 'expect:' as far as 'capture:' (its key 'status' is one of 'expect')]",
         ])
         #expect(problems("request: { url: /a }\ncapture:\n  expect: { status: true }\n  options: $.o\n").isEmpty)
+        // `.inf` and `.nan` are numbers (an expectation may compare with them) that a JSON body cannot send.
+        #expect(problems("request:\n  url: /a\n  json: { h: .inf, l: [1, -.inf], n: .nan }\n") == [
+            "requests/r.yaml:3:14: error: an infinite number cannot be sent as JSON, which has no such number [help: write a finite number, or write it in quotes to send it as a string]",
+            "requests/r.yaml:3:27: error: an infinite number cannot be sent as JSON, which has no such number [help: write a finite number, or write it in quotes to send it as a string]",
+            "requests/r.yaml:3:38: error: NaN cannot be sent as JSON, which has no such number [help: write a finite number, or write it in quotes to send it as a string]",
+        ])
+        #expect(problems("request:\n  url: /a\n  graphql: { query: q, variables: { v: .inf } }\n").count == 1)
+        #expect(problems("request: { url: /a }\nexpect:\n  body: { $.a: { lessThan: .inf } }\n").isEmpty)
         #expect(problems("request:\n  url: /a\n  timeout: 5s\n") == [
             "requests/r.yaml:3:3: error: unknown key 'timeout' in 'request' [help: 'timeout' is an option: write it under 'options:']",
         ])
@@ -88,7 +96,8 @@ import YAML
     }
 
     /// A number that would not go as written (an integer past 64 bits, a number past a double's range) is an error at it,
-    /// not a rounded float or `null` on the wire; `.inf`, a float and `!!float` are kept.
+    /// not a rounded float or `null` on the wire; a float and `!!float` are kept, and `.inf`, which a JSON body cannot send,
+    /// is an error there.
     @Test func numbersThatWouldNotBeSentAsWrittenAreErrors() {
         #expect(problems("request: { url: /a, json: { a: 18446744073709551616, b: -1e400, c: 1.5, d: .inf, e: !!float 99999999999999999999 } }") == [
             "requests/r.yaml:1:32: error: the integer 18446744073709551616 is beyond what a number holds exactly "
@@ -96,6 +105,8 @@ import YAML
                 + "[help: write it in quotes to keep it as a string]",
             "requests/r.yaml:1:57: error: the number -1e400 is beyond what a number holds (about ±1.8e308) "
                 + "[help: write a smaller number, or write it in quotes to keep it as a string]",
+            "requests/r.yaml:1:76: error: an infinite number cannot be sent as JSON, which has no such number "
+                + "[help: write a finite number, or write it in quotes to send it as a string]",
         ])
         #expect(problems("request: { url: /a, json: { a: 9223372036854775807, b: \"18446744073709551616\" } }").isEmpty)
     }
