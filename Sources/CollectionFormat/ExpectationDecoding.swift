@@ -231,9 +231,13 @@ extension NodeDecoder {
     /// key's keys (`expect: { status: 200 }` indented under `capture:`): what says so of its keys; nil otherwise (a capture may
     /// be named `request` and be one).
     private static func misplacedInCapture(_ name: String, _ value: Node) -> String? {
-        let sections = ["expect": FormatKeys.expect.names, "options": FormatKeys.requestOptions.names, "request": FormatKeys.request.names]
-        guard let keys = sections[name], case .mapping(let pairs) = value.content, !pairs.isEmpty else { return nil }
+        let sections = ["expect": FormatKeys.expect.names, "options": FormatKeys.requestOptions.names, "request": FormatKeys.request.names,
+                        "auth": FormatKeys.auth.names]
+        guard case .mapping(let pairs) = value.content, !pairs.isEmpty else { return nil }
         let written = pairs.map { keyText($0.key) }
+        // A `when:`'s keys are templates or operators: no capture kind among them.
+        if name == "when" { return written.contains(where: CaptureDefinition.kinds.contains) ? nil : "its conditions are those of 'when'" }
+        guard let keys = sections[name] else { return nil }
         // One capture kind with a value it takes is a capture, whatever its name (`expect: { status: true }`).
         let trueStatus = if case .scalar(let scalar) = pairs[0].value.content { scalar.value == .bool(true) } else { false }
         let capture = pairs.count == 1 && CaptureDefinition.kinds.contains(written[0]) && (written[0] != "status" || trueStatus)

@@ -38,6 +38,10 @@ import YAML
                 + "[help: indent 'expect:' as far as 'capture:' (its key 'status' is one of 'expect')]",
         ])
         #expect(problems("request: { url: /a }\ncapture:\n  expect: { status: true }\n  options: $.o\n").isEmpty)
+        #expect(problems("request: { url: /a }\ncapture:\n  m: $.method\n  when: { \"{{ m }}\": GET }\n") == [
+            "requests/r.yaml:4:3: error: 'when' is not a capture: it goes beside 'capture', not inside it "
+                + "[help: indent 'when:' as far as 'capture:' (its conditions are those of 'when')]",
+        ])
         // `.inf` and `.nan` are numbers (an expectation may compare with them) that a JSON body cannot send.
         #expect(problems("request:\n  url: /a\n  json: { h: .inf, l: [1, -.inf], n: .nan }\n") == [
             "requests/r.yaml:3:14: error: an infinite number cannot be sent as JSON, which has no such number [help: write a finite number, or write it in quotes to send it as a string]",
