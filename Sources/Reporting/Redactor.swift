@@ -103,11 +103,13 @@ public struct Redactor: Sendable {
         let crlf = secret.contains("\n") ? [secret.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")] : []
         // A server that strips characters off a value's ends shows the rest (httpbin reads `Bearer …` with `lstrip`, which
         // eats a token's first letters too when they are among `Bearer `; Python's `strip` eats both ends): up to 3 cut
-        // from the start and up to 3 from the end, 8 or more left.
+        // from the start and up to 3 from the end, while two thirds and 8 characters or more are left and what is left is
+        // not letters alone (a word: `qa-password-1` cut to `password` would hide every "password").
         var cuts: [String] = []
         for start in 0...3 {
-            for end in 0...3 where start + end > 0 && secret.count - start - end >= 8 {
-                cuts.append(String(secret.dropFirst(start).dropLast(end)))
+            for end in 0...3 where start + end > 0 && secret.count - start - end >= max(8, secret.count - secret.count / 3) {
+                let left = String(secret.dropFirst(start).dropLast(end))
+                if left.contains(where: { !$0.isLetter }) { cuts.append(left) }
             }
         }
         let reshaped = ([secret.trimmingCharacters(in: .whitespacesAndNewlines), MultipartBody.quoted(secret)] + crlf + cuts + htmlEscapings(of: secret))

@@ -430,9 +430,12 @@ import TestSupport
                        "bcdef-secret-token-12", "def-secret-token-1"] {
             #expect(!redactor.redact(echoed).contains("secret-token"), "\(echoed) -> \(redactor.redact(echoed))")
         }
-        // Three at most, and never fewer than 8 left: a secret's short tail stays text.
+        // Three at most from each end, two thirds and never fewer than 8 left: a secret's short tail stays text; and a
+        // word left is no secret's piece (every "password" would be hidden).
         #expect(redactor.redact("ef-secret-token-123") == "ef-secret-token-123")
         #expect(redactor.redact("hort-9ch") == "***" && redactor.redact("ort-9ch") == "ort-9ch")
+        let worded = Redactor(secrets: ["qa-password-1"])
+        #expect(worded.redact("password-1") == "***" && worded.redact(#"{"password": "x"}"#) == #"{"password": "x"}"#)
     }
 
     @Test func redactorHidesASecretEchoedInBase64() {
