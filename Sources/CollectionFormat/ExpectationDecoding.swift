@@ -231,13 +231,12 @@ extension NodeDecoder {
     /// key's keys (`expect: { status: 200 }` indented under `capture:`): what says so of its keys; nil otherwise (a capture may
     /// be named `request` and be one).
     private static func misplacedInCapture(_ name: String, _ value: Node) -> String? {
-        let sections = ["expect": FormatKeys.expect.names, "options": FormatKeys.requestOptions.names, "request": FormatKeys.request.names,
-                        "auth": FormatKeys.auth.names]
+        // Most captures are a JSONPath: nothing more is looked at for them.
         guard case .mapping(let pairs) = value.content, !pairs.isEmpty else { return nil }
         let written = pairs.map { keyText($0.key) }
         // A `when:`'s keys are templates or operators: no capture kind among them.
         if name == "when" { return written.contains(where: CaptureDefinition.kinds.contains) ? nil : "its conditions are those of 'when'" }
-        guard let keys = sections[name] else { return nil }
+        guard let keys = misplacedSections[name] else { return nil }
         // One capture kind with a value it takes is a capture, whatever its name (`expect: { status: true }`).
         let trueStatus = if case .scalar(let scalar) = pairs[0].value.content { scalar.value == .bool(true) } else { false }
         let capture = pairs.count == 1 && CaptureDefinition.kinds.contains(written[0]) && (written[0] != "status" || trueStatus)
@@ -245,6 +244,10 @@ extension NodeDecoder {
         let listed = written.map { "'\($0)'" }.joined(separator: ", ")
         return written.count == 1 ? "its key \(listed) is one of '\(name)'" : "its keys \(listed) are those of '\(name)'"
     }
+
+    /// The keys of a request file whose mappings `misplacedInCapture` recognizes, with their keys.
+    private static let misplacedSections = ["expect": FormatKeys.expect.names, "options": FormatKeys.requestOptions.names,
+                                            "request": FormatKeys.request.names, "auth": FormatKeys.auth.names]
 
     /// `$...`, or a mapping with one of the capture kinds.
     private mutating func captureSource(_ node: Node, name: String, namespaces: [XPathNamespace]) -> CaptureDefinition.Source? {
