@@ -354,8 +354,8 @@ public final class HTTPClientTransport: HTTPLoader {
             certificateVerification: settings.insecure ? .none : .fullVerification, redirectConfiguration: .disallow,
             decompression: .enabled(limit: .ratio(decompressionRatio)))
         configuration.httpVersion = .automatic
-        configuration.http1_1ConnectionDebugInitializer = StatusBelow100Guard.install
-        configuration.http2StreamChannelDebugInitializer = StatusBelow100Guard.installOnStream
+        configuration.http1_1ConnectionDebugInitializer = ResponseHeadGuard.install
+        configuration.http2StreamChannelDebugInitializer = ResponseHeadGuard.installOnStream
         // No tracing: the client would otherwise start a span (of the global no-op tracer) and set its attributes
         // for every request.
         configuration.tracing.tracer = nil
@@ -628,7 +628,7 @@ enum TransportErrorMapping {
         // The connection broke while the response came: a connection failure (retried `on: connection`).
         case HTTPParserError.invalidEOFState: return (.cannotConnect, closedEarly)
         case let error as HTTPParserError: return (.invalidResponse, words(for: error))
-        case let error as StatusBelow100Guard.StatusBelow100: return (.invalidResponse, error.description)
+        case let error as ResponseHeadGuard.StatusBelow100: return (.invalidResponse, error.description)
         case let error as NIOConnectionError:
             // No address to try: both lookups failed (NIO's text is "DNS error: SocketAddressError.UnknownHost: …").
             if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {

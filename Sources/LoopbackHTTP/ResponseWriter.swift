@@ -62,15 +62,16 @@ public struct ResponseWriter: Sendable {
         return channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)))
     }
 
-    /// Writes `bytes` as they are, past the HTTP/1.1 encoder (a status line it cannot write, such as `099`), and
-    /// closes the connection.
-    public func writeRaw(_ bytes: [UInt8]) {
-        channel.eventLoop.execute { [channel] in
+    /// Writes `bytes` as they are, past the HTTP/1.1 encoder (a status line it cannot write, such as `099`), after
+    /// `delay`, then closes the connection unless told not to.
+    public func writeRaw(_ bytes: [UInt8], after delay: TimeAmount = .zero, closing: Bool = true) {
+        channel.eventLoop.scheduleTask(in: delay) { [channel] in
             guard let encoder = try? channel.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) else {
                 channel.close(promise: nil)
                 return
             }
-            encoder.writeAndFlush(NIOAny(channel.allocator.buffer(bytes: bytes))).whenComplete { _ in channel.close(promise: nil) }
+            let written = encoder.writeAndFlush(NIOAny(channel.allocator.buffer(bytes: bytes)))
+            if closing { written.whenComplete { _ in channel.close(promise: nil) } }
         }
     }
 

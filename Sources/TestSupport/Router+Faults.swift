@@ -21,6 +21,18 @@ extension Router {
         writer.finish()
     }
 
+    /// `/no-content-with-body`: a 204 declaring `Content-Length: 2`, its head written past the HTTP/1.1 encoder (which
+    /// drops the header), then, 100 ms later, the two bytes `{}` a 204 cannot have; the connection stays open. Over
+    /// HTTP/2, a plain 204.
+    func noContentWithBody(_ request: RecordedRequest, _ writer: ResponseWriter) {
+        guard request.httpVersion == "HTTP/2.0" else {
+            writer.writeRaw(Array("HTTP/1.1 204 No Content\r\nContent-Length: 2\r\n\r\n".utf8), closing: false)
+            return writer.writeRaw(Array("{}".utf8), after: .milliseconds(100), closing: false)
+        }
+        writer.writeHead(.noContent, headers: [])
+        writer.finish()
+    }
+
     /// `/raw-status/{code}`: the status line `HTTP/1.1 {code} Raw` as written (`099`, `000`), an empty body, and the
     /// connection closed; over HTTP/2, `:status` of the code's number.
     func rawStatus(_ code: String, _ request: RecordedRequest, _ writer: ResponseWriter) {

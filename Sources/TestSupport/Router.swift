@@ -34,6 +34,7 @@ struct Router: Sendable {
         case "overlong-body": overlongBody(writer)
         case "raw-status": rawStatus(rest.first ?? "099", request, writer)
         case "not-modified": notModified(declaring: rest.first ?? "0", request, writer)
+        case "no-content-with-body": noContentWithBody(request, writer)
         case "drip": drip(request, writer)
         case "stall": break
         case "chunked": chunked(request, writer)

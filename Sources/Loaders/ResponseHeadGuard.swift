@@ -2,10 +2,12 @@ internal import NIOCore
 internal import NIOHTTP1
 internal import NIOHTTP2
 
-/// Fails a response whose status is below 100 before AsyncHTTPClient reads it: the client takes such a head for an
-/// informational one, ignores it, and traps on the end of the message that follows. The request fails with
-/// `StatusBelow100` and the connection closes.
-final class StatusBelow100Guard: ChannelInboundHandler, RemovableChannelHandler {
+/// Looks at each response head before AsyncHTTPClient reads it. A status below 100 fails the request: the client takes
+/// such a head for an informational one, ignores it, and traps on the end of the message that follows; the request
+/// fails with `StatusBelow100` and the connection closes. A 204 that declares a body (which it cannot have, RFC 9110
+/// section 15.3.5) ends its connection: the bytes such a server sends after the head would be read as the next
+/// response on that connection. The HTTP/1 head gets `Connection: close`, which is how the client learns not to reuse it.
+final class ResponseHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias InboundOut = HTTPClientResponsePart
 
@@ -20,13 +22,23 @@ final class StatusBelow100Guard: ChannelInboundHandler, RemovableChannelHandler 
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refused else { return }
-        if case .head(let head) = unwrapInboundIn(data), head.status.code < 100 {
+        guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
+        if head.status.code < 100 {
             refused = true
             context.fireErrorCaught(StatusBelow100(code: Int(head.status.code)))
             context.close(promise: nil)
             return
         }
+        if head.status == .noContent, head.version.major == 1, Self.declaresBody(head.headers) {
+            head.headers.add(name: "Connection", value: "close")
+            return context.fireChannelRead(wrapInboundOut(.head(head)))
+        }
         context.fireChannelRead(data)
+    }
+
+    /// Whether `headers` announce body bytes: a `Transfer-Encoding`, or a `Content-Length` other than 0.
+    private static func declaresBody(_ headers: HTTPHeaders) -> Bool {
+        headers.contains(name: "Transfer-Encoding") || headers["Content-Length"].contains { $0 != "0" }
     }
 
     /// Puts a guard right after an HTTP/1.1 connection's response decoder, before the client reads what it decodes; a
@@ -45,7 +57,7 @@ final class StatusBelow100Guard: ChannelInboundHandler, RemovableChannelHandler 
         channel.eventLoop.submit {
             let pipeline = channel.pipeline.syncOperations
             guard let handler = try? pipeline.handler(type: decoder) else { return }
-            try pipeline.addHandler(StatusBelow100Guard(), position: .after(handler))
+            try pipeline.addHandler(ResponseHeadGuard(), position: .after(handler))
         }
     }
 }
