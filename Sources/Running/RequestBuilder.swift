@@ -49,13 +49,7 @@ public struct RequestBuilder: Sendable {
         try addEnvironmentDefaults(to: &request, scope: scope, ownAuth: definition.auth != nil || urlCredentials)
         if let server { request = server.complete(request) }
         if let body = spec.body {
-            request.body = try self.body(body.value, headers: request.headers, path: path, scope: scope)
-            // A number JSON cannot write (a captured 1e400 is infinite) is an error at the body, not at sending.
-            if let json = request.body as? JSONBody, let number = json.value.firstNonFiniteNumber {
-                throw RunFailure(.error("the JSON body holds a number JSON cannot express (\(number))"
-                                        + (number.isNaN ? "" : ": a value past a double's range"),
-                                        path: path, at: body.mark))
-            }
+            request.body = try self.body(body, headers: request.headers, path: path, scope: scope)
         }
         request.options = try options(for: definition, path: path, scope: scope, sendsAtMost: sendsAtMost)
         // Credentials in the URL (`http://user:password@host/`) are Basic auth, as curl and browsers use them, unless
@@ -109,10 +103,18 @@ public struct RequestBuilder: Sendable {
     }
 
     /// The body of the request; files are relative to the request file.
-    private func body(_ body: BodyDefinition, headers: HTTPHeaders, path: String, scope: VariableScope) throws(RunFailure) -> any HTTPBody {
-        switch body {
+    private func body(_ body: Located<BodyDefinition>, headers: HTTPHeaders, path: String, scope: VariableScope) throws(RunFailure) -> any HTTPBody {
+        /// A JSON body of `value`; a number JSON cannot write (a captured 1e400 is infinite) is an error at the body.
+        func json(_ value: JSONValue) throws(RunFailure) -> JSONBody {
+            if let number = value.firstNonFiniteNumber {
+                throw RunFailure(.error("the JSON body holds a number JSON cannot express (\(number))"
+                                        + (number.isNaN ? "" : ": a value past a double's range"), path: path, at: body.mark))
+            }
+            return JSONBody(value)
+        }
+        switch body.value {
         case .json(let value):
-            return JSONBody(try resolve(value, path: path, scope: scope))
+            return try json(try resolve(value, path: path, scope: scope))
         case .form(let parameters):
             var fields: [(name: String, value: String)] = []
             for parameter in parameters {
@@ -146,7 +148,7 @@ public struct RequestBuilder: Sendable {
             if let operationName = graphql.operationName {
                 document["operationName"] = .string(try resolve(operationName, path: path, scope: scope))
             }
-            return JSONBody(.object(document))
+            return try json(.object(document))
         case .file(let reference):
             guard let data = FileManager.default.contents(atPath: reference.absolutePath) else {
                 throw RunFailure(.error("cannot read '\(reference.written)' (looked for '\(reference.path)')", path: path,
