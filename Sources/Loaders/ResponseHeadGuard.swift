@@ -1,6 +1,7 @@
 internal import NIOCore
 internal import NIOHTTP1
 internal import NIOHTTP2
+internal import NIOHTTPCompression
 
 /// Looks at each response head before AsyncHTTPClient reads it. A status below 100 fails the request: the client takes
 /// such a head for an informational one, ignores it, and traps on the end of the message that follows; the request
@@ -41,23 +42,30 @@ final class ResponseHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
         headers.contains(name: "Transfer-Encoding") || headers["Content-Length"].contains { $0 != "0" }
     }
 
-    /// Puts a guard right after an HTTP/1.1 connection's response decoder, before the client reads what it decodes; a
-    /// connection without that decoder (another client version) is left as it is rather than failed.
+    /// Puts a guard right after an HTTP/1.1 connection's response decoder, before the client reads what it decodes, and
+    /// an `EmptyEncodedBodyGuard` right after its decompressor; a connection without either (another client version) is
+    /// left as it is rather than failed.
     @Sendable static func install(on channel: any Channel) -> EventLoopFuture<Void> {
         install(on: channel, after: ByteToMessageHandler<HTTPResponseDecoder>.self)
     }
 
-    /// Puts a guard right after an HTTP/2 stream's translation to HTTP/1 parts, as `install(on:)` does for a connection.
+    /// Puts the guards on an HTTP/2 stream, the first right after its translation to HTTP/1 parts, as `install(on:)`
+    /// does on a connection.
     @Sendable static func installOnStream(_ channel: any Channel) -> EventLoopFuture<Void> {
         install(on: channel, after: HTTP2FramePayloadToHTTP1ClientCodec.self)
     }
 
-    /// Puts a guard after the handler of type `decoder` in `channel`'s pipeline, when it has one.
+    /// Puts a guard after the handler of type `decoder` in `channel`'s pipeline, and one after its decompressor, when it
+    /// has them.
     private static func install<Decoder: ChannelHandler>(on channel: any Channel, after decoder: Decoder.Type) -> EventLoopFuture<Void> {
         channel.eventLoop.submit {
             let pipeline = channel.pipeline.syncOperations
-            guard let handler = try? pipeline.handler(type: decoder) else { return }
-            try pipeline.addHandler(ResponseHeadGuard(), position: .after(handler))
+            if let handler = try? pipeline.handler(type: decoder) {
+                try pipeline.addHandler(ResponseHeadGuard(), position: .after(handler))
+            }
+            if let decompressor = try? pipeline.handler(type: NIOHTTPResponseDecompressor.self) {
+                try pipeline.addHandler(EmptyEncodedBodyGuard(), position: .after(decompressor))
+            }
         }
     }
 }

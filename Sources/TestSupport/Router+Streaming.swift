@@ -47,7 +47,8 @@ extension Router {
         writer.stream(byteCount: byteCount)
     }
 
-    /// `/gzip`: a gzip-encoded JSON body `{"gzipped":true,"method":…,"headers":…}`.
+    /// `/gzip`: a gzip-encoded JSON body `{"gzipped":true,"method":…,"headers":…}`; `/gzip?cut=N`: its first N bytes
+    /// (`cut=0`: `Content-Encoding: gzip` and no body).
     func gzip(_ request: RecordedRequest, _ writer: ResponseWriter) {
         let echo = Self.echoDocument(of: request)
         let document: [String: Any] = ["gzipped": true, "method": request.method, "headers": echo["headers"] ?? [:]]
@@ -55,7 +56,7 @@ extension Router {
             .ok,
             headers: [("Content-Encoding", "gzip")],
             contentType: "application/json",
-            body: Gzip.stored(JSONText.bytes(of: document))
+            body: Array(Gzip.stored(JSONText.bytes(of: document)).prefix(request.query("cut").flatMap(Int.init) ?? .max))
         )
     }
 

@@ -70,6 +70,18 @@ import TestSupport
         }
     }
 
+    /// An HTTP/2 answer declaring a `Content-Encoding` with no body bytes is an empty body, as over HTTP/1.1.
+    @Test func anHTTP2EncodedAnswerWithoutBodyBytesIsAnEmptyBody() async throws {
+        try await withStandardChain(on: TestServer.startHTTP2()) { server, loader in
+            let insecure = HTTPRequestOptions(insecure: true)
+            for (path, method) in [("/gzip", HTTPMethod.head), ("/gzip?cut=0", .get)] {
+                let response = try await loader.load(request(path, method: method, options: insecure))
+                #expect(response.status == .ok && response.headers["Content-Encoding"] == "gzip" && response.body.isEmpty)
+            }
+            #expect(server.receivedRequests().allSatisfy { $0.httpVersion == "HTTP/2.0" })
+        }
+    }
+
     @Test func parallelHTTP2RequestsShareOneConnection() async throws {
         try await withStandardChain(on: TestServer.startHTTP2()) { server, loader in
             let insecure = HTTPRequestOptions(insecure: true)

@@ -224,6 +224,24 @@ import TestSupport
     }
 
     @Test(arguments: TestServerScheme.allCases)
+    func anEncodedAnswerWithoutBodyBytesIsAnEmptyBody(_ scheme: TestServerScheme) async throws {
+        try await withTransport(over: scheme) { server, transport in
+            // A HEAD answer (servers with compression on say how the body would be encoded) and a 200 of no bytes.
+            let head = try await transport.load(request(server.url("/gzip"), method: .head))
+            #expect(head.status == .ok && head.headers["Content-Encoding"] == "gzip" && head.body.isEmpty)
+            let empty = try await transport.load(request(server.url("/gzip?cut=0")))
+            #expect(empty.status == .ok && empty.headers["Content-Encoding"] == "gzip" && empty.headers["Content-Length"] == "0" && empty.body.isEmpty)
+            #expect(!(try await transport.load(request(server.url("/gzip")))).body.isEmpty)
+            #expect(server.connectionsAccepted == 1)
+            // Some compressed bytes, but not all of them, are still a truncated body.
+            for cut in [1, 12] {
+                let truncated = try #require(await failure(of: transport, request(server.url("/gzip?cut=\(cut)"))))
+                #expect(truncated.code == .invalidResponse && truncated.message.contains("ends before its compressed data does"), "\(truncated.message)")
+            }
+        }
+    }
+
+    @Test(arguments: TestServerScheme.allCases)
     func eachRequestOnAReusedConnectionEndsAtItsOwnDeadline(_ scheme: TestServerScheme) async throws {
         try await withTransport(over: scheme) { server, transport in
             // A later deadline than the connection's timer: the timer fires first and waits on for this one.
