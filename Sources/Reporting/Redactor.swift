@@ -20,9 +20,11 @@ public struct Redactor: Sendable {
     /// Hides each secret as written and in the forms it takes in URLs and JSON text.
     public init(secrets: some Sequence<String>) {
         let values = Set(secrets)
-        // A secret's pieces a server shows apart are hidden in every form the secret is.
+        // A secret's pieces a server shows apart are hidden in every form the secret is; what is left of it with its ends
+        // cut off, in each form one encoding gives.
         let inText = values.filter { ResolvedSecret.hiding($0) == .inText }.flatMap { [$0] + Self.pieces(of: $0) }
-        self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms)), loosely: inText.flatMap(Self.looseValues))
+        let cut = inText.flatMap(Self.cuts).flatMap(Self.cutForms)
+        self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms) + cut), loosely: inText.flatMap(Self.looseValues))
         shortSecrets = Array(values.filter { ResolvedSecret.hiding($0) == .wholeValue })
     }
 
@@ -34,7 +36,7 @@ public struct Redactor: Sendable {
         let values = unlearnt.flatMap { [$0] + ($0.utf8.count > Self.longestEncoded ? [] : Self.pieces(of: $0)) }
         // A long value (a captured body that holds a secret) is hidden as written and as a message shows it: its every
         // encoded form would cost seconds per hundred KiB, and the secret it holds is hidden in all of them already.
-        let forms = values.flatMap { $0.utf8.count > Self.longestEncoded ? [$0, JSONValue.stringContents($0)] : Self.encodedForms(of: $0) }
+        let forms = values.flatMap { $0.utf8.count > Self.longestEncoded ? [$0, JSONValue.stringContents($0)] : Self.encodedForms(of: $0) + Self.cuts(of: $0).flatMap(Self.cutForms) }
         secrets.add(forms, loosely: values.flatMap(Self.looseValues))
     }
 
@@ -43,8 +45,32 @@ public struct Redactor: Sendable {
     /// again in its own way (`ab%41 c#` echoed as `abA%20c%23`).
     private static func looseValues(of value: String) -> [String] {
         guard value.contains("%") || value.contains("+") else { return [value] }
-        let decoded = [value.removingPercentEncoding, value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding]
+        let decoded = [value.removingPercentEncoding, value.replacingBytes(of: "+", with: " ").removingPercentEncoding]
         return [value] + Set(decoded.compactMap { $0 }).filter { $0 != value && $0.count >= ResolvedSecret.shortestHiddenInText }
+    }
+
+    /// What is left of `value` when a server strips characters off its ends (httpbin reads `Bearer …` with `lstrip`,
+    /// which eats a token's first letters too when they are among `Bearer `; Python's `strip` eats both ends): up to 3
+    /// cut from the start and up to 3 from the end, while two thirds and 8 characters or more are left and what is left
+    /// is not letters alone (a word: `qa-password-1` cut to `password` would hide every "password").
+    private static func cuts(of value: String) -> [String] {
+        var cuts: [String] = []
+        for start in 0...3 {
+            for end in 0...3 where start + end > 0 && value.count - start - end >= max(8, value.count - value.count / 3) {
+                let left = String(value.dropFirst(start).dropLast(end))
+                if left.contains(where: { !$0.isLetter }) { cuts.append(left) }
+            }
+        }
+        return cuts
+    }
+
+    /// The forms of what is left of a secret with its ends cut off: as it is and as one encoding step writes it (`encodings`,
+    /// HTML text, its UTF-8 read as Latin-1, base64), each also JSON-escaped once more as a message shows a value. Not
+    /// encoded twice, as the whole secret is: a cut secret comes from a server that stripped it, and each of its forms
+    /// would multiply a secret's by 15.
+    private static func cutForms(of cut: String) -> [String] {
+        let forms = Set([cut] + encodings(of: cut) + htmlEscapings(of: cut) + Mojibake.readings(of: cut) + base64Forms(of: cut))
+        return Array(forms.union(forms.map(JSONValue.stringContents)))
     }
 
     /// The pieces of `value` a server shows apart: those a query parser splits it into (`queryPieces`), and the strings
@@ -70,14 +96,14 @@ public struct Redactor: Sendable {
     static let shortestHiddenPiece = 6
 
     /// The pieces of `value` a server reading it in a query shows apart (a redirect's `Location` holding it decoded, sent
-    /// on as written; a query made of it): split at `&`, `;` and `#`, and each piece at its first `=` (a name and a
-    /// value); those of `shortestHiddenPiece` characters or more. None when it holds no separator.
+    /// on as written; a query made of it): split at `&`, `#` and `;` (or only at `&` and `#`, as most parsers do now),
+    /// and each piece at its first `=` (a name and a value); those of `shortestHiddenPiece` characters or more. None when
+    /// it holds no separator.
     private static func queryPieces(of value: String) -> [String] {
         guard value.contains(where: { "&;#=".contains($0) }) else { return [] }
-        let bySeparators = value.split(whereSeparator: { "&#".contains($0) }).flatMap { piece in
-            [piece] + piece.split(separator: "=", maxSplits: 1)
+        let pieces = ["&#", "&#;"].flatMap { separators in
+            value.split(whereSeparator: { separators.contains($0) }).flatMap { [$0] + $0.split(separator: "=", maxSplits: 1) }
         }
-        let pieces = bySeparators + bySeparators.flatMap { $0.split(separator: ";") }
         return Set(pieces.map(String.init)).filter { $0 != value && $0.count >= shortestHiddenPiece }.sorted()
     }
 
@@ -95,24 +121,13 @@ public struct Redactor: Sendable {
         let once = encodings(of: secret)
         // A secret holding escapes or `+`, written into a URL as it is or encoded (a URL that does not parse is encoded
         // whole, its `+` kept: `a+b %41` sent as `a+b%20%2541`), comes back decoded as servers read a query.
-        let decoded = Set(([secret] + once).flatMap { [$0.removingPercentEncoding, $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding] }
+        let decoded = Set(([secret] + once).flatMap { [$0.removingPercentEncoding, $0.replacingBytes(of: "+", with: " ").removingPercentEncoding] }
             .compactMap { $0 }).filter { $0 != secret && $0.count >= ResolvedSecret.shortestHiddenInText }
         // Servers trim a header value's surrounding spaces; a multipart name or file name has its quotes and line
         // breaks as percent escapes.
         // A secret of several lines (a PEM key) comes back with CRLF line ends from servers that write them.
-        let crlf = secret.contains("\n") ? [secret.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")] : []
-        // A server that strips characters off a value's ends shows the rest (httpbin reads `Bearer …` with `lstrip`, which
-        // eats a token's first letters too when they are among `Bearer `; Python's `strip` eats both ends): up to 3 cut
-        // from the start and up to 3 from the end, while two thirds and 8 characters or more are left and what is left is
-        // not letters alone (a word: `qa-password-1` cut to `password` would hide every "password").
-        var cuts: [String] = []
-        for start in 0...3 {
-            for end in 0...3 where start + end > 0 && secret.count - start - end >= max(8, secret.count - secret.count / 3) {
-                let left = String(secret.dropFirst(start).dropLast(end))
-                if left.contains(where: { !$0.isLetter }) { cuts.append(left) }
-            }
-        }
-        let reshaped = ([secret.trimmingCharacters(in: .whitespacesAndNewlines), MultipartBody.quoted(secret)] + crlf + cuts + htmlEscapings(of: secret))
+        let crlf = secret.contains("\n") ? [secret.replacingBytes(of: "\r\n", with: "\n").replacingBytes(of: "\n", with: "\r\n")] : []
+        let reshaped = ([secret.trimmingCharacters(in: .whitespacesAndNewlines), MultipartBody.quoted(secret)] + crlf + htmlEscapings(of: secret))
             .filter { $0 != secret && $0.count >= ResolvedSecret.shortestHiddenInText }
         var forms = Set([secret] + once + once.flatMap(encodings) + decoded + decoded.flatMap(jsonEscapings) + reshaped + reshaped.flatMap(jsonEscapings))
         for misread in Mojibake.readings(of: secret) {
@@ -143,8 +158,8 @@ public struct Redactor: Sendable {
             let inner = String(encoded.prefix(4 * groups + rest).dropFirst([0, 2, 3][offset]))
             guard inner.count >= 8 else { continue }
             // Standard, URL-safe, and standard sent on in a URL (`+` and `/` percent-encoded, in either case).
-            let inURL = inner.replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(of: "/", with: "%2F")
-            forms += [inner, inner.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_"), inURL,
+            let inURL = inner.replacingBytes(of: "+", with: "%2B").replacingBytes(of: "/", with: "%2F")
+            forms += [inner, inner.replacingBytes(of: "+", with: "-").replacingBytes(of: "/", with: "_"), inURL,
                       lowercasingEscapes(inURL)]
         }
         return forms
@@ -154,12 +169,12 @@ public struct Redactor: Sendable {
     /// `'` as they are or as any of their entities; none when it holds none of these.
     private static func htmlEscapings(of text: String) -> [String] {
         guard text.contains(where: { "&<>\"'".contains($0) }) else { return [] }
-        let base = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
+        let base = text.replacingBytes(of: "&", with: "&amp;").replacingBytes(of: "<", with: "&lt;")
+            .replacingBytes(of: ">", with: "&gt;")
         var forms: [String] = []
         for quote in ["\"", "&quot;", "&#34;", "&#x22;"] where quote == "\"" || text.contains("\"") {
             for apostrophe in ["'", "&#39;", "&#x27;", "&apos;"] where apostrophe == "'" || text.contains("'") {
-                forms.append(base.replacingOccurrences(of: "\"", with: quote).replacingOccurrences(of: "'", with: apostrophe))
+                forms.append(base.replacingBytes(of: "\"", with: quote).replacingBytes(of: "'", with: apostrophe))
             }
         }
         return forms
@@ -176,9 +191,9 @@ public struct Redactor: Sendable {
         // As other encoders write the same bytes: with `!'()*` kept (JavaScript's encodeURIComponent), spaces as `+` (HTML
         // forms, Python's urlencode, Java's URLEncoder), escapes in lower case (.NET).
         percentEncoded.append(["%21": "!", "%27": "'", "%28": "(", "%29": ")", "%2A": "*"].reduce(query) {
-            $0.replacingOccurrences(of: $1.key, with: $1.value)
+            $0.replacingBytes(of: $1.key, with: $1.value)
         })
-        percentEncoded += percentEncoded.map { $0.replacingOccurrences(of: "%20", with: "+") } + percentEncoded.map(lowercasingEscapes)
+        percentEncoded += percentEncoded.map { $0.replacingBytes(of: "%20", with: "+") } + percentEncoded.map(lowercasingEscapes)
         // Servers show a URL as an IRI: `pass%20wörd`, not `pass%20w%C3%B6rd`; Werkzeug (httpbin) decodes every escape
         // but those of controls, space, `%` and what is reserved where it stands (`my%20pass"word` in a path).
         let decoded = percentEncoded.flatMap { encoded in iriKept.map { kept in decoding(encoded, keeping: kept) } }
@@ -209,20 +224,23 @@ public struct Redactor: Sendable {
     /// Percent-encoded text with every escape decoded but those of the bytes `kept` holds (`%C3%B6` as `ö`); the text
     /// as it is when the decoded bytes are not UTF-8.
     private static func decoding(_ encoded: String, keeping kept: (UInt8) -> Bool) -> String {
-        guard encoded.contains("%") else { return encoded }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(encoded.utf8.count)
-        var utf8 = encoded.utf8[...]
-        while let byte = utf8.popFirst() {
-            if byte == UInt8(ascii: "%"), utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16),
-               !kept(value) {
-                bytes.append(value)
-                utf8 = utf8.dropFirst(2)
-            } else {
-                bytes.append(byte)
+        guard encoded.utf8.contains(UInt8(ascii: "%")) else { return encoded }
+        var text = encoded
+        return text.withUTF8 { utf8 in
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(utf8.count)
+            var offset = 0
+            while offset < utf8.count {
+                if utf8[offset] == UInt8(ascii: "%"), let value = FormIndex.hexValue(in: utf8, at: offset + 1), !kept(value) {
+                    bytes.append(value)
+                    offset += 3
+                } else {
+                    bytes.append(utf8[offset])
+                    offset += 1
+                }
             }
+            return String(validating: bytes, as: UTF8.self) ?? encoded
         }
-        return String(validating: bytes, as: UTF8.self) ?? encoded
     }
 
     /// The ways JSON encoders write `text` inside a string: the minimal escaping, and with every non-ASCII
@@ -698,7 +716,7 @@ private struct FormIndex: Sendable {
         """.split(separator: " ").map(String.init)
 
     /// The byte two hex digits (either case) at `offset` give; nil when they are not two hex digits.
-    private static func hexValue(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt8? {
+    fileprivate static func hexValue(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt8? {
         guard offset + 1 < bytes.count, let high = hexDigit(bytes[offset]), let low = hexDigit(bytes[offset + 1]) else { return nil }
         return high << 4 | low
     }
@@ -731,5 +749,28 @@ private struct FormIndex: Sendable {
         let start = UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
         guard startsBits[Int(start >> 6)] & (1 << UInt64(start & 63)) != 0 else { return [] }
         return byStart[start] ?? []
+    }
+}
+
+extension String {
+    /// The text with each occurrence of `target`'s UTF-8 bytes replaced by `replacement`'s, as Foundation's
+    /// `replacingOccurrences` matches code units rather than characters, at a fraction of its cost (a secret's forms
+    /// take hundreds of replacements).
+    fileprivate func replacingBytes(of target: String, with replacement: String) -> String {
+        let source = Array(utf8), pattern = Array(target.utf8)
+        guard let first = pattern.first, source.contains(first) else { return self }
+        var result: [UInt8] = []
+        result.reserveCapacity(source.count)
+        var offset = 0
+        while offset < source.count {
+            if source[offset] == first, source[offset...].starts(with: pattern) {
+                result += replacement.utf8
+                offset += pattern.count
+            } else {
+                result.append(source[offset])
+                offset += 1
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 }

@@ -438,6 +438,24 @@ import TestSupport
         #expect(worded.redact("password-1") == "***" && worded.redact(#"{"password": "x"}"#) == #"{"password": "x"}"#)
     }
 
+    /// What is left of a secret with its ends cut off is hidden in every form the secret is: percent-encoded, HTML- and
+    /// JSON-escaped, its UTF-8 read as Latin-1, in base64 (a server that strips a prefix, then echoes the value in a URL
+    /// or a page).
+    @Test func aSecretWithItsEndsCutOffIsHiddenInEveryEncoding() {
+        let secret = "Gr+ü/p4ss&w=rd#9"
+        let redactor = Redactor(secrets: [secret])
+        for cut in [String(secret.dropFirst()), String(secret.dropFirst(2).dropLast()), String(secret.dropFirst(3))] {
+            let latin1 = String(decoding: cut.utf8.map { UInt16($0) }, as: UTF16.self)
+            let escapedNonASCII = cut.unicodeScalars.map { $0.isASCII ? String($0) : "\\u00fc" }.joined()
+            for echoed in [PercentEncoding.encode(cut), PercentEncoding.encode(cut).replacingOccurrences(of: "%20", with: "+"),
+                           cut.replacingOccurrences(of: "&", with: "&amp;"), escapedNonASCII, latin1, Data(cut.utf8).base64EncodedString()] {
+                // Base64's last characters also depend on what follows the secret: those few may show.
+                let shown = redactor.redact("v=" + echoed + ";")
+                #expect(shown.hasPrefix("v=***") && shown.count <= "v=***;".count + 3, "\(cut): \(echoed) -> \(shown)")
+            }
+        }
+    }
+
     @Test func redactorHidesASecretEchoedInBase64() {
         let secret = "hunter2-the-secret?>"
         let redactor = Redactor(secrets: [secret])
@@ -562,6 +580,10 @@ import TestSupport
         let query = Redactor(secrets: ["user=alice123&pass=hunter22", "dGhpc2lzYXNlY3JldA=="])
             .redact(#"{"args": {"user": "alice123", "pass": "hunter22", "dGhpc2lzYXNlY3JldA": "="}}"#)
         #expect(!["alice123", "hunter22", "dGhpc2lz"].contains(where: query.contains), "\(query)")
+        // Split at every `;` too, each piece at its first `=` (a connection string).
+        let connection = Redactor(secrets: ["Server=db1;Database=orders;Password=hunter2xyz", "alpha1=Value1Secret;bravo2=Value2Secret"])
+            .redact("/anything?a=Server&b=Database&e=hunter2xyz&f=Value1Secret&g=Value2Secret")
+        #expect(!["hunter2xyz", "orders", "Value1Secret", "Value2Secret"].contains(where: connection.contains), "\(connection)")
         // A piece holding a backslash or a tab, shown JSON-escaped.
         let escaped = Redactor(secrets: ["u=aaaaaaa1&p=bbbb\\bbb2", "u=aaaaaaa1&p=cccc\tccc3"])
             .redact(#"{"p":"bbbb\\bbb2","q":"cccc\tccc3","u":"aaaaaaa1"}"#)
