@@ -27,10 +27,6 @@ public final class HTTPClientTransport: HTTPLoader {
     private let otherClients = Mutex<[ClientSettings: HTTPClient]>([:])
     private let decompressionRatio: Int
     private let connectionsPerHost: Int
-    /// How many kept connections to each origin (by client) may be idle in the client's pool, as far as the transport
-    /// can tell: an answer that leaves its connection open adds one, a request that starts takes one (the client hands
-    /// it an idle connection whenever there is one).
-    private let idleConnections = Mutex<[Origin: Int]>([:])
 
     /// Creates a transport; compressed bodies may expand at most `decompressionRatio` times.
     public convenience init(decompressionRatio: Int = 100) {
@@ -137,12 +133,11 @@ public final class HTTPClientTransport: HTTPLoader {
     /// Executes `outgoing` under the request's deadline (which covers the body too). Task cancellation cancels it.
     ///
     /// A request whose connection closed (or was reset) before any response byte arrived is sent again, when nothing was
-    /// written (the pooled connection was closed already), or when its method is idempotent (RFC 9110, 9.2.2) and it
-    /// may have been given a kept connection: the server most likely closed an idle keep-alive connection as it was
-    /// handed out again. It goes again while it may have been given a kept connection, so at last on a new one.
-    /// AsyncHTTPClient says nothing public about whether a connection was reused, so the transport counts the kept
-    /// connections that may be idle (`idleConnections`): a request that found none, to a server that never answered or
-    /// has closed every connection it answered on, is sent once. A `POST` or `PATCH` is never sent twice.
+    /// written (the pooled connection was closed already), or when its method is idempotent (RFC 9110, 9.2.2) and the
+    /// connection was a kept one, which had answered before (`KeptConnectionWatch`): the server most likely closed the
+    /// idle keep-alive connection as it was handed out again. It goes again while that happens (a server that closed one
+    /// kept connection likely closed the others too), so at last on a new connection; a new connection that closes before
+    /// answering ends it. A `POST` or `PATCH` is never sent twice.
     ///
     /// A request that joins a connection attempt another request started (AsyncHTTPClient hands a waiting request the
     /// connection being established) fails with that attempt when it times out, however young the request is: such a
@@ -153,48 +148,41 @@ public final class HTTPClientTransport: HTTPLoader {
     ) async throws -> CappedBodyCollector.Response {
         let deadline = request.deadline.map(Self.nioDeadline)
         let start = ContinuousClock.now
-        let origin = Origin(client: ObjectIdentifier(client), scheme: request.scheme?.lowercased() ?? "",
-                            host: request.host ?? "", port: request.port)
         func attempt() async throws -> CappedBodyCollector.Response {
             let collector = CappedBodyCollector(request: request)
-            let mayReuse = idleConnections.withLock { idle in
-                guard let count = idle[origin], count > 0 else { return false }
-                idle[origin] = count - 1
-                return true
-            }
             do {
-                let response = try await Self.started(outgoing, delegate: collector, on: client, deadline: deadline)
-                if response.head.isKeepAlive, request.headers["Connection"]?.lowercased().contains("close") != true {
-                    idleConnections.withLock { $0[origin, default: 0] += 1 }
-                }
-                return response
-            } catch where Self.isConnectionLoss(error) && !collector.receivedHead && request.method.isIdempotent && mayReuse {
-                throw ClosedBeforeAnswer(underlying: error)
+                return try await Self.started(outgoing, delegate: collector, on: client, deadline: deadline)
+            } catch where error as? ChannelError == .ioOnClosedChannel || (!collector.sentHead && KeptConnectionWatch.isConnectionLoss(error)) {
+                // The pooled connection it was given had closed already: nothing was written.
+                throw Stale(underlying: error)
+            } catch let lost as KeptConnectionWatch.KeptConnectionLost where request.method.isIdempotent {
+                throw Stale(underlying: lost.underlying)
+            } catch let lost as KeptConnectionWatch.KeptConnectionLost {
+                throw lost.underlying
             }
-        }
-        /// Sends again while the connection given may have been a kept one gone stale: when a server closed one kept
-        /// connection, the others it kept are likely closed too. Each such try takes one of the kept connections counted,
-        /// so this ends on a new connection, or after as many tries as the client keeps connections.
-        func againAfterStale() async throws -> CappedBodyCollector.Response {
-            for _ in 0..<connectionsPerHost {
-                do { return try await attempt() } catch is ClosedBeforeAnswer where !Task.isCancelled { continue }
-            }
-            return try await attempt()
         }
         do {
             do {
                 return try await attempt()
-            } catch ChannelError.ioOnClosedChannel {
-                return try await againAfterStale()
-            } catch is ClosedBeforeAnswer where !Task.isCancelled {
-                return try await againAfterStale()
+            } catch is Stale where !Task.isCancelled {
+                // At most as many times more as the client keeps connections to a host.
+                for _ in 0..<connectionsPerHost {
+                    do { return try await attempt() } catch is Stale where !Task.isCancelled { continue }
+                }
+                return try await attempt()
             } catch where Self.isConnectionAttemptTimeout(error) && !Task.isCancelled
                         && start.duration(to: .now) < (request.options.timeout ?? .seconds(10)) / 2 {
                 return try await attempt()
             }
-        } catch let closed as ClosedBeforeAnswer {
-            throw closed.underlying
+        } catch let stale as Stale {
+            throw stale.underlying
         }
+    }
+
+    /// A request that may be sent again: nothing of it was written, or it is idempotent and the kept connection it went
+    /// on closed before answering.
+    private struct Stale: Error {
+        let underlying: any Error
     }
 
     /// Executes `outgoing` with the client, started on the event loop that handles its response (the task's affine
@@ -241,12 +229,6 @@ public final class HTTPClientTransport: HTTPLoader {
         case started(HTTPClient.Task<Response>)
     }
 
-    /// Whether `error` says the connection was closed or reset by the other end.
-    private static func isConnectionLoss(_ error: any Error) -> Bool {
-        if let error = error as? IOError { return error.errnoCode == ECONNRESET || error.errnoCode == EPIPE }
-        return (error as? HTTPClientError) == .remoteConnectionClosed
-    }
-
     /// Whether `error` is a connection attempt's timeout: TCP connect, a proxy's `CONNECT` or the TLS handshake.
     private static func isConnectionAttemptTimeout(_ error: any Error) -> Bool {
         switch error {
@@ -256,18 +238,6 @@ public final class HTTPClientTransport: HTTPLoader {
             error.connectionErrors.contains { if case ChannelError.connectTimeout = $0.error { true } else { false } }
         default: false
         }
-    }
-
-    /// A server as one client reaches it.
-    private struct Origin: Hashable {
-        let client: ObjectIdentifier
-        let scheme, host: String
-        let port: Int?
-    }
-
-    /// A connection closed before any byte of the answer to an idempotent request arrived.
-    private struct ClosedBeforeAnswer: Error {
-        let underlying: any Error
     }
 
     /// The NIO deadline at the same moment as a continuous-clock instant.
@@ -425,9 +395,15 @@ final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable
     // Touched only on the request's event loop, one callback at a time.
     private var head: HTTPResponseHead?
     private var body = ByteBuffer()
+    /// Whether the client wrote the request's head on a connection; read once the request has ended.
+    private(set) var sentHead = false
 
     init(request: HTTPRequest) {
         limit = ResponseSizeLimit(request: request)
+    }
+
+    func didSendRequestHead(task: HTTPClient.Task<Response>, _ head: HTTPRequestHead) {
+        sentHead = true
     }
 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
@@ -444,9 +420,6 @@ final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable
         body.writeBuffer(&part)
         return task.eventLoop.makeSucceededVoidFuture()
     }
-
-    /// Whether the response head arrived; read once the request has ended.
-    var receivedHead: Bool { head != nil }
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
         guard let head else { throw HTTPClientError.remoteConnectionClosed }

@@ -42,11 +42,16 @@ final class ResponseHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
         headers.contains(name: "Transfer-Encoding") || headers["Content-Length"].contains { $0 != "0" }
     }
 
-    /// Puts a guard right after an HTTP/1.1 connection's response decoder, before the client reads what it decodes, and
-    /// an `EmptyEncodedBodyGuard` right after its decompressor; a connection without either (another client version) is
-    /// left as it is rather than failed.
+    /// Puts a guard right after an HTTP/1.1 connection's response decoder, before the client reads what it decodes, a
+    /// `KeptConnectionWatch` after it, and an `EmptyEncodedBodyGuard` right after its decompressor; a connection without
+    /// the decoder or the decompressor (another client version) is left without what goes after it rather than failed.
     @Sendable static func install(on channel: any Channel) -> EventLoopFuture<Void> {
-        install(on: channel, after: ByteToMessageHandler<HTTPResponseDecoder>.self)
+        install(on: channel, after: ByteToMessageHandler<HTTPResponseDecoder>.self).flatMapThrowing {
+            let pipeline = channel.pipeline.syncOperations
+            if let guarded = try? pipeline.handler(type: ResponseHeadGuard.self) {
+                try pipeline.addHandler(KeptConnectionWatch(), position: .after(guarded))
+            }
+        }
     }
 
     /// Puts the guards on an HTTP/2 stream, the first right after its translation to HTTP/1 parts, as `install(on:)`

@@ -18,6 +18,17 @@ extension Router {
         }
     }
 
+    /// `/linger/{ms}`: a complete keep-alive 200 response, then nothing more is read from the connection, which closes
+    /// `ms` milliseconds later, unanswered requests in it or not (a server that serves one request per connection and
+    /// never says so).
+    func linger(_ rest: [String], _ writer: ResponseWriter) {
+        let channel = writer.channel
+        writer.sendJSON(.ok, ["lingering": true])
+        channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in
+            channel.eventLoop.scheduleTask(in: .milliseconds(Int64(rest.first ?? "") ?? 100)) { channel.close(promise: nil) }
+        }
+    }
+
     /// `/close-after`: a complete 200 response saying `Connection: close` (whatever the request asked), then the
     /// connection closes.
     func closeAfter(_ writer: ResponseWriter) {

@@ -46,6 +46,7 @@ struct Router: Sendable {
         case "anything": anything(request, writer)
         case "drop": drop(rest, writer)
         case "close-after": closeAfter(writer)
+        case "linger": linger(rest, writer)
         case "http10": http10(writer)
         case "things": things(rest, request, writer)
         default: notFound(writer)

@@ -101,6 +101,26 @@ import TestSupport
         }
     }
 
+    /// A server that answers one request per connection without saying so, then closes it a moment later: requests
+    /// given such kept connections, several at once, go again until they get a new one; none fails.
+    @Test(arguments: TestServerScheme.allCases)
+    func requestsAtOnceGivenKeptConnectionsAServerClosesGoAgain(_ scheme: TestServerScheme) async throws {
+        try await withTransport(over: scheme) { server, transport in
+            for _ in 0..<4 {
+                let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+                    for _ in 0..<4 { group.addTask { try await transport.load(request(server.url("/linger/100"))).status } }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(statuses == Array(repeating: .ok, count: 4))
+                try await Task.sleep(for: .milliseconds(30))
+            }
+            // A POST given a kept connection the server closes fails: it is never sent twice.
+            _ = try await transport.load(request(server.url("/linger/100")))
+            let posted = await failure(of: transport, request(server.url("/linger/100"), method: .post))
+            #expect(posted?.code == .cannotConnect, "\(String(describing: posted))")
+        }
+    }
+
     /// When a server closed its kept connections, a request given one after another goes again each time, and at last
     /// on a new connection: three kept connections, the first two of them closed as they are reused.
     @Test(arguments: TestServerScheme.allCases)
