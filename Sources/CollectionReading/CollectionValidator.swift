@@ -1,4 +1,5 @@
 import CollectionFormat
+import HTTPCore
 import Expectations
 import OpenAPIContract
 import YAML
@@ -144,6 +145,7 @@ struct CollectionValidator {
             }
             checkGraphQLVariables(of: step, in: path)
             checkKnownURL(step.request.url, in: path, loops: step.loop != nil || file.rowsTemplate != nil)
+            checkKnownJSONBody(of: step, in: path, loops: step.loop != nil || file.rowsTemplate != nil)
             step.forEachTemplate { check($0, in: path, selected: selected, usedAt: step.useSites) }
             (defined, definedWhenSelected, redefined) = (outer, outerWhenSelected, outerRedefined)
             fieldsUnknown = fileFieldsUnknown
@@ -323,18 +325,39 @@ struct CollectionValidator {
         diagnostics.add(problem)
     }
 
-    /// A URL template whose values are known before sending must give a URL that can be sent, as a URL written without
-    /// templates must: its variables the environment, its secrets or `--var`s give and no capture, row, `with:` or
-    /// `each:` (`loops`) gives another value, and no random built-in (a value drawn here could differ from the run's).
-    private mutating func checkKnownURL(_ url: Template, in path: String, loops: Bool) {
-        guard !url.isLiteral, !loops else { return }
-        let knownBeforeSending = url.expressions.allSatisfy { expression, _ in
+    /// A JSON body (or GraphQL `variables`) whose templates are known before sending (`isKnownBeforeSending`) must not
+    /// give a number JSON cannot write: an environment variable `.inf` in `json: { n: "{{ big }}" }`.
+    private mutating func checkKnownJSONBody(of step: RequestDefinition, in path: String, loops: Bool) {
+        guard !loops, let body = step.request.body else { return }
+        let value: TemplateValue
+        switch body.value {
+        case .json(let json): value = json
+        case .graphql(let graphql) where graphql.variables != nil: value = graphql.variables!
+        default: return
+        }
+        let templates = value.templates
+        guard !templates.isEmpty, templates.allSatisfy(isKnownBeforeSending),
+              let number = (try? known.resolve(value))?.firstNonFiniteNumber else { return }
+        diagnostics.add(.error("the JSON body would hold \(JSONBody.describeNonFinite(number)), which JSON cannot express",
+                               path: path, at: body.mark, suggestion: "give the variable a finite number, or send it as a string"))
+    }
+
+    /// Whether `template`'s value is known before sending: its variables the environment, its secrets or `--var`s give
+    /// and no capture, row, `with:` or `each:` gives another value, and no random built-in (a value drawn here could
+    /// differ from the run's).
+    private func isKnownBeforeSending(_ template: Template) -> Bool {
+        template.expressions.allSatisfy { expression, _ in
             switch expression {
             case .variable(let variable): !redefined.contains(variable.name)
             case .builtin(let builtin): !builtin.isRandom
             }
         }
-        guard knownBeforeSending, let text = try? known.resolveURL(url) else { return }
+    }
+
+    /// A URL template whose values are known before sending (`isKnownBeforeSending`, in no `each:` or rows: `loops`) must
+    /// give a URL that can be sent, as a URL written without templates must.
+    private mutating func checkKnownURL(_ url: Template, in path: String, loops: Bool) {
+        guard !url.isLiteral, !loops, isKnownBeforeSending(url), let text = try? known.resolveURL(url) else { return }
         do { _ = try known.requestURL(text, resolving: url, in: path) } catch { diagnostics.add(error) }
     }
 

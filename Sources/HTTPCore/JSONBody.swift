@@ -12,9 +12,16 @@ public struct JSONBody: HTTPBody {
     /// The compact JSON text; throws for numbers JSON cannot express (NaN, infinity).
     public func encode() throws -> Data {
         if let number = value.firstNonFiniteNumber {
-            throw BodyEncodingError("JSON cannot express the number \(number)")
+            throw BodyEncodingError("JSON cannot express \(Self.describeNonFinite(number))")
         }
         return Data(value.serialized().utf8)
+    }
+
+    /// How messages name a number JSON cannot write: NaN, or an infinity (YAML's `.inf`, or a number past a double's
+    /// range such as `1e400`, which reads as one).
+    public static func describeNonFinite(_ number: Double) -> String {
+        number.isNaN ? "NaN (YAML's .nan)"
+            : "\(number < 0 ? "minus " : "")infinity (YAML's \(number < 0 ? "-" : "").inf, or a number past a double's range such as 1e400)"
     }
 }
 

@@ -107,8 +107,8 @@ public struct RequestBuilder: Sendable {
         /// A JSON body of `value`; a number JSON cannot write (a captured 1e400 is infinite) is an error at the body.
         func json(_ value: JSONValue) throws(RunFailure) -> JSONBody {
             if let number = value.firstNonFiniteNumber {
-                throw RunFailure(.error("the JSON body holds a number JSON cannot express (\(number))"
-                                        + (number.isNaN ? "" : ": a value past a double's range"), path: path, at: body.mark))
+                throw RunFailure(.error("the JSON body holds \(JSONBody.describeNonFinite(number)), which JSON cannot express",
+                                        path: path, at: body.mark))
             }
             return JSONBody(value)
         }

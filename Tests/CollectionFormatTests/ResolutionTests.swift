@@ -56,6 +56,23 @@ import YAML
         ])
     }
 
+    /// A JSON body or GraphQL `variables` that a value known before sending makes hold a number JSON cannot write (an
+    /// environment's `.inf`) is reported by `validate`; one a capture, a data row or a loop may give is left to the run.
+    @Test func anInfiniteNumberAKnownValueGivesAJSONBodyIsReportedBeforeSending() async throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/qa.yaml", "baseURL: http://127.0.0.1:1\nvariables: { big: .inf, vars: { n: .nan }, fine: 2 }\n")
+        scratch.write("requests/01.yaml", "request:\n  url: /a\n  json: { v: \"{{ big }}\", f: \"{{ fine }}\" }\n")
+        scratch.write("requests/02.yaml", "request:\n  url: /b\n  graphql: { query: \"{ a }\", variables: \"{{ vars }}\" }\n")
+        scratch.write("requests/03.yaml", "request: { url: /c, json: { v: \"{{ fine }}\" } }\ncapture: { big: $.big }\n")
+        scratch.write("requests/04.yaml", "request: { url: /d, json: { v: \"{{ big }}\" } }\nexpect: { body: { $.n: { lessThan: \"{{ big }}\" } } }\n")
+        let collection = await scratch.readCollection(["requests"], env: "qa")
+        #expect(problems(of: collection) == [
+            "requests/01.yaml:3:3: error: the JSON body would hold infinity (YAML's .inf, or a number past a double's range such as 1e400), which JSON cannot express [help: give the variable a finite number, or send it as a string]",
+            "requests/02.yaml:3:3: error: the JSON body would hold NaN (YAML's .nan), which JSON cannot express [help: give the variable a finite number, or send it as a string]",
+        ])
+    }
+
     /// An environment's template is checked for every request: an undefined variable in it is one problem, with the
     /// "did you mean" a later request's capture gives.
     @Test func anUndefinedVariableOfTheEnvironmentIsReportedOnce() async {
