@@ -137,7 +137,11 @@ enum ScalarResolver {
             }
             index += 1
         }
-        if let magnitude = overflowed { return .double(negative ? -magnitude : magnitude) }
+        if let magnitude = overflowed {
+            // Decimal digits as the nearest double, which digit-by-digit arithmetic misses by a rounding or more.
+            if radix == 10, let nearest = Double(String(decoding: bytes, as: UTF8.self)) { return .double(nearest) }
+            return .double(negative ? -magnitude : magnitude)
+        }
         return .int(accumulated)
     }
 

@@ -27,6 +27,8 @@ import YAML
         ("0o17", .int(15)), ("0x1F", .int(31)), ("0xff", .int(255)), ("0o8", .string("0o8")), ("-0x1", .string("-0x1")),
         ("9223372036854775807", .int(Int.max)), ("-9223372036854775808", .int(Int.min)),
         ("9223372036854775808", .double(9_223_372_036_854_775_808)),
+        // Past 64 bits, the nearest double, as reading the digits as a float gives it.
+        ("123456789012345678901234567889", .double(1.2345678901234568e+29)), ("-123456789012345678901234567889", .double(-1.2345678901234568e+29)),
         ("1.5", .double(1.5)), ("-2.25", .double(-2.25)), ("1e3", .double(1000)), ("1.", .double(1)),
         (".5", .double(0.5)), ("+1.5E-2", .double(0.015)), (".inf", .double(.infinity)),
         ("-.Inf", .double(-.infinity)), ("+.INF", .double(.infinity)),
