@@ -568,19 +568,12 @@ final class Interruption: @unchecked Sendable {
     }
 
     /// The exit status for a signal, 128 and its number: 143 for SIGTERM, 129 for SIGHUP, 130 for SIGINT.
-    static func status(for signal: Int32) -> ExitStatus { described(signal).status }
+    static func status(for signal: Int32) -> ExitStatus {
+        ExitStatus(rawValue: CancellingSignal(number: signal).exitStatus) ?? .interrupted
+    }
 
     /// `SIGTERM`, `SIGHUP` or `SIGINT`.
-    static func name(of signal: Int32) -> String { described(signal).name }
-
-    /// A signal that stops a run: its exit status, its name, and what it is said to have done to the run.
-    private static func described(_ signal: Int32) -> (status: ExitStatus, name: String, verb: String) {
-        switch signal {
-        case SIGTERM: (.terminated, "SIGTERM", "terminated")
-        case SIGHUP: (.hungUp, "SIGHUP", "hung up")
-        default: (.interrupted, "SIGINT", "interrupted")
-        }
-    }
+    static func name(of signal: Int32) -> String { CancellingSignal(number: signal).name }
 
     /// The exit status for the signal received, if one was.
     var status: ExitStatus? {
@@ -651,7 +644,7 @@ final class Interruption: @unchecked Sendable {
         }
         switch request {
         case .cancel(let task, let reading):
-            Console.error("\n\(Self.described(number).verb): "
+            Console.error("\n\(CancellingSignal(number: number).verb): "
                 + (reading ? "stopping while the input is read; nothing is sent" : "cancelling the run; the requests not run are reported as skipped"))
             task?.cancel()
             DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Self.readingGraceSeconds)) { [weak self] in
@@ -659,7 +652,7 @@ final class Interruption: @unchecked Sendable {
                 self.stopAtOnce(number, .readingDidNotEnd)
             }
         case .ended:
-            Console.error("\n\(Self.described(number).verb): the run has ended; its reports are being written "
+            Console.error("\n\(CancellingSignal(number: number).verb): the run has ended; its reports are being written "
                 + "(a second signal ends the process at once, with the run's status, before the rest are)")
         case .same: break
         case .exit(let status): stopAtOnce(number, .runEnded(status))

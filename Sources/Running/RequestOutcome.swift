@@ -255,12 +255,7 @@ public struct RunSummary: Sendable {
 
     /// The signal that cancelled the run (`SIGINT`, `SIGTERM`, `SIGHUP`), read from `stopStatus`; nil when none did.
     public var cancellingSignal: String? {
-        switch stopStatus {
-        case 129: "SIGHUP"
-        case 130: "SIGINT"
-        case 143: "SIGTERM"
-        default: nil
-        }
+        stopStatus.flatMap(CancellingSignal.init(exitStatus:))?.name
     }
 
     /// The exit status (docs/format.md): `stopStatus` when the run stopped early, else 3 when a request could not
