@@ -81,11 +81,20 @@ struct EnvironmentResolver {
         return false
     }
 
-    /// Reads and decodes one environment file: its definition (nil when it has errors outside `options`), whether it is
-    /// valid (no errors, and its `options.caCert` can be used), the base its `extends` names (read from the YAML when the
-    /// file has other errors), and its path.
-    private mutating func read(_ name: String)
-        -> (definition: EnvironmentDefinition?, valid: Bool, extends: Located<String>?, path: String) {
+    /// One environment file as read.
+    private struct EnvironmentFile {
+        /// Its definition; nil when it has errors outside `options`.
+        var definition: EnvironmentDefinition?
+        /// Whether it has no errors and its `options.caCert` can be used.
+        var valid: Bool
+        /// The base its `extends` names, read from the YAML when the file has other errors.
+        var extends: Located<String>?
+        /// Its path as shown.
+        var path: String
+    }
+
+    /// Reads and decodes one environment file.
+    private mutating func read(_ name: String) -> EnvironmentFile {
         let existing = Discovery.extensions.map { name + $0 }.filter { FileSystem.kind(of: PathText.join(directory.absolute, $0)).exists }
         let fileName = existing.first ?? name + ".yaml"
         let display = PathText.join(directory.path, fileName)
@@ -93,24 +102,24 @@ struct EnvironmentResolver {
             let paths = existing.map { PathText.join(directory.path, $0) }
             diagnostics.add(.error("two files define the environment '\(name)': \(paths.joined(separator: " and "))", path: nil, at: nil,
                                    suggestion: "remove or rename one of them"))
-            return (nil, false, nil, display)
+            return EnvironmentFile(definition: nil, valid: false, extends: nil, path: display)
         }
         let absolutePath = PathText.join(directory.absolute, fileName)
         guard let document = SourceReader.read(path: display, absolutePath: absolutePath)?.document else {
             diagnostics.add(.error("cannot read the file: \(FileSystem.unreadableReason(absolutePath))", path: display, at: nil))
-            return (nil, false, nil, display)
+            return EnvironmentFile(definition: nil, valid: false, extends: nil, path: display)
         }
         let (decoded, checkable) = FileDecoding.environmentForChecking(document, name: name, absolutePath: absolutePath)
         sources.store(decoded.text, for: display)
         diagnostics.add(contentsOf: decoded.diagnostics)
         guard let definition = checkable else {
             let extends = document.root?["extends"].flatMap { node in node.string.map { Located($0, at: node.mark) } }
-            return (nil, false, extends, display)
+            return EnvironmentFile(definition: nil, valid: false, extends: extends, path: display)
         }
         if let caCert = definition.options.caCert, let problem = CertificateFile.diagnostic(for: caCert, in: display) {
             diagnostics.add(problem)
-            return (definition, false, definition.extends, display)
+            return EnvironmentFile(definition: definition, valid: false, extends: definition.extends, path: display)
         }
-        return (definition, decoded.value != nil, definition.extends, display)
+        return EnvironmentFile(definition: definition, valid: decoded.value != nil, extends: definition.extends, path: display)
     }
 }

@@ -249,10 +249,13 @@ struct TreeBuilder {
         } else {
             if stack[top].keyIndex == nil {
                 var index: [Scalar.Value: Int] = [:]
-                for position in 0..<count { index[keyValue(position)] = position }
+                // The first of equal keys is the one kept: a later one is a duplicate of it.
+                for position in (0..<count).reversed() { index[keyValue(position)] = position }
                 stack[top].keyIndex = index
             }
-            firstIndex = stack[top].keyIndex?.updateValue(count, forKey: scalars.value(at: scalarIndex))
+            let value = scalars.value(at: scalarIndex)
+            firstIndex = stack[top].keyIndex?[value]
+            if firstIndex == nil { stack[top].keyIndex?[value] = count }
         }
         if let firstIndex {
             stack[top].duplicatePairs.append(count)

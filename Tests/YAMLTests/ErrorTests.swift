@@ -72,6 +72,11 @@ import YAML
     @Test func duplicateKeysAreFoundInLargeMappingsAndComparedByValue() throws {
         let many = (0..<20).map { "k\($0): \($0)" }.joined(separator: "\n")
         expectError(many + "\nk3: again\n", .duplicateKey, at: Mark(21, 1), "duplicate key \"k3\" (first defined on line 4)")
+        // A third one names the first too, whether the second came before the mapping was indexed or after.
+        for head in ["a: 1\na: 2\n", "a: 1\n"] {
+            let thrice = try #require(parseError(head + many + "\na: 3\n"))
+            #expect(([thrice] + thrice.more).allSatisfy { $0.description.hasSuffix("\"a\" (first defined on line 1)") }, "\(thrice.more)")
+        }
         expectError("a:\n  x: 1\n  y: 2\n  'x': 3\n", .duplicateKey, at: Mark(4, 3))
         #expect(try YAMLParser.parse("1: a\n'1': b\n") != nil)
         #expect(parseError("~: a\nnull: b\n")?.kind == .duplicateKey)
