@@ -23,8 +23,9 @@ public struct Redactor: Sendable {
         // A secret's pieces a server shows apart are hidden in every form the secret is; what is left of it with its ends
         // cut off, in each form one encoding gives.
         let inText = values.filter { ResolvedSecret.hiding($0) == .inText }.flatMap { [$0] + Self.pieces(of: $0) }
-        let cut = inText.flatMap(Self.cuts).flatMap(Self.cutForms)
-        self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms) + cut), loosely: inText.flatMap(Self.looseValues))
+        let cuts = inText.flatMap(Self.cuts)
+        self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms) + cuts.flatMap(Self.cutForms)),
+                                   loosely: inText.flatMap(Self.looseValues) + cuts)
         shortSecrets = Array(values.filter { ResolvedSecret.hiding($0) == .wholeValue })
     }
 
@@ -36,8 +37,10 @@ public struct Redactor: Sendable {
         let values = unlearnt.flatMap { [$0] + ($0.utf8.count > Self.longestEncoded ? [] : Self.pieces(of: $0)) }
         // A long value (a captured body that holds a secret) is hidden as written and as a message shows it: its every
         // encoded form would cost seconds per hundred KiB, and the secret it holds is hidden in all of them already.
-        let forms = values.flatMap { $0.utf8.count > Self.longestEncoded ? [$0, JSONValue.stringContents($0)] : Self.encodedForms(of: $0) + Self.cuts(of: $0).flatMap(Self.cutForms) }
-        secrets.add(forms, loosely: values.flatMap(Self.looseValues))
+        let encoded = values.filter { $0.utf8.count <= Self.longestEncoded }
+        let cuts = encoded.flatMap(Self.cuts)
+        let forms = values.flatMap { $0.utf8.count > Self.longestEncoded ? [$0, JSONValue.stringContents($0)] : Self.encodedForms(of: $0) }
+        secrets.add(forms + cuts.flatMap(Self.cutForms), loosely: values.flatMap(Self.looseValues) + cuts)
     }
 
     /// The values found with any of their characters escaped: the value, and the value decoded as a server reads a
@@ -65,9 +68,10 @@ public struct Redactor: Sendable {
     }
 
     /// The forms of what is left of a secret with its ends cut off: as it is and as one encoding step writes it (`encodings`,
-    /// HTML text, its UTF-8 read as Latin-1, base64), each also JSON-escaped once more as a message shows a value. Not
-    /// encoded twice, as the whole secret is: a cut secret comes from a server that stripped it, and each of its forms
-    /// would multiply a secret's by 15.
+    /// HTML text, its UTF-8 read as Latin-1, base64), each also JSON-escaped once more as a message shows a value (and
+    /// found with its characters escaped as any encoder chose, as the secret is: `FormIndex.insertLoosely`). Not encoded
+    /// twice, as the whole secret is: a cut secret comes from a server that stripped it, and each of its forms would
+    /// multiply a secret's by 15.
     private static func cutForms(of cut: String) -> [String] {
         let forms = Set([cut] + encodings(of: cut) + htmlEscapings(of: cut) + Mojibake.readings(of: cut) + base64Forms(of: cut))
         return Array(forms.union(forms.map(JSONValue.stringContents)))
@@ -454,8 +458,11 @@ private struct FormIndex: Sendable {
     private var single: [[UInt8]] = []
     /// The length of the longest form.
     private var longest = 0
-    /// Values found with any of their characters escaped as an encoder chose (`%3D`, `%253D`, `\u00fc`, `&#252;`).
-    private var loose: [[UInt8]] = []
+    /// Whether some value is in `loose`.
+    private var hasLoose = false
+    /// Values found with any of their characters escaped as an encoder chose (`%3D`, `%253D`, `\u00fc`, `&#252;`), by
+    /// their first byte.
+    private var loose = [[[UInt8]]](repeating: [], count: 256)
 
     mutating func insert(_ form: [UInt8]) {
         guard !form.isEmpty else { return }
@@ -472,9 +479,10 @@ private struct FormIndex: Sendable {
     mutating func insertLoosely(_ value: [UInt8]) {
         // A value longer than a credential (a captured body holding a secret) is found in its exact forms only: the
         // search reads a value byte by byte, at every place of every text.
-        guard !value.isEmpty, value.count <= Self.longestLoose, !loose.contains(value) else { return }
+        guard let first = value.first, value.count <= Self.longestLoose, !loose[Int(first)].contains(value) else { return }
         all.append(value)
-        loose.append(value)
+        loose[Int(first)].append(value)
+        hasLoose = true
     }
 
     /// The byte ranges where some form occurs in `bytes`, overlapping ones included.
@@ -487,10 +495,19 @@ private struct FormIndex: Sendable {
                 found.append(offset..<offset + form.count)
             }
         }
-        guard !loose.isEmpty else { return found }
+        guard hasLoose else { return found }
+        // At each place, the values starting with the byte there, and those starting with what an escape there reads
+        // (read once for them all).
         for offset in 0..<bytes.count {
-            for value in loose {
+            let written = bytes[offset]
+            for value in loose[Int(written)] {
                 if let end = Self.looseMatch(value[...], in: bytes, at: offset) { found.append(offset..<end) }
+            }
+            guard Self.escapeStarts.contains(written) else { continue }
+            for (read, length) in Self.escapes(at: offset, in: bytes) {
+                for value in loose[Int(read[0])] where value.starts(with: read) {
+                    if let end = Self.looseMatch(value.dropFirst(read.count), in: bytes, at: offset + length) { found.append(offset..<end) }
+                }
             }
         }
         return found

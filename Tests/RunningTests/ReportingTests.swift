@@ -447,7 +447,12 @@ import TestSupport
         for cut in [String(secret.dropFirst()), String(secret.dropFirst(2).dropLast()), String(secret.dropFirst(3))] {
             let latin1 = String(decoding: cut.utf8.map { UInt16($0) }, as: UTF16.self)
             let escapedNonASCII = cut.unicodeScalars.map { $0.isASCII ? String($0) : "\\u00fc" }.joined()
-            for echoed in [PercentEncoding.encode(cut), PercentEncoding.encode(cut).replacingOccurrences(of: "%20", with: "+"),
+            // Every character as an HTML reference, decimal or hex, or as a JSON escape (an encoder's choice, or a mix).
+            let references = cut.unicodeScalars.map { "&#\($0.value);" }.joined()
+            let hexReferences = cut.unicodeScalars.map { "&#x\(String($0.value, radix: 16));" }.joined()
+            let escapes = cut.unicodeScalars.map { "\\u00" + String($0.value, radix: 16) }.joined()
+            let mixed = cut.unicodeScalars.enumerated().map { $0.offset.isMultiple(of: 2) ? String($0.element) : "&#\($0.element.value);" }.joined()
+            for echoed in [references, hexReferences, escapes, mixed, PercentEncoding.encode(cut), PercentEncoding.encode(cut).replacingOccurrences(of: "%20", with: "+"),
                            cut.replacingOccurrences(of: "&", with: "&amp;"), escapedNonASCII, latin1, Data(cut.utf8).base64EncodedString()] {
                 // Base64's last characters also depend on what follows the secret: those few may show.
                 let shown = redactor.redact("v=" + echoed + ";")
