@@ -101,14 +101,27 @@ public struct Redactor: Sendable {
 
     /// The pieces of `value` a server reading it in a query shows apart (a redirect's `Location` holding it decoded, sent
     /// on as written; a query made of it): split at `&`, `#` and `;` (or only at `&` and `#`, as most parsers do now),
-    /// and each piece at its first `=` (a name and a value); those of `shortestHiddenPiece` characters or more. None when
-    /// it holds no separator.
+    /// and each piece at its first `=` into a name and a value; those of `shortestHiddenPiece` characters or more, but
+    /// not a name that reads as a word (`Password` in `Password=hunter2xyz`: a key, which every text using the word would
+    /// lose). None when it holds no separator.
     private static func queryPieces(of value: String) -> [String] {
         guard value.contains(where: { "&;#=".contains($0) }) else { return [] }
         let pieces = ["&#", "&#;"].flatMap { separators in
-            value.split(whereSeparator: { separators.contains($0) }).flatMap { [$0] + $0.split(separator: "=", maxSplits: 1) }
+            value.split(whereSeparator: { separators.contains($0) }).flatMap { piece in
+                let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = parts.count == 2 && readsAsWord(parts[0]) ? [] : parts.prefix(1)
+                return [piece] + name + parts.dropFirst()
+            }
         }
         return Set(pieces.map(String.init)).filter { $0 != value && $0.count >= shortestHiddenPiece }.sorted()
+    }
+
+    /// Whether `text` reads as a word: letters alone, all in one case or capitalized (`password`, `Database`, `HOST`).
+    /// Random letters mostly mix cases (`kQpZwR`), and base64 before its padding holds more than letters.
+    private static func readsAsWord(_ text: Substring) -> Bool {
+        guard text.allSatisfy(\.isLetter) else { return false }
+        let rest = text.dropFirst()
+        return rest.allSatisfy(\.isLowercase) || text.allSatisfy(\.isUppercase)
     }
 
     /// The longest learnt value hidden in every encoded form.

@@ -578,7 +578,10 @@ import TestSupport
         let echoed = #"{"args": {"amp;42": "", "tok": "Tok'en /=ü"}, "url": "http://h/get?tok=Tok'en+/=\u00fc&amp;42", "f": "Zq7", "#
             + #""p": "longerpiece", "v": "valuepart", "w": "short"}"#
         let shown = redactor.redact(echoed)
-        #expect(!["amp;42", "Tok'en", "en /=", "fragment", "longerpiece", "valuepart"].contains(where: shown.contains), "\(shown)")
+        #expect(!["amp;42", "Tok'en", "en /=", "fragment", "valuepart"].contains(where: shown.contains), "\(shown)")
+        // A name that reads as a word is a key, shown; one of letters in mixed case may be a password's, hidden.
+        #expect(shown.contains(#""p": "longerpiece""#), "\(shown)")
+        #expect(Redactor(secrets: ["kQpZwRtY=9x12"]).redact("name kQpZwRtY") == "name ***")
         // A piece shorter than 6 characters is not hidden: it would mask common text.
         #expect(shown.contains(#""f": "Zq7""#) && shown.contains(#""w": "short""#), "\(shown)")
         // A secret that is a query itself, or ends in base64 padding, split at its first piece's `=` too.
@@ -589,6 +592,9 @@ import TestSupport
         let connection = Redactor(secrets: ["Server=db1;Database=orders;Password=hunter2xyz", "alpha1=Value1Secret;bravo2=Value2Secret"])
             .redact("/anything?a=Server&b=Database&e=hunter2xyz&f=Value1Secret&g=Value2Secret")
         #expect(!["hunter2xyz", "orders", "Value1Secret", "Value2Secret"].contains(where: connection.contains), "\(connection)")
+        // A name of letters alone is a key, not a secret: every "Password" would be hidden.
+        #expect(connection.hasPrefix("/anything?a=Server&b=Database&"), "\(connection)")
+        #expect(Redactor(secrets: ["user=alice&password=s3cret-99"]).redact("reset password for alice") == "reset password for alice")
         // A piece holding a backslash or a tab, shown JSON-escaped.
         let escaped = Redactor(secrets: ["u=aaaaaaa1&p=bbbb\\bbb2", "u=aaaaaaa1&p=cccc\tccc3"])
             .redact(#"{"p":"bbbb\\bbb2","q":"cccc\tccc3","u":"aaaaaaa1"}"#)
