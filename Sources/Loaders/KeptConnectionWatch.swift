@@ -5,8 +5,9 @@ internal import NIOHTTP1
 internal import NIOSSL
 
 /// Tells a kept connection that a server closed from a new one that failed: when a connection that has answered before
-/// closes, or is reset, while the request written on it has no answer yet, the request fails with `KeptConnectionLost`
-/// (the server most likely closed the idle connection as it was handed out again), which the transport may send again.
+/// closes, or is reset, or brings bytes that are not HTTP, while the request written on it has no answer yet, the
+/// request fails with `KeptConnectionLost` (the server most likely closed the idle connection as it was handed out
+/// again, or sent more than it said for its last answer), which the transport may send again.
 /// A new connection that closes before answering fails as it did. (AsyncHTTPClient says nothing public about whether a
 /// request was given a connection used before: this handler, on each HTTP/1.1 connection, knows.)
 final class KeptConnectionWatch: ChannelDuplexHandler, RemovableChannelHandler {
@@ -15,7 +16,8 @@ final class KeptConnectionWatch: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPClientRequestPart
     typealias OutboundOut = HTTPClientRequestPart
 
-    /// A kept connection closed or reset before any answer to the request on it began; `underlying` is how it ended.
+    /// A kept connection closed, reset or unreadable before any answer to the request on it began; `underlying` is how it
+    /// ended.
     struct KeptConnectionLost: Error {
         let underlying: any Error
     }
@@ -39,8 +41,10 @@ final class KeptConnectionWatch: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
+    /// A loss of the connection, or bytes that are not HTTP where the answer should start: what a server sent too
+    /// many of for an earlier answer (a body to a `HEAD`, a `204` or a `304`) that came in after the next request went.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.fireErrorCaught(Self.isConnectionLoss(error) ? lost(error) ?? error : error)
+        context.fireErrorCaught(Self.isConnectionLoss(error) || error is HTTPParserError ? lost(error) ?? error : error)
     }
 
     func channelInactive(context: ChannelHandlerContext) {

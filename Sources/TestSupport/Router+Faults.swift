@@ -33,6 +33,17 @@ extension Router {
         writer.finish()
     }
 
+    /// `/late-body`: a 200 declaring `Content-Length: 11`, its head written at once and its body `{"late": 1}` 100 ms
+    /// later, also to a `HEAD` (which has no body: the bytes then stand where the next answer should start); the
+    /// connection stays open. Over HTTP/2, a plain 200.
+    func lateBody(_ request: RecordedRequest, _ writer: ResponseWriter) {
+        guard request.httpVersion == "HTTP/2.0" else {
+            writer.writeRaw(Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n".utf8), closing: false)
+            return writer.writeRaw(Array(#"{"late": 1}"#.utf8), after: .milliseconds(100), closing: false)
+        }
+        writer.send(.ok, contentType: "application/json", body: Array(#"{"late": 1}"#.utf8))
+    }
+
     /// `/raw-status/{code}`: the status line `HTTP/1.1 {code} Raw` as written (`099`, `000`), an empty body, and the
     /// connection closed; over HTTP/2, `:status` of the code's number.
     func rawStatus(_ code: String, _ request: RecordedRequest, _ writer: ResponseWriter) {

@@ -35,6 +35,7 @@ struct Router: Sendable {
         case "raw-status": rawStatus(rest.first ?? "099", request, writer)
         case "not-modified": notModified(declaring: rest.first ?? "0", request, writer)
         case "no-content-with-body": noContentWithBody(request, writer)
+        case "late-body": lateBody(request, writer)
         case "drip": drip(request, writer)
         case "stall": break
         case "chunked": chunked(request, writer)

@@ -84,6 +84,23 @@ import TestSupport
         }
     }
 
+    /// A body sent to a `HEAD` a moment after its head stands where the answer to the next request, sent meanwhile on the
+    /// connection, should start: an idempotent request goes again, on a new connection; a `POST` fails, never sent twice.
+    @Test(arguments: TestServerScheme.allCases)
+    func bytesAfterAHeadAnswerDoNotFailTheNextIdempotentRequest(_ scheme: TestServerScheme) async throws {
+        try await withTransport(over: scheme) { server, transport in
+            for round in 1...3 {
+                let head = try await transport.load(request(server.url("/late-body"), method: .head))
+                #expect(head.status == .ok && head.body.isEmpty && head.headers["Content-Length"] == "11")
+                #expect(try await transport.load(request(server.url("/echo"), method: .put)).status == .ok)
+                #expect(server.connectionsAccepted == round + 1)
+            }
+            _ = try await transport.load(request(server.url("/late-body"), method: .head))
+            let posted = try #require(await failure(of: transport, request(server.url("/echo"), method: .post)))
+            #expect(posted.code == .invalidResponse, "\(posted)")
+        }
+    }
+
     @Test(arguments: TestServerScheme.allCases)
     func anIdempotentRequestWhoseConnectionClosedBeforeAnyAnswerIsSentOnceMore(_ scheme: TestServerScheme) async throws {
         try await withTransport(over: scheme) { server, transport in
