@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import YAML
 
 /// How the shell encodes a variable's value when the command runs, as runner encodes a value at that place of the
 /// request, so that curl sends what `runner run` sends whatever the value holds.
@@ -111,9 +112,9 @@ public struct ShellText: Sendable, Hashable {
     public static func literal(_ text: String) -> ShellText { ShellText([.literal(text)]) }
 
     /// `text` as one shell comment line: a line break in it (a name, a skip reason, a client ID may hold one) would end
-    /// the comment and make the rest a command, so each becomes a space.
+    /// the comment and make the rest a command, so each becomes a space; a control character shows as `\u{1B}`.
     public static func comment(_ text: String) -> String {
-        "# " + String(text.map { $0.isNewline ? " " : $0 })
+        "# " + ControlCharacters.escaped(String(text.map { $0.isNewline ? " " : $0 }))
     }
 
     /// The two words as one, the literal text where they meet joined.
@@ -159,10 +160,27 @@ public struct ShellText: Sendable, Hashable {
         }.joined()
     }
 
-    /// `text` unquoted when safe, else in single quotes.
+    /// `text` unquoted when safe, else in single quotes; a control character (one that would drive the terminal the
+    /// command is shown on, or make its line read other than it is: `ControlCharacters`) as `"$(printf '\033')"`, its
+    /// UTF-8 bytes in octal, so that the command shows no such character and still sends it.
     public static func quote(_ text: String) -> String {
         guard text.isEmpty || !text.unicodeScalars.allSatisfy(isSafe) else { return text }
-        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        guard text.unicodeScalars.contains(where: ControlCharacters.isControl) else {
+            return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+        var words: [String] = []
+        var run = ""
+        for scalar in text.unicodeScalars {
+            guard ControlCharacters.isControl(scalar) else {
+                run.unicodeScalars.append(scalar)
+                continue
+            }
+            if !run.isEmpty { words.append(quote(run)) }
+            run = ""
+            words.append("\"$(printf '" + String(scalar).utf8.map { String(format: "\\%03o", $0) }.joined() + "')\"")
+        }
+        if !run.isEmpty { words.append(quote(run)) }
+        return words.joined()
     }
 
     /// Characters a shell never treats specially in a word.

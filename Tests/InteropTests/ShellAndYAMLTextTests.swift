@@ -25,6 +25,16 @@ import YAML
         #expect(try Self.shellPrints(ShellText.literal(text).quoted) == text)
     }
 
+    /// A control character (ESC, CR, a bidirectional override) is not written as it is, which would drive the terminal
+    /// the command is shown on, but as a `printf` of its bytes: the shell still passes it.
+    @Test(arguments: ["esc \u{1B}[2J red", "\u{202E}bidi", "cr\rover", "bell\u{7}", "it's \u{1B}\u{9B}ü"])
+    func controlCharactersAreWrittenAsEscapesAndReadBackAsWritten(text: String) throws {
+        let quoted = ShellText.literal(text).quoted
+        #expect(!quoted.unicodeScalars.contains(where: ControlCharacters.isControl), "\(quoted)")
+        #expect(try Self.shellPrints(quoted) == text)
+        #expect(!ShellText.comment(text).unicodeScalars.contains(where: ControlCharacters.isControl))
+    }
+
     /// `$'…'` is read as bash reads it: an escape it does not know keeps its backslash, `\cX` is a control character,
     /// `\x` and `\u` without a digit stay as written, and a NUL character ends the quoted text.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash")),
