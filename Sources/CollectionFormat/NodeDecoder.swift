@@ -224,7 +224,7 @@ struct NodeDecoder {
     static func inexact(_ scalar: Scalar, _ value: Double) -> (problem: String, help: String)? {
         guard scalar.style == .plain, scalar.tag == nil else { return nil }
         let digits = scalar.text.drop { $0 == "-" || $0 == "+" }
-        if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) || digits.hasPrefix("0x") || digits.hasPrefix("0o") {
+        if value.isFinite, !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) || digits.hasPrefix("0x") || digits.hasPrefix("0o") {
             return ("the integer \(scalar.text) is beyond what a number holds exactly (\(Int.min) to \(Int.max)): it would "
                         + "be sent or compared rounded, as \(value)",
                     "write it in quotes to keep it as a string")

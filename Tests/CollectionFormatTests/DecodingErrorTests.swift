@@ -113,6 +113,11 @@ import YAML
                 + "[help: write a finite number, or write it in quotes to send it as a string]",
         ])
         #expect(problems("request: { url: /a, json: { a: 9223372036854775807, b: \"18446744073709551616\" } }").isEmpty)
+        // An integer past a double's range too is past what a number holds at all, not "rounded, as inf".
+        #expect(problems("request: { url: /a, json: { a: 1\(String(repeating: "0", count: 400)) } }") == [
+            "requests/r.yaml:1:32: error: the number 1\(String(repeating: "0", count: 400)) is beyond what a number holds (about ±1.8e308) "
+                + "[help: write a smaller number, or write it in quotes to keep it as a string]",
+        ])
     }
 
     @Test func topLevelShapes() {
