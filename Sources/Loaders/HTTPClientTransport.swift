@@ -540,6 +540,10 @@ enum TransportErrorMapping {
         case "TLSV1_ALERT_CERTIFICATE_REQUIRED", "TLSV13_ALERT_CERTIFICATE_REQUIRED":
             "the server \(server) requires a client certificate (TLS alert: certificate required); give one with "
                 + "`options.clientCert` (its cert and key files) in the request or the environment"
+        case "SSLV3_ALERT_HANDSHAKE_FAILURE":
+            "the server \(server) refused the TLS handshake (TLS alert: handshake failure): a server says so when it requires "
+                + "a client certificate and was given none, or one it does not accept (give one with `options.clientCert`), "
+                + "or when it accepts none of this client's TLS versions and ciphers"
         case hostnameMismatch:
             "the certificate of \(server) was issued for another host name: reach the server by a name its certificate "
                 + "lists (its subject alternative names), or have it give a certificate for this name"

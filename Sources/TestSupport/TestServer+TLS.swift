@@ -16,8 +16,8 @@ public enum TestServerTLS: Sendable {
     /// This certificate and key (such as one a `TestCertificateAuthority` issued).
     case identity(SelfSignedIdentity)
     /// This certificate and key, and a client certificate signed by the authority whose PEM certificate is given is
-    /// required: a handshake without one fails.
-    case requiringClientCertificate(SelfSignedIdentity, authorityPEM: String)
+    /// required: a handshake without one fails (over TLS 1.2 at most, when `upToTLS12`).
+    case requiringClientCertificate(SelfSignedIdentity, authorityPEM: String, upToTLS12: Bool = false)
 }
 
 extension TestServer {
@@ -30,10 +30,11 @@ extension TestServer {
         switch tls {
         case .selfSigned: configuration = try SelfSignedIdentity.generate().serverConfiguration
         case .identity(let identity): configuration = try identity.serverConfiguration
-        case .requiringClientCertificate(let identity, let authorityPEM):
+        case .requiringClientCertificate(let identity, let authorityPEM, let upToTLS12):
             configuration = try identity.serverConfiguration
             configuration.certificateVerification = .noHostnameVerification
             configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(authorityPEM.utf8)))
+            if upToTLS12 { configuration.maximumTLSVersion = .tlsv12 }
         }
         let context = try NIOSSLContext(configuration: configuration)
         return try await start(host: host, scheme: "https") { channel in

@@ -38,9 +38,9 @@ struct ClientCertificateScenarioTests {
         }
 
         /// Runs `runner` in the folder against a server requiring a client certificate of the CA (and a plain one).
-        func run(_ arguments: [String]) async throws -> (result: RunnerProcess.Result, received: [RecordedRequest]) {
+        func run(_ arguments: [String], upToTLS12: Bool = false) async throws -> (result: RunnerProcess.Result, received: [RecordedRequest]) {
             try await ScenarioRun.run(arguments, in: url, tls: .requiringClientCertificate(
-                authority.issueServerIdentity(), authorityPEM: authority.certificatePEM))
+                authority.issueServerIdentity(), authorityPEM: authority.certificatePEM, upToTLS12: upToTLS12))
         }
 
         func remove() { try? FileManager.default.removeItem(at: url) }
@@ -71,6 +71,18 @@ struct ClientCertificateScenarioTests {
         #expect(result.stdout.contains("requires a client certificate (TLS alert: certificate required); give one with "
                                        + "`options.clientCert`"), "\(result.stdout)")
         #expect(!result.stdout.contains("ALERT_CERTIFICATE_REQUIRED"), "\(result.stdout)")
+        #expect(received.isEmpty)
+    }
+
+    /// TLS 1.2 has no "certificate required" alert: a server without a certificate it requires says "handshake failure",
+    /// which the message explains, the client certificate first.
+    @Test func withoutOneOverTLS12TheHandshakeFailureNamesTheClientCertificate() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (result, received) = try await folder.run(["run", "plain", "--env", "local"], upToTLS12: true)
+        #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("refused the TLS handshake (TLS alert: handshake failure): a server says so when it requires "
+                                       + "a client certificate and was given none"), "\(result.stdout)")
         #expect(received.isEmpty)
     }
 
