@@ -69,6 +69,10 @@ public struct ConsoleReport: Sendable {
     /// `(cancelled by SIGINT)`.
     public func summary(_ summary: RunSummary) -> String {
         let total = summary.total
+        // A run stopped before sending (an invalid collection, a bad option): its cases are its problems, not requests.
+        if summary.stopStatus != nil, summary.cancellingSignal == nil, summary.outcomes.allSatisfy({ $0.method.isEmpty }) {
+            return "nothing was sent" + (total == 0 ? "" : ": \(total) \(total == 1 ? "problem" : "problems")")
+        }
         let flaky = { (verdict: RequestOutcome.Verdict) in summary.flakyCount(verdict) > 0 ? " (\(summary.flakyCount(verdict)) flaky)" : "" }
         var parts = ["\(summary.count(.passed)) passed" + flaky(.passed)]
         if summary.count(.failed) > 0 { parts.append(paint("\(summary.count(.failed)) failed", RequestOutcome.Verdict.failed.colour) + flaky(.failed)) }

@@ -127,6 +127,15 @@ import YAML
                               + "Bail out! the run was cancelled by SIGTERM\n"), "\(tap)")
     }
 
+    /// A run stopped before sending (an invalid collection) counts its problems, not requests, in the heading.
+    @Test func aRunThatSentNothingCountsProblems() {
+        let summary = RunSummary.notSent([.error("unknown key 'urll'", path: "r/01.yaml", at: Mark(line: 2, column: 1)),
+                                          .error("expected a mapping", path: "r/02.yaml", at: Mark(line: 1, column: 1))], status: 2)
+        let markdown = MarkdownReport.render(summary, sources: SourceCache(), redactor: Redactor(secrets: []))
+        #expect(markdown.hasPrefix("## runner: nothing was sent: 2 problems\n"), "\(markdown)")
+        #expect(TAPReport.render(summary, sources: SourceCache(), redactor: Redactor(secrets: [])).contains("# nothing was sent: 2 problems\n"))
+    }
+
     /// The notes the console prints under a problem (a Retry-After not waited for, a type mismatch) and its suggestion
     /// reach every report that lists problems, redacted, and a JSON report read back (`merge-reports`) keeps them.
     @Test func notesAndSuggestionsReachTheJSONTAPAndMarkdownReports() throws {
