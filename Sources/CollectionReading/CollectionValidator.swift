@@ -328,18 +328,20 @@ struct CollectionValidator {
     /// A JSON body (or GraphQL `variables`) whose templates are known before sending (`isKnownBeforeSending`) must not
     /// give a number JSON cannot write: an environment variable `.inf` in `json: { n: "{{ big }}" }`.
     private mutating func checkKnownJSONBody(of step: RequestDefinition, in path: String, loops: Bool) {
-        guard !loops, let body = step.request.body else { return }
+        guard !loops, let body = step.request.body?.value else { return }
         let value: TemplateValue
-        switch body.value {
+        switch body {
         case .json(let json): value = json
         case .graphql(let graphql) where graphql.variables != nil: value = graphql.variables!
         default: return
         }
-        let templates = value.templates
-        guard !templates.isEmpty, templates.allSatisfy(isKnownBeforeSending),
-              let number = (try? known.resolve(value))?.firstNonFiniteNumber else { return }
-        diagnostics.add(.error("the JSON body would hold \(JSONBody.describeNonFinite(number)), which JSON cannot express",
-                               path: path, at: body.mark, suggestion: "give the variable a finite number, or send it as a string"))
+        // Each template whose value is known, at its place: a value made of others can only hold a number they give.
+        for template in value.templates where isKnownBeforeSending(template) {
+            guard let number = (try? known.resolve(template))?.firstNonFiniteNumber else { continue }
+            diagnostics.add(.error("the JSON body would hold \(JSONBody.describeNonFinite(number)), which JSON cannot express, "
+                                   + "from '\(template.source)'", path: path, at: template.mark,
+                                   suggestion: "give the variable a finite number, or send it as a string"))
+        }
     }
 
     /// Whether `template`'s value is known before sending: its variables the environment, its secrets or `--var`s give

@@ -62,14 +62,15 @@ import YAML
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         scratch.write("environments/qa.yaml", "baseURL: http://127.0.0.1:1\nvariables: { big: .inf, vars: { n: .nan }, fine: 2 }\n")
-        scratch.write("requests/01.yaml", "request:\n  url: /a\n  json: { v: \"{{ big }}\", f: \"{{ fine }}\" }\n")
+        scratch.write("requests/01.yaml", "request:\n  url: /a\n  json: { v: \"{{ big }}\", f: \"{{ fine }}\", l: [1, \"{{ vars.n }}\"] }\n")
         scratch.write("requests/02.yaml", "request:\n  url: /b\n  graphql: { query: \"{ a }\", variables: \"{{ vars }}\" }\n")
         scratch.write("requests/03.yaml", "request: { url: /c, json: { v: \"{{ fine }}\" } }\ncapture: { big: $.big }\n")
         scratch.write("requests/04.yaml", "request: { url: /d, json: { v: \"{{ big }}\" } }\nexpect: { body: { $.n: { lessThan: \"{{ big }}\" } } }\n")
         let collection = await scratch.readCollection(["requests"], env: "qa")
         #expect(problems(of: collection) == [
-            "requests/01.yaml:3:3: error: the JSON body would hold infinity (YAML's .inf, or a number past a double's range such as 1e400), which JSON cannot express [help: give the variable a finite number, or send it as a string]",
-            "requests/02.yaml:3:3: error: the JSON body would hold NaN (YAML's .nan), which JSON cannot express [help: give the variable a finite number, or send it as a string]",
+            "requests/01.yaml:3:14: error: the JSON body would hold infinity (YAML's .inf, or a number past a double's range such as 1e400), which JSON cannot express, from '{{ big }}' [help: give the variable a finite number, or send it as a string]",
+            "requests/01.yaml:3:51: error: the JSON body would hold NaN (YAML's .nan), which JSON cannot express, from '{{ vars.n }}' [help: give the variable a finite number, or send it as a string]",
+            "requests/02.yaml:3:41: error: the JSON body would hold NaN (YAML's .nan), which JSON cannot express, from '{{ vars }}' [help: give the variable a finite number, or send it as a string]",
         ])
     }
 
