@@ -25,7 +25,7 @@ public struct Redactor: Sendable {
         let inText = values.filter { ResolvedSecret.hiding($0) == .inText }.flatMap { [$0] + Self.pieces(of: $0) }
         let cuts = inText.flatMap(Self.cuts)
         self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms) + cuts.flatMap(Self.cutForms)),
-                                   loosely: inText.flatMap(Self.looseValues) + cuts)
+                                   loosely: (inText + cuts).flatMap(Self.looseValues))
         shortSecrets = Array(values.filter { ResolvedSecret.hiding($0) == .wholeValue })
     }
 
@@ -40,16 +40,18 @@ public struct Redactor: Sendable {
         let encoded = values.filter { $0.utf8.count <= Self.longestEncoded }
         let cuts = encoded.flatMap(Self.cuts)
         let forms = values.flatMap { $0.utf8.count > Self.longestEncoded ? [$0, JSONValue.stringContents($0)] : Self.encodedForms(of: $0) }
-        secrets.add(forms + cuts.flatMap(Self.cutForms), loosely: values.flatMap(Self.looseValues) + cuts)
+        secrets.add(forms + cuts.flatMap(Self.cutForms), loosely: (values + cuts).flatMap(Self.looseValues))
     }
 
-    /// The values found with any of their characters escaped: the value, and the value decoded as a server reads a
-    /// query or a path (`%XX`, and `+` as a space) when it holds escapes, since a server that decodes it shows it encoded
-    /// again in its own way (`ab%41 c#` echoed as `abA%20c%23`).
+    /// The values found with any of their characters escaped: the value, its UTF-8 read as Latin-1 or Windows-1252 (a
+    /// server that misread it, then escaped it: `Gr\u00c3\u00bc…`, `Gr%C3%83%C2%BC…`), and the value decoded as a server
+    /// reads a query or a path (`%XX`, and `+` as a space) when it holds escapes, since a server that decodes it shows it
+    /// encoded again in its own way (`ab%41 c#` echoed as `abA%20c%23`).
     private static func looseValues(of value: String) -> [String] {
-        guard value.contains("%") || value.contains("+") else { return [value] }
+        let misread = Mojibake.readings(of: value)
+        guard value.contains("%") || value.contains("+") else { return [value] + misread }
         let decoded = [value.removingPercentEncoding, value.replacingBytes(of: "+", with: " ").removingPercentEncoding]
-        return [value] + Set(decoded.compactMap { $0 }).filter { $0 != value && $0.count >= ResolvedSecret.shortestHiddenInText }
+        return [value] + misread + Set(decoded.compactMap { $0 }).filter { $0 != value && $0.count >= ResolvedSecret.shortestHiddenInText }
     }
 
     /// What is left of `value` when a server strips characters off its ends (httpbin reads `Bearer …` with `lstrip`,
@@ -347,7 +349,9 @@ public struct Redactor: Sendable {
         let forms = secrets.index
         let hidden: [Range<Int>] = forms.all.isEmpty && shortSecrets.isEmpty ? [] : text.withUTF8 { bytes in
             let cuts = Self.cutMarks.flatMap { Self.occurrences(of: $0, in: bytes) }
-            return Self.mergedRanges(valueOccurrences(in: bytes) + cuts.compactMap { forms.start(endingAt: $0.lowerBound, in: bytes) })
+            return Self.mergedRanges(valueOccurrences(in: bytes) + cuts.compactMap {
+                forms.start(endingAt: $0.lowerBound, in: bytes) ?? forms.looseStart(endingAt: $0.lowerBound, in: bytes)
+            })
         }
         if !hidden.isEmpty {
             var result: [UInt8] = []
@@ -473,6 +477,8 @@ private struct FormIndex: Sendable {
     private var longest = 0
     /// Whether some value is in `loose`.
     private var hasLoose = false
+    /// The length of the longest value in `loose`.
+    private var longestLooseValue = 0
     /// Values found with any of their characters escaped as an encoder chose (`%3D`, `%253D`, `\u00fc`, `&#252;`), by
     /// their first byte.
     private var loose = [[[UInt8]]](repeating: [], count: 256)
@@ -496,6 +502,7 @@ private struct FormIndex: Sendable {
         all.append(value)
         loose[Int(first)].append(value)
         hasLoose = true
+        longestLooseValue = max(longestLooseValue, value.count)
     }
 
     /// The byte ranges where some form occurs in `bytes`, overlapping ones included.
@@ -773,6 +780,44 @@ private struct FormIndex: Sendable {
         }
         return nil
     }
+
+    /// The range of a start of a value found with its characters escaped (`loose`; `shortestHiddenInText` bytes of it
+    /// or more) that runs up to `end` in `bytes` (where text was cut short, perhaps inside an escape: `%4…`); nil when none
+    /// does. Looked for back as far as the longest value escaped byte by byte may take.
+    func looseStart(endingAt end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        guard hasLoose else { return nil }
+        for offset in max(0, end - Self.longestEscape * longestLooseValue)..<end {
+            for value in loose.joined() where Self.loosePrefix(value[...], consumed: 0, in: bytes, at: offset, reaching: end) {
+                return offset..<end
+            }
+        }
+        return nil
+    }
+
+    /// Whether `value`'s first bytes stand at `offset`, each as itself or escaped (`escapes(at:in:)`), up to `end` or to an
+    /// escape cut short just before it: `shortestHiddenInText` bytes of it or more (`consumed` so far), not all of it.
+    private static func loosePrefix(_ value: ArraySlice<UInt8>, consumed: Int, in bytes: UnsafeBufferPointer<UInt8>, at offset: Int,
+                                    reaching end: Int) -> Bool {
+        guard !value.isEmpty else { return false }
+        if offset == end || (end - offset < longestEscape && "%&\\".utf8.contains(bytes[offset])
+                             && consumed >= ResolvedSecret.shortestHiddenInText) {
+            return consumed >= ResolvedSecret.shortestHiddenInText
+        }
+        let written = bytes[offset]
+        if written == value[value.startIndex], loosePrefix(value.dropFirst(), consumed: consumed + 1, in: bytes, at: offset + 1, reaching: end) {
+            return true
+        }
+        guard escapeStarts.contains(written) else { return false }
+        for (read, length) in escapes(at: offset, in: bytes) where offset + length <= end && value.starts(with: read) {
+            if loosePrefix(value.dropFirst(read.count), consumed: consumed + read.count, in: bytes, at: offset + length, reaching: end) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The most bytes an escape of one byte of a value takes (`\\u005a`, escaped twice: 8).
+    private static let longestEscape = 8
 
     /// The forms of two bytes or more whose first two bytes are those at `offset` (which has one after it).
     private func forms(startingAt offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [[UInt8]] {

@@ -452,7 +452,10 @@ import TestSupport
             let hexReferences = cut.unicodeScalars.map { "&#x\(String($0.value, radix: 16));" }.joined()
             let escapes = cut.unicodeScalars.map { "\\u00" + String($0.value, radix: 16) }.joined()
             let mixed = cut.unicodeScalars.enumerated().map { $0.offset.isMultiple(of: 2) ? String($0.element) : "&#\($0.element.value);" }.joined()
-            for echoed in [references, hexReferences, escapes, mixed, PercentEncoding.encode(cut), PercentEncoding.encode(cut).replacingOccurrences(of: "%20", with: "+"),
+            // Its UTF-8 misread as Latin-1, then JSON-escaped (Flask) or percent-encoded.
+            let misreadEscaped = latin1.unicodeScalars.map { $0.isASCII ? String($0) : "\\u00" + String($0.value, radix: 16) }.joined()
+            let misreadEncoded = latin1.utf8.map { String(format: "%%%02X", $0) }.joined()
+            for echoed in [references, hexReferences, escapes, mixed, misreadEscaped, misreadEncoded, PercentEncoding.encode(cut), PercentEncoding.encode(cut).replacingOccurrences(of: "%20", with: "+"),
                            cut.replacingOccurrences(of: "&", with: "&amp;"), escapedNonASCII, latin1, Data(cut.utf8).base64EncodedString()] {
                 // Base64's last characters also depend on what follows the secret: those few may show.
                 let shown = redactor.redact("v=" + echoed + ";")
@@ -630,6 +633,25 @@ import TestSupport
             }
             #expect(!(2045...2047).contains(padding) || start.hasSuffix("***…"), "\(padding): \(start.suffix(20))")
         }
+    }
+
+    /// A value cut short inside a secret whose every character is escaped (percent-encoded, as HTML references, as JSON
+    /// escapes, escaped twice), perhaps inside an escape (`%4…`), shows no piece of the secret before the `…`.
+    @Test func aCutInsideAnEscapedSecretHidesItsStart() {
+        let secret = "Zq7xKp9rXw3tMv5yHn2bLc4d"
+        let redactor = Redactor(secrets: [secret])
+        let forms = [secret.utf8.map { String(format: "%%%02X", $0) }.joined(), secret.unicodeScalars.map { "&#\($0.value);" }.joined(),
+                     secret.unicodeScalars.map { "&#x\(String($0.value, radix: 16));" }.joined(),
+                     secret.utf8.map { String(format: "\\\\u%04x", $0) }.joined()]
+        for form in forms {
+            // From 5 characters' escapes on: a start of fewer than 4 bytes is shown before a cut, as it is in plain text.
+            for length in stride(from: 5 * (form.count / secret.count), to: form.count - 1, by: 5) {
+                let shown = redactor.redact("actual: x" + form.prefix(length) + "…")
+                #expect(shown == "actual: x***…", "\(length): \(shown)")
+            }
+        }
+        // A word before a cut that is no secret's start stays.
+        #expect(redactor.redact("Loading...") == "Loading...")
     }
 
     /// A secret with characters JSON escapes (a line break, a tab, a quote), in a JSON body a server echoed inside a JSON
