@@ -497,6 +497,12 @@ extension NodeDecoder {
                 content = template(value, for: "request.multipart.value").map { .value($0) }
             case (nil, let file?):
                 let contentType = fields["contentType"].flatMap { string($0, for: "request.multipart.contentType") }
+                // It is the part's Content-Type header: a line break in it would add headers of its own.
+                if let contentType, let node = fields["contentType"],
+                   contentType.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || (0x7F...0x9F).contains($0.value) }) {
+                    error("'contentType' contains a control character (a line break would add a header to the part); "
+                          + "it is the part's Content-Type header value", at: node.mark, suggestion: "write a media type such as text/plain")
+                }
                 content = fileReference(file, for: "request.multipart.file", location: location).map { .file($0, contentType: contentType) }
             case (nil, nil):
                 error("a multipart part needs 'value' or 'file'", at: item.mark)

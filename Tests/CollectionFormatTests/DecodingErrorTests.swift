@@ -217,6 +217,12 @@ import YAML
         ])
     }
 
+    /// A file part's `contentType` is its Content-Type header: a line break in it would add a header to the part.
+    @Test func aMultipartContentTypeWithALineBreakIsAnError() {
+        let found = problems("request:\n  url: /a\n  multipart:\n    - { name: f, file: f.txt, contentType: \"text/plain\\r\\nX-Injected: 1\" }\n")
+        #expect(found.contains { $0.hasPrefix("requests/r.yaml:4:") && $0.contains("error: 'contentType' contains a control character") }, "\(found)")
+    }
+
     @Test func multipartParts() {
         #expect(problems("""
             request:
