@@ -115,7 +115,14 @@ public final class HTTPClientTransport: HTTPLoader {
                 refused.response = await TransportErrorMapping.tunnelAnswer(of: proxy, for: request)?.response
                 throw refused
             }
-            var mapped = TransportErrorMapping.httpError(for: error, request: request, decompressionRatio: decompressionRatio, proxy: proxy)
+            let lost = error as? KeptConnectionWatch.KeptConnectionLost
+            var mapped = TransportErrorMapping.httpError(for: lost?.underlying ?? error, request: request,
+                                                         decompressionRatio: decompressionRatio, proxy: proxy)
+            if lost != nil {
+                mapped.message += ": it went on a kept-alive connection the server had closed, or sent more on, without saying so "
+                    + "(no Connection: close), and a \(request.method) is not sent again by itself, as the server may have acted on "
+                    + "it (options.retry sends it again)"
+            }
             if proxy == nil, let precise = await TransportErrorMapping.unverifiedCertificateMessage(for: error, request: request) {
                 mapped.message = precise
             }
@@ -157,8 +164,6 @@ public final class HTTPClientTransport: HTTPLoader {
                 throw Stale(underlying: error)
             } catch let lost as KeptConnectionWatch.KeptConnectionLost where request.method.isIdempotent {
                 throw Stale(underlying: lost.underlying)
-            } catch let lost as KeptConnectionWatch.KeptConnectionLost {
-                throw lost.underlying
             }
         }
         do {
