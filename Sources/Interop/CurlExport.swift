@@ -47,6 +47,10 @@ public struct CurlExport {
                                       + "and --form-string end a part's name at its first '=' (runner run sends the name whole)"),
                     name.variables)
         }
+        if holdsNULOnTheCommandLine(exported) {
+            return (ShellText.comment("not written: the body holds a NUL byte, which no command line can pass (runner run sends "
+                                      + "it): send the body from a file with --data-binary @FILE"), [])
+        }
         let request = exported.request
         var words: [[ShellText]] = []
         var comments: [String] = []
@@ -102,6 +106,18 @@ public struct CurlExport {
         return placeholders.shellText(String(url[..<questionMark]), encoding: .urlPath)
             + placeholders.shellText(String(start.dropFirst(url.distance(from: url.startIndex, to: questionMark))), encoding: .urlQuery)
             + placeholders.shellText(added, encoding: .query)
+    }
+
+    /// Whether the body would put a NUL byte on the command line (a text body, a multipart field), where no argument can
+    /// hold one: a shell drops it.
+    private func holdsNULOnTheCommandLine(_ exported: ExportedRequest) -> Bool {
+        guard exported.bodyFile == nil else { return false }
+        switch exported.request.body {
+        case let multipart as MultipartBody:
+            return multipart.parts.contains { if case .field(_, let value) = $0 { value.utf8.contains(0) } else { false } }
+        case is FormBody, is JSONBody, is EmptyBody: return false
+        case let body: return ((try? body.encode()) ?? Data()).contains(0)
+        }
     }
 
     /// The body as curl options: `--data-raw` for JSON and text and per form field (encoded), `--form-string` and

@@ -26,6 +26,20 @@ import Testing
         #expect(file.text.hasPrefix("# not written: curl cannot send the multipart part named 'up=load'") && !file.text.contains("\n"))
     }
 
+    /// A NUL byte in a text body or a multipart field cannot be passed on a command line (a shell drops it): no command
+    /// is written, a comment says why; in a JSON body it is an escape, written.
+    @Test func aNULByteOnTheCommandLineIsACommentNotACommand() throws {
+        let components = try #require(URLComponents(string: "http://127.0.0.1:1/upload"))
+        for body: any HTTPBody in [DataBody(text: "a\u{0}b", contentType: "text/plain"), MultipartBody(parts: [.field(name: "f", value: "a\u{0}b")])] {
+            let command = CurlExport(placeholders: ValuePlaceholders(nonce: "abc"))
+                .command(for: ExportedRequest(request: HTTPRequest(method: .post, components: components, body: body)))
+            #expect(command.text.hasPrefix("# not written: the body holds a NUL byte") && !command.text.contains("\n"), "\(command.text)")
+        }
+        let json = CurlExport(placeholders: ValuePlaceholders(nonce: "abc"))
+            .command(for: ExportedRequest(request: HTTPRequest(method: .post, components: components, body: JSONBody(.string("a\u{0}b")))))
+        #expect(json.text.contains(#"\u0000"#), "\(json.text)")
+    }
+
     /// A name holding a secret (or a capture) is read when the command runs and may hold `=`: a comment names its
     /// reference, never the value.
     @Test func aPartNamedByASecretIsACommentNotACommand() throws {
