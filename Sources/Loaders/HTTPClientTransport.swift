@@ -666,6 +666,8 @@ enum TransportErrorMapping {
         switch error {
         case .invalidConstant: "it does not start with a status line such as HTTP/1.1 200 OK"
         case .lfExpected: "a line of its head does not end in CR LF"
+        case .closedConnection: "it sent more bytes after an answer that said the connection closes (Connection: close), as "
+            + "a server that answers only with an interim status (100 Continue) does"
         case .unknown: "its head could not be read as HTTP/1.1 (a line that does not end in CR LF, or both Transfer-Encoding and "
             + "Content-Length)"
         default: "\(error)"

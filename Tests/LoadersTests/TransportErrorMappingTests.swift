@@ -38,6 +38,8 @@ import NIOSSL
         (HTTPParserError.invalidConstant, .invalidResponse,
          "the response from \(target) was not valid HTTP: it does not start with a status line such as HTTP/1.1 200 OK"),
         (HTTPParserError.unknown, .invalidResponse, "the response from \(target) was not valid HTTP: its head could not be read as HTTP/1.1"),
+        (HTTPParserError.closedConnection, .invalidResponse,
+         "the response from \(target) was not valid HTTP: it sent more bytes after an answer that said the connection closes"),
         (NIOSSLError.uncleanShutdown, .insecureConnection, "the TLS handshake with example.test:8443 failed: uncleanShutdown"),
         (NIOSSLExtraError.failedToValidateHostname, .insecureConnection,
          "the certificate of example.test:8443 was issued for another host name: reach the server by a name its certificate lists"),
