@@ -787,7 +787,10 @@ private struct FormIndex: Sendable {
     func looseStart(endingAt end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         guard hasLoose else { return nil }
         for offset in max(0, end - Self.longestEscape * longestLooseValue)..<end {
-            for value in loose.joined() where Self.loosePrefix(value[...], consumed: 0, in: bytes, at: offset, reaching: end) {
+            let written = bytes[offset]
+            // The values starting with the byte there, or, at an escape, any: `loosePrefix` reads the escape.
+            let candidates = Self.escapeStarts.contains(written) ? Array(loose.joined()) : loose[Int(written)]
+            for value in candidates where Self.loosePrefix(value[...], consumed: 0, in: bytes, at: offset, reaching: end) {
                 return offset..<end
             }
         }
