@@ -349,8 +349,10 @@ public struct Redactor: Sendable {
         let forms = secrets.index
         let hidden: [Range<Int>] = forms.all.isEmpty && shortSecrets.isEmpty ? [] : text.withUTF8 { bytes in
             let cuts = Self.cutMarks.flatMap { Self.occurrences(of: $0, in: bytes) }
-            return Self.mergedRanges(valueOccurrences(in: bytes) + cuts.compactMap {
-                forms.start(endingAt: $0.lowerBound, in: bytes) ?? forms.looseStart(endingAt: $0.lowerBound, in: bytes)
+            // Both searches before a cut: a short start of one secret's form may end there inside a longer start of
+            // another found escaped.
+            return Self.mergedRanges(valueOccurrences(in: bytes) + cuts.flatMap {
+                [forms.start(endingAt: $0.lowerBound, in: bytes), forms.looseStart(endingAt: $0.lowerBound, in: bytes)].compactMap { $0 }
             })
         }
         if !hidden.isEmpty {

@@ -639,16 +639,26 @@ import TestSupport
     /// escapes, escaped twice), perhaps inside an escape (`%4…`), shows no piece of the secret before the `…`.
     @Test func aCutInsideAnEscapedSecretHidesItsStart() {
         let secret = "Zq7xKp9rXw3tMv5yHn2bLc4d"
-        let redactor = Redactor(secrets: [secret])
+        // With another secret whose escaped forms start as these escapes do (`\\u00fc`).
+        let redactor = Redactor(secrets: [secret, "Grüße+K7/p9.Xw3!Mv5yHn2b"])
         let forms = [secret.utf8.map { String(format: "%%%02X", $0) }.joined(), secret.unicodeScalars.map { "&#\($0.value);" }.joined(),
                      secret.unicodeScalars.map { "&#x\(String($0.value, radix: 16));" }.joined(),
                      secret.utf8.map { String(format: "\\\\u%04x", $0) }.joined()]
         for form in forms {
             // From 5 characters' escapes on: a start of fewer than 4 bytes is shown before a cut, as it is in plain text.
-            for length in stride(from: 5 * (form.count / secret.count), to: form.count - 1, by: 5) {
+            for length in 5 * (form.count / secret.count)..<form.count - 1 {
                 let shown = redactor.redact("actual: x" + form.prefix(length) + "…")
                 #expect(shown == "actual: x***…", "\(length): \(shown)")
             }
+        }
+        // As a failure shows a body that holds the secret escaped (`\u005a` escaped once more), cut at every place.
+        let escaped = secret.utf8.map { String(format: "\\\\u%04x", $0) }.joined()
+        for padding in 150...230 {
+            let line = "= actual:   \"echo:" + String(repeating: "x", count: padding) + escaped + String(repeating: "y", count: 40)
+            let cut = String(line.prefix(300)) + "…"
+            let shown = redactor.redact(cut)
+            let visible = shown.components(separatedBy: "***").first ?? shown
+            #expect(!visible.contains("\\u005a\\u0071\\u0037"), "\(padding): \(shown.suffix(80))")
         }
         // A word before a cut that is no secret's start stays.
         #expect(redactor.redact("Loading...") == "Loading...")
