@@ -332,7 +332,9 @@ struct CollectionValidator {
         let value: TemplateValue
         switch body {
         case .json(let json): value = json
-        case .graphql(let graphql) where graphql.variables != nil: value = graphql.variables!
+        case .graphql(let graphql):
+            guard let variables = graphql.variables else { return }
+            value = variables
         default: return
         }
         // Each template whose value is known, at its place: a value made of others can only hold a number they give.

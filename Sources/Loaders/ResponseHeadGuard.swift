@@ -46,27 +46,25 @@ final class ResponseHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     /// `KeptConnectionWatch` after it, and an `EmptyEncodedBodyGuard` right after its decompressor; a connection without
     /// the decoder or the decompressor (another client version) is left without what goes after it rather than failed.
     @Sendable static func install(on channel: any Channel) -> EventLoopFuture<Void> {
-        install(on: channel, after: ByteToMessageHandler<HTTPResponseDecoder>.self).flatMapThrowing {
-            let pipeline = channel.pipeline.syncOperations
-            if let guarded = try? pipeline.handler(type: ResponseHeadGuard.self) {
-                try pipeline.addHandler(KeptConnectionWatch(), position: .after(guarded))
-            }
-        }
+        install(on: channel, after: ByteToMessageHandler<HTTPResponseDecoder>.self, watchingReuse: true)
     }
 
     /// Puts the guards on an HTTP/2 stream, the first right after its translation to HTTP/1 parts, as `install(on:)`
-    /// does on a connection.
+    /// does on a connection (a stream is never reused: no `KeptConnectionWatch`).
     @Sendable static func installOnStream(_ channel: any Channel) -> EventLoopFuture<Void> {
-        install(on: channel, after: HTTP2FramePayloadToHTTP1ClientCodec.self)
+        install(on: channel, after: HTTP2FramePayloadToHTTP1ClientCodec.self, watchingReuse: false)
     }
 
-    /// Puts a guard after the handler of type `decoder` in `channel`'s pipeline, and one after its decompressor, when it
-    /// has them.
-    private static func install<Decoder: ChannelHandler>(on channel: any Channel, after decoder: Decoder.Type) -> EventLoopFuture<Void> {
+    /// Puts a guard after the handler of type `decoder` in `channel`'s pipeline (and, `watchingReuse`, a
+    /// `KeptConnectionWatch` after it), and one after its decompressor, when it has them.
+    private static func install<Decoder: ChannelHandler>(on channel: any Channel, after decoder: Decoder.Type,
+                                                         watchingReuse: Bool) -> EventLoopFuture<Void> {
         channel.eventLoop.submit {
             let pipeline = channel.pipeline.syncOperations
             if let handler = try? pipeline.handler(type: decoder) {
-                try pipeline.addHandler(ResponseHeadGuard(), position: .after(handler))
+                let guarded = ResponseHeadGuard()
+                try pipeline.addHandler(guarded, position: .after(handler))
+                if watchingReuse { try pipeline.addHandler(KeptConnectionWatch(), position: .after(guarded)) }
             }
             if let decompressor = try? pipeline.handler(type: NIOHTTPResponseDecompressor.self) {
                 try pipeline.addHandler(EmptyEncodedBodyGuard(), position: .after(decompressor))

@@ -69,14 +69,11 @@ public struct Redactor: Sendable {
         return cuts
     }
 
-    /// The forms of what is left of a secret with its ends cut off: as it is and as one encoding step writes it (`encodings`,
-    /// HTML text, its UTF-8 read as Latin-1, base64), each also JSON-escaped once more as a message shows a value (and
-    /// found with its characters escaped as any encoder chose, as the secret is: `FormIndex.insertLoosely`). Not encoded
-    /// twice, as the whole secret is: a cut secret comes from a server that stripped it, and each of its forms would
-    /// multiply a secret's by 15.
+    /// The forms of what is left of a secret with its ends cut off that the escaped-value search does not find: its base64
+    /// (it finds the cut itself, percent-encoded, JSON- or HTML-escaped, misread as Latin-1, however mixed:
+    /// `looseValues`, `FormIndex.insertLoosely`).
     private static func cutForms(of cut: String) -> [String] {
-        let forms = Set([cut] + encodings(of: cut) + htmlEscapings(of: cut) + Mojibake.readings(of: cut) + base64Forms(of: cut))
-        return Array(forms.union(forms.map(JSONValue.stringContents)))
+        base64Forms(of: cut)
     }
 
     /// The pieces of `value` a server shows apart: those a query parser splits it into (`queryPieces`), and the strings
