@@ -19,37 +19,30 @@ internal import Synchronization
 /// proxy's `CONNECT`, the TLS handshake) are limited to the `options.timeout` of its requests, so none outlives the
 /// request that started it (AsyncHTTPClient keeps an attempt going after its request ended, for 30 s by default,
 /// and its shutdown waits for it). No client follows redirects (the redirect loader does). Bodies are
-/// gzip/deflate-decoded with a ratio limit and read until `options.maxResponseBytes`, past which reading stops with
-/// `responseTooLarge`. Call `shutdown()` when done, or use `withTransport`.
+/// gzip/deflate-decoded and read until `options.maxResponseBytes` of decoded bytes, past which reading stops with
+/// `responseTooLarge` (the limit against gzip bombs: a ratio would also fail healthy repetitive bodies, which deflate
+/// shrinks up to about a thousand times). Call `shutdown()` when done, or use `withTransport`.
 public final class HTTPClientTransport: HTTPLoader {
     private let defaultClient: HTTPClient
     /// The clients of settings other than the default's, by settings.
     private let otherClients = Mutex<[ClientSettings: HTTPClient]>([:])
-    private let decompressionRatio: Int
     private let connectionsPerHost: Int
-
-    /// Creates a transport; compressed bodies may expand at most `decompressionRatio` times.
-    public convenience init(decompressionRatio: Int = 100) {
-        self.init(decompressionRatio: decompressionRatio, connectionsPerHost: 32)
-    }
 
     /// Creates a transport that opens at most `connectionsPerHost` HTTP/1.1 connections to one host (AsyncHTTPClient's
     /// soft limit: a request beyond it waits for a connection, and the wait counts against its deadline).
-    public init(decompressionRatio: Int, connectionsPerHost: Int) {
-        self.decompressionRatio = decompressionRatio
+    public init(connectionsPerHost: Int = 32) {
         self.connectionsPerHost = connectionsPerHost
         defaultClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                    configuration: Self.configuration(ClientSettings.default, roots: [], identity: nil,
-                                                                     decompressionRatio: decompressionRatio,
                                                                      connectionsPerHost: connectionsPerHost))
     }
 
     /// Runs `body` with a new transport (at most `connectionsPerHost` connections to one host) and shuts it down
     /// afterwards, also when `body` throws.
     public static func withTransport<T: Sendable>(
-        decompressionRatio: Int = 100, connectionsPerHost: Int = 32, _ body: (HTTPClientTransport) async throws -> T
+        connectionsPerHost: Int = 32, _ body: (HTTPClientTransport) async throws -> T
     ) async throws -> T {
-        let transport = HTTPClientTransport(decompressionRatio: decompressionRatio, connectionsPerHost: connectionsPerHost)
+        let transport = HTTPClientTransport(connectionsPerHost: connectionsPerHost)
         do {
             let result = try await body(transport)
             try await transport.shutdown()
@@ -116,8 +109,7 @@ public final class HTTPClientTransport: HTTPLoader {
                 throw refused
             }
             let lost = error as? KeptConnectionWatch.KeptConnectionLost
-            var mapped = TransportErrorMapping.httpError(for: lost?.underlying ?? error, request: request,
-                                                         decompressionRatio: decompressionRatio, proxy: proxy)
+            var mapped = TransportErrorMapping.httpError(for: lost?.underlying ?? error, request: request, proxy: proxy)
             if lost != nil {
                 mapped.message += ": it went on a kept-alive connection the server had closed, or sent more on, without saying so "
                     + "(no Connection: close), and a \(request.method) is not sent again by itself, as the server may have acted on "
@@ -316,18 +308,16 @@ public final class HTTPClientTransport: HTTPLoader {
                                 message: "cannot use the client certificate for \(request.displayURL): '\(file)' \(error.message)")
             }
         }
-        return Self.configuration(settings, roots: roots, identity: identity, decompressionRatio: decompressionRatio,
-                                  connectionsPerHost: connectionsPerHost)
+        return Self.configuration(settings, roots: roots, identity: identity, connectionsPerHost: connectionsPerHost)
     }
 
     /// The configuration of a client of `settings`, trusting `roots` besides the system's and presenting `identity`.
     private static func configuration(
-        _ settings: ClientSettings, roots: [NIOSSLCertificate], identity: ClientIdentity?, decompressionRatio: Int,
-        connectionsPerHost: Int
+        _ settings: ClientSettings, roots: [NIOSSLCertificate], identity: ClientIdentity?, connectionsPerHost: Int
     ) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             certificateVerification: settings.insecure ? .none : .fullVerification, redirectConfiguration: .disallow,
-            decompression: .enabled(limit: .ratio(decompressionRatio)))
+            decompression: .enabled(limit: .none))
         configuration.httpVersion = .automatic
         configuration.http1_1ConnectionDebugInitializer = ResponseHeadGuard.install
         configuration.http2StreamChannelDebugInitializer = ResponseHeadGuard.installOnStream
@@ -380,7 +370,7 @@ public final class HTTPClientTransport: HTTPLoader {
             return try HTTPClient.Request(url: url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers,
                                           body: body.isEmpty ? nil : .bytes(body))
         } catch {
-            throw TransportErrorMapping.httpError(for: error, request: request, decompressionRatio: 0)
+            throw TransportErrorMapping.httpError(for: error, request: request)
         }
     }
 
@@ -434,9 +424,8 @@ final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable
 
 /// Translates AsyncHTTPClient and SwiftNIO errors into `HTTPError` codes with readable messages, by their types.
 enum TransportErrorMapping {
-    /// The `HTTPError` for a failure of AsyncHTTPClient or SwiftNIO; `decompressionRatio` is the transport's
-    /// limit on how many times a compressed body may inflate.
-    static func httpError(for error: any Error, request: HTTPRequest, decompressionRatio: Int, proxy: HTTPProxy? = nil) -> HTTPError {
+    /// The `HTTPError` for a failure of AsyncHTTPClient or SwiftNIO.
+    static func httpError(for error: any Error, request: HTTPRequest, proxy: HTTPProxy? = nil) -> HTTPError {
         if let proxy, let clientError = error as? HTTPClientError {
             if clientError == .proxyAuthenticationRequired { return proxyAuthenticationRequired(proxy, request: request) }
             if clientError == .invalidProxyResponse {
@@ -462,9 +451,6 @@ enum TransportErrorMapping {
         case .insecureConnection:
             tlsMessage(reason: (error as? NIOSSLExtraError) == .failedToValidateHostname ? hostnameMismatch
                            : boringSSLReason(of: error) ?? detail, server: authority(of: request))
-        case .responseTooLarge:
-            "the response from \(target) inflates more than \(decompressionRatio) times its compressed size "
-                + "(the decompression limit, against gzip bombs); reading stopped there"
         case .invalidResponse: "the response from \(target) was not valid HTTP: \(detail)"
         case .invalidRequest: "the request to \(target) is invalid: \(detail)"
         default: "the request to \(target) failed: \(detail)"
@@ -623,7 +609,6 @@ enum TransportErrorMapping {
             return (.cannotConnect, "\(error)")
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError, is NIOSSLCloseTimedOutError, is NIOTLSUnwrappingError:
             return (.insecureConnection, "\(error)")
-        case NIOHTTPDecompression.DecompressionError.limit: return (.responseTooLarge, "\(error)")
         case NIOHTTPDecompression.DecompressionError.inflationError, NIOHTTPDecompression.DecompressionError.initializationError:
             return (.invalidResponse, "its body is not the gzip or deflate data its Content-Encoding says")
         case let error as NIOHTTPDecompression.ExtraDecompressionError where error == .truncatedData:

@@ -10,7 +10,7 @@ import TestSupport
     /// Runs `body` with a test server of `scheme` and a chain ending at a transport allowing one connection per host.
     func withOneConnection(over scheme: TestServerScheme, _ body: (TestServer, any HTTPLoader) async throws -> Void) async throws {
         let server = try await TestServer.start(scheme)
-        let transport = HTTPClientTransport(decompressionRatio: 100, connectionsPerHost: 1)
+        let transport = HTTPClientTransport(connectionsPerHost: 1)
         try await stopping(server, transport) { try await body(server, chain(scheme.trusting, ending: transport)) }
     }
 

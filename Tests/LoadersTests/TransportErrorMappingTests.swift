@@ -29,8 +29,6 @@ import NIOSSL
         (SocketAddressError.unsupported, .cannotConnect, "could not connect to example.test:8443: "),
         (HTTPParserError.invalidEOFState, .cannotConnect, closedEarly),
         (HTTPParserError.invalidHeaderToken, .invalidResponse, badHead),
-        (NIOHTTPDecompression.DecompressionError.limit, .responseTooLarge,
-         "the response from \(target) inflates more than 100 times its compressed size"),
         (NIOHTTPDecompression.DecompressionError.inflationError(-3), .invalidResponse,
          "the response from \(target) was not valid HTTP: its body is not the gzip or deflate data its Content-Encoding says"),
         (NIOHTTPDecompression.ExtraDecompressionError.truncatedData, .invalidResponse,
@@ -59,7 +57,7 @@ import NIOSSL
     @Test func errorsAreClassifiedByTheirTypes() throws {
         let request = try #require(HTTPRequest(url: Self.target))
         for (error, code, message) in Self.cases {
-            let mapped = TransportErrorMapping.httpError(for: error, request: request, decompressionRatio: 100)
+            let mapped = TransportErrorMapping.httpError(for: error, request: request)
             #expect(mapped.code == code, "\(error)")
             #expect(mapped.message.hasPrefix(message), "\(error): \(mapped.message)")
         }
