@@ -607,6 +607,8 @@ enum TransportErrorMapping {
         case let error as SocketAddressError.UnknownHost: return (.cannotConnect, unresolved(error.host))
         case is SocketAddressError, is SocketAddressError.FailedToParseIPByteBuffer:
             return (.cannotConnect, "\(error)")
+        // After the handshake (NIOSSL says handshakeFailed before it): the connection ended without TLS's close_notify.
+        case NIOSSLError.uncleanShutdown: return (.cannotConnect, closedEarly)
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError, is NIOSSLCloseTimedOutError, is NIOTLSUnwrappingError:
             return (.insecureConnection, "\(error)")
         case NIOHTTPDecompression.DecompressionError.inflationError, NIOHTTPDecompression.DecompressionError.initializationError:

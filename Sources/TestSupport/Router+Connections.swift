@@ -5,14 +5,20 @@ internal import NIOHTTP1
 /// Routes that end or limit the connection itself, for tests of a client's keep-alive pool.
 extension Router {
     /// `/drop/{key}/{count}`: the first `count` requests for `key` close the connection without an answer;
-    /// later ones get 200 `{"attempts": n}`.
-    func drop(_ rest: [String], _ writer: ResponseWriter) {
+    /// later ones get 200 `{"attempts": n}`. With `?unclean=1` a TLS connection closes without its close_notify alert,
+    /// as a server that drops its socket does.
+    func drop(_ rest: [String], _ request: RecordedRequest, _ writer: ResponseWriter) {
         guard rest.count == 2, let drops = Int(rest[1]) else {
             return badRequest("key and drop count expected", writer)
         }
         let attempt = state.nextAttempt(for: "drop:" + rest[0])
         if attempt <= drops {
-            writer.closeConnection()
+            if request.query("unclean") != nil {
+                // Over cleartext the socket refuses the event (nothing handles it): it closes as usual.
+                writer.channel.triggerUserOutboundEvent(UncleanClose.Request()).whenFailure { _ in writer.closeConnection() }
+            } else {
+                writer.closeConnection()
+            }
         } else {
             writer.sendJSON(.ok, ["attempts": attempt])
         }
@@ -53,5 +59,19 @@ extension Router {
         channel.write(HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(bytes: body))), promise: nil)
         let ended = channel.writeAndFlush(HTTPServerResponsePart.end(nil))
         if closing { ended.whenComplete { _ in channel.close(promise: nil) } }
+    }
+}
+
+/// The first handler of a TLS test server's connection: on `Request`, it closes the socket itself, so the client sees
+/// the connection end without TLS's close_notify (an "unclean shutdown"), as from a server that drops its socket.
+final class UncleanClose: ChannelOutboundHandler, Sendable {
+    typealias OutboundIn = Any
+
+    /// Asks for the unclean close.
+    struct Request: Sendable {}
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard event is Request else { return context.triggerUserOutboundEvent(event, promise: promise) }
+        context.close(promise: promise)
     }
 }

@@ -45,7 +45,7 @@ struct Router: Sendable {
         case "gzip-bomb": gzipBomb(request, writer)
         case "hostile": hostile(request, writer)
         case "anything": anything(request, writer)
-        case "drop": drop(rest, writer)
+        case "drop": drop(rest, request, writer)
         case "close-after": closeAfter(writer)
         case "linger": linger(rest, writer)
         case "http10": http10(writer)

@@ -38,7 +38,7 @@ extension TestServer {
         }
         let context = try NIOSSLContext(configuration: configuration)
         return try await start(host: host, scheme: "https") { channel in
-            try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+            try channel.pipeline.syncOperations.addHandlers(UncleanClose(), NIOSSLServerHandler(context: context))
         }
     }
 

@@ -39,4 +39,16 @@ import Testing
         #expect(!stdout.contains("warning"), "warnings go to standard error: \(stdout)")
         #expect(output.received.map(\.uri) == ["/echo"])
     }
+
+    /// A POST on a kept connection the server drops without TLS's close_notify fails as a connection failure, which
+    /// `retry: { on: [connection] }` sends again.
+    @Test func aKeptConnectionDroppedUncleanlyIsAConnectionFailureThatRetryOnConnectionResends() async throws {
+        let output = try await ScenarioRun.run("tls", ["run", "kept-post", "--env", "insecure"], scheme: .https)
+        let stdout = output.result.stdout
+        #expect(output.result.exitCode == 0, "\(stdout)\n\(output.result.stderr)")
+        #expect(stdout.contains("2 requests: 2 passed"), "\(stdout)")
+        #expect(output.received.map(\.path) == ["/echo", "/drop/post/1", "/drop/post/1"])
+        let posted = try ScenarioRun.jsonRequests(output.json).last
+        #expect(posted?["attempts"] as? Int == 2, "\(String(describing: posted))")
+    }
 }

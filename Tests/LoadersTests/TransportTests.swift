@@ -184,12 +184,18 @@ import TestSupport
     func aPostOrPatchWhoseConnectionClosedBeforeAnyAnswerIsNotSentAgain(_ scheme: TestServerScheme) async throws {
         try await withTransport(over: scheme) { server, transport in
             #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
-            for (key, method) in [("post", HTTPMethod.post), ("patch", .patch)] {
-                let error = try #require(await failure(of: transport, request(server.url("/drop/\(key)/5"), method: method)))
-                #expect(error.code == .cannotConnect)
-                #expect(error.message.contains("closed before the response"))
+            // A server that drops its socket ends a TLS connection without close_notify: the same connection failure.
+            for (key, method) in [("post", HTTPMethod.post), ("patch", .patch), ("post-unclean", .post)] {
+                let query = key.hasSuffix("unclean") ? "?unclean=1" : ""
+                let error = try #require(await failure(of: transport, request(server.url("/drop/\(key)/5\(query)"), method: method)))
+                #expect(error.code == .cannotConnect, "\(error.message)")
+                #expect(error.message.hasPrefix("the connection to 127.0.0.1:\(server.port) closed before the response"), "\(error.message)")
+                #expect(error.message.contains("kept-alive connection the server had closed"), "\(error.message)")
                 #expect(server.count(of: "/drop/\(key)/5") == 1)
+                #expect(try await transport.load(request(server.url("/echo"))).status == .ok)
             }
+            #expect(try await transport.load(request(server.url("/drop/put-unclean/1?unclean=1"), method: .put)).status == .ok)
+            #expect(server.count(of: "/drop/put-unclean/1") == 2)
         }
     }
 
