@@ -560,9 +560,6 @@ private struct FormIndex: Sendable {
     /// `&#252;`, `&equals;`, `&uuml;`); and these escapes of a percent-escape (`&#37;21`, `%5Cu0021`). A character
     /// stands for its UTF-8 bytes.
     private static func escapes(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [(bytes: [UInt8], length: Int)] {
-        func text(_ length: Int, from start: Int) -> String? {
-            start + length <= bytes.count ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + length]), as: UTF8.self) : nil
-        }
         var readings: [(bytes: [UInt8], length: Int)] = []
         switch bytes[offset] {
         case UInt8(ascii: "+"): readings.append(([UInt8(ascii: " ")], 1))
@@ -571,22 +568,9 @@ private struct FormIndex: Sendable {
             if let value = hexValue(in: bytes, at: offset + 1) {
                 readings.append(([value], 3))
                 if value == 0x25, let twice = hexValue(in: bytes, at: offset + 3) { readings.append(([twice], 5)) }
-                // A JSON escape percent-encoded, once or twice (`%5Cu0053`, `%255Cu0053`).
-                for (read, length) in readings where read == [0x5C] {
-                    if let (scalar, escape) = jsonEscape(at: offset + length, in: bytes) { readings.append((Array(String(scalar).utf8), length + escape)) }
-                }
+                if readings.contains(where: { $0.bytes == [0x5C] }) { readings += jsonEscapes(at: offset, in: bytes) }
             }
-        case UInt8(ascii: "\\"):
-            // Once, or escaped again (`\\u002B`, `\\\"`, `\\/`).
-            for backslashes in 1...2 where backslashes == 1 || text(1, from: offset + 1) == "\\" {
-                let start = offset + backslashes
-                if let (scalar, length) = jsonEscape(at: start, in: bytes) {
-                    readings.append((Array(String(scalar).utf8), backslashes + length))
-                }
-                if text(1, from: start) == "/" { readings.append(([UInt8(ascii: "/")], backslashes + 1)) }
-                if backslashes == 1, text(1, from: start) == "\"" { readings.append(([UInt8(ascii: "\"")], 2)) }
-                if backslashes == 2, text(2, from: start) == "\\\"" { readings.append(([UInt8(ascii: "\"")], 4)) }
-            }
+        case UInt8(ascii: "\\"): readings += jsonEscapes(at: offset, in: bytes)
         case UInt8(ascii: "&"):
             if let (value, length) = reference(after: offset + 1, in: bytes),
                let (scalar, total) = character(startingWith: value, length: 1 + length, in: bytes, at: offset) {
@@ -609,6 +593,28 @@ private struct FormIndex: Sendable {
         // encoded URL).
         for (read, length) in readings where read == [0x25] && bytes[offset] != UInt8(ascii: "%") {
             if let value = hexValue(in: bytes, at: offset + length) { readings.append(([value], length + 2)) }
+        }
+        return readings
+    }
+
+    /// The characters a JSON escape at `offset` may stand for, with the bytes each takes: a run of up to 8 backslashes,
+    /// each as it is or percent-encoded (`\\`, `%5C`, `%255C`), then `uXXXX`, `"` or `/`, each of these also
+    /// percent-encoded (`%22`, `%2F`): JSON-escaped once (`\\u00e4`, `\\"`), again (`\\\\u00e4`, `\\\\\\"`) and again as a
+    /// message shows a value, or percent-encoded after (`%5C%22`); and a backslash escaped once, twice or three times
+    /// (2, 4 or 8 of them).
+    private static func jsonEscapes(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [(bytes: [UInt8], length: Int)] {
+        var readings: [(bytes: [UInt8], length: Int)] = []
+        var count = 0, end = offset
+        while count < 8, let length = ["\\", "%5c", "%255c"].first(where: { startsCaseless($0, at: end, in: bytes) })?.utf8.count {
+            count += 1
+            end += length
+            if count == 2 || count == 4 || count == 8 { readings.append(([0x5C], end - offset)) }
+        }
+        guard count > 0, end < bytes.count else { return readings }
+        if let (scalar, length) = jsonEscape(at: end, in: bytes) { readings.append((Array(String(scalar).utf8), end - offset + length)) }
+        for (character, escaped) in [(UInt8(ascii: "\""), "%22"), (UInt8(ascii: "/"), "%2f")] {
+            if bytes[end] == character { readings.append(([character], end - offset + 1)) }
+            if startsCaseless(escaped, at: end, in: bytes) { readings.append(([character], end - offset + 3)) }
         }
         return readings
     }
@@ -818,8 +824,9 @@ private struct FormIndex: Sendable {
         return false
     }
 
-    /// The most bytes an escape of one byte of a value takes (`\\u005a`, escaped twice: 8).
-    private static let longestEscape = 8
+    /// The most bytes an escape of one byte of a value takes (`%5C%5C%5C%5Cu005a`, escaped three times and
+    /// percent-encoded: 17).
+    private static let longestEscape = 17
 
     /// The forms of two bytes or more whose first two bytes are those at `offset` (which has one after it).
     private func forms(startingAt offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [[UInt8]] {

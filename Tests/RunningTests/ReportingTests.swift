@@ -464,6 +464,34 @@ import TestSupport
         }
     }
 
+    /// What is left of a secret with its ends cut off is hidden JSON-escaped and then percent-encoded (`%5C%22`,
+    /// `%5Cu00e4`) or JSON-escaped again, also as a failure shows such a value (escaped once more), with several secrets
+    /// known at once (trial helper-89).
+    @Test func aCutSecretEscapedTwiceIsHidden() {
+        let secrets = [#"abcdefgh"ijklmnop"#, #"pässwörd&<"/+ x;=Q7z"#, #"a/b+c=d e;f&g"h<i>j"#, ##"Zürich<K3y>"#42ü"##, #"back\slash-99x"#]
+        let redactor = Redactor(secrets: secrets)
+        /// `text` in a JSON string, `"` and `\` escaped, and non-ASCII characters as `\u00XX` when `nonASCII`.
+        func json(_ text: String, nonASCII: Bool = false) -> String {
+            text.unicodeScalars.map { scalar in
+                switch scalar {
+                case "\"", "\\": "\\" + String(scalar)
+                case _ where nonASCII && !scalar.isASCII: "\\u" + String(format: "%04x", scalar.value)
+                default: String(scalar)
+                }
+            }.joined()
+        }
+        for secret in secrets {
+            for cut in [String(secret.dropFirst()), String(secret.dropLast()), String(secret.dropFirst(2).dropLast())] {
+                for escaped in [json(cut), json(cut, nonASCII: true)] {
+                    for echoed in [PercentEncoding.encode(escaped), json(escaped), json(json(escaped)), json(PercentEncoding.encode(escaped))] {
+                        let shown = redactor.redact("v=" + echoed + ",")
+                        #expect(shown == "v=***,", "\(cut): \(echoed) -> \(shown)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func redactorHidesASecretEchoedInBase64() {
         let secret = "hunter2-the-secret?>"
         let redactor = Redactor(secrets: [secret])
