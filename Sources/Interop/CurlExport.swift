@@ -144,7 +144,7 @@ public struct CurlExport {
                     case .file(let url): displayPath(url.path)
                     case .data: ""
                     }
-                    return [.literal("-F"), placeholders.shellText("\(name)=@\"\(path.replacingOccurrences(of: "\"", with: "\\\""))\";type=\(contentType)")]
+                    return [.literal("-F"), placeholders.shellText("\(name)=@\"\(Self.curlQuoted(path))\"" + Self.typeAttribute(contentType))]
                 }
             }
         }
@@ -153,6 +153,25 @@ public struct CurlExport {
         }
         let data = (try? body.encode()) ?? Data()
         return [[.literal("--data-raw"), placeholders.shellText(String(decoding: data, as: UTF8.self))]]
+    }
+
+    /// How `-F` gives a file part the content type `type`: `;type=T` when curl reads `T` whole (a `type/subtype` and its
+    /// parameters, without a `,`, which starts another file, a quote or backslash, white space at its ends, or a parameter
+    /// named as curl's own attributes, `filename=`, `headers=`, `encoder=`, `type=`), else `;headers="Content-Type: T"`,
+    /// which curl sends in place of the type it would give.
+    static func typeAttribute(_ type: String) -> String {
+        let major = type.prefix { $0 != "/" && !$0.isWhitespace }
+        let parameters = type.split(separator: ";").dropFirst().map { $0.drop { $0 == " " || $0 == "\t" }.lowercased() }
+        let plain = !major.isEmpty && major.utf8.count <= 127 && type.dropFirst(major.count).first == "/"
+            && type.dropFirst(major.count + 1).first.map { !";, ".contains($0) } == true
+            && !type.contains { ",\"\\".contains($0) } && type.last.map { !$0.isWhitespace } == true
+            && !parameters.contains { parameter in ["filename=", "headers=", "encoder=", "type="].contains { parameter.hasPrefix($0) } }
+        return plain ? ";type=" + type : ";headers=\"" + curlQuoted("Content-Type: " + type) + "\""
+    }
+
+    /// `text` inside a double-quoted word of curl's `-F` (a path, an attribute), its `\` and `"` escaped.
+    static func curlQuoted(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
     }
 
     /// The first multipart part name curl cannot be given, as a shell word; nil when it can be given every one. curl's

@@ -449,4 +449,33 @@ import Testing
             #expect(received[0].bodyText?.contains("hello ") == true && received[1].path.hasPrefix("/echo/basic-auth/alice/Pa"))
         }
     }
+    /// A file part's content type that curl's `-F ...;type=` would read otherwise (a `,` starts another file, a
+    /// `filename=` or `headers=` parameter is curl's own attribute) goes as the part's Content-Type header, so the exported
+    /// command sends the part headers runner does (trial helper-89).
+    @Test(.enabled(if: curl != nil, "curl is not installed: the exported commands cannot be run"))
+    func exportedFilePartsKeepEveryContentType() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.stop() } }
+        try await Self.inFolder { folder in
+            try Self.write("baseURL: \"http://127.0.0.1:{{ port }}\"\nvariables: { port: 1 }\n", to: "environments/qa.yaml", in: folder)
+            let types = ["text/plain; charset=utf-8", "a/b,c", #"a/b; x="1,2""#, "image/png;filename=evil.sh", "text/x;headers=X-Evil: 1",
+                         "TEXT/X; Encoder=base64", #"a/b; q="back\\slash""#]
+            let parts = types.enumerated().map { index, type in
+                "    - { name: f\(index), file: ../plain.txt, contentType: '\(type.replacingOccurrences(of: "'", with: "''"))' }"
+            }
+            try Self.write("request:\n  method: POST\n  url: /echo/parts\n  multipart:\n" + parts.joined(separator: "\n") + "\n",
+                           to: "requests/parts.yaml", in: folder)
+            try Self.write("plain text", to: "plain.txt", in: folder)
+            _ = try await Self.runThenRunTheExport(["requests", "--env", "qa", "--var", "port=\(server.port)"], in: folder,
+                                                   environment: Self.environment)
+            /// The part headers of a multipart body, in order.
+            func partHeaders(_ request: RecordedRequest) -> [String] {
+                (request.bodyText ?? "").components(separatedBy: "\r\n").filter { $0.hasPrefix("Content-") }
+            }
+            let received = server.receivedRequests()
+            try #require(received.count == 2)
+            #expect(partHeaders(received[1]) == partHeaders(received[0]), "\(partHeaders(received[1]))")
+            #expect(partHeaders(received[0]).filter { $0.hasPrefix("Content-Type") } == types.map { "Content-Type: " + $0 })
+        }
+    }
 }
