@@ -151,6 +151,8 @@ public final class HTTPClientTransport: HTTPLoader {
             let collector = CappedBodyCollector(request: request)
             do {
                 return try await Self.started(outgoing, delegate: collector, on: client, deadline: deadline)
+            } catch let error as HTTPClientError where error == .deadlineExceeded {
+                throw DeadlinePassed(phase: collector.progress(https: request.scheme?.lowercased() == "https"))
             } catch where error as? ChannelError == .ioOnClosedChannel || (!collector.sentHead && KeptConnectionWatch.isConnectionLoss(error)) {
                 // The pooled connection it was given had closed already: nothing was written.
                 throw Stale(underlying: error)
@@ -180,6 +182,11 @@ public final class HTTPClientTransport: HTTPLoader {
     /// on closed before answering.
     private struct Stale: Error {
         let underlying: any Error
+    }
+
+    /// A request's deadline passed; `phase` says how far it had come (`CappedBodyCollector.progress`).
+    struct DeadlinePassed: Error {
+        let phase: String
     }
 
     /// Executes `outgoing` with the client, started on the event loop that handles its response (the task's affine
@@ -392,6 +399,8 @@ final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable
     private var body = ByteBuffer()
     /// Whether the client wrote the request's head on a connection; read once the request has ended.
     private(set) var sentHead = false
+    /// Whether the client wrote the whole request; read once the request has ended.
+    private var sentAll = false
 
     init(request: HTTPRequest) {
         limit = ResponseSizeLimit(request: request)
@@ -399,6 +408,22 @@ final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable
 
     func didSendRequestHead(task: HTTPClient.Task<Response>, _ head: HTTPRequestHead) {
         sentHead = true
+    }
+
+    func didSendRequest(task: HTTPClient.Task<Response>) {
+        sentAll = true
+    }
+
+    /// How far the exchange had come, for a timeout's message (read once the request has ended): `https` says whether a
+    /// TLS handshake was part of making the connection.
+    func progress(https: Bool) -> String {
+        if let head {
+            return "the response began (status \(head.status.code)), its body did not complete (\(body.readableBytes) bytes of it came)"
+        }
+        if sentAll { return "the request was sent, no response came" }
+        if sentHead { return "the request's head was sent, its body was not all sent" }
+        return https ? "the request was not sent: the connection or its TLS handshake did not complete"
+            : "the request was not sent: the connection was not made"
     }
 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
@@ -589,6 +614,7 @@ enum TransportErrorMapping {
         if error is CancellationError || Task.isCancelled { return (.cancelled, "cancelled") }
         switch error {
         case let error as HTTPClientError: return classify(error)
+        case let error as HTTPClientTransport.DeadlinePassed: return (.timedOut, error.phase)
         case let error as IOError where error.errnoCode == ECONNRESET || error.errnoCode == EPIPE: return (.cannotConnect, reset)
         case let error as IOError: return (.cannotConnect, reason(errno: error.errnoCode))
         case ChannelError.connectTimeout: return (.cannotConnect, "connect timed out")

@@ -6,7 +6,8 @@ public import HTTPCore
 /// transport hands to AsyncHTTPClient: no timer task per request. Placed inside the retry loader, the limit
 /// applies per attempt (redirect hops and a token fetch included), so a timed-out attempt can be retried
 /// with a fresh deadline. Whatever fails once the deadline has passed is reported as the timeout of the request that
-/// was under way: the request, a redirect hop of it, or the OAuth2 token request sent for it.
+/// was under way: the request, a redirect hop of it, or the OAuth2 token request sent for it, with how far it had come when
+/// the transport says so (not connected, sent without answer, its body incomplete).
 public struct TimeoutLoader: HTTPLoader {
     public let next: any HTTPLoader
 
@@ -22,8 +23,9 @@ public struct TimeoutLoader: HTTPLoader {
         } catch where !Task.isCancelled && ContinuousClock.now >= deadline {
             let failed = error.request
             let through = failed.proxy.map { " through the proxy \($0.authority)" } ?? ""
+            let phase = (error.underlyingError as? HTTPClientTransport.DeadlinePassed).map { ": " + $0.phase } ?? ""
             throw HTTPError(.timedOut, request: failed, underlyingError: error,
-                            message: "no complete response from \(failed.displayURL)\(through) within \(timeout.readable)")
+                            message: "no complete response from \(failed.displayURL)\(through) within \(timeout.readable)\(phase)")
         }
     }
 }

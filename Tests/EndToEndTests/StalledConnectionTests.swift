@@ -24,6 +24,8 @@ import Testing
         #expect(elapsed < Self.ceiling, "the run took \(elapsed)")
         #expect(try ScenarioRun.jsonRequests(output.json).map { $0["result"] as? String } == ["errored"])
         #expect(output.junit?.contains("<error") == true)
+        #expect(output.result.stdout.contains("within 1s: the request was not sent: the connection or its TLS handshake did not complete"),
+                "\(output.result.stdout)")
     }
 
     /// A request right after one whose connection attempt timed out gets an attempt of its own: it is not failed early

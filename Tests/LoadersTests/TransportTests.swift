@@ -132,10 +132,10 @@ import TestSupport
                 try await Task.sleep(for: .milliseconds(30))
             }
             // A POST whose connection closes before an answer fails, on a kept connection as on a new one: it is never
-            // sent twice.
+            // sent twice. (It may be given a connection still lingering from the rounds above, which never reads it.)
             _ = try await transport.load(request(server.url("/echo")))
             let posted = await failure(of: transport, request(server.url("/drop/post/1"), method: .post))
-            #expect(posted?.code == .cannotConnect && server.count(of: "/drop/post/1") == 1, "\(String(describing: posted))")
+            #expect(posted?.code == .cannotConnect && server.count(of: "/drop/post/1") <= 1, "\(String(describing: posted))")
         }
     }
 
