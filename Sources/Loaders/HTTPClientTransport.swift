@@ -433,7 +433,10 @@ final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
-        do { try limit.checkGrowth(received: body.readableBytes, partSize: part.readableBytes) } catch {
+        do {
+            try limit.checkGrowth(received: body.readableBytes, partSize: part.readableBytes,
+                                  encoding: head?.headers.first(name: "Content-Encoding"))
+        } catch {
             return task.eventLoop.makeFailedFuture(error)
         }
         var part = part

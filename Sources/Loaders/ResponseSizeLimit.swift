@@ -28,15 +28,19 @@ final class ResponseSizeLimit: Sendable {
               head.headers.first(name: "Content-Encoding") == nil
         else { return }
         throw HTTPError(.responseTooLarge, request: request,
-                        message: "\(target) declares \(declared) bytes (Content-Length), more than the limit of \(HTTPClientTransport.byteCount(maxBytes))")
+                        message: "\(target) declares \(declared) bytes (Content-Length), more than \(limit)\(remedy)")
     }
 
-    /// Fails when `received` bytes plus a part of `partSize` bytes would pass the limit.
-    func checkGrowth(received: Int, partSize: Int) throws(HTTPError) {
+    /// Fails when `received` bytes plus a part of `partSize` bytes would pass the limit; `encoding` is the response's
+    /// `Content-Encoding`, which the bytes counted are decoded from.
+    func checkGrowth(received: Int, partSize: Int, encoding: String?) throws(HTTPError) {
         guard received + partSize > maxBytes else { return }
-        throw HTTPError(.responseTooLarge, request: request,
-                        message: "\(target) is larger than the limit of \(HTTPClientTransport.byteCount(maxBytes)); reading stopped there")
+        let decoded = encoding.map { ", once decoded (Content-Encoding: \($0))" } ?? ""
+        throw HTTPError(.responseTooLarge, request: request, message: "\(target) is larger than \(limit)\(decoded); reading stopped there\(remedy)")
     }
+
+    private var limit: String { "maxResponseBytes, \(HTTPClientTransport.byteCount(maxBytes))" }
+    private var remedy: String { ": a larger options.maxResponseBytes accepts it" }
 
     private var target: String { "the response from \(request.displayURL)" }
 }

@@ -568,15 +568,17 @@ private struct FormIndex: Sendable {
             if let value = hexValue(in: bytes, at: offset + 1) {
                 readings.append(([value], 3))
                 if value == 0x25, let twice = hexValue(in: bytes, at: offset + 3) { readings.append(([twice], 5)) }
-                if readings.contains(where: { $0.bytes == [0x5C] }) { readings += jsonEscapes(at: offset, in: bytes) }
             }
-        case UInt8(ascii: "\\"): readings += jsonEscapes(at: offset, in: bytes)
         case UInt8(ascii: "&"):
             if let (value, length) = reference(after: offset + 1, in: bytes),
                let (scalar, total) = character(startingWith: value, length: 1 + length, in: bytes, at: offset) {
                 readings.append((Array(String(scalar).utf8), total))
             }
         default: break
+        }
+        // A JSON escape, its backslashes written in any of these ways (`%5C`, `&#92;`).
+        if bytes[offset] == UInt8(ascii: "\\") || readings.contains(where: { $0.bytes == [0x5C] }) {
+            readings += jsonEscapes(at: offset, in: bytes)
         }
         // A character reference whose `&` is escaped once more (`\u0026#43;` as Go's JSON writes it, `&amp;#43;`), or
         // twice (`\u0026amp;#43;`): each `&` read is followed by what a reference after it gives.
@@ -598,25 +600,40 @@ private struct FormIndex: Sendable {
     }
 
     /// The characters a JSON escape at `offset` may stand for, with the bytes each takes: a run of up to 8 backslashes,
-    /// each as it is or percent-encoded (`\\`, `%5C`, `%255C`), then `uXXXX`, `"` or `/`, each of these also
-    /// percent-encoded (`%22`, `%2F`): JSON-escaped once (`\\u00e4`, `\\"`), again (`\\\\u00e4`, `\\\\\\"`) and again as a
-    /// message shows a value, or percent-encoded after (`%5C%22`); and a backslash escaped once, twice or three times
-    /// (2, 4 or 8 of them).
+    /// then `uXXXX`, `"` or `/`, each backslash, quote and slash as itself, percent-encoded or an HTML reference
+    /// (`asciiCharacter`): JSON-escaped once (`\u00e4`, `\"`), again (`\\u00e4`, `\\\"`) and again as a message shows
+    /// a value, then percent-encoded (`%5C%22`) or HTML-escaped (`\&quot;`, `&#92;&quot;`); and a backslash escaped
+    /// once, twice or three times (2, 4 or 8 of them).
     private static func jsonEscapes(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [(bytes: [UInt8], length: Int)] {
         var readings: [(bytes: [UInt8], length: Int)] = []
         var count = 0, end = offset
-        while count < 8, let length = ["\\", "%5c", "%255c"].first(where: { startsCaseless($0, at: end, in: bytes) })?.utf8.count {
+        while count < 8, let (character, length) = asciiCharacter(at: end, in: bytes), character == 0x5C {
             count += 1
             end += length
             if count == 2 || count == 4 || count == 8 { readings.append(([0x5C], end - offset)) }
         }
         guard count > 0, end < bytes.count else { return readings }
         if let (scalar, length) = jsonEscape(at: end, in: bytes) { readings.append((Array(String(scalar).utf8), end - offset + length)) }
-        for (character, escaped) in [(UInt8(ascii: "\""), "%22"), (UInt8(ascii: "/"), "%2f")] {
-            if bytes[end] == character { readings.append(([character], end - offset + 1)) }
-            if startsCaseless(escaped, at: end, in: bytes) { readings.append(([character], end - offset + 3)) }
+        if let (character, length) = asciiCharacter(at: end, in: bytes), character == UInt8(ascii: "\"") || character == UInt8(ascii: "/") {
+            readings.append(([character], end - offset + length))
         }
         return readings
+    }
+
+    /// The ASCII character at `offset` as itself, percent-encoded once or twice (`%22`, `%2522`) or as an HTML reference
+    /// (`&quot;`, `&#34;`, `&#x5C;`), and the bytes it takes; nil when none stands there.
+    private static func asciiCharacter(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (UInt8, Int)? {
+        guard offset < bytes.count else { return nil }
+        switch bytes[offset] {
+        case UInt8(ascii: "%"):
+            guard let value = hexValue(in: bytes, at: offset + 1) else { return nil }
+            if value == 0x25, let twice = hexValue(in: bytes, at: offset + 3) { return (twice, 5) }
+            return (value, 3)
+        case UInt8(ascii: "&"):
+            guard let (value, length) = reference(after: offset + 1, in: bytes), value < 0x80 else { return nil }
+            return (UInt8(value), 1 + length)
+        case let byte: return byte < 0x80 ? (byte, 1) : nil
+        }
     }
 
     /// The character a JSON `\uXXXX` escape whose `u` stands at `start` gives (with the second half of a surrogate pair

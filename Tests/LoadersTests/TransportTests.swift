@@ -262,7 +262,7 @@ import TestSupport
             // A bomb stops at the response limit, counted in decoded bytes.
             let bomb = try #require(await failure(of: transport, request(server.url("/gzip-bomb?bytes=20000000"))))
             #expect(bomb.code == .responseTooLarge)
-            #expect(bomb.message.contains("is larger than the limit of 10 MiB"), "\(bomb.message)")
+            #expect(bomb.message.contains("is larger than maxResponseBytes, 10 MiB (10485760 bytes), once decoded (Content-Encoding: gzip)"), "\(bomb.message)")
             // The connection stays usable when the bomb came whole (its framing is complete), else a new one opens.
             #expect(try gzipped(try await transport.load(request(server.url("/gzip")))))
             // The first response of a new connection is decoded too.

@@ -465,8 +465,8 @@ import TestSupport
     }
 
     /// What is left of a secret with its ends cut off is hidden JSON-escaped and then percent-encoded (`%5C%22`,
-    /// `%5Cu00e4`) or JSON-escaped again, also as a failure shows such a value (escaped once more), with several secrets
-    /// known at once (trial helper-89).
+    /// `%5Cu00e4`), JSON-escaped again or HTML-escaped (`\&quot;`, `&#92;&quot;`), also as a failure shows such a value
+    /// (escaped once more), with several secrets known at once (trials helper-89 and helper-90).
     @Test func aCutSecretEscapedTwiceIsHidden() {
         let secrets = [#"abcdefgh"ijklmnop"#, #"pässwörd&<"/+ x;=Q7z"#, #"a/b+c=d e;f&g"h<i>j"#, ##"Zürich<K3y>"#42ü"##, #"back\slash-99x"#]
         let redactor = Redactor(secrets: secrets)
@@ -483,7 +483,16 @@ import TestSupport
         for secret in secrets {
             for cut in [String(secret.dropFirst()), String(secret.dropLast()), String(secret.dropFirst(2).dropLast())] {
                 for escaped in [json(cut), json(cut, nonASCII: true)] {
-                    for echoed in [PercentEncoding.encode(escaped), json(escaped), json(json(escaped)), json(PercentEncoding.encode(escaped))] {
+                    /// `text` escaped as HTML, `"` as `quote` (and `\\` as `&#92;` when `backslash`).
+                    func html(_ text: String, quote: String, backslash: Bool = false) -> String {
+                        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: quote)
+                            .replacingOccurrences(of: "\\", with: backslash ? "&#92;" : "\\")
+                    }
+                    let htmlForms = [html(escaped, quote: "&quot;"), html(escaped, quote: "&#34;"), html(escaped, quote: "&#x22;"),
+                                     html(escaped, quote: "&quot;", backslash: true), html(json(escaped), quote: "&quot;")]
+                    for echoed in [PercentEncoding.encode(escaped), json(escaped), json(json(escaped)), json(PercentEncoding.encode(escaped))]
+                        + htmlForms + htmlForms.map({ json($0) }) {
                         let shown = redactor.redact("v=" + echoed + ",")
                         #expect(shown == "v=***,", "\(cut): \(echoed) -> \(shown)")
                     }
