@@ -38,7 +38,9 @@ import NIOSSL
         (HTTPParserError.unknown, .invalidResponse, "the response from \(target) was not valid HTTP: its head could not be read as HTTP/1.1"),
         (HTTPParserError.closedConnection, .invalidResponse,
          "the response from \(target) was not valid HTTP: it sent more bytes after an answer that said the connection closes"),
-        (NIOSSLError.uncleanShutdown, .insecureConnection, "the TLS handshake with example.test:8443 failed: uncleanShutdown"),
+        // After the handshake (NIOSSL reports one cut short as handshakeFailed): the connection ended without close_notify.
+        (NIOSSLError.uncleanShutdown, .cannotConnect, "the connection to example.test:8443 closed before the response from \(target) was complete"),
+        (NIOSSLError.handshakeFailed(.sslError([])), .insecureConnection, "the TLS handshake with example.test:8443 failed"),
         (NIOSSLExtraError.failedToValidateHostname, .insecureConnection,
          "the certificate of example.test:8443 was issued for another host name: reach the server by a name its certificate lists"),
         (IOError(errnoCode: ECONNRESET, reason: "read"), .cannotConnect,
