@@ -21,11 +21,10 @@ public struct Redactor: Sendable {
     public init(secrets: some Sequence<String>) {
         let values = Set(secrets)
         // A secret's pieces a server shows apart are hidden in every form the secret is; what is left of it with its ends
-        // cut off, in each form one encoding gives.
+        // cut off, with its characters escaped in any way (and in base64, as all text is searched decoded).
         let inText = values.filter { ResolvedSecret.hiding($0) == .inText }.flatMap { [$0] + Self.pieces(of: $0) }
         let cuts = inText.flatMap(Self.cuts)
-        self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms) + cuts.flatMap(Self.cutForms)),
-                                   loosely: (inText + cuts).flatMap(Self.looseValues))
+        self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms)), loosely: (inText + cuts).flatMap(Self.looseValues))
         shortSecrets = Array(values.filter { ResolvedSecret.hiding($0) == .wholeValue })
     }
 
@@ -40,7 +39,7 @@ public struct Redactor: Sendable {
         let encoded = values.filter { $0.utf8.count <= Self.longestEncoded }
         let cuts = encoded.flatMap(Self.cuts)
         let forms = values.flatMap { $0.utf8.count > Self.longestEncoded ? [$0, JSONValue.stringContents($0)] : Self.encodedForms(of: $0) }
-        secrets.add(forms + cuts.flatMap(Self.cutForms), loosely: (values + cuts).flatMap(Self.looseValues))
+        secrets.add(forms, loosely: (values + cuts).flatMap(Self.looseValues))
     }
 
     /// The values found with any of their characters escaped: the value, its UTF-8 read as Latin-1 or Windows-1252 (a
@@ -67,13 +66,6 @@ public struct Redactor: Sendable {
             }
         }
         return cuts
-    }
-
-    /// The forms of what is left of a secret with its ends cut off that the escaped-value search does not find: its base64
-    /// (it finds the cut itself, percent-encoded, JSON- or HTML-escaped, misread as Latin-1, however mixed:
-    /// `looseValues`, `FormIndex.insertLoosely`).
-    private static func cutForms(of cut: String) -> [String] {
-        base64Forms(of: cut)
     }
 
     /// The pieces of `value` a server shows apart: those a query parser splits it into (`queryPieces`), and the strings
@@ -130,9 +122,9 @@ public struct Redactor: Sendable {
     /// string), so that it stays hidden when a server embeds an encoded request in its JSON answer; decoded as a server
     /// reads a query (`%XX` and `+`), when it holds those; without surrounding white space, as a multipart name, with CRLF line
     /// ends, and escaped as HTML or XML text; its UTF-8 read
-    /// as ISO-8859-1 or Windows-1252 (as servers read header bytes) as written and JSON-escaped once or twice; in base64 as
-    /// written and encoded once; each of these JSON-escaped once more (as a failure shows a value); and with control
-    /// characters as the console shows them (`\u{9F}`), since failures' values are made printable first.
+    /// as ISO-8859-1 or Windows-1252 (as servers read header bytes) as written and JSON-escaped once or twice; each of these
+    /// JSON-escaped once more (as a failure shows a value); and with control characters as the console shows them
+    /// (`\u{9F}`), since failures' values are made printable first. (In base64, any of them is found decoded: `Base64Text`.)
     private static func encodedForms(of secret: String) -> [String] {
         let once = encodings(of: secret)
         // A secret holding escapes or `+`, written into a URL as it is or encoded (a URL that does not parse is encoded
@@ -152,33 +144,10 @@ public struct Redactor: Sendable {
             // Escaped once more as most encoders do (a header echo sent on in a JSON body and echoed inside a string).
             forms.formUnion(escaped.union(escaped.map(JSONValue.stringContents)))
         }
-        // A query or a JSON body echoed in base64 holds the secret as it was sent.
-        forms.formUnion(([secret] + once).flatMap(base64Forms))
         // Each escaped once more as a message shows a value (a JSON string), so that what a server encoded twice stays
         // hidden there too.
         forms.formUnion(forms.map(JSONValue.stringContents))
         return Array(forms.union(forms.map(TerminalText.printable)))
-    }
-
-    /// The characters of the secret's bytes in base64 (standard and URL-safe) wherever it stands in the encoded text
-    /// (0, 1 or 2 bytes into a group of three): the characters that depend on the secret's bytes alone, as a server
-    /// that echoes a body or a header in base64 (a data: URL) writes them; none shorter than 8 characters.
-    private static func base64Forms(of secret: String) -> [String] {
-        let bytes = Array(secret.utf8)
-        var forms: [String] = []
-        for offset in 0..<3 {
-            let encoded = Data(Array(repeating: 0, count: offset) + bytes).base64EncodedString()
-            // The characters of whole groups, and of the last group those its bytes alone give, after the ones the
-            // bytes before the secret take part in.
-            let groups = (offset + bytes.count) / 3, rest = (offset + bytes.count) % 3
-            let inner = String(encoded.prefix(4 * groups + rest).dropFirst([0, 2, 3][offset]))
-            guard inner.count >= 8 else { continue }
-            // Standard, URL-safe, and standard sent on in a URL (`+` and `/` percent-encoded, in either case).
-            let inURL = inner.replacingBytes(of: "+", with: "%2B").replacingBytes(of: "/", with: "%2F")
-            forms += [inner, inner.replacingBytes(of: "+", with: "-").replacingBytes(of: "/", with: "_"), inURL,
-                      lowercasingEscapes(inURL)]
-        }
-        return forms
     }
 
     /// The ways HTML and XML text escape `text` (a server echoing it in a page): `&`, `<` and `>` as entities, `"` and
@@ -330,9 +299,22 @@ public struct Redactor: Sendable {
         return text.withUTF8 { !valueOccurrences(in: $0).isEmpty }
     }
 
-    /// Where a secret's value stands in `bytes`, in any form (a short secret only as a whole value).
-    private func valueOccurrences(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
-        secrets.index.occurrences(in: bytes) + shortSecrets.flatMap { Self.wholeValueOccurrences(of: $0, in: bytes) }
+    /// Where a secret's value stands in `bytes`, in any form (a short secret only as a whole value), also inside what
+    /// base64 text there decodes to, twice nested at most (`Base64Text`): a server that encodes a value (an HTML page, a
+    /// query, a cut token escaped in any way) in base64 hides nothing of it.
+    private func valueOccurrences(in bytes: UnsafeBufferPointer<UInt8>, nesting: Int = 0) -> [Range<Int>] {
+        var found = secrets.index.occurrences(in: bytes) + shortSecrets.flatMap { Self.wholeValueOccurrences(of: $0, in: bytes) }
+        guard nesting < 2 else { return found }
+        for run in Base64Text.runs(in: bytes) {
+            // Groups of four from each of the first four characters: the run may start inside one.
+            for shift in 0..<4 where run.symbols.count - shift >= Base64Text.shortest {
+                let decoded = run.decoded(shift: shift)
+                for range in decoded.withUnsafeBufferPointer({ valueOccurrences(in: $0, nesting: nesting + 1) }) {
+                    found.append(run.writtenRange(of: range, shift: shift))
+                }
+            }
+        }
+        return found
     }
 
     /// The text with every secret value, and the password of every URL in it (`http://user:***@host`), replaced
@@ -350,7 +332,7 @@ public struct Redactor: Sendable {
             // another found escaped.
             return Self.mergedRanges(valueOccurrences(in: bytes) + cuts.flatMap {
                 [forms.start(endingAt: $0.lowerBound, in: bytes), forms.looseStart(endingAt: $0.lowerBound, in: bytes)].compactMap { $0 }
-            })
+            } + base64Starts(endingAt: cuts.map(\.lowerBound), in: bytes))
         }
         if !hidden.isEmpty {
             var result: [UInt8] = []
@@ -366,6 +348,23 @@ public struct Redactor: Sendable {
         // Only a URL with an `@` can hold a password; looking for one byte is far cheaper than Foundation's search.
         guard text.utf8.contains(UInt8(ascii: "@")) else { return text }
         return URLCredentials.hidingPasswords(in: text)
+    }
+
+    /// The base64 text that ends at one of `ends` (where text was cut short) and decodes to the start of a secret's form.
+    private func base64Starts(endingAt ends: [Int], in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        guard !ends.isEmpty else { return [] }
+        var found: [Range<Int>] = []
+        for run in Base64Text.runs(in: bytes) where ends.contains(run.symbols[run.symbols.count - 1].written.upperBound) {
+            for shift in 0..<4 where run.symbols.count - shift >= Base64Text.shortest {
+                let decoded = run.decoded(shift: shift)
+                let starts = decoded.withUnsafeBufferPointer { decoded in
+                    [secrets.index.start(endingAt: decoded.count, in: decoded), secrets.index.looseStart(endingAt: decoded.count, in: decoded)]
+                }
+                // Up to the cut: a last character that decodes to no whole byte goes too.
+                found += starts.compactMap { $0.map { run.writtenRange(of: $0, shift: shift).lowerBound..<run.symbols[run.symbols.count - 1].written.upperBound } }
+            }
+        }
+        return found
     }
 
     /// How the runner ends text it cut short (`…`), and how servers often do (`...`: `invalid key sk_live_4f1b...`).
@@ -554,7 +553,8 @@ private struct FormIndex: Sendable {
     private static let escapeStarts = Set("%+ \\&".utf8)
 
     /// The bytes the escape at `offset` may stand for, each with the number of bytes it takes: a byte percent-encoded
-    /// (`%3D`, `%3d`, and encoded twice, `%253D`); a space as `+` and a `+` as a space (a query read as a form); a
+    /// (`%3D`, `%3d`, and encoded twice, `%253D`); a space as `+` and a `+` as a space (a query read as a form), also
+    /// percent-encoded (`%2B` for a space); a
     /// character JSON-escaped (`\u003d` in either case, `\u00fc`, a surrogate pair `\ud83d\ude00`, `\/`, `\"`), also
     /// escaped once more as a message shows a value (`\\u003d`); a character as an HTML reference (`&#61;`, `&#x3D;`,
     /// `&#252;`, `&equals;`, `&uuml;`); and these escapes of a percent-escape (`&#37;21`, `%5Cu0021`). A character
@@ -568,6 +568,8 @@ private struct FormIndex: Sendable {
             if let value = hexValue(in: bytes, at: offset + 1) {
                 readings.append(([value], 3))
                 if value == 0x25, let twice = hexValue(in: bytes, at: offset + 3) { readings.append(([twice], 5)) }
+                // A space written `+` (a form), then percent-encoded (`%2B`, `%252B`).
+                for (read, length) in readings where read == [0x2B] { readings.append(([0x20], length)) }
             }
         case UInt8(ascii: "&"):
             if let (value, length) = reference(after: offset + 1, in: bytes),

@@ -501,6 +501,52 @@ import TestSupport
         }
     }
 
+    /// A secret, or what is left of it with its ends cut off, encoded in any of the ways servers do and then in base64 (a
+    /// query, an HTML page, a JSON string a server sends on in base64), or in base64 twice, is hidden: base64 text is
+    /// decoded and searched (trial helper-91). And a space written `+` in a form, then percent-encoded, is one.
+    @Test func aSecretEncodedThenInBase64IsHidden() {
+        let secrets = [#"abcdefgh"ijklmnop"#, #"pässwörd&<"/+ x;=Q7z"#, #"C:\temp\K3y-77"#, "tok_9f8e7d6c5b4a3f2e1d0c9b8a"]
+        let redactor = Redactor(secrets: secrets)
+        func percent(_ text: String, keeping kept: String) -> String {
+            text.utf8.map { byte in
+                let character = Character(Unicode.Scalar(byte))
+                return byte < 0x80 && (character.isLetter || character.isNumber || "_.-~".contains(character) || kept.contains(character))
+                    ? String(character) : String(format: "%%%02X", byte)
+            }.joined()
+        }
+        func json(_ text: String) -> String {
+            text.unicodeScalars.map { $0 == "\"" || $0 == "\\" ? "\\" + String($0) : $0.isASCII ? String($0) : String(format: "\\u%04x", $0.value) }.joined()
+        }
+        let encoders: [(String) -> String] = [
+            { $0 }, { percent($0, keeping: "") }, { percent($0, keeping: "/") },
+            { percent($0.replacingOccurrences(of: " ", with: "\u{1}"), keeping: "").replacingOccurrences(of: "%01", with: "+") },
+            json, { $0.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "<", with: "&lt;") },
+            { String(decoding: $0.utf8.map { UInt16($0) }, as: UTF16.self) }, { Data($0.utf8).base64EncodedString() },
+        ]
+        for secret in secrets {
+            for cut in [secret, String(secret.dropFirst()), String(secret.dropLast(2)), String(secret.dropFirst(2).dropLast())] {
+                for encode in encoders {
+                    for prefix in ["", "x", "xy"] {
+                        let echoed = Data((prefix + encode(cut)).utf8).base64EncodedString()
+                        let shown = redactor.redact("v=" + echoed + ",")
+                        #expect(shown.contains("***") && shown.count <= "v=***,".count + 8, "\(cut): \(encode(cut)) -> \(shown)")
+                    }
+                }
+                // Form-encoded, then percent-encoded: the space is `%2B`.
+                let formThenPercent = percent(encoders[3](cut), keeping: "")
+                #expect(redactor.redact("v=" + formThenPercent + ",") == "v=***,", "\(cut): \(formThenPercent)")
+            }
+        }
+        // Base64 text cut short (`…`) inside the secret's part: its start is hidden.
+        let encoded = Data(("{\"token\": \"" + secrets[3] + "\"}").utf8).base64EncodedString()
+        for length in [28, 33, 40, 47] {
+            let shown = redactor.redact("body: " + encoded.prefix(length) + "…")
+            #expect(shown.hasSuffix("***…") && shown.count <= "body: ***…".count + 16, "\(encoded.prefix(length)) -> \(shown)")
+        }
+        // Words and ordinary identifiers stay.
+        for text in ["Password Server token", "my-long-identifier_name", "ResponseHeaders1234"] { #expect(redactor.redact(text) == text) }
+    }
+
     @Test func redactorHidesASecretEchoedInBase64() {
         let secret = "hunter2-the-secret?>"
         let redactor = Redactor(secrets: [secret])

@@ -1,0 +1,99 @@
+/// Runs of text that may be base64, and the bytes they decode to, so that what a server encoded (a body, a header, a
+/// secret escaped in any way first) is found inside: standard or URL-safe characters, `+` and `/` also percent-encoded
+/// (`%2B`, `%2F`: base64 sent on in a URL) or `/` JSON-escaped (`\/`), and line breaks inside a run skipped (MIME
+/// writes 76 characters a line), as themselves or JSON-escaped (`\n`).
+struct Base64Text {
+    /// One base64 character of a run: its 6-bit value and where it is written.
+    struct Symbol {
+        let value: UInt8
+        let written: Range<Int>
+    }
+
+    /// The characters of the run, in order.
+    let symbols: [Symbol]
+
+    /// The shortest run looked into: 8 characters encode 6 bytes, the shortest piece of a secret hidden in text.
+    static let shortest = 8
+
+    /// The runs of `shortest` characters or more in `bytes`. A run of letters alone in one case (a word) is left out: base64
+    /// of 6 bytes or more mixes cases, digits or signs, nearly always.
+    static func runs(in bytes: UnsafeBufferPointer<UInt8>) -> [Base64Text] {
+        var runs: [Base64Text] = []
+        var current: [Symbol] = []
+        var offset = 0
+        func close() {
+            if current.count >= shortest, !readsAsWord(current) { runs.append(Base64Text(symbols: current)) }
+            current.removeAll(keepingCapacity: true)
+        }
+        while offset < bytes.count {
+            if let (value, length) = symbol(at: offset, in: bytes) {
+                current.append(Symbol(value: value, written: offset..<offset + length))
+                offset += length
+            } else if !current.isEmpty, let length = lineBreak(at: offset, in: bytes) {
+                offset += length
+            } else {
+                close()
+                offset += 1
+            }
+        }
+        close()
+        return runs
+    }
+
+    /// The bytes the run decodes to with its groups of four starting `shift` characters in (a run may start inside a
+    /// group, after letters glued to it), the characters after the last whole group read as a partial group.
+    func decoded(shift: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity((symbols.count - shift) * 3 / 4)
+        var index = shift
+        while index + 1 < symbols.count {
+            let group = symbols[index..<min(index + 4, symbols.count)].map { UInt32($0.value) }
+            let bits = group.enumerated().reduce(UInt32(0)) { $0 | $1.element << UInt32(18 - 6 * $1.offset) }
+            for byte in 0..<group.count - 1 { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt32(16 - 8 * byte))) }
+            index += 4
+        }
+        return bytes
+    }
+
+    /// Where the characters that encode the decoded bytes `range` (of `decoded(shift:)`) are written.
+    func writtenRange(of range: Range<Int>, shift: Int) -> Range<Int> {
+        let first = shift + range.lowerBound / 3 * 4
+        let last = min(symbols.count, shift + (range.upperBound + 2) / 3 * 4) - 1
+        return symbols[first].written.lowerBound..<symbols[max(first, last)].written.upperBound
+    }
+
+    /// The base64 value of the character (or escape) at `offset`, and the bytes it takes.
+    private static func symbol(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (UInt8, Int)? {
+        let byte = bytes[offset]
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return (byte - UInt8(ascii: "A"), 1)
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): return (byte - UInt8(ascii: "a") + 26, 1)
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return (byte - UInt8(ascii: "0") + 52, 1)
+        case UInt8(ascii: "+"), UInt8(ascii: "-"): return (62, 1)
+        case UInt8(ascii: "/"), UInt8(ascii: "_"): return (63, 1)
+        case UInt8(ascii: "%") where offset + 2 < bytes.count && bytes[offset + 1] == UInt8(ascii: "2"):
+            switch bytes[offset + 2] | 0x20 {
+            case UInt8(ascii: "b"): return (62, 3)
+            case UInt8(ascii: "f"): return (63, 3)
+            default: return nil
+            }
+        case UInt8(ascii: "\\") where offset + 1 < bytes.count && bytes[offset + 1] == UInt8(ascii: "/"): return (63, 2)
+        default: return nil
+        }
+    }
+
+    /// The bytes a line break at `offset` takes: CR, LF, or their JSON escapes.
+    private static func lineBreak(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        switch bytes[offset] {
+        case UInt8(ascii: "\r"), UInt8(ascii: "\n"): return 1
+        case UInt8(ascii: "\\") where offset + 1 < bytes.count && (bytes[offset + 1] == UInt8(ascii: "n") || bytes[offset + 1] == UInt8(ascii: "r")):
+            return 2
+        default: return nil
+        }
+    }
+
+    /// Whether the run is letters alone, all in one case (a word, or words run together).
+    private static func readsAsWord(_ symbols: [Symbol]) -> Bool {
+        symbols.allSatisfy { $0.value < 26 && $0.written.count == 1 } || symbols.allSatisfy { (26..<52).contains($0.value) && $0.written.count == 1 }
+    }
+}
