@@ -420,7 +420,7 @@ final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable
         if let head {
             return "the response began (status \(head.status.code)), its body did not complete (\(body.readableBytes) bytes of it came)"
         }
-        if sentAll { return "the request was sent, no response came" }
+        if sentAll { return "the request was sent, no complete response head came" }
         if sentHead { return "the request's head was sent, its body was not all sent" }
         return https ? "the request was not sent: the connection or its TLS handshake did not complete"
             : "the request was not sent: the connection was not made"
@@ -563,6 +563,14 @@ enum TransportErrorMapping {
             "the server \(server) refused the TLS handshake (TLS alert: handshake failure): a server says so when it requires "
                 + "a client certificate and was given none, or one it does not accept (give one with `options.clientCert`), "
                 + "or when it accepts none of this client's TLS versions and ciphers"
+        case "TLSV1_ALERT_UNKNOWN_CA":
+            "the server \(server) did not accept the client certificate (TLS alert: unknown CA): it does not trust the authority "
+                + "that issued it; give `options.clientCert` a certificate issued by an authority the server trusts"
+        case "SSLV3_ALERT_BAD_CERTIFICATE", "SSLV3_ALERT_UNSUPPORTED_CERTIFICATE", "SSLV3_ALERT_CERTIFICATE_REVOKED",
+             "SSLV3_ALERT_CERTIFICATE_EXPIRED", "SSLV3_ALERT_CERTIFICATE_UNKNOWN", "TLSV1_ALERT_ACCESS_DENIED",
+             "TLSV1_ALERT_DECRYPT_ERROR":
+            "the server \(server) did not accept the client certificate (TLS alert: \(alertName(reason))); check the "
+                + "certificate `options.clientCert` gives: its dates, its use (client authentication) and who issued it"
         case hostnameMismatch:
             "the certificate of \(server) was issued for another host name: reach the server by a name its certificate "
                 + "lists (its subject alternative names), or have it give a certificate for this name"
@@ -571,6 +579,11 @@ enum TransportErrorMapping {
                 + "this port; check the scheme (http or https) and the port"
         default: "the TLS handshake with \(server) failed: \(reason)"
         }
+    }
+
+    /// An alert's name in words: `SSLV3_ALERT_BAD_CERTIFICATE` as "bad certificate".
+    private static func alertName(_ reason: String) -> String {
+        reason.split(separator: "_").drop { $0 != "ALERT" }.dropFirst().joined(separator: " ").lowercased()
     }
 
     /// The reason BoringSSL gave for a TLS failure, e.g. `CERTIFICATE_VERIFY_FAILED`, or nil when the error

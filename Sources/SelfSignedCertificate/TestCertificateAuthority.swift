@@ -10,11 +10,11 @@ public struct TestCertificateAuthority: Sendable {
     private let key: P256.Signing.PrivateKey
     private let name: DistinguishedName
 
-    /// A new authority, valid from an hour ago for a day unless other dates are given.
-    public static func generate(validFrom: Date = Date().addingTimeInterval(-3600),
+    /// A new authority named `commonName`, valid from an hour ago for a day unless other dates are given.
+    public static func generate(commonName: String = "runner test CA", validFrom: Date = Date().addingTimeInterval(-3600),
                                 until: Date = Date().addingTimeInterval(86_400)) throws -> TestCertificateAuthority {
         let name = try DistinguishedName {
-            CommonName("runner test CA")
+            CommonName(commonName)
             OrganizationName("runner tests")
         }
         return try make(key: P256.Signing.PrivateKey(), name: name, validFrom: validFrom, until: until)

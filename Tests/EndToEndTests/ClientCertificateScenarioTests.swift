@@ -28,6 +28,13 @@ struct ClientCertificateScenarioTests {
             try Data(client.certificatePEM.utf8).write(to: certs.appendingPathComponent("client.pem"))
             try Data(client.privateKeyPEM.utf8).write(to: certs.appendingPathComponent("client-key.pem"))
             try Data(authority.issueClientIdentity().privateKeyPEM.utf8).write(to: certs.appendingPathComponent("other-key.pem"))
+            // Issued by an authority the server does not know, and by one of the same name with another key.
+            let untrusted = try TestCertificateAuthority.generate(commonName: "another CA").issueClientIdentity()
+            try Data(untrusted.certificatePEM.utf8).write(to: certs.appendingPathComponent("untrusted.pem"))
+            try Data(untrusted.privateKeyPEM.utf8).write(to: certs.appendingPathComponent("untrusted-key.pem"))
+            let namesake = try TestCertificateAuthority.generate().issueClientIdentity()
+            try Data(namesake.certificatePEM.utf8).write(to: certs.appendingPathComponent("namesake.pem"))
+            try Data(namesake.privateKeyPEM.utf8).write(to: certs.appendingPathComponent("namesake-key.pem"))
             let encrypt = Process()
             encrypt.executableURL = URL(fileURLWithPath: opensslPath)
             encrypt.arguments = ["pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", certs.appendingPathComponent("client-key.pem").path,
@@ -84,6 +91,22 @@ struct ClientCertificateScenarioTests {
         #expect(result.stdout.contains("refused the TLS handshake (TLS alert: handshake failure): a server says so when it requires "
                                        + "a client certificate and was given none"), "\(result.stdout)")
         #expect(received.isEmpty)
+    }
+
+    /// A client certificate the server does not trust: its alert ("unknown CA", over TLS 1.2 and 1.3) is said to be
+    /// about the client certificate, not the server's (trial helper-91).
+    @Test(arguments: [false, true])
+    func anUntrustedClientCertificateIsSaidToBeRefused(upToTLS12: Bool) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (result, received) = try await folder.run(["run", "untrusted", "--env", "local"], upToTLS12: upToTLS12)
+        #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("did not accept the client certificate (TLS alert: unknown CA): it does not trust the authority "
+                                       + "that issued it"), "\(result.stdout)")
+        #expect(received.isEmpty)
+        // An authority of the name the server trusts, with another key: its signature does not verify.
+        let (namesake, _) = try await folder.run(["run", "namesake", "--env", "local"], upToTLS12: upToTLS12)
+        #expect(namesake.stdout.contains("did not accept the client certificate (TLS alert: decrypt error)"), "\(namesake.stdout)")
     }
 
     @Test func aClientCertificateOverPlainHTTPChangesNothing() async throws {

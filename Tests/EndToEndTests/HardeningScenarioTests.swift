@@ -21,7 +21,7 @@ import Testing
         let port = try #require(output.received.first?.header("Host")?.split(separator: ":").last)
         let base = "\(scheme)://127.0.0.1:\(port)"
         // Each timeout says how far the exchange had come.
-        #expect(stdout.contains("requests/01-stall.yaml:1:17: error: no complete response from \(base)/stall within 1s: the request was sent, no response came\n"), "\(stdout)")
+        #expect(stdout.contains("requests/01-stall.yaml:1:17: error: no complete response from \(base)/stall within 1s: the request was sent, no complete response head came\n"), "\(stdout)")
         #expect(stdout.contains("requests/02-drip.yaml:1:17: error: no complete response from \(base)/drip?bytes=10&interval_ms=1000 within 1s: "
                                 + "the response began (status 200), its body did not complete ("), "\(stdout)")
         #expect(stdout.contains("requests/03-close-mid-body.yaml:1:17: error: the connection to 127.0.0.1:\(port) closed before the response from \(base)/close-mid-body was complete"), "\(stdout)")
