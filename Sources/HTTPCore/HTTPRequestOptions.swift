@@ -29,6 +29,9 @@ public struct HTTPRequestOptions: Sendable, Hashable {
     public var clientCertificate: ClientCertificate?
     /// The proxies the request goes through; nil until the run fills in the process environment's.
     public var proxy: ProxySettings?
+    /// The headers whose values hold a secret (`X-Api-Key: "{{ apiKey }}"`): as credential headers, never carried to
+    /// another origin by a redirect.
+    public var secretHeaders: [String] = []
 
     /// The default response body cap: 10 MiB.
     public static let defaultMaxResponseBytes = 10 * 1024 * 1024

@@ -4,7 +4,8 @@ internal import Foundation
 /// Follows 301, 302, 303, 307 and 308 responses up to `options.maxRedirects`.
 ///
 /// 303 (and 301/302 after a POST) continue as GET without a body. A hop to another scheme, host or port
-/// drops `Authorization`, the `Cookie` header the request was given and `Proxy-Authorization`; a later hop back to
+/// drops `Authorization`, the `Cookie` header the request was given, `Proxy-Authorization` and every header whose value
+/// holds a secret (`options.secretHeaders`); a later hop back to
 /// the first request's origin carries that request's credentials again. (The cookie jar, a layer below, sends each hop
 /// the cookies RFC 6265 gives its URL.) Targets that are not http(s) are refused,
 /// and a hop back to a URL already visited with the same method is reported as a cycle.
@@ -66,16 +67,21 @@ public struct RedirectLoader: HTTPLoader {
             for name in ["Content-Type", "Content-Length", "Transfer-Encoding"] { next.headers.remove(name: name) }
         }
         if !sameOrigin(previous, next) {
-            for name in HTTPHeaders.credentialNames { next.headers.remove(name: name) }
+            for name in credentialNames(of: previous) { next.headers.remove(name: name) }
         }
         return next
+    }
+
+    /// The headers of `request` that never go to another origin: the credential headers, and those holding a secret.
+    private static func credentialNames(of request: HTTPRequest) -> [String] {
+        HTTPHeaders.credentialNames + request.options.secretHeaders
     }
 
     /// `hop` with the credential headers of `original` when it goes back to `original`'s origin.
     static func restoringCredentials(of original: HTTPRequest, in hop: HTTPRequest) -> HTTPRequest {
         guard sameOrigin(original, hop) else { return hop }
         var restored = hop
-        for name in HTTPHeaders.credentialNames {
+        for name in credentialNames(of: original) {
             let values = original.headers.values(for: name)
             guard !values.isEmpty, !restored.headers.contains(name) else { continue }
             for value in values { restored.headers.add(name: name, value: value) }

@@ -52,6 +52,7 @@ public struct RequestBuilder: Sendable {
             request.body = try self.body(body, headers: request.headers, path: path, scope: scope)
         }
         request.options = try options(for: definition, path: path, scope: scope, sendsAtMost: sendsAtMost)
+        request.options.secretHeaders = Self.namesHoldingSecrets(in: request.headers, secrets: scope.secretValues)
         // Credentials in the URL (`http://user:password@host/`) are Basic auth, as curl and browsers use them, unless
         // the request's `auth:` says otherwise; they win over the environment's auth. They stay in the URL, which
         // outputs show as `user:***@`, and never reach the wire: the transports send the path and the host only.
@@ -65,6 +66,15 @@ public struct RequestBuilder: Sendable {
             }
         }
         return request
+    }
+
+    /// The names of the headers whose value holds one of `secrets` (one too short to hide inside text only as the whole
+    /// value, as outputs hide it).
+    static func namesHoldingSecrets(in headers: HTTPHeaders, secrets: Set<String>) -> [String] {
+        guard !secrets.isEmpty else { return [] }
+        return headers.fields.filter { field in
+            secrets.contains { !$0.isEmpty && (field.value == $0 || ResolvedSecret.hiding($0) == .inText && field.value.contains($0)) }
+        }.map(\.name)
     }
 
     /// The URL components of the resolved `url:`; relative unless it starts with a scheme.

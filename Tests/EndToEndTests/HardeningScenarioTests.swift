@@ -51,6 +51,10 @@ import Testing
             #expect(chain.map { $0.header("Authorization")?.hasPrefix(scheme + " ") == true } == [true, false, true],
                     "\(scheme): sent to localhost, dropped at 127.0.0.1, sent again back at localhost")
         }
+        let keyed = output.received.filter { $0.uri.contains("key") }
+        #expect(keyed.map { $0.header("X-Api-Key") } == ["key-9f8e7d6c5b", nil, "key-9f8e7d6c5b"], "\(keyed.map(\.uri))")
+        #expect(keyed.map { $0.header("X-Plain") } == ["visible", "visible", "visible"])
+        #expect(stdout.contains("PASS   06-secret-header"), "\(stdout)")
         #expect(stdout.contains("requests/03-cycle.yaml:1:17: error: redirect cycle: "), "\(stdout)")
         #expect(stdout.contains("/redirect/cycle/b leads back to http://localhost:"))
         #expect(stdout.contains("requests/04-limit.yaml:1:17: error: more than 3 redirects, starting at http://localhost:"))
