@@ -42,12 +42,14 @@ public struct Redactor: Sendable {
         secrets.add(forms, loosely: (values + cuts).flatMap(Self.looseValues))
     }
 
-    /// The values found with any of their characters escaped: the value, its UTF-8 read as Latin-1 or Windows-1252 (a
-    /// server that misread it, then escaped it: `Gr\u00c3\u00bc…`, `Gr%C3%83%C2%BC…`), and the value decoded as a server
+    /// The values found with any of their characters escaped: the value, its UTF-8 read as Latin-1 or Windows-1252 once or
+    /// twice (a server that misread it, then escaped it: `Gr\u00c3\u00bc…`, `Gr%C3%83%C2%BC…`), and the value decoded as a server
     /// reads a query or a path (`%XX`, and `+` as a space) when it holds escapes, since a server that decodes it shows it
     /// encoded again in its own way (`ab%41 c#` echoed as `abA%20c%23`).
     private static func looseValues(of value: String) -> [String] {
-        let misread = Mojibake.readings(of: value)
+        // Misread once, or twice (a server that misread it echoed by another that misread that).
+        let once = Mojibake.readings(of: value)
+        let misread = once + once.flatMap(Mojibake.readings)
         guard value.contains("%") || value.contains("+") else { return [value] + misread }
         let decoded = [value.removingPercentEncoding, value.replacingBytes(of: "+", with: " ").removingPercentEncoding]
         return [value] + misread + Set(decoded.compactMap { $0 }).filter { $0 != value && $0.count >= ResolvedSecret.shortestHiddenInText }
@@ -300,11 +302,11 @@ public struct Redactor: Sendable {
     }
 
     /// Where a secret's value stands in `bytes`, in any form (a short secret only as a whole value), also inside what
-    /// base64 text there decodes to, twice nested at most (`Base64Text`): a server that encodes a value (an HTML page, a
+    /// base64 text there decodes to, three times nested at most (`Base64Text`): a server that encodes a value (an HTML page, a
     /// query, a cut token escaped in any way) in base64 hides nothing of it.
     private func valueOccurrences(in bytes: UnsafeBufferPointer<UInt8>, nesting: Int = 0) -> [Range<Int>] {
         var found = secrets.index.occurrences(in: bytes) + shortSecrets.flatMap { Self.wholeValueOccurrences(of: $0, in: bytes) }
-        guard nesting < 2 else { return found }
+        guard nesting < 3 else { return found }
         for run in Base64Text.runs(in: bytes) {
             // Groups of four from each of the first four characters: the run may start inside one.
             for shift in 0..<4 where run.symbols.count - shift >= Base64Text.shortest {
@@ -567,7 +569,12 @@ private struct FormIndex: Sendable {
         case UInt8(ascii: "%"):
             if let value = hexValue(in: bytes, at: offset + 1) {
                 readings.append(([value], 3))
-                if value == 0x25, let twice = hexValue(in: bytes, at: offset + 3) { readings.append(([twice], 5)) }
+                // Encoded again, up to three times in all (`%253D`, `%25253D`: a URL in a query in a redirect's URL).
+                var (encoded, length) = (value, 3)
+                while encoded == 0x25, length < 7, let next = hexValue(in: bytes, at: offset + length) {
+                    (encoded, length) = (next, length + 2)
+                    readings.append(([encoded], length))
+                }
                 // A space written `+` (a form), then percent-encoded (`%2B`, `%252B`).
                 for (read, length) in readings where read == [0x2B] { readings.append(([0x20], length)) }
             }
@@ -601,18 +608,18 @@ private struct FormIndex: Sendable {
         return readings
     }
 
-    /// The characters a JSON escape at `offset` may stand for, with the bytes each takes: a run of up to 8 backslashes,
+    /// The characters a JSON escape at `offset` may stand for, with the bytes each takes: a run of up to 16 backslashes,
     /// then `uXXXX`, `"` or `/`, each backslash, quote and slash as itself, percent-encoded or an HTML reference
     /// (`asciiCharacter`): JSON-escaped once (`\u00e4`, `\"`), again (`\\u00e4`, `\\\"`) and again as a message shows
     /// a value, then percent-encoded (`%5C%22`) or HTML-escaped (`\&quot;`, `&#92;&quot;`); and a backslash escaped
-    /// once, twice or three times (2, 4 or 8 of them).
+    /// once to four times (2, 4, 8 or 16 of them).
     private static func jsonEscapes(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [(bytes: [UInt8], length: Int)] {
         var readings: [(bytes: [UInt8], length: Int)] = []
         var count = 0, end = offset
-        while count < 8, let (character, length) = asciiCharacter(at: end, in: bytes), character == 0x5C {
+        while count < 16, let (character, length) = asciiCharacter(at: end, in: bytes), character == 0x5C {
             count += 1
             end += length
-            if count == 2 || count == 4 || count == 8 { readings.append(([0x5C], end - offset)) }
+            if count == 2 || count == 4 || count == 8 || count == 16 { readings.append(([0x5C], end - offset)) }
         }
         guard count > 0, end < bytes.count else { return readings }
         if let (scalar, length) = jsonEscape(at: end, in: bytes) { readings.append((Array(String(scalar).utf8), end - offset + length)) }
@@ -622,18 +629,28 @@ private struct FormIndex: Sendable {
         return readings
     }
 
-    /// The ASCII character at `offset` as itself, percent-encoded once or twice (`%22`, `%2522`) or as an HTML reference
-    /// (`&quot;`, `&#34;`, `&#x5C;`), and the bytes it takes; nil when none stands there.
+    /// The ASCII character at `offset` as itself, percent-encoded up to three times (`%22`, `%2522`) or as an HTML
+    /// reference (`&quot;`, `&#34;`, `&#x5C;`), its `&` itself escaped (`&amp;quot;`, `%26quot%3B`, `%2526quot`), and
+    /// the bytes it takes; nil when none stands there.
     private static func asciiCharacter(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (UInt8, Int)? {
         guard offset < bytes.count else { return nil }
         switch bytes[offset] {
         case UInt8(ascii: "%"):
-            guard let value = hexValue(in: bytes, at: offset + 1) else { return nil }
-            if value == 0x25, let twice = hexValue(in: bytes, at: offset + 3) { return (twice, 5) }
-            return (value, 3)
+            guard var value = hexValue(in: bytes, at: offset + 1) else { return nil }
+            var length = 3
+            while value == 0x25, length < 7, let next = hexValue(in: bytes, at: offset + length) { (value, length) = (next, length + 2) }
+            if value == 0x26, let (referenced, referenceLength) = reference(after: offset + length, in: bytes), referenced < 0x80 {
+                return (UInt8(referenced), length + referenceLength)
+            }
+            return (value, length)
         case UInt8(ascii: "&"):
-            guard let (value, length) = reference(after: offset + 1, in: bytes), value < 0x80 else { return nil }
-            return (UInt8(value), 1 + length)
+            // After `&` written in any way (`&amp;quot;`, `%26quot%3B`).
+            for ampersand in ampersandLengths(at: offset, in: bytes).reversed() {
+                if let (value, length) = reference(after: offset + ampersand, in: bytes), value < 0x80, value != 0x26 {
+                    return (UInt8(value), ampersand + length)
+                }
+            }
+            return (UInt8(ascii: "&"), 1)
         case let byte: return byte < 0x80 ? (byte, 1) : nil
         }
     }
@@ -685,10 +702,11 @@ private struct FormIndex: Sendable {
     /// and the `;` may be percent-encoded (`%2343%3B`, a reference sent on in a URL).
     private static func reference(after start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (UInt32, Int)? {
         guard start < bytes.count else { return nil }
-        /// The length of `text` (percent-encoded as `escaped`) at `index`, or 0.
+        /// The length of `text` (percent-encoded as `escaped`, once or twice) at `index`, or 0.
         func mark(_ text: UInt8, _ escaped: String, at index: Int) -> Int {
             if index < bytes.count, bytes[index] == text { return 1 }
-            return startsCaseless(escaped, at: index, in: bytes) ? escaped.utf8.count : 0
+            let twice = "%25" + escaped.dropFirst()
+            return startsCaseless(escaped, at: index, in: bytes) ? escaped.utf8.count : startsCaseless(twice, at: index, in: bytes) ? twice.utf8.count : 0
         }
         let hash = mark(UInt8(ascii: "#"), "%23", at: start)
         if hash > 0 {

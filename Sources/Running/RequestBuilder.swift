@@ -52,7 +52,8 @@ public struct RequestBuilder: Sendable {
             request.body = try self.body(body, headers: request.headers, path: path, scope: scope)
         }
         request.options = try options(for: definition, path: path, scope: scope, sendsAtMost: sendsAtMost)
-        request.options.secretHeaders = Self.namesHoldingSecrets(in: request.headers, secrets: scope.secretValues)
+        request.options.secretHeaders = namesHoldingSecrets(in: request.headers, written: spec.headers.map { ($0.name, $0.value) },
+                                                            scope: scope)
         // Credentials in the URL (`http://user:password@host/`) are Basic auth, as curl and browsers use them, unless
         // the request's `auth:` says otherwise; they win over the environment's auth. They stay in the URL, which
         // outputs show as `user:***@`, and never reach the wire: the transports send the path and the host only.
@@ -68,13 +69,15 @@ public struct RequestBuilder: Sendable {
         return request
     }
 
-    /// The names of the headers whose value holds one of `secrets` (one too short to hide inside text only as the whole
-    /// value, as outputs hide it).
-    static func namesHoldingSecrets(in headers: HTTPHeaders, secrets: Set<String>) -> [String] {
+    /// The names of the headers whose value a template gave (the request's own, `written`, or its environment's) holds
+    /// a secret or a piece of one, as a capture holding one is judged (`SensitiveText.derives`). Credential headers, which
+    /// no redirect carries to another origin anyway, and values written as they are, are not looked at.
+    private func namesHoldingSecrets(in headers: HTTPHeaders, written: [(name: String, value: Template)], scope: VariableScope) -> [String] {
+        let secrets = scope.secretValues
         guard !secrets.isEmpty else { return [] }
-        return headers.fields.filter { field in
-            secrets.contains { !$0.isEmpty && (field.value == $0 || ResolvedSecret.hiding($0) == .inText && field.value.contains($0)) }
-        }.map(\.name)
+        let templated = (written + (environment?.headers.map { ($0.value.name, $0.value.value) } ?? []))
+            .filter { !$0.value.isLiteral && !HTTPHeaders.isCredential($0.name) }.map(\.name)
+        return Set(templated).filter { name in headers.values(for: name).contains { SensitiveText.derives($0, from: secrets) } }.sorted()
     }
 
     /// The URL components of the resolved `url:`; relative unless it starts with a scheme.

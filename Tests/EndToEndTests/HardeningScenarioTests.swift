@@ -55,6 +55,9 @@ import Testing
         #expect(keyed.map { $0.header("X-Api-Key") } == ["key-9f8e7d6c5b", nil, "key-9f8e7d6c5b"], "\(keyed.map(\.uri))")
         #expect(keyed.map { $0.header("X-Plain") } == ["visible", "visible", "visible"])
         #expect(stdout.contains("PASS   06-secret-header"), "\(stdout)")
+        // A capture holding a piece of the secret: the same.
+        let pieced = output.received.filter { $0.uri.contains("piece") }
+        #expect(pieced.map { $0.header("X-Piece") } == ["9f8e7d6c5b", nil, "9f8e7d6c5b"], "\(pieced.map(\.uri))\n\(stdout)")
         #expect(stdout.contains("requests/03-cycle.yaml:1:17: error: redirect cycle: "), "\(stdout)")
         #expect(stdout.contains("/redirect/cycle/b leads back to http://localhost:"))
         #expect(stdout.contains("requests/04-limit.yaml:1:17: error: more than 3 redirects, starting at http://localhost:"))

@@ -543,6 +543,20 @@ import TestSupport
             let shown = redactor.redact("body: " + encoded.prefix(length) + "…")
             #expect(shown.hasSuffix("***…") && shown.count <= "body: ***…".count + 16, "\(encoded.prefix(length)) -> \(shown)")
         }
+        // Three steps real systems take (trial helper-92): JSON in an HTML attribute of a page shown as HTML, a value in a
+        // URL inside a URL inside a URL, JSON escaped three times, base64 three times, and the UTF-8 misread twice.
+        let (quoted, path) = (secrets[0], secrets[2])
+        func html(_ text: String) -> String { text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;") }
+        func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
+        func misread(_ text: String) -> String { String(decoding: text.utf8.map { UInt16($0) }, as: UTF16.self) }
+        for (cut, echoed) in [(quoted, html(html(json(quoted)))), (quoted, percent(percent(percent(quoted, keeping: ""), keeping: ""), keeping: "")),
+                              (quoted, percent(json(html(quoted)), keeping: "")), (quoted, percent(percent(html(quoted), keeping: ""), keeping: "")),
+                              (path, json(json(json(path)))), (path, base64(base64(base64(path)))),
+                              (secrets[1], misread(misread(secrets[1]))), (String(secrets[1].dropFirst()), misread(misread(String(secrets[1].dropFirst())))),
+                              (String(quoted.dropFirst()), html(html(json(String(quoted.dropFirst())))))] {
+            let shown = redactor.redact("v=" + echoed + ",")
+            #expect(shown.hasPrefix("v=***") && shown.count <= "v=***,".count + 8, "\(cut): \(echoed) -> \(shown)")
+        }
         // Words and ordinary identifiers stay.
         for text in ["Password Server token", "my-long-identifier_name", "ResponseHeaders1234"] { #expect(redactor.redact(text) == text) }
     }
