@@ -307,16 +307,21 @@ public struct Redactor: Sendable {
     private func valueOccurrences(in bytes: UnsafeBufferPointer<UInt8>, nesting: Int = 0) -> [Range<Int>] {
         var found = secrets.index.occurrences(in: bytes) + shortSecrets.flatMap { Self.wholeValueOccurrences(of: $0, in: bytes) }
         guard nesting < 3 else { return found }
-        for run in Base64Text.runs(in: bytes) {
-            // Groups of four from each of the first four characters: the run may start inside one.
-            for shift in 0..<4 where run.symbols.count - shift >= Base64Text.shortest {
-                let decoded = run.decoded(shift: shift)
-                for range in decoded.withUnsafeBufferPointer({ valueOccurrences(in: $0, nesting: nesting + 1) }) {
-                    found.append(run.writtenRange(of: range, shift: shift))
-                }
+        for (run, shift, decoded) in Self.base64Decodings(in: bytes) {
+            for range in decoded.withUnsafeBufferPointer({ valueOccurrences(in: $0, nesting: nesting + 1) }) {
+                found.append(run.writtenRange(of: range, shift: shift))
             }
         }
         return found
+    }
+
+    /// Each base64 run in `bytes` (those ending at one of `ends`, when given) decoded with its groups of four starting at
+    /// each of its first four characters (a run may start inside a group).
+    private static func base64Decodings(in bytes: UnsafeBufferPointer<UInt8>, endingAt ends: [Int]? = nil)
+        -> [(run: Base64Text, shift: Int, decoded: [UInt8])] {
+        Base64Text.runs(in: bytes).filter { run in ends.map { $0.contains(run.symbols[run.symbols.count - 1].written.upperBound) } ?? true }.flatMap { run in
+            (0..<4).filter { run.symbols.count - $0 >= Base64Text.shortest }.map { (run, $0, run.decoded(shift: $0)) }
+        }
     }
 
     /// The text with every secret value, and the password of every URL in it (`http://user:***@host`), replaced
@@ -356,15 +361,12 @@ public struct Redactor: Sendable {
     private func base64Starts(endingAt ends: [Int], in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
         guard !ends.isEmpty else { return [] }
         var found: [Range<Int>] = []
-        for run in Base64Text.runs(in: bytes) where ends.contains(run.symbols[run.symbols.count - 1].written.upperBound) {
-            for shift in 0..<4 where run.symbols.count - shift >= Base64Text.shortest {
-                let decoded = run.decoded(shift: shift)
-                let starts = decoded.withUnsafeBufferPointer { decoded in
-                    [secrets.index.start(endingAt: decoded.count, in: decoded), secrets.index.looseStart(endingAt: decoded.count, in: decoded)]
-                }
-                // Up to the cut: a last character that decodes to no whole byte goes too.
-                found += starts.compactMap { $0.map { run.writtenRange(of: $0, shift: shift).lowerBound..<run.symbols[run.symbols.count - 1].written.upperBound } }
+        for (run, shift, decoded) in Self.base64Decodings(in: bytes, endingAt: ends) {
+            let starts = decoded.withUnsafeBufferPointer { decoded in
+                [secrets.index.start(endingAt: decoded.count, in: decoded), secrets.index.looseStart(endingAt: decoded.count, in: decoded)]
             }
+            // Up to the cut: a last character that decodes to no whole byte goes too.
+            found += starts.compactMap { $0.map { run.writtenRange(of: $0, shift: shift).lowerBound..<run.symbols[run.symbols.count - 1].written.upperBound } }
         }
         return found
     }
