@@ -347,8 +347,10 @@ final class ReportFiles: Sendable {
         }
     }
 
-    /// Renders the reports side by side (each is independent; they share the thread-safe redactor).
+    /// Renders the reports side by side (each is independent; they share the thread-safe redactor, and each text it
+    /// redacted for one of them).
     private static func render(_ summary: RunSummary, as requests: [Request], sources: SourceCache, redactor: Redactor) -> [String] {
+        let redactor = redactor.sharingResults()
         let texts = Mutex([String](repeating: "", count: requests.count))
         // The HTML page takes longest: begun first, it leaves the other threads the other reports (begun last, it
         // would run alone after them).

@@ -31,11 +31,12 @@ enum ExchangeText {
         var size = 0
         var cutInLine = false
         for line in all.prefix(lines) {
+            let room = bytes - size
             size += line.utf8.count + 1
             if size > bytes {
-                // A first line longer than the limit is shown cut.
-                if shown.isEmpty {
-                    shown.append(Substring(keepingMasks(String(line), cutAt: bytes) + "…"))
+                // A line past the limit is shown cut there (a long first line; a long JSON string after `{`).
+                if room > 0 {
+                    shown.append(Substring(keepingMasks(String(line), cutAt: room) + "…"))
                     cutInLine = true
                 }
                 break
@@ -75,8 +76,10 @@ enum ExchangeText {
         return cut + String(repeating: "*", count: rest.count)
     }
 
-    /// Lines ending in LF or CRLF (multipart bodies): each shown on its own, without an escaped CR.
+    /// Lines ending in LF or CRLF (multipart bodies): each shown on its own, without an escaped CR. Split at bytes, as
+    /// an LF is always a character of its own (Foundation's search and the split by characters cost ~10 ms per 64 KiB).
     private static func splitLines(_ text: String) -> [Substring] {
-        text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = text.utf8.contains(UInt8(ascii: "\r")) ? text.replacingBytes(of: "\r\n", with: "\n") : text
+        return lines.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Substring.init)
     }
 }

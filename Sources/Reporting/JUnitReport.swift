@@ -13,7 +13,6 @@ public enum JUnitReport {
             if outcomesByFile[outcome.file] == nil { files.append(outcome.file) }
             outcomesByFile[outcome.file, default: []].append(outcome)
         }
-        func text(_ value: String) -> String { XMLText.escape(redactor.redact(value)) }
         func attribute(_ value: String) -> String { XMLText.escape(redactor.redact(value), inAttribute: true) }
         /// A name on one line, as the console shows it (a data row's name may hold line breaks).
         func name(_ value: String) -> String { XMLText.escape(TerminalText.oneLine(redactor.redact(value)), inAttribute: true) }
@@ -47,14 +46,14 @@ public enum JUnitReport {
                 case .failed:
                     // A flaky pass that --fail-on-flaky failed keeps its flaky property beside the failure.
                     let first = outcome.failures.first?.diagnostic.message ?? "expectation failed"
-                    xml += ">\n" + flaky + "      <failure type=\"expectation\" message=\"\(attribute(first))\">\(text(details ?? ""))</failure>\n"
+                    xml += ">\n" + flaky + "      <failure type=\"expectation\" message=\"\(attribute(first))\">\(XMLText.escape(details ?? ""))</failure>\n"
                 case .errored:
                     let message = outcome.error?.message ?? "request could not complete"
-                    xml += ">\n" + flaky + "      <error type=\"request\" message=\"\(attribute(message))\">\(text(details ?? ""))</error>\n"
+                    xml += ">\n" + flaky + "      <error type=\"request\" message=\"\(attribute(message))\">\(XMLText.escape(details ?? ""))</error>\n"
                 }
                 // The exchange of a failed or errored request, as the console's --verbose shows it.
                 if let exchange = outcome.exchange {
-                    xml += "      <system-out>\(text(ExchangeText.render(exchange, redactor: redactor)))</system-out>\n"
+                    xml += "      <system-out>\(XMLText.escape(ExchangeText.render(exchange, redactor: redactor)))</system-out>\n"
                 }
                 xml += "    </testcase>\n"
             }

@@ -63,7 +63,7 @@ public enum MarkdownReport {
     /// HTML entities, and line breaks as `<br>`.
     static func cell(_ text: String, redactor: Redactor) -> String {
         // Redacted before it is cut, so that no part of a secret is left when the cut falls inside it.
-        var visible = TerminalText.printable(redactor.redact(text).replacingOccurrences(of: "\r\n", with: "\n"))
+        var visible = TerminalText.printable(redactor.redact(text).replacingBytes(of: "\r\n", with: "\n"))
         if visible.count > maximumCellCharacters { visible = String(visible.prefix(maximumCellCharacters)) + "…" }
         var escaped = ""
         escaped.reserveCapacity(visible.utf8.count)

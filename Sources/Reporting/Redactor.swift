@@ -16,6 +16,8 @@ public struct Redactor: Sendable {
     /// Secrets too short to hide inside other text (`ResolvedSecret.hiding`): hidden only where they stand as a whole
     /// value, between characters that are not letters or digits.
     private let shortSecrets: [String]
+    /// The long texts redacted so far, when this is a copy that redacts each once (`sharingResults`).
+    private var results: RedactedTexts?
 
     /// Hides each secret as written and in the forms it takes in URLs and JSON text.
     public init(secrets: some Sequence<String>) {
@@ -26,6 +28,14 @@ public struct Redactor: Sendable {
         let cuts = inText.flatMap(Self.cuts)
         self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms)), loosely: (inText + cuts).flatMap(Self.looseValues))
         shortSecrets = Array(values.filter { ResolvedSecret.hiding($0) == .wholeValue })
+    }
+
+    /// A copy that redacts each long text once however often it is asked to (the reports of a run show each exchange's
+    /// bodies, side by side): again only when forms were learnt since. What it keeps lives as long as the copy.
+    public func sharingResults() -> Redactor {
+        var copy = self
+        copy.results = RedactedTexts()
+        return copy
     }
 
     /// Hides, from now on, the values `outcome` revealed (credentials it sent, captures derived from secrets).
@@ -331,8 +341,16 @@ public struct Redactor: Sendable {
     /// that hiding one value never leaves the rest of another showing. Text cut short ends in `…` (or `...`): the start of
     /// a secret directly before one (`4f1b…`, at least `ResolvedSecret.shortestHiddenInText` bytes) is hidden too.
     public func redact(_ text: String) -> String {
-        var text = text
         let forms = secrets.index
+        guard let results, text.utf8.count >= RedactedTexts.shortest, !forms.all.isEmpty || !shortSecrets.isEmpty else {
+            return redact(text, forms: forms)
+        }
+        return results.redacted(text, formCount: forms.all.count) { redact(text, forms: forms) }
+    }
+
+    /// `redact` with the forms read once for the whole text.
+    private func redact(_ text: String, forms: FormIndex) -> String {
+        var text = text
         let hidden: [Range<Int>] = forms.all.isEmpty && shortSecrets.isEmpty ? [] : text.withUTF8 { bytes in
             let cuts = Self.cutMarks.flatMap { Self.occurrences(of: $0, in: bytes) }
             // Both searches before a cut: a short start of one secret's form may end there inside a longer start of
@@ -465,6 +483,22 @@ private final class SecretForms: Sendable {
     }
 }
 
+/// Texts redacted once, by the text, with the number of forms known when they were (`Redactor.sharingResults`).
+private final class RedactedTexts: Sendable {
+    /// The shortest text kept: a shorter one costs little more to redact again than to look up.
+    static let shortest = 1024
+
+    private let texts = Mutex([String: (formCount: Int, redacted: String)]())
+
+    /// `text` as `redacting` redacts it, redacted before with as many forms, or now.
+    func redacted(_ text: String, formCount: Int, redacting: () -> String) -> String {
+        if let known = texts.withLock({ $0[text] }), known.formCount == formCount { return known.redacted }
+        let redacted = redacting()
+        texts.withLock { $0[text] = (formCount, redacted) }
+        return redacted
+    }
+}
+
 /// Forms as UTF-8, found in a text in one pass by their first two bytes (hundreds of forms cost what a few do).
 private struct FormIndex: Sendable {
     /// Every form.
@@ -525,7 +559,7 @@ private struct FormIndex: Sendable {
             for value in loose[Int(written)] {
                 if let end = Self.looseMatch(value[...], in: bytes, at: offset) { found.append(offset..<end) }
             }
-            guard Self.escapeStarts.contains(written) else { continue }
+            guard Self.startsEscape(written) else { continue }
             for (read, length) in Self.escapes(at: offset, in: bytes) {
                 for value in loose[Int(read[0])] where value.starts(with: read) {
                     if let end = Self.looseMatch(value.dropFirst(read.count), in: bytes, at: offset + length) { found.append(offset..<end) }
@@ -543,7 +577,7 @@ private struct FormIndex: Sendable {
         let written = bytes[offset]
         if written == byte, let end = looseMatch(value.dropFirst(), in: bytes, at: offset + 1) { return end }
         // Most bytes are only themselves: the escapes below start with one of these.
-        guard Self.escapeStarts.contains(written) else { return nil }
+        guard Self.startsEscape(written) else { return nil }
         for (read, length) in escapes(at: offset, in: bytes) where value.starts(with: read) {
             if let end = looseMatch(value.dropFirst(read.count), in: bytes, at: offset + length) { return end }
         }
@@ -553,8 +587,13 @@ private struct FormIndex: Sendable {
     /// The longest value searched for byte by byte.
     static let longestLoose = 1024
 
-    /// The bytes that start an escape `escapes(at:in:)` reads.
-    private static let escapeStarts = Set("%+ \\&".utf8)
+    /// Whether `byte` starts an escape `escapes(at:in:)` reads (asked at every byte of a text: a switch, not a set).
+    private static func startsEscape(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "%"), UInt8(ascii: "+"), UInt8(ascii: " "), UInt8(ascii: "\\"), UInt8(ascii: "&"): true
+        default: false
+        }
+    }
 
     /// The bytes the escape at `offset` may stand for, each with the number of bytes it takes: a byte percent-encoded
     /// (`%3D`, `%3d`, and encoded twice, `%253D`); a space as `+` and a `+` as a space (a query read as a form), also
@@ -833,7 +872,7 @@ private struct FormIndex: Sendable {
         for offset in max(0, end - Self.longestEscape * longestLooseValue)..<end {
             let written = bytes[offset]
             // The values starting with the byte there, or, at an escape, any: `loosePrefix` reads the escape.
-            let candidates = Self.escapeStarts.contains(written) ? Array(loose.joined()) : loose[Int(written)]
+            let candidates = Self.startsEscape(written) ? Array(loose.joined()) : loose[Int(written)]
             for value in candidates where Self.loosePrefix(value[...], consumed: 0, in: bytes, at: offset, reaching: end) {
                 return offset..<end
             }
@@ -854,7 +893,7 @@ private struct FormIndex: Sendable {
         if written == value[value.startIndex], loosePrefix(value.dropFirst(), consumed: consumed + 1, in: bytes, at: offset + 1, reaching: end) {
             return true
         }
-        guard escapeStarts.contains(written) else { return false }
+        guard startsEscape(written) else { return false }
         for (read, length) in escapes(at: offset, in: bytes) where offset + length <= end && value.starts(with: read) {
             if loosePrefix(value.dropFirst(read.count), consumed: consumed + read.count, in: bytes, at: offset + length, reaching: end) {
                 return true
@@ -879,7 +918,7 @@ extension String {
     /// The text with each occurrence of `target`'s UTF-8 bytes replaced by `replacement`'s, as Foundation's
     /// `replacingOccurrences` matches code units rather than characters, at a fraction of its cost (a secret's forms
     /// take hundreds of replacements).
-    fileprivate func replacingBytes(of target: String, with replacement: String) -> String {
+    func replacingBytes(of target: String, with replacement: String) -> String {
         let source = Array(utf8), pattern = Array(target.utf8)
         guard let first = pattern.first, source.contains(first) else { return self }
         var result: [UInt8] = []

@@ -80,6 +80,7 @@ extension Exchange {
     /// `Content-Type`, its fields ended by `&` or a line break, as the auth reads it) with the values of its token fields
     /// masked, and those values elsewhere in it (an `error_description` naming one) too; nil when it has none.
     private static func formWithTokensMasked(_ text: String) -> String? {
+        guard mayNameTokenMember(text) else { return nil }
         var (result, field, tokens) = ("", "", [String]())
         func flush() {
             let name = field.prefix { $0 != "=" }
@@ -104,6 +105,21 @@ extension Exchange {
         }
         flush()
         return tokens.isEmpty ? nil : hiding(tokens, in: result)
+    }
+
+    /// Whether `text` may name a member of `tokenMembers` (in one pass over its bytes, where reading its fields costs
+    /// about 30 ms for 200 KB): folded as `isTokenMember` folds names, it holds `token` or `mackey`; or it holds a
+    /// percent escape or a byte beyond ASCII, which a name may be written with.
+    private static func mayNameTokenMember(_ text: String) -> Bool {
+        var folded: [UInt8] = []
+        folded.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 where byte != UInt8(ascii: "_") && byte != UInt8(ascii: "-") {
+            if byte == UInt8(ascii: "%") || byte >= 0x80 { return true }
+            folded.append((0x41...0x5A).contains(byte) ? byte | 0x20 : byte)
+        }
+        return [Array("token".utf8), Array("mackey".utf8)].contains { word in
+            folded.indices.dropLast(word.count - 1).contains { folded[$0] == word[0] && folded[$0..<$0 + word.count].elementsEqual(word) }
+        }
     }
 
     /// `text` with every token, the value of a `tokenMembers` member or field (of `SensitiveText.minimumLength`

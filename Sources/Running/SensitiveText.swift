@@ -29,15 +29,17 @@ enum SensitiveText {
     static func derives(_ value: String, from sources: some Collection<String>) -> Bool {
         let forms = sources.filter { !$0.isEmpty }.flatMap { [$0] + Mojibake.readings(of: $0) }
         guard !forms.isEmpty else { return false }
+        // Bytes looked for, not text: Foundation's search costs milliseconds in a large body.
+        let holdsByte = { (byte: Character) in value.utf8.contains(byte.asciiValue!) }
         // The value as JSON string content, its escapes decoded, when it is valid as such and holds escapes.
-        if value.contains("\\"), case .string(let unescaped)? = try? JSONValue.parse(Array("\"\(value)\"".utf8)),
+        if holdsByte("\\"), case .string(let unescaped)? = try? JSONValue.parse(Array("\"\(value)\"".utf8)),
            holds(unescaped, anyOf: forms) {
             return true
         }
         // The value percent-decoded (a piece of a secret as sent in a URL, spaces as `%20` or `+`), when it holds escapes.
-        let encodings = value.contains("+") ? [value, value.replacingOccurrences(of: "+", with: " ")] : [value]
-        if value.contains("%"), encodings.contains(where: { $0.removingPercentEncoding.map { holds($0, anyOf: forms) } ?? false }) {
-            return true
+        if holdsByte("%") {
+            let encodings = holdsByte("+") ? [value, value.replacingOccurrences(of: "+", with: " ")] : [value]
+            if encodings.contains(where: { $0.removingPercentEncoding.map { holds($0, anyOf: forms) } ?? false }) { return true }
         }
         return holds(value, anyOf: forms)
     }

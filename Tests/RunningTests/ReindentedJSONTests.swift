@@ -50,6 +50,11 @@ import Testing
         // Names in another case or with spaces, and members deeper in: shown when the auth refuses the response.
         #expect(Exchange.kept(Data("access_token = SPnnnn1111zz & token_type = bearer".utf8), type: nil)?.text == "access_token =***& token_type = bearer")
         #expect(Exchange.kept(Data("Access_Token=CASEpppp4444zz&token_type=bearer".utf8), type: nil)?.text == "Access_Token=***&token_type=bearer")
+        // A name written with escapes or in another form, and a long body that names no token (read in one pass).
+        #expect(Exchange.kept(Data("mac%5Fkey=MACpppp5555zz&a=b".utf8), type: nil)?.text == "mac%5Fkey=***&a=b")
+        #expect(Exchange.kept(Data("MAC-KEY=MACpppp6666zz".utf8), type: nil)?.text == "MAC-KEY=***")
+        let long = String(repeating: "QUJD+/=", count: 30_000)
+        #expect(Exchange.kept(Data(long.utf8), type: nil)?.text.hasPrefix("QUJD+/=QUJD") == true)
         let nested = try #require(Exchange.kept(Data(#"{"data":{"access_token":"NESTpppp3333zz","n":[{"ID_TOKEN":"x"}]}}"#.utf8), type: nil))
         #expect(!nested.text.contains("NESTpppp3333zz") && nested.text.contains(#""ID_TOKEN": "***""#), "\(nested.text)")
         let camel = try #require(Exchange.kept(Data(#"{"error":"bad","accessToken":"SECRETCAMELR02","refresh-token":"SECRETR2"}"#.utf8), type: nil))

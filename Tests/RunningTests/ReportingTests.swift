@@ -378,6 +378,20 @@ import TestSupport
         #expect(redactor.redact(JSONValue.string(long).serialized()) == #""***""#)
     }
 
+    /// A copy sharing its results redacts a long text once for every report that shows it, and again once a value was
+    /// learnt since (a later outcome revealing a token an earlier body holds).
+    @Test func sharedResultsAreRedactedAgainOnceAValueIsLearnt() {
+        let redactor = Redactor(secrets: ["kQ7-secret-Zp4"])
+        let shared = redactor.sharingResults()
+        let body = String(repeating: "a", count: 2000) + " kQ7-secret-Zp4 tok-Learnt-9x7Q " + String(repeating: "b", count: 2000)
+        let first = shared.redact(body)
+        #expect(first.contains(" *** tok-Learnt-9x7Q ") && shared.redact(body) == first)
+        var outcome = RequestOutcome(file: "a.yaml", name: "a", method: "GET", url: "/a", verdict: .passed)
+        outcome.sensitiveValues = ["tok-Learnt-9x7Q"]
+        redactor.learn(from: outcome)
+        #expect(shared.redact(body).contains(" *** *** "), "what a copy learns, the sharing copy hides at once")
+    }
+
     @Test func redactorHidesDoublyEscapedSecretsAndWhatOutcomesReveal() async {
         let redactor = Redactor(secrets: [#"pw-"x"#])
         #expect(redactor.redact(#"{"body":"{\"p\":\"pw-\\\"x\"}"}"#) == #"{"body":"{\"p\":\"***\"}"}"#)
@@ -959,6 +973,12 @@ import TestSupport
         exchange.responseBodySize = kept.utf8.count
         let whole = try #require(ExchangeText.bodyStart(of: exchange, redactor: Redactor(secrets: [])))
         #expect(whole.hasPrefix("response body (first 20 of 4000 lines):\n"), "\(whole)")
+        // A long line after short ones (a JSON string after `{`) is shown cut at the limit, not left out.
+        exchange.responseBody = "{\"data\": \"" + String(repeating: "q", count: 5000) + "\"}"
+        exchange.responseBodyIsJSON = true
+        let long = try #require(ExchangeText.bodyStart(of: exchange, redactor: Redactor(secrets: [])))
+        #expect(long.hasPrefix("response body (first 2 KiB):\n< {\n<   \"data\": \"qqq") && long.hasSuffix("q…"), "\(long)")
+        #expect(long.utf8.count < 2048 + 60, "\(long.utf8.count)")
     }
 
     @Test func theJSONReportReadBackKeepsTheExchangesTime() throws {
