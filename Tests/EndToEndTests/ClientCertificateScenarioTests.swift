@@ -50,6 +50,18 @@ struct ClientCertificateScenarioTests {
                 authority.issueServerIdentity(), authorityPEM: authority.certificatePEM, upToTLS12: upToTLS12))
         }
 
+        /// Runs the requests of `folder` (the scenario's folder of that name) against the server, which refuses the
+        /// handshake: the request errors saying `message`, and the server receives nothing. What was printed.
+        @discardableResult
+        func runRefused(_ folder: String, upToTLS12: Bool = false, saying message: String,
+                        sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+            let (result, received) = try await run(["run", folder, "--env", "local"], upToTLS12: upToTLS12)
+            #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)", sourceLocation: sourceLocation)
+            #expect(result.stdout.contains(message), "\(result.stdout)", sourceLocation: sourceLocation)
+            #expect(received.isEmpty, sourceLocation: sourceLocation)
+            return result.stdout
+        }
+
         func remove() { try? FileManager.default.removeItem(at: url) }
     }
 
@@ -71,14 +83,10 @@ struct ClientCertificateScenarioTests {
     @Test func withoutOneTheHandshakeFailsAndNothingIsReceived() async throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let (result, received) = try await folder.run(["run", "plain", "--env", "local"])
-        #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stdout.contains("ERROR  get  GET https://localhost:"), "\(result.stdout)")
         // The TLS alert "certificate required" is told in words, with the option that gives one.
-        #expect(result.stdout.contains("requires a client certificate (TLS alert: certificate required); give one with "
-                                       + "`options.clientCert`"), "\(result.stdout)")
-        #expect(!result.stdout.contains("ALERT_CERTIFICATE_REQUIRED"), "\(result.stdout)")
-        #expect(received.isEmpty)
+        let stdout = try await folder.runRefused("plain", saying: "requires a client certificate (TLS alert: certificate required); "
+                                                     + "give one with `options.clientCert`")
+        #expect(stdout.contains("ERROR  get  GET https://localhost:") && !stdout.contains("ALERT_CERTIFICATE_REQUIRED"), "\(stdout)")
     }
 
     /// TLS 1.2 has no "certificate required" alert: a server without a certificate it requires says "handshake failure",
@@ -86,11 +94,8 @@ struct ClientCertificateScenarioTests {
     @Test func withoutOneOverTLS12TheHandshakeFailureNamesTheClientCertificate() async throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let (result, received) = try await folder.run(["run", "plain", "--env", "local"], upToTLS12: true)
-        #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stdout.contains("refused the TLS handshake (TLS alert: handshake failure): a server says so when it requires "
-                                       + "a client certificate and was given none"), "\(result.stdout)")
-        #expect(received.isEmpty)
+        try await folder.runRefused("plain", upToTLS12: true, saying: "refused the TLS handshake (TLS alert: handshake failure): a "
+                                        + "server says so when it requires a client certificate and was given none")
     }
 
     /// A client certificate the server does not trust: its alert ("unknown CA", over TLS 1.2 and 1.3) is said to be
@@ -99,14 +104,10 @@ struct ClientCertificateScenarioTests {
     func anUntrustedClientCertificateIsSaidToBeRefused(upToTLS12: Bool) async throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let (result, received) = try await folder.run(["run", "untrusted", "--env", "local"], upToTLS12: upToTLS12)
-        #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stdout.contains("did not accept the client certificate (TLS alert: unknown CA): it does not trust the authority "
-                                       + "that issued it"), "\(result.stdout)")
-        #expect(received.isEmpty)
+        try await folder.runRefused("untrusted", upToTLS12: upToTLS12, saying: "did not accept the client certificate (TLS alert: "
+                                        + "unknown CA): it does not trust the authority that issued it")
         // An authority of the name the server trusts, with another key: its signature does not verify.
-        let (namesake, _) = try await folder.run(["run", "namesake", "--env", "local"], upToTLS12: upToTLS12)
-        #expect(namesake.stdout.contains("did not accept the client certificate (TLS alert: decrypt error)"), "\(namesake.stdout)")
+        try await folder.runRefused("namesake", upToTLS12: upToTLS12, saying: "did not accept the client certificate (TLS alert: decrypt error)")
     }
 
     @Test func aClientCertificateOverPlainHTTPChangesNothing() async throws {
