@@ -117,17 +117,18 @@ public struct RequestBuilder: Sendable {
 
     /// The body of the request; files are relative to the request file.
     private func body(_ body: Located<BodyDefinition>, headers: HTTPHeaders, path: String, scope: VariableScope) throws(RunFailure) -> any HTTPBody {
-        /// A JSON body of `value`; a number JSON cannot write (a captured 1e400 is infinite) is an error at the body.
-        func json(_ value: JSONValue) throws(RunFailure) -> JSONBody {
-            if let number = value.firstNonFiniteNumber {
-                throw RunFailure(.error("the JSON body holds \(JSONBody.describeNonFinite(number)), which JSON cannot express",
-                                        path: path, at: body.mark))
-            }
-            return JSONBody(value)
+        /// A JSON body of `value`, resolved from `written`; a number JSON cannot write (a captured 1e400 is infinite) is an
+        /// error at the template that gives it (at the body when none does alone).
+        func json(_ value: JSONValue, from written: TemplateValue?) throws(RunFailure) -> JSONBody {
+            guard let number = value.firstNonFiniteNumber else { return JSONBody(value) }
+            let source = written?.templates.first { (try? scope.resolve($0))?.firstNonFiniteNumber != nil }
+            throw RunFailure(.error("the JSON body holds \(JSONBody.describeNonFinite(number)), which JSON cannot express"
+                                        + (source.map { ", from '\($0.source)'" } ?? ""), path: path, at: source?.mark ?? body.mark,
+                                    suggestion: "capture or give a finite number, or send it as a string"))
         }
         switch body.value {
         case .json(let value):
-            return try json(try resolve(value, path: path, scope: scope))
+            return try json(try resolve(value, path: path, scope: scope), from: value)
         case .form(let parameters):
             var fields: [(name: String, value: String)] = []
             for parameter in parameters {
@@ -161,7 +162,7 @@ public struct RequestBuilder: Sendable {
             if let operationName = graphql.operationName {
                 document["operationName"] = .string(try resolve(operationName, path: path, scope: scope))
             }
-            return try json(.object(document))
+            return try json(.object(document), from: graphql.variables)
         case .file(let reference):
             guard let data = FileManager.default.contents(atPath: reference.absolutePath) else {
                 throw RunFailure(.error("cannot read '\(reference.written)' (looked for '\(reference.path)')", path: path,

@@ -203,8 +203,9 @@ import TestSupport
         }
     }
 
-    /// A captured number past a double's range (1e400, infinite) sent in a JSON body is an error at the body.
-    @Test func aNumberJSONCannotExpressIsAnErrorAtTheBody() async throws {
+    /// A captured number past a double's range (1e400, infinite) sent in a JSON body is an error at the template that
+    /// sends it.
+    @Test func aNumberJSONCannotExpressIsAnErrorAtItsTemplate() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment(),
             "requests/1.yaml": "request: { url: /a }\ncapture: { big: $.big }\n",
@@ -214,8 +215,10 @@ import TestSupport
         let loader = ScriptedLoader([.response(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"big": 1e400}"#.utf8))])
         let summary = try await collection.run(loader)
         let error = try #require(summary.outcomes.last?.error)
-        #expect(summary.outcomes.last?.verdict == .errored && error.mark?.line == 3 && error.mark?.column == 3, "\(error)")
-        #expect(error.message == "the JSON body holds infinity (YAML's .inf, or a number past a double's range such as 1e400), which JSON cannot express")
+        #expect(summary.outcomes.last?.verdict == .errored && error.mark?.line == 3 && error.mark?.column == 14, "\(error)")
+        #expect(error.message == "the JSON body holds infinity (YAML's .inf, or a number past a double's range such as 1e400), which JSON "
+                    + "cannot express, from '{{ big }}'")
+        #expect(error.suggestion == "capture or give a finite number, or send it as a string")
         #expect(await loader.received.count == 1)
     }
 
