@@ -351,6 +351,9 @@ final class ReportFiles: Sendable {
     /// redacted for one of them).
     private static func render(_ summary: RunSummary, as requests: [Request], sources: SourceCache, redactor: Redactor) -> [String] {
         let redactor = redactor.sharingResults()
+        // What every outcome revealed is learnt first; then the longest texts the reports show, each exchange's bodies.
+        for outcome in summary.outcomes { redactor.learn(from: outcome) }
+        redactor.redactAhead(summary.outcomes.compactMap(\.exchange).flatMap { [$0.requestBody, $0.responseBody].compactMap { $0 } })
         let texts = Mutex([String](repeating: "", count: requests.count))
         // The HTML page takes longest: begun first, it leaves the other threads the other reports (begun last, it
         // would run alone after them).

@@ -38,6 +38,13 @@ public struct Redactor: Sendable {
         return copy
     }
 
+    /// Redacts `texts` side by side (a thread per core), each once, for a copy sharing its results to give them at once
+    /// when asked (reports rendered together would each wait on the same long texts, or redact them twice).
+    public func redactAhead(_ texts: [String]) {
+        guard results != nil else { return }
+        DispatchQueue.concurrentPerform(iterations: texts.count) { _ = redact(texts[$0]) }
+    }
+
     /// Hides, from now on, the values `outcome` revealed (credentials it sent, captures derived from secrets).
     public func learn(from outcome: RequestOutcome) {
         // Most outcomes reveal what earlier ones did (the same token on every request): forms are made once per value.
