@@ -583,12 +583,31 @@ private struct FormIndex: Sendable {
         guard offset < bytes.count else { return nil }
         let written = bytes[offset]
         if written == byte, let end = looseMatch(value.dropFirst(), in: bytes, at: offset + 1) { return end }
+        // Inside the value (not before it), a line break a server wrapped it at.
+        if value.startIndex > 0, let next = afterLineBreak(at: offset, in: bytes), let end = looseMatch(value, in: bytes, at: next) {
+            return end
+        }
         // Most bytes are only themselves: the escapes below start with one of these.
         guard Self.startsEscape(written) else { return nil }
         for (read, length) in escapes(at: offset, in: bytes) where value.starts(with: read) {
             if let end = looseMatch(value.dropFirst(read.count), in: bytes, at: offset + length) { return end }
         }
         return nil
+    }
+
+    /// Where the text goes on after a line break at `offset` (LF, CR or CRLF, as written or JSON-escaped: `\n`) and the
+    /// spaces and tabs that indent the next line; nil when none stands there.
+    private static func afterLineBreak(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard [0x0A, 0x0D, UInt8(ascii: "\\")].contains(bytes[offset]) else { return nil }
+        var next = offset
+        func take(_ pattern: String) -> Bool {
+            let fits = bytes.count - next >= pattern.utf8.count && zip(bytes[next...], pattern.utf8).allSatisfy { $0 == $1 }
+            if fits { next += pattern.utf8.count }
+            return fits
+        }
+        guard ["\r\n", "\n", "\r", #"\r\n"#, #"\n"#, #"\r"#].contains(where: take) else { return nil }
+        while next < bytes.count, bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\t") { next += 1 }
+        return next
     }
 
     /// The longest value searched for byte by byte.

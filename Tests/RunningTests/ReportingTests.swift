@@ -378,6 +378,23 @@ import TestSupport
         #expect(redactor.redact(JSONValue.string(long).serialized()) == #""***""#)
     }
 
+    /// A secret a server wrapped across lines (a line break inside it, as written or JSON-escaped, and the indentation of
+    /// the next line) is hidden whole (trial helper-94).
+    @Test func aSecretWrappedAcrossLinesIsHidden() {
+        let redactor = Redactor(secrets: ["sk_live_9f8e7d6c5b4a3210ZZqq", "Grüße-Geheim-Wort!42"])
+        for (text, shown) in [
+            ("token sk_live_9f8e7d\n6c5b4a3210ZZqq end", "token *** end"),
+            ("token sk_live_9f8e7d\r\n    6c5b4a3210ZZqq end", "token *** end"),
+            (#"{"t": "sk_live_9f8e7d\n6c5b4a3210ZZqq"}"#, #"{"t": "***"}"#),
+            (#"{"t": "sk_l\r\nive_9f8e7d6c5b4a\n3210ZZqq"}"#, #"{"t": "***"}"#),
+            ("Grüße-Geh\neim-Wort!42.", "***."),
+            // A line break before or after a secret stays.
+            ("a\nsk_live_9f8e7d6c5b4a3210ZZqq\nb", "a\n***\nb"),
+        ] {
+            #expect(redactor.redact(text) == shown, "\(text)")
+        }
+    }
+
     /// A copy sharing its results redacts a long text once for every report that shows it, and again once a value was
     /// learnt since (a later outcome revealing a token an earlier body holds).
     @Test func sharedResultsAreRedactedAgainOnceAValueIsLearnt() {
