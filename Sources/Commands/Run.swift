@@ -88,8 +88,8 @@ public struct Run: Sendable {
             case .secondSignal(whileReading: false):
                 "the run was stopped at once by a second signal (\(name)): only the requests that ended before it are reported"
             case .runEnded(let status):
-                // The reports not written yet are not: the run's own status says how it went.
-                _exit(status.rawValue)
+                // The reports not written yet are not (the console names them): the run's own status says how it went.
+                reports.exitUnwritten(stoppedBy: name, status: status)
             }
             reports.writeAndExit(stoppedBy: signal, message: message)
         }
@@ -345,6 +345,16 @@ final class ReportFiles: Sendable {
             _ = Self.write(Self.render(summary, as: requests, sources: state.sources, redactor: state.redactor), to: requests)
             _exit(status.rawValue)
         }
+    }
+
+    /// Ends the process at once with the run's `status`, once the run has ended and its reports are being rendered,
+    /// after naming them as not written; while they are written (the lock held, a file perhaps blocked), at once.
+    func exitUnwritten(stoppedBy signal: String, status: ExitStatus) -> Never {
+        if state.withLockIfAvailable({ $0.written == nil }) == true, !requests.isEmpty {
+            Console.error("error: stopped at once by a second signal (\(signal)) while the reports were rendered; not written: "
+                          + requests.map { "'\($0.path)'" }.joined(separator: ", "))
+        }
+        _exit(status.rawValue)
     }
 
     /// Renders the reports side by side (each is independent; they share the thread-safe redactor, and each text it

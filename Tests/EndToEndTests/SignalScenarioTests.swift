@@ -170,6 +170,47 @@ import Testing
         #expect(report.contains(#"failures="0""#) && report.contains(#"errors="0""#), "\(report)")
     }
 
+    /// A second signal while the reports of an ended run are rendered (40 failing requests with 60 KB bodies and a
+    /// secret, seconds of redaction in a debug build) ends the process at once with the run's status, naming the reports
+    /// it did not write (trial helper-94).
+    @Test func aSecondSignalWhileTheReportsAreRenderedNamesThoseNotWritten() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-render-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for directory in ["environments", "requests", "reports"] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(directory), withIntermediateDirectories: true)
+        }
+        try Data(#"baseURL: "http://127.0.0.1:{{ $env.TEST_SERVER_PORT }}"\#nsecrets: { key: { env: NONE_SET, default: Kq7-pX9zR2mW4vB8 } }\#n"#.utf8)
+            .write(to: folder.appendingPathComponent("environments/local.yaml"))
+        let body = (0..<1600).map { _ in UUID().uuidString }.joined(separator: " ")
+        try Data("each: [\((1...40).map { "{ n: \($0) }" }.joined(separator: ", "))]\nrequest:\n  method: POST\n  url: /echo\n  text: \"{{ n }} \(body)\"\nexpect: { status: 201 }\n".utf8)
+            .write(to: folder.appendingPathComponent("requests/big.yaml"))
+        let reports = ["junit.xml", "report.json", "report.tap"].map { folder.appendingPathComponent("reports/\($0)").path }
+        let server = try await TestServer.start()
+        let result: RunnerProcess.Result
+        do {
+            result = try await RunnerProcess.run(["run", "requests", "--env", "local", "--report-junit", reports[0], "--report-json", reports[1],
+                                                  "--report-tap", reports[2]],
+                                                 in: folder, environment: ["NO_COLOR": "1", "TEST_SERVER_PORT": String(server.port)]) { pid in
+                while server.receivedRequests().count < 40, kill(pid, 0) == 0 { Thread.sleep(forTimeInterval: 0.01) }
+                Thread.sleep(forTimeInterval: 0.5)
+                kill(pid, SIGTERM)
+                Thread.sleep(forTimeInterval: 0.6)
+                kill(pid, SIGINT)
+                for _ in 0..<100 where kill(pid, 0) == 0 { Thread.sleep(forTimeInterval: 0.1) }
+                if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+            }
+            try await server.stop()
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        #expect(result.exitCode == 4, "\(result.stdout.suffix(300))\n\(result.stderr)")
+        #expect(result.stderr.contains("terminated: the run has ended; its reports are being written"), "\(result.stderr)")
+        #expect(result.stderr.contains("error: stopped at once by a second signal (SIGINT) while the reports were rendered; not written: "
+                                       + reports.map { "'\($0)'" }.joined(separator: ", ")), "\(result.stderr)")
+        #expect(reports.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
+    }
+
     /// Runs `program` with `arguments` in the `cancel` scenario against a fresh test server, with `--report-junit` and
     /// `--report-json` to a temporary folder.
     static func run(program: URL, _ arguments: [String]) async throws -> ScenarioRun.Output {
