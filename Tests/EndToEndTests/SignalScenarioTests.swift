@@ -141,28 +141,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let junit = folder.appendingPathComponent("junit.xml").path, fifo = folder.appendingPathComponent("report.json").path
         try #require(mkfifo(fifo, 0o600) == 0, "mkfifo: errno \(errno)")
-        let server = try await TestServer.start()
-        let result: RunnerProcess.Result
-        do {
-            result = try await RunnerProcess.run(["run", "requests/01-answers.yaml", "--env", "local", "--report-junit", junit,
-                                                  "--report-json", fifo],
-                                                 in: ScenarioRun.folder("cancel"),
-                                                 environment: ["NO_COLOR": "1", "TEST_SERVER_PORT": String(server.port)]) { pid in
-                // The request answered, the run ends and blocks opening the FIFO, after writing the JUnit report.
-                while server.receivedRequests().isEmpty, kill(pid, 0) == 0 { Thread.sleep(forTimeInterval: 0.01) }
-                Thread.sleep(forTimeInterval: 1)
-                kill(pid, SIGTERM)
-                Thread.sleep(forTimeInterval: 0.6)
-                kill(pid, SIGINT)
-                // A runner that hangs (waiting for the report it cannot write) is ended after 10 s, failing the test.
-                for _ in 0..<100 where kill(pid, 0) == 0 { Thread.sleep(forTimeInterval: 0.1) }
-                if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
-            }
-            try await server.stop()
-        } catch {
-            try? await server.stop()
-            throw error
-        }
+        // The request answered, the run ends and blocks opening the FIFO, after writing the JUnit report.
+        let result = try await Self.signalTwiceAfterTheRun(["run", "requests/01-answers.yaml", "--env", "local", "--report-junit", junit,
+                                                            "--report-json", fifo], in: ScenarioRun.folder("cancel"), requests: 1, settle: 1)
         #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stderr.contains("terminated: the run has ended; its reports are being written"), "\(result.stderr)")
         #expect(!result.stderr.contains("cancelling"), "\(result.stderr)")
@@ -185,14 +166,27 @@ import Testing
         try Data("each: [\((1...40).map { "{ n: \($0) }" }.joined(separator: ", "))]\nrequest:\n  method: POST\n  url: /echo\n  text: \"{{ n }} \(body)\"\nexpect: { status: 201 }\n".utf8)
             .write(to: folder.appendingPathComponent("requests/big.yaml"))
         let reports = ["junit.xml", "report.json", "report.tap"].map { folder.appendingPathComponent("reports/\($0)").path }
+        let result = try await Self.signalTwiceAfterTheRun(["run", "requests", "--env", "local", "--report-junit", reports[0],
+                                                            "--report-json", reports[1], "--report-tap", reports[2]],
+                                                           in: folder, requests: 40, settle: 0.5)
+        #expect(result.exitCode == 4, "\(result.stdout.suffix(300))\n\(result.stderr)")
+        #expect(result.stderr.contains("terminated: the run has ended; its reports are being written"), "\(result.stderr)")
+        #expect(result.stderr.contains("error: stopped at once by a second signal (SIGINT) while the reports were rendered; not written: "
+                                       + reports.map { "'\($0)'" }.joined(separator: ", ")), "\(result.stderr)")
+        #expect(reports.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
+    }
+
+    /// Runs `runner` with `arguments` in `folder` against a fresh test server; once the server has received `requests`
+    /// requests and `settle` seconds more have passed (the run has ended), sends SIGTERM, and SIGINT 0.6 s later. A runner
+    /// still running 10 s after (hanging on a report it cannot write) is killed, failing the test.
+    static func signalTwiceAfterTheRun(_ arguments: [String], in folder: URL, requests: Int, settle: TimeInterval) async throws
+        -> RunnerProcess.Result {
         let server = try await TestServer.start()
-        let result: RunnerProcess.Result
         do {
-            result = try await RunnerProcess.run(["run", "requests", "--env", "local", "--report-junit", reports[0], "--report-json", reports[1],
-                                                  "--report-tap", reports[2]],
-                                                 in: folder, environment: ["NO_COLOR": "1", "TEST_SERVER_PORT": String(server.port)]) { pid in
-                while server.receivedRequests().count < 40, kill(pid, 0) == 0 { Thread.sleep(forTimeInterval: 0.01) }
-                Thread.sleep(forTimeInterval: 0.5)
+            let result = try await RunnerProcess.run(arguments, in: folder,
+                                                     environment: ["NO_COLOR": "1", "TEST_SERVER_PORT": String(server.port)]) { pid in
+                while server.receivedRequests().count < requests, kill(pid, 0) == 0 { Thread.sleep(forTimeInterval: 0.01) }
+                Thread.sleep(forTimeInterval: settle)
                 kill(pid, SIGTERM)
                 Thread.sleep(forTimeInterval: 0.6)
                 kill(pid, SIGINT)
@@ -200,15 +194,11 @@ import Testing
                 if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
             }
             try await server.stop()
+            return result
         } catch {
             try? await server.stop()
             throw error
         }
-        #expect(result.exitCode == 4, "\(result.stdout.suffix(300))\n\(result.stderr)")
-        #expect(result.stderr.contains("terminated: the run has ended; its reports are being written"), "\(result.stderr)")
-        #expect(result.stderr.contains("error: stopped at once by a second signal (SIGINT) while the reports were rendered; not written: "
-                                       + reports.map { "'\($0)'" }.joined(separator: ", ")), "\(result.stderr)")
-        #expect(reports.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
     }
 
     /// Runs `program` with `arguments` in the `cancel` scenario against a fresh test server, with `--report-junit` and
