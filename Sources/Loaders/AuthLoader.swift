@@ -108,8 +108,11 @@ public struct OAuth2AccessToken: Sendable, Hashable {
         let json = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
         let document = json ?? formFields(of: response.body)
         guard let value = document["access_token"] as? String, !value.isEmpty else {
+            let names = json == nil ? formFieldNames(of: response.body) : []
             throw failure("returned no access_token (" + (json != nil ? "its JSON object has no 'access_token' string, or an empty one)"
-                                                           : "its body is neither a JSON object nor form fields holding one)"))
+                : names.isEmpty ? "its body is neither a JSON object nor form fields holding one)"
+                : "its form fields are \(names.joined(separator: ", ")), and none is 'access_token' with a value: the name is "
+                    + "read as RFC 6749 writes it)"))
         }
         // A bearer token is one word (RFC 6750); one holding white space or a control character cannot be sent as it is.
         if value.contains(where: { $0.isWhitespace || $0.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } }) {
@@ -129,6 +132,19 @@ public struct OAuth2AccessToken: Sendable, Hashable {
             sentAt.advanced(by: .milliseconds(Int64(max(0, seconds - min(30, seconds / 10)) * 1000)))
         }
         return OAuth2AccessToken(value: value, type: type, expiresAt: expiresAt)
+    }
+
+    /// The names of a form-encoded body's fields (those with a `=`), quoted, in order, each once: at most 8, each cut at 40
+    /// characters (what a refused token response holds, without its values).
+    private static func formFieldNames(of body: Data) -> [String] {
+        let text = String(decoding: body, as: UTF8.self)
+        let fields = text.split(whereSeparator: { $0 == "&" || $0.isNewline }).filter { $0.contains("=") }
+        var names: [String] = []
+        for field in fields {
+            let name = "'\(field.prefix { $0 != "=" }.prefix(40))'"
+            if !names.contains(name) { names.append(name) }
+        }
+        return Array(names.prefix(8))
     }
 
     /// The fields of a form-encoded body, decoded (`+` as a space, `%XX` escapes); the first of a name repeated wins.

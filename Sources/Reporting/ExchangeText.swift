@@ -76,10 +76,12 @@ enum ExchangeText {
         return cut + String(repeating: "*", count: rest.count)
     }
 
-    /// Lines ending in LF or CRLF (multipart bodies): each shown on its own, without an escaped CR. Split at bytes, as
-    /// an LF is always a character of its own (Foundation's search and the split by characters cost ~10 ms per 64 KiB).
+    /// Lines ending in LF or CRLF (multipart bodies): each shown on its own, without an escaped CR, and no empty line
+    /// after the last line break. Split at bytes, as an LF is always a character of its own (Foundation's search and the
+    /// split by characters cost ~10 ms per 64 KiB).
     private static func splitLines(_ text: String) -> [Substring] {
         let lines = text.utf8.contains(UInt8(ascii: "\r")) ? text.replacingBytes(of: "\r\n", with: "\n") : text
-        return lines.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Substring.init)
+        let split = lines.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Substring.init)
+        return split.count > 1 && split.last?.isEmpty == true ? split.dropLast() : split
     }
 }

@@ -75,13 +75,15 @@ public struct Redactor: Sendable {
     /// What is left of `value` when a server strips characters off its ends (httpbin reads `Bearer …` with `lstrip`,
     /// which eats a token's first letters too when they are among `Bearer `; Python's `strip` eats both ends): up to 3
     /// cut from the start and up to 3 from the end, while two thirds and 8 characters or more are left and what is left
-    /// is not letters alone (a word: `qa-password-1` cut to `password` would hide every "password").
+    /// is not letters alone nor words joined by `_` or `-`, with nothing but punctuation around (`qa-password-1` cut to
+    /// `password` would hide every "password"; `T1;refresh_token=R1` cut to `refresh_token=`, every field of that name).
     private static func cuts(of value: String) -> [String] {
         var cuts: [String] = []
         for start in 0...3 {
             for end in 0...3 where start + end > 0 && value.count - start - end >= max(8, value.count - value.count / 3) {
                 let left = String(value.dropFirst(start).dropLast(end))
-                if left.contains(where: { !$0.isLetter }) { cuts.append(left) }
+                let core = left.trimmingCharacters(in: CharacterSet.alphanumerics.inverted)
+                if left.contains(where: { !$0.isLetter }) && !readsAsWord(Substring(core)) { cuts.append(left) }
             }
         }
         return cuts
@@ -126,12 +128,14 @@ public struct Redactor: Sendable {
         return Set(pieces.map(String.init)).filter { $0 != value && $0.count >= shortestHiddenPiece }.sorted()
     }
 
-    /// Whether `text` reads as a word: letters alone, all in one case or capitalized (`password`, `Database`, `HOST`).
-    /// Random letters mostly mix cases (`kQpZwR`), and base64 before its padding holds more than letters.
+    /// Whether `text` reads as a word, or words joined by `_` or `-` (a field's name): letters alone, each word in one
+    /// case or capitalized (`password`, `Database`, `HOST`, `refresh_token`, `Access-Token`). Random letters mostly mix
+    /// cases (`kQpZwR`), and base64 before its padding holds more than letters.
     private static func readsAsWord(_ text: Substring) -> Bool {
-        guard text.allSatisfy(\.isLetter) else { return false }
-        let rest = text.dropFirst()
-        return rest.allSatisfy(\.isLowercase) || text.allSatisfy(\.isUppercase)
+        let words = text.split(separator: "_", omittingEmptySubsequences: false).flatMap { $0.split(separator: "-", omittingEmptySubsequences: false) }
+        return words.allSatisfy { word in
+            !word.isEmpty && word.allSatisfy(\.isLetter) && (word.dropFirst().allSatisfy(\.isLowercase) || word.allSatisfy(\.isUppercase))
+        }
     }
 
     /// The longest learnt value hidden in every encoded form.

@@ -107,6 +107,13 @@ import TestSupport
                                   request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
         #expect(error?.message.hasSuffix("returned no access_token (its body is neither a JSON object nor form fields holding one)") == true,
                 "\(String(describing: error?.message))")
+        // Form fields with other names: named (not their values), as the server wrote them (trial helper-94).
+        let dashed = ScriptedLoader.Reply.response(status: 200, body: Data("Access-Token=tokVALUE1&Refresh-Token=r2&token_type=bearer".utf8))
+        let named = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", dashed)])),
+                                  request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
+        #expect(named?.message.hasSuffix("returned no access_token (its form fields are 'Access-Token', 'Refresh-Token', 'token_type', "
+                                         + "and none is 'access_token' with a value: the name is read as RFC 6749 writes it)") == true,
+                "\(String(describing: named?.message))")
     }
 
     /// The token request goes through the request's proxy and trusts its certificate files, as `--proxy` and

@@ -726,6 +726,13 @@ import TestSupport
         // A name of letters alone is a key, not a secret: every "Password" would be hidden.
         #expect(connection.hasPrefix("/anything?a=Server&b=Database&"), "\(connection)")
         #expect(Redactor(secrets: ["user=alice&password=s3cret-99"]).redact("reset password for alice") == "reset password for alice")
+        // So is a name of words joined by `_` or `-` (a token sent that holds a form's field, trial helper-94).
+        let learnt = Redactor(secrets: [])
+        var outcome = RequestOutcome(file: "a.yaml", name: "a", method: "GET", url: "/a", verdict: .passed)
+        outcome.sensitiveValues = ["T1;refresh_token=R1", "x;Access-Token=abcdefgh"]
+        learnt.learn(from: outcome)
+        #expect(learnt.redact("refresh_token=*** Access-Token=***") == "refresh_token=*** Access-Token=***")
+        #expect(learnt.redact("a T1;refresh_token=R1 b") == "a *** b")
         // A piece holding a backslash or a tab, shown JSON-escaped.
         let escaped = Redactor(secrets: ["u=aaaaaaa1&p=bbbb\\bbb2", "u=aaaaaaa1&p=cccc\tccc3"])
             .redact(#"{"p":"bbbb\\bbb2","q":"cccc\tccc3","u":"aaaaaaa1"}"#)
