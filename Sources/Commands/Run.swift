@@ -468,6 +468,8 @@ final class ReportFiles: Sendable {
     /// cannot be written.
     private static func check(_ path: String, links: Int = 0) -> Result<String, PathProblem> {
         guard !path.isEmpty else { return .failure(PathProblem(text: "the path is empty")) }
+        // As many tools read it, `-` would be standard output, where the console writes: not a file named `-`.
+        guard path != "-" else { return .failure(PathProblem(text: "'-' is not standard output here (the console writes there); give the path of a file")) }
         var status = stat()
         if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
             return .failure(PathProblem(text: "it is a directory; give the path of a file"))

@@ -55,6 +55,8 @@ import Testing
          "error: --report-markdown: cannot write 'missing/summary.md': its directory 'missing' does not exist"),
         (["--report-tap", "file.txt/report.tap"], "error: --report-tap: cannot write 'file.txt/report.tap': 'file.txt' is not a directory"),
         (["--report-tap", "adir"], "error: --report-tap: cannot write 'adir': it is a directory; give the path of a file"),
+        (["--report-json", "-"],
+         "error: --report-json: cannot write '-': '-' is not standard output here (the console writes there); give the path of a file"),
         (["--report-html", "missing/report.html"],
          "error: --report-html: cannot write 'missing/report.html': its directory 'missing' does not exist"),
         (["--report-json", "r.json", "--report-markdown", "x", "--report-tap", "./x"],
