@@ -571,7 +571,7 @@ private struct FormIndex: Sendable {
                 if let end = Self.looseMatch(value[...], in: bytes, at: offset) { found.append(offset..<end) }
             }
             guard Self.startsEscape(written) else { continue }
-            for (read, length) in Self.escapes(at: offset, in: bytes) {
+            for (read, length) in Self.escapes(at: offset, in: bytes) where !read.isEmpty {
                 for value in loose[Int(read[0])] where value.starts(with: read) {
                     if let end = Self.looseMatch(value.dropFirst(read.count), in: bytes, at: offset + length) { found.append(offset..<end) }
                 }
@@ -587,31 +587,13 @@ private struct FormIndex: Sendable {
         guard offset < bytes.count else { return nil }
         let written = bytes[offset]
         if written == byte, let end = looseMatch(value.dropFirst(), in: bytes, at: offset + 1) { return end }
-        // Inside the value (not before it), a line break a server wrapped it at.
-        if value.startIndex > 0, let next = afterLineBreak(at: offset, in: bytes), let end = looseMatch(value, in: bytes, at: next) {
-            return end
-        }
         // Most bytes are only themselves: the escapes below start with one of these.
         guard Self.startsEscape(written) else { return nil }
-        for (read, length) in escapes(at: offset, in: bytes) where value.starts(with: read) {
+        // A line break reads as nothing, inside the value only (not before it).
+        for (read, length) in escapes(at: offset, in: bytes) where value.starts(with: read) && (!read.isEmpty || value.startIndex > 0) {
             if let end = looseMatch(value.dropFirst(read.count), in: bytes, at: offset + length) { return end }
         }
         return nil
-    }
-
-    /// Where the text goes on after a line break at `offset` (LF, CR or CRLF, as written or JSON-escaped: `\n`) and the
-    /// spaces and tabs that indent the next line; nil when none stands there.
-    private static func afterLineBreak(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard [0x0A, 0x0D, UInt8(ascii: "\\")].contains(bytes[offset]) else { return nil }
-        var next = offset
-        func take(_ pattern: String) -> Bool {
-            let fits = bytes.count - next >= pattern.utf8.count && zip(bytes[next...], pattern.utf8).allSatisfy { $0 == $1 }
-            if fits { next += pattern.utf8.count }
-            return fits
-        }
-        guard ["\r\n", "\n", "\r", #"\r\n"#, #"\n"#, #"\r"#].contains(where: take) else { return nil }
-        while next < bytes.count, bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\t") { next += 1 }
-        return next
     }
 
     /// The longest value searched for byte by byte.
@@ -620,7 +602,7 @@ private struct FormIndex: Sendable {
     /// Whether `byte` starts an escape `escapes(at:in:)` reads (asked at every byte of a text: a switch, not a set).
     private static func startsEscape(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "%"), UInt8(ascii: "+"), UInt8(ascii: " "), UInt8(ascii: "\\"), UInt8(ascii: "&"): true
+        case UInt8(ascii: "%"), UInt8(ascii: "+"), UInt8(ascii: " "), UInt8(ascii: "\\"), UInt8(ascii: "&"), 0x0A, 0x0D: true
         default: false
         }
     }
@@ -631,10 +613,44 @@ private struct FormIndex: Sendable {
     /// character JSON-escaped (`\u003d` in either case, `\u00fc`, a surrogate pair `\ud83d\ude00`, `\/`, `\"`), also
     /// escaped once more as a message shows a value (`\\u003d`); a character as an HTML reference (`&#61;`, `&#x3D;`,
     /// `&#252;`, `&equals;`, `&uuml;`); and these escapes of a percent-escape (`&#37;21`, `%5Cu0021`). A character
-    /// stands for its UTF-8 bytes.
+    /// stands for its UTF-8 bytes. A line break in any of these forms (LF, CR, CRLF, `\n`, `\\r\\n`, `%0A`), with the
+    /// spaces and tabs that indent the next line, reads as nothing: a server wrapped a value there.
     private static func escapes(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [(bytes: [UInt8], length: Int)] {
+        characters(at: offset, in: bytes).map { read, length in
+            guard read == [0x0A] || read == [0x0D] else { return (read, length) }
+            return ([], length + indentation(at: offset + length, afterCarriageReturn: read == [0x0D], in: bytes))
+        }
+    }
+
+    /// The most bytes of indentation a wrapped value's next line is searched for.
+    private static let longestIndentation = 64
+
+    /// The bytes the indentation at `offset` takes: spaces and tabs as written or escaped (`\t`, `%20`), after a
+    /// carriage return first the line feed of a CRLF.
+    private static func indentation(at offset: Int, afterCarriageReturn: Bool, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var end = offset
+        var lineFeedAllowed = afterCarriageReturn
+        while end < bytes.count, end - offset < longestIndentation {
+            let byte = bytes[end]
+            let length: Int? = switch byte {
+            case 0x20, 0x09: 1
+            case UInt8(ascii: "+"): nil
+            case _ where startsEscape(byte):
+                characters(at: end, in: bytes).first { $0.bytes == [0x20] || $0.bytes == [0x09] || lineFeedAllowed && $0.bytes == [0x0A] }?.length
+            default: nil
+            }
+            guard let length else { break }
+            lineFeedAllowed = false
+            end += length
+        }
+        return end - offset
+    }
+
+    /// The characters the escape at `offset` may stand for, each with the bytes it takes (see `escapes(at:in:)`).
+    private static func characters(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [(bytes: [UInt8], length: Int)] {
         var readings: [(bytes: [UInt8], length: Int)] = []
         switch bytes[offset] {
+        case 0x0A, 0x0D: readings.append(([bytes[offset]], 1))
         case UInt8(ascii: "+"): readings.append(([UInt8(ascii: " ")], 1))
         case UInt8(ascii: " "): readings.append(([UInt8(ascii: "+")], 1))
         case UInt8(ascii: "%"):
@@ -680,8 +696,8 @@ private struct FormIndex: Sendable {
     }
 
     /// The characters a JSON escape at `offset` may stand for, with the bytes each takes: a run of up to 16 backslashes,
-    /// then `uXXXX`, `"` or `/`, each backslash, quote and slash as itself, percent-encoded or an HTML reference
-    /// (`asciiCharacter`): JSON-escaped once (`\u00e4`, `\"`), again (`\\u00e4`, `\\\"`) and again as a message shows
+    /// then `uXXXX`, `"`, `/`, `n`, `r` or `t`, each backslash, quote and slash as itself, percent-encoded or an HTML
+    /// reference (`asciiCharacter`): JSON-escaped once (`\u00e4`, `\"`), again (`\\u00e4`, `\\\"`) and again as a message shows
     /// a value, then percent-encoded (`%5C%22`) or HTML-escaped (`\&quot;`, `&#92;&quot;`); and a backslash escaped
     /// once to four times (2, 4, 8 or 16 of them).
     private static func jsonEscapes(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [(bytes: [UInt8], length: Int)] {
@@ -694,9 +710,15 @@ private struct FormIndex: Sendable {
         }
         guard count > 0, end < bytes.count else { return readings }
         if let (scalar, length) = jsonEscape(at: end, in: bytes) { readings.append((Array(String(scalar).utf8), end - offset + length)) }
-        if let (character, length) = asciiCharacter(at: end, in: bytes), character == UInt8(ascii: "\"") || character == UInt8(ascii: "/") {
-            readings.append(([character], end - offset + length))
+        guard let (character, length) = asciiCharacter(at: end, in: bytes) else { return readings }
+        let read: UInt8? = switch character {
+        case UInt8(ascii: "\""), UInt8(ascii: "/"): character
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: nil
         }
+        if let read { readings.append(([read], end - offset + length)) }
         return readings
     }
 
@@ -924,7 +946,8 @@ private struct FormIndex: Sendable {
             return true
         }
         guard startsEscape(written) else { return false }
-        for (read, length) in escapes(at: offset, in: bytes) where offset + length <= end && value.starts(with: read) {
+        for (read, length) in escapes(at: offset, in: bytes)
+        where offset + length <= end && value.starts(with: read) && (!read.isEmpty || consumed > 0) {
             if loosePrefix(value.dropFirst(read.count), consumed: consumed + read.count, in: bytes, at: offset + length, reaching: end) {
                 return true
             }

@@ -309,8 +309,9 @@ import TestSupport
         #expect(summary.outcomes.map(\.skipReason) == ["cancelled"])
     }
 
-    /// An access token the OAuth2 loader fetched and sent, and Basic credentials sent decoded, are hidden where a server
-    /// echoes them, like credentials written in the request.
+    /// An access token the OAuth2 loader fetched and sent, the refresh and ID tokens its response held (not sent), and
+    /// Basic credentials sent decoded, are hidden where a server echoes them, like credentials written in the request
+    /// (trial helper-95: a refresh token was hidden in the token response only).
     @Test func credentialsTheLoadersSentAreHiddenWhereAServerEchoesThem() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment(),
@@ -319,13 +320,15 @@ import TestSupport
         ])
         defer { collection.remove() }
         let loader = ScriptedLoader(routes: [
-            .path("/v1/oauth/token", .json(#"{"access_token":"tok-abc-123","token_type":"Bearer","expires_in":60}"#)),
+            .path("/v1/oauth/token", .json(#"{"access_token":"tok-abc-123","token_type":"Bearer","expires_in":60,"#
+                                           + #""refresh_token":"rfr-xyz-789","IdToken":{"jwt":"eyJ0.id-tok"}}"#)),
         ], fallback: .response(status: 200))
         let summary = await CollectionRun(collection: await collection.load(), options: RunOptions(), transport: loader).run()
         let redactor = Redactor(secrets: [])
         for outcome in summary.outcomes { redactor.learn(from: outcome) }
         #expect(redactor.redact(#""Authorization": "Bearer tok-abc-123""#) == #""Authorization": "Bearer ***""#)
         #expect(redactor.redact("user bob:pl4inPass, password pl4inPass") == "user bob:***, password ***")
+        #expect(redactor.redact(#"{"echo": "rfr-xyz-789", "id": "eyJ0.id-tok"}"#) == #"{"echo": "***", "id": "***"}"#)
     }
 
     @Test func redactorHidesSecretsEscapedAsHTMLAndCredentialsWrittenInSourceLines() async {
@@ -388,6 +391,13 @@ import TestSupport
             (#"{"t": "sk_live_9f8e7d\n6c5b4a3210ZZqq"}"#, #"{"t": "***"}"#),
             (#"{"t": "sk_l\r\nive_9f8e7d6c5b4a\n3210ZZqq"}"#, #"{"t": "***"}"#),
             ("Grüße-Geh\neim-Wort!42.", "***."),
+            // Indented with tabs, and as a failure's `actual:` line shows a JSON body holding it (escaped once more).
+            ("token sk_live_9f8e7d\n\t\t6c5b4a3210ZZqq end", "token *** end"),
+            (#""{\"t\": \"sk_live_9f8e7d\\n\t6c5b4a3210ZZqq\"}""#, #""{\"t\": \"***\"}""#),
+            (#""{\"t\": \"sk_live_9f8e7d\\r\\n  6c5b4a3210ZZqq\"}""#, #""{\"t\": \"***\"}""#),
+            (#""sk_live_9f8e7d\r\n\t6c5b4a3210ZZqq""#, #""***""#),
+            // Percent-encoded.
+            ("q=sk_live_9f8e7d%0A%20%206c5b4a3210ZZqq&", "q=***&"),
             // A line break before or after a secret stays.
             ("a\nsk_live_9f8e7d6c5b4a3210ZZqq\nb", "a\n***\nb"),
         ] {
