@@ -59,11 +59,23 @@ public struct OAuth2AccessToken: Sendable, Hashable {
     public var type: String
     /// When the token should no longer be used; nil when the server gave no lifetime.
     public var expiresAt: ContinuousClock.Instant?
+    /// Every credential the token response held (its `isCredentialMember` members: the access token, a refresh or ID
+    /// token, a MAC key), which outputs hide wherever a later response shows them.
+    public var revealed: [String]
 
-    public init(value: String, type: String = "Bearer", expiresAt: ContinuousClock.Instant? = nil) {
+    public init(value: String, type: String = "Bearer", expiresAt: ContinuousClock.Instant? = nil, revealed: [String] = []) {
         self.value = value
         self.type = type
         self.expiresAt = expiresAt
+        self.revealed = revealed
+    }
+
+    /// Whether `name` names a credential of a token response (`access_token`, `refresh_token`, `id_token`, `mac_key`),
+    /// in any case and with or without its `_` or as `-` (`Access_Token`, `accessToken`, `Refresh-Token`, as servers
+    /// that do not follow RFC 6749 write it).
+    public static func isCredentialMember(_ name: String) -> Bool {
+        let folded = name.lowercased().filter { $0 != "_" && $0 != "-" }
+        return ["accesstoken", "refreshtoken", "idtoken", "mackey"].contains(folded)
     }
 
     /// Whether the token may still be used at `now`.
@@ -122,6 +134,11 @@ public struct OAuth2AccessToken: Sendable, Hashable {
         if !value.unicodeScalars.allSatisfy(\.isASCII) {
             throw failure("returned an access_token holding a character that is not ASCII, which a Bearer token cannot hold")
         }
+        // What would end the credential or start a parameter of it (RFC 9110 section 11.4); an `=` only ends a token.
+        if let character = value.dropLast(value.reversed().prefix { $0 == "=" }.count).first(where: { ";,\"\\=".contains($0) }) {
+            throw failure("returned an access_token holding '\(character)', which a Bearer token cannot hold"
+                + (json == nil && character != "\\" && character != "\"" ? " (form fields are separated by '&' or a line break)" : ""))
+        }
         // A client must not use a token whose type it does not understand (RFC 6749, section 7.1).
         if let type = document["token_type"] as? String, type.lowercased() != "bearer" {
             throw failure("returned a token of type '\(type.prefix(40))', which runner cannot send (it sends Bearer tokens)")
@@ -131,7 +148,19 @@ public struct OAuth2AccessToken: Sendable, Hashable {
         let expiresAt = lifetime.map { seconds in
             sentAt.advanced(by: .milliseconds(Int64(max(0, seconds - min(30, seconds / 10)) * 1000)))
         }
-        return OAuth2AccessToken(value: value, type: type, expiresAt: expiresAt)
+        var revealed: [String] = []
+        for (name, member) in document where isCredentialMember(name) { strings(in: member, into: &revealed) }
+        return OAuth2AccessToken(value: value, type: type, expiresAt: expiresAt, revealed: revealed)
+    }
+
+    /// The strings `value` (read by `JSONSerialization`) holds, at any depth.
+    private static func strings(in value: Any, into strings: inout [String]) {
+        switch value {
+        case let text as String: strings.append(text)
+        case let elements as [Any]: elements.forEach { Self.strings(in: $0, into: &strings) }
+        case let members as [String: Any]: members.values.forEach { Self.strings(in: $0, into: &strings) }
+        default: break
+        }
     }
 
     /// The names of a form-encoded body's fields (those with a `=`), quoted, in order, each once: at most 8, each cut at 40
@@ -194,8 +223,16 @@ public actor OAuth2TokenStore {
     }
 
     private var entries: [OAuth2ClientCredentials: Entry] = [:]
+    /// What every token fetched for some credentials revealed (`OAuth2AccessToken.revealed`), dropped ones included.
+    private var revealed: [OAuth2ClientCredentials: [String]] = [:]
 
     public init() {}
+
+    /// Every credential the tokens fetched for `credentials` held, also of a token since dropped (after a 401, or
+    /// expired): a later response may show its refresh token.
+    public func credentials(revealedFor credentials: OAuth2ClientCredentials) -> [String] {
+        revealed[credentials] ?? []
+    }
 
     /// A valid token for `credentials`: the cached one, the one being fetched, or a new fetch.
     public func token(
@@ -218,7 +255,9 @@ public actor OAuth2TokenStore {
             entries[credentials] = .fetching(shared)
             let result = await shared.result
             switch result {
-            case .success(let token): if isFetching(shared, for: credentials) { entries[credentials] = .ready(token) }
+            case .success(let token):
+                revealed[credentials, default: []] += token.revealed.filter { !(revealed[credentials] ?? []).contains($0) }
+                if isFetching(shared, for: credentials) { entries[credentials] = .ready(token) }
             case .failure: forget(shared, of: credentials)
             }
             return try result.get()

@@ -39,9 +39,10 @@ public struct CollectionRun: Sendable {
         requestCount = planner.requestCount
         dependencies = planner.dependencies(environment: collection.environment)
         // The builder applies the environment; the chain gets absolute requests.
-        let layers = LoaderLayer.standard(userAgent: options.userAgent, tokens: OAuth2TokenStore(),
+        let tokens = OAuth2TokenStore()
+        let layers = LoaderLayer.standard(userAgent: options.userAgent, tokens: tokens,
                                           trace: options.recordExchanges ? ExchangeLog.layer : nil)
-        executor = StepExecutor(loader: chain(layers, ending: transport),
+        executor = StepExecutor(loader: chain(layers, ending: transport), tokens: tokens,
                                 builder: RequestBuilder(environment: collection.environment, run: options),
                                 recordExchanges: options.recordExchanges, failsFlaky: options.failOnFlaky)
     }

@@ -86,7 +86,7 @@ extension Exchange {
             let name = field.prefix { $0 != "=" }
             // Any case, spaces around it (`Access_Token = …`): a response the auth refuses is shown too.
             let trimmed = name.trimmingCharacters(in: .whitespaces)
-            if name.count < field.count, isTokenMember(trimmed.removingPercentEncoding ?? trimmed) {
+            if name.count < field.count, OAuth2AccessToken.isCredentialMember(trimmed.removingPercentEncoding ?? trimmed) {
                 tokens.append(field.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces))
                 result += name + "=***"
             } else {
@@ -107,9 +107,9 @@ extension Exchange {
         return tokens.isEmpty ? nil : hiding(tokens, in: result)
     }
 
-    /// Whether `text` may name a member of `tokenMembers` (in one pass over its bytes, where reading its fields costs
-    /// about 30 ms for 200 KB): folded as `isTokenMember` folds names, it holds `token` or `mackey`; or it holds a
-    /// percent escape or a byte beyond ASCII, which a name may be written with.
+    /// Whether `text` may name a token's credential (in one pass over its bytes, where reading its fields costs about
+    /// 30 ms for 200 KB): folded as `OAuth2AccessToken.isCredentialMember` folds names, it holds `token` or `mackey`; or
+    /// it holds a percent escape or a byte beyond ASCII, which a name may be written with.
     private static func mayNameTokenMember(_ text: String) -> Bool {
         var folded: [UInt8] = []
         folded.reserveCapacity(text.utf8.count)
@@ -122,21 +122,11 @@ extension Exchange {
         }
     }
 
-    /// `text` with every token, the value of a `tokenMembers` member or field (of `SensitiveText.minimumLength`
-    /// characters or more, as written and percent-decoded), as `***`.
+    /// `text` with every token, the value of an `OAuth2AccessToken.isCredentialMember` member or field (of
+    /// `SensitiveText.minimumLength` characters or more, as written and percent-decoded), as `***`.
     private static func hiding(_ tokens: [String], in text: String) -> String {
         let forms = Set(tokens.flatMap { [$0, $0.removingPercentEncoding ?? $0] }).filter { $0.count >= SensitiveText.minimumLength }
         return forms.sorted { $0.count > $1.count }.reduce(text) { $0.replacingOccurrences(of: $1, with: "***") }
-    }
-
-    /// The members of an OAuth2 token response that are credentials.
-    static let tokenMembers: Set<String> = ["access_token", "refresh_token", "id_token", "mac_key"]
-
-    /// Whether `name` is one of `tokenMembers` in any case and with or without its `_` (`Access_Token`, `accessToken`,
-    /// as servers that do not follow RFC 6749 write it).
-    static func isTokenMember(_ name: String) -> Bool {
-        let folded = name.lowercased().filter { $0 != "_" && $0 != "-" }
-        return ["accesstoken", "refreshtoken", "idtoken", "mackey"].contains(folded)
     }
 
     /// JSON text as received, every string, number and member kept as written (a lone escaped surrogate, a number beyond
@@ -152,14 +142,14 @@ extension Exchange {
         return masked ? hiding(tokens, in: withTokensMasked.serialized(pretty: true)) : text
     }
 
-    /// `value` with every member named in `tokenMembers` (any case, at any depth: a response the auth refuses is shown
-    /// too) as `***`; the strings they held go into `tokens`, and `masked` says whether there was one.
+    /// `value` with every `OAuth2AccessToken.isCredentialMember` member (at any depth: a response the auth refuses is
+    /// shown too) as `***`; the strings they held go into `tokens`, and `masked` says whether there was one.
     private static func maskingTokens(_ value: JSONValue, tokens: inout [String], masked: inout Bool) -> JSONValue {
         switch value {
         case .object(let object):
             var result = JSONObject()
             for (key, member) in object.members {
-                if isTokenMember(key) {
+                if OAuth2AccessToken.isCredentialMember(key) {
                     strings(of: member, into: &tokens)
                     masked = true
                     result[key] = .string("***")

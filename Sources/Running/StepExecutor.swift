@@ -8,6 +8,8 @@ internal import Synchronization
 /// Sends one request (or step) through the chain and judges it: build, load, check expectations, capture.
 struct StepExecutor: Sendable {
     let loader: any HTTPLoader
+    /// The OAuth2 tokens `loader` fetches: what they reveal (a refresh token) is hidden in later outputs.
+    let tokens: OAuth2TokenStore
     let builder: RequestBuilder
     let recordExchanges: Bool
     /// `--fail-on-flaky`: a flaky pass becomes a failure, and keeps its last hop as a failure does.
@@ -101,8 +103,8 @@ struct StepExecutor: Sendable {
         outcome.url = request.components.string ?? request.path
         outcome.sensitiveValues = request.options.auth.credentialTexts + request.headers.credentialValues
             + (request.options.proxy?.credentialTexts.filter { $0.count >= SensitiveText.minimumLength } ?? [])
-        // The one credential a loader adds on the way, not known before: the access token an OAuth2 auth fetches.
-        let tokenURL = if case .oauth2ClientCredentials(let credentials) = request.options.auth { credentials.tokenURL } else { URL?.none }
+        // The credentials a loader learns on the way, not known before: the tokens an OAuth2 auth fetches.
+        let oauth2 = if case .oauth2ClientCredentials(let credentials) = request.options.auth { credentials } else { OAuth2ClientCredentials?.none }
 
         let start = poll?.start ?? ContinuousClock.now
         let waits = poll?.waits ?? (request.options.throttle == nil && request.options.delay == nil ? nil : WaitsBeforeSending(stoppedBy: stop))
@@ -128,13 +130,13 @@ struct StepExecutor: Sendable {
         // itself was not sent, so it has no status.
         var errorLocation = (path: definition.path, mark: definition.request.url.mark)
         var tokenRequestFailed = false
-        if let tokenURL {
+        if let oauth2 {
             let sent = switch loaded {
             case .success(let response): response.request
             case .failure(let error): error.request
             }
-            outcome.sensitiveValues += sent.headers.credentialValues
-            if case .failure(let error) = loaded, case .none = error.request.options.auth, error.request.url == tokenURL,
+            outcome.sensitiveValues += sent.headers.credentialValues + (await tokens.credentials(revealedFor: oauth2))
+            if case .failure(let error) = loaded, case .none = error.request.options.auth, error.request.url == oauth2.tokenURL,
                let location = builder.tokenURLLocation(of: definition, path: definition.path) {
                 (errorLocation, tokenRequestFailed) = (location, true)
             }

@@ -91,6 +91,21 @@ import TestSupport
                                      request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
         #expect(nonASCII?.message.hasSuffix("returned an access_token holding a character that is not ASCII, which a Bearer token cannot hold") == true,
                 "\(String(describing: nonASCII?.message))")
+        // A token holding what ends a credential or a form field is refused, not sent as `Bearer T1;refresh_token=R1`
+        // (trial helper-95); an `=` ends a token only.
+        let refusal = { (character: String) in "returned an access_token holding '\(character)', which a Bearer token cannot hold" }
+        for (body, message) in [("access_token=T1;refresh_token=R1&token_type=bearer",
+                                 refusal(";") + " (form fields are separated by '&' or a line break)"),
+                                (#"{"access_token":"a=b","token_type":"Bearer"}"#, refusal("=")),
+                                (#"{"access_token":"ab\"c","token_type":"Bearer"}"#, refusal("\""))] {
+            let reply = ScriptedLoader.Reply.response(status: 200, body: Data(body.utf8))
+            let error = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", reply)])),
+                                      request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
+            #expect(error?.message.hasSuffix(message) == true, "\(String(describing: error?.message))")
+        }
+        let padded = ScriptedLoader(routes: [.path("/oauth/token", .json(#"{"access_token":"dGs=="}"#))], fallback: .response(status: 200))
+        _ = try await AuthLoader(next: padded).load(request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
+        #expect(await padded.received.filter { $0.path == "/items" }.map { $0.headers["Authorization"] } == ["Bearer dGs=="])
         // A response without token_type is taken as Bearer, as most OAuth2 clients take it.
         let untyped = ScriptedLoader(routes: [.path("/oauth/token", .json(#"{"access_token":"untyped1"}"#))], fallback: .response(status: 200))
         _ = try await AuthLoader(next: untyped).load(request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
@@ -114,6 +129,20 @@ import TestSupport
         #expect(named?.message.hasSuffix("returned no access_token (its form fields are 'Access-Token', 'Refresh-Token', 'token_type', "
                                          + "and none is 'access_token' with a value: the name is read as RFC 6749 writes it)") == true,
                 "\(String(describing: named?.message))")
+    }
+
+    /// The store keeps what every token fetched revealed (a refresh token a later response may echo), also once the
+    /// token is dropped after a 401; a form response reveals its token fields as a JSON one does.
+    @Test func theStoreKeepsWhatEveryTokenRevealed() async throws {
+        let form = ScriptedLoader.Reply.response(status: 200, body: Data("access_token=a1&Refresh-Token=r%2B1&token_type=bearer".utf8))
+        let tokens = OAuth2TokenStore()
+        let options = HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))
+        _ = try await AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", form)], fallback: .response(status: 200)),
+                                 tokens: tokens).load(request(options: options))
+        await tokens.invalidate(credentials, ifValue: "a1")
+        let second = try await tokens.token(for: credentials) { OAuth2AccessToken(value: "a2", revealed: ["a2", "r2"]) }
+        #expect(second.value == "a2")
+        #expect(await tokens.credentials(revealedFor: credentials).sorted() == ["a1", "a2", "r+1", "r2"])
     }
 
     /// The token request goes through the request's proxy and trusts its certificate files, as `--proxy` and
