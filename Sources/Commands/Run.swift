@@ -259,6 +259,9 @@ enum ReportFormat: Sendable {
         }
     }
 
+    /// Whether the report shows each failure's exchange, its bodies: all but Markdown's.
+    var showsExchanges: Bool { self != .markdown }
+
     /// The report of `summary`, redacted by `redactor`.
     func render(_ summary: RunSummary, sources: SourceCache, redactor: Redactor) -> String {
         switch self {
@@ -363,7 +366,9 @@ final class ReportFiles: Sendable {
         let redactor = redactor.sharingResults()
         // What every outcome revealed is learnt first; then the longest texts the reports show, each exchange's bodies.
         for outcome in summary.outcomes { redactor.learn(from: outcome) }
-        redactor.redactAhead(summary.outcomes.compactMap(\.exchange).flatMap { [$0.requestBody, $0.responseBody].compactMap { $0 } })
+        if requests.contains(where: \.format.showsExchanges) {
+            redactor.redactAhead(summary.outcomes.compactMap(\.exchange).flatMap { [$0.requestBody, $0.responseBody].compactMap { $0 } })
+        }
         let texts = Mutex([String](repeating: "", count: requests.count))
         // The HTML page takes longest: begun first, it leaves the other threads the other reports (begun last, it
         // would run alone after them).

@@ -47,8 +47,9 @@ struct Base64Text {
         bytes.reserveCapacity((symbols.count - shift) * 3 / 4)
         var index = shift
         while index + 1 < symbols.count {
-            let group = symbols[index..<min(index + 4, symbols.count)].map { UInt32($0.value) }
-            let bits = group.enumerated().reduce(UInt32(0)) { $0 | $1.element << UInt32(18 - 6 * $1.offset) }
+            let group = index..<min(index + 4, symbols.count)
+            var bits: UInt32 = 0
+            for position in group { bits |= UInt32(symbols[position].value) << UInt32(18 - 6 * (position - index)) }
             for byte in 0..<group.count - 1 { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt32(16 - 8 * byte))) }
             index += 4
         }

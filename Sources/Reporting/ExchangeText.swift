@@ -25,8 +25,9 @@ enum ExchangeText {
     /// much is shown; nil without a body.
     static func bodyStart(of exchange: Exchange, redactor: Redactor, lines: Int = 20, bytes: Int = 2048) -> String? {
         guard let body = exchange.responseBody, !body.isEmpty else { return nil }
-        // Redacted whole before it is split into lines, so that a secret of several lines (a PEM key) is hidden.
-        let all = splitLines(Exchange.shown(body, isJSON: exchange.responseBodyIsJSON, redacting: redactor.redact))
+        // Redacted before it is split into lines, so that a secret of several lines (a PEM key) is hidden.
+        let (text, whole) = shown(body, isJSON: exchange.responseBodyIsJSON, limit: bytes, redactor: redactor)
+        let all = splitLines(text)
         var shown: [Substring] = []
         var size = 0
         var cutInLine = false
@@ -46,9 +47,9 @@ enum ExchangeText {
         // A body kept cut (at 64 KiB) has more lines than the kept text: its size is told instead.
         let heading = if cutInLine {
             "response body (first \(bytes / 1024) KiB):"
-        } else if shown.count == all.count {
+        } else if shown.count == all.count && whole {
             "response body:"
-        } else if let size = exchange.responseBodySize, size > body.utf8.count {
+        } else if case let size = exchange.responseBodySize ?? body.utf8.count, size > body.utf8.count || !whole {
             "response body (first \(shown.count) lines of \(size) bytes):"
         } else {
             "response body (first \(shown.count) of \(all.count) lines):"
@@ -61,11 +62,23 @@ enum ExchangeText {
     /// of the body (`size` bytes as sent or received, when known).
     private static func bodyLines(_ body: String?, isJSON: Bool, size: Int?, prefix: String, limit: Int?, redactor: Redactor) -> [String] {
         guard let body, !body.isEmpty else { return [] }
-        let redacted = Exchange.shown(body, isJSON: isJSON, redacting: redactor.redact)
+        let redacted = shown(body, isJSON: isJSON, limit: limit, redactor: redactor).text
         let cut = limit.map { limit in
             redacted.utf8.count <= limit ? redacted : keepingMasks(redacted, cutAt: limit) + "… (\(size ?? body.utf8.count) bytes)"
         } ?? redacted
         return [prefix] + splitLines(cut).map { "\(prefix) \($0)" }
+    }
+
+    /// A body as `Exchange.shown` shows it, of which `limit` bytes are shown (nil: all), and whether it is whole: one
+    /// longer than twice the limit is redacted and laid out from its start only (twice the limit, ended by `…` so that a
+    /// secret cut there is hidden: a kept body of 64 KiB takes ~15 ms with a few secrets), unless that start shows less
+    /// than the limit (JSON written with more white space than it is laid out with).
+    private static func shown(_ body: String, isJSON: Bool, limit: Int?, redactor: Redactor) -> (text: String, whole: Bool) {
+        if let limit, body.utf8.count > 2 * limit {
+            let start = Exchange.shown(body.prefix(utf8Count: 2 * limit) + "…", isJSON: isJSON, redacting: redactor.redact)
+            if start.utf8.count > limit + "…".utf8.count { return (start, false) }
+        }
+        return (Exchange.shown(body, isJSON: isJSON, redacting: redactor.redact), true)
     }
 
     /// Redacted text cut to `limit` bytes, or a little more where the cut falls inside a `***`: the mask is kept whole.

@@ -319,28 +319,32 @@ public struct Redactor: Sendable {
     /// which `redact` hides whatever they are): what must never be printed as it is.
     public func holdsSecret(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { !valueOccurrences(in: $0).isEmpty }
+        return text.withUTF8 { !valueOccurrences(in: $0, forms: secrets.index).isEmpty }
     }
 
     /// Where a secret's value stands in `bytes`, in any form (a short secret only as a whole value), also inside what
     /// base64 text there decodes to, three times nested at most (`Base64Text`): a server that encodes a value (an HTML page, a
-    /// query, a cut token escaped in any way) in base64 hides nothing of it.
-    private func valueOccurrences(in bytes: UnsafeBufferPointer<UInt8>, nesting: Int = 0) -> [Range<Int>] {
-        var found = secrets.index.occurrences(in: bytes) + shortSecrets.flatMap { Self.wholeValueOccurrences(of: $0, in: bytes) }
+    /// query, a cut token escaped in any way) in base64 hides nothing of it. `decodings` are those of `bytes`, when the
+    /// caller has them.
+    private func valueOccurrences(in bytes: UnsafeBufferPointer<UInt8>, forms: FormIndex, decodings: [Base64Decoding]? = nil,
+                                  nesting: Int = 0) -> [Range<Int>] {
+        var found = forms.occurrences(in: bytes) + shortSecrets.flatMap { Self.wholeValueOccurrences(of: $0, in: bytes) }
         guard nesting < 3 else { return found }
-        for (run, shift, decoded) in Self.base64Decodings(in: bytes) {
-            for range in decoded.withUnsafeBufferPointer({ valueOccurrences(in: $0, nesting: nesting + 1) }) {
+        for (run, shift, decoded) in decodings ?? Self.base64Decodings(in: bytes) {
+            for range in decoded.withUnsafeBufferPointer({ valueOccurrences(in: $0, forms: forms, nesting: nesting + 1) }) {
                 found.append(run.writtenRange(of: range, shift: shift))
             }
         }
         return found
     }
 
-    /// Each base64 run in `bytes` (those ending at one of `ends`, when given) decoded with its groups of four starting at
-    /// each of its first four characters (a run may start inside a group).
-    private static func base64Decodings(in bytes: UnsafeBufferPointer<UInt8>, endingAt ends: [Int]? = nil)
-        -> [(run: Base64Text, shift: Int, decoded: [UInt8])] {
-        Base64Text.runs(in: bytes).filter { run in ends.map { $0.contains(run.symbols[run.symbols.count - 1].written.upperBound) } ?? true }.flatMap { run in
+    /// A base64 run of a text decoded with its groups of four starting at its `shift`th character.
+    private typealias Base64Decoding = (run: Base64Text, shift: Int, decoded: [UInt8])
+
+    /// Each base64 run in `bytes` decoded with its groups of four starting at each of its first four characters (a run
+    /// may start inside a group).
+    private static func base64Decodings(in bytes: UnsafeBufferPointer<UInt8>) -> [Base64Decoding] {
+        Base64Text.runs(in: bytes).flatMap { run in
             (0..<4).filter { run.symbols.count - $0 >= Base64Text.shortest }.map { (run, $0, run.decoded(shift: $0)) }
         }
     }
@@ -364,11 +368,12 @@ public struct Redactor: Sendable {
         var text = text
         let hidden: [Range<Int>] = forms.all.isEmpty && shortSecrets.isEmpty ? [] : text.withUTF8 { bytes in
             let cuts = Self.cutMarks.flatMap { Self.occurrences(of: $0, in: bytes) }
+            let decodings = Self.base64Decodings(in: bytes)
             // Both searches before a cut: a short start of one secret's form may end there inside a longer start of
             // another found escaped.
-            return Self.mergedRanges(valueOccurrences(in: bytes) + cuts.flatMap {
+            return Self.mergedRanges(valueOccurrences(in: bytes, forms: forms, decodings: decodings) + cuts.flatMap {
                 [forms.start(endingAt: $0.lowerBound, in: bytes), forms.looseStart(endingAt: $0.lowerBound, in: bytes)].compactMap { $0 }
-            } + base64Starts(endingAt: cuts.map(\.lowerBound), in: bytes))
+            } + Self.base64Starts(endingAt: cuts.map(\.lowerBound), of: decodings, forms: forms))
         }
         if !hidden.isEmpty {
             var result: [UInt8] = []
@@ -386,13 +391,13 @@ public struct Redactor: Sendable {
         return URLCredentials.hidingPasswords(in: text)
     }
 
-    /// The base64 text that ends at one of `ends` (where text was cut short) and decodes to the start of a secret's form.
-    private func base64Starts(endingAt ends: [Int], in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
-        guard !ends.isEmpty else { return [] }
+    /// The base64 text (of `decodings`) that ends at one of `ends` (where text was cut short) and decodes to the start of
+    /// one of `forms`.
+    private static func base64Starts(endingAt ends: [Int], of decodings: [Base64Decoding], forms: FormIndex) -> [Range<Int>] {
         var found: [Range<Int>] = []
-        for (run, shift, decoded) in Self.base64Decodings(in: bytes, endingAt: ends) {
+        for (run, shift, decoded) in decodings where ends.contains(run.symbols[run.symbols.count - 1].written.upperBound) {
             let starts = decoded.withUnsafeBufferPointer { decoded in
-                [secrets.index.start(endingAt: decoded.count, in: decoded), secrets.index.looseStart(endingAt: decoded.count, in: decoded)]
+                [forms.start(endingAt: decoded.count, in: decoded), forms.looseStart(endingAt: decoded.count, in: decoded)]
             }
             // Up to the cut: a last character that decodes to no whole byte goes too.
             found += starts.compactMap { $0.map { run.writtenRange(of: $0, shift: shift).lowerBound..<run.symbols[run.symbols.count - 1].written.upperBound } }
@@ -514,8 +519,8 @@ private final class RedactedTexts: Sendable {
 private struct FormIndex: Sendable {
     /// Every form.
     private(set) var all: [[UInt8]] = []
-    /// One bit for each pair of first bytes some form starts with, checked before the dictionary.
-    private var startsBits = [UInt64](repeating: 0, count: 1 << 10)
+    /// The pairs of first bytes some form starts with, checked before the dictionary.
+    private var starts = BytePairs()
     /// The forms of two bytes or more by their first two bytes.
     private var byStart: [UInt16: [[UInt8]]] = [:]
     /// Forms of one byte.
@@ -529,15 +534,17 @@ private struct FormIndex: Sendable {
     /// Values found with any of their characters escaped as an encoder chose (`%3D`, `%253D`, `\u00fc`, `&#252;`), by
     /// their first byte.
     private var loose = [[[UInt8]]](repeating: [], count: 256)
+    /// The pairs of first bytes as written some value in `loose` starts with (a value of one byte: with any after it),
+    /// checked before reading `loose` at each place of a text.
+    private var looseStarts = BytePairs()
 
     mutating func insert(_ form: [UInt8]) {
         guard !form.isEmpty else { return }
         all.append(form)
         longest = max(longest, form.count)
         guard form.count >= 2 else { return single.append(form) }
-        let start = UInt16(form[0]) << 8 | UInt16(form[1])
-        startsBits[Int(start >> 6)] |= 1 << UInt64(start & 63)
-        byStart[start, default: []].append(form)
+        starts.insert(form[0], form[1])
+        byStart[UInt16(form[0]) << 8 | UInt16(form[1]), default: []].append(form)
     }
 
     /// Adds a value to find however an encoder mixed escapes into it, byte by byte (Werkzeug echoes `a+b=` as `a+b%3D`,
@@ -548,6 +555,7 @@ private struct FormIndex: Sendable {
         guard let first = value.first, value.count <= Self.longestLoose, !loose[Int(first)].contains(value) else { return }
         all.append(value)
         loose[Int(first)].append(value)
+        for second in value.count > 1 ? [value[1]] : Array(0...255) { looseStarts.insert(first, second) }
         hasLoose = true
         longestLooseValue = max(longestLooseValue, value.count)
     }
@@ -567,8 +575,12 @@ private struct FormIndex: Sendable {
         // (read once for them all).
         for offset in 0..<bytes.count {
             let written = bytes[offset]
-            for value in loose[Int(written)] {
-                if let end = Self.looseMatch(value[...], in: bytes, at: offset) { found.append(offset..<end) }
+            // Most places start no value: the byte after them is neither a value's second nor an escape.
+            let next = offset + 1 < bytes.count ? bytes[offset + 1] : nil
+            if next.map({ looseStarts.contains(written, $0) || Self.startsEscape($0) }) ?? true {
+                for value in loose[Int(written)] {
+                    if let end = Self.looseMatch(value[...], in: bytes, at: offset) { found.append(offset..<end) }
+                }
             }
             guard Self.startsEscape(written) else { continue }
             for (read, length) in Self.escapes(at: offset, in: bytes) where !read.isEmpty {
@@ -961,9 +973,23 @@ private struct FormIndex: Sendable {
 
     /// The forms of two bytes or more whose first two bytes are those at `offset` (which has one after it).
     private func forms(startingAt offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [[UInt8]] {
-        let start = UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
-        guard startsBits[Int(start >> 6)] & (1 << UInt64(start & 63)) != 0 else { return [] }
-        return byStart[start] ?? []
+        guard starts.contains(bytes[offset], bytes[offset + 1]) else { return [] }
+        return byStart[UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])] ?? []
+    }
+}
+
+/// A set of pairs of bytes, one bit each.
+private struct BytePairs: Sendable {
+    private var bits = [UInt64](repeating: 0, count: 1 << 10)
+
+    mutating func insert(_ first: UInt8, _ second: UInt8) {
+        let pair = Int(first) << 8 | Int(second)
+        bits[pair >> 6] |= 1 << UInt64(pair & 63)
+    }
+
+    func contains(_ first: UInt8, _ second: UInt8) -> Bool {
+        let pair = Int(first) << 8 | Int(second)
+        return bits[pair >> 6] & (1 << UInt64(pair & 63)) != 0
     }
 }
 

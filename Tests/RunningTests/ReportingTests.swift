@@ -1004,15 +1004,38 @@ import TestSupport
         exchange.responseBodySize = 10_000_000
         let cut = try #require(ExchangeText.bodyStart(of: exchange, redactor: Redactor(secrets: [])))
         #expect(cut.hasPrefix("response body (first 20 lines of 10000000 bytes):\n< line 1\n"), "\(cut)")
+        // Kept whole: its lines are counted when it is short; a long one (redacted from its start only) says its size.
         exchange.responseBodySize = kept.utf8.count
+        let long = try #require(ExchangeText.bodyStart(of: exchange, redactor: Redactor(secrets: [])))
+        #expect(long.hasPrefix("response body (first 20 lines of \(kept.utf8.count) bytes):\n"), "\(long)")
+        exchange.responseBody = (1...200).map { "line \($0)" }.joined(separator: "\n")
+        exchange.responseBodySize = exchange.responseBody?.utf8.count
         let whole = try #require(ExchangeText.bodyStart(of: exchange, redactor: Redactor(secrets: [])))
-        #expect(whole.hasPrefix("response body (first 20 of 4000 lines):\n"), "\(whole)")
+        #expect(whole.hasPrefix("response body (first 20 of 200 lines):\n"), "\(whole)")
         // A long line after short ones (a JSON string after `{`) is shown cut at the limit, not left out.
         exchange.responseBody = "{\"data\": \"" + String(repeating: "q", count: 5000) + "\"}"
         exchange.responseBodyIsJSON = true
-        let long = try #require(ExchangeText.bodyStart(of: exchange, redactor: Redactor(secrets: [])))
-        #expect(long.hasPrefix("response body (first 2 KiB):\n< {\n<   \"data\": \"qqq") && long.hasSuffix("q…"), "\(long)")
-        #expect(long.utf8.count < 2048 + 60, "\(long.utf8.count)")
+        let longLine = try #require(ExchangeText.bodyStart(of: exchange, redactor: Redactor(secrets: [])))
+        #expect(longLine.hasPrefix("response body (first 2 KiB):\n< {\n<   \"data\": \"qqq") && longLine.hasSuffix("q…"), "\(longLine)")
+        #expect(longLine.utf8.count < 2048 + 60, "\(longLine.utf8.count)")
+    }
+
+    /// A long body is shown (2 KiB of it) redacted from its start only, as redacting it whole shows it: a secret across
+    /// the limit hidden; JSON written with wide white space, laid out tighter than written, is still shown to the limit.
+    @Test func aLongBodyIsShownRedactedFromItsStart() throws {
+        let secret = "sk_live_9f8e7d6c5b4a3210"
+        let body = String(repeating: "a", count: 2040) + secret + String(repeating: "b", count: 100_000)
+        var exchange = Exchange(method: "GET", url: "http://127.0.0.1:1/a", requestHeaders: [], requestBody: nil, status: 200,
+                                responseHeaders: [], responseBody: body, error: nil, duration: .milliseconds(1))
+        let redactor = Redactor(secrets: [secret])
+        let shown = ExchangeText.render(exchange, redactor: redactor, bodyLimit: 2048)
+        #expect(shown.hasSuffix("< " + String(repeating: "a", count: 2040) + "***bbbbb… (102064 bytes)"), "\(shown.suffix(80))")
+        let start = try #require(ExchangeText.bodyStart(of: exchange, redactor: redactor))
+        #expect(start.contains("aaa***bbb") && start.hasSuffix("b…") && !start.contains("sk_"), "\(start.suffix(80))")
+        exchange.responseBody = "{" + String(repeating: "\"k\"          :          1          ,\n", count: 3000) + "\"z\": 1}"
+        exchange.responseBodyIsJSON = true
+        let laidOut = ExchangeText.render(exchange, redactor: redactor, bodyLimit: 2048)
+        #expect(laidOut.split(separator: "\n").filter { $0.hasPrefix("<   \"k\": 1,") }.count > 2048 / 12, "\(laidOut.suffix(200))")
     }
 
     @Test func theJSONReportReadBackKeepsTheExchangesTime() throws {
