@@ -423,7 +423,13 @@ final class ReportFiles: Sendable {
     /// or not writable, a file that cannot be written, or two flags naming one file.
     static func problem(_ requests: [Request]) -> String? {
         var files: [(request: Request, file: String)] = []
+        // A file the console's output goes to (`> run.log` and `/dev/stdout`): the report would truncate what it wrote.
+        let consoleFiles = [STDOUT_FILENO, STDERR_FILENO].compactMap(FileIdentity.init(ofRegularFileWrittenBy:))
         for request in requests {
+            if let file = FileIdentity(ofFileAt: request.path), consoleFiles.contains(file) {
+                return "\(request.format.flag): cannot write '\(request.path)': it is the file the console's output goes to; "
+                    + "writing the report there would overwrite that output; give the report a file of its own"
+            }
             switch check(request.path) {
             case .failure(let problem): return "\(request.format.flag): cannot write '\(request.path)': \(problem.text)"
             case .success(let file):
@@ -459,6 +465,14 @@ final class ReportFiles: Sendable {
         init?(ofFileAt path: String) {
             var status = stat()
             guard stat(path, &status) == 0 else { return nil }
+            (device, inode) = (UInt64(status.st_dev), UInt64(status.st_ino))
+        }
+
+        /// The identity of the regular file `descriptor` writes to; nil for a terminal or a pipe (writing a report there
+        /// truncates nothing) or a closed descriptor.
+        init?(ofRegularFileWrittenBy descriptor: Int32) {
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
             (device, inode) = (UInt64(status.st_dev), UInt64(status.st_ino))
         }
     }
@@ -666,7 +680,7 @@ final class Interruption: @unchecked Sendable {
         }
         switch request {
         case .cancel(let task, let reading):
-            Console.error("\n\(CancellingSignal(number: number).verb): "
+            Console.signalNotice("\(CancellingSignal(number: number).verb): "
                 + (reading ? "stopping while the input is read; nothing is sent" : "cancelling the run; the requests not run are reported as skipped"))
             task?.cancel()
             DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Self.readingGraceSeconds)) { [weak self] in
@@ -674,7 +688,7 @@ final class Interruption: @unchecked Sendable {
                 self.stopAtOnce(number, .readingDidNotEnd)
             }
         case .ended:
-            Console.error("\n\(CancellingSignal(number: number).verb): the run has ended; its reports are being written "
+            Console.signalNotice("\(CancellingSignal(number: number).verb): the run has ended; its reports are being written "
                 + "(a second signal ends the process at once, with the run's status, before the rest are)")
         case .same: break
         case .exit(let status): stopAtOnce(number, .runEnded(status))

@@ -96,6 +96,25 @@ import Testing
         }
     }
 
+    /// A report path naming the file the console's output goes to (`/dev/stdout` with the output redirected to a log, or
+    /// the log itself) is refused before anything is sent, and the log keeps what was written (trial helper-95: the
+    /// report truncated it).
+    @Test(arguments: ["/dev/stdout", "run.log", "/dev/stderr"])
+    func aReportPathNamingTheConsolesFileIsRefused(path: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-report-paths-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(#"request: { url: "http://127.0.0.1:9/never" }"#.utf8).write(to: folder.appendingPathComponent("requests/ping.yaml"))
+        let script = "echo earlier > run.log; \"$RUNNER\" run requests --report-json \(path) >> run.log 2>&1"
+        let result = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"), ["-c", script], in: folder,
+                                                 environment: ["NO_COLOR": "1", "RUNNER": try RunnerProcess.executable.path])
+        #expect(result.exitCode == 1)
+        let log = try String(contentsOf: folder.appendingPathComponent("run.log"), encoding: .utf8)
+        #expect(log.hasPrefix("earlier\nerror: --report-json: cannot write '\(path)': it is the file the console's output goes to; "
+                              + "writing the report there would overwrite that output; give the report a file of its own"), "\(log)")
+        #expect(!log.contains("ping"), "nothing was sent: \(log)")
+    }
+
     /// A report that cannot be written at the end says why in words, and the reports after it are written all the same.
     @Test func aReportThatCannotBeWrittenAtTheEndSaysWhyInWords() async throws {
         try #require(FileManager.default.fileExists(atPath: "/dev/full"), "/dev/full is missing")
