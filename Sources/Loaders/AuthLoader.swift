@@ -148,17 +148,37 @@ public struct OAuth2AccessToken: Sendable, Hashable {
         let expiresAt = lifetime.map { seconds in
             sentAt.advanced(by: .milliseconds(Int64(max(0, seconds - min(30, seconds / 10)) * 1000)))
         }
-        var revealed: [String] = []
-        for (name, member) in document where isCredentialMember(name) { strings(in: member, into: &revealed) }
-        return OAuth2AccessToken(value: value, type: type, expiresAt: expiresAt, revealed: revealed)
+        return OAuth2AccessToken(value: value, type: type, expiresAt: expiresAt, revealed: credentials(in: response.body))
     }
 
-    /// The strings `value` (read by `JSONSerialization`) holds, at any depth.
-    private static func strings(in value: Any, into strings: inout [String]) {
+    /// Every credential a token response's body holds, whether the auth takes the response or refuses it (for outputs
+    /// to hide): the strings under an `isCredentialMember` member at any depth of JSON, and the values of such form
+    /// fields, as written and decoded, fields ended by `&`, `;` or a line break.
+    public static func credentials(in body: some Collection<UInt8>) -> [String] {
+        var found: [String] = []
+        if let json = try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]) {
+            credentials(in: json, underCredential: false, into: &found)
+            return found
+        }
+        let decode = { (text: Substring) in String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text) }
+        for field in String(decoding: body, as: UTF8.self).split(whereSeparator: { $0 == "&" || $0 == ";" || $0.isNewline }) {
+            guard let equals = field.firstIndex(of: "="),
+                  isCredentialMember(decode(field[..<equals]).trimmingCharacters(in: .whitespaces)) else { continue }
+            let value = field[field.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            found += Set([value, decode(Substring(value))])
+        }
+        return found
+    }
+
+    /// The strings of `value` (read by `JSONSerialization`) under an `isCredentialMember` member, at any depth.
+    private static func credentials(in value: Any, underCredential: Bool, into found: inout [String]) {
         switch value {
-        case let text as String: strings.append(text)
-        case let elements as [Any]: elements.forEach { Self.strings(in: $0, into: &strings) }
-        case let members as [String: Any]: members.values.forEach { Self.strings(in: $0, into: &strings) }
+        case let text as String where underCredential: found.append(text)
+        case let elements as [Any]: elements.forEach { credentials(in: $0, underCredential: underCredential, into: &found) }
+        case let members as [String: Any]:
+            for (name, member) in members {
+                credentials(in: member, underCredential: underCredential || isCredentialMember(name), into: &found)
+            }
         default: break
         }
     }

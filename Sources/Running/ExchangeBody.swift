@@ -77,7 +77,7 @@ extension Exchange {
     }
 
     /// A form-encoded body (an OAuth2 token response as some servers write it: `access_token=…&token_type=…`, under any
-    /// `Content-Type`, its fields ended by `&` or a line break, as the auth reads it) with the values of its token fields
+    /// `Content-Type`, its fields ended by `&` or a line break, as the auth reads it, or by `;`, as some write them) with the values of its token fields
     /// masked, and those values elsewhere in it (an `error_description` naming one) too; nil when it has none.
     private static func formWithTokensMasked(_ text: String) -> String? {
         guard mayNameTokenMember(text) else { return nil }
@@ -96,7 +96,7 @@ extension Exchange {
         }
         // Separators are kept as they are (`\r\n` is one character).
         for character in text {
-            if character == "&" || character.isNewline {
+            if character == "&" || character == ";" || character.isNewline {
                 flush()
                 result.append(character)
             } else {
@@ -108,17 +108,34 @@ extension Exchange {
     }
 
     /// Whether `text` may name a token's credential (in one pass over its bytes, where reading its fields costs about
-    /// 30 ms for 200 KB): folded as `OAuth2AccessToken.isCredentialMember` folds names, it holds `token` or `mackey`; or
-    /// it holds a percent escape or a byte beyond ASCII, which a name may be written with.
+    /// 30 ms for 200 KB): percent escapes decoded and folded as `OAuth2AccessToken.isCredentialMember` folds names, it
+    /// holds `token` or `mackey`; or it holds a byte beyond ASCII, which a name may be written with.
     private static func mayNameTokenMember(_ text: String) -> Bool {
         var folded: [UInt8] = []
         folded.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 where byte != UInt8(ascii: "_") && byte != UInt8(ascii: "-") {
-            if byte == UInt8(ascii: "%") || byte >= 0x80 { return true }
+        var bytes = text.utf8.makeIterator()
+        while var byte = bytes.next() {
+            // A name percent-encoded (`access%5Ftoken`) is read decoded.
+            if byte == UInt8(ascii: "%") {
+                var escape = bytes
+                guard let high = escape.next().flatMap(hexDigit), let low = escape.next().flatMap(hexDigit) else { continue }
+                (byte, bytes) = (high << 4 | low, escape)
+            }
+            if byte >= 0x80 { return true }
+            guard byte != UInt8(ascii: "_") && byte != UInt8(ascii: "-") else { continue }
             folded.append((0x41...0x5A).contains(byte) ? byte | 0x20 : byte)
         }
         return [Array("token".utf8), Array("mackey".utf8)].contains { word in
             folded.indices.dropLast(word.count - 1).contains { folded[$0] == word[0] && folded[$0..<$0 + word.count].elementsEqual(word) }
+        }
+    }
+
+    /// The value of a hexadecimal digit; nil for another byte.
+    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): (byte | 0x20) - UInt8(ascii: "a") + 10
+        default: nil
         }
     }
 

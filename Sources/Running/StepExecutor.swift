@@ -136,6 +136,10 @@ struct StepExecutor: Sendable {
             case .failure(let error): error.request
             }
             outcome.sensitiveValues += sent.headers.credentialValues + (await tokens.credentials(revealedFor: oauth2))
+            // A token response the auth refused (an error status, no usable token) may hold credentials too.
+            if case .failure(let error) = loaded, error.request.url == oauth2.tokenURL, let response = error.response {
+                outcome.sensitiveValues += OAuth2AccessToken.credentials(in: response.body)
+            }
             if case .failure(let error) = loaded, case .none = error.request.options.auth, error.request.url == oauth2.tokenURL,
                let location = builder.tokenURLLocation(of: definition, path: definition.path) {
                 (errorLocation, tokenRequestFailed) = (location, true)

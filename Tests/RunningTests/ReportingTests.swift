@@ -321,14 +321,37 @@ import TestSupport
         defer { collection.remove() }
         let loader = ScriptedLoader(routes: [
             .path("/v1/oauth/token", .json(#"{"access_token":"tok-abc-123","token_type":"Bearer","expires_in":60,"#
-                                           + #""refresh_token":"rfr-xyz-789","IdToken":{"jwt":"eyJ0.id-tok"}}"#)),
+                                           + #""refresh_token":"rfr-xyz-789","IdToken":{"jwt":"eyJ0.id-tok"},"#
+                                           + #""data":[{"Refresh-Token":"nested-rt-55"}]}"#)),
         ], fallback: .response(status: 200))
         let summary = await CollectionRun(collection: await collection.load(), options: RunOptions(), transport: loader).run()
         let redactor = Redactor(secrets: [])
         for outcome in summary.outcomes { redactor.learn(from: outcome) }
         #expect(redactor.redact(#""Authorization": "Bearer tok-abc-123""#) == #""Authorization": "Bearer ***""#)
         #expect(redactor.redact("user bob:pl4inPass, password pl4inPass") == "user bob:***, password ***")
-        #expect(redactor.redact(#"{"echo": "rfr-xyz-789", "id": "eyJ0.id-tok"}"#) == #"{"echo": "***", "id": "***"}"#)
+        #expect(redactor.redact(#"{"echo": "rfr-xyz-789", "id": "eyJ0.id-tok", "n": "nested-rt-55"}"#)
+                == #"{"echo": "***", "id": "***", "n": "***"}"#)
+    }
+
+    /// The credentials of a token response the auth refuses (an error status; no `access_token` it reads; fields
+    /// separated by `;`) are hidden where a later response echoes them (trial helper-96).
+    @Test(arguments: [
+        ScriptedLoader.Reply.response(status: 400, body: Data(#"{"error":"invalid_grant","refresh_token":"rfr-refused-41","id_token":"acc-camel-42"}"#.utf8)),
+        .json(#"{"accessToken":"acc-camel-42","data":{"refresh_token":"rfr-refused-41"}}"#),
+        .response(status: 200, body: Data("token_type=bearer;access_token=acc-camel-42;refresh_token=rfr-refused-41".utf8)),
+    ])
+    func credentialsOfARefusedTokenResponseAreHiddenWhereAServerEchoesThem(reply: ScriptedLoader.Reply) async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /reports }\nauth: { oauth2: { tokenURL: /oauth/token, clientID: c, clientSecret: s } }\n",
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [.path("/v1/oauth/token", reply)], fallback: .response(status: 200))
+        let summary = await CollectionRun(collection: await collection.load(), options: RunOptions(), transport: loader).run()
+        #expect(summary.outcomes.first?.verdict == .errored)
+        let redactor = Redactor(secrets: [])
+        for outcome in summary.outcomes { redactor.learn(from: outcome) }
+        #expect(!redactor.redact("echo rfr-refused-41 acc-camel-42").contains("-4"))
     }
 
     @Test func redactorHidesSecretsEscapedAsHTMLAndCredentialsWrittenInSourceLines() async {
