@@ -124,7 +124,8 @@ public struct OAuth2AccessToken: Sendable, Hashable {
             throw failure("returned no access_token (" + (json != nil ? "its JSON object has no 'access_token' string, or an empty one)"
                 : names.isEmpty ? "its body is neither a JSON object nor form fields holding one)"
                 : "its form fields are \(names.joined(separator: ", ")), and none is 'access_token' with a value: the name is "
-                    + "read as RFC 6749 writes it)"))
+                    + "read as RFC 6749 writes it" + (response.body.contains(UInt8(ascii: ";"))
+                        ? ", and fields are separated by '&' or a line break, not ';')" : ")")))
         }
         // A bearer token is one word (RFC 6750); one holding white space or a control character cannot be sent as it is.
         if value.contains(where: { $0.isWhitespace || $0.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } }) {

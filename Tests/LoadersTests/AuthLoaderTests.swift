@@ -122,6 +122,13 @@ import TestSupport
                                   request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
         #expect(error?.message.hasSuffix("returned no access_token (its body is neither a JSON object nor form fields holding one)") == true,
                 "\(String(describing: error?.message))")
+        // Fields separated by `;`: said so (trial helper-96).
+        let semicolons = ScriptedLoader.Reply.response(status: 200, body: Data("token_type=bearer;access_token=T1xTokAAA".utf8))
+        let separated = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", semicolons)])),
+                                      request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
+        #expect(separated?.message.hasSuffix("its form fields are 'token_type', and none is 'access_token' with a value: the name is "
+                                             + "read as RFC 6749 writes it, and fields are separated by '&' or a line break, not ';')") == true,
+                "\(String(describing: separated?.message))")
         // Form fields with other names: named (not their values), as the server wrote them (trial helper-94).
         let dashed = ScriptedLoader.Reply.response(status: 200, body: Data("Access-Token=tokVALUE1&Refresh-Token=r2&token_type=bearer".utf8))
         let named = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", dashed)])),
