@@ -1,7 +1,9 @@
+import Running
+
 /// Runs of text that may be base64, and the bytes they decode to, so that what a server encoded (a body, a header, a
 /// secret escaped in any way first) is found inside: standard or URL-safe characters, `+` and `/` also percent-encoded
-/// (`%2B`, `%2F`: base64 sent on in a URL) or `/` JSON-escaped (`\/`), and line breaks inside a run skipped (MIME
-/// writes 76 characters a line), as themselves or JSON-escaped (`\n`).
+/// (`%2B`, `%2F`: base64 sent on in a URL) or `/` JSON-escaped (`\/`), and line breaks inside a run skipped with the
+/// indentation after them (MIME writes 76 characters a line), as themselves, JSON-escaped (`\n`) or percent-encoded.
 struct Base64Text {
     /// One base64 character of a run: its 6-bit value and where it is written.
     struct Symbol {
@@ -83,13 +85,32 @@ struct Base64Text {
         }
     }
 
-    /// The bytes a line break at `offset` takes: CR, LF, or their JSON escapes.
+    /// The bytes a line break at `offset` takes with the spaces and tabs that indent the next line: CR, LF, JSON-escaped
+    /// once or more (`\n`, `\\n` as a failure shows a JSON body) or percent-encoded (`%0A`); a tab JSON-escaped too.
     private static func lineBreak(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        switch bytes[offset] {
-        case UInt8(ascii: "\r"), UInt8(ascii: "\n"): return 1
-        case UInt8(ascii: "\\") where offset + 1 < bytes.count && (bytes[offset + 1] == UInt8(ascii: "n") || bytes[offset + 1] == UInt8(ascii: "r")):
-            return 2
-        default: return nil
+        guard var end = control(at: offset, in: bytes, [UInt8(ascii: "\r"), UInt8(ascii: "\n")]) else { return nil }
+        while end < bytes.count, let next = control(at: end, in: bytes, [UInt8(ascii: " "), UInt8(ascii: "\t")]) { end = next }
+        return end - offset
+    }
+
+    /// Where one of `characters` at `offset` ends: written, JSON-escaped once or more (`\n`, `\\t`) or percent-encoded
+    /// (`%0A`); nil when none stands there.
+    private static func control(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>, _ characters: [UInt8]) -> Int? {
+        let byte = bytes[offset]
+        if characters.contains(byte) { return offset + 1 }
+        switch byte {
+        case UInt8(ascii: "\\"):
+            var end = offset
+            while end < bytes.count, bytes[end] == UInt8(ascii: "\\") { end += 1 }
+            let escaped: [UInt8: UInt8] = [UInt8(ascii: "n"): 0x0A, UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09]
+            guard end < bytes.count, let character = escaped[bytes[end]], characters.contains(character) else { return nil }
+            return end + 1
+        case UInt8(ascii: "%"):
+            guard offset + 2 < bytes.count, let high = bytes[offset + 1].hexDigitValue, let low = bytes[offset + 2].hexDigitValue,
+                  characters.contains(high << 4 | low) else { return nil }
+            return offset + 3
+        default:
+            return nil
         }
     }
 

@@ -614,7 +614,7 @@ private struct FormIndex: Sendable {
     /// Whether `byte` starts an escape `escapes(at:in:)` reads (asked at every byte of a text: a switch, not a set).
     private static func startsEscape(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "%"), UInt8(ascii: "+"), UInt8(ascii: " "), UInt8(ascii: "\\"), UInt8(ascii: "&"), 0x0A, 0x0D: true
+        case UInt8(ascii: "%"), UInt8(ascii: "+"), UInt8(ascii: " "), UInt8(ascii: "\\"), UInt8(ascii: "&"), 0x0A, 0x0D, 0x09: true
         default: false
         }
     }
@@ -625,34 +625,43 @@ private struct FormIndex: Sendable {
     /// character JSON-escaped (`\u003d` in either case, `\u00fc`, a surrogate pair `\ud83d\ude00`, `\/`, `\"`), also
     /// escaped once more as a message shows a value (`\\u003d`); a character as an HTML reference (`&#61;`, `&#x3D;`,
     /// `&#252;`, `&equals;`, `&uuml;`); and these escapes of a percent-escape (`&#37;21`, `%5Cu0021`). A character
-    /// stands for its UTF-8 bytes. A line break in any of these forms (LF, CR, CRLF, `\n`, `\\r\\n`, `%0A`), with the
-    /// spaces and tabs that indent the next line, reads as nothing: a server wrapped a value there.
+    /// stands for its UTF-8 bytes. Where a server wrapped a value, a line break in any of these forms (LF, CR, CRLF,
+    /// `\n`, `\\r\\n`, `%0A`), with the spaces and tabs that end the line before it and those that indent the next
+    /// line (all of them, or none: a value may go on with a space), reads as nothing.
     private static func escapes(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [(bytes: [UInt8], length: Int)] {
-        characters(at: offset, in: bytes).map { read, length in
-            guard read == [0x0A] || read == [0x0D] else { return (read, length) }
-            return ([], length + indentation(at: offset + length, afterCarriageReturn: read == [0x0D], in: bytes))
+        var readings = characters(at: offset, in: bytes).filter { !isLineBreak($0.bytes) }
+        let lineEnd = offset + whitespace(at: offset, in: bytes)
+        guard lineEnd < bytes.count, startsEscape(bytes[lineEnd]) else { return readings }
+        for (read, length) in characters(at: lineEnd, in: bytes) where isLineBreak(read) {
+            var end = lineEnd + length
+            // The line feed of a CRLF.
+            if read == [0x0D], end < bytes.count, let lineFeed = characters(at: end, in: bytes).first(where: { $0.bytes == [0x0A] }) {
+                end += lineFeed.length
+            }
+            readings.append(([], end - offset))
+            let indentation = whitespace(at: end, in: bytes)
+            if indentation > 0 { readings.append(([], end + indentation - offset)) }
         }
+        return readings
     }
 
-    /// The most bytes of indentation a wrapped value's next line is searched for.
-    private static let longestIndentation = 64
+    /// Whether `read` is a line break (LF or CR).
+    private static func isLineBreak(_ read: [UInt8]) -> Bool { read == [0x0A] || read == [0x0D] }
 
-    /// The bytes the indentation at `offset` takes: spaces and tabs as written or escaped (`\t`, `%20`), after a
-    /// carriage return first the line feed of a CRLF.
-    private static func indentation(at offset: Int, afterCarriageReturn: Bool, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    /// The most bytes of white space searched for around a line break a value was wrapped at.
+    private static let longestWhitespace = 64
+
+    /// The bytes the spaces and tabs at `offset` take, as written or escaped (`\t`, `%20`, `+`).
+    private static func whitespace(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var end = offset
-        var lineFeedAllowed = afterCarriageReturn
-        while end < bytes.count, end - offset < longestIndentation {
+        while end < bytes.count, end - offset < longestWhitespace {
             let byte = bytes[end]
             let length: Int? = switch byte {
             case 0x20, 0x09: 1
-            case UInt8(ascii: "+"): nil
-            case _ where startsEscape(byte):
-                characters(at: end, in: bytes).first { $0.bytes == [0x20] || $0.bytes == [0x09] || lineFeedAllowed && $0.bytes == [0x0A] }?.length
+            case _ where startsEscape(byte): characters(at: end, in: bytes).first { $0.bytes == [0x20] || $0.bytes == [0x09] }?.length
             default: nil
             }
             guard let length else { break }
-            lineFeedAllowed = false
             end += length
         }
         return end - offset
@@ -820,7 +829,7 @@ private struct FormIndex: Sendable {
             let digitsStart = start + hash + (hex ? 1 : 0)
             var index = digitsStart
             var value: UInt32 = 0
-            while index < end, let digit = hex ? hexDigit(bytes[index]) : decimalDigit(bytes[index]), value <= 0x10FFFF {
+            while index < end, let digit = hex ? bytes[index].hexDigitValue : decimalDigit(bytes[index]), value <= 0x10FFFF {
                 value = value * (hex ? 16 : 10) + UInt32(digit)
                 index += 1
             }
@@ -901,17 +910,8 @@ private struct FormIndex: Sendable {
 
     /// The byte two hex digits (either case) at `offset` give; nil when they are not two hex digits.
     fileprivate static func hexValue(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt8? {
-        guard offset + 1 < bytes.count, let high = hexDigit(bytes[offset]), let low = hexDigit(bytes[offset + 1]) else { return nil }
+        guard offset + 1 < bytes.count, let high = bytes[offset].hexDigitValue, let low = bytes[offset + 1].hexDigitValue else { return nil }
         return high << 4 | low
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// The range of the longest start of a form (shorter than all of it, of `shortestHiddenInText` bytes or more) that

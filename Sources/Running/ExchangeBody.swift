@@ -118,7 +118,7 @@ extension Exchange {
             // A name percent-encoded (`access%5Ftoken`) is read decoded.
             if byte == UInt8(ascii: "%") {
                 var escape = bytes
-                guard let high = escape.next().flatMap(hexDigit), let low = escape.next().flatMap(hexDigit) else { continue }
+                guard let high = escape.next()?.hexDigitValue, let low = escape.next()?.hexDigitValue else { continue }
                 (byte, bytes) = (high << 4 | low, escape)
             }
             if byte >= 0x80 { return true }
@@ -127,15 +127,6 @@ extension Exchange {
         }
         return [Array("token".utf8), Array("mackey".utf8)].contains { word in
             folded.indices.dropLast(word.count - 1).contains { folded[$0] == word[0] && folded[$0..<$0 + word.count].elementsEqual(word) }
-        }
-    }
-
-    /// The value of a hexadecimal digit; nil for another byte.
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): (byte | 0x20) - UInt8(ascii: "a") + 10
-        default: nil
         }
     }
 

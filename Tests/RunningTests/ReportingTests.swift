@@ -407,7 +407,7 @@ import TestSupport
     /// A secret a server wrapped across lines (a line break inside it, as written or JSON-escaped, and the indentation of
     /// the next line) is hidden whole (trial helper-94).
     @Test func aSecretWrappedAcrossLinesIsHidden() {
-        let redactor = Redactor(secrets: ["sk_live_9f8e7d6c5b4a3210ZZqq", "Grüße-Geheim-Wort!42"])
+        let redactor = Redactor(secrets: ["sk_live_9f8e7d6c5b4a3210ZZqq", "Grüße-Geheim-Wort!42", "open sesame-42x", "Xy7+Qw9/Rt5+Pz3/Lm8k"])
         for (text, shown) in [
             ("token sk_live_9f8e7d\n6c5b4a3210ZZqq end", "token *** end"),
             ("token sk_live_9f8e7d\r\n    6c5b4a3210ZZqq end", "token *** end"),
@@ -421,6 +421,16 @@ import TestSupport
             (#""sk_live_9f8e7d\r\n\t6c5b4a3210ZZqq""#, #""***""#),
             // Percent-encoded.
             ("q=sk_live_9f8e7d%0A%20%206c5b4a3210ZZqq&", "q=***&"),
+            // Spaces or tabs ending the line before the break, and a value going on with a space after it (trial helper-96).
+            ("token sk_live_9f8e7d \n6c5b4a3210ZZqq end", "token *** end"),
+            ("sk_live_9f8e7d\t\r\n 6c5b4a3210ZZqq", "***"),
+            (#""sk_live_9f8e7d \\n6c5b4a3210ZZqq""#, #""***""#),
+            ("q=sk_live_9f8e7d+%0A6c5b4a3210ZZqq&", "q=***&"),
+            ("say open\n sesame-42x.", "say ***."),
+            // Its base64 (its padding is no part of it), wrapped with an escaped or indented break, or a percent-encoded one.
+            (#""WHk3K1F3OS9SdD\\nUrUHozL0xtOGs=""#, #""***=""#),
+            ("WHk3K1F3OS9SdD\n    UrUHozL0xtOGs=", "***="),
+            ("b=WHk3K1F3OS9SdD%0AUrUHozL0xtOGs%3D", "b=***%3D"),
             // A line break before or after a secret stays.
             ("a\nsk_live_9f8e7d6c5b4a3210ZZqq\nb", "a\n***\nb"),
         ] {
