@@ -629,8 +629,11 @@ private struct FormIndex: Sendable {
     /// `\n`, `\\r\\n`, `%0A`), with the spaces and tabs that end the line before it and those that indent the next
     /// line (all of them, or none: a value may go on with a space), reads as nothing.
     private static func escapes(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [(bytes: [UInt8], length: Int)] {
-        var readings = characters(at: offset, in: bytes).filter { !isLineBreak($0.bytes) }
-        let lineEnd = offset + whitespace(at: offset, in: bytes)
+        let here = characters(at: offset, in: bytes)
+        var readings = here.filter { !isLineBreak($0.bytes) }
+        // The white space ending a line, read here once.
+        let space = [0x20, 0x09].contains(bytes[offset]) ? 1 : here.first { $0.bytes == [0x20] || $0.bytes == [0x09] }?.length ?? 0
+        let lineEnd = space == 0 ? offset : offset + space + whitespace(at: offset + space, in: bytes)
         guard lineEnd < bytes.count, startsEscape(bytes[lineEnd]) else { return readings }
         for (read, length) in characters(at: lineEnd, in: bytes) where isLineBreak(read) {
             var end = lineEnd + length
