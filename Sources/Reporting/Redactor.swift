@@ -77,17 +77,31 @@ public struct Redactor: Sendable {
     /// cut from the start and up to 3 from the end, while two thirds and 8 characters or more are left and what is left
     /// is not letters alone nor words joined by `_` or `-`, with nothing but punctuation around (`qa-password-1` cut to
     /// `password` would hide every "password"; `T1;refresh_token=R1` cut to `refresh_token=`, every field of that name).
+    ///
+    /// A value of up to `longestSplit` characters also has its first and last parts of 8 characters or more among its
+    /// cuts: a server that splits it in two (at a space, a `<br>`, a quoted-printable soft line break, or as two header
+    /// lines joined by `, `) shows each part apart.
     private static func cuts(of value: String) -> [String] {
         var cuts: [String] = []
+        let hidden = { (left: String) in
+            left.contains(where: { !$0.isLetter }) && !readsAsWord(Substring(left.trimmingCharacters(in: CharacterSet.alphanumerics.inverted)))
+        }
         for start in 0...3 {
             for end in 0...3 where start + end > 0 && value.count - start - end >= max(8, value.count - value.count / 3) {
                 let left = String(value.dropFirst(start).dropLast(end))
-                let core = left.trimmingCharacters(in: CharacterSet.alphanumerics.inverted)
-                if left.contains(where: { !$0.isLetter }) && !readsAsWord(Substring(core)) { cuts.append(left) }
+                if hidden(left) { cuts.append(left) }
             }
+        }
+        guard value.count <= longestSplit else { return cuts }
+        // The parts longer than these are cuts above already.
+        for length in 8..<max(8, value.count - 3) {
+            cuts += [String(value.prefix(length)), String(value.suffix(length))].filter(hidden)
         }
         return cuts
     }
+
+    /// The longest value whose halves are hidden apart (`cuts`): a password or token, not a key of many lines.
+    private static let longestSplit = 64
 
     /// The pieces of `value` a server shows apart: those a query parser splits it into (`queryPieces`), and the strings
     /// of a secret that is a JSON object or list (a server that parses it writes it again its own way: other spacing,

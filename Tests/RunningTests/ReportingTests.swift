@@ -438,6 +438,19 @@ import TestSupport
         }
     }
 
+    /// A secret a server split in two (at a space, a `<br>`, a quoted-printable soft line break, a line break with a
+    /// quote's prefix, or as two header lines joined by `, `) is hidden in both parts of 8 characters or more (trial
+    /// helper-96); a part that reads as a word is not.
+    @Test func aSecretSplitInTwoIsHiddenInBothParts() {
+        let redactor = Redactor(secrets: ["Zq7xK9mWp4Lt2VbN8rYc", "password-Zq7x9"])
+        for split in ["Zq7xK9mWp4 Lt2VbN8rYc", "Zq7xK9mWp4<br>Lt2VbN8rYc", "Zq7xK9mWp4=\r\nLt2VbN8rYc", "Zq7xK9mWp4\n> Lt2VbN8rYc",
+                      "Zq7xK9mWp4, Lt2VbN8rYc", "Zq7xK9mWp4L\u{2028}t2VbN8rYc", "Zq7xK9mW p4Lt2VbN8rYc"] {
+            let shown = redactor.redact(split)
+            #expect(!shown.contains("Zq7xK9") && !shown.contains("N8rYc"), "\(split) -> \(shown)")
+        }
+        #expect(redactor.redact("reset your password for Zq7x9") == "reset your password for Zq7x9")
+    }
+
     /// A copy sharing its results redacts a long text once for every report that shows it, and again once a value was
     /// learnt since (a later outcome revealing a token an earlier body holds).
     @Test func sharedResultsAreRedactedAgainOnceAValueIsLearnt() {
@@ -504,9 +517,10 @@ import TestSupport
                        "bcdef-secret-token-12", "def-secret-token-1"] {
             #expect(!redactor.redact(echoed).contains("secret-token"), "\(echoed) -> \(redactor.redact(echoed))")
         }
-        // Three at most from each end, two thirds and never fewer than 8 left: a secret's short tail stays text; and a
-        // word left is no secret's piece (every "password" would be hidden).
-        #expect(redactor.redact("ef-secret-token-123") == "ef-secret-token-123")
+        // Never fewer than 8 left (a longer first or last part is hidden as a secret split in two is): a secret's short
+        // tail stays text; and a word left is no secret's piece (every "password" would be hidden).
+        #expect(redactor.redact("ef-secret-token-123") == "***" && redactor.redact("token-123") == "***")
+        #expect(redactor.redact("oken-123") == "***" && redactor.redact("ken-123") == "ken-123")
         #expect(redactor.redact("hort-9ch") == "***" && redactor.redact("ort-9ch") == "ort-9ch")
         let worded = Redactor(secrets: ["qa-password-1"])
         #expect(worded.redact("password-1") == "***" && worded.redact(#"{"password": "x"}"#) == #"{"password": "x"}"#)
@@ -876,15 +890,16 @@ import TestSupport
         #expect(redactor.redact("\(secret)\(secret)") == "******", "copies side by side are each hidden")
     }
 
-    /// Text cut short ends in `…`: the start of a secret (of 4 bytes or more) right before it is hidden; shorter ones
-    /// and text that is not the start of one stay.
+    /// Text cut short ends in `…`: the start of a secret or of a part of it (of 4 bytes or more) right before it is
+    /// hidden; shorter ones and text that is not the start of one stay.
     @Test func theStartOfASecretBeforeACutIsHidden() {
         let redactor = Redactor(secrets: ["7Kp2Wm9xQz4Lr8Vt", "Grüße-secret"])
         #expect(redactor.redact(#"expected "a", got "xx7Kp2Wm9x…""#) == #"expected "a", got "xx***…""#)
         #expect(redactor.redact(#"got "Gr\u00fc…"#) == #"got "***…"#, "a JSON-escaped form cut inside an escape")
         #expect(redactor.redact("< 7Kp2Wm9xQ…\n(cut at 64 KiB of 9 bytes)") == "< ***…\n(cut at 64 KiB of 9 bytes)")
         #expect(redactor.redact("x 7Kp… and 7Kp2 y") == "x 7Kp… and 7Kp2 y")
-        #expect(redactor.redact("Wm9xQz… 7Kp2Wm9xQz4Lr8Vt…") == "Wm9xQz… ***…", "a whole secret before a cut is hidden as any")
+        #expect(redactor.redact("Wm9xQz… 7Kp2Wm9xQz4Lr8Vt…") == "***… ***…",
+                "a whole secret before a cut is hidden as any, and the start of its last part (a secret split in two)")
         #expect(redactor.redact("invalid key 7Kp2Wm9x... (see docs)") == "invalid key ***... (see docs)", "as servers cut a key")
     }
 
