@@ -423,12 +423,14 @@ final class ReportFiles: Sendable {
     /// or not writable, a file that cannot be written, or two flags naming one file.
     static func problem(_ requests: [Request]) -> String? {
         var files: [(request: Request, file: String)] = []
-        // A file the console's output goes to (`> run.log` and `/dev/stdout`): the report would truncate what it wrote.
-        let consoleFiles = [STDOUT_FILENO, STDERR_FILENO].compactMap(FileIdentity.init(ofRegularFileWrittenBy:))
+        // Where the console's output goes (`/dev/stdout` with `> run.log` or `| jq`, the log itself): the report would
+        // truncate or mix with it, as `-` would. `/dev/null` takes anything.
+        let consoleFiles = [STDOUT_FILENO, STDERR_FILENO].compactMap(FileIdentity.init(writtenBy:))
+            .filter { $0 != FileIdentity(ofFileAt: "/dev/null") }
         for request in requests {
             if let file = FileIdentity(ofFileAt: request.path), consoleFiles.contains(file) {
-                return "\(request.format.flag): cannot write '\(request.path)': it is the file the console's output goes to; "
-                    + "writing the report there would overwrite that output; give the report a file of its own"
+                return "\(request.format.flag): cannot write '\(request.path)': it is where the console's output goes; "
+                    + "the report would overwrite or mix with that output; give the report a file of its own"
             }
             switch check(request.path) {
             case .failure(let problem): return "\(request.format.flag): cannot write '\(request.path)': \(problem.text)"
@@ -468,11 +470,10 @@ final class ReportFiles: Sendable {
             (device, inode) = (UInt64(status.st_dev), UInt64(status.st_ino))
         }
 
-        /// The identity of the regular file `descriptor` writes to; nil for a terminal or a pipe (writing a report there
-        /// truncates nothing) or a closed descriptor.
-        init?(ofRegularFileWrittenBy descriptor: Int32) {
+        /// The identity of what `descriptor` writes to (a file, a pipe, a terminal); nil for a closed descriptor.
+        init?(writtenBy descriptor: Int32) {
             var status = stat()
-            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+            guard fstat(descriptor, &status) == 0 else { return nil }
             (device, inode) = (UInt64(status.st_dev), UInt64(status.st_ino))
         }
     }
@@ -504,6 +505,12 @@ final class ReportFiles: Sendable {
         guard status.st_mode & S_IFMT == S_IFDIR else { return .failure(PathProblem(text: "'\(directory)' is not a directory")) }
         if let file = FileIdentity(ofFileAt: path) {
             guard access(path, W_OK) == 0 else { return .failure(PathProblem(text: "the file is not writable")) }
+            // A device that cannot be opened (`/dev/tty` without a terminal) fails now, not after the run.
+            if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFCHR {
+                let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+                guard descriptor >= 0 else { return .failure(PathProblem(text: reason(errno))) }
+                close(descriptor)
+            }
             return .success("device \(file.device) inode \(file.inode)")
         }
         // A symbolic link to a file still to be written is that file.

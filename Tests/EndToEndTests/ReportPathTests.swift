@@ -110,9 +110,44 @@ import Testing
                                                  environment: ["NO_COLOR": "1", "RUNNER": try RunnerProcess.executable.path])
         #expect(result.exitCode == 1)
         let log = try String(contentsOf: folder.appendingPathComponent("run.log"), encoding: .utf8)
-        #expect(log.hasPrefix("earlier\nerror: --report-json: cannot write '\(path)': it is the file the console's output goes to; "
-                              + "writing the report there would overwrite that output; give the report a file of its own"), "\(log)")
+        #expect(log.hasPrefix("earlier\nerror: --report-json: cannot write '\(path)': it is where the console's output goes; "
+                              + "the report would overwrite or mix with that output; give the report a file of its own"), "\(log)")
         #expect(!log.contains("ping"), "nothing was sent: \(log)")
+    }
+
+    /// So is `/dev/stdout` when the console's output goes to a pipe (the report would be mixed with it, as with `-`);
+    /// `/dev/null` takes a report whatever goes there.
+    @Test func aReportPathNamingThePipeTheConsoleWritesToIsRefused() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-report-paths-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(#"request: { url: "http://127.0.0.1:9/never" }"#.utf8).write(to: folder.appendingPathComponent("requests/ping.yaml"))
+        let runner = try RunnerProcess.executable.path
+        let piped = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"),
+                                                ["-c", "\"$RUNNER\" run requests --report-json /dev/stdout 2>&1 | cat"],
+                                                in: folder, environment: ["RUNNER": runner, "NO_COLOR": "1"])
+        #expect(piped.stdout.contains("error: --report-json: cannot write '/dev/stdout': it is where the console's output goes"), "\(piped.stdout)")
+        let discarded = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"),
+                                                    ["-c", "\"$RUNNER\" run requests --report-json /dev/null > /dev/null 2>&1; echo \"exit $?\""],
+                                                    in: folder, environment: ["RUNNER": runner, "NO_COLOR": "1"])
+        #expect(discarded.stdout == "exit 3\n", "the request errored (nothing listens on port 9): \(discarded.stdout)")
+    }
+
+    /// Whether this process has a terminal `/dev/tty` opens to (the runner it starts has the same one).
+    static let hasTerminal: Bool = {
+        let descriptor = open("/dev/tty", O_WRONLY | O_NONBLOCK | O_NOCTTY)
+        if descriptor >= 0 { close(descriptor) }
+        return descriptor >= 0
+    }()
+
+    /// A device that cannot be opened (`/dev/tty` without a terminal) is refused before anything is sent, not after.
+    @Test(.enabled(if: !hasTerminal, "this process has a terminal: /dev/tty opens"))
+    func aDeviceThatCannotBeOpenedIsRefusedBeforeAnythingIsSent() async throws {
+        let (result, received, folder) = try await Self.run(["--report-json", "/dev/tty"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(result.exitCode == 1, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("error: --report-json: cannot write '/dev/tty': no such device or address"), "\(result.stderr)")
+        #expect(received.isEmpty, "the server received \(received.map(\.path))")
     }
 
     /// A report that cannot be written at the end says why in words, and the reports after it are written all the same.
