@@ -18,6 +18,9 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     public var suggestion: String?
     /// Further facts, each rendered as `= note` lines after the source line (expected and actual values).
     public var notes: [String] = []
+    /// Whether the problem is in a secret's definition, whose quoted line may hold the secret written under a mistyped
+    /// key (`defualt: hunter2`): its values are hidden when quoted.
+    public var quotesSecret = false
 
     public init(_ severity: Severity = .error, path: String?, mark: Mark?, message: String, suggestion: String? = nil) {
         self.severity = severity

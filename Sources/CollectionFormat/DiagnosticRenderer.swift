@@ -33,7 +33,8 @@ public enum DiagnosticRenderer {
         let emptyGutter = String(repeating: " ", count: gutterWidth + 2)
         // The line is quoted when its file's text is known (not, say, in a merged report once the file has changed).
         if let mark = diagnostic.mark, let path = diagnostic.path, let source = sources.text(for: path) {
-            let snippet = redactedSnippet(source, at: mark, redacting: redacting)
+            let hiding = diagnostic.quotesSecret ? { hidingValues(in: redacting($0)) } : redacting
+            let snippet = redactedSnippet(source, at: mark, redacting: hiding)
             let line = snippet?.line ?? ""
             let caret = snippet?.caret ?? String(repeating: " ", count: max(0, mark.column - 1)) + "^"
             output += style.apply(" \(mark.line) |", .blue) + (line.isEmpty ? "" : " \(line)") + "\n"
@@ -46,6 +47,14 @@ public enum DiagnosticRenderer {
             output += emptyGutter + style.apply("= help:", .bold) + " \(suggestion)\n"
         }
         return output
+    }
+
+    /// `line` of a secret's definition with every value written after `key:` as `***`, but for `env:`'s (the name of
+    /// the variable the secret is read from): a key mistyped there may hold the secret.
+    static func hidingValues(in line: String) -> String {
+        line.replacing(/(?<key>[\w-]+["']?\s*:\s+)(?<value>"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s,{}\[\]#'"][^,}#]*?)(?=\s*$|\s*[,}]|\s+#)/) { match in
+            match.output.key.prefix { $0.isLetter || $0 == "_" || $0 == "-" } == "env" ? match.output.0 : match.output.key + "***"
+        }
     }
 
     /// The snippet of the line of `mark` in `source`, redacted over a wide window (4,096 characters) before it is cut to

@@ -54,8 +54,11 @@ extension NodeDecoder {
     /// `name: { env: NAME, default: value }`.
     private mutating func secret(_ pair: Pair) -> SecretDefinition? {
         guard let name = variableName(pair.key, in: "secrets") else { return nil }
+        decodingSecret = true
+        defer { decodingSecret = false }
         let context = "secrets.\(name)"
-        guard let pairs = mapping(pair.value, for: context) else { return nil }
+        let fromEnvironment = "read it from the process environment: `\(name): { env: \(name.uppercased()) }`"
+        guard let pairs = mapping(pair.value, for: context, suggestion: pair.value.scalar == nil ? nil : fromEnvironment) else { return nil }
         let fields = fields(pairs, allowed: FormatKeys.secret.names, in: context)
         guard let envNode = fields["env"] else {
             missing("env", from: fields, in: context, at: pair.value.mark)

@@ -4,6 +4,8 @@ import YAML
 struct NodeDecoder {
     let source: SourceText
     private(set) var diagnostics = DiagnosticBag()
+    /// Whether a secret's definition is being read: no problem found in it shows a value written there.
+    var decodingSecret = false
     /// The source's line starts, found at the first template that needs them.
     private var lineStarts: [Int]?
 
@@ -16,12 +18,16 @@ struct NodeDecoder {
 
     /// Reports an error at a mark of this file.
     mutating func error(_ message: String, at mark: Mark?, suggestion: String? = nil) {
-        diagnostics.add(.error(message, path: path, at: mark, suggestion: suggestion))
+        var diagnostic = Diagnostic.error(message, path: path, at: mark, suggestion: suggestion)
+        diagnostic.quotesSecret = decodingSecret
+        diagnostics.add(diagnostic)
     }
 
     /// Reports a warning at a mark of this file.
     mutating func warning(_ message: String, at mark: Mark?, suggestion: String? = nil) {
-        diagnostics.add(.warning(message, path: path, at: mark, suggestion: suggestion))
+        var diagnostic = Diagnostic.warning(message, path: path, at: mark, suggestion: suggestion)
+        diagnostic.quotesSecret = decodingSecret
+        diagnostics.add(diagnostic)
     }
 
     /// Reports a template error of this file.
@@ -32,9 +38,9 @@ struct NodeDecoder {
     // MARK: Shapes
 
     /// The pairs of a mapping, or nil after reporting "expected a mapping".
-    mutating func mapping(_ node: Node, for context: @autoclosure () -> String?) -> Node.Pairs? {
+    mutating func mapping(_ node: Node, for context: @autoclosure () -> String?, suggestion: String? = nil) -> Node.Pairs? {
         if let pairs = node.mapping { return pairs }
-        typeMismatch(node, expected: "a mapping", for: context())
+        typeMismatch(node, expected: "a mapping", for: context(), suggestion: suggestion)
         return nil
     }
 
@@ -54,7 +60,8 @@ struct NodeDecoder {
     /// Reports that `node` is not what was expected.
     mutating func typeMismatch(_ node: Node, expected: String, for context: @autoclosure () -> String?, suggestion: String? = nil) {
         let place = context().map { " for '\($0)'" } ?? ""
-        error("expected \(expected)\(place), found \(Self.describe(node))", at: node.mark, suggestion: suggestion)
+        let found = decodingSecret && node.scalar != nil ? "a value, not shown (it may be the secret)" : Self.describe(node)
+        error("expected \(expected)\(place), found \(found)", at: node.mark, suggestion: suggestion)
     }
 
     /// "a list", "a mapping", "the string 'x'", "the integer 5", "null", ...

@@ -240,9 +240,15 @@ import YAML
         #expect(diagnostics.map(\.description) == [
             "environments/qa.yaml:1:1: error: unknown key 'baseUrl'",
             "environments/qa.yaml:2:17: error: unknown key 'evn' in 'secrets.a'",
-            "environments/qa.yaml:2:30: error: expected a mapping for 'secrets.b', found the string 'B'",
+            "environments/qa.yaml:2:30: error: expected a mapping for 'secrets.b', found a value, not shown (it may be the secret)",
         ].sorted { ($0.split(separator: ":")[1], $0) < ($1.split(separator: ":")[1], $1) })
         #expect(diagnostics.first?.suggestion == "did you mean 'baseURL'?")
+        // A problem in a secret's definition quotes its line with the values hidden (trial helper-96): a mistyped key
+        // may hold the secret.
+        #expect(diagnostics.map(\.quotesSecret) == [false, true, true])
+        #expect(DiagnosticRenderer.hidingValues(in: #"  pw: { env: X_PW, defualt: "ab,cd", other: 'x' }  # note"#)
+                == #"  pw: { env: X_PW, defualt: ***, other: *** }  # note"#)
+        #expect(DiagnosticRenderer.hidingValues(in: "    defualt: hunter2 # typo") == "    defualt: *** # typo")
     }
 
     func project() -> ScratchDirectory {
