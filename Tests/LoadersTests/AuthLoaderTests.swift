@@ -14,6 +14,12 @@ import TestSupport
         return await scripted.received.first?.headers["Authorization"]
     }
 
+    /// The message of the error a request ends in when its token request is answered with `reply`.
+    func tokenError(_ reply: ScriptedLoader.Reply) async -> String? {
+        await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", reply)])),
+                      request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))?.message
+    }
+
     @Test func basicAndBearer() async throws {
         #expect(try await authorization(for: .basic(username: "Aladdin", password: "open sesame"))
             == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
@@ -82,15 +88,13 @@ import TestSupport
 
         // A token holding white space is refused, not sent as `Bearer   t  `.
         let spaced = ScriptedLoader.Reply.json(#"{"access_token":"  SECRETWS17  ","token_type":"Bearer"}"#)
-        let unsendable = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", spaced)])),
-                                       request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
-        #expect(unsendable?.message.hasSuffix("returned an access_token holding white space or a control character, which a Bearer token cannot hold") == true,
-                "\(String(describing: unsendable?.message))")
+        let unsendable = await tokenError(spaced)
+        #expect(unsendable?.hasSuffix("returned an access_token holding white space or a control character, which a Bearer token cannot hold") == true,
+                "\(String(describing: unsendable))")
         let zeroWidth = ScriptedLoader.Reply.json(#"{"access_token":"ZWsp\u200bII3737","token_type":"Bearer"}"#)
-        let nonASCII = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", zeroWidth)])),
-                                     request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
-        #expect(nonASCII?.message.hasSuffix("returned an access_token holding a character that is not ASCII, which a Bearer token cannot hold") == true,
-                "\(String(describing: nonASCII?.message))")
+        let nonASCII = await tokenError(zeroWidth)
+        #expect(nonASCII?.hasSuffix("returned an access_token holding a character that is not ASCII, which a Bearer token cannot hold") == true,
+                "\(String(describing: nonASCII))")
         // A token holding what ends a credential or a form field is refused, not sent as `Bearer T1;refresh_token=R1`
         // (trial helper-95); an `=` ends a token only.
         let refusal = { (character: String) in "returned an access_token holding '\(character)', which a Bearer token cannot hold" }
@@ -99,9 +103,8 @@ import TestSupport
                                 (#"{"access_token":"a=b","token_type":"Bearer"}"#, refusal("=")),
                                 (#"{"access_token":"ab\"c","token_type":"Bearer"}"#, refusal("\""))] {
             let reply = ScriptedLoader.Reply.response(status: 200, body: Data(body.utf8))
-            let error = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", reply)])),
-                                      request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
-            #expect(error?.message.hasSuffix(message) == true, "\(String(describing: error?.message))")
+            let error = await tokenError(reply)
+            #expect(error?.hasSuffix(message) == true, "\(String(describing: error))")
         }
         let padded = ScriptedLoader(routes: [.path("/oauth/token", .json(#"{"access_token":"dGs=="}"#))], fallback: .response(status: 200))
         _ = try await AuthLoader(next: padded).load(request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
@@ -112,30 +115,26 @@ import TestSupport
         #expect(await untyped.received.filter { $0.path == "/items" }.map { $0.headers["Authorization"] } == ["Bearer untyped1"])
         // A token of a type the runner does not send is refused, not sent as `mac …`.
         let mac = ScriptedLoader.Reply.json(#"{"access_token":"t","token_type":"mac"}"#)
-        let refused = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", mac)])),
-                                    request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
-        #expect(refused?.message.hasSuffix("returned a token of type 'mac', which runner cannot send (it sends Bearer tokens)") == true,
-                "\(String(describing: refused?.message))")
+        let refused = await tokenError(mac)
+        #expect(refused?.hasSuffix("returned a token of type 'mac', which runner cannot send (it sends Bearer tokens)") == true,
+                "\(String(describing: refused))")
 
         let other = ScriptedLoader.Reply.response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<p>token</p>".utf8))
-        let error = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", other)])),
-                                  request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
-        #expect(error?.message.hasSuffix("returned no access_token (its body is neither a JSON object nor form fields holding one)") == true,
-                "\(String(describing: error?.message))")
+        let error = await tokenError(other)
+        #expect(error?.hasSuffix("returned no access_token (its body is neither a JSON object nor form fields holding one)") == true,
+                "\(String(describing: error))")
         // Fields separated by `;`: said so (trial helper-96).
         let semicolons = ScriptedLoader.Reply.response(status: 200, body: Data("token_type=bearer;access_token=T1xTokAAA".utf8))
-        let separated = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", semicolons)])),
-                                      request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
-        #expect(separated?.message.hasSuffix("its form fields are 'token_type', and none is 'access_token' with a value: the name is "
+        let separated = await tokenError(semicolons)
+        #expect(separated?.hasSuffix("its form fields are 'token_type', and none is 'access_token' with a value: the name is "
                                              + "read as RFC 6749 writes it, and fields are separated by '&' or a line break, not ';')") == true,
-                "\(String(describing: separated?.message))")
+                "\(String(describing: separated))")
         // Form fields with other names: named (not their values), as the server wrote them (trial helper-94).
         let dashed = ScriptedLoader.Reply.response(status: 200, body: Data("Access-Token=tokVALUE1&Refresh-Token=r2&token_type=bearer".utf8))
-        let named = await failure(of: AuthLoader(next: ScriptedLoader(routes: [.path("/oauth/token", dashed)])),
-                                  request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(credentials))))
-        #expect(named?.message.hasSuffix("returned no access_token (its form fields are 'Access-Token', 'Refresh-Token', 'token_type', "
+        let named = await tokenError(dashed)
+        #expect(named?.hasSuffix("returned no access_token (its form fields are 'Access-Token', 'Refresh-Token', 'token_type', "
                                          + "and none is 'access_token' with a value: the name is read as RFC 6749 writes it)") == true,
-                "\(String(describing: named?.message))")
+                "\(String(describing: named))")
     }
 
     /// The store keeps what every token fetched revealed (a refresh token a later response may echo), also once the
