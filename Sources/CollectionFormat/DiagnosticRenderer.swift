@@ -49,12 +49,36 @@ public enum DiagnosticRenderer {
         return output
     }
 
-    /// `line` of a secret's definition with every value written after `key:` as `***`, but for `env:`'s (the name of
-    /// the variable the secret is read from): a key mistyped there may hold the secret.
+    /// `line` of a secret's definition with everything after its first key (the secret's name) hidden but the keys a
+    /// definition has (`env`, `default`) and `env:`'s value (the variable the secret is read from): a value written by
+    /// mistake (`pw: s3cret`, `[s3cret]`, `defualt: s3cret`, `default:s3cret`, `{ s3cret }`) may be the secret.
     static func hidingValues(in line: String) -> String {
-        line.replacing(/(?<key>[\w-]+["']?\s*:\s+)(?<value>"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s,{}\[\]#'"][^,}#]*?)(?=\s*$|\s*[,}]|\s+#)/) { match in
-            match.output.key.prefix { $0.isLetter || $0 == "_" || $0 == "-" } == "env" ? match.output.0 : match.output.key + "***"
+        guard let colon = line.firstRange(of: /:(\s|$)/) else { return line.isEmpty ? line : "***" }
+        var result = String(line[..<colon.upperBound])
+        var (word, afterEnv) = ("", false)
+        func flush() {
+            guard !word.isEmpty else { return }
+            result += ["env", "default"].contains(word) || afterEnv ? word : "***"
+            (afterEnv, word) = (word == "env", "")
         }
+        var rest = line[colon.upperBound...]
+        while let character = rest.first {
+            if character == "#", word.isEmpty, result.last?.isWhitespace ?? true { return result + rest }
+            if word.isEmpty, character == "\"" || character == "'", let close = rest.dropFirst().firstIndex(of: character) {
+                // A quoted text is one word.
+                word = String(rest[...close])
+                rest = rest[rest.index(after: close)...]
+            } else if " \t{}[],:".contains(character) {
+                flush()
+                result.append(character)
+                rest = rest.dropFirst()
+            } else {
+                word.append(character)
+                rest = rest.dropFirst()
+            }
+        }
+        flush()
+        return result
     }
 
     /// The snippet of the line of `mark` in `source`, redacted over a wide window (4,096 characters) before it is cut to

@@ -25,8 +25,11 @@ extension NodeDecoder {
                 environment.variables.append(VariableDefinition(name: name, nameMark: pair.key.mark, value: value))
             }
         }
-        if let value = fields["secrets"], let secretPairs = mapping(value, for: "secrets") {
-            environment.secrets = secretPairs.compactMap { secret($0) }
+        if let value = fields["secrets"] {
+            // No problem found in `secrets` shows a value written there (`secrets: s3cret`, a list of them).
+            decodingSecret = true
+            if let secretPairs = mapping(value, for: "secrets") { environment.secrets = secretPairs.compactMap { secret($0) } }
+            decodingSecret = false
         }
         environment.auth = fields["auth"].flatMap { auth($0) }
         if let value = fields["expect"], let expectPairs = mapping(value, for: "expect") {
@@ -54,8 +57,6 @@ extension NodeDecoder {
     /// `name: { env: NAME, default: value }`.
     private mutating func secret(_ pair: Pair) -> SecretDefinition? {
         guard let name = variableName(pair.key, in: "secrets") else { return nil }
-        decodingSecret = true
-        defer { decodingSecret = false }
         let context = "secrets.\(name)"
         let fromEnvironment = "read it from the process environment: `\(name): { env: \(name.uppercased()) }`"
         guard let pairs = mapping(pair.value, for: context, suggestion: pair.value.scalar == nil ? nil : fromEnvironment) else { return nil }

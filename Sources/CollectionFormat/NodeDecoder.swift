@@ -103,8 +103,14 @@ struct NodeDecoder {
                 }
                 namesAnotherPlace = namesAnotherPlace || explanations[key] != nil || closestName.map(suggesting.contains) == true
                 if explanations[key] == nil, let closestName { suggested.insert(closestName) }
-                let suggestion = explanations[key] ?? closest ?? "allowed keys: \(allowed.joined(separator: ", "))"
-                error("unknown key '\(key)'\(place)", at: pairs.key(at: position).mark, suggestion: suggestion)
+                // `default:x` in a flow mapping is one key: a `:` ends a key only before a space.
+                let glued = key.firstIndex(of: ":").map { String(key[..<$0]) }.flatMap { allowed.contains($0) ? $0 : nil }
+                    .map { "write a space after the ':' of '\($0):'" }
+                let suggestion = glued ?? explanations[key] ?? closest ?? "allowed keys: \(allowed.joined(separator: ", "))"
+                // In a secret's definition, a key that is no mistyped one may be the secret (`{ s3cret }`, `default:s3cret`).
+                let named = !decodingSecret || (closestName != nil && key.allSatisfy { $0.isLetter || $0 == "_" })
+                error("unknown key" + (named ? " '\(key)'" : " (not shown: it may be the secret)") + place,
+                      at: pairs.key(at: position).mark, suggestion: suggestion)
             }
         }
         return Fields(pairs: pairs, found: found, namesAnotherPlace: namesAnotherPlace, suggested: suggested)

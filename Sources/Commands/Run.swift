@@ -425,8 +425,12 @@ final class ReportFiles: Sendable {
         var files: [(request: Request, file: String)] = []
         // Where the console's output goes (`/dev/stdout` with `> run.log` or `| jq`, the log itself): the report would
         // truncate or mix with it, as `-` would. `/dev/null` takes anything.
-        let consoleFiles = [STDOUT_FILENO, STDERR_FILENO].compactMap(FileIdentity.init(writtenBy:))
+        var consoleFiles = [STDOUT_FILENO, STDERR_FILENO].compactMap(FileIdentity.init(writtenBy:))
             .filter { $0 != FileIdentity(ofFileAt: "/dev/null") }
+        // `/dev/tty` is the terminal the console writes to when its output goes to one.
+        if isatty(STDOUT_FILENO) == 1 || isatty(STDERR_FILENO) == 1, let terminal = FileIdentity(ofFileAt: "/dev/tty") {
+            consoleFiles.append(terminal)
+        }
         for request in requests {
             if let file = FileIdentity(ofFileAt: request.path), consoleFiles.contains(file) {
                 return "\(request.format.flag): cannot write '\(request.path)': it is where the console's output goes; "

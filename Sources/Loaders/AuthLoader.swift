@@ -116,7 +116,12 @@ public struct OAuth2AccessToken: Sendable, Hashable {
             HTTPError(.invalidResponse, request: response.request, response: response,
                       message: "the OAuth2 token request to \(response.request.displayURL) \(detail)")
         }
-        guard response.status.isSuccess else { throw failure("was refused with status \(response.status.code)") }
+        guard response.status.isSuccess else {
+            // RFC 6749's `error` code says why (`invalid_client`); it names no credential.
+            let code = (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["error"] as? String
+            let shown = code.flatMap { $0.count <= 40 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "_") } ? $0 : nil }
+            throw failure("was refused with status \(response.status.code)" + (shown.map { " (error '\($0)')" } ?? ""))
+        }
         let json = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
         let document = json ?? formFields(of: response.body)
         guard let value = document["access_token"] as? String, !value.isEmpty else {

@@ -247,8 +247,19 @@ import YAML
         // may hold the secret.
         #expect(diagnostics.map(\.quotesSecret) == [false, true, true])
         #expect(DiagnosticRenderer.hidingValues(in: #"  pw: { env: X_PW, defualt: "ab,cd", other: 'x' }  # note"#)
-                == #"  pw: { env: X_PW, defualt: ***, other: *** }  # note"#)
+                == #"  pw: { env: X_PW, ***: ***, ***: *** }  # note"#)
         #expect(DiagnosticRenderer.hidingValues(in: "    defualt: hunter2 # typo") == "    defualt: *** # typo")
+        // Values written in other shapes by mistake (trial helper-97).
+        for (line, shown) in [("  pw: [s3cretvalue, other]", "  pw: [***, ***]"), ("  pw: {env: X, default:s3cretvalue}", "  pw: {env: X, default:***}"),
+                              ("  pw: { s3cretvalue }", "  pw: { *** }"), ("secrets: s3cretvalue", "secrets: ***"),
+                              ("  - pw: s3cretvalue", "  - pw: ***"), ("  pw: { env: X, default: [s3cret] }", "  pw: { env: X, default: [***] }")] {
+            #expect(DiagnosticRenderer.hidingValues(in: line) == shown)
+        }
+        let (_, shapes) = decodeEnvironment("secrets:\n  a: [s3cretvalue]\n  b: { env: B, default:s3cretvalue }\n  c: { s3cretvalue }\n")
+        #expect(shapes.allSatisfy { $0.quotesSecret && !$0.description.contains("s3cret") }, "\(shapes.map(\.description))")
+        #expect(shapes.contains { $0.suggestion == "write a space after the ':' of 'default:'" })
+        let (_, whole) = decodeEnvironment("secrets: s3cretvalue\n")
+        #expect(whole.map(\.description) == ["environments/qa.yaml:1:10: error: expected a mapping for 'secrets', found a value, not shown (it may be the secret)"])
     }
 
     func project() -> ScratchDirectory {

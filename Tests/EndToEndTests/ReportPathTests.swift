@@ -150,6 +150,22 @@ import Testing
         #expect(received.isEmpty, "the server received \(received.map(\.path))")
     }
 
+    /// `/dev/tty` is refused when the console writes to that terminal (run under `script`, which gives the runner one),
+    /// as `/dev/stdout` is (trial helper-97).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script (util-linux) is missing"))
+    func theConsolesTerminalIsRefused() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-report-paths-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(#"request: { url: "http://127.0.0.1:9/never" }"#.utf8).write(to: folder.appendingPathComponent("requests/ping.yaml"))
+        let result = try await RunnerProcess.run(program: URL(fileURLWithPath: "/usr/bin/script"),
+                                                 ["-qec", "\"$RUNNER\" run requests --report-json /dev/tty; echo \"exit $?\"", "/dev/null"],
+                                                 in: folder, environment: ["RUNNER": try RunnerProcess.executable.path, "NO_COLOR": "1",
+                                                                           "TERM": "dumb"])
+        #expect(result.stdout.contains("cannot write '/dev/tty': it is where the console's output goes"), "\(result.stdout)")
+        #expect(result.stdout.contains("exit 1"), "\(result.stdout)")
+    }
+
     /// A report that cannot be written at the end says why in words, and the reports after it are written all the same.
     @Test func aReportThatCannotBeWrittenAtTheEndSaysWhyInWords() async throws {
         try #require(FileManager.default.fileExists(atPath: "/dev/full"), "/dev/full is missing")

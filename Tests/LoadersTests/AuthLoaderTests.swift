@@ -163,6 +163,14 @@ import TestSupport
         #expect(tokenRequest.options.trustedCertificateFiles == ["/ca.pem"])
     }
 
+    /// A refusal's RFC 6749 `error` code is named (trial helper-97); text that is no such code is not.
+    @Test func aRefusedTokenRequestNamesItsErrorCode() async {
+        let invalid = await tokenError(.response(status: 401, body: Data(#"{"error":"invalid_client","refresh_token":"rt-9"}"#.utf8)))
+        #expect(invalid?.hasSuffix("was refused with status 401 (error 'invalid_client')") == true, "\(String(describing: invalid))")
+        let odd = await tokenError(.response(status: 400, body: Data(#"{"error":"secret s3cr3t leaked"}"#.utf8)))
+        #expect(odd?.hasSuffix("was refused with status 400") == true, "\(String(describing: odd))")
+    }
+
     @Test func refusedTokenRequestIsAnError() async {
         let scripted = ScriptedLoader(routes: [.path("/oauth/token", .response(status: 400))])
         let error = await failure(of: AuthLoader(next: scripted),
