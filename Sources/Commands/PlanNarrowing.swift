@@ -67,7 +67,7 @@ struct PlanNarrowing {
             notes.append("--rerun-failed: \(path) reports a part that stopped before sending (exit \(stop)): every file runs")
         } else if let (report, path) = rerun, let plan {
             let paths = ReportedPaths(files: loaded.files)
-            let failed = requests.filter { $0.verdict == .failed || $0.verdict == .errored }.map { paths.current($0.file) }
+            let failed = requests.filter { $0.verdict.isFailure }.map { paths.current($0.file) }
             // Requests a cancelled run, or --bail, stopped before they ran were not tested either; nor, after a run a
             // signal stopped at once, the files it never reached.
             let cancelled = report.summary.cancellingSignal != nil

@@ -55,7 +55,7 @@ private struct PageRequest: MustacheParent {
         facts = PageText(Self.facts(of: outcome))
         file = PageText(redactor.redact(outcome.file))
         flaky = outcome.flaky
-        open = outcome.verdict == .failed || outcome.verdict == .errored
+        open = outcome.verdict.isFailure
         detail = PageDetail(outcome, sources: sources, redactor: redactor) ?? false
     }
 

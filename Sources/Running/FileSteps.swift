@@ -33,12 +33,9 @@ extension CollectionRun {
         for run in fileRuns(of: file, from: startScope) {
             var flow = FlowState(run: run)
             for definition in options.selection.selectedSteps(of: file) {
-                for var outcome in await outcomes(of: definition, in: file, flow: &flow, bail: options.bail ? context.bail : nil) {
+                await runStep(definition, in: file, flow: &flow, bail: options.bail ? context.bail : nil) { outcome in
                     if outcome.flaky, options.failOnFlaky { Self.failFlaky(&outcome, definition, environment: collection.environment) }
-                    if outcome.verdict == .failed || outcome.verdict == .errored {
-                        if !definition.isCleanup, flow.failedStep == nil { flow.failedStep = definition.name }
-                        if options.bail { context.bail.set() }
-                    }
+                    if outcome.verdict.isFailure, options.bail { context.bail.set() }
                     result.counts.add(outcome)
                     if context.keepingOutcomes { result.outcomes.append(outcome) }
                     await context.outcomes.add(outcome, file: index)
@@ -96,55 +93,68 @@ extension CollectionRun {
         return runs
     }
 
-    /// The outcomes of one step in a run of its file: none sent when it is skipped or cannot run (`bail`, with
-    /// `--bail`, is set), one per element of its `each:` list, else one.
-    private func outcomes(of step: RequestDefinition, in file: RequestFile, flow: inout FlowState,
-                          bail: StopSignal?) async -> [RequestOutcome] {
+    /// Runs one step in a run of its file and hands `report` each of its outcomes as soon as it is known (the one
+    /// outcome of a step that is skipped or cannot run, one per element of its `each:` list, else one); `report` may
+    /// turn an outcome into a failure (a flaky one under `--fail-on-flaky`) and set `bail`. The elements after a
+    /// cancellation, or after a failure under `--bail`, are not sent.
+    private func runStep(_ step: RequestDefinition, in file: RequestFile, flow: inout FlowState, bail: StopSignal?,
+                         report: (inout RequestOutcome) async -> Void) async {
         let name = file.isFlow ? step.name : flow.run.label ?? step.name
         let flowName = file.isFlow ? flow.run.label ?? file.name : nil
-        func unsent(_ verdict: RequestOutcome.Verdict, reason: String? = nil, problem: RunFailure? = nil,
-                    named: String? = nil) -> [RequestOutcome] {
-            [RequestOutcome(file: file.path, flow: flowName, name: named ?? name, method: step.request.method.value,
-                            url: step.request.url.source, verdict: verdict, error: problem?.diagnostic, skipReason: reason)]
+        func record(_ outcome: RequestOutcome, flow: inout FlowState) async {
+            var outcome = outcome
+            await report(&outcome)
+            if outcome.verdict.isFailure, !step.isCleanup, flow.failedStep == nil { flow.failedStep = step.name }
         }
-        if let reason = notRunReason(of: step, in: file, flow: flow, bailed: bail?.isSet == true) { return unsent(.skipped, reason: reason) }
+        func unsent(_ verdict: RequestOutcome.Verdict, reason: String? = nil, problem: RunFailure? = nil,
+                    named: String? = nil) -> RequestOutcome {
+            RequestOutcome(file: file.path, flow: flowName, name: named ?? name, method: step.request.method.value,
+                           url: step.request.url.source, verdict: verdict, error: problem?.diagnostic, skipReason: reason)
+        }
+        if let reason = notRunReason(of: step, in: file, flow: flow, bailed: bail?.isSet == true) {
+            return await record(unsent(.skipped, reason: reason), flow: &flow)
+        }
         let begun = flow.started
         if !step.isCleanup { flow.started = true }
-        if let problem = flow.run.problem { return unsent(.errored, problem: problem) }
-        if let reason = flow.run.skipReason { return unsent(.skipped, reason: reason) }
+        if let problem = flow.run.problem { return await record(unsent(.errored, problem: problem), flow: &flow) }
+        if let reason = flow.run.skipReason { return await record(unsent(.skipped, reason: reason), flow: &flow) }
         // A used step's `with:` values are resolved once, in the flow's scope, for its `when:`, its `each:` and its request.
         let scope: VariableScope
         do throws(Unmet) { scope = try Self.scope(of: step, from: flow.run.scope) } catch {
-            return unsent(error.verdict, reason: error.reason, problem: error.problem)
+            return await record(unsent(error.verdict, reason: error.reason, problem: error.problem), flow: &flow)
         }
         guard let loop = step.loop else {
-            if let unmet = Self.unmet(step, in: scope) { return unsent(unmet.verdict, reason: unmet.reason, problem: unmet.problem) }
-            return [await send(step, of: file, scope: scope, flow: &flow, named: (flowName, name), bail: (bail, begun))]
+            if let unmet = Self.unmet(step, in: scope) {
+                return await record(unsent(unmet.verdict, reason: unmet.reason, problem: unmet.problem), flow: &flow)
+            }
+            let outcome = await send(step, of: file, scope: scope, flow: &flow, named: (flowName, name), bail: (bail, begun))
+            return await record(outcome, flow: &flow)
         }
         switch EachList.elements(of: loop, in: scope, path: step.path) {
         case .failure where step.isCleanup && Self.isUndefined(loop, in: scope):
             // A cleanup step looping over what a failed step never captured has nothing to clean up.
-            return unsent(.skipped, reason: "each: '\(loop.source)' is undefined: nothing was captured")
+            await record(unsent(.skipped, reason: "each: '\(loop.source)' is undefined: nothing was captured"), flow: &flow)
         case .failure(let problem):
-            return unsent(.errored, problem: problem)
+            await record(unsent(.errored, problem: problem), flow: &flow)
         case .success(let elements) where elements.isEmpty:
-            return unsent(.skipped, reason: EachList.emptyReason(loop))
+            await record(unsent(.skipped, reason: EachList.emptyReason(loop)), flow: &flow)
         case .success(let elements):
-            var outcomes: [RequestOutcome] = []
             for (position, element) in elements.enumerated() {
                 // The element's variables win over the flow's captures, for this step only (its `when:` included); its
                 // captures go to the flow.
                 var elementScope = scope
                 EachList.define(element, number: position + 1, in: &elementScope, layer: .input)
                 let iteration = "\(name) [\(position + 1)]"
-                if let unmet = Self.unmet(step, in: elementScope) {
-                    outcomes += unsent(unmet.verdict, reason: unmet.reason, problem: unmet.problem, named: iteration)
+                if let reason = Self.stopReason(cleansUp: step.isCleanup && begun, bailed: bail?.isSet == true) {
+                    await record(unsent(.skipped, reason: reason, named: iteration), flow: &flow)
+                } else if let unmet = Self.unmet(step, in: elementScope) {
+                    await record(unsent(unmet.verdict, reason: unmet.reason, problem: unmet.problem, named: iteration), flow: &flow)
                 } else {
-                    outcomes.append(await send(step, of: file, scope: elementScope, flow: &flow, named: (flowName, iteration),
-                                               bail: (bail, begun)))
+                    let outcome = await send(step, of: file, scope: elementScope, flow: &flow, named: (flowName, iteration),
+                                             bail: (bail, begun))
+                    await record(outcome, flow: &flow)
                 }
             }
-            return outcomes
         }
     }
 
@@ -215,8 +225,15 @@ extension CollectionRun {
         if let skip = file.skip ?? step.skip { return skip.reason ?? "skipped" }
         if cleansUp { return nil }
         if let failedStep = flow.failedStep { return "an earlier step failed: \(failedStep)" }
-        if bailed { return StepExecutor.bailReason }
-        return nil
+        return Self.stopReason(cleansUp: false, bailed: bailed)
+    }
+
+    /// Why nothing more is sent: the run was cancelled, or a request failed under `--bail` (`bailed`); nil for a cleanup
+    /// step of a begun flow (`cleansUp`), which runs whatever happens.
+    private static func stopReason(cleansUp: Bool, bailed: Bool) -> String? {
+        if cleansUp { return nil }
+        if Task.isCancelled { return RequestOutcome.cancelledReason }
+        return bailed ? StepExecutor.bailReason : nil
     }
 
     /// The first condition of `conditions` that does not hold in `scope`, as a skip reason naming it and the actual value

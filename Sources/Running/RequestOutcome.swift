@@ -5,6 +5,9 @@ public struct RequestOutcome: Sendable {
     /// The verdict printed at the start of the request's line.
     public enum Verdict: String, Sendable, CaseIterable {
         case passed = "PASS", failed = "FAIL", errored = "ERROR", skipped = "SKIP"
+
+        /// Whether it fails the run: FAIL or ERROR.
+        public var isFailure: Bool { self == .failed || self == .errored }
     }
 
     /// The request file as the user named it.

@@ -149,7 +149,7 @@ struct StepExecutor: Sendable {
         var (result, stopped) = judge(loaded, of: step, outcome: outcome, scope: scope, duration: duration, errorAt: errorLocation)
         if tokenRequestFailed { result.outcome.statusCode = nil }
         // A pass too under --fail-on-flaky, until `run` knows whether it was flaky.
-        if result.outcome.verdict == .failed || result.outcome.verdict == .errored || (failsFlaky && result.outcome.verdict == .passed) {
+        if result.outcome.verdict.isFailure || (failsFlaky && result.outcome.verdict == .passed) {
             result.outcome.exchange = Exchange(lastHopOf: loaded)
         }
         return (result, stopped)

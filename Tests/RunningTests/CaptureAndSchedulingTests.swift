@@ -456,6 +456,38 @@ private actor HeldUntilLoader: HTTPLoader {
                 "\(cancelled.outcomes.map { ($0.skipReason, $0.duration) })")
     }
 
+    /// A step's `each:` loop sends no element after a failing one under `--bail`, nor after the run was cancelled: those
+    /// are SKIP and never reach the server; a cleanup loop of a begun flow still sends every element.
+    @Test func aStepLoopSendsNoElementAfterBailOrCancellation() async throws {
+        var files = ["environments/test.yaml": environment("variables:\n  ids: [1, 2, 3, 4]\n")]
+        files["requests/flow.yaml"] = """
+            steps:
+              - each: "{{ ids }}"
+                request: { url: "/create/{{ item }}" }
+            finally:
+              - each: "{{ ids }}"
+                request: { url: "/delete/{{ item }}" }
+            """
+        let collection = try TestCollection(files)
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [.path("/v1/create/1", .response(status: 500))], fallback: .response(status: 200))
+        let bailed = try await collection.run(loader, options: RunOptions(bail: true))
+        #expect(bailed.outcomes.map(\.verdict) == [.failed, .skipped, .skipped, .skipped, .passed, .passed, .passed, .passed])
+        #expect(bailed.outcomes[1...3].allSatisfy { $0.skipReason?.contains("--bail") == true && $0.duration == nil })
+        #expect(await loader.received.map(\.path) == ["/v1/create/1"] + (1...4).map { "/v1/delete/\($0)" })
+
+        // Cancelled while the second element is under way: the third and fourth are not sent.
+        let slow = ScriptedLoader(routes: [], fallback: .delayed(.milliseconds(400), .response(status: 200)))
+        let run = CollectionRun(collection: await collection.load(), options: RunOptions(), transport: slow)
+        let task = Task { await run.run() }
+        try await Task.sleep(for: .milliseconds(600))
+        task.cancel()
+        let cancelled = await task.value
+        let creates = cancelled.outcomes.filter { $0.name.hasPrefix("step 1") }
+        #expect(creates.map(\.skipReason) == [nil, "cancelled", "cancelled", "cancelled"], "\(creates.map(\.skipReason))")
+        #expect(await slow.received.filter { $0.path.hasPrefix("/v1/create/") }.count == 2)
+    }
+
     /// A step already sending when `--bail` stops the run finishes: its retries wait for their slots and are sent.
     @Test func bailLetsAStepUnderWayRetryThroughItsThrottleSlots() async throws {
         var files = ["environments/test.yaml": environment("options: { throttle: { perSecond: 5 } }\n")]
