@@ -68,6 +68,16 @@ public struct VariableScope: Sendable {
         if secret { secretNames.insert(name) }
     }
 
+    /// Defines the variables of element `number` (from 1) of an `each:` list in a layer: `item` (the element),
+    /// `index` (`number`) and, when the element is a mapping, its fields.
+    public mutating func defineElement(_ element: JSONValue, number: Int, in layer: Layer) {
+        if case .object(let object) = element {
+            for (key, value) in object.members { define(key, value, in: layer) }
+        }
+        define("item", element, in: layer)
+        define("index", .int(number), in: layer)
+    }
+
     /// The value of a variable from the highest layer that defines it.
     public func value(of name: String) -> JSONValue? {
         commandLineValues[name] ?? inputValues[name] ?? captureValues[name] ?? rowValues[name] ?? environmentValues[name]

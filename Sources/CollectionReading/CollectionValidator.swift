@@ -39,6 +39,9 @@ struct CollectionValidator {
     /// Whether the requests checked now loop (`each:`) over a list known only when they run: the fields of its
     /// elements cannot be known, so an undefined variable there is left for the run to report.
     private var fieldsUnknown = false
+    /// The variables of the `each:` the requests checked now loop over, when its list is known before sending (and no
+    /// capture so far has their names): a path into one (`{{ item.name }}`) is checked against the list's first element.
+    private var knownElement: (names: Set<String>, scope: VariableScope)?
 
     init(environment: ResolvedEnvironment?, commandLine: [(name: String, value: String)], processEnvironment: ProcessEnvironment) {
         self.environment = environment
@@ -88,7 +91,7 @@ struct CollectionValidator {
         let (fileOuter, fileOuterWhenSelected) = (defined, definedWhenSelected)
         if let template = file.rowsTemplate {
             check(template, in: file.path, selected: fileSelected)
-            fieldsUnknown = !defineElementVariables(of: template, in: file.path, capturesWinOver: Self.variablesRead(by: file))
+            fieldsUnknown = !defineElementVariables(of: template, in: file.path, capturesWinOver: Self.variablesRead(by: file)).fieldsKnown
         }
         if let name = file.nameTemplate { check(name, in: file.path, selected: fileSelected) }
         // A `when:` key whose variable is undefined is absent, not an error; its operands must resolve.
@@ -102,6 +105,7 @@ struct CollectionValidator {
                 // The elements' variables belong to this file's steps; what its steps captured stays.
                 (defined, definedWhenSelected) = (fileOuter.union(captured), fileOuterWhenSelected.union(captured))
                 fieldsUnknown = false
+                knownElement = nil
             }
         }
         for step in file.steps {
@@ -128,27 +132,34 @@ struct CollectionValidator {
                 definedWhenSelected.insert(input.name)
                 redefined.insert(input.name)
             }
-            // A `when:` beside a `use:` sees the `with:` values of the uses around that one, not its own.
-            for condition in step.conditions {
-                let visible = Set(step.inputs.prefix(condition.inputsVisible).map(\.name))
-                (defined, definedWhenSelected) = (outer.union(visible), outerWhenSelected.union(visible))
-                check(condition, in: condition.path ?? path, selected: selected,
-                      notSeen: inputNames.subtracting(visible).subtracting(outer))
-            }
             (defined, definedWhenSelected) = (outer.union(inputNames), outerWhenSelected.union(inputNames))
             defined.formUnion(required)
             definedWhenSelected.formUnion(required)
-            let fileFieldsUnknown = fieldsUnknown
+            let (fileFieldsUnknown, fileElement) = (fieldsUnknown, knownElement)
+            var element = (fieldsKnown: true, names: Set<String>())
             if let loop = step.loop {
                 check(loop, in: path, selected: selected)
-                fieldsUnknown = fieldsUnknown || !defineElementVariables(of: loop, in: path)
+                element = defineElementVariables(of: loop, in: path)
             }
+            let (stepDefined, stepDefinedWhenSelected) = (defined, definedWhenSelected)
+            // A `when:` beside a `use:` sees the `with:` values of the uses around that one, not its own; the step's own
+            // `when:` is checked for each element of its `each:`, with the element's variables.
+            for condition in step.conditions {
+                let own = condition.inputsVisible >= step.inputs.count
+                let visible = Set(step.inputs.prefix(condition.inputsVisible).map(\.name)).union(own ? element.names : [])
+                (defined, definedWhenSelected) = (outer.union(visible), outerWhenSelected.union(visible))
+                fieldsUnknown = fileFieldsUnknown || (own && !element.fieldsKnown)
+                check(condition, in: condition.path ?? path, selected: selected,
+                      notSeen: inputNames.subtracting(visible).subtracting(outer))
+            }
+            (defined, definedWhenSelected) = (stepDefined, stepDefinedWhenSelected)
+            fieldsUnknown = fileFieldsUnknown || !element.fieldsKnown
             checkGraphQLVariables(of: step, in: path)
             checkKnownURL(step.request.url, in: path, loops: step.loop != nil || file.rowsTemplate != nil)
             checkKnownJSONBody(of: step, in: path, loops: step.loop != nil || file.rowsTemplate != nil)
             step.forEachTemplate { check($0, in: path, selected: selected, usedAt: step.useSites) }
             (defined, definedWhenSelected, redefined) = (outer, outerWhenSelected, outerRedefined)
-            fieldsUnknown = fileFieldsUnknown
+            (fieldsUnknown, knownElement) = (fileFieldsUnknown, fileElement)
             checkBaseURL(for: step.request.url, in: path)
             checkEnvironmentTemplates(for: step, selected: selected)
             for reference in step.fileReferences { check(reference, in: path) }
@@ -249,16 +260,18 @@ struct CollectionValidator {
 
     /// Defines the variables an `each:` over `template` gives its requests: `item` and `index`, and the fields of the
     /// list's first mapping when the list is known before sending (an environment variable that no capture, row or
-    /// `with:` changes; a value known not to be a list is an error); returns whether those fields are known. An empty
-    /// list, or a value that is not a list, has none to know (it is one SKIP, or the error, in this environment at least).
+    /// `with:` changes; a value known not to be a list is an error); returns whether those fields are known, and the names
+    /// defined. An empty list, or a value that is not a list, has none to know (it is one SKIP, or the error, in this
+    /// environment at least). Sets `knownElement` from the list's first element when it is known.
     ///
     /// A file's `each:` passes the variables its steps read as `capturesWinOver` (its elements' variables sit below
     /// captures): each of them a selected earlier request captures gets a warning, as the capture gives its value in
     /// every run.
     private mutating func defineElementVariables(of template: Template, in path: String,
-                                                 capturesWinOver read: Set<String> = []) -> Bool {
+                                                 capturesWinOver read: Set<String> = []) -> (fieldsKnown: Bool, names: Set<String>) {
         let names: [String]
         var known = false
+        knownElement = nil
         if case .variable(let variable)? = template.singleExpression?.expression, !redefined.contains(variable.name),
            let value = try? self.known.resolve(template) {
             // A value that is not a list is the one error: what its requests use of it is not checked.
@@ -266,6 +279,11 @@ struct CollectionValidator {
             switch value {
             case .array(let elements):
                 if case .object(let object)? = elements.first { names = object.keys } else { names = [] }
+                if let first = elements.first {
+                    var scope = self.known
+                    scope.defineElement(first, number: 1, in: .input)
+                    knownElement = (Set(names + ["item", "index"]).subtracting(capturers.keys), scope)
+                }
             default:
                 names = []
                 diagnostics.add(.error("each: '\(template.source)' is \(value.kindName), not a list", path: path,
@@ -283,7 +301,7 @@ struct CollectionValidator {
                                      path: path, at: template.mark,
                                      suggestion: "rename the capture, or loop in a step, where the elements' variables win"))
         }
-        return known
+        return (known, Set(names + ["item", "index"]))
     }
 
     /// The names of the variables a file's steps and its name read (the first component of each path).
@@ -390,6 +408,9 @@ struct CollectionValidator {
             case .variable(let variable) where selected && !definedWhenSelected.contains(variable.name):
                 let capturer = capturedWhenLeftOut[variable.name] ?? "a request left out"
                 diagnostics.add(Self.capturedOnlyWhenLeftOut(variable.name, by: capturer, selection: selection, at: mark, in: path))
+            case .variable(let variable) where !variable.components.isEmpty && knownElement?.names.contains(variable.name) == true:
+                // A path into an element of a list known before sending is checked against its first element.
+                do { _ = try knownElement?.scope.evaluate(.variable(variable), at: mark) } catch { diagnostics.add(error.diagnostic(in: path)) }
             case .variable(let variable) where !variable.components.isEmpty && !redefined.contains(variable.name):
                 // A path into a value known before sending (`{{ limits.max }}` of an environment's mapping) must lead somewhere.
                 do { _ = try known.evaluate(.variable(variable), at: mark) } catch { diagnostics.add(error.diagnostic(in: path)) }

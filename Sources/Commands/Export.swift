@@ -163,7 +163,7 @@ public struct ExportCurl: Sendable {
         if case .success(let elements) = EachList.elements(of: template, in: scope, path: file.path) {
             return elements.enumerated().map { row, element in
                 var rowScope = scope
-                EachList.define(element, number: row + 1, in: &rowScope, layer: .row)
+                rowScope.defineElement(element, number: row + 1, in: .row)
                 return .success((rowScope, (try? file.rowLabel(row, in: rowScope)) ?? file.defaultRowLabel(row)))
             }
         }
@@ -182,7 +182,7 @@ public struct ExportCurl: Sendable {
         if case .success(let elements) = EachList.elements(of: loop, in: scope, path: step.path) {
             return elements.enumerated().map { position, element in
                 var elementScope = scope
-                EachList.define(element, number: position + 1, in: &elementScope, layer: .input)
+                elementScope.defineElement(element, number: position + 1, in: .input)
                 return (elementScope, position + 1)
             }
         }

@@ -1,7 +1,7 @@
 public import CollectionFormat
 public import HTTPCore
 
-/// How `each:` becomes runs: the elements a template's list gives, the variables of one element or row, and why an
+/// How `each:` becomes runs: the elements a template's list gives, the variables of one row, and why an
 /// empty list runs nothing; one rule for `run` and `export curl`.
 package enum EachList {
     /// The elements of the list `template` (an `each:`) gives, or why it gives none: an undefined variable, or a value
@@ -23,16 +23,6 @@ package enum EachList {
 
     /// The skip reason of an `each:` over an empty list.
     package static func emptyReason(_ template: Template) -> String { "each: '\(template.source)' is an empty list" }
-
-    /// Defines the variables of one element of an `each:` list: `item` (the element) and `index` (`number`, from 1),
-    /// and a mapping's fields.
-    package static func define(_ element: JSONValue, number: Int, in scope: inout VariableScope, layer: VariableScope.Layer) {
-        if case .object(let object) = element {
-            for (key, value) in object.members { scope.define(key, value, in: layer) }
-        }
-        scope.define("item", element, in: layer)
-        scope.define("index", .int(number), in: layer)
-    }
 
     /// `scope` (a file's starting scope) with the fields of row `row` defined, each resolved in that scope; a problem is located
     /// in `path`, the file the row values are written in (the data file, or the request file for inline rows).

@@ -62,7 +62,7 @@ extension CollectionRun {
                 runs = elements.enumerated().map { row, element in
                     var run = FileRun(scope: base)
                     run.scope.builtins.random = random.stream("\(file.path) [\(row + 1)]")
-                    EachList.define(element, number: row + 1, in: &run.scope, layer: .row)
+                    run.scope.defineElement(element, number: row + 1, in: .row)
                     do throws(RunFailure) { run.label = try Self.label(of: file, row: row, scope: run.scope) } catch { run.problem = error }
                     return run
                 }
@@ -143,7 +143,7 @@ extension CollectionRun {
                 // The element's variables win over the flow's captures, for this step only (its `when:` included); its
                 // captures go to the flow.
                 var elementScope = scope
-                EachList.define(element, number: position + 1, in: &elementScope, layer: .input)
+                elementScope.defineElement(element, number: position + 1, in: .input)
                 let iteration = "\(name) [\(position + 1)]"
                 if let reason = Self.stopReason(cleansUp: step.isCleanup && begun, bailed: bail?.isSet == true) {
                     await record(unsent(.skipped, reason: reason, named: iteration), flow: &flow)

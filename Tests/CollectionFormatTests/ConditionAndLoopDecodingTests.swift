@@ -114,6 +114,14 @@ import CollectionReading
             "requests/3.yaml": "each: ids\nrequest: { url: /n }\n",
             "requests/4.yaml": "each: \"{{ regions }} and more\"\nrequest: { url: \"/r/{{ item }}/{{ index }}\" }\n",
             "requests/5.yaml": "steps:\n  - each: \"ids: {{ regions }}\"\n    request: { url: \"/r/{{ item.code }}\" }\n",
+            // A path into an element of a known list is checked against its first element, in a file and in a step.
+            "requests/7.yaml": "each: \"{{ regions }}\"\nrequest: { url: \"/r/{{ item.code }}/{{ item.nmae }}\" }\n",
+            "requests/8.yaml": """
+                steps:
+                  - each: "{{ regions }}"
+                    when: { "{{ code }}": eu, "{{ item.code }}": eu }
+                    request: { url: "/r/{{ item.code.x }}" }
+                """,
             "requests/1.yaml": """
                 steps:
                   - request: { url: /ids }
@@ -141,6 +149,9 @@ import CollectionReading
             // A refused `each:` is the one error: its requests may still use `item` and `index`.
             "requests/4.yaml:1:7: error: 'each' must be one template naming a list, such as \"{{ ids }}\", found '{{ regions }} and more' [help: capture or define a list, and write its name alone between '{{' and '}}']",
             "requests/5.yaml:2:11: error: 'each' must be one template naming a list, such as \"{{ ids }}\", found 'ids: {{ regions }}' [help: capture or define a list, and write its name alone between '{{' and '}}']",
+            "requests/7.yaml:2:37: error: 'item' has no key 'nmae' (in 'item.nmae') [help: did you mean 'name'?]",
+            // The step's `when:` sees the element's fields (no warning for `code`).
+            "requests/8.yaml:4:25: error: 'item.code' is a string, not an object (in 'item.code.x')",
         ])
     }
 }
