@@ -74,9 +74,10 @@ private struct Translation {
         let operation = entry.operation
         let label = "\(entry.method.uppercased()) \(entry.path)"
         let summary: String? = if case .string(let text)? = operation["summary"], !text.isEmpty { text } else { nil }
+        let pathVariables = Self.pathVariables(of: entry.path)
         var url = ""
         for segment in entry.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-            url += "/" + Self.templated(String(segment))
+            url += "/" + Self.templated(String(segment), variables: pathVariables)
         }
         var document = RequestDocument(name: summary ?? entry.operationID ?? label, method: entry.method.uppercased(),
                                        url: url.isEmpty ? "/" : url)
@@ -86,26 +87,27 @@ private struct Translation {
         let sentNames = parameters.compactMap { _, parameter -> String? in
             guard case .string(let location)? = parameter["in"],
                   location == "path" || ((location == "query" || location == "header") && parameter["required"] == .bool(true)) else { return nil }
-            return parameter["name"]?.stringValue.map(Self.variableName)
+            return parameter["name"]?.stringValue.map { location == "path" ? pathVariables[$0] ?? Self.variableName($0) : Self.variableName($0) }
         }
         var taken = Set(sentNames)
         for (tokens, parameter) in parameters {
             guard case .string(let name)? = parameter["name"], case .string(let location)? = parameter["in"] else { continue }
             let required = parameter["required"] == .bool(true)
-            var variable = Self.variableName(name)
+            var variable = location == "path" ? pathVariables[name] ?? Self.variableName(name) : Self.variableName(name)
             if location != "path", sentNames.count(where: { $0 == variable }) > 1 {
                 // `_2`, `_3`… when a parameter of the operation is named so already (`id_query` beside `id`).
                 variable = RequestDocument.unusedName(Self.variableName("\(name)_\(location)"), separator: "_", isTaken: taken.contains)
                 taken.insert(variable)
             }
+            let defined = (name: name, label: label, tokens: tokens)
             switch location {
             case "path":
-                define(variable, example: example(ofParameter: parameter))
+                define(variable, example: example(ofParameter: parameter), for: defined)
             case "query" where required:
-                define(variable, example: example(ofParameter: parameter))
+                define(variable, example: example(ofParameter: parameter), for: defined)
                 document.query.append((name, ["{{ \(variable) }}"]))
             case "header" where required:
-                define(variable, example: example(ofParameter: parameter))
+                define(variable, example: example(ofParameter: parameter), for: defined)
                 document.headers.append((name, "{{ \(variable) }}"))
             case "query", "header":
                 continue
@@ -143,8 +145,18 @@ private struct Translation {
     }
 
     /// Adds an environment variable (once): the example, or a placeholder that is listed.
-    private mutating func define(_ name: String, example: JSONValue?) {
-        guard !variables.contains(where: { $0.name == name }) else { return }
+    /// Defines the variable `name` of a parameter with its example (`FILL-ME` without one), once: a later operation whose
+    /// parameter has another example for it is noted, as its request sends the first one.
+    private mutating func define(_ name: String, example: JSONValue?,
+                                 for parameter: (name: String, label: String, tokens: [String])) {
+        if let defined = variables.first(where: { $0.name == name }) {
+            if let example, example != defined.value {
+                note("\(parameter.label): the parameter '\(parameter.name)' has the example \(example.serialized()), but the variable "
+                     + "'\(name)' holds \(defined.value.serialized()), an earlier operation's: set it in this request, or with --var",
+                     at: parameter.tokens)
+            }
+            return
+        }
         if let example {
             variables.append((name, example))
         } else {
@@ -322,15 +334,32 @@ private struct Translation {
         return nil
     }
 
-    /// A path segment with each `{name}` as a template `{{ name }}`.
-    private static func templated(_ segment: String) -> String {
+    /// A path segment with each `{name}` as a template of its variable, `{{ name }}`.
+    private static func templated(_ segment: String, variables: [String: String]) -> String {
         var result = ""
         var rest = Substring(segment)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            result += rest[..<open] + "{{ \(variableName(String(rest[rest.index(after: open)..<close]))) }}"
+            let name = String(rest[rest.index(after: open)..<close])
+            result += rest[..<open] + "{{ \(variables[name] ?? variableName(name)) }}"
             rest = rest[rest.index(after: close)...]
         }
         return result + rest
+    }
+
+    /// The variable of each `{name}` of a path, in its order: the name as a variable name, with `_2`, `_3`… when an
+    /// earlier one has that variable already (`{a.b}` after `{a_b}`), so two parameters never become one.
+    private static func pathVariables(of path: String) -> [String: String] {
+        var variables: [String: String] = [:]
+        var rest = Substring(path)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            let name = String(rest[rest.index(after: open)..<close])
+            if variables[name] == nil {
+                let taken = Set(variables.values)
+                variables[name] = RequestDocument.unusedName(variableName(name), separator: "_", isTaken: taken.contains)
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return variables
     }
 
     /// A valid variable name for a parameter or scheme name: letters, digits, `_` and `-`, not starting with a digit.

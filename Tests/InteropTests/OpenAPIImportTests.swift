@@ -242,6 +242,34 @@ import YAML
         #expect(clash.environment.text.contains("  id_query_2: q\n  id_query: clash\n"), "\(clash.environment.text)")
     }
 
+    /// Two path parameters whose names read as one variable name (`a.b`, `a_b`) are two variables; a later operation
+    /// whose parameter gives the same variable another example is noted, as its request sends the first one.
+    @Test func pathParametersNamedAlikeAreAVariableEach() throws {
+        let result = try Self.translate("""
+            openapi: 3.0.3
+            info: { title: t, version: "1" }
+            paths:
+              /x/{a.b}/{a_b}:
+                get:
+                  parameters:
+                    - { name: a.b, in: path, required: true, schema: { type: string, example: DOT } }
+                    - { name: a_b, in: path, required: true, schema: { type: string, example: UNDER } }
+                  responses: { "200": { description: ok } }
+              /y/{a.b}:
+                get:
+                  parameters:
+                    - { name: a.b, in: path, required: true, schema: { type: string, example: OTHER } }
+                  responses: { "200": { description: ok } }
+            """, named: "alike.yaml")
+        let request = try #require(result.requests.first?.text)
+        #expect(request.contains("url: \"/x/{{ a_b }}/{{ a_b_2 }}\""), "\(request)")
+        #expect(result.environment.text.contains("  a_b: DOT\n  a_b_2: UNDER\n"), "\(result.environment.text)")
+        #expect(result.notes.map(\.message) == [
+            "GET /y/{a.b}: the parameter 'a.b' has the example \"OTHER\", but the variable 'a_b' holds \"DOT\", an earlier operation's: set it in this request, or with --var",
+            "the document names no server: baseURL is http://localhost; change it to the API's address",
+        ])
+    }
+
     @Test func bodiesComeFromTheExampleElseTheSchema() throws {
         let shop = try Self.translate(Self.shop, named: "shop.yaml")
         let create = try Self.file("requests/pets/02-create-pet.yaml", of: shop)
