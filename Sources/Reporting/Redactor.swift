@@ -342,7 +342,8 @@ public struct Redactor: Sendable {
     /// caller has them.
     private func valueOccurrences(in bytes: UnsafeBufferPointer<UInt8>, forms: FormIndex, decodings: [Base64Decoding]? = nil,
                                   nesting: Int = 0) -> [Range<Int>] {
-        var found = forms.occurrences(in: bytes) + shortSecrets.flatMap { Self.wholeValueOccurrences(of: $0, in: bytes) }
+        var found = forms.occurrences(in: bytes)
+            + shortSecrets.flatMap { Self.wholeValueOccurrences(of: $0, in: bytes, decoded: nesting > 0) }
         guard nesting < 3 else { return found }
         for (run, shift, decoded) in decodings ?? Self.base64Decodings(in: bytes) {
             for range in decoded.withUnsafeBufferPointer({ valueOccurrences(in: $0, forms: forms, nesting: nesting + 1) }) {
@@ -437,15 +438,20 @@ public struct Redactor: Sendable {
         return found
     }
 
-    /// The occurrences of `secret` in `bytes` that no letter or digit touches.
-    private static func wholeValueOccurrences(of secret: String, in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
-        let isWord = { (scalar: Unicode.Scalar?) in scalar.map { Character($0).isLetter || Character($0).isNumber } ?? false }
+    /// The occurrences of `secret` in `bytes` that no letter or digit touches. In what base64 text decodes to
+    /// (`decoded`), bytes that are not UTF-8 touch it too: random bytes are no value's bounds (a 1-character secret
+    /// would be found in most words read as base64, a path's `demo` among them).
+    private static func wholeValueOccurrences(of secret: String, in bytes: UnsafeBufferPointer<UInt8>,
+                                              decoded: Bool) -> [Range<Int>] {
+        let bounds = { (offset: Int) in
+            guard offset >= 0, offset < bytes.count else { return true }
+            guard let scalar = scalar(at: offset, in: bytes) else { return !decoded }
+            return !Character(scalar).isLetter && !Character(scalar).isNumber
+        }
         return occurrences(of: Array(secret.utf8), in: bytes).filter { range in
             var before = range.lowerBound
             repeat { before -= 1 } while before > 0 && bytes[before] & 0xC0 == 0x80
-            let scalarBefore = before < 0 ? nil : scalar(at: before, in: bytes)
-            let scalarAfter = range.upperBound < bytes.count ? scalar(at: range.upperBound, in: bytes) : nil
-            return !isWord(scalarBefore) && !isWord(scalarAfter)
+            return bounds(before) && bounds(range.upperBound)
         }
     }
 
