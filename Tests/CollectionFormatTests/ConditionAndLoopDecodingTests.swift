@@ -112,6 +112,7 @@ import CollectionReading
             // An empty list (in this environment) has no fields to know: one SKIP at run time, not an error.
             "requests/6.yaml": "each: \"{{ none }}\"\nrequest: { url: \"/e/{{ email }}\" }\n",
             "requests/3.yaml": "each: ids\nrequest: { url: /n }\n",
+            "requests/9.yaml": "each: 5\nrequest: { url: /n }\n",
             "requests/4.yaml": "each: \"{{ regions }} and more\"\nrequest: { url: \"/r/{{ item }}/{{ index }}\" }\n",
             "requests/5.yaml": "steps:\n  - each: \"ids: {{ regions }}\"\n    request: { url: \"/r/{{ item.code }}\" }\n",
             // A path into an element of a known list is checked against its first element, in a file and in a step.
@@ -152,6 +153,7 @@ import CollectionReading
             "requests/7.yaml:2:37: error: 'item' has no key 'nmae' (in 'item.nmae') [help: did you mean 'name'?]",
             // The step's `when:` sees the element's fields (no warning for `code`).
             "requests/8.yaml:4:25: error: 'item.code' is a string, not an object (in 'item.code.x')",
+            "requests/9.yaml:1:7: error: each: file '5' does not exist (looked for 'requests/5') [help: each: takes a .csv, .json or .yaml file (relative to the request file), a list of mappings, or a template naming a list, such as \"{{ ids }}\"]",
         ])
     }
 }
