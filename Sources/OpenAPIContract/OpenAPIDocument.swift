@@ -112,9 +112,12 @@ public struct OpenAPIDocument: @unchecked Sendable {
         key.intValue.map(String.init) ?? key.stringValue
     }
 
-    /// A message without its trailing period.
+    /// A message as one line of plain text without its trailing period.
     private static func sentence(_ text: String) -> String {
-        text.hasSuffix(".") ? String(text.dropLast()) : text
+        // OpenAPIKit writes Markdown (`**GET**`) over several lines, some blank.
+        let lines = text.replacingOccurrences(of: "**", with: "").split(whereSeparator: \.isNewline)
+        let plain = lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+        return plain.hasSuffix(".") ? String(plain.dropLast()) : plain
     }
 
     /// Every local `$ref` (`#/…`) that leads nowhere, every one into another document (which is not read), and every

@@ -19,7 +19,10 @@ import Testing
             info: { title: t, version: "1" }
             paths:
               /a: { get: { responses: { "200": { description: ok, content: { application/json: { schema: { type: strin } } } } } } }
-            """, "type.yaml:4:94: error: the OpenAPI document breaks the OpenAPI rules: Found neither a $ref nor a JSONSchema"),
+            """, "type.yaml:4:94: error: the OpenAPI document breaks the OpenAPI rules: Found neither a $ref nor a JSONSchema in "
+               + ".content['application/json'].schema for the status code '200' response of the GET endpoint under `/a`. JSONSchema "
+               + "could not be decoded because: Problem encountered when parsing `type`: Cannot initialize JSONType from invalid String "
+               + "value strin.\n 4 |"),
         ("dangling.json", """
             {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
              "paths": {"/a": {"get": {"responses": {"200": {"$ref": "#/components/responses/Gone"}}}}}}
