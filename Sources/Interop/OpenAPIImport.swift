@@ -58,6 +58,11 @@ private struct Translation {
     var secrets: [(name: String, env: String)] = []
     var notes: [OpenAPIProblem] = []
     var placeholders: [String] = []
+    /// The parameter each variable written stands for (its name; `query x` for a query's `x_query`), and the variable
+    /// a parameter's name was given in an operation when another parameter had it already: one variable never stands
+    /// for two parameters across operations.
+    private var owners: [String: String] = [:]
+    private var moved: [String: String] = [:]
 
     init(document: OpenAPIDocument) {
         self.document = document
@@ -74,7 +79,9 @@ private struct Translation {
         let operation = entry.operation
         let label = "\(entry.method.uppercased()) \(entry.path)"
         let summary: String? = if case .string(let text)? = operation["summary"], !text.isEmpty { text } else { nil }
-        let pathVariables = Self.pathVariables(of: entry.path)
+        let localPathVariables = Self.pathVariables(of: entry.path)
+        var pathVariables: [String: String] = [:]
+        for (name, local) in localPathVariables { pathVariables[name] = variable(local, standingFor: name) }
         var url = ""
         for segment in entry.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
             url += "/" + Self.templated(String(segment), variables: pathVariables)
@@ -87,17 +94,24 @@ private struct Translation {
         let sentNames = parameters.compactMap { _, parameter -> String? in
             guard case .string(let location)? = parameter["in"],
                   location == "path" || ((location == "query" || location == "header") && parameter["required"] == .bool(true)) else { return nil }
-            return parameter["name"]?.stringValue.map { location == "path" ? pathVariables[$0] ?? Self.variableName($0) : Self.variableName($0) }
+            return parameter["name"]?.stringValue.map { name in
+                location == "path" ? localPathVariables.first { $0.name == name }?.variable ?? Self.variableName(name) : Self.variableName(name)
+            }
         }
         var taken = Set(sentNames)
         for (tokens, parameter) in parameters {
             guard case .string(let name)? = parameter["name"], case .string(let location)? = parameter["in"] else { continue }
             let required = parameter["required"] == .bool(true)
-            var variable = location == "path" ? pathVariables[name] ?? Self.variableName(name) : Self.variableName(name)
-            if location != "path", sentNames.count(where: { $0 == variable }) > 1 {
+            var variable = Self.variableName(name)
+            if location == "path" {
+                variable = pathVariables[name] ?? self.variable(variable, standingFor: name)
+            } else if sentNames.count(where: { $0 == variable }) > 1 {
                 // `_2`, `_3`… when a parameter of the operation is named so already (`id_query` beside `id`).
                 variable = RequestDocument.unusedName(Self.variableName("\(name)_\(location)"), separator: "_", isTaken: taken.contains)
                 taken.insert(variable)
+                variable = self.variable(variable, standingFor: "\(location) \(name)")
+            } else {
+                variable = self.variable(variable, standingFor: name)
             }
             let defined = (name: name, label: label, tokens: tokens)
             switch location {
@@ -114,6 +128,14 @@ private struct Translation {
             default:
                 note("\(label): the \(location) parameter '\(name)' is not translated", at: tokens)
             }
+        }
+        // A `{name}` of the path no parameter declares still needs a value.
+        let declared = Set(parameters.compactMap { $0.parameter["in"]?.stringValue == "path" ? $0.parameter["name"]?.stringValue : nil })
+        for (name, _) in localPathVariables where !declared.contains(name) {
+            let variable = pathVariables[name] ?? name
+            note("\(label): the path's '{\(name)}' is declared by no parameter: '\(variable)' is \(OpenAPIImport.placeholder)",
+                 at: ["paths", entry.path])
+            define(variable, example: nil, for: (name, label, ["paths", entry.path]))
         }
         body(of: entry, label: label, into: &document)
         auth(of: entry, label: label, into: &document)
@@ -145,6 +167,17 @@ private struct Translation {
     }
 
     /// Adds an environment variable (once): the example, or a placeholder that is listed.
+    /// The variable for the parameter `owner` (`name`, or `query name`) whose name in one operation is `local`: `local`
+    /// itself unless it stands for another parameter already, else `local_2`, `local_3`… (the same one each time).
+    private mutating func variable(_ local: String, standingFor owner: String) -> String {
+        let key = owner + "\u{0}" + local
+        if let variable = moved[key] { return variable }
+        let variable = RequestDocument.unusedName(local, separator: "_") { owners[$0].map { $0 != owner } ?? false }
+        owners[variable] = owner
+        moved[key] = variable
+        return variable
+    }
+
     /// Defines the variable `name` of a parameter with its example (`FILL-ME` without one), once: a later operation whose
     /// parameter has another example for it is noted, as its request sends the first one.
     private mutating func define(_ name: String, example: JSONValue?,
@@ -348,14 +381,14 @@ private struct Translation {
 
     /// The variable of each `{name}` of a path, in its order: the name as a variable name, with `_2`, `_3`… when an
     /// earlier one has that variable already (`{a.b}` after `{a_b}`), so two parameters never become one.
-    private static func pathVariables(of path: String) -> [String: String] {
-        var variables: [String: String] = [:]
+    private static func pathVariables(of path: String) -> [(name: String, variable: String)] {
+        var variables: [(name: String, variable: String)] = []
         var rest = Substring(path)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
             let name = String(rest[rest.index(after: open)..<close])
-            if variables[name] == nil {
-                let taken = Set(variables.values)
-                variables[name] = RequestDocument.unusedName(variableName(name), separator: "_", isTaken: taken.contains)
+            if !variables.contains(where: { $0.name == name }) {
+                let taken = Set(variables.map(\.variable))
+                variables.append((name, RequestDocument.unusedName(variableName(name), separator: "_", isTaken: taken.contains)))
             }
             rest = rest[rest.index(after: close)...]
         }
