@@ -78,6 +78,10 @@ extension NodeDecoder {
             return Located(decoded, at: value.mark)
         }
         options.timeout = located("timeout") { $0.duration($1, for: "options.timeout") }
+        if let timeout = options.timeout, timeout.value < .milliseconds(1) {
+            warning("'timeout' under 1ms ends every attempt before an answer can come: each request is an ERROR",
+                    at: timeout.mark, suggestion: "give the time one attempt may take, such as 5s")
+        }
         options.delay = located("delay") { $0.duration($1, for: "options.delay") }
         options.followRedirects = located("followRedirects") { $0.bool($1, for: "options.followRedirects") }
         options.maxRedirects = located("maxRedirects") { $0.int($1, for: "options.maxRedirects", in: 0...Int.max) }

@@ -256,6 +256,15 @@ import YAML
         #expect(problems("request: { url: /a }\noptions: { timeout: \(text) }") == [message])
     }
 
+    /// A timeout under a millisecond is allowed (a duration is non-negative) but can never be met: a warning says so.
+    @Test(arguments: ["0s", "0.5ms"])
+    func aTimeoutThatCanNeverBeMetIsAWarning(text: String) {
+        #expect(problems("request: { url: /a }\noptions: { timeout: \(text) }") == [
+            "requests/r.yaml:2:21: warning: 'timeout' under 1ms ends every attempt before an answer can come: each request is an ERROR [help: give the time one attempt may take, such as 5s]",
+        ])
+        #expect(problems("request: { url: /a }\noptions: { timeout: 1ms }").isEmpty)
+    }
+
     @Test(arguments: [
         ("\"2x\"", "requests/r.yaml:3:11: error: invalid status pattern '2x' [help: expected a status code (100-599), a class like \"2xx\", a list of codes, or a matcher]"),
         ("700", "requests/r.yaml:3:11: error: invalid status 700: status codes are between 100 and 599"),
