@@ -254,17 +254,18 @@ final class ExchangeLog: Sendable {
     /// Records a traced exchange (credential headers already masked by the trace loader).
     func record(_ traced: TracedExchange) {
         let body = traced.response.flatMap { Exchange.kept($0.body, type: $0.headers["Content-Type"]) }
+        let requestBody = traced.requestBodyText.flatMap { Exchange.kept(Data($0.utf8), type: traced.request.headers["Content-Type"]) }
         var exchange = Exchange(
             method: traced.request.method.rawValue,
             url: traced.request.displayURL,
             requestHeaders: traced.request.headers.map { ($0.name, $0.value) },
-            requestBody: traced.requestBodyText,
+            requestBody: requestBody?.text,
             status: traced.response?.status.code,
             responseHeaders: traced.response?.headers.map { ($0.name, $0.value) } ?? [],
             responseBody: body?.text,
             error: traced.error?.message,
             duration: traced.duration)
-        exchange.responseBodyIsJSON = body?.isJSON == true
+        (exchange.requestBodyIsJSON, exchange.responseBodyIsJSON) = (requestBody?.isJSON == true, body?.isJSON == true)
         exchange.responseBodySize = traced.response?.body.count
         recorded.withLock { $0.append(exchange) }
     }
