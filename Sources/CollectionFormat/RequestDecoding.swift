@@ -151,12 +151,12 @@ extension NodeDecoder {
         switch node.content {
         case .scalar where Self.containsTemplate(node):
             file.rowsTemplate = loopTemplate(node, for: "each")
-        case .scalar:
+        case .scalar(let scalar) where scalar.value != .null && scalar.value != .bool(true) && scalar.value != .bool(false):
             if let written = string(node, for: "each") { file.rowsFile = location.reference(written, at: node.mark) }
         case .sequence(let items):
             file.rows = rows(items, at: node.mark, in: "each")
-        case .mapping:
-            typeMismatch(node, expected: "a .csv, .json or .yaml file, or a list of mappings", for: "each")
+        case .scalar, .mapping:
+            typeMismatch(node, expected: "a .csv, .json or .yaml file, a list of mappings or a template naming a list", for: "each")
         }
     }
 

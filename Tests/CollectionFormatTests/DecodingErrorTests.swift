@@ -256,6 +256,15 @@ import YAML
         #expect(problems("request: { url: /a }\noptions: { timeout: \(text) }") == [message])
     }
 
+    /// `each:` that is neither a file, a list nor a template says what it takes.
+    @Test(arguments: [("null", "null"), ("", "null"), ("true", "the boolean true"), ("{ a: 1 }", "a mapping")])
+    func eachOfAnotherKindSaysWhatItTakes(written: String, found: String) {
+        let column = written.isEmpty ? 6 : 7
+        #expect(problems("each: \(written)\nrequest: { url: /a }") == [
+            "requests/r.yaml:1:\(column): error: expected a .csv, .json or .yaml file, a list of mappings or a template naming a list for 'each', found \(found)",
+        ])
+    }
+
     /// A timeout under a millisecond is allowed (a duration is non-negative) but can never be met: a warning says so.
     @Test(arguments: ["0s", "0.5ms"])
     func aTimeoutThatCanNeverBeMetIsAWarning(text: String) {
