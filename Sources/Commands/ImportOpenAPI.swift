@@ -82,10 +82,11 @@ public struct ImportOpenAPI: Sendable {
 
 /// The names `import openapi` gives what it writes.
 enum OpenAPIImportNames {
-    /// The environment's name: the document's file name without extension, as a file name (`petstore`).
+    /// The environment's name: the document's file name without extension, as a file name (`petstore`) that does not
+    /// start with `-` (which `--env` would read as an option: `.hidden.yaml` gives `hidden`).
     static func environmentName(ofSpec spec: String) -> String {
         let stem = URL(fileURLWithPath: spec).deletingPathExtension().lastPathComponent
-        let name = String(stem.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
+        let name = String(stem.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" }.drop { $0 == "-" })
         return name.isEmpty ? "openapi" : name
     }
 }

@@ -55,6 +55,17 @@ import Testing
         #expect(result.stderr.contains("note: hooks.yaml has no operation"), "\(result.stderr)")
     }
 
+    /// The environment is named after the document's file, as a name `--env` can take: `.hidden.yaml` gives `hidden`,
+    /// `my.api-v1.yaml` gives `my-api-v1`.
+    @Test(arguments: [(".hidden.yaml", "hidden"), ("my.api-v1.yaml", "my-api-v1")])
+    func theEnvironmentIsNamedAfterTheDocument(file: String, name: String) async throws {
+        let root = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data("openapi: 3.1.0\ninfo: { title: t, version: \"1\" }\nwebhooks: {}\n".utf8).write(to: root.appendingPathComponent(file))
+        let result = try await RunnerProcess.run(["import", "openapi", file, "--out", "out"], in: root, environment: ["NO_COLOR": "1"])
+        #expect(result.stdout == "wrote out/environments/\(name).yaml\n", "\(result.stdout)\(result.stderr)")
+    }
+
     @Test func filesAreReplacedOneByOneOnlyWithForce() async throws {
         let root = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: root) }
