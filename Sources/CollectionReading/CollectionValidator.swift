@@ -41,7 +41,7 @@ struct CollectionValidator {
     private var fieldsUnknown = false
     /// The variables of the `each:` the requests checked now loop over, when its list is known before sending (and no
     /// capture so far has their names): a path into one (`{{ item.name }}`) is checked against the list's first element.
-    private var knownElement: (names: Set<String>, scope: VariableScope)?
+    private var knownElement: (names: Set<String>, scope: VariableScope, fields: [String], loop: String)?
 
     init(environment: ResolvedEnvironment?, commandLine: [(name: String, value: String)], processEnvironment: ProcessEnvironment) {
         self.environment = environment
@@ -282,7 +282,7 @@ struct CollectionValidator {
                 if let first = elements.first {
                     var scope = self.known
                     scope.defineElement(first, number: 1, in: .input)
-                    knownElement = (Set(names + ["item", "index"]).subtracting(capturers.keys), scope)
+                    knownElement = (Set(names + ["item", "index"]).subtracting(capturers.keys), scope, names, template.source)
                 }
             default:
                 names = []
@@ -403,8 +403,16 @@ struct CollectionValidator {
                 diagnostics.addMergingNotes(Self.undefinedInUsedFile(variable.name, at: mark, in: path, usedAt: sites,
                                                                      among: defined))
             case .variable(let variable) where !defined.contains(variable.name):
-                undefinedUses.append((variable.name, currentRequest, path == currentFile,
-                                      VariableScope.undefinedVariable(variable.name, at: mark, among: defined).diagnostic(in: path)))
+                var diagnostic = VariableScope.undefinedVariable(variable.name, at: mark, among: defined).diagnostic(in: path)
+                if let element = knownElement, !element.fields.isEmpty,
+                   VariableScope.closestName(to: variable.name, among: Set(element.fields)) == nil {
+                    // Likely meant as a field of the loop's elements, which are checked against its first.
+                    let fields = "the first element of each: '\(element.loop)' has no field '\(variable.name)' "
+                        + "(its fields: \(element.fields.sorted().joined(separator: ", ")))"
+                    diagnostic.suggestion = diagnostic.suggestion?.hasPrefix("did you mean") == true
+                        ? "\(diagnostic.suggestion ?? "") Or: \(fields)" : fields
+                }
+                undefinedUses.append((variable.name, currentRequest, path == currentFile, diagnostic))
             case .variable(let variable) where selected && !definedWhenSelected.contains(variable.name):
                 let capturer = capturedWhenLeftOut[variable.name] ?? "a request left out"
                 diagnostics.add(Self.capturedOnlyWhenLeftOut(variable.name, by: capturer, selection: selection, at: mark, in: path))

@@ -116,7 +116,7 @@ import CollectionReading
             "requests/4.yaml": "each: \"{{ regions }} and more\"\nrequest: { url: \"/r/{{ item }}/{{ index }}\" }\n",
             "requests/5.yaml": "steps:\n  - each: \"ids: {{ regions }}\"\n    request: { url: \"/r/{{ item.code }}\" }\n",
             // A path into an element of a known list is checked against its first element, in a file and in a step.
-            "requests/7.yaml": "each: \"{{ regions }}\"\nrequest: { url: \"/r/{{ item.code }}/{{ item.nmae }}\" }\n",
+            "requests/7.yaml": "each: \"{{ regions }}\"\nrequest: { url: \"/r/{{ item.code }}/{{ item.nmae }}/{{ xyzzy }}/{{ nonee }}\" }\n",
             "requests/8.yaml": """
                 steps:
                   - each: "{{ regions }}"
@@ -151,6 +151,9 @@ import CollectionReading
             "requests/4.yaml:1:7: error: 'each' must be one template naming a list, such as \"{{ ids }}\", found '{{ regions }} and more' [help: capture or define a list, and write its name alone between '{{' and '}}']",
             "requests/5.yaml:2:11: error: 'each' must be one template naming a list, such as \"{{ ids }}\", found 'ids: {{ regions }}' [help: capture or define a list, and write its name alone between '{{' and '}}']",
             "requests/7.yaml:2:37: error: 'item' has no key 'nmae' (in 'item.nmae') [help: did you mean 'name'?]",
+            // A variable named like no field of the elements is said to be none of them.
+            "requests/7.yaml:2:53: error: undefined variable 'xyzzy' [help: the first element of each: '{{ regions }}' has no field 'xyzzy' (its fields: code, name)]",
+            "requests/7.yaml:2:65: error: undefined variable 'nonee' [help: did you mean 'none'? Or: the first element of each: '{{ regions }}' has no field 'nonee' (its fields: code, name)]",
             // The step's `when:` sees the element's fields (no warning for `code`).
             "requests/8.yaml:4:25: error: 'item.code' is a string, not an object (in 'item.code.x')",
             "requests/9.yaml:1:7: error: each: file '5' does not exist (looked for 'requests/5') [help: each: takes a .csv, .json or .yaml file (relative to the request file), a list of mappings, or a template naming a list, such as \"{{ ids }}\"]",
