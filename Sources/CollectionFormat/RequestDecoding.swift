@@ -137,8 +137,12 @@ extension NodeDecoder {
         }
         guard let template = template(node, for: context) else { return nil }
         guard let (expression, _) = template.singleExpression, case .variable = expression else {
+            // Only a step comes here with a data file: a file's `each:` reads one.
+            let dataFile = template.isLiteral && [".csv", ".json", ".yaml", ".yml"].contains { template.source.hasSuffix($0) }
             error("'\(context)' must be one template naming a list, such as \"{{ ids }}\", found '\(template.source)'",
-                  at: node.mark, suggestion: "capture or define a list, and write its name alone between '{{' and '}}'")
+                  at: node.mark, suggestion: dataFile
+                      ? "a step loops over a list only; a data file's rows go in the each: at the top of the file, for every step"
+                      : "capture or define a list, and write its name alone between '{{' and '}}'")
             // Kept although refused (the file cannot run): its requests are checked with `item` and `index` defined,
             // not reported for using them.
             return template
