@@ -28,7 +28,10 @@ public enum OpenAPIImport {
         var numbers: [String: Int] = [:]
         var named: [(folder: String, name: String, text: String)] = []
         let openapiPath = specPath.hasPrefix("/") ? specPath : "../../" + specPath
-        for entry in OpenAPIOperations.list(in: document.raw) {
+        let entries = OpenAPIOperations.list(in: document.raw)
+        // Path parameters keep their names in every operation: theirs are taken first.
+        for entry in entries { translation.registerPathVariables(of: entry.path) }
+        for entry in entries {
             let (folder, name, text) = translation.request(entry, openapiPath: openapiPath)
             named.append((folder, name, text))
             numbers[folder, default: 0] += 1
@@ -58,7 +61,7 @@ private struct Translation {
     var secrets: [(name: String, env: String)] = []
     var notes: [OpenAPIProblem] = []
     var placeholders: [String] = []
-    /// The parameter each variable written stands for (its name; `query x` for a query's `x_query`), and the variable
+    /// The parameter each variable written stands for (its place and name: `path id`, `query id`), and the variable
     /// a parameter's name was given in an operation when another parameter had it already: one variable never stands
     /// for two parameters across operations.
     private var owners: [String: String] = [:]
@@ -80,8 +83,7 @@ private struct Translation {
         let label = "\(entry.method.uppercased()) \(entry.path)"
         let summary: String? = if case .string(let text)? = operation["summary"], !text.isEmpty { text } else { nil }
         let localPathVariables = Self.pathVariables(of: entry.path)
-        var pathVariables: [String: String] = [:]
-        for (name, local) in localPathVariables { pathVariables[name] = variable(local, standingFor: name) }
+        let pathVariables = registerPathVariables(of: entry.path)
         var url = ""
         for segment in entry.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
             url += "/" + Self.templated(String(segment), variables: pathVariables)
@@ -103,15 +105,17 @@ private struct Translation {
             guard case .string(let name)? = parameter["name"], case .string(let location)? = parameter["in"] else { continue }
             let required = parameter["required"] == .bool(true)
             var variable = Self.variableName(name)
+            let owner = "\(location) \(name)"
             if location == "path" {
-                variable = pathVariables[name] ?? self.variable(variable, standingFor: name)
-            } else if sentNames.count(where: { $0 == variable }) > 1 {
-                // `_2`, `_3`… when a parameter of the operation is named so already (`id_query` beside `id`).
+                variable = pathVariables[name] ?? self.variable(variable, standingFor: owner)
+            } else if sentNames.count(where: { $0 == variable }) > 1 || owners[variable].map({ $0 != owner }) == true {
+                // Named like another parameter of the operation, or like a path parameter of any: `NAME_query`, `_2`, `_3`…
+                // when a parameter of the operation is named so already (`id_query` beside `id`).
                 variable = RequestDocument.unusedName(Self.variableName("\(name)_\(location)"), separator: "_", isTaken: taken.contains)
                 taken.insert(variable)
-                variable = self.variable(variable, standingFor: "\(location) \(name)")
+                variable = self.variable(variable, standingFor: owner)
             } else {
-                variable = self.variable(variable, standingFor: name)
+                variable = self.variable(variable, standingFor: owner)
             }
             let defined = (name: name, label: label, tokens: tokens)
             switch location {
@@ -133,7 +137,7 @@ private struct Translation {
         let declared = Set(parameters.compactMap { $0.parameter["in"]?.stringValue == "path" ? $0.parameter["name"]?.stringValue : nil })
         for (name, _) in localPathVariables where !declared.contains(name) {
             let variable = pathVariables[name] ?? name
-            note("\(label): the path's '{\(name)}' is declared by no parameter: '\(variable)' is \(OpenAPIImport.placeholder)",
+            note("\(label): the path's '{\(name)}' is declared by no parameter (the OpenAPI rules ask for one): its variable is '\(variable)'",
                  at: ["paths", entry.path])
             define(variable, example: nil, for: (name, label, ["paths", entry.path]))
         }
@@ -167,8 +171,16 @@ private struct Translation {
     }
 
     /// Adds an environment variable (once): the example, or a placeholder that is listed.
-    /// The variable for the parameter `owner` (`name`, or `query name`) whose name in one operation is `local`: `local`
-    /// itself unless it stands for another parameter already, else `local_2`, `local_3`… (the same one each time).
+    /// The variable of each `{name}` of `path` (registered once: path parameters keep their names in every operation).
+    @discardableResult
+    mutating func registerPathVariables(of path: String) -> [String: String] {
+        var variables: [String: String] = [:]
+        for (name, local) in Self.pathVariables(of: path) { variables[name] = variable(local, standingFor: "path \(name)") }
+        return variables
+    }
+
+    /// The variable for the parameter `owner` (`path name`, `query name`…) whose name in one operation is `local`:
+    /// `local` itself unless it stands for another parameter already, else `local_2`, `local_3`… (the same one each time).
     private mutating func variable(_ local: String, standingFor owner: String) -> String {
         let key = owner + "\u{0}" + local
         if let variable = moved[key] { return variable }
@@ -182,8 +194,13 @@ private struct Translation {
     /// parameter has another example for it is noted, as its request sends the first one.
     private mutating func define(_ name: String, example: JSONValue?,
                                  for parameter: (name: String, label: String, tokens: [String])) {
-        if let defined = variables.first(where: { $0.name == name }) {
-            if let example, example != defined.value {
+        if let index = variables.firstIndex(where: { $0.name == name }) {
+            let defined = variables[index]
+            if let example, placeholders.contains(name) {
+                // A `{name}` no parameter declared, declared with an example in a later operation.
+                variables[index].value = example
+                placeholders.removeAll { $0 == name }
+            } else if let example, example != defined.value {
                 note("\(parameter.label): the parameter '\(parameter.name)' has the example \(example.serialized()), but the variable "
                      + "'\(name)' holds \(defined.value.serialized()), an earlier operation's: set it in this request, or with --var",
                      at: parameter.tokens)
