@@ -159,8 +159,11 @@ extension NodeDecoder {
             if let written = string(node, for: "each") { file.rowsFile = location.reference(written, at: node.mark) }
         case .sequence(let items):
             file.rows = rows(items, at: node.mark, in: "each")
+            // Refused rows (reported here) leave the file's variables unknown: its templates are not reported for them.
+            file.rowsUnknown = file.rows == nil
         case .scalar, .mapping:
             typeMismatch(node, expected: "a .csv, .json or .yaml file, a list of mappings or a template naming a list", for: "each")
+            file.rowsUnknown = true
         }
     }
 

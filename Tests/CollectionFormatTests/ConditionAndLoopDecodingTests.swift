@@ -115,6 +115,8 @@ import CollectionReading
             "requests/9.yaml": "each: 5\nrequest: { url: /n }\n",
             // A step's each: naming a data file: told where rows go, and its request's variables are not reported.
             "requests/91.yaml": "steps:\n  - each: rows.csv\n    request: { url: \"/r/{{ a }}\" }\n",
+            // An each: of another kind is the one error: its request's variables are not reported.
+            "requests/92.yaml": "each:\nrequest: { url: \"/r/{{ item }}/{{ id }}\" }\n",
             "requests/4.yaml": "each: \"{{ regions }} and more\"\nrequest: { url: \"/r/{{ item }}/{{ index }}\" }\n",
             "requests/5.yaml": "steps:\n  - each: \"ids: {{ regions }}\"\n    request: { url: \"/r/{{ item.code }}\" }\n",
             // A path into an element of a known list is checked against its first element, in a file and in a step.
@@ -160,6 +162,7 @@ import CollectionReading
             "requests/8.yaml:4:25: error: 'item.code' is a string, not an object (in 'item.code.x')",
             "requests/9.yaml:1:7: error: each: file '5' does not exist (looked for 'requests/5') [help: each: takes a .csv, .json or .yaml file (relative to the request file), a list of mappings, or a template naming a list, such as \"{{ ids }}\"]",
             "requests/91.yaml:2:11: error: 'each' must be one template naming a list, such as \"{{ ids }}\", found 'rows.csv' [help: a step loops over a list only; a data file's rows go in the each: at the top of the file, for every step]",
+            "requests/92.yaml:1:6: error: expected a .csv, .json or .yaml file, a list of mappings or a template naming a list for 'each', found null",
         ])
     }
 }
