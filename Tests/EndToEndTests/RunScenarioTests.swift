@@ -37,7 +37,7 @@ import Testing
         #expect(result.stdout.contains("> Cookie: ***"))
         #expect(result.stdout.contains("< Set-Cookie: ***"))
         #expect(result.stdout.contains("> X-Api-Key: ***"))
-        #expect(result.stdout.contains(#""password":"***""#), "the request body is shown with the secret hidden")
+        #expect(result.stdout.contains(#">   "password": "***","#), "the request body is shown indented, with the secret hidden")
     }
 
     @Test func junitReportIsWellFormedAndLocated() async throws {
