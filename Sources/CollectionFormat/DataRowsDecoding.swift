@@ -4,6 +4,11 @@ import YAML
 /// Decodes the rows of an `each:` file from its bytes: CSV whose first record names the columns (a `.csv` file), else a
 /// JSON or YAML list of mappings. Problems inside the file are located there; a file without rows at the `each:`.
 package enum DataRowsDecoding {
+    /// Whether a path names a file rows are read from: `.csv`, `.json`, `.yaml` or `.yml`.
+    package static func isDataFile(_ path: String) -> Bool {
+        [".csv", ".json", ".yaml", ".yml"].contains { path.hasSuffix($0) }
+    }
+
     /// The rows in `bytes`, the contents of the file `reference` names (written in the request file at `path`), with
     /// every problem found; the file's text goes into `sources`.
     package static func rows(_ bytes: [UInt8], of reference: FileReference, in path: String,

@@ -138,7 +138,7 @@ extension NodeDecoder {
         guard let template = template(node, for: context) else { return nil }
         guard let (expression, _) = template.singleExpression, case .variable = expression else {
             // Only a step comes here with a data file: a file's `each:` reads one.
-            let dataFile = template.isLiteral && [".csv", ".json", ".yaml", ".yml"].contains { template.source.hasSuffix($0) }
+            let dataFile = template.isLiteral && DataRowsDecoding.isDataFile(template.source)
             error("'\(context)' must be one template naming a list, such as \"{{ ids }}\", found '\(template.source)'",
                   at: node.mark, suggestion: dataFile
                       ? "a step loops over a list only; a data file's rows go in the each: at the top of the file, for every step"
@@ -155,7 +155,7 @@ extension NodeDecoder {
         switch node.content {
         case .scalar where Self.containsTemplate(node):
             file.rowsTemplate = loopTemplate(node, for: "each")
-        case .scalar(let scalar) where scalar.value != .null && scalar.value != .bool(true) && scalar.value != .bool(false):
+        case .scalar(let scalar) where ![.null, .bool(true), .bool(false)].contains(scalar.value):
             if let written = string(node, for: "each") { file.rowsFile = location.reference(written, at: node.mark) }
         case .sequence(let items):
             file.rows = rows(items, at: node.mark, in: "each")

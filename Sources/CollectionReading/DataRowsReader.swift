@@ -14,11 +14,11 @@ enum DataRowsReader {
                                  at: reference.mark,
                                  suggestion: VariablePath.isValidName(reference.written) && !kind.exists
                                      ? "to loop over the list in a variable, write each: \"{{ \(reference.written) }}\""
-                                     : isDataFile(reference.written) ? "paths are relative to the request file"
+                                     : DataRowsDecoding.isDataFile(reference.written) ? "paths are relative to the request file"
                                      : "each: takes a .csv, .json or .yaml file (relative to the request file), a list of mappings, "
                                          + "or a template naming a list, such as \"{{ ids }}\"")])
         }
-        guard isDataFile(reference.written) else {
+        guard DataRowsDecoding.isDataFile(reference.written) else {
             return (nil, [.error("each: file '\(reference.written)' is not a .csv, .json, .yaml or .yml file", path: path,
                                  at: reference.mark)])
         }
@@ -34,10 +34,5 @@ enum DataRowsReader {
                                  suggestion: "split the rows over several data files, each named by its own request file")])
         }
         return DataRowsDecoding.rows(bytes, of: reference, in: path, sources: sources)
-    }
-
-    /// Whether a path names a file rows are read from: `.csv`, `.json`, `.yaml` or `.yml`.
-    private static func isDataFile(_ path: String) -> Bool {
-        path.hasSuffix(".csv") || path.hasSuffix(".json") || Discovery.hasYAMLExtension(path)
     }
 }

@@ -61,11 +61,9 @@ private struct Translation {
     var secrets: [(name: String, env: String)] = []
     var notes: [OpenAPIProblem] = []
     var placeholders: [String] = []
-    /// The parameter each variable written stands for (its place and name: `path id`, `query id`), and the variable
-    /// a parameter's name was given in an operation when another parameter had it already: one variable never stands
-    /// for two parameters across operations.
+    /// The parameter each variable written stands for, by its place and name (`path id`, `query id`): one variable never
+    /// stands for two parameters across operations.
     private var owners: [String: String] = [:]
-    private var moved: [String: String] = [:]
 
     init(document: OpenAPIDocument) {
         self.document = document
@@ -82,8 +80,8 @@ private struct Translation {
         let operation = entry.operation
         let label = "\(entry.method.uppercased()) \(entry.path)"
         let summary: String? = if case .string(let text)? = operation["summary"], !text.isEmpty { text } else { nil }
-        let localPathVariables = Self.pathVariables(of: entry.path)
-        let pathVariables = registerPathVariables(of: entry.path)
+        let pathOrder = registerPathVariables(of: entry.path)
+        let pathVariables = Dictionary(uniqueKeysWithValues: pathOrder.map { ($0.name, $0.variable) })
         var url = ""
         for segment in entry.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
             url += "/" + Self.templated(String(segment), variables: pathVariables)
@@ -96,9 +94,7 @@ private struct Translation {
         let sentNames = parameters.compactMap { _, parameter -> String? in
             guard case .string(let location)? = parameter["in"],
                   location == "path" || ((location == "query" || location == "header") && parameter["required"] == .bool(true)) else { return nil }
-            return parameter["name"]?.stringValue.map { name in
-                location == "path" ? localPathVariables.first { $0.name == name }?.variable ?? Self.variableName(name) : Self.variableName(name)
-            }
+            return parameter["name"]?.stringValue.map { location == "path" ? pathVariables[$0] ?? Self.variableName($0) : Self.variableName($0) }
         }
         var taken = Set(sentNames)
         for (tokens, parameter) in parameters {
@@ -135,8 +131,7 @@ private struct Translation {
         }
         // A `{name}` of the path no parameter declares still needs a value.
         let declared = Set(parameters.compactMap { $0.parameter["in"]?.stringValue == "path" ? $0.parameter["name"]?.stringValue : nil })
-        for (name, _) in localPathVariables where !declared.contains(name) {
-            let variable = pathVariables[name] ?? name
+        for (name, variable) in pathOrder where !declared.contains(name) {
             note("\(label): the path's '{\(name)}' is declared by no parameter (the OpenAPI rules ask for one): its variable is '\(variable)'",
                  at: ["paths", entry.path])
             define(variable, example: nil, for: (name, label, ["paths", entry.path]))
@@ -170,23 +165,19 @@ private struct Translation {
         return found
     }
 
-    /// Adds an environment variable (once): the example, or a placeholder that is listed.
-    /// The variable of each `{name}` of `path` (registered once: path parameters keep their names in every operation).
+    /// The variable of each `{name}` of `path`, in its order (path parameters, registered for the whole document first,
+    /// keep their names in every operation).
     @discardableResult
-    mutating func registerPathVariables(of path: String) -> [String: String] {
-        var variables: [String: String] = [:]
-        for (name, local) in Self.pathVariables(of: path) { variables[name] = variable(local, standingFor: "path \(name)") }
-        return variables
+    mutating func registerPathVariables(of path: String) -> [(name: String, variable: String)] {
+        Self.parameterNames(inPath: path).map { name in (name, variable(Self.variableName(name), standingFor: "path \(name)")) }
     }
 
     /// The variable for the parameter `owner` (`path name`, `query name`…) whose name in one operation is `local`:
-    /// `local` itself unless it stands for another parameter already, else `local_2`, `local_3`… (the same one each time).
+    /// `local` itself unless it stands for another parameter, else the first of `local_2`, `local_3`… that stands for
+    /// none or for this one (so the same one each time).
     private mutating func variable(_ local: String, standingFor owner: String) -> String {
-        let key = owner + "\u{0}" + local
-        if let variable = moved[key] { return variable }
         let variable = RequestDocument.unusedName(local, separator: "_") { owners[$0].map { $0 != owner } ?? false }
         owners[variable] = owner
-        moved[key] = variable
         return variable
     }
 
@@ -396,20 +387,16 @@ private struct Translation {
         return result + rest
     }
 
-    /// The variable of each `{name}` of a path, in its order: the name as a variable name, with `_2`, `_3`… when an
-    /// earlier one has that variable already (`{a.b}` after `{a_b}`), so two parameters never become one.
-    private static func pathVariables(of path: String) -> [(name: String, variable: String)] {
-        var variables: [(name: String, variable: String)] = []
+    /// The name of each `{name}` of a path, once, in its order.
+    private static func parameterNames(inPath path: String) -> [String] {
+        var names: [String] = []
         var rest = Substring(path)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
             let name = String(rest[rest.index(after: open)..<close])
-            if !variables.contains(where: { $0.name == name }) {
-                let taken = Set(variables.map(\.variable))
-                variables.append((name, RequestDocument.unusedName(variableName(name), separator: "_", isTaken: taken.contains)))
-            }
+            if !names.contains(name) { names.append(name) }
             rest = rest[rest.index(after: close)...]
         }
-        return variables
+        return names
     }
 
     /// A valid variable name for a parameter or scheme name: letters, digits, `_` and `-`, not starting with a digit.
