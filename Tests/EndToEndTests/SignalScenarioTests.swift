@@ -30,6 +30,24 @@ import Testing
         }
     }
 
+    /// A step's `each:` loop sends no element after SIGINT, nor after a failure under `--bail` (the rest are SKIP and never
+    /// reach the server); the flow's cleanup step still runs (scenario `Scenarios/cancel-loop`).
+    @Test func aStepLoopSendsNothingMoreAfterASignalOrABail() async throws {
+        let signalled = try await ScenarioRun.run("cancel-loop", ["run", "requests/signal.yaml", "--env", "local"]) { pid, server in
+            guard server.waitForRequest("/stall", whileRunning: pid) else { return }
+            kill(pid, SIGINT)
+        }
+        #expect(signalled.result.exitCode == 130, "\(signalled.result.stdout)\n\(signalled.result.stderr)")
+        #expect(signalled.received.map(\.path) == ["/status/200", "/stall", "/status/204"])
+        let requests = try ScenarioRun.jsonRequests(#require(signalled.json, "no JSON report"))
+        #expect(requests.map { $0["skipReason"] as? String } == [nil, "cancelled", "cancelled", nil], "\(requests)")
+
+        let bailed = try await ScenarioRun.run("cancel-loop", ["run", "requests/bail.yaml", "--env", "local", "--bail"])
+        #expect(bailed.result.exitCode == 4, "\(bailed.result.stdout)\n\(bailed.result.stderr)")
+        #expect(bailed.received.map(\.path) == ["/status/500", "/status/204"])
+        #expect(bailed.result.stdout.contains("SKIP   requests/bail › create [2]"), "\(bailed.result.stdout)")
+    }
+
     /// A signal before the run watches the signals itself (here while it reads the `--rerun-failed` report from a FIFO)
     /// is held, and stops the run as soon as it starts: the reports are written and the status is 143.
     @Test func aSIGTERMBeforeTheRunStartsIsHeldAndStopsItWithItsReports() async throws {
