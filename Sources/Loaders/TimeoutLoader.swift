@@ -34,7 +34,8 @@ extension Duration {
     /// A short human form: `250ms`, `5s`, `1.5s`.
     var readable: String {
         let milliseconds = Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
-        if milliseconds < 1000 { return "\(Int(milliseconds.rounded()))ms" }
+        // As written: "0.5ms" (a timeout under 1ms is allowed, and "1ms" would say another limit than the one set).
+        if milliseconds < 1000 { return milliseconds == milliseconds.rounded() ? "\(Int(milliseconds))ms" : "\(milliseconds)ms" }
         let seconds = milliseconds / 1000
         return seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
     }

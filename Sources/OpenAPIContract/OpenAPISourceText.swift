@@ -42,6 +42,7 @@ struct OpenAPISourceText {
     }
 
     /// Where the value at a JSON pointer is written; the nearest written ancestor when the pointer leads past the text.
+    /// A key's value that begins on a later line (a block mapping or list, at its own first key or item) is placed at its key.
     func mark(of pointer: String) -> Mark? {
         let tokens = OpenAPIPointer.tokens(of: pointer)
         switch place {
@@ -53,11 +54,13 @@ struct OpenAPISourceText {
             }
             return nil
         case .yaml(var node):
+            var key: Node?
             for token in tokens {
+                key = nil
                 switch node.content {
                 case .mapping(let pairs):
                     guard let pair = pairs.last(where: { Self.keyText($0.key) == token }) else { return node.mark }
-                    node = pair.value
+                    (node, key) = (pair.value, pair.key)
                 case .sequence(let items):
                     guard let index = Int(token), items.indices.contains(index) else { return node.mark }
                     node = items[index]
@@ -65,6 +68,7 @@ struct OpenAPISourceText {
                     return node.mark
                 }
             }
+            if let key, node.mark.line > key.mark.line { return key.mark }
             return node.mark
         }
     }

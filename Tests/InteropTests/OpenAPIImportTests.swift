@@ -276,6 +276,8 @@ import YAML
             "GET /z/{a_b}/{id}: the path's '{id}' is declared by no parameter (the OpenAPI rules ask for one): its variable is 'id'",
             "the document names no server: baseURL is http://localhost; change it to the API's address",
         ])
+        // Placed at the path, not at its item's first key on the line below.
+        #expect(result.notes.first { $0.message.contains("'{id}'") }?.mark.map { "\($0.line):\($0.column)" } == "15:3")
     }
 
     /// A query or header parameter named like a path parameter of any operation keeps its own variable, `NAME_query` or

@@ -56,6 +56,12 @@ import TestSupport
         #expect(start.duration(to: .now) < .seconds(5))
     }
 
+    @Test func namesATimeoutUnderAMillisecondAsWritten() async {
+        let scripted = ScriptedLoader([.delayed(.seconds(10), .response(status: 200))])
+        let error = await failure(of: TimeoutLoader(next: scripted), request(options: HTTPRequestOptions(timeout: .microseconds(500))))
+        #expect(error?.message.contains("within 0.5ms") == true)
+    }
+
     @Test func passesFastResponsesThrough() async throws {
         let loader = TimeoutLoader(next: ScriptedLoader([.delayed(.milliseconds(10), .response(status: 201))]))
         let response = try await loader.load(request(options: HTTPRequestOptions(timeout: .seconds(5))))
