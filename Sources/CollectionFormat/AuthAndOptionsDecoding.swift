@@ -79,7 +79,9 @@ extension NodeDecoder {
         }
         options.timeout = located("timeout") { $0.duration($1, for: "options.timeout") }
         if let timeout = options.timeout, timeout.value < .milliseconds(1) {
-            warning("'timeout' under 1ms ends every attempt before an answer can come: each request is an ERROR",
+            // An environment's applies to the requests that set no timeout of their own.
+            let which = allowsThrottle ? "each request that sets no timeout of its own" : "the request"
+            warning("'timeout' under 1ms ends every attempt before an answer can come: \(which) is an ERROR",
                     at: timeout.mark, suggestion: "give the time one attempt may take, such as 5s")
         }
         options.delay = located("delay") { $0.duration($1, for: "options.delay") }

@@ -269,9 +269,13 @@ import YAML
     @Test(arguments: ["0s", "0.5ms"])
     func aTimeoutThatCanNeverBeMetIsAWarning(text: String) {
         #expect(problems("request: { url: /a }\noptions: { timeout: \(text) }") == [
-            "requests/r.yaml:2:21: warning: 'timeout' under 1ms ends every attempt before an answer can come: each request is an ERROR [help: give the time one attempt may take, such as 5s]",
+            "requests/r.yaml:2:21: warning: 'timeout' under 1ms ends every attempt before an answer can come: the request is an ERROR [help: give the time one attempt may take, such as 5s]",
         ])
         #expect(problems("request: { url: /a }\noptions: { timeout: 1ms }").isEmpty)
+        // An environment's is overridden by a request's own.
+        #expect(decodeEnvironment("options: { timeout: \(text) }").1.map(\.message) == [
+            "'timeout' under 1ms ends every attempt before an answer can come: each request that sets no timeout of its own is an ERROR",
+        ])
     }
 
     @Test(arguments: [
