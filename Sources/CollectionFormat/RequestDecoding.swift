@@ -316,6 +316,11 @@ extension NodeDecoder {
         guard let pairs = mapping(node, for: "request") else { return spec }
         let fields = fields(pairs, allowed: Self.requestKeys, in: "request", explanations: Self.besideRequest)
         if let methodNode = fields["method"], let method = string(methodNode, for: "request.method") {
+            if methodNode.string == nil {
+                // `method: 5`, `method: true`: YAML reads a number or a boolean, which no one means as a method.
+                warning("'request.method' is \(Self.describe(methodNode)), sent as the method '\(method)'", at: methodNode.mark,
+                        suggestion: "write a method such as GET or POST, or quote it (\"\(method)\") to send it as written")
+            }
             checkMethod(method, at: methodNode.mark)
             spec.method = Located(method, at: methodNode.mark)
         }

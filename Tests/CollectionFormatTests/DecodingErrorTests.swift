@@ -423,6 +423,11 @@ import YAML
             "requests/r.yaml:1:20: warning: method 'post' is sent as written; methods are case-sensitive [help: did you mean 'POST'?]",
         ])
         #expect(problems("request: { method: PROPFIND, url: /a }").isEmpty)
+        #expect(problems("request: { method: 5, url: /a }") == [
+            "requests/r.yaml:1:20: warning: 'request.method' is the integer 5, sent as the method '5' [help: write a method such as GET or POST, or quote it (\"5\") to send it as written]",
+        ])
+        #expect(problems("request: { method: true, url: /a }").count == 1)
+        #expect(problems("request: { method: \"5\", url: /a }").isEmpty)
     }
 
     @Test func templateSyntaxErrorsAreLocatedAtTheBraces() {
