@@ -37,6 +37,10 @@ public struct EnvironmentDefinition: Sendable {
 
 /// `variables.<name>`: any YAML value; strings may use templates.
 public struct VariableDefinition: Sendable, Hashable {
+    /// The value `runner import` gives a variable the document gives no example for, for the user to replace: a variable
+    /// still holding it is warned of.
+    public static let importPlaceholder = "FILL-ME"
+
     public var name: String
     public var nameMark: Mark
     public var value: TemplateValue

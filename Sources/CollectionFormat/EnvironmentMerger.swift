@@ -52,6 +52,7 @@ package struct EnvironmentMerger {
             do {
                 let value = try scope.resolve(variable.value.value)
                 resolvedVariables[variable.value.name] = value
+                warnOfPlaceholder(value, variable)
                 if !scope.secretNames.contains(variable.value.name) {
                     scope.define(variable.value.name, value, in: .environment)
                 }
@@ -98,6 +99,15 @@ package struct EnvironmentMerger {
             if let index = merged.firstIndex(where: { key($0) == key(item) }) { merged[index] = item } else { merged.append(item) }
         }
         return merged
+    }
+
+    /// Warns of a variable that still holds the value `runner import` wrote for the user to replace, unless a `--var` sets it.
+    private mutating func warnOfPlaceholder(_ value: JSONValue, _ variable: Sourced<VariableDefinition>) {
+        let name = variable.value.name
+        guard value == .string(VariableDefinition.importPlaceholder), !commandLine.contains(where: { $0.name == name }) else { return }
+        diagnostics.add(.warning("variable '\(name)' is \(VariableDefinition.importPlaceholder), the value runner import writes where the "
+                                 + "document gives no example: requests send it as written", path: variable.path, at: variable.value.value.mark,
+                                 suggestion: "set it here, or with --var \(name)=VALUE"))
     }
 
     /// The secret's value from the process environment, or its default when the variable is unset or empty (as CI

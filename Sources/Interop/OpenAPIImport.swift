@@ -1,3 +1,4 @@
+import CollectionFormat
 import HTTPCore
 import Foundation
 import OpenAPIContract
@@ -18,7 +19,7 @@ public enum OpenAPIImport {
     }
 
     /// The placeholder value of a variable the document gives no example for.
-    public static let placeholder = "FILL-ME"
+    public static let placeholder = VariableDefinition.importPlaceholder
 
     /// Translates `document`; `specPath` is the document's path as the output directory sees it (relative, or absolute),
     /// `environmentName` the environment file's name.

@@ -416,6 +416,18 @@ import YAML
         #expect(withToken.environment?.secrets == [ResolvedSecret(name: "token", value: "real")])
     }
 
+    /// A variable still holding the value `runner import` writes for the user to replace is a warning, unless a `--var`
+    /// sets it (the value the request would send is the placeholder).
+    @Test func aVariableLeftAsTheImportPlaceholderIsAWarningUnlessAVarSetsIt() async {
+        let scratch = project()
+        defer { scratch.remove() }
+        scratch.write("environments/imported.yaml", "extends: base\nvariables:\n  petId: FILL-ME\n  name: \"FILL-ME too\"\n")
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "imported")) == [
+            "environments/imported.yaml:3:10: warning: variable 'petId' is FILL-ME, the value runner import writes where the document gives no example: requests send it as written [help: set it here, or with --var petId=VALUE]",
+        ])
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "imported", vars: [("petId", "7")])).isEmpty)
+    }
+
     /// A secret too short to hide in text is a warning, unless a `--var` of its name replaces it.
     @Test func aShortSecretIsAWarningUnlessAVarReplacesIt() async {
         let scratch = project()
