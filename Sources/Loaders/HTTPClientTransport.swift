@@ -14,8 +14,8 @@ internal import Synchronization
 /// One pooled client (keep-alive HTTP/1.1, and HTTP/2 where TLS negotiates it; certificates verified against the
 /// system's roots) serves every request of the same settings: `options.insecure` (no verification),
 /// `options.trustedCertificateFiles` (trusted besides the system's roots), `options.clientCertificate`, the proxy
-/// `options.proxy` chooses (reached with `CONNECT` for both schemes) and the request `timeout`. The default settings'
-/// client exists from the start, the others are created on first use. A client's connection attempts (TCP, the
+/// `options.proxy` chooses (reached with `CONNECT` for both schemes) and the request `timeout`, created on first use
+/// (a run's requests all carry a timeout, so no client of other settings is made for nothing). A client's connection attempts (TCP, the
 /// proxy's `CONNECT`, the TLS handshake) are limited to the `options.timeout` of its requests, so none outlives the
 /// request that started it (AsyncHTTPClient keeps an attempt going after its request ended, for 30 s by default,
 /// and its shutdown waits for it). No client follows redirects (the redirect loader does). Bodies are
@@ -23,18 +23,14 @@ internal import Synchronization
 /// `responseTooLarge` (the limit against gzip bombs: a ratio would also fail healthy repetitive bodies, which deflate
 /// shrinks up to about a thousand times). Call `shutdown()` when done, or use `withTransport`.
 public final class HTTPClientTransport: HTTPLoader {
-    private let defaultClient: HTTPClient
-    /// The clients of settings other than the default's, by settings.
-    private let otherClients = Mutex<[ClientSettings: HTTPClient]>([:])
+    /// The clients made so far, by settings.
+    private let clients = Mutex<[ClientSettings: HTTPClient]>([:])
     private let connectionsPerHost: Int
 
     /// Creates a transport that opens at most `connectionsPerHost` HTTP/1.1 connections to one host (AsyncHTTPClient's
     /// soft limit: a request beyond it waits for a connection, and the wait counts against its deadline).
     public init(connectionsPerHost: Int = 32) {
         self.connectionsPerHost = connectionsPerHost
-        defaultClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                   configuration: Self.configuration(ClientSettings.default, roots: [], identity: nil,
-                                                                     connectionsPerHost: connectionsPerHost))
     }
 
     /// Runs `body` with a new transport (at most `connectionsPerHost` connections to one host) and shuts it down
@@ -57,11 +53,12 @@ public final class HTTPClientTransport: HTTPLoader {
     /// (its request was cancelled) is not waited for past `attemptGrace`: it ends by its connect timeout, in the
     /// background.
     public func shutdown(attemptGrace: Duration = .milliseconds(500)) async throws {
-        let others = otherClients.withLock { clients in
+        let made = clients.withLock { clients in
             defer { clients = [:] }
             return Array(clients.values)
         }
-        let closing = ([defaultClient] + others).map { $0.shutdown() }
+        guard !made.isEmpty else { return }
+        let closing = made.map { $0.shutdown() }
         let loop = closing[0].eventLoop
         let closed = EventLoopFuture.andAllSucceed(closing, on: loop)
         // Whichever comes first: every client closed, or the grace period over (a second completion is ignored).
@@ -258,18 +255,13 @@ public final class HTTPClientTransport: HTTPLoader {
     /// The settings of a client: whether it verifies certificates, which files it trusts besides the system's, the
     /// client certificate it presents and the proxy it goes through; and how long its connection attempts may take.
     private struct ClientSettings: Hashable {
-        var insecure = false
-        var trustedCertificateFiles: [String] = []
+        var insecure: Bool
+        var trustedCertificateFiles: [String]
         var clientCertificate: ClientCertificate?
         /// The proxy its connections go through (with `CONNECT`).
         var proxy: HTTPProxy?
         /// The requests' `timeout`, which limits each connection attempt (connect, `CONNECT`, TLS handshake) too.
         var connectTimeout: Duration?
-
-        /// The settings of the client that exists from the start.
-        static let `default` = ClientSettings()
-
-        private init() {}
 
         /// The settings a request asks for; the trusted files matter only while certificates are verified.
         init(_ options: HTTPRequestOptions, proxy: HTTPProxy?) {
@@ -285,8 +277,7 @@ public final class HTTPClientTransport: HTTPLoader {
     /// cannot be loaded fails the request. Files are loaded under the lock: workers starting together load them once.
     private func client(for request: HTTPRequest, proxy: HTTPProxy?) throws(HTTPError) -> HTTPClient {
         let settings = ClientSettings(request.options, proxy: proxy)
-        guard settings != .default else { return defaultClient }
-        return try otherClients.withLock { (clients) throws(HTTPError) -> HTTPClient in
+        return try clients.withLock { (clients) throws(HTTPError) -> HTTPClient in
             if let client = clients[settings] { return client }
             let created = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                      configuration: try configuration(settings, for: request))
