@@ -99,6 +99,7 @@ let package = Package(
         .target(name: "SelfSignedCertificate", dependencies: [
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         // Test support: a real HTTP server bound to 127.0.0.1 on port 0, and a scripted loader that answers without one.
         .target(name: "TestSupport", dependencies: [
@@ -131,7 +132,7 @@ let package = Package(
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "InteropTests", dependencies: ["Interop", "HTTPCore", "YAML", "OpenAPIContract", "CollectionFormat", "CollectionReading"], exclude: ["Fixtures"]),
         .testTarget(name: "LoadersTests", dependencies: [
-            "Loaders", "HTTPCore", "TestSupport",
+            "Loaders", "HTTPCore", "TestSupport", "SelfSignedCertificate",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -14,9 +14,9 @@ internal import Synchronization
 /// One pooled client (keep-alive HTTP/1.1, and HTTP/2 where TLS negotiates it; certificates verified against the
 /// system's roots) serves every request of the same settings: `options.insecure` (no verification),
 /// `options.trustedCertificateFiles` (trusted besides the system's roots), `options.clientCertificate`, the proxy
-/// `options.proxy` chooses (reached with `CONNECT` for both schemes) and the request `timeout`, created on first use
-/// (a run's requests all carry a timeout, so no client of other settings is made for nothing). A client's connection attempts (TCP, the
-/// proxy's `CONNECT`, the TLS handshake) are limited to the `options.timeout` of its requests, so none outlives the
+/// `options.proxy` chooses (reached with `CONNECT` for both schemes), the request `timeout` and, verifying `https://`,
+/// the host its certificate must name (`CertificateIdentity`); each client is made on first use. A client's connection
+/// attempts (TCP, the proxy's `CONNECT`, the TLS handshake) are limited to the `options.timeout` of its requests, so none outlives the
 /// request that started it (AsyncHTTPClient keeps an attempt going after its request ended, for 30 s by default,
 /// and its shutdown waits for it). No client follows redirects (the redirect loader does). Bodies are
 /// gzip/deflate-decoded and read until `options.maxResponseBytes` of decoded bytes, past which reading stops with
@@ -253,7 +253,8 @@ public final class HTTPClientTransport: HTTPLoader {
     }
 
     /// The settings of a client: whether it verifies certificates, which files it trusts besides the system's, the
-    /// client certificate it presents and the proxy it goes through; and how long its connection attempts may take.
+    /// client certificate it presents and the proxy it goes through; how long its connection attempts may take; and for
+    /// verified `https://`, the host its certificates must name (a client per such host).
     private struct ClientSettings: Hashable {
         var insecure: Bool
         var trustedCertificateFiles: [String]
@@ -262,21 +263,25 @@ public final class HTTPClientTransport: HTTPLoader {
         var proxy: HTTPProxy?
         /// The requests' `timeout`, which limits each connection attempt (connect, `CONNECT`, TLS handshake) too.
         var connectTimeout: Duration?
+        /// The host a verified `https://` connection's certificate must name (`CertificateIdentity`), in lower case.
+        var verifiedHost: String?
 
-        /// The settings a request asks for; the trusted files matter only while certificates are verified.
-        init(_ options: HTTPRequestOptions, proxy: HTTPProxy?) {
+        /// The settings a request asks for; the trusted files matter only while certificates are verified, and with the
+        /// client certificate only for `https://` (an `http://` request does not load them: `SSL_CERT_FILE` is often set).
+        init(_ options: HTTPRequestOptions, https: Bool, host: String?, proxy: HTTPProxy?) {
             insecure = options.insecure
-            trustedCertificateFiles = options.insecure ? [] : options.trustedCertificateFiles
-            clientCertificate = options.clientCertificate
+            trustedCertificateFiles = options.insecure || !https ? [] : options.trustedCertificateFiles
+            clientCertificate = https ? options.clientCertificate : nil
             self.proxy = proxy
             connectTimeout = options.timeout
+            verifiedHost = https && !options.insecure ? host?.lowercased() : nil
         }
     }
 
     /// The client for the request's settings, created on first use; a trusted file or a client certificate that
     /// cannot be loaded fails the request. Files are loaded under the lock: workers starting together load them once.
     private func client(for request: HTTPRequest, proxy: HTTPProxy?) throws(HTTPError) -> HTTPClient {
-        let settings = ClientSettings(request.options, proxy: proxy)
+        let settings = ClientSettings(request.options, https: request.scheme?.lowercased() == "https", host: request.host, proxy: proxy)
         return try clients.withLock { (clients) throws(HTTPError) -> HTTPClient in
             if let client = clients[settings] { return client }
             let created = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
@@ -317,7 +322,14 @@ public final class HTTPClientTransport: HTTPLoader {
             certificateVerification: settings.insecure ? .none : .fullVerification, redirectConfiguration: .disallow,
             decompression: .enabled(limit: .none))
         configuration.httpVersion = .automatic
-        configuration.http1_1ConnectionDebugInitializer = ResponseHeadGuard.install
+        if let host = settings.verifiedHost {
+            configuration.http1_1ConnectionDebugInitializer = { channel in
+                CertificateIdentity.check(channel, host: host).flatMap { ResponseHeadGuard.install(on: channel) }
+            }
+            configuration.http2ConnectionDebugInitializer = { CertificateIdentity.check($0, host: host) }
+        } else {
+            configuration.http1_1ConnectionDebugInitializer = ResponseHeadGuard.install
+        }
         configuration.http2StreamChannelDebugInitializer = ResponseHeadGuard.installOnStream
         // No tracing: the client would otherwise start a span (of the global no-op tracer) and set its attributes
         // for every request.

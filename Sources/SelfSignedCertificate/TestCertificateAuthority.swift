@@ -1,5 +1,6 @@
 public import Foundation
 internal import Crypto
+internal import SwiftASN1
 internal import X509
 
 /// A certificate authority made at test time: a P-256 key and its self-signed CA certificate, which issues
@@ -41,11 +42,13 @@ public struct TestCertificateAuthority: Sendable {
         return TestCertificateAuthority(certificatePEM: try certificate.serializeAsPEM().pemString, key: key, name: name)
     }
 
-    /// A new key and a server certificate for `localhost` signed by this authority, valid from an hour ago for a day
-    /// unless other dates are given.
+    /// A new key and a server certificate for `localhost` (or the DNS names and IP addresses given) signed by this
+    /// authority, valid from an hour ago for a day unless other dates are given.
     public func issueServerIdentity(validFrom: Date = Date().addingTimeInterval(-3600),
-                                    until: Date = Date().addingTimeInterval(86_400)) throws -> SelfSignedIdentity {
-        try issue(commonName: "localhost", usage: .serverAuth, validFrom: validFrom, until: until)
+                                    until: Date = Date().addingTimeInterval(86_400),
+                                    dnsNames: [String] = ["localhost"], ipAddresses: [[UInt8]] = []) throws -> SelfSignedIdentity {
+        try issue(commonName: "localhost", usage: .serverAuth, validFrom: validFrom, until: until,
+                  names: dnsNames.map { .dnsName($0) } + ipAddresses.map { .ipAddress(ASN1OctetString(contentBytes: $0[...])) })
     }
 
     /// A new key and a client certificate (for mutual TLS) signed by this authority, valid from an hour ago for a day.
@@ -55,7 +58,8 @@ public struct TestCertificateAuthority: Sendable {
 
     /// A new key and a certificate for `localhost` with this extended key usage, signed by this authority.
     private func issue(commonName: String, usage: ExtendedKeyUsage.Usage, validFrom: Date = Date().addingTimeInterval(-3600),
-                       until: Date = Date().addingTimeInterval(86_400)) throws -> SelfSignedIdentity {
+                       until: Date = Date().addingTimeInterval(86_400),
+                       names: [GeneralName] = [.dnsName("localhost")]) throws -> SelfSignedIdentity {
         let leafKey = P256.Signing.PrivateKey()
         let subject = try DistinguishedName {
             CommonName(commonName)
@@ -69,7 +73,7 @@ public struct TestCertificateAuthority: Sendable {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(digitalSignature: true))
                 try ExtendedKeyUsage([usage])
-                SubjectAlternativeNames([.dnsName("localhost")])
+                SubjectAlternativeNames(names)
             },
             issuerPrivateKey: Certificate.PrivateKey(key))
         return SelfSignedIdentity(certificatePEM: try certificate.serializeAsPEM().pemString,

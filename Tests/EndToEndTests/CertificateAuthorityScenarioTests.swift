@@ -44,6 +44,27 @@ import Testing
         #expect(!result.stderr.contains("warning"), "verification stays on: \(result.stderr)")
     }
 
+    /// A certificate must name the URL's host: one of a trusted authority listing another name and the address the
+    /// connection reached (the server's, or the proxy's through one) is refused, and nothing is sent.
+    @Test(arguments: [false, true])
+    func aCertificateNamingOnlyTheAddressReachedIsRefused(throughProxy: Bool) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let identity = try folder.authority.issueServerIdentity(dnsNames: ["other.test"], ipAddresses: [[127, 0, 0, 1]])
+        let proxy = throughProxy ? try await ForwardProxy.start() : nil
+        let (result, received) = try await folder.run(["run", "plain", "--env", "local", "--cacert", "certs/ca.pem"]
+                                                      + (proxy.map { ["--proxy", $0.url] } ?? []), identity: identity)
+        try await proxy?.stop()
+        #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("the certificate of localhost:") && result.stdout.contains("was issued for another host name"),
+                "\(result.stdout)")
+        #expect(received.isEmpty)
+        #expect(proxy.map { $0.forwarded.count == 1 } ?? true, "the tunnel was made: the check is the certificate's")
+        // The same certificate naming the host passes.
+        let named = try folder.authority.issueServerIdentity(dnsNames: ["other.test", "localhost"], ipAddresses: [[127, 0, 0, 1]])
+        #expect(try await folder.run(["run", "plain", "--env", "local", "--cacert", "certs/ca.pem"], identity: named).result.exitCode == 0)
+    }
+
     @Test func sslCertFileAddsTheBundleForEveryRequest() async throws {
         let folder = try Folder()
         defer { folder.remove() }
