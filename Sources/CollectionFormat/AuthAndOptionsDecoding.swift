@@ -1,3 +1,4 @@
+import Expectations
 import HTTPCore
 import YAML
 
@@ -66,7 +67,7 @@ extension NodeDecoder {
 
     /// `options:` of the request or environment file at `location` (which the files it names are relative to);
     /// `throttle` is allowed in environments only, `retry.stopWhen` in requests only.
-    mutating func options(_ node: Node, allowsThrottle: Bool, location: FileLocation) -> OptionsDefinition {
+    mutating func options(_ node: Node, allowsThrottle: Bool, location: FileLocation, namespaces: [XPathNamespace] = []) -> OptionsDefinition {
         var options = OptionsDefinition()
         guard let pairs = mapping(node, for: "options") else { return options }
         let allowed = allowsThrottle ? FormatKeys.environmentOptions.names : FormatKeys.requestOptions.names
@@ -96,7 +97,7 @@ extension NodeDecoder {
         if let insecure = options.insecure, insecure.value {
             warning("'insecure: true' skips TLS certificate verification", at: insecure.mark)
         }
-        options.retry = fields["retry"].flatMap { retry($0, location: allowsThrottle ? nil : location) }
+        options.retry = fields["retry"].flatMap { retry($0, location: allowsThrottle ? nil : location, namespaces: namespaces) }
         if let throttle = fields["throttle"], let pairs = mapping(throttle, for: "options.throttle") {
             let throttleFields = self.fields(pairs, allowed: FormatKeys.throttle.names, in: "options.throttle")
             if let rate = throttleFields["perSecond"] {
@@ -150,7 +151,7 @@ extension NodeDecoder {
     }
 
     /// `options.retry`.
-    private mutating func retry(_ node: Node, location: FileLocation?) -> RetryDefinition? {
+    private mutating func retry(_ node: Node, location: FileLocation?, namespaces: [XPathNamespace] = []) -> RetryDefinition? {
         guard let pairs = mapping(node, for: "options.retry") else { return nil }
         let fields = fields(pairs, allowed: FormatKeys.retry.names, in: "options.retry")
         var retry = RetryDefinition(mark: node.mark)
@@ -182,7 +183,12 @@ extension NodeDecoder {
         }
         if let value = fields["stopWhen"] {
             if let location {
-                retry.stopWhen = Located(expect(value, location: location, context: "options.retry.stopWhen"), at: value.mark)
+                retry.stopWhen = Located(expect(value, location: location, context: "options.retry.stopWhen", keys: FormatKeys.stopWhen,
+                                                namespaces: namespaces), at: value.mark)
+                if case .mapping(let pairs) = value.content, !pairs.contains(where: { Self.keyText($0.key) != "namespaces" }) {
+                    error("'options.retry.stopWhen' holds no expectation: it would hold at the first try and stop polling", at: value.mark,
+                          suggestion: "give the state that ends polling, such as body: { $.state: failed }")
+                }
                 if !retry.polls {
                     error("'stopWhen' ends polling, but 'options.retry.on' does not poll", at: value.mark,
                           suggestion: "add 'expectations' to 'on'")

@@ -2,13 +2,15 @@ import Expectations
 import YAML
 
 extension NodeDecoder {
-    /// The `expect:` mapping, or another of the same keys: `context` is its place in the file, which messages name
-    /// (`options.retry.stopWhen`).
-    mutating func expect(_ node: Node, location: FileLocation, context: String = "expect") -> ExpectDefinition {
+    /// The `expect:` mapping, or another of its keys (`keys`): `context` is its place in the file, which messages name
+    /// (`options.retry.stopWhen`); `namespaces` are prefixes declared already, which its own `namespaces` add to.
+    mutating func expect(_ node: Node, location: FileLocation, context: String = "expect", keys: FormatMapping = FormatKeys.expect,
+                         namespaces inherited: [XPathNamespace] = []) -> ExpectDefinition {
         var expect = ExpectDefinition()
+        expect.namespaces = inherited
         guard let pairs = mapping(node, for: context) else { return expect }
-        let fields = fields(pairs, allowed: FormatKeys.expect.names, in: context,
-                            explanations: context == "expect" ? Self.besideExpect : [:])
+        let fields = fields(pairs, allowed: keys.names, in: context,
+                            explanations: context == "expect" ? Self.besideExpect : Self.notInStopWhen)
         if let value = fields["error"] {
             expect.error = expectedFailure(value, for: "\(context).error").map { Located($0, at: value.mark) }
             // An unknown key is reported as such (above), not also as conflicting with `error`.
@@ -43,7 +45,10 @@ extension NodeDecoder {
             expect.duration = durationMatcher(value, for: "\(context).duration").map { Located($0, at: value.mark) }
             if expect.duration != nil { warnIfExactDuration(value, for: "\(context).duration") }
         }
-        if let value = fields["namespaces"] { expect.namespaces = namespaces(value, for: "\(context).namespaces") }
+        if let value = fields["namespaces"] {
+            let own = namespaces(value, for: "\(context).namespaces")
+            expect.namespaces = inherited.filter { old in !own.contains { $0.prefix == old.prefix } } + own
+        }
         if let value = fields["xpath"], let xpathPairs = mapping(value, for: "\(context).xpath") {
             for pair in xpathPairs {
                 let expression = Self.keyText(pair.key)

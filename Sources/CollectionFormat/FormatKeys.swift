@@ -63,7 +63,7 @@ public struct FormatMapping: Sendable {
     /// The mappings of the format; each name is also the mapping's name in the schema's `$defs`.
     public enum Name: String, Sendable, CaseIterable {
         case singleRequestFile, requestDefinition, flowFile, useStep, request, graphql, multipartPart, auth, basicAuth, oauth2,
-             requestOptions, environmentOptions, retry, environmentRetry, clientCert, throttle, expect, matcher, durationMatcher, captureSource,
+             requestOptions, environmentOptions, retry, environmentRetry, stopWhen, clientCert, throttle, expect, matcher, durationMatcher, captureSource,
              environment, secret, environmentExpect
     }
 
@@ -131,6 +131,7 @@ public enum FormatKeys {
         case .environmentOptions: environmentOptions
         case .retry: retry
         case .environmentRetry: environmentRetry
+        case .stopWhen: stopWhen
         case .clientCert: clientCert
         case .throttle: throttle
         case .expect: expect
@@ -312,9 +313,14 @@ public enum FormatKeys {
                       "constant (default), or exponential: the wait doubles after each try, with jitter."),
             FormatKey("on", .scalarOrList(.anyOf([.integer(100...599), .words(["timeout", "connection", "expectations"])])),
                       "What is retried: status codes, timeout, connection, expectations (polling); default [429, 502, 503, 504, timeout, connection]."),
-            FormatKey("stopWhen", .keys(.expect),
+            FormatKey("stopWhen", .keys(.stopWhen),
                       "Expectations that end polling at once, as a failure, when they hold (requests only)."),
         ])
+
+    /// `retry.stopWhen`: the keys of `expect` but `error` (a try that fails without a response ends polling anyway).
+    public static let stopWhen = FormatMapping(
+        .stopWhen, "Expectations of a response that end polling at once, as a failure, when they all hold.",
+        keys: expect.keys.filter { $0.name != "error" }, nonEmpty: true)
 
     /// `retry` in an environment: `stopWhen` belongs beside a request's own expectations.
     public static let environmentRetry = FormatMapping(

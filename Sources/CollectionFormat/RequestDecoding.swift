@@ -244,7 +244,8 @@ extension NodeDecoder {
             skip: fields["skip"].flatMap { skip($0) },
             request: request,
             auth: fields["auth"].flatMap { auth($0) },
-            options: fields["options"].map { options($0, allowsThrottle: false, location: location) } ?? OptionsDefinition(),
+            options: fields["options"].map { options($0, allowsThrottle: false, location: location, namespaces: expectations.namespaces) }
+                ?? OptionsDefinition(),
             expect: expectations,
             captures: fields["capture"].map { captures($0, namespaces: expectations.namespaces) } ?? [],
             mark: mark,
@@ -302,6 +303,10 @@ extension NodeDecoder {
 
     /// What an unknown key of `expect:` that is a key of its own beside it (`capture`, `options`) says.
     static let besideExpect = goesBeside("expect", among: FormatKeys.expect.names)
+    /// What `error` under `options.retry.stopWhen` says.
+    static let notInStopWhen = [
+        "error": "a try that fails without a response (a timeout, no connection) ends polling with its error: 'stopWhen' checks responses",
+    ]
 
     /// For each key of a request definition that `place` (whose keys are `keys`) does not have: that it goes beside it.
     private static func goesBeside(_ place: String, among keys: [String]) -> [String: String] {

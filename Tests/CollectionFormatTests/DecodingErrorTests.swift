@@ -396,8 +396,8 @@ import YAML
         ])
     }
 
-    /// `stopWhen` holds expectations, but its problems name `options.retry.stopWhen`, where they are written; an unknown
-    /// key is reported once, as unknown, not also as conflicting with `error`.
+    /// `stopWhen` holds expectations, but its problems name `options.retry.stopWhen`, where they are written; `error` is
+    /// no key of it.
     @Test func problemsUnderStopWhenNameIt() {
         #expect(problems("""
             request: { url: /a }
@@ -408,11 +408,33 @@ import YAML
                 stopWhen: { stauts: 500, body: { $.a: { equls: 1 } }, error: timeout, headers: [a] }
             """) == [
             "requests/r.yaml:6:17: error: unknown key 'stauts' in 'options.retry.stopWhen' [help: did you mean 'status'?]",
-            "requests/r.yaml:6:30: error: 'options.retry.stopWhen.body' cannot be checked when 'options.retry.stopWhen.error' expects no response [help: remove it, or remove 'options.retry.stopWhen.error']",
             "requests/r.yaml:6:45: error: unknown matcher operator 'equls' [help: did you mean 'equals'?]",
-            "requests/r.yaml:6:75: error: 'options.retry.stopWhen.headers' cannot be checked when 'options.retry.stopWhen.error' expects no response [help: remove it, or remove 'options.retry.stopWhen.error']",
+            "requests/r.yaml:6:59: error: unknown key 'error' in 'options.retry.stopWhen' [help: a try that fails without a response (a timeout, no connection) ends polling with its error: 'stopWhen' checks responses]",
             "requests/r.yaml:6:84: error: expected a mapping for 'options.retry.stopWhen.headers', found a list",
         ])
+    }
+
+    /// `stopWhen` checks a response: `error` is no key of it (a try without a response ends polling with its error), and
+    /// one without an expectation would hold at once.
+    @Test(arguments: ["{ error: connection }", "{}", "{ namespaces: { a: \"urn:a\" } }"])
+    func aStopWhenThatChecksNoResponseIsAnError(stopWhen: String) {
+        let found = problems("request: { url: /a }\noptions: { retry: { attempts: 3, on: [expectations], stopWhen: \(stopWhen) } }")
+        #expect(found.count == 1 && found[0].hasPrefix("requests/r.yaml:2:"), "\(found)")
+        #expect(found.first?.contains(stopWhen == "{ error: connection }" ? "unknown key 'error' in 'options.retry.stopWhen'"
+                                      : "'options.retry.stopWhen' holds no expectation") == true, "\(found)")
+    }
+
+    /// `stopWhen` knows the prefixes `expect.namespaces` declares, and may declare its own.
+    @Test func stopWhenUsesTheRequestsNamespaces() throws {
+        let text = """
+            request: { url: /a }
+            options:
+              retry: { attempts: 3, on: [expectations], stopWhen: { namespaces: { b: "urn:b" }, xpath: { "count(//a:x | //b:y)": 2 } } }
+            expect: { namespaces: { a: "urn:a" }, xpath: { "count(//a:x)": 3 } }
+            """
+        #expect(problems(text).isEmpty)
+        let stop = try #require(decodeRequest(text)?.options.retry?.stopWhen?.value)
+        #expect(stop.namespaces.map(\.prefix) == ["a", "b"])
     }
 
     @Test func methodsAreTokens() {

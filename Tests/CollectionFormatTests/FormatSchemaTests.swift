@@ -257,6 +257,11 @@ private enum Samples {
         return object
     }
 
+    /// What a key on the way needs beside it: `stopWhen` is allowed only where `retry` polls.
+    private static let companions: [String: JSONObject] = [
+        "stopWhen": JSONObject([("on", .array([.string("expectations")])), ("attempts", .int(2))]),
+    ]
+
     /// A whole file of `kind` in which the mapping `target` is `object`; nil when such files do not hold it. The
     /// shortest way there is taken (so `expect` is a request's, not the one inside `options.retry.stopWhen`).
     static func document(_ kind: FormatSchema.FileKind, placing object: JSONObject, at target: FormatMapping.Name) -> JSONValue? {
@@ -280,7 +285,9 @@ private enum Samples {
             let mapping = FormatKeys.mapping(name)
             for key in mapping.keys {
                 if let inner = place(key.shape, passing: visited.union([name])) {
-                    return .object(setting(key.name, to: inner, in: mapping))
+                    var placed = setting(key.name, to: inner, in: mapping)
+                    for (companion, value) in companions[key.name]?.members ?? [] { placed[companion] = value }
+                    return .object(placed)
                 }
             }
             return nil
