@@ -176,7 +176,8 @@ extension NodeDecoder {
                 warning("'on: []' retries nothing: no attempt after the first is ever made", at: value.mark,
                         suggestion: "list what to retry, such as on: [503, timeout], or write attempts: 1 to send once")
             }
-            if retry.polls, retry.attempts == nil {
+            // Written but invalid (`attempts: 0`) is its own error.
+            if retry.polls, retry.attempts == nil, fields["attempts"] == nil {
                 error("polling ('expectations' in 'options.retry.on') needs 'attempts'", at: value.mark,
                       suggestion: "say how many tries at most, such as attempts: 20")
             }

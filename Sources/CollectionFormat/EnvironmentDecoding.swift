@@ -9,7 +9,10 @@ extension NodeDecoder {
     mutating func environment(_ root: Node?, name: String, absolutePath: String)
         -> (definition: EnvironmentDefinition, errorsOnlyInOptions: Bool) {
         var environment = EnvironmentDefinition(name: name, path: path)
-        guard let root, let pairs = mapping(root, for: "environment '\(name)'") else { return (environment, false) }
+        guard let root, let pairs = root.mapping else {
+            if let root { error("expected a mapping at the top level (keys like 'baseURL', 'variables'), found \(Self.describe(root))", at: root.mark) }
+            return (environment, false)
+        }
         let fields = fields(pairs, allowed: Self.environmentKeys, in: nil,
                             explanations: Self.optionKeys(FormatKeys.environmentOptions).filter { !Self.environmentKeys.contains($0.key) })
         if let value = fields["extends"], let base = string(value, for: "extends") {

@@ -424,6 +424,20 @@ import YAML
                                       : "'options.retry.stopWhen' holds no expectation") == true, "\(found)")
     }
 
+    /// `attempts: 0` under polling is one error, of the value: `attempts` is written.
+    @Test func pollingWithAnInvalidAttemptsIsOneError() {
+        #expect(problems("request: { url: /a }\noptions: { retry: { attempts: 0, on: [expectations] } }") == [
+            "requests/r.yaml:2:31: error: 'options.retry.attempts' must be at least 1, found 0",
+        ])
+    }
+
+    /// An environment file that is not a mapping says what its top level holds.
+    @Test func anEnvironmentThatIsAListSaysWhatItsTopLevelHolds() {
+        #expect(decodeEnvironment("- a\n- b\n").1.map(\.description) == [
+            "environments/qa.yaml:1:1: error: expected a mapping at the top level (keys like 'baseURL', 'variables'), found a list",
+        ])
+    }
+
     /// `stopWhen` knows the prefixes `expect.namespaces` declares, and may declare its own.
     @Test func stopWhenUsesTheRequestsNamespaces() throws {
         let text = """
