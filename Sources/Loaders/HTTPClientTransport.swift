@@ -149,7 +149,7 @@ public final class HTTPClientTransport: HTTPLoader {
             do {
                 return try await Self.started(outgoing, delegate: collector, on: client, deadline: deadline)
             } catch let error as HTTPClientError where error == .deadlineExceeded {
-                throw DeadlinePassed(phase: collector.progress(https: request.scheme?.lowercased() == "https"))
+                throw DeadlinePassed(phase: collector.progress(https: request.scheme?.lowercased() == "https", proxied: request.proxy != nil))
             } catch where error as? ChannelError == .ioOnClosedChannel || (!collector.sentHead && KeptConnectionWatch.isConnectionLoss(error)) {
                 // The pooled connection it was given had closed already: nothing was written.
                 throw Stale(underlying: error)
@@ -419,14 +419,16 @@ final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable
 
     /// How far the exchange had come, for a timeout's message (read once the request has ended): `https` says whether a
     /// TLS handshake was part of making the connection.
-    func progress(https: Bool) -> String {
+    func progress(https: Bool, proxied: Bool) -> String {
         if let head {
             return "the response began (status \(head.status.code)), its body did not complete (\(body.readableBytes) bytes of it came)"
         }
         if sentAll { return "the request was sent, no complete response head came" }
         if sentHead { return "the request's head was sent, its body was not all sent" }
-        return https ? "the request was not sent: the connection or its TLS handshake did not complete"
-            : "the request was not sent: the connection was not made"
+        // Through a proxy, the tunnel: reaching the proxy, then its answer to the CONNECT (AsyncHTTPClient tells neither).
+        let connection = proxied ? "the tunnel through the proxy (its connection, or its answer to the CONNECT)" : "the connection"
+        return https ? "the request was not sent: \(connection) or its TLS handshake did not complete"
+            : "the request was not sent: \(connection) was not made"
     }
 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {

@@ -139,6 +139,8 @@ import Testing
             .run(["run", "requests", "--env", "local", "--proxy", "http://127.0.0.1:\(silent.port)"], scheme: scheme)
         #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("/echo through the proxy 127.0.0.1:\(silent.port) within 500ms"), "\(result.stdout)")
+        #expect(result.stdout.contains("the request was not sent: the tunnel through the proxy (its connection, or its answer to the CONNECT)"),
+                "\(result.stdout)")
         #expect(received.isEmpty)
     }
 

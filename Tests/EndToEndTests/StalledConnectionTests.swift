@@ -24,7 +24,8 @@ import Testing
         #expect(elapsed < Self.ceiling, "the run took \(elapsed)")
         #expect(try ScenarioRun.jsonRequests(output.json).map { $0["result"] as? String } == ["errored"])
         #expect(output.junit?.contains("<error") == true)
-        #expect(output.result.stdout.contains("within 1s: the request was not sent: the connection or its TLS handshake did not complete"),
+        let connection = throughProxy ? "the tunnel through the proxy (its connection, or its answer to the CONNECT)" : "the connection"
+        #expect(output.result.stdout.contains("within 1s: the request was not sent: \(connection) or its TLS handshake did not complete"),
                 "\(output.result.stdout)")
     }
 
