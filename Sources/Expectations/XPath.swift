@@ -107,9 +107,11 @@ public final class XPath: @unchecked Sendable {
         return .double(value)
     }
 
-    /// The error to report for a failed compile or evaluation: libxml2's syntax error with its place, else the
-    /// undeclared prefix, unknown function or variable the expression writes, else libxml2's first error.
+    /// The error to report for a failed compile or evaluation: a bracket that does not pair, else libxml2's syntax error
+    /// with its place, else the undeclared prefix, unknown function or variable the expression writes, else libxml2's
+    /// first error (`count(` is "invalid number of arguments" to libxml2, with no place).
     private static func error(from errors: [LibXMLError], in text: String, namespaces: [XPathNamespace]) -> XPathError {
+        if let unpaired = unpairedBracket(in: text) { return unpaired }
         let first = errors.first { !$0.isWarning } ?? errors.first
         if let first, let byteOffset = first.expressionOffset {
             return XPathError(message: lowercasingFirstLetter(first.message), offset: scalarOffset(ofByte: byteOffset, in: text))
@@ -127,6 +129,29 @@ public final class XPath: @unchecked Sendable {
             }
         }
         return XPathError(message: first.map { lowercasingFirstLetter($0.message) } ?? "the expression cannot be evaluated", offset: nil)
+    }
+
+    /// A `(` or `[` never closed, or a `)` or `]` that closes none (outside string literals); nil when they all pair.
+    private static func unpairedBracket(in text: String) -> XPathError? {
+        var open: [(bracket: Unicode.Scalar, offset: Int)] = []
+        var quote: Unicode.Scalar?
+        for (offset, scalar) in text.unicodeScalars.enumerated() {
+            if let closing = quote {
+                if scalar == closing { quote = nil }
+                continue
+            }
+            switch scalar {
+            case "'", "\"": quote = scalar
+            case "(", "[": open.append((scalar, offset))
+            case ")", "]":
+                let opening: Unicode.Scalar = scalar == ")" ? "(" : "["
+                guard open.popLast()?.bracket == opening else {
+                    return XPathError(message: "'\(scalar)' closes no '\(opening)'", offset: offset)
+                }
+            default: continue
+            }
+        }
+        return open.last.map { XPathError(message: "'\($0.bracket)' is not closed", offset: $0.offset) }
     }
 
     /// Whether libxml2 has an XPath function of this name.

@@ -201,7 +201,7 @@ import YAML
                 + " [help: write the URI the document declares, such as \"http://www.w3.org/2005/Atom\"]",
             "requests/r.yaml:3:51: error: expected a namespace URI for 'expect.namespaces.c', found the string ''"
                 + " [help: write the URI the document declares, such as \"http://www.w3.org/2005/Atom\"]",
-            "requests/r.yaml:5:17: error: invalid XPath 'count(//a:x': invalid expression",
+            "requests/r.yaml:5:11: error: invalid XPath 'count(//a:x': '(' is not closed",
             "requests/r.yaml:6:11: error: invalid XPath '//a:x/s:y': undeclared namespace prefix 's' [help: declared prefixes: a]",
             "requests/r.yaml:7:6: error: invalid XPath 'nope(1)': unknown function 'nope()'",
             "requests/r.yaml:8:5: error: invalid XPath 'concat('a')': invalid number of arguments",

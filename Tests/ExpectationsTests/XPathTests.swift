@@ -66,8 +66,13 @@ import Testing
     }
 
     @Test func badExpressionsFailWhenCompiledWithTheirPlace() {
-        #expect(throws: XPathError(message: "invalid expression", offset: 8)) { try XPath("//slide[") }
-        #expect(throws: XPathError(message: "invalid expression", offset: 6)) { try XPath("//é[1]]") }
+        #expect(throws: XPathError(message: "'[' is not closed", offset: 7)) { try XPath("//slide[") }
+        #expect(throws: XPathError(message: "']' closes no '['", offset: 6)) { try XPath("//é[1]]") }
+        #expect(throws: XPathError(message: "'(' is not closed", offset: 5)) { try XPath("count(") }
+        #expect(throws: XPathError(message: "')' closes no '('", offset: 10)) { try XPath("count(//a))") }
+        // Brackets inside a string literal are text.
+        let literal = #expect(throws: XPathError.self) { try XPath("//a[@ = ')(']") }
+        #expect(literal?.message == "invalid expression")
         #expect(throws: XPathError(message: "unknown function 'nope()'", offset: 6)) { try XPath("count(nope(1))") }
         #expect(throws: XPathError(message: "invalid number of arguments", offset: nil)) { try XPath("substring('a')") }
         #expect(throws: XPathError(message: "invalid type", offset: nil)) { try XPath("count('a')") }
