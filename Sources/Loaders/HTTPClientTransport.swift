@@ -263,7 +263,8 @@ public final class HTTPClientTransport: HTTPLoader {
         var proxy: HTTPProxy?
         /// The requests' `timeout`, which limits each connection attempt (connect, `CONNECT`, TLS handshake) too.
         var connectTimeout: Duration?
-        /// The host a verified `https://` connection's certificate must name (`CertificateIdentity`), in lower case.
+        /// The host a verified `https://` connection's certificate must name (`CertificateIdentity`), in lower case and as
+        /// sent (an international name as its `xn--` labels, as certificates list it).
         var verifiedHost: String?
 
         /// The settings a request asks for; the trusted files matter only while certificates are verified, and with the
@@ -281,7 +282,7 @@ public final class HTTPClientTransport: HTTPLoader {
     /// The client for the request's settings, created on first use; a trusted file or a client certificate that
     /// cannot be loaded fails the request. Files are loaded under the lock: workers starting together load them once.
     private func client(for request: HTTPRequest, proxy: HTTPProxy?) throws(HTTPError) -> HTTPClient {
-        let settings = ClientSettings(request.options, https: request.scheme?.lowercased() == "https", host: request.host, proxy: proxy)
+        let settings = ClientSettings(request.options, https: request.scheme?.lowercased() == "https", host: request.hostAsSent, proxy: proxy)
         return try clients.withLock { (clients) throws(HTTPError) -> HTTPClient in
             if let client = clients[settings] { return client }
             let created = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
