@@ -4,35 +4,41 @@ internal import NIOSSL
 internal import SwiftASN1
 
 /// Whether a server's certificate names the host of the URL a request was sent to (RFC 6125, section 6), checked once a
-/// verified TLS connection is made, beside NIOSSL's own check.
+/// verified TLS connection is made, in place of NIOSSL's own check (its hostname verification is off).
 ///
 /// NIOSSL matches a certificate's IP addresses against the address the socket connected to, whatever the URL's host: a
 /// certificate listing only `127.0.0.1` passed for `https://localhost`, and, through a proxy, one listing the proxy's
-/// address passed for any host behind it. Here a host name must be one of the certificate's DNS names (a `*` standing
-/// for the whole first label) and an IP address one of its IP addresses. A certificate without alternative names is
-/// left to NIOSSL, which matches its common name against host names only.
+/// address passed for any host behind it, while a right one for an address behind the proxy failed. Here a host name
+/// must be one of the certificate's DNS names (a `*` standing for the whole first label), or its subject's common name
+/// when it has no alternative names (as curl and NIOSSL accept), and an IP address one of its IP addresses.
 enum CertificateIdentity {
     /// The check of a new connection's certificate against `host`: it fails with NIOSSL's hostname error (whose message
-    /// says the certificate was issued for another host name) when the certificate does not name it.
+    /// says the certificate was issued for another host name) when the certificate does not name it, or cannot be read.
     static func check(_ channel: any Channel, host: String) -> EventLoopFuture<Void> {
         channel.nioSSL_peerCertificate().flatMapThrowing { certificate in
-            guard let certificate, let names = certificate.alternativeNames, !isNamed(host, in: names) else { return }
-            throw NIOSSLExtraError.failedToValidateHostname
+            guard let names = certificate?.identityNames, isNamed(host, in: names) else {
+                throw NIOSSLExtraError.failedToValidateHostname
+            }
         }
     }
 
-    /// Whether `host` (as in a URL: a name, an IPv4 address, or an IPv6 one with or without brackets) is among `names`.
-    static func isNamed(_ host: String, in names: AlternativeNames) -> Bool {
+    /// Whether `host` (as in a URL: a name, an IPv4 address in any form `inet_aton` reads, such as `127.1`, or an IPv6
+    /// one with or without brackets) is among `names`.
+    static func isNamed(_ host: String, in names: Names) -> Bool {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         if let address = address(bare) { return names.addresses.contains(address) }
         let name = normalized(bare)
-        return names.dnsNames.contains { matches(normalized($0), name) }
+        let candidates = names.hasAlternativeNames ? names.dnsNames : names.commonName.map { [$0] } ?? []
+        return candidates.contains { matches(normalized($0), name) }
     }
 
-    /// The DNS names and IP addresses (4 or 16 bytes) of a certificate's subject alternative names.
-    struct AlternativeNames: Equatable {
+    /// What a certificate is issued for: its subject alternative names (DNS names, IP addresses of 4 or 16 bytes) and its
+    /// subject's common name (the last, most significant one), which counts only without alternative names.
+    struct Names: Equatable {
         var dnsNames: [String] = []
         var addresses: [[UInt8]] = []
+        var hasAlternativeNames = false
+        var commonName: String?
     }
 
     /// Whether the DNS name `pattern` of a certificate stands for `name` (both lower case, without a final dot): the
@@ -50,10 +56,11 @@ enum CertificateIdentity {
         return lower.hasSuffix(".") ? String(lower.dropLast()) : lower
     }
 
-    /// The bytes of an IPv4 or IPv6 address written as text; nil for a name.
+    /// The bytes of an IPv4 or IPv6 address written as text; nil for a name. IPv4 as `inet_aton` reads it, as the
+    /// resolver does (`127.1`, `0x7f000001`), a name of digits and dots only never being a DNS name.
     private static func address(_ text: String) -> [UInt8]? {
         var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
+        if inet_aton(text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
         var v6 = in6_addr()
         if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
         return nil
@@ -61,23 +68,30 @@ enum CertificateIdentity {
 }
 
 extension NIOSSLCertificate {
-    /// The certificate's subject alternative names; nil when it has none or they cannot be read.
-    var alternativeNames: CertificateIdentity.AlternativeNames? {
-        // Certificate: SEQUENCE { tbsCertificate SEQUENCE { ..., [3] EXPLICIT Extensions }, ... }; Extension: SEQUENCE
-        // { extnID, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }; subjectAltName (2.5.29.17) holds GeneralNames:
-        // SEQUENCE OF { [2] dNSName IA5String, [7] iPAddress OCTET STRING, ... } (RFC 5280, sections 4.1 and 4.2.1.6).
+    /// What the certificate is issued for; nil when it cannot be read.
+    var identityNames: CertificateIdentity.Names? {
+        // Certificate: SEQUENCE { tbsCertificate SEQUENCE { [0] version?, serialNumber, signature, issuer, validity,
+        // subject, subjectPublicKeyInfo, [1]?, [2]?, [3] EXPLICIT Extensions? }, ... }; Extension: SEQUENCE { extnID,
+        // critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }; subjectAltName (2.5.29.17) holds GeneralNames: SEQUENCE
+        // OF { [2] dNSName IA5String, [7] iPAddress OCTET STRING, ... } (RFC 5280, sections 4.1 and 4.2.1.6).
         guard let der = try? toDERBytes(), let certificate = try? DER.parse(der), case .constructed(let parts) = certificate.content,
-              let signed = parts.first(where: { _ in true }), case .constructed(let fields) = signed.content,
-              let tagged = fields.first(where: { $0.identifier == ASN1Identifier(tagWithNumber: 3, tagClass: .contextSpecific) }),
-              case .constructed(let wrapper) = tagged.content, let list = wrapper.first(where: { _ in true }),
+              let signed = parts.first(where: { _ in true }), case .constructed(let fields) = signed.content else { return nil }
+        let items = Array(fields).drop { $0.identifier.tagClass == .contextSpecific }
+        guard items.count >= 6 else { return nil }
+        var names = CertificateIdentity.Names()
+        names.commonName = Self.commonName(in: items[items.startIndex + 4])
+        guard let tagged = items.first(where: { $0.identifier == ASN1Identifier(tagWithNumber: 3, tagClass: .contextSpecific) }) else {
+            return names
+        }
+        guard case .constructed(let wrapper) = tagged.content, let list = wrapper.first(where: { _ in true }),
               case .constructed(let extensions) = list.content else { return nil }
         let subjectAlternativeName: ASN1ObjectIdentifier = [2, 5, 29, 17]
         for item in extensions {
             guard case .constructed(let members) = item.content, let first = members.first(where: { _ in true }),
-                  (try? ASN1ObjectIdentifier(derEncoded: first)) == subjectAlternativeName,
-                  let value = Array(members).last, case .primitive(let bytes) = value.content,
-                  let general = try? DER.parse(Array(bytes)), case .constructed(let entries) = general.content else { continue }
-            var names = CertificateIdentity.AlternativeNames()
+                  (try? ASN1ObjectIdentifier(derEncoded: first)) == subjectAlternativeName else { continue }
+            guard let value = Array(members).last, case .primitive(let bytes) = value.content,
+                  let general = try? DER.parse(Array(bytes)), case .constructed(let entries) = general.content else { return nil }
+            names.hasAlternativeNames = true
             for entry in entries where entry.identifier.tagClass == .contextSpecific {
                 guard case .primitive(let content) = entry.content else { continue }
                 switch entry.identifier.tagNumber {
@@ -86,8 +100,24 @@ extension NIOSSLCertificate {
                 default: continue
                 }
             }
-            return names
         }
-        return nil
+        return names
+    }
+
+    /// The last common name (2.5.4.3) of a Name: SEQUENCE OF SET OF SEQUENCE { type, value } (RFC 5280, section 4.1.2.4).
+    private static func commonName(in name: ASN1Node) -> String? {
+        let commonName: ASN1ObjectIdentifier = [2, 5, 4, 3]
+        guard case .constructed(let sets) = name.content else { return nil }
+        var found: String?
+        for set in sets {
+            guard case .constructed(let attributes) = set.content else { continue }
+            for attribute in attributes {
+                guard case .constructed(let pair) = attribute.content, let type = pair.first(where: { _ in true }),
+                      (try? ASN1ObjectIdentifier(derEncoded: type)) == commonName, let value = Array(pair).last,
+                      case .primitive(let bytes) = value.content else { continue }
+                found = String(decoding: bytes, as: UTF8.self)
+            }
+        }
+        return found
     }
 }

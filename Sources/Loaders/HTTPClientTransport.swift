@@ -320,7 +320,9 @@ public final class HTTPClientTransport: HTTPLoader {
         _ settings: ClientSettings, roots: [NIOSSLCertificate], identity: ClientIdentity?, connectionsPerHost: Int
     ) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
-            certificateVerification: settings.insecure ? .none : .fullVerification, redirectConfiguration: .disallow,
+            // The host is checked by `CertificateIdentity` (NIOSSL's check compares addresses with the socket's).
+            certificateVerification: settings.insecure ? .none : settings.verifiedHost == nil ? .fullVerification : .noHostnameVerification,
+            redirectConfiguration: .disallow,
             decompression: .enabled(limit: .none))
         configuration.httpVersion = .automatic
         if let host = settings.verifiedHost {

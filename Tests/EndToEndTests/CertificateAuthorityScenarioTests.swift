@@ -65,6 +65,26 @@ import Testing
         #expect(try await folder.run(["run", "plain", "--env", "local", "--cacert", "certs/ca.pem"], identity: named).result.exitCode == 0)
     }
 
+    /// A certificate for the address a URL names passes through a proxy at another address (NIOSSL compared the
+    /// certificate's addresses with the proxy's, and refused it), and one for the proxy's address does not.
+    @Test func aCertificateForTheURLsAddressPassesThroughAProxyAtAnother() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try Data("baseURL: \"https://127.0.0.1:{{ $env.TEST_SERVER_PORT }}\"\noptions: { timeout: 5s }\n".utf8)
+            .write(to: folder.url.appendingPathComponent("environments/address.yaml"))
+        let proxy = try await ForwardProxy.start(host: "127.0.0.2")
+        let arguments = ["run", "plain", "--env", "address", "--cacert", "certs/ca.pem", "--proxy", proxy.url]
+        let right = try folder.authority.issueServerIdentity(dnsNames: [], ipAddresses: [[127, 0, 0, 1]])
+        let (passed, received) = try await folder.run(arguments, identity: right)
+        #expect(passed.exitCode == 0, "\(passed.stdout)\n\(passed.stderr)")
+        #expect(received.count == 1)
+        let proxys = try folder.authority.issueServerIdentity(dnsNames: [], ipAddresses: [[127, 0, 0, 2]])
+        let (refused, none) = try await folder.run(arguments, identity: proxys)
+        try await proxy.stop()
+        #expect(refused.exitCode == 3 && refused.stdout.contains("was issued for another host name"), "\(refused.stdout)")
+        #expect(none.isEmpty)
+    }
+
     @Test func sslCertFileAddsTheBundleForEveryRequest() async throws {
         let folder = try Folder()
         defer { folder.remove() }
