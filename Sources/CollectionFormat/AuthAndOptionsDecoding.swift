@@ -184,9 +184,12 @@ extension NodeDecoder {
         }
         if let value = fields["stopWhen"] {
             if let location {
-                retry.stopWhen = Located(expect(value, location: location, context: "options.retry.stopWhen", keys: FormatKeys.stopWhen,
-                                                namespaces: namespaces), at: value.mark)
-                if case .mapping(let pairs) = value.content, !pairs.contains(where: { Self.keyText($0.key) != "namespaces" }) {
+                let problemsBefore = diagnostics.diagnostics.count
+                let stop = expect(value, location: location, context: "options.retry.stopWhen", keys: FormatKeys.stopWhen,
+                                  namespaces: namespaces)
+                retry.stopWhen = Located(stop, at: value.mark)
+                // Only empty sections (`body: {}`) are no expectation either; a key in error is its own problem.
+                if !stop.checksSomething, diagnostics.diagnostics.count == problemsBefore, value.mapping != nil {
                     error("'options.retry.stopWhen' holds no expectation: it would hold at the first try and stop polling", at: value.mark,
                           suggestion: "give the state that ends polling, such as body: { $.state: failed }")
                 }

@@ -632,6 +632,12 @@ public struct ExpectDefinition: Sendable {
         self.xpath = xpath
         self.namespaces = namespaces
     }
+
+    /// Whether it checks anything (`namespaces` alone checks nothing).
+    public var checksSomething: Bool {
+        error != nil || status != nil || !headers.isEmpty || !body.isEmpty || text != nil || schema != nil || openapi != nil
+            || duration != nil || !xpath.isEmpty
+    }
 }
 
 /// How a request is expected to fail (`expect.error`), named as in `retry.on`.

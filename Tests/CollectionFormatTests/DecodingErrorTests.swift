@@ -416,7 +416,7 @@ import YAML
 
     /// `stopWhen` checks a response: `error` is no key of it (a try without a response ends polling with its error), and
     /// one without an expectation would hold at once.
-    @Test(arguments: ["{ error: connection }", "{}", "{ namespaces: { a: \"urn:a\" } }"])
+    @Test(arguments: ["{ error: connection }", "{}", "{ namespaces: { a: \"urn:a\" } }", "{ body: {}, headers: {}, xpath: {} }"])
     func aStopWhenThatChecksNoResponseIsAnError(stopWhen: String) {
         let found = problems("request: { url: /a }\noptions: { retry: { attempts: 3, on: [expectations], stopWhen: \(stopWhen) } }")
         #expect(found.count == 1 && found[0].hasPrefix("requests/r.yaml:2:"), "\(found)")
