@@ -155,8 +155,9 @@ extension NodeDecoder {
         guard let pairs = mapping(node, for: "options.retry") else { return nil }
         let fields = fields(pairs, allowed: FormatKeys.retry.names, in: "options.retry")
         var retry = RetryDefinition(mark: node.mark)
-        if let value = fields["attempts"], let attempts = int(value, for: "options.retry.attempts", in: 1...Int.max) {
-            retry.attempts = Located(attempts, at: value.mark)
+        if let value = fields["attempts"] {
+            retry.attempts = int(value, for: "options.retry.attempts", in: 1...Int.max).map { Located($0, at: value.mark) }
+            retry.attemptsInvalid = retry.attempts == nil
         }
         if let value = fields["delay"], let delay = duration(value, for: "options.retry.delay") {
             retry.delay = Located(delay, at: value.mark)
@@ -175,11 +176,6 @@ extension NodeDecoder {
             if case .sequence(let items) = value.content, items.isEmpty {
                 warning("'on: []' retries nothing: no attempt after the first is ever made", at: value.mark,
                         suggestion: "list what to retry, such as on: [503, timeout], or write attempts: 1 to send once")
-            }
-            // Written but invalid (`attempts: 0`) is its own error.
-            if retry.polls, retry.attempts == nil, fields["attempts"] == nil {
-                error("polling ('expectations' in 'options.retry.on') needs 'attempts'", at: value.mark,
-                      suggestion: "say how many tries at most, such as attempts: 20")
             }
         }
         if let value = fields["stopWhen"] {

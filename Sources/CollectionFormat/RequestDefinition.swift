@@ -557,6 +557,8 @@ public struct RetryDefinition: Sendable {
 
     /// Total tries, including the first.
     public var attempts: Located<Int>?
+    /// Whether `attempts` is written but not valid (`0`): an error of its own, so not also missing.
+    public var attemptsInvalid = false
     public var delay: Located<Duration>?
     public var backoff: Located<Backoff>?
     public var on: Located<[Condition]>?

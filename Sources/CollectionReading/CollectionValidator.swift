@@ -163,6 +163,7 @@ struct CollectionValidator {
             checkBaseURL(for: step.request.url, in: path)
             checkEnvironmentTemplates(for: step, selected: selected)
             for reference in step.fileReferences { check(reference, in: path) }
+            checkPollingAttempts(of: step, in: path)
             if let caCert = step.options.caCert, let problem = CertificateFile.diagnostic(for: caCert, in: path) {
                 diagnostics.add(problem)
             }
@@ -333,6 +334,15 @@ struct CollectionValidator {
 
     /// GraphQL `variables` written as one template must give a mapping: checked here when the value is known before
     /// sending (a built-in, or an environment variable or a `--var` no capture, row or `with:` gives another value).
+    /// A polled request needs at most how many tries: its own `attempts`, or its environment's (merged field by field).
+    /// An `attempts` written but not valid (`0`) is its own error.
+    private mutating func checkPollingAttempts(of step: RequestDefinition, in path: String) {
+        guard let retry = step.options.retry, retry.polls, retry.attempts == nil, !retry.attemptsInvalid,
+              environment?.options.retry?.attempts == nil, let on = retry.on else { return }
+        diagnostics.add(.error("polling ('expectations' in 'options.retry.on') needs 'attempts'", path: path, at: on.mark,
+                               suggestion: "say how many tries at most, such as attempts: 20, here or in the environment's options.retry"))
+    }
+
     private mutating func checkGraphQLVariables(of step: RequestDefinition, in path: String) {
         guard case .graphql(let graphql)? = step.request.body?.value, let variables = graphql.variables,
               case .string(let template) = variables.content, let expression = template.singleExpression?.expression

@@ -416,6 +416,20 @@ import YAML
         #expect(withToken.environment?.secrets == [ResolvedSecret(name: "token", value: "real")])
     }
 
+    /// A polled request takes its `attempts` from the environment when it writes none (retry merges field by field);
+    /// without either, it needs one.
+    @Test func pollingTakesTheEnvironmentsAttempts() async {
+        let scratch = project()
+        defer { scratch.remove() }
+        scratch.write("requests/a.yaml", "request: { url: /a }\noptions: { retry: { on: [expectations] } }\n")
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "base")).isEmpty)
+        scratch.write("environments/plain.yaml", "baseURL: https://plain.example.com\n")
+        let plain = problems(of: await scratch.readCollection(["requests"], env: "plain"))
+        #expect(plain == [
+            "requests/a.yaml:2:25: error: polling ('expectations' in 'options.retry.on') needs 'attempts' [help: say how many tries at most, such as attempts: 20, here or in the environment's options.retry]",
+        ], "\(plain)")
+    }
+
     /// A variable still holding the value `runner import` writes for the user to replace is a warning, unless a `--var`
     /// sets it (the value the request would send is the placeholder).
     @Test func aVariableLeftAsTheImportPlaceholderIsAWarningUnlessAVarSetsIt() async {
