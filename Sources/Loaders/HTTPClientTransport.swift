@@ -148,7 +148,9 @@ public final class HTTPClientTransport: HTTPLoader {
             let collector = CappedBodyCollector(request: request)
             do {
                 return try await Self.started(outgoing, delegate: collector, on: client, deadline: deadline)
-            } catch let error as HTTPClientError where error == .deadlineExceeded {
+            } catch where (error as? HTTPClientError) == .deadlineExceeded || request.deadline.map({ ContinuousClock.now >= $0 }) == true {
+                // Whatever ends a request once its deadline has passed (also a connection attempt it joined, failing at
+                // the same moment) is its timeout, with how far it had come.
                 throw DeadlinePassed(phase: collector.progress(https: request.scheme?.lowercased() == "https", proxied: request.proxy != nil))
             } catch where error as? ChannelError == .ioOnClosedChannel || (!collector.sentHead && KeptConnectionWatch.isConnectionLoss(error)) {
                 // The pooled connection it was given had closed already: nothing was written.

@@ -33,7 +33,8 @@ public struct TimeoutLoader: HTTPLoader {
 extension Duration {
     /// A short human form: `250ms`, `5s`, `1.5s`.
     var readable: String {
-        let milliseconds = Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+        // To the microsecond: the sum of the parts is not exact in binary (700ms reads 700.0000000000001).
+        let milliseconds = ((Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15) * 1000).rounded() / 1000
         // As written: "0.5ms" (a timeout under 1ms is allowed, and "1ms" would say another limit than the one set).
         if milliseconds < 1000 { return milliseconds == milliseconds.rounded() ? "\(Int(milliseconds))ms" : "\(milliseconds)ms" }
         let seconds = milliseconds / 1000

@@ -43,6 +43,22 @@ import Testing
         #expect(durations.count == 3 && durations.allSatisfy { $0 >= 650 }, "each waited its own 700 ms: \(durations)")
     }
 
+    /// Every request that times out says how far it had come, also one that joined a connection attempt still under
+    /// way for the one before it (it failed with that attempt, at its own deadline).
+    @Test(arguments: [false, true])
+    func everyTimeoutSaysHowFarItCame(throughProxy: Bool) async throws {
+        let silent = try SilentListener()
+        defer { silent.close() }
+        let proxy = throughProxy ? ["--proxy", "http://127.0.0.1:\(silent.port)"] : []
+        let output = try await ScenarioRun.run("stalled-connect", ["run", "three-times", "--env", "local"] + proxy,
+                                               environment: ["SILENT_PORT": String(silent.port)])
+        #expect(output.result.exitCode == 3, "\(output.result.stdout)\n\(output.result.stderr)")
+        let messages = try ScenarioRun.jsonRequests(output.json).map { ($0["error"] as? [String: Any])?["message"] as? String ?? "" }
+        let connection = throughProxy ? "the tunnel through the proxy (its connection, or its answer to the CONNECT)" : "the connection"
+        #expect(messages.count == 3 && messages.allSatisfy { $0.hasSuffix("within 700ms: the request was not sent: \(connection) or its TLS handshake did not complete") },
+                "\(messages)")
+    }
+
     @Test func sigintDuringAHandshakeEndsTheRunPromptly() async throws {
         let silent = try SilentListener()
         defer { silent.close() }
