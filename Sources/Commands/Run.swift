@@ -147,9 +147,11 @@ public struct Run: Sendable {
         }
         options.caCert = caCert.map(Self.absolutePath)
         let proxyHelp = "write http://host:port, with user:password@ before the host when it needs them"
-        if let proxy {
+        if proxy == "none" {
+            options.proxy = .direct
+        } else if let proxy {
             switch HTTPProxy.parse(proxy) {
-            case .success(let parsed): options.proxy = parsed
+            case .success(let parsed): options.proxy = ProxySettings(proxy: parsed)
             case .failure(let problem): return stopWithError(.badCommandLine, "--proxy: not a proxy URL (\(problem)); \(proxyHelp)")
             }
         }
@@ -165,7 +167,7 @@ public struct Run: Sendable {
         }
         options.environmentProxies = ProxySettings(environment: environment)
         options.certificateFile = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : Self.absolutePath($0) }
-        let proxyCredentials = (options.proxy.map { ProxySettings(proxy: $0) }?.credentialTexts ?? [])
+        let proxyCredentials = (options.proxy?.credentialTexts ?? [])
             + options.environmentProxies.credentialTexts
         let redactor = Redactor(secrets: Array(loaded.scope.secretValues) + proxyCredentials)
         reports.use(sources: loaded.sources, redactor: redactor)

@@ -31,7 +31,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("cacert"), help: "Trust the certificates of this PEM file (besides the system's) for every request.")
     var caCert: String?
 
-    @Option(name: .customLong("proxy"), help: "Send every request through this HTTP proxy (http://[user:password@]host:port).")
+    @Option(name: .customLong("proxy"), help: "Send every request through this HTTP proxy (http://[user:password@]host:port), or none: directly.")
     var proxy: String?
 
     @Option(parsing: .unconditional,

@@ -195,7 +195,7 @@ public struct RequestBuilder: Sendable {
         if let caCert = run.caCert { options.trustedCertificateFiles = [caCert] }
         if let certificateFile = run.certificateFile { options.trustedCertificateFiles.insert(certificateFile, at: 0) }
         if run.proxy != nil || run.environmentProxies != .direct {
-            var proxy = run.proxy.map { ProxySettings(proxy: $0) } ?? options.proxy ?? run.environmentProxies
+            var proxy = run.proxy ?? options.proxy ?? run.environmentProxies
             proxy.bypass = run.environmentProxies.bypass
             options.proxy = proxy
         }

@@ -20,8 +20,9 @@ public struct RunOptions: Sendable {
     public var caCert: String?
     /// `SSL_CERT_FILE`: a PEM bundle every request trusts besides the system's and its `caCert`.
     public var certificateFile: String?
-    /// `--proxy`: the proxy of every request, in place of its files' `proxy`.
-    public var proxy: HTTPProxy?
+    /// `--proxy`: the proxy of every request, in place of its files' `proxy` and the process environment's (`.direct` for
+    /// `--proxy none`).
+    public var proxy: ProxySettings?
     /// The proxies of `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY`: for requests whose files set no `proxy`, and the
     /// hosts every proxy is bypassed for.
     public var environmentProxies = ProxySettings.direct

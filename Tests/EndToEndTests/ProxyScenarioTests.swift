@@ -69,18 +69,22 @@ import Testing
         #expect(proxy.forwarded.map { "\($0.method) \($0.target)" } == ["\(expected.method) \(expected.target)"])
     }
 
-    @Test(arguments: TestServerScheme.allCases, ["none", "NO_PROXY"])
+    /// `proxy: none`, `NO_PROXY` and `--proxy none` (over a file's proxy and the process environment's) go directly.
+    @Test(arguments: TestServerScheme.allCases, ["none", "NO_PROXY", "--proxy none"])
     func proxyNoneAndNoProxyGoDirectly(scheme: TestServerScheme, way: String) async throws {
         let proxy = try await ForwardProxy.start()
         var files = Self.echo
         var environment = [Self.variable(scheme): proxy.url]
-        if way == "none" {
-            files["requests/echo.yaml"] = "request: { url: /echo }\noptions: { proxy: none }\n"
-        } else {
-            environment["NO_PROXY"] = "example.test, .0.0.1:1, 127.0.0.1"
+        var arguments = ["run", "requests", "--env", "local"]
+        switch way {
+        case "none": files["requests/echo.yaml"] = "request: { url: /echo }\noptions: { proxy: none }\n"
+        case "NO_PROXY": environment["NO_PROXY"] = "example.test, .0.0.1:1, 127.0.0.1"
+        default:
+            files["requests/echo.yaml"] = "request: { url: /echo }\noptions: { proxy: \"\(proxy.url)\" }\n"
+            arguments += ["--proxy", "none"]
         }
         let (result, received, _) = try await Folder(scheme: scheme, files: files)
-            .run(["run", "requests", "--env", "local"], scheme: scheme, environment: environment)
+            .run(arguments, scheme: scheme, environment: environment)
         try await proxy.stop()
         #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(received.map(\.uri) == ["/echo"])
