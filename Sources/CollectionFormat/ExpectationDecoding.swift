@@ -75,6 +75,7 @@ extension NodeDecoder {
             guard case .scalar(let scalar) = pair.value.content, case .string(let uri) = scalar.value, !uri.isEmpty else {
                 typeMismatch(pair.value, expected: "a namespace URI", for: "\(context).\(prefix)",
                              suggestion: "write the URI the document declares, such as \"http://www.w3.org/2005/Atom\"")
+                prefixesInError.insert(prefix)
                 continue
             }
             namespaces.append(XPathNamespace(prefix: prefix, uri: uri))
@@ -94,6 +95,8 @@ extension NodeDecoder {
     /// of the key when libxml2 says where.
     mutating func checkXPath(_ expression: String, in node: Node, namespaces: [XPathNamespace]) {
         guard let problem = ExternalChecks.xpathProblem(expression, namespaces: namespaces) else { return }
+        // A prefix declared with a value that is no URI was reported where it is declared.
+        if let prefix = problem.undeclaredPrefix, prefixesInError.contains(prefix) { return }
         let suggestion = problem.undeclaredPrefix.map { prefix in
             namespaces.isEmpty
                 ? "declare it beside the request's xpath in 'expect', such as namespaces: { \(prefix): \"http://example.com/ns\" }"

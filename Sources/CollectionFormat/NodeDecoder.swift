@@ -8,6 +8,8 @@ struct NodeDecoder {
     var decodingSecret = false
     /// The source's line starts, found at the first template that needs them.
     private var lineStarts: [Int]?
+    /// Namespace prefixes declared with a value that is no URI: reported there, not again as undeclared where used.
+    var prefixesInError: Set<String> = []
 
     init(source: SourceText) {
         self.source = source

@@ -192,6 +192,7 @@ import YAML
                 //a:x/s:y: 1
                 "nope(1)": 1
                 "concat('a')": 1
+                "//b:x": 1
             capture:
               t: { xpath: "//q:t" }
               u: { xpath: "string(//a:t)" }
@@ -205,7 +206,7 @@ import YAML
             "requests/r.yaml:6:11: error: invalid XPath '//a:x/s:y': undeclared namespace prefix 's' [help: declared prefixes: a]",
             "requests/r.yaml:7:6: error: invalid XPath 'nope(1)': unknown function 'nope()'",
             "requests/r.yaml:8:5: error: invalid XPath 'concat('a')': invalid number of arguments",
-            "requests/r.yaml:10:18: error: invalid XPath '//q:t': undeclared namespace prefix 'q' [help: declared prefixes: a]",
+            "requests/r.yaml:11:18: error: invalid XPath '//q:t': undeclared namespace prefix 'q' [help: declared prefixes: a]",
         ])
         #expect(problems("""
             request: { url: /a }
