@@ -131,27 +131,29 @@ public final class XPath: @unchecked Sendable {
         return XPathError(message: first.map { lowercasingFirstLetter($0.message) } ?? "the expression cannot be evaluated", offset: nil)
     }
 
-    /// A `(` or `[` never closed, or a `)` or `]` that closes none (outside string literals); nil when they all pair.
+    /// A string literal, `(` or `[` never closed, or a `)` or `]` that closes none (outside string literals); nil when
+    /// they all pair. A closing bracket of the other kind names the open one (`//a[(1]`: the `(` is not closed).
     private static func unpairedBracket(in text: String) -> XPathError? {
         var open: [(bracket: Unicode.Scalar, offset: Int)] = []
-        var quote: Unicode.Scalar?
+        var quote: (mark: Unicode.Scalar, offset: Int)?
+        let notClosed = { (bracket: Unicode.Scalar, offset: Int) in XPathError(message: "'\(bracket)' is not closed", offset: offset) }
         for (offset, scalar) in text.unicodeScalars.enumerated() {
-            if let closing = quote {
-                if scalar == closing { quote = nil }
+            if let opened = quote {
+                if scalar == opened.mark { quote = nil }
                 continue
             }
             switch scalar {
-            case "'", "\"": quote = scalar
+            case "'", "\"": quote = (scalar, offset)
             case "(", "[": open.append((scalar, offset))
             case ")", "]":
                 let opening: Unicode.Scalar = scalar == ")" ? "(" : "["
-                guard open.popLast()?.bracket == opening else {
-                    return XPathError(message: "'\(scalar)' closes no '\(opening)'", offset: offset)
-                }
+                guard let last = open.popLast() else { return XPathError(message: "'\(scalar)' closes no '\(opening)'", offset: offset) }
+                if last.bracket != opening { return notClosed(last.bracket, last.offset) }
             default: continue
             }
         }
-        return open.last.map { XPathError(message: "'\($0.bracket)' is not closed", offset: $0.offset) }
+        if let quote { return XPathError(message: "the string literal begun by \(quote.mark) is not closed", offset: quote.offset) }
+        return open.last.map { notClosed($0.bracket, $0.offset) }
     }
 
     /// Whether libxml2 has an XPath function of this name.

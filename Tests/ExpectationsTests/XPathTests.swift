@@ -70,6 +70,10 @@ import Testing
         #expect(throws: XPathError(message: "']' closes no '['", offset: 6)) { try XPath("//é[1]]") }
         #expect(throws: XPathError(message: "'(' is not closed", offset: 5)) { try XPath("count(") }
         #expect(throws: XPathError(message: "')' closes no '('", offset: 10)) { try XPath("count(//a))") }
+        #expect(throws: XPathError(message: "'(' is not closed", offset: 4)) { try XPath("//a[(1]") }
+        #expect(throws: XPathError(message: "the string literal begun by ' is not closed", offset: 15)) {
+            try XPath("count(//a[@x = 'unterminated])")
+        }
         // Brackets inside a string literal are text.
         let literal = #expect(throws: XPathError.self) { try XPath("//a[@ = ')(']") }
         #expect(literal?.message == "invalid expression")
