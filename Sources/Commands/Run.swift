@@ -161,7 +161,9 @@ public struct Run: Sendable {
             return stopWithError(.badCommandLine, "the environment variable \(name) " + ProcessEnvironment.notUTF8Problem
                                      + "; set it to UTF-8 text, or unset it")
         }
-        if let (name, problem) = ProxySettings.malformedVariables(in: environment).first {
+        // Unless `--proxy` is given: then the variables name no proxy that is used (`--proxy none` goes directly, as curl's
+        // `--noproxy '*'` does).
+        if options.proxy == nil, let (name, problem) = ProxySettings.malformedVariables(in: environment).first {
             return stopWithError(.badCommandLine, "the environment variable \(name) is not a proxy URL (\(problem)); "
                                      + "\(proxyHelp), or unset it")
         }

@@ -137,8 +137,8 @@ public final class HTTPClientTransport: HTTPLoader {
     ///
     /// A request that joins a connection attempt another request started (AsyncHTTPClient hands a waiting request the
     /// connection being established) fails with that attempt when it times out, however young the request is: such a
-    /// request, failed by a connect, `CONNECT` or TLS handshake timeout in less than half its own `timeout`, gets an
-    /// attempt of its own.
+    /// request, failed by a connect, `CONNECT` or TLS handshake timeout before its own deadline, gets an attempt of its
+    /// own (which its deadline ends, as its timeout, if it fails to connect too).
     private func execute(
         _ outgoing: HTTPClient.Request, for request: HTTPRequest, on client: HTTPClient
     ) async throws -> CappedBodyCollector.Response {
@@ -168,8 +168,7 @@ public final class HTTPClientTransport: HTTPLoader {
                     do { return try await attempt() } catch is Stale where !Task.isCancelled { continue }
                 }
                 return try await attempt()
-            } catch where Self.isConnectionAttemptTimeout(error) && !Task.isCancelled
-                        && start.duration(to: .now) < (request.options.timeout ?? .seconds(10)) / 2 {
+            } catch where Self.isConnectionAttemptTimeout(error) && !Task.isCancelled && Self.hasTimeLeft(request, since: start) {
                 return try await attempt()
             }
         } catch let stale as Stale {
@@ -230,6 +229,13 @@ public final class HTTPClientTransport: HTTPLoader {
         case waiting
         case cancelled
         case started(HTTPClient.Task<Response>)
+    }
+
+    /// Whether a request has time for another attempt: before its deadline; without one, within the first half of the
+    /// 10 s a connection attempt is given then.
+    private static func hasTimeLeft(_ request: HTTPRequest, since start: ContinuousClock.Instant) -> Bool {
+        guard let deadline = request.deadline else { return start.duration(to: .now) < .seconds(5) }
+        return ContinuousClock.now < deadline
     }
 
     /// Whether `error` is a connection attempt's timeout: TCP connect, a proxy's `CONNECT` or the TLS handshake.

@@ -87,5 +87,11 @@ import Testing
         #expect(result.stderr.contains("or unset it"), "\(result.stderr)")
         #expect(!result.stderr.contains("Pr0xyPass"))
         #expect(received.isEmpty)
+        // With `--proxy none` the variable names no proxy that is used: the run goes directly.
+        let (direct, sent, _) = try await Folder(scheme: scheme, files: ProxyScenarioTests.echo)
+            .run(["run", "requests", "--env", "local", "--proxy", "none"], scheme: scheme,
+                 environment: [variable: "http://ci:Pr0xyPass@proxy.internal:3128x"])
+        #expect(direct.exitCode == 0, "\(direct.stdout)\n\(direct.stderr)")
+        #expect(sent.count == 1)
     }
 }

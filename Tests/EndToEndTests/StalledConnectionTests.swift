@@ -59,6 +59,21 @@ import Testing
                 "\(messages)")
     }
 
+    /// With `--jobs`, a request that joined the connection attempt of one started before it is not failed by that
+    /// attempt's timeout (a TLS handshake timeout, before its own deadline): it gets an attempt of its own, and its own
+    /// timeout, with how far it came.
+    @Test func aRequestThatJoinedAnotherJobsAttemptGetsItsOwnTimeout() async throws {
+        let silent = try SilentListener()
+        defer { silent.close() }
+        let output = try await ScenarioRun.run("stalled-connect", ["run", "two-jobs", "--env", "local", "--jobs", "2"],
+                                               environment: ["SILENT_PORT": String(silent.port)])
+        #expect(output.result.exitCode == 3, "\(output.result.stdout)\n\(output.result.stderr)")
+        let messages = try ScenarioRun.jsonRequests(output.json).map { ($0["error"] as? [String: Any])?["message"] as? String ?? "" }
+        #expect(messages.count == 2 && messages.allSatisfy {
+            $0.hasSuffix("within 1.5s: the request was not sent: the connection or its TLS handshake did not complete")
+        }, "\(messages)")
+    }
+
     @Test func sigintDuringAHandshakeEndsTheRunPromptly() async throws {
         let silent = try SilentListener()
         defer { silent.close() }
