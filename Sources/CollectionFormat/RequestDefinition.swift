@@ -587,9 +587,11 @@ public struct RetryDefinition: Sendable {
     /// This retry over `base`, field by field; the receiver wins.
     public func merged(over base: RetryDefinition?) -> RetryDefinition {
         guard let base else { return self }
-        return RetryDefinition(attempts: attempts ?? base.attempts, delay: delay ?? base.delay,
-                               backoff: backoff ?? base.backoff, on: on ?? base.on, stopWhen: stopWhen ?? base.stopWhen,
-                               mark: mark)
+        var merged = RetryDefinition(attempts: attempts ?? base.attempts, delay: delay ?? base.delay,
+                                     backoff: backoff ?? base.backoff, on: on ?? base.on, stopWhen: stopWhen ?? base.stopWhen,
+                                     mark: mark)
+        merged.attemptsInvalid = attempts == nil && (attemptsInvalid || base.attemptsInvalid)
+        return merged
     }
 }
 

@@ -7,6 +7,8 @@ import YAML
 /// The checks of `runner validate` that span files: variables defined at their point of use, referenced files.
 struct CollectionValidator {
     let environment: ResolvedEnvironment?
+    /// Whether the environment's polling without `attempts` was reported (once, not for each request).
+    private var reportedEnvironmentPolling = false
     let processEnvironment: ProcessEnvironment
     /// Whether the collection is about to be sent (`run`), not only checked.
     var forSending = false
@@ -335,13 +337,22 @@ struct CollectionValidator {
     /// GraphQL `variables` written as one template must give a mapping: checked here when the value is known before
     /// sending (a built-in, or an environment variable or a `--var` no capture, row or `with:` gives another value).
     /// A polled request needs at most how many tries: its own `attempts`, or its environment's (merged field by field).
-    /// An `attempts` written but not valid (`0`) is its own error.
+    /// Reported where the polling is asked for: the request's `on`, or once the environment's. An `attempts` written but
+    /// not valid (`0`) is its own error.
     private mutating func checkPollingAttempts(of step: RequestDefinition, in path: String) {
-        guard let retry = step.options.retry, retry.polls, retry.attempts == nil, !retry.attemptsInvalid,
-              environment?.options.retry?.attempts == nil, let on = retry.on else { return }
-        diagnostics.add(.error("polling ('expectations' in 'options.retry.on') needs 'attempts'", path: path, at: on.mark,
-                               suggestion: "say how many tries at most, such as attempts: 20, here or in the environment's options.retry"))
+        let own = step.options.retry, inherited = environment?.options.retry
+        guard let merged = own.map({ $0.merged(over: inherited) }) ?? inherited, merged.polls, merged.attempts == nil,
+              own?.attemptsInvalid != true, inherited?.attemptsInvalid != true else { return }
+        let suggestion = "say how many tries at most, such as attempts: 20, here or in the environment's options.retry"
+        if let on = own?.on, own?.polls == true {
+            diagnostics.add(.error(Self.pollingWithoutAttempts, path: path, at: on.mark, suggestion: suggestion))
+        } else if !reportedEnvironmentPolling, let on = inherited?.on {
+            reportedEnvironmentPolling = true
+            diagnostics.add(.error(Self.pollingWithoutAttempts, path: environment?.retryPath, at: on.mark, suggestion: suggestion))
+        }
     }
+
+    private static let pollingWithoutAttempts = "polling ('expectations' in 'options.retry.on') needs 'attempts'"
 
     private mutating func checkGraphQLVariables(of step: RequestDefinition, in path: String) {
         guard case .graphql(let graphql)? = step.request.body?.value, let variables = graphql.variables,

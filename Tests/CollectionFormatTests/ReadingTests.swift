@@ -428,6 +428,14 @@ import YAML
         #expect(plain == [
             "requests/a.yaml:2:25: error: polling ('expectations' in 'options.retry.on') needs 'attempts' [help: say how many tries at most, such as attempts: 20, here or in the environment's options.retry]",
         ], "\(plain)")
+        // Polling the environment asks for is reported there, once for all its requests.
+        scratch.write("environments/polls.yaml", "baseURL: https://plain.example.com\noptions: { retry: { on: [expectations] } }\n")
+        scratch.write("requests/a.yaml", "request: { url: /a }\n")
+        scratch.write("requests/b.yaml", "request: { url: /b }\noptions: { retry: { delay: 10ms } }\n")
+        let polls = problems(of: await scratch.readCollection(["requests"], env: "polls"))
+        #expect(polls == [
+            "environments/polls.yaml:2:25: error: polling ('expectations' in 'options.retry.on') needs 'attempts' [help: say how many tries at most, such as attempts: 20, here or in the environment's options.retry]",
+        ], "\(polls)")
     }
 
     /// A variable still holding the value `runner import` writes for the user to replace is a warning, unless a `--var`
