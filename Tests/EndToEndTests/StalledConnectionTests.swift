@@ -10,34 +10,44 @@ import Testing
     /// timeout, when the request's timeout did not limit the attempt, was 30 s.
     static let ceiling: Duration = .seconds(10)
 
-    @Test(arguments: [false, true])
-    func aHandshakeThatNeverEndsEndsWithTheRequestsTimeout(throughProxy: Bool) async throws {
+    /// Runs `runner` with `arguments` in the `stalled-connect` scenario against a listener that never answers, as the
+    /// server, or also as the proxy.
+    static func runAgainstSilence(_ arguments: [String], throughProxy: Bool = false) async throws -> ScenarioRun.Output {
         let silent = try SilentListener()
         defer { silent.close() }
         let proxy = throughProxy ? ["--proxy", "http://127.0.0.1:\(silent.port)"] : []
+        return try await ScenarioRun.run("stalled-connect", arguments + proxy, environment: ["SILENT_PORT": String(silent.port)])
+    }
+
+    /// How a timeout says nothing was sent to a server that never completed the TLS handshake, directly or through a proxy.
+    static func notSent(throughProxy: Bool) -> String {
+        let connection = throughProxy ? "the tunnel through the proxy (its connection, or its answer to the CONNECT)" : "the connection"
+        return "the request was not sent: \(connection) or its TLS handshake did not complete"
+    }
+
+    /// The error message of each request of the JSON report ("" for one without an error).
+    static func errorMessages(_ output: ScenarioRun.Output) throws -> [String] {
+        try ScenarioRun.jsonRequests(output.json).map { ($0["error"] as? [String: Any])?["message"] as? String ?? "" }
+    }
+
+    @Test(arguments: [false, true])
+    func aHandshakeThatNeverEndsEndsWithTheRequestsTimeout(throughProxy: Bool) async throws {
         let start = ContinuousClock.now
-        let output = try await ScenarioRun.run("stalled-connect", ["run", "requests/times-out.yaml", "--env", "local"] + proxy,
-                                               environment: ["SILENT_PORT": String(silent.port)])
+        let output = try await Self.runAgainstSilence(["run", "requests/times-out.yaml", "--env", "local"], throughProxy: throughProxy)
         let elapsed = ContinuousClock.now - start
         #expect(output.result.exitCode == 3, "\(output.result.stdout)\n\(output.result.stderr)")
         #expect(elapsed >= .seconds(1))
         #expect(elapsed < Self.ceiling, "the run took \(elapsed)")
         #expect(try ScenarioRun.jsonRequests(output.json).map { $0["result"] as? String } == ["errored"])
         #expect(output.junit?.contains("<error") == true)
-        let connection = throughProxy ? "the tunnel through the proxy (its connection, or its answer to the CONNECT)" : "the connection"
-        #expect(output.result.stdout.contains("within 1s: the request was not sent: \(connection) or its TLS handshake did not complete"),
-                "\(output.result.stdout)")
+        #expect(output.result.stdout.contains("within 1s: " + Self.notSent(throughProxy: throughProxy)), "\(output.result.stdout)")
     }
 
     /// A request right after one whose connection attempt timed out gets an attempt of its own: it is not failed early
     /// by the attempt it would otherwise join (AsyncHTTPClient's pool hands it the connection being established).
     @Test(arguments: [false, true])
     func eachRequestGetsItsOwnTimeAfterAnAttemptTimedOut(throughProxy: Bool) async throws {
-        let silent = try SilentListener()
-        defer { silent.close() }
-        let proxy = throughProxy ? ["--proxy", "http://127.0.0.1:\(silent.port)"] : []
-        let output = try await ScenarioRun.run("stalled-connect", ["run", "one-after-another", "--env", "local"] + proxy,
-                                               environment: ["SILENT_PORT": String(silent.port)])
+        let output = try await Self.runAgainstSilence(["run", "one-after-another", "--env", "local"], throughProxy: throughProxy)
         #expect(output.result.exitCode == 0, "\(output.result.stdout)\n\(output.result.stderr)")
         let durations = try ScenarioRun.jsonRequests(output.json).map { ($0["durationMs"] as? Double) ?? 0 }
         #expect(durations.count == 3 && durations.allSatisfy { $0 >= 650 }, "each waited its own 700 ms: \(durations)")
@@ -47,15 +57,10 @@ import Testing
     /// way for the one before it (it failed with that attempt, at its own deadline).
     @Test(arguments: [false, true])
     func everyTimeoutSaysHowFarItCame(throughProxy: Bool) async throws {
-        let silent = try SilentListener()
-        defer { silent.close() }
-        let proxy = throughProxy ? ["--proxy", "http://127.0.0.1:\(silent.port)"] : []
-        let output = try await ScenarioRun.run("stalled-connect", ["run", "three-times", "--env", "local"] + proxy,
-                                               environment: ["SILENT_PORT": String(silent.port)])
+        let output = try await Self.runAgainstSilence(["run", "three-times", "--env", "local"], throughProxy: throughProxy)
         #expect(output.result.exitCode == 3, "\(output.result.stdout)\n\(output.result.stderr)")
-        let messages = try ScenarioRun.jsonRequests(output.json).map { ($0["error"] as? [String: Any])?["message"] as? String ?? "" }
-        let connection = throughProxy ? "the tunnel through the proxy (its connection, or its answer to the CONNECT)" : "the connection"
-        #expect(messages.count == 3 && messages.allSatisfy { $0.hasSuffix("within 700ms: the request was not sent: \(connection) or its TLS handshake did not complete") },
+        let messages = try Self.errorMessages(output)
+        #expect(messages.count == 3 && messages.allSatisfy { $0.hasSuffix("within 700ms: " + Self.notSent(throughProxy: throughProxy)) },
                 "\(messages)")
     }
 
@@ -63,15 +68,11 @@ import Testing
     /// attempt's timeout (a TLS handshake timeout, before its own deadline): it gets an attempt of its own, and its own
     /// timeout, with how far it came.
     @Test func aRequestThatJoinedAnotherJobsAttemptGetsItsOwnTimeout() async throws {
-        let silent = try SilentListener()
-        defer { silent.close() }
-        let output = try await ScenarioRun.run("stalled-connect", ["run", "two-jobs", "--env", "local", "--jobs", "2"],
-                                               environment: ["SILENT_PORT": String(silent.port)])
+        let output = try await Self.runAgainstSilence(["run", "two-jobs", "--env", "local", "--jobs", "2"])
         #expect(output.result.exitCode == 3, "\(output.result.stdout)\n\(output.result.stderr)")
-        let messages = try ScenarioRun.jsonRequests(output.json).map { ($0["error"] as? [String: Any])?["message"] as? String ?? "" }
-        #expect(messages.count == 2 && messages.allSatisfy {
-            $0.hasSuffix("within 1.5s: the request was not sent: the connection or its TLS handshake did not complete")
-        }, "\(messages)")
+        let messages = try Self.errorMessages(output)
+        #expect(messages.count == 2 && messages.allSatisfy { $0.hasSuffix("within 1.5s: " + Self.notSent(throughProxy: false)) },
+                "\(messages)")
     }
 
     @Test func sigintDuringAHandshakeEndsTheRunPromptly() async throws {
