@@ -102,18 +102,21 @@ extension NodeDecoder {
                 ? "declare it beside the request's xpath in 'expect', such as namespaces: { \(prefix): \"http://example.com/ns\" }"
                 : "declared prefixes: " + namespaces.map(\.prefix).joined(separator: ", ")
         }
-        error("invalid XPath '\(expression)': \(problem.message)", at: Self.mark(ofOffset: problem.offset, in: node, text: expression),
+        error("invalid XPath '\(expression)': \(problem.message)", at: mark(ofOffset: problem.offset, in: node, text: expression),
               suggestion: suggestion)
     }
 
-    /// The mark of a character of a key's text, when the key is written on one line; the key's mark otherwise.
-    private static func mark(ofOffset offset: Int?, in node: Node, text: String) -> Mark {
-        var mark = node.mark
-        if let offset, case .scalar(let scalar) = node.content, scalar.style == .plain || scalar.style == .singleQuoted
-            || scalar.style == .doubleQuoted, !text.contains("\n") {
-            mark.column += offset + (scalar.style == .plain ? 0 : 1)
+    /// The mark of a character of a key's text, when the key is written on one line (plain or quoted, its escapes
+    /// counted as written); the key's mark otherwise.
+    private mutating func mark(ofOffset offset: Int?, in node: Node, text: String) -> Mark {
+        guard let offset, case .scalar(let scalar) = node.content, !text.contains("\n") else { return node.mark }
+        switch scalar.style {
+        case .plain: return Mark(line: node.mark.line, column: node.mark.column + offset)
+        case .singleQuoted, .doubleQuoted:
+            return source.mark(ofTextOffset: offset, quotedBy: scalar.style == .doubleQuoted ? "\"" : "'", at: node.mark,
+                               lineStarts: sourceLineStarts())
+        default: return node.mark
         }
-        return mark
     }
 
     /// `expect.error`: one of the ways a request can fail.
@@ -206,10 +209,10 @@ extension NodeDecoder {
     /// Reports a JSONPath query that does not parse, at the offending character of the key.
     mutating func checkJSONPath(_ query: String, in node: Node) {
         guard let problem = ExternalChecks.jsonPathProblem(query) else { return }
-        let mark = Self.mark(ofOffset: problem.offset, in: node, text: query)
+        let place = mark(ofOffset: problem.offset, in: node, text: query)
         let bracketed = ExternalChecks.bracketedName(in: query, at: problem.offset)
             .map { "a name with characters like '-' goes in brackets: \($0)" }
-        error("invalid JSONPath '\(query)': \(problem.message)", at: mark, suggestion: bracketed)
+        error("invalid JSONPath '\(query)': \(problem.message)", at: place, suggestion: bracketed)
     }
 
     /// The `capture:` mapping; `namespaces` are the request's, for xpath captures.

@@ -220,12 +220,19 @@ struct NodeDecoder {
         return false
     }
 
+    /// Where the source's lines start, found once.
+    mutating func sourceLineStarts() -> [Int] {
+        if let lineStarts { return lineStarts }
+        let found = source.lineStarts()
+        lineStarts = found
+        return found
+    }
+
     /// Parses a scalar's text as a template, reporting syntax errors.
     mutating func parseTemplate(_ scalar: Scalar, at mark: Mark) -> Template? {
         if let plain = Template.plain(scalar.text, at: mark) { return plain }
         do {
-            if lineStarts == nil { lineStarts = source.lineStarts() }
-            let locator = source.braceLocator(for: scalar, at: mark, lineStarts: lineStarts)
+            let locator = source.braceLocator(for: scalar, at: mark, lineStarts: sourceLineStarts())
             return try Template.parse(scalar.text, at: mark, markOfOffset: locator)
         } catch {
             report(error)

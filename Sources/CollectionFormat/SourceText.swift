@@ -42,6 +42,30 @@ package struct SourceText: Sendable {
         }
     }
 
+    /// The mark of the character at `offset` of the text of a scalar quoted by `quote` and written on one line from `mark`
+    /// (its opening quote): an escape (`\u00e9`, `\"`, or `''` in single quotes) is one character of the text and
+    /// several of the line.
+    func mark(ofTextOffset offset: Int, quotedBy quote: Unicode.Scalar, at mark: Mark, lineStarts: [Int]) -> Mark {
+        guard mark.line >= 1, mark.line <= lineStarts.count else { return mark }
+        let line = Self.withUTF8(of: text) { bytes in
+            let bounds = LineBreaks.line(startingAt: lineStarts[mark.line - 1], in: bytes)
+            return Array(String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStarts[mark.line - 1]..<bounds.end]),
+                                as: UTF8.self).unicodeScalars.dropFirst(mark.column))
+        }
+        var (index, read) = (0, 0)
+        while read < offset, index < line.count {
+            switch (quote, line[index], index + 1 < line.count ? line[index + 1] : nil) {
+            case ("\"", "\\", "x"): index += 4
+            case ("\"", "\\", "u"): index += 6
+            case ("\"", "\\", "U"): index += 10
+            case ("\"", "\\", _), ("'", "'", "'"): index += 2
+            default: index += 1
+            }
+            read += 1
+        }
+        return Mark(line: mark.line, column: mark.column + 1 + index)
+    }
+
     /// Offsets of non-overlapping `{{` pairs, scanning left to right.
     private static func braceOffsets(in scalars: [Unicode.Scalar]) -> [Int] {
         var offsets: [Int] = []

@@ -439,6 +439,20 @@ import YAML
         ])
     }
 
+    /// A quoted key's escapes are one character of the query and several of the line: the caret counts them as written.
+    @Test func aQuotedKeysEscapesDoNotShiftTheCaret() {
+        #expect(problems("""
+            request: { url: /a }
+            expect:
+              xpath: { 'count(//a[@x = ''v'']))': 1, "\\u00e9//a)": 1 }
+              body: { '$[''a''][': 2 }
+            """) == [
+            "requests/r.yaml:3:35: error: invalid XPath 'count(//a[@x = 'v']))': ')' closes no '('",
+            "requests/r.yaml:3:52: error: invalid XPath 'é//a)': ')' closes no '('",
+            "requests/r.yaml:4:21: error: invalid JSONPath '$['a'][': expected a selector",
+        ])
+    }
+
     /// `stopWhen` knows the prefixes `expect.namespaces` declares, and may declare its own.
     @Test func stopWhenUsesTheRequestsNamespaces() throws {
         let text = """
