@@ -341,8 +341,8 @@ struct CollectionValidator {
     /// not valid (`0`) is its own error.
     private mutating func checkPollingAttempts(of step: RequestDefinition, in path: String) {
         let own = step.options.retry, inherited = environment?.options.retry
-        guard let merged = own.map({ $0.merged(over: inherited) }) ?? inherited, merged.polls, merged.attempts == nil,
-              own?.attemptsInvalid != true, inherited?.attemptsInvalid != true else { return }
+        guard let merged = step.options.merged(over: environment?.options ?? OptionsDefinition()).retry, merged.polls,
+              merged.attempts == nil, !merged.attemptsInvalid else { return }
         let suggestion = "say how many tries at most, such as attempts: 20, here or in the environment's options.retry"
         if let on = own?.on, own?.polls == true {
             diagnostics.add(.error(Self.pollingWithoutAttempts, path: path, at: on.mark, suggestion: suggestion))

@@ -107,6 +107,12 @@ public struct HTTPRequest: Sendable {
     /// Whether scheme and host are set.
     public var isAbsolute: Bool { components.scheme != nil && components.host != nil }
 
+    /// Whether the scheme is `https` (in any case): the exchange goes over TLS.
+    public var usesTLS: Bool { scheme?.lowercased() == "https" }
+
+    /// The port the request goes to: the URL's, else its scheme's default (443 for `https`, else 80).
+    public var effectivePort: Int { port ?? (usesTLS ? 443 : 80) }
+
     /// The decoded query items in order.
     public var queryItems: [URLQueryItem] { components.queryItems ?? [] }
 

@@ -148,10 +148,10 @@ public final class HTTPClientTransport: HTTPLoader {
             let collector = CappedBodyCollector(request: request)
             do {
                 return try await Self.started(outgoing, delegate: collector, on: client, deadline: deadline)
-            } catch where (error as? HTTPClientError) == .deadlineExceeded || request.deadline.map({ ContinuousClock.now >= $0 }) == true {
+            } catch where (error as? HTTPClientError) == .deadlineExceeded || Self.deadlinePassed(for: request) {
                 // Whatever ends a request once its deadline has passed (also a connection attempt it joined, failing at
                 // the same moment) is its timeout, with how far it had come.
-                throw DeadlinePassed(phase: collector.progress(https: request.scheme?.lowercased() == "https", proxied: request.proxy != nil))
+                throw DeadlinePassed(phase: collector.progress(https: request.usesTLS, proxied: request.proxy != nil))
             } catch where error as? ChannelError == .ioOnClosedChannel || (!collector.sentHead && KeptConnectionWatch.isConnectionLoss(error)) {
                 // The pooled connection it was given had closed already: nothing was written.
                 throw Stale(underlying: error)
@@ -234,8 +234,12 @@ public final class HTTPClientTransport: HTTPLoader {
     /// Whether a request has time for another attempt: before its deadline; without one, within the first half of the
     /// 10 s a connection attempt is given then.
     private static func hasTimeLeft(_ request: HTTPRequest, since start: ContinuousClock.Instant) -> Bool {
-        guard let deadline = request.deadline else { return start.duration(to: .now) < .seconds(5) }
-        return ContinuousClock.now < deadline
+        request.deadline == nil ? start.duration(to: .now) < .seconds(5) : !deadlinePassed(for: request)
+    }
+
+    /// Whether the request's deadline (if it has one) has passed.
+    private static func deadlinePassed(for request: HTTPRequest) -> Bool {
+        request.deadline.map { ContinuousClock.now >= $0 } ?? false
     }
 
     /// Whether `error` is a connection attempt's timeout: TCP connect, a proxy's `CONNECT` or the TLS handshake.
@@ -290,7 +294,7 @@ public final class HTTPClientTransport: HTTPLoader {
     /// The client for the request's settings, created on first use; a trusted file or a client certificate that
     /// cannot be loaded fails the request. Files are loaded under the lock: workers starting together load them once.
     private func client(for request: HTTPRequest, proxy: HTTPProxy?) throws(HTTPError) -> HTTPClient {
-        let settings = ClientSettings(request.options, https: request.scheme?.lowercased() == "https", host: request.hostAsSent, proxy: proxy)
+        let settings = ClientSettings(request.options, https: request.usesTLS, host: request.hostAsSent, proxy: proxy)
         return try clients.withLock { (clients) throws(HTTPError) -> HTTPClient in
             if let client = clients[settings] { return client }
             let created = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
@@ -638,7 +642,7 @@ enum TransportErrorMapping {
 
     /// The host (as sent) and port a request goes to (the scheme's default port when it names none).
     private static func endpoint(of request: HTTPRequest) -> (host: String, port: Int)? {
-        request.hostAsSent.map { ($0, request.port ?? (request.scheme?.lowercased() == "https" ? 443 : 80)) }
+        request.hostAsSent.map { ($0, request.effectivePort) }
     }
 
     /// The code and a short detail for an error, by its type.

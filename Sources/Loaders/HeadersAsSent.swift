@@ -23,7 +23,7 @@ extension HTTPRequest {
         if method == .connect { return self.headers }
         var headers = HTTPHeaders()
         if !self.headers.contains("Host"), let host = hostAsSent {
-            let defaultPort = scheme?.lowercased() == "https" ? 443 : 80
+            let defaultPort = usesTLS ? 443 : 80
             let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
             headers.add(name: "Host", value: port.map { $0 == defaultPort ? name : "\(name):\($0)" } ?? name)
         }

@@ -92,11 +92,7 @@ public struct RedirectLoader: HTTPLoader {
     /// Whether two requests share scheme, host and (default-filled) port.
     static func sameOrigin(_ a: HTTPRequest, _ b: HTTPRequest) -> Bool {
         a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
-            && effectivePort(a) == effectivePort(b)
-    }
-
-    private static func effectivePort(_ request: HTTPRequest) -> Int? {
-        request.port ?? (request.scheme?.lowercased() == "https" ? 443 : 80)
+            && a.effectivePort == b.effectivePort
     }
 
     private static func visitKey(_ request: HTTPRequest) -> String {
