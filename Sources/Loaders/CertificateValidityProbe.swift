@@ -1,4 +1,5 @@
 internal import Foundation
+internal import HTTPCore
 internal import NIOCore
 internal import NIOPosix
 internal import NIOSSL
@@ -6,8 +7,8 @@ internal import Synchronization
 
 /// Reads once more the certificates of a server whose certificate could not be verified, to say whether one is outside
 /// its validity dates, or the trusted authority that issued them is: BoringSSL reports an expired or not yet valid
-/// certificate as any other it cannot verify. The probe starts a handshake, takes the chain the server sends and ends
-/// the handshake there (nothing is sent).
+/// certificate as any other it cannot verify. The probe starts a handshake (through the request's proxy's tunnel when it
+/// has one), takes the chain the server sends and ends the handshake there (nothing is sent).
 enum CertificateValidityProbe {
     /// What the dates of the server's certificates say.
     enum Finding: Sendable, Equatable {
@@ -22,11 +23,11 @@ enum CertificateValidityProbe {
         case withinDates
     }
 
-    /// What the validity dates of the chain `endpoint` sends, and of the authority in `trustedFiles` that issued its
-    /// last certificate, say at `now`; nil when no chain came within `timeout`.
-    static func finding(for endpoint: (host: String, port: Int), trustedFiles: [String] = [],
+    /// What the validity dates of the chain `endpoint` sends (reached through `proxy` when given), and of the authority in
+    /// `trustedFiles` that issued its last certificate, say at `now`; nil when no chain came within `timeout`.
+    static func finding(for endpoint: (host: String, port: Int), through proxy: HTTPProxy? = nil, trustedFiles: [String] = [],
                         within timeout: TimeAmount = .seconds(2), now: Date = Date()) async -> Finding? {
-        guard let chain = await chain(of: endpoint, within: timeout) else { return nil }
+        guard let chain = await chain(of: endpoint, through: proxy, within: timeout) else { return nil }
         for (position, certificate) in chain.enumerated() {
             if certificate.validUntil < now { return .expired(date: certificate.validUntil, position: position) }
             if certificate.validFrom > now { return .notYetValid(date: certificate.validFrom, position: position) }
@@ -42,7 +43,8 @@ enum CertificateValidityProbe {
     }
 
     /// The certificates `endpoint` presents in a TLS handshake, its own first; nil when none came in time.
-    private static func chain(of endpoint: (host: String, port: Int), within timeout: TimeAmount) async -> [NIOSSLCertificate]? {
+    private static func chain(of endpoint: (host: String, port: Int), through proxy: HTTPProxy?,
+                              within timeout: TimeAmount) async -> [NIOSSLCertificate]? {
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let received = loop.makePromise(of: [NIOSSLCertificate].self)
         // The promise is completed once: by the chain, by the timeout, or by a failed connection.
@@ -54,22 +56,31 @@ enum CertificateValidityProbe {
         defer { timer.cancel() }
         var address = in6_addr()
         let isAddress = inet_pton(AF_INET, endpoint.host, &address) == 1 || inet_pton(AF_INET6, endpoint.host, &address) == 1
+        // Takes the chain and fails the handshake.
+        let addHandshake = { (channel: any Channel) throws in
+            let handler = try NIOSSLClientHandler(context: NIOSSLContext(configuration: .makeClientConfiguration()),
+                                                  serverHostname: isAddress ? nil : endpoint.host,
+                                                  customVerificationCallback: { chain, verdict in
+                complete(.success(chain))
+                verdict.succeed(NIOSSLVerificationResult.failed)
+            })
+            try channel.pipeline.syncOperations.addHandler(handler)
+        }
         do {
-            let context = try NIOSSLContext(configuration: .makeClientConfiguration())
-            let channel = try await ClientBootstrap(group: loop)
-                .connectTimeout(timeout)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        let serverName: String? = isAddress ? nil : endpoint.host
-                        let handler = try NIOSSLClientHandler(context: context, serverHostname: serverName,
-                                                              customVerificationCallback: { chain, verdict in
-                            complete(.success(chain))
-                            verdict.succeed(NIOSSLVerificationResult.failed)
-                        })
-                        try channel.pipeline.syncOperations.addHandler(handler)
-                    }
+            let channel: any Channel
+            if let proxy {
+                guard let (tunnel, answer) = await ProxyTunnelProbe.tunnel(through: proxy, to: endpoint, within: timeout) else {
+                    throw NoTunnel()
                 }
-                .connect(host: endpoint.host, port: endpoint.port).get()
+                channel = tunnel
+                guard answer.response.status.code / 100 == 2 else { channel.close(promise: nil); throw NoTunnel() }
+                try await channel.eventLoop.submit { try addHandshake(channel) }.get()
+            } else {
+                channel = try await ClientBootstrap(group: loop)
+                    .connectTimeout(timeout)
+                    .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try addHandshake(channel) } }
+                    .connect(host: endpoint.host, port: endpoint.port).get()
+            }
             defer { channel.close(promise: nil) }
             return try await received.futureResult.get()
         } catch {
@@ -77,4 +88,7 @@ enum CertificateValidityProbe {
             return nil
         }
     }
+
+    /// The proxy did not grant the probe its tunnel.
+    private struct NoTunnel: Error {}
 }

@@ -112,7 +112,7 @@ public final class HTTPClientTransport: HTTPLoader {
                     + "(no Connection: close), and a \(request.method) is not sent again by itself, as the server may have acted on "
                     + "it (options.retry sends it again)"
             }
-            if proxy == nil, let precise = await TransportErrorMapping.unverifiedCertificateMessage(for: error, request: request) {
+            if let precise = await TransportErrorMapping.unverifiedCertificateMessage(for: error, request: request, proxy: proxy) {
                 mapped.message = precise
             }
             throw mapped
@@ -540,10 +540,11 @@ enum TransportErrorMapping {
 
     /// For a certificate BoringSSL could not verify, what its dates say, read by `CertificateValidityProbe`: expired, not
     /// valid yet, or within its dates (so its authority is not trusted here); nil for other errors, or when the server
-    /// sent no certificates to the probe.
-    static func unverifiedCertificateMessage(for error: any Error, request: HTTPRequest) async -> String? {
+    /// sent no certificates to the probe (which goes through `proxy`'s tunnel, as the request did).
+    static func unverifiedCertificateMessage(for error: any Error, request: HTTPRequest, proxy: HTTPProxy?) async -> String? {
         guard boringSSLReason(of: error) == "CERTIFICATE_VERIFY_FAILED", let endpoint = endpoint(of: request),
-              let finding = await CertificateValidityProbe.finding(for: endpoint, trustedFiles: request.options.trustedCertificateFiles)
+              let finding = await CertificateValidityProbe.finding(for: endpoint, through: proxy,
+                                                                   trustedFiles: request.options.trustedCertificateFiles)
         else { return nil }
         let server = authority(of: request)
         let whose = { (position: Int) in

@@ -104,14 +104,19 @@ import Testing
     }
 
     /// A certificate from a trusted authority but outside its dates is named so, with the date (BoringSSL reports it as
-    /// any certificate it cannot verify; a second handshake reads the dates).
-    @Test(arguments: [(-86_400.0 * 10, -86_400.0, "expired at "), (86_400.0, 86_400.0 * 10, "is valid only from ")])
-    func aCertificateOutsideItsDatesIsNamedSo(from: TimeInterval, until: TimeInterval, says: String) async throws {
+    /// any certificate it cannot verify; a second handshake reads the dates, through the proxy's tunnel when there is one).
+    @Test(arguments: [(-86_400.0 * 10, -86_400.0, "expired at "), (86_400.0, 86_400.0 * 10, "is valid only from ")], [false, true])
+    func aCertificateOutsideItsDatesIsNamedSo(dates: (from: TimeInterval, until: TimeInterval, says: String), throughProxy: Bool) async throws {
+        let (from, until, says) = dates
         let folder = try Folder()
         defer { folder.remove() }
         let identity = try folder.authority.issueServerIdentity(validFrom: Date().addingTimeInterval(from),
                                                                 until: Date().addingTimeInterval(until))
-        let (result, received) = try await folder.run(["run", "plain", "--env", "local", "--cacert", "certs/ca.pem"], identity: identity)
+        let proxy = throughProxy ? try await ForwardProxy.start() : nil
+        let (result, received) = try await folder.run(["run", "plain", "--env", "local", "--cacert", "certs/ca.pem"]
+                                                      + (proxy.map { ["--proxy", $0.url] } ?? []), identity: identity)
+        try await proxy?.stop()
+        #expect(proxy.map { $0.forwarded.count == 2 } ?? true, "the request's tunnel and the probe's")
         #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
         let date = Date().addingTimeInterval(from < 0 ? until : from).formatted(.iso8601.year().month().day())
         #expect(result.stdout.contains("the certificate of localhost:") && result.stdout.contains(says + date), "\(result.stdout)")
