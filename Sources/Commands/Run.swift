@@ -157,12 +157,13 @@ public struct Run: Sendable {
         }
         // A malformed proxy variable is an error, as curl makes it: going directly instead could reach the server
         // by a way the network does not allow, or fail far from the cause. So is one that is not text (nor read).
-        if let name = (ProxySettings.variableNames + ["SSL_CERT_FILE"]).first(where: process.notUTF8.contains) {
+        // Unless `--proxy` is given: then the variables name no proxy that is used (`--proxy none` goes directly, as curl's
+        // `--noproxy '*'` does).
+        let readVariables = (options.proxy == nil ? ProxySettings.variableNames : []) + ["SSL_CERT_FILE"]
+        if let name = readVariables.first(where: process.notUTF8.contains) {
             return stopWithError(.badCommandLine, "the environment variable \(name) " + ProcessEnvironment.notUTF8Problem
                                      + "; set it to UTF-8 text, or unset it")
         }
-        // Unless `--proxy` is given: then the variables name no proxy that is used (`--proxy none` goes directly, as curl's
-        // `--noproxy '*'` does).
         if options.proxy == nil, let (name, problem) = ProxySettings.malformedVariables(in: environment).first {
             return stopWithError(.badCommandLine, "the environment variable \(name) is not a proxy URL (\(problem)); "
                                      + "\(proxyHelp), or unset it")

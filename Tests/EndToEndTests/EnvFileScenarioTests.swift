@@ -36,13 +36,14 @@ import Testing
     }
 
     /// A process variable whose value is not UTF-8 is not sent with its bytes replaced (U+FFFD), nor replaced by the file's:
-    /// the secret reading it is an error naming it (exit 2), and so is a proxy variable (exit 1). Nothing is sent.
+    /// the secret reading it is an error naming it (exit 2), and so is a proxy variable (exit 1), unless `--proxy` replaces the
+    /// proxy variables (they are not read then). Nothing is sent.
     @Test func aProcessVariableThatIsNotUTF8IsAnErrorNotAnAlteredValue() async throws {
         let runner = try RunnerProcess.executable
         /// The run with `assignment` (a shell variable assignment) before it.
-        func run(setting assignment: String, envFile: String = "ci.env") async throws -> RunnerProcess.Result {
+        func run(setting assignment: String, envFile: String = "ci.env", then more: String = "") async throws -> RunnerProcess.Result {
             try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"),
-                                        ["-c", assignment + #" exec "$0" run requests --env ci --env-file "# + envFile, runner.path],
+                                        ["-c", assignment + #" exec "$0" run requests --env ci --env-file "# + envFile + more, runner.path],
                                         in: ScenarioRun.folder("env-file"), environment: ["TEST_SERVER_PORT": "1"])
         }
         let secret = try await run(setting: #"API_TOKEN="$(printf 'tok-\377-5150')""#)
@@ -52,6 +53,10 @@ import Testing
         let proxy = try await run(setting: #"HTTP_PROXY="$(printf 'http://u:pa\377ss@127.0.0.1:1')""#)
         #expect(proxy.exitCode == 1, "\(proxy.stdout)\n\(proxy.stderr)")
         #expect(proxy.stderr.contains("the environment variable HTTP_PROXY is not UTF-8 text"), "\(proxy.stderr)")
+        for replaced in [" --proxy none", " --proxy http://127.0.0.1:1"] {
+            let ignored = try await run(setting: #"HTTP_PROXY="$(printf 'http://h\377:1')" no_proxy="$(printf '\377')""#, then: replaced)
+            #expect(ignored.exitCode == 3 && !ignored.stderr.contains("not UTF-8"), "\(replaced): \(ignored.stdout)\n\(ignored.stderr)")
+        }
         let reference = try await run(setting: #"CI_TOKEN="$(printf 'tok-\377-5150')""#, envFile: "reference.env")
         #expect(reference.exitCode == 2, "\(reference.stdout)\n\(reference.stderr)")
         #expect(reference.stderr.contains("reference.env:2:11: error: the process environment's 'CI_TOKEN' is not UTF-8 text"),
