@@ -28,6 +28,7 @@ package struct EnvironmentMerger {
         var auth: Sourced<Located<AuthDefinition>>?
         var options = OptionsDefinition()
         var retryPath: String?
+        var retryOnPath: String?
         var openapi: Sourced<FileReference>?
         for definition in chain.reversed() {
             let path = definition.path
@@ -39,6 +40,7 @@ package struct EnvironmentMerger {
             if let value = definition.auth { auth = Sourced(value, path: path) }
             options = definition.options.merged(over: options)
             if definition.options.retry != nil { retryPath = path }
+            if definition.options.retry?.on != nil { retryOnPath = path }
             if let reference = definition.openapi { openapi = Sourced(reference, path: path) }
         }
         let resolvedSecrets = secrets.compactMap { readSecret($0) }
@@ -68,6 +70,7 @@ package struct EnvironmentMerger {
             headers: headers, query: query, variables: resolvedVariables, secrets: resolvedSecrets, auth: auth,
             options: options, retryPath: retryPath)
         resolved.openapi = openapi
+        resolved.retryOnPath = retryOnPath
         resolved.baseURLSource = baseURL.map { Sourced($0.value.mark, path: $0.path) }
         resolved.unresolvedNames = unresolved
         resolved.baseURLUnresolved = baseURL != nil && resolved.baseURL == nil

@@ -348,7 +348,7 @@ struct CollectionValidator {
             diagnostics.add(.error(Self.pollingWithoutAttempts, path: path, at: on.mark, suggestion: suggestion))
         } else if !reportedEnvironmentPolling, let on = inherited?.on {
             reportedEnvironmentPolling = true
-            diagnostics.add(.error(Self.pollingWithoutAttempts, path: environment?.retryPath, at: on.mark, suggestion: suggestion))
+            diagnostics.add(.error(Self.pollingWithoutAttempts, path: environment?.retryOnPath, at: on.mark, suggestion: suggestion))
         }
     }
 

@@ -436,6 +436,12 @@ import YAML
         #expect(polls == [
             "environments/polls.yaml:2:25: error: polling ('expectations' in 'options.retry.on') needs 'attempts' [help: say how many tries at most, such as attempts: 20, here or in the environment's options.retry]",
         ], "\(polls)")
+        // In the file that asks for it, also when an environment extending it writes other retry fields.
+        scratch.write("environments/child.yaml", "extends: polls\noptions:\n  retry: { delay: 50ms }\n")
+        let child = problems(of: await scratch.readCollection(["requests"], env: "child"))
+        #expect(child == [
+            "environments/polls.yaml:2:25: error: polling ('expectations' in 'options.retry.on') needs 'attempts' [help: say how many tries at most, such as attempts: 20, here or in the environment's options.retry]",
+        ], "\(child)")
     }
 
     /// A variable still holding the value `runner import` writes for the user to replace is a warning, unless a `--var`
