@@ -214,15 +214,15 @@ import Testing
         #expect(result.stdout == "Row multi line  GET  http://127.0.0.1:1/r\n", "\(result.stdout.debugDescription)")
     }
 
-    /// `list` shows a password written in a URL as `***`, as `run` does, spaces and all.
+    /// `list` shows a password written in a URL as `***`, as `run` does, spaces and all, and wherever else it shows.
     @Test func listHidesAURLPassword() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-list-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data(#"request: { url: "http://bob:L1stS3cret@127.0.0.1:1/r" }\#n"#.utf8).write(to: folder.appendingPathComponent("requests/a.yaml"))
+        try Data(#"request: { url: "http://bob:L1stS3cret@127.0.0.1:1/r/L1stS3cret" }\#n"#.utf8).write(to: folder.appendingPathComponent("requests/a.yaml"))
         try Data(#"request: { url: "http://amy:L1st spaced@127.0.0.1:1/s" }\#n"#.utf8).write(to: folder.appendingPathComponent("requests/b.yaml"))
         let result = try await RunnerProcess.run(["list", "requests"], in: folder, environment: ["NO_COLOR": "1"])
-        #expect(result.exitCode == 0 && result.stdout.contains("http://bob:***@127.0.0.1:1/r") && !result.stdout.contains("L1stS3cret"),
+        #expect(result.exitCode == 0 && result.stdout.contains("http://bob:***@127.0.0.1:1/r/***") && !result.stdout.contains("L1stS3cret"),
                 "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("http://amy:***@127.0.0.1:1/s") && !result.stdout.contains("L1st"), "\(result.stdout)")
     }
