@@ -10,6 +10,9 @@ public struct MatchResult: Sendable, Hashable {
     /// ordered, `length 45`, `element [2]: …`), if anything.
     public var note: String?
 
+    /// Whether the message speaks of the matcher alone (a pattern that does not compile), showing nothing of the value.
+    public private(set) var isAboutTheMatcher = false
+
     /// Whether the message says why beyond the expected and the actual value.
     public var explains: Bool { note != nil }
 
@@ -19,6 +22,11 @@ public struct MatchResult: Sendable, Hashable {
     /// A matcher that does not hold, for the reason given.
     public static func failure(_ message: String, note: String? = nil) -> MatchResult {
         MatchResult(holds: false, message: message, note: note)
+    }
+
+    /// A matcher that cannot be checked, for a reason in the matcher itself.
+    static func unusable(_ message: String) -> MatchResult {
+        MatchResult(holds: false, message: message, isAboutTheMatcher: true)
     }
 }
 
@@ -87,13 +95,13 @@ extension Matcher where Value == JSONValue {
             return counted.evaluate(.int(length)).holds ? .success : fail(actual, note: "length \(length)")
         case .matches(let pattern):
             guard let patternText = Self.operandText(pattern) else {
-                return .failure("the pattern of 'matches' must be a string, got \(pattern.compactDescription())")
+                return .unusable("the pattern of 'matches' must be a string, got \(pattern.compactDescription())")
             }
             let expression: RegularExpression
             do {
                 expression = try Self.compiledPattern(patternText)
             } catch {
-                return .failure(error.description)
+                return .unusable(error.description)
             }
             guard case .string(let text)? = actual else { return fail(actual, note: typesDiffer(from: actual)) }
             return expression.hasMatch(in: text) ? .success : fail(actual)

@@ -250,7 +250,7 @@ struct ExpectationChecker {
                           subject: @autoclosure () -> String, at mark: Mark) -> [ExpectationFailure] {
         guard !result.holds else { return [] }
         let subject = subject()
-        let detail = holdsHiddenText(actual) ? nil : result.message
+        let detail = holdsHiddenText(actual) && !result.isAboutTheMatcher ? nil : result.message
         return [failure(subject, at: mark, message: Self.message(subject, detail: detail, explains: result.explains),
                         expected: matcher.shown(against: actual).expectation,
                         actual: actual.map { $0.compactDescription(maxLength: 300) } ?? "nothing")]

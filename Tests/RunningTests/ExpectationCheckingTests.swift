@@ -108,6 +108,23 @@ import TestSupport
                              #"body $.other did not match: expected a value with length 3, got "abcdef" (length 6)"#])
     }
 
+    /// A pattern from a variable that does not compile is said so, also against a value holding a secret: the message
+    /// shows nothing of the value.
+    @Test func anInvalidPatternIsSaidSoAgainstAValueHoldingASecret() async throws {
+        let env = environment("secrets: { apiKey: { env: RUNNER_TEST_UNSET_KEY, default: k3y-Secret-Value } }\nvariables: { re: 'abc(' }\n")
+        let result = try await outcome("""
+            request: { url: /a }
+            expect:
+              text: { matches: "{{ re }}" }
+              body:
+                $.key: { matches: "{{ re }}" }
+            """, reply: .json(#"{"key": "k3y-Secret-Value"}"#, headers: []),
+            extraFiles: ["environments/test.yaml": env])
+        let messages = result.failures.map(\.diagnostic.message)
+        #expect(messages == ["text did not match: invalid regular expression 'abc(': expected ')'",
+                             "body $.key did not match: invalid regular expression 'abc(': expected ')'"], "\(messages)")
+    }
+
     /// A body that is not JSON and holds a secret: the failure tells neither its size nor the parser's words about its
     /// first characters; another body that is not JSON says both.
     @Test func aBodyNotJSONHoldingASecretSaysNothingAboutIt() async throws {
