@@ -102,21 +102,20 @@ extension NodeDecoder {
                 ? "declare it beside the request's xpath in 'expect', such as namespaces: { \(prefix): \"http://example.com/ns\" }"
                 : "declared prefixes: " + namespaces.map(\.prefix).joined(separator: ", ")
         }
-        error("invalid XPath '\(expression)': \(problem.message)", at: mark(ofOffset: problem.offset, in: node, text: expression),
+        error("invalid XPath '\(Self.onOneLine(expression))': \(problem.message)", at: mark(ofOffset: problem.offset, in: node, text: expression),
               suggestion: suggestion)
     }
 
-    /// The mark of a character of a key's text, when the key is written on one line (plain or quoted, its escapes
-    /// counted as written); the key's mark otherwise.
+    /// The mark of a character of a scalar's text (a key or a value, over one line or several, its escapes counted as
+    /// written); the scalar's mark when there is no offset.
     private mutating func mark(ofOffset offset: Int?, in node: Node, text: String) -> Mark {
-        guard let offset, case .scalar(let scalar) = node.content, !text.contains("\n") else { return node.mark }
-        switch scalar.style {
-        case .plain: return Mark(line: node.mark.line, column: node.mark.column + offset)
-        case .singleQuoted, .doubleQuoted:
-            return source.mark(ofTextOffset: offset, quotedBy: scalar.style == .doubleQuoted ? "\"" : "'", at: node.mark,
-                               lineStarts: sourceLineStarts())
-        default: return node.mark
-        }
+        guard let offset, case .scalar(let scalar) = node.content, scalar.text == text else { return node.mark }
+        return source.mark(ofTextOffset: offset, in: scalar, at: node.mark, lineStarts: sourceLineStarts())
+    }
+
+    /// An expression written over several lines, shown in a one-line message: its line breaks as `\n`.
+    private static func onOneLine(_ text: String) -> String {
+        text.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
     }
 
     /// `expect.error`: one of the ways a request can fail.
@@ -212,7 +211,7 @@ extension NodeDecoder {
         let place = mark(ofOffset: problem.offset, in: node, text: query)
         let bracketed = ExternalChecks.bracketedName(in: query, at: problem.offset)
             .map { "a name with characters like '-' goes in brackets: \($0)" }
-        error("invalid JSONPath '\(query)': \(problem.message)", at: place, suggestion: bracketed)
+        error("invalid JSONPath '\(Self.onOneLine(query))': \(problem.message)", at: place, suggestion: bracketed)
     }
 
     /// The `capture:` mapping; `namespaces` are the request's, for xpath captures.

@@ -42,28 +42,71 @@ package struct SourceText: Sendable {
         }
     }
 
-    /// The mark of the character at `offset` of the text of a scalar quoted by `quote` and written on one line from `mark`
-    /// (its opening quote): an escape (`\u00e9`, `\"`, or `''` in single quotes) is one character of the text and
-    /// several of the line.
-    func mark(ofTextOffset offset: Int, quotedBy quote: Unicode.Scalar, at mark: Mark, lineStarts: [Int]) -> Mark {
-        guard mark.line >= 1, mark.line <= lineStarts.count else { return mark }
-        let line = Self.withUTF8(of: text) { bytes in
-            let bounds = LineBreaks.line(startingAt: lineStarts[mark.line - 1], in: bytes)
-            return Array(String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStarts[mark.line - 1]..<bounds.end]),
-                                as: UTF8.self).unicodeScalars.dropFirst(mark.column))
+    /// The mark of the character at `offset` (in Unicode scalars) of `scalar`'s text, the scalar written from `mark` (a
+    /// quoted one's opening quote, a block scalar's indicator), over one line or several.
+    ///
+    /// The text and the source are walked side by side: an escape (`\u00e9`, `\"`, or `''` in single quotes) is one
+    /// character of the text and several of the source; a line break, indentation or an escaped line break that folding
+    /// turned into a space, or dropped, is skipped. Where the two part ways (which a scalar libyaml read cannot do), the
+    /// scalar's mark.
+    func mark(ofTextOffset offset: Int, in scalar: Scalar, at mark: Mark, lineStarts: [Int]) -> Mark {
+        let value = Array(scalar.text.unicodeScalars)
+        guard offset <= value.count, mark.line >= 1, mark.line <= lineStarts.count else { return mark }
+        let source = Self.withUTF8(of: text) { bytes in
+            Array(String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStarts[mark.line - 1]...]), as: UTF8.self).unicodeScalars)
         }
-        var (index, read) = (0, 0)
-        while read < offset, index < line.count {
-            switch (quote, line[index], index + 1 < line.count ? line[index + 1] : nil) {
-            case ("\"", "\\", "x"): index += 4
-            case ("\"", "\\", "u"): index += 6
-            case ("\"", "\\", "U"): index += 10
-            case ("\"", "\\", _), ("'", "'", "'"): index += 2
-            default: index += 1
+        var (index, line, column) = (mark.column - 1, mark.line, mark.column)
+        func advance() {
+            let breaksLine = source[index] == "\n" || (source[index] == "\r" && (index + 1 == source.count || source[index + 1] != "\n"))
+            (line, column) = breaksLine ? (line + 1, 1) : (line, column + 1)
+            index += 1
+        }
+        let isSpace = { (character: Unicode.Scalar) in character == " " || character == "\t" || character == "\n" || character == "\r" }
+        guard index >= 0, index < source.count else { return mark }
+        switch scalar.style {
+        case .singleQuoted, .doubleQuoted: advance()
+        case .literal, .folded:
+            // The text starts on the line after the indicator.
+            while index < source.count, source[index] != "\n", source[index] != "\r" { advance() }
+            if index < source.count { advance() }
+        default: break
+        }
+        var read = 0
+        while read < offset {
+            guard index < source.count else { return mark }
+            let (character, next) = (source[index], index + 1 < source.count ? source[index + 1] : nil)
+            if scalar.style == .doubleQuoted, character == "\\" {
+                let length = switch next {
+                case "x": 4
+                case "u": 6
+                case "U": 10
+                case "\n", "\r": 1  // an escaped line break: nothing of the text
+                default: 2
+                }
+                for _ in 0..<length where index < source.count { advance() }
+                if length > 1 { read += 1 }
+            } else if scalar.style == .singleQuoted, character == "'", next == "'" {
+                advance()
+                advance()
+                read += 1
+            } else if character == value[read] {
+                advance()
+                read += 1
+            } else if isSpace(character) {
+                advance()
+            } else if isSpace(value[read]) {
+                read += 1
+            } else {
+                return mark
             }
-            read += 1
         }
-        return Mark(line: mark.line, column: mark.column + 1 + index)
+        // What folding dropped before the character (an escaped line break's backslash too).
+        while index < source.count, offset < value.count, source[index] != value[offset],
+              isSpace(source[index]) || (scalar.style == .doubleQuoted && source[index] == "\\"
+                                         && index + 1 < source.count && ["\n", "\r"].contains(source[index + 1])) {
+            advance()
+        }
+        return Mark(line: line, column: column)
     }
 
     /// Offsets of non-overlapping `{{` pairs, scanning left to right.

@@ -453,6 +453,41 @@ import YAML
         ])
     }
 
+    /// A query written over several lines (plain, quoted, an escaped line break, a folded or literal block) is located at
+    /// its offending character, on the line it is written on; the message shows its line breaks as `\n`.
+    @Test func aQueryOverSeveralLinesIsLocatedAtItsCharacter() {
+        #expect(problems("""
+            request: { url: /a }
+            capture:
+              a: $.items[?@.x ==
+                 ].y
+              b: { xpath: "concat(string(//t),
+                           nofunc(1))" }
+              c: { xpath: "concat(\\u0073tring(//t), \\
+                   nofunc(1))" }
+              d:
+                xpath: >-
+                  concat(string(//t),
+                  nofunc(1))
+              e:
+                xpath: |
+                  concat(string(//t),
+                    nofunc(1))
+            expect:
+              body:
+                ? "$['ab',
+                  'cd'].x[?@.a ==]"
+                : 1
+            """) == [
+            "requests/r.yaml:4:6: error: invalid JSONPath '$.items[?@.x == ].y': expected an expression, found ']'",
+            "requests/r.yaml:6:16: error: invalid XPath 'concat(string(//t), nofunc(1))': unknown function 'nofunc()'",
+            "requests/r.yaml:8:8: error: invalid XPath 'concat(string(//t), nofunc(1))': unknown function 'nofunc()'",
+            "requests/r.yaml:12:7: error: invalid XPath 'concat(string(//t), nofunc(1))': unknown function 'nofunc()'",
+            "requests/r.yaml:16:9: error: invalid XPath 'concat(string(//t),\\n  nofunc(1))\\n': unknown function 'nofunc()'",
+            "requests/r.yaml:20:22: error: invalid JSONPath '$['ab', 'cd'].x[?@.a ==]': expected an expression, found ']'",
+        ])
+    }
+
     /// `stopWhen` knows the prefixes `expect.namespaces` declares, and may declare its own.
     @Test func stopWhenUsesTheRequestsNamespaces() throws {
         let text = """
