@@ -211,8 +211,10 @@ extension NodeDecoder {
                 if text == "timeout" { return .timeout }
                 if text == "connection" { return .connection }
                 if text == "expectations" { return .expectations }
-                error("unknown retry condition '\(text)': expected a status code, timeout, connection or expectations",
-                      at: node.mark, suggestion: Suggestions.didYouMean(text, among: ["timeout", "connection", "expectations"]))
+                let quotedStatus = Int(text).map { (100...599).contains($0) } == true
+                error("unknown retry condition '\(text)': expected a status code, timeout, connection or expectations", at: node.mark,
+                      suggestion: quotedStatus ? "write the status code as a number, without quotes: \(text)"
+                          : Suggestions.didYouMean(text, among: ["timeout", "connection", "expectations"]))
                 return nil
             default: break
             }

@@ -285,7 +285,15 @@ extension NodeDecoder {
         case "header":
             guard string(kind.value, for: place()) != nil else { return nil }
             return headerName(kind.value).map { .header($0) }
-        case "cookie": return string(kind.value, for: place()).map { .cookie($0) }
+        case "cookie":
+            guard let name = string(kind.value, for: place()) else { return nil }
+            // A `Set-Cookie` name ends at the first `=` or `;`, and is trimmed: no cookie could have such a name.
+            guard !name.isEmpty, !name.unicodeScalars.contains(where: { "=; \t".unicodeScalars.contains($0) || $0.value < 0x20 || $0.value == 0x7F }) else {
+                error("invalid cookie name '\(name)'", at: kind.value.mark,
+                      suggestion: "write the name a Set-Cookie header gives before its '=', without spaces, '=' or ';'")
+                return nil
+            }
+            return .cookie(name)
         case "xpath":
             guard let expression = string(kind.value, for: place()) else { return nil }
             checkXPath(expression, in: kind.value, namespaces: namespaces)

@@ -108,7 +108,11 @@ struct NodeDecoder {
                 // `default:x` in a flow mapping is one key: a `:` ends a key only before a space.
                 let glued = key.firstIndex(of: ":").map { String(key[..<$0]) }.flatMap { allowed.contains($0) ? $0 : nil }
                     .map { "write a space after the ':' of '\($0):'" }
-                let suggestion = glued ?? explanations[key] ?? closest ?? "allowed keys: \(allowed.joined(separator: ", "))"
+                // A YAML merge key: what it would merge is missing too, which this error says already.
+                let merge = key == "<<" ? "'<<' is an ordinary key here, not a YAML merge: write the keys out, or share "
+                    + "them with use: (a step) or an environment (options, headers)" : nil
+                if merge != nil { suggested.formUnion(allowed) }
+                let suggestion = glued ?? merge ?? explanations[key] ?? closest ?? "allowed keys: \(allowed.joined(separator: ", "))"
                 // In a secret's definition, a key that is no mistyped one may be the secret (`{ s3cret }`, `default:s3cret`).
                 let named = !decodingSecret || (closestName != nil && key.allSatisfy { $0.isLetter || $0 == "_" })
                 error("unknown key" + (named ? " '\(key)'" : " (not shown: it may be the secret)") + place,

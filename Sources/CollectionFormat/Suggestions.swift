@@ -2,6 +2,7 @@
 public enum Suggestions {
     /// The candidate closest to `word`, if it is close enough to be a likely typo.
     public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+        let candidates = Array(candidates)
         let target = Array(word.lowercased())
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
@@ -10,7 +11,10 @@ public enum Suggestions {
         }
         guard let best else { return nil }
         let allowed = max(1, min(3, (max(target.count, best.candidate.count) + 2) / 3))
-        return best.distance <= allowed ? best.candidate : nil
+        if best.distance <= allowed { return best.candidate }
+        // An abbreviation (`str`, `bool`): the one candidate it starts.
+        let started = target.count >= 3 ? candidates.filter { $0.lowercased().hasPrefix(String(target)) } : []
+        return started.count == 1 ? started[0] : nil
     }
 
     /// `did you mean 'x'?` for the closest candidate, or nil.

@@ -40,6 +40,25 @@ import Testing
         ])
     }
 
+    /// A captured cookie's name that no `Set-Cookie` could give (empty, or holding a space, `=` or `;`) is an error.
+    @Test func aCookieNameNoSetCookieCouldGiveIsAnError() {
+        #expect(problems("request: { url: /a }\ncapture: { d: { cookie: \"\" }, e: { cookie: \"a b;c\" }, f: { cookie: session-id } }\n") == [
+            "requests/r.yaml:2:25: error: invalid cookie name '' [help: write the name a Set-Cookie header gives before its '=', without spaces, '=' or ';']",
+            "requests/r.yaml:2:44: error: invalid cookie name 'a b;c' [help: write the name a Set-Cookie header gives before its '=', without spaces, '=' or ';']",
+        ])
+    }
+
+    /// A quoted status code in `retry.on`, an abbreviated type name and a YAML merge key say what to write instead.
+    @Test func commonSlipsSayWhatToWrite() {
+        #expect(problems("request: { url: /a }\noptions: { retry: { attempts: 2, on: [429, \"503\"] } }\nexpect: { body: { $.a: { type: str } } }\n") == [
+            "requests/r.yaml:2:44: error: unknown retry condition '503': expected a status code, timeout, connection or expectations [help: write the status code as a number, without quotes: 503]",
+            "requests/r.yaml:3:32: error: unknown type 'str': expected one of string, number, integer, boolean, array, object, null [help: did you mean 'string'?]",
+        ])
+        #expect(problems("steps:\n  - <<: { request: { url: /a } }\n    name: one\n") == [
+            "requests/r.yaml:2:5: error: unknown key '<<' [help: '<<' is an ordinary key here, not a YAML merge: write the keys out, or share them with use: (a step) or an environment (options, headers)]",
+        ])
+    }
+
     @Test func aShellReferenceAsACredentialWarnsWithTheSecretToWrite() {
         let warnings = problems("""
             request: { url: /a }
