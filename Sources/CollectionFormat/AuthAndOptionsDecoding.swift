@@ -179,23 +179,25 @@ extension NodeDecoder {
             }
         }
         if let value = fields["stopWhen"] {
+            // Said of `stopWhen` as a whole: at its key (a block mapping's mark is its first key's).
+            let mark = fields.keyNode("stopWhen")?.mark ?? value.mark
             if let location {
                 let problemsBefore = diagnostics.diagnostics.count
                 let stop = expect(value, location: location, context: "options.retry.stopWhen", keys: FormatKeys.stopWhen,
                                   namespaces: namespaces)
-                retry.stopWhen = Located(stop, at: value.mark)
+                retry.stopWhen = Located(stop, at: mark)
                 // Only empty sections (`body: {}`) are no expectation either; a key in error is its own problem.
                 if !stop.checksSomething, diagnostics.diagnostics.count == problemsBefore, value.mapping != nil {
-                    error("'options.retry.stopWhen' holds no expectation: it would hold at the first try and stop polling", at: value.mark,
+                    error("'options.retry.stopWhen' holds no expectation: it would hold at the first try and stop polling", at: mark,
                           suggestion: "give the state that ends polling, such as body: { $.state: failed }")
                 }
                 if !retry.polls {
-                    error("'stopWhen' ends polling, but 'options.retry.on' does not poll", at: value.mark,
+                    error("'stopWhen' ends polling, but 'options.retry.on' does not poll", at: mark,
                           suggestion: "add 'expectations' to 'on'")
                 }
             } else {
                 error("'stopWhen' belongs in a request's options, beside the expectations it stops polling for",
-                      at: value.mark)
+                      at: mark)
             }
         }
         return retry

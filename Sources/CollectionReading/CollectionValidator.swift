@@ -348,7 +348,8 @@ struct CollectionValidator {
             diagnostics.add(.error(Self.pollingWithoutAttempts, path: path, at: on.mark, suggestion: suggestion))
         } else if !reportedEnvironmentPolling, let on = inherited?.on {
             reportedEnvironmentPolling = true
-            diagnostics.add(.error(Self.pollingWithoutAttempts, path: environment?.retryOnPath, at: on.mark, suggestion: suggestion))
+            diagnostics.add(.error(Self.pollingWithoutAttempts, path: environment?.retryOnPath, at: on.mark,
+                                   suggestion: "say how many tries at most, such as attempts: 20, here or in each polling request's options.retry"))
         }
     }
 

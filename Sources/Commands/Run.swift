@@ -152,7 +152,7 @@ public struct Run: Sendable {
         } else if let proxy {
             switch HTTPProxy.parse(proxy) {
             case .success(let parsed): options.proxy = ProxySettings(proxy: parsed)
-            case .failure(let problem): return stopWithError(.badCommandLine, "--proxy: not a proxy URL (\(problem)); \(proxyHelp)")
+            case .failure(let problem): return stopWithError(.badCommandLine, "--proxy: not a proxy URL: \(problem); \(proxyHelp)")
             }
         }
         // A malformed proxy variable is an error, as curl makes it: going directly instead could reach the server
@@ -165,7 +165,7 @@ public struct Run: Sendable {
                                      + "; set it to UTF-8 text, or unset it")
         }
         if options.proxy == nil, let (name, problem) = ProxySettings.malformedVariables(in: environment).first {
-            return stopWithError(.badCommandLine, "the environment variable \(name) is not a proxy URL (\(problem)); "
+            return stopWithError(.badCommandLine, "the environment variable \(name) is not a proxy URL: \(problem); "
                                      + "\(proxyHelp), or unset it")
         }
         options.environmentProxies = ProxySettings(environment: environment)

@@ -42,7 +42,7 @@ public struct HTTPProxy: Sendable, Hashable {
         if let misplaced = URLCredentials.misplacedDelimiterProblem(inURL: written) { return problem(misplaced) }
         if let portProblem = URLComponents.writtenPortProblem(inURL: written) { return problem(portProblem) }
         // Without `://` the text is read as `host:port`; when it is not one, the scheme is what is missing.
-        let noScheme = hasScheme ? "" : " (read as host:port, as it does not start with http://)"
+        let noScheme = hasScheme ? "" : ", read as host:port as it does not start with http://"
         // Read as request URLs are (an international host as its IDNA name), so that both name a bad host alike.
         guard let components = PercentEncoding.components(ofURL: written) else { return problem("it is not a URL" + noScheme) }
         guard components.scheme?.lowercased() == "http" else {

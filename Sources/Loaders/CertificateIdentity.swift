@@ -58,7 +58,7 @@ enum CertificateIdentity {
 
     /// The bytes of an IPv4 or IPv6 address written as text; nil for a name. IPv4 as `inet_aton` reads it, as the
     /// resolver does (`127.1`, `0x7f000001`), a name of digits and dots only never being a DNS name.
-    private static func address(_ text: String) -> [UInt8]? {
+    static func address(_ text: String) -> [UInt8]? {
         var v4 = in_addr()
         if inet_aton(text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
         var v6 = in6_addr()

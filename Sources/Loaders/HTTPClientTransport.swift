@@ -497,8 +497,9 @@ enum TransportErrorMapping {
         case .cannotConnect: "could not connect to \(authority(of: request)): \(detail)"
         case .timedOut: "the request to \(target) timed out: \(detail)"
         case .insecureConnection:
-            tlsMessage(reason: (error as? NIOSSLExtraError) == .failedToValidateHostname ? hostnameMismatch
-                           : boringSSLReason(of: error) ?? detail, server: authority(of: request))
+            tlsMessage(reason: (error as? NIOSSLExtraError) != .failedToValidateHostname ? boringSSLReason(of: error) ?? detail
+                           : request.hostAsSent.flatMap(CertificateIdentity.address) == nil ? hostnameMismatch : addressMismatch,
+                       server: authority(of: request))
         case .invalidResponse: "the response from \(target) was not valid HTTP: \(detail)"
         case .invalidRequest: "the request to \(target) is invalid: \(detail)"
         default: "the request to \(target) failed: \(detail)"
@@ -551,6 +552,8 @@ enum TransportErrorMapping {
             position == 0 ? "the certificate of \(server)" : "a certificate of the authorities in the chain of \(server) (number \(position + 1))"
         }
         let utc = { (date: Date) in date.formatted(.iso8601) }
+        // `dir/../ca.pem`, as joined to the environment's folder, as the path it comes to.
+        let shown = { (file: String) in URL(fileURLWithPath: file).standardized.path }
         return switch finding {
         case .expired(let date, let position):
             "\(whose(position)) expired at \(utc(date)): the server must be given a renewed one (if its authority is not trusted "
@@ -558,10 +561,10 @@ enum TransportErrorMapping {
         case .notYetValid(let date, let position):
             "\(whose(position)) is valid only from \(utc(date)): check this machine's clock, and the dates of the server's certificate"
         case .trustedAuthorityOutsideDates(let file, true, let date):
-            "the authority that issued the certificate of \(server), trusted from '\(file)', expired at \(utc(date)): trust its "
+            "the authority that issued the certificate of \(server), trusted from '\(shown(file))', expired at \(utc(date)): trust its "
                 + "renewed certificate with `caCert` (or `--cacert`)"
         case .trustedAuthorityOutsideDates(let file, false, let date):
-            "the authority that issued the certificate of \(server), trusted from '\(file)', is valid only from \(utc(date)): "
+            "the authority that issued the certificate of \(server), trusted from '\(shown(file))', is valid only from \(utc(date)): "
                 + "check this machine's clock, and the dates of that authority's certificate"
         case .withinDates:
             "the certificate of \(server) is not trusted: it is self-signed or signed by an authority not trusted here; trust its "
@@ -595,6 +598,9 @@ enum TransportErrorMapping {
         case hostnameMismatch:
             "the certificate of \(server) was issued for another host name: reach the server by a name its certificate "
                 + "lists (its subject alternative names), or have it give a certificate for this name"
+        case addressMismatch:
+            "the certificate of \(server) does not list this address among its IP addresses: reach the server by a name or "
+                + "address its certificate lists (its subject alternative names), or have it give a certificate for this address"
         case "WRONG_VERSION_NUMBER":
             "the TLS handshake with \(server) failed (WRONG_VERSION_NUMBER): the server does not speak TLS on "
                 + "this port; check the scheme (http or https) and the port"
@@ -635,6 +641,8 @@ enum TransportErrorMapping {
     private static let reset = "reset"
     /// The reason given for a certificate that does not name the host reached.
     private static let hostnameMismatch = "HOSTNAME_MISMATCH"
+    /// The same, for a URL that names the server by its IP address.
+    private static let addressMismatch = "ADDRESS_MISMATCH"
 
     /// `host:port` of the request, the port filled in from the scheme when the URL has none.
     private static func authority(of request: HTTPRequest) -> String {

@@ -75,8 +75,7 @@ import YAML
             "requests/r.yaml:2:33: error: unknown key 'atempts' in 'options.retry' [help: did you mean 'attempts'?]",
             "requests/r.yaml:3:11: error: unknown key 'stauts' in 'expect' [help: did you mean 'status'?]",
             "requests/r.yaml:4:17: error: unknown key 'heder' in 'capture.a' [help: did you mean 'header'?]",
-            "requests/r.yaml:5:16: error: missing key 'username' in 'auth.basic'",
-            "requests/r.yaml:5:18: error: unknown key 'user' in 'auth.basic' [help: allowed keys: username, password]",
+            "requests/r.yaml:5:18: error: unknown key 'user' in 'auth.basic' [help: did you mean 'username'?]",
         ])
     }
 
@@ -172,7 +171,7 @@ import YAML
               - request: { url: /g, graphql: "{ a }" }
             """) == [
             "requests/r.yaml:2:34: error: missing key 'query' in 'request.graphql'",
-            "requests/r.yaml:3:52: error: unknown key 'operation' in 'request.graphql' [help: allowed keys: query, variables, operationName]",
+            "requests/r.yaml:3:52: error: unknown key 'operation' in 'request.graphql' [help: did you mean 'operationName'?]",
             "requests/r.yaml:4:63: error: expected a mapping of variables for 'request.graphql.variables', found a list"
                 + " [help: write a mapping such as variables: { id: \"{{ userId }}\" }, or one template holding a mapping]",
             "requests/r.yaml:5:63: error: expected a mapping of variables for 'request.graphql.variables', found the string 'id {{ x }}'"

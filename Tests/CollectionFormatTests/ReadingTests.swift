@@ -434,13 +434,13 @@ import YAML
         scratch.write("requests/b.yaml", "request: { url: /b }\noptions: { retry: { delay: 10ms } }\n")
         let polls = problems(of: await scratch.readCollection(["requests"], env: "polls"))
         #expect(polls == [
-            "environments/polls.yaml:2:25: error: polling ('expectations' in 'options.retry.on') needs 'attempts' [help: say how many tries at most, such as attempts: 20, here or in the environment's options.retry]",
+            "environments/polls.yaml:2:25: error: polling ('expectations' in 'options.retry.on') needs 'attempts' [help: say how many tries at most, such as attempts: 20, here or in each polling request's options.retry]",
         ], "\(polls)")
         // In the file that asks for it, also when an environment extending it writes other retry fields.
         scratch.write("environments/child.yaml", "extends: polls\noptions:\n  retry: { delay: 50ms }\n")
         let child = problems(of: await scratch.readCollection(["requests"], env: "child"))
         #expect(child == [
-            "environments/polls.yaml:2:25: error: polling ('expectations' in 'options.retry.on') needs 'attempts' [help: say how many tries at most, such as attempts: 20, here or in the environment's options.retry]",
+            "environments/polls.yaml:2:25: error: polling ('expectations' in 'options.retry.on') needs 'attempts' [help: say how many tries at most, such as attempts: 20, here or in each polling request's options.retry]",
         ], "\(child)")
     }
 

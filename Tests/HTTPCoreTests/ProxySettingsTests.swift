@@ -75,7 +75,7 @@ import Testing
         for (bad, expected) in [
             ("http//user:S3cret-ProxyPw@127.0.0.1:8889", "'http//' lacks the colon of 'http://'; a proxy URL starts with http://"),
             ("HTTPS//proxy:3128", "'HTTPS//' lacks the colon of 'HTTPS://'; a proxy URL starts with http://"),
-            ("proxy.internal:3128/path", "it has a path, query or fragment (read as host:port, as it does not start with http://); "
+            ("proxy.internal:3128/path", "it has a path, query or fragment, read as host:port as it does not start with http://; "
                 + "a proxy URL is http://host:port"),
             (#"http:\pp:S3cret@127.0.0.1:19602"#, "'http:' is not followed by '//'; a proxy URL starts with http://"),
             ("HTTP:pp:S3cret@127.0.0.1:19602", "'HTTP:' is not followed by '//'; a proxy URL starts with http://"),
