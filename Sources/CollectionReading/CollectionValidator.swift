@@ -456,8 +456,13 @@ struct CollectionValidator {
     private static func undefinedInUsedFile(_ name: String, at mark: Mark, in path: String, usedAt sites: [UseSite],
                                             among defined: Set<String>) -> Diagnostic {
         var diagnostic = VariableScope.undefinedVariable(name, at: mark, among: defined).diagnostic(in: path)
-        diagnostic.notes = sites.reversed().map { "note: \($0.path):\($0.mark.line):\($0.mark.column): this 'use:' gives no 'with:' value for '\(name)'" }
-        let guess = VariableScope.closestName(to: name, among: defined).map { " (or did you mean '\($0)'?)" } ?? ""
+        let closest = VariableScope.closestName(to: name, among: defined)
+        // The nearest `use:` says what is close (its `with:` key, often): the notes of several uses are merged, not their help.
+        diagnostic.notes = sites.reversed().enumerated().map { position, site in
+            "note: \(site.path):\(site.mark.line):\(site.mark.column): this 'use:' gives no 'with:' value for '\(name)'"
+                + (position == 0 ? closest.map { " (did you mean '\($0)'?)" } ?? "" : "")
+        }
+        let guess = closest.map { " (or did you mean '\($0)'?)" } ?? ""
         diagnostic.suggestion = "add 'with: { \(name): ... }' to a 'use:' noted above, or define '\(name)' in the using flow's scope\(guess)"
         return diagnostic
     }

@@ -121,6 +121,21 @@ import Testing
         #expect(rendered(given).isEmpty, "\(rendered(given))")
     }
 
+    /// A `with:` key close to the variable the used file reads (a typo on either side) is named at the `use:` that gives
+    /// it, also when another `use:` of the file is reported with it.
+    @Test func aWithKeyCloseToAnUndefinedVariableIsNamedAtItsUse() async {
+        let collection = await readCollection(of: [
+            "_fetch.yaml": "request: { url: 'http://127.0.0.1:1/{{ thing }}/{{ othr }}' }\n",
+            "flow.yaml": "steps:\n  - use: _fetch.yaml\n    with: { thing: a }\n  - use: _fetch.yaml\n    with: { thing: b, other: c }\n",
+        ])
+        #expect(rendered(collection) == [[
+            "requests/_fetch.yaml:1:49: error: undefined variable 'othr'",
+            "note: requests/flow.yaml:2:10: this 'use:' gives no 'with:' value for 'othr'",
+            "note: requests/flow.yaml:4:10: this 'use:' gives no 'with:' value for 'othr' (did you mean 'other'?)",
+            "help: add 'with: { othr: ... }' to a 'use:' noted above, or define 'othr' in the using flow's scope",
+        ].joined(separator: "\n")], "\(rendered(collection))")
+    }
+
     /// The error for `userId` undefined in `requests/_fetch.yaml`, with a note at each `use:` (under `requests/`).
     private func undefinedUserId(notingUsesAt uses: [String]) -> String {
         (["requests/_fetch.yaml:1:37: error: undefined variable 'userId'"]
