@@ -1,5 +1,4 @@
 public import Expectations
-internal import HTTPCore
 
 /// Everything read for a run: the request files in run order, the environment, and every problem found.
 public struct LoadedCollection: Sendable {
@@ -28,13 +27,6 @@ public struct LoadedCollection: Sendable {
                  scope: VariableScope) {
         (self.files, self.environment, self.diagnostics) = (files, environment, diagnostics)
         (self.sources, self.scope) = (sources, scope)
-    }
-
-    /// What every output hides wherever it shows: the secrets' values, and the passwords written in the collection's URLs
-    /// (its requests' and the environment's `baseURL`), as a run hides those of the credentials it sends.
-    public var textsToHide: [String] {
-        let urls = files.flatMap { $0.steps.map(\.request.url.source) } + (environment?.baseURL.map { [$0] } ?? [])
-        return Array(scope.secretValues) + urls.compactMap(URLCredentials.password(of:)).filter { !$0.contains("{{") }
     }
 
     /// Every file the run reads: the collection's (requests, environments, fragments, data rows, `.env`) and those they

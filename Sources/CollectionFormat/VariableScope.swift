@@ -213,12 +213,23 @@ public struct VariableScope: Sendable {
 
     /// Resolves every operand of a matcher, with the source of each lone template among them (`"{{ n }}"`) by the
     /// value it gave, for a failure's note to name it.
+    ///
+    /// A `matches` pattern a template gives that is not a regular expression is an error at that template (a literal one
+    /// was reported when the file was read): the matcher cannot be checked, negated or not.
     public func resolve(_ matcher: Matcher<TemplateValue>) throws(TemplateError) -> (matcher: Matcher<JSONValue>, templates: [JSONValue: String]) {
         var templates: [JSONValue: String] = [:]
+        var marks: [JSONValue: Mark] = [:]
         let resolved = try matcher.map { (operand) throws(TemplateError) -> JSONValue in
             let value = try resolve(operand)
-            if case .string(let template) = operand.content, template.singleExpression != nil { templates[value] = template.source }
+            if case .string(let template) = operand.content, !template.isLiteral {
+                if template.singleExpression != nil { templates[value] = template.source }
+                marks[value] = operand.mark
+            }
             return value
+        }
+        if !marks.isEmpty, let invalid = resolved.invalidPatterns().first, let mark = marks[.string(invalid.pattern)] {
+            throw TemplateError(invalid.description, at: mark,
+                                suggestion: "give the variable a regular expression, with its special characters escaped (\\( for a '(')")
         }
         return (resolved, templates)
     }

@@ -18,16 +18,17 @@ public struct List: Sendable {
         if let status = DiagnosticsOutput.report(loaded, color: .auto) { return status }
         guard collection.selectedRequests(in: loaded) != nil else { return .badCommandLine }
         var rows: [[String]] = []
-        let redactor = Redactor(secrets: loaded.textsToHide)
         for file in loaded.files {
             for label in Self.rowLabels(of: file) {
                 for step in collection.filter.selectedSteps(of: file) {
                     let name = file.isFlow ? "\(label ?? file.name) › \(step.name)" : label ?? step.name
                     let tags = (file.tags + step.tags).uniqued()
                     // One line per request: a line break in a name (from a data row) or a URL is a space.
-                    // A password written in a URL shows as `***` wherever it shows, as `run` shows it.
-                    let url = URLCredentials.hidingPasswords(in: step.request.url.source, asOneURL: true)
-                    var columns = [name, step.request.method.value, url].map { TerminalText.oneLine(redactor.redact($0)) }
+                    // A password written in a URL shows as `***`, in its path too, as `run` shows the request's.
+                    let source = step.request.url.source
+                    let written = Redactor(secrets: URLCredentials.passwords(in: source, asOneURL: true))
+                    let url = URLCredentials.hidingPasswords(in: source, asOneURL: true)
+                    var columns = [name, step.request.method.value, url].map { TerminalText.oneLine(written.redact($0)) }
                     columns.append(tags.isEmpty ? "" : "[" + tags.joined(separator: ", ") + "]")
                     if file.skip != nil || step.skip != nil { columns[3] += columns[3].isEmpty ? "(skipped)" : " (skipped)" }
                     rows.append(columns)

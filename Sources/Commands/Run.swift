@@ -115,7 +115,7 @@ public struct Run: Sendable {
             Console.error("error: \(problem)")
             return .badCommandLine
         }
-        let secretsRedactor = Redactor(secrets: loaded.textsToHide)
+        let secretsRedactor = Redactor(secrets: loaded.scope.secretValues)
         reports.use(sources: loaded.sources, redactor: secretsRedactor)
         annotationOutput.use(redactor: secretsRedactor)
         if let status = DiagnosticsOutput.report(loaded, color: color) { return stop(status, loaded.diagnostics) }
@@ -158,8 +158,10 @@ public struct Run: Sendable {
         // A malformed proxy variable is an error, as curl makes it: going directly instead could reach the server
         // by a way the network does not allow, or fail far from the cause. So is one that is not text (nor read).
         // Unless `--proxy` is given: then the variables name no proxy that is used (`--proxy none` goes directly, as curl's
-        // `--noproxy '*'` does).
-        let readVariables = (options.proxy == nil ? ProxySettings.variableNames : []) + ["SSL_CERT_FILE"]
+        // `--noproxy '*'` does); `NO_PROXY` still applies to a `--proxy` URL.
+        let readProxyVariables = options.proxy == nil ? ProxySettings.variableNames
+            : options.proxy == .direct ? [] : ProxySettings.bypassVariableNames
+        let readVariables = readProxyVariables + ["SSL_CERT_FILE"]
         if let name = readVariables.first(where: process.notUTF8.contains) {
             return stopWithError(.badCommandLine, "the environment variable \(name) " + ProcessEnvironment.notUTF8Problem
                                      + "; set it to UTF-8 text, or unset it")
@@ -172,7 +174,7 @@ public struct Run: Sendable {
         options.certificateFile = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : Self.absolutePath($0) }
         let proxyCredentials = (options.proxy?.credentialTexts ?? [])
             + options.environmentProxies.credentialTexts
-        let redactor = Redactor(secrets: loaded.textsToHide + proxyCredentials)
+        let redactor = Redactor(secrets: Array(loaded.scope.secretValues) + proxyCredentials)
         reports.use(sources: loaded.sources, redactor: redactor)
         annotationOutput.use(redactor: redactor)
         let console = ConsoleReport(sources: loaded.sources, redactor: redactor,

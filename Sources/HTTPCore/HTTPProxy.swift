@@ -116,6 +116,9 @@ public struct ProxySettings: Sendable, Hashable {
     /// Every spelling of the variables read: `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY`, in both cases.
     public static let variableNames = (proxyVariables + ["NO_PROXY"]).flatMap { [$0.lowercased(), $0] }
 
+    /// The spellings of `NO_PROXY`, which a `--proxy` URL still reads.
+    public static let bypassVariableNames = ["no_proxy", "NO_PROXY"]
+
     /// The variable of that name (the lower-case one winning) with its name as set, nil when unset or empty.
     private static func variable(_ name: String, in environment: [String: String]) -> (name: String, value: String)? {
         for spelling in [name.lowercased(), name] {

@@ -13,22 +13,37 @@ public enum URLCredentials {
     /// start of `text` and after a proxy key (`proxy: "…`, `HTTPS_PROXY=…`). A URL inside quotes (`url: "…"`) ends
     /// at its closing quote, so a password holding spaces is hidden whole; `asOneURL` reads all of `text` so.
     public static func hidingPasswords(in text: String, asOneURL: Bool = false) -> String {
-        guard text.contains("@") else { return text }
         var result = ""
+        var rest = text[...]
+        for password in passwordRanges(in: text, asOneURL: asOneURL) {
+            result += text[rest.startIndex..<password.lowerBound] + mask
+            rest = text[password.upperBound...]
+        }
+        return result + rest
+    }
+
+    /// The passwords of the URLs' user information in `text` (found as `hidingPasswords` finds them), as written.
+    public static func passwords(in text: String, asOneURL: Bool = false) -> [String] {
+        passwordRanges(in: text, asOneURL: asOneURL).map { String(text[$0]) }
+    }
+
+    /// Where the password of each URL's user information is in `text`, in order (see `hidingPasswords`).
+    private static func passwordRanges(in text: String, asOneURL: Bool) -> [Range<String.Index>] {
+        guard text.contains("@") else { return [] }
+        var found: [Range<String.Index>] = []
         var rest = text[...]
         // The start of the text may be a proxy value without a scheme.
         var next: Substring.Index? = rest.startIndex
         while let start = next {
-            result += rest[..<start]
             rest = rest[start...]
             next = nextAuthority(in: rest)
             guard let (colon, at) = userInformation(in: rest, within: asOneURL ? .wholeText : enclosure(before: start, in: text)),
                   rest[rest.index(after: colon)..<at] != mask else { continue }
-            result += rest[...colon] + mask
+            found.append(rest.index(after: colon)..<at)
             rest = rest[at...]
             next = nextAuthority(in: rest)
         }
-        return result + rest
+        return found
     }
 
     /// The password of one URL (`https://user:password@host/`, or `user:password@host` without a scheme), as written;

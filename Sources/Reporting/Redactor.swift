@@ -479,7 +479,10 @@ public struct Redactor: Sendable {
     /// A line of a collection's file as a diagnostic quotes it: redacted, and with credentials written in it as they are
     /// (`Authorization: Bearer abc`, `password: hunter2`, a secret's `default:`) as `***`.
     public func redactSourceLine(_ line: String) -> String {
-        SourceLineCredentials.hiding(in: redact(line))
+        // A password written in a URL of the line, also where it shows again in the line (the URL's path).
+        let written = URLCredentials.passwords(in: line)
+        let redacted = redact(line)
+        return SourceLineCredentials.hiding(in: written.isEmpty ? redacted : Redactor(secrets: written).redact(redacted))
     }
 
     /// A header's value as it may be printed: hidden for credential headers, else with secrets redacted.

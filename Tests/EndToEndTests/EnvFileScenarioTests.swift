@@ -54,9 +54,14 @@ import Testing
         #expect(proxy.exitCode == 1, "\(proxy.stdout)\n\(proxy.stderr)")
         #expect(proxy.stderr.contains("the environment variable HTTP_PROXY is not UTF-8 text"), "\(proxy.stderr)")
         for replaced in [" --proxy none", " --proxy http://127.0.0.1:1"] {
-            let ignored = try await run(setting: #"HTTP_PROXY="$(printf 'http://h\377:1')" no_proxy="$(printf '\377')""#, then: replaced)
+            let ignored = try await run(setting: #"HTTP_PROXY="$(printf 'http://h\377:1')" https_proxy="$(printf '\377')""#, then: replaced)
             #expect(ignored.exitCode == 3 && !ignored.stderr.contains("not UTF-8"), "\(replaced): \(ignored.stdout)\n\(ignored.stderr)")
         }
+        // NO_PROXY still applies to a --proxy URL: one that cannot be read is an error there, not a list left out.
+        let bypass = #"no_proxy="$(printf 'localhost,\377')""#
+        #expect(try await run(setting: bypass, then: " --proxy none").exitCode == 3)
+        let unread = try await run(setting: bypass, then: " --proxy http://127.0.0.1:1")
+        #expect(unread.exitCode == 1 && unread.stderr.contains("the environment variable no_proxy is not UTF-8 text"), "\(unread.stderr)")
         let reference = try await run(setting: #"CI_TOKEN="$(printf 'tok-\377-5150')""#, envFile: "reference.env")
         #expect(reference.exitCode == 2, "\(reference.stdout)\n\(reference.stderr)")
         #expect(reference.stderr.contains("reference.env:2:11: error: the process environment's 'CI_TOKEN' is not UTF-8 text"),

@@ -64,4 +64,11 @@ import NIOSSL
             #expect(mapped.message.hasPrefix(message), "\(error): \(mapped.message)")
         }
     }
+
+    /// A certificate that does not name a URL's IP address is said to lack the address, not a host name.
+    @Test(arguments: ["https://127.0.0.1:8443/a", "https://[::1]:8443/a"])
+    func aCertificateLackingTheURLsAddressSaysSo(url: String) throws {
+        let mapped = TransportErrorMapping.httpError(for: NIOSSLExtraError.failedToValidateHostname, request: try #require(HTTPRequest(url: url)))
+        #expect(mapped.message.contains("does not list this address among its IP addresses"), "\(mapped.message)")
+    }
 }
