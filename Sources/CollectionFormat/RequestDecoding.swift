@@ -54,7 +54,8 @@ extension NodeDecoder {
                                                explanations: ["finally": "cleanup steps belong to a flow: put the request under 'steps:' and the cleanup under 'finally:'",
                                                               "steps": "a flow: its requests go under 'steps:'",
                                                               "use": "'use' is a step of a flow: write it under 'steps:'",
-                                                              "with": "'with' goes beside 'use' in a step of a flow: write both under 'steps:'"],
+                                                              "with": "'with' goes beside 'use' in a step of a flow: write both under 'steps:'"]
+                                                  .merging(Self.keysOfOtherTools) { mine, _ in mine },
                                                allowed: FormatKeys.singleRequestFile.names, suggesting: ["steps", "finally", "use"])
             file.name = definition.name
             file.tags = definition.tags
@@ -64,7 +65,8 @@ extension NodeDecoder {
         }
         let notInFlow = "in a flow, put it inside a step"
         let fields = fields(pairs, allowed: FormatKeys.flowFile.names, in: nil,
-                            explanations: Dictionary(uniqueKeysWithValues: Self.definitionKeys.filter { !FormatKeys.flowFile.names.contains($0) }.map { ($0, notInFlow) }))
+                            explanations: Dictionary(uniqueKeysWithValues: Self.definitionKeys.filter { !FormatKeys.flowFile.names.contains($0) }.map { ($0, notInFlow) })
+                                .merging(Self.keysOfOtherTools) { mine, _ in mine })
         file.isFlow = true
         file.name = fields["name"].flatMap { string($0, for: "name") } ?? defaultName
         file.tags = fields["tags"].map { tags($0) } ?? []
@@ -548,6 +550,16 @@ extension NodeDecoder {
 }
 
 /// Lexical rules of HTTP (RFC 9110).
+extension NodeDecoder {
+    /// Top-level keys other tools' files have, with where such a thing is written here.
+    static let keysOfOtherTools = [
+        "vars": "variables come from an environment file's variables:, --var, a data file (each:) or a capture",
+        "variables": "variables come from an environment file's variables:, --var, a data file (each:) or a capture",
+        "cleanup": "cleanup steps go under a flow's finally:",
+        "teardown": "cleanup steps go under a flow's finally:",
+    ]
+}
+
 enum HTTPSyntax {
     /// Whether `text` is a non-empty token: letters, digits and `!#$%&'*+-.^_`|~`.
     static func isToken(_ text: String) -> Bool {

@@ -54,6 +54,12 @@ import Testing
             "requests/r.yaml:2:44: error: unknown retry condition '503': expected a status code, timeout, connection or expectations [help: write the status code as a number, without quotes: 503]",
             "requests/r.yaml:3:32: error: unknown type 'str': expected one of string, number, integer, boolean, array, object, null [help: did you mean 'string'?]",
         ])
+        #expect(problems("vars: { a: 1 }\nrequest: { url: /a }\n") == [
+            "requests/r.yaml:1:1: error: unknown key 'vars' [help: variables come from an environment file's variables:, --var, a data file (each:) or a capture]",
+        ])
+        #expect(problems("steps:\n  - request: { url: /a }\ncleanup: []\n") == [
+            "requests/r.yaml:3:1: error: unknown key 'cleanup' [help: cleanup steps go under a flow's finally:]",
+        ])
         #expect(problems("steps:\n  - <<: { request: { url: /a } }\n    name: one\n") == [
             "requests/r.yaml:2:5: error: unknown key '<<' [help: '<<' is an ordinary key here, not a YAML merge: write the keys out, or share them with use: (a step) or an environment (options, headers)]",
         ])
