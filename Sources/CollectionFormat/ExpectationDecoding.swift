@@ -113,9 +113,11 @@ extension NodeDecoder {
         return source.mark(ofTextOffset: offset, in: scalar, at: node.mark, lineStarts: sourceLineStarts())
     }
 
-    /// An expression written over several lines, shown in a one-line message: its line breaks as `\n`.
+    /// An expression written over several lines (or holding tabs), shown in a one-line message: its line breaks as `\n`,
+    /// its tabs as `\t`.
     private static func onOneLine(_ text: String) -> String {
         text.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
+            .replacingOccurrences(of: "\t", with: "\\t")
     }
 
     /// `expect.error`: one of the ways a request can fail.

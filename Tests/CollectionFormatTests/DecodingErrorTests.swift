@@ -485,6 +485,9 @@ import YAML
             "requests/r.yaml:16:9: error: invalid XPath 'concat(string(//t),\\n  nofunc(1))\\n': unknown function 'nofunc()'",
             "requests/r.yaml:20:22: error: invalid JSONPath '$['ab', 'cd'].x[?@.a ==]': expected an expression, found ']'",
         ])
+        #expect(problems("request: { url: /a }\nexpect: { body: { \"$.a[?@.b ==\\t]\": 1 } }\n") == [
+            "requests/r.yaml:2:33: error: invalid JSONPath '$.a[?@.b ==\\t]': expected an expression, found ']'",
+        ])
     }
 
     /// `stopWhen` knows the prefixes `expect.namespaces` declares, and may declare its own.
