@@ -26,9 +26,11 @@ public struct List: Sendable {
                     // One line per request: a line break in a name (from a data row) or a URL is a space.
                     // A password written in a URL shows as `***`, in its path too, as `run` shows the request's.
                     let source = step.request.url.source
-                    let written = Redactor(secrets: URLCredentials.passwords(in: source, asOneURL: true))
+                    let passwords = URLCredentials.passwords(in: source, asOneURL: true)
+                    let redactor = passwords.isEmpty ? nil : Redactor(secrets: passwords)
+                    let hide = { (text: String) in redactor?.redact(text) ?? text }
                     let url = URLCredentials.hidingPasswords(in: source, asOneURL: true)
-                    var columns = [name, step.request.method.value, url].map { TerminalText.oneLine(written.redact($0)) }
+                    var columns = [name, step.request.method.value, url].map { TerminalText.oneLine(hide($0)) }
                     columns.append(tags.isEmpty ? "" : "[" + tags.joined(separator: ", ") + "]")
                     if file.skip != nil || step.skip != nil { columns[3] += columns[3].isEmpty ? "(skipped)" : " (skipped)" }
                     rows.append(columns)

@@ -77,7 +77,9 @@ extension Matcher where Value == JSONValue {
         case .not(let inner):
             // An ordering that cannot compare the value does not hold, and neither does `not` of it.
             if let reason = inner.unorderable({ _ in actual }) { return fail(actual, note: reason) }
-            return inner.evaluate(actual).holds ? fail(actual) : .success
+            // Nor does a matcher that cannot be checked (a pattern that is no text): negated, it would pass.
+            let result = inner.evaluate(actual)
+            return result.isAboutTheMatcher ? result : result.holds ? fail(actual) : .success
         case .each(let inner):
             guard case .array(let elements)? = actual else { return fail(actual, note: "not a list") }
             for (index, element) in elements.enumerated() {
@@ -119,7 +121,8 @@ extension Matcher where Value == JSONValue {
             return Self.all(matchers.map(\.boundsReadAsNumbers), matchers.map { $0.evaluate(text: text) }, actual: .string(text))
         case .not(let inner):
             if let reason = inner.boundsReadAsNumbers.unorderable({ $0.value(ofText: text) }) { return fail(.string(text), note: reason) }
-            return inner.evaluate(text: text).holds ? fail(.string(text)) : .success
+            let result = inner.evaluate(text: text)
+            return result.isAboutTheMatcher ? result : result.holds ? fail(.string(text)) : .success
         case .in(let operands) where operands.contains(.string(text)):
             // `in: ["10", 3]`: the text is one of the strings, whatever number it also reads as.
             return .success

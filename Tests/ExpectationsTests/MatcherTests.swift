@@ -255,6 +255,15 @@ import Testing
         }
     }
 
+    /// A matcher that cannot be checked (a pattern that is no text, from a template) does not hold negated either.
+    @Test func aMatcherThatCannotBeCheckedDoesNotPassNegated() {
+        for negated in [M.not(.matches(.array([]))), M.not(.matches(.string("a(")))] {
+            let result = negated.evaluate(.string("a"))
+            #expect(!result.holds && result.isAboutTheMatcher, "\(String(describing: result.message))")
+            #expect(!negated.evaluate(text: "a").holds)
+        }
+    }
+
     @Test func invalidPatternIsAnEvaluationFailureAndALoadTimeError() {
         let result = M.matches(.string("a(")).evaluate(.string("a"))
         #expect(!result.holds)
