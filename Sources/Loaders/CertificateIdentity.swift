@@ -25,11 +25,21 @@ enum CertificateIdentity {
     /// Whether `host` (as in a URL: a name, an IPv4 address in any form `inet_aton` reads, such as `127.1`, or an IPv6
     /// one with or without brackets) is among `names`.
     static func isNamed(_ host: String, in names: Names) -> Bool {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let bare = unbracketed(host)
         if let address = address(bare) { return names.addresses.contains(address) }
         let name = normalized(bare)
         let candidates = names.hasAlternativeNames ? names.dnsNames : names.commonName.map { [$0] } ?? []
         return candidates.contains { matches(normalized($0), name) }
+    }
+
+    /// Whether `host` (as in a URL, an IPv6 address with or without brackets) is an IP address, which a certificate must
+    /// list among its addresses, not a name.
+    static func isAddress(_ host: String) -> Bool {
+        address(unbracketed(host)) != nil
+    }
+
+    private static func unbracketed(_ host: String) -> String {
+        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
     }
 
     /// What a certificate is issued for: its subject alternative names (DNS names, IP addresses of 4 or 16 bytes) and its
@@ -58,7 +68,7 @@ enum CertificateIdentity {
 
     /// The bytes of an IPv4 or IPv6 address written as text; nil for a name. IPv4 as `inet_aton` reads it, as the
     /// resolver does (`127.1`, `0x7f000001`), a name of digits and dots only never being a DNS name.
-    static func address(_ text: String) -> [UInt8]? {
+    private static func address(_ text: String) -> [UInt8]? {
         var v4 = in_addr()
         if inet_aton(text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
         var v6 = in6_addr()

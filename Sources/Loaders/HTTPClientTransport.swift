@@ -498,8 +498,7 @@ enum TransportErrorMapping {
         case .timedOut: "the request to \(target) timed out: \(detail)"
         case .insecureConnection:
             tlsMessage(reason: (error as? NIOSSLExtraError) != .failedToValidateHostname ? boringSSLReason(of: error) ?? detail
-                           : request.hostAsSent.flatMap({ CertificateIdentity.address($0.trimmingCharacters(in: ["[", "]"])) }) == nil
-                               ? hostnameMismatch : addressMismatch,
+                           : request.hostAsSent.map(CertificateIdentity.isAddress) == true ? addressMismatch : hostnameMismatch,
                        server: authority(of: request))
         case .invalidResponse: "the response from \(target) was not valid HTTP: \(detail)"
         case .invalidRequest: "the request to \(target) is invalid: \(detail)"
