@@ -552,12 +552,11 @@ extension NodeDecoder {
 /// Lexical rules of HTTP (RFC 9110).
 extension NodeDecoder {
     /// Top-level keys other tools' files have, with where such a thing is written here.
-    static let keysOfOtherTools = [
-        "vars": "variables come from an environment file's variables:, --var, a data file (each:) or a capture",
-        "variables": "variables come from an environment file's variables:, --var, a data file (each:) or a capture",
-        "cleanup": "cleanup steps go under a flow's finally:",
-        "teardown": "cleanup steps go under a flow's finally:",
-    ]
+    static let keysOfOtherTools: [String: String] = {
+        let variables = "variables come from an environment file's variables:, --var, a data file (each:) or a capture"
+        let cleanup = "cleanup steps go under a flow's finally:"
+        return ["vars": variables, "variables": variables, "cleanup": cleanup, "teardown": cleanup]
+    }()
 }
 
 enum HTTPSyntax {

@@ -284,6 +284,29 @@ import TestSupport
         #expect(await Self.paths(loader) == ["/v1/b"])
     }
 
+    /// A flow whose steps were each skipped has begun: its cleanup runs ("after the steps, whatever happened"), and a
+    /// cleanup guarded by the capture's existence is skipped.
+    @Test func aFlowWhoseStepsWereEachSkippedRunsItsCleanup() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/flow.yaml": """
+                steps:
+                  - skip: not ready
+                    request: { method: POST, url: /things }
+                    capture: { id: $.id }
+                finally:
+                  - request: { method: DELETE, url: /everything }
+                  - when: { "{{ id }}": { exists: true } }
+                    request: { method: DELETE, url: "/things/{{ id }}" }
+                """,
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [], fallback: .response(status: 204))
+        let summary = try await collection.run(loader)
+        #expect(summary.outcomes.map(\.verdict) == [.skipped, .passed, .skipped], "\(summary.outcomes)")
+        #expect(await Self.paths(loader) == ["/v1/everything"])
+    }
+
     @Test func aCleanupLoopOverAListNeverCapturedIsSkipped() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment(),
