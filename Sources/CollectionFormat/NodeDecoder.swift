@@ -10,6 +10,11 @@ struct NodeDecoder {
     private var lineStarts: [Int]?
     /// Namespace prefixes declared with a value that is no URI: reported there, not again as undeclared where used.
     var prefixesInError: Set<String> = []
+    /// The templates with expressions read so far, in source order, with the well-formed part of each that has syntax
+    /// errors: a request with such errors keeps them to be checked (`RequestDefinition.templatesBesideSyntaxErrors`).
+    var templatesRead: [Template] = []
+    /// How many templates had syntax errors (reported) so far.
+    private(set) var templateSyntaxErrors = 0
 
     init(source: SourceText) {
         self.source = source
@@ -237,9 +242,13 @@ struct NodeDecoder {
         if let plain = Template.plain(scalar.text, at: mark) { return plain }
         do {
             let locator = source.braceLocator(for: scalar, at: mark, lineStarts: sourceLineStarts())
-            return try Template.parse(scalar.text, at: mark, markOfOffset: locator)
+            let template = try Template.parse(scalar.text, at: mark, markOfOffset: locator)
+            templatesRead.append(template)
+            return template
         } catch {
             report(error)
+            templateSyntaxErrors += 1
+            if let part = error.wellFormedPart { templatesRead.append(part) }
             return nil
         }
     }

@@ -225,6 +225,8 @@ extension NodeDecoder {
     mutating func requestDefinition(_ pairs: Node.Pairs, at mark: Mark, defaultName: String, context: @autoclosure () -> String?,
                                     location: FileLocation, explanations: [String: String],
                                     allowed: [String] = Self.definitionKeys, suggesting: [String] = []) -> RequestDefinition {
+        let (templatesBefore, syntaxErrorsBefore) = (templatesRead.count, templateSyntaxErrors)
+        defer { templatesRead.removeSubrange(templatesBefore...) }
         let fields = fields(pairs, allowed: allowed, in: context(), explanations: Self.underTheirKey.merging(explanations) { _, given in given },
                             suggesting: suggesting)
         let request: RequestSpec
@@ -238,6 +240,10 @@ extension NodeDecoder {
         }
         let expectations = fields["expect"].map { expect($0, location: location) } ?? ExpectDefinition()
         let name = fields["name"].flatMap { string($0, for: "name") }
+        // Conditions are checked in their own scope (a key's undefined variable is absent), not beside the rest.
+        let templatesBeforeConditions = templatesRead.count
+        let when = fields["when"].map { conditions($0) } ?? []
+        templatesRead.removeSubrange(templatesBeforeConditions...)
         return RequestDefinition(.init(
             path: path,
             name: name ?? defaultName,
@@ -251,7 +257,8 @@ extension NodeDecoder {
             expect: expectations,
             captures: fields["capture"].map { captures($0, namespaces: expectations.namespaces) } ?? [],
             mark: mark,
-            conditions: fields["when"].map { conditions($0) } ?? []))
+            conditions: when,
+            templatesBesideSyntaxErrors: templateSyntaxErrors > syntaxErrorsBefore ? Array(templatesRead[templatesBefore...]) : []))
     }
 
     /// `tags:` a list of strings, or one string.

@@ -77,12 +77,14 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
             literal = String.UnicodeScalarView()
             segments.append(.expression(expression, mark: openMark))
         }
+        if !literal.isEmpty { segments.append(.literal(String(literal))) }
+        let template = Template(segments: segments, source: text, mark: mark)
         if var first = problems.first {
             first.following = Array(problems.dropFirst())
+            if !template.isLiteral { first.wellFormedPart = template }
             throw first
         }
-        if !literal.isEmpty { segments.append(.literal(String(literal))) }
-        return Template(segments: segments, source: text, mark: mark)
+        return template
     }
 
     /// The template of a text without `{{`, one literal, found by a scan of its UTF-8 bytes (most texts of
@@ -341,6 +343,9 @@ public struct TemplateError: Error, Sendable, Hashable {
     public var suggestion: String?
     /// The problems after this one in the same template (each expression of a template is checked).
     public var following: [TemplateError] = []
+    /// For a syntax error, the template's well-formed expressions (nil when it has none): still checked, so that every
+    /// problem of the text shows.
+    public var wellFormedPart: Template?
     /// The variable no layer defines, for an undefined variable.
     public var undefinedName: String?
     /// Whether the value is set but cannot be read (a process variable whose value is not UTF-8): unlike an unset one,

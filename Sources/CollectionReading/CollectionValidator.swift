@@ -160,6 +160,7 @@ struct CollectionValidator {
             checkKnownURL(step.request.url, in: path, loops: step.loop != nil || file.rowsTemplate != nil)
             checkKnownJSONBody(of: step, in: path, loops: step.loop != nil || file.rowsTemplate != nil)
             step.forEachTemplate { check($0, in: path, selected: selected, usedAt: step.useSites) }
+            for template in step.templatesBesideSyntaxErrors { check(template, in: path, selected: selected, usedAt: step.useSites) }
             (defined, definedWhenSelected, redefined) = (outer, outerWhenSelected, outerRedefined)
             (fieldsUnknown, knownElement) = (fileFieldsUnknown, fileElement)
             checkBaseURL(for: step.request.url, in: path)

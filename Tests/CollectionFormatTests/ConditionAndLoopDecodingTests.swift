@@ -103,6 +103,46 @@ import CollectionReading
         ])
     }
 
+    /// A template with a syntax error still has its other expressions checked: an undefined variable or an unset
+    /// `$env` beside an unknown built-in is reported too.
+    @Test func aSyntaxErrorInATemplateHidesNoOtherProblemOfIt() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write([
+            "environments/qa.yaml": "baseURL: http://127.0.0.1:1\nvariables:\n  userName: bob\n",
+            "requests/1.yaml": """
+                request:
+                  url: "/a/{{ $uid }}/{{ usrName }}"
+                  headers:
+                    X-B: "{{ $uid }} {{ nope }} {{ $env.RUNNER_TEST_UNSET_HOEM }} {{ userName }}"
+                """,
+            // A bad operand or credential leaves out its matcher or auth, whose other templates are still checked; a
+            // `length` template with a syntax error is that one problem.
+            "requests/2.yaml": """
+                request: { url: /a }
+                auth: { basic: { username: "{{ $uidd }}", password: "{{ ap }}" } }
+                expect:
+                  body:
+                    $.a: { in: ["{{ e5 }}", "{{ $bar }}"] }
+                    $.b: { length: "{{ $x3 }}" }
+                """,
+        ])
+        let loaded = await scratch.readCollection(["requests"], env: "qa")
+        let help = "[help: did you mean '$uuid'?]"
+        #expect(problems(of: loaded) == [
+            "requests/1.yaml:2:12: error: unknown built-in '$uid' \(help)",
+            "requests/1.yaml:2:23: error: undefined variable 'usrName' [help: did you mean 'userName'?]",
+            "requests/1.yaml:4:11: error: unknown built-in '$uid' \(help)",
+            "requests/1.yaml:4:22: error: undefined variable 'nope' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var nope=VALUE]",
+            "requests/1.yaml:4:33: error: environment variable 'RUNNER_TEST_UNSET_HOEM' is not set (used as '$env.RUNNER_TEST_UNSET_HOEM')",
+            "requests/2.yaml:2:29: error: unknown built-in '$uidd' [help: built-ins are $uuid, $timestamp, $isoDate, $isoTimestamp, $randomInt, $randomString, $randomEmail, $randomName, $env]",
+            "requests/2.yaml:2:54: error: undefined variable 'ap' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var ap=VALUE]",
+            "requests/2.yaml:5:18: error: undefined variable 'e5' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var e5=VALUE]",
+            "requests/2.yaml:5:30: error: unknown built-in '$bar' [help: built-ins are $uuid, $timestamp, $isoDate, $isoTimestamp, $randomInt, $randomString, $randomEmail, $randomName, $env]",
+            "requests/2.yaml:6:21: error: unknown built-in '$x3' [help: built-ins are $uuid, $timestamp, $isoDate, $isoTimestamp, $randomInt, $randomString, $randomEmail, $randomName, $env]",
+        ])
+    }
+
     @Test func validationKnowsTheVariablesOfLoopsAndConditions() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
