@@ -214,8 +214,11 @@ extension NodeDecoder {
                 if text == "connection" { return .connection }
                 if text == "expectations" { return .expectations }
                 let quotedStatus = Int(text).map { (100...599).contains($0) } == true
+                let statusClass = text.count == 3 && text.first.map { ("1"..."5").contains($0) } == true
+                    && text.dropFirst().allSatisfy { $0 == "x" || $0 == "X" }
                 error("unknown retry condition '\(text)': expected a status code, timeout, connection or expectations", at: node.mark,
                       suggestion: quotedStatus ? "write the status code as a number, without quotes: \(text)"
+                          : statusClass ? "retry.on lists status codes, not classes: name each, such as [502, 503, 504]"
                           : Suggestions.didYouMean(text, among: ["timeout", "connection", "expectations"]))
                 return nil
             default: break

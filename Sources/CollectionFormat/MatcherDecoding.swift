@@ -89,6 +89,11 @@ extension NodeDecoder {
     ]
 
     /// One operator and its operand.
+    /// Type names of programming languages (lowercased) and the JSON type each stands for.
+    static let otherLanguagesTypeNames = ["list": "array", "dict": "object", "map": "object", "float": "number",
+                                          "double": "number", "int": "integer", "none": "null", "nil": "null",
+                                          "bool": "boolean", "str": "string", "text": "string"]
+
     private mutating func matcherOperator(_ name: String, _ value: Node, context: @autoclosure () -> String, operators: [String],
                                           allowsDurations: Bool) -> Matcher<TemplateValue>? {
         func place() -> String { "\(context()).\(name)" }
@@ -104,7 +109,8 @@ extension NodeDecoder {
             guard let typeName = string(value, for: place()) else { return nil }
             guard let type = JSONType(rawValue: typeName) else {
                 error("unknown type '\(typeName)': expected one of \(JSONType.allCases.map(\.rawValue).joined(separator: ", "))",
-                      at: value.mark, suggestion: Suggestions.didYouMean(typeName, among: JSONType.allCases.map(\.rawValue)))
+                      at: value.mark, suggestion: Self.otherLanguagesTypeNames[typeName.lowercased()].map { "did you mean '\($0)'?" }
+                          ?? Suggestions.didYouMean(typeName, among: JSONType.allCases.map(\.rawValue)))
                 return nil
             }
             return .type(type)
@@ -157,8 +163,10 @@ extension NodeDecoder {
             if case .int(let count) = scalar.value, count >= 0 {
                 return .length(.equals(TemplateValue(.int(count), mark: node.mark)))
             }
-            if case .string = scalar.value, let template = parseTemplate(scalar, at: node.mark), template.singleExpression != nil {
-                return .length(.equals(TemplateValue(.string(template), mark: node.mark)))
+            if case .string = scalar.value, Self.containsTemplate(node) {
+                // A template with a syntax error has been reported.
+                guard let template = parseTemplate(scalar, at: node.mark) else { return nil }
+                if template.singleExpression != nil { return .length(.equals(TemplateValue(.string(template), mark: node.mark))) }
             }
         }
         typeMismatch(node, expected: "a non-negative integer or a matcher", for: context())

@@ -10,10 +10,12 @@ public enum Suggestions {
             if best == nil || distance < best!.distance { best = (candidate, distance) }
         }
         guard let best else { return nil }
-        let allowed = max(1, min(3, (max(target.count, best.candidate.count) + 2) / 3))
+        // About a third of the letters may differ, one in a word of four letters or less: `base` is no typo of `name`.
+        let longer = max(target.count, best.candidate.count)
+        let allowed = longer <= 4 ? 1 : min(3, (longer + 2) / 3)
         if best.distance <= allowed { return best.candidate }
-        // An abbreviation (`str`, `bool`): the one candidate it starts.
-        let started = target.count >= 3 ? candidates.filter { $0.lowercased().hasPrefix(String(target)) } : []
+        // An abbreviation (`str`, `bool`, `qa` of `qa-2`): the one candidate it starts.
+        let started = target.count >= 2 ? candidates.filter { $0.lowercased().hasPrefix(String(target)) } : []
         return started.count == 1 ? started[0] : nil
     }
 

@@ -54,6 +54,14 @@ import Testing
             "requests/r.yaml:2:44: error: unknown retry condition '503': expected a status code, timeout, connection or expectations [help: write the status code as a number, without quotes: 503]",
             "requests/r.yaml:3:32: error: unknown type 'str': expected one of string, number, integer, boolean, array, object, null [help: did you mean 'string'?]",
         ])
+        // Other languages' type names and status classes say what this format calls them.
+        #expect(problems("request: { url: /a }\noptions: { retry: { attempts: 2, on: [5xx] } }\nexpect: { body: { $.a: { type: dict }, $.b: { type: None } } }\n") == [
+            "requests/r.yaml:2:39: error: unknown retry condition '5xx': expected a status code, timeout, connection or expectations [help: retry.on lists status codes, not classes: name each, such as [502, 503, 504]]",
+            "requests/r.yaml:3:32: error: unknown type 'dict': expected one of string, number, integer, boolean, array, object, null [help: did you mean 'object'?]",
+            "requests/r.yaml:3:53: error: unknown type 'None': expected one of string, number, integer, boolean, array, object, null [help: did you mean 'null'?]",
+        ])
+        // A short word is not taken for another with half its letters changed.
+        #expect(problems("base: 1\nrequest: { url: /a }\n").first?.contains("did you mean") == false)
         #expect(problems("vars: { a: 1 }\nrequest: { url: /a }\n") == [
             "requests/r.yaml:1:1: error: unknown key 'vars' [help: variables come from an environment file's variables:, --var, a data file (each:) or a capture]",
         ])
