@@ -479,10 +479,11 @@ public struct Redactor: Sendable {
     /// A line of a collection's file as a diagnostic quotes it: redacted, and with credentials written in it as they are
     /// (`Authorization: Bearer abc`, `password: hunter2`, a secret's `default:`) as `***`.
     public func redactSourceLine(_ line: String) -> String {
-        // A password written in a URL of the line, also where it shows again in the line (the URL's path).
-        let written = URLCredentials.passwords(in: line)
-        let redacted = redact(line)
-        return SourceLineCredentials.hiding(in: written.isEmpty ? redacted : Redactor(secrets: written).redact(redacted))
+        // A password written in a URL of the line, also where it shows again in the line (the URL's path) when it is long
+        // enough to hide on its own, as `run` hides the credentials a request sends (`u:1@127.0.0.1` keeps `127.0.0.1`).
+        let long = URLCredentials.passwords(in: line).filter { $0.count >= SensitiveText.minimumLength }
+        let redacted = redact(URLCredentials.hidingPasswords(in: line))
+        return SourceLineCredentials.hiding(in: long.isEmpty ? redacted : Redactor(secrets: long).redact(redacted))
     }
 
     /// A header's value as it may be printed: hidden for credential headers, else with secrets redacted.

@@ -2,9 +2,9 @@ internal import Foundation
 internal import HTTPCore
 
 /// Which texts of a request must be hidden like secrets, beyond the environment's secret values.
-enum SensitiveText {
+package enum SensitiveText {
     /// Shorter values are not hidden on their own: masking every `ab` would garble the output.
-    static let minimumLength = 6
+    package static let minimumLength = 6
 
     /// The texts of a captured value derived from one of `sources` (`derives`): the value's text when it is a scalar, and
     /// for a mapping or a list those of its keys and elements, not all of it: a captured object of request headers that

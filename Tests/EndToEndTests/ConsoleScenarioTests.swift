@@ -225,5 +225,9 @@ import Testing
         #expect(result.exitCode == 0 && result.stdout.contains("http://bob:***@127.0.0.1:1/r/***") && !result.stdout.contains("L1stS3cret"),
                 "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("http://amy:***@127.0.0.1:1/s") && !result.stdout.contains("L1st"), "\(result.stdout)")
+        // A password too short to hide on its own is hidden in the user information only, as `run` shows it.
+        try Data(#"request: { url: "http://u:1@127.0.0.1:1/a1b?x=1" }\#n"#.utf8).write(to: folder.appendingPathComponent("requests/c.yaml"))
+        let short = try await RunnerProcess.run(["list", "requests/c.yaml"], in: folder, environment: ["NO_COLOR": "1"])
+        #expect(short.stdout.contains("http://u:***@127.0.0.1:1/a1b?x=1"), "\(short.stdout)\(short.stderr)")
     }
 }

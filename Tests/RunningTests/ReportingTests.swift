@@ -370,6 +370,9 @@ import TestSupport
             // A capture's source names a cookie: its name is no credential.
             ("      ca: { cookie: session }", "      ca: { cookie: session }"),
             ("    cookie: session", "    cookie: session"),
+            // A URL's password, also where it shows again when it is long enough to hide on its own.
+            (#"  url: "http://u:1@127.0.0.1:1/a1b?x=1""#, #"  url: "http://u:***@127.0.0.1:1/a1b?x=1""#),
+            (#"  url: "http://u:L1neS3cret@127.0.0.1:1/L1neS3cret""#, #"  url: "http://u:***@127.0.0.1:1/***""#),
         ]
         for (line, shown) in lines { #expect(redactor.redactSourceLine(line) == shown) }
     }
