@@ -38,7 +38,14 @@ extension NodeDecoder {
                   at: root.mark)
             return file
         }
-        let isFlow = pairs.contains { Self.keyText($0.key) == "steps" }
+        let has = { (names: [String]) in pairs.contains { names.contains(Self.keyText($0.key)) } }
+        if has(["openapi", "swagger"]), has(["paths", "info"]) {
+            error("this is an OpenAPI document, not a request file", at: root.mark,
+                  suggestion: "keep it where request files are not looked for: in a folder whose name starts with '_' (such as "
+                      + "'_specs/'), or outside the folders run; 'expect: { openapi: PATH }' names it wherever it is")
+            return file
+        }
+        let isFlow = has(["steps"])
         if let each = pairs.first(where: { Self.keyText($0.key) == "each" }) {
             self.each(each.value, for: &file, location: location)
             if let name = pairs.first(where: { Self.keyText($0.key) == "name" })?.value, Self.containsTemplate(name) {

@@ -62,6 +62,10 @@ import Testing
         ])
         // A short word is not taken for another with half its letters changed.
         #expect(problems("base: 1\nrequest: { url: /a }\n").first?.contains("did you mean") == false)
+        // An OpenAPI document kept among the request files is one problem, saying where to keep it.
+        #expect(problems("openapi: 3.0.0\ninfo: { title: t, version: '1' }\npaths: {}\n") == [
+            "requests/r.yaml:1:1: error: this is an OpenAPI document, not a request file [help: keep it where request files are not looked for: in a folder whose name starts with '_' (such as '_specs/'), or outside the folders run; 'expect: { openapi: PATH }' names it wherever it is]",
+        ])
         #expect(problems("vars: { a: 1 }\nrequest: { url: /a }\n") == [
             "requests/r.yaml:1:1: error: unknown key 'vars' [help: variables come from an environment file's variables:, --var, a data file (each:) or a capture]",
         ])
