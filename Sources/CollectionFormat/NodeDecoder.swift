@@ -117,7 +117,12 @@ struct NodeDecoder {
                 let merge = key == "<<" ? "'<<' is an ordinary key here, not a YAML merge: write the keys out, or share "
                     + "them with use: (a step) or an environment (options, headers)" : nil
                 if merge != nil { suggested.formUnion(allowed) }
-                let suggestion = glued ?? merge ?? explanations[key] ?? closest ?? "allowed keys: \(allowed.joined(separator: ", "))"
+                // A typo of a key that belongs elsewhere (`retries` beside `request:`) is told where that one goes.
+                let elsewhere = closest == nil && explanations[key] == nil
+                    ? Suggestions.closest(to: key, among: explanations.keys.sorted()).map { "did you mean '\($0)'? \(explanations[$0] ?? "")" }
+                    : nil
+                let suggestion = glued ?? merge ?? explanations[key] ?? closest ?? elsewhere
+                    ?? "allowed keys: \(allowed.joined(separator: ", "))"
                 // In a secret's definition, a key that is no mistyped one may be the secret (`{ s3cret }`, `default:s3cret`).
                 let named = !decodingSecret || (closestName != nil && key.allSatisfy { $0.isLetter || $0 == "_" })
                 error("unknown key" + (named ? " '\(key)'" : " (not shown: it may be the secret)") + place,

@@ -135,7 +135,8 @@ struct SchemaDocuments {
         do {
             return try JSONValue.parse(data)
         } catch {
-            throw JSONSchemaError(message: "not valid JSON: \(error.message)", schemaPath: "#", otherFile: other,
+            let yaml = path.hasSuffix(".yaml") || path.hasSuffix(".yml") ? " (schema files are JSON; YAML is not read)" : ""
+            throw JSONSchemaError(message: "not valid JSON\(yaml): \(error.message)", schemaPath: "#", otherFile: other,
                                   textPosition: JSONTextPosition(line: error.line, column: error.column))
         }
     }

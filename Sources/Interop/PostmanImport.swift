@@ -95,14 +95,15 @@ public enum PostmanImport {
             }
             guard version.hasPrefix("2.0.") || version.hasPrefix("2.1.") else {
                 throw info["schema"]?.problem("the collection schema version \(version) is not supported: runner reads v2.0 and v2.1",
-                                              suggestion: Self.conversionHint) ?? root.problem("unsupported schema")
+                                              suggestion: "export it from Postman as Collection v2.1 (⋯ › Export)")
+                    ?? root.problem("unsupported schema")
             }
         }
         guard let items = try root.list("item") else { throw root.problem("not a Postman collection: it has no 'item' list") }
         return items
     }
 
-    /// How to turn an older collection into one this reads.
+    /// How to turn a v1 collection into one this reads.
     private static let conversionHint = "export it again from Postman as Collection v2.1 (⋯ › Export), or convert it with "
         + "`npx postman-collection-transformer convert -i old.json -o new.json -j 1.0.0 -p 2.1.0`"
 

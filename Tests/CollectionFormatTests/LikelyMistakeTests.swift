@@ -66,6 +66,10 @@ import Testing
         #expect(problems("openapi: 3.0.0\ninfo: { title: t, version: '1' }\npaths: {}\n") == [
             "requests/r.yaml:1:1: error: this is an OpenAPI document, not a request file [help: keep it where request files are not looked for: in a folder whose name starts with '_' (such as '_specs/'), or outside the folders run; 'expect: { openapi: PATH }' names it wherever it is]",
         ])
+        // A typo of a key that goes elsewhere is told where that one goes.
+        #expect(problems("retries: 3\nrequest: { url: /a }\n") == [
+            "requests/r.yaml:1:1: error: unknown key 'retries' [help: did you mean 'retry'? 'retry' is an option: write it under 'options:']",
+        ])
         #expect(problems("vars: { a: 1 }\nrequest: { url: /a }\n") == [
             "requests/r.yaml:1:1: error: unknown key 'vars' [help: variables come from an environment file's variables:, --var, a data file (each:) or a capture]",
         ])

@@ -106,6 +106,13 @@ import Expectations
             #expect(error.textPosition == JSONTextPosition(line: 2, column: 11))
             #expect(error.otherFile == nil)
         }
+        // One written in YAML is told that schema files are JSON.
+        let yaml = try Self.directory(["user.yaml": "type: object\n"])
+        defer { try? FileManager.default.removeItem(at: yaml) }
+        #expect(throws: JSONSchemaError.self) { try JSONSchema(contentsOfFile: yaml.appendingPathComponent("user.yaml").path) }
+        do { _ = try JSONSchema(contentsOfFile: yaml.appendingPathComponent("user.yaml").path) } catch {
+            #expect(error.message.hasPrefix("not valid JSON (schema files are JSON; YAML is not read): "))
+        }
     }
 
     @Test func doesNotReadFilesUnlessAskedTo() throws {

@@ -263,6 +263,8 @@ import Testing
         let v3 = try Self.error(#"{"info": {"name": "x", "schema": "https://schema.getpostman.com/json/collection/v3.0.0/collection.json"}, "item": []}"#)
         #expect(v3.problem.message.hasPrefix("the collection schema version 3.0.0 is not supported"))
         #expect(v3.problem.mark.line == 1 && v3.problem.mark.column == 34)
+        // The transformer converts v1 only: a later version is exported again.
+        #expect(v3.problem.suggestion == "export it from Postman as Collection v2.1 (⋯ › Export)")
         let empty = try Self.error(#"{"info": {"name": "x"}, "item": []}"#)
         #expect(empty.problem.message.hasPrefix("the collection has no request"))
     }
