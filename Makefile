@@ -4,8 +4,10 @@
 setup:
 	./scripts/setup
 
+# SWIFT_BUILD_FLAGS: more flags for `swift build` and `swift test` (.ci/run keeps its builds outside the clone with
+# --scratch-path, so that a clean clone builds only the package's own modules; scripts/dist reads it too).
 build: setup
-	swift build
+	swift build $(SWIFT_BUILD_FLAGS)
 
 # Starts the demo API on a free loopback port, runs the example collection against it, stops the API.
 example: setup
@@ -14,8 +16,8 @@ example: setup
 # Runs every test: unit, integration (a real server on 127.0.0.1) and end-to-end. One at a time: with
 # two cores, CPU-heavy tests running beside the timing-bound ones (timeouts, throttling) starve them.
 test: setup
-	swift build
-	swift test --no-parallel
+	swift build $(SWIFT_BUILD_FLAGS)
+	swift test --no-parallel $(SWIFT_BUILD_FLAGS)
 
 # The release tarball: dist/runner-VERSION-linux-ARCH.tar.gz and its .sha256, a stripped binary that needs only the
 # C library (the Swift runtime, Foundation, libyaml and libxml2, built from Debian's source, linked in). See
