@@ -214,11 +214,13 @@ extension NodeDecoder {
                 if text == "connection" { return .connection }
                 if text == "expectations" { return .expectations }
                 let quotedStatus = Int(text).map { (100...599).contains($0) } == true
-                let statusClass = text.count == 3 && text.first.map { ("1"..."5").contains($0) } == true
-                    && text.dropFirst().allSatisfy { $0 == "x" || $0 == "X" }
+                // A class or range of codes (`5xx`, `50x`, `5**`, `500-599`, `"503,504"`): each is named.
+                let statusPattern = text.first.map { ("1"..."5").contains($0) } == true
+                    && text.allSatisfy { $0.isASCII && ($0.isNumber || "xX*-, ".contains($0)) }
+                let examples = text.first == "4" ? "[408, 429]" : "[502, 503, 504]"
                 error("unknown retry condition '\(text)': expected a status code, timeout, connection or expectations", at: node.mark,
                       suggestion: quotedStatus ? "write the status code as a number, without quotes: \(text)"
-                          : statusClass ? "retry.on lists status codes, not classes: name each, such as [502, 503, 504]"
+                          : statusPattern ? "retry.on lists status codes one by one, not classes or ranges, such as \(examples)"
                           : Suggestions.didYouMean(text, among: ["timeout", "connection", "expectations"]))
                 return nil
             default: break

@@ -40,7 +40,8 @@ extension NodeDecoder {
         }
         let has = { (names: [String]) in pairs.contains { names.contains(Self.keyText($0.key)) } }
         if has(["openapi", "swagger"]), has(["paths", "info"]) {
-            error("this is an OpenAPI document, not a request file", at: root.mark,
+            error(has(["openapi"]) ? "this is an OpenAPI document, not a request file"
+                      : "this is a Swagger 2.0 document, not a request file (expect.openapi reads OpenAPI 3: convert it)", at: root.mark,
                   suggestion: "keep it where request files are not looked for: in a folder whose name starts with '_' (such as "
                       + "'_specs/'), or outside the folders run; 'expect: { openapi: PATH }' names it wherever it is")
             return file
@@ -299,8 +300,15 @@ extension NodeDecoder {
 
     /// What an unknown key of `request:` that is a key of its own beside it (`auth`, `expect`), an expectation
     /// (`status`) or an option (`timeout`) says.
-    private static let besideRequest = goesBeside("request", among: requestKeys).merging(expectationKeys) { beside, _ in beside }
+    private static let besideRequest = goesBeside("request", among: requestKeys).merging(bodyWords) { beside, _ in beside }
+        .merging(expectationKeys) { earlier, _ in earlier }
         .merging(optionKeys(FormatKeys.requestOptions)) { earlier, _ in earlier }
+
+    /// What other tools call a request's body, in `request:`: which key sends one.
+    private static let bodyWords = Dictionary(uniqueKeysWithValues: ["body", "data", "payload"].map {
+        ($0, "a request's body is written with json:, text:, form:, multipart:, file: or graphql:"
+            + ($0 == "body" ? " ('body' under 'expect:' checks the response's)" : ""))
+    })
 
     /// What a key of `expect:` (not also one of `request:`) written elsewhere says.
     private static let expectationKeys = Dictionary(uniqueKeysWithValues: FormatKeys.expect.names.filter { !requestKeys.contains($0) }

@@ -2,7 +2,6 @@ import Foundation
 import CollectionFormat
 import HTTPCore
 import Reporting
-import Running
 
 /// `runner list`: the requests that would run, in order: name, method, URL template and tags.
 public struct List: Sendable {
@@ -28,7 +27,7 @@ public struct List: Sendable {
                     // A password written in a URL shows as `***`, in its path too, as `run` shows the request's.
                     let source = step.request.url.source
                     // As `run` hides the credentials a request sends: a short one only in the user information.
-                    let passwords = URLCredentials.passwords(in: source, asOneURL: true).filter { $0.count >= SensitiveText.minimumLength }
+                    let passwords = Redactor.urlPasswordsHiddenEverywhere(in: source, asOneURL: true)
                     let redactor = passwords.isEmpty ? nil : Redactor(secrets: passwords)
                     let hide = { (text: String) in redactor?.redact(text) ?? text }
                     let url = URLCredentials.hidingPasswords(in: source, asOneURL: true)

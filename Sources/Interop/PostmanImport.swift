@@ -93,7 +93,7 @@ public enum PostmanImport {
                 throw info["schema"]?.problem("a Postman collection v\(version), which runner does not read", suggestion: Self.conversionHint)
                     ?? root.problem("a Postman collection v1")
             }
-            guard version.hasPrefix("2.0.") || version.hasPrefix("2.1.") else {
+            guard ["2.0", "2.1"].contains(version) || version.hasPrefix("2.0.") || version.hasPrefix("2.1.") else {
                 throw info["schema"]?.problem("the collection schema version \(version) is not supported: runner reads v2.0 and v2.1",
                                               suggestion: "export it from Postman as Collection v2.1 (⋯ › Export)")
                     ?? root.problem("unsupported schema")

@@ -56,10 +56,20 @@ import Testing
         ])
         // Other languages' type names and status classes say what this format calls them.
         #expect(problems("request: { url: /a }\noptions: { retry: { attempts: 2, on: [5xx] } }\nexpect: { body: { $.a: { type: dict }, $.b: { type: None } } }\n") == [
-            "requests/r.yaml:2:39: error: unknown retry condition '5xx': expected a status code, timeout, connection or expectations [help: retry.on lists status codes, not classes: name each, such as [502, 503, 504]]",
+            "requests/r.yaml:2:39: error: unknown retry condition '5xx': expected a status code, timeout, connection or expectations [help: retry.on lists status codes one by one, not classes or ranges, such as [502, 503, 504]]",
             "requests/r.yaml:3:32: error: unknown type 'dict': expected one of string, number, integer, boolean, array, object, null [help: did you mean 'object'?]",
             "requests/r.yaml:3:53: error: unknown type 'None': expected one of string, number, integer, boolean, array, object, null [help: did you mean 'null'?]",
         ])
+        #expect(problems("request: { url: /a }\noptions: { retry: { attempts: 2, on: [4xx, 500-599] } }\n") == [
+            "requests/r.yaml:2:39: error: unknown retry condition '4xx': expected a status code, timeout, connection or expectations [help: retry.on lists status codes one by one, not classes or ranges, such as [408, 429]]",
+            "requests/r.yaml:2:44: error: unknown retry condition '500-599': expected a status code, timeout, connection or expectations [help: retry.on lists status codes one by one, not classes or ranges, such as [502, 503, 504]]",
+        ])
+        // Other tools' names for a request's body say which key sends one.
+        #expect(problems("request: { url: /a, method: POST, body: hello }\n") == [
+            "requests/r.yaml:1:35: error: unknown key 'body' in 'request' [help: a request's body is written with json:, text:, form:, multipart:, file: or graphql: ('body' under 'expect:' checks the response's)]",
+        ])
+        #expect(problems("swagger: '2.0'\ninfo: { title: t, version: '1' }\npaths: {}\n").first?
+            .hasPrefix("requests/r.yaml:1:1: error: this is a Swagger 2.0 document, not a request file (expect.openapi reads OpenAPI 3: convert it)") == true)
         // A short word is not taken for another with half its letters changed.
         #expect(problems("base: 1\nrequest: { url: /a }\n").first?.contains("did you mean") == false)
         // An OpenAPI document kept among the request files is one problem, saying where to keep it.

@@ -265,6 +265,9 @@ import Testing
         #expect(v3.problem.mark.line == 1 && v3.problem.mark.column == 34)
         // The transformer converts v1 only: a later version is exported again.
         #expect(v3.problem.suggestion == "export it from Postman as Collection v2.1 (⋯ › Export)")
+        // A schema URL naming the version without its patch number is read.
+        let short = try Self.error(#"{"info": {"name": "x", "schema": "https://schema.getpostman.com/json/collection/v2.1/collection.json"}, "item": []}"#)
+        #expect(short.problem.message.hasPrefix("the collection has no request"))
         let empty = try Self.error(#"{"info": {"name": "x"}, "item": []}"#)
         #expect(empty.problem.message.hasPrefix("the collection has no request"))
     }

@@ -373,6 +373,9 @@ import TestSupport
             // A URL's password, also where it shows again when it is long enough to hide on its own.
             (#"  url: "http://u:1@127.0.0.1:1/a1b?x=1""#, #"  url: "http://u:***@127.0.0.1:1/a1b?x=1""#),
             (#"  url: "http://u:L1neS3cret@127.0.0.1:1/L1neS3cret""#, #"  url: "http://u:***@127.0.0.1:1/***""#),
+            // Its length is counted decoded, as it is sent: `p%20q1` is 4 characters.
+            (#"  url: "http://u:p%20q1@127.0.0.1:1/p%20q1/p q1""#, #"  url: "http://u:***@127.0.0.1:1/p%20q1/p q1""#),
+            (#"  url: "http://u:p%20q1xy@127.0.0.1:1/p%20q1xy/p q1xy""#, #"  url: "http://u:***@127.0.0.1:1/***/***""#),
         ]
         for (line, shown) in lines { #expect(redactor.redactSourceLine(line) == shown) }
     }
