@@ -85,15 +85,16 @@ extension NodeDecoder {
         "ne": "notEquals", "notequal": "notEquals", "gt": "greaterThan", "gte": "greaterThanOrEqual", "ge": "greaterThanOrEqual",
         "lt": "lessThan", "lte": "lessThanOrEqual", "le": "lessThanOrEqual", "regex": "matches", "pattern": "matches",
         "match": "matches", "includes": "contains", "prefix": "startsWith", "suffix": "endsWith", "size": "length",
-        "len": "length", "count": "length", "empty": "isEmpty",
+        "len": "length", "count": "length", "empty": "isEmpty", "re": "matches", "rgx": "matches", "regexp": "matches",
+        "like": "matches", "has": "contains", "isin": "in",
     ]
 
-    /// One operator and its operand.
     /// Type names of programming languages (lowercased) and the JSON type each stands for.
     static let otherLanguagesTypeNames = ["list": "array", "dict": "object", "map": "object", "float": "number",
                                           "double": "number", "int": "integer", "none": "null", "nil": "null",
                                           "bool": "boolean", "str": "string", "text": "string"]
 
+    /// One operator and its operand.
     private mutating func matcherOperator(_ name: String, _ value: Node, context: @autoclosure () -> String, operators: [String],
                                           allowsDurations: Bool) -> Matcher<TemplateValue>? {
         func place() -> String { "\(context()).\(name)" }

@@ -70,6 +70,10 @@ import Testing
         ])
         #expect(problems("swagger: '2.0'\ninfo: { title: t, version: '1' }\npaths: {}\n").first?
             .hasPrefix("requests/r.yaml:1:1: error: this is a Swagger 2.0 document, not a request file (expect.openapi reads OpenAPI 3: convert it)") == true)
+        #expect(problems("request: { url: /a }\nexpect: { body: { $.a: { re: '^a' }, $.b: { has: x } } }\n") == [
+            "requests/r.yaml:2:26: error: unknown matcher operator 're' [help: did you mean 'matches'?]",
+            "requests/r.yaml:2:45: error: unknown matcher operator 'has' [help: did you mean 'contains'?]",
+        ])
         // A short word is not taken for another with half its letters changed.
         #expect(problems("base: 1\nrequest: { url: /a }\n").first?.contains("did you mean") == false)
         // An OpenAPI document kept among the request files is one problem, saying where to keep it.
