@@ -31,7 +31,12 @@ struct EnvironmentResolver {
             let available = availableNames
             let list = available.isEmpty ? "there are no environment files in '\(directory.path)'"
                 : "available environments: \(available.joined(separator: ", "))"
-            let suggestion = Suggestions.didYouMean(name, among: available).map { "\($0) (\(list))" } ?? list
+            // Names that differ only in digits (`qa-2`, `qa-3`; `prod`, `prod2`) are other systems, not typos; a path or
+            // a file name is told the name without them.
+            let written = Discovery.hasYAMLExtension(name) ? Discovery.withoutExtension(String(name.split(separator: "/").last ?? "")) : name
+            let withoutDigits = { (text: String) in text.filter { !$0.isNumber } }
+            let candidates = available.filter { $0 == written || withoutDigits($0) != withoutDigits(written) }
+            let suggestion = Suggestions.didYouMean(written, among: candidates).map { "\($0) (\(list))" } ?? list
             diagnostics.add(.error("unknown environment '\(name)'", path: nil, at: nil, suggestion: suggestion))
             return nil
         }

@@ -401,6 +401,16 @@ import YAML
         #expect(problems(of: await scratch.readCollection(["requests"], env: "qaa")) == [
             "error: unknown environment 'qaa' [help: did you mean 'qa'? (available environments: base, broken, loop-a, loop-b, qa)]",
         ])
+        // A file's path is told its name; a name that differs only in digits is another system, not a typo.
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "environments/qa.yaml")) == [
+            "error: unknown environment 'environments/qa.yaml' [help: did you mean 'qa'? (available environments: base, broken, loop-a, loop-b, qa)]",
+        ])
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "loop-c")) == [
+            "error: unknown environment 'loop-c' [help: did you mean 'loop-a'? (available environments: base, broken, loop-a, loop-b, qa)]",
+        ])
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "qa2")) == [
+            "error: unknown environment 'qa2' [help: available environments: base, broken, loop-a, loop-b, qa]",
+        ])
         #expect(problems(of: await scratch.readCollection(["requests"], env: "broken")) == [
             "environments/broken.yaml:1:10: error: environment 'bse' does not exist [help: did you mean 'base'?]",
         ])
