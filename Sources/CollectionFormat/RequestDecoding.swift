@@ -126,7 +126,12 @@ extension NodeDecoder {
         var conditions: [Condition] = []
         for pair in pairs {
             let key = Self.keyText(pair.key)
-            guard case .scalar(let scalar) = pair.key.content, let subject = parseTemplate(scalar, at: pair.key.mark) else { continue }
+            // A key is not checked beside the request's templates: its undefined variable is absent, not an error.
+            let keyTemplates = templatesRead.count
+            var parsed: Template?
+            if case .scalar(let scalar) = pair.key.content { parsed = parseTemplate(scalar, at: pair.key.mark) }
+            templatesRead.removeSubrange(keyTemplates...)
+            guard let subject = parsed else { continue }
             guard !subject.isLiteral else {
                 error("the 'when' key '\(key)' is not a template: it would never change", at: pair.key.mark,
                       suggestion: "write the value to check as a template, such as \"{{ \(VariablePath.isValidName(key) ? key : "region") }}\"")
@@ -248,10 +253,7 @@ extension NodeDecoder {
         }
         let expectations = fields["expect"].map { expect($0, location: location) } ?? ExpectDefinition()
         let name = fields["name"].flatMap { string($0, for: "name") }
-        // Conditions are checked in their own scope (a key's undefined variable is absent), not beside the rest.
-        let templatesBeforeConditions = templatesRead.count
         let when = fields["when"].map { conditions($0) } ?? []
-        templatesRead.removeSubrange(templatesBeforeConditions...)
         return RequestDefinition(.init(
             path: path,
             name: name ?? defaultName,

@@ -146,8 +146,8 @@ public struct RequestDefinition: Sendable {
         @Boxed var loop: Template? = nil
         /// Whether the step is one of a flow's `finally:` steps (or was brought in by a `use:` there).
         var isCleanup = false
-        /// When some of its templates have syntax errors, every template it has with expressions, and the well-formed
-        /// part of those with errors.
+        /// When some of its templates have syntax errors, every template it has with expressions (its `when:` keys
+        /// aside), and the well-formed part of those with errors.
         var templatesBesideSyntaxErrors: [Template] = []
     }
 
@@ -240,8 +240,9 @@ public struct RequestDefinition: Sendable {
     /// Whether the step is a cleanup step: one of a flow's `finally:` steps, which run whatever happened.
     public var isCleanup: Bool { storage.fields.isCleanup }
     /// When some of its templates have syntax errors (reported when the file was read), every template with expressions
-    /// it has, and the well-formed part of those with errors: what has an error may be left out of the definition (a
-    /// matcher with one bad operand drops the others), so the validator checks these too, and every problem shows.
+    /// it has (its `when:` keys aside: there an undefined variable is absent), and the well-formed part of those with
+    /// errors: what has an error may be left out of the definition (a matcher with one bad operand drops the others),
+    /// so the validator checks these too, in the step's scope, and every problem shows.
     package var templatesBesideSyntaxErrors: [Template] { storage.fields.templatesBesideSyntaxErrors }
 }
 

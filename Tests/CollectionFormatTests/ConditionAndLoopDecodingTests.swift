@@ -126,6 +126,11 @@ import CollectionReading
                     $.a: { in: ["{{ e5 }}", "{{ $bar }}"] }
                     $.b: { length: "{{ $x3 }}" }
                 """,
+            // So are a `when:` operand's, in the step's scope; the key's undefined variable is absent, not an error.
+            "requests/3.yaml": """
+                when: { "{{ region }}": { in: ["{{ e6 }}", "{{ $bad }}", "{{ userName }}"] } }
+                request: { url: /a }
+                """,
         ])
         let loaded = await scratch.readCollection(["requests"], env: "qa")
         let help = "[help: did you mean '$uuid'?]"
@@ -140,6 +145,8 @@ import CollectionReading
             "requests/2.yaml:5:18: error: undefined variable 'e5' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var e5=VALUE]",
             "requests/2.yaml:5:30: error: unknown built-in '$bar' [help: built-ins are $uuid, $timestamp, $isoDate, $isoTimestamp, $randomInt, $randomString, $randomEmail, $randomName, $env]",
             "requests/2.yaml:6:21: error: unknown built-in '$x3' [help: built-ins are $uuid, $timestamp, $isoDate, $isoTimestamp, $randomInt, $randomString, $randomEmail, $randomName, $env]",
+            "requests/3.yaml:1:33: error: undefined variable 'e6' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var e6=VALUE]",
+            "requests/3.yaml:1:45: error: unknown built-in '$bad' [help: built-ins are $uuid, $timestamp, $isoDate, $isoTimestamp, $randomInt, $randomString, $randomEmail, $randomName, $env]",
         ])
     }
 
