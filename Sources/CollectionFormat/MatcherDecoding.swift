@@ -90,9 +90,9 @@ extension NodeDecoder {
     ]
 
     /// Type names of programming languages (lowercased) and the JSON type each stands for.
-    static let otherLanguagesTypeNames = ["list": "array", "dict": "object", "map": "object", "float": "number",
-                                          "double": "number", "int": "integer", "none": "null", "nil": "null",
-                                          "bool": "boolean", "str": "string", "text": "string"]
+    private static let otherLanguagesTypeNames = ["list": "array", "dict": "object", "map": "object", "float": "number",
+                                                  "double": "number", "int": "integer", "none": "null", "nil": "null",
+                                                  "bool": "boolean", "str": "string", "text": "string"]
 
     /// One operator and its operand.
     private mutating func matcherOperator(_ name: String, _ value: Node, context: @autoclosure () -> String, operators: [String],

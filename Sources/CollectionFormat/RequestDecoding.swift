@@ -573,7 +573,6 @@ extension NodeDecoder {
     }
 }
 
-/// Lexical rules of HTTP (RFC 9110).
 extension NodeDecoder {
     /// Top-level keys other tools' files have, with where such a thing is written here.
     static let keysOfOtherTools: [String: String] = {
@@ -583,6 +582,7 @@ extension NodeDecoder {
     }()
 }
 
+/// Lexical rules of HTTP (RFC 9110).
 enum HTTPSyntax {
     /// Whether `text` is a non-empty token: letters, digits and `!#$%&'*+-.^_`|~`.
     static func isToken(_ text: String) -> Bool {

@@ -27,8 +27,7 @@ public struct List: Sendable {
                     // A password written in a URL shows as `***`, in its path too, as `run` shows the request's.
                     let source = step.request.url.source
                     // As `run` hides the credentials a request sends: a short one only in the user information.
-                    let passwords = Redactor.urlPasswordsHiddenEverywhere(in: source, asOneURL: true)
-                    let redactor = passwords.isEmpty ? nil : Redactor(secrets: passwords)
+                    let redactor = Redactor.ofURLPasswords(in: source, asOneURL: true)
                     let hide = { (text: String) in redactor?.redact(text) ?? text }
                     let url = URLCredentials.hidingPasswords(in: source, asOneURL: true)
                     var columns = [name, step.request.method.value, url].map { TerminalText.oneLine(hide($0)) }

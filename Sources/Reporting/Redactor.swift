@@ -481,19 +481,19 @@ public struct Redactor: Sendable {
     public func redactSourceLine(_ line: String) -> String {
         // A password written in a URL of the line, also where it shows again in the line (the URL's path) when it is long
         // enough to hide on its own, as `run` hides the credentials a request sends (`u:1@127.0.0.1` keeps `127.0.0.1`).
-        let long = Self.urlPasswordsHiddenEverywhere(in: line)
         let redacted = redact(URLCredentials.hidingPasswords(in: line))
-        return SourceLineCredentials.hiding(in: long.isEmpty ? redacted : Redactor(secrets: long).redact(redacted))
+        return SourceLineCredentials.hiding(in: Self.ofURLPasswords(in: line).map { $0.redact(redacted) } ?? redacted)
     }
 
-    /// The passwords written in the URLs of `text` that are hidden wherever they show, as written and decoded: those
-    /// long enough to hide on their own once decoded, as `run` hides the credentials a request sends (a shorter one is
-    /// hidden in its URL's user information only).
-    public static func urlPasswordsHiddenEverywhere(in text: String, asOneURL: Bool = false) -> [String] {
-        URLCredentials.passwords(in: text, asOneURL: asOneURL).flatMap { written -> [String] in
+    /// A redactor of the passwords written in the URLs of `text` that are hidden wherever they show, as written and
+    /// decoded: those long enough to hide on their own once decoded, as `run` hides the credentials a request sends (a
+    /// shorter one is hidden in its URL's user information only, by `URLCredentials.hidingPasswords`); nil for none.
+    public static func ofURLPasswords(in text: String, asOneURL: Bool = false) -> Redactor? {
+        let long = URLCredentials.passwords(in: text, asOneURL: asOneURL).flatMap { written -> [String] in
             let decoded = written.removingPercentEncoding ?? written
             return decoded.count >= SensitiveText.minimumLength ? [written, decoded] : []
         }
+        return long.isEmpty ? nil : Redactor(secrets: long)
     }
 
     /// A header's value as it may be printed: hidden for credential headers, else with secrets redacted.
