@@ -114,7 +114,7 @@ package struct EnvironmentMerger {
     }
 
     /// The secret's value from the process environment, or its default when the variable is unset or empty (as CI
-    /// gives forks); a located error when neither exists. A value too short to hide in free text is a warning.
+    /// gives forks), or else a `--var` of its name; a located error when none exists. A value too short to hide in free text is a warning.
     private mutating func readSecret(_ secret: Sourced<SecretDefinition>) -> ResolvedSecret? {
         let definition = secret.value
         let name = definition.env.value
@@ -125,7 +125,9 @@ package struct EnvironmentMerger {
             return nil
         }
         let set = processEnvironment[name].flatMap { $0.isEmpty ? nil : $0 }
-        guard let value = set ?? definition.defaultValue?.value else {
+        // A `--var` of the secret's name stands in for it (it would replace the value), and is hidden as the secret.
+        let givenOnCommandLine = commandLine.last { $0.name == definition.name }?.value
+        guard let value = set ?? definition.defaultValue?.value ?? givenOnCommandLine else {
             let problem = processEnvironment[name] == nil ? "is not set" : "is empty"
             diagnostics.add(.error("secret '\(definition.name)': environment variable \(name) \(problem)",
                                    path: secret.path, at: definition.env.mark,

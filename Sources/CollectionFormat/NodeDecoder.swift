@@ -121,7 +121,8 @@ struct NodeDecoder {
                 let elsewhere = closest == nil && explanations[key] == nil
                     ? Suggestions.closest(to: key, among: explanations.keys.sorted()).map { "did you mean '\($0)'? \(explanations[$0] ?? "")" }
                     : nil
-                let suggestion = glued ?? merge ?? explanations[key] ?? closest ?? elsewhere
+                let suggestion = glued ?? merge ?? Self.commaInPlainValue(pairs, before: position) ?? explanations[key]
+                    ?? closest ?? elsewhere
                     ?? "allowed keys: \(allowed.joined(separator: ", "))"
                 // In a secret's definition, a key that is no mistyped one may be the secret (`{ s3cret }`, `default:s3cret`).
                 let named = !decodingSecret || (closestName != nil && key.allSatisfy { $0.isLetter || $0 == "_" })
@@ -130,6 +131,18 @@ struct NodeDecoder {
             }
         }
         return Fields(pairs: pairs, found: found, namesAnotherPlace: namesAnotherPlace, suggested: suggested)
+    }
+
+    /// The help for a key without a value that follows a plain value on its line (`{ url: /status/200,503 }`): a comma
+    /// in a `{ }` mapping ends the value, and what follows it reads as a key; nil for any other key.
+    static func commaInPlainValue(_ pairs: Node.Pairs, before position: Int) -> String? {
+        guard position > 0, case .scalar(let key) = pairs.key(at: position).content, key.style == .plain,
+              case .scalar(let value) = pairs.value(at: position).content, value.value == .null, value.text.isEmpty,
+              case .scalar(let before) = pairs.value(at: position - 1).content, before.style == .plain,
+              pairs.value(at: position - 1).mark.line == pairs.key(at: position).mark.line,
+              let name = pairs.keyText(at: position - 1)
+        else { return nil }
+        return "in a { } mapping a comma ends a value: quote a value with one, as \(name): \"\(before.text),\(key.text)\""
     }
 
     /// The text of a mapping key.

@@ -19,6 +19,14 @@ public enum Suggestions {
         return started.count == 1 ? started[0] : nil
     }
 
+    /// The candidate a single typo away from `word` (one letter wrong, missing or extra, or two swapped), when exactly
+    /// one is.
+    public static func oneTypoAway(from word: String, among candidates: some Sequence<String>) -> String? {
+        let target = Array(word.lowercased())
+        let near = candidates.filter { editDistance(target, Array($0.lowercased())) == 1 }
+        return near.count == 1 ? near[0] : nil
+    }
+
     /// `did you mean 'x'?` for the closest candidate, or nil.
     public static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String? {
         closest(to: word, among: candidates).map { "did you mean '\($0)'?" }

@@ -1,6 +1,7 @@
 import Foundation
 public import HTTPCore
 public import YAML
+import OpenAPIContract
 
 /// A curl command read as a request file.
 public struct ImportedRequest: Sendable {
@@ -395,6 +396,12 @@ public struct CurlTranslation {
         }
         if contentType == nil {
             headers.append(("Content-Type", sentAsJSON ? "application/json" : "application/x-www-form-urlencoded", command.mark))
+        }
+        if sentAsJSON || mediaType.map(OpenAPIContractMedia.isJSON) == true {
+            do { _ = try JSONValue.parse(text) } catch {
+                warn("the data is not JSON (\(error)): it is kept as text:, sent as written", at: command.data[0].mark,
+                     suggestion: "correct the JSON in the request file, and write it under json:")
+            }
         }
         return .text(text)
     }

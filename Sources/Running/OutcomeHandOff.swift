@@ -1,12 +1,19 @@
+internal import Synchronization
+
 /// Carries the outcomes of a run's workers to one task that hands them on in run order (file by file), so a parallel
 /// run's output reads like a sequential one; outcomes of the earliest unfinished file go on at once.
 ///
 /// The workers send into an `AsyncStream`; its one consumer puts the outcomes in run order (`RunOrder`) and calls
-/// `onOutcome`, so rendering and writing happen on that task alone. A worker goes on once the consumer has taken what
-/// it sent: while the consumer is held up (a standard output that blocks, as a paused pager makes it), each worker
-/// waits with at most one outcome in the stream, so the stream does not grow with the run. A file's end does not wait
-/// (a worker's next outcome does), so each worker has at most two events in the stream.
+/// `onOutcome`, so rendering and writing happen on that task alone. A worker goes on at once while fewer than
+/// `aheadLimit` outcomes wait for the consumer, so a worker and the consumer keeping up with it do not wake each other
+/// for every outcome; past that, a worker goes on once the consumer has taken what it sent. While the consumer is held
+/// up (a standard output that blocks, as a paused pager makes it), the stream holds at most `aheadLimit` outcomes and
+/// one more for each worker, so it does not grow with the run. A file's end does not wait (a worker's next outcome
+/// does).
 struct OutcomeHandOff: Sendable {
+    /// How many outcomes may wait for the consumer before a worker sending one more waits until it is taken.
+    static let aheadLimit = 16
+
     /// What a worker sends.
     enum Event: Sendable {
         case outcome(RequestOutcome, file: Int)
@@ -19,6 +26,8 @@ struct OutcomeHandOff: Sendable {
 
     private let deliveries: AsyncStream<Delivery>.Continuation
     private let consumer: Task<Void, Never>
+    /// The outcomes sent and not taken yet.
+    private let untaken = Untaken()
 
     /// Starts the consumer, which calls `onOutcome` with each outcome in run order.
     ///
@@ -27,18 +36,26 @@ struct OutcomeHandOff: Sendable {
     init(onOutcome: @escaping @Sendable (RequestOutcome) -> Void) {
         let (stream, deliveries) = AsyncStream.makeStream(of: Delivery.self)
         self.deliveries = deliveries
+        let untaken = untaken
         consumer = Task {
             var order = RunOrder()
             for await delivery in stream {
+                if case .outcome = delivery.event { untaken.count.subtract(1, ordering: .relaxed) }
                 delivery.taken?.resume()
                 for outcome in order.take(delivery.event) { onOutcome(outcome) }
             }
         }
     }
 
-    /// Sends an outcome of file number `file` (in run order); returns once the consumer has taken it.
+    /// Sends an outcome of file number `file` (in run order); returns at once while fewer than `aheadLimit` outcomes
+    /// wait for the consumer, else once the consumer has taken it.
     func add(_ outcome: RequestOutcome, file: Int) async {
-        await send(.outcome(outcome, file: file))
+        let event = Event.outcome(outcome, file: file)
+        if untaken.count.add(1, ordering: .relaxed).newValue <= Self.aheadLimit {
+            deliveries.yield((event, nil))
+        } else {
+            await send(event)
+        }
     }
 
     /// Says that file number `file` has no more outcomes, without waiting for the consumer to take it.
@@ -57,6 +74,11 @@ struct OutcomeHandOff: Sendable {
         deliveries.finish()
         await consumer.value
     }
+}
+
+/// A count the workers and the consumer share.
+private final class Untaken: Sendable {
+    let count = Atomic<Int>(0)
 }
 
 /// Puts the outcomes of files run in parallel in run order: those of the earliest unfinished file at once, those of a

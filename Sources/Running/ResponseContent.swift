@@ -45,7 +45,7 @@ final class ResponseContent {
     /// The charset the Content-Type names and its encoding, when it is one other than UTF-8 that bodies are read in.
     private lazy var declaredEncoding: (charset: String, encoding: String.Encoding)? = {
         // Most types have no parameter: no parsing for them.
-        guard response.headers["Content-Type"]?.contains(";") == true, let charset = mediaType?.charset else { return nil }
+        guard response.headers["Content-Type"]?.utf8.contains(UInt8(ascii: ";")) == true, let charset = mediaType?.charset else { return nil }
         let encoding: String.Encoding? = switch charset.lowercased() {
         case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "l1": .isoLatin1
         case "windows-1252", "cp1252": .windowsCP1252

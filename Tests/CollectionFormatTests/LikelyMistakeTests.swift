@@ -17,6 +17,19 @@ import Testing
         #expect(problems("request: { url: /a }\nexpect:\n  duration: { equals: 2s }\n").isEmpty, "written out, equals is meant")
     }
 
+    /// A comma in a plain value of a `{ }` mapping ends the value: what follows reads as a key, and the help says to quote.
+    @Test func aCommaInAPlainFlowValueIsToldToQuoteIt() {
+        #expect(problems("request: { url: /status/200,503 }\n") == [
+            "requests/r.yaml:1:29: error: unknown key '503' in 'request' "
+                + "[help: in a { } mapping a comma ends a value: quote a value with one, as url: \"/status/200,503\"]",
+        ])
+        // On lines of their own, an unknown key without a value is not taken for a split value.
+        #expect(problems("request:\n  url: /a\n  503:\n") == [
+            "requests/r.yaml:3:3: error: unknown key '503' in 'request' "
+                + "[help: allowed keys: method, url, query, headers, json, form, multipart, text, file, graphql]",
+        ])
+    }
+
     /// A name is a template only in an `each:` file: elsewhere its braces are shown as written, which a warning says.
     @Test func aTemplateInTheNameOfAFileWithoutEachWarns() {
         #expect(problems("name: \"Uses {{ v }}\"\nrequest: { url: /a }\n") == [

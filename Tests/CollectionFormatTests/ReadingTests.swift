@@ -481,6 +481,19 @@ import YAML
         #expect(replaced.scope.secretValues.contains("a-long-token-value"))
     }
 
+    /// A `--var` of a secret's name stands in for the secret when its environment variable is unset (the `--var`
+    /// would replace its value anyway), and is hidden as the secret is.
+    @Test func aVarStandsInForASecretWhoseVariableIsUnset() async {
+        let scratch = project()
+        defer { scratch.remove() }
+        let unset = await scratch.readCollection(["requests"], env: "qa", processEnvironment: [:])
+        #expect(unset.diagnostics.contains { $0.message == "secret 'password': environment variable QA_PASSWORD is not set" },
+                "\(unset.diagnostics)")
+        let given = await scratch.readCollection(["requests"], env: "qa", vars: [("password", "a-long-password")], processEnvironment: [:])
+        #expect(!given.diagnostics.contains { $0.severity == .error }, "\(given.diagnostics)")
+        #expect(given.scope.secretValues.contains("a-long-password"))
+    }
+
     @Test func noEnvironmentWithoutEnvAndExplicitDirectory() async {
         let scratch = project()
         defer { scratch.remove() }

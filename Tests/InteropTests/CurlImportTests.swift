@@ -248,6 +248,19 @@ import Testing
         #expect(result.warnings.contains { $0.message.contains("the query string is kept in the URL") })
     }
 
+    /// Data that `--json` (or a JSON Content-Type) sends but is not JSON stays text, as curl sends it, with a warning.
+    @Test(arguments: ["curl http://a.example.com/x --json '{bad'",
+                      "curl http://a.example.com/x -H 'Content-Type: application/problem+json' -d '{bad'"])
+    func dataSentAsJSONThatIsNotJSONIsKeptAsTextWithAWarning(command: String) throws {
+        let result = CurlImport.read(command)
+        let document = try #require(result.requests.first?.document)
+        guard case .text(let text) = document.body else { Issue.record("\(String(describing: document.body))"); return }
+        #expect(text == "{bad")
+        let warning = try #require(result.warnings.first { $0.message.hasPrefix("the data is not JSON (") })
+        #expect(warning.message.hasSuffix("): it is kept as text:, sent as written"))
+        #expect(CurlImport.read("curl http://a.example.com/x -d 'a=1'").warnings.isEmpty)
+    }
+
     @Test func templatesInTheURLStayTemplatesWithAWarning() throws {
         let result = CurlImport.read(#"curl "http://x.example.com/users/{{ id }}?q={{ term }}&page=2""#)
         let document = try #require(result.requests.first?.document)
