@@ -60,7 +60,8 @@ package struct EnvironmentMerger {
                 }
             } catch {
                 if !Self.uses(only: unresolved, error) {
-                    diagnostics.add(Self.definedBelow(error, after: variables[(index + 1)...], in: variable.path).diagnostic(in: variable.path))
+                    diagnostics.add(Self.definedBelow(error, of: variable.value.name, after: variables[(index + 1)...], in: variable.path)
+                        .diagnostic(in: variable.path))
                 }
                 unresolved.insert(variable.value.name)
             }
@@ -83,15 +84,19 @@ package struct EnvironmentMerger {
         ([error] + error.following).allSatisfy { $0.undefinedName.map(unresolved.contains) == true }
     }
 
-    /// `error` (of a variable's value, in `path`) saying so when the variable it finds undefined is one of `later`,
-    /// defined below it: a variable may use only those above it.
-    private static func definedBelow(_ error: TemplateError, after later: ArraySlice<Sourced<VariableDefinition>>,
+    /// `error` (of variable `variable`'s value, in `path`) saying so when the variable it finds undefined is one of
+    /// `later`, defined below it: a variable may use only those above it, and two may not use each other.
+    private static func definedBelow(_ error: TemplateError, of variable: String, after later: ArraySlice<Sourced<VariableDefinition>>,
                                      in path: String) -> TemplateError {
         guard let name = error.undefinedName, let below = later.first(where: { $0.value.name == name }) else { return error }
         var error = error
         let line = below.value.nameMark.line
         let place = below.path == path ? "line \(line)" : "\(below.path):\(line)"
-        error.suggestion = "'\(name)' is defined below it (\(place)): a variable may use only the variables above it; move '\(name)' up"
+        let usesEachOther = below.value.value.templates.contains { template in
+            template.expressions.contains { if case .variable(let used) = $0.expression { used.name == variable } else { false } }
+        }
+        error.suggestion = "'\(name)' is defined below it (\(place)): a variable may use only the variables above it; "
+            + (usesEachOther ? "'\(name)' uses '\(variable)' too: write one of them without the other" : "move '\(name)' up")
         return error
     }
 

@@ -79,7 +79,10 @@ extension NodeDecoder {
         file.name = fields["name"].flatMap { string($0, for: "name") } ?? defaultName
         file.tags = fields["tags"].map { tags($0) } ?? []
         file.skip = fields["skip"].flatMap { skip($0) }
+        let (templatesBefore, syntaxErrorsBefore) = (templatesRead.count, templateSyntaxErrors)
         file.conditions = fields["when"].map { conditions($0) } ?? []
+        if templateSyntaxErrors > syntaxErrorsBefore { file.conditionTemplatesBesideSyntaxErrors = Array(templatesRead[templatesBefore...]) }
+        templatesRead.removeSubrange(templatesBefore...)
         if let stepsNode = fields["steps"] { flowSteps(stepsNode, key: "steps", into: &file, location: location) }
         if let finallyNode = fields["finally"] { flowSteps(finallyNode, key: "finally", into: &file, location: location) }
         return file

@@ -44,6 +44,10 @@ public struct RequestFile: Sendable {
     package var eachMark: Mark? { rows?.mark ?? rowsFile?.mark ?? rowsTemplate?.mark }
     /// A flow's `when:`: its steps (cleanup included) run only when every condition holds.
     public var conditions: [Condition] = []
+    /// When the operands of its `when:` have syntax errors (reported when the file was read), every operand template,
+    /// and the well-formed part of those with errors: a matcher with one bad operand drops the others, so the validator
+    /// checks these too, and every problem shows.
+    package var conditionTemplatesBesideSyntaxErrors: [Template] = []
 
     public init(path: String, absolutePath: String, name: String, tags: [String], skip: Skip?,
                 steps: [RequestDefinition], isFlow: Bool) {

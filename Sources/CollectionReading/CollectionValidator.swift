@@ -98,6 +98,7 @@ struct CollectionValidator {
         if let name = file.nameTemplate { check(name, in: file.path, selected: fileSelected) }
         // A `when:` key whose variable is undefined is absent, not an error; its operands must resolve.
         for condition in file.conditions { check(condition, in: file.path, selected: fileSelected) }
+        for template in file.conditionTemplatesBesideSyntaxErrors { check(template, in: file.path, selected: fileSelected) }
         var captured: Set<String> = []
         defer {
             redefined = redefinedBefore.union(captured)

@@ -131,6 +131,12 @@ import CollectionReading
                 when: { "{{ region }}": { in: ["{{ e6 }}", "{{ $bad }}", "{{ userName }}"] } }
                 request: { url: /a }
                 """,
+            // And a flow's own `when:`.
+            "requests/4.yaml": """
+                when: { "{{ region }}": { in: ["{{ e7 }}", "{{ $bad }}", "{{ userName }}"] } }
+                steps:
+                  - request: { url: /a }
+                """,
         ])
         let loaded = await scratch.readCollection(["requests"], env: "qa")
         let help = "[help: did you mean '$uuid'?]"
@@ -147,6 +153,8 @@ import CollectionReading
             "requests/2.yaml:6:21: error: unknown built-in '$x3' [help: built-ins are $uuid, $timestamp, $isoDate, $isoTimestamp, $randomInt, $randomString, $randomEmail, $randomName, $env]",
             "requests/3.yaml:1:33: error: undefined variable 'e6' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var e6=VALUE]",
             "requests/3.yaml:1:45: error: unknown built-in '$bad' [help: built-ins are $uuid, $timestamp, $isoDate, $isoTimestamp, $randomInt, $randomString, $randomEmail, $randomName, $env]",
+            "requests/4.yaml:1:33: error: undefined variable 'e7' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var e7=VALUE]",
+            "requests/4.yaml:1:45: error: unknown built-in '$bad' [help: built-ins are $uuid, $timestamp, $isoDate, $isoTimestamp, $randomInt, $randomString, $randomEmail, $randomName, $env]",
         ])
     }
 

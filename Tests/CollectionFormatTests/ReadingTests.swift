@@ -704,6 +704,18 @@ import YAML
         ])
     }
 
+    /// Two environment variables that use each other are told so: moving the lower one up would not help.
+    @Test func environmentVariablesUsingEachOtherAreToldSo() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/local.yaml", "baseURL: http://localhost\nvariables:\n  a: \"x{{ b }}\"\n  b: \"{{ a }}y\"\n")
+        scratch.write("requests/a.yaml", "request:\n  url: /users\n")
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "local")) == [
+            "environments/local.yaml:3:8: error: undefined variable 'b' [help: 'b' is defined below it (line 4): a variable may use only the "
+                + "variables above it; 'b' uses 'a' too: write one of them without the other]",
+        ])
+    }
+
     @Test func capturesOfEarlierRequestsCountLaterOnesDoNot() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
