@@ -60,8 +60,8 @@ package struct EnvironmentMerger {
                 }
             } catch {
                 if !Self.uses(only: unresolved, error) {
-                    diagnostics.add(Self.definedBelow(error, of: variable.value.name, after: variables[(index + 1)...], in: variable.path)
-                        .diagnostic(in: variable.path))
+                    diagnostics.add(Self.definedBelow(error, of: variable.value.name, after: variables[(index + 1)...], among: variables,
+                                                      in: variable.path).diagnostic(in: variable.path))
                 }
                 unresolved.insert(variable.value.name)
             }
@@ -85,19 +85,39 @@ package struct EnvironmentMerger {
     }
 
     /// `error` (of variable `variable`'s value, in `path`) saying so when the variable it finds undefined is one of
-    /// `later`, defined below it: a variable may use only those above it, and two may not use each other.
+    /// `later`, defined below it: a variable may use only those above it, and the variables of the environment
+    /// (`all`) may not use each other (in a cycle) or themselves.
     private static func definedBelow(_ error: TemplateError, of variable: String, after later: ArraySlice<Sourced<VariableDefinition>>,
-                                     in path: String) -> TemplateError {
-        guard let name = error.undefinedName, let below = later.first(where: { $0.value.name == name }) else { return error }
+                                     among all: [Sourced<VariableDefinition>], in path: String) -> TemplateError {
+        guard let name = error.undefinedName else { return error }
         var error = error
+        if name == variable {
+            error.suggestion = "a variable cannot use itself: write its value, or use variables defined above it"
+            return error
+        }
+        guard let below = later.first(where: { $0.value.name == name }) else { return error }
         let line = below.value.nameMark.line
         let place = below.path == path ? "line \(line)" : "\(below.path):\(line)"
-        let usesEachOther = below.value.value.templates.contains { template in
-            template.expressions.contains { if case .variable(let used) = $0.expression { used.name == variable } else { false } }
-        }
         error.suggestion = "'\(name)' is defined below it (\(place)): a variable may use only the variables above it; "
-            + (usesEachOther ? "'\(name)' uses '\(variable)' too: write one of them without the other" : "move '\(name)' up")
+            + (uses(variable, from: name, among: all) ? "'\(name)' uses '\(variable)' too (a cycle): write one of them without the other"
+                : "move '\(name)' up")
         return error
+    }
+
+    /// Whether variable `start` of `all` uses `variable`, itself or through other variables of `all`.
+    private static func uses(_ variable: String, from start: String, among all: [Sourced<VariableDefinition>]) -> Bool {
+        var seen: Set<String> = [start]
+        var pending = [start]
+        while let name = pending.popLast() {
+            guard let definition = all.last(where: { $0.value.name == name }) else { continue }
+            for template in definition.value.value.templates {
+                for case (.variable(let used), _) in template.expressions {
+                    if used.name == variable { return true }
+                    if seen.insert(used.name).inserted { pending.append(used.name) }
+                }
+            }
+        }
+        return false
     }
 
     /// `base` with `overrides` applied: replaced in place by key, new keys appended.
@@ -131,7 +151,7 @@ package struct EnvironmentMerger {
         }
         let set = processEnvironment[name].flatMap { $0.isEmpty ? nil : $0 }
         // A `--var` of the secret's name stands in for it (it would replace the value), and is hidden as the secret.
-        let givenOnCommandLine = commandLine.last { $0.name == definition.name }?.value
+        let givenOnCommandLine = commandLine.last { $0.name == definition.name }.flatMap { $0.value.isEmpty ? nil : $0.value }
         guard let value = set ?? definition.defaultValue?.value ?? givenOnCommandLine else {
             let problem = processEnvironment[name] == nil ? "is not set" : "is empty"
             diagnostics.add(.error("secret '\(definition.name)': environment variable \(name) \(problem)",

@@ -1,3 +1,4 @@
+import HTTPCore
 import YAML
 
 /// Reads YAML nodes of one file into typed values, reporting every problem instead of stopping.
@@ -46,7 +47,10 @@ struct NodeDecoder {
 
     /// The pairs of a mapping, or nil after reporting "expected a mapping".
     mutating func mapping(_ node: Node, for context: @autoclosure () -> String?, suggestion: String? = nil) -> Node.Pairs? {
-        if let pairs = node.mapping { return pairs }
+        if let pairs = node.mapping {
+            for position in pairs.indices where Self.followsComma(pairs, at: position) { commaSplit(pairs, at: position) }
+            return pairs
+        }
         typeMismatch(node, expected: "a mapping", for: context(), suggestion: suggestion)
         return nil
     }
@@ -96,7 +100,8 @@ struct NodeDecoder {
         found.reserveCapacity(pairs.count)
         var namesAnotherPlace = false
         var suggested: Set<String> = []
-        for position in pairs.indices {
+        // What follows a comma in a plain value is reported by `mapping`.
+        for position in pairs.indices where !Self.followsComma(pairs, at: position) {
             let key = pairs.keyText(at: position) ?? ""
             if allowed.contains(key) {
                 found.append((key, position))
@@ -121,8 +126,7 @@ struct NodeDecoder {
                 let elsewhere = closest == nil && explanations[key] == nil
                     ? Suggestions.closest(to: key, among: explanations.keys.sorted()).map { "did you mean '\($0)'? \(explanations[$0] ?? "")" }
                     : nil
-                let suggestion = glued ?? merge ?? Self.commaInPlainValue(pairs, before: position) ?? explanations[key]
-                    ?? closest ?? elsewhere
+                let suggestion = glued ?? merge ?? explanations[key] ?? closest ?? elsewhere
                     ?? "allowed keys: \(allowed.joined(separator: ", "))"
                 // In a secret's definition, a key that is no mistyped one may be the secret (`{ s3cret }`, `default:s3cret`).
                 let named = !decodingSecret || (closestName != nil && key.allSatisfy { $0.isLetter || $0 == "_" })
@@ -133,16 +137,26 @@ struct NodeDecoder {
         return Fields(pairs: pairs, found: found, namesAnotherPlace: namesAnotherPlace, suggested: suggested)
     }
 
-    /// The help for a key without a value that follows a plain value on its line (`{ url: /status/200,503 }`): a comma
-    /// in a `{ }` mapping ends the value, and what follows it reads as a key; nil for any other key.
-    static func commaInPlainValue(_ pairs: Node.Pairs, before position: Int) -> String? {
-        guard position > 0, case .scalar(let key) = pairs.key(at: position).content, key.style == .plain,
+    /// Whether the key at `position` is what follows a comma in the plain value before it on its line (`{ tags: a,b }`
+    /// is `tags: a` and a key `b` without a value): in a `{ }` mapping a comma ends a value.
+    static func followsComma(_ pairs: Node.Pairs, at position: Int) -> Bool {
+        // A key with a `:` is one glued to its value (`default:x`), told so by `fields`.
+        guard position > 0, case .scalar(let key) = pairs.key(at: position).content, key.style == .plain, !key.text.contains(":"),
               case .scalar(let value) = pairs.value(at: position).content, value.value == .null, value.text.isEmpty,
-              case .scalar(let before) = pairs.value(at: position - 1).content, before.style == .plain,
-              pairs.value(at: position - 1).mark.line == pairs.key(at: position).mark.line,
-              let name = pairs.keyText(at: position - 1)
-        else { return nil }
-        return "in a { } mapping a comma ends a value: quote a value with one, as \(name): \"\(before.text),\(key.text)\""
+              case .scalar(let before) = pairs.value(at: position - 1).content, before.style == .plain, !before.text.isEmpty
+        else { return false }
+        return pairs.value(at: position - 1).mark.line == pairs.key(at: position).mark.line
+    }
+
+    /// Reports the key at `position`, which follows a comma in the plain value before it (`followsComma`); not named
+    /// when that value may be a credential, of which it may be a part.
+    private mutating func commaSplit(_ pairs: Node.Pairs, at position: Int) {
+        let before = pairs.keyText(at: position - 1) ?? ""
+        let hidden = decodingSecret || ["password", "bearer", "clientsecret", "default", "token"].contains(before.lowercased())
+            || HTTPHeaders.isCredential(before)
+        let what = hidden ? "what follows a comma (not shown: it may be part of the value)" : "'\(pairs.keyText(at: position) ?? "")'"
+        error("\(what) in the value of '\(before)' reads as a key without a value", at: pairs.key(at: position).mark,
+              suggestion: "in a { } mapping a comma ends a value: quote a value that holds one, or write several values as a list ([a, b])")
     }
 
     /// The text of a mapping key.

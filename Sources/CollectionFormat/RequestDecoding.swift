@@ -397,7 +397,7 @@ extension NodeDecoder {
     mutating func parameters(_ node: Node, for context: @autoclosure () -> String) -> [Parameter] {
         guard let pairs = mapping(node, for: context()) else { return [] }
         var parameters: [Parameter] = []
-        for pair in pairs {
+        for (position, pair) in pairs.enumerated() where !Self.followsComma(pairs, at: position) {
             var values: [TemplateValue] = []
             for item in scalarOrSequence(pair.value) {
                 guard case .scalar = item.content else {
@@ -426,7 +426,7 @@ extension NodeDecoder {
     mutating func headers(_ node: Node, for context: @autoclosure () -> String) -> [HeaderField] {
         guard let pairs = mapping(node, for: context()) else { return [] }
         var headers: [HeaderField] = []
-        for pair in pairs {
+        for (position, pair) in pairs.enumerated() where !Self.followsComma(pairs, at: position) {
             guard let name = headerName(pair.key),
                   !isRepeatedHeader(name, among: headers.map(\.name), at: pair.key.mark,
                                     suggestion: "give it once, several values joined with ', '") else { continue }

@@ -383,7 +383,7 @@ public struct CurlTranslation {
                 return .json(value)
             }
             warn(JSONNumbers.keptAsText(because: changed), at: command.data[0].mark)
-        } else if contentType == nil || mediaType == "application/x-www-form-urlencoded",
+        } else if !sentAsJSON, contentType == nil || mediaType == "application/x-www-form-urlencoded",
                   let fields = Self.formFields(text).map(Self.grouped) {
             // A type with parameters (a browser's `; charset=UTF-8`) is kept: the request file sends it as written.
             if contentType?.contains(";") != true, let index = contentTypeIndex { headers.remove(at: index) }

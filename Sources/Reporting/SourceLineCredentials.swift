@@ -29,8 +29,9 @@ enum SourceLineCredentials {
     }
 
     /// `key: value` in block or flow YAML, the key one of the credentials' (any case, quoted or not), the value a
-    /// scalar (a mapping such as a secret named `password: { env: … }` is not one): quoted, or up to the next `,`, `}`
-    /// or ` #`.
+    /// scalar (a mapping such as a secret named `password: { env: … }` is not one): quoted, or up to a `}`, a ` #`, the
+    /// end of the line or a `,` before the next `key:` (a comma inside a plain value, which YAML ends there in a `{ }`
+    /// mapping, is hidden with it: `password: ab,cd` is a mistake, and `cd` part of the password).
     nonisolated(unsafe) private static let entry =
-        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|cookie|bearer|password|clientsecret|default)["']?\s*:\s+("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s,{}\[\]#'"][^,}#]*?)(?=\s*$|\s*[,}]|\s+#)/
+        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|cookie|bearer|password|clientsecret|default)["']?\s*:\s+("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s,{}\[\]#'"](?:[^,}#]|,(?!\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)))*?)(?=\s*$|\s*\}|\s*,\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)|\s*,\s*$|\s+#)/
 }

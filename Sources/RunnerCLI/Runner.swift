@@ -77,8 +77,8 @@ struct Runner: AsyncParsableCommand {
         Foundation.exit(ExitStatus.badCommandLine.rawValue)
     }
 
-    /// ArgumentParser's `Unknown option '--x'. Did you mean '--y'?` with the option one typo away from `--x` (`--evn`:
-    /// `--env`), else the option `--x` abbreviates (each of its words
+    /// ArgumentParser's `Unknown option '--x'. Did you mean '--y'?` with the option `--x` names in other case (`--Env`), or
+    /// one typo away from it (`--evn`: `--env`), else the option `--x` abbreviates (each of its words
     /// the start of the option's, or its letters in order from the first: `--report-md` for `--report-markdown`), else
     /// the one it suggests only when it is close enough to be a likely typo (it names the nearest however far:
     /// `--bogus`, `--jobs`); `message` as it is otherwise.
@@ -90,7 +90,7 @@ struct Runner: AsyncParsableCommand {
         let options = Set(help.matches(of: /--([a-z][a-z0-9-]*)/).map { String($0.output.1) })
         let abbreviated = options.filter { abbreviates(typed, $0) }
         let described = describedOptions(in: help, naming: typed)
-        let suggestion = Suggestions.oneTypoAway(from: typed, among: options)
+        let suggestion = options.first { $0 == typed.lowercased() } ?? Suggestions.oneTypoAway(from: typed, among: options)
             ?? (abbreviated.count == 1 ? abbreviated.first
                 : described.count == 1 ? described.first
                 : match.output.3.flatMap { Suggestions.closest(to: typed, among: [String($0)]) })

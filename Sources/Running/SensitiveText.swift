@@ -71,12 +71,14 @@ package enum SensitiveText {
 
 extension AuthMethod {
     /// The credential texts this auth puts on the wire (a server may echo them back): the Basic
-    /// `user:password` in base64 and the password alone (servers show it decoded), the bearer token, the OAuth2 client
-    /// secret and its Basic form.
+    /// `user:password` in base64 (also with its scheme, for one too short to hide alone) and the password alone (servers
+    /// show it decoded), the bearer token, the OAuth2 client secret and its Basic form.
     var credentialTexts: [String] {
         let texts: [String] = switch self {
         case .none: []
-        case let .basic(username, password): [Self.base64("\(username):\(password)"), password]
+        case let .basic(username, password):
+            // Credentials too short to hide on their own are hidden with their scheme, as a server echoes the header.
+            [Self.base64("\(username):\(password)"), "Basic " + Self.base64("\(username):\(password)"), password]
         case .bearer(let token): [token]
         case .oauth2ClientCredentials(let credentials):
             [credentials.clientSecret, Self.base64("\(credentials.clientID):\(credentials.clientSecret)")]
@@ -89,8 +91,8 @@ extension AuthMethod {
 
 extension HTTPHeaders {
     /// The credentials the headers send, long enough to hide on their own (a server may echo them): the values of the
-    /// cookies of `Cookie`, and of `Authorization` and `Proxy-Authorization` the part after the scheme (`Bearer T`), and
-    /// a `Basic` one's password.
+    /// cookies of `Cookie`, and of `Authorization` and `Proxy-Authorization` the part after the scheme (`Bearer T`; with
+    /// the scheme when that part is too short to hide alone), and a `Basic` one's password.
     var credentialValues: [String] {
         let cookies = values(for: "Cookie").flatMap { $0.split(separator: ";") }.compactMap { pair -> String? in
             guard let equals = pair.firstIndex(of: "=") else { return nil }
@@ -100,9 +102,11 @@ extension HTTPHeaders {
             let parts = value.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
             let credential = parts.last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
             // `Basic` credentials come back decoded too (`user:password`, as servers show them): the password is hidden.
+            // One too short to hide on its own is hidden with its scheme (`Basic dTo3`), as a server echoes the header.
+            let withScheme = credential.count < SensitiveText.minimumLength ? [value.trimmingCharacters(in: .whitespaces)] : []
             guard parts.count == 2, parts[0].lowercased() == "basic", let data = Data(base64Encoded: credential),
-                  let decoded = String(data: data, encoding: .utf8), let colon = decoded.firstIndex(of: ":") else { return [credential] }
-            return [credential, String(decoded[decoded.index(after: colon)...])]
+                  let decoded = String(data: data, encoding: .utf8), let colon = decoded.firstIndex(of: ":") else { return [credential] + withScheme }
+            return [credential, String(decoded[decoded.index(after: colon)...])] + withScheme
         }
         return (cookies + authorizations).filter { $0.count >= SensitiveText.minimumLength }
     }

@@ -17,17 +17,28 @@ import Testing
         #expect(problems("request: { url: /a }\nexpect:\n  duration: { equals: 2s }\n").isEmpty, "written out, equals is meant")
     }
 
-    /// A comma in a plain value of a `{ }` mapping ends the value: what follows reads as a key, and the help says to quote.
+    /// A comma in a plain value of a `{ }` mapping ends the value: what follows reads as a key without a value, which is
+    /// one error saying so (not an unknown key, a bad header name or a query parameter sent as `b=null`), and not named
+    /// when it may be part of a credential.
     @Test func aCommaInAPlainFlowValueIsToldToQuoteIt() {
+        let help = "[help: in a { } mapping a comma ends a value: quote a value that holds one, or write several values as a list ([a, b])]"
         #expect(problems("request: { url: /status/200,503 }\n") == [
-            "requests/r.yaml:1:29: error: unknown key '503' in 'request' "
-                + "[help: in a { } mapping a comma ends a value: quote a value with one, as url: \"/status/200,503\"]",
+            "requests/r.yaml:1:29: error: '503' in the value of 'url' reads as a key without a value \(help)",
         ])
-        // On lines of their own, an unknown key without a value is not taken for a split value.
+        #expect(problems("request: { url: /a, query: { tags: a,b }, headers: { Accept: text/html,application/json } }\n") == [
+            "requests/r.yaml:1:38: error: 'b' in the value of 'tags' reads as a key without a value \(help)",
+            "requests/r.yaml:1:72: error: 'application/json' in the value of 'Accept' reads as a key without a value \(help)",
+        ])
+        #expect(problems("request: { url: /a }\nauth: { basic: { username: u, password: Hunter2Secret,xyz99 } }\n") == [
+            "requests/r.yaml:2:55: error: what follows a comma (not shown: it may be part of the value) in the value of 'password' "
+                + "reads as a key without a value \(help)",
+        ])
+        // On lines of their own, an unknown key without a value is not taken for a split value; a list or quotes are fine.
         #expect(problems("request:\n  url: /a\n  503:\n") == [
             "requests/r.yaml:3:3: error: unknown key '503' in 'request' "
                 + "[help: allowed keys: method, url, query, headers, json, form, multipart, text, file, graphql]",
         ])
+        #expect(problems("request: { url: \"/a,b\", query: { tags: [a,b] } }\nexpect: { status: [200,201] }\n").isEmpty)
     }
 
     /// A name is a template only in an `each:` file: elsewhere its braces are shown as written, which a warning says.

@@ -492,6 +492,9 @@ import YAML
         let given = await scratch.readCollection(["requests"], env: "qa", vars: [("password", "a-long-password")], processEnvironment: [:])
         #expect(!given.diagnostics.contains { $0.severity == .error }, "\(given.diagnostics)")
         #expect(given.scope.secretValues.contains("a-long-password"))
+        // An empty one is no value, as an empty environment variable is none.
+        let empty = await scratch.readCollection(["requests"], env: "qa", vars: [("password", "")], processEnvironment: [:])
+        #expect(empty.diagnostics.contains { $0.message == "secret 'password': environment variable QA_PASSWORD is not set" })
     }
 
     @Test func noEnvironmentWithoutEnvAndExplicitDirectory() async {
@@ -712,7 +715,16 @@ import YAML
         scratch.write("requests/a.yaml", "request:\n  url: /users\n")
         #expect(problems(of: await scratch.readCollection(["requests"], env: "local")) == [
             "environments/local.yaml:3:8: error: undefined variable 'b' [help: 'b' is defined below it (line 4): a variable may use only the "
-                + "variables above it; 'b' uses 'a' too: write one of them without the other]",
+                + "variables above it; 'b' uses 'a' too (a cycle): write one of them without the other]",
+        ])
+        // Through a third, and a variable using itself.
+        scratch.write("environments/three.yaml", "baseURL: http://localhost\nvariables:\n  a: \"x{{ b }}\"\n  b: \"{{ c }}\"\n  c: \"{{ a }}y\"\n  d: \"{{ d }}\"\n")
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "three")) == [
+            "environments/three.yaml:3:8: error: undefined variable 'b' [help: 'b' is defined below it (line 4): a variable may use only the "
+                + "variables above it; 'b' uses 'a' too (a cycle): write one of them without the other]",
+            "environments/three.yaml:4:7: error: undefined variable 'c' [help: 'c' is defined below it (line 5): a variable may use only the "
+                + "variables above it; 'c' uses 'b' too (a cycle): write one of them without the other]",
+            "environments/three.yaml:6:7: error: undefined variable 'd' [help: a variable cannot use itself: write its value, or use variables defined above it]",
         ])
     }
 

@@ -363,6 +363,11 @@ import TestSupport
             ("    Authorization: Bearer abc123xyz", "    Authorization: Bearer ***"),
             (#"  headers: { Authorization: "Basic dXNlcjpwYXNz", X-Other: keep }"#, #"  headers: { Authorization: "Basic ***", X-Other: keep }"#),
             ("auth: { basic: { username: bob, password: hunter2 } }", "auth: { basic: { username: bob, password: *** } }"),
+            // A comma in a plain credential (which YAML ends there in `{ }`) is hidden with the rest of it, up to the next key.
+            ("auth: { basic: { username: u, password: Hunter2Secret,xyz99 } }", "auth: { basic: { username: u, password: *** } }"),
+            ("auth: { basic: { password: ab,cd, username: u } }", "auth: { basic: { password: ***, username: u } }"),
+            ("    password: Hunter2,xyz", "    password: ***"),
+            ("  pw: { env: PWX, default: Hunter2Secret,xyz99 }", "  pw: { env: PWX, default: *** }"),
             (#"  pw: { env: QA_PW, default: "xq9" }"#, #"  pw: { env: QA_PW, default: "***" }"#),
             ("  password: { env: QA_PASSWORD }", "  password: { env: QA_PASSWORD }"),
             (#"auth: { bearer: "{{ token }}" }"#, #"auth: { bearer: "{{ token }}" }"#),

@@ -19,6 +19,15 @@ import Testing
         #expect(!SensitiveText.derives("abcdefgh", from: []))
     }
 
+    /// A sent credential too short to hide on its own (`u:7` is `dTo3` in base64) is hidden with its scheme, as a server
+    /// echoes the header; a long one alone.
+    @Test func aShortCredentialIsHiddenWithItsScheme() {
+        #expect(HTTPHeaders([("Authorization", "Basic dTo3")]).credentialValues == ["Basic dTo3"])
+        #expect(HTTPHeaders([("Authorization", "Bearer abc")]).credentialValues == ["Bearer abc"])
+        #expect(HTTPHeaders([("Authorization", "Bearer abcdef123")]).credentialValues == ["abcdef123"])
+        #expect(AuthMethod.basic(username: "u", password: "7").credentialTexts == ["Basic dTo3"])
+    }
+
     /// A captured mapping or list gives the texts that derive from a secret, not all of its own: the host and user agent
     /// beside a cookie in captured request headers stay shown.
     @Test func aCapturedObjectGivesOnlyItsDerivedTexts() {
