@@ -140,12 +140,14 @@ struct NodeDecoder {
     /// Whether the key at `position` is what follows a comma in the plain value before it on its line (`{ tags: a,b }`
     /// is `tags: a` and a key `b` without a value): in a `{ }` mapping a comma ends a value.
     static func followsComma(_ pairs: Node.Pairs, at position: Int) -> Bool {
+        // The lines first: a block mapping's keys are on lines of their own, and most mappings are.
         // A key with a `:` is one glued to its value (`default:x`), told so by `fields`.
-        guard position > 0, case .scalar(let key) = pairs.key(at: position).content, key.style == .plain, !key.text.contains(":"),
+        guard position > 0, pairs.value(at: position - 1).mark.line == pairs.key(at: position).mark.line,
+              case .scalar(let key) = pairs.key(at: position).content, key.style == .plain, !key.text.contains(":"),
               case .scalar(let value) = pairs.value(at: position).content, value.value == .null, value.text.isEmpty,
               case .scalar(let before) = pairs.value(at: position - 1).content, before.style == .plain, !before.text.isEmpty
         else { return false }
-        return pairs.value(at: position - 1).mark.line == pairs.key(at: position).mark.line
+        return true
     }
 
     /// Reports the key at `position`, which follows a comma in the plain value before it (`followsComma`); not named
