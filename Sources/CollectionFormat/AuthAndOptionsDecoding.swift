@@ -113,7 +113,7 @@ extension NodeDecoder {
     /// `options.proxy`: an `http://[user:password@]host[:port]` URL (port 1 to 65535), or `none` for no proxy. A
     /// template is refused rather than sent as written: the proxy is chosen before variables are known.
     private mutating func proxy(_ node: Node) -> ProxySettings? {
-        guard let text = string(node, for: "options.proxy") else { return nil }
+        guard let text = string(node, for: "options.proxy"), !commaCutValues.contains(node.mark) else { return nil }
         if text == "none" { return .direct }
         let shown = URLCredentials.hidingPasswords(in: text)
         if text.contains("{{") {

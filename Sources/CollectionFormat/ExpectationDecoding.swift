@@ -273,6 +273,7 @@ extension NodeDecoder {
             typeMismatch(node, expected: expected(), for: context())
             return nil
         }
+        reportCommaSplits(pairs)
         _ = fields(pairs, allowed: CaptureDefinition.kinds, in: context())
         let kinds = pairs.filter { CaptureDefinition.kinds.contains(Self.keyText($0.key)) }
         guard let kind = kinds.first else {

@@ -43,6 +43,7 @@ extension NodeDecoder {
         guard case .mapping(let pairs) = node.content else {
             return templateValue(node).map { .equals($0) }
         }
+        reportCommaSplits(pairs)
         guard !pairs.isEmpty else {
             error("empty matcher for '\(context())': expected operators such as equals, contains, exists", at: node.mark)
             return nil

@@ -16,6 +16,11 @@ struct NodeDecoder {
     var templatesRead: [Template] = []
     /// How many templates had syntax errors (reported) so far.
     private(set) var templateSyntaxErrors = 0
+    /// The keys that follow a comma in a plain value (`followsComma`), reported: no other problem is reported there.
+    private var commaSplitKeys: Set<Mark> = []
+    /// The values a comma cut short (`{ url: http://u:p,q@host }`): not checked further, as what they hold is not
+    /// what was meant (and may be a credential).
+    private(set) var commaCutValues: Set<Mark> = []
 
     init(source: SourceText) {
         self.source = source
@@ -26,6 +31,7 @@ struct NodeDecoder {
 
     /// Reports an error at a mark of this file.
     mutating func error(_ message: String, at mark: Mark?, suggestion: String? = nil) {
+        if let mark, commaSplitKeys.contains(mark) { return }
         var diagnostic = Diagnostic.error(message, path: path, at: mark, suggestion: suggestion)
         diagnostic.quotesSecret = decodingSecret
         diagnostics.add(diagnostic)
@@ -40,7 +46,9 @@ struct NodeDecoder {
 
     /// Reports a template error of this file.
     mutating func report(_ error: TemplateError) {
-        for problem in [error] + error.following { diagnostics.add(problem.diagnostic(in: path)) }
+        for problem in [error] + error.following where !commaSplitKeys.contains(problem.mark) {
+            diagnostics.add(problem.diagnostic(in: path))
+        }
     }
 
     // MARK: Shapes
@@ -48,7 +56,7 @@ struct NodeDecoder {
     /// The pairs of a mapping, or nil after reporting "expected a mapping".
     mutating func mapping(_ node: Node, for context: @autoclosure () -> String?, suggestion: String? = nil) -> Node.Pairs? {
         if let pairs = node.mapping {
-            for position in pairs.indices where Self.followsComma(pairs, at: position) { commaSplit(pairs, at: position) }
+            reportCommaSplits(pairs)
             return pairs
         }
         typeMismatch(node, expected: "a mapping", for: context(), suggestion: suggestion)
@@ -138,16 +146,37 @@ struct NodeDecoder {
     }
 
     /// Whether the key at `position` is what follows a comma in the plain value before it on its line (`{ tags: a,b }`
-    /// is `tags: a` and a key `b` without a value): in a `{ }` mapping a comma ends a value.
+    /// is `tags: a` and a key `b` without a value): in a `{ }` mapping a comma ends a value. So is any key written right
+    /// after such a comma (`{ password: ab,"cd" }`, `{ url: http://u:p,q@host }`); one with a `:` after a word and a
+    /// space after its comma is one glued to its value (`{ env: B, default:x }`), told so by `fields`.
     static func followsComma(_ pairs: Node.Pairs, at position: Int) -> Bool {
         // The lines first: a block mapping's keys are on lines of their own, and most mappings are.
-        // A key with a `:` is one glued to its value (`default:x`), told so by `fields`.
-        guard position > 0, pairs.value(at: position - 1).mark.line == pairs.key(at: position).mark.line,
-              case .scalar(let key) = pairs.key(at: position).content, key.style == .plain, !key.text.contains(":"),
-              case .scalar(let value) = pairs.value(at: position).content, value.value == .null, value.text.isEmpty,
-              case .scalar(let before) = pairs.value(at: position - 1).content, before.style == .plain, !before.text.isEmpty
+        guard position > 0, case let (valueMark, keyMark) = (pairs.value(at: position - 1).mark, pairs.key(at: position).mark),
+              valueMark.line == keyMark.line,
+              case .scalar(let before) = pairs.value(at: position - 1).content, before.style == .plain, !before.text.isEmpty,
+              case .scalar(let key) = pairs.key(at: position).content
         else { return false }
-        return true
+        if keyMark.column == valueMark.column + before.text.unicodeScalars.count + 1 { return true }
+        guard key.style == .plain, case .scalar(let value) = pairs.value(at: position).content, value.value == .null, value.text.isEmpty
+        else { return false }
+        return !isGlued(key.text)
+    }
+
+    /// Whether a key is a word glued to a value by a `:` without a space (`default:x`, `page:2`).
+    static func isGlued(_ key: String) -> Bool {
+        guard let colon = key.firstIndex(of: ":") else { return false }
+        return key.startIndex < colon && key[..<colon].allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }
+    }
+
+    /// Reports each key of `pairs` that follows a comma in a plain value (`followsComma`), once.
+    mutating func reportCommaSplits(_ pairs: Node.Pairs) {
+        for position in pairs.indices where Self.followsComma(pairs, at: position) {
+            let keyMark = pairs.key(at: position).mark
+            guard !commaSplitKeys.contains(keyMark) else { continue }
+            commaSplit(pairs, at: position)
+            commaSplitKeys.insert(keyMark)
+            commaCutValues.insert(pairs.value(at: position - 1).mark)
+        }
     }
 
     /// Reports the key at `position`, which follows a comma in the plain value before it (`followsComma`); not named
@@ -157,8 +186,20 @@ struct NodeDecoder {
         let hidden = decodingSecret || ["password", "bearer", "clientsecret", "default", "token"].contains(before.lowercased())
             || HTTPHeaders.isCredential(before)
         let what = hidden ? "what follows a comma (not shown: it may be part of the value)" : "'\(pairs.keyText(at: position) ?? "")'"
-        error("\(what) in the value of '\(before)' reads as a key without a value", at: pairs.key(at: position).mark,
+        error("\(what) in the value of '\(before)' reads as a key", at: pairs.key(at: position).mark,
               suggestion: "in a { } mapping a comma ends a value: quote a value that holds one, or write several values as a list ([a, b])")
+    }
+
+    /// Reports a key glued to its value (`{ page:2 }` is one key `page:2` without a value) where any key is allowed (query,
+    /// form, headers, JSON); whether it did.
+    mutating func reportGlued(_ pairs: Node.Pairs, at position: Int) -> Bool {
+        guard case .scalar(let key) = pairs.key(at: position).content, key.style == .plain, Self.isGlued(key.text),
+              case .scalar(let value) = pairs.value(at: position).content, value.value == .null, value.text.isEmpty
+        else { return false }
+        let word = key.text[..<key.text.firstIndex(of: ":")!]
+        error("'\(decodingSecret ? "(not shown)" : key.text)' is one key without a value: a ':' ends a key only before a space",
+              at: pairs.key(at: position).mark, suggestion: "write a space after the ':' of '\(word):'")
+        return true
     }
 
     /// The text of a mapping key.
@@ -325,10 +366,12 @@ struct NodeDecoder {
             let values = items.compactMap { templateValue($0, partial: partial) }
             return values.count == items.count || partial ? TemplateValue(.array(values), mark: node.mark) : nil
         case .mapping(let pairs):
+            reportCommaSplits(pairs)
             var members: [TemplateValue.Member] = []
             var keys: [String: Mark] = [:]
             var repeated = false
-            for pair in pairs {
+            for (position, pair) in pairs.enumerated() {
+                if reportGlued(pairs, at: position) { repeated = true }
                 // Keys YAML tells apart (`1` and `"1"`, `true` and `"true"`) are one in JSON: the second would replace the first.
                 let key = Self.keyText(pair.key)
                 if let first = keys.updateValue(pair.key.mark, forKey: key) {

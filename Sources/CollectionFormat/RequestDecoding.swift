@@ -38,6 +38,7 @@ extension NodeDecoder {
                   at: root.mark)
             return file
         }
+        reportCommaSplits(pairs)
         let has = { (names: [String]) in pairs.contains { names.contains(Self.keyText($0.key)) } }
         if has(["openapi", "swagger"]), has(["paths", "info"]) {
             error(has(["openapi"]) ? "this is an OpenAPI document, not a request file"
@@ -199,6 +200,7 @@ extension NodeDecoder {
                       suggestion: "write each row as a mapping of names to values, such as { user: bob, age: 42 }")
                 continue
             }
+            reportCommaSplits(pairs)
             let keys = pairs.map { Self.keyText($0.key) }
             for pair in pairs { _ = variableName(pair.key, in: "\(context) row \(index + 1)") }
             if columns == nil { columns = keys }
@@ -365,7 +367,7 @@ extension NodeDecoder {
                     error("unsupported URL scheme '\(scheme)': a URL is http(s) or a path relative to the environment's baseURL",
                           at: urlNode.mark, suggestion: "use an http:// or https:// URL, or a path such as /users")
                 }
-                if url.isLiteral { checkLiteralURL(url, at: urlNode.mark) }
+                if url.isLiteral, !commaCutValues.contains(urlNode.mark) { checkLiteralURL(url, at: urlNode.mark) }
                 spec.url = url
             }
         } else {
@@ -397,7 +399,7 @@ extension NodeDecoder {
     mutating func parameters(_ node: Node, for context: @autoclosure () -> String) -> [Parameter] {
         guard let pairs = mapping(node, for: context()) else { return [] }
         var parameters: [Parameter] = []
-        for (position, pair) in pairs.enumerated() where !Self.followsComma(pairs, at: position) {
+        for (position, pair) in pairs.enumerated() where !Self.followsComma(pairs, at: position) && !reportGlued(pairs, at: position) {
             var values: [TemplateValue] = []
             for item in scalarOrSequence(pair.value) {
                 guard case .scalar = item.content else {
@@ -426,7 +428,7 @@ extension NodeDecoder {
     mutating func headers(_ node: Node, for context: @autoclosure () -> String) -> [HeaderField] {
         guard let pairs = mapping(node, for: context()) else { return [] }
         var headers: [HeaderField] = []
-        for (position, pair) in pairs.enumerated() where !Self.followsComma(pairs, at: position) {
+        for (position, pair) in pairs.enumerated() where !Self.followsComma(pairs, at: position) && !reportGlued(pairs, at: position) {
             guard let name = headerName(pair.key),
                   !isRepeatedHeader(name, among: headers.map(\.name), at: pair.key.mark,
                                     suggestion: "give it once, several values joined with ', '") else { continue }

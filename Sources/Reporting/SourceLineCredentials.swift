@@ -23,15 +23,18 @@ enum SourceLineCredentials {
     /// `***` in place of the value, its quotes kept; an `Authorization` value keeps its scheme (`Bearer ***`).
     private static func masked(_ value: String, of key: String) -> String {
         let quote = value.first.flatMap { $0 == "\"" || $0 == "'" ? String($0) : nil } ?? ""
-        let inner = quote.isEmpty ? value : String(value.dropFirst().dropLast())
+        // A quote not closed on the line stays so.
+        let closing = !quote.isEmpty && value.count > 1 && value.hasSuffix(quote) ? quote : ""
+        let inner = quote.isEmpty ? value : String(value.dropFirst().dropLast(closing.count))
         let scheme = key.lowercased().hasSuffix("authorization") ? inner.split(separator: " ", maxSplits: 1) : []
-        return quote + (scheme.count == 2 ? scheme[0] + " ***" : "***") + quote
+        return quote + (scheme.count == 2 ? scheme[0] + " ***" : "***") + closing
     }
 
     /// `key: value` in block or flow YAML, the key one of the credentials' (any case, quoted or not), the value a
-    /// scalar (a mapping such as a secret named `password: { env: … }` is not one): quoted, or up to a `}`, a ` #`, the
+    /// scalar (a mapping such as a secret named `password: { env: … }` is not one): quoted (to the end of the line when the
+    /// quote is not closed there, as a YAML error quotes it), or up to a `}`, a ` #`, the
     /// end of the line or a `,` before the next `key:` (a comma inside a plain value, which YAML ends there in a `{ }`
     /// mapping, is hidden with it: `password: ab,cd` is a mistake, and `cd` part of the password).
     nonisolated(unsafe) private static let entry =
-        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|cookie|bearer|password|clientsecret|default)["']?\s*:\s+("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s,{}\[\]#'"](?:[^,}#]|,(?!\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)))*?)(?=\s*$|\s*\}|\s*,\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)|\s*,\s*$|\s+#)/
+        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|cookie|bearer|password|clientsecret|default)["']?\s*:\s+("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|"(?:[^"\\]|\\.)*$|'(?:[^']|'')*$|[^\s,{}\[\]#'"](?:[^,}#]|,(?!\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)))*?)(?=\s*$|\s*\}|\s*,\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)|\s*,\s*$|\s+#)/
 }

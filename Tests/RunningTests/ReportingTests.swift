@@ -367,6 +367,9 @@ import TestSupport
             ("auth: { basic: { username: u, password: Hunter2Secret,xyz99 } }", "auth: { basic: { username: u, password: *** } }"),
             ("auth: { basic: { password: ab,cd, username: u } }", "auth: { basic: { password: ***, username: u } }"),
             ("    password: Hunter2,xyz", "    password: ***"),
+            // A quote not closed on its line (a YAML error) hides the rest of the line.
+            (#"    password: "Hunter2Secret"#, #"    password: "***"#),
+            (#"auth: { bearer: 'Tok12345 }"#, #"auth: { bearer: '***"#),
             ("  pw: { env: PWX, default: Hunter2Secret,xyz99 }", "  pw: { env: PWX, default: *** }"),
             (#"  pw: { env: QA_PW, default: "xq9" }"#, #"  pw: { env: QA_PW, default: "***" }"#),
             ("  password: { env: QA_PASSWORD }", "  password: { env: QA_PASSWORD }"),
