@@ -109,7 +109,7 @@ struct NodeDecoder {
         var namesAnotherPlace = false
         var suggested: Set<String> = []
         // What follows a comma in a plain value is reported by `mapping`.
-        for position in pairs.indices where !Self.followsComma(pairs, at: position) {
+        for position in pairs.indices where !Self.followsComma(pairs, at: position, inSecret: decodingSecret) {
             let key = pairs.keyText(at: position) ?? ""
             if allowed.contains(key) {
                 found.append((key, position))
@@ -146,20 +146,28 @@ struct NodeDecoder {
     }
 
     /// Whether the key at `position` is what follows a comma in the plain value before it on its line (`{ tags: a,b }`
-    /// is `tags: a` and a key `b` without a value): in a `{ }` mapping a comma ends a value. So is any key written right
-    /// after such a comma (`{ password: ab,"cd" }`, `{ url: http://u:p,q@host }`); one with a `:` after a word and a
-    /// space after its comma is one glued to its value (`{ env: B, default:x }`), told so by `fields`.
-    static func followsComma(_ pairs: Node.Pairs, at position: Int) -> Bool {
+    /// is `tags: a` and a key `b` without a value): in a `{ }` mapping a comma ends a value. After a value that may be a
+    /// credential (`credentialKey`, or any in a secret's definition), so is any key written right after the comma
+    /// (`{ password: ab,"cd" }`, `ab,cd: 1`), which elsewhere is a compact mapping (`{a: 1,b: 2}`). A key with a `:` after a
+    /// word is one glued to its value (`{ env: B, default:x }`), told so by `fields`.
+    static func followsComma(_ pairs: Node.Pairs, at position: Int, inSecret: Bool) -> Bool {
         // The lines first: a block mapping's keys are on lines of their own, and most mappings are.
         guard position > 0, case let (valueMark, keyMark) = (pairs.value(at: position - 1).mark, pairs.key(at: position).mark),
               valueMark.line == keyMark.line,
               case .scalar(let before) = pairs.value(at: position - 1).content, before.style == .plain, !before.text.isEmpty,
               case .scalar(let key) = pairs.key(at: position).content
         else { return false }
-        if keyMark.column == valueMark.column + before.text.unicodeScalars.count + 1 { return true }
+        if keyMark.column == valueMark.column + before.text.unicodeScalars.count + 1,
+           inSecret || credentialKey(pairs.keyText(at: position - 1) ?? "") { return true }
         guard key.style == .plain, case .scalar(let value) = pairs.value(at: position).content, value.value == .null, value.text.isEmpty
         else { return false }
         return !isGlued(key.text)
+    }
+
+    /// Whether a key's value may be a credential: `password`, `bearer`, `clientSecret`, `default` (a secret's), `token`,
+    /// or a credential header.
+    static func credentialKey(_ key: String) -> Bool {
+        ["password", "bearer", "clientsecret", "default", "token"].contains(key.lowercased()) || HTTPHeaders.isCredential(key)
     }
 
     /// Whether a key is a word glued to a value by a `:` without a space (`default:x`, `page:2`).
@@ -170,7 +178,7 @@ struct NodeDecoder {
 
     /// Reports each key of `pairs` that follows a comma in a plain value (`followsComma`), once.
     mutating func reportCommaSplits(_ pairs: Node.Pairs) {
-        for position in pairs.indices where Self.followsComma(pairs, at: position) {
+        for position in pairs.indices where Self.followsComma(pairs, at: position, inSecret: decodingSecret) {
             let keyMark = pairs.key(at: position).mark
             guard !commaSplitKeys.contains(keyMark) else { continue }
             commaSplit(pairs, at: position)
@@ -183,8 +191,7 @@ struct NodeDecoder {
     /// when that value may be a credential, of which it may be a part.
     private mutating func commaSplit(_ pairs: Node.Pairs, at position: Int) {
         let before = pairs.keyText(at: position - 1) ?? ""
-        let hidden = decodingSecret || ["password", "bearer", "clientsecret", "default", "token"].contains(before.lowercased())
-            || HTTPHeaders.isCredential(before)
+        let hidden = decodingSecret || Self.credentialKey(before)
         let what = hidden ? "what follows a comma (not shown: it may be part of the value)" : "'\(pairs.keyText(at: position) ?? "")'"
         error("\(what) in the value of '\(before)' reads as a key", at: pairs.key(at: position).mark,
               suggestion: "in a { } mapping a comma ends a value: quote a value that holds one, or write several values as a list ([a, b])")

@@ -399,7 +399,7 @@ extension NodeDecoder {
     mutating func parameters(_ node: Node, for context: @autoclosure () -> String) -> [Parameter] {
         guard let pairs = mapping(node, for: context()) else { return [] }
         var parameters: [Parameter] = []
-        for (position, pair) in pairs.enumerated() where !Self.followsComma(pairs, at: position) && !reportGlued(pairs, at: position) {
+        for (position, pair) in pairs.enumerated() where !Self.followsComma(pairs, at: position, inSecret: decodingSecret) && !reportGlued(pairs, at: position) {
             var values: [TemplateValue] = []
             for item in scalarOrSequence(pair.value) {
                 guard case .scalar = item.content else {
@@ -428,7 +428,7 @@ extension NodeDecoder {
     mutating func headers(_ node: Node, for context: @autoclosure () -> String) -> [HeaderField] {
         guard let pairs = mapping(node, for: context()) else { return [] }
         var headers: [HeaderField] = []
-        for (position, pair) in pairs.enumerated() where !Self.followsComma(pairs, at: position) && !reportGlued(pairs, at: position) {
+        for (position, pair) in pairs.enumerated() where !Self.followsComma(pairs, at: position, inSecret: decodingSecret) && !reportGlued(pairs, at: position) {
             guard let name = headerName(pair.key),
                   !isRepeatedHeader(name, among: headers.map(\.name), at: pair.key.mark,
                                     suggestion: "give it once, several values joined with ', '") else { continue }

@@ -57,6 +57,8 @@ import Testing
                 + "[help: allowed keys: method, url, query, headers, json, form, multipart, text, file, graphql]",
         ])
         #expect(problems("request: { url: \"/a,b\", query: { tags: [a,b] } }\nexpect: { status: [200,201] }\n").isEmpty)
+        // A compact mapping (no space after its commas) is one, but after a credential.
+        #expect(problems("request: {url: /a,method: GET, json: {a: 1,b: 2}}\n").isEmpty)
     }
 
     /// A name is a template only in an `each:` file: elsewhere its braces are shown as written, which a warning says.
