@@ -20,7 +20,12 @@ package struct SourceDocument {
     package static func parse(_ bytes: [UInt8], path: String, limits: Limits = .default) -> SourceDocument {
         let source = SourceText(path: path, text: String(decoding: bytes, as: UTF8.self))
         func diagnostics(_ errors: [YAMLError]) -> [Diagnostic] {
-            errors.map { Diagnostic.error($0.message, path: path, at: $0.mark, suggestion: $0.suggestion) }
+            errors.map { error in
+                let template = error.kind == .nonScalarKey && source.startsTemplate(before: error.mark)
+                return Diagnostic.error(error.message, path: path, at: error.mark, suggestion: template
+                    ? "a template written without quotes reads as a YAML mapping ({ { ... } }): write it in quotes, as \"{{ name }}\""
+                    : error.suggestion)
+            }
         }
         do {
             let parsed = try YAMLParser.parseKeepingDuplicateKeys(bytes, limits: limits)
@@ -28,5 +33,15 @@ package struct SourceDocument {
         } catch {
             return SourceDocument(source: source, root: nil, diagnostics: diagnostics([error] + error.more))
         }
+    }
+}
+
+extension SourceText {
+    /// Whether `{{` starts one column before `mark` (the inner `{` of an unquoted template, where YAML sees a mapping).
+    func startsTemplate(before mark: Mark) -> Bool {
+        guard mark.column >= 2 else { return false }
+        let lines = text.split(separator: "\n", maxSplits: mark.line, omittingEmptySubsequences: false)
+        guard mark.line <= lines.count else { return false }
+        return lines[mark.line - 1].dropFirst(mark.column - 2).hasPrefix("{{")
     }
 }

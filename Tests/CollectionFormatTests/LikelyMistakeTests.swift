@@ -61,6 +61,13 @@ import Testing
         #expect(problems("request: {url: /a,method: GET, json: {a: 1,b: 2}}\n").isEmpty)
     }
 
+    /// A template written without quotes is a YAML mapping with a mapping as its key: the help says to quote it.
+    @Test func anUnquotedTemplateIsToldToBeQuoted() {
+        let help = "[help: a template written without quotes reads as a YAML mapping ({ { ... } }): write it in quotes, as \"{{ name }}\"]"
+        #expect(problems("request:\n  url: {{ u }}/x\n") == ["requests/r.yaml:2:9: error: a mapping cannot be used as a mapping key \(help)"])
+        #expect(problems("request:\n  url: { { u: 1 }: 2 }\n").allSatisfy { !$0.contains(help) })
+    }
+
     /// A name is a template only in an `each:` file: elsewhere its braces are shown as written, which a warning says.
     @Test func aTemplateInTheNameOfAFileWithoutEachWarns() {
         #expect(problems("name: \"Uses {{ v }}\"\nrequest: { url: /a }\n") == [
