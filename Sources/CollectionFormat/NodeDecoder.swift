@@ -31,7 +31,7 @@ struct NodeDecoder {
 
     /// Reports an error at a mark of this file.
     mutating func error(_ message: String, at mark: Mark?, suggestion: String? = nil) {
-        if let mark, commaSplitKeys.contains(mark) { return }
+        if let mark, commaSplitKeys.contains(mark) || commaCutValues.contains(mark) { return }
         var diagnostic = Diagnostic.error(message, path: path, at: mark, suggestion: suggestion)
         diagnostic.quotesSecret = decodingSecret
         diagnostics.add(diagnostic)
@@ -46,7 +46,7 @@ struct NodeDecoder {
 
     /// Reports a template error of this file.
     mutating func report(_ error: TemplateError) {
-        for problem in [error] + error.following where !commaSplitKeys.contains(problem.mark) {
+        for problem in [error] + error.following where !commaSplitKeys.contains(problem.mark) && !commaCutValues.contains(problem.mark) {
             diagnostics.add(problem.diagnostic(in: path))
         }
     }
@@ -137,7 +137,8 @@ struct NodeDecoder {
                 let suggestion = glued ?? merge ?? explanations[key] ?? closest ?? elsewhere
                     ?? "allowed keys: \(allowed.joined(separator: ", "))"
                 // In a secret's definition, a key that is no mistyped one may be the secret (`{ s3cret }`, `default:s3cret`).
-                let named = !decodingSecret || (closestName != nil && key.allSatisfy { $0.isLetter || $0 == "_" })
+                let named = (!decodingSecret || (closestName != nil && key.allSatisfy { $0.isLetter || $0 == "_" }))
+                    && !(Self.isGlued(key) && Self.credentialKey(String(key.prefix { $0 != ":" })))
                 error("unknown key" + (named ? " '\(key)'" : " (not shown: it may be the secret)") + place,
                       at: pairs.key(at: position).mark, suggestion: suggestion)
             }
@@ -154,11 +155,13 @@ struct NodeDecoder {
         // The lines first: a block mapping's keys are on lines of their own, and most mappings are.
         guard position > 0, case let (valueMark, keyMark) = (pairs.value(at: position - 1).mark, pairs.key(at: position).mark),
               valueMark.line == keyMark.line,
-              case .scalar(let before) = pairs.value(at: position - 1).content, before.style == .plain, !before.text.isEmpty,
+              case .scalar(let before) = pairs.value(at: position - 1).content, before.style == .plain,
+              !before.text.isEmpty || followsComma(pairs, at: position - 1, inSecret: inSecret),
               case .scalar(let key) = pairs.key(at: position).content
         else { return false }
+        let keyBefore = pairs.keyText(at: position - 1) ?? ""
         if keyMark.column == valueMark.column + before.text.unicodeScalars.count + 1,
-           inSecret || credentialKey(pairs.keyText(at: position - 1) ?? "") { return true }
+           (inSecret && keyBefore != "env") || credentialKey(keyBefore) { return true }
         guard key.style == .plain, case .scalar(let value) = pairs.value(at: position).content, value.value == .null, value.text.isEmpty
         else { return false }
         return !isGlued(key.text)
@@ -172,7 +175,7 @@ struct NodeDecoder {
 
     /// Whether a key is a word glued to a value by a `:` without a space (`default:x`, `page:2`).
     static func isGlued(_ key: String) -> Bool {
-        guard let colon = key.firstIndex(of: ":") else { return false }
+        guard let colon = key.firstIndex(of: ":"), !key.contains("@") else { return false }
         return key.startIndex < colon && key[..<colon].allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }
     }
 
@@ -183,7 +186,8 @@ struct NodeDecoder {
             guard !commaSplitKeys.contains(keyMark) else { continue }
             commaSplit(pairs, at: position)
             commaSplitKeys.insert(keyMark)
-            commaCutValues.insert(pairs.value(at: position - 1).mark)
+            // The value before the comma, and the split key's own (none, or what a `:` after it gave).
+            commaCutValues.formUnion([pairs.value(at: position - 1).mark, pairs.value(at: position).mark])
         }
     }
 
@@ -191,7 +195,7 @@ struct NodeDecoder {
     /// when that value may be a credential, of which it may be a part.
     private mutating func commaSplit(_ pairs: Node.Pairs, at position: Int) {
         let before = pairs.keyText(at: position - 1) ?? ""
-        let hidden = decodingSecret || Self.credentialKey(before)
+        let hidden = decodingSecret || Self.credentialKey(before) || (pairs.keyText(at: position) ?? "").contains("@")
         let what = hidden ? "what follows a comma (not shown: it may be part of the value)" : "'\(pairs.keyText(at: position) ?? "")'"
         error("\(what) in the value of '\(before)' reads as a key", at: pairs.key(at: position).mark,
               suggestion: "in a { } mapping a comma ends a value: quote a value that holds one, or write several values as a list ([a, b])")
@@ -204,7 +208,8 @@ struct NodeDecoder {
               case .scalar(let value) = pairs.value(at: position).content, value.value == .null, value.text.isEmpty
         else { return false }
         let word = key.text[..<key.text.firstIndex(of: ":")!]
-        error("'\(decodingSecret ? "(not shown)" : key.text)' is one key without a value: a ':' ends a key only before a space",
+        let shown = decodingSecret || Self.credentialKey(String(word)) ? "\(word):(not shown)" : key.text
+        error("'\(shown)' is one key without a value: a ':' ends a key only before a space",
               at: pairs.key(at: position).mark, suggestion: "write a space after the ':' of '\(word):'")
         return true
     }

@@ -418,7 +418,9 @@ extension NodeDecoder {
     mutating func headerName(_ key: Node) -> String? {
         let name = Self.keyText(key)
         guard HTTPSyntax.isToken(name) else {
-            error("invalid header name '\(name)'", at: key.mark, suggestion: "header names are tokens: letters, digits and !#$%&'*+-.^_`|~")
+            // `Authorization:Bearer x` is one key: its value is not shown.
+            let shown = Self.isGlued(name) && Self.credentialKey(String(name.prefix { $0 != ":" })) ? name.prefix { $0 != ":" } + ":(not shown)" : name
+            error("invalid header name '\(shown)'", at: key.mark, suggestion: "header names are tokens: letters, digits and !#$%&'*+-.^_`|~")
             return nil
         }
         return name

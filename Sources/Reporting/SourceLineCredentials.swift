@@ -13,7 +13,9 @@ enum SourceLineCredentials {
             let (key, value) = (String(match.output.1), String(match.output.2))
             result += rest[..<match.range.lowerBound]
             // A `Cookie` header holds `name=value` pairs; `cookie: NAME` without `=` is a capture's source, a cookie's name.
-            let kept = value.contains("{{") || (key.lowercased() == "cookie" && !value.contains("="))
+            // A template is no credential itself, unless a comma before it cut a plain value (`pw: ab,{{ x }}`).
+            let kept = (value.contains("{{") && !value.prefix(while: { $0 != "{" }).contains(","))
+                || (key.lowercased() == "cookie" && !value.contains("="))
             result += String(rest[match.range].dropLast(value.count)) + (kept ? value : masked(value, of: key))
             rest = rest[match.range.upperBound...]
         }
@@ -36,5 +38,5 @@ enum SourceLineCredentials {
     /// end of the line or a `,` before the next `key:` (a comma inside a plain value, which YAML ends there in a `{ }`
     /// mapping, is hidden with it: `password: ab,cd` is a mistake, and `cd` part of the password).
     nonisolated(unsafe) private static let entry =
-        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|cookie|bearer|password|clientsecret|default)["']?\s*:\s+("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|"(?:[^"\\]|\\.)*$|'(?:[^']|'')*$|[^\s,{}\[\]#'"](?:[^,}#]|,(?!\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)))*?)(?=\s*$|\s*\}|\s*,\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)|\s*,\s*$|\s+#)/
+        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|cookie|bearer|password|clientsecret|default)["']?\s*:(?:\s+|(?=[^\s"'{\[]))("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|"(?:[^"\\]|\\.)*$|'(?:[^']|'')*$|[^\s,{}\[\]#'"](?:[^,}#]|,(?!\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)))*?)(?=\s*$|\s*\}|\s*,\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)|\s*,\s*$|\s+#)/
 }

@@ -40,12 +40,27 @@ import Testing
             "requests/r.yaml:2:36: error: 'y' in the value of 'equals' reads as a key \(help)",
         ])
         #expect(problems("request: { url: http://u:Hunter2Secret,xyz99@127.0.0.1:1/get }\n") == [
-            "requests/r.yaml:1:40: error: 'xyz99@127.0.0.1:1/get' in the value of 'url' reads as a key \(help)",
+            "requests/r.yaml:1:40: error: what follows a comma (not shown: it may be part of the value) in the value of 'url' reads as a key \(help)",
         ])
         #expect(problems("request: { url: /a }\nauth: { bearer: Tok12345,xyz99: 1 }\n") == [
             "requests/r.yaml:2:26: error: what follows a comma (not shown: it may be part of the value) in the value of 'bearer' "
                 + "reads as a key \(help)",
         ])
+        // A URL's user information cut by a comma is not named (its `:` is no glued key), a second comma after a
+        // credential is the same one, and `in:` cut by a comma is one error.
+        #expect(problems("request: { url: http://u:Hunter2Secret,page:2@127.0.0.1:1/get }\n") == [
+            "requests/r.yaml:1:40: error: what follows a comma (not shown: it may be part of the value) in the value of 'url' reads as a key \(help)",
+        ])
+        #expect(problems("request: { url: /a }\nauth: { bearer: Tok12345,xyz99,more77 }\n").count == 2)
+        #expect(problems("request: { url: /a }\nexpect: { headers: { Content-Type: { in: application/json,text/html } } }\n") == [
+            "requests/r.yaml:2:59: error: 'text/html' in the value of 'in' reads as a key \(help)",
+        ])
+        // A credential glued to its key is not shown.
+        for file in ["request: { url: /a, headers: { Authorization:Bearer-Tok12345 } }\n", "request: { url: /a }\nauth: { bearer:Tok12345 }\n",
+                     "request: { url: /a, query: { token:Tok12345 } }\n"] {
+            let found = problems(file)
+            #expect(!found.isEmpty && found.allSatisfy { !$0.contains("Tok12345") }, "\(found)")
+        }
         // A key glued to its value where any key goes is one key without a value, and says so.
         #expect(problems("request: { url: /a, query: { page:2 } }\n") == [
             "requests/r.yaml:1:30: error: 'page:2' is one key without a value: a ':' ends a key only before a space "

@@ -370,6 +370,10 @@ import TestSupport
             // A quote not closed on its line (a YAML error) hides the rest of the line.
             (#"    password: "Hunter2Secret"#, #"    password: "***"#),
             (#"auth: { bearer: 'Tok12345 }"#, #"auth: { bearer: '***"#),
+            // Glued to its key, or cut by a comma before a template.
+            ("request: { headers: { Authorization:Bearer-Tok12345 } }", "request: { headers: { Authorization:*** } }"),
+            ("auth: { basic: { username: u, password: Hunter2Secret,{{ x }} } }", "auth: { basic: { username: u, password: *** }} } }"),
+            (#"auth: { bearer: "{{ token }}" }"#, #"auth: { bearer: "{{ token }}" }"#),
             ("  pw: { env: PWX, default: Hunter2Secret,xyz99 }", "  pw: { env: PWX, default: *** }"),
             (#"  pw: { env: QA_PW, default: "xq9" }"#, #"  pw: { env: QA_PW, default: "***" }"#),
             ("  password: { env: QA_PASSWORD }", "  password: { env: QA_PASSWORD }"),
