@@ -139,7 +139,8 @@ package struct EnvironmentMerger {
     }
 
     /// The secret's value from the process environment, or its default when the variable is unset or empty (as CI
-    /// gives forks), or else a `--var` of its name; a located error when none exists. A value too short to hide in free text is a warning.
+    /// gives forks), or else a `--var` of its name; a located error when none exists. A value too short to hide in free
+    /// text is a warning.
     private mutating func readSecret(_ secret: Sourced<SecretDefinition>) -> ResolvedSecret? {
         let definition = secret.value
         let name = definition.env.value

@@ -109,7 +109,7 @@ struct NodeDecoder {
         var namesAnotherPlace = false
         var suggested: Set<String> = []
         // What follows a comma in a plain value is reported by `mapping`.
-        for position in pairs.indices where !Self.followsComma(pairs, at: position, inSecret: decodingSecret) {
+        for position in pairs.indices where !isCommaSplit(pairs, at: position) {
             let key = pairs.keyText(at: position) ?? ""
             if allowed.contains(key) {
                 found.append((key, position))
@@ -138,7 +138,7 @@ struct NodeDecoder {
                     ?? "allowed keys: \(allowed.joined(separator: ", "))"
                 // In a secret's definition, a key that is no mistyped one may be the secret (`{ s3cret }`, `default:s3cret`).
                 let named = (!decodingSecret || (closestName != nil && key.allSatisfy { $0.isLetter || $0 == "_" }))
-                    && !(Self.isGlued(key) && Self.credentialKey(String(key.prefix { $0 != ":" })))
+                    && !Self.gluesCredential(key)
                 error("unknown key" + (named ? " '\(key)'" : " (not shown: it may be the secret)") + place,
                       at: pairs.key(at: position).mark, suggestion: suggestion)
             }
@@ -151,12 +151,13 @@ struct NodeDecoder {
     /// credential (`credentialKey`, or any in a secret's definition), so is any key written right after the comma
     /// (`{ password: ab,"cd" }`, `ab,cd: 1`), which elsewhere is a compact mapping (`{a: 1,b: 2}`). A key with a `:` after a
     /// word is one glued to its value (`{ env: B, default:x }`), told so by `fields`.
-    static func followsComma(_ pairs: Node.Pairs, at position: Int, inSecret: Bool) -> Bool {
+    /// `afterSplit` says whether the key before it does (`{ bearer: ab,cd,ef }`: `ef` follows `cd`, which has no value).
+    static func followsComma(_ pairs: Node.Pairs, at position: Int, inSecret: Bool, afterSplit: Bool) -> Bool {
         // The lines first: a block mapping's keys are on lines of their own, and most mappings are.
         guard position > 0, case let (valueMark, keyMark) = (pairs.value(at: position - 1).mark, pairs.key(at: position).mark),
               valueMark.line == keyMark.line,
               case .scalar(let before) = pairs.value(at: position - 1).content, before.style == .plain,
-              !before.text.isEmpty || followsComma(pairs, at: position - 1, inSecret: inSecret),
+              !before.text.isEmpty || afterSplit,
               case .scalar(let key) = pairs.key(at: position).content
         else { return false }
         let keyBefore = pairs.keyText(at: position - 1) ?? ""
@@ -167,10 +168,14 @@ struct NodeDecoder {
         return !isGlued(key.text)
     }
 
-    /// Whether a key's value may be a credential: `password`, `bearer`, `clientSecret`, `default` (a secret's), `token`,
-    /// or a credential header.
+    /// Whether a key's value may be a credential: one of `credentialKeys`, a secret's `default`, or a credential header.
     static func credentialKey(_ key: String) -> Bool {
-        ["password", "bearer", "clientsecret", "default", "token"].contains(key.lowercased()) || HTTPHeaders.isCredential(key)
+        key == "default" || credentialKeys.contains(key) || HTTPHeaders.isCredential(key)
+    }
+
+    /// Whether a key is a credential's glued to its value (`bearer:abc`, `Authorization:Bearer-x`): shown without it.
+    static func gluesCredential(_ key: String) -> Bool {
+        isGlued(key) && credentialKey(String(key.prefix { $0 != ":" }))
     }
 
     /// Whether a key is a word glued to a value by a `:` without a space (`default:x`, `page:2`).
@@ -179,26 +184,36 @@ struct NodeDecoder {
         return key.startIndex < colon && key[..<colon].allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }
     }
 
+    /// Whether the key at `position` was reported as following a comma in a plain value (`reportCommaSplits`, which
+    /// `mapping` calls): it is no key of the mapping.
+    func isCommaSplit(_ pairs: Node.Pairs, at position: Int) -> Bool {
+        commaSplitKeys.contains(pairs.key(at: position).mark)
+    }
+
     /// Reports each key of `pairs` that follows a comma in a plain value (`followsComma`), once.
     mutating func reportCommaSplits(_ pairs: Node.Pairs) {
-        for position in pairs.indices where Self.followsComma(pairs, at: position, inSecret: decodingSecret) {
+        // One pass, each key looking only at the one before it: a line of many commas costs no more than its keys.
+        var afterSplit = false
+        var cut = (key: "", hidden: false)
+        for position in pairs.indices {
+            let splitBefore = afterSplit
+            afterSplit = Self.followsComma(pairs, at: position, inSecret: decodingSecret, afterSplit: splitBefore)
+            guard afterSplit else { continue }
+            let key = pairs.keyText(at: position) ?? ""
+            // The value cut is that of the key before the first comma (`{ bearer: ab,cd,ef }`: `bearer`'s).
+            if !splitBefore {
+                let before = pairs.keyText(at: position - 1) ?? ""
+                cut = (before, decodingSecret || Self.credentialKey(before))
+            }
             let keyMark = pairs.key(at: position).mark
             guard !commaSplitKeys.contains(keyMark) else { continue }
-            commaSplit(pairs, at: position)
+            let what = cut.hidden || key.contains("@") ? "what follows a comma (not shown: it may be part of the value)" : "'\(key)'"
+            error("\(what) in the value of '\(cut.key)' reads as a key", at: keyMark,
+                  suggestion: "in a { } mapping a comma ends a value: quote a value that holds one, or write several values as a list ([a, b])")
             commaSplitKeys.insert(keyMark)
             // The value before the comma, and the split key's own (none, or what a `:` after it gave).
             commaCutValues.formUnion([pairs.value(at: position - 1).mark, pairs.value(at: position).mark])
         }
-    }
-
-    /// Reports the key at `position`, which follows a comma in the plain value before it (`followsComma`); not named
-    /// when that value may be a credential, of which it may be a part.
-    private mutating func commaSplit(_ pairs: Node.Pairs, at position: Int) {
-        let before = pairs.keyText(at: position - 1) ?? ""
-        let hidden = decodingSecret || Self.credentialKey(before) || (pairs.keyText(at: position) ?? "").contains("@")
-        let what = hidden ? "what follows a comma (not shown: it may be part of the value)" : "'\(pairs.keyText(at: position) ?? "")'"
-        error("\(what) in the value of '\(before)' reads as a key", at: pairs.key(at: position).mark,
-              suggestion: "in a { } mapping a comma ends a value: quote a value that holds one, or write several values as a list ([a, b])")
     }
 
     /// Reports a key glued to its value (`{ page:2 }` is one key `page:2` without a value) where any key is allowed (query,
@@ -208,7 +223,7 @@ struct NodeDecoder {
               case .scalar(let value) = pairs.value(at: position).content, value.value == .null, value.text.isEmpty
         else { return false }
         let word = key.text[..<key.text.firstIndex(of: ":")!]
-        let shown = decodingSecret || Self.credentialKey(String(word)) ? "\(word):(not shown)" : key.text
+        let shown = decodingSecret || Self.gluesCredential(key.text) ? "\(word):(not shown)" : key.text
         error("'\(shown)' is one key without a value: a ':' ends a key only before a space",
               at: pairs.key(at: position).mark, suggestion: "write a space after the ':' of '\(word):'")
         return true

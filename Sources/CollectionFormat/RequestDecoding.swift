@@ -399,7 +399,7 @@ extension NodeDecoder {
     mutating func parameters(_ node: Node, for context: @autoclosure () -> String) -> [Parameter] {
         guard let pairs = mapping(node, for: context()) else { return [] }
         var parameters: [Parameter] = []
-        for (position, pair) in pairs.enumerated() where !Self.followsComma(pairs, at: position, inSecret: decodingSecret) && !reportGlued(pairs, at: position) {
+        for (position, pair) in pairs.enumerated() where !isCommaSplit(pairs, at: position) && !reportGlued(pairs, at: position) {
             var values: [TemplateValue] = []
             for item in scalarOrSequence(pair.value) {
                 guard case .scalar = item.content else {
@@ -419,7 +419,7 @@ extension NodeDecoder {
         let name = Self.keyText(key)
         guard HTTPSyntax.isToken(name) else {
             // `Authorization:Bearer x` is one key: its value is not shown.
-            let shown = Self.isGlued(name) && Self.credentialKey(String(name.prefix { $0 != ":" })) ? name.prefix { $0 != ":" } + ":(not shown)" : name
+            let shown = Self.gluesCredential(name) ? name.prefix { $0 != ":" } + ":(not shown)" : name
             error("invalid header name '\(shown)'", at: key.mark, suggestion: "header names are tokens: letters, digits and !#$%&'*+-.^_`|~")
             return nil
         }
@@ -430,7 +430,7 @@ extension NodeDecoder {
     mutating func headers(_ node: Node, for context: @autoclosure () -> String) -> [HeaderField] {
         guard let pairs = mapping(node, for: context()) else { return [] }
         var headers: [HeaderField] = []
-        for (position, pair) in pairs.enumerated() where !Self.followsComma(pairs, at: position, inSecret: decodingSecret) && !reportGlued(pairs, at: position) {
+        for (position, pair) in pairs.enumerated() where !isCommaSplit(pairs, at: position) && !reportGlued(pairs, at: position) {
             guard let name = headerName(pair.key),
                   !isRepeatedHeader(name, among: headers.map(\.name), at: pair.key.mark,
                                     suggestion: "give it once, several values joined with ', '") else { continue }

@@ -77,8 +77,8 @@ extension AuthMethod {
         let texts: [String] = switch self {
         case .none: []
         case let .basic(username, password):
-            // Credentials too short to hide on their own are hidden with their scheme, as a server echoes the header.
-            [Self.base64("\(username):\(password)"), "Basic " + Self.base64("\(username):\(password)"), password]
+            // One too short to hide on its own is hidden with its scheme, as a server echoes the header.
+            HTTPHeaders.withSchemeWhenShort(Self.base64("\(username):\(password)"), scheme: "Basic") + [password]
         case .bearer(let token): [token]
         case .oauth2ClientCredentials(let credentials):
             [credentials.clientSecret, Self.base64("\(credentials.clientID):\(credentials.clientSecret)")]
@@ -103,11 +103,17 @@ extension HTTPHeaders {
             let credential = parts.last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
             // `Basic` credentials come back decoded too (`user:password`, as servers show them): the password is hidden.
             // One too short to hide on its own is hidden with its scheme (`Basic dTo3`), as a server echoes the header.
-            let withScheme = credential.count < SensitiveText.minimumLength ? [value.trimmingCharacters(in: .whitespaces)] : []
+            let sent = parts.count == 2 ? Self.withSchemeWhenShort(credential, scheme: String(parts[0])) : [credential]
             guard parts.count == 2, parts[0].lowercased() == "basic", let data = Data(base64Encoded: credential),
-                  let decoded = String(data: data, encoding: .utf8), let colon = decoded.firstIndex(of: ":") else { return [credential] + withScheme }
-            return [credential, String(decoded[decoded.index(after: colon)...])] + withScheme
+                  let decoded = String(data: data, encoding: .utf8), let colon = decoded.firstIndex(of: ":") else { return sent }
+            return sent + [String(decoded[decoded.index(after: colon)...])]
         }
         return (cookies + authorizations).filter { $0.count >= SensitiveText.minimumLength }
+    }
+
+    /// A credential sent after `scheme`, and when it is too short to hide on its own (`u:7` is `dTo3`) also with its
+    /// scheme (`Basic dTo3`), as a server echoing the header shows it.
+    static func withSchemeWhenShort(_ credential: String, scheme: String) -> [String] {
+        credential.count < SensitiveText.minimumLength ? [credential, scheme + " " + credential] : [credential]
     }
 }

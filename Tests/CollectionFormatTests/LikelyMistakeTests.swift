@@ -52,6 +52,10 @@ import Testing
             "requests/r.yaml:1:40: error: what follows a comma (not shown: it may be part of the value) in the value of 'url' reads as a key \(help)",
         ])
         #expect(problems("request: { url: /a }\nauth: { bearer: Tok12345,xyz99,more77 }\n").count == 2)
+        #expect(problems("request: { url: /a }\nauth: { bearer: Tok12345,xyz99,more77 }\n").allSatisfy { !$0.contains("more77") && !$0.contains("xyz99") })
+        // A line of many commas (up to the node limit) is one pass over its keys, each looking only at the one before it.
+        let many = (0..<9_000).map { "k\($0)" }.joined(separator: ",")
+        #expect(problems("request: { url: /a, query: { q: \(many) } }\n").count == 8_999)
         #expect(problems("request: { url: /a }\nexpect: { headers: { Content-Type: { in: application/json,text/html } } }\n") == [
             "requests/r.yaml:2:59: error: 'text/html' in the value of 'in' reads as a key \(help)",
         ])
