@@ -152,23 +152,44 @@ package struct EnvironmentMerger {
         }
         let set = processEnvironment[name].flatMap { $0.isEmpty ? nil : $0 }
         // A `--var` of the secret's name stands in for it (it would replace the value), and is hidden as the secret.
-        let givenOnCommandLine = commandLine.last { $0.name == definition.name }.flatMap { $0.value.isEmpty ? nil : $0.value }
-        guard let value = set ?? definition.defaultValue?.value ?? givenOnCommandLine else {
+        let given = commandLine.last { $0.name == definition.name }?.value
+        guard let value = set ?? definition.defaultValue?.value ?? given.flatMap({ $0.isEmpty ? nil : $0 }) else {
             let problem = processEnvironment[name] == nil ? "is not set" : "is empty"
             diagnostics.add(.error("secret '\(definition.name)': environment variable \(name) \(problem)",
                                    path: secret.path, at: definition.env.mark,
-                                   suggestion: "set \(name) in the environment, or give the secret a 'default'"))
+                                   suggestion: "set \(name) in the environment, give the secret a 'default', or pass --var \(definition.name)=VALUE"))
             return nil
         }
-        // A `--var` of the same name replaces the value: its length is not the environment's concern.
-        let hiding = ResolvedSecret.hiding(value)
-        if !value.isEmpty, hiding != .inText, !commandLine.contains(where: { $0.name == definition.name }) {
-            let warning = hiding == .none ? "is only white space: it is not hidden"
-                : "has fewer than \(ResolvedSecret.shortestHiddenInText) characters: it is hidden where it is a whole value, but not inside other text"
-            diagnostics.add(.warning("secret '\(definition.name)' \(warning)", path: secret.path, at: definition.env.mark,
-                                     suggestion: hiding == .none ? "set \(name) to the secret's value" : "use a longer secret value"))
+        if let given {
+            warnOfBlankReplacement(given, of: secret, replacing: set != nil || definition.defaultValue != nil)
+        } else {
+            warnOfShortValue(value, of: secret)
         }
         return ResolvedSecret(name: definition.name, value: value)
+    }
+
+    /// Warns of a secret's value too short to hide in free text, or only white space (not hidden at all).
+    private mutating func warnOfShortValue(_ value: String, of secret: Sourced<SecretDefinition>) {
+        let hiding = ResolvedSecret.hiding(value)
+        guard !value.isEmpty, hiding != .inText else { return }
+        let warning = hiding == .none ? "is only white space: it is not hidden"
+            : "has fewer than \(ResolvedSecret.shortestHiddenInText) characters: it is hidden where it is a whole value, but not inside other text"
+        diagnostics.add(.warning("secret '\(secret.value.name)' \(warning)", path: secret.path, at: secret.value.env.mark,
+                                 suggestion: hiding == .none ? "set \(secret.value.env.value) to the secret's value" : "use a longer secret value"))
+    }
+
+    /// Warns of a `--var` of a secret's name that is empty or only white space: it replaces the secret's value (one
+    /// the environment or a default gives, when `replacing`) with what is sent as written and cannot be hidden, most
+    /// often a shell variable that was not set (`--var token=$TOKEN`). Its length otherwise is not the environment's
+    /// concern.
+    private mutating func warnOfBlankReplacement(_ given: String, of secret: Sourced<SecretDefinition>, replacing: Bool) {
+        guard given.allSatisfy(\.isWhitespace) else { return }
+        let name = secret.value.name
+        let what = given.isEmpty ? "is empty" : "is only white space"
+        let effect = replacing ? "it replaces the secret's value, and is sent as written" : "it is sent as written, and not hidden"
+        diagnostics.add(.warning("--var \(name) \(what): \(effect)", path: secret.path, at: secret.value.env.mark,
+                                 suggestion: replacing ? "leave out --var \(name) to send the secret's value, or give the value"
+                                     : "give the value, or set \(secret.value.env.value) in the environment"))
     }
 
     /// The base URL as text; it must be an absolute http or https URL. One using a variable in `unresolved` (reported

@@ -420,7 +420,7 @@ import YAML
         let scratch = project()
         defer { scratch.remove() }
         #expect(problems(of: await scratch.readCollection(["requests"], env: "qa")) == [
-            "environments/qa.yaml:5:29: error: secret 'password': environment variable QA_PASSWORD is not set [help: set QA_PASSWORD in the environment, or give the secret a 'default']",
+            "environments/qa.yaml:5:29: error: secret 'password': environment variable QA_PASSWORD is not set [help: set QA_PASSWORD in the environment, give the secret a 'default', or pass --var password=VALUE]",
         ])
         let withToken = await scratch.readCollection(["requests"], env: "base", processEnvironment: ["TOKEN": "real"])
         #expect(withToken.environment?.secrets == [ResolvedSecret(name: "token", value: "real")])
@@ -495,6 +495,29 @@ import YAML
         // An empty one is no value, as an empty environment variable is none.
         let empty = await scratch.readCollection(["requests"], env: "qa", vars: [("password", "")], processEnvironment: [:])
         #expect(empty.diagnostics.contains { $0.message == "secret 'password': environment variable QA_PASSWORD is not set" })
+    }
+
+    /// An empty or white-space `--var` of a secret's name (a shell variable left unset: `--var password=$PW`) is a
+    /// warning at the secret: it replaces the value the environment gives, or stands in as text that is not hidden.
+    @Test func aBlankVarOfASecretsNameIsAWarning() async {
+        let scratch = project()
+        defer { scratch.remove() }
+        for blank in ["", "  "] {
+            let replacing = await scratch.readCollection(["requests"], env: "qa", vars: [("password", blank)],
+                                                         processEnvironment: ["QA_PASSWORD": "a-long-password"])
+            let what = blank.isEmpty ? "is empty" : "is only white space"
+            #expect(problems(of: replacing) == [
+                "environments/qa.yaml:5:29: warning: --var password \(what): it replaces the secret's value, and is sent as written [help: leave out --var password to send the secret's value, or give the value]",
+            ], "\(replacing.diagnostics)")
+        }
+        let standing = await scratch.readCollection(["requests"], env: "qa", vars: [("password", " ")], processEnvironment: [:])
+        #expect(problems(of: standing) == [
+            "environments/qa.yaml:5:29: warning: --var password is only white space: it is sent as written, and not hidden [help: give the value, or set QA_PASSWORD in the environment]",
+        ], "\(standing.diagnostics)")
+        // A value that is not blank says nothing, however short (it replaces the secret).
+        let short = await scratch.readCollection(["requests"], env: "qa", vars: [("password", "ab")],
+                                                 processEnvironment: ["QA_PASSWORD": "a-long-password"])
+        #expect(short.diagnostics.isEmpty, "\(short.diagnostics)")
     }
 
     @Test func noEnvironmentWithoutEnvAndExplicitDirectory() async {
@@ -892,7 +915,7 @@ import YAML
         scratch.write("environments/e.yaml", "baseURL: \"http://{{ host }}\"\nsecrets:\n  pw: { env: T9_PW }\nvariables:\n  host: \"{{ nohost }}\"\n  key: \"k={{ pw }}\"\n")
         scratch.write("requests/a.yaml", "request: { url: \"/x/{{ $env.T9_HOME }}\", headers: { X-P: \"{{ pw }}\", X-H: \"{{ host }}\" } }\n")
         #expect(problems(of: await scratch.readCollection(["requests"], env: "e")) == [
-            "environments/e.yaml:3:14: error: secret 'pw': environment variable T9_PW is not set [help: set T9_PW in the environment, or give the secret a 'default']",
+            "environments/e.yaml:3:14: error: secret 'pw': environment variable T9_PW is not set [help: set T9_PW in the environment, give the secret a 'default', or pass --var pw=VALUE]",
             "environments/e.yaml:5:10: error: undefined variable 'nohost' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var nohost=VALUE]",
             "requests/a.yaml:1:21: error: environment variable 'T9_HOME' is not set (used as '$env.T9_HOME')",
         ])
