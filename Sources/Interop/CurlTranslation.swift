@@ -56,6 +56,7 @@ public struct CurlTranslation {
             noteUploadContentType(upload, headers: headers)
         } else if command.dataInQuery {
             noteBodyHeaders(headers)
+            addJSONHeaders(to: &headers)
         } else {
             document.body = try body(headers: &headers)
         }
@@ -475,6 +476,14 @@ public struct CurlTranslation {
     }
 
     /// Warns about a Content-Type header when `-G` leaves no body for it to describe; it is kept, as curl sends it.
+    /// With `-G`, the headers `--json` sends all the same (curl adds them whatever becomes of the data), unless given.
+    private func addJSONHeaders(to headers: inout [(name: String, value: String, mark: Mark)]) {
+        guard let json = command.data.first(where: { $0.kind == .json }) else { return }
+        for name in ["Accept", "Content-Type"] where !headers.contains(where: { HTTPHeaders.sameName($0.name, name) }) {
+            headers.append((name, "application/json", json.mark))
+        }
+    }
+
     private mutating func noteBodyHeaders(_ headers: [(name: String, value: String, mark: Mark)]) {
         guard let contentType = headers.first(where: { HTTPHeaders.sameName($0.name, "Content-Type") }) else { return }
         warn("'Content-Type: \(contentType.value)' describes a body, and -G sends none: the header is kept, as curl sends it",

@@ -703,6 +703,18 @@ import Testing
         #expect(warning.mark.column == 12)
     }
 
+    /// `-G` puts `--json`'s data into the query, and curl still sends the JSON Content-Type and Accept headers.
+    @Test func getKeepsTheHeadersJSONSends() throws {
+        let document = try Self.document("curl -G --json x=1 http://127.0.0.1:1/a")
+        #expect(document.query.map(\.name) == ["x"] && document.body == nil)
+        #expect(CurlImportTests.header("content-type", of: document) == "application/json")
+        #expect(CurlImportTests.header("accept", of: document) == "application/json")
+        // Headers given are kept as given.
+        let given = try Self.document("curl -G -H 'Accept: text/plain' --json x=1 http://127.0.0.1:1/a")
+        #expect(CurlImportTests.header("accept", of: given) == "text/plain")
+        #expect(CurlImportTests.header("content-type", of: try Self.document("curl -G -d x=1 http://127.0.0.1:1/a")) == nil)
+    }
+
     @Test func getAddsFieldsToTheURLsQueryBeforeItsFragment() throws {
         let fields = try Self.document("curl -G 'http://127.0.0.1:1/s?x=1#top' -d 'q=a+b' --data-urlencode 'v=c&d'")
         #expect(fields.url == "http://127.0.0.1:1/s" && fields.query.map(\.name) == ["x", "q", "v"])
