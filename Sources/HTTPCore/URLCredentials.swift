@@ -29,7 +29,7 @@ public enum URLCredentials {
 
     /// Where the password of each URL's user information is in `text`, in order (see `hidingPasswords`).
     private static func passwordRanges(in text: String, asOneURL: Bool) -> [Range<String.Index>] {
-        guard text.contains("@") else { return [] }
+        guard text.utf8.contains(UInt8(ascii: "@")) else { return [] }
         var found: [Range<String.Index>] = []
         var rest = text[...]
         // The start of the text may be a proxy value without a scheme.

@@ -6,7 +6,7 @@ enum SourceLineCredentials {
     /// `Authorization` value); a value that is a template (`"{{ token }}"`) is left, being no credential itself, and so
     /// is a `cookie:` value without `=` (a capture's cookie name).
     static func hiding(in line: String) -> String {
-        guard line.contains(":") else { return line }
+        guard line.utf8.contains(UInt8(ascii: ":")), mayHoldKey(line) else { return line }
         var result = ""
         var rest = line[...]
         while let match = rest.firstMatch(of: entry) {
@@ -20,6 +20,28 @@ enum SourceLineCredentials {
             rest = rest[match.range.upperBound...]
         }
         return result + rest
+    }
+
+    /// The keys `entry` finds, lowercased.
+    private static let keys = ["authorization", "cookie", "bearer", "password", "clientsecret", "default"].map { Array($0.utf8) }
+
+    /// Whether `line` may hold one of the keys, which saves the regular expression (slow on a long line, quoted for
+    /// each of many diagnostics) for most lines. The bytes of the line lowercased as `entry`'s case-insensitive match
+    /// compares (each scalar's lowercase mapping: the Kelvin sign is a `k`) hold every text it can match.
+    private static func mayHoldKey(_ line: String) -> Bool {
+        var lowered: [UInt8] = []
+        lowered.reserveCapacity(line.utf8.count)
+        for scalar in line.unicodeScalars {
+            if scalar.isASCII {
+                let byte = UInt8(scalar.value)
+                lowered.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+            } else {
+                lowered += scalar.properties.lowercaseMapping.utf8
+            }
+        }
+        return keys.contains { key in
+            lowered.indices.dropLast(key.count - 1).contains { lowered[$0] == key[0] && lowered[$0..<$0 + key.count].elementsEqual(key) }
+        }
     }
 
     /// `***` in place of the value, its quotes kept; an `Authorization` value keeps its scheme (`Bearer ***`).

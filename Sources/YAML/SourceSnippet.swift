@@ -29,22 +29,24 @@ public struct SourceSnippet: Sendable, Hashable {
                     mark.column - start, start > 0, end < scalarCount)
         }
         guard let window else { return nil }
-        var prefix = window.leading ? " " : ""
+        // Built as bytes: appending to a String a character at a time costs more than the rest on a long line.
+        var prefix: [UInt8] = window.leading ? [UInt8(ascii: " ")] : []
         var current = 1
         // A control character (ESC, NUL) is shown as its escape, which would otherwise drive the terminal.
-        var text = ""
-        for character in window.text.unicodeScalars {
-            let shown = escapingControls && ControlCharacters.isControl(character) ? ControlCharacters.escape(character) : String(character)
-            text += shown
+        var text: [UInt8] = []
+        text.reserveCapacity(window.text.utf8.count)
+        for scalar in window.text.unicodeScalars {
+            let escaped = escapingControls && ControlCharacters.isControl(scalar) ? ControlCharacters.escape(scalar) : nil
+            if let escaped { text += escaped.utf8 } else { UTF8.encode(scalar) { text.append($0) } }
             guard current < window.column else { continue }
-            prefix += character == "\t" ? "\t" : String(repeating: " ", count: shown.unicodeScalars.count)
+            let spaces = scalar == "\t" ? 0 : escaped?.unicodeScalars.count ?? 1
+            if spaces == 0 { prefix.append(UInt8(ascii: "\t")) }
+            for _ in 0..<spaces { prefix.append(UInt8(ascii: " ")) }
             current += 1
         }
-        if current < window.column {
-            prefix += String(repeating: " ", count: window.column - current)
-        }
-        self.line = (window.leading ? "…" : "") + text + (window.trailing ? "…" : "")
-        self.caret = prefix + "^"
+        for _ in current..<max(current, window.column) { prefix.append(UInt8(ascii: " ")) }
+        self.line = (window.leading ? "…" : "") + String(decoding: text, as: UTF8.self) + (window.trailing ? "…" : "")
+        self.caret = String(decoding: prefix, as: UTF8.self) + "^"
     }
 
     /// The line followed by the caret line.

@@ -379,6 +379,9 @@ import TestSupport
             ("  password: { env: QA_PASSWORD }", "  password: { env: QA_PASSWORD }"),
             (#"auth: { bearer: "{{ token }}" }"#, #"auth: { bearer: "{{ token }}" }"#),
             ("  Cookie: sid=abc; x=y  # session", "  Cookie: ***  # session"),
+            // Any case, and a key whose letters lowercase to the key's (the Kelvin sign to `k`), past text that is not ASCII.
+            ("… PassWord: Hunter2Secret", "… PassWord: ***"),
+            ("  coo\u{212A}ie: sid=abc", "  coo\u{212A}ie: ***"),
             // A capture's source names a cookie: its name is no credential.
             ("      ca: { cookie: session }", "      ca: { cookie: session }"),
             ("    cookie: session", "    cookie: session"),
