@@ -406,6 +406,14 @@ extension NodeDecoder {
                     typeMismatch(item, expected: "a scalar or a list of scalars", for: "\(context()).\(Self.keyText(pair.key))")
                     continue
                 }
+                // No value (`b:`, `b: ~`, or `b` alone in `{ }`) would be sent as the word null; one not written is
+                // shown at its key.
+                guard !item.isNull else {
+                    let name = Self.keyText(pair.key)
+                    error("expected a value for '\(context()).\(name)', found null", at: item.scalarText == "" ? pair.key.mark : item.mark,
+                          suggestion: "write \(name): \"\" to send it empty, or \(name): \"null\" for the word")
+                    continue
+                }
                 if let value = templateValue(item) { values.append(value) }
             }
             parameters.append(Parameter(name: Self.keyText(pair.key), nameMark: pair.key.mark, values: values))

@@ -17,6 +17,23 @@ import Testing
         #expect(problems("request: { url: /a }\nexpect:\n  duration: { equals: 2s }\n").isEmpty, "written out, equals is meant")
     }
 
+    /// A query or form parameter without a value (`b:`, `b: ~`, a key alone on the next line of a `{ }` mapping) is an
+    /// error: it would be sent as the word null.
+    @Test func aParameterWithoutAValueIsAnError() {
+        let help = { (name: String) in "[help: write \(name): \"\" to send it empty, or \(name): \"null\" for the word]" }
+        #expect(problems("request:\n  url: /a\n  query: { a: x,\n    b }\n") == [
+            "requests/r.yaml:4:5: error: expected a value for 'request.query.b', found null \(help("b"))",
+        ])
+        #expect(problems("request:\n  url: /a\n  form:\n    c: ~\n    d:\n    e: [1, null]\n    f: \"null\"\n    g: \"\"\n") == [
+            "requests/r.yaml:4:8: error: expected a value for 'request.form.c', found null \(help("c"))",
+            "requests/r.yaml:5:5: error: expected a value for 'request.form.d', found null \(help("d"))",
+            "requests/r.yaml:6:12: error: expected a value for 'request.form.e', found null \(help("e"))",
+        ])
+        #expect(environmentProblems("baseURL: http://127.0.0.1:1\nquery: { lang: }\n") == [
+            "environments/qa.yaml:2:10: error: expected a value for 'query.lang', found null \(help("lang"))",
+        ])
+    }
+
     /// A comma in a plain value of a `{ }` mapping ends the value: what follows reads as a key without a value, which is
     /// one error saying so (not an unknown key, a bad header name or a query parameter sent as `b=null`), and not named
     /// when it may be part of a credential.
