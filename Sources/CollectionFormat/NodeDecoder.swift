@@ -59,8 +59,25 @@ struct NodeDecoder {
             reportCommaSplits(pairs)
             return pairs
         }
+        if let glued = gluedText(node) {
+            let place = context().map { " for '\($0)'" } ?? ""
+            error("expected a mapping\(place), found '\(glued.shown)', one text: a ':' ends a key only before a space", at: node.mark,
+                  suggestion: "write a space after the ':' of '\(glued.word):'")
+            return nil
+        }
         typeMismatch(node, expected: "a mapping", for: context(), suggestion: suggestion)
         return nil
+    }
+
+    /// A plain text that starts as a key glued to its value (`page:2`, `Accept:text/html`, not a URL), as a message
+    /// shows it: its first word only, and without the value when that may be a credential; nil for other nodes.
+    func gluedText(_ node: Node) -> (word: Substring, shown: String)? {
+        guard case .scalar(let scalar) = node.content, scalar.style == .plain else { return nil }
+        let first = scalar.text.prefix { !$0.isWhitespace }
+        guard Self.isGlued(String(first)), !first.contains("://") else { return nil }
+        let word = first.prefix { $0 != ":" }
+        let more = first.count < scalar.text.count ? " …" : ""
+        return (word, decodingSecret || Self.gluesCredential(String(first)) ? "\(word):(not shown)\(more)" : "\(first)\(more)")
     }
 
     /// The items of a list, or nil after reporting "expected a list".

@@ -473,6 +473,10 @@ extension NodeDecoder {
         let body: BodyDefinition?
         switch Self.keyText(first.key) {
         case "json":
+            if let glued = gluedText(node) {
+                warning("the JSON body is the text '\(glued.shown)': a ':' ends a key only before a space", at: node.mark,
+                        suggestion: "for an object, write a space after the ':' of '\(glued.word):'; for the text, quote it")
+            }
             body = templateValue(node, partial: true).map { .json($0) }
             if case .json(let value)? = body { checkJSONExpressible(value) }
         case "form": body = .form(parameters(node, for: "request.form"))

@@ -17,6 +17,27 @@ import Testing
         #expect(problems("request: { url: /a }\nexpect:\n  duration: { equals: 2s }\n").isEmpty, "written out, equals is meant")
     }
 
+    /// A block mapping's entry glued to its value (`page:2` under `query:`) is one text, not a mapping: said so, with
+    /// its first word only, and a credential's value not shown.
+    @Test func aGluedEntryUnderABlockKeyIsToldToAddASpace() {
+        #expect(problems("request:\n  url: /a\n  query:\n    page:2\n") == [
+            "requests/r.yaml:4:5: error: expected a mapping for 'request.query', found 'page:2', one text: a ':' ends a key only before a space [help: write a space after the ':' of 'page:']",
+        ])
+        #expect(problems("request:\n  url: /a\n  headers:\n    Authorization:Bearer-Tok12345\n    Accept:text/html\n") == [
+            "requests/r.yaml:4:5: error: expected a mapping for 'request.headers', found 'Authorization:(not shown) …', one text: a ':' ends a key only before a space [help: write a space after the ':' of 'Authorization:']",
+        ])
+        #expect(problems("request:\n  url: /a\n  headers:\n    Accept:text/html\n    Authorization:Bearer-Tok12345\n").allSatisfy { !$0.contains("Tok12345") })
+        // A JSON body may be a text: a warning.
+        #expect(problems("request:\n  url: /a\n  json:\n    name:x\n") == [
+            "requests/r.yaml:4:5: warning: the JSON body is the text 'name:x': a ':' ends a key only before a space [help: for an object, write a space after the ':' of 'name:'; for the text, quote it]",
+        ])
+        #expect(problems("request:\n  url: /a\n  json: \"name:x\"\n").isEmpty)
+        // A URL is no glued key.
+        #expect(problems("request:\n  url: /a\n  query: http://127.0.0.1:1/\n") == [
+            "requests/r.yaml:3:10: error: expected a mapping for 'request.query', found the string 'http://127.0.0.1:1/'",
+        ])
+    }
+
     /// A query or form parameter without a value (`b:`, `b: ~`, a key alone on the next line of a `{ }` mapping) is an
     /// error: it would be sent as the word null.
     @Test func aParameterWithoutAValueIsAnError() {
