@@ -77,7 +77,7 @@ struct NodeDecoder {
         guard Self.isGlued(String(first)), !first.contains("://") else { return nil }
         let word = first.prefix { $0 != ":" }
         let more = first.count < scalar.text.count ? " …" : ""
-        return (word, decodingSecret || Self.gluesCredential(String(first)) ? "\(word):(not shown)\(more)" : "\(first)\(more)")
+        return (word, decodingSecret ? "\(word):(not shown)\(more)" : Self.hidingGluedCredentials(String(first)) + more)
     }
 
     /// The items of a list, or nil after reporting "expected a list".
@@ -111,9 +111,23 @@ struct NodeDecoder {
             case .bool(let value): return "the boolean \(value)"
             case .int(let value): return "the integer \(value)"
             case .double: return "the number \(scalar.text)"
-            case .string(let text): return "the string '\(text)'"
+            case .string(let text): return "the string '\(scalar.style == .plain ? hidingGluedCredentials(text) : text)'"
             }
         }
+    }
+
+    /// A plain text as a message shows it: cut at its first word that glues a credential to its key (`bearer:x`,
+    /// `Authorization:Bearer-x`), shown as `bearer:(not shown)`.
+    static func hidingGluedCredentials(_ text: String) -> String {
+        var start = text.startIndex
+        while let word = text[start...].firstRange(of: /[^\s]+/) {
+            if gluesCredential(String(text[word])) {
+                let more = word.upperBound < text.endIndex ? " …" : ""
+                return text[..<word.lowerBound] + text[word].prefix { $0 != ":" } + ":(not shown)" + more
+            }
+            start = word.upperBound
+        }
+        return text
     }
 
     /// The keys allowed at one level, with their pairs; reports unknown keys with a suggestion: the explanation of the

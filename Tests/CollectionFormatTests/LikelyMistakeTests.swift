@@ -32,6 +32,14 @@ import Testing
             "requests/r.yaml:4:5: warning: the JSON body is the text 'name:x': a ':' ends a key only before a space [help: for an object, write a space after the ':' of 'name:'; for the text, quote it]",
         ])
         #expect(problems("request:\n  url: /a\n  json: \"name:x\"\n").isEmpty)
+        // Nor in any other message that quotes a text.
+        for yaml in ["auth:\n  bearer:Tok12345\n", "auth: bearer:Tok12345\n", "auth:\n  x: 1\n  y: z Authorization:Bearer-Tok12345 w\n"] {
+            let shown = problems("request: { url: /a }\n" + yaml)
+            #expect(!shown.isEmpty && shown.allSatisfy { !$0.contains("Tok12345") }, "\(shown)")
+        }
+        #expect(problems("password:Tok12345\n") == [
+            "requests/r.yaml:1:1: error: expected a mapping at the top level (keys like 'request', 'expect') or 'steps', found the string 'password:(not shown)'",
+        ])
         // A URL is no glued key.
         #expect(problems("request:\n  url: /a\n  query: http://127.0.0.1:1/\n") == [
             "requests/r.yaml:3:10: error: expected a mapping for 'request.query', found the string 'http://127.0.0.1:1/'",
