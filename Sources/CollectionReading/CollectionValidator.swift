@@ -475,8 +475,8 @@ struct CollectionValidator {
         let kind = FileSystem.kind(of: reference.absolutePath)
         guard kind.exists, !kind.isDirectory else {
             let problem = kind.exists ? "is a directory" : FileSystem.missingReason(reference.absolutePath)
-            diagnostics.add(.error("file '\(reference.written)' \(problem) (looked for '\(reference.path)')", path: path,
-                                   at: reference.mark, suggestion: "paths are relative to the \(file)"))
+            diagnostics.add(.error("file '\(reference.written)' \(problem)\(reference.lookedFor)", path: path,
+                                   at: reference.mark, suggestion: reference.missingHelp("paths are relative to the \(file)")))
             return false
         }
         return true

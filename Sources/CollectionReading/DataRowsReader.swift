@@ -10,13 +10,14 @@ enum DataRowsReader {
         let kind = FileSystem.kind(of: reference.absolutePath)
         guard kind.exists, !kind.isDirectory else {
             let problem = kind.isDirectory ? "is a directory" : FileSystem.missingReason(reference.absolutePath)
-            return (nil, [.error("each: file '\(reference.written)' \(problem) (looked for '\(reference.path)')", path: path,
+            let near = kind.exists ? nil : reference.didYouMean.map { "\($0) (paths are relative to the request file)" }
+            return (nil, [.error("each: file '\(reference.written)' \(problem)\(reference.lookedFor)", path: path,
                                  at: reference.mark,
-                                 suggestion: VariablePath.isValidName(reference.written) && !kind.exists
+                                 suggestion: near ?? (VariablePath.isValidName(reference.written) && !kind.exists
                                      ? "to loop over the list in a variable, write each: \"{{ \(reference.written) }}\""
                                      : DataRowsDecoding.isDataFile(reference.written) ? "paths are relative to the request file"
                                      : "each: takes a .csv, .json or .yaml file (relative to the request file), a list of mappings, "
-                                         + "or a template naming a list, such as \"{{ ids }}\"")])
+                                         + "or a template naming a list, such as \"{{ ids }}\""))])
         }
         guard DataRowsDecoding.isDataFile(reference.written) else {
             return (nil, [.error("each: file '\(reference.written)' is not a .csv, .json, .yaml or .yml file", path: path,

@@ -69,8 +69,8 @@ struct FragmentInliner {
         guard kind.exists, !kind.isDirectory,
               let document = SourceReader.read(path: display, absolutePath: absolute)?.document else {
             let problem = kind.isDirectory ? "is a directory" : kind.exists ? "cannot be read" : FileSystem.missingReason(absolute)
-            diagnostics.append(.error("used file '\(reference.written)' \(problem) (looked for '\(display)')", path: path,
-                                      at: reference.mark, suggestion: "paths are relative to the file that uses them"))
+            diagnostics.append(.error("used file '\(reference.written)' \(problem)\(reference.lookedFor)", path: path,
+                                      at: reference.mark, suggestion: reference.missingHelp("paths are relative to the file that uses them")))
             fragments[absolute] = .some(nil)
             return nil
         }

@@ -827,6 +827,26 @@ import YAML
             == "environments/qa.yaml:3:53: error: undefined variable 'envPw' [help: requests/01-own.yaml captures it, but runs after requests/00-first.yaml: capture it earlier, or define it in the environment or with --var envPw=VALUE]")
     }
 
+    /// A missing file whose name differs by a single typo or in case from a file beside it is told that file's name
+    /// (as it would be written); the path looked for is said only when it is not the one written.
+    @Test func aMissingFileNamesTheFileBesideItThatIsATypoAway() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("_login.yaml", "request: { url: /login }\n")
+        scratch.write("rows.csv", "id\n1\n")
+        scratch.write("fixtures/Photo.png", "png")
+        scratch.write("a.yaml", "steps:\n  - use: _login.yml\n")
+        scratch.write("b.yaml", "request: { url: /b }\neach: rows.cvs\n")
+        scratch.write("c.yaml", "request: { url: /c, file: fixtures/photo.png }\n")
+        scratch.write("d.yaml", "request: { url: /d, file: fixtures/other.png }\n")
+        #expect(problems(of: await scratch.readCollection(["a.yaml", "b.yaml", "c.yaml", "d.yaml"])) == [
+            "a.yaml:2:10: error: used file '_login.yml' does not exist [help: did you mean '_login.yaml'? (paths are relative to the file that uses them)]",
+            "b.yaml:2:7: error: each: file 'rows.cvs' does not exist [help: did you mean 'rows.csv'? (paths are relative to the request file)]",
+            "c.yaml:1:27: error: file 'fixtures/photo.png' does not exist [help: did you mean 'fixtures/Photo.png'? (paths are relative to the request file)]",
+            "d.yaml:1:27: error: file 'fixtures/other.png' does not exist [help: paths are relative to the request file]",
+        ])
+    }
+
     @Test func referencedFilesMustExistAndSchemasBeJSON() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
