@@ -98,6 +98,11 @@ extension NodeDecoder {
         }
         let cleanup = key == "finally"
         for (position, item) in items.enumerated() {
+            if item.sequence != nil {
+                error("step \(position + 1) of '\(key)' is a list, not a step", at: item.mark,
+                      suggestion: "a step is one mapping (request:, use:, ...) after one '-': remove the second '-'")
+                continue
+            }
             guard let stepPairs = mapping(item, for: key) else { continue }
             if stepPairs.contains(where: { Self.keyText($0.key) == "use" }) {
                 if var use = stepUse(stepPairs, at: item.mark, position: file.steps.count, location: location) {
