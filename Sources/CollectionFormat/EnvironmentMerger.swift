@@ -98,26 +98,43 @@ package struct EnvironmentMerger {
         guard let below = later.first(where: { $0.value.name == name }) else { return error }
         let line = below.value.nameMark.line
         let place = below.path == path ? "line \(line)" : "\(below.path):\(line)"
-        error.suggestion = "'\(name)' is defined below it (\(place)): a variable may use only the variables above it; "
-            + (uses(variable, from: name, among: all) ? "'\(name)' uses '\(variable)' too (a cycle): write one of them without the other"
-                : "move '\(name)' up")
+        let cycle: String
+        switch chain(from: name, to: variable, among: all) {
+        case nil: cycle = "move '\(name)' up"
+        case let names? where names.count == 2: cycle = "'\(name)' uses '\(variable)' too (a cycle): write one of them without the other"
+        case let names?:
+            let through = names.dropFirst().dropLast().map { "'\($0)'" }.joined(separator: ", ")
+            cycle = "'\(name)' uses '\(variable)' through \(through) (a cycle: \(([variable] + names).joined(separator: " → "))): "
+                + "write one of them without the others"
+        }
+        error.suggestion = "'\(name)' is defined below it (\(place)): a variable may use only the variables above it; " + cycle
         return error
     }
 
-    /// Whether variable `start` of `all` uses `variable`, itself or through other variables of `all`.
-    private static func uses(_ variable: String, from start: String, among all: [Sourced<VariableDefinition>]) -> Bool {
-        var seen: Set<String> = [start]
+    /// The variables of `all` by which `start` uses `variable` (`start` first, `variable` last), the fewest there are;
+    /// nil when it does not.
+    private static func chain(from start: String, to variable: String, among all: [Sourced<VariableDefinition>]) -> [String]? {
+        var cameFrom: [String: String] = [:]
         var pending = [start]
-        while let name = pending.popLast() {
+        var next = 0
+        while next < pending.count {
+            let name = pending[next]
+            next += 1
             guard let definition = all.last(where: { $0.value.name == name }) else { continue }
             for template in definition.value.value.templates {
-                for case (.variable(let used), _) in template.expressions {
-                    if used.name == variable { return true }
-                    if seen.insert(used.name).inserted { pending.append(used.name) }
+                for case (.variable(let used), _) in template.expressions where used.name != start && cameFrom[used.name] == nil {
+                    cameFrom[used.name] = name
+                    guard used.name == variable else {
+                        pending.append(used.name)
+                        continue
+                    }
+                    var names = [variable]
+                    while let previous = cameFrom[names[0]] { names.insert(previous, at: 0) }
+                    return names
                 }
             }
         }
-        return false
+        return nil
     }
 
     /// `base` with `overrides` applied: replaced in place by key, new keys appended.

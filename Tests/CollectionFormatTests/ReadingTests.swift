@@ -744,9 +744,9 @@ import YAML
         scratch.write("environments/three.yaml", "baseURL: http://localhost\nvariables:\n  a: \"x{{ b }}\"\n  b: \"{{ c }}\"\n  c: \"{{ a }}y\"\n  d: \"{{ d }}\"\n")
         #expect(problems(of: await scratch.readCollection(["requests"], env: "three")) == [
             "environments/three.yaml:3:8: error: undefined variable 'b' [help: 'b' is defined below it (line 4): a variable may use only the "
-                + "variables above it; 'b' uses 'a' too (a cycle): write one of them without the other]",
+                + "variables above it; 'b' uses 'a' through 'c' (a cycle: a → b → c → a): write one of them without the others]",
             "environments/three.yaml:4:7: error: undefined variable 'c' [help: 'c' is defined below it (line 5): a variable may use only the "
-                + "variables above it; 'c' uses 'b' too (a cycle): write one of them without the other]",
+                + "variables above it; 'c' uses 'b' through 'a' (a cycle: b → c → a → b): write one of them without the others]",
             "environments/three.yaml:6:7: error: undefined variable 'd' [help: a variable cannot use itself: write its value, or use variables defined above it]",
         ])
     }
