@@ -83,6 +83,11 @@ struct Runner: AsyncParsableCommand {
     /// the one it suggests only when it is close enough to be a likely typo (it names the nearest however far:
     /// `--bogus`, `--jobs`); `message` as it is otherwise.
     private static func misspelledOption(in message: String, arguments: ArraySlice<String>) -> String {
+        if let missing = message.firstMatch(of: /Error: Missing expected argument '--([a-z][a-z0-9-]*)/),
+           let typed = mistypedOption(String(missing.output.1), in: arguments) {
+            let usage = message.firstRange(of: "Usage:").map { "\n" + message[$0.lowerBound...] } ?? ""
+            return "Error: Unknown option '--\(typed)'. Did you mean '--\(missing.output.1)'?" + usage
+        }
         let pattern = /Error: Unknown option '--([^']+)'\.?( Did you mean '--([^']+)'\?)?/
         guard let match = message.firstMatch(of: pattern) else { return message }
         let typed = String(match.output.1)
@@ -96,6 +101,14 @@ struct Runner: AsyncParsableCommand {
                 : match.output.3.flatMap { Suggestions.closest(to: typed, among: [String($0)]) })
         return message.replacingCharacters(in: match.range, with: "Error: Unknown option '--\(typed)'."
                                             + (suggestion.map { " Did you mean '--\($0)'?" } ?? ""))
+    }
+
+    /// The option of `arguments` (`--ouy`, `--ouy=d`) one typo away from the required option `missing`, in any case:
+    /// the parser says the required one is missing before it says the typed one is unknown.
+    private static func mistypedOption(_ missing: String, in arguments: ArraySlice<String>) -> String? {
+        arguments.lazy.filter { $0.hasPrefix("--") && $0 != "--" }
+            .map { String($0.dropFirst(2).prefix { $0 != "=" }) }
+            .first { $0.lowercased() == missing || Suggestions.oneTypoAway(from: $0, among: [missing]) != nil }
     }
 
     /// The options of `help` whose words but the last are `typed`'s and whose description names `typed`'s last word
