@@ -7,8 +7,12 @@ extension NodeDecoder {
     mutating func auth(_ node: Node) -> Located<AuthDefinition>? {
         if case .scalar(let scalar) = node.content {
             if scalar.text == "none" { return Located(.none, at: node.mark) }
-            typeMismatch(node, expected: "'none' or a mapping with one of basic, bearer, oauth2", for: "auth",
-                         suggestion: Suggestions.didYouMean(scalar.text, among: ["none"]))
+            // A text here may be the credential itself (`auth: bearer abc`, `auth: "bearer:abc"`): shown only when it
+            // is a typo of `none`.
+            let typo = Suggestions.didYouMean(scalar.text, among: ["none"])
+            let found = typo != nil || scalar.value == .null ? Self.describe(node) : "a text, not shown (it may be a credential)"
+            error("expected 'none' or a mapping with one of basic, bearer, oauth2 for 'auth', found \(found)", at: node.mark,
+                  suggestion: typo ?? "write the kind as a key, such as auth: { bearer: \"{{ token }}\" }")
             return nil
         }
         guard let pairs = mapping(node, for: "auth") else { return nil }

@@ -111,7 +111,7 @@ struct NodeDecoder {
             case .bool(let value): return "the boolean \(value)"
             case .int(let value): return "the integer \(value)"
             case .double: return "the number \(scalar.text)"
-            case .string(let text): return "the string '\(scalar.style == .plain ? hidingGluedCredentials(text) : text)'"
+            case .string(let text): return "the string '\(hidingGluedCredentials(text))'"
             }
         }
     }
@@ -201,7 +201,9 @@ struct NodeDecoder {
 
     /// Whether a key's value may be a credential: one of `credentialKeys`, a secret's `default`, or a credential header.
     static func credentialKey(_ key: String) -> Bool {
-        key == "default" || credentialKeys.contains(key) || HTTPHeaders.isCredential(key)
+        // In any case: what hides a value takes `BEARER:x` for `bearer:x`.
+        let lowered = key.lowercased()
+        return lowered == "default" || credentialKeys.contains { $0.lowercased() == lowered } || HTTPHeaders.isCredential(key)
     }
 
     /// Whether a key is a credential's glued to its value (`bearer:abc`, `Authorization:Bearer-x`): shown without it.

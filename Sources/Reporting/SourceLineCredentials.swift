@@ -22,8 +22,8 @@ enum SourceLineCredentials {
         return result + rest
     }
 
-    /// The keys `entry` finds, lowercased.
-    private static let keys = ["authorization", "cookie", "bearer", "password", "clientsecret", "default"].map { Array($0.utf8) }
+    /// The keys `entry` finds, lowercased (`auth` in `authorization` too).
+    private static let keys = ["auth", "cookie", "bearer", "password", "clientsecret", "default"].map { Array($0.utf8) }
 
     /// Whether `line` may hold one of the keys, which saves the regular expression (slow on a long line, quoted for
     /// each of many diagnostics) for most lines. The bytes of the line lowercased as `entry`'s case-insensitive match
@@ -60,5 +60,5 @@ enum SourceLineCredentials {
     /// end of the line or a `,` before the next `key:` (a comma inside a plain value, which YAML ends there in a `{ }`
     /// mapping, is hidden with it: `password: ab,cd` is a mistake, and `cd` part of the password).
     nonisolated(unsafe) private static let entry =
-        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|cookie|bearer|password|clientsecret|default)["']?\s*:(?:\s+|(?=[^\s"'{\[]))("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|"(?:[^"\\]|\\.)*$|'(?:[^']|'')*$|[^\s,{}\[\]#'"](?:[^,}#]|,(?!\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)))*?)(?=\s*$|\s*\}|\s*,\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)|\s*,\s*$|\s+#)/
+        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|auth|cookie|bearer|password|clientsecret|default)["']?\s*:(?:\s+|(?=[^\s"'{\[]))("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|"(?:[^"\\]|\\.)*$|'(?:[^']|'')*$|[^\s,{}\[\]#'"](?:[^,}#]|,(?!\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)))*?(?=\s*$|\s*\}|\s*,\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)|\s*,\s*$|\s+#))/
 }

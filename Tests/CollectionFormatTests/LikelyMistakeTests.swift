@@ -32,8 +32,11 @@ import Testing
             "requests/r.yaml:4:5: warning: the JSON body is the text 'name:x': a ':' ends a key only before a space [help: for an object, write a space after the ':' of 'name:'; for the text, quote it]",
         ])
         #expect(problems("request:\n  url: /a\n  json: \"name:x\"\n").isEmpty)
-        // Nor in any other message that quotes a text.
-        for yaml in ["auth:\n  bearer:Tok12345\n", "auth: bearer:Tok12345\n", "auth:\n  x: 1\n  y: z Authorization:Bearer-Tok12345 w\n"] {
+        // Nor in any other message that quotes a text, in any case; a text written as auth: is not shown at all.
+        for yaml in ["auth:\n  bearer:Tok12345\n", "auth: bearer:Tok12345\n", "auth:\n  x: 1\n  y: z Authorization:Bearer-Tok12345 w\n",
+                     "auth: BEARER:Tok12345\n", "auth: { BEARER:Tok12345 }\n", "auth: { basic: PASSWORD:Tok12345 }\n",
+                     "auth: { basic: { username: u, Password:Tok12345 } }\n", "auth: \"bearer:Tok12345\"\n", "auth: bearer Tok12345\n",
+                     "auth: bearer=Tok12345\n", "auth: { oauth2: { CLIENTSECRET:Tok12345 } }\n"] {
             let shown = problems("request: { url: /a }\n" + yaml)
             #expect(!shown.isEmpty && shown.allSatisfy { !$0.contains("Tok12345") }, "\(shown)")
         }

@@ -379,6 +379,11 @@ import TestSupport
             ("  password: { env: QA_PASSWORD }", "  password: { env: QA_PASSWORD }"),
             (#"auth: { bearer: "{{ token }}" }"#, #"auth: { bearer: "{{ token }}" }"#),
             ("  Cookie: sid=abc; x=y  # session", "  Cookie: ***  # session"),
+            // A quoted value whatever follows it (a key without a value), and a text written as auth: itself.
+            (#"auth: { basic: { username: u, password: "Hunter2Secret",x } }"#, #"auth: { basic: { username: u, password: "***",x } }"#),
+            (#"  headers: { Authorization: 'Bearer Hunter2Secret', X-A }"#, #"  headers: { Authorization: 'Bearer ***', X-A }"#),
+            ("auth: bearer xyzTokenAbc123", "auth: ***"),
+            ("auth: BEARER=xyzTokenAbc123  # old style", "auth: ***  # old style"),
             // Any case, and a key whose letters lowercase to the key's (the Kelvin sign to `k`), past text that is not ASCII.
             ("… PassWord: Hunter2Secret", "… PassWord: ***"),
             ("  coo\u{212A}ie: sid=abc", "  coo\u{212A}ie: ***"),
