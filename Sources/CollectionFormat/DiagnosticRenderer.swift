@@ -7,8 +7,9 @@ public enum DiagnosticRenderer {
     /// quoted source line, its caret kept under the same text.
     public static func render(_ diagnostics: [Diagnostic], sources: SourceCache, color: Bool,
                               redacting: (String) -> String = { $0 }) -> String {
-        DiagnosticBag.sort(diagnostics)
-            .map { render($0, sources: sources, color: color, redacting: redacting) }
+        var lines = QuotedLines()
+        return DiagnosticBag.sort(diagnostics)
+            .map { render($0, sources: sources, color: color, redacting: redacting, lines: &lines) }
             .joined(separator: "\n")
     }
 
@@ -16,6 +17,13 @@ public enum DiagnosticRenderer {
     /// caret moved to stay under the text it points at when what comes before it is shortened (a secret as `***`).
     public static func render(_ diagnostic: Diagnostic, sources: SourceCache, color: Bool,
                               redacting: (String) -> String = { $0 }) -> String {
+        var lines = QuotedLines()
+        return render(diagnostic, sources: sources, color: color, redacting: redacting, lines: &lines)
+    }
+
+    /// Renders one diagnostic, its quoted line cut by `lines`.
+    private static func render(_ diagnostic: Diagnostic, sources: SourceCache, color: Bool,
+                               redacting: (String) -> String, lines: inout QuotedLines) -> String {
         let style = Style(enabled: color)
         var location = ""
         if let path = diagnostic.path {
@@ -34,7 +42,10 @@ public enum DiagnosticRenderer {
         // The line is quoted when its file's text is known (not, say, in a merged report once the file has changed).
         if let mark = diagnostic.mark, let path = diagnostic.path, let source = sources.text(for: path) {
             let hiding = diagnostic.quotesSecret ? { hidingValues(in: redacting($0)) } : redacting
-            let snippet = redactedSnippet(source, at: mark, redacting: hiding)
+            let quoted = lines.text(at: mark, of: path, source: source, width: redactedWidth)
+            let snippet = quoted.flatMap { quoted in
+                redactedSnippet(quoted.text, at: quoted.mark, redacting: hiding, redactingLine: { lines.redacted($0, way: diagnostic.quotesSecret ? 1 : 0, by: hiding) })
+            }
             let line = snippet?.line ?? ""
             let caret = snippet?.caret ?? String(repeating: " ", count: max(0, mark.column - 1)) + "^"
             output += style.apply(" \(mark.line) |", .blue) + (line.isEmpty ? "" : " \(line)") + "\n"
@@ -81,13 +92,19 @@ public enum DiagnosticRenderer {
         return result
     }
 
-    /// The snippet of the line of `mark` in `source`, redacted over a wide window (4,096 characters) before it is cut to
+    /// How many characters around its column a quoted line is redacted over before it is cut to the shown window.
+    private static let redactedWidth = 4096
+
+    /// The snippet of the line of `mark` in `source`, redacted over a wide window (`redactedWidth`) before it is cut to
     /// the shown one (a secret cut in two by that window would not be found), its caret under the same text. The wide
     /// window bounds the work on a line of megabytes; a secret would need 2,000 characters to reach past it.
-    private static func redactedSnippet(_ source: String, at mark: Mark, redacting: (String) -> String) -> SourceSnippet? {
+    /// `redactingLine` redacts the whole window (as `redacting` does: the caller may keep what it gave for the next
+    /// diagnostic on the line), `redacting` the text before the column.
+    private static func redactedSnippet(_ source: String, at mark: Mark, redacting: (String) -> String,
+                                        redactingLine: (String) -> String) -> SourceSnippet? {
         // Redacted as written: a credential holding a control character is found whole, then shown escaped.
-        guard let whole = SourceSnippet(source: source, mark: mark, maxWidth: 4096, escapingControls: false) else { return nil }
-        let line = redacting(whole.line)
+        guard let whole = SourceSnippet(source: source, mark: mark, maxWidth: redactedWidth, escapingControls: false) else { return nil }
+        let line = redactingLine(whole.line)
         guard line != whole.line else { return SourceSnippet(source: source, mark: mark) }
         let column = redacting(String(whole.line.prefix(whole.caret.count - 1))).count + 1
         return SourceSnippet(source: line, mark: Mark(line: 1, column: column))

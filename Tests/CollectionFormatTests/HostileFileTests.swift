@@ -133,6 +133,34 @@ struct HostileFile: Sendable, CustomStringConvertible {
         #expect(locate(22) == Mark(line: 3, column: 9))
     }
 
+    /// Diagnostics on one line quote it each the way it asks: one in a secret's definition with its values hidden,
+    /// another as the redactor gives it (the window redacted once for a run of them is not taken for the other way).
+    /// A long ASCII line quotes the window around each column.
+    @Test func diagnosticsOnOneLineQuoteItEachTheirWay() {
+        let sources = SourceCache()
+        let path = "environments/e.yaml"
+        sources.store("secrets: { pw: Hunter2Secret, x: 1 }\n", for: path)
+        var secret = Diagnostic.error("in the secret", path: path, at: Mark(line: 1, column: 16))
+        secret.quotesSecret = true
+        let plain = Diagnostic.error("plain", path: path, at: Mark(line: 1, column: 31))
+        for order in [[plain, secret], [secret, plain]] {
+            let rendered = DiagnosticRenderer.render(order, sources: sources, color: false)
+            #expect(rendered.components(separatedBy: "\n").filter { $0.hasPrefix(" 1 |") }.sorted() == [
+                " 1 | secrets: { ***: ***, ***: *** }",
+                " 1 | secrets: { pw: Hunter2Secret, x: 1 }",
+            ], "\(rendered)")
+        }
+        let long = "k: [" + (0..<3_000).map { "v\($0)" }.joined(separator: ", ") + "]"
+        sources.store("a: 1\n" + long + "\n", for: "r.yaml")
+        let column = long.utf8.count - 10
+        let rendered = DiagnosticRenderer.render([.error("e", path: "r.yaml", at: Mark(line: 2, column: column))], sources: sources, color: false)
+        let quoted = rendered.components(separatedBy: "\n")
+        #expect(quoted[1].hasPrefix(" 2 | …") && quoted[1].hasSuffix("v2999]"), "\(quoted)")
+        // The caret stands under the character of the column.
+        let caret = quoted[2].count - quoted[2].drop { $0 != "^" }.count
+        #expect(Array(quoted[1])[caret] == Array(long)[column - 1] && Array(quoted[1])[caret + 1] == Array(long)[column], "\(quoted)")
+    }
+
     /// A file whose name holds a bidirectional override, a mark or a line break is named with them as escapes, as the
     /// line quoted under it shows them: the name cannot reorder or split the diagnostic.
     @Test func aFileNameHoldingControlCharactersIsShownWithEscapes() {
