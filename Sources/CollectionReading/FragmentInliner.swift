@@ -6,6 +6,8 @@ import YAML
 struct FragmentInliner {
     /// The files used so far, by absolute path: nil when one could not be read or decoded.
     private var fragments: [String: RequestFile?] = [:]
+    /// Why each used file that cannot be read cannot, by absolute path.
+    private var unreadable: [String: String] = [:]
     /// Every problem found, each used file's own reported once.
     private(set) var diagnostics: [Diagnostic] = []
     /// Where the texts of used files go, for rendering their diagnostics.
@@ -64,14 +66,18 @@ struct FragmentInliner {
     /// The used file, read and decoded the first time it is used (at `site`); nil when it cannot be.
     private mutating func fragment(_ reference: FileReference, absolute: String, display: String, usedAt site: UseSite) -> RequestFile? {
         let path = site.path
+        // A file that cannot be read is said at every use of it (each file that uses it fails), read once.
+        if let problem = unreadable[absolute] {
+            reportUnreadable(reference, problem, at: path)
+            return nil
+        }
         if let known = fragments[absolute] { return known }
         let kind = FileSystem.kind(of: absolute)
         guard kind.exists, !kind.isDirectory,
               let document = SourceReader.read(path: display, absolutePath: absolute)?.document else {
             let problem = kind.isDirectory ? "is a directory" : kind.exists ? "cannot be read" : FileSystem.missingReason(absolute)
-            diagnostics.append(.error("used file '\(reference.written)' \(problem)\(reference.lookedFor)", path: path,
-                                      at: reference.mark, suggestion: reference.missingHelp("paths are relative to the file that uses them")))
-            fragments[absolute] = .some(nil)
+            unreadable[absolute] = problem
+            reportUnreadable(reference, problem, at: path)
             return nil
         }
         let decoded = FileDecoding.requestFile(document, absolutePath: absolute,
@@ -81,6 +87,12 @@ struct FragmentInliner {
         sources.store(decoded.text, for: display)
         fragments[absolute] = .some(decoded.value)
         return decoded.value
+    }
+
+    /// Reports the used file `reference` names (in the file at `path`), which cannot be read for `problem`.
+    private mutating func reportUnreadable(_ reference: FileReference, _ problem: String, at path: String) {
+        diagnostics.append(.error("used file '\(reference.written)' \(problem)\(reference.lookedFor)", path: path,
+                                  at: reference.mark, suggestion: reference.missingHelp("paths are relative to the file that uses them")))
     }
 
     /// `each:` in a used file: its steps run once, where a flow uses them, so rows cannot apply; the rows belong at

@@ -3,9 +3,10 @@ import CollectionFormat
 /// What a message says of a file a collection names that is not there.
 extension FileReference {
     /// ` (looked for 'PATH')` when the path looked for is not the one written (a file in another directory); empty
-    /// otherwise, where it would say the path again.
+    /// otherwise, where it would say the path again (`./a.csv` is `a.csv`).
     var lookedFor: String {
-        path == written ? "" : " (looked for '\(path)')"
+        let looked = PathText.normalized(path)
+        return looked == PathText.normalized(written) ? "" : " (looked for '\(looked)')"
     }
 
     /// `did you mean 'PATH'?` for a file beside the one named whose name differs in case or by a single typo

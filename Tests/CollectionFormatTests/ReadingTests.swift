@@ -845,6 +845,14 @@ import YAML
             "c.yaml:1:27: error: file 'fixtures/photo.png' does not exist [help: did you mean 'fixtures/Photo.png'? (paths are relative to the request file)]",
             "d.yaml:1:27: error: file 'fixtures/other.png' does not exist [help: paths are relative to the request file]",
         ])
+        // A used file that is missing is said at each use of it, in every file; `./` is the path written.
+        scratch.write("e.yaml", "steps:\n  - use: ./_gone.yaml\n  - use: _gone.yaml\n")
+        scratch.write("f.yaml", "steps:\n  - use: _gone.yaml\n")
+        #expect(problems(of: await scratch.readCollection(["e.yaml", "f.yaml"])) == [
+            "e.yaml:2:10: error: used file './_gone.yaml' does not exist [help: paths are relative to the file that uses them]",
+            "e.yaml:3:10: error: used file '_gone.yaml' does not exist [help: paths are relative to the file that uses them]",
+            "f.yaml:2:10: error: used file '_gone.yaml' does not exist [help: paths are relative to the file that uses them]",
+        ])
     }
 
     @Test func referencedFilesMustExistAndSchemasBeJSON() async {
