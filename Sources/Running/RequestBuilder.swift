@@ -306,8 +306,14 @@ public struct RequestBuilder: Sendable {
         do { return try scope.resolve(value) } catch { throw RunFailure(error, in: path) }
     }
 
-    /// A query or form value as text: strings as they are, other values as JSON.
+    /// A query or form value as text: strings as they are, other values as JSON; a template that gives null (a variable
+    /// or row without a value) is an error, as null written there is: it would be sent as the word null.
     private func text(of value: TemplateValue, path: String, scope: VariableScope) throws(RunFailure) -> String {
-        try resolve(value, path: path, scope: scope).interpolatedText
+        let resolved = try resolve(value, path: path, scope: scope)
+        if resolved == .null, case .string(let template) = value.content {
+            throw RunFailure(.error("'\(template.source)' gives null, which a query or form value cannot be: it would be sent as the word null",
+                                    path: path, at: value.mark, suggestion: "give what it reads a value, or write \"\" to send it empty"))
+        }
+        return resolved.interpolatedText
     }
 }

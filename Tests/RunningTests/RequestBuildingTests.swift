@@ -205,6 +205,25 @@ import TestSupport
 
     /// A captured number past a double's range (1e400, infinite) sent in a JSON body is an error at the template that
     /// sends it.
+    /// A query or form value whose template gives null (a capture of a JSON null) is an ERROR at it, nothing sent:
+    /// the word null would be sent.
+    @Test func aQueryOrFormValueThatIsNullIsAnErrorAtItsTemplate() async throws {
+        for (key, column) in [("query", 15), ("form", 14)] {
+            let collection = try TestCollection([
+                "environments/test.yaml": environment(),
+                "requests/1.yaml": "request: { url: /a }\ncapture: { gone: $.gone }\n",
+                "requests/2.yaml": "request:\n  url: /b\n  \(key): { v: \"{{ gone }}\" }\n",
+            ])
+            defer { collection.remove() }
+            let loader = ScriptedLoader([.response(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"gone": null}"#.utf8))])
+            let summary = try await collection.run(loader)
+            let error = try #require(summary.outcomes.last?.error)
+            #expect(summary.outcomes.last?.verdict == .errored && error.mark?.line == 3 && error.mark?.column == column, "\(error)")
+            #expect(error.message == "'{{ gone }}' gives null, which a query or form value cannot be: it would be sent as the word null")
+            #expect(await loader.received.count == 1)
+        }
+    }
+
     @Test func aNumberJSONCannotExpressIsAnErrorAtItsTemplate() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment(),
