@@ -174,7 +174,9 @@ package struct EnvironmentMerger {
             let problem = processEnvironment[name] == nil ? "is not set" : "is empty"
             diagnostics.add(.error("secret '\(definition.name)': environment variable \(name) \(problem)",
                                    path: secret.path, at: definition.env.mark,
-                                   suggestion: "set \(name) in the environment, give the secret a 'default', or pass --var \(definition.name)=VALUE"))
+                                   suggestion: given == nil
+                                       ? "set \(name) in the environment, give the secret a 'default', or pass --var \(definition.name)=VALUE"
+                                       : "the --var \(definition.name) given is empty: give its value, or set \(name) in the environment"))
             return nil
         }
         if let given {

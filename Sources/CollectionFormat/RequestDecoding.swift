@@ -100,7 +100,7 @@ extension NodeDecoder {
         for (position, item) in items.enumerated() {
             if item.sequence != nil {
                 error("step \(position + 1) of '\(key)' is a list, not a step", at: item.mark,
-                      suggestion: "a step is one mapping (request:, use:, ...) after one '-': remove the second '-'")
+                      suggestion: "a step is one mapping (request:, use:, ...), each after a single '-' of 'steps:', not inside a list of its own")
                 continue
             }
             guard let stepPairs = mapping(item, for: key) else { continue }
@@ -415,8 +415,10 @@ extension NodeDecoder {
                 // shown at its key.
                 guard !item.isNull else {
                     let name = Self.keyText(pair.key)
-                    error("expected a value for '\(context()).\(name)', found null", at: item.scalarText == "" ? pair.key.mark : item.mark,
-                          suggestion: "write \(name): \"\" to send it empty, or \(name): \"null\" for the word")
+                    let inList = pair.value.sequence != nil
+                    error("expected a value for '\(context()).\(name)', found null", at: item.scalarText == "" && !inList ? pair.key.mark : item.mark,
+                          suggestion: inList ? "write \"\" for an empty item, \"null\" for the word, or remove it"
+                              : "write \(name): \"\" to send it empty, or \(name): \"null\" for the word")
                     continue
                 }
                 if let value = templateValue(item) { values.append(value) }

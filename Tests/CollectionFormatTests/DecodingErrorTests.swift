@@ -146,7 +146,7 @@ import YAML
         #expect(problems("steps: []") == ["requests/r.yaml:1:8: error: 'steps' is empty: a flow needs at least one step"])
         // A step written after two dashes is a list.
         #expect(problems("steps:\n  - request: { url: /a }\n  - - request: { url: /b }\n") == [
-            "requests/r.yaml:3:5: error: step 2 of 'steps' is a list, not a step [help: a step is one mapping (request:, use:, ...) after one '-': remove the second '-']",
+            "requests/r.yaml:3:5: error: step 2 of 'steps' is a list, not a step [help: a step is one mapping (request:, use:, ...), each after a single '-' of 'steps:', not inside a list of its own]",
         ])
     }
 

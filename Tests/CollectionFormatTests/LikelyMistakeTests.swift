@@ -59,7 +59,7 @@ import Testing
         #expect(problems("request:\n  url: /a\n  form:\n    c: ~\n    d:\n    e: [1, null]\n    f: \"null\"\n    g: \"\"\n") == [
             "requests/r.yaml:4:8: error: expected a value for 'request.form.c', found null \(help("c"))",
             "requests/r.yaml:5:5: error: expected a value for 'request.form.d', found null \(help("d"))",
-            "requests/r.yaml:6:12: error: expected a value for 'request.form.e', found null \(help("e"))",
+            "requests/r.yaml:6:12: error: expected a value for 'request.form.e', found null [help: write \"\" for an empty item, \"null\" for the word, or remove it]",
         ])
         #expect(environmentProblems("baseURL: http://127.0.0.1:1\nquery: { lang: }\n") == [
             "environments/qa.yaml:2:10: error: expected a value for 'query.lang', found null \(help("lang"))",

@@ -494,7 +494,8 @@ import YAML
         #expect(given.scope.secretValues.contains("a-long-password"))
         // An empty one is no value, as an empty environment variable is none.
         let empty = await scratch.readCollection(["requests"], env: "qa", vars: [("password", "")], processEnvironment: [:])
-        #expect(empty.diagnostics.contains { $0.message == "secret 'password': environment variable QA_PASSWORD is not set" })
+        #expect(empty.diagnostics.contains { $0.message == "secret 'password': environment variable QA_PASSWORD is not set"
+                    && $0.suggestion == "the --var password given is empty: give its value, or set QA_PASSWORD in the environment" })
     }
 
     /// An empty or white-space `--var` of a secret's name (a shell variable left unset: `--var password=$PW`) is a
