@@ -41,6 +41,7 @@ extension NodeDecoder {
             warnIfShellReference(value, for: "auth.bearer")
         default:
             let parts = requiredTemplates(value, FormatKeys.oauth2, in: "auth.oauth2")
+            if let tokenURL = parts?["tokenURL"] { checkURL(tokenURL, at: tokenURL.mark, for: "auth.oauth2.tokenURL") }
             definition = parts.map {
                 .oauth2(OAuth2Definition(tokenURL: $0["tokenURL"]!, clientID: $0["clientID"]!,
                                          clientSecret: $0["clientSecret"]!, scope: $0["scope"]))

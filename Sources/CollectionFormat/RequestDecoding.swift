@@ -367,12 +367,7 @@ extension NodeDecoder {
         }
         if let urlNode = fields["url"] {
             if let url = template(urlNode, for: "request.url") {
-                if url.source.isEmpty { error("'request.url' is empty", at: urlNode.mark) }
-                if let scheme = Self.literalScheme(of: url), scheme != "http", scheme != "https" {
-                    error("unsupported URL scheme '\(scheme)': a URL is http(s) or a path relative to the environment's baseURL",
-                          at: urlNode.mark, suggestion: "use an http:// or https:// URL, or a path such as /users")
-                }
-                if url.isLiteral, !commaCutValues.contains(urlNode.mark) { checkLiteralURL(url, at: urlNode.mark) }
+                checkURL(url, at: urlNode.mark, for: "request.url")
                 spec.url = url
             }
         } else {
@@ -672,22 +667,33 @@ extension NodeDecoder {
 
     /// A URL written without templates must parse (as it will when sent) and, when absolute, have a host and a port
     /// from 1 to 65535.
-    private mutating func checkLiteralURL(_ url: Template, at mark: Mark) {
+    /// Checks a URL a request is sent to (`key` names it): not empty, http(s) or a path, and when written without
+    /// templates, one that can be sent (`checkLiteralURL`), unless a comma cut it.
+    mutating func checkURL(_ url: Template, at mark: Mark, for key: String) {
+        if url.source.isEmpty { error("'\(key)' is empty", at: mark) }
+        if let scheme = Self.literalScheme(of: url), scheme != "http", scheme != "https" {
+            error("unsupported URL scheme '\(scheme)': a URL is http(s) or a path relative to the environment's baseURL",
+                  at: mark, suggestion: "use an http:// or https:// URL, or a path such as /users")
+        }
+        if url.isLiteral, !commaCutValues.contains(mark) { checkLiteralURL(url, at: mark, for: key) }
+    }
+
+    private mutating func checkLiteralURL(_ url: Template, at mark: Mark, for key: String) {
         if let problem = URLCredentials.misplacedDelimiterProblem(inURL: url.source) {
-            error("'request.url': \(problem)", at: mark)
+            error("'\(key)': \(problem)", at: mark)
             return
         }
         guard let components = PercentEncoding.components(ofURL: url.source)
         else {
             if let problem = URLComponents.writtenPortProblem(inURL: url.source) {
-                error("'request.url': \(problem)", at: mark, suggestion: URLComponents.portSuggestion)
+                error("'\(key)': \(problem)", at: mark, suggestion: URLComponents.portSuggestion)
                 return
             }
-            error("'request.url' is not a valid URL", at: mark, suggestion: "write http(s)://HOST[:PORT]/PATH, or a path such as /users")
+            error("'\(key)' is not a valid URL", at: mark, suggestion: "write http(s)://HOST[:PORT]/PATH, or a path such as /users")
             return
         }
         if let problem = components.requestURLProblem {
-            error("'request.url': \(problem)", at: mark, suggestion: components.requestURLSuggestion(for: problem))
+            error("'\(key)': \(problem)", at: mark, suggestion: components.requestURLSuggestion(for: problem))
         }
     }
 

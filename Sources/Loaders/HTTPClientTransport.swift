@@ -382,6 +382,10 @@ public final class HTTPClientTransport: HTTPLoader {
             throw HTTPError(.invalidRequest, request: request,
                             message: "\(request.displayURL) is not an absolute http or https URL")
         }
+        // Checked where each URL is written or built; here for every request (AsyncHTTPClient traps on such a port).
+        if let problem = request.components.portProblem {
+            throw HTTPError(.invalidRequest, request: request, message: "\(request.displayURL): \(problem)")
+        }
         let body: Data
         do { body = try request.body.encode() } catch {
             throw HTTPError(.invalidRequest, request: request, underlyingError: error,

@@ -150,6 +150,17 @@ import YAML
         ])
     }
 
+    /// An OAuth2 token URL written without templates is checked as a request's URL is: its scheme and port.
+    @Test func aWrittenTokenURLIsCheckedAsAURL() {
+        let auth = { (url: String) in "request: { url: /a }\nauth: { oauth2: { tokenURL: \"\(url)\", clientID: c, clientSecret: s } }\n" }
+        #expect(problems(auth("http://127.0.0.1:99999/token")) == [
+            "requests/r.yaml:2:29: error: 'auth.oauth2.tokenURL': the port 99999 is not a number from 1 to 65535 [help: write a port from 1 to 65535, or none for the scheme's default (80 for http, 443 for https)]",
+        ])
+        #expect(problems(auth("ftp://127.0.0.1/token")).first?.contains("unsupported URL scheme 'ftp'") == true)
+        #expect(problems(auth("")).first?.contains("'auth.oauth2.tokenURL' is empty") == true)
+        #expect(problems(auth("/token")).isEmpty && problems(auth("https://id.example.com:8443/token")).isEmpty)
+    }
+
     @Test func twoBodyKeys() {
         #expect(problems("request:\n  url: /a\n  json: {}\n  text: hi\n") == [
             "requests/r.yaml:4:3: error: more than one body: 'json' and 'text' [help: a request has at most one of json, form, multipart, text, file, graphql]",

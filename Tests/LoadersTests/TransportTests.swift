@@ -27,6 +27,24 @@ import TestSupport
         }
     }
 
+    /// A port out of range (which AsyncHTTPClient would trap on) is an invalid request, whatever built the URL (an OAuth2
+    /// token URL from a variable): nothing is sent, the process goes on.
+    @Test(arguments: TestServerScheme.allCases)
+    func aPortOutOfRangeIsAnInvalidRequest(_ scheme: TestServerScheme) async throws {
+        try await withTransport(over: scheme) { server, transport in
+            for port in [0, 65536, 99999] {
+                let url = "\(scheme.rawValue)://127.0.0.1:\(port)/post"
+                do {
+                    _ = try await transport.load(request(url))
+                    Issue.record("port \(port) was sent")
+                } catch let error as HTTPError {
+                    #expect(error.code == .invalidRequest && error.message == "\(url): the port \(port) is not a number from 1 to 65535", "\(error)")
+                }
+            }
+            #expect(try await transport.load(request(server.url("/status/204"))).status.code == 204)
+        }
+    }
+
     @Test(arguments: TestServerScheme.allCases)
     func headChunked204AndRepeatedHeadersKeepTheConnection(_ scheme: TestServerScheme) async throws {
         try await withTransport(over: scheme) { server, transport in
