@@ -5,6 +5,8 @@ import YAML
 extension NodeDecoder {
     /// `auth:` `none`, or a mapping with exactly one of basic, bearer, oauth2.
     mutating func auth(_ node: Node) -> Located<AuthDefinition>? {
+        decodingCredentials = true
+        defer { decodingCredentials = false }
         if case .scalar(let scalar) = node.content {
             if scalar.text == "none" { return Located(.none, at: node.mark) }
             // A text here may be the credential itself (`auth: bearer abc`, `auth: "bearer:abc"`): shown only when it

@@ -21,6 +21,9 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether the problem is in a secret's definition, whose quoted line may hold the secret written under a mistyped
     /// key (`defualt: hunter2`): its values are hidden when quoted.
     public var quotesSecret = false
+    /// Whether the key the diagnostic points at, the first of its line, is not named (it may be the secret): the quoted
+    /// line hides it too.
+    public var hidesKey = false
 
     public init(_ severity: Severity = .error, path: String?, mark: Mark?, message: String, suggestion: String? = nil) {
         self.severity = severity

@@ -41,10 +41,10 @@ public enum DiagnosticRenderer {
         let emptyGutter = String(repeating: " ", count: gutterWidth + 2)
         // The line is quoted when its file's text is known (not, say, in a merged report once the file has changed).
         if let mark = diagnostic.mark, let path = diagnostic.path, let source = sources.text(for: path) {
-            let hiding = diagnostic.quotesSecret ? { hidingValues(in: redacting($0)) } : redacting
+            let hiding = diagnostic.quotesSecret ? { hidingValues(in: redacting($0), hidingFirstKey: diagnostic.hidesKey) } : redacting
             let quoted = lines.text(at: mark, of: path, source: source, width: redactedWidth)
             let snippet = quoted.flatMap { quoted in
-                redactedSnippet(quoted.text, at: quoted.mark, redacting: hiding, redactingLine: { lines.redacted($0, way: diagnostic.quotesSecret ? 1 : 0, by: hiding) })
+                redactedSnippet(quoted.text, at: quoted.mark, redacting: hiding, redactingLine: { lines.redacted($0, way: diagnostic.quotesSecret ? diagnostic.hidesKey ? 2 : 1 : 0, by: hiding) })
             }
             let line = snippet?.line ?? ""
             let caret = snippet?.caret ?? String(repeating: " ", count: max(0, mark.column - 1)) + "^"
@@ -63,10 +63,14 @@ public enum DiagnosticRenderer {
     /// `line` of a secret's definition with everything after its first key (the secret's name) hidden but the keys a
     /// definition has (`env`, `default`) and `env:`'s value (the variable the secret is read from): a value written by
     /// mistake (`pw: s3cret`, `[s3cret]`, `defualt: s3cret`, `default:s3cret`, `{ s3cret }`) may be the secret.
-    static func hidingValues(in line: String) -> String {
-        guard let colon = line.firstRange(of: /:(\s|$)/) else { return line.isEmpty ? line : "***" }
-        var result = String(line[..<colon.upperBound])
-        var (word, afterEnv) = ("", false)
+    static func hidingValues(in line: String, hidingFirstKey: Bool = false) -> String {
+        let indent = line.prefix { $0 == " " || $0 == "\t" || $0 == "-" }
+        guard let colon = line.firstRange(of: /:(\s|$)/) else { return line.count == indent.count ? line : indent + "***" }
+        // The first key is the secret's name, or a mistyped key the message names; one the message does not name (a key
+        // under the secret's name in a block, `s3cret: 1`) may be the secret.
+        let firstKey = line[indent.endIndex..<colon.lowerBound]
+        var result = hidingFirstKey ? indent + "***" + line[colon.lowerBound..<colon.upperBound] : String(line[..<colon.upperBound])
+        var (word, afterEnv) = ("", firstKey == "env")
         func flush() {
             guard !word.isEmpty else { return }
             result += ["env", "default"].contains(word) || afterEnv ? word : "***"

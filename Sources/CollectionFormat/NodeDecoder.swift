@@ -7,6 +7,11 @@ struct NodeDecoder {
     private(set) var diagnostics = DiagnosticBag()
     /// Whether a secret's definition is being read: no problem found in it shows a value written there.
     var decodingSecret = false
+    /// Whether an `auth:` is being read: no problem found in it shows a value written there, which may be a credential
+    /// (`auth: { basic: "u:pw" }`, a mistyped `pasword:`), nor quotes one in its line.
+    var decodingCredentials = false
+    /// Whether what is being read may hold a credential, a secret's or another.
+    private var hidesValues: Bool { decodingSecret || decodingCredentials }
     /// The source's line starts, found at the first template that needs them.
     private var lineStarts: [Int]?
     /// Namespace prefixes declared with a value that is no URI: reported there, not again as undeclared where used.
@@ -30,17 +35,18 @@ struct NodeDecoder {
     var path: String { source.path }
 
     /// Reports an error at a mark of this file.
-    mutating func error(_ message: String, at mark: Mark?, suggestion: String? = nil) {
+    mutating func error(_ message: String, at mark: Mark?, suggestion: String? = nil, hidingKey: Bool = false) {
         if let mark, commaSplitKeys.contains(mark) || commaCutValues.contains(mark) { return }
         var diagnostic = Diagnostic.error(message, path: path, at: mark, suggestion: suggestion)
-        diagnostic.quotesSecret = decodingSecret
+        diagnostic.quotesSecret = hidesValues
+        diagnostic.hidesKey = hidingKey
         diagnostics.add(diagnostic)
     }
 
     /// Reports a warning at a mark of this file.
     mutating func warning(_ message: String, at mark: Mark?, suggestion: String? = nil) {
         var diagnostic = Diagnostic.warning(message, path: path, at: mark, suggestion: suggestion)
-        diagnostic.quotesSecret = decodingSecret
+        diagnostic.quotesSecret = hidesValues
         diagnostics.add(diagnostic)
     }
 
@@ -77,7 +83,7 @@ struct NodeDecoder {
         guard Self.isGlued(String(first)), !first.contains("://") else { return nil }
         let word = first.prefix { $0 != ":" }
         let more = first.count < scalar.text.count ? " …" : ""
-        return (word, decodingSecret ? "\(word):(not shown)\(more)" : Self.hidingGluedCredentials(String(first)) + more)
+        return (word, hidesValues ? "\(word):(not shown)\(more)" : Self.hidingGluedCredentials(String(first)) + more)
     }
 
     /// The items of a list, or nil after reporting "expected a list".
@@ -96,7 +102,8 @@ struct NodeDecoder {
     /// Reports that `node` is not what was expected.
     mutating func typeMismatch(_ node: Node, expected: String, for context: @autoclosure () -> String?, suggestion: String? = nil) {
         let place = context().map { " for '\($0)'" } ?? ""
-        let found = decodingSecret && node.scalar != nil ? "a value, not shown (it may be the secret)" : Self.describe(node)
+        let found = hidesValues && node.scalar != nil && !node.isNull
+            ? "a value, not shown (it may be \(decodingSecret ? "the secret" : "a credential"))" : Self.describe(node)
         error("expected \(expected)\(place), found \(found)", at: node.mark, suggestion: suggestion)
     }
 
@@ -171,7 +178,7 @@ struct NodeDecoder {
                 let named = (!decodingSecret || (closestName != nil && key.allSatisfy { $0.isLetter || $0 == "_" }))
                     && !Self.gluesCredential(key)
                 error("unknown key" + (named ? " '\(key)'" : " (not shown: it may be the secret)") + place,
-                      at: pairs.key(at: position).mark, suggestion: suggestion)
+                      at: pairs.key(at: position).mark, suggestion: suggestion, hidingKey: !named)
             }
         }
         return Fields(pairs: pairs, found: found, namesAnotherPlace: namesAnotherPlace, suggested: suggested)

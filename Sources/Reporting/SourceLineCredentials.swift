@@ -7,6 +7,55 @@ enum SourceLineCredentials {
     /// is a `cookie:` value without `=` (a capture's cookie name).
     static func hiding(in line: String) -> String {
         guard line.utf8.contains(UInt8(ascii: ":")), mayHoldKey(line) else { return line }
+        return hidingScalars(in: hidingCollections(in: line))
+    }
+
+    /// `line` with each credential written as a list or mapping (`bearer: [abc]`, `Cookie: { sid: abc }`) as `[***]` or
+    /// `{ *** }`, to its closing bracket or the end of the line; a secret's definition (`password: { env: … }`) and an
+    /// `auth:` mapping (whose keys `entry` reads) are left.
+    private static func hidingCollections(in line: String) -> String {
+        var result = ""
+        var rest = line[...]
+        while let match = rest.firstMatch(of: collection) {
+            let open = rest[match.range].last!
+            let inner = rest[match.range.upperBound...]
+            let end = closing(of: open, in: inner)
+            let content = inner[..<end]
+            result += rest[..<match.range.upperBound]
+            // What is kept is read on: the keys inside it may be credentials.
+            if open == "{" && (match.output.1.lowercased() == "auth" || content.contains(/(^|[\s{,])env\s*:/)) {
+                rest = inner
+                continue
+            }
+            result += open == "[" ? "***" : " *** "
+            rest = inner[end...]
+        }
+        return result + rest
+    }
+
+    /// Where the collection opened by `open` (just before `text`) closes: at its closing bracket (nested ones and
+    /// quoted text skipped), or the end of the line.
+    private static func closing(of open: Character, in text: Substring) -> Substring.Index {
+        var depth = 0
+        var quote: Character?
+        for index in text.indices {
+            let character = text[index]
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "[" || character == "{" {
+                depth += 1
+            } else if character == "]" || character == "}" {
+                if depth == 0 { return index }
+                depth -= 1
+            }
+        }
+        return text.endIndex
+    }
+
+    /// `line` with every plain or quoted credential value `entry` finds hidden.
+    private static func hidingScalars(in line: String) -> String {
         var result = ""
         var rest = line[...]
         while let match = rest.firstMatch(of: entry) {
@@ -59,6 +108,10 @@ enum SourceLineCredentials {
     /// quote is not closed there, as a YAML error quotes it), or up to a `}`, a ` #`, the
     /// end of the line or a `,` before the next `key:` (a comma inside a plain value, which YAML ends there in a `{ }`
     /// mapping, is hidden with it: `password: ab,cd` is a mistake, and `cd` part of the password).
+    /// A credential's key and the bracket that opens its value, a list or a mapping.
+    nonisolated(unsafe) private static let collection =
+        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|auth|cookie|bearer|password|clientsecret|default)["']?\s*:\s*[\[{]/
+
     nonisolated(unsafe) private static let entry =
         /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|auth|cookie|bearer|password|clientsecret|default)["']?\s*:(?:\s+|(?=[^\s"'{\[]))("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|"(?:[^"\\]|\\.)*$|'(?:[^']|'')*$|[^\s,{}\[\]#'"](?:[^,}#]|,(?!\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)))*?(?=\s*$|\s*\}|\s*,\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)|\s*,\s*$|\s+#))/
 }

@@ -379,6 +379,14 @@ import TestSupport
             ("  password: { env: QA_PASSWORD }", "  password: { env: QA_PASSWORD }"),
             (#"auth: { bearer: "{{ token }}" }"#, #"auth: { bearer: "{{ token }}" }"#),
             ("  Cookie: sid=abc; x=y  # session", "  Cookie: ***  # session"),
+            // A list or mapping written as a credential, but a secret's definition and an auth: mapping's keys.
+            ("auth: { bearer: [Hunter2Secret] }", "auth: { bearer: [***] }"),
+            ("  password: { v: Hunter2Secret, w: [x] }  # old", "  password: { *** }  # old"),
+            ("  headers: { Authorization: [Bearer Hunter2Secret, {a: b}], X: 1 }", "  headers: { Authorization: [***], X: 1 }"),
+            ("  Cookie: { sid: Hunter2Secret", "  Cookie: { *** "),
+            ("auth: [bearer, Hunter2Secret]", "auth: [***]"),
+            ("  password: { env: QA_PASSWORD, default: Hunter2Secret }", "  password: { env: QA_PASSWORD, default: *** }"),
+            ("auth: { basic: { username: u, password: [\"a]b\"] } }", "auth: { basic: { username: u, password: [***] } }"),
             // A quoted value whatever follows it (a key without a value), and a text written as auth: itself.
             (#"auth: { basic: { username: u, password: "Hunter2Secret",x } }"#, #"auth: { basic: { username: u, password: "***",x } }"#),
             (#"  headers: { Authorization: 'Bearer Hunter2Secret', X-A }"#, #"  headers: { Authorization: 'Bearer ***', X-A }"#),
