@@ -8,8 +8,19 @@ public enum DiagnosticRenderer {
     public static func render(_ diagnostics: [Diagnostic], sources: SourceCache, color: Bool,
                               redacting: (String) -> String = { $0 }) -> String {
         var lines = QuotedLines()
+        // A line one diagnostic quotes with its values hidden (in a secret's definition or an `auth:`) is quoted so by
+        // every diagnostic on it: a template's or the YAML reader's problem there knows nothing of what it holds.
+        let hiddenLines = Set(diagnostics.filter(\.quotesSecret).compactMap { diagnostic in
+            diagnostic.mark.map { HiddenLine(path: diagnostic.path, line: $0.line) }
+        })
         return DiagnosticBag.sort(diagnostics)
-            .map { render($0, sources: sources, color: color, redacting: redacting, lines: &lines) }
+            .map { diagnostic in
+                var diagnostic = diagnostic
+                if let mark = diagnostic.mark, hiddenLines.contains(HiddenLine(path: diagnostic.path, line: mark.line)) {
+                    diagnostic.quotesSecret = true
+                }
+                return render(diagnostic, sources: sources, color: color, redacting: redacting, lines: &lines)
+            }
             .joined(separator: "\n")
     }
 
@@ -78,8 +89,9 @@ public enum DiagnosticRenderer {
         }
         var rest = line[colon.upperBound...]
         while let character = rest.first {
-            if character == "#", word.isEmpty, result.last?.isWhitespace ?? true { return result + rest }
-            if word.isEmpty, character == "\"" || character == "'", let close = rest.dropFirst().firstIndex(of: character) {
+            // A comment may hold a credential too (one commented out).
+            if character == "#", word.isEmpty, result.last?.isWhitespace ?? true { return result + (rest.count > 1 ? "# ***" : "#") }
+            if word.isEmpty, character == "\"" || character == "'", let close = closingQuote(of: rest) {
                 // A quoted text is one word.
                 word = String(rest[...close])
                 rest = rest[rest.index(after: close)...]
@@ -94,6 +106,28 @@ public enum DiagnosticRenderer {
         }
         flush()
         return result
+    }
+
+    /// Where the quoted text `text` starts closes: its next `"` not escaped by a backslash, or its next `'` not doubled;
+    /// nil when it does not close on the line.
+    private static func closingQuote(of text: Substring) -> Substring.Index? {
+        let quote = text.first!
+        var index = text.index(after: text.startIndex)
+        while index < text.endIndex {
+            let character = text[index]
+            if quote == "\"", character == "\\" {
+                index = text.index(index, offsetBy: 2, limitedBy: text.endIndex) ?? text.endIndex
+                continue
+            }
+            if character == quote {
+                let next = text.index(after: index)
+                guard quote == "'", next < text.endIndex, text[next] == "'" else { return index }
+                index = text.index(after: next)
+                continue
+            }
+            index = text.index(after: index)
+        }
+        return nil
     }
 
     /// How many characters around its column a quoted line is redacted over before it is cut to the shown window.
@@ -112,6 +146,12 @@ public enum DiagnosticRenderer {
         guard line != whole.line else { return SourceSnippet(source: source, mark: mark) }
         let column = redacting(String(whole.line.prefix(whole.caret.count - 1))).count + 1
         return SourceSnippet(source: line, mark: Mark(line: 1, column: column))
+    }
+
+    /// A line of a file whose values a diagnostic hides.
+    private struct HiddenLine: Hashable {
+        let path: String?
+        let line: Int
     }
 
     /// ANSI styling that is a no-op when color is off.

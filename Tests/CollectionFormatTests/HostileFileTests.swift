@@ -133,9 +133,8 @@ struct HostileFile: Sendable, CustomStringConvertible {
         #expect(locate(22) == Mark(line: 3, column: 9))
     }
 
-    /// Diagnostics on one line quote it each the way it asks: one in a secret's definition with its values hidden,
-    /// another as the redactor gives it (the window redacted once for a run of them is not taken for the other way).
-    /// A long ASCII line quotes the window around each column.
+    /// Diagnostics on one line quote it hidden when one of them is in a secret's definition, in either order. A long
+    /// ASCII line quotes the window around each column.
     @Test func diagnosticsOnOneLineQuoteItEachTheirWay() {
         let sources = SourceCache()
         let path = "environments/e.yaml"
@@ -145,11 +144,22 @@ struct HostileFile: Sendable, CustomStringConvertible {
         let plain = Diagnostic.error("plain", path: path, at: Mark(line: 1, column: 31))
         for order in [[plain, secret], [secret, plain]] {
             let rendered = DiagnosticRenderer.render(order, sources: sources, color: false)
-            #expect(rendered.components(separatedBy: "\n").filter { $0.hasPrefix(" 1 |") }.sorted() == [
+            #expect(rendered.components(separatedBy: "\n").filter { $0.hasPrefix(" 1 |") } == [
                 " 1 | secrets: { ***: ***, ***: *** }",
-                " 1 | secrets: { pw: Hunter2Secret, x: 1 }",
+                " 1 | secrets: { ***: ***, ***: *** }",
             ], "\(rendered)")
         }
+        // Any diagnostic on a line one quotes hidden quotes it hidden (a template's problem beside a mistyped key).
+        sources.store("auth: { basic: { username: \"{{ u }\", pasword: Hunter2Secret } }\n", for: "a.yaml")
+        var mistyped = Diagnostic.error("unknown key", path: "a.yaml", at: Mark(line: 1, column: 42))
+        mistyped.quotesSecret = true
+        let both = DiagnosticRenderer.render([.error("unterminated", path: "a.yaml", at: Mark(line: 1, column: 28)), mistyped],
+                                             sources: sources, color: false)
+        #expect(!both.contains("Hunter2Secret"), "\(both)")
+        // A quoted value with an escaped quote is one word; a comment is hidden too.
+        #expect(DiagnosticRenderer.hidingValues(in: #"  pw: { env: W, defualt: "a\" #Hunter2Secret" }"#) == #"  pw: { env: W, ***: *** }"#)
+        #expect(DiagnosticRenderer.hidingValues(in: "  pw: { env: W, defualt: 'a'' #Hunter2Secret' }") == "  pw: { env: W, ***: *** }")
+        #expect(DiagnosticRenderer.hidingValues(in: "  pw: { env: W }  # Hunter2Secret") == "  pw: { env: W }  # ***")
         let long = "k: [" + (0..<3_000).map { "v\($0)" }.joined(separator: ", ") + "]"
         sources.store("a: 1\n" + long + "\n", for: "r.yaml")
         let column = long.utf8.count - 10

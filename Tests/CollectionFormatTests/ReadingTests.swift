@@ -247,8 +247,8 @@ import YAML
         // may hold the secret.
         #expect(diagnostics.map(\.quotesSecret) == [false, true, true])
         #expect(DiagnosticRenderer.hidingValues(in: #"  pw: { env: X_PW, defualt: "ab,cd", other: 'x' }  # note"#)
-                == #"  pw: { env: X_PW, ***: ***, ***: *** }  # note"#)
-        #expect(DiagnosticRenderer.hidingValues(in: "    defualt: hunter2 # typo") == "    defualt: *** # typo")
+                == #"  pw: { env: X_PW, ***: ***, ***: *** }  # ***"#)
+        #expect(DiagnosticRenderer.hidingValues(in: "    defualt: hunter2 # typo") == "    defualt: *** # ***")
         // Values written in other shapes by mistake (trial helper-97).
         for (line, shown) in [("  pw: [s3cretvalue, other]", "  pw: [***, ***]"), ("  pw: {env: X, default:s3cretvalue}", "  pw: {env: X, default:***}"),
                               ("  pw: { s3cretvalue }", "  pw: { *** }"), ("secrets: s3cretvalue", "secrets: ***"),
