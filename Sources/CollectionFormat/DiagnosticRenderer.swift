@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 import YAML
 
 /// Renders diagnostics the way a compiler does: location, message, source line with a caret, help.
@@ -52,7 +53,12 @@ public enum DiagnosticRenderer {
         let emptyGutter = String(repeating: " ", count: gutterWidth + 2)
         // The line is quoted when its file's text is known (not, say, in a merged report once the file has changed).
         if let mark = diagnostic.mark, let path = diagnostic.path, let source = sources.text(for: path) {
-            let hiding = diagnostic.quotesSecret ? { hidingValues(in: redacting($0), hidingFirstKey: diagnostic.hidesKey) } : redacting
+            // A line holding a mistyped credential key (`pasword: x`, which no other rule knows) is quoted with its values
+            // hidden too: the decoder may not have read it (a YAML error on the line).
+            func hiding(_ text: String) -> String {
+                diagnostic.quotesSecret || mistypesCredentialKey(text)
+                    ? hidingValues(in: redacting(text), hidingFirstKey: diagnostic.hidesKey) : redacting(text)
+            }
             let quoted = lines.text(at: mark, of: path, source: source, width: redactedWidth)
             let snippet = quoted.flatMap { quoted in
                 redactedSnippet(quoted.text, at: quoted.mark, redacting: hiding, redactingLine: { lines.redacted($0, way: diagnostic.quotesSecret ? diagnostic.hidesKey ? 2 : 1 : 0, by: hiding) })
@@ -106,6 +112,31 @@ public enum DiagnosticRenderer {
         }
         flush()
         return result
+    }
+
+    /// The keys whose values are credentials, lowercased, as `mistypesCredentialKey` compares them.
+    private static let credentialKeys = (NodeDecoder.credentialKeys.map { $0.lowercased() } + ["default"]
+                                         + HTTPHeaders.credentialNames.map { $0.lowercased() }).map { Array($0.utf8) }
+
+    /// Whether `line` holds a key (letters and `-` before a `:`) one typo from a credential's but not one (`pasword:`,
+    /// `barer:`, `Autorization:`), read over its bytes.
+    static func mistypesCredentialKey(_ line: String) -> Bool {
+        let bytes = Array(line.utf8)
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: ":") {
+            var start = index
+            while start > 0, bytes[start - 1] < 0x80, Character(UnicodeScalar(bytes[start - 1])).isLetter || bytes[start - 1] == UInt8(ascii: "-") {
+                start -= 1
+            }
+            let length = index - start
+            guard length >= 4, length <= 20 else { continue }
+            let key = bytes[start..<index].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+            guard !credentialKeys.contains(key) else { continue }
+            let word = String(decoding: key, as: UTF8.self)
+            if credentialKeys.contains(where: { abs($0.count - key.count) <= 1 && Suggestions.editDistance(Array(word), Array(String(decoding: $0, as: UTF8.self))) == 1 }) {
+                return true
+            }
+        }
+        return false
     }
 
     /// Where the quoted text `text` starts closes: its next `"` not escaped by a backslash, or its next `'` not doubled;

@@ -156,6 +156,13 @@ struct HostileFile: Sendable, CustomStringConvertible {
         let both = DiagnosticRenderer.render([.error("unterminated", path: "a.yaml", at: Mark(line: 1, column: 28)), mistyped],
                                              sources: sources, color: false)
         #expect(!both.contains("Hunter2Secret"), "\(both)")
+        // A mistyped credential key on a line the YAML reader could not read hides the line's values.
+        sources.store("auth: { basic: { username: u, pasword: Hunter2Secret } } }\n", for: "b.yaml")
+        let unread = DiagnosticRenderer.render([.error("did not find expected node content", path: "b.yaml", at: Mark(line: 1, column: 57))],
+                                               sources: sources, color: false)
+        #expect(!unread.contains("Hunter2Secret") && unread.contains(" 1 | auth: { ***: "), "\(unread)")
+        #expect(DiagnosticRenderer.mistypesCredentialKey("  Autorization: x") && DiagnosticRenderer.mistypesCredentialKey("barer: x"))
+        #expect(!DiagnosticRenderer.mistypesCredentialKey("  password: x, username: u, url: /a, name: b"))
         // A quoted value with an escaped quote is one word; a comment is hidden too.
         #expect(DiagnosticRenderer.hidingValues(in: #"  pw: { env: W, defualt: "a\" #Hunter2Secret" }"#) == #"  pw: { env: W, ***: *** }"#)
         #expect(DiagnosticRenderer.hidingValues(in: "  pw: { env: W, defualt: 'a'' #Hunter2Secret' }") == "  pw: { env: W, ***: *** }")
