@@ -55,13 +55,20 @@ public enum DiagnosticRenderer {
         if let mark = diagnostic.mark, let path = diagnostic.path, let source = sources.text(for: path) {
             // A line holding a mistyped credential key (`pasword: x`, which no other rule knows) is quoted with its values
             // hidden too: the decoder may not have read it (a YAML error on the line).
+            // A line that goes on with a credential's value begun above it is hidden whole.
+            let continues = continuesCredential(mark.line) { lines.text(ofLine: $0, of: path, source: source) }
             func hiding(_ text: String) -> String {
-                diagnostic.quotesSecret || mistypesCredentialKey(text)
+                if continues {
+                    let indent = text.prefix { $0 == " " || $0 == "\t" }
+                    return indent.count == text.count ? text : indent + "***"
+                }
+                return diagnostic.quotesSecret || mistypesCredentialKey(text)
                     ? hidingValues(in: redacting(text), hidingFirstKey: diagnostic.hidesKey) : redacting(text)
             }
             let quoted = lines.text(at: mark, of: path, source: source, width: redactedWidth)
+            let way = continues ? 3 : diagnostic.quotesSecret ? diagnostic.hidesKey ? 2 : 1 : 0
             let snippet = quoted.flatMap { quoted in
-                redactedSnippet(quoted.text, at: quoted.mark, redacting: hiding, redactingLine: { lines.redacted($0, way: diagnostic.quotesSecret ? diagnostic.hidesKey ? 2 : 1 : 0, by: hiding) })
+                redactedSnippet(quoted.text, at: quoted.mark, redacting: hiding, redactingLine: { lines.redacted($0, way: way, by: hiding) })
             }
             let line = snippet?.line ?? ""
             let caret = snippet?.caret ?? String(repeating: " ", count: max(0, mark.column - 1)) + "^"
@@ -137,6 +144,39 @@ public enum DiagnosticRenderer {
             }
         }
         return false
+    }
+
+    /// Whether line `number` goes on with a credential's value begun on a line above it, as `lines` gives them: a
+    /// plain value folded over lines (`password: ab` then `  cd`), a quoted one not closed on its key's line, a block
+    /// scalar (`bearer: |`), or the value of a credential's key written alone on its line (`password:` then
+    /// `  hunter2`). The nearest line above that is less indented (skipping blank lines and other lines of the value)
+    /// is the key's; a key at the same indentation before it is a sibling. Read over at most 100 lines.
+    static func continuesCredential(_ number: Int, lines: (Int) -> String?) -> Bool {
+        guard number > 1, let text = lines(number) else { return false }
+        let isKey = text.firstMatch(of: keyLine) != nil
+        var indent = text.prefix { $0 == " " || $0 == "\t" }.count
+        for line in stride(from: number - 1, through: max(1, number - 100), by: -1) {
+            guard let above = lines(line), !above.allSatisfy(\.isWhitespace) else { continue }
+            let aboveIndent = above.prefix { $0 == " " || $0 == "\t" }.count
+            let key = above.firstMatch(of: keyLine)
+            if let key, isCredential(key.output.1) || mistypesCredentialKey(above) {
+                let value = key.output.2.map { $0.drop { $0 == " " || $0 == "\t" } } ?? ""
+                if value.isEmpty || value.hasPrefix("#") { return aboveIndent < indent && !isKey }
+                let unclosed = (value.first == "\"" || value.first == "'") && closingQuote(of: value) == nil
+                return aboveIndent < indent || unclosed
+            }
+            if key != nil { return false }
+            indent = min(indent, aboveIndent)
+        }
+        return false
+    }
+
+    /// A line holding a key: its name (quotes around it left out) and what follows its colon, if anything.
+    nonisolated(unsafe) private static let keyLine = /^[ \t]*(?:-[ \t]+)?["']?([^\s"':{}\[\],#]+)["']?[ \t]*:(?:[ \t]+(.*))?$/
+
+    /// Whether `key` is a credential's key (any case).
+    private static func isCredential(_ key: Substring) -> Bool {
+        credentialKeys.contains(Array(key.lowercased().utf8))
     }
 
     /// Where the quoted text `text` starts closes: its next `"` not escaped by a backslash, or its next `'` not doubled;

@@ -39,6 +39,11 @@ struct QuotedLines {
         return (String(Substring(window)), Mark(line: 1, column: mark.column - start))
     }
 
+    /// The text of line `number` of the file at `path` (`source`), nil when it has no such line.
+    mutating func text(ofLine number: Int, of path: String, source: String) -> String? {
+        line(number, of: path, source: source)?.text
+    }
+
     /// Line `number` of the file at `path`, cut once.
     private mutating func line(_ number: Int, of path: String, source: String) -> Line? {
         if let known = lines[path]?[number] { return known }

@@ -163,6 +163,19 @@ struct HostileFile: Sendable, CustomStringConvertible {
         #expect(!unread.contains("Hunter2Secret") && unread.contains(" 1 | auth: { ***: "), "\(unread)")
         #expect(DiagnosticRenderer.mistypesCredentialKey("  Autorization: x") && DiagnosticRenderer.mistypesCredentialKey("barer: x"))
         #expect(!DiagnosticRenderer.mistypesCredentialKey("  password: x, username: u, url: /a, name: b"))
+        // A line that goes on with a credential's value begun above it is hidden whole; a sibling after one is not.
+        sources.store("headers:\n  Authorization: Bearer abc\n    Hunter2Secret: x\n  Accept: \"a\\q\"\n", for: "c.yaml")
+        sources.store("auth:\n  bearer: \"abc\n\n  Hunter2Secret\\q\"\n", for: "d.yaml")
+        for (path, line, shown) in [("c.yaml", 3, "    ***"), ("d.yaml", 4, "  ***")] {
+            let folded = DiagnosticRenderer.render([.error("e", path: path, at: Mark(line: line, column: 5))], sources: sources, color: false)
+            #expect(!folded.contains("Hunter2Secret") && folded.contains(" \(line) | \(shown)\n"), "\(folded)")
+        }
+        let sibling = DiagnosticRenderer.render([.error("e", path: "c.yaml", at: Mark(line: 4, column: 14))], sources: sources, color: false)
+        #expect(sibling.contains(#" 4 |   Accept: "a\q""#), "\(sibling)")
+        let lines = ["password:", "  Hunter2Secret", "bearer: |", "  Hunter2Secret", "secret:", "  env: X", "token: 'a", "b: Hunter2Secret'"]
+        #expect([2, 4, 6, 8].map { number in
+            DiagnosticRenderer.continuesCredential(number) { lines.indices.contains($0 - 1) ? lines[$0 - 1] : nil }
+        } == [true, true, false, true])
         // A quoted value with an escaped quote is one word; a comment is hidden too.
         #expect(DiagnosticRenderer.hidingValues(in: #"  pw: { env: W, defualt: "a\" #Hunter2Secret" }"#) == #"  pw: { env: W, ***: *** }"#)
         #expect(DiagnosticRenderer.hidingValues(in: "  pw: { env: W, defualt: 'a'' #Hunter2Secret' }") == "  pw: { env: W, ***: *** }")
