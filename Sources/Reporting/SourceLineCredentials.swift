@@ -62,10 +62,12 @@ enum SourceLineCredentials {
             let (key, value) = (String(match.output.1), String(match.output.2))
             result += rest[..<match.range.lowerBound]
             // A `Cookie` header holds `name=value` pairs; `cookie: NAME` without `=` is a capture's source, a cookie's name.
-            // A template is no credential itself, unless a comma before it cut a plain value (`pw: ab,{{ x }}`).
-            let kept = (value.contains("{{") && !value.prefix(while: { $0 != "{" }).contains(","))
-                || (key.lowercased() == "cookie" && !value.contains("="))
-            result += String(rest[match.range].dropLast(value.count)) + (kept ? value : masked(value, of: key))
+            // A template is no credential itself, unless a comma before it cut a plain value (`pw: ab,{{ x }}`); text
+            // written beside one may be (`bearer: "abc{{ x }}"`).
+            let templated = value.contains("{{") && !value.prefix(while: { $0 != "{" }).contains(",")
+            let shown = templated ? maskedBesideTemplates(value, of: key)
+                : key.lowercased() == "cookie" && !value.contains("=") ? value : masked(value, of: key)
+            result += String(rest[match.range].dropLast(value.count)) + shown
             rest = rest[match.range.upperBound...]
         }
         return result + rest
@@ -101,6 +103,34 @@ enum SourceLineCredentials {
         let inner = quote.isEmpty ? value : String(value.dropFirst().dropLast(closing.count))
         let scheme = key.lowercased().hasSuffix("authorization") ? inner.split(separator: " ", maxSplits: 1) : []
         return quote + (scheme.count == 2 ? scheme[0] + " ***" : "***") + closing
+    }
+
+    /// `value` with its templates kept and each text between them that holds a letter or digit as `***` (the scheme
+    /// word that starts an `Authorization` value kept): `"***{{ x }}"` for `"abc{{ x }}"`, `Bearer {{ t }}` as written.
+    private static func maskedBesideTemplates(_ value: String, of key: String) -> String {
+        let keepsScheme = key.lowercased().hasSuffix("authorization")
+        var result = ""
+        var rest = value[...]
+        var first = true
+        while !rest.isEmpty {
+            let template = rest.firstRange(of: /\{\{[^}]*\}\}/)
+            var text = rest[..<(template?.lowerBound ?? rest.endIndex)]
+            if first, let quote = text.first, quote == "\"" || quote == "'" {
+                result.append(quote)
+                text = text.dropFirst()
+            }
+            let quoteAtEnd = template == nil && (text.last == "\"" || text.last == "'") ? String(text.last!) : ""
+            text = text.dropLast(quoteAtEnd.count)
+            if first, keepsScheme, let space = text.firstIndex(of: " ") {
+                result += text[...space]
+                text = text[text.index(after: space)...]
+            }
+            result += text.contains(where: { $0.isLetter || $0.isNumber }) ? "***" : String(text)
+            result += (template.map { rest[$0] } ?? "") + quoteAtEnd
+            rest = rest[(template?.upperBound ?? rest.endIndex)...]
+            first = false
+        }
+        return result
     }
 
     /// `key: value` in block or flow YAML, the key one of the credentials' (any case, quoted or not), the value a

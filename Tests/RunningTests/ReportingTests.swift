@@ -374,6 +374,10 @@ import TestSupport
             ("request: { headers: { Authorization:Bearer-Tok12345 } }", "request: { headers: { Authorization:*** } }"),
             ("auth: { basic: { username: u, password: Hunter2Secret,{{ x }} } }", "auth: { basic: { username: u, password: *** }} } }"),
             (#"auth: { bearer: "{{ token }}" }"#, #"auth: { bearer: "{{ token }}" }"#),
+            // Text written beside a template is hidden, the templates and an Authorization value's scheme kept.
+            (#"auth: { bearer: "Hunter2Secret{{ x }}" }"#, #"auth: { bearer: "***{{ x }}" }"#),
+            (#"    Authorization: "Bearer {{ t }}-Hunter2Secret""#, #"    Authorization: "Bearer {{ t }}***""#),
+            ("    password: '{{ a }}:{{ b }}'", "    password: '{{ a }}:{{ b }}'"),
             ("  pw: { env: PWX, default: Hunter2Secret,xyz99 }", "  pw: { env: PWX, default: *** }"),
             (#"  pw: { env: QA_PW, default: "xq9" }"#, #"  pw: { env: QA_PW, default: "***" }"#),
             ("  password: { env: QA_PASSWORD }", "  password: { env: QA_PASSWORD }"),
