@@ -180,7 +180,7 @@ extension NodeDecoder {
         case .scalar where Self.containsTemplate(node):
             file.rowsTemplate = loopTemplate(node, for: "each")
         case .scalar(let scalar) where ![.null, .bool(true), .bool(false)].contains(scalar.value):
-            if let written = string(node, for: "each") { file.rowsFile = location.reference(written, at: node.mark) }
+            file.rowsFile = fileReference(node, for: "each", location: location)
         case .sequence(let items):
             file.rows = rows(items, at: node.mark, in: "each")
             // Refused rows (reported here) leave the file's variables unknown: its templates are not reported for them.
@@ -229,7 +229,7 @@ extension NodeDecoder {
                                 ($0, $0 == "each" ? "a 'use' step runs the used steps once; put 'each' at the top of this flow, whose rows the used steps see"
                                     : "a 'use' step takes the steps of another file; put '\($0)' in that file")
                             }))
-        guard let node = fields["use"], let written = string(node, for: "use") else { return nil }
+        guard let node = fields["use"], let file = fileReference(node, for: "use", location: location) else { return nil }
         var inputs: [StepInput] = []
         if let withNode = fields["with"], let withPairs = mapping(withNode, for: "with") {
             for pair in withPairs {
@@ -239,7 +239,7 @@ extension NodeDecoder {
                 inputs.append(StepInput(name: name, value: value, mark: pair.key.mark))
             }
         }
-        var use = StepUse(position: position, file: location.reference(written, at: node.mark), inputs: inputs, mark: node.mark)
+        var use = StepUse(position: position, file: file, inputs: inputs, mark: node.mark)
         use.conditions = fields["when"].map { conditions($0) } ?? []
         return use
     }
@@ -588,6 +588,12 @@ extension NodeDecoder {
         guard let written = string(node, for: context()) else { return nil }
         guard !written.isEmpty else {
             error("'\(context())' is empty: expected a file path", at: node.mark)
+            return nil
+        }
+        // A file's path ending in `/` names a directory; the path would be read without it.
+        guard !written.hasSuffix("/") else {
+            error("'\(context())' is '\(written)', which ends with '/': expected a file path, not a directory", at: node.mark,
+                  suggestion: written.count > 1 ? "write '\(written.dropLast())'" : nil)
             return nil
         }
         return location.reference(written, at: node.mark)

@@ -854,6 +854,14 @@ import YAML
             "e.yaml:3:10: error: used file '_gone.yaml' does not exist [help: paths are relative to the file that uses them]",
             "f.yaml:2:10: error: used file '_gone.yaml' does not exist [help: paths are relative to the file that uses them]",
         ])
+        // A path ending in `/` names a directory, even where the path without it is a file.
+        scratch.write("g.yaml", "steps:\n  - use: _login.yaml/\n")
+        scratch.write("h.yaml", "request: { url: /h, file: fixtures/Photo.png/ }\neach: \"\"\n")
+        #expect(problems(of: await scratch.readCollection(["g.yaml", "h.yaml"])) == [
+            "g.yaml:2:10: error: 'use' is '_login.yaml/', which ends with '/': expected a file path, not a directory [help: write '_login.yaml']",
+            "h.yaml:1:27: error: 'request.file' is 'fixtures/Photo.png/', which ends with '/': expected a file path, not a directory [help: write 'fixtures/Photo.png']",
+            "h.yaml:2:7: error: 'each' is empty: expected a file path",
+        ])
     }
 
     @Test func referencedFilesMustExistAndSchemasBeJSON() async {
