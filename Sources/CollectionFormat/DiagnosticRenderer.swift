@@ -11,14 +11,18 @@ public enum DiagnosticRenderer {
         var lines = QuotedLines()
         // A line one diagnostic quotes with its values hidden (in a secret's definition or an `auth:`) is quoted so by
         // every diagnostic on it: a template's or the YAML reader's problem there knows nothing of what it holds.
-        let hiddenLines = Set(diagnostics.filter(\.quotesSecret).compactMap { diagnostic in
-            diagnostic.mark.map { HiddenLine(path: diagnostic.path, line: $0.line) }
-        })
+        // A key one of them hides (it may be the secret) is hidden by all.
+        var hiddenLines: [HiddenLine: Bool] = [:]
+        for diagnostic in diagnostics where diagnostic.quotesSecret {
+            guard let mark = diagnostic.mark else { continue }
+            hiddenLines[HiddenLine(path: diagnostic.path, line: mark.line), default: false] = hiddenLines[HiddenLine(path: diagnostic.path, line: mark.line)] == true || diagnostic.hidesKey
+        }
         return DiagnosticBag.sort(diagnostics)
             .map { diagnostic in
                 var diagnostic = diagnostic
-                if let mark = diagnostic.mark, hiddenLines.contains(HiddenLine(path: diagnostic.path, line: mark.line)) {
+                if let mark = diagnostic.mark, let hidesKey = hiddenLines[HiddenLine(path: diagnostic.path, line: mark.line)] {
                     diagnostic.quotesSecret = true
+                    diagnostic.hidesKey = diagnostic.hidesKey || hidesKey
                 }
                 return render(diagnostic, sources: sources, color: color, redacting: redacting, lines: &lines)
             }
@@ -149,26 +153,49 @@ public enum DiagnosticRenderer {
     /// Whether line `number` goes on with a credential's value begun on a line above it, as `lines` gives them: a
     /// plain value folded over lines (`password: ab` then `  cd`), a quoted one not closed on its key's line, a block
     /// scalar (`bearer: |`), or the value of a credential's key written alone on its line (`password:` then
-    /// `  hunter2`). The nearest line above that is less indented (skipping blank lines and other lines of the value)
-    /// is the key's; a key at the same indentation before it is a sibling. Read over at most 100 lines.
+    /// `  hunter2`); or whether it is a text without a key inside `secrets:` or `auth:` (a value whose key was left
+    /// out). The nearest line above that is less indented (skipping blank lines and other lines of the value) is the
+    /// key's; a key at the same indentation before it is a sibling. Read over at most 100 lines.
     static func continuesCredential(_ number: Int, lines: (Int) -> String?) -> Bool {
         guard number > 1, let text = lines(number) else { return false }
         let isKey = text.firstMatch(of: keyLine) != nil
-        var indent = text.prefix { $0 == " " || $0 == "\t" }.count
+        var indent = indentation(of: text)
+        // The quotes on the lines between this one and the line looked at: one of them closes a quote opened there.
+        var quotes = Set<Character>()
         for line in stride(from: number - 1, through: max(1, number - 100), by: -1) {
             guard let above = lines(line), !above.allSatisfy(\.isWhitespace) else { continue }
-            let aboveIndent = above.prefix { $0 == " " || $0 == "\t" }.count
-            let key = above.firstMatch(of: keyLine)
-            if let key, isCredential(key.output.1) || mistypesCredentialKey(above) {
+            let aboveIndent = indentation(of: above)
+            guard let key = above.firstMatch(of: keyLine) else {
+                // A line of a folded value, or a text beside this one.
+                indent = min(indent, aboveIndent)
+                quotes.formUnion(above.filter { $0 == "\"" || $0 == "'" })
+                continue
+            }
+            if isCredential(key.output.1) || mistypesCredentialKey(above) {
                 let value = key.output.2.map { $0.drop { $0 == " " || $0 == "\t" } } ?? ""
                 if value.isEmpty || value.hasPrefix("#") { return aboveIndent < indent && !isKey }
                 let unclosed = (value.first == "\"" || value.first == "'") && closingQuote(of: value) == nil
-                return aboveIndent < indent || unclosed
+                if aboveIndent < indent || unclosed && !quotes.contains(value.first!) { return true }
             }
-            if key != nil { return false }
-            indent = min(indent, aboveIndent)
+            quotes.formUnion(above.filter { $0 == "\"" || $0 == "'" })
+            // A key of its own is read by the rules of its key; a text is hidden under a secret's or an auth's mapping.
+            if isKey { return false }
+            if aboveIndent < indent {
+                if ["secrets", "auth"].contains(key.output.1.lowercased()) { return true }
+                indent = aboveIndent
+            }
         }
         return false
+    }
+
+    /// The width of the indentation of `line`, a tab counted to the next multiple of 8 (YAML refuses tabs there: a line
+    /// indented with one is read as the terminal shows it).
+    private static func indentation(of line: String) -> Int {
+        var width = 0
+        for character in line {
+            if character == " " { width += 1 } else if character == "\t" { width = (width / 8 + 1) * 8 } else { break }
+        }
+        return width
     }
 
     /// A line holding a key: its name (quotes around it left out) and what follows its colon, if anything.

@@ -1,13 +1,18 @@
 /// Credentials written as they are in a collection's files (`Authorization: Bearer abc`, `password: hunter2`, a
-/// secret's `default:`), hidden in the source lines diagnostics quote: the redactor knows secrets' values, not text a
-/// file writes where a secret belongs.
+/// secret's `default:`, a header named as an API key or token: `X-Api-Key: abc`, `X-Auth-Token: abc`), hidden in the
+/// source lines diagnostics quote: the redactor knows secrets' values, not text a file writes where a secret belongs.
 enum SourceLineCredentials {
     /// `line` with the value of every entry whose key names a credential as `***` (after the scheme word of an
-    /// `Authorization` value); a value that is a template (`"{{ token }}"`) is left, being no credential itself, and so
-    /// is a `cookie:` value without `=` (a capture's cookie name).
+    /// `Authorization` value), and a comment after one; a template in a value (`"{{ token }}"`) is left, being no
+    /// credential itself, and so is a `cookie:` value without `=` (a capture's cookie name).
     static func hiding(in line: String) -> String {
         guard line.utf8.contains(UInt8(ascii: ":")), mayHoldKey(line) else { return line }
-        return hidingScalars(in: hidingCollections(in: line))
+        let hidden = hidingScalars(in: hidingCollections(in: line))
+        // A comment after a hidden value may hold an earlier one.
+        guard hidden != line, let last = hidden.range(of: "***", options: .backwards),
+              let comment = hidden[last.upperBound...].firstRange(of: /\s#/),
+              hidden[comment.upperBound...].contains(where: { !$0.isWhitespace }) else { return hidden }
+        return hidden[..<comment.upperBound] + " ***"
     }
 
     /// `line` with each credential written as a list or mapping (`bearer: [abc]`, `Cookie: { sid: abc }`) as `[***]` or
@@ -74,7 +79,7 @@ enum SourceLineCredentials {
     }
 
     /// The keys `entry` finds, lowercased (`auth` in `authorization` too).
-    private static let keys = ["auth", "cookie", "bearer", "password", "clientsecret", "default"].map { Array($0.utf8) }
+    private static let keys = ["auth", "cookie", "bearer", "password", "secret", "default", "apikey", "api-key", "-token"].map { Array($0.utf8) }
 
     /// Whether `line` may hold one of the keys, which saves the regular expression (slow on a long line, quoted for
     /// each of many diagnostics) for most lines. The bytes of the line lowercased as `entry`'s case-insensitive match
@@ -140,8 +145,8 @@ enum SourceLineCredentials {
     /// mapping, is hidden with it: `password: ab,cd` is a mistake, and `cd` part of the password).
     /// A credential's key and the bracket that opens its value, a list or a mapping.
     nonisolated(unsafe) private static let collection =
-        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|auth|cookie|bearer|password|clientsecret|default)["']?\s*:\s*[\[{]/
+        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|auth|cookie|bearer|password|clientsecret|default|[\w-]*api-?key|[\w-]*-token|[\w-]*secret)["']?\s*:\s*[\[{]/
 
     nonisolated(unsafe) private static let entry =
-        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|auth|cookie|bearer|password|clientsecret|default)["']?\s*:(?:\s+|(?=[^\s"'{\[]))("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|"(?:[^"\\]|\\.)*$|'(?:[^']|'')*$|[^\s,{}\[\]#'"](?:[^,}#]|,(?!\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)))*?(?=\s*$|\s*\}|\s*,\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)|\s*,\s*$|\s+#))/
+        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|auth|cookie|bearer|password|clientsecret|default|[\w-]*api-?key|[\w-]*-token|[\w-]*secret)["']?\s*:(?:\s+|(?=[^\s"'{\[]))("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'(?!')|"(?:[^"\\]|\\.)*$|'(?:[^']|'')*$|[^\s,{}\[\]#'"](?:[^,}#]|,(?!\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)))*?(?=\s*$|\s*\}|\s*,\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)|\s*,\s*$|\s+#))/
 }

@@ -172,10 +172,22 @@ struct HostileFile: Sendable, CustomStringConvertible {
         }
         let sibling = DiagnosticRenderer.render([.error("e", path: "c.yaml", at: Mark(line: 4, column: 14))], sources: sources, color: false)
         #expect(sibling.contains(#" 4 |   Accept: "a\q""#), "\(sibling)")
-        let lines = ["password:", "  Hunter2Secret", "bearer: |", "  Hunter2Secret", "secret:", "  env: X", "token: 'a", "b: Hunter2Secret'"]
-        #expect([2, 4, 6, 8].map { number in
+        let lines = ["password:", "  Hunter2Secret", "bearer: |", "  Hunter2Secret", "secret:", "  env: X", "token: 'a", "b: Hunter2Secret'",
+                     // A text without its key under secrets: or auth:, and a tab-indented line of a block.
+                     "secrets:", "  tok:", "    env: T", "    Hunter2Secret", "auth:", "  basic:", "    username: u", "    Hunter2Secret",
+                     "    password: >", "      part1", "\t  Hunter2Secret", "headers:", "  Accept application/json",
+                     "bearer: \"ab", "  cd", "  Hunter2Secret\""]
+        #expect([2, 4, 6, 8, 12, 16, 19, 21, 24].map { number in
             DiagnosticRenderer.continuesCredential(number) { lines.indices.contains($0 - 1) ? lines[$0 - 1] : nil }
-        } == [true, true, false, true])
+        } == [true, true, false, true, true, true, true, false, true])
+        // A key one diagnostic hides (it may be the secret) is hidden by every diagnostic on its line.
+        sources.store("secrets:\n  tok:\n    Hunter2Secret: 1\n", for: "e.yaml")
+        var unknown = Diagnostic.error("unknown key (not shown: it may be the secret)", path: "e.yaml", at: Mark(line: 3, column: 5))
+        (unknown.quotesSecret, unknown.hidesKey) = (true, true)
+        var missing = Diagnostic.error("missing key 'env'", path: "e.yaml", at: Mark(line: 3, column: 5))
+        missing.quotesSecret = true
+        let keyHidden = DiagnosticRenderer.render([missing, unknown], sources: sources, color: false)
+        #expect(!keyHidden.contains("Hunter2Secret"), "\(keyHidden)")
         // A quoted value with an escaped quote is one word; a comment is hidden too.
         #expect(DiagnosticRenderer.hidingValues(in: #"  pw: { env: W, defualt: "a\" #Hunter2Secret" }"#) == #"  pw: { env: W, ***: *** }"#)
         #expect(DiagnosticRenderer.hidingValues(in: "  pw: { env: W, defualt: 'a'' #Hunter2Secret' }") == "  pw: { env: W, ***: *** }")

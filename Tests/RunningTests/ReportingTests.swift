@@ -374,6 +374,13 @@ import TestSupport
             ("request: { headers: { Authorization:Bearer-Tok12345 } }", "request: { headers: { Authorization:*** } }"),
             ("auth: { basic: { username: u, password: Hunter2Secret,{{ x }} } }", "auth: { basic: { username: u, password: *** }} } }"),
             (#"auth: { bearer: "{{ token }}" }"#, #"auth: { bearer: "{{ token }}" }"#),
+            // A header named as an API key, a token or a secret.
+            ("    X-Api-Key: Hunter2Secret", "    X-Api-Key: ***"),
+            ("  headers: { X-Auth-Token: Hunter2Secret, apikey: 'Hunter2Secret', X-Client-Secret: x, Accept: a }",
+             "  headers: { X-Auth-Token: ***, apikey: '***', X-Client-Secret: ***, Accept: a }"),
+            // A doubled quote inside a single-quoted value not closed on its line; a comment after a hidden value.
+            ("  tok: { env: T, default: 'it''s-Hunter2Secret }", "  tok: { env: T, default: '***"),
+            ("  tok: { env: T, default: abc }  # Hunter2Secret", "  tok: { env: T, default: *** }  # ***"),
             // Text written beside a template is hidden, the templates and an Authorization value's scheme kept.
             (#"auth: { bearer: "Hunter2Secret{{ x }}" }"#, #"auth: { bearer: "***{{ x }}" }"#),
             (#"    Authorization: "Bearer {{ t }}-Hunter2Secret""#, #"    Authorization: "Bearer {{ t }}***""#),
@@ -382,10 +389,10 @@ import TestSupport
             (#"  pw: { env: QA_PW, default: "xq9" }"#, #"  pw: { env: QA_PW, default: "***" }"#),
             ("  password: { env: QA_PASSWORD }", "  password: { env: QA_PASSWORD }"),
             (#"auth: { bearer: "{{ token }}" }"#, #"auth: { bearer: "{{ token }}" }"#),
-            ("  Cookie: sid=abc; x=y  # session", "  Cookie: ***  # session"),
+            ("  Cookie: sid=abc; x=y  # session", "  Cookie: ***  # ***"),
             // A list or mapping written as a credential, but a secret's definition and an auth: mapping's keys.
             ("auth: { bearer: [Hunter2Secret] }", "auth: { bearer: [***] }"),
-            ("  password: { v: Hunter2Secret, w: [x] }  # old", "  password: { *** }  # old"),
+            ("  password: { v: Hunter2Secret, w: [x] }  # old", "  password: { *** }  # ***"),
             ("  headers: { Authorization: [Bearer Hunter2Secret, {a: b}], X: 1 }", "  headers: { Authorization: [***], X: 1 }"),
             ("  Cookie: { sid: Hunter2Secret", "  Cookie: { *** "),
             ("auth: [bearer, Hunter2Secret]", "auth: [***]"),
@@ -395,7 +402,7 @@ import TestSupport
             (#"auth: { basic: { username: u, password: "Hunter2Secret",x } }"#, #"auth: { basic: { username: u, password: "***",x } }"#),
             (#"  headers: { Authorization: 'Bearer Hunter2Secret', X-A }"#, #"  headers: { Authorization: 'Bearer ***', X-A }"#),
             ("auth: bearer xyzTokenAbc123", "auth: ***"),
-            ("auth: BEARER=xyzTokenAbc123  # old style", "auth: ***  # old style"),
+            ("auth: BEARER=xyzTokenAbc123  # old style", "auth: ***  # ***"),
             // Any case, and a key whose letters lowercase to the key's (the Kelvin sign to `k`), past text that is not ASCII.
             ("… PassWord: Hunter2Secret", "… PassWord: ***"),
             ("  coo\u{212A}ie: sid=abc", "  coo\u{212A}ie: ***"),
