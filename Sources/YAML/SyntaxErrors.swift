@@ -25,6 +25,14 @@ enum SyntaxErrors {
             }
             var message = problem
             let contextMark = mark(of: state.context_mark)
+            // A key glued to its value (`page:2` in a block mapping) reads as one text that starts a key with no ':'.
+            // Or, before a key on the next line at its indentation, as a text that goes on there (`Authorization:x`).
+            let gluedAt = problem == "could not find expected ':'" ? contextMark
+                : problem == "mapping values are not allowed in this context" ? textAbove(problemMark, in: source) : nil
+            if let gluedAt, let colon = gluedColon(after: gluedAt, in: source) {
+                return YAMLError(.syntax, "this line reads as one text, not a key and its value: a key needs a space after its ':'",
+                                 at: colon, suggestion: "add a space after the ':'")
+            }
             // The file ended inside something (a quoted scalar or a `[` never closed): what is to fix is where that starts.
             let atEnd = (SourcePosition.byteOffset(of: problemMark, in: source) ?? source.count) >= source.count
             // libyaml's context reads "while scanning a quoted scalar": the file ends inside "a quoted scalar". Without one
@@ -90,6 +98,46 @@ enum SyntaxErrors {
         let (openedWith, closedWith) = open.kind == "flow sequence" ? ("[", "]") : ("{", "}")
         guard openedWith != opening else { return nil }
         return "the '\(openedWith)' at line \(open.mark.line), column \(open.mark.column) is closed with '\(closedWith)', not '\(character)'"
+    }
+
+    /// The mark of the first `:` glued to what follows it (`page:2`) in the plain text starting at `mark`, up to the end
+    /// of its line; nil when there is none, or the text is quoted or holds a space before it.
+    private static func gluedColon(after mark: Mark, in source: UnsafeBufferPointer<UInt8>) -> Mark? {
+        guard let start = SourcePosition.byteOffset(of: mark, in: source), start < source.count,
+              ![UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "#")].contains(source[start]) else { return nil }
+        var index = start
+        while index + 1 < source.count, ![0x0A, 0x0D, 0x20, 0x09].contains(source[index]) {
+            if source[index] == UInt8(ascii: ":"), index > start, ![0x0A, 0x0D, 0x20, 0x09].contains(source[index + 1]) {
+                return SourcePosition.mark(ofByteOffset: index, in: source)
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The start of the text on the line above the one of `mark` when that line is indented as much as it (the text
+    /// a key's line may go on), skipping blank lines; nil otherwise.
+    private static func textAbove(_ mark: Mark, in source: UnsafeBufferPointer<UInt8>) -> Mark? {
+        guard let offset = SourcePosition.byteOffset(of: mark, in: source) else { return nil }
+        func lineStart(before index: Int) -> Int {
+            var start = index
+            while start > 0, source[start - 1] != 0x0A { start -= 1 }
+            return start
+        }
+        func indentation(at start: Int) -> Int {
+            var index = start
+            while index < source.count, source[index] == 0x20 { index += 1 }
+            return index - start
+        }
+        let start = lineStart(before: offset)
+        var above = start
+        repeat {
+            guard above > 0 else { return nil }
+            above = lineStart(before: above - 1)
+        } while indentation(at: above) < source.count - above && [0x0A, 0x0D].contains(source[above + indentation(at: above)])
+        let width = indentation(at: above)
+        guard width == indentation(at: start) else { return nil }
+        return SourcePosition.mark(ofByteOffset: above + width, in: source)
     }
 
     /// Converts a 0-based libyaml mark to a 1-based `Mark`.

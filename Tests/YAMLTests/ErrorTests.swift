@@ -49,6 +49,17 @@ import YAML
         #expect(error.suggestion == "close it with '\(closing)' where the value ends")
     }
 
+    /// A key glued to its value in a block mapping (`page:2`), which libyaml reads as a text starting a key on the next
+    /// line or as a text that goes on there, is told at its colon.
+    @Test(arguments: [("q:\n  size: 10\n  page:2\nh: x\n", Mark(3, 7)), ("h:\n  Accept: x\n  X-Trace:abc", Mark(3, 10)),
+                      ("h:\n  Authorization:Bearer-x\n\n  Accept: x\n", Mark(2, 16))])
+    func aKeyGluedToItsValueIsToldAtItsColon(text: String, mark: Mark) throws {
+        let error = try #require(parseError(text))
+        #expect(error.mark == mark, "\(error)")
+        #expect(error.message == "this line reads as one text, not a key and its value: a key needs a space after its ':'")
+        #expect(error.suggestion == "add a space after the ':'")
+    }
+
     @Test func controlCharactersAreLocated() throws {
         expectError("a: 1\nb: x\u{1}\n", .syntax, at: Mark(2, 5), "control characters are not allowed")
     }
