@@ -211,9 +211,17 @@ extension NodeDecoder {
     mutating func checkJSONPath(_ query: String, in node: Node) {
         guard let problem = ExternalChecks.jsonPathProblem(query) else { return }
         let place = mark(ofOffset: problem.offset, in: node, text: query)
+        // A query glued to its value (`{ $.a:1 }`) is a key that needs a space after its ':'.
+        let colon = query.utf8.index(query.utf8.startIndex, offsetBy: problem.offset, limitedBy: query.utf8.endIndex)
+            .flatMap { $0 < query.utf8.endIndex && query.utf8[$0] == UInt8(ascii: ":") ? $0 : nil }
+        let glued = colon.flatMap { colon in
+            ExternalChecks.jsonPathProblem(String(query[..<colon])) == nil
+                ? "a key needs a space after its ':': \(Self.onOneLine(String(query[..<colon]))): \(Self.onOneLine(String(query[query.index(after: colon)...])))"
+                : nil
+        }
         let bracketed = ExternalChecks.bracketedName(in: query, at: problem.offset)
             .map { "a name with characters like '-' goes in brackets: \($0)" }
-        error("invalid JSONPath '\(Self.onOneLine(query))': \(problem.message)", at: place, suggestion: bracketed)
+        error("invalid JSONPath '\(Self.onOneLine(query))': \(problem.message)", at: place, suggestion: glued ?? bracketed)
     }
 
     /// The `capture:` mapping; `namespaces` are the request's, for xpath captures.

@@ -352,6 +352,13 @@ import YAML
         ])
     }
 
+    /// A query glued to its expected value is told to add the space, not to bracket a name.
+    @Test func aJSONPathGluedToItsValueIsToldTheSpace() {
+        #expect(problems("request: { url: /a }\nexpect: { body: { $.n:1 } }\n") == [
+            "requests/r.yaml:2:22: error: invalid JSONPath '$.n:1': unexpected ':' [help: a key needs a space after its ':': $.n: 1]",
+        ])
+    }
+
     @Test func jsonPathKeysAndCaptures() {
         #expect(problems("""
             request: { url: /a }
