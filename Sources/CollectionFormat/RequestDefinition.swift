@@ -304,6 +304,13 @@ public struct Parameter: Sendable, Hashable {
         self.nameMark = nameMark
         self.values = values
     }
+
+    /// The error for a value whose template `template` gives null: a query or form value cannot be null, which would be
+    /// sent as the word null.
+    public static func nullValue(from template: Template, at mark: Mark, in path: String) -> Diagnostic {
+        .error("'\(template.source)' gives null, which a query or form value cannot be: it would be sent as the word null",
+               path: path, at: mark, suggestion: "give what it reads a value, or write \"\" to send it empty")
+    }
 }
 
 /// A header and its templated value.

@@ -158,8 +158,16 @@ struct CollectionValidator {
             (defined, definedWhenSelected) = (stepDefined, stepDefinedWhenSelected)
             fieldsUnknown = fileFieldsUnknown || !element.fieldsKnown
             checkGraphQLVariables(of: step, in: path)
-            checkKnownURL(step.request.url, in: path, loops: step.loop != nil || file.rowsTemplate != nil)
-            checkKnownJSONBody(of: step, in: path, loops: step.loop != nil || file.rowsTemplate != nil)
+            let loops = step.loop != nil || file.rowsTemplate != nil
+            checkKnownURL(step.request.url, in: path, loops: loops)
+            // The token URL of the OAuth2 auth the request uses (its own, else the environment's), as its URL.
+            if case .oauth2(let oauth) = step.auth?.value {
+                checkKnownURL(oauth.tokenURL, in: path, loops: loops)
+            } else if step.auth == nil, let auth = environment?.auth, case .oauth2(let oauth) = auth.value.value {
+                checkKnownURL(oauth.tokenURL, in: auth.path, loops: loops)
+            }
+            checkKnownJSONBody(of: step, in: path, loops: loops)
+            if !loops { checkKnownParameters(of: step, in: path) }
             step.forEachTemplate { check($0, in: path, selected: selected, usedAt: step.useSites) }
             for template in step.templatesBesideSyntaxErrors { check(template, in: path, selected: selected, usedAt: step.useSites) }
             (defined, definedWhenSelected, redefined) = (outer, outerWhenSelected, outerRedefined)
@@ -385,6 +393,20 @@ struct CollectionValidator {
             diagnostics.add(.error("the JSON body would hold \(JSONBody.describeNonFinite(number)), which JSON cannot express, "
                                    + "from '\(template.source)'", path: path, at: template.mark,
                                    suggestion: "give the variable a finite number, or send it as a string"))
+        }
+    }
+
+    /// A query or form value of the request whose template is known before sending must not give null, as a null
+    /// written there must not.
+    private mutating func checkKnownParameters(of step: RequestDefinition, in path: String) {
+        var parameters = step.request.query
+        if case .form(let form)? = step.request.body?.value { parameters += form }
+        for parameter in parameters {
+            for value in parameter.values {
+                guard case .string(let template) = value.content, template.singleExpression != nil, isKnownBeforeSending(template),
+                      (try? known.resolve(value)) == .null else { continue }
+                diagnostics.add(Parameter.nullValue(from: template, at: value.mark, in: path))
+            }
         }
     }
 

@@ -311,8 +311,7 @@ public struct RequestBuilder: Sendable {
     private func text(of value: TemplateValue, path: String, scope: VariableScope) throws(RunFailure) -> String {
         let resolved = try resolve(value, path: path, scope: scope)
         if resolved == .null, case .string(let template) = value.content {
-            throw RunFailure(.error("'\(template.source)' gives null, which a query or form value cannot be: it would be sent as the word null",
-                                    path: path, at: value.mark, suggestion: "give what it reads a value, or write \"\" to send it empty"))
+            throw RunFailure(Parameter.nullValue(from: template, at: value.mark, in: path))
         }
         return resolved.interpolatedText
     }

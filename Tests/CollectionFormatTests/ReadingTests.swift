@@ -572,6 +572,26 @@ import YAML
 }
 
 @Suite struct ValidationTests {
+    /// Values known before sending (the environment's variables, `--var`s) that make a request fail at run are errors at
+    /// validate: an OAuth2 token URL's port (the request's auth, or the environment's), a query or form value that is null.
+    @Test func valuesKnownBeforeSendingAreCheckedWhereTheyAreUsed() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        let oauth = "{ oauth2: { tokenURL: \"http://127.0.0.1:{{ port }}/token\", clientID: c, clientSecret: s } }"
+        scratch.write("environments/e.yaml", "baseURL: http://127.0.0.1:1\nvariables: { nothing: null }\nauth: \(oauth)\n")
+        scratch.write("r1.yaml", "request: { url: /a }\nauth: \(oauth)\n")
+        scratch.write("r2.yaml", "request: { url: /b, query: { a: \"{{ nothing }}\", b: \"x{{ nothing }}\" }, form: { f: \"{{ nothing }}\" } }\n")
+        #expect(problems(of: await scratch.readCollection(["r1.yaml", "r2.yaml"], env: "e", vars: [("port", "99999")])) == [
+            "environments/e.yaml:3:29: error: the URL 'http://127.0.0.1:99999/token': the port 99999 is not a number from 1 to 65535 [help: write a port from 1 to 65535, or none for the scheme's default (80 for http, 443 for https)]",
+            "r1.yaml:2:29: error: the URL 'http://127.0.0.1:99999/token': the port 99999 is not a number from 1 to 65535 [help: write a port from 1 to 65535, or none for the scheme's default (80 for http, 443 for https)]",
+            "r2.yaml:1:33: error: '{{ nothing }}' gives null, which a query or form value cannot be: it would be sent as the word null [help: give what it reads a value, or write \"\" to send it empty]",
+            "r2.yaml:1:84: error: '{{ nothing }}' gives null, which a query or form value cannot be: it would be sent as the word null [help: give what it reads a value, or write \"\" to send it empty]",
+        ])
+        // A port a capture gives is known only at run.
+        scratch.write("r0.yaml", "request: { url: /c }\nauth: none\ncapture: { port: $.p }\n")
+        #expect(problems(of: await scratch.readCollection(["r0.yaml", "r1.yaml"], env: "e", vars: [("port", "99999")])).isEmpty)
+    }
+
     @Test func undefinedVariableIsLocatedWithASuggestion() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
