@@ -161,11 +161,8 @@ struct CollectionValidator {
             let loops = step.loop != nil || file.rowsTemplate != nil
             checkKnownURL(step.request.url, in: path, loops: loops)
             // The token URL of the OAuth2 auth the request uses (its own, else the environment's), as its URL.
-            if case .oauth2(let oauth) = step.auth?.value {
-                checkKnownURL(oauth.tokenURL, in: path, loops: loops)
-            } else if step.auth == nil, let auth = environment?.auth, case .oauth2(let oauth) = auth.value.value {
-                checkKnownURL(oauth.tokenURL, in: auth.path, loops: loops)
-            }
+            let auth = step.auth.map { ($0.value, path) } ?? environment?.auth.map { ($0.value.value, $0.path) }
+            if case (.oauth2(let oauth), let path)? = auth { checkKnownURL(oauth.tokenURL, in: path, loops: loops) }
             checkKnownJSONBody(of: step, in: path, loops: loops)
             if !loops { checkKnownParameters(of: step, in: path) }
             step.forEachTemplate { check($0, in: path, selected: selected, usedAt: step.useSites) }
