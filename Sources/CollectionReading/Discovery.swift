@@ -58,7 +58,9 @@ enum Discovery {
             let display = trimmedArgument(argument)
             let absolute = FileSystem.absolute(display, from: currentDirectory)
             guard let status = FileSystem.status(of: absolute) else {
-                diagnostics.append(.error(FileSystem.unreadableReason(absolute), path: display, at: nil))
+                // A path one typo from a file or directory beside it (`requsts`) is told its name.
+                let near = FileSystem.kind(of: absolute).exists ? nil : FileReference.didYouMean(absolute, written: display, directories: true)
+                diagnostics.append(.error(FileSystem.unreadableReason(absolute), path: display, at: nil, suggestion: near))
                 continue
             }
             let root = DiscoveredFile.Root(display: display, absolute: absolute)

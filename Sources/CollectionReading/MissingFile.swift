@@ -13,6 +13,12 @@ extension FileReference {
     /// (`_login.yml` for `_login.yaml`, `users.cvs` for `users.csv`), when exactly one does; the path as it would be
     /// written.
     var didYouMean: String? {
+        Self.didYouMean(absolutePath, written: written)
+    }
+
+    /// `did you mean 'PATH'?` for the missing `absolutePath` (written `written`), as `didYouMean` says it; a directory
+    /// beside it counts too when `directories`.
+    static func didYouMean(_ absolutePath: String, written: String, directories: Bool = false) -> String? {
         let slash = absolutePath.lastIndex(of: "/")
         let directory = slash.map { String(absolutePath[..<$0]) } ?? "."
         let name = slash.map { String(absolutePath[absolutePath.index(after: $0)...]) } ?? absolutePath
@@ -20,7 +26,7 @@ extension FileReference {
         let files = entries.compactMap { entry -> String? in
             switch entry.kind {
             case .file: entry.name
-            case .statted(let status): status?.isRegular == true ? entry.name : nil
+            case .statted(let status): status?.isRegular == true || directories && status?.isDirectory == true ? entry.name : nil
             case .nameNotUTF8: nil
             }
         }

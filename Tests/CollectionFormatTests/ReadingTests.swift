@@ -185,12 +185,20 @@ import YAML
         #expect(problems(of: mixed).isEmpty && !mixed.foundOnlyUsedFiles && mixed.requestCount() == 1)
     }
 
+    /// A path argument that is not there is an error without a mark.
     @Test func missingPathIsADiagnosticWithoutMark() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         let collection = await scratch.readCollection(["nope", "also/missing.yaml"])
         #expect(problems(of: collection) == ["also/missing.yaml: error: no such file or directory",
                                              "nope: error: no such file or directory"])
+        // One a typo or a letter's case away from a directory or file beside it is told its name.
+        scratch.write("requests/01-basic.yaml", "request: { url: /a }\n")
+        #expect(problems(of: await scratch.readCollection(["requsts", "requests/01-Basic.yaml", "requests/01-basc.yaml"])) == [
+            "requests/01-Basic.yaml: error: no such file or directory [help: did you mean 'requests/01-basic.yaml'?]",
+            "requests/01-basc.yaml: error: no such file or directory [help: did you mean 'requests/01-basic.yaml'?]",
+            "requsts: error: no such file or directory [help: did you mean 'requests'?]",
+        ])
     }
 
     @Test func findsEnvironmentsByWalkingUp() async {
