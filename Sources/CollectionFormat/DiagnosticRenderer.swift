@@ -9,24 +9,30 @@ public enum DiagnosticRenderer {
     public static func render(_ diagnostics: [Diagnostic], sources: SourceCache, color: Bool,
                               redacting: (String) -> String = { $0 }) -> String {
         var lines = QuotedLines()
-        // A line one diagnostic quotes with its values hidden (in a secret's definition or an `auth:`) is quoted so by
-        // every diagnostic on it: a template's or the YAML reader's problem there knows nothing of what it holds.
-        // A key one of them hides (it may be the secret) is hidden by all.
+        return sharingHiddenLines(DiagnosticBag.sort(diagnostics))
+            .map { render($0, sources: sources, color: color, redacting: redacting, lines: &lines) }
+            .joined(separator: "\n")
+    }
+
+    /// `diagnostics` with a line one of them quotes with its values hidden (in a secret's definition or an `auth:`)
+    /// quoted so by every one on it, and a key one of them hides (it may be the secret) hidden by all: a template's or
+    /// the YAML reader's problem there knows nothing of what it holds. Each is then rendered alone as it would be with
+    /// the others (a report renders them one by one).
+    public static func sharingHiddenLines(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         var hiddenLines: [HiddenLine: Bool] = [:]
         for diagnostic in diagnostics where diagnostic.quotesSecret {
             guard let mark = diagnostic.mark else { continue }
             hiddenLines[HiddenLine(path: diagnostic.path, line: mark.line), default: false] = hiddenLines[HiddenLine(path: diagnostic.path, line: mark.line)] == true || diagnostic.hidesKey
         }
-        return DiagnosticBag.sort(diagnostics)
-            .map { diagnostic in
-                var diagnostic = diagnostic
-                if let mark = diagnostic.mark, let hidesKey = hiddenLines[HiddenLine(path: diagnostic.path, line: mark.line)] {
-                    diagnostic.quotesSecret = true
-                    diagnostic.hidesKey = diagnostic.hidesKey || hidesKey
-                }
-                return render(diagnostic, sources: sources, color: color, redacting: redacting, lines: &lines)
+        guard !hiddenLines.isEmpty else { return diagnostics }
+        return diagnostics.map { diagnostic in
+            var diagnostic = diagnostic
+            if let mark = diagnostic.mark, let hidesKey = hiddenLines[HiddenLine(path: diagnostic.path, line: mark.line)] {
+                diagnostic.quotesSecret = true
+                diagnostic.hidesKey = diagnostic.hidesKey || hidesKey
             }
-            .joined(separator: "\n")
+            return diagnostic
+        }
     }
 
     /// Renders one diagnostic, ending with a line break; `redacting` is applied to the quoted source line, and the
@@ -162,8 +168,10 @@ public enum DiagnosticRenderer {
         var indent = indentation(of: text)
         // The quotes on the lines between this one and the line looked at: one of them closes a quote opened there.
         var quotes = Set<Character>()
+        var nearest = true
         for line in stride(from: number - 1, through: max(1, number - 100), by: -1) {
             guard let above = lines(line), !above.allSatisfy(\.isWhitespace) else { continue }
+            defer { nearest = false }
             let aboveIndent = indentation(of: above)
             guard let key = above.firstMatch(of: keyLine) else {
                 // A line of a folded value, or a text beside this one.
@@ -173,7 +181,11 @@ public enum DiagnosticRenderer {
             }
             if isCredential(key.output.1) || mistypesCredentialKey(above) {
                 let value = key.output.2.map { $0.drop { $0 == " " || $0 == "\t" } } ?? ""
-                if value.isEmpty || value.hasPrefix("#") { return aboveIndent < indent && !isKey }
+                // Its value below it: a text (at any indentation right below it), or a mapping but a secret's definition.
+                if value.isEmpty || value.hasPrefix("#") {
+                    let definitionKey = ["env", "default"].contains(text.firstMatch(of: keyLine)?.output.1 ?? "")
+                    return isKey ? aboveIndent < indent && !definitionKey : aboveIndent < indent || nearest
+                }
                 let unclosed = (value.first == "\"" || value.first == "'") && closingQuote(of: value) == nil
                 if aboveIndent < indent || unclosed && !quotes.contains(value.first!) { return true }
             }
@@ -201,9 +213,9 @@ public enum DiagnosticRenderer {
     /// A line holding a key: its name (quotes around it left out) and what follows its colon, if anything.
     nonisolated(unsafe) private static let keyLine = /^[ \t]*(?:-[ \t]+)?["']?([^\s"':{}\[\],#]+)["']?[ \t]*:(?:[ \t]+(.*))?$/
 
-    /// Whether `key` is a credential's key (any case).
+    /// Whether `key` is a credential's key (any case), or a header's name that says its value is one (`X-Api-Key`).
     private static func isCredential(_ key: Substring) -> Bool {
-        credentialKeys.contains(Array(key.lowercased().utf8))
+        credentialKeys.contains(Array(key.lowercased().utf8)) || HTTPHeaders.namesCredential(String(key))
     }
 
     /// Where the quoted text `text` starts closes: its next `"` not escaped by a backslash, or its next `'` not doubled;

@@ -174,10 +174,13 @@ struct NodeDecoder {
                     : nil
                 let suggestion = glued ?? merge ?? explanations[key] ?? closest ?? elsewhere
                     ?? "allowed keys: \(allowed.joined(separator: ", "))"
-                // In a secret's definition, a key that is no mistyped one may be the secret (`{ s3cret }`, `default:s3cret`).
-                let named = (!decodingSecret || (closestName != nil && key.allSatisfy { $0.isLetter || $0 == "_" }))
+                // In a secret's definition or an `auth:`, a key that is no mistyped one may be the secret or a credential
+                // (`{ s3cret }`, `default:s3cret`, a password pasted as a key).
+                // A mistyped key, or a credential's key (`token:` in `auth:`), is a word to name.
+                let named = (!hidesValues || ((closestName != nil || Self.credentialKey(key)) && key.allSatisfy { $0.isLetter || $0 == "_" }))
                     && !Self.gluesCredential(key)
-                error("unknown key" + (named ? " '\(key)'" : " (not shown: it may be the secret)") + place,
+                let notShown = decodingSecret ? " (not shown: it may be the secret)" : " (not shown: it may be a credential)"
+                error("unknown key" + (named ? " '\(key)'" : notShown) + place,
                       at: pairs.key(at: position).mark, suggestion: suggestion, hidingKey: !named)
             }
         }

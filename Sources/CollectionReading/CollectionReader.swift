@@ -125,7 +125,8 @@ public enum CollectionReader {
 
         let scope = (environment ?? .empty).scope(commandLine: request.variables, processEnvironment: request.processEnvironment,
                                                   builtins: BuiltinValues(now: { Date() }, random: random))
-        var loaded = LoadedCollection(files: files, environment: environment, diagnostics: diagnostics.sorted,
+        var loaded = LoadedCollection(files: files, environment: environment,
+                                      diagnostics: DiagnosticRenderer.sharingHiddenLines(diagnostics.sorted),
                                       sources: sources, scope: scope)
         loaded.schemas = validator.schemas.compactMapValues { try? $0.get() }
         loaded.openAPIContracts = validator.openAPIContracts.compactMapValues { try? $0.get() }

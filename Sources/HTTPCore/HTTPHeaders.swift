@@ -109,6 +109,14 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         credentialNames.contains { sameName($0, name) }
     }
 
+    /// Whether `name` says its value is a credential: one of `credentialNames`, or a name holding `token`, `api-key`,
+    /// `apikey`, `secret`, `password` or `session` (`X-Api-Key`, `X-Auth-Token`), in any case. What a file writes under
+    /// such a name is hidden where a diagnostic quotes it, and an import lists it as a credential.
+    public static func namesCredential(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return isCredential(name) || ["token", "api-key", "apikey", "secret", "password", "session"].contains { lowered.contains($0) }
+    }
+
     /// Whether two header names are the same, ignoring ASCII case.
     public static func sameName(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }

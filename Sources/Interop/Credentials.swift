@@ -7,9 +7,7 @@ import HTTPCore
 enum CredentialNames {
     /// Header names whose values are credentials.
     static func isSecretHeader(_ name: String) -> Bool {
-        let lowered = name.lowercased()
-        return HTTPHeaders.isCredential(name)
-            || ["token", "api-key", "apikey", "secret", "password", "session"].contains { lowered.contains($0) }
+        HTTPHeaders.namesCredential(name)
     }
 
     /// Form field, query item and variable names whose values are credentials.

@@ -79,7 +79,7 @@ enum SourceLineCredentials {
     }
 
     /// The keys `entry` finds, lowercased (`auth` in `authorization` too).
-    private static let keys = ["auth", "cookie", "bearer", "password", "secret", "default", "apikey", "api-key", "-token"].map { Array($0.utf8) }
+    private static let keys = ["auth", "cookie", "bearer", "password", "secret", "default", "apikey", "api-key", "token"].map { Array($0.utf8) }
 
     /// Whether `line` may hold one of the keys, which saves the regular expression (slow on a long line, quoted for
     /// each of many diagnostics) for most lines. The bytes of the line lowercased as `entry`'s case-insensitive match
@@ -130,7 +130,12 @@ enum SourceLineCredentials {
                 result += text[...space]
                 text = text[text.index(after: space)...]
             }
-            result += text.contains(where: { $0.isLetter || $0.isNumber }) ? "***" : String(text)
+            if text.contains(where: { $0.isLetter || $0.isNumber }) {
+                // Its spaces kept, the template stays apart from what is hidden.
+                result += text.prefix(while: \.isWhitespace) + "***" + String(text.reversed().prefix(while: \.isWhitespace))
+            } else {
+                result += text
+            }
             result += (template.map { rest[$0] } ?? "") + quoteAtEnd
             rest = rest[(template?.upperBound ?? rest.endIndex)...]
             first = false
@@ -145,8 +150,8 @@ enum SourceLineCredentials {
     /// mapping, is hidden with it: `password: ab,cd` is a mistake, and `cd` part of the password).
     /// A credential's key and the bracket that opens its value, a list or a mapping.
     nonisolated(unsafe) private static let collection =
-        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|auth|cookie|bearer|password|clientsecret|default|[\w-]*api-?key|[\w-]*-token|[\w-]*secret)["']?\s*:\s*[\[{]/
+        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|auth|cookie|bearer|password|clientsecret|default|[\w-]*api-?key|[\w-]*token|[\w-]*secret)["']?\s*:\s*(?:\[|\{(?!\{))/
 
     nonisolated(unsafe) private static let entry =
-        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|auth|cookie|bearer|password|clientsecret|default|[\w-]*api-?key|[\w-]*-token|[\w-]*secret)["']?\s*:(?:\s+|(?=[^\s"'{\[]))("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'(?!')|"(?:[^"\\]|\\.)*$|'(?:[^']|'')*$|[^\s,{}\[\]#'"](?:[^,}#]|,(?!\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)))*?(?=\s*$|\s*\}|\s*,\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)|\s*,\s*$|\s+#))/
+        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|auth|cookie|bearer|password|clientsecret|default|[\w-]*api-?key|[\w-]*token|[\w-]*secret)["']?\s*:(?:\s+|(?=[^\s"'{\[]))("(?:[^"\\]|\\.)*"(?:[^\S\n]*[^\s,}#"'][^,}#]*?(?=\s*$|\s*\}|\s*,|\s+#))?|'(?:[^']|'')*'(?!')(?:[^\S\n]*[^\s,}#"'][^,}#]*?(?=\s*$|\s*\}|\s*,|\s+#))?|"(?:[^"\\]|\\.)*$|'(?:[^']|'')*$|(?:\{\{[^}]*\}\}|[^\s,{}\[\]#'"])(?:\{\{[^}]*\}\}|[^,}#]|,(?!\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)))*?(?=\s*$|\s*\}|\s*,\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)|\s*,\s*$|\s+#))/
 }

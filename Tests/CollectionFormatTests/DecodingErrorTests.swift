@@ -412,6 +412,10 @@ import YAML
         #expect(problems("request: { url: /a }\nauth: { token: a }") == [
             "requests/r.yaml:2:9: error: unknown key 'token' in 'auth' [help: allowed keys: basic, bearer, oauth2]",
         ])
+        // A key inside auth: that is no word it could mean may be a credential pasted there.
+        #expect(problems("request: { url: /a }\nauth:\n  bearer: x\n  Hunter2Secret9:\n") == [
+            "requests/r.yaml:4:3: error: unknown key (not shown: it may be a credential) in 'auth' [help: allowed keys: basic, bearer, oauth2]",
+        ])
         #expect(problems("request: { url: /a }\noptions: { retry: { attempts: 3, on: [] } }") == [
             "requests/r.yaml:2:38: warning: 'on: []' retries nothing: no attempt after the first is ever made "
                 + "[help: list what to retry, such as on: [503, timeout], or write attempts: 1 to send once]",

@@ -176,10 +176,12 @@ struct HostileFile: Sendable, CustomStringConvertible {
                      // A text without its key under secrets: or auth:, and a tab-indented line of a block.
                      "secrets:", "  tok:", "    env: T", "    Hunter2Secret", "auth:", "  basic:", "    username: u", "    Hunter2Secret",
                      "    password: >", "      part1", "\t  Hunter2Secret", "headers:", "  Accept application/json",
-                     "bearer: \"ab", "  cd", "  Hunter2Secret\""]
-        #expect([2, 4, 6, 8, 12, 16, 19, 21, 24].map { number in
+                     "bearer: \"ab", "  cd", "  Hunter2Secret\"",
+                     // The value below a credential's key at its indentation, a mapping written under one, a header's.
+                     "    password:", "    Hunter2Secret", "  bearer:", "    Hunter2Secret: 1", "X-Api-Key:", "  k: Hunter2Secret"]
+        #expect([2, 4, 6, 8, 12, 16, 19, 21, 24, 26, 28, 30].map { number in
             DiagnosticRenderer.continuesCredential(number) { lines.indices.contains($0 - 1) ? lines[$0 - 1] : nil }
-        } == [true, true, false, true, true, true, true, false, true])
+        } == [true, true, false, true, true, true, true, false, true, true, true, true])
         // A key one diagnostic hides (it may be the secret) is hidden by every diagnostic on its line.
         sources.store("secrets:\n  tok:\n    Hunter2Secret: 1\n", for: "e.yaml")
         var unknown = Diagnostic.error("unknown key (not shown: it may be the secret)", path: "e.yaml", at: Mark(line: 3, column: 5))

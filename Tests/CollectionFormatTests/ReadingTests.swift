@@ -600,6 +600,20 @@ import YAML
         #expect(problems(of: await scratch.readCollection(["r0.yaml", "r1.yaml"], env: "e", vars: [("port", "99999")])).isEmpty)
     }
 
+    /// The diagnostics of a collection quote a line one of them hides hidden each (a report renders them one by one).
+    @Test func diagnosticsOnALineOneHidesHideItEach() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/e.yaml", "baseURL: http://127.0.0.1:1\nsecrets:\n  tok:\n    Hunter2Secret9: 1\n")
+        scratch.write("r.yaml", "request: { url: /a }\n")
+        let loaded = await scratch.readCollection(["r.yaml"], env: "e")
+        let onLine = loaded.diagnostics.filter { $0.mark?.line == 4 }
+        #expect(onLine.count == 2 && onLine.allSatisfy { $0.quotesSecret && $0.hidesKey }, "\(onLine)")
+        for diagnostic in onLine {
+            #expect(!DiagnosticRenderer.render(diagnostic, sources: loaded.sources, color: false).contains("Hunter2Secret"))
+        }
+    }
+
     @Test func undefinedVariableIsLocatedWithASuggestion() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }

@@ -372,12 +372,21 @@ import TestSupport
             (#"auth: { bearer: 'Tok12345 }"#, #"auth: { bearer: '***"#),
             // Glued to its key, or cut by a comma before a template.
             ("request: { headers: { Authorization:Bearer-Tok12345 } }", "request: { headers: { Authorization:*** } }"),
-            ("auth: { basic: { username: u, password: Hunter2Secret,{{ x }} } }", "auth: { basic: { username: u, password: *** }} } }"),
+            ("auth: { basic: { username: u, password: Hunter2Secret,{{ x }} } }", "auth: { basic: { username: u, password: *** } }"),
             (#"auth: { bearer: "{{ token }}" }"#, #"auth: { bearer: "{{ token }}" }"#),
             // A header named as an API key, a token or a secret.
             ("    X-Api-Key: Hunter2Secret", "    X-Api-Key: ***"),
             ("  headers: { X-Auth-Token: Hunter2Secret, apikey: 'Hunter2Secret', X-Client-Secret: x, Accept: a }",
              "  headers: { X-Auth-Token: ***, apikey: '***', X-Client-Secret: ***, Accept: a }"),
+            // Text after a template in a plain value, and a plain value that starts with a template.
+            ("    Authorization: Basic {{ nope }} Hunter2Secret", "    Authorization: Basic {{ nope }} ***"),
+            ("  Cookie: a=b; {{ nope }} sid=Hunter2Secret", "  Cookie: *** {{ nope }} ***"),
+            ("  password: {{ nope }} Hunter2Secret", "  password: {{ nope }} ***"),
+            ("  access_token: Hunter2Secret", "  access_token: ***"),
+            // Text after a quoted value (a YAML error) is hidden with it.
+            (#"  bearer: "{{ nope }}" Hunter2Secret"#, #"  bearer: "{{ nope }}***"#),
+            (#"  password: "abc" Hunter2Secret, user: u"#, #"  password: "***, user: u"#),
+            ("  tokenURL: http://127.0.0.1:9/token", "  tokenURL: http://127.0.0.1:9/token"),
             // A doubled quote inside a single-quoted value not closed on its line; a comment after a hidden value.
             ("  tok: { env: T, default: 'it''s-Hunter2Secret }", "  tok: { env: T, default: '***"),
             ("  tok: { env: T, default: abc }  # Hunter2Secret", "  tok: { env: T, default: *** }  # ***"),
