@@ -181,6 +181,8 @@ extension NodeDecoder {
             file.rowsTemplate = loopTemplate(node, for: "each")
         case .scalar(let scalar) where ![.null, .bool(true), .bool(false)].contains(scalar.value):
             file.rowsFile = fileReference(node, for: "each", location: location)
+            // A path refused (reported here) leaves the rows' variables unknown, as a file that cannot be read does.
+            file.rowsUnknown = file.rowsFile == nil
         case .sequence(let items):
             file.rows = rows(items, at: node.mark, in: "each")
             // Refused rows (reported here) leave the file's variables unknown: its templates are not reported for them.
@@ -592,8 +594,9 @@ extension NodeDecoder {
         }
         // A file's path ending in `/` names a directory; the path would be read without it.
         guard !written.hasSuffix("/") else {
+            let file = String(written.reversed().drop { $0 == "/" }.reversed())
             error("'\(context())' is '\(written)', which ends with '/': expected a file path, not a directory", at: node.mark,
-                  suggestion: written.count > 1 ? "write '\(written.dropLast())'" : nil)
+                  suggestion: file.isEmpty ? nil : "name a file, such as '\(file)' if that is one")
             return nil
         }
         return location.reference(written, at: node.mark)

@@ -59,7 +59,7 @@ extension ResolvedEnvironment {
 extension RequestDefinition {
     /// The names of the query parameters the request sets itself: in `query:`, and in its URL when written without
     /// templates.
-    var ownQueryNames: Set<String> {
+    public var ownQueryNames: Set<String> {
         Set(request.query.map(\.name) + (writtenURL?.queryItems ?? []).map(\.name))
     }
 

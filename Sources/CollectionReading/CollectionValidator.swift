@@ -393,12 +393,14 @@ struct CollectionValidator {
         }
     }
 
-    /// A query or form value of the request whose template is known before sending must not give null, as a null
-    /// written there must not.
+    /// A query or form value of the request (or of the environment's query it is sent with) whose template is known
+    /// before sending must not give null, as a null written there must not.
     private mutating func checkKnownParameters(of step: RequestDefinition, in path: String) {
-        var parameters = step.request.query
-        if case .form(let form)? = step.request.body?.value { parameters += form }
-        for parameter in parameters {
+        var parameters = step.request.query.map { ($0, path) }
+        if case .form(let form)? = step.request.body?.value { parameters += form.map { ($0, path) } }
+        let own = step.ownQueryNames
+        parameters += (environment?.query ?? []).filter { !own.contains($0.value.name) }.map { ($0.value, $0.path) }
+        for (parameter, path) in parameters {
             for value in parameter.values {
                 guard case .string(let template) = value.content, template.singleExpression != nil, isKnownBeforeSending(template),
                       (try? known.resolve(value)) == .null else { continue }

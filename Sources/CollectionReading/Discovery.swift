@@ -63,6 +63,12 @@ enum Discovery {
                 diagnostics.append(.error(FileSystem.unreadableReason(absolute), path: display, at: nil, suggestion: near))
                 continue
             }
+            // A file's path written with a `/` after it names a directory, as the system reads it.
+            if !status.isDirectory, argument.hasSuffix("/") {
+                diagnostics.append(.error("not a directory: '\(argument)' ends with '/', but names a file", path: display, at: nil,
+                                          suggestion: "write '\(display)'"))
+                continue
+            }
             let root = DiscoveredFile.Root(display: display, absolute: absolute)
             if status.isDirectory {
                 guard visited.insert(status.identity).inserted else { continue }

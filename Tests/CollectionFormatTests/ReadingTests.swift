@@ -194,6 +194,9 @@ import YAML
                                              "nope: error: no such file or directory"])
         // One a typo or a letter's case away from a directory or file beside it is told its name.
         scratch.write("requests/01-basic.yaml", "request: { url: /a }\n")
+        #expect(problems(of: await scratch.readCollection(["requests/01-basic.yaml/"])) == [
+            "requests/01-basic.yaml: error: not a directory: 'requests/01-basic.yaml/' ends with '/', but names a file [help: write 'requests/01-basic.yaml']",
+        ])
         #expect(problems(of: await scratch.readCollection(["requsts", "requests/01-Basic.yaml", "requests/01-basc.yaml"])) == [
             "requests/01-Basic.yaml: error: no such file or directory [help: did you mean 'requests/01-basic.yaml'?]",
             "requests/01-basc.yaml: error: no such file or directory [help: did you mean 'requests/01-basic.yaml'?]",
@@ -581,22 +584,25 @@ import YAML
 
 @Suite struct ValidationTests {
     /// Values known before sending (the environment's variables, `--var`s) that make a request fail at run are errors at
-    /// validate: an OAuth2 token URL's port (the request's auth, or the environment's), a query or form value that is null.
+    /// validate: an OAuth2 token URL's port (the request's auth, or the environment's), a query or form value that is null
+    /// (the request's, or the environment's query unless the request sets the parameter).
     @Test func valuesKnownBeforeSendingAreCheckedWhereTheyAreUsed() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         let oauth = "{ oauth2: { tokenURL: \"http://127.0.0.1:{{ port }}/token\", clientID: c, clientSecret: s } }"
-        scratch.write("environments/e.yaml", "baseURL: http://127.0.0.1:1\nvariables: { nothing: null }\nauth: \(oauth)\n")
+        scratch.write("environments/e.yaml", "baseURL: http://127.0.0.1:1\nvariables: { nothing: null }\nauth: \(oauth)\nquery: { q: \"{{ nothing }}\" }\n")
         scratch.write("r1.yaml", "request: { url: /a }\nauth: \(oauth)\n")
         scratch.write("r2.yaml", "request: { url: /b, query: { a: \"{{ nothing }}\", b: \"x{{ nothing }}\" }, form: { f: \"{{ nothing }}\" } }\n")
         #expect(problems(of: await scratch.readCollection(["r1.yaml", "r2.yaml"], env: "e", vars: [("port", "99999")])) == [
             "environments/e.yaml:3:29: error: the URL 'http://127.0.0.1:99999/token': the port 99999 is not a number from 1 to 65535 [help: write a port from 1 to 65535, or none for the scheme's default (80 for http, 443 for https)]",
+            "environments/e.yaml:4:13: error: '{{ nothing }}' gives null, which a query or form value cannot be: it would be sent as the word null [help: give what it reads a value, or write \"\" to send it empty]",
             "r1.yaml:2:29: error: the URL 'http://127.0.0.1:99999/token': the port 99999 is not a number from 1 to 65535 [help: write a port from 1 to 65535, or none for the scheme's default (80 for http, 443 for https)]",
             "r2.yaml:1:33: error: '{{ nothing }}' gives null, which a query or form value cannot be: it would be sent as the word null [help: give what it reads a value, or write \"\" to send it empty]",
             "r2.yaml:1:84: error: '{{ nothing }}' gives null, which a query or form value cannot be: it would be sent as the word null [help: give what it reads a value, or write \"\" to send it empty]",
         ])
         // A port a capture gives is known only at run.
-        scratch.write("r0.yaml", "request: { url: /c }\nauth: none\ncapture: { port: $.p }\n")
+        scratch.write("r0.yaml", "request: { url: /c, query: { q: x } }\nauth: none\ncapture: { port: $.p }\n")
+        scratch.write("r1.yaml", "request: { url: /a, query: { q: x } }\nauth: \(oauth)\n")
         #expect(problems(of: await scratch.readCollection(["r0.yaml", "r1.yaml"], env: "e", vars: [("port", "99999")])).isEmpty)
     }
 
@@ -898,10 +904,10 @@ import YAML
         ])
         // A path ending in `/` names a directory, even where the path without it is a file.
         scratch.write("g.yaml", "steps:\n  - use: _login.yaml/\n")
-        scratch.write("h.yaml", "request: { url: /h, file: fixtures/Photo.png/ }\neach: \"\"\n")
+        scratch.write("h.yaml", "request: { url: \"/h/{{ id }}\", file: fixtures/Photo.png/ }\neach: \"\"\n")
         #expect(problems(of: await scratch.readCollection(["g.yaml", "h.yaml"])) == [
-            "g.yaml:2:10: error: 'use' is '_login.yaml/', which ends with '/': expected a file path, not a directory [help: write '_login.yaml']",
-            "h.yaml:1:27: error: 'request.file' is 'fixtures/Photo.png/', which ends with '/': expected a file path, not a directory [help: write 'fixtures/Photo.png']",
+            "g.yaml:2:10: error: 'use' is '_login.yaml/', which ends with '/': expected a file path, not a directory [help: name a file, such as '_login.yaml' if that is one]",
+            "h.yaml:1:38: error: 'request.file' is 'fixtures/Photo.png/', which ends with '/': expected a file path, not a directory [help: name a file, such as 'fixtures/Photo.png' if that is one]",
             "h.yaml:2:7: error: 'each' is empty: expected a file path",
         ])
     }
