@@ -205,7 +205,9 @@ package struct EnvironmentMerger {
         guard given.allSatisfy(\.isWhitespace) else { return }
         let name = secret.value.name
         let what = given.isEmpty ? "is empty" : "is only white space"
-        let effect = replacing ? "it replaces the secret's value, and is sent as written" : "it is sent as written, and not hidden"
+        // Where a value is required (a bearer token) the request is refused when it runs; elsewhere it is sent as it is.
+        let effect = replacing ? "it replaces the secret's value where it is used (a request that needs a value there is refused)"
+            : "it is sent as written, and not hidden"
         diagnostics.add(.warning("--var \(name) \(what): \(effect)", path: secret.path, at: secret.value.env.mark,
                                  suggestion: replacing ? "leave out --var \(name) to send the secret's value, or give the value"
                                      : "give the value, or set \(secret.value.env.value) in the environment"))

@@ -519,7 +519,7 @@ import YAML
                                                          processEnvironment: ["QA_PASSWORD": "a-long-password"])
             let what = blank.isEmpty ? "is empty" : "is only white space"
             #expect(problems(of: replacing) == [
-                "environments/qa.yaml:5:29: warning: --var password \(what): it replaces the secret's value, and is sent as written [help: leave out --var password to send the secret's value, or give the value]",
+                "environments/qa.yaml:5:29: warning: --var password \(what): it replaces the secret's value where it is used (a request that needs a value there is refused) [help: leave out --var password to send the secret's value, or give the value]",
             ], "\(replacing.diagnostics)")
         }
         let standing = await scratch.readCollection(["requests"], env: "qa", vars: [("password", " ")], processEnvironment: [:])
