@@ -213,9 +213,12 @@ public enum DiagnosticRenderer {
     /// A line holding a key: its name (quotes around it left out) and what follows its colon, if anything.
     nonisolated(unsafe) private static let keyLine = /^[ \t]*(?:-[ \t]+)?["']?([^\s"':{}\[\],#]+)["']?[ \t]*:(?:[ \t]+(.*))?$/
 
-    /// Whether `key` is a credential's key (any case), or a header's name that says its value is one (`X-Api-Key`).
+    /// Whether `key` is a credential's key (any case), or a header's name that says its value is one (`X-Api-Key`) but
+    /// a key of the format holding such a word (`secrets:`, `tokenURL:`).
     private static func isCredential(_ key: Substring) -> Bool {
-        credentialKeys.contains(Array(key.lowercased().utf8)) || HTTPHeaders.namesCredential(String(key))
+        let lowered = key.lowercased()
+        return credentialKeys.contains(Array(lowered.utf8))
+            || HTTPHeaders.namesCredential(lowered) && !["secrets", "tokenurl"].contains(lowered)
     }
 
     /// Where the quoted text `text` starts closes: its next `"` not escaped by a backslash, or its next `'` not doubled;

@@ -178,10 +178,12 @@ struct HostileFile: Sendable, CustomStringConvertible {
                      "    password: >", "      part1", "\t  Hunter2Secret", "headers:", "  Accept application/json",
                      "bearer: \"ab", "  cd", "  Hunter2Secret\"",
                      // The value below a credential's key at its indentation, a mapping written under one, a header's.
-                     "    password:", "    Hunter2Secret", "  bearer:", "    Hunter2Secret: 1", "X-Api-Key:", "  k: Hunter2Secret"]
-        #expect([2, 4, 6, 8, 12, 16, 19, 21, 24, 26, 28, 30].map { number in
+                     "    password:", "    Hunter2Secret", "  bearer:", "    Hunter2Secret: 1", "X-Api-Key:", "  k: Hunter2Secret",
+                     // A secret's definition under secrets:.
+                     "secrets:", "  password: { env: P }"]
+        #expect([2, 4, 6, 8, 12, 16, 19, 21, 24, 26, 28, 30, 32].map { number in
             DiagnosticRenderer.continuesCredential(number) { lines.indices.contains($0 - 1) ? lines[$0 - 1] : nil }
-        } == [true, true, false, true, true, true, true, false, true, true, true, true])
+        } == [true, true, false, true, true, true, true, false, true, true, true, true, false])
         // A key one diagnostic hides (it may be the secret) is hidden by every diagnostic on its line.
         sources.store("secrets:\n  tok:\n    Hunter2Secret: 1\n", for: "e.yaml")
         var unknown = Diagnostic.error("unknown key (not shown: it may be the secret)", path: "e.yaml", at: Mark(line: 3, column: 5))
