@@ -1,3 +1,5 @@
+import CollectionFormat
+
 /// Credentials written as they are in a collection's files (`Authorization: Bearer abc`, `password: hunter2`, a
 /// secret's `default:`, a header named as an API key or token: `X-Api-Key: abc`, `X-Auth-Token: abc`), hidden in the
 /// source lines diagnostics quote: the redactor knows secrets' values, not text a file writes where a secret belongs.
@@ -27,8 +29,11 @@ enum SourceLineCredentials {
             let end = closing(of: open, in: inner)
             let content = inner[..<end]
             result += rest[..<match.range.upperBound]
-            // What is kept is read on: the keys inside it may be credentials.
-            if open == "{" && (match.output.1.lowercased() == "auth" || content.contains(/(^|[\s{,])env\s*:/)) {
+            // What is kept is read on: the keys inside it may be credentials. A matcher or a capture's source
+            // (`X-Auth-Token: { exists: true }`, `token: { header: X-Token }`) is what a check reads, no credential.
+            let firstKey = content.firstMatch(of: /^\s*([A-Za-z]+)\s*:/).map { String($0.output.1) }
+            if open == "{" && (match.output.1.lowercased() == "auth" || content.contains(/(^|[\s{,])env\s*:/)
+                               || firstKey.map(Self.checkKeys.contains) == true) {
                 rest = inner
                 continue
             }
@@ -37,6 +42,9 @@ enum SourceLineCredentials {
         }
         return result + rest
     }
+
+    /// The keys of a matcher and of a capture's source.
+    private static let checkKeys = Set(FormatKeys.matcher.names + FormatKeys.captureSource.names)
 
     /// Where the collection opened by `open` (just before `text`) closes: at its closing bracket (nested ones and
     /// quoted text skipped), or the end of the line.
@@ -70,8 +78,10 @@ enum SourceLineCredentials {
             // A template is no credential itself, unless a comma before it cut a plain value (`pw: ab,{{ x }}`); text
             // written beside one may be (`bearer: "abc{{ x }}"`).
             let templated = value.contains("{{") && !value.prefix(while: { $0 != "{" }).contains(",")
+            // A JSONPath is what a capture or an expectation reads (`token: $.access_token`), no credential.
             let shown = templated ? maskedBesideTemplates(value, of: key)
-                : key.lowercased() == "cookie" && !value.contains("=") ? value : masked(value, of: key)
+                : key.lowercased() == "cookie" && !value.contains("=") || value.firstMatch(of: /^["']?\$[.\[]/) != nil ? value
+                : masked(value, of: key)
             result += String(rest[match.range].dropLast(value.count)) + shown
             rest = rest[match.range.upperBound...]
         }
@@ -79,7 +89,7 @@ enum SourceLineCredentials {
     }
 
     /// The keys `entry` finds, lowercased (`auth` in `authorization` too).
-    private static let keys = ["auth", "cookie", "bearer", "password", "secret", "default", "apikey", "api-key", "token"].map { Array($0.utf8) }
+    private static let keys = ["auth", "cookie", "bearer", "password", "secret", "default", "apikey", "api-key", "api_key", "token", "session", "-key", "_key", "pass", "pwd"].map { Array($0.utf8) }
 
     /// Whether `line` may hold one of the keys, which saves the regular expression (slow on a long line, quoted for
     /// each of many diagnostics) for most lines. The bytes of the line lowercased as `entry`'s case-insensitive match
@@ -150,8 +160,8 @@ enum SourceLineCredentials {
     /// mapping, is hidden with it: `password: ab,cd` is a mistake, and `cd` part of the password).
     /// A credential's key and the bracket that opens its value, a list or a mapping.
     nonisolated(unsafe) private static let collection =
-        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|auth|cookie|bearer|password|clientsecret|default|[\w-]*api-?key|[\w-]*token|[\w-]*secret)["']?\s*:\s*(?:\[|\{(?!\{))/
+        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|authentication|auth|cookie|bearer|password|clientsecret|default|[\w-]*api[-_]?key|[\w-]*token|[\w-]*secret|[\w-]*session[\w-]*|[\w-]*(?:auth|access|private|subscription)[-_]?key|passw(?:or)?d|passphrase|pwd|pass)["']?\s*:\s*(?:\[|\{(?!\{))/
 
     nonisolated(unsafe) private static let entry =
-        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|auth|cookie|bearer|password|clientsecret|default|[\w-]*api-?key|[\w-]*token|[\w-]*secret)["']?\s*:(?:\s+|(?=[^\s"'{\[]))("(?:[^"\\]|\\.)*"(?:[^\S\n]*[^\s,}#"'][^,}#]*?(?=\s*$|\s*\}|\s*,|\s+#))?|'(?:[^']|'')*'(?!')(?:[^\S\n]*[^\s,}#"'][^,}#]*?(?=\s*$|\s*\}|\s*,|\s+#))?|"(?:[^"\\]|\\.)*$|'(?:[^']|'')*$|(?:\{\{[^}]*\}\}|[^\s,{}\[\]#'"])(?:\{\{[^}]*\}\}|[^,}#]|,(?!\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)))*?(?=\s*$|\s*\}|\s*,\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)|\s*,\s*$|\s+#))/
+        /(?i)(?:^|[\s{,\-])["']?(authorization|proxy-authorization|authentication|auth|cookie|bearer|password|clientsecret|default|[\w-]*api[-_]?key|[\w-]*token|[\w-]*secret|[\w-]*session[\w-]*|[\w-]*(?:auth|access|private|subscription)[-_]?key|passw(?:or)?d|passphrase|pwd|pass)["']?\s*:(?:\s+|(?=[^\s"'{\[]))("(?:[^"\\]|\\.)*"(?:[^\S\n]*[^\s,}#"'][^,}#]*?(?=\s*$|\s*\}|\s*,|\s+#))?|'(?:[^']|'')*'(?!')(?:[^\S\n]*[^\s,}#"'][^,}#]*?(?=\s*$|\s*\}|\s*,|\s+#))?|"(?:[^"\\]|\\.)*$|'(?:[^']|'')*$|(?:\{\{[^}]*\}\}|[^\s,{}\[\]#'"])(?:\{\{[^}]*\}\}|\}(?=[^\s,}\]#])|[^,}#]|,(?!\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)))*?(?=\s*$|\s*\}(?![^\s,}\]#])|\s*,\s*["']?[^\s"':,{}]+["']?\s*:(?:\s|$)|\s*,\s*$|\s+#))/
 }

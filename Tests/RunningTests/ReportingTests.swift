@@ -383,6 +383,15 @@ import TestSupport
             ("  Cookie: a=b; {{ nope }} sid=Hunter2Secret", "  Cookie: *** {{ nope }} ***"),
             ("  password: {{ nope }} Hunter2Secret", "  password: {{ nope }} ***"),
             ("  access_token: Hunter2Secret", "  access_token: ***"),
+            // A `}` glued to more text in a plain value; names of credentials import knows too.
+            ("auth: { basic: { username: u, password: x}Hunter2Secret } }", "auth: { basic: { username: u, password: *** } }"),
+            ("  headers: { api_key: Hunter2Secret, X-Session: Hunter2Secret, Ocp-Apim-Subscription-Key: Hunter2Secret }",
+             "  headers: { api_key: ***, X-Session: ***, Ocp-Apim-Subscription-Key: *** }"),
+            ("    passwd: Hunter2Secret", "    passwd: ***"),
+            // What a capture or a check reads is no credential.
+            ("    token: $.access_token", "    token: $.access_token"),
+            ("    X-Auth-Token: { exists: true }", "    X-Auth-Token: { exists: true }"),
+            ("    accessToken: { header: X-Token }", "    accessToken: { header: X-Token }"),
             // Text after a quoted value (a YAML error) is hidden with it.
             (#"  bearer: "{{ nope }}" Hunter2Secret"#, #"  bearer: "{{ nope }}***"#),
             (#"  password: "abc" Hunter2Secret, user: u"#, #"  password: "***, user: u"#),
