@@ -109,13 +109,18 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         credentialNames.contains { sameName($0, name) }
     }
 
-    /// Whether `name` says its value is a credential: one of `credentialNames`, or a name holding `token`, `api-key`,
-    /// `apikey`, `secret`, `password` or `session` (`X-Api-Key`, `X-Auth-Token`), in any case. What a file writes under
-    /// such a name is hidden where a diagnostic quotes it, and an import lists it as a credential.
+    /// Whether `name` says its value is a credential: one of `credentialNames`, or a name holding `token`, an API, access,
+    /// auth or private key, `secret`, a password or `session` (`X-Api-Key`, `api_key`, `X-Auth-Token`, `passwd`), in any
+    /// case. What a file writes under such a name is hidden where a diagnostic quotes it, and an import lists it as a
+    /// credential.
     public static func namesCredential(_ name: String) -> Bool {
         let lowered = name.lowercased()
-        return isCredential(name) || ["token", "api-key", "apikey", "secret", "password", "session"].contains { lowered.contains($0) }
+        return isCredential(name) || lowered.contains(credentialWords)
     }
+
+    /// The words `namesCredential` looks for.
+    nonisolated(unsafe) private static let credentialWords =
+        /token|(?:api|access|auth|private|subscription)[-_]?key|secret|passw(?:or)?d|passphrase|pwd|session/
 
     /// Whether two header names are the same, ignoring ASCII case.
     public static func sameName(_ a: String, _ b: String) -> Bool {

@@ -26,9 +26,22 @@ public struct PostmanSource: Sendable {
         do throws(JSONParseError) {
             return PostmanValue(json: try JSONValue.parse(bytes), pointer: [], source: self)
         } catch {
-            throw PostmanProblem(file: path, problem: InteropProblem(
-                "not JSON: \(error.message)", at: Mark(line: error.line, column: error.column),
-                suggestion: "export the collection again from Postman (⋯ › Export › Collection v2.1)"))
+            var problem = InteropProblem("not JSON: \(error.message)", at: Mark(line: error.line, column: error.column),
+                                         suggestion: "export the collection again from Postman (⋯ › Export › Collection v2.1)")
+            problem.hidden = Self.credentialTexts(onLine: error.line, of: bytes)
+            throw PostmanProblem(file: path, problem: problem)
+        }
+    }
+
+    /// The texts of line `number` of `bytes` that may be credentials, which the quoted line of a problem there hides: a
+    /// `"value"` member's (Postman's key-value pairs: auth, variables, environments) and a member's named as a credential
+    /// (`"password"`, `"api_key"`), up to the line's end when its quote is not closed there.
+    static func credentialTexts(onLine number: Int, of bytes: [UInt8]) -> [String] {
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard number >= 1, number <= lines.count else { return [] }
+        return lines[number - 1].matches(of: /"([^"\\]*)"\s*:\s*"((?:[^"\\]|\\.)*)/).compactMap { match in
+            let (name, value) = (String(match.output.1), String(match.output.2))
+            return !value.isEmpty && (name == "value" || HTTPHeaders.namesCredential(name)) ? value : nil
         }
     }
 

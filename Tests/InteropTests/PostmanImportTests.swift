@@ -61,6 +61,14 @@ import Testing
         }
     }
 
+    /// A file that is not JSON is told where, and the quoted line hides what may be a credential there: a `"value"`
+    /// member's text and one named as a credential, also with its quote not closed.
+    @Test func aLineQuotedForAJSONErrorHidesItsCredentials() {
+        let line = #"{ "key": "token", "value": "Hunter2Secret" "type": "string", "api_key": "k3y-Hunter2", "note": "x\"y", "password": "unclosed"#
+        #expect(PostmanSource.credentialTexts(onLine: 2, of: Array("{\n\(line)\n}".utf8)) == ["Hunter2Secret", "k3y-Hunter2", "unclosed"])
+        #expect(PostmanSource.credentialTexts(onLine: 9, of: Array("{}".utf8)).isEmpty)
+    }
+
     @Test func foldersBecomeNumberedDirectoriesInTheCollectionsOrder() {
         #expect(Self.shop.files.map(\.path) == [
             "environments/postman.yaml", "environments/shop-qa.yaml",
