@@ -29,6 +29,9 @@ public enum CurlImport {
         do throws(InteropProblem) {
             commands = try ShellSplitter.commands(in: text)
         } catch {
+            // The credentials the words would hold with the quote closed at the end are hidden still (`-u` before it).
+            let closed = ["'", "\""].lazy.compactMap { try? ShellSplitter.commands(in: text + $0) }.first
+            result.credentials += (closed ?? []).flatMap { CurlCredentials.values(in: $0.words[...]) }
             result.errors.append(error)
             return result
         }

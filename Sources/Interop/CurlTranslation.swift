@@ -228,7 +228,11 @@ public struct CurlTranslation {
                 continue
             }
             guard let separator = header.text.firstIndex(where: { $0 == ":" || $0 == ";" }) else {
-                throw InteropProblem("'\(header.text)' is not a header: write 'Name: value'", at: header.mark)
+                var problem = InteropProblem("'\(header.text)' is not a header: write 'Name: value'", at: header.mark)
+                // What follows a credential header's name (`Authorization Bearer x`, its colon left out) is its value.
+                let words = header.text.split(separator: " ", maxSplits: 1)
+                if words.count == 2, HTTPHeaders.namesCredential(String(words[0])) { problem.hidden = [String(words[1])] }
+                throw problem
             }
             let name = String(header.text[..<separator]).trimmingCharacters(in: .whitespaces)
             let value = String(header.text[header.text.index(after: separator)...]).trimmingCharacters(in: .whitespaces)

@@ -800,6 +800,9 @@ import Testing
         ("curl --preproxy http://u:Pr3Pw99@127.0.0.1:1 --socks5 u:S0cksPw9@127.0.0.1:2 --url-query token=Qu3ryTok http://127.0.0.1:1/",
          ["Pr3Pw99", "S0cksPw9", "Qu3ryTok"]),
         ("curl http://127.0.0.1:1/ --token T0kenUnkn0wn --api-key=K3yUnkn0wn --auth u:Auth9Pw", ["T0kenUnkn0wn", "K3yUnkn0wn", "Auth9Pw"]),
+        // A header's colon left out, and a quote never closed after credentials.
+        ("curl http://127.0.0.1:1/x -H 'Authorization Bearer Hunter2SecretTok'", ["Hunter2SecretTok"]),
+        ("curl http://127.0.0.1:1/x -u bob:Hunter2SecretPw -d 'password=Hunter2SecretD", ["Hunter2SecretPw", "Hunter2SecretD"]),
     ])
     func aCredentialWrittenOtherwiseThanItsValueIsHidden(command: String, secrets: [String]) {
         let result = CurlImport.read(command)
