@@ -9,7 +9,9 @@ enum SourceLineCredentials {
     /// credential itself, and so is a `cookie:` value without `=` (a capture's cookie name).
     static func hiding(in line: String) -> String {
         guard line.utf8.contains(UInt8(ascii: ":")), mayHoldKey(line) else { return line }
-        let hidden = hidingScalars(in: hidingCollections(in: line))
+        let hidden = hidingScalars(in: hidingCollections(in: line)).replacing(queryCredential) { match in
+            match.output.1 + (match.output.2.contains("{{") ? match.output.2 : "***")
+        }
         // A comment after a hidden value may hold an earlier one.
         guard hidden != line, let last = hidden.range(of: "***", options: .backwards),
               let comment = hidden[last.upperBound...].firstRange(of: /\s#/),
@@ -42,6 +44,10 @@ enum SourceLineCredentials {
         }
         return result + rest
     }
+
+    /// A URL's query item named as a credential (`?api_key=abc`, `&access_token=abc`): its name and value.
+    nonisolated(unsafe) private static let queryCredential =
+        /(?i)([?&][\w.-]*(?:token|api[-_]?key|secret|passw(?:or)?d|pwd|session)[\w.-]*=)([^&#\s"']+)/
 
     /// The keys of a matcher and of a capture's source.
     private static let checkKeys = Set(FormatKeys.matcher.names + FormatKeys.captureSource.names)

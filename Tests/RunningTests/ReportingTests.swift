@@ -388,6 +388,8 @@ import TestSupport
             ("  headers: { api_key: Hunter2Secret, X-Session: Hunter2Secret, Ocp-Apim-Subscription-Key: Hunter2Secret }",
              "  headers: { api_key: ***, X-Session: ***, Ocp-Apim-Subscription-Key: *** }"),
             ("    passwd: Hunter2Secret", "    passwd: ***"),
+            // A URL's query item named as a credential, but a template there.
+            (#"  url: "/a?api_key=Hunter2Secret&page=2&access_token={{ t }}""#, #"  url: "/a?api_key=***&page=2&access_token={{ t }}""#),
             // What a capture or a check reads is no credential.
             ("    token: $.access_token", "    token: $.access_token"),
             ("    X-Auth-Token: { exists: true }", "    X-Auth-Token: { exists: true }"),
