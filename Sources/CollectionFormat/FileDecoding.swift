@@ -6,6 +6,8 @@ public struct DecodedFile<Value: Sendable>: Sendable {
     public var diagnostics: [Diagnostic]
     /// The file's text, for rendering diagnostics.
     public var text: String
+    /// The credentials the file writes as they are, which every output hides (`WrittenCredentials`).
+    public var credentials: [String] = []
 }
 
 /// Decodes request and environment files from bytes in memory; `CollectionReader` reads each file and
@@ -35,7 +37,7 @@ public enum FileDecoding {
         let file = decoder.requestFile(document.root, absolutePath: absolutePath, defaultName: defaultName,
                                        location: location)
         return DecodedFile(value: file, diagnostics: document.diagnostics + decoder.diagnostics.diagnostics,
-                           text: document.source.text)
+                           text: document.source.text, credentials: WrittenCredentials.texts(in: document.root))
     }
 
     /// Decodes a parsed environment file (at `absolutePath`, which the files it names are relative to); no value when
@@ -54,8 +56,8 @@ public enum FileDecoding {
         var decoder = NodeDecoder(source: document.source)
         let (definition, errorsOnlyInOptions) = decoder.environment(document.root, name: name, absolutePath: absolutePath)
         let valid = !decoder.diagnostics.hasErrors && document.diagnostics.isEmpty
-        let decoded = DecodedFile(value: valid ? definition : nil,
-                                  diagnostics: document.diagnostics + decoder.diagnostics.diagnostics, text: document.source.text)
+        let decoded = DecodedFile(value: valid ? definition : nil, diagnostics: document.diagnostics + decoder.diagnostics.diagnostics,
+                                  text: document.source.text, credentials: WrittenCredentials.texts(in: document.root))
         return (decoded, valid || (errorsOnlyInOptions && document.diagnostics.isEmpty) ? definition : nil)
     }
 

@@ -75,6 +75,7 @@ public enum CollectionReader {
         let random = RandomValues(seed: request.seed ?? RandomValues.randomSeed())
         let environmentsDirectory = locateEnvironments(request, diagnostics: &diagnostics)
         var environment: ResolvedEnvironment?
+        var credentials: Set<String> = []
         // An environment with errors in its values still checks the requests (nothing is sent): every problem at once.
         var checkedEnvironment: ResolvedEnvironment?
         if let name = request.environmentName, let directory = environmentsDirectory {
@@ -83,6 +84,7 @@ public enum CollectionReader {
             environment = resolver.resolve(name)
             checkedEnvironment = environment ?? resolver.withErrors
             diagnostics.add(contentsOf: resolver.diagnostics.diagnostics)
+            credentials.formUnion(resolver.credentials)
             for path in resolver.sources.paths { sources.store(resolver.sources.text(for: path)!, for: path) }
         }
         let environmentBroken = request.environmentName != nil && checkedEnvironment == nil
@@ -108,6 +110,7 @@ public enum CollectionReader {
             if let identity = read.identity, !seen.insert(identity).inserted { return }
             diagnostics.add(contentsOf: read.decoded.diagnostics)
             sources.store(read.decoded.text, for: location.path)
+            credentials.formUnion(read.decoded.credentials)
             guard var decoded = read.decoded.value else { return }
             if let reference = decoded.rowsFile {
                 let (rows, problems) = DataRowsReader.rows(reference, in: decoded.path, sources: sources)
@@ -123,8 +126,9 @@ public enum CollectionReader {
         diagnostics.add(contentsOf: fragments.diagnostics)
         diagnostics.add(contentsOf: checked)
 
-        let scope = (environment ?? .empty).scope(commandLine: request.variables, processEnvironment: request.processEnvironment,
+        var scope = (environment ?? .empty).scope(commandLine: request.variables, processEnvironment: request.processEnvironment,
                                                   builtins: BuiltinValues(now: { Date() }, random: random))
+        scope.writtenCredentials = credentials
         var loaded = LoadedCollection(files: files, environment: environment,
                                       diagnostics: DiagnosticRenderer.sharingHiddenLines(diagnostics.sorted),
                                       sources: sources, scope: scope)

@@ -9,6 +9,8 @@ struct EnvironmentResolver {
     private let merger: EnvironmentMerger
     private(set) var diagnostics = DiagnosticBag()
     private(set) var sources = SourceCache()
+    /// The credentials the environment files read write as they are.
+    private(set) var credentials: Set<String> = []
     /// The environment `resolve` found errors in merging (an unset secret, a variable that does not resolve), to check
     /// the rest of the collection with: every problem is reported at once, not the environment's first.
     private(set) var withErrors: ResolvedEnvironment?
@@ -116,6 +118,7 @@ struct EnvironmentResolver {
         }
         let (decoded, checkable) = FileDecoding.environmentForChecking(document, name: name, absolutePath: absolutePath)
         sources.store(decoded.text, for: display)
+        credentials.formUnion(decoded.credentials)
         diagnostics.add(contentsOf: decoded.diagnostics)
         guard let definition = checkable else {
             let extends = document.root?["extends"].flatMap { node in node.string.map { Located($0, at: node.mark) } }

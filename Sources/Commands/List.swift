@@ -18,6 +18,8 @@ public struct List: Sendable {
         if let status = DiagnosticsOutput.report(loaded, color: .auto) { return status }
         guard collection.selectedRequests(in: loaded) != nil else { return .badCommandLine }
         var rows: [[String]] = []
+        // The credentials the files write as they are, which a YAML alias may put in a name, a URL or a tag.
+        let written = Redactor(secrets: loaded.scope.secretValues)
         for file in loaded.files {
             for label in Self.rowLabels(of: file) {
                 for step in collection.filter.selectedSteps(of: file) {
@@ -28,10 +30,10 @@ public struct List: Sendable {
                     let source = step.request.url.source
                     // As `run` hides the credentials a request sends: a short one only in the user information.
                     let redactor = Redactor.ofURLPasswords(in: source, asOneURL: true)
-                    let hide = { (text: String) in redactor?.redact(text) ?? text }
+                    let hide = { (text: String) in written.redact(redactor?.redact(text) ?? text) }
                     let url = URLCredentials.hidingPasswords(in: source, asOneURL: true)
                     var columns = [name, step.request.method.value, url].map { TerminalText.oneLine(hide($0)) }
-                    columns.append(tags.isEmpty ? "" : "[" + tags.joined(separator: ", ") + "]")
+                    columns.append(tags.isEmpty ? "" : hide("[" + tags.joined(separator: ", ") + "]"))
                     if file.skip != nil || step.skip != nil { columns[3] += columns[3].isEmpty ? "(skipped)" : " (skipped)" }
                     rows.append(columns)
                 }

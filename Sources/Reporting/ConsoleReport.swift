@@ -45,9 +45,8 @@ public struct ConsoleReport: Sendable {
             columns += "  "
             columns += column
         }
-        // The method (a token runner checked) and what the runner measured are not hidden: a short secret (`GET`,
-        // `200`) does not hide them.
-        add(outcome.method)
+        // A standard method and what the runner measured are not hidden: a short secret (`GET`, `200`) does not hide them.
+        add(redactor.redactMethod(outcome.method))
         columns += " "
         columns += redactor.redact(outcome.url)
         if let status = outcome.statusCode { add(String(status)) }

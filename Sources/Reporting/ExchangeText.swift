@@ -9,7 +9,7 @@ enum ExchangeText {
         let header = { (prefix: String, header: (name: String, value: String)) in
             "\(prefix) \(redactor.redact(header.name)): \(redactor.redactHeader(name: header.name, value: header.value))"
         }
-        var lines = ["> \(exchange.method) \(redactor.redact(exchange.url))"]
+        var lines = ["> \(redactor.redactMethod(exchange.method)) \(redactor.redact(exchange.url))"]
         lines += exchange.requestHeaders.map { header(">", $0) }
         lines += bodyLines(exchange.requestBody, isJSON: exchange.requestBodyIsJSON, size: exchange.requestBodySize, prefix: ">",
                            limit: bodyLimit, redactor: redactor)

@@ -51,7 +51,7 @@ private struct PageRequest: MustacheParent {
         classes = PageText(outcome.verdict.jsonName + (outcome.flaky ? " flaky" : ""))
         verdict = PageText(outcome.verdict.rawValue)
         name = PageText(redactor.redact(outcome.displayName))
-        target = PageText(redactor.redact(outcome.method) + " " + redactor.redact(outcome.url))
+        target = PageText(redactor.redactMethod(outcome.method) + " " + redactor.redact(outcome.url))
         facts = PageText(Self.facts(of: outcome))
         file = PageText(redactor.redact(outcome.file))
         flaky = outcome.flaky

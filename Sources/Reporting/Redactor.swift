@@ -496,6 +496,15 @@ public struct Redactor: Sendable {
         return long.isEmpty ? nil : Redactor(secrets: long)
     }
 
+    /// A request's method as it may be printed: a standard one as it is (a short secret, `GET`, does not hide it),
+    /// another with secrets redacted (a credential given as the method through a YAML alias).
+    public func redactMethod(_ method: String) -> String {
+        Self.standardMethods.contains(method) ? method : redact(method)
+    }
+
+    /// The methods of RFC 9110 and `PATCH`.
+    private static let standardMethods: Set = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
+
     /// A header's value as it may be printed: hidden for credential headers, else with secrets redacted.
     public func redactHeader(name: String, value: String) -> String {
         HTTPHeaders.isCredential(name) ? Self.mask : redact(value)

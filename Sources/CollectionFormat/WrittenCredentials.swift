@@ -1,0 +1,65 @@
+import HTTPCore
+import YAML
+
+/// Credentials a file writes as they are (a `bearer:` token, a password, a credential header's value, a secret's
+/// `default:`), which every output hides as it hides secrets: a YAML alias may show one where no rule of a key hides it
+/// (`status: *token`, `method: *token`).
+enum WrittenCredentials {
+    /// The texts of the credentials written in the document whose root is `root`; a template, a JSONPath, a matcher or
+    /// a capture's source written under such a key is none.
+    static func texts(in root: Node?) -> [String] {
+        var found: [String] = []
+        func leaves(_ node: Node) {
+            switch node.content {
+            case .scalar(let scalar):
+                let text = scalar.text
+                guard !text.isEmpty, !text.contains("{{"), text.firstMatch(of: /^\$[.\[]/) == nil,
+                      ![.null, .bool(true), .bool(false)].contains(scalar.value) else { return }
+                found.append(text)
+                // `Bearer abc`: the token alone too.
+                if let space = text.firstIndex(of: " ") { found.append(String(text[text.index(after: space)...])) }
+            case .mapping(let pairs):
+                let keys = pairs.indices.compactMap { pairs.keyText(at: $0) }
+                guard !keys.contains(where: checkKeys.contains) else { return }
+                for position in pairs.indices where !keys.contains("env") || pairs.keyText(at: position) == "default" {
+                    leaves(pairs.value(at: position))
+                }
+            case .sequence(let items):
+                items.forEach(leaves)
+            }
+        }
+        func walk(_ node: Node, under parent: String) {
+            switch node.content {
+            case .scalar: return
+            case .sequence(let items): items.forEach { walk($0, under: parent) }
+            case .mapping(let pairs):
+                for position in pairs.indices {
+                    let key = pairs.keyText(at: position) ?? ""
+                    let value = pairs.value(at: position)
+                    // What a check reads or a capture takes is no credential written.
+                    if ["capture", "expect", "stopWhen"].contains(key) { continue }
+                    if key == "secrets", case .mapping(let secrets) = value.content {
+                        // A secret's definition: its `default` (a definition written as a text is one too).
+                        secrets.indices.forEach { leaves(secrets.value(at: $0)) }
+                    } else if isCredential(key, under: parent) || key == "auth" && value.scalar != nil && value.scalar?.text != "none" {
+                        leaves(value)
+                    } else {
+                        walk(value, under: key)
+                    }
+                }
+            }
+        }
+        if let root { walk(root, under: "") }
+        return found
+    }
+
+    /// Whether `key`'s value (in the mapping of `parent`) is a credential: a credential's key, or under `headers:` a
+    /// header's name that says so (`X-Api-Key`); but a secret's `default` (read under `secrets:`) and a capture's.
+    private static func isCredential(_ key: String, under parent: String) -> Bool {
+        guard key.lowercased() != "default" else { return false }
+        return NodeDecoder.credentialKey(key) || parent == "headers" && HTTPHeaders.namesCredential(key)
+    }
+
+    /// The keys of a matcher and of a capture's source: a mapping holding one is what a check reads.
+    private static let checkKeys = Set(FormatKeys.matcher.names + FormatKeys.captureSource.names)
+}
