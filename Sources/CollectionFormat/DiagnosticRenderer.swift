@@ -164,7 +164,7 @@ public enum DiagnosticRenderer {
     /// key's; a key at the same indentation before it is a sibling. Read over at most 100 lines.
     static func continuesCredential(_ number: Int, lines: (Int) -> String?) -> Bool {
         guard number > 1, let text = lines(number) else { return false }
-        let isKey = text.firstMatch(of: keyLine) != nil
+        let isKey = keyOfLine(text) != nil
         var indent = indentation(of: text)
         // The quotes on the lines between this one and the line looked at: one of them closes a quote opened there.
         var quotes = Set<Character>()
@@ -173,17 +173,17 @@ public enum DiagnosticRenderer {
             guard let above = lines(line), !above.allSatisfy(\.isWhitespace) else { continue }
             defer { nearest = false }
             let aboveIndent = indentation(of: above)
-            guard let key = above.firstMatch(of: keyLine) else {
+            guard let key = keyOfLine(above) else {
                 // A line of a folded value, or a text beside this one.
                 indent = min(indent, aboveIndent)
                 quotes.formUnion(above.filter { $0 == "\"" || $0 == "'" })
                 continue
             }
-            if isCredential(key.output.1) || mistypesCredentialKey(above) {
-                let value = key.output.2.map { $0.drop { $0 == " " || $0 == "\t" } } ?? ""
+            if isCredential(key.name) || mistypesCredentialKey(above) {
+                let value = key.value
                 // Its value below it: a text (at any indentation right below it), or a mapping but a secret's definition.
                 if value.isEmpty || value.hasPrefix("#") {
-                    let definitionKey = ["env", "default"].contains(text.firstMatch(of: keyLine)?.output.1 ?? "")
+                    let definitionKey = ["env", "default"].contains(keyOfLine(text)?.name ?? "")
                     return isKey ? aboveIndent < indent && !definitionKey : aboveIndent < indent || nearest
                 }
                 let unclosed = (value.first == "\"" || value.first == "'") && closingQuote(of: value) == nil
@@ -193,7 +193,7 @@ public enum DiagnosticRenderer {
             // A key of its own is read by the rules of its key; a text is hidden under a secret's or an auth's mapping.
             if isKey { return false }
             if aboveIndent < indent {
-                if ["secrets", "auth"].contains(key.output.1.lowercased()) { return true }
+                if ["secrets", "auth"].contains(key.name.lowercased()) { return true }
                 indent = aboveIndent
             }
         }
@@ -210,8 +210,23 @@ public enum DiagnosticRenderer {
         return width
     }
 
-    /// A line holding a key: its name (quotes around it left out) and what follows its colon, if anything.
-    nonisolated(unsafe) private static let keyLine = /^[ \t]*(?:-[ \t]+)?["']?([^\s"':{}\[\],#]+)["']?[ \t]*:(?:[ \t]+(.*))?$/
+    /// The key a line holds (`  - "name": value`): its name, quotes around it left out, and what follows its colon and
+    /// the blanks after it (empty when nothing does); nil when the line holds no key (a `:` glued to a value is none).
+    static func keyOfLine(_ line: String) -> (name: Substring, value: Substring)? {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        var rest = line.drop(while: blank)
+        if rest.first == "-", rest.dropFirst().first.map(blank) == true { rest = rest.dropFirst().drop(while: blank) }
+        if rest.first == "\"" || rest.first == "'" { rest = rest.dropFirst() }
+        let name = rest.prefix { !$0.isWhitespace && !"\"':{}[],#".contains($0) }
+        guard !name.isEmpty else { return nil }
+        rest = rest[name.endIndex...]
+        if rest.first == "\"" || rest.first == "'" { rest = rest.dropFirst() }
+        rest = rest.drop(while: blank)
+        guard rest.first == ":" else { return nil }
+        rest = rest.dropFirst()
+        guard rest.isEmpty || rest.first.map(blank) == true else { return nil }
+        return (name, rest.drop(while: blank))
+    }
 
     /// Whether `key` is a credential's key (any case), or a header's name that says its value is one (`X-Api-Key`) but
     /// a key of the format holding such a word (`secrets:`, `tokenURL:`).
