@@ -91,11 +91,17 @@ public struct VariableScope: Sendable {
     /// The credentials the collection's files write as they are (`WrittenCredentials`), hidden as secrets are.
     public var writtenCredentials: Set<String> = []
 
-    /// The text of every secret value (non-empty), for redaction by reporters: the environment's, a `--var` that
-    /// replaces one (it is sent where the secret would be), and the credentials the files write as they are.
+    /// The text of every secret value (non-empty): the environment's, and a `--var` that replaces one (it is sent where
+    /// the secret would be).
     public var secretValues: Set<String> {
         Set(secretNames.flatMap { [environmentValues[$0], commandLineValues[$0]].compactMap { $0 } }.map(\.interpolatedText)
-            .filter { !$0.isEmpty }).union(writtenCredentials)
+            .filter { !$0.isEmpty })
+    }
+
+    /// What every output hides: the secrets' values and the credentials the files write as they are (which `export`
+    /// writes, being in the files already).
+    public var hiddenValues: Set<String> {
+        secretValues.union(writtenCredentials)
     }
 
     /// `text` (what `template` resolved to) as a message may show it: the template as written when it inserts a secret

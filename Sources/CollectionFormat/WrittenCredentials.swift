@@ -13,7 +13,8 @@ enum WrittenCredentials {
             switch node.content {
             case .scalar(let scalar):
                 let text = scalar.text
-                guard !text.isEmpty, !text.contains("{{"), text.firstMatch(of: /^\$[.\[]/) == nil,
+                // A JSONPath, or a shell variable's name (`$API_TOKEN`, warned of as sent as written), is none.
+                guard !text.isEmpty, !text.contains("{{"), text.firstMatch(of: /^\$[.\[]|^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/) == nil,
                       ![.null, .bool(true), .bool(false)].contains(scalar.value) else { return }
                 found.append(text)
                 // `Bearer abc`: the token alone too.

@@ -19,7 +19,7 @@ public struct List: Sendable {
         guard collection.selectedRequests(in: loaded) != nil else { return .badCommandLine }
         var rows: [[String]] = []
         // The credentials the files write as they are, which a YAML alias may put in a name, a URL or a tag.
-        let written = Redactor(secrets: loaded.scope.secretValues)
+        let written = Redactor(secrets: loaded.scope.hiddenValues)
         for file in loaded.files {
             for label in Self.rowLabels(of: file) {
                 for step in collection.filter.selectedSteps(of: file) {

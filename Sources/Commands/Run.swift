@@ -115,7 +115,7 @@ public struct Run: Sendable {
             Console.error("error: \(problem)")
             return .badCommandLine
         }
-        let secretsRedactor = Redactor(secrets: loaded.scope.secretValues)
+        let secretsRedactor = Redactor(secrets: loaded.scope.hiddenValues)
         reports.use(sources: loaded.sources, redactor: secretsRedactor)
         annotationOutput.use(redactor: secretsRedactor)
         if let status = DiagnosticsOutput.report(loaded, color: color) { return stop(status, loaded.diagnostics) }
@@ -174,7 +174,7 @@ public struct Run: Sendable {
         options.certificateFile = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : Self.absolutePath($0) }
         let proxyCredentials = (options.proxy?.credentialTexts ?? [])
             + options.environmentProxies.credentialTexts
-        let redactor = Redactor(secrets: Array(loaded.scope.secretValues) + proxyCredentials)
+        let redactor = Redactor(secrets: Array(loaded.scope.hiddenValues) + proxyCredentials)
         reports.use(sources: loaded.sources, redactor: redactor)
         annotationOutput.use(redactor: redactor)
         let console = ConsoleReport(sources: loaded.sources, redactor: redactor,

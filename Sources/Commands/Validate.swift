@@ -32,7 +32,7 @@ enum DiagnosticsOutput {
     static func report(_ loaded: LoadedCollection, color: ConsoleChoice) -> ExitStatus? {
         guard !loaded.diagnostics.isEmpty else { return nil }
         // Through the redactor like every output: a source line may hold a secret or a URL's password.
-        let redactor = Redactor(secrets: loaded.scope.secretValues)
+        let redactor = Redactor(secrets: loaded.scope.hiddenValues)
         Console.error(redactor.redact(DiagnosticRenderer.render(loaded.diagnostics, sources: loaded.sources,
                                                                 color: Console.colors(STDERR_FILENO, color),
                                                                 redacting: redactor.redactSourceLine)))
