@@ -22,7 +22,8 @@ public enum DiagnosticRenderer {
         var hiddenLines: [HiddenLine: Bool] = [:]
         for diagnostic in diagnostics where diagnostic.quotesSecret {
             guard let mark = diagnostic.mark else { continue }
-            hiddenLines[HiddenLine(path: diagnostic.path, line: mark.line), default: false] = hiddenLines[HiddenLine(path: diagnostic.path, line: mark.line)] == true || diagnostic.hidesKey
+            let line = HiddenLine(path: diagnostic.path, line: mark.line)
+            hiddenLines[line] = diagnostic.hidesKey || hiddenLines[line] == true
         }
         guard !hiddenLines.isEmpty else { return diagnostics }
         return diagnostics.map { diagnostic in
@@ -63,10 +64,10 @@ public enum DiagnosticRenderer {
         let emptyGutter = String(repeating: " ", count: gutterWidth + 2)
         // The line is quoted when its file's text is known (not, say, in a merged report once the file has changed).
         if let mark = diagnostic.mark, let path = diagnostic.path, let source = sources.text(for: path) {
-            // A line holding a mistyped credential key (`pasword: x`, which no other rule knows) is quoted with its values
-            // hidden too: the decoder may not have read it (a YAML error on the line).
             // A line that goes on with a credential's value begun above it is hidden whole.
             let continues = continuesCredential(mark.line) { lines.text(ofLine: $0, of: path, source: source) }
+            // A line holding a mistyped credential key (`pasword: x`, which no other rule knows) is quoted with its values
+            // hidden too: the decoder may not have read it (a YAML error on the line).
             func hiding(_ text: String) -> String {
                 if continues {
                     let indent = text.prefix { $0 == " " || $0 == "\t" }
@@ -231,9 +232,8 @@ public enum DiagnosticRenderer {
     /// Whether `key` is a credential's key (any case), or a header's name that says its value is one (`X-Api-Key`) but
     /// a key of the format holding such a word (`secrets:`, `tokenURL:`).
     private static func isCredential(_ key: Substring) -> Bool {
-        let lowered = key.lowercased()
-        return credentialKeys.contains(Array(lowered.utf8))
-            || HTTPHeaders.namesCredential(lowered) && !["secrets", "tokenurl"].contains(lowered)
+        let key = String(key)
+        return NodeDecoder.credentialKey(key) || HTTPHeaders.namesCredential(key) && !["secrets", "tokenurl"].contains(key.lowercased())
     }
 
     /// Where the quoted text `text` starts closes: its next `"` not escaped by a backslash, or its next `'` not doubled;

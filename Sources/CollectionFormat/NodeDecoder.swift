@@ -213,8 +213,12 @@ struct NodeDecoder {
     static func credentialKey(_ key: String) -> Bool {
         // In any case: what hides a value takes `BEARER:x` for `bearer:x`.
         let lowered = key.lowercased()
-        return lowered == "default" || credentialKeys.contains { $0.lowercased() == lowered } || HTTPHeaders.isCredential(key)
+        return lowered == "default" || loweredCredentialKeys.contains(lowered) || HTTPHeaders.isCredential(key)
     }
+
+    /// `credentialKeys` lowercased, as `credentialKey` compares them (for every key of every file `WrittenCredentials`
+    /// reads).
+    private static let loweredCredentialKeys = Set(credentialKeys.map { $0.lowercased() })
 
     /// Whether a key is a credential's glued to its value (`bearer:abc`, `Authorization:Bearer-x`): shown without it.
     static func gluesCredential(_ key: String) -> Bool {

@@ -354,6 +354,14 @@ import TestSupport
         #expect(!redactor.redact("echo rfr-refused-41 acc-camel-42").contains("-4"))
     }
 
+    /// A method that is not a standard one is redacted (a credential given as the method through a YAML alias); a
+    /// standard one is shown whatever short secret equals it.
+    @Test func aMethodIsRedactedUnlessItIsAStandardOne() {
+        let redactor = Redactor(secrets: ["Hunter2Secret-M", "GET"])
+        #expect(redactor.redactMethod("Hunter2Secret-M") == "***" && redactor.redactMethod("GET") == "GET")
+        #expect(redactor.redactMethod("PURGE") == "PURGE")
+    }
+
     @Test func redactorHidesSecretsEscapedAsHTMLAndCredentialsWrittenInSourceLines() async {
         let redactor = Redactor(secrets: [#"Tom&Jerry"42"#])
         for echoed in ["<td>Tom&amp;Jerry&quot;42</td>", "<v>Tom&amp;Jerry\"42</v>", "<td>Tom&amp;Jerry&#34;42</td>"] {
