@@ -1,3 +1,4 @@
+import Foundation
 import HTTPCore
 import YAML
 
@@ -14,8 +15,14 @@ enum WrittenCredentials {
             case .scalar(let scalar):
                 let text = scalar.text
                 // A JSONPath, or a shell variable's name (`$API_TOKEN`, warned of as sent as written), is none.
-                guard !text.isEmpty, !text.contains("{{"), text.firstMatch(of: /^\$[.\[]|^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/) == nil,
+                guard !text.isEmpty, text.firstMatch(of: /^\$[.\[]|^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/) == nil,
                       ![.null, .bool(true), .bool(false)].contains(scalar.value) else { return }
+                // Beside templates, the text written between them (`abc{{ x }}`), but a scheme word (`Bearer {{ t }}`).
+                guard !text.contains("{{") else {
+                    found += text.split(separator: /\{\{[^}]*\}\}/).map { $0.trimmingPrefix(#/[A-Za-z]+ /#) }
+                        .map { String($0).trimmingCharacters(in: .whitespaces) }.filter { $0.count >= 4 }
+                    return
+                }
                 found.append(text)
                 // `Bearer abc`: the token alone too.
                 if let space = text.firstIndex(of: " ") { found.append(String(text[text.index(after: space)...])) }
