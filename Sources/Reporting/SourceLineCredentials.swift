@@ -41,6 +41,11 @@ enum SourceLineCredentials {
             }
             result += open == "[" ? "***" : " *** "
             rest = inner[end...]
+            // Text glued to the closing bracket (`bearer: {x}abc }`, a YAML error) goes on with the value.
+            if let after = rest.dropFirst().first, !after.isWhitespace, !",}]#".contains(after) {
+                result += String(rest.prefix(1)) + "***"
+                rest = ""
+            }
         }
         return result + rest
     }

@@ -423,6 +423,8 @@ import TestSupport
             ("  password: { v: Hunter2Secret, w: [x] }  # old", "  password: { *** }  # ***"),
             ("  headers: { Authorization: [Bearer Hunter2Secret, {a: b}], X: 1 }", "  headers: { Authorization: [***], X: 1 }"),
             ("  Cookie: { sid: Hunter2Secret", "  Cookie: { *** "),
+            ("auth: { bearer: {x}Hunter2Secret }", "auth: { bearer: { *** }***"),
+            ("    password: [a]Hunter2Secret, b", "    password: [***]***"),
             ("auth: [bearer, Hunter2Secret]", "auth: [***]"),
             ("  password: { env: QA_PASSWORD, default: Hunter2Secret }", "  password: { env: QA_PASSWORD, default: *** }"),
             ("auth: { basic: { username: u, password: [\"a]b\"] } }", "auth: { basic: { username: u, password: [***] } }"),
