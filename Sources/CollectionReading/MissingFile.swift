@@ -17,24 +17,54 @@ extension FileReference {
     }
 
     /// `did you mean 'PATH'?` for the missing `absolutePath` (written `written`), as `didYouMean` says it; a directory
-    /// beside it counts too when `directories`.
+    /// beside it counts too when `directories`. A directory on its way that is missing too is corrected alike
+    /// (`requsts/users.yaml` for `requests/users.yaml`).
     static func didYouMean(_ absolutePath: String, written: String, directories: Bool = false) -> String? {
-        let slash = absolutePath.lastIndex(of: "/")
-        let directory = slash.map { String(absolutePath[..<$0]) } ?? "."
-        let name = slash.map { String(absolutePath[absolutePath.index(after: $0)...]) } ?? absolutePath
-        guard !name.isEmpty, let entries = FileSystem.visibleEntries(of: directory.isEmpty ? "/" : directory) else { return nil }
-        let files = entries.compactMap { entry -> String? in
+        let (directory, name) = split(absolutePath)
+        guard !name.isEmpty else { return nil }
+        let onTheWay = FileSystem.kind(of: directory.isEmpty ? "/" : directory).isDirectory ? (path: directory, corrected: 0)
+            : nearDirectory(directory)
+        guard let onTheWay, let near = near(name, in: onTheWay.path, directories: directories) else { return nil }
+        // The last parts of the path as written, each corrected one in place of the one written.
+        let parts = (onTheWay.path + "/" + near).split(separator: "/", omittingEmptySubsequences: false)
+        var writtenParts = written.split(separator: "/", omittingEmptySubsequences: false)
+        let replaced = onTheWay.corrected + 1
+        guard writtenParts.count >= replaced, !writtenParts.suffix(replaced).contains(where: { $0 == "." || $0 == ".." })
+        else { return nil }
+        writtenParts.replaceSubrange((writtenParts.count - replaced)..., with: parts.suffix(replaced))
+        return "did you mean '\(writtenParts.joined(separator: "/"))'?"
+    }
+
+    /// The directory and the last part of `path`.
+    private static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        return (String(path[..<slash]), String(path[path.index(after: slash)...]))
+    }
+
+    /// The missing directory `path` with each missing part of it replaced by the one directory beside it that differs in
+    /// case or by a single typo, and how many of its last parts were so replaced; nil when one has no such directory.
+    private static func nearDirectory(_ path: String) -> (path: String, corrected: Int)? {
+        let (parent, name) = split(path)
+        guard !name.isEmpty, name != ".", name != ".." else { return nil }
+        let onTheWay = FileSystem.kind(of: parent.isEmpty ? "/" : parent).isDirectory ? (path: parent, corrected: 0)
+            : nearDirectory(parent)
+        guard let onTheWay, let near = near(name, in: onTheWay.path, directories: true, files: false) else { return nil }
+        return (onTheWay.path + "/" + near, onTheWay.corrected + 1)
+    }
+
+    /// The one entry of `directory` (files, directories when `directories`) whose name is `name` in another case (which a
+    /// file system that ignores case would have opened), or else a single typo from it.
+    private static func near(_ name: String, in directory: String, directories: Bool, files: Bool = true) -> String? {
+        guard let entries = FileSystem.visibleEntries(of: directory.isEmpty ? "/" : directory) else { return nil }
+        let names = entries.compactMap { entry -> String? in
             switch entry.kind {
-            case .file: entry.name
-            case .statted(let status): status?.isRegular == true || directories && status?.isDirectory == true ? entry.name : nil
+            case .file: files ? entry.name : nil
+            case .statted(let status):
+                files && status?.isRegular == true || directories && status?.isDirectory == true ? entry.name : nil
             case .nameNotUTF8: nil
             }
         }
-        // The name in another case (`Users.yaml`) first, which a file system that ignores case would have opened.
-        guard let near = files.first(where: { $0.lowercased() == name.lowercased() }) ?? Suggestions.oneTypoAway(from: name, among: files)
-        else { return nil }
-        let writtenDirectory = written.lastIndex(of: "/").map { String(written[...$0]) } ?? ""
-        return "did you mean '\(writtenDirectory + near)'?"
+        return names.first(where: { $0.lowercased() == name.lowercased() }) ?? Suggestions.oneTypoAway(from: name, among: names)
     }
 
     /// The help for a missing file: `didYouMean` before `otherwise`.

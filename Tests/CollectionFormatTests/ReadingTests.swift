@@ -202,6 +202,13 @@ import YAML
             "requests/01-basc.yaml: error: no such file or directory [help: did you mean 'requests/01-basic.yaml'?]",
             "requsts: error: no such file or directory [help: did you mean 'requests'?]",
         ])
+        // Every missing part of the way, the directories as the file.
+        scratch.write("requests/users/list.yaml", "request: { url: /a }\n")
+        #expect(problems(of: await scratch.readCollection(["requsts/users/lst.yaml", "./requests/Users", "requsts/nope/list.yaml"])) == [
+            "requests/Users: error: no such file or directory [help: did you mean 'requests/users'?]",
+            "requsts/nope/list.yaml: error: no such file or directory",
+            "requsts/users/lst.yaml: error: no such file or directory [help: did you mean 'requests/users/list.yaml'?]",
+        ])
     }
 
     @Test func findsEnvironmentsByWalkingUp() async {
@@ -904,12 +911,12 @@ import YAML
         scratch.write("fixtures/Photo.png", "png")
         scratch.write("a.yaml", "steps:\n  - use: _login.yml\n")
         scratch.write("b.yaml", "request: { url: /b }\neach: rows.cvs\n")
-        scratch.write("c.yaml", "request: { url: /c, file: fixtures/photo.png }\n")
+        scratch.write("c.yaml", "request: { url: /c, file: fixture/photo.png }\n")
         scratch.write("d.yaml", "request: { url: /d, file: fixtures/other.png }\n")
         #expect(problems(of: await scratch.readCollection(["a.yaml", "b.yaml", "c.yaml", "d.yaml"])) == [
             "a.yaml:2:10: error: used file '_login.yml' does not exist [help: did you mean '_login.yaml'? (paths are relative to the file that uses them)]",
             "b.yaml:2:7: error: each: file 'rows.cvs' does not exist [help: did you mean 'rows.csv'? (paths are relative to the request file)]",
-            "c.yaml:1:27: error: file 'fixtures/photo.png' does not exist [help: did you mean 'fixtures/Photo.png'? (paths are relative to the request file)]",
+            "c.yaml:1:27: error: file 'fixture/photo.png' does not exist [help: did you mean 'fixtures/Photo.png'? (paths are relative to the request file)]",
             "d.yaml:1:27: error: file 'fixtures/other.png' does not exist [help: paths are relative to the request file]",
         ])
         // A used file that is missing is said at each use of it, in every file; `./` is the path written.
