@@ -5,12 +5,13 @@ import YAML
 /// Renders diagnostics the way a compiler does: location, message, source line with a caret, help.
 public enum DiagnosticRenderer {
     /// Renders all diagnostics, sorted by path and position, separated by blank lines; `redacting` is applied to each
-    /// quoted source line, its caret kept under the same text.
+    /// quoted source line, its caret kept under the same text, and `redactingText` to each path, message, note and help
+    /// (never to a line or column number, which a short secret's value may equal).
     public static func render(_ diagnostics: [Diagnostic], sources: SourceCache, color: Bool,
-                              redacting: (String) -> String = { $0 }) -> String {
+                              redacting: (String) -> String = { $0 }, redactingText: (String) -> String = { $0 }) -> String {
         var lines = QuotedLines()
         return sharingHiddenLines(DiagnosticBag.sort(diagnostics))
-            .map { render($0, sources: sources, color: color, redacting: redacting, lines: &lines) }
+            .map { render($0, sources: sources, color: color, redacting: redacting, redactingText: redactingText, lines: &lines) }
             .joined(separator: "\n")
     }
 
@@ -41,24 +42,24 @@ public enum DiagnosticRenderer {
     public static func render(_ diagnostic: Diagnostic, sources: SourceCache, color: Bool,
                               redacting: (String) -> String = { $0 }) -> String {
         var lines = QuotedLines()
-        return render(diagnostic, sources: sources, color: color, redacting: redacting, lines: &lines)
+        return render(diagnostic, sources: sources, color: color, redacting: redacting, redactingText: { $0 }, lines: &lines)
     }
 
     /// Renders one diagnostic, its quoted line cut by `lines`.
-    private static func render(_ diagnostic: Diagnostic, sources: SourceCache, color: Bool,
-                               redacting: (String) -> String, lines: inout QuotedLines) -> String {
+    private static func render(_ diagnostic: Diagnostic, sources: SourceCache, color: Bool, redacting: (String) -> String,
+                               redactingText: (String) -> String, lines: inout QuotedLines) -> String {
         let style = Style(enabled: color)
         var location = ""
         if let path = diagnostic.path {
             // A file's name may hold any character but `/` and NUL: one that would drive a terminal or break the line is
             // shown as an escape, as the quoted line's are.
-            location = ControlCharacters.escaped(path, keepingLineBreaks: false)
+            location = ControlCharacters.escaped(redactingText(path), keepingLineBreaks: false)
             if let mark = diagnostic.mark { location += ":\(mark.line):\(mark.column)" }
             location += ": "
         }
         let severity = diagnostic.severity == .error
             ? style.apply("error", .boldRed) : style.apply("warning", .boldYellow)
-        var output = style.apply(location, .bold) + severity + style.apply(": \(ControlCharacters.escaped(diagnostic.message))", .bold) + "\n"
+        var output = style.apply(location, .bold) + severity + style.apply(": \(ControlCharacters.escaped(redactingText(diagnostic.message)))", .bold) + "\n"
 
         let gutterWidth = diagnostic.mark.map { String($0.line).count } ?? 1
         let emptyGutter = String(repeating: " ", count: gutterWidth + 2)
@@ -86,11 +87,11 @@ public enum DiagnosticRenderer {
             output += style.apply(" \(mark.line) |", .blue) + (line.isEmpty ? "" : " \(line)") + "\n"
             output += style.apply(emptyGutter + "|", .blue) + " " + caret.dropLast() + style.apply("^", .boldRed) + "\n"
         }
-        for note in diagnostic.notes {
+        for note in diagnostic.notes.map(redactingText) {
             output += emptyGutter + "= " + note.replacingOccurrences(of: "\n", with: "\n" + emptyGutter + "  ") + "\n"
         }
         if let suggestion = diagnostic.suggestion {
-            output += emptyGutter + style.apply("= help:", .bold) + " \(suggestion)\n"
+            output += emptyGutter + style.apply("= help:", .bold) + " \(redactingText(suggestion))\n"
         }
         return output
     }

@@ -33,9 +33,8 @@ enum DiagnosticsOutput {
         guard !loaded.diagnostics.isEmpty else { return nil }
         // Through the redactor like every output: a source line may hold a secret or a URL's password.
         let redactor = Redactor(secrets: loaded.scope.hiddenValues)
-        Console.error(redactor.redact(DiagnosticRenderer.render(loaded.diagnostics, sources: loaded.sources,
-                                                                color: Console.colors(STDERR_FILENO, color),
-                                                                redacting: redactor.redactSourceLine)))
+        Console.error(DiagnosticRenderer.render(loaded.diagnostics, sources: loaded.sources, color: Console.colors(STDERR_FILENO, color),
+                                                redacting: redactor.redactSourceLine, redactingText: redactor.redact))
         let errors = loaded.diagnostics.filter { $0.severity == .error }
         guard !errors.isEmpty else { return nil }
         let files = Set(errors.compactMap(\.path)).count

@@ -14,14 +14,14 @@ public struct GitHubAnnotations: Sendable {
     public func commands(for outcome: RequestOutcome) -> [String] {
         redactor.learn(from: outcome)
         return OutcomeText.diagnostics(of: outcome).map { diagnostic in
-            var properties: [(name: String, value: String)] = []
+            var escaped: [(name: String, value: String)] = []
             if let path = diagnostic.path {
-                properties.append(("file", path))
+                escaped.append(("file", safe(path)))
+                // The numbers not redacted: a short secret's value may equal one.
                 if let mark = diagnostic.mark {
-                    properties += [("line", String(mark.line)), ("col", String(mark.column))]
+                    escaped += [("line", String(mark.line)), ("col", String(mark.column))]
                 }
             }
-            var escaped = properties.map { ($0.name, safe($0.value)) }
             // The title on one line, as the console shows the name (a data row's name may hold line breaks and tabs).
             escaped.append(("title", TerminalText.oneLine(redactor.redact(outcome.displayName))))
             let message = [diagnostic.message] + diagnostic.notes + (diagnostic.suggestion.map { ["help: \($0)"] } ?? [])

@@ -41,7 +41,8 @@ public enum JSONReport {
         }
         func location(_ diagnostic: Diagnostic) -> JSONValue {
             guard let path = diagnostic.path else { return .null }
-            return text(diagnostic.mark.map { "\(path):\($0.line):\($0.column)" } ?? path)
+            // The numbers not redacted: a short secret's value may equal one.
+            return .string(redactor.redact(path) + (diagnostic.mark.map { ":\($0.line):\($0.column)" } ?? ""))
         }
         func remarks(_ diagnostic: Diagnostic) -> [(String, JSONValue)] {
             [("notes", .array(diagnostic.notes.map(text))), ("suggestion", optional(diagnostic.suggestion))]

@@ -15,13 +15,14 @@ public enum MarkdownReport {
     public static func render(_ summary: RunSummary, sources: SourceCache, redactor: Redactor) -> String {
         for outcome in summary.outcomes { redactor.learn(from: outcome) }
         let line = ConsoleReport(sources: sources, redactor: redactor, color: false, verbose: false).summary(summary)
-        var markdown = "## runner: \(cell(line, redactor: redactor))\n\n"
+        // The run's own words and numbers, not redacted: a short secret's value may equal a count.
+        var markdown = "## runner: \(cell(line, redactor: nil))\n\n"
         markdown += "| Passed | Failed | Errored | Skipped | Flaky | Total | Exit status |\n"
         markdown += "|---:|---:|---:|---:|---:|---:|---:|\n"
         let counts = [summary.count(.passed), summary.count(.failed), summary.count(.errored), summary.count(.skipped),
                       summary.flakyCount, summary.total, Int(summary.exitStatus)]
         markdown += "| " + counts.map(String.init).joined(separator: " | ") + " |\n"
-        if let line = ConsoleReport.seedLine(summary) { markdown += "\n\(cell(line, redactor: redactor))\n" }
+        if let line = ConsoleReport.seedLine(summary) { markdown += "\n\(cell(line, redactor: nil))\n" }
 
         let rowCount = summary.outcomes.reduce(0) { $0 + OutcomeProblem.count(of: $1) }
         guard rowCount > 0 else { return markdown + "\nNo failures or errors.\n" }
@@ -52,18 +53,19 @@ public enum MarkdownReport {
         var request = outcome.displayName
         if outcome.flaky { request += " (flaky, \(outcome.attempts) attempts)" }
         let cells = [
-            outcome.verdict.rawValue, request, problem.location(column: false) ?? outcome.file,
+            outcome.verdict.rawValue, request, problem.location(column: false, redactor: redactor) ?? redactor.redact(outcome.file),
             ([problem.message] + problem.notes).joined(separator: "\n"), problem.expected ?? "", problem.actual ?? "",
         ]
-        return "| " + cells.map { cell($0, redactor: redactor) }.joined(separator: " | ") + " |\n"
+        // The location is redacted already, its numbers left.
+        return "| " + cells.enumerated().map { cell($1, redactor: $0 == 2 ? nil : redactor) }.joined(separator: " | ") + " |\n"
     }
 
-    /// Text as a table cell: secrets redacted, control characters shown as escapes, cut at `maximumCellCharacters`,
+    /// Text as a table cell: secrets redacted (when a redactor is given), control characters shown as escapes, cut at `maximumCellCharacters`,
     /// then `|`, backticks and the other characters Markdown would read as formatting escaped, `<`, `>` and `&` as
     /// HTML entities, and line breaks as `<br>`.
-    static func cell(_ text: String, redactor: Redactor) -> String {
+    static func cell(_ text: String, redactor: Redactor?) -> String {
         // Redacted before it is cut, so that no part of a secret is left when the cut falls inside it.
-        var visible = TerminalText.printable(redactor.redact(text).replacingBytes(of: "\r\n", with: "\n"))
+        var visible = TerminalText.printable((redactor?.redact(text) ?? text).replacingBytes(of: "\r\n", with: "\n"))
         if visible.count > maximumCellCharacters { visible = String(visible.prefix(maximumCellCharacters)) + "…" }
         var escaped = ""
         escaped.reserveCapacity(visible.utf8.count)

@@ -8,7 +8,8 @@ enum OutcomeText {
     static func problems(of outcome: RequestOutcome, sources: SourceCache, redactor: Redactor, color: Bool) -> String? {
         let diagnostics = diagnostics(of: outcome)
         guard !diagnostics.isEmpty else { return nil }
-        return redactor.redact(DiagnosticRenderer.render(diagnostics, sources: sources, color: color, redacting: redactor.redactSourceLine))
+        return DiagnosticRenderer.render(diagnostics, sources: sources, color: color, redacting: redactor.redactSourceLine,
+                                         redactingText: redactor.redact)
     }
 
     /// Every failure (its expected and actual values as notes) and the error of an outcome, made terminal-safe and

@@ -438,20 +438,25 @@ public struct Redactor: Sendable {
         return found
     }
 
-    /// The occurrences of `secret` in `bytes` that no letter or digit touches. In what base64 text decodes to
-    /// (`decoded`), bytes that are not UTF-8 touch it too: random bytes are no value's bounds (a 1-character secret
-    /// would be found in most words read as base64, a path's `demo` among them).
+    /// The occurrences of `secret` in `bytes` that no letter or digit touches, nor a `.` with one beyond it (`1` in
+    /// `127.0.0.1` or `v1.2` is part of a number, a host or a version). In what base64 text decodes to (`decoded`), bytes
+    /// that are not UTF-8 touch it too: random bytes are no value's bounds (a 1-character secret would be found in most
+    /// words read as base64, a path's `demo` among them).
     private static func wholeValueOccurrences(of secret: String, in bytes: UnsafeBufferPointer<UInt8>,
                                               decoded: Bool) -> [Range<Int>] {
-        let bounds = { (offset: Int) in
-            guard offset >= 0, offset < bytes.count else { return true }
-            guard let scalar = scalar(at: offset, in: bytes) else { return !decoded }
-            return !Character(scalar).isLetter && !Character(scalar).isNumber
+        let touches = { (offset: Int) -> Bool in
+            guard offset >= 0, offset < bytes.count else { return false }
+            guard let scalar = scalar(at: offset, in: bytes) else { return decoded }
+            return Character(scalar).isLetter || Character(scalar).isNumber
         }
         return occurrences(of: Array(secret.utf8), in: bytes).filter { range in
             var before = range.lowerBound
             repeat { before -= 1 } while before > 0 && bytes[before] & 0xC0 == 0x80
-            return bounds(before) && bounds(range.upperBound)
+            let after = range.upperBound
+            let dot = UInt8(ascii: ".")
+            return !touches(before) && !touches(after)
+                && !(before >= 0 && bytes[before] == dot && touches(before - 1))
+                && !(after < bytes.count && bytes[after] == dot && touches(after + 1))
         }
     }
 

@@ -40,12 +40,12 @@ public enum TAPReport {
     private static func diagnostics(of outcome: RequestOutcome, redactor: Redactor) -> String {
         let problems = OutcomeProblem.all(of: outcome)
         func fields(_ problem: OutcomeProblem) -> [(key: String, value: String)] {
-            var fields = [("message", problem.message)]
-            if let location = problem.location(column: true) { fields.append(("location", location)) }
-            if let expected = problem.expected { fields.append(("expected", expected)) }
-            if let actual = problem.actual { fields.append(("actual", actual)) }
-            if !problem.notes.isEmpty { fields.append(("notes", problem.notes.joined(separator: "\n"))) }
-            return fields.map { ($0.0, quoted(redactor.redact($0.1))) }
+            var fields = [("message", redactor.redact(problem.message))]
+            if let location = problem.location(column: true, redactor: redactor) { fields.append(("location", location)) }
+            if let expected = problem.expected { fields.append(("expected", redactor.redact(expected))) }
+            if let actual = problem.actual { fields.append(("actual", redactor.redact(actual))) }
+            if !problem.notes.isEmpty { fields.append(("notes", redactor.redact(problem.notes.joined(separator: "\n")))) }
+            return fields.map { ($0.0, quoted($0.1)) }
         }
         let indent = "  "
         var block = "\(indent)---\n"

@@ -29,6 +29,31 @@ import YAML
         #expect(markdown.contains("| 0 | 10000 | 0 | 0 | 0 | 10000 | 4 |"))
     }
 
+    /// A secret too short to hide inside text (`2`, `1`) hides no line or column number, no count of the run and no part
+    /// of a host or a version; where it stands whole in a message it is hidden.
+    @Test func aShortSecretHidesNoLineNumberCountOrPartOfAHost() throws {
+        let redactor = Redactor(secrets: ["2", "1"])
+        let sources = SourceCache()
+        sources.store("request: { url: http://127.0.0.1:8080/v1.2 }\nexpect: { status: 201 }\n", for: "requests/a.yaml")
+        let diagnostic = Diagnostic.error("status did not match", path: "requests/a.yaml", at: Mark(line: 2, column: 19))
+        let outcome = RequestOutcome(file: "requests/a.yaml", name: "a", method: "GET", url: "http://127.0.0.1:8080/v1.2",
+                                     verdict: .failed, statusCode: 200, duration: .milliseconds(5), failures: [
+                                        ExpectationFailure(diagnostic: diagnostic, expected: "2", actual: "200")])
+        let summary = RunSummary(outcomes: [outcome], duration: .milliseconds(5))
+        let console = ConsoleReport(sources: sources, redactor: redactor, color: false, verbose: false)
+        #expect(console.line(for: outcome).contains("GET http://127.0.0.1:8080/v1.2  200"))
+        let problems = try #require(OutcomeText.problems(of: outcome, sources: sources, redactor: redactor, color: false))
+        #expect(problems.hasPrefix("requests/a.yaml:2:19: error: status did not match\n 2 | expect: { status: 201 }\n"), "\(problems)")
+        #expect(problems.contains("= expected: ***"))
+        #expect(GitHubAnnotations(redactor: redactor).commands(for: outcome).first?.hasPrefix("::error file=requests/a.yaml,line=2,col=19,") == true)
+        let json = JSONReport.render(summary, sources: sources, redactor: redactor)
+        #expect(json.contains(#""location": "requests/a.yaml:2:19""#) || json.contains(#""location":"requests/a.yaml:2:19""#), "\(json)")
+        #expect(TAPReport.render(summary, sources: sources, redactor: redactor).contains(#"location: "requests/a.yaml:2:19""#))
+        let markdown = MarkdownReport.render(summary, sources: sources, redactor: redactor)
+        #expect(markdown.hasPrefix("## runner: 1 request: 0 passed, 1 failed"), "\(markdown)")
+        #expect(markdown.contains("| requests/a.yaml:2 |"), "\(markdown)")
+    }
+
     @Test func aRunWithoutFailuresSaysSoAndLeavesNothingOut() {
         let outcome = RequestOutcome(file: "a.yaml", name: "a", method: "GET", url: "http://h/", verdict: .passed)
         let markdown = MarkdownReport.render(RunSummary(outcomes: [outcome], duration: .milliseconds(5)), sources: SourceCache(),
