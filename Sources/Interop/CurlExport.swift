@@ -188,7 +188,8 @@ public struct CurlExport {
         return nil
     }
 
-    /// `-L`, `--max-redirs`, `-k`, `--max-time`, `--proxy`, `--cacert`, `--cert`/`--key`/`--pass`.
+    /// `-L`, `--max-redirs`, `-k`, `--max-time`, `--proxy` (with `--proxytunnel` for an `http://` target, which runner
+    /// sends through a `CONNECT` tunnel as curl does only so), `--cacert`, `--cert`/`--key`/`--pass`.
     private func optionWords(_ exported: ExportedRequest) -> [[ShellText]] {
         let options = exported.request.options
         var words: [[ShellText]] = []
@@ -206,6 +207,7 @@ public struct CurlExport {
             if let server = scheme == "https" ? proxy.https : proxy.http {
                 let credentials = server.username.map { user in user + (server.password.map { ":" + $0 } ?? "") + "@" } ?? ""
                 words.append([.literal("--proxy"), placeholders.shellText("http://\(credentials)\(server.host):\(server.port)")])
+                if scheme != "https" { words.append([.literal("--proxytunnel")]) }
             } else {
                 words.append([.literal("--noproxy"), .literal("*")])
             }

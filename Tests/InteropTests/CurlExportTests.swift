@@ -55,6 +55,18 @@ import Testing
         }
     }
 
+    /// A proxy is written with `--proxytunnel` for an `http://` target: runner sends it through a `CONNECT` tunnel, which
+    /// curl opens for such a target only so (for an `https://` one it always does).
+    @Test func aProxyForAnHTTPTargetIsWrittenWithATunnel() throws {
+        for (url, tunnel) in [("http://127.0.0.1:1/a", true), ("https://127.0.0.1:1/a", false)] {
+            var request = HTTPRequest(method: .get, components: try #require(URLComponents(string: url)))
+            request.options.proxy = ProxySettings(proxy: HTTPProxy(host: "127.0.0.1", port: 3128))
+            let command = CurlExport(placeholders: ValuePlaceholders(nonce: "abc")).command(for: ExportedRequest(request: request))
+            #expect(command.text.contains("--proxy http://127.0.0.1:3128"), "\(command.text)")
+            #expect(command.text.contains("--proxytunnel") == tunnel, "\(command.text)")
+        }
+    }
+
     /// A name without `=` is written as it is; a value may hold `=` (the name ends at the first one).
     @Test func aPartNameWithoutAnEqualsSignIsWritten() throws {
         let command = try Self.command([.field(name: "a b", value: "x=y")])
