@@ -10,7 +10,8 @@ extension NodeDecoder {
         expect.namespaces = inherited
         guard let pairs = mapping(node, for: context) else { return expect }
         let fields = fields(pairs, allowed: keys.names, in: context,
-                            explanations: context == "expect" ? Self.besideExpect : Self.notInStopWhen)
+                            explanations: (context == "expect" ? Self.besideExpect : Self.notInStopWhen)
+                                .merging(Self.queriesOutOfBody(pairs)) { $1 })
         if let value = fields["error"] {
             expect.error = expectedFailure(value, for: "\(context).error").map { Located($0, at: value.mark) }
             // An unknown key is reported as such (above), not also as conflicting with `error`.
@@ -103,7 +104,7 @@ extension NodeDecoder {
                 : "declared prefixes: " + namespaces.map(\.prefix).joined(separator: ", ")
         }
         error("invalid XPath '\(Self.onOneLine(expression))': \(problem.message)", at: mark(ofOffset: problem.offset, in: node, text: expression),
-              suggestion: suggestion)
+              suggestion: suggestion ?? "an XPath 1.0 expression, such as //item[1]/@id, /root/name/text() or count(//item)")
     }
 
     /// The mark of a character of a scalar's text (a key or a value, over one line or several, its escapes counted as
@@ -221,7 +222,8 @@ extension NodeDecoder {
         }
         let bracketed = ExternalChecks.bracketedName(in: query, at: problem.offset)
             .map { "a name with characters like '-' goes in brackets: \($0)" }
-        error("invalid JSONPath '\(Self.onOneLine(query))': \(problem.message)", at: place, suggestion: glued ?? bracketed)
+        error("invalid JSONPath '\(Self.onOneLine(query))': \(problem.message)", at: place,
+              suggestion: glued ?? bracketed ?? "a JSONPath query (RFC 9535), such as $.name, $.items[0].id, $['a-b'] or $.items[?@.id == 1]")
     }
 
     /// The `capture:` mapping; `namespaces` are the request's, for xpath captures.
@@ -330,5 +332,21 @@ extension NodeDecoder {
             }
             return .regex(pattern)
         }
+    }
+}
+
+extension NodeDecoder {
+    /// What a JSONPath query (`$.a`) or `json:` written among the keys of `expect` says: that queries go under `body:`,
+    /// and, when `body:` has nothing under it, to indent them under it.
+    static func queriesOutOfBody(_ pairs: Node.Pairs) -> [String: String] {
+        let emptyBody = pairs.contains { keyText($0.key) == "body" && $0.value.isNull }
+        var explanations = ["json": "JSONPath queries go under 'body:' (body: { $.name: … })"]
+        for pair in pairs where keyText(pair.key).hasPrefix("$") {
+            let query = keyText(pair.key)
+            explanations[query] = emptyBody
+                ? "'body:' above has nothing under it: indent '\(query):' further than 'body:'"
+                : "a JSONPath query goes under 'body:' (body: { \(query): … })"
+        }
+        return explanations
     }
 }

@@ -182,7 +182,8 @@ extension NodeDecoder {
             return
         }
         if template.isLiteral, let problem = ExternalChecks.regexProblem(template.source) {
-            error(problem, at: operand.mark)
+            error(problem, at: operand.mark,
+                  suggestion: "a regular expression as Swift reads it (like PCRE): escape a literal '(', '[', '.', '+', '?', '*' with '\\', written '\\\\' in double quotes (or use single quotes)")
         }
     }
 

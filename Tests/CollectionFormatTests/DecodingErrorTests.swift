@@ -216,10 +216,10 @@ import YAML
                 + " [help: write the URI the document declares, such as \"http://www.w3.org/2005/Atom\"]",
             "requests/r.yaml:3:51: error: expected a namespace URI for 'expect.namespaces.c', found the string ''"
                 + " [help: write the URI the document declares, such as \"http://www.w3.org/2005/Atom\"]",
-            "requests/r.yaml:5:11: error: invalid XPath 'count(//a:x': '(' is not closed",
+            "requests/r.yaml:5:11: error: invalid XPath 'count(//a:x': '(' is not closed [help: an XPath 1.0 expression, such as //item[1]/@id, /root/name/text() or count(//item)]",
             "requests/r.yaml:6:11: error: invalid XPath '//a:x/s:y': undeclared namespace prefix 's' [help: declared prefixes: a]",
-            "requests/r.yaml:7:6: error: invalid XPath 'nope(1)': unknown function 'nope()'",
-            "requests/r.yaml:8:5: error: invalid XPath 'concat('a')': invalid number of arguments",
+            "requests/r.yaml:7:6: error: invalid XPath 'nope(1)': unknown function 'nope()' [help: an XPath 1.0 expression, such as //item[1]/@id, /root/name/text() or count(//item)]",
+            "requests/r.yaml:8:5: error: invalid XPath 'concat('a')': invalid number of arguments [help: an XPath 1.0 expression, such as //item[1]/@id, /root/name/text() or count(//item)]",
             "requests/r.yaml:11:18: error: invalid XPath '//q:t': undeclared namespace prefix 'q' [help: declared prefixes: a]",
         ])
         #expect(problems("""
@@ -338,7 +338,7 @@ import YAML
             """) == [
             "requests/r.yaml:4:12: error: unknown matcher operator 'lenght' [help: did you mean 'length'?]",
             "requests/r.yaml:5:18: error: unknown type 'strng': expected one of string, number, integer, boolean, array, object, null [help: did you mean 'string'?]",
-            "requests/r.yaml:6:21: error: invalid regular expression '([a-z': expected ']'",
+            "requests/r.yaml:6:21: error: invalid regular expression '([a-z': expected ']' [help: a regular expression as Swift reads it (like PCRE): escape a literal '(', '[', '.', '+', '?', '*' with '\\', written '\\\\' in double quotes (or use single quotes)]",
             "requests/r.yaml:7:20: error: expected a boolean (true or false) for 'expect.body.$.d.exists', found the string 'maybe'",
             "requests/r.yaml:8:20: error: expected a non-negative integer or a matcher for 'expect.body.$.e.length', found the string 'many'",
             "requests/r.yaml:9:10: error: empty matcher for 'expect.body.$.f': expected operators such as equals, contains, exists",
@@ -370,8 +370,8 @@ import YAML
               1x: $.id
               d: { header: A, cookie: B }
             """) == [
-            "requests/r.yaml:2:19: error: invalid JSONPath 'id': a JSONPath query must start with '$'",
-            "requests/r.yaml:2:31: error: invalid JSONPath '$.a[': expected a selector",
+            "requests/r.yaml:2:19: error: invalid JSONPath 'id': a JSONPath query must start with '$' [help: a JSONPath query (RFC 9535), such as $.name, $.items[0].id, $['a-b'] or $.items[?@.id == 1]]",
+            "requests/r.yaml:2:31: error: invalid JSONPath '$.a[': expected a selector [help: a JSONPath query (RFC 9535), such as $.name, $.items[0].id, $['a-b'] or $.items[?@.id == 1]]",
             "requests/r.yaml:4:6: error: expected a JSONPath starting with '$' or a mapping with one of header, cookie, regex, xpath, status for 'capture.a', found the string 'id'",
             "requests/r.yaml:5:15: error: the regular expression of 'capture.b.regex' has no capture group [help: wrap the part to capture in parentheses, such as 'id=([0-9]+)']",
             "requests/r.yaml:6:16: error: 'capture.c.status' must be true",
@@ -387,8 +387,8 @@ import YAML
             request: { url: /a }
             expect: { body: { "$.a[-9223372036854775808]": 1, "$.a[99999999999999999999]": 2 } }
             """) == [
-            "requests/r.yaml:2:24: error: invalid JSONPath '$.a[-9223372036854775808]': integer -9223372036854775808 is outside the range ±(2^53 - 1)",
-            "requests/r.yaml:2:56: error: invalid JSONPath '$.a[99999999999999999999]': integer 99999999999999999999 is outside the range ±(2^53 - 1)",
+            "requests/r.yaml:2:24: error: invalid JSONPath '$.a[-9223372036854775808]': integer -9223372036854775808 is outside the range ±(2^53 - 1) [help: a JSONPath query (RFC 9535), such as $.name, $.items[0].id, $['a-b'] or $.items[?@.id == 1]]",
+            "requests/r.yaml:2:56: error: invalid JSONPath '$.a[99999999999999999999]': integer 99999999999999999999 is outside the range ±(2^53 - 1) [help: a JSONPath query (RFC 9535), such as $.name, $.items[0].id, $['a-b'] or $.items[?@.id == 1]]",
         ])
     }
 
@@ -472,9 +472,9 @@ import YAML
               xpath: { 'count(//a[@x = ''v'']))': 1, "\\u00e9//a)": 1 }
               body: { '$[''a''][': 2 }
             """) == [
-            "requests/r.yaml:3:35: error: invalid XPath 'count(//a[@x = 'v']))': ')' closes no '('",
-            "requests/r.yaml:3:52: error: invalid XPath 'é//a)': ')' closes no '('",
-            "requests/r.yaml:4:21: error: invalid JSONPath '$['a'][': expected a selector",
+            "requests/r.yaml:3:35: error: invalid XPath 'count(//a[@x = 'v']))': ')' closes no '(' [help: an XPath 1.0 expression, such as //item[1]/@id, /root/name/text() or count(//item)]",
+            "requests/r.yaml:3:52: error: invalid XPath 'é//a)': ')' closes no '(' [help: an XPath 1.0 expression, such as //item[1]/@id, /root/name/text() or count(//item)]",
+            "requests/r.yaml:4:21: error: invalid JSONPath '$['a'][': expected a selector [help: a JSONPath query (RFC 9535), such as $.name, $.items[0].id, $['a-b'] or $.items[?@.id == 1]]",
         ])
     }
 
@@ -504,15 +504,15 @@ import YAML
                   'cd'].x[?@.a ==]"
                 : 1
             """) == [
-            "requests/r.yaml:4:6: error: invalid JSONPath '$.items[?@.x == ].y': expected an expression, found ']'",
-            "requests/r.yaml:6:16: error: invalid XPath 'concat(string(//t), nofunc(1))': unknown function 'nofunc()'",
-            "requests/r.yaml:8:8: error: invalid XPath 'concat(string(//t), nofunc(1))': unknown function 'nofunc()'",
-            "requests/r.yaml:12:7: error: invalid XPath 'concat(string(//t), nofunc(1))': unknown function 'nofunc()'",
-            "requests/r.yaml:16:9: error: invalid XPath 'concat(string(//t),\\n  nofunc(1))\\n': unknown function 'nofunc()'",
-            "requests/r.yaml:20:22: error: invalid JSONPath '$['ab', 'cd'].x[?@.a ==]': expected an expression, found ']'",
+            "requests/r.yaml:4:6: error: invalid JSONPath '$.items[?@.x == ].y': expected an expression, found ']' [help: a JSONPath query (RFC 9535), such as $.name, $.items[0].id, $['a-b'] or $.items[?@.id == 1]]",
+            "requests/r.yaml:6:16: error: invalid XPath 'concat(string(//t), nofunc(1))': unknown function 'nofunc()' [help: an XPath 1.0 expression, such as //item[1]/@id, /root/name/text() or count(//item)]",
+            "requests/r.yaml:8:8: error: invalid XPath 'concat(string(//t), nofunc(1))': unknown function 'nofunc()' [help: an XPath 1.0 expression, such as //item[1]/@id, /root/name/text() or count(//item)]",
+            "requests/r.yaml:12:7: error: invalid XPath 'concat(string(//t), nofunc(1))': unknown function 'nofunc()' [help: an XPath 1.0 expression, such as //item[1]/@id, /root/name/text() or count(//item)]",
+            "requests/r.yaml:16:9: error: invalid XPath 'concat(string(//t),\\n  nofunc(1))\\n': unknown function 'nofunc()' [help: an XPath 1.0 expression, such as //item[1]/@id, /root/name/text() or count(//item)]",
+            "requests/r.yaml:20:22: error: invalid JSONPath '$['ab', 'cd'].x[?@.a ==]': expected an expression, found ']' [help: a JSONPath query (RFC 9535), such as $.name, $.items[0].id, $['a-b'] or $.items[?@.id == 1]]",
         ])
         #expect(problems("request: { url: /a }\nexpect: { body: { \"$.a[?@.b ==\\t]\": 1 } }\n") == [
-            "requests/r.yaml:2:33: error: invalid JSONPath '$.a[?@.b ==\\t]': expected an expression, found ']'",
+            "requests/r.yaml:2:33: error: invalid JSONPath '$.a[?@.b ==\\t]': expected an expression, found ']' [help: a JSONPath query (RFC 9535), such as $.name, $.items[0].id, $['a-b'] or $.items[?@.id == 1]]",
         ])
     }
 
