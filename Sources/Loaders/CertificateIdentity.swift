@@ -13,12 +13,16 @@ internal import SwiftASN1
 /// when it has no alternative names (as curl and NIOSSL accept), and an IP address one of its IP addresses.
 enum CertificateIdentity {
     /// The check of a new connection's certificate against `host`: it fails with NIOSSL's hostname error (whose message
-    /// says the certificate was issued for another host name) when the certificate does not name it, or cannot be read.
+    /// says the certificate was issued for another host name) when the certificate does not name it, or cannot be read,
+    /// and closes the connection then (AsyncHTTPClient leaves a connection whose set-up failed open).
     static func check(_ channel: any Channel, host: String) -> EventLoopFuture<Void> {
         channel.nioSSL_peerCertificate().flatMapThrowing { certificate in
             guard let names = certificate?.identityNames, isNamed(host, in: names) else {
                 throw NIOSSLExtraError.failedToValidateHostname
             }
+        }.flatMapError { error in
+            channel.close(promise: nil)
+            return channel.eventLoop.makeFailedFuture(error)
         }
     }
 

@@ -35,6 +35,11 @@ final class ConnectionRegistry: Sendable {
         storage.withLockedValue { $0.acceptedCount }
     }
 
+    /// How many accepted connections are open now.
+    var openCount: Int {
+        storage.withLockedValue { $0.open.count }
+    }
+
     /// Refuses new connections and returns the ones still open, for the caller to close.
     func closeRegistry() -> [any Channel] {
         storage.withLockedValue { storage in

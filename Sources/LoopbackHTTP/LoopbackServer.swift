@@ -74,6 +74,11 @@ public final class LoopbackServer: Sendable {
         connections.acceptedCount
     }
 
+    /// How many of the connections it accepted are open now (the client has not closed them).
+    public var connectionsOpen: Int {
+        connections.openCount
+    }
+
     /// Closes the listener and every open connection and releases the threads; calling it again does nothing.
     public func stop() async throws {
         let alreadyStopped = isStopped.withLockedValue { stopped in

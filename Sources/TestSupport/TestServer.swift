@@ -95,6 +95,11 @@ public final class TestServer: Sendable {
         server.connectionsAccepted
     }
 
+    /// How many of the connections it accepted are open now.
+    public var connectionsOpen: Int {
+        server.connectionsOpen
+    }
+
     /// The ids of the `/things` that exist now (created and not deleted).
     public var things: [Int] {
         state.things

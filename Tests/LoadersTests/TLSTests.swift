@@ -1,5 +1,7 @@
+import Foundation
 import Testing
 import HTTPCore
+import SelfSignedCertificate
 import Loaders
 import TestSupport
 
@@ -14,6 +16,24 @@ import TestSupport
             #expect(error.message.contains("self-signed"))
             #expect(error.message.contains("insecure: true"))
             #expect(server.count(of: "/echo") == 0)
+        }
+    }
+
+    /// A certificate that does not name the URL's host closes its connection at once, as any refused handshake does: a
+    /// server that serves one connection at a time is not held up until the run ends.
+    @Test func aCertificateForAnotherHostClosesItsConnection() async throws {
+        let authority = try TestCertificateAuthority.generate()
+        let server = try await TestServer.start(tls: .identity(try authority.issueServerIdentity(dnsNames: ["other.test"])))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID().uuidString).pem")
+        try Data(authority.certificatePEM.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await withStandardChain(on: server) { server, loader in
+            let options = HTTPRequestOptions(timeout: .seconds(5), trustedCertificateFiles: [file.path])
+            let error = try #require(await failure(of: loader, request("/echo", options: options)))
+            #expect(error.message.contains("does not list this address among its IP addresses"), "\(error.message)")
+            #expect(server.connectionsAccepted == 1)
+            for _ in 0..<100 where server.connectionsOpen > 0 { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(server.connectionsOpen == 0)
         }
     }
 
