@@ -197,6 +197,11 @@ public enum CollectionReader {
             }
             return (given, absolute)
         }
+        // A first path that is not there (an error of its own, with its likely name) says nothing of where they are: the
+        // directory found above it may be another collection's, and its environments not the ones meant.
+        if let first = request.paths.first, !FileSystem.kind(of: FileSystem.absolute(first, from: request.currentDirectory)).exists {
+            return nil
+        }
         let found = request.paths.first.flatMap {
             Discovery.environmentsDirectory(near: $0, currentDirectory: request.currentDirectory)
         }

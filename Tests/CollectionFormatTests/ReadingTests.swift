@@ -202,6 +202,11 @@ import YAML
             "requests/01-basc.yaml: error: no such file or directory [help: did you mean 'requests/01-basic.yaml'?]",
             "requsts: error: no such file or directory [help: did you mean 'requests'?]",
         ])
+        // A first path that is not there finds no environments above it (they may be another collection's).
+        scratch.write("environments/qa.yaml", "baseURL: http://127.0.0.1:1\n")
+        #expect(problems(of: await scratch.readCollection(["requsts/users"], env: "hb")) == [
+            "requsts/users: error: no such file or directory",
+        ])
         // Every missing part of the way, the directories as the file.
         scratch.write("requests/users/list.yaml", "request: { url: /a }\n")
         #expect(problems(of: await scratch.readCollection(["requsts/users/lst.yaml", "./requests/Users", "requsts/nope/list.yaml"])) == [
