@@ -1,5 +1,5 @@
 public import HTTPCore
-internal import Foundation
+public import Foundation
 
 /// One request/response exchange as `--verbose` shows it, with credentials already masked.
 public struct TracedExchange: Sendable {
@@ -7,6 +7,9 @@ public struct TracedExchange: Sendable {
     public var request: HTTPRequest
     /// The encoded request body as text, when it is UTF-8 (secrets masked).
     public var requestBodyText: String?
+    /// The encoded request body when it is not UTF-8 text (a file, a multipart body with a binary part): outputs tell its
+    /// size and type.
+    public var binaryRequestBody: Data?
     /// The response, with credential header values masked and the body masked when it is text.
     public var response: HTTPResponse?
     /// The failure, when there was no response.
@@ -64,7 +67,7 @@ public struct TraceLoader: HTTPLoader {
         shownError?.request = shownRequest
         shownError?.response = shownResponse
         shownError?.message = error.map { redacting($0.message) } ?? ""
-        return TracedExchange(request: shownRequest, requestBodyText: bodyText.map(redacting),
+        return TracedExchange(request: shownRequest, requestBodyText: bodyText.map(redacting), binaryRequestBody: bodyText == nil ? body : nil,
                               response: shownResponse, error: shownError, duration: duration)
     }
 

@@ -254,7 +254,8 @@ final class ExchangeLog: Sendable {
     /// Records a traced exchange (credential headers already masked by the trace loader).
     func record(_ traced: TracedExchange) {
         let body = traced.response.flatMap { Exchange.kept($0.body, type: $0.headers["Content-Type"]) }
-        let requestBody = traced.requestBodyText.flatMap { Exchange.kept(Data($0.utf8), type: traced.request.headers["Content-Type"]) }
+        let requestBody = (traced.requestBodyText.map { Data($0.utf8) } ?? traced.binaryRequestBody)
+            .flatMap { Exchange.kept($0, type: traced.request.headers["Content-Type"]) }
         var exchange = Exchange(
             method: traced.request.method.rawValue,
             url: traced.request.displayURL,
