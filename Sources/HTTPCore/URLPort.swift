@@ -44,13 +44,18 @@ extension URLComponents {
     /// The port as written after the host of an `http://` URL (after the user information and any IPv6 brackets),
     /// nil when none is written.
     static func writtenPort(inURL url: String) -> Substring? {
+        writtenPortText(inURL: url).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The text after the `:` that follows the host of an `http://` URL, empty when nothing follows it (`host:/x`); nil
+    /// when there is no `:` there.
+    private static func writtenPortText(inURL url: String) -> Substring? {
         guard let schemeEnd = url.range(of: "://")?.upperBound else { return nil }
         var authority = url[schemeEnd...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
         if let bracket = authority.lastIndex(of: "]") { authority = authority[authority.index(after: bracket)...] }
         guard let colon = authority.lastIndex(of: ":") else { return nil }
-        let port = authority[authority.index(after: colon)...]
-        return port.isEmpty ? nil : port
+        return authority[authority.index(after: colon)...]
     }
 
     /// Why an http(s) URL cannot be sent: it has no host (`http:/x`, `http:///x`, which would otherwise be read as a
@@ -95,6 +100,10 @@ extension URLComponents {
         if encoded.hasPrefix("[") {
             if encoded.contains("%") { return "its IPv6 address has a zone (%25…), which cannot be used here: write the address alone" }
             if !Self.isIPv6Literal(encoded) { return "its host is not an IPv6 address, which is what brackets hold (such as [::1])" }
+        }
+        // `host:` and no port: a URL parser takes the scheme's, but it is most often a variable that was empty (`--var port=`).
+        if let text = string, Self.writtenPortText(inURL: text)?.isEmpty == true {
+            return "nothing follows the ':' after its host, where a port goes (is a variable empty?); write the port, or no ':'"
         }
         return portProblem(quoting: quoting)
     }

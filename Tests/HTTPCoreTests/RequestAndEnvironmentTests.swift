@@ -73,6 +73,7 @@ import HTTPCore
                                ("http://.a/", "its host has an empty label"), ("http://1.2.3.256/", "its host ends in a number"),
                                ("http://a.1.2.3/", "its host ends in a number"), ("//localhost:1/zz", "it starts with '//'"),
                                ("http://ex%41mple.com/", idna + "it holds percent-escapes"),
+                               ("http://127.0.0.1:/api", "nothing follows the ':' after its host"), ("http://u:p@[::1]:?q", "nothing follows the ':'"),
                                ("http://bücher..example/", "its host has an empty label"),
                                ("http://\(String(repeating: "a", count: 64)).example/", "its host has a label of 64 characters"),
                                ("http://\(Array(repeating: String(repeating: "a", count: 63), count: 4).joined(separator: "."))/",
@@ -82,7 +83,7 @@ import HTTPCore
         }
         for url in ["http://bücher.example/", "http://[::1]:8080/", "http://a_b.example/", "http://xn--bcher-kva.example/",
                     "http://[::1]:1/p?q=|x", "http://a.example./", "http://127.1:1/", "http://0x7f.1/", "http://1.2.3.4./",
-                    "http://v1.example/", "http://\(String(repeating: "a", count: 63)).example/"] {
+                    "http://v1.example/", "http://u:p@h/a:b", "http://h/?a=b:", "http://\(String(repeating: "a", count: 63)).example/"] {
             #expect(PercentEncoding.components(ofURL: url)?.requestURLProblem == nil, "\(url)")
         }
         #expect(PercentEncoding.components(ofURL: "http://h:99999/")?.requestURLProblem(quoting: false) == "the port is not a number from 1 to 65535")
