@@ -477,6 +477,12 @@ extension NodeDecoder {
         let body: BodyDefinition?
         switch Self.keyText(first.key) {
         case "json":
+            // `json:` with nothing after it would send `null`: the body was forgotten, or not indented under it.
+            if node.isNull, node.scalarText?.isEmpty == true {
+                error("'json:' has no value", at: first.key.mark,
+                      suggestion: "write the body after it or indented under it; to send the JSON null, write json: null")
+                return nil
+            }
             if let glued = gluedText(node) {
                 warning("the JSON body is the text '\(glued.shown)': a ':' ends a key only before a space", at: node.mark,
                         suggestion: "for an object, write a space after the ':' of '\(glued.word):'; for the text, quote it")

@@ -32,6 +32,11 @@ import Testing
             "requests/r.yaml:4:5: warning: the JSON body is the text 'name:x': a ':' ends a key only before a space [help: for an object, write a space after the ':' of 'name:'; for the text, quote it]",
         ])
         #expect(problems("request:\n  url: /a\n  json: \"name:x\"\n").isEmpty)
+        // A JSON body with nothing after it would send null: the body was forgotten or not indented under it.
+        #expect(problems("request:\n  method: POST\n  url: /a\n  json:\nexpect: { status: 201 }\n") == [
+            "requests/r.yaml:4:3: error: 'json:' has no value [help: write the body after it or indented under it; to send the JSON null, write json: null]",
+        ])
+        #expect(problems("request:\n  url: /a\n  json: null\n").isEmpty && problems("request:\n  url: /a\n  json: ~\n").isEmpty)
         // Nor in any other message that quotes a text, in any case; a text written as auth: is not shown at all.
         for yaml in ["auth:\n  bearer:Tok12345\n", "auth: bearer:Tok12345\n", "auth:\n  x: 1\n  y: z Authorization:Bearer-Tok12345 w\n",
                      "auth: BEARER:Tok12345\n", "auth: { BEARER:Tok12345 }\n", "auth: { basic: PASSWORD:Tok12345 }\n",
