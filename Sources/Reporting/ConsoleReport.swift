@@ -58,6 +58,14 @@ public struct ConsoleReport: Sendable {
         return verdict + "  " + TerminalText.oneLine(columns)
     }
 
+    /// `nothing was sent: 2 problems` for a run stopped before sending (an invalid collection, a bad option), whose cases
+    /// are its problems, not requests; nil for a run that sent.
+    static func nothingSent(_ summary: RunSummary) -> String? {
+        guard summary.stopStatus != nil, summary.cancellingSignal == nil, summary.outcomes.allSatisfy({ $0.method.isEmpty }) else { return nil }
+        let total = summary.total
+        return "nothing was sent" + (total == 0 ? "" : ": \(total) \(total == 1 ? "problem" : "problems")")
+    }
+
     /// One hop, `>` and `<` prefixed, credentials and secrets hidden, bodies cut at 2 KiB.
     func render(_ exchange: Exchange) -> String {
         ExchangeText.render(exchange, redactor: redactor, bodyLimit: 2048)
@@ -67,17 +75,14 @@ public struct ConsoleReport: Sendable {
     /// flaky requests `--fail-on-flaky` failed are counted after `failed`; a run a signal cancelled ends in
     /// `(cancelled by SIGINT)`.
     public func summary(_ summary: RunSummary) -> String {
-        let total = summary.total
-        // A run stopped before sending (an invalid collection, a bad option): its cases are its problems, not requests.
-        if summary.stopStatus != nil, summary.cancellingSignal == nil, summary.outcomes.allSatisfy({ $0.method.isEmpty }) {
-            return "nothing was sent" + (total == 0 ? "" : ": \(total) \(total == 1 ? "problem" : "problems")")
-        }
+        if let nothingSent = Self.nothingSent(summary) { return nothingSent }
         let flaky = { (verdict: RequestOutcome.Verdict) in summary.flakyCount(verdict) > 0 ? " (\(summary.flakyCount(verdict)) flaky)" : "" }
         var parts = ["\(summary.count(.passed)) passed" + flaky(.passed)]
         if summary.count(.failed) > 0 { parts.append(paint("\(summary.count(.failed)) failed", RequestOutcome.Verdict.failed.colour) + flaky(.failed)) }
         if summary.count(.errored) > 0 { parts.append(paint("\(summary.count(.errored)) errored", RequestOutcome.Verdict.errored.colour)) }
         if summary.count(.skipped) > 0 { parts.append("\(summary.count(.skipped)) skipped") }
         let cancelled = summary.cancellingSignal.map { " (cancelled by \($0))" } ?? ""
+        let total = summary.total
         return "\(total) \(total == 1 ? "request" : "requests"): \(parts.joined(separator: ", ")) in \(OutcomeText.duration(summary.duration))"
             + cancelled
     }

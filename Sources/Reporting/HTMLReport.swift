@@ -16,8 +16,9 @@ public enum HTMLReport {
             // Passed only when the run's exit status is 0: a cancelled run, or one that sent nothing, did not pass.
             "title": "runner report: \(summary.exitStatus == 0 ? "passed" : "failed")",
             "total": summary.total,
-            "requestWord": summary.total == 1 ? "request" : "requests",
-            "duration": OutcomeText.duration(summary.duration),
+            // A run stopped before sending had problems, not requests.
+            "headline": ConsoleReport.nothingSent(summary)
+                ?? "\(summary.total) \(summary.total == 1 ? "request" : "requests") in \(OutcomeText.duration(summary.duration))",
             "exitStatus": Int(summary.exitStatus),
             "version": version,
             "seed": summary.seed.map { " · random values from seed \($0) (--seed \($0))" } ?? "",

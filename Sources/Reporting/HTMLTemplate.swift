@@ -84,7 +84,7 @@ enum HTMLTemplate {
         </head>
         <body>
         <h1>{{title}}</h1>
-        <p class="meta">{{total}} {{requestWord}} in {{duration}} · exit status {{exitStatus}} · runner {{version}}{{seed}}</p>
+        <p class="meta">{{headline}} · exit status {{exitStatus}} · runner {{version}}{{seed}}</p>
         <div class="counts">
         <div><b>{{passed}}</b>passed</div><div><b>{{failed}}</b>failed</div><div><b>{{errored}}</b>errored</div><div><b>{{skipped}}</b>skipped</div><div><b>{{flaky}}</b>flaky</div>
         </div>

@@ -7,7 +7,7 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Send the requests of a collection, check their expectations, and report.",
         discussion: """
-            Exit status: 0 every request passed, 1 bad command line or nothing selected, 2 invalid collection or \
+            Exit status: 0 every request passed, 1 bad command line, nothing selected or a report not written, 2 invalid collection or \
             environment (nothing is sent), 3 a request could not complete, 4 an expectation failed (3 wins over 4), \
             130/143/129 cancelled by SIGINT/SIGTERM/SIGHUP.
             """

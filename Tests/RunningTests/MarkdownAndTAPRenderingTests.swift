@@ -159,6 +159,8 @@ import YAML
         let markdown = MarkdownReport.render(summary, sources: SourceCache(), redactor: Redactor(secrets: []))
         #expect(markdown.hasPrefix("## runner: nothing was sent: 2 problems\n"), "\(markdown)")
         #expect(TAPReport.render(summary, sources: SourceCache(), redactor: Redactor(secrets: [])).contains("# nothing was sent: 2 problems\n"))
+        let html = HTMLReport.render(summary, sources: SourceCache(), redactor: Redactor(secrets: []), version: "0.1.0")
+        #expect(html.contains("<p class=\"meta\">nothing was sent: 2 problems · exit status 2"), "\(html)")
     }
 
     /// The notes the console prints under a problem (a Retry-After not waited for, a type mismatch) and its suggestion
