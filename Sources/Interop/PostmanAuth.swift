@@ -51,8 +51,10 @@ extension PostmanRequestTranslation {
     /// Lists a credential written as a value, not as a `{{variable}}`: it is written as it was.
     private func listLiteral(_ field: (value: String, place: PostmanValue)?, as name: String) {
         guard let field, !field.value.isEmpty, !field.value.contains("{{") else { return }
+        // A name no secret of the environments has: following the hint must not take the place of one (a login password).
+        let secret = RequestDocument.unusedName(name, separator: "_") { notes.environmentSecrets.contains($0) || notes.collectionValues[$0] != nil }
         notes.warn("the \(name) is written into the request files as it was", at: field.place,
-                   suggestion: RequestDocument.secretSuggestion(name),
+                   suggestion: RequestDocument.secretSuggestion(secret),
                    hiding: [field.value, JSONValue.stringContents(field.value)])
     }
 }

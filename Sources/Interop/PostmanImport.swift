@@ -39,12 +39,13 @@ public enum PostmanImport {
             var own = PostmanEnvironmentDocument(name: collectionEnvironment)
             own.add(try root.list("variable") ?? [], notes: notes)
             notes.collectionValues = Dictionary(own.variables.map { ($0.name, $0.value) }) { first, _ in first }
-            // The environments' values, for the query items that insert them; read again (and listed) below.
-            notes.environmentValues = environments.compactMap { source in
-                (try? environment(source, named: [], notes: PostmanNotes())).map { environment in
-                    Dictionary(environment.variables.map { ($0.name, $0.value) }) { first, _ in first }
-                }
+            // The environments' values, for the query items that insert them, and their secrets' names; read again (and
+            // listed) below.
+            let read = environments.compactMap { try? environment($0, named: [], notes: PostmanNotes()) }
+            notes.environmentValues = read.map { environment in
+                Dictionary(environment.variables.map { ($0.name, $0.value) }) { first, _ in first }
             }
+            notes.environmentSecrets = Set(read.flatMap { $0.secrets.map(\.name) })
             let folder = PostmanCollectionReader.Folder(directory: "requests/", auth: root["auth"],
                                                         checks: PostmanScripts.checks(of: try root.list("event"), owner: "the collection", notes: notes))
             reader.walk(items, in: folder)

@@ -19,6 +19,8 @@ final class PostmanNotes {
     var collectionValues: [String: String] = [:]
     /// The variables of each `--environment` file, whose values win over the collection's.
     var environmentValues: [[String: String]] = []
+    /// The names of the secrets the `--environment` files define: a hint naming a new secret takes another name.
+    var environmentSecrets: Set<String> = []
 
     /// Lists `message` at `place`, once (a folder's auth is seen by each of its requests); a quoted line shows the
     /// credentials in `hidden` (as written in the JSON text) as `***`.

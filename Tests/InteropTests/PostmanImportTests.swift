@@ -321,6 +321,24 @@ import Testing
         #expect(result.secrets.map(\.variable) == ["API_KEY", "API_KEY_2"])
     }
 
+    /// The hint for a credential written as it was names a secret no environment of the import has: following it must not
+    /// redefine one (the login password) or send it in its place.
+    @Test func theHintForALiteralCredentialNamesASecretTheImportDoesNotWrite() {
+        let collection = PostmanSource(path: "c.json", bytes: Array("""
+            {"info": {"name": "x"}, "item": [{"name": "gql", "request": {"method": "GET", "url": "https://a.example.com/",
+              "auth": {"type": "basic", "basic": [{"key": "username", "value": "u"}, {"key": "password", "value": "L1teralPw"}]}}}]}
+            """.utf8))
+        let environment = PostmanSource(path: "e.json", bytes: Array("""
+            {"name": "qa", "values": [{"key": "password", "value": "login", "type": "secret"}]}
+            """.utf8))
+        let hint = Self.read(collection, environments: [environment]).warnings
+            .first { $0.problem.message.hasPrefix("the password is written into the request files as it was") }?.problem.suggestion
+        #expect(hint == "keep it out of the file: add `password_2: { env: API_PASSWORD_2 }` to the environment's secrets and write \"{{ password_2 }}\" here",
+                "\(hint ?? "none")")
+        let alone = Self.read(collection).warnings.first { $0.problem.message.hasPrefix("the password is written") }?.problem.suggestion
+        #expect(alone?.contains("`password: { env: API_PASSWORD }`") == true, "\(alone ?? "none")")
+    }
+
     /// A variable named like a credential but not typed `secret` (older exports have no such type) is written as it was,
     /// listed with its value hidden; one holding a template, or empty, is not listed.
     @Test func aCredentialNamedVariableNotTypedSecretIsListed() throws {
