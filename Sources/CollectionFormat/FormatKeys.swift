@@ -30,8 +30,9 @@ public indirect enum ValueShape: Sendable {
     case list(of: ValueShape, nonEmpty: Bool)
     /// One value of a shape, or a list of them.
     case scalarOrList(ValueShape)
-    /// A mapping of names chosen by the file (headers, variables, captures) to values of one shape.
-    case mapping(of: ValueShape)
+    /// A mapping of names chosen by the file (headers, variables, captures) to values of one shape, the names matching
+    /// `names` (a regular expression) when given.
+    case mapping(of: ValueShape, names: String? = nil)
     /// A mapping of JSONPath queries (starting with `$`) to values of one shape.
     case queries(of: ValueShape)
     /// A mapping of templates (keys with a `{{ }}` expression) to values of one shape, at least one.
@@ -167,7 +168,7 @@ public enum FormatKeys {
         FormatKey("auth", .auth, "How it authenticates: none, basic, bearer or oauth2; replaces the environment's auth."),
         FormatKey("options", .keys(.requestOptions), "Timeout, delay, redirects and retries; each overrides the environment's."),
         FormatKey("expect", .keys(.expect), "What the response must satisfy."),
-        FormatKey("capture", .mapping(of: .captureSource),
+        FormatKey("capture", .mapping(of: .captureSource, names: ValueShape.variableName),
                   "Variables for later requests: names to a JSONPath on the body, or to a header, cookie, regex or status."),
     ]
 
@@ -237,7 +238,7 @@ public enum FormatKeys {
             FormatKey("url", .text, "A path joined to the environment's baseURL, or an absolute http(s) URL (a template)."),
             FormatKey("query", .mapping(of: .parameter),
                       "Query parameters: names to a value or a list of values (a list repeats the name); templates."),
-            FormatKey("headers", .mapping(of: .text), "Header names to values (templates)."),
+            FormatKey("headers", .mapping(of: .text, names: ValueShape.headerName), "Header names to values (templates)."),
         ] + bodyKeys,
         required: ["url"], choice: .init(keys: bodyKeys.map(\.name), required: false))
 
@@ -350,7 +351,7 @@ public enum FormatKeys {
                       "The way the request must fail: timeout, connection, tls or tooLarge; alone in expect."),
             FormatKey("status", .anyOf([.statusCode, loneTemplate, .list(of: .statusCode, nonEmpty: true), .keys(.matcher)]),
                       "A code, a class like \"2xx\", a list of them, a lone template of the code, or a matcher; without it a status of 400 or above fails."),
-            FormatKey("headers", .mapping(of: .matcher), "Header names (any case) to a value or a matcher."),
+            FormatKey("headers", .mapping(of: .matcher, names: ValueShape.headerName), "Header names (any case) to a value or a matcher."),
             FormatKey("body", .queries(of: .matcher), "JSONPath queries (RFC 9535) on the JSON body to a value or a matcher."),
             FormatKey("text", .matcher, "A value or a matcher on the whole body as text."),
             FormatKey("schema", .filePath, "A JSON Schema file, relative to the request file, that the JSON body must satisfy."),
@@ -432,7 +433,7 @@ public enum FormatKeys {
         keys: [
             FormatKey("extends", .text, "Another environment of the same directory, loaded first and overridden key by key."),
             FormatKey("baseURL", .text, "The absolute http(s) URL relative request URLs are joined to (a template)."),
-            FormatKey("headers", .mapping(of: .text), "Headers added to every request that does not set them (templates)."),
+            FormatKey("headers", .mapping(of: .text, names: ValueShape.headerName), "Headers added to every request that does not set them (templates)."),
             FormatKey("query", .mapping(of: .parameter),
                       "Query parameters added unless a request sets the name: names to a value or a list of values."),
             FormatKey("variables", .mapping(of: .anyValue), "Variables: names to any YAML value; strings are templates."),
@@ -467,6 +468,10 @@ extension ValueShape {
     static let captureSource = ValueShape.anyOf([
         .string(pattern: FormatSchema.jsonPathPattern, example: "$.id"), .keys(.captureSource),
     ])
-    /// A query or form parameter: a scalar or a list of them.
-    static let parameter = ValueShape.scalarOrList(.scalar)
+    /// A query or form parameter: a value or a list of them (not null: a parameter without a value is an error).
+    static let parameter = ValueShape.scalarOrList(.text)
+    /// A variable's name: letters (any script), digits, `_` and `-`, not starting with a digit or `-`.
+    static let variableName = "^[A-Za-z_\\u0080-\\uFFFF][A-Za-z0-9_\\-\\u0080-\\uFFFF]*$"
+    /// A header's name: an HTTP token (RFC 9110).
+    static let headerName = "^[!#$%&'*+\\-.^_`|~0-9A-Za-z]+$"
 }

@@ -53,7 +53,7 @@ public enum FormatSchema {
     static func mappings(in shape: ValueShape) -> [FormatMapping.Name] {
         switch shape {
         case .keys(let name): [name]
-        case .list(let element, _), .scalarOrList(let element), .mapping(let element), .queries(let element), .templates(let element):
+        case .list(let element, _), .scalarOrList(let element), .mapping(let element, _), .queries(let element), .templates(let element):
             mappings(in: element)
         case .anyOf(let shapes): shapes.flatMap(mappings)
         default: []
@@ -140,8 +140,10 @@ public enum FormatSchema {
             let single = schema(of: element)
             let list = object(("type", .string("array")), ("items", .object(single)))
             return object(("anyOf", .array([.object(single), .object(list)])))
-        case .mapping(let value):
-            return object(("type", .string("object")), ("additionalProperties", .object(schema(of: value))))
+        case .mapping(let value, let names):
+            var result = object(("type", .string("object")), ("additionalProperties", .object(schema(of: value))))
+            if let names { result["propertyNames"] = .object(object(("pattern", .string(names)))) }
+            return result
         case .queries(let value):
             let queries = JSONObject([(jsonPathPattern, .object(schema(of: value)))])
             return object(("type", .string("object")), ("patternProperties", .object(queries)),

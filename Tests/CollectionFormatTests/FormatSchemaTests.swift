@@ -168,11 +168,27 @@ import YAML
         (FormatSchema.FileKind.request, #"{"request": {"url": "/a"}, "expect": {"error": "timeout", "status": 200}}"#),
         (.request, #"{"steps": [{"request": {"url": "/a"}, "options": {"retry": {"stopWhen": {"error": "tls", "text": "x"}}}}]}"#),
         (.environment, #"{"options": {"retry": {"attempts": 3, "on": ["expectations"], "stopWhen": {"status": 500}}}}"#),
+        // A capture's name that is no variable's, a header name that is no HTTP token, a parameter without a value.
+        (.request, #"{"request": {"url": "/a"}, "capture": {"1x": "$.a"}}"#),
+        (.request, #"{"request": {"url": "/a", "headers": {"X A": "1"}}}"#),
+        (.request, #"{"request": {"url": "/a"}, "expect": {"headers": {"X:A": "1"}}}"#),
+        (.environment, #"{"headers": {"X A": "1"}}"#),
+        (.request, #"{"request": {"url": "/a", "query": {"p": null}}}"#),
+        (.request, #"{"request": {"url": "/a", "form": {"p": [1, null]}}}"#),
     ])
     func theSchemaRejectsWhatTheRunnerRejects(_ kind: FormatSchema.FileKind, _ text: String) throws {
         let content = try JSONValue.parse(text)
         #expect(!Self.decodingErrors(content, kind).isEmpty, "the decoder accepts \(text)")
         #expect(!(try Self.schema(kind)).isValid(content), "the schema accepts \(text)")
+    }
+
+    /// Names the runner takes are taken by the schema too: a capture named in another script, any HTTP token as a header.
+    @Test func theSchemaTakesTheNamesTheRunnerTakes() throws {
+        let text = #"{"request": {"url": "/a", "headers": {"X-Trace_ID.v2~!": "1"}, "query": {"p": [1, "a", true]}}, "capture": {"naïve_id-2": "$.a", "_x": "$.b"}}"#
+        let content = try JSONValue.parse(text)
+        #expect(Self.decodingErrors(content, .request).isEmpty)
+        let schema = try Self.schema(.request)
+        #expect(schema.isValid(content), "\(schema.validate(content))")
     }
 
     // MARK: The repository's files
@@ -229,7 +245,7 @@ private enum Samples {
         case .oneOf(let values): values[0]
         case .list(let element, _): .array([value(element)])
         case .scalarOrList(let element): value(element)
-        case .mapping(let element): .object(JSONObject([("a", value(element))]))
+        case .mapping(let element, _): .object(JSONObject([("a", value(element))]))
         case .queries(let element): .object(JSONObject([("$.a", value(element))]))
         case .templates(let element): .object(JSONObject([("{{ a }}", value(element))]))
         case .keys(let name): .object(minimal(FormatKeys.mapping(name)))
@@ -297,7 +313,7 @@ private enum Samples {
             return place(element, passing: visited).map { .array([$0]) }
         case .scalarOrList(let element):
             return place(element, passing: visited)
-        case .mapping(let element):
+        case .mapping(let element, _):
             return place(element, passing: visited).map { .object(JSONObject([("a", $0)])) }
         case .queries(let element):
             return place(element, passing: visited).map { .object(JSONObject([("$.a", $0)])) }
