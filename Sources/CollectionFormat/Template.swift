@@ -39,6 +39,11 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// Whether the template has no expressions.
     public var isLiteral: Bool { expressions.isEmpty }
 
+    /// The root names of the variables it reads (`user` of `{{ user.name }}`), in order.
+    public var variableNames: [String] {
+        expressions.compactMap { if case .variable(let path) = $0.expression { path.name } else { nil } }
+    }
+
     /// The text of its literal segments, joined: the whole value of a template without expressions.
     public var literalText: String {
         segments.map { if case .literal(let text) = $0 { text } else { "" } }.joined()

@@ -72,6 +72,19 @@ extension RequestDefinition {
     }
 }
 
+extension EnvironmentDefinition {
+    /// Calls `body` with every template of the file: its baseURL, variables, headers, query, auth and client
+    /// certificate password.
+    public func forEachTemplate(_ body: (Template) -> Void) {
+        if let baseURL { body(baseURL) }
+        for variable in variables { variable.value.forEachTemplate(body) }
+        for header in headers { body(header.value) }
+        for parameter in query { parameter.forEachTemplate(body) }
+        auth?.value.forEachTemplate(body)
+        if let password = options.clientCert?.password { body(password) }
+    }
+}
+
 extension RequestFile {
     /// Calls `body` with the file's own templates that decide whether and how often its steps run: the `each:` list,
     /// the `when:` of a flow, and a `name:` over the row variables.

@@ -78,6 +78,7 @@ public enum CollectionReader {
         var credentials: Set<String> = []
         // An environment with errors in its values still checks the requests (nothing is sent): every problem at once.
         var checkedEnvironment: ResolvedEnvironment?
+        var readByEnvironment: Set<String> = []
         if let name = request.environmentName, let directory = environmentsDirectory {
             var resolver = EnvironmentResolver(directory: directory, processEnvironment: request.processEnvironment,
                                                commandLine: request.variables, random: random)
@@ -85,6 +86,7 @@ public enum CollectionReader {
             checkedEnvironment = environment ?? resolver.withErrors
             diagnostics.add(contentsOf: resolver.diagnostics.diagnostics)
             credentials.formUnion(resolver.credentials)
+            readByEnvironment = resolver.read
             for path in resolver.sources.paths { sources.store(resolver.sources.text(for: path)!, for: path) }
         }
         let environmentBroken = request.environmentName != nil && checkedEnvironment == nil
@@ -121,7 +123,8 @@ public enum CollectionReader {
             if validates { validator.validate(file) }
             files.append(file)
         }
-        let checked = validates ? validator.finish() : []
+        let checked = validates ? validator.finish() + unread(request.variables, read: validator.read.union(readByEnvironment),
+                                                             environment: checkedEnvironment) : []
         diagnostics.add(contentsOf: discoveryProblems)
         diagnostics.add(contentsOf: fragments.diagnostics)
         diagnostics.add(contentsOf: checked)
@@ -184,6 +187,24 @@ public enum CollectionReader {
         let absolutePath = location.absolutePath
         guard let read = SourceReader.read(path: location.path, absolutePath: absolutePath) else { return nil }
         return (FileDecoding.requestFile(read.document, absolutePath: absolutePath, defaultName: location.defaultName), read.identity)
+    }
+
+    /// A warning for each `--var` that no template of the files or the environment reads and that names no variable or
+    /// secret of the environment (a typo: `--var prot=8080`), which would give nothing its value.
+    private static func unread(_ variables: [(name: String, value: String)], read: Set<String>,
+                               environment: ResolvedEnvironment?) -> [Diagnostic] {
+        let defined = Set((environment?.variables.keys).map(Array.init) ?? []).union(environment?.secrets.map(\.name) ?? [])
+        var warned: Set<String> = []
+        return variables.compactMap { variable in
+            guard VariablePath.isValidName(variable.name), !read.contains(variable.name), !defined.contains(variable.name),
+                  warned.insert(variable.name).inserted else { return nil }
+            // A name the environment defines was likely meant; one only the files read may be the mistyped one.
+            let suggestion = VariableScope.closestName(to: variable.name, among: defined).map { "did you mean '\($0)'?" }
+                ?? VariableScope.closestName(to: variable.name, among: read).map { "the files read '\($0)': is one of the two names mistyped?" }
+                ?? "a --var gives its value to the templates that read it ({{ \(variable.name) }})"
+            return .warning("--var '\(variable.name)' is read by no request and no environment variable: it gives nothing its value",
+                            path: nil, at: nil, suggestion: suggestion)
+        }
     }
 
     /// The environments directory: `--environments DIR`, or found by walking up from the first path.

@@ -36,6 +36,8 @@ struct CollectionValidator {
     private var currentFile: String?
     /// The values known before sending: the environment's variables and secrets, `--var`s, the process environment.
     private let known: VariableScope
+    /// The root names of the variables the templates checked so far read, in every file, selected or not.
+    private(set) var read: Set<String> = []
     /// The names a capture, a data row or a `with:` may have given another value than `known` holds.
     private var redefined: Set<String> = []
     /// Whether the requests checked now loop (`each:`) over a list known only when they run: the fields of its
@@ -203,6 +205,7 @@ struct CollectionValidator {
     /// asks whether it exists): a warning says so. So does one only a `with:` beside it gives (`notSeen`): a `when:`
     /// beside a `use:` is checked before that use's values are defined.
     private mutating func check(_ condition: Condition, in path: String, selected: Bool, notSeen: Set<String> = []) {
+        read.formUnion(condition.subject.variableNames)
         condition.matcher.forEachOperandTemplate { check($0, in: path, selected: selected) }
         let asksForPresence = Self.asksForPresence(condition.matcher)
         for (expression, mark) in condition.subject.expressions {
@@ -317,11 +320,7 @@ struct CollectionValidator {
     /// The names of the variables a file's steps and its name read (the first component of each path).
     private static func variablesRead(by file: RequestFile) -> Set<String> {
         var names: Set<String> = []
-        func add(_ template: Template) {
-            for (expression, _) in template.expressions {
-                if case .variable(let path) = expression { names.insert(path.name) }
-            }
-        }
+        func add(_ template: Template) { names.formUnion(template.variableNames) }
         for step in file.steps {
             step.forEachTemplate(add)
             step.forEachControlTemplate(add)
@@ -440,6 +439,7 @@ struct CollectionValidator {
     /// In a step a `use:` brought in (`sites`, outermost first), an undefined variable also names the `use:` steps that
     /// could give it with `with:`.
     private mutating func check(_ template: Template, in path: String, selected: Bool, usedAt sites: [UseSite] = []) {
+        read.formUnion(template.variableNames)
         for (expression, mark) in template.expressions {
             switch expression {
             case .variable(let variable) where !defined.contains(variable.name) && fieldsUnknown:

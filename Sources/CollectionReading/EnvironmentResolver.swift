@@ -14,6 +14,8 @@ struct EnvironmentResolver {
     /// The environment `resolve` found errors in merging (an unset secret, a variable that does not resolve), to check
     /// the rest of the collection with: every problem is reported at once, not the environment's first.
     private(set) var withErrors: ResolvedEnvironment?
+    /// The root names of the variables the templates of the environment files read.
+    private(set) var read: Set<String> = []
 
     init(directory: (path: String, absolute: String), processEnvironment: ProcessEnvironment,
          commandLine: [(name: String, value: String)], random: RandomValues) {
@@ -43,6 +45,7 @@ struct EnvironmentResolver {
             return nil
         }
         guard let (chain, complete) = readChain(name) else { return nil }
+        for definition in chain { definition.forEachTemplate { read.formUnion($0.variableNames) } }
         var merger = self.merger
         let resolved = merger.merge(chain)
         diagnostics.add(contentsOf: merger.diagnostics.diagnostics)

@@ -113,8 +113,6 @@ public struct RunPlanner: Sendable {
 
     /// Adds the root names of the variables a template reads.
     private static func addVariableNames(of template: Template, to names: inout Set<String>) {
-        for (expression, _) in template.expressions {
-            if case .variable(let path) = expression { names.insert(path.name) }
-        }
+        names.formUnion(template.variableNames)
     }
 }

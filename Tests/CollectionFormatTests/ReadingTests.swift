@@ -216,6 +216,25 @@ import YAML
         ])
     }
 
+    /// A `--var` no template reads and that names nothing of the environment gives nothing its value: a warning, with
+    /// the name likely meant. One read by the environment's baseURL, a condition, a `with:` or a row, or that replaces
+    /// an environment's variable or secret, is read.
+    @Test func aVarNothingReadsIsAWarning() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/qa.yaml", "baseURL: \"http://127.0.0.1:{{ port }}\"\nvariables: { region: eu }\nsecrets: { token: { env: T, default: abcd } }\n")
+        scratch.write("requests/a.yaml", "when: { \"{{ flag }}\": { exists: true } }\nrequest: { url: \"/a/{{ user }}\" }\n")
+        scratch.write("requests/b.yaml", "steps:\n  - use: _c.yaml\n    with: { id: \"{{ given }}\" }\n")
+        scratch.write("requests/_c.yaml", "request: { url: \"/c/{{ id }}\" }\n")
+        let read = ["port", "flag", "user", "given", "region", "token"].map { (name: $0, value: "1") }
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "qa", vars: read)).isEmpty)
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "qa", vars: read + [("regoin", "x"), ("usr", "x"), ("zzz", "x")])) == [
+            "warning: --var 'regoin' is read by no request and no environment variable: it gives nothing its value [help: did you mean 'region'?]",
+            "warning: --var 'usr' is read by no request and no environment variable: it gives nothing its value [help: the files read 'user': is one of the two names mistyped?]",
+            "warning: --var 'zzz' is read by no request and no environment variable: it gives nothing its value [help: a --var gives its value to the templates that read it ({{ zzz }})]",
+        ])
+    }
+
     @Test func findsEnvironmentsByWalkingUp() async {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }

@@ -175,7 +175,9 @@ import TestSupport
         ])
         defer { collection.remove() }
         let loaded = await collection.load(variables: [("region", "eu")])
+        // The --var itself is read by none of them.
         #expect(loaded.diagnostics.map { "\($0.severity) \($0.path ?? ""):\($0.mark?.line ?? 0) \($0.message) \($0.suggestion ?? "")" } == [
+            "warning :0 --var 'region' is read by no request and no environment variable: it gives nothing its value the files read 'regio': is one of the two names mistyped?",
             "warning requests/a.yaml:1 'regoin' is not defined here, so this condition finds it absent did you mean 'region'?",
         ])
     }
