@@ -322,7 +322,7 @@ extension NodeDecoder {
         default:
             guard let pattern = string(kind.value, for: place()) else { return nil }
             if let problem = ExternalChecks.regexProblem(pattern) {
-                error(problem, at: kind.value.mark)
+                error(problem, at: kind.value.mark, suggestion: ExternalChecks.regexHelp)
                 return nil
             }
             guard ExternalChecks.captureGroupCount(pattern) >= 1 else {
@@ -336,16 +336,23 @@ extension NodeDecoder {
 }
 
 extension NodeDecoder {
-    /// What a JSONPath query (`$.a`) or `json:` written among the keys of `expect` says: that queries go under `body:`,
-    /// and, when `body:` has nothing under it, to indent them under it.
+    /// What a key written among those of `expect` that belongs under one of its sections says: below an empty `body:`,
+    /// `headers:` or `xpath:` at the same indentation, to indent it under that; a JSONPath query (`$.a`) or `json:`, that
+    /// queries go under `body:`.
     static func queriesOutOfBody(_ pairs: Node.Pairs) -> [String: String] {
-        let emptyBody = pairs.contains { keyText($0.key) == "body" && $0.value.isNull }
         var explanations = ["json": "JSONPath queries go under 'body:' (body: { $.name: … })"]
-        for pair in pairs where keyText(pair.key).hasPrefix("$") {
-            let query = keyText(pair.key)
-            explanations[query] = emptyBody
-                ? "'body:' above has nothing under it: indent '\(query):' further than 'body:'"
-                : "a JSONPath query goes under 'body:' (body: { \(query): … })"
+        var emptySection: String?
+        for pair in pairs {
+            let key = keyText(pair.key)
+            if ["body", "headers", "xpath"].contains(key) {
+                emptySection = pair.value.isNull ? key : nil
+            } else if !FormatKeys.expect.names.contains(key) {
+                if let emptySection {
+                    explanations[key] = "'\(emptySection):' above has nothing under it: indent '\(key):' further than '\(emptySection):'"
+                } else if key.hasPrefix("$") {
+                    explanations[key] = "a JSONPath query goes under 'body:' (body: { \(key): … })"
+                }
+            }
         }
         return explanations
     }

@@ -65,6 +65,12 @@ enum ExternalChecks {
 
     private static let xpathAnswers = Mutex<[XPathKey: XPathError?]>([:])
 
+    /// The help for a regular expression that does not compile.
+    static var regexHelp: String {
+        "a regular expression as Swift reads it (like PCRE): escape a literal '(', '[', '.', '+', '?', '*' with '\\', written "
+            + "'\\\\' in double quotes (or use single quotes)"
+    }
+
     /// Why a regular expression does not compile (the engine of `matches`); nil when valid.
     static func regexProblem(_ pattern: String) -> String? {
         do {

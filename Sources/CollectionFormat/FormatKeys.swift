@@ -182,7 +182,7 @@ public enum FormatKeys {
         required: ["request"])
 
     private static let eachKey = FormatKey(
-        "each", .anyOf([.filePath, .list(of: .mapping(of: .anyValue), nonEmpty: true), loneTemplate]),
+        "each", .anyOf([.filePath, .list(of: .mapping(of: .anyValue, names: ValueShape.variableName), nonEmpty: true), loneTemplate]),
         "Data-driven: a .csv, .json or .yaml file of rows, a list of mappings, or a lone template whose value is a list; "
             + "the file runs once per row.")
 
@@ -205,7 +205,7 @@ public enum FormatKeys {
         .useStep, "A step that inlines another file's request or steps.",
         keys: [
             FormatKey("use", .filePath, "The file whose steps go here, relative to this file; names starting with _ never run alone."),
-            FormatKey("with", .mapping(of: .anyValue), "Variables for the used steps (templates resolved in the flow's scope)."),
+            FormatKey("with", .mapping(of: .anyValue, names: ValueShape.variableName), "Variables for the used steps (templates resolved in the flow's scope)."),
             whenKey,
         ],
         required: ["use"])
@@ -436,8 +436,8 @@ public enum FormatKeys {
             FormatKey("headers", .mapping(of: .text, names: ValueShape.headerName), "Headers added to every request that does not set them (templates)."),
             FormatKey("query", .mapping(of: .parameter),
                       "Query parameters added unless a request sets the name: names to a value or a list of values."),
-            FormatKey("variables", .mapping(of: .anyValue), "Variables: names to any YAML value; strings are templates."),
-            FormatKey("secrets", .mapping(of: .keys(.secret)), "Variables read from the process environment, hidden in every output."),
+            FormatKey("variables", .mapping(of: .anyValue, names: ValueShape.variableName), "Variables: names to any YAML value; strings are templates."),
+            FormatKey("secrets", .mapping(of: .keys(.secret), names: ValueShape.variableName), "Variables read from the process environment, hidden in every output."),
             FormatKey("auth", .auth, "How every request authenticates unless it sets its own auth."),
             FormatKey("options", .keys(.environmentOptions), "Options of every request, plus throttle."),
             FormatKey("expect", .keys(.environmentExpect), "What every response of the run must satisfy: openapi."),
@@ -470,8 +470,12 @@ extension ValueShape {
     ])
     /// A query or form parameter: a value or a list of them (not null: a parameter without a value is an error).
     static let parameter = ValueShape.scalarOrList(.text)
-    /// A variable's name: letters (any script), digits, `_` and `-`, not starting with a digit or `-`.
-    static let variableName = "^[A-Za-z_\\u0080-\\uFFFF][A-Za-z0-9_\\-\\u0080-\\uFFFF]*$"
+    /// A variable's name: letters (any script), digits, `_` and `-`, not starting with a digit or `-`. Letters outside ASCII
+    /// are the ranges XML names take them from (no symbols such as `²`, `×`, `€` below U+00C0, no punctuation, spaces or
+    /// marks of U+2000–U+206F, no byte order mark); a few symbols those ranges hold are left to `runner validate`.
+    static let variableName = "^[A-Za-z_\(nonASCIILetters)][A-Za-z0-9_\\-\(nonASCIILetters)]*$"
+    private static let nonASCIILetters = "\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u2070-\\u209F\\u2100-\\u218F"
+        + "\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFEFE\\uFF00-\\uFFFD"
     /// A header's name: an HTTP token (RFC 9110).
     static let headerName = "^[!#$%&'*+\\-.^_`|~0-9A-Za-z]+$"
 }

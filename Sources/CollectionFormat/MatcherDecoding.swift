@@ -182,8 +182,7 @@ extension NodeDecoder {
             return
         }
         if template.isLiteral, let problem = ExternalChecks.regexProblem(template.source) {
-            error(problem, at: operand.mark,
-                  suggestion: "a regular expression as Swift reads it (like PCRE): escape a literal '(', '[', '.', '+', '?', '*' with '\\', written '\\\\' in double quotes (or use single quotes)")
+            error(problem, at: operand.mark, suggestion: ExternalChecks.regexHelp)
         }
     }
 

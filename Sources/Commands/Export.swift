@@ -32,7 +32,9 @@ public struct ExportCurl: Sendable {
         var commands: [String] = []
         var problems: [Diagnostic] = []
         // The last guard: a secret's value in a form no reference was written for is never printed.
-        let secrets = Redactor(secrets: loaded.scope.secretValues)
+        // What a command must not show: a secret too short to hide inside other text is not looked for, since the file's own
+        // numbers and words may equal it (`page: 2`); its uses are written as references all the same.
+        let secrets = Redactor(secrets: loaded.scope.secretValues.filter { ResolvedSecret.hiding($0) == .inText })
         for file in loaded.files {
             for run in Self.runs(of: file, in: scope, references: &references) {
                 do throws(RunFailure) {

@@ -103,7 +103,7 @@ extension URLComponents {
         }
         // `host:` and no port: a URL parser takes the scheme's, but it is most often a variable that was empty (`--var port=`).
         if let text = string, Self.writtenPortText(inURL: text)?.isEmpty == true {
-            return "nothing follows the ':' after its host, where a port goes (is a variable empty?); write the port, or no ':'"
+            return "nothing follows the ':' after its host, where a port goes; write the port, or no ':'"
         }
         return portProblem(quoting: quoting)
     }

@@ -51,7 +51,7 @@ private struct PageRequest: MustacheParent {
     init(_ outcome: RequestOutcome, sources: SourceCache, redactor: Redactor) {
         classes = PageText(outcome.verdict.jsonName + (outcome.flaky ? " flaky" : ""))
         verdict = PageText(outcome.verdict.rawValue)
-        name = PageText(redactor.redact(outcome.displayName))
+        name = PageText(redactor.redactName(outcome.displayName))
         target = PageText(redactor.redactMethod(outcome.method) + " " + redactor.redact(outcome.url))
         facts = PageText(Self.facts(of: outcome))
         file = PageText(redactor.redact(outcome.file))

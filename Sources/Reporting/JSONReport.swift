@@ -51,8 +51,8 @@ public enum JSONReport {
         let requests: [JSONValue] = summary.outcomes.map { outcome in
             .object(JSONObject([
                 ("file", text(outcome.file)),
-                ("flow", optional(outcome.flow)),
-                ("name", text(outcome.name)),
+                ("flow", outcome.flow.map { .string(redactor.redactName($0)) } ?? .null),
+                ("name", .string(redactor.redactName(outcome.name))),
                 ("method", text(outcome.method)),
                 ("url", text(outcome.url)),
                 ("result", .string(outcome.verdict.jsonName)),

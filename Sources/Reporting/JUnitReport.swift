@@ -15,7 +15,7 @@ public enum JUnitReport {
         }
         func attribute(_ value: String) -> String { XMLText.escape(redactor.redact(value), inAttribute: true) }
         /// A name on one line, as the console shows it (a data row's name may hold line breaks).
-        func name(_ value: String) -> String { XMLText.escape(TerminalText.oneLine(redactor.redact(value)), inAttribute: true) }
+        func name(_ value: String) -> String { XMLText.escape(TerminalText.oneLine(redactor.redactName(value)), inAttribute: true) }
 
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"runner\" tests=\"\(summary.total)\" failures=\"\(summary.count(.failed))\""

@@ -50,14 +50,15 @@ public enum MarkdownReport {
     /// A table row: the verdict, the request (flaky ones say so), `path:line`, the message and its notes, expected and
     /// actual.
     private static func row(_ problem: OutcomeProblem, of outcome: RequestOutcome, redactor: Redactor) -> String {
-        var request = outcome.displayName
+        // Redacted here, as the location is, so that the numbers runner writes stay.
+        var request = redactor.redactName(outcome.displayName)
         if outcome.flaky { request += " (flaky, \(outcome.attempts) attempts)" }
         let cells = [
             outcome.verdict.rawValue, request, problem.location(column: false, redactor: redactor) ?? redactor.redact(outcome.file),
             ([problem.message] + problem.notes).joined(separator: "\n"), problem.expected ?? "", problem.actual ?? "",
         ]
-        // The location is redacted already, its numbers left.
-        return "| " + cells.enumerated().map { cell($1, redactor: $0 == 2 ? nil : redactor) }.joined(separator: " | ") + " |\n"
+        // The request and the location are redacted already, their numbers left.
+        return "| " + cells.enumerated().map { cell($1, redactor: $0 == 1 || $0 == 2 ? nil : redactor) }.joined(separator: " | ") + " |\n"
     }
 
     /// Text as a table cell: secrets redacted (when a redactor is given), control characters shown as escapes, cut at `maximumCellCharacters`,

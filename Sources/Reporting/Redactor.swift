@@ -342,8 +342,11 @@ public struct Redactor: Sendable {
     /// caller has them.
     private func valueOccurrences(in bytes: UnsafeBufferPointer<UInt8>, forms: FormIndex, decodings: [Base64Decoding]? = nil,
                                   nesting: Int = 0) -> [Range<Int>] {
+        // A short secret is looked for in decoded base64 only when it reads as text: a run of letters (`ntent-Length`) often
+        // decodes to random bytes holding one.
+        let searchesShort = nesting == 0 || Self.readsAsText(bytes)
         var found = forms.occurrences(in: bytes)
-            + shortSecrets.flatMap { Self.wholeValueOccurrences(of: $0, in: bytes, decoded: nesting > 0) }
+            + (searchesShort ? shortSecrets.flatMap { Self.wholeValueOccurrences(of: $0, in: bytes, decoded: nesting > 0) } : [])
         guard nesting < 3 else { return found }
         for (run, shift, decoded) in decodings ?? Self.base64Decodings(in: bytes) {
             for range in decoded.withUnsafeBufferPointer({ valueOccurrences(in: $0, forms: forms, nesting: nesting + 1) }) {
@@ -438,25 +441,47 @@ public struct Redactor: Sendable {
         return found
     }
 
-    /// The occurrences of `secret` in `bytes` that no letter or digit touches, nor a `.` with one beyond it (`1` in
-    /// `127.0.0.1` or `v1.2` is part of a number, a host or a version). In what base64 text decodes to (`decoded`), bytes
-    /// that are not UTF-8 touch it too: random bytes are no value's bounds (a 1-character secret would be found in most
-    /// words read as base64, a path's `demo` among them).
+    /// The occurrences of `secret` in `bytes` that stand apart: no letter or digit touches them, nor a `.` or `:` with one
+    /// beyond it (`1` in `127.0.0.1`, `v1.2`, `10:30`), nor a `:` with another beyond it (`[::1]`); the letter of an
+    /// escape before one (`\n` in `"line\n1"`) is no letter of the text. In what base64 text decodes to (`decoded`), bytes
+    /// that are not UTF-8 touch it too.
     private static func wholeValueOccurrences(of secret: String, in bytes: UnsafeBufferPointer<UInt8>,
                                               decoded: Bool) -> [Range<Int>] {
-        let touches = { (offset: Int) -> Bool in
+        let letterOrDigit = { (offset: Int) -> Bool in
             guard offset >= 0, offset < bytes.count else { return false }
             guard let scalar = scalar(at: offset, in: bytes) else { return decoded }
             return Character(scalar).isLetter || Character(scalar).isNumber
         }
+        let (dot, colon, backslash) = (UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "\\"))
+        // Whether the byte at `offset`, next to an occurrence, joins it to the text: `beyond` is the byte past it.
+        let joins = { (offset: Int, beyond: Int) -> Bool in
+            guard offset >= 0, offset < bytes.count else { return false }
+            let byte = bytes[offset]
+            if byte == dot { return letterOrDigit(beyond) }
+            if byte == colon { return letterOrDigit(beyond) || beyond >= 0 && beyond < bytes.count && bytes[beyond] == colon }
+            let escape = byte == UInt8(ascii: "n") || byte == UInt8(ascii: "t") || byte == UInt8(ascii: "r")
+            if escape, beyond == offset - 1, beyond >= 0, bytes[beyond] == backslash { return false }
+            return letterOrDigit(offset)
+        }
         return occurrences(of: Array(secret.utf8), in: bytes).filter { range in
             var before = range.lowerBound
             repeat { before -= 1 } while before > 0 && bytes[before] & 0xC0 == 0x80
-            let after = range.upperBound
-            let dot = UInt8(ascii: ".")
-            return !touches(before) && !touches(after)
-                && !(before >= 0 && bytes[before] == dot && touches(before - 1))
-                && !(after < bytes.count && bytes[after] == dot && touches(after + 1))
+            return !joins(before, before - 1) && !joins(range.upperBound, range.upperBound + 1)
+        }
+    }
+
+    /// Whether `bytes` read as text: UTF-8 without control characters but tabs and line breaks (what base64 of a value
+    /// decodes to, unlike most runs of letters that only look like base64).
+    private static func readsAsText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar.value < 0x20 && !"\t\n\r".unicodeScalars.contains(scalar) || (0x7F...0x9F).contains(scalar.value) { return false }
+            case .emptyInput: return true
+            case .error: return false
+            }
         }
     }
 
@@ -500,6 +525,21 @@ public struct Redactor: Sendable {
         }
         return long.isEmpty ? nil : Redactor(secrets: long)
     }
+
+    /// A request's name as outputs show it (`flow › step`, `NAME [ROW]`), redacted but for the numbers runner writes in
+    /// names, which a short secret's value may equal: a step's default name (`step 2`) and a row's number (`[3]`).
+    public func redactName(_ name: String) -> String {
+        name.components(separatedBy: " › ").map { part in
+            if part.hasPrefix("step "), part.count > 5, part.dropFirst(5).allSatisfy(Self.isDigit) { return part }
+            if part.hasSuffix("]"), let open = part.range(of: " [", options: .backwards),
+               case let number = part[open.upperBound..<part.index(before: part.endIndex)], !number.isEmpty, number.allSatisfy(Self.isDigit) {
+                return redact(String(part[..<open.lowerBound])) + part[open.lowerBound...]
+            }
+            return redact(part)
+        }.joined(separator: " › ")
+    }
+
+    private static func isDigit(_ character: Character) -> Bool { character.isASCII && character.isNumber }
 
     /// A request's method as it may be printed: a standard one as it is (a short secret, `GET`, does not hide it),
     /// another with secrets redacted (a credential given as the method through a YAML alias).

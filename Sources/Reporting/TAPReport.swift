@@ -26,7 +26,8 @@ public enum TAPReport {
             }
         }
         let line = ConsoleReport(sources: sources, redactor: redactor, color: false, verbose: false).summary(summary)
-        tap += "# \(oneLine(line, redactor: redactor))\n" + (ConsoleReport.seedLine(summary).map { "# \($0)\n" } ?? "")
+        // The run's own words and numbers, not redacted: a short secret's value may equal a count.
+        tap += "# \(TerminalText.oneLine(line))\n" + (ConsoleReport.seedLine(summary).map { "# \($0)\n" } ?? "")
         // A run stopped by a signal is a failed run, whatever its points say (its requests not run are skips).
         if let stopStatus = summary.stopStatus {
             tap += "Bail out! the run was " + (summary.cancellingSignal.map { "cancelled by \($0)" } ?? "stopped (exit status \(stopStatus))") + "\n"
@@ -70,7 +71,7 @@ public enum TAPReport {
     /// A test point's description: redacted, on one line, with `\` and `#` escaped as TAP 14 asks (an unescaped `#`
     /// would start a directive).
     static func description(_ name: String, redactor: Redactor) -> String {
-        let line = oneLine(name, redactor: redactor)
+        let line = TerminalText.oneLine(redactor.redactName(name))
         guard line.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "#") }) else { return line }
         return line.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "#", with: "\\#")
     }

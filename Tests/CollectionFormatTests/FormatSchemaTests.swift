@@ -170,6 +170,13 @@ import YAML
         (.environment, #"{"options": {"retry": {"attempts": 3, "on": ["expectations"], "stopWhen": {"status": 500}}}}"#),
         // A capture's name that is no variable's, a header name that is no HTTP token, a parameter without a value.
         (.request, #"{"request": {"url": "/a"}, "capture": {"1x": "$.a"}}"#),
+        (.request, #"{"request": {"url": "/a"}, "capture": {"a€": "$.a", "a²": "$.b"}}"#),
+        (.request, #"{"request": {"url": "/a"}, "capture": {"x\u200B": "$.a"}}"#),
+        (.request, #"{"request": {"url": "/a"}, "capture": {"a\u2028b": "$.a"}}"#),
+        (.request, #"{"request": {"url": "/a"}, "capture": {"a\uFEFF": "$.a"}}"#),
+        (.request, #"{"steps": [{"use": "_a.yaml", "with": {"a b": 1}}]}"#),
+        (.environment, #"{"variables": {"a b": 1}}"#),
+        (.environment, #"{"secrets": {"s t": {"env": "S"}}}"#),
         (.request, #"{"request": {"url": "/a", "headers": {"X A": "1"}}}"#),
         (.request, #"{"request": {"url": "/a"}, "expect": {"headers": {"X:A": "1"}}}"#),
         (.environment, #"{"headers": {"X A": "1"}}"#),

@@ -562,6 +562,26 @@ import TestSupport
         let one = Redactor(secrets: ["u"])
         #expect(one.redact("my-demo/environments/e.yaml:3:20 demox") == "my-demo/environments/e.yaml:3:20 demox")
         #expect(one.redact("X-User: eyJ1c2VyIjoidSJ9") == "X-User: eyJ1c2VyIjoi***")
+        // Runs of letters that decode to bytes with control characters beside a short secret are no text: a header's
+        // name stays whole (`ntent-Length` decodes to bytes ending in a vertical tab and `a`).
+        #expect(Redactor(secrets: ["a"]).redact("< Content-Length: 14") == "< Content-Length: 14")
+        #expect(Redactor(secrets: ["e"]).redact("half-stupidly") == "half-stupidly")
+        // The letter of an escape before it is no letter of the text; a `.` or `:` with a letter, a digit or another `:`
+        // beyond it joins it to a number, a host, a version or a time.
+        #expect(Redactor(secrets: ["GET"]).redact(#""data": "first line\nGET","#) == #""data": "first line\n***","#)
+        #expect(Redactor(secrets: ["ok"]).redact(#""line1\nok\nline3\tok\tx""#) == #""line1\n***\nline3\t***\tx""#)
+        let digit = Redactor(secrets: ["1"])
+        #expect(digit.redact("GET http://[::1]:8080/x v1.2 127.0.0.1 10:1 {\"a\":1}") == "GET http://[::1]:8080/x v1.2 127.0.0.1 10:1 {\"a\":***}")
+    }
+
+    /// The numbers runner writes in a request's name stay, whatever short secret equals them: a step's default name and a
+    /// row's number; the rest of the name is redacted.
+    @Test func aNameKeepsTheNumbersRunnerWrites() {
+        let redactor = Redactor(secrets: ["2", "s3cret-name"])
+        #expect(redactor.redactName("flow › step 2") == "flow › step 2")
+        #expect(redactor.redactName("users [2] › step 12") == "users [2] › step 12")
+        #expect(redactor.redactName("row 2 [2]") == "row *** [2]")
+        #expect(redactor.redactName("s3cret-name › 2") == "*** › ***")
     }
 
     @Test func redactorHidesEveryJSONEscapingOfASecret() async {
