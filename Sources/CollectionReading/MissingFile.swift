@@ -27,7 +27,9 @@ extension FileReference {
         guard let onTheWay, let near = near(name, in: onTheWay.path, directories: directories) else { return nil }
         // The last parts of the path as written, each corrected one in place of the one written.
         let parts = (onTheWay.path + "/" + near).split(separator: "/", omittingEmptySubsequences: false)
-        var writtenParts = written.split(separator: "/", omittingEmptySubsequences: false)
+        // A `.` part past the first stands for nothing (`requsts/./users`).
+        var writtenParts = written.split(separator: "/", omittingEmptySubsequences: false).enumerated()
+            .filter { $0.offset == 0 || $0.element != "." }.map(\.element)
         let replaced = onTheWay.corrected + 1
         guard writtenParts.count >= replaced, !writtenParts.suffix(replaced).contains(where: { $0 == "." || $0 == ".." })
         else { return nil }

@@ -209,10 +209,10 @@ import YAML
         ])
         // Every missing part of the way, the directories as the file.
         scratch.write("requests/users/list.yaml", "request: { url: /a }\n")
-        #expect(problems(of: await scratch.readCollection(["requsts/users/lst.yaml", "./requests/Users", "requsts/nope/list.yaml"])) == [
+        #expect(problems(of: await scratch.readCollection(["requsts/./users/lst.yaml", "./requests/Users", "requsts/nope/list.yaml"])) == [
             "requests/Users: error: no such file or directory [help: did you mean 'requests/users'?]",
+            "requsts/./users/lst.yaml: error: no such file or directory [help: did you mean 'requests/users/list.yaml'?]",
             "requsts/nope/list.yaml: error: no such file or directory",
-            "requsts/users/lst.yaml: error: no such file or directory [help: did you mean 'requests/users/list.yaml'?]",
         ])
     }
 
