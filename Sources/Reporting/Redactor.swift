@@ -13,8 +13,8 @@ public struct Redactor: Sendable {
 
     /// The forms of every secret.
     private let secrets: SecretForms
-    /// Secrets too short to hide inside other text (`ResolvedSecret.hiding`): hidden only where they stand as a whole
-    /// value, between characters that are not letters or digits.
+    /// The forms of secrets too short to hide inside other text (`ResolvedSecret.hiding`), as written and encoded as
+    /// the long ones are: hidden only where they stand as a whole value, between characters that are not letters or digits.
     private let shortSecrets: [String]
     /// The long texts redacted so far, when this is a copy that redacts each once (`sharingResults`).
     private var results: RedactedTexts?
@@ -27,7 +27,7 @@ public struct Redactor: Sendable {
         let inText = values.filter { ResolvedSecret.hiding($0) == .inText }.flatMap { [$0] + Self.pieces(of: $0) }
         let cuts = inText.flatMap(Self.cuts)
         self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms)), loosely: (inText + cuts).flatMap(Self.looseValues))
-        shortSecrets = Array(values.filter { ResolvedSecret.hiding($0) == .wholeValue })
+        shortSecrets = Array(Set(values.filter { ResolvedSecret.hiding($0) == .wholeValue }.flatMap { [$0] + Self.encodedForms(of: $0) }))
     }
 
     /// A copy that redacts each long text once however often it is asked to (the reports of a run show each exchange's
@@ -342,11 +342,8 @@ public struct Redactor: Sendable {
     /// caller has them.
     private func valueOccurrences(in bytes: UnsafeBufferPointer<UInt8>, forms: FormIndex, decodings: [Base64Decoding]? = nil,
                                   nesting: Int = 0) -> [Range<Int>] {
-        // A short secret is looked for in decoded base64 only when it reads as text: a run of letters (`ntent-Length`) often
-        // decodes to random bytes holding one.
-        let searchesShort = nesting == 0 || Self.readsAsText(bytes)
         var found = forms.occurrences(in: bytes)
-            + (searchesShort ? shortSecrets.flatMap { Self.wholeValueOccurrences(of: $0, in: bytes, decoded: nesting > 0) } : [])
+            + shortSecrets.flatMap { Self.wholeValueOccurrences(of: $0, in: bytes, decoded: nesting > 0) }
         guard nesting < 3 else { return found }
         for (run, shift, decoded) in decodings ?? Self.base64Decodings(in: bytes) {
             for range in decoded.withUnsafeBufferPointer({ valueOccurrences(in: $0, forms: forms, nesting: nesting + 1) }) {
@@ -442,9 +439,10 @@ public struct Redactor: Sendable {
     }
 
     /// The occurrences of `secret` in `bytes` that stand apart: no letter or digit touches them, nor a `.` or `:` with one
-    /// beyond it (`1` in `127.0.0.1`, `v1.2`, `10:30`), nor a `:` with another beyond it (`[::1]`); the letter of an
-    /// escape before one (`\n` in `"line\n1"`) is no letter of the text. In what base64 text decodes to (`decoded`), bytes
-    /// that are not UTF-8 touch it too.
+    /// beyond it (`1` in `127.0.0.1`, `v1.2`, `10:30`), nor a `:` with another beyond it (`[::1]`); an escape before one
+    /// (`\n`, `\u201c` of JSON, `%20` of a URL) is no letter of the text. In what base64 text decodes to (`decoded`), where
+    /// a run of letters often decodes to random bytes holding a short value, it must stand between characters that are
+    /// neither letters, digits nor controls, with no control for four bytes on either side.
     private static func wholeValueOccurrences(of secret: String, in bytes: UnsafeBufferPointer<UInt8>,
                                               decoded: Bool) -> [Range<Int>] {
         let letterOrDigit = { (offset: Int) -> Bool in
@@ -452,37 +450,40 @@ public struct Redactor: Sendable {
             guard let scalar = scalar(at: offset, in: bytes) else { return decoded }
             return Character(scalar).isLetter || Character(scalar).isNumber
         }
-        let (dot, colon, backslash) = (UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "\\"))
+        let (dot, colon) = (UInt8(ascii: "."), UInt8(ascii: ":"))
         // Whether the byte at `offset`, next to an occurrence, joins it to the text: `beyond` is the byte past it.
         let joins = { (offset: Int, beyond: Int) -> Bool in
             guard offset >= 0, offset < bytes.count else { return false }
             let byte = bytes[offset]
             if byte == dot { return letterOrDigit(beyond) }
             if byte == colon { return letterOrDigit(beyond) || beyond >= 0 && beyond < bytes.count && bytes[beyond] == colon }
-            let escape = byte == UInt8(ascii: "n") || byte == UInt8(ascii: "t") || byte == UInt8(ascii: "r")
-            if escape, beyond == offset - 1, beyond >= 0, bytes[beyond] == backslash { return false }
+            if beyond < offset, endsEscape(at: offset, in: bytes) { return false }
             return letterOrDigit(offset)
         }
         return occurrences(of: Array(secret.utf8), in: bytes).filter { range in
             var before = range.lowerBound
             repeat { before -= 1 } while before > 0 && bytes[before] & 0xC0 == 0x80
-            return !joins(before, before - 1) && !joins(range.upperBound, range.upperBound + 1)
+            guard !joins(before, before - 1), !joins(range.upperBound, range.upperBound + 1) else { return false }
+            guard decoded else { return true }
+            let isControl = { (byte: UInt8) in byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D || byte == 0x7F }
+            let apart = { (offset: Int) in
+                offset >= 0 && offset < bytes.count && bytes[offset] < 0x80 && !isControl(bytes[offset]) && !letterOrDigit(offset)
+            }
+            let window = bytes[max(0, range.lowerBound - 4)..<min(bytes.count, range.upperBound + 4)]
+            return apart(before) && apart(range.upperBound) && !window.contains(where: isControl)
         }
     }
 
-    /// Whether `bytes` read as text: UTF-8 without control characters but tabs and line breaks (what base64 of a value
-    /// decodes to, unlike most runs of letters that only look like base64).
-    private static func readsAsText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar):
-                if scalar.value < 0x20 && !"\t\n\r".unicodeScalars.contains(scalar) || (0x7F...0x9F).contains(scalar.value) { return false }
-            case .emptyInput: return true
-            case .error: return false
-            }
+    /// Whether the byte at `end` ends an escape: `\n`, `\t`, `\r`, `\b`, `\f` or `\uXXXX` of JSON, `%XX` of a URL.
+    private static func endsEscape(at end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let isHex = { (offset: Int) in
+            let byte = bytes[offset] | 0x20
+            return (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset]) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
         }
+        let backslash = UInt8(ascii: "\\")
+        if end >= 1, bytes[end - 1] == backslash, "ntrbf".utf8.contains(bytes[end]) { return true }
+        if end >= 5, bytes[end - 5] == backslash, bytes[end - 4] == UInt8(ascii: "u"), (end - 3...end).allSatisfy(isHex) { return true }
+        return end >= 2 && bytes[end - 2] == UInt8(ascii: "%") && isHex(end - 1) && isHex(end)
     }
 
     /// The Unicode scalar whose UTF-8 starts at `offset`.

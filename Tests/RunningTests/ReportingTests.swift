@@ -570,6 +570,15 @@ import TestSupport
         // beyond it joins it to a number, a host, a version or a time.
         #expect(Redactor(secrets: ["GET"]).redact(#""data": "first line\nGET","#) == #""data": "first line\n***","#)
         #expect(Redactor(secrets: ["ok"]).redact(#""line1\nok\nline3\tok\tx""#) == #""line1\n***\nline3\t***\tx""#)
+        // Any escape before it: JSON's `\b`, `\f`, `\uXXXX` (a server's escaping of typographic quotes, controls), a URL's
+        // `%XX`; and its encoded forms, as a long secret's: percent-encoded, JSON-escaped.
+        let ok = Redactor(secrets: ["ok"])
+        #expect(ok.redact(#""\u201cok\u201d" "a\bok\fb" "a\u0001ok\u001fb""#) == #""\u201c***\u201d" "a\b***\fb" "a\u0001***\u001fb""#)
+        #expect(ok.redact("GET /x?a=x%20ok%20y&b=%C2%ABok%C2%BB") == "GET /x?a=x%20***%20y&b=%C2%AB***%C2%BB")
+        #expect(Redactor(secrets: ["a b"]).redact("GET /anything/a%20b?q=a+b") == "GET /anything/***?q=***")
+        #expect(Redactor(secrets: ["é"]).redact(#"GET /x/%C3%A9 {"q": "\u00e9"}"#) == #"GET /x/*** {"q": "***"}"#)
+        // In base64 of text where it stands apart (`{"p":"ok"}`), not where a run of letters decodes to bytes around it.
+        #expect(ok.redact("GET /base64/eyJwIjoib2sifQ==") == "GET /base64/eyJwIjoi***fQ==")
         let digit = Redactor(secrets: ["1"])
         #expect(digit.redact("GET http://[::1]:8080/x v1.2 127.0.0.1 10:1 {\"a\":1}") == "GET http://[::1]:8080/x v1.2 127.0.0.1 10:1 {\"a\":***}")
     }
