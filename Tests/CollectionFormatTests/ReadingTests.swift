@@ -513,7 +513,9 @@ import YAML
         let scratch = project()
         defer { scratch.remove() }
         let short = await scratch.readCollection(["requests"], env: "base", processEnvironment: ["TOKEN": "ab"])
-        #expect(short.diagnostics.contains { $0.message.hasPrefix("secret 'token' has fewer than") })
+        #expect(short.diagnostics.contains { $0.message.hasPrefix("secret 'token' has fewer than") && !$0.message.contains("punctuation") })
+        let quote = await scratch.readCollection(["requests"], env: "base", processEnvironment: ["TOKEN": "\""])
+        #expect(quote.diagnostics.contains { $0.message.hasSuffix("with no letter or digit, it hides that punctuation nearly everywhere it stands") })
         let blank = await scratch.readCollection(["requests"], env: "base", processEnvironment: ["TOKEN": "  \n "])
         #expect(blank.diagnostics.contains { $0.message == "secret 'token' is only white space: it is not hidden" }, "\(blank.diagnostics)")
         let replaced = await scratch.readCollection(["requests"], env: "base", vars: [("token", "a-long-token-value")],
