@@ -252,7 +252,9 @@ private struct References {
             for value in Set([secret.value, given].compactMap { $0 }) where value.count >= ResolvedSecret.shortestHiddenInText {
                 placeholders.hiddenValues.append((value, variable))
             }
-            meanings[variable] = "the secret '\(secret.name)'"
+            // The commands read the variable: one `--var` replaced is not what they send unless it holds that value.
+            let replaced = given.map { $0 != secret.value } ?? false
+            meanings[variable] = "the secret '\(secret.name)'" + (replaced ? " (--var \(secret.name) gave it another value: set \(variable) to it)" : "")
             if secret.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\u{0}" }) { unsendableSecrets.insert(secret.name) }
         }
         // A variable a secret's value went into (`wrapped: "pre-{{ pw }}"`, resolved with the environment) holds its

@@ -164,5 +164,12 @@ import Testing
             "requests/a.yaml": "request:\n  url: /get\n  query: { page: 2, q: \"{{ s }}\" }\n",
         ], ["--env", "e"], environment: ["QA_S": "2"])
         #expect(short.exitCode == 0 && short.stdout.contains("page=2") && short.stdout.contains("$QA_S"), "\(short.stdout)\(short.stderr)")
+        // A --var that replaced the secret is named beside its variable, which the command reads.
+        let replaced = try await Self.export([
+            "environments/e.yaml": "baseURL: http://127.0.0.1:1\nsecrets:\n  s: { env: QA_S }\n",
+            "requests/a.yaml": "request: { url: /get, headers: { X-S: \"{{ s }}\" } }\n",
+        ], ["--env", "e", "--var", "s=other-value"], environment: ["QA_S": "first-value"])
+        #expect(replaced.stdout.contains("# $QA_S: the secret 's' (--var s gave it another value: set QA_S to it)")
+                && !replaced.stdout.contains("other-value") && !replaced.stdout.contains("first-value"), "\(replaced.stdout)\(replaced.stderr)")
     }
 }
