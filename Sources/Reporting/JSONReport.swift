@@ -24,7 +24,7 @@ public enum JSONReport {
         func exchange(_ exchange: Exchange) -> JSONValue {
             .object(JSONObject([
                 ("request", .object(JSONObject([
-                    ("method", text(exchange.method)), ("url", text(exchange.url)),
+                    ("method", .string(redactor.redactMethod(exchange.method))), ("url", text(exchange.url)),
                     ("headers", headers(exchange.requestHeaders)),
                     ("body", body(exchange.requestBody, isJSON: exchange.requestBodyIsJSON)),
                 ]))),
@@ -53,7 +53,7 @@ public enum JSONReport {
                 ("file", text(outcome.file)),
                 ("flow", outcome.flow.map { .string(redactor.redactName($0)) } ?? .null),
                 ("name", .string(redactor.redactName(outcome.name))),
-                ("method", text(outcome.method)),
+                ("method", .string(redactor.redactMethod(outcome.method))),
                 ("url", text(outcome.url)),
                 ("result", .string(outcome.verdict.jsonName)),
                 ("status", outcome.statusCode.map(JSONValue.int) ?? .null),

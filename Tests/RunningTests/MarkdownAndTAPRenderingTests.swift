@@ -53,6 +53,9 @@ import YAML
         let markdown = MarkdownReport.render(summary, sources: sources, redactor: redactor)
         #expect(markdown.hasPrefix("## runner: 1 request: 0 passed, 1 failed"), "\(markdown)")
         #expect(markdown.contains("| requests/a.yaml:2 |"), "\(markdown)")
+        // A standard method is shown in the JSON report as the console shows it, whatever short secret equals it.
+        let method = JSONReport.render(summary, sources: sources, redactor: Redactor(secrets: ["GET"]))
+        #expect(method.contains(#""method": "GET""#) || method.contains(#""method":"GET""#), "\(method)")
     }
 
     @Test func aRunWithoutFailuresSaysSoAndLeavesNothingOut() {
