@@ -13,9 +13,9 @@ public struct Redactor: Sendable {
 
     /// The forms of every secret.
     private let secrets: SecretForms
-    /// The forms of secrets too short to hide inside other text (`ResolvedSecret.hiding`), as written and encoded as
-    /// the long ones are: hidden only where they stand as a whole value, between characters that are not letters or digits.
-    private let shortSecrets: [String]
+    /// The forms of secrets too short to hide inside other text (`ResolvedSecret.hiding`), found as the long ones are
+    /// (encoded, with escapes mixed in) but hidden only where they stand as a whole value (`standsApart`); nil for none.
+    private let shortSecrets: SecretForms?
     /// The long texts redacted so far, when this is a copy that redacts each once (`sharingResults`).
     private var results: RedactedTexts?
 
@@ -27,7 +27,9 @@ public struct Redactor: Sendable {
         let inText = values.filter { ResolvedSecret.hiding($0) == .inText }.flatMap { [$0] + Self.pieces(of: $0) }
         let cuts = inText.flatMap(Self.cuts)
         self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms)), loosely: (inText + cuts).flatMap(Self.looseValues))
-        shortSecrets = Array(Set(values.filter { ResolvedSecret.hiding($0) == .wholeValue }.flatMap { [$0] + Self.encodedForms(of: $0) }))
+        let short = values.filter { ResolvedSecret.hiding($0) == .wholeValue }
+        shortSecrets = short.isEmpty ? nil
+            : SecretForms(Set(short.flatMap { [$0] + Self.encodedForms(of: $0) }), loosely: short.flatMap(Self.looseValues))
     }
 
     /// A copy that redacts each long text once however often it is asked to (the reports of a run show each exchange's
@@ -341,12 +343,19 @@ public struct Redactor: Sendable {
     /// query, a cut token escaped in any way) in base64 hides nothing of it. `decodings` are those of `bytes`, when the
     /// caller has them.
     private func valueOccurrences(in bytes: UnsafeBufferPointer<UInt8>, forms: FormIndex, decodings: [Base64Decoding]? = nil,
-                                  nesting: Int = 0) -> [Range<Int>] {
+                                  nesting: Int = 0, edges: (start: Bool, end: Bool) = (true, true)) -> [Range<Int>] {
         var found = forms.occurrences(in: bytes)
-            + shortSecrets.flatMap { Self.wholeValueOccurrences(of: $0, in: bytes, decoded: nesting > 0) }
+        if let shortSecrets {
+            found += shortSecrets.index.occurrences(in: bytes).filter {
+                ShortValue.standsApart($0, in: bytes, decoded: nesting > 0, edges: edges)
+            }
+        }
         guard nesting < 3 else { return found }
         for (run, shift, decoded) in decodings ?? Self.base64Decodings(in: bytes) {
-            for range in decoded.withUnsafeBufferPointer({ valueOccurrences(in: $0, forms: forms, nesting: nesting + 1) }) {
+            // The decoded bytes begin where the run does only from its first character; they end where it does unless a
+            // lone character is left over.
+            let edges = (start: shift == 0, end: (run.symbols.count - shift) % 4 != 1)
+            for range in decoded.withUnsafeBufferPointer({ valueOccurrences(in: $0, forms: forms, nesting: nesting + 1, edges: edges) }) {
                 found.append(run.writtenRange(of: range, shift: shift))
             }
         }
@@ -372,7 +381,7 @@ public struct Redactor: Sendable {
     /// a secret directly before one (`4f1b…`, at least `ResolvedSecret.shortestHiddenInText` bytes) is hidden too.
     public func redact(_ text: String) -> String {
         let forms = secrets.index
-        guard let results, text.utf8.count >= RedactedTexts.shortest, !forms.all.isEmpty || !shortSecrets.isEmpty else {
+        guard let results, text.utf8.count >= RedactedTexts.shortest, !forms.all.isEmpty || shortSecrets != nil else {
             return redact(text, forms: forms)
         }
         return results.redacted(text, formCount: forms.all.count) { redact(text, forms: forms) }
@@ -381,7 +390,7 @@ public struct Redactor: Sendable {
     /// `redact` with the forms read once for the whole text.
     private func redact(_ text: String, forms: FormIndex) -> String {
         var text = text
-        let hidden: [Range<Int>] = forms.all.isEmpty && shortSecrets.isEmpty ? [] : text.withUTF8 { bytes in
+        let hidden: [Range<Int>] = forms.all.isEmpty && shortSecrets == nil ? [] : text.withUTF8 { bytes in
             let cuts = Self.cutMarks.flatMap { Self.occurrences(of: $0, in: bytes) }
             let decodings = Self.base64Decodings(in: bytes)
             // Both searches before a cut: a short start of one secret's form may end there inside a longer start of
@@ -436,62 +445,6 @@ public struct Redactor: Sendable {
             start = offset + 1
         }
         return found
-    }
-
-    /// The occurrences of `secret` in `bytes` that stand apart: no letter or digit touches them, nor a `.` or `:` with one
-    /// beyond it (`1` in `127.0.0.1`, `v1.2`, `10:30`), nor a `:` with another beyond it (`[::1]`); an escape before one
-    /// (`\n`, `\u201c` of JSON, `%20` of a URL) is no letter of the text. In what base64 text decodes to (`decoded`), where
-    /// a run of letters often decodes to random bytes holding a short value, it must stand between characters that are
-    /// neither letters, digits nor controls, with no control for four bytes on either side.
-    private static func wholeValueOccurrences(of secret: String, in bytes: UnsafeBufferPointer<UInt8>,
-                                              decoded: Bool) -> [Range<Int>] {
-        let letterOrDigit = { (offset: Int) -> Bool in
-            guard offset >= 0, offset < bytes.count else { return false }
-            guard let scalar = scalar(at: offset, in: bytes) else { return decoded }
-            return Character(scalar).isLetter || Character(scalar).isNumber
-        }
-        let (dot, colon) = (UInt8(ascii: "."), UInt8(ascii: ":"))
-        // Whether the byte at `offset`, next to an occurrence, joins it to the text: `beyond` is the byte past it.
-        let joins = { (offset: Int, beyond: Int) -> Bool in
-            guard offset >= 0, offset < bytes.count else { return false }
-            let byte = bytes[offset]
-            if byte == dot { return letterOrDigit(beyond) }
-            if byte == colon { return letterOrDigit(beyond) || beyond >= 0 && beyond < bytes.count && bytes[beyond] == colon }
-            if beyond < offset, endsEscape(at: offset, in: bytes) { return false }
-            return letterOrDigit(offset)
-        }
-        return occurrences(of: Array(secret.utf8), in: bytes).filter { range in
-            var before = range.lowerBound
-            repeat { before -= 1 } while before > 0 && bytes[before] & 0xC0 == 0x80
-            guard !joins(before, before - 1), !joins(range.upperBound, range.upperBound + 1) else { return false }
-            guard decoded else { return true }
-            let isControl = { (byte: UInt8) in byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D || byte == 0x7F }
-            let apart = { (offset: Int) in
-                offset >= 0 && offset < bytes.count && bytes[offset] < 0x80 && !isControl(bytes[offset]) && !letterOrDigit(offset)
-            }
-            let window = bytes[max(0, range.lowerBound - 4)..<min(bytes.count, range.upperBound + 4)]
-            return apart(before) && apart(range.upperBound) && !window.contains(where: isControl)
-        }
-    }
-
-    /// Whether the byte at `end` ends an escape: `\n`, `\t`, `\r`, `\b`, `\f` or `\uXXXX` of JSON, `%XX` of a URL.
-    private static func endsEscape(at end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let isHex = { (offset: Int) in
-            let byte = bytes[offset] | 0x20
-            return (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset]) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-        }
-        let backslash = UInt8(ascii: "\\")
-        if end >= 1, bytes[end - 1] == backslash, "ntrbf".utf8.contains(bytes[end]) { return true }
-        if end >= 5, bytes[end - 5] == backslash, bytes[end - 4] == UInt8(ascii: "u"), (end - 3...end).allSatisfy(isHex) { return true }
-        return end >= 2 && bytes[end - 2] == UInt8(ascii: "%") && isHex(end - 1) && isHex(end)
-    }
-
-    /// The Unicode scalar whose UTF-8 starts at `offset`.
-    private static func scalar(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
-        var iterator = bytes[offset...].makeIterator()
-        var decoder = UTF8()
-        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return nil }
-        return scalar
     }
 
     /// `ranges` in order, those that overlap joined.

@@ -579,6 +579,21 @@ import TestSupport
         #expect(Redactor(secrets: ["é"]).redact(#"GET /x/%C3%A9 {"q": "\u00e9"}"#) == #"GET /x/*** {"q": "***"}"#)
         // In base64 of text where it stands apart (`{"p":"ok"}`), not where a run of letters decodes to bytes around it.
         #expect(ok.redact("GET /base64/eyJwIjoib2sifQ==") == "GET /base64/eyJwIjoi***fQ==")
+        // With its characters escaped as any encoder chooses (HTML references, mixed-case or repeated percent-encoding,
+        // JSON escapes of ASCII), as a long secret is; at either end of base64 of text.
+        let acute = Redactor(secrets: ["é"])
+        #expect(acute.redact("[&#233;] [&#xe9;] [&eacute;] [%C3%a9] [%2525C3%2525A9] <d>&#233;</d>")
+                == "[***] [***] [***] [***] [***] <d>***</d>")
+        #expect(ok.redact(#"[&#111;&#107;] [%6f%6b] ["\u006f\u006b"]"#) == #"[***] [***] ["***"]"#)
+        #expect(ok.redact("[dGhlIGNvZGUgaXMgb2s=] [cGFzc3dvcmQ6IG9r]") == "[dGhlIGNvZGUgaXMg***=] [cGFzc3dvcmQ6***]")
+        // Not inside a word whose letter beside it is escaped, nor inside an escape itself.
+        #expect(Redactor(secrets: ["caf"]).redact(#"?w=caf%C3%A9 "caf\u00e9" caf&eacute;"#) == #"?w=caf%C3%A9 "caf\u00e9" caf&eacute;"#)
+        #expect(Redactor(secrets: ["ber"]).redact(#"%C3%BCber \u00fcber"#) == #"%C3%BCber \u00fcber"#)
+        #expect(ok.redact(#""\u0041ok" "ok\u0041""#) == #""\u0041ok" "ok\u0041""#)
+        #expect(Redactor(secrets: ["n"]).redact(#""two\nlines\n""#) == #""two\nlines\n""#)
+        #expect(Redactor(secrets: ["20"]).redact("?a=x%20y") == "?a=x%20y")
+        #expect(Redactor(secrets: ["amp"]).redact("Hello &amp; welcome") == "Hello &amp; welcome")
+        #expect(Redactor(secrets: ["39"]).redact("&#39;y&#39; is 39") == "&#39;y&#39; is ***")
         let digit = Redactor(secrets: ["1"])
         #expect(digit.redact("GET http://[::1]:8080/x v1.2 127.0.0.1 10:1 {\"a\":1}") == "GET http://[::1]:8080/x v1.2 127.0.0.1 10:1 {\"a\":***}")
     }
