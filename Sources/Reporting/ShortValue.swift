@@ -16,12 +16,13 @@ enum ShortValue {
         repeat { before -= 1 } while before > 0 && bytes[before] & 0xC0 == 0x80
         guard !text.joinsBefore(before), !text.joinsAfter(range.upperBound) else { return false }
         guard decoded else { return true }
+        // A character beside it, or the end of the run's bytes.
         let apart = { (offset: Int, edge: Bool) -> Bool in
             guard offset >= 0, offset < bytes.count else { return edge }
-            return bytes[offset] < 0x80 && !Text.isControl(bytes[offset]) && !text.isLetterOrDigit(at: offset)
+            return !Text.isControl(bytes[offset]) && text.scalar(at: offset) != nil
         }
-        let window = bytes[max(0, range.lowerBound - 4)..<min(bytes.count, range.upperBound + 4)]
-        return apart(before, edges.start) && apart(range.upperBound, edges.end) && !window.contains(where: Text.isControl)
+        return apart(before, edges.start) && apart(range.upperBound, edges.end)
+            && text.isText(max(0, range.lowerBound - 6)..<min(bytes.count, range.upperBound + 6))
     }
 
     /// What a character written or escaped is, for the rule.
@@ -39,10 +40,36 @@ enum ShortValue {
 
         func isLetterOrDigit(at offset: Int) -> Bool {
             guard offset >= 0, offset < bytes.count else { return false }
+            guard let scalar = scalar(at: offset) else { return decoded }
+            return Self.kind(of: scalar) == .letterOrDigit
+        }
+
+        /// The Unicode scalar whose UTF-8 starts at `offset`; nil when none does.
+        func scalar(at offset: Int) -> Unicode.Scalar? {
             var iterator = bytes[offset...].makeIterator()
             var decoder = UTF8()
-            guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return decoded }
-            return Self.kind(of: scalar) == .letterOrDigit
+            guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return nil }
+            return scalar
+        }
+
+        /// Whether the bytes of `range` are text: UTF-8 (a sequence cut at either end of the range aside) without controls.
+        func isText(_ range: Range<Int>) -> Bool {
+            var start = range.lowerBound
+            while start < range.upperBound, start - range.lowerBound < 3, bytes[start] & 0xC0 == 0x80 { start += 1 }
+            var iterator = bytes[start..<range.upperBound].makeIterator()
+            var decoder = UTF8()
+            var read = start
+            while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue(let scalar):
+                    if scalar.value < 0x80, Self.isControl(UInt8(scalar.value)) { return false }
+                    read += UTF8.width(scalar)
+                case .emptyInput: return true
+                // A sequence cut by the end of the range is no error of the text.
+                case .error:
+                    return range.upperBound - read < 4 && bytes[read] >= 0xC0 && bytes[(read + 1)..<range.upperBound].allSatisfy { $0 & 0xC0 == 0x80 }
+                }
+            }
         }
 
         private static func kind(of scalar: Unicode.Scalar) -> Kind {
@@ -78,7 +105,9 @@ enum ShortValue {
         /// in the name or number of an HTML reference (`&amp;`, `&#39;`).
         func isInsideEscape(_ range: Range<Int>) -> Bool {
             let start = range.lowerBound
-            if byte(start - 1) == UInt8(ascii: "\\"), escapes(at: start - 1) { return true }
+            if byte(start - 1) == UInt8(ascii: "\\"), escapes(at: start - 1), let letter = byte(start), Self.escapeLetters.contains(letter) {
+                return true
+            }
             if byte(start - 1) == UInt8(ascii: "%"), isHex(start), isHex(start + 1) || range.count == 1 { return true }
             if byte(start - 2) == UInt8(ascii: "\\"), byte(start - 1) == UInt8(ascii: "u"), escapes(at: start - 2) { return true }
             if byte(range.upperBound) == UInt8(ascii: ";") {
@@ -91,10 +120,19 @@ enum ShortValue {
             return false
         }
 
-        /// What the escape that ends at `end` stands for: `\n`, `\uXXXX`, `%XX` (a whole UTF-8 sequence of them), `&#N;`,
-        /// `&#xH;` or a named reference (no letter: `&amp;`, most often); nil when none ends there.
+        /// The letters after a backslash that make an escape: JSON's (`\n`, `\u0041`) and `\x41`. After another letter a
+        /// backslash is text (`C:\dir\ok`).
+        private static let escapeLetters = Set("ntrbf\"\\/ux".utf8)
+
+        /// What the escape that ends at `end` stands for: `\n`, `\uXXXX`, `\xHH`, `%XX` (a whole UTF-8 sequence of them),
+        /// `&#N;`, `&#xH;` or a named reference (no letter: `&amp;`, most often); nil when none ends there.
         private func escapedKind(endingAt end: Int) -> Kind? {
-            if byte(end - 1) == UInt8(ascii: "\\"), escapes(at: end - 1) { return .other }
+            if byte(end - 1) == UInt8(ascii: "\\"), escapes(at: end - 1), let letter = byte(end), Self.escapeLetters.contains(letter) {
+                return .other
+            }
+            if byte(end - 3) == UInt8(ascii: "\\"), byte(end - 2) == UInt8(ascii: "x"), escapes(at: end - 3), let value = hexValue(end - 1..<end + 1) {
+                return Unicode.Scalar(value).map(Self.kind) ?? .other
+            }
             if byte(end - 5) == UInt8(ascii: "\\"), byte(end - 4) == UInt8(ascii: "u"), let value = hexValue(end - 3..<end + 1) {
                 return Unicode.Scalar(value).map(Self.kind) ?? .other
             }
@@ -117,9 +155,10 @@ enum ShortValue {
 
         /// What the escape that starts at `start` stands for; nil when none starts there.
         private func escapedKind(startingAt start: Int) -> Kind? {
-            if byte(start) == UInt8(ascii: "\\"), escapes(at: start) {
-                guard byte(start + 1) == UInt8(ascii: "u") else { return .other }
-                return hexValue(start + 2..<start + 6).flatMap(Unicode.Scalar.init).map(Self.kind) ?? .other
+            if byte(start) == UInt8(ascii: "\\"), escapes(at: start), let letter = byte(start + 1), Self.escapeLetters.contains(letter) {
+                guard letter == UInt8(ascii: "u") || letter == UInt8(ascii: "x") else { return .other }
+                let digits = letter == UInt8(ascii: "u") ? start + 2..<start + 6 : start + 2..<start + 4
+                return hexValue(digits).flatMap(Unicode.Scalar.init).map(Self.kind) ?? .other
             }
             if byte(start) == UInt8(ascii: "%"), isHex(start + 1), isHex(start + 2) {
                 var end = start + 3
@@ -165,10 +204,40 @@ enum ShortValue {
             return joins(offset, beyond: offset - 1)
         }
 
+        /// What the characters `\u00c2\u00bb` (or `Â»` as they are) starting at `start` stand for when they are the UTF-8 of one
+        /// character read as Latin-1 (a server that misread the header `«ok»`): that character's kind; nil otherwise.
+        private func misreadKind(startingAt start: Int) -> Kind? {
+            var values: [UInt8] = []
+            var offset = start
+            while values.count < 4 {
+                if byte(offset) == UInt8(ascii: "\\"), byte(offset + 1) == UInt8(ascii: "u"), let value = hexValue(offset + 2..<offset + 6), value <= 0xFF {
+                    values.append(UInt8(value))
+                    offset += 6
+                } else if let scalar = scalar(at: offset), scalar.value >= 0x80, scalar.value <= 0xFF {
+                    values.append(UInt8(scalar.value))
+                    offset += UTF8.width(scalar)
+                } else {
+                    break
+                }
+                // The first byte of a sequence of two bytes or more, then its continuation bytes.
+                guard values[0] >= 0xC2, values[0] <= 0xF4 else { return nil }
+                if values.count >= 2, let scalar = Self.decodedUTF8(values) { return Self.kind(of: scalar) }
+            }
+            return nil
+        }
+
+        /// The character `bytes` are the UTF-8 of, when they are exactly one; nil otherwise.
+        private static func decodedUTF8(_ bytes: [UInt8]) -> Unicode.Scalar? {
+            var iterator = bytes.makeIterator()
+            var decoder = UTF8()
+            guard case .scalarValue(let scalar) = decoder.decode(&iterator), UTF8.width(scalar) == bytes.count else { return nil }
+            return scalar
+        }
+
         /// Whether the character starting at `offset` (after an occurrence) joins it to the text.
         func joinsAfter(_ offset: Int) -> Bool {
             guard offset < bytes.count else { return false }
-            if let kind = escapedKind(startingAt: offset) { return kind == .letterOrDigit }
+            if let kind = misreadKind(startingAt: offset) ?? escapedKind(startingAt: offset) { return kind == .letterOrDigit }
             return joins(offset, beyond: offset + 1)
         }
 

@@ -594,6 +594,16 @@ import TestSupport
         #expect(Redactor(secrets: ["20"]).redact("?a=x%20y") == "?a=x%20y")
         #expect(Redactor(secrets: ["amp"]).redact("Hello &amp; welcome") == "Hello &amp; welcome")
         #expect(Redactor(secrets: ["39"]).redact("&#39;y&#39; is 39") == "&#39;y&#39; is ***")
+        // After a backslash that makes no escape (a Windows path), and a server's Latin-1 reading of the header «ok».
+        #expect(ok.redact(#"x\ok\y C:\dir\ok \xa0ok"#) == #"x\***\y C:\dir\*** \xa0***"#)
+        #expect(ok.redact(#""X-B": "\u00c2\u00abok\u00c2\u00bb", "X-C": "Â«okÂ»""#) == #""X-B": "\u00c2\u00ab***\u00c2\u00bb", "X-C": "Â«***Â»""#)
+        #expect(ok.redact("okÃ© okü") == "okÃ© okü")
+        // Base64 of text beside non-ASCII characters or escapes, not runs of a word's letters whose bytes are no text.
+        #expect(ok.redact("[wqtva8K7] [eyJwIjoibGluZVxub2sifQ==] [cD0lMjBvayUyMCZ4PTE=]").components(separatedBy: "***").count == 4)
+        #expect(Redactor(secrets: ["a"]).redact("if (theme.startsWith('x')) RFC 9535 JSONPath") == "if (theme.startsWith('x')) RFC 9535 JSONPath")
+        #expect(Redactor(secrets: ["x"]).redact("2024-05-14T14:34:04Z a cheerful-looking church d162ae2eb154")
+                == "2024-05-14T14:34:04Z a cheerful-looking church d162ae2eb154")
+        #expect(Redactor(secrets: ["1"]).redact("mdbook-sidebar-scrollbox") == "mdbook-sidebar-scrollbox")
         let digit = Redactor(secrets: ["1"])
         #expect(digit.redact("GET http://[::1]:8080/x v1.2 127.0.0.1 10:1 {\"a\":1}") == "GET http://[::1]:8080/x v1.2 127.0.0.1 10:1 {\"a\":***}")
     }
