@@ -5,9 +5,9 @@ enum ShortValue {
     /// `\n`, the `20` of `%20`, the `amp` of `&amp;`); no letter or digit next to it, written or escaped (`\u00e9`,
     /// `%C3%A9`, `&#233;` are letters of the text, `\n` and `%20` are not); no `.` or `:` joining it to a number, host,
     /// version or time (`127.0.0.1`, `v1.2`, `[::1]`, `10:30`). In what base64 text decodes to (`decoded`), where a run of
-    /// letters often decodes to random bytes holding a short value, the characters beside it must be neither letters,
-    /// digits nor controls, with no control four bytes around it; the decoded bytes' ends count as such only where they
-    /// are the run's (`edges`).
+    /// letters often decodes to random bytes holding a short value, the characters beside it must be text too, as must
+    /// six bytes on either side (UTF-8 without controls); the decoded bytes' ends stand for a character beside it only
+    /// where they are the run's (`edges`).
     static func standsApart(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, decoded: Bool,
                             edges: (start: Bool, end: Bool)) -> Bool {
         let text = Text(bytes: bytes, decoded: decoded)
