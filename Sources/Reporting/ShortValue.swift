@@ -108,6 +108,7 @@ enum ShortValue {
             if byte(start - 1) == UInt8(ascii: "\\"), escapes(at: start - 1), let letter = byte(start), Self.escapeLetters.contains(letter) {
                 return true
             }
+            if endsControlEscape(at: start) { return true }
             if byte(start - 1) == UInt8(ascii: "%"), isHex(start), isHex(start + 1) || range.count == 1 { return true }
             if byte(start - 2) == UInt8(ascii: "\\"), byte(start - 1) == UInt8(ascii: "u"), escapes(at: start - 2) { return true }
             if byte(range.upperBound) == UInt8(ascii: ";") {
@@ -124,12 +125,21 @@ enum ShortValue {
         /// backslash is text (`C:\dir\ok`).
         private static let escapeLetters = Set("ntrbf\"\\/ux".utf8)
 
+        /// Whether the letter at `offset` is that of a control's escape written once more: escaped again (`\\n` of JSON in a
+        /// JSON string) or percent-encoded (`%5Cn`), a line break or tab of a value encoded twice.
+        private func endsControlEscape(at offset: Int) -> Bool {
+            guard let letter = byte(offset), "ntrbf".utf8.contains(letter) else { return false }
+            return byte(offset - 1) == UInt8(ascii: "\\")
+                || byte(offset - 3) == UInt8(ascii: "%") && byte(offset - 2) == UInt8(ascii: "5") && byte(offset - 1).map { $0 | 0x20 } == UInt8(ascii: "c")
+        }
+
         /// What the escape that ends at `end` stands for: `\n`, `\uXXXX`, `\xHH`, `%XX` (a whole UTF-8 sequence of them),
         /// `&#N;`, `&#xH;` or a named reference (no letter: `&amp;`, most often); nil when none ends there.
         private func escapedKind(endingAt end: Int) -> Kind? {
             if byte(end - 1) == UInt8(ascii: "\\"), escapes(at: end - 1), let letter = byte(end), Self.escapeLetters.contains(letter) {
                 return .other
             }
+            if endsControlEscape(at: end) { return .other }
             if byte(end - 3) == UInt8(ascii: "\\"), byte(end - 2) == UInt8(ascii: "x"), escapes(at: end - 3), let value = hexValue(end - 1..<end + 1) {
                 return Unicode.Scalar(value).map(Self.kind) ?? .other
             }

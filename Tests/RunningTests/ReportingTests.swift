@@ -604,6 +604,9 @@ import TestSupport
         #expect(Redactor(secrets: ["x"]).redact("2024-05-14T14:34:04Z a cheerful-looking church d162ae2eb154")
                 == "2024-05-14T14:34:04Z a cheerful-looking church d162ae2eb154")
         #expect(Redactor(secrets: ["1"]).redact("mdbook-sidebar-scrollbox") == "mdbook-sidebar-scrollbox")
+        // After a control's escape written once more: JSON in a JSON string, or percent-encoded.
+        #expect(ok.redact(#""data": "{\"n\":\"a\\nok\\nb\",\"t\":\"a\\tok\\tb\"}""#) == #""data": "{\"n\":\"a\\n***\\nb\",\"t\":\"a\\t***\\tb\"}""#)
+        #expect(ok.redact("?e=a%5Cnok&f=a%5ctok") == "?e=a%5Cn***&f=a%5ct***")
         let digit = Redactor(secrets: ["1"])
         #expect(digit.redact("GET http://[::1]:8080/x v1.2 127.0.0.1 10:1 {\"a\":1}") == "GET http://[::1]:8080/x v1.2 127.0.0.1 10:1 {\"a\":***}")
     }
