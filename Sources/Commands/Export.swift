@@ -249,8 +249,13 @@ private struct References {
             for layer in [VariableScope.Layer.environment, .commandLine] {
                 scope.define(secret.name, .string(placeholders.placeholder(for: variable)), in: layer, secret: true)
             }
-            for value in Set([secret.value, given].compactMap { $0 }) where value.count >= ResolvedSecret.shortestHiddenInText {
-                placeholders.hiddenValues.append((value, variable))
+            for value in Set([secret.value, given].compactMap { $0 }) {
+                switch ResolvedSecret.hiding(value) {
+                case .inText: placeholders.hiddenValues.append((value, variable))
+                // Where outputs hide it (standing apart), as in a variable that is the secret (`pw: "{{ s }}"`).
+                case .wholeValue: shortValues.append((value, placeholders.placeholder(for: variable)))
+                case .none: break
+                }
             }
             // The commands read the variable: one `--var` replaced is not what they send unless it holds that value.
             let replaced = given.map { $0 != secret.value } ?? false
@@ -261,7 +266,9 @@ private struct References {
         // reference there: the command sends what `run` does, the value encoded as one where it goes.
         hiddenForms = Self.forms(of: placeholders)
         for name in scope.definedNames where !scope.secretNames.contains(name) {
-            guard let value = scope.value(of: name), hiddenForms.contains(where: { value.interpolatedText.contains($0.text) }) else { continue }
+            guard let value = scope.value(of: name), hiddenForms.contains(where: { value.interpolatedText.contains($0.text) })
+                || shortValues.contains(where: { ShortValue.replacing($0.text, in: value.interpolatedText, with: "") != value.interpolatedText })
+            else { continue }
             scope.define(name, hidingSecrets(in: value), in: .environment)
         }
         var processEnvironment: [String: String] = [:]
@@ -330,6 +337,8 @@ private struct References {
     /// Each secret's value, and in a base URL each form `resolveURL` gives it (one value where it stands: in the
     /// authority, the path or the query, and then encoded as a URL), with its reference; the longest first.
     private var hiddenForms: [(text: String, placeholder: String)] = []
+    /// The values of secrets too short to hide inside other text, with their references: replaced where they stand apart.
+    private var shortValues: [(text: String, placeholder: String)] = []
 
     /// The forms `hiddenForms` holds, made once the secrets have their placeholders.
     private static func forms(of placeholders: ValuePlaceholders) -> [(text: String, placeholder: String)] {
@@ -343,7 +352,10 @@ private struct References {
     /// `value` with every secret's value in it as its reference.
     private func hidingSecrets(in value: JSONValue) -> JSONValue {
         switch value {
-        case .string(let text): .string(hiddenForms.reduce(text) { $0.replacingOccurrences(of: $1.text, with: $1.placeholder) })
+        case .string(let text):
+            .string(shortValues.reduce(hiddenForms.reduce(text) { $0.replacingOccurrences(of: $1.text, with: $1.placeholder) }) {
+                ShortValue.replacing($1.text, in: $0, with: $1.placeholder)
+            })
         case .array(let items): .array(items.map(hidingSecrets))
         case .object(let object): .object(JSONObject(object.members.map { ($0.key, hidingSecrets(in: $0.value)) }))
         default: value

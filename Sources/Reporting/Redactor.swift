@@ -433,7 +433,7 @@ public struct Redactor: Sendable {
     private static let cutMarks = [Array("…".utf8), Array("...".utf8)]
 
     /// The byte ranges where `pattern` occurs in `bytes`, overlapping ones included.
-    fileprivate static func occurrences(of pattern: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    static func occurrences(of pattern: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
         guard let base = bytes.baseAddress, !pattern.isEmpty else { return [] }
         var found: [Range<Int>] = []
         var start = 0

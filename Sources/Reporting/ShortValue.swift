@@ -1,6 +1,20 @@
 /// Where a secret too short to hide inside other text stands as a whole value: the rule `Redactor` keeps its
 /// occurrences by (docs/format.md, Secrets).
-enum ShortValue {
+public enum ShortValue {
+    /// `text` with each occurrence of `value` that stands apart (as written, in text that is not decoded base64) as
+    /// `replacement`: where outputs hide a short secret, `export curl` writes its reference.
+    public static func replacing(_ value: String, in text: String, with replacement: String) -> String {
+        guard !value.isEmpty, text.contains(value) else { return text }
+        var text = text
+        let ranges = text.withUTF8 { bytes in
+            Redactor.occurrences(of: Array(value.utf8), in: bytes).filter { standsApart($0, in: bytes, decoded: false, edges: (true, true)) }
+        }
+        guard !ranges.isEmpty else { return text }
+        var bytes = Array(text.utf8)
+        for range in ranges.reversed() { bytes.replaceSubrange(range, with: Array(replacement.utf8)) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Whether the occurrence `range` of a short secret's form in `bytes` stands apart: not inside an escape (the `n` of
     /// `\n`, the `20` of `%20`, the `amp` of `&amp;`); no letter or digit next to it, written or escaped (`\u00e9`,
     /// `%C3%A9`, `&#233;` are letters of the text, `\n` and `%20` are not); no `.` or `:` joining it to a number, host,

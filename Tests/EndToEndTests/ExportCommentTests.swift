@@ -164,6 +164,14 @@ import Testing
             "requests/a.yaml": "request:\n  url: /get\n  query: { page: 2, q: \"{{ s }}\" }\n",
         ], ["--env", "e"], environment: ["QA_S": "2"])
         #expect(short.exitCode == 0 && short.stdout.contains("page=2") && short.stdout.contains("$QA_S"), "\(short.stdout)\(short.stderr)")
+        // A variable that is the short secret, or holds it standing apart, holds its reference, as every output hides it.
+        let through = try await Self.export([
+            "environments/e.yaml": "baseURL: http://127.0.0.1:1\nsecrets:\n  s: { env: QA_S }\nvariables: { pw: \"{{ s }}\", greeting: \"hello {{ s }}\", word: \"token\" }\n",
+            "requests/a.yaml": "request:\n  url: \"/x/{{ pw }}\"\n  query: { a: \"{{ greeting }}\", b: \"{{ word }}\" }\n  headers: { X-A: \"{{ pw }}\" }\n",
+        ], ["--env", "e"], environment: ["QA_S": "ok"])
+        #expect(through.exitCode == 0 && !through.stdout.contains("X-A: ok") && !through.stdout.contains("/x/ok")
+                && !through.stdout.contains("hello%20ok") && through.stdout.contains("b=token") && through.stdout.contains("$QA_S"),
+                "\(through.stdout)\(through.stderr)")
         // A --var that replaced the secret is named beside its variable, which the command reads.
         let replaced = try await Self.export([
             "environments/e.yaml": "baseURL: http://127.0.0.1:1\nsecrets:\n  s: { env: QA_S }\n",
