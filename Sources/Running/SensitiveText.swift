@@ -71,14 +71,17 @@ package enum SensitiveText {
 
 extension AuthMethod {
     /// The credential texts this auth puts on the wire (a server may echo them back): the Basic
-    /// `user:password` in base64 (also with its scheme, for one too short to hide alone) and the password alone (servers
-    /// show it decoded), the bearer token, the OAuth2 client secret and its Basic form.
+    /// `user:password` in base64 (also with its scheme, for one too short to hide alone), the password alone (servers show
+    /// it decoded; with its user name when too short to hide alone), the bearer token, the OAuth2 client secret and its
+    /// Basic form.
     var credentialTexts: [String] {
         let texts: [String] = switch self {
         case .none: []
         case let .basic(username, password):
             // One too short to hide on its own is hidden with its scheme, as a server echoes the header.
-            HTTPHeaders.withSchemeWhenShort(Self.base64("\(username):\(password)"), scheme: "Basic") + [password]
+            // Decoded with its user name when the password is too short to hide alone (a server's echo of `user:ok`).
+            HTTPHeaders.withSchemeWhenShort(Self.base64("\(username):\(password)"), scheme: "Basic")
+                + (password.count < SensitiveText.minimumLength ? ["\(username):\(password)"] : [password])
         case .bearer(let token): [token]
         case .oauth2ClientCredentials(let credentials):
             [credentials.clientSecret, Self.base64("\(credentials.clientID):\(credentials.clientSecret)")]

@@ -26,6 +26,8 @@ import Testing
         #expect(HTTPHeaders([("Authorization", "Bearer abc")]).credentialValues == ["Bearer abc"])
         #expect(HTTPHeaders([("Authorization", "Bearer abcdef123")]).credentialValues == ["abcdef123"])
         #expect(AuthMethod.basic(username: "u", password: "7").credentialTexts == ["Basic dTo3"])
+        // Decoded as a server echoes it, when long enough to hide alone (a short password with its user name).
+        #expect(AuthMethod.basic(username: "user", password: "ok").credentialTexts == ["dXNlcjpvaw==", "user:ok"])
     }
 
     /// A captured mapping or list gives the texts that derive from a secret, not all of its own: the host and user agent
