@@ -58,6 +58,12 @@ struct Base64Text {
         return bytes
     }
 
+    /// Whether the character before `index` is a `/` (or the `_` of URL-safe base64): a path's slash, after which the
+    /// base64 of a segment may start.
+    func startsAfterSlash(_ index: Int) -> Bool {
+        index > 0 && index <= symbols.count && symbols[index - 1].value == 63
+    }
+
     /// Where the characters that encode the decoded bytes `range` (of `decoded(shift:)`) are written.
     func writtenRange(of range: Range<Int>, shift: Int) -> Range<Int> {
         let first = shift + range.lowerBound / 3 * 4

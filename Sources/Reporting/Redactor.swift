@@ -352,9 +352,9 @@ public struct Redactor: Sendable {
         }
         guard nesting < 3 else { return found }
         for (run, shift, decoded) in decodings ?? Self.base64Decodings(in: bytes) {
-            // The decoded bytes begin where the run does only from its first character; they end where it does unless a
-            // lone character is left over.
-            let edges = (start: shift == 0, end: (run.symbols.count - shift) % 4 != 1)
+            // The decoded bytes begin where a text does only from the run's first character or after a slash; they end where
+            // the run does unless a lone character is left over.
+            let edges = (start: shift == 0 || run.startsAfterSlash(shift), end: (run.symbols.count - shift) % 4 != 1)
             for range in decoded.withUnsafeBufferPointer({ valueOccurrences(in: $0, forms: forms, nesting: nesting + 1, edges: edges) }) {
                 found.append(run.writtenRange(of: range, shift: shift))
             }
@@ -369,7 +369,9 @@ public struct Redactor: Sendable {
     /// may start inside a group).
     private static func base64Decodings(in bytes: UnsafeBufferPointer<UInt8>) -> [Base64Decoding] {
         Base64Text.runs(in: bytes).flatMap { run in
-            (0..<4).filter { run.symbols.count - $0 >= Base64Text.shortest }.map { (run, $0, run.decoded(shift: $0)) }
+            // Also from after its last two slashes (`/files/wqtva8K7`: a path's segments joined to the run).
+            let slashes = run.symbols.indices.dropFirst(3).filter { run.startsAfterSlash($0 + 1) }.suffix(2).map { $0 + 1 }
+            return (Array(0..<4) + slashes).filter { run.symbols.count - $0 >= Base64Text.shortest }.map { (run, $0, run.decoded(shift: $0)) }
         }
     }
 
