@@ -58,6 +58,13 @@ struct Base64Text {
         return bytes
     }
 
+    /// The characters of the run before its first line break, when it has one and they are `shortest` or more.
+    var firstLine: Base64Text? {
+        guard let end = symbols.indices.dropFirst().first(where: { symbols[$0].written.lowerBound != symbols[$0 - 1].written.upperBound }),
+              end >= Self.shortest else { return nil }
+        return Base64Text(symbols: Array(symbols[..<end]))
+    }
+
     /// Whether the character before `index` is a `/` (or the `_` of URL-safe base64): a path's slash, after which the
     /// base64 of a segment may start.
     func startsAfterSlash(_ index: Int) -> Bool {
