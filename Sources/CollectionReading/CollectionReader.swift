@@ -193,7 +193,7 @@ public enum CollectionReader {
     /// secret of the environment (a typo: `--var prot=8080`), which would give nothing its value.
     private static func unread(_ variables: [(name: String, value: String)], read: Set<String>,
                                environment: ResolvedEnvironment?) -> [Diagnostic] {
-        let defined = Set((environment?.variables.keys).map(Array.init) ?? []).union(environment?.secrets.map(\.name) ?? [])
+        let defined = Set(environment.map { Array($0.variables.keys) + $0.secrets.map(\.name) } ?? [])
         var warned: Set<String> = []
         return variables.compactMap { variable in
             guard VariablePath.isValidName(variable.name), !read.contains(variable.name), !defined.contains(variable.name),

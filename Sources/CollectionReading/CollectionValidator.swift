@@ -439,8 +439,8 @@ struct CollectionValidator {
     /// In a step a `use:` brought in (`sites`, outermost first), an undefined variable also names the `use:` steps that
     /// could give it with `with:`.
     private mutating func check(_ template: Template, in path: String, selected: Bool, usedAt sites: [UseSite] = []) {
-        read.formUnion(template.variableNames)
         for (expression, mark) in template.expressions {
+            if case .variable(let variable) = expression { read.insert(variable.name) }
             switch expression {
             case .variable(let variable) where !defined.contains(variable.name) && fieldsUnknown:
                 break

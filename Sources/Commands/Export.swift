@@ -267,7 +267,7 @@ private struct References {
         hiddenForms = Self.forms(of: placeholders)
         for name in scope.definedNames where !scope.secretNames.contains(name) {
             guard let value = scope.value(of: name), hiddenForms.contains(where: { value.interpolatedText.contains($0.text) })
-                || shortValues.contains(where: { ShortValue.replacing($0.text, in: value.interpolatedText, with: "") != value.interpolatedText })
+                || shortValues.contains(where: { ShortValue.holds($0.text, in: value.interpolatedText) })
             else { continue }
             scope.define(name, hidingSecrets(in: value), in: .environment)
         }

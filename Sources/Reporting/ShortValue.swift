@@ -4,15 +4,25 @@ public enum ShortValue {
     /// `text` with each occurrence of `value` that stands apart (as written, in text that is not decoded base64) as
     /// `replacement`: where outputs hide a short secret, `export curl` writes its reference.
     public static func replacing(_ value: String, in text: String, with replacement: String) -> String {
-        guard !value.isEmpty, text.contains(value) else { return text }
-        var text = text
-        let ranges = text.withUTF8 { bytes in
-            Redactor.occurrences(of: Array(value.utf8), in: bytes).filter { standsApart($0, in: bytes, decoded: false, edges: (true, true)) }
-        }
+        let ranges = occurrences(of: value, in: text)
         guard !ranges.isEmpty else { return text }
         var bytes = Array(text.utf8)
         for range in ranges.reversed() { bytes.replaceSubrange(range, with: Array(replacement.utf8)) }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether `value` stands apart somewhere in `text` (as written).
+    public static func holds(_ value: String, in text: String) -> Bool {
+        !occurrences(of: value, in: text).isEmpty
+    }
+
+    /// The byte ranges of `value` in `text` that stand apart.
+    private static func occurrences(of value: String, in text: String) -> [Range<Int>] {
+        guard !value.isEmpty, text.contains(value) else { return [] }
+        var text = text
+        return text.withUTF8 { bytes in
+            Redactor.occurrences(of: Array(value.utf8), in: bytes).filter { standsApart($0, in: bytes, decoded: false, edges: (true, true)) }
+        }
     }
 
     /// Whether the occurrence `range` of a short secret's form in `bytes` stands apart: not inside an escape (the `n` of

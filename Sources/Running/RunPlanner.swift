@@ -57,7 +57,7 @@ public struct RunPlanner: Sendable {
         guard !steps.isEmpty else { return }
         let index = files.count
         var used = Set<String>()
-        let use = { (template: Template) in Self.addVariableNames(of: template, to: &used) }
+        let use = { (template: Template) in used.formUnion(template.variableNames) }
         for step in steps {
             step.forEachTemplate(use)
             step.forEachControlTemplate(use)
@@ -107,12 +107,7 @@ public struct RunPlanner: Sendable {
     /// The root names of the variables the templates read.
     private static func variableNames(in templates: [Template]) -> Set<String> {
         var names = Set<String>()
-        for template in templates { addVariableNames(of: template, to: &names) }
+        for template in templates { names.formUnion(template.variableNames) }
         return names
-    }
-
-    /// Adds the root names of the variables a template reads.
-    private static func addVariableNames(of template: Template, to names: inout Set<String>) {
-        names.formUnion(template.variableNames)
     }
 }
