@@ -53,12 +53,13 @@ public enum MarkdownReport {
         // Redacted here, as the location is, so that the numbers runner writes stay.
         var request = redactor.redactName(outcome.displayName)
         if outcome.flaky { request += " (flaky, \(outcome.attempts) attempts)" }
+        // Each redacted here, before `cell` cuts it: the request and the location keep their numbers.
         let cells = [
             outcome.verdict.rawValue, request, problem.location(column: false, redactor: redactor) ?? redactor.redact(outcome.file),
-            ([problem.message] + problem.notes).joined(separator: "\n"), problem.expected ?? "", problem.actual ?? "",
+            redactor.redact(([problem.message] + problem.notes).joined(separator: "\n")),
+            redactor.redact(problem.expected ?? ""), redactor.redact(problem.actual ?? ""),
         ]
-        // The request and the location are redacted already, their numbers left.
-        return "| " + cells.enumerated().map { cell($1, redactor: $0 == 1 || $0 == 2 ? nil : redactor) }.joined(separator: " | ") + " |\n"
+        return "| " + cells.map { cell($0, redactor: nil) }.joined(separator: " | ") + " |\n"
     }
 
     /// Text as a table cell: secrets redacted (when a redactor is given), control characters shown as escapes, cut at `maximumCellCharacters`,
