@@ -58,11 +58,15 @@ struct Base64Text {
         return bytes
     }
 
-    /// The characters of the run before its first line break, when it has one and they are `shortest` or more.
-    var firstLine: Base64Text? {
-        guard let end = symbols.indices.dropFirst().first(where: { symbols[$0].written.lowerBound != symbols[$0 - 1].written.upperBound }),
-              end >= Self.shortest else { return nil }
-        return Base64Text(symbols: Array(symbols[..<end]))
+    /// The lines of a run across line breaks, each of `shortest` characters or more, which may be texts of their own (a
+    /// token alone on its line): every line of a run of 16 lines at most, else its first and last (a MIME body's lines
+    /// are one text); none for a run on one line.
+    var lines: [Base64Text] {
+        let breaks = symbols.indices.dropFirst().filter { symbols[$0].written.lowerBound != symbols[$0 - 1].written.upperBound }
+        guard let first = breaks.first, let last = breaks.last else { return [] }
+        let bounds = [0] + breaks + [symbols.count]
+        let lines = breaks.count < 16 ? zip(bounds, bounds.dropFirst()).map { symbols[$0..<$1] } : [symbols[..<first], symbols[last...]]
+        return lines.filter { $0.count >= Self.shortest }.map { Base64Text(symbols: Array($0)) }
     }
 
     /// Whether the character before `index` is a `/` (or the `_` of URL-safe base64): a path's slash, after which the

@@ -606,6 +606,7 @@ import TestSupport
         #expect(Redactor(secrets: ["1"]).redact("mdbook-sidebar-scrollbox") == "mdbook-sidebar-scrollbox")
         // Base64 without padding at a line's end, the next line starting with a letter ({"p":"ok"} is eyJwIjoib2sifQ).
         #expect(ok.redact("A url eyJwIjoib2sifQ\nC next line").contains("***"))
+        #expect(ok.redact("case b word\neyJwIjoib2sifQ\nnext").contains("***"))
         // Base64 of text that starts after a path's slash («ok» is wqtva8K7).
         #expect(ok.redact("GET /files/wqtva8K7 and v1/x/wqtva8K7").components(separatedBy: "***").count == 3)
         // After a control's escape written once more: JSON in a JSON string, or percent-encoded.
