@@ -574,8 +574,7 @@ final class ProgressLine: Sendable {
 /// and then its process group, microseconds apart) and is ignored; a different signal, or the same one later, ends the
 /// process at once through `stopAtOnce`. A signal while the input is read, when the reading has not ended
 /// `readingGraceSeconds` later (a read that blocks: a FIFO, a pipe left open), ends the process too, as nothing was sent.
-/// (Unchecked: the state is behind a mutex.)
-final class Interruption: @unchecked Sendable {
+final class Interruption: Sendable {
     private struct State {
         var signal: Int32?
         var receivedAt: ContinuousClock.Instant?

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import HTTPCore
 import Loaders
@@ -102,11 +103,10 @@ import TestSupport
 }
 
 @Suite struct TraceLoaderTests {
-    final class Collected: @unchecked Sendable {
-        private let lock = NSLock()
-        private var exchanges: [TracedExchange] = []
-        func add(_ exchange: TracedExchange) { lock.withLock { exchanges.append(exchange) } }
-        var all: [TracedExchange] { lock.withLock { exchanges } }
+    final class Collected: Sendable {
+        private let exchanges = Mutex<[TracedExchange]>([])
+        func add(_ exchange: TracedExchange) { exchanges.withLock { $0.append(exchange) } }
+        var all: [TracedExchange] { exchanges.withLock { $0 } }
     }
 
     @Test func reportsExchangesWithCredentialsMasked() async throws {
