@@ -85,7 +85,7 @@ let package = Package(
         .target(name: "Commands", dependencies: ["CollectionFormat", "CollectionReading", "Running", "Reporting", "Loaders", "HTTPCore", "RunnerVersion", "Interop", "CHeldSignals", "YAML"]),
         // The `runner` command: argument parsing only; each subcommand calls its entry point in Commands.
         .executableTarget(name: "RunnerCLI", dependencies: [
-            "Commands", "CollectionFormat", "RunnerVersion", "CHoldSignalsAtLoad",
+            "Commands", "CollectionFormat", "Loaders", "RunnerVersion", "CHoldSignalsAtLoad",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // A small NIO HTTP/1.1 server on a loopback address that hands whole requests to a handler.

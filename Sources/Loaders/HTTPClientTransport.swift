@@ -69,6 +69,18 @@ public final class HTTPClientTransport: HTTPLoader {
         try await done.futureResult.get()
     }
 
+    /// Settles how many event loops this process sends on: one for every two cores, at least one, unless
+    /// `NIO_SINGLETON_GROUP_LOOP_COUNT` says (NIO's own setting). Call it once, first thing in `main`: every client shares
+    /// NIO's singleton group, which reads the count when first used (setting it later, or twice, stops the process).
+    ///
+    /// The loops do about 40% of a request's work (AsyncHTTPClient, NIO, TLS), the cooperative pool, which has a thread
+    /// per core, the rest (reading, building and judging requests); a loop per core, NIO's default, kept two busy threads
+    /// on each core (docs/benchmarks.md).
+    public static func settleEventLoopCount() {
+        guard getenv("NIO_SINGLETON_GROUP_LOOP_COUNT") == nil else { return }
+        NIOSingletons.groupLoopCountSuggestion = max(1, System.coreCount / 2)
+    }
+
     /// The event loop that handles the responses to the current task's requests, when it has one.
     @TaskLocal private static var affineLoop: (any EventLoop)?
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import CollectionFormat
 import Commands
 import Foundation
+import Loaders
 import RunnerVersion
 
 /// The `runner` command: run, validate and list HTTP request collections; start one, and describe its format.
@@ -20,6 +21,7 @@ struct Runner: AsyncParsableCommand {
     static func main() async {
         // A closed pipe (`runner list | head`) is a write error to ignore, not a signal that kills us.
         signal(SIGPIPE, SIG_IGN)
+        HTTPClientTransport.settleEventLoopCount()
         // `run` reports a SIGINT, SIGTERM or SIGHUP from its first millisecond on (held since the program was loaded, watched
         // once it starts); every other command ends by the signal as usual.
         if let argument = notUTF8Argument() {
