@@ -70,15 +70,23 @@ public final class HTTPClientTransport: HTTPLoader {
     }
 
     /// Settles how many event loops this process sends on: one for every two cores, at least one, unless
-    /// `NIO_SINGLETON_GROUP_LOOP_COUNT` says (NIO's own setting). Call it once, first thing in `main`: every client shares
-    /// NIO's singleton group, which reads the count when first used (setting it later, or twice, stops the process).
+    /// `NIO_SINGLETON_GROUP_LOOP_COUNT` (NIO's own setting) says, as a whole number from 1 to 1,024; any other value of
+    /// it is not used, and the warning returned says so. Call it once, first thing in `main`: every client shares NIO's
+    /// singleton group, which reads the count when first used (setting it later, or twice, stops the process).
     ///
     /// The loops do about 40% of a request's work (AsyncHTTPClient, NIO, TLS), the cooperative pool, which has a thread
     /// per core, the rest (reading, building and judging requests); a loop per core, NIO's default, kept two busy threads
     /// on each core (docs/benchmarks.md).
-    public static func settleEventLoopCount() {
-        guard getenv("NIO_SINGLETON_GROUP_LOOP_COUNT") == nil else { return }
-        NIOSingletons.groupLoopCountSuggestion = max(1, System.coreCount / 2)
+    public static func settleEventLoopCount() -> String? {
+        let name = "NIO_SINGLETON_GROUP_LOOP_COUNT"
+        let asked = ProcessInfo.processInfo.environment[name]
+        if let asked, let count = Int(asked), (1...1024).contains(count) { return nil }
+        let count = max(1, System.coreCount / 2)
+        NIOSingletons.groupLoopCountSuggestion = count
+        return asked.map {
+            "warning: \(name) is \"\($0)\", not a whole number from 1 to 1024; runner sends on \(count) event "
+                + "loop\(count == 1 ? "" : "s") (one for every two cores)"
+        }
     }
 
     /// The event loop that handles the responses to the current task's requests, when it has one.

@@ -21,7 +21,7 @@ struct Runner: AsyncParsableCommand {
     static func main() async {
         // A closed pipe (`runner list | head`) is a write error to ignore, not a signal that kills us.
         signal(SIGPIPE, SIG_IGN)
-        HTTPClientTransport.settleEventLoopCount()
+        if let warning = HTTPClientTransport.settleEventLoopCount() { Console.error(warning) }
         // `run` reports a SIGINT, SIGTERM or SIGHUP from its first millisecond on (held since the program was loaded, watched
         // once it starts); every other command ends by the signal as usual.
         if let argument = notUTF8Argument() {
