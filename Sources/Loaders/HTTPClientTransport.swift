@@ -177,6 +177,10 @@ public final class HTTPClientTransport: HTTPLoader {
                 throw Stale(underlying: error)
             } catch let lost as KeptConnectionWatch.KeptConnectionLost where request.method.isIdempotent {
                 throw Stale(underlying: lost.underlying)
+            } catch where !collector.sentHead && TransportErrorMapping.isUnknown(error) {
+                // AsyncHTTPClient ends a connection closed while its proxy tunnel or TLS handshake was being made with an
+                // error of a type it does not make public.
+                throw ClosedWhileConnecting(underlying: error)
             }
         }
         do {
@@ -199,6 +203,11 @@ public final class HTTPClientTransport: HTTPLoader {
     /// A request that may be sent again: nothing of it was written, or it is idempotent and the kept connection it went
     /// on closed before answering.
     private struct Stale: Error {
+        let underlying: any Error
+    }
+
+    /// The connection closed while it was being made (the proxy's tunnel or the TLS handshake): nothing was sent.
+    struct ClosedWhileConnecting: Error {
         let underlying: any Error
     }
 
@@ -506,7 +515,7 @@ enum TransportErrorMapping {
             }
         }
         let (code, detail) = classify(error)
-        if let proxy, code == .cannotConnect, detail != closedEarly, detail != reset {
+        if let proxy, code == .cannotConnect, ![closedEarly, reset, closedConnecting, closedInHandshake].contains(detail) {
             return HTTPError(code, request: request, underlyingError: error,
                              message: "could not connect to the proxy \(proxy.authority): \(detail)")
         }
@@ -517,6 +526,11 @@ enum TransportErrorMapping {
             "the connection to \(authority(of: request))\(through) closed before the response from \(target) was complete"
         case _ where detail == reset:
             "the connection to \(authority(of: request))\(through) was reset before the response from \(target) was complete"
+        case _ where detail == closedInHandshake:
+            "the connection to \(authority(of: request))\(through) closed during the TLS handshake: the request to \(target) was not sent"
+        case _ where detail == closedConnecting:
+            "the connection to \(authority(of: request))\(through) closed while it was being made\(connectingSteps(request, proxy)): "
+                + "the request to \(target) was not sent"
         case .cancelled: "the request to \(target) was cancelled"
         case .cannotConnect: "could not connect to \(authority(of: request)): \(detail)"
         case .timedOut: "the request to \(target) timed out: \(detail)"
@@ -663,6 +677,10 @@ enum TransportErrorMapping {
     private static let closedEarly = "closed early"
     /// The detail that stands for a connection reset by the other end once it was made.
     private static let reset = "reset"
+    /// The detail that stands for a connection the server closed during the TLS handshake.
+    private static let closedInHandshake = "closed during the TLS handshake"
+    /// The detail that stands for a connection closed while its proxy tunnel or TLS handshake was being made.
+    private static let closedConnecting = "closed while connecting"
     /// The reason given for a certificate that does not name the host reached.
     private static let hostnameMismatch = "HOSTNAME_MISMATCH"
     /// The same, for a URL that names the server by its IP address.
@@ -676,6 +694,17 @@ enum TransportErrorMapping {
     /// The host (as sent) and port a request goes to (the scheme's default port when it names none).
     private static func endpoint(of request: HTTPRequest) -> (host: String, port: Int)? {
         request.hostAsSent.map { ($0, request.effectivePort) }
+    }
+
+    /// The steps of making a request's connection after TCP, in brackets: ` (the tunnel or the TLS handshake)`.
+    private static func connectingSteps(_ request: HTTPRequest, _ proxy: HTTPProxy?) -> String {
+        let steps = [proxy == nil ? nil : "the tunnel", request.usesTLS ? "the TLS handshake" : nil].compactMap { $0 }
+        return steps.isEmpty ? "" : " (\(steps.joined(separator: " or ")))"
+    }
+
+    /// Whether an error is of a type the mapping does not know (and is not AsyncHTTPClient's public error).
+    static func isUnknown(_ error: any Error) -> Bool {
+        !(error is HTTPClientError) && classify(error).0 == .unknown
     }
 
     /// The code and a short detail for an error, by its type.
@@ -704,6 +733,9 @@ enum TransportErrorMapping {
             return (.cannotConnect, "\(error)")
         // After the handshake (NIOSSL says handshakeFailed before it): the connection ended without TLS's close_notify.
         case NIOSSLError.uncleanShutdown: return (.cannotConnect, closedEarly)
+        case NIOSSLError.handshakeFailed(.sslError(let errors)) where errors.contains(.eofDuringHandshake):
+            return (.cannotConnect, closedInHandshake)
+        case is HTTPClientTransport.ClosedWhileConnecting: return (.cannotConnect, closedConnecting)
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError, is NIOSSLCloseTimedOutError, is NIOTLSUnwrappingError:
             return (.insecureConnection, "\(error)")
         case NIOHTTPDecompression.DecompressionError.inflationError, NIOHTTPDecompression.DecompressionError.initializationError:

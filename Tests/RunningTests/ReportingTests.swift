@@ -607,6 +607,13 @@ import TestSupport
         // Base64 without padding at a line's end, the next line starting with a letter ({"p":"ok"} is eyJwIjoib2sifQ).
         #expect(ok.redact("A url eyJwIjoib2sifQ\nC next line").contains("***"))
         #expect(ok.redact("case b word\neyJwIjoib2sifQ\nnext").contains("***"))
+        // A list of such tokens, one a line, however long; one token wrapped across lines beside a word.
+        for count in [3, 14, 40] {
+            let list = "tokens\n" + String(repeating: "eyJwIjoib2sifQ\n", count: count) + "done\n"
+            #expect(ok.redact(list).components(separatedBy: "***").count == count + 1, "\(count) tokens")
+        }
+        #expect(ok.redact("start.\neyJwIjoi\nb2sifQ\ndone\n").contains("***"))
+        #expect(ok.redact("start.\neyJwI\njoib2\nsifQ\ndone\n").contains("***"))
         // Base64 of text that starts after a path's slash («ok» is wqtva8K7).
         #expect(ok.redact("GET /files/wqtva8K7 and v1/x/wqtva8K7").components(separatedBy: "***").count == 3)
         // After a control's escape written once more: JSON in a JSON string, or percent-encoded.
