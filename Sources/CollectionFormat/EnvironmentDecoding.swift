@@ -34,6 +34,11 @@ extension NodeDecoder {
             if let secretPairs = mapping(value, for: "secrets") { environment.secrets = secretPairs.compactMap { secret($0) } }
             decodingSecret = false
         }
+        let variableNames = Set(environment.variables.map(\.name))
+        for secret in environment.secrets where variableNames.contains(secret.name) {
+            error("'\(secret.name)' is both a variable and a secret of this environment", at: secret.nameMark,
+                  suggestion: "a name has one value: keep it under 'secrets' to hide it, or rename one of them")
+        }
         environment.auth = fields["auth"].flatMap { auth($0) }
         if let value = fields["expect"], let expectPairs = mapping(value, for: "expect") {
             let expectFields = self.fields(expectPairs, allowed: FormatKeys.environmentExpect.names, in: "expect")

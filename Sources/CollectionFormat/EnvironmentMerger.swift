@@ -43,6 +43,7 @@ package struct EnvironmentMerger {
             if definition.options.retry?.on != nil { retryOnPath = path }
             if let reference = definition.openapi { openapi = Sourced(reference, path: path) }
         }
+        reportVariablesUnderSecrets(variables, secrets, chain: chain)
         let resolvedSecrets = secrets.compactMap { readSecret($0) }
         var unresolved = Set(secrets.map(\.value.name)).subtracting(resolvedSecrets.map(\.name))
         var scope = VariableScope(processEnvironment: processEnvironment,
@@ -147,6 +148,21 @@ package struct EnvironmentMerger {
     }
 
     /// Warns of a variable that still holds the value `runner import` wrote for the user to replace, unless a `--var` sets it.
+    /// A variable of a later file of the chain named as a secret of an earlier one is an error: the secret would keep its
+    /// value. (A secret that redefines a base's variable takes its place; both in one file is the decoder's error.)
+    private mutating func reportVariablesUnderSecrets(_ variables: [Sourced<VariableDefinition>], _ secrets: [Sourced<SecretDefinition>],
+                                                     chain: [EnvironmentDefinition]) {
+        let depth = Dictionary(chain.enumerated().map { ($1.path, $0) }) { first, _ in first }
+        for variable in variables {
+            guard let secret = secrets.first(where: { $0.value.name == variable.value.name }),
+                  let variableDepth = depth[variable.path], let secretDepth = depth[secret.path], variableDepth < secretDepth
+            else { continue }
+            diagnostics.add(.error("variable '\(variable.value.name)' would not replace the secret of that name in \(secret.path)",
+                                   path: variable.path, at: variable.value.nameMark,
+                                   suggestion: "redefine it under 'secrets' (its 'default' gives the value), or rename the variable"))
+        }
+    }
+
     private mutating func warnOfPlaceholder(_ value: JSONValue, _ variable: Sourced<VariableDefinition>) {
         let name = variable.value.name
         guard value == .string(VariableDefinition.importPlaceholder), !commandLine.contains(where: { $0.name == name }) else { return }

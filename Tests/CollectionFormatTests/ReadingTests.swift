@@ -353,6 +353,25 @@ import YAML
         #expect(collection.sources.paths == ["environments/base.yaml", "environments/qa.yaml", "requests/a.yaml"])
     }
 
+    /// A name is a variable or a secret: both in one file is an error, and so is a variable of a later file of the chain
+    /// that a secret of a base would keep its value against; a secret that redefines a base's variable takes its place.
+    @Test func aNameIsAVariableOrASecret() async throws {
+        let (_, both) = decodeEnvironment("variables: { s: plain }\nsecrets: { s: { env: S } }\n")
+        #expect(both.map(\.description) == ["environments/qa.yaml:2:12: error: 's' is both a variable and a secret of this environment"])
+        #expect(both.first?.suggestion == "a name has one value: keep it under 'secrets' to hide it, or rename one of them")
+        let scratch = project()
+        defer { scratch.remove() }
+        scratch.write("environments/over.yaml", "extends: base\nvariables: { token: plain }\n")
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "over")) == [
+            "environments/over.yaml:2:14: error: variable 'token' would not replace the secret of that name in environments/base.yaml "
+                + "[help: redefine it under 'secrets' (its 'default' gives the value), or rename the variable]",
+        ])
+        scratch.write("environments/hidden.yaml", "extends: base\nsecrets: { userName: { env: USER_NAME, default: bot-2 } }\n")
+        let hidden = await scratch.readCollection(["requests"], env: "hidden")
+        #expect(problems(of: hidden).isEmpty)
+        #expect(hidden.scope.secretValues.contains("bot-2"))
+    }
+
     @Test func cycleIsReportedAtTheClosingExtends() async {
         let scratch = project()
         defer { scratch.remove() }
