@@ -41,6 +41,8 @@ import NIOSSL
         // After the handshake (NIOSSL reports one cut short as handshakeFailed): the connection ended without close_notify.
         (NIOSSLError.uncleanShutdown, .cannotConnect, "the connection to example.test:8443 closed before the response from \(target) was complete"),
         (NIOSSLError.handshakeFailed(.sslError([])), .insecureConnection, "the TLS handshake with example.test:8443 failed"),
+        (NIOSSLError.handshakeFailed(.sslError([.eofDuringHandshake])), .cannotConnect,
+         "the connection to example.test:8443 closed during the TLS handshake: the request to \(target) was not sent"),
         (NIOSSLExtraError.failedToValidateHostname, .insecureConnection,
          "the certificate of example.test:8443 was issued for another host name: reach the server by a name its certificate lists"),
         (IOError(errnoCode: ECONNRESET, reason: "read"), .cannotConnect,
