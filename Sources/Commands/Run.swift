@@ -183,7 +183,9 @@ public struct Run: Sendable {
         var summary: RunSummary
         do {
             // As many connections to one host as requests may run at once: waiting for one would count against `timeout`.
-            summary = try await HTTPClientTransport.withTransport(connectionsPerHost: max(32, jobs)) { transport in
+            // Once the last request ended, no connection attempt still under way (for a request that timed out) holds up
+            // the summary and the reports: the process ends next.
+            summary = try await HTTPClientTransport.withTransport(connectionsPerHost: max(32, jobs), attemptGrace: .zero) { transport in
                 let run = CollectionRun(collection: loaded, planner: planner, options: options, transport: transport)
                 let progress = ProgressLine(total: run.requestCount, enabled: Console.showsProgress(self.progress, environment: environment))
                 let keepingOutcomes = !reportPaths.isEmpty

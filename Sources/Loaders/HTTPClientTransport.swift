@@ -34,17 +34,17 @@ public final class HTTPClientTransport: HTTPLoader {
     }
 
     /// Runs `body` with a new transport (at most `connectionsPerHost` connections to one host) and shuts it down
-    /// afterwards, also when `body` throws.
+    /// afterwards, also when `body` throws, waiting at most `attemptGrace` for connection attempts still under way.
     public static func withTransport<T: Sendable>(
-        connectionsPerHost: Int = 32, _ body: (HTTPClientTransport) async throws -> T
+        connectionsPerHost: Int = 32, attemptGrace: Duration = .milliseconds(500), _ body: (HTTPClientTransport) async throws -> T
     ) async throws -> T {
         let transport = HTTPClientTransport(connectionsPerHost: connectionsPerHost)
         do {
             let result = try await body(transport)
-            try await transport.shutdown()
+            try await transport.shutdown(attemptGrace: attemptGrace)
             return result
         } catch {
-            try? await transport.shutdown()
+            try? await transport.shutdown(attemptGrace: attemptGrace)
             throw error
         }
     }
