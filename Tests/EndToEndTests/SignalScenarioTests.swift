@@ -128,10 +128,10 @@ import Testing
     }
 
     @Test func aDifferentSecondSignalEndsTheRunAtOnceAndTheReportsSayWhatRan() async throws {
-        // A TLS handshake that never ends: after SIGTERM the run gives it a moment to close, when SIGINT comes.
+        // TLS handshakes that never end: after SIGTERM the run sends the flow's cleanup step, when SIGINT comes.
         let silent = try SilentListener()
         defer { silent.close() }
-        let output = try await ScenarioRun.run("stalled-connect", ["run", "requests/waits.yaml", "--env", "local", "--shard", "1/1"],
+        let output = try await ScenarioRun.run("stalled-connect", ["run", "cleanup/waits.yaml", "--env", "local", "--shard", "1/1"],
                                                environment: ["SILENT_PORT": String(silent.port)]) { pid, _ in
             Thread.sleep(forTimeInterval: 2)
             kill(pid, SIGTERM)

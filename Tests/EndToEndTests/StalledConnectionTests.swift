@@ -75,30 +75,6 @@ import Testing
                 "\(messages)")
     }
 
-    /// Connection attempts still under way once the last request ended (60 handshakes that time out at once) do not
-    /// hold up the summary and the reports: the process ends as the run does (it waited up to 500 ms more).
-    @Test func attemptsLeftWhenTheRunEndedDoNotHoldUpItsEnd() async throws {
-        let silent = try SilentListener()
-        defer { silent.close() }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-attempts-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for index in 1...60 {
-            let file = folder.appendingPathComponent("requests/n\(index).yaml")
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try "request: { url: \"https://127.0.0.1:\(silent.port)/n\(index)\" }\noptions: { timeout: 1s, insecure: true }\n"
-                .write(to: file, atomically: true, encoding: .utf8)
-        }
-        let start = ContinuousClock.now
-        let result = try await RunnerProcess.run(["run", "requests", "--jobs", "60", "--report-json", "r.json"], in: folder,
-                                                 environment: ["NO_COLOR": "1"])
-        let elapsed = ContinuousClock.now - start
-        #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("r.json"))) as? [String: Any])
-        let run = try #require((report["summary"] as? [String: Any])?["durationMs"] as? Double)
-        // Start-up and the reports take a few milliseconds of it.
-        #expect(elapsed - .milliseconds(run) < .milliseconds(400), "the process took \(elapsed), its run \(run) ms")
-    }
-
     @Test func sigintDuringAHandshakeEndsTheRunPromptly() async throws {
         let silent = try SilentListener()
         defer { silent.close() }
