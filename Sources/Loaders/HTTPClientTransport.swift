@@ -153,7 +153,8 @@ public final class HTTPClientTransport: HTTPLoader {
     /// connection was a kept one, which had answered before (`KeptConnectionWatch`): the server most likely closed the
     /// idle keep-alive connection as it was handed out again. It goes again while that happens (a server that closed one
     /// kept connection likely closed the others too), so at last on a new connection; a new connection that closes before
-    /// answering ends it. A `POST` or `PATCH` is never sent twice.
+    /// answering ends it, and so does a second loss before anything was written that may have been a new connection's (a
+    /// reset in its TLS handshake). A `POST` or `PATCH` is never sent twice.
     ///
     /// A request that joins a connection attempt another request started (AsyncHTTPClient hands a waiting request the
     /// connection being established) fails with that attempt when it times out, however young the request is: such a
@@ -172,11 +173,14 @@ public final class HTTPClientTransport: HTTPLoader {
                 // Whatever ends a request once its deadline has passed (also a connection attempt it joined, failing at
                 // the same moment) is its timeout, with how far it had come.
                 throw DeadlinePassed(phase: collector.progress(https: request.usesTLS, proxied: request.proxy != nil))
-            } catch where error as? ChannelError == .ioOnClosedChannel || (!collector.sentHead && KeptConnectionWatch.isConnectionLoss(error)) {
+            } catch where error as? ChannelError == .ioOnClosedChannel {
                 // The pooled connection it was given had closed already: nothing was written.
-                throw Stale(underlying: error)
+                throw Stale(underlying: error, kept: true)
+            } catch where !collector.sentHead && KeptConnectionWatch.isConnectionLoss(error) {
+                // Nothing was written: a pooled connection the server had closed, or a new one reset in its TLS handshake.
+                throw Stale(underlying: error, kept: false)
             } catch let lost as KeptConnectionWatch.KeptConnectionLost where request.method.isIdempotent {
-                throw Stale(underlying: lost.underlying)
+                throw Stale(underlying: lost.underlying, kept: true)
             } catch where !collector.sentHead && TransportErrorMapping.isUnknown(error) {
                 // AsyncHTTPClient ends a connection closed while its proxy tunnel or TLS handshake was being made with an
                 // error of a type it does not make public.
@@ -186,10 +190,16 @@ public final class HTTPClientTransport: HTTPLoader {
         do {
             do {
                 return try await attempt()
-            } catch is Stale where !Task.isCancelled {
-                // At most as many times more as the client keeps connections to a host.
+            } catch let stale as Stale where !Task.isCancelled {
+                // At most as many times more as the client keeps connections to a host; after a loss that may have been a
+                // new connection's, once (a server that resets every TLS handshake is not tried 33 times).
+                var uncertain = stale.kept ? 0 : 1
                 for _ in 0..<connectionsPerHost {
-                    do { return try await attempt() } catch is Stale where !Task.isCancelled { continue }
+                    do {
+                        return try await attempt()
+                    } catch let again as Stale where !Task.isCancelled && (again.kept || uncertain == 0) {
+                        if !again.kept { uncertain += 1 }
+                    }
                 }
                 return try await attempt()
             } catch where Self.isConnectionAttemptTimeout(error) && !Task.isCancelled && Self.hasTimeLeft(request, since: start) {
@@ -201,9 +211,10 @@ public final class HTTPClientTransport: HTTPLoader {
     }
 
     /// A request that may be sent again: nothing of it was written, or it is idempotent and the kept connection it went
-    /// on closed before answering.
+    /// on closed before answering; `kept` when the connection was surely a kept one.
     private struct Stale: Error {
         let underlying: any Error
+        let kept: Bool
     }
 
     /// The connection closed while it was being made (the proxy's tunnel or the TLS handshake): nothing was sent.

@@ -4,7 +4,7 @@ internal import Synchronization
 
 /// A TCP listener on 127.0.0.1 for tests that closes each connection as soon as it accepts it, before reading a byte:
 /// a plain request to it is cut before any answer, a TLS handshake with it ends at once, as with a front end that drops
-/// connections.
+/// connections; `resetting`, it resets them (an RST, as a firewall or an overloaded front end sends).
 public final class ClosingListener: Sendable {
     /// The port it listens on.
     public let port: Int
@@ -25,14 +25,15 @@ public final class ClosingListener: Sendable {
     /// How many connections it accepted.
     public var connectionsAccepted: Int { accepted.count.withLock { $0 } }
 
-    /// Starts listening on a free port.
-    public static func start() async throws -> ClosingListener {
+    /// Starts listening on a free port; `resetting`, each connection is reset rather than closed.
+    public static func start(resetting: Bool = false) async throws -> ClosingListener {
         let accepted = Accepted()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 accepted.count.withLock { $0 += 1 }
-                return channel.close()
+                guard resetting, let socket = channel as? any SocketOptionProvider else { return channel.close() }
+                return socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).flatMap { channel.close() }
             }
             .bind(host: "127.0.0.1", port: 0).get()
         return ClosingListener(port: channel.localAddress?.port ?? 0, channel: channel, accepted: accepted)

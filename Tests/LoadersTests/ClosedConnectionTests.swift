@@ -39,4 +39,18 @@ import TestSupport
             #expect(error.message.contains("TLS handshake"), "\(error.message)")
         }
     }
+
+    /// A server that resets every connection before anything was written (in its TLS handshake) is tried once more, as a
+    /// kept connection it closed might have been, not once for each connection the client may keep (33 connections).
+    @Test(arguments: TestServerScheme.allCases)
+    func aServerThatResetsEveryConnectionIsTriedAtMostOnceMore(_ scheme: TestServerScheme) async throws {
+        let listener = try await ClosingListener.start(resetting: true)
+        let transport = HTTPClientTransport()
+        let loader = chain(scheme.trusting + LoaderLayer.standard(userAgent: "runner-tests"), ending: transport)
+        let error = await failure(of: loader, request("\(scheme.rawValue)://127.0.0.1:\(listener.port)/x"))
+        try await transport.shutdown()
+        try await listener.stop()
+        #expect(error?.code == .cannotConnect, "\(String(describing: error))")
+        #expect((1...2).contains(listener.connectionsAccepted), "\(listener.connectionsAccepted) connections")
+    }
 }
