@@ -54,8 +54,9 @@ enum SyntaxErrors {
             if let context = state.context.map({ String(cString: $0) }), contextMark != problemMark {
                 message += " (\(context) that starts at line \(contextMark.line), column \(contextMark.column))"
             }
+            let notAnItem = problem == "did not find expected '-' indicator" ? notAnItemSuggestion(list: contextMark, in: source) : nil
             return YAMLError(.syntax, message, at: problemMark,
-                             suggestion: bracketInWordSuggestion(at: problemMark, in: source)
+                             suggestion: notAnItem ?? bracketInWordSuggestion(at: problemMark, in: source)
                                 ?? strayClosingSuggestion(at: problemMark, in: source) ?? suggestion(forProblem: problem))
         }
     }
@@ -83,6 +84,19 @@ enum SyntaxErrors {
         }
         let word = String(decoding: UnsafeBufferPointer(rebasing: source[start..<end]), as: UTF8.self)
         return "quote the text that holds the '[': \"\(word)\" (inside '{ }' or '[ ]', a '[' starts a list, even within a word)"
+    }
+
+    /// What to do with a line at the column of a list's dashes that starts no item (a step's `expect:` two spaces left of
+    /// its `request:`): indent it as the item's keys are, or make it an item; nil when `list` is no dash.
+    private static func notAnItemSuggestion(list: Mark, in source: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let dash = SourcePosition.byteOffset(of: list, in: source), dash < source.count, source[dash] == UInt8(ascii: "-") else {
+            return nil
+        }
+        var key = dash + 1
+        while key < source.count, source[key] == 0x20 { key += 1 }
+        let keyColumn = list.column + (key - dash)
+        return "this line is at the column of the dashes of the list at line \(list.line) but starts no item: indent it to column "
+            + "\(keyColumn), as the keys of the item above, or start a new item with '- '"
     }
 
     /// What to do with a `]` or `}` where libyaml stopped: it closes nothing open there, or a bracket of the other kind
