@@ -15,6 +15,16 @@ import YAML
         #expect(error.suggestion?.hasPrefix("indent with spaces") == true)
     }
 
+    /// A key at the column of a list's dashes that starts no item (a step's `expect:` outdented): the column of the item's
+    /// keys, or a new item.
+    @Test func aLineAtAListsDashesThatStartsNoItemIsToldWhereItsKeyGoes() throws {
+        let error = try #require(parseError("steps:\n  -   name: X\n      request: { url: /u }\n  expect: { status: 200 }\n"))
+        #expect(error.mark == Mark(4, 3))
+        #expect(error.message.hasPrefix("did not find expected '-' indicator"))
+        #expect(error.suggestion == "this line is at the column of the dashes of the list at line 2 but starts no item: indent it to "
+            + "column 7, as the keys of the item above, or start a new item with '- '")
+    }
+
     @Test func libyamlProblemsKeepTheirTextContextAndMark() throws {
         let unclosed = try #require(parseError("a: [1, 2\n"))
         #expect(unclosed.kind == .syntax)
