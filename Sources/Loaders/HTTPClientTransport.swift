@@ -206,7 +206,8 @@ public final class HTTPClientTransport: HTTPLoader {
                 return try await attempt()
             }
         } catch let stale as Stale {
-            throw stale.underlying
+            // Nothing was written (else it went on a kept connection): the connection closed before the request was sent.
+            throw stale.kept ? stale.underlying : ClosedWhileConnecting(underlying: stale.underlying)
         }
     }
 
@@ -217,7 +218,8 @@ public final class HTTPClientTransport: HTTPLoader {
         let kept: Bool
     }
 
-    /// The connection closed while it was being made (the proxy's tunnel or the TLS handshake): nothing was sent.
+    /// The connection closed while it was being made (the proxy's tunnel or the TLS handshake), or before anything was
+    /// written on it: nothing was sent.
     struct ClosedWhileConnecting: Error {
         let underlying: any Error
     }
@@ -540,8 +542,10 @@ enum TransportErrorMapping {
         case _ where detail == closedInHandshake:
             "the connection to \(authority(of: request))\(through) closed during the TLS handshake: the request to \(target) was not sent"
         case _ where detail == closedConnecting:
-            "the connection to \(authority(of: request))\(through) closed while it was being made\(connectingSteps(request, proxy)): "
-                + "the request to \(target) was not sent"
+            connectingSteps(request, proxy).isEmpty
+                ? "the connection to \(authority(of: request)) closed before the request to \(target) was sent"
+                : "the connection to \(authority(of: request))\(through) closed while it was being made\(connectingSteps(request, proxy)): "
+                    + "the request to \(target) was not sent"
         case .cancelled: "the request to \(target) was cancelled"
         case .cannotConnect: "could not connect to \(authority(of: request)): \(detail)"
         case .timedOut: "the request to \(target) timed out: \(detail)"

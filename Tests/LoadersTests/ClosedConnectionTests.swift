@@ -53,4 +53,22 @@ import TestSupport
         #expect(error?.code == .cannotConnect, "\(String(describing: error))")
         #expect((1...2).contains(listener.connectionsAccepted), "\(listener.connectionsAccepted) connections")
     }
+
+    /// A proxy that closes each connection at once made no tunnel: the request was not sent, and the message says so.
+    @Test(arguments: TestServerScheme.allCases)
+    func aProxyThatClosesAtOnceMadeNoTunnel(_ scheme: TestServerScheme) async throws {
+        let proxy = try await ClosingListener.start()
+        let transport = HTTPClientTransport()
+        var options = HTTPRequestOptions()
+        options.proxy = ProxySettings(proxy: HTTPProxy(host: "127.0.0.1", port: proxy.port))
+        let loader = chain(scheme.trusting + LoaderLayer.standard(userAgent: "runner-tests"), ending: transport)
+        let url = "\(scheme.rawValue)://127.0.0.1:9/x"
+        let error = await failure(of: loader, request(url, options: options))
+        try await transport.shutdown()
+        try await proxy.stop()
+        #expect(error?.code == .cannotConnect)
+        let steps = scheme == .https ? "the tunnel or the TLS handshake" : "the tunnel"
+        #expect(error?.message == "the connection to 127.0.0.1:9 through the proxy 127.0.0.1:\(proxy.port) closed while it was being "
+            + "made (\(steps)): the request to \(url) was not sent", "\(String(describing: error?.message))")
+    }
 }
