@@ -77,6 +77,27 @@ public struct MergeReports: Sendable {
         }
     }
 
+    /// What differs between the runs of two parts: their number of parts, a file's text, the files planned, or else what
+    /// the plan's identity holds besides (the environment, tags, `--var`s, a file read but not run).
+    private static func difference(between part: (path: String, report: JSONReportDocument),
+                                   and other: (path: String, report: JSONReportDocument)) -> String {
+        let (shard, otherShard) = (part.report.summary.shard, other.report.summary.shard)
+        if let shard, let otherShard, shard.total != otherShard.total {
+            return "it is part \(shard), \(other.path) part \(otherShard): each run was split in its own number of parts"
+        }
+        let files = part.report.summary.plan?.files ?? [], otherFiles = other.report.summary.plan?.files ?? []
+        let hashes = Dictionary(otherFiles.map { ($0.path, $0.hash) }) { first, _ in first }
+        if let edited = files.first(where: { file in hashes[file.path].map { $0 != file.hash } ?? false }) {
+            return "\(edited.path) was edited between the two runs"
+        }
+        let paths = Set(files.map(\.path)), otherPaths = Set(otherFiles.map(\.path))
+        if let only = files.first(where: { !otherPaths.contains($0.path) }) ?? otherFiles.first(where: { !paths.contains($0.path) }) {
+            return "\(only.path) is in the plan of one of them only (other files, or other tags)"
+        }
+        return "another plan: another environment, other tags or --vars, or a file they read (an environment, a used or data "
+            + "file) edited between the two runs"
+    }
+
     /// The parts as one run: every part of the same plan once, the requests in the order of the plan's files (a part's
     /// own order within a file), the longest part's time, the first stop status.
     static func merge(_ parts: [(path: String, report: JSONReportDocument)]) throws(Problem) -> RunSummary {
@@ -91,9 +112,9 @@ public struct MergeReports: Sendable {
             }
             guard report.summary.plan == nil || report.summary.plan?.id == planned?.report.summary.plan?.id,
                   shard.total == first.report.summary.shard?.total else {
-                let other = [planned, first].compactMap { $0 }.first { $0.path != path }?.path ?? first.path
-                throw Problem(message: "\(path) is a part of another run than \(other) (another plan: other files, "
-                                  + "contents, environment, tags or --vars, or another number of parts)")
+                let other = [planned, first].compactMap { $0 }.first { $0.path != path } ?? first
+                throw Problem(message: "\(path) is a part of another run than \(other.path): "
+                                  + difference(between: (path, report), and: other))
             }
             if let other = byIndex[shard.index] {
                 throw Problem(message: "part \(shard) is given twice: \(other) and \(path)")

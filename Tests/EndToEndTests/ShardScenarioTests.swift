@@ -140,7 +140,8 @@ import Testing
         try await Self.withServer { server, reports in
             for (name, arguments) in [("1.json", ["--shard", "1/2"]), ("2.json", ["--shard", "2/2"]),
                                       ("other.json", ["--shard", "2/2", "--tag", "none", "--exclude-tag", "x"]),
-                                      ("whole.json", []), ("wide.json", ["--shard", "1/1000000000"])] {
+                                      ("whole.json", []), ("wide.json", ["--shard", "1/1000000000"]), ("third.json", ["--shard", "1/3"]),
+                                      ("varied.json", ["--shard", "2/2", "--var", "unused=1"])] {
                 _ = try await Self.runner(["run", "requests", "--env", "local", "--report-json", reports.path(name)] + arguments,
                                           server: server)
             }
@@ -151,6 +152,11 @@ import Testing
                     + "part 6/1000000000, part 7/1000000000, part 8/1000000000, part 9/1000000000, part 10/1000000000, "
                     + "part 11/1000000000 and 999999989 more: merge the reports of all 1000000000 parts"),
                 (["1.json", "whole.json"], "is not the report of a part: it was written by a run without --shard"),
+                // Another run's part, told by what differs.
+                (["1.json", "third.json"], "third.json is a part of another run than \(reports.path("1.json")): it is part 1/3, "
+                    + "\(reports.path("1.json")) part 1/2: each run was split in its own number of parts"),
+                (["1.json", "varied.json"], "varied.json is a part of another run than \(reports.path("1.json")): another plan: "
+                    + "another environment, other tags or --vars"),
                 (["1.json", "missing.json"], "cannot read the report '\(reports.path("missing.json"))': no such file or directory"),
                 (["1.json", "edited.json"], "edited.json: request 1 names requests/zzz.yaml, which is not a file of the run's plan"),
                 (["1.json", "copied.json"], "copied.json, but a file runs in one part: is a part edited?"),
@@ -246,6 +252,39 @@ import Testing
 
     /// A part with a record of a data row deleted (its counts made to match) is refused: a file reports a record per
     /// selected step and row at least.
+    /// Parts of runs of different files are refused naming the file: one edited between the two runs, or added.
+    @Test func mergeReportsNamesTheFileThatDiffersBetweenTwoRuns() async throws {
+        try await Self.withServer { server, reports in
+            let folder = reports.folder.appendingPathComponent("edits")
+            func write(_ path: String, _ text: String) throws {
+                let file = folder.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: file)
+            }
+            try write("requests/a.yaml", "request: { url: /echo }\n")
+            try write("requests/b.yaml", "request: { url: /echo }\n")
+            try write("environments/local.yaml", "baseURL: \"http://127.0.0.1:{{ $env.TEST_SERVER_PORT }}\"\n")
+            let environment = ["NO_COLOR": "1", "TEST_SERVER_PORT": String(server.port)]
+            func part(_ index: Int, _ name: String) async throws {
+                let result = try await RunnerProcess.run(["run", "requests", "--env", "local", "--shard", "\(index)/2",
+                                                          "--report-json", reports.path(name)], in: folder, environment: environment)
+                #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
+            }
+            func refusal(_ names: [String]) async throws -> String {
+                try await RunnerProcess.run(["merge-reports"] + names.map(reports.path), in: folder, environment: environment).stderr
+            }
+            try await part(1, "1.json")
+            try write("requests/b.yaml", "request: { url: /echo, method: POST }\n")
+            try await part(2, "2.json")
+            #expect(try await refusal(["1.json", "2.json"]).contains(": requests/b.yaml was edited between the two runs"))
+            try write("requests/c.yaml", "request: { url: /echo }\n")
+            try write("requests/b.yaml", "request: { url: /echo }\n")
+            try await part(2, "2c.json")
+            let added = try await refusal(["1.json", "2c.json"])
+            #expect(added.contains(": requests/c.yaml is in the plan of one of them only (other files, or other tags)"), "\(added)")
+        }
+    }
+
     @Test func aPartWithADataRowsRecordDeletedIsRefused() async throws {
         try await Self.withServer { server, reports in
             let folder = reports.folder.appendingPathComponent("rows")
