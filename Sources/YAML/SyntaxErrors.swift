@@ -55,8 +55,9 @@ enum SyntaxErrors {
                 message += " (\(context) that starts at line \(contextMark.line), column \(contextMark.column))"
             }
             let notAnItem = problem == "did not find expected '-' indicator" ? notAnItemSuggestion(list: contextMark, in: source) : nil
+            let overIndented = problem == "mapping values are not allowed in this context" ? overIndentedSuggestion(at: problemMark, in: source) : nil
             return YAMLError(.syntax, message, at: problemMark,
-                             suggestion: notAnItem ?? bracketInWordSuggestion(at: problemMark, in: source)
+                             suggestion: notAnItem ?? overIndented ?? bracketInWordSuggestion(at: problemMark, in: source)
                                 ?? strayClosingSuggestion(at: problemMark, in: source) ?? suggestion(forProblem: problem))
         }
     }
@@ -97,6 +98,22 @@ enum SyntaxErrors {
         let keyColumn = list.column + (key - dash)
         return "this line is at the column of the dashes of the list at line \(list.line) but starts no item: indent it to column "
             + "\(keyColumn), as the keys of the item above, or start a new item with '- '"
+    }
+
+    /// What to do with a key indented more than the key with a value on the line above (`   method: GET` under
+    /// `  url: /users`: libyaml reads it as going on with that value): start it at that key's column; nil otherwise.
+    private static func overIndentedSuggestion(at mark: Mark, in source: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let offset = SourcePosition.byteOffset(of: mark, in: source) else { return nil }
+        let lines = String(decoding: UnsafeBufferPointer(rebasing: source[..<offset]), as: UTF8.self)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        guard let line = lines.last, let above = lines.dropLast().last(where: { !$0.allSatisfy(\.isWhitespace) }) else { return nil }
+        let indentation = line.prefix { $0 == " " }.count, aboveIndentation = above.prefix { $0 == " " }.count
+        let aboveText = above.dropFirst(aboveIndentation)
+        guard indentation > aboveIndentation, !aboveText.hasPrefix("-"), !aboveText.hasPrefix("#"),
+              let colon = aboveText.firstRange(of: ": "), !aboveText[colon.upperBound...].allSatisfy(\.isWhitespace),
+              !aboveText[..<colon.lowerBound].contains(where: { "\"'{[".contains($0) }) else { return nil }
+        return "this line is indented more than '\(aboveText[..<colon.lowerBound])' above, so it reads as more of its value: start "
+            + "it at column \(aboveIndentation + 1) to make it a key beside it, or quote a value that holds ': '"
     }
 
     /// What to do with a `]` or `}` where libyaml stopped: it closes nothing open there, or a bracket of the other kind

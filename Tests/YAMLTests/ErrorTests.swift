@@ -25,6 +25,16 @@ import YAML
             + "column 7, as the keys of the item above, or start a new item with '- '")
     }
 
+    /// A key indented more than the key with a value above it reads as more of that value: start it at that key's column.
+    @Test func aKeyIndentedMoreThanTheKeyAboveIsToldItsColumn() throws {
+        let error = try #require(parseError("request:\n  url: /users\n   method: GET\n"))
+        #expect(error.mark == Mark(3, 10))
+        #expect(error.suggestion == "this line is indented more than 'url' above, so it reads as more of its value: start it at "
+            + "column 3 to make it a key beside it, or quote a value that holds ': '")
+        // Without a key and value above, the general help.
+        #expect(try #require(parseError("a: b: c\n")).suggestion == "quote the value if it contains ': ', or check the indentation of this line")
+    }
+
     @Test func libyamlProblemsKeepTheirTextContextAndMark() throws {
         let unclosed = try #require(parseError("a: [1, 2\n"))
         #expect(unclosed.kind == .syntax)
