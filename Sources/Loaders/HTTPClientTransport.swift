@@ -543,9 +543,9 @@ enum TransportErrorMapping {
             "the connection to \(authority(of: request))\(through) closed during the TLS handshake: the request to \(target) was not sent"
         case _ where detail == closedConnecting:
             connectingSteps(request, proxy).isEmpty
-                ? "the connection to \(authority(of: request)) closed before the request to \(target) was sent"
-                : "the connection to \(authority(of: request))\(through) closed while it was being made\(connectingSteps(request, proxy)): "
-                    + "the request to \(target) was not sent"
+                ? "the connection to \(authority(of: request)) \(closedOrReset(error)) before the request to \(target) was sent"
+                : "the connection to \(authority(of: request))\(through) \(closedOrReset(error)) while it was being made"
+                    + "\(connectingSteps(request, proxy)): the request to \(target) was not sent"
         case .cancelled: "the request to \(target) was cancelled"
         case .cannotConnect: "could not connect to \(authority(of: request)): \(detail)"
         case .timedOut: "the request to \(target) timed out: \(detail)"
@@ -709,6 +709,12 @@ enum TransportErrorMapping {
     /// The host (as sent) and port a request goes to (the scheme's default port when it names none).
     private static func endpoint(of request: HTTPRequest) -> (host: String, port: Int)? {
         request.hostAsSent.map { ($0, request.effectivePort) }
+    }
+
+    /// How a connection that ended before anything was sent ended: "was reset" (by the other end) or "closed".
+    private static func closedOrReset(_ error: any Error) -> String {
+        let underlying = (error as? HTTPClientTransport.ClosedWhileConnecting)?.underlying
+        return (underlying as? IOError).map { [ECONNRESET, EPIPE].contains($0.errnoCode) } == true ? "was reset" : "closed"
     }
 
     /// The steps of making a request's connection after TCP, in brackets: ` (the tunnel or the TLS handshake)`.

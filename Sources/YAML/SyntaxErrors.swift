@@ -95,9 +95,27 @@ enum SyntaxErrors {
         }
         var key = dash + 1
         while key < source.count, source[key] == 0x20 { key += 1 }
-        let keyColumn = list.column + (key - dash)
+        var keyColumn = list.column + (key - dash)
+        if key >= source.count || [0x0A, 0x0D, UInt8(ascii: "#")].contains(source[key]) {
+            // A dash alone on its line: the item's keys start on the next line that holds one.
+            guard let column = firstTextColumn(after: key, in: source), column > list.column else { return nil }
+            keyColumn = column
+        }
         return "this line is at the column of the dashes of the list at line \(list.line) but starts no item: indent it to column "
             + "\(keyColumn), as the keys of the item above, or start a new item with '- '"
+    }
+
+    /// The column of the first text on the lines after the one holding `offset`, past blank and comment lines.
+    private static func firstTextColumn(after offset: Int, in source: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = offset
+        while index < source.count {
+            while index < source.count, source[index] != 0x0A { index += 1 }
+            index += 1
+            var column = 1
+            while index < source.count, source[index] == 0x20 { index += 1; column += 1 }
+            if index < source.count, ![0x0A, 0x0D, UInt8(ascii: "#")].contains(source[index]) { return column }
+        }
+        return nil
     }
 
     /// What to do with a key indented more than the key with a value on the line above (`   method: GET` under

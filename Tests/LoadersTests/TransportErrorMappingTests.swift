@@ -41,6 +41,10 @@ import NIOSSL
         // After the handshake (NIOSSL reports one cut short as handshakeFailed): the connection ended without close_notify.
         (NIOSSLError.uncleanShutdown, .cannotConnect, "the connection to example.test:8443 closed before the response from \(target) was complete"),
         (NIOSSLError.handshakeFailed(.sslError([])), .insecureConnection, "the TLS handshake with example.test:8443 failed"),
+        (HTTPClientTransport.ClosedWhileConnecting(underlying: IOError(errnoCode: ECONNRESET, reason: "read")), .cannotConnect,
+         "the connection to example.test:8443 was reset while it was being made (the TLS handshake): the request to \(target) was not sent"),
+        (HTTPClientTransport.ClosedWhileConnecting(underlying: OtherError()), .cannotConnect,
+         "the connection to example.test:8443 closed while it was being made (the TLS handshake): the request to \(target) was not sent"),
         (NIOSSLError.handshakeFailed(.sslError([.eofDuringHandshake])), .cannotConnect,
          "the connection to example.test:8443 closed during the TLS handshake: the request to \(target) was not sent"),
         (NIOSSLExtraError.failedToValidateHostname, .insecureConnection,

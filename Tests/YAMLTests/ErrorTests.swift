@@ -23,6 +23,9 @@ import YAML
         #expect(error.message.hasPrefix("did not find expected '-' indicator"))
         #expect(error.suggestion == "this line is at the column of the dashes of the list at line 2 but starts no item: indent it to "
             + "column 7, as the keys of the item above, or start a new item with '- '")
+        // A dash alone on its line: its item's keys are on the lines below it.
+        let alone = try #require(parseError("steps:\n  -\n    # the first\n    name: X\n  expect: {}\n"))
+        #expect(alone.suggestion?.contains("indent it to column 5,") == true, "\(alone.suggestion ?? "")")
     }
 
     /// A key indented more than the key with a value above it reads as more of that value: start it at that key's column.
