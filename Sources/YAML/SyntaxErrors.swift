@@ -55,7 +55,12 @@ enum SyntaxErrors {
                 message += " (\(context) that starts at line \(contextMark.line), column \(contextMark.column))"
             }
             let notAnItem = problem == "did not find expected '-' indicator" ? notAnItemSuggestion(list: contextMark, in: source) : nil
-            let overIndented = problem == "mapping values are not allowed in this context" ? overIndentedSuggestion(at: problemMark, in: source) : nil
+            let overIndented = problem == "mapping values are not allowed in this context" ? overIndentedSuggestion(at: problemMark, in: source)
+                : problem == "did not find expected key" && state.context.map({ String(cString: $0) }) == "while parsing a block mapping"
+                    && contextMark.line < problemMark.line && contextMark.column < problemMark.column
+                ? "the keys of the mapping that starts at line \(contextMark.line) start at column \(contextMark.column): start this "
+                    + "line there, or under a key with nothing after its ':' to nest it"
+                : nil
             return YAMLError(.syntax, message, at: problemMark,
                              suggestion: notAnItem ?? overIndented ?? bracketInWordSuggestion(at: problemMark, in: source)
                                 ?? strayClosingSuggestion(at: problemMark, in: source) ?? suggestion(forProblem: problem))

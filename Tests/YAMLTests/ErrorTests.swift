@@ -34,6 +34,10 @@ import YAML
         #expect(error.mark == Mark(3, 10))
         #expect(error.suggestion == "this line is indented more than 'url' above, so it reads as more of its value: start it at "
             + "column 3 to make it a key beside it, or quote a value that holds ': '")
+        // A comment line between: the column of the mapping's keys.
+        let commented = try #require(parseError("expect:\n  status: 200\n  # c\n    body: x\n"))
+        #expect(commented.suggestion == "the keys of the mapping that starts at line 2 start at column 3: start this line there, "
+            + "or under a key with nothing after its ':' to nest it")
         // Without a key and value above, the general help.
         #expect(try #require(parseError("a: b: c\n")).suggestion == "quote the value if it contains ': ', or check the indentation of this line")
     }
