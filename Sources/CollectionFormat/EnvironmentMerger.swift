@@ -147,7 +147,6 @@ package struct EnvironmentMerger {
         return merged
     }
 
-    /// Warns of a variable that still holds the value `runner import` wrote for the user to replace, unless a `--var` sets it.
     /// A variable of a later file of the chain named as a secret of an earlier one is an error: the secret would keep its
     /// value. (A secret that redefines a base's variable takes its place; both in one file is the decoder's error.)
     private mutating func reportVariablesUnderSecrets(_ variables: [Sourced<VariableDefinition>], _ secrets: [Sourced<SecretDefinition>],
@@ -163,6 +162,7 @@ package struct EnvironmentMerger {
         }
     }
 
+    /// Warns of a variable that still holds the value `runner import` wrote for the user to replace, unless a `--var` sets it.
     private mutating func warnOfPlaceholder(_ value: JSONValue, _ variable: Sourced<VariableDefinition>) {
         let name = variable.value.name
         guard value == .string(VariableDefinition.importPlaceholder), !commandLine.contains(where: { $0.name == name }) else { return }

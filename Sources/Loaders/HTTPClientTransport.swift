@@ -528,7 +528,7 @@ enum TransportErrorMapping {
             }
         }
         let (code, detail) = classify(error)
-        if let proxy, code == .cannotConnect, ![closedEarly, reset, closedConnecting, closedInHandshake].contains(detail) {
+        if let proxy, code == .cannotConnect, ![closedEarly, reset, closedConnecting].contains(detail) {
             return HTTPError(code, request: request, underlyingError: error,
                              message: "could not connect to the proxy \(proxy.authority): \(detail)")
         }
@@ -539,8 +539,6 @@ enum TransportErrorMapping {
             "the connection to \(authority(of: request))\(through) closed before the response from \(target) was complete"
         case _ where detail == reset:
             "the connection to \(authority(of: request))\(through) was reset before the response from \(target) was complete"
-        case _ where detail == closedInHandshake:
-            "the connection to \(authority(of: request))\(through) closed during the TLS handshake: the request to \(target) was not sent"
         case _ where detail == closedConnecting:
             connectingSteps(request, proxy).isEmpty
                 ? "the connection to \(authority(of: request)) \(closedOrReset(error)) before the request to \(target) was sent"
@@ -692,9 +690,8 @@ enum TransportErrorMapping {
     private static let closedEarly = "closed early"
     /// The detail that stands for a connection reset by the other end once it was made.
     private static let reset = "reset"
-    /// The detail that stands for a connection the server closed during the TLS handshake.
-    private static let closedInHandshake = "closed during the TLS handshake"
-    /// The detail that stands for a connection closed while its proxy tunnel or TLS handshake was being made.
+    /// The detail that stands for a connection that ended before anything was sent on it: while its proxy tunnel or TLS
+    /// handshake was being made, or before the request was written.
     private static let closedConnecting = "closed while connecting"
     /// The reason given for a certificate that does not name the host reached.
     private static let hostnameMismatch = "HOSTNAME_MISMATCH"
@@ -711,10 +708,11 @@ enum TransportErrorMapping {
         request.hostAsSent.map { ($0, request.effectivePort) }
     }
 
-    /// How a connection that ended before anything was sent ended: "was reset" (by the other end) or "closed".
+    /// How a connection that ended before anything was sent ended: "was reset" (by the other end, as `classify` tells a
+    /// reset) or "closed".
     private static func closedOrReset(_ error: any Error) -> String {
         let underlying = (error as? HTTPClientTransport.ClosedWhileConnecting)?.underlying
-        return (underlying as? IOError).map { [ECONNRESET, EPIPE].contains($0.errnoCode) } == true ? "was reset" : "closed"
+        return underlying.map { classify($0).1 == reset } == true ? "was reset" : "closed"
     }
 
     /// The steps of making a request's connection after TCP, in brackets: ` (the tunnel or the TLS handshake)`.
@@ -754,9 +752,8 @@ enum TransportErrorMapping {
             return (.cannotConnect, "\(error)")
         // After the handshake (NIOSSL says handshakeFailed before it): the connection ended without TLS's close_notify.
         case NIOSSLError.uncleanShutdown: return (.cannotConnect, closedEarly)
-        case NIOSSLError.handshakeFailed(.sslError(let errors)) where errors.contains(.eofDuringHandshake):
-            return (.cannotConnect, closedInHandshake)
-        case is HTTPClientTransport.ClosedWhileConnecting: return (.cannotConnect, closedConnecting)
+        case NIOSSLError.handshakeFailed(.sslError([.eofDuringHandshake])), is HTTPClientTransport.ClosedWhileConnecting:
+            return (.cannotConnect, closedConnecting)
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError, is NIOSSLCloseTimedOutError, is NIOTLSUnwrappingError:
             return (.insecureConnection, "\(error)")
         case NIOHTTPDecompression.DecompressionError.inflationError, NIOHTTPDecompression.DecompressionError.initializationError:

@@ -58,35 +58,25 @@ struct Base64Text {
         return bytes
     }
 
-    /// The lines of a run across line breaks, each of `shortest` characters or more, which may be texts of their own (a
-    /// token alone on its line, a list of them); none for a run on one line. (A MIME body's lines, 76 or 64 characters,
-    /// decode alone to the pieces of its text the whole run decodes to.)
-    var lines: [Base64Text] {
-        lineBounds.map { bounds in
-            zip(bounds, bounds.dropFirst()).map { symbols[$0..<$1] }.filter { $0.count >= Self.shortest }.map { Base64Text(symbols: Array($0)) }
-        } ?? []
-    }
-
-    /// The run without its first line, its last, or both, where they are shorter than `shortest` (a word or a label beside
-    /// a token wrapped across lines: `done` after `eyJwIjoi` and `b2sifQ`, whose decoded bytes then end in random ones),
-    /// each with `shortest` characters or more left.
-    var withoutShortEdgeLines: [Base64Text] {
-        guard let bounds = lineBounds else { return [] }
-        let starts = [0] + (bounds[1] < Self.shortest ? [bounds[1]] : [])
-        let ends = [symbols.count] + (symbols.count - bounds[bounds.count - 2] < Self.shortest ? [bounds[bounds.count - 2]] : [])
-        var parts: [Base64Text] = []
+    /// The texts the run may hold, each read on its own: the whole run and, for a run across line breaks, each of its
+    /// lines of `shortest` characters or more (a token alone on its line, a list of them: a MIME body's lines, 76 or 64
+    /// characters, decode alone to the pieces of its text the whole run decodes to) and the run without its first line,
+    /// its last or both where they are shorter than `shortest` (a word or a label beside a token wrapped across lines:
+    /// `done` after `eyJwIjoi` and `b2sifQ`, whose decoded bytes then end in random ones).
+    var readings: [Base64Text] {
+        let breaks = symbols.indices.dropFirst().filter { symbols[$0].written.lowerBound != symbols[$0 - 1].written.upperBound }
+        guard let first = breaks.first, let last = breaks.last else { return [self] }
+        let bounds = [0] + breaks + [symbols.count]
+        var parts: [Range<Int>] = zip(bounds, bounds.dropFirst()).map { $0..<$1 }.filter { $0.count >= Self.shortest }
+        // Without a short edge line, where more than one line is left (one line alone is read already).
+        let starts = first < Self.shortest ? [0, first] : [0]
+        let ends = symbols.count - last < Self.shortest ? [symbols.count, last] : [symbols.count]
         for start in starts {
             for end in ends where (start > 0 || end < symbols.count) && end - start >= Self.shortest {
-                parts.append(Base64Text(symbols: Array(symbols[start..<end])))
+                if breaks.contains(where: { $0 > start && $0 < end }) { parts.append(start..<end) }
             }
         }
-        return parts
-    }
-
-    /// Where the run's lines start, and its end; nil for a run on one line.
-    private var lineBounds: [Int]? {
-        let breaks = symbols.indices.dropFirst().filter { symbols[$0].written.lowerBound != symbols[$0 - 1].written.upperBound }
-        return breaks.isEmpty ? nil : [0] + breaks + [symbols.count]
+        return [self] + parts.map { Base64Text(symbols: Array(symbols[$0])) }
     }
 
     /// Whether the character before `index` is a `/` (or the `_` of URL-safe base64): a path's slash, after which the

@@ -368,9 +368,8 @@ public struct Redactor: Sendable {
     /// Each base64 run in `bytes` decoded with its groups of four starting at each of its first four characters (a run
     /// may start inside a group).
     private static func base64Decodings(in bytes: UnsafeBufferPointer<UInt8>) -> [Base64Decoding] {
-        // A run that goes on past a line break (MIME's lines) may be texts of their own: its lines are read alone too, and
-        // the run without a word or label on a short line at either end.
-        Base64Text.runs(in: bytes).flatMap { run in [run] + run.lines + run.withoutShortEdgeLines }.flatMap { run in
+        // A run that goes on past a line break (MIME's lines) may be texts of their own (`Base64Text.readings`).
+        Base64Text.runs(in: bytes).flatMap(\.readings).flatMap { run in
             // Also from after its last two slashes (`/files/wqtva8K7`: a path's segments joined to the run).
             let slashes = run.symbols.indices.dropFirst(3).filter { run.startsAfterSlash($0 + 1) }.suffix(2).map { $0 + 1 }
             return (Array(0..<4) + slashes).filter { run.symbols.count - $0 >= Base64Text.shortest }.map { (run, $0, run.decoded(shift: $0)) }

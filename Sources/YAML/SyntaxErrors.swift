@@ -54,15 +54,10 @@ enum SyntaxErrors {
             if let context = state.context.map({ String(cString: $0) }), contextMark != problemMark {
                 message += " (\(context) that starts at line \(contextMark.line), column \(contextMark.column))"
             }
-            let notAnItem = problem == "did not find expected '-' indicator" ? notAnItemSuggestion(list: contextMark, in: source) : nil
-            let overIndented = problem == "mapping values are not allowed in this context" ? overIndentedSuggestion(at: problemMark, in: source)
-                : problem == "did not find expected key" && state.context.map({ String(cString: $0) }) == "while parsing a block mapping"
-                    && contextMark.line < problemMark.line && contextMark.column < problemMark.column
-                ? "the keys of the mapping that starts at line \(contextMark.line) start at column \(contextMark.column): start this "
-                    + "line there, or under a key with nothing after its ':' to nest it"
-                : nil
+            let indentation = indentationSuggestion(for: problem, context: state.context.map { String(cString: $0) },
+                                                    startingAt: contextMark, at: problemMark, in: source)
             return YAMLError(.syntax, message, at: problemMark,
-                             suggestion: notAnItem ?? overIndented ?? bracketInWordSuggestion(at: problemMark, in: source)
+                             suggestion: indentation ?? bracketInWordSuggestion(at: problemMark, in: source)
                                 ?? strayClosingSuggestion(at: problemMark, in: source) ?? suggestion(forProblem: problem))
         }
     }
@@ -90,6 +85,24 @@ enum SyntaxErrors {
         }
         let word = String(decoding: UnsafeBufferPointer(rebasing: source[start..<end]), as: UTF8.self)
         return "quote the text that holds the '[': \"\(word)\" (inside '{ }' or '[ ]', a '[' starts a list, even within a word)"
+    }
+
+    /// The column a line misplaced by its indentation belongs at, for libyaml's `problem` at `mark` inside the collection
+    /// `context` that starts at `start`: at a list's dashes but no item, indented past the key with a value above it, or
+    /// past the keys of its mapping; nil for other problems.
+    private static func indentationSuggestion(for problem: String, context: String?, startingAt start: Mark, at mark: Mark,
+                                              in source: UnsafeBufferPointer<UInt8>) -> String? {
+        switch problem {
+        case "did not find expected '-' indicator":
+            return notAnItemSuggestion(list: start, in: source)
+        case "mapping values are not allowed in this context":
+            return overIndentedSuggestion(at: mark, in: source)
+        case "did not find expected key" where context == "while parsing a block mapping" && start.line < mark.line && start.column < mark.column:
+            return "the keys of the mapping that starts at line \(start.line) start at column \(start.column): start this line there, "
+                + "or under a key with nothing after its ':' to nest it"
+        default:
+            return nil
+        }
     }
 
     /// What to do with a line at the column of a list's dashes that starts no item (a step's `expect:` two spaces left of

@@ -46,7 +46,7 @@ import NIOSSL
         (HTTPClientTransport.ClosedWhileConnecting(underlying: OtherError()), .cannotConnect,
          "the connection to example.test:8443 closed while it was being made (the TLS handshake): the request to \(target) was not sent"),
         (NIOSSLError.handshakeFailed(.sslError([.eofDuringHandshake])), .cannotConnect,
-         "the connection to example.test:8443 closed during the TLS handshake: the request to \(target) was not sent"),
+         "the connection to example.test:8443 closed while it was being made (the TLS handshake): the request to \(target) was not sent"),
         (NIOSSLExtraError.failedToValidateHostname, .insecureConnection,
          "the certificate of example.test:8443 was issued for another host name: reach the server by a name its certificate lists"),
         (IOError(errnoCode: ECONNRESET, reason: "read"), .cannotConnect,
