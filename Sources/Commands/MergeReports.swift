@@ -77,25 +77,60 @@ public struct MergeReports: Sendable {
         }
     }
 
-    /// What differs between the runs of two parts: their number of parts, a file's text, the files planned, or else what
-    /// the plan's identity holds besides (the environment, tags, `--var`s, a file read but not run).
+    /// What differs between the runs of two parts: their number of parts, a file's text, the files planned, the
+    /// environment, the tags, a file read besides, the `--var`s, or else what the plan's identity holds besides.
     private static func difference(between part: (path: String, report: JSONReportDocument),
                                    and other: (path: String, report: JSONReportDocument)) -> String {
         let (shard, otherShard) = (part.report.summary.shard, other.report.summary.shard)
         if let shard, let otherShard, shard.total != otherShard.total {
             return "it is part \(shard), \(other.path) part \(otherShard): each run was split in its own number of parts"
         }
-        let files = part.report.summary.plan?.files ?? [], otherFiles = other.report.summary.plan?.files ?? []
-        let hashes = Dictionary(otherFiles.map { ($0.path, $0.hash) }) { first, _ in first }
+        let (plan, otherPlan) = (part.report.summary.plan, other.report.summary.plan)
+        if let found = fileDifference(plan?.files ?? [], otherPlan?.files ?? [], absent: "is in the plan of one of them only (other files, or other tags)") {
+            return found
+        }
+        if plan?.files.map(\.path) != otherPlan?.files.map(\.path) {
+            return "they run the same files in another order (paths given in another order)"
+        }
+        guard let inputs = plan?.inputs, let otherInputs = otherPlan?.inputs else {
+            return "another plan: another environment, other tags or --vars, or a file they read (an environment, a used or data "
+                + "file) edited between the two runs"
+        }
+        if inputs.environment.first != otherInputs.environment.first {
+            let name = { (chain: [String]) in chain.first.map { "--env \($0)" } ?? "no --env" }
+            return "it ran with \(name(inputs.environment)), \(other.path) with \(name(otherInputs.environment))"
+        }
+        if inputs.tags != otherInputs.tags {
+            let name = { (tags: String) in tags.isEmpty ? "no tag filter" : tags }
+            return "it selected with \(name(inputs.tags)), \(other.path) with \(name(otherInputs.tags))"
+        }
+        if let found = fileDifference(inputs.files, otherInputs.files, absent: "was read by one of them only") { return found }
+        if inputs.variables != otherInputs.variables {
+            let (names, otherNames) = (Set(inputs.variables), Set(otherInputs.variables))
+            guard let only = inputs.variables.first(where: { !otherNames.contains($0) })
+                    ?? otherInputs.variables.first(where: { !names.contains($0) }) else {
+                return "they were given the same --vars in another order"
+            }
+            return "--var \(only) was given to one of them only"
+        }
+        if inputs.unplanned != otherInputs.unplanned {
+            return "a request file neither of them runs (other tags) was edited, added or removed between the two runs"
+        }
+        guard inputs.variables.isEmpty else {
+            return "the value of " + inputs.variables.map { "--var \($0)" }.joined(separator: " or ") + " differs (values are not recorded)"
+        }
+        return "another plan (the same files, environment, tags and --vars)"
+    }
+
+    /// The first file of `files` whose text differs in `others`, or that only one of them lists, in words; nil when
+    /// they list the same files with the same texts.
+    private static func fileDifference(_ files: [PlanRecord.File], _ others: [PlanRecord.File], absent: String) -> String? {
+        let hashes = Dictionary(others.map { ($0.path, $0.hash) }) { first, _ in first }
         if let edited = files.first(where: { file in hashes[file.path].map { $0 != file.hash } ?? false }) {
             return "\(edited.path) was edited between the two runs"
         }
-        let paths = Set(files.map(\.path)), otherPaths = Set(otherFiles.map(\.path))
-        if let only = files.first(where: { !otherPaths.contains($0.path) }) ?? otherFiles.first(where: { !paths.contains($0.path) }) {
-            return "\(only.path) is in the plan of one of them only (other files, or other tags)"
-        }
-        return "another plan: another environment, other tags or --vars, or a file they read (an environment, a used or data "
-            + "file) edited between the two runs"
+        let paths = Set(files.map(\.path)), otherPaths = Set(others.map(\.path))
+        return (files.first { !otherPaths.contains($0.path) } ?? others.first { !paths.contains($0.path) }).map { "\($0.path) \(absent)" }
     }
 
     /// The parts as one run: every part of the same plan once, the requests in the order of the plan's files (a part's

@@ -123,7 +123,7 @@ public struct Run: Sendable {
         guard wholePlanner.requestCount > 0 else { return stopWithError(.badCommandLine, collection.noneSelected(in: loaded)) }
         // What the plan was, for the JSON report and `--rerun-failed` (hashing every file read is not free on large runs).
         var plan = jsonReport != nil || narrowing.rerun != nil
-            ? PlanRecord(wholePlanner, sources: loaded.sources, environment: loaded.environment, selection: collection.filter,
+            ? PlanRecord(wholePlanner, collection: loaded, selection: collection.filter,
                          variables: collection.variables) : nil
         let (narrowed, notes, emptyStatus) = narrowing.narrow(wholePlanner, loaded: loaded, plan: &plan, selection: collection.filter)
         reports.use(shard: narrowing.shard, plan: plan)

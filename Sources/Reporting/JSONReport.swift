@@ -12,6 +12,9 @@ public enum JSONReport {
         for outcome in summary.outcomes { redactor.learn(from: outcome) }
         func text(_ value: String) -> JSONValue { .string(redactor.redact(value)) }
         func optional(_ value: String?) -> JSONValue { value.map(text) ?? .null }
+        func fileList(_ files: [PlanRecord.File]) -> JSONValue {
+            .array(files.map { .object(JSONObject([("path", text($0.path)), ("hash", .string($0.hash))])) })
+        }
         func milliseconds(_ duration: Duration?) -> JSONValue {
             duration.map { .double(($0.milliseconds * 1000).rounded() / 1000) } ?? .null
         }
@@ -92,8 +95,12 @@ public enum JSONReport {
             ("plan", summary.plan.map { plan in
                 .object(JSONObject([
                     ("id", .string(plan.id)),
-                    ("files", .array(plan.files.map { .object(JSONObject([("path", text($0.path)), ("hash", .string($0.hash))])) })),
-                ] + (plan.part.map { part in
+                    ("files", fileList(plan.files)),
+                ] + (plan.inputs.map { inputs in
+                    [("environment", .array(inputs.environment.map(text))), ("tags", text(inputs.tags)),
+                     ("variables", .array(inputs.variables.map(text))), ("read", fileList(inputs.files)),
+                     ("unplanned", .string(inputs.unplanned))]
+                } ?? []) + (plan.part.map { part in
                     [("part", .object(JSONObject([("files", .array(part.files.map(text))), ("steps", .array(part.steps.map { .int($0) })),
                                                    ("dealt", .int(part.dealt)),
                                                    ("dealtID", .string(part.dealtID))])))]

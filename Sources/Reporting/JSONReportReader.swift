@@ -76,11 +76,8 @@ public struct JSONReportDocument: Sendable {
             throw Problem(description: "\(name): its shard is \(other.kindName), not an object")
         }
         if case .object(let plan)? = report["plan"], case .string(let id)? = plan["id"], case .array(let files)? = plan["files"] {
-            summary.plan = PlanRecord(id: id, files: files.compactMap { file in
-                guard case .object(let file) = file, case .string(let path)? = file["path"], case .string(let hash)? = file["hash"]
-                else { return nil }
-                return PlanRecord.File(path: path, hash: hash)
-            })
+            summary.plan = PlanRecord(id: id, files: Self.files(files))
+            summary.plan?.inputs = Self.inputs(of: plan)
             switch plan["part"] {
             case nil, .null?: break
             case let part?:
@@ -127,6 +124,26 @@ public struct JSONReportDocument: Sendable {
             summary.stopStatus = exitStatus
         }
         return JSONReportDocument(summary: summary, exitStatus: exitStatus)
+    }
+
+    /// The files of a plan's list that name a path and a hash.
+    private static func files(_ list: [JSONValue]) -> [PlanRecord.File] {
+        list.compactMap { file in
+            guard case .object(let file) = file, case .string(let path)? = file["path"], case .string(let hash)? = file["hash"]
+            else { return nil }
+            return PlanRecord.File(path: path, hash: hash)
+        }
+    }
+
+    /// What a plan records besides its files (its environment, tags, `--var` names, other files read); nil when it does
+    /// not record all of it (a report written before it was recorded).
+    private static func inputs(of plan: JSONObject) -> PlanRecord.Inputs? {
+        guard case .array(let chain)? = plan["environment"], case .string(let tags)? = plan["tags"],
+              case .array(let variables)? = plan["variables"], case .array(let read)? = plan["read"],
+              case .string(let unplanned)? = plan["unplanned"] else { return nil }
+        let strings = { (list: [JSONValue]) in list.compactMap { if case .string(let text) = $0 { text } else { nil } } }
+        return PlanRecord.Inputs(environment: strings(chain), tags: tags, variables: strings(variables), files: files(read),
+                                 unplanned: unplanned)
     }
 
     /// A plan's `part` member as what a part was dealt; nil when it is not one.

@@ -49,10 +49,31 @@ public struct PlanRecord: Sendable, Equatable {
         }
     }
 
+    /// What the plan's identity holds besides the planned files, kept apart so that `merge-reports` can name what differs
+    /// between two runs; a `--var`'s value is never kept, only its name.
+    public struct Inputs: Sendable, Equatable {
+        /// The environment's chain, from the one given to `--env` to its farthest base; empty without `--env`.
+        public let environment: [String]
+        /// The tag filter as written on the command line; empty without one.
+        public let tags: String
+        /// The names of the `--var`s, in the order given.
+        public let variables: [String]
+        /// Every file read that is not a request file (environment, used, data and schema files), with the hash of its text.
+        public let files: [File]
+        /// A hash of the paths and texts of the request files the selection does not run.
+        public let unplanned: String
+
+        public init(environment: [String], tags: String, variables: [String], files: [File], unplanned: String) {
+            (self.environment, self.tags, self.variables, self.files, self.unplanned) = (environment, tags, variables, files, unplanned)
+        }
+    }
+
     /// A hash of everything below, and of the environment's files and the selection.
     public let id: String
     /// Every file the whole selection plans (of every part when sharded), in run order.
     public let files: [File]
+    /// What else the identity holds; nil in a report written before it was recorded.
+    public var inputs: Inputs?
     /// For a part of a sharded run, what it was dealt; not part of the identity the parts share.
     public var part: Part?
 
@@ -61,23 +82,36 @@ public struct PlanRecord: Sendable, Equatable {
         self.files = files
     }
 
-    /// The record of the files `planner` plans, whose texts (with every other file read) `sources` holds, run with the
-    /// `--var`s `variables`.
-    public init(_ planner: RunPlanner, sources: SourceCache, environment: ResolvedEnvironment?, selection: TagFilter,
+    /// The record of the files `planner` plans among those of `collection` (whose texts, with every other file read, its
+    /// sources hold), run with the `--var`s `variables`.
+    public init(_ planner: RunPlanner, collection: LoadedCollection, selection: TagFilter,
                 variables: [(name: String, value: String)]) {
+        let sources = collection.sources
         var identity = FNVHash()
         identity.add(selection.commandLine)
         for variable in variables { identity.add("--var \(variable.name)=\(variable.value)") }
-        for name in environment?.chain ?? [] { identity.add("environment \(name)") }
+        let chain = collection.environment?.chain ?? []
+        for name in chain { identity.add("environment \(name)") }
         // Every file the collection read: request and environment files, used files and data files, by path.
+        let requestPaths = Set(collection.files.map(\.path)), plannedPaths = Set(planner.files.map(\.file.path))
+        var others: [File] = [], unplanned = FNVHash()
         for path in sources.paths {
+            let text = sources.text(for: path) ?? ""
             identity.add(path)
-            identity.add(sources.text(for: path) ?? "")
+            identity.add(text)
+            if !requestPaths.contains(path) {
+                others.append(File(path: path, hash: File.hash(of: text)))
+            } else if !plannedPaths.contains(path) {
+                unplanned.add(path)
+                unplanned.add(text)
+            }
         }
         files = planner.files.map { planned in
             identity.add(planned.file.path)
             return File(path: planned.file.path, hash: File.hash(of: sources.text(for: planned.file.path) ?? ""))
         }
         id = identity.hex
+        inputs = Inputs(environment: chain, tags: selection.commandLine, variables: variables.map(\.name), files: others,
+                        unplanned: unplanned.hex)
     }
 }

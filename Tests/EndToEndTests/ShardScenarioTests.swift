@@ -155,8 +155,8 @@ import Testing
                 // Another run's part, told by what differs.
                 (["1.json", "third.json"], "third.json is a part of another run than \(reports.path("1.json")): it is part 1/3, "
                     + "\(reports.path("1.json")) part 1/2: each run was split in its own number of parts"),
-                (["1.json", "varied.json"], "varied.json is a part of another run than \(reports.path("1.json")): another plan: "
-                    + "another environment, other tags or --vars"),
+                (["1.json", "varied.json"], "varied.json is a part of another run than \(reports.path("1.json")): --var unused was "
+                    + "given to one of them only"),
                 (["1.json", "missing.json"], "cannot read the report '\(reports.path("missing.json"))': no such file or directory"),
                 (["1.json", "edited.json"], "edited.json: request 1 names requests/zzz.yaml, which is not a file of the run's plan"),
                 (["1.json", "copied.json"], "copied.json, but a file runs in one part: is a part edited?"),
@@ -265,9 +265,9 @@ import Testing
             try write("requests/b.yaml", "request: { url: /echo }\n")
             try write("environments/local.yaml", "baseURL: \"http://127.0.0.1:{{ $env.TEST_SERVER_PORT }}\"\n")
             let environment = ["NO_COLOR": "1", "TEST_SERVER_PORT": String(server.port)]
-            func part(_ index: Int, _ name: String) async throws {
-                let result = try await RunnerProcess.run(["run", "requests", "--env", "local", "--shard", "\(index)/2",
-                                                          "--report-json", reports.path(name)], in: folder, environment: environment)
+            func part(_ index: Int, _ name: String, env: String = "local", _ options: [String] = []) async throws {
+                let result = try await RunnerProcess.run(["run", "requests", "--env", env, "--shard", "\(index)/2",
+                                                          "--report-json", reports.path(name)] + options, in: folder, environment: environment)
                 #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
             }
             func refusal(_ names: [String]) async throws -> String {
@@ -282,6 +282,31 @@ import Testing
             try await part(2, "2c.json")
             let added = try await refusal(["1.json", "2c.json"])
             #expect(added.contains(": requests/c.yaml is in the plan of one of them only (other files, or other tags)"), "\(added)")
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("requests/c.yaml"))
+            // What else the plan records: the environment (its name, its files), the tags, the --vars' names (never their
+            // values), the request files no part runs.
+            let local = "baseURL: \"http://127.0.0.1:{{ $env.TEST_SERVER_PORT }}\"\n"
+            try write("environments/local.yaml", local + "variables: { who: me }\n")
+            try await part(2, "2e.json")
+            #expect(try await refusal(["1.json", "2e.json"]).contains(": environments/local.yaml was edited between the two runs"))
+            try write("environments/local.yaml", local)
+            try write("environments/other.yaml", local)
+            try await part(2, "2o.json", env: "other")
+            #expect(try await refusal(["1.json", "2o.json"]).contains(": it ran with --env other, \(reports.path("1.json")) with --env local"))
+            try await part(2, "2t.json", ["--exclude-tag", "slow"])
+            #expect(try await refusal(["1.json", "2t.json"])
+                .contains(": it selected with --exclude-tag slow, \(reports.path("1.json")) with no tag filter"))
+            try await part(1, "1v.json", ["--var", "who=first-secret-value"])
+            try await part(2, "2v.json", ["--var", "who=second-secret-value"])
+            try await part(2, "2w.json", ["--var", "whom=first-secret-value"])
+            #expect(try await refusal(["1v.json", "2v.json"]).contains(": the value of --var who differs (values are not recorded)"))
+            #expect(try await refusal(["1v.json", "2w.json"]).contains(": --var whom was given to one of them only"))
+            #expect(try !reports.text("1v.json").contains("secret-value") && reports.text("1v.json").contains(#""variables": ["#))
+            try write("requests/d.yaml", "tags: [slow]\nrequest: { url: /echo }\n")
+            try await part(1, "1d.json", ["--exclude-tag", "slow"])
+            try write("requests/d.yaml", "tags: [slow]\nrequest: { url: /echo, method: PUT }\n")
+            let unplanned = try await refusal(["1d.json", "2t.json"])
+            #expect(unplanned.contains(": a request file neither of them runs (other tags) was edited, added or removed"), "\(unplanned)")
         }
     }
 
