@@ -85,11 +85,22 @@ struct Base64Text {
         index > 0 && index <= symbols.count && symbols[index - 1].value == 63
     }
 
-    /// Where the characters that encode the decoded bytes `range` (of `decoded(shift:)`) are written.
+    /// Where the characters that encode the decoded bytes `range` (of `decoded(shift:)`) are written: their whole groups
+    /// of four, except past a line break (the group's other characters there encode the text after the bytes, or before).
     func writtenRange(of range: Range<Int>, shift: Int) -> Range<Int> {
-        let first = shift + range.lowerBound / 3 * 4
-        let last = min(symbols.count, shift + (range.upperBound + 2) / 3 * 4) - 1
+        let lastIndex = symbols.count - 1
+        // The characters holding the first and the last bit of the bytes, and the ends of their groups.
+        var first = min(lastIndex, shift + range.lowerBound * 8 / 6)
+        var last = min(lastIndex, shift + (max(range.upperBound, range.lowerBound + 1) * 8 - 1) / 6)
+        let groupStart = shift + range.lowerBound / 3 * 4, groupEnd = min(symbols.count, shift + (range.upperBound + 2) / 3 * 4) - 1
+        while first > groupStart, adjoins(first - 1) { first -= 1 }
+        while last < groupEnd, adjoins(last) { last += 1 }
         return symbols[first].written.lowerBound..<symbols[max(first, last)].written.upperBound
+    }
+
+    /// Whether the character after `index` is written right after it (no line break between them).
+    private func adjoins(_ index: Int) -> Bool {
+        symbols[index].written.upperBound == symbols[index + 1].written.lowerBound
     }
 
     /// The base64 value of the character (or escape) at `offset`, and the bytes it takes.

@@ -511,6 +511,11 @@ import TestSupport
         ] {
             #expect(redactor.redact(text) == shown, "\(text)")
         }
+        // Its base64 on a line of its own, its last group of four ending on the next line (`\n` after it), or its first
+        // group starting on the line before: the other line stays whole (trial helper-127).
+        let short = Redactor(secrets: ["hunter2xyz"])
+        #expect(short.redact("label5 x\naHVudGVyMnh5ego\nend\n") == "label5 x\n***\nend\n")
+        #expect(short.redact("id C\nmh1bnRlcjJ4eXo= end") == "id C\n***= end")
     }
 
     /// A secret a server split in two (at a space, a `<br>`, a quoted-printable soft line break, a line break with a
