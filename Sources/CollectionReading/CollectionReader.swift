@@ -125,6 +125,10 @@ public enum CollectionReader {
         }
         let checked = validates ? validator.finish() + unread(request.variables, read: validator.read.union(readByEnvironment),
                                                              environment: checkedEnvironment) : []
+        // The schema files and OpenAPI documents checked are files read too (the plan's identity holds their texts).
+        for (absolutePath, path) in validator.documentPaths {
+            if let bytes = FileSystem.read(absolutePath) { sources.store(String(decoding: bytes, as: UTF8.self), for: path) }
+        }
         diagnostics.add(contentsOf: discoveryProblems)
         diagnostics.add(contentsOf: fragments.diagnostics)
         diagnostics.add(contentsOf: checked)

@@ -516,6 +516,7 @@ struct CollectionValidator {
     /// An OpenAPI document must parse and follow the OpenAPI rules, and its response schemas must compile; each problem
     /// is reported at the `openapi:` key with a note saying where it is in the document (read once per validation).
     private mutating func checkOpenAPI(_ reference: FileReference, in path: String) {
+        documentPaths[reference.absolutePath] = reference.path
         let checked = openAPIContracts[reference.absolutePath] ?? OpenAPIFile.compiled(atPath: reference.absolutePath)
         openAPIContracts[reference.absolutePath] = checked
         guard case .failure(let problems) = checked else { return }
@@ -531,9 +532,13 @@ struct CollectionValidator {
     /// compiles once, and the run uses what was checked.
     private(set) var schemas: [String: Result<JSONSchema, SchemaProblem>] = [:]
 
+    /// The schema files and OpenAPI documents checked: how each is shown, by absolute path.
+    private(set) var documentPaths: [String: String] = [:]
+
     /// A schema file must be JSON and a schema whose references resolve; a problem is reported at the request's
     /// `schema:` with a note saying where it is in the schema file (each file is compiled once per validation).
     private mutating func checkSchema(_ reference: FileReference, in path: String) {
+        documentPaths[reference.absolutePath] = reference.path
         let checked = schemas[reference.absolutePath]
             ?? SchemaFile.compiled(atPath: reference.absolutePath, displayPath: reference.path)
         schemas[reference.absolutePath] = checked

@@ -77,8 +77,8 @@ public struct MergeReports: Sendable {
         }
     }
 
-    /// What differs between the runs of two parts: their number of parts, a file's text, the files planned, the
-    /// environment, the tags, a file read besides, the `--var`s, or else what the plan's identity holds besides.
+    /// What differs between the runs of two parts: their number of parts, the tags, the environment, a file's text, the
+    /// files planned, a file read besides, the `--var`s, or else what the plan's identity holds besides.
     private static func difference(between part: (path: String, report: JSONReportDocument),
                                    and other: (path: String, report: JSONReportDocument)) -> String {
         let (shard, otherShard) = (part.report.summary.shard, other.report.summary.shard)
@@ -86,51 +86,55 @@ public struct MergeReports: Sendable {
             return "it is part \(shard), \(other.path) part \(otherShard): each run was split in its own number of parts"
         }
         let (plan, otherPlan) = (part.report.summary.plan, other.report.summary.plan)
-        if let found = fileDifference(plan?.files ?? [], otherPlan?.files ?? [], absent: "is in the plan of one of them only (other files, or other tags)") {
+        let (inputs, otherInputs) = (plan?.inputs, otherPlan?.inputs)
+        // What the parts were run with first: other tags or another environment plan other files too.
+        if let inputs, let otherInputs, inputs.tags != otherInputs.tags {
+            let name = { (tags: String) in tags.isEmpty ? "no tag filter" : tags }
+            return "it selected with \(name(inputs.tags)), \(other.path) with \(name(otherInputs.tags))"
+        }
+        if let inputs, let otherInputs, inputs.environment.first != otherInputs.environment.first {
+            let name = { (chain: [String]) in chain.first.map { "--env \($0)" } ?? "no --env" }
+            return "it ran with \(name(inputs.environment)), \(other.path) with \(name(otherInputs.environment))"
+        }
+        if let found = fileDifference(plan?.files ?? [], otherPlan?.files ?? [],
+                                      onlyIn: ("is in its plan, not in \(other.path)'s", "is in the plan of \(other.path), not in its")) {
             return found
         }
         if plan?.files.map(\.path) != otherPlan?.files.map(\.path) {
             return "they run the same files in another order (paths given in another order)"
         }
-        guard let inputs = plan?.inputs, let otherInputs = otherPlan?.inputs else {
+        guard let inputs, let otherInputs else {
             return "another plan: another environment, other tags or --vars, or a file they read (an environment, a used or data "
                 + "file) edited between the two runs"
         }
-        if inputs.environment.first != otherInputs.environment.first {
-            let name = { (chain: [String]) in chain.first.map { "--env \($0)" } ?? "no --env" }
-            return "it ran with \(name(inputs.environment)), \(other.path) with \(name(otherInputs.environment))"
+        if let found = fileDifference(inputs.files, otherInputs.files,
+                                      onlyIn: ("was read by it, not by \(other.path)", "was read by \(other.path), not by it")) {
+            return found
         }
-        if inputs.tags != otherInputs.tags {
-            let name = { (tags: String) in tags.isEmpty ? "no tag filter" : tags }
-            return "it selected with \(name(inputs.tags)), \(other.path) with \(name(otherInputs.tags))"
-        }
-        if let found = fileDifference(inputs.files, otherInputs.files, absent: "was read by one of them only") { return found }
-        if inputs.variables != otherInputs.variables {
-            let (names, otherNames) = (Set(inputs.variables), Set(otherInputs.variables))
-            guard let only = inputs.variables.first(where: { !otherNames.contains($0) })
-                    ?? otherInputs.variables.first(where: { !names.contains($0) }) else {
-                return "they were given the same --vars in another order"
-            }
-            return "--var \(only) was given to one of them only"
-        }
+        let (names, otherNames) = (inputs.variables + inputs.secretVariables, otherInputs.variables + otherInputs.secretVariables)
+        if let only = names.first(where: { !otherNames.contains($0) }) { return "it was given --var \(only), \(other.path) was not" }
+        if let only = otherNames.first(where: { !names.contains($0) }) { return "\(other.path) was given --var \(only), it was not" }
+        if names != otherNames { return "they were given the same --vars in another order" }
         if inputs.unplanned != otherInputs.unplanned {
             return "a request file neither of them runs (other tags) was edited, added or removed between the two runs"
         }
-        guard inputs.variables.isEmpty else {
-            return "the value of " + inputs.variables.map { "--var \($0)" }.joined(separator: " or ") + " differs (values are not recorded)"
-        }
-        return "another plan (the same files, environment, tags and --vars)"
+        let valued = inputs.variables.map { "--var \($0)" }
+        guard !valued.isEmpty else { return "another plan (the same files, environment, tags and --vars)" }
+        return valued.count == 1 ? "the value of \(valued[0]) differs (values are not recorded)"
+            : "the value of one of \(valued.joined(separator: ", ")) differs (values are not recorded)"
     }
 
-    /// The first file of `files` whose text differs in `others`, or that only one of them lists, in words; nil when
-    /// they list the same files with the same texts.
-    private static func fileDifference(_ files: [PlanRecord.File], _ others: [PlanRecord.File], absent: String) -> String? {
+    /// The first file of `files` (of the part) whose text differs in `others` (of the other part), or that only one of
+    /// them lists (said after its path by `onlyIn`), in words; nil when they list the same files with the same texts.
+    private static func fileDifference(_ files: [PlanRecord.File], _ others: [PlanRecord.File],
+                                       onlyIn: (mine: String, theirs: String)) -> String? {
         let hashes = Dictionary(others.map { ($0.path, $0.hash) }) { first, _ in first }
         if let edited = files.first(where: { file in hashes[file.path].map { $0 != file.hash } ?? false }) {
             return "\(edited.path) was edited between the two runs"
         }
         let paths = Set(files.map(\.path)), otherPaths = Set(others.map(\.path))
-        return (files.first { !otherPaths.contains($0.path) } ?? others.first { !paths.contains($0.path) }).map { "\($0.path) \(absent)" }
+        if let only = files.first(where: { !otherPaths.contains($0.path) }) { return "\(only.path) \(onlyIn.mine)" }
+        return others.first { !paths.contains($0.path) }.map { "\($0.path) \(onlyIn.theirs)" }
     }
 
     /// The parts as one run: every part of the same plan once, the requests in the order of the plan's files (a part's

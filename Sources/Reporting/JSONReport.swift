@@ -98,7 +98,8 @@ public enum JSONReport {
                     ("files", fileList(plan.files)),
                 ] + (plan.inputs.map { inputs in
                     [("environment", .array(inputs.environment.map(text))), ("tags", text(inputs.tags)),
-                     ("variables", .array(inputs.variables.map(text))), ("read", fileList(inputs.files)),
+                     ("variables", .array(inputs.variables.map(text))), ("secretVariables", .array(inputs.secretVariables.map(text))),
+                     ("read", fileList(inputs.files)),
                      ("unplanned", .string(inputs.unplanned))]
                 } ?? []) + (plan.part.map { part in
                     [("part", .object(JSONObject([("files", .array(part.files.map(text))), ("steps", .array(part.steps.map { .int($0) })),

@@ -139,11 +139,12 @@ public struct JSONReportDocument: Sendable {
     /// not record all of it (a report written before it was recorded).
     private static func inputs(of plan: JSONObject) -> PlanRecord.Inputs? {
         guard case .array(let chain)? = plan["environment"], case .string(let tags)? = plan["tags"],
-              case .array(let variables)? = plan["variables"], case .array(let read)? = plan["read"],
+              case .array(let variables)? = plan["variables"], case .array(let secretVariables)? = plan["secretVariables"],
+              case .array(let read)? = plan["read"],
               case .string(let unplanned)? = plan["unplanned"] else { return nil }
         let strings = { (list: [JSONValue]) in list.compactMap { if case .string(let text) = $0 { text } else { nil } } }
-        return PlanRecord.Inputs(environment: strings(chain), tags: tags, variables: strings(variables), files: files(read),
-                                 unplanned: unplanned)
+        return PlanRecord.Inputs(environment: strings(chain), tags: tags, variables: strings(variables),
+                                 secretVariables: strings(secretVariables), files: files(read), unplanned: unplanned)
     }
 
     /// A plan's `part` member as what a part was dealt; nil when it is not one.

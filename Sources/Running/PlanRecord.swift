@@ -54,17 +54,21 @@ public struct PlanRecord: Sendable, Equatable {
     public struct Inputs: Sendable, Equatable {
         /// The environment's chain, from the one given to `--env` to its farthest base; empty without `--env`.
         public let environment: [String]
-        /// The tag filter as written on the command line; empty without one.
+        /// The tag filter as the command line writes it, each tag once in order; empty without one.
         public let tags: String
-        /// The names of the `--var`s, in the order given.
+        /// The names of the `--var`s, in the order given, but those of secrets.
         public let variables: [String]
+        /// The names of the `--var`s that give a secret's value, which the identity holds without it.
+        public let secretVariables: [String]
         /// Every file read that is not a request file (environment, used, data and schema files), with the hash of its text.
         public let files: [File]
         /// A hash of the paths and texts of the request files the selection does not run.
         public let unplanned: String
 
-        public init(environment: [String], tags: String, variables: [String], files: [File], unplanned: String) {
-            (self.environment, self.tags, self.variables, self.files, self.unplanned) = (environment, tags, variables, files, unplanned)
+        public init(environment: [String], tags: String, variables: [String], secretVariables: [String], files: [File],
+                    unplanned: String) {
+            (self.environment, self.tags, self.variables, self.secretVariables) = (environment, tags, variables, secretVariables)
+            (self.files, self.unplanned) = (files, unplanned)
         }
     }
 
@@ -84,12 +88,20 @@ public struct PlanRecord: Sendable, Equatable {
 
     /// The record of the files `planner` plans among those of `collection` (whose texts, with every other file read, its
     /// sources hold), run with the `--var`s `variables`.
+    ///
+    /// The identity holds no secret's value (a hash of one would let a report's reader test guesses of it): a `--var`
+    /// naming a secret counts by its name only, as a secret from the process environment does not count.
     public init(_ planner: RunPlanner, collection: LoadedCollection, selection: TagFilter,
                 variables: [(name: String, value: String)]) {
         let sources = collection.sources
         var identity = FNVHash()
-        identity.add(selection.commandLine)
-        for variable in variables { identity.add("--var \(variable.name)=\(variable.value)") }
+        // The tags in order: `--tag a --tag b` selects what `--tag b --tag a` does.
+        let tags = TagFilter(tags: Self.sortedOnce(selection.tags), excludedTags: Self.sortedOnce(selection.excludedTags)).commandLine
+        identity.add(tags)
+        let isSecret = { (name: String) in collection.scope.secretNames.contains(name) }
+        for variable in variables {
+            identity.add(isSecret(variable.name) ? "--var \(variable.name) (a secret)" : "--var \(variable.name)=\(variable.value)")
+        }
         let chain = collection.environment?.chain ?? []
         for name in chain { identity.add("environment \(name)") }
         // Every file the collection read: request and environment files, used files and data files, by path.
@@ -111,7 +123,10 @@ public struct PlanRecord: Sendable, Equatable {
             return File(path: planned.file.path, hash: File.hash(of: sources.text(for: planned.file.path) ?? ""))
         }
         id = identity.hex
-        inputs = Inputs(environment: chain, tags: selection.commandLine, variables: variables.map(\.name), files: others,
-                        unplanned: unplanned.hex)
+        inputs = Inputs(environment: chain, tags: tags, variables: variables.map(\.name).filter { !isSecret($0) },
+                        secretVariables: variables.map(\.name).filter(isSecret), files: others, unplanned: unplanned.hex)
     }
+
+    /// Each of `names` once, sorted.
+    private static func sortedOnce(_ names: [String]) -> [String] { Array(Set(names)).sorted() }
 }
