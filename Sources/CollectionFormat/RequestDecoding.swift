@@ -103,6 +103,12 @@ extension NodeDecoder {
                       suggestion: "a step is one mapping (request:, use:, ...), each after a single '-' of 'steps:', not inside a list of its own")
                 continue
             }
+            if item.isNull {
+                error("step \(position + 1) of '\(key)' is empty", at: item.mark,
+                      suggestion: "write its keys (request:, use:, ...) after the '-', or on the lines below indented past it; "
+                        + "or remove the '-'")
+                continue
+            }
             guard let stepPairs = mapping(item, for: key) else { continue }
             if stepPairs.contains(where: { Self.keyText($0.key) == "use" }) {
                 if var use = stepUse(stepPairs, at: item.mark, position: file.steps.count, location: location) {

@@ -94,33 +94,122 @@ enum SyntaxErrors {
                                               in source: UnsafeBufferPointer<UInt8>) -> String? {
         switch problem {
         case "did not find expected '-' indicator":
-            return notAnItemSuggestion(list: start, in: source)
+            return notAnItemSuggestion(list: start, at: mark, in: source)
         case "mapping values are not allowed in this context":
             return overIndentedSuggestion(at: mark, in: source)
-        case "did not find expected key" where context == "while parsing a block mapping" && start.line < mark.line && start.column < mark.column:
-            return "the keys of the mapping that starts at line \(start.line) start at column \(start.column): start this line there, "
-                + "or under a key with nothing after its ':' to nest it"
+        case "did not find expected key" where context == "while parsing a block mapping" && start.line < mark.line && start.column <= mark.column:
+            return pastKeysSuggestion(mapping: start, at: mark, in: source)
+        case "did not find expected node content":
+            return emptyItemSuggestion(at: mark, in: source)
         default:
             return nil
         }
     }
 
-    /// What to do with a line at the column of a list's dashes that starts no item (a step's `expect:` two spaces left of
-    /// its `request:`): indent it as the item's keys are, or make it an item; nil when `list` is no dash.
-    private static func notAnItemSuggestion(list: Mark, in source: UnsafeBufferPointer<UInt8>) -> String? {
-        guard let dash = SourcePosition.byteOffset(of: list, in: source), dash < source.count, source[dash] == UInt8(ascii: "-") else {
+    /// What to do with a line at `mark` inside the list whose first dash is at `list` that starts no item (a step's
+    /// `expect:` two spaces left of its `request:`): indent it as the keys of the item above are, or make it an item; move
+    /// it into the braces of an item written in them. Nil when `list` is no dash.
+    private static func notAnItemSuggestion(list: Mark, at mark: Mark, in source: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let first = SourcePosition.byteOffset(of: list, in: source), first < source.count, source[first] == UInt8(ascii: "-"),
+              let offset = SourcePosition.byteOffset(of: mark, in: source) else {
             return nil
         }
+        // The dash of the item above: the last line before this one that starts with a dash at the list's column.
+        var dash = first, lineStart = first - (list.column - 1)
+        while let next = nextLineStart(after: lineStart, in: source), next + list.column - 1 < offset {
+            lineStart = next
+            if source[next + list.column - 1] == UInt8(ascii: "-"), source[next..<next + list.column - 1].allSatisfy({ $0 == 0x20 }) {
+                dash = next + list.column - 1
+            }
+        }
+        let item = SourcePosition.mark(ofByteOffset: dash, in: source)
         var key = dash + 1
         while key < source.count, source[key] == 0x20 { key += 1 }
         var keyColumn = list.column + (key - dash)
+        if key < source.count, [UInt8(ascii: "{"), UInt8(ascii: "[")].contains(source[key]) {
+            return "the item at line \(item.line) is written in '\(UnicodeScalar(source[key]))…', which holds all of it: move "
+                + "this line inside, or write the item one key a line, indented past its '-'"
+        }
         if key >= source.count || [0x0A, 0x0D, UInt8(ascii: "#")].contains(source[key]) {
             // A dash alone on its line: the item's keys start on the next line that holds one.
             guard let column = firstTextColumn(after: key, in: source), column > list.column else { return nil }
             keyColumn = column
         }
-        return "this line is at the column of the dashes of the list at line \(list.line) but starts no item: indent it to column "
-            + "\(keyColumn), as the keys of the item above, or start a new item with '- '"
+        let place = mark.column == list.column ? "is at the column of the dashes of the list at line \(list.line)"
+            : "is in the list at line \(list.line)"
+        return "this line \(place) but starts no item: indent it to column \(keyColumn), as the keys of the item above, or start "
+            + "a new item with '- '"
+    }
+
+    /// The offset where the line after the one holding `offset` starts; nil on the last line.
+    private static func nextLineStart(after offset: Int, in source: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = offset
+        while index < source.count, source[index] != 0x0A { index += 1 }
+        return index + 1 < source.count ? index + 1 : nil
+    }
+
+    /// What to do with a line indented past the keys of the mapping that starts at `start`: start it at their column, or,
+    /// for an item (`- `, also at their column) of the list that mapping is an item of, at that list's dashes; and at the
+    /// column of the line above, when that is further right (a key of the item above). Nil for a key at their column.
+    private static func pastKeysSuggestion(mapping start: Mark, at mark: Mark, in source: UnsafeBufferPointer<UInt8>) -> String? {
+        let nest = "or under a key with nothing after its ':' to nest it"
+        if let offset = SourcePosition.byteOffset(of: mark, in: source), offset < source.count, source[offset] == UInt8(ascii: "-"),
+           let keys = SourcePosition.byteOffset(of: start, in: source) {
+            // The mapping is a list's item when a dash stands before its first key on its line.
+            var dash = keys - 1
+            while dash > 0, source[dash] == 0x20 { dash -= 1 }
+            if dash >= 0, source[dash] == UInt8(ascii: "-") {
+                let item = SourcePosition.mark(ofByteOffset: dash, in: source)
+                let place = mark.column == start.column ? "at the column of" : "indented past"
+                return "this item is \(place) the keys of the item at line \(start.line) (column \(start.column)): start its '-' at "
+                    + "column \(item.column), as the dashes of that list, \(nest)"
+            }
+        }
+        guard mark.column > start.column else { return nil }
+        let above = columnOfLineAbove(mark, in: source).flatMap { $0 > mark.column && $0 != start.column ? $0 : nil }
+        return "the keys of the mapping that starts at line \(start.line) start at column \(start.column)"
+            + (above.map { ", those of the lines above at column \($0): start this line at one of them, " } ?? ": start this line there, ")
+            + nest
+    }
+
+    /// The column of the text on the last line above `mark` that holds some (not a comment), past a `- ` that starts it.
+    private static func columnOfLineAbove(_ mark: Mark, in source: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let offset = SourcePosition.byteOffset(of: mark, in: source) else { return nil }
+        var end = offset
+        while end > 0, source[end - 1] != 0x0A { end -= 1 }
+        while end > 0 {
+            var start = end - 1
+            while start > 0, source[start - 1] != 0x0A { start -= 1 }
+            var text = start
+            while text < end, source[text] == 0x20 || source[text] == UInt8(ascii: "-") { text += 1 }
+            if text < end - 1, ![0x0A, 0x0D, UInt8(ascii: "#")].contains(source[text]) { return text - start + 1 }
+            end = start
+        }
+        return nil
+    }
+
+    /// What to do when an item's `-` stands alone on its line (or before a comment) and the next line is not indented
+    /// past it (`-` then `name: x` under it): the item is empty; nil elsewhere.
+    private static func emptyItemSuggestion(at mark: Mark, in source: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let offset = SourcePosition.byteOffset(of: mark, in: source) else { return nil }
+        var start = offset
+        while start > 0, source[start - 1] != 0x0A { start -= 1 }
+        var above = start
+        // The line above, past blank lines.
+        repeat {
+            guard above > 0 else { return nil }
+            above -= 1
+            while above > 0, source[above - 1] != 0x0A { above -= 1 }
+        } while source[above..<start].allSatisfy { [0x20, 0x0A, 0x0D].contains($0) }
+        var dash = above
+        while source[dash] == 0x20 { dash += 1 }
+        guard source[dash] == UInt8(ascii: "-"), dash - above + 1 >= mark.column else { return nil }
+        var rest = dash + 1
+        while rest < start, source[rest] == 0x20 { rest += 1 }
+        guard rest >= start || [0x0A, 0x0D, UInt8(ascii: "#")].contains(source[rest]) else { return nil }
+        let item = SourcePosition.mark(ofByteOffset: dash, in: source)
+        return "the item at line \(item.line) is empty: its keys start past its '-' (at column \(item.column + 2)), on its line or "
+            + "the lines below"
     }
 
     /// The column of the first text on the lines after the one holding `offset`, past blank and comment lines.

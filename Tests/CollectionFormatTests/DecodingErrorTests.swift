@@ -148,6 +148,10 @@ import YAML
         #expect(problems("steps:\n  - request: { url: /a }\n  - - request: { url: /b }\n") == [
             "requests/r.yaml:3:5: error: step 2 of 'steps' is a list, not a step [help: a step is one mapping (request:, use:, ...), each after a single '-' of 'steps:', not inside a list of its own]",
         ])
+        // A dash with nothing after it (trial helper-131: it was 'expected a mapping for steps, found null').
+        #expect(problems("steps:\n  - request: { url: /a }\nfinally:\n  -\n") == [
+            "requests/r.yaml:4:4: error: step 1 of 'finally' is empty [help: write its keys (request:, use:, ...) after the '-', or on the lines below indented past it; or remove the '-']",
+        ])
     }
 
     /// An OAuth2 token URL written without templates is checked as a request's URL is: its scheme and port.

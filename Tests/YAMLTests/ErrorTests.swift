@@ -42,6 +42,34 @@ import YAML
         #expect(try #require(parseError("a: b: c\n")).suggestion == "quote the value if it contains ': ', or check the indentation of this line")
     }
 
+    /// An item indented past, or at, the keys of the item above is told the column of the list's dashes; a key between
+    /// a mapping's keys and those of the lines above is told both columns (trial helper-131).
+    @Test func anItemOrKeyIndentedBetweenLevelsIsToldTheColumnsItMayStartAt() throws {
+        for indent in ["     ", "    "] {
+            let item = try #require(parseError("steps:\n  - name: One\n    request: { url: /a }\n  # next\n\(indent)- name: Two\n"))
+            #expect(item.suggestion?.hasSuffix("the keys of the item at line 2 (column 5): start its '-' at column 3, as the dashes "
+                + "of that list, or under a key with nothing after its ':' to nest it") == true, "\(item.suggestion ?? "")")
+        }
+        let between = try #require(parseError("steps:\n- name: One\n  request: { url: /a }\n expect: { status: 200 }\n"))
+        #expect(between.suggestion == "the keys of the mapping that starts at line 1 start at column 1, those of the lines above at "
+            + "column 3: start this line at one of them, or under a key with nothing after its ':' to nest it")
+    }
+
+    /// A key after an item written in braces (`- { name: One }`) goes inside them; after a `-` alone on its line, a key at
+    /// its column leaves the item empty (trial helper-131).
+    @Test func aKeyAfterABracedOrEmptyItemIsToldWhy() throws {
+        for indent in ["    ", "  "] {
+            let braced = try #require(parseError("steps:\n  - { name: One, request: { url: /a } }\n\(indent)expect: { status: 200 }\n"))
+            #expect(braced.suggestion == "the item at line 2 is written in '{…', which holds all of it: move this line inside, or "
+                + "write the item one key a line, indented past its '-'")
+        }
+        for dash in ["-", "- # note"] {
+            let empty = try #require(parseError("steps:\n  - name: One\n  \(dash)\n  name: Two\n"))
+            #expect(empty.suggestion == "the item at line 3 is empty: its keys start past its '-' (at column 5), on its line or the "
+                + "lines below", "\(dash)")
+        }
+    }
+
     @Test func libyamlProblemsKeepTheirTextContextAndMark() throws {
         let unclosed = try #require(parseError("a: [1, 2\n"))
         #expect(unclosed.kind == .syntax)
