@@ -10,22 +10,31 @@ enum WrittenCredentials {
     /// a capture's source written under such a key is none.
     static func texts(in root: Node?) -> [String] {
         var found: [String] = []
-        func leaves(_ node: Node) {
+        func add(_ text: String) {
+            guard !text.isEmpty else { return }
+            // Beside templates, the text written between them (`abc{{ x }}`), but a scheme word (`Bearer {{ t }}`).
+            guard !text.contains("{{") else {
+                found += text.split(separator: /\{\{[^}]*\}\}/).map { $0.trimmingPrefix(#/[A-Za-z]+ /#) }
+                    .map { String($0).trimmingCharacters(in: .whitespaces) }.filter { $0.count >= 4 }
+                return
+            }
+            found.append(text)
+            // `Bearer abc`: the token alone too.
+            if let space = text.firstIndex(of: " ") { found.append(String(text[text.index(after: space)...])) }
+        }
+        func leaves(_ node: Node, cookie: Bool = false) {
             switch node.content {
             case .scalar(let scalar):
                 let text = scalar.text
                 // A JSONPath, or a shell variable's name (`$API_TOKEN`, warned of as sent as written), is none.
                 guard !text.isEmpty, text.firstMatch(of: /^\$[.\[]|^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/) == nil,
                       ![.null, .bool(true), .bool(false)].contains(scalar.value) else { return }
-                // Beside templates, the text written between them (`abc{{ x }}`), but a scheme word (`Bearer {{ t }}`).
-                guard !text.contains("{{") else {
-                    found += text.split(separator: /\{\{[^}]*\}\}/).map { $0.trimmingPrefix(#/[A-Za-z]+ /#) }
-                        .map { String($0).trimmingCharacters(in: .whitespaces) }.filter { $0.count >= 4 }
-                    return
+                guard cookie else { return add(text) }
+                // A `Cookie` header's `name=value` pairs: their values (a cookie's name is none).
+                for pair in text.split(separator: ";") {
+                    let value = pair.firstIndex(of: "=").map { pair[pair.index(after: $0)...] } ?? pair
+                    add(value.trimmingCharacters(in: .whitespaces))
                 }
-                found.append(text)
-                // `Bearer abc`: the token alone too.
-                if let space = text.firstIndex(of: " ") { found.append(String(text[text.index(after: space)...])) }
             case .mapping(let pairs):
                 let keys = pairs.indices.compactMap { pairs.keyText(at: $0) }
                 guard !keys.contains(where: checkKeys.contains) else { return }
@@ -33,7 +42,7 @@ enum WrittenCredentials {
                     leaves(pairs.value(at: position))
                 }
             case .sequence(let items):
-                items.forEach(leaves)
+                items.forEach { leaves($0) }
             }
         }
         func walk(_ node: Node, under parent: String) {
@@ -50,7 +59,7 @@ enum WrittenCredentials {
                         // A secret's definition: its `default` (a definition written as a text is one too).
                         secrets.indices.forEach { leaves(secrets.value(at: $0)) }
                     } else if isCredential(key, under: parent) || key == "auth" && value.scalar != nil && value.scalar?.text != "none" {
-                        leaves(value)
+                        leaves(value, cookie: parent == "headers" && key.lowercased() == "cookie")
                     } else {
                         walk(value, under: key)
                     }
