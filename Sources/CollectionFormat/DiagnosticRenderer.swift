@@ -5,8 +5,9 @@ import YAML
 /// Renders diagnostics the way a compiler does: location, message, source line with a caret, help.
 public enum DiagnosticRenderer {
     /// Renders all diagnostics, sorted by path and position, separated by blank lines; `redacting` is applied to each
-    /// quoted source line, its caret kept under the same text, and `redactingText` to each path, message, note and help
-    /// (never to a line or column number, which a short secret's value may equal).
+    /// quoted source line, its caret kept under the same text, and `redactingText` to each message, note and help (never
+    /// to a path of the collection's files, its own names, nor to a line or column number: a short secret's value may
+    /// equal a folder's name or a number).
     public static func render(_ diagnostics: [Diagnostic], sources: SourceCache, color: Bool,
                               redacting: (String) -> String = { $0 }, redactingText: (String) -> String = { $0 }) -> String {
         var lines = QuotedLines()
@@ -53,7 +54,7 @@ public enum DiagnosticRenderer {
         if let path = diagnostic.path {
             // A file's name may hold any character but `/` and NUL: one that would drive a terminal or break the line is
             // shown as an escape, as the quoted line's are.
-            location = ControlCharacters.escaped(redactingText(path), keepingLineBreaks: false)
+            location = ControlCharacters.escaped(path, keepingLineBreaks: false)
             if let mark = diagnostic.mark { location += ":\(mark.line):\(mark.column)" }
             location += ": "
         }

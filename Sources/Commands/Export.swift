@@ -63,14 +63,16 @@ public struct ExportCurl: Sendable {
                                 let skip = (file.skip ?? step.skip).map {
                                     ShellText.comment("skipped when the collection runs" + ($0.reason.map { ": \($0)" } ?? "")) + "\n"
                                 }
-                                let text = references.comments(name: name, path: step.path, variables: command.variables)
-                                    + (skip ?? "") + command.text
-                                guard !secrets.holdsSecret(text) else {
+                                let text = { (path: String) in
+                                    references.comments(name: name, path: path, variables: command.variables) + (skip ?? "") + command.text
+                                }
+                                // The file's path is the collection's own name (a short secret's value may equal a folder's).
+                                guard !secrets.holdsSecret(text("")) else {
                                     throw RunFailure(.error("the command for '\(name)' would show a secret's value: it is used where runner "
                                                             + "cannot write a reference to its variable", path: step.path, at: step.mark,
                                                             suggestion: "use the secret in a header, a query value or a body string of its own"))
                                 }
-                                commands.append(text)
+                                commands.append(text(step.path))
                             }
                         }
                         references.capture(step.captures.map(\.name), in: &rowScope)

@@ -16,8 +16,8 @@ public struct GitHubAnnotations: Sendable {
         return OutcomeText.diagnostics(of: outcome).map { diagnostic in
             var escaped: [(name: String, value: String)] = []
             if let path = diagnostic.path {
-                escaped.append(("file", safe(path)))
-                // The numbers not redacted: a short secret's value may equal one.
+                // The path and numbers not redacted: a short secret's value may equal a folder's name or a number.
+                escaped.append(("file", TerminalText.printable(path)))
                 if let mark = diagnostic.mark {
                     escaped += [("line", String(mark.line)), ("col", String(mark.column))]
                 }

@@ -54,7 +54,7 @@ private struct PageRequest: MustacheParent {
         name = PageText(redactor.redactName(outcome.displayName))
         target = PageText(redactor.redactMethod(outcome.method) + " " + redactor.redact(outcome.url))
         facts = PageText(Self.facts(of: outcome))
-        file = PageText(redactor.redact(outcome.file))
+        file = PageText(outcome.file)
         flaky = outcome.flaky
         open = outcome.verdict.isFailure
         detail = PageDetail(outcome, sources: sources, redactor: redactor) ?? false

@@ -44,8 +44,8 @@ public enum JSONReport {
         }
         func location(_ diagnostic: Diagnostic) -> JSONValue {
             guard let path = diagnostic.path else { return .null }
-            // The numbers not redacted: a short secret's value may equal one.
-            return .string(redactor.redact(path) + (diagnostic.mark.map { ":\($0.line):\($0.column)" } ?? ""))
+            // The path and numbers not redacted: a short secret's value may equal a folder's name or a number.
+            return .string(path + (diagnostic.mark.map { ":\($0.line):\($0.column)" } ?? ""))
         }
         func remarks(_ diagnostic: Diagnostic) -> [(String, JSONValue)] {
             [("notes", .array(diagnostic.notes.map(text))), ("suggestion", optional(diagnostic.suggestion))]
@@ -53,7 +53,7 @@ public enum JSONReport {
 
         let requests: [JSONValue] = summary.outcomes.map { outcome in
             .object(JSONObject([
-                ("file", text(outcome.file)),
+                ("file", .string(outcome.file)),
                 ("flow", outcome.flow.map { .string(redactor.redactName($0)) } ?? .null),
                 ("name", .string(redactor.redactName(outcome.name))),
                 ("method", .string(redactor.redactMethod(outcome.method))),

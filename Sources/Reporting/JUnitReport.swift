@@ -25,7 +25,8 @@ public enum JUnitReport {
         for file in files {
             let outcomes = outcomesByFile[file]!
             let suite = RunSummary(outcomes: outcomes, duration: outcomes.reduce(.zero) { $0 + ($1.duration ?? .zero) })
-            let className = name(Self.className(of: file))
+            // The collection's own names, not redacted (a short secret's value may equal a folder's name).
+            let className = XMLText.escape(TerminalText.oneLine(Self.className(of: file)), inAttribute: true)
             xml += "  <testsuite name=\"\(name(file))\" tests=\"\(outcomes.count)\" failures=\"\(suite.count(.failed))\""
             xml += " errors=\"\(suite.count(.errored))\" skipped=\"\(suite.count(.skipped))\" time=\"\(seconds(suite.duration))\">\n"
             xml += seedProperty

@@ -55,7 +55,7 @@ public enum MarkdownReport {
         if outcome.flaky { request += " (flaky, \(outcome.attempts) attempts)" }
         // Each redacted here, before `cell` cuts it: the request and the location keep their numbers.
         let cells = [
-            outcome.verdict.rawValue, request, problem.location(column: false, redactor: redactor) ?? redactor.redact(outcome.file),
+            outcome.verdict.rawValue, request, problem.location(column: false) ?? outcome.file,
             redactor.redact(([problem.message] + problem.notes).joined(separator: "\n")),
             redactor.redact(problem.expected ?? ""), redactor.redact(problem.actual ?? ""),
         ]

@@ -38,10 +38,10 @@ struct OutcomeProblem {
         notes = diagnostic.notes + (diagnostic.suggestion.map { ["help: \($0)"] } ?? [])
     }
 
-    /// `path:line:col` (`path:line` without `column`), the path alone when there is no position, nil without a path; the
-    /// path redacted, not the numbers (a short secret's value may equal one).
-    func location(column withColumn: Bool, redactor: Redactor) -> String? {
-        guard let path = path.map(redactor.redact) else { return nil }
+    /// `path:line:col` (`path:line` without `column`), the path alone when there is no position, nil without a path;
+    /// not redacted: the collection's own names and numbers (a short secret's value may equal a folder's name or a number).
+    func location(column withColumn: Bool) -> String? {
+        guard let path else { return nil }
         guard let line else { return path }
         guard withColumn, let column else { return "\(path):\(line)" }
         return "\(path):\(line):\(column)"

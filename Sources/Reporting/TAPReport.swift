@@ -42,7 +42,7 @@ public enum TAPReport {
         let problems = OutcomeProblem.all(of: outcome)
         func fields(_ problem: OutcomeProblem) -> [(key: String, value: String)] {
             var fields = [("message", redactor.redact(problem.message))]
-            if let location = problem.location(column: true, redactor: redactor) { fields.append(("location", location)) }
+            if let location = problem.location(column: true) { fields.append(("location", location)) }
             if let expected = problem.expected { fields.append(("expected", redactor.redact(expected))) }
             if let actual = problem.actual { fields.append(("actual", redactor.redact(actual))) }
             if !problem.notes.isEmpty { fields.append(("notes", redactor.redact(problem.notes.joined(separator: "\n")))) }

@@ -20,6 +20,31 @@ import Testing
                                            environment: ["NO_COLOR": "1"].merging(environment) { $1 })
     }
 
+    /// A short secret's value equal to a folder's name (`requests`) hides no path: the export writes the file's path in its
+    /// comment, and a run's problems, reports and annotations show where they are (trial helper-132).
+    @Test func aSecretEqualToAFoldersNameHidesNoPath() async throws {
+        let files = ["environments/e.yaml": "baseURL: http://127.0.0.1:1\nsecrets: { user: { env: QA_USER } }\n",
+                     "requests/a.yaml": "request: { url: /a, headers: { X-User: \"{{ user }}\" } }\n"]
+        let exported = try await Self.export(files, ["--env", "e"], environment: ["QA_USER": "requests"])
+        #expect(exported.exitCode == 0 && exported.stdout.contains("(requests/a.yaml)"), "\(exported.stdout)\(exported.stderr)")
+        #expect(exported.stdout.contains(#"-H 'X-User: '"$QA_USER""#), "\(exported.stdout)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-paths-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (path, text) in files {
+            let url = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        let run = try await RunnerProcess.run(["run", "requests", "--env", "e", "--report-json", "r.json", "--report-junit", "r.xml"],
+                                              in: folder, environment: ["NO_COLOR": "1", "QA_USER": "requests", "GITHUB_ACTIONS": "true"])
+        #expect(run.exitCode == 3 && run.stdout.contains("requests/a.yaml:1:"), "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("::error file=requests/a.yaml,"), "\(run.stdout)")
+        let json = try String(contentsOf: folder.appendingPathComponent("r.json"), encoding: .utf8)
+        #expect(json.contains(#""file": "requests/a.yaml""#) && json.contains(#""location": "requests/a.yaml:1:"#), "\(json)")
+        let junit = try String(contentsOf: folder.appendingPathComponent("r.xml"), encoding: .utf8)
+        #expect(junit.contains(#"classname="requests.a""#), "\(junit)")
+    }
+
     @Test func aLineBreakInANameARowNameOrASkipReasonStaysInsideItsComment() async throws {
         let files = [
             "requests/a.yaml": #"name: "Create user\ntouch pwned-by-name #"\#nrequest: { url: "http://127.0.0.1:1/x" }\#n"#,
