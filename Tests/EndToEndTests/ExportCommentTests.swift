@@ -9,15 +9,21 @@ import Testing
     /// it), then removes the folder.
     static func export(_ files: [String: String], _ arguments: [String] = [], environment: [String: String] = [:]) async throws
         -> RunnerProcess.Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-export-\(UUID().uuidString)")
+        let folder = try Self.folder(holding: files)
         defer { try? FileManager.default.removeItem(at: folder) }
+        return try await RunnerProcess.run(["export", "curl", "requests"] + arguments, in: folder,
+                                           environment: ["NO_COLOR": "1"].merging(environment) { $1 })
+    }
+
+    /// A new temporary folder holding `files` (paths relative to it).
+    static func folder(holding files: [String: String]) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-export-\(UUID().uuidString)")
         for (path, text) in files {
             let url = folder.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
-        return try await RunnerProcess.run(["export", "curl", "requests"] + arguments, in: folder,
-                                           environment: ["NO_COLOR": "1"].merging(environment) { $1 })
+        return folder
     }
 
     /// A short secret's value equal to a folder's name (`requests`) hides no path: the export writes the file's path in its
@@ -28,13 +34,8 @@ import Testing
         let exported = try await Self.export(files, ["--env", "e"], environment: ["QA_USER": "requests"])
         #expect(exported.exitCode == 0 && exported.stdout.contains("(requests/a.yaml)"), "\(exported.stdout)\(exported.stderr)")
         #expect(exported.stdout.contains(#"-H 'X-User: '"$QA_USER""#), "\(exported.stdout)")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-paths-\(UUID().uuidString)")
+        let folder = try Self.folder(holding: files)
         defer { try? FileManager.default.removeItem(at: folder) }
-        for (path, text) in files {
-            let url = folder.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
         let run = try await RunnerProcess.run(["run", "requests", "--env", "e", "--report-json", "r.json", "--report-junit", "r.xml"],
                                               in: folder, environment: ["NO_COLOR": "1", "QA_USER": "requests", "GITHUB_ACTIONS": "true"])
         #expect(run.exitCode == 3 && run.stdout.contains("requests/a.yaml:1:"), "\(run.stdout)\(run.stderr)")
