@@ -85,6 +85,13 @@ enum SourceLineCredentials {
         while let match = rest.firstMatch(of: entry) {
             let (key, value) = (String(match.output.1), String(match.output.2))
             result += rest[..<match.range.lowerBound]
+            // A JSONPath key (`$.headers.X-Api-Key: x`, what a check reads) names a member, not a credential.
+            let token = line[..<match.output.1.startIndex].reversed().prefix { !" \t{,".contains($0) }.reversed()
+            if token.first == "$" || token.starts(with: ["\"", "$"]) || token.starts(with: ["'", "$"]) {
+                result += rest[match.range]
+                rest = rest[match.range.upperBound...]
+                continue
+            }
             // A `Cookie` header holds `name=value` pairs; `cookie: NAME` without `=` is a capture's source, a cookie's name.
             // A template is no credential itself, unless a comma before it cut a plain value (`pw: ab,{{ x }}`); text
             // written beside one may be (`bearer: "abc{{ x }}"`).

@@ -402,6 +402,9 @@ import TestSupport
             ("    token: $.access_token", "    token: $.access_token"),
             ("    X-Auth-Token: { exists: true }", "    X-Auth-Token: { exists: true }"),
             ("    accessToken: { header: X-Token }", "    accessToken: { header: X-Token }"),
+            // A JSONPath key ending in a credential's name is a member a check reads (trial helper-133).
+            ("    $.headers.X-Api-Key: wrong-value", "    $.headers.X-Api-Key: wrong-value"),
+            (#"  body: { "$.auth.password": pw-Expected, password: Hunter2Secret }"#, #"  body: { "$.auth.password": pw-Expected, password: *** }"#),
             // Text after a quoted value (a YAML error) is hidden with it.
             (#"  bearer: "{{ nope }}" Hunter2Secret"#, #"  bearer: "{{ nope }}***"#),
             (#"  password: "abc" Hunter2Secret, user: u"#, #"  password: "***, user: u"#),
