@@ -45,12 +45,13 @@ enum ExchangeText {
             shown.append(line)
         }
         // A body kept cut (at 64 KiB) has more lines than the kept text: its size is told instead.
+        let bodySize = exchange.responseBodySize ?? body.utf8.count
         let heading = if cutInLine {
-            "response body (first \(bytes / 1024) KiB):"
+            "response body (first \(bytes / 1024) KiB of \(bodySize) bytes):"
         } else if shown.count == all.count && whole {
             "response body:"
-        } else if case let size = exchange.responseBodySize ?? body.utf8.count, size > body.utf8.count || !whole {
-            "response body (first \(shown.count) lines of \(size) bytes):"
+        } else if bodySize > body.utf8.count || !whole {
+            "response body (first \(shown.count) lines of \(bodySize) bytes):"
         } else {
             "response body (first \(shown.count) of \(all.count) lines):"
         }
