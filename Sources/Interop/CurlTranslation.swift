@@ -279,9 +279,7 @@ public struct CurlTranslation {
 
     /// The secret hint for a header's value, named after the header: `X-Api-Key` gives `xApiKey` read from `X_API_KEY`.
     private static func headerSecretSuggestion(_ header: String) -> String {
-        let words = header.split { !$0.isLetter && !$0.isNumber }.map { $0.lowercased() }
-        let variable = (words.first ?? "value") + words.dropFirst().map(\.capitalized).joined()
-        return RequestDocument.secretSuggestion(variable, env: words.map { $0.uppercased() }.joined(separator: "_"))
+        RequestDocument.secretSuggestion(named: header)
     }
 
     /// `auth:` from `-u`, `--oauth2-bearer`, or an `Authorization: Bearer`/`Basic` header (which it replaces); a header

@@ -77,6 +77,7 @@ struct PostmanRequestTranslation {
             entries = pairs.map { parts in (String(parts[0]), parts.count > 1 ? String(parts[1]) : "", false, url) }
             valueless = pairs.map { $0.count == 1 }
         }
+        listWrittenCredentials(entries, kind: "query parameter", isCredential: CredentialNames.isSecretField)
         let enabled = zip(entries, valueless).filter { !$0.0.disabled }
         let reasons = enabled.map { urlOnlyReason($0.0, valueless: $0.1) }
         guard let last = reasons.lastIndex(where: { $0 != nil }), let reason = reasons[last] else {
@@ -282,6 +283,18 @@ struct PostmanRequestTranslation {
         return parameters
     }
 
+    /// Lists each enabled entry named as a credential (`isCredential`) whose value is written, not a `{{variable}}`: it is
+    /// written into the request file as it was.
+    private func listWrittenCredentials(_ entries: [(key: String, value: String, disabled: Bool, place: PostmanValue)], kind: String,
+                                        isCredential: (String) -> Bool) {
+        for entry in entries where !entry.disabled && isCredential(entry.key) && !entry.value.isEmpty && !entry.value.contains("{{") {
+            let hidden = [entry.value] + CredentialNames.headerCredentials(name: entry.key, value: entry.value)
+            notes.warn("\(owner): the \(kind) '\(entry.key)' is written into the request file as it was", at: entry.place,
+                       suggestion: RequestDocument.secretSuggestion(named: entry.key),
+                       hiding: hidden + hidden.map(JSONValue.stringContents))
+        }
+    }
+
     /// Lists each disabled entry as left out.
     private func listDisabled(_ entries: [(key: String, value: String, disabled: Bool, place: PostmanValue)], kind: String) {
         for entry in entries where entry.disabled {
@@ -295,16 +308,25 @@ struct PostmanRequestTranslation {
     private func headers(_ header: PostmanValue?) throws(PostmanProblem) -> [(name: String, value: String)] {
         guard let header else { return [] }
         let entries: [(key: String, value: String, disabled: Bool, place: PostmanValue)]
-        if case .string(let lines) = header.json {
-            entries = lines.split(separator: "\n").compactMap { line in
-                guard let colon = line.firstIndex(of: ":") else { return nil }
-                return (line[..<colon].trimmingCharacters(in: .whitespaces),
-                        line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces), false, header)
+        if case .string(let text) = header.json {
+            // Postman 2.0's `Name: value` lines, a disabled one written `//Name: value`.
+            let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            entries = lines.enumerated().compactMap { number, line in
+                guard !line.isEmpty else { return nil }
+                let disabled = line.hasPrefix("//"), entry = line.dropFirst(line.hasPrefix("//") ? 2 : 0)
+                guard let colon = entry.firstIndex(of: ":") else {
+                    // Not quoted: the line may hold a credential whose colon was left out.
+                    notes.warn("\(owner): line \(number + 1) of its header text has no ':' (not 'Name: value'): left out", at: header)
+                    return nil
+                }
+                return (entry[..<colon].trimmingCharacters(in: .whitespaces),
+                        entry[entry.index(after: colon)...].trimmingCharacters(in: .whitespaces), disabled, header)
             }
         } else {
             guard case .array = header.json else { throw header.wrongType("header", of: owner, expected: "a list") }
             entries = try header.checkedEntries("header", of: owner)
         }
+        listWrittenCredentials(entries, kind: "header", isCredential: CredentialNames.isSecretHeader)
         var headers: [(name: String, value: String)] = []
         for entry in entries {
             if entry.disabled {
@@ -351,6 +373,7 @@ struct PostmanRequestTranslation {
         case "urlencoded":
             guard let fields = try body["urlencoded"]?.checkedEntries("urlencoded", of: owner), !fields.isEmpty else { return nil }
             Self.dropContentType(&headers, when: ["application/x-www-form-urlencoded"])
+            listWrittenCredentials(fields, kind: "form field", isCredential: CredentialNames.isSecretField)
             return .form(parameters(fields, kind: "form field", decoding: false))
         case "formdata":
             guard let parts = body["formdata"]?.elements, !parts.isEmpty else { return nil }

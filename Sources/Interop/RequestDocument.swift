@@ -131,6 +131,14 @@ public struct RequestDocument: Sendable {
         "keep it out of the file: add `\(name): { env: \(env ?? "API_" + name.uppercased()) }` to the environment's secrets and write \"{{ \(name) }}\" here"
     }
 
+    /// The secret hint for the value of a header, query item or field named `written`: `X-Api-Key` gives `xApiKey` read
+    /// from `X_API_KEY`.
+    static func secretSuggestion(named written: String) -> String {
+        let words = written.split { !$0.isLetter && !$0.isNumber }.map { $0.lowercased() }
+        let variable = (words.first ?? "value") + words.dropFirst().map(\.capitalized).joined()
+        return secretSuggestion(variable, env: words.map { $0.uppercased() }.joined(separator: "_"))
+    }
+
     /// The body's key and value.
     private func bodyEntry(_ body: Body) -> (key: String, value: YAMLNode) {
         switch body {
