@@ -464,11 +464,12 @@ private struct References {
 
     /// The comment lines before a command: its name and file, and what each variable it refers to stands for.
     func comments(name: String, path: String, variables: [String]) -> String {
-        // A name may hold a secret or a captured value (`name: "Row {{ item }}"`): shown as its reference.
-        let shown = placeholders.shellText(name)
-        var lines = [ShellText.comment("\(shown.displayed) (\(path))")]
+        // A name may hold a secret or a captured value (`name: "Row {{ item }}"`): shown as its reference; one that is
+        // the file's path is the collection's own (a short secret's value may equal a folder's name).
+        let shown = Redactor.isPath(name, of: path) ? nil : placeholders.shellText(name)
+        var lines = [ShellText.comment("\(shown?.displayed ?? name) (\(path))")]
         var listed: Set<String> = []
-        for variable in shown.variables + variables where listed.insert(variable).inserted {
+        for variable in (shown?.variables ?? []) + variables where listed.insert(variable).inserted {
             lines.append(ShellText.comment("$\(variable): \(meanings[variable] ?? "set it before running the command")"))
         }
         return lines.joined(separator: "\n") + "\n"

@@ -40,7 +40,7 @@ public struct ConsoleReport: Sendable {
         var columns = ""
         columns.reserveCapacity(outcome.name.utf8.count + (outcome.flow?.utf8.count ?? 0) + outcome.method.utf8.count
                                 + outcome.url.utf8.count + 48)
-        columns += redactor.redactName(outcome.displayName)
+        columns += redactor.redactName(outcome.displayName, file: outcome.file)
         func add(_ column: String) {
             columns += "  "
             columns += column

@@ -23,7 +23,7 @@ public struct GitHubAnnotations: Sendable {
                 }
             }
             // The title on one line, as the console shows the name (a data row's name may hold line breaks and tabs).
-            escaped.append(("title", TerminalText.oneLine(redactor.redactName(outcome.displayName))))
+            escaped.append(("title", TerminalText.oneLine(redactor.redactName(outcome.displayName, file: outcome.file))))
             let message = [diagnostic.message] + diagnostic.notes + (diagnostic.suggestion.map { ["help: \($0)"] } ?? [])
             return Self.command("error", properties: escaped, message: safe(message.joined(separator: "\n")))
         }

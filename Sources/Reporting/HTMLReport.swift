@@ -51,7 +51,7 @@ private struct PageRequest: MustacheParent {
     init(_ outcome: RequestOutcome, sources: SourceCache, redactor: Redactor) {
         classes = PageText(outcome.verdict.jsonName + (outcome.flaky ? " flaky" : ""))
         verdict = PageText(outcome.verdict.rawValue)
-        name = PageText(redactor.redactName(outcome.displayName))
+        name = PageText(redactor.redactName(outcome.displayName, file: outcome.file))
         target = PageText(redactor.redactMethod(outcome.method) + " " + redactor.redact(outcome.url))
         facts = PageText(Self.facts(of: outcome))
         file = PageText(outcome.file)

@@ -13,7 +13,8 @@ public enum JSONReport {
         func text(_ value: String) -> JSONValue { .string(redactor.redact(value)) }
         func optional(_ value: String?) -> JSONValue { value.map(text) ?? .null }
         func fileList(_ files: [PlanRecord.File]) -> JSONValue {
-            .array(files.map { .object(JSONObject([("path", text($0.path)), ("hash", .string($0.hash))])) })
+            // The collection's own paths, not redacted: a short secret's value may equal a folder's name.
+            .array(files.map { .object(JSONObject([("path", .string($0.path)), ("hash", .string($0.hash))])) })
         }
         func milliseconds(_ duration: Duration?) -> JSONValue {
             duration.map { .double(($0.milliseconds * 1000).rounded() / 1000) } ?? .null
@@ -54,8 +55,8 @@ public enum JSONReport {
         let requests: [JSONValue] = summary.outcomes.map { outcome in
             .object(JSONObject([
                 ("file", .string(outcome.file)),
-                ("flow", outcome.flow.map { .string(redactor.redactName($0)) } ?? .null),
-                ("name", .string(redactor.redactName(outcome.name))),
+                ("flow", outcome.flow.map { .string(redactor.redactName($0, file: outcome.file)) } ?? .null),
+                ("name", .string(redactor.redactName(outcome.name, file: outcome.file))),
                 ("method", .string(redactor.redactMethod(outcome.method))),
                 ("url", text(outcome.url)),
                 ("result", .string(outcome.verdict.jsonName)),
@@ -102,7 +103,7 @@ public enum JSONReport {
                      ("read", fileList(inputs.files)),
                      ("unplanned", .string(inputs.unplanned))]
                 } ?? []) + (plan.part.map { part in
-                    [("part", .object(JSONObject([("files", .array(part.files.map(text))), ("steps", .array(part.steps.map { .int($0) })),
+                    [("part", .object(JSONObject([("files", .array(part.files.map { .string($0) })), ("steps", .array(part.steps.map { .int($0) })),
                                                    ("dealt", .int(part.dealt)),
                                                    ("dealtID", .string(part.dealtID))])))]
                 } ?? [])))

@@ -15,7 +15,9 @@ public enum JUnitReport {
         }
         func attribute(_ value: String) -> String { XMLText.escape(redactor.redact(value), inAttribute: true) }
         /// A name on one line, as the console shows it (a data row's name may hold line breaks).
-        func name(_ value: String) -> String { XMLText.escape(TerminalText.oneLine(redactor.redactName(value)), inAttribute: true) }
+        func name(_ value: String, file: String) -> String {
+            XMLText.escape(TerminalText.oneLine(redactor.redactName(value, file: file)), inAttribute: true)
+        }
 
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"runner\" tests=\"\(summary.total)\" failures=\"\(summary.count(.failed))\""
@@ -27,11 +29,11 @@ public enum JUnitReport {
             let suite = RunSummary(outcomes: outcomes, duration: outcomes.reduce(.zero) { $0 + ($1.duration ?? .zero) })
             // The collection's own names, not redacted (a short secret's value may equal a folder's name).
             let className = XMLText.escape(TerminalText.oneLine(Self.className(of: file)), inAttribute: true)
-            xml += "  <testsuite name=\"\(name(file))\" tests=\"\(outcomes.count)\" failures=\"\(suite.count(.failed))\""
+            xml += "  <testsuite name=\"\(name(file, file: file))\" tests=\"\(outcomes.count)\" failures=\"\(suite.count(.failed))\""
             xml += " errors=\"\(suite.count(.errored))\" skipped=\"\(suite.count(.skipped))\" time=\"\(seconds(suite.duration))\">\n"
             xml += seedProperty
             for outcome in outcomes {
-                xml += "    <testcase name=\"\(name(outcome.displayName))\" classname=\"\(className)\""
+                xml += "    <testcase name=\"\(name(outcome.displayName, file: file))\" classname=\"\(className)\""
                 xml += " time=\"\(seconds(outcome.duration ?? .zero))\""
                 let details = OutcomeText.problems(of: outcome, sources: sources, redactor: redactor, color: false)
                 let flaky = outcome.flaky ? "      <properties><property name=\"flaky\" value=\"true\"/></properties>\n" : ""

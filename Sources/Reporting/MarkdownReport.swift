@@ -51,7 +51,7 @@ public enum MarkdownReport {
     /// actual.
     private static func row(_ problem: OutcomeProblem, of outcome: RequestOutcome, redactor: Redactor) -> String {
         // Redacted here, as the location is, so that the numbers runner writes stay.
-        var request = redactor.redactName(outcome.displayName)
+        var request = redactor.redactName(outcome.displayName, file: outcome.file)
         if outcome.flaky { request += " (flaky, \(outcome.attempts) attempts)" }
         // Each redacted here, before `cell` cuts it: the request and the location keep their numbers.
         let cells = [

@@ -483,20 +483,32 @@ public struct Redactor: Sendable {
         return long.isEmpty ? nil : Redactor(secrets: long)
     }
 
-    /// A request's name as outputs show it (`flow › step`, `NAME [ROW]`), redacted but for the numbers runner writes in
-    /// names, which a short secret's value may equal: a step's default name (`step 2`) and a row's number (`[3]`).
-    public func redactName(_ name: String) -> String {
-        name.components(separatedBy: " › ").map { part in
+    /// A request's name as outputs show it (`flow › step`, `NAME [ROW]`), redacted but for what runner writes in names,
+    /// which a short secret's value may equal: a step's default name (`step 2`), a row's number (`[3]`), and the path of
+    /// the request's `file` a name defaults to (`users/create`, its path without extension from the folder given, or a
+    /// problem's file).
+    public func redactName(_ name: String, file: String? = nil) -> String {
+        func named(_ text: Substring) -> String {
+            file.map { Self.isPath(text, of: $0) } == true ? String(text) : redact(String(text))
+        }
+        return name.components(separatedBy: " › ").map { part in
             if part.hasPrefix("step "), part.count > 5, part.dropFirst(5).allSatisfy(Self.isDigit) { return part }
             if part.hasSuffix("]"), let open = part.range(of: " [", options: .backwards),
                case let number = part[open.upperBound..<part.index(before: part.endIndex)], !number.isEmpty, number.allSatisfy(Self.isDigit) {
-                return redact(String(part[..<open.lowerBound])) + part[open.lowerBound...]
+                return named(part[..<open.lowerBound]) + part[open.lowerBound...]
             }
-            return redact(part)
+            return named(part[...])
         }.joined(separator: " › ")
     }
 
     private static func isDigit(_ character: Character) -> Bool { character.isASCII && character.isNumber }
+
+    /// Whether `name` is the path of `file` a name defaults to: the path itself, or its end without the extension
+    /// (`users/create` for `requests/users/create.yaml`).
+    public static func isPath(_ name: some StringProtocol, of file: String) -> Bool {
+        let stem = file.hasSuffix(".yaml") || file.hasSuffix(".yml") ? file[..<file.lastIndex(of: ".")!] : file[...]
+        return name == file || name == stem || stem.hasSuffix("/" + name)
+    }
 
     /// A request's method as it may be printed: a standard one as it is (a short secret, `GET`, does not hide it),
     /// another with secrets redacted (a credential given as the method through a YAML alias).

@@ -11,7 +11,7 @@ public enum TAPReport {
         for outcome in summary.outcomes { redactor.learn(from: outcome) }
         var tap = "TAP version 14\n1..\(summary.outcomes.count)\n"
         for (index, outcome) in summary.outcomes.enumerated() {
-            let point = "\(index + 1) - \(description(outcome.displayName, redactor: redactor))"
+            let point = "\(index + 1) - \(description(outcome.displayName, file: outcome.file, redactor: redactor))"
             switch outcome.verdict {
             case .passed:
                 tap += "ok \(point)\n"
@@ -70,8 +70,8 @@ public enum TAPReport {
 
     /// A test point's description: redacted, on one line, with `\` and `#` escaped as TAP 14 asks (an unescaped `#`
     /// would start a directive).
-    static func description(_ name: String, redactor: Redactor) -> String {
-        let line = TerminalText.oneLine(redactor.redactName(name))
+    static func description(_ name: String, file: String, redactor: Redactor) -> String {
+        let line = TerminalText.oneLine(redactor.redactName(name, file: file))
         guard line.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "#") }) else { return line }
         return line.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "#", with: "\\#")
     }

@@ -26,24 +26,33 @@ import Testing
         return folder
     }
 
-    /// A short secret's value equal to a folder's name (`requests`) hides no path: the export writes the file's path in its
-    /// comment, and a run's problems, reports and annotations show where they are (trial helper-132).
+    /// A short secret's value equal to a folder's name (`demo`) hides no path, nor a name made of one: the export writes
+    /// the file's path in its comment, a run's problems, reports and annotations show where they are, and its parts merge
+    /// (trial helper-132, helper-134).
     @Test func aSecretEqualToAFoldersNameHidesNoPath() async throws {
         let files = ["environments/e.yaml": "baseURL: http://127.0.0.1:1\nsecrets: { user: { env: QA_USER } }\n",
-                     "requests/a.yaml": "request: { url: /a, headers: { X-User: \"{{ user }}\" } }\n"]
-        let exported = try await Self.export(files, ["--env", "e"], environment: ["QA_USER": "requests"])
-        #expect(exported.exitCode == 0 && exported.stdout.contains("(requests/a.yaml)"), "\(exported.stdout)\(exported.stderr)")
+                     "requests/demo/a.yaml": "request: { url: /a, headers: { X-User: \"{{ user }}\" } }\n"]
+        let exported = try await Self.export(files, ["--env", "e"], environment: ["QA_USER": "demo"])
+        #expect(exported.exitCode == 0 && exported.stdout.contains("# demo/a (requests/demo/a.yaml)"), "\(exported.stdout)\(exported.stderr)")
         #expect(exported.stdout.contains(#"-H 'X-User: '"$QA_USER""#), "\(exported.stdout)")
         let folder = try Self.folder(holding: files)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try await RunnerProcess.run(["run", "requests", "--env", "e", "--report-json", "r.json", "--report-junit", "r.xml"],
-                                              in: folder, environment: ["NO_COLOR": "1", "QA_USER": "requests", "GITHUB_ACTIONS": "true"])
-        #expect(run.exitCode == 3 && run.stdout.contains("requests/a.yaml:1:"), "\(run.stdout)\(run.stderr)")
-        #expect(run.stdout.contains("::error file=requests/a.yaml,"), "\(run.stdout)")
+        let environment = ["NO_COLOR": "1", "QA_USER": "demo", "GITHUB_ACTIONS": "true"]
+        let run = try await RunnerProcess.run(["run", "requests", "--env", "e", "--report-json", "r.json", "--report-junit", "r.xml",
+                                               "--shard", "1/1"], in: folder, environment: environment)
+        #expect(run.exitCode == 3 && run.stdout.contains("requests/demo/a.yaml:1:") && run.stdout.contains(" demo/a "),
+                "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("::error file=requests/demo/a.yaml,") && run.stdout.contains("title=demo/a::"), "\(run.stdout)")
         let json = try String(contentsOf: folder.appendingPathComponent("r.json"), encoding: .utf8)
-        #expect(json.contains(#""file": "requests/a.yaml""#) && json.contains(#""location": "requests/a.yaml:1:"#), "\(json)")
+        for written in [#""file": "requests/demo/a.yaml""#, #""name": "demo/a""#, #""location": "requests/demo/a.yaml:1:"#,
+                        #""path": "requests/demo/a.yaml""#] {
+            #expect(json.contains(written), "\(written) in \(json)")
+        }
         let junit = try String(contentsOf: folder.appendingPathComponent("r.xml"), encoding: .utf8)
-        #expect(junit.contains(#"classname="requests.a""#), "\(junit)")
+        #expect(junit.contains(#"<testsuite name="requests/demo/a.yaml""#) && junit.contains(#"<testcase name="demo/a" classname="requests.demo.a""#),
+                "\(junit)")
+        let merged = try await RunnerProcess.run(["merge-reports", "r.json"], in: folder, environment: environment)
+        #expect(merged.exitCode == 3, "\(merged.stdout)\(merged.stderr)")
     }
 
     @Test func aLineBreakInANameARowNameOrASkipReasonStaysInsideItsComment() async throws {

@@ -83,7 +83,7 @@ import YAML
         #expect(TAPReport.quoted("\u{1B}[31m\u{0}\u{7F}\u{85}\u{FEFF}é") == #""\x1B[31m\x00\x7F\x85\uFEFFé""#)
         #expect(TAPReport.quoted("rtl \u{202E}gnp.exe\u{2028}\u{2069}") == #""rtl \u202Egnp.exe\u2028\u2069""#)
         let redactor = Redactor(secrets: ["s3cret-value"])
-        #expect(TAPReport.description("a # b \\ c\nd s3cret-value", redactor: redactor) == ##"a \# b \\ c d ***"##)
+        #expect(TAPReport.description("a # b \\ c\nd s3cret-value", file: "a.yaml", redactor: redactor) == ##"a \# b \\ c d ***"##)
     }
 
     /// A string longer than `prove`'s YAMLish reader reads (an exchange with a large body) is cut, saying so: the reader
