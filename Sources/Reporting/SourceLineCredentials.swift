@@ -34,7 +34,7 @@ enum SourceLineCredentials {
             // What is kept is read on: the keys inside it may be credentials. A matcher or a capture's source
             // (`X-Auth-Token: { exists: true }`, `token: { header: X-Token }`) is what a check reads, no credential.
             let firstKey = content.firstMatch(of: /^\s*([A-Za-z]+)\s*:/).map { String($0.output.1) }
-            if open == "{" && (match.output.1.lowercased() == "auth" || content.contains(/(^|[\s{,])env\s*:/)
+            if isJSONPathKey(endingBefore: match.output.1.startIndex, in: line) || open == "{" && (match.output.1.lowercased() == "auth" || content.contains(/(^|[\s{,])env\s*:/)
                                || firstKey.map(Self.checkKeys.contains) == true) {
                 rest = inner
                 continue
@@ -85,9 +85,7 @@ enum SourceLineCredentials {
         while let match = rest.firstMatch(of: entry) {
             let (key, value) = (String(match.output.1), String(match.output.2))
             result += rest[..<match.range.lowerBound]
-            // A JSONPath key (`$.headers.X-Api-Key: x`, what a check reads) names a member, not a credential.
-            let token = line[..<match.output.1.startIndex].reversed().prefix { !" \t{,".contains($0) }.reversed()
-            if token.first == "$" || token.starts(with: ["\"", "$"]) || token.starts(with: ["'", "$"]) {
+            if isJSONPathKey(endingBefore: match.output.1.startIndex, in: line) {
                 result += rest[match.range]
                 rest = rest[match.range.upperBound...]
                 continue
@@ -104,6 +102,13 @@ enum SourceLineCredentials {
             rest = rest[match.range.upperBound...]
         }
         return result + rest
+    }
+
+    /// Whether the key whose credential word starts at `index` of `line` is a JSONPath (`$.headers.X-Api-Key: x`, a
+    /// member a check reads), not a credential's key.
+    private static func isJSONPathKey(endingBefore index: String.Index, in line: String) -> Bool {
+        let token = line[..<index].reversed().prefix { !" \t{,".contains($0) }.reversed()
+        return token.first == "$" || token.starts(with: ["\"", "$"]) || token.starts(with: ["'", "$"])
     }
 
     /// The keys `entry` finds, lowercased (`auth` in `authorization` too).

@@ -404,6 +404,8 @@ import TestSupport
             ("    accessToken: { header: X-Token }", "    accessToken: { header: X-Token }"),
             // A JSONPath key ending in a credential's name is a member a check reads (trial helper-133).
             ("    $.headers.X-Api-Key: wrong-value", "    $.headers.X-Api-Key: wrong-value"),
+            ("    $.headers.X-Api-Key: { equalz: abc123 }", "    $.headers.X-Api-Key: { equalz: abc123 }"),
+            ("    $.headers.X-Api-Key: [abc123]", "    $.headers.X-Api-Key: [abc123]"),
             (#"  body: { "$.auth.password": pw-Expected, password: Hunter2Secret }"#, #"  body: { "$.auth.password": pw-Expected, password: *** }"#),
             // Text after a quoted value (a YAML error) is hidden with it.
             (#"  bearer: "{{ nope }}" Hunter2Secret"#, #"  bearer: "{{ nope }}***"#),
