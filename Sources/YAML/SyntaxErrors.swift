@@ -237,8 +237,19 @@ enum SyntaxErrors {
         guard indentation > aboveIndentation, !aboveText.hasPrefix("-"), !aboveText.hasPrefix("#"),
               let colon = aboveText.firstRange(of: ": "), !aboveText[colon.upperBound...].allSatisfy(\.isWhitespace),
               !aboveText[..<colon.lowerBound].contains(where: { "\"'{[".contains($0) }) else { return nil }
-        return "this line is indented more than '\(aboveText[..<colon.lowerBound])' above, so it reads as more of its value: start "
-            + "it at column \(aboveIndentation + 1) to make it a key beside it, or quote a value that holds ': '"
+        let key = aboveText[..<colon.lowerBound]
+        guard line.dropFirst(indentation).hasPrefix("- ") else {
+            return "this line is indented more than '\(key)' above, so it reads as more of its value: start it at column "
+                + "\(aboveIndentation + 1) to make it a key beside it, or quote a value that holds ': '"
+        }
+        // An item: it belongs with the dashes of the nearest list above it that starts left of it.
+        guard let (number, dashes) = lines.enumerated().reversed().lazy.compactMap({ number, text -> (Int, Int)? in
+            let width = text.prefix { $0 == " " }.count
+            let rest = text.dropFirst(width)
+            return width < indentation && (rest.hasPrefix("- ") || rest == "-") ? (number + 1, width + 1) : nil
+        }).first else { return nil }
+        return "this item is indented more than '\(key)' above, so it reads as more of its value: start its '-' at column "
+            + "\(dashes), as the dashes of the list at line \(number)"
     }
 
     /// What to do with a `]` or `}` where libyaml stopped: it closes nothing open there, or a bracket of the other kind

@@ -50,6 +50,10 @@ import YAML
             #expect(item.suggestion?.hasSuffix("the keys of the item at line 2 (column 5): start its '-' at column 3, as the dashes "
                 + "of that list, or under a key with nothing after its ':' to nest it") == true, "\(item.suggestion ?? "")")
         }
+        // Past a key with a value above it (no comment between): the dashes of the list above (trial helper-134).
+        let pastValue = try #require(parseError("steps:\n  - name: One\n    expect:\n      status: 200\n        - name: Two\n"))
+        #expect(pastValue.suggestion == "this item is indented more than 'status' above, so it reads as more of its value: start "
+            + "its '-' at column 3, as the dashes of the list at line 2", "\(pastValue.suggestion ?? "")")
         let between = try #require(parseError("steps:\n- name: One\n  request: { url: /a }\n expect: { status: 200 }\n"))
         #expect(between.suggestion == "the keys of the mapping that starts at line 1 start at column 1, those of the lines above at "
             + "column 3: start this line at one of them, or under a key with nothing after its ':' to nest it")
