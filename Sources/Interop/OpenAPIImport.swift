@@ -232,7 +232,7 @@ private struct Translation {
             example = OpenAPIPointer.resolved(first.value, in: raw)?["value"]
         }
         if example == nil, let schema = OpenAPIPointer.resolved(media["schema"], in: raw) {
-            example = built(from: schema, depth: 0)
+            example = built(from: schema, depth: 0, within: Self.reference(media["schema"]).map { [$0] } ?? [])
         }
         guard let example else {
             note("\(label): the \(mediaType) body has no example: write one in the request file", at: tokens + [mediaType])
@@ -249,13 +249,20 @@ private struct Translation {
 
     /// An example value built from a schema: its declared example or default, else an object of its required and
     /// exemplified properties, a list of one example item, or the first enum value; nil when nothing says what to send.
-    private func built(from schema: JSONObject, depth: Int) -> JSONValue? {
+    /// A property referring to a schema it is inside of (`within`, the `$ref`s on the way: a tree's `child`) is none.
+    private func built(from schema: JSONObject, depth: Int, within: Set<String>) -> JSONValue? {
         if let declared = Self.declaredExample(of: schema) { return declared }
         guard depth < 8 else { return nil }
+        /// The example of a part of `schema` written at `value`, or nil when it refers to a schema it is inside of.
+        func part(_ value: JSONValue) -> JSONValue? {
+            let reference = Self.reference(value)
+            guard reference.map({ !within.contains($0) }) ?? true, let resolved = OpenAPIPointer.resolved(value, in: raw) else { return nil }
+            return built(from: resolved, depth: depth + 1, within: within.union(reference.map { [$0] } ?? []))
+        }
         if case .array(let parts)? = schema["allOf"] {
             var merged = JSONObject()
-            for part in parts {
-                guard let resolved = OpenAPIPointer.resolved(part, in: raw), case .object(let object)? = built(from: resolved, depth: depth + 1) else { continue }
+            for value in parts {
+                guard case .object(let object)? = part(value) else { continue }
                 for (key, value) in object.members { merged[key] = value }
             }
             return merged.isEmpty ? nil : .object(merged)
@@ -267,7 +274,7 @@ private struct Translation {
             var object = JSONObject()
             for (name, value) in properties.members {
                 guard let property = OpenAPIPointer.resolved(value, in: raw) else { continue }
-                if let example = built(from: property, depth: depth + 1) {
+                if let example = part(value) {
                     object[name] = example
                 } else if required.contains(name) {
                     object[name] = Self.emptyValue(ofType: property["type"])
@@ -275,10 +282,15 @@ private struct Translation {
             }
             return object.isEmpty ? nil : .object(object)
         }
-        if let items = OpenAPIPointer.resolved(schema["items"], in: raw), let item = built(from: items, depth: depth + 1) {
+        if let items = schema["items"], let item = part(items) {
             return .array([item])
         }
         return nil
+    }
+
+    /// The `$ref` a schema written as `value` refers to, if it is one.
+    private static func reference(_ value: JSONValue?) -> String? {
+        if case .object(let object)? = value, case .string(let reference)? = object["$ref"] { reference } else { nil }
     }
 
     /// `example`, the first of `examples` (3.1), `default`, or the first `enum` value of a schema.

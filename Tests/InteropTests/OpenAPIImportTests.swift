@@ -327,6 +327,35 @@ import YAML
                 "\(inventory.notes)")
     }
 
+    /// A schema's property referring to a schema it is inside of (a tree's optional `child`) is left out of the body built,
+    /// and a required one is empty: it was built eight levels deep (trial helper-132).
+    @Test func aBodyBuiltFromARecursiveSchemaStopsAtTheRecursion() throws {
+        let text = """
+            openapi: 3.0.3
+            info: { title: Tree, version: "1" }
+            paths:
+              /nodes:
+                post:
+                  operationId: addNode
+                  requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/Node" } } } }
+                  responses: { "201": { description: Added. } }
+            components:
+              schemas:
+                Node:
+                  type: object
+                  required: [name, parent]
+                  properties:
+                    name: { type: string, default: widget }
+                    child: { $ref: "#/components/schemas/Node" }
+                    parent: { $ref: "#/components/schemas/Node" }
+                    tags: { type: array, items: { $ref: "#/components/schemas/Tag" } }
+                Tag: { type: object, properties: { label: { type: string, example: red } } }
+            """
+        let node = try Self.file("requests/nodes/01-add-node.yaml", of: try Self.translate(text, named: "tree.yaml"))
+        #expect(node.contains("  json:\n    name: widget\n    parent: {}\n    tags:\n      - label: red\n"), "\(node)")
+        #expect(!node.contains("child"), "\(node)")
+    }
+
     @Test func securitySchemesBecomeAuthFromSecrets() throws {
         let shop = try Self.translate(Self.shop, named: "shop.yaml")
         #expect(try Self.file("requests/pets/01-list-pets.yaml", of: shop).contains("auth:\n  bearer: \"{{ token }}\"\n"))
