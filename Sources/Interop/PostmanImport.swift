@@ -34,7 +34,7 @@ public enum PostmanImport {
         var reader = PostmanCollectionReader(notes: notes, fileReference: fileReference)
         var written: [PostmanEnvironmentDocument] = []
         do throws(PostmanProblem) {
-            let root = try collection.root()
+            let root = try collection.root(exportedFrom: "⋯ › Export › Collection v2.1")
             let items = try checkedItems(of: root)
             var own = PostmanEnvironmentDocument(name: collectionEnvironment)
             own.add(try root.list("variable") ?? [], notes: notes)
@@ -112,7 +112,7 @@ public enum PostmanImport {
     /// collection's, named after it (unique among `taken`).
     private static func environment(_ source: PostmanSource, named taken: [String], notes: PostmanNotes) throws(PostmanProblem)
         -> PostmanEnvironmentDocument {
-        let root = try source.root()
+        let root = try source.root(exportedFrom: "Environments › ⋯ › Export")
         guard root.isObject, let values = try root.list("values") else {
             throw root.problem("not a Postman environment: it has no 'values' list",
                                suggestion: "export the environment from Postman (Environments › ⋯ › Export)")

@@ -21,13 +21,14 @@ public struct PostmanSource: Sendable {
         self.bytes = bytes
     }
 
-    /// The file parsed as JSON; a located problem (the parser's line and column) when it is not JSON.
-    func root() throws(PostmanProblem) -> PostmanValue {
+    /// The file parsed as JSON; a located problem (the parser's line and column) when it is not JSON, whose help says to
+    /// export it again from where Postman exports it (`exportedFrom`: `⋯ › Export › Collection v2.1`).
+    func root(exportedFrom: String) throws(PostmanProblem) -> PostmanValue {
         do throws(JSONParseError) {
             return PostmanValue(json: try JSONValue.parse(bytes), pointer: [], source: self)
         } catch {
             var problem = InteropProblem("not JSON: \(error.message)", at: Mark(line: error.line, column: error.column),
-                                         suggestion: "export the collection again from Postman (⋯ › Export › Collection v2.1)")
+                                         suggestion: "export it again from Postman (\(exportedFrom))")
             problem.hidden = Self.credentialTexts(onLine: error.line, of: bytes)
             throw PostmanProblem(file: path, problem: problem)
         }

@@ -481,7 +481,7 @@ struct PostmanRequestTranslation {
         let reference = fileReference(source)
         if !reference.exists {
             notes.warn("\(owner): the file '\(source)' does not exist: runner validate will say so until it does", at: place,
-                       suggestion: "put the file at \(reference.path), relative to the request file, or change the path there")
+                       suggestion: "put the file at \(reference.path)\(reference.path.hasPrefix("/") ? "" : ", relative to the request file"), or change the path there")
         }
         return reference.path
     }

@@ -469,6 +469,10 @@ import Testing
         let error = try #require(result.errors.first)
         #expect(error.file == "env.json" && error.problem.message.hasPrefix("not a Postman environment: it has no 'values' list"))
         #expect(result.files.isEmpty)
+        // One cut short is to be exported again as an environment, not as a collection (trial helper-132).
+        let cut = Self.read(Self.fixture("loopback.postman_collection.json"),
+                            environments: [PostmanSource(path: "env.json", bytes: Array(#"{"name": "qa", "values": [{"key""#.utf8))])
+        #expect(cut.errors.first?.problem.suggestion == "export it again from Postman (Environments › ⋯ › Export)", "\(cut.errors)")
         // Entries that are not variables are listed, not dropped without a word.
         let odd = Self.read(Self.fixture("loopback.postman_collection.json"),
                             environments: [PostmanSource(path: "env.json", bytes: Array(#"{"name": "e", "values": [{"key": "a", "value": "1"}, {"value": "x"}, 5]}"#.utf8))])
