@@ -274,6 +274,7 @@ public struct ShellSplitter {
                 try ansiQuoted(into: &text)
                 quoted = true
             default:
+                if scalar == "$" { noteShellVariable() }
                 text.append(scalar)
                 advance()
             }
@@ -282,6 +283,22 @@ public struct ShellSplitter {
         guard sawText else { return nil }
         let written = String(String.UnicodeScalarView(scalars[startIndex..<index]))
         return ShellWord(String(text), at: start, quoted: quoted, written: written)
+    }
+
+    /// Notes a shell variable (`$NAME`, `${NAME}`) at the current `$`, outside single quotes: the shell a command was
+    /// written for would put its value there, runner sends the text as written.
+    private mutating func noteShellVariable() {
+        let braced = peek() == "{"
+        var name = "", offset = braced ? 2 : 1
+        while let next = peek(offset), next == "_" || next.properties.isAlphabetic && next.isASCII || !name.isEmpty && ("0"..."9").contains(next) {
+            name.unicodeScalars.append(next)
+            offset += 1
+        }
+        guard !name.isEmpty, !braced || peek(offset) == "}" else { return }
+        let written = braced ? "${\(name)}" : "$\(name)"
+        notes.append(InteropProblem("'\(written)' is a shell variable, which runner does not expand: it is sent as the text '\(written)'",
+                                    at: mark, suggestion: "write {{ $env.\(name) }} to read it from the process environment when the "
+                                        + "request runs (a secret of the environment for a credential)"))
     }
 
     /// `'…'`: every character as it is, up to the next `'`.
@@ -314,6 +331,7 @@ public struct ShellSplitter {
                     continue
                 }
             }
+            if scalar == "$" { noteShellVariable() }
             text.append(scalar)
             advance()
         }

@@ -114,6 +114,19 @@ import Testing
         #expect(warning.message.hasPrefix("'\\0' is a NUL character, where bash ends the text of $'…'") && warning.mark.column == 33)
     }
 
+    /// A shell variable outside single quotes (`"Bearer $TOKEN"`, `${USER}`) is sent as written, with a warning naming
+    /// `{{ $env.NAME }}`; one in single quotes, `\$` and a lone `$` are no variable (trial helper-132).
+    @Test func aShellVariableOutsideSingleQuotesIsWarnedOf() throws {
+        let result = CurlImport.read(#"curl http://127.0.0.1:1/x -H "Authorization: Bearer $TOKEN" -u ${USER}:pw -d '$KEPT' -d "a=\$b&c=$""#)
+        let warnings = result.warnings.map(\.message)
+        #expect(warnings.contains("'$TOKEN' is a shell variable, which runner does not expand: it is sent as the text '$TOKEN'"),
+                "\(warnings)")
+        #expect(warnings.contains { $0.hasPrefix("'${USER}' is a shell variable") } && !warnings.contains { $0.contains("KEPT") || $0.contains("'$b'") },
+                "\(warnings)")
+        let token = try #require(result.warnings.first { $0.message.hasPrefix("'$TOKEN'") })
+        #expect(token.suggestion?.hasPrefix("write {{ $env.TOKEN }} to read it from the process environment") == true && token.mark.column == 53)
+    }
+
     @Test func firefoxLoginFormBecomesAFormWithDecodedValues() throws {
         let document = try Self.request(3)
         #expect(document.method == "POST")
