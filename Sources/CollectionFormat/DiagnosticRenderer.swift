@@ -138,8 +138,11 @@ public enum DiagnosticRenderer {
     private static let credentialKeys = (NodeDecoder.credentialKeys.map { $0.lowercased() } + ["default"]
                                          + HTTPHeaders.credentialNames.map { $0.lowercased() }).map { Array($0.utf8) }
 
+    /// The format's own keys, lowercased: one a typo away from a credential's (`cookies`, the option) is no typo of it.
+    private static let formatKeys = Set(FormatKeys.all.flatMap(\.keys).map { Array($0.name.lowercased().utf8) })
+
     /// Whether `line` holds a key (letters and `-` before a `:`) one typo from a credential's but not one (`pasword:`,
-    /// `barer:`, `Autorization:`), read over its bytes.
+    /// `barer:`, `Autorization:`), nor a key of the format (`cookies:`), read over its bytes.
     static func mistypesCredentialKey(_ line: String) -> Bool {
         let bytes = Array(line.utf8)
         for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: ":") {
@@ -150,7 +153,7 @@ public enum DiagnosticRenderer {
             let length = index - start
             guard length >= 4, length <= 20 else { continue }
             let key = bytes[start..<index].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-            guard !credentialKeys.contains(key) else { continue }
+            guard !credentialKeys.contains(key), !formatKeys.contains(key) else { continue }
             let word = String(decoding: key, as: UTF8.self)
             if credentialKeys.contains(where: { abs($0.count - key.count) <= 1 && Suggestions.editDistance(Array(word), Array(String(decoding: $0, as: UTF8.self))) == 1 }) {
                 return true

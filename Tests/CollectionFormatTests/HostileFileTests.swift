@@ -163,6 +163,8 @@ struct HostileFile: Sendable, CustomStringConvertible {
         #expect(!unread.contains("Hunter2Secret") && unread.contains(" 1 | auth: { ***: "), "\(unread)")
         #expect(DiagnosticRenderer.mistypesCredentialKey("  Autorization: x") && DiagnosticRenderer.mistypesCredentialKey("barer: x"))
         #expect(!DiagnosticRenderer.mistypesCredentialKey("  password: x, username: u, url: /a, name: b"))
+        // A key of the format a typo away from a credential's is none (trial helper-135: `cookies:`, the option).
+        #expect(!DiagnosticRenderer.mistypesCredentialKey("options: { cookies: false, timeout: 5 }"))
         // A line that goes on with a credential's value begun above it is hidden whole; a sibling after one is not.
         sources.store("headers:\n  Authorization: Bearer abc\n    Hunter2Secret: x\n  Accept: \"a\\q\"\n", for: "c.yaml")
         sources.store("auth:\n  bearer: \"abc\n\n  Hunter2Secret\\q\"\n", for: "d.yaml")
