@@ -270,6 +270,10 @@ extension NodeDecoder {
                                   body: nil, mark: mark)
         }
         let expectations = fields["expect"].map { expect($0, location: location) } ?? ExpectDefinition()
+        if expectations.error != nil, let capture = fields["capture"] {
+            error("'capture' takes its values from a response, and 'expect.error' expects none", at: capture.mark,
+                  suggestion: "remove 'capture', or 'expect.error'")
+        }
         let name = fields["name"].flatMap { string($0, for: "name") }
         let when = fields["when"].map { conditions($0) } ?? []
         return RequestDefinition(.init(

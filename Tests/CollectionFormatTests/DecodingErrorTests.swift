@@ -148,6 +148,10 @@ import YAML
         #expect(problems("steps:\n  - request: { url: /a }\n  - - request: { url: /b }\n") == [
             "requests/r.yaml:3:5: error: step 2 of 'steps' is a list, not a step [help: a step is one mapping (request:, use:, ...), each after a single '-' of 'steps:', not inside a list of its own]",
         ])
+        // A capture beside an expected failure, which gives no response (trial helper-135).
+        #expect(problems("request: { url: /a }\nexpect: { error: timeout }\ncapture: { id: $.id }\n") == [
+            "requests/r.yaml:3:10: error: 'capture' takes its values from a response, and 'expect.error' expects none [help: remove 'capture', or 'expect.error']",
+        ])
         // A dash with nothing after it (trial helper-131: it was 'expected a mapping for steps, found null').
         #expect(problems("steps:\n  - request: { url: /a }\nfinally:\n  -\n") == [
             "requests/r.yaml:4:4: error: step 1 of 'finally' is empty [help: write its keys (request:, use:, ...) after the '-', or on the lines below indented past it; or remove the '-']",
