@@ -67,7 +67,7 @@ enum ExternalChecks {
 
     /// The help for a regular expression that does not compile.
     static var regexHelp: String {
-        "a regular expression as Swift reads it (like PCRE): escape a literal '(', '[', '.', '+', '?', '*' with '\\', written "
+        "a regular expression in ICU syntax (much like PCRE): escape a literal '(', '[', '.', '+', '?', '*' with '\\', written "
             + "'\\\\' in double quotes (or use single quotes)"
     }
 

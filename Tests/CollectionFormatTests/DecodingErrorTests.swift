@@ -346,7 +346,7 @@ import YAML
             """) == [
             "requests/r.yaml:4:12: error: unknown matcher operator 'lenght' [help: did you mean 'length'?]",
             "requests/r.yaml:5:18: error: unknown type 'strng': expected one of string, number, integer, boolean, array, object, null [help: did you mean 'string'?]",
-            "requests/r.yaml:6:21: error: invalid regular expression '([a-z': expected ']' [help: a regular expression as Swift reads it (like PCRE): escape a literal '(', '[', '.', '+', '?', '*' with '\\', written '\\\\' in double quotes (or use single quotes)]",
+            "requests/r.yaml:6:21: error: invalid regular expression '([a-z': expected ']' [help: a regular expression in ICU syntax (much like PCRE): escape a literal '(', '[', '.', '+', '?', '*' with '\\', written '\\\\' in double quotes (or use single quotes)]",
             "requests/r.yaml:7:20: error: expected a boolean (true or false) for 'expect.body.$.d.exists', found the string 'maybe'",
             "requests/r.yaml:8:20: error: expected a non-negative integer or a matcher for 'expect.body.$.e.length', found the string 'many'",
             "requests/r.yaml:9:10: error: empty matcher for 'expect.body.$.f': expected operators such as equals, contains, exists",
