@@ -315,7 +315,7 @@ public struct VariableScope: Sendable {
                 current = next
             case (.index(let index), .array(let items)):
                 guard index < items.count else {
-                    throw TemplateError("index \(index) is out of range: '\(parent)' has \(items.count) elements (in '\(path)')", at: mark)
+                    throw TemplateError("index \(index) is out of range: '\(parent)' has \(items.count) element\(items.count == 1 ? "" : "s") (in '\(path)')", at: mark)
                 }
                 current = items[index]
             case (.key, _):

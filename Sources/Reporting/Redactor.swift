@@ -159,7 +159,8 @@ public struct Redactor: Sendable {
 
     /// A secret as written and encoded up to twice (percent-encoded as in a query, escaped as inside a JSON
     /// string), so that it stays hidden when a server embeds an encoded request in its JSON answer; decoded as a server
-    /// reads a query (`%XX` and `+`), when it holds those; without surrounding white space, as a multipart name, with CRLF line
+    /// reads a query (`%XX` and `+`), when it holds those; without surrounding white space, as a multipart name (and its
+    /// backslashes read as a quoted string's escapes), with CRLF line
     /// ends, and escaped as HTML or XML text; its UTF-8 read
     /// as ISO-8859-1 or Windows-1252 (as servers read header bytes) as written and JSON-escaped once or twice; each of these
     /// JSON-escaped once more (as a failure shows a value); and with control characters as the console shows them
@@ -171,10 +172,12 @@ public struct Redactor: Sendable {
         let decoded = Set(([secret] + once).flatMap { [$0.removingPercentEncoding, $0.replacingBytes(of: "+", with: " ").removingPercentEncoding] }
             .compactMap { $0 }).filter { $0 != secret && $0.count >= ResolvedSecret.shortestHiddenInText }
         // Servers trim a header value's surrounding spaces; a multipart name or file name has its quotes and line
-        // breaks as percent escapes.
+        // breaks as percent escapes, and a server reading it as a quoted string takes `\x` for `x`.
         // A secret of several lines (a PEM key) comes back with CRLF line ends from servers that write them.
         let crlf = secret.contains("\n") ? [secret.replacingBytes(of: "\r\n", with: "\n").replacingBytes(of: "\n", with: "\r\n")] : []
-        let reshaped = ([secret.trimmingCharacters(in: .whitespacesAndNewlines), MultipartBody.quoted(secret)] + crlf + htmlEscapings(of: secret))
+        let quotedPairsRead = secret.contains("\\") ? [Self.quotedPairsRead(secret)] : []
+        let reshaped = ([secret.trimmingCharacters(in: .whitespacesAndNewlines), MultipartBody.quoted(secret)] + crlf + quotedPairsRead
+                        + htmlEscapings(of: secret))
             .filter { $0 != secret && $0.count >= ResolvedSecret.shortestHiddenInText }
         var forms = Set([secret] + once + once.flatMap(encodings) + decoded + decoded.flatMap(jsonEscapings) + reshaped + reshaped.flatMap(jsonEscapings))
         for misread in Mojibake.readings(of: secret) {
@@ -187,6 +190,17 @@ public struct Redactor: Sendable {
         // hidden there too.
         forms.formUnion(forms.map(JSONValue.stringContents))
         return Array(forms.union(forms.map(TerminalText.printable)))
+    }
+
+    /// `text` as an HTTP quoted string's reader reads it: each `\` followed by a character stands for that character.
+    private static func quotedPairsRead(_ text: String) -> String {
+        var read = "", escaped = false
+        for character in text {
+            if character == "\\" && !escaped { escaped = true; continue }
+            read.append(character)
+            escaped = false
+        }
+        return read
     }
 
     /// The ways HTML and XML text escape `text` (a server echoing it in a page): `&`, `<` and `>` as entities, `"` and

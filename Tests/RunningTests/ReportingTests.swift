@@ -516,6 +516,9 @@ import TestSupport
         ] {
             #expect(redactor.redact(text) == shown, "\(text)")
         }
+        // As a server reads it from a multipart name, a quoted string whose `\x` stands for `x`, echoed in JSON (trial helper-136).
+        let quotedPairs = Redactor(secrets: [#"Qw3"rty\Uiop#9"#, #"Tok\en-Value-77"#])
+        #expect(quotedPairs.redact(#"{"n-Qw3\"rtyUiop#9": "x", "n-Token-Value-77": "y"}"#) == #"{"n-***": "x", "n-***": "y"}"#)
         // Its base64 on a line of its own, its last group of four ending on the next line (`\n` after it), or its first
         // group starting on the line before: the other line stays whole (trial helper-127).
         let short = Redactor(secrets: ["hunter2xyz"])
