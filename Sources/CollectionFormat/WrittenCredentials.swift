@@ -12,10 +12,11 @@ enum WrittenCredentials {
         var found: [String] = []
         func add(_ text: String) {
             guard !text.isEmpty else { return }
-            // Beside templates, the text written between them (`abc{{ x }}`), but a scheme word (`Bearer {{ t }}`).
+            // Beside templates, the text written between them (`abc12345{{ x }}`), but a scheme word (`Bearer {{ t }}`) and
+            // a shorter text, which a suffix or prefix is more often than a piece of a credential (`{{ pw }}-prod`).
             guard !text.contains("{{") else {
                 found += text.split(separator: /\{\{[^}]*\}\}/).map { $0.trimmingPrefix(#/[A-Za-z]+ /#) }
-                    .map { String($0).trimmingCharacters(in: .whitespaces) }.filter { $0.count >= 4 }
+                    .map { String($0).trimmingCharacters(in: .whitespaces) }.filter { $0.count >= shortestBesideTemplates }
                 return
             }
             found.append(text)
@@ -76,6 +77,9 @@ enum WrittenCredentials {
         guard key.lowercased() != "default" else { return false }
         return NodeDecoder.credentialKey(key) || parent == "headers" && HTTPHeaders.namesCredential(key)
     }
+
+    /// The shortest text written beside a template in a credential's value that is hidden as one.
+    static let shortestBesideTemplates = 8
 
     /// The keys of a matcher and of a capture's source: a mapping holding one is what a check reads.
     private static let checkKeys = Set(FormatKeys.matcher.names + FormatKeys.captureSource.names)

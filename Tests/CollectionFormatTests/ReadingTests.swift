@@ -681,13 +681,14 @@ import YAML
         scratch.write("environments/e.yaml", "baseURL: http://127.0.0.1:1\nsecrets: { pw: { env: RUNNER_TEST_UNSET_PW, default: Env-Default-9 } }\n")
         scratch.write("r.yaml", """
             auth: { bearer: &k Hunter2Secret-A }
-            request: { url: /a, headers: { X-Api-Key: Key-Hunter2, Authorization-Note: x, X-Token: "{{ t }}", X-Auth: "Bearer {{ t }}", X-Access-Token: "Lit-Hunter2{{ t }}", Cookie: "sid={{ t }}; pref=Cookie-Lit-7" } }
+            request: { url: /a, headers: { X-Api-Key: Key-Hunter2, Authorization-Note: x, X-Token: "{{ t }}", X-Auth: "Bearer {{ t }}", X-Access-Token: "Lit-Hunter2{{ t }}", Cookie: "sid={{ t }}; pref=Cookie-Lit-7", X-Api-Token: "{{ t }}-prod" } }
             expect: { status: *k, headers: { X-Auth-Token: { exists: true } } }
             capture: { t: { header: X-Token, default: fallback-value }, token: $.access_token }
 
             """)
         let loaded = await scratch.readCollection(["r.yaml"], env: "e")
-        // A cookie's name is none (`sid=` was hidden before its value: `******`, trial helper-127).
+        // A cookie's name is none (`sid=` was hidden before its value: `******`, trial helper-127), nor a short text beside a
+        // template (`-prod` hid every `login-prod`, trial helper-136).
         #expect(loaded.scope.writtenCredentials == ["Hunter2Secret-A", "Key-Hunter2", "Lit-Hunter2", "Cookie-Lit-7", "Env-Default-9"],
                 "\(loaded.scope.writtenCredentials)")
         #expect(loaded.scope.hiddenValues.isSuperset(of: loaded.scope.writtenCredentials) && loaded.scope.secretValues == ["Env-Default-9"])
