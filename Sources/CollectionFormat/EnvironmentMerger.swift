@@ -188,11 +188,13 @@ package struct EnvironmentMerger {
         let given = commandLine.last { $0.name == definition.name }?.value
         guard let value = set ?? definition.defaultValue?.value ?? given.flatMap({ $0.isEmpty ? nil : $0 }) else {
             let problem = processEnvironment[name] == nil ? "is not set" : "is empty"
+            // A name one typo from a variable that is set (`API_TOKN` beside `API_TOKEN`) is likely that one.
+            let typo = processEnvironment[name] == nil ? Suggestions.closest(to: name, among: processEnvironment.variables.keys.sorted()) : nil
             diagnostics.add(.error("secret '\(definition.name)': environment variable \(name) \(problem)",
                                    path: secret.path, at: definition.env.mark,
-                                   suggestion: given == nil
+                                   suggestion: typo.map { "did you mean '\($0)', which is set?" } ?? (given == nil
                                        ? "set \(name) in the environment, give the secret a 'default', or pass --var \(definition.name)=VALUE"
-                                       : "the --var \(definition.name) given is empty: give its value, or set \(name) in the environment"))
+                                       : "the --var \(definition.name) given is empty: give its value, or set \(name) in the environment")))
             return nil
         }
         if let given {

@@ -552,6 +552,9 @@ import YAML
         let unset = await scratch.readCollection(["requests"], env: "qa", processEnvironment: [:])
         #expect(unset.diagnostics.contains { $0.message == "secret 'password': environment variable QA_PASSWORD is not set" },
                 "\(unset.diagnostics)")
+        // One typo from a variable that is set: that one is named (trial helper-135).
+        let typo = await scratch.readCollection(["requests"], env: "qa", processEnvironment: ["QA_PASWORD": "x-long-value"])
+        #expect(typo.diagnostics.contains { $0.suggestion == "did you mean 'QA_PASWORD', which is set?" }, "\(typo.diagnostics)")
         let given = await scratch.readCollection(["requests"], env: "qa", vars: [("password", "a-long-password")], processEnvironment: [:])
         #expect(!given.diagnostics.contains { $0.severity == .error }, "\(given.diagnostics)")
         #expect(given.scope.secretValues.contains("a-long-password"))
