@@ -90,13 +90,14 @@ enum SourceLineCredentials {
                 rest = rest[match.range.upperBound...]
                 continue
             }
-            // A `Cookie` header holds `name=value` pairs; `cookie: NAME` without `=` is a capture's source, a cookie's name.
+            // A `Cookie` header holds `name=value` pairs; `cookie: NAME` (so written) without `=` is a capture's source, a
+            // cookie's name; a header written otherwise (`Cookie: abc`) is hidden whatever it holds.
             // A template is no credential itself, unless a comma before it cut a plain value (`pw: ab,{{ x }}`); text
             // written beside one may be (`bearer: "abc{{ x }}"`).
             let templated = value.contains("{{") && !value.prefix(while: { $0 != "{" }).contains(",")
             // A JSONPath is what a capture or an expectation reads (`token: $.access_token`), no credential.
             let shown = templated ? maskedBesideTemplates(value, of: key)
-                : key.lowercased() == "cookie" && !value.contains("=") || value.firstMatch(of: /^["']?\$[.\[]/) != nil ? value
+                : key == "cookie" && !value.contains("=") || value.firstMatch(of: /^["']?\$[.\[]/) != nil ? value
                 : masked(value, of: key)
             result += String(rest[match.range].dropLast(value.count)) + shown
             rest = rest[match.range.upperBound...]

@@ -444,6 +444,9 @@ import TestSupport
             // A capture's source names a cookie: its name is no credential.
             ("      ca: { cookie: session }", "      ca: { cookie: session }"),
             ("    cookie: session", "    cookie: session"),
+            // A Cookie header with a bare value (trial helper-137: quoted as it was in a YAML error's line).
+            ("  headers: { Cookie: sessionSECRET1, X-A: {{ }} }", "  headers: { Cookie: ***, X-A: {{ }} }"),
+            ("    Cookie: sessionSECRET1: x", "    Cookie: ***"),
             // A URL's password, also where it shows again when it is long enough to hide on its own.
             (#"  url: "http://u:1@127.0.0.1:1/a1b?x=1""#, #"  url: "http://u:***@127.0.0.1:1/a1b?x=1""#),
             (#"  url: "http://u:L1neS3cret@127.0.0.1:1/L1neS3cret""#, #"  url: "http://u:***@127.0.0.1:1/***""#),
