@@ -274,7 +274,7 @@ public struct ShellSplitter {
                 try ansiQuoted(into: &text)
                 quoted = true
             default:
-                if scalar == "$" { noteShellVariable() }
+                if scalar == "$" || scalar == "`" { noteShellExpansion() }
                 text.append(scalar)
                 advance()
             }
@@ -285,20 +285,39 @@ public struct ShellSplitter {
         return ShellWord(String(text), at: start, quoted: quoted, written: written)
     }
 
-    /// Notes a shell variable (`$NAME`, `${NAME}`) at the current `$`, outside single quotes: the shell a command was
-    /// written for would put its value there, runner sends the text as written.
-    private mutating func noteShellVariable() {
-        let braced = peek() == "{"
-        var name = "", offset = braced ? 2 : 1
-        while let next = peek(offset), next == "_" || next.properties.isAlphabetic && next.isASCII || !name.isEmpty && ("0"..."9").contains(next) {
-            name.unicodeScalars.append(next)
-            offset += 1
+    /// Notes a shell expansion at the current `$` or backquote, outside single quotes (`$NAME`, `${NAME}`, `${NAME:-x}`,
+    /// `$1`, `$(cmd)`, `` `cmd` ``): the shell a command was written for would put its value there, runner sends the text
+    /// as written.
+    private mutating func noteShellExpansion() {
+        func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "_" || scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
         }
-        guard !name.isEmpty, !braced || peek(offset) == "}" else { return }
-        let written = braced ? "${\(name)}" : "$\(name)"
-        notes.append(InteropProblem("'\(written)' is a shell variable, which runner does not expand: it is sent as the text '\(written)'",
-                                    at: mark, suggestion: "write {{ $env.\(name) }} to read it from the process environment when the "
-                                        + "request runs (a secret of the environment for a credential)"))
+        var written: String, variable = ""
+        if current == "`" {
+            written = "`…`"
+        } else if peek() == "(" {
+            written = "$(…)"
+        } else if peek() == "{" {
+            var end = index + 2
+            while end < scalars.count, scalars[end] != "}", scalars[end] != "\n" { end += 1 }
+            guard end < scalars.count, scalars[end] == "}", end > index + 2 else { return }
+            written = String(String.UnicodeScalarView(scalars[index...end]))
+            variable = String(String.UnicodeScalarView(scalars[(index + 2)..<end].prefix(while: isNameCharacter)))
+        } else if let next = peek(), ("0"..."9").contains(next) {
+            written = "$" + String(next)
+        } else if let next = peek(), isNameCharacter(next) {
+            var end = index + 1
+            while end < scalars.count, isNameCharacter(scalars[end]) { end += 1 }
+            variable = String(String.UnicodeScalarView(scalars[(index + 1)..<end]))
+            written = "$" + variable
+        } else {
+            return
+        }
+        let isVariable = variable.first.map { !$0.isNumber } ?? false
+        notes.append(InteropProblem("'\(written)' is a shell \(isVariable ? "variable" : "expansion"), which runner does not expand: "
+                                        + "it is sent as the text '\(written)'", at: mark,
+                                    suggestion: isVariable ? "write {{ $env.\(variable) }} to read it from the process environment when the "
+                                        + "request runs (a secret of the environment for a credential)" : "write the value it gives instead"))
     }
 
     /// `'…'`: every character as it is, up to the next `'`.
@@ -331,7 +350,7 @@ public struct ShellSplitter {
                     continue
                 }
             }
-            if scalar == "$" { noteShellVariable() }
+            if scalar == "$" || scalar == "`" { noteShellExpansion() }
             text.append(scalar)
             advance()
         }

@@ -125,6 +125,12 @@ import Testing
                 "\(warnings)")
         let token = try #require(result.warnings.first { $0.message.hasPrefix("'$TOKEN'") })
         #expect(token.suggestion?.hasPrefix("write {{ $env.TOKEN }} to read it from the process environment") == true && token.mark.column == 53)
+        // Other expansions the shell does there (trial helper-137).
+        let others = CurlImport.read(#"curl http://127.0.0.1:1/x -H "X-T: ${TOK:-dflt}" -H "X-U: $(whoami)" -H "X-V: `id`" -H "X-W: $1""#)
+        let messages = others.warnings.map(\.message)
+        for written in ["'${TOK:-dflt}' is a shell variable", "'$(…)' is a shell expansion", "'`…`' is a shell expansion", "'$1' is a shell expansion"] {
+            #expect(messages.contains { $0.hasPrefix(written) }, "\(written) in \(messages)")
+        }
     }
 
     @Test func firefoxLoginFormBecomesAFormWithDecodedValues() throws {
