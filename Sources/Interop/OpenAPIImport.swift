@@ -277,7 +277,7 @@ private struct Translation {
                 if let example = part(value) {
                     object[name] = example
                 } else if required.contains(name) {
-                    object[name] = Self.emptyValue(ofType: property["type"])
+                    object[name] = Self.emptyValue(of: property)
                 }
             }
             return object.isEmpty ? nil : .object(object)
@@ -303,12 +303,15 @@ private struct Translation {
     }
 
     /// A value of a schema type that says nothing: `""`, `0`, `false`, `[]`, `{}`.
-    private static func emptyValue(ofType type: JSONValue?) -> JSONValue {
-        switch type {
+    private static func emptyValue(of schema: JSONObject) -> JSONValue {
+        switch schema["type"] {
         case .string("integer")?, .string("number")?: .int(0)
         case .string("boolean")?: .bool(false)
         case .string("array")?: .array([])
         case .string("object")?: .object(JSONObject())
+        // Without a type, what it holds says which (OpenAPI 3.1 schemas often leave `type: object` out).
+        case nil where schema["properties"] != nil || schema["allOf"] != nil || schema["additionalProperties"] != nil: .object(JSONObject())
+        case nil where schema["items"] != nil: .array([])
         default: .string("")
         }
     }
