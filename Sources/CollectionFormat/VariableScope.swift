@@ -68,6 +68,11 @@ public struct VariableScope: Sendable {
         if secret { secretNames.insert(name) }
     }
 
+    /// Removes a captured variable (an earlier request's capture of `name`); its other layers stay.
+    public mutating func forgetCapture(_ name: String) {
+        captureValues[name] = nil
+    }
+
     /// Defines the variables of element `number` (from 1) of an `each:` list in a layer: `item` (the element),
     /// `index` (`number`) and, when the element is a mapping, its fields.
     public mutating func defineElement(_ element: JSONValue, number: Int, in layer: Layer) {

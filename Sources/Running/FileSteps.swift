@@ -120,7 +120,9 @@ extension CollectionRun {
         if let reason = flow.run.skipReason { return await record(unsent(.skipped, reason: reason), flow: &flow) }
         // A used step's `with:` values are resolved once, in the flow's scope, for its `when:`, its `each:` and its request.
         let scope: VariableScope
-        do throws(Unmet) { scope = try Self.scope(of: step, from: flow.run.scope) } catch {
+        do throws(Unmet) {
+            scope = try Self.scope(of: step, from: step.isCleanup ? Self.cleanupScope(of: file, flow: flow) : flow.run.scope)
+        } catch {
             return await record(unsent(error.verdict, reason: error.reason, problem: error.problem), flow: &flow)
         }
         guard let loop = step.loop else {
@@ -215,6 +217,18 @@ extension CollectionRun {
             flow.captures.append(capture)
         }
         return outcome
+    }
+
+    /// The scope of a cleanup step: a variable the flow's steps capture is the flow's own, absent when its capture did
+    /// not happen, though an earlier file captured one of that name (`when: { "{{ id }}": { exists: true } }` must not
+    /// delete another flow's `id`).
+    static func cleanupScope(of file: RequestFile, flow: FlowState) -> VariableScope {
+        var scope = flow.run.scope
+        let captured = Set(flow.captures.map(\.name))
+        for step in file.steps where !step.isCleanup {
+            for capture in step.captures where !captured.contains(capture.name) { scope.forgetCapture(capture.name) }
+        }
+        return scope
     }
 
     /// Why a step does not run, or nil when it runs. Once its flow has begun, a cleanup step runs after a failure, after

@@ -309,6 +309,35 @@ import TestSupport
         #expect(await Self.paths(loader) == ["/v1/everything"])
     }
 
+    /// A cleanup step reads the flow's own capture: when the flow's capture did not happen, an earlier file's capture of
+    /// that name is not used (the docs' guard would delete the other flow's resource, trial helper-138).
+    @Test func aCleanupStepDoesNotSeeAnEarlierFilesCaptureOfANameItsFlowCaptures() async throws {
+        let flow = { (name: String) in
+            """
+            steps:
+              - request: { method: POST, url: /\(name)/things }
+                capture: { id: $.id }
+            finally:
+              - when: { "{{ id }}": { exists: true } }
+                request: { method: DELETE, url: "/things/{{ id }}?by=\(name)" }
+            """
+        }
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/a.yaml": flow("a"),
+            "requests/b.yaml": flow("b"),
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [.path("/v1/a/things", .json(#"{"id": 7}"#)), .path("/v1/b/things", .response(status: 500))],
+                                    fallback: .response(status: 204))
+        // Nor does a parallel run make the second file wait for the first's capture.
+        let run = CollectionRun(collection: await collection.load(), options: RunOptions(jobs: 2), transport: ScriptedLoader())
+        #expect(run.fileDependencies == [[], []])
+        let summary = try await collection.run(loader)
+        #expect(summary.outcomes.map(\.verdict) == [.passed, .passed, .failed, .skipped], "\(summary.outcomes)")
+        #expect(await Self.paths(loader) == ["/v1/a/things", "/v1/things/7?by=a", "/v1/b/things"])
+    }
+
     @Test func aCleanupLoopOverAListNeverCapturedIsSkipped() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment(),
