@@ -189,7 +189,8 @@ package struct EnvironmentMerger {
         guard let value = set ?? definition.defaultValue?.value ?? given.flatMap({ $0.isEmpty ? nil : $0 }) else {
             let problem = processEnvironment[name] == nil ? "is not set" : "is empty"
             // A name one typo from a variable that is set (`API_TOKN` beside `API_TOKEN`) is likely that one.
-            let typo = processEnvironment[name] == nil ? Suggestions.closest(to: name, among: processEnvironment.variables.keys.sorted()) : nil
+            let setNames = processEnvironment.variables.filter { !$0.value.isEmpty }.keys.sorted()
+            let typo = processEnvironment[name] == nil ? Suggestions.closest(to: name, among: setNames) : nil
             diagnostics.add(.error("secret '\(definition.name)': environment variable \(name) \(problem)",
                                    path: secret.path, at: definition.env.mark,
                                    suggestion: typo.map { "did you mean '\($0)', which is set?" } ?? (given == nil

@@ -299,7 +299,7 @@ public struct VariableScope: Sendable {
     public static func unsetEnvironmentVariable(_ name: String, in environment: ProcessEnvironment, at mark: Mark) -> TemplateError {
         guard environment.notUTF8.contains(name) else {
             return TemplateError("environment variable '\(name)' is not set (used as '$env.\(name)')", at: mark,
-                                 suggestion: Suggestions.closest(to: name, among: environment.variables.keys.sorted())
+                                 suggestion: Suggestions.closest(to: name, among: environment.variables.filter { !$0.value.isEmpty }.keys.sorted())
                                     .map { "did you mean '$env.\($0)', which is set?" })
         }
         var error = TemplateError("environment variable '\(name)' (used as '$env.\(name)') " + ProcessEnvironment.notUTF8Problem, at: mark,

@@ -96,6 +96,8 @@ public struct InteropProblem: Error, Sendable, Hashable {
 public struct ShellSplitter {
     private let scalars: [Unicode.Scalar]
     private var index = 0
+    /// Whether a backquote opened a command substitution that no backquote has closed yet.
+    private var insideBackquotes = false
     private var line = 1
     private var column = 1
     /// The notes about the words of the command being read.
@@ -294,6 +296,9 @@ public struct ShellSplitter {
         }
         var written: String, variable = ""
         if current == "`" {
+            // One command substitution: the closing backquote is no other.
+            insideBackquotes.toggle()
+            guard insideBackquotes else { return }
             written = "`…`"
         } else if peek() == "(" {
             written = "$(…)"
@@ -303,7 +308,7 @@ public struct ShellSplitter {
             guard end < scalars.count, scalars[end] == "}", end > index + 2 else { return }
             written = String(String.UnicodeScalarView(scalars[index...end]))
             variable = String(String.UnicodeScalarView(scalars[(index + 2)..<end].prefix(while: isNameCharacter)))
-        } else if let next = peek(), ("0"..."9").contains(next) {
+        } else if let next = peek(), ("0"..."9").contains(next) || "$@#?*!-".unicodeScalars.contains(next) {
             written = "$" + String(next)
         } else if let next = peek(), isNameCharacter(next) {
             var end = index + 1

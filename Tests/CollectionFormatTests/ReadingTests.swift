@@ -555,6 +555,9 @@ import YAML
         // One typo from a variable that is set: that one is named (trial helper-135).
         let typo = await scratch.readCollection(["requests"], env: "qa", processEnvironment: ["QA_PASWORD": "x-long-value"])
         #expect(typo.diagnostics.contains { $0.suggestion == "did you mean 'QA_PASWORD', which is set?" }, "\(typo.diagnostics)")
+        // Not one that is set but empty, which counts as unset (trial helper-140).
+        let emptyTypo = await scratch.readCollection(["requests"], env: "qa", processEnvironment: ["QA_PASWORD": ""])
+        #expect(!emptyTypo.diagnostics.contains { $0.suggestion?.hasPrefix("did you mean") == true }, "\(emptyTypo.diagnostics)")
         let given = await scratch.readCollection(["requests"], env: "qa", vars: [("password", "a-long-password")], processEnvironment: [:])
         #expect(!given.diagnostics.contains { $0.severity == .error }, "\(given.diagnostics)")
         #expect(given.scope.secretValues.contains("a-long-password"))

@@ -131,6 +131,10 @@ import Testing
         for written in ["'${TOK:-dflt}' is a shell variable", "'$(…)' is a shell expansion", "'`…`' is a shell expansion", "'$1' is a shell expansion"] {
             #expect(messages.contains { $0.hasPrefix(written) }, "\(written) in \(messages)")
         }
+        // A pair of backquotes is one expansion; the shell's special parameters are expansions too (trial helper-140).
+        #expect(messages.count { $0.hasPrefix("'`…`'") } == 1, "\(messages)")
+        let special = CurlImport.read(#"curl http://127.0.0.1:1/x -d "a=$@ b=$? c=$$ d=$""#).warnings.map(\.message)
+        #expect(["'$@'", "'$?'", "'$$'"].allSatisfy { written in special.contains { $0.hasPrefix(written) } } && special.count == 3, "\(special)")
     }
 
     @Test func firefoxLoginFormBecomesAFormWithDecodedValues() throws {
