@@ -54,7 +54,7 @@ public enum URLCredentials {
         return String(url[url.index(after: colon)..<at])
     }
 
-    /// Why URL `text` cannot be read as its writer meant: user information holding `#`, `?` or `/` as it is, which ends
+    /// Why URL `text` cannot be read as its writer meant: user information holding `@`, or `#`, `?` or `/` as it is, which ends
     /// the host part, so the password would be read as the host and port (`http://u:pa#ss@host`: host `u`, port `pa`),
     /// the query or fragment (`http://u:p@ss#x@host`) and the request sent elsewhere; nil when there is none (see
     /// `misplacedUserInformation`). The problem names the character and its escape, never the password.
@@ -64,6 +64,10 @@ public enum URLCredentials {
         let rest = text[start...]
         let authorityEnd = rest.firstIndex { "/?#".contains($0) } ?? rest.endIndex
         let authority = rest[..<authorityEnd]
+        // Two `@`s: the first is the password's (`u:p@ss@host`), which no URL reads as written.
+        if authority.count(where: { $0 == "@" }) > 1, !authority.contains("{{") {
+            return "its user information holds an '@', which ends it: write it as %40"
+        }
         guard misplacedUserInformation(authority: authority, after: rest[authorityEnd...]) != nil else { return nil }
         let delimiter = rest[authorityEnd]
         let escape = ["#": "%23", "?": "%3F", "/": "%2F"][delimiter] ?? ""
@@ -75,9 +79,17 @@ public enum URLCredentials {
     private static func mayGoOn(authority: Substring, at delimiter: Character) -> Bool {
         guard !authority.contains("{{"), authority.first != "[" else { return false }
         if delimiter != "/" { return true }
-        guard !authority.contains("@") else { return false }
+        // With an `@` already (a password holding `@`, `:` and `/`: `u:p@ss:w0rd/x@host`), only when what follows it is no
+        // host and port.
+        guard !authority.contains("@") else { return hasNoPort(authority) }
         guard let colon = authority.lastIndex(of: ":") else { return afterDoubleSlash(authority) }
         return !authority[authority.index(after: colon)...].allSatisfy { ("0"..."9").contains($0) }
+    }
+
+    /// Whether the host part of `authority` (after its last `@`) has a `:` followed by something other than a port.
+    private static func hasNoPort(_ authority: Substring) -> Bool {
+        let host = authority[(authority.lastIndex(of: "@").map(authority.index(after:)) ?? authority.startIndex)...]
+        return host.lastIndex(of: ":").map { colon in !host[host.index(after: colon)...].allSatisfy { ("0"..."9").contains($0) } } == true
     }
 
     /// Where user information holding a `#`, `?` or `/` as it is has its `:` and its `@`, when an `@` follows that
@@ -96,9 +108,7 @@ public enum URLCredentials {
               let at = after.firstIndex(of: "@") else { return nil }
         let between = after[after.index(after: after.startIndex)..<at]
         guard let colon = authority.firstIndex(of: ":") ?? between.firstIndex(of: ":") else { return nil }
-        let noPort = !authority.contains("@") && authority.lastIndex(of: ":").map { colon in
-            !authority[authority.index(after: colon)...].allSatisfy { ("0"..."9").contains($0) }
-        } == true
+        let noPort = hasNoPort(authority) && (delimiter == "/" || !authority.contains("@"))
         let word = delimiter != "/" && !between.contains { "/=&".contains($0) }
         let userWithSlash = delimiter == "/" && !authority.contains(":") && afterDoubleSlash(authority) && between.contains(":")
             && !between.contains { "/?#=&".contains($0) }

@@ -142,6 +142,10 @@ import Testing
             ("http://127.0.0.1#SECRETuser:pw@127.0.0.1:19302/x", "http://127.0.0.1#SECRETuser:***@127.0.0.1:19302/x"),
             ("http://us?er:X1@127.0.0.1/", "http://us?er:***@127.0.0.1/"),
             ("http://usr:p@127.0.0.1:19302#SECRET@127.0.0.1:19302/x", "http://usr:***@127.0.0.1:19302/x"),
+            // A password holding `@`, then `:`, then `/` (trial helper-139: the rest of it read as a port and shown).
+            ("  proxy: http://ci:p@ss:Secr3tW0rd/x@127.0.0.1:57510", "  proxy: http://ci:***@127.0.0.1:57510"),
+            ("http://u:p@host:8080/x@y", "http://u:***@host:8080/x@y"),
+            ("http://u:p@host/x@y", "http://u:***@host/x@y"),
             ("http://example.com/?q=a:b@c", "http://example.com/?q=a:b@c"),
             // The slashes left out.
             ("  url: 'http:jdoe:Sekr3tNS@127.0.0.1:19401/x'", "  url: 'http:jdoe:***@127.0.0.1:19401/x'"),
@@ -171,6 +175,10 @@ import Testing
                       "http://h:1/a@b.com", "http://h/?a@b", "http://example.com/?q=a:b@c", "http://u:p@h/#/a@b", "http://u:p@h?x=1@2"] {
             #expect(URLCredentials.misplacedDelimiterProblem(inURL: valid) == nil, "\(valid)")
         }
+        #expect(URLCredentials.misplacedDelimiterProblem(inURL: "http://ci:Pa@ssw0rdSecret@127.0.0.1:57510")
+                == "its user information holds an '@', which ends it: write it as %40")
+        #expect(URLCredentials.misplacedDelimiterProblem(inURL: "http://ci:p@ss:Secr3tW0rd/x@127.0.0.1:57510")
+                == "its user information holds a '/', which ends a URL's host part: write it as %2F (and an '@' in it as %40)")
         for misplaced in ["http://CORP/jdoe:pw@127.0.0.1:1", "http://127.0.0.1#SECRETuser:pw@127.0.0.1:19302/x", "http://usr:p@127.0.0.1:1#S@127.0.0.1:1/x"] {
             #expect(URLCredentials.misplacedDelimiterProblem(inURL: misplaced) != nil, "\(misplaced)")
         }
