@@ -210,7 +210,15 @@ extension NodeDecoder {
 
     /// Reports a JSONPath query that does not parse, at the offending character of the key.
     mutating func checkJSONPath(_ query: String, in node: Node) {
-        guard let problem = ExternalChecks.jsonPathProblem(query) else { return }
+        guard let problem = ExternalChecks.jsonPathProblem(query) else {
+            for pattern in ExternalChecks.jsonPathPatternsMatchingNothing(query) {
+                warning("the pattern '\(Self.onOneLine(pattern))' of match() or search() in '\(Self.onOneLine(query))' is no I-Regexp "
+                        + "(RFC 9485): it matches nothing", at: node.mark,
+                        suggestion: "write it with the I-Regexp subset: no groups like (?i) or (?:…), no lookarounds, no \\d; "
+                            + "[0-9] and \\p{L} instead")
+            }
+            return
+        }
         let place = mark(ofOffset: problem.offset, in: node, text: query)
         // A query glued to its value (`{ $.a:1 }`) is a key that needs a space after its ':'.
         let colon = query.utf8.index(query.utf8.startIndex, offsetBy: problem.offset, limitedBy: query.utf8.endIndex)

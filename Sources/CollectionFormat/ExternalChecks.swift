@@ -9,16 +9,25 @@ enum ExternalChecks {
     ///
     /// Answers are kept by query text: a collection repeats the same few queries in many files.
     static func jsonPathProblem(_ query: String) -> (message: String, offset: Int)? {
-        if let known = jsonPathAnswers.withLock({ $0[query] }) { return known.problem }
-        let problem: (message: String, offset: Int)?
+        jsonPathAnswer(query).problem
+    }
+
+    /// The literal patterns of `match()` and `search()` in a valid JSONPath query that are no I-Regexp: they match nothing.
+    static func jsonPathPatternsMatchingNothing(_ query: String) -> [String] {
+        jsonPathAnswer(query).patternsMatchingNothing
+    }
+
+    /// What parsing `query` says, kept by query text.
+    private static func jsonPathAnswer(_ query: String) -> JSONPathAnswer {
+        if let known = jsonPathAnswers.withLock({ $0[query] }) { return known }
+        let answer: JSONPathAnswer
         do {
-            _ = try JSONPath(query)
-            problem = nil
+            answer = JSONPathAnswer(problem: nil, patternsMatchingNothing: try JSONPath(query).patternsMatchingNothing)
         } catch {
-            problem = (error.message, error.offset)
+            answer = JSONPathAnswer(problem: (error.message, error.offset), patternsMatchingNothing: [])
         }
-        jsonPathAnswers.withLock { $0[query] = JSONPathAnswer(problem: problem) }
-        return problem
+        jsonPathAnswers.withLock { $0[query] = answer }
+        return answer
     }
 
     /// The query with the member name around `offset` (in Unicode scalars) written in brackets, such as
@@ -37,6 +46,7 @@ enum ExternalChecks {
     /// What `jsonPathProblem` found for one query text.
     private struct JSONPathAnswer: Sendable {
         let problem: (message: String, offset: Int)?
+        let patternsMatchingNothing: [String]
     }
 
     private static let jsonPathAnswers = Mutex<[String: JSONPathAnswer]>([:])

@@ -5,11 +5,13 @@ public struct JSONPath: Sendable, CustomStringConvertible {
     /// The query text as written.
     public let text: String
     let query: PathQuery
+    /// The literal patterns of `match()` and `search()` that are no I-Regexp (RFC 9485): valid, but they match nothing.
+    public let patternsMatchingNothing: [String]
 
     /// Parses and type-checks `text`; invalid queries throw with a message and the offset of the problem.
     public init(_ text: String) throws(JSONPathError) {
         self.text = text
-        self.query = try JSONPathParser.parse(text)
+        (query, patternsMatchingNothing) = try JSONPathParser.parse(text)
     }
 
     public var description: String { text }

@@ -8,16 +8,19 @@ struct JSONPathParser {
     private let text: String
     private let scalars: [Unicode.Scalar]
     private var position = 0
+    /// The literal patterns of `match()` and `search()` that are no I-Regexp, in order.
+    private var patternsMatchingNothing: [String] = []
 
-    /// Parses a whole query, which must start with `$` and have no surrounding whitespace.
-    static func parse(_ text: String) throws(JSONPathError) -> PathQuery {
+    /// Parses a whole query, which must start with `$` and have no surrounding whitespace; with the literal patterns of
+    /// `match()` and `search()` that are no I-Regexp (valid RFC 9535, but they match nothing).
+    static func parse(_ text: String) throws(JSONPathError) -> (query: PathQuery, patternsMatchingNothing: [String]) {
         var parser = JSONPathParser(text: text)
         guard parser.current == "$" else { throw parser.error("a JSONPath query must start with '$'") }
         let query = try parser.parseQuery()
         guard parser.position == parser.scalars.count else {
             throw parser.error("unexpected \(parser.describeCurrent())")
         }
-        return query
+        return (query, parser.patternsMatchingNothing)
     }
 
     private init(text: String) {
@@ -396,7 +399,9 @@ struct JSONPathParser {
         guard arguments.count == function.parameterTypes.count else {
             throw error("\(name)() takes \(function.parameterTypes.count) argument(s), got \(arguments.count)", at: start)
         }
-        return FunctionCall(name: function, arguments: arguments, literalPattern: Self.literalPattern(function, arguments))
+        let pattern = Self.literalPattern(function, arguments)
+        if case .invalid? = pattern, case .literal(.string(let text)) = arguments[1] { patternsMatchingNothing.append(text) }
+        return FunctionCall(name: function, arguments: arguments, literalPattern: pattern)
     }
 
     /// Compiles the pattern of `match`/`search` once when it is a literal.

@@ -386,6 +386,12 @@ import YAML
             "requests/r.yaml:7:3: error: invalid capture name '1x': use letters, digits, '_' and '-', not starting with a digit",
             "requests/r.yaml:8:19: error: more than one capture source: 'header' and 'cookie'",
         ])
+        // A literal pattern of match() or search() that is no I-Regexp is valid RFC 9535 and matches nothing: a warning
+        // (trial helper-137); a valid one is none.
+        #expect(problems(#"request: { url: /a }\#nexpect: { body: { "$[?search(@.u, '(?i)x')]": 1, "$[?match(@.v, '[0-9]+')]": 2 } }\#n"#) == [
+            "requests/r.yaml:2:19: warning: the pattern '(?i)x' of match() or search() in '$[?search(@.u, '(?i)x')]' is no I-Regexp (RFC 9485): "
+                + "it matches nothing [help: write it with the I-Regexp subset: no groups like (?i) or (?:…), no lookarounds, no \\d; [0-9] and \\p{L} instead]",
+        ])
     }
 
     /// An index out of range (the most negative 64-bit one included) is an error without the bracketed-name hint, which
