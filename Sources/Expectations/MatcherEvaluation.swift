@@ -75,8 +75,9 @@ extension Matcher where Value == JSONValue {
             return Self.all(matchers.map { $0.shown(against: actual) }, matchers.map { $0.evaluate(actual, givenBy: templates) },
                             actual: actual)
         case .not(let inner):
-            // An ordering that cannot compare the value does not hold, and neither does `not` of it.
-            if let reason = inner.unorderable({ _ in actual }) { return fail(actual, note: reason) }
+            // An ordering that cannot compare the value does not hold, and neither does `not` of it; nor an operator that
+            // reads text given a value of another kind (`startsWith` on a number).
+            if let reason = inner.unorderable({ _ in actual }) ?? inner.unreadable(actual) { return fail(actual, note: reason) }
             // Nor does a matcher that cannot be checked (a pattern that is no text): negated, it would pass.
             let result = inner.evaluate(actual)
             return result.isAboutTheMatcher ? result : result.holds ? fail(actual) : .success
@@ -262,22 +263,32 @@ extension Matcher where Value == JSONValue {
             return candidates.lazy.compactMap { Self.typesDiffer($0, actual, template: templates[$0]) }.first
         case .all(let matchers):
             return matchers.lazy.filter { !$0.evaluate(actual).holds }.compactMap { $0.typesDiffer(from: actual, givenBy: templates) }.first
+        case .contains(.string("")):
+            if case .string = actual { return "an empty string is never contained" }
+            return unreadable(actual)
+        case .startsWith, .endsWith, .matches, .contains, .notContains:
+            return unreadable(actual)
+        default:
+            return nil
+        }
+    }
+
+    /// Why an operator of the matcher that reads text cannot read the present value `actual` (`startsWith` on a number,
+    /// `contains` on a status): a type mistake that fails, under `not` too; nil otherwise.
+    private func unreadable(_ actual: JSONValue?) -> String? {
+        guard let actual else { return nil }
+        switch self {
         case .startsWith, .endsWith, .matches:
             if case .string = actual { return nil }
             return "\(actual.kindName): \(operatorName) reads a string"
-        case .contains(.string("")):
-            switch actual {
-            case .string: return "an empty string is never contained"
-            case .array: return nil
-            default: return "\(actual.kindName): \(operatorName) reads a string or a list"
-            }
         case .contains, .notContains:
             switch actual {
             case .string, .array: return nil
             default: return "\(actual.kindName): \(operatorName) reads a string or a list"
             }
-        default:
-            return nil
+        case .all(let matchers): return matchers.lazy.compactMap { $0.unreadable(actual) }.first
+        case .not(let inner): return inner.unreadable(actual)
+        default: return nil
         }
     }
 

@@ -141,6 +141,10 @@ import Testing
         Case(matcher: .not(.isEmpty(true)), actual: .string(""), failure: #"expected a value that is not empty, got """#),
         Case(matcher: .not(.isEmpty(false)), actual: .string("a"), failure: #"expected a value that is empty, got "a""#),
         Case(matcher: .not(.matches(.string("^a"))), actual: .string("ab"), failure: #"expected a value not matching "^a", got "ab""#),
+        // An operator that reads text given a number is a type mistake, which does not pass by being negated (trial helper-141).
+        Case(matcher: .not(.startsWith(.string("1"))), actual: .int(1), failure: "expected a value not starting with \"1\", got 1 (a number: startsWith reads a string)"),
+        Case(matcher: .not(.matches(.string("^0\\."))), actual: .double(0.9), failure: #"expected a value not matching "^0\\.", got 0.9 (a number: matches reads a string)"#),
+        Case(matcher: .not(.contains(.string("x"))), actual: .int(5), failure: "expected a value not containing \"x\", got 5 (a number: contains reads a string or a list)"),
         // A number and a string of the same digits: the types differ, and the message says how to write it.
         Case(matcher: .equals(.string("42")), actual: .int(42),
              failure: #"expected "42", got 42 (a number, not the string "42": the types differ; write 42 without quotes to compare numbers)"#),
