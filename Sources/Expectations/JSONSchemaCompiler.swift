@@ -29,10 +29,11 @@ struct SchemaKeyword: Sendable {
         case types(JSONTypeSet)
         case enumeration([JSONValue])
         case constant(JSONValue)
-        case minimum(Double)
-        case exclusiveMinimum(Double)
-        case maximum(Double)
-        case exclusiveMaximum(Double)
+        /// A bound as written (an integer past 64 bits a double): an instance compares with it exactly, as matchers do.
+        case minimum(JSONValue)
+        case exclusiveMinimum(JSONValue)
+        case maximum(JSONValue)
+        case exclusiveMaximum(JSONValue)
         case multipleOf(Double)
         case minLength(Int)
         case maxLength(Int)
@@ -295,10 +296,10 @@ struct SchemaCompiler {
             guard case .array(let values) = value else { throw wrongType(name, "an array", at: location) }
             return keyword(.enumeration(values))
         case "const": return keyword(.constant(value))
-        case "minimum": return keyword(.minimum(try number(value, name, at: location)))
-        case "maximum": return keyword(.maximum(try number(value, name, at: location)))
-        case "exclusiveMinimum": return keyword(.exclusiveMinimum(try number(value, name, at: location)))
-        case "exclusiveMaximum": return keyword(.exclusiveMaximum(try number(value, name, at: location)))
+        case "minimum": return keyword(.minimum(try bound(value, name, at: location)))
+        case "maximum": return keyword(.maximum(try bound(value, name, at: location)))
+        case "exclusiveMinimum": return keyword(.exclusiveMinimum(try bound(value, name, at: location)))
+        case "exclusiveMaximum": return keyword(.exclusiveMaximum(try bound(value, name, at: location)))
         case "multipleOf":
             let divisor = try number(value, name, at: location)
             guard divisor > 0 else { throw wrongType(name, "a number greater than 0", at: location) }
@@ -534,6 +535,12 @@ struct SchemaCompiler {
     }
 
     /// A numeric operand.
+    /// A number operand as written, for comparing exactly.
+    private func bound(_ value: JSONValue, _ name: String, at location: SchemaLocation) throws(JSONSchemaError) -> JSONValue {
+        _ = try number(value, name, at: location)
+        return value
+    }
+
     private func number(_ value: JSONValue, _ name: String, at location: SchemaLocation) throws(JSONSchemaError) -> Double {
         guard let number = value.numberValue else { throw wrongType(name, "a number", at: location) }
         return number

@@ -194,21 +194,17 @@ struct SchemaValidator {
                 "\(Self.show(instance)) is not equal to \(value.compactDescription(maxLength: 80))"
             }
         case .minimum(let bound):
-            guard let number = instance.numberValue else { return true }
-            return check(number >= bound, keyword.name, node) {
-                "\(Self.show(instance)) is less than the minimum \(Self.show(bound))"
-            }
+            guard let order = JSONValue.numericOrder(instance, bound) else { return true }
+            return check(order >= 0, keyword.name, node) { "\(Self.show(instance)) is less than the minimum \(Self.show(bound))" }
         case .exclusiveMinimum(let bound):
-            guard let number = instance.numberValue else { return true }
-            return check(number > bound, keyword.name, node) { "\(Self.show(instance)) is not greater than \(Self.show(bound))" }
+            guard let order = JSONValue.numericOrder(instance, bound) else { return true }
+            return check(order > 0, keyword.name, node) { "\(Self.show(instance)) is not greater than \(Self.show(bound))" }
         case .maximum(let bound):
-            guard let number = instance.numberValue else { return true }
-            return check(number <= bound, keyword.name, node) {
-                "\(Self.show(instance)) is greater than the maximum \(Self.show(bound))"
-            }
+            guard let order = JSONValue.numericOrder(instance, bound) else { return true }
+            return check(order <= 0, keyword.name, node) { "\(Self.show(instance)) is greater than the maximum \(Self.show(bound))" }
         case .exclusiveMaximum(let bound):
-            guard let number = instance.numberValue else { return true }
-            return check(number < bound, keyword.name, node) { "\(Self.show(instance)) is not less than \(Self.show(bound))" }
+            guard let order = JSONValue.numericOrder(instance, bound) else { return true }
+            return check(order < 0, keyword.name, node) { "\(Self.show(instance)) is not less than \(Self.show(bound))" }
         case .multipleOf(let divisor):
             guard let number = instance.numberValue else { return true }
             return check(Self.isMultiple(number, of: divisor, instance: instance), keyword.name, node) {

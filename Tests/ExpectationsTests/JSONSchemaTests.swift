@@ -98,6 +98,12 @@ import Expectations
         Case("true", #"{"anything": [1]}"#),
         Case("false", "1", "$: no value is allowed: the schema is false (schema #)"),
         Case(#"{"unknownKeyword": 5, "format": "email", "type": "string"}"#, "\"not an email\""),
+        // Bounds compare exactly, as matchers do: an integer past 64 bits is above the largest one (trial helper-141).
+        Case(#"{"maximum": 9223372036854775807}"#, "9223372036854775808",
+             "$: 9.223372036854776e+18 is greater than the maximum 9223372036854775807 (schema #/maximum)"),
+        Case(#"{"maximum": 9223372036854775807}"#, "9223372036854775807"),
+        Case(#"{"exclusiveMinimum": 9223372036854775807}"#, "9223372036854775807",
+             "$: 9223372036854775807 is not greater than 9223372036854775807 (schema #/exclusiveMinimum)"),
     ]
 
     @Test(arguments: keywordCases)
