@@ -23,6 +23,9 @@ public final class XPath: @unchecked Sendable {
     /// evaluating, so evaluations take turns through `turns`.
     private let compiled: OpaquePointer
     private let turns = Mutex(())
+    /// For a whole expression `string(PATH)`, `number(PATH)` or `normalize-space(PATH)`: PATH, which, selecting nothing,
+    /// makes the expression select nothing (XPath would give `""` or NaN, which no capture or `exists` could tell apart).
+    private let argument: XPath?
 
     /// Compiles `text` and tries it once on an empty document, so that syntax errors, unknown functions, wrong
     /// argument counts and undeclared prefixes are found here rather than when a response arrives.
@@ -45,15 +48,42 @@ public final class XPath: @unchecked Sendable {
         }
         guard let compiled else { throw Self.error(from: errors, in: text, namespaces: namespaces) }
         self.compiled = compiled
+        argument = Self.wrappedPath(in: text).flatMap { try? XPath($0, namespaces: namespaces) }
+    }
+
+    /// The argument of a whole expression that converts one value (`string(//a/@id)`), when it is one.
+    private static func wrappedPath(in text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let name = ["string", "number", "normalize-space"].first(where: { trimmed.hasPrefix($0) }) else { return nil }
+        let rest = trimmed.dropFirst(name.count).drop { $0 == " " }
+        guard rest.first == "(", rest.last == ")" else { return nil }
+        // The `(` after the name must close at the very end (not `string(a) = string(b)`), outside string literals.
+        var depth = 0, quote: Character?
+        for (offset, character) in rest.enumerated() {
+            if let open = quote { if character == open { quote = nil }; continue }
+            switch character {
+            case "'", "\"": quote = character
+            case "(": depth += 1
+            case ")":
+                depth -= 1
+                if depth == 0 && offset != rest.count - 1 { return nil }
+            default: break
+            }
+        }
+        let inner = rest.dropFirst().dropLast().trimmingCharacters(in: .whitespaces)
+        // One argument only (`string()` reads the context node).
+        return inner.isEmpty || inner.contains(",") ? nil : inner
     }
 
     deinit {
         xmlXPathFreeCompExpr(compiled)
     }
 
-    /// The value an expectation or capture sees (docs/format.md): nil for an empty node-set, the string value of
-    /// one node, a list of the string values of several, and numbers, strings and booleans as themselves.
+    /// The value an expectation or capture sees (docs/format.md): nil for an empty node-set (and for `string()`,
+    /// `number()` or `normalize-space()` of one), the string value of one node, a list of the string values of several,
+    /// and numbers, strings and booleans as themselves.
     public func comparableValue(in document: MarkupDocument) throws(XPathError) -> JSONValue? {
+        if let argument, try argument.comparableValue(in: document) == nil { return nil }
         let (value, errors) = withExtendedLifetime(document) {
             LibXML.collectingErrors { () -> JSONValue?? in
                 let context = Self.newContext(on: document.tree, namespaces: namespaces)
