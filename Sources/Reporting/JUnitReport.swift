@@ -18,6 +18,8 @@ public enum JUnitReport {
         func name(_ value: String, file: String) -> String {
             XMLText.escape(TerminalText.oneLine(redactor.redactName(value, file: file)), inAttribute: true)
         }
+        /// The collection's own names, not redacted (a short secret's value may equal a folder's name).
+        func path(_ value: String) -> String { XMLText.escape(TerminalText.oneLine(value), inAttribute: true) }
 
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"runner\" tests=\"\(summary.total)\" failures=\"\(summary.count(.failed))\""
@@ -27,9 +29,8 @@ public enum JUnitReport {
         for file in files {
             let outcomes = outcomesByFile[file]!
             let suite = RunSummary(outcomes: outcomes, duration: outcomes.reduce(.zero) { $0 + ($1.duration ?? .zero) })
-            // The collection's own names, not redacted (a short secret's value may equal a folder's name).
-            let className = XMLText.escape(TerminalText.oneLine(Self.className(of: file)), inAttribute: true)
-            xml += "  <testsuite name=\"\(name(file, file: file))\" tests=\"\(outcomes.count)\" failures=\"\(suite.count(.failed))\""
+            let className = path(Self.className(of: file))
+            xml += "  <testsuite name=\"\(path(file))\" tests=\"\(outcomes.count)\" failures=\"\(suite.count(.failed))\""
             xml += " errors=\"\(suite.count(.errored))\" skipped=\"\(suite.count(.skipped))\" time=\"\(seconds(suite.duration))\">\n"
             xml += seedProperty
             for outcome in outcomes {

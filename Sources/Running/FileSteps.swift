@@ -224,10 +224,7 @@ extension CollectionRun {
     /// delete another flow's `id`).
     static func cleanupScope(of file: RequestFile, flow: FlowState) -> VariableScope {
         var scope = flow.run.scope
-        let captured = Set(flow.captures.map(\.name))
-        for step in file.steps where !step.isCleanup {
-            for capture in step.captures where !captured.contains(capture.name) { scope.forgetCapture(capture.name) }
-        }
+        for name in file.namesItsStepsCapture.subtracting(flow.captures.map(\.name)) { scope.forgetCapture(name) }
         return scope
     }
 
@@ -307,5 +304,13 @@ extension CollectionRun {
         outcome.failures.append(ExpectationFailure(
             diagnostic: .error("passed only after a retry, and --fail-on-flaky is set", path: path, at: mark),
             expected: "a pass at the first attempt", actual: "a pass after \(outcome.attempts) attempts"))
+    }
+}
+
+extension RequestFile {
+    /// The names the file's steps (not its cleanup steps) capture, selected or not: a cleanup step reads the file's own
+    /// values of them, never an earlier file's (`CollectionRun.cleanupScope`), and waits for no other file's.
+    var namesItsStepsCapture: Set<String> {
+        Set(steps.filter { !$0.isCleanup }.flatMap { $0.captures.map(\.name) })
     }
 }

@@ -60,7 +60,7 @@ public struct RunPlanner: Sendable {
         let use = { (template: Template) in used.formUnion(template.variableNames) }
         // A cleanup step reads the flow's own capture of a name the flow captures, never an earlier file's
         // (`CollectionRun.cleanupScope`): no wait for those files.
-        let ownCaptures = Set(steps.filter { !$0.isCleanup }.flatMap { $0.captures.map(\.name) })
+        let ownCaptures = file.namesItsStepsCapture
         let useInCleanup = { (template: Template) in used.formUnion(template.variableNames.filter { !ownCaptures.contains($0) }) }
         for step in steps {
             let use = step.isCleanup ? useInCleanup : use
