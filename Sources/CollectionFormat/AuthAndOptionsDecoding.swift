@@ -122,7 +122,7 @@ extension NodeDecoder {
     private mutating func proxy(_ node: Node) -> ProxySettings? {
         guard let text = string(node, for: "options.proxy"), !commaCutValues.contains(node.mark) else { return nil }
         if text == "none" { return .direct }
-        let shown = URLCredentials.hidingPasswords(in: text)
+        let shown = URLCredentials.hidingPasswords(in: text, asProxyURL: true)
         if text.contains("{{") {
             error("'options.proxy' cannot use templates ({{ }}): '\(shown)'", at: node.mark,
                   suggestion: "write the proxy URL as it is, or pass it with --proxy or the HTTP_PROXY and HTTPS_PROXY environment "

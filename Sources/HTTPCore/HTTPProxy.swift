@@ -38,8 +38,8 @@ public struct HTTPProxy: Sendable, Hashable {
         if !hasScheme, let scheme = ["https:", "http:"].first(where: { text.lowercased().hasPrefix($0) }) {
             return problem("'\(text.prefix(scheme.count))' is not followed by '//'; a proxy URL starts with http://")
         }
-        // A password holding `#`, `?` or `/` would be read as the host and port, and named as the port.
-        if let misplaced = URLCredentials.misplacedDelimiterProblem(inURL: written) { return problem(misplaced) }
+        // A password holding `#`, `?`, `/` or `@` would be read as the host and port, and named as the port.
+        if let misplaced = URLCredentials.misplacedDelimiterProblem(inProxyURL: written) { return problem(misplaced) }
         if let portProblem = URLComponents.writtenPortProblem(inURL: written) { return problem(portProblem) }
         // Without `://` the text is read as `host:port`; when it is not one, the scheme is what is missing.
         let noScheme = hasScheme ? "" : ", read as host:port as it does not start with http://"

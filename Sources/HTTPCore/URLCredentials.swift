@@ -11,11 +11,13 @@ public enum URLCredentials {
     /// scheme before it (the typos `http//user:pw@host`, `http:/user:pw@host` and `http:///user:pw@host` show no
     /// password), and, for proxy values without a scheme (`user:pw@host:port`, which proxy settings accept), at the
     /// start of `text` and after a proxy key (`proxy: "…`, `HTTPS_PROXY=…`). A URL inside quotes (`url: "…"`) ends
-    /// at its closing quote, so a password holding spaces is hidden whole; `asOneURL` reads all of `text` so.
-    public static func hidingPasswords(in text: String, asOneURL: Bool = false) -> String {
+    /// at its closing quote, so a password holding spaces is hidden whole; `asOneURL` reads all of `text` so. The user
+    /// information of a proxy URL (after a proxy key, or all of `text` with `asProxyURL`) runs to its last `@`, since a
+    /// proxy URL has no path: `proxy: http://u:p@ss/w0rd:x@host:3128` hides `p@ss/w0rd:x`.
+    public static func hidingPasswords(in text: String, asOneURL: Bool = false, asProxyURL: Bool = false) -> String {
         var result = ""
         var rest = text[...]
-        for password in passwordRanges(in: text, asOneURL: asOneURL) {
+        for password in passwordRanges(in: text, asOneURL: asOneURL || asProxyURL, asProxyURL: asProxyURL) {
             result += text[rest.startIndex..<password.lowerBound] + mask
             rest = text[password.upperBound...]
         }
@@ -24,11 +26,11 @@ public enum URLCredentials {
 
     /// The passwords of the URLs' user information in `text` (found as `hidingPasswords` finds them), as written.
     public static func passwords(in text: String, asOneURL: Bool = false) -> [String] {
-        passwordRanges(in: text, asOneURL: asOneURL).map { String(text[$0]) }
+        passwordRanges(in: text, asOneURL: asOneURL, asProxyURL: false).map { String(text[$0]) }
     }
 
     /// Where the password of each URL's user information is in `text`, in order (see `hidingPasswords`).
-    private static func passwordRanges(in text: String, asOneURL: Bool) -> [Range<String.Index>] {
+    private static func passwordRanges(in text: String, asOneURL: Bool, asProxyURL: Bool) -> [Range<String.Index>] {
         guard text.utf8.contains(UInt8(ascii: "@")) else { return [] }
         var found: [Range<String.Index>] = []
         var rest = text[...]
@@ -37,8 +39,12 @@ public enum URLCredentials {
         while let start = next {
             rest = rest[start...]
             next = nextAuthority(in: rest)
-            guard let (colon, at) = userInformation(in: rest, within: asOneURL ? .wholeText : enclosure(before: start, in: text)),
+            // A proxy value read from its scheme is read again after the scheme's slashes.
+            let proxy = (asProxyURL || followsProxyKey(start, in: text)) && !startsWithScheme(rest)
+            guard let (colon, at) = userInformation(in: rest, within: asOneURL ? .wholeText : enclosure(before: start, in: text), proxy: proxy),
                   rest[rest.index(after: colon)..<at] != mask else { continue }
+            // The start of the text read so would take in a proxy key's value (`HTTPS_PROXY=u:p@ss/x@h`): that is read instead.
+            if start == text.startIndex, let next, next < at, followsProxyKey(next, in: text) { continue }
             found.append(rest.index(after: colon)..<at)
             rest = rest[at...]
             next = nextAuthority(in: rest)
@@ -47,10 +53,10 @@ public enum URLCredentials {
     }
 
     /// The password of one URL (`https://user:password@host/`, or `user:password@host` without a scheme), as written;
-    /// nil when it has none.
-    public static func password(of url: String) -> String? {
+    /// nil when it has none. A `proxy` URL's runs to its last `@` (see `hidingPasswords`).
+    public static func password(of url: String, proxy: Bool = false) -> String? {
         let start = url.range(of: "://")?.upperBound ?? url.startIndex
-        guard let (colon, at) = userInformation(in: url[start...], within: .wholeText) else { return nil }
+        guard let (colon, at) = userInformation(in: url[start...], within: .wholeText, proxy: proxy) else { return nil }
         return String(url[url.index(after: colon)..<at])
     }
 
@@ -70,9 +76,27 @@ public enum URLCredentials {
         }
         guard misplacedUserInformation(authority: authority, after: rest[authorityEnd...]) != nil else { return nil }
         let delimiter = rest[authorityEnd]
+        return problem(holding: delimiter, alsoAt: authority.contains("@"))
+            + (!authority.contains("@") && delimiter == "?" ? " (or, for a query, its '@' as %40)" : "")
+    }
+
+    /// Why proxy URL `text` cannot be read as its writer meant: user information, which in a proxy URL (it has no path)
+    /// runs to the last `@`, holding `#`, `?`, `/` or `@` as it is (`http://u:p@ss/w0rd:x@host:3128`); nil when there is
+    /// none. The problem names the character and its escape, never the password.
+    public static func misplacedDelimiterProblem(inProxyURL text: String) -> String? {
+        guard let start = text.range(of: "://")?.upperBound, let at = text[start...].lastIndex(of: "@") else { return nil }
+        let information = text[start..<at]
+        if let delimiter = information.first(where: { "/?#".contains($0) }) {
+            return problem(holding: delimiter, alsoAt: information.contains("@"))
+        }
+        return information.contains("@") ? "its user information holds an '@', which ends it: write it as %40" : nil
+    }
+
+    /// The problem of user information holding `delimiter` (`#`, `?` or `/`), and an `@` too when `alsoAt`.
+    private static func problem(holding delimiter: Character, alsoAt: Bool) -> String {
         let escape = ["#": "%23", "?": "%3F", "/": "%2F"][delimiter] ?? ""
         return "its user information holds a '\(delimiter)', which ends a URL's host part: write it as \(escape)"
-            + (authority.contains("@") ? " (and an '@' in it as %40)" : delimiter == "?" ? " (or, for a query, its '@' as %40)" : "")
+            + (alsoAt ? " (and an '@' in it as %40)" : "")
     }
 
     /// Whether user information may go on past `delimiter`, which ends `authority` (see `misplacedUserInformation`).
@@ -138,8 +162,9 @@ public enum URLCredentials {
     /// Where the user information of the authority at the start of `text` has its `:` and its `@`, when it has a
     /// password. The authority ends at the path, query or fragment, or where the URL's text ends, as `enclosure` says
     /// (a space inside a template, `u:{{ pw }}@host`, ends nothing); a password holding `#`, `?` or `/` as it is
-    /// (`misplacedUserInformation`) goes on to its `@`.
-    private static func userInformation(in text: Substring, within enclosure: Enclosure) -> (colon: Substring.Index, at: Substring.Index)? {
+    /// (`misplacedUserInformation`) goes on to its `@`. A `proxy` URL has no path: its user information runs to the last
+    /// `@` before the URL's end.
+    private static func userInformation(in text: Substring, within enclosure: Enclosure, proxy: Bool) -> (colon: Substring.Index, at: Substring.Index)? {
         var inTemplate = false
         var previous: Character?
         var escaped = false
@@ -153,7 +178,7 @@ public enum URLCredentials {
             if character == "{", previous == "{" { inTemplate = true }
             if character == "}", previous == "}" { inTemplate = false }
             if character == "\n" { break }
-            if !inTemplate, authorityEnd == nil, "/?#".contains(character) {
+            if !proxy, !inTemplate, authorityEnd == nil, "/?#".contains(character) {
                 // Only user information holding the character may go on (`misplacedUserInformation`), to its `@`.
                 guard mayGoOn(authority: text[..<end], at: character) else { break }
                 authorityEnd = end
@@ -193,15 +218,37 @@ public enum URLCredentials {
         return (colon, at)
     }
 
-    /// What holds the URL whose authority starts at `start`: the `"` or `'` just before its scheme (or before `start`,
-    /// for a proxy value without one), or a YAML mapping's `key: ` (a plain value); none otherwise.
-    private static func enclosure(before start: Substring.Index, in text: String) -> Enclosure {
+    /// Whether the URL whose authority starts at `start` is a proxy key's value (`proxy: "http://…`, `HTTPS_PROXY=…`,
+    /// `--proxy http://…`, with or without a scheme and quotes).
+    private static func followsProxyKey(_ start: Substring.Index, in text: String) -> Bool {
+        var before = textBeforeScheme(of: start, in: text)
+        for skipped: Set<Character> in [["\"", "'"], [" "], [":", "="], ["\"", "'"]] {
+            while let last = before.last, skipped.contains(last) { before.removeLast() }
+        }
+        return before.suffix(5).lowercased() == "proxy"
+    }
+
+    /// Whether `text` starts with a scheme and a slash (`http://`, `http:/`, `http:\\`).
+    private static func startsWithScheme(_ text: Substring) -> Bool {
+        let afterScheme = text.drop { $0.isLetter || $0.isNumber || "+.-".contains($0) }
+        return afterScheme.startIndex > text.startIndex && afterScheme.first == ":" && afterScheme.dropFirst().first.map { "/\\".contains($0) } == true
+    }
+
+    /// The text before the URL whose authority starts at `start`, without its scheme and slashes (`http://`, `//`).
+    private static func textBeforeScheme(of start: Substring.Index, in text: String) -> Substring {
         var before = text[..<start]
         while before.last == "/" { before.removeLast() }
         if before.last == ":" {
             before.removeLast()
             while let last = before.last, last.isLetter || last.isNumber || "+.-".contains(last) { before.removeLast() }
         }
+        return before
+    }
+
+    /// What holds the URL whose authority starts at `start`: the `"` or `'` just before its scheme (or before `start`,
+    /// for a proxy value without one), or a YAML mapping's `key: ` (a plain value); none otherwise.
+    private static func enclosure(before start: Substring.Index, in text: String) -> Enclosure {
+        let before = textBeforeScheme(of: start, in: text)
         if let quote = before.last, quote == "\"" || quote == "'" { return .quotes(quote) }
         // `key: http://…` with the key a YAML name at the start of a line or after `{` or `,` (a flow mapping).
         guard before.hasSuffix(" "), before.dropLast().hasSuffix(":") else { return .none }

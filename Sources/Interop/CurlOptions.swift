@@ -179,7 +179,7 @@ enum CurlOption: Sendable {
                 CredentialNames.headerCredentials(name: String(value[..<$0]), value: String(value[value.index(after: $0)...]))
             } ?? []
         case "variable", "url-query": CredentialNames.secretFields(value)
-        case "preproxy", "socks5", "socks5-hostname": URLCredentials.password(of: value).map { [$0] } ?? []
+        case "preproxy", "socks5", "socks5-hostname": URLCredentials.password(of: value, proxy: true).map { [$0] } ?? []
         default: []
         }
     }

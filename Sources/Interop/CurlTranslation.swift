@@ -604,7 +604,7 @@ public struct CurlTranslation {
         }
         if command.insecure { options.append(("insecure", .scalar("true"))) }
         if let proxy = command.proxy {
-            let password = URLCredentials.password(of: proxy.text)
+            let password = URLCredentials.password(of: proxy.text, proxy: true)
             if case .failure(let problem) = HTTPProxy.parse(proxy.text) {
                 // A SOCKS proxy, say: a file validate would refuse is not written.
                 warn("the proxy is not translated: it is not a proxy URL runner sends through (\(problem))", at: proxy.mark,

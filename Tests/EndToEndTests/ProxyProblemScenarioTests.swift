@@ -39,6 +39,9 @@ import Testing
          problem: "'http//' lacks the colon of 'http://'; a proxy URL starts with http://"),
         (proxy: "pu:S3cret@127.0.0.1:99999", shown: "pu:***@127.0.0.1:99999",
          problem: "the port '99999' is not a number from 1 to 65535"),
+        // A proxy URL has no path: its user information runs to the last `@` (a password holding `@`, `/` and `:`).
+        (proxy: "http://pu:S3cret@x/w0rd:y@127.0.0.1:8889", shown: "http://pu:***@127.0.0.1:8889",
+         problem: "its user information holds a '/', which ends a URL's host part: write it as %2F (and an '@' in it as %40)"),
     ]
 
     @Test(arguments: malformedWithPasswords)

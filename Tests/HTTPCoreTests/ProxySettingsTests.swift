@@ -144,6 +144,11 @@ import Testing
             ("http://usr:p@127.0.0.1:19302#SECRET@127.0.0.1:19302/x", "http://usr:***@127.0.0.1:19302/x"),
             // A password holding `@`, then `:`, then `/` (trial helper-139: the rest of it read as a port and shown).
             ("  proxy: http://ci:p@ss:Secr3tW0rd/x@127.0.0.1:57510", "  proxy: http://ci:***@127.0.0.1:57510"),
+            // A proxy URL has no path: after a proxy key its user information runs to the last `@` (helper-142).
+            (#"  proxy: "http://u:p@ss/w0rd:x@127.0.0.1:59144""#, #"  proxy: "http://u:***@127.0.0.1:59144""#),
+            ("  proxy: http://u:p:ss@w0rd/x@h:1 # a:b@c", "  proxy: http://u:***@h:1 # a:b@c"),
+            ("HTTPS_PROXY=u:p@ss/w0rd:x@h:1 url=http://u:p@h/x@y", "HTTPS_PROXY=u:***@h:1 url=http://u:***@h/x@y"),
+            ("--proxy http://u:p@ss?w#x@h:1", "--proxy http://u:***@h:1"),
             ("http://u:p@host:8080/x@y", "http://u:***@host:8080/x@y"),
             ("http://u:p@host/x@y", "http://u:***@host/x@y"),
             ("http://example.com/?q=a:b@c", "http://example.com/?q=a:b@c"),
@@ -183,6 +188,21 @@ import Testing
             #expect(URLCredentials.misplacedDelimiterProblem(inURL: misplaced) != nil, "\(misplaced)")
         }
         #expect(URLCredentials.misplacedDelimiterProblem(inURL: "http://usr:p@127.0.0.1:1#S@127.0.0.1:1/x")?.hasSuffix("(and an '@' in it as %40)") == true)
+        #expect(URLCredentials.hidingPasswords(in: "http://u:p@ss/w0rd:x@h:1", asProxyURL: true) == "http://u:***@h:1")
+        #expect(URLCredentials.hidingPasswords(in: "u:p@ss/w0rd:x@h:1", asProxyURL: true) == "u:***@h:1")
+        #expect(URLCredentials.misplacedDelimiterProblem(inProxyURL: "http://u:p:ss@w0rd/x@h:1")
+                == "its user information holds a '/', which ends a URL's host part: write it as %2F (and an '@' in it as %40)")
+        #expect(URLCredentials.misplacedDelimiterProblem(inProxyURL: "http://u:p@ss@h:1") == "its user information holds an '@', which ends it: write it as %40")
+        for valid in ["http://u:p@h:1", "http://h:1/", "http://u:p%2F%40x@h:1"] {
+            #expect(URLCredentials.misplacedDelimiterProblem(inProxyURL: valid) == nil, "\(valid)")
+        }
+        for written in ["http://u:p@ss/w0rd:x@127.0.0.1:59144", "u:p@ss/w0rd:x@127.0.0.1:59144", "http://u:p:ss@w0rd/x@127.0.0.1:1"] {
+            guard case .failure(let problem) = HTTPProxy.parse(written) else {
+                Issue.record("\(written) was read as a proxy URL")
+                continue
+            }
+            #expect(!problem.description.contains("w0rd") && problem.description.contains("write it as %2F"), "\(problem)")
+        }
         guard case .failure(let problem) = HTTPProxy.parse("http://deploy:Tr0ub4dor#3@127.0.0.1:19130") else {
             Issue.record("a proxy URL whose password holds '#' was read")
             return
