@@ -34,7 +34,14 @@ public struct RedirectLoader: HTTPLoader {
                                 message: "redirect cycle: \(response.request.displayURL) leads back to \(hop.displayURL)")
             }
             hops += 1
-            response = try await next.load(hop)
+            do {
+                response = try await next.load(hop)
+            } catch where error.code != .cancelled {
+                // The hop's URL alone does not say the request was redirected there.
+                var error = error
+                error.message += " (after a redirect from \(response.request.displayURL))"
+                throw error
+            }
         }
         return response
     }

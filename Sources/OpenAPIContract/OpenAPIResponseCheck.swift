@@ -77,7 +77,7 @@ extension OpenAPIContract {
         var mismatches: [OpenAPIMismatch] = []
         for name in response.requiredHeaders where exchange.headers.values(for: name).isEmpty {
             mismatches.append(OpenAPIMismatch(message: "\(label): required header \(name) is missing from the \(key) response",
-                                              expected: "a \(name) header", actual: "no \(name) header"))
+                                              expected: "the header \(name)", actual: "no header \(name)"))
         }
         guard !response.content.isEmpty, !exchange.bodyIsEmpty || status != 204, method != "HEAD" else { return mismatches }
         let contentType = exchange.headers["Content-Type"].map(Self.mediaType) ?? ""

@@ -80,6 +80,17 @@ import TestSupport
         #expect(await scripted.count == 1)
     }
 
+    /// A hop that fails (a TLS handshake, a refused connection) says it was a redirect target, and from where.
+    @Test func aFailingHopSaysItFollowedARedirect() async {
+        let scripted = ScriptedLoader([redirect(302, to: "https://other.test/x"), .failure(.insecureConnection)])
+        let error = await failure(of: RedirectLoader(next: scripted), request("http://api.test/start"))
+        #expect(error?.code == .insecureConnection)
+        #expect(error?.request.url?.absoluteString == "https://other.test/x")
+        #expect(error?.message.hasSuffix(" (after a redirect from http://api.test/start)") == true, "\(error?.message ?? "")")
+        let first = ScriptedLoader([.failure(.cannotConnect)])
+        #expect(await failure(of: RedirectLoader(next: first), request())?.message.contains("redirect") == false)
+    }
+
     @Test func detectsCyclesAndLimits() async {
         let cycle = ScriptedLoader(routes: [.path("/a", redirect(302, to: "/b")), .path("/b", redirect(302, to: "/a"))])
         let cycleError = await failure(of: RedirectLoader(next: cycle), request("http://api.test/a"))
