@@ -187,14 +187,16 @@ package struct EnvironmentMerger {
         // A `--var` of the secret's name stands in for it (it would replace the value), and is hidden as the secret.
         let given = commandLine.last { $0.name == definition.name }?.value
         guard let value = set ?? definition.defaultValue?.value ?? given.flatMap({ $0.isEmpty ? nil : $0 }) else {
-            let problem = processEnvironment[name] == nil ? "is not set" : "is empty"
+            let problem = processEnvironment[name] == nil ? "is not set"
+                : "is empty" + (processEnvironment.origins[name].map { " (as \($0) sets it)" } ?? "")
             // A name one typo from a variable that is set (`API_TOKN` beside `API_TOKEN`) is likely that one.
             let setNames = processEnvironment.variables.filter { !$0.value.isEmpty }.keys.sorted()
             let typo = processEnvironment[name] == nil ? Suggestions.closest(to: name, among: setNames) : nil
             diagnostics.add(.error("secret '\(definition.name)': environment variable \(name) \(problem)",
                                    path: secret.path, at: definition.env.mark,
                                    suggestion: typo.map { "did you mean '\($0)', which is set?" } ?? (given == nil
-                                       ? "set \(name) in the environment, give the secret a 'default', or pass --var \(definition.name)=VALUE"
+                                       ? "set \(name) in the " + (processEnvironment.origins[name] == nil ? "environment" : "--env-file or the environment")
+                                           + ", give the secret a 'default', or pass --var \(definition.name)=VALUE"
                                        : "the --var \(definition.name) given is empty: give its value, or set \(name) in the environment")))
             return nil
         }

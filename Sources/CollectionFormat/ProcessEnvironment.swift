@@ -12,6 +12,8 @@ public struct ProcessEnvironment: Sendable, ExpressibleByDictionaryLiteral {
     public var variables: [String: String]
     /// The names of the variables whose values are not UTF-8 text.
     public var notUTF8: Set<String>
+    /// Where each variable an `--env-file` line set was set (`path:line`), for messages about its value.
+    public var origins: [String: String] = [:]
 
     public init(_ variables: [String: String], notUTF8: Set<String> = []) {
         self.variables = variables

@@ -56,7 +56,7 @@ public enum DotEnvFiles {
         -> (environment: ProcessEnvironment, diagnostics: [Diagnostic]) {
         let process = ProcessEnvironment(processEnvironment.variables.filter { !$0.value.isEmpty },
                                          notUTF8: processEnvironment.notUTF8)
-        var fromFiles: [String: String] = [:]
+        var fromFiles: [String: String] = [:], origins: [String: String] = [:]
         var diagnostics: [Diagnostic] = []
         for path in paths {
             let text: String
@@ -70,13 +70,17 @@ public enum DotEnvFiles {
             let file = DotEnvFile(text: text, path: path, environment: process, earlier: fromFiles)
             sources.store(file.maskedText, for: path)
             diagnostics += file.diagnostics
-            for entry in file.entries { fromFiles[entry.name] = entry.value }
+            for entry in file.entries {
+                fromFiles[entry.name] = entry.value
+                origins[entry.name] = "\(path):\(entry.mark.line)"
+            }
         }
         // A variable the process sets to a value that is not text stays so: a file does not replace it.
         var merged = processEnvironment
         merged.variables.merge(fromFiles.filter { !processEnvironment.notUTF8.contains($0.key) }) { set, fromFile in
             set.isEmpty ? fromFile : set
         }
+        merged.origins = origins.filter { processEnvironment[$0.key]?.isEmpty != false && !processEnvironment.notUTF8.contains($0.key) }
         return (merged, diagnostics)
     }
 

@@ -63,7 +63,7 @@ public struct CollectionSelection: Sendable {
                 checksReferences: checksReferences)
             request.forSending = forSending
             request.selection = filter
-        request.seed = seed
+            request.seed = seed
             loaded = await CollectionReader.read(request)
             if checksReferences { loaded.diagnostics += ClientCertificateProblems.diagnostics(in: loaded) }
         }

@@ -129,6 +129,8 @@ import Testing
             sources: SourceCache())
         #expect(diagnostics.isEmpty)
         #expect(environment.variables == ["A": "process", "B": "second", "C": "first", "D": "first-process", "EMPTY_IN_PROCESS": "first"])
+        // Where each value a file gave was set: the later file's line, and none for what the process set.
+        #expect(environment.origins == ["B": "second.env:1", "C": "first.env:3", "D": "second.env:2", "EMPTY_IN_PROCESS": "first.env:4"])
     }
 
     @Test func aMissingDirectoryOrNonUTF8FileIsAnErrorNamingIt() {

@@ -81,6 +81,14 @@ import Testing
                                     environment: ["NO_COLOR": "1", "TEST_SERVER_PORT": "1"])
     }
 
+    /// A secret an `--env-file` line leaves empty is an error naming that line, not only the process environment.
+    @Test func aSecretAFileLeavesEmptyNamesTheLine() async throws {
+        let result = try await validate(["requests", "--env", "ci", "--env-file", "empty.env"])
+        #expect(result.exitCode == 2, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("environment variable API_TOKEN is empty (as empty.env:2 sets it)"), "\(result.stderr)")
+        #expect(result.stderr.contains("help: set API_TOKEN in the --env-file or the environment"), "\(result.stderr)")
+    }
+
     @Test func aMissingFileIsAnErrorNamingItAndNothingIsSent() async throws {
         let arguments = ["requests", "--env", "ci", "--env-file", "missing.env"]
         let output = try await ScenarioRun.run("env-file", ["run"] + arguments)
