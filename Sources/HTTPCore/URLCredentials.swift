@@ -41,7 +41,10 @@ public enum URLCredentials {
             next = nextAuthority(in: rest)
             // A proxy value read from its scheme is read again after the scheme's slashes.
             let proxy = (asProxyURL || followsProxyKey(start, in: text)) && !startsWithScheme(rest)
-            guard let (colon, at) = userInformation(in: rest, within: asOneURL ? .wholeText : enclosure(before: start, in: text), proxy: proxy),
+            let enclosure = asOneURL ? Enclosure.wholeText : enclosure(before: start, in: text)
+            // Free text after a proxy key (`--proxy: not a proxy URL: …`) holds no proxy URL: read as any other text.
+            guard let (colon, at) = (proxy ? userInformation(in: rest, within: enclosure, proxy: true) : nil)
+                    ?? userInformation(in: rest, within: enclosure, proxy: false),
                   rest[rest.index(after: colon)..<at] != mask else { continue }
             // The start of the text read so would take in a proxy key's value (`HTTPS_PROXY=u:p@ss/x@h`): that is read instead.
             if start == text.startIndex, let next, next < at, followsProxyKey(next, in: text) { continue }
@@ -203,6 +206,8 @@ public enum URLCredentials {
             case .plainValue:
                 // Only ` #` starts a comment; `#` glued to text is the fragment.
                 if character == "#", previous?.isWhitespace == true { break scan }
+                // Read to its last `@`, a proxy URL ends at white space: free text may follow (`--proxy: not a … @`).
+                if proxy, !inTemplate, character.isWhitespace { break scan }
             case .wholeText:
                 break
             }

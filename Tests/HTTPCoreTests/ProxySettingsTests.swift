@@ -149,6 +149,10 @@ import Testing
             ("  proxy: http://u:p:ss@w0rd/x@h:1 # a:b@c", "  proxy: http://u:***@h:1 # a:b@c"),
             ("HTTPS_PROXY=u:p@ss/w0rd:x@h:1 url=http://u:p@h/x@y", "HTTPS_PROXY=u:***@h:1 url=http://u:***@h/x@y"),
             ("--proxy http://u:p@ss?w#x@h:1", "--proxy http://u:***@h:1"),
+            // Free text after a proxy key is no proxy URL; a plain value with a space in its password is read as before.
+            ("--proxy: not a proxy URL: the port '9' is bad; write http://host:port, with user:password@ before the host",
+             "--proxy: not a proxy URL: the port '9' is bad; write http://host:port, with user:password@ before the host"),
+            ("  proxy: http://u:p w@h:1", "  proxy: http://u:***@h:1"),
             ("http://u:p@host:8080/x@y", "http://u:***@host:8080/x@y"),
             ("http://u:p@host/x@y", "http://u:***@host/x@y"),
             ("http://example.com/?q=a:b@c", "http://example.com/?q=a:b@c"),
