@@ -222,9 +222,15 @@ extension CollectionRun {
     /// The scope of a cleanup step: a variable the flow's steps capture is the flow's own, absent when its capture did
     /// not happen, though an earlier file captured one of that name (`when: { "{{ id }}": { exists: true } }` must not
     /// delete another flow's `id`).
+    /// An error for such a variable names this file alone as the one that captures it.
     static func cleanupScope(of file: RequestFile, flow: FlowState) -> VariableScope {
         var scope = flow.run.scope
-        for name in file.namesItsStepsCapture.subtracting(flow.captures.map(\.name)) { scope.forgetCapture(name) }
+        let missed = file.namesItsStepsCapture.subtracting(flow.captures.map(\.name))
+        for name in missed { scope.forgetCapture(name) }
+        if !missed.isEmpty, let capturingFiles = scope.capturingFiles {
+            let path = file.path
+            scope.capturingFiles = { name in missed.contains(name) ? [path] : capturingFiles(name) }
+        }
         return scope
     }
 

@@ -338,6 +338,32 @@ import TestSupport
         #expect(await Self.paths(loader) == ["/v1/a/things", "/v1/things/7?by=a", "/v1/b/things"])
     }
 
+    /// An unguarded cleanup step reading the flow's capture that did not happen is an error whose help names the flow's
+    /// file, not an earlier file whose capture of that name worked (trial helper-144).
+    @Test func aCleanupStepsUndefinedCaptureNamesItsOwnFlowOnly() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/a.yaml": "request: { method: POST, url: /a/things }\ncapture: { id: $.id }\n",
+            "requests/b.yaml": """
+                steps:
+                  - request: { method: POST, url: /b/things }
+                    capture: { id: $.id }
+                finally:
+                  - request: { method: DELETE, url: "/things/{{ id }}" }
+                """,
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [.path("/v1/a/things", .json(#"{"id": 7}"#)), .path("/v1/b/things", .response(status: 500))],
+                                    fallback: .response(status: 204))
+        let summary = try await collection.run(loader)
+        #expect(summary.outcomes.map(\.verdict) == [.passed, .failed, .errored], "\(summary.outcomes)")
+        let error = try #require(summary.outcomes.last?.error)
+        #expect(error.message == "undefined variable 'id'")
+        #expect(error.suggestion == "requests/b.yaml captures it, but did not: it failed, errored or was skipped (see its result)",
+                "\(error.suggestion ?? "")")
+        #expect(await Self.paths(loader) == ["/v1/a/things", "/v1/b/things"])
+    }
+
     @Test func aCleanupLoopOverAListNeverCapturedIsSkipped() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment(),
