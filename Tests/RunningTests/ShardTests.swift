@@ -143,7 +143,7 @@ import TestSupport
         #expect(rerun.missing == ["requests/gone.yaml: failed in the report"])
     }
 
-    @Test(arguments: [("2/4", 2, 4), ("1/1", 1, 1), (" 3 / 8 ", 3, 8)])
+    @Test(arguments: [("2/4", 2, 4), ("1/1", 1, 1), (" 3 / 8 ", 3, 8), ("01/3", 1, 3)])
     func shardsParse(text: String, index: Int, total: Int) throws {
         #expect(try Shard.parse(text).get() == Shard(index: index, total: total))
     }
