@@ -35,8 +35,9 @@ extension NodeDecoder {
             for pair in bodyPairs {
                 let query = Self.keyText(pair.key)
                 checkJSONPath(query, in: pair.key)
-                guard let matcher = matcher(pair.value, for: "\(context).body.\(query)") else { continue }
-                expect.body.append(BodyExpectation(path: query, pathMark: pair.key.mark, matcher: matcher, mark: pair.value.mark))
+                guard let (matcher, count) = bodyMatcher(pair.value, for: "\(context).body.\(query)") else { continue }
+                expect.body.append(BodyExpectation(path: query, pathMark: pair.key.mark, matcher: matcher, mark: pair.value.mark,
+                                                   count: count))
             }
         }
         if let value = fields["text"] { expect.text = matcher(value, for: "\(context).text").map { Located($0, at: value.mark) } }

@@ -64,7 +64,7 @@ public struct FormatMapping: Sendable {
     /// The mappings of the format; each name is also the mapping's name in the schema's `$defs`.
     public enum Name: String, Sendable, CaseIterable {
         case singleRequestFile, requestDefinition, flowFile, useStep, request, graphql, multipartPart, auth, basicAuth, oauth2,
-             requestOptions, environmentOptions, retry, environmentRetry, stopWhen, clientCert, throttle, expect, matcher, durationMatcher, captureSource,
+             requestOptions, environmentOptions, retry, environmentRetry, stopWhen, clientCert, throttle, expect, matcher, bodyMatcher, durationMatcher, captureSource,
              environment, secret, environmentExpect
     }
 
@@ -137,6 +137,7 @@ public enum FormatKeys {
         case .throttle: throttle
         case .expect: expect
         case .matcher: matcher
+        case .bodyMatcher: bodyMatcher
         case .durationMatcher: durationMatcher
         case .captureSource: captureSource
         case .environment: environment
@@ -352,7 +353,7 @@ public enum FormatKeys {
             FormatKey("status", .anyOf([.statusCode, loneTemplate, .list(of: .statusCode, nonEmpty: true), .keys(.matcher)]),
                       "A code, a class like \"2xx\", a list of them, a lone template of the code, or a matcher; without it a status of 400 or above fails."),
             FormatKey("headers", .mapping(of: .matcher, names: ValueShape.headerName), "Header names (any case) to a value or a matcher."),
-            FormatKey("body", .queries(of: .matcher), "JSONPath queries (RFC 9535) on the JSON body to a value or a matcher."),
+            FormatKey("body", .queries(of: .bodyMatcher), "JSONPath queries (RFC 9535) on the JSON body to a value or a matcher."),
             FormatKey("text", .matcher, "A value or a matcher on the whole body as text."),
             FormatKey("schema", .filePath, "A JSON Schema file, relative to the request file, that the JSON body must satisfy."),
             FormatKey("duration", .durationMatcher, "A matcher on the whole request time, with durations: { lessThan: 500ms }."),
@@ -373,6 +374,14 @@ public enum FormatKeys {
         .environmentExpect, "What every response of the run must satisfy (a request's own expect.openapi replaces it).",
         keys: [openAPIKey])
 
+    /// A body query's operators: a matcher's and `count`, the number of nodes the query selects.
+    public static let bodyMatcher = FormatMapping(
+        .bodyMatcher, "Operators that must all hold, and count: the number of nodes the query selects.",
+        keys: matcher.keys + [
+            FormatKey("count", .size, "Holds when the number of nodes the query selects equals it or satisfies the matcher."),
+        ],
+        nonEmpty: true)
+
     /// The operators of a matcher, in docs/format.md's order; `Matcher.operatorNames` are the same.
     public static let matcher = FormatMapping(
         .matcher, "Operators that must all hold; to compare with an object, use { equals: { ... } }.",
@@ -392,8 +401,7 @@ public enum FormatKeys {
             FormatKey("exists", .boolean, "true: holds when the value is present; false: when it is absent."),
             FormatKey("type", .words(JSONType.allCases.map(\.rawValue)),
                       "Holds when the value is of this JSON type (integer: a number without a fraction)."),
-            FormatKey("length", .anyOf([.integer(0...Int.max), .string(pattern: nil, example: "{{ count }}"), .keys(.matcher)]),
-                      "Holds when a string's, list's or object's length equals it or satisfies the matcher."),
+            FormatKey("length", .size, "Holds when a string's, list's or object's length equals it or satisfies the matcher."),
             FormatKey("in", .list(of: .anyValue, nonEmpty: true), "Holds when the value equals one of the listed values."),
             FormatKey("isEmpty", .boolean, "true: holds when a string, list or object is empty; false: when it is not."),
             FormatKey("each", .matcher, "Holds when the value is a list whose every element satisfies the matcher."),
@@ -456,6 +464,10 @@ public enum FormatKeys {
 extension ValueShape {
     /// A value or a mapping of matcher operators.
     static let matcher = ValueShape.anyOf([.notMapping, .keys(.matcher)])
+    /// A body query's value or mapping of matcher operators, which may hold `count`.
+    static let bodyMatcher = ValueShape.anyOf([.notMapping, .keys(.bodyMatcher)])
+    /// A length or a count: an integer, a template, or a matcher.
+    static let size = ValueShape.anyOf([.integer(0...Int.max), .string(pattern: nil, example: "{{ count }}"), .keys(.matcher)])
     /// A duration or a mapping of duration operators.
     static let durationMatcher = ValueShape.anyOf([.duration, .keys(.durationMatcher)])
     /// A comparison's operand: a number, or a template that yields one.

@@ -11,6 +11,18 @@ extension NodeDecoder {
         matcher(node, for: context(), operators: FormatKeys.matcher.names, allowsDurations: false)
     }
 
+    /// A body query's matcher and its `count` (the number of nodes the query selects), which only a body query's mapping
+    /// of operators holds: `$[?@.age > 100]: { count: 2 }`.
+    mutating func bodyMatcher(_ node: Node, for context: @autoclosure () -> String)
+        -> (matcher: Matcher<TemplateValue>, count: Located<Matcher<TemplateValue>>?)? {
+        guard case .mapping(let pairs) = node.content, let count = pairs.first(where: { Self.keyText($0.key) == "count" }) else {
+            return matcher(node, for: context()).map { ($0, nil) }
+        }
+        let others = matcher(node, for: context(), operators: FormatKeys.matcher.names, allowsDurations: false, skipping: "count")
+        guard let counted = sizeMatcher(count.value, for: "\(context()).count"), let others else { return nil }
+        return (others, Located(counted, at: count.value.mark))
+    }
+
     /// A matcher on durations (`expect.duration`): comparisons whose operands are durations.
     mutating func durationMatcher(_ node: Node, for context: @autoclosure () -> String) -> Matcher<Duration>? {
         guard let matcher = matcher(node, for: context(), operators: Self.durationOperators, allowsDurations: true) else {
@@ -38,8 +50,10 @@ extension NodeDecoder {
         }
     }
 
+    /// A matcher of `operators`; the key `skipping` (read by the caller) is left out, and when it is the only key, the
+    /// matcher checks nothing else (`.all([])`).
     private mutating func matcher(_ node: Node, for context: @autoclosure () -> String, operators: [String],
-                                  allowsDurations: Bool) -> Matcher<TemplateValue>? {
+                                  allowsDurations: Bool, skipping: String? = nil) -> Matcher<TemplateValue>? {
         guard case .mapping(let pairs) = node.content else {
             return templateValue(node).map { .equals($0) }
         }
@@ -52,6 +66,7 @@ extension NodeDecoder {
         var complete = true
         for pair in pairs {
             let name = Self.keyText(pair.key)
+            if name == skipping { continue }
             guard operators.contains(name) else {
                 complete = false
                 reportUnknownOperator(name, at: pair.key.mark, context: context(), operators: operators)
@@ -75,6 +90,12 @@ extension NodeDecoder {
                   suggestion: "'\(context())' allows \(operators.joined(separator: ", "))")
             return
         }
+        if name == "count" {
+            error("'count' does not apply to '\(context())': it counts the nodes a body query selects", at: mark,
+                  suggestion: "write it beside the operators of an expect.body query ($.items[?@.active]: { count: 2 }); "
+                      + "for the length of this value, use 'length'; in XPath, count(): 'count(//item)': 2")
+            return
+        }
         let known = Self.otherToolsNames[name.lowercased()].flatMap { operators.contains($0) ? "did you mean '\($0)'?" : nil }
         error("unknown matcher operator '\(name)'", at: mark, suggestion: known ?? Suggestions.didYouMean(name, among: operators)
             ?? "to compare with an object, write { equals: { ... } }")
@@ -86,7 +107,7 @@ extension NodeDecoder {
         "ne": "notEquals", "notequal": "notEquals", "gt": "greaterThan", "gte": "greaterThanOrEqual", "ge": "greaterThanOrEqual",
         "lt": "lessThan", "lte": "lessThanOrEqual", "le": "lessThanOrEqual", "regex": "matches", "pattern": "matches",
         "match": "matches", "includes": "contains", "prefix": "startsWith", "suffix": "endsWith", "size": "length",
-        "len": "length", "count": "length", "empty": "isEmpty", "re": "matches", "rgx": "matches", "regexp": "matches",
+        "len": "length", "empty": "isEmpty", "re": "matches", "rgx": "matches", "regexp": "matches",
         "like": "matches", "has": "contains", "isin": "in",
     ]
 
@@ -116,7 +137,7 @@ extension NodeDecoder {
                 return nil
             }
             return .type(type)
-        case "length": return lengthMatcher(value, for: place())
+        case "length": return sizeMatcher(value, for: place()).map { .length($0) }
         case "in":
             guard let items = sequence(value, for: place()) else { return nil }
             if items.isEmpty {
@@ -156,19 +177,19 @@ extension NodeDecoder {
         }
     }
 
-    /// `length`: an integer (or a single template) or a nested matcher.
-    private mutating func lengthMatcher(_ node: Node, for context: @autoclosure () -> String) -> Matcher<TemplateValue>? {
+    /// What `length` or `count` compares a size with: an integer (or a single template, as `equals`) or a nested matcher.
+    private mutating func sizeMatcher(_ node: Node, for context: @autoclosure () -> String) -> Matcher<TemplateValue>? {
         if case .mapping = node.content {
-            return matcher(node, for: context()).map { .length($0) }
+            return matcher(node, for: context())
         }
         if case .scalar(let scalar) = node.content {
             if case .int(let count) = scalar.value, count >= 0 {
-                return .length(.equals(TemplateValue(.int(count), mark: node.mark)))
+                return .equals(TemplateValue(.int(count), mark: node.mark))
             }
             if case .string = scalar.value, Self.containsTemplate(node) {
                 // A template with a syntax error has been reported.
                 guard let template = parseTemplate(scalar, at: node.mark) else { return nil }
-                if template.singleExpression != nil { return .length(.equals(TemplateValue(.string(template), mark: node.mark))) }
+                if template.singleExpression != nil { return .equals(TemplateValue(.string(template), mark: node.mark)) }
             }
         }
         typeMismatch(node, expected: "a non-negative integer or a matcher", for: context())

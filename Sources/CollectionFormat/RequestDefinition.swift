@@ -749,6 +749,16 @@ public struct BodyExpectation: Sendable {
     public var matcher: Matcher<TemplateValue>
     /// Where the expected value is written.
     public var mark: Mark
+    /// `count`: what the number of nodes the query selects must be (`$[?@.age > 100]: { count: 2 }`).
+    public var count: Located<Matcher<TemplateValue>>?
+
+    public init(path: String, pathMark: Mark, matcher: Matcher<TemplateValue>, mark: Mark, count: Located<Matcher<TemplateValue>>? = nil) {
+        self.path = path
+        self.pathMark = pathMark
+        self.matcher = matcher
+        self.mark = mark
+        self.count = count
+    }
 }
 
 /// `expect.xpath.<expression>`.

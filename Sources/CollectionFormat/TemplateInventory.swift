@@ -109,7 +109,10 @@ extension ExpectDefinition {
     /// Calls `body` with the templates of the expected values, in source order.
     public func forEachTemplate(_ body: (Template) -> Void) {
         for header in headers { header.matcher.forEachOperandTemplate(body) }
-        for expectation in self.body { expectation.matcher.forEachOperandTemplate(body) }
+        for expectation in self.body {
+            expectation.count?.value.forEachOperandTemplate(body)
+            expectation.matcher.forEachOperandTemplate(body)
+        }
         for expectation in xpath { expectation.matcher.forEachOperandTemplate(body) }
         if case .matcher(let matcher)? = status?.value { matcher.forEachOperandTemplate(body) }
         text?.value.forEachOperandTemplate(body)

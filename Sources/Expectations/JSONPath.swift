@@ -29,7 +29,11 @@ public struct JSONPath: Sendable, CustomStringConvertible {
     /// The value an expectation or capture sees (docs/format.md): nil when nothing is selected, the value
     /// when one node is, and a list of the values when several are.
     public func comparableValue(in document: JSONValue) -> JSONValue? {
-        let selected = values(in: document)
+        Self.comparableValue(of: values(in: document))
+    }
+
+    /// The value an expectation or capture sees of the values a query `selected` (see `comparableValue(in:)`).
+    public static func comparableValue(of selected: [JSONValue]) -> JSONValue? {
         switch selected.count {
         case 0: return nil
         case 1: return selected[0]

@@ -92,7 +92,7 @@ extension Matcher where Value == JSONValue {
         case .length(let inner):
             guard let actual, let length = actual.matchLength else { return fail(actual, note: "it has no length") }
             let counted = inner.readingNumbersInText
-            if let reason = Self.noLength(in: counted) ?? counted.unorderable({ _ in .int(length) }) {
+            if let reason = Self.noLength(in: counted, named: "length") ?? counted.unorderable({ _ in .int(length) }) {
                 return fail(actual, note: "length \(length): \(reason)")
             }
             return counted.evaluate(.int(length)).holds ? .success : fail(actual, note: "length \(length)")
@@ -111,6 +111,17 @@ extension Matcher where Value == JSONValue {
         default:
             return holds(for: actual) ? .success : fail(actual, note: typesDiffer(from: actual, givenBy: templates))
         }
+    }
+
+    /// Checks the matcher against a count (the number of nodes a query selects) as `length` checks a length: an operand
+    /// that is text all of a number (`"{{ n }}"` with `--var n=3`) is that number, and one that is no number fails, under
+    /// `not` too.
+    public func evaluate(count: Int) -> MatchResult {
+        let counted = readingNumbersInText
+        if let reason = Self.noLength(in: counted, named: "count") ?? counted.unorderable({ _ in .int(count) }) {
+            return counted.fail(.int(count), note: reason)
+        }
+        return counted.evaluate(.int(count))
     }
 
     /// Checks the matcher against text that may be a number (a header value, a text body): an operator that compares
@@ -224,19 +235,19 @@ extension Matcher where Value == JSONValue {
         case .not(let inner): return inner.unorderable(actual)
         case .length(let inner):
             let counted = inner.readingNumbersInText
-            if let reason = Self.noLength(in: counted) { return reason }
+            if let reason = Self.noLength(in: counted, named: "length") { return reason }
             guard let length = actual(self)?.matchLength else { return nil }
             return counted.unorderable { _ in .int(length) }
         default: return nil
         }
     }
 
-    /// Why an operand of a length's matcher is no length (`length: "{{ n }}"` with `--var n=abc`): a type mistake that
-    /// fails, under `not` too; nil when every operand is a number.
-    private static func noLength(in matcher: Matcher) -> String? {
+    /// Why an operand of a length's (or count's, as `named`) matcher is no number (`length: "{{ n }}"` with
+    /// `--var n=abc`): a type mistake that fails, under `not` too; nil when every operand is a number.
+    private static func noLength(in matcher: Matcher, named name: String) -> String? {
         var found: JSONValue?
         matcher.forEachOperand { operand in if found == nil, operand.numberValue == nil { found = operand } }
-        return found.map { "\($0.compactDescription()) is not a length" }
+        return found.map { "\($0.compactDescription()) is not a \(name)" }
     }
 
     /// The matcher with each operand that is text all of a number (`"{{ n }}"` with `--var n=3`, `"03"`) read as that

@@ -162,7 +162,13 @@ struct ExpectationChecker {
                                         message: "'\(expectation.path)' is not a valid JSONPath query", expected: "a valid query", actual: expectation.path))
                 continue
             }
-            failures += try check(expectation.matcher, against: query.comparableValue(in: document),
+            let selected = query.values(in: document)
+            if let count = expectation.count {
+                let resolved = try resolve(count.value).matcher
+                failures += self.failures(resolved.evaluate(count: selected.count), of: resolved, against: .int(selected.count),
+                                          subject: "body \(expectation.path) count", at: count.mark)
+            }
+            failures += try check(expectation.matcher, against: JSONPath.comparableValue(of: selected),
                                   subject: "body \(expectation.path)", at: expectation.mark)
         }
         return failures

@@ -360,6 +360,30 @@ import YAML
         ])
     }
 
+    /// `count` counts the nodes of an `expect.body` query: a key of its mapping only, with a length's operand.
+    @Test func countIsAKeyOfABodyQuerysMappingOnly() {
+        let help = "[help: write it beside the operators of an expect.body query ($.items[?@.active]: { count: 2 }); for the "
+            + "length of this value, use 'length'; in XPath, count(): 'count(//item)': 2]"
+        #expect(problems("""
+            request: { url: /a }
+            expect:
+              headers: { X-A: { count: 1 } }
+              body:
+                $.a: { count: 1, lenght: 2 }
+                $.b: { not: { count: 1 } }
+                $.c: { count: -1 }
+                $.d: { count: { greaterThan: 0 }, each: { type: object } }
+              xpath:
+                //a: { count: 2 }
+            """) == [
+            "requests/r.yaml:3:21: error: 'count' does not apply to 'expect.headers.X-A': it counts the nodes a body query selects \(help)",
+            "requests/r.yaml:5:22: error: unknown matcher operator 'lenght' [help: did you mean 'length'?]",
+            "requests/r.yaml:6:19: error: 'count' does not apply to 'expect.body.$.b.not': it counts the nodes a body query selects \(help)",
+            "requests/r.yaml:7:19: error: expected a non-negative integer or a matcher for 'expect.body.$.c.count', found the integer -1",
+            "requests/r.yaml:10:12: error: 'count' does not apply to 'expect.xpath.//a': it counts the nodes a body query selects \(help)",
+        ])
+    }
+
     /// A query glued to its expected value is told to add the space, not to bracket a name.
     @Test func aJSONPathGluedToItsValueIsToldTheSpace() {
         #expect(problems("request: { url: /a }\nexpect: { body: { $.n:1 } }\n") == [

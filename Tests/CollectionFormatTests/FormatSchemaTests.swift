@@ -64,6 +64,7 @@ import YAML
     @Test func matcherOperatorsAreTheMatchersOfExpectations() {
         #expect(FormatKeys.matcher.names == Matcher<JSONValue>.operatorNames)
         #expect(Set(FormatKeys.durationMatcher.names).isSubset(of: FormatKeys.matcher.names))
+        #expect(FormatKeys.bodyMatcher.names == FormatKeys.matcher.names + ["count"])
     }
 
     /// The decoders take their keys from the table: no `allowed:` list is written inline, and every key they read is

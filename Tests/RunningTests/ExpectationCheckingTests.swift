@@ -273,6 +273,37 @@ import TestSupport
         #expect(single.failures.first?.actual == "7")
     }
 
+    /// `count` is the number of nodes a query selects, checked apart from the other operators, which see one node as that
+    /// node: a filter selecting one user has count 1, where `length` counts the user's members (trial helper-141).
+    @Test func countIsTheNumberOfNodesAQuerySelects() async throws {
+        let reply = ScriptedLoader.Reply.json(#"{"users":[{"name":"a","age":120},{"name":"b","age":30}]}"#)
+        let passing = try await outcome("""
+            request: { url: /a }
+            expect:
+              body:
+                $.users[?@.age > 100]: { count: 1, equals: { name: a, age: 120 }, length: 2 }
+                $.users[*]: { count: { greaterThanOrEqual: 2 }, each: { type: object } }
+                $.users[?@.age > 500]: { count: 0, exists: false }
+                $.users[*].name: { count: "{{ two }}" }
+            """, reply: reply, variables: [("two", "2")])
+        #expect(passing.verdict == .passed, "\(passing.failures.map(\.diagnostic.message))")
+        let failing = try await outcome("""
+            request: { url: /a }
+            expect:
+              body:
+                $.users[?@.age > 100]: { count: 2 }
+                $.users[*].name: { count: { not: { equals: "{{ word }}" } } }
+                $.nothing: { count: { greaterThan: 0 } }
+            """, reply: reply, variables: [("word", "abc")])
+        #expect(failing.failures.map(\.diagnostic.message) == [
+            "body $.users[?@.age > 100] count did not match",
+            #"body $.users[*].name count did not match: expected a value other than "abc", got 2 ("abc" is not a count)"#,
+            "body $.nothing count did not match",
+        ])
+        #expect(failing.failures.map(\.actual) == ["1", "2", "0"])
+        #expect(failing.failures.map { $0.diagnostic.mark?.column } == [37, 31, 25])
+    }
+
     @Test func aBodyThatIsNotJSONFailsWithAClearMessage() async throws {
         let html = try await outcome("""
             request: { url: /a }
