@@ -82,7 +82,8 @@ struct CSVTable {
                 quoted = true
                 quoteMark = Mark(line: line, column: column)
             case "\"":
-                throw SyntaxError(message: "a quote inside a field that does not start with one", mark: Mark(line: line, column: column))
+                throw SyntaxError(message: "a quote inside a field that does not start with one", mark: Mark(line: line, column: column),
+                                  suggestion: "quote the whole field and write the quote twice: \"say \"\"hi\"\"\"")
             case ",":
                 endField()
                 fieldMark = Mark(line: line, column: column + 1)
@@ -104,7 +105,10 @@ struct CSVTable {
             column += 1
             index = next
         }
-        if quoted { throw SyntaxError(message: "a quoted field is not closed", mark: quoteMark) }
+        if quoted {
+            throw SyntaxError(message: "a quoted field is not closed", mark: quoteMark,
+                              suggestion: "close it with a quote; a quote inside a quoted field is written twice (\"\")")
+        }
         if !isBlank { endRecord() }
         self.records = records
     }

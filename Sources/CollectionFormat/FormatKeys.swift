@@ -87,9 +87,11 @@ public struct FormatMapping: Sendable {
     public let nonEmpty: Bool
     /// Keys that, when present, must be the only key (`expect.error`).
     public let alone: [String]
+    /// Keys that apply only beside another key (a multipart part's `contentType` beside `file`).
+    public let needs: [(key: String, other: String)]
 
     init(_ name: Name, _ description: String, keys: [FormatKey], required: [String] = [], choice: Choice? = nil,
-         nonEmpty: Bool = false, alone: [String] = []) {
+         nonEmpty: Bool = false, alone: [String] = [], needs: [(key: String, other: String)] = []) {
         self.name = name
         self.description = description
         self.keys = keys
@@ -98,6 +100,7 @@ public struct FormatMapping: Sendable {
         self.choice = choice
         self.nonEmpty = nonEmpty
         self.alone = alone
+        self.needs = needs
     }
 
     /// The allowed keys' names, in order: what the decoder passes as `allowed:`.
@@ -225,7 +228,7 @@ public enum FormatKeys {
     public static let graphql = FormatMapping(
         .graphql, "A GraphQL operation, sent as {\"query\", \"variables\", \"operationName\"}.",
         keys: [
-            FormatKey("query", .text, "The GraphQL document (a template)."),
+            FormatKey("query", .string(pattern: "\\S", example: "{ users { name } }"), "The GraphQL document (a template)."),
             FormatKey("variables", .anyOf([.mapping(of: .anyValue), .string(pattern: nil, example: "{{ variables }}")]),
                       "The operation's variables: a mapping (strings are templates; a lone one keeps its type), or a template holding one."),
             FormatKey("operationName", .text, "The operation to run, when the document has several (a template)."),
@@ -251,7 +254,7 @@ public enum FormatKeys {
             FormatKey("file", .filePath, "A file sent as the part, relative to the request file; its name is the filename."),
             FormatKey("contentType", .text, "The Content-Type of a file part; default application/octet-stream."),
         ],
-        required: ["name"], choice: .init(keys: ["value", "file"], required: true))
+        required: ["name"], choice: .init(keys: ["value", "file"], required: true), needs: [("contentType", "file")])
 
     public static let auth = FormatMapping(
         .auth, "One way to authenticate: basic, bearer or oauth2.",

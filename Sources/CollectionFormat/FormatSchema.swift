@@ -79,6 +79,9 @@ public enum FormatSchema {
             let alone = mapping.alone.map { ($0, JSONValue.object(JSONObject([("maxProperties", .int(1))]))) }
             object["dependentSchemas"] = .object(JSONObject(alone))
         }
+        if !mapping.needs.isEmpty {
+            object["dependentRequired"] = .object(JSONObject(mapping.needs.map { ($0.key, .array([.string($0.other)])) }))
+        }
         if let choice = mapping.choice {
             if choice.required {
                 object["oneOf"] = .array(choice.keys.map { requiring([$0]) })

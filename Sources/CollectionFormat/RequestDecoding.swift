@@ -590,7 +590,8 @@ extension NodeDecoder {
                 error("a multipart part needs 'value' or 'file'", at: item.mark)
                 content = nil
             case (_?, _?):
-                error("a multipart part has either 'value' or 'file', not both", at: fields.keyNode("file")!.mark)
+                error("a multipart part has either 'value' or 'file', not both", at: fields.keyNode("file")!.mark,
+                      suggestion: "keep 'value' to send text, or 'file' to send a file's bytes")
                 content = nil
             }
             // A broken name or content is kept as empty text, so that the other's variables and file are still checked

@@ -120,6 +120,8 @@ private struct JSONByteParser {
         }
         while true {
             skipWhitespace()
+            // Past the first element, a `]` follows a comma.
+            if peek() == UInt8(ascii: "]") { throw error(Self.trailingComma("]")) }
             elements.append(try parseValue())
             skipWhitespace()
             switch peek() {
@@ -146,6 +148,8 @@ private struct JSONByteParser {
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else {
+                // Past the first member, a `}` follows a comma.
+                if peek() == UInt8(ascii: "}") { throw error(Self.trailingComma("}")) }
                 throw error("expected a string key in object, found \(describeByte(at: position))")
             }
             let key = try parseString()
@@ -166,6 +170,11 @@ private struct JSONByteParser {
             default: throw error("expected ',' or '}' in object, found \(describeByte(at: position))")
             }
         }
+    }
+
+    /// The message for a comma just before `closing`, which JSON does not allow (JavaScript and JSON5 do).
+    static func trailingComma(_ closing: Character) -> String {
+        "a comma before '\(closing)' starts no \(closing == "]" ? "element" : "member"): JSON allows no trailing comma, remove it"
     }
 
     mutating func expectWord(_ word: StaticString) throws(JSONParseError) {

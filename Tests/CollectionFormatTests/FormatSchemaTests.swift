@@ -85,6 +85,16 @@ import YAML
         }
     }
 
+    /// An empty GraphQL document is refused by the schema as by the decoder (trial helper-145), and a blank one too.
+    @Test func theSchemaRefusesAnEmptyGraphQLQuery() throws {
+        let schema = try Self.schema(.request)
+        for (query, valid) in [("{ users { name } }", true), ("", false), ("  \n", false)] {
+            let file = try JSONValue.parse(#"{"request": {"url": "/graphql", "graphql": {"query": \#(JSONValue.string(query).serialized())}}}"#)
+            #expect(schema.isValid(file) == valid, "\(file.serialized())")
+            #expect(Self.decodingErrors(file, .request).isEmpty == valid, "\(file.serialized())")
+        }
+    }
+
     // MARK: Decoder and schema side by side
 
     /// Every key of every mapping, and a key of no mapping: the decoder accepts a key exactly where the table and the
@@ -113,7 +123,7 @@ import YAML
         }
     }
 
-    /// Required keys, choices, keys that stand alone and non-empty mappings: leaving out what is required, or writing
+    /// Required keys, choices, keys that stand alone or need another and non-empty mappings: leaving out what is required, or writing
     /// two keys that exclude each other, is an error for the decoder and a violation of the schema.
     @Test(arguments: FormatMapping.Name.allCases)
     func decoderAndSchemaRequireTheSameKeys(_ name: FormatMapping.Name) throws {
@@ -137,6 +147,11 @@ import YAML
             let other = try #require(mapping.keys.first { $0.name != key && base[$0.name] == nil })
             var object = Samples.setting(key, to: Samples.value(mapping.keys.first { $0.name == key }!.shape), in: mapping)
             object[other.name] = Samples.value(other.shape)
+            broken.append(object)
+        }
+        for (key, other) in mapping.needs {
+            var object = Samples.setting(key, to: Samples.value(mapping.keys.first { $0.name == key }!.shape), in: mapping)
+            object[other] = nil
             broken.append(object)
         }
         for object in broken {
