@@ -141,13 +141,23 @@ struct SchemaDocuments {
         }
     }
 
-    /// `path` relative to the directory `base` (both absolute): `common.json`, `../common/id.json`.
+    /// `path` relative to the directory `base` (both absolute, `.` and `..` in them read as such): `common.json`,
+    /// `../common/id.json`.
     static func relativePath(from base: String, to path: String) -> String {
-        let from = base.split(separator: "/")
-        let to = path.split(separator: "/")
+        let from = components(of: base)
+        let to = components(of: path)
         var common = 0
         while common < from.count, common < to.count - 1, from[common] == to[common] { common += 1 }
         let ups = Array(repeating: "..", count: from.count - common)
         return (ups + to[common...].map(String.init)).joined(separator: "/")
+    }
+
+    /// The names of an absolute path's components, with `.` left out and `..` taking away the name before it.
+    private static func components(of path: String) -> [Substring] {
+        var names: [Substring] = []
+        for name in path.split(separator: "/") where name != "." {
+            if name == ".." { _ = names.popLast() } else { names.append(name) }
+        }
+        return names
     }
 }

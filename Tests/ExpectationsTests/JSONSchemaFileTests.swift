@@ -35,6 +35,20 @@ import Expectations
         ])
     }
 
+    /// A schema named through `..` (`requests/../schemas/user.json`, as a request file's `../schemas/user.json` is) names
+    /// the files it references relative to it all the same (trial helper-141: `../../../schemas/common.json`).
+    @Test func aSchemaPathThroughDotDotNamesItsReferencesRelativeToIt() throws {
+        let root = try Self.directory([
+            "schemas/user.json": ##"{"properties": {"id": {"$ref": "common.json#/$defs/id"}}}"##,
+            "schemas/common.json": ##"{"$defs": {"id": {"minimum": 1}}}"##,
+            "requests/a.yaml": "",
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let schema = try JSONSchema(contentsOfFile: root.path + "/requests/../schemas/./user.json")
+        #expect(schema.validate(try JSONValue.parse(#"{"id": 0}"#)).map(\.description)
+                == ["$.id: 0 is less than the minimum 1 (schema common.json#/$defs/id/minimum)"])
+    }
+
     @Test func readsFilesWhosePathsNeedPercentEncoding() throws {
         let root = try Self.directory([
             "my schemas #1/user é.json": ##"{"$ref": "common%20types.json#/$defs/id"}"##,
