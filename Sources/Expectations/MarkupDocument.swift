@@ -57,11 +57,16 @@ public final class MarkupDocument {
         }
     }
 
-    /// `line 3, column 7: Opening and ending tag mismatch: b line 1 and a`.
+    /// `line 3, column 7: Opening and ending tag mismatch: b line 1 and a`; libxml2's depth limit in words a reader can
+    /// act on (its own message advises an option runner does not give).
     private static func describe(_ error: LibXMLError) -> String {
-        guard error.line > 0 else { return error.message }
+        var message = error.message
+        if message.hasPrefix("Excessive depth in document: "), let depth = message.split(separator: " ").dropFirst(4).first {
+            message = "elements nested deeper than \(depth) levels, which is as deep as a document may be"
+        }
+        guard error.line > 0 else { return message }
         let column = error.column > 0 ? ", column \(error.column)" : ""
-        return "line \(error.line)\(column): \(error.message)"
+        return "line \(error.line)\(column): \(message)"
     }
 }
 

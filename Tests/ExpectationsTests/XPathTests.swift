@@ -123,6 +123,11 @@ import Testing
         #expect(throws: MarkupParseError(description: "line 1, column 1: Start tag expected, '<' not found")) {
             try document(#"{"not": "xml"}"#)
         }
+        // libxml2's depth limit, said without its advice of an option runner does not give.
+        let deep = String(repeating: "<a>", count: 300) + String(repeating: "</a>", count: 300)
+        #expect(throws: MarkupParseError(description: "line 1, column 772: elements nested deeper than 256 levels, which is as deep as a document may be")) {
+            try document(deep)
+        }
     }
 
     @Test func xmlReadsNothingFromOutsideAndRefusesEntityBombs() throws {
