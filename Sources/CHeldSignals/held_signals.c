@@ -16,6 +16,11 @@ static volatile sig_atomic_t forward_fd = -1;
 /// descriptor that was reused.
 static int signal_pipe[2] = {-1, -1};
 
+/// How long a held signal waits for the program to take it (`runner run` watching the signals, or another command
+/// releasing them) before its default action ends the process: a program stuck before then (a thread the system
+/// would not create) still ends when it is told to.
+#define HELD_SIGNAL_GRACE_SECONDS 3
+
 static void receive(int number) {
     any_received = 1;
     int fd = forward_fd;
@@ -27,7 +32,17 @@ static void receive(int number) {
         errno = saved;
     } else if (held_signal == 0) {
         held_signal = number;
+        alarm(HELD_SIGNAL_GRACE_SECONDS);
     }
+}
+
+/// The grace of a held signal is over: unless the program took it meanwhile, its default action ends the process.
+static void expire(int number) {
+    (void)number;
+    int held = held_signal;
+    if (forward_fd >= 0 || held == 0) return;
+    signal(held, SIG_DFL);
+    raise(held);
 }
 
 void runner_hold_signals(void) {
@@ -40,10 +55,14 @@ void runner_hold_signals(void) {
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
     sigaction(SIGHUP, &action, NULL);
+    action.sa_handler = expire;
+    sigaction(SIGALRM, &action, NULL);
 }
 
 void runner_release_held_signals(void) {
     forward_fd = -1;
+    alarm(0);
+    signal(SIGALRM, SIG_DFL);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
@@ -66,6 +85,7 @@ int runner_watch_signals(void) {
     }
     runner_hold_signals();
     forward_fd = signal_pipe[1];
+    alarm(0);
     return signal_pipe[0];
 }
 

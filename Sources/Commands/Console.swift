@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import HTTPCore
 
 /// `--color` and `--progress`: `auto` (decided by the terminal and the environment), `always` or `never`.
 public enum ConsoleChoice: String, Sendable, CaseIterable {
@@ -60,20 +62,79 @@ public enum Console {
         try? FileHandle.standardError.write(contentsOf: Data(("\r\u{1B}[K" + text).utf8))
     }
 
-    /// Writes a line; a closed pipe is ignored rather than ending the process.
+    /// Writes a line; a closed pipe is ignored rather than ending the process, and any other failure (a full disk, a
+    /// descriptor not open for writing) is kept for `writeProblem(of:)`.
+    ///
+    /// A pipe or socket is waited on before each write of at most `PIPE_BUF` bytes, which it then takes without blocking:
+    /// once a signal has asked the run to stop, a stream that takes nothing for `stalledStreamSeconds` (a reader that
+    /// stopped reading) is given up, so that the run still writes its reports and exits.
     private static func write(_ text: String, to handle: FileHandle) {
+        let descriptor = handle.fileDescriptor
+        guard streams.withLock({ $0[descriptor]?.problem == nil }) else { return }
+        let waits = waitsBeforeWriting(descriptor)
         var line = text.hasSuffix("\n") ? text : text + "\n"
         // Written from the string's own bytes (a line per request), without copying them into `Data` first.
         line.withUTF8 { bytes in
             var written = 0
             while written < bytes.count {
-                let result = Foundation.write(handle.fileDescriptor, bytes.baseAddress! + written, bytes.count - written)
+                if waits, !waitUntilWritable(descriptor) {
+                    return fail(descriptor, "it took no output for \(stalledStreamSeconds) s after the signal that stopped the run")
+                }
+                let result = Foundation.write(descriptor, bytes.baseAddress! + written, min(bytes.count - written, Int(PIPE_BUF)))
                 if result < 0 {
-                    if errno == EINTR { continue }
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    if errno != EPIPE { fail(descriptor, SystemErrorText.words(errno)) }
                     return
                 }
                 written += result
             }
         }
+    }
+
+    /// How long a stream that takes no output may hold up a run a signal stopped.
+    static let stalledStreamSeconds = 1
+
+    /// What is known of standard output and standard error, by descriptor: whether writes wait for room (a pipe or
+    /// socket), and the first failure, after which nothing more is written there.
+    private static let streams = Mutex<[Int32: (waits: Bool, problem: String?)]>([:])
+
+    /// Whether writes to `descriptor` wait until it has room: a pipe or a socket, which may be full.
+    private static func waitsBeforeWriting(_ descriptor: Int32) -> Bool {
+        streams.withLock { streams in
+            if let known = streams[descriptor] { return known.waits }
+            var status = stat()
+            let type = fstat(descriptor, &status) == 0 ? status.st_mode & S_IFMT : 0
+            let waits = type == S_IFIFO || type == S_IFSOCK
+            streams[descriptor] = (waits, nil)
+            return waits
+        }
+    }
+
+    /// Keeps the first failure of `descriptor`.
+    private static func fail(_ descriptor: Int32, _ problem: String) {
+        streams.withLock { streams in
+            if streams[descriptor]?.problem == nil { streams[descriptor] = (streams[descriptor]?.waits ?? false, problem) }
+        }
+    }
+
+    /// Waits until `descriptor` has room for `PIPE_BUF` bytes (or an error for the write to say); false when a signal
+    /// has asked the run to stop and it has had none for `stalledStreamSeconds` since.
+    private static func waitUntilWritable(_ descriptor: Int32) -> Bool {
+        var stalledSinceSignal = 0
+        while true {
+            var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            let ready = poll(&entry, 1, 100)
+            if ready > 0 || (ready < 0 && errno != EINTR) { return true }
+            if HeldSignals.anyReceived {
+                stalledSinceSignal += 100
+                if stalledSinceSignal >= stalledStreamSeconds * 1000 { return false }
+            }
+        }
+    }
+
+    /// Why output written to `descriptor` (standard output or standard error) was not all written, when it was not: the
+    /// system's words (`no space left on device`), or that it stalled after a signal. A closed pipe is not a failure.
+    public static func writeProblem(of descriptor: Int32) -> String? {
+        streams.withLock { $0[descriptor]?.problem }
     }
 }

@@ -1,5 +1,6 @@
 import CollectionFormat
 import Foundation
+import HTTPCore
 import Interop
 import YAML
 import Reporting
@@ -278,7 +279,7 @@ enum StagedFolder {
     /// Renames `source` to `target` (replacing a file there), or says why it cannot.
     private static func renaming(_ source: URL, to target: URL) throws {
         guard rename(source.path, target.path) == 0 else {
-            throw WriteProblem(description: "cannot write '\(target.path)': \(String(cString: strerror(errno)))")
+            throw WriteProblem(description: "cannot write '\(target.path)': \(SystemErrorText.words(errno))")
         }
     }
 

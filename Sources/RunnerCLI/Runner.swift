@@ -30,19 +30,21 @@ struct Runner: AsyncParsableCommand {
                           + "or rename the file or directory it names")
             Foundation.exit(ExitStatus.badCommandLine.rawValue)
         }
+        var isRun = false
         do {
             var command = try parseAsRoot()
-            if !(command is RunCommand) { HeldSignals.release() }
+            isRun = command is RunCommand
+            if !isRun { HeldSignals.release() }
             if var command = command as? AsyncParsableCommand {
                 try await command.run()
             } else {
                 try command.run()
             }
-            Foundation.exit(ExitStatus.success.rawValue)
+            exit(ExitStatus.success.rawValue, isRun: isRun)
         } catch let status as ExitCode {
             // The command ran and chose its status: a signal held since (the second of a pair that stopped the run, held
             // once the run ended) must not end the process by its default action instead (exit 143 became "killed").
-            Foundation.exit(status.rawValue)
+            exit(status.rawValue, isRun: isRun)
         } catch {
             HeldSignals.release()
             fail(error)
@@ -68,9 +70,24 @@ struct Runner: AsyncParsableCommand {
     }
 
     /// Exits for an error: its exit code when it carries one, help and version as asked, else a bad command line.
+    /// Exits with `status`, after saying on standard error that standard output could not all be written (a full disk,
+    /// a descriptor not open for writing; a closed pipe is no failure): a command whose product is that output then exits
+    /// 1, while `run` keeps its status, its reports being files.
+    private static func exit(_ status: Int32, isRun: Bool) -> Never {
+        if let problem = Console.writeProblem(of: STDOUT_FILENO) {
+            Console.error("error: cannot write to standard output: \(problem)")
+            if !isRun, status == ExitStatus.success.rawValue { Foundation.exit(ExitStatus.badCommandLine.rawValue) }
+        }
+        Foundation.exit(status)
+    }
+
     private static func fail(_ error: any Error) -> Never {
         if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
-        if exitCode(for: error) == .success { exit(withError: error) }
+        // `--help` and `--version`, written as other output is (a full disk is said).
+        if exitCode(for: error) == .success {
+            Console.out(fullMessage(for: error))
+            exit(ExitStatus.success.rawValue, isRun: false)
+        }
         let arguments = CommandLine.arguments.dropFirst()
         let message = misspelledCommand(in: arguments) ?? misspelledOption(in: fullMessage(for: error), arguments: arguments)
         // ArgumentParser writes "Error:"; every other message of runner's starts "error:", as compilers' do.

@@ -5,7 +5,8 @@
 /// constructor; these give them back, take the one held, or forward them to whoever watches them.
 
 /// From now on, SIGINT, SIGTERM and SIGHUP are recorded instead of ending the process. Done at load already; again by whoever
-/// stops watching them.
+/// stops watching them. A signal held that nobody takes within a few seconds (a program stuck before it watches or releases
+/// them) ends the process by its default action after all.
 void runner_hold_signals(void);
 
 /// Gives SIGINT, SIGTERM and SIGHUP their default actions again and raises the one held, if any (it ends the process).
