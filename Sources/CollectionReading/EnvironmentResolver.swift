@@ -34,7 +34,9 @@ struct EnvironmentResolver {
         guard availableNames.contains(name) else {
             let available = availableNames
             let list = available.isEmpty ? "there are no environment files in '\(directory.path)'"
-                : "available environments: \(available.joined(separator: ", "))"
+                // The directory is named when it is not the `environments` of the current directory (found above it).
+                : "available environments\(directory.path == "environments" ? "" : " in '\(directory.path)'"): "
+                    + available.joined(separator: ", ")
             // Names that differ only in digits (`qa-2`, `qa-3`; `prod`, `prod2`) are other systems, not typos; a path or
             // a file name is told the name without them.
             let written = Discovery.hasYAMLExtension(name) ? Discovery.withoutExtension(String(name.split(separator: "/").last ?? "")) : name

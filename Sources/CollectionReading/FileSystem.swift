@@ -174,10 +174,27 @@ package enum FileSystem {
         return failed ? nil : bytes
     }
 
-    /// `path` made absolute against `directory`, with `.` and `..` removed.
+    /// `path` (a command-line argument) made absolute against `directory` as the system reads it: its directory with
+    /// links resolved before `..` (`link/..` is the parent of the link's target, as `ls` reads it), and a directory
+    /// resolved itself, so that every spelling of a path names the same files and finds the same `environments`
+    /// (`clink` and `c/../clink`, a link to `c/requests`, both find `c/environments`). A file keeps its name, as the
+    /// files found in a directory do; a path that does not exist is its directory so resolved and its name.
     static func absolute(_ path: String, from directory: String) -> String {
-        let joined = path.hasPrefix("/") ? path : PathText.join(directory, path)
-        return URL(fileURLWithPath: joined).standardizedFileURL.path
+        var joined = path.hasPrefix("/") ? path : PathText.join(directory, path)
+        while joined.count > 1, joined.hasSuffix("/") { joined.removeLast() }
+        let name = PathText.lastComponent(of: joined)
+        guard name != ".", name != "..", let parent = resolved(PathText.directory(of: joined)) else {
+            return resolved(joined) ?? URL(fileURLWithPath: joined).standardizedFileURL.path
+        }
+        let absolute = PathText.join(parent, name)
+        return kind(of: absolute).isDirectory ? resolved(absolute) ?? absolute : absolute
+    }
+
+    /// `path` with every link, `.` and `..` resolved (realpath(3)); nil when it does not exist.
+    private static func resolved(_ path: String) -> String? {
+        guard let pointer = realpath(path.isEmpty ? "/" : path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
     }
 
     /// `path` relative to `directory` (with `..` where needed), for display.

@@ -245,6 +245,24 @@ import YAML
         let fromInside = Discovery.environmentsDirectory(near: ".", currentDirectory: scratch.root + "/requests/users")
         #expect(fromInside?.path == "../../environments")
     }
+
+    /// Every spelling of a path through a link finds the same `environments`, as the system reads the path (the link's
+    /// target's parents), and a spelling the system finds nothing at is missing (trial helper-143).
+    @Test func everySpellingOfALinkedPathFindsTheSameEnvironments() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/t.yaml", "baseURL: http://127.0.0.1:1\n")
+        scratch.write("c/environments/t.yaml", "baseURL: http://127.0.0.1:2\n")
+        scratch.write("c/requests/a.yaml", "request: { url: /a }\n")
+        try FileManager.default.createSymbolicLink(atPath: scratch.root + "/clink", withDestinationPath: "c/requests")
+        for spelling in ["clink", "./clink/", "c/../clink", "clink/a.yaml"] {
+            let found = Discovery.environmentsDirectory(near: spelling, currentDirectory: scratch.root)
+            #expect(found?.path == "c/environments", "\(spelling)")
+        }
+        #expect(Discovery.environmentsDirectory(near: "../clink", currentDirectory: scratch.root + "/c")?.path == "environments")
+        #expect(FileSystem.status(of: FileSystem.absolute("clink/../clink", from: scratch.root)) == nil)
+        #expect(FileSystem.status(of: FileSystem.absolute("c/../clink", from: scratch.root))?.isDirectory == true)
+    }
 }
 
 @Suite struct EnvironmentTests {
