@@ -1,4 +1,6 @@
 import CollectionFormat
+import Foundation
+import HTTPCore
 
 /// A request file found under the paths of a run.
 ///
@@ -124,8 +126,10 @@ enum Discovery {
                                 includingUsedOnly: Bool = false, problems: inout [Diagnostic], found: (DiscoveredFile) -> Void) {
         guard let entries = FileSystem.visibleEntries(of: directory) else {
             // Its request files would silently not run.
+            let code = errno
             let path = place.isEmpty ? root.display : PathText.join(root.display, place)
-            problems.append(.error("cannot read the directory", path: path, at: nil, suggestion: "check its permissions"))
+            problems.append(.error("cannot read the directory: \(SystemErrorText.words(code))", path: path, at: nil,
+                                   suggestion: code == EACCES ? "check its permissions" : nil))
             return
         }
         for (entry, kind) in entries where includingUsedOnly || !isUsedOnly(entry) {

@@ -1,4 +1,6 @@
 import CollectionFormat
+import Foundation
+import HTTPCore
 import YAML
 
 /// Reads `--env NAME` from the environments directory: follows `extends`, merges, reads secrets, resolves variables.
@@ -31,6 +33,13 @@ struct EnvironmentResolver {
 
     /// Resolves `name`; nil (with diagnostics) when it or its chain is broken.
     mutating func resolve(_ name: String) -> ResolvedEnvironment? {
+        // A directory that cannot be listed (too many open files, no permission) would read as holding no environment.
+        guard FileSystem.visibleEntries(of: directory.absolute) != nil else {
+            let code = errno
+            diagnostics.add(.error("cannot read the environments directory: \(SystemErrorText.words(code))", path: directory.path,
+                                   at: nil, suggestion: code == EACCES ? "check its permissions" : nil))
+            return nil
+        }
         guard availableNames.contains(name) else {
             let available = availableNames
             let list = available.isEmpty ? "there are no environment files in '\(directory.path)'"

@@ -53,7 +53,7 @@ package enum FileSystem {
     }
 
     /// The visible entries of a directory (names not starting with `.`) in lexical order, with their kinds; nil if the
-    /// directory cannot be listed.
+    /// directory cannot be listed, with `errno` saying why.
     ///
     /// Regular files are known from the listing's entry type; only the other entries are stat'ed, relative to the
     /// directory's descriptor (fstatat), not by their full path.

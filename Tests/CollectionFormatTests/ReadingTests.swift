@@ -124,7 +124,7 @@ import YAML
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked) }
         let (files, problems) = discover(["requests"], currentDirectory: scratch.root, skipping: nil)
         #expect(files.map(\.path) == ["requests/a.yaml"])
-        #expect(problems.map(\.description) == ["requests/locked: error: cannot read the directory"])
+        #expect(problems.map(\.description) == ["requests/locked: error: cannot read the directory: permission denied"])
     }
 
     /// Reading a FIFO waits for a writer that may never come: in a directory it is an error, not a request file.

@@ -61,6 +61,17 @@ import Testing
             #expect(result.exitCode == Int32(status), "\(command): \(result.stderr)")
             #expect(result.stderr.hasSuffix("error: cannot write to standard output: no space left on device\n"), "\(command): \(result.stderr)")
         }
+        // Out of descriptors (`ulimit -n`), a directory that cannot be listed says why, not that it holds no environment.
+        let starved = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"),
+                                                  ["-c", #"ulimit -n 8 && exec "$0" run requests --env local"#, runner.path],
+                                                  in: folder, environment: ["TEST_SERVER_PORT": "1"])
+        if starved.exitCode == 2 {
+            #expect(starved.stderr.contains("environments: error: cannot read the environments directory: too many open files"),
+                    "\(starved.stderr)")
+            #expect(!starved.stderr.contains("no environment files"), "\(starved.stderr)")
+        } else {
+            print("skipping the descriptor check: under ulimit -n 8 run ended with \(starved.exitCode): \(starved.stderr)")
+        }
         let piped = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"),
                                                 ["-c", #""$0" list requests | head -1 > /dev/null"#, runner.path],
                                                 in: folder, environment: [:])
