@@ -259,7 +259,7 @@ import YAML
                 - { value: "{{ e" }
             """) == [
             "requests/r.yaml:4:7: error: a multipart part needs 'value' or 'file'",
-            "requests/r.yaml:5:28: error: a multipart part has either 'value' or 'file', not both",
+            "requests/r.yaml:5:28: error: a multipart part has either 'value' or 'file', not both [help: keep 'value' to send text, or 'file' to send a file's bytes]",
             "requests/r.yaml:6:7: error: missing key 'name' in 'request.multipart'",
             "requests/r.yaml:7:28: error: 'contentType' applies to file parts only",
             // A broken or missing name does not hide the value's problems.

@@ -193,13 +193,28 @@ import YAML
         (Array("x: 😀".utf8) + [0xF0, 0x9F, 0x98], Mark(1, 5), "0xF0"),
         (Array("x: ".utf8) + [0xC0, 0xAF], Mark(1, 4), "0xC0"),
         (Array("x:\r\ny: ".utf8) + [0xED, 0xA0, 0x80], Mark(2, 4), "0xED"),
-        ([0xFF, 0xFE, 0x61, 0x00], Mark(1, 1), "0xFF"),
     ])
     func invalidUTF8IsLocatedAtTheFirstBadByte(bytes: [UInt8], mark: Mark, byte: String) throws {
         let error = try #require(parseError(bytes))
         #expect(error.kind == .invalidUTF8)
         #expect(error.mark == mark)
         #expect(error.message == "invalid UTF-8 (byte \(byte))")
+    }
+
+    /// A file saved as UTF-16 (with or without a byte order mark) is said to be UTF-16, not shown as bad bytes or
+    /// control characters (trial helper-143).
+    @Test(arguments: [
+        ([0xFF, 0xFE, 0x61, 0x00], "its byte order mark is UTF-16's"),
+        ([0xFE, 0xFF, 0x00, 0x61], "its byte order mark is UTF-16's"),
+        ([0x61, 0x00, 0x3A, 0x00], "a NUL byte stands beside its first character, as in UTF-16"),
+        ([0x00, 0x61, 0x00, 0x3A], "a NUL byte stands beside its first character, as in UTF-16"),
+    ])
+    func utf16IsNamed(bytes: [UInt8], why: String) throws {
+        let error = try #require(parseError(bytes))
+        #expect(error.kind == .invalidUTF8)
+        #expect(error.mark == Mark(1, 1))
+        #expect(error.message == "the file is not UTF-8 but UTF-16: \(why)")
+        #expect(error.suggestion == "save the file as UTF-8")
     }
 
     @Test func inputOverTheSizeLimitIsRejectedAtTheStart() throws {
