@@ -69,7 +69,6 @@ struct Runner: AsyncParsableCommand {
         return nil
     }
 
-    /// Exits for an error: its exit code when it carries one, help and version as asked, else a bad command line.
     /// Exits with `status`, after saying on standard error that standard output could not all be written (a full disk,
     /// a descriptor not open for writing; a closed pipe is no failure): a command whose product is that output then exits
     /// 1, while `run` keeps its status, its reports being files.
@@ -81,6 +80,7 @@ struct Runner: AsyncParsableCommand {
         Foundation.exit(status)
     }
 
+    /// Exits for an error: its exit code when it carries one, help and version as asked, else a bad command line.
     private static func fail(_ error: any Error) -> Never {
         if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
         // `--help` and `--version`, written as other output is (a full disk is said).
@@ -89,11 +89,20 @@ struct Runner: AsyncParsableCommand {
             exit(ExitStatus.success.rawValue, isRun: false)
         }
         let arguments = CommandLine.arguments.dropFirst()
-        let message = misspelledCommand(in: arguments) ?? misspelledOption(in: fullMessage(for: error), arguments: arguments)
+        let message = misspelledCommand(in: arguments) ?? dashedPath(in: arguments)
+            ?? misspelledOption(in: fullMessage(for: error), arguments: arguments)
         // ArgumentParser writes "Error:"; every other message of runner's starts "error:", as compilers' do.
         Console.error(message.hasPrefix("Error: ") ? "error: " + message.dropFirst("Error: ".count) : message)
         Console.error("Run 'runner --help' for usage.")
         Foundation.exit(ExitStatus.badCommandLine.rawValue)
+    }
+
+    /// For a path that starts with `-` (`-x.yaml`, a file that exists), which reads as an option: how to write it.
+    private static func dashedPath(in arguments: ArraySlice<String>) -> String? {
+        let beforeSeparator = arguments.prefix { $0 != "--" }
+        guard let path = beforeSeparator.first(where: { $0.count > 1 && $0.hasPrefix("-") && FileManager.default.fileExists(atPath: $0) })
+        else { return nil }
+        return "error: '\(path)' reads as an option: write the path as ./\(path), or after -- (-- \(path))"
     }
 
     /// ArgumentParser's `Unknown option '--x'. Did you mean '--y'?` with the option `--x` names in other case (`--Env`), or
