@@ -66,9 +66,10 @@ import Testing
                                                   ["-c", #"ulimit -n 8 && exec "$0" run requests --env local"#, runner.path],
                                                   in: folder, environment: ["TEST_SERVER_PORT": "1"])
         if starved.exitCode == 2 {
-            #expect(starved.stderr.contains("environments: error: cannot read the environments directory: too many open files"),
+            // Which read runs out first (the environments directory, the requests directory, a file) depends on the machine.
+            #expect(starved.stderr.contains(": too many open files"), "\(starved.stderr)")
+            #expect(!starved.stderr.contains("no environment files") && !starved.stderr.contains("check its permissions"),
                     "\(starved.stderr)")
-            #expect(!starved.stderr.contains("no environment files"), "\(starved.stderr)")
         } else {
             print("skipping the descriptor check: under ulimit -n 8 run ended with \(starved.exitCode): \(starved.stderr)")
         }
