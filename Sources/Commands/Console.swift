@@ -77,12 +77,12 @@ public enum Console {
         line.withUTF8 { bytes in
             var written = 0
             while written < bytes.count {
-                if waits, !waitUntilWritable(descriptor) {
-                    return fail(descriptor, "it took no output for \(stalledStreamSeconds) s after the signal that stopped the run")
-                }
+                if waits, !waitUntilWritable(descriptor) { return fail(descriptor, stalled) }
                 let result = Foundation.write(descriptor, bytes.baseAddress! + written, min(bytes.count - written, Int(PIPE_BUF)))
                 if result < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
+                    if errno == EINTR { continue }
+                    // A descriptor another program made non-blocking: waited on as a pipe is.
+                    if errno == EAGAIN { if waitUntilWritable(descriptor) { continue } else { return fail(descriptor, stalled) } }
                     if errno != EPIPE { fail(descriptor, SystemErrorText.words(errno)) }
                     return
                 }
@@ -93,6 +93,9 @@ public enum Console {
 
     /// How long a stream that takes no output may hold up a run a signal stopped.
     static let stalledStreamSeconds = 1
+
+    /// The failure of a stream given up so.
+    private static let stalled = "it took no output for \(stalledStreamSeconds) s after the signal that stopped the run"
 
     /// What is known of standard output and standard error, by descriptor: whether writes wait for room (a pipe or
     /// socket), and the first failure, after which nothing more is written there.
