@@ -139,6 +139,16 @@ extension NodeDecoder {
             return .type(type)
         case "length": return sizeMatcher(value, for: place()).map { .length($0) }
         case "in":
+            // One template that gives the whole list (`in: "{{ allowed }}"`, a captured list).
+            if case .scalar(let scalar) = value.content, case .string = scalar.value, Self.containsTemplate(value) {
+                guard let template = parseTemplate(scalar, at: value.mark) else { return nil }
+                guard template.singleExpression != nil else {
+                    error("'\(place())' is a template with text around it, which gives no list", at: value.mark,
+                          suggestion: "write one template that gives the list (\"{{ allowed }}\"), or a list of values")
+                    return nil
+                }
+                return .inList(TemplateValue(.string(template), mark: value.mark))
+            }
             guard let items = sequence(value, for: place()) else { return nil }
             if items.isEmpty {
                 error("'\(place())' is an empty list: no value is one of none", at: value.mark,

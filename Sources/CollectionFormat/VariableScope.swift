@@ -233,13 +233,20 @@ public struct VariableScope: Sendable {
     public func resolve(_ matcher: Matcher<TemplateValue>) throws(TemplateError) -> (matcher: Matcher<JSONValue>, templates: [JSONValue: String]) {
         var templates: [JSONValue: String] = [:]
         var marks: [JSONValue: Mark] = [:]
-        let resolved = try matcher.map { (operand) throws(TemplateError) -> JSONValue in
+        let values = try matcher.map { (operand) throws(TemplateError) -> JSONValue in
             let value = try resolve(operand)
             if case .string(let template) = operand.content, !template.isLiteral {
                 if template.singleExpression != nil { templates[value] = template.source }
                 marks[value] = operand.mark
             }
             return value
+        }
+        // `in: "{{ allowed }}"`: the template gives the list.
+        let resolved = try values.spreadingLists { (value) throws(TemplateError) -> Never in
+            let source = templates[value].map { "'\($0)'" } ?? "its template"
+            throw TemplateError("\(source) gives \(value.kindName) \(value.compactDescription()), not the list 'in' reads",
+                                at: marks[value] ?? matcher.listOperand?.mark ?? Mark(line: 1, column: 1),
+                                suggestion: "give it a list, such as a capture of $.ids[*]")
         }
         if !marks.isEmpty, let invalid = resolved.invalidPatterns().first, let mark = marks[.string(invalid.pattern)] {
             throw TemplateError(invalid.description, at: mark,

@@ -18,6 +18,8 @@ public indirect enum Matcher<Value: Sendable>: Sendable {
     case type(JSONType)
     case length(Matcher<Value>)
     case `in`([Value])
+    /// `in` with one operand that gives the whole list (`in: "{{ allowed }}"`, a capture or a variable holding a list).
+    case inList(Value)
     case isEmpty(Bool)
     case each(Matcher<Value>)
     case not(Matcher<Value>)
@@ -48,6 +50,7 @@ extension Matcher {
         case .exists, .type, .isEmpty: break
         case .length(let m), .each(let m), .not(let m): m.forEachOperand(body)
         case .in(let vs): vs.forEach(body)
+        case .inList(let v): body(v)
         case .all(let ms): for m in ms { m.forEachOperand(body) }
         }
     }
@@ -61,6 +64,16 @@ extension Matcher {
         case .not(let m): m.forEachCandidate(body)
         case .all(let ms): for m in ms { m.forEachCandidate(body) }
         default: break
+        }
+    }
+
+    /// The operand of the first `inList`, under `not`, `each`, `length` and mappings of operators.
+    public var listOperand: Value? {
+        switch self {
+        case .inList(let v): v
+        case .length(let m), .each(let m), .not(let m): m.listOperand
+        case .all(let ms): ms.lazy.compactMap(\.listOperand).first
+        default: nil
         }
     }
 
@@ -82,10 +95,27 @@ extension Matcher {
         case .type(let t): .type(t)
         case .length(let m): .length(try m.map(transform))
         case .in(let vs): .in(try vs.map { (v) throws(E) -> T in try transform(v) })
+        case .inList(let v): .inList(try transform(v))
         case .isEmpty(let b): .isEmpty(b)
         case .each(let m): .each(try m.map(transform))
         case .not(let m): .not(try m.map(transform))
         case .all(let ms): .all(try ms.map { (m) throws(E) -> Matcher<T> in try m.map(transform) })
+        }
+    }
+}
+
+extension Matcher where Value == JSONValue {
+    /// The matcher with each `inList` read as `in` of its list's elements; `notAList` is told the first operand of one
+    /// that gives no list (its error ends the reading).
+    public func spreadingLists<E: Error>(_ notAList: (JSONValue) throws(E) -> Never) throws(E) -> Matcher {
+        switch self {
+        case .inList(.array(let elements)): .in(elements)
+        case .inList(let other): try notAList(other)
+        case .length(let m): .length(try m.spreadingLists(notAList))
+        case .each(let m): .each(try m.spreadingLists(notAList))
+        case .not(let m): .not(try m.spreadingLists(notAList))
+        case .all(let ms): .all(try ms.map { (m) throws(E) -> Matcher in try m.spreadingLists(notAList) })
+        default: self
         }
     }
 }

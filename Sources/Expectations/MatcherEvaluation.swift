@@ -503,6 +503,7 @@ extension Matcher where Value == JSONValue {
         case .length(.equals(let value)): "with length \(value.compactDescription())"
         case .length(let inner): "with length \(inner.predicate)"
         case .in(let values): "in \(JSONValue.array(values).compactDescription())"
+        case .inList(let list): "in \(list.compactDescription())"
         case .isEmpty(let empty): empty ? "that is empty" : "that is not empty"
         case .each(let inner): "whose every element \(inner.clause)"
         case .not(let inner): inner.negatedPredicate

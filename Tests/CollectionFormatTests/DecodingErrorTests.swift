@@ -360,6 +360,21 @@ import YAML
         ])
     }
 
+    /// `in` takes a list, or one template that gives it; text around a template gives no list.
+    @Test func inTakesAListOrOneTemplate() {
+        #expect(problems("""
+            request: { url: /a }
+            expect:
+              body:
+                $.a: { in: "{{ ids }}" }
+                $.b: { in: "x {{ ids }}" }
+                $.c: { in: 3 }
+            """) == [
+            "requests/r.yaml:5:16: error: 'expect.body.$.b.in' is a template with text around it, which gives no list [help: write one template that gives the list (\"{{ allowed }}\"), or a list of values]",
+            "requests/r.yaml:6:16: error: expected a list for 'expect.body.$.c.in', found the integer 3",
+        ])
+    }
+
     /// `count` counts the nodes of an `expect.body` query: a key of its mapping only, with a length's operand.
     @Test func countIsAKeyOfABodyQuerysMappingOnly() {
         let help = "[help: write it beside the operators of an expect.body query ($.items[?@.active]: { count: 2 }); for the "

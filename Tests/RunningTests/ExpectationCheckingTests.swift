@@ -304,6 +304,37 @@ import TestSupport
         #expect(failing.failures.map { $0.diagnostic.mark?.column } == [37, 31, 25])
     }
 
+    /// `in` with one template that gives the list (an environment's list, as a capture gives one), and an ERROR at it
+    /// when it gives no list.
+    @Test func inReadsTheListOneTemplateGives() async throws {
+        let reply = ScriptedLoader.Reply.json(#"{"id": 7, "name": "x"}"#)
+        let listed = ["environments/test.yaml": environment("variables: { ids: [5, 7], word: abc }\n")]
+        let passing = try await outcome("""
+            request: { url: /a }
+            expect:
+              body:
+                $.id: { in: "{{ ids }}" }
+                $.name: { not: { in: "{{ ids }}" } }
+            """, reply: reply, extraFiles: listed)
+        #expect(passing.verdict == .passed, "\(passing.failures.map(\.diagnostic.message))")
+        let failing = try await outcome("""
+            request: { url: /a }
+            expect:
+              body:
+                $.name: { in: "{{ ids }}" }
+            """, reply: reply, extraFiles: listed)
+        #expect(failing.failures.map(\.expected) == ["one of [5,7]"], "\(failing.failures.map(\.diagnostic.message))")
+        let notAList = try await outcome("""
+            request: { url: /a }
+            expect:
+              body:
+                $.id: { in: "{{ word }}" }
+            """, reply: reply, extraFiles: listed)
+        #expect(notAList.verdict == .errored)
+        #expect(notAList.error?.message == #"'{{ word }}' gives a string "abc", not the list 'in' reads"#)
+        #expect(notAList.error?.mark?.line == 4)
+    }
+
     @Test func aBodyThatIsNotJSONFailsWithAClearMessage() async throws {
         let html = try await outcome("""
             request: { url: /a }
