@@ -36,6 +36,11 @@ public struct OpenAPIDocument: @unchecked Sendable {
         guard case .object(let root) = raw else {
             throw OpenAPIProblems([located("is not an OpenAPI document: its top level is not a mapping", "")])
         }
+        // `openapi: 3.0` unquoted is a number to YAML: the key is there, its version cut short.
+        if let number = root["openapi"], number.numberValue != nil {
+            throw OpenAPIProblems([located("has 'openapi' \(number.serialized()), a number, not a version such as \"3.0.3\"", "/openapi",
+                                           suggestion: "write the full version in quotes: openapi: \"3.1.0\" (or \"3.0.3\")")])
+        }
         guard case .string(let version)? = root["openapi"] else {
             let swagger = root["swagger"] != nil
             throw OpenAPIProblems([located(swagger ? "is a Swagger 2.0 document, not OpenAPI 3" : "is not an OpenAPI document: it has no 'openapi' version",
@@ -43,8 +48,11 @@ public struct OpenAPIDocument: @unchecked Sendable {
         }
         self.version = version
         isVersion30 = version.hasPrefix("3.0")
-        guard isVersion30 || version.hasPrefix("3.1") else {
-            throw OpenAPIProblems([located("has OpenAPI version '\(version)'; 3.0.x and 3.1.x are read", "/openapi")])
+        // `3.0` or `3.1` alone, as OpenAPIKit reads none but full versions.
+        guard isVersion30 || version.hasPrefix("3.1"), version.split(separator: ".").count == 3 else {
+            throw OpenAPIProblems([located("has OpenAPI version '\(version)'; 3.0.x and 3.1.x are read", "/openapi",
+                                           suggestion: version.hasPrefix("3.0") || version.hasPrefix("3.1")
+                                               ? "write the full version, such as \"\(version).0\"" : nil)])
         }
         let data = Data(raw.serialized().utf8)
         let decoded: OpenAPIKit.OpenAPI.Document

@@ -518,6 +518,13 @@ import YAML
     @Test func anotherVersionOrNoVersionIsNamed() throws {
         #expect(try Self.problems("openapi: 4.0.0\ninfo: {}\n").map(\.message) == ["has OpenAPI version '4.0.0'; 3.0.x and 3.1.x are read"])
         #expect(try Self.problems("info: { title: t }\n").first?.message.hasPrefix("is not an OpenAPI document") == true)
+        // A version cut short: unquoted, a number to YAML; quoted, not a full version (trial helper-147).
+        let number = try Self.problems("openapi: 3.0\ninfo: {}\n")
+        #expect(number.map(\.message) == [#"has 'openapi' 3.0, a number, not a version such as "3.0.3""#])
+        #expect(number.first?.mark == Mark(line: 1, column: 10))
+        let short = try Self.problems("openapi: '3.1'\ninfo: {}\n")
+        #expect(short.map(\.message) == ["has OpenAPI version '3.1'; 3.0.x and 3.1.x are read"])
+        #expect(short.first?.suggestion == #"write the full version, such as "3.1.0""#)
         #expect(try Self.problems("").first?.message.hasPrefix("is empty") == true)
     }
 }
