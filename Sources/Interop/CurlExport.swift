@@ -205,8 +205,11 @@ public struct CurlExport {
         if let proxy = options.proxy {
             let scheme = exported.request.components.scheme?.lowercased()
             if let server = scheme == "https" ? proxy.https : proxy.http {
-                let credentials = server.username.map { user in user + (server.password.map { ":" + $0 } ?? "") + "@" } ?? ""
-                words.append([.literal("--proxy"), placeholders.shellText("http://\(credentials)\(server.host):\(server.port)")])
+                // The user and password percent-encoded, as a URL's user information must be (`p@ss/w0rd` would end it).
+                let encoded = { (text: String) in ShellEncoding.query.encode(text) }
+                let credentials = server.username.map { user in encoded(user) + (server.password.map { ":" + encoded($0) } ?? "") + "@" } ?? ""
+                words.append([.literal("--proxy"),
+                              placeholders.shellText("http://\(credentials)\(server.authority)", encoding: .query)])
                 if scheme != "https" { words.append([.literal("--proxytunnel")]) }
             } else {
                 words.append([.literal("--noproxy"), .literal("*")])

@@ -67,6 +67,21 @@ import Testing
         }
     }
 
+    /// A proxy's user and password are written percent-encoded, as a URL's user information must be: decoded, a password
+    /// holding `@` and `/` sent curl to another host (trial helper-146); a secret's is read from its variable when the
+    /// command runs, encoded so.
+    @Test func aProxysCredentialsAreWrittenPercentEncoded() throws {
+        var request = HTTPRequest(method: .get, components: try #require(URLComponents(string: "https://127.0.0.1:1/a")))
+        request.options.proxy = ProxySettings(proxy: HTTPProxy(host: "::1", port: 3128, username: "u", password: "p@ss/w0rd:x"))
+        let literal = CurlExport(placeholders: ValuePlaceholders(nonce: "abc")).command(for: ExportedRequest(request: request))
+        #expect(literal.text.contains("--proxy 'http://u:p%40ss%2Fw0rd%3Ax@[::1]:3128'")
+                || literal.text.contains("--proxy http://u:p%40ss%2Fw0rd%3Ax@[::1]:3128"), "\(literal.text)")
+        var placeholders = ValuePlaceholders(nonce: "abc")
+        placeholders.hiddenValues = [("p@ss/w0rd:x", "PROXY_PASSWORD")]
+        let hidden = CurlExport(placeholders: placeholders).command(for: ExportedRequest(request: request))
+        #expect(!hidden.text.contains("w0rd") && hidden.text.contains("PROXY_PASSWORD"), "\(hidden.text)")
+    }
+
     /// A name without `=` is written as it is; a value may hold `=` (the name ends at the first one).
     @Test func aPartNameWithoutAnEqualsSignIsWritten() throws {
         let command = try Self.command([.field(name: "a b", value: "x=y")])
