@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /// The first signal that came while nobody watched, until it is taken.
@@ -26,8 +28,12 @@ static void receive(int number) {
     int fd = forward_fd;
     if (fd >= 0) {
         int saved = errno;
-        unsigned char byte = (unsigned char)number;
-        ssize_t written = write(fd, &byte, 1);
+        // The number and when it came, in one write (atomic, being shorter than PIPE_BUF).
+        unsigned char record[RUNNER_SIGNAL_RECORD_SIZE];
+        int64_t now = runner_monotonic_nanoseconds();
+        record[0] = (unsigned char)number;
+        memcpy(record + 1, &now, sizeof now);
+        ssize_t written = write(fd, record, sizeof record);
         (void)written;
         errno = saved;
     } else if (held_signal == 0) {
@@ -87,6 +93,12 @@ int runner_watch_signals(void) {
     forward_fd = signal_pipe[1];
     alarm(0);
     return signal_pipe[0];
+}
+
+int64_t runner_monotonic_nanoseconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 }
 
 int runner_any_signal_received(void) {

@@ -23,10 +23,19 @@ public enum HeldSignals {
         return number == 0 ? nil : Int32(number)
     }
 
+    /// A watched signal: its number, and when it came (`now()`'s clock), which may be well before its handler runs.
+    struct Received: Sendable {
+        var number: Int32
+        var nanoseconds: Int64
+    }
+
+    /// The time on the clock `Received` tells of, in nanoseconds.
+    static func now() -> Int64 { runner_monotonic_nanoseconds() }
+
     /// From now on, each SIGINT, SIGTERM and SIGHUP is given to `handler` on a thread of its own (not a queue that busy workers
     /// could keep it waiting on) until `hold()` or the next `watch`; then the signal held before, if one was. False when
     /// it cannot be watched.
-    static func watch(_ handler: @escaping @Sendable (Int32) -> Void) -> Bool {
+    static func watch(_ handler: @escaping @Sendable (Received) -> Void) -> Bool {
         let descriptor = runner_watch_signals()
         guard descriptor >= 0 else { return false }
         let start = watcher.withLock { watcher in
@@ -36,21 +45,29 @@ public enum HeldSignals {
         if start {
             // One thread for the process, reading the pipe the signal handler writes to.
             let thread = Thread {
-                var byte: UInt8 = 0
+                var record = [UInt8](repeating: 0, count: Int(RUNNER_SIGNAL_RECORD_SIZE))
                 while true {
-                    let count = read(descriptor, &byte, 1)
-                    if count == 1 { watcher.withLock { $0.handler }?(Int32(byte)) } else if count < 0 && errno == EINTR { continue } else { return }
+                    // A record is written at once, so it is read whole.
+                    let count = record.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                    if count == record.count {
+                        let nanoseconds = record.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 1, as: Int64.self) }
+                        watcher.withLock { $0.handler }?(Received(number: Int32(record[0]), nanoseconds: nanoseconds))
+                    } else if count < 0 && errno == EINTR {
+                        continue
+                    } else if count <= 0 {
+                        return
+                    }
                 }
             }
             thread.name = "runner signals"
             thread.start()
         }
-        if let early = take() { handler(early) }
+        if let early = take() { handler(Received(number: early, nanoseconds: now())) }
         return true
     }
 
     /// The handler signals go to, and whether the thread that reads them runs.
-    private static let watcher = Mutex<(handler: (@Sendable (Int32) -> Void)?, started: Bool)>((nil, false))
+    private static let watcher = Mutex<(handler: (@Sendable (Received) -> Void)?, started: Bool)>((nil, false))
 
     /// Whether a SIGINT, SIGTERM or SIGHUP has come since the program was loaded, at the moment it came (before a watcher's
     /// handler has run).

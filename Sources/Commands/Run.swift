@@ -579,7 +579,8 @@ final class ProgressLine: Sendable {
 final class Interruption: Sendable {
     private struct State {
         var signal: Int32?
-        var receivedAt: ContinuousClock.Instant?
+        /// When the first signal came (`HeldSignals.now()`'s nanoseconds).
+        var receivedAt: Int64?
         var task: Task<RunSummary, Never>?
         var reading = false
         /// Once the run is over (its reports are written next): its exit status.
@@ -587,7 +588,7 @@ final class Interruption: Sendable {
     }
 
     /// How soon the same signal again counts as the same request to stop.
-    static let repeatWindow: Duration = .milliseconds(500)
+    static let repeatWindow: Int64 = 500_000_000
     /// How many seconds a reading of the input that a signal came during may still take before the process ends.
     static let readingGraceSeconds = 1
 
@@ -613,7 +614,7 @@ final class Interruption: Sendable {
     }) {
         self.stopAtOnce = stopAtOnce
         // Weak: a signal that comes when the run has ended (the second of a pair) finds no run to stop.
-        _ = HeldSignals.watch { [weak self] number in self?.received(number) }
+        _ = HeldSignals.watch { [weak self] signal in self?.received(signal) }
     }
 
     deinit {
@@ -684,28 +685,31 @@ final class Interruption: Sendable {
         case stopAtOnce(reading: Bool)
     }
 
-    /// The first signal cancels the run; the same one within `repeatWindow` is ignored; any other ends the process.
-    /// (Signals that arrive before their handler runs are delivered to it once.)
-    private func received(_ number: Int32) {
-        let now = ContinuousClock.now
+    /// The first signal cancels the run; the same one within `repeatWindow` of it (by when each came, not when its handler
+    /// ran: a notice blocked on standard error may hold the handler) is ignored; any other ends the process. (Signals
+    /// that arrive before their handler runs are delivered to it once.)
+    private func received(_ signal: HeldSignals.Received) {
+        let number = signal.number
         let request = state.withLock { state -> Request in
             guard let first = state.signal, let receivedAt = state.receivedAt else {
                 state.signal = number
-                state.receivedAt = now
+                state.receivedAt = signal.nanoseconds
                 return state.ended == nil ? .cancel(state.task, reading: state.reading) : .ended
             }
-            if first == number && now - receivedAt < Self.repeatWindow { return .same }
+            if first == number && signal.nanoseconds - receivedAt < Self.repeatWindow { return .same }
             return state.ended.map(Request.exit) ?? .stopAtOnce(reading: state.reading)
         }
         switch request {
         case .cancel(let task, let reading):
-            Console.signalNotice("\(CancellingSignal(number: number).verb): "
-                + (reading ? "stopping while the input is read; nothing is sent" : "cancelling the run; the requests not run are reported as skipped"))
+            // Cancelled, and the reading's grace begun, before the notice, which standard error may hold up (a pipe nobody
+            // reads).
             task?.cancel()
             DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Self.readingGraceSeconds)) { [weak self] in
                 guard let self, self.state.withLock({ $0.reading }) else { return }
                 self.stopAtOnce(number, .readingDidNotEnd)
             }
+            Console.signalNotice("\(CancellingSignal(number: number).verb): "
+                + (reading ? "stopping while the input is read; nothing is sent" : "cancelling the run; the requests not run are reported as skipped"))
         case .ended:
             Console.signalNotice("\(CancellingSignal(number: number).verb): the run has ended; its reports are being written "
                 + "(a second signal ends the process at once, with the run's status, before the rest are)")
