@@ -37,7 +37,7 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
         // YAML text to a Node tree with 1-based marks; the only code that touches libyaml.
-        .target(name: "YAML", dependencies: ["CYAML"]),
+        .target(name: "YAML", dependencies: ["CYAML", "HTTPCore"]),
         // SIGINT and SIGTERM held (recorded) until `run` watches them, given back to other commands.
         .target(name: "CHeldSignals"),
         // Holds them from the moment the `runner` executable is loaded (a constructor); only the executable links it.

@@ -1,5 +1,6 @@
 public import CollectionFormat
 import Foundation
+import HTTPCore
 public import YAML
 
 /// A dotenv file (`--env-file`) read as docker compose and python-dotenv read one: its variables in order, and its
@@ -110,7 +111,10 @@ public enum DotEnvFiles {
         case .tooLarge(let size):
             return failure("it has \(size) bytes, more than the limit of \(limit) bytes")
         case .bytes(let bytes):
-            guard let text = String(validating: bytes, as: UTF8.self) else { return failure("it is not UTF-8 text") }
+            let wide = bytes.withUnsafeBufferPointer(WideEncoding.guess)
+            guard wide == nil, let text = String(validating: bytes, as: UTF8.self) else {
+                return failure("it is not UTF-8 text" + (wide.map { " but \($0.name): \($0.why)" } ?? ""), "save it as UTF-8")
+            }
             return .text(text)
         }
     }

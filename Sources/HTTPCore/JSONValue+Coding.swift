@@ -56,6 +56,10 @@ extension JSONValue {
     }
 
     private static func parseResult(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONParseError> {
+        // Text in UTF-16 or UTF-32 fails at its first bytes: said so, not as a byte that starts no value.
+        if let (encoding, why) = WideEncoding.guess(buffer) {
+            return .failure(JSONParseError(message: "the text is not UTF-8 but \(encoding): \(why)", offset: 0, line: 1, column: 1))
+        }
         var parser = JSONByteParser(bytes: buffer)
         do throws(JSONParseError) {
             return .success(try parser.parseDocument())

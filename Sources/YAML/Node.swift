@@ -1,3 +1,5 @@
+internal import HTTPCore
+
 /// A position in a YAML source: 1-based line and column (columns count characters).
 public struct Mark: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var line: Int
@@ -332,13 +334,11 @@ public struct Limits: Sendable, Hashable {
 }
 
 extension YAMLError {
-    /// The error at the first byte of `buffer` that is not UTF-8 (any text file, not only YAML), or for text in UTF-16
-    /// (a byte order mark, or a NUL byte beside the first character, as UTF-16 writes ASCII); nil when there is none.
+    /// The error at the first byte of `buffer` that is not UTF-8 (any text file, not only YAML), or for text in UTF-16 or
+    /// UTF-32 (`WideEncoding`); nil when there is none.
     public static func invalidUTF8(in buffer: UnsafeBufferPointer<UInt8>) -> YAMLError? {
-        let byteOrderMark = buffer.starts(with: [0xFF, 0xFE]) || buffer.starts(with: [0xFE, 0xFF])
-        if byteOrderMark || buffer.count >= 2 && (buffer[0] == 0) != (buffer[1] == 0) {
-            let why = byteOrderMark ? "its byte order mark is UTF-16's" : "a NUL byte stands beside its first character, as in UTF-16"
-            return YAMLError(.invalidUTF8, "the file is not UTF-8 but UTF-16: \(why)", at: Mark(line: 1, column: 1),
+        if let (encoding, why) = WideEncoding.guess(buffer) {
+            return YAMLError(.invalidUTF8, "the file is not UTF-8 but \(encoding): \(why)", at: Mark(line: 1, column: 1),
                              suggestion: "save the file as UTF-8")
         }
         guard let offset = SourcePosition.firstInvalidUTF8Offset(in: buffer) else { return nil }

@@ -138,13 +138,15 @@ import Testing
         defer { scratch.remove() }
         scratch.write("folder.env/x", "")
         _ = FileManager.default.createFile(atPath: scratch.root + "/latin1.env", contents: Data([0x41, 0x3D, 0xE9]))
+        _ = FileManager.default.createFile(atPath: scratch.root + "/utf16.env", contents: Data([0xFF, 0xFE, 0x41, 0x00, 0x3D, 0x00]))
         let sources = SourceCache()
-        let (_, diagnostics) = DotEnvFiles.environment([:], adding: ["missing.env", "folder.env", "latin1.env"],
+        let (_, diagnostics) = DotEnvFiles.environment([:], adding: ["missing.env", "folder.env", "latin1.env", "utf16.env"],
                                                        currentDirectory: scratch.root, sources: sources)
         #expect(diagnostics.map(\.description) == [
             "missing.env: error: cannot read the --env-file: no such file",
             "folder.env: error: cannot read the --env-file: it is a directory",
             "latin1.env: error: cannot read the --env-file: it is not UTF-8 text",
+            "utf16.env: error: cannot read the --env-file: it is not UTF-8 text but UTF-16: its byte order mark is UTF-16's",
         ])
         #expect(sources.paths.isEmpty)
     }

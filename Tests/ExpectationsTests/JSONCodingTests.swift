@@ -118,4 +118,16 @@ import Testing
         #expect(again.serialized() == parsed.serialized())
         #expect(try JSONValue.parse(parsed.serialized(pretty: true)) == parsed)
     }
+
+    /// JSON saved as UTF-16 or UTF-32 is said to be so, at its start (trial helper-146).
+    @Test func utf16AndUTF32AreNamed() {
+        for (bytes, encoding) in [([0xFF, 0xFE, 0x5B, 0x00, 0x5D, 0x00] as [UInt8], "UTF-16"), ([0x5B, 0x00, 0x5D, 0x00], "UTF-16"),
+                                  ([0x5B, 0x00, 0x00, 0x00, 0x5D, 0x00, 0x00, 0x00], "UTF-32")] {
+            #expect(throws: JSONParseError.self) { try JSONValue.parse(bytes) }
+            do { _ = try JSONValue.parse(bytes) } catch {
+                #expect(error.message.hasPrefix("the text is not UTF-8 but \(encoding): "), "\(error.message)")
+                #expect(error.line == 1 && error.column == 1)
+            }
+        }
+    }
 }

@@ -208,12 +208,14 @@ import YAML
         ([0xFE, 0xFF, 0x00, 0x61], "its byte order mark is UTF-16's"),
         ([0x61, 0x00, 0x3A, 0x00], "a NUL byte stands beside its first character, as in UTF-16"),
         ([0x00, 0x61, 0x00, 0x3A], "a NUL byte stands beside its first character, as in UTF-16"),
+        ([0xFF, 0xFE, 0x00, 0x00, 0x61, 0x00, 0x00, 0x00], "UTF-32: its byte order mark is UTF-32's"),
+        ([0x61, 0x00, 0x00, 0x00, 0x3A, 0x00, 0x00, 0x00], "UTF-32: NUL bytes stand beside its first character, as in UTF-32"),
     ])
     func utf16IsNamed(bytes: [UInt8], why: String) throws {
         let error = try #require(parseError(bytes))
         #expect(error.kind == .invalidUTF8)
         #expect(error.mark == Mark(1, 1))
-        #expect(error.message == "the file is not UTF-8 but UTF-16: \(why)")
+        #expect(error.message == "the file is not UTF-8 but " + (why.hasPrefix("UTF-32") ? why : "UTF-16: \(why)"))
         #expect(error.suggestion == "save the file as UTF-8")
     }
 
