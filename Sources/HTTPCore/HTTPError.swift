@@ -46,6 +46,11 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// How many attempts were made before giving up.
     public var attempts: Int
+    /// The URL (as shown) of the request a redirect led from to `request`, when `request` is a redirect's hop.
+    public var redirectedFrom: String?
+
+    /// ` (after a redirect from URL)` when the request was a redirect's hop, for the end of a message; empty otherwise.
+    public var afterRedirect: String { redirectedFrom.map { " (after a redirect from \($0))" } ?? "" }
 
     /// The server's response: `response`, unless that is a proxy's answer to the `CONNECT` of a tunnel it refused.
     public var serverResponse: HTTPResponse? { response?.request.method == .connect ? nil : response }

@@ -39,7 +39,8 @@ public struct RedirectLoader: HTTPLoader {
             } catch where error.code != .cancelled {
                 // The hop's URL alone does not say the request was redirected there.
                 var error = error
-                error.message += " (after a redirect from \(response.request.displayURL))"
+                error.redirectedFrom = response.request.displayURL
+                error.message += error.afterRedirect
                 throw error
             }
         }

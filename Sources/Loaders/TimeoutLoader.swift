@@ -24,8 +24,11 @@ public struct TimeoutLoader: HTTPLoader {
             let failed = error.request
             let through = failed.proxy.map { " through the proxy \($0.authority)" } ?? ""
             let phase = (error.underlyingError as? HTTPClientTransport.DeadlinePassed).map { ": " + $0.phase } ?? ""
-            throw HTTPError(.timedOut, request: failed, underlyingError: error,
-                            message: "no complete response from \(failed.displayURL)\(through) within \(timeout.readable)\(phase)")
+            var timedOut = HTTPError(.timedOut, request: failed, underlyingError: error,
+                                     message: "no complete response from \(failed.displayURL)\(through) within \(timeout.readable)\(phase)")
+            timedOut.redirectedFrom = error.redirectedFrom
+            timedOut.message += timedOut.afterRedirect
+            throw timedOut
         }
     }
 }

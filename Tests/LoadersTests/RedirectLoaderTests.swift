@@ -91,6 +91,17 @@ import TestSupport
         #expect(await failure(of: RedirectLoader(next: first), request())?.message.contains("redirect") == false)
     }
 
+    /// A hop that times out says so too: the timeout is told above the redirects, from the hop's error (trial helper-146).
+    @Test func aHopThatTimesOutSaysItFollowedARedirect() async {
+        let scripted = ScriptedLoader([redirect(302, to: "/slow"), .delayed(.seconds(5), .response(status: 200))])
+        var options = HTTPRequestOptions()
+        options.timeout = .milliseconds(50)
+        let error = await failure(of: TimeoutLoader(next: RedirectLoader(next: scripted)), request("http://api.test/start", options: options))
+        #expect(error?.code == .timedOut)
+        #expect(error?.message.hasPrefix("no complete response from http://api.test/slow within 50ms") == true, "\(error?.message ?? "")")
+        #expect(error?.message.hasSuffix(" (after a redirect from http://api.test/start)") == true, "\(error?.message ?? "")")
+    }
+
     @Test func detectsCyclesAndLimits() async {
         let cycle = ScriptedLoader(routes: [.path("/a", redirect(302, to: "/b")), .path("/b", redirect(302, to: "/a"))])
         let cycleError = await failure(of: RedirectLoader(next: cycle), request("http://api.test/a"))
