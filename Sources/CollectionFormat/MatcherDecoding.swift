@@ -69,7 +69,8 @@ extension NodeDecoder {
             if name == skipping { continue }
             guard operators.contains(name) else {
                 complete = false
-                reportUnknownOperator(name, at: pair.key.mark, context: context(), operators: operators)
+                // The key read apart (`count`) is among the names a typo may be of.
+                reportUnknownOperator(name, at: pair.key.mark, context: context(), operators: operators + (skipping.map { [$0] } ?? []))
                 continue
             }
             if let decoded = matcherOperator(name, pair.value, context: context(), operators: operators,

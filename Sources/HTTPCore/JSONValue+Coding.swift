@@ -122,14 +122,20 @@ private struct JSONByteParser {
             depth -= 1
             return .array(elements)
         }
+        var comma: Int?
         while true {
             skipWhitespace()
-            // Past the first element, a `]` follows a comma.
-            if peek() == UInt8(ascii: "]") { throw error(Self.trailingComma("]")) }
+            // Past the first element, a `]` follows a comma: the error is at the comma.
+            if peek() == UInt8(ascii: "]"), let comma {
+                position = comma
+                throw error(Self.trailingComma("]"))
+            }
             elements.append(try parseValue())
             skipWhitespace()
             switch peek() {
-            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: ","):
+                comma = position
+                position += 1
             case UInt8(ascii: "]"):
                 position += 1
                 depth -= 1
@@ -149,11 +155,15 @@ private struct JSONByteParser {
             depth -= 1
             return .object(object)
         }
+        var comma: Int?
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else {
-                // Past the first member, a `}` follows a comma.
-                if peek() == UInt8(ascii: "}") { throw error(Self.trailingComma("}")) }
+                // Past the first member, a `}` follows a comma: the error is at the comma.
+                if peek() == UInt8(ascii: "}"), let comma {
+                    position = comma
+                    throw error(Self.trailingComma("}"))
+                }
                 throw error("expected a string key in object, found \(describeByte(at: position))")
             }
             let key = try parseString()
@@ -166,7 +176,9 @@ private struct JSONByteParser {
             object[key] = try parseValue()
             skipWhitespace()
             switch peek() {
-            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: ","):
+                comma = position
+                position += 1
             case UInt8(ascii: "}"):
                 position += 1
                 depth -= 1

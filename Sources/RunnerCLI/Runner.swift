@@ -97,12 +97,16 @@ struct Runner: AsyncParsableCommand {
         Foundation.exit(ExitStatus.badCommandLine.rawValue)
     }
 
-    /// For a path that starts with `-` (`-x.yaml`, a file that exists), which reads as an option: how to write it.
+    /// For a path that starts with `-` (`-x.yaml`: a file that exists, or a name with a YAML extension), which reads as an
+    /// option: how to write it.
     private static func dashedPath(in arguments: ArraySlice<String>) -> String? {
         let beforeSeparator = arguments.prefix { $0 != "--" }
-        guard let path = beforeSeparator.first(where: { $0.count > 1 && $0.hasPrefix("-") && FileManager.default.fileExists(atPath: $0) })
-        else { return nil }
-        return "error: '\(path)' reads as an option: write the path as ./\(path), or after -- (-- \(path))"
+        guard let path = beforeSeparator.first(where: { argument in
+            argument.count > 1 && argument.hasPrefix("-") && (FileManager.default.fileExists(atPath: argument)
+                || [".yaml", ".yml", ".yaml/", ".yml/"].contains { argument.hasSuffix($0) })
+        }) else { return nil }
+        return "error: '\(path)' reads as an option: write the path as ./\(path), or last, after the options and -- "
+            + "(runner \(arguments.first.map { $0.hasPrefix("-") ? "run" : $0 } ?? "run") --env NAME -- \(path))"
     }
 
     /// ArgumentParser's `Unknown option '--x'. Did you mean '--y'?` with the option `--x` names in other case (`--Env`), or

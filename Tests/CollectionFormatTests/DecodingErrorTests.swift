@@ -384,7 +384,7 @@ import YAML
             expect:
               headers: { X-A: { count: 1 } }
               body:
-                $.a: { count: 1, lenght: 2 }
+                $.a: { count: 1, lenght: 2, Count: 1 }
                 $.b: { not: { count: 1 } }
                 $.c: { count: -1 }
                 $.d: { count: { greaterThan: 0 }, each: { type: object } }
@@ -393,6 +393,7 @@ import YAML
             """) == [
             "requests/r.yaml:3:21: error: 'count' does not apply to 'expect.headers.X-A': it counts the nodes a body query selects \(help)",
             "requests/r.yaml:5:22: error: unknown matcher operator 'lenght' [help: did you mean 'length'?]",
+            "requests/r.yaml:5:33: error: unknown matcher operator 'Count' [help: did you mean 'count'?]",
             "requests/r.yaml:6:19: error: 'count' does not apply to 'expect.body.$.b.not': it counts the nodes a body query selects \(help)",
             "requests/r.yaml:7:19: error: expected a non-negative integer or a matcher for 'expect.body.$.c.count', found the integer -1",
             "requests/r.yaml:10:12: error: 'count' does not apply to 'expect.xpath.//a': it counts the nodes a body query selects \(help)",

@@ -45,8 +45,8 @@ import Testing
 
     @Test(arguments: [
         ("", "unexpected end of input, expected a value", 1, 1),
-        ("[1,]", "a comma before ']' starts no element: JSON allows no trailing comma, remove it", 1, 4),
-        ("{\"a\": 1,\n}", "a comma before '}' starts no member: JSON allows no trailing comma, remove it", 2, 1),
+        ("[1,]", "a comma before ']' starts no element: JSON allows no trailing comma, remove it", 1, 3),
+        ("{\"a\": 1,\n}", "a comma before '}' starts no member: JSON allows no trailing comma, remove it", 1, 8),
         ("{\"a\" 1}", "expected ':' after object key, found '1'", 1, 6),
         ("[1 2]", "expected ',' or ']' in array, found '2'", 1, 4),
         ("{\n  \"a\": tru}", "invalid literal, expected 'true'", 2, 8),
