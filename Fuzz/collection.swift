@@ -1,4 +1,4 @@
-// fuzz-modules: YAML HTTPCore Expectations CollectionFormat
+// fuzz-modules: HTTPCore YAML Expectations CollectionFormat
 // fuzz-sources: Tests/CollectionFormatTests/FuzzContracts.swift
 // fuzz-regressions: Tests/CollectionFormatTests/Regressions/collection
 //

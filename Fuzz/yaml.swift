@@ -1,4 +1,4 @@
-// fuzz-modules: YAML
+// fuzz-modules: HTTPCore YAML
 // fuzz-regressions: Tests/YAMLTests/Regressions
 //
 // libFuzzer entry for the YAML layer: any bytes go to `YAMLParser.parse`, which must return a tree,
