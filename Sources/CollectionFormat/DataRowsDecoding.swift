@@ -20,7 +20,8 @@ package enum DataRowsDecoding {
             let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
             do throws(JSONParseError) { _ = try JSONValue.parse(text) } catch {
                 sources.store(String(decoding: bytes, as: UTF8.self), for: reference.path)
-                return (nil, [.error("invalid JSON: \(error.message)", path: reference.path, at: Mark(line: error.line, column: error.column))])
+                return (nil, [.error("invalid JSON: \(error.message)", path: reference.path, at: Mark(line: error.line, column: error.column),
+                                     suggestion: error.fileSuggestion)])
             }
             bytes = YAMLParser.escapingLineBreaks(inJSON: bytes)
         }

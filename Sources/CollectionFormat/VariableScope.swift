@@ -244,9 +244,11 @@ public struct VariableScope: Sendable {
         // `in: "{{ allowed }}"`: the template gives the list.
         let resolved = try values.spreadingLists { (value) throws(TemplateError) -> Never in
             let source = templates[value].map { "'\($0)'" } ?? "its template"
-            throw TemplateError("\(source) gives \(value.kindName) \(value.compactDescription()), not the list 'in' reads",
-                                at: marks[value] ?? matcher.listOperand?.mark ?? Mark(line: 1, column: 1),
-                                suggestion: "give it a list, such as a capture of $.ids[*]")
+            let problem = value == .array([]) ? "an empty list: no value is one of none (and under 'not', every value passes)"
+                : "\(value.kindName) \(value.compactDescription()), not the list 'in' reads"
+            throw TemplateError("\(source) gives \(problem)", at: marks[value] ?? matcher.listOperand?.mark ?? Mark(line: 1, column: 1),
+                                suggestion: value == .array([]) ? "check that the list is empty with isEmpty: true, or give it values"
+                                    : "give it a list, such as a capture of $.ids[*]")
         }
         if !marks.isEmpty, let invalid = resolved.invalidPatterns().first, let mark = marks[.string(invalid.pattern)] {
             throw TemplateError(invalid.description, at: mark,

@@ -137,7 +137,8 @@ struct SchemaDocuments {
         } catch {
             let yaml = path.hasSuffix(".yaml") || path.hasSuffix(".yml") ? " (schema files are JSON; YAML is not read)" : ""
             throw JSONSchemaError(message: "not valid JSON\(yaml): \(error.message)", schemaPath: "#", otherFile: other,
-                                  textPosition: JSONTextPosition(line: error.line, column: error.column))
+                                  textPosition: JSONTextPosition(line: error.line, column: error.column),
+                                  suggestion: error.fileSuggestion)
         }
     }
 

@@ -106,10 +106,11 @@ extension Matcher {
 
 extension Matcher where Value == JSONValue {
     /// The matcher with each `inList` read as `in` of its list's elements; `notAList` is told the first operand of one
-    /// that gives no list (its error ends the reading).
+    /// that gives no list, or an empty one (of which no value is one: negated, it would always hold), and its error ends
+    /// the reading.
     public func spreadingLists<E: Error>(_ notAList: (JSONValue) throws(E) -> Never) throws(E) -> Matcher {
         switch self {
-        case .inList(.array(let elements)): .in(elements)
+        case .inList(.array(let elements)) where !elements.isEmpty: .in(elements)
         case .inList(let other): try notAList(other)
         case .length(let m): .length(try m.spreadingLists(notAList))
         case .each(let m): .each(try m.spreadingLists(notAList))

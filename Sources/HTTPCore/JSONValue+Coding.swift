@@ -10,6 +10,8 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     public let line: Int
     /// The 1-based column (in bytes) of the problem within its line.
     public let column: Int
+    /// How to fix the file the text was read from, when there is more to say than the message (text in UTF-16).
+    public var fileSuggestion: String?
 
     /// Creates an error; `line` and `column` are derived by the parser.
     public init(message: String, offset: Int, line: Int, column: Int) {
@@ -58,7 +60,9 @@ extension JSONValue {
     private static func parseResult(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONParseError> {
         // Text in UTF-16 or UTF-32 fails at its first bytes: said so, not as a byte that starts no value.
         if let (encoding, why) = WideEncoding.guess(buffer) {
-            return .failure(JSONParseError(message: "the text is not UTF-8 but \(encoding): \(why)", offset: 0, line: 1, column: 1))
+            var error = JSONParseError(message: "the text is not UTF-8 but \(encoding): \(why)", offset: 0, line: 1, column: 1)
+            error.fileSuggestion = "save the file as UTF-8"
+            return .failure(error)
         }
         var parser = JSONByteParser(bytes: buffer)
         do throws(JSONParseError) {

@@ -308,7 +308,7 @@ import TestSupport
     /// when it gives no list.
     @Test func inReadsTheListOneTemplateGives() async throws {
         let reply = ScriptedLoader.Reply.json(#"{"id": 7, "name": "x"}"#)
-        let listed = ["environments/test.yaml": environment("variables: { ids: [5, 7], word: abc }\n")]
+        let listed = ["environments/test.yaml": environment("variables: { ids: [5, 7], word: abc, none: [] }\n")]
         let passing = try await outcome("""
             request: { url: /a }
             expect:
@@ -333,6 +333,15 @@ import TestSupport
         #expect(notAList.verdict == .errored)
         #expect(notAList.error?.message == #"'{{ word }}' gives a string "abc", not the list 'in' reads"#)
         #expect(notAList.error?.mark?.line == 4)
+        // An empty list: nothing is one of none, and negated every value would pass (trial helper-148).
+        let empty = try await outcome("""
+            request: { url: /a }
+            expect:
+              body:
+                $.id: { not: { in: "{{ none }}" } }
+            """, reply: reply, extraFiles: listed)
+        #expect(empty.verdict == .errored)
+        #expect(empty.error?.message.hasPrefix("'{{ none }}' gives an empty list: no value is one of none") == true, "\(empty.error?.message ?? "")")
     }
 
     @Test func aBodyThatIsNotJSONFailsWithAClearMessage() async throws {
