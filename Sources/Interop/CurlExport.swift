@@ -51,6 +51,10 @@ public struct CurlExport {
             return (ShellText.comment("not written: the body holds a NUL byte, which no command line can pass (runner run sends "
                                       + "it): send the body from a file with --data-binary @FILE"), [])
         }
+        if proxyCredentialsHoldControlCharacters(exported) {
+            return (ShellText.comment("not written: the proxy's user or password holds a control character, which curl does not "
+                                      + "send: it skips such a proxy without a word (runner run sends them)"), [])
+        }
         let request = exported.request
         var words: [[ShellText]] = []
         var comments: [String] = []
@@ -186,6 +190,16 @@ public struct CurlExport {
             if !name.variables.isEmpty || name.displayed.contains("=") { return name }
         }
         return nil
+    }
+
+    /// Whether the proxy the request goes through has a user or password holding a control character (`%0A`), with
+    /// which curl sends the request without the proxy.
+    private func proxyCredentialsHoldControlCharacters(_ exported: ExportedRequest) -> Bool {
+        guard let proxy = exported.request.options.proxy else { return false }
+        let server = exported.request.components.scheme?.lowercased() == "https" ? proxy.https : proxy.http
+        return [server?.username, server?.password].contains { text in
+            text?.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } == true
+        }
     }
 
     /// `-L`, `--max-redirs`, `-k`, `--max-time`, `--proxy` (with `--proxytunnel` for an `http://` target, which runner

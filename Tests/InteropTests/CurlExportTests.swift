@@ -80,6 +80,10 @@ import Testing
         placeholders.hiddenValues = [("p@ss/w0rd:x", "PROXY_PASSWORD")]
         let hidden = CurlExport(placeholders: placeholders).command(for: ExportedRequest(request: request))
         #expect(!hidden.text.contains("w0rd") && hidden.text.contains("PROXY_PASSWORD"), "\(hidden.text)")
+        // A control character in it: curl would skip the proxy without a word (trial helper-148).
+        request.options.proxy = ProxySettings(proxy: HTTPProxy(host: "127.0.0.1", port: 3128, username: "u", password: "a\nb"))
+        let control = CurlExport(placeholders: ValuePlaceholders(nonce: "abc")).command(for: ExportedRequest(request: request))
+        #expect(control.text.hasPrefix("# not written: the proxy's user or password holds a control character"), "\(control.text)")
     }
 
     /// A name without `=` is written as it is; a value may hold `=` (the name ends at the first one).
