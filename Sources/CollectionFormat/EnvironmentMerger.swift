@@ -141,8 +141,16 @@ package struct EnvironmentMerger {
     /// `base` with `overrides` applied: replaced in place by key, new keys appended.
     private static func merge<T>(_ base: [T], _ overrides: [T], key: (T) -> String) -> [T] {
         var merged = base
+        // Where each key stands, so that thousands of headers or variables merge in one pass.
+        var positions = Dictionary(merged.enumerated().map { (key($1), $0) }) { first, _ in first }
         for item in overrides {
-            if let index = merged.firstIndex(where: { key($0) == key(item) }) { merged[index] = item } else { merged.append(item) }
+            let name = key(item)
+            if let index = positions[name] {
+                merged[index] = item
+            } else {
+                positions[name] = merged.count
+                merged.append(item)
+            }
         }
         return merged
     }
@@ -152,8 +160,9 @@ package struct EnvironmentMerger {
     private mutating func reportVariablesUnderSecrets(_ variables: [Sourced<VariableDefinition>], _ secrets: [Sourced<SecretDefinition>],
                                                      chain: [EnvironmentDefinition]) {
         let depth = Dictionary(chain.enumerated().map { ($1.path, $0) }) { first, _ in first }
+        let secretsByName = Dictionary(secrets.map { ($0.value.name, $0) }) { first, _ in first }
         for variable in variables {
-            guard let secret = secrets.first(where: { $0.value.name == variable.value.name }),
+            guard let secret = secretsByName[variable.value.name],
                   let variableDepth = depth[variable.path], let secretDepth = depth[secret.path], variableDepth < secretDepth
             else { continue }
             diagnostics.add(.error("variable '\(variable.value.name)' would not replace the secret of that name in \(secret.path)",

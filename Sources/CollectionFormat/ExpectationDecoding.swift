@@ -22,11 +22,12 @@ extension NodeDecoder {
         }
         if let value = fields["status"] { expect.status = status(value, for: "\(context).status").map { Located($0, at: value.mark) } }
         if let value = fields["headers"], let headerPairs = mapping(value, for: "\(context).headers") {
+            var seen: [String: String] = [:]
             for pair in headerPairs {
                 guard let name = headerName(pair.key),
                       let matcher = matcher(pair.value, for: "\(context).headers.\(name)") else { continue }
                 // Two entries would check one header, which one matcher must do.
-                guard !isRepeatedHeader(name, among: expect.headers.map(\.name), at: pair.key.mark,
+                guard !isRepeatedHeader(name, seen: &seen, at: pair.key.mark,
                                         suggestion: "check it once: a mapping of operators holds several checks") else { continue }
                 expect.headers.append(HeaderExpectation(name: name, nameMark: pair.key.mark, matcher: matcher, mark: pair.value.mark))
             }

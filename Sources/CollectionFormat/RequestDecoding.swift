@@ -452,9 +452,10 @@ extension NodeDecoder {
     mutating func headers(_ node: Node, for context: @autoclosure () -> String) -> [HeaderField] {
         guard let pairs = mapping(node, for: context()) else { return [] }
         var headers: [HeaderField] = []
+        var seen: [String: String] = [:]
         for (position, pair) in pairs.enumerated() where !isCommaSplit(pairs, at: position) && !reportGlued(pairs, at: position) {
             guard let name = headerName(pair.key),
-                  !isRepeatedHeader(name, among: headers.map(\.name), at: pair.key.mark,
+                  !isRepeatedHeader(name, seen: &seen, at: pair.key.mark,
                                     suggestion: "give it once, several values joined with ', '") else { continue }
             if let value = template(pair.value, for: "\(context()).\(name)") {
                 // A value written without templates is known now: one that cannot be sent is an error here.
@@ -468,9 +469,14 @@ extension NodeDecoder {
     }
 
     /// Reports a header name written before in another case (header names are case-insensitive: both would name one
-    /// header); whether it was.
-    mutating func isRepeatedHeader(_ name: String, among earlier: [String], at mark: Mark, suggestion: String) -> Bool {
-        guard let first = earlier.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) else { return false }
+    /// header); whether it was. `seen` holds the names written so far by their lower-case form (a name is a token: ASCII),
+    /// so that a mapping of thousands is checked in one pass.
+    mutating func isRepeatedHeader(_ name: String, seen: inout [String: String], at mark: Mark, suggestion: String) -> Bool {
+        let key = name.lowercased()
+        guard let first = seen[key] else {
+            seen[key] = name
+            return false
+        }
         error("'\(name)' names the header '\(first)' again (header names are case-insensitive)", at: mark, suggestion: suggestion)
         return true
     }

@@ -103,10 +103,15 @@ public struct RequestBuilder: Sendable {
     /// level wins over the environment's (`ownAuth`).
     private func addEnvironmentDefaults(to request: inout HTTPRequest, scope: VariableScope, ownAuth: Bool) throws(RunFailure) {
         guard let environment else { return }
-        for header in environment.headers where !request.headers.contains(header.value.name)
-            && !(ownAuth && header.value.name.lowercased() == "authorization") {
-            request.headers.add(name: header.value.name,
-                                value: try headerValue(header.value.value, named: header.value.name, path: header.path, scope: scope))
+        if !environment.headers.isEmpty {
+            // By lower-case name (a name is a token: ASCII), so that thousands of headers take one pass, not one each.
+            var present = Set(request.headers.map { $0.name.lowercased() })
+            for header in environment.headers {
+                let name = header.value.name.lowercased()
+                guard !(ownAuth && name == "authorization"), present.insert(name).inserted else { continue }
+                request.headers.add(name: header.value.name,
+                                    value: try headerValue(header.value.value, named: header.value.name, path: header.path, scope: scope))
+            }
         }
         for parameter in environment.query where !request.hasQueryItem(named: parameter.value.name) {
             for value in parameter.value.values {
