@@ -48,7 +48,7 @@ public struct ConsoleReport: Sendable {
         // A standard method and what the runner measured are not hidden: a short secret (`GET`, `200`) does not hide them.
         add(redactor.redactMethod(outcome.method))
         columns += " "
-        columns += redactor.redact(outcome.url)
+        columns += Self.shownURL(redactor.redact(outcome.url))
         if let status = outcome.statusCode { add(String(status)) }
         if let duration = outcome.duration { add(OutcomeText.duration(duration)) }
         if outcome.attempts > 1 { add("(\(outcome.attempts) attempts)") }
@@ -56,6 +56,15 @@ public struct ConsoleReport: Sendable {
         if let reason = outcome.skipReason { add("(\(redactor.redact(reason)))") }
         let verdict = paint(outcome.verdict.paddedLabel, outcome.verdict.colour)
         return verdict + "  " + TerminalText.oneLine(columns)
+    }
+
+    /// The most of a URL a result line shows: a longer one (a captured megabyte sent in the path) is cut there.
+    static let shownURLLimit = 2048
+
+    /// `url` as a result line shows it: cut after `shownURLLimit` characters, saying how long it is.
+    static func shownURL(_ url: String) -> String {
+        guard url.utf8.count > shownURLLimit else { return url }
+        return String(url.prefix(shownURLLimit)) + "… (\(url.utf8.count) bytes)"
     }
 
     /// `nothing was sent: 2 problems` for a run stopped before sending (an invalid collection, a bad option), whose cases

@@ -85,6 +85,9 @@ import TestSupport
                 == "PASS   n  GET http://h/?c=***  200  84 ms  (***)")
         #expect(short.line(for: RequestOutcome(file: "a.yaml", name: "GET", method: "GET", url: "http://h/GET", verdict: .passed))
                 == "PASS   ***  GET http://h/***")
+        // A URL of a megabyte (a captured value sent in the path) is cut, saying how long it is (trial helper-149).
+        let long = "http://h/" + String(repeating: "a", count: 1_000_000)
+        #expect(line(name: "x", url: long) == "PASS   Flow › x  GET " + long.prefix(2048) + "… (1000009 bytes)  200  84 ms")
     }
 
     @Test func junitIsWellFormedWithASuitePerFileAndLocatedFailures() async throws {
