@@ -35,6 +35,11 @@ struct Runner: AsyncParsableCommand {
             var command = try parseAsRoot()
             isRun = command is RunCommand
             if !isRun { HeldSignals.release() }
+            // A directory removed under the shell: every relative path would read "no such file", not saying why.
+            if getcwd(nil, 0).map({ free($0) }) == nil, errno == ENOENT {
+                Console.error("warning: the current directory no longer exists (it was removed): relative paths name nothing; "
+                              + "cd to an existing directory, or give absolute paths")
+            }
             if var command = command as? AsyncParsableCommand {
                 try await command.run()
             } else {
