@@ -191,7 +191,14 @@ extension NodeDecoder {
     /// What `length` or `count` compares a size with: an integer (or a single template, as `equals`) or a nested matcher.
     private mutating func sizeMatcher(_ node: Node, for context: @autoclosure () -> String) -> Matcher<TemplateValue>? {
         if case .mapping = node.content {
-            return matcher(node, for: context())
+            guard let matcher = matcher(node, for: context()) else { return nil }
+            // A size is a number: an operator that reads text, a list or an object would never hold on it (negated, always).
+            if let name = Self.operatorReadingNoNumber(in: matcher) {
+                error("'\(context())' is a number: '\(name)' never holds on one", at: node.mark,
+                      suggestion: "compare the number: { greaterThan: 0 }, { in: [1, 2] }, { lessThanOrEqual: \"{{ most }}\" }")
+                return nil
+            }
+            return matcher
         }
         if case .scalar(let scalar) = node.content {
             if case .int(let count) = scalar.value, count >= 0 {
@@ -205,6 +212,25 @@ extension NodeDecoder {
         }
         typeMismatch(node, expected: "a non-negative integer or a matcher", for: context())
         return nil
+    }
+
+    /// The first operator of a size's matcher that reads no number (`each`, `contains`, `type: string`), under `not` and
+    /// mappings of operators; nil when every one may hold on a number.
+    private static func operatorReadingNoNumber(in matcher: Matcher<TemplateValue>) -> String? {
+        switch matcher {
+        case .each: "each"
+        case .isEmpty: "isEmpty"
+        case .contains: "contains"
+        case .notContains: "notContains"
+        case .startsWith: "startsWith"
+        case .endsWith: "endsWith"
+        case .matches: "matches"
+        case .length: "length"
+        case .type(let type) where type != .number && type != .integer: "type: \(type.rawValue)"
+        case .not(let inner): operatorReadingNoNumber(in: inner)
+        case .all(let matchers): matchers.lazy.compactMap(operatorReadingNoNumber).first
+        default: nil
+        }
     }
 
     /// A literal regular expression must compile.

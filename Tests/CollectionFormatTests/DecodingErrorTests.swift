@@ -387,6 +387,7 @@ import YAML
                 $.a: { count: 1, lenght: 2, Count: 1 }
                 $.b: { not: { count: 1 } }
                 $.c: { count: -1 }
+                $.e: { count: { not: { each: { type: object } } }, length: { type: string } }
                 $.d: { count: { greaterThan: 0 }, each: { type: object } }
               xpath:
                 //a: { count: 2 }
@@ -396,7 +397,9 @@ import YAML
             "requests/r.yaml:5:33: error: unknown matcher operator 'Count' [help: did you mean 'count'?]",
             "requests/r.yaml:6:19: error: 'count' does not apply to 'expect.body.$.b.not': it counts the nodes a body query selects \(help)",
             "requests/r.yaml:7:19: error: expected a non-negative integer or a matcher for 'expect.body.$.c.count', found the integer -1",
-            "requests/r.yaml:10:12: error: 'count' does not apply to 'expect.xpath.//a': it counts the nodes a body query selects \(help)",
+            "requests/r.yaml:8:19: error: 'expect.body.$.e.count' is a number: 'each' never holds on one [help: compare the number: { greaterThan: 0 }, { in: [1, 2] }, { lessThanOrEqual: \"{{ most }}\" }]",
+            "requests/r.yaml:8:64: error: 'expect.body.$.e.length' is a number: 'type: string' never holds on one [help: compare the number: { greaterThan: 0 }, { in: [1, 2] }, { lessThanOrEqual: \"{{ most }}\" }]",
+            "requests/r.yaml:11:12: error: 'count' does not apply to 'expect.xpath.//a': it counts the nodes a body query selects \(help)",
         ])
     }
 
