@@ -19,33 +19,48 @@ struct EnvironmentResolver {
     /// The root names of the variables the templates of the environment files read.
     private(set) var read: Set<String> = []
 
+    /// The environment names available in the directory (hidden files aside, as for request files), sorted; nil when it
+    /// cannot be listed, with the system's reason. Listed once, when the resolver is made.
+    private let listing: Result<[String], SystemError>
+
+    /// Why the directory cannot be listed: `errno`.
+    private struct SystemError: Error {
+        var code: Int32
+    }
+
     init(directory: (path: String, absolute: String), processEnvironment: ProcessEnvironment,
          commandLine: [(name: String, value: String)], random: RandomValues) {
         self.directory = directory
         merger = EnvironmentMerger(processEnvironment: processEnvironment, commandLine: commandLine, random: random)
+        if let entries = FileSystem.visibleEntries(of: directory.absolute) {
+            listing = .success(Set(entries.map(\.name).filter(Discovery.hasYAMLExtension).map(Discovery.withoutExtension)).sorted())
+        } else {
+            listing = .failure(SystemError(code: errno))
+        }
     }
 
-    /// The environment names available in the directory (hidden files aside, as for request files), sorted.
-    var availableNames: [String] {
-        let names = (FileSystem.visibleEntries(of: directory.absolute) ?? []).map(\.name)
-        return Set(names.filter(Discovery.hasYAMLExtension).map(Discovery.withoutExtension)).sorted()
+    /// The environment names available in the directory, sorted (none when it cannot be listed).
+    var availableNames: [String] { (try? listing.get()) ?? [] }
+
+    /// `available environments: base, qa`, the directory named when it is not the `environments` of the current
+    /// directory (found above it); that there are none otherwise.
+    private var availableList: String {
+        availableNames.isEmpty ? "there are no environment files in '\(directory.path)'"
+            : "available environments\(directory.path == "environments" ? "" : " in '\(directory.path)'"): "
+                + availableNames.joined(separator: ", ")
     }
 
     /// Resolves `name`; nil (with diagnostics) when it or its chain is broken.
     mutating func resolve(_ name: String) -> ResolvedEnvironment? {
         // A directory that cannot be listed (too many open files, no permission) would read as holding no environment.
-        guard FileSystem.visibleEntries(of: directory.absolute) != nil else {
-            let code = errno
-            diagnostics.add(.error("cannot read the environments directory: \(SystemErrorText.words(code))", path: directory.path,
-                                   at: nil, suggestion: code == EACCES ? "check its permissions" : nil))
+        if case .failure(let error) = listing {
+            diagnostics.add(.error("cannot read the environments directory: \(SystemErrorText.words(error.code))", path: directory.path,
+                                   at: nil, suggestion: error.code == EACCES ? "check its permissions" : nil))
             return nil
         }
         guard availableNames.contains(name) else {
             let available = availableNames
-            let list = available.isEmpty ? "there are no environment files in '\(directory.path)'"
-                // The directory is named when it is not the `environments` of the current directory (found above it).
-                : "available environments\(directory.path == "environments" ? "" : " in '\(directory.path)'"): "
-                    + available.joined(separator: ", ")
+            let list = availableList
             // Names that differ only in digits (`qa-2`, `qa-3`; `prod`, `prod2`) are other systems, not typos; a path or
             // a file name is told the name without them.
             let written = Discovery.hasYAMLExtension(name) ? Discovery.withoutExtension(String(name.split(separator: "/").last ?? "")) : name
@@ -97,8 +112,7 @@ struct EnvironmentResolver {
     private mutating func checkExists(_ base: String, at mark: Mark, in path: String) -> Bool {
         guard !availableNames.contains(base) else { return true }
         diagnostics.add(.error("environment '\(base)' does not exist", path: path, at: mark,
-                               suggestion: Suggestions.didYouMean(base, among: availableNames)
-                                   ?? "available environments: \(availableNames.joined(separator: ", "))"))
+                               suggestion: Suggestions.didYouMean(base, among: availableNames) ?? availableList))
         return false
     }
 

@@ -70,8 +70,7 @@ public enum Console {
     /// stopped reading) is given up, so that the run still writes its reports and exits.
     private static func write(_ text: String, to handle: FileHandle) {
         let descriptor = handle.fileDescriptor
-        guard streams.withLock({ $0[descriptor]?.problem == nil }) else { return }
-        let waits = waitsBeforeWriting(descriptor)
+        guard let waits = waitsBeforeWriting(descriptor) else { return }
         var line = text.hasSuffix("\n") ? text : text + "\n"
         // Written from the string's own bytes (a line per request), without copying them into `Data` first.
         line.withUTF8 { bytes in
@@ -101,10 +100,11 @@ public enum Console {
     /// socket), and the first failure, after which nothing more is written there.
     private static let streams = Mutex<[Int32: (waits: Bool, problem: String?)]>([:])
 
-    /// Whether writes to `descriptor` wait until it has room: a pipe or a socket, which may be full.
-    private static func waitsBeforeWriting(_ descriptor: Int32) -> Bool {
+    /// Whether writes to `descriptor` wait until it has room: a pipe or a socket, which may be full; nil once a write to it
+    /// has failed, as nothing more is written there.
+    private static func waitsBeforeWriting(_ descriptor: Int32) -> Bool? {
         streams.withLock { streams in
-            if let known = streams[descriptor] { return known.waits }
+            if let known = streams[descriptor] { return known.problem == nil ? known.waits : nil }
             var status = stat()
             let type = fstat(descriptor, &status) == 0 ? status.st_mode & S_IFMT : 0
             let waits = type == S_IFIFO || type == S_IFSOCK

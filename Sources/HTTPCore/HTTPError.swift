@@ -47,10 +47,15 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     /// How many attempts were made before giving up.
     public var attempts: Int
     /// The URL (as shown) of the request a redirect led from to `request`, when `request` is a redirect's hop.
-    public var redirectedFrom: String?
+    public private(set) var redirectedFrom: String?
 
-    /// ` (after a redirect from URL)` when the request was a redirect's hop, for the end of a message; empty otherwise.
-    public var afterRedirect: String { redirectedFrom.map { " (after a redirect from \($0))" } ?? "" }
+    /// Marks the error as a redirect hop's, from the request shown as `previous` (nil: not one), and says so at the end of
+    /// the message: ` (after a redirect from URL)`.
+    public mutating func redirected(from previous: String?) {
+        guard let previous else { return }
+        redirectedFrom = previous
+        message += " (after a redirect from \(previous))"
+    }
 
     /// The server's response: `response`, unless that is a proxy's answer to the `CONNECT` of a tunnel it refused.
     public var serverResponse: HTTPResponse? { response?.request.method == .connect ? nil : response }

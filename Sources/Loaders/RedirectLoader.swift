@@ -39,8 +39,7 @@ public struct RedirectLoader: HTTPLoader {
             } catch where error.code != .cancelled {
                 // The hop's URL alone does not say the request was redirected there.
                 var error = error
-                error.redirectedFrom = response.request.displayURL
-                error.message += error.afterRedirect
+                error.redirected(from: response.request.displayURL)
                 throw error
             }
         }

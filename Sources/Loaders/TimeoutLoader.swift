@@ -26,8 +26,7 @@ public struct TimeoutLoader: HTTPLoader {
             let phase = (error.underlyingError as? HTTPClientTransport.DeadlinePassed).map { ": " + $0.phase } ?? ""
             var timedOut = HTTPError(.timedOut, request: failed, underlyingError: error,
                                      message: "no complete response from \(failed.displayURL)\(through) within \(timeout.readable)\(phase)")
-            timedOut.redirectedFrom = error.redirectedFrom
-            timedOut.message += timedOut.afterRedirect
+            timedOut.redirected(from: error.redirectedFrom)
             throw timedOut
         }
     }

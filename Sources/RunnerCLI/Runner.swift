@@ -36,7 +36,9 @@ struct Runner: AsyncParsableCommand {
             isRun = command is RunCommand
             if !isRun { HeldSignals.release() }
             // A directory removed under the shell: every relative path would read "no such file", not saying why.
-            if getcwd(nil, 0).map({ free($0) }) == nil, errno == ENOENT {
+            if let directory = getcwd(nil, 0) {
+                free(directory)
+            } else if errno == ENOENT {
                 Console.error("warning: the current directory no longer exists (it was removed): relative paths name nothing; "
                               + "cd to an existing directory, or give absolute paths")
             }
