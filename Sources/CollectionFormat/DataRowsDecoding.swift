@@ -19,7 +19,7 @@ package enum DataRowsDecoding {
         if reference.written.hasSuffix(".json") {
             let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
             do throws(JSONParseError) { _ = try JSONValue.parse(text) } catch {
-                sources.store(String(decoding: bytes, as: UTF8.self), for: reference.path)
+                sources.store(WideEncoding.displayText(bytes), for: reference.path)
                 return (nil, [.error("invalid JSON: \(error.message)", path: reference.path, at: Mark(line: error.line, column: error.column),
                                      suggestion: error.fileSuggestion)])
             }
@@ -46,7 +46,7 @@ package enum DataRowsDecoding {
     /// Rows from CSV: the first record names the columns; every other record must have as many fields.
     private static func csvRows(_ bytes: [UInt8], _ reference: FileReference, in path: String,
                                 sources: SourceCache) -> (rows: DataRows?, problems: [Diagnostic]) {
-        let text = String(decoding: bytes, as: UTF8.self)
+        let text = WideEncoding.displayText(bytes)
         sources.store(text, for: reference.path)
         if let error = bytes.withUnsafeBufferPointer(YAMLError.invalidUTF8) {
             return (nil, [.error(error.message, path: reference.path, at: error.mark, suggestion: error.suggestion)])

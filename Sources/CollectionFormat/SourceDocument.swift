@@ -1,3 +1,4 @@
+import HTTPCore
 import YAML
 
 /// A file's text parsed into a YAML node, with the text for diagnostics.
@@ -18,7 +19,7 @@ package struct SourceDocument {
 
     /// Parses bytes as one YAML document, its YAML errors becoming diagnostics.
     package static func parse(_ bytes: [UInt8], path: String, limits: Limits = .default) -> SourceDocument {
-        let source = SourceText(path: path, text: String(decoding: bytes, as: UTF8.self))
+        let source = SourceText(path: path, text: WideEncoding.displayText(bytes))
         func diagnostics(_ errors: [YAMLError]) -> [Diagnostic] {
             errors.map { error in
                 let template = error.kind == .nonScalarKey && source.startsTemplate(before: error.mark)

@@ -127,7 +127,7 @@ public enum CollectionReader {
                                                              environment: checkedEnvironment) : []
         // The schema files and OpenAPI documents checked are files read too (the plan's identity holds their texts).
         for (absolutePath, path) in validator.documentPaths {
-            if let bytes = FileSystem.read(absolutePath) { sources.store(String(decoding: bytes, as: UTF8.self), for: path) }
+            if let bytes = FileSystem.read(absolutePath) { sources.store(WideEncoding.displayText(bytes), for: path) }
         }
         diagnostics.add(contentsOf: discoveryProblems)
         diagnostics.add(contentsOf: fragments.diagnostics)

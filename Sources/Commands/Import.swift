@@ -74,7 +74,7 @@ public struct ImportCurl: Sendable {
         let text = String(decoding: data, as: UTF8.self)
         guard let error = data.withUnsafeBytes({ YAMLError.invalidUTF8(in: $0.bindMemory(to: UInt8.self)) }) else { return (text, name) }
         let sources = SourceCache()
-        sources.store(text, for: name)
+        sources.store(WideEncoding.displayText(data), for: name)
         Console.error(DiagnosticRenderer.render([.error(error.message, path: name, at: error.mark, suggestion: "save the commands as UTF-8")],
                                                 sources: sources, color: Console.colors(STDERR_FILENO, .auto)))
         return nil
@@ -339,7 +339,7 @@ public struct ImportPostman: Sendable {
                     + error.detail + (error.isUnreadable ? "; give the path of a Postman \(path == collection ? "collection" : "environment") export (JSON)" : ""))
                 return .badCommandLine
             }
-            sources.store(String(decoding: data, as: UTF8.self), for: path)
+            sources.store(WideEncoding.displayText(data), for: path)
             inputs.append(PostmanSource(path: path, bytes: Array(data)))
         }
         let target = URL(fileURLWithPath: out).standardizedFileURL

@@ -1,5 +1,6 @@
 import CollectionFormat
 import Foundation
+import HTTPCore
 import Interop
 import OpenAPIContract
 
@@ -32,7 +33,7 @@ public struct ImportOpenAPI: Sendable {
             return .badCommandLine
         }
         let sources = SourceCache()
-        sources.store(String(decoding: data, as: UTF8.self), for: spec)
+        sources.store(WideEncoding.displayText(data), for: spec)
         let colors = Console.colors(STDERR_FILENO, .auto)
         let document: OpenAPIDocument
         do {

@@ -1,21 +1,53 @@
 /// Text saved in UTF-16 or UTF-32 where UTF-8 is read, told by its byte order mark or by the NUL bytes beside its first
 /// character (as those encodings write ASCII).
 public enum WideEncoding {
+    /// How wide text is laid out: its code unit's width in bytes, its byte order, and how that shows.
+    private struct Layout {
+        let width: Int
+        let bigEndian: Bool
+        let why: String
+    }
+
     /// The encoding `bytes` are in (`UTF-16` or `UTF-32`) and how it shows, when they are in one; nil otherwise.
     public static func guess(_ bytes: UnsafeBufferPointer<UInt8>) -> (name: String, why: String)? {
+        layout(of: bytes).map { ("UTF-\($0.width * 8)", $0.why) }
+    }
+
+    /// `bytes` as text to quote in a diagnostic: decoded from UTF-16 or UTF-32 when they are in one (its byte order mark
+    /// left out), so the quoted line reads as an editor shows it; otherwise as UTF-8, an invalid byte replaced.
+    public static func displayText(_ bytes: some Collection<UInt8>) -> String {
+        let array = Array(bytes)
+        guard let layout = array.withUnsafeBufferPointer(layout(of:)) else { return String(decoding: array, as: UTF8.self) }
+        let units = stride(from: 0, to: array.count - layout.width + 1, by: layout.width).map { start in
+            (0..<layout.width).reduce(UInt32(0)) { value, index in
+                value | UInt32(array[start + index]) << (8 * (layout.bigEndian ? layout.width - 1 - index : index))
+            }
+        }
+        let text = layout.width == 2
+            ? String(decoding: units.map { UInt16(truncatingIfNeeded: $0) }, as: UTF16.self)
+            : String(decoding: units, as: UTF32.self)
+        return text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+    }
+
+    /// The layout of `bytes` when they are UTF-16 or UTF-32; nil otherwise.
+    private static func layout(of bytes: UnsafeBufferPointer<UInt8>) -> Layout? {
         guard bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 || bytes[0] >= 0xFE else { return nil }
         let byte = { (index: Int) -> UInt8? in index < bytes.count ? bytes[index] : nil }
         let (b0, b1, b2, b3) = (bytes[0], bytes[1], byte(2), byte(3))
         if (b0, b1, b2, b3) == (0xFF, 0xFE, 0, 0) || (b0, b1, b2, b3) == (0, 0, 0xFE, 0xFF) {
-            return ("UTF-32", "its byte order mark is UTF-32's")
+            return Layout(width: 4, bigEndian: b0 == 0, why: "its byte order mark is UTF-32's")
         }
-        if (b0, b1) == (0xFF, 0xFE) || (b0, b1) == (0xFE, 0xFF) { return ("UTF-16", "its byte order mark is UTF-16's") }
+        if (b0, b1) == (0xFF, 0xFE) || (b0, b1) == (0xFE, 0xFF) {
+            return Layout(width: 2, bigEndian: b0 == 0xFE, why: "its byte order mark is UTF-16's")
+        }
         let littleEndian32 = b0 != 0 && b1 == 0 && b2 == 0 && b3 == 0
         let bigEndian32 = b0 == 0 && b1 == 0 && b2 == 0 && b3 != nil && b3 != 0
         if littleEndian32 || bigEndian32 {
-            return ("UTF-32", "NUL bytes stand beside its first character, as in UTF-32")
+            return Layout(width: 4, bigEndian: bigEndian32, why: "NUL bytes stand beside its first character, as in UTF-32")
         }
-        if (b0 == 0) != (b1 == 0) { return ("UTF-16", "a NUL byte stands beside its first character, as in UTF-16") }
+        if (b0 == 0) != (b1 == 0) {
+            return Layout(width: 2, bigEndian: b0 == 0, why: "a NUL byte stands beside its first character, as in UTF-16")
+        }
         return nil
     }
 }

@@ -135,6 +135,23 @@ import Testing
         #expect(rendered.contains(line), "\(rendered)")
     }
 
+    /// A request file or JSON data file saved in UTF-16 or UTF-32 is named so, its first line quoted as an editor shows
+    /// it (not as its bytes read as UTF-8).
+    @Test(arguments: [String.Encoding.utf16, .utf16LittleEndian, .utf16BigEndian, .utf32, .utf32LittleEndian, .utf32BigEndian])
+    func aWideFileIsQuotedAsItsEditorShowsIt(_ encoding: String.Encoding) async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("requests/wide.yaml", "request:\n  url: http://127.0.0.1:1/x\n", encoding: encoding)
+        scratch.write("requests/_data/rows.json", "[{\"a\": 1}]\n", encoding: encoding)
+        scratch.write("requests/rows.yaml", "each: _data/rows.json\nrequest: { url: 'http://127.0.0.1:1/{{ a }}' }\n")
+        let collection = await scratch.readCollection(["requests"])
+        let rendered = DiagnosticRenderer.render(collection.diagnostics, sources: collection.sources, color: false)
+        #expect(collection.diagnostics.count == 2, "\(rendered)")
+        #expect(rendered.contains(" 1 | request:\n"), "\(rendered)")
+        #expect(rendered.contains(" 1 | [{\"a\": 1}]\n"), "\(rendered)")
+        #expect(!rendered.contains("\u{FFFD}") && !rendered.contains("\\u{0}"), "\(rendered)")
+    }
+
     /// Rows written inline are in the request file: an undefined variable in one is located there.
     @Test func anUndefinedVariableInInlineRowsIsLocatedInTheRequestFile() async {
         let scratch = ScratchDirectory()

@@ -44,12 +44,12 @@ struct ScratchDirectory {
         try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     }
 
-    /// Writes a file (creating directories) relative to the root.
-    func write(_ relativePath: String, _ text: String) {
+    /// Writes a file (creating directories) relative to the root, in `encoding` (UTF-8 unless given).
+    func write(_ relativePath: String, _ text: String, encoding: String.Encoding = .utf8) {
         let path = root + "/" + relativePath
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                  withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: text.data(using: encoding))
     }
 
     /// Writes several files, by path relative to the root.

@@ -27,7 +27,7 @@ import YAML
     @Test func aLongLineIsRedactedBeforeItIsCut() {
         let token = "eyJhbGciOiJIUzI1NiJ9." + String(repeating: "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo", count: 4)
         let line = "curl https://api.example.com/x -H 'Authorization: Bearer \(token)' -H 'X-Trace: on' --compressed"
-        var cache = SourceCache()
+        let cache = SourceCache()
         cache.store(line + "\n", for: "<command>")
         let column = line.distance(from: line.startIndex, to: line.range(of: "-H 'X-Trace")!.lowerBound) + 1
         let diagnostic = Diagnostic.warning("a note", path: "<command>", at: Mark(line: 1, column: column))
