@@ -62,8 +62,10 @@ struct CollectionValidator {
 
     /// Checks the next file in run order; captures of a request count for the requests after it.
     mutating func validate(_ file: RequestFile) {
-        // Without its rows (reported where each: names them), the file's variables cannot be known.
-        guard !file.rowsUnknown else { return }
+        // Without its rows (reported where each: names them), the file's columns are unknown: a variable it reads is not
+        // said to be undefined, the rest of it is checked, and its captures count for the files after it.
+        fieldsUnknown = file.rowsUnknown
+        defer { if file.rowsUnknown { fieldsUnknown = false } }
         currentFile = file.path
         // A single request's file-level templates (its name, rows, `when:`) belong to that request.
         currentRequest = file.isFlow ? nil : file.path

@@ -152,6 +152,22 @@ import Testing
         #expect(!rendered.contains("\u{FFFD}") && !rendered.contains("\\u{0}"), "\(rendered)")
     }
 
+    /// A data file that cannot be read hides nothing else: the rest of its request file is checked (a variable it reads is
+    /// not said to be undefined, as its columns are unknown), and its captures count for the files after it.
+    @Test func aBrokenDataFileHidesNoOtherProblem() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write([
+            "requests/_data/rows.json": "[{\"a\": 1},]\n",
+            "requests/1.yaml": "each: _data/rows.json\nrequest:\n  url: 'http://127.0.0.1:1/{{ a }}'\n"
+                + "capture:\n  token: $.t\nexpect:\n  headers: { X-A: '{{ nothere }}' }\n  schema: nothere.json\n",
+            "requests/2.yaml": "request: { url: 'http://127.0.0.1:1/{{ token }}' }\n",
+        ])
+        let collection = await scratch.readCollection(["requests"])
+        #expect(collection.diagnostics.map { $0.description.components(separatedBy: ": ")[0] }
+                == ["requests/1.yaml:8:11", "requests/_data/rows.json:1:10"], "\(collection.diagnostics)")
+    }
+
     /// Rows written inline are in the request file: an undefined variable in one is located there.
     @Test func anUndefinedVariableInInlineRowsIsLocatedInTheRequestFile() async {
         let scratch = ScratchDirectory()
