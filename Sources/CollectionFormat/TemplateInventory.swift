@@ -108,14 +108,19 @@ extension [Condition] {
 extension ExpectDefinition {
     /// Calls `body` with the templates of the expected values, in source order.
     public func forEachTemplate(_ body: (Template) -> Void) {
-        for header in headers { header.matcher.forEachOperandTemplate(body) }
+        forEachMatcher { $0.forEachOperandTemplate(body) }
+    }
+
+    /// Calls `body` with each matcher of an expected value, in source order.
+    public func forEachMatcher(_ body: (Matcher<TemplateValue>) -> Void) {
+        for header in headers { body(header.matcher) }
         for expectation in self.body {
-            expectation.count?.value.forEachOperandTemplate(body)
-            expectation.matcher.forEachOperandTemplate(body)
+            if let count = expectation.count { body(count.value) }
+            body(expectation.matcher)
         }
-        for expectation in xpath { expectation.matcher.forEachOperandTemplate(body) }
-        if case .matcher(let matcher)? = status?.value { matcher.forEachOperandTemplate(body) }
-        text?.value.forEachOperandTemplate(body)
+        for expectation in xpath { body(expectation.matcher) }
+        if case .matcher(let matcher)? = status?.value { body(matcher) }
+        if let text { body(text.value) }
     }
 }
 

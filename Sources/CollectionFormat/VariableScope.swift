@@ -241,20 +241,25 @@ public struct VariableScope: Sendable {
             }
             return value
         }
-        // `in: "{{ allowed }}"`: the template gives the list.
+        // `in: "{{ allowed }}"`: the template gives the list (an `in:` operand is always a lone template, so it has a mark).
         let resolved = try values.spreadingLists { (value) throws(TemplateError) -> Never in
-            let source = templates[value].map { "'\($0)'" } ?? "its template"
-            let problem = value == .array([]) ? "an empty list: no value is one of none (and under 'not', every value passes)"
-                : "\(value.kindName) \(value.compactDescription()), not the list 'in' reads"
-            throw TemplateError("\(source) gives \(problem)", at: marks[value] ?? matcher.listOperand?.mark ?? Mark(line: 1, column: 1),
-                                suggestion: value == .array([]) ? "check that the list is empty with isEmpty: true, or give it values"
-                                    : "give it a list, such as a capture of $.ids[*]")
+            throw Self.notAList(value, from: templates[value], at: marks[value] ?? Mark(line: 1, column: 1))
         }
         if !marks.isEmpty, let invalid = resolved.invalidPatterns().first, let mark = marks[.string(invalid.pattern)] {
             throw TemplateError(invalid.description, at: mark,
                                 suggestion: "give the variable a regular expression, with its special characters escaped (\\( for a '(')")
         }
         return (resolved, templates)
+    }
+
+    /// The error for `value`, which the template `source` of an `in:` gave and which is not the list with values `in`
+    /// reads.
+    public static func notAList(_ value: JSONValue, from source: String?, at mark: Mark) -> TemplateError {
+        let problem = value == .array([]) ? "an empty list: no value is one of none (and under 'not', every value passes)"
+            : "\(value == .null ? "null" : "\(value.kindName) \(value.compactDescription())"), not the list 'in' reads"
+        return TemplateError("\(source.map { "'\($0)'" } ?? "its template") gives \(problem)", at: mark,
+                             suggestion: value == .array([]) ? "check that the list is empty with isEmpty: true, or give it values"
+                                 : "give it a list, such as a capture of $.ids[*]")
     }
 
     /// The value of one expression.

@@ -102,6 +102,7 @@ struct CollectionValidator {
         if let name = file.nameTemplate { check(name, in: file.path, selected: fileSelected) }
         // A `when:` key whose variable is undefined is absent, not an error; its operands must resolve.
         for condition in file.conditions { check(condition, in: file.path, selected: fileSelected) }
+        checkKnownLists(file.conditions.map(\.matcher), in: file.path)
         for template in file.conditionTemplatesBesideSyntaxErrors { check(template, in: file.path, selected: fileSelected) }
         var captured: Set<String> = []
         defer {
@@ -169,6 +170,12 @@ struct CollectionValidator {
             if case (.oauth2(let oauth), let path)? = auth { checkKnownURL(oauth.tokenURL, in: path, loops: loops) }
             checkKnownJSONBody(of: step, in: path, loops: loops)
             if !loops { checkKnownParameters(of: step, in: path) }
+            if !loops {
+                var matchers = step.conditions.map(\.matcher)
+                step.expect.forEachMatcher { matchers.append($0) }
+                step.options.retry?.stopWhen?.value.forEachMatcher { matchers.append($0) }
+                checkKnownLists(matchers, in: path)
+            }
             step.forEachTemplate { check($0, in: path, selected: selected, usedAt: step.useSites) }
             for template in step.templatesBesideSyntaxErrors { check(template, in: path, selected: selected, usedAt: step.useSites) }
             (defined, definedWhenSelected, redefined) = (outer, outerWhenSelected, outerRedefined)
@@ -406,6 +413,19 @@ struct CollectionValidator {
                 guard case .string(let template) = value.content, template.singleExpression != nil, isKnownBeforeSending(template),
                       (try? known.resolve(value)) == .null else { continue }
                 diagnostics.add(Parameter.nullValue(from: template, at: value.mark, in: path))
+            }
+        }
+    }
+
+    /// An `in:` list whose template is known before sending (a `--var`, which is text, or an environment's value) must
+    /// give a list with values, as the run requires (in an expectation, `retry.stopWhen` or a `when:`).
+    private mutating func checkKnownLists(_ matchers: [Matcher<TemplateValue>], in path: String) {
+        for matcher in matchers {
+            matcher.forEachListOperand { operand in
+                guard case .string(let template) = operand.content, isKnownBeforeSending(template),
+                      let value = try? known.resolve(operand) else { return }
+                if case .array(let elements) = value, !elements.isEmpty { return }
+                diagnostics.add(VariableScope.notAList(value, from: template.source, at: operand.mark).diagnostic(in: path))
             }
         }
     }

@@ -67,13 +67,14 @@ extension Matcher {
         }
     }
 
-    /// The operand of the first `inList`, under `not`, `each`, `length` and mappings of operators.
-    public var listOperand: Value? {
+    /// Calls `body` with the operand of each `inList` (the template that gives an `in:` list), under `not`, `each`,
+    /// `length` and mappings of operators.
+    public func forEachListOperand(_ body: (Value) -> Void) {
         switch self {
-        case .inList(let v): v
-        case .length(let m), .each(let m), .not(let m): m.listOperand
-        case .all(let ms): ms.lazy.compactMap(\.listOperand).first
-        default: nil
+        case .inList(let v): body(v)
+        case .length(let m), .each(let m), .not(let m): m.forEachListOperand(body)
+        case .all(let ms): for m in ms { m.forEachListOperand(body) }
+        default: break
         }
     }
 

@@ -682,6 +682,41 @@ import YAML
         #expect(problems(of: await scratch.readCollection(["r0.yaml", "r1.yaml"], env: "e", vars: [("port", "99999")])).isEmpty)
     }
 
+    /// An `in:` list known before sending must be a list with values, as the run requires: a `--var` is text, an
+    /// environment's list may be empty; in expectations, `stopWhen` and `when:` (a flow's too), under `not` and `each`. A
+    /// list a capture gives, or a good one, is not checked.
+    @Test func anInListKnownBeforeSendingIsCheckedAtValidate() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/e.yaml", "baseURL: http://127.0.0.1:1\nvariables: { none: [], good: [1, 2], nothing: null }\n")
+        scratch.write("r.yaml", """
+            when: { "{{ v }}": { in: "{{ v }}" } }
+            request: { url: /a }
+            capture: { got: $.ids }
+            options: { retry: { attempts: 2, on: [expectations], stopWhen: { status: { in: "{{ none }}" } } } }
+            expect:
+              body:
+                $.a: { not: { in: "{{ none }}" } }
+                $.b: { each: { in: "{{ v }}" } }
+                $.c: { in: "{{ good }}" }
+                $.d: { in: "{{ nothing }}" }
+
+            """)
+        scratch.write("s.yaml", "name: f\nwhen: { \"{{ v }}\": { in: \"{{ v }}\" } }\nsteps:\n"
+                      + "  - { name: one, request: { url: /b }, expect: { body: { $.a: { in: \"{{ got }}\" } } } }\n")
+        let shown = problems(of: await scratch.readCollection(["r.yaml", "s.yaml"], env: "e", vars: [("v", "a")]))
+        let empty = "gives an empty list: no value is one of none (and under 'not', every value passes) [help: check that the list is empty with isEmpty: true, or give it values]"
+        let text = "gives a string \"a\", not the list 'in' reads [help: give it a list, such as a capture of $.ids[*]]"
+        #expect(shown == [
+            "r.yaml:1:26: error: '{{ v }}' \(text)",
+            "r.yaml:4:80: error: '{{ none }}' \(empty)",
+            "r.yaml:7:23: error: '{{ none }}' \(empty)",
+            "r.yaml:8:24: error: '{{ v }}' \(text)",
+            "r.yaml:10:16: error: '{{ nothing }}' gives null, not the list 'in' reads [help: give it a list, such as a capture of $.ids[*]]",
+            "s.yaml:2:26: error: '{{ v }}' \(text)",
+        ], "\(shown)")
+    }
+
     /// The diagnostics of a collection quote a line one of them hides hidden each (a report renders them one by one).
     @Test func diagnosticsOnALineOneHidesHideItEach() async {
         let scratch = ScratchDirectory()

@@ -305,7 +305,7 @@ import TestSupport
     }
 
     /// `in` with one template that gives the list (an environment's list, as a capture gives one), and an ERROR at it
-    /// when it gives no list.
+    /// when it gives no list at run (a row's value here: one known before sending is an error at validate).
     @Test func inReadsTheListOneTemplateGives() async throws {
         let reply = ScriptedLoader.Reply.json(#"{"id": 7, "name": "x"}"#)
         let listed = ["environments/test.yaml": environment("variables: { ids: [5, 7], word: abc, none: [] }\n")]
@@ -325,6 +325,7 @@ import TestSupport
             """, reply: reply, extraFiles: listed)
         #expect(failing.failures.map(\.expected) == ["one of [5,7]"], "\(failing.failures.map(\.diagnostic.message))")
         let notAList = try await outcome("""
+            each: [{ word: abc }]
             request: { url: /a }
             expect:
               body:
@@ -332,9 +333,10 @@ import TestSupport
             """, reply: reply, extraFiles: listed)
         #expect(notAList.verdict == .errored)
         #expect(notAList.error?.message == #"'{{ word }}' gives a string "abc", not the list 'in' reads"#)
-        #expect(notAList.error?.mark?.line == 4)
+        #expect(notAList.error?.mark?.line == 5)
         // An empty list: nothing is one of none, and negated every value would pass (trial helper-148).
         let empty = try await outcome("""
+            each: [{ none: [] }]
             request: { url: /a }
             expect:
               body:
