@@ -242,6 +242,7 @@ private struct References {
         let definitions = loaded.environment.map { SecretVariables.definitions(in: $0, sources: loaded.sources) } ?? [:]
         for secret in loaded.environment?.secrets ?? [] {
             let variable = ShellText.variableName(definitions[secret.name]?.env.value ?? secret.name)
+            placeholders.secretVariables.insert(variable)
             // A secret's default is what `run` uses when its variable is unset or empty; the script does the same.
             if let fallback = definitions[secret.name]?.defaultValue?.value {
                 defaults.append("[ -n \"${\(variable)-}\" ] || \(variable)=\(ShellText.quote(fallback))")

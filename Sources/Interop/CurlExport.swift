@@ -69,10 +69,23 @@ public struct CurlExport {
         var headers = request.headers
         // curl writes the multipart Content-Type itself, with the boundary of the parts it sends.
         if !(request.body is MultipartBody) { headers.addMissing(from: request.body.additionalHeaders) }
+        var secretHeaders: [String] = []
         for header in headers {
             // curl drops a header written `Name: ` with nothing after it; `Name;` is how it sends one empty.
             let field = header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
-            words.append([.literal("-H"), placeholders.shellText(field)])
+            let text = placeholders.shellText(field)
+            words.append([.literal("-H"), text])
+            if !Self.droppedByCurlOnARedirect.contains(header.name.lowercased()), !placeholders.secretVariables.isDisjoint(with: text.variables) {
+                secretHeaders.append(header.name)
+            }
+        }
+        // curl sends every other header it is given to whatever origin a redirect leads to: runner drops one holding a secret.
+        let followsRedirects = request.options.followRedirects && secretHeaders.isEmpty
+        if request.options.followRedirects, !secretHeaders.isEmpty {
+            let names = secretHeaders.uniquedInOrder()
+            comments.append(ShellText.comment("-L left out: curl would send \(names.joined(separator: ", ")), which "
+                                              + (names.count == 1 ? "holds" : "hold") + " a secret, to another origin a redirect "
+                                              + "leads to (runner run drops it there); follow a redirect by hand"))
         }
         switch request.options.auth {
         case .none: break
@@ -86,7 +99,7 @@ public struct CurlExport {
             words.append([.literal("-H"), ShellText([.literal("Authorization: Bearer "), .variable(Self.oauth2TokenVariable, .none)])])
         }
         words += body
-        words += optionWords(exported)
+        words += optionWords(exported, followsRedirects: followsRedirects)
         let lines = ["curl " + words[0].map(\.quoted).joined(separator: " ")]
             + words.dropFirst().map { "  " + $0.map(\.quoted).joined(separator: " ") }
         var variables = commentVariables + words.flatMap { $0.flatMap(\.variables) }
@@ -202,12 +215,16 @@ public struct CurlExport {
         }
     }
 
-    /// `-L`, `--max-redirs`, `-k`, `--max-time`, `--proxy` (with `--proxytunnel` for an `http://` target, which runner
-    /// sends through a `CONNECT` tunnel as curl does only so), `--cacert`, `--cert`/`--key`/`--pass`.
-    private func optionWords(_ exported: ExportedRequest) -> [[ShellText]] {
+    /// The headers curl itself leaves out on a redirect to another origin (since 7.83 for another port or scheme too).
+    private static let droppedByCurlOnARedirect: Set<String> = ["authorization", "cookie"]
+
+    /// `-L` (when `followsRedirects`), `--max-redirs`, `-k`, `--max-time`, `--proxy` (with `--proxytunnel` for an
+    /// `http://` target, which runner sends through a `CONNECT` tunnel as curl does only so), `--cacert`,
+    /// `--cert`/`--key`/`--pass`.
+    private func optionWords(_ exported: ExportedRequest, followsRedirects: Bool) -> [[ShellText]] {
         let options = exported.request.options
         var words: [[ShellText]] = []
-        if options.followRedirects {
+        if followsRedirects {
             words.append([.literal("-L")])
             if exported.writesMaxRedirects { words.append([.literal("--max-redirs"), .literal(String(options.maxRedirects))]) }
         }

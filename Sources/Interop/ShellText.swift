@@ -212,6 +212,8 @@ public struct ValuePlaceholders: Sendable {
     /// The variables whose values runner writes into a URL as text (a process environment variable: its `?`, `#` and
     /// valid `%XX` escapes as they are), not as one value (a secret).
     public var textVariables: Set<String> = []
+    /// The variables that hold a secret.
+    public var secretVariables: Set<String> = []
 
     public init(nonce: String = String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement() ?? "q" })) {
         self.nonce = nonce

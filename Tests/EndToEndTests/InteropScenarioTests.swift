@@ -265,6 +265,42 @@ import Testing
         }
     }
 
+    /// curl sends every header it is given but `Authorization` and `Cookie` to whatever origin a redirect leads to: a
+    /// command whose header holds a secret is written without `-L`, saying why, so the secret stays with its origin as
+    /// `run` keeps it (trial helper-151); one whose secret is only in `Authorization` keeps `-L`.
+    @Test(.enabled(if: curl != nil, "curl is not installed: the exported commands cannot be run"))
+    func anExportedCommandSendsNoSecretHeaderToAnotherOrigin() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.stop() } }
+        try await Self.inFolder { folder in
+            try Self.write("""
+                baseURL: http://127.0.0.1:{{ port }}
+                variables: { port: 1 }
+                secrets: { key: { env: INTEROP_KEY } }
+                """, to: "environments/test.yaml", in: folder)
+            try Self.write("""
+                request: { url: "/redirect/cross?to=localhost&path=/echo/a", headers: { X-Api-Key: "k-{{ key }}" } }
+                """, to: "requests/01.yaml", in: folder)
+            try Self.write("""
+                request: { url: "/redirect/cross?to=localhost&path=/echo/b" }
+                auth: { bearer: "{{ key }}" }
+                """, to: "requests/02.yaml", in: folder)
+            var environment = Self.environment
+            environment["INTEROP_KEY"] = "secret-key-value"
+            let export = try await Self.runThenRunTheExport(["requests", "--env", "test", "--var", "port=\(server.port)"],
+                                                            in: folder, environment: environment)
+            #expect(export.stdout.contains("# -L left out: curl would send X-Api-Key, which holds a secret, to another origin"),
+                    "\(export.stdout)")
+            let received = server.receivedRequests()
+            // run: 01 and its hop, 02 and its hop; curl: 01 alone, 02 and its hop.
+            #expect(received.map(\.path) == ["/redirect/cross", "/echo/a", "/redirect/cross", "/echo/b",
+                                              "/redirect/cross", "/redirect/cross", "/echo/b"], "\(export.stdout)")
+            for request in received where request.header("Host")?.hasPrefix("localhost") == true {
+                #expect(request.header("X-Api-Key") == nil && request.header("Authorization") == nil, "\(request.path)")
+            }
+        }
+    }
+
     /// The README's command on the example collection: every request exports, in each environment.
     @Test(arguments: ["local", "qa"])
     func theExampleCollectionExports(environment name: String) async throws {
