@@ -22,11 +22,14 @@ public struct Redactor: Sendable {
     /// Hides each secret as written and in the forms it takes in URLs and JSON text.
     public init(secrets: some Sequence<String>) {
         let values = Set(secrets)
-        // A secret's pieces a server shows apart are hidden in every form the secret is; what is left of it with its ends
-        // cut off, with its characters escaped in any way (and in base64, as all text is searched decoded).
-        let inText = values.filter { ResolvedSecret.hiding($0) == .inText }.flatMap { [$0] + Self.pieces(of: $0) }
+        // A secret's pieces a server shows apart are hidden in every form the secret is, as it is and in one case (a server
+        // that normalises case); what is left of it with its ends cut off, with its characters escaped in any way (and in
+        // base64, as all text is searched decoded); and its bytes in hex.
+        let long = values.filter { ResolvedSecret.hiding($0) == .inText }
+        let inText = long.flatMap { [$0] + Self.caseVariants(of: $0) }.flatMap { [$0] + Self.pieces(of: $0) }
         let cuts = inText.flatMap(Self.cuts)
-        self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms)), loosely: (inText + cuts).flatMap(Self.looseValues))
+        self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms) + long.flatMap(Self.hexForms)),
+                                   loosely: (inText + cuts).flatMap(Self.looseValues))
         let short = values.filter { ResolvedSecret.hiding($0) == .wholeValue }
         shortSecrets = short.isEmpty ? nil
             : SecretForms(Set(short.flatMap { [$0] + Self.encodedForms(of: $0) }), loosely: short.flatMap(Self.looseValues))
@@ -52,13 +55,27 @@ public struct Redactor: Sendable {
         // Most outcomes reveal what earlier ones did (the same token on every request): forms are made once per value.
         let unlearnt = secrets.unlearnt(outcome.sensitiveValues.filter { !$0.isEmpty })
         guard !unlearnt.isEmpty else { return }
-        let values = unlearnt.flatMap { [$0] + ($0.utf8.count > Self.longestEncoded ? [] : Self.pieces(of: $0)) }
+        let values = unlearnt.flatMap { value in
+            value.utf8.count > Self.longestEncoded ? [value]
+                : ([value] + Self.caseVariants(of: value)).flatMap { [$0] + Self.pieces(of: $0) }
+        }
         // A long value (a captured body that holds a secret) is hidden as written and as a message shows it: its every
         // encoded form would cost seconds per hundred KiB, and the secret it holds is hidden in all of them already.
         let encoded = values.filter { $0.utf8.count <= Self.longestEncoded }
         let cuts = encoded.flatMap(Self.cuts)
         let forms = values.flatMap { $0.utf8.count > Self.longestEncoded ? [$0, JSONValue.stringContents($0)] : Self.encodedForms(of: $0) }
-        secrets.add(forms, loosely: (values + cuts).flatMap(Self.looseValues))
+        secrets.add(forms + unlearnt.filter { $0.utf8.count <= Self.longestEncoded }.flatMap(Self.hexForms), loosely: (values + cuts).flatMap(Self.looseValues))
+    }
+
+    /// `value` in lower and in upper case, those that differ from it.
+    private static func caseVariants(of value: String) -> [String] {
+        Array(Set([value.lowercased(), value.uppercased()]).subtracting([value]))
+    }
+
+    /// `value`'s UTF-8 bytes as hex digits, in lower and in upper case (a debug page's dump of what it got).
+    private static func hexForms(of value: String) -> [String] {
+        let hex = value.utf8.map { String($0 >> 4, radix: 16) + String($0 & 0xF, radix: 16) }.joined()
+        return [hex, hex.uppercased()]
     }
 
     /// The values found with any of their characters escaped: the value, its UTF-8 read as Latin-1 or Windows-1252 once or

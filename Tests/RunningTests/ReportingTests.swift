@@ -927,6 +927,27 @@ import TestSupport
         #expect(["***&x=1", "***&x", "***", "***\"}&x", "***</p>&x", "***\\\"}&x", "***>&x"].contains(where: redacted.hasSuffix), "\(redacted)")
     }
 
+    /// A secret a server echoes in one case (it normalises what it got) or as hex digits (a debug page's dump) is hidden,
+    /// as written and inside JSON; so is a value a request revealed (a credential sent).
+    @Test func aSecretEchoedInOneCaseOrInHexIsHidden() {
+        let secret = "Zr5_tY*8[q]!Bn"
+        let hex = secret.utf8.map { String(format: "%02x", $0) }.joined()
+        let redactor = Redactor(secrets: [secret])
+        for echoed in ["/UPPER?S=" + secret.uppercased(), "/lower?s=" + secret.lowercased(), #"{"s": ""# + secret.lowercased() + #""}"#,
+                       "dump " + hex + "0a", "DUMP " + hex.uppercased()] {
+            let shown = redactor.redact(echoed)
+            #expect(shown.contains("***") && !shown.lowercased().contains("ty*8") && !shown.lowercased().contains(String(hex.prefix(12))),
+                    "\(echoed) -> \(shown)")
+        }
+        // Words of ordinary text in other cases stay.
+        #expect(Redactor(secrets: ["Kx9mQ2vLp7Wz"]).redact("KX9 and kx9 and Wz") == "KX9 and kx9 and Wz")
+        let learning = Redactor(secrets: [])
+        var outcome = RequestOutcome(file: "a.yaml", name: "a", method: "GET", url: "/a", verdict: .passed)
+        outcome.sensitiveValues = ["Tok3n-Abc-Xyz9"]
+        learning.learn(from: outcome)
+        #expect(learning.redact("t=TOK3N-ABC-XYZ9 h=" + "Tok3n-Abc-Xyz9".utf8.map { String(format: "%02X", $0) }.joined()) == "t=*** h=***")
+    }
+
     /// A secret holding `&` that a server read as a query (a redirect's `Location` holding it decoded, followed as
     /// written) is echoed in pieces: each of 6 characters or more is hidden, as written and decoded.
     @Test func thePiecesOfASecretAQuerySplitAreHidden() {
