@@ -207,7 +207,7 @@ public struct VariableScope: Sendable {
     }
 
     /// Resolves a `url:` (or a `baseURL`) to text, a value holding a secret (a secret, a variable or capture holding one,
-    /// a piece of one) as one value, never the URL's structure: in the authority its `@ / : ? # %`, in the path its
+    /// a piece of one) as one value, never the URL's structure: in the authority its `@ / : ? # % [ ]`, in the path its
     /// `? # %`, in the query its `& + # % ?` percent-encoded, so that it is sent whole, to the host written, and hidden
     /// whole.
     public func resolveURL(_ template: Template) throws(TemplateError) -> String {

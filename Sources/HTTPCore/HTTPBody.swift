@@ -111,7 +111,7 @@ public enum PercentEncoding {
 
     /// What is a URL's structure in its user and password, its path, and its query, which a value holding a secret never
     /// is: percent-encoded there (`encoding(_:in:)`), it stays one value.
-    public static let authorityStructure = "@/:?#%", pathStructure = "?#%", queryStructure = "&+#?%"
+    public static let authorityStructure = "@/:?#%[]", pathStructure = "?#%", queryStructure = "&+#?%"
 
     /// `value` with each of `characters` percent-encoded.
     public static func encoding(_ characters: String, in value: String) -> String {

@@ -52,6 +52,12 @@ import TestSupport
         ])
         #expect(through.url?.host == "api.test")
         #expect(through.url?.query == "v=s3cr@127.0.0.1:9/x%2541%3F")
+        // Brackets in a password, which a URL's authority keeps for an IPv6 address (trial helper-151).
+        let bracketed = try await firstRequest([
+            "environments/test.yaml": environment("secrets: { pw: { env: RUNNER_TEST_UNSET_PW, default: \"Zr5_tY*8[q]!Bn\" } }\n"),
+            "requests/a.yaml": #"request: { url: "http://ci:{{ pw }}@api.test/a" }"#,
+        ])
+        #expect(bracketed.url?.host == "api.test" && bracketed.components.password == "Zr5_tY*8[q]!Bn", "\(bracketed.components)")
         // In a baseURL's path, a secret holding what a URL cannot (a space, `é`) beside its structure is encoded once;
         // the baseURL's user and password go to every relative request.
         for (secret, path) in [("a b?c", "/t/a%20b%3Fc/x"), ("aé%c", "/t/a%C3%A9%25c/x")] {
