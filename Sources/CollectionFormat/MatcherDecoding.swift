@@ -92,9 +92,12 @@ extension NodeDecoder {
             return
         }
         if name == "count" {
+            // The other ways to count that apply where it was written.
+            let others = (operators.contains("length") ? ["for the length of this value, use 'length'"] : [])
+                + (context().hasPrefix("expect.xpath") ? ["in XPath, count(): 'count(//item)': 2"] : [])
             error("'count' does not apply to '\(context())': it counts the nodes a body query selects", at: mark,
-                  suggestion: "write it beside the operators of an expect.body query ($.items[?@.active]: { count: 2 }); "
-                      + "for the length of this value, use 'length'; in XPath, count(): 'count(//item)': 2")
+                  suggestion: (["write it beside the operators of an expect.body query ($.items[?@.active]: { count: 2 })"] + others)
+                      .joined(separator: "; "))
             return
         }
         let known = Self.otherToolsNames[name.lowercased()].flatMap { operators.contains($0) ? "did you mean '\($0)'?" : nil }
@@ -198,7 +201,27 @@ extension NodeDecoder {
                       suggestion: "compare the number: { greaterThan: 0 }, { in: [1, 2] }, { lessThanOrEqual: \"{{ most }}\" }")
                 return nil
             }
-            return matcher
+            // So is a value other than a number it is compared with (`equals: "3"`, as a body value of 3 would not equal).
+            var valid = true
+            matcher.forEachCandidate { operand in
+                switch operand.content {
+                case .int, .double: return
+                case .string(let template) where !template.isLiteral: return
+                default:
+                    guard valid else { return }
+                    valid = false
+                    let (shown, digits): (String, String?) = switch operand.content {
+                    case .string(let template): ("the string '\(template.source)'", Double(template.source) != nil ? template.source : nil)
+                    case .bool(let flag): ("\(flag)", nil)
+                    case .array: ("a list", nil)
+                    case .object: ("a mapping", nil)
+                    default: ("null", nil)
+                    }
+                    error("'\(context())' is a number: \(shown) never equals one", at: operand.mark,
+                          suggestion: digits.map { "write \($0) without quotes" } ?? "compare with a number, such as 3")
+                }
+            }
+            return valid ? matcher : nil
         }
         if case .scalar(let scalar) = node.content {
             if case .int(let count) = scalar.value, count >= 0 {
@@ -210,7 +233,9 @@ extension NodeDecoder {
                 if template.singleExpression != nil { return .equals(TemplateValue(.string(template), mark: node.mark)) }
             }
         }
-        typeMismatch(node, expected: "a non-negative integer or a matcher", for: context())
+        let digits = node.scalar.flatMap { if case .string(let text) = $0.value, Int(text).map({ $0 >= 0 }) == true { text } else { nil } }
+        typeMismatch(node, expected: "a non-negative integer or a matcher", for: context(),
+                     suggestion: digits.map { "write \($0) without quotes" } ?? "write a whole number, such as 2, or a matcher, such as { greaterThan: 0 }")
         return nil
     }
 

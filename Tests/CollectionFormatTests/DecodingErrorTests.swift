@@ -348,7 +348,7 @@ import YAML
             "requests/r.yaml:5:18: error: unknown type 'strng': expected one of string, number, integer, boolean, array, object, null [help: did you mean 'string'?]",
             "requests/r.yaml:6:21: error: invalid regular expression '([a-z': expected ']' [help: a regular expression in ICU syntax (much like PCRE): escape a literal '(', '[', '.', '+', '?', '*' with '\\', written '\\\\' in double quotes (or use single quotes)]",
             "requests/r.yaml:7:20: error: expected a boolean (true or false) for 'expect.body.$.d.exists', found the string 'maybe'",
-            "requests/r.yaml:8:20: error: expected a non-negative integer or a matcher for 'expect.body.$.e.length', found the string 'many'",
+            "requests/r.yaml:8:20: error: expected a non-negative integer or a matcher for 'expect.body.$.e.length', found the string 'many' [help: write a whole number, such as 2, or a matcher, such as { greaterThan: 0 }]",
             "requests/r.yaml:9:10: error: empty matcher for 'expect.body.$.f': expected operators such as equals, contains, exists",
             "requests/r.yaml:10:12: error: unknown matcher operator 'name' [help: to compare with an object, write { equals: { ... } }]",
             "requests/r.yaml:11:20: error: unknown matcher operator 'contans' [help: did you mean 'contains'?]",
@@ -375,10 +375,12 @@ import YAML
         ])
     }
 
-    /// `count` counts the nodes of an `expect.body` query: a key of its mapping only, with a length's operand.
+    /// `count` counts the nodes of an `expect.body` query: a key of its mapping only, with a length's operand; the help
+    /// names the other ways to count that apply where it was written. A size is compared with numbers only.
     @Test func countIsAKeyOfABodyQuerysMappingOnly() {
         let help = "[help: write it beside the operators of an expect.body query ($.items[?@.active]: { count: 2 }); for the "
-            + "length of this value, use 'length'; in XPath, count(): 'count(//item)': 2]"
+            + "length of this value, use 'length']"
+        let xpathHelp = help.dropLast() + "; in XPath, count(): 'count(//item)': 2]"
         #expect(problems("""
             request: { url: /a }
             expect:
@@ -389,6 +391,8 @@ import YAML
                 $.c: { count: -1 }
                 $.e: { count: { not: { each: { type: object } } }, length: { type: string } }
                 $.d: { count: { greaterThan: 0 }, each: { type: object } }
+                $.f: { count: { equals: "3" }, length: { in: [1, "two"] } }
+                $.g: { count: "3", length: { not: { equals: true } } }
               xpath:
                 //a: { count: 2 }
             """) == [
@@ -396,10 +400,14 @@ import YAML
             "requests/r.yaml:5:22: error: unknown matcher operator 'lenght' [help: did you mean 'length'?]",
             "requests/r.yaml:5:33: error: unknown matcher operator 'Count' [help: did you mean 'count'?]",
             "requests/r.yaml:6:19: error: 'count' does not apply to 'expect.body.$.b.not': it counts the nodes a body query selects \(help)",
-            "requests/r.yaml:7:19: error: expected a non-negative integer or a matcher for 'expect.body.$.c.count', found the integer -1",
+            "requests/r.yaml:7:19: error: expected a non-negative integer or a matcher for 'expect.body.$.c.count', found the integer -1 [help: write a whole number, such as 2, or a matcher, such as { greaterThan: 0 }]",
             "requests/r.yaml:8:19: error: 'expect.body.$.e.count' is a number: 'each' never holds on one [help: compare the number: { greaterThan: 0 }, { in: [1, 2] }, { lessThanOrEqual: \"{{ most }}\" }]",
             "requests/r.yaml:8:64: error: 'expect.body.$.e.length' is a number: 'type: string' never holds on one [help: compare the number: { greaterThan: 0 }, { in: [1, 2] }, { lessThanOrEqual: \"{{ most }}\" }]",
-            "requests/r.yaml:11:12: error: 'count' does not apply to 'expect.xpath.//a': it counts the nodes a body query selects \(help)",
+            "requests/r.yaml:10:29: error: 'expect.body.$.f.count' is a number: the string '3' never equals one [help: write 3 without quotes]",
+            "requests/r.yaml:10:54: error: 'expect.body.$.f.length' is a number: the string 'two' never equals one [help: compare with a number, such as 3]",
+            "requests/r.yaml:11:19: error: expected a non-negative integer or a matcher for 'expect.body.$.g.count', found the string '3' [help: write 3 without quotes]",
+            "requests/r.yaml:11:49: error: 'expect.body.$.g.length' is a number: true never equals one [help: compare with a number, such as 3]",
+            "requests/r.yaml:13:12: error: 'count' does not apply to 'expect.xpath.//a': it counts the nodes a body query selects \(xpathHelp)",
         ])
     }
 
