@@ -85,6 +85,21 @@ import Testing
         }
     }
 
+    /// Writes `files` in a new folder and runs them in the environment `test` against a new loopback server (its port as
+    /// `--var port`), `variables` added to the process environment, then runs their export (`runThenRunTheExport`): the
+    /// export, and what the server got.
+    private static func exportScenario(_ files: KeyValuePairs<String, String>, variables: [String: String]) async throws
+        -> (export: RunnerProcess.Result, received: [RecordedRequest]) {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.stop() } }
+        return try await inFolder { folder in
+            for (path, text) in files { try write(text, to: path, in: folder) }
+            let export = try await runThenRunTheExport(["requests", "--env", "test", "--var", "port=\(server.port)"], in: folder,
+                                                       environment: environment.merging(variables) { $1 })
+            return (export, server.receivedRequests())
+        }
+    }
+
     @Test(.enabled(if: curl != nil, "curl is not installed: the exported commands cannot be run"))
     func exportedCommandsSendWhatRunSendsWithoutTheSecret() async throws {
         let server = try await TestServer.start()
@@ -236,33 +251,24 @@ import Testing
     /// captured value in a URL is text there, as `run` writes it.
     @Test(.enabled(if: curl != nil, "curl is not installed: the exported commands cannot be run"))
     func exportedCommandsEscapeASecretTwiceInsideAStringAndKeepCapturesAsURLText() async throws {
-        let server = try await TestServer.start()
-        defer { Task { try? await server.stop() } }
-        try await Self.inFolder { folder in
-            try Self.write("""
+        let (export, received) = try await Self.exportScenario([
+            "environments/test.yaml": """
                 baseURL: http://127.0.0.1:{{ port }}
                 variables: { port: 1, m: { p: "{{ pw }}" } }
                 secrets: { pw: { env: INTEROP_PW } }
-                """, to: "environments/test.yaml", in: folder)
-            try Self.write("""
+                """,
+            "requests/01.yaml": """
                 steps:
                   - request: { method: POST, url: /echo/json, json: { t: "x{{ m }}", s: "a%2Fb x" } }
                     capture: { s: $.json.s }
                   - request: { url: "/echo/items/{{ s }}?q={{ s }}" }
-                """, to: "requests/01.yaml", in: folder)
-            let secret = #"hun"ter\2"#
-            var environment = Self.environment
-            environment["INTEROP_PW"] = secret
-            environment["s"] = "a%2Fb x"
-            let export = try await Self.runThenRunTheExport(["requests", "--env", "test", "--var", "port=\(server.port)"],
-                                                            in: folder, environment: environment)
-            #expect(!export.stdout.contains("hun") && export.stdout.contains("# $INTEROP_PW: the secret 'pw'"), "\(export.stdout)")
-            let received = server.receivedRequests()
-            try #require(received.count == 4, "\(export.stdout)")
-            #expect(received[2].body == received[0].body && received[0].bodyText?.contains(#""t":"x{\"p\":\"hun\\\"ter\\\\2\"}""#) == true,
-                    "\(received[0].bodyText ?? "") vs \(received[2].bodyText ?? "")")
-            #expect(received[3].uri == received[1].uri && received[1].uri == "/echo/items/a%2Fb%20x?q=a%2Fb%20x", "\(received[1].uri) vs \(received[3].uri)")
-        }
+                """,
+        ], variables: ["INTEROP_PW": #"hun"ter\2"#, "s": "a%2Fb x"])
+        #expect(!export.stdout.contains("hun") && export.stdout.contains("# $INTEROP_PW: the secret 'pw'"), "\(export.stdout)")
+        try #require(received.count == 4, "\(export.stdout)")
+        #expect(received[2].body == received[0].body && received[0].bodyText?.contains(#""t":"x{\"p\":\"hun\\\"ter\\\\2\"}""#) == true,
+                "\(received[0].bodyText ?? "") vs \(received[2].bodyText ?? "")")
+        #expect(received[3].uri == received[1].uri && received[1].uri == "/echo/items/a%2Fb%20x?q=a%2Fb%20x", "\(received[1].uri) vs \(received[3].uri)")
     }
 
     /// curl sends every header it is given but `Authorization` and `Cookie` to whatever origin a redirect leads to: a
@@ -270,34 +276,18 @@ import Testing
     /// `run` keeps it (trial helper-151); one whose secret is only in `Authorization` keeps `-L`.
     @Test(.enabled(if: curl != nil, "curl is not installed: the exported commands cannot be run"))
     func anExportedCommandSendsNoSecretHeaderToAnotherOrigin() async throws {
-        let server = try await TestServer.start()
-        defer { Task { try? await server.stop() } }
-        try await Self.inFolder { folder in
-            try Self.write("""
-                baseURL: http://127.0.0.1:{{ port }}
-                variables: { port: 1 }
-                secrets: { key: { env: INTEROP_KEY } }
-                """, to: "environments/test.yaml", in: folder)
-            try Self.write("""
-                request: { url: "/redirect/cross?to=localhost&path=/echo/a", headers: { X-Api-Key: "k-{{ key }}" } }
-                """, to: "requests/01.yaml", in: folder)
-            try Self.write("""
-                request: { url: "/redirect/cross?to=localhost&path=/echo/b" }
-                auth: { bearer: "{{ key }}" }
-                """, to: "requests/02.yaml", in: folder)
-            var environment = Self.environment
-            environment["INTEROP_KEY"] = "secret-key-value"
-            let export = try await Self.runThenRunTheExport(["requests", "--env", "test", "--var", "port=\(server.port)"],
-                                                            in: folder, environment: environment)
-            #expect(export.stdout.contains("# -L left out: curl would send X-Api-Key, which holds a secret, to another origin"),
-                    "\(export.stdout)")
-            let received = server.receivedRequests()
-            // run: 01 and its hop, 02 and its hop; curl: 01 alone, 02 and its hop.
-            #expect(received.map(\.path) == ["/redirect/cross", "/echo/a", "/redirect/cross", "/echo/b",
-                                              "/redirect/cross", "/redirect/cross", "/echo/b"], "\(export.stdout)")
-            for request in received where request.header("Host")?.hasPrefix("localhost") == true {
-                #expect(request.header("X-Api-Key") == nil && request.header("Authorization") == nil, "\(request.path)")
-            }
+        let (export, received) = try await Self.exportScenario([
+            "environments/test.yaml": "baseURL: http://127.0.0.1:{{ port }}\nvariables: { port: 1 }\nsecrets: { key: { env: INTEROP_KEY } }\n",
+            "requests/01.yaml": #"request: { url: "/redirect/cross?to=localhost&path=/echo/a", headers: { X-Api-Key: "k-{{ key }}" } }"#,
+            "requests/02.yaml": "request: { url: \"/redirect/cross?to=localhost&path=/echo/b\" }\nauth: { bearer: \"{{ key }}\" }\n",
+        ], variables: ["INTEROP_KEY": "secret-key-value"])
+        #expect(export.stdout.contains("# -L left out: curl would send X-Api-Key, which holds a secret, to another origin"),
+                "\(export.stdout)")
+        // run: 01 and its hop, 02 and its hop; curl: 01 alone, 02 and its hop.
+        #expect(received.map(\.path) == ["/redirect/cross", "/echo/a", "/redirect/cross", "/echo/b",
+                                          "/redirect/cross", "/redirect/cross", "/echo/b"], "\(export.stdout)")
+        for request in received where request.header("Host")?.hasPrefix("localhost") == true {
+            #expect(request.header("X-Api-Key") == nil && request.header("Authorization") == nil, "\(request.path)")
         }
     }
 
