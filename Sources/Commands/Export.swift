@@ -30,6 +30,8 @@ public struct ExportCurl: Sendable {
             return .invalidCollection
         }
         var commands: [String] = []
+        // The variables the commands read.
+        var used: Set<String> = []
         var problems: [Diagnostic] = []
         // The last guard: a secret's value in a form no reference was written for is never printed.
         // What a command must not show: a secret too short to hide inside other text is not looked for, since the file's own
@@ -73,6 +75,7 @@ public struct ExportCurl: Sendable {
                                                             suggestion: "use the secret in a header, a query value or a body string of its own"))
                                 }
                                 commands.append(text(step.path))
+                                used.formUnion(command.variables)
                             }
                         }
                         references.capture(step.captures.map(\.name), in: &rowScope)
@@ -88,7 +91,9 @@ public struct ExportCurl: Sendable {
             Console.error(DiagnosticRenderer.render(problems, sources: loaded.sources, color: false))
             return .invalidCollection
         }
-        let defaults = references.defaults.isEmpty ? [] : [references.defaults.joined(separator: "\n")]
+        // The defaults of the secrets some command reads.
+        let lines = references.defaults.filter { used.contains($0.variable) }.map(\.line)
+        let defaults = lines.isEmpty ? [] : [lines.joined(separator: "\n")]
         Console.out((defaults + commands).joined(separator: "\n\n"))
         return .success
     }
@@ -220,8 +225,9 @@ private struct References {
     private var meanings: [String: String] = [:]
     /// The secrets whose values hold CR, LF or NUL, which no header may hold.
     private var unsendableSecrets: Set<String> = []
-    /// The lines giving secrets their defaults when their variables are unset or empty, as `run` does.
-    private(set) var defaults: [String] = []
+    /// The lines giving secrets their defaults when their variables are unset or empty, as `run` does, with the variable
+    /// each sets.
+    private(set) var defaults: [(variable: String, line: String)] = []
     /// The paths the collection's templates read into each variable (`graceIds[0]`), for captured values.
     private var usedPaths: [String: [[VariablePath.Component]]] = [:]
 
@@ -245,7 +251,7 @@ private struct References {
             placeholders.secretVariables.insert(variable)
             // A secret's default is what `run` uses when its variable is unset or empty; the script does the same.
             if let fallback = definitions[secret.name]?.defaultValue?.value {
-                defaults.append("[ -n \"${\(variable)-}\" ] || \(variable)=\(ShellText.quote(fallback))")
+                defaults.append((variable, "[ -n \"${\(variable)-}\" ] || \(variable)=\(ShellText.quote(fallback))"))
             }
             // A `--var` that replaces the secret is the secret: its reference too, its value hidden.
             let given = scope.value(of: secret.name)?.interpolatedText

@@ -157,8 +157,8 @@ import Testing
         }
     }
 
-    /// A secret's default is used when its variable is unset, as `run` uses it; a path into a captured value
-    /// (`{{ ids[1] }}`) is a reference of its own (`$ids_1`).
+    /// A secret's default is used when its variable is unset, as `run` uses it (and given only for a secret some command
+    /// reads); a path into a captured value (`{{ ids[1] }}`) is a reference of its own (`$ids_1`).
     @Test(.enabled(if: curl != nil, "curl is not installed: the exported commands cannot be run"))
     func exportedCommandsUseSecretDefaultsAndPathsIntoCaptures() async throws {
         let server = try await TestServer.start()
@@ -169,6 +169,7 @@ import Testing
                 variables: { port: 1 }
                 secrets:
                   pw: { env: INTEROP_UNSET_PASSWORD, default: "def pass" }
+                  unused: { env: INTEROP_UNUSED, default: "not read" }
                 """, to: "environments/test.yaml", in: folder)
             try Self.write("request: { method: POST, url: /echo/json, json: { p: \"{{ pw }}\" } }\ncapture: { ids: $.ids }\n",
                            to: "requests/01.yaml", in: folder)
@@ -178,6 +179,7 @@ import Testing
             #expect(export.exitCode == 0, "\(export.stderr)")
             #expect(export.stdout.hasPrefix("[ -n \"${INTEROP_UNSET_PASSWORD-}\" ] || INTEROP_UNSET_PASSWORD='def pass'\n"), "\(export.stdout)")
             #expect(export.stdout.contains("# $ids_1: 'ids[1]' of captured as 'ids'"), "\(export.stdout)")
+            #expect(!export.stdout.contains("INTEROP_UNUSED"), "\(export.stdout)")
             var environment = Self.environment
             environment["ids_1"] = "7"
             let shell = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"), ["-c", "set -e\n" + export.stdout],
