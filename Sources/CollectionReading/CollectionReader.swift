@@ -94,7 +94,8 @@ public enum CollectionReader {
                                             processEnvironment: request.processEnvironment)
         validator.forSending = request.forSending
         validator.selection = request.selection
-        let validates = request.checksReferences && !environmentBroken
+        validator.environmentUnknown = environmentBroken
+        let validates = request.checksReferences
 
         var discoveryProblems: [Diagnostic] = []
         var files: [RequestFile] = []
@@ -123,8 +124,8 @@ public enum CollectionReader {
             if validates { validator.validate(file) }
             files.append(file)
         }
-        let checked = validates ? validator.finish() + unread(request.variables, read: validator.read.union(readByEnvironment),
-                                                             environment: checkedEnvironment) : []
+        let checked = !validates ? [] : validator.finish() + (environmentBroken ? [] : unread(request.variables, read: validator.read.union(readByEnvironment),
+                                                                                                     environment: checkedEnvironment))
         // The schema files and OpenAPI documents checked are files read too (the plan's identity holds their texts).
         for (absolutePath, path) in validator.documentPaths {
             if let bytes = FileSystem.read(absolutePath) { sources.store(WideEncoding.displayText(bytes), for: path) }

@@ -14,6 +14,9 @@ struct CollectionValidator {
     var forSending = false
     /// The requests `--tag` and `--exclude-tag` select.
     var selection = TagFilter()
+    /// Whether the environment named could not be read (an error in its structure): what it defines is unknown, so an
+    /// undefined variable or a missing `baseURL` is left unsaid, and the rest is checked.
+    var environmentUnknown = false
     /// What the checks found so far; `finish()` hands it on, completed.
     private var diagnostics = DiagnosticBag()
     /// The names defined so far in run order.
@@ -224,7 +227,7 @@ struct CollectionValidator {
                                          + "decides whether the use runs, before its with: values are defined, so it finds it absent",
                                          path: path, at: mark,
                                          suggestion: "test a variable of the flow here, or write the condition in the used file"))
-            } else if !defined.contains(variable.name), !fieldsUnknown, !asksForPresence,
+            } else if !defined.contains(variable.name), !fieldsUnknown, !environmentUnknown, !asksForPresence,
                let guess = VariableScope.closestName(to: variable.name, among: defined) {
                 diagnostics.add(.warning("'\(variable.name)' is not defined here, so this condition finds it absent",
                                          path: path, at: mark, suggestion: "did you mean '\(guess)'?"))
@@ -341,7 +344,7 @@ struct CollectionValidator {
     /// A URL written as a path needs an environment with a `baseURL` to be joined to: an error when the
     /// selected environment has none, and, before sending, when no environment is selected.
     private mutating func checkBaseURL(for url: Template, in path: String) {
-        guard environment?.baseURL == nil, environment?.baseURLUnresolved != true, environment != nil || forSending,
+        guard !environmentUnknown, environment?.baseURL == nil, environment?.baseURLUnresolved != true, environment != nil || forSending,
               case .literal? = url.segments.first, url.literalScheme == nil else { return }
         let place = environment.map { "environment '\($0.name)' has no baseURL" } ?? "no environment is selected"
         diagnostics.add(.error("the relative URL '\(url.source)' needs a baseURL, but \(place)", path: path, at: url.mark,
@@ -464,7 +467,7 @@ struct CollectionValidator {
         for (expression, mark) in template.expressions {
             if case .variable(let variable) = expression { read.insert(variable.name) }
             switch expression {
-            case .variable(let variable) where !defined.contains(variable.name) && fieldsUnknown:
+            case .variable(let variable) where !defined.contains(variable.name) && (fieldsUnknown || environmentUnknown):
                 break
             case .variable(let variable) where !defined.contains(variable.name) && !sites.isEmpty:
                 diagnostics.addMergingNotes(Self.undefinedInUsedFile(variable.name, at: mark, in: path, usedAt: sites,

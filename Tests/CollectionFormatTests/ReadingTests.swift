@@ -682,6 +682,20 @@ import YAML
         #expect(problems(of: await scratch.readCollection(["r0.yaml", "r1.yaml"], env: "e", vars: [("port", "99999")])).isEmpty)
     }
 
+    /// An environment that cannot be read (an error in its structure) holds back none of the requests' problems: what it
+    /// defines is unknown, so no variable is said to be undefined and no `baseURL` missing (trial helper-135).
+    @Test func aBrokenEnvironmentHoldsBackNoOtherProblem() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/e.yaml", "variables: [1, 2]\n")
+        scratch.write("r.yaml", "when: { \"{{ flag }}\": { equals: 1 } }\nrequest: { url: \"/x/{{ id }}/{{ limits.max }}\" }\n"
+                      + "expect: { schema: missing.json }\n")
+        #expect(problems(of: await scratch.readCollection(["r.yaml"], env: "e", vars: [("unread", "1")])) == [
+            "environments/e.yaml:1:12: error: expected a mapping for 'variables', found a list",
+            "r.yaml:3:19: error: file 'missing.json' does not exist [help: paths are relative to the request file]",
+        ])
+    }
+
     /// An `in:` list known before sending must be a list with values, as the run requires: a `--var` is text, an
     /// environment's list may be empty; in expectations, `stopWhen` and `when:` (a flow's too), under `not` and `each`. A
     /// list a capture gives, or a good one, is not checked.
