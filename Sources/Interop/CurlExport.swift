@@ -69,23 +69,25 @@ public struct CurlExport {
         var headers = request.headers
         // curl writes the multipart Content-Type itself, with the boundary of the parts it sends.
         if !(request.body is MultipartBody) { headers.addMissing(from: request.body.additionalHeaders) }
-        var secretHeaders: [String] = []
+        // The headers runner drops on a hop to another origin (credentials, and those holding a secret) that curl sends there.
+        let droppedByRunner = Set((HTTPHeaders.credentialNames + request.options.secretHeaders).map { $0.lowercased() })
+        var keptByCurl: [String] = []
         for header in headers {
             // curl drops a header written `Name: ` with nothing after it; `Name;` is how it sends one empty.
             let field = header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
             let text = placeholders.shellText(field)
             words.append([.literal("-H"), text])
-            if !Self.droppedByCurlOnARedirect.contains(header.name.lowercased()), !placeholders.secretVariables.isDisjoint(with: text.variables) {
-                secretHeaders.append(header.name)
+            let name = header.name.lowercased()
+            if !Self.droppedByCurlOnARedirect.contains(name),
+               droppedByRunner.contains(name) || !placeholders.secretVariables.isDisjoint(with: text.variables) {
+                keptByCurl.append(header.name)
             }
         }
-        // curl sends every other header it is given to whatever origin a redirect leads to: runner drops one holding a secret.
-        let followsRedirects = request.options.followRedirects && secretHeaders.isEmpty
-        if request.options.followRedirects, !secretHeaders.isEmpty {
-            let names = secretHeaders.uniquedInOrder()
-            comments.append(ShellText.comment("-L left out: curl would send \(names.joined(separator: ", ")), which "
-                                              + (names.count == 1 ? "holds" : "hold") + " a secret, to another origin a redirect "
-                                              + "leads to (runner run drops it there); follow a redirect by hand"))
+        let followsRedirects = request.options.followRedirects && keptByCurl.isEmpty
+        if request.options.followRedirects, !keptByCurl.isEmpty {
+            comments.append(ShellText.comment("-L left out: curl would send \(keptByCurl.uniquedInOrder().joined(separator: ", ")) to "
+                                              + "another origin a redirect leads to, where runner run drops credentials and headers "
+                                              + "holding a secret; follow a redirect by hand"))
         }
         switch request.options.auth {
         case .none: break
@@ -215,7 +217,8 @@ public struct CurlExport {
         }
     }
 
-    /// The headers curl itself leaves out on a redirect to another origin (since 7.83 for another port or scheme too).
+    /// The headers curl itself leaves out on a redirect to another origin (since 7.83 for another port or scheme too); it
+    /// sends every other header it is given there.
     private static let droppedByCurlOnARedirect: Set<String> = ["authorization", "cookie"]
 
     /// `-L` (when `followsRedirects`), `--max-redirs`, `-k`, `--max-time`, `--proxy` (with `--proxytunnel` for an

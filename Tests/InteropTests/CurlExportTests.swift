@@ -86,6 +86,24 @@ import Testing
         #expect(control.text.hasPrefix("# not written: the proxy's user or password holds a control character"), "\(control.text)")
     }
 
+    /// curl sends every header but `Authorization` and `Cookie` to the origin a redirect leads to: a request with one
+    /// runner drops there (`Proxy-Authorization`, written as it is; a header holding a secret) is written without `-L`.
+    @Test func aHeaderRunnerDropsOnAHopCurlWouldSendLeavesOutFollowingRedirects() throws {
+        let components = try #require(URLComponents(string: "http://127.0.0.1:1/a"))
+        func command(_ headers: [(String, String)], secretHeaders: [String] = []) -> String {
+            var request = HTTPRequest(method: .get, components: components)
+            for (name, value) in headers { request.headers.add(name: name, value: value) }
+            request.options.secretHeaders = secretHeaders
+            return CurlExport(placeholders: ValuePlaceholders(nonce: "abc")).command(for: ExportedRequest(request: request)).text
+        }
+        let proxy = command([("Proxy-Authorization", "Basic dXNlcjpwYXNz"), ("X-Key", "k")], secretHeaders: ["X-Key"])
+        #expect(proxy.hasPrefix("# -L left out: curl would send Proxy-Authorization, X-Key to another origin") && !proxy.contains("-L \\")
+                && !proxy.hasSuffix("-L"), "\(proxy)")
+        for kept in [command([("Authorization", "Bearer t"), ("Cookie", "a=b")]), command([("X-Plain", "v")])] {
+            #expect(kept.hasSuffix("-L") && !kept.contains("#"), "\(kept)")
+        }
+    }
+
     /// A name without `=` is written as it is; a value may hold `=` (the name ends at the first one).
     @Test func aPartNameWithoutAnEqualsSignIsWritten() throws {
         let command = try Self.command([.field(name: "a b", value: "x=y")])
