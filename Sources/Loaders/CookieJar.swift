@@ -95,7 +95,7 @@ public final class CookieJar: Sendable {
             let (key, value) = splitAttribute(attribute)
             switch key.lowercased() {
             case "expires":
-                if let date = CookieDate.parse(value) { expires = date }
+                if let date = HTTPDate.parse(value) { expires = date }
             case "max-age":
                 guard let first = value.first, first == "-" || first.isASCII && first.isNumber,
                       value.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) else { continue }

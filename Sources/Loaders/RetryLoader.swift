@@ -53,22 +53,13 @@ public struct RetryLoader: HTTPLoader {
         if !value.isEmpty, value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
             return .seconds(min(Int64(value) ?? longestAsked, longestAsked))
         }
-        guard let date = httpDate(value) else { return nil }
+        guard let date = HTTPDate.parse(value) else { return nil }
         // In whole seconds, as the header's own form gives them.
         return .seconds(min(Int64(max(0, date.timeIntervalSince(now)).rounded(.up)), longestAsked))
     }
 
     /// The longest wait a `Retry-After` is read as, in seconds (a century).
     static let longestAsked: Int64 = 100 * 365 * 86_400
-
-    /// Parses the IMF-fixdate form, `Sun, 06 Nov 1994 08:49:37 GMT`.
-    private static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.date(from: text)
-    }
 }
 
 extension LoaderLayer {

@@ -176,8 +176,11 @@ import TestSupport
         _ = try await RetryLoader(next: scripted, sleeper: log.sleeper).load(request(options: HTTPRequestOptions(retry: strategy)))
         #expect(await log.durations == [.seconds(2)])
         let now = Date(timeIntervalSince1970: 784_111_767)  // Sun, 06 Nov 1994 08:49:27 GMT
-        #expect(RetryLoader.retryAfter(in: ["Retry-After": "Sun, 06 Nov 1994 08:49:37 GMT"], now: now) == .seconds(10))
-        #expect(RetryLoader.retryAfter(in: ["Retry-After": "soon"]) == nil)
+        // Each HTTP-date form RFC 9110 has recipients accept: IMF-fixdate, RFC 850's and asctime (trial helper-153).
+        for date in ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"] {
+            #expect(RetryLoader.retryAfter(in: ["Retry-After": date], now: now) == .seconds(10), "\(date)")
+        }
+        for unusable in ["soon", "-5", "1.5", ""] { #expect(RetryLoader.retryAfter(in: ["Retry-After": unusable]) == nil, "\(unusable)") }
     }
 
     @Test func aRetryAfterLongerThanFiveMinutesKeepsTheResponseInsteadOfWaiting() async throws {

@@ -1,8 +1,10 @@
 internal import Foundation
 
-/// The date of a cookie's `Expires` attribute, read with RFC 6265's lenient algorithm (section 5.1.1): the first
-/// time, day of month, month name and year found among its tokens, in any order and date style.
-enum CookieDate {
+/// A date in an HTTP header, read with RFC 6265's lenient algorithm (section 5.1.1): the first time, day of month, month
+/// name and year found among its tokens, in any order and date style. It reads a cookie's `Expires` as browsers do, and
+/// each HTTP-date form RFC 9110 (section 5.6.7) has recipients accept: IMF-fixdate, RFC 850's (a two-digit year) and C's
+/// `asctime`.
+enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
     /// The date, nil when the text has no valid one.
