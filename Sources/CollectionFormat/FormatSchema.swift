@@ -13,7 +13,7 @@ public enum FormatSchema {
     /// The pattern of a key that is a template: it has a `{{ }}` expression.
     static let templatePattern = "\\{\\{.*\\}\\}"
     /// The pattern of a duration's text (`DurationSyntax.read` accepts it; a duration may not exceed a week).
-    static let durationPattern = "^[0-9]+(\\.[0-9]*)?(ms|s|m|h)$"
+    static let durationPattern = "^[0-9]+(\\.[0-9]+)?(ms|s|m|h)$"
 
     /// The schema of one kind of file: its top level, and every mapping it reaches under `$defs`.
     public static func document(for kind: FileKind) -> JSONValue {

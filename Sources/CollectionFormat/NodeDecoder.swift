@@ -516,7 +516,8 @@ enum DurationSyntax {
         let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         for unit in units where text.hasSuffix(unit.suffix) {
             let number = text.dropLast(unit.suffix.count)
-            guard let first = number.first, first.isASCII, first.isNumber,
+            // Digits, and a `.` only between digits (`1.5s`, not `1.s` or `.5s`).
+            guard let first = number.first, first.isASCII, first.isNumber, number.last?.isNumber == true,
                   number.allSatisfy({ ($0.isASCII && $0.isNumber) || $0 == "." }),
                   let value = Double(number), value.isFinite else { return .invalid }
             let seconds = value * unit.seconds
