@@ -67,9 +67,13 @@ public struct Redactor: Sendable {
         secrets.add(forms + unlearnt.filter { $0.utf8.count <= Self.longestEncoded }.flatMap(Self.hexForms), loosely: (values + cuts).flatMap(Self.looseValues))
     }
 
-    /// `value` in lower and in upper case, those that differ from it.
+    /// `value` in lower and in upper case, those that differ from it: every letter changed (`Grüße` as `GRÜSSE`), and its
+    /// ASCII letters alone (`GRüßE`, as C's `toupper` and many servers change case).
     private static func caseVariants(of value: String) -> [String] {
-        Array(Set([value.lowercased(), value.uppercased()]).subtracting([value]))
+        func ascii(_ change: (UInt8) -> UInt8) -> String { String(decoding: value.utf8.map(change), as: UTF8.self) }
+        let asciiLower = ascii { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+        let asciiUpper = ascii { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }
+        return Array(Set([value.lowercased(), value.uppercased(), asciiLower, asciiUpper]).subtracting([value]))
     }
 
     /// `value`'s UTF-8 bytes as hex digits, in lower and in upper case (a debug page's dump of what it got).

@@ -939,6 +939,12 @@ import TestSupport
             #expect(shown.contains("***") && !shown.lowercased().contains("ty*8") && !shown.lowercased().contains(String(hex.prefix(12))),
                     "\(echoed) -> \(shown)")
         }
+        // A secret beyond ASCII in each case, and with its ASCII letters alone changed, as written and percent-encoded
+        // (trial helper-152).
+        let wide = Redactor(secrets: ["Grüße-Pass1"])
+        for echoed in ["GRÜSSE-PASS1", "grüße-pass1", "GRüßE-PASS1", "GR%C3%BC%C3%9FE-PASS1", "gr%c3%bc%c3%9fe-pass1"] {
+            #expect(wide.redact("s=" + echoed + "&") == "s=***&", "\(echoed)")
+        }
         // Words of ordinary text in other cases stay.
         #expect(Redactor(secrets: ["Kx9mQ2vLp7Wz"]).redact("KX9 and kx9 and Wz") == "KX9 and kx9 and Wz")
         let learning = Redactor(secrets: [])
