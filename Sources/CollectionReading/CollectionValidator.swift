@@ -43,6 +43,8 @@ struct CollectionValidator {
     private(set) var read: Set<String> = []
     /// The names a capture, a data row or a `with:` may have given another value than `known` holds.
     private var redefined: Set<String> = []
+    /// The names `--var` gives, whose values win over every capture, row and `with:`.
+    private let commandLineNames: Set<String>
     /// Whether the requests checked now loop (`each:`) over a list known only when they run: the fields of its
     /// elements cannot be known, so an undefined variable there is left for the run to report.
     private var fieldsUnknown = false
@@ -54,6 +56,7 @@ struct CollectionValidator {
         self.environment = environment
         self.processEnvironment = processEnvironment
         defined = Set(commandLine.map(\.name))
+        commandLineNames = defined
         if let environment {
             defined.formUnion(environment.variables.keys)
             defined.formUnion(environment.secrets.map(\.name))
@@ -433,13 +436,13 @@ struct CollectionValidator {
         }
     }
 
-    /// Whether `template`'s value is known before sending: its variables the environment, its secrets or `--var`s give
-    /// and no capture, row, `with:` or `each:` gives another value, and no random built-in (a value drawn here could
-    /// differ from the run's).
+    /// Whether `template`'s value is known before sending: its variables `--var`s give (which win over the rest), or the
+    /// environment or its secrets give and no capture, row, `with:` or `each:` gives another value, and no random
+    /// built-in (a value drawn here could differ from the run's).
     private func isKnownBeforeSending(_ template: Template) -> Bool {
         template.expressions.allSatisfy { expression, _ in
             switch expression {
-            case .variable(let variable): !redefined.contains(variable.name)
+            case .variable(let variable): commandLineNames.contains(variable.name) || !redefined.contains(variable.name)
             case .builtin(let builtin): !builtin.isRandom
             }
         }
