@@ -201,11 +201,13 @@ extension NodeDecoder {
                       suggestion: "compare the number: { greaterThan: 0 }, { in: [1, 2] }, { lessThanOrEqual: \"{{ most }}\" }")
                 return nil
             }
-            // So is a value other than a number it is compared with (`equals: "3"`, as a body value of 3 would not equal).
+            // So is a value other than a whole number of 0 or more it is compared with (`equals: "3"`, as a body value of 3
+            // would not equal, or 3.5).
             var valid = true
             matcher.forEachCandidate { operand in
                 switch operand.content {
-                case .int, .double: return
+                case .int(let size) where size >= 0: return
+                case .double(let size) where size >= 0 && size == size.rounded(): return
                 case .string(let template) where !template.isLiteral: return
                 default:
                     guard valid else { return }
@@ -213,12 +215,14 @@ extension NodeDecoder {
                     let (shown, digits): (String, String?) = switch operand.content {
                     case .string(let template): ("the string '\(template.source)'", Double(template.source) != nil ? template.source : nil)
                     case .bool(let flag): ("\(flag)", nil)
+                    case .int(let size): ("\(size)", nil)
+                    case .double(let size): ("\(size)", nil)
                     case .array: ("a list", nil)
                     case .object: ("a mapping", nil)
                     default: ("null", nil)
                     }
-                    error("'\(context())' is a number: \(shown) never equals one", at: operand.mark,
-                          suggestion: digits.map { "write \($0) without quotes" } ?? "compare with a number, such as 3")
+                    error("'\(context())' is a whole number of 0 or more: \(shown) never equals one", at: operand.mark,
+                          suggestion: digits.map { "write \($0) without quotes" } ?? "compare with a whole number of 0 or more, such as 3")
                 }
             }
             return valid ? matcher : nil

@@ -393,6 +393,7 @@ import YAML
                 $.d: { count: { greaterThan: 0 }, each: { type: object } }
                 $.f: { count: { equals: "3" }, length: { in: [1, "two"] } }
                 $.g: { count: "3", length: { not: { equals: true } } }
+                $.h: { length: { in: [2.0, 3.5, -1] } }
               xpath:
                 //a: { count: 2 }
             """) == [
@@ -403,11 +404,12 @@ import YAML
             "requests/r.yaml:7:19: error: expected a non-negative integer or a matcher for 'expect.body.$.c.count', found the integer -1 [help: write a whole number, such as 2, or a matcher, such as { greaterThan: 0 }]",
             "requests/r.yaml:8:19: error: 'expect.body.$.e.count' is a number: 'each' never holds on one [help: compare the number: { greaterThan: 0 }, { in: [1, 2] }, { lessThanOrEqual: \"{{ most }}\" }]",
             "requests/r.yaml:8:64: error: 'expect.body.$.e.length' is a number: 'type: string' never holds on one [help: compare the number: { greaterThan: 0 }, { in: [1, 2] }, { lessThanOrEqual: \"{{ most }}\" }]",
-            "requests/r.yaml:10:29: error: 'expect.body.$.f.count' is a number: the string '3' never equals one [help: write 3 without quotes]",
-            "requests/r.yaml:10:54: error: 'expect.body.$.f.length' is a number: the string 'two' never equals one [help: compare with a number, such as 3]",
+            "requests/r.yaml:10:29: error: 'expect.body.$.f.count' is a whole number of 0 or more: the string '3' never equals one [help: write 3 without quotes]",
+            "requests/r.yaml:10:54: error: 'expect.body.$.f.length' is a whole number of 0 or more: the string 'two' never equals one [help: compare with a whole number of 0 or more, such as 3]",
             "requests/r.yaml:11:19: error: expected a non-negative integer or a matcher for 'expect.body.$.g.count', found the string '3' [help: write 3 without quotes]",
-            "requests/r.yaml:11:49: error: 'expect.body.$.g.length' is a number: true never equals one [help: compare with a number, such as 3]",
-            "requests/r.yaml:13:12: error: 'count' does not apply to 'expect.xpath.//a': it counts the nodes a body query selects \(xpathHelp)",
+            "requests/r.yaml:11:49: error: 'expect.body.$.g.length' is a whole number of 0 or more: true never equals one [help: compare with a whole number of 0 or more, such as 3]",
+            "requests/r.yaml:12:32: error: 'expect.body.$.h.length' is a whole number of 0 or more: 3.5 never equals one [help: compare with a whole number of 0 or more, such as 3]",
+            "requests/r.yaml:14:12: error: 'count' does not apply to 'expect.xpath.//a': it counts the nodes a body query selects \(xpathHelp)",
         ])
     }
 
