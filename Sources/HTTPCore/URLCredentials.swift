@@ -77,6 +77,12 @@ public enum URLCredentials {
         if authority.count(where: { $0 == "@" }) > 1, !authority.contains("{{") {
             return "its user information holds an '@', which ends it: write it as %40"
         }
+        // Brackets hold an IPv6 host, nothing else of an authority.
+        if let at = authority.lastIndex(of: "@"), let bracket = authority[..<at].first(where: { $0 == "[" || $0 == "]" }),
+           !authority.contains("{{") {
+            return "its user information holds a '\(bracket)', which only an IPv6 host is written in: write it as "
+                + (bracket == "[" ? "%5B" : "%5D")
+        }
         guard misplacedUserInformation(authority: authority, after: rest[authorityEnd...]) != nil else { return nil }
         let delimiter = rest[authorityEnd]
         return problem(holding: delimiter, alsoAt: authority.contains("@"))

@@ -186,6 +186,11 @@ import Testing
         }
         #expect(URLCredentials.misplacedDelimiterProblem(inURL: "http://ci:Pa@ssw0rdSecret@127.0.0.1:57510")
                 == "its user information holds an '@', which ends it: write it as %40")
+        // Brackets, which hold an IPv6 host (trial helper-152).
+        #expect(URLCredentials.misplacedDelimiterProblem(inURL: "http://u:p[as]sw0rd@127.0.0.1:1/x")
+                == "its user information holds a '[', which only an IPv6 host is written in: write it as %5B")
+        #expect(URLCredentials.misplacedDelimiterProblem(inURL: "http://u:pas]@h/")?.hasSuffix("write it as %5D") == true)
+        #expect(URLCredentials.misplacedDelimiterProblem(inURL: "http://u:p@[::1]:1/x") == nil)
         #expect(URLCredentials.misplacedDelimiterProblem(inURL: "http://ci:p@ss:Secr3tW0rd/x@127.0.0.1:57510")
                 == "its user information holds a '/', which ends a URL's host part: write it as %2F (and an '@' in it as %40)")
         for misplaced in ["http://CORP/jdoe:pw@127.0.0.1:1", "http://127.0.0.1#SECRETuser:pw@127.0.0.1:19302/x", "http://usr:p@127.0.0.1:1#S@127.0.0.1:1/x"] {
