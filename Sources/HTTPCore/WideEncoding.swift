@@ -1,5 +1,7 @@
+internal import Foundation
+
 /// Text saved in UTF-16 or UTF-32 where UTF-8 is read, told by its byte order mark or by the NUL bytes beside its first
-/// character (as those encodings write ASCII).
+/// character (as those encodings write ASCII), or for UTF-16 beside other characters of its start.
 public enum WideEncoding {
     /// How wide text is laid out: its code unit's width in bytes, its byte order, and how that shows.
     private struct Layout {
@@ -31,7 +33,8 @@ public enum WideEncoding {
 
     /// The layout of `bytes` when they are UTF-16 or UTF-32; nil otherwise.
     private static func layout(of bytes: UnsafeBufferPointer<UInt8>) -> Layout? {
-        guard bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 || bytes[0] >= 0xFE else { return nil }
+        guard bytes.count >= 2 else { return nil }
+        guard bytes[0] == 0 || bytes[1] == 0 || bytes[0] >= 0xFE else { return utf16ByItsNULs(bytes) }
         let byte = { (index: Int) -> UInt8? in index < bytes.count ? bytes[index] : nil }
         let (b0, b1, b2, b3) = (bytes[0], bytes[1], byte(2), byte(3))
         if (b0, b1, b2, b3) == (0xFF, 0xFE, 0, 0) || (b0, b1, b2, b3) == (0, 0, 0xFE, 0xFF) {
@@ -48,6 +51,20 @@ public enum WideEncoding {
         if (b0 == 0) != (b1 == 0) {
             return Layout(width: 2, bigEndian: b0 == 0, why: "a NUL byte stands beside its first character, as in UTF-16")
         }
-        return nil
+        return utf16ByItsNULs(bytes)
+    }
+
+    /// UTF-16 without a byte order mark whose first character is beyond Latin-1 (`名` is `0D 54`): two NUL bytes or more
+    /// among its first 512, all at even or all at odd places, as UTF-16 writes the ASCII after it (spaces, colons, line
+    /// breaks). UTF-8 text holds no NUL byte, so most text is passed over by one `memchr`.
+    private static func utf16ByItsNULs(_ bytes: UnsafeBufferPointer<UInt8>) -> Layout? {
+        let sample = min(bytes.count, 512) & ~1
+        guard let base = bytes.baseAddress, memchr(base, 0, sample) != nil else { return nil }
+        var (even, odd) = (0, 0)
+        for index in 0..<sample where bytes[index] == 0 {
+            if index % 2 == 0 { even += 1 } else { odd += 1 }
+        }
+        guard (even == 0) != (odd == 0), even + odd >= 2 else { return nil }
+        return Layout(width: 2, bigEndian: even > 0, why: "NUL bytes stand beside its characters, as in UTF-16")
     }
 }

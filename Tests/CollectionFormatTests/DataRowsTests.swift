@@ -152,6 +152,20 @@ import Testing
         #expect(!rendered.contains("\u{FFFD}") && !rendered.contains("\\u{0}"), "\(rendered)")
     }
 
+    /// UTF-16 without a byte order mark whose first character is beyond Latin-1 is told by the NUL bytes the ASCII after
+    /// it has (trial helper-152), and quoted as text.
+    @Test(arguments: [String.Encoding.utf16LittleEndian, .utf16BigEndian])
+    func aWideFileStartingBeyondLatin1IsNamed(_ encoding: String.Encoding) async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("requests/wide.yaml", "名前: x\nrequest:\n  url: http://127.0.0.1:1/x\n", encoding: encoding)
+        let collection = await scratch.readCollection(["requests"])
+        let rendered = DiagnosticRenderer.render(collection.diagnostics, sources: collection.sources, color: false)
+        #expect(collection.diagnostics.map(\.message) == ["the file is not UTF-8 but UTF-16: NUL bytes stand beside its characters, as in UTF-16"],
+                "\(rendered)")
+        #expect(rendered.contains(" 1 | 名前: x\n"), "\(rendered)")
+    }
+
     /// A data file that cannot be read hides nothing else: the rest of its request file is checked (a variable it reads is
     /// not said to be undefined, as its columns are unknown), and its captures count for the files after it.
     @Test func aBrokenDataFileHidesNoOtherProblem() async {
