@@ -41,6 +41,11 @@ public enum CurlImport {
         }
         for command in commands {
             result.credentials += CurlCredentials.values(in: command.words[...])
+            // A command quoted for Windows' cmd (`^"…^"`, refused below) holds its credentials between carets.
+            if command.words.contains(where: { $0.text.contains("^") }) {
+                let read = command.words.map { ShellWord($0.text.replacingOccurrences(of: "^", with: ""), at: $0.mark) }
+                result.credentials += CurlCredentials.values(in: read[...])
+            }
             var warnings = command.notes + command.ignored.map { InteropProblem("'\($0.text)' is not part of the request: ignored", at: $0.mark) }
             do throws(InteropProblem) {
                 // A URL pattern gives a request per URL, as curl sends them; each warning is listed once.

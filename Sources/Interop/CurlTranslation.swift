@@ -381,6 +381,7 @@ public struct CurlTranslation {
         let text = try dataText()
         if sentAsJSON || contentType?.contains("json") == true || contentType == nil,
            let value = try? JSONValue.parse(text), sentAsJSON || contentType != nil || value.isListOrObject {
+            noteSecretMembers(of: value, at: command.data[0].mark)
             guard let changed = JSONNumbers.firstChanged(in: text) else {
                 if contentType == "application/json", let index = contentTypeIndex { headers.remove(at: index) }
                 return .json(value)
@@ -572,6 +573,24 @@ public struct CurlTranslation {
             }
             warn("the form field '\(field.name)' is written as it was", at: mark(field.name), suggestion: RequestDocument.secretSuggestion(field.name),
                  hiding: field.values + encoded)
+        }
+    }
+
+    /// Warns about the JSON members whose names say they hold a credential (`"password": "…"`), hiding their values.
+    private mutating func noteSecretMembers(of value: JSONValue, at mark: Mark) {
+        switch value {
+        case .array(let elements):
+            for element in elements { noteSecretMembers(of: element, at: mark) }
+        case .object(let object):
+            for (name, member) in object.members {
+                guard case .string(let text) = member, CredentialNames.isSecretField(name) else {
+                    noteSecretMembers(of: member, at: mark)
+                    continue
+                }
+                warn("the JSON member '\(name)' is written as it was", at: mark, suggestion: RequestDocument.secretSuggestion(name),
+                     hiding: [text, JSONValue.stringContents(text)])
+            }
+        default: break
         }
     }
 

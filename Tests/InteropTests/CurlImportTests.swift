@@ -302,6 +302,19 @@ import Testing
         #expect(error.message.contains("quoted for Windows' cmd"), "\(error)")
         #expect(error.mark.column == 41)
         #expect(error.suggestion?.contains("cURL (bash)") == true)
+        // Its credentials stand between carets: the quoted line hides them all the same (trial helper-154).
+        let windows = #"curl ^"http://127.0.0.1:1/a^" -H ^"authorization: Bearer winTOKEN12345^" -H ^"cookie: sid=winCookie777^""#
+        #expect(CurlImport.read(windows).redacted(windows)
+                == #"curl ^"http://127.0.0.1:1/a^" -H ^"authorization: Bearer ***^" -H ^"cookie: sid=***^""#)
+    }
+
+    /// A JSON body's member whose name says it holds a credential is written as given, with a warning naming it, its
+    /// value hidden (trial helper-154: it was written without a word).
+    @Test func aJSONBodysSecretMemberIsNamed() throws {
+        let command = #"curl http://127.0.0.1:1/login --json '{"user":"bob","password":"hunter2-pass","deep":[{"apiKey":"k-123456"}]}'"#
+        let result = CurlImport.read(command)
+        #expect(result.warnings.map(\.message) == ["the JSON member 'password' is written as it was", "the JSON member 'apiKey' is written as it was"])
+        #expect(result.redacted(command).contains(#""password":"***""#) && !result.redacted(command).contains("k-123456"))
     }
 
     @Test func secretHeaderHintsAreNamedAfterTheHeader() throws {
