@@ -407,10 +407,15 @@ struct PostmanRequestTranslation {
     }
 
     /// A raw body: `json:` when Postman's language or the Content-Type says JSON and it parses (its strings as
-    /// templates) with numbers a `JSONValue` keeps, else `text:` with the Content-Type Postman sends for its language.
+    /// templates) with numbers a `JSONValue` keeps, else `text:` with the Content-Type Postman sends for its language. In
+    /// JSON mode its comments are left out, as Postman sends it.
     private func rawBody(_ body: PostmanValue, headers: inout [(name: String, value: String)]) -> RequestDocument.Body? {
-        guard let raw = body["raw"], let text = raw.text, !text.isEmpty else { return nil }
+        guard let raw = body["raw"], var text = raw.text, !text.isEmpty else { return nil }
         let language = body["options"]?["raw"]?["language"]?.text ?? "text"
+        if language == "json", let stripped = JSONComments.stripped(text) {
+            notes.warn("\(owner): the JSON body's comments are left out, as Postman leaves them out when it sends it", at: raw)
+            text = stripped
+        }
         let contentType = headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased()
         if language == "json" || contentType?.contains("json") == true {
             if let json = try? JSONValue.parse(text), let converted = convert(json, at: raw) {
