@@ -54,6 +54,7 @@ struct PostmanEnvironmentDocument {
     /// Adds Postman's variables (`[{key, value, type, disabled|enabled}]`): a `secret` one as a secret read from the
     /// process environment (its value is never written), a disabled one left out and listed.
     mutating func add(_ entries: [PostmanValue], notes: PostmanNotes) {
+        var seen: Set<String> = []
         for entry in entries {
             guard let key = entry["key"]?.text else {
                 notes.warn("an entry of 'values' is not a variable (an object with a 'key'): left out of environments/\(name).yaml",
@@ -65,6 +66,10 @@ struct PostmanEnvironmentDocument {
                 continue
             }
             let variable = PostmanTemplate.variableName(key, at: entry, notes: notes)
+            if !seen.insert(variable).inserted {
+                notes.warn("the variable '\(key)' is defined again: this later value is the one written to environments/\(name).yaml",
+                           at: entry)
+            }
             variables.removeAll { $0.name == variable }
             secrets.removeAll { $0.name == variable }
             if entry["type"]?.text == "secret" {

@@ -473,6 +473,12 @@ import Testing
         let cut = Self.read(Self.fixture("loopback.postman_collection.json"),
                             environments: [PostmanSource(path: "env.json", bytes: Array(#"{"name": "qa", "values": [{"key""#.utf8))])
         #expect(cut.errors.first?.problem.suggestion == "export it again from Postman (Environments › ⋯ › Export)", "\(cut.errors)")
+        // A name given twice keeps its later value, saying so (trial helper-154).
+        let twice = Self.read(Self.fixture("loopback.postman_collection.json"),
+                              environments: [PostmanSource(path: "env.json", bytes: Array(#"{"name": "e", "values": [{"key": "lang", "value": "en"}, {"key": "lang", "value": "de"}]}"#.utf8))])
+        #expect(Self.warnings(of: twice).contains { $0.hasPrefix("the variable 'lang' is defined again: this later value is the one written to environments/e.yaml") },
+                "\(Self.warnings(of: twice))")
+        #expect(try Self.file("environments/e.yaml", of: twice).contains("lang: de"))
         // Entries that are not variables are listed, not dropped without a word.
         let odd = Self.read(Self.fixture("loopback.postman_collection.json"),
                             environments: [PostmanSource(path: "env.json", bytes: Array(#"{"name": "e", "values": [{"key": "a", "value": "1"}, {"value": "x"}, 5]}"#.utf8))])
