@@ -249,12 +249,15 @@ private struct References {
         for secret in loaded.environment?.secrets ?? [] {
             let variable = ShellText.variableName(definitions[secret.name]?.env.value ?? secret.name)
             placeholders.secretVariables.insert(variable)
-            // A secret's default is what `run` uses when its variable is unset or empty; the script does the same.
-            if let fallback = definitions[secret.name]?.defaultValue?.value {
-                defaults.append((variable, "[ -n \"${\(variable)-}\" ] || \(variable)=\(ShellText.quote(fallback))"))
-            }
             // A `--var` that replaces the secret is the secret: its reference too, its value hidden.
             let given = scope.value(of: secret.name)?.interpolatedText
+            // The commands read the variable: one `--var` replaced is not what they send unless it holds that value.
+            let replaced = given.map { $0 != secret.value } ?? false
+            // A secret's default is what `run` uses when its variable is unset or empty; the script does the same, unless a
+            // `--var` gave the secret another value (`run` sends that one; the comment says to set the variable to it).
+            if let fallback = definitions[secret.name]?.defaultValue?.value, !replaced {
+                defaults.append((variable, "[ -n \"${\(variable)-}\" ] || \(variable)=\(ShellText.quote(fallback))"))
+            }
             for layer in [VariableScope.Layer.environment, .commandLine] {
                 scope.define(secret.name, .string(placeholders.placeholder(for: variable)), in: layer, secret: true)
             }
@@ -266,8 +269,6 @@ private struct References {
                 case .none: break
                 }
             }
-            // The commands read the variable: one `--var` replaced is not what they send unless it holds that value.
-            let replaced = given.map { $0 != secret.value } ?? false
             meanings[variable] = "the secret '\(secret.name)'" + (replaced ? " (--var \(secret.name) gave it another value: set \(variable) to it)" : "")
             if secret.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\u{0}" }) { unsendableSecrets.insert(secret.name) }
         }

@@ -77,11 +77,8 @@ public enum URLCredentials {
         if authority.count(where: { $0 == "@" }) > 1, !authority.contains("{{") {
             return "its user information holds an '@', which ends it: write it as %40"
         }
-        // Brackets hold an IPv6 host, nothing else of an authority.
-        if let at = authority.lastIndex(of: "@"), let bracket = authority[..<at].first(where: { $0 == "[" || $0 == "]" }),
-           !authority.contains("{{") {
-            return "its user information holds a '\(bracket)', which only an IPv6 host is written in: write it as "
-                + (bracket == "[" ? "%5B" : "%5D")
+        if let at = authority.lastIndex(of: "@"), !authority.contains("{{"), let problem = bracketProblem(authority[..<at]) {
+            return problem
         }
         guard misplacedUserInformation(authority: authority, after: rest[authorityEnd...]) != nil else { return nil }
         let delimiter = rest[authorityEnd]
@@ -95,10 +92,18 @@ public enum URLCredentials {
     public static func misplacedDelimiterProblem(inProxyURL text: String) -> String? {
         guard let start = text.range(of: "://")?.upperBound, let at = text[start...].lastIndex(of: "@") else { return nil }
         let information = text[start..<at]
+        if let problem = bracketProblem(information) { return problem }
         if let delimiter = information.first(where: { "/?#".contains($0) }) {
             return problem(holding: delimiter, alsoAt: information.contains("@"))
         }
         return information.contains("@") ? "its user information holds an '@', which ends it: write it as %40" : nil
+    }
+
+    /// The problem of user information holding a bracket, which only an IPv6 host is written in; nil without one.
+    private static func bracketProblem(_ information: Substring) -> String? {
+        information.first { $0 == "[" || $0 == "]" }.map { bracket in
+            "its user information holds a '\(bracket)', which only an IPv6 host is written in: write it as " + (bracket == "[" ? "%5B" : "%5D")
+        }
     }
 
     /// The problem of user information holding `delimiter` (`#`, `?` or `/`), and an `@` too when `alsoAt`.

@@ -180,6 +180,10 @@ import Testing
             #expect(export.stdout.hasPrefix("[ -n \"${INTEROP_UNSET_PASSWORD-}\" ] || INTEROP_UNSET_PASSWORD='def pass'\n"), "\(export.stdout)")
             #expect(export.stdout.contains("# $ids_1: 'ids[1]' of captured as 'ids'"), "\(export.stdout)")
             #expect(!export.stdout.contains("INTEROP_UNUSED"), "\(export.stdout)")
+            // A `--var` that gives the secret another value is what `run` sends: no default line sends the other.
+            let replaced = try await RunnerProcess.run(["export", "curl", "requests", "--env", "test", "--var", "port=\(server.port)",
+                                                        "--var", "pw=given"], in: folder, environment: Self.environment)
+            #expect(!replaced.stdout.contains("def pass") && replaced.stdout.contains("--var pw gave it another value"), "\(replaced.stdout)")
             var environment = Self.environment
             environment["ids_1"] = "7"
             let shell = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"), ["-c", "set -e\n" + export.stdout],

@@ -191,6 +191,8 @@ import Testing
                 == "its user information holds a '[', which only an IPv6 host is written in: write it as %5B")
         #expect(URLCredentials.misplacedDelimiterProblem(inURL: "http://u:pas]@h/")?.hasSuffix("write it as %5D") == true)
         #expect(URLCredentials.misplacedDelimiterProblem(inURL: "http://u:p@[::1]:1/x") == nil)
+        #expect(URLCredentials.misplacedDelimiterProblem(inProxyURL: "http://u:p[x@127.0.0.1:3128")?.hasSuffix("write it as %5B") == true)
+        #expect(URLCredentials.misplacedDelimiterProblem(inProxyURL: "http://u:p@[::1]:3128") == nil)
         #expect(URLCredentials.misplacedDelimiterProblem(inURL: "http://ci:p@ss:Secr3tW0rd/x@127.0.0.1:57510")
                 == "its user information holds a '/', which ends a URL's host part: write it as %2F (and an '@' in it as %40)")
         for misplaced in ["http://CORP/jdoe:pw@127.0.0.1:1", "http://127.0.0.1#SECRETuser:pw@127.0.0.1:19302/x", "http://usr:p@127.0.0.1:1#S@127.0.0.1:1/x"] {
