@@ -128,7 +128,10 @@ public struct RequestDocument: Sendable {
     /// How to keep a credential out of the file: a hint for a value written as it was, read from `env` (by default
     /// `API_` and the name in capitals).
     public static func secretSuggestion(_ name: String, env: String? = nil) -> String {
-        "keep it out of the file: add `\(name): { env: \(env ?? "API_" + name.uppercased()) }` to the environment's secrets and write \"{{ \(name) }}\" here"
+        // In upper snake case, after `API_` unless it starts so (`apiKey_2` gives `API_KEY_2`, `password` `API_PASSWORD`).
+        let snake = PostmanEnvironmentDocument.environmentVariableName(name)
+        let variable = env ?? (snake.hasPrefix("API_") ? snake : "API_" + snake)
+        return "keep it out of the file: add `\(name): { env: \(variable) }` to the environment's secrets and write \"{{ \(name) }}\" here"
     }
 
     /// The secret hint for the value of a header, query item or field named `written`: `X-Api-Key` gives `xApiKey` read

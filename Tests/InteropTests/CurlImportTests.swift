@@ -315,6 +315,8 @@ import Testing
         let result = CurlImport.read(command)
         #expect(result.warnings.map(\.message) == ["the JSON member 'password' is written as it was", "the JSON member 'apiKey' is written as it was"])
         #expect(result.redacted(command).contains(#""password":"***""#) && !result.redacted(command).contains("k-123456"))
+        // The hint's variable in upper snake case, `API_` written once (trial helper-154: `API_APIKEY`).
+        #expect(result.warnings.last?.suggestion?.contains("`apiKey: { env: API_KEY }`") == true, "\(result.warnings)")
     }
 
     @Test func secretHeaderHintsAreNamedAfterTheHeader() throws {
