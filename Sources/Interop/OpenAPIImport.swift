@@ -444,16 +444,7 @@ private struct Translation {
 
     /// A file or folder name: lowercase letters and digits joined by `-`, at most 60 characters.
     static func slug(_ text: String) -> String {
-        var slug = ""
-        for scalar in text.lowercased().unicodeScalars {
-            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
-                slug.unicodeScalars.append(scalar)
-            } else if !slug.isEmpty, slug.last != "-" {
-                slug += "-"
-            }
-        }
-        while slug.hasSuffix("-") { slug.removeLast() }
-        return slug.isEmpty ? "operation" : String(slug.prefix(60))
+        RequestDocument.slug(text, or: "operation", limit: 60)
     }
 
     private static func firstTag(of operation: JSONObject) -> String? {

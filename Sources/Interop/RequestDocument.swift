@@ -179,11 +179,11 @@ public struct RequestDocument: Sendable {
         return Self.slug(words, or: "request", limit: 80) + ".yaml"
     }
 
-    /// `words` as a file name: lower-case letters and digits, other runs of characters as one `-`, at most `limit`
-    /// characters; `fallback` when nothing is left.
+    /// `words` as a file name: lower-case letters (without their accents: `Données` gives `donnees`) and digits, other
+    /// runs of characters as one `-`, at most `limit` characters; `fallback` when nothing is left.
     public static func slug(_ words: String, or fallback: String, limit: Int) -> String {
         var slug = ""
-        for scalar in words.lowercased().unicodeScalars {
+        for scalar in words.folding(options: .diacriticInsensitive, locale: nil).lowercased().unicodeScalars {
             let keeps = ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
             if keeps { slug.unicodeScalars.append(scalar) } else if !slug.isEmpty, slug.last != "-" { slug += "-" }
         }

@@ -80,6 +80,10 @@ import Testing
         ])
         #expect(Self.warnings(of: Self.shop).contains { $0.hasPrefix("the folder 'An empty folder' has no request") })
         #expect(Self.legacy.files.map(\.path).sorted() == Self.legacy.files.map(\.path))
+        // A name's accented letters keep their letter (trial helper-154: `Données` gave `donn-es`).
+        let accented = Self.read(json: #"{"info": {"name": "x"}, "item": [{"name": "Données ünïcode 🚀", "item": [{"name": "Crème brûlée", "#
+            + #""request": {"method": "GET", "url": "https://a.example.com"}}]}]}"#)
+        #expect(accented.files.map(\.path).contains("requests/01-donnees-unicode/01-creme-brulee.yaml"), "\(accented.files.map(\.path))")
     }
 
     @Test func urlsAreRelativeToTheSharedBaseURLWithPathVariablesAndTheQuery() throws {
