@@ -28,27 +28,32 @@ extension NodeDecoder {
         guard let matcher = matcher(node, for: context(), operators: Self.durationOperators, allowsDurations: true) else {
             return nil
         }
-        do {
-            return try matcher.map { (operand) throws(TemplateError) -> Duration in
-                var reading = DurationSyntax.Reading.invalid
-                if case .string(let template) = operand.content, template.isLiteral {
-                    reading = DurationSyntax.read(template.source)
+        // Every operand that is no duration is reported, as `timeout:` reports its value.
+        var valid = true
+        let durations = matcher.map { operand -> Duration in
+            let text = if case .string(let template) = operand.content, template.isLiteral { template.source } else { "" }
+            switch DurationSyntax.read(text) {
+            case .duration(let duration):
+                return duration
+            case .tooLong:
+                error("'\(context())' may be at most \(DurationSyntax.longestText), found \(text)", at: operand.mark,
+                      suggestion: "use a shorter duration")
+            case .invalid:
+                let (found, suggestion): (String, String) = switch operand.content {
+                case .int(let number) where number >= 0: ("the integer \(number)", "add a unit, such as '\(number)s' or '\(number)ms'")
+                case .string(let template): ("the string '\(template.source)'", Self.durationHelp)
+                default: ("a value of another kind", Self.durationHelp)
                 }
-                switch reading {
-                case .duration(let duration):
-                    return duration
-                case .tooLong:
-                    throw TemplateError("'\(context())' may be at most \(DurationSyntax.longestText)", at: operand.mark,
-                                        suggestion: "use a shorter duration")
-                case .invalid:
-                    throw TemplateError("expected a duration like 250ms, 5s or 1m for '\(context())'", at: operand.mark)
-                }
+                error("expected a duration like 250ms, 5s or 1m for '\(context())', found \(found)", at: operand.mark, suggestion: suggestion)
             }
-        } catch {
-            report(error)
-            return nil
+            valid = false
+            return .zero
         }
+        return valid ? durations : nil
     }
+
+    /// How a duration is written.
+    static let durationHelp = "write a number and a unit: ms, s, m or h (such as 250ms, 5s, 1m)"
 
     /// A matcher of `operators`; the key `skipping` (read by the caller) is left out, and when it is the only key, the
     /// matcher checks nothing else (`.all([])`).

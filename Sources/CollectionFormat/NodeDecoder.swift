@@ -347,7 +347,7 @@ struct NodeDecoder {
                 break
             }
         }
-        var suggestion = "write a number and a unit: ms, s, m or h (such as 250ms, 5s, 1m)"
+        var suggestion = Self.durationHelp
         if case .scalar(let scalar) = node.content, case .int(let number) = scalar.value, number >= 0 {
             suggestion = "add a unit, such as '\(number)s' or '\(number)ms'"
         }

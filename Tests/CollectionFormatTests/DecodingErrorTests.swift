@@ -355,8 +355,11 @@ import YAML
             "requests/r.yaml:12:22: error: expected a number for 'expect.body.$.i.lessThan'",
             "requests/r.yaml:13:15: error: operator 'contains' does not apply to 'expect.duration' [help: 'expect.duration' allows equals, notEquals, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual, in, not]",
         ])
-        #expect(problems("request: { url: /a }\nexpect: { duration: { lessThan: 5 } }") == [
-            "requests/r.yaml:2:33: error: expected a duration like 250ms, 5s or 1m for 'expect.duration'",
+        // Every operand that is no duration, quoted, with help (trial helper-155: only the first, unquoted).
+        #expect(problems("request: { url: /a }\nexpect: { duration: { lessThan: 5, in: [.5s, 1s, 1.s] } }") == [
+            "requests/r.yaml:2:33: error: expected a duration like 250ms, 5s or 1m for 'expect.duration', found the integer 5 [help: add a unit, such as '5s' or '5ms']",
+            "requests/r.yaml:2:41: error: expected a duration like 250ms, 5s or 1m for 'expect.duration', found the string '.5s' [help: write a number and a unit: ms, s, m or h (such as 250ms, 5s, 1m)]",
+            "requests/r.yaml:2:50: error: expected a duration like 250ms, 5s or 1m for 'expect.duration', found the string '1.s' [help: write a number and a unit: ms, s, m or h (such as 250ms, 5s, 1m)]",
         ])
     }
 

@@ -201,7 +201,7 @@ import YAML
             """) == [
             "requests/r.yaml:3:10: error: 'options.delay' may be at most 168h (a week), found "
                 + "1001111111111111111111111111111111111111111111111111111111ms [help: use a shorter duration]",
-            "requests/r.yaml:5:25: error: 'expect.duration' may be at most 168h (a week) [help: use a shorter duration]",
+            "requests/r.yaml:5:25: error: 'expect.duration' may be at most 168h (a week), found 9999999h [help: use a shorter duration]",
         ])
     }
 
