@@ -89,9 +89,12 @@ public struct FormatMapping: Sendable {
     public let alone: [String]
     /// Keys that apply only beside another key (a multipart part's `contentType` beside `file`).
     public let needs: [(key: String, other: String)]
+    /// Keys refused when another key's mapping holds a given key (`capture` beside an `expect` holding `error`).
+    public let refusedWhen: [(key: String, other: String, holding: String)]
 
     init(_ name: Name, _ description: String, keys: [FormatKey], required: [String] = [], choice: Choice? = nil,
-         nonEmpty: Bool = false, alone: [String] = [], needs: [(key: String, other: String)] = []) {
+         nonEmpty: Bool = false, alone: [String] = [], needs: [(key: String, other: String)] = [],
+         refusedWhen: [(key: String, other: String, holding: String)] = []) {
         self.name = name
         self.description = description
         self.keys = keys
@@ -101,6 +104,7 @@ public struct FormatMapping: Sendable {
         self.nonEmpty = nonEmpty
         self.alone = alone
         self.needs = needs
+        self.refusedWhen = refusedWhen
     }
 
     /// The allowed keys' names, in order: what the decoder passes as `allowed:`.
@@ -183,7 +187,10 @@ public enum FormatKeys {
                       "A lone template whose value is a list (a capture or a variable): the step runs once per element, "
                           + "as item (a mapping's fields too) with index from 1."),
         ],
-        required: ["request"])
+        required: ["request"], refusedWhen: [captureBesideError])
+
+    /// A request that expects no response (`expect.error`) has nothing to capture.
+    private static let captureBesideError = (key: "capture", other: "expect", holding: "error")
 
     private static let eachKey = FormatKey(
         "each", .anyOf([.filePath, .list(of: .mapping(of: .anyValue, names: ValueShape.variableName), nonEmpty: true), loneTemplate]),
@@ -192,7 +199,7 @@ public enum FormatKeys {
 
     public static let singleRequestFile = FormatMapping(
         .singleRequestFile, "A request file with one request (and, with each, one run per row).",
-        keys: requestKeys + [eachKey], required: ["request"])
+        keys: requestKeys + [eachKey], required: ["request"], refusedWhen: [captureBesideError])
 
     public static let flowFile = FormatMapping(
         .flowFile, "A flow: requests run in order, where a failing step skips the rest.",

@@ -82,6 +82,14 @@ public enum FormatSchema {
         if !mapping.needs.isEmpty {
             object["dependentRequired"] = .object(JSONObject(mapping.needs.map { ($0.key, .array([.string($0.other)])) }))
         }
+        if !mapping.refusedWhen.isEmpty {
+            // If the other key holds its key, the key is not there.
+            object["allOf"] = .array(mapping.refusedWhen.map { rule in
+                let holds = JSONObject([("properties", .object(JSONObject([(rule.other, requiring([rule.holding]))]))),
+                                        ("required", .array([.string(rule.other)]))])
+                return .object(JSONObject([("if", .object(holds)), ("then", .object(JSONObject([("not", requiring([rule.key]))])))]))
+            })
+        }
         if let choice = mapping.choice {
             if choice.required {
                 object["oneOf"] = .array(choice.keys.map { requiring([$0]) })

@@ -95,6 +95,19 @@ import YAML
         }
     }
 
+    /// `capture` beside an `expect` holding `error` (no response to capture from) is refused by the schema as by the
+    /// decoder, in a request file and in a flow's step (trial helper-145).
+    @Test func theSchemaRefusesACaptureBesideAnExpectedError() throws {
+        let schema = try Self.schema(.request)
+        for (expect, valid) in [(#"{"error": "connection"}"#, false), (#"{"status": 200}"#, true)] {
+            let step = #"{"request": {"url": "/a"}, "expect": \#(expect), "capture": {"a": "$.a"}}"#
+            for file in [try JSONValue.parse(step), try JSONValue.parse(#"{"steps": [\#(step)]}"#)] {
+                #expect(schema.isValid(file) == valid, "\(file.serialized())")
+                #expect(Self.decodingErrors(file, .request).isEmpty == valid, "\(file.serialized())")
+            }
+        }
+    }
+
     // MARK: Decoder and schema side by side
 
     /// Every key of every mapping, and a key of no mapping: the decoder accepts a key exactly where the table and the
