@@ -120,6 +120,17 @@ enum CredentialNames {
     }
 
     /// The values of credential fields among `name=value` pairs.
+    /// The numbers JSON text `text` writes as the value of a member named `name` (`"pin": 1234` gives `1234`), as written.
+    static func numberLiterals(of name: String, in text: String) -> [String] {
+        text.components(separatedBy: JSONValue.string(name).serialized()).dropFirst().compactMap { after -> String? in
+            let value = after.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+            guard value.first == ":" else { return nil }
+            let number = value.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+                .prefix { $0.isNumber || "+-.eE".contains($0) }
+            return number.isEmpty ? nil : String(number)
+        }
+    }
+
     static func secretFields(_ text: String) -> [String] {
         pairs(text).filter { isSecretField(String($0.name)) }.map { String($0.value) }
     }

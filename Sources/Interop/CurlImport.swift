@@ -41,11 +41,7 @@ public enum CurlImport {
         }
         for command in commands {
             result.credentials += CurlCredentials.values(in: command.words[...])
-            // A command quoted for Windows' cmd (`^"…^"`, refused below) holds its credentials between carets.
-            if command.words.contains(where: { $0.text.contains("^") }) {
-                let read = command.words.map { ShellWord($0.text.replacingOccurrences(of: "^", with: ""), at: $0.mark) }
-                result.credentials += CurlCredentials.values(in: read[...])
-            }
+            result.credentials += cmdCredentials(of: command)
             var warnings = command.notes + command.ignored.map { InteropProblem("'\($0.text)' is not part of the request: ignored", at: $0.mark) }
             do throws(InteropProblem) {
                 // A URL pattern gives a request per URL, as curl sends them; each warning is listed once.
@@ -62,6 +58,32 @@ public enum CurlImport {
             result.warnings += warnings.map { $0.inCommand(command.number) }
         }
         return result
+    }
+
+    /// The credentials of a command copied for Windows' cmd (`curl ^"URL^" -H ^"…^"`, which is refused), as cmd reads it
+    /// (each `^` escaping the character after it, a line ending in `^` going on) and as the command writes them (`^&`):
+    /// the error that refuses it quotes its line.
+    private static func cmdCredentials(of command: ShellCommand) -> [String] {
+        let written = command.words.map(\.written).joined(separator: " ")
+        guard written.contains("^") else { return [] }
+        var read = ""
+        var escaped = false
+        for character in written {
+            if escaped {
+                if character != "\n" && character != "\r\n" { read.append(character) }
+                escaped = false
+            } else if character == "^" {
+                escaped = true
+            } else {
+                read.append(character)
+            }
+        }
+        guard let commands = try? ShellSplitter.commands(in: read) else { return [] }
+        let values = commands.flatMap { CurlCredentials.values(in: $0.words[...]) }
+        let cmdWritten = values.map { value in
+            value.map { $0.isLetter || $0.isNumber ? String($0) : "^" + String($0) }.joined()
+        }
+        return values + cmdWritten + cmdWritten.map { $0.replacingOccurrences(of: "^\"", with: "^\\^\"") }
     }
 
     /// The first error `runner validate` finds in the request file `document` writes (a method that is no token, a

@@ -381,7 +381,7 @@ public struct CurlTranslation {
         let text = try dataText()
         if sentAsJSON || contentType?.contains("json") == true || contentType == nil,
            let value = try? JSONValue.parse(text), sentAsJSON || contentType != nil || value.isListOrObject {
-            noteSecretMembers(of: value, at: command.data[0].mark)
+            noteSecretMembers(of: value, in: text, at: command.data[0].mark)
             guard let changed = JSONNumbers.firstChanged(in: text) else {
                 if contentType == "application/json", let index = contentTypeIndex { headers.remove(at: index) }
                 return .json(value)
@@ -576,19 +576,25 @@ public struct CurlTranslation {
         }
     }
 
-    /// Warns about the JSON members whose names say they hold a credential (`"password": "…"`), hiding their values.
-    private mutating func noteSecretMembers(of value: JSONValue, at mark: Mark) {
+    /// Warns about the JSON members whose names say they hold a credential (`"password": "…"`, `"pin": 1234`), hiding
+    /// their values: a string as it is and escaped, a number as the JSON text `text` writes it.
+    private mutating func noteSecretMembers(of value: JSONValue, in text: String, at mark: Mark) {
         switch value {
         case .array(let elements):
-            for element in elements { noteSecretMembers(of: element, at: mark) }
+            for element in elements { noteSecretMembers(of: element, in: text, at: mark) }
         case .object(let object):
             for (name, member) in object.members {
-                guard case .string(let text) = member, CredentialNames.isSecretField(name) else {
-                    noteSecretMembers(of: member, at: mark)
+                let hidden: [String]? = switch member {
+                case .string(let value): [value, JSONValue.stringContents(value)]
+                case .int, .double: CredentialNames.numberLiterals(of: name, in: text)
+                default: nil
+                }
+                guard let hidden, CredentialNames.isSecretField(name) else {
+                    noteSecretMembers(of: member, in: text, at: mark)
                     continue
                 }
                 warn("the JSON member '\(name)' is written as it was", at: mark, suggestion: RequestDocument.secretSuggestion(name),
-                     hiding: [text, JSONValue.stringContents(text)])
+                     hiding: hidden)
             }
         default: break
         }

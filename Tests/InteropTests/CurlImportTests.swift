@@ -306,6 +306,15 @@ import Testing
         let windows = #"curl ^"http://127.0.0.1:1/a^" -H ^"authorization: Bearer winTOKEN12345^" -H ^"cookie: sid=winCookie777^""#
         #expect(CurlImport.read(windows).redacted(windows)
                 == #"curl ^"http://127.0.0.1:1/a^" -H ^"authorization: Bearer ***^" -H ^"cookie: sid=***^""#)
+        // cmd's escapes inside: a JSON body (`^\^"`), a token holding `^&`, a line going on after `^` (trial helper-156).
+        for (command, secret) in [(#"curl https://a.example.com/x --data-raw ^"^{^\^"password^\^":^\^"PWJSON1^\^"^}^""#, "PWJSON1"),
+                                  (#"curl https://a.example.com/x -H ^"Authorization: Bearer PLAIN^&TOK77^""#, "TOK77"),
+                                  ("curl \"https://a.example.com/x\" ^\n  -H ^\"Authorization: Bearer LINE2TOK^&Z^\"", "LINE2TOK")] {
+            let result = CurlImport.read(command)
+            let message = InteropProblem.redacted(result.errors.first?.message ?? "", hiding: result.errors, also: result.credentials)
+            #expect(!result.redacted(command).contains(secret) && !message.contains(secret) && message.contains("***"),
+                    "\(result.redacted(command)) \(message)")
+        }
     }
 
     /// A JSON body's member whose name says it holds a credential is written as given, with a warning naming it, its
@@ -315,6 +324,14 @@ import Testing
         let result = CurlImport.read(command)
         #expect(result.warnings.map(\.message) == ["the JSON member 'password' is written as it was", "the JSON member 'apiKey' is written as it was"])
         #expect(result.redacted(command).contains(#""password":"***""#) && !result.redacted(command).contains("k-123456"))
+        // A number, as written (trial helper-156), also one a json: body would change.
+        for number in ["123456789", "12345678901234567890"] {
+            let numeric = "curl http://127.0.0.1:1/login --json '{\"password\": \(number)}'"
+            let read = CurlImport.read(numeric)
+            #expect(read.warnings.first?.message == "the JSON member 'password' is written as it was", "\(read.warnings)")
+            #expect(!read.redacted(numeric).contains(number)
+                    && read.warnings.allSatisfy { !InteropProblem.redacted($0.message, hiding: read.warnings).contains(number) })
+        }
         // The hint's variable in upper snake case, `API_` written once (trial helper-154: `API_APIKEY`).
         #expect(result.warnings.last?.suggestion?.contains("`apiKey: { env: API_KEY }`") == true, "\(result.warnings)")
     }
