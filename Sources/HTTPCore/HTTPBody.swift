@@ -185,7 +185,7 @@ public struct FormBody: HTTPBody {
         ["Content-Type": "application/x-www-form-urlencoded"]
     }
 
-    /// The encoded text: `name=value` pairs joined by `&`, all but ASCII alphanumerics percent-encoded.
+    /// The encoded text: `name=value` pairs joined by `&`, all but letters, digits and `-._~` percent-encoded.
     public var encodedText: String {
         fields.map {
             PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value)

@@ -83,7 +83,8 @@ public struct OAuth2AccessToken: Sendable, Hashable {
         expiresAt.map { now < $0 } ?? true
     }
 
-    /// Fetches a token with the client-credentials grant, authenticating the client with Basic auth and sending the
+    /// Fetches a token with the client-credentials grant, authenticating the client with Basic auth (its ID and secret
+    /// each form-encoded first, as RFC 6749 section 2.3.1 says: a `:` in the ID would end it) and sending the
     /// `User-Agent` of the request it is for.
     static func fetch(
         _ credentials: OAuth2ClientCredentials, using loader: any HTTPLoader, options: HTTPRequestOptions,
@@ -99,7 +100,8 @@ public struct OAuth2AccessToken: Sendable, Hashable {
         tokenOptions.auth = .none
         var request = HTTPRequest(
             method: .post, url: credentials.tokenURL,
-            headers: ["Accept": "application/json", "Authorization": AuthLoader.basicCredentials(credentials.clientID, credentials.clientSecret)],
+            headers: ["Accept": "application/json", "Authorization": AuthLoader.basicCredentials(PercentEncoding.encode(credentials.clientID),
+                                                                                           PercentEncoding.encode(credentials.clientSecret))],
             body: FormBody(fields), options: tokenOptions)
         if let userAgent { request.headers["User-Agent"] = userAgent }
         request.deadline = deadline

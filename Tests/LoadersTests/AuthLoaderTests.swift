@@ -28,6 +28,19 @@ import TestSupport
         #expect(try await authorization(for: .bearer(token: "abc"), headers: ["authorization": "Custom x"]) == "Custom x")
     }
 
+    /// The client's ID and secret are each form-encoded before they become the token request's Basic credentials
+    /// (RFC 6749 section 2.3.1): a `:` in the ID does not end it, and a server decoding them reads them as written
+    /// (trial helper-157); letters, digits and `-._~` stay as they are.
+    @Test func theClientsCredentialsAreFormEncodedInTheTokenRequest() async throws {
+        let scripted = ScriptedLoader(routes: tokenRoutes(), fallback: .response(status: 200))
+        let odd = OAuth2ClientCredentials(tokenURL: URL(string: "http://auth.test/oauth/token")!, clientID: "cli:2 ü-a.b_c~d",
+                                          clientSecret: "s3cr+t%41:x&y=z", scope: nil)
+        _ = try await AuthLoader(next: scripted).load(request(options: HTTPRequestOptions(auth: .oauth2ClientCredentials(odd))))
+        let basic = try #require(await scripted.received.first?.headers["Authorization"])
+        let decoded = String(decoding: try #require(Data(base64Encoded: String(basic.dropFirst("Basic ".count)))), as: UTF8.self)
+        #expect(decoded == "cli%3A2%20%C3%BC-a.b_c~d:s3cr%2Bt%2541%3Ax%26y%3Dz")
+    }
+
     func tokenRoutes(expiresIn: Int = 3600) -> [ScriptedLoader.Route] {
         [
             .path("/oauth/token", .delayed(.milliseconds(50), .json(#"{"access_token":"tok","token_type":"bearer","expires_in":\#(expiresIn)}"#))),
