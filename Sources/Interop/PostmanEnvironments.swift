@@ -88,18 +88,22 @@ struct PostmanEnvironmentDocument {
         }
     }
 
-    /// A variable name in upper snake case, as process environment variables are named: `apiKey` gives `API_KEY`.
+    /// A variable name in upper snake case, as process environment variables are named: `apiKey` gives `API_KEY`, and so
+    /// does `APIKey` (a capital before a lower-case letter starts a word).
     static func environmentVariableName(_ name: String) -> String {
         var result = ""
         var afterLowerOrDigit = false
-        for scalar in name.unicodeScalars {
+        let scalars = Array(name.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
             let isLetterOrDigit = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
             guard isLetterOrDigit else {
                 if !result.isEmpty, result.last != "_" { result += "_" }
                 afterLowerOrDigit = false
                 continue
             }
-            if scalar.properties.isUppercase, afterLowerOrDigit { result += "_" }
+            let startsWord = index > 0 && scalars[index - 1].properties.isUppercase && index + 1 < scalars.count
+                && scalars[index + 1].properties.isLowercase
+            if scalar.properties.isUppercase, afterLowerOrDigit || startsWord, result.last != "_" { result += "_" }
             result += String(scalar).uppercased()
             afterLowerOrDigit = !scalar.properties.isUppercase
         }

@@ -137,9 +137,11 @@ public struct RequestDocument: Sendable {
     /// The secret hint for the value of a header, query item or field named `written`: `X-Api-Key` gives `xApiKey` read
     /// from `X_API_KEY`.
     static func secretSuggestion(named written: String) -> String {
-        let words = written.split { !$0.isLetter && !$0.isNumber }.map { $0.lowercased() }
+        // Its words as an environment variable's name splits them (`ApiKey` gives `API_KEY` and `apiKey`).
+        let environment = PostmanEnvironmentDocument.environmentVariableName(written)
+        let words = environment.split(separator: "_").map { $0.lowercased() }
         let variable = (words.first ?? "value") + words.dropFirst().map(\.capitalized).joined()
-        return secretSuggestion(variable, env: words.map { $0.uppercased() }.joined(separator: "_"))
+        return secretSuggestion(variable, env: environment)
     }
 
     /// The body's key and value.

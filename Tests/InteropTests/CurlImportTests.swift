@@ -332,8 +332,14 @@ import Testing
             #expect(!read.redacted(numeric).contains(number)
                     && read.warnings.allSatisfy { !InteropProblem.redacted($0.message, hiding: read.warnings).contains(number) })
         }
-        // The hint's variable in upper snake case, `API_` written once (trial helper-154: `API_APIKEY`).
+        // The hint's variable in upper snake case, `API_` written once (trial helper-154: `API_APIKEY`), words split where
+        // a capital starts one (trial helper-156: `APIKey`, a header `ApiKey`).
         #expect(result.warnings.last?.suggestion?.contains("`apiKey: { env: API_KEY }`") == true, "\(result.warnings)")
+        for (name, hint) in [("APIKey", "`APIKey: { env: API_KEY }`"), ("X-Api-Key", "`xApiKey: { env: X_API_KEY }`"),
+                             ("ApiKey", "`apiKey: { env: API_KEY }`")] {
+            let command = name == "APIKey" ? "curl http://127.0.0.1:1/ --json '{\"APIKey\":\"AK1234567\"}'" : "curl http://127.0.0.1:1/ -H '\(name): AK1234567'"
+            #expect(CurlImport.read(command).warnings.first?.suggestion?.contains(hint) == true, "\(name): \(CurlImport.read(command).warnings)")
+        }
     }
 
     @Test func secretHeaderHintsAreNamedAfterTheHeader() throws {
