@@ -181,12 +181,14 @@ public struct RequestDocument: Sendable {
         return Self.slug(words, or: "request", limit: 80) + ".yaml"
     }
 
-    /// `words` as a file name: lower-case letters (without their accents: `Données` gives `donnees`) and digits, other
-    /// runs of characters as one `-`, at most `limit` characters; `fallback` when nothing is left.
+    /// `words` as a file name: lower-case letters (without their accents: `Données` gives `donnees`; those of other
+    /// scripts as they are: `日本語`) and digits, other runs of characters as one `-`, at most `limit` characters;
+    /// `fallback` when nothing is left.
     public static func slug(_ words: String, or fallback: String, limit: Int) -> String {
         var slug = ""
         for scalar in words.folding(options: .diacriticInsensitive, locale: nil).lowercased().unicodeScalars {
             let keeps = ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
+                || !scalar.isASCII && (scalar.properties.isAlphabetic || scalar.properties.numericType == .decimal)
             if keeps { slug.unicodeScalars.append(scalar) } else if !slug.isEmpty, slug.last != "-" { slug += "-" }
         }
         slug = String(slug.prefix(limit))

@@ -84,6 +84,11 @@ import Testing
         let accented = Self.read(json: #"{"info": {"name": "x"}, "item": [{"name": "Données ünïcode 🚀", "item": [{"name": "Crème brûlée", "#
             + #""request": {"method": "GET", "url": "https://a.example.com"}}]}]}"#)
         #expect(accented.files.map(\.path).contains("requests/01-donnees-unicode/01-creme-brulee.yaml"), "\(accented.files.map(\.path))")
+        // Letters of other scripts stay (trial helper-156: `日本語` gave `request`); a name of emoji alone gives `request`.
+        let scripts = Self.read(json: #"{"info": {"name": "x"}, "item": [{"name": "日本語", "request": "https://a.example.com"}, "#
+            + #"{"name": "Créer 用户 🚀", "request": "https://a.example.com"}, {"name": "🚀🚀", "request": "https://a.example.com"}]}"#)
+        #expect(scripts.files.map(\.path).filter { $0.hasPrefix("requests/") }
+                == ["requests/01-日本語.yaml", "requests/02-creer-用户.yaml", "requests/03-request.yaml"], "\(scripts.files.map(\.path))")
     }
 
     @Test func urlsAreRelativeToTheSharedBaseURLWithPathVariablesAndTheQuery() throws {
