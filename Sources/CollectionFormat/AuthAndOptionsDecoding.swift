@@ -33,6 +33,11 @@ extension NodeDecoder {
         case "basic":
             let parts = requiredTemplates(value, FormatKeys.basicAuth, in: "auth.basic")
             definition = parts.map { .basic(username: $0["username"]!, password: $0["password"]!) }
+            // RFC 7617 has no escape for a `:` in the user name: the server reads the rest as the password.
+            if let username = parts?["username"], username.literalText.contains(":") {
+                warning("the Basic user name holds a ':', which ends it: the server reads what follows as the password (RFC 7617)",
+                        at: username.mark, suggestion: "check the user name; a ':' belongs in the password")
+            }
         case "bearer":
             definition = template(value, for: "auth.bearer").map { .bearer($0) }
             // What is written of a token (all of it, or the text around its templates) is sent as it is.

@@ -176,6 +176,15 @@ import YAML
         #expect(options.retry?.on?.value == [.status(429), .status(503), .timeout, .connection])
     }
 
+    /// A `:` in a written Basic user name is a warning: RFC 7617 has no escape for it (trial helper-157).
+    @Test func aColonInABasicUserNameIsAWarning() {
+        #expect(problems("request: { url: /a }\nauth:\n  basic: { username: \"a:b\", password: \"{{ pw }}\" }\n") == [
+            "requests/r.yaml:3:22: warning: the Basic user name holds a ':', which ends it: the server reads what follows as the password "
+                + "(RFC 7617) [help: check the user name; a ':' belongs in the password]",
+        ])
+        #expect(problems("request: { url: /a }\nauth:\n  basic: { username: \"{{ user }}\", password: \"a:b\" }\n").isEmpty)
+    }
+
     @Test func durationsAcceptUnitsAndFractions() {
         #expect(DurationSyntax.parse("250ms") == .milliseconds(250))
         #expect(DurationSyntax.parse("1m") == .seconds(60))
