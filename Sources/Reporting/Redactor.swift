@@ -55,16 +55,15 @@ public struct Redactor: Sendable {
         // Most outcomes reveal what earlier ones did (the same token on every request): forms are made once per value.
         let unlearnt = secrets.unlearnt(outcome.sensitiveValues.filter { !$0.isEmpty })
         guard !unlearnt.isEmpty else { return }
-        let values = unlearnt.flatMap { value in
-            value.utf8.count > Self.longestEncoded ? [value]
-                : ([value] + Self.caseVariants(of: value)).flatMap { [$0] + Self.pieces(of: $0) }
-        }
+        // (In their case as sent: a value of every request, a token per login, in five cases would each be searched byte by
+        // byte in every text.)
+        let values = unlearnt.flatMap { [$0] + ($0.utf8.count > Self.longestEncoded ? [] : Self.pieces(of: $0)) }
         // A long value (a captured body that holds a secret) is hidden as written and as a message shows it: its every
         // encoded form would cost seconds per hundred KiB, and the secret it holds is hidden in all of them already.
         let encoded = values.filter { $0.utf8.count <= Self.longestEncoded }
         let cuts = encoded.flatMap(Self.cuts)
         let forms = values.flatMap { $0.utf8.count > Self.longestEncoded ? [$0, JSONValue.stringContents($0)] : Self.encodedForms(of: $0) }
-        secrets.add(forms + unlearnt.filter { $0.utf8.count <= Self.longestEncoded }.flatMap(Self.hexForms), loosely: (values + cuts).flatMap(Self.looseValues))
+        secrets.add(forms, loosely: (values + cuts).flatMap(Self.looseValues))
     }
 
     /// `value` in lower and in upper case, those that differ from it: every letter changed (`Grüße` as `GRÜSSE`), and its
