@@ -625,6 +625,8 @@ private struct FormIndex: Sendable {
     /// Values found with any of their characters escaped as an encoder chose (`%3D`, `%253D`, `\u00fc`, `&#252;`), by
     /// their first byte.
     private var loose = [[[UInt8]]](repeating: [], count: 256)
+    /// Every value in `loose`, to find one added again at once (a run that sends a new token per request adds thousands).
+    private var looseValues: Set<[UInt8]> = []
     /// The pairs of first bytes as written some value in `loose` starts with (a value of one byte: with any after it),
     /// checked before reading `loose` at each place of a text.
     private var looseStarts = BytePairs()
@@ -643,7 +645,7 @@ private struct FormIndex: Sendable {
     mutating func insertLoosely(_ value: [UInt8]) {
         // A value longer than a credential (a captured body holding a secret) is found in its exact forms only: the
         // search reads a value byte by byte, at every place of every text.
-        guard let first = value.first, value.count <= Self.longestLoose, !loose[Int(first)].contains(value) else { return }
+        guard let first = value.first, value.count <= Self.longestLoose, looseValues.insert(value).inserted else { return }
         all.append(value)
         loose[Int(first)].append(value)
         for second in value.count > 1 ? [value[1]] : Array(0...255) { looseStarts.insert(first, second) }
