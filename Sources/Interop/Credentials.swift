@@ -30,10 +30,10 @@ enum CredentialNames {
             case .array(let elements): elements.forEach(collect)
             case .object(let object):
                 for (name, member) in object.members {
-                    if case .string(let text) = member, isSecretField(name) {
-                        found += [text, JSONValue.stringContents(text)]
-                    } else {
-                        collect(member)
+                    switch member {
+                    case .string(let value) where isSecretField(name): found += [value, JSONValue.stringContents(value)]
+                    case .int, .double where isSecretField(name): found += numberLiterals(of: name, in: text)
+                    default: collect(member)
                     }
                 }
             default: break

@@ -79,6 +79,10 @@ public struct CurlCommand: Sendable {
     /// Where the command's first `{{` is, which a request file reads as a template.
     public var templateMark: Mark?
 
+    /// Why a command copied as cURL (cmd) is refused, and what to do.
+    static let cmdQuotingMessage = "the command is quoted for Windows' cmd (^\"…^\"), which runner does not read"
+    static let cmdQuotingHelp = "copy the request as cURL (bash), or write the command with '…' quotes"
+
     /// Reads the words of `command`: the first must be `curl`; options as curl reads them (short ones may be grouped,
     /// `-XPOST` and `-X POST` alike); other words are URLs. Options runner has no equivalent for are added to `warnings`
     /// as they are read. Throws at the first word curl would not accept.
@@ -91,8 +95,7 @@ public struct CurlCommand: Sendable {
                                  suggestion: "give curl commands, one per line (continue a line with '\\'), such as curl 'https://api.example.com/users'")
         }
         if let caret = words.first(where: { $0.text.hasPrefix("^") && $0.text.dropFirst().contains("^") }) {
-            throw InteropProblem("'\(caret.text)' is quoted for Windows' cmd (^\"…^\"), which runner does not read", at: caret.mark,
-                                 suggestion: "copy the request as cURL (bash), or write the command with '…' quotes")
+            throw InteropProblem(cmdQuotingMessage, at: caret.mark, suggestion: cmdQuotingHelp)
         }
         var curl = CurlCommand(number: command.number, mark: program.mark, templateMark: words.lazy.compactMap(Self.templateMark).first)
         while let word = words.popFirst() {

@@ -31,8 +31,9 @@ public enum CurlImport {
         } catch {
             // The credentials the words would hold with the quote closed at the end are hidden still (`-u` before it).
             let closed = ["'", "\""].lazy.compactMap { try? ShellSplitter.commands(in: text + $0) }.first
-            result.credentials += (closed ?? []).flatMap { CurlCredentials.values(in: $0.words[...]) }
-            result.errors.append(error)
+            result.credentials += (closed ?? []).flatMap { CurlCredentials.values(in: $0.words[...]) } + cmdCredentials(in: text)
+            // A command quoted for Windows' cmd, whose `^"` a shell reads as an opening quote, is refused as such.
+            result.errors.append(cmdQuoting(in: text) ?? error)
             return result
         }
         if commands.isEmpty {
@@ -41,7 +42,7 @@ public enum CurlImport {
         }
         for command in commands {
             result.credentials += CurlCredentials.values(in: command.words[...])
-            result.credentials += cmdCredentials(of: command)
+            result.credentials += cmdCredentials(in: command.words.map(\.written).joined(separator: " "))
             var warnings = command.notes + command.ignored.map { InteropProblem("'\($0.text)' is not part of the request: ignored", at: $0.mark) }
             do throws(InteropProblem) {
                 // A URL pattern gives a request per URL, as curl sends them; each warning is listed once.
@@ -60,11 +61,10 @@ public enum CurlImport {
         return result
     }
 
-    /// The credentials of a command copied for Windows' cmd (`curl ^"URL^" -H ^"…^"`, which is refused), as cmd reads it
-    /// (each `^` escaping the character after it, a line ending in `^` going on) and as the command writes them (`^&`):
-    /// the error that refuses it quotes its line.
-    private static func cmdCredentials(of command: ShellCommand) -> [String] {
-        let written = command.words.map(\.written).joined(separator: " ")
+    /// The credentials of commands copied for Windows' cmd (`curl ^"URL^" -H ^"…^"`, which is refused), as cmd reads
+    /// `written` (each `^` escaping the character after it, a line ending in `^` going on) and as the commands write them
+    /// (`^&`): the error that refuses them quotes their lines.
+    private static func cmdCredentials(in written: String) -> [String] {
         guard written.contains("^") else { return [] }
         var read = ""
         var escaped = false
@@ -84,6 +84,15 @@ public enum CurlImport {
             value.map { $0.isLetter || $0.isNumber ? String($0) : "^" + String($0) }.joined()
         }
         return values + cmdWritten + cmdWritten.map { $0.replacingOccurrences(of: "^\"", with: "^\\^\"") }
+    }
+
+    /// The refusal of a text quoted for Windows' cmd (a `^"` in it), at its first `^"`; nil for other text.
+    private static func cmdQuoting(in text: String) -> InteropProblem? {
+        guard let caret = text.range(of: "^\"") else { return nil }
+        let before = text[..<caret.lowerBound]
+        let line = before.count { $0 == "\n" } + 1
+        let column = before.unicodeScalars.reversed().prefix { $0 != "\n" }.count + 1
+        return InteropProblem(CurlCommand.cmdQuotingMessage, at: Mark(line: line, column: column), suggestion: CurlCommand.cmdQuotingHelp)
     }
 
     /// The first error `runner validate` finds in the request file `document` writes (a method that is no token, a

@@ -306,13 +306,20 @@ import Testing
         let windows = #"curl ^"http://127.0.0.1:1/a^" -H ^"authorization: Bearer winTOKEN12345^" -H ^"cookie: sid=winCookie777^""#
         #expect(CurlImport.read(windows).redacted(windows)
                 == #"curl ^"http://127.0.0.1:1/a^" -H ^"authorization: Bearer ***^" -H ^"cookie: sid=***^""#)
+        // A value holding one `"` (`^\^\^\^"`), which a shell reads as an unclosed quote: refused as cmd's all the same,
+        // every credential hidden (trial helper-158).
+        let odd = #"curl ^"https://h.example/login^" -H ^"authorization: Bearer abcdTOKEN99^" -H ^"x: a^\^"b^" "#
+            + #"--data-raw ^"^{^\^"item^\^":^\^"5^\^\^\^" monitor^\^",^\^"password^\^":^\^"Sup3rSecret^!^\^"^}^""#
+        let refused = CurlImport.read(odd)
+        #expect(refused.errors.map(\.message) == ["the command is quoted for Windows' cmd (^\"…^\"), which runner does not read"])
+        #expect(!refused.redacted(odd).contains("abcdTOKEN99") && !refused.redacted(odd).contains("Sup3rSecret"), "\(refused.redacted(odd))")
         // cmd's escapes inside: a JSON body (`^\^"`), a token holding `^&`, a line going on after `^` (trial helper-156).
         for (command, secret) in [(#"curl https://a.example.com/x --data-raw ^"^{^\^"password^\^":^\^"PWJSON1^\^"^}^""#, "PWJSON1"),
                                   (#"curl https://a.example.com/x -H ^"Authorization: Bearer PLAIN^&TOK77^""#, "TOK77"),
                                   ("curl \"https://a.example.com/x\" ^\n  -H ^\"Authorization: Bearer LINE2TOK^&Z^\"", "LINE2TOK")] {
             let result = CurlImport.read(command)
             let message = InteropProblem.redacted(result.errors.first?.message ?? "", hiding: result.errors, also: result.credentials)
-            #expect(!result.redacted(command).contains(secret) && !message.contains(secret) && message.contains("***"),
+            #expect(!result.redacted(command).contains(secret) && !message.contains(secret) && result.redacted(command).contains("***"),
                     "\(result.redacted(command)) \(message)")
         }
     }
@@ -324,6 +331,9 @@ import Testing
         let result = CurlImport.read(command)
         #expect(result.warnings.map(\.message) == ["the JSON member 'password' is written as it was", "the JSON member 'apiKey' is written as it was"])
         #expect(result.redacted(command).contains(#""password":"***""#) && !result.redacted(command).contains("k-123456"))
+        // A number in a command refused for another reason is hidden in its quoted line too (trial helper-158).
+        let stopped = "curl https://h.example/x --json '{\"password\":123456,\"pwd\":777888}' --frob"
+        #expect(CurlImport.read(stopped).redacted(stopped) == "curl https://h.example/x --json '{\"password\":***,\"pwd\":***}' --frob")
         // A number, as written (trial helper-156), also one a json: body would change.
         for number in ["123456789", "12345678901234567890"] {
             let numeric = "curl http://127.0.0.1:1/login --json '{\"password\": \(number)}'"
