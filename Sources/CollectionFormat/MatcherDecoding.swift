@@ -41,8 +41,15 @@ extension NodeDecoder {
             case .invalid:
                 let (found, suggestion): (String, String) = switch operand.content {
                 case .int(let number) where number >= 0: ("the integer \(number)", "add a unit, such as '\(number)s' or '\(number)ms'")
+                case .string(let template) where !template.isLiteral:
+                    ("the template '\(template.source)'", "write the duration itself: an expected duration takes no template")
                 case .string(let template): ("the string '\(template.source)'", Self.durationHelp)
-                default: ("a value of another kind", Self.durationHelp)
+                case .int(let number): ("the integer \(number)", Self.durationHelp)
+                case .double(let number): ("the number \(number)", Self.durationHelp)
+                case .bool(let flag): ("\(flag)", Self.durationHelp)
+                case .null: ("null", Self.durationHelp)
+                case .array: ("a list", Self.durationHelp)
+                case .object: ("a mapping", Self.durationHelp)
                 }
                 error("expected a duration like 250ms, 5s or 1m for '\(context())', found \(found)", at: operand.mark, suggestion: suggestion)
             }

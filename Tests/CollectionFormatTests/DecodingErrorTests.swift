@@ -361,6 +361,10 @@ import YAML
             "requests/r.yaml:2:41: error: expected a duration like 250ms, 5s or 1m for 'expect.duration', found the string '.5s' [help: write a number and a unit: ms, s, m or h (such as 250ms, 5s, 1m)]",
             "requests/r.yaml:2:50: error: expected a duration like 250ms, 5s or 1m for 'expect.duration', found the string '1.s' [help: write a number and a unit: ms, s, m or h (such as 250ms, 5s, 1m)]",
         ])
+        #expect(problems("request: { url: /a }\nexpect: { duration: { in: [true, \"{{ t }}\"] } }") == [
+            "requests/r.yaml:2:28: error: expected a duration like 250ms, 5s or 1m for 'expect.duration', found true [help: write a number and a unit: ms, s, m or h (such as 250ms, 5s, 1m)]",
+            "requests/r.yaml:2:34: error: expected a duration like 250ms, 5s or 1m for 'expect.duration', found the template '{{ t }}' [help: write the duration itself: an expected duration takes no template]",
+        ])
     }
 
     /// `in` takes a list, or one template that gives it; text around a template gives no list.
