@@ -32,7 +32,9 @@ struct CollectionValidator {
     private var capturedWhenSelected: Set<String> = []
     /// Undefined variables found so far, with the request using each (named as a capturer), reported by `finish()`
     /// once every capture is known.
-    private var undefinedUses: [(name: String, user: String?, inItsFile: Bool, diagnostic: Diagnostic)] = []
+    private var undefinedUses: [(name: String, user: String?, inItsFile: Bool, inEnvironment: Bool, diagnostic: Diagnostic)] = []
+    /// Whether the templates checked now are the environment's (checked for each request that uses them).
+    private var checkingEnvironment = false
     /// The request being checked, named as a capturer; nil between requests.
     private var currentRequest: String?
     /// The file being checked (an environment's templates, checked for each of its requests, are in another).
@@ -263,7 +265,7 @@ struct CollectionValidator {
         // One per place: an environment's template is checked for every request, with what each may suggest (a name
         // an earlier request captured, for a later one); a "did you mean" wins.
         var found: [Diagnostic] = []
-        for (name, user, inItsFile, diagnostic) in undefinedUses {
+        for (name, user, inItsFile, inEnvironment, diagnostic) in undefinedUses {
             var diagnostic = diagnostic
             if let capturer = capturers[name] {
                 // In an environment's template the request is named: the place shown is the environment's.
@@ -272,6 +274,11 @@ struct CollectionValidator {
                     ? "\(named.map { "the first request using it, \($0)," } ?? "this request") captures it from its own response, after it is sent"
                     : "\(capturer) captures it, but runs after \(named ?? "this request")"
                 diagnostic.suggestion = "\(when): capture it earlier, or define it in the environment or with --var \(name)=VALUE"
+            } else if inEnvironment, let user, !capturers.keys.contains(where: { diagnostic.suggestion == "did you mean '\($0)'?" }) {
+                // An environment's template: the request capturing it may be in a file the run was not given (unless a
+                // capture of a name close to it is the likely meaning).
+                let hint = "no request run before \(user) captures it: give the file that captures it too, or pass --var \(name)=VALUE"
+                diagnostic.suggestion = diagnostic.suggestion.map { $0.hasPrefix("did you mean") ? "\($0) Or: \(hint)" : hint } ?? hint
             }
             let guesses = { (diagnostic: Diagnostic) in diagnostic.suggestion?.hasPrefix("did you mean") == true }
             if let index = found.firstIndex(where: { ($0.path, $0.mark, $0.message) == (diagnostic.path, diagnostic.mark, diagnostic.message) }) {
@@ -458,6 +465,8 @@ struct CollectionValidator {
     /// The environment's headers, query, auth and client certificate password are used by every request (auth and
     /// client certificate unless the request has its own).
     private mutating func checkEnvironmentTemplates(for step: RequestDefinition, selected: Bool) {
+        checkingEnvironment = true
+        defer { checkingEnvironment = false }
         environment?.forEachRequestTemplate(usedBy: step) { check($0, in: $1, selected: selected) }
     }
 
@@ -485,7 +494,7 @@ struct CollectionValidator {
                     diagnostic.suggestion = diagnostic.suggestion?.hasPrefix("did you mean") == true
                         ? "\(diagnostic.suggestion ?? "") Or: \(fields)" : fields
                 }
-                undefinedUses.append((variable.name, currentRequest, path == currentFile, diagnostic))
+                undefinedUses.append((variable.name, currentRequest, path == currentFile, checkingEnvironment, diagnostic))
             case .variable(let variable) where selected && !definedWhenSelected.contains(variable.name):
                 let capturer = capturedWhenLeftOut[variable.name] ?? "a request left out"
                 diagnostics.add(Self.capturedOnlyWhenLeftOut(variable.name, by: capturer, selection: selection, at: mark, in: path))

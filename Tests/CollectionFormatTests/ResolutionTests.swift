@@ -87,6 +87,21 @@ import YAML
         ])
     }
 
+    /// An environment's variable no request run captures (its capturer is in a file the run was not given) says to give
+    /// that file too, beside a "did you mean" that names no capture (trial helper-159: `tokenURL` for `token` alone).
+    @Test func anEnvironmentsVariableNoRequestRunCapturesSaysToGiveItsFile() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/qa.yaml", "baseURL: http://127.0.0.1:1\nvariables: { tokenURL: /t }\nauth: { bearer: \"{{ token }}\" }\n")
+        scratch.write("requests/auth/login.yaml", "request: { url: /login }\nauth: none\ncapture: { token: $.t }\n")
+        scratch.write("requests/misc/flaky.yaml", "request: { url: /b }\n")
+        #expect(problems(of: await scratch.readCollection(["requests/misc/flaky.yaml"], env: "qa")) == [
+            "environments/qa.yaml:3:18: error: undefined variable 'token' [help: did you mean 'tokenURL'? Or: no request run before "
+                + "requests/misc/flaky.yaml captures it: give the file that captures it too, or pass --var token=VALUE]",
+        ])
+        #expect(problems(of: await scratch.readCollection(["requests/auth", "requests/misc/flaky.yaml"], env: "qa")).isEmpty)
+    }
+
     /// A template with an error in a JSON body or GraphQL variables does not hide the problems of the others.
     @Test func aBrokenTemplateInABodyLeavesItsOtherTemplatesChecked() async {
         let scratch = ScratchDirectory()
