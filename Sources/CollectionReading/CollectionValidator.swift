@@ -32,7 +32,9 @@ struct CollectionValidator {
     private var capturedWhenSelected: Set<String> = []
     /// Undefined variables found so far, with the request using each (named as a capturer), reported by `finish()`
     /// once every capture is known.
-    private var undefinedUses: [(name: String, user: String?, inItsFile: Bool, inEnvironment: Bool, diagnostic: Diagnostic)] = []
+    /// `asksForItsFile`: an environment's template whose variable no earlier request captures, nor one of a close name (the
+    /// request capturing it may be in a file the run was not given).
+    private var undefinedUses: [(name: String, user: String?, inItsFile: Bool, asksForItsFile: Bool, diagnostic: Diagnostic)] = []
     /// Whether the templates checked now are the environment's (checked for each request that uses them).
     private var checkingEnvironment = false
     /// The request being checked, named as a capturer; nil between requests.
@@ -265,7 +267,7 @@ struct CollectionValidator {
         // One per place: an environment's template is checked for every request, with what each may suggest (a name
         // an earlier request captured, for a later one); a "did you mean" wins.
         var found: [Diagnostic] = []
-        for (name, user, inItsFile, inEnvironment, diagnostic) in undefinedUses {
+        for (name, user, inItsFile, asksForItsFile, diagnostic) in undefinedUses {
             var diagnostic = diagnostic
             if let capturer = capturers[name] {
                 // In an environment's template the request is named: the place shown is the environment's.
@@ -274,9 +276,7 @@ struct CollectionValidator {
                     ? "\(named.map { "the first request using it, \($0)," } ?? "this request") captures it from its own response, after it is sent"
                     : "\(capturer) captures it, but runs after \(named ?? "this request")"
                 diagnostic.suggestion = "\(when): capture it earlier, or define it in the environment or with --var \(name)=VALUE"
-            } else if inEnvironment, let user, !capturers.keys.contains(where: { diagnostic.suggestion == "did you mean '\($0)'?" }) {
-                // An environment's template: the request capturing it may be in a file the run was not given (unless a
-                // capture of a name close to it is the likely meaning).
+            } else if asksForItsFile, let user {
                 let hint = "no request run before \(user) captures it: give the file that captures it too, or pass --var \(name)=VALUE"
                 diagnostic.suggestion = diagnostic.suggestion.map { $0.hasPrefix("did you mean") ? "\($0) Or: \(hint)" : hint } ?? hint
             }
@@ -494,7 +494,8 @@ struct CollectionValidator {
                     diagnostic.suggestion = diagnostic.suggestion?.hasPrefix("did you mean") == true
                         ? "\(diagnostic.suggestion ?? "") Or: \(fields)" : fields
                 }
-                undefinedUses.append((variable.name, currentRequest, path == currentFile, checkingEnvironment, diagnostic))
+                let guessesCapture = VariableScope.closestName(to: variable.name, among: defined).map { capturers[$0] != nil } ?? false
+                undefinedUses.append((variable.name, currentRequest, path == currentFile, checkingEnvironment && !guessesCapture, diagnostic))
             case .variable(let variable) where selected && !definedWhenSelected.contains(variable.name):
                 let capturer = capturedWhenLeftOut[variable.name] ?? "a request left out"
                 diagnostics.add(Self.capturedOnlyWhenLeftOut(variable.name, by: capturer, selection: selection, at: mark, in: path))
