@@ -15,7 +15,7 @@ enum WrittenCredentials {
             // Beside templates, the text written between them (`abc12345{{ x }}`), but a scheme word (`Bearer {{ t }}`) and
             // a shorter text, which a suffix or prefix is more often than a piece of a credential (`{{ pw }}-prod`).
             guard !text.contains("{{") else {
-                found += text.split(separator: /\{\{[^}]*\}\}/).map { $0.trimmingPrefix(#/[A-Za-z]+ /#) }
+                found += text.split(separator: template).map { $0.trimmingPrefix(schemeWord) }
                     .map { String($0).trimmingCharacters(in: .whitespaces) }.filter { $0.count >= shortestBesideTemplates }
                 return
             }
@@ -28,7 +28,7 @@ enum WrittenCredentials {
             case .scalar(let scalar):
                 let text = scalar.text
                 // A JSONPath, or a shell variable's name (`$API_TOKEN`, warned of as sent as written), is none.
-                guard !text.isEmpty, text.firstMatch(of: /^\$[.\[]|^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/) == nil,
+                guard !text.isEmpty, text.firstMatch(of: pathOrShellVariable) == nil,
                       ![.null, .bool(true), .bool(false)].contains(scalar.value) else { return }
                 guard cookie else { return add(text) }
                 // A `Cookie` header's `name=value` pairs: their values (a cookie's name is none).
@@ -77,6 +77,15 @@ enum WrittenCredentials {
         guard key.lowercased() != "default" else { return false }
         return NodeDecoder.credentialKey(key) || parent == "headers" && HTTPHeaders.namesCredential(key)
     }
+
+    // The patterns, parsed once (a regex literal is parsed again each time it is evaluated, which reading thousands of
+    // files with credentials showed).
+    /// A template, `{{ … }}`.
+    nonisolated(unsafe) private static let template = /\{\{[^}]*\}\}/
+    /// A scheme word before a credential (`Bearer `).
+    nonisolated(unsafe) private static let schemeWord = #/[A-Za-z]+ /#
+    /// A JSONPath (`$.token`), or a shell variable's name (`$API_TOKEN`, `${API_TOKEN}`).
+    nonisolated(unsafe) private static let pathOrShellVariable = /^\$[.\[]|^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/
 
     /// The shortest text written beside a template in a credential's value that is hidden as one.
     static let shortestBesideTemplates = 8

@@ -618,18 +618,24 @@ private struct FormIndex: Sendable {
     private var single: [[UInt8]] = []
     /// The length of the longest form.
     private var longest = 0
-    /// Whether some value is in `loose`.
+    /// Whether some value is in `loose` or `looseBytes`.
     private var hasLoose = false
     /// The length of the longest value in `loose`.
     private var longestLooseValue = 0
-    /// Values found with any of their characters escaped as an encoder chose (`%3D`, `%253D`, `\u00fc`, `&#252;`), by
-    /// their first byte.
-    private var loose = [[[UInt8]]](repeating: [], count: 256)
-    /// Every value in `loose`, to find one added again at once (a run that sends a new token per request adds thousands).
-    private var looseValues: Set<[UInt8]> = []
-    /// The pairs of first bytes as written some value in `loose` starts with (a value of one byte: with any after it),
-    /// checked before reading `loose` at each place of a text.
+    /// Values of two bytes or more found with any of their characters escaped as an encoder chose (`%3D`, `%253D`,
+    /// `\u00fc`, `&#252;`), by their first two bytes: a run that sends a new token per request learns thousands, most
+    /// sharing a first byte (every token's cuts start with each hex digit), few sharing two.
+    private var loose: [UInt16: [[UInt8]]] = [:]
+    /// The pairs of first bytes some value in `loose` starts with, checked before reading `loose`.
     private var looseStarts = BytePairs()
+    /// The first bytes of the values in `loose` (as pairs after 0).
+    private var looseFirsts = BytePairs()
+    /// The values in `loose` by their first byte alone, for a text cut short (`looseStart`).
+    private var looseByFirst = [[[UInt8]]](repeating: [], count: 256)
+    /// Values of one byte found with escapes (as pairs after 0).
+    private var looseBytes = BytePairs()
+    /// Every value in `loose` and `looseBytes`, to find one added again at once.
+    private var looseValues: Set<[UInt8]> = []
 
     mutating func insert(_ form: [UInt8]) {
         guard !form.isEmpty else { return }
@@ -647,10 +653,13 @@ private struct FormIndex: Sendable {
         // search reads a value byte by byte, at every place of every text.
         guard let first = value.first, value.count <= Self.longestLoose, looseValues.insert(value).inserted else { return }
         all.append(value)
-        loose[Int(first)].append(value)
-        for second in value.count > 1 ? [value[1]] : Array(0...255) { looseStarts.insert(first, second) }
         hasLoose = true
         longestLooseValue = max(longestLooseValue, value.count)
+        guard value.count > 1 else { return looseBytes.insert(0, first) }
+        looseFirsts.insert(0, first)
+        looseByFirst[Int(first)].append(value)
+        looseStarts.insert(first, value[1])
+        loose[UInt16(first) << 8 | UInt16(value[1]), default: []].append(value)
     }
 
     /// The byte ranges where some form occurs in `bytes`, overlapping ones included.
@@ -664,25 +673,44 @@ private struct FormIndex: Sendable {
             }
         }
         guard hasLoose else { return found }
-        // At each place, the values starting with the byte there, and those starting with what an escape there reads
-        // (read once for them all).
+        // At each place, the values starting with the byte there and what the next place reads, and those starting with
+        // what an escape there reads (read once for them all).
         for offset in 0..<bytes.count {
             let written = bytes[offset]
-            // Most places start no value: the byte after them is neither a value's second nor an escape.
-            let next = offset + 1 < bytes.count ? bytes[offset + 1] : nil
-            if next.map({ looseStarts.contains(written, $0) || Self.startsEscape($0) }) ?? true {
-                for value in loose[Int(written)] {
-                    if let end = Self.looseMatch(value[...], in: bytes, at: offset) { found.append(offset..<end) }
-                }
-            }
+            found += values(startingWith: written, at: offset, length: 1, of: [written], in: bytes)
             guard Self.startsEscape(written) else { continue }
             for (read, length) in Self.escapes(at: offset, in: bytes) where !read.isEmpty {
-                for value in loose[Int(read[0])] where value.starts(with: read) {
-                    if let end = Self.looseMatch(value.dropFirst(read.count), in: bytes, at: offset + length) { found.append(offset..<end) }
-                }
+                found += values(startingWith: read[0], at: offset, length: length, of: read, in: bytes)
             }
         }
         return found
+    }
+
+    /// Where the values standing at `offset` end, whose first byte `first` is written there in `length` bytes that read
+    /// as `read` (the byte itself, or an escape's bytes).
+    private func values(startingWith first: UInt8, at offset: Int, length: Int, of read: [UInt8],
+                        in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        var found: [Range<Int>] = []
+        if read.count == 1, looseBytes.contains(0, first) { found.append(offset..<offset + length) }
+        guard looseFirsts.contains(0, first) else { return found }
+        // The second bytes: the read's own, or what the place after it reads.
+        let seconds = read.count > 1 ? [read[1]] : Self.reads(at: offset + length, in: bytes)
+        for second in Set(seconds) where looseStarts.contains(first, second) {
+            for value in loose[UInt16(first) << 8 | UInt16(second)] ?? [] where value.starts(with: read) {
+                if let end = Self.looseMatch(value.dropFirst(read.count), in: bytes, at: offset + length) { found.append(offset..<end) }
+            }
+        }
+        return found
+    }
+
+    /// The first bytes of what the place at `offset` reads: the byte written there and those its escapes read, and
+    /// after a line break (which reads as nothing inside a value) what the place after it reads.
+    private static func reads(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        guard offset < bytes.count else { return [] }
+        guard startsEscape(bytes[offset]) else { return [bytes[offset]] }
+        return [bytes[offset]] + escapes(at: offset, in: bytes).flatMap { read, length in
+            read.first.map { [$0] } ?? reads(at: offset + length, in: bytes)
+        }
     }
 
     /// Where `value` ends when it stands at `offset` in `bytes` with any of its bytes written as itself or as
@@ -1032,7 +1060,7 @@ private struct FormIndex: Sendable {
         for offset in max(0, end - Self.longestEscape * longestLooseValue)..<end {
             let written = bytes[offset]
             // The values starting with the byte there, or, at an escape, any: `loosePrefix` reads the escape.
-            let candidates = Self.startsEscape(written) ? Array(loose.joined()) : loose[Int(written)]
+            let candidates = Self.startsEscape(written) ? Array(looseByFirst.joined()) : looseByFirst[Int(written)]
             for value in candidates where Self.loosePrefix(value[...], consumed: 0, in: bytes, at: offset, reaching: end) {
                 return offset..<end
             }
