@@ -16,6 +16,8 @@ public struct RequestFile: Sendable {
     public var steps: [RequestDefinition]
     /// Whether the file used `steps:`.
     public var isFlow: Bool
+    /// Whether some step cleans up after the others (`finally:`).
+    public var cleansUp: Bool { steps.contains(where: \.isCleanup) }
     /// `each:`: the rows the file runs once for each, in order; nil for a file that runs once.
     @Boxed public var rows: DataRows?
     /// A `name:` with templates over the row variables, naming each row's run.

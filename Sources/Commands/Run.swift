@@ -189,7 +189,7 @@ public struct Run: Sendable {
                 let run = CollectionRun(collection: loaded, planner: planner, options: options, transport: transport)
                 let progress = ProgressLine(total: run.requestCount, enabled: Console.showsProgress(self.progress, environment: environment))
                 let keepingOutcomes = !reportPaths.isEmpty
-                let result = await interruption.cancelling {
+                let result = await interruption.cancelling(answeringStepsUnderWay: loaded.files.contains(where: \.cleansUp)) {
                     await run.run(keepingOutcomes: keepingOutcomes) { outcome in
                         reports.record(outcome)
                         // `--quiet` leaves out PASS and SKIP lines; the progress line is redrawn either way.
@@ -583,6 +583,8 @@ final class Interruption: Sendable {
         var receivedAt: Int64?
         var task: Task<RunSummary, Never>?
         var reading = false
+        /// Whether a step under way in a flow that cleans up gets its answer when the run is cancelled.
+        var answersStepsUnderWay = false
         /// Once the run is over (its reports are written next): its exit status.
         var ended: ExitStatus?
     }
@@ -655,8 +657,9 @@ final class Interruption: Sendable {
         state.withLock { $0.signal != nil } || HeldSignals.anyReceived
     }
 
-    /// Runs `body` in a task that a signal cancels.
-    func cancelling(_ body: @escaping @Sendable () async -> RunSummary) async -> RunSummary {
+    /// Runs `body` in a task that a signal cancels; `answeringStepsUnderWay` when the run has flows that clean up, whose
+    /// steps under way get their answers first, as the notice says.
+    func cancelling(answeringStepsUnderWay: Bool = false, _ body: @escaping @Sendable () async -> RunSummary) async -> RunSummary {
         // A signal that came already, even one the watcher has not handled yet, cancels the task before its body begins
         // (cancelled from here, the body could send its first request before `cancel` is reached on a busy machine).
         let task = Task {
@@ -664,7 +667,7 @@ final class Interruption: Sendable {
             return await body()
         }
         let cancelled = state.withLock { state in
-            state.task = task
+            (state.task, state.answersStepsUnderWay) = (task, answeringStepsUnderWay)
             return state.signal != nil
         }
         if cancelled { task.cancel() }
@@ -673,8 +676,9 @@ final class Interruption: Sendable {
 
     /// What a signal asks for.
     private enum Request {
-        /// The first signal: cancel the run (the task, when it has started); `reading` while the input is read.
-        case cancel(Task<RunSummary, Never>?, reading: Bool)
+        /// The first signal: cancel the run (the task, when it has started); `reading` while the input is read;
+        /// `answering` when steps under way in flows that clean up get their answers.
+        case cancel(Task<RunSummary, Never>?, reading: Bool, answering: Bool)
         /// The first signal, once the run is over.
         case ended
         /// A second signal once the run is over, with its status.
@@ -694,13 +698,13 @@ final class Interruption: Sendable {
             guard let first = state.signal, let receivedAt = state.receivedAt else {
                 state.signal = number
                 state.receivedAt = signal.nanoseconds
-                return state.ended == nil ? .cancel(state.task, reading: state.reading) : .ended
+                return state.ended == nil ? .cancel(state.task, reading: state.reading, answering: state.answersStepsUnderWay) : .ended
             }
             if first == number && signal.nanoseconds - receivedAt < Self.repeatWindow { return .same }
             return state.ended.map(Request.exit) ?? .stopAtOnce(reading: state.reading)
         }
         switch request {
-        case .cancel(let task, let reading):
+        case .cancel(let task, let reading, let answering):
             // Cancelled, and the reading's grace begun, before the notice, which standard error may hold up (a pipe nobody
             // reads).
             task?.cancel()
@@ -709,7 +713,9 @@ final class Interruption: Sendable {
                 self.stopAtOnce(number, .readingDidNotEnd)
             }
             Console.signalNotice("\(CancellingSignal(number: number).verb): "
-                + (reading ? "stopping while the input is read; nothing is sent" : "cancelling the run; the requests not run are reported as skipped"))
+                + (reading ? "stopping while the input is read; nothing is sent" : "cancelling the run; the requests not run are reported as skipped")
+                + (answering && !reading ? " (a step under way in a flow with finally: steps is given up to "
+                    + "\(HTTPClientTransport.answerGrace.components.seconds) s to answer, for its cleanup; a second signal stops at once)" : ""))
         case .ended:
             Console.signalNotice("\(CancellingSignal(number: number).verb): the run has ended; its reports are being written "
                 + "(a second signal ends the process at once, with the run's status, before the rest are)")

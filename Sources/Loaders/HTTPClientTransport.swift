@@ -92,6 +92,15 @@ public final class HTTPClientTransport: HTTPLoader {
     /// The event loop that handles the responses to the current task's requests, when it has one.
     @TaskLocal private static var affineLoop: (any EventLoop)?
 
+    /// Whether an exchange the current task started goes on to its answer (or its deadline, or `answerGrace`) when the
+    /// task is cancelled, once its request's head was written: a step whose flow cleans up after it (`finally:`) must capture what it
+    /// created. None starts once the task is cancelled, and one still connecting is abandoned.
+    @TaskLocal public static var finishesExchangeUnderWay = false
+
+    /// How long an exchange `finishesExchangeUnderWay` keeps is given, after its task was cancelled, to answer (within
+    /// its own deadline): a server that stalls does not hold the cleanup for a whole timeout.
+    public static let answerGrace = Duration.seconds(5)
+
     /// Runs `body` with the responses to its requests handled on one event loop, chosen now (a new connection opens
     /// on it too). A task sending one request after another then meets one loop: without it, AsyncHTTPClient picks
     /// a loop per request, and a response crosses from its connection's loop to the request's, which costs thread
@@ -168,7 +177,7 @@ public final class HTTPClientTransport: HTTPLoader {
         func attempt() async throws -> CappedBodyCollector.Response {
             let collector = CappedBodyCollector(request: request)
             do {
-                return try await Self.started(outgoing, delegate: collector, on: client, deadline: deadline)
+                return try await Self.started(outgoing, delegate: collector, on: client, deadline: deadline) { collector.sentHead }
             } catch where (error as? HTTPClientError) == .deadlineExceeded || Self.deadlinePassed(for: request) {
                 // Whatever ends a request once its deadline has passed (also a connection attempt it joined, failing at
                 // the same moment) is its timeout, with how far it had come.
@@ -230,17 +239,21 @@ public final class HTTPClientTransport: HTTPLoader {
     }
 
     /// Executes `outgoing` with the client, started on the event loop that handles its response (the task's affine
-    /// loop, else the next of the group), and waits for it; task cancellation cancels it.
+    /// loop, else the next of the group), and waits for it; task cancellation cancels it, once it is `written` (its head
+    /// is) only when `finishesExchangeUnderWay` is not set.
     ///
     /// Started there, AsyncHTTPClient's steps (its request's bookkeeping, the deadline's timer, taking a pooled
     /// connection, writing) run on the loop as one task: started from the caller's thread, each of them is a task sent
     /// to the loop, which woke it about twice a request instead of once (docs/benchmarks.md). Only AsyncHTTPClient's own
     /// work runs there: the caller checks the response.
     private static func started<Delegate: HTTPClientResponseDelegate>(
-        _ outgoing: HTTPClient.Request, delegate: Delegate, on client: HTTPClient, deadline: NIODeadline?
+        _ outgoing: HTTPClient.Request, delegate: Delegate, on client: HTTPClient, deadline: NIODeadline?,
+        written: @escaping @Sendable () -> Bool
     ) async throws -> Delegate.Response {
         let loop = affineLoop ?? client.eventLoopGroup.next()
         let state = Mutex(StartState<Delegate.Response>.waiting)
+        let finishes = finishesExchangeUnderWay
+        if finishes, Task.isCancelled { throw HTTPClientError.cancelled }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 loop.execute {
@@ -262,7 +275,13 @@ public final class HTTPClientTransport: HTTPLoader {
                 }
                 return task
             }
-            task?.cancel()
+            guard let task else { return }
+            // Asked on the loop, where the client writes: a request not written yet is abandoned all the same, and one
+            // written gets `answerGrace` to answer.
+            guard finishes else { return task.cancel() }
+            loop.execute {
+                if written() { loop.scheduleTask(in: timeAmount(answerGrace)) { task.cancel() } } else { task.cancel() }
+            }
         }
     }
 

@@ -20,7 +20,7 @@ public struct TimeoutLoader: HTTPLoader {
         request.deadline = deadline
         do {
             return try await next.load(request)
-        } catch where !Task.isCancelled && ContinuousClock.now >= deadline {
+        } catch where (!Task.isCancelled || HTTPClientTransport.finishesExchangeUnderWay) && ContinuousClock.now >= deadline {
             let failed = error.request
             let through = failed.proxy.map { " through the proxy \($0.authority)" } ?? ""
             let phase = (error.underlyingError as? HTTPClientTransport.DeadlinePassed).map { ": " + $0.phase } ?? ""

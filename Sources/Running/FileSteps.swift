@@ -200,15 +200,22 @@ extension CollectionRun {
 
     /// Sends a step and keeps its captures in the flow; a cleanup step is sent from a task of its own, so a first SIGINT
     /// or SIGTERM, which cancels the run, does not stop it (a second ends the process), and `bail` does not keep it
-    /// waiting for its `delay` or a throttle slot from being sent. A step that sent nothing (stopped by `bail`, or
+    /// waiting for its `delay` or a throttle slot from being sent. Another step of a flow with cleanup steps gets the
+    /// answer to an exchange under way when the run is cancelled (nothing more is sent: no retry, no next poll). A step that sent nothing (stopped by `bail`, or
     /// cancelled while it waited) leaves its flow begun only if it was before the step (`begun`).
     private func send(_ step: RequestDefinition, of file: RequestFile, scope: VariableScope, flow: inout FlowState,
                       named: (flow: String?, name: String), bail: (signal: StopSignal?, begun: Bool)) async -> RequestOutcome {
         let prepared = PreparedStep(step, compiled: compiled)
         let (executor, jar) = (executor, flow.jar)
-        let result = step.isCleanup
-            ? await Task { await executor.run(prepared, of: file, scope: scope, jar: jar) }.value
-            : await executor.run(prepared, of: file, scope: scope, jar: jar, stoppedBy: bail.signal)
+        let result = if step.isCleanup {
+            await Task { await executor.run(prepared, of: file, scope: scope, jar: jar) }.value
+        } else {
+            // What a step of a flow that cleans up sent is answered before a cancellation ends it: its cleanup needs
+            // what it created (its captures), and a request abandoned may have acted on the server.
+            await HTTPClientTransport.$finishesExchangeUnderWay.withValue(file.cleansUp) {
+                await executor.run(prepared, of: file, scope: scope, jar: jar, stoppedBy: bail.signal)
+            }
+        }
         if result.sentNothing { flow.started = bail.begun }
         var outcome = result.outcome
         (outcome.flow, outcome.name) = named
@@ -238,8 +245,8 @@ extension CollectionRun {
     /// `--bail` and after the run was cancelled; before, it is skipped as the steps before it were.
     private func notRunReason(of step: RequestDefinition, in file: RequestFile, flow: FlowState, bailed: Bool) -> String? {
         let cleansUp = step.isCleanup && flow.started
-        if Task.isCancelled && !cleansUp { return RequestOutcome.cancelledReason }
         if let skip = file.skip ?? step.skip { return skip.reason ?? "skipped" }
+        if Task.isCancelled && !cleansUp { return RequestOutcome.cancelledReason }
         if cleansUp { return nil }
         if let failedStep = flow.failedStep { return "an earlier step failed: \(failedStep)" }
         return Self.stopReason(cleansUp: false, bailed: bailed)

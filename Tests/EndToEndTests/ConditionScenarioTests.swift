@@ -47,6 +47,8 @@ import Testing
                 "\(output.result.stdout)")
     }
 
+    /// The stalled step, under way when SIGTERM comes, is given `answerGrace` (5 s) to answer, then abandoned; the cleanup
+    /// deletes what the first step created.
     @Test func aFirstSIGTERMStillRunsTheCleanupSteps() async throws {
         let output = try await ScenarioRun.run("conditions", ["run", "cleanup/stalls.yaml", "--env", "local"]) { pid, server in
             guard server.waitForRequest("/stall", whileRunning: pid) else { return }

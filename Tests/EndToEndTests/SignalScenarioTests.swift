@@ -31,7 +31,8 @@ import Testing
     }
 
     /// A step's `each:` loop sends no element after SIGINT, nor after a failure under `--bail` (the rest are SKIP and never
-    /// reach the server); the flow's cleanup step still runs (scenario `Scenarios/cancel-loop`).
+    /// reach the server); the flow's cleanup step still runs (scenario `Scenarios/cancel-loop`). The element under way
+    /// when the signal came, of a flow that cleans up, is given its answer, here its timeout, as it never comes.
     @Test func aStepLoopSendsNothingMoreAfterASignalOrABail() async throws {
         let signalled = try await ScenarioRun.run("cancel-loop", ["run", "requests/signal.yaml", "--env", "local"]) { pid, server in
             guard server.waitForRequest("/stall", whileRunning: pid) else { return }
@@ -40,12 +41,41 @@ import Testing
         #expect(signalled.result.exitCode == 130, "\(signalled.result.stdout)\n\(signalled.result.stderr)")
         #expect(signalled.received.map(\.path) == ["/status/200", "/stall", "/status/204"])
         let requests = try ScenarioRun.jsonRequests(#require(signalled.json, "no JSON report"))
-        #expect(requests.map { $0["skipReason"] as? String } == [nil, "cancelled", "cancelled", nil], "\(requests)")
+        #expect(requests.map { $0["result"] as? String } == ["passed", "errored", "skipped", "passed"], "\(requests)")
+        #expect(requests.map { $0["skipReason"] as? String } == [nil, nil, "cancelled", nil], "\(requests)")
 
         let bailed = try await ScenarioRun.run("cancel-loop", ["run", "requests/bail.yaml", "--env", "local", "--bail"])
         #expect(bailed.result.exitCode == 4, "\(bailed.result.stdout)\n\(bailed.result.stderr)")
         #expect(bailed.received.map(\.path) == ["/status/500", "/status/204"])
         #expect(bailed.result.stdout.contains("SKIP   requests/bail › create [2]"), "\(bailed.result.stdout)")
+    }
+
+    /// A step of a flow that cleans up, under way when SIGINT comes, gets its answer: its capture is kept and the cleanup
+    /// deletes what it created; the step after it is not sent. A request of no such flow is abandoned, what it created
+    /// left (scenario `Scenarios/cancel-cleanup`).
+    @Test(arguments: [TestServerScheme.http, .https])
+    func aStepUnderWayInAFlowThatCleansUpGetsItsAnswerAfterASignal(scheme: TestServerScheme) async throws {
+        let env = scheme == .https ? "local-https" : "local"
+        func interrupted(_ file: String) async throws -> ScenarioRun.Output {
+            try await ScenarioRun.run("cancel-cleanup", ["run", "requests/\(file)", "--env", env], scheme: scheme) { pid, server in
+                guard server.waitForRequest("/things", whileRunning: pid) else { return }
+                kill(pid, SIGINT)
+            }
+        }
+        let output = try await interrupted("lifecycle.yaml")
+        #expect(output.result.exitCode == 130, "\(output.result.stdout)\n\(output.result.stderr)")
+        #expect(output.received.map { "\($0.method) \($0.uri)" } == ["POST /things?delay_ms=1500", "DELETE /things/1"])
+        #expect(output.things == [])
+        let requests = try ScenarioRun.jsonRequests(#require(output.json, "no JSON report"))
+        #expect(requests.map { $0["result"] as? String } == ["passed", "skipped", "passed"], "\(requests)")
+        #expect(output.result.stderr.contains("a step under way in a flow with finally: steps is given up to 5 s to answer"), "\(output.result.stderr)")
+
+        let plain = try await interrupted("plain.yaml")
+        #expect(plain.result.exitCode == 130, "\(plain.result.stdout)\n\(plain.result.stderr)")
+        let abandoned = try ScenarioRun.jsonRequests(#require(plain.json, "no JSON report"))
+        #expect(abandoned.map { $0["skipReason"] as? String } == ["cancelled"], "\(abandoned)")
+        #expect(plain.things == [1])
+        #expect(!plain.result.stderr.contains("finally:"), "\(plain.result.stderr)")
     }
 
     /// A signal before the run watches the signals itself (here while it reads the `--rerun-failed` report from a FIFO)

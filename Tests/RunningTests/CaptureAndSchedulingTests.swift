@@ -523,6 +523,24 @@ private actor HeldUntilLoader: HTTPLoader {
         #expect(await loader.received.map(\.path) == ["/v1/first"])
     }
 
+    /// A request that `skip:` skips keeps its own reason in a cancelled run, as in a run with jobs; the others not sent
+    /// are `cancelled`.
+    @Test func aCancelledRunKeepsTheReasonOfASkippedRequest() async throws {
+        var files = ["environments/test.yaml": environment("options: { throttle: { perSecond: 0.2 } }\n")]
+        files["requests/1.yaml"] = "request: { url: /first }\n"
+        files["requests/2.yaml"] = "request: { url: /second }\n"
+        files["requests/3.yaml"] = "skip: waiting for ticket 42\nrequest: { url: /third }\n"
+        let collection = try TestCollection(files)
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [], fallback: .response(status: 200))
+        let run = CollectionRun(collection: await collection.load(), options: RunOptions(jobs: 1), transport: loader)
+        let task = Task { await run.run() }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        let summary = await task.value
+        #expect(summary.outcomes.map(\.skipReason) == [nil, "cancelled", "waiting for ticket 42"])
+    }
+
     /// A run cancelled while requests wait for their throttle slots counts only the time they waited: no negative times.
     @Test func aRunCancelledWhileRequestsWaitForTheirSlotsHasNoNegativeTimes() async throws {
         var files = ["environments/test.yaml": environment("options: { throttle: { perSecond: 0.2 } }\n")]
