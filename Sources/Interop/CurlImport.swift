@@ -80,19 +80,51 @@ public enum CurlImport {
         }
         guard let commands = try? ShellSplitter.commands(in: read) else { return [] }
         let values = commands.flatMap { CurlCredentials.values(in: $0.words[...]) }
-        let cmdWritten = values.map { value in
-            value.map { $0.isLetter || $0.isNumber ? String($0) : "^" + String($0) }.joined()
+        // As written inside a JSON string too (`\"`, `\\`, `\u00e9`), which the browser escaped again for cmd.
+        let inJSON = values.flatMap { value in
+            [false, true].map { escapingNonASCII in
+                value.unicodeScalars.map { scalar -> String in
+                    switch scalar {
+                    case "\"", "\\": "\\" + String(scalar)
+                    case _ where escapingNonASCII && !scalar.isASCII:
+                        String(scalar).utf16.map { "\\u" + String(format: "%04x", $0) }.joined()
+                    default: String(scalar)
+                    }
+                }.joined()
+            }
         }
-        return values + cmdWritten + cmdWritten.map { $0.replacingOccurrences(of: "^\"", with: "^\\^\"") }
+        let forms = Set(values + inJSON)
+        return Array(forms) + forms.map(cmdEscaped)
     }
 
-    /// The refusal of a text quoted for Windows' cmd (a `^"` in it), at its first `^"`; nil for other text.
+    /// `text` as browsers write it for Windows' cmd ("Copy as cURL (cmd)", Chrome's and Firefox's `escapeStringWin`):
+    /// each `\` doubled, each `"` as `\"`, then a `^` before every character but letters, digits, white space and
+    /// ``_-:=+~'/.,?;()*` ``, and a `%` before a letter, digit or `_` followed by a `^`.
+    static func cmdEscaped(_ text: String) -> String {
+        let kept = Set("_-:=+~'/.,?;()*`")
+        var escaped = ""
+        let characters = Array(text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))
+        for (offset, character) in characters.enumerated() {
+            let plain = character.isASCII && (character.isLetter || character.isNumber) || character.isWhitespace || kept.contains(character)
+            escaped += plain ? String(character) : "^" + String(character)
+            if character == "%", offset + 1 < characters.count,
+               case let next = characters[offset + 1], next.isASCII && (next.isLetter || next.isNumber || next == "_") {
+                escaped += "^"
+            }
+        }
+        return escaped
+    }
+
+    /// The refusal of a text quoted for Windows' cmd (a `^"` in it), at its first `^"`, in the command it is in (the last
+    /// of the text before it, when that text splits); nil for other text.
     private static func cmdQuoting(in text: String) -> InteropProblem? {
         guard let caret = text.range(of: "^\"") else { return nil }
         let before = text[..<caret.lowerBound]
         let line = before.count { $0 == "\n" } + 1
         let column = before.unicodeScalars.reversed().prefix { $0 != "\n" }.count + 1
-        return InteropProblem(CurlCommand.cmdQuotingMessage, at: Mark(line: line, column: column), suggestion: CurlCommand.cmdQuotingHelp)
+        let refusal = InteropProblem(CurlCommand.cmdQuotingMessage, at: Mark(line: line, column: column), suggestion: CurlCommand.cmdQuotingHelp)
+        guard let commands = try? ShellSplitter.commands(in: String(before)), !commands.isEmpty else { return refusal }
+        return refusal.inCommand(commands.count)
     }
 
     /// The first error `runner validate` finds in the request file `document` writes (a method that is no token, a

@@ -322,6 +322,19 @@ import Testing
             #expect(!result.redacted(command).contains(secret) && !message.contains(secret) && result.redacted(command).contains("***"),
                     "\(result.redacted(command)) \(message)")
         }
+        // A JSON string holding an escape, as browsers write it for cmd: `\"` as `^\^\^\^"`, `\\` as `^\^\^\^\`, `\u00e9`
+        // as `^\^\u00e9`; `&`, `%` and `-` as they write them (trial helper-160).
+        for value in [#"Hunter^\^\^\^"2024xyz"#, #"PW^\^\^\^\sekritval"#, #"PW^\^\u00e9sekritval"#, "PW-a^&b^%^PATH^%^x", "PW5^%"] {
+            let command = "curl https://api.example.com/login ^\n  --data-raw ^\"^{^\\^\"token^\\^\":^\\^\"\(value)^\\^\"^}^\" ^\n  --compressed"
+            let result = CurlImport.read(command)
+            #expect(result.redacted(command).contains(#"^\^"token^\^":^\^"***^\^"^}"#), "\(value): \(result.redacted(command))")
+            #expect(result.errors.map(\.locatedMessage) == ["command 1: the command is quoted for Windows' cmd (^\"…^\"), which runner does not read"])
+        }
+        // Credentials of 3 characters or fewer, hidden where they stand whole, as in a command quoted for bash.
+        let short = #"curl ^"https://api.example.com/x^" -H ^"Authorization: Bearer abc^" -H ^"Cookie: s=ab^" "#
+            + #"--data-raw ^"^{^\^"token^\^":^\^"ab^\^",^\^"pin^\^":12^}^""#
+        #expect(CurlImport.read(short).redacted(short) == #"curl ^"https://api.example.com/x^" -H ^"Authorization: Bearer ***^" "#
+                + #"-H ^"Cookie: s=***^" --data-raw ^"^{^\^"token^\^":^\^"***^\^",^\^"pin^\^":***^}^""#)
     }
 
     /// A JSON body's member whose name says it holds a credential is written as given, with a warning naming it, its
