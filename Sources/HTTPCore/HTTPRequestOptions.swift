@@ -32,6 +32,8 @@ public struct HTTPRequestOptions: Sendable, Hashable {
     /// The headers whose values hold a secret (`X-Api-Key: "{{ apiKey }}"`): as credential headers, never carried to
     /// another origin by a redirect.
     public var secretHeaders: [String] = []
+    /// Whether the body holds a secret (`password: "{{ password }}"`): no redirect sends it again to another origin.
+    public var bodyHoldsSecret = false
 
     /// The default response body cap: 10 MiB.
     public static let defaultMaxResponseBytes = 10 * 1024 * 1024

@@ -83,11 +83,17 @@ public struct CurlExport {
                 keptByCurl.append(header.name)
             }
         }
-        let followsRedirects = request.options.followRedirects && keptByCurl.isEmpty
+        // curl sends the body again on a 307 or 308 (and on a 301 or 302 after another method than POST).
+        let bodyHoldsSecret = request.options.bodyHoldsSecret
+            || body.joined().contains { !placeholders.secretVariables.isDisjoint(with: $0.variables) }
+        let followsRedirects = request.options.followRedirects && keptByCurl.isEmpty && !bodyHoldsSecret
         if request.options.followRedirects, !keptByCurl.isEmpty {
             comments.append(ShellText.comment("-L left out: curl would send \(keptByCurl.uniquedInOrder().joined(separator: ", ")) to "
                                               + "another origin a redirect leads to, where runner run drops credentials and headers "
                                               + "holding a secret; follow a redirect by hand"))
+        } else if request.options.followRedirects, bodyHoldsSecret {
+            comments.append(ShellText.comment("-L left out: curl would send the body, which holds a secret, to another origin a "
+                                              + "307 or 308 redirect leads to, where runner run refuses to follow; follow a redirect by hand"))
         }
         switch request.options.auth {
         case .none: break

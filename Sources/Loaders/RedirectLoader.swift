@@ -5,7 +5,8 @@ internal import Foundation
 ///
 /// 303 (and 301/302 after a POST) continue as GET without a body. A hop to another scheme, host or port
 /// drops `Authorization`, the `Cookie` header the request was given, `Proxy-Authorization` and every header whose value
-/// holds a secret (`options.secretHeaders`); a later hop back to
+/// holds a secret (`options.secretHeaders`), and a body holding a secret is not sent there (the hop is an error); a
+/// later hop back to
 /// the first request's origin carries that request's credentials again. (The cookie jar, a layer below, sends each hop
 /// the cookies RFC 6265 gives its URL.) Targets that are not http(s) are refused,
 /// and a hop back to a URL already visited with the same method is reported as a cycle.
@@ -75,6 +76,11 @@ public struct RedirectLoader: HTTPLoader {
         }
         if !sameOrigin(previous, next) {
             for name in credentialNames(of: previous) { next.headers.remove(name: name) }
+            if previous.options.bodyHoldsSecret && !next.body.isEmpty {
+                throw HTTPError(.invalidResponse, request: previous, response: response,
+                                message: "refused to follow the \(code) redirect from \(previous.displayURL) to \(next.displayURL), another "
+                                    + "origin: the request's body holds a secret, which a \(code) sends there again")
+            }
         }
         return next
     }

@@ -54,6 +54,7 @@ public struct RequestBuilder: Sendable {
         request.options = try options(for: definition, path: path, scope: scope, sendsAtMost: sendsAtMost)
         request.options.secretHeaders = namesHoldingSecrets(in: request.headers, written: spec.headers.map { ($0.name, $0.value) },
                                                             scope: scope)
+        request.options.bodyHoldsSecret = spec.body.map { bodyHoldsSecret(request.body, written: $0.value, scope: scope) } ?? false
         // Credentials in the URL (`http://user:password@host/`) are Basic auth, as curl and browsers use them, unless
         // the request's `auth:` says otherwise; they win over the environment's auth. They stay in the URL, which
         // outputs show as `user:***@`, and never reach the wire: the transports send the path and the host only.
@@ -78,6 +79,21 @@ public struct RequestBuilder: Sendable {
         let templated = (written + (environment?.headers.map { ($0.value.name, $0.value.value) } ?? []))
             .filter { !$0.value.isLiteral && !HTTPHeaders.isCredential($0.name) }.map(\.name)
         return Set(templated).filter { name in headers.values(for: name).contains { SensitiveText.derives($0, from: secrets) } }.sorted()
+    }
+
+    /// Whether `body`, as `written`, holds a secret or a piece of one, as a capture holding one is judged: its text (a
+    /// multipart body's names and values; a `file:` body, never read from templates, holds none).
+    private func bodyHoldsSecret(_ body: any HTTPBody, written: BodyDefinition, scope: VariableScope) -> Bool {
+        let secrets = scope.secretValues
+        guard !secrets.isEmpty else { return false }
+        let texts: [String] = switch written {
+        case .file: []
+        case .multipart: (body as? MultipartBody)?.parts.flatMap { part -> [String] in
+            if case .field(let name, let value) = part { [name, value] } else { [] }
+        } ?? []
+        default: [(try? body.encode()).map { String(decoding: $0, as: UTF8.self) } ?? ""]
+        }
+        return texts.contains { SensitiveText.derives($0, from: secrets) }
     }
 
     /// The URL components of the resolved `url:`; relative unless it starts with a scheme.

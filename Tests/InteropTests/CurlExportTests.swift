@@ -102,6 +102,13 @@ import Testing
         for kept in [command([("Authorization", "Bearer t"), ("Cookie", "a=b")]), command([("X-Plain", "v")])] {
             #expect(kept.hasSuffix("-L") && !kept.contains("#"), "\(kept)")
         }
+        // A body holding a secret, which curl sends again on a 307 or 308 (trial helper-160).
+        var post = HTTPRequest(method: .post, components: components)
+        post.body = DataBody(text: #"{"password":"pw-123456"}"#)
+        post.options.bodyHoldsSecret = true
+        let body = CurlExport(placeholders: ValuePlaceholders(nonce: "abc")).command(for: ExportedRequest(request: post)).text
+        #expect(body.hasPrefix("# -L left out: curl would send the body, which holds a secret, to another origin a 307 or 308 redirect")
+                && !body.hasSuffix("-L"), "\(body)")
     }
 
     /// A name without `=` is written as it is; a value may hold `=` (the name ends at the first one).

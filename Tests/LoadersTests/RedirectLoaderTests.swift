@@ -37,6 +37,25 @@ import TestSupport
         #expect(try second.body.encode() == Data("payload".utf8))
     }
 
+    /// A body holding a secret is not sent again to another origin (trial helper-160: a 307 carried a password there): the
+    /// hop is an error; to the same origin, and as a GET without body after a 303, it is followed.
+    @Test func aBodyHoldingASecretIsNotSentAgainToAnotherOrigin() async throws {
+        for (status, location, follows) in [(307, "http://other.test/x", false), (308, "https://api.test/x", false),
+                                            (307, "/same", true), (303, "http://other.test/x", true)] {
+            let scripted = ScriptedLoader([redirect(status, to: location), .response(status: 200)])
+            var post = request(method: .post)
+            post.body = DataBody(text: #"{"password":"pw-123456"}"#)
+            post.options.bodyHoldsSecret = true
+            let error = await failure(of: RedirectLoader(next: scripted), post)
+            #expect(await scripted.received.count == (follows ? 2 : 1), "\(status) to \(location)")
+            #expect((error == nil) == follows, "\(status) to \(location): \(error?.message ?? "")")
+            if !follows {
+                #expect(error?.message == "refused to follow the \(status) redirect from http://api.test/items to "
+                        + "\(location), another origin: the request's body holds a secret, which a \(status) sends there again")
+            }
+        }
+    }
+
     @Test func crossOriginHopDropsCredentialsSameOriginKeepsThem() async throws {
         for (location, kept) in [("http://other.test/x", false), ("https://api.test/x", false),
                                  ("http://api.test:8080/x", false), ("/same", true), ("http://API.test:80/x", true)] {
