@@ -46,6 +46,9 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// How many attempts were made before giving up.
     public var attempts: Int
+    /// Whether the request was sent twice: written on a kept connection that closed before any answer, then sent again
+    /// on another (an idempotent method), which failed so.
+    public var resentAfterConnectionLoss = false
     /// The URL (as shown) of the request a redirect led from to `request`, when `request` is a redirect's hop.
     public private(set) var redirectedFrom: String?
 

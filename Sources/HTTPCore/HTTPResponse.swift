@@ -17,6 +17,9 @@ public struct HTTPResponse: Sendable {
     /// Why a response with a status its request retries on was kept, not retried (a `Retry-After` asking for a longer
     /// wait than a run gives); nil otherwise.
     public var notRetried: String?
+    /// Whether the request was sent twice: written on a kept connection that closed before any answer, then sent again
+    /// on another (an idempotent method), whose answer this is.
+    public var resentAfterConnectionLoss = false
 
     public init(
         request: HTTPRequest, status: HTTPStatus, headers: HTTPHeaders = [:], body: Data = Data(),

@@ -114,16 +114,20 @@ public final class HTTPClientTransport: HTTPLoader {
         let proxy = request.proxy
         let startedAt = Date()
         let start = ContinuousClock.now
+        var resent = false
         do {
-            let (head, received) = try await execute(outgoing, for: request, on: try client(for: request, proxy: proxy))
+            let (head, received) = try await execute(outgoing, for: request, on: try client(for: request, proxy: proxy), resent: &resent)
             if let proxy, head.status == .proxyAuthenticationRequired {
                 throw TransportErrorMapping.proxyAuthenticationRequired(proxy, request: request)
             }
-            return HTTPResponse(
+            var response = HTTPResponse(
                 request: request, status: HTTPStatus(Int(head.status.code)),
                 headers: HTTPHeaders(head.headers.map { ($0.name, Self.withoutTrailingWhitespace($0.value)) }),
                 body: received.withUnsafeReadableBytes { Data($0) }, startedAt: startedAt, duration: start.duration(to: .now))
-        } catch let error as HTTPError {
+            response.resentAfterConnectionLoss = resent
+            return response
+        } catch var error as HTTPError {
+            error.resentAfterConnectionLoss = resent
             throw error
         } catch {
             if let proxy, (error as? HTTPClientError) == .invalidProxyResponse {
@@ -144,6 +148,7 @@ public final class HTTPClientTransport: HTTPLoader {
             if let precise = await TransportErrorMapping.unverifiedCertificateMessage(for: error, request: request, proxy: proxy) {
                 mapped.message = precise
             }
+            mapped.resentAfterConnectionLoss = resent
             throw mapped
         }
     }
@@ -170,7 +175,7 @@ public final class HTTPClientTransport: HTTPLoader {
     /// request, failed by a connect, `CONNECT` or TLS handshake timeout before its own deadline, gets an attempt of its
     /// own (which its deadline ends, as its timeout, if it fails to connect too).
     private func execute(
-        _ outgoing: HTTPClient.Request, for request: HTTPRequest, on client: HTTPClient
+        _ outgoing: HTTPClient.Request, for request: HTTPRequest, on client: HTTPClient, resent: inout Bool
     ) async throws -> CappedBodyCollector.Response {
         let deadline = request.deadline.map(Self.nioDeadline)
         let start = ContinuousClock.now
@@ -189,7 +194,7 @@ public final class HTTPClientTransport: HTTPLoader {
                 // Nothing was written: a pooled connection the server had closed, or a new one reset in its TLS handshake.
                 throw Stale(underlying: error, kept: false)
             } catch let lost as KeptConnectionWatch.KeptConnectionLost where request.method.isIdempotent {
-                throw Stale(underlying: lost.underlying, kept: true)
+                throw Stale(underlying: lost.underlying, kept: true, written: true)
             } catch where !collector.sentHead && TransportErrorMapping.isUnknown(error) {
                 // AsyncHTTPClient ends a connection closed while its proxy tunnel or TLS handshake was being made with an
                 // error of a type it does not make public.
@@ -203,11 +208,13 @@ public final class HTTPClientTransport: HTTPLoader {
                 // At most as many times more as the client keeps connections to a host; after a loss that may have been a
                 // new connection's, once (a server that resets every TLS handshake is not tried 33 times).
                 var uncertain = stale.kept ? 0 : 1
+                resent = stale.written
                 for _ in 0..<connectionsPerHost {
                     do {
                         return try await attempt()
                     } catch let again as Stale where !Task.isCancelled && (again.kept || uncertain == 0) {
                         if !again.kept { uncertain += 1 }
+                        resent = resent || again.written
                     }
                 }
                 return try await attempt()
@@ -225,6 +232,8 @@ public final class HTTPClientTransport: HTTPLoader {
     private struct Stale: Error {
         let underlying: any Error
         let kept: Bool
+        /// Whether the request was written before the connection closed: sending it again sends it twice.
+        var written = false
     }
 
     /// The connection closed while it was being made (the proxy's tunnel or the TLS handshake), or before anything was

@@ -54,6 +54,9 @@ struct ExpectationChecker {
         if let limit = expect.duration {
             failures += check(duration: duration, against: limit)
         }
+        if content.response.resentAfterConnectionLoss {
+            for index in failures.indices { failures[index].diagnostic.notes.append(StepExecutor.resentNote(answered: true)) }
+        }
         return failures
     }
 

@@ -26,6 +26,13 @@ struct StepExecutor: Sendable {
     /// Why a step is not sent once `--bail` has stopped the run.
     static let bailReason = "not run: --bail stopped the run after a failure"
 
+    /// The note of a request the transport sent twice, `answered` or failed the second time.
+    static func resentNote(answered: Bool) -> String {
+        "sent twice: the kept connection it went on closed after it was written, before any answer, and it was sent again "
+            + "on a new one, as its method is idempotent; \(answered ? "this is the second's answer" : "the second failed so"), and "
+            + "the server may have acted on the first"
+    }
+
     /// Runs `step` of `file` with the variables in `scope` (its `with:` variables already defined),
     /// keeping cookies in `jar`; a polled step (`expectations` in `retry.on`) is tried again while an expectation
     /// or capture fails. A step waiting for its `delay` or a throttle slot when `stop` is set sends nothing and is skipped.
@@ -180,6 +187,7 @@ struct StepExecutor: Sendable {
             }
             outcome.verdict = .errored
             outcome.error = .error(error.message, path: errorLocation.path, at: errorLocation.mark)
+            if error.resentAfterConnectionLoss { outcome.error?.notes.append(Self.resentNote(answered: false)) }
             return (Result(outcome: outcome, captures: []), false)
         case .success(let response):
             outcome.statusCode = response.status.code

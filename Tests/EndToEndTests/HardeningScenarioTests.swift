@@ -37,6 +37,20 @@ import Testing
         }
     }
 
+    /// A DELETE the server read on a kept connection and closed without answering goes again on a new one; its failure
+    /// says it was sent twice, in the console and the JSON report (trial helper-161: the second send showed as the only).
+    @Test(arguments: [TestServerScheme.http, .https])
+    func aRequestSentTwiceAfterItsKeptConnectionClosedSaysSo(scheme: TestServerScheme) async throws {
+        let output = try await ScenarioRun.run("resent", ["run", "requests", "--env", scheme == .https ? "local-https" : "local"],
+                                               scheme: scheme)
+        #expect(output.result.exitCode == 4, "\(output.result.stdout)\n\(output.result.stderr)")
+        #expect(output.received.filter { $0.path == "/drop/delete/1" }.count == 2)
+        let note = "sent twice: the kept connection it went on closed after it was written, before any answer, and it was sent "
+            + "again on a new one, as its method is idempotent; this is the second's answer, and the server may have acted on the first"
+        #expect(output.result.stdout.contains(note), "\(output.result.stdout)")
+        #expect(output.json?.contains(note) == true)
+    }
+
     @Test func credentialsAreDroppedAtTheOtherHostAndPresentAgainBackAtTheFirst() async throws {
         let output = try await ScenarioRun.run("redirect-auth", ["run", "requests", "--env", "local"])
         let stdout = output.result.stdout
