@@ -35,6 +35,9 @@ struct CollectionValidator {
     /// `asksForItsFile`: an environment's template whose variable no earlier request captures, nor one of a close name (the
     /// request capturing it may be in a file the run was not given).
     private var undefinedUses: [(name: String, user: String?, inItsFile: Bool, asksForItsFile: Bool, diagnostic: Diagnostic)] = []
+    /// The variables `when:` conditions test where they are not defined (absent there), with the places: one a later
+    /// request captures is a warning once every file is checked.
+    private var absentInConditions: [(name: String, path: String, mark: Mark)] = []
     /// Whether the templates checked now are the environment's (checked for each request that uses them).
     private var checkingEnvironment = false
     /// The request being checked, named as a capturer; nil between requests.
@@ -222,7 +225,7 @@ struct CollectionValidator {
     ///
     /// A key's variable defined nowhere, whose name is close to a defined one, is likely a typo (unless the condition
     /// asks whether it exists): a warning says so. So does one only a `with:` beside it gives (`notSeen`): a `when:`
-    /// beside a `use:` is checked before that use's values are defined.
+    /// beside a `use:` is checked before that use's values are defined; and one a later request captures (`finish`).
     private mutating func check(_ condition: Condition, in path: String, selected: Bool, notSeen: Set<String> = []) {
         read.formUnion(condition.subject.variableNames)
         condition.matcher.forEachOperandTemplate { check($0, in: path, selected: selected) }
@@ -240,6 +243,8 @@ struct CollectionValidator {
                                          path: path, at: mark, suggestion: "did you mean '\(guess)'?"))
             } else if selected, !definedWhenSelected.contains(variable.name), let capturer = capturedWhenLeftOut[variable.name] {
                 diagnostics.add(Self.capturedOnlyWhenLeftOut(variable.name, by: capturer, selection: selection, at: mark, in: path))
+            } else if !defined.contains(variable.name) {
+                absentInConditions.append((variable.name, path, mark))
             }
         }
     }
@@ -289,6 +294,14 @@ struct CollectionValidator {
         }
         diagnostics.add(contentsOf: found)
         undefinedUses = []
+        // Tested before the request that captures it runs: always absent there, whatever the capture gives.
+        for (name, path, mark) in absentInConditions {
+            guard let capturer = capturers[name] else { continue }
+            diagnostics.add(.warning("'\(name)' is captured by \(capturer), which runs after this condition: the condition always finds it "
+                                     + "absent", path: path, at: mark,
+                                     suggestion: "capture it in an earlier request, or test it in a request that runs after \(capturer)"))
+        }
+        absentInConditions = []
         checkEnvironmentOpenAPI()
         return diagnostics.diagnostics
     }

@@ -220,4 +220,35 @@ import CollectionReading
             "requests/92.yaml:1:6: error: expected a .csv, .json or .yaml file, a list of mappings or a template naming a list for 'each', found null",
         ])
     }
+
+    /// A `when:` testing a variable that a later request captures always finds it absent: a warning names the capturer
+    /// (trial helper-161); one defined nowhere is absent as documented, and one captured earlier is no problem.
+    @Test func aConditionOnAVariableALaterRequestCapturesIsAWarning() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write(["requests/1.yaml": """
+            steps:
+              - when: { "{{ laterId }}": { exists: true } }
+                request: { url: "http://127.0.0.1:1/a" }
+              - name: Captures later
+                request: { url: "http://127.0.0.1:1/b" }
+                capture: { laterId: $.id }
+              - when: { "{{ featureFlag }}": true, "{{ laterId }}": { exists: true } }
+                request: { url: "http://127.0.0.1:1/c" }
+            """, "requests/2.yaml": """
+            when: { "{{ fromThree }}": ok }
+            request: { url: "http://127.0.0.1:1/d" }
+            """, "requests/3.yaml": """
+            request: { url: "http://127.0.0.1:1/e" }
+            capture: { fromThree: $.x }
+            """])
+        let loaded = await scratch.readCollection(["requests"])
+        #expect(problems(of: loaded) == [
+            "requests/1.yaml:2:14: warning: 'laterId' is captured by step 'Captures later' of requests/1.yaml, which runs after this "
+                + "condition: the condition always finds it absent [help: capture it in an earlier request, or test it in a request "
+                + "that runs after step 'Captures later' of requests/1.yaml]",
+            "requests/2.yaml:1:10: warning: 'fromThree' is captured by requests/3.yaml, which runs after this condition: the condition "
+                + "always finds it absent [help: capture it in an earlier request, or test it in a request that runs after requests/3.yaml]",
+        ])
+    }
 }
