@@ -89,18 +89,21 @@ public struct RunPlanner: Sendable {
         files.append(PlannedFile(file: file, stepCount: counter.count(steps, of: file)))
     }
 
-    /// For each planned file, the earlier files capturing a variable it or the environment's headers,
-    /// query, auth or client certificate password (applied to every request) use.
+    /// For each planned file, the earlier files capturing a variable it uses, or the environment's headers, query, auth
+    /// or client certificate password use where they apply to one of its requests (not the auth of a request with its
+    /// own, `auth: none` included; not a header it sets itself).
     func dependencies(environment: ResolvedEnvironment?) -> FileDependencies {
-        var environmentTemplates: [Template] = []
-        environment?.forEachRequestTemplate { template, _ in environmentTemplates.append(template) }
         let ownWaits = FileDependencies(names: names, capturers: capturers, waits: waits, captures: captures)
-        let environmentVariables = Self.variableNames(in: environmentTemplates).compactMap { variables[$0] }
-        guard !environmentVariables.isEmpty else { return ownWaits }
+        guard let environment else { return ownWaits }
+        var environmentTemplates: [Template] = []
+        environment.forEachRequestTemplate { template, _ in environmentTemplates.append(template) }
+        guard Self.variableNames(in: environmentTemplates).contains(where: { variables[$0] != nil }) else { return ownWaits }
         var allWaits = FileLists<FileDependencies.Wait>()
         for index in waits.indices {
+            var templates: [Template] = []
+            for step in files[index].file.steps { environment.forEachRequestTemplate(usedBy: step) { template, _ in templates.append(template) } }
             var fileWaits = Array(waits[index])
-            for variable in environmentVariables where !fileWaits.contains(where: { $0.variable == variable }) {
+            for variable in Self.variableNames(in: templates).compactMap({ variables[$0] }) where !fileWaits.contains(where: { $0.variable == variable }) {
                 let before = ownWaits.capturers(of: variable, before: index)
                 if before > 0 { fileWaits.append(FileDependencies.Wait(variable: variable, capturersBefore: before)) }
             }

@@ -320,7 +320,8 @@ import TestSupport
         ])
         defer { collection.remove() }
         let run = CollectionRun(collection: await collection.load(), options: RunOptions(jobs: 3), transport: ScriptedLoader())
-        #expect(run.fileDependencies == [[], [0], [0, 1], [1]])
+        // A file with a certificate of its own does not use the environment's, nor its password.
+        #expect(run.fileDependencies == [[], [0], [0], [1]])
     }
 
     @Test func filesWaitForCapturesTheirWithValuesAndRowNamesUse() async throws {

@@ -67,6 +67,22 @@ import TestSupport
         }
     }
 
+    /// The environment's auth reads the login's capture only for the requests it applies to: a file with `auth: none`
+    /// (or its own) does not follow the login into its part (trial helper-161); a file using it does.
+    @Test func aFileThatDoesNotUseTheEnvironmentsAuthIsNotKeptWithItsCapturer() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment("auth: { bearer: \"{{ token }}\" }\n"),
+            "requests/00-login.yaml": "request: { url: /login }\nauth: none\ncapture: { token: $.token }\n",
+            "requests/10-me.yaml": "request: { url: /me }\n",
+            "requests/20-open.yaml": "request: { url: /open }\nauth: none\n",
+            "requests/30-own.yaml": "request: { url: /own }\nauth: { bearer: abc-own-token }\n",
+        ])
+        defer { collection.remove() }
+        let (planner, loaded) = try await Self.planner(collection)
+        let parts = (1...3).map { planner.files(in: Shard(index: $0, total: 3), environment: loaded.environment).map(\.path) }
+        #expect(parts == [["requests/00-login.yaml", "requests/10-me.yaml"], ["requests/20-open.yaml"], ["requests/30-own.yaml"]])
+    }
+
     @Test func aPartCountBeyondTheComponentsLeavesTheLastPartsEmptyAtNoCost() async throws {
         let collection = try TestCollection(Self.files())
         defer { collection.remove() }
