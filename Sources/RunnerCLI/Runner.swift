@@ -135,11 +135,35 @@ struct Runner: AsyncParsableCommand {
         let abbreviated = options.filter { abbreviates(typed, $0) }
         let described = describedOptions(in: help, naming: typed)
         let suggestion = options.first { $0 == typed.lowercased() } ?? Suggestions.oneTypoAway(from: typed, among: options)
+            ?? otherToolsOption(typed, in: arguments).flatMap { options.contains($0) ? $0 : nil }
             ?? (abbreviated.count == 1 ? abbreviated.first
                 : described.count == 1 ? described.first
                 : match.output.3.flatMap { Suggestions.closest(to: typed, among: [String($0)]) })
         return message.replacingCharacters(in: match.range, with: "Error: Unknown option '--\(typed)'."
                                             + (suggestion.map { " Did you mean '--\($0)'?" } ?? ""))
+    }
+
+    /// runner's option for `typed`, an option other runners and test tools name so (`--fail-fast` is `--bail`, `--parallel`
+    /// `--jobs`); `--report json` (the format as the next word or after `=`) is `--report-json`.
+    private static func otherToolsOption(_ typed: String, in arguments: ArraySlice<String>) -> String? {
+        let name = typed.lowercased()
+        if name == "report" || name == "reporter" || name == "reporters" {
+            let written = arguments.lazy.compactMap { argument -> String? in
+                guard argument.lowercased().hasPrefix("--" + name) else { return nil }
+                return argument.contains("=") ? String(argument.drop { $0 != "=" }.dropFirst()) : ""
+            }.first
+            let next = arguments.firstIndex { $0.lowercased() == "--" + name }.flatMap { index in
+                arguments.index(after: index) < arguments.endIndex ? arguments[arguments.index(after: index)] : nil
+            }
+            let format = (written.flatMap { $0.isEmpty ? nil : $0 } ?? next)?.lowercased()
+            return format.map { ["md": "markdown", "xml": "junit"][$0] ?? $0 }.map { "report-" + $0 }
+        }
+        return [
+            "fail-fast": "bail", "failfast": "bail", "exitfirst": "bail", "stop-on-failure": "bail", "bail-on-failure": "bail",
+            "parallel": "jobs", "workers": "jobs", "concurrency": "jobs", "threads": "jobs",
+            "environment": "env", "variable": "var", "variables": "var", "env-var": "var", "global-var": "var",
+            "ca-cert": "cacert", "cafile": "cacert", "ca-file": "cacert", "silent": "quiet",
+        ][name]
     }
 
     /// The option of `arguments` (`--ouy`, `--ouy=d`) one typo away from the required option `missing`, in any case:
