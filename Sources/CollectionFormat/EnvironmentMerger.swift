@@ -96,7 +96,14 @@ package struct EnvironmentMerger {
             error.suggestion = "a variable cannot use itself: write its value, or use variables defined above it"
             return error
         }
-        guard let below = later.first(where: { $0.value.name == name }) else { return error }
+        guard let below = later.first(where: { $0.value.name == name }) else {
+            // No capture can give it: the variables are resolved when the environment loads, before any request.
+            if error.closeName == nil {
+                error.suggestion = "define it above in 'variables', or pass --var \(name)=VALUE: an environment's variables are "
+                    + "resolved when it loads, before any request captures; its headers and auth, resolved for each request, may use a capture"
+            }
+            return error
+        }
         let line = below.value.nameMark.line
         let place = below.path == path ? "line \(line)" : "\(below.path):\(line)"
         let cycle: String

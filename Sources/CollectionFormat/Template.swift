@@ -353,6 +353,8 @@ public struct TemplateError: Error, Sendable, Hashable {
     public var wellFormedPart: Template?
     /// The variable no layer defines, for an undefined variable.
     public var undefinedName: String?
+    /// For an undefined variable, the defined name close to it that the suggestion offers, if any.
+    public var closeName: String?
     /// Whether the value is set but cannot be read (a process variable whose value is not UTF-8): unlike an unset one,
     /// never taken as absent.
     public var valueIsNotText = false

@@ -296,10 +296,11 @@ public struct VariableScope: Sendable {
 
     /// The error for a variable that no layer defines, with a suggestion among the defined names.
     public static func undefinedVariable(_ name: String, at mark: Mark, among defined: Set<String>) -> TemplateError {
-        let suggestion = closestName(to: name, among: defined).map { "did you mean '\($0)'?" }
+        let close = closestName(to: name, among: defined)
+        let suggestion = close.map { "did you mean '\($0)'?" }
             ?? "define it in the environment's 'variables', capture it in an earlier request, or pass --var \(name)=VALUE"
         var error = TemplateError("undefined variable '\(name)'", at: mark, suggestion: suggestion)
-        error.undefinedName = name
+        (error.undefinedName, error.closeName) = (name, close)
         return error
     }
 

@@ -283,7 +283,8 @@ struct CollectionValidator {
                 diagnostic.suggestion = "\(when): capture it earlier, or define it in the environment or with --var \(name)=VALUE"
             } else if asksForItsFile, let user {
                 let hint = "no request run before \(user) captures it: give the file that captures it too, or pass --var \(name)=VALUE"
-                diagnostic.suggestion = diagnostic.suggestion.map { $0.hasPrefix("did you mean") ? "\($0) Or: \(hint)" : hint } ?? hint
+                // The file left out first: the close name may be another variable altogether (`tokenURL` for `token`).
+                diagnostic.suggestion = diagnostic.suggestion.map { $0.hasPrefix("did you mean") ? "\(hint) (or \($0))" : hint } ?? hint
             }
             let guesses = { (diagnostic: Diagnostic) in diagnostic.suggestion?.hasPrefix("did you mean") == true }
             if let index = found.firstIndex(where: { ($0.path, $0.mark, $0.message) == (diagnostic.path, diagnostic.mark, diagnostic.message) }) {

@@ -1155,7 +1155,10 @@ import YAML
         scratch.write("requests/a.yaml", "request: { url: \"/x/{{ $env.T9_HOME }}\", headers: { X-P: \"{{ pw }}\", X-H: \"{{ host }}\" } }\n")
         #expect(problems(of: await scratch.readCollection(["requests"], env: "e")) == [
             "environments/e.yaml:3:14: error: secret 'pw': environment variable T9_PW is not set [help: set T9_PW in the environment, give the secret a 'default', or pass --var pw=VALUE]",
-            "environments/e.yaml:5:10: error: undefined variable 'nohost' [help: define it in the environment's 'variables', capture it in an earlier request, or pass --var nohost=VALUE]",
+            // No capture can give it (trial helper-160: the help said to capture it in an earlier request).
+            "environments/e.yaml:5:10: error: undefined variable 'nohost' [help: define it above in 'variables', or pass --var nohost=VALUE: "
+                + "an environment's variables are resolved when it loads, before any request captures; its headers and auth, resolved "
+                + "for each request, may use a capture]",
             "requests/a.yaml:1:21: error: environment variable 'T9_HOME' is not set (used as '$env.T9_HOME')",
         ])
     }

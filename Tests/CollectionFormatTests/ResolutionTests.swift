@@ -96,8 +96,8 @@ import YAML
         scratch.write("requests/auth/login.yaml", "request: { url: /login }\nauth: none\ncapture: { token: $.t }\n")
         scratch.write("requests/misc/flaky.yaml", "request: { url: /b }\n")
         #expect(problems(of: await scratch.readCollection(["requests/misc/flaky.yaml"], env: "qa")) == [
-            "environments/qa.yaml:3:18: error: undefined variable 'token' [help: did you mean 'tokenURL'? Or: no request run before "
-                + "requests/misc/flaky.yaml captures it: give the file that captures it too, or pass --var token=VALUE]",
+            "environments/qa.yaml:3:18: error: undefined variable 'token' [help: no request run before requests/misc/flaky.yaml "
+                + "captures it: give the file that captures it too, or pass --var token=VALUE (or did you mean 'tokenURL'?)]",
         ])
         #expect(problems(of: await scratch.readCollection(["requests/auth", "requests/misc/flaky.yaml"], env: "qa")).isEmpty)
     }

@@ -160,7 +160,7 @@ func parseTemplate(_ text: String) throws(TemplateError) -> Template {
     @Test func undefinedVariableSuggestsADefinedName() throws {
         let template = try parseTemplate("x {{ usrName }}")
         var expected = TemplateError("undefined variable 'usrName'", at: Mark(line: 1, column: 3), suggestion: "did you mean 'userName'?")
-        expected.undefinedName = "usrName"
+        (expected.undefinedName, expected.closeName) = ("usrName", "userName")
         #expect(throws: expected) {
             try scope().resolve(template)
         }
