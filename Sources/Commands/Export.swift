@@ -246,8 +246,20 @@ private struct References {
             }
         }
         let definitions = loaded.environment.map { SecretVariables.definitions(in: $0, sources: loaded.sources) } ?? [:]
+        // The default each variable read so far is given, by the first secret reading it (nil: none).
+        var readDefaults: [String: String?] = [:]
         for secret in loaded.environment?.secrets ?? [] {
-            let variable = ShellText.variableName(definitions[secret.name]?.env.value ?? secret.name)
+            let read = ShellText.variableName(definitions[secret.name]?.env.value ?? secret.name)
+            let fallback = definitions[secret.name]?.defaultValue?.value
+            // A second secret reading the variable with another default (`run` gives each its own) gets a variable of its
+            // own, set from the one read before any default is given to that one.
+            var variable = read
+            if let earlier = readDefaults[read], earlier != fallback {
+                var suffix = 2
+                while readDefaults[read + "_\(suffix)"] != nil || placeholders.secretVariables.contains(read + "_\(suffix)") { suffix += 1 }
+                variable = read + "_\(suffix)"
+            }
+            if readDefaults[variable] == nil { readDefaults[variable] = .some(fallback) }
             placeholders.secretVariables.insert(variable)
             // A `--var` that replaces the secret is the secret: its reference too, its value hidden.
             let given = scope.value(of: secret.name)?.interpolatedText
@@ -255,7 +267,12 @@ private struct References {
             let replaced = given.map { $0 != secret.value } ?? false
             // A secret's default is what `run` uses when its variable is unset or empty; the script does the same, unless a
             // `--var` gave the secret another value (`run` sends that one; the comment says to set the variable to it).
-            if let fallback = definitions[secret.name]?.defaultValue?.value, !replaced {
+            if variable != read {
+                // Before the lines that may give the variable read its own default.
+                // (An assignment's word is not split, and its quotes are removed: `${A:-'x y'}` is `x y`.)
+                let value = "${\(read)" + (fallback.map { ":-" + ShellText.quote($0) } ?? "-") + "}"
+                defaults.insert((variable, "\(variable)=\(replaced ? "${\(read)-}" : value)"), at: 0)
+            } else if let fallback, !replaced {
                 defaults.append((variable, "[ -n \"${\(variable)-}\" ] || \(variable)=\(ShellText.quote(fallback))"))
             }
             for layer in [VariableScope.Layer.environment, .commandLine] {
@@ -269,7 +286,8 @@ private struct References {
                 case .none: break
                 }
             }
-            meanings[variable] = "the secret '\(secret.name)'" + (replaced ? " (--var \(secret.name) gave it another value: set \(variable) to it)" : "")
+            meanings[variable] = "the secret '\(secret.name)'" + (variable != read ? ", read from $\(read)" : "")
+                + (replaced ? " (--var \(secret.name) gave it another value: set \(variable) to it)" : "")
             if secret.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\u{0}" }) { unsendableSecrets.insert(secret.name) }
         }
         // A variable a secret's value went into (`wrapped: "pre-{{ pw }}"`, resolved with the environment) holds its
