@@ -89,7 +89,7 @@ extension OpenAPIContract {
                                               expected: "one of \(documented)", actual: actual))
             return mismatches
         }
-        guard let schema = media.schema, Self.isJSON(media.mediaType) || Self.isJSON(contentType) else { return mismatches }
+        guard let schema = media.schema, Self.isJSON(Self.mediaType(media.mediaType)) || Self.isJSON(contentType) else { return mismatches }
         let subject = "body does not match the response schema for \(key)"
         switch exchange.json() {
         case .failure(let problem):
@@ -136,12 +136,13 @@ extension OpenAPIContract {
             ?? operation.responses.first { $0.key == "default" }
     }
 
-    /// The documented media type for a response's `contentType`: exact, else `type/*`, else `*/*`.
+    /// The documented media type for a response's `contentType` (without parameters): exact, else `type/*`, else `*/*`; a
+    /// document's key is compared without its parameters too (`application/json; charset=utf-8`).
     private static func documentedMedia(_ contentType: String, in response: Response) -> (mediaType: String, schema: JSONSchema?)? {
         let range = (contentType.split(separator: "/").first.map(String.init) ?? contentType) + "/*"
-        return response.content.first { $0.mediaType == contentType }
-            ?? response.content.first { $0.mediaType == range }
-            ?? response.content.first { $0.mediaType == "*/*" }
+        let documented = response.content.map { (essence: mediaType($0.mediaType), media: $0) }
+        return (documented.first { $0.essence == contentType } ?? documented.first { $0.essence == range }
+                ?? documented.first { $0.essence == "*/*" })?.media
     }
 
     /// A Content-Type without its parameters, lowercased.

@@ -130,6 +130,30 @@ import Testing
             .first?.hasPrefix("GET /users/{id} (getUser): body does not match the response schema for 200: it is not JSON") == true)
     }
 
+    /// A media type key written with parameters (`application/json; charset=utf-8`) is matched without them, and its
+    /// schema checks the body (trial helper-163: every response failed, its body unchecked).
+    @Test func aMediaTypeKeyWithParametersIsMatchedWithoutThem() throws {
+        let document = """
+            openapi: 3.0.3
+            info: { title: T, version: "1" }
+            paths:
+              /t:
+                get:
+                  responses:
+                    "200":
+                      description: T.
+                      content:
+                        "application/json; charset=utf-8":
+                          schema: { type: object, required: [id], properties: { id: { type: integer } } }
+            """
+        let contract = try Self.contract(document)
+        for contentType in ["application/json; charset=utf-8", "application/json", "Application/JSON;charset=UTF-8"] {
+            #expect(Self.mismatches(contract, "GET", "/t", body: #"{"id": 1}"#, contentType: contentType) == [], "\(contentType)")
+        }
+        #expect(Self.mismatches(contract, "GET", "/t", body: #"{"id": "x"}"#).first?
+            .hasPrefix("GET /t: body does not match the response schema for 200: $.id") == true)
+    }
+
     @Test func aRequestMatchingNoOperationFails() throws {
         let users = try Self.contract(Self.users)
         #expect(Self.mismatches(users, "GET", "/api/v1/groups")
