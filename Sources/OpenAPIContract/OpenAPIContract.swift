@@ -1,6 +1,7 @@
 internal import Foundation
 public import HTTPCore
 internal import Expectations
+internal import YAML
 
 /// A document's operations ready to judge responses: each response's required headers and, per media type, its schema
 /// compiled for the project's JSON Schema validator (3.0 schemas rewritten as 2020-12).
@@ -18,6 +19,8 @@ public struct OpenAPIContract: Sendable {
         let operationID: String?
         /// Responses by their key as written (`200`, `2XX`, `default`), in order.
         let responses: [(key: String, response: Response)]
+        /// Where its `responses` are in the document.
+        let responsesPointer: String
 
         /// `GET /users/{id} (getUser)`.
         var label: String { "\(method) \(template)" + (operationID.map { " (\($0))" } ?? "") }
@@ -25,6 +28,8 @@ public struct OpenAPIContract: Sendable {
 
     /// One documented response.
     struct Response: Sendable {
+        /// Where it is in the document (where a `$ref` leads).
+        let pointer: String
         let requiredHeaders: [String]
         /// Media types as written (lowercased) with the compiled schema of each that has one.
         let content: [(mediaType: String, schema: JSONSchema?)]
@@ -64,15 +69,22 @@ public struct OpenAPIContract: Sendable {
                         content.append((mediaType.lowercased(), schema))
                     }
                 }
-                responses.append((key, Response(requiredHeaders: Self.requiredHeaders(of: response, in: raw), content: content)))
+                responses.append((key, Response(pointer: pointer, requiredHeaders: Self.requiredHeaders(of: response, in: raw), content: content)))
             }
             operations.append(Operation(method: entry.method.uppercased(), template: entry.path, path: OpenAPIPathTemplate(entry.path),
-                                        operationID: entry.operationID, responses: responses))
+                                        operationID: entry.operationID, responses: responses, responsesPointer: responsesPointer))
         }
         guard problems.isEmpty else { throw OpenAPIProblems(problems) }
         self.operations = operations
         basePaths = Self.basePaths(of: raw)
+        locate = { document.mark(of: $0) }
     }
+
+    /// Where the value at a pointer into the document is written.
+    private let locate: @Sendable (String) -> Mark?
+
+    /// The line and column of the document's value at `pointer`, when the text leads there.
+    func mark(of pointer: String) -> Mark? { locate(pointer) }
 
     /// The names of a response's headers marked `required: true`.
     private static func requiredHeaders(of response: JSONObject, in raw: JSONValue) -> [String] {

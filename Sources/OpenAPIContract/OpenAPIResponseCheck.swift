@@ -1,6 +1,7 @@
 internal import Foundation
 public import HTTPCore
 internal import Expectations
+public import YAML
 
 /// A way a response differs from what the document says: what is wrong, what was expected, what came.
 public struct OpenAPIMismatch: Sendable, Hashable {
@@ -8,6 +9,20 @@ public struct OpenAPIMismatch: Sendable, Hashable {
     public let message: String
     public let expected: String
     public let actual: String
+    /// What the document says that the response breaks (its first violation's keyword, the response, its headers or
+    /// media types), as a pointer and where it is written; nil when the request matches no operation.
+    public var place: (pointer: String, mark: Mark?)? { placeInDocument.map { ($0.pointer, $0.mark) } }
+    fileprivate var placeInDocument: Place?
+
+    fileprivate struct Place: Sendable, Hashable {
+        let pointer: String
+        let mark: Mark?
+    }
+
+    fileprivate init(message: String, expected: String, actual: String, at pointer: String? = nil, in contract: OpenAPIContract? = nil) {
+        (self.message, self.expected, self.actual) = (message, expected, actual)
+        placeInDocument = pointer.map { Place(pointer: $0, mark: contract?.mark(of: $0)) }
+    }
 }
 
 /// What the check needs of a response: its request's method and path, its status, headers and body.
@@ -72,12 +87,13 @@ extension OpenAPIContract {
             let documented = operation.responses.map(\.key).joined(separator: ", ")
             return [OpenAPIMismatch(message: "\(label): status \(status) is not documented",
                                     expected: "one of the documented statuses: \(documented.isEmpty ? "none" : documented)",
-                                    actual: String(status))]
+                                    actual: String(status), at: operation.responsesPointer, in: self)]
         }
         var mismatches: [OpenAPIMismatch] = []
         for name in response.requiredHeaders where exchange.headers.values(for: name).isEmpty {
             mismatches.append(OpenAPIMismatch(message: "\(label): required header \(name) is missing from the \(key) response",
-                                              expected: "the header \(name)", actual: "no header \(name)"))
+                                              expected: "the header \(name)", actual: "no header \(name)",
+                                              at: response.pointer + OpenAPIPointer.pointer(["headers", name]), in: self))
         }
         guard !response.content.isEmpty, !exchange.bodyIsEmpty || status != 204, method != "HEAD" else { return mismatches }
         let contentType = exchange.headers["Content-Type"].map(Self.mediaType) ?? ""
@@ -86,14 +102,16 @@ extension OpenAPIContract {
             let actual = contentType.isEmpty ? "no Content-Type" : contentType
             let what = contentType.isEmpty ? "has no Content-Type" : "has media type \(contentType), which is not documented"
             mismatches.append(OpenAPIMismatch(message: "\(label): the \(key) response \(what)",
-                                              expected: "one of \(documented)", actual: actual))
+                                              expected: "one of \(documented)", actual: actual,
+                                              at: response.pointer + OpenAPIPointer.pointer(["content"]), in: self))
             return mismatches
         }
         guard let schema = media.schema, Self.isJSON(Self.mediaType(media.mediaType)) || Self.isJSON(contentType) else { return mismatches }
         let subject = "body does not match the response schema for \(key)"
         switch exchange.json() {
         case .failure(let problem):
-            mismatches.append(OpenAPIMismatch(message: "\(label): \(subject): it is not JSON", expected: "a JSON body", actual: problem.message))
+            mismatches.append(OpenAPIMismatch(message: "\(label): \(subject): it is not JSON", expected: "a JSON body", actual: problem.message,
+                                              at: response.pointer + OpenAPIPointer.pointer(["content", media.mediaType]), in: self))
         case .success(let body):
             let violations = schema.validate(body)
             guard !violations.isEmpty else { return mismatches }
@@ -105,7 +123,8 @@ extension OpenAPIContract {
             let first = shown[0]
             mismatches.append(OpenAPIMismatch(
                 message: "\(label): \(subject): \(violations.count == 1 ? first : "\(violations.count) violations, first \(first)")",
-                expected: "a body valid against the \(key) response's \(media.mediaType) schema", actual: (Array(shown) + more).joined(separator: "\n")))
+                expected: "a body valid against the \(key) response's \(media.mediaType) schema", actual: (Array(shown) + more).joined(separator: "\n"),
+                at: Self.pointer(inSchemaPath: violations[0].schemaPath), in: self))
         }
         return mismatches
     }

@@ -49,7 +49,7 @@ struct ExpectationChecker {
             failures += check(schema: compiled, reference: schema, content: content)
         }
         if let openAPI = step.openAPI {
-            failures += openAPI.failures(of: content, json: shownJSON(of: content))
+            failures += openAPI.failures(of: content, json: shownJSON(of: content), requestPath: path)
         }
         if let limit = expect.duration {
             failures += check(duration: duration, against: limit)

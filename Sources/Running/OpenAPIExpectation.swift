@@ -11,10 +11,11 @@ struct OpenAPIExpectation: Sendable {
     /// The file the `openapi:` key is in: the request file, or the environment file.
     let path: String
 
-    /// Every way the response differs from its operation in the document, each located at the `openapi:` key; `json` is
-    /// the body as JSON, or why it is not, as failures may say it.
-    func failures(of content: ResponseContent, json: @autoclosure @escaping () -> Result<JSONValue, ResponseContent.BodyProblem>)
-        -> [ExpectationFailure] {
+    /// Every way the response differs from its operation in the document, each located at the `openapi:` key, with notes
+    /// saying where the document says what it breaks and, for the environment's expectation, which request file sent it
+    /// (at `requestPath`); `json` is the body as JSON, or why it is not, as failures may say it.
+    func failures(of content: ResponseContent, json: @autoclosure @escaping () -> Result<JSONValue, ResponseContent.BodyProblem>,
+                  requestPath: String) -> [ExpectationFailure] {
         let subject = "openapi \(reference.written)"
         let contract: OpenAPIContract
         switch self.contract {
@@ -29,7 +30,13 @@ struct OpenAPIExpectation: Sendable {
             headers: content.response.headers, bodyIsEmpty: content.response.body.isEmpty,
             json: { json().mapError { OpenAPIBodyProblem($0.message) } })
         return contract.mismatches(of: exchange).map { mismatch in
-            failure(mismatch.message, expected: mismatch.expected, actual: mismatch.actual, concernsBody: mismatch.message.contains("body"))
+            var failure = failure(mismatch.message, expected: mismatch.expected, actual: mismatch.actual, concernsBody: mismatch.message.contains("body"))
+            if let place = mismatch.place {
+                let line = place.mark.map { ":\($0.line):\($0.column)" } ?? ""
+                failure.diagnostic.notes.append("the document says so at \(reference.path)\(line) (#\(place.pointer))")
+            }
+            if path != requestPath { failure.diagnostic.notes.append("the response to \(requestPath)") }
+            return failure
         }
     }
 

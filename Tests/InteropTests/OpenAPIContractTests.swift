@@ -154,6 +154,28 @@ import Testing
             .hasPrefix("GET /t: body does not match the response schema for 200: $.id") == true)
     }
 
+    /// Each mismatch says where the document says what the response breaks, with its line (trial helper-163: only a
+    /// pointer, which a reviewer of a large document had to find by hand).
+    @Test func aMismatchIsPlacedInTheDocument() throws {
+        let users = try Self.contract(Self.users)
+        func place(_ status: Int = 200, body: String?, contentType: String = "application/json") -> String? {
+            var headers = HTTPHeaders()
+            if body != nil { headers.add(name: "Content-Type", value: contentType) }
+            let exchange = OpenAPIExchange(method: "GET", path: "/api/v1/users/1", status: status, headers: headers, bodyIsEmpty: body == nil) {
+                Result { try JSONValue.parse(Array((body ?? "").utf8)) }.mapError { OpenAPIBodyProblem("\($0)") }
+            }
+            return contract(users, exchange)
+        }
+        func contract(_ contract: OpenAPIContract, _ exchange: OpenAPIExchange) -> String? {
+            contract.mismatches(of: exchange).first?.place.map { place in
+                (place.mark.map { "\($0.line):\($0.column) " } ?? "") + place.pointer
+            }
+        }
+        #expect(place(body: #"{"id": 0, "name": "Ada", "manager": null}"#) == "49:39 /components/schemas/User/properties/id/minimum")
+        #expect(place(500, body: nil) == "22:7 /paths/~1users~1{id}/get/responses")
+        #expect(place(body: "<x/>", contentType: "application/xml") == "25:11 /paths/~1users~1{id}/get/responses/200/content")
+    }
+
     @Test func aRequestMatchingNoOperationFails() throws {
         let users = try Self.contract(Self.users)
         #expect(Self.mismatches(users, "GET", "/api/v1/groups")
