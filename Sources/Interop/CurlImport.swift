@@ -94,7 +94,9 @@ public enum CurlImport {
             }
         }
         let forms = Set(values + inJSON)
-        return Array(forms) + forms.map(cmdEscaped)
+        // Also with a `%` written as people write it for cmd, `%^7` with no `^` before it.
+        let written = forms.map(cmdEscaped)
+        return Array(forms) + written + written.filter { $0.contains("^%") }.map { $0.replacingOccurrences(of: "^%", with: "%") }
     }
 
     /// `text` as browsers write it for Windows' cmd ("Copy as cURL (cmd)", Chrome's and Firefox's `escapeStringWin`):

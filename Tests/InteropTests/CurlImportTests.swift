@@ -324,7 +324,7 @@ import Testing
         }
         // A JSON string holding an escape, as browsers write it for cmd: `\"` as `^\^\^\^"`, `\\` as `^\^\^\^\`, `\u00e9`
         // as `^\^\u00e9`; `&`, `%` and `-` as they write them (trial helper-160).
-        for value in [#"Hunter^\^\^\^"2024xyz"#, #"PW^\^\^\^\sekritval"#, #"PW^\^\u00e9sekritval"#, "PW-a^&b^%^PATH^%^x", "PW5^%"] {
+        for value in [#"Hunter^\^\^\^"2024xyz"#, #"PW^\^\^\^\sekritval"#, #"PW^\^\u00e9sekritval"#, "PW-a^&b^%^PATH^%^x", "PW5^%", "Zx%^7qLm"] {
             let command = "curl https://api.example.com/login ^\n  --data-raw ^\"^{^\\^\"token^\\^\":^\\^\"\(value)^\\^\"^}^\" ^\n  --compressed"
             let result = CurlImport.read(command)
             #expect(result.redacted(command).contains(#"^\^"token^\^":^\^"***^\^"^}"#), "\(value): \(result.redacted(command))")
