@@ -35,9 +35,10 @@ struct CollectionValidator {
     /// `asksForItsFile`: an environment's template whose variable no earlier request captures, nor one of a close name (the
     /// request capturing it may be in a file the run was not given).
     private var undefinedUses: [(name: String, user: String?, inItsFile: Bool, asksForItsFile: Bool, diagnostic: Diagnostic)] = []
-    /// The variables `when:` conditions test where they are not defined (absent there), with the places: one a later
-    /// request captures is a warning once every file is checked.
-    private var absentInConditions: [(name: String, path: String, mark: Mark)] = []
+    /// The variables `when:` conditions test where they are not defined (absent there), with the places and the defined
+    /// name close to each: once every file is checked, one a later request captures is a warning, else one with a close
+    /// name (a likely typo).
+    private var absentInConditions: [(name: String, path: String, mark: Mark, closeName: String?)] = []
     /// Whether the templates checked now are the environment's (checked for each request that uses them).
     private var checkingEnvironment = false
     /// The request being checked, named as a capturer; nil between requests.
@@ -237,14 +238,11 @@ struct CollectionValidator {
                                          + "decides whether the use runs, before its with: values are defined, so it finds it absent",
                                          path: path, at: mark,
                                          suggestion: "test a variable of the flow here, or write the condition in the used file"))
-            } else if !defined.contains(variable.name), !fieldsUnknown, !environmentUnknown, !asksForPresence,
-               let guess = VariableScope.closestName(to: variable.name, among: defined) {
-                diagnostics.add(.warning("'\(variable.name)' is not defined here, so this condition finds it absent",
-                                         path: path, at: mark, suggestion: "did you mean '\(guess)'?"))
             } else if selected, !definedWhenSelected.contains(variable.name), let capturer = capturedWhenLeftOut[variable.name] {
                 diagnostics.add(Self.capturedOnlyWhenLeftOut(variable.name, by: capturer, selection: selection, at: mark, in: path))
             } else if !defined.contains(variable.name) {
-                absentInConditions.append((variable.name, path, mark))
+                let guess = fieldsUnknown || environmentUnknown || asksForPresence ? nil : VariableScope.closestName(to: variable.name, among: defined)
+                absentInConditions.append((variable.name, path, mark, guess))
             }
         }
     }
@@ -295,9 +293,16 @@ struct CollectionValidator {
         }
         diagnostics.add(contentsOf: found)
         undefinedUses = []
-        // Tested before the request that captures it runs: always absent there, whatever the capture gives.
-        for (name, path, mark) in absentInConditions {
-            guard let capturer = capturers[name] else { continue }
+        // Tested before the request that captures it runs: always absent there, whatever the capture gives; else a name
+        // close to a defined one is likely a typo.
+        for (name, path, mark, closeName) in absentInConditions {
+            guard let capturer = capturers[name] else {
+                if let closeName {
+                    diagnostics.add(.warning("'\(name)' is not defined here, so this condition finds it absent", path: path, at: mark,
+                                             suggestion: "did you mean '\(closeName)'?"))
+                }
+                continue
+            }
             diagnostics.add(.warning("'\(name)' is captured by \(capturer), which runs after this condition: the condition always finds it "
                                      + "absent", path: path, at: mark,
                                      suggestion: "capture it in an earlier request, or test it in a request that runs after \(capturer)"))

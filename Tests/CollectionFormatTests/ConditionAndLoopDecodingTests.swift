@@ -241,14 +241,25 @@ import CollectionReading
             """, "requests/3.yaml": """
             request: { url: "http://127.0.0.1:1/e" }
             capture: { fromThree: $.x }
-            """])
-        let loaded = await scratch.readCollection(["requests"])
+            """, "requests/4.yaml": """
+            steps:
+              - when: { "{{ x }}": 1 }
+                request: { url: "http://127.0.0.1:1/f" }
+              - name: Captures x
+                request: { url: "http://127.0.0.1:1/g" }
+                capture: { x: $.x }
+            """, "environments/e.yaml": "variables: { d: 1 }\n"])
+        // `x` is one typo from `d`: captured later all the same, which the warning says (trial helper-162).
+        let loaded = await scratch.readCollection(["requests"], env: "e")
         #expect(problems(of: loaded) == [
             "requests/1.yaml:2:14: warning: 'laterId' is captured by step 'Captures later' of requests/1.yaml, which runs after this "
                 + "condition: the condition always finds it absent [help: capture it in an earlier request, or test it in a request "
                 + "that runs after step 'Captures later' of requests/1.yaml]",
             "requests/2.yaml:1:10: warning: 'fromThree' is captured by requests/3.yaml, which runs after this condition: the condition "
                 + "always finds it absent [help: capture it in an earlier request, or test it in a request that runs after requests/3.yaml]",
+            "requests/4.yaml:2:14: warning: 'x' is captured by step 'Captures x' of requests/4.yaml, which runs after this condition: "
+                + "the condition always finds it absent [help: capture it in an earlier request, or test it in a request that runs after "
+                + "step 'Captures x' of requests/4.yaml]",
         ])
     }
 }
