@@ -89,7 +89,7 @@ public struct Redactor: Sendable {
         // Misread once, or twice (a server that misread it echoed by another that misread that).
         let once = Mojibake.readings(of: value)
         let misread = once + once.flatMap(Mojibake.readings)
-        guard value.contains("%") || value.contains("+") else { return [value] + misread }
+        guard value.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return [value] + misread }
         let decoded = [value.removingPercentEncoding, value.replacingBytes(of: "+", with: " ").removingPercentEncoding]
         return [value] + misread + Set(decoded.compactMap { $0 }).filter { $0 != value && $0.count >= ResolvedSecret.shortestHiddenInText }
     }
@@ -105,8 +105,11 @@ public struct Redactor: Sendable {
     /// lines joined by `, `) shows each part apart.
     private static func cuts(of value: String) -> [String] {
         var cuts: [String] = []
+        let alphanumeric = { (character: Character) in character.isLetter || character.isNumber }
         let hidden = { (left: String) in
-            left.contains(where: { !$0.isLetter }) && !readsAsWord(Substring(left.trimmingCharacters(in: CharacterSet.alphanumerics.inverted)))
+            guard left.contains(where: { !$0.isLetter }) else { return false }
+            guard let first = left.firstIndex(where: alphanumeric), let last = left.lastIndex(where: alphanumeric) else { return true }
+            return !readsAsWord(left[first...last])
         }
         for start in 0...3 {
             for end in 0...3 where start + end > 0 && value.count - start - end >= max(8, value.count - value.count / 3) {
@@ -418,16 +421,16 @@ public struct Redactor: Sendable {
     /// a secret directly before one (`4f1b…`, at least `ResolvedSecret.shortestHiddenInText` bytes) is hidden too.
     public func redact(_ text: String) -> String {
         let forms = secrets.index
-        guard let results, text.utf8.count >= RedactedTexts.shortest, !forms.all.isEmpty || shortSecrets != nil else {
+        guard let results, text.utf8.count >= RedactedTexts.shortest, forms.count > 0 || shortSecrets != nil else {
             return redact(text, forms: forms)
         }
-        return results.redacted(text, formCount: forms.all.count) { redact(text, forms: forms) }
+        return results.redacted(text, formCount: forms.count) { redact(text, forms: forms) }
     }
 
     /// `redact` with the forms read once for the whole text.
     private func redact(_ text: String, forms: FormIndex) -> String {
         var text = text
-        let hidden: [Range<Int>] = forms.all.isEmpty && shortSecrets == nil ? [] : text.withUTF8 { bytes in
+        let hidden: [Range<Int>] = forms.count == 0 && shortSecrets == nil ? [] : text.withUTF8 { bytes in
             let cuts = Self.cutMarks.flatMap { Self.occurrences(of: $0, in: bytes) }
             let decodings = Self.base64Decodings(in: bytes)
             // Both searches before a cut: a short start of one secret's form may end there inside a longer start of
@@ -608,8 +611,8 @@ private final class RedactedTexts: Sendable {
 
 /// Forms as UTF-8, found in a text in one pass by their first two bytes (hundreds of forms cost what a few do).
 private struct FormIndex: Sendable {
-    /// Every form.
-    private(set) var all: [[UInt8]] = []
+    /// How many forms and values it holds.
+    private(set) var count = 0
     /// The pairs of first bytes some form starts with, checked before the dictionary.
     private var starts = BytePairs()
     /// The forms of two bytes or more by their first two bytes.
@@ -618,28 +621,18 @@ private struct FormIndex: Sendable {
     private var single: [[UInt8]] = []
     /// The length of the longest form.
     private var longest = 0
-    /// Whether some value is in `loose` or `looseBytes`.
+    /// Whether some value is in `loose`.
     private var hasLoose = false
     /// The length of the longest value in `loose`.
     private var longestLooseValue = 0
-    /// Values of two bytes or more found with any of their characters escaped as an encoder chose (`%3D`, `%253D`,
-    /// `\u00fc`, `&#252;`), by their first two bytes: a run that sends a new token per request learns thousands, most
-    /// sharing a first byte (every token's cuts start with each hex digit), few sharing two.
-    private var loose: [UInt16: [[UInt8]]] = [:]
-    /// The pairs of first bytes some value in `loose` starts with, checked before reading `loose`.
-    private var looseStarts = BytePairs()
-    /// The first bytes of the values in `loose` (as pairs after 0).
-    private var looseFirsts = BytePairs()
-    /// The values in `loose` by their first byte alone, for a text cut short (`looseStart`).
-    private var looseByFirst = [[[UInt8]]](repeating: [], count: 256)
-    /// Values of one byte found with escapes (as pairs after 0).
-    private var looseBytes = BytePairs()
-    /// Every value in `loose` and `looseBytes`, to find one added again at once.
-    private var looseValues: Set<[UInt8]> = []
+    /// Values found with any of their characters escaped as an encoder chose (`%3D`, `%253D`, `\u00fc`, `&#252;`), in a
+    /// trie: a run that sends a new token per request learns thousands, which share their beginnings (`eyJhbGciOi…`, a
+    /// token's cuts), and a place of a text is read once for them all.
+    private var loose = ByteTrie()
 
     mutating func insert(_ form: [UInt8]) {
         guard !form.isEmpty else { return }
-        all.append(form)
+        count += 1
         longest = max(longest, form.count)
         guard form.count >= 2 else { return single.append(form) }
         starts.insert(form[0], form[1])
@@ -651,15 +644,10 @@ private struct FormIndex: Sendable {
     mutating func insertLoosely(_ value: [UInt8]) {
         // A value longer than a credential (a captured body holding a secret) is found in its exact forms only: the
         // search reads a value byte by byte, at every place of every text.
-        guard let first = value.first, value.count <= Self.longestLoose, looseValues.insert(value).inserted else { return }
-        all.append(value)
+        guard !value.isEmpty, value.count <= Self.longestLoose, loose.insert(value) else { return }
+        count += 1
         hasLoose = true
         longestLooseValue = max(longestLooseValue, value.count)
-        guard value.count > 1 else { return looseBytes.insert(0, first) }
-        looseFirsts.insert(0, first)
-        looseByFirst[Int(first)].append(value)
-        looseStarts.insert(first, value[1])
-        loose[UInt16(first) << 8 | UInt16(value[1]), default: []].append(value)
     }
 
     /// The byte ranges where some form occurs in `bytes`, overlapping ones included.
@@ -673,60 +661,30 @@ private struct FormIndex: Sendable {
             }
         }
         guard hasLoose else { return found }
-        // At each place, the values starting with the byte there and what the next place reads, and those starting with
-        // what an escape there reads (read once for them all).
-        for offset in 0..<bytes.count {
-            let written = bytes[offset]
-            found += values(startingWith: written, at: offset, length: 1, of: [written], in: bytes)
-            guard Self.startsEscape(written) else { continue }
-            for (read, length) in Self.escapes(at: offset, in: bytes) where !read.isEmpty {
-                found += values(startingWith: read[0], at: offset, length: length, of: read, in: bytes)
-            }
+        // At each place, the values starting there, with the byte written or with what an escape there reads.
+        for offset in 0..<bytes.count where loose.child(of: ByteTrie.root, bytes[offset]) != nil || Self.startsEscape(bytes[offset]) {
+            looseEnds(from: ByteTrie.root, at: offset, start: offset, in: bytes, into: &found)
         }
         return found
     }
 
-    /// Where the values standing at `offset` end, whose first byte `first` is written there in `length` bytes that read
-    /// as `read` (the byte itself, or an escape's bytes).
-    private func values(startingWith first: UInt8, at offset: Int, length: Int, of read: [UInt8],
-                        in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
-        var found: [Range<Int>] = []
-        if read.count == 1, looseBytes.contains(0, first) { found.append(offset..<offset + length) }
-        guard looseFirsts.contains(0, first) else { return found }
-        // The second bytes: the read's own, or what the place after it reads.
-        let seconds = read.count > 1 ? [read[1]] : Self.reads(at: offset + length, in: bytes)
-        for second in Set(seconds) where looseStarts.contains(first, second) {
-            for value in loose[UInt16(first) << 8 | UInt16(second)] ?? [] where value.starts(with: read) {
-                if let end = Self.looseMatch(value.dropFirst(read.count), in: bytes, at: offset + length) { found.append(offset..<end) }
-            }
-        }
-        return found
-    }
-
-    /// The first bytes of what the place at `offset` reads: the byte written there and those its escapes read, and
-    /// after a line break (which reads as nothing inside a value) what the place after it reads.
-    private static func reads(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        guard offset < bytes.count else { return [] }
-        guard startsEscape(bytes[offset]) else { return [bytes[offset]] }
-        return [bytes[offset]] + escapes(at: offset, in: bytes).flatMap { read, length in
-            read.first.map { [$0] } ?? reads(at: offset + length, in: bytes)
-        }
-    }
-
-    /// Where `value` ends when it stands at `offset` in `bytes` with any of its bytes written as itself or as
-    /// `escapes(at:in:)` reads them; nil when it does not stand there.
-    private static func looseMatch(_ value: ArraySlice<UInt8>, in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int? {
-        guard let byte = value.first else { return offset }
-        guard offset < bytes.count else { return nil }
+    /// Adds to `found` where the values of `loose` end that stand from `start` in `bytes`, read up to `offset` as far as
+    /// `node`: each byte as itself or as `escapes(at:in:)` reads it (a line break, reading as nothing, inside a value only).
+    private func looseEnds(from node: Int32, at offset: Int, start: Int, in bytes: UnsafeBufferPointer<UInt8>,
+                           afterBreak: Bool = false, into found: inout [Range<Int>]) {
+        // (A value does not end with the line break after it.)
+        if node != ByteTrie.root, !afterBreak, loose.isEnd(node) { found.append(start..<offset) }
+        guard offset < bytes.count else { return }
         let written = bytes[offset]
-        if written == byte, let end = looseMatch(value.dropFirst(), in: bytes, at: offset + 1) { return end }
+        if let next = loose.child(of: node, written) { looseEnds(from: next, at: offset + 1, start: start, in: bytes, into: &found) }
         // Most bytes are only themselves: the escapes below start with one of these.
-        guard Self.startsEscape(written) else { return nil }
-        // A line break reads as nothing, inside the value only (not before it).
-        for (read, length) in escapes(at: offset, in: bytes) where value.starts(with: read) && (!read.isEmpty || value.startIndex > 0) {
-            if let end = looseMatch(value.dropFirst(read.count), in: bytes, at: offset + length) { return end }
+        guard Self.startsEscape(written) else { return }
+        let inside = node != ByteTrie.root && loose.hasChildren(node)
+        for (read, length) in Self.escapes(at: offset, in: bytes) where !read.isEmpty || inside {
+            if let next = loose.descendant(of: node, along: read) {
+                looseEnds(from: next, at: offset + length, start: start, in: bytes, afterBreak: read.isEmpty, into: &found)
+            }
         }
-        return nil
     }
 
     /// The longest value searched for byte by byte.
@@ -1057,34 +1015,30 @@ private struct FormIndex: Sendable {
     /// does. Looked for back as far as the longest value escaped byte by byte may take.
     func looseStart(endingAt end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         guard hasLoose else { return nil }
-        for offset in max(0, end - Self.longestEscape * longestLooseValue)..<end {
-            let written = bytes[offset]
-            // The values starting with the byte there, or, at an escape, any: `loosePrefix` reads the escape.
-            let candidates = Self.startsEscape(written) ? Array(looseByFirst.joined()) : looseByFirst[Int(written)]
-            for value in candidates where Self.loosePrefix(value[...], consumed: 0, in: bytes, at: offset, reaching: end) {
-                return offset..<end
-            }
+        for offset in max(0, end - Self.longestEscape * longestLooseValue)..<end
+        where reachesEnd(from: ByteTrie.root, consumed: 0, at: offset, reaching: end, in: bytes) {
+            return offset..<end
         }
         return nil
     }
 
-    /// Whether `value`'s first bytes stand at `offset`, each as itself or escaped (`escapes(at:in:)`), up to `end` or to an
-    /// escape cut short just before it: `shortestHiddenInText` bytes of it or more (`consumed` so far), not all of it.
-    private static func loosePrefix(_ value: ArraySlice<UInt8>, consumed: Int, in bytes: UnsafeBufferPointer<UInt8>, at offset: Int,
-                                    reaching end: Int) -> Bool {
-        guard !value.isEmpty else { return false }
-        if offset == end || (end - offset < longestEscape && "%&\\".utf8.contains(bytes[offset])
+    /// Whether the first bytes of a value of `loose` stand at `offset`, read as far as `node` (`consumed` bytes of it),
+    /// each as itself or escaped (`escapes(at:in:)`), up to `end` or to an escape cut short just before it:
+    /// `shortestHiddenInText` bytes of it or more, not all of it.
+    private func reachesEnd(from node: Int32, consumed: Int, at offset: Int, reaching end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard loose.hasChildren(node) else { return false }
+        if offset == end || (end - offset < Self.longestEscape && "%&\\".utf8.contains(bytes[offset])
                              && consumed >= ResolvedSecret.shortestHiddenInText) {
             return consumed >= ResolvedSecret.shortestHiddenInText
         }
         let written = bytes[offset]
-        if written == value[value.startIndex], loosePrefix(value.dropFirst(), consumed: consumed + 1, in: bytes, at: offset + 1, reaching: end) {
+        if let next = loose.child(of: node, written), reachesEnd(from: next, consumed: consumed + 1, at: offset + 1, reaching: end, in: bytes) {
             return true
         }
-        guard startsEscape(written) else { return false }
-        for (read, length) in escapes(at: offset, in: bytes)
-        where offset + length <= end && value.starts(with: read) && (!read.isEmpty || consumed > 0) {
-            if loosePrefix(value.dropFirst(read.count), consumed: consumed + read.count, in: bytes, at: offset + length, reaching: end) {
+        guard Self.startsEscape(written) else { return false }
+        for (read, length) in Self.escapes(at: offset, in: bytes) where offset + length <= end && (!read.isEmpty || consumed > 0) {
+            if let next = loose.descendant(of: node, along: read),
+               reachesEnd(from: next, consumed: consumed + read.count, at: offset + length, reaching: end, in: bytes) {
                 return true
             }
         }
@@ -1103,6 +1057,71 @@ private struct FormIndex: Sendable {
 }
 
 /// A set of pairs of bytes, one bit each.
+/// Byte strings in a trie, for finding many that share their beginnings at once: each node a byte, with its first child
+/// and next sibling (nodes are numbered, the root 0; the root's children are found by their byte at once).
+private struct ByteTrie: Sendable {
+    static let root: Int32 = 0
+    private var firstChild: [Int32] = [-1]
+    private var nextSibling: [Int32] = [-1]
+    private var byte: [UInt8] = [0]
+    /// Whether a string ends at the node.
+    private var ends: [Bool] = [false]
+    /// The root's children by their byte.
+    private var rootChildren = [Int32](repeating: -1, count: 256)
+
+    /// The child of `node` for `value`, if any.
+    func child(of node: Int32, _ value: UInt8) -> Int32? {
+        if node == Self.root { return rootChildren[Int(value)] < 0 ? nil : rootChildren[Int(value)] }
+        var child = firstChild[Int(node)]
+        while child >= 0 {
+            if byte[Int(child)] == value { return child }
+            child = nextSibling[Int(child)]
+        }
+        return nil
+    }
+
+    /// The node `bytes` lead to from `node`, if any (`node` itself for none).
+    func descendant(of node: Int32, along bytes: [UInt8]) -> Int32? {
+        var node = node
+        for value in bytes {
+            guard let child = child(of: node, value) else { return nil }
+            node = child
+        }
+        return node
+    }
+
+    /// Whether a string ends at `node`.
+    func isEnd(_ node: Int32) -> Bool { ends[Int(node)] }
+
+    /// Whether some string goes on past `node`.
+    func hasChildren(_ node: Int32) -> Bool { node == Self.root || firstChild[Int(node)] >= 0 }
+
+    /// Adds `string`; false when it was there already.
+    mutating func insert(_ string: [UInt8]) -> Bool {
+        var node = Self.root
+        for value in string {
+            if let child = child(of: node, value) {
+                node = child
+                continue
+            }
+            let child = Int32(byte.count)
+            byte.append(value)
+            ends.append(false)
+            firstChild.append(-1)
+            if node == Self.root {
+                nextSibling.append(-1)
+                rootChildren[Int(value)] = child
+            } else {
+                nextSibling.append(firstChild[Int(node)])
+                firstChild[Int(node)] = child
+            }
+            node = child
+        }
+        defer { ends[Int(node)] = true }
+        return !ends[Int(node)]
+    }
+}
+
 private struct BytePairs: Sendable {
     private var bits = [UInt64](repeating: 0, count: 1 << 10)
 
