@@ -119,11 +119,13 @@ private struct Translation {
             case "path":
                 define(variable, example: example(ofParameter: parameter), for: defined)
             case "query" where required:
-                define(variable, example: example(ofParameter: parameter), for: defined)
-                document.query.append((name, ["{{ \(variable) }}"]))
+                let example = example(ofParameter: parameter)
+                define(variable, example: example, for: defined)
+                document.query += Self.styledQuery(name, variable: variable, example: example, of: parameter)
             case "header" where required:
-                define(variable, example: example(ofParameter: parameter), for: defined)
-                document.headers.append((name, "{{ \(variable) }}"))
+                let example = example(ofParameter: parameter)
+                define(variable, example: example, for: defined)
+                document.headers.append((name, Self.styledHeader(variable, example: example, of: parameter)))
             case "query", "header":
                 continue
             default:
@@ -416,6 +418,56 @@ private struct Translation {
     }
 
     /// A valid variable name for a parameter or scheme name: letters, digits, `_` and `-`, not starting with a digit.
+    /// The query items of a query parameter `name` whose value is the variable `variable`, as its `style` and `explode`
+    /// send a list or an object (known by its `example`): `form` (the default) exploded as an item per element (`ids=1&ids=2`)
+    /// or per member (`color=red`), else joined with `,` (`ids=1,2`, `filter=color,red`); `spaceDelimited` and
+    /// `pipeDelimited` joined with a space or `|`; `deepObject` as `filter[color]=red`. Each element or member is a
+    /// template of the variable (`{{ ids[0] }}`, `{{ filter.color }}`): the environment holds the example. A scalar, and a
+    /// list or object without an example, is the variable itself.
+    static func styledQuery(_ name: String, variable: String, example: JSONValue?, of parameter: JSONObject) -> [(name: String, values: [String])] {
+        let style = parameter["style"]?.stringValue ?? "form"
+        let explode = parameter["explode"].map { $0 == .bool(true) } ?? (style == "form")
+        switch example {
+        case .array(let elements)? where !elements.isEmpty:
+            let templates = elements.indices.map { "{{ \(variable)[\($0)] }}" }
+            switch style {
+            case "form" where explode: return [(name, templates)]
+            case "spaceDelimited": return [(name, [templates.joined(separator: " ")])]
+            case "pipeDelimited": return [(name, [templates.joined(separator: "|")])]
+            default: return [(name, [templates.joined(separator: ",")])]
+            }
+        case .object(let object)? where !object.members.isEmpty && object.members.allSatisfy({ Self.isPathName($0.key) }):
+            let members = object.members.map { (key: $0.key, template: "{{ \(variable).\($0.key) }}") }
+            switch style {
+            case "deepObject": return members.map { ("\(name)[\($0.key)]", [$0.template]) }
+            case "form" where explode: return members.map { ($0.key, [$0.template]) }
+            default: return [(name, [members.map { "\($0.key),\($0.template)" }.joined(separator: ",")])]
+            }
+        default:
+            return [(name, ["{{ \(variable) }}"])]
+        }
+    }
+
+    /// The value of a header parameter whose value is the variable `variable`, as the `simple` style sends a list
+    /// (`1,2`) or an object (`color,red`, exploded `color=red`) known by its `example`; else the variable itself.
+    static func styledHeader(_ variable: String, example: JSONValue?, of parameter: JSONObject) -> String {
+        let explode = parameter["explode"] == .bool(true)
+        switch example {
+        case .array(let elements)? where !elements.isEmpty:
+            return elements.indices.map { "{{ \(variable)[\($0)] }}" }.joined(separator: ",")
+        case .object(let object)? where !object.members.isEmpty && object.members.allSatisfy({ Self.isPathName($0.key) }):
+            return object.members.map { "\($0.key)\(explode ? "=" : ",")" + "{{ \(variable).\($0.key) }}" }.joined(separator: ",")
+        default:
+            return "{{ \(variable) }}"
+        }
+    }
+
+    /// Whether `key` can follow a `.` in a template's path (`{{ filter.color }}`).
+    private static func isPathName(_ key: String) -> Bool {
+        guard let first = key.unicodeScalars.first, first == "_" || ("a"..."z").contains(first) || ("A"..."Z").contains(first) else { return false }
+        return key.unicodeScalars.allSatisfy { $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+    }
+
     static func variableName(_ name: String) -> String {
         var result = String(name.unicodeScalars.map { scalar in
             scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-" ? Character(scalar) : "_"

@@ -242,6 +242,25 @@ import YAML
         #expect(clash.environment.text.contains("  id_query_2: q\n  id_query: clash\n"), "\(clash.environment.text)")
     }
 
+    /// A list or an object parameter is sent as its `style` and `explode` say, each element or member a template of the
+    /// variable holding the example (trial helper-163: sent as JSON text).
+    @Test func listAndObjectParametersAreSentInTheirStyle() throws {
+        let result = try Self.operation(path: "x", parameters: [
+            "{ name: x, in: path, required: true, example: a, schema: { type: string } }",
+            "{ name: ids, in: query, required: true, explode: false, example: [1, 2], schema: { type: array, items: { type: integer } } }",
+            "{ name: tags, in: query, required: true, example: [a, b], schema: { type: array, items: { type: string } } }",
+            "{ name: pipes, in: query, required: true, style: pipeDelimited, explode: false, example: [x, y], schema: { type: array } }",
+            "{ name: filter, in: query, required: true, style: deepObject, explode: true, example: { color: red, size: L }, schema: { type: object } }",
+            "{ name: X-Ids, in: header, required: true, example: [3, 4], schema: { type: array, items: { type: integer } } }",
+        ])
+        let request = try #require(result.requests.first?.text)
+        for line in [#"ids: "{{ ids[0] }},{{ ids[1] }}""#, "tags:\n      - \"{{ tags[0] }}\"\n      - \"{{ tags[1] }}\"",
+                     #"pipes: "{{ pipes[0] }}|{{ pipes[1] }}""#, #""filter[color]": "{{ filter.color }}""#,
+                     #""filter[size]": "{{ filter.size }}""#, #"X-Ids: "{{ X-Ids[0] }},{{ X-Ids[1] }}""#] {
+            #expect(request.contains(line), "\(line) in \(request)")
+        }
+    }
+
     /// Two path parameters whose names read as one variable name (`a.b`, `a_b`) are two variables, in one operation and
     /// across them; a later operation whose parameter gives the same variable another example is noted, as its request
     /// sends the first one; a `{name}` no parameter declares is a `FILL-ME` variable, noted.
