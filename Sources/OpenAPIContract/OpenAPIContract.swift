@@ -40,7 +40,8 @@ public struct OpenAPIContract: Sendable {
 
     /// Compiles every response schema of `document`; throws the schemas that cannot be compiled, located.
     public init(_ document: OpenAPIDocument) throws(OpenAPIProblems) {
-        let raw = document.isVersion30 ? OpenAPISchemaDialect.jsonSchema2020(fromVersion30: document.raw) : document.raw
+        let raw = OpenAPISchemaDialect.checkingDiscriminators(
+            document.isVersion30 ? OpenAPISchemaDialect.jsonSchema2020(fromVersion30: document.raw) : document.raw)
         var options = JSONSchema.Options()
         options.documents = [Self.documentURI: raw]
         var problems: [OpenAPIProblem] = []

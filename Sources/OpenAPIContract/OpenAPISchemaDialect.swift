@@ -8,6 +8,50 @@ enum OpenAPISchemaDialect {
         rewrite(raw, isSchema: false)
     }
 
+    /// `raw` (a 3.0 or 3.1 document) with each `discriminator` made a check: a schema whose `oneOf` or `anyOf` names its
+    /// branches by `$ref`, with `discriminator: { propertyName: kind }`, also holds, for each value of `kind` the mapping
+    /// gives (or a branch's schema name, `Cat` of `#/components/schemas/Cat`), `if kind is that value then that branch`
+    /// (added to its `allOf`). A value no mapping names is left to `oneOf` and `anyOf`.
+    static func checkingDiscriminators(_ raw: JSONValue) -> JSONValue {
+        switch raw {
+        case .object(let object):
+            var result = JSONObject()
+            for (key, member) in object.members {
+                result[key] = key == "example" || key == "examples" ? member : checkingDiscriminators(member)
+            }
+            guard case .object(let discriminator)? = object["discriminator"], case .string(let property)? = discriminator["propertyName"],
+                  case .array(let branches)? = object["oneOf"] ?? object["anyOf"] else { return .object(result) }
+            var targets: [(value: String, reference: String)] = []
+            for case .object(let branch) in branches {
+                guard case .string(let reference)? = branch["$ref"], let name = reference.split(separator: "/").last else { continue }
+                targets.append((String(name), reference))
+            }
+            if case .object(let mapping)? = discriminator["mapping"] {
+                for case (let value, .string(let target)) in mapping.members {
+                    let reference = target.contains("/") || target.contains("#") ? target : "#/components/schemas/" + target
+                    targets.removeAll { $0.value == value }
+                    targets.append((value, reference))
+                }
+            }
+            guard !targets.isEmpty else { return .object(result) }
+            var checks: [JSONValue] = []
+            if case .array(let existing)? = result["allOf"] { checks = existing }
+            for (value, reference) in targets {
+                checks.append(.object(JSONObject([
+                    ("if", .object(JSONObject([("properties", .object(JSONObject([(property, .object(JSONObject([("const", .string(value))])))]))),
+                                               ("required", .array([.string(property)]))]))),
+                    ("then", .object(JSONObject([("$ref", .string(reference))]))),
+                ])))
+            }
+            result["allOf"] = .array(checks)
+            return .object(result)
+        case .array(let items):
+            return .array(items.map(checkingDiscriminators))
+        default:
+            return raw
+        }
+    }
+
     /// The keywords of a 3.0 schema that hold one schema, a list of them, or a map of them.
     private static let single: Set = ["items", "not", "additionalProperties"]
     private static let lists: Set = ["allOf", "anyOf", "oneOf"]

@@ -176,6 +176,48 @@ import Testing
         #expect(place(body: "<x/>", contentType: "application/xml") == "25:11 /paths/~1users~1{id}/get/responses/200/content")
     }
 
+    /// A `discriminator` selects the branch its property names, by its mapping or the branch's schema name (trial
+    /// helper-163: a cat shaped as a dog passed).
+    @Test(arguments: ["3.0.3", "3.1.0"])
+    func aDiscriminatorSelectsItsBranch(version: String) throws {
+        let document = """
+            openapi: \(version)
+            info: { title: Pets, version: "1" }
+            paths:
+              /pets/{id}:
+                get:
+                  responses:
+                    "200":
+                      description: A pet.
+                      content:
+                        application/json:
+                          schema:
+                            oneOf: [{ $ref: "#/components/schemas/Cat" }, { $ref: "#/components/schemas/Dog" }]
+                            discriminator: { propertyName: kind, mapping: { cat: "#/components/schemas/Cat", dog: Dog } }
+              /animals/{id}:
+                get:
+                  responses:
+                    "200":
+                      description: An animal.
+                      content:
+                        application/json:
+                          schema:
+                            anyOf: [{ $ref: "#/components/schemas/Cat" }, { $ref: "#/components/schemas/Dog" }]
+                            discriminator: { propertyName: kind }
+            components:
+              schemas:
+                Cat: { type: object, required: [kind, lives], properties: { kind: { type: string }, lives: { type: integer } } }
+                Dog: { type: object, required: [kind, goodBoy], properties: { kind: { type: string }, goodBoy: { type: boolean } } }
+            """
+        let pets = try Self.contract(document)
+        #expect(Self.mismatches(pets, "GET", "/pets/1", body: #"{"kind": "cat", "lives": 9}"#) == [])
+        #expect(Self.mismatches(pets, "GET", "/pets/1", body: #"{"kind": "dog", "goodBoy": true}"#) == [])
+        let wrong = Self.mismatches(pets, "GET", "/pets/1", body: #"{"kind": "cat", "goodBoy": true}"#)
+        #expect(wrong.first?.contains("$: missing required property 'lives'") == true, "\(wrong)")
+        #expect(Self.mismatches(pets, "GET", "/animals/1", body: #"{"kind": "Dog", "goodBoy": true}"#) == [])
+        #expect(Self.mismatches(pets, "GET", "/animals/1", body: #"{"kind": "Dog", "lives": 3}"#).first?.contains("goodBoy") == true)
+    }
+
     @Test func aRequestMatchingNoOperationFails() throws {
         let users = try Self.contract(Self.users)
         #expect(Self.mismatches(users, "GET", "/api/v1/groups")
