@@ -576,13 +576,28 @@ struct CollectionValidator {
         documentPaths[reference.absolutePath] = reference.path
         let checked = openAPIContracts[reference.absolutePath] ?? OpenAPIFile.compiled(atPath: reference.absolutePath)
         openAPIContracts[reference.absolutePath] = checked
-        guard case .failure(let problems) = checked else { return }
+        guard case .failure(let problems) = checked, !reportedOnce(reference, kind: "openapi", in: path) else { return }
         for problem in problems.problems.prefix(OpenAPIFile.shownProblems) {
             var diagnostic = Diagnostic.error("openapi '\(reference.written)' \(problem.message)", path: path, at: reference.mark,
                                               suggestion: problem.suggestion)
             diagnostic.notes = ["at \(reference.path)\(problem.place.isEmpty ? "" : ":" + problem.place)"]
             diagnostics.add(diagnostic)
         }
+    }
+
+    /// Where the problems of each unusable schema file or OpenAPI document were reported, by absolute path.
+    private var problemsReported: [String: String] = [:]
+
+    /// Whether the problems of the unusable file `reference` names were reported at an earlier reference: this one is then
+    /// an error that says where (a document many requests name is not listed for each); else notes this place.
+    private mutating func reportedOnce(_ reference: FileReference, kind: String, in path: String) -> Bool {
+        guard let first = problemsReported[reference.absolutePath] else {
+            problemsReported[reference.absolutePath] = "\(path):\(reference.mark.line):\(reference.mark.column)"
+            return false
+        }
+        diagnostics.add(.error("\(kind) '\(reference.written)' cannot be used: its problems are listed at \(first)", path: path,
+                               at: reference.mark))
+        return true
     }
 
     /// Each schema file checked, by absolute path: compiled, or why it cannot be used. A schema many requests use
@@ -599,7 +614,7 @@ struct CollectionValidator {
         let checked = schemas[reference.absolutePath]
             ?? SchemaFile.compiled(atPath: reference.absolutePath, displayPath: reference.path)
         schemas[reference.absolutePath] = checked
-        guard case .failure(let problem) = checked else { return }
+        guard case .failure(let problem) = checked, !reportedOnce(reference, kind: "schema", in: path) else { return }
         var diagnostic = Diagnostic.error("schema '\(reference.written)' \(problem.message)", path: path, at: reference.mark,
                                           suggestion: problem.suggestion)
         diagnostic.notes = ["at \(problem.location)"]

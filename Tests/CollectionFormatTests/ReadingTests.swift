@@ -1110,13 +1110,14 @@ import YAML
         let diagnostics = await scratch.readCollection(["requests"]).diagnostics
         #expect(diagnostics.map(\.description) == [
             #"requests/a.yaml:2:19: error: schema 'schemas/user.json' is invalid: unknown type "integr"; expected one of null, boolean, integer, number, string, array, object"#,
-            #"requests/b.yaml:2:19: error: schema 'schemas/user.json' is invalid: unknown type "integr"; expected one of null, boolean, integer, number, string, array, object"#,
+            // Listed once: a later request naming the file says where (trial helper-163: 18 copies of a document's problems).
+            "requests/b.yaml:2:19: error: schema 'schemas/user.json' cannot be used: its problems are listed at requests/a.yaml:2:19",
             "requests/c.yaml:2:19: error: schema 'schemas/bad-draft.json' is invalid: unknown $schema 'http://json-schema.org/draft-04/schema#'; "
                 + "supported: https://json-schema.org/draft/2020-12/schema, http://json-schema.org/draft-07/schema#",
         ])
         #expect(diagnostics.map(\.notes) == [
             ["at requests/schemas/common/id.json:2:11 (#/type)"],
-            ["at requests/schemas/common/id.json:2:11 (#/type)"],
+            [],
             ["at requests/schemas/bad-draft.json:1:13 (#/$schema)"],
         ])
     }

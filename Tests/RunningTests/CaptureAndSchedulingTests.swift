@@ -505,21 +505,29 @@ private actor HeldUntilLoader: HTTPLoader {
         #expect(await loader.received.filter { $0.path == "/v1/unavailable" }.count == 6)
     }
 
-    /// A flow whose first step was cancelled while it waited for its throttle slot never began: its cleanup is skipped
-    /// too, as after `--bail`.
-    @Test func aFlowCancelledWhileItsFirstStepWaitsSkipsItsCleanup() async throws {
+    /// A run of `requests` (file names to texts) throttled to one request per 5 s, on one job, cancelled 300 ms in: the
+    /// first request has its slot, the second waits for the next; with what the loader received.
+    private func cancelledWhileTheSecondWaits(_ requests: [String: String]) async throws -> (RunSummary, ScriptedLoader) {
         var files = ["environments/test.yaml": environment("options: { throttle: { perSecond: 0.2 } }\n")]
-        files["requests/1.yaml"] = "request: { url: /first }\n"
-        files["requests/2.yaml"] = "steps:\n  - name: create\n    request: { url: /create }\nfinally:\n  - name: delete\n    request: { url: /delete }\n"
+        for (name, text) in requests { files["requests/" + name] = text }
         let collection = try TestCollection(files)
         defer { collection.remove() }
         let loader = ScriptedLoader(routes: [], fallback: .response(status: 200))
-        // One job: /first takes the first slot, the flow's first step waits for the next (with two, either may be first).
+        // One job: the first takes the first slot, the second waits for the next (with two, either may be first).
         let run = CollectionRun(collection: await collection.load(), options: RunOptions(jobs: 1), transport: loader)
         let task = Task { await run.run() }
         try await Task.sleep(for: .milliseconds(300))
         task.cancel()
-        let summary = await task.value
+        return (await task.value, loader)
+    }
+
+    /// A flow whose first step was cancelled while it waited for its throttle slot never began: its cleanup is skipped
+    /// too, as after `--bail`.
+    @Test func aFlowCancelledWhileItsFirstStepWaitsSkipsItsCleanup() async throws {
+        let (summary, loader) = try await cancelledWhileTheSecondWaits([
+            "1.yaml": "request: { url: /first }\n",
+            "2.yaml": "steps:\n  - name: create\n    request: { url: /create }\nfinally:\n  - name: delete\n    request: { url: /delete }\n",
+        ])
         #expect(summary.outcomes.map(\.skipReason) == [nil, "cancelled", "cancelled"])
         #expect(await loader.received.map(\.path) == ["/v1/first"])
     }
@@ -527,18 +535,10 @@ private actor HeldUntilLoader: HTTPLoader {
     /// A request that `skip:` skips keeps its own reason in a cancelled run, as in a run with jobs; the others not sent
     /// are `cancelled`.
     @Test func aCancelledRunKeepsTheReasonOfASkippedRequest() async throws {
-        var files = ["environments/test.yaml": environment("options: { throttle: { perSecond: 0.2 } }\n")]
-        files["requests/1.yaml"] = "request: { url: /first }\n"
-        files["requests/2.yaml"] = "request: { url: /second }\n"
-        files["requests/3.yaml"] = "skip: waiting for ticket 42\nrequest: { url: /third }\n"
-        let collection = try TestCollection(files)
-        defer { collection.remove() }
-        let loader = ScriptedLoader(routes: [], fallback: .response(status: 200))
-        let run = CollectionRun(collection: await collection.load(), options: RunOptions(jobs: 1), transport: loader)
-        let task = Task { await run.run() }
-        try await Task.sleep(for: .milliseconds(300))
-        task.cancel()
-        let summary = await task.value
+        let (summary, _) = try await cancelledWhileTheSecondWaits([
+            "1.yaml": "request: { url: /first }\n", "2.yaml": "request: { url: /second }\n",
+            "3.yaml": "skip: waiting for ticket 42\nrequest: { url: /third }\n",
+        ])
         #expect(summary.outcomes.map(\.skipReason) == [nil, "cancelled", "waiting for ticket 42"])
     }
 
