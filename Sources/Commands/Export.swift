@@ -272,7 +272,7 @@ private struct References {
                 // (An assignment's word is not split, and its quotes are removed: `${A:-'x y'}` is `x y`.)
                 let value = "${\(read)" + (fallback.map { ":-" + ShellText.quote($0) } ?? "-") + "}"
                 defaults.insert((variable, "\(variable)=\(replaced ? "${\(read)-}" : value)"), at: 0)
-            } else if let fallback, !replaced {
+            } else if let fallback, !replaced, !defaults.contains(where: { $0.variable == variable }) {
                 defaults.append((variable, "[ -n \"${\(variable)-}\" ] || \(variable)=\(ShellText.quote(fallback))"))
             }
             for layer in [VariableScope.Layer.environment, .commandLine] {
@@ -286,8 +286,10 @@ private struct References {
                 case .none: break
                 }
             }
-            meanings[variable] = "the secret '\(secret.name)'" + (variable != read ? ", read from $\(read)" : "")
-                + (replaced ? " (--var \(secret.name) gave it another value: set \(variable) to it)" : "")
+            // Secrets reading one variable alike are one reference: the comment names them all.
+            let named = meanings[variable].map { $0.replacingOccurrences(of: "the secret ", with: "the secrets ") + " and '\(secret.name)'" }
+            meanings[variable] = named ?? ("the secret '\(secret.name)'" + (variable != read ? ", read from $\(read)" : "")
+                + (replaced ? " (--var \(secret.name) gave it another value: set \(variable) to it)" : ""))
             if secret.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\u{0}" }) { unsendableSecrets.insert(secret.name) }
         }
         // A variable a secret's value went into (`wrapped: "pre-{{ pw }}"`, resolved with the environment) holds its

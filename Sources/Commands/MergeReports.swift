@@ -160,6 +160,12 @@ public struct MergeReports: Sendable {
             }
             byIndex[shard.index] = path
         }
+        // A flaky pass is a failure in the parts run with --fail-on-flaky only: the merged verdict would be no run's.
+        if let strict = parts.first(where: { $0.report.summary.failsFlaky == true }),
+           let lenient = parts.first(where: { $0.report.summary.failsFlaky == false }) {
+            throw Problem(message: "\(strict.path) was run with --fail-on-flaky, \(lenient.path) without: a flaky pass is a failure "
+                              + "in some parts only; run every part with the same flags")
+        }
         let total = first.report.summary.shard?.total ?? 0
         let missingCount = max(total, 1) - byIndex.keys.count { (1...max(total, 1)).contains($0) }
         guard missingCount == 0 else {
@@ -200,6 +206,7 @@ public struct MergeReports: Sendable {
         summary.stopStatus = sorted.lazy.compactMap(\.report.summary.stopStatus).first
         let seeds = Set(parts.compactMap(\.report.summary.seed))
         if seeds.count == 1 { summary.seed = seeds.first }
+        summary.failsFlaky = parts.lazy.compactMap(\.report.summary.failsFlaky).first
         return summary
     }
 

@@ -11,7 +11,7 @@ enum OpenAPISchemaDialect {
     /// `raw` (a 3.0 or 3.1 document) with each `discriminator` made a check: a schema whose `oneOf` or `anyOf` names its
     /// branches by `$ref`, with `discriminator: { propertyName: kind }`, also holds, for each value of `kind` the mapping
     /// gives (or a branch's schema name, `Cat` of `#/components/schemas/Cat`), `if kind is that value then that branch`
-    /// (added to its `allOf`). A value no mapping names is left to `oneOf` and `anyOf`.
+    /// (added to its `allOf`), in place of the `oneOf` or `anyOf`, which is kept for a value no mapping names.
     static func checkingDiscriminators(_ raw: JSONValue) -> JSONValue {
         switch raw {
         case .object(let object):
@@ -19,8 +19,9 @@ enum OpenAPISchemaDialect {
             for (key, member) in object.members {
                 result[key] = key == "example" || key == "examples" ? member : checkingDiscriminators(member)
             }
+            let combinator = object["oneOf"] != nil ? "oneOf" : "anyOf"
             guard case .object(let discriminator)? = object["discriminator"], case .string(let property)? = discriminator["propertyName"],
-                  case .array(let branches)? = object["oneOf"] ?? object["anyOf"] else { return .object(result) }
+                  case .array(let branches)? = result[combinator] else { return .object(result) }
             var targets: [(value: String, reference: String)] = []
             for case .object(let branch) in branches {
                 guard case .string(let reference)? = branch["$ref"], let name = reference.split(separator: "/").last else { continue }
@@ -34,15 +35,22 @@ enum OpenAPISchemaDialect {
                 }
             }
             guard !targets.isEmpty else { return .object(result) }
+            /// `if` the property holds one of `values`.
+            func holds(_ values: [String]) -> JSONValue {
+                let value: JSONValue = values.count == 1 ? .object(JSONObject([("const", .string(values[0]))]))
+                    : .object(JSONObject([("enum", .array(values.map(JSONValue.string)))]))
+                return .object(JSONObject([("properties", .object(JSONObject([(property, value)]))), ("required", .array([.string(property)]))]))
+            }
             var checks: [JSONValue] = []
             if case .array(let existing)? = result["allOf"] { checks = existing }
             for (value, reference) in targets {
-                checks.append(.object(JSONObject([
-                    ("if", .object(JSONObject([("properties", .object(JSONObject([(property, .object(JSONObject([("const", .string(value))])))]))),
-                                               ("required", .array([.string(property)]))]))),
-                    ("then", .object(JSONObject([("$ref", .string(reference))]))),
-                ])))
+                checks.append(.object(JSONObject([("if", holds([value])), ("then", .object(JSONObject([("$ref", .string(reference))])))])))
             }
+            // The branch selected is the one checked (branches may share a shape: `oneOf` would find two); `oneOf` or
+            // `anyOf` only for a value no mapping names.
+            checks.append(.object(JSONObject([("if", holds(targets.map(\.value))),
+                                              ("else", .object(JSONObject([(combinator, .array(branches))])))])))
+            result[combinator] = nil
             result["allOf"] = .array(checks)
             return .object(result)
         case .array(let items):

@@ -92,6 +92,7 @@ public enum JSONReport {
                 ("exitStatus", .int(Int(summary.exitStatus))),
             ]))),
             ("seed", summary.seed.map { .int(Int(clamping: $0)) } ?? .null),
+            ("failOnFlaky", summary.failsFlaky.map(JSONValue.bool) ?? .null),
             ("shard", summary.shard.map { .object(JSONObject([("index", .int($0.index)), ("total", .int($0.total))])) } ?? .null),
             ("plan", summary.plan.map { plan in
                 .object(JSONObject([

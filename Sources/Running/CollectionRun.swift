@@ -69,6 +69,7 @@ public struct CollectionRun: Sendable {
         var summary = RunSummary(counts: results.counts, duration: start.duration(to: .now),
                                  outcomes: plan.indices.flatMap { results.outcomes[$0] ?? [] })
         if random.wereUsed { summary.seed = random.seed }
+        summary.failsFlaky = options.failOnFlaky
         return summary
     }
 

@@ -209,6 +209,8 @@ public struct RunSummary: Sendable {
     public var seed: UInt64?
     /// The part of a sharded run (`--shard`) this summary is of.
     public var shard: Shard?
+    /// Whether the run counted a flaky pass as a failure (`--fail-on-flaky`); nil when a report read does not say.
+    public var failsFlaky: Bool?
     /// What the run planned (of every part when sharded): recorded in the JSON report.
     public var plan: PlanRecord?
     private var counts: VerdictCounts

@@ -141,7 +141,8 @@ import Testing
             for (name, arguments) in [("1.json", ["--shard", "1/2"]), ("2.json", ["--shard", "2/2"]),
                                       ("other.json", ["--shard", "2/2", "--tag", "none", "--exclude-tag", "x"]),
                                       ("whole.json", []), ("wide.json", ["--shard", "1/1000000000"]), ("third.json", ["--shard", "1/3"]),
-                                      ("varied.json", ["--shard", "2/2", "--var", "unused=1"])] {
+                                      ("varied.json", ["--shard", "2/2", "--var", "unused=1"]),
+                                      ("strict.json", ["--shard", "2/2", "--fail-on-flaky"])] {
                 _ = try await Self.runner(["run", "requests", "--env", "local", "--report-json", reports.path(name)] + arguments,
                                           server: server)
             }
@@ -157,6 +158,9 @@ import Testing
                     + "\(reports.path("1.json")) part 1/2: each run was split in its own number of parts"),
                 (["1.json", "varied.json"], "varied.json is a part of another run than \(reports.path("1.json")): it was given --var unused, "
                     + "\(reports.path("1.json")) was not"),
+                // Run with and without --fail-on-flaky: a flaky pass would be a failure in one part only (trial helper-165).
+                (["1.json", "strict.json"], "strict.json was run with --fail-on-flaky, \(reports.path("1.json")) without: a flaky pass "
+                    + "is a failure in some parts only; run every part with the same flags"),
                 (["1.json", "missing.json"], "cannot read the report '\(reports.path("missing.json"))': no such file or directory"),
                 (["1.json", "edited.json"], "edited.json: request 1 names requests/zzz.yaml, which is not a file of the run's plan"),
                 (["1.json", "copied.json"], "copied.json, but a file runs in one part: is a part edited?"),

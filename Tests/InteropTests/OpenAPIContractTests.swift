@@ -216,6 +216,11 @@ import Testing
         #expect(wrong.first?.contains("$: missing required property 'lives'") == true, "\(wrong)")
         #expect(Self.mismatches(pets, "GET", "/animals/1", body: #"{"kind": "Dog", "goodBoy": true}"#) == [])
         #expect(Self.mismatches(pets, "GET", "/animals/1", body: #"{"kind": "Dog", "lives": 3}"#).first?.contains("goodBoy") == true)
+        // Branches of one shape: the selected one is checked, not `oneOf`'s "exactly one" (trial helper-164).
+        #expect(Self.mismatches(pets, "GET", "/pets/1", body: #"{"kind": "cat", "lives": 9, "goodBoy": true}"#) == [])
+        // A value no mapping names is left to `oneOf`.
+        #expect(Self.mismatches(pets, "GET", "/pets/1", body: #"{"kind": "bird", "lives": 9, "goodBoy": true}"#).first?
+            .contains("matches oneOf schemas 0 and 1") == true)
     }
 
     @Test func aRequestMatchingNoOperationFails() throws {
