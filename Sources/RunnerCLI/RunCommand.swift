@@ -99,4 +99,14 @@ struct ReportArguments: ParsableArguments {
     var paths: (String?, String?, String?, String?, String?) {
         (junitReport, jsonReport, markdownReport, tapReport, htmlReport)
     }
+
+    /// A report flag given twice is refused: the later would replace the first without a word (a job's own
+    /// `--report-json` beside the one its CI step adds).
+    func validate() throws {
+        let given = CommandLine.arguments.dropFirst().prefix { $0 != "--" }
+        for flag in ["--report-junit", "--report-json", "--report-markdown", "--report-tap", "--report-html"] {
+            let uses = given.filter { $0 == flag || $0.hasPrefix(flag + "=") }.count
+            if uses > 1 { throw ValidationError("\(flag) is given \(uses) times: give each report flag once, with one file") }
+        }
+    }
 }
