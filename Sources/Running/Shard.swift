@@ -17,10 +17,13 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// Reads `I/N` (1 ≤ I ≤ N), or says what is wrong with `text`.
     public static func parse(_ text: String) -> Result<Shard, ShardSyntaxError> {
         let words = text.split(separator: "/", omittingEmptySubsequences: false).map { $0.filter { $0 != " " } }
-        let parts = words.map { Int($0) }
+        // Whole numbers are digits alone (`Int` would read `+1`).
+        let isNumber = { (word: String) in !word.isEmpty && word.allSatisfy { $0.isASCII && $0.isNumber } }
+        let parts = words.map { isNumber($0) ? Int($0) : nil }
         guard parts.count == 2, let index = parts[0], let total = parts[1] else {
-            let digitsOnly = words.count == 2 && words.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
-            return .failure(ShardSyntaxError(message: digitsOnly ? "'\(text)': I must be from 1 to N, and N at most \(Int.max)" : "'\(text)' is not I/N, such as 2/4"))
+            guard words.count == 2, words.allSatisfy(isNumber) else { return .failure(ShardSyntaxError(message: "'\(text)' is not I/N, such as 2/4")) }
+            return .failure(ShardSyntaxError(message: "'\(text)': I must be from 1 to N, and N at most \(Int.max)"
+                                                 + (parts[1] != nil ? ": I is past it" : "")))
         }
         guard total >= 1, (1...total).contains(index) else {
             return .failure(ShardSyntaxError(message: "'\(text)': I must be from 1 to N, and N at least 1"))

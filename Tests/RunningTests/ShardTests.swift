@@ -164,7 +164,7 @@ import TestSupport
         #expect(try Shard.parse(text).get() == Shard(index: index, total: total))
     }
 
-    @Test(arguments: ["0/4", "5/4", "2", "a/b", "1/0", "1/2/3", ""])
+    @Test(arguments: ["0/4", "5/4", "2", "a/b", "1/0", "1/2/3", "", "+1/4", "1/+4", "-1/4"])
     func badShardsAreRefused(text: String) {
         guard case .failure(let problem) = Shard.parse(text) else {
             Issue.record("'\(text)' was accepted")
@@ -177,5 +177,8 @@ import TestSupport
     @Test func aPartCountPastTheLargestIntegerSaysSo() {
         guard case .failure(let problem) = Shard.parse("1/99999999999999999999") else { Issue.record("accepted"); return }
         #expect(problem.message == "'1/99999999999999999999': I must be from 1 to N, and N at most \(Int.max)")
+        // I past it, N not: I is named (trial helper-165).
+        guard case .failure(let index) = Shard.parse("99999999999999999999/4") else { Issue.record("accepted"); return }
+        #expect(index.message == "'99999999999999999999/4': I must be from 1 to N, and N at most \(Int.max): I is past it")
     }
 }
