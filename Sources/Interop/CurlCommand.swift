@@ -82,6 +82,9 @@ public struct CurlCommand: Sendable {
     /// Why a command copied as cURL (cmd) is refused, and what to do.
     static let cmdQuotingMessage = "the command is quoted for Windows' cmd (^\"…^\"), which runner does not read"
     static let cmdQuotingHelp = "copy the request as cURL (bash), or write the command with '…' quotes"
+    /// Why a command copied as cURL (Windows) from Firefox is refused.
+    static let windowsQuotingMessage = "the command is quoted for Windows (\"\" inside \"…\"), which runner does not read: a shell "
+        + "would read other text than the request's"
 
     /// Reads the words of `command`: the first must be `curl`; options as curl reads them (short ones may be grouped,
     /// `-XPOST` and `-X POST` alike); other words are URLs. Options runner has no equivalent for are added to `warnings`

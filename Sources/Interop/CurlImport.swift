@@ -43,6 +43,13 @@ public enum CurlImport {
         for command in commands {
             result.credentials += CurlCredentials.values(in: command.words[...])
             result.credentials += cmdCredentials(in: command.words.map(\.written).joined(separator: " "))
+            // Quoted for Windows as Firefox writes it (`"{""a"":1}"`): a shell reads other text than the request's.
+            if let word = command.words.first(where: { Self.isQuotedForWindows($0.written) }) {
+                result.credentials += windowsCredentials(in: command)
+                result.errors.append(InteropProblem(CurlCommand.windowsQuotingMessage, at: word.mark, suggestion: CurlCommand.cmdQuotingHelp)
+                    .inCommand(command.number))
+                continue
+            }
             var warnings = command.notes + command.ignored.map { InteropProblem("'\($0.text)' is not part of the request: ignored", at: $0.mark) }
             do throws(InteropProblem) {
                 // A URL pattern gives a request per URL, as curl sends them; each warning is listed once.
@@ -115,6 +122,31 @@ public enum CurlImport {
             }
         }
         return escaped
+    }
+
+    /// Whether a word is written quoted for Windows as Firefox's "Copy as cURL (Windows)" writes it: in `"…"`, a `"` of the
+    /// value doubled (`"{""password"":""x""}"`) and a `%` as `"%"`; a shell reads each `""` as the end and start of a quote.
+    static func isQuotedForWindows(_ written: String) -> Bool {
+        guard written.hasPrefix("\""), written.count > 4, !written.contains("'") else { return false }
+        // (A `""` at its end, `"X: """`, is a shell's empty string more likely than a value's last `"`.)
+        let inside = written.dropFirst().dropLast()
+        return inside.dropLast().contains("\"\"") || inside.contains("\"%\"")
+    }
+
+    /// The credentials of a command quoted for Windows as Firefox writes it, as Windows reads them (`""` is `"`, `"%"` is
+    /// `%`), and as they are written there: the error that refuses it quotes its lines.
+    private static func windowsCredentials(in command: ShellCommand) -> [String] {
+        let read = command.words.map { word in
+            guard isQuotedForWindows(word.written) else { return word.written }
+            let inside = String(word.written.dropFirst().dropLast())
+                .replacingOccurrences(of: "\"%\"", with: "%").replacingOccurrences(of: "\"\"", with: "\"")
+            return "'" + inside.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }.joined(separator: " ")
+        guard let commands = try? ShellSplitter.commands(in: read) else { return [] }
+        let values = commands.flatMap { CurlCredentials.values(in: $0.words[...]) }
+        let inJSON = values.map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") }
+        let forms = Set(values + inJSON)
+        return Array(forms) + forms.map { $0.replacingOccurrences(of: "\"", with: "\"\"").replacingOccurrences(of: "%", with: "\"%\"") }
     }
 
     /// The refusal of a text quoted for Windows' cmd (a `^"` in it), at its first `^"`, in the command it is in (the last

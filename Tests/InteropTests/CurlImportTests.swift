@@ -337,6 +337,21 @@ import Testing
                 + #"-H ^"Cookie: s=***^" --data-raw ^"^{^\^"token^\^":^\^"***^\^",^\^"pin^\^":***^}^""#)
     }
 
+    /// A command Firefox copied as cURL (Windows), a value's `"` doubled inside `"…"` and a `%` as `"%"`, which a shell reads
+    /// as other text, is refused, its credentials hidden as Windows reads them (trial helper-162: its JSON body was written
+    /// as `{password:Zx%7q}`, without a word); a shell's empty string at a word's end is no such quoting.
+    @Test func aCommandQuotedForWindowsByFirefoxIsRefused() throws {
+        let command = #"curl "https://api.example.com/login" -H "Authorization: Bearer TOK-abc-123456" "#
+            + #"--data-raw "{""user"":""bob"",""password"":""Zx"%"7qLm""}""#
+        let result = CurlImport.read(command)
+        #expect(result.errors.map(\.locatedMessage) == ["command 1: the command is quoted for Windows (\"\" inside \"…\"), which runner does "
+                                                        + "not read: a shell would read other text than the request's"])
+        #expect(result.requests.isEmpty)
+        let shown = result.redacted(command)
+        #expect(!shown.contains("TOK-abc") && !shown.contains("7qLm") && shown.contains(#"""password"":""***""}"#), "\(shown)")
+        #expect(CurlImport.read(#"curl https://x.example.com -H "X: """"#).errors.isEmpty)
+    }
+
     /// A JSON body's member whose name says it holds a credential is written as given, with a warning naming it, its
     /// value hidden (trial helper-154: it was written without a word).
     @Test func aJSONBodysSecretMemberIsNamed() throws {
