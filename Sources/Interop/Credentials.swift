@@ -88,6 +88,18 @@ enum CredentialNames {
         return found
     }
 
+    /// The values of `"name": "value` and `"name": 123` pairs named like a credential in text whose quotes may not close
+    /// (a command a shell cannot split, `'{"password":"pw1` with its quote never closed): each value up to its closing
+    /// quote, else to the end of its line.
+    static func openQuotedCredentials(_ text: String) -> [String] {
+        text.matches(of: openPair).compactMap { match in
+            isSecretField(String(match.output.1)) ? String(match.output.2 ?? match.output.3 ?? "") : nil
+        }.filter { !$0.isEmpty }
+    }
+
+    nonisolated(unsafe) private static let openPair =
+        /["']?([A-Za-z_][A-Za-z0-9_\-]*)["']?\s*:\s*(?:"((?:[^"\\\n]|\\.)*)|(-?[0-9][0-9.eE+\-]*))/
+
     /// The tokens of `Bearer T`, `Basic T` and `Token T` credentials in any text (a script line that sets a header).
     static func schemeCredentials(_ text: String) -> [String] {
         guard text.contains("Bearer") || text.contains("Basic") || text.contains("Token") else { return [] }

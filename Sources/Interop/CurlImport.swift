@@ -32,6 +32,11 @@ public enum CurlImport {
             // The credentials the words would hold with the quote closed at the end are hidden still (`-u` before it).
             let closed = ["'", "\""].lazy.compactMap { try? ShellSplitter.commands(in: text + $0) }.first
             result.credentials += (closed ?? []).flatMap { CurlCredentials.values(in: $0.words[...]) } + cmdCredentials(in: text)
+            // JSON members whose quotes do not close, as written and as Windows writes them (`""` for `"`, as Firefox's
+            // copy for Windows does: `""ab\""cd""`).
+            let open = CredentialNames.openQuotedCredentials(text)
+                + CredentialNames.openQuotedCredentials(text.replacingOccurrences(of: "\"\"", with: "\""))
+            result.credentials += open + open.map { $0.replacingOccurrences(of: "\"", with: "\"\"") }
             // A command quoted for Windows' cmd, whose `^"` a shell reads as an opening quote, is refused as such.
             result.errors.append(cmdQuoting(in: text) ?? error)
             return result

@@ -350,6 +350,14 @@ import Testing
         let shown = result.redacted(command)
         #expect(!shown.contains("TOK-abc") && !shown.contains("7qLm") && shown.contains(#"""password"":""***""}"#), "\(shown)")
         #expect(CurlImport.read(#"curl https://x.example.com -H "X: """"#).errors.isEmpty)
+        // A value holding `\"`, which a shell then reads as an unclosed quote; a bash command whose JSON body's quote never
+        // closes (trial helper-166).
+        for (unclosed, secret) in [(#"curl "http://127.0.0.1:1/x" --data-raw "{""password"":""ab\""cdEFG""}""#, "cdEFG"),
+                                   (#"curl "http://127.0.0.1:1/x" --data-raw "{""user"":{""api_key"":""KKab\""cdEFG""}}""#, "cdEFG"),
+                                   (#"curl http://127.0.0.1:1/x --data-raw '{"password":"pw12345"#, "pw12345")] {
+            let read = CurlImport.read(unclosed)
+            #expect(!read.errors.isEmpty && !read.redacted(unclosed).contains(secret), "\(read.redacted(unclosed))")
+        }
     }
 
     /// A JSON body's member whose name says it holds a credential is written as given, with a warning naming it, its
