@@ -591,8 +591,10 @@ struct CollectionValidator {
     /// Whether the problems of the unusable file `reference` names were reported at an earlier reference: this one is then
     /// an error that says where (a document many requests name is not listed for each); else notes this place.
     private mutating func reportedOnce(_ reference: FileReference, kind: String, in path: String) -> Bool {
-        guard let first = problemsReported[reference.absolutePath] else {
-            problemsReported[reference.absolutePath] = "\(path):\(reference.mark.line):\(reference.mark.column)"
+        // By the file, however the path reaches it (`environments/../api.yaml` and `requests/../api.yaml`).
+        let file = FileSystem.absolute(reference.absolutePath, from: "/")
+        guard let first = problemsReported[file] else {
+            problemsReported[file] = "\(path):\(reference.mark.line):\(reference.mark.column)"
             return false
         }
         diagnostics.add(.error("\(kind) '\(reference.written)' cannot be used: its problems are listed at \(first)", path: path,

@@ -1107,6 +1107,8 @@ import YAML
         scratch.write("requests/a.yaml", "request: { url: /a }\nexpect: { schema: schemas/user.json }\n")
         scratch.write("requests/b.yaml", "request: { url: /b }\nexpect: { schema: schemas/user.json }\n")
         scratch.write("requests/c.yaml", "request: { url: /c }\nexpect: { schema: schemas/bad-draft.json }\n")
+        // The same file by another path (trial helper-166: an environment's `../api.yaml` beside a request's).
+        scratch.write("requests/d/d.yaml", "request: { url: /d }\nexpect: { schema: ../schemas/user.json }\n")
         let diagnostics = await scratch.readCollection(["requests"]).diagnostics
         #expect(diagnostics.map(\.description) == [
             #"requests/a.yaml:2:19: error: schema 'schemas/user.json' is invalid: unknown type "integr"; expected one of null, boolean, integer, number, string, array, object"#,
@@ -1114,11 +1116,13 @@ import YAML
             "requests/b.yaml:2:19: error: schema 'schemas/user.json' cannot be used: its problems are listed at requests/a.yaml:2:19",
             "requests/c.yaml:2:19: error: schema 'schemas/bad-draft.json' is invalid: unknown $schema 'http://json-schema.org/draft-04/schema#'; "
                 + "supported: https://json-schema.org/draft/2020-12/schema, http://json-schema.org/draft-07/schema#",
+            "requests/d/d.yaml:2:19: error: schema '../schemas/user.json' cannot be used: its problems are listed at requests/a.yaml:2:19",
         ])
         #expect(diagnostics.map(\.notes) == [
             ["at requests/schemas/common/id.json:2:11 (#/type)"],
             [],
             ["at requests/schemas/bad-draft.json:1:13 (#/$schema)"],
+            [],
         ])
     }
 
