@@ -271,7 +271,8 @@ private struct References {
                 // Before the lines that may give the variable read its own default.
                 // (An assignment's word is not split, and its quotes are removed: `${A:-'x y'}` is `x y`.)
                 let value = "${\(read)" + (fallback.map { ":-" + ShellText.quote($0) } ?? "-") + "}"
-                defaults.insert((variable, "\(variable)=\(replaced ? "${\(read)-}" : value)"), at: 0)
+                // Replaced by a `--var`, it is what the comment says to set; else what the variable read gives.
+                defaults.insert((variable, replaced ? "[ -n \"${\(variable)-}\" ] || \(variable)=${\(read)-}" : "\(variable)=\(value)"), at: 0)
             } else if let fallback, !replaced, !defaults.contains(where: { $0.variable == variable }) {
                 defaults.append((variable, "[ -n \"${\(variable)-}\" ] || \(variable)=\(ShellText.quote(fallback))"))
             }

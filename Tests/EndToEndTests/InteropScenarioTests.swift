@@ -188,6 +188,11 @@ import Testing
             let replaced = try await RunnerProcess.run(["export", "curl", "requests", "--env", "test", "--var", "port=\(server.port)",
                                                         "--var", "pw=given"], in: folder, environment: Self.environment)
             #expect(!replaced.stdout.contains("def pass") && replaced.stdout.contains("--var pw gave it another value"), "\(replaced.stdout)")
+            // A secret of a variable of its own, replaced: the variable the comment says to set is kept (trial helper-166).
+            let own = try await RunnerProcess.run(["export", "curl", "requests", "--env", "test", "--var", "port=\(server.port)",
+                                                   "--var", "pw2=given"], in: folder, environment: Self.environment)
+            #expect(own.stdout.hasPrefix("[ -n \"${INTEROP_UNSET_PASSWORD_2-}\" ] || INTEROP_UNSET_PASSWORD_2=${INTEROP_UNSET_PASSWORD-}\n")
+                    && own.stdout.contains("set INTEROP_UNSET_PASSWORD_2 to it"), "\(own.stdout)")
             var environment = Self.environment
             environment["ids_1"] = "7"
             let shell = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"), ["-c", "set -e\n" + export.stdout],
