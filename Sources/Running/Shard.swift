@@ -21,12 +21,16 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
         let isNumber = { (word: String) in !word.isEmpty && word.allSatisfy { $0.isASCII && $0.isNumber } }
         let parts = words.map { isNumber($0) ? Int($0) : nil }
         guard parts.count == 2, let index = parts[0], let total = parts[1] else {
-            guard words.count == 2, words.allSatisfy(isNumber) else { return .failure(ShardSyntaxError(message: "'\(text)' is not I/N, such as 2/4")) }
+            guard words.count == 2, words.allSatisfy(isNumber) else {
+                let signed = words.count == 2 && words.contains { $0.first == "+" || $0.first == "-" }
+                return .failure(ShardSyntaxError(message: "'\(text)' is not I/N, such as 2/4" + (signed ? ": write the numbers without a sign" : "")))
+            }
             return .failure(ShardSyntaxError(message: "'\(text)': I must be from 1 to N, and N at most \(Int.max)"
                                                  + (parts[1] != nil ? ": I is past it" : "")))
         }
         guard total >= 1, (1...total).contains(index) else {
-            return .failure(ShardSyntaxError(message: "'\(text)': I must be from 1 to N, and N at least 1"))
+            let why = total < 1 ? "N is \(total)" : index < 1 ? "I is \(index)" : "\(index) is past \(total)"
+            return .failure(ShardSyntaxError(message: "'\(text)': I must be from 1 to N, and N at least 1: \(why)"))
         }
         return .success(Shard(index: index, total: total))
     }

@@ -180,5 +180,11 @@ import TestSupport
         // I past it, N not: I is named (trial helper-165).
         guard case .failure(let index) = Shard.parse("99999999999999999999/4") else { Issue.record("accepted"); return }
         #expect(index.message == "'99999999999999999999/4': I must be from 1 to N, and N at most \(Int.max): I is past it")
+        // What is wrong is said (trial helper-166).
+        for (text, message) in [("5/4", "'5/4': I must be from 1 to N, and N at least 1: 5 is past 4"),
+                                ("+1/4", "'+1/4' is not I/N, such as 2/4: write the numbers without a sign")] {
+            guard case .failure(let problem) = Shard.parse(text) else { Issue.record("\(text) accepted"); continue }
+            #expect(problem.message == message)
+        }
     }
 }
