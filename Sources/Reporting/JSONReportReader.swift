@@ -64,7 +64,11 @@ public struct JSONReportDocument: Sendable {
         guard duration >= .zero else { throw Problem(description: "\(name): its summary's durationMs is negative: is it edited?") }
         var summary = RunSummary(outcomes: outcomes, duration: duration)
         if case .int(let seed)? = report["seed"], seed >= 0 { summary.seed = UInt64(seed) }
-        if case .bool(let failsFlaky)? = report["failOnFlaky"] { summary.failsFlaky = failsFlaky }
+        switch report["failOnFlaky"] {
+        case nil, .null?: break
+        case .bool(let failsFlaky)?: summary.failsFlaky = failsFlaky
+        case let other?: throw Problem(description: "\(name): its failOnFlaky is \(other.kindName), not true or false: is it edited?")
+        }
         switch report["shard"] {
         case nil, .null?: break
         case .object(let shard)?:

@@ -1218,6 +1218,8 @@ import TestSupport
         (#""summary": {"total": 1, "exitStatus": 4}, "requests": []"#, "r.json: its summary counts 1 request, but it lists 0: is it cut short or edited?"),
         (#""summary": {"total": 0, "exitStatus": 0}, "requests": [], "shard": {"index": 0, "total": 2}"#,
          #"r.json: its shard is not a part of a run ('index' and 'total' integers, 1 <= index <= total): {"index":0,"total":2}"#),
+        (#""summary": {"total": 0, "exitStatus": 0}, "requests": [], "failOnFlaky": "yes""#,
+         "r.json: its failOnFlaky is a string, not true or false: is it edited?"),
         (#""summary": {"total": 0, "exitStatus": 0}, "requests": [], "shard": {"index": "2", "total": 2}"#,
          #"r.json: its shard is not a part of a run ('index' and 'total' integers, 1 <= index <= total): {"index":"2","total":2}"#),
         (#""summary": {"total": 1, "passed": 0, "failed": 1, "exitStatus": 0}, "requests": [{"file": "requests/a.yaml", "name": "a", "method": "GET", "url": "http://127.0.0.1:1/a", "result": "passed"}]"#,
