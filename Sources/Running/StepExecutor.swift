@@ -162,6 +162,21 @@ struct StepExecutor: Sendable {
         return (result, stopped)
     }
 
+    /// A timeout's error placed at the request's `options.timeout` when it writes one, with help saying where the limit
+    /// comes from: that option, the environment's, or runner's default.
+    private func timeoutHelp(for definition: RequestDefinition, placing error: inout Diagnostic) {
+        let expecting = "or, when a timeout is what it should do, expect it: expect: { error: timeout }"
+        if let written = definition.options.timeout {
+            error.mark = written.mark
+            error.suggestion = "raise options.timeout here, \(expecting)"
+        } else if builder.writtenOptions(of: definition).timeout != nil {
+            error.suggestion = "the limit is the environment's options.timeout: raise it there or set options.timeout in this request, \(expecting)"
+        } else {
+            error.suggestion = "the limit is runner's default of \(RequestBuilder.defaultTimeout.components.seconds)s: set options.timeout to wait "
+                + "longer, \(expecting)"
+        }
+    }
+
     /// Judges what loading the step's request gave: its expectations (or `expect.error`) and captures.
     private func judge(_ loaded: Swift.Result<HTTPResponse, HTTPError>, of step: PreparedStep, outcome: RequestOutcome,
                        scope: VariableScope, duration: Duration,
@@ -187,6 +202,8 @@ struct StepExecutor: Sendable {
             }
             outcome.verdict = .errored
             outcome.error = .error(error.message, path: errorLocation.path, at: errorLocation.mark)
+            // (Not a token request's, placed at its tokenURL.)
+            if error.code == .timedOut, errorLocation.mark == definition.request.url.mark { timeoutHelp(for: definition, placing: &outcome.error!) }
             if error.resentAfterConnectionLoss { outcome.error?.notes.append(Self.resentNote(answered: false)) }
             return (Result(outcome: outcome, captures: []), false)
         case .success(let response):

@@ -19,6 +19,20 @@ import TestSupport
         return try #require(summary.outcomes.first)
     }
 
+    /// A timeout's error is placed at the request's `options.timeout`, with help saying to raise it or expect it; without
+    /// one, the help names runner's default (trial helper-167: at the URL, without help).
+    @Test func aTimeoutPointsAtTheTimeoutItHit() async throws {
+        let slow = ScriptedLoader.Reply.delayed(.seconds(5), .response(status: 200))
+        let written = try await outcome("request: { url: /a }\noptions: { timeout: 50ms }\n", reply: slow)
+        #expect(written.verdict == .errored)
+        #expect(written.error?.mark?.line == 2 && written.error?.mark?.column == 21, "\(String(describing: written.error))")
+        #expect(written.error?.suggestion?.hasPrefix("raise options.timeout here, or, when a timeout is what it should do, expect it") == true)
+        let inherited = try await outcome("request: { url: /a }\n", reply: slow,
+                                          extraFiles: ["environments/test.yaml": environment("options: { timeout: 50ms }\n")])
+        #expect(inherited.error?.mark?.line == 1, "\(String(describing: inherited.error))")
+        #expect(inherited.error?.suggestion?.hasPrefix("the limit is the environment's options.timeout") == true)
+    }
+
     @Test func statusFailurePointsAtTheExpectation() async throws {
         let result = try await outcome("""
             request: { url: /a }
