@@ -204,6 +204,10 @@ public enum TemplateExpression: Sendable, Hashable, CustomStringConvertible {
     private static func parseCall(_ name: String, _ text: String, at mark: Mark) throws(TemplateError) -> Builtin {
         let usage = ["randomInt": "$randomInt(MIN, MAX)", "randomString": "$randomString(N)"]
         guard let form = usage[name] else {
+            // A built-in without arguments written as a call (`$uuid()`).
+            if Builtin.names.contains(name) {
+                throw TemplateError("'$\(name)' takes no arguments, found '$\(text)'", at: mark, suggestion: "write $\(name), without parentheses")
+            }
             throw TemplateError("unknown built-in '$\(name)' in '$\(text)'", at: mark,
                                 suggestion: "built-ins with arguments are $randomInt(MIN, MAX) and $randomString(N)")
         }

@@ -157,6 +157,14 @@ func parseTemplate(_ text: String) throws(TemplateError) -> Template {
         #expect(scope().secretValues == ["s3cret"])
     }
 
+    /// A built-in without arguments written as a call says so (trial helper-167: "unknown built-in '$uuid'").
+    @Test func aBuiltinWithoutArgumentsWrittenAsACallSaysSo() {
+        #expect(throws: TemplateError("'$uuid' takes no arguments, found '$uuid()'", at: Mark(line: 1, column: 1),
+                                      suggestion: "write $uuid, without parentheses")) {
+            try parseTemplate("{{ $uuid() }}")
+        }
+    }
+
     @Test func undefinedVariableSuggestsADefinedName() throws {
         let template = try parseTemplate("x {{ usrName }}")
         var expected = TemplateError("undefined variable 'usrName'", at: Mark(line: 1, column: 3), suggestion: "did you mean 'userName'?")
