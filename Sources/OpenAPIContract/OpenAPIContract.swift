@@ -40,8 +40,9 @@ public struct OpenAPIContract: Sendable {
 
     /// Compiles every response schema of `document`; throws the schemas that cannot be compiled, located.
     public init(_ document: OpenAPIDocument) throws(OpenAPIProblems) {
+        var moved: [(to: String, from: String)] = []
         let raw = OpenAPISchemaDialect.checkingDiscriminators(
-            document.isVersion30 ? OpenAPISchemaDialect.jsonSchema2020(fromVersion30: document.raw) : document.raw)
+            document.isVersion30 ? OpenAPISchemaDialect.jsonSchema2020(fromVersion30: document.raw) : document.raw, moved: &moved)
         var options = JSONSchema.Options()
         options.documents = [Self.documentURI: raw]
         var problems: [OpenAPIProblem] = []
@@ -79,6 +80,18 @@ public struct OpenAPIContract: Sendable {
         self.operations = operations
         basePaths = Self.basePaths(of: raw)
         locate = { document.mark(of: $0) }
+        self.moved = moved
+    }
+
+    /// The `oneOf` and `anyOf` a discriminator's check moved: their new places and their places in the document.
+    private let moved: [(to: String, from: String)]
+
+    /// The pointer into the document of a violation's or error's schema path, as the document writes it (a `oneOf` a
+    /// discriminator's check moved named at its own place).
+    func documentPointer(inSchemaPath schemaPath: String) -> String? {
+        guard let pointer = Self.pointer(inSchemaPath: schemaPath) else { return nil }
+        guard let (to, from) = moved.first(where: { pointer == $0.to || pointer.hasPrefix($0.to + "/") }) else { return pointer }
+        return from + pointer.dropFirst(to.count)
     }
 
     /// Where the value at a pointer into the document is written.

@@ -116,7 +116,7 @@ extension OpenAPIContract {
             let violations = schema.validate(body)
             guard !violations.isEmpty else { return mismatches }
             let shown = violations.prefix(Self.shownViolations).map { violation in
-                let place = Self.pointer(inSchemaPath: violation.schemaPath).map { "#" + $0 } ?? violation.schemaPath
+                let place = documentPointer(inSchemaPath: violation.schemaPath).map { "#" + $0 } ?? violation.schemaPath
                 return "\(violation.instancePath): \(violation.message) (\(place))"
             }
             let more = violations.count > shown.count ? ["… and \(violations.count - shown.count) more"] : []
@@ -124,7 +124,7 @@ extension OpenAPIContract {
             mismatches.append(OpenAPIMismatch(
                 message: "\(label): \(subject): \(violations.count == 1 ? first : "\(violations.count) violations, first \(first)")",
                 expected: "a body valid against the \(key) response's \(media.mediaType) schema", actual: (Array(shown) + more).joined(separator: "\n"),
-                at: Self.pointer(inSchemaPath: violations[0].schemaPath), in: self))
+                at: documentPointer(inSchemaPath: violations[0].schemaPath), in: self))
         }
         return mismatches
     }

@@ -12,12 +12,13 @@ enum OpenAPISchemaDialect {
     /// branches by `$ref`, with `discriminator: { propertyName: kind }`, also holds, for each value of `kind` the mapping
     /// gives (or a branch's schema name, `Cat` of `#/components/schemas/Cat`), `if kind is that value then that branch`
     /// (added to its `allOf`), in place of the `oneOf` or `anyOf`, which is kept for a value no mapping names.
-    static func checkingDiscriminators(_ raw: JSONValue) -> JSONValue {
+    /// `moved` gets, for each `oneOf` or `anyOf` moved so, its new place and its place in the document (JSON pointers).
+    static func checkingDiscriminators(_ raw: JSONValue, at path: [String] = [], moved: inout [(to: String, from: String)]) -> JSONValue {
         switch raw {
         case .object(let object):
             var result = JSONObject()
             for (key, member) in object.members {
-                result[key] = key == "example" || key == "examples" ? member : checkingDiscriminators(member)
+                result[key] = key == "example" || key == "examples" ? member : checkingDiscriminators(member, at: path + [key], moved: &moved)
             }
             let combinator = object["oneOf"] != nil ? "oneOf" : "anyOf"
             guard case .object(let discriminator)? = object["discriminator"], case .string(let property)? = discriminator["propertyName"],
@@ -48,13 +49,15 @@ enum OpenAPISchemaDialect {
             }
             // The branch selected is the one checked (branches may share a shape: `oneOf` would find two); `oneOf` or
             // `anyOf` only for a value no mapping names.
+            moved.append((OpenAPIPointer.pointer(path + ["allOf", String(checks.count), "else", combinator]),
+                          OpenAPIPointer.pointer(path + [combinator])))
             checks.append(.object(JSONObject([("if", holds(targets.map(\.value))),
                                               ("else", .object(JSONObject([(combinator, .array(branches))])))])))
             result[combinator] = nil
             result["allOf"] = .array(checks)
             return .object(result)
         case .array(let items):
-            return .array(items.map(checkingDiscriminators))
+            return .array(items.enumerated().map { checkingDiscriminators($1, at: path + [String($0)], moved: &moved) })
         default:
             return raw
         }
