@@ -15,8 +15,8 @@ enum WrittenCredentials {
             // Beside templates, the text written between them (`abc12345{{ x }}`), but a scheme word (`Bearer {{ t }}`) and
             // a shorter text, which a suffix or prefix is more often than a piece of a credential (`{{ pw }}-prod`).
             guard !text.contains("{{") else {
-                found += text.split(separator: template).map { $0.trimmingPrefix(schemeWord) }
-                    .map { String($0).trimmingCharacters(in: .whitespaces) }.filter { $0.count >= shortestBesideTemplates }
+                found += textsBesideTemplates(text).map { withoutSchemeWord($0).trimmingCharacters(in: .whitespaces) }
+                    .filter { $0.count >= shortestBesideTemplates }
                 return
             }
             found.append(text)
@@ -28,7 +28,7 @@ enum WrittenCredentials {
             case .scalar(let scalar):
                 let text = scalar.text
                 // A JSONPath, or a shell variable's name (`$API_TOKEN`, warned of as sent as written), is none.
-                guard !text.isEmpty, text.firstMatch(of: pathOrShellVariable) == nil,
+                guard !text.isEmpty, !isPathOrShellVariable(text),
                       ![.null, .bool(true), .bool(false)].contains(scalar.value) else { return }
                 guard cookie else { return add(text) }
                 // A `Cookie` header's `name=value` pairs: their values (a cookie's name is none).
@@ -78,14 +78,33 @@ enum WrittenCredentials {
         return NodeDecoder.credentialKey(key) || parent == "headers" && HTTPHeaders.namesCredential(key)
     }
 
-    // The patterns, parsed once (a regex literal is parsed again each time it is evaluated, which reading thousands of
-    // files with credentials showed).
-    /// A template, `{{ … }}`.
-    nonisolated(unsafe) private static let template = /\{\{[^}]*\}\}/
-    /// A scheme word before a credential (`Bearer `).
-    nonisolated(unsafe) private static let schemeWord = #/[A-Za-z]+ /#
-    /// A JSONPath (`$.token`), or a shell variable's name (`$API_TOKEN`, `${API_TOKEN}`).
-    nonisolated(unsafe) private static let pathOrShellVariable = /^\$[.\[]|^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/
+    /// The texts between the templates of `text` (`{{ … }}`, up to its first `}}`).
+    private static func textsBesideTemplates(_ text: String) -> [Substring] {
+        var texts: [Substring] = [], rest = text[...]
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            texts.append(rest[..<open.lowerBound])
+            rest = rest[close.upperBound...]
+        }
+        return (texts + [rest]).filter { !$0.isEmpty }
+    }
+
+    /// `text` without a scheme word before a space at its start (`Bearer `).
+    private static func withoutSchemeWord(_ text: Substring) -> Substring {
+        let word = text.prefix { $0.isASCII && $0.isLetter }
+        guard !word.isEmpty, text.dropFirst(word.count).first == " " else { return text }
+        return text.dropFirst(word.count + 1)
+    }
+
+    /// Whether `text` is a JSONPath (`$.token`, `$[0]`) or a shell variable's name (`$API_TOKEN`, `${API_TOKEN}`).
+    private static func isPathOrShellVariable(_ text: String) -> Bool {
+        guard text.hasPrefix("$") else { return false }
+        var name = text.dropFirst()
+        if name.first == "." || name.first == "[" { return true }
+        if name.first == "{" { name = name.dropFirst() }
+        if name.last == "}" { name = name.dropLast() }
+        guard let first = name.first, first == "_" || first.isASCII && first.isLetter else { return false }
+        return name.allSatisfy { $0 == "_" || $0.isASCII && ($0.isLetter || $0.isNumber) }
+    }
 
     /// The shortest text written beside a template in a credential's value that is hidden as one.
     static let shortestBesideTemplates = 8
