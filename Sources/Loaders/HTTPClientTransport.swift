@@ -93,8 +93,8 @@ public final class HTTPClientTransport: HTTPLoader {
     @TaskLocal private static var affineLoop: (any EventLoop)?
 
     /// Whether an exchange the current task started goes on to its answer (or its deadline, or `answerGrace`) when the
-    /// task is cancelled, once its request's head was written: a step whose flow cleans up after it (`finally:`) must capture what it
-    /// created. None starts once the task is cancelled, and one still connecting is abandoned.
+    /// task is cancelled, once its request's head was written: a step whose flow cleans up after it (`finally:`) must
+    /// capture what it created. None starts once the task is cancelled, and one still connecting is abandoned.
     @TaskLocal public static var finishesExchangeUnderWay = false
 
     /// How long an exchange `finishesExchangeUnderWay` keeps is given, after its task was cancelled, to answer (within
