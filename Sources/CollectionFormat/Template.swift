@@ -192,7 +192,7 @@ public enum TemplateExpression: Sendable, Hashable, CustomStringConvertible {
             if text == "env" {
                 throw TemplateError("'$env' needs a variable name", at: mark, suggestion: "write '$env.NAME'")
             }
-            if let open = text.firstIndex(of: "(") { return try parseCall(String(text[..<open]), text, at: mark) }
+            if let open = text.firstIndex(of: "(") { return try parseCall(String(text[..<open]).trimmingWhitespace(), text, at: mark) }
             let name = text.prefix { $0 != "." && $0 != "[" }
             throw TemplateError("unknown built-in '$\(text)'", at: mark,
                                 suggestion: Suggestions.closest(to: String(name), among: Builtin.names)

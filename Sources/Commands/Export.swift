@@ -248,23 +248,27 @@ private struct References {
         let definitions = loaded.environment.map { SecretVariables.definitions(in: $0, sources: loaded.sources) } ?? [:]
         // The default each variable read so far is given, by the first secret reading it (nil: none).
         var readDefaults: [String: String?] = [:]
-        for secret in loaded.environment?.secrets ?? [] {
+        let secrets = loaded.environment?.secrets ?? []
+        let readBy = Dictionary(grouping: secrets) { ShellText.variableName(definitions[$0.name]?.env.value ?? $0.name) }
+        for secret in secrets {
             let read = ShellText.variableName(definitions[secret.name]?.env.value ?? secret.name)
             let fallback = definitions[secret.name]?.defaultValue?.value
-            // A second secret reading the variable with another default (`run` gives each its own) gets a variable of its
-            // own, set from the one read before any default is given to that one.
+            // A `--var` that replaces the secret is the secret: its reference too, its value hidden.
+            let given = scope.value(of: secret.name)?.interpolatedText
+            // The commands read the variable: one `--var` replaced is not what they send unless it holds that value.
+            let replaced = given.map { $0 != secret.value } ?? false
+            // A second secret reading the variable with another default (`run` gives each its own), or one a `--var`
+            // replaced beside another reading it, gets a variable of its own, set from the one read before any default is
+            // given to that one.
             var variable = read
-            if let earlier = readDefaults[read], earlier != fallback {
+            let otherDefault = readDefaults[read].map { $0 != fallback } ?? false
+            if otherDefault || replaced && (readBy[read]?.count ?? 0) > 1 {
                 var suffix = 2
                 while readDefaults[read + "_\(suffix)"] != nil || placeholders.secretVariables.contains(read + "_\(suffix)") { suffix += 1 }
                 variable = read + "_\(suffix)"
             }
             if readDefaults[variable] == nil { readDefaults[variable] = .some(fallback) }
             placeholders.secretVariables.insert(variable)
-            // A `--var` that replaces the secret is the secret: its reference too, its value hidden.
-            let given = scope.value(of: secret.name)?.interpolatedText
-            // The commands read the variable: one `--var` replaced is not what they send unless it holds that value.
-            let replaced = given.map { $0 != secret.value } ?? false
             // A secret's default is what `run` uses when its variable is unset or empty; the script does the same, unless a
             // `--var` gave the secret another value (`run` sends that one; the comment says to set the variable to it).
             if variable != read {

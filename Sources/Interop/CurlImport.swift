@@ -34,9 +34,8 @@ public enum CurlImport {
             result.credentials += (closed ?? []).flatMap { CurlCredentials.values(in: $0.words[...]) } + cmdCredentials(in: text)
             // JSON members whose quotes do not close, as written and as Windows writes them (`""` for `"`, as Firefox's
             // copy for Windows does: `""ab\""cd""`).
-            let open = CredentialNames.openQuotedCredentials(text)
-                + CredentialNames.openQuotedCredentials(text.replacingOccurrences(of: "\"\"", with: "\""))
-            result.credentials += open + open.map { $0.replacingOccurrences(of: "\"", with: "\"\"") }
+            let open = CredentialNames.openQuotedCredentials(text) + CredentialNames.openQuotedCredentials(readForWindows(text))
+            result.credentials += open + open.flatMap(writtenForWindows)
             // A command quoted for Windows' cmd, whose `^"` a shell reads as an opening quote, is refused as such.
             result.errors.append(cmdQuoting(in: text) ?? error)
             return result
@@ -143,15 +142,28 @@ public enum CurlImport {
     private static func windowsCredentials(in command: ShellCommand) -> [String] {
         let read = command.words.map { word in
             guard isQuotedForWindows(word.written) else { return word.written }
-            let inside = String(word.written.dropFirst().dropLast())
-                .replacingOccurrences(of: "\"%\"", with: "%").replacingOccurrences(of: "\"\"", with: "\"")
+            // Firefox doubles each `\` too (a JSON `\"` is written `\\""`).
+            let inside = Self.readForWindows(String(word.written.dropFirst().dropLast()))
             return "'" + inside.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }.joined(separator: " ")
         guard let commands = try? ShellSplitter.commands(in: read) else { return [] }
         let values = commands.flatMap { CurlCredentials.values(in: $0.words[...]) }
         let inJSON = values.map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") }
         let forms = Set(values + inJSON)
-        return Array(forms) + forms.map { $0.replacingOccurrences(of: "\"", with: "\"\"").replacingOccurrences(of: "%", with: "\"%\"") }
+        return Array(forms) + forms.flatMap(writtenForWindows)
+    }
+
+    /// Text written for Windows as Firefox writes it (`\` doubled, `"` doubled, `%` as `"%"`), read back.
+    private static func readForWindows(_ written: String) -> String {
+        written.replacingOccurrences(of: "\"%\"", with: "%").replacingOccurrences(of: "\\\\", with: "\\")
+            .replacingOccurrences(of: "\"\"", with: "\"")
+    }
+
+    /// `text` written for Windows as Firefox writes it (each `\` and `"` doubled, a `%` as `"%"`), and with its `\` as they
+    /// are, as people write it.
+    private static func writtenForWindows(_ text: String) -> [String] {
+        let written = { (text: String) in text.replacingOccurrences(of: "\"", with: "\"\"").replacingOccurrences(of: "%", with: "\"%\"") }
+        return [written(text.replacingOccurrences(of: "\\", with: "\\\\")), written(text)]
     }
 
     /// The refusal of a text quoted for Windows' cmd (a `^"` in it), at its first `^"`, in the command it is in (the last

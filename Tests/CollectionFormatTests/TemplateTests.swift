@@ -163,6 +163,11 @@ func parseTemplate(_ text: String) throws(TemplateError) -> Template {
                                       suggestion: "write $uuid, without parentheses")) {
             try parseTemplate("{{ $uuid() }}")
         }
+        // With a space before the parentheses too (trial helper-168).
+        #expect(throws: TemplateError("'$timestamp' takes no arguments, found '$timestamp ()'", at: Mark(line: 1, column: 1),
+                                      suggestion: "write $timestamp, without parentheses")) {
+            try parseTemplate("{{ $timestamp () }}")
+        }
     }
 
     @Test func undefinedVariableSuggestsADefinedName() throws {

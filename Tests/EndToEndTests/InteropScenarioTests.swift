@@ -193,6 +193,16 @@ import Testing
                                                    "--var", "pw2=given"], in: folder, environment: Self.environment)
             #expect(own.stdout.hasPrefix("[ -n \"${INTEROP_UNSET_PASSWORD_2-}\" ] || INTEROP_UNSET_PASSWORD_2=${INTEROP_UNSET_PASSWORD-}\n")
                     && own.stdout.contains("set INTEROP_UNSET_PASSWORD_2 to it"), "\(own.stdout)")
+            // The same with one default for both: the replaced one is not the other's reference (trial helper-168).
+            try Self.write("""
+                extends: test
+                secrets:
+                  pw2: { env: INTEROP_UNSET_PASSWORD, default: "def pass" }
+                """, to: "environments/same.yaml", in: folder)
+            let same = try await RunnerProcess.run(["export", "curl", "requests", "--env", "same", "--var", "port=\(server.port)",
+                                                    "--var", "pw2=given"], in: folder, environment: Self.environment)
+            #expect(same.stdout.contains("INTEROP_UNSET_PASSWORD_2=${INTEROP_UNSET_PASSWORD-}") && same.stdout.contains("$INTEROP_UNSET_PASSWORD_2"),
+                    "\(same.stdout)\n\(same.stderr)")
             var environment = Self.environment
             environment["ids_1"] = "7"
             let shell = try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"), ["-c", "set -e\n" + export.stdout],

@@ -354,7 +354,10 @@ import Testing
         // closes (trial helper-166).
         for (unclosed, secret) in [(#"curl "http://127.0.0.1:1/x" --data-raw "{""password"":""ab\""cdEFG""}""#, "cdEFG"),
                                    (#"curl "http://127.0.0.1:1/x" --data-raw "{""user"":{""api_key"":""KKab\""cdEFG""}}""#, "cdEFG"),
-                                   (#"curl http://127.0.0.1:1/x --data-raw '{"password":"pw12345"#, "pw12345")] {
+                                   (#"curl http://127.0.0.1:1/x --data-raw '{"password":"pw12345"#, "pw12345"),
+                                   // Firefox doubles a `\` too: a JSON `\"` is `\\""` (trial helper-168).
+                                   (#"curl "http://127.0.0.1:1/x" --data-raw "{""password"":""Xy\\""Q9zSECRET""}""#, "Q9zSEC"),
+                                   (#"curl "http://127.0.0.1:1/x" --data-raw "{""password"":""Ab\\""Q9zSEC"#, "Q9zSEC")] {
             let read = CurlImport.read(unclosed)
             #expect(!read.errors.isEmpty && !read.redacted(unclosed).contains(secret), "\(read.redacted(unclosed))")
         }
