@@ -34,7 +34,9 @@ struct CollectionValidator {
     /// once every capture is known.
     /// `asksForItsFile`: an environment's template whose variable no earlier request captures, nor one of a close name (the
     /// request capturing it may be in a file the run was not given).
-    private var undefinedUses: [(name: String, user: String?, inItsFile: Bool, asksForItsFile: Bool, diagnostic: Diagnostic)] = []
+    /// `closeName`: the defined name its "did you mean" offers.
+    private var undefinedUses: [(name: String, user: String?, inItsFile: Bool, asksForItsFile: Bool, closeName: String?,
+                                 diagnostic: Diagnostic)] = []
     /// The variables `when:` conditions test where they are not defined (absent there), with the places and the defined
     /// name close to each: once every file is checked, one a later request captures is a warning, else one with a close
     /// name (a likely typo).
@@ -270,7 +272,7 @@ struct CollectionValidator {
         // One per place: an environment's template is checked for every request, with what each may suggest (a name
         // an earlier request captured, for a later one); a "did you mean" wins.
         var found: [Diagnostic] = []
-        for (name, user, inItsFile, asksForItsFile, diagnostic) in undefinedUses {
+        for (name, user, inItsFile, asksForItsFile, closeName, diagnostic) in undefinedUses {
             var diagnostic = diagnostic
             if let capturer = capturers[name] {
                 // In an environment's template the request is named: the place shown is the environment's.
@@ -282,7 +284,7 @@ struct CollectionValidator {
             } else if asksForItsFile, let user {
                 let hint = "no request run before \(user) captures it: give the file that captures it too, or pass --var \(name)=VALUE"
                 // The file left out first: the close name may be another variable altogether (`tokenURL` for `token`).
-                diagnostic.suggestion = diagnostic.suggestion.map { $0.hasPrefix("did you mean") ? "\(hint) (or \($0))" : hint } ?? hint
+                diagnostic.suggestion = hint + (closeName.map { " (or did you mean '\($0)'?)" } ?? "")
             }
             let guesses = { (diagnostic: Diagnostic) in diagnostic.suggestion?.hasPrefix("did you mean") == true }
             if let index = found.firstIndex(where: { ($0.path, $0.mark, $0.message) == (diagnostic.path, diagnostic.mark, diagnostic.message) }) {
@@ -504,17 +506,18 @@ struct CollectionValidator {
                 diagnostics.addMergingNotes(Self.undefinedInUsedFile(variable.name, at: mark, in: path, usedAt: sites,
                                                                      among: defined))
             case .variable(let variable) where !defined.contains(variable.name):
-                var diagnostic = VariableScope.undefinedVariable(variable.name, at: mark, among: defined).diagnostic(in: path)
+                let undefined = VariableScope.undefinedVariable(variable.name, at: mark, among: defined)
+                var diagnostic = undefined.diagnostic(in: path)
                 if let element = knownElement, !element.fields.isEmpty,
                    VariableScope.closestName(to: variable.name, among: Set(element.fields)) == nil {
                     // Likely meant as a field of the loop's elements, which are checked against its first.
                     let fields = "the first element of each: '\(element.loop)' has no field '\(variable.name)' "
                         + "(its fields: \(element.fields.sorted().joined(separator: ", ")))"
-                    diagnostic.suggestion = diagnostic.suggestion?.hasPrefix("did you mean") == true
-                        ? "\(diagnostic.suggestion ?? "") Or: \(fields)" : fields
+                    diagnostic.suggestion = undefined.closeName != nil ? "\(diagnostic.suggestion ?? "") Or: \(fields)" : fields
                 }
-                let guessesCapture = VariableScope.closestName(to: variable.name, among: defined).map { capturers[$0] != nil } ?? false
-                undefinedUses.append((variable.name, currentRequest, path == currentFile, checkingEnvironment && !guessesCapture, diagnostic))
+                let guessesCapture = undefined.closeName.map { capturers[$0] != nil } ?? false
+                undefinedUses.append((variable.name, currentRequest, path == currentFile, checkingEnvironment && !guessesCapture,
+                                      undefined.closeName, diagnostic))
             case .variable(let variable) where selected && !definedWhenSelected.contains(variable.name):
                 let capturer = capturedWhenLeftOut[variable.name] ?? "a request left out"
                 diagnostics.add(Self.capturedOnlyWhenLeftOut(variable.name, by: capturer, selection: selection, at: mark, in: path))

@@ -246,8 +246,10 @@ private struct References {
             }
         }
         let definitions = loaded.environment.map { SecretVariables.definitions(in: $0, sources: loaded.sources) } ?? [:]
-        // The default each variable read so far is given, by the first secret reading it (nil: none).
+        // The default each variable read so far is given, by the first secret reading it (nil: none); the secrets each
+        // variable stands for.
         var readDefaults: [String: String?] = [:]
+        var secretsOf: [String: [String]] = [:]
         let secrets = loaded.environment?.secrets ?? []
         let readBy = Dictionary(grouping: secrets) { ShellText.variableName(definitions[$0.name]?.env.value ?? $0.name) }
         for secret in secrets {
@@ -292,9 +294,10 @@ private struct References {
                 }
             }
             // Secrets reading one variable alike are one reference: the comment names them all.
-            let named = meanings[variable].map { $0.replacingOccurrences(of: "the secret ", with: "the secrets ") + " and '\(secret.name)'" }
-            meanings[variable] = named ?? ("the secret '\(secret.name)'" + (variable != read ? ", read from $\(read)" : "")
-                + (replaced ? " (--var \(secret.name) gave it another value: set \(variable) to it)" : ""))
+            secretsOf[variable, default: []].append(secret.name)
+            let names = secretsOf[variable, default: []].map { "'\($0)'" }
+            meanings[variable] = (names.count == 1 ? "the secret \(names[0])" : "the secrets " + names.joined(separator: " and "))
+                + (variable != read ? ", read from $\(read)" : "") + (replaced ? " (--var \(secret.name) gave it another value: set \(variable) to it)" : "")
             if secret.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\u{0}" }) { unsendableSecrets.insert(secret.name) }
         }
         // A variable a secret's value went into (`wrapped: "pre-{{ pw }}"`, resolved with the environment) holds its

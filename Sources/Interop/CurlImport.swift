@@ -1,5 +1,6 @@
 import CollectionFormat
 import YAML
+import HTTPCore
 
 /// Reads a text of curl commands (one, or a file of them) into request documents.
 public enum CurlImport {
@@ -89,25 +90,23 @@ public enum CurlImport {
                 read.append(character)
             }
         }
+        // Also with a `%` written as people write it for cmd, `%^7` with no `^` before it.
+        return credentials(readAs: read) { value in
+            let written = cmdEscaped(value)
+            return written.contains("^%") ? [written, written.replacingOccurrences(of: "^%", with: "%")] : [written]
+        }
+    }
+
+    /// The credentials of `read` (commands' text as cmd or Windows reads it), also as written inside a JSON string (`\"`,
+    /// `\\`, and `\u00e9` as the browser escaped it), and each of these as `write` writes it back.
+    private static func credentials(readAs read: String, writtenAs write: (String) -> [String]) -> [String] {
         guard let commands = try? ShellSplitter.commands(in: read) else { return [] }
         let values = commands.flatMap { CurlCredentials.values(in: $0.words[...]) }
-        // As written inside a JSON string too (`\"`, `\\`, `\u00e9`), which the browser escaped again for cmd.
-        let inJSON = values.flatMap { value in
-            [false, true].map { escapingNonASCII in
-                value.unicodeScalars.map { scalar -> String in
-                    switch scalar {
-                    case "\"", "\\": "\\" + String(scalar)
-                    case _ where escapingNonASCII && !scalar.isASCII:
-                        String(scalar).utf16.map { "\\u" + String(format: "%04x", $0) }.joined()
-                    default: String(scalar)
-                    }
-                }.joined()
-            }
+        let asciiOnly = { (value: String) in
+            value.unicodeScalars.map { $0.isASCII ? String($0) : String($0).utf16.map { "\\u" + String(format: "%04x", $0) }.joined() }.joined()
         }
-        let forms = Set(values + inJSON)
-        // Also with a `%` written as people write it for cmd, `%^7` with no `^` before it.
-        let written = forms.map(cmdEscaped)
-        return Array(forms) + written + written.filter { $0.contains("^%") }.map { $0.replacingOccurrences(of: "^%", with: "%") }
+        let forms = Set(values + values.flatMap { [JSONValue.stringContents($0), asciiOnly(JSONValue.stringContents($0))] })
+        return Array(forms) + forms.flatMap(write)
     }
 
     /// `text` as browsers write it for Windows' cmd ("Copy as cURL (cmd)", Chrome's and Firefox's `escapeStringWin`):
@@ -146,11 +145,7 @@ public enum CurlImport {
             let inside = Self.readForWindows(String(word.written.dropFirst().dropLast()))
             return "'" + inside.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }.joined(separator: " ")
-        guard let commands = try? ShellSplitter.commands(in: read) else { return [] }
-        let values = commands.flatMap { CurlCredentials.values(in: $0.words[...]) }
-        let inJSON = values.map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") }
-        let forms = Set(values + inJSON)
-        return Array(forms) + forms.flatMap(writtenForWindows)
+        return credentials(readAs: read, writtenAs: writtenForWindows)
     }
 
     /// Text written for Windows as Firefox writes it (`\` doubled, `"` doubled, `%` as `"%"`), read back.
