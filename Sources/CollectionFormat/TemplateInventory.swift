@@ -133,20 +133,27 @@ extension RequestSpec {
         body(url)
         for parameter in query { parameter.forEachTemplate(body) }
         for header in headers { body(header.value) }
-        switch self.body?.value {
-        case .json(let value)?: value.forEachTemplate(body)
-        case .form(let parameters)?: for parameter in parameters { parameter.forEachTemplate(body) }
-        case .multipart(let parts)?:
+        self.body?.value.forEachTemplate(body)
+    }
+}
+
+extension BodyDefinition {
+    /// Calls `body` with the templates of the body's text (a `file:` body's path is not its text), in order.
+    public func forEachTemplate(_ body: (Template) -> Void) {
+        switch self {
+        case .json(let value): value.forEachTemplate(body)
+        case .form(let parameters): for parameter in parameters { parameter.forEachTemplate(body) }
+        case .multipart(let parts):
             for part in parts {
                 body(part.name)
                 if case .value(let value) = part.content { body(value) }
             }
-        case .text(let text)?: body(text)
-        case .graphql(let graphql)?:
+        case .text(let text): body(text)
+        case .graphql(let graphql):
             body(graphql.query)
             graphql.variables?.forEachTemplate(body)
             if let operationName = graphql.operationName { body(operationName) }
-        case .file?, nil: break
+        case .file: break
         }
     }
 }

@@ -82,12 +82,14 @@ public struct RequestBuilder: Sendable {
     }
 
     /// Whether `body`, as `written`, holds a secret or a piece of one, as a capture holding one is judged: its text (a
-    /// multipart body's names and values; a `file:` body, never read from templates, holds none).
+    /// multipart body's names and values). A body written without templates, or from a `file:`, holds none.
     private func bodyHoldsSecret(_ body: any HTTPBody, written: BodyDefinition, scope: VariableScope) -> Bool {
         let secrets = scope.secretValues
         guard !secrets.isEmpty else { return false }
+        var templated = false
+        written.forEachTemplate { templated = templated || !$0.isLiteral }
+        guard templated else { return false }
         let texts: [String] = switch written {
-        case .file: []
         case .multipart: (body as? MultipartBody)?.parts.flatMap { part -> [String] in
             if case .field(let name, let value) = part { [name, value] } else { [] }
         } ?? []

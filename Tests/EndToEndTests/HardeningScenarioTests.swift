@@ -80,6 +80,9 @@ import Testing
         #expect(stdout.contains("requests/08-secret-body.yaml:4:8: error: refused to follow the 307 redirect from http://localhost:"), "\(stdout)")
         #expect(stdout.contains("another origin: the request's body holds a secret, which a 307 sends there again"))
         #expect(Self.lines(stdout, startingWith: "ERROR").count == 3)
+        // A body written without templates holds none, even text equal to one: the 307 is followed.
+        #expect(stdout.contains("PASS   09-literal-body"), "\(stdout)")
+        #expect(output.received.filter { $0.uri.contains("sent=literal") }.map { $0.header("Host")?.hasPrefix("127.0.0.1:") } == [true])
     }
 
     /// Every hostile body in the console (with and without `--verbose`), the JUnit and the JSON report.
