@@ -97,20 +97,22 @@ public enum DiagnosticRenderer {
         return output
     }
 
-    /// `line` of a secret's definition with everything after its first key (the secret's name) hidden but the keys a
-    /// definition has (`env`, `default`) and `env:`'s value (the variable the secret is read from): a value written by
-    /// mistake (`pw: s3cret`, `[s3cret]`, `defualt: s3cret`, `default:s3cret`, `{ s3cret }`) may be the secret.
+    /// `line` of a secret's definition or an `auth:` with everything after its first key (the secret's name) hidden but
+    /// the keys a definition has (`env`, `default`), `env:`'s value (the variable the secret is read from) and the keys
+    /// of `auth:` (`basic:`, `password:`): a value written by mistake (`pw: s3cret`, `[s3cret]`, `defualt: s3cret`,
+    /// `default:s3cret`, `{ s3cret }`, a password pasted as a key) may be the secret.
     static func hidingValues(in line: String, hidingFirstKey: Bool = false) -> String {
         let indent = line.prefix { $0 == " " || $0 == "\t" || $0 == "-" }
         guard let colon = line.firstRange(of: /:(\s|$)/) else { return line.count == indent.count ? line : indent + "***" }
         // The first key is the secret's name, or a mistyped key the message names; one the message does not name (a key
-        // under the secret's name in a block, `s3cret: 1`) may be the secret.
+        // under the secret's name in a block, `s3cret: 1`) may be the secret, unless it is a key of `auth:`.
         let firstKey = line[indent.endIndex..<colon.lowerBound]
-        var result = hidingFirstKey ? indent + "***" + line[colon.lowerBound..<colon.upperBound] : String(line[..<colon.upperBound])
+        var result = hidingFirstKey && !authKeys.contains(String(firstKey))
+            ? indent + "***" + line[colon.lowerBound..<colon.upperBound] : String(line[..<colon.upperBound])
         var (word, afterEnv) = ("", firstKey == "env")
-        func flush() {
+        func flush(asKey: Bool = false) {
             guard !word.isEmpty else { return }
-            result += ["env", "default"].contains(word) || afterEnv ? word : "***"
+            result += ["env", "default"].contains(word) || afterEnv || asKey && authKeys.contains(word) ? word : "***"
             (afterEnv, word) = (word == "env", "")
         }
         var rest = line[colon.upperBound...]
@@ -122,7 +124,7 @@ public enum DiagnosticRenderer {
                 word = String(rest[...close])
                 rest = rest[rest.index(after: close)...]
             } else if " \t{}[],:".contains(character) {
-                flush()
+                flush(asKey: character == ":" && rest.dropFirst().first.map { $0 == " " || $0 == "\t" } ?? true)
                 result.append(character)
                 rest = rest.dropFirst()
             } else {
@@ -133,6 +135,9 @@ public enum DiagnosticRenderer {
         flush()
         return result
     }
+
+    /// `auth:` and the keys inside it (`basic`, `username`, `clientSecret`): names of the format, shown where they are keys.
+    private static let authKeys = Set(["auth"] + [FormatKeys.auth, FormatKeys.basicAuth, FormatKeys.oauth2].flatMap { $0.keys.map(\.name) })
 
     /// The keys whose values are credentials, lowercased, as `mistypesCredentialKey` compares them.
     private static let credentialKeys = (NodeDecoder.credentialKeys.map { $0.lowercased() } + ["default"]

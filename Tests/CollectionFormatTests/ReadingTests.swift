@@ -309,6 +309,10 @@ import YAML
         #expect(DiagnosticRenderer.hidingValues(in: #"  pw: { env: X_PW, defualt: "ab,cd", other: 'x' }  # note"#)
                 == #"  pw: { env: X_PW, ***: ***, ***: *** }  # ***"#)
         #expect(DiagnosticRenderer.hidingValues(in: "    defualt: hunter2 # typo") == "    defualt: *** # ***")
+        // The keys of `auth:` show where they are keys, never as values; a password pasted as a key stays hidden.
+        #expect(DiagnosticRenderer.hidingValues(in: "auth: { basic: { hunter2: x, username: password } }", hidingFirstKey: true)
+                == "auth: { basic: { ***: ***, username: *** } }")
+        #expect(DiagnosticRenderer.hidingValues(in: "  basci: { bearer:x }", hidingFirstKey: true) == "  ***: { ***:*** }")
         // Values written in other shapes by mistake (trial helper-97).
         for (line, shown) in [("  pw: [s3cretvalue, other]", "  pw: [***, ***]"), ("  pw: {env: X, default:s3cretvalue}", "  pw: {env: X, default:***}"),
                               ("  pw: { s3cretvalue }", "  pw: { *** }"), ("secrets: s3cretvalue", "secrets: ***"),
