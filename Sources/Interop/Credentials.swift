@@ -55,7 +55,9 @@ enum CredentialNames {
     /// The values of a cookie string that may be credentials: not one of a few characters (`lang=en`, `a=1`), which,
     /// hidden, would hide those characters wherever they stand in a quoted line.
     static func cookieValues(_ text: String) -> [String] {
-        pairs(text).map { String($0.value) }.filter { $0.count >= 4 }
+        // A piece without `=` beside pairs is a cookie without a name (`sid=a;b`); a text without any is a file's name.
+        let nameless = text.contains("=") ? text.split(separator: ";").filter { !$0.contains("=") }.map { String($0.drop { $0 == " " }) } : []
+        return (pairs(text).map { String($0.value) } + nameless).filter { $0.count >= 4 }
     }
 
     /// The credentials a header's value holds when its name says it holds some: the values of a cookie string, the

@@ -25,17 +25,16 @@ public enum CurlImport {
     /// Splits `text` into commands and translates each; `filePath` maps a file a command names to the path its request
     /// file must write.
     public static func read(_ text: String, filePath: @escaping @Sendable (String) -> String = { $0 }) -> Result {
+        if let refused = refusingCmdCopies(text) { return refused }
         var result = Result()
         let commands: [ShellCommand]
         do throws(InteropProblem) {
             commands = try ShellSplitter.commands(in: text)
         } catch {
-            // The credentials the words would hold with the quote closed at the end are hidden still (`-u` before it).
-            let closed = ["'", "\""].lazy.compactMap { try? ShellSplitter.commands(in: text + $0) }.first
-            result.credentials += (closed ?? []).flatMap { CurlCredentials.values(in: $0.words[...]) } + cmdCredentials(in: text)
-            // JSON members whose quotes do not close, as written and as Windows writes them (`""` for `"`, as Firefox's
-            // copy for Windows does: `""ab\""cd""`).
-            let open = CredentialNames.openQuotedCredentials(text) + CredentialNames.openQuotedCredentials(readForWindows(text))
+            result.credentials += credentials(in: text) + cmdCredentials(in: text)
+            // JSON members whose quotes do not close as Windows writes them (`""` for `"`, as Firefox's copy for Windows
+            // does: `""ab\""cd""`).
+            let open = CredentialNames.openQuotedCredentials(readForWindows(text))
             result.credentials += open + open.flatMap(writtenForWindows)
             // A command quoted for Windows' cmd, whose `^"` a shell reads as an opening quote, is refused as such.
             result.errors.append(cmdQuoting(in: text) ?? error)
@@ -73,6 +72,55 @@ public enum CurlImport {
         return result
     }
 
+    /// The refusal of `text` when a word in it starts with `^"`, as browsers quote commands copied for Windows' cmd: the
+    /// text is read as cmd reads it, not as a shell would (which ends a command at a `;` inside `^"…^"`). Each command
+    /// there that holds a `^"` is refused at its first one, and the credentials of every command are found; nil for
+    /// other text.
+    private static func refusingCmdCopies(_ text: String) -> Result? {
+        guard text.ranges(of: "^\"").contains(where: { $0.lowerBound == text.startIndex || text[text.index(before: $0.lowerBound)].isWhitespace })
+        else { return nil }
+        var result = Result()
+        for (offset, command) in cmdCommands(in: text).enumerated() {
+            // As cmd reads it, and as a shell would: a value written by hand may escape other characters than browsers do.
+            result.credentials += cmdCredentials(in: String(text[command])) + credentials(in: String(text[command]))
+            guard let quote = text[command].range(of: "^\"") else { continue }
+            result.errors.append(InteropProblem(CurlCommand.cmdQuotingMessage, at: mark(of: quote.lowerBound, in: text),
+                                                suggestion: CurlCommand.cmdQuotingHelp).inCommand(offset + 1))
+        }
+        return result
+    }
+
+    /// The commands of `text` as cmd splits them: at a line break, an `&` or a `|` not escaped by a `^` nor inside
+    /// `"…"`; a line ending in `^` goes on.
+    private static func cmdCommands(in text: String) -> [Range<String.Index>] {
+        var commands: [Range<String.Index>] = []
+        var (start, escaped, quoted) = (text.startIndex, false, false)
+        func end(at index: String.Index) {
+            if !text[start..<index].allSatisfy(\.isWhitespace) { commands.append(start..<index) }
+        }
+        for index in text.indices {
+            let character = text[index]
+            if escaped {
+                escaped = false
+            } else if character == "\"" {
+                quoted.toggle()
+            } else if character == "\n" || character == "\r\n" || !quoted && (character == "&" || character == "|") {
+                end(at: index)
+                (start, quoted) = (text.index(after: index), false)
+            } else if character == "^" && !quoted {
+                escaped = true
+            }
+        }
+        end(at: text.endIndex)
+        return commands
+    }
+
+    /// The line and column of `index` in `text` (columns count Unicode scalars, as the splitter's marks do).
+    private static func mark(of index: String.Index, in text: String) -> Mark {
+        let before = text[..<index].unicodeScalars
+        return Mark(line: before.count { $0 == "\n" } + 1, column: before.reversed().prefix { $0 != "\n" }.count + 1)
+    }
+
     /// The credentials of commands copied for Windows' cmd (`curl ^"URL^" -H ^"…^"`, which is refused), as cmd reads
     /// `written` (each `^` escaping the character after it, a line ending in `^` going on) and as the commands write them
     /// (`^&`): the error that refuses them quotes their lines.
@@ -100,13 +148,21 @@ public enum CurlImport {
     /// The credentials of `read` (commands' text as cmd or Windows reads it), also as written inside a JSON string (`\"`,
     /// `\\`, and `\u00e9` as the browser escaped it), and each of these as `write` writes it back.
     private static func credentials(readAs read: String, writtenAs write: (String) -> [String]) -> [String] {
-        guard let commands = try? ShellSplitter.commands(in: read) else { return [] }
-        let values = commands.flatMap { CurlCredentials.values(in: $0.words[...]) }
+        let values = credentials(in: read)
         let asciiOnly = { (value: String) in
             value.unicodeScalars.map { $0.isASCII ? String($0) : String($0).utf16.map { "\\u" + String(format: "%04x", $0) }.joined() }.joined()
         }
         let forms = Set(values + values.flatMap { [JSONValue.stringContents($0), asciiOnly(JSONValue.stringContents($0))] })
         return Array(forms) + forms.flatMap(write)
+    }
+
+    /// The credentials of the commands of `text`; of text a shell cannot split (a quote not closed), those the words
+    /// would hold with the quote closed at the end (`-u` before it) and JSON members whose quotes do not close.
+    private static func credentials(in text: String) -> [String] {
+        if let commands = try? ShellSplitter.commands(in: text) { return commands.flatMap { CurlCredentials.values(in: $0.words[...]) } }
+        let closed = ["'", "\""].lazy.compactMap { try? ShellSplitter.commands(in: text + $0) }.first ?? []
+        return closed.flatMap { CurlCredentials.values(in: $0.words[...]) + $0.words.flatMap { CredentialNames.openQuotedCredentials($0.text) } }
+            + CredentialNames.openQuotedCredentials(text)
     }
 
     /// `text` as browsers write it for Windows' cmd ("Copy as cURL (cmd)", Chrome's and Firefox's `escapeStringWin`):
@@ -165,11 +221,8 @@ public enum CurlImport {
     /// of the text before it, when that text splits); nil for other text.
     private static func cmdQuoting(in text: String) -> InteropProblem? {
         guard let caret = text.range(of: "^\"") else { return nil }
-        let before = text[..<caret.lowerBound]
-        let line = before.count { $0 == "\n" } + 1
-        let column = before.unicodeScalars.reversed().prefix { $0 != "\n" }.count + 1
-        let refusal = InteropProblem(CurlCommand.cmdQuotingMessage, at: Mark(line: line, column: column), suggestion: CurlCommand.cmdQuotingHelp)
-        guard let commands = try? ShellSplitter.commands(in: String(before)), !commands.isEmpty else { return refusal }
+        let refusal = InteropProblem(CurlCommand.cmdQuotingMessage, at: mark(of: caret.lowerBound, in: text), suggestion: CurlCommand.cmdQuotingHelp)
+        guard let commands = try? ShellSplitter.commands(in: String(text[..<caret.lowerBound])), !commands.isEmpty else { return refusal }
         return refusal.inCommand(commands.count)
     }
 

@@ -337,6 +337,31 @@ import Testing
                 + #"-H ^"Cookie: s=***^" --data-raw ^"^{^\^"token^\^":^\^"***^\^",^\^"pin^\^":***^}^""#)
     }
 
+    /// A text copied for cmd is read as cmd reads it (trial helper-169): a `;` inside `^"…^"` ends no command, so no
+    /// second "command" quotes a password's end; a quote never closed still hides the token before it; commands joined
+    /// by `&` and CRLF line breaks are refused each at its place.
+    @Test func aTextCopiedForCmdIsReadAsCmdReadsIt() throws {
+        let semicolon = #"curl ^"https://api.example.com/login^" --data-raw ^"^{^\^"user^\^":^\^"bob^\^",^\^"password^\^":^\^"hun;ter2SECRET^\^"^}^""#
+        let read = CurlImport.read(semicolon)
+        #expect(read.errors.map(\.locatedMessage) == ["command 1: the command is quoted for Windows' cmd (^\"…^\"), which runner does not read"])
+        #expect(!read.redacted(semicolon).contains("SECRET"), "\(read.redacted(semicolon))")
+        for unclosed in [#"curl ^"https://api.example.com/login^" -H ^"Authorization: Bearer chUnclosedSECRET"#,
+                         #"curl ^"https://h.example/x^" -H ^"Authorization: Bearer unclosedTokSECRET ^" -H ^"x: 1"#,
+                         #"curl ^"https://h.example/x^" --data-raw ^"^{^\^"password^\^":^\^"openPwSECRET"#] {
+            let result = CurlImport.read(unclosed)
+            #expect(result.errors.count == 1 && !result.redacted(unclosed).contains("SECRET"), "\(result.redacted(unclosed))")
+        }
+        // A cookie without a name beside named ones is a value; `-b` without any `=` names a file.
+        let cookie = #"curl ^"https://h.example/x^" -b ^"sid=chSid;NamelessSECRET^""#
+        #expect(CurlImport.read(cookie).redacted(cookie).hasSuffix(#"-b ^"sid=***;***""#), "\(CurlImport.read(cookie).redacted(cookie))")
+        #expect(CurlImport.read("curl https://h.example/x -b cookies.txt").errors.isEmpty)
+        let two = "curl ^\"https://h.example/a^\" -H ^\"X-Api-Key: keyOneSECRET^\" &\r\ncurl ^\"https://h.example/b^\" -u ^\"bob:pwTwoSECRET^\""
+        let both = CurlImport.read(two)
+        #expect(both.errors.map { [$0.mark.line, $0.mark.column] } == [[1, 6], [2, 6]])
+        #expect(both.errors.map(\.locatedMessage).map { $0.prefix(9) } == ["command 1", "command 2"])
+        #expect(!both.redacted(two).contains("SECRET"), "\(both.redacted(two))")
+    }
+
     /// A command Firefox copied as cURL (Windows), a value's `"` doubled inside `"…"` and a `%` as `"%"`, which a shell reads
     /// as other text, is refused, its credentials hidden as Windows reads them (trial helper-162: its JSON body was written
     /// as `{password:Zx%7q}`, without a word); a shell's empty string at a word's end is no such quoting.
