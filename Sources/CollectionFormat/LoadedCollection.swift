@@ -43,6 +43,17 @@ public struct LoadedCollection: Sendable {
         return paths + (environment.map { certificates(of: $0.options) } ?? []) + [environment?.openapi?.value.absolutePath].compactMap { $0 }
     }
 
+    /// The names of the variables requests send as credentials (in `auth:`, an `Authorization`, `Proxy-Authorization`
+    /// or `Cookie` header, a client certificate's password), in any file or the environment: a value captured into one
+    /// is hidden from its capture on, before it is sent.
+    public var credentialVariables: Set<String> {
+        var names = Set<String>()
+        let add = { (template: Template) in names.formUnion(template.variableNames) }
+        for step in files.lazy.flatMap(\.steps) { step.forEachCredentialTemplate(add) }
+        environment?.forEachCredentialTemplate(add)
+        return names
+    }
+
     /// Whether any diagnostic is an error (then nothing may be sent; exit 2).
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 

@@ -15,6 +15,14 @@ extension RequestDefinition {
         if let password = options.clientCert?.password { body(password) }
     }
 
+    /// Calls `body` with the templates of the credentials the request sends: its `auth:`, its `Authorization`,
+    /// `Proxy-Authorization` and `Cookie` headers, and its client certificate's password.
+    public func forEachCredentialTemplate(_ body: (Template) -> Void) {
+        auth?.value.forEachTemplate(body)
+        for header in request.headers where HTTPHeaders.isCredential(header.name) { body(header.value) }
+        if let password = options.clientCert?.password { body(password) }
+    }
+
     /// Calls `body` with the templates that decide whether and how often the request runs: its `each:` list, then the
     /// keys and operands of `when:`.
     public func forEachControlTemplate(_ body: (Template) -> Void) {
@@ -53,6 +61,16 @@ extension ResolvedEnvironment {
         if step?.options.clientCert == nil, let client = options.clientCert, let password = client.password {
             body(password, client.path)
         }
+    }
+}
+
+extension ResolvedEnvironment {
+    /// Calls `body` with the templates of the credentials requests send from the environment: its `auth:`, its
+    /// `Authorization`, `Proxy-Authorization` and `Cookie` headers, and its client certificate's password.
+    public func forEachCredentialTemplate(_ body: (Template) -> Void) {
+        for header in headers where HTTPHeaders.isCredential(header.value.name) { body(header.value.value) }
+        auth?.value.value.forEachTemplate(body)
+        if let password = options.clientCert?.password { body(password) }
     }
 }
 

@@ -44,7 +44,8 @@ public struct CollectionRun: Sendable {
                                           trace: options.recordExchanges ? ExchangeLog.layer : nil)
         executor = StepExecutor(loader: chain(layers, ending: transport), tokens: tokens,
                                 builder: RequestBuilder(environment: collection.environment, run: options),
-                                recordExchanges: options.recordExchanges, failsFlaky: options.failOnFlaky)
+                                recordExchanges: options.recordExchanges, failsFlaky: options.failOnFlaky,
+                                credentialVariables: collection.credentialVariables)
     }
 
     /// For each file that runs (in order), the indexes of the earlier ones it waits for with `jobs > 1`.

@@ -14,6 +14,9 @@ struct StepExecutor: Sendable {
     let recordExchanges: Bool
     /// `--fail-on-flaky`: a flaky pass becomes a failure, and keeps its last hop as a failure does.
     let failsFlaky: Bool
+    /// The variables some request sends as credentials (`LoadedCollection.credentialVariables`): a value captured into
+    /// one is hidden from its capture on (its response in `--verbose` included), not only once sent.
+    let credentialVariables: Set<String>
 
     /// What a step produced: its outcome and the variables it captured.
     struct Result: Sendable {
@@ -227,6 +230,8 @@ struct StepExecutor: Sendable {
             let captured = CaptureExtractor(step: step, path: definition.path).capture(from: content)
             let sources = scope.secretValues.union(outcome.sensitiveValues)
             outcome.sensitiveValues += captured.values.flatMap { SensitiveText.derivedTexts(in: $0.value, from: sources) }
+            outcome.sensitiveValues += captured.values.filter { credentialVariables.contains($0.name) }
+                .map(\.value.interpolatedText).filter { $0.count >= SensitiveText.minimumLength }
             outcome.failures += captured.failures
             if !outcome.failures.isEmpty { outcome.verdict = .failed }
             var stopped = false

@@ -39,7 +39,8 @@ extension Router {
         }
     }
 
-    /// `POST /oauth/token`: client-credentials grant; credentials by Basic auth or form fields.
+    /// `POST /oauth/token[?long=1]`: client-credentials grant; credentials by Basic auth or form fields; `long` issues a
+    /// token of 20 characters or more.
     private func issueToken(_ request: RecordedRequest, _ writer: ResponseWriter) {
         guard request.method == "POST" else {
             return writer.sendJSON(.methodNotAllowed, headers: [("Allow", "POST")], ["error": "invalid_request"])
@@ -56,7 +57,7 @@ extension Router {
             return writer.sendJSON(.unauthorized, ["error": "invalid_client"])
         }
         let lifetime = request.query("expires_in").flatMap(Int.init) ?? 3600
-        let token = state.issueToken(lifetime: TimeInterval(lifetime))
+        let token = state.issueToken(lifetime: TimeInterval(lifetime), long: request.query("long") == "1")
         var document: [String: Any] = ["access_token": token, "token_type": "Bearer", "expires_in": lifetime]
         if let scope = field("scope") {
             document["scope"] = scope

@@ -26,11 +26,12 @@ final class ServerState: Sendable {
         storage.withLockedValue { $0.requests }
     }
 
-    /// Issues the next token `tok-N`, valid for `lifetime` seconds from now.
-    func issueToken(lifetime: TimeInterval) -> String {
+    /// Issues the next token `tok-N` (`long`: `tok-N-` and 16 hex digits, long enough to be hidden as a credential),
+    /// valid for `lifetime` seconds from now.
+    func issueToken(lifetime: TimeInterval, long: Bool = false) -> String {
         storage.withLockedValue { storage in
             storage.tokensIssued += 1
-            let token = "tok-\(storage.tokensIssued)"
+            let token = "tok-\(storage.tokensIssued)" + (long ? "-" + String(UInt64(storage.tokensIssued) &* 0x9E37_79B9_7F4A_7C15, radix: 16) : "")
             storage.tokenExpiries[token] = Date().addingTimeInterval(lifetime)
             return token
         }

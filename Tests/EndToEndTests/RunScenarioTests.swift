@@ -40,6 +40,20 @@ import Testing
         #expect(result.stdout.contains(#">   "password": "***","#), "the request body is shown indented, with the secret hidden")
     }
 
+    /// A token captured from a response that is no OAuth2 auth's, which a later request sends as a credential, is hidden
+    /// from its capture on: `--verbose` shows the response it came in with the token hidden (trial helper-171).
+    @Test func aCapturedTokenSentLaterAsACredentialIsHiddenInTheResponseItCameIn() async throws {
+        let output = try await ScenarioRun.run("captured-credential", ["run", "requests", "--env", "local", "--verbose"])
+        let stdout = output.result.stdout
+        #expect(output.result.exitCode == 4, "\(stdout)\n\(output.result.stderr)")
+        let sent = try #require(output.received.first { $0.path == "/oauth/protected" }?.header("Authorization"))
+        let token = String(sent.dropFirst("Bearer ".count))
+        #expect(token.count >= 16 && !stdout.contains(token), "\(stdout)")
+        #expect(stdout.contains(#"<   "access_token": "***","#), "\(stdout)")
+        // A capture no request sends as a credential shows.
+        #expect(stdout.contains(#""token_type": "Bearer""#), "\(stdout)")
+    }
+
     @Test func junitReportIsWellFormedAndLocated() async throws {
         let junit = try await ScenarioRun.run("secrets", ["run", "requests", "--env", "ci"], environment: Self.secrets).junit
         let junitText = try #require(junit)
