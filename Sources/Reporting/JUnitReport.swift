@@ -7,6 +7,7 @@ public enum JUnitReport {
     /// The report of a run; well-formed whatever the responses contained, with secrets redacted.
     public static func render(_ summary: RunSummary, sources: SourceCache, redactor: Redactor) -> String {
         for outcome in summary.outcomes { redactor.learn(from: outcome) }
+        let summary = withCancellationCase(summary)
         var files: [String] = []
         var outcomesByFile: [String: [RequestOutcome]] = [:]
         for outcome in summary.outcomes {
@@ -65,6 +66,19 @@ public enum JUnitReport {
         }
         xml += "</testsuites>\n"
         return xml
+    }
+
+    /// `summary` with an errored case saying the run was cancelled, when a signal cancelled it: its own cases (the rest
+    /// skipped) would read as a passing run to a publisher that judges by failures and errors, as CI's JUnit readers
+    /// do. (A run stopped at once by a second signal has such a case already.)
+    private static func withCancellationCase(_ summary: RunSummary) -> RunSummary {
+        guard let signal = summary.cancellingSignal, let status = summary.stopStatus,
+              !summary.outcomes.contains(where: { $0.method.isEmpty && $0.verdict == .errored }) else { return summary }
+        let message = "the run was cancelled by \(signal) (exit status \(status)): the requests it did not finish are skipped"
+        var cancelled = RunSummary(outcomes: summary.outcomes + RunSummary.notSent([.error(message, path: nil, at: nil)], status: status).outcomes,
+                                   duration: summary.duration)
+        (cancelled.seed, cancelled.stopStatus) = (summary.seed, status)
+        return cancelled
     }
 
     /// Seconds with three decimals (`1.234`), as `String(format: "%.3f")` writes them, at a tenth of its cost.
