@@ -226,8 +226,8 @@ struct CollectionValidator {
     /// selected request not one that only requests the selection leaves out capture (it would always be absent, and
     /// the request skipped).
     ///
-    /// A key's variable defined nowhere, whose name is close to a defined one, is likely a typo (unless the condition
-    /// asks whether it exists): a warning says so. So does one only a `with:` beside it gives (`notSeen`): a `when:`
+    /// A key's variable defined nowhere, whose name is close to a defined one, is likely a typo (when the condition asks
+    /// whether it exists, close to a captured one: a `--var` alone may give it): a warning says so. So does one only a `with:` beside it gives (`notSeen`): a `when:`
     /// beside a `use:` is checked before that use's values are defined; and one a later request captures (`finish`).
     private mutating func check(_ condition: Condition, in path: String, selected: Bool, notSeen: Set<String> = []) {
         read.formUnion(condition.subject.variableNames)
@@ -243,7 +243,9 @@ struct CollectionValidator {
             } else if selected, !definedWhenSelected.contains(variable.name), let capturer = capturedWhenLeftOut[variable.name] {
                 diagnostics.add(Self.capturedOnlyWhenLeftOut(variable.name, by: capturer, selection: selection, at: mark, in: path))
             } else if !defined.contains(variable.name) {
-                let guess = fieldsUnknown || environmentUnknown || asksForPresence ? nil : VariableScope.closestName(to: variable.name, among: defined)
+                // One asked for by `exists` may be given by a `--var` alone: only a name close to a captured one is a likely typo.
+                let guess = fieldsUnknown || environmentUnknown ? nil
+                    : VariableScope.closestName(to: variable.name, among: asksForPresence ? Set(capturers.keys) : defined)
                 absentInConditions.append((variable.name, path, mark, guess))
             }
         }

@@ -262,4 +262,25 @@ import CollectionReading
                 + "step 'Captures x' of requests/4.yaml]",
         ])
     }
+
+    /// A `when:` asking whether a variable exists, whose name is a typo of a captured one, gets a warning: the cleanup it
+    /// guards would never run (trial helper-169). A name close to no captured one may come from a `--var`: no warning.
+    @Test func anExistsConditionOnATypoOfACapturedNameIsAWarning() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write(["requests/1.yaml": """
+            steps:
+              - request: { method: POST, url: "http://127.0.0.1:1/things" }
+                capture: { createdId: $.id }
+            finally:
+              - when: { "{{ createdid }}": { exists: true } }
+                request: { method: DELETE, url: "http://127.0.0.1:1/things/1" }
+              - when: { "{{ debugMode }}": { exists: true }, "{{ mode }}": { exists: true } }
+                request: { url: "http://127.0.0.1:1/debug" }
+            """, "environments/e.yaml": "variables: { node: 1 }\n"])
+        let loaded = await scratch.readCollection(["requests"], env: "e")
+        #expect(problems(of: loaded) == [
+            "requests/1.yaml:5:14: warning: 'createdid' is not defined here, so this condition finds it absent [help: did you mean 'createdId'?]",
+        ])
+    }
 }
