@@ -138,6 +138,9 @@ public struct ResolvedEnvironment: Sendable {
     /// The environment file (as displayed) that `options.retry` and its mark come from: the nearest of the chain that
     /// sets `retry`, whose mark the merged retry keeps; nil when no environment of the chain sets it.
     public var retryPath: String? = nil
+    /// The environment file (as displayed) that `options.timeout` and its mark come from: the nearest of the chain that
+    /// sets it; nil when none does.
+    public var timeoutPath: String? = nil
     /// The environment file (as displayed) that `options.retry.on` comes from: retry merges field by field, so a base's
     /// `on` stays beside a nearer file's other retry fields.
     public var retryOnPath: String? = nil

@@ -29,6 +29,7 @@ package struct EnvironmentMerger {
         var options = OptionsDefinition()
         var retryPath: String?
         var retryOnPath: String?
+        var timeoutPath: String?
         var openapi: Sourced<FileReference>?
         for definition in chain.reversed() {
             let path = definition.path
@@ -41,6 +42,7 @@ package struct EnvironmentMerger {
             options = definition.options.merged(over: options)
             if definition.options.retry != nil { retryPath = path }
             if definition.options.retry?.on != nil { retryOnPath = path }
+            if definition.options.timeout != nil { timeoutPath = path }
             if let reference = definition.openapi { openapi = Sourced(reference, path: path) }
         }
         reportVariablesUnderSecrets(variables, secrets, chain: chain)
@@ -73,6 +75,7 @@ package struct EnvironmentMerger {
             options: options, retryPath: retryPath)
         resolved.openapi = openapi
         resolved.retryOnPath = retryOnPath
+        resolved.timeoutPath = timeoutPath
         resolved.baseURLSource = baseURL.map { Sourced($0.value.mark, path: $0.path) }
         resolved.unresolvedNames = unresolved
         resolved.baseURLUnresolved = baseURL != nil && resolved.baseURL == nil

@@ -172,8 +172,9 @@ struct StepExecutor: Sendable {
         if let written = definition.options.timeout {
             error.mark = written.mark
             error.suggestion = "raise options.timeout here, \(expecting)"
-        } else if builder.writtenOptions(of: definition).timeout != nil {
-            error.suggestion = "the limit is the environment's options.timeout: raise it there or set options.timeout in this request, \(expecting)"
+        } else if let limit = builder.environment?.options.timeout {
+            let place = builder.environment?.timeoutPath.map { " (\($0):\(limit.mark.line):\(limit.mark.column))" } ?? ""
+            error.suggestion = "the limit is the environment's options.timeout\(place): raise it there or set options.timeout in this request, \(expecting)"
         } else {
             error.suggestion = "the limit is runner's default of \(RequestBuilder.defaultTimeout.components.seconds)s: set options.timeout to wait "
                 + "longer, \(expecting)"

@@ -30,7 +30,14 @@ import TestSupport
         let inherited = try await outcome("request: { url: /a }\n", reply: slow,
                                           extraFiles: ["environments/test.yaml": environment("options: { timeout: 50ms }\n")])
         #expect(inherited.error?.mark?.line == 1, "\(String(describing: inherited.error))")
-        #expect(inherited.error?.suggestion?.hasPrefix("the limit is the environment's options.timeout") == true)
+        #expect(inherited.error?.suggestion?.hasPrefix("the limit is the environment's options.timeout (environments/test.yaml:2:21): raise it there")
+                == true, "\(String(describing: inherited.error?.suggestion))")
+        // From a base environment: named by its file (trial helper-169).
+        let based = try await outcome("request: { url: /a }\n", reply: slow, extraFiles: [
+            "environments/test.yaml": "extends: base\n", "environments/base.yaml": environment("options:\n  timeout: 50ms\n"),
+        ])
+        #expect(based.error?.suggestion?.hasPrefix("the limit is the environment's options.timeout (environments/base.yaml:3:12)") == true,
+                "\(String(describing: based.error?.suggestion))")
     }
 
     @Test func statusFailurePointsAtTheExpectation() async throws {
