@@ -42,13 +42,21 @@ public final class CookieJar: Sendable {
     }
 
     /// Stores the cookies of the `Set-Cookie` headers of an answer to `url`: a cookie of the same name, domain and
-    /// path as a stored one replaces it in its place, and one already expired removes it.
+    /// path as a stored one replaces it in its place, and one already expired removes it. An answer over `http` sets no
+    /// `Secure` cookie, nor one named as a stored `Secure` cookie it would shadow (RFC 6265bis, as browsers do).
     public func store(setCookieHeaders headers: [String], from url: URL) {
         guard !headers.isEmpty, let host = url.host?.lowercased() else { return }
         let now = now()
+        let secureOrigin = url.scheme?.lowercased() == "https"
         let parsed = headers.compactMap { Self.cookie(parsing: $0, host: host, requestPath: url.path, now: now) }
+            .filter { secureOrigin || !$0.secure }
         cookies.withLock { stored in
             for var cookie in parsed {
+                let shadows = { (old: Cookie) in
+                    old.secure && old.name == cookie.name && (Self.domainMatches(old.domain, cookie.domain) || Self.domainMatches(cookie.domain, old.domain))
+                        && Self.pathMatches(cookie.path, old.path)
+                }
+                if !secureOrigin, stored.contains(where: shadows) { continue }
                 let old = stored.firstIndex { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
                 if let old {
                     cookie.created = stored[old].created

@@ -50,6 +50,11 @@ import TestSupport
         #expect(jar.cookieHeader(for: url("http://h.test/")) == "p=2")
         let stored = try #require(jar.storedCookies.first)
         #expect(stored.secure && stored.httpOnly)
+        // An answer over http sets no Secure cookie, nor shadows a stored one (RFC 6265bis; trial helper-170).
+        jar.store(setCookieHeaders: ["fromHTTP=1; Secure", "s=overwritten", "q=3"], from: url("http://h.test/"))
+        #expect(jar.cookieHeader(for: url("https://h.test/")) == "s=1; p=2; q=3")
+        jar.store(setCookieHeaders: ["s=renewed; Secure"], from: url("https://h.test/"))
+        #expect(jar.cookieHeader(for: url("https://h.test/")) == "s=renewed; p=2; q=3")
     }
 
     @Test func expiresAndMaxAgeEndACookieAndMaxAgeWins() {
