@@ -44,8 +44,8 @@ public enum HTMLReport {
 private struct PageRequest: MustacheParent {
     let classes, verdict, name, target, facts, file: PageText
     let flaky, open: Bool
-    /// Its skip reason, problems and exchange (`PageDetail`); false when it has none (most requests), so that the page
-    /// looks up one key for them, not three.
+    /// Its problems and exchange (`PageDetail`); false when it has none (most requests), so that the page looks up one
+    /// key for them, not two.
     let detail: Any
 
     init(_ outcome: RequestOutcome, sources: SourceCache, redactor: Redactor) {
@@ -53,7 +53,8 @@ private struct PageRequest: MustacheParent {
         verdict = PageText(outcome.verdict.rawValue)
         name = PageText(redactor.redactName(outcome.displayName, file: outcome.file))
         target = PageText(redactor.redactMethod(outcome.method) + " " + redactor.redact(outcome.url))
-        facts = PageText(Self.facts(of: outcome))
+        // A skipped request's reason is on its line, as the console shows it.
+        facts = PageText(outcome.skipReason.map { "skipped: " + redactor.redact($0) } ?? Self.facts(of: outcome))
         file = PageText(outcome.file)
         flaky = outcome.flaky
         open = outcome.verdict.isFailure
@@ -85,23 +86,21 @@ private struct PageRequest: MustacheParent {
     }
 }
 
-/// Why a request was skipped, its located problems and its exchange, as far as it has them.
+/// A request's located problems and its exchange, as far as it has them (a skipped one's reason is on its line).
 private struct PageDetail: MustacheParent {
     /// Absent parts are false, not missing: Mustache would look a missing key up in the request and the page.
-    let skipReason, problems, exchange: Any
+    let problems, exchange: Any
 
     /// Nil when the request has none of them.
     init?(_ outcome: RequestOutcome, sources: SourceCache, redactor: Redactor) {
         let problems = OutcomeText.problems(of: outcome, sources: sources, redactor: redactor, color: false)
-        guard outcome.skipReason != nil || problems != nil || outcome.exchange != nil else { return nil }
-        skipReason = outcome.skipReason.map { PageText(redactor.redact($0)) } ?? false
+        guard problems != nil || outcome.exchange != nil else { return nil }
         self.problems = problems.map(PageText.init) ?? false
         exchange = outcome.exchange.map { PageText(ExchangeText.render($0, redactor: redactor)) } ?? false
     }
 
     func child(named key: String) -> Any? {
         switch key {
-        case "skipReason": skipReason
         case "problems": problems
         case "exchange": exchange
         default: nil

@@ -98,8 +98,7 @@ enum HTMLTemplate {
         {{#requests}}
         <li class="{{classes}}"><details{{#open}} open{{/open}}><summary><span class="verdict">{{verdict}}</span><span class="name">{{name}}</span><span class="target">{{target}}</span><span class="facts">{{facts}}</span>{{#flaky}}<span class="tag">flaky</span>{{/flaky}}</summary>
         <p class="facts">{{file}}</p>
-        {{#detail}}{{#skipReason}}<p>skipped: {{.}}</p>{{/skipReason}}
-        {{#problems}}<h3>Problems</h3><pre>{{.}}</pre>{{/problems}}
+        {{#detail}}{{#problems}}<h3>Problems</h3><pre>{{.}}</pre>{{/problems}}
         {{#exchange}}<h3>Exchange</h3><pre>{{.}}</pre>{{/exchange}}{{/detail}}
         </details></li>
         {{/requests}}
