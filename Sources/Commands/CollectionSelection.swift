@@ -22,6 +22,8 @@ public struct CollectionSelection: Sendable {
     public var freedAtExit: Bool
     /// `--seed`: the seed of the random built-ins (`run` only).
     public var seed: UInt64?
+    /// `--strict`: the collection's warnings are errors (a likely typo then stops a run before anything is sent).
+    public var strict = false
 
     public init(paths: [String], environmentName: String? = nil, environmentsDirectory: String? = nil,
                 variables: [(name: String, value: String)] = [], environmentFiles: [String] = [], tags: [String] = [],
@@ -71,6 +73,12 @@ public struct CollectionSelection: Sendable {
             environmentFileSources.text(for: path).map { loaded.sources.store($0, for: path) }
         }
         loaded.diagnostics = DiagnosticBag.sort(environmentFileProblems + loaded.diagnostics)
+        if strict {
+            for index in loaded.diagnostics.indices where loaded.diagnostics[index].severity == .warning {
+                loaded.diagnostics[index].severity = .error
+                loaded.diagnostics[index].notes.append("an error under --strict")
+            }
+        }
         if freedAtExit { ProcessExit.keep(loaded) }
         return loaded
     }

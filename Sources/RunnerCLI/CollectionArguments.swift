@@ -22,6 +22,9 @@ struct CollectionArguments: ParsableArguments {
 
     @OptionGroup var tags: TagArguments
 
+    @Flag(name: .customLong("strict"), help: "Count the collection's warnings as errors (exit 2, nothing sent).")
+    var strict = false
+
     mutating func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one request file or directory") }
         try Self.refuseEmpty(paths)
@@ -57,10 +60,12 @@ struct CollectionArguments: ParsableArguments {
 
     /// The collection these arguments select.
     var selection: CollectionSelection {
-        CollectionSelection(paths: paths, environmentName: environment, environmentsDirectory: environmentsDirectory,
-                            variables: variables.compactMap(CollectionSelection.variable),
-                            environmentFiles: environmentFiles, tags: tags.tags,
-                            excludedTags: tags.excludedTags, freedAtExit: true)
+        var selection = CollectionSelection(paths: paths, environmentName: environment, environmentsDirectory: environmentsDirectory,
+                                            variables: variables.compactMap(CollectionSelection.variable),
+                                            environmentFiles: environmentFiles, tags: tags.tags,
+                                            excludedTags: tags.excludedTags, freedAtExit: true)
+        selection.strict = strict
+        return selection
     }
 }
 
