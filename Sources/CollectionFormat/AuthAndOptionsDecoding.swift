@@ -183,6 +183,11 @@ extension NodeDecoder {
                       suggestion: Suggestions.didYouMean(name, among: kinds))
             }
         }
+        if let attempts = retry.attempts, retry.waitsLonger(than: .seconds(3600)) {
+            warning("'attempts: \(attempts.value)' with these delays waits more than an hour between tries: a request whose answer never "
+                    + "comes right holds the run that long", at: attempts.mark,
+                    suggestion: "give fewer attempts or a shorter delay (polling usually needs minutes), or a timeout for the whole job elsewhere")
+        }
         if let value = fields["on"] {
             retry.on = Located(scalarOrSequence(value).compactMap { retryCondition($0) }, at: value.mark)
             if case .sequence(let items) = value.content, items.isEmpty {

@@ -602,6 +602,19 @@ public struct RetryDefinition: Sendable {
     /// The delay between attempts when `retry` does not say.
     public static let defaultDelay = Duration.milliseconds(200)
 
+    /// Whether the waits between its tries, each at its longest (exponential ones without jitter), add up to more than
+    /// `limit`: a request retried for a state that never comes waits at least that long.
+    public func waitsLonger(than limit: Duration) -> Bool {
+        let strategy = RetryStrategy(attempts: attempts?.value ?? Self.defaultAttempts, delay: delay?.value ?? Self.defaultDelay,
+                                     backoff: backoff?.value == .exponential ? .exponential : .constant)
+        var (waited, attempt) = (Duration.zero, 1)
+        while attempt < strategy.attempts, waited <= limit {
+            waited += strategy.delay(afterAttempt: attempt, jitter: 1)
+            attempt += 1
+        }
+        return waited > limit
+    }
+
     /// Whether the request is polled: retried while an expectation or capture does not hold.
     public var polls: Bool { on?.value.contains(.expectations) ?? false }
 

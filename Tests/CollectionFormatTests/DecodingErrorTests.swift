@@ -494,6 +494,15 @@ import YAML
             "requests/r.yaml:2:38: warning: 'on: []' retries nothing: no attempt after the first is ever made "
                 + "[help: list what to retry, such as on: [503, timeout], or write attempts: 1 to send once]",
         ])
+        // Attempts whose waits add up to more than an hour (trial helper-161); exponential waits at their longest.
+        let long = "warning: 'attempts: %d' with these delays waits more than an hour between tries: a request whose answer never comes "
+            + "right holds the run that long [help: give fewer attempts or a shorter delay (polling usually needs minutes), or a timeout "
+            + "for the whole job elsewhere]"
+        #expect(problems("request: { url: /a }\noptions: { retry: { attempts: 1000000, on: [expectations], delay: 2s } }")
+                == ["requests/r.yaml:2:31: " + String(format: long, 1000000)])
+        #expect(problems("request: { url: /a }\noptions: { retry: { attempts: 25, backoff: exponential, delay: 1s } }")
+                == ["requests/r.yaml:2:31: " + String(format: long, 25)])
+        #expect(problems("request: { url: /a }\noptions: { retry: { attempts: 120, on: [expectations], delay: 30s } }").isEmpty)
     }
 
     /// `stopWhen` holds expectations, but its problems name `options.retry.stopWhen`, where they are written; `error` is
