@@ -157,12 +157,17 @@ public enum CurlImport {
     }
 
     /// The credentials of the commands of `text`; of text a shell cannot split (a quote not closed), those the words
-    /// would hold with the quote closed at the end (`-u` before it) and JSON members whose quotes do not close.
+    /// would hold with the quote closed at the end (`-u` before it) and JSON members whose quotes do not close, each
+    /// also to its first white space: a quote left open may run a value into the words after it (`Bearer T -H …`).
     private static func credentials(in text: String) -> [String] {
         if let commands = try? ShellSplitter.commands(in: text) { return commands.flatMap { CurlCredentials.values(in: $0.words[...]) } }
         let closed = ["'", "\""].lazy.compactMap { try? ShellSplitter.commands(in: text + $0) }.first ?? []
-        return closed.flatMap { CurlCredentials.values(in: $0.words[...]) + $0.words.flatMap { CredentialNames.openQuotedCredentials($0.text) } }
+        let values = closed.flatMap { CurlCredentials.values(in: $0.words[...]) + $0.words.flatMap { CredentialNames.openQuotedCredentials($0.text) } }
             + CredentialNames.openQuotedCredentials(text)
+        return values + values.compactMap { value in
+            let first = value.prefix { !$0.isWhitespace }
+            return first.count < value.count && first.count >= 4 ? String(first) : nil
+        }
     }
 
     /// `text` as browsers write it for Windows' cmd ("Copy as cURL (cmd)", Chrome's and Firefox's `escapeStringWin`):

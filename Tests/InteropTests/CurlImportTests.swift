@@ -347,7 +347,10 @@ import Testing
         #expect(!read.redacted(semicolon).contains("SECRET"), "\(read.redacted(semicolon))")
         for unclosed in [#"curl ^"https://api.example.com/login^" -H ^"Authorization: Bearer chUnclosedSECRET"#,
                          #"curl ^"https://h.example/x^" -H ^"Authorization: Bearer unclosedTokSECRET ^" -H ^"x: 1"#,
-                         #"curl ^"https://h.example/x^" --data-raw ^"^{^\^"password^\^":^\^"openPwSECRET"#] {
+                         #"curl ^"https://h.example/x^" --data-raw ^"^{^\^"password^\^":^\^"openPwSECRET"#,
+                         // A later `^"` pairing with the one left open runs the value into the words after it (helper-172).
+                         #"curl ^"http://h.example/me^" -H ^"Authorization: Bearer eyJSECRETTOKEN123 -H ^"accept: */*^""#,
+                         #"curl ^"http://h.example/me^" --data-raw ^"^{^\^"token^\^":^\^"TOKSECRET1234 -H ^"x: y^""#] {
             let result = CurlImport.read(unclosed)
             #expect(result.errors.count == 1 && !result.redacted(unclosed).contains("SECRET"), "\(result.redacted(unclosed))")
         }
