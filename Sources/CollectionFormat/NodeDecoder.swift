@@ -140,6 +140,9 @@ struct NodeDecoder {
     /// The keys allowed at one level, with their pairs; reports unknown keys with a suggestion: the explanation of the
     /// key, or the closest allowed key, or one of `suggesting` (keys of another place, such as a flow's `steps` in a
     /// single-request file) with its explanation.
+    /// Every key name of the format, in any mapping.
+    private static let formatKeyNames = Set(FormatKeys.all.flatMap(\.keys).map(\.name))
+
     mutating func fields(_ pairs: Node.Pairs, allowed: [String], in context: @autoclosure () -> String?,
                          explanations: @autoclosure () -> [String: String] = [:], suggesting: [String] = []) -> Fields {
         var found: [(key: String, position: Int)] = []
@@ -180,7 +183,9 @@ struct NodeDecoder {
                 let named = (!hidesValues || ((closestName != nil || Self.credentialKey(key)) && key.allSatisfy { $0.isLetter || $0 == "_" }))
                     && !Self.gluesCredential(key)
                 let notShown = decodingSecret ? " (not shown: it may be the secret)" : " (not shown: it may be a credential)"
-                error("unknown key" + (named ? " '\(key)'" : notShown) + place,
+                // A key of the format explained as belonging elsewhere (`request:` beside `steps:`) is no unknown one.
+                let misplaced = named && explanations[key] != nil && Self.formatKeyNames.contains(key)
+                error(misplaced ? "'\(key)' does not belong " + (context().map { "in '\($0)'" } ?? "here") : "unknown key" + (named ? " '\(key)'" : notShown) + place,
                       at: pairs.key(at: position).mark, suggestion: suggestion, hidingKey: !named)
             }
         }

@@ -102,19 +102,25 @@ public enum CollectionReader {
         var fragments = FragmentInliner(sources: sources)
         // A file reached again (through another argument or a link) counts once, where first found.
         var seen: Set<FileSystem.FileIdentity> = []
+        // Whether a request file could not be read or decoded: what its templates read is then unknown.
+        var someFileUnknown = false
         await readFiles(discovering: { found in
             discoveryProblems = Discovery.requestFiles(request.paths, currentDirectory: request.currentDirectory,
                                                        skipping: environmentsDirectory?.absolute, found: found)
         }) { location, read in
             guard let read else {
                 diagnostics.add(.error("cannot read the file: \(FileSystem.unreadableReason(location.absolutePath))", path: location.path, at: nil))
+                someFileUnknown = true
                 return
             }
             if let identity = read.identity, !seen.insert(identity).inserted { return }
             diagnostics.add(contentsOf: read.decoded.diagnostics)
             sources.store(read.decoded.text, for: location.path)
             credentials.formUnion(read.decoded.credentials)
-            guard var decoded = read.decoded.value else { return }
+            guard var decoded = read.decoded.value else {
+                someFileUnknown = true
+                return
+            }
             if let reference = decoded.rowsFile {
                 let (rows, problems) = DataRowsReader.rows(reference, in: decoded.path, sources: sources)
                 diagnostics.add(contentsOf: problems)
@@ -124,8 +130,10 @@ public enum CollectionReader {
             if validates { validator.validate(file) }
             files.append(file)
         }
-        let checked = !validates ? [] : validator.finish() + (environmentBroken ? [] : unread(request.variables, read: validator.read.union(readByEnvironment),
-                                                                                                     environment: checkedEnvironment))
+        // A --var is said to be read by nothing only when every file, used ones included, could be read (trial helper-174).
+        let readsKnown = !environmentBroken && !someFileUnknown && !fragments.someFileUnknown
+        let checked = !validates ? [] : validator.finish() + (readsKnown ? unread(request.variables, read: validator.read.union(readByEnvironment),
+                                                                                  environment: checkedEnvironment) : [])
         // The schema files and OpenAPI documents checked are files read too (the plan's identity holds their texts).
         for (absolutePath, path) in validator.documentPaths {
             if let bytes = FileSystem.read(absolutePath) { sources.store(WideEncoding.displayText(bytes), for: path) }

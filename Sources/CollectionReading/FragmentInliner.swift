@@ -10,6 +10,8 @@ struct FragmentInliner {
     private var unreadable: [String: String] = [:]
     /// Every problem found, each used file's own reported once.
     private(set) var diagnostics: [Diagnostic] = []
+    /// Whether a used file could not be read or decoded: what its templates read is unknown.
+    private(set) var someFileUnknown = false
     /// Where the texts of used files go, for rendering their diagnostics.
     let sources: SourceCache
 
@@ -54,8 +56,11 @@ struct FragmentInliner {
         let absolute = PathText.normalized(use.file.absolutePath), display = PathText.normalized(use.file.path)
         if let start = chain.firstIndex(where: { $0.absolute == absolute }) {
             let cycle = (chain[start...].map(\.display) + [display]).joined(separator: " → ")
-            diagnostics.append(.error("'use' makes a cycle: \(cycle)", path: path, at: use.mark,
-                                      suggestion: "a file cannot use itself, directly or through other files"))
+            var diagnostic = Diagnostic.error("'use' makes a cycle: \(cycle)", path: path, at: use.mark,
+                                              suggestion: "a file cannot use itself, directly or through other files")
+            // The flow that ran into it, when the cycle does not start there (trial helper-174).
+            if start > 0 { diagnostic.notes = ["note: reached from " + chain[...start].map(\.display).joined(separator: " → ")] }
+            diagnostics.append(diagnostic)
             return []
         }
         let site = UseSite(path: path, mark: use.mark)
@@ -78,6 +83,7 @@ struct FragmentInliner {
             let problem = kind.isDirectory ? "is a directory" : kind.exists ? "cannot be read" : FileSystem.missingReason(absolute)
             unreadable[absolute] = problem
             reportUnreadable(reference, problem, at: path)
+            someFileUnknown = true
             return nil
         }
         let decoded = FileDecoding.requestFile(document, absolutePath: absolute,
@@ -86,6 +92,7 @@ struct FragmentInliner {
         if let each = decoded.value.flatMap(\.eachMark) { diagnostics.append(Self.eachRefused(at: each, in: display, usedAt: site)) }
         sources.store(decoded.text, for: display)
         fragments[absolute] = .some(decoded.value)
+        if decoded.value == nil { someFileUnknown = true }
         return decoded.value
     }
 

@@ -53,7 +53,7 @@ import CollectionReading
         ])
         #expect(problems("when: {}\nrequest: { url: /a }\n") == ["requests/r.yaml:1:7: error: 'when' is empty: give at least one condition"])
         #expect(problems("request: { url: /a }\nfinally:\n  - request: { url: /b }\n") == [
-            "requests/r.yaml:2:1: error: unknown key 'finally' [help: cleanup steps belong to a flow: put the request under 'steps:' and the cleanup under 'finally:']",
+            "requests/r.yaml:2:1: error: 'finally' does not belong here [help: cleanup steps belong to a flow: put the request under 'steps:' and the cleanup under 'finally:']",
         ])
         // A flow's keys misspelt in what reads as a single-request file, and `use` in a step, are suggested.
         #expect(problems("request: { url: /a }\nfinaly:\n  - request: { url: /b }\n") == [
@@ -64,13 +64,13 @@ import CollectionReading
         #expect(problems("steps:\n  - uses: other.yaml\n").first
                 == "requests/r.yaml:2:5: error: unknown key 'uses' [help: did you mean 'use'? (a step that takes the steps of another file)]")
         #expect(problems("steps:\n  - uses: other.yaml\n    with: { a: 1 }\n").last
-                == "requests/r.yaml:3:5: error: unknown key 'with' [help: 'with' gives a 'use:' step's file its variables, beside 'use']")
+                == "requests/r.yaml:3:5: error: 'with' does not belong here [help: 'with' gives a 'use:' step's file its variables, beside 'use']")
         // A `use:` (with its `with:`, or misspelt) at the top level says where it goes, not that 'request' is missing.
         #expect(problems("use: other.yaml\n")
-                == ["requests/r.yaml:1:1: error: unknown key 'use' [help: 'use' is a step of a flow: write it under 'steps:']"])
+                == ["requests/r.yaml:1:1: error: 'use' does not belong here [help: 'use' is a step of a flow: write it under 'steps:']"])
         #expect(problems("use: other.yaml\nwith: { id: 3 }\n") == [
-            "requests/r.yaml:1:1: error: unknown key 'use' [help: 'use' is a step of a flow: write it under 'steps:']",
-            "requests/r.yaml:2:1: error: unknown key 'with' [help: 'with' goes beside 'use' in a step of a flow: write both under 'steps:']",
+            "requests/r.yaml:1:1: error: 'use' does not belong here [help: 'use' is a step of a flow: write it under 'steps:']",
+            "requests/r.yaml:2:1: error: 'with' does not belong here [help: 'with' goes beside 'use' in a step of a flow: write both under 'steps:']",
         ])
         #expect(problems("uses: other.yaml\n")
                 == ["requests/r.yaml:1:1: error: unknown key 'uses' [help: did you mean 'use'? ('use' is a step of a flow: write it under 'steps:')]"])

@@ -15,7 +15,7 @@ import YAML
         ])
         // A key of its own written inside `request:` says where it goes.
         #expect(problems("request:\n  url: /a\n  auth: { bearer: x }\n") == [
-            "requests/r.yaml:3:3: error: unknown key 'auth' in 'request' [help: 'auth' goes beside 'request', not inside it]",
+            "requests/r.yaml:3:3: error: 'auth' does not belong in 'request' [help: 'auth' goes beside 'request', not inside it]",
         ])
         #expect(problems("request: { url: /a }\nexpect:\n  headers: { Content-Type: a, content-type: b }\n") == [
             "requests/r.yaml:3:31: error: 'content-type' names the header 'Content-Type' again (header names are case-insensitive) "
@@ -23,9 +23,9 @@ import YAML
         ])
         // A key of request:, expect: or options: written beside them says where it goes.
         #expect(problems("request: { url: /a }\nstatus: 200\ntimeout: 5s\nmethod: POST\n") == [
-            "requests/r.yaml:2:1: error: unknown key 'status' [help: 'status' is an expectation: write it under 'expect:']",
-            "requests/r.yaml:3:1: error: unknown key 'timeout' [help: 'timeout' is an option: write it under 'options:']",
-            "requests/r.yaml:4:1: error: unknown key 'method' [help: 'method' belongs to the request: write it under 'request:']",
+            "requests/r.yaml:2:1: error: 'status' does not belong here [help: 'status' is an expectation: write it under 'expect:']",
+            "requests/r.yaml:3:1: error: 'timeout' does not belong here [help: 'timeout' is an option: write it under 'options:']",
+            "requests/r.yaml:4:1: error: 'method' does not belong here [help: 'method' belongs to the request: write it under 'request:']",
         ])
         #expect(problems("request: { url: /a, headers: { Accept: a, accept: b } }\n") == [
             "requests/r.yaml:1:43: error: 'accept' names the header 'Accept' again (header names are case-insensitive) "
@@ -51,11 +51,11 @@ import YAML
         #expect(problems("request:\n  url: /a\n  graphql: { query: q, variables: { v: .inf } }\n").count == 1)
         #expect(problems("request: { url: /a }\nexpect:\n  body: { $.a: { lessThan: .inf } }\n").isEmpty)
         #expect(problems("request:\n  url: /a\n  timeout: 5s\n") == [
-            "requests/r.yaml:3:3: error: unknown key 'timeout' in 'request' [help: 'timeout' is an option: write it under 'options:']",
+            "requests/r.yaml:3:3: error: 'timeout' does not belong in 'request' [help: 'timeout' is an option: write it under 'options:']",
         ])
         #expect(problems("request:\n  url: /a\n  status: 200\nexpect:\n  capture: { a: $.a }\n") == [
-            "requests/r.yaml:3:3: error: unknown key 'status' in 'request' [help: 'status' is an expectation: write it under 'expect:']",
-            "requests/r.yaml:5:3: error: unknown key 'capture' in 'expect' [help: 'capture' goes beside 'expect', not inside it]",
+            "requests/r.yaml:3:3: error: 'status' does not belong in 'request' [help: 'status' is an expectation: write it under 'expect:']",
+            "requests/r.yaml:5:3: error: 'capture' does not belong in 'expect' [help: 'capture' goes beside 'expect', not inside it]",
         ])
         #expect(problems("""
             request:
@@ -140,8 +140,8 @@ import YAML
               - request: { url: /b }
                 steps: []
             """) == [
-            "requests/r.yaml:1:1: error: unknown key 'request' [help: in a flow, put it inside a step]",
-            "requests/r.yaml:4:5: error: unknown key 'steps' [help: flows cannot nest: 'steps' is only allowed at the top level]",
+            "requests/r.yaml:1:1: error: 'request' does not belong here [help: in a flow, put it inside a step]",
+            "requests/r.yaml:4:5: error: 'steps' does not belong here [help: flows cannot nest: 'steps' is only allowed at the top level]",
         ])
         #expect(problems("steps: []") == ["requests/r.yaml:1:8: error: 'steps' is empty: a flow needs at least one step"])
         // A step written after two dashes is a list.
@@ -475,7 +475,7 @@ import YAML
               retry: { backoff: exponental, on: [timeot, 999] }
             """) == [
             "requests/r.yaml:2:7: error: expected 'none' or a mapping with one of basic, bearer, oauth2 for 'auth', found the string 'nonee' [help: did you mean 'none'?]",
-            "requests/r.yaml:4:3: error: unknown key 'throttle' in 'options' [help: 'throttle' is a rate shared by all requests: set it in the environment's options]",
+            "requests/r.yaml:4:3: error: 'throttle' does not belong in 'options' [help: 'throttle' is a rate shared by all requests: set it in the environment's options]",
             "requests/r.yaml:5:21: error: unknown backoff 'exponental': expected constant or exponential [help: did you mean 'exponential'?]",
             "requests/r.yaml:5:38: error: unknown retry condition 'timeot': expected a status code, timeout, connection or expectations [help: did you mean 'timeout'?]",
             "requests/r.yaml:5:46: error: 'options.retry.on' must be between 100 and 599, found 999",
@@ -518,7 +518,7 @@ import YAML
             """) == [
             "requests/r.yaml:6:17: error: unknown key 'stauts' in 'options.retry.stopWhen' [help: did you mean 'status'?]",
             "requests/r.yaml:6:45: error: unknown matcher operator 'equls' [help: did you mean 'equals'?]",
-            "requests/r.yaml:6:59: error: unknown key 'error' in 'options.retry.stopWhen' [help: a try that fails without a response (a timeout, no connection) ends polling with its error: 'stopWhen' checks responses]",
+            "requests/r.yaml:6:59: error: 'error' does not belong in 'options.retry.stopWhen' [help: a try that fails without a response (a timeout, no connection) ends polling with its error: 'stopWhen' checks responses]",
             "requests/r.yaml:6:84: error: expected a mapping for 'options.retry.stopWhen.headers', found a list",
         ])
     }
@@ -529,7 +529,7 @@ import YAML
     func aStopWhenThatChecksNoResponseIsAnError(stopWhen: String) {
         let found = problems("request: { url: /a }\noptions: { retry: { attempts: 3, on: [expectations], stopWhen: \(stopWhen) } }")
         #expect(found.count == 1 && found[0].hasPrefix("requests/r.yaml:2:"), "\(found)")
-        #expect(found.first?.contains(stopWhen == "{ error: connection }" ? "unknown key 'error' in 'options.retry.stopWhen'"
+        #expect(found.first?.contains(stopWhen == "{ error: connection }" ? "'error' does not belong in 'options.retry.stopWhen'"
                                       : "'options.retry.stopWhen' holds no expectation") == true, "\(found)")
     }
 

@@ -190,7 +190,7 @@ import Testing
         ])
         // Other tools' names for a request's body say which key sends one.
         #expect(problems("request: { url: /a, method: POST, body: hello }\n") == [
-            "requests/r.yaml:1:35: error: unknown key 'body' in 'request' [help: a request's body is written with json:, text:, form:, multipart:, file: or graphql: ('body' under 'expect:' checks the response's)]",
+            "requests/r.yaml:1:35: error: 'body' does not belong in 'request' [help: a request's body is written with json:, text:, form:, multipart:, file: or graphql: ('body' under 'expect:' checks the response's)]",
         ])
         #expect(problems("swagger: '2.0'\ninfo: { title: t, version: '1' }\npaths: {}\n").first?
             .hasPrefix("requests/r.yaml:1:1: error: this is a Swagger 2.0 document, not a request file (expect.openapi reads OpenAPI 3: convert it)") == true)

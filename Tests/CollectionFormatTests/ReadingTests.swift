@@ -233,6 +233,14 @@ import YAML
             "warning: --var 'usr' is read by no request and no environment variable: it gives nothing its value [help: the files read 'user': is one of the two names mistyped?]",
             "warning: --var 'zzz' is read by no request and no environment variable: it gives nothing its value [help: a --var gives its value to the templates that read it ({{ zzz }})]",
         ])
+        // A file that cannot be decoded (a YAML error), or a used one, may read it: no warning beside its error (helper-174).
+        for (path, text) in [("requests/d.yaml", "request: { url: \"/d/{{ zzz }}\" }\ncapture: { ids: $.x[*] }\n"),
+                             ("requests/_c.yaml", "request: { url: \"/c/{{ zzz }}\" \n")] {
+            scratch.write(path, text)
+            let found = problems(of: await scratch.readCollection(["requests"], env: "qa", vars: read + [("zzz", "x")]))
+            #expect(found.count == 1 && found[0].contains("error:"), "\(found)")
+            if path == "requests/d.yaml" { try? FileManager.default.removeItem(atPath: scratch.root + "/" + path) }
+        }
     }
 
     @Test func findsEnvironmentsByWalkingUp() async {
