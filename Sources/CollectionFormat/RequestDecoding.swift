@@ -185,7 +185,7 @@ extension NodeDecoder {
         switch node.content {
         case .scalar where Self.containsTemplate(node):
             file.rowsTemplate = loopTemplate(node, for: "each")
-        case .scalar(let scalar) where ![.null, .bool(true), .bool(false)].contains(scalar.value):
+        case .scalar(let scalar) where Self.namesFile(scalar.value):
             file.rowsFile = fileReference(node, for: "each", location: location)
             // A path refused (reported here) leaves the rows' variables unknown, as a file that cannot be read does.
             file.rowsUnknown = file.rowsFile == nil
@@ -197,6 +197,11 @@ extension NodeDecoder {
             typeMismatch(node, expected: "a .csv, .json or .yaml file, a list of mappings or a template naming a list", for: "each")
             file.rowsUnknown = true
         }
+    }
+
+    /// Whether an `each:` scalar names a data file: text (`rows.csv`), not null, a boolean or a number (`each: 5`).
+    private static func namesFile(_ value: Scalar.Value) -> Bool {
+        if case .string = value { true } else { false }
     }
 
     /// Rows from a list of mappings: the first row's keys are the columns, and every row must have the same keys.
@@ -619,7 +624,7 @@ extension NodeDecoder {
         guard !written.hasSuffix("/") else {
             let file = String(written.reversed().drop { $0 == "/" }.reversed())
             error("'\(context())' is '\(written)', which ends with '/': expected a file path, not a directory", at: node.mark,
-                  suggestion: file.isEmpty ? nil : "name a file, such as '\(file)' if that is one")
+                  suggestion: file.isEmpty ? nil : "name a file: '\(file)' if that is one, or a file inside that directory")
             return nil
         }
         return location.reference(written, at: node.mark)

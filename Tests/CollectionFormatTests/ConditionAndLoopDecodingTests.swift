@@ -215,7 +215,8 @@ import CollectionReading
             "requests/7.yaml:2:65: error: undefined variable 'nonee' [help: did you mean 'none'? Or: the first element of each: '{{ regions }}' has no field 'nonee' (its fields: code, name)]",
             // The step's `when:` sees the element's fields (no warning for `code`).
             "requests/8.yaml:4:25: error: 'item.code' is a string, not an object (in 'item.code.x')",
-            "requests/9.yaml:1:7: error: each: file '5' does not exist (looked for 'requests/5') [help: each: takes a .csv, .json or .yaml file (relative to the request file), a list of mappings, or a template naming a list, such as \"{{ ids }}\"]",
+            // A number is no file's name (trial helper-174).
+            "requests/9.yaml:1:7: error: expected a .csv, .json or .yaml file, a list of mappings or a template naming a list for 'each', found the integer 5",
             "requests/91.yaml:2:11: error: 'each' must be one template naming a list, such as \"{{ ids }}\", found 'rows.csv' [help: a step loops over a list only; a data file's rows go in the each: at the top of the file, for every step]",
             "requests/92.yaml:1:6: error: expected a .csv, .json or .yaml file, a list of mappings or a template naming a list for 'each', found null",
         ])

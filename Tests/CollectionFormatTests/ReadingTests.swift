@@ -1072,8 +1072,8 @@ import YAML
         scratch.write("g.yaml", "steps:\n  - use: _login.yaml/\n")
         scratch.write("h.yaml", "request: { url: \"/h/{{ id }}\", file: fixtures/Photo.png/ }\neach: \"\"\n")
         #expect(problems(of: await scratch.readCollection(["g.yaml", "h.yaml"])) == [
-            "g.yaml:2:10: error: 'use' is '_login.yaml/', which ends with '/': expected a file path, not a directory [help: name a file, such as '_login.yaml' if that is one]",
-            "h.yaml:1:38: error: 'request.file' is 'fixtures/Photo.png/', which ends with '/': expected a file path, not a directory [help: name a file, such as 'fixtures/Photo.png' if that is one]",
+            "g.yaml:2:10: error: 'use' is '_login.yaml/', which ends with '/': expected a file path, not a directory [help: name a file: '_login.yaml' if that is one, or a file inside that directory]",
+            "h.yaml:1:38: error: 'request.file' is 'fixtures/Photo.png/', which ends with '/': expected a file path, not a directory [help: name a file: 'fixtures/Photo.png' if that is one, or a file inside that directory]",
             "h.yaml:2:7: error: 'each' is empty: expected a file path",
         ])
     }
