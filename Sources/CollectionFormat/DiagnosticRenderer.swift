@@ -282,7 +282,10 @@ public enum DiagnosticRenderer {
         guard let whole = SourceSnippet(source: source, mark: mark, maxWidth: redactedWidth, escapingControls: false) else { return nil }
         let line = redactingLine(whole.line)
         guard line != whole.line else { return SourceSnippet(source: source, mark: mark) }
-        let column = redacting(String(whole.line.prefix(whole.caret.count - 1))).count + 1
+        // The text before the caret hides alone what the whole line may hide with more after it (a value running past
+        // the caret, to the line's end): the caret then points at the hidden end of the line as shown.
+        let before = redacting(String(whole.line.prefix(whole.caret.count - 1))).count + 1
+        let column = before > line.count + 1 ? max(line.count, 1) : before
         return SourceSnippet(source: line, mark: Mark(line: 1, column: column))
     }
 

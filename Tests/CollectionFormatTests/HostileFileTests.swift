@@ -133,6 +133,19 @@ struct HostileFile: Sendable, CustomStringConvertible {
         #expect(locate(22) == Mark(line: 3, column: 9))
     }
 
+    /// A caret inside a value hidden to the line's end points at the hidden end, not past the line as shown (trial
+    /// helper-172: the text before the caret hid less than the whole line did).
+    @Test func aCaretInsideAValueHiddenToTheLinesEndStaysOnTheLine() {
+        let sources = SourceCache()
+        sources.store("a '{\"token\":\"TOKSECRET1234 -H 'x: y'\n", for: "c.txt")
+        let hide = { (text: String) in
+            text.replacingOccurrences(of: "TOKSECRET1234 -H 'x: y'", with: "***").replacingOccurrences(of: "TOKSECRET1234", with: "***")
+        }
+        let rendered = DiagnosticRenderer.render([.error("unbalanced quote", path: "c.txt", at: Mark(line: 1, column: 32))],
+                                                 sources: sources, color: false, redacting: hide)
+        #expect(rendered.contains(" 1 | a '{\"token\":\"***\n   |                ^\n"), "\(rendered)")
+    }
+
     /// Diagnostics on one line quote it hidden when one of them is in a secret's definition, in either order. A long
     /// ASCII line quotes the window around each column.
     @Test func diagnosticsOnOneLineQuoteItEachTheirWay() {
