@@ -15,11 +15,19 @@ extension RequestDefinition {
         if let password = options.clientCert?.password { body(password) }
     }
 
-    /// Calls `body` with the templates of the credentials the request sends: its `auth:`, its `Authorization`,
-    /// `Proxy-Authorization` and `Cookie` headers, and its client certificate's password.
+    /// Calls `body` with the templates of the credentials the request sends: its `auth:`, its headers named as
+    /// credentials (`Authorization`, `Cookie`, `X-Api-Key`, `X-Session`: `HTTPHeaders.namesCredential`), its query items,
+    /// form fields and JSON members so named (`access_token`, `refresh_token`, `password`), and its client certificate's
+    /// password.
     public func forEachCredentialTemplate(_ body: (Template) -> Void) {
         auth?.value.forEachTemplate(body)
-        for header in request.headers where HTTPHeaders.isCredential(header.name) { body(header.value) }
+        for header in request.headers where HTTPHeaders.namesCredential(header.name) { body(header.value) }
+        for parameter in request.query where HTTPHeaders.namesCredential(parameter.name) { parameter.forEachTemplate(body) }
+        switch request.body?.value {
+        case .form(let fields)?: for field in fields where HTTPHeaders.namesCredential(field.name) { field.forEachTemplate(body) }
+        case .json(let value)?: value.forEachCredentialTemplate(body)
+        default: break
+        }
         if let password = options.clientCert?.password { body(password) }
     }
 
@@ -65,10 +73,11 @@ extension ResolvedEnvironment {
 }
 
 extension ResolvedEnvironment {
-    /// Calls `body` with the templates of the credentials requests send from the environment: its `auth:`, its
-    /// `Authorization`, `Proxy-Authorization` and `Cookie` headers, and its client certificate's password.
+    /// Calls `body` with the templates of the credentials requests send from the environment: its `auth:`, its headers
+    /// and query items named as credentials, and its client certificate's password.
     public func forEachCredentialTemplate(_ body: (Template) -> Void) {
-        for header in headers where HTTPHeaders.isCredential(header.value.name) { body(header.value.value) }
+        for header in headers where HTTPHeaders.namesCredential(header.value.name) { body(header.value.value) }
+        for parameter in query where HTTPHeaders.namesCredential(parameter.value.name) { parameter.value.forEachTemplate(body) }
         auth?.value.value.forEachTemplate(body)
         if let password = options.clientCert?.password { body(password) }
     }
@@ -205,6 +214,18 @@ extension Matcher where Value == TemplateValue {
 }
 
 extension TemplateValue {
+    /// Calls `body` with the templates of the members named as credentials (`password`, `refresh_token`), at any depth.
+    func forEachCredentialTemplate(_ body: (Template) -> Void) {
+        switch content {
+        case .null, .bool, .int, .double, .string: break
+        case .array(let items): for item in items { item.forEachCredentialTemplate(body) }
+        case .object(let members):
+            for member in members {
+                if HTTPHeaders.namesCredential(member.key) { member.value.forEachTemplate(body) } else { member.value.forEachCredentialTemplate(body) }
+            }
+        }
+    }
+
     /// Every template in the tree, depth first in source order.
     public var templates: [Template] { collect(forEachTemplate) }
 

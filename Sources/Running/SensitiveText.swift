@@ -95,8 +95,11 @@ extension AuthMethod {
 extension HTTPHeaders {
     /// The credentials the headers send, long enough to hide on their own (a server may echo them): the values of the
     /// cookies of `Cookie`, and of `Authorization` and `Proxy-Authorization` the part after the scheme (`Bearer T`; with
-    /// the scheme when that part is too short to hide alone), and a `Basic` one's password.
+    /// the scheme when that part is too short to hide alone), a `Basic` one's password, and the values of the other
+    /// headers named as credentials (`X-Api-Key`, `X-Session`: `namesCredential`).
     var credentialValues: [String] {
+        let named = fields.filter { !Self.isCredential($0.name) && Self.namesCredential($0.name) }
+            .map { $0.value.trimmingCharacters(in: .whitespaces) }
         let cookies = values(for: "Cookie").flatMap { $0.split(separator: ";") }.compactMap { pair -> String? in
             guard let equals = pair.firstIndex(of: "=") else { return nil }
             return pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
@@ -111,7 +114,7 @@ extension HTTPHeaders {
                   let decoded = String(data: data, encoding: .utf8), let colon = decoded.firstIndex(of: ":") else { return sent }
             return sent + [String(decoded[decoded.index(after: colon)...])]
         }
-        return (cookies + authorizations).filter { $0.count >= SensitiveText.minimumLength }
+        return (cookies + authorizations + named).filter { $0.count >= SensitiveText.minimumLength }
     }
 
     /// A credential sent after `scheme`, and when it is too short to hide on its own (`u:7` is `dTo3`) also with its

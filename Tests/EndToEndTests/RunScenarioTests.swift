@@ -43,12 +43,20 @@ import Testing
     /// A token captured from a response that is no OAuth2 auth's, which a later request sends as a credential, is hidden
     /// from its capture on: `--verbose` shows the response it came in with the token hidden (trial helper-171).
     @Test func aCapturedTokenSentLaterAsACredentialIsHiddenInTheResponseItCameIn() async throws {
-        let output = try await ScenarioRun.run("captured-credential", ["run", "requests", "--env", "local", "--verbose"])
+        let session = "env-session-7f3a9c2e1b"
+        let output = try await ScenarioRun.run("captured-credential", ["run", "requests", "--env", "local", "--verbose"],
+                                               environment: ["CAPTURED_CREDENTIAL_SESSION": session])
         let stdout = output.result.stdout
         #expect(output.result.exitCode == 4, "\(stdout)\n\(output.result.stderr)")
         let sent = try #require(output.received.first { $0.path == "/oauth/protected" }?.header("Authorization"))
         let token = String(sent.dropFirst("Bearer ".count))
         #expect(token.count >= 16 && !stdout.contains(token), "\(stdout)")
+        // Sent as an API-key header, a query item named like a credential, a session header from `$env` (helper-177).
+        let apiToken = try #require(output.received.first { $0.path == "/headers" }?.header("X-Api-Key"))
+        let queryToken = try #require(output.received.first { $0.path == "/anything" }?.query("access_token"))
+        for secret in [apiToken, queryToken, session] {
+            #expect(secret.count >= 16 && !stdout.contains(secret) && output.json?.contains(secret) == false, "\(secret): \(stdout)")
+        }
         #expect(stdout.contains(#"<   "access_token": "***","#), "\(stdout)")
         // A capture no request sends as a credential shows.
         #expect(stdout.contains(#""token_type": "Bearer""#), "\(stdout)")
