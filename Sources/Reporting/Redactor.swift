@@ -28,7 +28,10 @@ public struct Redactor: Sendable {
         let long = values.filter { ResolvedSecret.hiding($0) == .inText }
         let inText = long.flatMap { [$0] + Self.caseVariants(of: $0) }.flatMap { [$0] + Self.pieces(of: $0) }
         let cuts = inText.flatMap(Self.cuts)
-        self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms) + long.flatMap(Self.hexForms)),
+        // A quoted-printable echo breaks its lines anywhere (a soft line break, `=` at a line's end): each part of a
+        // secret outside ASCII is hidden in that form too.
+        let quotedPrintableCuts = cuts.filter { $0.utf8.contains { $0 >= 0x80 } }.map(Self.quotedPrintable)
+        self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms) + long.flatMap(Self.hexForms) + quotedPrintableCuts),
                                    loosely: (inText + cuts).flatMap(Self.looseValues))
         let short = values.filter { ResolvedSecret.hiding($0) == .wholeValue }
         shortSecrets = short.isEmpty ? nil
@@ -199,8 +202,11 @@ public struct Redactor: Sendable {
         // A secret of several lines (a PEM key) comes back with CRLF line ends from servers that write them.
         let crlf = secret.contains("\n") ? [secret.replacingBytes(of: "\r\n", with: "\n").replacingBytes(of: "\n", with: "\r\n")] : []
         let quotedPairsRead = secret.contains("\\") ? [Self.quotedPairsRead(secret)] : []
+        // Outside ASCII, also as a mail or MIME echo writes it (quoted-printable) and as a host name's label goes on the
+        // wire (IDNA: `пароль7` as `xn--7-…`).
+        let nonASCII = secret.utf8.contains { $0 >= 0x80 } ? [quotedPrintable(secret)] + [idnaLabel(secret)].compactMap { $0 } : []
         let reshaped = ([secret.trimmingCharacters(in: .whitespacesAndNewlines), MultipartBody.quoted(secret)] + crlf + quotedPairsRead
-                        + htmlEscapings(of: secret))
+                        + htmlEscapings(of: secret) + nonASCII)
             .filter { $0 != secret && $0.count >= ResolvedSecret.shortestHiddenInText }
         var forms = Set([secret] + once + once.flatMap(encodings) + decoded + decoded.flatMap(jsonEscapings) + reshaped + reshaped.flatMap(jsonEscapings))
         for misread in Mojibake.readings(of: secret) {
@@ -213,6 +219,29 @@ public struct Redactor: Sendable {
         // hidden there too.
         forms.formUnion(forms.map(JSONValue.stringContents))
         return Array(forms.union(forms.map(TerminalText.printable)))
+    }
+
+    /// `text` quoted-printable (RFC 2045): printable ASCII but `=` as it is, every other byte of its UTF-8 as `=XX`.
+    private static func quotedPrintable(_ text: String) -> String {
+        let digits = Array("0123456789ABCDEF")
+        var encoded = ""
+        for byte in text.utf8 {
+            if (0x20...0x7E).contains(byte) && byte != UInt8(ascii: "=") {
+                encoded.append(Character(UnicodeScalar(byte)))
+            } else {
+                encoded += "=" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0xF)])
+            }
+        }
+        return encoded
+    }
+
+    /// `text` as the IDNA label a host name holding it as a whole label is sent with (`xn--…`); nil when it is no such
+    /// label.
+    private static func idnaLabel(_ text: String) -> String? {
+        var components = URLComponents()
+        components.host = text
+        guard let label = components.encodedHost, label.hasPrefix("xn--"), !label.contains("%"), !label.contains(".") else { return nil }
+        return label
     }
 
     /// `text` as an HTTP quoted string's reader reads it: each `\` followed by a character stands for that character.

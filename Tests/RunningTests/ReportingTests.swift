@@ -1115,6 +1115,16 @@ import TestSupport
         #expect(latin1.redact("X-Echo: p\u{FFFD} ss&w\u{FFFD}rd/\"x<y>Z") == "X-Echo: ***")
     }
 
+    /// A secret outside ASCII as a host's IDNA label (`xn--…`) and quoted-printable, whole and broken by a soft line
+    /// break (trial helper-177: both showed it whole).
+    @Test func redactorHidesANonASCIISecretAsAnIDNALabelAndQuotedPrintable() async {
+        let redactor = Redactor(secrets: ["пароль7секрет"])
+        #expect(redactor.redact("could not connect to xn--7-7sbqaydugkfiq7j.invalid:80") == "could not connect to ***.invalid:80")
+        #expect(redactor.redact("X-Trace: =D0=BF=D0=B0=D1=80=D0=BE=D0=BB=D1=8C7=D1=81=D0=B5=D0=BA=D1=80=D0=B5=D1=82") == "X-Trace: ***")
+        let broken = redactor.redact("X-Trace: =D0=BF=D0=B0=D1=80=D0=BE=D0=BB=D1=8C7=D1=81=D0=B5=D0=BA=D1=80=D0=\r\n=B5=D1=82")
+        #expect(broken.hasPrefix("X-Trace: ***") && !broken.contains("=D0=BF"), "\(broken)")
+    }
+
     /// Werkzeug (httpbin) echoes a URL as an IRI: every escape decoded but those of controls, space, `%` and the
     /// part's reserved characters (`my%20pass"word` in a path), then JSON-escaped in its answer.
     @Test func redactorHidesSecretsInAURLAsWerkzeugEchoesIt() async {
