@@ -1,4 +1,5 @@
 import CollectionFormat
+import YAML
 import Foundation
 import HTTPCore
 
@@ -234,6 +235,71 @@ enum CurlCredentials {
             }
         }
         return found
+    }
+
+    /// The credentials of `text` read option by option as written, without a shell's reading of the whole: the value of
+    /// each option (a word starting with `-` after white space) is the quoted text after it, to the next such quote on
+    /// its line or the line's end (`^"` as cmd's quote), else the word after it; and the credentials of each URL.
+    /// For text a shell reads otherwise than its author meant, where a quote left open shifts every word after it (a
+    /// value left open before `-u 'bob:pw'`), whose quoted lines must hide the credentials all the same. A value read
+    /// to its line's end (its quote not closed) is a credential to its first white space too.
+    static func asWritten(in text: String) -> [String] {
+        var found: [String] = []
+        for line in text.split(whereSeparator: \.isNewline) {
+            let characters = Array(line)
+            for (index, character) in characters.enumerated() where index == 0 || characters[index - 1].isWhitespace {
+                if character == "-", index + 1 < characters.count, characters[index + 1] != "-" || index + 2 < characters.count {
+                    var end = index
+                    while end < characters.count, !characters[end].isWhitespace, characters[end] != "=" { end += 1 }
+                    let name = String(characters[index..<end])
+                    var start = end
+                    if start < characters.count, characters[start] == "=" { start += 1 } else { while start < characters.count, characters[start].isWhitespace { start += 1 } }
+                    let (value, closed) = writtenValue(characters, from: start)
+                    let credentials = optionCredentials(name, value)
+                    found += credentials + (closed ? [] : credentials.compactMap(firstWord))
+                } else if let url = urlWord(characters, at: index) {
+                    found += CredentialNames.urlCredentials(url)
+                }
+            }
+        }
+        return found.filter { !$0.isEmpty }
+    }
+
+    /// The value written from `start` of a line: the text inside the quote there (`'`, `"`, `$'`, cmd's `^"`) to the next
+    /// quote of its kind, and whether there was one; else the word there.
+    private static func writtenValue(_ characters: [Character], from start: Int) -> (value: String, closed: Bool) {
+        var start = start
+        while start < characters.count, characters[start] == "$" || characters[start] == "^" { start += 1 }
+        guard start < characters.count else { return ("", true) }
+        let quote = characters[start]
+        guard quote == "'" || quote == "\"" else {
+            let word = characters[start...].prefix { !$0.isWhitespace }
+            return (String(word), true)
+        }
+        let inside = characters[(start + 1)...]
+        guard let close = inside.firstIndex(of: quote) else { return (String(inside), false) }
+        // cmd's closing `^"`: its caret is no part of the value.
+        let value = inside[..<close]
+        return (String(value.last == "^" ? value.dropLast() : value), true)
+    }
+
+    /// The credentials the option written as `name` (`-u`, `--user`, `-ubob:pw`, `--token:T`) holds with `value` after it,
+    /// read as `values(in:)` reads the two words.
+    private static func optionCredentials(_ name: String, _ value: String) -> [String] {
+        let start = Mark(line: 1, column: 1)
+        return values(in: [ShellWord(name, at: start), ShellWord(value, at: start)])
+    }
+
+    /// The word at `index` of a line when it is a URL (holding `://`), without the quotes around it.
+    private static func urlWord(_ characters: [Character], at index: Int) -> String? {
+        let word = String(characters[index...].prefix { !$0.isWhitespace }).trimmingCharacters(in: CharacterSet(charactersIn: "'\"^$"))
+        return word.contains("://") ? word : nil
+    }
+
+    /// `value` to its first white space, when it goes on after it and that part is long enough to hide alone.
+    static func firstWord(_ value: String) -> String? {
+        let first = value.prefix { !$0.isWhitespace }
+        return first.count < value.count && first.count >= 4 ? String(first) : nil
     }
 
     /// The credentials the value of `--name=value` holds: as the option's; for a name curl does not have, as the one it

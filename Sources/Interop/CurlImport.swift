@@ -25,8 +25,10 @@ public enum CurlImport {
     /// Splits `text` into commands and translates each; `filePath` maps a file a command names to the path its request
     /// file must write.
     public static func read(_ text: String, filePath: @escaping @Sendable (String) -> String = { $0 }) -> Result {
-        if let refused = refusingCmdCopies(text) { return refused }
-        var result = Result()
+        var result = refusingCmdCopies(text) ?? Result()
+        // Read option by option as written too: a quote left open makes a shell read every word after it otherwise.
+        result.credentials += CurlCredentials.asWritten(in: text)
+        if !result.errors.isEmpty { return result }
         let commands: [ShellCommand]
         do throws(InteropProblem) {
             commands = try ShellSplitter.commands(in: text)
@@ -164,10 +166,7 @@ public enum CurlImport {
         let closed = ["'", "\""].lazy.compactMap { try? ShellSplitter.commands(in: text + $0) }.first ?? []
         let values = closed.flatMap { CurlCredentials.values(in: $0.words[...]) + $0.words.flatMap { CredentialNames.openQuotedCredentials($0.text) } }
             + CredentialNames.openQuotedCredentials(text)
-        return values + values.compactMap { value in
-            let first = value.prefix { !$0.isWhitespace }
-            return first.count < value.count && first.count >= 4 ? String(first) : nil
-        }
+        return values + values.compactMap(CurlCredentials.firstWord)
     }
 
     /// `text` as browsers write it for Windows' cmd ("Copy as cURL (cmd)", Chrome's and Firefox's `escapeStringWin`):

@@ -520,6 +520,7 @@ public struct ShellSplitter {
 
     private static func unclosed(_ quote: String, at mark: Mark) -> InteropProblem {
         InteropProblem("unbalanced quote: the \(quote) here is never closed", at: mark,
-                       suggestion: "close the quote; inside '…', write a single quote as '\\''")
+                       suggestion: quote == "\"" ? "close the quote; inside \"…\", write a double quote as \\\""
+                           : "close the quote; inside '…', write a single quote as '\\''")
     }
 }

@@ -365,6 +365,30 @@ import Testing
         #expect(!both.redacted(two).contains("SECRET"), "\(both.redacted(two))")
     }
 
+    /// Credentials after a value whose quote is left open, which shifts every word a shell reads after it, are hidden all
+    /// the same: each option is read again as written (trial helper-175), in bash, cmd and Firefox's Windows quoting, on
+    /// the same line or the next.
+    @Test func credentialsAfterAQuoteLeftOpenAreHidden() {
+        for text in [
+            "curl 'https://a.example.com/w' -H 'accept: */* -u 'bob:SPASSAAA111' -H 'x: y'",
+            "curl 'https://a.example.com/w' -H \"accept: */* -H 'Authorization: Bearer APASS333SECRET' --compressed",
+            "curl \"https://a.example.com/w\" -H \"accept: */* -H \"Cookie: sid=SCOOKCCC333\" --compressed",
+            "curl 'https://a.example.com/w' -H 'accept: */*\ncurl 'https://a.example.com/v?token=QTOKLLL222&x=1' -b 'sid=BCOOK444SECRET'",
+            "curl 'https://a.example.com/w' -H 'Authorization: Bearer BTOKFFF666 --frob\ncurl 'https://a.example.com/v' -H 'Cookie: sid=BCOOKGGG777",
+            #"curl ^"https://a.example.com/w^" -H ^"accept: */* -u ^"bob:CPASSFFF666^" -H ^"Authorization: Bearer CTOKGGG777^""#,
+            #"curl "https://a.example.com/w" -H "accept: */* -H "Authorization: Bearer FTOKCCC333" --data-raw "{""password"":""FPASSDDD444""}""#,
+        ] {
+            let result = CurlImport.read(text)
+            let shown = text.split(separator: "\n").map { result.redacted(String($0)) }.joined(separator: "\n")
+                + result.errors.map { InteropProblem.redacted($0.message, hiding: result.errors, also: result.credentials) }.joined()
+            #expect(!result.errors.isEmpty, "\(text)")
+            for secret in ["SPASSAAA111", "APASS333SECRET", "SCOOKCCC333", "QTOKLLL222", "BCOOK444SECRET", "BTOKFFF666", "BCOOKGGG777",
+                           "CPASSFFF666", "CTOKGGG777", "FTOKCCC333", "FPASSDDD444"] {
+                #expect(!shown.contains(secret), "\(secret) in \(shown)")
+            }
+        }
+    }
+
     /// A command Firefox copied as cURL (Windows), a value's `"` doubled inside `"…"` and a `%` as `"%"`, which a shell reads
     /// as other text, is refused, its credentials hidden as Windows reads them (trial helper-162: its JSON body was written
     /// as `{password:Zx%7q}`, without a word); a shell's empty string at a word's end is no such quoting.
