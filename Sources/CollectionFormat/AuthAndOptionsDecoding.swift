@@ -184,7 +184,7 @@ extension NodeDecoder {
             }
         }
         if let attempts = retry.attempts, retry.waitsLonger(than: .seconds(3600)) {
-            warning("'attempts: \(attempts.value)' with these delays waits more than an hour between tries: a request whose answer never "
+            warning("'attempts: \(attempts.value)' with these delays waits more than an hour in all between its tries: a request whose answer never "
                     + "comes right holds the run that long", at: attempts.mark,
                     suggestion: "give fewer attempts or a shorter delay (polling usually needs minutes), or a timeout for the whole job elsewhere")
         }

@@ -17,7 +17,7 @@ public struct ExportCurl: Sendable {
     /// Prints a command per request (a step of a flow, a row of an `each:` file), or the problems that stop it.
     public func execute() async -> ExitStatus {
         let loaded = await collection.load(forSending: true)
-        if let status = DiagnosticsOutput.report(loaded, color: .auto) { return status }
+        if let status = DiagnosticsOutput.report(loaded, color: .auto, outcome: "nothing was printed") { return status }
         guard collection.selectedRequests(in: loaded) != nil else { return .badCommandLine }
         var references = References()
         var scope = references.hide(loaded: loaded, commandLine: collection.variables)

@@ -28,8 +28,8 @@ public struct Validate: Sendable {
 /// Prints a collection's diagnostics to standard error.
 enum DiagnosticsOutput {
     /// Prints the diagnostics, coloured as `color` decides for standard error; `.invalidCollection` when any is an
-    /// error (nothing may be sent), nil otherwise.
-    static func report(_ loaded: LoadedCollection, color: ConsoleChoice) -> ExitStatus? {
+    /// error (nothing may be sent), nil otherwise. `outcome` says what was not done (`nothing was printed`).
+    static func report(_ loaded: LoadedCollection, color: ConsoleChoice, outcome: String = "nothing was sent") -> ExitStatus? {
         guard !loaded.diagnostics.isEmpty else { return nil }
         // Through the redactor like every output: a source line may hold a secret or a URL's password.
         let redactor = Redactor(secrets: loaded.scope.hiddenValues)
@@ -39,7 +39,7 @@ enum DiagnosticsOutput {
         guard !errors.isEmpty else { return nil }
         let files = Set(errors.compactMap(\.path)).count
         let place = files == 0 ? "" : " in \(files) \(plural(files, "file"))"
-        Console.error("error: \(errors.count) \(plural(errors.count, "problem"))\(place); nothing was sent")
+        Console.error("error: \(errors.count) \(plural(errors.count, "problem"))\(place); \(outcome)")
         return .invalidCollection
     }
 }

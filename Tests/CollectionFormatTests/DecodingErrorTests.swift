@@ -495,7 +495,7 @@ import YAML
                 + "[help: list what to retry, such as on: [503, timeout], or write attempts: 1 to send once]",
         ])
         // Attempts whose waits add up to more than an hour (trial helper-161); exponential waits at their longest.
-        let long = "warning: 'attempts: %d' with these delays waits more than an hour between tries: a request whose answer never comes "
+        let long = "warning: 'attempts: %d' with these delays waits more than an hour in all between its tries: a request whose answer never comes "
             + "right holds the run that long [help: give fewer attempts or a shorter delay (polling usually needs minutes), or a timeout "
             + "for the whole job elsewhere]"
         #expect(problems("request: { url: /a }\noptions: { retry: { attempts: 1000000, on: [expectations], delay: 2s } }")

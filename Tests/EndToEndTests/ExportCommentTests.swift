@@ -26,6 +26,18 @@ import Testing
         return folder
     }
 
+    /// `--strict` makes a warning stop the export, which then says nothing was printed (it sends nothing anyway; trial
+    /// helper-175); without it the export prints the command.
+    @Test func strictStopsTheExportAtAWarning() async throws {
+        let files = ["requests/a.yaml": "request: { method: get, url: \"http://127.0.0.1:1/a\" }\n"]
+        let strict = try await Self.export(files, ["--strict"])
+        #expect(strict.exitCode == 2 && strict.stdout.isEmpty, "\(strict.stdout)\(strict.stderr)")
+        #expect(strict.stderr.contains("= an error under --strict") && strict.stderr.hasSuffix("error: 1 problem in 1 file; nothing was printed\n"),
+                "\(strict.stderr)")
+        let lenient = try await Self.export(files)
+        #expect(lenient.exitCode == 0 && lenient.stdout.contains("curl"), "\(lenient.stdout)\(lenient.stderr)")
+    }
+
     /// A short secret's value equal to a folder's name (`demo`) hides no path, nor a name made of one: the export writes
     /// the file's path in its comment, a run's problems, reports and annotations show where they are, and its parts merge
     /// (trial helper-132, helper-134).
