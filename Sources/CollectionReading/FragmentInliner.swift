@@ -98,8 +98,10 @@ struct FragmentInliner {
 
     /// Reports the used file `reference` names (in the file at `path`), which cannot be read for `problem`.
     private mutating func reportUnreadable(_ reference: FileReference, _ problem: String, at path: String) {
+        let help = problem == "is a directory" ? "name a file inside it, such as '\(reference.written)/_steps.yaml'"
+            : reference.missingHelp("paths are relative to the file that uses them")
         diagnostics.append(.error("used file '\(reference.written)' \(problem)\(reference.lookedFor)", path: path,
-                                  at: reference.mark, suggestion: reference.missingHelp("paths are relative to the file that uses them")))
+                                  at: reference.mark, suggestion: help))
     }
 
     /// `each:` in a used file: its steps run once, where a flow uses them, so rows cannot apply; the rows belong at

@@ -1068,6 +1068,11 @@ import YAML
             "e.yaml:3:10: error: used file '_gone.yaml' does not exist [help: paths are relative to the file that uses them]",
             "f.yaml:2:10: error: used file '_gone.yaml' does not exist [help: paths are relative to the file that uses them]",
         ])
+        // A directory named without the `/`: a file inside it is what to name (trial helper-175).
+        scratch.write("steps/_a.yaml", "request: { url: /a }\n")
+        scratch.write("i.yaml", "steps:\n  - use: steps\n")
+        #expect(problems(of: await scratch.readCollection(["i.yaml"]))
+                == ["i.yaml:2:10: error: used file 'steps' is a directory [help: name a file inside it, such as 'steps/_steps.yaml']"])
         // A path ending in `/` names a directory, even where the path without it is a file.
         scratch.write("g.yaml", "steps:\n  - use: _login.yaml/\n")
         scratch.write("h.yaml", "request: { url: \"/h/{{ id }}\", file: fixtures/Photo.png/ }\neach: \"\"\n")
