@@ -307,6 +307,9 @@ final class ReportFiles: Sendable {
     private let requests: [Request]
     private let started = ContinuousClock.now
     private let state = Mutex(State())
+    /// The status the reports being written give, and the paths of those written, complete, so far: read by a second
+    /// signal while the lock is held.
+    private let progress = Mutex<(status: Int32?, done: Set<String>)>((nil, []))
 
     init(_ requests: [Request]) {
         self.requests = requests
@@ -338,35 +341,56 @@ final class ReportFiles: Sendable {
         let texts = Self.render(summary, as: requests, sources: sources, redactor: redactor)
         return state.withLock { state in
             state.written = Int32(summary.exitStatus)
-            return Self.write(texts, to: requests)
+            progress.withLock { $0.status = Int32(summary.exitStatus) }
+            return write(texts)
         }
     }
 
     /// Ends the process at once with the status of `signal`, after writing the reports from what ran so far and
     /// `message`; once the run has written its reports, with the status they give instead (the reports and the exit
-    /// status agree). Holding the lock until the end keeps the run from writing them at the same time.
+    /// status agree). Holding the lock until the end keeps the run from writing them at the same time; while the run
+    /// writes them (the lock held, a FIFO's reader perhaps slow), it ends as `exitUnwritten` says.
     func writeAndExit(stoppedBy signal: Int32, message: String) -> Never {
         let status = Interruption.status(for: signal)
-        return state.withLock { state -> Never in
+        _ = state.withLockIfAvailable { state -> Never in
             if let written = state.written { _exit(written) }
             Console.error("error: \(message)")
             var summary = RunSummary(outcomes: state.outcomes + RunSummary.notSent([.error(message, path: nil, at: nil)],
                                                                                       status: status.rawValue).outcomes,
                                      duration: ContinuousClock.now - started)
             (summary.stopStatus, summary.shard, summary.plan) = (status.rawValue, state.shard, state.plan)
-            _ = Self.write(Self.render(summary, as: requests, sources: state.sources, redactor: state.redactor), to: requests)
+            _ = write(Self.render(summary, as: requests, sources: state.sources, redactor: state.redactor))
             _exit(status.rawValue)
+        }
+        exitWhileWriting(stoppedBy: Interruption.name(of: signal), status: status)
+    }
+
+    /// Ends the process at once with the run's `status`, once the run has ended and its reports are being rendered or
+    /// written, after naming those not written.
+    func exitUnwritten(stoppedBy signal: String, status: ExitStatus) -> Never {
+        switch state.withLockIfAvailable({ $0.written == nil }) {
+        case false?: _exit(status.rawValue)
+        case true?:
+            Self.nameUnwritten(requests, by: signal, while: "rendered")
+            _exit(status.rawValue)
+        case nil: exitWhileWriting(stoppedBy: signal, status: status)
         }
     }
 
-    /// Ends the process at once with the run's `status`, once the run has ended and its reports are being rendered,
-    /// after naming them as not written; while they are written (the lock held, a file perhaps blocked), at once.
-    func exitUnwritten(stoppedBy signal: String, status: ExitStatus) -> Never {
-        if state.withLockIfAvailable({ $0.written == nil }) == true, !requests.isEmpty {
-            Console.error("error: stopped at once by a second signal (\(signal)) while the reports were rendered; not written: "
-                          + requests.map { "'\($0.path)'" }.joined(separator: ", "))
-        }
-        _exit(status.rawValue)
+    /// Ends the process at once while the reports are written, with the status they give (else `status`), after naming
+    /// those not written yet: the one being written is left as it was before the run (its temporary file removed).
+    private func exitWhileWriting(stoppedBy signal: String, status: ExitStatus) -> Never {
+        if let temporary = ReportFileWriting.inFlight.withLockIfAvailable({ $0 }) ?? nil { unlink(temporary) }
+        let (done, written) = progress.withLock { ($0.done, $0.status) }
+        Self.nameUnwritten(requests.filter { !done.contains($0.path) }, by: signal, while: "written")
+        _exit(written ?? status.rawValue)
+    }
+
+    /// Says that a second signal left `requests` unwritten, while the reports were rendered or written.
+    private static func nameUnwritten(_ requests: [Request], by signal: String, while doing: String) {
+        guard !requests.isEmpty else { return }
+        Console.error("error: stopped at once by a second signal (\(signal)) while the reports were \(doing); not written: "
+                      + requests.map { "'\($0.path)'" }.joined(separator: ", "))
     }
 
     /// Renders the reports side by side (each is independent; they share the thread-safe redactor, and each text it
@@ -392,37 +416,17 @@ final class ReportFiles: Sendable {
 
     /// Writes the rendered reports in order, each whatever happened to the ones before it; false, having said why for
     /// each, when one cannot be written.
-    private static func write(_ texts: [String], to requests: [Request]) -> Bool {
+    private func write(_ texts: [String]) -> Bool {
         var written = true
         for (request, text) in zip(requests, texts) {
-            if let reason = writeFile(request.path, text) {
+            if let reason = ReportFileWriting.write(text, to: request.path) {
                 Console.error("error: cannot write the report '\(request.path)': \(reason)")
                 written = false
+            } else {
+                progress.withLock { _ = $0.done.insert(request.path) }
             }
         }
         return written
-    }
-
-    /// Writes `text` to the file at `path`, created or truncated; nil, or why it could not, in words.
-    private static func writeFile(_ path: String, _ text: String) -> String? {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return reason(errno) }
-        var failure: Int32?
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
-        if close(descriptor) != 0, failure == nil { failure = errno }
-        return failure.map(reason)
     }
 
     /// A system error number in words: "no space left on device".
@@ -518,11 +522,15 @@ final class ReportFiles: Sendable {
         guard status.st_mode & S_IFMT == S_IFDIR else { return .failure(PathProblem(text: "'\(directory)' is not a directory")) }
         if let file = FileIdentity(ofFileAt: path) {
             guard access(path, W_OK) == 0 else { return .failure(PathProblem(text: "the file is not writable")) }
-            // A device that cannot be opened (`/dev/tty` without a terminal) fails now, not after the run.
+            // A device that cannot be opened (`/dev/tty` without a terminal) fails now, not after the run; so does a file
+            // whose directory takes no new one (the report goes through one beside it). (A FIFO is not opened: its
+            // reader would take that for the end of what it reads.)
             if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFCHR {
                 let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
                 guard descriptor >= 0 else { return .failure(PathProblem(text: reason(errno))) }
                 close(descriptor)
+            } else if status.st_mode & S_IFMT == S_IFREG, let problem = ReportFileWriting.problemCreatingFiles(in: directory) {
+                return .failure(PathProblem(text: "its directory '\(directory)' takes no new file: \(problem)"))
             }
             return .success("device \(file.device) inode \(file.inode)")
         }
@@ -537,6 +545,10 @@ final class ReportFiles: Sendable {
         }
         guard access(directory, W_OK | X_OK) == 0 else {
             return .failure(PathProblem(text: "its directory '\(directory)' is not writable"))
+        }
+        // Writable as permissions go, yet on a read-only file system or in `/proc`.
+        if let problem = ReportFileWriting.problemCreatingFiles(in: directory) {
+            return .failure(PathProblem(text: "its directory '\(directory)' takes no new file: \(problem)"))
         }
         guard let resolved = realpath(directory, nil) else { return .failure(PathProblem(text: reason(errno))) }
         defer { free(resolved) }

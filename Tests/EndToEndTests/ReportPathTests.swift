@@ -61,6 +61,9 @@ import Testing
          "error: --report-html: cannot write 'missing/report.html': its directory 'missing' does not exist"),
         (["--report-json", "r.json", "--report-markdown", "x", "--report-tap", "./x"],
          "error: --report-markdown and --report-tap name the same file ('x' and './x'); give each report its own file"),
+        // A directory that takes no new file whatever its permissions (trial helper-176: found after sending, as root).
+        (["--report-junit", "/proc/junit.xml"],
+         "error: --report-junit: cannot write '/proc/junit.xml': its directory '/proc' "),
     ])
     func anUnusableReportPathIsABadCommandLineBeforeAnythingIsSent(arguments: [String], message: String) async throws {
         let (result, received, folder) = try await Self.run(arguments)

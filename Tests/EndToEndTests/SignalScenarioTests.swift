@@ -19,6 +19,39 @@ import Testing
         #expect(output.junit?.contains(#"message="the run was cancelled by SIGTERM (exit status 143): the requests it did not finish are skipped""#) == true)
     }
 
+    /// A second signal while a report is written (here a FIFO whose reader reads nothing, its pipe made small) ends the
+    /// process with the run's status and names the report not written (trial helper-176: a report cut short, nothing
+    /// said); no temporary file is left beside the reports, which are written whole or not at all.
+    /// Also for the reports of a run stopped before sending (an unset `$env`: exit 2), which hung there before.
+    @Test(arguments: [true, false]) func aSecondSignalWhileAReportIsWrittenNamesItAndLeavesNoPartOfIt(sends: Bool) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("report.html").path, page = folder.appendingPathComponent("kept.md").path
+        try Data("the last complete report\n".utf8).write(to: URL(fileURLWithPath: page))
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        defer { close(reader) }
+        _ = fcntl(reader, 1031 /* F_SETPIPE_SZ */, 4096)
+        let output = try await ScenarioRun.run("captured-credential", ["run", "requests", "--env", "local", "--report-html", fifo,
+                                                                       "--report-markdown", page],
+                                               environment: sends ? ["CAPTURED_CREDENTIAL_SESSION": "session-7f3a9c2e1b"] : [:]) { pid, _ in
+            // The run ends well within this; its page then waits for the reader.
+            Thread.sleep(forTimeInterval: 1.5)
+            kill(pid, SIGTERM)
+            Thread.sleep(forTimeInterval: 0.8)
+            kill(pid, SIGTERM)
+        }
+        let stderr = output.result.stderr
+        #expect(output.result.exitCode == (sends ? 4 : 2), "\(output.result.stdout)\n\(stderr)")
+        #expect(stderr.contains("error: stopped at once by a second signal (SIGTERM) while the reports were written; not written: '\(fifo)'"),
+                "\(stderr)")
+        // The Markdown report, written before the page, is this run's, whole; nothing else is left in the folder.
+        let markdown = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(markdown.hasPrefix("#") && markdown.hasSuffix("\n") && !markdown.contains("the last complete report"), "\(markdown)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["kept.md", "report.html"])
+    }
+
     @Test func twoSIGTERMsBackToBackCancelTheRunOnceAndWriteTheReports() async throws {
         // Back to back, the two signals often reach the runner's handler as one; a few milliseconds apart, as two.
         // Both are one request to stop when they come within 500 ms.

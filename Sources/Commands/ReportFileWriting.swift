@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+
+/// Writes a report file whole or not at all. A regular file (or a new one) is written to a temporary file beside it,
+/// renamed over it once complete: a crash, a SIGKILL or a second signal never leaves a report cut short, nor replaces the
+/// last complete one with part of a new one. A FIFO, a device or a symbolic link is written in place, a FIFO once a
+/// process reads it, waiting for one a while (not forever).
+enum ReportFileWriting {
+    /// The temporary file being written, for a second signal to remove before the process ends.
+    static let inFlight = Mutex<String?>(nil)
+
+    /// Writes `text` to the file at `path`; nil, or why it could not, in words.
+    static func write(_ text: String, to path: String) -> String? {
+        var link = stat(), target = stat()
+        let exists = stat(path, &target) == 0
+        if lstat(path, &link) == 0, link.st_mode & S_IFMT != S_IFREG {
+            let fifo = exists && target.st_mode & S_IFMT == S_IFIFO
+            guard let descriptor = openInPlace(path, fifo: fifo) else { return reason(errno, fifo: fifo) }
+            return writeAll(text, to: descriptor)
+        }
+        let temporary = temporaryPath(for: path)
+        inFlight.withLock { $0 = temporary }
+        defer { inFlight.withLock { $0 = nil } }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return reason(errno, fifo: false) }
+        // A report written again keeps the permissions its file had.
+        if exists { fchmod(descriptor, target.st_mode & 0o7777) }
+        if let failure = writeAll(text, to: descriptor) {
+            unlink(temporary)
+            return failure
+        }
+        guard rename(temporary, path) == 0 else {
+            let failure = reason(errno, fifo: false)
+            unlink(temporary)
+            return failure
+        }
+        return nil
+    }
+
+    /// Whether a new file can be made in `directory` (a read-only file system, or `/proc`, cannot take one whatever the
+    /// permissions say); nil, or why not, in words.
+    static func problemCreatingFiles(in directory: String) -> String? {
+        let probe = directory + "/.runner-probe-\(getpid())"
+        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return reason(errno, fifo: false) }
+        close(descriptor)
+        unlink(probe)
+        return nil
+    }
+
+    /// How long a FIFO report waits for a process to read it.
+    static let readerWait = Duration.seconds(10)
+
+    /// The file at `path` opened for writing where it is; a FIFO once a process reads it, waiting for one up to
+    /// `readerWait` (none: nil, `ENXIO`), then written to as any file.
+    private static func openInPlace(_ path: String, fifo: Bool) -> Int32? {
+        let deadline = ContinuousClock.now + readerWait
+        while true {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY | (fifo ? O_NONBLOCK : 0), 0o644)
+            if descriptor >= 0 {
+                if fifo { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK) }
+                return descriptor
+            }
+            guard fifo, errno == ENXIO, ContinuousClock.now < deadline else { return nil }
+            usleep(50_000)
+        }
+    }
+
+    /// The temporary file beside `path` its report is written to first: hidden, named after it and this process.
+    private static func temporaryPath(for path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return directory + ".\(name).runner-\(getpid()).tmp"
+    }
+
+    /// Writes all of `text` to `descriptor` and closes it; nil, or why it could not, in words.
+    private static func writeAll(_ text: String, to descriptor: Int32) -> String? {
+        var failure: Int32?
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        return failure.map { reason($0, fifo: false) }
+    }
+
+    /// A system error number in words ("no space left on device"); for a FIFO without a reader, that.
+    private static func reason(_ code: Int32, fifo: Bool) -> String {
+        fifo && code == ENXIO ? "no process read that FIFO within \(readerWait.components.seconds) s: start its reader first"
+            : InputFile.reason(errno: code)
+    }
+}
