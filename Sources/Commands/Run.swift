@@ -51,6 +51,14 @@ public struct Run: Sendable {
 
     /// Runs the collection, printing a line per request and a summary; the exit status says how it went.
     public func execute() async -> ExitStatus {
+        // Too few open files would fail every connection (or the event loops: a crash), as if the API could not be reached.
+        let openFiles = OpenFileLimit.raise()
+        if let problem = OpenFileLimit.problem(limit: openFiles) {
+            Console.error("error: \(problem)")
+            return .badCommandLine
+        }
+        let (jobs, jobsWarning) = OpenFileLimit.jobs(jobs, limit: openFiles)
+        if let jobsWarning { Console.error(jobsWarning) }
         // A report that cannot be written is a bad command line, found before anything is read or sent.
         if let problem = ReportFiles.problem(reportPaths) {
             Console.error("error: \(problem)")

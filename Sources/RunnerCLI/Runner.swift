@@ -19,6 +19,15 @@ struct Runner: AsyncParsableCommand {
     /// Parses the command line and runs the command, exiting with the documented statuses: a bad command line is 1,
     /// never a crash.
     static func main() async {
+        // A closed standard stream (`>&-`) would be the first file the process opens (an event loop's), where the console
+        // would then write: /dev/null takes its place.
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 {
+            let opened = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+            if opened >= 0, opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+        }
         // A closed pipe (`runner list | head`) is a write error to ignore, not a signal that kills us.
         signal(SIGPIPE, SIG_IGN)
         if let warning = HTTPClientTransport.settleEventLoopCount() { Console.error(warning) }

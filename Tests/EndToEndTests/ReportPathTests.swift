@@ -170,6 +170,40 @@ import Testing
     }
 
     /// A report that cannot be written at the end says why in words, and the reports after it are written all the same.
+    /// Too few open files (`ulimit -n`) is said before anything is sent, not a crash of the event loops nor every
+    /// connection failing as if the API could not be reached; `--jobs` is lowered to what the limit allows; a closed
+    /// standard output takes no file meant for anything else (trial helper-176).
+    @Test func fewOpenFilesAreSaidAndJobsFitThem() async throws {
+        let runner = try RunnerProcess.executable.path
+        let server = try await TestServer.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-limits-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for index in 0..<4 {
+            try Data("request: { url: \"http://127.0.0.1:\(server.port)/status/200\" }\n".utf8)
+                .write(to: folder.appendingPathComponent("requests/\(index).yaml"))
+        }
+        func shell(_ script: String) async throws -> RunnerProcess.Result {
+            try await RunnerProcess.run(program: URL(fileURLWithPath: "/bin/sh"), ["-c", script], in: folder, environment: ["NO_COLOR": "1"])
+        }
+        let results: [RunnerProcess.Result]
+        do {
+            results = [try await shell("ulimit -n 10; exec '\(runner)' run requests"),
+                       try await shell("ulimit -n 30; exec '\(runner)' run requests --jobs 64"),
+                       try await shell("exec '\(runner)' run requests --report-json r.json >&-")]
+            try await server.stop()
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        let (few, lowered, closed) = (results[0], results[1], results[2])
+        #expect(few.exitCode == 1 && few.stderr.contains("error: runner run needs at least 20 open files, and this process may open 10 (ulimit -n)"),
+                "\(few.stdout)\(few.stderr)")
+        #expect(lowered.exitCode == 0 && lowered.stderr.contains("warning: --jobs 64 lowered to 7: this process may open 30 files"),
+                "\(lowered.stdout)\(lowered.stderr)")
+        #expect(closed.exitCode == 0 && closed.stderr.isEmpty, "\(closed.stderr)")
+    }
+
     @Test func aReportThatCannotBeWrittenAtTheEndSaysWhyInWords() async throws {
         try #require(FileManager.default.fileExists(atPath: "/dev/full"), "/dev/full is missing")
         let (result, received, folder) = try await Self.run(["--report-junit", "/dev/full", "--report-json", "after.json"])
