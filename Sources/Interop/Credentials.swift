@@ -262,6 +262,12 @@ enum CurlCredentials {
                 }
             }
         }
+        // JSON members named like a credential, whatever quotes hold the body: as written, with cmd's carets and
+        // Windows' doubled quotes read (`^"{"password":"x"}^"`, `"{""password"":""x""}"`), and `\"` as `"`.
+        let unquoted = text.replacingOccurrences(of: "^", with: "").replacingOccurrences(of: "\"\"", with: "\"")
+        for form in Set([text, unquoted, unquoted.replacingOccurrences(of: "\\\"", with: "\"")]) {
+            found += CredentialNames.openQuotedCredentials(form)
+        }
         return found.filter { !$0.isEmpty }
     }
 

@@ -377,6 +377,9 @@ import Testing
             "curl 'https://a.example.com/w' -H 'Authorization: Bearer BTOKFFF666 --frob\ncurl 'https://a.example.com/v' -H 'Cookie: sid=BCOOKGGG777",
             #"curl ^"https://a.example.com/w^" -H ^"accept: */* -u ^"bob:CPASSFFF666^" -H ^"Authorization: Bearer CTOKGGG777^""#,
             #"curl "https://a.example.com/w" -H "accept: */* -H "Authorization: Bearer FTOKCCC333" --data-raw "{""password"":""FPASSDDD444""}""#,
+            // cmd's quotes around a body whose own quotes are plain or doubled (trial helper-178).
+            #"curl ^"http://h/a^" --data-raw ^"{"password":"CPASSFFF666"}^""#,
+            #"curl ^"http://h/a^" --data-raw ^"{""password"":""CPASSFFF666""}^""#,
         ] {
             let result = CurlImport.read(text)
             let shown = text.split(separator: "\n").map { result.redacted(String($0)) }.joined(separator: "\n")
