@@ -119,6 +119,11 @@ public struct CurlTranslation {
             if escaped.lone == nil, let fields = Self.formFields(encoded) {
                 query = Self.grouped(fields).map { (templates.restored($0.name), $0.values.map(templates.restored)) }
                 components.percentEncodedQuery = nil
+                // A query item named like a credential (`?token=…`) is one written into the file.
+                for item in query where CredentialNames.isSecretField(item.name) {
+                    warn("the query item '\(item.name)' is written as it was", at: written.mark,
+                         suggestion: RequestDocument.secretSuggestion(item.name), hiding: item.values)
+                }
             } else {
                 warn("the query string is kept in the URL: it is not name=value pairs that decode", at: written.mark)
             }

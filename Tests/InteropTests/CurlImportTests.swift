@@ -418,6 +418,16 @@ import Testing
         }
     }
 
+    /// A query item named like a credential is written as given, with a warning naming it, its value hidden (trial
+    /// helper-178: written without a word); another item is not.
+    @Test func aQueryItemNamedLikeACredentialIsNamed() {
+        let command = "curl 'http://h.example/x?token=QSECRET5&page=2'"
+        let result = CurlImport.read(command)
+        #expect(result.warnings.map(\.message) == ["the query item 'token' is written as it was"])
+        #expect(result.redacted(command) == "curl 'http://h.example/x?token=***&page=2'")
+        #expect(result.requests.first?.document.yaml.contains("token: QSECRET5") == true)
+    }
+
     /// A JSON body's member whose name says it holds a credential is written as given, with a warning naming it, its
     /// value hidden (trial helper-154: it was written without a word).
     @Test func aJSONBodysSecretMemberIsNamed() throws {
