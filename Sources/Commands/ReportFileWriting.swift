@@ -6,8 +6,9 @@ import Synchronization
 /// last complete one with part of a new one. A FIFO, a device or a symbolic link is written in place, a FIFO once a
 /// process reads it, waiting for one a while (not forever).
 enum ReportFileWriting {
-    /// The temporary file being written, for a second signal to remove before the process ends.
-    static let inFlight = Mutex<String?>(nil)
+    /// The report being written: its temporary file, for a second signal to remove before the process ends, or the path
+    /// written in place, which such a signal leaves cut short.
+    static let inFlight = Mutex<(temporary: String?, inPlace: String?)>((nil, nil))
 
     /// Writes `text` to the file at `path`; nil, or why it could not, in words.
     static func write(_ text: String, to path: String) -> String? {
@@ -15,12 +16,14 @@ enum ReportFileWriting {
         let exists = stat(path, &target) == 0
         if lstat(path, &link) == 0, link.st_mode & S_IFMT != S_IFREG {
             let fifo = exists && target.st_mode & S_IFMT == S_IFIFO
+            inFlight.withLock { $0.inPlace = path }
+            defer { inFlight.withLock { $0.inPlace = nil } }
             guard let descriptor = openInPlace(path, fifo: fifo) else { return reason(errno, fifo: fifo) }
             return writeAll(text, to: descriptor)
         }
         let temporary = temporaryPath(for: path)
-        inFlight.withLock { $0 = temporary }
-        defer { inFlight.withLock { $0 = nil } }
+        inFlight.withLock { $0.temporary = temporary }
+        defer { inFlight.withLock { $0.temporary = nil } }
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return reason(errno, fifo: false) }
         // A report written again keeps the permissions its file had.

@@ -388,17 +388,23 @@ final class ReportFiles: Sendable {
     /// Ends the process at once while the reports are written, with the status they give (else `status`), after naming
     /// those not written yet: the one being written is left as it was before the run (its temporary file removed).
     private func exitWhileWriting(stoppedBy signal: String, status: ExitStatus) -> Never {
-        if let temporary = ReportFileWriting.inFlight.withLockIfAvailable({ $0 }) ?? nil { unlink(temporary) }
+        let flight = ReportFileWriting.inFlight.withLockIfAvailable { $0 }
+        if let temporary = flight?.temporary { unlink(temporary) }
         let (done, written) = progress.withLock { ($0.done, $0.status) }
-        Self.nameUnwritten(requests.filter { !done.contains($0.path) }, by: signal, while: "written")
+        // One written in place (a FIFO, a device) is cut short, not left as it was.
+        let cut = requests.filter { $0.path == flight?.inPlace }
+        Self.nameUnwritten(requests.filter { !done.contains($0.path) && $0.path != flight?.inPlace }, by: signal, while: "written",
+                           cutShort: cut)
         _exit(written ?? status.rawValue)
     }
 
-    /// Says that a second signal left `requests` unwritten, while the reports were rendered or written.
-    private static func nameUnwritten(_ requests: [Request], by signal: String, while doing: String) {
-        guard !requests.isEmpty else { return }
-        Console.error("error: stopped at once by a second signal (\(signal)) while the reports were \(doing); not written: "
-                      + requests.map { "'\($0.path)'" }.joined(separator: ", "))
+    /// Says that a second signal left `requests` unwritten (and `cutShort` cut short), while the reports were rendered
+    /// or written.
+    private static func nameUnwritten(_ requests: [Request], by signal: String, while doing: String, cutShort: [Request] = []) {
+        let named = [("not written", requests), ("cut short", cutShort)].filter { !$0.1.isEmpty }
+            .map { "\($0.0): " + $0.1.map { "'\($0.path)'" }.joined(separator: ", ") }
+        guard !named.isEmpty else { return }
+        Console.error("error: stopped at once by a second signal (\(signal)) while the reports were \(doing); " + named.joined(separator: "; "))
     }
 
     /// Renders the reports side by side (each is independent; they share the thread-safe redactor, and each text it
