@@ -43,9 +43,9 @@ public struct LoadedCollection: Sendable {
         return paths + (environment.map { certificates(of: $0.options) } ?? []) + [environment?.openapi?.value.absolutePath].compactMap { $0 }
     }
 
-    /// The names of the variables requests send as credentials (in `auth:`, an `Authorization`, `Proxy-Authorization`
-    /// or `Cookie` header, a client certificate's password), in any file or the environment: a value captured into one
-    /// is hidden from its capture on, before it is sent.
+    /// The names of the variables requests send as credentials (in `auth:`, a header, query item, form field or JSON
+    /// member named as one, a client certificate's password: `forEachCredentialTemplate`), in any file or the
+    /// environment: a value captured into one is hidden from its capture on, before it is sent.
     public var credentialVariables: Set<String> {
         var names = Set<String>()
         let add = { (template: Template) in names.formUnion(template.variableNames) }

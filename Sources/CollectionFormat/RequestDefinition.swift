@@ -607,12 +607,13 @@ public struct RetryDefinition: Sendable {
     public func waitsLonger(than limit: Duration) -> Bool {
         let strategy = RetryStrategy(attempts: attempts?.value ?? Self.defaultAttempts, delay: delay?.value ?? Self.defaultDelay,
                                      backoff: backoff?.value == .exponential ? .exponential : .constant)
-        var (waited, attempt) = (Duration.zero, 1)
-        while attempt < strategy.attempts, waited <= limit {
-            waited += strategy.delay(afterAttempt: attempt, jitter: 1)
-            attempt += 1
-        }
-        return waited > limit
+        let seconds = { (duration: Duration) in Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18 }
+        // Exponential waits stop growing by the 32nd; from there every wait is that one: counted at once, not one by one
+        // (a huge `attempts` with no delay would take forever).
+        let waits = strategy.attempts - 1, growing = min(waits, 32)
+        var waited = (0..<growing).reduce(0.0) { $0 + seconds(strategy.delay(afterAttempt: $1 + 1, jitter: 1)) }
+        if waits > growing { waited += Double(waits - growing) * seconds(strategy.delay(afterAttempt: growing + 1, jitter: 1)) }
+        return waited > seconds(limit)
     }
 
     /// Whether the request is polled: retried while an expectation or capture does not hold.

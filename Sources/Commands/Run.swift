@@ -305,8 +305,6 @@ final class ReportFiles: Sendable {
         var redactor = Redactor(secrets: [])
         /// The outcomes printed so far, in run order (kept only when a report is asked for).
         var outcomes: [RequestOutcome] = []
-        /// The exit status the written reports give, once they are written.
-        var written: Int32?
         /// The part this run is and its plan, once known.
         var shard: Shard?
         var plan: PlanRecord?
@@ -315,8 +313,8 @@ final class ReportFiles: Sendable {
     private let requests: [Request]
     private let started = ContinuousClock.now
     private let state = Mutex(State())
-    /// The status the reports being written give, and the paths of those written, complete, so far: read by a second
-    /// signal while the lock is held.
+    /// The status the reports give once their writing has begun, and the paths of those written, complete, so far: read
+    /// by a second signal also while the lock is held.
     private let progress = Mutex<(status: Int32?, done: Set<String>)>((nil, []))
 
     init(_ requests: [Request]) {
@@ -348,7 +346,6 @@ final class ReportFiles: Sendable {
         let (sources, redactor) = state.withLock { ($0.sources, $0.redactor) }
         let texts = Self.render(summary, as: requests, sources: sources, redactor: redactor)
         return state.withLock { state in
-            state.written = Int32(summary.exitStatus)
             progress.withLock { $0.status = Int32(summary.exitStatus) }
             return write(texts)
         }
@@ -361,7 +358,7 @@ final class ReportFiles: Sendable {
     func writeAndExit(stoppedBy signal: Int32, message: String) -> Never {
         let status = Interruption.status(for: signal)
         _ = state.withLockIfAvailable { state -> Never in
-            if let written = state.written { _exit(written) }
+            if let written = progress.withLock({ $0.status }) { _exit(written) }
             Console.error("error: \(message)")
             var summary = RunSummary(outcomes: state.outcomes + RunSummary.notSent([.error(message, path: nil, at: nil)],
                                                                                       status: status.rawValue).outcomes,
@@ -376,7 +373,7 @@ final class ReportFiles: Sendable {
     /// Ends the process at once with the run's `status`, once the run has ended and its reports are being rendered or
     /// written, after naming those not written.
     func exitUnwritten(stoppedBy signal: String, status: ExitStatus) -> Never {
-        switch state.withLockIfAvailable({ $0.written == nil }) {
+        switch state.withLockIfAvailable({ _ in progress.withLock { $0.status == nil } }) {
         case false?: _exit(status.rawValue)
         case true?:
             Self.nameUnwritten(requests, by: signal, while: "rendered")

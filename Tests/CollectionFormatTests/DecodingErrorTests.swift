@@ -503,6 +503,10 @@ import YAML
         #expect(problems("request: { url: /a }\noptions: { retry: { attempts: 25, backoff: exponential, delay: 1s } }")
                 == ["requests/r.yaml:2:31: " + String(format: long, 25)])
         #expect(problems("request: { url: /a }\noptions: { retry: { attempts: 120, on: [expectations], delay: 30s } }").isEmpty)
+        // The largest attempts with no delay is no warning, and is counted at once (it hung validation).
+        #expect(problems("request: { url: /a }\noptions: { retry: { attempts: 9223372036854775807, delay: 0s } }").isEmpty)
+        #expect(problems("request: { url: /a }\noptions: { retry: { attempts: 9223372036854775807, delay: 1ms, backoff: exponential } }")
+                == ["requests/r.yaml:2:31: " + long.replacingOccurrences(of: "%d", with: "9223372036854775807")])
     }
 
     /// `stopWhen` holds expectations, but its problems name `options.retry.stopWhen`, where they are written; `error` is
