@@ -14,11 +14,14 @@ public struct ImportCurl: Sendable {
     public var out: String?
     /// Whether existing files may be replaced.
     public var force = false
+    /// Whether credentials are written as references to secrets (`{{ token }}`) rather than as they are.
+    public var secrets = false
 
-    public init(input: String, out: String? = nil, force: Bool = false) {
+    public init(input: String, out: String? = nil, force: Bool = false, secrets: Bool = false) {
         self.input = input
         self.out = out
         self.force = force
+        self.secrets = secrets
     }
 
     /// Translates every command, then prints or writes them; exit 2 when a command cannot be translated, 1 when the
@@ -31,7 +34,7 @@ public struct ImportCurl: Sendable {
             return .badCommandLine
         }
         let filePath: @Sendable (String) -> String = if let placement { placement.relativePathFunction } else { { $0 } }
-        let result: CurlImport.Result = CurlImport.read(source.text, filePath: filePath)
+        let result: CurlImport.Result = CurlImport.read(source.text, filePath: filePath, writingSecrets: secrets)
         let sources = SourceCache()
         sources.store(source.text, for: source.name)
         ImportProblems.print(errors: result.errors.map { (source.name, $0) }, warnings: result.warnings.map { (source.name, $0) },
@@ -39,6 +42,12 @@ public struct ImportCurl: Sendable {
         guard result.errors.isEmpty else {
             Console.error("error: \(result.errors.count) \(plural(result.errors.count, "problem")) in \(source.name); nothing was written")
             return .invalidCollection
+        }
+        if let references = result.secrets, !references.secrets.isEmpty {
+            // The values are written nowhere: the user has them, and sets the variables.
+            Console.error("note: the credentials are written as references to secrets, not as they are; add to the environment file:\n"
+                + references.environmentEntries.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+                + "\n  and set \(references.secrets.map(\.variable).joined(separator: ", ")) in the process environment when running")
         }
         guard let placement else {
             Console.out(result.requests.map { "# command \($0.command)\n" + $0.document.yaml }.joined(separator: "---\n"))

@@ -18,6 +18,8 @@ enum CredentialNames {
                 "api_key", "api-key", "apikey", "session"].contains { lowered.contains($0) }
             || lowered.hasSuffix("key") || lowered.hasPrefix("auth") || lowered.hasSuffix("auth") || lowered.contains("-auth")
             || lowered.contains("_auth")
+            // A PIN, not a word holding the letters (`ping`, `shipping`): `pin`, `card_pin`, `userPin`.
+            || lowered == "pin" || lowered.hasSuffix("_pin") || lowered.hasSuffix("-pin") || name.hasSuffix("Pin")
     }
 
     /// The values of members named like a credential anywhere in `text`, when it is JSON (`{"password": "…"}`), each
@@ -33,7 +35,7 @@ enum CredentialNames {
                 for (name, member) in object.members {
                     switch member {
                     case .string(let value) where isSecretField(name): found += [value, JSONValue.stringContents(value)]
-                    case .int, .double where isSecretField(name): found += numberLiterals(of: name, in: text)
+                    case .int where isSecretField(name), .double where isSecretField(name): found += numberLiterals(of: name, in: text)
                     default: collect(member)
                     }
                 }

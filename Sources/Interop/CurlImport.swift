@@ -14,6 +14,8 @@ public enum CurlImport {
 
         /// Every credential the commands hold, found even past a word that stops a command: a quoted line hides them.
         public var credentials: [String] = []
+        /// The secrets the requests' credentials are written as, when asked to write them so.
+        public var secrets: SecretReferences?
 
         /// `line` (of the commands' text, as a diagnostic quotes it) with every credential of the commands, and every
         /// one a problem is about, as `***`.
@@ -23,9 +25,11 @@ public enum CurlImport {
     }
 
     /// Splits `text` into commands and translates each; `filePath` maps a file a command names to the path its request
-    /// file must write.
-    public static func read(_ text: String, filePath: @escaping @Sendable (String) -> String = { $0 }) -> Result {
+    /// file must write. `writingSecrets` writes each credential as a reference to a secret (`{{ token }}`), one name per
+    /// value across the commands, instead of as it is.
+    public static func read(_ text: String, filePath: @escaping @Sendable (String) -> String = { $0 }, writingSecrets: Bool = false) -> Result {
         var result = refusingCmdCopies(text) ?? Result()
+        result.secrets = writingSecrets ? SecretReferences() : nil
         // Read option by option as written too: a quote left open makes a shell read every word after it otherwise.
         result.credentials += CurlCredentials.asWritten(in: text)
         if !result.errors.isEmpty { return result }
@@ -62,7 +66,7 @@ public enum CurlImport {
                 for curl in try CurlCommand.parse(command, warnings: &warnings).expandingURLGlob() {
                     var found: [InteropProblem] = []
                     defer { warnings += found.filter { !warnings.contains($0) } }
-                    let document = try CurlTranslation.translate(curl, filePath: filePath, warnings: &found)
+                    let document = try CurlTranslation.translate(curl, filePath: filePath, warnings: &found, references: &result.secrets)
                     if let problem = validationProblem(of: document, from: curl, in: command) { throw problem }
                     result.requests.append(ImportedRequest(command: command.number, document: document))
                 }
@@ -71,6 +75,8 @@ public enum CurlImport {
             }
             result.warnings += warnings.map { $0.inCommand(command.number) }
         }
+        // What is written as a secret is hidden where any message quotes it, as a credential written as it is.
+        result.credentials += result.secrets?.hidden ?? []
         return result
     }
 

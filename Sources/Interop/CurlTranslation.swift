@@ -14,25 +14,53 @@ public struct ImportedRequest: Sendable {
 /// Choices (docs/interop.md describes them): a body is `json:` when `--json` gave it, when the Content-Type says JSON,
 /// or when it parses as a JSON object or list and no Content-Type is given; `form:` when it is `name=value` pairs sent
 /// as a form; `text:` otherwise (with the Content-Type curl would send). Query strings are split into `query:`, `+`
-/// read as a space. Secrets are written as they were, with a warning suggesting a `secrets:` entry.
+/// read as a space. Secrets are written as they were, with a warning suggesting a `secrets:` entry, or, given
+/// `SecretReferences`, as references to secrets (`{{ token }}`).
 public struct CurlTranslation {
     /// Where a file named by the command (`-F name=@photo.png`, `-d @body.json`) is, as the request file must name it.
     public var filePath: @Sendable (String) -> String
     private var warnings: [InteropProblem] = []
     private let command: CurlCommand
+    /// The secrets credentials are written as; nil writes them as they were, each with a warning.
+    private var references: SecretReferences?
+    /// The user and the password's reference of a URL's credentials, taken out of it when written as a secret.
+    private var urlCredentials: (user: String, password: String)?
 
-    private init(_ command: CurlCommand, filePath: @escaping @Sendable (String) -> String) {
+    private init(_ command: CurlCommand, filePath: @escaping @Sendable (String) -> String, references: SecretReferences?) {
         self.command = command
         self.filePath = filePath
+        self.references = references
     }
 
     /// The request file for `command`, adding to `warnings` what was not translated and what looks like a secret;
-    /// throws at the first part that cannot become one, the warnings found before it added.
+    /// throws at the first part that cannot become one, the warnings found before it added. Given `references`, each
+    /// credential is written as one of them instead.
     public static func translate(_ command: CurlCommand, filePath: @escaping @Sendable (String) -> String = { $0 },
-                                 warnings: inout [InteropProblem]) throws(InteropProblem) -> RequestDocument {
-        var translation = CurlTranslation(command, filePath: filePath)
-        defer { warnings += translation.warnings }
+                                 warnings: inout [InteropProblem], references: inout SecretReferences?) throws(InteropProblem) -> RequestDocument {
+        var translation = CurlTranslation(command, filePath: filePath, references: references)
+        defer {
+            warnings += translation.warnings
+            references = translation.references
+        }
         return try translation.document()
+    }
+
+    /// `values`, credentials the file writes, called `secret` (its name and environment variable): references to
+    /// secrets when the translation writes them, else the values, with the warning `message` at `mark` (whose quoted line
+    /// hides `hidden`).
+    private mutating func written(_ values: [String], as secret: (name: String, variable: String), warning message: String, at mark: Mark,
+                                  hiding hidden: [String]) -> [String] {
+        guard references != nil else {
+            warn(message, at: mark, suggestion: RequestDocument.secretSuggestion(secret.name, env: secret.variable), hiding: hidden)
+            return values
+        }
+        return values.map { references!.reference(to: $0, suggested: secret, forms: hidden) }
+    }
+
+    /// `written` for one credential.
+    private mutating func written(_ value: String, as secret: (name: String, variable: String), warning message: String, at mark: Mark,
+                                  hiding hidden: [String]) -> String {
+        written([value], as: secret, warning: message, at: mark, hiding: hidden)[0]
     }
 
     /// Adds a warning; `hiding` the credentials it is about, which its quoted line must not show.
@@ -60,7 +88,8 @@ public struct CurlTranslation {
         } else {
             document.body = try body(headers: &headers)
         }
-        document.auth = auth(headers: &headers)
+        // curl sends -u's credentials, or a bearer token, in place of the URL's.
+        document.auth = auth(headers: &headers) ?? urlCredentials.map { .basic(username: $0.user, password: $0.password) }
         document.headers = headers.map { ($0.name, $0.value) }
         document.options = try options()
         noteTemplates(in: document)
@@ -120,17 +149,24 @@ public struct CurlTranslation {
                 query = Self.grouped(fields).map { (templates.restored($0.name), $0.values.map(templates.restored)) }
                 components.percentEncodedQuery = nil
                 // A query item named like a credential (`?token=…`) is one written into the file.
-                for item in query where CredentialNames.isSecretField(item.name) {
-                    warn("the query item '\(item.name)' is written as it was", at: written.mark,
-                         suggestion: RequestDocument.secretSuggestion(item.name), hiding: item.values)
+                for (index, item) in query.enumerated() where CredentialNames.isSecretField(item.name) {
+                    query[index].values = self.written(item.values, as: RequestDocument.secretName(item.name),
+                                                       warning: "the query item '\(item.name)' is written as it was", at: written.mark, hiding: item.values)
                 }
             } else {
                 warn("the query string is kept in the URL: it is not name=value pairs that decode", at: written.mark)
             }
         }
         if let password = components.percentEncodedPassword {
-            warn("the URL holds a password, written as it was", at: written.mark, suggestion: RequestDocument.secretSuggestion("password"),
-                 hiding: [password, components.password ?? password])
+            let reference = self.written(components.password ?? password, as: RequestDocument.secretName("password"),
+                                         warning: "the URL holds a password, written as it was", at: written.mark,
+                                         hiding: [password, components.password ?? password])
+            if references != nil {
+                // Sent as Basic auth, as runner sends a URL's credentials: the reference is no part of a URL.
+                urlCredentials = (components.user ?? "", reference)
+                components.percentEncodedUser = nil
+                components.percentEncodedPassword = nil
+            }
         }
         return (templates.restored(components.string ?? text), templates.restored(components.percentEncodedPath), query)
     }
@@ -271,9 +307,9 @@ public struct CurlTranslation {
             }
             add("Cookie", cookie.text, at: cookie.mark)
         }
-        for field in fields where CredentialNames.isSecretHeader(field.name) && !HTTPHeaders.sameName(field.name, "Authorization") {
-            warn("the \(field.name) header's value is written as it was", at: field.mark, suggestion: Self.headerSecretSuggestion(field.name),
-                 hiding: [field.value])
+        for (index, field) in fields.enumerated() where CredentialNames.isSecretHeader(field.name) && !HTTPHeaders.sameName(field.name, "Authorization") {
+            fields[index].value = written(field.value, as: RequestDocument.secretName(named: field.name),
+                                          warning: "the \(field.name) header's value is written as it was", at: field.mark, hiding: [field.value])
         }
         return fields
     }
@@ -281,11 +317,6 @@ public struct CurlTranslation {
     /// Headers curl may send without `-H` (some only with the option that asks for them: `-u`, `-b`, `-e`, `-r`, data).
     private static let headersCurlAdds = ["Host", "User-Agent", "Accept", "Accept-Encoding", "Content-Type", "Content-Length", "Expect",
                                           "Transfer-Encoding", "Authorization", "Cookie", "Referer", "Range", "Connection"]
-
-    /// The secret hint for a header's value, named after the header: `X-Api-Key` gives `xApiKey` read from `X_API_KEY`.
-    private static func headerSecretSuggestion(_ header: String) -> String {
-        RequestDocument.secretSuggestion(named: header)
-    }
 
     /// `auth:` from `-u`, `--oauth2-bearer`, or an `Authorization: Bearer`/`Basic` header (which it replaces); a header
     /// given beside `-u` stays a header, as curl sends it instead.
@@ -297,35 +328,39 @@ public struct CurlTranslation {
             let scheme = parts.first?.lowercased()
             if parts.count == 2, scheme == "bearer" {
                 headers.remove(at: index)
-                warn("the bearer token is written as it was", at: header.mark, suggestion: RequestDocument.secretSuggestion("token"),
-                     hiding: [parts[1]])
-                return .bearer(parts[1])
+                return .bearer(written(parts[1], as: RequestDocument.secretName("token"), warning: "the bearer token is written as it was",
+                                       at: header.mark, hiding: [parts[1]]))
             }
             if parts.count == 2, scheme == "basic", let data = Data(base64Encoded: parts[1]),
                let credentials = String(data: data, encoding: .utf8), let colon = credentials.firstIndex(of: ":") {
                 headers.remove(at: index)
-                warn("the Basic credentials are written as they were", at: header.mark, suggestion: RequestDocument.secretSuggestion("password"),
-                     hiding: [parts[1]])
-                return .basic(username: String(credentials[..<colon]), password: String(credentials[credentials.index(after: colon)...]))
+                let password = String(credentials[credentials.index(after: colon)...])
+                return .basic(username: String(credentials[..<colon]),
+                              password: written(password, as: RequestDocument.secretName("password"), warning: "the Basic credentials are written as they were",
+                                                at: header.mark, hiding: [parts[1], password]))
             }
-            warn("the Authorization header is written as it was", at: header.mark, suggestion: Self.headerSecretSuggestion("Authorization"),
-                 hiding: [parts.last ?? header.value])
+            let credential = written(parts.last ?? header.value, as: RequestDocument.secretName(named: "Authorization"),
+                                     warning: "the Authorization header is written as it was", at: header.mark, hiding: [parts.last ?? header.value])
+            headers[index].value = parts.count == 2 ? parts[0] + " " + credential : credential
             return nil
         }
         if let index = headerIndex {
-            warn("the Authorization header is written as it was", at: headers[index].mark, suggestion: Self.headerSecretSuggestion("Authorization"),
-                 hiding: [headers[index].value.split(separator: " ", maxSplits: 1).last.map(String.init) ?? headers[index].value])
+            let parts = headers[index].value.split(separator: " ", maxSplits: 1).map(String.init)
+            let credential = written(parts.last ?? headers[index].value, as: RequestDocument.secretName(named: "Authorization"),
+                                     warning: "the Authorization header is written as it was", at: headers[index].mark,
+                                     hiding: [parts.last ?? headers[index].value])
+            headers[index].value = parts.count == 2 ? parts[0] + " " + credential : credential
         }
         if let bearer = command.bearer {
-            warn("the bearer token is written as it was", at: bearer.mark, suggestion: RequestDocument.secretSuggestion("token"),
-                 hiding: [bearer.text])
+            let token = written(bearer.text, as: RequestDocument.secretName("token"), warning: "the bearer token is written as it was",
+                                at: bearer.mark, hiding: [bearer.text])
             if let user = command.user {
                 // curl asks for Bearer auth only when given --oauth2-bearer, and then sends no Basic credentials.
                 let password = user.text.firstIndex(of: ":").map { String(user.text[user.text.index(after: $0)...]) }
                 warn("'-u' is not translated: with --oauth2-bearer curl sends the bearer token, not these credentials", at: user.mark,
                      suggestion: "remove '-u', or '--oauth2-bearer' to send Basic credentials", hiding: password.map { [$0] } ?? [])
             }
-            return .bearer(bearer.text)
+            return .bearer(token)
         }
         if let scheme = command.authScheme, scheme.text != "--basic" {
             // curl sends -u's credentials by another scheme, never as Basic: writing Basic auth would send the
@@ -349,9 +384,9 @@ public struct CurlTranslation {
                 return .basic(username: user.text, password: "")
             }
             let password = String(user.text[user.text.index(after: colon)...])
-            warn("the password of '-u' is written as it was", at: user.mark, suggestion: RequestDocument.secretSuggestion("password"),
-                 hiding: [password])
-            return .basic(username: String(user.text[..<colon]), password: password)
+            return .basic(username: String(user.text[..<colon]),
+                          password: written(password, as: RequestDocument.secretName("password"), warning: "the password of '-u' is written as it was",
+                                            at: user.mark, hiding: [password]))
         }
         return nil
     }
@@ -386,11 +421,15 @@ public struct CurlTranslation {
         let text = try dataText()
         if sentAsJSON || contentType?.contains("json") == true || contentType == nil,
            let value = try? JSONValue.parse(text), sentAsJSON || contentType != nil || value.isListOrObject {
-            noteSecretMembers(of: value, in: text, at: command.data[0].mark)
             guard let changed = JSONNumbers.firstChanged(in: text) else {
                 if contentType == "application/json", let index = contentTypeIndex { headers.remove(at: index) }
-                return .json(value)
+                return .json(secretMembers(of: value, in: text, at: command.data[0].mark))
             }
+            // Kept as text, as written: its credentials too, each with its warning.
+            let writing = references
+            references = nil
+            _ = secretMembers(of: value, in: text, at: command.data[0].mark)
+            references = writing
             warn(JSONNumbers.keptAsText(because: changed), at: command.data[0].mark)
         } else if !sentAsJSON, contentType == nil || mediaType == "application/x-www-form-urlencoded",
                   let fields = Self.formFields(text).map(Self.grouped) {
@@ -398,10 +437,9 @@ public struct CurlTranslation {
             if contentType?.contains(";") != true, let index = contentTypeIndex { headers.remove(at: index) }
             // Each field is placed at the data option that gives it (`-d a=1 --data-urlencode token=…`).
             let data = command.data
-            noteSecretFields(fields, sent: text) { name in
+            return .form(secretFields(fields, sent: text) { name in
                 data.first { $0.value.hasPrefix(name + "=") || $0.value.contains("&" + name + "=") }?.mark ?? data[0].mark
-            }
-            return .form(fields)
+            })
         }
         if contentType == nil {
             headers.append(("Content-Type", sentAsJSON ? "application/json" : "application/x-www-form-urlencoded", command.mark))
@@ -525,8 +563,7 @@ public struct CurlTranslation {
         let name = String(argument.text[..<equals])
         let content = argument.text[argument.text.index(after: equals)...]
         if literal {
-            noteSecretFields([(name, [String(content)])], sent: "") { _ in argument.mark }
-            return RequestDocument.MultipartPart(name: name, value: String(content))
+            return RequestDocument.MultipartPart(name: name, value: secretFields([(name, [String(content)])], sent: "") { _ in argument.mark }[0].values[0])
         }
         let reference = content.first.flatMap { $0 == "@" || $0 == "<" ? $0 : nil }
         let form = CurlFormContent(reference == nil ? content : content.dropFirst(), isFile: reference == "@")
@@ -548,8 +585,7 @@ public struct CurlTranslation {
             }
         }
         guard let reference else {
-            noteSecretFields([(name, [form.word])], sent: "") { _ in argument.mark }
-            return RequestDocument.MultipartPart(name: name, value: form.word)
+            return RequestDocument.MultipartPart(name: name, value: secretFields([(name, [form.word])], sent: "") { _ in argument.mark }[0].values[0])
         }
         if reference == "<" {
             warn("'<\(form.word)' sends the file's content as a field; the request file sends it as a file part", at: argument.mark)
@@ -568,40 +604,47 @@ public struct CurlTranslation {
         }
     }
 
-    /// Warns about form fields whose names say they hold a credential, hiding their values as decoded and as `sent`
-    /// (the encoded form data), each at the place `mark` gives for its name.
-    private mutating func noteSecretFields(_ fields: [(name: String, values: [String])], sent: String, at mark: (String) -> Mark) {
-        for field in fields where CredentialNames.isSecretField(field.name) {
+    /// `fields` with the values of those whose names say they hold a credential `written`: each warned about at the
+    /// place `mark` gives for its name, hiding its values as decoded and as `sent` (the encoded form data).
+    private mutating func secretFields(_ fields: [(name: String, values: [String])], sent: String,
+                                       at mark: (String) -> Mark) -> [(name: String, values: [String])] {
+        var fields = fields
+        for (index, field) in fields.enumerated() where CredentialNames.isSecretField(field.name) {
             let encoded = sent.split(separator: "&").compactMap { piece -> String? in
                 let parts = piece.split(separator: "=", maxSplits: 1)
                 return parts.count == 2 && Self.decode(parts[0]) == field.name ? String(parts[1]) : nil
             }
-            warn("the form field '\(field.name)' is written as it was", at: mark(field.name), suggestion: RequestDocument.secretSuggestion(field.name),
-                 hiding: field.values + encoded)
+            fields[index].values = written(field.values, as: RequestDocument.secretName(field.name),
+                                           warning: "the form field '\(field.name)' is written as it was", at: mark(field.name),
+                                           hiding: field.values + encoded)
         }
+        return fields
     }
 
-    /// Warns about the JSON members whose names say they hold a credential (`"password": "…"`, `"pin": 1234`), hiding
-    /// their values: a string as it is and escaped, a number as the JSON text `text` writes it.
-    private mutating func noteSecretMembers(of value: JSONValue, in text: String, at mark: Mark) {
+    /// `value` with the JSON members whose names say they hold a credential (`"password": "…"`, `"pin": 1234`) `written`,
+    /// hiding their values: a string as it is and escaped, a number as the JSON text `text` writes it. A number stays
+    /// as it is, with its warning: a secret, read from the process environment, is text.
+    private mutating func secretMembers(of value: JSONValue, in text: String, at mark: Mark) -> JSONValue {
         switch value {
         case .array(let elements):
-            for element in elements { noteSecretMembers(of: element, in: text, at: mark) }
+            return .array(elements.map { secretMembers(of: $0, in: text, at: mark) })
         case .object(let object):
+            var written = object
             for (name, member) in object.members {
-                let hidden: [String]? = switch member {
-                case .string(let value): [value, JSONValue.stringContents(value)]
-                case .int, .double: CredentialNames.numberLiterals(of: name, in: text)
-                default: nil
+                switch member {
+                case .string(let value) where CredentialNames.isSecretField(name):
+                    written[name] = .string(self.written(value, as: RequestDocument.secretName(name), warning: "the JSON member '\(name)' is written as it was",
+                                                         at: mark, hiding: [value, JSONValue.stringContents(value)]))
+                case .int where CredentialNames.isSecretField(name), .double where CredentialNames.isSecretField(name):
+                    warn("the JSON member '\(name)' is written as it was", at: mark, suggestion: RequestDocument.secretSuggestion(name),
+                         hiding: CredentialNames.numberLiterals(of: name, in: text))
+                default:
+                    written[name] = secretMembers(of: member, in: text, at: mark)
                 }
-                guard let hidden, CredentialNames.isSecretField(name) else {
-                    noteSecretMembers(of: member, in: text, at: mark)
-                    continue
-                }
-                warn("the JSON member '\(name)' is written as it was", at: mark, suggestion: RequestDocument.secretSuggestion(name),
-                     hiding: hidden)
             }
-        default: break
+            return .object(written)
+        default:
+            return value
         }
     }
 
@@ -653,7 +696,8 @@ public struct CurlTranslation {
 
     /// Warns once when a written value holds `{{`, which runner reads as a template.
     private mutating func noteTemplates(in document: RequestDocument) {
-        guard document.yaml.contains("{{") else { return }
+        // The references to secrets the translation writes are templates too, but not the command's.
+        guard references == nil ? document.yaml.contains("{{") : command.templateMark != nil else { return }
         warn("'{{' in the command starts a template in a request file: each {{ name }} must be a variable of the environment",
              at: command.templateMark ?? command.mark, suggestion: "define the variables in the environment, or pass them with --var NAME=VALUE")
     }

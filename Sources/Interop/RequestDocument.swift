@@ -1,3 +1,4 @@
+import CollectionFormat
 public import HTTPCore
 
 /// A request file as `import` writes it: the keys of docs/format.md that a translated command uses.
@@ -128,20 +129,32 @@ public struct RequestDocument: Sendable {
     /// How to keep a credential out of the file: a hint for a value written as it was, read from `env` (by default
     /// `API_` and the name in capitals).
     public static func secretSuggestion(_ name: String, env: String? = nil) -> String {
-        // In upper snake case, after `API_` unless it starts so (`apiKey_2` gives `API_KEY_2`, `password` `API_PASSWORD`).
-        let snake = PostmanEnvironmentDocument.environmentVariableName(name)
-        let variable = env ?? (snake.hasPrefix("API_") ? snake : "API_" + snake)
-        return "keep it out of the file: add `\(name): { env: \(variable) }` to the environment's secrets and write \"{{ \(name) }}\" here"
+        let secret = secretName(name, env: env)
+        return "keep it out of the file: add `\(secret.name): { env: \(secret.variable) }` to the environment's secrets and write \"{{ \(secret.name) }}\" here"
     }
 
     /// The secret hint for the value of a header, query item or field named `written`: `X-Api-Key` gives `xApiKey` read
     /// from `X_API_KEY`.
     static func secretSuggestion(named written: String) -> String {
-        // Its words as an environment variable's name splits them (`ApiKey` gives `API_KEY` and `apiKey`).
+        let secret = secretName(named: written)
+        return secretSuggestion(secret.name, env: secret.variable)
+    }
+
+    /// The secret for a credential called `name` and the environment variable it is read from (by default `API_` and
+    /// the name in capitals: `apiKey_2` gives `API_KEY_2`, `password` `API_PASSWORD`); a name no variable can have
+    /// (`user[password]`) is written by its words (`userPassword`).
+    static func secretName(_ name: String, env: String? = nil) -> (name: String, variable: String) {
+        guard VariablePath.isValidName(name) else { return secretName(named: name) }
+        let snake = PostmanEnvironmentDocument.environmentVariableName(name)
+        return (name, env ?? (snake.hasPrefix("API_") ? snake : "API_" + snake))
+    }
+
+    /// The secret for the value of a header, query item or field named `written`, by its words as an environment
+    /// variable's name splits them: `X-Api-Key` gives `xApiKey` read from `X_API_KEY`.
+    static func secretName(named written: String) -> (name: String, variable: String) {
         let environment = PostmanEnvironmentDocument.environmentVariableName(written)
         let words = environment.split(separator: "_").map { $0.lowercased() }
-        let variable = (words.first ?? "value") + words.dropFirst().map(\.capitalized).joined()
-        return secretSuggestion(variable, env: environment)
+        return ((words.first ?? "value") + words.dropFirst().map(\.capitalized).joined(), environment.isEmpty ? "API_VALUE" : environment)
     }
 
     /// The body's key and value.

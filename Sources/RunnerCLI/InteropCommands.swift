@@ -31,8 +31,11 @@ struct ImportCurlCommand: ParsableCommand {
     @Flag(help: "Replace existing files.")
     var force = false
 
+    @Flag(help: "Write each credential (a token, a password, a cookie, a key) as a reference to a secret, {{ token }}, not as it is; the secrets the environment must give are listed on standard error.")
+    var secrets = false
+
     func run() throws {
-        try ImportCurl(input: input, out: out, force: force).execute().end()
+        try ImportCurl(input: input, out: out, force: force, secrets: secrets).execute().end()
     }
 }
 

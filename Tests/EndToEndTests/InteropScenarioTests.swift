@@ -85,6 +85,55 @@ import Testing
         }
     }
 
+    /// `import curl --secrets` writes every credential as a reference to a secret, lists the secrets the environment must
+    /// give (one name per value, across commands), and the files, given those secrets, send what curl would have sent;
+    /// no credential is in a file or a message.
+    @Test func importedSecretsAreReferencesThatRunSends() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.stop() } }
+        try await Self.inFolder { folder in
+            let base = "http://127.0.0.1:\(server.port)"
+            try Self.write("""
+                curl '\(base)/echo/login?access_token=QtOkEn9911' -H 'X-Api-Key: kEy7788665' -u ci:pAsS4455 \\
+                  -H 'Content-Type: application/json' --data-raw '{"user":"ci","password":"jPw66554433","deep":{"token":"tOk123456"}}'
+                curl \(base)/echo/form -H 'Authorization: Bearer tOk123456' -d 'user=ci&password=fPw99887766'
+                """, to: "commands.txt", in: folder)
+            let imported = try await RunnerProcess.run(["import", "curl", "commands.txt", "--out", "requests", "--secrets"], in: folder,
+                                                       environment: Self.environment)
+            #expect(imported.exitCode == 0, "\(imported.stderr)")
+            #expect(!imported.stderr.contains("written as it was"), "\(imported.stderr)")
+            // In the order the file writes them: URL, headers, body, auth.
+            let entries = ["access_token: { env: API_ACCESS_TOKEN }", "xApiKey: { env: X_API_KEY }", "password: { env: API_PASSWORD }",
+                           "token: { env: API_TOKEN }", "password2: { env: API_PASSWORD_2 }", "password3: { env: API_PASSWORD_3 }"]
+            let secrets = "secrets:\n" + entries.map { "    " + $0 + "\n" }.joined()
+            #expect(imported.stderr.contains(secrets), "\(imported.stderr)")
+            let credentials = ["QtOkEn9911", "kEy7788665", "pAsS4455", "jPw66554433", "tOk123456", "fPw99887766"]
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("requests").path).sorted()
+            #expect(files == ["01-post-echo-login.yaml", "02-post-echo-form.yaml"])
+            for file in files {
+                let text = try String(contentsOf: folder.appendingPathComponent("requests/" + file), encoding: .utf8)
+                #expect(!credentials.contains { text.contains($0) }, "\(text)")
+            }
+            #expect(!credentials.contains { imported.stderr.contains($0) || imported.stdout.contains($0) })
+            // The environment the note asks for, and the variables set: the requests send the credentials again.
+            try Self.write("baseURL: \(base)\n" + secrets.replacingOccurrences(of: "    ", with: "  "), to: "environments/local.yaml", in: folder)
+            let variables = ["API_ACCESS_TOKEN": "QtOkEn9911", "X_API_KEY": "kEy7788665", "API_PASSWORD": "jPw66554433",
+                             "API_TOKEN": "tOk123456", "API_PASSWORD_2": "pAsS4455", "API_PASSWORD_3": "fPw99887766"]
+            let run = try await RunnerProcess.run(["run", "requests", "--env", "local", "--verbose"], in: folder,
+                                                  environment: Self.environment.merging(variables) { $1 })
+            #expect(run.exitCode == 0, "\(run.stdout)\n\(run.stderr)")
+            #expect(!credentials.contains { run.stdout.contains($0) || run.stderr.contains($0) }, "\(run.stdout)")
+            let received = server.receivedRequests().sorted { $0.path < $1.path }
+            #expect(received.map(\.path) == ["/echo/form", "/echo/login"])
+            let login = received[1]
+            #expect(login.queryItems.map { "\($0.name)=\($0.value)" } == ["access_token=QtOkEn9911"])
+            #expect(login.header("X-Api-Key") == "kEy7788665" && login.basicCredentials?.password == "pAsS4455")
+            #expect(login.bodyText == #"{"user":"ci","password":"jPw66554433","deep":{"token":"tOk123456"}}"#)
+            #expect(received[0].header("Authorization") == "Bearer tOk123456")
+            #expect(received[0].formItems.map { "\($0.name)=\($0.value)" } == ["user=ci", "password=fPw99887766"])
+        }
+    }
+
     /// Writes `files` in a new folder and runs them in the environment `test` against a new loopback server (its port as
     /// `--var port`), `variables` added to the process environment, then runs their export (`runThenRunTheExport`): the
     /// export, and what the server got.

@@ -428,6 +428,41 @@ import Testing
         #expect(result.requests.first?.document.yaml.contains("token: QSECRET5") == true)
     }
 
+    /// Asked to, credentials are written as references to secrets, without warnings; a body kept as text keeps its
+    /// credentials as written, with their warnings; a URL's credentials become Basic auth; a member that is a number
+    /// stays one (a secret is text).
+    @Test func credentialsAreWrittenAsSecretsWhenAsked() throws {
+        let command = "curl 'https://u:Up4ssw0rd@h.example/x' -H 'Cookie: sid=S1d2c3d4; lang=en' -H 'Authorization: Token aUtH12345' "
+            + #"--json '{"a":1,"password":"Jp4ss0001","pin":{"apiKey":"Ak12345678"},"pwd":123456}'"#
+        let result = CurlImport.read(command, writingSecrets: true)
+        #expect(result.errors.isEmpty)
+        #expect(result.warnings.map(\.message) == ["the JSON member 'pwd' is written as it was"])
+        let yaml = try #require(result.requests.first?.document.yaml)
+        for value in ["Up4ssw0rd", "S1d2c3d4", "aUtH12345", "Jp4ss0001", "Ak12345678"] { #expect(!yaml.contains(value), "\(yaml)") }
+        #expect(yaml.contains("url: https://h.example/x\n") && yaml.contains("Cookie: \"{{ cookie }}\"")
+                && yaml.contains("Authorization: \"Token {{ authorization }}\"") && yaml.contains("apiKey: \"{{ apiKey }}\"")
+                && yaml.contains("pwd: 123456") && yaml.contains("username: u\n    password: \"{{ password }}\""), "\(yaml)")
+        #expect(result.secrets?.environmentEntries == """
+            secrets:
+              password: { env: API_PASSWORD }
+              cookie: { env: COOKIE }
+              password2: { env: API_PASSWORD_2 }
+              apiKey: { env: API_KEY }
+              authorization: { env: AUTHORIZATION }
+
+            """)
+        // Still hidden where a message quotes the command.
+        #expect(!["Up4ssw0rd", "S1d2c3d4", "aUtH12345", "Jp4ss0001", "Ak12345678"].contains { result.redacted(command).contains($0) })
+        // A body kept as text (a number JSON would change) is written as it is: its credentials too, each with its warning.
+        let text = #"curl https://h.example/x --json '{"password":"Jp4ss0001","n":12345678901234567890}'"#
+        let kept = CurlImport.read(text, writingSecrets: true)
+        #expect(kept.warnings.first?.message == "the JSON member 'password' is written as it was")
+        #expect(kept.secrets?.secrets.isEmpty == true)
+        // A name no variable can have is written by its words.
+        let odd = "curl https://h.example/x -d 'user[password]=Fp4ss0001'"
+        #expect(CurlImport.read(odd, writingSecrets: true).requests.first?.document.yaml.contains(#""user[password]": "{{ userPassword }}""#) == true)
+    }
+
     /// A JSON body's member whose name says it holds a credential is written as given, with a warning naming it, its
     /// value hidden (trial helper-154: it was written without a word).
     @Test func aJSONBodysSecretMemberIsNamed() throws {
