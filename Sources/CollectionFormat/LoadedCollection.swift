@@ -43,14 +43,32 @@ public struct LoadedCollection: Sendable {
         return paths + (environment.map { certificates(of: $0.options) } ?? []) + [environment?.openapi?.value.absolutePath].compactMap { $0 }
     }
 
-    /// The names of the variables requests send as credentials (in `auth:`, a header, query item, form field or JSON
-    /// member named as one, a client certificate's password: `forEachCredentialTemplate`), in any file or the
-    /// environment: a value captured into one is hidden from its capture on, before it is sent.
+    /// The names of the variables requests send as credentials (in `auth:`, a header, query item, form field, multipart
+    /// value or JSON member named as one, a client certificate's password: `forEachCredentialTemplate`), in any file or
+    /// the environment, and those a `with:` input or `each:` row giving one of them reads: a value captured into one is
+    /// hidden from its capture on, before it is sent.
     public var credentialVariables: Set<String> {
         var names = Set<String>()
         let add = { (template: Template) in names.formUnion(template.variableNames) }
         for step in files.lazy.flatMap(\.steps) { step.forEachCredentialTemplate(add) }
         environment?.forEachCredentialTemplate(add)
+        // A `with:` input or an `each:` row value that gives such a variable sends what its templates read too
+        // (`with: { t: "{{ token }}" }`), through any number of such steps.
+        var givers: [(name: String, reads: [String])] = []
+        for file in files {
+            let values = file.steps.flatMap(\.inputs).map { ($0.name, $0.value) }
+                + (file.rows.map { rows in rows.rows.flatMap { zip(rows.columns, $0) } } ?? [])
+            for (name, value) in values {
+                let reads = value.templates.flatMap(\.variableNames)
+                if !reads.isEmpty { givers.append((name, reads)) }
+            }
+        }
+        var grew = true
+        while grew {
+            let count = names.count
+            for giver in givers where names.contains(giver.name) { names.formUnion(giver.reads) }
+            grew = names.count > count
+        }
         return names
     }
 

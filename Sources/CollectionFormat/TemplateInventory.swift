@@ -17,15 +17,18 @@ extension RequestDefinition {
 
     /// Calls `body` with the templates of the credentials the request sends: its `auth:`, its headers named as
     /// credentials (`Authorization`, `Cookie`, `X-Api-Key`, `X-Session`: `HTTPHeaders.namesCredential`), its query items,
-    /// form fields and JSON members so named (`access_token`, `refresh_token`, `password`), and its client certificate's
-    /// password.
+    /// form fields, multipart values and JSON members so named (`access_token`, `refresh_token`, `password`; GraphQL
+    /// variables too), and its client certificate's password.
     public func forEachCredentialTemplate(_ body: (Template) -> Void) {
         auth?.value.forEachTemplate(body)
         for header in request.headers where HTTPHeaders.namesCredential(header.name) { body(header.value) }
         for parameter in request.query where HTTPHeaders.namesCredential(parameter.name) { parameter.forEachTemplate(body) }
         switch request.body?.value {
         case .form(let fields)?: for field in fields where HTTPHeaders.namesCredential(field.name) { field.forEachTemplate(body) }
+        case .multipart(let parts)?:
+            for part in parts where HTTPHeaders.namesCredential(part.name.source) { if case .value(let value) = part.content { body(value) } }
         case .json(let value)?: value.forEachCredentialTemplate(body)
+        case .graphql(let graphql)?: graphql.variables?.forEachCredentialTemplate(body)
         default: break
         }
         if let password = options.clientCert?.password { body(password) }

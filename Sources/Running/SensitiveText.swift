@@ -92,6 +92,37 @@ extension AuthMethod {
     private static func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
 }
 
+/// The credentials a body sends, long enough to hide on their own: the values of form fields and multipart values
+/// named as credentials (`password`, `client_secret`: `HTTPHeaders.namesCredential`), and of JSON members so named at any
+/// depth (GraphQL variables included), a string or a number, whatever gives them (a capture, `$env`, the file).
+func credentialValues(of body: (any HTTPBody)?) -> [String] {
+    func members(of value: JSONValue) -> [String] {
+        switch value {
+        case .array(let elements): return elements.flatMap(members)
+        case .object(let object):
+            return object.members.flatMap { member -> [String] in
+                guard HTTPHeaders.namesCredential(member.key) else { return members(of: member.value) }
+                switch member.value {
+                case .string(let text): return [text]
+                case .int(let number): return [String(number)]
+                case .double: return [member.value.serialized()]
+                default: return members(of: member.value)
+                }
+            }
+        default: return []
+        }
+    }
+    let values: [String] = switch body {
+    case let form as FormBody: form.fields.filter { HTTPHeaders.namesCredential($0.name) }.map(\.value)
+    case let multipart as MultipartBody: multipart.parts.compactMap { part in
+        if case .field(let name, let value) = part, HTTPHeaders.namesCredential(name) { value } else { nil }
+    }
+    case let json as JSONBody: members(of: json.value)
+    default: []
+    }
+    return values.filter { $0.count >= SensitiveText.minimumLength }
+}
+
 extension HTTPHeaders {
     /// The credentials the headers send, long enough to hide on their own (a server may echo them): the values of the
     /// cookies of `Cookie`, and of `Authorization` and `Proxy-Authorization` the part after the scheme (`Bearer T`; with

@@ -113,7 +113,7 @@ struct StepExecutor: Sendable {
         outcome.url = request.components.string ?? request.path
         // The query items named as credentials (`access_token`) too, as sent.
         let queryCredentials = request.components.queryItems?.filter { HTTPHeaders.namesCredential($0.name) }.compactMap(\.value) ?? []
-        outcome.sensitiveValues = request.options.auth.credentialTexts + request.headers.credentialValues
+        outcome.sensitiveValues = request.options.auth.credentialTexts + request.headers.credentialValues + credentialValues(of: request.body)
             + ((request.options.proxy?.credentialTexts ?? []) + queryCredentials).filter { $0.count >= SensitiveText.minimumLength }
         // The credentials a loader learns on the way, not known before: the tokens an OAuth2 auth fetches.
         let oauth2 = if case .oauth2ClientCredentials(let credentials) = request.options.auth { credentials } else { OAuth2ClientCredentials?.none }

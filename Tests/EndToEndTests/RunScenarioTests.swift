@@ -44,8 +44,10 @@ import Testing
     /// from its capture on: `--verbose` shows the response it came in with the token hidden (trial helper-171).
     @Test func aCapturedTokenSentLaterAsACredentialIsHiddenInTheResponseItCameIn() async throws {
         let session = "env-session-7f3a9c2e1b"
+        let (form, json) = ("env-form-password-4d2a9b", "env-json-api-key-8c1e7f")
         let output = try await ScenarioRun.run("captured-credential", ["run", "requests", "--env", "local", "--verbose"],
-                                               environment: ["CAPTURED_CREDENTIAL_SESSION": session])
+                                               environment: ["CAPTURED_CREDENTIAL_SESSION": session, "CAPTURED_CREDENTIAL_FORM": form,
+                                                             "CAPTURED_CREDENTIAL_JSON": json])
         let stdout = output.result.stdout
         #expect(output.result.exitCode == 4, "\(stdout)\n\(output.result.stderr)")
         let sent = try #require(output.received.first { $0.path == "/oauth/protected" }?.header("Authorization"))
@@ -58,6 +60,20 @@ import Testing
             #expect(secret.count >= 16 && !stdout.contains(secret) && output.json?.contains(secret) == false, "\(secret): \(stdout)")
         }
         #expect(stdout.contains(#"<   "access_token": "***","#), "\(stdout)")
+        // Reaching the credential through a `with:` input or an `each:` row; sent as a multipart value or a GraphQL
+        // variable named as one; from `$env` in a form field or JSON member so named (helper-179).
+        let echoed = output.received.filter { $0.path == "/anything" }
+        let withToken = try #require(echoed.compactMap { $0.header("X-Private-Key") }.first)
+        let rowToken = try #require(echoed.compactMap { $0.header("X-Api-Key") }.first)
+        let bodies: [String] = echoed.compactMap(\.bodyText)
+        func first(_ pattern: Regex<(Substring, Substring)>) -> String? {
+            bodies.lazy.compactMap { body -> String? in body.firstMatch(of: pattern).map { String($0.1) } }.first
+        }
+        let partToken = try #require(first(/name="password"\r\n\r\n([^\r]+)/))
+        let gqlToken = try #require(first(/"password":"([^"]+)"/))
+        for secret in [withToken, rowToken, partToken, gqlToken, form, json] {
+            #expect(secret.count >= 16 && !stdout.contains(secret) && output.json?.contains(secret) == false, "\(secret): \(stdout)")
+        }
         // A capture no request sends as a credential shows.
         #expect(stdout.contains(#""token_type": "Bearer""#), "\(stdout)")
     }
