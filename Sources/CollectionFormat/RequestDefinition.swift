@@ -315,6 +315,15 @@ public struct Parameter: Sendable, Hashable {
     }
 }
 
+extension Diagnostic {
+    /// The error for a variable (`source`, at `mark`) whose null a text would send as the word null: in `what`, a header
+    /// value, a credential or a multipart value.
+    public static func nullSentAsText(_ source: String, in what: String, at mark: Mark, path: String) -> Diagnostic {
+        .error("'\(source)' gives null, which \(what) cannot hold: it would be sent as the word null", path: path, at: mark,
+               suggestion: "give what it reads a value (a capture of a JSON null gives null)")
+    }
+}
+
 /// A header and its templated value.
 public struct HeaderField: Sendable, Hashable {
     public var name: String

@@ -262,6 +262,16 @@ public struct VariableScope: Sendable {
                                  : "give it a list, such as a capture of $.ids[*]")
     }
 
+    /// The first variable of `template` whose value is null, as written (`{{ token }}`), and where: text that would be
+    /// sent as the word null; nil when none is (built-ins never give null, and are not drawn again).
+    public func firstNullVariable(in template: Template) -> (source: String, mark: Mark)? {
+        for case .expression(let expression, let mark) in template.segments {
+            guard case .variable = expression, (try? evaluate(expression, at: mark)) == .null else { continue }
+            return ("{{ \(expression) }}", mark)
+        }
+        return nil
+    }
+
     /// The value of one expression.
     public func evaluate(_ expression: TemplateExpression, at mark: Mark) throws(TemplateError) -> JSONValue {
         switch expression {

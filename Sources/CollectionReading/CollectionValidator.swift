@@ -185,7 +185,10 @@ struct CollectionValidator {
             let auth = step.auth.map { ($0.value, path) } ?? environment?.auth.map { ($0.value.value, $0.path) }
             if case (.oauth2(let oauth), let path)? = auth { checkKnownURL(oauth.tokenURL, in: path, loops: loops) }
             checkKnownJSONBody(of: step, in: path, loops: loops)
-            if !loops { checkKnownParameters(of: step, in: path) }
+            if !loops {
+                checkKnownParameters(of: step, in: path)
+                checkKnownNulls(of: step, in: path)
+            }
             if !loops {
                 var matchers = step.conditions.map(\.matcher)
                 step.expect.forEachMatcher { matchers.append($0) }
@@ -450,6 +453,27 @@ struct CollectionValidator {
                       (try? known.resolve(value)) == .null else { continue }
                 diagnostics.add(Parameter.nullValue(from: template, at: value.mark, in: path))
             }
+        }
+    }
+
+    /// A header value (the request's, or its environment's it is sent with), a Basic or bearer credential (its auth,
+    /// else the environment's) or a multipart value whose variables are known before sending must not hold a null, which
+    /// would be sent as the word null, as the run refuses.
+    private mutating func checkKnownNulls(of step: RequestDefinition, in path: String) {
+        var texts = step.request.headers.map { ($0.value, "a header value", path) }
+        let own = Set(step.request.headers.map { $0.name.lowercased() })
+        texts += (environment?.headers ?? []).filter { !own.contains($0.value.name.lowercased()) }.map { ($0.value.value, "a header value", $0.path) }
+        if case .multipart(let parts)? = step.request.body?.value {
+            texts += parts.compactMap { part in if case .value(let value) = part.content { (value, "a multipart value", path) } else { nil } }
+        }
+        switch step.auth.map({ ($0.value, path) }) ?? environment?.auth.map({ ($0.value.value, $0.path) }) {
+        case (.basic(let username, let password), let path)?: texts += [(username, "a user name", path), (password, "a password", path)]
+        case (.bearer(let token), let path)?: texts.append((token, "a bearer token", path))
+        default: break
+        }
+        for (template, what, path) in texts where !template.isLiteral && isKnownBeforeSending(template) {
+            guard let null = known.firstNullVariable(in: template) else { continue }
+            diagnostics.add(.nullSentAsText(null.source, in: what, at: null.mark, path: path))
         }
     }
 

@@ -164,7 +164,7 @@ public struct RequestBuilder: Sendable {
                 let name = try resolve(part.name, path: path, scope: scope)
                 switch part.content {
                 case .value(let value):
-                    encoded.append(.field(name: name, value: try resolve(value, path: path, scope: scope)))
+                    encoded.append(.field(name: name, value: try resolve(value, refusingNullIn: "a multipart value", path: path, scope: scope)))
                 case .file(let reference, let contentType):
                     let url = URL(fileURLWithPath: reference.absolutePath)
                     encoded.append(.file(name: name, filename: url.lastPathComponent,
@@ -275,10 +275,10 @@ public struct RequestBuilder: Sendable {
         case .none:
             return .none
         case let .basic(username, password):
-            return .basic(username: try resolve(username, path: path, scope: scope),
-                          password: try resolve(password, path: path, scope: scope))
+            return .basic(username: try resolve(username, refusingNullIn: "a user name", path: path, scope: scope),
+                          password: try resolve(password, refusingNullIn: "a password", path: path, scope: scope))
         case .bearer(let token):
-            let value = try resolve(token, path: path, scope: scope)
+            let value = try resolve(token, refusingNullIn: "a bearer token", path: path, scope: scope)
             if let problem = AuthDefinition.bearerTokenProblem(value, of: token, in: path, resolved: true) { throw RunFailure(problem) }
             return .bearer(token: value)
         case .oauth2(let oauth):
@@ -303,7 +303,7 @@ public struct RequestBuilder: Sendable {
 
     /// A header value resolved from its template; CR, LF and NUL (which would split or end the header) are refused.
     private func headerValue(_ template: Template, named name: String, path: String, scope: VariableScope) throws(RunFailure) -> String {
-        let value = try resolve(template, path: path, scope: scope)
+        let value = try resolve(template, refusingNullIn: "a header value", path: path, scope: scope)
         if let problem = HeaderField.valueProblem(value, of: template, named: name, in: path) { throw RunFailure(problem) }
         // `Authorization: Bearer {{ token }}` with an empty token would be sent as the scheme alone: the variables gave
         // nothing, and what is written is one word at most.
@@ -323,6 +323,14 @@ public struct RequestBuilder: Sendable {
 
     private func resolve(_ template: Template, path: String, scope: VariableScope) throws(RunFailure) -> String {
         do { return try scope.resolveString(template) } catch { throw RunFailure(error, in: path) }
+    }
+
+    /// A template resolved to text, which must not hold a variable's null (`Bearer {{ token }}` from a capture of a JSON
+    /// null): it would be sent as the word null, in `what`.
+    private func resolve(_ template: Template, refusingNullIn what: String, path: String, scope: VariableScope) throws(RunFailure) -> String {
+        let text = try resolve(template, path: path, scope: scope)
+        guard text.contains("null"), let null = scope.firstNullVariable(in: template) else { return text }
+        throw RunFailure(.nullSentAsText(null.source, in: what, at: null.mark, path: path))
     }
 
     private func resolve(_ value: TemplateValue, path: String, scope: VariableScope) throws(RunFailure) -> JSONValue {

@@ -688,6 +688,15 @@ import YAML
             "r2.yaml:1:33: error: '{{ nothing }}' gives null, which a query or form value cannot be: it would be sent as the word null [help: give what it reads a value, or write \"\" to send it empty]",
             "r2.yaml:1:84: error: '{{ nothing }}' gives null, which a query or form value cannot be: it would be sent as the word null [help: give what it reads a value, or write \"\" to send it empty]",
         ])
+        // A header (the environment's too), a credential or a multipart value holding a known null (trial helper-181).
+        scratch.write("environments/n.yaml", "baseURL: http://127.0.0.1:1\nvariables: { nothing: null }\nheaders: { X-N: \"{{ nothing }}\" }\n")
+        scratch.write("r3.yaml", "request: { url: /b, multipart: [ { name: a, value: \"{{ nothing }}\" } ] }\nauth: { bearer: \"x{{ nothing }}\" }\n")
+        let null = "gives null, which %@ cannot hold: it would be sent as the word null [help: give what it reads a value (a capture of a JSON null gives null)]"
+        #expect(problems(of: await scratch.readCollection(["r3.yaml"], env: "n")) == [
+            "environments/n.yaml:3:18: error: '{{ nothing }}' " + null.replacingOccurrences(of: "%@", with: "a header value"),
+            "r3.yaml:1:53: error: '{{ nothing }}' " + null.replacingOccurrences(of: "%@", with: "a multipart value"),
+            "r3.yaml:2:19: error: '{{ nothing }}' " + null.replacingOccurrences(of: "%@", with: "a bearer token"),
+        ])
         // A port a capture gives is known only at run, over the environment's; a `--var` wins over the capture.
         scratch.write("environments/e.yaml", "baseURL: http://127.0.0.1:1\nvariables: { port: 99999 }\nauth: none\n")
         scratch.write("r0.yaml", "request: { url: /c, query: { q: x } }\nauth: none\ncapture: { port: $.p }\n")

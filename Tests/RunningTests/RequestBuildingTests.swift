@@ -230,6 +230,28 @@ import TestSupport
         }
     }
 
+    /// A header value, a bearer token, a Basic password or a multipart value holding a variable that gives null (a
+    /// capture of a JSON null) is an ERROR at the variable, nothing sent: `Bearer null` would be sent (trial helper-181).
+    @Test func aNullInAHeaderCredentialOrMultipartValueIsAnErrorAtItsVariable() async throws {
+        for (written, line, column, what) in [("request:\n  url: /b\n  headers: { X-Id: \"id-{{ gone }}\" }\n", 3, 24, "a header value"),
+                                              ("request: { url: /b }\nauth: { bearer: \"{{ gone }}\" }\n", 2, 18, "a bearer token"),
+                                              ("request: { url: /b }\nauth: { basic: { username: u, password: \"{{ gone }}\" } }\n", 2, 42, "a password"),
+                                              ("request:\n  url: /b\n  multipart: [ { name: n, value: \"{{ gone }}\" } ]\n", 3, 35, "a multipart value")] {
+            let collection = try TestCollection([
+                "environments/test.yaml": environment(),
+                "requests/1.yaml": "request: { url: /a }\ncapture: { gone: $.gone }\n",
+                "requests/2.yaml": written,
+            ])
+            defer { collection.remove() }
+            let loader = ScriptedLoader([.response(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"gone": null}"#.utf8))])
+            let summary = try await collection.run(loader)
+            let error = try #require(summary.outcomes.last?.error)
+            #expect(summary.outcomes.last?.verdict == .errored && error.mark?.line == line && error.mark?.column == column, "\(error)")
+            #expect(error.message == "'{{ gone }}' gives null, which \(what) cannot hold: it would be sent as the word null")
+            #expect(await loader.received.count == 1)
+        }
+    }
+
     @Test func aNumberJSONCannotExpressIsAnErrorAtItsTemplate() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment(),
