@@ -26,7 +26,8 @@ enum CredentialNames {
     /// as it is and as the JSON text escapes it.
     static func jsonCredentials(_ text: String) -> [String] {
         guard text.contains(where: { "{(:=".contains($0) }) else { return [] }
-        guard let root = try? JSONValue.parse(Array(text.utf8)) else { return quotedCredentials(text) }
+        // Text that is not JSON (comments, a `{{variable}}` where a value goes): quoted values, and numbers.
+        guard let root = try? JSONValue.parse(Array(text.utf8)) else { return quotedCredentials(text) + openQuotedCredentials(text) }
         var found: [String] = []
         func collect(_ value: JSONValue) {
             switch value {
@@ -102,8 +103,10 @@ enum CredentialNames {
         }.filter { !$0.isEmpty }
     }
 
+    /// Names are read up to 64 characters, ending at the `:`: a name tried from every place of a long word would take
+    /// time growing with the square of its length (a 40 KB body took minutes); a credential's name is short.
     nonisolated(unsafe) private static let openPair =
-        /["']?([A-Za-z_][A-Za-z0-9_\-]*)["']?\s*:\s*(?:"((?:[^"\\\n]|\\.)*)|(-?[0-9][0-9.eE+\-]*))/
+        /["']?([A-Za-z_][A-Za-z0-9_\-]{0,63})["']?\s*:\s*(?:"((?:[^"\\\n]|\\.)*)|(-?[0-9][0-9.eE+\-]*))/
 
     /// The tokens of `Bearer T`, `Basic T` and `Token T` credentials in any text (a script line that sets a header).
     static func schemeCredentials(_ text: String) -> [String] {
@@ -112,7 +115,7 @@ enum CredentialNames {
     }
 
     nonisolated(unsafe) private static let quotedPair =
-        /["']?([A-Za-z_][A-Za-z0-9_\-]*)["']?\s*[:=]\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')/
+        /["']?([A-Za-z_][A-Za-z0-9_\-]{0,63})["']?\s*[:=]\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')/
     nonisolated(unsafe) private static let schemeToken = /(?:Bearer|Basic|Token)\s+([A-Za-z0-9._~+\/=\-]{6,})/
 
     /// A URL's password and the values of its credential query items, as written.

@@ -62,7 +62,7 @@ public struct InteropProblem: Error, Sendable, Hashable {
 
     /// `text` with `value` (too short to hide inside other text: `x` would hide every letter x) as `***` where it is a
     /// whole value: after `=`, `:`, a quote or a space, and before `;`, `&`, `,`, a quote, a space, cmd's escape `^`
-    /// (`Bearer ab^"`) or the end of a line.
+    /// (`Bearer ab^"`), the end of a JSON object or list (`"pin":131}`) or the end of a line.
     private static func wholeValuesHidden(_ value: String, in text: String) -> String {
         var result = ""
         var rest = text[...]
@@ -70,7 +70,7 @@ public struct InteropProblem: Error, Sendable, Hashable {
             let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
             let after = range.upperBound == text.endIndex ? nil : text[range.upperBound]
             let starts = before.map { "=:\"' ".contains($0) } ?? true
-            let ends = after.map { ";&,\"' \n^".contains($0) } ?? true
+            let ends = after.map { ";&,\"' \n^}]".contains($0) } ?? true
             result += rest[..<range.lowerBound] + (starts && ends ? "***" : value)
             rest = rest[range.upperBound...]
         }

@@ -428,6 +428,24 @@ import Testing
         #expect(result.requests.first?.document.yaml.contains("token: QSECRET5") == true)
     }
 
+    /// A short number named as a credential is hidden where it stands whole, at the end of a JSON object too; another
+    /// member's number shows (trial helper-182: the reverse).
+    @Test func aShortNumericCredentialIsHiddenAndOtherNumbersShow() {
+        let command = #"curl http://127.0.0.1:1/x --json '{"a":5,"password":131}'"#
+        #expect(CurlImport.read(command).redacted(command) == #"curl http://127.0.0.1:1/x --json '{"a":5,"password":***}'"#)
+    }
+
+    /// One long word (a body or header value copied whole) is read in time linear in its length: credential names
+    /// were tried from every place of it, and 40 KB took minutes (trial helper-182). A ceiling far above what it takes,
+    /// far below what it took.
+    @Test func aLongWordIsReadInLinearTime() {
+        let word = String(repeating: "y", count: 60_000)
+        let command = "curl http://127.0.0.1:1/x -H 'X-Long: \(word)' --data-raw '\(word)'"
+        let clock = ContinuousClock()
+        let elapsed = clock.measure { #expect(CurlImport.read(command).requests.count == 1) }
+        #expect(elapsed < .seconds(60), "\(elapsed)")
+    }
+
     /// Asked to, credentials are written as references to secrets, without warnings; a body kept as text keeps its
     /// credentials as written, with their warnings; a URL's credentials become Basic auth; a member that is a number
     /// stays one (a secret is text).

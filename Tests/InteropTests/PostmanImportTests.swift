@@ -731,6 +731,17 @@ import Testing
         #expect(redacted.contains(#"{"key": "host", "value": "127.0.0.1"}"#) && redacted.contains(#""key": "token", "value": "***""#))
     }
 
+    /// A number named as a credential in a raw JSON body with comments (which is not JSON until they are left out) is
+    /// hidden in quoted lines; other numbers show (trial helper-182: the reverse).
+    @Test func aNumericCredentialOfABodyWithCommentsIsHidden() {
+        let json = #"{"info": {"name": "n", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "#
+            + #""item": [{"name": "Echo", "request": {"method": "POST", "url": "http://127.0.0.1:1/x", "#
+            + #""body": {"mode": "raw", "raw": "{\"a\":5, /* c */ \"password\":987654}", "options": {"raw": {"language": "json"}}}}}]}"#
+        let result = Self.read(json: json)
+        let redacted = InteropProblem.redacted(json, hiding: result.warnings.map(\.problem), also: result.credentials)
+        #expect(!redacted.contains("987654") && redacted.contains(#"{\"a\":5, /* c */"#), "\(redacted)")
+    }
+
     @Test func aRequestWithABlankNameIsNamedAfterItsFile() throws {
         let result = Self.read(json: #"{"info": {"name": "c", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "#
             + #""item": [{"name": " ", "request": {"method": "GET", "url": "http://127.0.0.1:1/x"}}]}"#)
