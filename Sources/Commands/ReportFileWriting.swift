@@ -7,8 +7,19 @@ import Synchronization
 /// process reads it, waiting for one a while (not forever).
 enum ReportFileWriting {
     /// The report being written: its temporary file, for a second signal to remove before the process ends, or the path
-    /// written in place, which such a signal leaves cut short.
-    static let inFlight = Mutex<(temporary: String?, inPlace: String?)>((nil, nil))
+    /// written in place, which such a signal leaves cut short; `stopped` once that signal came: no temporary file is made
+    /// after it (one made while it names what was not written would be left behind).
+    static let inFlight = Mutex<(temporary: String?, inPlace: String?, stopped: Bool)>((nil, nil, false))
+
+    /// Stops the writing for a process that ends at once: removes the temporary file being written, and makes no other;
+    /// what was being written.
+    static func stop() -> (temporary: String?, inPlace: String?) {
+        inFlight.withLock { flight in
+            flight.stopped = true
+            if let temporary = flight.temporary { unlink(temporary) }
+            return (flight.temporary, flight.inPlace)
+        }
+    }
 
     /// Writes `text` to the file at `path`; nil, or why it could not, in words.
     static func write(_ text: String, to path: String) -> String? {
@@ -16,15 +27,20 @@ enum ReportFileWriting {
         let exists = stat(path, &target) == 0
         if lstat(path, &link) == 0, link.st_mode & S_IFMT != S_IFREG {
             let fifo = exists && target.st_mode & S_IFMT == S_IFIFO
+            guard let descriptor = openInPlace(path, fifo: fifo) else { return reason(errno, fifo: fifo) }
+            // Named once opened: a FIFO no process has read yet is not written, not cut short.
             inFlight.withLock { $0.inPlace = path }
             defer { inFlight.withLock { $0.inPlace = nil } }
-            guard let descriptor = openInPlace(path, fifo: fifo) else { return reason(errno, fifo: fifo) }
             return writeAll(text, to: descriptor)
         }
         let temporary = temporaryPath(for: path)
-        inFlight.withLock { $0.temporary = temporary }
+        // Made under the lock `stop` takes: a file is made before it (and removed by it) or not at all.
+        let descriptor = inFlight.withLock { flight -> Int32 in
+            guard !flight.stopped else { errno = ECANCELED; return -1 }
+            flight.temporary = temporary
+            return open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
         defer { inFlight.withLock { $0.temporary = nil } }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return reason(errno, fifo: false) }
         // A report written again keeps the permissions its file had.
         if exists { fchmod(descriptor, target.st_mode & 0o7777) }

@@ -130,12 +130,11 @@ final class ReportFiles: Sendable {
     /// Ends the process at once while the reports are written, with the status they give (else `status`), after naming
     /// those not written yet: the one being written is left as it was before the run (its temporary file removed).
     private func exitWhileWriting(stoppedBy signal: String, status: ExitStatus) -> Never {
-        let flight = ReportFileWriting.inFlight.withLockIfAvailable { $0 }
-        if let temporary = flight?.temporary { unlink(temporary) }
+        let flight = ReportFileWriting.stop()
         let (done, written) = progress.withLock { ($0.done, $0.status) }
         // One written in place (a FIFO, a device) is cut short, not left as it was.
-        let cut = requests.filter { $0.path == flight?.inPlace }
-        Self.nameUnwritten(requests.filter { !done.contains($0.path) && $0.path != flight?.inPlace }, by: signal, while: "written",
+        let cut = requests.filter { $0.path == flight.inPlace }
+        Self.nameUnwritten(requests.filter { !done.contains($0.path) && $0.path != flight.inPlace }, by: signal, while: "written",
                            cutShort: cut)
         _exit(written ?? status.rawValue)
     }

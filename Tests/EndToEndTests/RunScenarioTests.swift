@@ -40,14 +40,19 @@ import Testing
         #expect(result.stdout.contains(#">   "password": "***","#), "the request body is shown indented, with the secret hidden")
     }
 
+    /// The process environment the scenario `captured-credential` reads (`$env` in a header, a form field, a JSON member).
+    static func capturedCredentialEnvironment(session: String = "session-7f3a9c2e1b", form: String = "env-form-password-4d2a9b",
+                                              json: String = "env-json-api-key-8c1e7f") -> [String: String] {
+        ["CAPTURED_CREDENTIAL_SESSION": session, "CAPTURED_CREDENTIAL_FORM": form, "CAPTURED_CREDENTIAL_JSON": json]
+    }
+
     /// A token captured from a response that is no OAuth2 auth's, which a later request sends as a credential, is hidden
     /// from its capture on: `--verbose` shows the response it came in with the token hidden (trial helper-171).
     @Test func aCapturedTokenSentLaterAsACredentialIsHiddenInTheResponseItCameIn() async throws {
         let session = "env-session-7f3a9c2e1b"
         let (form, json) = ("env-form-password-4d2a9b", "env-json-api-key-8c1e7f")
         let output = try await ScenarioRun.run("captured-credential", ["run", "requests", "--env", "local", "--verbose"],
-                                               environment: ["CAPTURED_CREDENTIAL_SESSION": session, "CAPTURED_CREDENTIAL_FORM": form,
-                                                             "CAPTURED_CREDENTIAL_JSON": json])
+                                               environment: Self.capturedCredentialEnvironment(session: session, form: form, json: json))
         let stdout = output.result.stdout
         #expect(output.result.exitCode == 4, "\(stdout)\n\(output.result.stderr)")
         let sent = try #require(output.received.first { $0.path == "/oauth/protected" }?.header("Authorization"))

@@ -35,7 +35,7 @@ import Testing
         _ = fcntl(reader, 1031 /* F_SETPIPE_SZ */, 4096)
         let output = try await ScenarioRun.run("captured-credential", ["run", "requests", "--env", "local", "--report-html", fifo,
                                                                        "--report-markdown", page],
-                                               environment: sends ? ["CAPTURED_CREDENTIAL_SESSION": "session-7f3a9c2e1b"] : [:]) { pid, _ in
+                                               environment: sends ? RunScenarioTests.capturedCredentialEnvironment() : [:]) { pid, _ in
             // The run ends well within this; its page then waits for the reader.
             Thread.sleep(forTimeInterval: 1.5)
             kill(pid, SIGTERM)
@@ -51,6 +51,28 @@ import Testing
         let markdown = try String(contentsOfFile: page, encoding: .utf8)
         #expect(markdown.hasPrefix("#") && markdown.hasSuffix("\n") && !markdown.contains("the last complete report"), "\(markdown)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["kept.md", "report.html"])
+    }
+
+    /// A second signal while a FIFO report waits for a process to read it names it not written: nothing went into it
+    /// (trial helper-179: "cut short").
+    @Test func aFIFONoProcessReadYetIsNotWrittenNotCutShort() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("report.tap").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let output = try await ScenarioRun.run("captured-credential", ["run", "requests", "--env", "local", "--report-tap", fifo],
+                                               environment: RunScenarioTests.capturedCredentialEnvironment()) { pid, _ in
+            // The run ends well within this; its report then waits for a reader, which never comes.
+            Thread.sleep(forTimeInterval: 1.5)
+            kill(pid, SIGTERM)
+            Thread.sleep(forTimeInterval: 0.8)
+            kill(pid, SIGTERM)
+        }
+        let stderr = output.result.stderr
+        #expect(stderr.contains("error: stopped at once by a second signal (SIGTERM) while the reports were written; not written: '\(fifo)'"),
+                "\(stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report.tap"])
     }
 
     @Test func twoSIGTERMsBackToBackCancelTheRunOnceAndWriteTheReports() async throws {
