@@ -49,6 +49,11 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     /// Whether the request was sent twice: written on a kept connection that closed before any answer, then sent again
     /// on another (an idempotent method), which failed so.
     public var resentAfterConnectionLoss = false
+    /// Whether the request's head was written before it failed: the server may have acted on it.
+    public var requestWritten = false
+    /// Whether a retry sent the request again after an attempt that was written before it failed, its method not
+    /// idempotent (a `POST`): the server may have acted on more than one.
+    public var retriedAfterWritten = false
     /// The URL (as shown) of the request a redirect led from to `request`, when `request` is a redirect's hop.
     public private(set) var redirectedFrom: String?
 

@@ -20,6 +20,9 @@ public struct HTTPResponse: Sendable {
     /// Whether the request was sent twice: written on a kept connection that closed before any answer, then sent again
     /// on another (an idempotent method), whose answer this is.
     public var resentAfterConnectionLoss = false
+    /// Whether a retry sent the request again after an attempt that was written before it failed, its method not
+    /// idempotent (a `POST`): the server may have acted on more than one.
+    public var retriedAfterWritten = false
 
     public init(
         request: HTTPRequest, status: HTTPStatus, headers: HTTPHeaders = [:], body: Data = Data(),

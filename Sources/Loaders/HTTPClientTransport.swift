@@ -114,9 +114,10 @@ public final class HTTPClientTransport: HTTPLoader {
         let proxy = request.proxy
         let startedAt = Date()
         let start = ContinuousClock.now
-        var resent = false
+        var resent = false, written = false
         do {
-            let (head, received) = try await execute(outgoing, for: request, on: try client(for: request, proxy: proxy), resent: &resent)
+            let (head, received) = try await execute(outgoing, for: request, on: try client(for: request, proxy: proxy), resent: &resent,
+                                                     written: &written)
             if let proxy, head.status == .proxyAuthenticationRequired {
                 throw TransportErrorMapping.proxyAuthenticationRequired(proxy, request: request)
             }
@@ -128,6 +129,7 @@ public final class HTTPClientTransport: HTTPLoader {
             return response
         } catch var error as HTTPError {
             error.resentAfterConnectionLoss = resent
+            error.requestWritten = written
             throw error
         } catch {
             if let proxy, (error as? HTTPClientError) == .invalidProxyResponse {
@@ -140,6 +142,7 @@ public final class HTTPClientTransport: HTTPLoader {
             }
             let lost = error as? KeptConnectionWatch.KeptConnectionLost
             var mapped = TransportErrorMapping.httpError(for: lost?.underlying ?? error, request: request, proxy: proxy)
+            mapped.requestWritten = written
             if lost != nil {
                 mapped.message += ": it went on a kept-alive connection the server had closed, or sent more on, without saying so "
                     + "(no Connection: close), and a \(request.method) is not sent again by itself, as the server may have acted on "
@@ -175,12 +178,13 @@ public final class HTTPClientTransport: HTTPLoader {
     /// request, failed by a connect, `CONNECT` or TLS handshake timeout before its own deadline, gets an attempt of its
     /// own (which its deadline ends, as its timeout, if it fails to connect too).
     private func execute(
-        _ outgoing: HTTPClient.Request, for request: HTTPRequest, on client: HTTPClient, resent: inout Bool
+        _ outgoing: HTTPClient.Request, for request: HTTPRequest, on client: HTTPClient, resent: inout Bool, written: inout Bool
     ) async throws -> CappedBodyCollector.Response {
         let deadline = request.deadline.map(Self.nioDeadline)
         let start = ContinuousClock.now
         func attempt() async throws -> CappedBodyCollector.Response {
             let collector = CappedBodyCollector(request: request)
+            defer { written = collector.sentHead }
             do {
                 return try await Self.started(outgoing, delegate: collector, on: client, deadline: deadline) { collector.sentHead }
             } catch where (error as? HTTPClientError) == .deadlineExceeded || Self.deadlinePassed(for: request) {

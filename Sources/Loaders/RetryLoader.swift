@@ -20,11 +20,14 @@ public struct RetryLoader: HTTPLoader {
     public func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         guard let strategy = request.options.retry, strategy.attempts > 1 else { return try await next.load(request) }
         var attempt = 1
+        // An attempt of a `POST` written before it failed may have acted: the answer or error says it went again.
+        var retriedAfterWritten = false
         while true {
             let wait: Duration
             do {
                 var response = try await next.load(copy request)
                 response.attempts = attempt
+                response.retriedAfterWritten = retriedAfterWritten
                 guard attempt < strategy.attempts, strategy.shouldRetry(status: response.status) else { return response }
                 let asked = Self.retryAfter(in: response.headers)
                 // A server asking for a longer wait than a run can give gets its answer kept, not a hang.
@@ -38,7 +41,9 @@ public struct RetryLoader: HTTPLoader {
             } catch {
                 var error = error
                 error.attempts = attempt
+                error.retriedAfterWritten = retriedAfterWritten
                 guard attempt < strategy.attempts, strategy.shouldRetry(error: error) else { throw error }
+                retriedAfterWritten = retriedAfterWritten || error.requestWritten && !request.method.isIdempotent
                 wait = strategy.delay(afterAttempt: attempt, jitter: jitter())
             }
             try await sleeper(wait, for: request)

@@ -27,6 +27,7 @@ public struct TimeoutLoader: HTTPLoader {
             var timedOut = HTTPError(.timedOut, request: failed, underlyingError: error,
                                      message: "no complete response from \(failed.displayURL)\(through) within \(timeout.readable)\(phase)")
             timedOut.redirected(from: error.redirectedFrom)
+            (timedOut.requestWritten, timedOut.resentAfterConnectionLoss) = (error.requestWritten, error.resentAfterConnectionLoss)
             throw timedOut
         }
     }

@@ -57,6 +57,10 @@ struct ExpectationChecker {
         if content.response.resentAfterConnectionLoss {
             for index in failures.indices { failures[index].diagnostic.notes.append(StepExecutor.resentNote(answered: true)) }
         }
+        if content.response.retriedAfterWritten {
+            let note = StepExecutor.retriedAfterWrittenNote(content.response.request.method.rawValue)
+            for index in failures.indices { failures[index].diagnostic.notes.append(note) }
+        }
         return failures
     }
 

@@ -36,6 +36,12 @@ struct StepExecutor: Sendable {
             + "the server may have acted on the first"
     }
 
+    /// The note of a request a retry sent again after an attempt written before it failed, its method not idempotent.
+    static func retriedAfterWrittenNote(_ method: String) -> String {
+        "sent again by retry after an attempt that was written before it failed (a timeout or a broken connection): a \(method) "
+            + "is not idempotent, and the server may have acted on more than one"
+    }
+
     /// Runs `step` of `file` with the variables in `scope` (its `with:` variables already defined),
     /// keeping cookies in `jar`; a polled step (`expectations` in `retry.on`) is tried again while an expectation
     /// or capture fails. A step waiting for its `delay` or a throttle slot when `stop` is set sends nothing and is skipped.
@@ -211,6 +217,7 @@ struct StepExecutor: Sendable {
             // (Not a token request's, placed at its tokenURL.)
             if error.code == .timedOut, errorLocation.mark == definition.request.url.mark { timeoutHelp(for: definition, placing: &outcome.error!) }
             if error.resentAfterConnectionLoss { outcome.error?.notes.append(Self.resentNote(answered: false)) }
+            if error.retriedAfterWritten { outcome.error?.notes.append(Self.retriedAfterWrittenNote(error.request.method.rawValue)) }
             return (Result(outcome: outcome, captures: []), false)
         case .success(let response):
             outcome.statusCode = response.status.code

@@ -77,13 +77,15 @@ extension Router {
         }
     }
 
-    /// `/fail-then-succeed/{key}/{n}?status=503`: that status n times for the key, then 200 `{"attempts":k}`.
+    /// `/fail-then-succeed/{key}/{n}?status=503`: that status n times for the key, then 200 `{"attempts":k}`;
+    /// `status=stall`: no answer at all n times.
     func failThenSucceed(_ rest: [String], _ request: RecordedRequest, _ writer: ResponseWriter) {
         guard rest.count == 2, let failures = Int(rest[1]) else {
             return badRequest("key and failure count expected", writer)
         }
         let status = request.query("status").flatMap(Int.init) ?? 503
         let attempt = state.nextAttempt(for: "fail-then-succeed:" + rest[0])
+        if request.query("status") == "stall", attempt <= failures { return }
         let responseStatus = attempt <= failures ? HTTPResponseStatus(statusCode: status) : .ok
         writer.sendJSON(responseStatus, ["attempts": attempt])
     }

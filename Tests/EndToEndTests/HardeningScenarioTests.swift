@@ -37,6 +37,20 @@ import Testing
         }
     }
 
+    /// A `POST` a retry sends again after an attempt written and never answered (a timeout) says, under its failure, that
+    /// the server may have acted on more than one; a `GET` retried so does not (trial helper-180).
+    @Test(arguments: TestServerScheme.allCases)
+    func aPOSTRetriedAfterAWrittenAttemptSaysSo(_ scheme: TestServerScheme) async throws {
+        let output = try await ScenarioRun.run("retry-written", ["run", "requests", "--env", scheme.scenarioEnvironment], scheme: scheme)
+        let stdout = output.result.stdout
+        #expect(output.result.exitCode == 4, "\(stdout)\n\(output.result.stderr)")
+        #expect(output.received.map { "\($0.method) \($0.path)" } == ["POST /fail-then-succeed/post/1", "POST /fail-then-succeed/post/1",
+                                                                      "GET /fail-then-succeed/get/1", "GET /fail-then-succeed/get/1"])
+        let note = "= sent again by retry after an attempt that was written before it failed (a timeout or a broken connection): "
+        #expect(stdout.components(separatedBy: note).count == 2, "\(stdout)")
+        #expect(stdout.contains(note + "a POST is not idempotent, and the server may have acted on more than one"), "\(stdout)")
+    }
+
     /// A DELETE the server read on a kept connection and closed without answering goes again on a new one; its failure
     /// says it was sent twice, in the console and the JSON report (trial helper-161: the second send showed as the only).
     @Test(arguments: [TestServerScheme.http, .https])
