@@ -670,6 +670,21 @@ import YAML
     }
 }
 
+@Suite struct ByteOrderMarkTests {
+    /// A file that starts with a UTF-8 byte order mark is read, its first line's columns counted from after the mark (as
+    /// editors count them), its quoted lines without it (trial helper-181: one column off, the caret too).
+    @Test func columnsOfTheFirstLineCountFromAfterTheMark() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/e.yaml", "baseURL: http://127.0.0.1:1\n")
+        scratch.write("r.yaml", "\u{FEFF}request: { url: \"/v/{{ nobom }}\", heders: {} }\n")
+        let read = await scratch.readCollection(["r.yaml"], env: "e")
+        #expect(problems(of: read).count == 2, "\(problems(of: read))")
+        #expect(problems(of: read).contains { $0.hasPrefix("r.yaml:1:21: error: undefined variable 'nobom'") }, "\(problems(of: read))")
+        #expect(problems(of: read).contains { $0.hasPrefix("r.yaml:1:35: error: unknown key 'heders'") }, "\(problems(of: read))")
+    }
+}
+
 @Suite struct ValidationTests {
     /// Values known before sending (the environment's variables, `--var`s) that make a request fail at run are errors at
     /// validate: an OAuth2 token URL's port (the request's auth, or the environment's), a query or form value that is null
