@@ -97,12 +97,12 @@ public struct ImportCurl: Sendable {
             Console.error("error: \(problem)")
             return .badCommandLine
         }
+        if input != "-", ImportProblems.refusesOverwritingInput(targets.map(\.path), input: input) { return .badCommandLine }
         if ImportProblems.refusesOverwriting(targets.map(\.path), force: force) { return .badCommandLine }
         do {
             try StagedFolder.write(zip(targets, documents).map { ($0.lastPathComponent, $1.yaml) }, into: placement.directory)
         } catch {
-            let reason = (error as? StagedFolder.WriteProblem)?.description ?? error.localizedDescription
-            Console.error("error: cannot write into '\(placement.out)': \(reason)\nnothing was written")
+            Console.error("error: cannot write into '\(placement.out)': \(StagedFolder.reason(error))\nnothing was written")
             return .badCommandLine
         }
         for target in targets { Console.out("wrote " + (placement.isDirectory ? PathJoin.join(placement.out, target.lastPathComponent) : placement.out)) }
@@ -203,6 +203,19 @@ enum ImportProblems {
 
     /// Whether writing must stop because files among `targets` exist and `force` is off: then names them on standard
     /// error.
+    /// Whether one of `targets` is the file `input` (the one being imported, by any path): `--force` would replace it
+    /// with its translation; after saying so.
+    static func refusesOverwritingInput(_ targets: [String], input: String) -> Bool {
+        var read = stat()
+        guard stat(input, &read) == 0, let target = targets.first(where: { path in
+            var written = stat()
+            return stat(path, &written) == 0 && written.st_dev == read.st_dev && written.st_ino == read.st_ino
+        }) else { return false }
+        Console.error("error: '\(target)' is '\(input)', which this import reads: it would be replaced by what is written; "
+            + "write into another place\nnothing was written")
+        return true
+    }
+
     static func refusesOverwriting(_ targets: [String], force: Bool) -> Bool {
         let existing = targets.filter { FileManager.default.fileExists(atPath: $0) }
         guard !force, !existing.isEmpty else { return false }
@@ -248,6 +261,11 @@ enum StagedFolder {
     /// then the staged folder moved to `directory` when it does not exist yet, else each file renamed into place (its
     /// folders created), what it replaces kept aside until all are in place. On failure everything is as it was: the
     /// new files removed, the replaced ones put back. A place taken by a folder fails before anything is moved.
+    /// Why writing failed, in words: a `WriteProblem`'s own, else the system's.
+    static func reason(_ error: any Error) -> String {
+        (error as? WriteProblem)?.description ?? error.localizedDescription
+    }
+
     static func write(_ files: [(path: String, text: String)], into directory: URL) throws {
         let manager = FileManager.default
         for file in files {

@@ -50,11 +50,13 @@ public struct ImportOpenAPI: Sendable {
             Console.error(DiagnosticRenderer.render(result.notes.map { diagnostic($0, severity: .warning) }, sources: sources, color: colors))
         }
         let files = result.requests + [result.environment]
-        if ImportProblems.refusesOverwriting(files.map { PathJoin.join(out, $0.path) }, force: force) { return .badCommandLine }
+        let targets = files.map { PathJoin.join(out, $0.path) }
+        if ImportProblems.refusesOverwritingInput(targets, input: spec) { return .badCommandLine }
+        if ImportProblems.refusesOverwriting(targets, force: force) { return .badCommandLine }
         do {
             try StagedFolder.write(files, into: URL(fileURLWithPath: out).standardizedFileURL)
         } catch {
-            Console.error("error: cannot write into '\(out)': \(error.localizedDescription)\nnothing was written")
+            Console.error("error: cannot write into '\(out)': \(StagedFolder.reason(error))\nnothing was written")
             return .badCommandLine
         }
         for file in files { Console.out("wrote \(PathJoin.join(out, file.path))") }

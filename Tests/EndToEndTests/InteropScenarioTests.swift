@@ -415,6 +415,13 @@ import Testing
 
     @Test func importOverwritesNothingWithoutForce() async throws {
         try await Self.inFolder { folder in
+            // The file of commands itself, even with --force (trial helper-182).
+            try Self.write("curl https://api.example.com/ping\n", to: "commands.yaml", in: folder)
+            let itself = try await RunnerProcess.run(["import", "curl", "commands.yaml", "--out", "commands.yaml", "--force"], in: folder,
+                                                     environment: Self.environment)
+            #expect(itself.exitCode == 1 && itself.stderr.contains("which this import reads"), "\(itself.stderr)")
+            #expect(try String(contentsOf: folder.appendingPathComponent("commands.yaml"), encoding: .utf8) == "curl https://api.example.com/ping\n")
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("commands.yaml"))
             try Self.write("kept", to: "requests/ping.yaml", in: folder)
             let command = "curl -X POST https://api.example.com/ping"
             let refused = try await RunnerProcess.run(["import", "curl", command, "--out", "requests/ping.yaml"], in: folder,

@@ -95,5 +95,20 @@ import Testing
         #expect(try String(contentsOf: request, encoding: .utf8).hasPrefix("name: ping\n"))
         #expect(FileManager.default.fileExists(atPath: mine.path), "a file the import does not write stays")
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["api.yaml", "out"], "no staging folder left")
+        // A folder where a file goes: named, with why (trial helper-182: a Swift error's name).
+        try FileManager.default.removeItem(at: request)
+        try FileManager.default.createDirectory(at: request, withIntermediateDirectories: false)
+        let folder = try await RunnerProcess.run(["import", "openapi", "api.yaml", "--out", "out", "--force"], in: root,
+                                                 environment: ["NO_COLOR": "1"])
+        #expect(folder.exitCode == 1 && folder.stderr.contains("01-ping.yaml' is a folder, and runner import replaces files only\nnothing was written"),
+                "\(folder.stderr)")
+        // The document itself where the environment goes: never replaced, even with --force (trial helper-182: it was).
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("p/environments"), withIntermediateDirectories: true)
+        try Data(spec.utf8).write(to: root.appendingPathComponent("p/environments/api.yaml"))
+        let itself = try await RunnerProcess.run(["import", "openapi", "p/environments/api.yaml", "--out", "p", "--force"], in: root,
+                                                 environment: ["NO_COLOR": "1"])
+        #expect(itself.exitCode == 1 && itself.stderr.contains("'p/environments/api.yaml' is 'p/environments/api.yaml', which this import reads"),
+                "\(itself.stderr)")
+        #expect(try String(contentsOf: root.appendingPathComponent("p/environments/api.yaml"), encoding: .utf8) == spec)
     }
 }
