@@ -183,7 +183,7 @@ extension NodeDecoder {
                       suggestion: Suggestions.didYouMean(name, among: kinds))
             }
         }
-        if let attempts = retry.attempts, retry.waitsLonger(than: .seconds(3600)) {
+        if let attempts = retry.attempts, retry.waitsLonger(than: RetryDefinition.longestWaits) {
             warning("'attempts: \(attempts.value)' with these delays waits more than an hour in all between its tries: a request whose answer never "
                     + "comes right holds the run that long", at: attempts.mark,
                     suggestion: "give fewer attempts or a shorter delay (polling usually needs minutes), or a timeout for the whole job elsewhere")

@@ -610,6 +610,8 @@ public struct RetryDefinition: Sendable {
     public static let defaultAttempts = 3
     /// The delay between attempts when `retry` does not say.
     public static let defaultDelay = Duration.milliseconds(200)
+    /// Waits between tries past which a retry is a warning: a request whose answer never comes right holds the run.
+    public static let longestWaits = Duration.seconds(3600)
 
     /// Whether the waits between its tries, each at its longest (exponential ones without jitter), add up to more than
     /// `limit`: a request retried for a state that never comes waits at least that long.

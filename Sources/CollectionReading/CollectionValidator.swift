@@ -203,6 +203,7 @@ struct CollectionValidator {
             checkEnvironmentTemplates(for: step, selected: selected)
             for reference in step.fileReferences { check(reference, in: path) }
             checkPollingAttempts(of: step, in: path)
+            checkMergedRetryWaits(of: step, in: path)
             if let caCert = step.options.caCert, let problem = CertificateFile.diagnostic(for: caCert, in: path) {
                 diagnostics.add(problem)
             }
@@ -408,6 +409,25 @@ struct CollectionValidator {
     }
 
     private static let pollingWithoutAttempts = "polling ('expectations' in 'options.retry.on') needs 'attempts'"
+
+    /// A request's retry merged over its environment's (field by field, as it is sent) whose waits add up to more than
+    /// an hour, when neither alone says so (each file's own `attempts` is checked where it is read): at the request's
+    /// `retry`, naming the environment's part.
+    private mutating func checkMergedRetryWaits(of step: RequestDefinition, in path: String) {
+        guard let own = step.options.retry, let inherited = environment?.options.retry else { return }
+        let warnedAlone = { (retry: RetryDefinition) in retry.attempts != nil && retry.waitsLonger(than: RetryDefinition.longestWaits) }
+        let merged = own.merged(over: inherited)
+        guard !warnedAlone(own), !warnedAlone(inherited), merged.waitsLonger(than: RetryDefinition.longestWaits) else { return }
+        var from: [String] = []
+        if own.attempts == nil, inherited.attempts != nil { from.append("attempts") }
+        if own.delay == nil, inherited.delay != nil { from.append("delay") }
+        if own.backoff == nil, inherited.backoff != nil { from.append("backoff") }
+        let place = environment?.retryPath.map { " (\($0))" } ?? ""
+        let taken = from.isEmpty ? "retry" : from.joined(separator: " and ")
+        diagnostics.add(.warning("this retry, with the environment's \(taken)\(place), waits more than an hour in all "
+                                 + "between its tries: a request whose answer never comes right holds the run that long", path: path, at: own.mark,
+                                 suggestion: "give fewer attempts or a shorter delay here, or in the environment"))
+    }
 
     private mutating func checkGraphQLVariables(of step: RequestDefinition, in path: String) {
         guard case .graphql(let graphql)? = step.request.body?.value, let variables = graphql.variables,

@@ -670,6 +670,23 @@ import YAML
     }
 }
 
+@Suite struct MergedRetryTests {
+    /// A request's retry merged over its environment's, as it is sent, whose waits add up to more than an hour is a
+    /// warning at the request's retry naming the environment's part; neither alone is (trial helper-179).
+    @Test func aRetryMergedOverTheEnvironmentsThatWaitsOverAnHourIsAWarning() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("environments/w.yaml", "baseURL: http://127.0.0.1:1\noptions:\n  retry: { attempts: 100 }\n")
+        scratch.write("a.yaml", "request: { url: /a }\noptions:\n  retry: { delay: 1m }\n")
+        scratch.write("b.yaml", "request: { url: /b }\noptions:\n  retry: { delay: 1s }\n")
+        #expect(problems(of: await scratch.readCollection(["a.yaml", "b.yaml"], env: "w")) == [
+            "a.yaml:3:10: warning: this retry, with the environment's attempts (environments/w.yaml), waits more than an hour in all between "
+                + "its tries: a request whose answer never comes right holds the run that long [help: give fewer attempts or a shorter delay here, "
+                + "or in the environment]",
+        ])
+    }
+}
+
 @Suite struct ByteOrderMarkTests {
     /// A file that starts with a UTF-8 byte order mark is read, its first line's columns counted from after the mark (as
     /// editors count them), its quoted lines without it (trial helper-181: one column off, the caret too).
