@@ -6,21 +6,24 @@ internal import Loaders
 public enum ClientCertificateProblems {
     /// An error at each file of an `options.clientCert` (of a request or the environment) that is missing or unreadable,
     /// whose key does not decrypt with its password or does not belong to its certificate. A password that uses a
-    /// variable known only when the run captures it is checked when the request is sent.
+    /// variable known only when the run captures it (or not defined at all) is checked when the request is sent; the
+    /// files are checked all the same.
     public static func diagnostics(in collection: LoadedCollection) -> [Diagnostic] {
         var definitions = collection.files.flatMap { file in file.steps.compactMap(\.options.clientCert) }
         if let environment = collection.environment?.options.clientCert { definitions.append(environment) }
         var answers: [ClientCertificate: [(aboutKey: Bool, message: String, reason: ClientCertificateCheck.Reason)]] = [:]
         var diagnostics: [Diagnostic] = []
         for definition in definitions {
-            let password: String?
-            do { password = try definition.password.map { try collection.scope.resolveString($0) } } catch { continue }
+            // A password not known yet (a capture gives it, or a variable is undefined, said elsewhere): the files are
+            // still checked, but not whether it decrypts the key.
+            let password = try? definition.password.map { try collection.scope.resolveString($0) }
+            let passwordKnown = password != nil || definition.password == nil
             let certificate = ClientCertificate(certificateFile: definition.certificate.absolutePath,
                                                 keyFile: definition.key.absolutePath, password: password)
             let answer = answers[certificate] ?? ClientCertificateCheck.problems(certificate)
             answers[certificate] = answer
             // Both files' problems, so that fixing one does not only reveal the other at the next run.
-            for problem in answer {
+            for problem in answer where passwordKnown || [.missing, .unreadable, .notPEM].contains(problem.reason) {
                 let (key, reference) = problem.aboutKey ? ("key", definition.key) : ("cert", definition.certificate)
                 let (message, suggestion) = Self.explained(problem.reason, problem.message, of: reference, aboutKey: problem.aboutKey)
                 diagnostics.append(.error("'options.clientCert.\(key)': the file '\(reference.written)' \(message)",

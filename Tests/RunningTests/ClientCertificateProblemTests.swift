@@ -69,6 +69,20 @@ struct ClientCertificateProblemTests {
         ])
     }
 
+    /// A password whose variable is not defined (an error of its own) leaves the files checked: a missing one is said
+    /// in the same run, not after the variable is fixed (trial helper-181); whether it decrypts the key is not.
+    @Test func filesAreCheckedWhenThePasswordIsNotKnown() async throws {
+        let collection = try collection(password: "\"{{ undefined }}\"", key: "gone.pem")
+        defer { collection.remove() }
+        #expect(await problems(collection) == [
+            "requests/a.yaml:3:35: error: 'options.clientCert.key': the file 'gone.pem' does not exist (looked for "
+                + "'requests/gone.pem') [help: paths are relative to the file that names them]",
+        ])
+        let found = try self.collection(password: "\"{{ undefined }}\"")
+        defer { found.remove() }
+        #expect(await problems(found).isEmpty)
+    }
+
     /// A PEM file of the wrong kind (the certificate named as the key) says what the key's file looks like.
     @Test func theCertificateNamedAsTheKeySaysWhatAKeyLooksLike() async throws {
         let collection = try collection(password: "right", key: "c.pem")
