@@ -108,7 +108,14 @@ package struct EnvironmentMerger {
             return error
         }
         let line = below.value.nameMark.line
-        let place = below.path == path ? "line \(line)" : "\(below.path):\(line)"
+        guard below.path == path else {
+            // In an environment that extends this one, whose variables come after: a value here, above it, is replaced by
+            // that file's, which then reaches this template too.
+            error.suggestion = "'\(name)' is defined in \(below.path):\(line), which extends this file: a base's variables come before "
+                + "the extending file's; give '\(name)' a value here, above it, which \(below.path) then replaces"
+            return error
+        }
+        let place = "line \(line)"
         let cycle: String
         switch chain(from: name, to: variable, among: all) {
         case nil: cycle = "move '\(name)' up"

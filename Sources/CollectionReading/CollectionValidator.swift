@@ -288,7 +288,9 @@ struct CollectionValidator {
                     : "\(capturer) captures it, but runs after \(named ?? "this request")"
                 diagnostic.suggestion = "\(when): capture it earlier, or define it in the environment or with --var \(name)=VALUE"
             } else if asksForItsFile, let user {
-                let hint = "no request run before \(user) captures it: give the file that captures it too, or pass --var \(name)=VALUE"
+                // The capturing request may be in a file the run was not given, or nowhere (a typo, a variable never defined).
+                let hint = "no request run before \(user) captures it: give the file that captures it too, if one does; else define it in "
+                    + "the environment's 'variables', or pass --var \(name)=VALUE"
                 // The file left out first: the close name may be another variable altogether (`tokenURL` for `token`).
                 diagnostic.suggestion = hint + (closeName.map { " (or did you mean '\($0)'?)" } ?? "")
             }

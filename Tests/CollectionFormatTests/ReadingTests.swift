@@ -981,7 +981,7 @@ import YAML
         scratch.write("environments/local.yaml", "extends: base\nbaseURL: http://localhost\nvariables:\n  x: \"{{ y }}\"\n  y: 1\n  late: 2\n")
         scratch.write("requests/a.yaml", "request:\n  url: /users\n")
         #expect(problems(of: await scratch.readCollection(["requests"], env: "local")) == [
-            "environments/base.yaml:2:11: error: undefined variable 'late' [help: 'late' is defined below it (environments/local.yaml:6): a variable may use only the variables above it; move 'late' up]",
+            "environments/base.yaml:2:11: error: undefined variable 'late' [help: 'late' is defined in environments/local.yaml:6, which extends this file: a base's variables come before the extending file's; give 'late' a value here, above it, which environments/local.yaml then replaces]",
             "environments/local.yaml:4:7: error: undefined variable 'y' [help: 'y' is defined below it (line 5): a variable may use only the variables above it; move 'y' up]",
         ])
     }

@@ -97,7 +97,7 @@ import YAML
         scratch.write("requests/misc/flaky.yaml", "request: { url: /b }\n")
         #expect(problems(of: await scratch.readCollection(["requests/misc/flaky.yaml"], env: "qa")) == [
             "environments/qa.yaml:3:18: error: undefined variable 'token' [help: no request run before requests/misc/flaky.yaml "
-                + "captures it: give the file that captures it too, or pass --var token=VALUE (or did you mean 'tokenURL'?)]",
+                + "captures it: give the file that captures it too, if one does; else define it in the environment's 'variables', or pass --var token=VALUE (or did you mean 'tokenURL'?)]",
         ])
         #expect(problems(of: await scratch.readCollection(["requests/auth", "requests/misc/flaky.yaml"], env: "qa")).isEmpty)
     }
