@@ -51,12 +51,6 @@ public struct Run: Sendable {
     public func execute() async -> ExitStatus {
         // Too few open files would fail every connection (or the event loops: a crash), as if the API could not be reached.
         let openFiles = OpenFileLimit.raise()
-        if let problem = OpenFileLimit.problem(limit: openFiles) {
-            Console.error("error: \(problem)")
-            return .badCommandLine
-        }
-        let (jobs, jobsWarning) = OpenFileLimit.jobs(jobs, limit: openFiles)
-        if let jobsWarning { Console.error(jobsWarning) }
         // A report that cannot be written is a bad command line, found before anything is read or sent.
         if let problem = ReportFiles.problem(reportPaths) {
             Console.error("error: \(problem)")
@@ -83,6 +77,8 @@ public struct Run: Sendable {
             Console.error("error: \(message)")
             return stop(status, [.error(message, path: nil, at: nil)])
         }
+        // Stopped before any event loop starts; the reports, which need a file at a time, say why.
+        if let problem = OpenFileLimit.problem(limit: openFiles) { return stopWithError(.badCommandLine, problem) }
         let interruption = Interruption { signal, why in
             let name = Interruption.name(of: signal)
             let message = switch why {
@@ -143,6 +139,8 @@ public struct Run: Sendable {
             (summary.shard, summary.plan) = (narrowing.shard, plan)
             return reports.write(summary) ? emptyStatus : .badCommandLine
         }
+        let (jobs, jobsWarning) = OpenFileLimit.jobs(jobs, limit: openFiles, origins: OpenFileLimit.origins(in: loaded))
+        if let jobsWarning { Console.error(jobsWarning) }
         var options = RunOptions(jobs: jobs, selection: collection.filter, bail: bail, recordExchanges: verbose)
         options.failOnFlaky = failOnFlaky
         for (name, file) in [("--cacert", caCert), ("SSL_CERT_FILE", environment["SSL_CERT_FILE"])] {

@@ -30,6 +30,13 @@ struct Runner: AsyncParsableCommand {
         }
         // A closed pipe (`runner list | head`) is a write error to ignore, not a signal that kills us.
         signal(SIGPIPE, SIG_IGN)
+        // Before any task runs on another thread: with too few files the runtime's first thread stops the process.
+        let openFiles = OpenFileLimit.raise()
+        if openFiles < OpenFileLimit.processMinimum {
+            Console.error("error: runner needs at least \(OpenFileLimit.processMinimum) open files, and this process may open \(openFiles) "
+                          + "(ulimit -n): raise the limit")
+            Foundation.exit(ExitStatus.badCommandLine.rawValue)
+        }
         if let warning = HTTPClientTransport.settleEventLoopCount() { Console.error(warning) }
         // `run` reports a SIGINT, SIGTERM or SIGHUP from its first millisecond on (held since the program was loaded, watched
         // once it starts); every other command ends by the signal as usual.

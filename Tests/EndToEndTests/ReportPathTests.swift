@@ -179,6 +179,9 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-limits-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("requests"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
+        // A second host: a connection each (trial helper-179: kept connections to several hosts ran out of files).
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("other"), withIntermediateDirectories: true)
+        try Data("request: { url: \"http://127.0.0.1:1/x\" }\n".utf8).write(to: folder.appendingPathComponent("other/x.yaml"))
         for index in 0..<4 {
             try Data("request: { url: \"http://127.0.0.1:\(server.port)/status/200\" }\n".utf8)
                 .write(to: folder.appendingPathComponent("requests/\(index).yaml"))
@@ -188,17 +191,27 @@ import Testing
         }
         let results: [RunnerProcess.Result]
         do {
-            results = [try await shell("ulimit -n 10; exec '\(runner)' run requests"),
+            results = [try await shell("ulimit -n 10; exec '\(runner)' run requests --report-junit few.xml"),
                        try await shell("ulimit -n 30; exec '\(runner)' run requests --jobs 64"),
-                       try await shell("exec '\(runner)' run requests --report-json r.json >&-")]
+                       try await shell("exec '\(runner)' run requests --report-json r.json >&-"),
+                       try await shell("ulimit -n 5; exec '\(runner)' validate requests"),
+                       try await shell("ulimit -n 30; exec '\(runner)' run requests other --jobs 64")]
             try await server.stop()
         } catch {
             try? await server.stop()
             throw error
         }
-        let (few, lowered, closed) = (results[0], results[1], results[2])
+        let (few, lowered, closed, fewest, hosts) = (results[0], results[1], results[2], results[3], results[4])
+        #expect(hosts.stderr.contains("warning: --jobs 64 lowered to 4: this process may open 30 files (ulimit -n), and each job needs a "
+                                      + "connection to each of the 2 hosts its requests reach and a file or two"), "\(hosts.stderr)")
         #expect(few.exitCode == 1 && few.stderr.contains("error: runner run needs at least 20 open files, and this process may open 10 (ulimit -n)"),
                 "\(few.stdout)\(few.stderr)")
+        // Its JUnit report says so, as on every way out (trial helper-179).
+        let junit = try String(contentsOf: folder.appendingPathComponent("few.xml"), encoding: .utf8)
+        #expect(junit.contains("<error type=\"request\" message=\"runner run needs at least 20 open files"), "\(junit)")
+        // Fewer than the runtime's own threads need: said, not SIGILL, in any command.
+        #expect(fewest.exitCode == 1 && fewest.stderr.contains("error: runner needs at least 8 open files, and this process may open 5"),
+                "\(fewest.stderr)")
         #expect(lowered.exitCode == 0 && lowered.stderr.contains("warning: --jobs 64 lowered to 7: this process may open 30 files"),
                 "\(lowered.stdout)\(lowered.stderr)")
         #expect(closed.exitCode == 0 && closed.stderr.isEmpty, "\(closed.stderr)")
