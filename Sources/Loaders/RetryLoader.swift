@@ -22,12 +22,15 @@ public struct RetryLoader: HTTPLoader {
         var attempt = 1
         // An attempt of a `POST` written before it failed may have acted: the answer or error says it went again.
         var retriedAfterWritten = false
+        // The answer of the last attempt, which a cancelled wait for the next one keeps.
+        var answered: HTTPResponse?
         while true {
             let wait: Duration
             do {
                 var response = try await next.load(copy request)
                 response.attempts = attempt
                 response.retriedAfterWritten = retriedAfterWritten
+                answered = response
                 guard attempt < strategy.attempts, strategy.shouldRetry(status: response.status) else { return response }
                 let asked = Self.retryAfter(in: response.headers)
                 // A server asking for a longer wait than a run can give gets its answer kept, not a hang.
@@ -40,13 +43,20 @@ public struct RetryLoader: HTTPLoader {
                 wait = asked ?? strategy.delay(afterAttempt: attempt, jitter: jitter())
             } catch {
                 var error = error
-                error.attempts = attempt
+                // An attempt cancelled before anything of it was written (waiting for a throttle slot) was not made.
+                error.attempts = error.code == .cancelled && !error.requestWritten && attempt > 1 ? attempt - 1 : attempt
+                if error.code == .cancelled, error.response == nil, !error.requestWritten { error.response = answered }
                 error.retriedAfterWritten = retriedAfterWritten
                 guard attempt < strategy.attempts, strategy.shouldRetry(error: error) else { throw error }
                 retriedAfterWritten = retriedAfterWritten || error.requestWritten && !request.method.isIdempotent
                 wait = strategy.delay(afterAttempt: attempt, jitter: jitter())
             }
-            try await sleeper(wait, for: request)
+            do { try await sleeper(wait, for: request) } catch {
+                // Cancelled while waiting for the next attempt: the last one's answer, when it had one, and its count.
+                var error = error
+                (error.attempts, error.response) = (attempt, answered)
+                throw error
+            }
             attempt += 1
         }
     }

@@ -140,6 +140,18 @@ import TestSupport
         #expect(await scripted.count == 2)
     }
 
+    /// An attempt cancelled before anything of it was written (waiting for a throttle slot) is not counted, and the
+    /// cancellation keeps the last attempt's answer; so does one cancelled while waiting between attempts (trial
+    /// helper-180: two attempts said, one sent, no status).
+    @Test func aCancelledAttemptNotSentIsNotCountedAndTheLastAnswerIsKept() async throws {
+        let notSent = ScriptedLoader([.response(status: 503), .failure(.cancelled)])
+        let error = await failure(of: RetryLoader(next: notSent, sleeper: SleepLog().sleeper), request(options: HTTPRequestOptions(retry: strategy)))
+        #expect(error?.code == .cancelled && error?.attempts == 1 && error?.response?.status == .serviceUnavailable, "\(String(describing: error))")
+        let waiting = RetryLoader(next: ScriptedLoader([.response(status: 503)]), sleeper: Sleeper { _ in throw CancellationError() })
+        let waited = await failure(of: waiting, request(options: HTTPRequestOptions(retry: strategy)))
+        #expect(waited?.code == .cancelled && waited?.attempts == 1 && waited?.response?.status == .serviceUnavailable)
+    }
+
     @Test func retriesErrorKindsAndRecordsAttempts() async throws {
         let scripted = ScriptedLoader([.failure(.timedOut), .failure(.cannotConnect), .failure(.timedOut)])
         let error = await failure(of: RetryLoader(next: scripted, sleeper: SleepLog().sleeper),
