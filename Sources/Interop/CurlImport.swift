@@ -1,3 +1,4 @@
+import Foundation
 import CollectionFormat
 import YAML
 import HTTPCore
@@ -67,7 +68,10 @@ public enum CurlImport {
                     var found: [InteropProblem] = []
                     defer { warnings += found.filter { !warnings.contains($0) } }
                     let document = try CurlTranslation.translate(curl, filePath: filePath, warnings: &found, references: &result.secrets)
-                    if let problem = validationProblem(of: document, from: curl, in: command) { throw problem }
+                    let problems = validationProblems(of: document, from: curl, in: command)
+                    // Every one of them, in order (the last is thrown): the user fixes them in one go.
+                    result.errors += problems.dropLast().map { $0.inCommand(command.number) }
+                    if let last = problems.last { throw last }
                     result.requests.append(ImportedRequest(command: command.number, document: document))
                 }
             } catch {
@@ -239,14 +243,19 @@ public enum CurlImport {
     /// The first error `runner validate` finds in the request file `document` writes (a method that is no token, a
     /// port out of range, a host that is no name), at the word of `curl` it comes from; nil when there is none. The
     /// files a request names are checked where they are written.
-    private static func validationProblem(of document: RequestDocument, from curl: CurlCommand, in command: ShellCommand) -> InteropProblem? {
+    private static func validationProblems(of document: RequestDocument, from curl: CurlCommand, in command: ShellCommand) -> [InteropProblem] {
         let yaml = document.yaml
         let decoded = FileDecoding.requestFile(Array(yaml.utf8), path: "imported.yaml", absolutePath: "/imported.yaml", defaultName: "imported")
-        guard let error = decoded.diagnostics.first(where: { $0.severity == .error }) else { return nil }
-        let line = error.mark.flatMap { mark in yaml.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(max(0, mark.line - 1)).first } ?? ""
-        let trimmed = line.drop { $0 == " " }
-        let word = trimmed.hasPrefix("method:") ? curl.method?.mark : trimmed.hasPrefix("url:") ? curl.urls.first?.mark : nil
-        return InteropProblem("the request would not be valid: \(error.message)", at: word ?? command.words.first?.mark ?? Mark(line: 1, column: 1),
-                              suggestion: error.suggestion)
+        let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+        return decoded.diagnostics.filter { $0.severity == .error }.map { error in
+            let line = error.mark.flatMap { mark in lines.dropFirst(max(0, mark.line - 1)).first } ?? ""
+            let trimmed = line.drop { $0 == " " }
+            // The word of the command that wrote the value at fault: the method, the URL, else the one holding it.
+            let value = trimmed.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"'")) } ?? ""
+            let holding = value.isEmpty ? nil : command.words.dropFirst().first { $0.text.contains(value) }?.mark
+            let word = trimmed.hasPrefix("method:") ? curl.method?.mark : trimmed.hasPrefix("url:") ? curl.urls.first?.mark : holding
+            return InteropProblem("the request would not be valid: \(error.message)", at: word ?? command.words.first?.mark ?? Mark(line: 1, column: 1),
+                                  suggestion: error.suggestion)
+        }
     }
 }

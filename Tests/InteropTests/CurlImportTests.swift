@@ -428,6 +428,18 @@ import Testing
         #expect(result.requests.first?.document.yaml.contains("token: QSECRET5") == true)
     }
 
+    /// Every problem a request file would have is an error at the word of the command that wrote it, not at `curl`,
+    /// each of them (trial helper-182: the first alone, at column 1).
+    @Test func requestFileProblemsAreEachAtTheWordThatWroteThem() {
+        let command = "curl 'http://127.0.0.1:1/x' -H 'X-Id: {{ $randomColor }}' -d 'a={{$guid}}'"
+        let result = CurlImport.read(command)
+        #expect(result.errors.map(\.locatedMessage) == [
+            "command 1: the request would not be valid: unknown built-in '$randomColor'",
+            "command 1: the request would not be valid: unknown built-in '$guid'",
+        ])
+        #expect(result.errors.map(\.mark.column) == [32, 62])
+    }
+
     /// A short number named as a credential is hidden where it stands whole, at the end of a JSON object too; another
     /// member's number shows (trial helper-182: the reverse).
     @Test func aShortNumericCredentialIsHiddenAndOtherNumbersShow() {
