@@ -29,6 +29,10 @@ struct PostmanRequestTranslation {
             throw request.wrongType("request", of: owner, expected: "an object or a URL")
         }
         var target = try self.target(url)
+        if let password = URLCredentials.password(of: target.url), !password.isEmpty, !password.contains("{{") {
+            notes.warn("\(owner): the URL holds a password, written into the request file as it was", at: url,
+                       suggestion: RequestDocument.secretSuggestion("password"), hiding: [password])
+        }
         var document = RequestDocument(name: name, method: method, url: target.url)
         document.query = target.query
         var headers = try headers(request["header"])
@@ -295,6 +299,17 @@ struct PostmanRequestTranslation {
         }
     }
 
+    /// Lists the members of a body's JSON (or of text that is not JSON: a `{{variable}}` in it) named like credentials
+    /// (`"password": "…"`) whose values are written, not `{{variables}}`: written into the request file as they were.
+    private func listWrittenCredentials(inBody text: String, at place: PostmanValue) {
+        let written = CredentialNames.jsonCredentials(text).filter { !$0.isEmpty && !$0.contains("{{") }
+        guard !written.isEmpty else { return }
+        notes.warn("\(owner): the body holds credentials (members named like password, token, secret or api_key), written into the "
+                   + "request file as they were", at: place,
+                   suggestion: "keep them out of the file: add each to the environment's secrets (such as `password: { env: API_PASSWORD }`) "
+                       + "and write \"{{ password }}\" in its place", hiding: written)
+    }
+
     /// Lists each disabled entry as left out.
     private func listDisabled(_ entries: [(key: String, value: String, disabled: Bool, place: PostmanValue)], kind: String) {
         for entry in entries where entry.disabled {
@@ -384,6 +399,7 @@ struct PostmanRequestTranslation {
             return (source.text).flatMap { fileBody($0, at: source) }
         case "graphql":
             guard let graphql = body["graphql"], let query = graphql["query"]?.text else { return nil }
+            if let variables = graphql["variables"] { listWrittenCredentials(inBody: variables.text ?? "", at: variables) }
             let variables = graphQLVariables(graphql["variables"], listing: false)
             if variables == nil, let text = graphql["variables"]?.text, text.contains("{{") {
                 // `{"n": {{n}}}`, `{"{{k}}": 1}`, `{{vars}}`: Postman puts each variable's text where it is written, so
@@ -416,6 +432,7 @@ struct PostmanRequestTranslation {
             notes.warn("\(owner): the JSON body's comments are left out, as Postman leaves them out when it sends it", at: raw)
             text = stripped
         }
+        listWrittenCredentials(inBody: text, at: raw)
         let contentType = headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased()
         if language == "json" || contentType?.contains("json") == true {
             if let json = try? JSONValue.parse(text), let converted = convert(json, at: raw) {

@@ -731,6 +731,26 @@ import Testing
         #expect(redacted.contains(#"{"key": "host", "value": "127.0.0.1"}"#) && redacted.contains(#""key": "token", "value": "***""#))
     }
 
+    /// A password in a URL and credential members of a raw JSON body or GraphQL variables, written as they were, are each
+    /// a warning, their values hidden (trial helper-182: written without a word).
+    @Test func credentialsOfURLsAndBodiesWrittenAsTheyWereAreListed() {
+        let json = #"{"info": {"name": "c", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "item": ["#
+            + #"{"name": "login", "request": {"method": "POST", "url": "http://u:UrlPw-1357@127.0.0.1:1/x", "#
+            + #""body": {"mode": "raw", "raw": "{\"user\":\"bob\",\"password\":\"JsonPw-2468\"}", "options": {"raw": {"language": "json"}}}}}, "#
+            + #"{"name": "gql", "request": {"method": "POST", "url": "http://127.0.0.1:1/g", "#
+            + #""body": {"mode": "graphql", "graphql": {"query": "query { a }", "variables": "{\"apiKey\": \"GqlKey-9753\"}"}}}}]}"#
+        let result = Self.read(json: json)
+        #expect(result.warnings.map(\.problem.message) == [
+            "'login': the URL holds a password, written into the request file as it was (at /item/0/request/url)",
+            "'login': the body holds credentials (members named like password, token, secret or api_key), written into the request "
+                + "file as they were (at /item/0/request/body/raw)",
+            "'gql': the body holds credentials (members named like password, token, secret or api_key), written into the request "
+                + "file as they were (at /item/1/request/body/graphql/variables)",
+        ])
+        let redacted = InteropProblem.redacted(json, hiding: result.warnings.map(\.problem), also: result.credentials)
+        for secret in ["UrlPw-1357", "JsonPw-2468", "GqlKey-9753"] { #expect(!redacted.contains(secret), "\(secret) in \(redacted)") }
+    }
+
     /// A number named as a credential in a raw JSON body with comments (which is not JSON until they are left out) is
     /// hidden in quoted lines; other numbers show (trial helper-182: the reverse).
     @Test func aNumericCredentialOfABodyWithCommentsIsHidden() {
