@@ -325,10 +325,18 @@ private struct Translation {
             ? (ownTokens, entry.operation["security"]) : (["security"], raw.objectMember("security"))
         guard case .array(let requirements)? = security, case .object(let requirement)? = requirements.first else { return }
         let schemes = raw.objectMember("components")?.objectMember("securitySchemes")
+        // The scheme that gave the request's auth: a request sends one Authorization header.
+        var authBy: String?
         for (name, _) in requirement.members {
             guard let scheme = OpenAPIPointer.resolved(schemes?.objectMember(name), in: raw) else { continue }
             let type = scheme["type"]?.stringValue ?? ""
             let httpScheme = scheme["scheme"]?.stringValue?.lowercased()
+            if type == "http", ["bearer", "basic"].contains(httpScheme), let first = authBy {
+                note("\(label): the security scheme '\(name)' (http \(httpScheme ?? "")) is not translated: the request sends one "
+                     + "Authorization header, which '\(first)' gives", at: tokens)
+                continue
+            }
+            if type == "http", ["bearer", "basic"].contains(httpScheme) { authBy = name }
             switch (type, httpScheme) {
             case ("http", "bearer"?):
                 secret("token", env: "API_TOKEN")

@@ -401,6 +401,31 @@ import YAML
             """), "\(shop.environment.text)")
     }
 
+    /// A requirement of two http schemes (basic and bearer) gives the first: a request sends one Authorization header;
+    /// the other is a note and reads no secret (trial helper-182: the last won silently, both read secrets).
+    @Test func aRequirementOfTwoHTTPSchemesGivesTheFirstAndSaysSo() throws {
+        let text = """
+            openapi: 3.0.3
+            info: { title: s, version: "1" }
+            servers: [ { url: "http://127.0.0.1:1" } ]
+            paths:
+              /two:
+                get:
+                  security: [ { basic: [], b: [] } ]
+                  responses: { "200": { description: ok } }
+            components:
+              securitySchemes:
+                b: { type: http, scheme: bearer }
+                basic: { type: http, scheme: basic }
+            """
+        let result = try Self.translate(text, named: "s.yaml")
+        let request = try Self.file("requests/two/01-get-two.yaml", of: result)
+        #expect(request.contains("basic:\n    username: \"{{ username }}\"") && !request.contains("bearer"), "\(request)")
+        #expect(result.notes.map(\.message) == ["GET /two: the security scheme 'b' (http bearer) is not translated: the request sends one "
+                                                + "Authorization header, which 'basic' gives"])
+        #expect(!result.environment.text.contains("API_TOKEN"), "\(result.environment.text)")
+    }
+
     @Test func theEnvironmentHasTheFirstServersURLAndTheExamples() throws {
         let shop = try Self.translate(Self.shop, named: "shop.yaml")
         #expect(shop.environment.text.hasPrefix("baseURL: https://eu.shop.test:8443/v2\nvariables:\n"), "\(shop.environment.text)")
