@@ -413,6 +413,21 @@ import Testing
         }
     }
 
+    /// A file that starts with a UTF-8 byte order mark (Windows' Notepad) is read without it, by `import curl` and
+    /// `import postman` (trial helper-182: "not a curl command: it starts with 'curl'", "not JSON").
+    @Test func aByteOrderMarkIsNoPartOfTheInput() async throws {
+        try await Self.inFolder { folder in
+            try Data([0xEF, 0xBB, 0xBF] + Array("curl https://api.example.com/ping\r\n".utf8)).write(to: folder.appendingPathComponent("c.txt"))
+            let curl = try await RunnerProcess.run(["import", "curl", "c.txt"], in: folder, environment: Self.environment)
+            #expect(curl.exitCode == 0 && curl.stdout.contains("url: https://api.example.com/ping"), "\(curl.stdout)\(curl.stderr)")
+            let collection = #"{"info": {"name": "c", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "#
+                + #""item": [{"name": "ping", "request": {"method": "GET", "url": "https://api.example.com/ping"}}]}"#
+            try Data([0xEF, 0xBB, 0xBF] + Array(collection.utf8)).write(to: folder.appendingPathComponent("c.json"))
+            let postman = try await RunnerProcess.run(["import", "postman", "c.json", "--out", "out"], in: folder, environment: Self.environment)
+            #expect(postman.exitCode == 0, "\(postman.stderr)")
+        }
+    }
+
     @Test func importOverwritesNothingWithoutForce() async throws {
         try await Self.inFolder { folder in
             // The file of commands itself, even with --force (trial helper-182).
