@@ -355,6 +355,9 @@ struct NodeDecoder {
         var suggestion = Self.durationHelp
         if case .scalar(let scalar) = node.content, case .int(let number) = scalar.value, number >= 0 {
             suggestion = "add a unit, such as '\(number)s' or '\(number)ms'"
+        } else if Self.containsTemplate(node) {
+            // A `--var` cannot give it: durations are read with the file.
+            suggestion = "a duration is not a template, fixed when the file is read: write it, such as 5s"
         }
         typeMismatch(node, expected: "a duration like 250ms, 5s or 1m", for: context(), suggestion: suggestion)
         return nil

@@ -274,6 +274,8 @@ import YAML
         ("5", "requests/r.yaml:2:21: error: expected a duration like 250ms, 5s or 1m for 'options.timeout', found the integer 5 [help: add a unit, such as '5s' or '5ms']"),
         ("5 s", "requests/r.yaml:2:21: error: expected a duration like 250ms, 5s or 1m for 'options.timeout', found the string '5 s' [help: write a number and a unit: ms, s, m or h (such as 250ms, 5s, 1m)]"),
         ("-1s", "requests/r.yaml:2:21: error: expected a duration like 250ms, 5s or 1m for 'options.timeout', found the string '-1s' [help: write a number and a unit: ms, s, m or h (such as 250ms, 5s, 1m)]"),
+        // A template: no `--var` gives a duration (trial helper-180).
+        ("\"{{ t }}\"", "requests/r.yaml:2:21: error: expected a duration like 250ms, 5s or 1m for 'options.timeout', found the string '{{ t }}' [help: a duration is not a template, fixed when the file is read: write it, such as 5s]"),
     ])
     func badDurations(text: String, message: String) {
         #expect(problems("request: { url: /a }\noptions: { timeout: \(text) }") == [message])
