@@ -350,6 +350,11 @@ public struct VariableScope: Sendable {
                     throw TemplateError("index \(index) is out of range: '\(parent)' has \(items.count) element\(items.count == 1 ? "" : "s") (in '\(path)')", at: mark)
                 }
                 current = items[index]
+            case (.key(let key), .array):
+                // `emails.0`: an index is written in brackets.
+                let index = Int(key) != nil ? "\(parent)[\(key)]" : "\(parent)[0]"
+                throw TemplateError("'\(parent)' is a list, not an object (in '\(path)')", at: mark,
+                                    suggestion: "write an element's index in brackets: \(index)")
             case (.key, _):
                 throw TemplateError("'\(parent)' is \(current.kindName), not an object (in '\(path)')", at: mark)
             case (.index, _):

@@ -191,6 +191,11 @@ func parseTemplate(_ text: String) throws(TemplateError) -> Template {
         #expect(throws: TemplateError("'count' is a number, not an object (in 'count.x')", at: Mark(line: 1, column: 1))) {
             try scope().resolve(parseTemplate("{{ count.x }}"))
         }
+        // An index written after a dot says how to write it (trial helper-181).
+        #expect(throws: TemplateError("'user.emails' is a list, not an object (in 'user.emails.0')", at: Mark(line: 1, column: 1),
+                                      suggestion: "write an element's index in brackets: user.emails[0]")) {
+            try scope().resolve(parseTemplate("{{ user.emails.0 }}"))
+        }
         #expect(throws: TemplateError("environment variable 'NOPE' is not set (used as '$env.NOPE')", at: Mark(line: 1, column: 1))) {
             try scope().resolve(parseTemplate("{{ $env.NOPE }}"))
         }
