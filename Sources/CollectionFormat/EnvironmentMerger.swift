@@ -241,10 +241,10 @@ package struct EnvironmentMerger {
         // One of punctuation alone (`"`) is hidden wherever that punctuation stands apart: most of a JSON body.
         let punctuation = value.contains { !$0.isWhitespace } && !value.contains { $0.isLetter || $0.isNumber }
         let warning = hiding == .none ? "is only white space: it is not hidden"
-            : "has fewer than \(ResolvedSecret.shortestHiddenInText) characters: it is hidden where it is a whole value, but not inside other text"
+            : "has fewer than \(ResolvedSecret.shortestHiddenInText) characters: it is hidden only where it stands whole, not inside other text"
                 + (punctuation ? "; with no letter or digit, it hides that punctuation nearly everywhere it stands" : "")
         diagnostics.add(.warning("secret '\(secret.value.name)' \(warning)", path: secret.path, at: secret.value.env.mark,
-                                 suggestion: hiding == .none ? "set \(secret.value.env.value) to the secret's value" : "use a longer secret value"))
+                                 suggestion: hiding == .none ? "set \(secret.value.env.value) to the secret's value" : "use longer secret values"))
     }
 
     /// Warns of a `--var` of a secret's name that is empty or only white space: it replaces the secret's value (one
