@@ -35,9 +35,9 @@ public struct RetryLoader: HTTPLoader {
                 let asked = Self.retryAfter(in: response.headers)
                 // A server asking for a longer wait than a run can give gets its answer kept, not a hang.
                 if let asked, asked > RetryStrategy.longestWait {
-                    let readable = asked >= .seconds(Self.longestAsked) ? "a century or more" : asked.readable
+                    let readable = asked >= .seconds(Self.longestAsked) ? "a century or more" : Self.spoken(asked)
                     response.notRetried = "not retried: the server asked to wait \(readable) (Retry-After), "
-                        + "longer than the \(RetryStrategy.longestWait.readable) a retry waits at most"
+                        + "longer than the \(Self.spoken(RetryStrategy.longestWait)) a retry waits at most"
                     return response
                 }
                 wait = asked ?? strategy.delay(afterAttempt: attempt, jitter: jitter())
@@ -71,6 +71,16 @@ public struct RetryLoader: HTTPLoader {
         guard let date = HTTPDate.parse(value) else { return nil }
         // In whole seconds, as the header's own form gives them.
         return .seconds(min(Int64(max(0, date.timeIntervalSince(now)).rounded(.up)), longestAsked))
+    }
+
+    /// A wait in the unit that reads best: seconds under two minutes, then minutes, hours and days (`about` when
+    /// rounded): `400s` is `about 7 min`, a date in five years `about 1826 days`.
+    static func spoken(_ wait: Duration) -> String {
+        let seconds = wait.components.seconds
+        guard seconds >= 120 else { return wait.readable }
+        let (size, unit): (Int64, String) = seconds < 7200 ? (60, "min") : seconds < 172_800 ? (3600, "h") : (86_400, "days")
+        let rounded = (seconds + size / 2) / size
+        return (seconds % size == 0 ? "" : "about ") + "\(rounded) \(unit)"
     }
 
     /// The longest wait a `Retry-After` is read as, in seconds (a century).
