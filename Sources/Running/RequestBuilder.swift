@@ -242,12 +242,12 @@ public struct RequestBuilder: Sendable {
     }
 
     /// Whether an attempt matching a retry condition meets `expect`: it fails with the error kind `expect.error`
-    /// names, or answers with a status `expect.status` accepts.
+    /// names, or answers with a status the request accepts (`expect.status`'s; without it, any below 400).
     private static func expects(_ condition: RetryStrategy.Condition, _ expect: ExpectDefinition, _ scope: VariableScope) -> Bool {
         switch condition {
         case .timeout: expect.error?.value == .timeout
         case .connection: expect.error?.value == .connection
-        case .status(let code): expect.error == nil && expect.status.map { ExpectationChecker.accepts($0, status: code, scope: scope) } == true
+        case .status(let code): expect.error == nil && (expect.status.map { ExpectationChecker.accepts($0, status: code, scope: scope) } ?? (code < 400))
         }
     }
 

@@ -181,6 +181,17 @@ import TestSupport
         }
     }
 
+    /// A status below 400 that `on` lists is not retried without an `expect.status`, which accepts it as the request
+    /// does (trial helper-180: retried, flaky, the last answer judged); beside an `expect.status` refusing it, it is.
+    @Test func aStatusTheRequestAcceptsIsNotRetried() async throws {
+        let accepted = try await outcome("request: { url: /a }\noptions: { retry: { attempts: 3, delay: 1ms, on: [200] } }\n",
+                                         reply: .response(status: 200))
+        #expect(accepted.attempts == 1 && accepted.verdict == .passed && !accepted.flaky)
+        let refused = try await outcome("request: { url: /a }\noptions: { retry: { attempts: 3, delay: 1ms, on: [202] } }\nexpect: { status: 200 }\n",
+                                        reply: .response(status: 202))
+        #expect(refused.attempts == 3 && refused.verdict == .failed)
+    }
+
     /// A status the request retries on, kept because the server asked for a longer wait than a retry gives, says so.
     @Test func aResponseNotRetriedForItsLongRetryAfterSaysWhy() async throws {
         let result = try await outcome("""
