@@ -480,34 +480,22 @@ struct CollectionValidator {
 
     /// A header value (the request's, or its environment's it is sent with), a Basic or bearer credential (its auth,
     /// else the environment's) or a multipart value whose variables are known before sending must not hold a null, which
-    /// would be sent as the word null, nor (a header, a bearer token) what the run refuses to send: a line break, a
-    /// control character, a bearer token that is empty or holds a space.
+    /// would be sent as the word null, as the run refuses.
     private mutating func checkKnownNulls(of step: RequestDefinition, in path: String) {
-        // `problem(value, resolved)`: what is wrong with the value (its written part alone when not `resolved`).
-        typealias Known = (template: Template, what: String, path: String, problem: ((String, Bool) -> Diagnostic?)?)
-        func header(_ field: HeaderField, in path: String) -> Known {
-            (field.value, "a header value", path, { value, _ in HeaderField.valueProblem(value, of: field.value, named: field.name, in: path) })
-        }
-        var texts = step.request.headers.map { header($0, in: path) }
+        var texts = step.request.headers.map { ($0.value, "a header value", path) }
         let own = Set(step.request.headers.map { $0.name.lowercased() })
-        texts += (environment?.headers ?? []).filter { !own.contains($0.value.name.lowercased()) }.map { header($0.value, in: $0.path) }
+        texts += (environment?.headers ?? []).filter { !own.contains($0.value.name.lowercased()) }.map { ($0.value.value, "a header value", $0.path) }
         if case .multipart(let parts)? = step.request.body?.value {
-            texts += parts.compactMap { part in if case .value(let value) = part.content { (value, "a multipart value", path, nil) } else { nil } }
+            texts += parts.compactMap { part in if case .value(let value) = part.content { (value, "a multipart value", path) } else { nil } }
         }
         switch step.auth.map({ ($0.value, path) }) ?? environment?.auth.map({ ($0.value.value, $0.path) }) {
-        case (.basic(let username, let password), let path)?: texts += [(username, "a user name", path, nil), (password, "a password", path, nil)]
-        case (.bearer(let token), let path)?:
-            texts.append((token, "a bearer token", path, { AuthDefinition.bearerTokenProblem($0, of: token, in: path, resolved: $1) }))
+        case (.basic(let username, let password), let path)?: texts += [(username, "a user name", path), (password, "a password", path)]
+        case (.bearer(let token), let path)?: texts.append((token, "a bearer token", path))
         default: break
         }
-        for known in texts where !known.template.isLiteral && isKnownBeforeSending(known.template) {
-            if let null = self.known.firstNullVariable(in: known.template) {
-                diagnostics.add(.nullSentAsText(null.source, in: known.what, at: null.mark, path: known.path))
-            } else if let check = known.problem, check(known.template.literalText, false) == nil,
-                      let value = try? self.known.resolveString(known.template), let problem = check(value, true) {
-                // (What is written wrong is said where the file is read.)
-                diagnostics.add(problem)
-            }
+        for (template, what, path) in texts where !template.isLiteral && isKnownBeforeSending(template) {
+            guard let null = known.firstNullVariable(in: template) else { continue }
+            diagnostics.add(.nullSentAsText(null.source, in: what, at: null.mark, path: path))
         }
     }
 
