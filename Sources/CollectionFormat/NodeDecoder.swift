@@ -456,6 +456,11 @@ struct NodeDecoder {
                 if reportGlued(pairs, at: position) { repeated = true }
                 // Keys YAML tells apart (`1` and `"1"`, `true` and `"true"`) are one in JSON: the second would replace the first.
                 let key = Self.keyText(pair.key)
+                // YAML 1.2 has no merge key: `<<: *base` is a member named `<<` holding the other mapping.
+                if key == "<<", case .scalar(let scalar) = pair.key.content, scalar.style == .plain {
+                    warning("'<<' is an ordinary key here, not a YAML merge: it is a member named '<<' holding the other mapping",
+                            at: pair.key.mark, suggestion: "write the keys out (an anchor and alias can repeat a whole value: key: *base)")
+                }
                 if let first = keys.updateValue(pair.key.mark, forKey: key) {
                     error("key \"\(key)\" is written twice in this mapping (first on line \(first.line)): a JSON object holds one",
                           at: pair.key.mark, suggestion: "remove one of the two entries or rename this key")

@@ -217,6 +217,11 @@ import Testing
         #expect(problems("steps:\n  - <<: { request: { url: /a } }\n    name: one\n") == [
             "requests/r.yaml:2:5: error: unknown key '<<' [help: '<<' is an ordinary key here, not a YAML merge: write the keys out, or share them with use: (a step) or an environment (options, headers)]",
         ])
+        // In a value (a JSON body, variables), where any key goes: a warning, as it is sent as a member '<<' (trial helper-181).
+        #expect(problems("request:\n  url: /a\n  json:\n    <<: { x: 1 }\n    z: 3\n") == [
+            "requests/r.yaml:4:5: warning: '<<' is an ordinary key here, not a YAML merge: it is a member named '<<' holding the other mapping [help: write the keys out (an anchor and alias can repeat a whole value: key: *base)]",
+        ])
+        #expect(problems("request:\n  url: /a\n  json: { \"<<\": 1 }\n").isEmpty, "a quoted key is meant")
     }
 
     @Test func aShellReferenceAsACredentialWarnsWithTheSecretToWrite() {
