@@ -268,12 +268,14 @@ public enum DiagnosticRenderer {
         return nil
     }
 
-    /// How many characters around its column a quoted line is redacted over before it is cut to the shown window.
-    private static let redactedWidth = 4096
+    /// How many characters around its column a quoted line is redacted over before it is cut to the shown window: twice
+    /// the longest value a request file takes (64 KiB), so that a credential reaching the column is found whole.
+    private static let redactedWidth = 131_072
 
     /// The snippet of the line of `mark` in `source`, redacted over a wide window (`redactedWidth`) before it is cut to
     /// the shown one (a secret cut in two by that window would not be found), its caret under the same text. The wide
-    /// window bounds the work on a line of megabytes; a secret would need 2,000 characters to reach past it.
+    /// window bounds the work on a line of megabytes; a secret would need 64 KiB to reach past it (trial helper-183: at
+    /// 4,096, a 5,000-character token showed).
     /// `redactingLine` redacts the whole window (as `redacting` does: the caller may keep what it gave for the next
     /// diagnostic on the line), `redacting` the text before the column.
     private static func redactedSnippet(_ source: String, at mark: Mark, redacting: (String) -> String,

@@ -428,6 +428,18 @@ import Testing
         }
     }
 
+    /// A credential of thousands of characters on a long line stays hidden where a diagnostic quotes the line (trial
+    /// helper-183: past 4,096 characters the cut line showed it).
+    @Test func aLongCredentialOnALongLineStaysHidden() async throws {
+        try await Self.inFolder { folder in
+            let token = String((0..<5000).map { index in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789"[String.Index(utf16Offset: index * 7 % 46, in: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789")] })
+            try Self.write("curl 'http://127.0.0.1:1/x?token=\(token)' --usr bob:pw\n", to: "q.txt", in: folder)
+            let imported = try await RunnerProcess.run(["import", "curl", "q.txt"], in: folder, environment: Self.environment)
+            #expect(imported.exitCode == 2 && imported.stderr.contains("?token=***' --usr bob:***"), "\(imported.stderr.prefix(500))")
+            #expect(!imported.stderr.contains(token.suffix(40)) && !imported.stderr.contains(token.prefix(40)))
+        }
+    }
+
     @Test func importOverwritesNothingWithoutForce() async throws {
         try await Self.inFolder { folder in
             // The file of commands itself, even with --force (trial helper-182).
