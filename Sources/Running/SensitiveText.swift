@@ -94,7 +94,8 @@ extension AuthMethod {
 
 /// The credentials a body sends, long enough to hide on their own: the values of form fields and multipart values
 /// named as credentials (`password`, `client_secret`: `HTTPHeaders.namesCredential`), and of JSON members so named at any
-/// depth (GraphQL variables included), a string or a number, whatever gives them (a capture, `$env`, the file).
+/// depth (GraphQL variables included, and a text body that is JSON), a string or a number, whatever gives them (a
+/// capture, `$env`, the file).
 func credentialValues(of body: (any HTTPBody)?) -> [String] {
     func members(of value: JSONValue) -> [String] {
         switch value {
@@ -118,9 +119,19 @@ func credentialValues(of body: (any HTTPBody)?) -> [String] {
         if case .field(let name, let value) = part, HTTPHeaders.namesCredential(name) { value } else { nil }
     }
     case let json as JSONBody: members(of: json.value)
+    // Text that is JSON (`text:` with a JSON Content-Type, as `import curl` writes a body JSON values would change):
+    // its members too.
+    case let data as DataBody where startsJSON(data.data):
+        (try? JSONValue.parse(Array(data.data))).map(members) ?? []
     default: []
     }
     return values.filter { $0.count >= SensitiveText.minimumLength }
+}
+
+/// Whether `data` (up to a mebibyte) starts, after white space, as a JSON object or list does.
+private func startsJSON(_ data: Data) -> Bool {
+    guard data.count <= 1 << 20, let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return false }
+    return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
 }
 
 extension HTTPHeaders {

@@ -76,7 +76,7 @@ import Testing
         }
         let partToken = try #require(first(/name="password"\r\n\r\n([^\r]+)/))
         let gqlToken = try #require(first(/"password":"([^"]+)"/))
-        for secret in [withToken, rowToken, partToken, gqlToken, form, json] {
+        for secret in [withToken, rowToken, partToken, gqlToken, form, json, "text-json-password-7788"] {
             #expect(secret.count >= 16 && !stdout.contains(secret) && output.json?.contains(secret) == false, "\(secret): \(stdout)")
         }
         // A capture no request sends as a credential shows.
