@@ -55,6 +55,17 @@ public struct LoadedCollection: Sendable {
         // A `with:` input or an `each:` row value that gives such a variable sends what its templates read too
         // (`with: { t: "{{ token }}" }`), through any number of such steps.
         var givers: [(name: String, reads: [String])] = []
+        // A list looped over (`each: "{{ tokens }}"`) whose elements (`item`, or their fields) a step sends as credentials.
+        let loopers: [(loop: Template, steps: [RequestDefinition])] = files.flatMap { file in
+            file.steps.compactMap { step in step.loop.map { ($0, [step]) } } + (file.rowsTemplate.map { [($0, file.steps)] } ?? [])
+        }
+        for (loop, steps) in loopers where steps.contains(where: { step in
+            var sends = false
+            step.forEachCredentialTemplate { sends = sends || !$0.variableNames.isEmpty }
+            return sends
+        }) {
+            names.formUnion(loop.variableNames)
+        }
         for file in files {
             let values = file.steps.flatMap(\.inputs).map { ($0.name, $0.value) }
                 + (file.rows.map { rows in rows.rows.flatMap { zip(rows.columns, $0) } } ?? [])

@@ -76,7 +76,8 @@ import Testing
         }
         let partToken = try #require(first(/name="password"\r\n\r\n([^\r]+)/))
         let gqlToken = try #require(first(/"password":"([^"]+)"/))
-        for secret in [withToken, rowToken, partToken, gqlToken, form, json, "text-json-password-7788"] {
+        let listToken = try #require(output.received.filter { $0.path == "/anything/list" }.compactMap { $0.header("X-Api-Key") }.first)
+        for secret in [withToken, rowToken, partToken, gqlToken, form, json, "text-json-password-7788", listToken] {
             #expect(secret.count >= 16 && !stdout.contains(secret) && output.json?.contains(secret) == false, "\(secret): \(stdout)")
         }
         // A capture no request sends as a credential shows.
