@@ -24,7 +24,7 @@ public struct CurlTranslation {
     /// The secrets credentials are written as; nil writes them as they were, each with a warning.
     private var references: SecretReferences?
     /// The user and the password's reference of a URL's credentials, taken out of it when written as a secret.
-    private var urlCredentials: (user: String, password: String)?
+    private var urlCredentials: (user: String, password: String, forms: [String], mark: Mark)?
 
     private init(_ command: CurlCommand, filePath: @escaping @Sendable (String) -> String, references: SecretReferences?) {
         self.command = command
@@ -89,7 +89,16 @@ public struct CurlTranslation {
             document.body = try body(headers: &headers)
         }
         // curl sends -u's credentials, or a bearer token, in place of the URL's.
-        document.auth = auth(headers: &headers) ?? urlCredentials.map { .basic(username: $0.user, password: $0.password) }
+        document.auth = auth(headers: &headers)
+        if let url = urlCredentials {
+            if document.auth == nil {
+                document.auth = .basic(username: url.user, password: written(url.password, as: RequestDocument.secretName("password"),
+                                                                             warning: "", at: url.mark, hiding: url.forms))
+            } else {
+                references?.hide(url.forms)
+                warn("the URL's credentials are left out: curl sends those of -u or the bearer token instead", at: url.mark, hiding: url.forms)
+            }
+        }
         document.headers = headers.map { ($0.name, $0.value) }
         document.options = try options()
         noteTemplates(in: document)
@@ -158,14 +167,15 @@ public struct CurlTranslation {
             }
         }
         if let password = components.percentEncodedPassword {
-            let reference = self.written(components.password ?? password, as: RequestDocument.secretName("password"),
-                                         warning: "the URL holds a password, written as it was", at: written.mark,
-                                         hiding: [password, components.password ?? password])
             if references != nil {
-                // Sent as Basic auth, as runner sends a URL's credentials: the reference is no part of a URL.
-                urlCredentials = (components.user ?? "", reference)
+                // Sent as Basic auth, as runner sends a URL's credentials (a reference is no part of a URL), unless `-u` or
+                // a bearer token gives the auth: `document()` decides.
+                urlCredentials = (components.user ?? "", components.password ?? password, [password, components.password ?? password], written.mark)
                 components.percentEncodedUser = nil
                 components.percentEncodedPassword = nil
+            } else {
+                warn("the URL holds a password, written as it was", at: written.mark, suggestion: RequestDocument.secretSuggestion("password"),
+                     hiding: [password, components.password ?? password])
             }
         }
         return (templates.restored(components.string ?? text), templates.restored(components.percentEncodedPath), query)

@@ -154,7 +154,9 @@ public struct RequestDocument: Sendable {
     static func secretName(named written: String) -> (name: String, variable: String) {
         let environment = PostmanEnvironmentDocument.environmentVariableName(written)
         let words = environment.split(separator: "_").map { $0.lowercased() }
-        return ((words.first ?? "value") + words.dropFirst().map(\.capitalized).joined(), environment.isEmpty ? "API_VALUE" : environment)
+        let name = (words.first ?? "value") + words.dropFirst().map(\.capitalized).joined()
+        // A variable's name starts with no digit (`2fa-token` gives `_2faToken`).
+        return (name.first?.isNumber == true ? "_" + name : name, environment.isEmpty ? "API_VALUE" : environment)
     }
 
     /// The body's key and value.

@@ -22,9 +22,15 @@ public struct SecretReferences: Sendable {
         hidden += forms + [value]
         if let known = secrets.first(where: { $0.value == value }) { return "{{ \(known.name) }}" }
         let name = RequestDocument.unusedName(suggested.name, separator: "") { name in secrets.contains { $0.name == name } }
-        let number = name.dropFirst(suggested.name.count)
-        secrets.append(Secret(name: name, variable: suggested.variable + (number.isEmpty ? "" : "_" + number), value: value))
+        // Another name may read the same variable (`token` and `_token` both `API_TOKEN`): each value its own.
+        let variable = RequestDocument.unusedName(suggested.variable, separator: "_") { variable in secrets.contains { $0.variable == variable } }
+        secrets.append(Secret(name: name, variable: variable, value: value))
         return "{{ \(name) }}"
+    }
+
+    /// Hides `forms` in every message: a credential left out of the files.
+    mutating func hide(_ forms: [String]) {
+        hidden += forms
     }
 
     /// The `secrets:` mapping of an environment file that gives every reference, one line each.

@@ -471,14 +471,14 @@ import Testing
         for value in ["Up4ssw0rd", "S1d2c3d4", "aUtH12345", "Jp4ss0001", "Ak12345678"] { #expect(!yaml.contains(value), "\(yaml)") }
         #expect(yaml.contains("url: https://h.example/x\n") && yaml.contains("Cookie: \"{{ cookie }}\"")
                 && yaml.contains("Authorization: \"Token {{ authorization }}\"") && yaml.contains("apiKey: \"{{ apiKey }}\"")
-                && yaml.contains("pwd: 123456") && yaml.contains("username: u\n    password: \"{{ password }}\""), "\(yaml)")
+                && yaml.contains("pwd: 123456") && yaml.contains("username: u\n    password: \"{{ password2 }}\""), "\(yaml)")
         #expect(result.secrets?.environmentEntries == """
             secrets:
-              password: { env: API_PASSWORD }
               cookie: { env: COOKIE }
-              password2: { env: API_PASSWORD_2 }
+              password: { env: API_PASSWORD }
               apiKey: { env: API_KEY }
               authorization: { env: AUTHORIZATION }
+              password2: { env: API_PASSWORD_2 }
 
             """)
         // Still hidden where a message quotes the command.
@@ -491,6 +491,16 @@ import Testing
         // A name no variable can have is written by its words.
         let odd = "curl https://h.example/x -d 'user[password]=Fp4ss0001'"
         #expect(CurlImport.read(odd, writingSecrets: true).requests.first?.document.yaml.contains(#""user[password]": "{{ userPassword }}""#) == true)
+        // Two names reading one variable each get their own; a name starting with a digit starts with '_' (trial helper-183).
+        let twins = CurlImport.read("curl https://h.example/x -d 'token=Tk1234567&_token=Tk7654321&2fa-token=Tf1234567'", writingSecrets: true)
+        #expect(twins.secrets?.environmentEntries == "secrets:\n  token: { env: API_TOKEN }\n  _token: { env: API_TOKEN_2 }\n"
+                    + "  _2faToken: { env: _2FA_TOKEN }\n", "\(twins.errors)")
+        // `-u` beside a URL's credentials: curl sends `-u`'s, the URL's are left out and need no secret.
+        let both = "curl -u bob:Up4ss1112 'https://carol:Up4ss3334@h.example/x'"
+        let read = CurlImport.read(both, writingSecrets: true)
+        #expect(read.secrets?.environmentEntries == "secrets:\n  password: { env: API_PASSWORD }\n")
+        #expect(read.warnings.map(\.message) == ["the URL's credentials are left out: curl sends those of -u or the bearer token instead"])
+        #expect(!read.redacted(both).contains("Up4ss3334") && read.requests.first?.document.yaml.contains("username: bob") == true)
     }
 
     /// A JSON body's member whose name says it holds a credential is written as given, with a warning naming it, its
