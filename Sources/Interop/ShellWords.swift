@@ -55,7 +55,9 @@ public struct InteropProblem: Error, Sendable, Hashable {
         }
         let hidden = Set(values).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
         return hidden.reduce(line) { text, value in
-            value.count >= ResolvedSecret.shortestHiddenInText ? text.replacingOccurrences(of: value, with: "***")
+            // A number (a PIN, a numeric key) only where it stands whole: inside another number it is not it.
+            let number = value.allSatisfy { $0.isASCII && $0.isNumber }
+            return value.count >= ResolvedSecret.shortestHiddenInText && !number ? text.replacingOccurrences(of: value, with: "***")
                 : wholeValuesHidden(value, in: text)
         }
     }

@@ -445,6 +445,11 @@ import Testing
     @Test func aShortNumericCredentialIsHiddenAndOtherNumbersShow() {
         let command = #"curl http://127.0.0.1:1/x --json '{"a":5,"password":131}'"#
         #expect(CurlImport.read(command).redacted(command) == #"curl http://127.0.0.1:1/x --json '{"a":5,"password":***}'"#)
+        // Nor inside another number of another command (trial helper-183: 12345 cut out of 12345678901234567890).
+        let two = "curl http://127.0.0.1:1/y --json '{\"big\":12345678901234567890}'\ncurl http://127.0.0.1:1/w --json '{\"api_key\":12345}'"
+        let read = CurlImport.read(two)
+        #expect(read.redacted("{\"big\":12345678901234567890}") == "{\"big\":12345678901234567890}")
+        #expect(read.redacted("{\"api_key\":12345}") == "{\"api_key\":***}")
     }
 
     /// One long word (a body or header value copied whole) is read in time linear in its length: credential names
