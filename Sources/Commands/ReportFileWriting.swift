@@ -9,17 +9,21 @@ enum ReportFileWriting {
     /// The report being written: its temporary file, for a second signal to remove before the process ends, or the path
     /// written in place, which such a signal leaves cut short; `stopped` once that signal came: no temporary file is made
     /// after it (one made while it names what was not written would be left behind).
-    static let inFlight = Mutex<(temporary: String?, inPlace: String?, stopped: Bool)>((nil, nil, false))
+    /// `renamed`: the reports complete in place, which such a signal does not name as not written.
+    static let inFlight = Mutex<(temporary: String?, inPlace: String?, stopped: Bool, renamed: Set<String>)>((nil, nil, false, []))
 
     /// Stops the writing for a process that ends at once: removes the temporary file being written, and makes no other;
-    /// what was being written.
-    static func stop() -> (temporary: String?, inPlace: String?) {
+    /// what was being written, and the reports written whole.
+    static func stop() -> (temporary: String?, inPlace: String?, renamed: Set<String>) {
         inFlight.withLock { flight in
             flight.stopped = true
             if let temporary = flight.temporary { unlink(temporary) }
-            return (flight.temporary, flight.inPlace)
+            return (flight.temporary, flight.inPlace, flight.renamed)
         }
     }
+
+    /// Whether `stop` was called: a write failing now failed because of it.
+    static var isStopped: Bool { inFlight.withLock { $0.stopped } }
 
     /// Writes `text` to the file at `path`; nil, or why it could not, in words.
     static func write(_ text: String, to path: String) -> String? {
@@ -48,10 +52,15 @@ enum ReportFileWriting {
             unlink(temporary)
             return failure
         }
-        guard rename(temporary, path) == 0 else {
-            let failure = reason(errno, fifo: false)
+        // Renamed under the lock `stop` takes: a report in place is never named as not written.
+        let renamed = inFlight.withLock { flight -> Int32? in
+            guard rename(temporary, path) == 0 else { return errno }
+            flight.renamed.insert(path)
+            return nil
+        }
+        if let code = renamed {
             unlink(temporary)
-            return failure
+            return reason(code, fifo: false)
         }
         return nil
     }

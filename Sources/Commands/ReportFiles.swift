@@ -131,7 +131,7 @@ final class ReportFiles: Sendable {
     /// those not written yet: the one being written is left as it was before the run (its temporary file removed).
     private func exitWhileWriting(stoppedBy signal: String, status: ExitStatus) -> Never {
         let flight = ReportFileWriting.stop()
-        let (done, written) = progress.withLock { ($0.done, $0.status) }
+        let (done, written) = progress.withLock { ($0.done.union(flight.renamed), $0.status) }
         // One written in place (a FIFO, a device) is cut short, not left as it was.
         let cut = requests.filter { $0.path == flight.inPlace }
         Self.nameUnwritten(requests.filter { !done.contains($0.path) && $0.path != flight.inPlace }, by: signal, while: "written",
@@ -175,6 +175,8 @@ final class ReportFiles: Sendable {
         var written = true
         for (request, text) in zip(requests, texts) {
             if let reason = ReportFileWriting.write(text, to: request.path) {
+                // Stopped by a second signal, which names the reports not written itself.
+                guard !ReportFileWriting.isStopped else { return false }
                 Console.error("error: cannot write the report '\(request.path)': \(reason)")
                 written = false
             } else {
