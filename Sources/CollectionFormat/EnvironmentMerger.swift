@@ -45,6 +45,7 @@ package struct EnvironmentMerger {
             if definition.options.timeout != nil { timeoutPath = path }
             if let reference = definition.openapi { openapi = Sourced(reference, path: path) }
         }
+        warnOfMergedRetryWaits(options.retry, chain: chain, at: retryPath)
         reportVariablesUnderSecrets(variables, secrets, chain: chain)
         let resolvedSecrets = secrets.compactMap { readSecret($0) }
         var unresolved = Set(secrets.map(\.value.name)).subtracting(resolvedSecrets.map(\.name))
@@ -232,6 +233,18 @@ package struct EnvironmentMerger {
             warnOfShortValue(value, of: secret)
         }
         return ResolvedSecret(name: definition.name, value: value)
+    }
+
+    /// Warns of a retry merged field by field across the chain (`attempts` in a base, `delay` in the file extending it)
+    /// whose waits add up to more than an hour, when no file's own retry says so (each is checked where it is read): at
+    /// the nearest file's `retry`.
+    private mutating func warnOfMergedRetryWaits(_ merged: RetryDefinition?, chain: [EnvironmentDefinition], at path: String?) {
+        guard chain.count > 1, let merged, let path, merged.waitsLonger(than: RetryDefinition.longestWaits) else { return }
+        let own = chain.compactMap(\.options.retry)
+        guard own.count > 1, !own.contains(where: { $0.attempts != nil && $0.waitsLonger(than: RetryDefinition.longestWaits) }) else { return }
+        diagnostics.add(.warning("this retry, merged with the one of the environment it extends, waits more than an hour in all between "
+                                 + "its tries: a request whose answer never comes right holds the run that long", path: path, at: merged.mark,
+                                 suggestion: "give fewer attempts or a shorter delay"))
     }
 
     /// Warns of a secret's value too short to hide in free text, or only white space (not hidden at all).

@@ -684,6 +684,13 @@ import YAML
                 + "its tries: a request whose answer never comes right holds the run that long [help: give fewer attempts or a shorter delay here, "
                 + "or in the environment]",
         ])
+        // Merged across `extends`: the base's attempts, the extending file's delay (trial helper-183).
+        scratch.write("environments/w6.yaml", "extends: w\noptions:\n  retry: { delay: 1m }\n")
+        #expect(problems(of: await scratch.readCollection(["b.yaml"], env: "w6")) == [
+            "environments/w6.yaml:3:10: warning: this retry, merged with the one of the environment it extends, waits more than an hour in "
+                + "all between its tries: a request whose answer never comes right holds the run that long [help: give fewer attempts or a "
+                + "shorter delay]",
+        ])
     }
 }
 
