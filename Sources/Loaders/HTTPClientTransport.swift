@@ -712,7 +712,13 @@ enum TransportErrorMapping {
         for entry in stack {
             let text = entry.description
             guard let start = text.range(of: marker)?.upperBound else { continue }
-            let reason = text[start...].prefix { $0.isASCII && ($0.isUppercase || $0.isNumber || $0 == "_") }
+            let rest = text[start...]
+            let reason = rest.prefix { $0.isASCII && ($0.isUppercase || $0.isNumber || $0 == "_") }
+            // A system error's words (`Too many open files`, out of file descriptors), not a reason's name: whole.
+            if let next = rest.dropFirst(reason.count).first, next.isLowercase {
+                let words = rest.range(of: " at ").map { rest[..<$0.lowerBound] } ?? rest
+                return words.prefix(1).lowercased() + words.dropFirst()
+            }
             if !reason.isEmpty { return String(reason) }
         }
         return nil
