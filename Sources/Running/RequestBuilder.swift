@@ -106,6 +106,10 @@ public struct RequestBuilder: Sendable {
         } catch {
             throw RunFailure(error, in: path)
         }
+        // `/users/{{ id }}` after a capture of a JSON null would ask for `/users/null`.
+        if text.contains("null"), let null = scope.firstNullVariable(in: template) {
+            throw RunFailure(.nullSentAsText(null.source, in: "a URL", at: null.mark, path: path))
+        }
         let components: URLComponents
         do { components = try scope.requestURL(text, resolving: template, in: path) } catch { throw RunFailure(error) }
         if components.scheme == nil, environment?.baseURL == nil {

@@ -236,7 +236,8 @@ import TestSupport
         for (written, line, column, what) in [("request:\n  url: /b\n  headers: { X-Id: \"id-{{ gone }}\" }\n", 3, 24, "a header value"),
                                               ("request: { url: /b }\nauth: { bearer: \"{{ gone }}\" }\n", 2, 18, "a bearer token"),
                                               ("request: { url: /b }\nauth: { basic: { username: u, password: \"{{ gone }}\" } }\n", 2, 42, "a password"),
-                                              ("request:\n  url: /b\n  multipart: [ { name: n, value: \"{{ gone }}\" } ]\n", 3, 35, "a multipart value")] {
+                                              ("request:\n  url: /b\n  multipart: [ { name: n, value: \"{{ gone }}\" } ]\n", 3, 35, "a multipart value"),
+                                              ("request: { url: \"/b/{{ gone }}\" }\n", 1, 21, "a URL")] {
             let collection = try TestCollection([
                 "environments/test.yaml": environment(),
                 "requests/1.yaml": "request: { url: /a }\ncapture: { gone: $.gone }\n",
