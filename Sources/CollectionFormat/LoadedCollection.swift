@@ -45,35 +45,16 @@ public struct LoadedCollection: Sendable {
 
     /// The names of the variables requests send as credentials (in `auth:`, a header, query item, form field, multipart
     /// value or JSON member named as one, a client certificate's password: `forEachCredentialTemplate`), in any file or
-    /// the environment, and those a `with:` input or `each:` row giving one of them reads: a value captured into one is
-    /// hidden from its capture on, before it is sent.
+    /// the environment; those a `with:` input or `each:` row giving one of them reads; and the lists an `each:` loops
+    /// over whose elements a step sends so: a value captured into one is hidden from its capture on, before it is sent.
     public var credentialVariables: Set<String> {
         var names = Set<String>()
         let add = { (template: Template) in names.formUnion(template.variableNames) }
         for step in files.lazy.flatMap(\.steps) { step.forEachCredentialTemplate(add) }
         environment?.forEachCredentialTemplate(add)
-        // A `with:` input or an `each:` row value that gives such a variable sends what its templates read too
-        // (`with: { t: "{{ token }}" }`), through any number of such steps.
-        var givers: [(name: String, reads: [String])] = []
-        // A list looped over (`each: "{{ tokens }}"`) whose elements (`item`, or their fields) a step sends as credentials.
-        let loopers: [(loop: Template, steps: [RequestDefinition])] = files.flatMap { file in
-            file.steps.compactMap { step in step.loop.map { ($0, [step]) } } + (file.rowsTemplate.map { [($0, file.steps)] } ?? [])
-        }
-        for (loop, steps) in loopers where steps.contains(where: { step in
-            var sends = false
-            step.forEachCredentialTemplate { sends = sends || !$0.variableNames.isEmpty }
-            return sends
-        }) {
-            names.formUnion(loop.variableNames)
-        }
-        for file in files {
-            let values = file.steps.flatMap(\.inputs).map { ($0.name, $0.value) }
-                + (file.rows.map { rows in rows.rows.flatMap { zip(rows.columns, $0) } } ?? [])
-            for (name, value) in values {
-                let reads = value.templates.flatMap(\.variableNames)
-                if !reads.isEmpty { givers.append((name, reads)) }
-            }
-        }
+        names.formUnion(listsLoopedAsCredentials)
+        // Through any number of `with:` inputs and rows (`with: { t: "{{ token }}" }`).
+        let givers = valueGivers
         var grew = true
         while grew {
             let count = names.count
@@ -81,6 +62,33 @@ public struct LoadedCollection: Sendable {
             grew = names.count > count
         }
         return names
+    }
+
+    /// The variables of the lists an `each: "{{ list }}"` loops over (a step's, or a file's rows) whose elements (`item`,
+    /// or their fields) a step sends as credentials.
+    private var listsLoopedAsCredentials: [String] {
+        let loops: [(loop: Template, steps: [RequestDefinition])] = files.flatMap { file in
+            file.steps.compactMap { step in step.loop.map { ($0, [step]) } } + (file.rowsTemplate.map { [($0, file.steps)] } ?? [])
+        }
+        return loops.filter { loop in
+            loop.steps.contains { step in
+                var sends = false
+                step.forEachCredentialTemplate { sends = sends || !$0.variableNames.isEmpty }
+                return sends
+            }
+        }.flatMap(\.loop.variableNames)
+    }
+
+    /// Each variable a `with:` input or an `each:` row gives from templates, and the variables those read.
+    private var valueGivers: [(name: String, reads: [String])] {
+        files.flatMap { file in
+            let values = file.steps.flatMap(\.inputs).map { ($0.name, $0.value) }
+                + (file.rows.map { rows in rows.rows.flatMap { zip(rows.columns, $0) } } ?? [])
+            return values.compactMap { name, value -> (name: String, reads: [String])? in
+                let reads = value.templates.flatMap(\.variableNames)
+                return reads.isEmpty ? nil : (name, reads)
+            }
+        }
     }
 
     /// Whether any diagnostic is an error (then nothing may be sent; exit 2).

@@ -90,12 +90,13 @@ public struct CurlTranslation {
         }
         // curl sends -u's credentials, or a bearer token, in place of the URL's.
         document.auth = auth(headers: &headers)
-        if let url = urlCredentials {
+        // (Taken out of the URL only when credentials are written as secrets.)
+        if let url = urlCredentials, references != nil {
             if document.auth == nil {
-                document.auth = .basic(username: url.user, password: written(url.password, as: RequestDocument.secretName("password"),
-                                                                             warning: "", at: url.mark, hiding: url.forms))
+                let password = references!.reference(to: url.password, suggested: RequestDocument.secretName("password"), forms: url.forms)
+                document.auth = .basic(username: url.user, password: password)
             } else {
-                references?.hide(url.forms)
+                references!.hide(url.forms)
                 warn("the URL's credentials are left out: curl sends those of -u or the bearer token instead", at: url.mark, hiding: url.forms)
             }
         }
