@@ -49,6 +49,8 @@ public struct RetryLoader: HTTPLoader {
                 error.retriedAfterWritten = retriedAfterWritten
                 guard attempt < strategy.attempts, strategy.shouldRetry(error: error) else { throw error }
                 retriedAfterWritten = retriedAfterWritten || error.requestWritten && !request.method.isIdempotent
+                // This attempt ended without an answer: a cancelled wait after it keeps none.
+                answered = nil
                 wait = strategy.delay(afterAttempt: attempt, jitter: jitter())
             }
             do { try await sleeper(wait, for: request) } catch {
