@@ -70,16 +70,21 @@ public enum DiagnosticRenderer {
             let continues = continuesCredential(mark.line) { lines.text(ofLine: $0, of: path, source: source) }
             // A line holding a mistyped credential key (`pasword: x`, which no other rule knows) is quoted with its values
             // hidden too: the decoder may not have read it (a YAML error on the line).
+            // The key a message does not name, which may be the secret, is hidden where it stands: the first key of its line,
+            // or one inside a mapping written on the line (`pw: { env: X, s3cret: 1 }`), where the first is the secret's
+            // name, which the message names.
+            let lineIndent = lines.text(ofLine: mark.line, of: path, source: source)?.prefix { " \t-".contains($0) }.count ?? 0
+            let hidesFirstKey = diagnostic.hidesKey && mark.column <= lineIndent + 1
             func hiding(_ text: String) -> String {
                 if continues {
                     let indent = text.prefix { $0 == " " || $0 == "\t" }
                     return indent.count == text.count ? text : indent + "***"
                 }
                 return diagnostic.quotesSecret || mistypesCredentialKey(text)
-                    ? hidingValues(in: redacting(text), hidingFirstKey: diagnostic.hidesKey) : redacting(text)
+                    ? hidingValues(in: redacting(text), hidingFirstKey: hidesFirstKey) : redacting(text)
             }
             let quoted = lines.text(at: mark, of: path, source: source, width: redactedWidth)
-            let way = continues ? 3 : diagnostic.quotesSecret ? diagnostic.hidesKey ? 2 : 1 : 0
+            let way = continues ? 3 : diagnostic.quotesSecret ? hidesFirstKey ? 2 : 1 : 0
             let snippet = quoted.flatMap { quoted in
                 redactedSnippet(quoted.text, at: quoted.mark, redacting: hiding, redactingLine: { lines.redacted($0, way: way, by: hiding) })
             }

@@ -330,6 +330,14 @@ import YAML
         let (_, shapes) = decodeEnvironment("secrets:\n  a: [s3cretvalue]\n  b: { env: B, default:s3cretvalue }\n  c: { s3cretvalue }\n")
         #expect(shapes.allSatisfy { $0.quotesSecret && !$0.description.contains("s3cret") }, "\(shapes.map(\.description))")
         #expect(shapes.contains { $0.suggestion == "write a space after the ':' of 'default:'" })
+        // An unknown key inside a mapping on the secret's line is hidden where it stands; the secret's name, which the
+        // message names, shows (trial helper-181: the name was hidden, the key too).
+        let oneLine = "secrets:\n  pw: { env: PW_UNSET, default: MyDefaultPassw0rd, extra: oops }\n"
+        let (_, inner) = decodeEnvironment(oneLine)
+        let sources = SourceCache()
+        sources.store(oneLine, for: "environments/qa.yaml")
+        let rendered = DiagnosticRenderer.render(inner, sources: sources, color: false)
+        #expect(rendered.contains(" 2 |   pw: { env: PW_UNSET, default: ***, ***: *** }\n"), "\(rendered)")
         let (_, whole) = decodeEnvironment("secrets: s3cretvalue\n")
         #expect(whole.map(\.description) == ["environments/qa.yaml:1:10: error: expected a mapping for 'secrets', found a value, not shown (it may be the secret)"])
     }
