@@ -63,7 +63,8 @@ struct EnvironmentResolver {
             let list = availableList
             // Names that differ only in digits (`qa-2`, `qa-3`; `prod`, `prod2`) are other systems, not typos; a path or
             // a file name is told the name without them.
-            let written = Discovery.hasYAMLExtension(name) ? Discovery.withoutExtension(String(name.split(separator: "/").last ?? "")) : name
+            let last = name.contains("/") ? String(name.split(separator: "/").last ?? "") : name
+            let written = Discovery.hasYAMLExtension(last) ? Discovery.withoutExtension(last) : last
             let withoutDigits = { (text: String) in text.filter { !$0.isNumber } }
             let candidates = available.filter { $0 == written || withoutDigits($0) != withoutDigits(written) }
             let suggestion = Suggestions.didYouMean(written, among: candidates).map { "\($0) (\(list))" } ?? list

@@ -504,6 +504,10 @@ import YAML
         #expect(problems(of: await scratch.readCollection(["requests"], env: "environments/qa.yaml")) == [
             "error: unknown environment 'environments/qa.yaml' [help: did you mean 'qa'? (available environments: base, broken, loop-a, loop-b, qa)]",
         ])
+        // Without its extension too (trial helper-181).
+        #expect(problems(of: await scratch.readCollection(["requests"], env: "environments/qa")) == [
+            "error: unknown environment 'environments/qa' [help: did you mean 'qa'? (available environments: base, broken, loop-a, loop-b, qa)]",
+        ])
         #expect(problems(of: await scratch.readCollection(["requests"], env: "loop-c")) == [
             "error: unknown environment 'loop-c' [help: did you mean 'loop-a'? (available environments: base, broken, loop-a, loop-b, qa)]",
         ])
