@@ -108,8 +108,15 @@ struct ListCommand: AsyncParsableCommand {
 
     @OptionGroup var tags: TagArguments
 
+    /// Taken only to say that `list` reads none: a `run` line copied whole (`--env qa`) gets told, not "unknown option".
+    @Option(help: .hidden) var env: String?
+
     func validate() throws {
         try CollectionArguments.refuseEmpty(paths)
+        if env != nil {
+            throw ValidationError("list reads no environment: it prints the URLs as written; leave out --env (runner validate "
+                                  + "PATH --env NAME resolves them)")
+        }
     }
 
     func run() async throws {

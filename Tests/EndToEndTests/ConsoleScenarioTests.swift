@@ -143,6 +143,12 @@ import Testing
         #expect(!(bare.stderr + badName.stderr).contains("s3cr3tT0ken"), "\(bare.stderr)\n\(badName.stderr)")
     }
 
+    /// `list` with a `run` line's `--env` says it reads no environment (trial helper-181: "Unknown option '--env'").
+    @Test func listWithAnEnvironmentSaysItReadsNone() async throws {
+        let listed = try await RunnerProcess.run(["list", "requests", "--env", "local"], in: ScenarioRun.folder("invalid"), environment: [:])
+        #expect(listed.exitCode == 1 && listed.stderr.contains("error: list reads no environment"), "\(listed.stderr)")
+    }
+
     // MARK: Quiet and progress
 
     @Test func quietPrintsOnlyFailuresErrorsAndTheSummary() async throws {
