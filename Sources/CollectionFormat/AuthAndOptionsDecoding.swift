@@ -187,6 +187,11 @@ extension NodeDecoder {
             warning("'attempts: \(attempts.value)' with these delays waits more than an hour in all between its tries: a request whose answer never "
                     + "comes right holds the run that long", at: attempts.mark,
                     suggestion: "give fewer attempts or a shorter delay (polling usually needs minutes), or a timeout for the whole job elsewhere")
+        } else if let attempts = retry.attempts, attempts.value > RetryDefinition.mostAttempts {
+            // Short waits, but each attempt may last its timeout (trial helper-179: 7,389 attempts in 5 s, on and on).
+            warning("'attempts: \(attempts.value)' tries that many times: a request whose answer never comes right holds the run for as "
+                    + "many attempts, each up to its timeout", at: attempts.mark,
+                    suggestion: "give fewer attempts (polling usually needs tens), with a delay between them")
         }
         if let value = fields["on"] {
             retry.on = Located(scalarOrSequence(value).compactMap { retryCondition($0) }, at: value.mark)

@@ -612,6 +612,8 @@ public struct RetryDefinition: Sendable {
     public static let defaultDelay = Duration.milliseconds(200)
     /// Waits between tries past which a retry is a warning: a request whose answer never comes right holds the run.
     public static let longestWaits = Duration.seconds(3600)
+    /// Attempts past which a retry is a warning, whatever its waits.
+    public static let mostAttempts = 10_000
 
     /// Whether the waits between its tries, each at its longest (exponential ones without jitter), add up to more than
     /// `limit`: a request retried for a state that never comes waits at least that long.
