@@ -17,7 +17,7 @@ package enum DataRowsDecoding {
         var bytes = bytes
         // A `.json` file is JSON: YAML would read `{"a":1 "b":2}` (a missing comma) as a value `1 "b":2` nobody wrote.
         if reference.written.hasSuffix(".json") {
-            let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+            let text = WideEncoding.withoutByteOrderMark(bytes)
             do throws(JSONParseError) { _ = try JSONValue.parse(text) } catch {
                 sources.store(WideEncoding.displayText(bytes), for: reference.path)
                 return (nil, [.error("invalid JSON: \(error.message)", path: reference.path, at: Mark(line: error.line, column: error.column),

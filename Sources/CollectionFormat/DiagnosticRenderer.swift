@@ -73,8 +73,8 @@ public enum DiagnosticRenderer {
             // The key a message does not name, which may be the secret, is hidden where it stands: the first key of its line,
             // or one inside a mapping written on the line (`pw: { env: X, s3cret: 1 }`), where the first is the secret's
             // name, which the message names.
-            let lineIndent = lines.text(ofLine: mark.line, of: path, source: source)?.prefix { " \t-".contains($0) }.count ?? 0
-            let hidesFirstKey = diagnostic.hidesKey && mark.column <= lineIndent + 1
+            let hidesFirstKey = diagnostic.hidesKey
+                && mark.column <= (lines.text(ofLine: mark.line, of: path, source: source)?.prefix { " \t-".contains($0) }.count ?? 0) + 1
             func hiding(_ text: String) -> String {
                 if continues {
                     let indent = text.prefix { $0 == " " || $0 == "\t" }

@@ -21,7 +21,7 @@ package struct SourceDocument {
     package static func parse(_ bytes: [UInt8], path: String, limits: Limits = .default) -> SourceDocument {
         // A UTF-8 byte order mark (what some Windows editors write first) is no character of the file: columns of its
         // first line count from after it, as editors count them, and quoted lines leave it out.
-        let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        let bytes = WideEncoding.withoutByteOrderMark(bytes)
         let source = SourceText(path: path, text: WideEncoding.displayText(bytes))
         func diagnostics(_ errors: [YAMLError]) -> [Diagnostic] {
             errors.map { error in

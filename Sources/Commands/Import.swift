@@ -80,7 +80,7 @@ public struct ImportCurl: Sendable {
 
     /// The input as text; nil, after saying where, when it is not UTF-8 (a byte replaced would change what is sent).
     private static func text(of data: Data, name: String) -> (text: String, name: String)? {
-        let data = InputFile.withoutByteOrderMark(data)
+        let data = WideEncoding.withoutByteOrderMark(data)
         let text = String(decoding: data, as: UTF8.self)
         guard let error = data.withUnsafeBytes({ YAMLError.invalidUTF8(in: $0.bindMemory(to: UInt8.self)) }) else { return (text, name) }
         let sources = SourceCache()
@@ -362,7 +362,7 @@ public struct ImportPostman: Sendable {
         var inputs: [PostmanSource] = []
         for path in [collection] + environments {
             let data: Data
-            do throws(InputFile.Problem) { data = InputFile.withoutByteOrderMark(try InputFile.contents(atPath: path)) } catch {
+            do throws(InputFile.Problem) { data = WideEncoding.withoutByteOrderMark(try InputFile.contents(atPath: path)) } catch {
                 Console.error("error: cannot read '\(path)'"
                     + error.detail + (error.isUnreadable ? "; give the path of a Postman \(path == collection ? "collection" : "environment") export (JSON)" : ""))
                 return .badCommandLine

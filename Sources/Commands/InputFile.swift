@@ -36,11 +36,6 @@ enum InputFile {
     }
 
     /// The bytes of the file at `path`, at most `limit`.
-    /// `data` without a leading UTF-8 byte order mark (what Windows' Notepad writes first): no character of the text.
-    static func withoutByteOrderMark(_ data: Data) -> Data {
-        data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
-    }
-
     static func contents(atPath path: String, limit: Int = limit) throws(Problem) -> Data {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         // Why it cannot be opened, a link that leads nowhere named so.

@@ -1,4 +1,4 @@
-internal import Foundation
+public import Foundation
 
 /// Text saved in UTF-16 or UTF-32 where UTF-8 is read, told by its byte order mark or by the NUL bytes beside its first
 /// character (as those encodings write ASCII), or for UTF-16 beside other characters of its start.
@@ -17,6 +17,19 @@ public enum WideEncoding {
 
     /// `bytes` as text to quote in a diagnostic: decoded from UTF-16 or UTF-32 when they are in one (its byte order mark
     /// left out), so the quoted line reads as an editor shows it; otherwise as UTF-8, an invalid byte replaced.
+    /// `bytes` without a leading UTF-8 byte order mark (what some Windows editors write first), which is no character of
+    /// the text: columns count from after it, and nothing shows it.
+    public static func withoutByteOrderMark(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.starts(with: utf8ByteOrderMark) ? Array(bytes.dropFirst(3)) : bytes
+    }
+
+    /// `withoutByteOrderMark` of bytes read as `Data`.
+    public static func withoutByteOrderMark(_ data: Data) -> Data {
+        data.starts(with: utf8ByteOrderMark) ? data.dropFirst(3) : data
+    }
+
+    private static let utf8ByteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
     public static func displayText(_ bytes: some Collection<UInt8>) -> String {
         let array = Array(bytes)
         guard let layout = array.withUnsafeBufferPointer(layout(of:)) else { return String(decoding: array, as: UTF8.self) }

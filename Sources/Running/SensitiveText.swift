@@ -128,9 +128,10 @@ func credentialValues(of body: (any HTTPBody)?) -> [String] {
     return values.filter { $0.count >= SensitiveText.minimumLength }
 }
 
-/// Whether `data` (up to a mebibyte) starts, after white space, as a JSON object or list does.
+/// Whether `data` starts, after white space, as a JSON object or list does; up to 64 KiB (the longest value a file
+/// writes), as it is parsed again for every request that sends it.
 private func startsJSON(_ data: Data) -> Bool {
-    guard data.count <= 1 << 20, let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return false }
+    guard data.count <= 1 << 16, let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return false }
     return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
 }
 

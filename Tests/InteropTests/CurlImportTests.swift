@@ -500,6 +500,11 @@ import Testing
         let twins = CurlImport.read("curl https://h.example/x -d 'token=Tk1234567&_token=Tk7654321&2fa-token=Tf1234567'", writingSecrets: true)
         #expect(twins.secrets?.environmentEntries == "secrets:\n  token: { env: API_TOKEN }\n  _token: { env: API_TOKEN_2 }\n"
                     + "  _2faToken: { env: _2FA_TOKEN }\n", "\(twins.errors)")
+        // An empty credential (a secret cannot be empty) and the command's own template stay as written, needing no secret.
+        let asWritten = CurlImport.read("curl https://h.example/x -u bob: -H 'X-Api-Key: {{ k }}'", writingSecrets: true)
+        let yaml2 = asWritten.requests.first?.document.yaml ?? ""
+        #expect(asWritten.secrets?.secrets.isEmpty == true)
+        #expect(yaml2.contains("X-Api-Key: \"{{ k }}\"") && yaml2.contains("password: \"\""), "\(yaml2)")
         // `-u` beside a URL's credentials: curl sends `-u`'s, the URL's are left out and need no secret.
         let both = "curl -u bob:Up4ss1112 'https://carol:Up4ss3334@h.example/x'"
         let read = CurlImport.read(both, writingSecrets: true)
