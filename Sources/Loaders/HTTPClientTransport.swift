@@ -27,6 +27,10 @@ public final class HTTPClientTransport: HTTPLoader {
     private let clients = Mutex<[ClientSettings: HTTPClient]>([:])
     private let connectionsPerHost: Int
 
+    /// Called (on an event loop) each time the head of a request the current task sends is written on its connection:
+    /// how a throttle learns when its request started.
+    @TaskLocal public static var headWritten: (@Sendable () -> Void)?
+
     /// Creates a transport that opens at most `connectionsPerHost` HTTP/1.1 connections to one host (AsyncHTTPClient's
     /// soft limit: a request beyond it waits for a connection, and the wait counts against its deadline).
     public init(connectionsPerHost: Int = 32) {
@@ -183,7 +187,7 @@ public final class HTTPClientTransport: HTTPLoader {
         let deadline = request.deadline.map(Self.nioDeadline)
         let start = ContinuousClock.now
         func attempt() async throws -> CappedBodyCollector.Response {
-            let collector = CappedBodyCollector(request: request)
+            let collector = CappedBodyCollector(request: request, headWritten: Self.headWritten)
             defer { written = collector.sentHead }
             do {
                 return try await Self.started(outgoing, delegate: collector, on: client, deadline: deadline) { collector.sentHead }
@@ -498,12 +502,16 @@ final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable
     /// Whether the client wrote the whole request; read once the request has ended.
     private var sentAll = false
 
-    init(request: HTTPRequest) {
+    private let headWritten: (@Sendable () -> Void)?
+
+    init(request: HTTPRequest, headWritten: (@Sendable () -> Void)? = nil) {
         limit = ResponseSizeLimit(request: request)
+        self.headWritten = headWritten
     }
 
     func didSendRequestHead(task: HTTPClient.Task<Response>, _ head: HTTPRequestHead) {
         sentHead = true
+        headWritten?()
     }
 
     func didSendRequest(task: HTTPClient.Task<Response>) {

@@ -38,20 +38,29 @@ public final class WaitsBeforeSending: Sendable {
     /// stop is set before the step's first request is sent.
     static func wait(_ duration: Duration, sleeper: Sleeper, for request: HTTPRequest, leftOutOfDuration: Bool,
                      lastBeforeSending: Bool = true) async throws(HTTPError) {
-        guard let waits = current else { return try await sleeper(duration, for: request) }
-        try await waits.wait(duration, sleeper: sleeper, for: request, leftOutOfDuration: leftOutOfDuration,
-                             lastBeforeSending: lastBeforeSending)
+        try await wait(for: request, leftOutOfDuration: leftOutOfDuration, lastBeforeSending: lastBeforeSending) { () throws(HTTPError) in
+            try await sleeper(duration, for: request)
+        }
     }
 
-    private func wait(_ duration: Duration, sleeper: Sleeper, for request: HTTPRequest, leftOutOfDuration: Bool,
-                      lastBeforeSending: Bool) async throws(HTTPError) {
+    /// Waits as `waiting` does (which throws `cancelled` when its task is), in the current step's waits as
+    /// `wait(_:sleeper:for:leftOutOfDuration:lastBeforeSending:)` says; a stop that ends it cancels `waiting`, which has
+    /// ended (with whatever it holds) once this throws.
+    static func wait(for request: HTTPRequest, leftOutOfDuration: Bool, lastBeforeSending: Bool = true,
+                     _ waiting: @escaping @Sendable () async throws(HTTPError) -> Void) async throws(HTTPError) {
+        guard let waits = current else { return try await waiting() }
+        try await waits.wait(for: request, leftOutOfDuration: leftOutOfDuration, lastBeforeSending: lastBeforeSending, waiting)
+    }
+
+    private func wait(for request: HTTPRequest, leftOutOfDuration: Bool, lastBeforeSending: Bool,
+                      _ waiting: @escaping @Sendable () async throws(HTTPError) -> Void) async throws(HTTPError) {
         let start = ContinuousClock.now
         defer { if leftOutOfDuration { state.withLock { $0.waited += start.duration(to: .now) } } }
         let ended: Result<Bool, HTTPError>
         if let stop = state.withLock({ $0.stop }) {
-            ended = stop.isSet ? .success(true) : await stop.race(sleeper, duration, for: request)
+            ended = stop.isSet ? .success(true) : await stop.race(waiting)
         } else {
-            do throws(HTTPError) { try await sleeper(duration, for: request); ended = .success(false) } catch { ended = .failure(error) }
+            do throws(HTTPError) { try await waiting(); ended = .success(false) } catch { ended = .failure(error) }
         }
         switch ended {
         case .success(false):
@@ -90,11 +99,12 @@ public final class StopSignal: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Sleeps `duration` with `sleeper` unless the signal is set first: true when it was, false when the sleep ended.
-    func race(_ sleeper: Sleeper, _ duration: Duration, for request: HTTPRequest) async -> Result<Bool, HTTPError> {
+    /// Waits as `waiting` does unless the signal is set first: true when it was (`waiting` is cancelled, and has ended
+    /// when this returns), false when the wait ended.
+    func race(_ waiting: @escaping @Sendable () async throws(HTTPError) -> Void) async -> Result<Bool, HTTPError> {
         await withTaskGroup(of: Result<Bool, HTTPError>?.self) { group in
             group.addTask {
-                do throws(HTTPError) { try await sleeper(duration, for: request) } catch { return .failure(error) }
+                do throws(HTTPError) { try await waiting() } catch { return .failure(error) }
                 return .success(false)
             }
             group.addTask { await self.wait() ? .success(true) : nil }

@@ -6,6 +6,8 @@ final class ServerState: Sendable {
     /// Everything behind the lock.
     private struct Storage {
         var requests: [RecordedRequest] = []
+        /// When each of `requests` arrived whole.
+        var arrivals: [ContinuousClock.Instant] = []
         var tokenExpiries: [String: Date] = [:]
         var tokensIssued = 0
         var attemptsByKey: [String: Int] = [:]
@@ -18,12 +20,21 @@ final class ServerState: Sendable {
 
     /// Remembers a received request.
     func record(_ request: RecordedRequest) {
-        storage.withLockedValue { $0.requests.append(request) }
+        let now = ContinuousClock.now
+        storage.withLockedValue { storage in
+            storage.requests.append(request)
+            storage.arrivals.append(now)
+        }
     }
 
     /// All requests received so far, oldest first.
     var requests: [RecordedRequest] {
         storage.withLockedValue { $0.requests }
+    }
+
+    /// When each received request arrived whole, oldest first.
+    var arrivals: [ContinuousClock.Instant] {
+        storage.withLockedValue { $0.arrivals }
     }
 
     /// Issues the next token `tok-N` (`long`: `tok-N-` and 16 hex digits, long enough to be hidden as a credential),

@@ -26,6 +26,13 @@ extension TestServer {
     /// A self-signed certificate and key are generated in memory at start (never written anywhere); the
     /// certificate names `localhost` and is valid for one day. Its `baseURL` starts with "https://".
     public static func start(host: String = "127.0.0.1", tls: TestServerTLS) async throws -> TestServer {
+        try await start(host: host, tls: tls, readingAfter: nil)
+    }
+
+    /// Starts an HTTPS server as `start(host:tls:)` does that reads nothing of its connections until `hold` after it
+    /// started: the TLS handshakes of every connection made before then, and their requests, are answered together
+    /// (a server busy at first).
+    public static func start(host: String = "127.0.0.1", tls: TestServerTLS, readingAfter hold: Duration?) async throws -> TestServer {
         var configuration: TLSConfiguration
         switch tls {
         case .selfSigned: configuration = try SelfSignedIdentity.generate().serverConfiguration
@@ -37,7 +44,14 @@ extension TestServer {
             if upToTLS12 { configuration.maximumTLSVersion = .tlsv12 }
         }
         let context = try NIOSSLContext(configuration: configuration)
+        let reading = hold.map { NIODeadline.now() + .nanoseconds(Int64($0 / .nanoseconds(1))) }
         return try await start(host: host, scheme: "https") { channel in
+            if let reading, reading > .now() {
+                try channel.syncOptions?.setOption(.autoRead, value: false)
+                channel.eventLoop.scheduleTask(deadline: reading) {
+                    try? channel.syncOptions?.setOption(.autoRead, value: true)
+                }
+            }
             try channel.pipeline.syncOperations.addHandlers(UncleanClose(), NIOSSLServerHandler(context: context))
         }
     }

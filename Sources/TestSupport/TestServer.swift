@@ -80,6 +80,11 @@ public final class TestServer: Sendable {
         state.requests
     }
 
+    /// When each received request arrived whole, oldest first.
+    public func arrivalTimes() -> [ContinuousClock.Instant] {
+        state.arrivals
+    }
+
     /// How many requests arrived for exactly this path (query ignored), e.g. `count(of: "/echo")`.
     public func count(of route: String) -> Int {
         state.requests.count { $0.path == route }

@@ -63,8 +63,9 @@ import TestSupport
         }
     }
 
-    @Test func throttleHoldsTheRateUnderParallelLoad() async throws {
-        try await withChain { server, loader in
+    @Test(arguments: TestServerScheme.allCases)
+    func throttleHoldsTheRateUnderParallelLoad(over scheme: TestServerScheme) async throws {
+        try await withChain(over: scheme) { server, loader in
             let options = HTTPRequestOptions(throttle: ThrottleRate(perSecond: 10))
             let start = ContinuousClock.now
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -74,6 +75,27 @@ import TestSupport
             #expect(statuses == Array(repeating: 200, count: 20))
             #expect(start.duration(to: .now) >= .milliseconds(1850))
             #expect(server.count(of: "/echo") == 20)
+        }
+    }
+
+    /// A server that answers no TLS handshake for its first 500 ms gets throttled requests an interval apart all the same:
+    /// the requests whose connections it then makes together are written one at a time. (Over http a request is written
+    /// as soon as its connection is made, which the system does without the server: a server reading late finds them
+    /// together in its sockets, whatever the client does.)
+    @Test func throttleSpacesRequestsWrittenOnceLateHandshakesComplete() async throws {
+        let server = try await TestServer.start(tls: .selfSigned, readingAfter: .milliseconds(500))
+        try await withStandardChain(on: server, after: TestServerScheme.https.trusting) { server, loader in
+            let options = HTTPRequestOptions(throttle: ThrottleRate(perSecond: 10))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<4 { group.addTask { _ = try await loader.load(get("/echo?n=\(index)", options)) } }
+                try await group.waitForAll()
+            }
+            let arrivals = server.arrivalTimes()
+            #expect(arrivals.count == 4)
+            for (earlier, later) in zip(arrivals, arrivals.dropFirst()) {
+                // An interval less the jitter of a busy machine between writing and reading.
+                #expect(earlier.duration(to: later) >= .milliseconds(70))
+            }
         }
     }
 
@@ -196,12 +218,6 @@ import TestSupport
 
 /// What `--verbose` shows of a request's header fields is what the server receives.
 @Suite struct HeadersOnTheWireTests {
-    final class Traced: Sendable {
-        private let exchanges = Mutex<[TracedExchange]>([])
-        func add(_ exchange: TracedExchange) { exchanges.withLock { $0.append(exchange) } }
-        var all: [TracedExchange] { exchanges.withLock { $0 } }
-    }
-
     /// Header fields as sorted `name: value` lines, names lowercased.
     private func lines(_ fields: [(String, String)]) -> [String] {
         fields.map { "\($0.0.lowercased()): \($0.1)" }.sorted()
@@ -211,7 +227,7 @@ import TestSupport
     func theTracedHeadersAreTheHeadersReceived(_ scheme: TestServerScheme) async throws {
         let server = try await TestServer.start(scheme)
         let transport = HTTPClientTransport()
-        let traced = Traced()
+        let traced = Collected<TracedExchange>()
         try await stopping(server, transport) {
             let loader = chain(scheme.trusting + [.trace(report: traced.add)], ending: transport)
             var requests: [HTTPRequest] = []

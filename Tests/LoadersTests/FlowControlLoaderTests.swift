@@ -1,35 +1,69 @@
 import Foundation
 import Testing
+import Synchronization
 import HTTPCore
 import Loaders
 import TestSupport
 
 @Suite struct ThrottleTests {
-    @Test func scheduleSpacesSlotsByTheInterval() async {
+    /// Turns go first come, first served; a turn's start is the one the turn before gave, or now once that passed.
+    @Test func turnsGoInOrderAndStartWhereTheTurnBeforeSaid() async throws {
         let schedule = ThrottleSchedule()
+        #expect(await schedule.takeTurn())
+        let order = Collected<Int>()
+        var waiters: [Task<Void, Never>] = []
+        for index in 1...2 {
+            waiters.append(Task {
+                guard await schedule.takeTurn() else { return }
+                order.add(index)
+                schedule.endTurn(nextFree: .now)
+            })
+            try await Task.sleep(for: .milliseconds(50))
+        }
         let start = ContinuousClock.now
-        let slots = [
-            await schedule.reserveSlot(now: start, interval: .milliseconds(100)),
-            await schedule.reserveSlot(now: start, interval: .milliseconds(100)),
-            await schedule.reserveSlot(now: start.advanced(by: .milliseconds(50)), interval: .milliseconds(100)),
-            await schedule.reserveSlot(now: start.advanced(by: .seconds(1)), interval: .milliseconds(100)),
-        ]
-        #expect(slots.map { start.duration(to: $0) } == [.zero, .milliseconds(100), .milliseconds(200), .seconds(1)])
+        #expect(schedule.start(now: start) == start)
+        schedule.endTurn(nextFree: start.advanced(by: .seconds(1)))
+        for waiter in waiters { await waiter.value }
+        #expect(order.all == [1, 2])
+        #expect(await schedule.takeTurn())
+        let later = ContinuousClock.now.advanced(by: .seconds(5))
+        schedule.endTurn(nextFree: later)
+        #expect(await schedule.takeTurn())
+        #expect(schedule.start(now: .now) == later)
+        #expect(schedule.start(now: later.advanced(by: .seconds(1))) == later.advanced(by: .seconds(1)))
     }
 
-    /// A slot given back (its request was not sent) is the next one taken, earliest first; one already past is not.
-    @Test func slotsGivenBackAreTakenFirst() async {
+    /// A request cancelled while it waits for its turn never takes it: the turn goes to the next.
+    @Test func aCancelledWaitTakesNoTurn() async throws {
         let schedule = ThrottleSchedule()
-        let start = ContinuousClock.now
-        var slots: [ContinuousClock.Instant] = []
-        for _ in 0..<4 { slots.append(await schedule.reserveSlot(now: start, interval: .seconds(1))) }
-        await schedule.giveBack(slots[3], now: start)
-        await schedule.giveBack(slots[1], now: start)
-        await schedule.giveBack(slots[0], now: start)
-        let next = [await schedule.reserveSlot(now: start, interval: .seconds(1)),
-                    await schedule.reserveSlot(now: start, interval: .seconds(1)),
-                    await schedule.reserveSlot(now: start, interval: .seconds(1))]
-        #expect(next.map { start.duration(to: $0) } == [.seconds(1), .seconds(3), .seconds(4)])
+        #expect(await schedule.takeTurn())
+        let cancelled = Task { await schedule.takeTurn() }
+        try await Task.sleep(for: .milliseconds(50))
+        cancelled.cancel()
+        #expect(await cancelled.value == false)
+        let next = Task { await schedule.takeTurn() }
+        try await Task.sleep(for: .milliseconds(50))
+        schedule.endTurn(nextFree: .now)
+        #expect(await next.value)
+    }
+
+    /// Requests whose connections are all ready at one moment (a TLS handshake the server answers late) are written an
+    /// interval apart: a start is when the request is written, not when it was handed to its connection.
+    @Test func requestsReadyTogetherAreWrittenAnIntervalApart() async throws {
+        let ready = ContinuousClock.now.advanced(by: .milliseconds(300))
+        let written = Collected<ContinuousClock.Instant>()
+        let connection = ConnectionReadyAt(ready) { written.add(.now) }
+        let loader = ThrottleLoader(next: connection)
+        let throttled = HTTPRequestOptions(throttle: ThrottleRate(perSecond: 10))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { _ = try await loader.load(request(options: throttled)) } }
+            try await group.waitForAll()
+        }
+        let times = written.all.sorted()
+        #expect(times.count == 4)
+        for (earlier, later) in zip(times, times.dropFirst()) {
+            #expect(earlier.duration(to: later) >= .milliseconds(95))
+        }
     }
 
     @Test func loaderWaitsForItsSlotOnlyWhenThrottled() async throws {
@@ -212,5 +246,23 @@ import TestSupport
         #expect(kept.status == .serviceUnavailable && kept.notRetried?.contains("asked to wait a century or more") == true, "\(kept.notRetried ?? "")")
         #expect(RetryLoader.retryAfter(in: ["Retry-After": "Sun, 06 Nov 1994 08:49:37 GMT"],
                                        now: Date(timeIntervalSince1970: 784_111_767.4)) == .seconds(10))
+    }
+}
+
+/// A terminal loader whose connection is ready at `ready`: it writes each request then (calling the transport's
+/// `headWritten`, then `written`) or at once when later, and answers 200.
+struct ConnectionReadyAt: HTTPLoader {
+    let ready: ContinuousClock.Instant
+    let written: @Sendable () -> Void
+
+    init(_ ready: ContinuousClock.Instant, written: @escaping @Sendable () -> Void) {
+        (self.ready, self.written) = (ready, written)
+    }
+
+    func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        try? await Task.sleep(until: ready)
+        HTTPClientTransport.headWritten?()
+        written()
+        return HTTPResponse(request: request, status: .ok)
     }
 }

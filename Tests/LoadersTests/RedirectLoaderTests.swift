@@ -144,14 +144,8 @@ import TestSupport
 }
 
 @Suite struct TraceLoaderTests {
-    final class Collected: Sendable {
-        private let exchanges = Mutex<[TracedExchange]>([])
-        func add(_ exchange: TracedExchange) { exchanges.withLock { $0.append(exchange) } }
-        var all: [TracedExchange] { exchanges.withLock { $0 } }
-    }
-
     @Test func reportsExchangesWithCredentialsMasked() async throws {
-        let collected = Collected()
+        let collected = Collected<TracedExchange>()
         let scripted = ScriptedLoader([.response(status: 200, headers: ["Set-Cookie": "s=1", "X-Echo": "hunter2"],
                                                  body: Data("token hunter2".utf8)), .failure(.cannotConnect)])
         let loader = chain([.trace(redacting: { $0.replacingOccurrences(of: "hunter2", with: "***") }, report: collected.add)],
