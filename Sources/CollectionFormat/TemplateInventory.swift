@@ -18,7 +18,7 @@ extension RequestDefinition {
     /// Calls `body` with the templates of the credentials the request sends: its `auth:`, its headers named as
     /// credentials (`Authorization`, `Cookie`, `X-Api-Key`, `X-Session`: `HTTPHeaders.namesCredential`), its query items,
     /// form fields, multipart values and JSON members so named (`access_token`, `refresh_token`, `password`; GraphQL
-    /// variables too), and its client certificate's password.
+    /// variables and a `text:` body that is JSON too), and its client certificate's password.
     public func forEachCredentialTemplate(_ body: (Template) -> Void) {
         auth?.value.forEachTemplate(body)
         for header in request.headers where HTTPHeaders.namesCredential(header.name) { body(header.value) }
@@ -29,6 +29,7 @@ extension RequestDefinition {
             for part in parts where HTTPHeaders.namesCredential(part.name.source) { if case .value(let value) = part.content { body(value) } }
         case .json(let value)?: value.forEachCredentialTemplate(body)
         case .graphql(let graphql)?: graphql.variables?.forEachCredentialTemplate(body)
+        case .text(let text)?: text.forEachCredentialExpressionInJSON(body)
         default: break
         }
         if let password = options.clientCert?.password { body(password) }
@@ -213,6 +214,49 @@ extension Matcher where Value == TemplateValue {
     /// Calls `body` with the templates of every operand, nested matchers included.
     public func forEachOperandTemplate(_ body: (Template) -> Void) {
         forEachOperand { $0.forEachTemplate(body) }
+    }
+}
+
+extension Template {
+    /// For a text that is JSON (`text: '{"password": "{{ p }}"}'`, up to 64 KiB as the run reads it), calls `body` with each
+    /// expression in the value of a member named as a credential, at any depth, as a template of its own.
+    func forEachCredentialExpressionInJSON(_ body: (Template) -> Void) {
+        guard !isLiteral, source.utf8.count <= 1 << 16, let first = source.first(where: { !$0.isWhitespace }), first == "{" || first == "["
+        else { return }
+        // Each expression as a number, which JSON reads inside a string and outside one alike.
+        var text = ""
+        var expressions: [(token: String, segment: Segment)] = []
+        for segment in segments {
+            switch segment {
+            case .literal(let literal): text += literal
+            case .expression:
+                let token = "9\(1_000_000_000 + expressions.count)9"
+                text += token
+                expressions.append((token, segment))
+            }
+        }
+        guard let json = try? JSONValue.parse(text) else { return }
+        func leaves(of value: JSONValue) -> [String] {
+            switch value {
+            case .string(let text): [text]
+            case .int(let number): [String(number)]
+            case .array(let elements): elements.flatMap(leaves)
+            case .object(let object): object.members.flatMap { leaves(of: $0.value) }
+            default: []
+            }
+        }
+        func credentials(in value: JSONValue) -> [String] {
+            switch value {
+            case .array(let elements): elements.flatMap(credentials)
+            case .object(let object):
+                object.members.flatMap { HTTPHeaders.namesCredential($0.key) ? leaves(of: $0.value) : credentials(in: $0.value) }
+            default: []
+            }
+        }
+        let sent = credentials(in: json)
+        for (token, segment) in expressions where sent.contains(where: { $0.contains(token) }) {
+            body(Template(segments: [segment], source: source, mark: mark))
+        }
     }
 }
 

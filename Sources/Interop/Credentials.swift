@@ -273,7 +273,8 @@ enum CurlCredentials {
         for form in Set([text, unquoted, unquoted.replacingOccurrences(of: "\\\"", with: "\"")]) {
             found += CredentialNames.openQuotedCredentials(form)
         }
-        return found.filter { !$0.isEmpty }
+        // A value that starts as a template (`?api_key={{ k }}`, read up to its first space) is none.
+        return found.filter { !$0.isEmpty && !$0.hasPrefix("{{") }
     }
 
     /// The value written from `start` of a line: the text inside the quote there (`'`, `"`, `$'`, cmd's `^"`) to the next

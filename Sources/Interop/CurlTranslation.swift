@@ -50,6 +50,9 @@ public struct CurlTranslation {
     /// hides `hidden`).
     private mutating func written(_ values: [String], as secret: (name: String, variable: String), warning message: String, at mark: Mark,
                                   hiding hidden: [String]) -> [String] {
+        // An empty value, or one the command already writes as a template, is no credential to hide or refer to.
+        guard values.contains(where: Self.isCredential) else { return values }
+        let hidden = hidden.filter(Self.isCredential)
         guard references != nil else {
             warn(message, at: mark, suggestion: RequestDocument.secretSuggestion(secret.name, env: secret.variable), hiding: hidden)
             return values
@@ -61,6 +64,11 @@ public struct CurlTranslation {
     private mutating func written(_ value: String, as secret: (name: String, variable: String), warning message: String, at mark: Mark,
                                   hiding hidden: [String]) -> String {
         written([value], as: secret, warning: message, at: mark, hiding: hidden)[0]
+    }
+
+    /// Whether `value` may be a credential: not empty, and no template (`{{ k }}`) the command already writes.
+    private static func isCredential(_ value: String) -> Bool {
+        !value.isEmpty && !value.contains("{{")
     }
 
     /// Adds a warning; `hiding` the credentials it is about, which its quoted line must not show.
@@ -167,16 +175,18 @@ public struct CurlTranslation {
                 warn("the query string is kept in the URL: it is not name=value pairs that decode", at: written.mark)
             }
         }
-        if let password = components.percentEncodedPassword {
-            if references != nil {
+        if let encoded = components.percentEncodedPassword {
+            let password = templates.restored(components.password ?? encoded)
+            let forms = [templates.restored(encoded), password].filter(Self.isCredential)
+            if references != nil, Self.isCredential(password) {
                 // Sent as Basic auth, as runner sends a URL's credentials (a reference is no part of a URL), unless `-u` or
                 // a bearer token gives the auth: `document()` decides.
-                urlCredentials = (components.user ?? "", components.password ?? password, [password, components.password ?? password], written.mark)
+                urlCredentials = (templates.restored(components.user ?? ""), password, forms, written.mark)
                 components.percentEncodedUser = nil
                 components.percentEncodedPassword = nil
-            } else {
+            } else if Self.isCredential(password) {
                 warn("the URL holds a password, written as it was", at: written.mark, suggestion: RequestDocument.secretSuggestion("password"),
-                     hiding: [password, components.password ?? password])
+                     hiding: forms)
             }
         }
         return (templates.restored(components.string ?? text), templates.restored(components.percentEncodedPath), query)
@@ -319,6 +329,10 @@ public struct CurlTranslation {
             add("Cookie", cookie.text, at: cookie.mark)
         }
         for (index, field) in fields.enumerated() where CredentialNames.isSecretHeader(field.name) && !HTTPHeaders.sameName(field.name, "Authorization") {
+            if HTTPHeaders.sameName(field.name, "Proxy-Authorization") {
+                writeAuthorizationHeader(&fields[index])
+                continue
+            }
             fields[index].value = written(field.value, as: RequestDocument.secretName(named: field.name),
                                           warning: "the \(field.name) header's value is written as it was", at: field.mark, hiding: [field.value])
         }
@@ -331,6 +345,19 @@ public struct CurlTranslation {
 
     /// `auth:` from `-u`, `--oauth2-bearer`, or an `Authorization: Bearer`/`Basic` header (which it replaces); a header
     /// given beside `-u` stays a header, as curl sends it instead.
+    /// Writes the credential of an Authorization (or Proxy-Authorization) header runner sends as it is, after its scheme
+    /// word when it has one: a scheme alone (`Bearer`, its credential empty) is no credential.
+    private mutating func writeAuthorizationHeader(_ header: inout (name: String, value: String, mark: Mark)) {
+        let parts = header.value.split(separator: " ", maxSplits: 1).map(String.init)
+        if parts.count == 1, Self.authorizationSchemes.contains(header.value.lowercased()) { return }
+        let credential = written(parts.last ?? header.value, as: RequestDocument.secretName(named: header.name),
+                                 warning: "the \(header.name) header is written as it was", at: header.mark, hiding: [parts.last ?? header.value])
+        header.value = parts.count == 2 ? parts[0] + " " + credential : credential
+    }
+
+    /// Authorization scheme words (lowercased) that, written alone, give an empty credential.
+    private static let authorizationSchemes: Set<String> = ["basic", "bearer", "digest", "token", "negotiate", "ntlm"]
+
     private mutating func auth(headers: inout [(name: String, value: String, mark: Mark)]) -> RequestDocument.Auth? {
         let headerIndex = headers.firstIndex { HTTPHeaders.sameName($0.name, "Authorization") }
         if let index = headerIndex, command.user == nil, command.bearer == nil {
@@ -350,18 +377,10 @@ public struct CurlTranslation {
                               password: written(password, as: RequestDocument.secretName("password"), warning: "the Basic credentials are written as they were",
                                                 at: header.mark, hiding: [parts[1], password]))
             }
-            let credential = written(parts.last ?? header.value, as: RequestDocument.secretName(named: "Authorization"),
-                                     warning: "the Authorization header is written as it was", at: header.mark, hiding: [parts.last ?? header.value])
-            headers[index].value = parts.count == 2 ? parts[0] + " " + credential : credential
+            writeAuthorizationHeader(&headers[index])
             return nil
         }
-        if let index = headerIndex {
-            let parts = headers[index].value.split(separator: " ", maxSplits: 1).map(String.init)
-            let credential = written(parts.last ?? headers[index].value, as: RequestDocument.secretName(named: "Authorization"),
-                                     warning: "the Authorization header is written as it was", at: headers[index].mark,
-                                     hiding: [parts.last ?? headers[index].value])
-            headers[index].value = parts.count == 2 ? parts[0] + " " + credential : credential
-        }
+        if let index = headerIndex { writeAuthorizationHeader(&headers[index]) }
         if let bearer = command.bearer {
             let token = written(bearer.text, as: RequestDocument.secretName("token"), warning: "the bearer token is written as it was",
                                 at: bearer.mark, hiding: [bearer.text])

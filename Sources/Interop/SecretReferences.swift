@@ -20,8 +20,8 @@ public struct SecretReferences: Sendable {
     /// from `suggested.variable`; `forms` are the ways the input writes the value, hidden in messages. An empty value (a
     /// secret cannot be empty) and the command's own template (`{{ k }}`) stay as they are.
     mutating func reference(to value: String, suggested: (name: String, variable: String), forms: [String]) -> String {
-        hidden += forms + [value]
         guard !value.isEmpty, !value.contains("{{") else { return value }
+        hidden += forms + [value]
         if let known = secrets.first(where: { $0.value == value }) { return "{{ \(known.name) }}" }
         let name = RequestDocument.unusedName(suggested.name, separator: "") { name in secrets.contains { $0.name == name } }
         // Another name may read the same variable (`token` and `_token` both `API_TOKEN`): each value its own.

@@ -14,8 +14,9 @@ public struct Redactor: Sendable {
     /// The forms of every secret.
     private let secrets: SecretForms
     /// The forms of secrets too short to hide inside other text (`ResolvedSecret.hiding`), found as the long ones are
-    /// (encoded, with escapes mixed in) but hidden only where they stand as a whole value (`standsApart`); nil for none.
-    private let shortSecrets: SecretForms?
+    /// (encoded, with escapes mixed in) but hidden only where they stand as a whole value (`standsApart`), and of the
+    /// credentials outcomes revealed too short to hide inside other text (under `SensitiveText.minimumLength`).
+    private let shortSecrets: SecretForms
     /// The long texts redacted so far, when this is a copy that redacts each once (`sharingResults`).
     private var results: RedactedTexts?
 
@@ -34,8 +35,7 @@ public struct Redactor: Sendable {
         self.secrets = SecretForms(Set(inText.flatMap(Self.encodedForms) + long.flatMap(Self.hexForms) + quotedPrintableCuts),
                                    loosely: (inText + cuts).flatMap(Self.looseValues))
         let short = values.filter { ResolvedSecret.hiding($0) == .wholeValue }
-        shortSecrets = short.isEmpty ? nil
-            : SecretForms(Set(short.flatMap { [$0] + Self.encodedForms(of: $0) }), loosely: short.flatMap(Self.looseValues))
+        shortSecrets = SecretForms(Set(short.flatMap { [$0] + Self.encodedForms(of: $0) }), loosely: short.flatMap(Self.looseValues))
     }
 
     /// A copy that redacts each long text once however often it is asked to (the reports of a run show each exchange's
@@ -56,8 +56,14 @@ public struct Redactor: Sendable {
     /// Hides, from now on, the values `outcome` revealed (credentials it sent, captures derived from secrets).
     public func learn(from outcome: RequestOutcome) {
         // Most outcomes reveal what earlier ones did (the same token on every request): forms are made once per value.
-        let unlearnt = secrets.unlearnt(outcome.sensitiveValues.filter { !$0.isEmpty })
+        var unlearnt = secrets.unlearnt(outcome.sensitiveValues.filter { ResolvedSecret.hiding($0) != .none })
         guard !unlearnt.isEmpty else { return }
+        // A short credential (a JSON member `password: "xq7"`) where it stands as a whole value only, as a short secret.
+        let short = unlearnt.filter { $0.count < SensitiveText.minimumLength }
+        if !short.isEmpty {
+            shortSecrets.add(short.flatMap { [$0] + Self.encodedForms(of: $0) }, loosely: short.flatMap(Self.looseValues))
+            unlearnt.removeAll { $0.count < SensitiveText.minimumLength }
+        }
         // (In their case as sent: a value of every request, a token per login, in five cases would each be searched byte by
         // byte in every text.)
         let values = unlearnt.flatMap { [$0] + ($0.utf8.count > Self.longestEncoded ? [] : Self.pieces(of: $0)) }
@@ -411,10 +417,9 @@ public struct Redactor: Sendable {
     private func valueOccurrences(in bytes: UnsafeBufferPointer<UInt8>, forms: FormIndex, decodings: [Base64Decoding]? = nil,
                                   nesting: Int = 0, edges: (start: Bool, end: Bool) = (true, true)) -> [Range<Int>] {
         var found = forms.occurrences(in: bytes)
-        if let shortSecrets {
-            found += shortSecrets.index.occurrences(in: bytes).filter {
-                ShortValue.standsApart($0, in: bytes, decoded: nesting > 0, edges: edges)
-            }
+        let short = shortSecrets.index
+        if short.count > 0 {
+            found += short.occurrences(in: bytes).filter { ShortValue.standsApart($0, in: bytes, decoded: nesting > 0, edges: edges) }
         }
         guard nesting < 3 else { return found }
         for (run, shift, decoded) in decodings ?? Self.base64Decodings(in: bytes) {
@@ -450,16 +455,17 @@ public struct Redactor: Sendable {
     /// a secret directly before one (`4f1b…`, at least `ResolvedSecret.shortestHiddenInText` bytes) is hidden too.
     public func redact(_ text: String) -> String {
         let forms = secrets.index
-        guard let results, text.utf8.count >= RedactedTexts.shortest, forms.count > 0 || shortSecrets != nil else {
+        let formCount = forms.count + shortSecrets.index.count
+        guard let results, text.utf8.count >= RedactedTexts.shortest, formCount > 0 else {
             return redact(text, forms: forms)
         }
-        return results.redacted(text, formCount: forms.count) { redact(text, forms: forms) }
+        return results.redacted(text, formCount: formCount) { redact(text, forms: forms) }
     }
 
     /// `redact` with the forms read once for the whole text.
     private func redact(_ text: String, forms: FormIndex) -> String {
         var text = text
-        let hidden: [Range<Int>] = forms.count == 0 && shortSecrets == nil ? [] : text.withUTF8 { bytes in
+        let hidden: [Range<Int>] = forms.count == 0 && shortSecrets.index.count == 0 ? [] : text.withUTF8 { bytes in
             let cuts = Self.cutMarks.flatMap { Self.occurrences(of: $0, in: bytes) }
             let decodings = Self.base64Decodings(in: bytes)
             // Both searches before a cut: a short start of one secret's form may end there inside a longer start of

@@ -3,8 +3,20 @@ internal import HTTPCore
 
 /// Which texts of a request must be hidden like secrets, beyond the environment's secret values.
 package enum SensitiveText {
-    /// Shorter values are not hidden on their own: masking every `ab` would garble the output.
+    /// Shorter values are hidden only where they stand as a whole value: masking every `ab` inside text would garble the
+    /// output.
     package static let minimumLength = 6
+
+    /// The texts of a value a credential variable holds: a string's or number's text, and a list's or a mapping's each (a
+    /// captured list of tokens stays a list where it shows, its elements hidden).
+    static func scalarTexts(of value: JSONValue) -> [String] {
+        switch value {
+        case .array(let elements): elements.flatMap(scalarTexts)
+        case .object(let object): object.members.flatMap { scalarTexts(of: $0.value) }
+        case .null, .bool: []
+        default: [value.interpolatedText]
+        }
+    }
 
     /// The texts of a captured value derived from one of `sources` (`derives`): the value's text when it is a scalar, and
     /// for a mapping or a list those of its keys and elements, not all of it: a captured object of request headers that
@@ -92,7 +104,7 @@ extension AuthMethod {
     private static func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
 }
 
-/// The credentials a body sends, long enough to hide on their own: the values of form fields and multipart values
+/// The credentials a body sends (a short one is hidden only where it stands as a whole value): the values of form fields and multipart values
 /// named as credentials (`password`, `client_secret`: `HTTPHeaders.namesCredential`), and of JSON members so named at any
 /// depth (GraphQL variables included, and a text body that is JSON), a string or a number, whatever gives them (a
 /// capture, `$env`, the file).
@@ -125,7 +137,7 @@ func credentialValues(of body: (any HTTPBody)?) -> [String] {
         (try? JSONValue.parse(Array(data.data))).map(members) ?? []
     default: []
     }
-    return values.filter { $0.count >= SensitiveText.minimumLength }
+    return values
 }
 
 /// Whether `data` starts, after white space, as a JSON object or list does; up to 64 KiB (the longest value a file
@@ -157,7 +169,8 @@ extension HTTPHeaders {
                   let decoded = String(data: data, encoding: .utf8), let colon = decoded.firstIndex(of: ":") else { return sent }
             return sent + [String(decoded[decoded.index(after: colon)...])]
         }
-        return (cookies + authorizations + named).filter { $0.count >= SensitiveText.minimumLength }
+        // A named header's short value (`X-Pin: 42`) is hidden where it stands as a whole value.
+        return (cookies + authorizations).filter { $0.count >= SensitiveText.minimumLength } + named
     }
 
     /// A credential sent after `scheme`, and when it is too short to hide on its own (`u:7` is `dTo3`) also with its

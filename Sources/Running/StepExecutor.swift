@@ -117,10 +117,11 @@ struct StepExecutor: Sendable {
             return (Result(outcome: outcome, captures: []), false)
         }
         outcome.url = request.components.string ?? request.path
-        // The query items named as credentials (`access_token`) too, as sent.
+        // The query items named as credentials (`access_token`) too, as sent (a short one hidden where it stands as a whole
+        // value).
         let queryCredentials = request.components.queryItems?.filter { HTTPHeaders.namesCredential($0.name) }.compactMap(\.value) ?? []
         outcome.sensitiveValues = request.options.auth.credentialTexts + request.headers.credentialValues + credentialValues(of: request.body)
-            + ((request.options.proxy?.credentialTexts ?? []) + queryCredentials).filter { $0.count >= SensitiveText.minimumLength }
+            + (request.options.proxy?.credentialTexts ?? []).filter { $0.count >= SensitiveText.minimumLength } + queryCredentials
         // The credentials a loader learns on the way, not known before: the tokens an OAuth2 auth fetches.
         let oauth2 = if case .oauth2ClientCredentials(let credentials) = request.options.auth { credentials } else { OAuth2ClientCredentials?.none }
 
@@ -240,8 +241,7 @@ struct StepExecutor: Sendable {
             let captured = CaptureExtractor(step: step, path: definition.path).capture(from: content)
             let sources = scope.secretValues.union(outcome.sensitiveValues)
             outcome.sensitiveValues += captured.values.flatMap { SensitiveText.derivedTexts(in: $0.value, from: sources) }
-            outcome.sensitiveValues += captured.values.filter { credentialVariables.contains($0.name) }
-                .map(\.value.interpolatedText).filter { $0.count >= SensitiveText.minimumLength }
+            outcome.sensitiveValues += captured.values.filter { credentialVariables.contains($0.name) }.flatMap { SensitiveText.scalarTexts(of: $0.value) }
             outcome.failures += captured.failures
             if !outcome.failures.isEmpty { outcome.verdict = .failed }
             var stopped = false

@@ -513,6 +513,34 @@ import Testing
         #expect(!read.redacted(both).contains("Up4ss3334") && read.requests.first?.document.yaml.contains("username: bob") == true)
     }
 
+    /// The command's templates in a URL's credentials stay as written, with no secret and no warning; an Authorization
+    /// or Proxy-Authorization header of a scheme alone (its credential empty) needs no secret; a credential query item
+    /// that is a template hides nothing of runner's own words (trial helper-184).
+    @Test func templatesAndEmptyCredentialsNeedNoSecret() throws {
+        for (command, url) in [("curl 'http://{{ u }}:{{ p }}@h.example/a'", "http://{{ u }}:{{ p }}@h.example/a"),
+                               ("curl 'http://bob:{{ p }}@h.example/a'", "http://bob:{{ p }}@h.example/a")] {
+            for secrets in [true, false] {
+                let result = CurlImport.read(command, writingSecrets: secrets)
+                let yaml = try #require(result.requests.first?.document.yaml)
+                #expect(yaml.contains("url: \"\(url)\"") && !yaml.contains("runnertemplate") && !yaml.contains("basic"), "\(yaml)")
+                #expect(result.secrets?.secrets.isEmpty ?? true)
+                #expect(!result.warnings.contains { $0.message.contains("password") }, "\(result.warnings)")
+            }
+        }
+        let user = CurlImport.read("curl 'http://{{ u }}:pw12345678@h.example/a'", writingSecrets: true)
+        let userYAML = try #require(user.requests.first?.document.yaml)
+        #expect(userYAML.contains("username: \"{{ u }}\"") && userYAML.contains("password: \"{{ password }}\""), "\(userYAML)")
+        for header in ["Authorization: Bearer ", "Authorization: Bearer", "Authorization: Token ", "Proxy-Authorization: Basic "] {
+            let result = CurlImport.read("curl -H '\(header)' http://h.example/a", writingSecrets: true)
+            #expect(result.secrets?.secrets.isEmpty == true, "\(header)")
+            #expect(result.requests.first?.document.yaml.contains("{{") == false, "\(header)")
+        }
+        let proxy = CurlImport.read("curl -H 'Proxy-Authorization: Basic cHJveHk6cGFzcw==' http://h.example/a", writingSecrets: true)
+        #expect(proxy.requests.first?.document.yaml.contains("Proxy-Authorization: \"Basic {{ proxyAuthorization }}\"") == true)
+        let query = CurlImport.read("curl 'http://h.example/a?api_key={{ k }}'", writingSecrets: true)
+        #expect(query.warnings.allSatisfy { !query.redacted($0.message).contains("***") }, "\(query.warnings.map(\.message))")
+    }
+
     /// A JSON body's member whose name says it holds a credential is written as given, with a warning naming it, its
     /// value hidden (trial helper-154: it was written without a word).
     @Test func aJSONBodysSecretMemberIsNamed() throws {
