@@ -190,6 +190,21 @@ public struct RequestDefinition: Sendable {
         return RequestDefinition(fields)
     }
 
+    /// The step as one of the used flow `file` (nested uses' steps too): the flow's `when:` before its own, the flow's
+    /// tags before its own, the flow's `skip:` when it has none, as a flow's own steps have them.
+    package func inFlow(_ file: RequestFile) -> RequestDefinition {
+        guard file.isFlow, !file.conditions.isEmpty || !file.tags.isEmpty || file.skip != nil else { return self }
+        var fields = storage.fields
+        fields.conditions = file.conditions.map { condition in
+            var condition = condition
+            condition.path = condition.path ?? file.path
+            return condition
+        } + fields.conditions
+        fields.tags = file.tags + fields.tags.filter { !file.tags.contains($0) }
+        fields.skip = fields.skip ?? file.skip
+        return RequestDefinition(fields)
+    }
+
     /// The step named `name` when its own name is not written (a step numbered by its place once `use:` steps are in).
     package func named(byDefault name: String) -> RequestDefinition {
         guard !storage.fields.isNamed else { return self }

@@ -65,7 +65,29 @@ struct FragmentInliner {
         }
         let site = UseSite(path: path, mark: use.mark)
         guard let fragment = fragment(use.file, absolute: absolute, display: display, usedAt: site) else { return [] }
-        return steps(of: fragment, through: chain + [(absolute, display)]).map { $0.used(at: site, by: use) }
+        let used = steps(of: fragment, through: chain + [(absolute, display)])
+        warnUnread(use.inputs, by: used, in: display, at: path)
+        return used.map { $0.inFlow(fragment).used(at: site, by: use) }
+    }
+
+    /// Warns of each `with:` input (written in the file at `path`) that no template of the used file's steps reads (a
+    /// typo: `with: { cdoe: 500 }`), which would give nothing its value.
+    private mutating func warnUnread(_ inputs: [StepInput], by steps: [RequestDefinition], in used: String, at path: String) {
+        var read: Set<String> = []
+        func add(_ template: Template) { read.formUnion(template.variableNames) }
+        for step in steps {
+            step.forEachTemplate(add)
+            step.forEachControlTemplate(add)
+            for input in step.inputs { input.value.forEachTemplate(add) }
+        }
+        // A value of the same `with:` may read it too (`with: { id: 1, path: "/x/{{ id }}" }`).
+        for input in inputs { input.value.forEachTemplate(add) }
+        for input in inputs where !read.contains(input.name) {
+            let suggestion = VariableScope.closestName(to: input.name, among: read).map { "did you mean '\($0)'?" }
+                ?? "remove it, or read it in \(used) as {{ \(input.name) }}"
+            diagnostics.append(.warning("'\(input.name)' is given to \(used), which reads it nowhere: it gives nothing its value",
+                                        path: path, at: input.mark, suggestion: suggestion))
+        }
     }
 
     /// The used file, read and decoded the first time it is used (at `site`); nil when it cannot be.

@@ -122,7 +122,8 @@ import Testing
     }
 
     /// A `with:` key close to the variable the used file reads (a typo on either side) is named at the `use:` that gives
-    /// it, also when another `use:` of the file is reported with it.
+    /// it, also when another `use:` of the file is reported with it; the key, which the used file reads nowhere, is a
+    /// warning at the `with:`.
     @Test func aWithKeyCloseToAnUndefinedVariableIsNamedAtItsUse() async {
         let collection = await readCollection(of: [
             "_fetch.yaml": "request: { url: 'http://127.0.0.1:1/{{ thing }}/{{ othr }}' }\n",
@@ -133,7 +134,10 @@ import Testing
             "note: requests/flow.yaml:2:10: this 'use:' gives no 'with:' value for 'othr'",
             "note: requests/flow.yaml:4:10: this 'use:' gives no 'with:' value for 'othr' (did you mean 'other'?)",
             "help: add 'with: { othr: ... }' to a 'use:' noted above, or define 'othr' in the using flow's scope",
-        ].joined(separator: "\n")], "\(rendered(collection))")
+        ].joined(separator: "\n"),
+        // The key the used file reads nowhere, at the `with:` (trial helper-185).
+        "requests/flow.yaml:5:23: warning: 'other' is given to requests/_fetch.yaml, which reads it nowhere: it gives nothing its value\n"
+            + "help: did you mean 'othr'?"], "\(rendered(collection))")
     }
 
     /// The error for `userId` undefined in `requests/_fetch.yaml`, with a note at each `use:` (under `requests/`).

@@ -15,6 +15,38 @@ import TestSupport
         }
     }
 
+    /// A used flow's own `when:`, `skip:` and `tags:` (beside its `steps:`) apply to its steps and cleanup steps, as a used
+    /// single request's do: they were dropped, and the steps sent (trial helper-185).
+    @Test func aUsedFlowsWhenSkipAndTagsApplyToItsSteps() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment("variables: { go: 1 }\n"),
+            "requests/_guarded.yaml": """
+                tags: [flowtag]
+                when: { "{{ nope }}": { exists: true } }
+                steps:
+                  - request: { method: DELETE, url: /guarded }
+                finally:
+                  - request: { method: DELETE, url: /guarded-cleanup }
+                """,
+            "requests/_skipped.yaml": "skip: disabled fragment\nsteps:\n  - request: { method: DELETE, url: /skipped }\n",
+            "requests/_open.yaml": "tags: [open]\nwhen: { \"{{ go }}\": 1 }\nsteps:\n  - request: { url: /open }\n",
+            "requests/flow.yaml": """
+                steps:
+                  - use: _guarded.yaml
+                  - use: _skipped.yaml
+                  - use: _open.yaml
+                """,
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [], fallback: .response(status: 200))
+        let summary = try await collection.run(loader)
+        #expect(await Self.paths(loader) == ["/v1/open"])
+        #expect(summary.outcomes.map(\.skipReason) == [#"when "{{ nope }}" is present: was absent"#, #"when "{{ nope }}" is present: was absent"#,
+                                                       "disabled fragment", nil], "\(summary.outcomes)")
+        let steps = try #require(await collection.load().files.first?.steps)
+        #expect(steps.map(\.tags) == [["flowtag"], ["flowtag"], [], ["open"]])
+    }
+
     /// A used step's own `when:` and `each:` see the `with:` values; a `when:` beside the `use:` decides whether the use
     /// runs, in the flow's scope: it does not see that use's `with:` values (the flow's `go` here, not the one given).
     @Test func aUsedStepsWhenAndEachSeeTheWithValuesAndAWhenBesideTheUseSeesTheFlows() async throws {
