@@ -178,11 +178,7 @@ public struct RequestDefinition: Sendable {
         } + fields.inputs
         fields.useSites.insert(site, at: 0)
         fields.isCleanup = fields.isCleanup || use.isCleanup
-        fields.conditions = use.conditions.map { condition in
-            var condition = condition
-            condition.path = condition.path ?? site.path
-            return condition
-        } + fields.conditions.map { condition in
+        fields.conditions = use.conditions.map { $0.written(in: site.path) } + fields.conditions.map { condition in
             var condition = condition
             condition.inputsVisible += use.inputs.count
             return condition
@@ -195,11 +191,7 @@ public struct RequestDefinition: Sendable {
     package func inFlow(_ file: RequestFile) -> RequestDefinition {
         guard file.isFlow, !file.conditions.isEmpty || !file.tags.isEmpty || file.skip != nil else { return self }
         var fields = storage.fields
-        fields.conditions = file.conditions.map { condition in
-            var condition = condition
-            condition.path = condition.path ?? file.path
-            return condition
-        } + fields.conditions
+        fields.conditions = file.conditions.map { $0.written(in: file.path) } + fields.conditions
         fields.tags = file.tags + fields.tags.filter { !file.tags.contains($0) }
         fields.skip = fields.skip ?? file.skip
         return RequestDefinition(fields)
@@ -296,6 +288,13 @@ public struct Condition: Sendable {
                matchers.contains(where: { if case .exists(true) = $0 { true } else { false } }) { return variable.name }
             return nil
         }
+    }
+
+    /// The condition, written in the file at `path` when it names none (its step's own file).
+    func written(in path: String) -> Condition {
+        var condition = self
+        condition.path = condition.path ?? path
+        return condition
     }
 }
 
