@@ -281,6 +281,10 @@ package struct EnvironmentMerger {
     private mutating func resolveBaseURL(_ url: Sourced<Template>, scope: VariableScope, unresolved: Set<String>) -> String? {
         do {
             let text = try scope.resolveURL(url.value)
+            if text.contains("null"), let null = scope.firstNullVariable(in: url.value) {
+                diagnostics.add(.nullSentAsText(null.source, in: "a URL", at: null.mark, path: url.path))
+                return nil
+            }
             var shown: String { URLCredentials.hidingPasswords(in: scope.shown(text, resolving: url.value), asOneURL: true) }
             if let problem = URLCredentials.misplacedDelimiterProblem(inURL: text) {
                 diagnostics.add(.error("baseURL '\(shown)': \(problem)", path: url.path, at: url.value.mark))

@@ -478,11 +478,11 @@ struct CollectionValidator {
         }
     }
 
-    /// A header value (the request's, or its environment's it is sent with), a Basic or bearer credential (its auth,
+    /// The URL, a header value (the request's, or its environment's it is sent with), a Basic or bearer credential (its auth,
     /// else the environment's) or a multipart value whose variables are known before sending must not hold a null, which
     /// would be sent as the word null, as the run refuses.
     private mutating func checkKnownNulls(of step: RequestDefinition, in path: String) {
-        var texts = step.request.headers.map { ($0.value, "a header value", path) }
+        var texts = [(step.request.url, "a URL", path)] + step.request.headers.map { ($0.value, "a header value", path) }
         let own = Set(step.request.headers.map { $0.name.lowercased() })
         texts += (environment?.headers ?? []).filter { !own.contains($0.value.name.lowercased()) }.map { ($0.value.value, "a header value", $0.path) }
         if case .multipart(let parts)? = step.request.body?.value {

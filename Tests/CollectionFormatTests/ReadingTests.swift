@@ -748,6 +748,16 @@ import YAML
             "r3.yaml:1:53: error: '{{ nothing }}' " + null.replacingOccurrences(of: "%@", with: "a multipart value"),
             "r3.yaml:2:19: error: '{{ nothing }}' " + null.replacingOccurrences(of: "%@", with: "a bearer token"),
         ])
+        // In a request's URL, or the environment's baseURL, whose null was sent as the word (trial helper-184).
+        scratch.write("environments/b.yaml", "baseURL: \"http://127.0.0.1:1/{{ nothing }}\"\nvariables: { nothing: null }\n")
+        scratch.write("r4.yaml", "request: { url: \"/echo/{{ nothing }}?x=1\" }\n")
+        let inBaseURL = problems(of: await scratch.readCollection(["r4.yaml"], env: "b"))
+        #expect(inBaseURL == ["environments/b.yaml:1:30", "r4.yaml:1:24"].map { "\($0): error: '{{ nothing }}' " + null.replacingOccurrences(of: "%@", with: "a URL") },
+                "\(inBaseURL)")
+        scratch.write("environments/u.yaml", "baseURL: http://127.0.0.1:1\nvariables: { nothing: null }\n")
+        #expect(problems(of: await scratch.readCollection(["r4.yaml"], env: "u")) == [
+            "r4.yaml:1:24: error: '{{ nothing }}' " + null.replacingOccurrences(of: "%@", with: "a URL"),
+        ])
         // A port a capture gives is known only at run, over the environment's; a `--var` wins over the capture.
         scratch.write("environments/e.yaml", "baseURL: http://127.0.0.1:1\nvariables: { port: 99999 }\nauth: none\n")
         scratch.write("r0.yaml", "request: { url: /c, query: { q: x } }\nauth: none\ncapture: { port: $.p }\n")
