@@ -112,7 +112,8 @@ public enum DotEnvFiles {
             return failure("it has \(size) bytes, more than the limit of \(limit) bytes")
         case .bytes(let bytes):
             let wide = bytes.withUnsafeBufferPointer(WideEncoding.guess)
-            guard wide == nil, let text = String(validating: bytes, as: UTF8.self) else {
+            // A byte order mark is no character of the text: columns count from after it, and quoted lines leave it out.
+            guard wide == nil, let text = String(validating: WideEncoding.withoutByteOrderMark(bytes), as: UTF8.self) else {
                 return failure("it is not UTF-8 text" + (wide.map { " but \($0.name): \($0.why)" } ?? ""), "save it as UTF-8")
             }
             return .text(text)
@@ -161,7 +162,6 @@ private struct DotEnvParser {
 
     /// Reads every line.
     mutating func parse() {
-        if current == "\u{FEFF}" { index += 1 }
         while index < scalars.count {
             skipBlanks()
             if current == "#" {

@@ -133,7 +133,8 @@ struct SchemaDocuments {
             throw JSONSchemaError(message: "cannot read the schema file '\(path)'", schemaPath: "#", otherFile: other)
         }
         do {
-            return try JSONValue.parse(data)
+            // A byte order mark (as some Windows editors write first) is no part of the JSON.
+            return try JSONValue.parse(WideEncoding.withoutByteOrderMark(data))
         } catch {
             let yaml = path.hasSuffix(".yaml") || path.hasSuffix(".yml") ? " (schema files are JSON; YAML is not read)" : ""
             throw JSONSchemaError(message: "not valid JSON\(yaml): \(error.message)", schemaPath: "#", otherFile: other,

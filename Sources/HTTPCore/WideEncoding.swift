@@ -15,8 +15,6 @@ public enum WideEncoding {
         layout(of: bytes).map { ("UTF-\($0.width * 8)", $0.why) }
     }
 
-    /// `bytes` as text to quote in a diagnostic: decoded from UTF-16 or UTF-32 when they are in one (its byte order mark
-    /// left out), so the quoted line reads as an editor shows it; otherwise as UTF-8, an invalid byte replaced.
     /// `bytes` without a leading UTF-8 byte order mark (what some Windows editors write first), which is no character of
     /// the text: columns count from after it, and nothing shows it.
     public static func withoutByteOrderMark(_ bytes: [UInt8]) -> [UInt8] {
@@ -30,9 +28,13 @@ public enum WideEncoding {
 
     private static let utf8ByteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
+    /// `bytes` as text to quote in a diagnostic: decoded from UTF-16 or UTF-32 when they are in one, otherwise as UTF-8
+    /// (an invalid byte replaced), a byte order mark left out, so the quoted line reads as an editor shows it.
     public static func displayText(_ bytes: some Collection<UInt8>) -> String {
         let array = Array(bytes)
-        guard let layout = array.withUnsafeBufferPointer(layout(of:)) else { return String(decoding: array, as: UTF8.self) }
+        guard let layout = array.withUnsafeBufferPointer(layout(of:)) else {
+            return String(decoding: withoutByteOrderMark(array), as: UTF8.self)
+        }
         let units = stride(from: 0, to: array.count - layout.width + 1, by: layout.width).map { start in
             (0..<layout.width).reduce(UInt32(0)) { value, index in
                 value | UInt32(array[start + index]) << (8 * (layout.bigEndian ? layout.width - 1 - index : index))

@@ -719,6 +719,27 @@ import YAML
         #expect(problems(of: read).contains { $0.hasPrefix("r.yaml:1:21: error: undefined variable 'nobom'") }, "\(problems(of: read))")
         #expect(problems(of: read).contains { $0.hasPrefix("r.yaml:1:35: error: unknown key 'heders'") }, "\(problems(of: read))")
     }
+
+    /// A dotenv file, a data-rows file and a schema file that start with the mark: read, their first line's columns
+    /// counted from after it, their quoted lines without it (trial helper-184).
+    @Test func dotenvRowsAndSchemaFilesAreReadWithoutTheMark() async throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        let mark = "\u{FEFF}"
+        scratch.write(".env", mark + "MY TOK=abc\n")
+        let sources = SourceCache()
+        let read = DotEnvFiles.environment([:], adding: [".env"], currentDirectory: scratch.root, sources: sources)
+        #expect(read.diagnostics.map { $0.description }.first?.hasPrefix(".env:1:4: error: expected '='") == true, "\(read.diagnostics)")
+        #expect(sources.text(for: ".env")?.hasPrefix("MY") == true)
+        scratch.write("environments/e.yaml", "baseURL: http://127.0.0.1:1\n")
+        scratch.write("rows.csv", mark + "id,id\n1,a\n")
+        scratch.write("s.json", mark + #"{"type":"object"}"#)
+        scratch.write("r.yaml", "each: rows.csv\nrequest: { url: \"/v/{{ id }}\" }\n")
+        scratch.write("q.yaml", "request: { url: /q }\nexpect: { schema: s.json }\n")
+        let collection = await scratch.readCollection(["r.yaml", "q.yaml"], env: "e")
+        #expect(problems(of: collection).map { $0.prefix(20) } == ["rows.csv:1:4: error:"], "\(problems(of: collection))")
+        #expect(collection.sources.text(for: "rows.csv")?.hasPrefix("id,id") == true)
+    }
 }
 
 @Suite struct ValidationTests {
