@@ -80,6 +80,8 @@ public struct RetryLoader: HTTPLoader {
     static func spoken(_ wait: Duration) -> String {
         let seconds = wait.components.seconds
         guard seconds >= 120 else { return wait.readable }
+        // Exact under ten minutes: "about 5 min" would read as the 5 min limit it passes.
+        if seconds < 600 { return "\(seconds / 60) min" + (seconds % 60 == 0 ? "" : " \(seconds % 60) s") }
         let (size, unit): (Int64, String) = seconds < 7200 ? (60, "min") : seconds < 172_800 ? (3600, "h") : (86_400, "days")
         let rounded = (seconds + size / 2) / size
         return (seconds % size == 0 ? "" : "about ") + "\(rounded) \(unit)"
