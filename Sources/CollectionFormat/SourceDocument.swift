@@ -41,11 +41,12 @@ package struct SourceDocument {
 }
 
 extension SourceText {
-    /// Whether `{{` starts one column before `mark` (the inner `{` of an unquoted template, where YAML sees a mapping).
+    /// Whether `{{` starts one column before `mark` (the inner `{` of an unquoted template, where YAML sees a mapping), or
+    /// at it (a template as a key, `{{ x }}: 1` in a `when:`, where YAML sees a mapping key).
     func startsTemplate(before mark: Mark) -> Bool {
-        guard mark.column >= 2 else { return false }
         let lines = text.split(separator: "\n", maxSplits: mark.line, omittingEmptySubsequences: false)
-        guard mark.line <= lines.count else { return false }
-        return lines[mark.line - 1].dropFirst(mark.column - 2).hasPrefix("{{")
+        guard mark.column >= 1, mark.line <= lines.count else { return false }
+        let line = lines[mark.line - 1]
+        return (mark.column >= 2 && line.dropFirst(mark.column - 2).hasPrefix("{{")) || line.dropFirst(mark.column - 1).hasPrefix("{{")
     }
 }

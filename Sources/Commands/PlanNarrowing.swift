@@ -112,7 +112,7 @@ struct PlanNarrowing {
                                          dealtID: PlanRecord.Part.identity(of: planner.filePaths))
             let requests = RunPlanner(planning: part, selection: selection, scope: loaded.scope).requestCount
             guard !part.isEmpty else {
-                return (nil, notes + ["shard \(shard): nothing to run (the \(planner.fileCount) files selected are in the other parts)"],
+                return (nil, notes + ["shard \(shard): nothing to run (\(planner.fileCount == 1 ? "the file selected is in another part" : "the \(planner.fileCount) files selected are in the other parts"))"],
                         .success)
             }
             notes.append("shard \(shard): \(part.count) of \(planner.fileCount) files, \(requests) of \(planner.requestCount) requests")

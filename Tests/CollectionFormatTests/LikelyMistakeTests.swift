@@ -139,6 +139,9 @@ import Testing
         let help = "[help: a template written without quotes reads as a YAML mapping ({ { ... } }): write it in quotes, as \"{{ name }}\"]"
         #expect(problems("request:\n  url: {{ u }}/x\n") == ["requests/r.yaml:2:9: error: a mapping cannot be used as a mapping key \(help)"])
         #expect(problems("request:\n  url: { { u: 1 }: 2 }\n").allSatisfy { !$0.contains(help) })
+        // As a `when:` key, where keys are templates (trial helper-185).
+        #expect(problems("when:\n  {{ x }}: { exists: true }\nrequest: { url: /a }\n")
+                    == ["requests/r.yaml:2:3: error: a mapping cannot be used as a mapping key \(help)"])
     }
 
     /// A name is a template only in an `each:` file: elsewhere its braces are shown as written, which a warning says.
