@@ -63,6 +63,8 @@ extension CollectionRun {
                     var run = FileRun(scope: base)
                     run.scope.builtins.random = random.stream("\(file.path) [\(row + 1)]")
                     run.scope.defineElement(element, number: row + 1, in: .row)
+                    // Numbered when its `name:` does not resolve, so that the rows' errors tell them apart.
+                    run.label = file.defaultRowLabel(row)
                     do throws(RunFailure) { run.label = try Self.label(of: file, row: row, scope: run.scope) } catch { run.problem = error }
                     return run
                 }
@@ -71,6 +73,7 @@ extension CollectionRun {
             runs = rows.rows.indices.map { row in
                 var run = FileRun(scope: base)
                 run.scope.builtins.random = random.stream("\(file.path) [\(row + 1)]")
+                run.label = file.defaultRowLabel(row)
                 do throws(RunFailure) {
                     run.scope = try EachList.scope(run.scope, withRow: row, of: rows, in: rows.valuesPath(in: file.path))
                     run.label = try Self.label(of: file, row: row, scope: run.scope)

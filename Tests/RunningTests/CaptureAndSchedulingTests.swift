@@ -124,6 +124,20 @@ import TestSupport
         #expect(await collection.load(selection: TagFilter(excludedTags: ["setup"])).diagnostics.isEmpty)
     }
 
+    /// A row whose `name:` template does not resolve (a capture a failed request did not give) is an error named by its
+    /// row number, so that the rows' errors tell them apart (trial helper-185: each showed the template as written).
+    @Test func aRowWhoseNameDoesNotResolveIsNumbered() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /a }\ncapture: { cap: $.nope }\n",
+            "requests/2.yaml": "name: \"row {{ a }} {{ cap }}\"\neach: [{ a: 1 }, { a: 2 }]\nrequest: { url: /b }\n",
+        ])
+        defer { collection.remove() }
+        let summary = try await collection.run(ScriptedLoader(routes: [], fallback: .json("{}")))
+        #expect(summary.outcomes.suffix(2).map(\.name) == ["row {{ a }} {{ cap }} [1]", "row {{ a }} {{ cap }} [2]"], "\(summary.outcomes)")
+        #expect(summary.outcomes.suffix(2).allSatisfy { $0.verdict == .errored })
+    }
+
     /// The same for a file's loop over a list the environment holds (its elements' fields, `item` and `index` sit below
     /// captures), for each of them the file reads; a step's loop, whose variables win over captures, gets none.
     @Test func aLoopVariableAnEarlierFileCapturesIsAWarning() async throws {
