@@ -39,15 +39,35 @@ public struct SourceSnippet: Sendable, Hashable {
             let escaped = escapingControls && ControlCharacters.isControl(scalar) ? ControlCharacters.escape(scalar) : nil
             if let escaped { text += escaped.utf8 } else { UTF8.encode(scalar) { text.append($0) } }
             guard current < window.column else { continue }
-            let spaces = scalar == "\t" ? 0 : escaped?.unicodeScalars.count ?? 1
-            if spaces == 0 { prefix.append(UInt8(ascii: "\t")) }
-            for _ in 0..<spaces { prefix.append(UInt8(ascii: " ")) }
+            if scalar == "\t" {
+                prefix.append(UInt8(ascii: "\t"))
+            } else {
+                for _ in 0..<(escaped?.unicodeScalars.count ?? Self.columns(of: scalar)) { prefix.append(UInt8(ascii: " ")) }
+            }
             current += 1
         }
         for _ in current..<max(current, window.column) { prefix.append(UInt8(ascii: " ")) }
         self.line = (window.leading ? "…" : "") + String(decoding: text, as: UTF8.self) + (window.trailing ? "…" : "")
         self.caret = String(decoding: prefix, as: UTF8.self) + "^"
     }
+
+    /// How many columns a terminal gives `scalar`: two for East Asian wide and fullwidth characters (CJK, Hangul, emoji),
+    /// none for a combining mark or a joiner, one otherwise; so that the caret stands under the text on screen.
+    static func columns(of scalar: Unicode.Scalar) -> Int {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        return wide.contains { $0.contains(scalar.value) } ? 2 : 1
+    }
+
+    /// The ranges of East Asian wide and fullwidth characters (Unicode's EastAsianWidth W and F, in the blocks terminals
+    /// draw two columns wide).
+    private static let wide: [ClosedRange<UInt32>] = [
+        0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+        0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
+        0x1F900...0x1F9FF, 0x20000...0x3FFFD,
+    ]
 
     /// The line followed by the caret line.
     public var rendered: String {

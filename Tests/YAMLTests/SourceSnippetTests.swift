@@ -25,9 +25,13 @@ import YAML
         #expect(SourceSnippet(source: "a: \u{202E}x\u{2028}\n", mark: Mark(1, 1))?.line == "a: \\u{202E}x\\u{2028}")
     }
 
-    @Test func columnsCountCharacters() throws {
+    /// Columns count characters; the caret stands under the text as a terminal draws it: wide characters (CJK, emoji)
+    /// take two cells, a combining mark none (trial helper-186: the caret stood left of the value after CJK text).
+    @Test func columnsCountCharactersAndTheCaretCountsCells() throws {
         let snippet = try #require(SourceSnippet(source: "é😀: x", mark: Mark(1, 5)))
-        #expect(snippet.caret == "    ^")
+        #expect(snippet.caret == "     ^")
+        let japanese = try #require(SourceSnippet(source: "a: \"名前\", e\u{301}: y", mark: Mark(1, 14)))
+        #expect(japanese.caret == String(repeating: " ", count: 14) + "^")
     }
 
     @Test func lineBreaksOfEveryKindAreRecognised() throws {
