@@ -30,9 +30,9 @@ public enum Console {
     /// Writes a line to standard error.
     public static func error(_ text: String) { write(text, to: .standardError) }
 
-    /// Writes a line about a signal to standard error, on a line of its own in a terminal (which echoed `^C` without a
-    /// line break), and without an empty line before it in a log.
-    public static func signalNotice(_ text: String) { error((isatty(STDERR_FILENO) == 1 ? "\n" : "") + text) }
+    /// Writes a line about a signal to standard error, in a terminal in place of what the line held (the progress line,
+    /// the `^C` it echoed without a line break), and without an empty line before it in a log.
+    public static func signalNotice(_ text: String) { error((isatty(STDERR_FILENO) == 1 ? "\r\u{1B}[K" : "") + text) }
 
     /// Whether output written to `descriptor` is coloured: `always` and `never` say so; `auto` colours a terminal,
     /// except that a non-empty `NO_COLOR` turns colour off, else `FORCE_COLOR` (non-empty, not `0`) turns it on, else
