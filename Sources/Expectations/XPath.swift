@@ -29,7 +29,13 @@ public final class XPath: @unchecked Sendable {
 
     /// Compiles `text` and tries it once on an empty document, so that syntax errors, unknown functions, wrong
     /// argument counts and undeclared prefixes are found here rather than when a response arrives.
-    public init(_ text: String, namespaces: [XPathNamespace] = []) throws(XPathError) {
+    public convenience init(_ text: String, namespaces: [XPathNamespace] = []) throws(XPathError) {
+        try self.init(text, namespaces: namespaces, asPredicate: false)
+    }
+
+    /// `init(_:namespaces:)`; `asPredicate` tries it as a predicate is evaluated, for one node of one (`position()` and
+    /// `last()` then give 1).
+    private init(_ text: String, namespaces: [XPathNamespace], asPredicate: Bool) throws(XPathError) {
         self.text = text
         self.namespaces = namespaces
         let (compiled, errors) = LibXML.collectingErrors { () -> OpaquePointer? in
@@ -37,6 +43,7 @@ public final class XPath: @unchecked Sendable {
             defer { xmlFreeDoc(empty) }
             let context = Self.newContext(on: empty, namespaces: namespaces)
             defer { xmlXPathFreeContext(context) }
+            if asPredicate { (context.pointee.contextSize, context.pointee.proximityPosition) = (1, 1) }
             // Compiling with a context bounds the nesting depth of the expression.
             guard let compiled = LibXML.withXMLString(text, { xmlXPathCtxtCompile(context, $0) }) else { return nil }
             guard let result = xmlXPathCompiledEval(compiled, context) else {
@@ -47,8 +54,43 @@ public final class XPath: @unchecked Sendable {
             return compiled
         }
         guard let compiled else { throw Self.error(from: errors, in: text, namespaces: namespaces) }
+        if let problem = Self.predicateProblem(in: text, namespaces: namespaces) {
+            xmlXPathFreeCompExpr(compiled)
+            throw problem
+        }
         self.compiled = compiled
         argument = Self.wrappedPath(in: text).flatMap { try? XPath($0, namespaces: namespaces) }
+    }
+
+    /// The first problem of a predicate of `text` (`//a[foo()]`), each tried alone at the document node, its nested ones
+    /// in turn: the empty document the expression is tried on gives a predicate no node to be evaluated for, so an unknown
+    /// function, a wrong number of arguments, a type error, a variable or an undeclared prefix inside one would be found
+    /// only on a response that has such nodes (or never, on one that has none).
+    private static func predicateProblem(in text: String, namespaces: [XPathNamespace]) -> XPathError? {
+        var depth = 0, start = 0, quote: Unicode.Scalar?
+        var inner = String.UnicodeScalarView()
+        for (offset, scalar) in text.unicodeScalars.enumerated() {
+            if depth > 0 { inner.append(scalar) }
+            if let open = quote {
+                if scalar == open { quote = nil }
+                continue
+            }
+            switch scalar {
+            case "'", "\"": quote = scalar
+            case "[":
+                depth += 1
+                if depth == 1 { (start, inner) = (offset + 1, String.UnicodeScalarView()) }
+            case "]":
+                depth -= 1
+                guard depth == 0 else { continue }
+                inner.removeLast()
+                do throws(XPathError) { _ = try XPath(String(inner), namespaces: namespaces, asPredicate: true) } catch {
+                    return XPathError(message: error.message, offset: error.offset.map { $0 + start } ?? start, undeclaredPrefix: error.undeclaredPrefix)
+                }
+            default: continue
+            }
+        }
+        return nil
     }
 
     /// The argument of a whole expression that converts one value (`string(//a/@id)`), when it is one.

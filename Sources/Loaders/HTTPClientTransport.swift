@@ -27,9 +27,9 @@ public final class HTTPClientTransport: HTTPLoader {
     private let clients = Mutex<[ClientSettings: HTTPClient]>([:])
     private let connectionsPerHost: Int
 
-    /// Called (on an event loop) each time the head of a request the current task sends is written on its connection:
-    /// how a throttle learns when its request started.
-    @TaskLocal public static var headWritten: (@Sendable () -> Void)?
+    /// Told (on an event loop) each time the head of a request the current task sends is written on its connection: how a
+    /// throttle learns when its request started.
+    @TaskLocal public static var writes: (any RequestWrites)?
 
     /// Creates a transport that opens at most `connectionsPerHost` HTTP/1.1 connections to one host (AsyncHTTPClient's
     /// soft limit: a request beyond it waits for a connection, and the wait counts against its deadline).
@@ -187,7 +187,7 @@ public final class HTTPClientTransport: HTTPLoader {
         let deadline = request.deadline.map(Self.nioDeadline)
         let start = ContinuousClock.now
         func attempt() async throws -> CappedBodyCollector.Response {
-            let collector = CappedBodyCollector(request: request, headWritten: Self.headWritten)
+            let collector = CappedBodyCollector(request: request, writes: Self.writes)
             defer { written = collector.sentHead }
             do {
                 return try await Self.started(outgoing, delegate: collector, on: client, deadline: deadline) { collector.sentHead }
@@ -488,6 +488,12 @@ public final class HTTPClientTransport: HTTPLoader {
     }
 }
 
+/// What is told when the transport writes a request's head on its connection (`HTTPClientTransport.writes`).
+public protocol RequestWrites: AnyObject, Sendable {
+    /// The head of a request was written (on an event loop; again for each hop or sending of it).
+    func headWritten()
+}
+
 /// Collects a response on the event loop, failing as soon as the body would pass `maxResponseBytes`
 /// (at once when the Content-Length of an uncompressed body says so).
 final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable {
@@ -502,16 +508,16 @@ final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable
     /// Whether the client wrote the whole request; read once the request has ended.
     private var sentAll = false
 
-    private let headWritten: (@Sendable () -> Void)?
+    private let writes: (any RequestWrites)?
 
-    init(request: HTTPRequest, headWritten: (@Sendable () -> Void)? = nil) {
+    init(request: HTTPRequest, writes: (any RequestWrites)? = nil) {
         limit = ResponseSizeLimit(request: request)
-        self.headWritten = headWritten
+        self.writes = writes
     }
 
     func didSendRequestHead(task: HTTPClient.Task<Response>, _ head: HTTPRequestHead) {
         sentHead = true
-        headWritten?()
+        writes?.headWritten()
     }
 
     func didSendRequest(task: HTTPClient.Task<Response>) {

@@ -29,7 +29,7 @@ public struct ThrottleLoader: HTTPLoader {
             throw error
         }
         defer { turn.end(.handedOn) }
-        let sent = await HTTPClientTransport.$headWritten.withValue({ turn.end(.written(at: .now)) }) { () async -> Result<HTTPResponse, HTTPError> in
+        let sent = await HTTPClientTransport.$writes.withValue(turn) { () async -> Result<HTTPResponse, HTTPError> in
             do throws(HTTPError) { return .success(try await next.load(request)) } catch { return .failure(error) }
         }
         return try sent.get()
@@ -97,8 +97,9 @@ public final class ThrottleSchedule: Sendable {
     }
 }
 
-/// One request's turn at a throttle: taken (with its start) before it goes, ended once, however it ends.
-final class ThrottleTurn: Sendable {
+/// One request's turn at a throttle: taken (with its start) before it goes, ended once, however it ends: at the latest
+/// when its request's head is written.
+final class ThrottleTurn: RequestWrites {
     /// How a request's turn ended, which says when the next may start.
     enum Ending {
         /// Written on its connection at that moment: the next starts an interval later.
@@ -128,6 +129,10 @@ final class ThrottleTurn: Sendable {
         let start = schedule.start(now: now)
         self.start.withLock { $0 = start }
         try await sleeper(now.duration(to: start), for: request)
+    }
+
+    func headWritten() {
+        end(.written(at: .now))
     }
 
     /// Ends the turn when it is held and has not ended yet.

@@ -100,6 +100,20 @@ import Testing
         #expect(throws: XPathError(message: "undefined variable '$v': XPath variables cannot be set here", offset: 4)) {
             try XPath("1 + $v")
         }
+        // Inside a predicate too, which the empty document the expression is tried on evaluates for no node, nested ones
+        // included; predicates that read the position are valid (trial helper-189).
+        #expect(throws: XPathError(message: "unknown function 'foo()'", offset: 8)) { try XPath("//slide[foo()]") }
+        #expect(throws: XPathError(message: "invalid number of arguments", offset: 10)) { try XPath("//nothing[substring(@t)]") }
+        #expect(throws: XPathError(message: "invalid type", offset: 10)) { try XPath("//nothing[count('x') > 1]") }
+        #expect(throws: XPathError(message: "undefined variable '$x': XPath variables cannot be set here", offset: 16)) {
+            try XPath("count(//nothing[$x])")
+        }
+        #expect(throws: XPathError(message: "undeclared namespace prefix 'atom'", offset: 9, undeclaredPrefix: "atom")) {
+            try XPath("//a[b[1][atom:c]]")
+        }
+        for valid in ["//a[position() = last()]", "//a[1][@b = ']['][last()]", "//a[b[2]]/c", "count(//a[not(@x)])"] {
+            #expect(throws: Never.self) { try XPath(valid) }
+        }
         // Deep nesting is refused by libxml2's depth limit rather than exhausting the stack.
         #expect(throws: XPathError.self) { try XPath(String(repeating: "(", count: 100_000) + "1" + String(repeating: ")", count: 100_000)) }
     }

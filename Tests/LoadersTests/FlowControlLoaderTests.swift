@@ -250,7 +250,7 @@ import TestSupport
 }
 
 /// A terminal loader whose connection is ready at `ready`: it writes each request then (calling the transport's
-/// `headWritten`, then `written`) or at once when later, and answers 200.
+/// `writes`, then `written`) or at once when later, and answers 200.
 struct ConnectionReadyAt: HTTPLoader {
     let ready: ContinuousClock.Instant
     let written: @Sendable () -> Void
@@ -261,7 +261,7 @@ struct ConnectionReadyAt: HTTPLoader {
 
     func load(_ request: consuming HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         try? await Task.sleep(until: ready)
-        HTTPClientTransport.headWritten?()
+        HTTPClientTransport.writes?.headWritten()
         written()
         return HTTPResponse(request: request, status: .ok)
     }
