@@ -23,6 +23,7 @@ extension RequestDefinition {
         auth?.value.forEachTemplate(body)
         for header in request.headers where HTTPHeaders.namesCredential(header.name) { body(header.value) }
         for parameter in request.query where HTTPHeaders.namesCredential(parameter.name) { parameter.forEachTemplate(body) }
+        request.url.forEachCredentialQueryExpression(body)
         switch request.body?.value {
         case .form(let fields)?: for field in fields where HTTPHeaders.namesCredential(field.name) { field.forEachTemplate(body) }
         case .multipart(let parts)?:
@@ -218,6 +219,30 @@ extension Matcher where Value == TemplateValue {
 }
 
 extension Template {
+    /// For a URL, calls `body` with each expression in the value of a query item it writes named as a credential
+    /// (`/x?api_key={{ key }}`), as a template of its own.
+    func forEachCredentialQueryExpression(_ body: (Template) -> Void) {
+        var (inQuery, inValue, name) = (false, false, "")
+        for segment in segments {
+            switch segment {
+            case .literal(let text):
+                for character in text {
+                    switch character {
+                    case "?" where !inQuery: (inQuery, inValue, name) = (true, false, "")
+                    case "&" where inQuery: (inValue, name) = (false, "")
+                    case "=" where inQuery && !inValue: inValue = true
+                    case "#": inQuery = false
+                    default: if inQuery && !inValue { name.append(character) }
+                    }
+                }
+            case .expression:
+                if inQuery && inValue && HTTPHeaders.namesCredential(name.removingPercentEncoding ?? name) {
+                    body(Template(segments: [segment], source: source, mark: mark))
+                }
+            }
+        }
+    }
+
     /// For a text that is JSON (`text: '{"password": "{{ p }}"}'`, up to 64 KiB as the run reads it), calls `body` with each
     /// expression in the value of a member named as a credential, at any depth, as a template of its own.
     func forEachCredentialExpressionInJSON(_ body: (Template) -> Void) {

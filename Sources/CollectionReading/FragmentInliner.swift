@@ -65,9 +65,9 @@ struct FragmentInliner {
         }
         let site = UseSite(path: path, mark: use.mark)
         guard let fragment = fragment(use.file, absolute: absolute, display: display, usedAt: site) else { return [] }
-        let used = steps(of: fragment, through: chain + [(absolute, display)])
+        let used = steps(of: fragment, through: chain + [(absolute, display)]).map { $0.inFlow(fragment) }
         warnUnread(use.inputs, by: used, in: display, at: path)
-        return used.map { $0.inFlow(fragment).used(at: site, by: use) }
+        return used.map { $0.used(at: site, by: use) }
     }
 
     /// Warns of each `with:` input (written in the file at `path`) that no template of the used file's steps reads (a
@@ -82,8 +82,9 @@ struct FragmentInliner {
         }
         // A value of the same `with:` may read it too (`with: { id: 1, path: "/x/{{ id }}" }`).
         for input in inputs { input.value.forEachTemplate(add) }
+        let given = Set(inputs.map(\.name))
         for input in inputs where !read.contains(input.name) {
-            let suggestion = VariableScope.closestName(to: input.name, among: read).map { "did you mean '\($0)'?" }
+            let suggestion = VariableScope.closestName(to: input.name, among: read.subtracting(given)).map { "did you mean '\($0)'?" }
                 ?? "remove it, or read it in \(used) as {{ \(input.name) }}"
             diagnostics.append(.warning("'\(input.name)' is given to \(used), which reads it nowhere: it gives nothing its value",
                                         path: path, at: input.mark, suggestion: suggestion))

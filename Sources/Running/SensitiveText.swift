@@ -7,14 +7,18 @@ package enum SensitiveText {
     /// output.
     package static let minimumLength = 6
 
-    /// The texts of a value a credential variable holds: a string's or number's text, and a list's or a mapping's each (a
-    /// captured list of tokens stays a list where it shows, its elements hidden).
-    static func scalarTexts(of value: JSONValue) -> [String] {
+    /// The texts of a value a credential variable holds: a string's or number's text, a list's elements each (a captured
+    /// list of tokens stays a list where it shows, its elements hidden), and of a mapping the members a request sends as
+    /// credentials (named in `sent`, as the fields of a looped element are: `{{ key }}`, or named as credentials), else
+    /// all of them.
+    static func credentialTexts(of value: JSONValue, sent: Set<String>) -> [String] {
         switch value {
-        case .array(let elements): elements.flatMap(scalarTexts)
-        case .object(let object): object.members.flatMap { scalarTexts(of: $0.value) }
-        case .null, .bool: []
-        default: [value.interpolatedText]
+        case .array(let elements): return elements.flatMap { credentialTexts(of: $0, sent: sent) }
+        case .object(let object):
+            let named = object.members.filter { sent.contains($0.key) || HTTPHeaders.namesCredential($0.key) }
+            return (named.isEmpty ? object.members : named).flatMap { credentialTexts(of: $0.value, sent: sent) }
+        case .null, .bool: return []
+        default: return [value.interpolatedText]
         }
     }
 

@@ -241,7 +241,7 @@ struct StepExecutor: Sendable {
             let captured = CaptureExtractor(step: step, path: definition.path).capture(from: content)
             let sources = scope.secretValues.union(outcome.sensitiveValues)
             outcome.sensitiveValues += captured.values.flatMap { SensitiveText.derivedTexts(in: $0.value, from: sources) }
-            outcome.sensitiveValues += captured.values.filter { credentialVariables.contains($0.name) }.flatMap { SensitiveText.scalarTexts(of: $0.value) }
+            outcome.sensitiveValues += captured.values.filter { credentialVariables.contains($0.name) }.flatMap { SensitiveText.credentialTexts(of: $0.value, sent: credentialVariables) }
             outcome.failures += captured.failures
             if !outcome.failures.isEmpty { outcome.verdict = .failed }
             var stopped = false

@@ -35,6 +35,7 @@ import TestSupport
                   - use: _guarded.yaml
                   - use: _skipped.yaml
                   - use: _open.yaml
+                    with: { go: 1 }
                 """,
         ])
         defer { collection.remove() }
@@ -43,8 +44,11 @@ import TestSupport
         #expect(await Self.paths(loader) == ["/v1/open"])
         #expect(summary.outcomes.map(\.skipReason) == [#"when "{{ nope }}" is present: was absent"#, #"when "{{ nope }}" is present: was absent"#,
                                                        "disabled fragment", nil], "\(summary.outcomes)")
-        let steps = try #require(await collection.load().files.first?.steps)
+        let loaded = await collection.load()
+        let steps = try #require(loaded.files.first?.steps)
         #expect(steps.map(\.tags) == [["flowtag"], ["flowtag"], [], ["open"]])
+        // The `with:` value the used flow's own `when:` reads is read (helper-187: it was said to be read nowhere).
+        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
     }
 
     /// A used step's own `when:` and `each:` see the `with:` values; a `when:` beside the `use:` decides whether the use

@@ -4,7 +4,7 @@ import FoundationXML
 import HTTPCore
 import Loaders
 @testable import Reporting
-import Running
+@testable import Running
 import Testing
 import TestSupport
 
@@ -476,6 +476,26 @@ import TestSupport
         outcome.sensitiveValues = [#"Gr\u00c3\u00bc\u00c3\u009fe\u00e2\u0080\u0094\u00e7\u00a7\u0098\u00e5\u00af\u0086\u00f0\u009f\u0094\u0091x"#]
         redactor.learn(from: outcome)
         #expect(redactor.redact(#""{\"e\":\"Gr\\\\u00c3\\\\u00bc\\\\u00c3\\\\u009fe\\\\u00e2\\\\u0080\\\\u0094\\\\u00e7\\\\u00a7\\\\u0098\\\\u00e5\\\\u00af\\\\u0086\\\\u00f0\\\\u009f\\\\u0094\\\\u0091x\"}""#) == #""{\"e\":\"***\"}""#)
+    }
+
+    /// A learnt credential too short to hide inside other text is hidden where it stands as a whole value; not a number, a
+    /// boolean or a method, which would hide every status, count or method (trial helper-187).
+    @Test func aShortLearntValueIsHiddenWholeUnlessCommon() async {
+        let redactor = Redactor(secrets: [])
+        var outcome = RequestOutcome(file: "a.yaml", name: "a", method: "GET", url: "/a", verdict: .passed)
+        outcome.sensitiveValues = ["xq7", "200", "POST", "true"]
+        redactor.learn(from: outcome)
+        #expect(redactor.redact(#"{"p": "xq7", "s": 200, "m": "POST", "b": true, "w": "xq7x"} ?k=xq7"#)
+                    == #"{"p": "***", "s": 200, "m": "POST", "b": true, "w": "xq7x"} ?k=***"#)
+    }
+
+    /// The texts of a captured credential: a list's elements each, of a mapping (a looped element) the fields a request
+    /// sends as credentials, not its names and ids (trial helper-187: every field was hidden).
+    @Test func aCredentialMappingHidesTheFieldsSentAsCredentials() throws {
+        let users = try JSONValue.parse(#"[{"name":"alice-w","id":7,"key":"KeyAlice123"},{"name":"bob-t","id":8,"key":"KeyBob456"}]"#)
+        #expect(SensitiveText.credentialTexts(of: users, sent: ["users", "key"]) == ["KeyAlice123", "KeyBob456"])
+        #expect(SensitiveText.credentialTexts(of: try JSONValue.parse(#"{"a":"x1","b":["y2",null,true]}"#), sent: ["c"])
+                    == ["x1", "y2"])
     }
 
     /// A long learnt value (a captured body holding a secret) is hidden as written and as a message shows it, and is
