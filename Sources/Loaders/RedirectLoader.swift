@@ -9,7 +9,8 @@ internal import Foundation
 /// later hop back to
 /// the first request's origin carries that request's credentials again. (The cookie jar, a layer below, sends each hop
 /// the cookies RFC 6265 gives its URL.) Targets that are not http(s) are refused,
-/// and a hop back to a URL already visited with the same method is reported as a cycle.
+/// and a hop back to a URL already visited with the same method is reported as a cycle, unless a response since then
+/// set a cookie (which the hop then sends).
 public struct RedirectLoader: HTTPLoader {
     public let next: any HTTPLoader
 
@@ -30,6 +31,9 @@ public struct RedirectLoader: HTTPLoader {
                                 message: "more than \(limit) \(limit == 1 ? "redirect" : "redirects"), starting at \(original.displayURL)")
             }
             let hop = Self.restoringCredentials(of: original, in: try Self.nextRequest(after: response, location: location))
+            // A response that sets a cookie may send the client back where it was, now with the cookie (a login, a consent
+            // page): the URLs visited before it are no cycle, and `maxRedirects` still ends a loop.
+            if response.headers["Set-Cookie"] != nil && original.options.cookies { visited = [] }
             guard visited.insert(Self.visitKey(hop)).inserted else {
                 throw HTTPError(.tooManyRedirects, request: hop, response: response,
                                 message: "redirect cycle: \(response.request.displayURL) leads back to \(hop.displayURL)")

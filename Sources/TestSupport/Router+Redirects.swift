@@ -3,7 +3,8 @@ internal import NIOHTTP1
 
 /// The `/redirect/...` routes: single redirects, chains, a loop and a hop to the other host name.
 extension Router {
-    /// Dispatches `/redirect/{code}`, `/redirect/chain/{n}`, `/redirect/cycle[/b]` and `/redirect/cross`.
+    /// Dispatches `/redirect/{code}`, `/redirect/chain/{n}`, `/redirect/cycle[/b]`, `/redirect/cookie-once` and
+    /// `/redirect/cross`.
     func redirect(_ rest: [String], _ request: RecordedRequest, _ writer: ResponseWriter) {
         let code = request.query("code").flatMap(Int.init) ?? 302
         switch rest.first ?? "" {
@@ -20,6 +21,11 @@ extension Router {
             sendRedirect(code, to: rest.count > 1 ? "/redirect/cycle" : "/redirect/cycle/b", writer)
         case "cross":
             crossOriginRedirect(code, request, writer)
+        case "cookie-once":
+            // Back to itself with a cookie set, as a login or consent page does; answered once the cookie comes.
+            guard request.header("Cookie")?.contains("seen=1") != true else { return writer.sendJSON(.ok, ["seen": true]) }
+            writer.sendJSON(HTTPResponseStatus(statusCode: code), headers: [("Location", "/redirect/cookie-once"), ("Set-Cookie", "seen=1; Path=/")],
+                            ["location": "/redirect/cookie-once"])
         case let segment:
             guard let status = Int(segment), (300...399).contains(status) else {
                 return badRequest("redirect status expected", writer)

@@ -135,6 +135,19 @@ import TestSupport
         }
     }
 
+    /// A response that sets a cookie and sends the client back to the same URL (a login, a consent page) is followed, the
+    /// hop carrying the cookie (trial helper-188: it was called a cycle); without cookies it is one.
+    @Test(arguments: TestServerScheme.allCases)
+    func aRedirectBackWithANewCookieIsFollowed(over scheme: TestServerScheme) async throws {
+        try await withChain(over: scheme) { server, loader in
+            let response = try await CookieJar.$current.withValue(CookieJar()) { try await loader.load(get("/redirect/cookie-once")) }
+            #expect(response.status == .ok)
+            #expect(server.count(of: "/redirect/cookie-once") == 2)
+            let refused = await failure(of: loader, get("/redirect/cookie-once", HTTPRequestOptions(cookies: false)))
+            #expect(refused?.message.contains("redirect cycle") == true, "\(String(describing: refused))")
+        }
+    }
+
     @Test func redirectLimitsAndCycles() async throws {
         try await withChain { _, loader in
             let followed = try await loader.load(get("/redirect/chain/3"))
