@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Why JSON text could not be parsed, and where (0-based byte offset, 1-based line and byte column).
+/// Why JSON text could not be parsed, and where (0-based byte offset, 1-based line and column in characters).
 public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, e.g. `expected ',' or ']' in array`.
     public let message: String
@@ -8,7 +8,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     public let offset: Int
     /// The 1-based line of the problem.
     public let line: Int
-    /// The 1-based column (in bytes) of the problem within its line.
+    /// The 1-based column (in Unicode scalars) of the problem within its line.
     public let column: Int
     /// How to fix the file the text was read from, when there is more to say than the message (text in UTF-16).
     public var fileSuggestion: String?
@@ -395,7 +395,10 @@ private struct JSONByteParser {
             line += 1
             lineStart = index + 1
         }
-        return JSONParseError(message: message, offset: offset, line: line, column: offset - lineStart + 1)
+        // Columns count characters (Unicode scalars), as editors and every other diagnostic do: UTF-8's continuation bytes
+        // are no characters of their own.
+        let column = bytes[lineStart..<offset].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        return JSONParseError(message: message, offset: offset, line: line, column: column)
     }
 }
 

@@ -119,6 +119,16 @@ import Testing
         #expect(try JSONValue.parse(parsed.serialized(pretty: true)) == parsed)
     }
 
+    /// An error's column counts characters, not bytes: after non-ASCII text it is where the ASCII text's would be (trial
+    /// helper-187: one column further right for each `ü`).
+    @Test func columnsCountCharacters() throws {
+        func column(_ text: String) -> Int? {
+            do { _ = try JSONValue.parse(text); return nil } catch { return error.line == 1 ? error.column : nil }
+        }
+        #expect(column(#"[{"üü😀": 1,}]"#) == column(#"[{"uuu": 1,}]"#))
+        #expect(column(#"[{"uuu": 1,}]"#) != nil)
+    }
+
     /// JSON saved as UTF-16 or UTF-32 is said to be so, at its start (trial helper-146).
     @Test func utf16AndUTF32AreNamed() {
         for (bytes, encoding) in [([0xFF, 0xFE, 0x5B, 0x00, 0x5D, 0x00] as [UInt8], "UTF-16"), ([0x5B, 0x00, 0x5D, 0x00], "UTF-16"),
