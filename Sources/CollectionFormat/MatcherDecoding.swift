@@ -76,13 +76,18 @@ extension NodeDecoder {
         }
         var matchers: [Matcher<TemplateValue>] = []
         var complete = true
+        // Keys that are no operators, one of them near none: an object written as the expected value (`{ id: 1, name: x }`),
+        // not typos (`{ lenght: 2, Count: 1 }`).
+        let unknown = pairs.map { Self.keyText($0.key) }.filter { !operators.contains($0) && $0 != skipping }
+        let objectLike = unknown.count > 1 && unknown.contains { Suggestions.closest(to: $0, among: operators + (skipping.map { [$0] } ?? [])) == nil }
         for pair in pairs {
             let name = Self.keyText(pair.key)
             if name == skipping { continue }
             guard operators.contains(name) else {
                 complete = false
                 // The key read apart (`count`) is among the names a typo may be of.
-                reportUnknownOperator(name, at: pair.key.mark, context: context(), operators: operators + (skipping.map { [$0] } ?? []))
+                reportUnknownOperator(name, value: pair.value, at: pair.key.mark, context: context(),
+                                      operators: operators + (skipping.map { [$0] } ?? []), objectLike: objectLike)
                 continue
             }
             if let decoded = matcherOperator(name, pair.value, context: context(), operators: operators,
@@ -96,8 +101,10 @@ extension NodeDecoder {
         return matchers.count == 1 ? matchers[0] : .all(matchers)
     }
 
-    private mutating func reportUnknownOperator(_ name: String, at mark: Mark, context: @autoclosure () -> String,
-                                                operators: [String]) {
+    /// Reports the unknown operator `name` (with its `value`); `objectLike` when other keys beside it are no operators
+    /// either, an object written as the expected value.
+    private mutating func reportUnknownOperator(_ name: String, value: Node, at mark: Mark, context: @autoclosure () -> String,
+                                                operators: [String], objectLike: Bool) {
         if FormatKeys.matcher.names.contains(name) {
             error("operator '\(name)' does not apply to '\(context())'", at: mark,
                   suggestion: "'\(context())' allows \(operators.joined(separator: ", "))")
@@ -112,9 +119,14 @@ extension NodeDecoder {
                       .joined(separator: "; "))
             return
         }
-        let known = Self.otherToolsNames[name.lowercased()].flatMap { operators.contains($0) ? "did you mean '\($0)'?" : nil }
-        error("unknown matcher operator '\(name)'", at: mark, suggestion: known ?? Suggestions.didYouMean(name, among: operators)
-            ?? "to compare with an object, write { equals: { ... } }")
+        let objectHelp = "to compare with an object, write { equals: { ... } }"
+        let known = Self.otherToolsNames[name.lowercased()].flatMap { operators.contains($0) ? $0 : nil }
+        // A near operator is meant only where its value would do: `{ id: 1 }` is an object, not `in`, which takes a list.
+        let near = known ?? Suggestions.closest(to: name, among: operators)
+        let isList = if case .sequence = value.content { true } else { false }
+        let fits = near.map { $0 != "in" || isList } ?? false
+        error("unknown matcher operator '\(name)'", at: mark,
+              suggestion: objectLike || !fits ? objectHelp : near.map { "did you mean '\($0)'?" } ?? objectHelp)
     }
 
     /// Operators as other tools and assertion libraries name them (lowercased), with this format's name for each.

@@ -344,6 +344,8 @@ import YAML
                 $.g: { name: x }
                 $.h: { each: { contans: x } }
                 $.i: { lessThan: abc }
+                $.j: { id: 1 }
+                $.k: { id: 1, nme: x }
               duration: { contains: 5s, lessThan: 5 }
             """) == [
             "requests/r.yaml:4:12: error: unknown matcher operator 'lenght' [help: did you mean 'length'?]",
@@ -355,7 +357,11 @@ import YAML
             "requests/r.yaml:10:12: error: unknown matcher operator 'name' [help: to compare with an object, write { equals: { ... } }]",
             "requests/r.yaml:11:20: error: unknown matcher operator 'contans' [help: did you mean 'contains'?]",
             "requests/r.yaml:12:22: error: expected a number for 'expect.body.$.i.lessThan'",
-            "requests/r.yaml:13:15: error: operator 'contains' does not apply to 'expect.duration' [help: 'expect.duration' allows equals, notEquals, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual, in, not]",
+            // An object written as the expected value, whatever its keys are near (trial helper-189: 'did you mean in?').
+            "requests/r.yaml:13:12: error: unknown matcher operator 'id' [help: to compare with an object, write { equals: { ... } }]",
+            "requests/r.yaml:14:12: error: unknown matcher operator 'id' [help: to compare with an object, write { equals: { ... } }]",
+            "requests/r.yaml:14:19: error: unknown matcher operator 'nme' [help: to compare with an object, write { equals: { ... } }]",
+            "requests/r.yaml:15:15: error: operator 'contains' does not apply to 'expect.duration' [help: 'expect.duration' allows equals, notEquals, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual, in, not]",
         ])
         // Every operand that is no duration, quoted, with help (trial helper-155: only the first, unquoted).
         #expect(problems("request: { url: /a }\nexpect: { duration: { lessThan: 5, in: [.5s, 1s, 1.s] } }") == [
