@@ -37,7 +37,8 @@ enum ExternalChecks {
         guard offset < scalars.count, let dot = scalars[..<offset].lastIndex(of: ".") else { return nil }
         let end = scalars[offset...].firstIndex { $0 == "." || $0 == "[" } ?? scalars.count
         let name = String(String.UnicodeScalarView(scalars[(dot + 1)..<end]))
-        guard !name.isEmpty, !name.contains(where: { "'\\[]".contains($0) }) else { return nil }
+        // A name holds no JSONPath syntax: `id == @` (of `?@.id == @.tags[*]`) is a comparison, not a name.
+        guard !name.isEmpty, !name.contains(where: { "'\\[]\"=!<>@$()&|?,*".contains($0) }) else { return nil }
         let rewritten = String(String.UnicodeScalarView(scalars[..<dot])) + "['\(name)']"
             + String(String.UnicodeScalarView(scalars[end...]))
         return jsonPathProblem(rewritten) == nil ? rewritten : nil

@@ -390,6 +390,16 @@ import YAML
         ])
     }
 
+    /// A comparison with a query that is no singular query gets the generic help, not brackets around a comparison (trial
+    /// helper-189: `$.items[?@['id == @'].tags[*]]`); a name with a '-' gets its brackets.
+    @Test func bracketsAreSuggestedForNamesOnly() {
+        for query in ["$.items[?@.id == @.tags[*]]", "$.a[?@.b == $.c[*]]"] {
+            let offset = ExternalChecks.jsonPathProblem(query)?.offset ?? 0
+            #expect(ExternalChecks.bracketedName(in: query, at: offset) == nil, "\(query) at \(offset)")
+        }
+        #expect(ExternalChecks.bracketedName(in: "$.headers.X-Team", at: 11) == "$.headers['X-Team']")
+    }
+
     /// `count` counts the nodes of an `expect.body` query: a key of its mapping only, with a length's operand; the help
     /// names the other ways to count that apply where it was written. A size is compared with numbers only.
     @Test func countIsAKeyOfABodyQuerysMappingOnly() {
