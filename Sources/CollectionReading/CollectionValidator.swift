@@ -490,13 +490,27 @@ struct CollectionValidator {
         }
         switch step.auth.map({ ($0.value, path) }) ?? environment?.auth.map({ ($0.value.value, $0.path) }) {
         case (.basic(let username, let password), let path)?: texts += [(username, "a user name", path), (password, "a password", path)]
-        case (.bearer(let token), let path)?: texts.append((token, "a bearer token", path))
+        case (.bearer(let token), let path)?:
+            texts.append((token, "a bearer token", path))
+            checkKnownBearerToken(token, in: path)
         default: break
         }
         for (template, what, path) in texts where !template.isLiteral && isKnownBeforeSending(template) {
             guard let null = known.firstNullVariable(in: template) else { continue }
             diagnostics.add(.nullSentAsText(null.source, in: what, at: null.mark, path: path))
         }
+    }
+
+    /// A bearer token whose templates are known before sending (a secret's `default: ""`) that the run refuses (empty, or
+    /// holding a space): a warning, as each request sent with it is then an ERROR.
+    private mutating func checkKnownBearerToken(_ token: Template, in path: String) {
+        // (What its written text refuses is an error already, where the file was read.)
+        guard !token.isLiteral, AuthDefinition.bearerTokenProblem(token.literalText, of: token, in: path, resolved: false) == nil,
+              isKnownBeforeSending(token), let value = try? known.resolve(token), value != .null,
+              var problem = AuthDefinition.bearerTokenProblem(value.interpolatedText, of: token, in: path, resolved: true) else { return }
+        problem.severity = .warning
+        problem.message += ": each request sent with it is an ERROR"
+        diagnostics.add(problem)
     }
 
     /// An `in:` list whose template is known before sending (a `--var`, which is text, or an environment's value) must

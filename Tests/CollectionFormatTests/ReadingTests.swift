@@ -769,6 +769,15 @@ import YAML
             "r3.yaml:1:53: error: '{{ nothing }}' " + null.replacingOccurrences(of: "%@", with: "a multipart value"),
             "r3.yaml:2:19: error: '{{ nothing }}' " + null.replacingOccurrences(of: "%@", with: "a bearer token"),
         ])
+        // A bearer token known before sending that the run refuses: a warning, each request sent with it an ERROR (trial
+        // helper-189: a secret's `default: ""`, as the docs' own example had it).
+        scratch.write("environments/t.yaml", "baseURL: http://127.0.0.1:1\nsecrets: { token: { env: RUNNER_TEST_UNSET_TOKEN, default: \"\" } }\n"
+                      + "auth: { bearer: \"{{ token }}\" }\n")
+        scratch.write("r5.yaml", "request: { url: /t }\n")
+        #expect(problems(of: await scratch.readCollection(["r5.yaml"], env: "t")) == [
+            "environments/t.yaml:3:17: warning: the bearer token is empty: each request sent with it is an ERROR [help: give the "
+                + "variable a value: an empty token would be sent as 'Bearer ' alone]",
+        ])
         // In a request's URL, or the environment's baseURL, whose null was sent as the word (trial helper-184).
         scratch.write("environments/b.yaml", "baseURL: \"http://127.0.0.1:1/{{ nothing }}\"\nvariables: { nothing: null }\n")
         scratch.write("r4.yaml", "request: { url: \"/echo/{{ nothing }}?x=1\" }\n")

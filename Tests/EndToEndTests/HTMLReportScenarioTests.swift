@@ -123,8 +123,8 @@ enum HeadlessBrowser {
         try process.run()
         let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        let stdout = readAll(output.fileHandleForReading.fileDescriptor)
+        let stderr = readAll(errors.fileHandleForReading.fileDescriptor)
         process.waitUntilExit()
         watchdog.cancel()
         let lines = String(decoding: stderr, as: UTF8.self).split(separator: "\n").map(String.init)

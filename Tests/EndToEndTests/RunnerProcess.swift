@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `runner` executable and captures what it prints.
 enum RunnerProcess {
@@ -77,10 +78,10 @@ enum RunnerProcess {
         let group = DispatchGroup()
         group.enter()
         DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
+            errData = readAll(err.fileHandleForReading.fileDescriptor)
             group.leave()
         }
-        let outData = out?.readToEnd() ?? pipe.fileHandleForReading.readDataToEndOfFile()
+        let outData = out?.readToEnd() ?? readAll(pipe.fileHandleForReading.fileDescriptor)
         group.wait()
         process.waitUntilExit()
         return Result(
@@ -134,15 +135,11 @@ private final class PseudoTerminal {
 
     /// Everything the child wrote, until it closed the terminal (read fails with EIO then).
     func readToEnd() -> Data {
-        var data = Data(), buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = read(primary, &buffer, buffer.count)
-            if count > 0 { data.append(contentsOf: buffer[0..<count]) } else if count < 0 && errno == EINTR { continue } else { break }
-        }
-        close(primary)
-        return data
+        defer { close(primary) }
+        return readAll(primary)
     }
 }
+
 
 /// Runs blocking work (spawning and waiting for a process) on a thread of its own, so that it never
 /// holds one of the few threads of Swift's cooperative pool, which timing-sensitive tests share.

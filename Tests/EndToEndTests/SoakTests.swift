@@ -53,7 +53,7 @@ import Testing
             // Read to the end: /proc files report size 0 and arrive a page at a time.
             let data = FileHandle(forReadingAtPath: table).map { handle in
                 defer { try? handle.close() }
-                return handle.readDataToEndOfFile()
+                return readAll(handle.fileDescriptor)
             } ?? Data()
             let text = String(decoding: data, as: UTF8.self)
             for line in text.split(separator: "\n").dropFirst() {

@@ -3,6 +3,7 @@ import CollectionFormat
 @testable import Reporting
 import Running
 import Testing
+import TestSupport
 import YAML
 
 /// The Markdown summary's cap and cell escaping, and the TAP report's quoting, on outcomes built directly.
@@ -109,7 +110,7 @@ import YAML
         let output = Pipe()
         (process.standardOutput, process.standardError) = (output, output)
         try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: readAll(output.fileHandleForReading.fileDescriptor), as: UTF8.self)
         process.waitUntilExit()
         // Without the cut: "Complex regular subexpression recursion limit (65534) exceeded", a YAMLish parse error and a
         // bad plan (1 of 2 tests read).
