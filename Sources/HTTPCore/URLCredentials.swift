@@ -29,6 +29,11 @@ public enum URLCredentials {
         passwordRanges(in: text, asOneURL: asOneURL, asProxyURL: false).map { String(text[$0]) }
     }
 
+    /// Whether `text` is one template, `{{ name }}`, and nothing else.
+    private static func isTemplate(_ text: Substring) -> Bool {
+        text.hasPrefix("{{") && text.hasSuffix("}}") && text.dropFirst(2).firstRange(of: "{{") == nil
+    }
+
     /// Where the password of each URL's user information is in `text`, in order (see `hidingPasswords`).
     private static func passwordRanges(in text: String, asOneURL: Bool, asProxyURL: Bool) -> [Range<String.Index>] {
         guard text.utf8.contains(UInt8(ascii: "@")) else { return [] }
@@ -45,7 +50,9 @@ public enum URLCredentials {
             // Free text after a proxy key (`--proxy: not a proxy URL: …`) holds no proxy URL: read as any other text.
             guard let (colon, at) = (proxy ? userInformation(in: rest, within: enclosure, proxy: true) : nil)
                     ?? userInformation(in: rest, within: enclosure, proxy: false),
-                  rest[rest.index(after: colon)..<at] != mask else { continue }
+                  rest[rest.index(after: colon)..<at] != mask,
+                  // A template (`https://u:{{ pw }}@host`) hides nothing: what it gives is hidden where it is sent.
+                  !Self.isTemplate(rest[rest.index(after: colon)..<at]) else { continue }
             // The start of the text read so would take in a proxy key's value (`HTTPS_PROXY=u:p@ss/x@h`): that is read instead.
             if start == text.startIndex, let next, next < at, followsProxyKey(next, in: text) { continue }
             found.append(rest.index(after: colon)..<at)

@@ -53,7 +53,8 @@ public struct InteropProblem: Error, Sendable, Hashable {
         let values = (problems.flatMap(\.hidden) + credentials).flatMap { value in
             [value] + value.split(whereSeparator: \.isNewline).map(String.init).filter { $0.count > 1 && $0 != value }
         }
-        let hidden = Set(values).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+        // A template (`{{ k }}`, or a piece of one such as `k }}`) is no credential: what it gives is hidden where it is sent.
+        let hidden = Set(values).filter { !$0.isEmpty && !$0.contains("{{") && !$0.contains("}}") }.sorted { $0.count > $1.count }
         return hidden.reduce(line) { text, value in
             // A number (a PIN, a numeric key) only where it stands whole: inside another number it is not it.
             let number = value.allSatisfy { $0.isASCII && $0.isNumber }

@@ -539,6 +539,12 @@ import Testing
         #expect(proxy.requests.first?.document.yaml.contains("Proxy-Authorization: \"Basic {{ proxyAuthorization }}\"") == true)
         let query = CurlImport.read("curl 'http://h.example/a?api_key={{ k }}'", writingSecrets: true)
         #expect(query.warnings.allSatisfy { !query.redacted($0.message).contains("***") }, "\(query.warnings.map(\.message))")
+        // Nor in the quoted line of the command, where a template shows as written (trial helper-187: `{{ ***`).
+        for command in ["curl 'http://bob:{{ pw }}@h.example/x'", "curl -H 'X-Api-Key: {{ k }}' http://h.example/x",
+                        "curl -u 'bob:{{ p }}' http://h.example/x", "curl -d 'password={{ p }}' http://h.example/x",
+                        "curl 'http://h.example/a?api_key={{ k }}'"] {
+            #expect(CurlImport.read(command, writingSecrets: true).redacted(command) == command)
+        }
     }
 
     /// A JSON body's member whose name says it holds a credential is written as given, with a warning naming it, its
