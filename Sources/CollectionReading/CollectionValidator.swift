@@ -607,8 +607,9 @@ struct CollectionValidator {
             "note: \(site.path):\(site.mark.line):\(site.mark.column): this 'use:' gives no 'with:' value for '\(name)'"
                 + (position == 0 ? closest.map { " (did you mean '\($0)'?)" } ?? "" : "")
         }
-        let guess = closest.map { " (or did you mean '\($0)'?)" } ?? ""
-        diagnostic.suggestion = "add 'with: { \(name): ... }' to a 'use:' noted above, or define '\(name)' in the using flow's scope\(guess)"
+        // The close name is in the note only: offered here too it would read as renaming the variable, while a `with:` key
+        // the used file reads nowhere is the likely typo (that key's warning says so).
+        diagnostic.suggestion = "add 'with: { \(name): ... }' to a 'use:' noted above, or define '\(name)' in the using flow's scope"
         return diagnostic
     }
 

@@ -140,6 +140,18 @@ import Testing
             + "help: did you mean 'othr'?"], "\(rendered(collection))")
     }
 
+    /// A mistyped `with:` key: its warning says the name likely meant; the used file's undefined variable is not told to
+    /// take the typo's name (trial helper-189: "or did you mean 'cdoe'?").
+    @Test func aMistypedWithKeyIsTheOneToRename() async {
+        let collection = await readCollection(of: [
+            "_d.yaml": "request: { url: 'http://127.0.0.1:1/{{ code }}' }\n",
+            "flow.yaml": "steps:\n  - use: _d.yaml\n    with: { cdoe: 500 }\n",
+        ])
+        let shown = rendered(collection)
+        #expect(shown.contains { $0.contains("warning: 'cdoe' is given to requests/_d.yaml") && $0.contains("did you mean 'code'?") }, "\(shown)")
+        #expect(!shown.contains { $0.contains("help:") && $0.contains("did you mean 'cdoe'") }, "\(shown)")
+    }
+
     /// The error for `userId` undefined in `requests/_fetch.yaml`, with a note at each `use:` (under `requests/`).
     private func undefinedUserId(notingUsesAt uses: [String]) -> String {
         (["requests/_fetch.yaml:1:37: error: undefined variable 'userId'"]
