@@ -141,6 +141,9 @@ public struct ResolvedEnvironment: Sendable {
     /// The environment file (as displayed) that `options.timeout` and its mark come from: the nearest of the chain that
     /// sets it; nil when none does.
     public var timeoutPath: String? = nil
+    /// The environment file (as displayed) that `options.proxy` comes from: the nearest of the chain that sets it; nil
+    /// when none does.
+    public var proxyPath: String? = nil
     /// The environment file (as displayed) that `options.retry.on` comes from: retry merges field by field, so a base's
     /// `on` stays beside a nearer file's other retry fields.
     public var retryOnPath: String? = nil

@@ -30,6 +30,7 @@ package struct EnvironmentMerger {
         var retryPath: String?
         var retryOnPath: String?
         var timeoutPath: String?
+        var proxyPath: String?
         var openapi: Sourced<FileReference>?
         for definition in chain.reversed() {
             let path = definition.path
@@ -43,6 +44,7 @@ package struct EnvironmentMerger {
             if definition.options.retry != nil { retryPath = path }
             if definition.options.retry?.on != nil { retryOnPath = path }
             if definition.options.timeout != nil { timeoutPath = path }
+            if definition.options.proxy != nil { proxyPath = path }
             if let reference = definition.openapi { openapi = Sourced(reference, path: path) }
         }
         warnOfMergedRetryWaits(options.retry, chain: chain, at: retryPath)
@@ -77,6 +79,7 @@ package struct EnvironmentMerger {
         resolved.openapi = openapi
         resolved.retryOnPath = retryOnPath
         resolved.timeoutPath = timeoutPath
+        resolved.proxyPath = proxyPath
         resolved.baseURLSource = baseURL.map { Sourced($0.value.mark, path: $0.path) }
         resolved.unresolvedNames = unresolved
         resolved.baseURLUnresolved = baseURL != nil && resolved.baseURL == nil

@@ -51,6 +51,8 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     public var resentAfterConnectionLoss = false
     /// Whether the request's head was written before it failed: the server may have acted on it.
     public var requestWritten = false
+    /// Whether the failure is the proxy's: it could not be reached, asked for credentials or refused the tunnel.
+    public var atProxy = false
     /// Whether a retry sent the request again after an attempt that was written before it failed, its method not
     /// idempotent (a `POST`): the server may have acted on more than one.
     public var retriedAfterWritten = false

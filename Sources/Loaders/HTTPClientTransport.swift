@@ -570,13 +570,13 @@ enum TransportErrorMapping {
             if clientError == .proxyAuthenticationRequired { return proxyAuthenticationRequired(proxy, request: request) }
             if clientError == .invalidProxyResponse {
                 return HTTPError(.cannotConnect, request: request, underlyingError: error,
-                                 message: "the proxy \(proxy.authority) refused the tunnel to \(authority(of: request))")
+                                 message: "the proxy \(proxy.authority) refused the tunnel to \(authority(of: request))").atTheProxy
             }
         }
         let (code, detail) = classify(error)
         if let proxy, code == .cannotConnect, ![closedEarly, reset, closedConnecting].contains(detail) {
             return HTTPError(code, request: request, underlyingError: error,
-                             message: "could not connect to the proxy \(proxy.authority): \(detail)")
+                             message: "could not connect to the proxy \(proxy.authority): \(detail)").atTheProxy
         }
         let target = request.displayURL
         let through = proxy.map { " through the proxy \($0.authority)" } ?? ""
@@ -619,7 +619,7 @@ enum TransportErrorMapping {
                               message: "the proxy \(proxy.authority) refused the tunnel to \(target)"
                                   + (answer.map { ": \($0.status)" } ?? "") + "; " + hint)
         error.response = answer?.response
-        return error
+        return error.atTheProxy
     }
 
     /// The proxy's answer to a second `CONNECT` to the request's host and port, with that `CONNECT` (AsyncHTTPClient keeps
@@ -634,6 +634,7 @@ enum TransportErrorMapping {
         HTTPError(.invalidRequest, request: request,
                   message: "the proxy \(proxy.authority) requires authentication (407 Proxy Authentication Required): "
                       + (proxy.username == nil ? "give its user and password in the proxy URL" : "it refused the user and password given"))
+            .atTheProxy
     }
 
     /// For a certificate BoringSSL could not verify, what its dates say, read by `CertificateValidityProbe`: expired, not

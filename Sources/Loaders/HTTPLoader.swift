@@ -49,6 +49,13 @@ public struct Sleeper: Sendable {
 }
 
 extension HTTPError {
+    /// The error, as the proxy's (`atProxy`).
+    var atTheProxy: HTTPError {
+        var error = self
+        error.atProxy = true
+        return error
+    }
+
     /// The error for a request whose task was cancelled.
     static func cancelled(_ request: HTTPRequest, underlyingError: (any Error)? = nil) -> HTTPError {
         HTTPError(.cancelled, request: request, underlyingError: underlyingError,

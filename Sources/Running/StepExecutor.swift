@@ -190,6 +190,24 @@ struct StepExecutor: Sendable {
         }
     }
 
+    /// A proxy's error placed at the request's `options.proxy` when it is the one used, else with a note saying where the
+    /// proxy comes from: `--proxy`, the environment's `options.proxy`, or the process environment.
+    private func proxyPlace(for definition: RequestDefinition, placing error: inout Diagnostic) {
+        let note: String
+        if builder.run.proxy != nil {
+            note = "the proxy is the one --proxy gives"
+        } else if let written = definition.options.proxy {
+            error.mark = written.mark
+            return
+        } else if let proxy = builder.environment?.options.proxy, let path = builder.environment?.proxyPath {
+            note = "the proxy is the environment's options.proxy (\(path):\(proxy.mark.line):\(proxy.mark.column))"
+        } else {
+            note = "the proxy comes from the process environment (HTTPS_PROXY or HTTP_PROXY; NO_PROXY or options: { proxy: none } "
+                + "reaches the server directly)"
+        }
+        error.notes.append("note: " + note)
+    }
+
     /// Judges what loading the step's request gave: its expectations (or `expect.error`) and captures.
     private func judge(_ loaded: Swift.Result<HTTPResponse, HTTPError>, of step: PreparedStep, outcome: RequestOutcome,
                        scope: VariableScope, duration: Duration,
@@ -217,6 +235,7 @@ struct StepExecutor: Sendable {
             outcome.error = .error(error.message, path: errorLocation.path, at: errorLocation.mark)
             // (Not a token request's, placed at its tokenURL.)
             if error.code == .timedOut, errorLocation.mark == definition.request.url.mark { timeoutHelp(for: definition, placing: &outcome.error!) }
+            if error.atProxy, errorLocation.mark == definition.request.url.mark { proxyPlace(for: definition, placing: &outcome.error!) }
             if error.resentAfterConnectionLoss { outcome.error?.notes.append(Self.resentNote(answered: false)) }
             if error.retriedAfterWritten { outcome.error?.notes.append(Self.retriedAfterWrittenNote(error.request.method.rawValue)) }
             return (Result(outcome: outcome, captures: []), false)

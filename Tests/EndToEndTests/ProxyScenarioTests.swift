@@ -121,6 +121,19 @@ import Testing
         #expect(result.stdout.contains("< 407") == verbose, "\(result.stdout)")
         #expect(!result.stdout.contains("> GET") && !result.stdout.contains("> POST"), "\(result.stdout)")
         #expect(received.isEmpty)
+        // Where the proxy comes from (trial helper-188: the error pointed at the URL alone).
+        #expect(result.stdout.contains("note: the proxy is the one --proxy gives"), "\(result.stdout)")
+    }
+
+    /// A proxy's error is placed at the `options.proxy` of the request that writes it, or names the environment's.
+    @Test(arguments: TestServerScheme.allCases)
+    func aProxysErrorIsPlacedWhereTheProxyIsWritten(scheme: TestServerScheme) async throws {
+        let proxy = try await ForwardProxy.start()
+        try await proxy.stop()
+        let files = ["requests/echo.yaml": "request: { url: /echo }\noptions:\n  proxy: \"\(proxy.url)\"\n"]
+        let (result, _, _) = try await Folder(scheme: scheme, files: files).run(["run", "requests", "--env", "local"], scheme: scheme)
+        #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("requests/echo.yaml:3:10: error: could not connect to the proxy"), "\(result.stdout)")
     }
 
     @Test(arguments: TestServerScheme.allCases)
