@@ -87,6 +87,13 @@ public struct ResolvedSecret: Sendable, Hashable {
     /// every occurrence of a common letter or word.
     public static let shortestHiddenInText = 4
 
+    /// Whether `value` is a short number (under six characters), a boolean, null or an HTTP method: what statuses, counts
+    /// and methods show, which a credential found in what a request sends or a file writes (`password: 200`) must not hide.
+    public static func isCommonWord(_ value: String) -> Bool {
+        value.count < 6 && value.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }
+            || ["true", "false", "null", "get", "put", "post", "head", "patch", "delete", "options"].contains(value.lowercased())
+    }
+
     /// How output hides a secret's value.
     public enum Hiding: Sendable {
         /// Not at all: white space alone would mask every indentation.

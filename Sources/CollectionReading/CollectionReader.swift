@@ -144,7 +144,8 @@ public enum CollectionReader {
 
         var scope = (environment ?? .empty).scope(commandLine: request.variables, processEnvironment: request.processEnvironment,
                                                   builtins: BuiltinValues(now: { Date() }, random: random))
-        scope.writtenCredentials = credentials
+        // A short one that is a number or a word every exchange shows (`password: 200`) would hide every status 200.
+        scope.writtenCredentials = credentials.filter { !ResolvedSecret.isCommonWord($0) }
         var loaded = LoadedCollection(files: files, environment: environment,
                                       diagnostics: DiagnosticRenderer.sharingHiddenLines(diagnostics.sorted),
                                       sources: sources, scope: scope)

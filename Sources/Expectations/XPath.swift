@@ -54,7 +54,7 @@ public final class XPath: @unchecked Sendable {
             return compiled
         }
         guard let compiled else { throw Self.error(from: errors, in: text, namespaces: namespaces) }
-        if let problem = Self.predicateProblem(in: text, namespaces: namespaces) {
+        if let problem = Self.partProblem(in: text, namespaces: namespaces, asPredicate: asPredicate) {
             xmlXPathFreeCompExpr(compiled)
             throw problem
         }
@@ -62,12 +62,63 @@ public final class XPath: @unchecked Sendable {
         argument = Self.wrappedPath(in: text).flatMap { try? XPath($0, namespaces: namespaces) }
     }
 
-    /// The first problem of a predicate of `text` (`//a[foo()]`), each tried alone at the document node, its nested ones
-    /// in turn: the empty document the expression is tried on gives a predicate no node to be evaluated for, so an unknown
-    /// function, a wrong number of arguments, a type error, a variable or an undeclared prefix inside one would be found
-    /// only on a response that has such nodes (or never, on one that has none).
-    private static func predicateProblem(in text: String, namespaces: [XPathNamespace]) -> XPathError? {
-        var depth = 0, start = 0, quote: Unicode.Scalar?
+    /// The first problem of a part of `text` that trying it on an empty document does not evaluate, each part tried alone
+    /// (`asPredicate` for one in a predicate), its own parts in turn: a predicate (`//a[foo()]`), which an empty document
+    /// gives no node to be evaluated for, and an operand of `and` or `or` (`false() and foo()`), which one before it
+    /// decides. So an unknown function, a wrong number of arguments, a type error, a variable or an undeclared prefix in
+    /// one is found when the file is read, not on a response that has such nodes (or never, on one that has none).
+    private static func partProblem(in text: String, namespaces: [XPathNamespace], asPredicate: Bool) -> XPathError? {
+        let parts = operands(of: text).map { ($0, asPredicate) } + predicates(of: text).map { ($0, true) }
+        for ((offset, part), predicate) in parts {
+            do throws(XPathError) { _ = try XPath(part, namespaces: namespaces, asPredicate: predicate) } catch {
+                return XPathError(message: error.message, offset: error.offset.map { $0 + offset } ?? offset,
+                                  undeclaredPrefix: error.undeclaredPrefix)
+            }
+        }
+        return nil
+    }
+
+    /// The operands of the `and` and `or` at the top of `text` (outside brackets and string literals), with their offsets
+    /// in Unicode scalars; none when it has no such operator.
+    private static func operands(of text: String) -> [(offset: Int, text: String)] {
+        let scalars = Array(text.unicodeScalars)
+        var parts: [(offset: Int, text: String)] = []
+        var (depth, start, quote) = (0, 0, Unicode.Scalar?.none)
+        func isEdge(_ index: Int) -> Bool { index < 0 || index >= scalars.count || " \t\n\r()[]'\"".unicodeScalars.contains(scalars[index]) }
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if let open = quote {
+                if scalar == open { quote = nil }
+            } else if scalar == "'" || scalar == "\"" {
+                quote = scalar
+            } else if scalar == "(" || scalar == "[" {
+                depth += 1
+            } else if scalar == ")" || scalar == "]" {
+                depth -= 1
+            } else if depth == 0, isEdge(index - 1), let word = ["and", "or"].first(where: { word in
+                scalars[index...].starts(with: word.unicodeScalars) && isEdge(index + word.unicodeScalars.count)
+            }) {
+                parts.append((start, String(String.UnicodeScalarView(scalars[start..<index]))))
+                index += word.unicodeScalars.count
+                start = index
+                continue
+            }
+            index += 1
+        }
+        guard !parts.isEmpty else { return [] }
+        // Each from its first character, so that a problem with no place of its own is shown at the operand.
+        return (parts + [(start, String(String.UnicodeScalarView(scalars[start...])))]).map { offset, text in
+            let blanks = text.unicodeScalars.prefix { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }.count
+            return (offset + blanks, String(text.unicodeScalars.dropFirst(blanks)))
+        }
+    }
+
+    /// The predicates at the top of `text` (`[...]`, outside string literals; nested ones are their own parts), with the
+    /// offsets of their contents.
+    private static func predicates(of text: String) -> [(offset: Int, text: String)] {
+        var found: [(offset: Int, text: String)] = []
+        var (depth, start, quote) = (0, 0, Unicode.Scalar?.none)
         var inner = String.UnicodeScalarView()
         for (offset, scalar) in text.unicodeScalars.enumerated() {
             if depth > 0 { inner.append(scalar) }
@@ -84,13 +135,11 @@ public final class XPath: @unchecked Sendable {
                 depth -= 1
                 guard depth == 0 else { continue }
                 inner.removeLast()
-                do throws(XPathError) { _ = try XPath(String(inner), namespaces: namespaces, asPredicate: true) } catch {
-                    return XPathError(message: error.message, offset: error.offset.map { $0 + start } ?? start, undeclaredPrefix: error.undeclaredPrefix)
-                }
+                found.append((start, String(inner)))
             default: continue
             }
         }
-        return nil
+        return found
     }
 
     /// The argument of a whole expression that converts one value (`string(//a/@id)`), when it is one.

@@ -60,7 +60,7 @@ public struct Redactor: Sendable {
         guard !unlearnt.isEmpty else { return }
         // A short credential (a JSON member `password: "xq7"`) where it stands as a whole value only, as a short secret; not
         // a number or a word every exchange shows (a `password: 200` would hide every status 200, a `POST` every method).
-        let short = unlearnt.filter { $0.count < SensitiveText.minimumLength && !Self.isCommonWholeValue($0) }
+        let short = unlearnt.filter { $0.count < SensitiveText.minimumLength && !ResolvedSecret.isCommonWord($0) }
         if !short.isEmpty { shortSecrets.add(short.flatMap { [$0] + Self.encodedForms(of: $0) }, loosely: short.flatMap(Self.looseValues)) }
         unlearnt.removeAll { $0.count < SensitiveText.minimumLength }
         // (In their case as sent: a value of every request, a token per login, in five cases would each be searched byte by
@@ -72,12 +72,6 @@ public struct Redactor: Sendable {
         let cuts = encoded.flatMap(Self.cuts)
         let forms = values.flatMap { $0.utf8.count > Self.longestEncoded ? [$0, JSONValue.stringContents($0)] : Self.encodedForms(of: $0) }
         secrets.add(forms, loosely: (values + cuts).flatMap(Self.looseValues))
-    }
-
-    /// Whether a short value is a number, a boolean, null or an HTTP method: what statuses, counts and methods show.
-    private static func isCommonWholeValue(_ value: String) -> Bool {
-        value.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }
-            || ["true", "false", "null", "get", "put", "post", "head", "patch"].contains(value.lowercased())
     }
 
     /// `value` in lower and in upper case, those that differ from it: every letter changed (`Grüße` as `GRÜSSE`), and its

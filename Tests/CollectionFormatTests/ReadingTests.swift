@@ -720,6 +720,17 @@ import YAML
         #expect(problems(of: read).contains { $0.hasPrefix("r.yaml:1:35: error: unknown key 'heders'") }, "\(problems(of: read))")
     }
 
+    /// A credential a file writes is hidden in every output, but not a short number, boolean or method, which would hide
+    /// every status, count or method shown (trial helper-190: `password: 200` hid every status 200).
+    @Test func aWrittenCredentialThatIsACommonWordIsNotHidden() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("r.yaml", "request: { url: 'http://127.0.0.1:1/a', json: { password: 200, token: POST, secret: xq7, pin: 123456 } }\n"
+                      + "auth: { basic: { username: u, password: 404 } }\n")
+        let hidden = await scratch.readCollection(["r.yaml"]).scope.hiddenValues
+        #expect(!hidden.contains("200") && !hidden.contains("POST") && !hidden.contains("404"), "\(hidden)")
+    }
+
     /// A dotenv file, a data-rows file and a schema file that start with the mark: read, their first line's columns
     /// counted from after it, their quoted lines without it (trial helper-184).
     @Test func dotenvRowsAndSchemaFilesAreReadWithoutTheMark() async throws {

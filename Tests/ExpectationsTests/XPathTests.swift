@@ -111,7 +111,12 @@ import Testing
         #expect(throws: XPathError(message: "undeclared namespace prefix 'atom'", offset: 9, undeclaredPrefix: "atom")) {
             try XPath("//a[b[1][atom:c]]")
         }
-        for valid in ["//a[position() = last()]", "//a[1][@b = ']['][last()]", "//a[b[2]]/c", "count(//a[not(@x)])"] {
+        // Behind an `and` or `or` that the operand before it decides, at the top and in a predicate (trial helper-190).
+        #expect(throws: XPathError(message: "unknown function 'nope()'", offset: 10)) { try XPath("true() or nope()") }
+        #expect(throws: XPathError(message: "invalid type", offset: 12)) { try XPath("false() and count('x') > 0") }
+        #expect(throws: XPathError(message: "unknown function 'nope()'", offset: 26)) { try XPath("//slide[@type = 'all' and nope()]") }
+        for valid in ["//a[position() = last()]", "//a[1][@b = ']['][last()]", "//a[b[2]]/c", "count(//a[not(@x)])",
+                      "//android[1] or //order", "//a[@t = 'x' and b or c]"] {
             #expect(throws: Never.self) { try XPath(valid) }
         }
         // Deep nesting is refused by libxml2's depth limit rather than exhausting the stack.
