@@ -47,9 +47,11 @@ public struct LoadedCollection: Sendable {
     /// value or JSON member named as one, a client certificate's password: `forEachCredentialTemplate`), in any file or
     /// the environment; those a `with:` input or `each:` row giving one of them reads; and the lists an `each:` loops
     /// over whose elements a step sends so: a value captured into one is hidden from its capture on, before it is sent.
+    /// The fields those templates take of structured values (`key` of `{{ item.key }}`) are among them: of a captured
+    /// mapping or list of mappings sent so, those fields are the credentials.
     public var credentialVariables: Set<String> {
         var names = Set<String>()
-        let add = { (template: Template) in names.formUnion(template.variableNames) }
+        let add = { (template: Template) in names.formUnion(template.variableNames + template.fieldNames) }
         for step in files.lazy.flatMap(\.steps) { step.forEachCredentialTemplate(add) }
         environment?.forEachCredentialTemplate(add)
         names.formUnion(listsLoopedAsCredentials)

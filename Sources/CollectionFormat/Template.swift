@@ -44,6 +44,15 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         expressions.compactMap { if case .variable(let path) = $0.expression { path.name } else { nil } }
     }
 
+    /// The last keys of the paths into variables it reads (`key` of `{{ item.key }}` or `{{ users[0].key }}`): the fields of
+    /// structured values it takes.
+    public var fieldNames: [String] {
+        expressions.compactMap { expression in
+            guard case .variable(let path) = expression.expression, case .key(let key)? = path.components.last else { return nil }
+            return key
+        }
+    }
+
     /// The text of its literal segments, joined: the whole value of a template without expressions.
     public var literalText: String {
         segments.map { if case .literal(let text) = $0 { text } else { "" } }.joined()

@@ -23,7 +23,7 @@ extension RequestDefinition {
         auth?.value.forEachTemplate(body)
         for header in request.headers where HTTPHeaders.namesCredential(header.name) { body(header.value) }
         for parameter in request.query where HTTPHeaders.namesCredential(parameter.name) { parameter.forEachTemplate(body) }
-        request.url.forEachCredentialQueryExpression(body)
+        request.url.forEachCredentialURLExpression(body)
         switch request.body?.value {
         case .form(let fields)?: for field in fields where HTTPHeaders.namesCredential(field.name) { field.forEachTemplate(body) }
         case .multipart(let parts)?:
@@ -219,14 +219,30 @@ extension Matcher where Value == TemplateValue {
 }
 
 extension Template {
-    /// For a URL, calls `body` with each expression in the value of a query item it writes named as a credential
-    /// (`/x?api_key={{ key }}`), as a template of its own.
-    func forEachCredentialQueryExpression(_ body: (Template) -> Void) {
+    /// For a URL, calls `body` with each expression in its password (`http://u:{{ pw }}@host/`, sent as Basic auth) and in
+    /// the value of a query item it writes named as a credential (`/x?api_key={{ key }}`), as a template of its own.
+    func forEachCredentialURLExpression(_ body: (Template) -> Void) {
         var (inQuery, inValue, name) = (false, false, "")
+        // The authority: after `://` up to the path; its expressions after the user information's `:`, until its `@`.
+        var (authority, afterColon, slashes) = (false, false, 0)
+        var password: [Segment] = []
         for segment in segments {
             switch segment {
             case .literal(let text):
                 for character in text {
+                    if authority {
+                        switch character {
+                        case ":": afterColon = true
+                        case "@":
+                            for expression in password { body(Template(segments: [expression], source: source, mark: mark)) }
+                            (password, afterColon) = ([], false)
+                        case "/", "?", "#": (authority, password) = (false, [])
+                        default: break
+                        }
+                    } else if !inQuery && slashes < 3 {
+                        slashes = character == "/" ? slashes + 1 : 0
+                        if slashes == 2 { (authority, slashes) = (true, 3) }
+                    }
                     switch character {
                     case "?" where !inQuery: (inQuery, inValue, name) = (true, false, "")
                     case "&" where inQuery: (inValue, name) = (false, "")
@@ -236,6 +252,7 @@ extension Template {
                     }
                 }
             case .expression:
+                if authority && afterColon { password.append(segment) }
                 if inQuery && inValue && HTTPHeaders.namesCredential(name.removingPercentEncoding ?? name) {
                     body(Template(segments: [segment], source: source, mark: mark))
                 }

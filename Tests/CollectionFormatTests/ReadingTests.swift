@@ -731,6 +731,16 @@ import YAML
         #expect(!hidden.contains("200") && !hidden.contains("POST") && !hidden.contains("404"), "\(hidden)")
     }
 
+    /// The fields a request sends as credentials through a path (`{{ item.key }}`, `{{ first.key }}`) are named among the
+    /// credential variables, so that of a captured mapping only those fields are hidden (trial helper-190: every field).
+    @Test func theFieldsOfAPathSentAsACredentialAreNamed() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("r.yaml", "each: \"{{ users }}\"\nrequest: { url: 'http://127.0.0.1:1/{{ item.name }}', headers: { X-Api-Key: \"{{ item.key }}\" } }\n")
+        let names = await scratch.readCollection(["r.yaml"], vars: [("users", "[]")]).credentialVariables
+        #expect(names.isSuperset(of: ["users", "item", "key"]) && !names.contains("name"), "\(names)")
+    }
+
     /// A dotenv file, a data-rows file and a schema file that start with the mark: read, their first line's columns
     /// counted from after it, their quoted lines without it (trial helper-184).
     @Test func dotenvRowsAndSchemaFilesAreReadWithoutTheMark() async throws {

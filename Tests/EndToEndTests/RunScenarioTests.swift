@@ -82,7 +82,7 @@ import Testing
         }
         // Captured, then sent only in a text body that is JSON; credentials too short to hide inside other text, where they
         // stand whole (helper-184).
-        for secret in ["textbody-token-5521-abcdef", "ab1cd", "zq9", "urlquery-token-7310-fedcba"] {
+        for secret in ["textbody-token-5521-abcdef", "ab1cd", "zq9", "urlquery-token-7310-fedcba", "urlpassword-token-4412-abcdef"] {
             #expect(!stdout.contains(secret) && output.json?.contains(secret) == false, "\(secret): \(stdout)")
         }
         #expect(stdout.contains("keep-this-note") && stdout.contains("user_password=***"), "\(stdout)")
