@@ -355,6 +355,20 @@ extension HeaderField {
     /// The error for `value`, what the value `template` of header `name` gave, when it holds a control character (RFC 9110
     /// allows none but a tab in a field value; CR and LF would split the header; C1 controls too), said for a variable's
     /// value or for text written in the file; nil when it holds none.
+    /// The error for a credentials header (`Authorization`, `Proxy-Authorization`) whose variables gave nothing
+    /// (`Bearer {{ token }}` with an empty token would be sent as the scheme alone: what is written is one word at most),
+    /// `value` being what `template` resolved to; nil otherwise.
+    public static func emptyCredentialsProblem(_ value: String, of template: Template, named name: String, in path: String) -> Diagnostic? {
+        guard !template.isLiteral, credentialHeaders.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) else { return nil }
+        let (sent, written) = (value.trimmingCharacters(in: .whitespaces), template.literalText.trimmingCharacters(in: .whitespaces))
+        guard sent == written, !written.contains(" ") else { return nil }
+        return .error("the value of header '\(name)' holds no credentials: " + (written.isEmpty ? "it is empty" : "only '\(written)'")
+                          + " once its variables are resolved", path: path, at: template.mark, suggestion: "give the variables it reads a value")
+    }
+
+    /// The headers whose value is credentials, which a template must give (`Bearer {{ token }}`, not `Bearer ` alone).
+    private static let credentialHeaders = ["Authorization", "Proxy-Authorization"]
+
     public static func valueProblem(_ value: String, of template: Template, named name: String, in path: String) -> Diagnostic? {
         guard let bad = value.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\t") || (0x7F...0x9F).contains($0.value) })
         else { return nil }

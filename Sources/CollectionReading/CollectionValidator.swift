@@ -482,9 +482,14 @@ struct CollectionValidator {
     /// else the environment's) or a multipart value whose variables are known before sending must not hold a null, which
     /// would be sent as the word null, as the run refuses.
     private mutating func checkKnownNulls(of step: RequestDefinition, in path: String) {
-        var texts = [(step.request.url, "a URL", path)] + step.request.headers.map { ($0.value, "a header value", path) }
         let own = Set(step.request.headers.map { $0.name.lowercased() })
-        texts += (environment?.headers ?? []).filter { !own.contains($0.value.name.lowercased()) }.map { ($0.value.value, "a header value", $0.path) }
+        let headers = step.request.headers.map { ($0, path) }
+            + (environment?.headers ?? []).filter { !own.contains($0.value.name.lowercased()) }.map { ($0.value, $0.path) }
+        var texts = [(step.request.url, "a URL", path)] + headers.map { ($0.0.value, "a header value", $0.1) }
+        for (header, path) in headers where !header.value.isLiteral && isKnownBeforeSending(header.value) {
+            guard let value = try? known.resolve(header.value), value != .null else { continue }
+            warnRefusedAtRun(HeaderField.emptyCredentialsProblem(value.interpolatedText, of: header.value, named: header.name, in: path))
+        }
         if case .multipart(let parts)? = step.request.body?.value {
             texts += parts.compactMap { part in if case .value(let value) = part.content { (value, "a multipart value", path) } else { nil } }
         }
@@ -506,8 +511,14 @@ struct CollectionValidator {
     private mutating func checkKnownBearerToken(_ token: Template, in path: String) {
         // (What its written text refuses is an error already, where the file was read.)
         guard !token.isLiteral, AuthDefinition.bearerTokenProblem(token.literalText, of: token, in: path, resolved: false) == nil,
-              isKnownBeforeSending(token), let value = try? known.resolve(token), value != .null,
-              var problem = AuthDefinition.bearerTokenProblem(value.interpolatedText, of: token, in: path, resolved: true) else { return }
+              isKnownBeforeSending(token), let value = try? known.resolve(token), value != .null else { return }
+        warnRefusedAtRun(AuthDefinition.bearerTokenProblem(value.interpolatedText, of: token, in: path, resolved: true))
+    }
+
+    /// `problem`, the run's error for a value known before sending, as a warning: the run refuses each request sending it,
+    /// not the whole run.
+    private mutating func warnRefusedAtRun(_ problem: Diagnostic?) {
+        guard var problem else { return }
         problem.severity = .warning
         problem.message += ": each request sent with it is an ERROR"
         diagnostics.add(problem)

@@ -309,21 +309,9 @@ public struct RequestBuilder: Sendable {
     private func headerValue(_ template: Template, named name: String, path: String, scope: VariableScope) throws(RunFailure) -> String {
         let value = try resolve(template, refusingNullIn: "a header value", path: path, scope: scope)
         if let problem = HeaderField.valueProblem(value, of: template, named: name, in: path) { throw RunFailure(problem) }
-        // `Authorization: Bearer {{ token }}` with an empty token would be sent as the scheme alone: the variables gave
-        // nothing, and what is written is one word at most.
-        // Looked at only for a templated credentials header: every other header of every request pays nothing for it.
-        guard !template.isLiteral, Self.credentialHeaders.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) else { return value }
-        let (sent, written) = (value.trimmingCharacters(in: .whitespaces), template.literalText.trimmingCharacters(in: .whitespaces))
-        if sent == written, !written.contains(" ") {
-            throw RunFailure(.error("the value of header '\(name)' holds no credentials: " + (written.isEmpty ? "it is empty"
-                                        : "only '\(written)'") + " once its variables are resolved",
-                                    path: path, at: template.mark, suggestion: "give the variables it reads a value"))
-        }
+        if let problem = HeaderField.emptyCredentialsProblem(value, of: template, named: name, in: path) { throw RunFailure(problem) }
         return value
     }
-
-    /// The headers whose value is credentials, which a template must give (`Bearer {{ token }}`, not `Bearer ` alone).
-    private static let credentialHeaders = ["Authorization", "Proxy-Authorization"]
 
     private func resolve(_ template: Template, path: String, scope: VariableScope) throws(RunFailure) -> String {
         do { return try scope.resolveString(template) } catch { throw RunFailure(error, in: path) }

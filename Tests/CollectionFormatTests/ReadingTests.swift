@@ -799,6 +799,13 @@ import YAML
             "environments/t.yaml:3:17: warning: the bearer token is empty: each request sent with it is an ERROR [help: give the "
                 + "variable a value: an empty token would be sent as 'Bearer ' alone]",
         ])
+        // And an Authorization header whose variables give nothing (trial helper-190).
+        scratch.write("environments/t2.yaml", "baseURL: http://127.0.0.1:1\nsecrets: { token: { env: RUNNER_TEST_UNSET_TOKEN, default: \"\" } }\n"
+                      + "headers: { Authorization: \"Bearer {{ token }}\" }\n")
+        #expect(problems(of: await scratch.readCollection(["r5.yaml"], env: "t2")) == [
+            "environments/t2.yaml:3:27: warning: the value of header 'Authorization' holds no credentials: only 'Bearer' once its "
+                + "variables are resolved: each request sent with it is an ERROR [help: give the variables it reads a value]",
+        ])
         // In a request's URL, or the environment's baseURL, whose null was sent as the word (trial helper-184).
         scratch.write("environments/b.yaml", "baseURL: \"http://127.0.0.1:1/{{ nothing }}\"\nvariables: { nothing: null }\n")
         scratch.write("r4.yaml", "request: { url: \"/echo/{{ nothing }}?x=1\" }\n")
