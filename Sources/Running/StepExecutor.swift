@@ -190,6 +190,21 @@ struct StepExecutor: Sendable {
         }
     }
 
+    /// A redirect limit's error placed at the request's `options.maxRedirects` when it writes one, with help saying where
+    /// the limit comes from.
+    private func redirectLimitHelp(for definition: RequestDefinition, placing error: inout Diagnostic) {
+        let checking = "or, to check the redirect itself, followRedirects: false"
+        if let written = definition.options.maxRedirects {
+            error.mark = written.mark
+            error.suggestion = "raise options.maxRedirects here, \(checking)"
+        } else if builder.environment?.options.maxRedirects != nil {
+            error.suggestion = "the limit is the environment's options.maxRedirects: raise it there or set options.maxRedirects in this "
+                + "request, \(checking)"
+        } else {
+            error.suggestion = "the limit is runner's default: set options.maxRedirects to follow more, \(checking)"
+        }
+    }
+
     /// A proxy's error placed at the request's `options.proxy` when it is the one used, else with a note saying where the
     /// proxy comes from: `--proxy`, the environment's `options.proxy`, or the process environment.
     private func proxyPlace(for definition: RequestDefinition, placing error: inout Diagnostic) {
@@ -236,6 +251,9 @@ struct StepExecutor: Sendable {
             // (Not a token request's, placed at its tokenURL.)
             if error.code == .timedOut, errorLocation.mark == definition.request.url.mark { timeoutHelp(for: definition, placing: &outcome.error!) }
             if error.atProxy, errorLocation.mark == definition.request.url.mark { proxyPlace(for: definition, placing: &outcome.error!) }
+            if error.code == .tooManyRedirects, error.message.hasPrefix("more than"), errorLocation.mark == definition.request.url.mark {
+                redirectLimitHelp(for: definition, placing: &outcome.error!)
+            }
             if error.resentAfterConnectionLoss { outcome.error?.notes.append(Self.resentNote(answered: false)) }
             if error.retriedAfterWritten { outcome.error?.notes.append(Self.retriedAfterWrittenNote(error.request.method.rawValue)) }
             return (Result(outcome: outcome, captures: []), false)

@@ -40,6 +40,15 @@ import TestSupport
                 "\(String(describing: based.error?.suggestion))")
     }
 
+    /// A redirect limit's error is placed at the request's `options.maxRedirects`, with help (trial helper-190: at the URL).
+    @Test func aRedirectLimitPointsAtTheLimitItHit() async throws {
+        let redirect = ScriptedLoader.Reply.response(status: 302, headers: ["Location": "/b"])
+        let written = try await outcome("request: { url: /a }\noptions: { maxRedirects: 0 }\n", reply: redirect)
+        #expect(written.verdict == .errored)
+        #expect(written.error?.mark?.line == 2 && written.error?.mark?.column == 26, "\(String(describing: written.error))")
+        #expect(written.error?.suggestion?.hasPrefix("raise options.maxRedirects here") == true)
+    }
+
     @Test func statusFailurePointsAtTheExpectation() async throws {
         let result = try await outcome("""
             request: { url: /a }
