@@ -222,62 +222,16 @@ extension Template {
     /// For a URL, calls `body` with each expression in its password (`http://u:{{ pw }}@host/`, sent as Basic auth) and in
     /// the value of a query item it writes named as a credential (`/x?api_key={{ key }}`), as a template of its own.
     func forEachCredentialURLExpression(_ body: (Template) -> Void) {
-        var (inQuery, inValue, name) = (false, false, "")
-        // The authority: after `://` up to the path; its expressions after the user information's `:`, until its `@`.
-        var (authority, afterColon, slashes) = (false, false, 0)
-        var password: [Segment] = []
-        for segment in segments {
-            switch segment {
-            case .literal(let text):
-                for character in text {
-                    if authority {
-                        switch character {
-                        case ":": afterColon = true
-                        case "@":
-                            for expression in password { body(Template(segments: [expression], source: source, mark: mark)) }
-                            (password, afterColon) = ([], false)
-                        case "/", "?", "#": (authority, password) = (false, [])
-                        default: break
-                        }
-                    } else if !inQuery && slashes < 3 {
-                        slashes = character == "/" ? slashes + 1 : 0
-                        if slashes == 2 { (authority, slashes) = (true, 3) }
-                    }
-                    switch character {
-                    case "?" where !inQuery: (inQuery, inValue, name) = (true, false, "")
-                    case "&" where inQuery: (inValue, name) = (false, "")
-                    case "=" where inQuery && !inValue: inValue = true
-                    case "#": inQuery = false
-                    default: if inQuery && !inValue { name.append(character) }
-                    }
-                }
-            case .expression:
-                if authority && afterColon { password.append(segment) }
-                if inQuery && inValue && HTTPHeaders.namesCredential(name.removingPercentEncoding ?? name) {
-                    body(Template(segments: [segment], source: source, mark: mark))
-                }
-            }
-        }
+        guard !isLiteral, let components = PercentEncoding.components(ofURL: tokenized.text) else { return }
+        let credentials = (components.queryItems ?? []).filter { HTTPHeaders.namesCredential($0.name) }.compactMap(\.value)
+        forEachExpression(shownIn: [components.password].compactMap { $0 } + credentials, body)
     }
 
     /// For a text that is JSON (`text: '{"password": "{{ p }}"}'`, up to 64 KiB as the run reads it), calls `body` with each
     /// expression in the value of a member named as a credential, at any depth, as a template of its own.
     func forEachCredentialExpressionInJSON(_ body: (Template) -> Void) {
-        guard !isLiteral, source.utf8.count <= 1 << 16, let first = source.first(where: { !$0.isWhitespace }), first == "{" || first == "["
-        else { return }
-        // Each expression as a number, which JSON reads inside a string and outside one alike.
-        var text = ""
-        var expressions: [(token: String, segment: Segment)] = []
-        for segment in segments {
-            switch segment {
-            case .literal(let literal): text += literal
-            case .expression:
-                let token = "9\(1_000_000_000 + expressions.count)9"
-                text += token
-                expressions.append((token, segment))
-            }
-        }
-        guard let json = try? JSONValue.parse(text) else { return }
+        guard !isLiteral, source.utf8.count <= 1 << 16, let first = source.first(where: { !$0.isWhitespace }), first == "{" || first == "[",
+              let json = try? JSONValue.parse(tokenized.text) else { return }
         func leaves(of value: JSONValue) -> [String] {
             switch value {
             case .string(let text): [text]
@@ -295,8 +249,29 @@ extension Template {
             default: []
             }
         }
-        let sent = credentials(in: json)
-        for (token, segment) in expressions where sent.contains(where: { $0.contains(token) }) {
+        forEachExpression(shownIn: credentials(in: json), body)
+    }
+
+    /// The text with each expression as a number (`9`, ten digits, `9`), which JSON reads inside a string and outside one
+    /// alike and a URL keeps as it is, with each expression's number.
+    private var tokenized: (text: String, expressions: [(token: String, segment: Segment)]) {
+        var text = ""
+        var expressions: [(token: String, segment: Segment)] = []
+        for segment in segments {
+            switch segment {
+            case .literal(let literal): text += literal
+            case .expression:
+                let token = "9\(1_000_000_000 + expressions.count)9"
+                text += token
+                expressions.append((token, segment))
+            }
+        }
+        return (text, expressions)
+    }
+
+    /// Calls `body` with each expression whose number (`tokenized`) one of `texts` holds, as a template of its own.
+    private func forEachExpression(shownIn texts: [String], _ body: (Template) -> Void) {
+        for (token, segment) in tokenized.expressions where texts.contains(where: { $0.contains(token) }) {
             body(Template(segments: [segment], source: source, mark: mark))
         }
     }
