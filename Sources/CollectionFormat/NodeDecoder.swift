@@ -334,7 +334,8 @@ struct NodeDecoder {
             }
             if let number, number > 0, number.isFinite { return number }
         }
-        typeMismatch(node, expected: "a number greater than 0", for: context())
+        // A number past a double's range (`1e400`) is no number runner can use, however large it is.
+        typeMismatch(node, expected: "a finite number greater than 0", for: context())
         return nil
     }
 

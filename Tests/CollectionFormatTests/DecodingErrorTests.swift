@@ -390,6 +390,13 @@ import YAML
         ])
     }
 
+    /// A rate past a number's range says a finite number is wanted, not only one greater than 0 (trial helper-190).
+    @Test func aRateBeyondANumbersRangeAsksForAFiniteOne() {
+        let problems = decodeEnvironment("options: { throttle: { perSecond: 1e400 } }\n").1.map(\.description)
+        #expect(problems.contains { $0.contains("expected a finite number greater than 0 for 'options.throttle.perSecond', found the number 1e400") },
+                "\(problems)")
+    }
+
     /// A comparison with a query that is no singular query gets the generic help, not brackets around a comparison (trial
     /// helper-189: `$.items[?@['id == @'].tags[*]]`); a name with a '-' gets its brackets.
     @Test func bracketsAreSuggestedForNamesOnly() {

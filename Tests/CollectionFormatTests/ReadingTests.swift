@@ -459,7 +459,7 @@ import YAML
         let found = problems(of: await scratch.readCollection(["requests"], env: "e"))
         #expect(found.count == 4, "\(found)")
         #expect(found.contains { $0.hasPrefix("environments/e.yaml:1:10: error: baseURL 'http://127.0.0.1:99999/api': the port 99999") }, "\(found)")
-        #expect(found.contains { $0.hasPrefix("environments/e.yaml:3:35: error: expected a number greater than 0 for 'options.throttle.perSecond'") })
+        #expect(found.contains { $0.hasPrefix("environments/e.yaml:3:35: error: expected a finite number greater than 0 for 'options.throttle.perSecond'") })
         #expect(found.contains { $0.hasPrefix("environments/e.yaml:3:49: error: 'options.caCert': the file '../requests/a.yaml' holds no PEM certificate") })
         #expect(found.contains { $0.hasPrefix("requests/a.yaml:1:21: error: undefined variable 'nope'") }, "\(found)")
         let other = problems(of: await scratch.readCollection(["requests"], env: "f"))
