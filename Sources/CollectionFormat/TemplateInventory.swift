@@ -222,16 +222,20 @@ extension Template {
     /// For a URL, calls `body` with each expression in its password (`http://u:{{ pw }}@host/`, sent as Basic auth) and in
     /// the value of a query item it writes named as a credential (`/x?api_key={{ key }}`), as a template of its own.
     func forEachCredentialURLExpression(_ body: (Template) -> Void) {
-        guard !isLiteral, let components = PercentEncoding.components(ofURL: tokenized.text) else { return }
+        guard !isLiteral else { return }
+        let tokenized = tokenized
+        guard let components = PercentEncoding.components(ofURL: tokenized.text) else { return }
         let credentials = (components.queryItems ?? []).filter { HTTPHeaders.namesCredential($0.name) }.compactMap(\.value)
-        forEachExpression(shownIn: [components.password].compactMap { $0 } + credentials, body)
+        forEach(of: tokenized.expressions, shownIn: [components.password].compactMap { $0 } + credentials, body)
     }
 
     /// For a text that is JSON (`text: '{"password": "{{ p }}"}'`, up to 64 KiB as the run reads it), calls `body` with each
     /// expression in the value of a member named as a credential, at any depth, as a template of its own.
     func forEachCredentialExpressionInJSON(_ body: (Template) -> Void) {
-        guard !isLiteral, source.utf8.count <= 1 << 16, let first = source.first(where: { !$0.isWhitespace }), first == "{" || first == "[",
-              let json = try? JSONValue.parse(tokenized.text) else { return }
+        guard !isLiteral, source.utf8.count <= 1 << 16, let first = source.first(where: { !$0.isWhitespace }), first == "{" || first == "["
+        else { return }
+        let tokenized = tokenized
+        guard let json = try? JSONValue.parse(tokenized.text) else { return }
         func leaves(of value: JSONValue) -> [String] {
             switch value {
             case .string(let text): [text]
@@ -249,7 +253,7 @@ extension Template {
             default: []
             }
         }
-        forEachExpression(shownIn: credentials(in: json), body)
+        forEach(of: tokenized.expressions, shownIn: credentials(in: json), body)
     }
 
     /// The text with each expression as a number (`9`, ten digits, `9`), which JSON reads inside a string and outside one
@@ -269,9 +273,9 @@ extension Template {
         return (text, expressions)
     }
 
-    /// Calls `body` with each expression whose number (`tokenized`) one of `texts` holds, as a template of its own.
-    private func forEachExpression(shownIn texts: [String], _ body: (Template) -> Void) {
-        for (token, segment) in tokenized.expressions where texts.contains(where: { $0.contains(token) }) {
+    /// Calls `body` with each of `expressions` (`tokenized`) whose number one of `texts` holds, as a template of its own.
+    private func forEach(of expressions: [(token: String, segment: Segment)], shownIn texts: [String], _ body: (Template) -> Void) {
+        for (token, segment) in expressions where texts.contains(where: { $0.contains(token) }) {
             body(Template(segments: [segment], source: source, mark: mark))
         }
     }

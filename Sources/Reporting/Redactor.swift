@@ -406,17 +406,17 @@ public struct Redactor: Sendable {
     /// which `redact` hides whatever they are): what must never be printed as it is.
     public func holdsSecret(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { !valueOccurrences(in: $0, forms: secrets.index).isEmpty }
+        let (forms, short) = (secrets.index, shortSecrets.index)
+        return text.withUTF8 { !valueOccurrences(in: $0, forms: forms, short: short).isEmpty }
     }
 
     /// Where a secret's value stands in `bytes`, in any form (a short secret only as a whole value), also inside what
     /// base64 text there decodes to, three times nested at most (`Base64Text`): a server that encodes a value (an HTML page, a
     /// query, a cut token escaped in any way) in base64 hides nothing of it. `decodings` are those of `bytes`, when the
     /// caller has them.
-    private func valueOccurrences(in bytes: UnsafeBufferPointer<UInt8>, forms: FormIndex, decodings: [Base64Decoding]? = nil,
+    private func valueOccurrences(in bytes: UnsafeBufferPointer<UInt8>, forms: FormIndex, short: FormIndex, decodings: [Base64Decoding]? = nil,
                                   nesting: Int = 0, edges: (start: Bool, end: Bool) = (true, true)) -> [Range<Int>] {
         var found = forms.occurrences(in: bytes)
-        let short = shortSecrets.index
         if short.count > 0 {
             found += short.occurrences(in: bytes).filter { ShortValue.standsApart($0, in: bytes, decoded: nesting > 0, edges: edges) }
         }
@@ -425,7 +425,7 @@ public struct Redactor: Sendable {
             // The decoded bytes begin where a text does only from the run's first character or after a slash; they end where
             // the run does unless a lone character is left over.
             let edges = (start: shift == 0 || run.startsAfterSlash(shift), end: (run.symbols.count - shift) % 4 != 1)
-            for range in decoded.withUnsafeBufferPointer({ valueOccurrences(in: $0, forms: forms, nesting: nesting + 1, edges: edges) }) {
+            for range in decoded.withUnsafeBufferPointer({ valueOccurrences(in: $0, forms: forms, short: short, nesting: nesting + 1, edges: edges) }) {
                 found.append(run.writtenRange(of: range, shift: shift))
             }
         }
@@ -453,23 +453,23 @@ public struct Redactor: Sendable {
     /// that hiding one value never leaves the rest of another showing. Text cut short ends in `…` (or `...`): the start of
     /// a secret directly before one (`4f1b…`, at least `ResolvedSecret.shortestHiddenInText` bytes) is hidden too.
     public func redact(_ text: String) -> String {
-        let forms = secrets.index
-        let formCount = forms.count + shortSecrets.index.count
+        let (forms, short) = (secrets.index, shortSecrets.index)
+        let formCount = forms.count + short.count
         guard let results, text.utf8.count >= RedactedTexts.shortest, formCount > 0 else {
-            return redact(text, forms: forms)
+            return redact(text, forms: forms, short: short)
         }
-        return results.redacted(text, formCount: formCount) { redact(text, forms: forms) }
+        return results.redacted(text, formCount: formCount) { redact(text, forms: forms, short: short) }
     }
 
-    /// `redact` with the forms read once for the whole text.
-    private func redact(_ text: String, forms: FormIndex) -> String {
+    /// `redact` with the forms (long and short) read once for the whole text.
+    private func redact(_ text: String, forms: FormIndex, short: FormIndex) -> String {
         var text = text
-        let hidden: [Range<Int>] = forms.count == 0 && shortSecrets.index.count == 0 ? [] : text.withUTF8 { bytes in
+        let hidden: [Range<Int>] = forms.count == 0 && short.count == 0 ? [] : text.withUTF8 { bytes in
             let cuts = Self.cutMarks.flatMap { Self.occurrences(of: $0, in: bytes) }
             let decodings = Self.base64Decodings(in: bytes)
             // Both searches before a cut: a short start of one secret's form may end there inside a longer start of
             // another found escaped.
-            return Self.mergedRanges(valueOccurrences(in: bytes, forms: forms, decodings: decodings) + cuts.flatMap {
+            return Self.mergedRanges(valueOccurrences(in: bytes, forms: forms, short: short, decodings: decodings) + cuts.flatMap {
                 [forms.start(endingAt: $0.lowerBound, in: bytes), forms.looseStart(endingAt: $0.lowerBound, in: bytes)].compactMap { $0 }
             } + Self.base64Starts(endingAt: cuts.map(\.lowerBound), of: decodings, forms: forms))
         }

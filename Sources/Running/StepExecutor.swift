@@ -174,6 +174,19 @@ struct StepExecutor: Sendable {
         return (result, stopped)
     }
 
+    /// An error one of the request's options decided, placed at that option when the request writes it, else with help or
+    /// a note saying where it comes from: a timeout (`timeout`), a redirect limit (`maxRedirects`), a proxy's failure
+    /// (`proxy`).
+    private func placeAtItsOption(_ error: HTTPError, of definition: RequestDefinition, placing diagnostic: inout Diagnostic) {
+        if error.code == .timedOut {
+            timeoutHelp(for: definition, placing: &diagnostic)
+        } else if error.code == .tooManyRedirects, !error.message.hasPrefix("redirect cycle") {
+            redirectLimitHelp(for: definition, placing: &diagnostic)
+        } else if error.atProxy {
+            proxyPlace(for: definition, placing: &diagnostic)
+        }
+    }
+
     /// A timeout's error placed at the request's `options.timeout` when it writes one, with help saying where the limit
     /// comes from: that option, the environment's, or runner's default.
     private func timeoutHelp(for definition: RequestDefinition, placing error: inout Diagnostic) {
@@ -249,11 +262,7 @@ struct StepExecutor: Sendable {
             outcome.verdict = .errored
             outcome.error = .error(error.message, path: errorLocation.path, at: errorLocation.mark)
             // (Not a token request's, placed at its tokenURL.)
-            if error.code == .timedOut, errorLocation.mark == definition.request.url.mark { timeoutHelp(for: definition, placing: &outcome.error!) }
-            if error.atProxy, errorLocation.mark == definition.request.url.mark { proxyPlace(for: definition, placing: &outcome.error!) }
-            if error.code == .tooManyRedirects, error.message.hasPrefix("more than"), errorLocation.mark == definition.request.url.mark {
-                redirectLimitHelp(for: definition, placing: &outcome.error!)
-            }
+            if errorLocation.mark == definition.request.url.mark { placeAtItsOption(error, of: definition, placing: &outcome.error!) }
             if error.resentAfterConnectionLoss { outcome.error?.notes.append(Self.resentNote(answered: false)) }
             if error.retriedAfterWritten { outcome.error?.notes.append(Self.retriedAfterWrittenNote(error.request.method.rawValue)) }
             return (Result(outcome: outcome, captures: []), false)

@@ -75,6 +75,20 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report.tap"])
     }
 
+    /// On a terminal, a signal's notice replaces the progress line (and the `^C` the terminal echoed on it): no
+    /// `[n/N] running…` is left above it (trial helper-186).
+    @Test func onATerminalASignalsNoticeReplacesTheProgressLine() async throws {
+        let output = try await ScenarioRun.run("cancel", ["run", "requests", "--env", "local"], terminal: true,
+                                               errorsOnTerminal: true) { pid, server in
+            guard server.waitForRequest("/stall", whileRunning: pid) else { return }
+            kill(pid, SIGINT)
+        }
+        let screen = output.result.stdout
+        #expect(screen.contains("running…"), "the progress line was drawn: \(screen.debugDescription)")
+        let notice = try #require(screen.range(of: "interrupted: "), "\(screen.debugDescription)")
+        #expect(screen[..<notice.lowerBound].hasSuffix("\r\u{1B}[K"), "\(screen.debugDescription)")
+    }
+
     @Test func twoSIGTERMsBackToBackCancelTheRunOnceAndWriteTheReports() async throws {
         // Back to back, the two signals often reach the runner's handler as one; a few milliseconds apart, as two.
         // Both are one request to stop when they come within 500 ms.
