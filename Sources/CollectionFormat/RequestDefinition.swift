@@ -352,9 +352,6 @@ public struct HeaderField: Sendable, Hashable {
 }
 
 extension HeaderField {
-    /// The error for `value`, what the value `template` of header `name` gave, when it holds a control character (RFC 9110
-    /// allows none but a tab in a field value; CR and LF would split the header; C1 controls too), said for a variable's
-    /// value or for text written in the file; nil when it holds none.
     /// The error for a credentials header (`Authorization`, `Proxy-Authorization`) whose variables gave nothing
     /// (`Bearer {{ token }}` with an empty token would be sent as the scheme alone: what is written is one word at most),
     /// `value` being what `template` resolved to; nil otherwise.
@@ -369,6 +366,9 @@ extension HeaderField {
     /// The headers whose value is credentials, which a template must give (`Bearer {{ token }}`, not `Bearer ` alone).
     private static let credentialHeaders = ["Authorization", "Proxy-Authorization"]
 
+    /// The error for `value`, what the value `template` of header `name` gave, when it holds a control character (RFC 9110
+    /// allows none but a tab in a field value; CR and LF would split the header; C1 controls too), said for a variable's
+    /// value or for text written in the file; nil when it holds none.
     public static func valueProblem(_ value: String, of template: Template, named name: String, in path: String) -> Diagnostic? {
         guard let bad = value.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\t") || (0x7F...0x9F).contains($0.value) })
         else { return nil }

@@ -273,8 +273,7 @@ enum CurlCredentials {
         for form in Set([text, unquoted, unquoted.replacingOccurrences(of: "\\\"", with: "\"")]) {
             found += CredentialNames.openQuotedCredentials(form)
         }
-        // A template (`?api_key={{ k }}`, read up to its first space) is none.
-        return found.filter { !$0.isEmpty && !$0.contains("{{") && !$0.contains("}}") }
+        return found.filter { !$0.isEmpty }
     }
 
     /// The value written from `start` of a line: the text inside the quote there (`'`, `"`, `$'`, cmd's `^"`) to the next
@@ -343,12 +342,6 @@ enum CurlCredentials {
 
     /// The credentials one option's value holds.
     static func values(of option: CurlOption.Definition, _ value: String) -> [String] {
-        // A template (`X-Api-Key: {{ k }}`, split as a scheme and its credential) is no credential, nor a piece of one.
-        written(of: option, value).filter { !$0.contains("{{") && !$0.contains("}}") }
-    }
-
-    /// `values(of:_:)`, templates included.
-    private static func written(of option: CurlOption.Definition, _ value: String) -> [String] {
         switch option.effect {
         case .user: return value.firstIndex(of: ":").map { [String(value[value.index(after: $0)...])] } ?? []
         case .oauth2Bearer: return [value]
