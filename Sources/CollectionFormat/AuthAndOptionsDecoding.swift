@@ -113,8 +113,16 @@ extension NodeDecoder {
         if let throttle = fields["throttle"], let pairs = mapping(throttle, for: "options.throttle") {
             let throttleFields = self.fields(pairs, allowed: FormatKeys.throttle.names, in: "options.throttle")
             if let rate = throttleFields["perSecond"] {
-                options.throttle = positiveNumber(rate, for: "options.throttle.perSecond")
-                    .map { ThrottleDefinition(perSecond: $0, mark: rate.mark) }
+                options.throttle = positiveNumber(rate, for: "options.throttle.perSecond").flatMap { perSecond in
+                    // A slower rate's spacing would pass what a duration holds (1e-10 a second: three centuries).
+                    guard perSecond >= ThrottleRate.slowest else {
+                        error("a throttle of \(perSecond) requests a second waits more than a day between two: "
+                              + "'options.throttle.perSecond' is at least 0.0000116 (one a day)", at: rate.mark,
+                              suggestion: "give a rate of one request a day or more")
+                        return nil
+                    }
+                    return ThrottleDefinition(perSecond: perSecond, mark: rate.mark)
+                }
             } else {
                 missing("perSecond", from: throttleFields, in: "options.throttle", at: throttle.mark)
             }

@@ -219,14 +219,15 @@ extension Matcher where Value == TemplateValue {
 }
 
 extension Template {
-    /// For a URL, calls `body` with each expression in its password (`http://u:{{ pw }}@host/`, sent as Basic auth) and in
+    /// For a URL, calls `body` with each expression in its user information (`http://{{ u }}:{{ pw }}@host/`, sent as Basic
+    /// auth) and in
     /// the value of a query item it writes named as a credential (`/x?api_key={{ key }}`), as a template of its own.
     func forEachCredentialURLExpression(_ body: (Template) -> Void) {
         guard !isLiteral else { return }
         let tokenized = tokenized
         guard let components = PercentEncoding.components(ofURL: tokenized.text) else { return }
         let credentials = (components.queryItems ?? []).filter { HTTPHeaders.namesCredential($0.name) }.compactMap(\.value)
-        forEach(of: tokenized.expressions, shownIn: [components.password].compactMap { $0 } + credentials, body)
+        forEach(of: tokenized.expressions, shownIn: [components.user, components.password].compactMap { $0 } + credentials, body)
     }
 
     /// For a text that is JSON (`text: '{"password": "{{ p }}"}'`, up to 64 KiB as the run reads it), calls `body` with each

@@ -53,7 +53,12 @@ public final class XPath: @unchecked Sendable {
             xmlXPathFreeObject(result)
             return compiled
         }
-        guard let compiled else { throw Self.error(from: errors, in: text, namespaces: namespaces) }
+        guard let compiled else {
+            // A problem libxml2 gives no place for (a wrong number of arguments) is placed at the part that has it, when
+            // one has it alone (`//a or count(1, 2)`).
+            let error = Self.error(from: errors, in: text, namespaces: namespaces)
+            throw error.offset == nil ? Self.partProblem(in: text, namespaces: namespaces, asPredicate: asPredicate) ?? error : error
+        }
         if let problem = Self.partProblem(in: text, namespaces: namespaces, asPredicate: asPredicate) {
             xmlXPathFreeCompExpr(compiled)
             throw problem

@@ -80,9 +80,12 @@ public struct ThrottleRate: Sendable, Hashable {
     /// Creates a rate; values at or below zero mean no throttling.
     public init(perSecond: Double) { self.perSecond = perSecond }
 
-    /// The spacing between two request starts, nil when the rate does not throttle.
+    /// The slowest rate: one request a day (a slower one's spacing would pass what a duration holds).
+    public static let slowest = 1.0 / 86_400
+
+    /// The spacing between two request starts, nil when the rate does not throttle; at most a day.
     public var interval: Duration? {
-        perSecond > 0 ? .nanoseconds(Int64((1_000_000_000 / perSecond).rounded())) : nil
+        perSecond > 0 ? .nanoseconds(Int64((1_000_000_000 / max(perSecond, Self.slowest)).rounded())) : nil
     }
 }
 

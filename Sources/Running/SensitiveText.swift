@@ -105,6 +105,17 @@ extension AuthMethod {
         return texts.filter { $0.count >= SensitiveText.minimumLength }
     }
 
+    /// The password or token too short to hide inside other text: hidden where it stands as a whole value (a server's
+    /// echo of `{"token": "abc"}`).
+    var shortCredentials: [String] {
+        let credential: String? = switch self {
+        case .basic(_, let password): password
+        case .bearer(let token): token
+        default: nil
+        }
+        return credential.map { $0.count < SensitiveText.minimumLength ? [$0] : [] } ?? []
+    }
+
     private static func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
 }
 
@@ -175,6 +186,18 @@ extension HTTPHeaders {
         }
         // A named header's short value (`X-Pin: 42`) is hidden where it stands as a whole value.
         return (cookies + authorizations).filter { $0.count >= SensitiveText.minimumLength } + named
+    }
+
+    /// The tokens of the `Authorization` and `Proxy-Authorization` headers too short to hide inside other text (`Bearer
+    /// abc`; not Basic's base64, whose password `credentialValues` gives decoded): hidden where they stand as a whole value,
+    /// as a server echoes them.
+    var shortTokens: [String] {
+        (values(for: "Authorization") + values(for: "Proxy-Authorization")).compactMap { value in
+            let parts = value.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() != "basic" else { return nil }
+            let token = parts[1].trimmingCharacters(in: .whitespaces)
+            return token.count < SensitiveText.minimumLength ? token : nil
+        }
     }
 
     /// A credential sent after `scheme`, and when it is too short to hide on its own (`u:7` is `dTo3`) also with its

@@ -122,6 +122,7 @@ struct StepExecutor: Sendable {
         let queryCredentials = request.components.queryItems?.filter { HTTPHeaders.namesCredential($0.name) }.compactMap(\.value) ?? []
         outcome.sensitiveValues = request.options.auth.credentialTexts + request.headers.credentialValues + credentialValues(of: request.body)
             + (request.options.proxy?.credentialTexts ?? []).filter { $0.count >= SensitiveText.minimumLength } + queryCredentials
+            + request.options.auth.shortCredentials + request.headers.shortTokens
         // The credentials a loader learns on the way, not known before: the tokens an OAuth2 auth fetches.
         let oauth2 = if case .oauth2ClientCredentials(let credentials) = request.options.auth { credentials } else { OAuth2ClientCredentials?.none }
 

@@ -1,3 +1,4 @@
+import HTTPCore
 import Testing
 import YAML
 @testable import CollectionFormat
@@ -395,6 +396,10 @@ import YAML
         let problems = decodeEnvironment("options: { throttle: { perSecond: 1e400 } }\n").1.map(\.description)
         #expect(problems.contains { $0.contains("expected a finite number greater than 0 for 'options.throttle.perSecond', found the number 1e400") },
                 "\(problems)")
+        // Nor one so slow its spacing would pass what a duration holds (trial helper-191: 1e-10 crashed the run).
+        let slow = decodeEnvironment("options: { throttle: { perSecond: 1e-10 } }\n").1.map(\.description)
+        #expect(slow.contains { $0.contains("'options.throttle.perSecond' is at least 0.0000116 (one a day)") }, "\(slow)")
+        #expect(ThrottleRate(perSecond: 1e-300).interval == .seconds(86_400))
     }
 
     /// A comparison with a query that is no singular query gets the generic help, not brackets around a comparison (trial

@@ -739,6 +739,10 @@ import YAML
         scratch.write("r.yaml", "each: \"{{ users }}\"\nrequest: { url: 'http://127.0.0.1:1/{{ item.name }}', headers: { X-Api-Key: \"{{ item.key }}\" } }\n")
         let names = await scratch.readCollection(["r.yaml"], vars: [("users", "[]")]).credentialVariables
         #expect(names.isSuperset(of: ["users", "item", "key"]) && !names.contains("name"), "\(names)")
+        // A URL's user name and password are the Basic credential sent (trial helper-191: the user name was not).
+        scratch.write("u.yaml", "request: { url: 'http://{{ who }}:{{ pw }}@127.0.0.1:1/a?page={{ n }}' }\n")
+        let url = await scratch.readCollection(["u.yaml"], vars: [("who", "u"), ("pw", "p"), ("n", "1")]).credentialVariables
+        #expect(url.isSuperset(of: ["who", "pw"]) && !url.contains("n"), "\(url)")
     }
 
     /// A dotenv file, a data-rows file and a schema file that start with the mark: read, their first line's columns

@@ -19,6 +19,14 @@ import Testing
         #expect(!SensitiveText.derives("abcdefgh", from: []))
     }
 
+    /// A short bearer token, sent by `auth:` or written in an Authorization header, is among the values hidden where they
+    /// stand whole, as a server echoes it (trial helper-191: `"token": "abc12"` showed when a variable gave it).
+    @Test func aShortBearerTokenIsHiddenWhereItStandsWhole() {
+        #expect(AuthMethod.bearer(token: "abc12").shortCredentials == ["abc12"])
+        #expect(AuthMethod.bearer(token: "abcdef12").shortCredentials.isEmpty)
+        #expect(HTTPHeaders([("Authorization", "Bearer abc12"), ("Proxy-Authorization", "Basic dTo3")]).shortTokens == ["abc12"])
+    }
+
     /// A sent credential too short to hide on its own (`u:7` is `dTo3` in base64) is hidden with its scheme, as a server
     /// echoes the header; a long one alone.
     @Test func aShortCredentialIsHiddenWithItsScheme() {
