@@ -119,18 +119,14 @@ public final class HTTPClientTransport: HTTPLoader {
         let startedAt = Date()
         let start = ContinuousClock.now
         var resent = false, written = false
+        var arrived: CappedBodyCollector.Response?
         do {
-            let (head, received) = try await execute(outgoing, for: request, on: try client(for: request, proxy: proxy), resent: &resent,
-                                                     written: &written)
-            if let proxy, head.status == .proxyAuthenticationRequired {
+            let received = try await execute(outgoing, for: request, on: try client(for: request, proxy: proxy), resent: &resent,
+                                             written: &written, arrived: &arrived)
+            if let proxy, received.head.status == .proxyAuthenticationRequired {
                 throw TransportErrorMapping.proxyAuthenticationRequired(proxy, request: request)
             }
-            var response = HTTPResponse(
-                request: request, status: HTTPStatus(Int(head.status.code)),
-                headers: HTTPHeaders(head.headers.map { ($0.name, Self.withoutTrailingWhitespace($0.value)) }),
-                body: received.withUnsafeReadableBytes { Data($0) }, startedAt: startedAt, duration: start.duration(to: .now))
-            response.resentAfterConnectionLoss = resent
-            return response
+            return Self.response(received, to: request, startedAt: startedAt, since: start, resent: resent)
         } catch var error as HTTPError {
             error.resentAfterConnectionLoss = resent
             error.requestWritten = written
@@ -156,8 +152,24 @@ public final class HTTPClientTransport: HTTPLoader {
                 mapped.message = precise
             }
             mapped.resentAfterConnectionLoss = resent
+            // A response that began and was cut short (closed, reset, too large, out of time) shows its status, headers and
+            // the body that came.
+            if mapped.response == nil, let arrived {
+                mapped.response = Self.response(arrived, to: request, startedAt: startedAt, since: start, resent: resent)
+            }
             throw mapped
         }
+    }
+
+    /// The response `received` to `request`, sent at `startedAt` (`start` on the clock).
+    private static func response(_ received: CappedBodyCollector.Response, to request: HTTPRequest, startedAt: Date,
+                                 since start: ContinuousClock.Instant, resent: Bool) -> HTTPResponse {
+        var response = HTTPResponse(
+            request: request, status: HTTPStatus(Int(received.head.status.code)),
+            headers: HTTPHeaders(received.head.headers.map { ($0.name, withoutTrailingWhitespace($0.value)) }),
+            body: received.body.withUnsafeReadableBytes { Data($0) }, startedAt: startedAt, duration: start.duration(to: .now))
+        response.resentAfterConnectionLoss = resent
+        return response
     }
 
 
@@ -168,6 +180,7 @@ public final class HTTPClientTransport: HTTPLoader {
         return String(value[..<(value.lastIndex { $0 != " " && $0 != "\t" }.map(value.index(after:)) ?? value.startIndex)])
     }
     /// Executes `outgoing` under the request's deadline (which covers the body too). Task cancellation cancels it.
+    /// `arrived` is left holding the last attempt's response head and the body that came, when a head came.
     ///
     /// A request whose connection closed (or was reset) before any response byte arrived is sent again, when nothing was
     /// written (the pooled connection was closed already), or when its method is idempotent (RFC 9110, 9.2.2) and the
@@ -182,13 +195,14 @@ public final class HTTPClientTransport: HTTPLoader {
     /// request, failed by a connect, `CONNECT` or TLS handshake timeout before its own deadline, gets an attempt of its
     /// own (which its deadline ends, as its timeout, if it fails to connect too).
     private func execute(
-        _ outgoing: HTTPClient.Request, for request: HTTPRequest, on client: HTTPClient, resent: inout Bool, written: inout Bool
+        _ outgoing: HTTPClient.Request, for request: HTTPRequest, on client: HTTPClient, resent: inout Bool, written: inout Bool,
+        arrived: inout CappedBodyCollector.Response?
     ) async throws -> CappedBodyCollector.Response {
         let deadline = request.deadline.map(Self.nioDeadline)
         let start = ContinuousClock.now
         func attempt() async throws -> CappedBodyCollector.Response {
             let collector = CappedBodyCollector(request: request, writes: Self.writes)
-            defer { written = collector.sentHead }
+            defer { (written, arrived) = (collector.sentHead, collector.arrived) }
             do {
                 return try await Self.started(outgoing, delegate: collector, on: client, deadline: deadline) { collector.sentHead }
             } catch where (error as? HTTPClientError) == .deadlineExceeded || Self.deadlinePassed(for: request) {
@@ -523,6 +537,9 @@ final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable
     func didSendRequest(task: HTTPClient.Task<Response>) {
         sentAll = true
     }
+
+    /// The response's head and the body that came with it, once a head came; read once the request has ended.
+    var arrived: Response? { head.map { ($0, body) } }
 
     /// How far the exchange had come, for a timeout's message (read once the request has ended): `https` says whether a
     /// TLS handshake was part of making the connection.

@@ -24,7 +24,8 @@ public struct TimeoutLoader: HTTPLoader {
             let failed = error.request
             let through = failed.proxy.map { " through the proxy \($0.authority)" } ?? ""
             let phase = (error.underlyingError as? HTTPClientTransport.DeadlinePassed).map { ": " + $0.phase } ?? ""
-            var timedOut = HTTPError(.timedOut, request: failed, underlyingError: error,
+            // A response that began keeps its status, headers and the body that came.
+            var timedOut = HTTPError(.timedOut, request: failed, response: error.response, underlyingError: error,
                                      message: "no complete response from \(failed.displayURL)\(through) within \(timeout.readable)\(phase)")
             timedOut.redirected(from: error.redirectedFrom)
             (timedOut.requestWritten, timedOut.resentAfterConnectionLoss) = (error.requestWritten, error.resentAfterConnectionLoss)

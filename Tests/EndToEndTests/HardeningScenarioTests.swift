@@ -31,6 +31,11 @@ import Testing
         // Each error ends within its timeout (1 s) plus a generous margin, not when the server gives up.
         let requests = try ScenarioRun.jsonRequests(output.json)
         #expect(requests.count == 5)
+        // A response cut short shows its status and headers, and the body that came (trial helper-188 F3).
+        #expect(requests.prefix(4).map { $0["status"] as? Int } == [nil, 200, 200, 200], "\(requests)")
+        let cut = try #require((requests[2]["exchange"] as? [String: Any])?["response"] as? [String: Any])
+        #expect(cut["status"] as? Int == 200 && cut["body"] as? String == String(repeating: "x", count: 10), "\(cut)")
+        #expect((cut["headers"] as? [[String: Any]])?.contains { $0["name"] as? String == "Content-Length" && $0["value"] as? String == "1000" } == true)
         for request in requests.prefix(4) {
             let milliseconds = try #require(request["durationMs"] as? Double)
             #expect(milliseconds < 5000, "\(request["name"] ?? "") took \(milliseconds) ms")

@@ -41,6 +41,9 @@ import TestSupport
             let (error, elapsed) = try await fault("/drip?bytes=30&interval_ms=1000", timeout: .milliseconds(2500), loader)
             #expect(error.code == .timedOut)
             #expect(error.message.contains("/drip") && error.message.contains("within 2.5s"))
+            // The response that began shows its status, headers and the bytes that came (trial helper-188 F3).
+            #expect(error.response?.status == .ok && error.response?.headers["Content-Length"] == "30", "\(error)")
+            #expect((1...4).contains(error.response?.body.count ?? 0), "\(String(describing: error.response?.body.count))")
             #expect(elapsed >= .milliseconds(2500) && withinLimit(elapsed, .milliseconds(2500)))
             try await expectRecovery(loader)
         }
@@ -68,10 +71,13 @@ import TestSupport
             #expect(error.message.contains("/close-mid-body"))
             #expect(error.message.contains("closed before the response"))
             #expect(withinLimit(elapsed, .seconds(2)))
+            #expect(error.response?.status == .ok && error.response?.headers["Content-Length"] == "1000", "\(error)")
+            #expect(error.response.map { String(decoding: $0.body, as: UTF8.self) } == String(repeating: "x", count: 10))
             #expect(server.count(of: "/close-mid-body") == 1)
             // A retry on `connection` sends it again, once per attempt.
             let retry = HTTPRequestOptions(retry: RetryStrategy(attempts: 3, delay: .milliseconds(10), retryOn: [.connection]))
-            #expect(await failure(of: loader, request("/close-mid-body", options: retry))?.code == .cannotConnect)
+            let retried = await failure(of: loader, request("/close-mid-body", options: retry))
+            #expect(retried?.code == .cannotConnect && retried?.attempts == 3 && retried?.response?.status == .ok)
             #expect(server.count(of: "/close-mid-body") == 4)
             try await expectRecovery(loader)
         }
@@ -83,6 +89,7 @@ import TestSupport
             let (error, elapsed) = try await fault("/wrong-length", timeout: .seconds(1), loader)
             #expect(error.code == .timedOut)
             #expect(error.message.contains("/wrong-length") && error.message.contains("within 1s"))
+            #expect(error.response?.status == .ok && error.response?.body.count == 10, "\(error)")
             #expect(elapsed >= .seconds(1) && withinLimit(elapsed, .seconds(1)))
             try await expectRecovery(loader)
         }
