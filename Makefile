@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make example` and `make test`.
-.PHONY: setup build example test bench dist
+.PHONY: setup build example smoke test bench dist
 
 setup:
 	./scripts/setup
@@ -12,6 +12,12 @@ build: setup
 # Starts the demo API on a free loopback port, runs the example collection against it, stops the API.
 example: setup
 	./scripts/run-example
+
+# The example collection run by the release binary (built as users ship it), one request at a time and with
+# --jobs 4: what only a release build does (its optimizer, the Swift runtime linked in) shows here before CI's tarball.
+smoke: setup
+	RUNNER_EXAMPLE_BUILD=release ./scripts/run-example
+	RUNNER_EXAMPLE_BUILD=release ./scripts/run-example --jobs 4
 
 # Runs every test: unit, integration (a real server on 127.0.0.1) and end-to-end. One at a time: with
 # two cores, CPU-heavy tests running beside the timing-bound ones (timeouts, throttling) starve them.
