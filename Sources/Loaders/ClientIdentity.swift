@@ -119,4 +119,10 @@ public enum ClientCertificateCheck {
     public static func problems(_ certificate: ClientCertificate) -> [(aboutKey: Bool, message: String, reason: Reason)] {
         ClientIdentity.problems(certificate).map { ($0.file == .key, $0.message, $0.reason) }
     }
+
+    /// The problem of the client certificate that failed `error` (its files could not be used when the request was sent,
+    /// as with a password only a capture gave), nil when `error` has another cause.
+    public static func problem(causing error: HTTPError) -> (aboutKey: Bool, message: String, reason: Reason)? {
+        (error.underlyingError as? ClientIdentity.Problem).map { ($0.file == .key, $0.message, $0.reason) }
+    }
 }

@@ -24,13 +24,21 @@ public enum ClientCertificateProblems {
             answers[certificate] = answer
             // Both files' problems, so that fixing one does not only reveal the other at the next run.
             for problem in answer where passwordKnown || [.missing, .unreadable, .notPEM].contains(problem.reason) {
-                let (key, reference) = problem.aboutKey ? ("key", definition.key) : ("cert", definition.certificate)
-                let (message, suggestion) = Self.explained(problem.reason, problem.message, of: reference, aboutKey: problem.aboutKey)
-                diagnostics.append(.error("'options.clientCert.\(key)': the file '\(reference.written)' \(message)",
-                                          path: definition.path, at: reference.mark, suggestion: suggestion))
+                diagnostics.append(diagnostic(problem, of: definition))
             }
         }
         return diagnostics
+    }
+
+    /// The error of a `problem` of `definition`'s files, at the file it is about, or at the password when a password
+    /// only the run knew (a capture gave it) does not decrypt the key.
+    static func diagnostic(_ problem: (aboutKey: Bool, message: String, reason: ClientCertificateCheck.Reason),
+                                  of definition: ClientCertificateDefinition, atPassword: Bool = false) -> Diagnostic {
+        let (key, reference) = problem.aboutKey ? ("key", definition.key) : ("cert", definition.certificate)
+        let (message, suggestion) = Self.explained(problem.reason, problem.message, of: reference, aboutKey: problem.aboutKey)
+        let mark = atPassword && [.wrongPassword, .nonASCIIPassword].contains(problem.reason) ? definition.password?.mark : nil
+        return .error("'options.clientCert.\(key)': the file '\(reference.written)' \(message)",
+                      path: definition.path, at: mark ?? reference.mark, suggestion: suggestion)
     }
 
     /// What is wrong with a file of `options.clientCert` (the key's when `aboutKey`), said after its name, and how to fix

@@ -185,6 +185,12 @@ struct StepExecutor: Sendable {
             redirectLimitHelp(for: definition, placing: &diagnostic)
         } else if error.atProxy {
             proxyPlace(for: definition, placing: &diagnostic)
+        } else if let problem = ClientCertificateCheck.problem(causing: error),
+                  let certificate = definition.options.clientCert ?? builder.environment?.options.clientCert {
+            // Said as `validate` says it, at the file or at a password the run gave.
+            var placed = ClientCertificateProblems.diagnostic(problem, of: certificate, atPassword: true)
+            placed.notes = diagnostic.notes
+            diagnostic = placed
         }
     }
 

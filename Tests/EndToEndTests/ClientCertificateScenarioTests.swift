@@ -145,4 +145,18 @@ struct ClientCertificateScenarioTests {
             "\(result.stdout)\n\(result.stderr)")
         #expect(received.isEmpty)
     }
+
+    /// A password a capture gives, which does not decrypt the key, is an error of the request placed at the password
+    /// (trial helper-188 F8: at the URL).
+    @Test func aCapturedPasswordThatDoesNotDecryptTheKeyIsAnErrorAtThePassword() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (result, received) = try await folder.run(["run", "captured-password", "--env", "local"])
+        #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("captured-password/2-get.yaml:6:15: error: 'options.clientCert.key': the file "
+                                       + "'../certs/client-key-encrypted.pem' cannot be decrypted with the password given in "
+                                       + "'options.clientCert.password'\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("help: check 'options.clientCert.password' (or the variable it uses)"), "\(result.stdout)")
+        #expect(received.map(\.uri) == ["/anything"])
+    }
 }
