@@ -204,7 +204,8 @@ public enum OpenAPIOperations {
         public let method: String
         public let path: String
         public let operationID: String?
-        /// The pointer tokens of the operation object (`paths`, the path, the method).
+        /// The pointer tokens of the operation object where it is written (`paths`, the path, the method; under the
+        /// path item a `$ref` leads to, such as `components`, `pathItems`, its name, the method).
         public let tokens: [String]
         /// The operation object, and the path item's JSON (for its shared parameters).
         public let operation: JSONObject
@@ -216,16 +217,14 @@ public enum OpenAPIOperations {
     public static func list(in raw: JSONValue) -> [Entry] {
         guard case .object(let root) = raw, case .object(let paths)? = root["paths"] else { return [] }
         var entries: [Entry] = []
-        for (path, value) in paths.members {
-            guard case .object(var item) = value else { continue }
-            if case .string(let reference)? = item["$ref"], reference.hasPrefix("#"),
-               case .object(let target)? = OpenAPIPointer.value(at: String(reference.dropFirst()), in: raw) {
-                item = target
+        for (path, _) in paths.members {
+            guard let (pointer, item) = OpenAPIPointer.resolvedObject(at: OpenAPIPointer.pointer(["paths", path]), in: raw) else {
+                continue
             }
             for (key, member) in item.members where OpenAPIDocument.methods.contains(key) {
                 guard case .object(let operation) = member else { continue }
                 let id: String? = if case .string(let text)? = operation["operationId"] { text } else { nil }
-                entries.append(Entry(method: key, path: path, operationID: id, tokens: ["paths", path, key],
+                entries.append(Entry(method: key, path: path, operationID: id, tokens: OpenAPIPointer.tokens(of: pointer) + [key],
                                      operation: operation, pathItem: item))
             }
         }

@@ -176,6 +176,40 @@ import Testing
         #expect(place(body: "<x/>", contentType: "application/xml") == "25:11 /paths/~1users~1{id}/get/responses/200/content")
     }
 
+    /// An operation under a path item that is a `$ref` (3.1's `components/pathItems`, or any place in the document) is
+    /// judged by its own responses, placed where they are written (trial helper-193: none were found, every status
+    /// undocumented, at a pointer through the `$ref`).
+    @Test(arguments: ["3.0.3", "3.1.0"])
+    func anOperationOfAReferencedPathItemIsJudgedByItsResponses(version: String) throws {
+        let document = try OpenAPIDocument(bytes: Array("""
+            openapi: \(version)
+            info: { title: Refs, version: "1" }
+            paths:
+              /things/{id}:
+                $ref: '#/components/pathItems/Thing'
+            components:
+              pathItems:
+                Thing:
+                  put:
+                    responses:
+                      "200":
+                        description: The thing.
+                        content:
+                          application/json:
+                            schema: { type: object, required: [name] }
+            """.utf8))
+        let things = try OpenAPIContract(document)
+        #expect(Self.mismatches(things, "PUT", "/things/7", body: #"{"name": "x"}"#) == [])
+        #expect(Self.mismatches(things, "PUT", "/things/7", body: #"{}"#).count == 1)
+        let undocumented = OpenAPIExchange(method: "PUT", path: "/things/7", status: 500, headers: [:], bodyIsEmpty: true) {
+            .success(.null)
+        }
+        let mismatch = try #require(things.mismatches(of: undocumented).first)
+        #expect(mismatch.message == "PUT /things/{id}: status 500 is not documented")
+        #expect(mismatch.place?.pointer == "/components/pathItems/Thing/put/responses")
+        #expect(mismatch.place?.mark.map { "\($0.line):\($0.column)" } == "10:9")
+    }
+
     /// A `discriminator` selects the branch its property names, by its mapping or the branch's schema name (trial
     /// helper-163: a cat shaped as a dog passed).
     @Test(arguments: ["3.0.3", "3.1.0"])
