@@ -130,6 +130,10 @@ public final class HTTPClientTransport: HTTPLoader {
         } catch var error as HTTPError {
             error.resentAfterConnectionLoss = resent
             error.requestWritten = written
+            // A body past the size limit: its response shows what came.
+            if error.code == .responseTooLarge, error.response == nil, let arrived {
+                error.response = Self.response(arrived, to: request, startedAt: startedAt, since: start, resent: resent)
+            }
             throw error
         } catch {
             if let proxy, (error as? HTTPClientError) == .invalidProxyResponse {
@@ -152,10 +156,11 @@ public final class HTTPClientTransport: HTTPLoader {
                 mapped.message = precise
             }
             mapped.resentAfterConnectionLoss = resent
-            // A response that began and was cut short (closed, reset, too large, out of time) shows its status, headers and
-            // the body that came.
+            // A response that began and was cut short (closed, reset, out of time) shows its status, headers and the body
+            // that came; a closed connection's message says how far it had come, as a timeout's does.
             if mapped.response == nil, let arrived {
                 mapped.response = Self.response(arrived, to: request, startedAt: startedAt, since: start, resent: resent)
+                if mapped.code == .cannotConnect { mapped.message += ": " + CappedBodyCollector.began(arrived) }
             }
             throw mapped
         }
@@ -541,12 +546,19 @@ final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable
     /// The response's head and the body that came with it, once a head came; read once the request has ended.
     var arrived: Response? { head.map { ($0, body) } }
 
+    /// How much of a response cut short came: `the response began (status 200), its body did not complete (101 of its 1000
+    /// bytes came)` (the bytes of its Content-Length when it is not encoded, else those decoded).
+    static func began(_ arrived: Response) -> String {
+        let declared = arrived.head.headers.first(name: "Content-Encoding") == nil
+            ? arrived.head.headers.first(name: "Content-Length").flatMap(Int.init) : nil
+        let came = declared.map { "\(arrived.body.readableBytes) of its \($0) bytes came" } ?? "\(arrived.body.readableBytes) bytes of it came"
+        return "the response began (status \(arrived.head.status.code)), its body did not complete (\(came))"
+    }
+
     /// How far the exchange had come, for a timeout's message (read once the request has ended): `https` says whether a
     /// TLS handshake was part of making the connection.
     func progress(https: Bool, proxied: Bool) -> String {
-        if let head {
-            return "the response began (status \(head.status.code)), its body did not complete (\(body.readableBytes) bytes of it came)"
-        }
+        if let arrived { return Self.began(arrived) }
         if sentAll { return "the request was sent, no complete response head came" }
         if sentHead { return "the request's head was sent, its body was not all sent" }
         // Through a proxy, the tunnel: reaching the proxy, then its answer to the CONNECT (AsyncHTTPClient tells neither).
@@ -614,6 +626,9 @@ enum TransportErrorMapping {
             tlsMessage(reason: (error as? NIOSSLExtraError) != .failedToValidateHostname ? boringSSLReason(of: error) ?? detail
                            : request.hostAsSent.map(CertificateIdentity.isAddress) == true ? addressMismatch : hostnameMismatch,
                        server: authority(of: request))
+        // Framed as HTTP, its body undecodable (a gzip stream cut short, data that is not what Content-Encoding says).
+        case .invalidResponse where error is NIOHTTPDecompression.DecompressionError || error is NIOHTTPDecompression.ExtraDecompressionError:
+            "the body of the response from \(target) could not be decoded: \(detail)"
         case .invalidResponse: "the response from \(target) was not valid HTTP: \(detail)"
         case .invalidRequest: "the request to \(target) is invalid: \(detail)"
         default: "the request to \(target) failed: \(detail)"

@@ -187,9 +187,15 @@ import TestSupport
     func oversizedBodiesStopAtTheCap(_ scheme: TestServerScheme) async throws {
         try await withChain(over: scheme) { _, loader in
             let capped = HTTPRequestOptions(maxResponseBytes: 100_000)
-            #expect(await failure(of: loader, get("/large/1000000", capped))?.code == .responseTooLarge)
-            #expect(await failure(of: loader, get("/large-chunked/1000000", capped))?.code == .responseTooLarge)
-            #expect(await failure(of: loader, get("/gzip-bomb?bytes=1000000", capped))?.code == .responseTooLarge)
+            // Each shows the status and headers that came, and the body up to the cap (trial helper-192 F1).
+            let declared = await failure(of: loader, get("/large/1000000", capped))
+            #expect(declared?.code == .responseTooLarge && declared?.response?.status == .ok, "\(String(describing: declared))")
+            #expect(declared?.response?.headers["Content-Length"] == "1000000" && declared?.response?.body.isEmpty == true)
+            let chunked = await failure(of: loader, get("/large-chunked/1000000", capped))
+            #expect(chunked?.code == .responseTooLarge && chunked?.response?.headers["Transfer-Encoding"] == "chunked")
+            #expect((chunked?.response?.body.count ?? .max) <= 100_000)
+            let bomb = await failure(of: loader, get("/gzip-bomb?bytes=1000000", capped))
+            #expect(bomb?.code == .responseTooLarge && bomb?.response?.headers["Content-Encoding"] == "gzip")
             let fits = try await loader.load(get("/large-chunked/100000", capped))
             #expect(fits.body.count == 100_000)
         }
