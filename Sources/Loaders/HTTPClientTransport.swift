@@ -621,7 +621,8 @@ enum TransportErrorMapping {
                     + "\(connectingSteps(request, proxy)): the request to \(target) was not sent"
         case .cancelled: "the request to \(target) was cancelled"
         case .cannotConnect: "could not connect to \(authority(of: request)): \(detail)"
-        case .timedOut: "the request to \(target) timed out: \(detail)"
+        // As the timeout loader says it, so that `--verbose` shows a timed-out hop as the reports do.
+        case .timedOut: "no complete response from \(target)\(through) \(request.options.timeout.map { "within \($0.readable)" } ?? "in time"): \(detail)"
         case .insecureConnection:
             tlsMessage(reason: (error as? NIOSSLExtraError) != .failedToValidateHostname ? boringSSLReason(of: error) ?? detail
                            : request.hostAsSent.map(CertificateIdentity.isAddress) == true ? addressMismatch : hostnameMismatch,

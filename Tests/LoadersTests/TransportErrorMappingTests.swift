@@ -54,7 +54,7 @@ import NIOSSL
         (HTTPClientError.httpProxyHandshakeTimeout, .cannotConnect, "could not connect to example.test:8443: no answer to CONNECT in time"),
         (BoringSSLError.syscallError, .insecureConnection, "the TLS handshake with example.test:8443 failed: syscallError"),
         (HTTPClientError.remoteConnectionClosed, .cannotConnect, closedEarly),
-        (HTTPClientError.deadlineExceeded, .timedOut, "the request to \(target) timed out: the deadline passed"),
+        (HTTPClientError.deadlineExceeded, .timedOut, "no complete response from \(target) in time: the deadline passed"),
         (HTTPClientError.tlsHandshakeTimeout, .insecureConnection, "the TLS handshake with example.test:8443 failed: TLS handshake timed out"),
         (HTTPClientError.invalidHeaderFieldValues(["a\nb"]), .invalidRequest, badRequestHead),
         (HTTPClientError.invalidHeaderFieldNames(["a b"]), .invalidRequest, badRequestHead),
