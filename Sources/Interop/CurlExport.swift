@@ -95,7 +95,9 @@ public struct CurlExport {
             comments.append(ShellText.comment("-L left out: curl would send the body, which holds a secret, to another origin a "
                                               + "307 or 308 redirect leads to, where runner run refuses to follow; follow a redirect by hand"))
         }
-        switch request.options.auth {
+        // A request whose headers set Authorization is sent with that header alone: its auth adds none (AuthLoader).
+        let auth: AuthMethod = request.headers.contains("Authorization") ? .none : request.options.auth
+        switch auth {
         case .none: break
         case let .basic(username, password): words.append([.literal("-u"), placeholders.shellText("\(username):\(password)")])
         case .bearer(let token):
@@ -111,7 +113,7 @@ public struct CurlExport {
         let lines = ["curl " + words[0].map(\.quoted).joined(separator: " ")]
             + words.dropFirst().map { "  " + $0.map(\.quoted).joined(separator: " ") }
         var variables = commentVariables + words.flatMap { $0.flatMap(\.variables) }
-        if case .oauth2ClientCredentials = request.options.auth { variables.removeAll { $0 == Self.oauth2TokenVariable } }
+        if case .oauth2ClientCredentials = auth { variables.removeAll { $0 == Self.oauth2TokenVariable } }
         return ((comments + [lines.joined(separator: " \\\n")]).joined(separator: "\n"), variables.uniquedInOrder())
     }
 

@@ -55,6 +55,19 @@ import Testing
         }
     }
 
+    /// A request whose headers set `Authorization` is sent with that header alone, whatever its auth: the command too
+    /// (trial helper-193 F14: curl sent both, the auth's credential to a server meant not to get it).
+    @Test func anAuthorizationHeaderWrittenLeavesTheAuthOut() throws {
+        let components = try #require(URLComponents(string: "http://127.0.0.1:1/headers"))
+        for auth: AuthMethod in [.bearer(token: "other-token-999"), .basic(username: "u", password: "p")] {
+            var request = HTTPRequest(method: .get, components: components, headers: ["Authorization": "Token abc123456"])
+            request.options.auth = auth
+            let command = CurlExport(placeholders: ValuePlaceholders(nonce: "abc")).command(for: ExportedRequest(request: request))
+            #expect(command.text.contains("-H 'Authorization: Token abc123456'"), "\(command.text)")
+            #expect(!command.text.contains("other-token") && !command.text.contains("-u "), "\(command.text)")
+        }
+    }
+
     /// A proxy is written with `--proxytunnel` for an `http://` target: runner sends it through a `CONNECT` tunnel, which
     /// curl opens for such a target only so (for an `https://` one it always does).
     @Test func aProxyForAnHTTPTargetIsWrittenWithATunnel() throws {
