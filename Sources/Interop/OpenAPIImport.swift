@@ -100,6 +100,12 @@ private struct Translation {
         var taken = Set(sentNames)
         for (tokens, parameter) in parameters {
             guard case .string(let name)? = parameter["name"], case .string(let location)? = parameter["in"] else { continue }
+            // The OpenAPI rules say to ignore these: the security scheme, the body and the response types give them.
+            if location == "header", Self.ignoredHeaders.contains(name.lowercased()) {
+                note("\(label): the header parameter '\(name)' is left out: OpenAPI ignores a header parameter named Accept, "
+                     + "Content-Type or Authorization (the security scheme and the body give them)", at: tokens)
+                continue
+            }
             let required = parameter["required"] == .bool(true)
             var variable = Self.variableName(name)
             let owner = "\(location) \(name)"
@@ -150,12 +156,15 @@ private struct Translation {
         return (folder, name, text)
     }
 
+    /// The header parameters the OpenAPI rules say to ignore, lowercased.
+    private static let ignoredHeaders: Set<String> = ["accept", "content-type", "authorization"]
+
     /// The operation's parameters with the path item's that it does not override, each resolved, with its place.
     private func parameters(of entry: OpenAPIOperations.Entry) -> [(tokens: [String], parameter: JSONObject)] {
         var found: [(tokens: [String], parameter: JSONObject)] = []
         var seen: Set<String> = []
         let lists: [([String], JSONValue?)] = [(entry.tokens + ["parameters"], entry.operation["parameters"]),
-                                               (["paths", entry.path, "parameters"], entry.pathItem["parameters"])]
+                                               (entry.tokens.dropLast() + ["parameters"], entry.pathItem["parameters"])]
         for (tokens, value) in lists {
             guard case .array(let items)? = value else { continue }
             for (index, item) in items.enumerated() {
@@ -209,12 +218,15 @@ private struct Translation {
         }
     }
 
-    /// A parameter's example: `example`, the first of `examples`, else its schema's.
+    /// A parameter's example: `example`, the first of `examples`, else its schema's; none when it is null, which a path,
+    /// query or header value cannot be (its variable then waits for a value, as one without an example does).
     private func example(ofParameter parameter: JSONObject) -> JSONValue? {
-        if let value = parameter["example"] { return value }
-        if case .object(let examples)? = parameter["examples"], let first = examples.members.first,
-           let value = OpenAPIPointer.resolved(first.value, in: raw)?["value"] { return value }
-        return OpenAPIPointer.resolved(parameter["schema"], in: raw).flatMap { Self.declaredExample(of: $0) }
+        var example = parameter["example"]
+        if example == nil, case .object(let examples)? = parameter["examples"], let first = examples.members.first {
+            example = OpenAPIPointer.resolved(first.value, in: raw)?["value"]
+        }
+        if example == nil { example = OpenAPIPointer.resolved(parameter["schema"], in: raw).flatMap { Self.declaredExample(of: $0) } }
+        return example == .null ? nil : example
     }
 
     /// The request body: `json:` or `form:` from the media type's example or its schema; anything else is noted.
@@ -222,10 +234,10 @@ private struct Translation {
         guard let requestBody = OpenAPIPointer.resolved(entry.operation["requestBody"], in: raw),
               case .object(let content)? = requestBody["content"], !content.isEmpty else { return }
         let tokens = entry.tokens + ["requestBody", "content"]
-        let chosen = content.members.first { OpenAPIContractMedia.isJSON($0.key.lowercased()) }
-            ?? content.members.first { $0.key.lowercased() == "application/x-www-form-urlencoded" }
+        let chosen = content.members.first { OpenAPIContractMedia.isJSON(OpenAPIContractMedia.essence($0.key)) }
+            ?? content.members.first { OpenAPIContractMedia.essence($0.key) == "application/x-www-form-urlencoded" }
         guard let (mediaType, value) = chosen, case .object(let media) = value else {
-            note("\(label): a \(content.keys.joined(separator: " or ")) body is not translated: write it in the request file",
+            note("\(label): a body of \(content.keys.joined(separator: " or ")) is not translated: write it in the request file",
                  at: tokens)
             return
         }
@@ -240,10 +252,19 @@ private struct Translation {
             note("\(label): the \(mediaType) body has no example: write one in the request file", at: tokens + [mediaType])
             return
         }
-        if OpenAPIContractMedia.isJSON(mediaType.lowercased()) {
+        let essence = OpenAPIContractMedia.essence(mediaType)
+        // A body of another JSON type than application/json (`application/vnd.api+json`) says so: a server may refuse
+        // the one a json: body is sent with.
+        if essence != "application/json", essence != "application/x-www-form-urlencoded" {
+            document.headers.append(("Content-Type", mediaType))
+        }
+        if OpenAPIContractMedia.isJSON(essence) {
             document.body = .json(example)
         } else if case .object(let fields) = example {
-            document.body = .form(fields.members.map { ($0.key, [$0.value.interpolatedText]) })
+            // A list is a field per element, as the form style sends it (`tag=a&tag=b`).
+            document.body = .form(fields.members.map { name, value in
+                if case .array(let items) = value { (name, items.map(\.interpolatedText)) } else { (name, [value.interpolatedText]) }
+            })
         } else {
             note("\(label): the form body's example is not an object: write the fields in the request file", at: tokens + [mediaType])
         }

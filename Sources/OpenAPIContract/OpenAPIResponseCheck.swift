@@ -96,7 +96,7 @@ extension OpenAPIContract {
                                               at: response.pointer + OpenAPIPointer.pointer(["headers", name]), in: self))
         }
         guard !response.content.isEmpty, !exchange.bodyIsEmpty || status != 204, method != "HEAD" else { return mismatches }
-        let contentType = exchange.headers["Content-Type"].map(Self.mediaType) ?? ""
+        let contentType = exchange.headers["Content-Type"].map(OpenAPIContractMedia.essence) ?? ""
         guard let media = Self.documentedMedia(contentType, in: response) else {
             let documented = response.content.map(\.mediaType).joined(separator: ", ")
             let actual = contentType.isEmpty ? "no Content-Type" : contentType
@@ -106,7 +106,7 @@ extension OpenAPIContract {
                                               at: response.pointer + OpenAPIPointer.pointer(["content"]), in: self))
             return mismatches
         }
-        guard let schema = media.schema, Self.isJSON(Self.mediaType(media.mediaType)) || Self.isJSON(contentType) else { return mismatches }
+        guard let schema = media.schema, Self.isJSON(OpenAPIContractMedia.essence(media.mediaType)) || Self.isJSON(contentType) else { return mismatches }
         let subject = "body does not match the response schema for \(key)"
         switch exchange.json() {
         case .failure(let problem):
@@ -159,15 +159,11 @@ extension OpenAPIContract {
     /// document's key is compared without its parameters too (`application/json; charset=utf-8`).
     private static func documentedMedia(_ contentType: String, in response: Response) -> (mediaType: String, schema: JSONSchema?)? {
         let range = (contentType.split(separator: "/").first.map(String.init) ?? contentType) + "/*"
-        let documented = response.content.map { (essence: mediaType($0.mediaType), media: $0) }
+        let documented = response.content.map { (essence: OpenAPIContractMedia.essence($0.mediaType), media: $0) }
         return (documented.first { $0.essence == contentType } ?? documented.first { $0.essence == range }
                 ?? documented.first { $0.essence == "*/*" })?.media
     }
 
-    /// A Content-Type without its parameters, lowercased.
-    private static func mediaType(_ header: String) -> String {
-        (header.split(separator: ";").first.map(String.init) ?? header).trimmingCharacters(in: .whitespaces).lowercased()
-    }
 
     /// Whether a media type is JSON.
     static func isJSON(_ mediaType: String) -> Bool {
@@ -180,5 +176,10 @@ public enum OpenAPIContractMedia {
     /// Whether a (lowercased) media type is JSON: `application/json` or a `+json` type.
     public static func isJSON(_ mediaType: String) -> Bool {
         mediaType == "application/json" || mediaType.hasSuffix("+json")
+    }
+
+    /// A media type or Content-Type without its parameters, lowercased: `application/json` of `Application/JSON; charset=utf-8`.
+    public static func essence(_ header: String) -> String {
+        (header.split(separator: ";").first.map(String.init) ?? header).trimmingCharacters(in: .whitespaces).lowercased()
     }
 }

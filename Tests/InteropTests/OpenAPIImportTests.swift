@@ -342,8 +342,56 @@ import YAML
         let inventory = try Self.translate(Self.inventory, named: "inventory.json")
         let stock = try Self.file("requests/stock/01-put-stock.yaml", of: inventory)
         #expect(stock.contains("  json:\n    count: 5\n"), "\(stock)")
-        #expect(inventory.notes.contains { $0.message == "POST /upload: a multipart/form-data body is not translated: write it in the request file" },
+        #expect(inventory.notes.contains { $0.message == "POST /upload: a body of multipart/form-data is not translated: write it in the request file" },
                 "\(inventory.notes)")
+    }
+
+    /// Trial helper-193: header parameters OpenAPI says to ignore are left out (an `Authorization` example replaced the
+    /// bearer secret on the wire), a null example is none, a JSON or form media type with parameters is translated, a
+    /// JSON type other than `application/json` is sent as its Content-Type, and a form field's list is a field per
+    /// element.
+    @Test func bodiesAndHeadersAsTheOpenAPIRulesSay() throws {
+        let text = """
+            openapi: 3.0.3
+            info: { title: Rules, version: "1" }
+            security: [{ bearer: [] }]
+            paths:
+              /a:
+                post:
+                  operationId: a
+                  parameters:
+                    - { name: Accept, in: header, required: true, schema: { type: string }, example: text/csv }
+                    - { name: Authorization, in: header, required: true, schema: { type: string }, example: Bearer zzz }
+                    - { name: nul, in: query, required: true, schema: { type: string, nullable: true }, example: null }
+                  requestBody:
+                    content:
+                      "application/json; charset=utf-8": { schema: { type: object, required: [a], properties: { a: { type: string, example: x } } } }
+                  responses: { "200": { description: OK } }
+              /b:
+                post:
+                  operationId: b
+                  requestBody:
+                    content:
+                      "application/x-www-form-urlencoded; charset=utf-8":
+                        schema: { type: object, properties: { list: { type: array, items: { type: string }, example: [p, q] } } }
+                  responses: { "200": { description: OK } }
+              /c:
+                post:
+                  operationId: c
+                  requestBody: { content: { application/vnd.api+json: { example: { data: { type: t } } } } }
+                  responses: { "200": { description: OK } }
+            components: { securitySchemes: { bearer: { type: http, scheme: bearer } } }
+            """
+        let result = try Self.translate(text, named: "rules.yaml")
+        let a = try Self.file("requests/a/01-a.yaml", of: result)
+        #expect(!a.contains("Accept") && !a.contains("Authorization") && a.contains("auth:\n  bearer: \"{{ token }}\""), "\(a)")
+        #expect(a.contains("  json:\n    a: x\n"), "\(a)")
+        #expect(result.notes.contains { $0.message.hasPrefix("POST /a: the header parameter 'Authorization' is left out") })
+        #expect(result.placeholders == ["nul"] && !result.environment.text.contains("null"), "\(result.environment.text)")
+        let b = try Self.file("requests/b/01-b.yaml", of: result)
+        #expect(b.contains("  form:\n    list:\n      - p\n      - q\n"), "\(b)")
+        let c = try Self.file("requests/c/01-c.yaml", of: result)
+        #expect(c.contains("  headers:\n    Content-Type: application/vnd.api+json\n") && c.contains("  json:\n    data:\n"), "\(c)")
     }
 
     /// A schema's property referring to a schema it is inside of (a tree's optional `child`) is left out of the body built,
