@@ -1,3 +1,5 @@
+internal import Synchronization
+
 /// A place in JSON text: 1-based line and 1-based column in bytes, as `JSONParseError` counts them.
 public struct JSONTextPosition: Sendable, Hashable {
     public let line: Int
@@ -11,50 +13,77 @@ public struct JSONTextPosition: Sendable, Hashable {
 
     /// Where the value at a JSON pointer (`/properties/a`, RFC 6901, unescaped tokens given) starts in `text`;
     /// nil when the text is not JSON or the pointer leads nowhere. A repeated key counts at its last
-    /// occurrence, as `JSONValue.parse` keeps the last value.
+    /// occurrence, as `JSONValue.parse` keeps the last value. (For many pointers into one text, `JSONTextPlaces`.)
     public static func of(pointer tokens: [String], in text: [UInt8]) -> JSONTextPosition? {
-        var scanner = JSONPointerScanner(bytes: text)
-        guard let offset = scanner.offset(of: tokens) else { return nil }
-        var line = 1
-        var lineStart = 0
-        for index in 0..<offset where text[index] == 0x0A {
-            line += 1
-            lineStart = index + 1
-        }
-        return JSONTextPosition(line: line, column: offset - lineStart + 1)
+        JSONTextPlaces(text).position(of: tokens)
     }
 }
 
-/// Walks JSON text along a pointer without building values: skips what is not on the way.
+/// Where values start in one JSON text, for many pointers: each object and array on the way is scanned once, however
+/// many pointers lead through it (a document's thousand notes each placed by a scan from its start took seconds).
+public final class JSONTextPlaces: Sendable {
+    private let bytes: [UInt8]
+    /// By the offset of each object and array scanned: where its members' values (by name) or its elements start.
+    private let scanned = Mutex<(members: [Int: [String: Int]], elements: [Int: [Int]], lineStarts: [Int]?)>(([:], [:], nil))
+
+    public init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// Where the value at the pointer `tokens` starts; nil when the text is not JSON there or the pointer leads nowhere.
+    public func position(of tokens: [String]) -> JSONTextPosition? {
+        scanned.withLock { scanned in
+            var scanner = JSONPointerScanner(bytes: bytes)
+            scanner.skipWhitespace()
+            var offset = scanner.position
+            for token in tokens {
+                guard offset < bytes.count else { return nil }
+                switch bytes[offset] {
+                case UInt8(ascii: "{"):
+                    if scanned.members[offset] == nil {
+                        scanner.position = offset
+                        guard let members = scanner.members() else { return nil }
+                        scanned.members[offset] = members
+                    }
+                    guard let start = scanned.members[offset]?[token] else { return nil }
+                    offset = start
+                case UInt8(ascii: "["):
+                    if scanned.elements[offset] == nil {
+                        scanner.position = offset
+                        guard let elements = scanner.elements() else { return nil }
+                        scanned.elements[offset] = elements
+                    }
+                    guard let index = Int(token), index >= 0, let elements = scanned.elements[offset], index < elements.count else { return nil }
+                    offset = elements[index]
+                default:
+                    return nil
+                }
+            }
+            guard offset < bytes.count else { return nil }
+            if scanned.lineStarts == nil { scanned.lineStarts = [0] + bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 } }
+            let lineStarts = scanned.lineStarts ?? [0]
+            // The last line starting at or before the offset.
+            var (low, high) = (0, lineStarts.count - 1)
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+            }
+            return JSONTextPosition(line: low + 1, column: offset - lineStarts[low] + 1)
+        }
+    }
+}
+
+/// Walks JSON text without building values: skips what is not on the way.
 private struct JSONPointerScanner {
     let bytes: [UInt8]
     var position = 0
 
-    /// The byte offset where the value at `tokens` starts.
-    mutating func offset(of tokens: [String]) -> Int? {
-        skipWhitespace()
-        for token in tokens {
-            guard position < bytes.count else { return nil }
-            switch bytes[position] {
-            case UInt8(ascii: "{"):
-                guard let start = memberValue(named: token) else { return nil }
-                position = start
-            case UInt8(ascii: "["):
-                guard let index = Int(token), index >= 0, let start = element(at: index) else { return nil }
-                position = start
-            default:
-                return nil
-            }
-        }
-        return position < bytes.count ? position : nil
-    }
-
-    /// The offset of the value of the last member called `name` in the object at `position`.
-    private mutating func memberValue(named name: String) -> Int? {
+    /// The offsets of the values of the object at `position`, by member name (a repeated name at its last).
+    mutating func members() -> [String: Int]? {
         position += 1
-        var found: Int?
+        var found: [String: Int] = [:]
         skipWhitespace()
-        if peek == UInt8(ascii: "}") { return nil }
+        if peek == UInt8(ascii: "}") { return found }
         while position < bytes.count {
             skipWhitespace()
             guard let key = string() else { return nil }
@@ -62,7 +91,7 @@ private struct JSONPointerScanner {
             guard peek == UInt8(ascii: ":") else { return nil }
             position += 1
             skipWhitespace()
-            if key == name { found = position }
+            found[key] = position
             guard skipValue() else { return nil }
             skipWhitespace()
             guard peek == UInt8(ascii: ",") else { break }
@@ -71,25 +100,27 @@ private struct JSONPointerScanner {
         return found
     }
 
-    /// The offset of element `index` of the array at `position`.
-    private mutating func element(at index: Int) -> Int? {
+    /// The offsets of the elements of the array at `position`.
+    mutating func elements() -> [Int]? {
         position += 1
+        var found: [Int] = []
         skipWhitespace()
-        if peek == UInt8(ascii: "]") { return nil }
-        for _ in 0..<index {
+        if peek == UInt8(ascii: "]") { return found }
+        while position < bytes.count {
+            skipWhitespace()
+            found.append(position)
             guard skipValue() else { return nil }
             skipWhitespace()
-            guard peek == UInt8(ascii: ",") else { return nil }
+            guard peek == UInt8(ascii: ",") else { break }
             position += 1
-            skipWhitespace()
         }
-        return position < bytes.count ? position : nil
+        return found
     }
 
     /// The byte at `position`, nil at the end.
     private var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while let byte = peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
     }
 

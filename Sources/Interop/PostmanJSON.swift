@@ -15,10 +15,13 @@ public struct PostmanSource: Sendable {
     /// The file as the command line named it.
     public let path: String
     public let bytes: [UInt8]
+    /// Where the values of `bytes` are written.
+    private let places: JSONTextPlaces
 
     public init(path: String, bytes: [UInt8]) {
         self.path = path
         self.bytes = bytes
+        places = JSONTextPlaces(bytes)
     }
 
     /// The file parsed as JSON; a located problem (the parser's line and column) when it is not JSON, whose help says to
@@ -49,7 +52,7 @@ public struct PostmanSource: Sendable {
     /// A problem at the value `pointer` leads to (the start of the file when the pointer leads nowhere), the pointer
     /// ending the message: `has no request (at /item/0/item/2)`.
     func problem(_ message: String, at pointer: [String], suggestion: String? = nil) -> PostmanProblem {
-        let position = JSONTextPosition.of(pointer: pointer, in: bytes)
+        let position = places.position(of: pointer)
         let mark = Mark(line: position?.line ?? 1, column: position?.column ?? 1)
         return PostmanProblem(file: path, problem: InteropProblem("\(message) (at \(Self.pointerText(pointer)))", at: mark,
                                                                   suggestion: suggestion))

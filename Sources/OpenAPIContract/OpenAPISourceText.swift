@@ -11,7 +11,7 @@ struct OpenAPISourceText {
     /// How places in the text are found: through the YAML tree, or by scanning the JSON text.
     private enum Place {
         case yaml(Node)
-        case json([UInt8])
+        case json(JSONTextPlaces)
     }
 
     /// The largest document read (a spec is bigger than a request file, so YAML's default limits are raised).
@@ -27,7 +27,7 @@ struct OpenAPISourceText {
             } catch {
                 throw OpenAPIProblem("is not valid JSON: \(error.message)", pointer: "", mark: Mark(line: error.line, column: error.column))
             }
-            place = .json(bytes)
+            place = .json(JSONTextPlaces(bytes))
             return
         }
         let root: Node?
@@ -46,9 +46,9 @@ struct OpenAPISourceText {
     func mark(of pointer: String) -> Mark? {
         let tokens = OpenAPIPointer.tokens(of: pointer)
         switch place {
-        case .json(let bytes):
+        case .json(let places):
             for count in stride(from: tokens.count, through: 0, by: -1) {
-                if let position = JSONTextPosition.of(pointer: Array(tokens.prefix(count)), in: bytes) {
+                if let position = places.position(of: Array(tokens.prefix(count))) {
                     return Mark(line: position.line, column: position.column)
                 }
             }

@@ -54,6 +54,9 @@ public struct SourceSnippet: Sendable, Hashable {
     /// How many columns a terminal gives `scalar`: two for East Asian wide and fullwidth characters (CJK, Hangul, emoji),
     /// none for a combining mark or a joiner, one otherwise; so that the caret stands under the text on screen.
     static func columns(of scalar: Unicode.Scalar) -> Int {
+        // Below U+00A0 (ASCII, and C1 controls, which are shown escaped) every scalar is one column: a window of a long
+        // line asks for thousands, and a general category is a table search.
+        if scalar.value < 0xA0 { return 1 }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0
         default: break

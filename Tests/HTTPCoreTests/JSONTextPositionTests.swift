@@ -28,4 +28,13 @@ import HTTPCore
         #expect(JSONTextPosition.of(pointer: ["a", "b/c", "0", "x"], in: Self.text) == nil)
         #expect(JSONTextPosition.of(pointer: ["a"], in: Array("not json".utf8)) == nil)
     }
+
+    /// One text's places, asked for many pointers in any order (each container scanned once), are those found alone.
+    @Test func manyPointersIntoOneTextAreFoundAsEachAlone() {
+        let places = JSONTextPlaces(Self.text)
+        for tokens in [["a", "b/c", "2"], ["é"], [], ["a"], ["a", "b/c"], ["missing"], ["a", "b/c", "3"], ["a", "b/c", "0"]] {
+            #expect(places.position(of: tokens) == JSONTextPosition.of(pointer: tokens, in: Self.text), "\(tokens)")
+        }
+        #expect(places.position(of: ["a", "b/c", "1"]) == JSONTextPosition(line: 4, column: 5))
+    }
 }
