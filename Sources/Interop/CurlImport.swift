@@ -34,20 +34,22 @@ public enum CurlImport {
         // Read option by option as written too: a quote left open makes a shell read every word after it otherwise.
         result.credentials += CurlCredentials.asWritten(in: text)
         if !result.errors.isEmpty { return result }
-        let commands: [ShellCommand]
-        do throws(InteropProblem) {
-            commands = try ShellSplitter.commands(in: text)
-        } catch {
+        // A command that cannot be read is left out, the others read on: every command's problems are listed at once.
+        let (commands, unreadable) = ShellSplitter.everyCommand(in: text)
+        if !unreadable.isEmpty {
             result.credentials += credentials(in: text) + cmdCredentials(in: text)
             // JSON members whose quotes do not close as Windows writes them (`""` for `"`, as Firefox's copy for Windows
             // does: `""ab\""cd""`).
             let open = CredentialNames.openQuotedCredentials(readForWindows(text))
             result.credentials += open + open.flatMap(writtenForWindows)
             // A command quoted for Windows' cmd, whose `^"` a shell reads as an opening quote, is refused as such.
-            result.errors.append(cmdQuoting(in: text) ?? error)
-            return result
+            if let refusal = cmdQuoting(in: text) {
+                result.errors.append(refusal)
+                return result
+            }
+            result.errors += unreadable
         }
-        if commands.isEmpty {
+        if commands.isEmpty, unreadable.isEmpty {
             result.errors.append(InteropProblem("no curl command in the text", at: .init(line: 1, column: 1),
                                                 suggestion: "give a command such as curl 'https://api.example.com/users'"))
         }
@@ -81,6 +83,8 @@ public enum CurlImport {
         }
         // What is written as a secret is hidden where any message quotes it, as a credential written as it is.
         result.credentials += result.secrets?.hidden ?? []
+        // In the order of the text: a command left out was found before the others were read.
+        result.errors = result.errors.enumerated().sorted { ($0.element.mark, $0.offset) < ($1.element.mark, $1.offset) }.map(\.element)
         return result
     }
 

@@ -106,6 +106,8 @@ public struct ShellSplitter {
     private var column = 1
     /// The notes about the words of the command being read.
     private var notes: [InteropProblem] = []
+    /// The problems of the commands that could not be read, when reading goes on past them (`everyCommand`).
+    private var problems: [InteropProblem]?
 
     /// A splitter over `text`.
     public init(_ text: String) {
@@ -116,6 +118,16 @@ public struct ShellSplitter {
     public static func commands(in text: String) throws(InteropProblem) -> [ShellCommand] {
         var splitter = ShellSplitter(text)
         return try splitter.commands()
+    }
+
+    /// The commands of the text that can be read, in order, and the problem of each that cannot (a bad escape, a quote
+    /// left open), which is left out, its number kept: reading goes on at the next line that does not continue it, so
+    /// that every command's problem is found in one go.
+    public static func everyCommand(in text: String) -> (commands: [ShellCommand], problems: [InteropProblem]) {
+        var splitter = ShellSplitter(text)
+        splitter.problems = []
+        let commands = (try? splitter.commands()) ?? []
+        return (commands, splitter.problems ?? [])
     }
 
     private var current: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
@@ -155,30 +167,71 @@ public struct ShellSplitter {
         do throws(InteropProblem) {
             try split(into: &commands)
         } catch {
-            throw error.inCommand(commands.count + 1)
+            throw error.inCommand(number)
         }
         return commands
     }
 
     /// Appends each command of the text to `commands` as it ends.
     private mutating func split(into commands: inout [ShellCommand]) throws(InteropProblem) {
+        while current != nil {
+            do throws(InteropProblem) {
+                try splitWords(into: &commands)
+            } catch {
+                guard problems != nil else { throw error }
+                // The command is left out (its number kept); reading goes on after its last line.
+                problems?.append(error.inCommand(number))
+                number += 1
+                (pending, notes) = (Pending(), [])
+                skipRestOfCommand()
+            }
+        }
+        finish(into: &commands)
+    }
+
+    /// The command being read: its words, those that are not part of it, and whether a pipe came.
+    private struct Pending {
         var words: [ShellWord] = []
         var ignored: [ShellWord] = []
         var piped = false
-        func finish() {
-            if !words.isEmpty { commands.append(ShellCommand(number: commands.count + 1, words: words, ignored: ignored, notes: notes)) }
-            words = []
-            ignored = []
-            notes = []
-            piped = false
+    }
+
+    private var pending = Pending()
+    /// The number of the command being read (those left out counted).
+    private var number = 1
+
+    /// Ends the command being read: appended to `commands` when it has words.
+    private mutating func finish(into commands: inout [ShellCommand]) {
+        if !pending.words.isEmpty {
+            commands.append(ShellCommand(number: number, words: pending.words, ignored: pending.ignored, notes: notes))
+            number += 1
         }
+        (pending, notes) = (Pending(), [])
+    }
+
+    /// Moves to the end of the command's last line: past lines a `\` (or `^`) at their end continues.
+    private mutating func skipRestOfCommand() {
+        while let scalar = current {
+            if (scalar == "\\" || scalar == "^") && lineBreak(at: 1) {
+                advance()
+                skipLineBreak()
+            } else if scalar == "\n" || scalar == "\r" {
+                return
+            } else {
+                advance()
+            }
+        }
+    }
+
+    /// Reads the words of the text from the current character on, each command appended to `commands` as it ends.
+    private mutating func splitWords(into commands: inout [ShellCommand]) throws(InteropProblem) {
         while let scalar = current {
             switch scalar {
             case " ", "\t":
                 advance()
             case "\n", "\r":
                 skipLineBreak()
-                finish()
+                finish(into: &commands)
             case "\\" where lineBreak(at: 1), "^" where lineBreak(at: 1):
                 advance()
                 skipLineBreak()
@@ -186,11 +239,11 @@ public struct ShellSplitter {
                 while let next = current, next != "\n", next != "\r" { advance() }
             case ";":
                 advance()
-                finish()
+                finish(into: &commands)
             case "&" where peek() == "&", "|" where peek() == "|":
                 advance()
                 advance()
-                finish()
+                finish(into: &commands)
             case "|":
                 // What follows a pipe is not sent to curl: noted, never used.
                 let start = mark
@@ -199,21 +252,24 @@ public struct ShellSplitter {
                     operatorText.unicodeScalars.append(next)
                     advance()
                 }
-                ignored.append(ShellWord(operatorText, at: start))
-                piped = true
+                pending.ignored.append(ShellWord(operatorText, at: start))
+                pending.piped = true
             case ">", "<", "&" where peek() == ">", "0"..."9" where startsRedirection():
-                ignored.append(try redirection())
+                pending.ignored.append(try redirection())
             case "&":
                 // A command run in the background: the command ends here.
-                ignored.append(ShellWord("&", at: mark))
+                pending.ignored.append(ShellWord("&", at: mark))
                 advance()
-                finish()
+                finish(into: &commands)
             default:
                 guard let word = try word() else { continue }
-                if piped, !ignored.isEmpty { ignored[ignored.count - 1].text += " " + word.text } else { words.append(word) }
+                if pending.piped, !pending.ignored.isEmpty {
+                    pending.ignored[pending.ignored.count - 1].text += " " + word.text
+                } else {
+                    pending.words.append(word)
+                }
             }
         }
-        finish()
     }
 
     /// Whether the digits at the current character are a file descriptor's number before `>` or `<` (`2>&1`).

@@ -244,6 +244,28 @@ import Testing
         #expect(error.command == text.components(separatedBy: "\n").prefix(line).filter { $0.hasPrefix("curl") || $0.hasPrefix("wget") }.count)
     }
 
+    /// A command a shell cannot read (a bad escape, a quote left open) is left out and the others are read on: every
+    /// command's problems are listed at once, in the order of the text, each command keeping its number (trial helper-193
+    /// F16: the first such error hid all the others).
+    @Test func everyCommandsProblemsAreListedAtOnce() throws {
+        let text = """
+            curl http://127.0.0.1:1/get -H 'Authorization Bearer NoColonTok123'
+            curl http://127.0.0.1:1/post --data-raw $'a\\0b' \\
+              -H 'X: y'
+            curl http://127.0.0.1:1/post -d $'\\uD83D'
+            curl http://127.0.0.1:1/ok
+            curl 'http://127.0.0.1:1/post' --data-raw '{"password": "unclosed
+            """
+        let result = CurlImport.read(text)
+        #expect(result.errors.map(\.command) == [1, 3, 5], "\(result.errors)")
+        #expect(result.errors.map(\.mark.line) == [1, 4, 6], "\(result.errors)")
+        #expect(result.errors[1].locatedMessage.contains("lone surrogate") && result.errors[2].locatedMessage.contains("unbalanced quote"))
+        #expect(result.warnings.contains { $0.command == 2 }, "\(result.warnings)")
+        #expect(result.requests.map(\.command) == [2, 4])
+        // The password after the open quote is hidden where a message quotes the line.
+        #expect(result.credentials.contains { $0.hasPrefix("unclosed") }, "\(result.credentials)")
+    }
+
     @Test func aSuggestionNamesTheClosestOption() throws {
         let error = try #require(CurlImport.read("curl https://a.example.com --heder 'A: b'").errors.first)
         #expect(error.suggestion == "did you mean '--header'?")
