@@ -53,8 +53,10 @@ public struct InteropProblem: Error, Sendable, Hashable {
         let values = (problems.flatMap(\.hidden) + credentials).flatMap { value in
             [value] + value.split(whereSeparator: \.isNewline).map(String.init).filter { $0.count > 1 && $0 != value }
         }
-        // A template (`{{ k }}`, or a piece of one such as `k }}`) is no credential: what it gives is hidden where it is sent.
-        let hidden = Set(values).filter { !$0.isEmpty && !$0.contains("{{") && !$0.contains("}}") }.sorted { $0.count > $1.count }
+        // A template (`{{ k }}`, or a piece of one such as `k }}`) is no credential: what it gives is hidden where it is sent;
+        // nor is a shell variable's name alone (`$TOKEN`, `${TOKEN}`), which a shell would have put the value in place of.
+        let hidden = Set(values).filter { !$0.isEmpty && !$0.contains("{{") && !$0.contains("}}") && $0.wholeMatch(of: shellVariable) == nil }
+            .sorted { $0.count > $1.count }
         return hidden.reduce(line) { text, value in
             // A number (a PIN, a numeric key) only where it stands whole: inside another number it is not it.
             let number = value.allSatisfy { $0.isASCII && $0.isNumber }
@@ -62,6 +64,9 @@ public struct InteropProblem: Error, Sendable, Hashable {
                 : wholeValuesHidden(value, in: text)
         }
     }
+
+    /// A shell variable's reference: `$NAME` or `${NAME}`.
+    private nonisolated(unsafe) static let shellVariable = /\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})/
 
     /// `text` with `value` (too short to hide inside other text: `x` would hide every letter x) as `***` where it is a
     /// whole value: after `=`, `:`, a quote or a space, and before `;`, `&`, `,`, a quote, a space, cmd's escape `^`

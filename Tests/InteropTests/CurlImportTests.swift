@@ -125,6 +125,10 @@ import Testing
                 "\(warnings)")
         let token = try #require(result.warnings.first { $0.message.hasPrefix("'$TOKEN'") })
         #expect(token.suggestion?.hasPrefix("write {{ $env.TOKEN }} to read it from the process environment") == true && token.mark.column == 53)
+        // The variable's name is no credential: shown as written where a message quotes it (trial helper-193 F9: `'***' is a
+        // shell variable`).
+        #expect(InteropProblem.redacted(token.message, hiding: result.warnings, also: result.credentials) == token.message)
+        #expect(InteropProblem.redacted("-u ${USER}:pw", hiding: [], also: ["${USER}", "pw-long-secret"]) == "-u ${USER}:pw")
         // Other expansions the shell does there (trial helper-137).
         let others = CurlImport.read(#"curl http://127.0.0.1:1/x -H "X-T: ${TOK:-dflt}" -H "X-U: $(whoami)" -H "X-V: `id`" -H "X-W: $1""#)
         let messages = others.warnings.map(\.message)
