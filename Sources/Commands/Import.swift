@@ -258,15 +258,16 @@ enum StagedFolder {
         guard fclose(file) == 0, written else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 
-    /// Writes `files` (paths relative to `directory`) file by file, each replacing the file at its place: staged first,
-    /// then the staged folder moved to `directory` when it does not exist yet, else each file renamed into place (its
-    /// folders created), what it replaces kept aside until all are in place. On failure everything is as it was: the
-    /// new files removed, the replaced ones put back. A place taken by a folder fails before anything is moved.
     /// Why writing failed, in words: a `WriteProblem`'s own, else the system's.
     static func reason(_ error: any Error) -> String {
         (error as? WriteProblem)?.description ?? error.localizedDescription
     }
 
+    /// Writes `files` (paths relative to `directory`) file by file, each replacing the file at its place: staged first,
+    /// then the staged folder moved to `directory` when it does not exist yet, else each file renamed into place (its
+    /// folders created), what it replaces kept aside until all are in place. On failure everything is as it was: the
+    /// new files removed, the replaced ones put back. A place taken by a folder, or a file where a folder goes, fails
+    /// before anything is moved.
     static func write(_ files: [(path: String, text: String)], into directory: URL) throws {
         let manager = FileManager.default
         for file in files {
@@ -274,6 +275,15 @@ enum StagedFolder {
             var isFolder: ObjCBool = false
             if manager.fileExists(atPath: target.path, isDirectory: &isFolder), isFolder.boolValue {
                 throw WriteProblem(description: "'\(target.path)' is a folder, and runner import replaces files only")
+            }
+            // The folders on its way inside `directory` (`requests`, `requests/pets`).
+            var folder = target.deletingLastPathComponent()
+            while folder.path.count > directory.path.count {
+                if manager.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder.boolValue {
+                    throw WriteProblem(description: "'\(folder.path)' is a file, where runner import writes a folder of files: "
+                                       + "move it away, or give another --out")
+                }
+                folder.deleteLastPathComponent()
             }
         }
         let staging = try stage(files, beside: directory)

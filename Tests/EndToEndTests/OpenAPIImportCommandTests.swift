@@ -102,6 +102,14 @@ import Testing
                                                  environment: ["NO_COLOR": "1"])
         #expect(folder.exitCode == 1 && folder.stderr.contains("01-ping.yaml' is a folder, and runner import replaces files only\nnothing was written"),
                 "\(folder.stderr)")
+        // A file where a folder goes: named, with why (trial helper-193 F8: NSCocoaErrorDomain error 512).
+        try FileManager.default.removeItem(at: root.appendingPathComponent("out/requests"))
+        try Data("x\n".utf8).write(to: root.appendingPathComponent("out/requests"))
+        let file = try await RunnerProcess.run(["import", "openapi", "api.yaml", "--out", "out", "--force"], in: root,
+                                               environment: ["NO_COLOR": "1"])
+        #expect(file.exitCode == 1 && file.stderr.contains("out/requests' is a file, where runner import writes a folder of files: "
+                                                          + "move it away, or give another --out\nnothing was written"), "\(file.stderr)")
+        #expect(try String(contentsOf: root.appendingPathComponent("out/requests"), encoding: .utf8) == "x\n")
         // The document itself where the environment goes: never replaced, even with --force (trial helper-182: it was).
         try FileManager.default.createDirectory(at: root.appendingPathComponent("p/environments"), withIntermediateDirectories: true)
         try Data(spec.utf8).write(to: root.appendingPathComponent("p/environments/api.yaml"))
