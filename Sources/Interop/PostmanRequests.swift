@@ -38,7 +38,7 @@ struct PostmanRequestTranslation {
         var headers = try headers(request["header"])
         if let body = request["body"] { document.body = try self.body(body, headers: &headers) }
         document.headers = headers
-        if let auth { try apply(auth, to: &document, query: &target.query) }
+        if let auth { try apply(auth, to: &document, query: &target.query, own: auth.pointer.starts(with: request.pointer)) }
         document.query = target.query
         return document
     }
