@@ -156,7 +156,14 @@ enum Discovery {
                 }
             case .file, .statted:
                 // A request file that cannot be stat'ed (a broken link) is listed too, so reading it reports it.
-                if hasYAMLExtension(entry) { found(DiscoveredFile(root: root, relative: relative)) }
+                if hasYAMLExtension(entry) {
+                    found(DiscoveredFile(root: root, relative: relative))
+                } else if hasYAMLExtension(entry.lowercased()) {
+                    // Saved as `.YAML` by an editor or another system: it would silently not run.
+                    let suffix = extensions.first { entry.lowercased().hasSuffix($0) } ?? ""
+                    problems.append(.warning("not read: request files end in .yaml or .yml, in lower case", path: PathText.join(root.display, relative),
+                                             at: nil, suggestion: "rename it to '\(entry.dropLast(suffix.count) + suffix)' to run it"))
+                }
             }
         }
     }

@@ -167,6 +167,22 @@ import YAML
         #expect(problems.map(\.description) == ["empty: warning: no .yaml or .yml files found in this directory"])
     }
 
+    /// A file whose extension is `.YAML` or `.Yml` in a directory is not read, with a warning saying how to name it
+    /// (trial helper-193 F12: skipped silently).
+    @Test func aFileWithAnUpperCaseExtensionIsNamedNotSkippedSilently() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write(["requests/a.yaml": "request: { url: /a }\n", "requests/UP.YAML": "request: { url: /b }\n",
+                       "requests/x.Yml": "request: { url: /c }\n"])
+        let (files, problems) = discover(["requests"], currentDirectory: scratch.root, skipping: nil)
+        #expect(files.map(\.path) == ["requests/a.yaml"])
+        #expect(problems.map(\.description).sorted() == [
+            "requests/UP.YAML: warning: not read: request files end in .yaml or .yml, in lower case",
+            "requests/x.Yml: warning: not read: request files end in .yaml or .yml, in lower case",
+        ], "\(problems.map(\.description))")
+        #expect(problems.compactMap(\.suggestion).sorted() == ["rename it to 'UP.yaml' to run it", "rename it to 'x.yml' to run it"])
+    }
+
     /// A directory of used files only (`_` names, `_` folders) is not "without .yaml files": the warning says they are
     /// used files, and the loaded collection knows, so that "nothing to run" can say so too.
     @Test func aDirectoryOfUsedFilesOnlySaysTheyAreUsedFiles() async {
