@@ -345,6 +345,16 @@ private struct JSONByteParser {
             scratch.append(contentsOf: Unicode.Scalar(code).map { Array(String($0).utf8) } ?? [0xEF, 0xBF, 0xBD])
         default:
             position -= 2
+            // A character that cannot be shown as it is (a line break would break the message's line) is named.
+            guard (0x20..<0x7F).contains(byte) else {
+                let what = switch byte {
+                case 0x0A: "a line break"
+                case 0x0D: "a carriage return"
+                case 0x09: "a tab"
+                default: "the byte 0x" + String(byte, radix: 16, uppercase: true)
+                }
+                throw error("invalid escape sequence: '\\' before \(what)")
+            }
             throw error("invalid escape sequence '\\\(Unicode.Scalar(byte))'")
         }
     }

@@ -55,6 +55,8 @@ import Testing
         ("\"abc", "unterminated string", 1, 1),
         ("\"a\tb\"", "unescaped control character in string", 1, 3),
         ("\"\\x\"", "invalid escape sequence '\\x'", 1, 2),
+        // A character a message cannot show as it is is named (trial helper-193: a line break broke the warning's line).
+        ("\"\\\nb\"", "invalid escape sequence: '\\' before a line break", 1, 2),
         ("[1] x", "unexpected 'x' after the JSON value", 1, 5),
         ("{1:2}", "expected a string key in object, found '1'", 1, 2),
     ])
