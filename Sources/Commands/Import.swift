@@ -381,7 +381,8 @@ public struct ImportPostman: Sendable {
             inputs.append(PostmanSource(path: path, bytes: Array(data)))
         }
         let target = URL(fileURLWithPath: out).standardizedFileURL
-        if let problem = ImportProblems.outProblem(out, folder: target.deletingLastPathComponent()) {
+        // Said before the collection's notes: what is in the way is known at once.
+        if let problem = ImportProblems.outProblem(out, folder: target.deletingLastPathComponent()) ?? problemReplacing(target) {
             Console.error("error: \(problem)\nnothing was written")
             return .badCommandLine
         }
@@ -393,16 +394,12 @@ public struct ImportPostman: Sendable {
             Console.error("error: \(result.errors.count) \(plural(result.errors.count, "problem")); nothing was written")
             return .invalidCollection
         }
-        if let problem = problemReplacing(target) {
-            Console.error("error: \(problem)\nnothing was written")
-            return .badCommandLine
-        }
         do {
             let staging = try StagedFolder.stage(result.files, beside: target)
             defer { try? FileManager.default.removeItem(at: staging) }
             try StagedFolder.move(staging, to: target, replacing: force)
         } catch {
-            Console.error("error: cannot write '\(out)': \(error.localizedDescription)\nnothing was written")
+            Console.error("error: cannot write '\(out)': \(StagedFolder.reason(error))\nnothing was written")
             return .badCommandLine
         }
         for file in result.files { Console.out("wrote \(PathJoin.join(out, file.path))") }

@@ -98,6 +98,8 @@ import Testing
             let arguments = ["import", "postman", Self.collection, "--out", "imported"]
             let refused = try await RunnerProcess.run(arguments, in: folder, environment: Self.environment)
             #expect(refused.exitCode == 1 && refused.stderr.contains("'imported' exists"), "\(refused.stderr)")
+            // Said at once, before the collection's notes (trial helper-193 F13: after twenty of them).
+            #expect(refused.stderr.hasPrefix("error: 'imported' exists"), "\(refused.stderr)")
             #expect(try String(contentsOf: stale, encoding: .utf8) == "kept")
             let forced = try await RunnerProcess.run(arguments + ["--force"], in: folder, environment: Self.environment)
             #expect(forced.exitCode == 0, "\(forced.stderr)")
