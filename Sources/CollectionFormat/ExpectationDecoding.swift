@@ -201,8 +201,11 @@ extension NodeDecoder {
             if let digit = StatusPattern.classDigit(of: text) { return .statusClass(digit) }
             // `"200"` is the code it spells, as text of digits is in every status matcher.
             if let code = StatusPattern.code(spelledBy: text) { return .code(code) }
+            // A letter typed for the digit it looks like (`20O`, `4l4`).
+            let digits = String(text.map { "oO".contains($0) ? "0" : "lI".contains($0) ? "1" : $0 })
+            let typo = StatusPattern.code(spelledBy: digits).map { "did you mean \($0)? (\(hint))" }
             let templated = text.contains("{{") ? "a list of statuses holds codes and classes, not templates: write "
-                + "{ in: [\"{{ code }}\", 204] } for codes from templates" : hint
+                + "{ in: [\"{{ code }}\", 204] } for codes from templates" : typo ?? hint
             error("invalid status pattern '\(text)'", at: node.mark, suggestion: templated)
         default:
             error("invalid status: found \(Self.describe(node))", at: node.mark, suggestion: hint)

@@ -306,7 +306,15 @@ struct NodeDecoder {
     /// A boolean scalar (`true` or `false`).
     mutating func bool(_ node: Node, for context: @autoclosure () -> String?) -> Bool? {
         if case .scalar(let scalar) = node.content, case .bool(let value) = scalar.value { return value }
-        typeMismatch(node, expected: "a boolean (true or false)", for: context())
+        // YAML 1.1's words for booleans are text in YAML 1.2, which runner reads.
+        let plain: String? = if case .scalar(let scalar) = node.content, scalar.style == .plain { scalar.text.lowercased() } else { nil }
+        let word: Bool? = switch plain {
+        case "yes", "on", "y": true
+        case "no", "off", "n": false
+        default: nil
+        }
+        typeMismatch(node, expected: "a boolean (true or false)", for: context(),
+                     suggestion: word.map { "write \($0): YAML 1.2, which runner reads, takes yes, no, on and off as text" })
         return nil
     }
 

@@ -88,11 +88,13 @@ import YAML
             "requests/r.yaml:3:12: error: expected a mapping for 'request.headers', found a list",
         ])
         #expect(problems("request: { url: /a }\noptions: { followRedirects: yes, maxRedirects: -1 }\n") == [
-            "requests/r.yaml:2:29: error: expected a boolean (true or false) for 'options.followRedirects', found the string 'yes'",
+            "requests/r.yaml:2:29: error: expected a boolean (true or false) for 'options.followRedirects', found the string 'yes' "
+                + "[help: write true: YAML 1.2, which runner reads, takes yes, no, on and off as text]",
             "requests/r.yaml:2:48: error: 'options.maxRedirects' must be at least 0, found -1",
         ])
         #expect(problems("request: { url: /a }\noptions: { cookies: off }\n") == [
-            "requests/r.yaml:2:21: error: expected a boolean (true or false) for 'options.cookies', found the string 'off'",
+            "requests/r.yaml:2:21: error: expected a boolean (true or false) for 'options.cookies', found the string 'off' "
+                + "[help: write false: YAML 1.2, which runner reads, takes yes, no, on and off as text]",
         ])
         #expect(problems("request: { url: /a, query: { a: { b: c } } }") == [
             "requests/r.yaml:1:33: error: expected a scalar or a list of scalars for 'request.query.a', found a mapping",

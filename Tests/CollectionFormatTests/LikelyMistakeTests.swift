@@ -17,6 +17,17 @@ import Testing
         #expect(problems("request: { url: /a }\nexpect:\n  duration: { equals: 2s }\n").isEmpty, "written out, equals is meant")
     }
 
+    /// A YAML 1.1 boolean word where a boolean goes, and a letter typed for a digit in a status, get the value meant
+    /// (trial helper-193 F13).
+    @Test func aYAML11BooleanWordAndALetterInAStatusAreHelped() {
+        #expect(problems("request: { url: /a }\noptions: { followRedirects: yes }\n") == [
+            "requests/r.yaml:2:29: error: expected a boolean (true or false) for 'options.followRedirects', found the string 'yes' "
+                + "[help: write true: YAML 1.2, which runner reads, takes yes, no, on and off as text]",
+        ])
+        #expect(problems("request: { url: /a }\noptions: { followRedirects: 'no' }\n").first?.contains("help") == false)
+        #expect(problems("request: { url: /a }\nexpect: { status: 4O4 }\n").first?.contains("[help: did you mean 404? (expected") == true)
+    }
+
     /// A block mapping's entry glued to its value (`page:2` under `query:`) is one text, not a mapping: said so, with
     /// its first word only, and a credential's value not shown.
     @Test func aGluedEntryUnderABlockKeyIsToldToAddASpace() {
