@@ -197,6 +197,12 @@ private struct Translation {
     /// parameter has another example for it is noted, as its request sends the first one.
     private mutating func define(_ name: String, example: JSONValue?,
                                  for parameter: (name: String, label: String, tokens: [String])) {
+        // An integer past what a double holds exactly was read as the nearest double (12345678901234567890 as …168).
+        if case .double(let number)? = example, number == number.rounded(), abs(number) >= 0x1p53, let example {
+            note("\(parameter.label): the parameter '\(parameter.name)' has an integer example past 2^53, which runner's numbers do "
+                 + "not keep exactly: it is written as \(example.serialized()); quote it in the document to send it as written",
+                 at: parameter.tokens)
+        }
         if let index = variables.firstIndex(where: { $0.name == name }) {
             let defined = variables[index]
             if let example, placeholders.contains(name) {

@@ -363,6 +363,7 @@ import YAML
                     - { name: Accept, in: header, required: true, schema: { type: string }, example: text/csv }
                     - { name: Authorization, in: header, required: true, schema: { type: string }, example: Bearer zzz }
                     - { name: nul, in: query, required: true, schema: { type: string, nullable: true }, example: null }
+                    - { name: big, in: query, required: true, schema: { type: integer }, example: 12345678901234567890 }
                   requestBody:
                     content:
                       "application/json; charset=utf-8": { schema: { type: object, required: [a], properties: { a: { type: string, example: x } } } }
@@ -388,6 +389,7 @@ import YAML
         #expect(a.contains("  json:\n    a: x\n"), "\(a)")
         #expect(result.notes.contains { $0.message.hasPrefix("POST /a: the header parameter 'Authorization' is left out") })
         #expect(result.placeholders == ["nul"] && !result.environment.text.contains("null"), "\(result.environment.text)")
+        #expect(result.notes.contains { $0.message.hasPrefix("POST /a: the parameter 'big' has an integer example past 2^53") }, "\(result.notes)")
         let b = try Self.file("requests/b/01-b.yaml", of: result)
         #expect(b.contains("  form:\n    list:\n      - p\n      - q\n"), "\(b)")
         let c = try Self.file("requests/c/01-c.yaml", of: result)
