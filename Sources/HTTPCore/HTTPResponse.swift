@@ -23,6 +23,9 @@ public struct HTTPResponse: Sendable {
     /// Whether a retry sent the request again after an attempt that was written before it failed, its method not
     /// idempotent (a `POST`): the server may have acted on more than one.
     public var retriedAfterWritten = false
+    /// Whether this is what came of a response cut short (its connection closed, its time out, its body past the size
+    /// limit): the body ends where reading stopped, perhaps inside a secret.
+    public var isCutShort = false
 
     public init(
         request: HTTPRequest, status: HTTPStatus, headers: HTTPHeaders = [:], body: Data = Data(),
@@ -39,4 +42,8 @@ public struct HTTPResponse: Sendable {
 
     /// The body as UTF-8 text, nil when it is not valid UTF-8.
     public var text: String? { String(data: body, encoding: .utf8) }
+
+    /// The body as outputs show it: ending in `…` when the response was cut short, so that a secret the cut fell inside
+    /// of is hidden from its first bytes on, as in text runner cuts.
+    public var shownBody: Data { isCutShort && !body.isEmpty ? body + Data("…".utf8) : body }
 }

@@ -133,6 +133,7 @@ public final class HTTPClientTransport: HTTPLoader {
             // A body past the size limit: its response shows what came.
             if error.code == .responseTooLarge, error.response == nil, let arrived {
                 error.response = Self.response(arrived, to: request, startedAt: startedAt, since: start, resent: resent)
+                error.response?.isCutShort = true
             }
             throw error
         } catch {
@@ -160,6 +161,7 @@ public final class HTTPClientTransport: HTTPLoader {
             // that came; a closed connection's message says how far it had come, as a timeout's does.
             if mapped.response == nil, let arrived {
                 mapped.response = Self.response(arrived, to: request, startedAt: startedAt, since: start, resent: resent)
+                mapped.response?.isCutShort = true
                 if mapped.code == .cannotConnect { mapped.message += ": " + CappedBodyCollector.began(arrived) }
             }
             throw mapped
@@ -578,6 +580,8 @@ final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable
             try limit.checkGrowth(received: body.readableBytes, partSize: part.readableBytes,
                                   encoding: head?.headers.first(name: "Content-Encoding"))
         } catch {
+            // What fits is kept: the body that came, up to the limit, shows with the error.
+            body.writeBytes(part.readableBytesView.prefix(max(0, limit.maxBytes - body.readableBytes)))
             return task.eventLoop.makeFailedFuture(error)
         }
         var part = part

@@ -61,7 +61,7 @@ public struct TraceLoader: HTTPLoader {
         if let response {
             shownResponse?.request = shownRequest
             shownResponse?.headers = masked(response.headers)
-            if let text = response.text { shownResponse?.body = Data(redacting(text).utf8) }
+            if let text = String(data: response.shownBody, encoding: .utf8) { shownResponse?.body = Data(redacting(text).utf8) }
         }
         var shownError = error
         shownError?.request = shownRequest

@@ -16,7 +16,7 @@ extension Exchange {
         let body = request.body.isEmpty ? nil : try? request.body.encode()
         let headers = request.headersAsSent(bodyLength: body?.count ?? 0)
         let requestBody = body.flatMap { Self.kept($0, type: headers["Content-Type"]) }
-        let responseBody = response.flatMap { Self.kept($0.body, type: $0.headers["Content-Type"]) }
+        let responseBody = response.flatMap { Self.kept($0.shownBody, type: $0.headers["Content-Type"]) }
         self.init(
             method: request.method.rawValue, url: request.displayURL,
             requestHeaders: headers.map { ($0.name, $0.value) },

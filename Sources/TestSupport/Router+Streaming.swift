@@ -11,6 +11,15 @@ extension Router {
         }
     }
 
+    /// `/cut-echo?trim=N`: announces 1000 bytes of JSON echoing the request's `Authorization`, sends it up to N bytes
+    /// (default 4) before the header value's end, then closes the connection: a body cut inside a credential.
+    func cutEcho(_ request: RecordedRequest, _ writer: ResponseWriter) {
+        let trim = request.query("trim").flatMap(Int.init) ?? 4
+        let body = Array(#"{"message": "partial", "auth": ""#.utf8) + (request.header("Authorization") ?? "").utf8.dropLast(trim)
+        writer.writeHead(.ok, headers: [("Content-Type", "application/json"), ("Content-Length", "1000")])
+        writer.writeBody(body).whenComplete { _ in writer.closeConnection() }
+    }
+
     /// `/wrong-length`: announces 100 bytes, sends 10, then leaves the connection idle until the client gives up.
     func wrongLength(_ writer: ResponseWriter) {
         writer.writeHead(.ok, headers: [("Content-Type", "text/plain"), ("Content-Length", "100")])

@@ -30,6 +30,7 @@ struct Router: Sendable {
         case "fail-then-succeed": failThenSucceed(rest, request, writer)
         case "poll": poll(rest, request, writer)
         case "close-mid-body": closeMidBody(writer)
+        case "cut-echo": cutEcho(request, writer)
         case "wrong-length": wrongLength(writer)
         case "overlong-body": overlongBody(writer)
         case "raw-status": rawStatus(rest.first ?? "099", request, writer)

@@ -13,7 +13,7 @@ internal import NIOCore
 /// `/basic-auth/{user}/{pass}`, `/bearer/{token}`, `POST /oauth/token[?expires_in=S]`, `/oauth/protected`,
 /// `/retry-after/{s}?key=K&times=N`, `/fail-then-succeed/{key}/{n}?status=503`, `/set-cookie?n=v`,
 /// `/set-cookie/redirect?to=PATH&n=v`, `/headers?N=V`, `/json/{users|user|empty|types|nested}`, `/xml/{slides|feed}`,
-/// `/text`, `/html`, `/close-mid-body`, `/wrong-length`, `/overlong-body`, `/raw-status/{code}` (as written, `099`),
+/// `/text`, `/html`, `/close-mid-body`, `/cut-echo?trim=N`, `/wrong-length`, `/overlong-body`, `/raw-status/{code}` (as written, `099`),
 /// `/not-modified/{length}`, `/drip?bytes=N&interval_ms=M`, `/stall`, `/chunked?chunks=N&size=S` (chunked), `/large/{bytes}`,
 /// `/large-chunked/{bytes}` (chunked), `/gzip`, `/gzip-bomb?bytes=N`,
 /// `/hostile?nul=1&json=1` (markup, `]]>`, NUL and terminal escapes in the body); anything else is 404.
