@@ -171,9 +171,13 @@ public final class HTTPClientTransport: HTTPLoader {
     /// The response `received` to `request`, sent at `startedAt` (`start` on the clock).
     private static func response(_ received: CappedBodyCollector.Response, to request: HTTPRequest, startedAt: Date,
                                  since start: ContinuousClock.Instant, resent: Bool) -> HTTPResponse {
+        // An HTTP/2 response has no Transfer-Encoding (RFC 9113 section 8.2.2): the one NIO's HTTP/1 view of it adds to a
+        // body without a Content-Length is not the server's, and expectations must not see it.
+        let fields = received.head.version.major == 2
+            ? received.head.headers.filter { $0.name.lowercased() != "transfer-encoding" } : Array(received.head.headers)
         var response = HTTPResponse(
             request: request, status: HTTPStatus(Int(received.head.status.code)),
-            headers: HTTPHeaders(received.head.headers.map { ($0.name, withoutTrailingWhitespace($0.value)) }),
+            headers: HTTPHeaders(fields.map { ($0.name, withoutTrailingWhitespace($0.value)) }),
             body: received.body.withUnsafeReadableBytes { Data($0) }, startedAt: startedAt, duration: start.duration(to: .now))
         response.resentAfterConnectionLoss = resent
         return response

@@ -57,6 +57,17 @@ import TestSupport
         }
     }
 
+    /// A body without a Content-Length over HTTP/2 shows no `Transfer-Encoding`, which HTTP/2 has not (trial helper-194
+    /// K4: the one NIO's HTTP/1 view adds was shown, and `expect.headers` checked against it).
+    @Test func anHTTP2ResponseHasNoTransferEncoding() async throws {
+        try await withStandardChain(on: TestServer.startHTTP2()) { server, loader in
+            let response = try await loader.load(request("/chunked", options: HTTPRequestOptions(insecure: true)))
+            #expect(response.status == .ok && response.body.count == 30)
+            #expect(response.headers["Transfer-Encoding"] == nil, "\(response.headers)")
+            #expect(server.receivedRequests().map(\.httpVersion) == ["HTTP/2.0"])
+        }
+    }
+
     /// A `:status` below 100 on an HTTP/2 stream is an invalid response, as over HTTP/1.1 (the client would trap on it).
     @Test func anHTTP2StatusBelow100IsAnInvalidResponse() async throws {
         try await withStandardChain(on: TestServer.startHTTP2()) { server, loader in
