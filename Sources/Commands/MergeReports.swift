@@ -198,9 +198,17 @@ public struct MergeReports: Sendable {
         }
         try checkDealt(parts, order: order)
         let sorted = parts.sorted { ($0.report.summary.shard?.index ?? 0) < ($1.report.summary.shard?.index ?? 0) }
+        // A problem found before sending that every part found alike (a secret unset in every job, a tag that selects
+        // nothing) is the run's problem once, as unsharded.
+        var problemsSeen: Set<String> = []
         let outcomes = sorted.flatMap(\.report.summary.outcomes).enumerated()
             .sorted { (order[$0.element.file] ?? 0, $0.offset) < (order[$1.element.file] ?? 0, $1.offset) }
             .map(\.element)
+            .filter { outcome in
+                guard outcome.method.isEmpty, let error = outcome.error else { return true }
+                let place = "\(error.path ?? ""):\(error.mark?.line ?? 0):\(error.mark?.column ?? 0)"
+                return problemsSeen.insert([outcome.file, outcome.name, place, error.message].joined(separator: "\u{0}")).inserted
+            }
         var summary = RunSummary(outcomes: outcomes, duration: parts.map(\.report.summary.duration).max() ?? .zero)
         summary.plan = plan
         summary.stopStatus = sorted.lazy.compactMap(\.report.summary.stopStatus).first

@@ -404,6 +404,23 @@ import Testing
         }
     }
 
+    /// Every part stopped before sending by the same problem (an environment that does not exist in any job): the merged
+    /// run has it once, as unsharded (trial helper-195 F1: once per part, counted so).
+    @Test func aProblemEveryPartFoundBeforeSendingIsMergedOnce() async throws {
+        try await Self.withServer { server, reports in
+            for part in 1...3 {
+                let stopped = try await Self.runner(["run", "requests", "--env", "nowhere", "--shard", "\(part)/3",
+                                                     "--report-json", reports.path("\(part).json")], server: server)
+                #expect(stopped.exitCode == 2, "\(stopped.stdout)\n\(stopped.stderr)")
+            }
+            let merged = try await Self.runner(["merge-reports"] + (1...3).map { reports.path("\($0).json") }
+                                                   + ["--report-json", reports.path("merged.json")], server: server)
+            #expect(merged.exitCode == 2 && merged.stdout.contains("nothing was sent: 1 problem"), "\(merged.stdout)\n\(merged.stderr)")
+            let report = try reports.text("merged.json")
+            #expect(report.contains("\"total\": 1,") && report.components(separatedBy: "nowhere").count > 1, "\(report)")
+        }
+    }
+
     /// What a stopped run did not run was not tested: `--bail`'s and a cancellation's skipped requests run again, and a
     /// report of a run that sent nothing (an invalid collection, exit 2) runs every file; neither is a green rerun.
     @Test func rerunFailedRunsWhatAStoppedRunDidNotRun() async throws {
