@@ -197,11 +197,9 @@ private struct Translation {
     /// parameter has another example for it is noted, as its request sends the first one.
     private mutating func define(_ name: String, example: JSONValue?,
                                  for parameter: (name: String, label: String, tokens: [String])) {
-        // An integer past what a double holds exactly was read as the nearest double (12345678901234567890 as …168).
-        if case .double(let number)? = example, number == number.rounded(), abs(number) >= 0x1p53, let example {
-            note("\(parameter.label): the parameter '\(parameter.name)' has an integer example past 2^53, which runner's numbers do "
-                 + "not keep exactly: it is written as \(example.serialized()); quote it in the document to send it as written",
-                 at: parameter.tokens)
+        if let example, let changed = Self.changedInteger(in: example) {
+            note("\(parameter.label): the parameter '\(parameter.name)' has an integer example past 64 bits, which runner's numbers "
+                 + "do not keep: it is written as \(changed); quote it in the document to send it as written", at: parameter.tokens)
         }
         if let index = variables.firstIndex(where: { $0.name == name }) {
             let defined = variables[index]
@@ -221,6 +219,17 @@ private struct Translation {
         } else {
             variables.append((name, .string(OpenAPIImport.placeholder)))
             placeholders.append(name)
+        }
+    }
+
+    /// The first integer of `value` past 64 bits, which reading the document made the nearest double (12345678901234567890
+    /// as 1.2345678901234567e+19), as written back; nil when there is none.
+    static func changedInteger(in value: JSONValue) -> String? {
+        switch value {
+        case .double(let number) where number == number.rounded() && abs(number) >= 0x1p63: value.serialized()
+        case .array(let items): items.lazy.compactMap(changedInteger).first
+        case .object(let object): object.members.lazy.compactMap { changedInteger(in: $0.value) }.first
+        default: nil
         }
     }
 
@@ -254,9 +263,13 @@ private struct Translation {
         if example == nil, let schema = OpenAPIPointer.resolved(media["schema"], in: raw) {
             example = built(from: schema, depth: 0, within: Self.reference(media["schema"]).map { [$0] } ?? [])
         }
-        guard let example else {
+        guard var example else {
             note("\(label): the \(mediaType) body has no example: write one in the request file", at: tokens + [mediaType])
             return
+        }
+        if let changed = Self.changedInteger(in: example) {
+            note("\(label): the \(mediaType) body's example has an integer past 64 bits, which runner's numbers do not keep: it is "
+                 + "written as \(changed); write the body in the request file as text: to send it as written", at: tokens + [mediaType])
         }
         let essence = OpenAPIContractMedia.essence(mediaType)
         // A body of another JSON type than application/json (`application/vnd.api+json`) says so: a server may refuse
@@ -267,6 +280,14 @@ private struct Translation {
         if OpenAPIContractMedia.isJSON(essence) {
             document.body = .json(example)
         } else if case .object(let fields) = example {
+            // A null field is none (a form cannot send it: it would go as the word null).
+            let null = fields.members.filter { $0.value == .null }.map(\.key)
+            if !null.isEmpty {
+                note("\(label): the form field\(null.count == 1 ? "" : "s") \(null.map { "'\($0)'" }.joined(separator: ", ")) of the example "
+                     + "\(null.count == 1 ? "is" : "are") null, which a form cannot send: left out", at: tokens + [mediaType])
+                example = .object(JSONObject(fields.members.filter { $0.value != .null }))
+            }
+            guard case .object(let fields) = example else { return }
             // A list is a field per element, as the form style sends it (`tag=a&tag=b`).
             document.body = .form(fields.members.map { name, value in
                 if case .array(let items) = value { (name, items.map(\.interpolatedText)) } else { (name, [value.interpolatedText]) }

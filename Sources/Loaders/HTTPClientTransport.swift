@@ -553,11 +553,12 @@ final class CappedBodyCollector: HTTPClientResponseDelegate, @unchecked Sendable
     var arrived: Response? { head.map { ($0, body) } }
 
     /// How much of a response cut short came: `the response began (status 200), its body did not complete (101 of its 1000
-    /// bytes came)` (the bytes of its Content-Length when it is not encoded, else those decoded).
+    /// bytes came)` (of its Content-Length when it is not encoded; else the bytes decoded, said so).
     static func began(_ arrived: Response) -> String {
-        let declared = arrived.head.headers.first(name: "Content-Encoding") == nil
-            ? arrived.head.headers.first(name: "Content-Length").flatMap(Int.init) : nil
-        let came = declared.map { "\(arrived.body.readableBytes) of its \($0) bytes came" } ?? "\(arrived.body.readableBytes) bytes of it came"
+        let encoded = arrived.head.headers.first(name: "Content-Encoding") != nil
+        let declared = encoded ? nil : arrived.head.headers.first(name: "Content-Length").flatMap(Int.init)
+        let came = declared.map { "\(arrived.body.readableBytes) of its \($0) bytes came" }
+            ?? "\(arrived.body.readableBytes) bytes of it came\(encoded ? ", once decoded" : "")"
         return "the response began (status \(arrived.head.status.code)), its body did not complete (\(came))"
     }
 
