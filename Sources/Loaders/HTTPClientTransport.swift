@@ -422,9 +422,11 @@ public final class HTTPClientTransport: HTTPLoader {
         var identity: ClientIdentity?
         if let certificate = settings.clientCertificate {
             do { identity = try ClientIdentity.load(certificate) } catch {
-                let file = error.file == .certificate ? certificate.certificateFile : certificate.keyFile
+                // The file as its request names it is in the diagnostic the run makes of this error (at its option).
+                let file = error.file == .certificate ? "its certificate file" : "its key file"
                 throw HTTPError(.invalidRequest, request: request, underlyingError: error,
-                                message: "cannot use the client certificate for \(request.displayURL): '\(file)' \(error.message)")
+                                message: "cannot use the client certificate for \(request.displayURL): \(file) \(error.message); "
+                                    + "the request was not sent")
             }
         }
         return Self.configuration(settings, roots: roots, identity: identity, connectionsPerHost: connectionsPerHost)

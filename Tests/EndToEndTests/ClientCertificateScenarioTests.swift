@@ -158,5 +158,9 @@ struct ClientCertificateScenarioTests {
                                        + "'options.clientCert.password'\n"), "\(result.stdout)")
         #expect(result.stdout.contains("help: check 'options.clientCert.password' (or the variable it uses)"), "\(result.stdout)")
         #expect(received.map(\.uri) == ["/anything"])
+        // The exchange says so without the file's absolute path, and that nothing was sent (trial helper-194 K8).
+        let verbose = try await folder.run(["run", "captured-password", "--env", "local", "--verbose"]).result.stdout
+        #expect(verbose.contains("! cannot use the client certificate for https://localhost:") && verbose.contains(
+            "/echo: its key file cannot be decrypted with the password given; the request was not sent\n"), "\(verbose)")
     }
 }
