@@ -113,6 +113,9 @@ public struct ShellSplitter {
     private var notes: [InteropProblem] = []
     /// The problems of the commands that could not be read, when reading goes on past them (`everyCommand`).
     private var problems: [InteropProblem]?
+    /// The last quote of the command being read that ran over lines holding what looks like another curl command: where
+    /// it opened and closed (a quote left open there makes a later one read as opening, and unbalanced).
+    private var quoteOverCommands: (opened: Mark, closed: Mark)?
 
     /// A splitter over `text`.
     public init(_ text: String) {
@@ -187,7 +190,7 @@ public struct ShellSplitter {
                 // The command is left out (its number kept); reading goes on after its last line.
                 problems?.append(error.inCommand(number))
                 number += 1
-                (pending, notes) = (Pending(), [])
+                (pending, notes, quoteOverCommands) = (Pending(), [], nil)
                 skipRestOfCommand()
             }
         }
@@ -211,7 +214,7 @@ public struct ShellSplitter {
             commands.append(ShellCommand(number: number, words: pending.words, ignored: pending.ignored, notes: notes))
             number += 1
         }
-        (pending, notes) = (Pending(), [])
+        (pending, notes, quoteOverCommands) = (Pending(), [], nil)
     }
 
     /// Moves to the end of the command's last line: past lines a `\` (or `^`) at their end continues.
@@ -393,18 +396,21 @@ public struct ShellSplitter {
     /// `'…'`: every character as it is, up to the next `'`.
     private mutating func singleQuoted(into text: inout String.UnicodeScalarView) throws(InteropProblem) {
         let opening = mark
+        let start = index
         advance()
         while let scalar = current, scalar != "'" {
             text.append(scalar)
             advance()
         }
-        guard current == "'" else { throw Self.unclosed("'", at: opening) }
+        guard current == "'" else { throw unclosed("'", at: opening) }
+        noteQuoteOverCommands(from: start, opened: opening)
         advance()
     }
 
     /// `"…"`: a backslash escapes `"`, `\`, `$`, a backquote and a line break (which it removes); anything else is kept.
     private mutating func doubleQuoted(into text: inout String.UnicodeScalarView) throws(InteropProblem) {
         let opening = mark
+        let start = index
         advance()
         while let scalar = current, scalar != "\"" {
             if scalar == "\\", let next = peek() {
@@ -424,7 +430,8 @@ public struct ShellSplitter {
             text.append(scalar)
             advance()
         }
-        guard current == "\"" else { throw Self.unclosed("\"", at: opening) }
+        guard current == "\"" else { throw unclosed("\"", at: opening) }
+        noteQuoteOverCommands(from: start, opened: opening)
         advance()
     }
 
@@ -459,7 +466,7 @@ public struct ShellSplitter {
                                         + "quotes is dropped, as curl never gets it", at: escapeMark,
                                         suggestion: "remove the escape, or write the rest in a $'…' of its own"))
         }
-        guard current == "'" else { throw Self.unclosed("$'", at: opening) }
+        guard current == "'" else { throw unclosed("$'", at: opening) }
         try bytes.flush(into: &text)
         advance()
     }
@@ -582,9 +589,24 @@ public struct ShellSplitter {
         }
     }
 
-    private static func unclosed(_ quote: String, at mark: Mark) -> InteropProblem {
-        InteropProblem("unbalanced quote: the \(quote) here is never closed", at: mark,
-                       suggestion: quote == "\"" ? "close the quote; inside \"…\", write a double quote as \\\""
-                           : "close the quote; inside '…', write a single quote as '\\''")
+    private func unclosed(_ quote: String, at mark: Mark) -> InteropProblem {
+        var problem = InteropProblem("unbalanced quote: the \(quote) here is never closed", at: mark,
+                                     suggestion: quote == "\"" ? "close the quote; inside \"…\", write a double quote as \\\""
+                                         : "close the quote; inside '…', write a single quote as '\\''")
+        // The quote the user left open is more likely the one that ran over other commands to close here.
+        if let earlier = quoteOverCommands {
+            problem.message += " (the quote at \(earlier.opened.line):\(earlier.opened.column) runs to \(earlier.closed.line):"
+                + "\(earlier.closed.column), over lines that look like other curl commands: it may be the one left open)"
+        }
+        return problem
+    }
+
+    /// Records the quote that opened at `opened` (scalar `start`) and closes at the current character when it runs over
+    /// a line that looks like another curl command (`curl …`, `$ curl …`).
+    private mutating func noteQuoteOverCommands(from start: Int, opened: Mark) {
+        let quoted = String(String.UnicodeScalarView(scalars[start..<index]))
+        guard quoted.split(whereSeparator: \.isNewline).dropFirst()
+            .contains(where: { $0.drop { $0 == " " || $0 == "\t" || $0 == "$" }.hasPrefix("curl ") }) else { return }
+        quoteOverCommands = (opened, mark)
     }
 }

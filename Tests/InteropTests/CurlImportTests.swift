@@ -270,6 +270,16 @@ import Testing
         #expect(result.credentials.contains { $0.hasPrefix("unclosed") }, "\(result.credentials)")
     }
 
+    /// A quote left open that a later quote closes, over lines that look like other commands, is named beside the
+    /// unbalanced quote it leaves (trial helper-194 K5: only the later, well-formed line was shown).
+    @Test func aQuoteRunningOverOtherCommandsIsNamedWithTheUnbalancedOne() throws {
+        let text = "curl http://127.0.0.1:1/post -d \"abc\ncurl http://127.0.0.1:1/get --frobnicate\ncurl http://127.0.0.1:1/get -H \"X-Key: v\""
+        let error = try #require(CurlImport.read(text).errors.first)
+        #expect(error.message == "unbalanced quote: the \" here is never closed (the quote at 1:33 runs to 3:32, over lines that "
+                + "look like other curl commands: it may be the one left open)", "\(error.message)")
+        #expect((error.mark.line, error.mark.column) == (3, 41))
+    }
+
     @Test func aSuggestionNamesTheClosestOption() throws {
         let error = try #require(CurlImport.read("curl https://a.example.com --heder 'A: b'").errors.first)
         #expect(error.suggestion == "did you mean '--header'?")
