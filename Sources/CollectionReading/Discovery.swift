@@ -161,8 +161,9 @@ enum Discovery {
                 } else if hasYAMLExtension(entry.lowercased()) {
                     // Saved as `.YAML` by an editor or another system: it would silently not run.
                     let suffix = extensions.first { entry.lowercased().hasSuffix($0) } ?? ""
-                    problems.append(.warning("not read: request files end in .yaml or .yml, in lower case", path: PathText.join(root.display, relative),
-                                             at: nil, suggestion: "rename it to '\(entry.dropLast(suffix.count) + suffix)' to run it"))
+                    problems.append(.warning("not read: request files end in .yaml or .yml, in lower case",
+                                             path: PathText.join(root.display, relative), at: nil,
+                                             suggestion: "rename it to '\(entry.dropLast(suffix.count) + suffix)' to run it"))
                 }
             }
         }

@@ -55,7 +55,8 @@ public struct InteropProblem: Error, Sendable, Hashable {
         }
         // A template (`{{ k }}`, or a piece of one such as `k }}`) is no credential: what it gives is hidden where it is sent;
         // nor is a shell variable's name alone (`$TOKEN`, `${TOKEN}`), which a shell would have put the value in place of.
-        let hidden = Set(values).filter { !$0.isEmpty && !$0.contains("{{") && !$0.contains("}}") && $0.wholeMatch(of: shellVariable) == nil }
+        let hidden = Set(values)
+            .filter { !$0.isEmpty && !$0.contains("{{") && !$0.contains("}}") && $0.wholeMatch(of: shellVariable) == nil }
             .sorted { $0.count > $1.count }
         return hidden.reduce(line) { text, value in
             // A number (a PIN, a numeric key) only where it stands whole: inside another number it is not it.

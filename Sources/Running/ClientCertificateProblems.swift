@@ -33,7 +33,7 @@ public enum ClientCertificateProblems {
     /// The error of a `problem` of `definition`'s files, at the file it is about, or at the password when a password
     /// only the run knew (a capture gave it) does not decrypt the key.
     static func diagnostic(_ problem: (aboutKey: Bool, message: String, reason: ClientCertificateCheck.Reason),
-                                  of definition: ClientCertificateDefinition, atPassword: Bool = false) -> Diagnostic {
+                           of definition: ClientCertificateDefinition, atPassword: Bool = false) -> Diagnostic {
         let (key, reference) = problem.aboutKey ? ("key", definition.key) : ("cert", definition.certificate)
         let (message, suggestion) = Self.explained(problem.reason, problem.message, of: reference, aboutKey: problem.aboutKey)
         let mark = atPassword && [.wrongPassword, .nonASCIIPassword].contains(problem.reason) ? definition.password?.mark : nil
