@@ -43,7 +43,14 @@ public struct HTTPResponse: Sendable {
     /// The body as UTF-8 text, nil when it is not valid UTF-8.
     public var text: String? { String(data: body, encoding: .utf8) }
 
-    /// The body as outputs show it: ending in `…` when the response was cut short, so that a secret the cut fell inside
-    /// of is hidden from its first bytes on, as in text runner cuts.
-    public var shownBody: Data { isCutShort && !body.isEmpty ? body + Data("…".utf8) : body }
+    /// The body as outputs show it: text cut short ends in `…` (without a character the cut fell inside of), so that a
+    /// secret the cut fell inside of is hidden from its first bytes on, as in text runner cuts; other bodies as they are.
+    public var shownBody: Data {
+        guard isCutShort, !body.isEmpty else { return body }
+        // A UTF-8 sequence begun at the end: its lead byte and what came of it.
+        let lead = body.suffix(4).lastIndex { $0 & 0xC0 != 0x80 } ?? body.endIndex
+        let needed = lead == body.endIndex ? 0 : body[lead] >= 0xF0 ? 4 : body[lead] >= 0xE0 ? 3 : body[lead] >= 0xC0 ? 2 : 1
+        let whole = needed > body.endIndex - lead ? body[..<lead] : body[...]
+        return String(data: whole, encoding: .utf8) == nil ? body : whole + Data("…".utf8)
+    }
 }

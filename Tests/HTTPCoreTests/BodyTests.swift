@@ -69,3 +69,23 @@ import HTTPCore
         #expect(DataBody(Data([1])).additionalHeaders.isEmpty)
     }
 }
+
+/// What outputs show of the body of a response cut short.
+@Suite struct CutShortBodyTests {
+    private func shown(_ bytes: [UInt8], cutShort: Bool = true) -> Data {
+        var response = HTTPResponse(request: HTTPRequest(url: "http://127.0.0.1:1/")!, status: .ok, body: Data(bytes))
+        response.isCutShort = cutShort
+        return response.shownBody
+    }
+
+    /// Text ends in `…`, without a character the cut fell inside of; a whole body, an empty one and binary data are as
+    /// they came.
+    @Test func textCutShortEndsInAnEllipsis() {
+        #expect(shown(Array("Bearer Zq7".utf8)) == Data("Bearer Zq7…".utf8))
+        #expect(shown(Array("Grü".utf8).dropLast()) == Data("Gr…".utf8))
+        #expect(shown(Array("a😀".utf8).dropLast(2)) == Data("a…".utf8))
+        #expect(shown(Array("whole".utf8), cutShort: false) == Data("whole".utf8))
+        #expect(shown([]) == Data())
+        #expect(shown([0x89, 0x50, 0xFF, 0xFE]) == Data([0x89, 0x50, 0xFF, 0xFE]))
+    }
+}
