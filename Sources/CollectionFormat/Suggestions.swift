@@ -4,10 +4,15 @@ public enum Suggestions {
     public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
         let candidates = Array(candidates)
         let target = Array(word.lowercased())
-        var best: (candidate: String, distance: Int)?
+        var best: (candidate: String, distance: Int, prefix: Int)?
         for candidate in candidates {
-            let distance = editDistance(target, Array(candidate.lowercased()))
-            if best == nil || distance < best!.distance { best = (candidate, distance) }
+            let lowered = Array(candidate.lowercased())
+            let distance = editDistance(target, lowered)
+            // Of two as far, the one that begins alike (`proxies`: `proxy`, not `cookies`).
+            let prefix = zip(target, lowered).prefix { $0 == $1 }.count
+            if best == nil || distance < best!.distance || (distance == best!.distance && prefix > best!.prefix) {
+                best = (candidate, distance, prefix)
+            }
         }
         guard let best else { return nil }
         // About a third of the letters may differ, one in a word of four letters or less: `base` is no typo of `name`.

@@ -83,5 +83,7 @@ import YAML
         #expect(Suggestions.closest(to: "heders", among: ["headers", "query", "url"]) == "headers")
         #expect(Suggestions.closest(to: "lenght", among: ["length", "type"]) == "length")
         #expect(Suggestions.closest(to: "zzzzzz", among: ["headers", "url"]) == nil)
+        // Of two candidates as far, the one that begins alike (trial helper-188 F7: proxies suggested cookies).
+        #expect(Suggestions.closest(to: "proxies", among: ["cookies", "proxy"]) == "proxy")
     }
 }
