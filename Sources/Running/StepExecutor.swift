@@ -185,6 +185,12 @@ struct StepExecutor: Sendable {
             redirectLimitHelp(for: definition, placing: &diagnostic)
         } else if error.atProxy {
             proxyPlace(for: definition, placing: &diagnostic)
+        } else if error.code == .insecureConnection, builder.run.caCert != nil,
+                  let replaced = definition.options.caCert ?? builder.environment?.options.caCert {
+            // The CA the file names is not trusted in this run: say so, as the failure may be that.
+            let place = definition.options.caCert != nil ? "this request's (\(definition.path):\(replaced.mark.line):\(replaced.mark.column))"
+                : "the environment's"
+            diagnostic.notes.append("note: --cacert is trusted in place of \(place) caCert '\(replaced.written)'")
         } else if let problem = ClientCertificateCheck.problem(causing: error),
                   let certificate = definition.options.clientCert ?? builder.environment?.options.clientCert {
             // Said as `validate` says it, at the file or at a password the run gave.

@@ -44,6 +44,20 @@ import Testing
         #expect(!result.stderr.contains("warning"), "verification stays on: \(result.stderr)")
     }
 
+    /// `--cacert` is trusted in place of a request's `caCert`: a certificate only that one trusts is refused, with a note
+    /// saying so (trial helper-188 F6: no word of it).
+    @Test func aCACertReplacedByTheCommandLineIsNamedWhenTheCertificateIsRefused() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try Data(TestCertificateAuthority.generate(commonName: "another CA").certificatePEM.utf8)
+            .write(to: folder.url.appendingPathComponent("certs/other.pem"))
+        let (result, received) = try await folder.run(["run", "requests", "--env", "local", "--cacert", "certs/other.pem"])
+        #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("= note: --cacert is trusted in place of this request's (requests/get.yaml:2:20) "
+                                       + "caCert '../certs/ca.pem'"), "\(result.stdout)")
+        #expect(received.isEmpty)
+    }
+
     /// A certificate must name the URL's host: one of a trusted authority listing another name and the address the
     /// connection reached (the server's, or the proxy's through one) is refused, and nothing is sent.
     @Test(arguments: [false, true])
