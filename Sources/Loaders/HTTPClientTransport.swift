@@ -2,6 +2,7 @@ public import HTTPCore
 internal import AsyncHTTPClient
 internal import NIOCore
 internal import NIOHTTP1
+internal import NIOHTTP2
 internal import NIOHTTPCompression
 internal import NIOPosix
 internal import NIOSSL
@@ -614,7 +615,7 @@ enum TransportErrorMapping {
             }
         }
         let (code, detail) = classify(error)
-        if let proxy, code == .cannotConnect, ![closedEarly, reset, closedConnecting].contains(detail) {
+        if let proxy, code == .cannotConnect, ![closedEarly, reset, closedConnecting].contains(detail), !detail.hasPrefix(streamReset) {
             return HTTPError(code, request: request, underlyingError: error,
                              message: "could not connect to the proxy \(proxy.authority): \(detail)").atTheProxy
         }
@@ -625,6 +626,9 @@ enum TransportErrorMapping {
             "the connection to \(authority(of: request))\(through) closed before the response from \(target) was complete"
         case _ where detail == reset:
             "the connection to \(authority(of: request))\(through) was reset before the response from \(target) was complete"
+        case _ where detail.hasPrefix(streamReset):
+            "the server reset the HTTP/2 stream of the request to \(target) before the response was complete "
+                + detail.dropFirst(streamReset.count).trimmingCharacters(in: .whitespaces)
         case _ where detail == closedConnecting:
             connectingSteps(request, proxy).isEmpty
                 ? "the connection to \(authority(of: request)) \(closedOrReset(error)) before the request to \(target) was sent"
@@ -787,6 +791,17 @@ enum TransportErrorMapping {
     private static let closedEarly = "closed early"
     /// The detail that stands for a connection reset by the other end once it was made.
     private static let reset = "reset"
+    /// An HTTP/2 error code as RFC 9113 (section 7) names it: `INTERNAL_ERROR`.
+    private static func errorName(_ code: HTTP2ErrorCode) -> String {
+        let names = ["NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR", "SETTINGS_TIMEOUT", "STREAM_CLOSED",
+                     "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL", "COMPRESSION_ERROR", "CONNECT_ERROR", "ENHANCE_YOUR_CALM",
+                     "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED"]
+        return names.indices.contains(code.networkCode) ? names[code.networkCode] : "error code \(code.networkCode)"
+    }
+
+    /// The detail that starts the one of an HTTP/2 stream the other end reset (`RST_STREAM`) before its response was
+    /// complete, its error code after it.
+    private static let streamReset = "stream reset"
     /// The detail that stands for a connection that ended before anything was sent on it: while its proxy tunnel or TLS
     /// handshake was being made, or before the request was written.
     private static let closedConnecting = "closed while connecting"
@@ -835,6 +850,8 @@ enum TransportErrorMapping {
         case is ChannelError: return (.cannotConnect, "\(error)")
         // The connection broke while the response came: a connection failure (retried `on: connection`).
         case HTTPParserError.invalidEOFState: return (.cannotConnect, closedEarly)
+        // Over HTTP/2 the server (or a proxy in front of it) reset the response's stream: a connection failure too.
+        case let error as NIOHTTP2Errors.StreamClosed: return (.cannotConnect, streamReset + " (\(errorName(error.errorCode)))")
         case let error as HTTPParserError: return (.invalidResponse, words(for: error))
         case let error as ResponseHeadGuard.StatusBelow100: return (.invalidResponse, error.description)
         case let error as NIOConnectionError:

@@ -68,6 +68,25 @@ import TestSupport
         }
     }
 
+    /// A response whose HTTP/2 stream is closed part-way through its body (the server resets it) is a connection failure,
+    /// as a connection closed mid-body is over HTTP/1.1: said in words with what came, retried on `connection` (trial
+    /// helper-196 M0: NIO's StreamClosed dump, not retried, no `expect.error` kind).
+    @Test func anHTTP2StreamResetMidBodyIsAConnectionFailure() async throws {
+        try await withStandardChain(on: TestServer.startHTTP2()) { server, loader in
+            let insecure = HTTPRequestOptions(insecure: true)
+            let error = try #require(await failure(of: loader, request("/close-mid-body", options: insecure)))
+            #expect(error.code == .cannotConnect, "\(error)")
+            #expect(error.message == "the server reset the HTTP/2 stream of the request to \(server.url("/close-mid-body")) before the "
+                + "response was complete (CANCEL): the response began (status 200), its body did not complete (10 of its 1000 bytes came)",
+                "\(error.message)")
+            #expect(error.response?.status == .ok, "\(error)")
+            var retried = insecure
+            retried.retry = RetryStrategy(attempts: 2, delay: .milliseconds(10), retryOn: [.connection])
+            #expect(await failure(of: loader, request("/close-mid-body", options: retried))?.attempts == 2)
+            #expect(try await loader.load(request("/echo", options: insecure)).status == .ok)
+        }
+    }
+
     /// A `:status` below 100 on an HTTP/2 stream is an invalid response, as over HTTP/1.1 (the client would trap on it).
     @Test func anHTTP2StatusBelow100IsAnInvalidResponse() async throws {
         try await withStandardChain(on: TestServer.startHTTP2()) { server, loader in
