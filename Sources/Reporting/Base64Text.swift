@@ -17,14 +17,18 @@ struct Base64Text {
     /// The shortest run looked into: 8 characters encode 6 bytes, the shortest piece of a secret hidden in text.
     static let shortest = 8
 
-    /// The runs of `shortest` characters or more in `bytes`. A run of letters alone in one case (a word) is left out: base64
-    /// of 6 bytes or more mixes cases, digits or signs, nearly always.
-    static func runs(in bytes: UnsafeBufferPointer<UInt8>) -> [Base64Text] {
+    /// The shortest run looked into where text was cut short: 6 characters encode 4 bytes, the shortest start of a secret
+    /// hidden before a cut.
+    static let shortestCut = 6
+
+    /// The runs of `minimum` characters or more in `bytes` (`shortest` unless said). A run of letters alone in one case (a
+    /// word) is left out: base64 of 6 bytes or more mixes cases, digits or signs, nearly always.
+    static func runs(in bytes: UnsafeBufferPointer<UInt8>, minimum: Int = shortest) -> [Base64Text] {
         var runs: [Base64Text] = []
         var current: [Symbol] = []
         var offset = 0
         func close() {
-            if current.count >= shortest, !readsAsWord(current) { runs.append(Base64Text(symbols: current)) }
+            if current.count >= minimum, !readsAsWord(current) { runs.append(Base64Text(symbols: current)) }
             current.removeAll(keepingCapacity: true)
         }
         while offset < bytes.count {

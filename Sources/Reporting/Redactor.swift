@@ -437,12 +437,17 @@ public struct Redactor: Sendable {
 
     /// Each base64 run in `bytes` decoded with its groups of four starting at each of its first four characters (a run
     /// may start inside a group).
-    private static func base64Decodings(in bytes: UnsafeBufferPointer<UInt8>) -> [Base64Decoding] {
+    private static func base64Decodings(in bytes: UnsafeBufferPointer<UInt8>, minimum: Int = Base64Text.shortest) -> [Base64Decoding] {
+        base64Decodings(of: Base64Text.runs(in: bytes, minimum: minimum), minimum: minimum)
+    }
+
+    /// `runs` decoded as `base64Decodings(in:)` decodes the runs it finds, each `minimum` characters or more.
+    private static func base64Decodings(of runs: [Base64Text], minimum: Int) -> [Base64Decoding] {
         // A run that goes on past a line break (MIME's lines) may be texts of their own (`Base64Text.readings`).
-        Base64Text.runs(in: bytes).flatMap(\.readings).flatMap { run in
+        runs.flatMap(\.readings).flatMap { run in
             // Also from after its last two slashes (`/files/wqtva8K7`: a path's segments joined to the run).
             let slashes = run.symbols.indices.dropFirst(3).filter { run.startsAfterSlash($0 + 1) }.suffix(2).map { $0 + 1 }
-            return (Array(0..<4) + slashes).filter { run.symbols.count - $0 >= Base64Text.shortest }.map { (run, $0, run.decoded(shift: $0)) }
+            return (Array(0..<4) + slashes).filter { run.symbols.count - $0 >= minimum }.map { (run, $0, run.decoded(shift: $0)) }
         }
     }
 
@@ -469,9 +474,15 @@ public struct Redactor: Sendable {
             let decodings = Self.base64Decodings(in: bytes)
             // Both searches before a cut: a short start of one secret's form may end there inside a longer start of
             // another found escaped.
+            // Base64 cut short is looked into from 6 characters on (4 bytes), where it ends at a cut.
+            let ends = cuts.map(\.lowerBound)
+            let cutRuns = ends.isEmpty ? [] : Base64Text.runs(in: bytes, minimum: Base64Text.shortestCut).filter {
+                $0.symbols.count < Base64Text.shortest && ends.contains($0.symbols[$0.symbols.count - 1].written.upperBound)
+            }
+            let cutDecodings = Self.base64Decodings(of: cutRuns, minimum: Base64Text.shortestCut)
             return Self.mergedRanges(valueOccurrences(in: bytes, forms: forms, short: short, decodings: decodings) + cuts.flatMap {
                 [forms.start(endingAt: $0.lowerBound, in: bytes), forms.looseStart(endingAt: $0.lowerBound, in: bytes)].compactMap { $0 }
-            } + Self.base64Starts(endingAt: cuts.map(\.lowerBound), of: decodings, forms: forms))
+            } + Self.base64Starts(endingAt: ends, of: decodings + cutDecodings, forms: forms))
         }
         if !hidden.isEmpty {
             var result: [UInt8] = []
@@ -498,9 +509,30 @@ public struct Redactor: Sendable {
                 [forms.start(endingAt: decoded.count, in: decoded), forms.looseStart(endingAt: decoded.count, in: decoded)]
             }
             // Up to the cut: a last character that decodes to no whole byte goes too.
-            found += starts.compactMap { $0.map { run.writtenRange(of: $0, shift: shift).lowerBound..<run.symbols[run.symbols.count - 1].written.upperBound } }
+            let end = run.symbols[run.symbols.count - 1].written.upperBound
+            let hidden = starts.compactMap { $0.map { run.writtenRange(of: $0, shift: shift).lowerBound..<end } }
+            found += hidden
+            // Base64 of base64 (of base64) cut short: the run, from where it is read, when what it decodes to ends so.
+            if hidden.isEmpty, endsInBase64Start(decoded, forms: forms, nesting: 1) {
+                found.append(run.symbols[shift].written.lowerBound..<end)
+            }
         }
         return found
+    }
+
+    /// Whether `bytes`, cut short at their end, end in base64 text (nested up to three times in all) that decodes to the
+    /// start of one of `forms`.
+    private static func endsInBase64Start(_ bytes: [UInt8], forms: FormIndex, nesting: Int) -> Bool {
+        guard nesting < 3 else { return false }
+        return bytes.withUnsafeBufferPointer { bytes in
+            base64Decodings(in: bytes, minimum: Base64Text.shortestCut).contains { run, _, decoded in
+                guard run.symbols[run.symbols.count - 1].written.upperBound == bytes.count else { return false }
+                let starts = decoded.withUnsafeBufferPointer {
+                    forms.start(endingAt: $0.count, in: $0) ?? forms.looseStart(endingAt: $0.count, in: $0)
+                }
+                return starts != nil || endsInBase64Start(decoded, forms: forms, nesting: nesting + 1)
+            }
+        }
     }
 
     /// How the runner ends text it cut short (`…`), and how servers often do (`...`: `invalid key sk_live_4f1b...`).

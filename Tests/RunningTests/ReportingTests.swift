@@ -1113,6 +1113,25 @@ import TestSupport
         #expect(redactor.redact("invalid key 7Kp2Wm9x... (see docs)") == "invalid key ***... (see docs)", "as servers cut a key")
     }
 
+    /// Base64 of a secret, once, twice or three times, cut short where 4 bytes of the secret or more came: hidden, as a
+    /// server's cut body shows it (trial helper-196 M1: 6 or 7 base64 characters showed 4 or 5 of the secret).
+    @Test func theStartOfASecretInBase64BeforeACutIsHidden() {
+        let secret = "Zq7xP4mW9kR2vL8s"
+        let redactor = Redactor(secrets: [secret])
+        func base64(_ text: String, times: Int) -> String {
+            (0..<times).reduce(text) { text, _ in Data(text.utf8).base64EncodedString() }
+        }
+        for (times, lengths) in [(1, 6...12), (2, 10...18), (3, 14...24)] {
+            for length in lengths {
+                let cut = String(base64(secret, times: times).prefix(length))
+                let shown = redactor.redact(#"{"echo": ""# + cut + "…")
+                #expect(shown == #"{"echo": "***…"#, "\(times) times, \(length) characters: \(cut) -> \(shown)")
+            }
+        }
+        // Three characters of it (4 base64 characters) are not hidden: too short to be known as its start.
+        #expect(redactor.redact("x WnE3…") == "x WnE3…")
+    }
+
     /// Every form the runner gives a secret in a URL (query encoding, URLComponents', `encodeURL` keeping `#` and valid
     /// escapes), also as servers echo a URL with non-ASCII characters decoded (`pass%20wörd`); and a
     /// non-ASCII secret's UTF-8 read as ISO-8859-1 or Windows-1252, raw, JSON-escaped and as the console shows it.
