@@ -114,7 +114,7 @@ public struct ShellSplitter {
     private var notes: [InteropProblem] = []
     /// The problems of the commands that could not be read, when reading goes on past them (`everyCommand`).
     private var problems: [InteropProblem]?
-    /// The last quote of the command being read that ran over lines holding what looks like another curl command: where
+    /// The first quote of the command being read that ran over lines holding what looks like another curl command: where
     /// it opened and closed (a quote left open there makes a later one read as opening, and unbalanced).
     private var quoteOverCommands: (opened: Mark, closed: Mark)?
 
@@ -608,6 +608,7 @@ public struct ShellSplitter {
         let quoted = String(String.UnicodeScalarView(scalars[start..<index]))
         guard quoted.split(whereSeparator: \.isNewline).dropFirst()
             .contains(where: { $0.drop { $0 == " " || $0 == "\t" || $0 == "$" }.hasPrefix("curl ") }) else { return }
-        quoteOverCommands = (opened, mark)
+        // The first such quote of the command: a later one is read wrongly because of it.
+        if quoteOverCommands == nil { quoteOverCommands = (opened, mark) }
     }
 }

@@ -278,6 +278,11 @@ import Testing
         #expect(error.message == "unbalanced quote: the \" here is never closed (the quote at 1:33 runs to 3:32, over lines that "
                 + "look like other curl commands: it may be the one left open)", "\(error.message)")
         #expect((error.mark.line, error.mark.column) == (3, 41))
+        // The first such quote is named, not a later one it made read wrongly (trial helper-196 M2).
+        let four = "curl http://127.0.0.1:1/post -d \"abc\ncurl http://127.0.0.1:1/get\ncurl http://127.0.0.1:1/post --data-raw '{\"a\": 1}'\n"
+            + "curl http://127.0.0.1:1/get -H \"X-Key: 1\""
+        #expect(try #require(CurlImport.read(four).errors.first).message.contains("(the quote at 1:33 runs to 3:43,"),
+                "\(CurlImport.read(four).errors)")
     }
 
     @Test func aSuggestionNamesTheClosestOption() throws {
