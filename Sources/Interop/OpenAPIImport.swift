@@ -199,7 +199,8 @@ private struct Translation {
                                  for parameter: (name: String, label: String, tokens: [String])) {
         if let example, let changed = Self.changedInteger(in: example) {
             note("\(parameter.label): the parameter '\(parameter.name)' has an integer example past 64 bits, which runner's numbers "
-                 + "do not keep: it is written as \(changed); quote it in the document to send it as written", at: parameter.tokens)
+                 + "do not keep: it is written as \(changed.serialized()); quote it in the document to send it as written",
+                 at: parameter.tokens)
         }
         if let index = variables.firstIndex(where: { $0.name == name }) {
             let defined = variables[index]
@@ -223,10 +224,10 @@ private struct Translation {
     }
 
     /// The first integer of `value` past 64 bits, which reading the document made the nearest double (12345678901234567890
-    /// as 1.2345678901234567e+19), as written back; nil when there is none.
-    static func changedInteger(in value: JSONValue) -> String? {
+    /// as 1.2345678901234567e+19); nil when there is none.
+    static func changedInteger(in value: JSONValue) -> JSONValue? {
         switch value {
-        case .double(let number) where number == number.rounded() && abs(number) >= 0x1p63: value.serialized()
+        case .double(let number) where number == number.rounded() && abs(number) >= 0x1p63: value
         case .array(let items): items.lazy.compactMap(changedInteger).first
         case .object(let object): object.members.lazy.compactMap { changedInteger(in: $0.value) }.first
         default: nil
@@ -268,8 +269,12 @@ private struct Translation {
             return
         }
         if let changed = Self.changedInteger(in: example) {
+            // A form field is written as text, a JSON member as the number.
+            let json = OpenAPIContractMedia.isJSON(OpenAPIContractMedia.essence(mediaType))
+            let (written, remedy) = json ? (changed.serialized(), "write the body in the request file as text: to send it as written")
+                : ("\"\(changed.interpolatedText)\"", "write the field in the request file as it should be sent")
             note("\(label): the \(mediaType) body's example has an integer past 64 bits, which runner's numbers do not keep: it is "
-                 + "written as \(changed); write the body in the request file as text: to send it as written", at: tokens + [mediaType])
+                 + "written as \(written); \(remedy)", at: tokens + [mediaType])
         }
         let essence = OpenAPIContractMedia.essence(mediaType)
         // A body of another JSON type than application/json (`application/vnd.api+json`) says so: a server may refuse

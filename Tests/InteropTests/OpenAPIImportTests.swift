@@ -375,7 +375,8 @@ import YAML
                     content:
                       "application/x-www-form-urlencoded; charset=utf-8":
                         schema: { type: object, properties: { list: { type: array, items: { type: string }, example: [p, q] },
-                                                                nul: { type: string, nullable: true, example: null } } }
+                                                                nul: { type: string, nullable: true, example: null },
+                                                                big: { type: integer, example: 12345678901234567890 } } }
                   responses: { "200": { description: OK } }
               /c:
                 post:
@@ -392,6 +393,8 @@ import YAML
         #expect(result.placeholders == ["nul"] && !result.environment.text.contains("null"), "\(result.environment.text)")
         #expect(result.notes.contains { $0.message.hasPrefix("POST /a: the parameter 'big' has an integer example past 64 bits") }, "\(result.notes)")
         #expect(result.notes.contains { $0.message.hasPrefix("POST /b: the form field 'nul' of the example is null") }, "\(result.notes)")
+        #expect(result.notes.contains { $0.message.contains("body's example has an integer past 64 bits, which runner's numbers do not "
+                                                            + "keep: it is written as \"12345678901234567168\"; write the field") }, "\(result.notes)")
         #expect(result.notes.contains { $0.message.hasPrefix("POST /c: the application/vnd.api+json body's example has an integer past 64 bits") },
                 "\(result.notes)")
         let b = try Self.file("requests/b/01-b.yaml", of: result)
