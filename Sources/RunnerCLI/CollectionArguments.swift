@@ -76,6 +76,11 @@ struct TagArguments: ParsableArguments {
 
     @Option(name: .customLong("exclude-tag"), help: "Leave out requests with this tag; repeatable.")
     var excludedTags: [String] = []
+
+    func validate() throws {
+        // `--tag "$TAG"` with TAG not set names no tag.
+        try CollectionArguments.refuseEmpty(tags.map { ("--tag", $0) } + excludedTags.map { ("--exclude-tag", $0) })
+    }
 }
 
 /// `runner validate`: checks a collection and its environment completely, sending nothing.

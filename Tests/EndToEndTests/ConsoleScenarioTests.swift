@@ -99,9 +99,9 @@ import Testing
         #expect(result.stderr.contains("a path is empty (a shell variable not set?)"), "\(result.stderr)")
     }
 
-    /// An option naming a file, a directory or an environment given an empty value is refused, not read as the current
-    /// directory or as no name.
-    @Test(arguments: ["--cacert", "--env", "--environments", "--env-file", "--proxy"])
+    /// An option naming a file, a directory, an environment or a tag given an empty value is refused, not read as the
+    /// current directory or as no name (trial helper-196 M6: `--tag  selects no request`).
+    @Test(arguments: ["--cacert", "--env", "--environments", "--env-file", "--proxy", "--tag", "--exclude-tag"])
     func anEmptyOptionValueIsRefused(option: String) async throws {
         let result = try await RunnerProcess.run(["run", "requests", option, ""], in: ScenarioRun.folder("invalid"), environment: [:])
         #expect(result.exitCode == 1, "\(result.stdout)\n\(result.stderr)")
