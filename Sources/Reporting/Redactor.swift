@@ -475,7 +475,7 @@ public struct Redactor: Sendable {
             // Both searches before a cut: a short start of one secret's form may end there inside a longer start of
             // another found escaped.
             // Base64 cut short is looked into from 6 characters on (4 bytes), where it ends at a cut.
-            let ends = cuts.map(\.lowerBound)
+            let ends = Self.base64Ends(before: cuts.map(\.lowerBound), in: bytes)
             let cutRuns = ends.isEmpty ? [] : Base64Text.runs(in: bytes, minimum: Base64Text.shortestCut).filter {
                 $0.symbols.count < Base64Text.shortest && ends.contains($0.symbols[$0.symbols.count - 1].written.upperBound)
             }
@@ -498,6 +498,33 @@ public struct Redactor: Sendable {
         // Only a URL with an `@` can hold a password; looking for one byte is far cheaper than Foundation's search.
         guard text.utf8.contains(UInt8(ascii: "@")) else { return text }
         return URLCredentials.hidingPasswords(in: text)
+    }
+
+    /// Where base64 text cut short may end before each of `cuts`: at the cut, before an escape the cut fell inside of
+    /// (`%` or `%2` of `%2B`, a `\`), and before the line breaks (raw or JSON-escaped) and spaces there, as MIME wraps
+    /// base64 and a cut may fall right after its line's end.
+    private static func base64Ends(before cuts: [Int], in bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
+        let (percent, backslash) = (UInt8(ascii: "%"), UInt8(ascii: "\\"))
+        let isHex = { (byte: UInt8) in (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte) }
+        return cuts.flatMap { cut -> [Int] in
+            var end = cut
+            if end > 0, bytes[end - 1] == percent || bytes[end - 1] == backslash {
+                end -= 1
+            } else if end > 1, bytes[end - 2] == percent, isHex(bytes[end - 1]) {
+                end -= 2
+            }
+            let afterEscape = end
+            while end > 0 {
+                if [0x0A, 0x0D, 0x20].contains(bytes[end - 1]) {
+                    end -= 1
+                } else if end > 1, bytes[end - 2] == backslash, bytes[end - 1] == UInt8(ascii: "n") || bytes[end - 1] == UInt8(ascii: "r") {
+                    end -= 2
+                } else {
+                    break
+                }
+            }
+            return Array(Set([cut, afterEscape, end]))
+        }
     }
 
     /// The base64 text (of `decodings`) that ends at one of `ends` (where text was cut short) and decodes to the start of

@@ -1130,6 +1130,18 @@ import TestSupport
         }
         // Three characters of it (4 base64 characters) are not hidden: too short to be known as its start.
         #expect(redactor.redact("x WnE3…") == "x WnE3…")
+        // MIME's lines cut right after a line's end, raw or JSON-escaped (trial helper-197 N2), and base64 whose `/` and `+`
+        // are percent-encoded cut inside an escape (N3).
+        let mime = Data((String(repeating: "x", count: 50) + secret).utf8).base64EncodedString(options: .lineLength76Characters)
+        let line = String(mime.prefix(76))
+        for end in ["\\n…", "\\r\\n…", "\r\n…", "\n…", " …"] {
+            let shown = redactor.redact(#"{"echo": ""# + line + end)
+            #expect(!shown.contains(String(line.suffix(12))), "\(end): \(shown)")
+        }
+        let slashed = Redactor(secrets: ["k>?Qw~x9!Zp>?Lm3"])
+        for cut in ["az4%2FUXd%…", "az4%2FUXd%2…", "az4%2fUXd%2b…"] {
+            #expect(slashed.redact("echo: " + cut).hasPrefix("echo: ***"), "\(cut): \(slashed.redact("echo: " + cut))")
+        }
     }
 
     /// Every form the runner gives a secret in a URL (query encoding, URLComponents', `encodeURL` keeping `#` and valid
