@@ -24,8 +24,15 @@ internal import Synchronization
 /// `responseTooLarge` (the limit against gzip bombs: a ratio would also fail healthy repetitive bodies, which deflate
 /// shrinks up to about a thousand times). Call `shutdown()` when done, or use `withTransport`.
 public final class HTTPClientTransport: HTTPLoader {
-    /// The clients made so far, by settings.
-    private let clients = Mutex<[ClientSettings: HTTPClient]>([:])
+    /// The clients made so far: those in use by settings, with how many HTTP/2 streams servers reset for each, and those
+    /// replaced (`noteStreamReset`), closed at shutdown.
+    private let clients = Mutex<(current: [ClientSettings: HTTPClient], resets: [ClientSettings: Int], replaced: [HTTPClient])>(
+        ([:], [:], []))
+
+    /// How many HTTP/2 streams servers may reset for one client before later requests get a new one: half NIO's guard
+    /// against floods of resets (200 in 30 seconds), past which it fails the connection while AsyncHTTPClient's pool goes
+    /// on giving it to requests, which then wait out their timeouts (trial helper-197 N1).
+    static let streamResetsPerClient = 100
     private let connectionsPerHost: Int
 
     /// Told (on an event loop) each time the head of a request the current task sends is written on its connection: how a
@@ -59,8 +66,8 @@ public final class HTTPClientTransport: HTTPLoader {
     /// background.
     public func shutdown(attemptGrace: Duration = .milliseconds(500)) async throws {
         let made = clients.withLock { clients in
-            defer { clients = [:] }
-            return Array(clients.values)
+            defer { clients = ([:], [:], []) }
+            return Array(clients.current.values) + clients.replaced
         }
         guard !made.isEmpty else { return }
         let closing = made.map { $0.shutdown() }
@@ -121,9 +128,9 @@ public final class HTTPClientTransport: HTTPLoader {
         let start = ContinuousClock.now
         var resent = false, written = false
         var arrived: CappedBodyCollector.Response?
+        let (client, settings) = try client(for: request, proxy: proxy)
         do {
-            let received = try await execute(outgoing, for: request, on: try client(for: request, proxy: proxy), resent: &resent,
-                                             written: &written, arrived: &arrived)
+            let received = try await execute(outgoing, for: request, on: client, resent: &resent, written: &written, arrived: &arrived)
             if let proxy, received.head.status == .proxyAuthenticationRequired {
                 throw TransportErrorMapping.proxyAuthenticationRequired(proxy, request: request)
             }
@@ -147,6 +154,7 @@ public final class HTTPClientTransport: HTTPLoader {
                 throw refused
             }
             let lost = error as? KeptConnectionWatch.KeptConnectionLost
+            if (lost?.underlying ?? error) is NIOHTTP2Errors.StreamClosed { noteStreamReset(of: client, settings: settings) }
             var mapped = TransportErrorMapping.httpError(for: lost?.underlying ?? error, request: request, proxy: proxy)
             mapped.requestWritten = written
             if lost != nil {
@@ -397,14 +405,27 @@ public final class HTTPClientTransport: HTTPLoader {
 
     /// The client for the request's settings, created on first use; a trusted file or a client certificate that
     /// cannot be loaded fails the request. Files are loaded under the lock: workers starting together load them once.
-    private func client(for request: HTTPRequest, proxy: HTTPProxy?) throws(HTTPError) -> HTTPClient {
+    private func client(for request: HTTPRequest, proxy: HTTPProxy?) throws(HTTPError) -> (client: HTTPClient, settings: ClientSettings) {
         let settings = ClientSettings(request.options, https: request.usesTLS, host: request.hostAsSent, proxy: proxy)
-        return try clients.withLock { (clients) throws(HTTPError) -> HTTPClient in
-            if let client = clients[settings] { return client }
+        return try clients.withLock { (clients) throws(HTTPError) -> (client: HTTPClient, settings: ClientSettings) in
+            if let client = clients.current[settings] { return (client, settings) }
             let created = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                      configuration: try configuration(settings, for: request))
-            clients[settings] = created
-            return created
+            clients.current[settings] = created
+            return (created, settings)
+        }
+    }
+
+    /// Counts an HTTP/2 stream a server reset for `client`; past `streamResetsPerClient` the requests after get a new
+    /// client (its connections new), and this one is closed at shutdown.
+    private func noteStreamReset(of client: HTTPClient, settings: ClientSettings) {
+        clients.withLock { clients in
+            guard clients.current[settings] === client else { return }
+            let resets = clients.resets[settings, default: 0] + 1
+            clients.resets[settings] = resets
+            guard resets >= Self.streamResetsPerClient else { return }
+            (clients.current[settings], clients.resets[settings]) = (nil, nil)
+            clients.replaced.append(client)
         }
     }
 

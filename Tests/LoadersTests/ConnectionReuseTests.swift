@@ -87,6 +87,25 @@ import TestSupport
         }
     }
 
+    /// More HTTP/2 streams reset by the server than NIO's guard against floods of resets lets one connection take (200 in
+    /// 30 seconds): each is a connection failure at once, none waits out its timeout on a connection the guard failed
+    /// (trial helper-197 N1: after 200, every request timed out, all on one connection).
+    @Test func aFloodOfHTTP2StreamResetsNeverStallsTheRequestsAfter() async throws {
+        try await withStandardChain(on: TestServer.startHTTP2()) { server, loader in
+            var options = HTTPRequestOptions(insecure: true)
+            options.timeout = .seconds(5)
+            var codes: [String: Int] = [:]
+            for _ in 0..<230 {
+                let error = await failure(of: loader, request("/close-mid-body", options: options))
+                codes[error.map { "\($0.code)" } ?? "passed", default: 0] += 1
+            }
+            #expect(codes == ["cannotConnect": 230], "\(codes)")
+            #expect(server.connectionsAccepted >= 3, "\(server.connectionsAccepted)")
+            let after = try await loader.load(request("/echo", options: options))
+            #expect(after.status == .ok)
+        }
+    }
+
     /// A `:status` below 100 on an HTTP/2 stream is an invalid response, as over HTTP/1.1 (the client would trap on it).
     @Test func anHTTP2StatusBelow100IsAnInvalidResponse() async throws {
         try await withStandardChain(on: TestServer.startHTTP2()) { server, loader in
