@@ -268,15 +268,15 @@ private struct Translation {
             note("\(label): the \(mediaType) body has no example: write one in the request file", at: tokens + [mediaType])
             return
         }
+        let essence = OpenAPIContractMedia.essence(mediaType)
         if let changed = Self.changedInteger(in: example) {
             // A form field is written as text, a JSON member as the number.
-            let json = OpenAPIContractMedia.isJSON(OpenAPIContractMedia.essence(mediaType))
-            let (written, remedy) = json ? (changed.serialized(), "write the body in the request file as text: to send it as written")
+            let (written, remedy) = OpenAPIContractMedia.isJSON(essence)
+                ? (changed.serialized(), "write the body in the request file as text: to send it as written")
                 : ("\"\(changed.interpolatedText)\"", "write the field in the request file as it should be sent")
             note("\(label): the \(mediaType) body's example has an integer past 64 bits, which runner's numbers do not keep: it is "
                  + "written as \(written); \(remedy)", at: tokens + [mediaType])
         }
-        let essence = OpenAPIContractMedia.essence(mediaType)
         // A body of another JSON type than application/json (`application/vnd.api+json`) says so: a server may refuse
         // the one a json: body is sent with.
         if essence != "application/json", essence != "application/x-www-form-urlencoded" {

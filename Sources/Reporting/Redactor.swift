@@ -505,12 +505,11 @@ public struct Redactor: Sendable {
     /// base64 and a cut may fall right after its line's end.
     private static func base64Ends(before cuts: [Int], in bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
         let (percent, backslash) = (UInt8(ascii: "%"), UInt8(ascii: "\\"))
-        let isHex = { (byte: UInt8) in (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte) }
         return cuts.flatMap { cut -> [Int] in
             var end = cut
             if end > 0, bytes[end - 1] == percent || bytes[end - 1] == backslash {
                 end -= 1
-            } else if end > 1, bytes[end - 2] == percent, isHex(bytes[end - 1]) {
+            } else if end > 1, bytes[end - 2] == percent, bytes[end - 1].hexDigitValue != nil {
                 end -= 2
             }
             let afterEscape = end

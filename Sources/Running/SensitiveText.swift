@@ -174,13 +174,11 @@ extension HTTPHeaders {
             guard let equals = pair.firstIndex(of: "=") else { return nil }
             return pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
         }
-        let authorizations = (values(for: "Authorization") + values(for: "Proxy-Authorization")).flatMap { value in
-            let parts = value.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
-            let credential = parts.last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let authorizations = authorizationCredentials.flatMap { scheme, credential in
             // `Basic` credentials come back decoded too (`user:password`, as servers show them): the password is hidden.
             // One too short to hide on its own is hidden with its scheme (`Basic dTo3`), as a server echoes the header.
-            let sent = parts.count == 2 ? Self.withSchemeWhenShort(credential, scheme: String(parts[0])) : [credential]
-            guard parts.count == 2, parts[0].lowercased() == "basic", let data = Data(base64Encoded: credential),
+            let sent = scheme.map { Self.withSchemeWhenShort(credential, scheme: $0) } ?? [credential]
+            guard scheme?.lowercased() == "basic", let data = Data(base64Encoded: credential),
                   let decoded = String(data: data, encoding: .utf8), let colon = decoded.firstIndex(of: ":") else { return sent }
             return sent + [String(decoded[decoded.index(after: colon)...])]
         }
@@ -192,11 +190,19 @@ extension HTTPHeaders {
     /// abc`; not Basic's base64, whose password `credentialValues` gives decoded): hidden where they stand as a whole value,
     /// as a server echoes them.
     var shortTokens: [String] {
-        (values(for: "Authorization") + values(for: "Proxy-Authorization")).compactMap { value in
-            let parts = value.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() != "basic" else { return nil }
-            let token = parts[1].trimmingCharacters(in: .whitespaces)
+        authorizationCredentials.compactMap { scheme, token in
+            guard let scheme, scheme.lowercased() != "basic" else { return nil }
             return token.count < SensitiveText.minimumLength ? token : nil
+        }
+    }
+
+    /// The values of the `Authorization` and `Proxy-Authorization` headers as their scheme (nil when the value is one
+    /// word) and the credential after it.
+    private var authorizationCredentials: [(scheme: String?, credential: String)] {
+        (values(for: "Authorization") + values(for: "Proxy-Authorization")).map { value in
+            let parts = value.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+            let credential = parts.last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            return (parts.count == 2 ? String(parts[0]) : nil, credential)
         }
     }
 

@@ -177,7 +177,8 @@ struct StepExecutor: Sendable {
 
     /// An error one of the request's options decided, placed at that option when the request writes it, else with help or
     /// a note saying where it comes from: a timeout (`timeout`), a redirect limit (`maxRedirects`), a proxy's failure
-    /// (`proxy`).
+    /// (`proxy`), a certificate refused where `--cacert` replaced a `caCert` (a note), a client certificate that cannot be
+    /// used (`clientCert`, said as `validate` says it).
     private func placeAtItsOption(_ error: HTTPError, of definition: RequestDefinition, placing diagnostic: inout Diagnostic) {
         if error.code == .timedOut {
             timeoutHelp(for: definition, placing: &diagnostic)
