@@ -110,7 +110,7 @@ public struct Run: Sendable {
         }
         var collection = collection
         collection.seed = seed
-        let loaded = await interruption.reading { await collection.load(forSending: true) }
+        var loaded = await interruption.reading { await collection.load(forSending: true) }
         // Checked before any way out writes the reports: a report would overwrite what it names.
         let certificatesRead = [caCert, environment["SSL_CERT_FILE"]].compactMap { $0 }.filter { !$0.isEmpty }.map(Self.absolutePath)
         if !reportPaths.isEmpty, let problem = ReportFiles.problem(reportPaths, reading: loaded.filesRead + certificatesRead) {
@@ -120,6 +120,11 @@ public struct Run: Sendable {
         let secretsRedactor = Redactor(secrets: loaded.scope.hiddenValues)
         reports.use(sources: loaded.sources, redactor: secretsRedactor)
         annotationOutput.use(redactor: secretsRedactor)
+        // The certificate files of the command line are checked beside the collection: one run names every problem.
+        loaded.diagnostics += [("--cacert", caCert), ("SSL_CERT_FILE", environment["SSL_CERT_FILE"])].compactMap { name, file in
+            guard let file, !file.isEmpty, let problem = CertificateFile.problem(at: Self.absolutePath(file)) else { return nil }
+            return .error("\(name): the file '\(file)' \(problem)", path: nil, at: nil)
+        }
         if let status = DiagnosticsOutput.report(loaded, color: color) { return stop(status, loaded.diagnostics) }
         let wholePlanner = RunPlanner(planning: loaded.files, selection: collection.filter, scope: loaded.scope)
         guard wholePlanner.requestCount > 0 else { return stopWithError(.badCommandLine, collection.noneSelected(in: loaded)) }
@@ -143,12 +148,6 @@ public struct Run: Sendable {
         if let jobsWarning { Console.error(jobsWarning) }
         var options = RunOptions(jobs: jobs, selection: collection.filter, bail: bail, recordExchanges: verbose)
         options.failOnFlaky = failOnFlaky
-        for (name, file) in [("--cacert", caCert), ("SSL_CERT_FILE", environment["SSL_CERT_FILE"])] {
-            guard let file, !file.isEmpty else { continue }
-            if let problem = CertificateFile.problem(at: Self.absolutePath(file)) {
-                return stopWithError(.invalidCollection, "\(name): the file '\(file)' \(problem)")
-            }
-        }
         options.caCert = caCert.map(Self.absolutePath)
         let proxyHelp = "write http://host:port, with user:password@ before the host when it needs them"
         if proxy == "none" {

@@ -205,4 +205,16 @@ import Testing
                 "\(result.stderr)")
         #expect(received.isEmpty)
     }
+
+    /// A bad `--cacert` is told beside the collection's problems, not in a run of its own after they are mended.
+    @Test func aBadCACertOnTheCommandLineIsToldWithTheCollectionsProblems() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (result, received) = try await folder.run(["run", "invalid", "--env", "local", "--cacert", "certs/missing.pem"])
+        #expect(result.exitCode == 2, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("error: --cacert: the file 'certs/missing.pem' does not exist"), "\(result.stderr)")
+        #expect(result.stderr.contains("invalid/missing.yaml:2:20: error: 'options.caCert'"), "\(result.stderr)")
+        #expect(result.stderr.contains("error: 3 problems in 2 files; nothing was sent"), "\(result.stderr)")
+        #expect(received.isEmpty)
+    }
 }
