@@ -234,7 +234,7 @@ enum StagedFolder {
         let manager = FileManager.default
         let parent = target.deletingLastPathComponent()
         try manager.createDirectory(at: parent, withIntermediateDirectories: true)
-        let staging = parent.appendingPathComponent(".runner-import-\(UUID().uuidString)")
+        let staging = parent.appendingPathComponent(".runner-staged-\(UUID().uuidString)")
         try manager.createDirectory(at: staging, withIntermediateDirectories: false)
         do {
             for file in files {
@@ -260,44 +260,66 @@ enum StagedFolder {
 
     /// Why writing failed, in words: a `WriteProblem`'s own, else the system's.
     static func reason(_ error: any Error) -> String {
-        (error as? WriteProblem)?.description ?? error.localizedDescription
+        if let problem = error as? WriteProblem { return problem.description }
+        // Foundation's sentence ("The operation could not be completed. You don’t have permission.") says less than errno.
+        if let posix = error as? POSIXError { return SystemErrorText.words(posix.code.rawValue) }
+        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return SystemErrorText.words(Int32(underlying.code))
+        }
+        return error.localizedDescription
     }
 
     /// Writes `files` (paths relative to `directory`) file by file, each replacing the file at its place: staged first,
     /// then the staged folder moved to `directory` when it does not exist yet, else each file renamed into place (its
     /// folders created), what it replaces kept aside until all are in place. On failure everything is as it was: the
-    /// new files removed, the replaced ones put back. A place taken by a folder, or a file where a folder goes, fails
-    /// before anything is moved.
-    static func write(_ files: [(path: String, text: String)], into directory: URL) throws {
+    /// new files removed, the replaced ones put back. A place taken by a folder, or a file or a link to nothing where a
+    /// folder goes, fails before anything is written, its message naming `command` and ending with `hint`.
+    static func write(_ files: [(path: String, text: String)], into directory: URL, by command: String = "runner import",
+                      hint: String = "move it away, or give another --out") throws {
         let manager = FileManager.default
         for file in files {
             let target = directory.appendingPathComponent(file.path)
-            var isFolder: ObjCBool = false
-            if manager.fileExists(atPath: target.path, isDirectory: &isFolder), isFolder.boolValue {
-                throw WriteProblem(description: "'\(target.path)' is a folder, and runner import replaces files only")
+            if kind(of: target.path) == .folder {
+                throw WriteProblem(description: "'\(target.relativePath)' is a folder, and \(command) replaces files only")
             }
             // The folders on its way inside `directory` (`requests`, `requests/pets`).
             var folder = target.deletingLastPathComponent()
             while folder.path.count > directory.path.count {
-                if manager.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder.boolValue {
-                    throw WriteProblem(description: "'\(folder.path)' is a file, where runner import writes a folder of files: "
-                                       + "move it away, or give another --out")
+                let what = switch kind(of: folder.path) {
+                case .file: "a file"
+                case .linkToNothing: "a link to nothing"
+                case .folder, .none: nil as String?
+                }
+                if let what {
+                    throw WriteProblem(description: "'\(folder.relativePath)' is \(what), where \(command) writes a folder of files: \(hint)")
                 }
                 folder.deleteLastPathComponent()
             }
         }
-        let staging = try stage(files, beside: directory)
+        // Staged inside `directory` when it exists: its parent may not be writable (`--out .` in a home directory).
+        let exists = manager.fileExists(atPath: directory.path)
+        let staging = try stage(files, beside: exists ? directory.appendingPathComponent("staged") : directory)
         defer { try? manager.removeItem(at: staging) }
-        if !manager.fileExists(atPath: directory.path) {
+        if !exists {
             try manager.moveItem(at: staging, to: directory)
             return
         }
         var created: [URL] = []
+        var folders: [URL] = []
         var replaced: [(target: URL, kept: URL)] = []
         do {
             for (index, file) in files.enumerated() {
                 let target = directory.appendingPathComponent(file.path)
-                try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                var missing: [URL] = []
+                var folder = target.deletingLastPathComponent()
+                while folder.path.count > directory.path.count, kind(of: folder.path) == .none {
+                    missing.append(folder)
+                    folder.deleteLastPathComponent()
+                }
+                for folder in missing.reversed() {
+                    try manager.createDirectory(at: folder, withIntermediateDirectories: false)
+                    folders.append(folder)
+                }
                 if manager.fileExists(atPath: target.path) {
                     let kept = staging.appendingPathComponent(".replaced-\(index)")
                     try renaming(target, to: kept)
@@ -310,6 +332,7 @@ enum StagedFolder {
         } catch {
             for url in created.reversed() { try? manager.removeItem(at: url) }
             for (target, kept) in replaced.reversed() { try? renaming(kept, to: target) }
+            for folder in folders.reversed() { rmdir(folder.path) }
             throw error
         }
     }
@@ -317,8 +340,19 @@ enum StagedFolder {
     /// Renames `source` to `target` (replacing a file there), or says why it cannot.
     private static func renaming(_ source: URL, to target: URL) throws {
         guard rename(source.path, target.path) == 0 else {
-            throw WriteProblem(description: "cannot write '\(target.path)': \(SystemErrorText.words(errno))")
+            throw WriteProblem(description: "cannot write '\(target.relativePath)': \(SystemErrorText.words(errno))")
         }
+    }
+
+    /// What is at a path: nothing, a folder (or a link to one), a link to nothing, or another file.
+    enum Kind { case none, folder, linkToNothing, file }
+
+    /// What is at `path`, a link read as what it leads to.
+    static func kind(of path: String) -> Kind {
+        var link = stat(), target = stat()
+        guard lstat(path, &link) == 0 else { return .none }
+        guard stat(path, &target) == 0 else { return .linkToNothing }
+        return target.st_mode & S_IFMT == S_IFDIR ? .folder : .file
     }
 
     /// A file that cannot be written, and why.

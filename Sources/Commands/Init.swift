@@ -24,25 +24,23 @@ public struct Init: Sendable {
             return .badCommandLine
         }
         let files = StarterCollection.files
-        let existing = files.map { place($0.path) }.filter { FileManager.default.fileExists(atPath: $0) }
+        // A link to nothing counts: writing there would create the file it names, elsewhere.
+        let existing = files.map { place($0.path) }.filter { StagedFolder.kind(of: $0) != .none }
         guard existing.isEmpty else {
             Console.error("error: runner init overwrites nothing, and these files exist:\n"
                 + existing.map { "  \($0)" }.joined(separator: "\n")
                 + "\nrun it in an empty directory, or move them away")
             return .badCommandLine
         }
-        for file in files {
-            let path = place(file.path)
-            do {
-                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                        withIntermediateDirectories: true)
-                try Data(file.text.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
-            } catch {
-                Console.error("error: cannot write '\(path)': \(error.localizedDescription)")
-                return .badCommandLine
-            }
-            Console.out("wrote \(path)")
+        // Staged and moved into place, so that a folder in the way or a permission refused leaves nothing half written.
+        do {
+            try StagedFolder.write(files.map { ($0.path, $0.text) }, into: URL(fileURLWithPath: directory),
+                                   by: "runner init", hint: "move it away, or give another directory")
+        } catch {
+            Console.error("error: cannot write into '\(directory)': \(StagedFolder.reason(error))\nnothing was written")
+            return .badCommandLine
         }
+        for file in files { Console.out("wrote \(place(file.path))") }
         // `cd -- -x`: a folder whose name starts with `-` is not an option of `cd`.
         let prefix = directory == "." ? "" : "cd \(directory.hasPrefix("-") ? "-- " : "")\(ShellText.quote(directory)) && "
         Console.out("""
