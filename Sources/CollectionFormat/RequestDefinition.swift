@@ -152,6 +152,9 @@ public struct RequestDefinition: Sendable {
         @Boxed var loop: Template? = nil
         /// Whether the step is one of a flow's `finally:` steps (or was brought in by a `use:` there).
         var isCleanup = false
+        /// For a cleanup step of a used file (its `finally:`, brought in by a `use:` among the steps): how many of
+        /// `useSites`, from the innermost, lead to that `use:`; nil for other steps.
+        var cleanupUseDepth: Int? = nil
         /// When some of its templates have syntax errors, every template it has with expressions (its `when:` keys
         /// aside), and the well-formed part of those with errors.
         var templatesBesideSyntaxErrors: [Template] = []
@@ -177,6 +180,7 @@ public struct RequestDefinition: Sendable {
             return input
         } + fields.inputs
         fields.useSites.insert(site, at: 0)
+        if fields.cleanupUseDepth == nil, fields.isCleanup, !use.isCleanup { fields.cleanupUseDepth = fields.useSites.count }
         fields.isCleanup = fields.isCleanup || use.isCleanup
         fields.conditions = use.conditions.map { $0.written(in: site.path) } + fields.conditions.map { condition in
             var condition = condition
@@ -234,6 +238,11 @@ public struct RequestDefinition: Sendable {
     public var inputs: [StepInput] { storage.fields.inputs }
     /// The `use:` steps that brought this step in, outermost first.
     public var useSites: [UseSite] { storage.fields.useSites }
+    /// For a cleanup step of a used file, the `use:` among the steps that brought that file in (with the uses around it,
+    /// outermost first): it cleans up after that use's steps. nil for other steps.
+    public var cleansUpAfterUse: [UseSite]? {
+        storage.fields.cleanupUseDepth.map { Array(useSites.prefix(useSites.count - $0 + 1)) }
+    }
 
     public var name: String { storage.fields.name }
     public var tags: [String] { storage.fields.tags }

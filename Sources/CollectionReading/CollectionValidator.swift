@@ -34,15 +34,17 @@ struct CollectionValidator {
     /// once every capture is known.
     /// `asksForItsFile`: an environment's template whose variable no earlier request captures, nor one of a close name (the
     /// request capturing it may be in a file the run was not given).
-    /// `closeName`: the defined name its "did you mean" offers.
+    /// `closeName`: the defined name its "did you mean" offers. `inWithValue`: whether it is read by a `with:` value.
     private var undefinedUses: [(name: String, user: String?, inItsFile: Bool, asksForItsFile: Bool, closeName: String?,
-                                 diagnostic: Diagnostic)] = []
+                                 inWithValue: Bool, diagnostic: Diagnostic)] = []
     /// The variables `when:` conditions test where they are not defined (absent there), with the places and the defined
     /// name close to each: once every file is checked, one a later request captures is a warning, else one with a close
     /// name (a likely typo).
     private var absentInConditions: [(name: String, path: String, mark: Mark, closeName: String?)] = []
     /// Whether the templates checked now are the environment's (checked for each request that uses them).
     private var checkingEnvironment = false
+    /// Whether the template checked now is a `with:` value (resolved before the steps its `use:` brings in).
+    private var checkingWithValue = false
     /// The request being checked, named as a capturer; nil between requests.
     private var currentRequest: String?
     /// The file being checked (an environment's templates, checked for each of its requests, are in another).
@@ -151,7 +153,9 @@ struct CollectionValidator {
             for input in step.inputs {
                 // A value written in a used file may read what a `use:` of that file gives: those sites are noted.
                 let sites = Array(step.useSites.prefix { $0.path != input.path })
+                checkingWithValue = true
                 input.value.forEachTemplate { check($0, in: input.path ?? path, selected: selected, usedAt: sites) }
+                checkingWithValue = false
                 defined.insert(input.name)
                 definedWhenSelected.insert(input.name)
                 redefined.insert(input.name)
@@ -278,14 +282,18 @@ struct CollectionValidator {
         // One per place: an environment's template is checked for every request, with what each may suggest (a name
         // an earlier request captured, for a later one); a "did you mean" wins.
         var found: [Diagnostic] = []
-        for (name, user, inItsFile, asksForItsFile, closeName, diagnostic) in undefinedUses {
+        for (name, user, inItsFile, asksForItsFile, closeName, inWithValue, diagnostic) in undefinedUses {
             var diagnostic = diagnostic
             if let capturer = capturers[name] {
                 // In an environment's template the request is named: the place shown is the environment's.
                 let named = inItsFile ? nil : user
-                let when = capturer == user
-                    ? "\(named.map { "the first request using it, \($0)," } ?? "this request") captures it from its own response, after it is sent"
-                    : "\(capturer) captures it, but runs after \(named ?? "this request")"
+                let when = switch (capturer == user, inWithValue) {
+                case (true, true): "a step this use brings in captures it, after the with: values are resolved for the first one"
+                case (true, false):
+                    "\(named.map { "the first request using it, \($0)," } ?? "this request") captures it from its own response, after it is sent"
+                case (false, true): "\(capturer) captures it, but runs after this use"
+                case (false, false): "\(capturer) captures it, but runs after \(named ?? "this request")"
+                }
                 diagnostic.suggestion = "\(when): capture it earlier, or define it in the environment or with --var \(name)=VALUE"
             } else if asksForItsFile, let user {
                 // The capturing request may be in a file the run was not given, or nowhere (a typo, a variable never defined).
@@ -590,7 +598,7 @@ struct CollectionValidator {
                 }
                 let guessesCapture = undefined.closeName.map { capturers[$0] != nil } ?? false
                 undefinedUses.append((variable.name, currentRequest, path == currentFile, checkingEnvironment && !guessesCapture,
-                                      undefined.closeName, diagnostic))
+                                      undefined.closeName, checkingWithValue, diagnostic))
             case .variable(let variable) where selected && !definedWhenSelected.contains(variable.name):
                 let capturer = capturedWhenLeftOut[variable.name] ?? "a request left out"
                 diagnostics.add(Self.capturedOnlyWhenLeftOut(variable.name, by: capturer, selection: selection, at: mark, in: path))

@@ -24,6 +24,26 @@ extension CollectionRun {
         /// Whether a step got past cancellation and `--bail`: the flow has begun, so its cleanup steps run whatever happens.
         var started = false
         var captures: [(name: String, value: JSONValue)] = []
+        /// The `use:`s among the steps (each with the uses around it) one of whose steps was reached, and why those of
+        /// the others were not (an earlier step failed, the run was cancelled or bailed): a used file's cleanup steps run
+        /// only after its steps were reached, as a flow's run only once it began.
+        var usesReached: Set<[UseSite]> = []
+        var usesNotReached: [[UseSite]: String] = [:]
+        /// The names captured by steps a `use:` brought in, with that use (and the uses around it).
+        var capturesOfUses: [(use: [UseSite], name: String)] = []
+
+        /// Notes that `step` was reached, or why not (`reason`), for the uses that brought it in.
+        mutating func note(_ step: RequestDefinition, notReachedBecause reason: String?) {
+            guard !step.isCleanup, !step.useSites.isEmpty else { return }
+            for depth in 1...step.useSites.count {
+                let use = Array(step.useSites.prefix(depth))
+                if let reason {
+                    if !usesReached.contains(use), usesNotReached[use] == nil { usesNotReached[use] = reason }
+                } else {
+                    usesReached.insert(use)
+                }
+            }
+        }
     }
 
     /// Runs the steps of a file in order, once per row of `each:`; a failed step skips the rest of its flow but not its
@@ -115,8 +135,11 @@ extension CollectionRun {
                            url: step.request.url.source, verdict: verdict, error: problem?.diagnostic, skipReason: reason)
         }
         if let reason = notRunReason(of: step, in: file, flow: flow, bailed: bail?.isSet == true) {
+            // A step skipped by its own `skip:` was reached, as a flow whose steps were skipped has begun.
+            flow.note(step, notReachedBecause: step.skip == nil ? reason : nil)
             return await record(unsent(.skipped, reason: reason), flow: &flow)
         }
+        flow.note(step, notReachedBecause: nil)
         let begun = flow.started
         if !step.isCleanup { flow.started = true }
         if let problem = flow.run.problem { return await record(unsent(.errored, problem: problem), flow: &flow) }
@@ -124,7 +147,7 @@ extension CollectionRun {
         // A used step's `with:` values are resolved once, in the flow's scope, for its `when:`, its `each:` and its request.
         let scope: VariableScope
         do throws(Unmet) {
-            scope = try Self.scope(of: step, from: step.isCleanup ? Self.cleanupScope(of: file, flow: flow) : flow.run.scope)
+            scope = try Self.scope(of: step, from: step.isCleanup ? Self.cleanupScope(of: step, in: file, flow: flow) : flow.run.scope)
         } catch {
             return await record(unsent(error.verdict, reason: error.reason, problem: error.problem), flow: &flow)
         }
@@ -225,6 +248,7 @@ extension CollectionRun {
         for capture in result.captures {
             flow.run.scope.define(capture.name, capture.value, in: .capture)
             flow.captures.append(capture)
+            if !step.useSites.isEmpty { flow.capturesOfUses.append((step.useSites, capture.name)) }
         }
         return outcome
     }
@@ -233,9 +257,17 @@ extension CollectionRun {
     /// not happen, though an earlier file captured one of that name (`when: { "{{ id }}": { exists: true } }` must not
     /// delete another flow's `id`).
     /// An error for such a variable names this file alone as the one that captures it.
-    static func cleanupScope(of file: RequestFile, flow: FlowState) -> VariableScope {
+    /// A used file's cleanup step reads the values its own use's steps captured: absent when they did not, though another
+    /// step of the flow captured one of that name.
+    static func cleanupScope(of step: RequestDefinition, in file: RequestFile, flow: FlowState) -> VariableScope {
         var scope = flow.run.scope
-        let missed = file.namesItsStepsCapture.subtracting(flow.captures.map(\.name))
+        var names = file.namesItsStepsCapture.subtracting(flow.captures.map(\.name))
+        if let use = step.cleansUpAfterUse {
+            let ownSteps = file.steps.filter { !$0.isCleanup && $0.useSites.starts(with: use) }
+            names.formUnion(Set(ownSteps.flatMap { $0.captures.map(\.name) })
+                .subtracting(flow.capturesOfUses.filter { $0.use.starts(with: use) }.map(\.name)))
+        }
+        let missed = names
         for name in missed { scope.forgetCapture(name) }
         if !missed.isEmpty, let capturingFiles = scope.capturingFiles {
             let path = file.path
@@ -249,6 +281,8 @@ extension CollectionRun {
     private func notRunReason(of step: RequestDefinition, in file: RequestFile, flow: FlowState, bailed: Bool) -> String? {
         let cleansUp = step.isCleanup && flow.started
         if let skip = file.skip ?? step.skip { return skip.reason ?? "skipped" }
+        // A used file's cleanup steps are skipped as its steps were when none was reached.
+        if let use = step.cleansUpAfterUse, !flow.usesReached.contains(use), let reason = flow.usesNotReached[use] { return reason }
         if Task.isCancelled && !cleansUp { return RequestOutcome.cancelledReason }
         if cleansUp { return nil }
         if let failedStep = flow.failedStep { return "an earlier step failed: \(failedStep)" }

@@ -1135,6 +1135,23 @@ import YAML
         ])
     }
 
+    /// A `with:` value reading what the steps of its own use capture: the help says those steps run after it is resolved
+    /// (trial helper-200 F5: it spoke of a request capturing from its own response).
+    @Test func aWithValueReadingItsUsedStepsCaptureSaysTheyRunAfterIt() async {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        scratch.write("requests/_f/_two.yaml", """
+            steps:
+              - request: { url: /a }
+                capture: { got: $.c }
+              - request: { url: "/b?x={{ x }}" }
+            """)
+        scratch.write("requests/flow.yaml", "steps:\n  - use: _f/_two.yaml\n    with: { x: \"{{ got }}\" }\n")
+        #expect(problems(of: await scratch.readCollection(["requests"])) == [
+            "requests/flow.yaml:3:17: error: undefined variable 'got' [help: a step this use brings in captures it, after the with: values are resolved for the first one: capture it earlier, or define it in the environment or with --var got=VALUE]",
+        ])
+    }
+
     /// Files are decoded a batch at a time on every core, and checked in run order as batches complete: across
     /// many batches, each file sees exactly the captures of the files before it.
     @Test func capturesAreCheckedInRunOrderAcrossDecodingBatches() async {

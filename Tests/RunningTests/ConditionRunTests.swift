@@ -374,6 +374,50 @@ import TestSupport
         #expect(await Self.paths(loader) == ["/v1/a/things", "/v1/things/7?by=a", "/v1/b/things"])
     }
 
+    /// A used file's cleanup steps clean up after its own steps: skipped with their reason when none was reached (an earlier
+    /// step of the using flow failed), and reading the captures of that use alone: a second use whose create failed does
+    /// not delete what the first use created (trial helper-200 F1: it ran, and deleted another step's resource).
+    @Test func aUsedFilesCleanupRunsOnlyAfterItsOwnStepsAndReadsTheirCaptures() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/_f/_widget.yaml": """
+                steps:
+                  - name: Create
+                    request: { method: POST, url: "/widgets{{ suffix }}" }
+                    capture: { widgetId: $.id }
+                finally:
+                  - name: Delete
+                    when: { "{{ widgetId }}": { exists: true } }
+                    request: { method: DELETE, url: "/widgets/{{ widgetId }}" }
+                """,
+            "requests/a-late.yaml": """
+                steps:
+                  - request: { url: /health }
+                  - use: _f/_widget.yaml
+                    with: { suffix: "" }
+                finally:
+                  - request: { url: /after }
+                """,
+            "requests/b-twice.yaml": """
+                steps:
+                  - use: _f/_widget.yaml
+                    with: { suffix: "" }
+                  - use: _f/_widget.yaml
+                    with: { suffix: /refused }
+                """,
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [.path("/v1/health", .response(status: 503)), .path("/v1/widgets", .json(#"{"id": 7}"#)),
+                                             .path("/v1/widgets/refused", .response(status: 500))],
+                                    fallback: .response(status: 204))
+        let summary = try await collection.run(loader)
+        #expect(await Self.paths(loader) == ["/v1/health", "/v1/after", "/v1/widgets", "/v1/widgets/7", "/v1/widgets/refused"])
+        #expect(summary.outcomes.map(\.verdict) == [.failed, .skipped, .skipped, .passed, .passed, .passed, .failed, .skipped],
+                "\(summary.outcomes)")
+        #expect(summary.outcomes[2].skipReason == "an earlier step failed: step 1", "\(summary.outcomes[2])")
+        #expect(summary.outcomes[7].skipReason == #"when "{{ widgetId }}" is present: was absent"#, "\(summary.outcomes[7])")
+    }
+
     /// An unguarded cleanup step reading the flow's capture that did not happen is an error whose help names the flow's
     /// file, not an earlier file whose capture of that name worked (trial helper-144).
     @Test func aCleanupStepsUndefinedCaptureNamesItsOwnFlowOnly() async throws {
