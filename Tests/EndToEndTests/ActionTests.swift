@@ -30,11 +30,15 @@ import Testing
             try FileManager.default.copyItem(at: try RunnerProcess.executable, to: staging.appendingPathComponent("runner"))
             try await RunnerProcess.tool("tar", ["-czf", scratch.tarball.path, "-C", staging.deletingLastPathComponent().path,
                                                       Repository.releaseName])
-            let checksum = try await RunnerProcess.tool("sh", ["-c", "cd \"$0\" && sha256sum \"$1\"",
-                                                                    scratch.tarball.deletingLastPathComponent().path,
-                                                                    scratch.tarball.lastPathComponent])
-            try Data(checksum.stdout.utf8).write(to: URL(fileURLWithPath: scratch.tarball.path + ".sha256"))
+            try await scratch.writeChecksum()
             return scratch
+        }
+
+        /// Writes the tarball's `.sha256`, for what the tarball holds now.
+        func writeChecksum() async throws {
+            let checksum = try await RunnerProcess.tool("sh", ["-c", "cd \"$0\" && sha256sum \"$1\"",
+                                                                    tarball.deletingLastPathComponent().path, tarball.lastPathComponent])
+            try Data(checksum.stdout.utf8).write(to: URL(fileURLWithPath: tarball.path + ".sha256"))
         }
 
         func remove() { try? FileManager.default.removeItem(at: directory) }
@@ -79,6 +83,41 @@ import Testing
         #expect((try? FileManager.default.contentsOfDirectory(atPath: scratch.githubFiles["RUNNER_TEMP"]!))?.isEmpty == true)
     }
 
+    /// A release that checks out but cannot be unpacked, or whose binary cannot start here (a missing library, another
+    /// architecture), fails the install step with an annotation, not the run after it (trial helper-199 #2, #5).
+    @Test(arguments: ["not a tarball", "cannot start"])
+    func installFailsWhenTheReleaseCannotBeUnpackedOrRun(_ release: String) async throws {
+        let scratch = try await Scratch.make()
+        defer { scratch.remove() }
+        if release == "not a tarball" {
+            try Data("garbage\n".utf8).write(to: scratch.tarball)
+        } else {
+            let staging = scratch.directory.appendingPathComponent("broken/\(Repository.releaseName)")
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+            let script = "#!/bin/sh\necho 'runner: error while loading shared libraries: libyaml-0.so.2' >&2\nexit 127\n"
+            try Data(script.utf8).write(to: staging.appendingPathComponent("runner"))
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: staging.appendingPathComponent("runner").path)
+            try await RunnerProcess.tool("tar", ["-czf", scratch.tarball.path, "-C", staging.deletingLastPathComponent().path,
+                                                      Repository.releaseName])
+        }
+        try await scratch.writeChecksum()
+        let install = try await scratch.step("install", [:])
+        #expect(install.exitCode == 1)
+        let said = release == "not a tarball" ? "::error::runner: \(Repository.releaseName).tar.gz cannot be unpacked: "
+            : "::error::runner: \(Repository.releaseName)/runner cannot run on this machine: runner: error while loading shared libraries"
+        #expect(install.stderr.contains(said), "\(install.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.githubFiles["GITHUB_OUTPUT"]!), "no path output")
+    }
+
+    /// The version as the action's ref is written (`v1.2.3`) names the release 1.2.3.
+    @Test func installReadsAVersionWrittenWithAV() async throws {
+        let scratch = try await Scratch.make()
+        defer { scratch.remove() }
+        let install = try await scratch.step("install", ["RUNNER_VERSION": "v" + Repository.version])
+        #expect(install.exitCode == 0, "\(install.stderr)")
+        #expect(try scratch.installedPath() != nil)
+    }
+
     @Test func installSaysWhichReleaseItCannotDownload() async throws {
         let scratch = try await Scratch.make()
         defer { scratch.remove() }
@@ -116,6 +155,33 @@ import Testing
         // The job's summary page gets the Markdown summary without any setting.
         let summary = try String(contentsOf: reports.appendingPathComponent("step-summary.md"), encoding: .utf8)
         #expect(summary.contains("16 requests: 16 passed") && summary.contains("No failures or errors."), "\(summary)")
+    }
+
+    /// `vars` lines are read without the spaces around them (an indented block, `vars: >`), and `step-summary` is true or
+    /// false in any case; another value is an error, not a summary silently left out (trial helper-199 #4).
+    @Test(arguments: ["True", "FALSE", "yes"])
+    func runReadsVarsWithoutSurroundingSpacesAndStepSummaryInAnyCase(_ stepSummary: String) async throws {
+        let scratch = try await Scratch.make()
+        defer { scratch.remove() }
+        let api = try await DemoServer.start()
+        defer { Task { try? await api.stop() } }
+        let collection = scratch.directory.appendingPathComponent("collection")
+        try FileManager.default.createDirectory(at: collection.appendingPathComponent("requests"), withIntermediateDirectories: true)
+        try Data("request: { url: \"http://127.0.0.1:{{ port }}/api/health?q={{ q }}\" }\nexpect: { status: 200 }\n".utf8)
+            .write(to: collection.appendingPathComponent("requests/health.yaml"))
+        let summary = scratch.directory.appendingPathComponent("step-summary.md")
+        let run = try await scratch.step("run", ["RUNNER_BINARY": try RunnerProcess.executable.path, "RUNNER_REPORT_JUNIT": "",
+                                                 "RUNNER_REPORT_HTML": "", "RUNNER_VARS": "  port=\(api.port)  \n\tq=a b\t\n",
+                                                 "RUNNER_STEP_SUMMARY": stepSummary, "GITHUB_STEP_SUMMARY": summary.path],
+                                         in: collection)
+        if stepSummary == "yes" {
+            #expect(run.exitCode == 1)
+            #expect(run.stderr.contains("::error::runner: step-summary is 'yes': write true or false"), "\(run.stderr)")
+            return
+        }
+        #expect(run.exitCode == 0, "\(run.stdout)\n\(run.stderr)")
+        #expect(run.stdout.contains("/api/health?q=a%20b  200"), "\(run.stdout)")
+        #expect(FileManager.default.fileExists(atPath: summary.path) == (stepSummary == "True"))
     }
 
     @Test func aFailingRunEndsWithRunnersStatusAndKeepsItsReports() async throws {
