@@ -484,7 +484,7 @@ extension ValueShape {
     /// A comparison's operand: a number, or a template that yields one.
     static let comparand = ValueShape.anyOf([.number, .string(pattern: nil, example: "{{ limit }}")])
     /// A status code or a class of them.
-    static let statusCode = ValueShape.anyOf([.integer(100...599), .string(pattern: "^[1-5][xX][xX]$", example: "2xx")])
+    static let statusCode = ValueShape.anyOf([.integer(100...599), .string(pattern: "^[1-5]([0-9][0-9]|[xX][xX])$", example: "2xx")])
     /// `auth`: `none`, or one way to authenticate.
     static let auth = ValueShape.anyOf([.words(["none"]), .keys(.auth)])
     /// A capture: a JSONPath on the body, or another source.

@@ -227,6 +227,20 @@ import YAML
         #expect(schema.isValid(content), "\(schema.validate(content))")
     }
 
+    /// A status written as quoted digits, which the runner reads as the code they spell, is no error in an editor either
+    /// (trial helper-199 #3); quoted digits outside 100–599 are refused by both.
+    @Test func theSchemaTakesAStatusWrittenAsQuotedDigits() throws {
+        let schema = try Self.schema(.request)
+        for status in [#""200""#, #"["200", 201, "4xx"]"#, #"{"in": ["204", 200]}"#] {
+            let content = try JSONValue.parse(#"{"request": {"url": "/a"}, "expect": {"status": \#(status)}}"#)
+            #expect(Self.decodingErrors(content, .request).isEmpty, "\(status)")
+            #expect(schema.isValid(content), "\(status): \(schema.validate(content))")
+        }
+        let outside = try JSONValue.parse(#"{"request": {"url": "/a"}, "expect": {"status": "700"}}"#)
+        #expect(!Self.decodingErrors(outside, .request).isEmpty)
+        #expect(!schema.isValid(outside))
+    }
+
     // MARK: The repository's files
 
     /// Every YAML file of the example collection and the end-to-end tests: a file the decoder accepts, the schema
