@@ -50,6 +50,14 @@ import Testing
                                                environment: base.merging(githubFiles) { $1 }.merging(environment) { $1 })
         }
 
+        /// A folder holding one request file, `requests/NAME.yaml` with `text`, to run the run step in.
+        func collection(_ name: String, _ text: String) throws -> URL {
+            let collection = directory.appendingPathComponent("collection")
+            try FileManager.default.createDirectory(at: collection.appendingPathComponent("requests"), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: collection.appendingPathComponent("requests/\(name).yaml"))
+            return collection
+        }
+
         /// The `path` output the install step wrote.
         func installedPath() throws -> String? {
             let output = try String(contentsOfFile: githubFiles["GITHUB_OUTPUT"]!, encoding: .utf8)
@@ -165,10 +173,7 @@ import Testing
         defer { scratch.remove() }
         let api = try await DemoServer.start()
         defer { Task { try? await api.stop() } }
-        let collection = scratch.directory.appendingPathComponent("collection")
-        try FileManager.default.createDirectory(at: collection.appendingPathComponent("requests"), withIntermediateDirectories: true)
-        try Data("request: { url: \"http://127.0.0.1:{{ port }}/api/health?q={{ q }}\" }\nexpect: { status: 200 }\n".utf8)
-            .write(to: collection.appendingPathComponent("requests/health.yaml"))
+        let collection = try scratch.collection("health", "request: { url: \"http://127.0.0.1:{{ port }}/api/health?q={{ q }}\" }\nexpect: { status: 200 }\n")
         let summary = scratch.directory.appendingPathComponent("step-summary.md")
         let run = try await scratch.step("run", ["RUNNER_BINARY": try RunnerProcess.executable.path, "RUNNER_REPORT_JUNIT": "",
                                                  "RUNNER_REPORT_HTML": "", "RUNNER_VARS": "  port=\(api.port)  \n\tq=a b\t\n",
@@ -189,10 +194,7 @@ import Testing
         defer { scratch.remove() }
         let api = try await DemoServer.start()
         defer { Task { try? await api.stop() } }
-        let collection = scratch.directory.appendingPathComponent("collection")
-        try FileManager.default.createDirectory(at: collection.appendingPathComponent("requests"), withIntermediateDirectories: true)
-        try Data("request: { url: \"http://127.0.0.1:\(api.port)/api/users\" }\nexpect: { status: 418 }\n".utf8)
-            .write(to: collection.appendingPathComponent("requests/teapot.yaml"))
+        let collection = try scratch.collection("teapot", "request: { url: \"http://127.0.0.1:\(api.port)/api/users\" }\nexpect: { status: 418 }\n")
         let run = try await scratch.step("run", ["RUNNER_BINARY": try RunnerProcess.executable.path,
                                                  "RUNNER_REPORT_JUNIT": "reports/junit.xml"], in: collection)
         #expect(run.exitCode == 4, "\(run.stdout)\n\(run.stderr)")
