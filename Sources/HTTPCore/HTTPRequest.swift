@@ -130,3 +130,11 @@ public struct HTTPRequest: Sendable {
         components.percentEncodedQueryItems = items
     }
 }
+
+extension HTTPRequest {
+    /// The headers a redirect never carries to another origin: the credential headers (`Authorization`, `Cookie`, ...),
+    /// those named as credentials (`X-Api-Key`, `X-Auth-Token`, whatever gives their values) and those holding a secret.
+    public var headersKeptFromOtherOrigins: [String] {
+        HTTPHeaders.credentialNames + options.secretHeaders + headers.map(\.name).filter(HTTPHeaders.namesCredential)
+    }
+}

@@ -32,8 +32,9 @@ public struct HTTPRequestOptions: Sendable, Hashable {
     /// The headers whose values hold a secret (`X-Api-Key: "{{ apiKey }}"`): as credential headers, never carried to
     /// another origin by a redirect.
     public var secretHeaders: [String] = []
-    /// Whether the body holds a secret (`password: "{{ password }}"`): no redirect sends it again to another origin.
-    public var bodyHoldsSecret = false
+    /// Whether the body holds a secret or a credential (`password: "{{ password }}"`, a member or field named as a
+    /// credential whatever gives it): no redirect sends it again to another origin.
+    public var bodyHoldsCredential = false
 
     /// The default response body cap: 10 MiB.
     public static let defaultMaxResponseBytes = 10 * 1024 * 1024

@@ -70,7 +70,7 @@ public struct CurlExport {
         // curl writes the multipart Content-Type itself, with the boundary of the parts it sends.
         if !(request.body is MultipartBody) { headers.addMissing(from: request.body.additionalHeaders) }
         // The headers runner drops on a hop to another origin (credentials, and those holding a secret) that curl sends there.
-        let droppedByRunner = Set((HTTPHeaders.credentialNames + request.options.secretHeaders).map { $0.lowercased() })
+        let droppedByRunner = Set(request.headersKeptFromOtherOrigins.map { $0.lowercased() })
         var keptByCurl: [String] = []
         for header in headers {
             // curl drops a header written `Name: ` with nothing after it; `Name;` is how it sends one empty.
@@ -84,15 +84,15 @@ public struct CurlExport {
             }
         }
         // curl sends the body again on a 307 or 308 (and on a 301 or 302 after another method than POST).
-        let bodyHoldsSecret = request.options.bodyHoldsSecret
+        let bodyHoldsCredential = request.options.bodyHoldsCredential
             || body.joined().contains { !placeholders.secretVariables.isDisjoint(with: $0.variables) }
-        let followsRedirects = request.options.followRedirects && keptByCurl.isEmpty && !bodyHoldsSecret
+        let followsRedirects = request.options.followRedirects && keptByCurl.isEmpty && !bodyHoldsCredential
         if request.options.followRedirects, !keptByCurl.isEmpty {
             comments.append(ShellText.comment("-L left out: curl would send \(keptByCurl.uniquedInOrder().joined(separator: ", ")) to "
                                               + "another origin a redirect leads to, where runner run drops credentials and headers "
                                               + "holding a secret; follow a redirect by hand"))
-        } else if request.options.followRedirects, bodyHoldsSecret {
-            comments.append(ShellText.comment("-L left out: curl would send the body, which holds a secret, to another origin a "
+        } else if request.options.followRedirects, bodyHoldsCredential {
+            comments.append(ShellText.comment("-L left out: curl would send the body, which holds a secret or a credential, to another origin a "
                                               + "307 or 308 redirect leads to, where runner run refuses to follow; follow a redirect by hand"))
         }
         // A request whose headers set Authorization is sent with that header alone: its auth adds none (AuthLoader).

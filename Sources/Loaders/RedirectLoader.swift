@@ -4,10 +4,10 @@ internal import Foundation
 /// Follows 301, 302, 303, 307 and 308 responses up to `options.maxRedirects`.
 ///
 /// 303 (and 301/302 after a POST) continue as GET without a body. A hop to another scheme, host or port
-/// drops `Authorization`, the `Cookie` header the request was given, `Proxy-Authorization` and every header whose value
-/// holds a secret (`options.secretHeaders`), and a body holding a secret is not sent there (the hop is an error); a
-/// later hop back to
-/// the first request's origin carries that request's credentials again. (The cookie jar, a layer below, sends each hop
+/// drops `Authorization`, the `Cookie` header the request was given, `Proxy-Authorization`, every header named as a
+/// credential and every header whose value holds a secret (`headersKeptFromOtherOrigins`), and a body holding a secret or a
+/// credential is not sent there (the hop is an error); a later hop back to the first request's origin carries that
+/// request's credentials again. (The cookie jar, a layer below, sends each hop
 /// the cookies RFC 6265 gives its URL.) Targets that are not http(s) are refused,
 /// and a hop back to a URL already visited with the same method is reported as a cycle, unless a response since then
 /// set a cookie (which the hop then sends).
@@ -64,11 +64,13 @@ public struct RedirectLoader: HTTPLoader {
             throw HTTPError(.invalidResponse, request: previous, response: response,
                             message: "\(previous.displayURL) redirected to an invalid URL: \(location) (\(problem))")
         }
-        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              components.host?.isEmpty == false
-        else {
+        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw HTTPError(.invalidResponse, request: previous, response: response,
                             message: "refused to follow a redirect from \(previous.displayURL) to \(location): only http and https are followed")
+        }
+        guard components.host?.isEmpty == false else {
+            throw HTTPError(.invalidResponse, request: previous, response: response,
+                            message: "\(previous.displayURL) redirected to an invalid URL: \(location) (no host: \(scheme): is not followed by //)")
         }
         var next = previous
         next.components = components
@@ -79,26 +81,21 @@ public struct RedirectLoader: HTTPLoader {
             for name in ["Content-Type", "Content-Length", "Transfer-Encoding"] { next.headers.remove(name: name) }
         }
         if !sameOrigin(previous, next) {
-            for name in credentialNames(of: previous) { next.headers.remove(name: name) }
-            if previous.options.bodyHoldsSecret && !next.body.isEmpty {
+            for name in previous.headersKeptFromOtherOrigins { next.headers.remove(name: name) }
+            if previous.options.bodyHoldsCredential && !next.body.isEmpty {
                 throw HTTPError(.invalidResponse, request: previous, response: response,
                                 message: "refused to follow the \(code) redirect from \(previous.displayURL) to \(next.displayURL), another "
-                                    + "origin: the request's body holds a secret, which a \(code) sends there again")
+                                    + "origin: the request's body holds a secret or a credential, which a \(code) sends there again")
             }
         }
         return next
-    }
-
-    /// The headers of `request` that never go to another origin: the credential headers, and those holding a secret.
-    private static func credentialNames(of request: HTTPRequest) -> [String] {
-        HTTPHeaders.credentialNames + request.options.secretHeaders
     }
 
     /// `hop` with the credential headers of `original` when it goes back to `original`'s origin.
     static func restoringCredentials(of original: HTTPRequest, in hop: HTTPRequest) -> HTTPRequest {
         guard sameOrigin(original, hop) else { return hop }
         var restored = hop
-        for name in credentialNames(of: original) {
+        for name in original.headersKeptFromOtherOrigins {
             let values = original.headers.values(for: name)
             guard !values.isEmpty, !restored.headers.contains(name) else { continue }
             for value in values { restored.headers.add(name: name, value: value) }

@@ -54,7 +54,9 @@ public struct RequestBuilder: Sendable {
         request.options = try options(for: definition, path: path, scope: scope, sendsAtMost: sendsAtMost)
         request.options.secretHeaders = namesHoldingSecrets(in: request.headers, written: spec.headers.map { ($0.name, $0.value) },
                                                             scope: scope)
-        request.options.bodyHoldsSecret = spec.body.map { bodyHoldsSecret(request.body, written: $0.value, scope: scope) } ?? false
+        request.options.bodyHoldsCredential = spec.body.map {
+            bodyHoldsSecret(request.body, written: $0.value, scope: scope) || !credentialValues(of: request.body).isEmpty
+        } ?? false
         // Credentials in the URL (`http://user:password@host/`) are Basic auth, as curl and browsers use them, unless
         // the request's `auth:` says otherwise; they win over the environment's auth. They stay in the URL, which
         // outputs show as `user:***@`, and never reach the wire: the transports send the path and the host only.

@@ -118,9 +118,9 @@ import Testing
         // A body holding a secret, which curl sends again on a 307 or 308 (trial helper-160).
         var post = HTTPRequest(method: .post, components: components)
         post.body = DataBody(text: #"{"password":"pw-123456"}"#)
-        post.options.bodyHoldsSecret = true
+        post.options.bodyHoldsCredential = true
         let body = CurlExport(placeholders: ValuePlaceholders(nonce: "abc")).command(for: ExportedRequest(request: post)).text
-        #expect(body.hasPrefix("# -L left out: curl would send the body, which holds a secret, to another origin a 307 or 308 redirect")
+        #expect(body.hasPrefix("# -L left out: curl would send the body, which holds a secret or a credential, to another origin a 307 or 308 redirect")
                 && !body.hasSuffix("-L"), "\(body)")
     }
 

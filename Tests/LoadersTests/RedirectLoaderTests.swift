@@ -45,13 +45,13 @@ import TestSupport
             let scripted = ScriptedLoader([redirect(status, to: location), .response(status: 200)])
             var post = request(method: .post)
             post.body = DataBody(text: #"{"password":"pw-123456"}"#)
-            post.options.bodyHoldsSecret = true
+            post.options.bodyHoldsCredential = true
             let error = await failure(of: RedirectLoader(next: scripted), post)
             #expect(await scripted.received.count == (follows ? 2 : 1), "\(status) to \(location)")
             #expect((error == nil) == follows, "\(status) to \(location): \(error?.message ?? "")")
             if !follows {
                 #expect(error?.message == "refused to follow the \(status) redirect from http://api.test/items to "
-                        + "\(location), another origin: the request's body holds a secret, which a \(status) sends there again")
+                        + "\(location), another origin: the request's body holds a secret or a credential, which a \(status) sends there again")
             }
         }
     }
@@ -67,6 +67,31 @@ import TestSupport
             }
             #expect(second.headers["X-Keep"] == "1")
         }
+    }
+
+    /// A header named as a credential (`X-Api-Key`, `X-Auth-Token`, `Private-Token`) is one, whatever gives its value (a
+    /// literal, a variable, a capture): dropped on a hop to another origin, kept on the same (trial helper-202 F1: only
+    /// those holding a secret were dropped, while every output hid them as credentials).
+    @Test func headersNamedAsCredentialsDoNotFollowARedirectToAnotherOrigin() async throws {
+        let named: HTTPHeaders = ["X-Api-Key": "LiteralKey-1", "X-Auth-Token": "captured-2", "Private-Token": "p-3", "X-Keep": "1"]
+        for (location, kept) in [("http://other.test/x", false), ("/same", true)] {
+            let scripted = ScriptedLoader([redirect(302, to: location), .response(status: 200)])
+            _ = try await RedirectLoader(next: scripted).load(request(headers: named))
+            let second = try #require(await scripted.received.last)
+            for name in ["X-Api-Key", "X-Auth-Token", "Private-Token"] {
+                #expect(second.headers.contains(name) == kept, "\(name) after a hop to \(location)")
+            }
+            #expect(second.headers["X-Keep"] == "1")
+        }
+    }
+
+    /// `http:host/path` has the scheme runner follows but no host: said so, not that only http and https are followed
+    /// (trial helper-202 F5).
+    @Test func aRedirectWithoutAHostSaysSo() async throws {
+        let scripted = ScriptedLoader([redirect(302, to: "http:127.0.0.1:8080/landed"), .response(status: 200)])
+        let error = await failure(of: RedirectLoader(next: scripted), request())
+        #expect(error?.message == "http://api.test/items redirected to an invalid URL: http:127.0.0.1:8080/landed (no host: http: is not followed by //)",
+                "\(error?.message ?? "")")
     }
 
     @Test func hopBackToTheFirstOriginCarriesItsCredentialsAgain() async throws {
