@@ -31,21 +31,23 @@ public struct TagFilter: Sendable, Hashable {
 
     /// The steps of a file that the filter selects, in order: a flow's cleanup (`finally:`) steps too whenever one of its
     /// other steps is selected, so what the selected steps create is cleaned up, unless `--exclude-tag` names one of the
-    /// cleanup step's own tags.
+    /// cleanup step's own tags; a used file's cleanup steps when one of that use's steps is.
     public func selectedSteps(of file: RequestFile) -> [RequestDefinition] {
         guard !selectsAll else { return file.steps }
-        let flowRuns = file.steps.contains { !$0.isCleanup && selects($0, of: file) }
-        return file.steps.filter { keepsCleanup($0, flowRuns: flowRuns) || selects($0, of: file) }
+        return file.steps.filter { runs($0, of: file) }
     }
 
-    /// Whether a step of `file` runs: it is selected, or it is a cleanup step of a flow with a selected step.
+    /// Whether a step of `file` runs: it is selected, or it is a cleanup step kept for a selected step.
     public func runs(_ step: RequestDefinition, of file: RequestFile) -> Bool {
-        selects(step, of: file) || keepsCleanup(step, flowRuns: file.steps.contains { !$0.isCleanup && selects($0, of: file) })
+        selects(step, of: file) || keepsCleanup(step, of: file)
     }
 
-    /// Whether `step` is a cleanup step kept because its flow runs (`flowRuns`) and no tag of its own is excluded.
-    private func keepsCleanup(_ step: RequestDefinition, flowRuns: Bool) -> Bool {
-        step.isCleanup && flowRuns && !excludes(tags: step.tags)
+    /// Whether `step` is a cleanup step kept because a step it cleans up after is selected (one of its flow's, or of the
+    /// `use:` that brought in a used file's cleanup step) and no tag of its own is excluded.
+    private func keepsCleanup(_ step: RequestDefinition, of file: RequestFile) -> Bool {
+        guard step.isCleanup, !excludes(tags: step.tags) else { return false }
+        let use = step.cleansUpAfterUse
+        return file.steps.contains { !$0.isCleanup && (use.map($0.useSites.starts) ?? true) && selects($0, of: file) }
     }
 
     /// The filter as written on the command line, such as `--tag smoke --exclude-tag slow`.

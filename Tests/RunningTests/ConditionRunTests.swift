@@ -418,6 +418,40 @@ import TestSupport
         #expect(summary.outcomes[7].skipReason == #"when "{{ widgetId }}" is present: was absent"#, "\(summary.outcomes[7])")
     }
 
+    /// `--tag` on a step outside a `use:` keeps the flow's cleanup steps, not that use's: they clean up after steps the
+    /// selection leaves out (trial helper-201 N1: they ran, and a used create and delete made every such run exit 2).
+    @Test func aTagOutsideAUseKeepsNotThatUsesCleanup() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/_f/_widget.yaml": """
+                steps:
+                  - name: Create
+                    tags: [create]
+                    request: { method: POST, url: /widgets }
+                    capture: { widgetId: $.id }
+                finally:
+                  - name: Delete
+                    request: { method: DELETE, url: "/widgets/{{ widgetId }}" }
+                """,
+            "requests/a.yaml": """
+                steps:
+                  - name: Health
+                    tags: [smoke]
+                    request: { url: /health }
+                  - use: _f/_widget.yaml
+                finally:
+                  - request: { url: /after }
+                """,
+        ])
+        defer { collection.remove() }
+        let loaded = await collection.load()
+        let file = try #require(loaded.files.first)
+        let smoke = TagFilter(tags: ["smoke"])
+        #expect(smoke.selectedSteps(of: file).map(\.request.url.source) == ["/health", "/after"])
+        #expect(TagFilter(tags: ["create"]).selectedSteps(of: file).map(\.request.url.source)
+                == ["/widgets", "/widgets/{{ widgetId }}", "/after"])
+    }
+
     /// An unguarded cleanup step reading the flow's capture that did not happen is an error whose help names the flow's
     /// file, not an earlier file whose capture of that name worked (trial helper-144).
     @Test func aCleanupStepsUndefinedCaptureNamesItsOwnFlowOnly() async throws {
