@@ -35,9 +35,7 @@ public struct RetryLoader: HTTPLoader {
                 let asked = Self.retryAfter(in: response.headers)
                 // A server asking for a longer wait than a run can give gets its answer kept, not a hang.
                 if let asked, asked > RetryStrategy.longestWait {
-                    let readable = asked >= .seconds(Self.longestAsked) ? "a century or more" : Self.spoken(asked)
-                    response.notRetried = "not retried: the server asked to wait \(readable) (Retry-After), "
-                        + "longer than the \(Self.spoken(RetryStrategy.longestWait)) a retry waits at most"
+                    response.notRetried = Self.waitTooLong(asked, not: "retried")
                     return response
                 }
                 wait = asked ?? strategy.delay(afterAttempt: attempt, jitter: jitter())
@@ -61,6 +59,14 @@ public struct RetryLoader: HTTPLoader {
             }
             attempt += 1
         }
+    }
+
+    /// Why an answer is kept, not `done` again: `not retried: the server asked to wait 6 min 40 s (Retry-After), longer
+    /// than the 5 min a retry waits at most`.
+    public static func waitTooLong(_ asked: Duration, not done: String) -> String {
+        let readable = asked >= .seconds(longestAsked) ? "a century or more" : spoken(asked)
+        return "not \(done): the server asked to wait \(readable) (Retry-After), longer than the "
+            + "\(spoken(RetryStrategy.longestWait)) a retry waits at most"
     }
 
     /// The wait a `Retry-After` header asks for: delay seconds or an HTTP-date (RFC 9110 section 10.2.3).

@@ -24,6 +24,8 @@ struct StepExecutor: Sendable {
         var captures: [(name: String, value: JSONValue)]
         /// Whether the step sent nothing: its wait (a `delay`, a throttle slot) was ended by `--bail` or by cancellation.
         var sentNothing = false
+        /// The wait the answer's `Retry-After` asks for, which polling gives it.
+        var retryAfter: Duration? = nil
     }
 
     /// Why a step is not sent once `--bail` has stopped the run.
@@ -86,8 +88,21 @@ struct StepExecutor: Sendable {
                     expected: "every expectation to hold before stopWhen does", actual: "stopWhen held at try \(tries)"))
             }
             guard result.outcome.verdict == .failed, !stopped, sent < attempts else { return result }
+            // A server asking to wait is given that wait, as retries give it; a longer one than a retry waits ends polling
+            // with its answer kept (the retry loader's own note says so when it kept it).
+            var wait = strategy.delay(afterAttempt: tries, jitter: Double.random(in: 0...1))
+            if let asked = result.retryAfter {
+                guard asked <= RetryStrategy.longestWait else {
+                    let kept = RetryLoader.waitTooLong(asked, not: "retried")
+                    for index in result.outcome.failures.indices where !result.outcome.failures[index].diagnostic.notes.contains(kept) {
+                        result.outcome.failures[index].diagnostic.notes.append(RetryLoader.waitTooLong(asked, not: "polled again"))
+                    }
+                    return result
+                }
+                wait = max(wait, asked)
+            }
             do {
-                try await Task.sleep(for: strategy.delay(afterAttempt: tries, jitter: Double.random(in: 0...1)))
+                try await Task.sleep(for: wait)
             } catch {
                 // Cancelled (SIGINT, SIGTERM) while waiting: the step did not complete, as for a retry's wait.
                 result.outcome.cancel()
@@ -168,6 +183,7 @@ struct StepExecutor: Sendable {
         outcome.duration = duration
         var (result, stopped) = judge(loaded, of: step, outcome: outcome, scope: scope, duration: duration, errorAt: errorLocation)
         if tokenRequestFailed { result.outcome.statusCode = nil }
+        if case .success(let response) = loaded { result.retryAfter = RetryLoader.retryAfter(in: response.headers) }
         // A pass too under --fail-on-flaky, until `run` knows whether it was flaky.
         if result.outcome.verdict.isFailure || (failsFlaky && result.outcome.verdict == .passed) {
             result.outcome.exchange = Exchange(lastHopOf: loaded)

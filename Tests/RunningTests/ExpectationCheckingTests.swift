@@ -119,6 +119,40 @@ import TestSupport
         #expect(failure.actual == "200")
     }
 
+    /// A polled request honours the server's `Retry-After`: a wait longer than a retry gives ends polling with the answer
+    /// kept and a note, whether or not its status is one the request retries on; a shorter one is waited (trial helper-203
+    /// F4: polling sent again after its `delay`, and passed).
+    @Test func pollingHonoursRetryAfter() async throws {
+        let busy = ScriptedLoader.Reply.response(status: 503, headers: ["Retry-After": "400", "Content-Type": "application/json"],
+                                                 body: Data("{}".utf8))
+        let done = ScriptedLoader.Reply.json(#"{"state":"done"}"#)
+        for (on, note) in [("[expectations, 503]", "not retried"), ("[expectations]", "not polled again")] {
+            let collection = try TestCollection([
+                "environments/test.yaml": environment(),
+                "requests/a.yaml": "request: { url: /job }\noptions: { retry: { attempts: 4, delay: 10ms, on: \(on) } }\n"
+                    + "expect: { body: { $.state: done } }\n",
+            ])
+            defer { collection.remove() }
+            let loader = ScriptedLoader([busy, done])
+            let outcome = try #require(try await collection.run(loader).outcomes.first)
+            #expect(outcome.verdict == .failed && outcome.attempts == 1, "\(on): \(outcome.verdict) \(outcome.attempts)")
+            #expect(outcome.failures.first?.diagnostic.notes == ["\(note): the server asked to wait 6 min 40 s (Retry-After), "
+                                                                 + "longer than the 5 min a retry waits at most"], "\(outcome.failures)")
+            #expect(await loader.received.count == 1)
+        }
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/a.yaml": "request: { url: /job }\noptions: { retry: { attempts: 3, delay: 10ms, on: [expectations] } }\n"
+                + "expect: { body: { $.state: done } }\n",
+        ])
+        defer { collection.remove() }
+        let started = ContinuousClock.now
+        let briefly = ScriptedLoader.Reply.response(status: 200, headers: ["Retry-After": "1"], body: Data(#"{"state":"running"}"#.utf8))
+        let outcome = try #require(try await collection.run(ScriptedLoader([briefly, done])).outcomes.first)
+        #expect(outcome.verdict == .passed && outcome.attempts == 2)
+        #expect(started.duration(to: .now) >= .milliseconds(950), "the second try waited the second the server asked for")
+    }
+
     /// A value holding a secret or a sent credential is shown as every output hides it: no note gives away its length.
     @Test func aFailureOnAValueHoldingASecretSaysNothingAboutIt() async throws {
         let env = environment("secrets: { apiKey: { env: RUNNER_TEST_UNSET_KEY, default: k3y-Secret-Value } }\n")
