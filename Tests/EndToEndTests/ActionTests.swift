@@ -93,7 +93,7 @@ import Testing
 
     /// A release that checks out but cannot be unpacked, or whose binary cannot start here (a missing library, another
     /// architecture), fails the install step with an annotation, not the run after it (trial helper-199 #2, #5).
-    @Test(arguments: ["not a tarball", "cannot start"])
+    @Test(arguments: ["not a tarball", "cannot start", "says nothing"])
     func installFailsWhenTheReleaseCannotBeUnpackedOrRun(_ release: String) async throws {
         let scratch = try await Scratch.make()
         defer { scratch.remove() }
@@ -102,7 +102,8 @@ import Testing
         } else {
             let staging = scratch.directory.appendingPathComponent("broken/\(Repository.releaseName)")
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
-            let script = "#!/bin/sh\necho 'runner: error while loading shared libraries: libyaml-0.so.2' >&2\nexit 127\n"
+            let script = release == "says nothing" ? "#!/bin/sh\nexit 3\n"
+                : "#!/bin/sh\necho 'runner: error while loading shared libraries: libyaml-0.so.2 (100%)' >&2\nexit 127\n"
             try Data(script.utf8).write(to: staging.appendingPathComponent("runner"))
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: staging.appendingPathComponent("runner").path)
             try await RunnerProcess.tool("tar", ["-czf", scratch.tarball.path, "-C", staging.deletingLastPathComponent().path,
@@ -111,8 +112,12 @@ import Testing
         try await scratch.writeChecksum()
         let install = try await scratch.step("install", [:])
         #expect(install.exitCode == 1)
-        let said = release == "not a tarball" ? "::error::runner: \(Repository.releaseName).tar.gz cannot be unpacked: "
-            : "::error::runner: \(Repository.releaseName)/runner cannot run on this machine: runner: error while loading shared libraries"
+        let said = switch release {
+        case "not a tarball": "::error::runner: \(Repository.releaseName).tar.gz cannot be unpacked: "
+        case "says nothing": "::error::runner: \(Repository.releaseName)/runner cannot run on this machine: its --version ended with status 3"
+        default: "::error::runner: \(Repository.releaseName)/runner cannot run on this machine: runner: error while loading shared libraries: "
+            + "libyaml-0.so.2 (100%25)"
+        }
         #expect(install.stderr.contains(said), "\(install.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.githubFiles["GITHUB_OUTPUT"]!), "no path output")
     }
