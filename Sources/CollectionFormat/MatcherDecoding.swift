@@ -293,7 +293,7 @@ extension NodeDecoder {
             return
         }
         if template.isLiteral, let problem = ExternalChecks.regexProblem(template.source) {
-            error(problem, at: operand.mark, suggestion: ExternalChecks.regexHelp)
+            error(problem, at: operand.mark, suggestion: template.source.isEmpty ? nil : ExternalChecks.regexHelp)
         }
     }
 

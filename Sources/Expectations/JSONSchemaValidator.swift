@@ -332,7 +332,7 @@ struct SchemaValidator {
     }
 
     /// Why the branch of `schemas` that `instance` comes closest to matching (the fewest violations, then the one whose
-    /// first is deepest in the instance: its shape held further; the first of equals) fails, for a message saying none matched: ` (closest, schema 1: $.lives: '9' is not of type integer)`. Asked only
+    /// first is deepest in the instance: its shape held further; the first of equals) fails, for a message saying none matched: ` (closest, schema 2 of 2: $.lives: '9' is not of type integer)`. Asked only
     /// when reporting: each branch is validated again, reporting on its own.
     private mutating func closestBranch(of schemas: [Int], to instance: JSONValue) -> String {
         var closest: (offset: Int, violations: [JSONSchemaViolation])?
@@ -349,7 +349,7 @@ struct SchemaValidator {
         }
         guard let closest, let first = closest.violations.first else { return "" }
         let more = closest.violations.count > 1 ? " and \(closest.violations.count - 1) more" : ""
-        return " (closest, schema \(closest.offset): \(first.instancePath): \(first.message)\(more))"
+        return " (closest, schema \(closest.offset + 1) of \(schemas.count): \(first.instancePath): \(first.message)\(more))"
     }
 
     /// Exactly one subschema must match; a violation names the matching ones.

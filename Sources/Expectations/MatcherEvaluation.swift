@@ -43,6 +43,10 @@ public struct InvalidPatternError: Error, Sendable, Hashable, CustomStringConver
 extension Matcher {
     /// Checks that `pattern` compiles as a `matches` regular expression (NSRegularExpression syntax).
     public static func validatePattern(_ pattern: String) throws(InvalidPatternError) {
+        // As `contains: ""`: a check that holds for any text checks nothing.
+        guard !pattern.isEmpty else {
+            throw InvalidPatternError(pattern: pattern, reason: "it is empty, and would match any text: write the text it must find")
+        }
         _ = try compiledPattern(pattern)
     }
 

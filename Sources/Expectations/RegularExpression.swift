@@ -9,7 +9,8 @@ struct RegularExpression: @unchecked Sendable {
     /// Compiles an ICU pattern, throwing what is wrong with it in words.
     init(icuPattern: String) throws(RegularExpressionError) {
         do {
-            expression = try NSRegularExpression(pattern: icuPattern)
+            // ICU refuses an empty pattern, which matches everywhere (a JSON Schema `pattern` may be one).
+            expression = try NSRegularExpression(pattern: icuPattern.isEmpty ? "(?:)" : icuPattern)
         } catch {
             throw RegularExpressionError(pattern: icuPattern, reason: Self.reason(icuPattern))
         }

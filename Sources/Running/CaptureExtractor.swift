@@ -64,8 +64,12 @@ struct CaptureExtractor {
             switch content.text {
             case .failure(let problem): return .failure(Missing(expected: "a text body", actual: problem.message))
             case .success(let text):
-                guard let group = pattern.firstGroup(in: text) else {
+                guard let found = pattern.firstGroup(in: text) else {
                     return .failure(Missing(expected: "a match of the pattern", actual: "the body has no match"))
+                }
+                guard let group = found.group else {
+                    return .failure(Missing(expected: "a match whose first group takes part",
+                                            actual: "its first match, \(JSONValue.string(found.match).compactDescription(maxLength: 80)), leaves the first group out"))
                 }
                 return .success(.string(group))
             }

@@ -148,11 +148,13 @@ struct CapturePattern: @unchecked Sendable {
         expression = try NSRegularExpression(pattern: pattern)
     }
 
-    /// The first group of the first match (or the whole match without groups); nil without a match.
-    func firstGroup(in text: String) -> String? {
-        guard let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
+    /// The first match: its first group (or the whole match without groups), nil when that group took no part in it
+    /// (`(a)|b` matching `b`), and the whole match; nil without a match.
+    func firstGroup(in text: String) -> (group: String?, match: String)? {
+        guard let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+              let whole = Range(match.range, in: text) else { return nil }
         let range = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
-        return Range(range, in: text).map { String(text[$0]) }
+        return (Range(range, in: text).map { String(text[$0]) }, String(text[whole]))
     }
 }
 

@@ -42,6 +42,21 @@ import TestSupport
         #expect(second.headers["X-Code"] == "201")
     }
 
+    /// A regex capture whose first group takes no part in the match says so, not that the body has no match (trial
+    /// helper-203 F6).
+    @Test func aRegexCaptureWhoseGroupTookNoPartSaysSo() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /t }\ncapture:\n  alt: { regex: '(zzz)|other=(b)' }\n  none: { regex: 'qqq(x)' }\n",
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader([], fallback: .response(status: 200, headers: ["Content-Type": "text/plain"],
+                                                              body: Data("token=abc123; other=b".utf8)))
+        let outcome = try #require(try await collection.run(loader).outcomes.first)
+        #expect(outcome.failures.map(\.actual) == [#"its first match, "other=b", leaves the first group out"#, "the body has no match"],
+                "\(outcome.failures)")
+    }
+
     @Test func xpathCapturesUseTheRequestsNamespaces() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment(),
