@@ -33,9 +33,9 @@ struct StepExecutor: Sendable {
 
     /// The note of a request the transport sent twice, `answered` or failed the second time.
     static func resentNote(answered: Bool) -> String {
-        "sent twice: the kept connection it went on closed after it was written, before any answer, and it was sent again "
-            + "on a new one, as its method is idempotent; \(answered ? "this is the second's answer" : "the second failed so"), and "
-            + "the server may have acted on the first"
+        "sent twice: the kept connection it went on closed, or brought bytes that are not HTTP, after it was written and before "
+            + "any answer, and it was sent again on a new one, as its method is idempotent; "
+            + "\(answered ? "this is the second's answer" : "the second failed so"), and the server may have acted on the first"
     }
 
     /// The note of a request a retry sent again after an attempt written before it failed, its method not idempotent.
