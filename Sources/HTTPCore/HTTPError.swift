@@ -53,6 +53,9 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     public var requestWritten = false
     /// Whether the failure is the proxy's: it could not be reached, asked for credentials or refused the tunnel.
     public var atProxy = false
+    /// Whether the server's certificate was refused because no trusted authority issued it (not for its dates or name):
+    /// what `caCert` decides.
+    public var certificateNotTrusted = false
     /// Whether a retry sent the request again after an attempt that was written before it failed, its method not
     /// idempotent (a `POST`): the server may have acted on more than one.
     public var retriedAfterWritten = false

@@ -163,7 +163,9 @@ public final class HTTPClientTransport: HTTPLoader {
                     + "it (options.retry sends it again)"
             }
             if let precise = await TransportErrorMapping.unverifiedCertificateMessage(for: error, request: request, proxy: proxy) {
-                mapped.message = precise
+                (mapped.message, mapped.certificateNotTrusted) = (precise.message, precise.notTrusted)
+            } else if TransportErrorMapping.boringSSLReason(of: error) == "CERTIFICATE_VERIFY_FAILED" {
+                mapped.certificateNotTrusted = true
             }
             mapped.resentAfterConnectionLoss = resent
             // A response that began and was cut short (closed, reset, out of time) shows its status, headers and the body
@@ -709,7 +711,8 @@ enum TransportErrorMapping {
     /// For a certificate BoringSSL could not verify, what its dates say, read by `CertificateValidityProbe`: expired, not
     /// valid yet, or within its dates (so its authority is not trusted here); nil for other errors, or when the server
     /// sent no certificates to the probe (which goes through `proxy`'s tunnel, as the request did).
-    static func unverifiedCertificateMessage(for error: any Error, request: HTTPRequest, proxy: HTTPProxy?) async -> String? {
+    static func unverifiedCertificateMessage(for error: any Error, request: HTTPRequest,
+                                             proxy: HTTPProxy?) async -> (message: String, notTrusted: Bool)? {
         guard boringSSLReason(of: error) == "CERTIFICATE_VERIFY_FAILED", let endpoint = endpoint(of: request),
               let finding = await CertificateValidityProbe.finding(for: endpoint, through: proxy,
                                                                    trustedFiles: request.options.trustedCertificateFiles)
@@ -721,7 +724,8 @@ enum TransportErrorMapping {
         let utc = { (date: Date) in date.formatted(.iso8601) }
         // `dir/../ca.pem`, as joined to the environment's folder, as the path it comes to.
         let shown = { (file: String) in URL(fileURLWithPath: file).standardized.path }
-        return switch finding {
+        if case .withinDates = finding { return (untrusted(server, trusting: request.options.trustedCertificateFiles), true) }
+        let message: String = switch finding {
         case .expired(let date, let position):
             "\(whose(position)) expired at \(utc(date)): the server must be given a renewed one (if its authority is not trusted "
                 + "here either, trust it with `caCert`; or set `insecure: true` only for a server you trust)"
@@ -733,10 +737,20 @@ enum TransportErrorMapping {
         case .trustedAuthorityOutsideDates(let file, false, let date):
             "the authority that issued the certificate of \(server), trusted from '\(shown(file))', is valid only from \(utc(date)): "
                 + "check this machine's clock, and the dates of that authority's certificate"
-        case .withinDates:
-            "the certificate of \(server) is not trusted: it is self-signed or signed by an authority not trusted here; trust its "
-                + "authority with `caCert` (or `--cacert`), or set `insecure: true` only for servers you trust"
+        case .withinDates: untrusted(server, trusting: request.options.trustedCertificateFiles)
         }
+        return (message, false)
+    }
+
+    /// A certificate within its dates that no trusted authority issued: which files were trusted besides the system's, and
+    /// what a trust anchor must be (the root of the chain: an intermediate alone is not one).
+    static func untrusted(_ server: String, trusting files: [String]) -> String {
+        let shown = files.map { "'\(URL(fileURLWithPath: $0).standardized.path)'" }
+        let trusted = shown.isEmpty ? "it is self-signed or signed by an authority not trusted here"
+            : "no authority in \(shown.joined(separator: " or ")) nor the system's issued it (it is self-signed, or its authority is "
+                + "another; an intermediate authority alone is not trusted: the root of the chain is)"
+        return "the certificate of \(server) is not trusted: \(trusted); trust its authority with `caCert` (or `--cacert`), or set "
+            + "`insecure: true` only for servers you trust"
     }
 
     /// What a failed TLS handshake means, from its BoringSSL reason: an untrusted certificate, a server
@@ -783,7 +797,7 @@ enum TransportErrorMapping {
     /// The reason BoringSSL gave for a TLS failure, e.g. `CERTIFICATE_VERIFY_FAILED`, or nil when the error
     /// carries no BoringSSL error stack. BoringSSL puts its reason only in the text of each error on the
     /// stack (`error:…:SSL routines:OPENSSL_internal:REASON at file:line`); the first that names one is taken.
-    private static func boringSSLReason(of error: any Error) -> String? {
+    static func boringSSLReason(of error: any Error) -> String? {
         let stack: NIOBoringSSLErrorStack
         switch error {
         case NIOSSLError.handshakeFailed(let failure), NIOSSLError.shutdownFailed(let failure): return boringSSLReason(of: failure)

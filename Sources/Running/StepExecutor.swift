@@ -193,7 +193,8 @@ struct StepExecutor: Sendable {
 
     /// An error one of the request's options decided, placed at that option when the request writes it, else with help or
     /// a note saying where it comes from: a timeout (`timeout`), a redirect limit (`maxRedirects`), a proxy's failure
-    /// (`proxy`), a certificate refused where `--cacert` replaced a `caCert` (a note), a client certificate that cannot be
+    /// (`proxy`), a certificate refused where `--cacert` replaced a `caCert` (a note) or that the request's `caCert` does
+    /// not trust (at it), a client certificate that cannot be
     /// used (`clientCert`, said as `validate` says it).
     private func placeAtItsOption(_ error: HTTPError, of definition: RequestDefinition, placing diagnostic: inout Diagnostic) {
         if error.code == .timedOut {
@@ -208,6 +209,9 @@ struct StepExecutor: Sendable {
             let place = definition.options.caCert != nil ? "this request's (\(definition.path):\(replaced.mark.line):\(replaced.mark.column))"
                 : "the environment's"
             diagnostic.notes.append("note: --cacert is trusted in place of \(place) caCert '\(replaced.written)'")
+        } else if error.certificateNotTrusted, builder.run.caCert == nil, let written = definition.options.caCert {
+            // The authorities this request's own caCert names did not issue it: said there.
+            diagnostic.mark = written.mark
         } else if let problem = ClientCertificateCheck.problem(causing: error),
                   let certificate = definition.options.clientCert ?? builder.environment?.options.clientCert {
             // Said as `validate` says it, at the file or at a password the run gave.

@@ -99,6 +99,21 @@ import Testing
         #expect(none.isEmpty)
     }
 
+    /// A certificate the request's own `caCert` does not trust is an error at that `caCert`, naming the file tried (trial
+    /// helper-202 F3: at the URL, telling to set the caCert it had).
+    @Test func aCertificateItsCACertDoesNotTrustIsAnErrorAtTheCACert() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try Data(TestCertificateAuthority.generate(commonName: "another CA").certificatePEM.utf8)
+            .write(to: folder.url.appendingPathComponent("certs/ca.pem"))
+        let (result, received) = try await folder.run(["run", "requests", "--env", "local"])
+        #expect(result.exitCode == 3, "\(result.stdout)\n\(result.stderr)")
+        let file = folder.url.appendingPathComponent("certs/ca.pem").standardized.path
+        #expect(result.stdout.contains("requests/get.yaml:2:20: error: the certificate of localhost:"), "\(result.stdout)")
+        #expect(result.stdout.contains("is not trusted: no authority in '\(file)' nor the system's issued it"), "\(result.stdout)")
+        #expect(received.isEmpty)
+    }
+
     @Test func sslCertFileAddsTheBundleForEveryRequest() async throws {
         let folder = try Folder()
         defer { folder.remove() }
