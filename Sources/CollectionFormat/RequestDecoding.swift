@@ -462,6 +462,12 @@ extension NodeDecoder {
             guard let name = headerName(pair.key),
                   !isRepeatedHeader(name, seen: &seen, at: pair.key.mark,
                                     suggestion: "give it once, several values joined with ', '") else { continue }
+            if name.lowercased() == "proxy-authorization" {
+                warning("a Proxy-Authorization header is not sent: no header written here reaches a proxy (its tunnel is made "
+                        + "before the request), and the server must not get the proxy's credentials", at: pair.key.mark,
+                        suggestion: "give the proxy's user and password in its URL (options.proxy or --proxy: "
+                            + "http://user:password@host:port), which runner sends to the proxy alone")
+            }
             if let value = template(pair.value, for: "\(context()).\(name)") {
                 // A value written without templates is known now: one that cannot be sent is an error here.
                 if value.isLiteral, let problem = HeaderField.valueProblem(value.literalText, of: value, named: name, in: path) {

@@ -2,13 +2,16 @@ public import HTTPCore
 
 extension HTTPRequest {
     /// The header fields the transport writes besides Host and the framing: the request's own (but the framing
-    /// fields `Content-Length` and `Transfer-Encoding`, which the transport writes from the body), then the body's
+    /// fields `Content-Length` and `Transfer-Encoding`, which the transport writes from the body, and
+    /// `Proxy-Authorization`, which is the proxy's), then the body's
     /// (`Content-Type`) where the request has none of that name, then `Accept-Encoding: gzip, deflate` unless either
     /// has one. The one list of what goes on the wire: the transport sends it and `--verbose` shows it.
     public var headersForTransport: HTTPHeaders {
         var headers = self.headers
         headers.remove(name: "Content-Length")
         headers.remove(name: "Transfer-Encoding")
+        // A proxy's credentials go to the proxy alone (in its tunnel's CONNECT), never to the server (`validate` warns).
+        headers.remove(name: "Proxy-Authorization")
         let extra = body.additionalHeaders
         for field in extra where !headers.contains(field.name) { headers.add(name: field.name, value: field.value) }
         if !headers.contains("Accept-Encoding") { headers.add(name: "Accept-Encoding", value: "gzip, deflate") }

@@ -366,6 +366,13 @@ import YAML
             "requests/r.yaml:14:19: error: unknown matcher operator 'nme' [help: to compare with an object, write { equals: { ... } }]",
             "requests/r.yaml:15:15: error: operator 'contains' does not apply to 'expect.duration' [help: 'expect.duration' allows equals, notEquals, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual, in, not]",
         ])
+        // A Proxy-Authorization header is the proxy's: not sent, said where it is written (trial helper-202 F2).
+        #expect(problems("request: { url: /a, headers: { Proxy-Authorization: \"Basic cDpwdw==\" } }") == [
+            "requests/r.yaml:1:32: warning: a Proxy-Authorization header is not sent: no header written here reaches a proxy (its "
+                + "tunnel is made before the request), and the server must not get the proxy's credentials [help: give the proxy's "
+                + "user and password in its URL (options.proxy or --proxy: http://user:password@host:port), which runner sends to "
+                + "the proxy alone]",
+        ])
         // An empty pattern says so, without the help on escapes (trial helper-203 F7: "not supported by ICU").
         #expect(problems("request: { url: /a }\nexpect: { body: { $.e: { matches: \"\" } } }") == [
             "requests/r.yaml:2:35: error: invalid regular expression '': it is empty, and would match any text: write the text it must find",
