@@ -99,7 +99,7 @@ public struct ImportCurl: Sendable {
             return .badCommandLine
         }
         if input != "-", ImportProblems.refusesOverwritingInput(targets.map(\.path), input: input) { return .badCommandLine }
-        if ImportProblems.refusesOverwriting(targets.map(\.path), force: force) { return .badCommandLine }
+        if ImportProblems.refusesOverwriting(targets.map(\.relativePath), force: force) { return .badCommandLine }
         do {
             try StagedFolder.write(zip(targets, documents).map { ($0.lastPathComponent, $1.yaml) }, into: placement.directory)
         } catch {
@@ -218,7 +218,8 @@ enum ImportProblems {
     }
 
     static func refusesOverwriting(_ targets: [String], force: Bool) -> Bool {
-        let existing = targets.filter { FileManager.default.fileExists(atPath: $0) }
+        // A link to nothing counts: writing there would replace the link.
+        let existing = targets.filter { StagedFolder.kind(of: $0) != .none }
         guard !force, !existing.isEmpty else { return false }
         Console.error("error: runner import overwrites nothing without --force, and these files exist:\n"
             + existing.map { "  \($0)" }.joined(separator: "\n") + "\nnothing was written")
@@ -252,10 +253,15 @@ enum StagedFolder {
     /// Writes `text` into a new file with stdio, not syncing it to disk as Foundation's `Data.write` does: syncing each
     /// of the 501 files of a 500-operation OpenAPI import took as long as reading and translating the document.
     private static func createFile(_ text: String, at url: URL) throws {
-        guard let file = fopen(url.path, "wx") else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let failed = { WriteProblem(description: "cannot write '\(url.relativePath)': \(SystemErrorText.words(errno))") }
+        guard let file = fopen(url.path, "wx") else { throw failed() }
         var bytes = text
         let written = bytes.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
-        guard fclose(file) == 0, written else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard fclose(file) == 0, written else {
+            let problem = failed()
+            unlink(url.path)
+            throw problem
+        }
     }
 
     /// Why writing failed, in words: a `WriteProblem`'s own, else the system's.
@@ -269,14 +275,62 @@ enum StagedFolder {
         return error.localizedDescription
     }
 
-    /// Writes `files` (paths relative to `directory`) file by file, each replacing the file at its place: staged first,
-    /// then the staged folder moved to `directory` when it does not exist yet, else each file renamed into place (its
-    /// folders created), what it replaces kept aside until all are in place. On failure everything is as it was: the
-    /// new files removed, the replaced ones put back. A place taken by a folder, or a file or a link to nothing where a
-    /// folder goes, fails before anything is written, its message naming `command` and ending with `hint`.
+    /// Writes `files` (paths relative to `directory`) file by file, each replacing the file at its place: each written
+    /// first beside its place (in the same folder, so that a rename puts it there, on another file system too), then
+    /// each renamed into place, what it replaces kept aside until all are in place; the folders it needs are made. On
+    /// failure everything is as it was: the new files and folders removed, the replaced files put back. A place taken by
+    /// a folder, or a file or a link to nothing where a folder goes, fails before anything is written, its message naming
+    /// `command` and ending with `hint`. SIGINT, SIGTERM and SIGHUP are held meanwhile: one that comes ends the process
+    /// once every file is in place, or none.
     static func write(_ files: [(path: String, text: String)], into directory: URL, by command: String = "runner import",
                       hint: String = "move it away, or give another --out") throws {
-        let manager = FileManager.default
+        try checkPlaces(of: files, in: directory, by: command, hint: hint)
+        HeldSignals.hold()
+        defer { HeldSignals.release() }
+        var folders: [URL] = []
+        var staged: [(file: URL, target: URL)] = []
+        var placed: [URL] = []
+        var replaced: [(target: URL, kept: URL)] = []
+        do {
+            for file in files {
+                let target = directory.appendingPathComponent(file.path)
+                folders += try makeFolders(upTo: target.deletingLastPathComponent())
+                let beside = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).runner-\(UUID().uuidString)")
+                try createFile(file.text, at: beside)
+                staged.append((beside, target))
+            }
+            for (file, target) in staged {
+                if kind(of: target.path) != .none {
+                    let kept = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).runner-replaced")
+                    try renaming(target, to: kept)
+                    replaced.append((target, kept))
+                } else {
+                    placed.append(target)
+                }
+                try renaming(file, to: target)
+            }
+        } catch {
+            for target in placed.reversed() { unlink(target.path) }
+            for (target, kept) in replaced.reversed() { try? renaming(kept, to: target) }
+            for (file, _) in staged { unlink(file.path) }
+            for folder in folders.reversed() { rmdir(folder.path) }
+            throw error
+        }
+        for (_, kept) in replaced { unlink(kept.path) }
+    }
+
+    /// Fails before anything is written when a place of `files` is a folder, or a folder they go in is a file or a link to
+    /// nothing (`directory` itself too).
+    private static func checkPlaces(of files: [(path: String, text: String)], in directory: URL, by command: String, hint: String) throws {
+        let folderProblem = { (folder: URL) -> WriteProblem? in
+            let what = switch kind(of: folder.path) {
+            case .file: "a file"
+            case .linkToNothing: "a link to nothing"
+            case .folder, .none: nil as String?
+            }
+            return what.map { WriteProblem(description: "'\(folder.relativePath)' is \($0), where \(command) writes a folder of files: \(hint)") }
+        }
+        if let problem = folderProblem(directory) { throw problem }
         for file in files {
             let target = directory.appendingPathComponent(file.path)
             if kind(of: target.path) == .folder {
@@ -285,56 +339,30 @@ enum StagedFolder {
             // The folders on its way inside `directory` (`requests`, `requests/pets`).
             var folder = target.deletingLastPathComponent()
             while folder.path.count > directory.path.count {
-                let what = switch kind(of: folder.path) {
-                case .file: "a file"
-                case .linkToNothing: "a link to nothing"
-                case .folder, .none: nil as String?
-                }
-                if let what {
-                    throw WriteProblem(description: "'\(folder.relativePath)' is \(what), where \(command) writes a folder of files: \(hint)")
-                }
+                if let problem = folderProblem(folder) { throw problem }
                 folder.deleteLastPathComponent()
             }
         }
-        // Staged inside `directory` when it exists: its parent may not be writable (`--out .` in a home directory).
-        let exists = manager.fileExists(atPath: directory.path)
-        let staging = try stage(files, beside: exists ? directory.appendingPathComponent("staged") : directory)
-        defer { try? manager.removeItem(at: staging) }
-        if !exists {
-            try manager.moveItem(at: staging, to: directory)
-            return
+    }
+
+    /// Makes the folders missing on the way to `folder`, outermost first, and returns them; or says which it cannot make.
+    private static func makeFolders(upTo folder: URL) throws -> [URL] {
+        var missing: [URL] = []
+        var next = folder
+        while kind(of: next.path) == .none, next.path != "/" {
+            missing.append(next)
+            next.deleteLastPathComponent()
         }
-        var created: [URL] = []
-        var folders: [URL] = []
-        var replaced: [(target: URL, kept: URL)] = []
-        do {
-            for (index, file) in files.enumerated() {
-                let target = directory.appendingPathComponent(file.path)
-                var missing: [URL] = []
-                var folder = target.deletingLastPathComponent()
-                while folder.path.count > directory.path.count, kind(of: folder.path) == .none {
-                    missing.append(folder)
-                    folder.deleteLastPathComponent()
-                }
-                for folder in missing.reversed() {
-                    try manager.createDirectory(at: folder, withIntermediateDirectories: false)
-                    folders.append(folder)
-                }
-                if manager.fileExists(atPath: target.path) {
-                    let kept = staging.appendingPathComponent(".replaced-\(index)")
-                    try renaming(target, to: kept)
-                    replaced.append((target, kept))
-                } else {
-                    created.append(target)
-                }
-                try renaming(staging.appendingPathComponent(file.path), to: target)
+        var made: [URL] = []
+        for folder in missing.reversed() {
+            guard mkdir(folder.path, 0o777) == 0 || errno == EEXIST else {
+                let problem = WriteProblem(description: "cannot create '\(folder.relativePath)': \(SystemErrorText.words(errno))")
+                for folder in made.reversed() { rmdir(folder.path) }
+                throw problem
             }
-        } catch {
-            for url in created.reversed() { try? manager.removeItem(at: url) }
-            for (target, kept) in replaced.reversed() { try? renaming(kept, to: target) }
-            for folder in folders.reversed() { rmdir(folder.path) }
-            throw error
+            made.append(folder)
         }
+        return made
     }
 
     /// Renames `source` to `target` (replacing a file there), or says why it cannot.

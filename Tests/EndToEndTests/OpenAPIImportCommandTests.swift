@@ -95,6 +95,17 @@ import Testing
         #expect(try String(contentsOf: request, encoding: .utf8).hasPrefix("name: ping\n"))
         #expect(FileManager.default.fileExists(atPath: mine.path), "a file the import does not write stays")
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["api.yaml", "out"], "no staging folder left")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: request.deletingLastPathComponent().path).sorted()
+                == ["01-ping.yaml", "02-mine.yaml"], "no staged or replaced file left beside them")
+        // A link to nothing where a file goes counts as a file there (trial helper-201 L3: replaced without --force).
+        let environment = root.appendingPathComponent("out/environments/api.yaml")
+        try FileManager.default.removeItem(at: environment)
+        try FileManager.default.createSymbolicLink(atPath: environment.path, withDestinationPath: "nowhere.yaml")
+        let linked = try await RunnerProcess.run(["import", "openapi", "api.yaml", "--out", "out"], in: root, environment: ["NO_COLOR": "1"])
+        #expect(linked.exitCode == 1 && linked.stderr.contains("  out/environments/api.yaml\n"), "\(linked.stderr)")
+        #expect(StagedFolderLink.isLink(environment.path))
+        try FileManager.default.removeItem(at: environment)
+        _ = try await RunnerProcess.run(["import", "openapi", "api.yaml", "--out", "out", "--force"], in: root, environment: ["NO_COLOR": "1"])
         // A folder where a file goes: named, with why (trial helper-182: a Swift error's name).
         try FileManager.default.removeItem(at: request)
         try FileManager.default.createDirectory(at: request, withIntermediateDirectories: false)
@@ -118,5 +129,12 @@ import Testing
         #expect(itself.exitCode == 1 && itself.stderr.contains("'p/environments/api.yaml' is 'p/environments/api.yaml', which this import reads"),
                 "\(itself.stderr)")
         #expect(try String(contentsOf: root.appendingPathComponent("p/environments/api.yaml"), encoding: .utf8) == spec)
+    }
+}
+
+/// Whether a path is a symbolic link (to anything or nothing).
+enum StagedFolderLink {
+    static func isLink(_ path: String) -> Bool {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeSymbolicLink
     }
 }

@@ -113,12 +113,12 @@ import Testing
     /// A file or a link to nothing where a starter folder goes, or a link to nothing where a starter file goes: found
     /// before anything is written (trial helper-199: the schemas were written, then init failed, and a second init
     /// refused for them).
-    @Test(arguments: ["file at .github/workflows", "file at requests", "link at requests", "link at requests/01-health.yaml"])
+    @Test(arguments: ["file at .github/workflows", "file at requests", "link at requests", "link at requests/01-health.yaml", "link at ."])
     func initWritesNothingWhenSomethingStandsInTheWay(_ obstacle: String) async throws {
         let directory = try emptyDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let parts = obstacle.split(separator: " at ").map(String.init)
-        let place = directory.appendingPathComponent("api/" + parts[1])
+        let place = parts[1] == "." ? directory.appendingPathComponent("api") : directory.appendingPathComponent("api/" + parts[1])
         try FileManager.default.createDirectory(at: place.deletingLastPathComponent(), withIntermediateDirectories: true)
         if parts[0] == "file" {
             try Data("x\n".utf8).write(to: place)
@@ -130,7 +130,8 @@ import Testing
         let result = try await runner(["init", "api"], in: directory)
         #expect(result.exitCode == 1)
         let said = parts[1].hasSuffix(".yaml") ? "these files exist:\n  api/\(parts[1])\n"
-            : "'api/\(parts[1])' is \(parts[0] == "file" ? "a file" : "a link to nothing"), where runner init writes a folder of files"
+            : "'\(parts[1] == "." ? "api" : "api/" + parts[1])' is \(parts[0] == "file" ? "a file" : "a link to nothing"), "
+                + "where runner init writes a folder of files"
         #expect(result.stderr.contains(said), "\(result.stderr)")
         #expect(result.stdout.isEmpty, "\(result.stdout)")
         #expect(try FileManager.default.subpathsOfDirectory(atPath: directory.path).sorted() == before, "nothing written")
