@@ -258,20 +258,22 @@ extension CollectionRun {
     /// delete another flow's `id`).
     /// An error for such a variable names this file alone as the one that captures it.
     /// A used file's cleanup step reads the values its own use's steps captured: absent when they did not, though another
-    /// step of the flow captured one of that name.
+    /// step of the flow captured one of that name; an error for such a variable names the used file.
     static func cleanupScope(of step: RequestDefinition, in file: RequestFile, flow: FlowState) -> VariableScope {
         var scope = flow.run.scope
-        var names = file.namesItsStepsCapture.subtracting(flow.captures.map(\.name))
+        // Each name missed, with the file that captures it.
+        var missed: [String: String] = [:]
+        for name in file.namesItsStepsCapture.subtracting(flow.captures.map(\.name)) { missed[name] = file.path }
         if let use = step.cleansUpAfterUse {
-            let ownSteps = file.steps.filter { !$0.isCleanup && $0.useSites.starts(with: use) }
-            names.formUnion(Set(ownSteps.flatMap { $0.captures.map(\.name) })
-                .subtracting(flow.capturesOfUses.filter { $0.use.starts(with: use) }.map(\.name)))
+            let captured = Set(flow.capturesOfUses.filter { $0.use.starts(with: use) }.map(\.name))
+            for own in file.steps where !own.isCleanup && own.useSites.starts(with: use) {
+                for capture in own.captures where !captured.contains(capture.name) { missed[capture.name] = own.path }
+            }
         }
-        let missed = names
-        for name in missed { scope.forgetCapture(name) }
+        for name in missed.keys { scope.forgetCapture(name) }
         if !missed.isEmpty, let capturingFiles = scope.capturingFiles {
-            let path = file.path
-            scope.capturingFiles = { name in missed.contains(name) ? [path] : capturingFiles(name) }
+            let missedNames = missed
+            scope.capturingFiles = { name in missedNames[name].map { [$0] } ?? capturingFiles(name) }
         }
         return scope
     }

@@ -418,6 +418,38 @@ import TestSupport
         #expect(summary.outcomes[7].skipReason == #"when "{{ widgetId }}" is present: was absent"#, "\(summary.outcomes[7])")
     }
 
+    /// A used file's unguarded cleanup step reading what its use did not capture names the used file as the capturer, not
+    /// the using flow, whose own step captured that name (trial helper-201 L1).
+    @Test func aUsedCleanupsUndefinedCaptureNamesTheUsedFile() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/_f/_wu.yaml": """
+                steps:
+                  - name: Create
+                    when: { "{{ doit }}": true }
+                    request: { method: POST, url: /widgets }
+                    capture: { widgetId: $.id }
+                finally:
+                  - request: { method: DELETE, url: "/widgets/{{ widgetId }}" }
+                """,
+            "requests/a.yaml": """
+                steps:
+                  - name: Keep
+                    request: { method: POST, url: /keep }
+                    capture: { widgetId: $.id }
+                  - use: _f/_wu.yaml
+                    with: { doit: false }
+                """,
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader([], fallback: .json(#"{"id": 7}"#))
+        let summary = try await collection.run(loader)
+        #expect(summary.outcomes.map(\.verdict) == [.passed, .skipped, .errored], "\(summary.outcomes)")
+        #expect(summary.outcomes.last?.error?.suggestion?.hasPrefix("requests/_f/_wu.yaml captures it, but did not") == true,
+                "\(String(describing: summary.outcomes.last?.error))")
+        #expect(await Self.paths(loader) == ["/v1/keep"])
+    }
+
     /// `--tag` on a step outside a `use:` keeps the flow's cleanup steps, not that use's: they clean up after steps the
     /// selection leaves out (trial helper-201 N1: they ran, and a used create and delete made every such run exit 2).
     @Test func aTagOutsideAUseKeepsNotThatUsesCleanup() async throws {
