@@ -20,6 +20,8 @@ public struct CollectionRun: Sendable {
     let executor: StepExecutor
     /// The run's random values, seeded when the collection was read: each file run draws from a stream of its own.
     let random: RandomValues
+    /// The files that had a request fail or error, by path, once they end: a later file missing what they capture skips.
+    let failedFiles = FailedFiles()
 
     /// Prepares a run of the files `collection` holds; requests go through the standard loader chain ending at `transport`.
     public init(collection: LoadedCollection, options: RunOptions, transport: any HTTPLoader) {
@@ -293,7 +295,16 @@ public struct CollectionRun: Sendable {
             return dependencies.capturers[variable].prefix { $0 <= index }.map { plan[$0].file.path }
         }
         let result = await runSteps(of: plan[index].file, index, scope: scope, context)
+        if result.counts[.failed] + result.counts[.errored] > 0 { failedFiles.insert(plan[index].file.path) }
         context.outcomes.finish(file: index)
         return result
+    }
+
+    /// The paths of the files that ended with a request failed or errored.
+    final class FailedFiles: Sendable {
+        private let paths = Mutex<Set<String>>([])
+
+        func insert(_ path: String) { paths.withLock { _ = $0.insert(path) } }
+        func contains(_ path: String) -> Bool { paths.withLock { $0.contains(path) } }
     }
 }

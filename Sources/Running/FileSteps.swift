@@ -21,6 +21,9 @@ extension CollectionRun {
         let jar = CookieJar()
         /// The first step that failed; the steps after it (not the cleanup steps) are skipped.
         var failedStep: String?
+        /// Why a step was skipped for a capture an earlier file failed to make: the steps after it (not the cleanup steps)
+        /// are skipped so too.
+        var missedCapture: String?
         /// Whether a step got past cancellation and `--bail`: the flow has begun, so its cleanup steps run whatever happens.
         var started = false
         var captures: [(name: String, value: JSONValue)] = []
@@ -244,6 +247,13 @@ extension CollectionRun {
         }
         if result.sentNothing { flow.started = bail.begun }
         var outcome = result.outcome
+        // A variable an earlier file was to capture, which did not for it failed: this request is skipped, as the steps
+        // after a failed one of a flow are, not an error of its own (the run fails for the earlier file).
+        if let name = result.undefinedName, let capturer = scope.capturingFiles?(name).last, failedFiles.contains(capturer) {
+            outcome.verdict = .skipped
+            (outcome.error, outcome.skipReason) = (nil, "an earlier request failed: \(capturer), which captures '\(name)'")
+            if !step.isCleanup { flow.missedCapture = flow.missedCapture ?? outcome.skipReason }
+        }
         (outcome.flow, outcome.name) = named
         for capture in result.captures {
             flow.run.scope.define(capture.name, capture.value, in: .capture)
@@ -288,6 +298,7 @@ extension CollectionRun {
         if Task.isCancelled && !cleansUp { return RequestOutcome.cancelledReason }
         if cleansUp { return nil }
         if let failedStep = flow.failedStep { return "an earlier step failed: \(failedStep)" }
+        if let missedCapture = flow.missedCapture { return missedCapture }
         return Self.stopReason(cleansUp: false, bailed: bailed)
     }
 

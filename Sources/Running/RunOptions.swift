@@ -40,11 +40,16 @@ public struct RunOptions: Sendable {
 /// Why a request could not be prepared or sent: a located diagnostic (an undefined variable, an unreadable file).
 public struct RunFailure: Error, Sendable {
     public var diagnostic: Diagnostic
+    /// The variable the failure is that no layer defines, when it is.
+    var undefinedName: String?
 
     public init(_ diagnostic: Diagnostic) { self.diagnostic = diagnostic }
 
     /// A failure from a template error in `path`.
-    init(_ error: TemplateError, in path: String) { diagnostic = error.diagnostic(in: path) }
+    init(_ error: TemplateError, in path: String) {
+        diagnostic = error.diagnostic(in: path)
+        undefinedName = error.undefinedName
+    }
 }
 
 extension VariableScope {

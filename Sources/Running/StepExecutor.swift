@@ -26,6 +26,8 @@ struct StepExecutor: Sendable {
         var sentNothing = false
         /// The wait the answer's `Retry-After` asks for, which polling gives it.
         var retryAfter: Duration? = nil
+        /// The variable the request could not be built without, when none defined it.
+        var undefinedName: String? = nil
     }
 
     /// Why a step is not sent once `--bail` has stopped the run.
@@ -129,7 +131,7 @@ struct StepExecutor: Sendable {
         } catch {
             outcome.verdict = .errored
             outcome.error = error.diagnostic
-            return (Result(outcome: outcome, captures: []), false)
+            return (Result(outcome: outcome, captures: [], undefinedName: error.undefinedName), false)
         }
         outcome.url = request.components.string ?? request.path
         // The query items named as credentials (`access_token`) too, as sent (a short one hidden where it stands as a whole

@@ -42,6 +42,33 @@ import TestSupport
         #expect(second.headers["X-Code"] == "201")
     }
 
+    /// A request missing what an earlier file failed to capture is skipped, as the steps after a failed one of a flow are
+    /// (the run fails, exit 4, for the earlier file), not an error of its own (trial helper-203 F9: exit 3, "could not
+    /// complete"); the steps after it in its flow are skipped so too, its cleanup still runs. With --jobs too.
+    @Test(arguments: [1, 4]) func aRequestMissingAFailedCaptureIsSkipped(jobs: Int) async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /login }\ncapture: { uid: $.id }\n",
+            "requests/2.yaml": "request: { url: \"/users/{{ uid }}\" }\n",
+            "requests/3.yaml": """
+                steps:
+                  - request: { url: "/orders?u={{ uid }}" }
+                    capture: { order: $.id }
+                  - request: { url: "/orders/{{ order }}" }
+                finally:
+                  - request: { url: /after }
+                """,
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [.path("/v1/login", .json(#"{"name": "no id"}"#))], fallback: .response(status: 200))
+        let summary = try await collection.run(loader, options: RunOptions(jobs: jobs))
+        #expect(summary.outcomes.map(\.verdict) == [.failed, .skipped, .skipped, .skipped, .passed], "\(summary.outcomes)")
+        let reason = "an earlier request failed: requests/1.yaml, which captures 'uid'"
+        #expect(summary.outcomes.dropFirst().prefix(3).map(\.skipReason) == [reason, reason, reason])
+        #expect(summary.exitStatus == 4)
+        #expect(await loader.received.map(\.path) == ["/v1/login", "/v1/after"])
+    }
+
     /// A regex capture whose first group takes no part in the match says so, not that the body has no match (trial
     /// helper-203 F6).
     @Test func aRegexCaptureWhoseGroupTookNoPartSaysSo() async throws {
@@ -170,17 +197,19 @@ import TestSupport
         ])
     }
 
-    @Test func aVariableAFailedCaptureDidNotGiveNamesItsCapturer() async throws {
+    /// A capture that did not happen for its request was skipped: the request needing it is an error naming the capturers
+    /// (one whose capturer failed is skipped: `aRequestMissingAFailedCaptureIsSkipped`).
+    @Test func aVariableASkippedCaptureDidNotGiveNamesItsCapturer() async throws {
         let collection = try TestCollection([
             "environments/test.yaml": environment(),
-            "requests/1.yaml": "request: { url: /a }\ncapture:\n  id: $.id\n",
+            "requests/1.yaml": "request: { url: /a }\nskip: off\ncapture:\n  id: $.id\n",
             "requests/2.yaml": "request: { url: \"/b/{{ id }}\" }\n",
-            "requests/3.yaml": "request: { url: /c }\ncapture:\n  id: $.id\n",
+            "requests/3.yaml": "request: { url: /c }\nskip: off\ncapture:\n  id: $.id\n",
             "requests/4.yaml": "request: { url: \"/d/{{ id }}\" }\n",
         ])
         defer { collection.remove() }
         let summary = try await collection.run(ScriptedLoader([], fallback: .json("{}")))
-        #expect(summary.outcomes.map(\.verdict) == [.failed, .errored, .failed, .errored])
+        #expect(summary.outcomes.map(\.verdict) == [.skipped, .errored, .skipped, .errored])
         let error = try #require(summary.outcomes[1].error)
         #expect(error.message == "undefined variable 'id'")
         #expect(error.suggestion == "requests/1.yaml captures it, but did not: it failed, errored or was skipped (see its result)")
