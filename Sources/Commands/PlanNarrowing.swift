@@ -81,6 +81,7 @@ struct PlanNarrowing {
                     ?? plan.files.map(\.path)
                 notRun += planned.filter { !reached.contains($0) }
             }
+            let missedCaptures = requests.filter(\.missedAFailedCapture).map { paths.current($0.file) }
             guard !failed.isEmpty || !notRun.isEmpty else {
                 // A report of another collection is a wrong path, not a green rerun.
                 let reported = Set(requests.map { paths.current($0.file) })
@@ -90,7 +91,7 @@ struct PlanNarrowing {
                 }
                 return (nil, ["--rerun-failed: nothing failed in \(path); nothing to run"], .success)
             }
-            let chosen = planner.rerun(failed, notRun: notRun, environment: loaded.environment)
+            let chosen = planner.rerun(failed, notRun: notRun, missedCaptures: missedCaptures, environment: loaded.environment)
             let hashes = Dictionary((report.summary.plan?.files ?? []).map { (paths.current($0.path), $0.hash) }) { first, _ in first }
             // A chosen file whose text changed since the report is named so on its line.
             let changed = Set(plan.files.filter { file in hashes[file.path].map { $0 != file.hash } == true }.map(\.path))

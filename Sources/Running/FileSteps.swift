@@ -251,7 +251,7 @@ extension CollectionRun {
         // after a failed one of a flow are, not an error of its own (the run fails for the earlier file).
         if let name = result.undefinedName, let capturer = scope.capturingFiles?(name).last, failedFiles.contains(capturer) {
             outcome.verdict = .skipped
-            (outcome.error, outcome.skipReason) = (nil, "an earlier request failed: \(capturer), which captures '\(name)'")
+            (outcome.error, outcome.skipReason) = (nil, RequestOutcome.missedCaptureReason + "\(capturer), which captures '\(name)'")
             if !step.isCleanup { flow.missedCapture = flow.missedCapture ?? outcome.skipReason }
         }
         (outcome.flow, outcome.name) = named

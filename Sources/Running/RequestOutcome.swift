@@ -67,10 +67,19 @@ public struct RequestOutcome: Sendable {
     /// The skip reason of a request the run's cancellation (SIGINT, SIGTERM) stopped before it completed.
     static let cancelledReason = "cancelled"
 
+    /// The skip reason of a request missing what an earlier file's failed request was to capture: the path and the name
+    /// follow.
+    static let missedCaptureReason = "an earlier request failed: "
+
     /// Whether the run stopped before this request ran (`--bail`, or a signal when `runCancelled`): skipped, but not
     /// tested. In a run no signal cancelled, `cancelled` is the reason of a user's `skip:`.
     public func wasStoppedBeforeRunning(runCancelled: Bool) -> Bool {
         verdict == .skipped && ((runCancelled && skipReason == Self.cancelledReason) || skipReason == StepExecutor.bailReason)
+    }
+
+    /// Whether this request went without a capture an earlier failed request did not make: skipped, but not tested.
+    public var missedAFailedCapture: Bool {
+        verdict == .skipped && skipReason?.hasPrefix(Self.missedCaptureReason) == true
     }
 
     /// Marks a request the run's cancellation (SIGINT, SIGTERM) stopped before it completed: skipped as

@@ -15,17 +15,20 @@ public struct RerunSelection: Sendable {
 }
 
 extension RunPlanner {
-    /// The selection that runs `failed` (the paths of files with failed or errored requests) and `notRun` (of files with
-    /// requests the reported run stopped before they ran) again, with the files their captures come from, against the
-    /// environment's templates too.
-    public func rerun(_ failed: [String], notRun: [String] = [], environment: ResolvedEnvironment?) -> RerunSelection {
+    /// The selection that runs `failed` (the paths of files with failed or errored requests), `notRun` (of files with
+    /// requests the reported run stopped before they ran) and `missedCaptures` (of files with requests skipped for a
+    /// capture a failed request did not make) again, with the files their captures come from, against the environment's
+    /// templates too.
+    public func rerun(_ failed: [String], notRun: [String] = [], missedCaptures: [String] = [],
+                      environment: ResolvedEnvironment?) -> RerunSelection {
         let dependencies = dependencies(environment: environment)
         var position: [String: Int] = [:]
         for (index, planned) in files.enumerated() { position[planned.file.path] = index }
         var selection = RerunSelection()
         var reasons: [Int: String] = [:]
         var pending: [Int] = []
-        let reported = notRun.map { ($0, "not run in the report (the run stopped)") } + failed.map { ($0, "failed in the report") }
+        let reported = missedCaptures.map { ($0, "skipped in the report: a capture it needs failed") }
+            + notRun.map { ($0, "not run in the report (the run stopped)") } + failed.map { ($0, "failed in the report") }
         var missing: Set<String> = []
         for (path, reason) in reported {
             guard let index = position[path] else {

@@ -157,6 +157,12 @@ import TestSupport
             "requests/chain-3-3.yaml: failed in the report",
         ])
         #expect(rerun.missing == ["requests/gone.yaml: failed in the report"])
+        // A file skipped for a capture a failed request did not make is run again too, with what it reads.
+        let missed = planner.rerun(["requests/chain-3-1.yaml"], missedCaptures: ["requests/chain-3-2.yaml"], environment: loaded.environment)
+        #expect(missed.reasons == [
+            "requests/chain-3-1.yaml: failed in the report",
+            "requests/chain-3-2.yaml: skipped in the report: a capture it needs failed",
+        ])
     }
 
     @Test(arguments: [("2/4", 2, 4), ("1/1", 1, 1), (" 3 / 8 ", 3, 8), ("01/3", 1, 3)])
