@@ -322,6 +322,10 @@ extension Matcher where Value == JSONValue {
     /// is the lone template that gave `expected`, if one did.
     private static func typesDiffer(_ expected: JSONValue, _ actual: JSONValue, template: String?) -> String? {
         switch (expected, actual) {
+        case let (.string(written), .string(text)) where written == text && !written.utf8.elementsEqual(text.utf8):
+            // Canonically equivalent (`é` written composed, received as `e` and a combining accent): the same letters.
+            return "the same letters in another Unicode form (composed or decomposed: \(JSONValue.codePoints(written)) and "
+                + "\(JSONValue.codePoints(text))): JSON compares code points"
         case (.string(let text), .int), (.string(let text), .double):
             guard actual.serialized() == text else { return nil }
             if let template {
@@ -582,9 +586,16 @@ extension JSONValue {
     }
 
     /// Characters of a string, elements of a list, members of an object; nil for other values.
+    /// A string's code points, as `U+0065 U+0301`, up to 12.
+    static func codePoints(_ text: String) -> String {
+        let shown = text.unicodeScalars.prefix(12).map { "U+" + String(format: "%04X", $0.value) }.joined(separator: " ")
+        return text.unicodeScalars.count > 12 ? shown + " …" : shown
+    }
+
     var matchLength: Int? {
         switch self {
-        case .string(let string): string.count
+        // In Unicode scalars, as JSONPath's length() and JSON Schema's minLength count: one length for one string.
+        case .string(let string): string.unicodeScalars.count
         case .array(let elements): elements.count
         case .object(let object): object.count
         default: nil

@@ -89,7 +89,8 @@ extension JSONValue: Hashable {
         switch (lhs, rhs) {
         case (.null, .null): true
         case let (.bool(a), .bool(b)): a == b
-        case let (.string(a), .string(b)): a == b
+        // By code points, as JSON compares strings: Swift's `==` would take `é` and `e` with a combining accent as one.
+        case let (.string(a), .string(b)): a.utf8.elementsEqual(b.utf8)
         case let (.array(a), .array(b)): a == b
         case let (.object(a), .object(b)): a == b
         case let (.int(a), .int(b)): a == b

@@ -20,6 +20,16 @@ import Testing
         Case(matcher: .equals(.int(1)), actual: .double(1.0), failure: nil),
         Case(matcher: .equals(object), actual: .object(JSONObject([("l", .int(2)), ("k", .double(1))])), failure: nil),
         Case(matcher: .equals(.string("x")), actual: .string("y"), failure: #"expected "x", got "y""#),
+        // Strings compare by code points, as JSON's do: `é` composed is not `e` and a combining accent (trial helper-203 F13),
+        // and the failure says why two strings that look alike differ.
+        Case(matcher: .equals(.string("\u{E9}")), actual: .string("e\u{301}"),
+             failure: "expected \"\u{E9}\", got \"e\u{301}\" (the same letters in another Unicode form (composed or decomposed: U+00E9 and "
+                + "U+0065 U+0301): JSON compares code points)"),
+        Case(matcher: .in([.string("\u{E9}")]), actual: .string("e\u{301}"),
+             failure: "expected one of [\"\u{E9}\"], got \"e\u{301}\" (the same letters in another Unicode form (composed or decomposed: "
+                + "U+00E9 and U+0065 U+0301): JSON compares code points)"),
+        // Lengths count Unicode scalars, as JSONPath's length() and JSON Schema do (F5).
+        Case(matcher: .length(.equals(.int(2))), actual: .string("e\u{301}"), failure: nil),
         Case(matcher: .equals(.int(1)), actual: nil, failure: "expected 1, got nothing"),
         Case(matcher: .notEquals(.int(1)), actual: .int(2), failure: nil),
         Case(matcher: .notEquals(.int(1)), actual: .double(1), failure: "expected a value other than 1, got 1.0"),
