@@ -92,13 +92,13 @@ struct CaptureExtractor {
         }
     }
 
-    /// The name and value of a `Set-Cookie` header (RFC 6265: up to the first `;`, split at the first `=`).
+    /// The name and value of a `Set-Cookie` header (RFC 6265 section 5.2: up to the first `;`, split at the first `=`; a
+    /// quoted value keeps its quotes, as the cookie jar stores and sends it).
     static func cookie(_ header: String) -> (name: String, value: String)? {
         let pair = header.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         guard let equals = pair.firstIndex(of: "=") else { return nil }
         let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
-        var value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+        let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
         return name.isEmpty ? nil : (name, value)
     }
 }
