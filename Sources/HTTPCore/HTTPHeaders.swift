@@ -110,7 +110,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     }
 
     /// Whether `name` says its value is a credential: one of `credentialNames`, or a name holding `token`, an API, access,
-    /// auth or private key, `secret`, a password or `session` (`X-Api-Key`, `api_key`, `X-Auth-Token`, `passwd`), in any
+    /// auth or private key, `secret`, a password, `session` or `bearer` (`X-Api-Key`, `api_key`, `X-Auth-Token`, `passwd`), in any
     /// case. What a file writes under such a name is hidden where a diagnostic quotes it, and an import lists it as a
     /// credential.
     public static func namesCredential(_ name: String) -> Bool {
@@ -124,7 +124,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     }
 
     /// The words `namesCredential` looks for, as UTF-8.
-    private static let credentialWords = (["token", "secret", "password", "passwd", "passphrase", "pwd", "session"]
+    private static let credentialWords = (["token", "secret", "password", "passwd", "passphrase", "pwd", "session", "bearer"]
         + ["api", "access", "auth", "private", "subscription"].flatMap { word in ["", "-", "_"].map { word + $0 + "key" } }).map { Array($0.utf8) }
 
     /// Whether two header names are the same, ignoring ASCII case.

@@ -45,7 +45,8 @@ public struct CollectionRun: Sendable {
         let layers = LoaderLayer.standard(userAgent: options.userAgent, tokens: tokens,
                                           trace: options.recordExchanges ? ExchangeLog.layer : nil)
         executor = StepExecutor(loader: chain(layers, ending: transport), tokens: tokens,
-                                builder: RequestBuilder(environment: collection.environment, run: options),
+                                builder: RequestBuilder(environment: collection.environment, run: options,
+                                                        credentialVariables: collection.credentialVariables),
                                 recordExchanges: options.recordExchanges, failsFlaky: options.failOnFlaky,
                                 credentialVariables: collection.credentialVariables)
     }

@@ -21,10 +21,22 @@ public struct RequestBuilder: Sendable {
     /// server that never answers cannot hang a run.
     public static let defaultTimeout: Duration = .seconds(30)
 
-    public init(environment: ResolvedEnvironment?, run: RunOptions = RunOptions()) {
+    /// The variables some request sends as credentials (`LoadedCollection.credentialVariables`): their values, as
+    /// secrets', are not carried to another origin by a redirect in any header or body.
+    let credentialVariables: Set<String>
+
+    public init(environment: ResolvedEnvironment?, run: RunOptions = RunOptions(), credentialVariables: Set<String> = []) {
         self.environment = environment
         self.run = run
+        self.credentialVariables = credentialVariables
         server = environment?.baseURL.flatMap { ServerEnvironment(baseURL: $0) }
+    }
+
+    /// The secrets' values and the credentials the scope's variables hold (`credentialVariables`): what a header or a body
+    /// must not carry to another origin.
+    private func credentialsKeptFromOtherOrigins(in scope: VariableScope) -> Set<String> {
+        scope.secretValues.union(credentialVariables.compactMap { scope.value(of: $0) }
+            .flatMap { SensitiveText.credentialTexts(of: $0, sent: credentialVariables) }.filter { $0.count >= SensitiveText.minimumLength })
     }
 
     /// The request for `definition` (a request or step of the file at `path`), whose retries send at most
@@ -76,7 +88,7 @@ public struct RequestBuilder: Sendable {
     /// a secret or a piece of one, as a capture holding one is judged (`SensitiveText.derives`). Credential headers, which
     /// no redirect carries to another origin anyway, and values written as they are, are not looked at.
     private func namesHoldingSecrets(in headers: HTTPHeaders, written: [(name: String, value: Template)], scope: VariableScope) -> [String] {
-        let secrets = scope.secretValues
+        let secrets = credentialsKeptFromOtherOrigins(in: scope)
         guard !secrets.isEmpty else { return [] }
         let templated = (written + (environment?.headers.map { ($0.value.name, $0.value.value) } ?? []))
             .filter { !$0.value.isLiteral && !HTTPHeaders.isCredential($0.name) }.map(\.name)
@@ -86,7 +98,7 @@ public struct RequestBuilder: Sendable {
     /// Whether `body`, as `written`, holds a secret or a piece of one, as a capture holding one is judged: its text (a
     /// multipart body's names and values). A body written without templates, or from a `file:`, holds none.
     private func bodyHoldsSecret(_ body: any HTTPBody, written: BodyDefinition, scope: VariableScope) -> Bool {
-        let secrets = scope.secretValues
+        let secrets = credentialsKeptFromOtherOrigins(in: scope)
         guard !secrets.isEmpty else { return false }
         var templated = false
         written.forEachTemplate { templated = templated || !$0.isLiteral }

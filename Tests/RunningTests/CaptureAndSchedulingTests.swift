@@ -73,6 +73,35 @@ import TestSupport
         #expect(await loader.received.map(\.path) == ["/v1/login", "/v1/after"])
     }
 
+    /// A value some request sends as a credential (a captured token sent as `X-Api-Key`) is one in any header or body: a
+    /// redirect to another origin drops a header holding it and refuses to send a body holding it again, as for a secret
+    /// (trial helper-204 A2: every output hid it, and it went there); so is a header named `Bearer` (A1).
+    @Test func aCredentialVariablesValueDoesNotFollowARedirectToAnotherOrigin() async throws {
+        let collection = try TestCollection([
+            "environments/test.yaml": environment(),
+            "requests/1.yaml": "request: { url: /token }\ncapture: { tok: $.access_token }\n",
+            "requests/2.yaml": "request: { url: /use, headers: { X-Api-Key: \"{{ tok }}\" } }\n",
+            "requests/3.yaml": """
+                request:
+                  url: /redirect
+                  headers: { X-Trace: "{{ tok }}", X-Wrapped: "Token {{ tok }}", Bearer: literal-bearer-1, X-Plain: visible }
+                """,
+            "requests/4.yaml": "request: { method: POST, url: /redirect-307, json: { data: \"{{ tok }}\" } }\n",
+        ])
+        defer { collection.remove() }
+        let loader = ScriptedLoader(routes: [
+            .path("/v1/token", .json(#"{"access_token": "AT-tokenvalue-9f8e7d6c5b"}"#)),
+            .path("/v1/redirect", .response(status: 302, headers: ["Location": "http://other.test/landed"])),
+            .path("/v1/redirect-307", .response(status: 307, headers: ["Location": "http://other.test/landed"])),
+        ], fallback: .response(status: 200))
+        let summary = try await collection.run(loader)
+        #expect(summary.outcomes.map(\.verdict) == [.passed, .passed, .passed, .errored], "\(summary.outcomes)")
+        let landed = try #require(await loader.received.first { $0.host == "other.test" })
+        #expect(landed.headers["X-Trace"] == nil && landed.headers["X-Wrapped"] == nil && landed.headers["Bearer"] == nil)
+        #expect(landed.headers["X-Plain"] == "visible")
+        #expect(await loader.received.filter { $0.host == "other.test" }.count == 1, "the 307 with the token in its body is not made")
+    }
+
     /// A regex capture whose first group takes no part in the match says so, not that the body has no match (trial
     /// helper-203 F6).
     @Test func aRegexCaptureWhoseGroupTookNoPartSaysSo() async throws {
