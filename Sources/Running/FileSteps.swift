@@ -152,6 +152,9 @@ extension CollectionRun {
         do throws(Unmet) {
             scope = try Self.scope(of: step, from: step.isCleanup ? Self.cleanupScope(of: step, in: file, flow: flow) : flow.run.scope)
         } catch {
+            if let reason = missedCapture(error.problem?.undefinedName, in: flow.run.scope, of: file, step: step, flow: &flow) {
+                return await record(unsent(.skipped, reason: reason), flow: &flow)
+            }
             return await record(unsent(error.verdict, reason: error.reason, problem: error.problem), flow: &flow)
         }
         guard let loop = step.loop else {
@@ -249,10 +252,9 @@ extension CollectionRun {
         var outcome = result.outcome
         // A variable an earlier file was to capture, which did not for it failed: this request is skipped, as the steps
         // after a failed one of a flow are, not an error of its own (the run fails for the earlier file).
-        if let name = result.undefinedName, let capturer = scope.capturingFiles?(name).last, failedFiles.contains(capturer) {
+        if let reason = missedCapture(result.undefinedName, in: scope, of: file, step: step, flow: &flow) {
             outcome.verdict = .skipped
-            (outcome.error, outcome.skipReason) = (nil, RequestOutcome.missedCaptureReason + "\(capturer), which captures '\(name)'")
-            if !step.isCleanup { flow.missedCapture = flow.missedCapture ?? outcome.skipReason }
+            (outcome.error, outcome.skipReason) = (nil, reason)
         }
         (outcome.flow, outcome.name) = named
         for capture in result.captures {
@@ -261,6 +263,20 @@ extension CollectionRun {
             if !step.useSites.isEmpty { flow.capturesOfUses.append((step.useSites, capture.name)) }
         }
         return outcome
+    }
+
+    /// Why a step that could not be built for the variable `name` no layer defines is skipped: the last earlier file that
+    /// captures it failed (or went without a capture a failed file did not make, so a chain of captures skips along), as
+    /// the steps after a failed one of a flow are; nil when that is not why. The steps after it in its flow are skipped
+    /// so too (not its cleanup steps), and its file, which makes none of its own captures then, counts as failed.
+    private func missedCapture(_ name: String?, in scope: VariableScope, of file: RequestFile, step: RequestDefinition,
+                               flow: inout FlowState) -> String? {
+        guard let name, let capturer = scope.capturingFiles?(name).last, capturer != file.path, failedFiles.contains(capturer)
+        else { return nil }
+        let reason = RequestOutcome.missedCaptureReason + "\(capturer), which captures '\(name)'"
+        if !step.isCleanup { flow.missedCapture = flow.missedCapture ?? reason }
+        failedFiles.insert(file.path)
+        return reason
     }
 
     /// The scope of a cleanup step: a variable the flow's steps capture is the flow's own, absent when its capture did
