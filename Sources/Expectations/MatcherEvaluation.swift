@@ -396,10 +396,11 @@ extension Matcher where Value == JSONValue {
         case .notContains(let part): return Self.contains(actual, part).map { !$0 } ?? false
         case .startsWith(let prefix):
             guard case .string(let text) = actual, let prefix = Self.operandText(prefix) else { return false }
-            return text.hasPrefix(prefix)
+            // By code points (UTF-8 bytes), as JSON compares strings: `é` composed does not start `e` and an accent.
+            return text.utf8.starts(with: prefix.utf8)
         case .endsWith(let suffix):
             guard case .string(let text) = actual, let suffix = Self.operandText(suffix) else { return false }
-            return text.hasSuffix(suffix)
+            return text.utf8.reversed().starts(with: suffix.utf8.reversed())
         default: return false
         }
     }
@@ -440,15 +441,14 @@ extension Matcher where Value == JSONValue {
         }
     }
 
-    /// Foundation's `contains` for strings (an empty part is never contained); ASCII strings, where it compares
-    /// byte for byte, are searched here without bridging to `NSString`.
+    /// Whether `text` holds `part`, by code points (UTF-8 bytes: a match of them is one of code points), as JSON compares
+    /// strings; an empty part is never contained.
     private static func contains(_ text: String, _ part: String) -> Bool {
         var text = text
         var part = part
-        let found = text.withUTF8 { haystack in
-            part.withUTF8 { needle -> Bool? in
-                guard !needle.isEmpty, Self.isASCII(haystack), Self.isASCII(needle) else { return nil }
-                guard needle.count <= haystack.count else { return false }
+        return text.withUTF8 { haystack in
+            part.withUTF8 { needle -> Bool in
+                guard !needle.isEmpty, needle.count <= haystack.count else { return false }
                 let first = needle[0]
                 for start in 0...(haystack.count - needle.count) where haystack[start] == first {
                     if bytesMatch(haystack, from: start, needle) { return true }
@@ -456,11 +456,6 @@ extension Matcher where Value == JSONValue {
                 return false
             }
         }
-        return found ?? text.contains(part)
-    }
-
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.allSatisfy { $0 < 0x80 }
     }
 
     /// Whether `haystack` holds `needle` at `start` (which leaves room for all of it).
