@@ -199,7 +199,7 @@ enum ImportProblems {
             ancestor.deleteLastPathComponent()
         }
         guard !isFolder.boolValue, ancestor.path != "/" else { return nil }
-        return "'\(ancestor.path)' is a file, and --out \(out) needs a folder there"
+        return "'\(StagedFolder.shown(ancestor))' is a file, and --out \(out) needs a folder there"
     }
 
     /// Whether writing must stop because files among `targets` exist and `force` is off: then names them on standard
@@ -253,7 +253,7 @@ enum StagedFolder {
     /// Writes `text` into a new file with stdio, not syncing it to disk as Foundation's `Data.write` does: syncing each
     /// of the 501 files of a 500-operation OpenAPI import took as long as reading and translating the document.
     private static func createFile(_ text: String, at url: URL) throws {
-        let failed = { WriteProblem(description: "cannot write '\(url.relativePath)': \(SystemErrorText.words(errno))") }
+        let failed = { WriteProblem(description: "cannot write '\(shown(url))': \(SystemErrorText.words(errno))") }
         guard let file = fopen(url.path, "wx") else { throw failed() }
         var bytes = text
         let written = bytes.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
@@ -280,13 +280,12 @@ enum StagedFolder {
     /// each renamed into place, what it replaces kept aside until all are in place; the folders it needs are made. On
     /// failure everything is as it was: the new files and folders removed, the replaced files put back. A place taken by
     /// a folder, or a file or a link to nothing where a folder goes, fails before anything is written, its message naming
-    /// `command` and ending with `hint`. SIGINT, SIGTERM and SIGHUP are held meanwhile: one that comes ends the process
-    /// once every file is in place, or none.
+    /// `command` and ending with `hint`. SIGINT, SIGTERM and SIGHUP are held from then on: one that comes ends the process
+    /// once every file is in place or none, and the command has said which (`Runner` gives them back as it exits).
     static func write(_ files: [(path: String, text: String)], into directory: URL, by command: String = "runner import",
                       hint: String = "move it away, or give another --out") throws {
         try checkPlaces(of: files, in: directory, by: command, hint: hint)
         HeldSignals.hold()
-        defer { HeldSignals.release() }
         var folders: [URL] = []
         var staged: [(file: URL, target: URL)] = []
         var placed: [URL] = []
@@ -328,13 +327,13 @@ enum StagedFolder {
             case .linkToNothing: "a link to nothing"
             case .folder, .none: nil as String?
             }
-            return what.map { WriteProblem(description: "'\(folder.relativePath)' is \($0), where \(command) writes a folder of files: \(hint)") }
+            return what.map { WriteProblem(description: "'\(shown(folder))' is \($0), where \(command) writes a folder of files: \(hint)") }
         }
         if let problem = folderProblem(directory) { throw problem }
         for file in files {
             let target = directory.appendingPathComponent(file.path)
             if kind(of: target.path) == .folder {
-                throw WriteProblem(description: "'\(target.relativePath)' is a folder, and \(command) replaces files only")
+                throw WriteProblem(description: "'\(shown(target))' is a folder, and \(command) replaces files only")
             }
             // The folders on its way inside `directory` (`requests`, `requests/pets`).
             var folder = target.deletingLastPathComponent()
@@ -356,7 +355,7 @@ enum StagedFolder {
         var made: [URL] = []
         for folder in missing.reversed() {
             guard mkdir(folder.path, 0o777) == 0 || errno == EEXIST else {
-                let problem = WriteProblem(description: "cannot create '\(folder.relativePath)': \(SystemErrorText.words(errno))")
+                let problem = WriteProblem(description: "cannot create '\(shown(folder))': \(SystemErrorText.words(errno))")
                 for folder in made.reversed() { rmdir(folder.path) }
                 throw problem
             }
@@ -368,8 +367,14 @@ enum StagedFolder {
     /// Renames `source` to `target` (replacing a file there), or says why it cannot.
     private static func renaming(_ source: URL, to target: URL) throws {
         guard rename(source.path, target.path) == 0 else {
-            throw WriteProblem(description: "cannot write '\(target.relativePath)': \(SystemErrorText.words(errno))")
+            throw WriteProblem(description: "cannot write '\(shown(target))': \(SystemErrorText.words(errno))")
         }
+    }
+
+    /// A path as messages show it: relative to the current directory when it is inside it, as the user gave it.
+    static func shown(_ url: URL) -> String {
+        let path = url.standardizedFileURL.path, current = FileManager.default.currentDirectoryPath
+        return path.hasPrefix(current + "/") ? String(path.dropFirst(current.count + 1)) : path
     }
 
     /// What is at a path: nothing, a folder (or a link to one), a link to nothing, or another file.

@@ -746,11 +746,14 @@ enum TransportErrorMapping {
     /// what a trust anchor must be (the root of the chain: an intermediate alone is not one).
     static func untrusted(_ server: String, trusting files: [String]) -> String {
         let shown = files.map { "'\(URL(fileURLWithPath: $0).standardized.path)'" }
-        let trusted = shown.isEmpty ? "it is self-signed or signed by an authority not trusted here"
-            : "no authority in \(shown.joined(separator: " or ")) nor the system's issued it (it is self-signed, or its authority is "
-                + "another; an intermediate authority alone is not trusted: the root of the chain is)"
-        return "the certificate of \(server) is not trusted: \(trusted); trust its authority with `caCert` (or `--cacert`), or set "
-            + "`insecure: true` only for servers you trust"
+        guard !shown.isEmpty else {
+            return "the certificate of \(server) is not trusted: it is self-signed or signed by an authority not trusted here; trust its "
+                + "authority with `caCert` (or `--cacert`), or set `insecure: true` only for servers you trust"
+        }
+        return "the certificate of \(server) is not trusted: no authority in \(shown.joined(separator: " or ")) nor the system's issued "
+            + "it (it is self-signed, or its authority is another; an intermediate authority alone is not trusted: the root of the "
+            + "chain is); give the authority that issued it, the root of its chain, in the file `caCert` (or `--cacert`) names, or "
+            + "set `insecure: true` only for servers you trust"
     }
 
     /// What a failed TLS handshake means, from its BoringSSL reason: an untrusted certificate, a server

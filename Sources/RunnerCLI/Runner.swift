@@ -100,6 +100,8 @@ struct Runner: AsyncParsableCommand {
             Console.error("error: cannot write to standard output: \(problem)")
             if !isRun, status == ExitStatus.success.rawValue { Foundation.exit(ExitStatus.badCommandLine.rawValue) }
         }
+        // A signal another command held while it wrote its files ends the process now, once it has said what it wrote.
+        if !isRun { HeldSignals.release() }
         Foundation.exit(status)
     }
 

@@ -118,7 +118,7 @@ import Testing
         try Data("x\n".utf8).write(to: root.appendingPathComponent("out/requests"))
         let file = try await RunnerProcess.run(["import", "openapi", "api.yaml", "--out", "out", "--force"], in: root,
                                                environment: ["NO_COLOR": "1"])
-        #expect(file.exitCode == 1 && file.stderr.contains("out/requests' is a file, where runner import writes a folder of files: "
+        #expect(file.exitCode == 1 && file.stderr.contains("'out/requests' is a file, where runner import writes a folder of files: "
                                                           + "move it away, or give another --out\nnothing was written"), "\(file.stderr)")
         #expect(try String(contentsOf: root.appendingPathComponent("out/requests"), encoding: .utf8) == "x\n")
         // The document itself where the environment goes: never replaced, even with --force (trial helper-182: it was).
