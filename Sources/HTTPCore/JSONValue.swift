@@ -12,12 +12,13 @@ public enum JSONValue: Sendable {
 /// A JSON object that keeps its members in insertion order; equality ignores order.
 ///
 /// Members are kept as a list, found by a linear search while there are few of them (most objects), through an index
-/// of positions by key once there are more than `indexedAbove`.
+/// of positions by key once there are more than `indexedAbove`. Keys compare by code points, as JSON's do: `é` as one
+/// code point and `e` with a combining accent are two members (Swift's `==` would take them for one).
 public struct JSONObject: Sendable {
     /// The members in order.
     public private(set) var members: [(key: String, value: JSONValue)] = []
     /// The position of each member by key; kept only once there are more than `indexedAbove` members.
-    private var positions: [String: Int]?
+    private var positions: [Key: Int]?
     private static let indexedAbove = 12
 
     public init() {}
@@ -42,7 +43,7 @@ public struct JSONObject: Sendable {
                 } else {
                     members.append((key, newValue))
                     if positions != nil {
-                        positions![key] = members.count - 1
+                        positions![Key(key)] = members.count - 1
                     } else if members.count > Self.indexedAbove {
                         reindex()
                     }
@@ -56,12 +57,26 @@ public struct JSONObject: Sendable {
 
     /// Builds the index of positions anew from the members.
     private mutating func reindex() {
-        positions = Dictionary(uniqueKeysWithValues: members.indices.map { (members[$0].key, $0) })
+        positions = Dictionary(uniqueKeysWithValues: members.indices.map { (Key(members[$0].key), $0) })
     }
 
     private func position(of key: String) -> Int? {
-        if let positions { return positions[key] }
-        return members.firstIndex { $0.key == key }
+        if let positions { return positions[Key(key)] }
+        return members.firstIndex { $0.key.utf8.elementsEqual(key.utf8) }
+    }
+
+    /// A key compared and hashed by its UTF-8 bytes (its code points).
+    private struct Key: Hashable {
+        let text: String
+
+        init(_ text: String) { self.text = text }
+
+        static func == (lhs: Key, rhs: Key) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
+
+        func hash(into hasher: inout Hasher) {
+            let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            if hashed == nil { for byte in text.utf8 { hasher.combine(byte) } }
+        }
     }
 }
 

@@ -34,6 +34,9 @@ import Testing
         Case(matcher: .notContains(.string("\u{E9}")), actual: .string("e\u{301}"), failure: nil),
         Case(matcher: .startsWith(.string("K")), actual: .string("\u{212A}"), failure: "expected a value starting with \"K\", got \"\u{212A}\""),
         Case(matcher: .contains(.string("\u{E9}")), actual: .string("caf\u{E9}s"), failure: nil),
+        // Members whose names are canonically equivalent are two members, as JSON reads them (trial helper-204 A4).
+        Case(matcher: .length(.equals(.int(4))), actual: try! JSONValue.parse(#"{"e\u0301": 1, "\u00e9": 2, "K": 3, "\u212a": 4}"#),
+             failure: nil),
         // Lengths count Unicode scalars, as JSONPath's length() and JSON Schema do (F5).
         Case(matcher: .length(.equals(.int(2))), actual: .string("e\u{301}"), failure: nil),
         Case(matcher: .equals(.int(1)), actual: nil, failure: "expected 1, got nothing"),
