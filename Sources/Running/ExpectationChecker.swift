@@ -175,8 +175,15 @@ struct ExpectationChecker {
                 failures += self.failures(resolved.evaluate(count: selected.count), of: resolved, against: .int(selected.count),
                                           subject: "body \(expectation.path) count", at: count.mark)
             }
-            failures += try check(expectation.matcher, against: JSONPath.comparableValue(of: selected),
+            var found = try check(expectation.matcher, against: JSONPath.comparableValue(of: selected),
                                   subject: "body \(expectation.path)", at: expectation.mark)
+            // A query that may select several nodes (a wildcard, a filter) but selected one compares that node, not a list.
+            if !query.isSingular, selected.count == 1 {
+                let note = "\(expectation.path) can select several nodes but selected one, which is compared as itself, not as a "
+                    + "list of one (with two or more it is the list of them); count: checks how many"
+                for index in found.indices { found[index].diagnostic.notes.append(note) }
+            }
+            failures += found
         }
         return failures
     }

@@ -153,6 +153,17 @@ import TestSupport
         #expect(started.duration(to: .now) >= .milliseconds(950), "the second try waited the second the server asked for")
     }
 
+    /// A query that may select several nodes but selected one compares that node: a failure says so (trial helper-203 F8:
+    /// `each` on a wildcard over one element failed with "not a list" and no word why).
+    @Test func aWildcardThatSelectedOneNodeSaysItIsComparedAsItself() async throws {
+        let result = try await outcome("request: { url: /a }\nexpect:\n  body:\n    $.items[*].name: { each: { type: string } }\n",
+                                       reply: .json(#"{"items": [{"name": "zaphod"}]}"#))
+        let failure = try #require(result.failures.first)
+        #expect(failure.diagnostic.notes == ["$.items[*].name can select several nodes but selected one, which is compared as itself, "
+                                             + "not as a list of one (with two or more it is the list of them); count: checks how many"],
+                "\(failure)")
+    }
+
     /// A value holding a secret or a sent credential is shown as every output hides it: no note gives away its length.
     @Test func aFailureOnAValueHoldingASecretSaysNothingAboutIt() async throws {
         let env = environment("secrets: { apiKey: { env: RUNNER_TEST_UNSET_KEY, default: k3y-Secret-Value } }\n")
