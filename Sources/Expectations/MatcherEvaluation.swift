@@ -281,10 +281,28 @@ extension Matcher where Value == JSONValue {
         case .contains(.string("")):
             if case .string = actual { return "an empty string is never contained" }
             return unreadable(actual)
+        case .startsWith(.string(let part)), .endsWith(.string(let part)), .contains(.string(let part)), .notContains(.string(let part)):
+            // Letters that hold as Swift reads text (canonically equivalent) but not by code points: said, as for equals.
+            if case .string(let text) = actual, Self.holdsAsLetters(self, text, part) {
+                return "by code points; as letters it would hold (another Unicode form, composed or decomposed: "
+                    + "\(JSONValue.codePoints(part)) in \(JSONValue.codePoints(text))): JSON compares code points"
+            }
+            return unreadable(actual)
         case .startsWith, .endsWith, .matches, .contains, .notContains:
             return unreadable(actual)
         default:
             return nil
+        }
+    }
+
+    /// Whether a text operator that fails by code points would hold as Swift compares letters (canonical equivalence).
+    private static func holdsAsLetters(_ matcher: Matcher<JSONValue>, _ text: String, _ part: String) -> Bool {
+        switch matcher {
+        case .startsWith: text.hasPrefix(part)
+        case .endsWith: text.hasSuffix(part)
+        case .contains: !part.isEmpty && text.contains(part)
+        case .notContains: !(!part.isEmpty && text.contains(part))
+        default: false
         }
     }
 

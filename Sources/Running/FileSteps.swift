@@ -145,7 +145,12 @@ extension CollectionRun {
         flow.note(step, notReachedBecause: nil)
         let begun = flow.started
         if !step.isCleanup { flow.started = true }
-        if let problem = flow.run.problem { return await record(unsent(.errored, problem: problem), flow: &flow) }
+        if let problem = flow.run.problem {
+            if let reason = missedCapture(problem.undefinedName, in: flow.run.scope, of: file, step: step, flow: &flow) {
+                return await record(unsent(.skipped, reason: reason), flow: &flow)
+            }
+            return await record(unsent(.errored, problem: problem), flow: &flow)
+        }
         if let reason = flow.run.skipReason { return await record(unsent(.skipped, reason: reason), flow: &flow) }
         // A used step's `with:` values are resolved once, in the flow's scope, for its `when:`, its `each:` and its request.
         let scope: VariableScope
@@ -169,7 +174,11 @@ extension CollectionRun {
             // A cleanup step looping over what a failed step never captured has nothing to clean up.
             await record(unsent(.skipped, reason: "each: '\(loop.source)' is undefined: nothing was captured"), flow: &flow)
         case .failure(let problem):
-            await record(unsent(.errored, problem: problem), flow: &flow)
+            if let reason = missedCapture(problem.undefinedName, in: scope, of: file, step: step, flow: &flow) {
+                await record(unsent(.skipped, reason: reason), flow: &flow)
+            } else {
+                await record(unsent(.errored, problem: problem), flow: &flow)
+            }
         case .success(let elements) where elements.isEmpty:
             await record(unsent(.skipped, reason: EachList.emptyReason(loop)), flow: &flow)
         case .success(let elements):

@@ -318,7 +318,7 @@ struct StepExecutor: Sendable {
             } catch {
                 outcome.verdict = .errored
                 outcome.error = error.diagnostic
-                return (Result(outcome: outcome, captures: []), false)
+                return (Result(outcome: outcome, captures: [], undefinedName: error.undefinedName), false)
             }
             let captured = CaptureExtractor(step: step, path: definition.path).capture(from: content)
             let sources = scope.secretValues.union(outcome.sensitiveValues)
@@ -334,7 +334,7 @@ struct StepExecutor: Sendable {
                 do { stopped = try checker.failures(of: content, duration: duration).isEmpty } catch {
                     outcome.verdict = .errored
                     outcome.error = error.diagnostic
-                    return (Result(outcome: outcome, captures: []), false)
+                    return (Result(outcome: outcome, captures: [], undefinedName: error.undefinedName), false)
                 }
             }
             return (Result(outcome: outcome, captures: captured.values), stopped)
