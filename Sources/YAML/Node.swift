@@ -228,7 +228,8 @@ struct ScalarTable: Sendable {
         case .null: return true
         case .bool, .int: return one.bits == other.bits
         case .double: return Double(bitPattern: one.bits) == Double(bitPattern: other.bits)
-        case .string: return texts[first] == texts[second]
+        // By code points: `é` composed and decomposed are two keys, as JSON reads them (Swift's `==` takes them for one).
+        case .string: return texts[first].utf8.elementsEqual(texts[second].utf8)
         }
     }
 }
@@ -258,6 +259,28 @@ public struct Scalar: Sendable, Hashable {
         case int(Int)
         case double(Double)
         case string(String)
+
+        /// Strings compare by code points (UTF-8 bytes), as JSON compares them.
+        public static func == (lhs: Value, rhs: Value) -> Bool {
+            switch (lhs, rhs) {
+            case (.null, .null): true
+            case let (.bool(a), .bool(b)): a == b
+            case let (.int(a), .int(b)): a == b
+            case let (.double(a), .double(b)): a == b
+            case let (.string(a), .string(b)): a.utf8.elementsEqual(b.utf8)
+            default: false
+            }
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case .null: hasher.combine(0)
+            case .bool(let value): hasher.combine(value)
+            case .int(let value): hasher.combine(value)
+            case .double(let value): hasher.combine(value)
+            case .string(let value): for byte in value.utf8 { hasher.combine(byte) }
+            }
+        }
     }
 
     /// The text of the scalar, after unescaping and folding.
