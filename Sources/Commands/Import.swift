@@ -232,19 +232,17 @@ enum StagedFolder {
     /// A new folder beside `target` (in its parent, created when missing) holding `files`, their paths relative to it;
     /// the caller moves it or its files into place, and removes it.
     static func stage(_ files: [(path: String, text: String)], beside target: URL) throws -> URL {
-        let manager = FileManager.default
-        let parent = target.deletingLastPathComponent()
-        try manager.createDirectory(at: parent, withIntermediateDirectories: true)
-        let staging = parent.appendingPathComponent(".runner-staged-\(UUID().uuidString)")
-        try manager.createDirectory(at: staging, withIntermediateDirectories: false)
+        // Folders made by `makeFolders`, so that a refusal names the folder as `write`'s do.
+        let staging = target.deletingLastPathComponent().appendingPathComponent(".runner-staged-\(UUID().uuidString)")
+        _ = try makeFolders(upTo: staging)
         do {
             for file in files {
                 let url = staging.appendingPathComponent(file.path)
-                try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                _ = try makeFolders(upTo: url.deletingLastPathComponent())
                 try createFile(file.text, at: url)
             }
         } catch {
-            try? manager.removeItem(at: staging)
+            try? FileManager.default.removeItem(at: staging)
             throw error
         }
         return staging
@@ -266,13 +264,7 @@ enum StagedFolder {
 
     /// Why writing failed, in words: a `WriteProblem`'s own, else the system's.
     static func reason(_ error: any Error) -> String {
-        if let problem = error as? WriteProblem { return problem.description }
-        // Foundation's sentence ("The operation could not be completed. You don’t have permission.") says less than errno.
-        if let posix = error as? POSIXError { return SystemErrorText.words(posix.code.rawValue) }
-        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return SystemErrorText.words(Int32(underlying.code))
-        }
-        return error.localizedDescription
+        (error as? WriteProblem)?.description ?? error.localizedDescription
     }
 
     /// Writes `files` (paths relative to `directory`) file by file, each replacing the file at its place: each written

@@ -598,13 +598,13 @@ extension JSONValue {
         return String(text.prefix(max(maxLength - 1, 0))) + "…"
     }
 
-    /// Characters of a string, elements of a list, members of an object; nil for other values.
     /// A string's code points, as `U+0065 U+0301`, up to 12.
     static func codePoints(_ text: String) -> String {
         let shown = text.unicodeScalars.prefix(12).map { "U+" + String(format: "%04X", $0.value) }.joined(separator: " ")
         return text.unicodeScalars.count > 12 ? shown + " …" : shown
     }
 
+    /// Unicode scalars of a string, elements of a list, members of an object; nil for other values.
     var matchLength: Int? {
         switch self {
         // In Unicode scalars, as JSONPath's length() and JSON Schema's minLength count: one length for one string.

@@ -64,10 +64,14 @@ public struct RequestBuilder: Sendable {
             request.body = try self.body(body, headers: request.headers, path: path, scope: scope)
         }
         request.options = try options(for: definition, path: path, scope: scope, sendsAtMost: sendsAtMost)
+        // What a redirect must not carry to another origin, gathered once and only for a request with a templated header
+        // or body (most requests have none).
+        var kept: Set<String>?
+        let credentials = { kept ?? { kept = credentialsKeptFromOtherOrigins(in: scope); return kept! }() }
         request.options.secretHeaders = namesHoldingSecrets(in: request.headers, written: spec.headers.map { ($0.name, $0.value) },
-                                                            scope: scope)
+                                                            credentials: credentials)
         request.options.bodyHoldsCredential = spec.body.map {
-            bodyHoldsSecret(request.body, written: $0.value, scope: scope) || !credentialValues(of: request.body).isEmpty
+            bodyHoldsSecret(request.body, written: $0.value, credentials: credentials) || !credentialValues(of: request.body).isEmpty
         } ?? false
         // Credentials in the URL (`http://user:password@host/`) are Basic auth, as curl and browsers use them, unless
         // the request's `auth:` says otherwise; they win over the environment's auth. They stay in the URL, which
@@ -87,22 +91,24 @@ public struct RequestBuilder: Sendable {
     /// The names of the headers whose value a template gave (the request's own, `written`, or its environment's) holds
     /// a secret or a piece of one, as a capture holding one is judged (`SensitiveText.derives`). Credential headers, which
     /// no redirect carries to another origin anyway, and values written as they are, are not looked at.
-    private func namesHoldingSecrets(in headers: HTTPHeaders, written: [(name: String, value: Template)], scope: VariableScope) -> [String] {
-        let secrets = credentialsKeptFromOtherOrigins(in: scope)
-        guard !secrets.isEmpty else { return [] }
+    private func namesHoldingSecrets(in headers: HTTPHeaders, written: [(name: String, value: Template)],
+                                     credentials: () -> Set<String>) -> [String] {
         let templated = (written + (environment?.headers.map { ($0.value.name, $0.value.value) } ?? []))
             .filter { !$0.value.isLiteral && !HTTPHeaders.isCredential($0.name) }.map(\.name)
+        guard !templated.isEmpty else { return [] }
+        let secrets = credentials()
+        guard !secrets.isEmpty else { return [] }
         return Set(templated).filter { name in headers.values(for: name).contains { SensitiveText.derives($0, from: secrets) } }.sorted()
     }
 
     /// Whether `body`, as `written`, holds a secret or a piece of one, as a capture holding one is judged: its text (a
     /// multipart body's names and values). A body written without templates, or from a `file:`, holds none.
-    private func bodyHoldsSecret(_ body: any HTTPBody, written: BodyDefinition, scope: VariableScope) -> Bool {
-        let secrets = credentialsKeptFromOtherOrigins(in: scope)
-        guard !secrets.isEmpty else { return false }
+    private func bodyHoldsSecret(_ body: any HTTPBody, written: BodyDefinition, credentials: () -> Set<String>) -> Bool {
         var templated = false
         written.forEachTemplate { templated = templated || !$0.isLiteral }
         guard templated else { return false }
+        let secrets = credentials()
+        guard !secrets.isEmpty else { return false }
         let texts: [String] = switch written {
         case .multipart: (body as? MultipartBody)?.parts.flatMap { part -> [String] in
             if case .field(let name, let value) = part { [name, value] } else { [] }

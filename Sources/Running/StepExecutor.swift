@@ -185,7 +185,8 @@ struct StepExecutor: Sendable {
         outcome.duration = duration
         var (result, stopped) = judge(loaded, of: step, outcome: outcome, scope: scope, duration: duration, errorAt: errorLocation)
         if tokenRequestFailed { result.outcome.statusCode = nil }
-        if case .success(let response) = loaded { result.retryAfter = RetryLoader.retryAfter(in: response.headers) }
+        // Only polling reads it (a retry's own wait is the retry loader's).
+        if poll != nil, case .success(let response) = loaded { result.retryAfter = RetryLoader.retryAfter(in: response.headers) }
         // A pass too under --fail-on-flaky, until `run` knows whether it was flaky.
         if result.outcome.verdict.isFailure || (failsFlaky && result.outcome.verdict == .passed) {
             result.outcome.exchange = Exchange(lastHopOf: loaded)
